@@ -1,0 +1,5 @@
+"""Entry point of ``python -m riskcore``."""
+
+from riskcore.cli import main
+
+raise SystemExit(main())

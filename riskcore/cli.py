@@ -1,0 +1,163 @@
+"""Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
+
+Exit codes: 0 success, 2 bad input or usage (message on stderr, no
+traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from riskcore.assess import Assessment, Population, assess
+from riskcore.errors import RiskcoreError
+from riskcore.loader import load_table
+from riskcore.metrics import THRESHOLDS
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with a plain message
+        self.print_usage(sys.stderr)
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m riskcore", description="Privacy-risk assessment of a table.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    a = sub.add_parser("assess", help="k-anonymity, risk, l-diversity and t-closeness")
+    a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N' for demo data")
+    a.add_argument(
+        "--qi",
+        action="append",
+        default=[],
+        metavar="COL",
+        required=True,
+        help="a quasi-identifier column (repeat for each)",
+    )
+    a.add_argument(
+        "--sensitive",
+        action="append",
+        default=[],
+        metavar="COL",
+        help="a sensitive attribute column (repeat for each)",
+    )
+    a.add_argument(
+        "--c", type=float, default=2.0, help="c of recursive (c,l)-diversity (default 2)"
+    )
+    a.add_argument(
+        "--threshold",
+        type=float,
+        default=0.09,
+        help="record-risk threshold (default 0.09 = k 11, US public release)",
+    )
+    a.add_argument(
+        "--distance",
+        action="append",
+        default=[],
+        metavar="COL=ordered|equal",
+        help="t-closeness ground distance for one attribute (default by type)",
+    )
+    a.add_argument(
+        "--sampling-fraction",
+        type=float,
+        default=None,
+        help="n/N when the data are a sample: adds journalist and marketer risk",
+    )
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    return p
+
+
+def _load(spec: str):
+    if spec == "demo" or spec.startswith("demo:"):
+        from riskcore.demo import make_people
+
+        n = 32_561
+        if ":" in spec:
+            try:
+                n = int(spec.split(":", 1)[1].replace(",", "").replace("_", ""))
+            except ValueError:
+                raise RiskcoreError(f"{spec!r}: write demo:N with N a number of rows") from None
+        try:
+            return make_people(n)
+        except ValueError as exc:
+            raise RiskcoreError(str(exc)) from None
+    return load_table(spec).data
+
+
+def _text(a: Assessment) -> str:
+    pr = a.prosecutor
+    lines = [
+        f"Records: {a.n_records:,}   equivalence classes: {a.n_classes:,}   "
+        f"quasi-identifiers: {', '.join(a.quasi_identifiers)}",
+        f"k-anonymity: k = {a.k}   records unique on the QIs: {a.unique_records:,} "
+        f"({a.anonymity.unique_share:.1%})",
+        f"Prosecutor risk: highest {pr.highest_risk:.3f}; records above the {pr.threshold:g} "
+        f"threshold: {pr.records_at_risk:.1%}; expected share re-identified {pr.success_rate:.1%}",
+    ]
+    meaning = THRESHOLDS.get(round(pr.threshold, 2))
+    if meaning:
+        lines.append(f"  (threshold {pr.threshold:g}: {meaning})")
+    for label, r in (("Journalist", a.journalist), ("Marketer", a.marketer)):
+        if r is not None:
+            lines.append(
+                f"{label} risk: highest {r.highest_risk:.4f}; records at risk "
+                f"{r.records_at_risk:.1%}; success rate {r.success_rate:.2%}"
+            )
+    for name, s in a.sensitive.items():
+        lines.append(
+            f"Sensitive {name!r} ({s.n_values} values): distinct l = {s.distinct_l}, "
+            f"entropy l = {s.entropy_l:.3f}, recursive ({s.c:g},l) l = {s.recursive_l}, "
+            f"t = {s.t_closeness:.3f} ({s.distance} distance); "
+            f"{s.homogeneous_records:,} records in {s.homogeneous_classes:,} homogeneous classes"
+        )
+    lines.append(f"Note: {a.missing_policy}.")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    args = _build_parser().parse_args(argv)
+    try:
+        distance: dict[str, str] = {}
+        for item in args.distance:
+            col, sep, kind = item.rpartition("=")
+            if not sep or kind not in ("ordered", "equal"):
+                raise RiskcoreError(f"--distance {item!r}: write COLUMN=ordered or COLUMN=equal")
+            distance[col] = kind
+        unknown = set(distance) - set(args.sensitive)
+        if unknown:
+            raise RiskcoreError(
+                f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column"
+            )
+        population = None
+        if args.sampling_fraction is not None:
+            if not 0 < args.sampling_fraction <= 1:
+                raise RiskcoreError("--sampling-fraction must be in (0, 1]")
+            population = Population(sampling_fraction=args.sampling_fraction)
+        if not 0 <= args.threshold <= 1:
+            raise RiskcoreError("--threshold must be between 0 and 1")
+        if args.c <= 0:
+            raise RiskcoreError("--c must be positive")
+        df = _load(args.data)
+        result = assess(
+            df,
+            quasi_identifiers=args.qi,
+            sensitive=args.sensitive,
+            c=args.c,
+            threshold=args.threshold,
+            distance=distance or None,
+            population=population,
+        )
+    except RiskcoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(result.to_dict()))
+    else:
+        print(_text(result))
+    return 0

@@ -1,0 +1,428 @@
+"""A seeded generator of a realistic people table (the built-in demo data).
+
+Fake direct identifiers (name, date of birth, an SSN-like number from the
+never-issued 900-999 area range, a 5-digit ZIP with leading zeros) plus
+census-like quasi-identifiers and sensitive attributes, at any size from 100
+to 10,000,000 rows, vectorized (10M rows in well under a minute).
+
+Calibration facts are the marginals of UCI Adult (Becker & Kohavi 1996,
+CC BY 4.0; ``shared/data/adult.csv``, 32,561 rows): the age histogram, sex
+67/33, race, marital status, education, workclass (5.6% missing),
+occupation (5.7% missing) and income > 50K 24%, with the main correlations
+reproduced (marital status with sex and age; occupation with sex and
+education; income with education, age, sex, hours and marital status). The
+diagnosis column is made up (its frequencies rise with age as chronic
+conditions do). As on the real "Adult with PII" file, date of birth + ZIP
+single out nearly everyone, while age + sex alone single out almost no one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["DEMO_ROLES", "make_people"]
+
+#: Roles of the demo columns (what the app pre-fills).
+DEMO_ROLES: dict[str, str] = {
+    "name": "identifier",
+    "ssn": "identifier",
+    "date_of_birth": "quasi_identifier",
+    "zip": "quasi_identifier",
+    "age": "quasi_identifier",
+    "sex": "quasi_identifier",
+    "race": "quasi_identifier",
+    "marital_status": "quasi_identifier",
+    "education": "quasi_identifier",
+    "workclass": "quasi_identifier",
+    "occupation": "quasi_identifier",
+    "hours_per_week": "other",
+    "diagnosis": "sensitive",
+    "income": "sensitive",
+}
+
+# UCI Adult age counts for ages 17..90 (adult.data; 89 has none, 90 is top-coded).
+_AGE_COUNTS = [
+    395,
+    550,
+    712,
+    753,
+    720,
+    765,
+    877,
+    798,
+    841,
+    785,
+    835,
+    867,
+    813,
+    861,
+    888,
+    828,
+    875,
+    886,
+    876,
+    898,
+    858,
+    827,
+    816,
+    794,
+    808,
+    780,
+    770,
+    724,
+    734,
+    737,
+    708,
+    543,
+    577,
+    602,
+    595,
+    478,
+    464,
+    415,
+    419,
+    366,
+    358,
+    366,
+    355,
+    312,
+    300,
+    258,
+    230,
+    208,
+    178,
+    150,
+    151,
+    120,
+    108,
+    89,
+    72,
+    67,
+    64,
+    51,
+    45,
+    46,
+    29,
+    23,
+    22,
+    22,
+    20,
+    12,
+    6,
+    10,
+    3,
+    1,
+    1,
+    3,
+    0,
+    43,
+]
+_RACE = (
+    ["White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other"],
+    [0.8543, 0.0959, 0.0319, 0.0096, 0.0083],
+)
+_EDUCATION = [  # (label, years as education-num, share)
+    ("Preschool", 1, 0.0016),
+    ("1st-4th", 2, 0.0052),
+    ("5th-6th", 3, 0.0102),
+    ("7th-8th", 4, 0.0198),
+    ("9th", 5, 0.0158),
+    ("10th", 6, 0.0287),
+    ("11th", 7, 0.0361),
+    ("12th", 8, 0.0133),
+    ("HS-grad", 9, 0.3225),
+    ("Some-college", 10, 0.2239),
+    ("Assoc-voc", 11, 0.0424),
+    ("Assoc-acdm", 12, 0.0328),
+    ("Bachelors", 13, 0.1645),
+    ("Masters", 14, 0.0529),
+    ("Prof-school", 15, 0.0177),
+    ("Doctorate", 16, 0.0127),
+]
+_WORKCLASS = (
+    [
+        "Private",
+        "Self-emp-not-inc",
+        "Local-gov",
+        None,
+        "State-gov",
+        "Self-emp-inc",
+        "Federal-gov",
+        "Without-pay",
+        "Never-worked",
+    ],
+    [0.697, 0.078, 0.0643, 0.0564, 0.0399, 0.0343, 0.0295, 0.0004, 0.0002],
+)
+# occupation: (label, Adult share, male effect, education effect) - log-linear model
+_OCCUPATION = [
+    ("Prof-specialty", 0.1271, 0.0, 0.45),
+    ("Craft-repair", 0.1259, 1.6, -0.05),
+    ("Exec-managerial", 0.1249, 0.3, 0.30),
+    ("Adm-clerical", 0.1158, -1.0, 0.0),
+    ("Sales", 0.1121, 0.1, 0.05),
+    ("Other-service", 0.1012, -0.7, -0.2),
+    ("Machine-op-inspct", 0.0615, 0.4, -0.2),
+    (None, 0.0566, -0.3, -0.1),
+    ("Transport-moving", 0.0490, 1.7, -0.15),
+    ("Handlers-cleaners", 0.0421, 1.2, -0.2),
+    ("Farming-fishing", 0.0305, 1.3, -0.2),
+    ("Tech-support", 0.0285, 0.0, 0.15),
+    ("Protective-serv", 0.0199, 1.2, 0.0),
+    ("Priv-house-serv", 0.0046, -2.0, -0.3),
+    ("Armed-Forces", 0.0003, 1.5, 0.0),
+]
+_DIAGNOSIS = [  # (label, base weight, change per decade of age)
+    ("None recorded", 0.30, -0.25),
+    ("Hypertension", 0.12, 0.35),
+    ("Type 2 diabetes", 0.07, 0.30),
+    ("Asthma", 0.08, -0.10),
+    ("Depression", 0.09, -0.05),
+    ("Anxiety disorder", 0.08, -0.10),
+    ("Obesity", 0.07, 0.05),
+    ("Back pain", 0.07, 0.05),
+    ("Coronary heart disease", 0.03, 0.45),
+    ("COPD", 0.02, 0.40),
+    ("Migraine", 0.04, -0.10),
+    ("HIV", 0.005, 0.0),
+    ("Cancer", 0.02, 0.45),
+    ("Arthritis", 0.035, 0.40),
+]
+_FIRST_M = (
+    "James John Robert Michael William David Richard Joseph Thomas Charles Christopher "
+    "Daniel Matthew Anthony Mark Donald Steven Paul Andrew Joshua Kenneth Kevin Brian "
+    "George Timothy Ronald Edward Jason Jeffrey Ryan Jacob Gary Nicholas Eric Jonathan "
+    "Stephen Larry Justin Scott Brandon Benjamin Samuel Gregory Alexander Frank Patrick "
+    "Raymond Jack Dennis Jerry Tyler Aaron Jose Adam Nathan Henry Douglas Zachary Peter "
+    "Kyle Ethan Walter Noah Jeremy Christian Keith Roger Terry Gerald Harold Sean Austin "
+    "Carl Arthur Lawrence Dylan Jesse Jordan Bryan Billy Joe Bruce Gabriel Logan Albert "
+    "Willie Alan Juan Wayne Elijah Randy Roy Vincent Ralph Eugene Russell Bobby Mason "
+    "Philip Louis"
+).split()
+_FIRST_F = (
+    "Mary Patricia Jennifer Linda Elizabeth Barbara Susan Jessica Sarah Karen Lisa Nancy "
+    "Betty Margaret Sandra Ashley Kimberly Emily Donna Michelle Carol Amanda Dorothy "
+    "Melissa Deborah Stephanie Rebecca Sharon Laura Cynthia Kathleen Amy Angela Shirley "
+    "Anna Brenda Pamela Emma Nicole Helen Samantha Katherine Christine Debra Rachel "
+    "Carolyn Janet Catherine Maria Heather Diane Ruth Julie Olivia Joyce Virginia "
+    "Victoria Kelly Lauren Christina Joan Evelyn Judith Megan Andrea Cheryl Hannah "
+    "Jacqueline Martha Gloria Teresa Ann Sara Madison Frances Kathryn Janice Jean Abigail "
+    "Alice Judy Sophia Grace Denise Amber Doris Marilyn Danielle Beverly Isabella "
+    "Theresa Diana Natalie Brittany Charlotte Marie Kayla Alexis Lori"
+).split()
+_LAST = (
+    "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez "
+    "Lopez Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson "
+    "White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott "
+    "Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter "
+    "Roberts Gomez Phillips Evans Turner Diaz Parker Cruz Edwards Collins Reyes Stewart "
+    "Morris Morales Murphy Cook Rogers Gutierrez Ortiz Morgan Cooper Peterson Bailey Reed "
+    "Kelly Howard Ramos Kim Cox Ward Richardson Watson Brooks Chavez Wood James Bennett Gray "
+    "Mendoza Ruiz Hughes Price Alvarez Castillo Sanders Patel Myers Long Ross Foster Jimenez "
+    "Powell Jenkins Perry Russell Sullivan Bell Coleman Butler Henderson Barnes Gonzales "
+    "Fisher Vasquez Simmons Romero Jordan Patterson Alexander Hamilton Graham Reynolds "
+    "Griffin Wallace Moreno West Cole Hayes Bryant Herrera Gibson Ellis Tran Medina Aguilar "
+    "Stevens Murray Ford Castro Marshall Owens Harrison Fernandez McDonald Woods Washington "
+    "Kennedy Wells Vargas Henry Chen Freeman Webb Tucker Guzman Burns Crawford Olson Simpson "
+    "Porter Hunter Gordon Mendez Silva Shaw Snyder Mason Dixon Munoz Hunt Hicks Holmes Palmer "
+    "Wagner Black Robertson Boyd Rose Stone Salazar Fox Warren Mills Meyer Rice Schmidt "
+    "Garza Daniels Ferguson Nichols Stephens Soto Weaver Ryan Gardner Payne Grant Dunn "
+    "Kelley Spencer Hawkins Arnold Pierce Vazquez Hansen Peters Santos Hart Bradley Knight "
+    "Elliott Cunningham Duncan Armstrong Hudson Carroll Lane Riley Andrews Alvarado Ray "
+    "Delgado Berry Perkins Hoffman Johnston Matthews Pena Richards Contreras Willis "
+    "Carpenter Lawrence Sandoval"
+).split()
+
+_REFERENCE_DATE = np.datetime64("2026-01-01")
+_INCOME_INTERCEPT = -2.6  # calibrated: 24% above 50K, as in Adult
+
+
+def _choice(rng: np.random.Generator, n: int, p: list[float] | np.ndarray) -> np.ndarray:
+    p = np.asarray(p, dtype=np.float64)
+    cdf = np.cumsum(p / p.sum())
+    cdf[-1] = 1.0
+    return np.searchsorted(cdf, rng.random(n), side="right").astype(np.int32)
+
+
+def _gumbel_choice(rng: np.random.Generator, logits: np.ndarray) -> np.ndarray:
+    """Sample one category per row of ``logits`` (n x m) by the Gumbel-max trick."""
+    g = rng.gumbel(size=logits.shape).astype(np.float32)
+    return np.argmax(logits + g, axis=1).astype(np.int32)
+
+
+def _cat(codes: np.ndarray, labels: list[str | None]) -> pd.Categorical:
+    """Build a categorical from codes; a label None marks missing."""
+    present = [x for x in labels if x is not None]
+    remap = np.full(len(labels), -1, dtype=np.int32)
+    j = 0
+    for i, x in enumerate(labels):
+        if x is not None:
+            remap[i] = j
+            j += 1
+    return pd.Categorical.from_codes(remap[codes], categories=present)
+
+
+def _zip_pool(rng: np.random.Generator, size: int = 6000) -> tuple[np.ndarray, np.ndarray]:
+    """Return ZIP strings (many with leading zeros) and Zipf-like weights."""
+    # three-digit prefixes spread over the US, weighted to the north-east (leading zeros)
+    prefixes = np.concatenate(
+        [
+            rng.integers(10, 100, size // 4),  # 010xx-099xx: New England, NY, NJ (leading zero)
+            rng.integers(100, 1000, size - size // 4),
+        ]
+    )
+    zips = prefixes * 100 + rng.integers(0, 100, size)
+    zips = np.unique(zips)
+    rng.shuffle(zips)
+    labels = np.array([f"{z:05d}" for z in zips], dtype=object)
+    weights = 1.0 / np.arange(1, len(labels) + 1) ** 0.7
+    return labels, weights / weights.sum()
+
+
+def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
+    """Generate a seeded, realistic people table with fake direct identifiers.
+
+    Parameters
+    ----------
+    n : int, default 32,561
+        Number of rows, from 100 to 10,000,000 (the default matches UCI Adult).
+    seed : int, default 0
+        Random seed; the same seed and n give the same table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name, ssn, date_of_birth, zip, age, sex, race, marital_status,
+        education, workclass, occupation, hours_per_week, diagnosis, income``
+        (roles in :data:`DEMO_ROLES`). ``zip`` and ``ssn`` are text;
+        ``date_of_birth`` is ISO ``YYYY-MM-DD`` text; categorical columns are
+        pandas categoricals; ``workclass`` and ``occupation`` have missing
+        values as in Adult.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an integer, got {n!r}")
+    if not 100 <= n <= 10_000_000:
+        raise ValueError(f"n must be between 100 and 10,000,000, got {n!r}")
+    rng = np.random.default_rng(seed)
+    n = int(n)
+
+    # sex, age and date of birth
+    male = rng.random(n) < 0.6692
+    age = (17 + _choice(rng, n, _AGE_COUNTS)).astype(np.int16)
+    days_into_year = rng.integers(0, 365, n)
+    back = np.floor(age.astype(np.float64) * 365.25).astype(np.int64) + days_into_year + 1
+    dob = _REFERENCE_DATE - back.astype("timedelta64[D]")
+    age = ((_REFERENCE_DATE - dob).astype(np.int64) // 365.25).astype(np.int16)
+    day0 = dob.astype(np.int64)
+    uniq_days, day_codes = np.unique(day0, return_inverse=True)
+    dob_cat = pd.Categorical.from_codes(
+        day_codes.astype(np.int32),
+        categories=pd.Index(np.datetime_as_string(uniq_days.astype("datetime64[D]"))),
+    )
+
+    race = _choice(rng, n, _RACE[1])
+
+    # marital status depends on sex and age
+    ms_labels = [
+        "Married-civ-spouse",
+        "Never-married",
+        "Divorced",
+        "Separated",
+        "Widowed",
+        "Married-spouse-absent",
+        "Married-AF-spouse",
+    ]
+    a = (age.astype(np.float32) - 38.0) / 13.6
+    logits = np.empty((n, 7), dtype=np.float32)
+    logits[:, 0] = np.log(0.46) + 0.9 * male - 0.9 * a**2 + 0.6 * a
+    logits[:, 1] = np.log(0.33) - 1.6 * a - 0.2 * male
+    logits[:, 2] = np.log(0.136) + 0.3 * a - 0.9 * male
+    logits[:, 3] = np.log(0.0315) - 0.8 * male
+    logits[:, 4] = np.log(0.0305) + 1.8 * a - 1.9 * male
+    logits[:, 5] = np.log(0.0128)
+    logits[:, 6] = np.log(0.0007)
+    marital = _gumbel_choice(rng, logits)
+
+    edu_idx = _choice(rng, n, [e[2] for e in _EDUCATION])
+    edu_years = np.array([e[1] for e in _EDUCATION], dtype=np.float32)[edu_idx]
+    workclass = _choice(rng, n, _WORKCLASS[1])
+
+    # occupation depends on sex and education (log-linear)
+    occ_base = np.log(np.array([o[1] for o in _OCCUPATION], dtype=np.float32))
+    occ_male = np.array([o[2] for o in _OCCUPATION], dtype=np.float32)
+    occ_edu = np.array([o[3] for o in _OCCUPATION], dtype=np.float32)
+    occupation = np.empty(n, dtype=np.int32)
+    diag = np.empty(n, dtype=np.int32)
+    d_base = np.log(np.array([d[1] for d in _DIAGNOSIS], dtype=np.float32))
+    d_age = np.array([d[2] for d in _DIAGNOSIS], dtype=np.float32)
+    chunk = 1_000_000
+    for s in range(0, n, chunk):  # chunks bound the memory of the n x m logits
+        e = slice(s, min(s + chunk, n))
+        m_ = (male[e].astype(np.float32) - 0.67)[:, None]
+        ed = (edu_years[e] - 10.0)[:, None]
+        occupation[e] = _gumbel_choice(rng, occ_base + m_ * occ_male + ed * occ_edu)
+        dec = ((age[e].astype(np.float32) - 38.0) / 10.0)[:, None]
+        diag[e] = _gumbel_choice(rng, d_base + dec * d_age)
+
+    hours = np.clip(np.rint(rng.normal(40.0 + 3.5 * male, 11.0, n)), 1, 99).astype(np.int16)
+    hours = np.where(rng.random(n) < 0.45, 40, hours).astype(np.int16)
+
+    # income > 50K: logistic in education, age, sex, hours, being married
+    married = marital == 0
+    z = (
+        _INCOME_INTERCEPT
+        + 0.33 * (edu_years - 10)
+        + 1.4 * married
+        + 0.9 * male
+        + 0.03 * (hours - 40)
+        + 0.25 * a
+        - 0.25 * a**2
+    )
+    high_income = rng.random(n) < 1.0 / (1.0 + np.exp(-z))
+
+    # fake direct identifiers
+    first_m, first_f = np.array(_FIRST_M, dtype=object), np.array(_FIRST_F, dtype=object)
+    firsts = np.concatenate([first_m, first_f])
+    first_idx = np.where(
+        male, rng.integers(0, len(first_m), n), len(first_m) + rng.integers(0, len(first_f), n)
+    )
+    last_idx = rng.integers(0, len(_LAST), n)
+    combo = first_idx * len(_LAST) + last_idx
+    uniq_combo, combo_codes = np.unique(combo, return_inverse=True)
+    name_labels = pd.Index(
+        firsts[uniq_combo // len(_LAST)]
+        + " "
+        + np.array(_LAST, dtype=object)[uniq_combo % len(_LAST)]
+    )
+    name = pd.Categorical.from_codes(combo_codes.astype(np.int32), categories=name_labels)
+    ssn_num = rng.integers(0, 100 * 10_000, n) + (900 + rng.integers(0, 100, n)) * 1_000_000
+    ssn = (
+        pd.Series(ssn_num).astype(str).str.slice(0, 3)
+        + "-"
+        + pd.Series(ssn_num).astype(str).str.slice(3, 5)
+        + "-"
+        + pd.Series(ssn_num).astype(str).str.slice(5, 9)
+    )
+    zips, zip_w = _zip_pool(np.random.default_rng(seed + 1_000_003))
+    zip_codes = _choice(rng, n, zip_w)
+
+    return pd.DataFrame(
+        {
+            "name": name,
+            "ssn": ssn.astype("str").to_numpy(),
+            "date_of_birth": dob_cat,
+            "zip": pd.Categorical.from_codes(zip_codes, categories=pd.Index(zips.astype(str))),
+            "age": age.astype(np.int64),
+            "sex": pd.Categorical.from_codes(male.astype(np.int8), categories=["Female", "Male"]),
+            "race": pd.Categorical.from_codes(race, categories=_RACE[0]),
+            "marital_status": pd.Categorical.from_codes(marital, categories=ms_labels),
+            "education": pd.Categorical.from_codes(edu_idx, categories=[e[0] for e in _EDUCATION]),
+            "workclass": _cat(workclass, _WORKCLASS[0]),
+            "occupation": _cat(occupation, [o[0] for o in _OCCUPATION]),
+            "hours_per_week": hours.astype(np.int64),
+            "diagnosis": pd.Categorical.from_codes(diag, categories=[d[0] for d in _DIAGNOSIS]),
+            "income": pd.Categorical.from_codes(
+                high_income.astype(np.int8), categories=["<=50K", ">50K"]
+            ),
+        }
+    )

@@ -1,0 +1,585 @@
+"""k-anonymity, re-identification risk, l-diversity and t-closeness.
+
+Every function here takes the small tables of :mod:`riskcore.partition`
+(class sizes, the sparse class x value contingency) and is vectorized with
+numpy: no Python loop runs over records or classes.
+
+Notation (``shared/notes/formulas.md``): classes j = 1..J over the
+quasi-identifiers, f_j records in class j, n = sum f_j, F_j the class size in
+the population when known.
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   Int. J. Uncertainty, Fuzziness and Knowledge-Based Systems 10(5), 2002.
+.. [E13] K. El Emam, *Guide to the De-Identification of Personal Health
+   Information*, CRC Press, 2013 (prosecutor / journalist / marketer models,
+   as implemented in ARX ``risk/RiskModelSampleSummary.java``).
+.. [M07] A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam,
+   "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007.
+.. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness: privacy beyond
+   k-anonymity and l-diversity", ICDE 2007.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from riskcore.partition import Contingency
+
+__all__ = [
+    "THRESHOLDS",
+    "ClassSizeDistribution",
+    "DiversityResult",
+    "KAnonymityResult",
+    "RiskResult",
+    "class_size_distribution",
+    "distinct_l_per_class",
+    "entropy_per_class",
+    "k_anonymity",
+    "recursive_l_per_class",
+    "reidentification_risk",
+    "sensitive_metrics",
+    "t_closeness_per_class",
+]
+
+#: Record-risk thresholds used in practice, with what they mean
+#: (El Emam 2013, "cell size precedents").
+THRESHOLDS: dict[float, str] = {
+    0.33: "k = 3: lowest cell-size precedent, trusted recipients only",
+    0.2: "k = 5: common cell-size rule for shared data",
+    0.09: "k = 11: US public release (CMS cell-size rule of 11)",
+    0.05: "k = 20: most conservative precedent, public release",
+}
+
+Distance = Literal["ordered", "equal"]
+
+
+def _check_sizes(sizes: np.ndarray) -> np.ndarray:
+    sizes = np.asarray(sizes)
+    if sizes.ndim != 1:
+        raise ValueError(f"class sizes must be one-dimensional, got shape {sizes.shape}")
+    if len(sizes) and sizes.min() <= 0:
+        raise ValueError("class sizes must be positive (empty classes are not classes)")
+    return sizes.astype(np.int64, copy=False)
+
+
+@dataclass(frozen=True)
+class ClassSizeDistribution:
+    """How many classes, and records, have each class size.
+
+    Attributes
+    ----------
+    size : tuple of int
+        Distinct class sizes, ascending.
+    n_classes : tuple of int
+        Number of classes of each size.
+    n_records : tuple of int
+        Number of records in classes of each size (``size * n_classes``).
+    """
+
+    size: tuple[int, ...]
+    n_classes: tuple[int, ...]
+    n_records: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, list[int]]:
+        """Return the distribution as plain lists."""
+        return {k: list(v) for k, v in asdict(self).items()}
+
+
+def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
+    """Compute the distribution of class sizes (for the histogram).
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+
+    Returns
+    -------
+    ClassSizeDistribution
+    """
+    sizes = _check_sizes(sizes)
+    s, c = np.unique(sizes, return_counts=True)
+    return ClassSizeDistribution(
+        tuple(int(x) for x in s), tuple(int(x) for x in c), tuple(int(x) for x in s * c)
+    )
+
+
+@dataclass(frozen=True)
+class KAnonymityResult:
+    """k-anonymity of a table over its quasi-identifiers [S02]_.
+
+    Attributes
+    ----------
+    k : int
+        min_j f_j, the size of the smallest class (higher is safer); 0 for
+        an empty table.
+    n_records : int
+        n.
+    n_classes : int
+        J.
+    unique_records : int
+        Records alone in their class: sum of f_j over classes with f_j = 1.
+    distribution : ClassSizeDistribution
+        Classes and records per class size.
+    """
+
+    k: int
+    n_records: int
+    n_classes: int
+    unique_records: int
+    distribution: ClassSizeDistribution
+
+    @property
+    def unique_share(self) -> float:
+        """Return the share of records unique on the QIs."""
+        return self.unique_records / self.n_records if self.n_records else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dictionary."""
+        return {
+            "k": self.k,
+            "n_records": self.n_records,
+            "n_classes": self.n_classes,
+            "unique_records": self.unique_records,
+            "class_size_distribution": self.distribution.to_dict(),
+        }
+
+
+def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
+    """Compute k-anonymity from class sizes.
+
+    k = min_j f_j [S02]_; unique records = sum_j f_j [f_j = 1].
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+
+    Returns
+    -------
+    KAnonymityResult
+    """
+    sizes = _check_sizes(sizes)
+    n = int(sizes.sum())
+    return KAnonymityResult(
+        k=int(sizes.min()) if len(sizes) else 0,
+        n_records=n,
+        n_classes=len(sizes),
+        unique_records=int((sizes == 1).sum()),
+        distribution=class_size_distribution(sizes),
+    )
+
+
+@dataclass(frozen=True)
+class RiskResult:
+    """Re-identification risk under one attacker model [E13]_.
+
+    All three figures are probabilities; lower is safer.
+
+    Attributes
+    ----------
+    model : {"prosecutor", "journalist", "marketer"}
+        Attacker model.
+    threshold : float
+        tau, the record-risk threshold ``records_at_risk`` is judged against.
+    highest_risk : float
+        Highest record risk (1/k for the prosecutor).
+    records_at_risk : float
+        Share of records whose risk exceeds ``threshold``.
+    success_rate : float
+        Expected share of records re-identified by an attacker who tries
+        every record (J/n for the prosecutor).
+    mean_class_risk : float
+        (1/J) sum_j 1/F_j: the average risk of a class, a different number
+        from the success rate (the average risk of a record).
+    """
+
+    model: str
+    threshold: float
+    highest_risk: float
+    records_at_risk: float
+    success_rate: float
+    mean_class_risk: float
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dictionary."""
+        return asdict(self)
+
+
+def _check_threshold(threshold: float) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    if not 0.0 <= float(threshold) <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
+    return float(threshold)
+
+
+def reidentification_risk(
+    sizes: np.ndarray,
+    *,
+    population_sizes: np.ndarray | None = None,
+    threshold: float = 0.09,
+    model: Literal["prosecutor", "journalist", "marketer"] = "prosecutor",
+) -> RiskResult:
+    """Compute prosecutor, journalist or marketer re-identification risk.
+
+    Definitions (El Emam 2013; ARX ``RiskModelSampleSummary``), with
+    tau the threshold:
+
+    * prosecutor: record risk 1/f_j; highest 1/min f_j; records at risk
+      (1/n) sum_j f_j [1/f_j > tau]; success rate J/n.
+    * journalist: records at risk (1/n) sum_j f_j [1/F_j > tau]; highest
+      1/min F_j; success rate max(J / sum_j F_j, (1/n) sum_j f_j/F_j).
+    * marketer: success rate (1/n) sum_j f_j/F_j (highest risk and records at
+      risk as for the journalist).
+
+    Without population sizes F_j = f_j and all three reduce to the
+    prosecutor figures.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+    population_sizes : numpy.ndarray, optional
+        F_j per class (same order), each >= f_j.
+    threshold : float, default 0.09
+        tau; see :data:`THRESHOLDS` for the cited values.
+    model : {"prosecutor", "journalist", "marketer"}
+
+    Returns
+    -------
+    RiskResult
+    """
+    f = _check_sizes(sizes).astype(np.float64)
+    tau = _check_threshold(threshold)
+    if model not in ("prosecutor", "journalist", "marketer"):
+        raise ValueError(f"model must be prosecutor, journalist or marketer, got {model!r}")
+    if population_sizes is None or model == "prosecutor":
+        big_f = f
+    else:
+        big_f = np.asarray(population_sizes, dtype=np.float64)
+        if big_f.shape != f.shape:
+            raise ValueError("population_sizes must have one entry per class")
+        if np.any(big_f < f):
+            raise ValueError("a population class cannot be smaller than its sample class")
+    n = f.sum()
+    if n == 0:
+        return RiskResult(model, tau, 0.0, 0.0, 0.0, 0.0)
+    j = len(f)
+    risk = 1.0 / big_f
+    highest = float(risk.max())
+    at_risk = float((f * (risk > tau)).sum() / n)
+    marketer = float((f / big_f).sum() / n)
+    if model == "prosecutor":
+        success = j / n
+    elif model == "journalist":
+        success = max(j / big_f.sum(), marketer)
+    else:
+        success = marketer
+    return RiskResult(model, tau, highest, at_risk, float(success), float(risk.mean()))
+
+
+# ---------------------------------------------------------------- l-diversity
+
+
+def distinct_l_per_class(table: Contingency) -> np.ndarray:
+    """Count distinct sensitive values in each class [M07]_.
+
+    Returns
+    -------
+    numpy.ndarray
+        Number of distinct values per class; distinct l is its minimum.
+    """
+    return np.bincount(table.cell_class, minlength=len(table.class_sizes)).astype(np.int64)
+
+
+def entropy_per_class(table: Contingency) -> np.ndarray:
+    """Compute the entropy of the sensitive value in each class [M07]_.
+
+    H_j = -sum_s p(s) ln p(s), p(s) the share of class j with value s.
+    Entropy l-diversity is exp(min_j H_j); a class with m equally frequent
+    values has H = ln m, hence entropy l = m.
+
+    Returns
+    -------
+    numpy.ndarray
+        H_j in nats per class.
+    """
+    p = table.cell_count / table.class_sizes[table.cell_class]
+    h = -np.bincount(table.cell_class, weights=p * np.log(p), minlength=len(table.class_sizes))
+    return np.maximum(h, 0.0)
+
+
+def recursive_l_per_class(table: Contingency, c: float) -> np.ndarray:
+    """Compute the largest l for which each class is recursive (c,l)-diverse [M07]_.
+
+    With a class's counts sorted r_1 >= r_2 >= ... >= r_m, the class is
+    (c,l)-diverse iff r_1 < c (r_l + r_{l+1} + ... + r_m). The tail sum falls
+    as l grows, so the l that hold are 1..L_j; L_j is returned (1 at least:
+    every class is trivially 1-diverse, so 1 means "no diversity").
+
+    Parameters
+    ----------
+    table : Contingency
+    c : float
+        The constant c > 0 (default in the assessment: 2).
+
+    Returns
+    -------
+    numpy.ndarray
+        L_j per class.
+    """
+    c = _check_c(c)
+    cls_, cnt = table.cell_class, table.cell_count
+    # sort cells by class, then count descending (ties do not matter: only sums do)
+    order = np.lexsort((-cnt, cls_))
+    cls_s, cnt_s = cls_[order], cnt[order]
+    n_classes = len(table.class_sizes)
+    starts = np.searchsorted(cls_s, np.arange(n_classes))
+    csum = np.cumsum(cnt_s)
+    before = csum - cnt_s  # sum of counts before this cell, over all classes
+    class_before = before[starts] if len(cnt_s) else np.zeros(n_classes, dtype=np.int64)
+    tail = table.class_sizes[cls_s] - (before - class_before[cls_s])  # r_i + ... + r_m
+    r1 = cnt_s[starts] if len(cnt_s) else np.zeros(n_classes, dtype=np.int64)
+    ok = r1[cls_s] < c * tail
+    big_l = np.bincount(cls_s, weights=ok, minlength=n_classes).astype(np.int64)
+    return np.maximum(big_l, 1)
+
+
+def _check_c(c: float) -> float:
+    if isinstance(c, bool) or not isinstance(c, (int, float, np.floating)):
+        raise TypeError(f"c must be a number, got {c!r}")
+    if not np.isfinite(c) or c <= 0:
+        raise ValueError(f"c must be a positive number, got {c!r}")
+    return float(c)
+
+
+# ---------------------------------------------------------------- t-closeness
+
+
+def t_closeness_per_class(table: Contingency, distance: Distance | None = None) -> np.ndarray:
+    """Compute the Earth Mover's Distance of each class to the whole table [L07]_.
+
+    P = class distribution, Q = whole-table distribution over the m values,
+    r_i = p_i - q_i.
+
+    * equal distance (categorical): D = (1/2) sum_i |r_i|. Cells absent from
+      a class contribute q_i and sum q = 1, so it is computed from the present
+      cells only: D = (1/2) (1 + sum_present (|p_i - q_i| - q_i)).
+    * ordered distance (numeric/ordinal, values sorted):
+      D = (1/(m-1)) sum_{i=1..m} |sum_{j<=i} r_j|. The class's cumulative
+      distribution is constant between its present values and the table's
+      is non-decreasing, so each constant run is summed in closed form with
+      prefix sums and a binary search (no dense class x value matrix).
+
+    Parameters
+    ----------
+    table : Contingency
+    distance : {"ordered", "equal"}, optional
+        Default: "ordered" when the attribute's codes are ordered (numeric),
+        "equal" otherwise.
+
+    Returns
+    -------
+    numpy.ndarray
+        D[P_j, Q] per class, in [0, 1]; t-closeness is the maximum.
+    """
+    if distance is None:
+        distance = "ordered" if table.ordered else "equal"
+    if distance not in ("ordered", "equal"):
+        raise ValueError(f"distance must be 'ordered' or 'equal', got {distance!r}")
+    n_classes = len(table.class_sizes)
+    n = table.value_totals.sum()
+    m = table.n_values
+    if n_classes == 0:
+        return np.zeros(0)
+    q = table.value_totals / n
+    p = table.cell_count / table.class_sizes[table.cell_class]
+    if distance == "equal":
+        s = np.bincount(
+            table.cell_class,
+            weights=np.abs(p - q[table.cell_value]) - q[table.cell_value],
+            minlength=n_classes,
+        )
+        return np.clip(0.5 * (1.0 + s), 0.0, 1.0)
+    if not table.ordered:
+        raise ValueError(
+            f"ordered distance needs value codes in value order; encode "
+            f"{table.attribute!r} with ordered=True"
+        )
+    if m <= 1:
+        return np.zeros(n_classes)
+    cq = np.cumsum(q)  # CQ(i) for i = 0..m-1, non-decreasing
+    pref = np.concatenate(([0.0], np.cumsum(cq)))  # pref[i] = sum_{t<i} CQ(t)
+    cls_, val = table.cell_class, table.cell_value
+    # cumulative P within each class after each present cell
+    cp_all = np.cumsum(p)
+    class_start = np.searchsorted(cls_, np.arange(n_classes))
+    offset = np.concatenate(([0.0], cp_all))[class_start]
+    cp = cp_all - offset[cls_]
+    # segment of each cell: [val, next val in class or m) with level cp
+    nxt = np.empty_like(val)
+    nxt[:-1] = val[1:]
+    last_in_class = np.ones(len(val), dtype=bool)
+    last_in_class[:-1] = cls_[1:] != cls_[:-1]
+    nxt[last_in_class] = m
+    cp[last_in_class] = 1.0  # exact: the class's CDF reaches 1 at its last value
+    # leading segment of each class: [0, first value) with level 0
+    seg_cls = np.concatenate((np.arange(n_classes), cls_))
+    seg_a = np.concatenate((np.zeros(n_classes, dtype=np.int64), val))
+    seg_b = np.concatenate((val[class_start], nxt))
+    seg_c = np.concatenate((np.zeros(n_classes), cp))
+    # sum_{i in [a,b)} |c - CQ_i| with CQ non-decreasing: split at first CQ_i >= c
+    k = np.clip(np.searchsorted(cq, seg_c, side="left"), seg_a, seg_b)
+    below = seg_c * (k - seg_a) - (pref[k] - pref[seg_a])
+    above = (pref[seg_b] - pref[k]) - seg_c * (seg_b - k)
+    total = np.bincount(seg_cls, weights=below + above, minlength=n_classes)
+    return np.clip(total / (m - 1), 0.0, 1.0)
+
+
+# ---------------------------------------------------------------- summary
+
+
+@dataclass(frozen=True, eq=False)
+class DiversityResult:
+    """l-diversity and t-closeness of one sensitive attribute.
+
+    Attributes
+    ----------
+    attribute : str
+        Sensitive attribute.
+    n_values : int
+        m, distinct values in the whole table (missing counted as a value).
+    distinct_l : int
+        min_j of distinct values per class (higher is safer).
+    entropy_l : float
+        exp(min_j H_j) (higher is safer).
+    recursive_l : int
+        Largest l with every class recursive (c,l)-diverse (higher is safer).
+    c : float
+        The c of recursive (c,l)-diversity.
+    t_closeness : float
+        max_j D[P_j, Q] (lower is safer).
+    distance : {"ordered", "equal"}
+        Ground distance used for t.
+    homogeneous_classes : int
+        Classes whose records all share one value (the value is disclosed).
+    homogeneous_records : int
+        Records in those classes.
+    per_class : dict of str to numpy.ndarray
+        ``distinct``, ``entropy``, ``recursive_l``, ``t``, ``top_share``
+        per class, for failing-class tables (not in :meth:`to_dict`).
+    """
+
+    attribute: str
+    n_values: int
+    distinct_l: int
+    entropy_l: float
+    recursive_l: int
+    c: float
+    t_closeness: float
+    distance: str
+    homogeneous_classes: int
+    homogeneous_records: int
+    per_class: dict[str, np.ndarray] = field(repr=False)
+
+    def failing_classes(
+        self,
+        *,
+        l: int | None = None,  # noqa: E741 - the name used by the papers
+        entropy_l: float | None = None,
+        t: float | None = None,
+    ) -> np.ndarray:
+        """Return the ids of classes failing any of the given targets.
+
+        Parameters
+        ----------
+        l : int, optional
+            Target for distinct l and recursive (c,l) (a class fails when
+            either is below it).
+        entropy_l : float, optional
+            Target for entropy l.
+        t : float, optional
+            Target for t-closeness (a class fails when its distance exceeds t).
+        """
+        pc = self.per_class
+        bad = np.zeros(len(pc["distinct"]), dtype=bool)
+        if l is not None:
+            bad |= (pc["distinct"] < l) | (pc["recursive_l"] < l)
+        if entropy_l is not None:
+            bad |= np.exp(pc["entropy"]) < entropy_l * (1 - 1e-12)
+        if t is not None:
+            bad |= pc["t"] > t + 1e-12
+        return np.flatnonzero(bad)
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dictionary (per-class arrays left out)."""
+        return {
+            "distinct_l": self.distinct_l,
+            "entropy_l": self.entropy_l,
+            "recursive_l": self.recursive_l,
+            "c": self.c,
+            "t_closeness": self.t_closeness,
+            "distance": self.distance,
+            "n_values": self.n_values,
+            "homogeneous_classes": self.homogeneous_classes,
+            "homogeneous_records": self.homogeneous_records,
+        }
+
+
+def sensitive_metrics(
+    table: Contingency, *, c: float = 2.0, distance: Distance | None = None
+) -> DiversityResult:
+    """Compute every l-diversity and t-closeness figure of one sensitive attribute.
+
+    Parameters
+    ----------
+    table : Contingency
+        From :func:`riskcore.partition.class_value_counts`.
+    c : float, default 2
+        The c of recursive (c,l)-diversity.
+    distance : {"ordered", "equal"}, optional
+        Ground distance for t-closeness; default by attribute type.
+
+    Returns
+    -------
+    DiversityResult
+    """
+    c = _check_c(c)
+    if distance is None:
+        distance = "ordered" if table.ordered else "equal"
+    distinct = distinct_l_per_class(table)
+    entropy = entropy_per_class(table)
+    rec = recursive_l_per_class(table, c)
+    t = t_closeness_per_class(table, distance)
+    top = np.zeros(len(table.class_sizes))
+    if len(table.cell_count):
+        np.maximum.at(top, table.cell_class, table.cell_count.astype(np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top_share = top / table.class_sizes
+    homog = distinct == 1
+    empty = len(table.class_sizes) == 0
+    return DiversityResult(
+        attribute=table.attribute,
+        n_values=table.n_values,
+        distinct_l=0 if empty else int(distinct.min()),
+        entropy_l=0.0 if empty else float(np.exp(entropy.min())),
+        recursive_l=0 if empty else int(rec.min()),
+        c=c,
+        t_closeness=0.0 if empty else float(t.max()),
+        distance=distance,
+        homogeneous_classes=int(homog.sum()),
+        homogeneous_records=int(table.class_sizes[homog].sum()),
+        per_class={
+            "distinct": distinct,
+            "entropy": entropy,
+            "recursive_l": rec,
+            "t": t,
+            "top_share": top_share,
+        },
+    )

@@ -1,0 +1,368 @@
+"""Equivalence classes and the class x sensitive-value contingency table.
+
+This module holds the only heavy step of an assessment. Every column is
+encoded once into integer codes (:func:`encode_column`); the quasi-identifier
+codes are packed into one integer key per record and counted
+(:func:`build_partition`); and for each sensitive attribute the sparse table
+"equivalence class x sensitive value -> count" is built by
+:func:`class_value_counts`. Every k / l / t / risk figure in
+:mod:`riskcore.metrics` is a function of :class:`Partition` sizes and
+:class:`Contingency` tables only, so another engine (out-of-memory,
+distributed) only has to produce the same small tables.
+
+Missing values are kept: a missing QI value is one more value of its column,
+so no record is dropped from any class (unlike ``groupby`` with its default
+``dropna=True``). Everything is positional, so the DataFrame index plays no
+role.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "Contingency",
+    "EncodedColumn",
+    "Partition",
+    "build_partition",
+    "class_value_counts",
+    "encode_column",
+    "pack_keys",
+]
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedColumn:
+    """Integer codes of one column.
+
+    Attributes
+    ----------
+    name : str
+        Column name.
+    codes : numpy.ndarray
+        One int64 code per record, in ``[0, n_values)``; missing values have
+        their own code.
+    labels : numpy.ndarray
+        ``labels[c]`` is the value of code ``c`` (``NaN``/``None`` for missing).
+    ordered : bool
+        True when codes follow the sorted order of the values (numeric
+        columns), so code order is value order; a missing value, if any, has
+        the last code.
+    n_missing : int
+        Number of missing values.
+    """
+
+    name: str
+    codes: np.ndarray
+    labels: np.ndarray
+    ordered: bool
+    n_missing: int
+
+    @property
+    def n_values(self) -> int:
+        """Return the number of distinct values, missing counted as one value."""
+        return len(self.labels)
+
+
+def encode_column(series: pd.Series, *, ordered: bool | None = None) -> EncodedColumn:
+    """Encode a column into dense integer codes, keeping missing values.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column. Its index is ignored.
+    ordered : bool, optional
+        Sort codes by value (needed for the ordered distance of
+        t-closeness). Default: True for numeric, boolean and datetime
+        columns, False otherwise (codes in order of first appearance, which
+        is faster).
+
+    Returns
+    -------
+    EncodedColumn
+    """
+    if not isinstance(series, pd.Series):
+        raise TypeError(f"series must be a pandas Series, got {type(series).__name__}")
+    if ordered is None:
+        ordered = bool(
+            pd.api.types.is_numeric_dtype(series.dtype)
+            or pd.api.types.is_datetime64_any_dtype(series.dtype)
+        ) and not isinstance(series.dtype, pd.CategoricalDtype)
+    n_missing = int(series.isna().sum())
+    if isinstance(series.dtype, pd.CategoricalDtype) and not ordered:
+        codes = series.cat.codes.to_numpy().astype(np.int64)
+        cats = series.cat.categories
+        used = np.bincount(codes[codes >= 0], minlength=len(cats)) > 0
+        if not used.all():  # drop unused categories so n_values is what occurs
+            remap = np.cumsum(used) - 1
+            codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
+            cats = cats[used]
+        labels = np.asarray(cats, dtype=object)
+        if n_missing:
+            codes = np.where(codes < 0, len(labels), codes)
+            labels = np.append(labels, None)
+        return EncodedColumn(str(series.name), codes, labels, False, n_missing)
+    codes, uniques = pd.factorize(series, sort=ordered, use_na_sentinel=True)
+    codes = codes.astype(np.int64, copy=False)
+    labels = np.asarray(uniques, dtype=object)
+    if n_missing:
+        codes = np.where(codes < 0, len(labels), codes)
+        labels = np.append(labels, None)
+    return EncodedColumn(str(series.name), codes, labels, bool(ordered), n_missing)
+
+
+def pack_keys(codes: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]:
+    """Pack several code columns into one int64 key per record (mixed radix).
+
+    ``key = c0; key = key * card_i + c_i``. When the product of the
+    cardinalities would overflow int64 the partial key is re-densified with
+    ``np.unique(return_inverse=True)`` first, so the result is exact (no
+    hashing: a collision would merge two classes and understate risk).
+
+    Parameters
+    ----------
+    codes : list of numpy.ndarray
+        One code array per column, all of the same length.
+    cards : list of int
+        Cardinality of each column (codes are in ``[0, card)``).
+
+    Returns
+    -------
+    key : numpy.ndarray
+        int64 key per record; equal keys iff equal code tuples.
+    key_card : int
+        Upper bound (exclusive) of the key values.
+    """
+    if not codes:
+        raise ValueError("at least one column is needed to build a key")
+    key = codes[0].astype(np.int64, copy=True)
+    card = max(int(cards[0]), 1)
+    for c, m in zip(codes[1:], cards[1:], strict=True):
+        m = max(int(m), 1)
+        if card > _INT64_MAX // m:
+            uniq, inv = np.unique(key, return_inverse=True)
+            key = inv.astype(np.int64, copy=False).reshape(-1)
+            card = len(uniq)
+        key *= m
+        key += c
+        card *= m
+    return key, card
+
+
+def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (class id per record, class sizes, first record of each class)."""
+    n = len(key)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    if key_card <= 8 * n + 1024:
+        counts = np.bincount(key, minlength=key_card)
+        present = np.flatnonzero(counts)
+        remap = np.full(key_card, -1, dtype=np.int64)
+        remap[present] = np.arange(len(present), dtype=np.int64)
+        class_id = remap[key]
+        sizes = counts[present].astype(np.int64)
+        first = np.full(len(present), n, dtype=np.int64)
+        np.minimum.at(first, class_id, np.arange(n, dtype=np.int64))
+        return class_id, sizes, first
+    _, first, inv, counts = np.unique(
+        key, return_index=True, return_inverse=True, return_counts=True
+    )
+    return inv.astype(np.int64, copy=False).reshape(-1), counts.astype(np.int64), first
+
+
+@dataclass(frozen=True, eq=False)
+class Partition:
+    """Records grouped into equivalence classes over the quasi-identifiers.
+
+    Attributes
+    ----------
+    qis : tuple of str
+        The quasi-identifiers, in the order given.
+    class_id : numpy.ndarray
+        Class of each record (positional), in ``[0, n_classes)``.
+    sizes : numpy.ndarray
+        ``sizes[j]`` is f_j, the number of records in class j.
+    first_row : numpy.ndarray
+        Position of the first record of each class (to show its QI values).
+    """
+
+    qis: tuple[str, ...]
+    class_id: np.ndarray
+    sizes: np.ndarray
+    first_row: np.ndarray
+
+    @property
+    def n_records(self) -> int:
+        """Return n, the number of records."""
+        return len(self.class_id)
+
+    @property
+    def n_classes(self) -> int:
+        """Return J, the number of equivalence classes."""
+        return len(self.sizes)
+
+    @property
+    def record_sizes(self) -> np.ndarray:
+        """Return f_j of each record's class (positional): candidates per record."""
+        return self.sizes[self.class_id]
+
+
+def build_partition(
+    columns: dict[str, EncodedColumn] | list[EncodedColumn],
+    qis: list[str] | tuple[str, ...] | None = None,
+) -> Partition:
+    """Group records into equivalence classes over the quasi-identifiers.
+
+    Records fall in the same class iff they agree on every QI, a missing
+    value counting as one more value (no record is dropped).
+
+    Parameters
+    ----------
+    columns : dict of str to EncodedColumn, or list of EncodedColumn
+        Encoded columns (from :func:`encode_column`).
+    qis : sequence of str, optional
+        Which of ``columns`` are the QIs; default all of them, in order.
+
+    Returns
+    -------
+    Partition
+    """
+    if isinstance(columns, list):
+        columns = {c.name: c for c in columns}
+    names = tuple(columns) if qis is None else tuple(qis)
+    if not names:
+        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    missing = [q for q in names if q not in columns]
+    if missing:
+        raise KeyError(f"no encoded column named {missing[0]!r}")
+    enc = [columns[q] for q in names]
+    key, card = pack_keys([e.codes for e in enc], [e.n_values for e in enc])
+    class_id, sizes, first = _dense_ids(key, card)
+    return Partition(names, class_id, sizes, first)
+
+
+@dataclass(frozen=True, eq=False)
+class Contingency:
+    """Sparse table "equivalence class x sensitive value -> count".
+
+    Only present cells are stored, sorted by class then value code. This is
+    the small table every l-diversity and t-closeness figure is computed
+    from; it adds up (tables of disjoint parts of the data, concatenated and
+    re-aggregated, equal the table of the whole).
+
+    Attributes
+    ----------
+    attribute : str
+        Sensitive attribute name.
+    cell_class, cell_value, cell_count : numpy.ndarray
+        One entry per present (class, value) cell.
+    class_sizes : numpy.ndarray
+        f_j per class (sum of the class's cells).
+    value_totals : numpy.ndarray
+        Count of each value over the whole table (length m).
+    ordered : bool
+        Whether value codes follow the order of the values.
+    labels : numpy.ndarray
+        Value of each code.
+    """
+
+    attribute: str
+    cell_class: np.ndarray
+    cell_value: np.ndarray
+    cell_count: np.ndarray
+    class_sizes: np.ndarray
+    value_totals: np.ndarray
+    ordered: bool
+    labels: np.ndarray = field(repr=False)
+
+    @property
+    def n_values(self) -> int:
+        """Return m, the number of distinct sensitive values."""
+        return len(self.value_totals)
+
+    @property
+    def n_records(self) -> int:
+        """Return n."""
+        return int(self.class_sizes.sum())
+
+    @classmethod
+    def from_cells(
+        cls,
+        attribute: str,
+        cell_class: Any,
+        cell_value: Any,
+        cell_count: Any,
+        *,
+        n_classes: int,
+        labels: Any,
+        ordered: bool,
+    ) -> Contingency:
+        """Build a table from (class, value, count) cells, re-aggregating duplicates.
+
+        This is the entry point for other engines: partial tables from
+        chunks or partitions of the data may simply be concatenated.
+        """
+        labels = np.asarray(labels, dtype=object)
+        m = len(labels)
+        cc = np.asarray(cell_class, dtype=np.int64)
+        cv = np.asarray(cell_value, dtype=np.int64)
+        cn = np.asarray(cell_count, dtype=np.int64)
+        key = cc * m + cv
+        uniq, inv = np.unique(key, return_inverse=True)
+        counts = np.bincount(inv.reshape(-1), weights=cn, minlength=len(uniq)).astype(np.int64)
+        keep = counts > 0
+        uniq, counts = uniq[keep], counts[keep]
+        cc, cv = uniq // m, uniq % m
+        class_sizes = np.bincount(cc, weights=counts, minlength=n_classes).astype(np.int64)
+        value_totals = np.bincount(cv, weights=counts, minlength=m).astype(np.int64)
+        return cls(attribute, cc, cv, counts, class_sizes, value_totals, ordered, labels)
+
+
+def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contingency:
+    """Count records per (equivalence class, sensitive value): the heavy step.
+
+    Parameters
+    ----------
+    partition : Partition
+        The equivalence classes.
+    sensitive : EncodedColumn
+        The sensitive attribute, encoded; must have one code per record.
+
+    Returns
+    -------
+    Contingency
+        Sparse cells sorted by class, then value code.
+    """
+    if len(sensitive.codes) != partition.n_records:
+        raise ValueError(
+            f"sensitive column {sensitive.name!r} has {len(sensitive.codes)} values "
+            f"but the partition has {partition.n_records} records"
+        )
+    m = max(sensitive.n_values, 1)
+    key = partition.class_id * m + sensitive.codes
+    n_cells_max = partition.n_classes * m
+    if n_cells_max <= 8 * partition.n_records + 1024:
+        counts = np.bincount(key, minlength=n_cells_max)
+        cells = np.flatnonzero(counts)
+        cell_count = counts[cells].astype(np.int64)
+    else:
+        cells, cell_count = np.unique(key, return_counts=True)
+        cell_count = cell_count.astype(np.int64)
+    value_totals = np.bincount(sensitive.codes, minlength=sensitive.n_values).astype(np.int64)
+    return Contingency(
+        sensitive.name,
+        cells // m,
+        cells % m,
+        cell_count,
+        partition.sizes,
+        value_totals,
+        sensitive.ordered,
+        sensitive.labels,
+    )

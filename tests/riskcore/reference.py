@@ -1,0 +1,79 @@
+"""An independent, deliberately naive implementation of the published definitions.
+
+Used only by the tests: plain Python over dictionaries, written straight from
+``shared/notes/formulas.md`` without the sparse tricks of riskcore, so the two
+can be compared on random tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+
+import pandas as pd
+
+
+def _key(v):
+    return ("<missing>",) if pd.isna(v) else (v,)
+
+
+def classes(df: pd.DataFrame, qis: list[str]) -> dict[tuple, list[int]]:
+    out: dict[tuple, list[int]] = defaultdict(list)
+    for pos in range(len(df)):
+        out[tuple(_key(df[q].iloc[pos]) for q in qis)].append(pos)
+    return out
+
+
+def reference_assessment(df, qis, sensitive, c=2.0, threshold=0.09, ordered=()):
+    cls = classes(df, qis)
+    sizes = [len(v) for v in cls.values()]
+    n = len(df)
+    res = {
+        "n_records": n,
+        "n_classes": len(cls),
+        "k": min(sizes),
+        "unique_records": sum(1 for s in sizes if s == 1),
+        "prosecutor": {
+            "highest_risk": 1 / min(sizes),
+            "records_at_risk": sum(s for s in sizes if 1 / s > threshold) / n,
+            "success_rate": len(cls) / n,
+        },
+        "sensitive": {},
+    }
+    for s in sensitive:
+        col = [_key(v) for v in df[s]]
+        total = Counter(col)
+        values = list(total)
+        if s in ordered:
+            values = sorted(values, key=lambda t: (isinstance(t[0], str), t[0]))
+        q = {v: total[v] / n for v in values}
+        m = len(values)
+        dl, el, rl, tt = [], [], [], []
+        for members in cls.values():
+            cnt = Counter(col[i] for i in members)
+            f = len(members)
+            dl.append(len(cnt))
+            h = -sum((x / f) * math.log(x / f) for x in cnt.values())
+            el.append(h)
+            r = sorted(cnt.values(), reverse=True)
+            best = 1
+            for l in range(1, len(r) + 1):  # noqa: E741
+                if r[0] < c * sum(r[l - 1 :]):
+                    best = l
+            rl.append(best)
+            p = {v: cnt.get(v, 0) / f for v in values}
+            if s in ordered:
+                acc, tot = 0.0, 0.0
+                for v in values:
+                    acc += p[v] - q[v]
+                    tot += abs(acc)
+                tt.append(tot / (m - 1) if m > 1 else 0.0)
+            else:
+                tt.append(0.5 * sum(abs(p[v] - q[v]) for v in values))
+        res["sensitive"][s] = {
+            "distinct_l": min(dl),
+            "entropy_l": math.exp(min(el)),
+            "recursive_l": min(rl),
+            "t_closeness": max(tt),
+        }
+    return res

@@ -1,0 +1,141 @@
+"""Command line and demo data."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from riskcore.assess import assess
+from riskcore.cli import main
+from riskcore.demo import make_people
+from tests.conftest import ROOT, shared_file
+from tests.riskcore.reference import reference_assessment
+
+
+def run_cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "riskcore", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_cli_json_on_uci_adult_matches_reference():
+    path = shared_file("adult.csv")
+    out = run_cli(
+        "assess",
+        str(path),
+        "--qi",
+        "sex",
+        "--qi",
+        "race",
+        "--qi",
+        "relationship",
+        "--sensitive",
+        "income",
+        "--sensitive",
+        "education-num",
+        "--format",
+        "json",
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    import pandas as pd
+
+    df = pd.read_csv(path)
+    ref = reference_assessment(
+        df, ["sex", "race", "relationship"], ["income", "education-num"], ordered=("education-num",)
+    )
+    for key in ("n_records", "n_classes", "k", "unique_records"):
+        assert got[key] == ref[key]
+    for key, v in ref["prosecutor"].items():
+        assert got["prosecutor"][key] == pytest.approx(v)
+    for s in ("income", "education-num"):
+        for key, v in ref["sensitive"][s].items():
+            assert got["sensitive"][s][key] == pytest.approx(v)
+    assert got["sensitive"]["education-num"]["distance"] == "ordered"
+    assert got["sensitive"]["income"]["distance"] == "equal"
+    assert got["sensitive"]["income"]["c"] == 2.0
+
+
+def test_cli_column_names_with_commas_and_spaces(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text('"zip, 5 digit",Marital Status,dx\n02139,Single,flu\n02139,Single,hiv\n')
+    assert (
+        main(
+            [
+                "assess",
+                str(p),
+                "--qi",
+                "zip, 5 digit",
+                "--qi",
+                "Marital Status",
+                "--sensitive",
+                "dx",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+
+
+def test_cli_text_and_errors(tmp_path, capsys):
+    assert main(["assess", "demo:500", "--qi", "age", "--qi", "sex", "--sensitive", "income"]) == 0
+    out = capsys.readouterr().out
+    assert "k-anonymity: k =" in out and "income" in out
+    assert main(["assess", str(tmp_path / "none.csv"), "--qi", "a"]) == 2
+    assert "there is no file" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2,3\n")
+    assert main(["assess", str(bad), "--qi", "a"]) == 2
+    assert (
+        "data row 1 (line 2) has more fields than the header, which has 2"
+        in capsys.readouterr().err
+    )
+    assert main(["assess", "demo:500", "--qi", "nope"]) == 2
+    assert "no column 'nope'" in capsys.readouterr().err
+
+
+def test_cli_usage_error_exit_code():
+    out = run_cli("assess", "demo:200")
+    assert out.returncode == 2
+    assert "--qi" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_demo_is_seeded_and_realistic():
+    a, b = make_people(2000, seed=3), make_people(2000, seed=3)
+    assert a.equals(b)
+    assert not a.equals(make_people(2000, seed=4))
+    df = make_people(32_561)
+    assert df["zip"].astype(str).str.len().eq(5).all()
+    assert df["zip"].astype(str).str.startswith("0").any()  # leading zeros present
+    assert df["ssn"].str.match(r"^9\d\d-\d\d-\d{4}$").all()  # never-issued area numbers
+    assert 0.64 < (df["sex"] == "Male").mean() < 0.70  # Adult: 66.9%
+    assert 0.21 < (df["income"] == ">50K").mean() < 0.27  # Adult: 24.1%
+    assert 0.04 < df["workclass"].isna().mean() < 0.07  # Adult: 5.6% missing
+    assert 36 < df["age"].mean() < 41 and df["age"].min() == 17  # Adult: mean 38.6
+    dob_zip = assess(df, quasi_identifiers=["date_of_birth", "zip"])
+    age_sex = assess(df, quasi_identifiers=["age", "sex"])
+    assert dob_zip.unique_records / dob_zip.n_records > 0.95
+    assert age_sex.unique_records / age_sex.n_records < 0.01
+
+
+def test_demo_rejects_bad_sizes():
+    with pytest.raises(ValueError, match=r"between 100 and 10,000,000"):
+        make_people(99)
+    with pytest.raises(TypeError):
+        make_people(1.5)  # type: ignore[arg-type]
+    assert np.all(make_people(100)["age"] >= 17)
+
+
+def test_riskcore_does_not_import_streamlit():
+    code = (
+        "import sys, riskcore, riskcore.cli, riskcore.demo, riskcore.uniqueness; "
+        "print('streamlit' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "False", out.stderr
