@@ -32,6 +32,7 @@ from riskcore.partition import (
     class_value_counts,
     encode_column,
 )
+from riskcore.population import PopulationUniqueness, population_uniqueness
 
 __all__ = ["Assessment", "EncodedTable", "Population", "assess", "class_table"]
 
@@ -134,6 +135,8 @@ class Assessment:
         How missing QI values were treated.
     population_note : str
         How population sizes were obtained, if at all.
+    population_uniqueness : PopulationUniqueness or None
+        Zayatz / Pitman / SNB estimates, when a sampling fraction was given.
     partition : Partition
         The equivalence classes (not in :meth:`to_dict`).
     """
@@ -147,6 +150,7 @@ class Assessment:
     threshold: float
     missing_policy: str
     population_note: str
+    population_uniqueness: PopulationUniqueness | None
     partition: Partition = field(repr=False)
 
     @property
@@ -189,6 +193,8 @@ class Assessment:
             out["marketer"] = _risk_json(self.marketer)
         if self.population_note:
             out["population_note"] = self.population_note
+        if self.population_uniqueness is not None:
+            out["population_uniqueness"] = self.population_uniqueness.to_dict()
         return out
 
 
@@ -304,8 +310,11 @@ def assess(
     anonymity = k_anonymity(partition.sizes)
     prosecutor = reidentification_risk(partition.sizes, threshold=threshold)
     journalist = marketer = None
+    pop_unique = None
     note = ""
     if population is not None:
+        if population.sampling_fraction is not None:
+            pop_unique = population_uniqueness(partition.sizes, population.sampling_fraction)
         big_f, note = _population_sizes(table.df, partition, population)
         journalist = reidentification_risk(
             partition.sizes, population_sizes=big_f, threshold=threshold, model="journalist"
@@ -331,6 +340,7 @@ def assess(
         threshold=float(threshold),
         missing_policy=MISSING_POLICY,
         population_note=note,
+        population_uniqueness=pop_unique,
         partition=partition,
     )
 
