@@ -236,7 +236,7 @@ def _population_sizes(
     note = "population class sizes taken from the population table"
     if bad.any():
         note += (
-            f"; {int(bad.sum()):,} classes absent from it or smaller there than in the "
+            f"; {int(bad.sum()):,} class(es) absent from it or smaller there than in the "
             "sample were given F_j = f_j (conservative)"
         )
     return big_f, note
