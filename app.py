@@ -1,0 +1,36 @@
+"""Router of the privacy-risk dashboard: page config, shared sidebar, navigation."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import state
+from ui.context import context
+
+st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
+state.init_state()
+
+PAGES = [
+    st.Page("pages/data.py", title="Data", default=True),
+    st.Page("pages/uniqueness.py", title="Uniqueness"),
+    st.Page("pages/anonymity.py", title="Anonymity (k / l / t)"),
+]
+nav = st.navigation(PAGES)
+
+with st.sidebar:
+    ctx = context()
+    if ctx is not None:
+        st.caption("Dataset")
+        st.text(ctx.table.name)
+        st.text(f"{ctx.table.n_rows:,} rows x {ctx.table.n_columns} columns")
+        r = ctx.roles
+        st.caption("Roles")
+        st.text(
+            f"{len(r.identifiers)} identifier(s), {len(r.quasi_identifiers)} quasi-identifier(s),"
+            f"\n{len(r.sensitive)} sensitive, {len(r.other)} other"
+        )
+    if st.button("Reset session", help="Forget the upload, roles and targets of this session"):
+        state.reset()
+        st.rerun()
+
+nav.run()

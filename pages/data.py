@@ -1,0 +1,122 @@
+"""Data page: load the demo or an upload, preview it, and tag each column's role."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from riskcore.errors import RolesError
+from riskcore.explain import column_summary
+from riskcore.roles import ROLES, ColumnRoles
+from ui import state
+from ui.context import context
+
+ROLE_LABELS = {
+    "identifier": "direct identifier",
+    "quasi_identifier": "quasi-identifier",
+    "sensitive": "sensitive",
+    "other": "other",
+}
+LABEL_TO_ROLE = {v: k for k, v in ROLE_LABELS.items()}
+
+st.title("Data")
+st.write(
+    "Start with the built-in demo (32,561 made-up people with names, SSN-like numbers, dates "
+    "of birth and ZIP codes) or upload your own table. Nothing you upload leaves this "
+    "session's memory: it is not written to disk and no other user can see it."
+)
+
+state.init_state()
+col_a, col_b = st.columns([2, 1])
+with col_a:
+    upload = st.file_uploader(
+        "Upload a table (CSV, TSV, Parquet or Excel .xlsx)",
+        type=["csv", "tsv", "txt", "parquet", "xlsx"],
+        key="rc_upload",
+    )
+with col_b:
+    st.write("")
+    if st.button("Use the demo data"):
+        state.use_demo()
+if upload is not None and st.session_state[state.DATASET].get("file_id") != upload.file_id:
+    state.set_upload(upload.name, upload.getvalue(), file_id=upload.file_id)
+
+ctx = context()
+if st.session_state.get(state.LOAD_ERROR):
+    st.error(f"The file could not be used: {st.session_state[state.LOAD_ERROR]}")
+    st.caption("The demo data is shown instead.")
+if ctx is None:  # pragma: no cover - the demo always loads
+    st.stop()
+
+table = ctx.table
+st.subheader(f"{table.name}: {table.n_rows:,} rows x {table.n_columns} columns")
+for note in table.notes:
+    st.caption(note)
+
+summary = column_summary(table.data, ctx.suggestions)
+st.markdown("**Columns, types and missing values**")
+st.dataframe(
+    summary.drop(columns=["suggested role", "reason"]),
+    hide_index=True,
+    column_config={"missing %": st.column_config.NumberColumn(format="percent")},
+)
+with st.expander("Preview the first 100 rows"):
+    st.dataframe(table.data.head(100), hide_index=True)
+
+st.subheader("Column roles")
+st.write(
+    "Each column was given a suggested role; the reason is shown beside it. **Direct "
+    "identifiers** (names, SSNs) must be removed or masked. **Quasi-identifiers** are what an "
+    "attacker can learn elsewhere (date of birth, ZIP, sex): they form the equivalence classes. "
+    "**Sensitive** attributes are what must not be learned (diagnosis, income)."
+)
+roles_now = st.session_state[state.ROLES]
+editor_df = summary[["column"]].copy()
+editor_df["role"] = [ROLE_LABELS[roles_now.get(c, "other")] for c in summary["column"]]
+editor_df["why it was suggested"] = summary["reason"]
+edited = st.data_editor(
+    editor_df,
+    hide_index=True,
+    disabled=["column", "why it was suggested"],
+    column_config={
+        "role": st.column_config.SelectboxColumn(
+            "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
+        )
+    },
+    key=f"rc_roles_editor_{ctx.key[:16]}",
+)
+new_roles = {c: LABEL_TO_ROLE[r] for c, r in zip(edited["column"], edited["role"], strict=True)}
+if new_roles != roles_now:
+    st.session_state[state.ROLES] = new_roles
+    st.rerun()
+
+r = ctx.roles
+st.write(
+    f"**{len(r.quasi_identifiers)}** quasi-identifier(s), **{len(r.sensitive)}** sensitive "
+    f"attribute(s), **{len(r.identifiers)}** direct identifier(s)."
+)
+if not r.quasi_identifiers:
+    st.warning("Tag at least one quasi-identifier to see uniqueness and k / l / t.")
+else:
+    st.page_link("pages/uniqueness.py", label="Next: see how unique people are")
+
+with st.expander("Save or load a role profile (JSON)"):
+    st.download_button(
+        "Download the roles as JSON",
+        data=r.to_json(),
+        file_name="roles.json",
+        mime="application/json",
+    )
+    profile = st.file_uploader("Load a role profile", type=["json"], key="rc_profile")
+    if profile is not None:
+        try:
+            loaded = ColumnRoles.from_json(profile.getvalue()).validate_against(
+                list(table.data.columns)
+            )
+        except RolesError as exc:
+            st.error(f"The profile was not applied: {exc}")
+        else:
+            mapping = {c: "other" for c in table.data.columns}
+            mapping.update(loaded.to_mapping())
+            if mapping != st.session_state[state.ROLES]:
+                st.session_state[state.ROLES] = mapping
+                st.rerun()

@@ -1,0 +1,302 @@
+"""Tables and plain-language sentences that the dashboard shows.
+
+Pure functions over riskcore results: the binned class-size histogram, the
+"candidates per record" distribution, the column summary of a table, and the
+one-line readings printed under each plot. Kept here (not in the app) so they
+are tested like every other number.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskcore.assess import Assessment
+from riskcore.metrics import ClassSizeDistribution
+from riskcore.roles import RoleSuggestion
+from riskcore.uniqueness import UniquenessResult
+
+__all__ = [
+    "SIZE_BINS",
+    "candidate_table",
+    "column_summary",
+    "contribution_reading",
+    "histogram_reading",
+    "join_names",
+    "size_histogram",
+]
+
+#: Class-size bins of the histogram: (label, lowest size, highest size).
+SIZE_BINS: tuple[tuple[str, int, float], ...] = (
+    ("1 (unique)", 1, 1),
+    ("2", 2, 2),
+    ("3-4", 3, 4),
+    ("5-10", 5, 10),
+    ("11-19", 11, 19),
+    ("20-49", 20, 49),
+    ("50-99", 50, 99),
+    ("100+", 100, np.inf),
+)
+
+
+def join_names(names: list[str] | tuple[str, ...]) -> str:
+    """Return column names joined with ' + ' (as written in the readings)."""
+    return " + ".join(names)
+
+
+def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
+    """Bin records by the size of their equivalence class.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``class size`` (bin label), ``records``, ``classes``,
+        ``share`` (of records); one row per bin of :data:`SIZE_BINS`,
+        empty bins included so the axis is stable.
+    """
+    size = np.asarray(dist.size, dtype=np.int64)
+    recs = np.asarray(dist.n_records, dtype=np.int64)
+    cls = np.asarray(dist.n_classes, dtype=np.int64)
+    total = recs.sum()
+    rows = []
+    for label, lo, hi in SIZE_BINS:
+        m = (size >= lo) & (size <= hi)
+        r = int(recs[m].sum())
+        rows.append(
+            {
+                "class size": label,
+                "records": r,
+                "classes": int(cls[m].sum()),
+                "share": r / total if total else 0.0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def candidate_table(dist: ClassSizeDistribution) -> pd.DataFrame:
+    """Cumulative share of records by how many candidates share their QI values.
+
+    A record in a class of size f has f candidates (itself included): an
+    attacker who knows its QI values must pick among f people.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``candidates`` (class size), ``records``, ``cumulative share``
+        (share of records with at most that many candidates).
+    """
+    size = np.asarray(dist.size, dtype=np.int64)
+    recs = np.asarray(dist.n_records, dtype=np.int64)
+    total = recs.sum()
+    cum = np.cumsum(recs) / total if total else np.zeros(len(recs))
+    return pd.DataFrame({"candidates": size, "records": recs, "cumulative share": cum})
+
+
+def histogram_reading(assessment: Assessment) -> str:
+    """Return the one-line reading under the class-size histogram."""
+    n = assessment.n_records
+    u = assessment.unique_records
+    qis = join_names(assessment.quasi_identifiers)
+    below = int(
+        sum(
+            r
+            for s, r in zip(
+                assessment.anonymity.distribution.size,
+                assessment.anonymity.distribution.n_records,
+                strict=True,
+            )
+            if s < 11
+        )
+    )
+    return (
+        f"{u:,} people ({u / n:.1%}) are unique on {qis}; {below:,} ({below / n:.1%}) share "
+        f"their values with fewer than 10 others (class size under 11, the US public-release "
+        f"cell-size rule). k = {assessment.k}."
+    )
+
+
+def contribution_reading(result: UniquenessResult) -> str:
+    """Return the reading under the per-QI contribution chart."""
+    u = result.all_qis.unique_records
+    if u == 0:
+        return "Nobody is unique on these quasi-identifiers, so no column drives uniqueness."
+    top = result.contributions[0]
+    qis = join_names(result.all_qis.columns)
+    return (
+        f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}; removing "
+        f"{top.column} would make {top.drop_share:.0%} of them non-unique "
+        f"({top.drop:,} people), more than any other column."
+    )
+
+
+def column_summary(df: pd.DataFrame, suggestions: dict[str, RoleSuggestion]) -> pd.DataFrame:
+    """Summarise each column: type, missing values, distinct values and suggested role.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column.
+    """
+    n = len(df)
+    rows = []
+    for i, col in enumerate(df.columns):
+        s = df.iloc[:, i]
+        sug = suggestions.get(str(col))
+        missing = int(s.isna().sum())
+        rows.append(
+            {
+                "column": str(col),
+                "type": str(s.dtype),
+                "missing": missing,
+                "missing %": missing / n if n else 0.0,
+                "distinct": int(s.nunique(dropna=True)),
+                "suggested role": sug.role if sug else "other",
+                "reason": sug.reason if sug else "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
+    """Return the QI subsets with the highest uniqueness, for a bar chart.
+
+    Columns: ``columns`` (joined names), ``size`` (number of QIs),
+    ``unique records``, ``unique %``, ``k``.
+    """
+    rows = [
+        {
+            "columns": join_names(s.columns),
+            "size": len(s.columns),
+            "unique records": s.unique_records,
+            "unique %": 100.0 * s.unique_share,
+            "k": s.k,
+        }
+        for s in result.subsets
+    ]
+    df = pd.DataFrame(rows, columns=["columns", "size", "unique records", "unique %", "k"])
+    return (
+        df.sort_values(["unique %", "size"], ascending=[False, True])
+        .head(top)
+        .reset_index(drop=True)
+    )
+
+
+def contribution_table(result: UniquenessResult) -> pd.DataFrame:
+    """Return each QI's contribution to uniqueness (largest first).
+
+    Columns: ``column``, ``drop`` (people who stop being unique when it is
+    removed), ``drop %`` (of the unique people), ``unique without``.
+    """
+    return pd.DataFrame(
+        [
+            {
+                "column": c.column,
+                "drop": c.drop,
+                "drop %": 100.0 * c.drop_share,
+                "unique without": c.unique_without,
+            }
+            for c in result.contributions
+        ],
+        columns=["column", "drop", "drop %", "unique without"],
+    )
+
+
+def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFrame:
+    """Return records by the number of distinct sensitive values in their class.
+
+    Columns: ``distinct values``, ``classes``, ``records``.
+    """
+    r = assessment.sensitive[attribute]
+    distinct = r.per_class["distinct"]
+    sizes = assessment.partition.sizes
+    values, inverse = np.unique(distinct, return_inverse=True)
+    return pd.DataFrame(
+        {
+            "distinct values": values,
+            "classes": np.bincount(inverse, minlength=len(values)),
+            "records": np.bincount(inverse, weights=sizes, minlength=len(values)).astype(np.int64),
+        }
+    )
+
+
+def risk_table(assessment: Assessment) -> pd.DataFrame:
+    """Return prosecutor / journalist / marketer risk as one table (rows = models)."""
+    rows = []
+    for r in (assessment.prosecutor, assessment.journalist, assessment.marketer):
+        if r is None:
+            continue
+        rows.append(
+            {
+                "attacker model": r.model,
+                "highest record risk": r.highest_risk,
+                f"records with risk > {r.threshold:g}": r.records_at_risk,
+                "expected share re-identified": r.success_rate,
+                "mean class risk": r.mean_class_risk,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def target_checks(
+    assessment: Assessment,
+    *,
+    k: int,
+    l: int,
+    t: float,
+) -> pd.DataFrame:
+    """Return each target with the achieved value and pass / fail.
+
+    Columns: ``criterion``, ``attribute``, ``achieved``, ``target``, ``pass``.
+    For l the target applies to distinct, entropy and recursive (c,l); for t
+    the achieved value must not exceed the target.
+    """
+    rows = [
+        {
+            "criterion": "k-anonymity",
+            "attribute": "(all QIs)",
+            "achieved": float(assessment.k),
+            "target": float(k),
+            "pass": assessment.k >= k,
+        }
+    ]
+    for name, r in assessment.sensitive.items():
+        rows += [
+            {
+                "criterion": "distinct l-diversity",
+                "attribute": name,
+                "achieved": float(r.distinct_l),
+                "target": float(l),
+                "pass": r.distinct_l >= l,
+            },
+            {
+                "criterion": "entropy l-diversity",
+                "attribute": name,
+                "achieved": r.entropy_l,
+                "target": float(l),
+                "pass": r.entropy_l >= l - 1e-9,
+            },
+            {
+                "criterion": f"recursive ({r.c:g},l)-diversity",
+                "attribute": name,
+                "achieved": float(r.recursive_l),
+                "target": float(l),
+                "pass": r.recursive_l >= l,
+            },
+            {
+                "criterion": f"t-closeness ({r.distance} distance)",
+                "attribute": name,
+                "achieved": r.t_closeness,
+                "target": t,
+                "pass": r.t_closeness <= t + 1e-12,
+            },
+        ]
+    return pd.DataFrame(rows)
+
+
+__all__ += [
+    "contribution_table",
+    "diversity_distribution",
+    "risk_table",
+    "subset_table",
+    "target_checks",
+]

@@ -1,0 +1,68 @@
+"""What every page needs: the current table, its roles, and the prerequisite checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from riskcore.assess import EncodedTable
+from riskcore.errors import RiskcoreError
+from riskcore.loader import LoadedTable
+from riskcore.roles import ROLES as ROLE_NAMES
+from riskcore.roles import ColumnRoles, RoleSuggestion
+from ui import cached, state
+
+
+@dataclass(frozen=True)
+class Context:
+    """The session's dataset, its codes, suggestions and current roles."""
+
+    key: str
+    table: LoadedTable
+    encoded: EncodedTable
+    suggestions: dict[str, RoleSuggestion]
+    roles: ColumnRoles
+
+
+def current_table() -> tuple[str, LoadedTable] | None:
+    """Return (dataset key, table), or None (with the error in state) if it cannot load."""
+    ds = st.session_state[state.DATASET]
+    if ds["source"] == "demo":
+        return ds["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
+    try:
+        return ds["key"], cached.loaded_upload(ds["key"], ds["raw"], ds["name"])
+    except RiskcoreError as exc:
+        st.session_state[state.LOAD_ERROR] = str(exc)
+        state.use_demo()
+        return None
+
+
+def context() -> Context | None:
+    """Return the page context; the roles default to the suggestions."""
+    state.init_state()
+    got = current_table()
+    if got is None:
+        got = current_table()
+        if got is None:  # pragma: no cover - the demo always loads
+            return None
+    key, table = got
+    enc = cached.encoded(key, table)
+    sugg = cached.suggestions(key, table)
+    if st.session_state.get(state.ROLES_FOR) != key:
+        st.session_state[state.ROLES] = {c: s.role for c, s in sugg.items()}
+        st.session_state[state.ROLES_FOR] = key
+    mapping = {c: r for c, r in st.session_state[state.ROLES].items() if r in ROLE_NAMES}
+    roles = ColumnRoles.from_mapping(mapping)
+    return Context(key, table, enc, sugg, roles)
+
+
+def require_qis(ctx: Context | None) -> Context:
+    """Stop the page with a friendly prompt unless at least one QI is tagged."""
+    if ctx is None or not ctx.roles.quasi_identifiers:
+        st.info(
+            "Tag at least one column as a quasi-identifier on the Data page to see this assessment."
+        )
+        st.page_link("pages/data.py", label="Go to the Data page")
+        st.stop()
+    return ctx

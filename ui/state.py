@@ -1,0 +1,76 @@
+"""Session-state keys and their initialisation (one place for every key)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "raw"}.
+DATASET = "rc_dataset"
+#: Roles of the current dataset: {column: role}.
+ROLES = "rc_roles"
+#: The dataset key the roles belong to.
+ROLES_FOR = "rc_roles_for"
+#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction"}.
+TARGETS = "rc_targets"
+#: Last load error message (plain language), shown on the Data page.
+LOAD_ERROR = "rc_load_error"
+
+DEMO_ROWS = 32_561
+DEFAULT_TARGETS = {
+    "k": 11,
+    "l": 2,
+    "c": 2.0,
+    "t": 0.2,
+    "threshold": 0.09,
+    "sampling_fraction": 0.0,
+}
+
+
+def demo_dataset() -> dict:
+    """Return the dataset record of the built-in demo."""
+    return {
+        "source": "demo",
+        "name": f"Demo people ({DEMO_ROWS:,} rows)",
+        "key": f"demo-{DEMO_ROWS}-0",
+        "raw": None,
+    }
+
+
+def init_state() -> None:
+    """Set every key to its default if absent (idempotent; every page calls it)."""
+    st.session_state.setdefault(DATASET, demo_dataset())
+    st.session_state.setdefault(TARGETS, dict(DEFAULT_TARGETS))
+    st.session_state.setdefault(LOAD_ERROR, None)
+
+
+def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> None:
+    """Make an uploaded file the session's dataset (kept in memory only).
+
+    The dataset key is the SHA-256 of the whole file, so cached results can
+    never be confused between two files.
+    """
+    key = "upload-" + hashlib.sha256(raw).hexdigest()
+    st.session_state[DATASET] = {
+        "source": "upload",
+        "name": name,
+        "key": key,
+        "raw": raw,
+        "file_id": file_id,
+    }
+    st.session_state[LOAD_ERROR] = None
+
+
+def use_demo() -> None:
+    """Go back to the built-in demo dataset."""
+    st.session_state[DATASET] = demo_dataset()
+    st.session_state[LOAD_ERROR] = None
+
+
+def reset() -> None:
+    """Forget the dataset, roles and targets of this session."""
+    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR):
+        st.session_state.pop(key, None)
+    st.cache_resource.clear()
+    init_state()
