@@ -9,6 +9,7 @@ from riskcore.explain import diversity_distribution, join_names, risk_table, tar
 from riskcore.metrics import THRESHOLDS
 from ui import cached, charts, state
 from ui.context import context, require_qis
+from ui.safe import md
 
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
@@ -70,9 +71,9 @@ a = cached.assessment(
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
 n_fail = int((~checks["pass"]).sum())
 if n_fail:
-    st.error(f"{n_fail} of {len(checks)} targets are not met on {join_names(qis)}.")
+    st.error(md(f"{n_fail} of {len(checks)} targets are not met on {join_names(qis)}."))
 else:
-    st.success(f"All {len(checks)} targets are met on {join_names(qis)}.")
+    st.success(md(f"All {len(checks)} targets are met on {join_names(qis)}."))
 m1, m2, m3 = st.columns(3)
 m1.metric(
     "k",
@@ -93,16 +94,16 @@ st.dataframe(
     column_config={
         "achieved": st.column_config.NumberColumn(format="%.3f"),
         "target": st.column_config.NumberColumn(format="%.3f"),
+        "pass": st.column_config.CheckboxColumn("target met"),
     },
 )
 
 st.subheader("Re-identification risk")
+risks = risk_table(a)
 st.dataframe(
-    risk_table(a),
+    risks,
     hide_index=True,
-    column_config={
-        c: st.column_config.NumberColumn(format="%.4f") for c in risk_table(a).columns[1:]
-    },
+    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
 st.caption(
     f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
@@ -122,14 +123,16 @@ if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")
     st.page_link("pages/data.py", label="Go to the Data page")
 for name, r in a.sensitive.items():
-    st.subheader(f"Sensitive attribute: {name}")
+    st.subheader(f"Sensitive attribute: {md(name)}")
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(
-        f"{r.homogeneous_records:,} people ({r.homogeneous_records / a.n_records:.1%}) are in "
-        f"{r.homogeneous_classes:,} classes where everyone has the same {name}: anyone who knows "
-        f"their {join_names(qis)} learns it. Distinct l = {r.distinct_l}, entropy l = "
-        f"{r.entropy_l:.2f}, recursive ({r.c:g},l) l = {r.recursive_l}, t = {r.t_closeness:.3f} "
-        f"({r.distance} distance)."
+        md(
+            f"{r.homogeneous_records:,} people ({r.homogeneous_records / a.n_records:.1%}) are in "
+            f"{r.homogeneous_classes:,} classes where everyone has the same {name}: anyone who knows "
+            f"their {join_names(qis)} learns it. Distinct l = {r.distinct_l}, entropy l = "
+            f"{r.entropy_l:.2f}, recursive ({r.c:g},l) l = {r.recursive_l}, t = {r.t_closeness:.3f} "
+            f"({r.distance} distance)."
+        )
     )
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
     st.write(

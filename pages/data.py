@@ -9,6 +9,7 @@ from riskcore.explain import column_summary
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
 from ui.context import context
+from ui.safe import md
 
 ROLE_LABELS = {
     "identifier": "direct identifier",
@@ -42,15 +43,15 @@ if upload is not None and st.session_state[state.DATASET].get("file_id") != uplo
 
 ctx = context()
 if st.session_state.get(state.LOAD_ERROR):
-    st.error(f"The file could not be used: {st.session_state[state.LOAD_ERROR]}")
+    st.error("The file could not be used: " + md(st.session_state[state.LOAD_ERROR]))
     st.caption("The demo data is shown instead.")
 if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()
 
 table = ctx.table
-st.subheader(f"{table.name}: {table.n_rows:,} rows x {table.n_columns} columns")
+st.subheader(md(f"{table.name}: {table.n_rows:,} rows x {table.n_columns} columns"))
 for note in table.notes:
-    st.caption(note)
+    st.caption(md(note))
 
 summary = column_summary(table.data, ctx.suggestions)
 st.markdown("**Columns, types and missing values**")
@@ -113,7 +114,7 @@ with st.expander("Save or load a role profile (JSON)"):
                 list(table.data.columns)
             )
         except RolesError as exc:
-            st.error(f"The profile was not applied: {exc}")
+            st.error("The profile was not applied: " + md(exc))
         else:
             mapping = {c: "other" for c in table.data.columns}
             mapping.update(loaded.to_mapping())

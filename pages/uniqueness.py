@@ -15,6 +15,7 @@ from riskcore.explain import (
 )
 from ui import cached, charts, state
 from ui.context import context, require_qis
+from ui.safe import md
 
 st.title("Uniqueness")
 ctx = require_qis(context())
@@ -25,7 +26,7 @@ a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 
 st.write(
     "People who share the same values on every quasi-identifier form an *equivalence class*. "
     "Someone alone in their class is *unique*: anyone who knows their "
-    f"{join_names(qis)} can pick out their record."
+    f"{md(join_names(qis))} can pick out their record."
 )
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Records", f"{a.n_records:,}")
@@ -41,7 +42,7 @@ c4.metric("k (smallest class)", f"{a.k:,}")
 st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
 )
-st.caption(histogram_reading(a))
+st.caption(md(histogram_reading(a)))
 
 cand = candidate_table(a.anonymity.distribution)
 st.plotly_chart(charts.candidates_curve(cand))
@@ -51,22 +52,26 @@ share_11 = float(
     else 0.0
 )
 st.caption(
-    f"An attacker who knows someone's {join_names(qis)} is left with fewer than 11 candidates "
-    f"for {share_11:.1%} of people, and with exactly one for {a.anonymity.unique_share:.1%}."
+    md(
+        f"An attacker who knows someone's {join_names(qis)} is left with fewer than 11 candidates "
+        f"for {share_11:.1%} of people, and with exactly one for {a.anonymity.unique_share:.1%}."
+    )
 )
 
 u = cached.uniqueness(ctx.key, ctx.encoded, qis)
 st.subheader("Which quasi-identifier drives the risk")
 if len(qis) > 1:
     st.plotly_chart(charts.contribution_bars(contribution_table(u)))
-    st.caption(contribution_reading(u))
+    st.caption(md(contribution_reading(u)))
 subsets = subset_table(u)
 st.plotly_chart(charts.subset_bars(subsets))
 top = subsets.iloc[0]
 st.caption(
-    f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
-    f"people ({int(top['unique records']):,}) are unique on it."
-    + ("" if u.complete else " (Only the first 120 combinations were tested.)")
+    md(
+        f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
+        f"people ({int(top['unique records']):,}) are unique on it."
+        + ("" if u.complete else " (Only the first 120 combinations were tested.)")
+    )
 )
 with st.expander("All tested combinations"):
     st.dataframe(

@@ -241,7 +241,7 @@ def target_checks(
     assessment: Assessment,
     *,
     k: int,
-    l: int,
+    l: int,  # noqa: E741 - the name used by the papers
     t: float,
 ) -> pd.DataFrame:
     """Return each target with the achieved value and pass / fail.

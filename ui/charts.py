@@ -54,6 +54,7 @@ def candidates_curve(cand: pd.DataFrame) -> go.Figure:
         )
     )
     fig.update_xaxes(type="log")
+    fig.update_yaxes(range=[0, 102])
     fig.add_vline(x=11, line_dash="dot", line_color=ACCENT, annotation_text="11 (cell-size rule)")
     return _layout(
         fig,

@@ -33,8 +33,8 @@ def current_table() -> tuple[str, LoadedTable] | None:
     try:
         return ds["key"], cached.loaded_upload(ds["key"], ds["raw"], ds["name"])
     except RiskcoreError as exc:
-        st.session_state[state.LOAD_ERROR] = str(exc)
         state.use_demo()
+        st.session_state[state.LOAD_ERROR] = str(exc)
         return None
 
 

@@ -1,0 +1,158 @@
+"""AppTest: every page, empty and seeded, against riskcore's own results."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from riskcore.assess import assess
+from riskcore.demo import make_people
+from tests.conftest import ROOT
+
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def clear_caches():
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    yield
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+def run(page: str | None = None, roles: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    if roles is not None:
+        at.session_state["rc_roles"] = roles
+        at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def plotly_values(v) -> list:
+    """Decode a plotly array (a list, or a typed array {"dtype", "bdata"})."""
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).tolist()
+    return list(v)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def demo_roles(qis, sens=()):
+    df = make_people(32_561, seed=0)
+    roles = {c: "other" for c in df.columns}
+    roles.update({q: "quasi_identifier" for q in qis})
+    roles.update({s: "sensitive" for s in sens})
+    return roles
+
+
+def test_every_page_file_is_registered():
+    app = (ROOT / "app.py").read_text()
+    pages = sorted(p.name for p in (ROOT / "pages").iterdir() if not p.name.startswith("."))
+    assert pages, "no pages"
+    for name in pages:
+        assert name.endswith(".py"), f"pages/ holds a non-page file: {name}"
+        assert f'"pages/{name}"' in app, f"pages/{name} is not registered in app.py"
+
+
+def test_data_page_opens_on_demo_with_suggested_roles():
+    at = run()
+    assert "Demo people (32,561 rows)" in at.subheader[0].value
+    assert len(at.dataframe) >= 2, "no column summary or role editor"
+    roles = at.session_state["rc_roles"]
+    assert roles["name"] == "identifier" and roles["ssn"] == "identifier"
+    assert roles["zip"] == "quasi_identifier" and roles["diagnosis"] == "sensitive"
+
+
+def test_uniqueness_page_numbers_match_riskcore():
+    qis = ["age", "sex", "zip"]
+    at = run("pages/uniqueness.py", demo_roles(qis))
+    a = assess(make_people(32_561, seed=0), quasi_identifiers=qis)
+    m = metrics(at)
+    assert m["Records"] == f"{a.n_records:,}"
+    assert m["Equivalence classes"] == f"{a.n_classes:,}"
+    assert m["Unique people"] == f"{a.unique_records:,}"
+    assert m["k (smallest class)"] == f"{a.k:,}"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"{a.unique_records:,} people" in captions
+    charts = at.get("plotly_chart")
+    specs = [json.loads(c.proto.spec) for c in charts]
+    titles = [s["layout"]["title"]["text"] for s in specs]
+    assert any("equivalence-class size" in t for t in titles)
+    hist = next(s for s in specs if "equivalence-class size" in s["layout"]["title"]["text"])
+    assert plotly_values(hist["data"][0]["y"])[0] == a.unique_records  # first bar: uniques
+    for s in specs:
+        assert s["layout"]["xaxis"]["title"]["text"] and s["layout"]["yaxis"]["title"]["text"]
+
+
+def test_anonymity_page_targets_and_failing_classes():
+    qis, sens = ["age", "sex", "race"], ["diagnosis", "income"]
+    at = run("pages/anonymity.py", demo_roles(qis, sens))
+    a = assess(make_people(32_561, seed=0), quasi_identifiers=qis, sensitive=sens)
+    m = metrics(at)
+    assert m["k"] == f"{a.k:,}"
+    assert m["records at risk (prosecutor)"] == f"{a.prosecutor.records_at_risk:.1%}"
+    text = " ".join(x.value for x in at.markdown)
+    failing = a.sensitive["income"].failing_classes(l=2, t=0.2)
+    assert f"{len(failing):,} classes fail" in text
+    # raise the k target: the k check fails
+    at.number_input[0].set_value(10_000).run()
+    assert not at.exception
+    assert any("targets are not met" in e.value for e in at.error)
+
+
+def test_pages_without_qis_prompt_friendly():
+    roles = {c: "other" for c in make_people(100).columns}
+    for page in ("pages/uniqueness.py", "pages/anonymity.py"):
+        at = run(page, roles)
+        assert any("quasi-identifier" in i.value for i in at.info)
+
+
+def test_upload_path_and_bad_upload():
+    at = run()
+    df = pd.DataFrame(
+        {"zip": ["02139", "02139", "10001"], "sex": ["F", "F", "M"], "dx": ["flu", "hiv", "flu"]}
+    )
+    buf = io.StringIO()
+    df.to_csv(buf, index=False)
+    at.file_uploader(key="rc_upload").set_value(
+        ("tiny.csv", buf.getvalue().encode(), "text/csv")
+    ).run()
+    assert not at.exception
+    assert "tiny.csv: 3 rows x 3 columns" in at.subheader[0].value
+    assert at.session_state["rc_roles"]["zip"] == "quasi_identifier"
+    at.switch_page("pages/uniqueness.py").run()
+    assert metrics(at)["k (smallest class)"] == "1"
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key="rc_upload").set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
+    assert not at.exception
+    assert any("more fields than the header" in e.value for e in at.error)
+
+
+def test_role_profile_round_trip(tmp_path: Path):
+    at = run()
+    profile = json.dumps({"quasi_identifiers": ["age", "sex"], "sensitive": ["income"]})
+    at.file_uploader(key="rc_profile").set_value(
+        ("roles.json", profile.encode(), "application/json")
+    ).run()
+    assert not at.exception
+    roles = at.session_state["rc_roles"]
+    assert roles["age"] == "quasi_identifier" and roles["zip"] == "other"
+    bad = json.dumps({"quasi_identifiers": ["nope"]})
+    at.file_uploader(key="rc_profile").set_value(
+        ("r2.json", bad.encode(), "application/json")
+    ).run()
+    assert any("not in the table" in e.value for e in at.error)

@@ -1,0 +1,225 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against a live server.
+
+In CI (CI=true) a missing Chromium fails these tests; elsewhere they skip.
+Screenshots of every page go to ``screenshots/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.conftest import IN_CI, ROOT, SHARED
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = ROOT / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT = 30_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail("Chromium is not installed; .ci/run must install it")
+        pytest.skip("Chromium not installed")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://localhost:{port}"
+    try:
+        for _ in range(120):
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the Streamlit server did not start")
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser, external: list[str]):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("dialog", lambda d: external.append(f"dialog: {d.message}") or d.dismiss())
+
+    def check(req):
+        host = urlparse(req.url).hostname
+        if req.url.startswith(("data:", "blob:")):
+            return
+        if host not in ("localhost", "127.0.0.1"):
+            external.append(req.url)
+
+    page.on("request", check)
+    return ctx, page
+
+
+def wait_idle(page):
+    page.wait_for_selector('[data-testid="stApp"]')
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
+    )
+    page.wait_for_timeout(500)
+
+
+def goto(page, url, title):
+    page.get_by_role("link", name=title).first.click()
+    wait_idle(page)
+
+
+def metric(page, label: str) -> str:
+    box = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return box.locator('[data-testid="stMetricValue"]').inner_text()
+
+
+def shot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def upload(page, path: Path, nth: int = 0):
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(nth).set_input_files(
+        str(path)
+    )
+    wait_idle(page)
+
+
+def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
+    external: list[str] = []
+    ctx, page = new_page(browser, external)
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    shot(page, "1-data-demo")
+    goto(page, server, "Uniqueness")
+    page.get_by_text("Records by equivalence-class size").first.wait_for()
+    assert metric(page, "Records") == "32,561"
+    shot(page, "2-uniqueness-demo")
+    goto(page, server, "Anonymity (k / l / t)")
+    page.get_by_text("Re-identification risk").first.wait_for()
+    shot(page, "3-anonymity-demo")
+
+    # upload UCI Adult (or a generated CSV when the reference data is absent)
+    adult = SHARED / "adult.csv"
+    if not adult.exists():
+        from riskcore.demo import make_people
+
+        adult = tmp_path / "adult.csv"
+        make_people(5000).drop(columns=["name", "ssn"]).to_csv(adult, index=False)
+    goto(page, server, "Data")
+    upload(page, adult)
+    page.get_by_text(f"{adult.name}:").first.wait_for()
+    shot(page, "4-data-upload")
+    goto(page, server, "Uniqueness")
+    page.get_by_text("Records by equivalence-class size").first.wait_for()
+    k_before = metric(page, "k (smallest class)")
+    classes_before = metric(page, "Equivalence classes")
+    hist_before = page.locator('[data-testid="stPlotlyChart"]').first.inner_text()
+
+    # change roles: load a profile with two QIs only
+    goto(page, server, "Data")
+    profile = tmp_path / "roles.json"
+    qis = ["sex", "race"] if "sex" in adult.read_text()[:200] else ["Sex", "Race"]
+    profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
+    page.get_by_text("Save or load a role profile").click()
+    upload(page, profile, nth=1)
+    goto(page, server, "Uniqueness")
+    page.get_by_text("Records by equivalence-class size").first.wait_for()
+    assert metric(page, "Equivalence classes") != classes_before
+    assert int(metric(page, "k (smallest class)").replace(",", "")) >= int(
+        k_before.replace(",", "")
+    )
+    assert page.locator('[data-testid="stPlotlyChart"]').first.inner_text() != hist_before
+    shot(page, "5-uniqueness-after-roles")
+
+    # a second browser context does not see the first one's upload
+    ctx2, page2 = new_page(browser, external)
+    page2.goto(server)
+    wait_idle(page2)
+    page2.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    assert page2.get_by_text(f"{adult.name}:").count() == 0
+    ctx2.close()
+    ctx.close()
+    assert external == [], f"requests left localhost: {external}"
+
+
+def test_hostile_column_names_render_as_text(server, browser, tmp_path):
+    external: list[str] = []
+    ctx, page = new_page(browser, external)
+    page.goto(server)
+    wait_idle(page)
+    evil = "<img src=x onerror=alert(1)>"
+    md_img = "![t](http://127.0.0.9/pixel.png)"
+    csv = tmp_path / "evil.csv"
+    csv.write_text(f'"{evil}","{md_img}",sex\n' + "a,b,F\nc,d,M\n" * 20)
+    upload(page, csv)
+    profile = tmp_path / "p.json"
+    profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
+    page.get_by_text("Save or load a role profile").click()
+    upload(page, profile, nth=1)
+    goto(page, server, "Uniqueness")
+    page.get_by_text("Records by equivalence-class size").first.wait_for()
+    body = page.locator('[data-testid="stMain"]').inner_text()
+    assert evil in body  # shown as text
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("img[src*='127.0.0.9']").count() == 0
+    shot(page, "6-hostile-names")
+    ctx.close()
+    assert external == [], f"requests left localhost or a dialog opened: {external}"
