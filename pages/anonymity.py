@@ -127,10 +127,11 @@ for name, r in a.sensitive.items():
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(
         md(
-            f"{r.homogeneous_records:,} people ({r.homogeneous_records / a.n_records:.1%}) are in "
-            f"{r.homogeneous_classes:,} classes where everyone has the same {name}: anyone who knows "
-            f"their {join_names(qis)} learns it. Distinct l = {r.distinct_l}, entropy l = "
-            f"{r.entropy_l:.2f}, recursive ({r.c:g},l) l = {r.recursive_l}, t = {r.t_closeness:.3f} "
+            f"{r.homogeneous_records:,} people ({r.homogeneous_records / a.n_records:.1%}) "
+            f"are in {r.homogeneous_classes:,} classes where everyone has the same {name}: "
+            f"anyone who knows their {join_names(qis)} learns it. Distinct l = {r.distinct_l}, "
+            f"entropy l = {r.entropy_l:.2f}, recursive ({r.c:g},l) l = {r.recursive_l}, "
+            f"t = {r.t_closeness:.3f} "
             f"({r.distance} distance)."
         )
     )

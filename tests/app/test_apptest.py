@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from riskcore.assess import assess
 from riskcore.demo import make_people
 from tests.conftest import ROOT
+from ui.safe import md
 
 APP = str(ROOT / "app.py")
 
@@ -70,7 +71,7 @@ def test_every_page_file_is_registered():
 
 def test_data_page_opens_on_demo_with_suggested_roles():
     at = run()
-    assert "Demo people (32,561 rows)" in at.subheader[0].value
+    assert md("Demo people (32,561 rows)") in at.subheader[0].value
     assert len(at.dataframe) >= 2, "no column summary or role editor"
     roles = at.session_state["rc_roles"]
     assert roles["name"] == "identifier" and roles["ssn"] == "identifier"
@@ -87,7 +88,7 @@ def test_uniqueness_page_numbers_match_riskcore():
     assert m["Unique people"] == f"{a.unique_records:,}"
     assert m["k (smallest class)"] == f"{a.k:,}"
     captions = " ".join(c.value for c in at.caption)
-    assert f"{a.unique_records:,} people" in captions
+    assert md(f"{a.unique_records:,} people") in captions
     charts = at.get("plotly_chart")
     specs = [json.loads(c.proto.spec) for c in charts]
     titles = [s["layout"]["title"]["text"] for s in specs]
@@ -132,7 +133,7 @@ def test_upload_path_and_bad_upload():
         ("tiny.csv", buf.getvalue().encode(), "text/csv")
     ).run()
     assert not at.exception
-    assert "tiny.csv: 3 rows x 3 columns" in at.subheader[0].value
+    assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
     assert at.session_state["rc_roles"]["zip"] == "quasi_identifier"
     at.switch_page("pages/uniqueness.py").run()
     assert metrics(at)["k (smallest class)"] == "1"
