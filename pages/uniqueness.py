@@ -6,6 +6,7 @@ import streamlit as st
 
 from riskcore.explain import (
     candidate_table,
+    candidates_reading,
     contribution_reading,
     contribution_table,
     histogram_reading,
@@ -44,19 +45,8 @@ st.plotly_chart(
 )
 st.caption(md(histogram_reading(a)))
 
-cand = candidate_table(a.anonymity.distribution)
-st.plotly_chart(charts.candidates_curve(cand))
-share_11 = float(
-    cand.loc[cand["candidates"] < 11, "cumulative share"].max()
-    if (cand["candidates"] < 11).any()
-    else 0.0
-)
-st.caption(
-    md(
-        f"An attacker who knows someone's {join_names(qis)} is left with fewer than 11 candidates "
-        f"for {share_11:.1%} of people, and with exactly one for {a.anonymity.unique_share:.1%}."
-    )
-)
+st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
+st.caption(md(candidates_reading(a)))
 
 u = cached.uniqueness(ctx.key, ctx.encoded, qis)
 st.subheader("Which quasi-identifier drives the risk")

@@ -327,8 +327,6 @@ def assess(
         d = dist[s]
         ordered = True if d == "ordered" else None
         enc = table.column(s, ordered=ordered)
-        if d == "ordered" and not enc.ordered:  # pragma: no cover - defensive
-            raise RolesError(f"{s!r} cannot be put in order for the ordered distance")
         results[s] = sensitive_metrics(class_value_counts(partition, enc), c=c, distance=d)
     return Assessment(
         quasi_identifiers=qis,

@@ -396,13 +396,8 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
     )
     name = pd.Categorical.from_codes(combo_codes.astype(np.int32), categories=name_labels)
     ssn_num = rng.integers(0, 100 * 10_000, n) + (900 + rng.integers(0, 100, n)) * 1_000_000
-    ssn = (
-        pd.Series(ssn_num).astype(str).str.slice(0, 3)
-        + "-"
-        + pd.Series(ssn_num).astype(str).str.slice(3, 5)
-        + "-"
-        + pd.Series(ssn_num).astype(str).str.slice(5, 9)
-    )
+    digits = pd.Series(ssn_num).astype(str)  # always 9 digits (area 900-999)
+    ssn = digits.str.slice(0, 3) + "-" + digits.str.slice(3, 5) + "-" + digits.str.slice(5, 9)
     zips, zip_w = _zip_pool(np.random.default_rng(seed + 1_000_003))
     zip_codes = _choice(rng, n, zip_w)
 

@@ -19,6 +19,7 @@ from riskcore.uniqueness import UniquenessResult
 __all__ = [
     "SIZE_BINS",
     "candidate_table",
+    "candidates_reading",
     "column_summary",
     "contribution_reading",
     "histogram_reading",
@@ -112,6 +113,18 @@ def histogram_reading(assessment: Assessment) -> str:
         f"{u:,} people ({u / n:.1%}) are unique on {qis}; {below:,} ({below / n:.1%}) share "
         f"their values with fewer than 10 others (class size under 11, the US public-release "
         f"cell-size rule). k = {assessment.k}."
+    )
+
+
+def candidates_reading(assessment: Assessment) -> str:
+    """Return the reading under the candidates-per-record curve."""
+    dist = assessment.anonymity.distribution
+    n = assessment.n_records
+    below = sum(r for s, r in zip(dist.size, dist.n_records, strict=True) if s < 11)
+    return (
+        f"An attacker who knows someone's {join_names(assessment.quasi_identifiers)} is left "
+        f"with fewer than 11 candidates for {below / n if n else 0.0:.1%} of people, and with "
+        f"exactly one for {assessment.anonymity.unique_share:.1%}."
     )
 
 
