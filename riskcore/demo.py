@@ -21,25 +21,50 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEMO_ROLES", "make_people"]
+__all__ = ["DEMO_REASONS", "DEMO_ROLES", "make_people"]
 
-#: Roles of the demo columns (what the app pre-fills).
+#: Roles of the demo columns (what the app pre-fills): the *release view*. Full
+#: dates of birth and 5-digit ZIP codes are HIPAA Safe Harbor identifiers
+#: (45 CFR 164.514(b)(2)(i)(B) and (C)), so the story starts with them removed
+#: alongside names and SSNs; the demographic columns a survey would publish are
+#: the quasi-identifiers.
 DEMO_ROLES: dict[str, str] = {
     "name": "identifier",
     "ssn": "identifier",
-    "date_of_birth": "quasi_identifier",
-    "zip": "quasi_identifier",
+    "date_of_birth": "identifier",
+    "zip": "identifier",
     "age": "quasi_identifier",
     "sex": "quasi_identifier",
     "race": "quasi_identifier",
     "marital_status": "quasi_identifier",
     "education": "quasi_identifier",
-    "workclass": "quasi_identifier",
-    "occupation": "quasi_identifier",
+    "workclass": "other",
+    "occupation": "other",
     "hours_per_week": "other",
     "diagnosis": "sensitive",
     "income": "sensitive",
 }
+
+#: Why each demo column has its role (shown beside the role editor).
+DEMO_REASONS: dict[str, str] = {
+    "name": "person names: a direct identifier",
+    "ssn": "Social Security numbers: a direct identifier",
+    "date_of_birth": "full birth dates are a HIPAA Safe Harbor identifier and are removed "
+    "from the release; tag it as a quasi-identifier to see what it would add",
+    "zip": "5-digit ZIP codes are a HIPAA Safe Harbor identifier and are removed from the "
+    "release; tag it as a quasi-identifier to see what it would add",
+    "age": "age in years: public in voter rolls and social media",
+    "sex": "sex: public in voter rolls",
+    "race": "race: published in census and survey tables",
+    "marital_status": "marital status: public in many records",
+    "education": "education: often public (professional profiles)",
+    "workclass": "employment sector: kept as context in this demo (tag it to test it)",
+    "occupation": "occupation: kept as context in this demo (tag it to test it)",
+    "hours_per_week": "hours worked: not known to an outside attacker",
+    "diagnosis": "health condition: what must not be learned",
+    "income": "income over or under 50K: what must not be learned",
+}
+
 
 # UCI Adult age counts for ages 17..90 (adult.data; 89 has none, 90 is top-coded).
 _AGE_COUNTS = [

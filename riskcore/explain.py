@@ -128,6 +128,13 @@ def candidates_reading(assessment: Assessment) -> str:
     )
 
 
+def _share(x: float) -> str:
+    """Format a share so that small non-zero values do not read as 0%."""
+    if x == 0 or x >= 0.1:
+        return f"{x:.0%}"
+    return f"{x:.1%}" if x >= 0.001 else f"{x:.2%}"
+
+
 def contribution_reading(result: UniquenessResult) -> str:
     """Return the reading under the per-QI contribution chart."""
     u = result.all_qis.unique_records
@@ -137,7 +144,7 @@ def contribution_reading(result: UniquenessResult) -> str:
     qis = join_names(result.all_qis.columns)
     return (
         f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}; removing "
-        f"{top.column} would make {top.drop_share:.0%} of them non-unique "
+        f"{top.column} would make {_share(top.drop_share)} of them non-unique "
         f"({top.drop:,} people), more than any other column."
     )
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from riskcore import assess as _assess
 from riskcore.assess import Assessment, EncodedTable, Population
-from riskcore.demo import make_people
+from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
 from riskcore.loader import LoadedTable, load_table
 from riskcore.roles import RoleSuggestion, suggest_roles
 from riskcore.uniqueness import UniquenessResult, subset_uniqueness
@@ -50,7 +50,12 @@ def encoded(key: str, _table: LoadedTable) -> EncodedTable:
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner=False)
 def suggestions(key: str, _table: LoadedTable) -> dict[str, RoleSuggestion]:
-    """Return the role suggestions of a dataset."""
+    """Return the role suggestions of a dataset (the demo's release view for the demo)."""
+    if key.startswith("demo-"):
+        return {
+            c: RoleSuggestion(column=c, role=DEMO_ROLES[c], reason=DEMO_REASONS[c], kind="demo")
+            for c in _table.data.columns
+        }
     return suggest_roles(_table.data)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -53,7 +55,8 @@ def candidates_curve(cand: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y:.1f}% of people have at most %{x:,} candidates<extra></extra>",
         )
     )
-    fig.update_xaxes(type="log")
+    top = max(float(cand["candidates"].max()), 30.0)
+    fig.update_xaxes(type="log", range=[-0.05, math.log10(top) + 0.1])
     fig.update_yaxes(range=[0, 102])
     fig.add_vline(x=11, line_dash="dot", line_color=ACCENT, annotation_text="11 (cell-size rule)")
     return _layout(
@@ -117,6 +120,7 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
             hovertemplate="%{y:,} people in classes with %{x} distinct values<extra></extra>",
         )
     )
+    fig.update_xaxes(type="category")
     return _layout(
         fig,
         f"Diversity of {attribute} within equivalence classes",

@@ -75,7 +75,11 @@ def test_data_page_opens_on_demo_with_suggested_roles():
     assert len(at.dataframe) >= 2, "no column summary or role editor"
     roles = at.session_state["rc_roles"]
     assert roles["name"] == "identifier" and roles["ssn"] == "identifier"
-    assert roles["zip"] == "quasi_identifier" and roles["diagnosis"] == "sensitive"
+    assert roles["diagnosis"] == "sensitive" and roles["age"] == "quasi_identifier"
+    # the demo starts from its release view: Safe Harbor identifiers are removed
+    assert roles["zip"] == "identifier" and roles["date_of_birth"] == "identifier"
+    reasons = at.dataframe[-1].value["why it was suggested"].tolist()
+    assert any("Safe Harbor" in r for r in reasons)
 
 
 def test_uniqueness_page_numbers_match_riskcore():

@@ -94,8 +94,8 @@ def browser():
         b.close()
 
 
-def new_page(browser, external: list[str]):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+def new_page(browser, external: list[str], scheme: str = "light"):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
     page.on("dialog", lambda d: external.append(f"dialog: {d.message}") or d.dismiss())
@@ -130,8 +130,18 @@ def metric(page, label: str) -> str:
 
 
 def shot(page, name):
+    """Screenshot the whole page: Streamlit scrolls inside its main container, so the
+    viewport is stretched to that container's height first, then restored."""
     SHOTS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    height = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
+    page.wait_for_timeout(700)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.set_viewport_size(size)
 
 
 def upload(page, path: Path, nth: int = 0):
@@ -196,6 +206,28 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     page2.get_by_text("Demo people (32,561 rows)").first.wait_for()
     assert page2.get_by_text(f"{adult.name}:").count() == 0
     ctx2.close()
+    ctx.close()
+    assert external == [], f"requests left localhost: {external}"
+
+
+def test_dark_theme_pages_render(server, browser):
+    """Streamlit follows the browser's colour scheme; every page renders in dark mode."""
+    external: list[str] = []
+    ctx, page = new_page(browser, external, scheme="dark")
+    page.goto(server)
+    wait_idle(page)
+    bg = page.evaluate(
+        "() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).backgroundColor"
+    )
+    channels = [int(x) for x in bg[bg.index("(") + 1 : bg.index(")")].split(",")[:3]]
+    assert max(channels) < 80, f"expected a dark background, got {bg}"
+    shot(page, "7-dark-data")
+    goto(page, server, "Uniqueness")
+    page.get_by_text("Records by equivalence-class size").first.wait_for()
+    shot(page, "8-dark-uniqueness")
+    goto(page, server, "Anonymity (k / l / t)")
+    page.get_by_text("Re-identification risk").first.wait_for()
+    shot(page, "9-dark-anonymity")
     ctx.close()
     assert external == [], f"requests left localhost: {external}"
 
