@@ -78,10 +78,12 @@ edited = st.data_editor(
     editor_df,
     hide_index=True,
     disabled=["column", "why it was suggested"],
+    height=min(38 + 35 * len(editor_df), 740),
     column_config={
+        "why it was suggested": st.column_config.TextColumn(width="large"),
         "role": st.column_config.SelectboxColumn(
             "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
-        )
+        ),
     },
     key=f"rc_roles_editor_{ctx.key[:16]}",
 )

@@ -49,10 +49,8 @@ DEMO_ROLES: dict[str, str] = {
 DEMO_REASONS: dict[str, str] = {
     "name": "person names: a direct identifier",
     "ssn": "Social Security numbers: a direct identifier",
-    "date_of_birth": "full birth dates are a HIPAA Safe Harbor identifier and are removed "
-    "from the release; tag it as a quasi-identifier to see what it would add",
-    "zip": "5-digit ZIP codes are a HIPAA Safe Harbor identifier and are removed from the "
-    "release; tag it as a quasi-identifier to see what it would add",
+    "date_of_birth": "full birth date: HIPAA Safe Harbor removes it (try it as a QI)",
+    "zip": "5-digit ZIP: HIPAA Safe Harbor removes it (try it as a QI)",
     "age": "age in years: public in voter rolls and social media",
     "sex": "sex: public in voter rolls",
     "race": "race: published in census and survey tables",

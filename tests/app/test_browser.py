@@ -134,10 +134,17 @@ def shot(page, name):
     viewport is stretched to that container's height first, then restored."""
     SHOTS.mkdir(exist_ok=True)
     size = page.viewport_size
-    height = page.evaluate(
-        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    measure = (
+        "() => Math.max(...['stMain', 'stAppViewContainer', 'stMainBlockContainer']"
+        '.map(t => document.querySelector(`[data-testid="${t}"]`))'
+        ".filter(Boolean).map(e => e.scrollHeight), document.body.scrollHeight)"
     )
+    height, previous = page.evaluate(measure), -1
+    for _ in range(20):  # wait until the page stops growing (elements stream in)
+        if height == previous:
+            break
+        page.wait_for_timeout(400)
+        previous, height = height, page.evaluate(measure)
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
     page.wait_for_timeout(700)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
