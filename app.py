@@ -14,6 +14,8 @@ PAGES = [
     st.Page("pages/data.py", title="Data", default=True),
     st.Page("pages/uniqueness.py", title="Uniqueness"),
     st.Page("pages/anonymity.py", title="Anonymity (k / l / t)"),
+    st.Page("pages/attacks.py", title="Attacks"),
+    st.Page("pages/guided_demo.py", title="Guided demo"),
 ]
 nav = st.navigation(PAGES)
 

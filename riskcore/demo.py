@@ -287,13 +287,9 @@ def _cat(codes: np.ndarray, labels: list[str | None]) -> pd.Categorical:
 
 def _zip_pool(rng: np.random.Generator, size: int = 6000) -> tuple[np.ndarray, np.ndarray]:
     """Return ZIP strings (many with leading zeros) and Zipf-like weights."""
-    # three-digit prefixes spread over the US, weighted to the north-east (leading zeros)
-    prefixes = np.concatenate(
-        [
-            rng.integers(10, 100, size // 4),  # 010xx-099xx: New England, NY, NJ (leading zero)
-            rng.integers(100, 1000, size - size // 4),
-        ]
-    )
+    # one region, like a state's voter roll: three-digit prefixes 010-069 (New England, NY
+    # and NJ), so every ZIP has a leading zero and a ZIP3 area holds hundreds of people
+    prefixes = rng.integers(10, 70, size)
     zips = prefixes * 100 + rng.integers(0, 100, size)
     zips = np.unique(zips)
     rng.shuffle(zips)

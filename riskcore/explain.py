@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskcore.assess import Assessment
+from riskcore.assess import Assessment, EncodedTable
+from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
+from riskcore.linkage import LinkageCurve, LinkageResult
 from riskcore.metrics import ClassSizeDistribution
 from riskcore.roles import RoleSuggestion
 from riskcore.uniqueness import UniquenessResult
@@ -320,3 +322,169 @@ __all__ += [
     "subset_table",
     "target_checks",
 ]
+
+
+# ------------------------------------------------------------------ attacks
+
+
+def linkage_reading(result: LinkageResult) -> str:
+    """Return the one-line reading under the candidate-set chart."""
+    u = result.unique
+    text = (
+        f"{u.successes:,} of {result.n_targets:,} targets ({u.rate:.1%}, 95% CI "
+        f"{u.low:.1%}-{u.high:.1%}) match exactly one released record"
+    )
+    if result.correct is not None:
+        c = result.correct
+        text += f"; {c.successes:,} ({c.rate:.1%}) are re-identified correctly"
+    text += (
+        f". A random guess would be right for 1 in {result.n_release:,} "
+        f"({u.baseline:.4%}); {result.no_match:,} targets match nobody."
+    )
+    return text
+
+
+def attribute_table(result: LinkageResult) -> pd.DataFrame:
+    """Return one row per sensitive attribute: what the attacker learns through the join."""
+    rows = []
+    for a in result.attributes:
+        rows.append(
+            {
+                "attribute": a.attribute,
+                "learned with confidence >= p": a.confident.rate,
+                "95% CI": f"{a.confident.low:.1%} - {a.confident.high:.1%}",
+                "learned and correct": None if a.correct is None else a.correct.rate,
+                "base rate (always guess the commonest)": a.base_rate,
+                "commonest value": a.base_value,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def curve_reading(curve: LinkageCurve) -> str:
+    """Return the reading under the re-identification curve."""
+    rates = [r.rate for r in curve.unique]
+    if not rates:
+        return ""
+    steps = np.diff([0.0, *rates])
+    i = int(np.argmax(steps))
+    return (
+        f"Knowing all {len(rates)} columns re-identifies {rates[-1]:.1%} of targets; the "
+        f"biggest jump comes from adding {curve.columns[i]} (+{steps[i]:.1%})."
+    )
+
+
+def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) -> str:
+    """Return the reading under the homogeneity results."""
+    if not len(h.exposed):
+        return (
+            f"No class reveals {h.attribute} with confidence {h.p:.0%} or more: knowing "
+            f"someone's {join_names(qis)} does not pin down their {h.attribute}."
+        )
+    share = h.exposed_records / max(h.n_records, 1)
+    return (
+        f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
+        f"at least {h.p:.0%} share one {h.attribute}: anyone who knows their "
+        f"{join_names(qis)} learns it."
+    )
+
+
+def exposed_table(
+    df: pd.DataFrame,
+    enc: EncodedTable,
+    qis: list[str] | tuple[str, ...],
+    h: HomogeneityResult,
+    limit: int = 200,
+) -> pd.DataFrame:
+    """Return the exposed classes (largest first) with their QI values and leaked value."""
+    part = enc.partition(list(qis))
+    ids = h.exposed[:limit]
+    rows = df.iloc[part.first_row[ids]][list(qis)].reset_index(drop=True)
+    rows.insert(0, "class", ids)
+    rows["people"] = h.sizes[:limit]
+    rows[f"leaked {h.attribute}"] = h.top_value[:limit]
+    rows["confidence"] = h.top_share[:limit]
+    return rows
+
+
+def differencing_reading(r: DifferencingResult) -> str:
+    """Return the reading under the two queries."""
+    if r.exact:
+        what = (
+            ("has" if r.recovered == 1 else "does not have")
+            + f" {' and '.join(f'{c} = {v}' for c, v in r.condition)}"
+            if r.aggregate == "count"
+            else f"has {r.column} = {r.recovered:,.6g}"
+        )
+        rule = (
+            f" Both answers come from at least {r.min_cell} people, so a minimum-cell-size "
+            "rule would publish them."
+            if r.passes_cell_rule
+            else f" (A cell-size rule of {r.min_cell} would suppress at least one answer here; "
+            "with larger groups it would not.)"
+        )
+        return (
+            f"The difference {r.q_all:,.6g} - {r.q_rest:,.6g} tells the attacker the target "
+            f"{what}: {r.group_size} person shares the known values, so the difference is theirs."
+            + rule
+        )
+    return (
+        f"{r.group_size:,} people share the target's known values, so the difference "
+        f"({r.recovered:,.6g}) is a total over those {r.group_size:,} people, not the "
+        "target's own value."
+    )
+
+
+def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the reading under the noise plot at the chosen epsilon."""
+    from riskcore.attacks import difference_within_probability
+
+    p = float(difference_within_probability(within, epsilon, sensitivity))
+    b = sensitivity / epsilon
+    return (
+        f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
+        f"{b * np.log(20):,.1f} (95%), and the attacker's difference lands within "
+        f"+/- {within:g} of the truth {p:.1%} of the time (it was 100% without noise)."
+    )
+
+
+def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
+    """Return the numeric (not boolean) columns among ``columns``."""
+    return [
+        c
+        for c in columns
+        if pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c])
+    ]
+
+
+def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
+    """Attacker's success and the answer's 95% error over epsilon = 0.01 .. 10 (log grid).
+
+    ``p within`` is :func:`riskcore.attacks.difference_within_probability`;
+    ``error95`` = b ln 20 with b = sensitivity / epsilon, since
+    P(|Laplace(b)| > x) = e^{-x/b}.
+    """
+    from riskcore.attacks import difference_within_probability
+
+    eps = np.logspace(-2, 1, 61)
+    return pd.DataFrame(
+        {
+            "epsilon": eps,
+            "p within": difference_within_probability(within, eps, sensitivity),
+            "error95": sensitivity * np.log(20) / eps,
+        }
+    )
+
+
+def two_release_table(
+    df: pd.DataFrame, columns: list[str], limit: int = 5_000
+) -> tuple[TwoReleaseResult, pd.DataFrame]:
+    """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first."""
+    from riskcore.attacks import two_release_attack
+
+    part = df[list(columns)].head(limit)
+    res = two_release_attack(part)
+    table = part.assign(inferred=res.inferred, exact=res.exact).sort_values(
+        "exact", ascending=False, kind="stable"
+    )
+    return res, table

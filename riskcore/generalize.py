@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["band_numeric", "date_part", "mask_trailing"]
+__all__ = ["band_numeric", "date_part", "mask_trailing", "suppress_small_classes"]
 
 
 def band_numeric(series: pd.Series, width: float, *, start: float | None = None) -> pd.Series:
@@ -124,3 +124,36 @@ def _as_text(v: object) -> str:
     if isinstance(v, (float, np.floating)) and float(v).is_integer():
         return str(int(v))
     return str(v).strip()
+
+
+def suppress_small_classes(
+    data: pd.DataFrame, quasi_identifiers: list[str] | tuple[str, ...], k: int
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Remove the records whose equivalence class has fewer than ``k`` members.
+
+    Record suppression as ARX applies it under a suppression limit: after
+    generalization, the few records still in small classes are withheld, so
+    the released table is k-anonymous.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    quasi_identifiers : list of str
+    k : int
+        Smallest class size kept (>= 1).
+
+    Returns
+    -------
+    released : pandas.DataFrame
+        The kept records, index reset.
+    kept : numpy.ndarray
+        Positions in ``data`` of the kept records (``len(data) - len(kept)``
+        records were suppressed).
+    """
+    from riskcore.assess import EncodedTable
+
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k!r}")
+    sizes = EncodedTable(data).partition(list(quasi_identifiers)).record_sizes
+    kept = np.flatnonzero(sizes >= k)
+    return data.iloc[kept].reset_index(drop=True), kept

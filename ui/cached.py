@@ -9,13 +9,28 @@ without copying (``cache_resource``); riskcore results are frozen.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from riskcore import assess as _assess
 from riskcore.assess import Assessment, EncodedTable, Population
+from riskcore.attacks import (
+    DifferencingResult,
+    HomogeneityResult,
+    differencing_attack,
+    homogeneity_attack,
+)
 from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
+from riskcore.linkage import (
+    LinkageCurve,
+    LinkageResult,
+    linkage_attack,
+    linkage_curve,
+    simulate_auxiliary,
+)
 from riskcore.loader import LoadedTable, load_table
 from riskcore.roles import RoleSuggestion, suggest_roles
+from riskcore.story import Story, guided_story
 from riskcore.uniqueness import UniquenessResult, subset_uniqueness
 
 
@@ -85,3 +100,104 @@ def assessment(
 def uniqueness(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> UniquenessResult:
     """Return uniqueness per QI subset (singles, pairs, triples within a budget)."""
     return subset_uniqueness(_enc, qis, max_size=3, budget=120)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")
+def story(n: int, seed: int) -> Story:
+    """Return every number of the guided demo."""
+    return guided_story(n, seed)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner="Running the linkage attack ...")
+def linkage_simulated(
+    key: str,
+    _data: pd.DataFrame,
+    release_cols: tuple[str, ...],
+    known: tuple[str, ...],
+    n_targets: int,
+    error_rate: float,
+    missing_rate: float,
+    seed: int,
+    sensitive: tuple[str, ...],
+    p: float,
+    tolerance: tuple[tuple[str, float], ...],
+    granularity: tuple[tuple[str, str], ...],
+) -> LinkageResult:
+    """Simulate the attacker's table from the data and join it to the release."""
+    aux, truth = simulate_auxiliary(
+        _data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
+    )
+    return linkage_attack(
+        _data[list(release_cols)],
+        aux,
+        list(known),
+        truth=truth,
+        sensitive=sensitive,
+        p=p,
+        tolerance=dict(tolerance),
+        granularity=dict(granularity),
+    )
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Running the linkage attack ...")
+def linkage_uploaded(
+    key: str,
+    aux_key: str,
+    _data: pd.DataFrame,
+    _aux: pd.DataFrame,
+    release_cols: tuple[str, ...],
+    mapping: tuple[tuple[str, str], ...],
+    truth: tuple[str, str] | None,
+    sensitive: tuple[str, ...],
+    p: float,
+    tolerance: tuple[tuple[str, float], ...],
+    granularity: tuple[tuple[str, str], ...],
+) -> LinkageResult:
+    """Join an uploaded auxiliary table to the release."""
+    release = _data[list(release_cols)]
+    if truth is not None:  # the id column may be a direct identifier, not in the release
+        release = release.assign(**{"__truth_id__": _data[truth[1]].to_numpy()})
+        truth = (truth[0], "__truth_id__")
+    return linkage_attack(
+        release,
+        _aux,
+        dict(mapping),
+        truth=truth,
+        sensitive=sensitive,
+        p=p,
+        tolerance=dict(tolerance),
+        granularity=dict(granularity),
+    )
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner="Adding one column at a time ...")
+def linkage_curve_simulated(
+    key: str, _data: pd.DataFrame, order: tuple[str, ...], n_targets: int, seed: int
+) -> LinkageCurve:
+    """Return re-identification against the number of known QIs (error-free attacker)."""
+    aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
+    return linkage_curve(_data[list(order)], aux, order, truth=truth)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner=False)
+def homogeneity(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], sensitive: str, p: float, c: float
+) -> HomogeneityResult:
+    """Return the classes exposed by the homogeneity attack."""
+    return homogeneity_attack(_enc, qis, sensitive, p=p, c=c)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def differencing(
+    key: str,
+    _data: pd.DataFrame,
+    target: int,
+    known: tuple[str, ...],
+    aggregate: str,
+    column: str | None,
+    condition: tuple[tuple[str, object], ...],
+) -> DifferencingResult:
+    """Return the differencing attack on one target."""
+    return differencing_attack(
+        _data, target, known, aggregate=aggregate, column=column, condition=dict(condition)
+    )

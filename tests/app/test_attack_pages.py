@@ -1,0 +1,79 @@
+"""AppTest for the Attacks and Guided demo pages, numbers checked against riskcore."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from riskcore.attacks import differencing_attack, homogeneity_attack
+from riskcore.demo import make_people
+from riskcore.linkage import linkage_attack, simulate_auxiliary
+from riskcore.story import guided_story
+from tests.app.test_apptest import (  # noqa: F401
+    clear_caches,
+    demo_roles,
+    metrics,
+    plotly_values,
+    run,
+)
+
+QIS = ["age", "sex", "race"]
+
+
+def test_attacks_page_linkage_matches_riskcore():
+    at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
+    df = make_people(32_561, seed=0)
+    aux, truth = simulate_auxiliary(df, QIS, seed=0)
+    r = linkage_attack(df, aux, QIS, truth=truth, sensitive=["diagnosis"], p=0.9)
+    m = metrics(at)
+    assert m["Targets"] == f"{r.n_targets:,}"
+    assert m["Re-identified uniquely"] == f"{r.unique.rate:.1%}"
+    assert m["Re-identified correctly"] == f"{r.correct.rate:.1%}"
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    hist = next(s for s in specs if "identities" in s["layout"]["title"]["text"])
+    shares = plotly_values(hist["data"][0]["y"])
+    assert np.allclose(shares, r.candidate_histogram()["share"].to_numpy() * 100)
+    # more errors in the attacker's table: fewer correct re-identifications
+    at.slider[1].set_value(0.3).run()
+    assert not at.exception
+    assert float(metrics(at)["Re-identified correctly"].rstrip("%")) < r.correct.rate * 100
+
+
+def test_attacks_page_homogeneity_and_differencing():
+    at = run("pages/attacks.py", demo_roles(QIS, ["income"]))
+    df = make_people(32_561, seed=0)
+    h = homogeneity_attack(df, QIS, "income", p=1.0)
+    m = metrics(at)
+    assert m["People exposed"] == f"{h.exposed_records:,}"
+    assert m["Classes exposed"] == f"{len(h.exposed):,} of {h.n_classes:,}"
+    d = differencing_attack(df, 0, QIS, condition={"income": df["income"].iloc[0]})
+    text = " ".join(x.value for x in at.markdown)
+    assert f"**{d.q_all:,.6g}**" in text and f"**{d.q_rest:,.6g}**" in text
+
+
+def test_attacks_page_without_qis_prompts():
+    roles = {c: "other" for c in make_people(100).columns}
+    at = run("pages/attacks.py", roles)
+    assert any("quasi-identifier" in i.value for i in at.info)
+
+
+def test_guided_demo_walks_all_six_steps():
+    s = guided_story(32_561, 0)
+    at = run("pages/guided_demo.py")
+    seen = []
+    for step in range(6):
+        assert not at.exception, at.exception
+        seen.append(at.subheader[0].value)
+        assert len(at.get("plotly_chart")) == 1, f"step {step + 1} shows one plot"
+        captions = " ".join(c.value for c in at.caption)
+        if step == 1:
+            assert f"{s.linkage.correct.rate:.1%}" in captions
+        if step == 2:
+            assert f"k rises from {s.before.k} to {s.after.k}" in captions
+        if step < 5:
+            at.button(key="rc_story_next").click().run()
+    assert seen[0].startswith("1.") and seen[-1].startswith("6.")
+    assert s.before.k == 1 and s.after.k >= 5
+    assert s.linkage.correct.rate > 0.95 and s.linkage_after.correct.rate < 0.01
+    assert s.differencing.exact and s.differencing.passes_cell_rule
