@@ -262,3 +262,37 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     shot(page, "6-hostile-names")
     ctx.close()
     assert external == [], f"requests left localhost or a dialog opened: {external}"
+
+
+def test_linkage_attack_on_demo_and_guided_demo(server, browser):
+    """Run the linkage attack on the demo data in a real browser and read the result."""
+    from riskcore.demo import DEMO_ROLES, make_people
+    from riskcore.linkage import linkage_attack, simulate_auxiliary
+
+    external: list[str] = []
+    ctx, page = new_page(browser, external)
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_text("Demo people (32,561 rows)").first.wait_for()  # the router has run
+    goto(page, server, "Attacks")
+    page.get_by_text("Possible identities per target").first.wait_for()
+    df = make_people(32_561, seed=0)
+    qis = [c for c, r in DEMO_ROLES.items() if r == "quasi_identifier"]
+    aux, truth = simulate_auxiliary(df, qis, seed=0)
+    expected = linkage_attack(df, aux, qis, truth=truth)
+    assert metric(page, "Re-identified uniquely") == f"{expected.unique.rate:.1%}"
+    assert metric(page, "Re-identified correctly") == f"{expected.correct.rate:.1%}"
+    shot(page, "10-attacks-linkage")
+    for tab in ("Differencing", "Homogeneity"):
+        page.get_by_role("tab", name=tab).click()
+        wait_idle(page)
+        shot(page, f"11-attacks-{tab.lower()}")
+    goto(page, server, "Guided demo")
+    for i in range(6):
+        page.get_by_text(f"{i + 1}. ").first.wait_for()
+        shot(page, f"12-guided-step{i + 1}")
+        if i < 5:
+            page.get_by_role("button", name="Next").click()
+            wait_idle(page)
+    ctx.close()
+    assert external == [], f"requests left localhost: {external}"
