@@ -270,7 +270,7 @@ def noise_success(
             hovertemplate="epsilon %{x:.3g}: +/- %{y:,.1f}<extra></extra>",
         )
     )
-    fig.update_xaxes(type="log")
+    fig.update_xaxes(type="log", dtick=1)
     fig = _layout(
         fig,
         "Laplace noise: attacker's success against the cost in accuracy",
@@ -284,6 +284,8 @@ def noise_success(
             "overlaying": "y",
             "side": "right",
             "type": "log",
+            "dtick": 1,
+            "showgrid": False,
         },
         showlegend=True,
         legend={"orientation": "h", "y": -0.3},
