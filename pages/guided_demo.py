@@ -136,7 +136,7 @@ else:
     st.caption(
         md(noise_reading(eps, 1.0, 0.5))
         + f" The published count of {s.differencing.q_all:,.0f} stays within "
-        f"{float(s.count_error[abs(s.epsilons - eps).argmin()]) / s.differencing.q_all:.2%} "
+        f"{s.relative_count_error(eps):.2%} "
         "of the truth."
     )
 

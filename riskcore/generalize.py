@@ -11,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["band_numeric", "date_part", "mask_trailing", "suppress_small_classes"]
+#: strftime format of each date granularity (shared with the linkage attack).
+DATE_FORMATS: dict[str, str] = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}
+
+__all__ = ["DATE_FORMATS", "band_numeric", "date_part", "mask_trailing", "suppress_small_classes"]
 
 
 def band_numeric(series: pd.Series, width: float, *, start: float | None = None) -> pd.Series:
@@ -109,7 +112,7 @@ def date_part(series: pd.Series, granularity: str = "year") -> pd.Series:
     pandas.Series
         Text labels.
     """
-    fmt = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}.get(granularity)
+    fmt = DATE_FORMATS.get(granularity)
     if fmt is None:
         raise ValueError(f"granularity must be year, month or day, got {granularity!r}")
     codes, uniques = pd.factorize(series, use_na_sentinel=True)

@@ -45,7 +45,8 @@ import numpy as np
 import pandas as pd
 
 from riskcore.errors import RiskcoreError
-from riskcore.partition import pack_keys
+from riskcore.generalize import DATE_FORMATS
+from riskcore.partition import encode_column, pack_keys
 
 __all__ = [
     "AttributeDisclosure",
@@ -461,19 +462,15 @@ def _encode_pair(
         a_digits = a_text.fillna("").str.fullmatch(r"\d+")
         a_text = a_text.where(~a_digits, a_text.str.zfill(width))
         note += f"; digit strings padded to {width} digits"
-    a_map, r_map = shared(r_text, a_text)
     stars = r_text.dropna().str.extract(r"(\*+)$")[0].dropna().str.len().unique()
     if len(stars):
-        lookup = pd.Index(pd.factorize(r_text, use_na_sentinel=True)[1])  # codes of shared()
-        for m in sorted(stars):  # one pass per mask length
-            missing = a_map < 0
-            if not missing.any():
-                break
-            masked = a_text.str[: -int(m)] + "*" * int(m)
-            masked = masked.where(a_text.str.len() > int(m))
-            hit = lookup.get_indexer(masked)
-            a_map = np.where(missing & (hit >= 0), hit, a_map)
+        r_set = pd.Index(r_text.dropna().unique())
+        for m in sorted(stars):  # one pass per mask length: unmatched values take the mask
+            masked = (a_text.str[: -int(m)] + "*" * int(m)).where(a_text.str.len() > int(m))
+            use = ~a_text.isin(r_set) & masked.isin(r_set)
+            a_text = a_text.where(~use, masked)
         note += "; masked values (*) matched by prefix"
+    a_map, r_map = shared(r_text, a_text)
     return finish(a_map, r_map, note)
 
 
@@ -486,7 +483,7 @@ def _date_pair(
     name: str,
 ) -> _Pair:
     """Compare two date columns at a granularity (day, month or year)."""
-    fmt = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}.get(gran)
+    fmt = DATE_FORMATS.get(gran)
     if fmt is None:
         raise RiskcoreError(f"{name}: granularity must be day, month or year, got {gran!r}")
     a_map, r_map = shared(pd.Series(r_dates).dt.strftime(fmt), pd.Series(a_dates).dt.strftime(fmt))
@@ -640,7 +637,7 @@ def linkage_attack(
     pattern = (unknown.astype(np.int64) * weights).sum(axis=1) if n_t else np.zeros(0, np.int64)
     candidates = np.zeros(n_t, dtype=np.int64)
     in_set = np.zeros(n_t, dtype=bool)
-    sens_codes = [_sensitive_codes(release[s]) for s in sensitive]
+    sens_codes = [(e.codes, e.labels) for e in (encode_column(release[s]) for s in sensitive)]
     conf = [np.zeros(n_t) for _ in sensitive]
     pred = [np.full(n_t, -1, dtype=np.int64) for _ in sensitive]
     for pat in np.unique(pattern):
@@ -732,12 +729,6 @@ def _truth_positions(
     if (pos >= len(release)).any() or (pos < -1).any():
         raise RiskcoreError("truth positions must be -1 or valid release rows")
     return pos
-
-
-def _sensitive_codes(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    codes, uniq = pd.factorize(s, use_na_sentinel=True)
-    labels = np.append(np.asarray(uniq, dtype=object), None)
-    return np.where(codes < 0, len(uniq), codes).astype(np.int64), labels
 
 
 def _majority_in_windows(

@@ -82,6 +82,11 @@ class Story:
     p_exact: np.ndarray = field(repr=False)
     count_error: np.ndarray = field(repr=False)
 
+    def relative_count_error(self, epsilon: float) -> float:
+        """95% error of the step-5 count at the grid epsilon nearest ``epsilon``, as a share."""
+        i = int(np.abs(self.epsilons - epsilon).argmin())
+        return float(self.count_error[i] / self.differencing.q_all)
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready summary of the story's numbers."""
         return {
@@ -151,7 +156,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         }
     )
     # the target: the first person unique on date of birth + ZIP + sex with a diagnosis
-    sizes = enc.partition(list(RAW_QIS)).record_sizes
+    sizes = before.partition.record_sizes
     common = release["diagnosis"].value_counts().index[0]
     target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
     differencing = differencing_attack(
