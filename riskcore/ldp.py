@@ -1,0 +1,335 @@
+"""Local differential privacy: randomized response and local Laplace noise.
+
+Each respondent randomizes their own answer before it leaves their device,
+so the collector never sees true values. The collector then de-biases the
+aggregate. Simulations here use a seeded numpy generator and are labelled
+as simulations: they model what respondents' devices would send.
+
+References
+----------
+.. [War65] S. L. Warner. Randomized Response: A Survey Technique for
+   Eliminating Evasive Answer Bias. JASA 60(309), 1965.
+.. [WBLJ17] T. Wang, J. Blocki, N. Li, S. Jha. Locally Differentially
+   Private Protocols for Frequency Estimation. USENIX Security 2017.
+.. [DJW13] J. Duchi, M. Jordan, M. Wainwright. Local Privacy and
+   Statistical Minimax Rates. FOCS 2013 (local Laplace on bounded values).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from riskcore._json import fields_dict
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "GrrResult",
+    "LaplaceLdpResult",
+    "grr_estimate",
+    "grr_probabilities",
+    "grr_simulate",
+    "grr_variance",
+    "laplace_ldp_simulate",
+    "oue_variance",
+    "respondents_needed",
+    "unary_beats_grr",
+    "warner_estimate",
+    "warner_keep_probability",
+]
+
+MISSING = "(missing)"
+
+
+def _eps(epsilon: float) -> float:
+    if not (epsilon > 0 and math.isfinite(epsilon)):
+        raise ValueError(f"epsilon must be positive and finite, got {epsilon!r}")
+    return float(epsilon)
+
+
+def warner_keep_probability(epsilon: float) -> float:
+    """Return p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_."""
+    return float(special.expit(_eps(epsilon)))
+
+
+def warner_estimate(yes_share: float | np.ndarray, epsilon: float) -> float | np.ndarray:
+    """Estimate the true share of "yes" from the observed share after randomized response.
+
+    [War65]_: each person tells the truth with probability p and lies
+    otherwise, so lambda_obs = p pi + (1 - p)(1 - pi) and the unbiased
+    estimate is pi_hat = (lambda_obs - (1 - p)) / (2p - 1).
+    """
+    p = warner_keep_probability(epsilon)
+    out = (np.asarray(yes_share, dtype=float) - (1.0 - p)) / (2.0 * p - 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
+    """Return (p, q) of k-ary generalized randomized response [WBLJ17]_.
+
+    The true value is kept with p = e^epsilon / (e^epsilon + k - 1) and each
+    of the k - 1 other values is reported with q = 1 / (e^epsilon + k - 1);
+    p / q = e^epsilon, which is epsilon-LDP.
+    """
+    if k < 2:
+        raise ValueError(f"randomized response needs at least 2 categories, got {k}")
+    e = math.exp(_eps(epsilon))
+    return e / (e + k - 1), 1.0 / (e + k - 1)
+
+
+def grr_estimate(observed_counts: Sequence[float] | np.ndarray, epsilon: float) -> np.ndarray:
+    """Estimate the true counts from counts observed after k-ary randomized response.
+
+    [WBLJ17]_: with n reports over k categories (k = len(observed_counts)),
+    the unbiased frequency of v is (C_v / n - q) / (p - q); the count is n
+    times that, in the input's order. Estimates can be negative for rare
+    values (they are unbiased, not clipped).
+
+    Examples
+    --------
+    The job-code example of ``../shared/data/README.md`` (n = 5,469, k = 4,
+    epsilon = 1):
+
+    >>> grr_estimate([1057, 990, 1828, 1594], 1.0).round(2).tolist()
+    [334.77, 111.8, 2900.58, 2121.85]
+    """
+    c = np.asarray(observed_counts, dtype=float)
+    if c.ndim != 1 or c.size < 2:
+        raise ValueError("observed_counts must list at least 2 categories")
+    if np.any(c < 0) or not np.all(np.isfinite(c)):
+        raise ValueError("observed_counts must be finite and non-negative")
+    n = c.sum()
+    p, q = grr_probabilities(epsilon, c.size)
+    return (c - n * q) / (p - q)
+
+
+def grr_variance(epsilon: float, k: int, n: int | np.ndarray) -> float | np.ndarray:
+    """Return the approximate variance of a GRR frequency estimate [WBLJ17]_.
+
+    Var(f_hat) ~= (e^epsilon + k - 2) / (n (e^epsilon - 1)^2), the term that
+    does not depend on the true frequency (exact when it is 0).
+    """
+    e = math.exp(_eps(epsilon))
+    return (e + k - 2) / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
+
+
+def oue_variance(epsilon: float, n: int | np.ndarray) -> float | np.ndarray:
+    """Return the variance of optimized unary encoding [WBLJ17]_.
+
+    Var = 4 e^epsilon / (n (e^epsilon - 1)^2), whatever the number of categories.
+    """
+    e = math.exp(_eps(epsilon))
+    return 4.0 * e / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
+
+
+def unary_beats_grr(k: int, epsilon: float) -> bool:
+    """Return True when optimized unary encoding has lower variance than GRR: k > 3 e^epsilon + 2.
+
+    Comparing :func:`grr_variance` with :func:`oue_variance`:
+    e^epsilon + k - 2 > 4 e^epsilon iff k > 3 e^epsilon + 2 [WBLJ17]_.
+    """
+    return bool(k > 3.0 * math.exp(_eps(epsilon)) + 2.0)
+
+
+def respondents_needed(margin: float, epsilon: float, k: int, *, alpha: float = 0.05) -> int:
+    """Return how many respondents make a GRR share accurate to +/- margin.
+
+    Solves z_{1-alpha/2} sqrt(Var) = margin with the variance of
+    :func:`grr_variance`: n = z^2 (e^epsilon + k - 2) / (margin^2 (e^epsilon - 1)^2).
+
+    Parameters
+    ----------
+    margin : float
+        Half-width on the share, e.g. 0.02 for +/- 2 percentage points.
+    """
+    if not 0 < margin < 1:
+        raise ValueError("margin is a share between 0 and 1")
+    z = float(special.ndtri(1.0 - alpha / 2.0))
+    e = math.exp(_eps(epsilon))
+    return math.ceil(z * z * (e + k - 2) / (margin * margin * (e - 1.0) ** 2))
+
+
+@dataclass(frozen=True)
+class GrrResult:
+    """A simulated k-ary randomized-response survey of one column.
+
+    Attributes
+    ----------
+    column : str
+    epsilon : float
+    n : int
+    categories : tuple of str
+        Missing values form their own category.
+    p, q : float
+    true_counts, observed_counts : ndarray
+    estimated_counts : ndarray
+        :func:`grr_estimate` of the observed counts.
+    ci_low, ci_high : ndarray
+        95% normal intervals from the exact variance
+        n [f p (1 - p) + (1 - f) q (1 - q)] / (p - q)^2 at the estimated f.
+    seed : int
+    """
+
+    column: str
+    epsilon: float
+    n: int
+    categories: tuple[str, ...]
+    p: float
+    q: float
+    true_counts: np.ndarray
+    observed_counts: np.ndarray
+    estimated_counts: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    seed: int
+
+    @property
+    def k(self) -> int:
+        """Return the number of categories."""
+        return len(self.categories)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return fields_dict(self)
+
+
+def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Generator) -> np.ndarray:
+    """Randomize integer codes in [0, k): keep w.p. p, else a uniform *other* value."""
+    p, _ = grr_probabilities(epsilon, k)
+    keep = gen.random(codes.size) < p
+    other = gen.integers(0, k - 1, codes.size)
+    other = other + (other >= codes)  # skip the true value: uniform over the k - 1 others
+    return np.where(keep, codes, other)
+
+
+def grr_simulate(
+    values: pd.Series, epsilon: float, *, seed: int = 0, max_categories: int = 200
+) -> GrrResult:
+    """Simulate every respondent answering ``values`` through k-ary randomized response.
+
+    Vectorized: one uniform draw decides keep/replace, one integer draw picks
+    the replacement among the other k - 1 categories.
+    """
+    s = pd.Series(values)
+    codes, uniques = pd.factorize(s.astype("string").fillna(MISSING), sort=True)
+    k = len(uniques)
+    if len(s) == 0:
+        raise RiskcoreError("the column is empty")
+    if k < 2:
+        raise RiskcoreError("randomized response needs a column with at least 2 different values")
+    if k > max_categories:
+        raise RiskcoreError(
+            f"the column has {k:,} different values; randomized response over more than "
+            f"{max_categories} categories leaves almost no signal. Choose a coarser column."
+        )
+    gen = np.random.default_rng(seed)
+    reports = _grr_reports(codes.astype(np.int64), k, epsilon, gen)
+    true = np.bincount(codes, minlength=k).astype(float)
+    obs = np.bincount(reports, minlength=k).astype(float)
+    est = grr_estimate(obs, epsilon)
+    n = len(s)
+    p, q = grr_probabilities(epsilon, k)
+    f = np.clip(est / n, 0.0, 1.0)
+    var = n * (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2
+    half = 1.959963984540054 * np.sqrt(var)
+    return GrrResult(
+        str(s.name),
+        float(epsilon),
+        n,
+        tuple(str(u) for u in uniques),
+        p,
+        q,
+        true,
+        obs,
+        est,
+        est - half,
+        est + half,
+        int(seed),
+    )
+
+
+@dataclass(frozen=True)
+class LaplaceLdpResult:
+    """A simulated local-Laplace survey of a bounded numeric column [DJW13]_.
+
+    Attributes
+    ----------
+    column : str
+    epsilon : float
+    bounds : tuple of float
+    n : int
+        Respondents with a value.
+    true_mean : float
+        Mean of the raw values.
+    clipped_mean : float
+        Mean of the clipped values (what the reports estimate without bias).
+    estimated_mean : float
+        Mean of the noisy reports.
+    half_width : float
+        95% half-width, 1.96 sqrt((var(clipped) + 2 b^2) / n), b = (U - L) / epsilon.
+    scale : float
+        Per-report Laplace scale b.
+    example_reports : ndarray
+        The first few reports (what the collector sees).
+    """
+
+    column: str
+    epsilon: float
+    bounds: tuple[float, float]
+    n: int
+    true_mean: float
+    clipped_mean: float
+    estimated_mean: float
+    half_width: float
+    scale: float
+    example_reports: np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return fields_dict(self)
+
+
+def laplace_ldp_simulate(
+    values: Sequence[float] | np.ndarray | pd.Series,
+    epsilon: float,
+    *,
+    bounds: tuple[float, float],
+    seed: int = 0,
+    column: str = "value",
+) -> LaplaceLdpResult:
+    """Simulate local Laplace reports: clip to [L, U], add Laplace((U - L) / epsilon) each.
+
+    One value in [L, U] changes by at most U - L, so each report is
+    epsilon-LDP; the mean of the reports is unbiased for the clipped mean
+    (formulas.md, Local DP).
+    """
+    lo, hi = float(bounds[0]), float(bounds[1])
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError("bounds must be finite with L < U")
+    x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        raise RiskcoreError("the column has no numeric values")
+    b = (hi - lo) / _eps(epsilon)
+    c = np.clip(x, lo, hi)
+    reports = c + np.random.default_rng(seed).laplace(0.0, b, x.size)
+    var_c = float(c.var(ddof=1)) if x.size > 1 else 0.0
+    half = 1.959963984540054 * math.sqrt((var_c + 2 * b * b) / x.size)
+    return LaplaceLdpResult(
+        column,
+        float(epsilon),
+        (lo, hi),
+        int(x.size),
+        float(x.mean()),
+        float(c.mean()),
+        float(reports.mean()),
+        half,
+        b,
+        reports[:10],
+    )
