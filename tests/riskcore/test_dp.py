@@ -115,7 +115,7 @@ def test_analytic_gaussian_hand_values():
     # classical: sqrt(2 ln(1.25e5)) / 0.5 = 2 * 4.8448 = 9.6896
     assert dp.gaussian_sigma_classic(1.0, 0.5, 1e-5) == pytest.approx(9.6896, abs=1e-3)
     assert dp.gaussian_sigma_analytic(1.0, 0.5, 1e-5) < 9.6896
-    with pytest.raises(ValueError, match="^the classical Gaussian calibration holds only"):
+    with pytest.raises(ValueError, match=r"^the classical Gaussian calibration holds only"):
         dp.gaussian_sigma_classic(1.0, 2.0, 1e-5)
     # sigma scales with the L2 sensitivity
     assert dp.gaussian_sigma_analytic(3.0, 1.0, 1e-5) == pytest.approx(3 * 3.7306, rel=1e-4)
@@ -237,7 +237,7 @@ def test_ledger_refuses_and_parallel_composition():
     assert t.parallel_saving == pytest.approx(2.0)  # 5 bars cost 0.5, not 2.5
     ledger = ledger.charge(dp.LedgerEntry("count", "laplace", 0.5))
     assert ledger.remaining() == pytest.approx(0.0)
-    with pytest.raises(dp.BudgetExceededError, match="^Refused: this release costs epsilon 0.01"):
+    with pytest.raises(dp.BudgetExceededError, match=r"^Refused: this release costs epsilon 0\.01"):
         ledger.charge(dp.LedgerEntry("count", "laplace", 0.01))
     assert len(ledger.entries) == 2  # the ledger is a value: unchanged by the refusal
 
@@ -290,7 +290,7 @@ def test_sample_and_aggregate_too_few_records():
         dp.sample_and_aggregate([1.0, 2.0], k=10, bounds=(0, 1), epsilon=1)
 
 
-# ------------------------------------------------------------------ differential identifiability (LC12)
+# ------------------------------------------------------------------ identifiability (LC12)
 
 
 def test_identifiability_epsilon_hand_value():

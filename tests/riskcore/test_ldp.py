@@ -64,7 +64,7 @@ def test_respondents_needed_hand_value():
     # eps = 1, k = 4, +/- 2 points at 95%: 1.96^2 (e + 2) / (0.02^2 (e - 1)^2)
     # = 3.8415 * 4.7183 / (0.0004 * 2.9525) = 15,347.x -> 15,348
     assert ldp.respondents_needed(0.02, 1.0, 4) == 15348
-    with pytest.raises(ValueError, match="^margin is a share"):
+    with pytest.raises(ValueError, match=r"^margin is a share"):
         ldp.respondents_needed(2.0, 1.0, 4)
 
 

@@ -84,7 +84,7 @@ def test_histogram_costs_one_epsilon_for_all_bars(table, neighbouring, l1, scale
     assert r.scale == pytest.approx(scale, rel=1e-6)
     assert ledger.totals().basic[0] == pytest.approx(0.25, rel=1e-6)  # parallel composition
     assert ledger.entries[0].groups == 3
-    labels, counts = true_answer(table, q)
+    _, counts = true_answer(table, q)
     assert counts.tolist() == [3, 2, 1]
 
 
@@ -126,7 +126,7 @@ def test_mean_under_add_remove_needs_public_n(table):
 def test_refused_release_draws_nothing_and_keeps_the_ledger(table):
     ledger = _ledger(1.0)
     _, ledger = release(table, Query("count"), epsilon=0.75, ledger=ledger)
-    with pytest.raises(dp.BudgetExceededError, match="^Refused: .*Only 0.25 is left"):
+    with pytest.raises(dp.BudgetExceededError, match=r"^Refused: .*Only 0\.25 is left"):
         release(table, Query("count"), epsilon=0.5, ledger=ledger)
     assert len(ledger.entries) == 1
 
