@@ -15,6 +15,8 @@ PAGES = [
     st.Page("pages/uniqueness.py", title="Uniqueness"),
     st.Page("pages/anonymity.py", title="Anonymity (k / l / t)"),
     st.Page("pages/attacks.py", title="Attacks"),
+    st.Page("pages/dp.py", title="Differential privacy"),
+    st.Page("pages/ldp.py", title="Local DP"),
     st.Page("pages/guided_demo.py", title="Guided demo"),
 ]
 nav = st.navigation(PAGES)

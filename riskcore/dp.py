@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from scipy import optimize, special
 
 from riskcore._json import fields_dict
@@ -67,6 +68,7 @@ __all__ = [
     "identifiability_epsilon",
     "identifiability_risk",
     "identifiability_scale",
+    "most_exposed_world",
     "noise_error",
     "noise_scale",
     "posterior_curve",
@@ -235,7 +237,7 @@ def data_bounds(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     PrivacyLeakWarning
         Always.
     """
-    arr = np.asarray(values, dtype=float)
+    arr = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
     arr = arr[np.isfinite(arr)]
     if arr.size == 0:
         raise RiskcoreError("the column has no numeric values to take bounds from")
@@ -1199,16 +1201,12 @@ def identifiability_risk(
     return float(out) if out.ndim == 0 else out
 
 
-def worst_case_identifiability_risk(
+def _peak_log_totals(
     world_values: Sequence[float] | np.ndarray, scale: float
-) -> float:
-    """Compute the largest posterior any world can reach, over all responses.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return (sorted values f, log sum_w e^{-|f_i - f_w| / lambda} per world).
 
-    For Laplace noise, world i's posterior
-    1 / sum_w e^{(|R - f_i| - |R - f_w|)/lambda} is largest at R = f_i
-    (moving R away from f_i only raises each exponent), so the worst case is
-    max_i 1 / sum_w e^{-|f_i - f_w| / lambda}. Computed in O(m log m) with
-    prefix and suffix log-sum-exps over the sorted values.
+    Prefix and suffix log-sum-exps over the sorted values: O(m log m).
     """
     _positive("scale", scale)
     f = np.sort(np.asarray(world_values, dtype=float))
@@ -1220,8 +1218,27 @@ def worst_case_identifiability_risk(
     left = prefix[last_le] - a
     first_gt = last_le + 1
     right = np.where(first_gt < m, suffix[np.minimum(first_gt, m - 1)] + a, -np.inf)
-    total = np.logaddexp(left, right)
+    return f, np.logaddexp(left, right)
+
+
+def worst_case_identifiability_risk(
+    world_values: Sequence[float] | np.ndarray, scale: float
+) -> float:
+    """Compute the largest posterior any world can reach, over all responses.
+
+    For Laplace noise, world i's posterior
+    1 / sum_w e^{(|R - f_i| - |R - f_w|)/lambda} is largest at R = f_i
+    (moving R away from f_i only raises each exponent), so the worst case is
+    max_i 1 / sum_w e^{-|f_i - f_w| / lambda}.
+    """
+    _, total = _peak_log_totals(world_values, scale)
     return float(np.exp(-total.min()))
+
+
+def most_exposed_world(world_values: Sequence[float] | np.ndarray, scale: float) -> float:
+    """Return the world value whose posterior peak is highest (the most exposed candidate)."""
+    f, total = _peak_log_totals(world_values, scale)
+    return float(f[int(np.argmin(total))])
 
 
 def tight_identifiability_epsilon(world_values: Sequence[float] | np.ndarray, rho: float) -> float:

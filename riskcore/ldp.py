@@ -109,14 +109,18 @@ def grr_estimate(observed_counts: Sequence[float] | np.ndarray, epsilon: float) 
     return (c - n * q) / (p - q)
 
 
-def grr_variance(epsilon: float, k: int, n: int | np.ndarray) -> float | np.ndarray:
+def grr_variance(epsilon: float | np.ndarray, k: int, n: int | np.ndarray) -> float | np.ndarray:
     """Return the approximate variance of a GRR frequency estimate [WBLJ17]_.
 
     Var(f_hat) ~= (e^epsilon + k - 2) / (n (e^epsilon - 1)^2), the term that
     does not depend on the true frequency (exact when it is 0).
     """
-    e = math.exp(_eps(epsilon))
-    return (e + k - 2) / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
+    eps = np.asarray(epsilon, dtype=float)
+    if np.any(~(eps > 0)) or np.any(~np.isfinite(eps)):
+        raise ValueError(f"epsilon must be positive and finite, got {epsilon!r}")
+    e = np.exp(eps)
+    out = (e + k - 2) / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
+    return float(out) if out.ndim == 0 else out
 
 
 def oue_variance(epsilon: float, n: int | np.ndarray) -> float | np.ndarray:

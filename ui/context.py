@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -66,3 +69,13 @@ def require_qis(ctx: Context | None) -> Context:
         st.page_link("pages/data.py", label="Go to the Data page")
         st.stop()
     return ctx
+
+
+def capture_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    """Call a riskcore function; return its result and the PrivacyLeakWarning messages."""
+    from riskcore.errors import PrivacyLeakWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PrivacyLeakWarning)
+        out = fn(*args, **kwargs)
+    return out, [str(w.message) for w in caught if issubclass(w.category, PrivacyLeakWarning)]

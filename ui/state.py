@@ -6,6 +6,8 @@ import hashlib
 
 import streamlit as st
 
+from riskcore.dp import PrivacyLedger
+
 #: The dataset of this session: {"source": "demo"|"upload", "name", "key", "raw"}.
 DATASET = "rc_dataset"
 #: Roles of the current dataset: {column: role}.
@@ -16,6 +18,10 @@ ROLES_FOR = "rc_roles_for"
 TARGETS = "rc_targets"
 #: Last load error message (plain language), shown on the Data page.
 LOAD_ERROR = "rc_load_error"
+#: Privacy ledgers of this session, one per dataset key: {key: PrivacyLedger}.
+LEDGERS = "rc_dp_ledgers"
+#: Outcome of the last release attempt on the DP page: Release, or the refusal text.
+LAST_RELEASE = "rc_dp_last_release"
 
 DEMO_ROWS = 32_561
 DEFAULT_TARGETS = {
@@ -43,6 +49,7 @@ def init_state() -> None:
     st.session_state.setdefault(DATASET, demo_dataset())
     st.session_state.setdefault(TARGETS, dict(DEFAULT_TARGETS))
     st.session_state.setdefault(LOAD_ERROR, None)
+    st.session_state.setdefault(LEDGERS, {})
 
 
 def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> None:
@@ -70,7 +77,20 @@ def use_demo() -> None:
 
 def reset() -> None:
     """Forget the dataset, roles and targets of this session."""
-    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR):
+    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR, LEDGERS, LAST_RELEASE):
         st.session_state.pop(key, None)
     st.cache_resource.clear()
     init_state()
+
+
+def ledger(key: str) -> PrivacyLedger:
+    """Return the privacy ledger of dataset ``key`` (a new one with budget 1.0 if none)."""
+    ledgers = st.session_state.setdefault(LEDGERS, {})
+    if key not in ledgers:
+        ledgers[key] = PrivacyLedger(1.0, 1e-6)
+    return ledgers[key]
+
+
+def set_ledger(key: str, value: PrivacyLedger) -> None:
+    """Store the ledger of dataset ``key``."""
+    st.session_state.setdefault(LEDGERS, {})[key] = value

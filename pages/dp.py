@@ -1,0 +1,441 @@
+"""Differential privacy page: noise versus utility, clipping, budget, identifiability."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from riskcore import dp
+from riskcore.errors import RiskcoreError
+from riskcore.explain import numeric_columns
+from riskcore.explain_dp import (
+    EPSILON_STEPS,
+    categorical_columns,
+    composition_reading,
+    error_reading,
+    error_table,
+    identifiability_reading,
+    ledger_table,
+    mechanisms_for,
+    preferred_first,
+    solver_table,
+)
+from riskcore.release import Query, release, release_sample_aggregate
+from ui import cached, charts, state
+from ui.context import capture_leaks, context
+from ui.safe import md
+
+st.title("Differential privacy")
+st.write(
+    "Instead of publishing exact answers, add calibrated noise so no single person's row "
+    "changes what comes out by much. Epsilon measures how much: smaller epsilon, more "
+    "privacy, more noise. Every value offered here as a release is drawn by OpenDP; the "
+    "bands on the plots are numpy simulations and are labelled as such."
+)
+ctx = context()
+if ctx is None:  # pragma: no cover - the demo always loads
+    st.stop()
+data = ctx.table.data
+numeric = numeric_columns(data, list(data.columns))
+categorical = preferred_first(
+    categorical_columns(data), (*ctx.roles.quasi_identifiers, *ctx.roles.sensitive)
+)
+
+c1, c2, c3, c4 = st.columns([2, 2, 1, 1])
+epsilon = c1.select_slider(
+    "Epsilon for this query",
+    options=list(EPSILON_STEPS),
+    value=1.0,
+    key="rc_dp_epsilon",
+    help="The privacy loss of one release. 0.1 is strong protection, 1 is common, 10 is weak.",
+)
+neigh_label = c2.radio(
+    "Neighbouring datasets differ by",
+    list(dp.NEIGHBOURING_LABELS.values()),
+    key="rc_dp_neighbouring",
+    help="Add/remove protects whether a person is in the data at all; change-one keeps the "
+    "row count public and protects each person's values.",
+)
+neighbouring = next(k for k, v in dp.NEIGHBOURING_LABELS.items() if v == neigh_label)
+delta = c3.select_slider(
+    "Gaussian delta",
+    options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
+    value=1e-6,
+    format_func=lambda d: f"{d:g}",
+)
+confidence = c4.select_slider("Confidence", options=[0.9, 0.95, 0.99], value=0.95)
+alpha = round(1.0 - confidence, 4)
+
+tab_noise, tab_clip, tab_budget, tab_di, tab_sa = st.tabs(
+    [
+        "Noise vs utility",
+        "Clipped mean",
+        "Budget",
+        "Epsilon from re-identification risk",
+        "Sample and aggregate",
+    ]
+)
+
+# ------------------------------------------------------------------ noise vs utility
+with tab_noise:
+    q1, q2 = st.columns(2)
+    kinds = ["count", "histogram"] + (["sum", "mean"] if numeric else [])
+    kind = q1.selectbox("Query", kinds, key="rc_dp_kind", help="What the analyst asks.")
+    column = None
+    bounds = None
+    categories = None
+    if kind in ("sum", "mean"):
+        column = q2.selectbox("Numeric column", numeric, key="rc_dp_num_col")
+        pending = st.session_state.pop("rc_dp_bounds_from_data", None)
+        if pending is not None:
+            st.session_state["rc_dp_lo"], st.session_state["rc_dp_hi"] = pending[0], pending[1]
+            st.session_state["rc_dp_bounds_leak"] = pending
+        st.session_state.setdefault("rc_dp_lo", 0.0)
+        st.session_state.setdefault("rc_dp_hi", 100.0)
+        b1, b2, b3 = st.columns([1, 1, 2])
+        lo = b1.number_input("Lower clipping bound L", key="rc_dp_lo")
+        hi = b2.number_input("Upper clipping bound U", key="rc_dp_hi")
+        if b3.button("Use the data's minimum and maximum", help="Leaks the extreme records."):
+            (lo_d, hi_d), leaks = capture_leaks(dp.data_bounds, data[column])
+            st.session_state["rc_dp_bounds_from_data"] = (lo_d, hi_d, tuple(leaks))
+            st.rerun()
+        leak = st.session_state.get("rc_dp_bounds_leak")
+        if leak is not None and (lo, hi) == (leak[0], leak[1]):
+            for message in leak[2]:
+                st.warning(f"Privacy leak: {message}", icon="⚠️")
+        if hi <= lo:
+            st.error("The upper bound must be above the lower bound.")
+            st.stop()
+        bounds = (float(lo), float(hi))
+        st.caption(
+            "Bounds must be known before looking at the data (for example age 0-120). "
+            "Values outside are clipped to the bounds."
+        )
+    elif kind == "histogram":
+        column = q2.selectbox("Categorical column", categorical, key="rc_dp_cat_col")
+        public = st.checkbox(
+            "These categories are public (a fixed code list), not read from the data",
+            key="rc_dp_public_cats",
+        )
+        if not public:
+            st.warning(
+                "The bars are the values found in the data: a rare value is revealed just by "
+                "having a bar. Tick the box only if the category list is public.",
+                icon="⚠️",
+            )
+    fcol = st.selectbox(
+        "Filter rows by (optional)", ["(no filter)", *categorical], key="rc_dp_fcol"
+    )
+    filters: tuple = ()
+    if fcol != "(no filter)":
+        options = cached.dp_true_answer(ctx.key, data, Query("histogram", column=fcol))[0]
+        chosen = st.multiselect(
+            f"Keep rows where {fcol} is", list(options), default=list(options[:1])
+        )
+        filters = ((fcol, tuple(chosen)),)
+    try:
+        base = Query(kind, column=column, filters=filters, bounds=bounds)
+        truth = cached.dp_true_answer(ctx.key, data, base)
+        if kind == "histogram":
+            labels, counts = truth
+            if public:
+                base = Query(kind, column=column, filters=filters, categories=tuple(labels))
+            answer = float(np.max(counts)) if len(counts) else 0.0
+            what, unit = f"largest bar of the {column} histogram", "people"
+        else:
+            answer = float(truth)
+            what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
+            unit = "people" if kind == "count" else f"{column} units"
+        n_rows = int(cached.dp_true_answer(ctx.key, data, Query("count", filters=filters)))
+        sens = dp.sensitivity(kind, neighbouring=neighbouring, bounds=bounds, n=max(n_rows, 1))
+        mechs = mechanisms_for(kind)
+        curves = cached.dp_curves(ctx.key, answer, sens, mechs, delta, alpha)
+    except (RiskcoreError, ValueError) as exc:
+        st.error(str(exc))
+        st.stop()
+
+    m1, m2, m3 = st.columns(3)
+    m1.metric(f"True {what}", f"{answer:,.6g}")
+    m2.metric("Sensitivity (L1 / L2)", f"{sens.l1:,.4g} / {sens.l2:,.4g}")
+    m3.metric(
+        f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
+    )
+    md(f"Sensitivity: {sens.reason}.")
+    relative = st.toggle("Show the error relative to the true answer (%)", key="rc_dp_relative")
+    st.plotly_chart(
+        charts.error_vs_epsilon(curves, epsilon, unit=unit, what=what, relative=relative),
+        key="rc_dp_error_chart",
+    )
+    md(error_reading(curves["laplace"], epsilon, what=what))
+    st.dataframe(
+        error_table(curves, epsilon),
+        hide_index=True,
+        column_config={"relative error": st.column_config.NumberColumn(format="percent")},
+    )
+
+    st.subheader("Solvers")
+    s1, s2 = st.columns([1, 2])
+    target = s1.number_input(
+        f"Target accuracy +/- ({unit})",
+        min_value=1e-9,
+        value=float(max(round(curves["laplace"].at(epsilon).half_width, 3), 1e-3)),
+        key="rc_dp_target",
+    )
+    s2.dataframe(
+        solver_table(sens, mechs, accuracy=target, epsilon=epsilon, alpha=alpha, delta=delta),
+        hide_index=True,
+    )
+    st.caption(
+        f"At {confidence:.0%} confidence. Gaussian: analytic calibration, delta = {delta:g}."
+    )
+
+    st.subheader("Release through OpenDP")
+    r1, r2 = st.columns([2, 1])
+    rel_mechs = ["laplace", "gaussian"] + (
+        ["discrete_laplace", "discrete_gaussian"] if kind in ("count", "histogram") else []
+    )
+    mech = r1.selectbox(
+        "Mechanism",
+        rel_mechs,
+        format_func=lambda m: {"discrete_gaussian": "Discrete Gaussian", **dp.MECHANISM_LABELS}[m],
+        key="rc_dp_release_mech",
+    )
+    ledger = state.ledger(ctx.key)
+    r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
+    if st.button(
+        f"Release this {kind} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
+    ):
+        try:
+            (rel, new_ledger), leaks = capture_leaks(
+                release,
+                data,
+                base,
+                epsilon=epsilon,
+                mechanism=mech,
+                neighbouring=neighbouring,
+                delta=delta,
+                ledger=ledger,
+            )
+            state.set_ledger(ctx.key, new_ledger)
+            st.session_state[state.LAST_RELEASE] = (rel, leaks)
+        except RiskcoreError as exc:
+            st.session_state[state.LAST_RELEASE] = str(exc)
+        st.rerun()
+    last = st.session_state.get(state.LAST_RELEASE)
+    if isinstance(last, str):
+        st.error(last)
+    elif last is not None:
+        last, leaks = last
+        for message in leaks:
+            st.warning(f"Privacy leak: {message}", icon="⚠️")
+        if last.labels:
+            st.dataframe(
+                {"bar": list(last.labels), "released count": [round(v, 2) for v in last.value]},
+                hide_index=True,
+            )
+        else:
+            st.metric(f"Released: {last.query.describe()}", f"{last.value:,.6g}")
+        md(
+            f"{last.mechanism} noise of scale {last.scale:,.4g} (OpenDP); certified cost epsilon "
+            f"{last.epsilon:.4g}, delta {last.delta:g}; +/- {last.half_width:,.4g} at 95%. "
+            + " ".join(f"Note: {n}." for n in last.notes)
+        )
+
+# ------------------------------------------------------------------ clipped mean
+with tab_clip:
+    if not numeric:
+        st.info("The table has no numeric column.")
+    else:
+        st.write(
+            "A mean needs bounds: clip too tight and the answer is biased, too loose and the "
+            "privacy noise (proportional to U - L) swamps it. The best bound balances the two."
+        )
+        k1, k2, k3 = st.columns(3)
+        ccol = k1.selectbox("Numeric column", numeric, key="rc_dp_clip_col")
+        clo = k2.number_input("Lower bound L", value=0.0, key="rc_dp_clip_lo")
+        ctop = k3.number_input("Largest U to try", value=200.0, key="rc_dp_clip_top")
+        if ctop <= clo:
+            st.error("The largest U must be above L.")
+        else:
+            try:
+                t = cached.dp_clipping(ctx.key, data, ccol, float(clo), float(ctop), float(epsilon))
+                st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key="rc_dp_clip_chart")
+                md(
+                    f"At epsilon = {epsilon:g} over {t.n:,} values, the smallest total error "
+                    f"is at U = {t.best_upper:,.4g} (RMSE {t.rmse.min():,.3g} around a true "
+                    f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
+                    "itself: fix it in advance or spend a little budget on a private quantile."
+                )
+            except RiskcoreError as exc:
+                st.error(str(exc))
+
+# ------------------------------------------------------------------ budget
+with tab_budget:
+    ledger = state.ledger(ctx.key)
+    b1, b2, b3 = st.columns(3)
+    budget = b1.number_input(
+        "Total epsilon budget", 0.01, 100.0, float(ledger.epsilon_budget), key="rc_dp_budget"
+    )
+    dbudget = b2.select_slider(
+        "Delta budget",
+        options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
+        value=ledger.delta_budget,
+        format_func=lambda d: f"{d:g}",
+        key="rc_dp_dbudget",
+    )
+    acc = b3.radio(
+        "Count releases with",
+        ["basic", "zcdp"],
+        index=["basic", "zcdp"].index(ledger.accounting),
+        format_func=lambda a: {"basic": "basic composition", "zcdp": "zCDP"}[a],
+        key="rc_dp_accounting",
+    )
+    if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
+        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries)
+        state.set_ledger(ctx.key, ledger)
+    spent = ledger.spent()[0]
+    tot = ledger.totals()
+    t1, t2, t3, t4 = st.columns(4)
+    t1.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
+    t2.metric("Basic composition", f"{tot.basic[0]:.4g}")
+    t3.metric("Advanced composition", f"{tot.advanced[0]:.4g}")
+    t4.metric("zCDP", f"{tot.zcdp[0]:.4g}")
+    if spent > ledger.epsilon_budget * (1 + 1e-9):
+        st.error("The releases already made exceed this budget; new releases will be refused.")
+    st.dataframe(ledger_table(ledger), hide_index=True)
+    if tot.parallel_saving > 0:
+        md(
+            f"Parallel composition: the histograms cover disjoint groups of people, so each "
+            f"costs its epsilon once. Counting every bar separately would have cost "
+            f"{tot.parallel_saving:.4g} more."
+        )
+    if st.button("Start a new ledger", help="Forget the releases (only for a new analysis)."):
+        state.set_ledger(
+            ctx.key, dp.PrivacyLedger(ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
+        )
+        st.session_state[state.LAST_RELEASE] = None
+        st.rerun()
+    st.subheader("How many queries fit in the budget")
+    kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
+    curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)
+    st.plotly_chart(
+        charts.composition_chart(curves_c, ledger.epsilon_budget), key="rc_dp_comp_chart"
+    )
+    md(composition_reading(curves_c, ledger.epsilon_budget))
+
+# ------------------------------------------------------------------ differential identifiability
+with tab_di:
+    st.write(
+        "Lee and Clifton (2012): choose epsilon from the risk you accept. If the attacker "
+        "has narrowed a person down to m candidates, noise can keep their certainty about "
+        "which candidate is in the data at or below rho."
+    )
+    i1, i2 = st.columns(2)
+    rho_pct = i1.number_input(
+        "Acceptable re-identification probability rho (%)",
+        0.01,
+        99.0,
+        1.5,
+        0.1,
+        key="rc_dp_rho",
+        help="1.5% is the figure Lee and Clifton derive as equivalent to HIPAA Safe Harbor.",
+    )
+    rho = rho_pct / 100.0
+    if not numeric:
+        st.info("The table has no numeric column to query.")
+    else:
+        src = i2.radio(
+            "Candidates (m) come from",
+            ["sample", "class"],
+            format_func=lambda s: {
+                "sample": "m people drawn from the table",
+                "class": "the smallest equivalence class on the QIs",
+            }[s],
+            key="rc_dp_msrc",
+        )
+        j1, j2 = st.columns(2)
+        dcol = j1.selectbox("The query sums", numeric, key="rc_dp_di_col")
+        m = (
+            int(j2.number_input("m (candidates)", 2, 1_000_000, 200, key="rc_dp_m"))
+            if src == "sample"
+            else None
+        )
+        try:
+            worlds, desc = cached.dp_worlds(
+                ctx.key, ctx.encoded, dcol, src, tuple(ctx.roles.quasi_identifiers), m, 0
+            )
+            res = dp.identifiability(rho, world_values=worlds)
+        except (RiskcoreError, ValueError) as exc:
+            st.error(str(exc))
+        else:
+            md(f"Candidates: {desc}.")
+            d1, d2, d3 = st.columns(3)
+            d1.metric("Epsilon (Theorem 1)", f"{res.epsilon:.4g}")
+            d2.metric("Laplace scale lambda", f"{res.scale:,.4g}")
+            tight = res.tight_epsilon
+            d3.metric(
+                "Exact epsilon, these candidates",
+                "no noise needed" if tight == float("inf") else f"{tight:.4g}",
+            )
+            true_value = dp.most_exposed_world(worlds, res.scale)
+            r, g = dp.posterior_curve(true_value, worlds, res.scale)
+            st.plotly_chart(
+                charts.posterior_chart(r, g, rho, true_value, f"{dcol} units"),
+                key="rc_dp_post_chart",
+            )
+            md(identifiability_reading(res))
+            md(
+                f"The curve follows the most exposed candidate ({dcol} = {true_value:,.4g}): "
+                "the attacker's certainty peaks when the noisy answer lands on that person's "
+                f"value and stays at or below {rho:.1%}."
+            )
+
+# ------------------------------------------------------------------ sample and aggregate
+with tab_sa:
+    st.write(
+        "Some statistics (a median, a regression slope) have no useful sensitivity bound. "
+        "Sample and aggregate (Nissim, Raskhodnikova, Smith 2007) splits the people into k "
+        "disjoint blocks, computes the statistic in each, clamps it, and averages: one person "
+        "changes one block, so the noise scale is (hi - lo) / (k epsilon)."
+    )
+    if not numeric:
+        st.info("The table has no numeric column.")
+    else:
+        a1, a2, a3 = st.columns(3)
+        stat = a1.radio("Statistic", ["median", "slope"], key="rc_dp_sa_stat", horizontal=True)
+        ycol = a2.selectbox(
+            "Column" if stat == "median" else "Outcome y", numeric, key="rc_dp_sa_y"
+        )
+        xcol = a3.selectbox("Predictor x", numeric, key="rc_dp_sa_x") if stat == "slope" else None
+        e1, e2, e3 = st.columns(3)
+        kb = e1.slider("Blocks k", 2, 500, 50, key="rc_dp_sa_k")
+        slo = e2.number_input(
+            "Clamp low", value=0.0 if stat == "median" else -5.0, key=f"rc_dp_sa_lo_{stat}"
+        )
+        shi = e3.number_input(
+            "Clamp high", value=100.0 if stat == "median" else 5.0, key=f"rc_dp_sa_hi_{stat}"
+        )
+        try:
+            sa = cached.dp_sample_aggregate(
+                ctx.key, data, ycol, xcol, stat, kb, (float(slo), float(shi)), epsilon
+            )
+        except (RiskcoreError, ValueError) as exc:
+            st.error(str(exc))
+        else:
+            st.plotly_chart(charts.blocks_chart(sa, f"{ycol} units"), key="rc_dp_sa_chart")
+            md(
+                f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
+                f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
+                f"epsilon = {epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
+                f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less noise, "
+                "but each block's statistic is noisier."
+            )
+            if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
+                try:
+                    value, eps_c, new_ledger = release_sample_aggregate(
+                        sa, ledger=state.ledger(ctx.key)
+                    )
+                    state.set_ledger(ctx.key, new_ledger)
+                    st.success(f"Released {stat}: {value:,.6g} (certified epsilon {eps_c:.4g}).")
+                except RiskcoreError as exc:
+                    st.error(str(exc))

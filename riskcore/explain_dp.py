@@ -1,0 +1,297 @@
+"""Plain-language readings and tables for the differential-privacy pages.
+
+Pure functions from riskcore results to sentences and DataFrames, so the
+pages only render. Numbers are formatted with thousands separators and
+shares as percentages.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from riskcore import dp, ldp
+from riskcore.assess import EncodedTable
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "EPSILON_STEPS",
+    "categorical_columns",
+    "composition_reading",
+    "error_reading",
+    "error_table",
+    "grr_reading",
+    "grr_table",
+    "identifiability_reading",
+    "identifiability_worlds",
+    "ldp_planning",
+    "ledger_table",
+    "mechanisms_for",
+    "preferred_first",
+    "queries_allowed",
+    "solver_table",
+]
+
+EPSILON_STEPS: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def mechanisms_for(kind: str) -> tuple[str, ...]:
+    """Return the mechanisms compared for a query kind (discrete Laplace for counts only)."""
+    if kind in ("count", "histogram"):
+        return ("laplace", "gaussian", "discrete_laplace")
+    return ("laplace", "gaussian")
+
+
+def _num(x: float) -> str:
+    if not math.isfinite(x):
+        return "n/a"
+    a = abs(x)
+    if a >= 100:
+        return f"{x:,.0f}"
+    if a >= 1:
+        return f"{x:,.2f}".rstrip("0").rstrip(".")
+    return f"{x:.3g}"
+
+
+def _pct(x: float) -> str:
+    if not math.isfinite(x):
+        return "n/a"
+    if x >= 0.1:
+        return f"{x:.0%}"
+    if x >= 0.001:
+        return f"{x:.2%}"
+    return f"{x:.1e}"
+
+
+def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
+    """Return "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300"."""
+    here = curve.at(epsilon)
+    low = curve.at(0.01)
+    conf = f"{1 - curve.alpha:.0%}"
+    rel = here.half_width / abs(curve.true_answer) if curve.true_answer else float("nan")
+    rel_txt = f" ({_pct(rel)} of it)" if math.isfinite(rel) else ""
+    return (
+        f"At epsilon = {epsilon:g} this {what} is {_num(curve.true_answer)} +/- "
+        f"{_num(here.half_width)}{rel_txt} with {conf} confidence using "
+        f"{dp.MECHANISM_LABELS[curve.mechanism]} noise; at epsilon = 0.01 it is "
+        f"+/- {_num(low.half_width)}."
+    )
+
+
+def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFrame:
+    """Return one row per mechanism: scale, 95% half-width, E|error|, relative error."""
+    rows = []
+    for mech, c in curves.items():
+        e = c.at(epsilon)
+        rel = e.half_width / abs(c.true_answer) if c.true_answer else float("nan")
+        rows.append(
+            {
+                "mechanism": dp.MECHANISM_LABELS[mech],
+                "noise scale": e.scale,
+                f"+/- ({1 - c.alpha:.0%})": e.half_width,
+                "expected |error|": e.expected_abs,
+                "relative error": rel,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def solver_table(
+    sens: dp.Sensitivity,
+    mechanisms: tuple[str, ...],
+    *,
+    accuracy: float,
+    epsilon: float,
+    alpha: float,
+    delta: float,
+) -> pd.DataFrame:
+    """Return, per mechanism, the epsilon a target accuracy needs and the accuracy epsilon buys."""
+    rows = []
+    for m in mechanisms:
+        rows.append(
+            {
+                "mechanism": dp.MECHANISM_LABELS[m],
+                f"epsilon needed for +/- {accuracy:g}": dp.epsilon_for_accuracy(
+                    accuracy, sens, mechanism=m, alpha=alpha, delta=delta
+                ),
+                f"+/- bought by epsilon = {epsilon:g}": dp.accuracy_for_epsilon(
+                    epsilon, sens, mechanism=m, alpha=alpha, delta=delta
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def queries_allowed(values: np.ndarray, budget: float) -> int:
+    """Return how many releases a cumulative-loss curve allows within ``budget``."""
+    return int(np.searchsorted(values, budget * (1 + 1e-12), side="right"))
+
+
+def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
+    """Return how many queries each accountant allows within the budget."""
+    b = queries_allowed(curves.basic, budget)
+    a = queries_allowed(curves.advanced, budget)
+    z = queries_allowed(curves.zcdp, budget)
+    cap = len(curves.k)
+
+    def fmt(x: int) -> str:
+        return f"{cap:,}+" if x >= cap else f"{x:,}"
+
+    return (
+        f"At epsilon = {curves.epsilon:g} per query and a budget of {budget:g}, basic "
+        f"composition allows {fmt(b)} queries, advanced composition {fmt(a)} and zCDP "
+        f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
+    )
+
+
+def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
+    """Return the ledger as a table (one row per release)."""
+    return pd.DataFrame(
+        [
+            {
+                "#": i + 1,
+                "query": e.query,
+                "mechanism": e.mechanism,
+                "epsilon": e.epsilon,
+                "delta": e.delta,
+                "zCDP rho": e.zcdp,
+                "bars (parallel)": e.groups,
+            }
+            for i, e in enumerate(ledger.entries)
+        ],
+        columns=["#", "query", "mechanism", "epsilon", "delta", "zCDP rho", "bars (parallel)"],
+    )
+
+
+def categorical_columns(df: pd.DataFrame, *, max_values: int = 200) -> list[str]:
+    """Return columns with 2..max_values distinct values (candidates for histograms and RR)."""
+    out = []
+    for c in df.columns:
+        n = df[c].nunique(dropna=False)
+        if 2 <= n <= max_values:
+            out.append(str(c))
+    return out
+
+
+def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
+    """Return ``columns`` with those in ``preferred`` first (their order kept)."""
+    first = [c for c in columns if c in preferred]
+    return first + [c for c in columns if c not in first]
+
+
+def identifiability_worlds(
+    enc: EncodedTable,
+    column: str,
+    *,
+    source: str,
+    qis: tuple[str, ...] = (),
+    m: int | None = None,
+    seed: int = 0,
+) -> tuple[np.ndarray, str]:
+    """Return the candidates' values of ``column`` (the possible worlds) and a description.
+
+    The query is a sum (or mean) of ``column`` over the release D' plus one
+    unknown individual i; the worlds differ only in i's value, so the
+    candidates' own values give the worlds up to a common shift [LC12]_.
+
+    Parameters
+    ----------
+    source : {"class", "sample"}
+        "class": the candidates are the smallest equivalence class on
+        ``qis`` (the attacker narrowed the person down to it); "sample": m
+        records drawn at random (seeded) from the table.
+    """
+    values = pd.to_numeric(enc.df[column], errors="coerce").to_numpy(dtype=float)
+    if source == "class":
+        if not qis:
+            raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
+        part = enc.partition(qis)
+        sizes = part.sizes
+        smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
+        if sizes[smallest] < 2:
+            raise RiskcoreError("every class is a single record: there is no candidate set")
+        rows = np.flatnonzero(part.class_id == smallest)
+        desc = (
+            f"the {len(rows):,} people of the smallest class with 2 or more records on "
+            + ", ".join(qis)
+        )
+    else:
+        if m is None or m < 2:
+            raise RiskcoreError("m must be at least 2")
+        n = len(values)
+        rows = np.random.default_rng(seed).choice(n, size=min(m, n), replace=False)
+        desc = f"{len(rows):,} people drawn at random from the table"
+    w = values[rows]
+    w = w[np.isfinite(w)]
+    if w.size < 2:
+        raise RiskcoreError(f"the candidates have fewer than 2 numeric values of {column!r}")
+    return w, desc
+
+
+def identifiability_reading(res: dp.IdentifiabilityResult) -> str:
+    """Return the reading of an identifiability result."""
+    tight = ""
+    if res.tight_epsilon is not None:
+        tight = (
+            " For these concrete candidates the exact epsilon is "
+            + (
+                "unbounded (they all give the same answer)"
+                if not math.isfinite(res.tight_epsilon)
+                else f"{res.tight_epsilon:.3g}"
+            )
+            + "; the closed form is the safe choice when the candidates are not known in advance."
+        )
+    return (
+        f"To keep the attacker's certainty that a record is a given person at or below "
+        f"{res.rho:.1%} among m = {res.m:,} candidates, use epsilon = {res.epsilon:.3g}: "
+        f"Laplace noise of scale {res.scale:,.4g} on a query whose answer ranges over "
+        f"{res.sensitive_range:,.4g} across the candidates.{tight}"
+    )
+
+
+def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
+    """Return true, observed and estimated counts per category with the 95% interval."""
+    return pd.DataFrame(
+        {
+            "category": list(r.categories),
+            "true": r.true_counts,
+            "observed (randomized)": r.observed_counts,
+            "estimated": r.estimated_counts,
+            "95% low": r.ci_low,
+            "95% high": r.ci_high,
+        }
+    )
+
+
+def grr_reading(r: ldp.GrrResult) -> str:
+    """Return the reading of a randomized-response simulation."""
+    err = np.abs(r.estimated_counts - r.true_counts)
+    worst = int(np.argmax(err))
+    design = (
+        "Warner's binary design" if r.k == 2 else f"k-ary randomized response over k = {r.k} values"
+    )
+    unary = (
+        " Optimized unary encoding would be more accurate here (k > 3e^epsilon + 2)."
+        if ldp.unary_beats_grr(r.k, r.epsilon)
+        else ""
+    )
+    return (
+        f"With {design} at epsilon = {r.epsilon:g}, each person reports their true value "
+        f"with probability {r.p:.1%}. From {r.n:,} randomized reports the estimates are off "
+        f"by at most {err.max():,.0f} people (for {r.categories[worst]!r}).{unary}"
+    )
+
+
+def ldp_planning(
+    k: int, epsilons: np.ndarray, ns: tuple[int, ...], *, alpha: float = 0.05
+) -> pd.DataFrame:
+    """Return the 95% margin on a share against epsilon for several n (GRR), long format."""
+    z = float(special.ndtri(1.0 - alpha / 2.0))
+    rows = []
+    for n in ns:
+        sd = np.sqrt(ldp.grr_variance(np.asarray(epsilons, dtype=float), k, n))
+        rows.append(pd.DataFrame({"epsilon": epsilons, "n": f"n = {n:,}", "margin": z * sd}))
+    return pd.concat(rows, ignore_index=True)
