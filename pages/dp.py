@@ -160,13 +160,13 @@ with tab_noise:
     m3.metric(
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
     )
-    md(f"Sensitivity: {sens.reason}.")
+    st.markdown(md(f"Sensitivity: {sens.reason}."))
     relative = st.toggle("Show the error relative to the true answer (%)", key="rc_dp_relative")
     st.plotly_chart(
         charts.error_vs_epsilon(curves, epsilon, unit=unit, what=what, relative=relative),
         key="rc_dp_error_chart",
     )
-    md(error_reading(curves["laplace"], epsilon, what=what))
+    st.markdown(md(error_reading(curves["laplace"], epsilon, what=what)))
     st.dataframe(
         error_table(curves, epsilon),
         hide_index=True,
@@ -235,10 +235,12 @@ with tab_noise:
             )
         else:
             st.metric(f"Released: {last.query.describe()}", f"{last.value:,.6g}")
-        md(
-            f"{last.mechanism} noise of scale {last.scale:,.4g} (OpenDP); certified cost epsilon "
-            f"{last.epsilon:.4g}, delta {last.delta:g}; +/- {last.half_width:,.4g} at 95%. "
-            + " ".join(f"Note: {n}." for n in last.notes)
+        st.markdown(
+            md(
+                f"{last.mechanism} noise of scale {last.scale:,.4g} (OpenDP); certified "
+                f"cost epsilon {last.epsilon:.4g}, delta {last.delta:g}; "
+                f"+/- {last.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in last.notes)
+            )
         )
 
 # ------------------------------------------------------------------ clipped mean
@@ -260,11 +262,13 @@ with tab_clip:
             try:
                 t = cached.dp_clipping(ctx.key, data, ccol, float(clo), float(ctop), float(epsilon))
                 st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key="rc_dp_clip_chart")
-                md(
-                    f"At epsilon = {epsilon:g} over {t.n:,} values, the smallest total error "
-                    f"is at U = {t.best_upper:,.4g} (RMSE {t.rmse.min():,.3g} around a true "
-                    f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
-                    "itself: fix it in advance or spend a little budget on a private quantile."
+                st.markdown(
+                    md(
+                        f"At epsilon = {epsilon:g} over {t.n:,} values, the smallest total error "
+                        f"is at U = {t.best_upper:,.4g} (RMSE {t.rmse.min():,.3g} around a true "
+                        f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
+                        "itself: fix it in advance or spend a little budget on a private quantile."
+                    )
                 )
             except RiskcoreError as exc:
                 st.error(str(exc))
@@ -304,10 +308,12 @@ with tab_budget:
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)
     if tot.parallel_saving > 0:
-        md(
-            f"Parallel composition: the histograms cover disjoint groups of people, so each "
-            f"costs its epsilon once. Counting every bar separately would have cost "
-            f"{tot.parallel_saving:.4g} more."
+        st.markdown(
+            md(
+                f"Parallel composition: the histograms cover disjoint groups of people, so each "
+                f"costs its epsilon once. Counting every bar separately would have cost "
+                f"{tot.parallel_saving:.4g} more."
+            )
         )
     if st.button("Start a new ledger", help="Forget the releases (only for a new analysis)."):
         state.set_ledger(
@@ -321,7 +327,7 @@ with tab_budget:
     st.plotly_chart(
         charts.composition_chart(curves_c, ledger.epsilon_budget), key="rc_dp_comp_chart"
     )
-    md(composition_reading(curves_c, ledger.epsilon_budget))
+    st.markdown(md(composition_reading(curves_c, ledger.epsilon_budget)))
 
 # ------------------------------------------------------------------ differential identifiability
 with tab_di:
@@ -368,7 +374,7 @@ with tab_di:
         except (RiskcoreError, ValueError) as exc:
             st.error(str(exc))
         else:
-            md(f"Candidates: {desc}.")
+            st.markdown(md(f"Candidates: {desc}."))
             d1, d2, d3 = st.columns(3)
             d1.metric("Epsilon (Theorem 1)", f"{res.epsilon:.4g}")
             d2.metric("Laplace scale lambda", f"{res.scale:,.4g}")
@@ -383,11 +389,13 @@ with tab_di:
                 charts.posterior_chart(r, g, rho, true_value, f"{dcol} units"),
                 key="rc_dp_post_chart",
             )
-            md(identifiability_reading(res))
-            md(
-                f"The curve follows the most exposed candidate ({dcol} = {true_value:,.4g}): "
-                "the attacker's certainty peaks when the noisy answer lands on that person's "
-                f"value and stays at or below {rho:.1%}."
+            st.markdown(md(identifiability_reading(res)))
+            st.markdown(
+                md(
+                    f"The curve follows the most exposed candidate ({dcol} = {true_value:,.4g}): "
+                    "the attacker's certainty peaks when the noisy answer lands on that person's "
+                    f"value and stays at or below {rho:.1%}."
+                )
             )
 
 # ------------------------------------------------------------------ sample and aggregate
@@ -423,12 +431,14 @@ with tab_sa:
             st.error(str(exc))
         else:
             st.plotly_chart(charts.blocks_chart(sa, f"{ycol} units"), key="rc_dp_sa_chart")
-            md(
-                f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
-                f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
-                f"epsilon = {epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
-                f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less noise, "
-                "but each block's statistic is noisier."
+            st.markdown(
+                md(
+                    f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
+                    f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
+                    f"epsilon = {epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
+                    f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less "
+                    "noise, but each block's statistic is noisier."
+                )
             )
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:

@@ -57,7 +57,7 @@ with tab_rr:
             m2.metric("Truthful report probability p", f"{r.p:.1%}")
             m3.metric("Each other value q", f"{r.q:.2%}")
             st.plotly_chart(charts.grr_bars(grr_table(r), col), key="rc_ldp_grr_chart")
-            md(grr_reading(r))
+            st.markdown(md(grr_reading(r)))
             st.dataframe(grr_table(r).round(1), hide_index=True)
             st.caption(
                 "Estimates use (C_v/n - q)/(p - q) (Wang et al. 2017) and can be negative for "
@@ -90,11 +90,13 @@ with tab_num:
                     help="95% interval below",
                 )
                 k3.metric("Noise per report (Laplace scale)", f"{lr.scale:,.4g}")
-                md(
-                    f"Each of {lr.n:,} people clips their {ncol} to [{lo:g}, {hi:g}] and adds "
-                    f"Laplace noise of scale {lr.scale:,.4g}, so a single report says almost "
-                    f"nothing; the average of all reports is {lr.estimated_mean:,.4g} +/- "
-                    f"{lr.half_width:,.3g} (95%) for a clipped mean of {lr.clipped_mean:,.4g}."
+                st.markdown(
+                    md(
+                        f"Each of {lr.n:,} people clips their {ncol} to [{lo:g}, {hi:g}] and adds "
+                        f"Laplace noise of scale {lr.scale:,.4g}, so a single report says almost "
+                        f"nothing; the average of all reports is {lr.estimated_mean:,.4g} +/- "
+                        f"{lr.half_width:,.3g} (95%) for a clipped mean of {lr.clipped_mean:,.4g}."
+                    )
                 )
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)
@@ -110,18 +112,25 @@ with tab_plan:
         "Target margin on a share (+/- percentage points)", 0.1, 50.0, 2.0, key="rc_ldp_margin_in"
     )
     needed = ldp.respondents_needed(margin / 100.0, float(epsilon), int(k))
-    md(
-        f"At epsilon = {epsilon:g} with k = {int(k)} categories, {needed:,} respondents give "
-        f"each share to within +/- {margin:g} points (95%)."
+    st.markdown(
+        md(
+            f"At epsilon = {epsilon:g} with k = {int(k)} categories, {needed:,} respondents give "
+            f"each share to within +/- {margin:g} points (95%)."
+        )
     )
     threshold = 3 * np.exp(float(epsilon)) + 2
     if ldp.unary_beats_grr(int(k), float(epsilon)):
-        md(
-            f"With k = {int(k)} > 3e^epsilon + 2 = {threshold:.1f}, optimized unary encoding has "
-            "lower variance than k-ary randomized response (Wang et al. 2017): use it."
+        st.markdown(
+            md(
+                f"With k = {int(k)} > 3e^epsilon + 2 = {threshold:.1f}, optimized unary "
+                "encoding has lower variance than k-ary randomized response "
+                "(Wang et al. 2017): use it."
+            )
         )
     else:
-        md(
-            f"k-ary randomized response is the better protocol here: unary encoding only wins "
-            f"when k > 3e^epsilon + 2 = {threshold:.1f}."
+        st.markdown(
+            md(
+                f"k-ary randomized response is the better protocol here: unary encoding only wins "
+                f"when k > 3e^epsilon + 2 = {threshold:.1f}."
+            )
         )

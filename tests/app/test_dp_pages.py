@@ -1,0 +1,107 @@
+"""AppTest for the Differential privacy and Local DP pages, numbers checked against riskcore."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from riskcore import dp, ldp
+from riskcore.demo import make_people
+from tests.app.test_apptest import (  # noqa: F401
+    clear_caches,
+    demo_roles,
+    metrics,
+    plotly_values,
+    run,
+)
+
+
+def _specs(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _error_spec(at):
+    return next(s for s in _specs(at) if s["layout"]["title"]["text"].startswith("How far"))
+
+
+def _text(at) -> str:
+    return " ".join(x.value.replace("\\", "") for x in at.markdown)
+
+
+def test_dp_page_count_error_follows_epsilon():
+    at = run("pages/dp.py")
+    m = metrics(at)
+    assert m["True count"] == "32,561"
+    assert m["Laplace +/- at epsilon = 1"] == f"{math.log(20):.4g}"  # b ln 20, b = 1
+    assert "At epsilon = 1 this count is 32,561 +/- 3" in _text(at)
+    spec = _error_spec(at)
+    names = [t.get("name", "") for t in spec["data"]]
+    assert any("simulated" in n for n in names)
+    assert any(n.startswith("Discrete Laplace") for n in names)
+    laplace = next(t for t in spec["data"] if t.get("name") == "Laplace, closed form")
+    x, y = plotly_values(laplace["x"]), plotly_values(laplace["y"])
+    assert np.allclose(y, math.log(20) / np.asarray(x))
+    at.select_slider(key="rc_dp_epsilon").set_value(0.01).run()
+    assert not at.exception
+    assert metrics(at)["Laplace +/- at epsilon = 0.01"] == f"{100 * math.log(20):.4g}"
+    marker = next(t for t in _error_spec(at)["data"] if t.get("name") == "chosen epsilon")
+    assert plotly_values(marker["x"]) == [0.01]
+
+
+def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    assert not at.exception
+    m = metrics(at)
+    assert m["Budget left"] == "0 of 1"
+    released = next(v for k, v in m.items() if k.startswith("Released: count of rows"))
+    assert abs(float(released.replace(",", "")) - 32_561) < 40  # P(|Laplace(1)| > 40) ~ 4e-18
+    at.button(key="rc_dp_release").click().run()
+    assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
+    ledger = at.session_state["rc_dp_ledgers"][at.session_state["rc_dataset"]["key"]]
+    assert len(ledger.entries) == 1
+
+
+def test_dp_page_histogram_under_change_one_and_solver():
+    at = run("pages/dp.py", demo_roles(["age", "sex", "race"], ["diagnosis"]))
+    at.radio(key="rc_dp_neighbouring").set_value(dp.NEIGHBOURING_LABELS["change_one"]).run()
+    at.selectbox(key="rc_dp_kind").set_value("histogram").run()
+    assert not at.exception
+    assert metrics(at)["Sensitivity (L1 / L2)"] == "2 / 1.414"
+    assert any("rare value is revealed" in w.value for w in at.warning)
+    at.number_input(key="rc_dp_target").set_value(10.0).run()
+    table = at.dataframe[1].value
+    eps_needed = table.iloc[0, 1]
+    assert eps_needed == pytest.approx(2 * math.log(20) / 10)  # Delta_1 ln(1/alpha) / a
+
+
+def test_dp_page_budget_tab_and_identifiability():
+    at = run("pages/dp.py")
+    m = metrics(at)
+    # default candidates: 200 people drawn from the table, rho = 1.5%
+    assert m["Epsilon (Theorem 1)"] == f"{dp.identifiability_epsilon(200, 0.015):.4g}"
+    assert "composition allows 1 queries" in _text(at)  # epsilon 1, budget 1
+    at.number_input(key="rc_dp_m").set_value(50).run()
+    assert any("is not above 1/m" in e.value for e in at.error)
+
+
+def test_ldp_page_matches_riskcore():
+    at = run("pages/ldp.py", demo_roles(["age", "sex"], ["diagnosis"]))
+    df = make_people(32_561, seed=0)
+    r = ldp.grr_simulate(df["diagnosis"], 1.0, seed=0)
+    m = metrics(at)
+    assert m["Categories k"] == str(r.k) == "14"
+    assert m["Truthful report probability p"] == f"{r.p:.1%}"
+    spec = next(s for s in _specs(at) if "Randomized response" in s["layout"]["title"]["text"])
+    est = next(t for t in spec["data"] if t["name"].startswith("estimated"))
+    assert np.allclose(plotly_values(est["y"]), r.estimated_counts)
+    text = _text(at)
+    assert "Optimized unary encoding would be more accurate here" in text  # 14 > 3e + 2
+    assert f"{ldp.respondents_needed(0.02, 1.0, 4):,} respondents" in text
+    at.select_slider(key="rc_ldp_epsilon").set_value(5.0).run()
+    assert (
+        metrics(at)["Truthful report probability p"] == f"{ldp.grr_probabilities(5.0, 14)[0]:.1%}"
+    )
