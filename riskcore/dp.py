@@ -691,6 +691,8 @@ def clipping_tradeoff(
     s2 = c2[j] + above * u * u
     mean_c = s1 / n
     var_c = np.maximum(s2 / n - mean_c**2, 0.0) * n / max(n - 1, 1)
+    # s2/n - mean^2 cancels: below this floor the clipped values are all equal
+    var_c[var_c < 1e-10 * np.maximum(mean_c**2, 1.0)] = 0.0
     true_mean = float(x.mean())
     bias = mean_c - true_mean
     sampling = np.sqrt(var_c / n)

@@ -63,7 +63,7 @@ def _pct(x: float) -> str:
         return f"{x:.0%}"
     if x >= 0.001:
         return f"{x:.2%}"
-    return f"{x:.1e}"
+    return f"{x * 100:.2g}%"
 
 
 def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:

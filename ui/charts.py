@@ -405,9 +405,14 @@ def clipping_chart(t, unit: str) -> go.Figure:
                 hovertemplate="U = %{x:,.4g}: %{y:,.4g}<extra>" + name + "</extra>",
             )
         )
-    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
+    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot", annotation_text="best U")
     fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log")
+    top = float(np.nanmax(t.rmse))
+    fig.update_yaxes(
+        type="log",
+        exponentformat="power",
+        range=[math.log10(float(t.rmse.min()) / 100.0), math.log10(top * 2.0)],
+    )
     fig = _layout(
         fig,
         f"Error of the DP mean against the upper clipping bound U (epsilon = {t.epsilon:g})",
@@ -531,7 +536,7 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
         "people",
     )
     fig.update_layout(
-        barmode="group", showlegend=True, legend={"orientation": "h", "y": -0.3}, height=440
+        barmode="group", showlegend=True, legend={"orientation": "h", "y": -0.5}, height=480
     )
     return fig
 

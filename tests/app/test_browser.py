@@ -296,3 +296,40 @@ def test_linkage_attack_on_demo_and_guided_demo(server, browser):
             wait_idle(page)
     ctx.close()
     assert external == [], f"requests left localhost: {external}"
+
+
+def test_dp_epsilon_control_moves_the_plot(server, browser):
+    """Move the epsilon slider in Chromium and see the error plot's marker follow it."""
+    external: list[str] = []
+    ctx, page = new_page(browser, external)
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    goto(page, server, "Differential privacy")
+    plot = page.locator(".js-plotly-plot").filter(has_text="How far the noisy count").first
+    plot.locator("text", has_text="at epsilon = 1").first.wait_for()
+    assert metric(page, "Laplace +/- at epsilon = 1") == "2.996"  # ln 20
+    shot(page, "20-dp-noise")
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    page.keyboard.press("ArrowLeft")  # 1 -> 0.5
+    wait_idle(page)
+    plot.locator("text", has_text="at epsilon = 0.5").first.wait_for()
+    assert plot.locator("text", has_text="+/- 5.991 at epsilon = 0.5").count() == 1  # 2 ln 20
+    assert metric(page, "Laplace +/- at epsilon = 0.5") == "5.991"
+    shot(page, "21-dp-noise-eps05")
+    for i, tab in enumerate(
+        ("Clipped mean", "Budget", "Epsilon from re-identification risk", "Sample and aggregate")
+    ):
+        page.get_by_role("tab", name=tab).click()
+        wait_idle(page)
+        shot(page, f"22-dp-tab{i + 1}")
+    goto(page, server, "Local DP")
+    page.get_by_text("Randomized response on diagnosis").first.wait_for()
+    shot(page, "23-ldp-rr")
+    for i, tab in enumerate(("Numeric (local Laplace)", "Planning")):
+        page.get_by_role("tab", name=tab).click()
+        wait_idle(page)
+        shot(page, f"24-ldp-tab{i + 1}")
+    ctx.close()
+    assert external == [], f"requests left localhost: {external}"
