@@ -405,8 +405,9 @@ def clipping_chart(t, unit: str) -> go.Figure:
                 hovertemplate="U = %{x:,.4g}: %{y:,.4g}<extra>" + name + "</extra>",
             )
         )
-    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot", annotation_text="best U")
-    fig.update_xaxes(type="log")
+    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
+    u = np.asarray(t.uppers, dtype=float)
+    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
     top = float(np.nanmax(t.rmse))
     fig.update_yaxes(
         type="log",
