@@ -38,7 +38,7 @@ if ctx is None:  # pragma: no cover - the demo always loads
 data = ctx.table.data
 numeric = numeric_columns(data, list(data.columns))
 categorical = preferred_first(
-    categorical_columns(data), (*ctx.roles.quasi_identifiers, *ctx.roles.sensitive)
+    categorical_columns(ctx.encoded), (*ctx.roles.quasi_identifiers, *ctx.roles.sensitive)
 )
 
 c1, c2, c3, c4 = st.columns([2, 2, 1, 1])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from riskcore import ldp
 from riskcore.errors import RiskcoreError
 from riskcore.explain import numeric_columns
 from riskcore.explain_dp import (
@@ -14,6 +13,7 @@ from riskcore.explain_dp import (
     grr_reading,
     grr_table,
     ldp_planning,
+    planning_reading,
     preferred_first,
 )
 from ui import cached, charts
@@ -31,7 +31,7 @@ ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()
 data = ctx.table.data
-categorical = preferred_first(categorical_columns(data), ctx.roles.sensitive)
+categorical = preferred_first(categorical_columns(ctx.encoded), ctx.roles.sensitive)
 numeric = numeric_columns(data, list(data.columns))
 
 c1, c2 = st.columns([3, 1])
@@ -111,26 +111,5 @@ with tab_plan:
     margin = st.number_input(
         "Target margin on a share (+/- percentage points)", 0.1, 50.0, 2.0, key="rc_ldp_margin_in"
     )
-    needed = ldp.respondents_needed(margin / 100.0, float(epsilon), int(k))
-    st.markdown(
-        md(
-            f"At epsilon = {epsilon:g} with k = {int(k)} categories, {needed:,} respondents give "
-            f"each share to within +/- {margin:g} points (95%)."
-        )
-    )
-    threshold = 3 * np.exp(float(epsilon)) + 2
-    if ldp.unary_beats_grr(int(k), float(epsilon)):
-        st.markdown(
-            md(
-                f"With k = {int(k)} > 3e^epsilon + 2 = {threshold:.1f}, optimized unary "
-                "encoding has lower variance than k-ary randomized response "
-                "(Wang et al. 2017): use it."
-            )
-        )
-    else:
-        st.markdown(
-            md(
-                f"k-ary randomized response is the better protocol here: unary encoding only wins "
-                f"when k > 3e^epsilon + 2 = {threshold:.1f}."
-            )
-        )
+    for line in planning_reading(int(k), float(epsilon), float(margin)):
+        st.markdown(md(line))

@@ -30,6 +30,7 @@ __all__ = [
     "ldp_planning",
     "ledger_table",
     "mechanisms_for",
+    "planning_reading",
     "preferred_first",
     "queries_allowed",
     "solver_table",
@@ -166,14 +167,12 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     )
 
 
-def categorical_columns(df: pd.DataFrame, *, max_values: int = 200) -> list[str]:
-    """Return columns with 2..max_values distinct values (candidates for histograms and RR)."""
-    out = []
-    for c in df.columns:
-        n = df[c].nunique(dropna=False)
-        if 2 <= n <= max_values:
-            out.append(str(c))
-    return out
+def categorical_columns(enc: EncodedTable, *, max_values: int = 200) -> list[str]:
+    """Return columns with 2..max_values distinct values (candidates for histograms and RR).
+
+    Reads the cached per-column codes of ``enc`` (a missing value counts as a value).
+    """
+    return [str(c) for c in enc.df.columns if 2 <= len(enc.column(str(c)).labels) <= max_values]
 
 
 def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
@@ -283,6 +282,27 @@ def grr_reading(r: ldp.GrrResult) -> str:
         f"with probability {r.p:.1%}. From {r.n:,} randomized reports the estimates are off "
         f"by at most {err.max():,.0f} people (for {r.categories[worst]!r}).{unary}"
     )
+
+
+def planning_reading(k: int, epsilon: float, margin: float) -> tuple[str, str]:
+    """Return (respondents needed for +/- margin points, which protocol to use)."""
+    needed = ldp.respondents_needed(margin / 100.0, epsilon, k)
+    first = (
+        f"At epsilon = {epsilon:g} with k = {k} categories, {needed:,} respondents give "
+        f"each share to within +/- {margin:g} points (95%)."
+    )
+    threshold = 3.0 * math.exp(epsilon) + 2.0
+    if ldp.unary_beats_grr(k, epsilon):
+        second = (
+            f"With k = {k} > 3e^epsilon + 2 = {threshold:.1f}, optimized unary encoding has "
+            "lower variance than k-ary randomized response (Wang et al. 2017): use it."
+        )
+    else:
+        second = (
+            "k-ary randomized response is the better protocol here: unary encoding only wins "
+            f"when k > 3e^epsilon + 2 = {threshold:.1f}."
+        )
+    return first, second
 
 
 def ldp_planning(

@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 MISSING = "(missing)"
+_Z95 = float(special.ndtri(0.975))  # two-sided 95% normal quantile
 
 
 def _eps(epsilon: float) -> float:
@@ -241,7 +242,7 @@ def grr_simulate(
     p, q = grr_probabilities(epsilon, k)
     f = np.clip(est / n, 0.0, 1.0)
     var = n * (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2
-    half = 1.959963984540054 * np.sqrt(var)
+    half = _Z95 * np.sqrt(var)
     return GrrResult(
         str(s.name),
         float(epsilon),
@@ -324,7 +325,7 @@ def laplace_ldp_simulate(
     c = np.clip(x, lo, hi)
     reports = c + np.random.default_rng(seed).laplace(0.0, b, x.size)
     var_c = float(c.var(ddof=1)) if x.size > 1 else 0.0
-    half = 1.959963984540054 * math.sqrt((var_c + 2 * b * b) / x.size)
+    half = _Z95 * math.sqrt((var_c + 2 * b * b) / x.size)
     return LaplaceLdpResult(
         column,
         float(epsilon),

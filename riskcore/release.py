@@ -148,7 +148,7 @@ def _histogram(rows: pd.DataFrame, query: Query) -> tuple[tuple[str, ...], np.nd
             f"than {MAX_BARS} bars is mostly noise. Generalize the column first."
         )
     idx = pd.Index(labels)
-    mapped = pd.Index(counts.index).map(lambda v: v if v in idx else OTHER)
+    mapped = counts.index.where(counts.index.isin(idx), OTHER)
     totals = pd.Series(counts.to_numpy(), index=mapped).groupby(level=0, sort=False).sum()
     return labels, totals.reindex(idx, fill_value=0).to_numpy(dtype=np.int64)
 
@@ -209,13 +209,6 @@ class Release:
     sensitivity: Sensitivity
     half_width: float
     notes: tuple[str, ...]
-
-    def ledger_entry(self) -> LedgerEntry:
-        """Return this release's line in the privacy ledger."""
-        groups = len(self.labels) if self.labels else 1
-        return LedgerEntry(
-            self.query.describe(), self.mechanism, self.epsilon, self.delta, self.rho, groups
-        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""

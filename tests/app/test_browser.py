@@ -111,6 +111,15 @@ def new_page(browser, external: list[str], scheme: str = "light"):
     return ctx, page
 
 
+def open_app(browser, server, external: list[str], scheme: str = "light"):
+    """Open the app in a new browser context and wait until the router has run."""
+    ctx, page = new_page(browser, external, scheme)
+    page.goto(server)
+    wait_idle(page)
+    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    return ctx, page
+
+
 def wait_idle(page):
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_function(
@@ -160,10 +169,7 @@ def upload(page, path: Path, nth: int = 0):
 
 def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     external: list[str] = []
-    ctx, page = new_page(browser, external)
-    page.goto(server)
-    wait_idle(page)
-    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    ctx, page = open_app(browser, server, external)
     shot(page, "1-data-demo")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
@@ -207,10 +213,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     shot(page, "5-uniqueness-after-roles")
 
     # a second browser context does not see the first one's upload
-    ctx2, page2 = new_page(browser, external)
-    page2.goto(server)
-    wait_idle(page2)
-    page2.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    ctx2, page2 = open_app(browser, server, external)
     assert page2.get_by_text(f"{adult.name}:").count() == 0
     ctx2.close()
     ctx.close()
@@ -220,9 +223,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
 def test_dark_theme_pages_render(server, browser):
     """Streamlit follows the browser's colour scheme; every page renders in dark mode."""
     external: list[str] = []
-    ctx, page = new_page(browser, external, scheme="dark")
-    page.goto(server)
-    wait_idle(page)
+    ctx, page = open_app(browser, server, external, scheme="dark")
     bg = page.evaluate(
         "() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).backgroundColor"
     )
@@ -241,9 +242,7 @@ def test_dark_theme_pages_render(server, browser):
 
 def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     external: list[str] = []
-    ctx, page = new_page(browser, external)
-    page.goto(server)
-    wait_idle(page)
+    ctx, page = open_app(browser, server, external)
     evil = "<img src=x onerror=alert(1)>"
     md_img = "![t](http://127.0.0.9/pixel.png)"
     csv = tmp_path / "evil.csv"
@@ -270,10 +269,7 @@ def test_linkage_attack_on_demo_and_guided_demo(server, browser):
     from riskcore.linkage import linkage_attack, simulate_auxiliary
 
     external: list[str] = []
-    ctx, page = new_page(browser, external)
-    page.goto(server)
-    wait_idle(page)
-    page.get_by_text("Demo people (32,561 rows)").first.wait_for()  # the router has run
+    ctx, page = open_app(browser, server, external)
     goto(page, server, "Attacks")
     page.get_by_text("Possible identities per target").first.wait_for()
     df = make_people(32_561, seed=0)
@@ -301,10 +297,7 @@ def test_linkage_attack_on_demo_and_guided_demo(server, browser):
 def test_dp_epsilon_control_moves_the_plot(server, browser):
     """Move the epsilon slider in Chromium and see the error plot's marker follow it."""
     external: list[str] = []
-    ctx, page = new_page(browser, external)
-    page.goto(server)
-    wait_idle(page)
-    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+    ctx, page = open_app(browser, server, external)
     goto(page, server, "Differential privacy")
     plot = page.locator(".js-plotly-plot").filter(has_text="How far the noisy count").first
     plot.locator("text", has_text="at epsilon = 1").first.wait_for()
