@@ -449,7 +449,13 @@ def composition_chart(c, budget: float) -> go.Figure:
         "number of queries k",
         "total epsilon",
     )
-    fig.update_yaxes(range=[0, max(budget * 3, float(c.best[-1]) * 1.2)])
+    # zoom on where the budget is crossed: up to three budgets, and the k where even the
+    # best accountant has passed that
+    top = budget * 3.0
+    past = np.flatnonzero(c.best > top)
+    k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
+    fig.update_yaxes(range=[0, top])
+    fig.update_xaxes(range=[1, max(k_end, 10)])
     fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
     return fig
 
@@ -494,7 +500,11 @@ def blocks_chart(sa, unit: str) -> go.Figure:
     fig.add_hrect(y0=lo, y1=hi, fillcolor="rgba(46,134,171,0.08)", line_width=0)
     fig.add_hline(y=sa.aggregate, line_color=ACCENT, annotation_text="average of clamped blocks")
     fig.add_hline(
-        y=sa.full_data_value, line_color="#66a182", line_dash="dot", annotation_text="all records"
+        y=sa.full_data_value,
+        line_color="#66a182",
+        line_dash="dot",
+        annotation_text="all records",
+        annotation_position="bottom left",
     )
     return _layout(
         fig,
