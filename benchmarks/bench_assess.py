@@ -37,8 +37,9 @@ TARGETS = {1_000_000: (1.5, None), 10_000_000: (15.0, 6.0)}  # seconds, GB (6 QI
 
 def worker(path: str, n_qis: int) -> dict:
     """Run one configuration in this process and return its figures."""
-    from riskcore.assess import EncodedTable, assess
-    from riskcore.loader import LoadLimits, load_table
+    from riskcore.engine import EncodedTable
+    from riskcore.io import LoadLimits, load_table
+    from riskcore.metrics import assess
 
     t0 = time.perf_counter()
     df = load_table(path, limits=LoadLimits(max_bytes=10**10, max_rows=20_000_000)).data
@@ -69,7 +70,7 @@ def peer(n_rows: int, n_qis: int, timeout: float) -> dict | None:
 import json, time, sys
 sys.path.insert(0, {str(ROOT)!r})
 from riskcore.demo import make_people
-from riskcore.assess import assess
+from riskcore.metrics import assess
 from pycanon import anonymity
 qis = {QI_SETS[8][:n_qis]!r}
 df = make_people({n_rows}, seed=0)[qis + {SENSITIVE!r}].astype(str)

@@ -28,9 +28,9 @@ TARGET_SECONDS = 10.0
 
 def main() -> int:
     """Run the benchmark and print the figures."""
+    from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
+    from riskcore.deidentify.generalize import band_numeric, mask_trailing
     from riskcore.demo import make_people
-    from riskcore.generalize import band_numeric, mask_trailing
-    from riskcore.linkage import linkage_attack, simulate_auxiliary
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rows", type=int, default=1_000_000)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from riskcore.assess import class_table
-from riskcore.explain import diversity_distribution, join_names, risk_table, target_checks
-from riskcore.metrics import THRESHOLDS
-from ui import cached, charts, state
+from riskcore.metrics import THRESHOLDS, class_table
+from riskcore.report import figures as charts
+from riskcore.report.readings import diversity_distribution, join_names, risk_table, target_checks
+from ui import cached, state
 from ui.context import context, require_qis
 from ui.safe import md
 

@@ -6,7 +6,9 @@ import streamlit as st
 
 from riskcore.attacks import simulate_noisy_difference
 from riskcore.errors import RiskcoreError
-from riskcore.explain import (
+from riskcore.io import load_table
+from riskcore.report import figures as charts
+from riskcore.report.readings import (
     attribute_table,
     curve_reading,
     differencing_reading,
@@ -18,8 +20,7 @@ from riskcore.explain import (
     numeric_columns,
     two_release_table,
 )
-from riskcore.loader import load_table
-from ui import cached, charts
+from ui import cached
 from ui.context import context, require_qis
 from ui.safe import md
 

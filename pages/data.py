@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RolesError
-from riskcore.explain import column_summary
+from riskcore.report.readings import column_summary
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
 from ui.context import context

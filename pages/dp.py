@@ -6,9 +6,11 @@ import numpy as np
 import streamlit as st
 
 from riskcore import dp
+from riskcore.dp.release import Query, release, release_sample_aggregate
 from riskcore.errors import RiskcoreError
-from riskcore.explain import numeric_columns
-from riskcore.explain_dp import (
+from riskcore.report import figures as charts
+from riskcore.report.readings import numeric_columns
+from riskcore.report.readings_dp import (
     EPSILON_STEPS,
     categorical_columns,
     composition_reading,
@@ -20,8 +22,7 @@ from riskcore.explain_dp import (
     preferred_first,
     solver_table,
 )
-from riskcore.release import Query, release, release_sample_aggregate
-from ui import cached, charts, state
+from ui import cached, state
 from ui.context import capture_leaks, context
 from ui.safe import md
 

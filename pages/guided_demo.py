@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from riskcore.explain import noise_reading, size_histogram
-from ui import cached, charts
+from riskcore.report import figures as charts
+from riskcore.report.readings import noise_reading, size_histogram
+from ui import cached
 from ui.safe import md
 
 STEP = "rc_story_step"

@@ -6,8 +6,9 @@ import numpy as np
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from riskcore.explain import numeric_columns
-from riskcore.explain_dp import (
+from riskcore.report import figures as charts
+from riskcore.report.readings import numeric_columns
+from riskcore.report.readings_dp import (
     EPSILON_STEPS,
     categorical_columns,
     grr_reading,
@@ -16,7 +17,7 @@ from riskcore.explain_dp import (
     planning_reading,
     preferred_first,
 )
-from ui import cached, charts
+from ui import cached
 from ui.context import context
 from ui.safe import md
 

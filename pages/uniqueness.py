@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from riskcore.explain import (
+from riskcore.report import figures as charts
+from riskcore.report.readings import (
     candidate_table,
     candidates_reading,
     contribution_reading,
@@ -14,7 +15,7 @@ from riskcore.explain import (
     size_histogram,
     subset_table,
 )
-from ui import cached, charts, state
+from ui import cached, state
 from ui.context import context, require_qis
 from ui.safe import md
 

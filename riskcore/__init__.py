@@ -24,9 +24,10 @@ cli
     ``python -m riskcore assess ...``.
 """
 
-from riskcore.assess import Assessment, EncodedTable, Population, assess, class_table
+from riskcore.engine import EncodedTable
 from riskcore.errors import DataLoadError, PrivacyLeakWarning, RiskcoreError, RolesError
-from riskcore.loader import LoadedTable, LoadLimits, load_table
+from riskcore.io import LoadedTable, LoadLimits, load_table
+from riskcore.metrics import Assessment, Population, assess, class_table
 from riskcore.roles import ColumnRoles, RoleSuggestion, suggest_roles
 
 __version__ = "0.1.0"

@@ -11,10 +11,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from riskcore.assess import Assessment, Population, assess
 from riskcore.errors import RiskcoreError
-from riskcore.loader import load_table
-from riskcore.metrics import THRESHOLDS
+from riskcore.io import load_table
+from riskcore.metrics import THRESHOLDS, Assessment, Population, assess
 
 __all__ = ["main"]
 

@@ -15,28 +15,29 @@ import streamlit as st
 
 from riskcore import assess as _assess
 from riskcore import dp as _dp
-from riskcore import ldp as _ldp
-from riskcore.assess import Assessment, EncodedTable, Population
 from riskcore.attacks import (
     DifferencingResult,
     HomogeneityResult,
     differencing_attack,
     homogeneity_attack,
 )
-from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
-from riskcore.explain_dp import identifiability_worlds
-from riskcore.linkage import (
+from riskcore.attacks.linkage import (
     LinkageCurve,
     LinkageResult,
     linkage_attack,
     linkage_curve,
     simulate_auxiliary,
 )
-from riskcore.loader import LoadedTable, load_table
-from riskcore.release import Query, true_answer
+from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
+from riskcore.demo.story import Story, guided_story
+from riskcore.dp import local as _ldp
+from riskcore.dp.release import Query, true_answer
+from riskcore.engine import EncodedTable
+from riskcore.io import LoadedTable, load_table
+from riskcore.metrics import Assessment, Population
+from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
+from riskcore.report.readings_dp import identifiability_worlds
 from riskcore.roles import RoleSuggestion, suggest_roles
-from riskcore.story import Story, guided_story
-from riskcore.uniqueness import UniquenessResult, subset_uniqueness
 
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner="Reading the file ...")

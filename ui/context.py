@@ -9,9 +9,9 @@ from typing import Any
 
 import streamlit as st
 
-from riskcore.assess import EncodedTable
+from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
-from riskcore.loader import LoadedTable
+from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestion
 from ui import cached, state

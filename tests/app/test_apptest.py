@@ -13,8 +13,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from riskcore.assess import assess
 from riskcore.demo import make_people
+from riskcore.metrics import assess
 from tests.conftest import ROOT
 from ui.safe import md
 

@@ -7,9 +7,9 @@ import json
 import numpy as np
 
 from riskcore.attacks import differencing_attack, homogeneity_attack
+from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
 from riskcore.demo import make_people
-from riskcore.linkage import linkage_attack, simulate_auxiliary
-from riskcore.story import guided_story
+from riskcore.demo.story import guided_story
 from tests.app.test_apptest import (  # noqa: F401
     clear_caches,
     demo_roles,

@@ -265,8 +265,8 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
 
 def test_linkage_attack_on_demo_and_guided_demo(server, browser):
     """Run the linkage attack on the demo data in a real browser and read the result."""
+    from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
     from riskcore.demo import DEMO_ROLES, make_people
-    from riskcore.linkage import linkage_attack, simulate_auxiliary
 
     external: list[str] = []
     ctx, page = open_app(browser, server, external)

@@ -8,8 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from riskcore import dp, ldp
+from riskcore import dp
 from riskcore.demo import make_people
+from riskcore.dp import local as ldp
 from tests.app.test_apptest import (  # noqa: F401
     clear_caches,
     demo_roles,

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore import dp, ldp
+from riskcore import dp
+from riskcore.dp import local as ldp
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
 

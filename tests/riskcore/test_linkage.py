@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskcore.errors import RiskcoreError
-from riskcore.generalize import band_numeric, date_part, mask_trailing
-from riskcore.linkage import (
+from riskcore.attacks.linkage import (
     linkage_attack,
     linkage_curve,
     parse_interval,
     simulate_auxiliary,
     wilson_interval,
 )
+from riskcore.deidentify.generalize import band_numeric, date_part, mask_trailing
+from riskcore.errors import RiskcoreError
 
 RELEASE = pd.DataFrame(
     {

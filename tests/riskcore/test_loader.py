@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from riskcore.errors import DataLoadError
-from riskcore.loader import LoadLimits, load_table
+from riskcore.io import LoadLimits, load_table
 from tests.conftest import shared_file
 
 

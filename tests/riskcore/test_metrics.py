@@ -8,14 +8,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.assess import assess
+from riskcore.engine import Contingency, build_partition, class_value_counts, encode_column
 from riskcore.metrics import (
+    assess,
     k_anonymity,
     recursive_l_per_class,
     reidentification_risk,
     t_closeness_per_class,
 )
-from riskcore.partition import Contingency, build_partition, class_value_counts, encode_column
 
 
 def one_class(counts, ordered=False):

@@ -7,9 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from riskcore.assess import EncodedTable, Population, assess
 from riskcore.demo import make_people
-from riskcore.population import (
+from riskcore.engine import EncodedTable
+from riskcore.metrics import Population, assess
+from riskcore.metrics.population import (
     _shlosser_k,
     population_uniqueness,
     snb_uniques,

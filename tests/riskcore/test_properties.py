@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from riskcore.assess import assess
+from riskcore.metrics import assess
 from tests.riskcore.reference import reference_assessment
 
 VALUES = {

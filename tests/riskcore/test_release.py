@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 from riskcore import dp
+from riskcore.dp.release import Query, release, release_sample_aggregate, true_answer
 from riskcore.errors import PrivacyLeakWarning, RiskcoreError
-from riskcore.release import Query, release, release_sample_aggregate, true_answer
 
 odp.enable_features("contrib")
 

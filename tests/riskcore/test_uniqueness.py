@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.assess import EncodedTable, Population, assess, class_table
+from riskcore.engine import EncodedTable
 from riskcore.errors import RolesError
-from riskcore.uniqueness import subset_uniqueness
+from riskcore.metrics import Population, assess, class_table
+from riskcore.metrics.uniqueness import subset_uniqueness
 
 # Hand-worked table: 6 people.
 #   zip    sex  age  dx

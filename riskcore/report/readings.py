@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskcore.assess import Assessment, EncodedTable
 from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
-from riskcore.linkage import LinkageCurve, LinkageResult
-from riskcore.metrics import ClassSizeDistribution
+from riskcore.attacks.linkage import LinkageCurve, LinkageResult
+from riskcore.engine import EncodedTable
+from riskcore.metrics import Assessment, ClassSizeDistribution
+from riskcore.metrics.uniqueness import UniquenessResult
 from riskcore.roles import RoleSuggestion
-from riskcore.uniqueness import UniquenessResult
 
 __all__ = [
     "SIZE_BINS",

@@ -36,9 +36,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from riskcore._json import fields_dict
+from riskcore._results import fields_dict
+from riskcore.dp.local import grr_estimate
 from riskcore.errors import PrivacyLeakWarning, RiskcoreError
-from riskcore.ldp import grr_estimate
 
 __all__ = [
     "BudgetExceededError",

@@ -153,7 +153,7 @@ def suppress_small_classes(
         Positions in ``data`` of the kept records (``len(data) - len(kept)``
         records were suppressed).
     """
-    from riskcore.assess import EncodedTable
+    from riskcore.engine import EncodedTable
 
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k!r}")

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from riskcore._json import fields_dict
+from riskcore._results import fields_dict
 from riskcore.errors import RiskcoreError
 
 __all__ = [

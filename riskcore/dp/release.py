@@ -32,8 +32,8 @@ import numpy as np
 import opendp.prelude as odp
 import pandas as pd
 
-from riskcore._json import fields_dict
-from riskcore.dp import (
+from riskcore._results import fields_dict
+from riskcore.dp.core import (
     LedgerEntry,
     PrivacyLedger,
     SampleAggregate,

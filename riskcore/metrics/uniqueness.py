@@ -4,7 +4,7 @@ Which column drives the risk? For every single QI, and pairs and triples
 within a budget, the share of records unique on that subset; and for each
 QI, how many of the records unique on all QIs stop being unique when that QI
 is removed. All subsets reuse the cached column codes of an
-:class:`~riskcore.assess.EncodedTable`.
+:class:`~riskcore.engine.EncodedTable`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from riskcore.assess import EncodedTable
+from riskcore.engine import EncodedTable
 from riskcore.errors import RolesError
 
 __all__ = ["QIContribution", "SubsetUniqueness", "UniquenessResult", "subset_uniqueness"]

@@ -16,69 +16,23 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from riskcore.engine import EncodedTable, Partition, class_value_counts
 from riskcore.errors import RolesError
-from riskcore.metrics import (
-    DiversityResult,
+from riskcore.metrics.anonymity import (
     KAnonymityResult,
     RiskResult,
     k_anonymity,
     reidentification_risk,
-    sensitive_metrics,
 )
-from riskcore.partition import (
-    EncodedColumn,
-    Partition,
-    build_partition,
-    class_value_counts,
-    encode_column,
-)
-from riskcore.population import PopulationUniqueness, population_uniqueness
+from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
+from riskcore.metrics.population import PopulationUniqueness, population_uniqueness
 
-__all__ = ["Assessment", "EncodedTable", "Population", "assess", "class_table"]
+__all__ = ["MISSING_POLICY", "Assessment", "Population", "assess", "class_table"]
 
 #: How missing quasi-identifier values are treated (stated in every report).
 MISSING_POLICY = (
     "missing quasi-identifier values count as one more value of their column; no record is dropped"
 )
-
-
-class EncodedTable:
-    """Per-column integer codes of a table, computed once and cached.
-
-    Every QI subset, what-if and lattice node reuses the codes: factorizing
-    strings again costs more than the group-by itself.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table; it is not copied or modified.
-    """
-
-    def __init__(self, df: pd.DataFrame) -> None:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"df must be a DataFrame, got {type(df).__name__}")
-        if df.columns.has_duplicates:
-            dup = df.columns[df.columns.duplicated()][0]
-            raise RolesError(f"the table has two columns named {dup!r}; rename one")
-        self.df = df
-        self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
-
-    def __len__(self) -> int:
-        return len(self.df)
-
-    def column(self, name: str, *, ordered: bool | None = None) -> EncodedColumn:
-        """Return the codes of one column (cached)."""
-        key = (name, ordered)
-        if key not in self._cache:
-            if name not in self.df.columns:
-                raise RolesError(f"the table has no column {name!r}")
-            self._cache[key] = encode_column(self.df[name], ordered=ordered)
-        return self._cache[key]
-
-    def partition(self, qis: Iterable[str]) -> Partition:
-        """Return the equivalence classes over ``qis``."""
-        qis = tuple(qis)
-        return build_partition({q: self.column(q) for q in qis}, qis)
 
 
 @dataclass(frozen=True)

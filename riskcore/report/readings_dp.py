@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from riskcore import dp, ldp
-from riskcore.assess import EncodedTable
+from riskcore import dp
+from riskcore.dp import local as ldp
+from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 
 __all__ = [

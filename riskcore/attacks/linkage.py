@@ -44,9 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskcore.deidentify.generalize import DATE_FORMATS
+from riskcore.engine import encode_column, pack_keys
 from riskcore.errors import RiskcoreError
-from riskcore.generalize import DATE_FORMATS
-from riskcore.partition import encode_column, pack_keys
 
 __all__ = [
     "AttributeDisclosure",

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskcore.assess import Assessment, EncodedTable, assess
 from riskcore.attacks import (
     DifferencingResult,
     HomogeneityResult,
@@ -22,9 +21,11 @@ from riskcore.attacks import (
     differencing_attack,
     homogeneity_attack,
 )
+from riskcore.attacks.linkage import LinkageResult, linkage_attack, simulate_auxiliary
+from riskcore.deidentify.generalize import band_numeric, mask_trailing, suppress_small_classes
 from riskcore.demo import make_people
-from riskcore.generalize import band_numeric, mask_trailing, suppress_small_classes
-from riskcore.linkage import LinkageResult, linkage_attack, simulate_auxiliary
+from riskcore.engine import EncodedTable
+from riskcore.metrics import Assessment, assess
 
 __all__ = ["Story", "guided_story"]
 

@@ -1,0 +1,1 @@
+"""De-identification: generalization and suppression (masking, Safe Harbor, lattice to come)."""

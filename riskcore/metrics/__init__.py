@@ -1,0 +1,60 @@
+"""Metrics: functions of class sizes and the sparse class x value contingency.
+
+anonymity
+    k-anonymity, the class-size distribution, prosecutor / journalist /
+    marketer risk.
+diversity
+    Distinct / entropy / recursive l-diversity and t-closeness.
+population
+    Population uniqueness (Zayatz, Pitman, SNB, Dankar et al.).
+uniqueness
+    Uniqueness per QI subset and each QI's contribution.
+assessment
+    :func:`assess`: one partition, every metric.
+"""
+
+from riskcore.metrics.anonymity import (
+    THRESHOLDS,
+    ClassSizeDistribution,
+    KAnonymityResult,
+    RiskResult,
+    class_size_distribution,
+    k_anonymity,
+    reidentification_risk,
+)
+from riskcore.metrics.assessment import (
+    MISSING_POLICY,
+    Assessment,
+    Population,
+    assess,
+    class_table,
+)
+from riskcore.metrics.diversity import (
+    DiversityResult,
+    distinct_l_per_class,
+    entropy_per_class,
+    recursive_l_per_class,
+    sensitive_metrics,
+    t_closeness_per_class,
+)
+
+__all__ = [
+    "MISSING_POLICY",
+    "THRESHOLDS",
+    "Assessment",
+    "ClassSizeDistribution",
+    "DiversityResult",
+    "KAnonymityResult",
+    "Population",
+    "RiskResult",
+    "assess",
+    "class_size_distribution",
+    "class_table",
+    "distinct_l_per_class",
+    "entropy_per_class",
+    "k_anonymity",
+    "recursive_l_per_class",
+    "reidentification_risk",
+    "sensitive_metrics",
+    "t_closeness_per_class",
+]

@@ -1,0 +1,265 @@
+"""k-anonymity, the class-size distribution and re-identification risk.
+
+Every function here takes the small tables of :mod:`riskcore.partition`
+(class sizes, the sparse class x value contingency) and is vectorized with
+numpy: no Python loop runs over records or classes.
+
+Notation (``shared/notes/formulas.md``): classes j = 1..J over the
+quasi-identifiers, f_j records in class j, n = sum f_j, F_j the class size in
+the population when known.
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   Int. J. Uncertainty, Fuzziness and Knowledge-Based Systems 10(5), 2002.
+.. [E13] K. El Emam, *Guide to the De-Identification of Personal Health
+   Information*, CRC Press, 2013 (prosecutor / journalist / marketer models,
+   as implemented in ARX ``risk/RiskModelSampleSummary.java``).
+.. [M07] A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam,
+   "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007.
+.. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness: privacy beyond
+   k-anonymity and l-diversity", ICDE 2007.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+import numpy as np
+
+#: Record-risk thresholds used in practice, with what they mean
+#: (El Emam 2013, "cell size precedents").
+THRESHOLDS: dict[float, str] = {
+    0.33: "k = 3: lowest cell-size precedent, trusted recipients only",
+    0.2: "k = 5: common cell-size rule for shared data",
+    0.09: "k = 11: US public release (CMS cell-size rule of 11)",
+    0.05: "k = 20: most conservative precedent, public release",
+}
+
+
+
+def _check_sizes(sizes: np.ndarray) -> np.ndarray:
+    sizes = np.asarray(sizes)
+    if sizes.ndim != 1:
+        raise ValueError(f"class sizes must be one-dimensional, got shape {sizes.shape}")
+    if len(sizes) and sizes.min() <= 0:
+        raise ValueError("class sizes must be positive (empty classes are not classes)")
+    return sizes.astype(np.int64, copy=False)
+
+
+@dataclass(frozen=True)
+class ClassSizeDistribution:
+    """How many classes, and records, have each class size.
+
+    Attributes
+    ----------
+    size : tuple of int
+        Distinct class sizes, ascending.
+    n_classes : tuple of int
+        Number of classes of each size.
+    n_records : tuple of int
+        Number of records in classes of each size (``size * n_classes``).
+    """
+
+    size: tuple[int, ...]
+    n_classes: tuple[int, ...]
+    n_records: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, list[int]]:
+        """Return the distribution as plain lists."""
+        return {k: list(v) for k, v in asdict(self).items()}
+
+
+def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
+    """Compute the distribution of class sizes (for the histogram).
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+
+    Returns
+    -------
+    ClassSizeDistribution
+    """
+    sizes = _check_sizes(sizes)
+    s, c = np.unique(sizes, return_counts=True)
+    return ClassSizeDistribution(
+        tuple(int(x) for x in s), tuple(int(x) for x in c), tuple(int(x) for x in s * c)
+    )
+
+
+@dataclass(frozen=True)
+class KAnonymityResult:
+    """k-anonymity of a table over its quasi-identifiers [S02]_.
+
+    Attributes
+    ----------
+    k : int
+        min_j f_j, the size of the smallest class (higher is safer); 0 for
+        an empty table.
+    n_records : int
+        n.
+    n_classes : int
+        J.
+    unique_records : int
+        Records alone in their class: sum of f_j over classes with f_j = 1.
+    distribution : ClassSizeDistribution
+        Classes and records per class size.
+    """
+
+    k: int
+    n_records: int
+    n_classes: int
+    unique_records: int
+    distribution: ClassSizeDistribution
+
+    @property
+    def unique_share(self) -> float:
+        """Return the share of records unique on the QIs."""
+        return self.unique_records / self.n_records if self.n_records else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dictionary."""
+        return {
+            "k": self.k,
+            "n_records": self.n_records,
+            "n_classes": self.n_classes,
+            "unique_records": self.unique_records,
+            "class_size_distribution": self.distribution.to_dict(),
+        }
+
+
+def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
+    """Compute k-anonymity from class sizes.
+
+    k = min_j f_j [S02]_; unique records = sum_j f_j [f_j = 1].
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+
+    Returns
+    -------
+    KAnonymityResult
+    """
+    sizes = _check_sizes(sizes)
+    n = int(sizes.sum())
+    return KAnonymityResult(
+        k=int(sizes.min()) if len(sizes) else 0,
+        n_records=n,
+        n_classes=len(sizes),
+        unique_records=int((sizes == 1).sum()),
+        distribution=class_size_distribution(sizes),
+    )
+
+
+@dataclass(frozen=True)
+class RiskResult:
+    """Re-identification risk under one attacker model [E13]_.
+
+    All three figures are probabilities; lower is safer.
+
+    Attributes
+    ----------
+    model : {"prosecutor", "journalist", "marketer"}
+        Attacker model.
+    threshold : float
+        tau, the record-risk threshold ``records_at_risk`` is judged against.
+    highest_risk : float
+        Highest record risk (1/k for the prosecutor).
+    records_at_risk : float
+        Share of records whose risk exceeds ``threshold``.
+    success_rate : float
+        Expected share of records re-identified by an attacker who tries
+        every record (J/n for the prosecutor).
+    mean_class_risk : float
+        (1/J) sum_j 1/F_j: the average risk of a class, a different number
+        from the success rate (the average risk of a record).
+    """
+
+    model: str
+    threshold: float
+    highest_risk: float
+    records_at_risk: float
+    success_rate: float
+    mean_class_risk: float
+
+    def to_dict(self) -> dict[str, object]:
+        """Return a JSON-ready dictionary."""
+        return asdict(self)
+
+
+def _check_threshold(threshold: float) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    if not 0.0 <= float(threshold) <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
+    return float(threshold)
+
+
+def reidentification_risk(
+    sizes: np.ndarray,
+    *,
+    population_sizes: np.ndarray | None = None,
+    threshold: float = 0.09,
+    model: Literal["prosecutor", "journalist", "marketer"] = "prosecutor",
+) -> RiskResult:
+    """Compute prosecutor, journalist or marketer re-identification risk.
+
+    Definitions (El Emam 2013; ARX ``RiskModelSampleSummary``), with
+    tau the threshold:
+
+    * prosecutor: record risk 1/f_j; highest 1/min f_j; records at risk
+      (1/n) sum_j f_j [1/f_j > tau]; success rate J/n.
+    * journalist: records at risk (1/n) sum_j f_j [1/F_j > tau]; highest
+      1/min F_j; success rate max(J / sum_j F_j, (1/n) sum_j f_j/F_j).
+    * marketer: success rate (1/n) sum_j f_j/F_j (highest risk and records at
+      risk as for the journalist).
+
+    Without population sizes F_j = f_j and all three reduce to the
+    prosecutor figures.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        f_j per class.
+    population_sizes : numpy.ndarray, optional
+        F_j per class (same order), each >= f_j.
+    threshold : float, default 0.09
+        tau; see :data:`THRESHOLDS` for the cited values.
+    model : {"prosecutor", "journalist", "marketer"}
+
+    Returns
+    -------
+    RiskResult
+    """
+    f = _check_sizes(sizes).astype(np.float64)
+    tau = _check_threshold(threshold)
+    if model not in ("prosecutor", "journalist", "marketer"):
+        raise ValueError(f"model must be prosecutor, journalist or marketer, got {model!r}")
+    if population_sizes is None or model == "prosecutor":
+        big_f = f
+    else:
+        big_f = np.asarray(population_sizes, dtype=np.float64)
+        if big_f.shape != f.shape:
+            raise ValueError("population_sizes must have one entry per class")
+        if np.any(big_f < f):
+            raise ValueError("a population class cannot be smaller than its sample class")
+    n = f.sum()
+    if n == 0:
+        return RiskResult(model, tau, 0.0, 0.0, 0.0, 0.0)
+    j = len(f)
+    risk = 1.0 / big_f
+    highest = float(risk.max())
+    at_risk = float((f * (risk > tau)).sum() / n)
+    marketer = float((f / big_f).sum() / n)
+    if model == "prosecutor":
+        success = j / n
+    elif model == "journalist":
+        success = max(j / big_f.sum(), marketer)
+    else:
+        success = marketer
+    return RiskResult(model, tau, highest, at_risk, float(success), float(risk.mean()))
