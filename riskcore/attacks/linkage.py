@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.generalize import DATE_FORMATS
+from riskcore._values import DATE_FORMATS, value_text
 from riskcore.engine import encode_column, pack_keys
 from riskcore.errors import RiskcoreError
 
@@ -308,18 +308,8 @@ def parse_interval(label: object) -> tuple[float, float, bool, bool] | None:
 
 
 def _as_text(values: pd.Series) -> pd.Series:
-    """Text form of distinct values: integral floats lose ``.0``; trimmed, case-folded."""
-
-    def one(v: object) -> object:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            return None
-        if isinstance(v, (float, np.floating)) and float(v).is_integer():
-            return str(int(v))
-        if isinstance(v, pd.Timestamp):
-            return v.strftime("%Y-%m-%d")
-        return str(v).strip().casefold()
-
-    return values.map(one)
+    """Text form of distinct values for matching: trimmed and case-folded."""
+    return values.map(lambda v: value_text(v, fold=True))
 
 
 def _is_numeric(s: pd.Series) -> bool:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-#: strftime format of each date granularity (shared with the linkage attack).
-DATE_FORMATS: dict[str, str] = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}
+from riskcore._values import DATE_FORMATS, value_text
 
-__all__ = ["DATE_FORMATS", "band_numeric", "date_part", "mask_trailing", "suppress_small_classes"]
+__all__ = ["band_numeric", "date_part", "mask_trailing", "suppress_small_classes"]
 
 
 def band_numeric(series: pd.Series, width: float, *, start: float | None = None) -> pd.Series:
@@ -89,7 +88,7 @@ def mask_trailing(series: pd.Series, keep: int, *, width: int | None = None) -> 
     if keep < 0:
         raise ValueError(f"keep must be >= 0, got {keep!r}")
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    text = pd.Series(uniques).map(_as_text)
+    text = pd.Series(uniques).map(value_text)
     if width:
         digits = text.str.fullmatch(r"\d+")
         text = text.where(~digits, text.str.zfill(width))
@@ -120,13 +119,6 @@ def date_part(series: pd.Series, granularity: str = "year") -> pd.Series:
     text = dates.dt.strftime(fmt).to_numpy(dtype=object)
     out = np.append(text, np.nan)[codes]
     return pd.Series(out, index=series.index, name=series.name, dtype=object)
-
-
-def _as_text(v: object) -> str:
-    """Text of a value; integral floats lose their ``.0`` (ZIPs read as floats)."""
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
-        return str(int(v))
-    return str(v).strip()
 
 
 def suppress_small_classes(
