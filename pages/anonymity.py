@@ -141,4 +141,4 @@ for name, r in a.sensitive.items():
         "(smallest first; homogeneous classes have 1 distinct value)."
     )
     if len(failing):
-        st.dataframe(class_table(ctx.table.data, a, failing, limit=500), hide_index=True)
+        st.dataframe(class_table(a, failing, limit=500), hide_index=True)

@@ -149,6 +149,8 @@ def suppress_small_classes(
 
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k!r}")
-    sizes = EncodedTable(data).partition(list(quasi_identifiers)).record_sizes
+    enc = EncodedTable(data)
+    ids = enc.record_classes(list(quasi_identifiers))
+    sizes = np.bincount(ids)[ids]  # records sharing each record's QI values
     kept = np.flatnonzero(sizes >= k)
     return data.iloc[kept].reset_index(drop=True), kept

@@ -126,7 +126,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         {
             "columns": [" + ".join(c) for c in COMBOS],
             "unique share": [
-                float((enc.partition(list(c)).record_sizes == 1).mean()) for c in COMBOS
+                float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS
             ],
         }
     )
@@ -157,7 +157,8 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         }
     )
     # the target: the first person unique on date of birth + ZIP + sex with a diagnosis
-    sizes = before.partition.record_sizes
+    ids = enc.record_classes(RAW_QIS)
+    sizes = enc.classes(RAW_QIS).sizes[ids]  # candidates per person
     common = release["diagnosis"].value_counts().index[0]
     target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
     differencing = differencing_attack(

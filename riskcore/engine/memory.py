@@ -1,35 +1,53 @@
 """The in-memory engine: per-column codes of a pandas table, computed once.
 
-This is the only engine today. It turns a table, its quasi-identifiers and its
-sensitive attributes into the contract of :mod:`riskcore.engine.contract`
-(class sizes and the sparse class x value contingency); it is also the one
-place where per-record questions are answered (which class each record falls
-in), because only an engine that holds the rows can answer them.
+This is the only engine today. It fulfils the contract of
+:mod:`riskcore.engine.contract` (:meth:`EncodedTable.tabulate`: the class
+table and the sparse class x value contingencies) and is the one place where
+per-record questions are answered (:meth:`EncodedTable.record_classes`: the
+class of every record), because only an engine that holds the rows can
+answer them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
-from riskcore.engine.partition import EncodedColumn, Partition, build_partition, encode_column
+from riskcore.engine.contract import ClassTable, Tabulation
+from riskcore.engine.partition import (
+    EncodedColumn,
+    Partition,
+    build_partition,
+    class_table,
+    class_value_counts,
+    encode_column,
+)
 from riskcore.errors import RolesError
 
 __all__ = ["EncodedTable"]
 
+_PARTITIONS_KEPT = 4
+
 
 class EncodedTable:
-    """Per-column integer codes of a table, computed once and cached.
+    """The in-memory engine: per-column integer codes of a table, cached.
 
     Every QI subset, what-if and lattice node reuses the codes: factorizing
-    strings again costs more than the group-by itself.
+    strings again costs more than the group-by itself. The last few
+    partitions are kept too, so the tabulation and a per-record question on
+    the same QIs group the records once.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        The table; it is not copied or modified.
+        The table; it is not copied or modified. Its index plays no role
+        (everything is positional).
     """
+
+    name = "memory"
 
     def __init__(self, df: pd.DataFrame) -> None:
         if not isinstance(df, pd.DataFrame):
@@ -39,12 +57,36 @@ class EncodedTable:
             raise RolesError(f"the table has two columns named {dup!r}; rename one")
         self.df = df
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
+        self._partitions: OrderedDict[tuple[str, ...], Partition] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.df)
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the column names."""
+        return tuple(str(c) for c in self.df.columns)
+
+    @property
+    def n_records(self) -> int:
+        """Return the number of records."""
+        return len(self.df)
+
     def column(self, name: str, *, ordered: bool | None = None) -> EncodedColumn:
-        """Return the codes of one column (cached)."""
+        """Return the codes of one column (cached).
+
+        Parameters
+        ----------
+        name : str
+            Column name.
+        ordered : bool, optional
+            Codes in the order of the values (see
+            :func:`~riskcore.engine.partition.encode_column`).
+
+        Returns
+        -------
+        EncodedColumn
+        """
         key = (name, ordered)
         if key not in self._cache:
             if name not in self.df.columns:
@@ -53,6 +95,95 @@ class EncodedTable:
         return self._cache[key]
 
     def partition(self, qis: Iterable[str]) -> Partition:
-        """Return the equivalence classes over ``qis``."""
-        qis = tuple(qis)
-        return build_partition({q: self.column(q) for q in qis}, qis)
+        """Return the equivalence classes over ``qis`` (the engine's internal grouping).
+
+        Parameters
+        ----------
+        qis : iterable of str
+            At least one column.
+
+        Returns
+        -------
+        Partition
+            Holds per-record arrays; code outside the engine should use
+            :meth:`tabulate` (per class) or :meth:`record_classes` (per record).
+        """
+        key = tuple(qis)
+        part = self._partitions.get(key)
+        if part is None:
+            part = build_partition({q: self.column(q) for q in key}, key)
+            self._partitions[key] = part
+            while len(self._partitions) > _PARTITIONS_KEPT:
+                self._partitions.popitem(last=False)
+        else:
+            self._partitions.move_to_end(key)
+        return part
+
+    def classes(self, quasi_identifiers: Sequence[str]) -> ClassTable:
+        """Return the class table over the QIs (sizes and QI values of each class).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        ClassTable
+        """
+        qis = tuple(quasi_identifiers)
+        return class_table(self.partition(qis), {q: self.column(q) for q in qis})
+
+    def tabulate(
+        self,
+        quasi_identifiers: Sequence[str],
+        sensitive: Sequence[str] = (),
+        *,
+        ordered: dict[str, bool | None] | None = None,
+    ) -> Tabulation:
+        """Return the class table and one sparse contingency per sensitive attribute.
+
+        This is the engine contract (:class:`riskcore.engine.contract.Engine`).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+        sensitive : sequence of str
+            Sensitive attributes.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether value codes must follow value
+            order (None: numeric, boolean and date columns are ordered).
+
+        Returns
+        -------
+        Tabulation
+        """
+        qis = tuple(quasi_identifiers)
+        part = self.partition(qis)
+        order = ordered or {}
+        tables = {
+            s: class_value_counts(part, self.column(s, ordered=order.get(s))) for s in sensitive
+        }
+        return Tabulation(
+            class_table(part, {q: self.column(q) for q in qis}), tables, engine=self.name
+        )
+
+    def record_classes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class of every record (positional), numbered as in :meth:`tabulate`.
+
+        The one per-record question of the engine: which rows are in a
+        failing class, which records are unique, how many candidates share a
+        person's QI values (``classes(qis).sizes[record_classes(qis)]``).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 class id per record, in ``[0, n_classes)``.
+        """
+        return self.partition(tuple(quasi_identifiers)).class_id

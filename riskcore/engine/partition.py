@@ -18,17 +18,18 @@ role.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from riskcore.engine.contract import ClassTable, Contingency
+
 __all__ = [
-    "Contingency",
     "EncodedColumn",
     "Partition",
     "build_partition",
+    "class_table",
     "class_value_counts",
     "encode_column",
     "pack_keys",
@@ -106,14 +107,14 @@ def encode_column(series: pd.Series, *, ordered: bool | None = None) -> EncodedC
         labels = np.asarray(cats, dtype=object)
         if n_missing:
             codes = np.where(codes < 0, len(labels), codes)
-            labels = np.append(labels, None)
+            labels = np.append(labels, np.array([None], dtype=object))
         return EncodedColumn(str(series.name), codes, labels, False, n_missing)
     codes, uniques = pd.factorize(series, sort=ordered, use_na_sentinel=True)
     codes = codes.astype(np.int64, copy=False)
     labels = np.asarray(uniques, dtype=object)
     if n_missing:
         codes = np.where(codes < 0, len(labels), codes)
-        labels = np.append(labels, None)
+        labels = np.append(labels, np.array([None], dtype=object))
     return EncodedColumn(str(series.name), codes, labels, bool(ordered), n_missing)
 
 
@@ -208,10 +209,6 @@ class Partition:
         """Return J, the number of equivalence classes."""
         return len(self.sizes)
 
-    @property
-    def record_sizes(self) -> np.ndarray:
-        """Return f_j of each record's class (positional): candidates per record."""
-        return self.sizes[self.class_id]
 
 
 def build_partition(
@@ -248,81 +245,27 @@ def build_partition(
     return Partition(names, class_id, sizes, first)
 
 
-@dataclass(frozen=True, eq=False)
-class Contingency:
-    """Sparse table "equivalence class x sensitive value -> count".
+def class_table(partition: Partition, columns: dict[str, EncodedColumn]) -> ClassTable:
+    """Return the engine-neutral class table of a partition (QI codes of each class).
 
-    Only present cells are stored, sorted by class then value code. This is
-    the small table every l-diversity and t-closeness figure is computed
-    from; it adds up (tables of disjoint parts of the data, concatenated and
-    re-aggregated, equal the table of the whole).
-
-    Attributes
+    Parameters
     ----------
-    attribute : str
-        Sensitive attribute name.
-    cell_class, cell_value, cell_count : numpy.ndarray
-        One entry per present (class, value) cell.
-    class_sizes : numpy.ndarray
-        f_j per class (sum of the class's cells).
-    value_totals : numpy.ndarray
-        Count of each value over the whole table (length m).
-    ordered : bool
-        Whether value codes follow the order of the values.
-    labels : numpy.ndarray
-        Value of each code.
+    partition : Partition
+        From :func:`build_partition`.
+    columns : dict of str to EncodedColumn
+        The encoded QI columns the partition was built from.
+
+    Returns
+    -------
+    ClassTable
     """
-
-    attribute: str
-    cell_class: np.ndarray
-    cell_value: np.ndarray
-    cell_count: np.ndarray
-    class_sizes: np.ndarray
-    value_totals: np.ndarray
-    ordered: bool
-    labels: np.ndarray = field(repr=False)
-
-    @property
-    def n_values(self) -> int:
-        """Return m, the number of distinct sensitive values."""
-        return len(self.value_totals)
-
-    @property
-    def n_records(self) -> int:
-        """Return n."""
-        return int(self.class_sizes.sum())
-
-    @classmethod
-    def from_cells(
-        cls,
-        attribute: str,
-        cell_class: Any,
-        cell_value: Any,
-        cell_count: Any,
-        *,
-        n_classes: int,
-        labels: Any,
-        ordered: bool,
-    ) -> Contingency:
-        """Build a table from (class, value, count) cells, re-aggregating duplicates.
-
-        This is the entry point for other engines: partial tables from
-        chunks or partitions of the data may simply be concatenated.
-        """
-        labels = np.asarray(labels, dtype=object)
-        m = len(labels)
-        cc = np.asarray(cell_class, dtype=np.int64)
-        cv = np.asarray(cell_value, dtype=np.int64)
-        cn = np.asarray(cell_count, dtype=np.int64)
-        key = cc * m + cv
-        uniq, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv.reshape(-1), weights=cn, minlength=len(uniq)).astype(np.int64)
-        keep = counts > 0
-        uniq, counts = uniq[keep], counts[keep]
-        cc, cv = uniq // m, uniq % m
-        class_sizes = np.bincount(cc, weights=counts, minlength=n_classes).astype(np.int64)
-        value_totals = np.bincount(cv, weights=counts, minlength=m).astype(np.int64)
-        return cls(attribute, cc, cv, counts, class_sizes, value_totals, ordered, labels)
+    enc = [columns[q] for q in partition.qis]
+    return ClassTable(
+        partition.qis,
+        partition.sizes,
+        tuple(e.codes[partition.first_row] for e in enc),
+        tuple(e.labels for e in enc),
+    )
 
 
 def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contingency:

@@ -1,6 +1,6 @@
 """k-anonymity, the class-size distribution and re-identification risk.
 
-Every function here takes the small tables of :mod:`riskcore.partition`
+Every function here takes the small tables of the engine contract (:mod:`riskcore.engine.contract`)
 (class sizes, the sparse class x value contingency) and is vectorized with
 numpy: no Python loop runs over records or classes.
 
@@ -23,10 +23,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+
+from riskcore._results import Result
 
 #: Record-risk thresholds used in practice, with what they mean
 #: (El Emam 2013, "cell size precedents").
@@ -49,7 +51,7 @@ def _check_sizes(sizes: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class ClassSizeDistribution:
+class ClassSizeDistribution(Result):
     """How many classes, and records, have each class size.
 
     Attributes
@@ -66,9 +68,6 @@ class ClassSizeDistribution:
     n_classes: tuple[int, ...]
     n_records: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, list[int]]:
-        """Return the distribution as plain lists."""
-        return {k: list(v) for k, v in asdict(self).items()}
 
 
 def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
@@ -91,7 +90,7 @@ def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
 
 
 @dataclass(frozen=True)
-class KAnonymityResult:
+class KAnonymityResult(Result):
     """k-anonymity of a table over its quasi-identifiers [S02]_.
 
     Attributes
@@ -120,15 +119,6 @@ class KAnonymityResult:
         """Return the share of records unique on the QIs."""
         return self.unique_records / self.n_records if self.n_records else 0.0
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary."""
-        return {
-            "k": self.k,
-            "n_records": self.n_records,
-            "n_classes": self.n_classes,
-            "unique_records": self.unique_records,
-            "class_size_distribution": self.distribution.to_dict(),
-        }
 
 
 def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
@@ -157,7 +147,7 @@ def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
 
 
 @dataclass(frozen=True)
-class RiskResult:
+class RiskResult(Result):
     """Re-identification risk under one attacker model [E13]_.
 
     All three figures are probabilities; lower is safer.
@@ -187,9 +177,6 @@ class RiskResult:
     success_rate: float
     mean_class_risk: float
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary."""
-        return asdict(self)
 
 
 def _check_threshold(threshold: float) -> float:

@@ -1,24 +1,28 @@
-"""One assessment: encode once, partition once, derive every metric.
+"""One assessment: one tabulation by the engine, every metric from it.
 
 :func:`assess` is the public entry point used by the command line and the
-app. It encodes each column once (:class:`EncodedTable`, reusable across
-what-ifs), builds one :class:`~riskcore.partition.Partition` over the
-quasi-identifiers, one sparse contingency per sensitive attribute, and
-computes k-anonymity, prosecutor (and, with population sizes, journalist and
-marketer) risk, and l-diversity / t-closeness from them.
+app. The engine (by default the in-memory :class:`~riskcore.engine.EncodedTable`)
+returns the class table over the quasi-identifiers and one sparse class x
+value contingency per sensitive attribute (:mod:`riskcore.engine.contract`);
+k-anonymity, prosecutor (and, with population sizes, journalist and marketer)
+risk, population uniqueness and l-diversity / t-closeness are computed from
+those tables alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
 
-from riskcore.engine import EncodedTable, Partition, class_value_counts
+from riskcore._results import NOT_IN_JSON, Result, plain
+from riskcore.engine import ClassTable, EncodedTable, Engine
 from riskcore.errors import RolesError
 from riskcore.metrics.anonymity import (
+    ClassSizeDistribution,
     KAnonymityResult,
     RiskResult,
     k_anonymity,
@@ -70,8 +74,8 @@ class Population:
 
 
 @dataclass(frozen=True, eq=False)
-class Assessment:
-    """Everything derived from one partition of a table.
+class Assessment(Result):
+    """Every figure of one assessment, derived from the engine's tabulation.
 
     Attributes
     ----------
@@ -91,8 +95,12 @@ class Assessment:
         How population sizes were obtained, if at all.
     population_uniqueness : PopulationUniqueness or None
         Zayatz / Pitman / SNB estimates, when a sampling fraction was given.
-    partition : Partition
-        The equivalence classes (not in :meth:`to_dict`).
+    engine : str
+        The engine that built the tabulation.
+    classes : ClassTable or None
+        The equivalence classes (sizes and QI values; not in :meth:`to_dict`,
+        None after :meth:`from_dict`). Per-record questions go to the engine
+        (:meth:`riskcore.engine.EncodedTable.record_classes`), never here.
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -105,7 +113,8 @@ class Assessment:
     missing_policy: str
     population_note: str
     population_uniqueness: PopulationUniqueness | None
-    partition: Partition = field(repr=False)
+    engine: str = "memory"
+    classes: ClassTable | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
 
     @property
     def k(self) -> int:
@@ -127,44 +136,92 @@ class Assessment:
         """Return the number of records unique on the QIs."""
         return self.anonymity.unique_records
 
-    def to_dict(self) -> dict[str, object]:
-        """Return the public JSON structure (documented in the README)."""
-        out: dict[str, object] = {
+    def to_dict(self) -> dict[str, Any]:
+        """Return the public JSON structure (documented in the README).
+
+        Returns
+        -------
+        dict
+            Flat headline figures (``n_records``, ``k``, ...) first, then the
+            risk models, per-attribute diversity and the class-size
+            distribution; ``journalist`` / ``marketer`` / population keys only
+            when population sizes were given.
+        """
+        out: dict[str, Any] = {
+            "schema_version": self.schema_version,
             "n_records": self.n_records,
             "n_classes": self.n_classes,
             "k": self.k,
             "unique_records": self.unique_records,
             "quasi_identifiers": list(self.quasi_identifiers),
             "threshold": self.threshold,
-            "prosecutor": _risk_json(self.prosecutor),
+            "prosecutor": self.prosecutor.to_dict(),
             "sensitive": {a: r.to_dict() for a, r in self.sensitive.items()},
             "class_size_distribution": self.anonymity.distribution.to_dict(),
             "missing_policy": self.missing_policy,
+            "engine": self.engine,
         }
         if self.journalist is not None:
-            out["journalist"] = _risk_json(self.journalist)
+            out["journalist"] = self.journalist.to_dict()
         if self.marketer is not None:
-            out["marketer"] = _risk_json(self.marketer)
+            out["marketer"] = self.marketer.to_dict()
         if self.population_note:
             out["population_note"] = self.population_note
         if self.population_uniqueness is not None:
             out["population_uniqueness"] = self.population_uniqueness.to_dict()
-        return out
+        return plain(out)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild an assessment from :meth:`to_dict` output (without per-class arrays).
+
+        Parameters
+        ----------
+        data : mapping
+            As written by :meth:`to_dict`.
+
+        Returns
+        -------
+        Assessment
+        """
+        version = data.get("schema_version", cls.schema_version)
+        if not isinstance(version, int) or version > cls.schema_version:
+            raise ValueError(
+                f"Assessment data has schema version {version!r}; this riskcore reads "
+                f"versions up to {cls.schema_version}"
+            )
+        anonymity = KAnonymityResult(
+            k=int(data["k"]),
+            n_records=int(data["n_records"]),
+            n_classes=int(data["n_classes"]),
+            unique_records=int(data["unique_records"]),
+            distribution=ClassSizeDistribution.from_dict(data["class_size_distribution"]),
+        )
+
+        def risk(key: str) -> RiskResult | None:
+            return RiskResult.from_dict(data[key]) if data.get(key) is not None else None
+
+        prosecutor = risk("prosecutor")
+        assert prosecutor is not None
+        pu = data.get("population_uniqueness")
+        return cls(
+            quasi_identifiers=tuple(data["quasi_identifiers"]),
+            anonymity=anonymity,
+            prosecutor=prosecutor,
+            journalist=risk("journalist"),
+            marketer=risk("marketer"),
+            sensitive={a: DiversityResult.from_dict(r) for a, r in data["sensitive"].items()},
+            threshold=float(data["threshold"]),
+            missing_policy=str(data["missing_policy"]),
+            population_note=str(data.get("population_note", "")),
+            population_uniqueness=None if pu is None else PopulationUniqueness.from_dict(pu),
+            engine=str(data.get("engine", "memory")),
+        )
 
 
-def _risk_json(r: RiskResult) -> dict[str, float]:
-    return {
-        "highest_risk": r.highest_risk,
-        "records_at_risk": r.records_at_risk,
-        "success_rate": r.success_rate,
-        "mean_class_risk": r.mean_class_risk,
-    }
-
-
-def _population_sizes(
-    data: pd.DataFrame, partition: Partition, population: Population
-) -> tuple[np.ndarray, str]:
-    f = partition.sizes
+def _population_sizes(classes: ClassTable, population: Population) -> tuple[np.ndarray, str]:
+    """Return F_j per class and a note on how it was obtained."""
+    f = classes.sizes
     if population.sampling_fraction is not None:
         pi = float(population.sampling_fraction)
         return np.maximum(f / pi, f), (
@@ -172,11 +229,11 @@ def _population_sizes(
         )
     table = population.table
     assert table is not None
-    qis = list(partition.qis)
+    qis = list(classes.qis)
     missing = [q for q in [*qis, population.count_column] if q not in table.columns]
     if missing:
         raise RolesError(f"the population table has no column {missing[0]!r}")
-    reps = data.iloc[partition.first_row][qis].reset_index(drop=True)
+    reps = classes.values()
     pop = (
         table.groupby(qis, dropna=False, observed=True, sort=False)[population.count_column]
         .sum()
@@ -197,7 +254,7 @@ def _population_sizes(
 
 
 def assess(
-    data: pd.DataFrame | EncodedTable,
+    data: pd.DataFrame | Engine,
     *,
     quasi_identifiers: Iterable[str],
     sensitive: Iterable[str] = (),
@@ -208,15 +265,17 @@ def assess(
 ) -> Assessment:
     """Assess a table: k-anonymity, risk, l-diversity and t-closeness.
 
-    The table is partitioned once over the quasi-identifiers; every figure is
-    derived from that partition and one sparse class x value table per
-    sensitive attribute. See :mod:`riskcore.metrics` for the definitions and
-    citations.
+    The engine tabulates the table once over the quasi-identifiers (class
+    sizes and one sparse class x value table per sensitive attribute); every
+    figure is derived from that tabulation alone. See :mod:`riskcore.metrics`
+    for the definitions and citations.
 
     Parameters
     ----------
-    data : pandas.DataFrame or EncodedTable
-        The table (an :class:`EncodedTable` reuses cached codes).
+    data : pandas.DataFrame or Engine
+        The table, or an engine over it (an :class:`~riskcore.engine.EncodedTable`
+        reuses cached codes; any object with the engine contract's
+        ``tabulate`` works, see :mod:`riskcore.engine.contract`).
     quasi_identifiers : iterable of str
         At least one column.
     sensitive : iterable of str, default ()
@@ -243,7 +302,51 @@ def assess(
         When a column is unknown, the QIs are empty, or a column is both a QI
         and sensitive.
     """
-    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    engine: Engine = data if isinstance(data, Engine) else EncodedTable(data)
+    qis, sens = _check_roles(engine, quasi_identifiers, sensitive)
+    if isinstance(distance, str) or distance is None:
+        dist = {s: distance for s in sens}
+    else:
+        dist = {s: distance.get(s) for s in sens}
+    tab = engine.tabulate(
+        qis, sens, ordered={s: (True if dist[s] == "ordered" else None) for s in sens}
+    )
+    sizes = tab.classes.sizes
+    journalist = marketer = pop_unique = None
+    note = ""
+    if population is not None:
+        if population.sampling_fraction is not None:
+            pop_unique = population_uniqueness(sizes, population.sampling_fraction)
+        big_f, note = _population_sizes(tab.classes, population)
+        journalist = reidentification_risk(
+            sizes, population_sizes=big_f, threshold=threshold, model="journalist"
+        )
+        marketer = reidentification_risk(
+            sizes, population_sizes=big_f, threshold=threshold, model="marketer"
+        )
+    return Assessment(
+        quasi_identifiers=qis,
+        anonymity=k_anonymity(sizes),
+        prosecutor=reidentification_risk(sizes, threshold=threshold),
+        journalist=journalist,
+        marketer=marketer,
+        sensitive={
+            s: sensitive_metrics(tab.sensitive[s], c=c, distance=dist[s])  # type: ignore[arg-type]
+            for s in sens
+        },
+        threshold=float(threshold),
+        missing_policy=MISSING_POLICY,
+        population_note=note,
+        population_uniqueness=pop_unique,
+        engine=tab.engine,
+        classes=tab.classes,
+    )
+
+
+def _check_roles(
+    engine: Engine, quasi_identifiers: Iterable[str], sensitive: Iterable[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the QIs and sensitive attributes as tuples, or raise RolesError."""
     qis = tuple(str(q) for q in quasi_identifiers)
     sens = tuple(str(s) for s in sensitive)
     if not qis:
@@ -256,49 +359,14 @@ def assess(
         raise RolesError(
             f"column {sorted(both)[0]!r} cannot be both a quasi-identifier and sensitive"
         )
-    if isinstance(distance, str) or distance is None:
-        dist = {s: distance for s in sens}
-    else:
-        dist = {s: distance.get(s) for s in sens}
-    partition = table.partition(qis)
-    anonymity = k_anonymity(partition.sizes)
-    prosecutor = reidentification_risk(partition.sizes, threshold=threshold)
-    journalist = marketer = None
-    pop_unique = None
-    note = ""
-    if population is not None:
-        if population.sampling_fraction is not None:
-            pop_unique = population_uniqueness(partition.sizes, population.sampling_fraction)
-        big_f, note = _population_sizes(table.df, partition, population)
-        journalist = reidentification_risk(
-            partition.sizes, population_sizes=big_f, threshold=threshold, model="journalist"
-        )
-        marketer = reidentification_risk(
-            partition.sizes, population_sizes=big_f, threshold=threshold, model="marketer"
-        )
-    results: dict[str, DiversityResult] = {}
-    for s in sens:
-        d = dist[s]
-        ordered = True if d == "ordered" else None
-        enc = table.column(s, ordered=ordered)
-        results[s] = sensitive_metrics(class_value_counts(partition, enc), c=c, distance=d)
-    return Assessment(
-        quasi_identifiers=qis,
-        anonymity=anonymity,
-        prosecutor=prosecutor,
-        journalist=journalist,
-        marketer=marketer,
-        sensitive=results,
-        threshold=float(threshold),
-        missing_policy=MISSING_POLICY,
-        population_note=note,
-        population_uniqueness=pop_unique,
-        partition=partition,
-    )
+    known = set(engine.columns)
+    for col in (*qis, *sens):
+        if col not in known:
+            raise RolesError(f"the table has no column {col!r}")
+    return qis, sens
 
 
 def class_table(
-    data: pd.DataFrame,
     assessment: Assessment,
     class_ids: np.ndarray | None = None,
     *,
@@ -308,9 +376,9 @@ def class_table(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        The assessed table.
     assessment : Assessment
+        As returned by :func:`assess` (not read back from JSON: the class
+        table is not in the JSON).
     class_ids : numpy.ndarray, optional
         Which classes (default all), e.g. from
         :meth:`~riskcore.metrics.DiversityResult.failing_classes`.
@@ -324,17 +392,22 @@ def class_table(
         per sensitive attribute, distinct values, entropy l, recursive l,
         t and the share of the most frequent value.
     """
-    part = assessment.partition
-    ids = np.arange(part.n_classes) if class_ids is None else np.asarray(class_ids, dtype=np.int64)
-    ids = ids[np.argsort(part.sizes[ids], kind="stable")]
+    classes = assessment.classes
+    if classes is None:
+        raise ValueError("this assessment has no class table (it was read back from JSON)")
+    sizes = classes.sizes
+    ids = np.arange(len(sizes)) if class_ids is None else np.asarray(class_ids, dtype=np.int64)
+    ids = ids[np.argsort(sizes[ids], kind="stable")]
     if limit is not None:
         ids = ids[:limit]
-    out = data.iloc[part.first_row[ids]][list(part.qis)].reset_index(drop=True)
+    out = classes.values(ids)
     out.insert(0, "class", ids)
-    out["records"] = part.sizes[ids]
-    out["risk"] = 1.0 / part.sizes[ids]
+    out["records"] = sizes[ids]
+    out["risk"] = 1.0 / sizes[ids]
     for name, r in assessment.sensitive.items():
         pc = r.per_class
+        if pc is None:
+            raise ValueError("this assessment has no per-class figures (read back from JSON)")
         out[f"{name}: distinct"] = pc["distinct"][ids]
         out[f"{name}: entropy l"] = np.exp(pc["entropy"][ids])
         out[f"{name}: recursive l"] = pc["recursive_l"][ids]

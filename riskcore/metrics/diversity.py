@@ -1,6 +1,6 @@
 """l-diversity and t-closeness of a sensitive attribute, from the sparse contingency.
 
-Every function here takes the small tables of :mod:`riskcore.partition`
+Every function here takes the small tables of the engine contract (:mod:`riskcore.engine.contract`)
 (class sizes, the sparse class x value contingency) and is vectorized with
 numpy: no Python loop runs over records or classes.
 
@@ -28,6 +28,7 @@ from typing import Literal
 
 import numpy as np
 
+from riskcore._results import NOT_IN_JSON, Result
 from riskcore.engine import Contingency
 
 Distance = Literal["ordered", "equal"]
@@ -155,7 +156,8 @@ def t_closeness_per_class(table: Contingency, distance: Distance | None = None) 
             weights=np.abs(p - q[table.cell_value]) - q[table.cell_value],
             minlength=n_classes,
         )
-        return np.clip(0.5 * (1.0 + s), 0.0, 1.0)
+        t_equal: np.ndarray = np.clip(0.5 * (1.0 + s), 0.0, 1.0)
+        return t_equal
     if not table.ordered:
         raise ValueError(
             f"ordered distance needs value codes in value order; encode "
@@ -195,7 +197,7 @@ def t_closeness_per_class(table: Contingency, distance: Distance | None = None) 
 
 
 @dataclass(frozen=True, eq=False)
-class DiversityResult:
+class DiversityResult(Result):
     """l-diversity and t-closeness of one sensitive attribute.
 
     Attributes
@@ -222,7 +224,8 @@ class DiversityResult:
         Records in those classes.
     per_class : dict of str to numpy.ndarray
         ``distinct``, ``entropy``, ``recursive_l``, ``t``, ``top_share``
-        per class, for failing-class tables (not in :meth:`to_dict`).
+        per class, for failing-class tables (not in :meth:`to_dict`; None
+        for a result read back with :meth:`from_dict`).
     """
 
     attribute: str
@@ -235,7 +238,9 @@ class DiversityResult:
     distance: str
     homogeneous_classes: int
     homogeneous_records: int
-    per_class: dict[str, np.ndarray] = field(repr=False)
+    per_class: dict[str, np.ndarray] | None = field(
+        default=None, repr=False, metadata=NOT_IN_JSON
+    )
 
     def failing_classes(
         self,
@@ -257,6 +262,11 @@ class DiversityResult:
             Target for t-closeness (a class fails when its distance exceeds t).
         """
         pc = self.per_class
+        if pc is None:
+            raise ValueError(
+                "this result has no per-class figures (it was read back from JSON); "
+                "assess the data again to list failing classes"
+            )
         bad = np.zeros(len(pc["distinct"]), dtype=bool)
         if l is not None:
             bad |= (pc["distinct"] < l) | (pc["recursive_l"] < l)
@@ -266,19 +276,6 @@ class DiversityResult:
             bad |= pc["t"] > t + 1e-12
         return np.flatnonzero(bad)
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary (per-class arrays left out)."""
-        return {
-            "distinct_l": self.distinct_l,
-            "entropy_l": self.entropy_l,
-            "recursive_l": self.recursive_l,
-            "c": self.c,
-            "t_closeness": self.t_closeness,
-            "distance": self.distance,
-            "n_values": self.n_values,
-            "homogeneous_classes": self.homogeneous_classes,
-            "homogeneous_records": self.homogeneous_records,
-        }
 
 
 def sensitive_metrics(
@@ -289,7 +286,7 @@ def sensitive_metrics(
     Parameters
     ----------
     table : Contingency
-        From :func:`riskcore.partition.class_value_counts`.
+        From an engine's tabulation (:class:`riskcore.engine.Tabulation`).
     c : float, default 2
         The c of recursive (c,l)-diversity.
     distance : {"ordered", "equal"}, optional

@@ -229,8 +229,10 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     Columns: ``distinct values``, ``classes``, ``records``.
     """
     r = assessment.sensitive[attribute]
+    if r.per_class is None or assessment.classes is None:
+        raise ValueError("this assessment has no per-class figures (read back from JSON)")
     distinct = r.per_class["distinct"]
-    sizes = assessment.partition.sizes
+    sizes = assessment.classes.sizes
     values, inverse = np.unique(distinct, return_inverse=True)
     return pd.DataFrame(
         {
@@ -397,9 +399,8 @@ def exposed_table(
     limit: int = 200,
 ) -> pd.DataFrame:
     """Return the exposed classes (largest first) with their QI values and leaked value."""
-    part = enc.partition(list(qis))
     ids = h.exposed[:limit]
-    rows = df.iloc[part.first_row[ids]][list(qis)].reset_index(drop=True)
+    rows = enc.classes(list(qis)).values(ids)
     rows.insert(0, "class", ids)
     rows["people"] = h.sizes[:limit]
     rows[f"leaked {h.attribute}"] = h.top_value[:limit]

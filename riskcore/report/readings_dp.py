@@ -208,12 +208,11 @@ def identifiability_worlds(
     if source == "class":
         if not qis:
             raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
-        part = enc.partition(qis)
-        sizes = part.sizes
+        sizes = enc.classes(qis).sizes
         smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
         if sizes[smallest] < 2:
             raise RiskcoreError("every class is a single record: there is no candidate set")
-        rows = np.flatnonzero(part.class_id == smallest)
+        rows = np.flatnonzero(enc.record_classes(qis) == smallest)
         desc = (
             f"the {len(rows):,} people of the smallest class with 2 or more records on "
             + ", ".join(qis)

@@ -8,7 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.engine import Contingency, build_partition, class_value_counts, encode_column
+from riskcore.engine import (
+    Contingency,
+    EncodedTable,
+    build_partition,
+    class_value_counts,
+    encode_column,
+)
 from riskcore.metrics import (
     assess,
     k_anonymity,
@@ -147,7 +153,8 @@ def test_health_toy_differencing_neighbour_is_unique(seed_dir):
     df = pd.read_csv(seed_dir / "health_toy.csv", dtype={"Zip": str})
     a = assess(df, quasi_identifiers=["Marital status", "Sex", "Zip", "Ethnicity"])
     assert a.n_records == 10
-    sizes = a.partition.record_sizes
+    enc = EncodedTable(df)
+    sizes = a.classes.sizes[enc.record_classes(a.quasi_identifiers)]
     assert sizes[9] == 1
 
 

@@ -81,7 +81,7 @@ def test_failing_classes_and_class_table():
     a = assess(HAND, quasi_identifiers=["zip", "sex", "age"], sensitive=["dx"])
     dx = a.sensitive["dx"]
     failing = dx.failing_classes(l=2)
-    t = class_table(HAND, a, failing)
+    t = class_table(a, failing)
     # classes with one distinct dx: (M,02139,30), (M,02140,40), (F,02141,40)
     assert len(t) == 3
     assert set(t["records"]) == {1, 2}

@@ -1,0 +1,266 @@
+"""The engine contract: what every engine returns, and all that metrics may read.
+
+An engine turns (table, quasi-identifiers, sensitive attributes) into a
+:class:`Tabulation`:
+
+- a :class:`ClassTable`: one row per equivalence class, its size f_j and its
+  QI values (as codes into per-QI labels);
+- one sparse :class:`Contingency` per sensitive attribute: the cells
+  "class x sensitive value -> count" that are present, classes numbered as
+  in the class table.
+
+Every k / l / t / risk / population figure in :mod:`riskcore.metrics` is a
+function of these small tables alone, so an engine that never holds the rows
+(DuckDB, a Parquet stream, Spark) fits by returning the same tables. The
+tables add up: partial contingencies of disjoint parts of the data,
+concatenated and re-aggregated (:meth:`Contingency.from_cells`), equal the
+table of the whole.
+
+Per-record questions (which class each record is in, which rows are unique)
+are not part of the contract: only an engine that holds the rows can answer
+them, through its own explicit method
+(:meth:`riskcore.engine.EncodedTable.record_classes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ClassTable", "Contingency", "Engine", "Tabulation"]
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+
+@dataclass(frozen=True, eq=False)
+class ClassTable:
+    """Equivalence classes over the quasi-identifiers, one row per class.
+
+    Attributes
+    ----------
+    qis : tuple of str
+        The quasi-identifiers, in the order given.
+    sizes : numpy.ndarray
+        ``sizes[j]`` is f_j, the number of records in class j (int64, > 0).
+    keys : tuple of numpy.ndarray
+        ``keys[i][j]`` is the code of class j's value of ``qis[i]``.
+    labels : tuple of numpy.ndarray
+        ``labels[i][c]`` is the value of code ``c`` of ``qis[i]`` (``None`` for
+        a missing value, which is one more value: no record is dropped).
+    """
+
+    qis: tuple[str, ...]
+    sizes: np.ndarray
+    keys: tuple[np.ndarray, ...] = field(repr=False)
+    labels: tuple[np.ndarray, ...] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.keys) != len(self.qis) or len(self.labels) != len(self.qis):
+            raise ValueError("a class table needs one key array and one label array per QI")
+        for k in self.keys:
+            if len(k) != len(self.sizes):
+                raise ValueError("every key array needs one code per class")
+
+    @property
+    def n_records(self) -> int:
+        """Return n, the number of records (sum of the class sizes)."""
+        return int(self.sizes.sum())
+
+    @property
+    def n_classes(self) -> int:
+        """Return J, the number of equivalence classes."""
+        return len(self.sizes)
+
+    def values(self, class_ids: Sequence[int] | np.ndarray | None = None) -> pd.DataFrame:
+        """Return the QI values of some classes (default all), one row per class.
+
+        Parameters
+        ----------
+        class_ids : array of int, optional
+            Classes to describe, in the order wanted.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One column per QI (dtype inferred from the values), with a fresh
+            RangeIndex.
+        """
+        ids = (
+            np.arange(self.n_classes, dtype=np.int64)
+            if class_ids is None
+            else np.asarray(class_ids, dtype=np.int64)
+        )
+        return pd.DataFrame(
+            {
+                q: pd.Series(np.asarray(lab, dtype=object)[key[ids]], dtype=object).infer_objects()
+                for q, key, lab in zip(self.qis, self.keys, self.labels, strict=True)
+            },
+            columns=list(self.qis),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Contingency:
+    """Sparse table "equivalence class x sensitive value -> count".
+
+    Only present cells are stored, sorted by class then value code. This is
+    the small table every l-diversity and t-closeness figure is computed
+    from; it adds up (tables of disjoint parts of the data, concatenated and
+    re-aggregated with :meth:`from_cells`, equal the table of the whole).
+
+    Attributes
+    ----------
+    attribute : str
+        Sensitive attribute name.
+    cell_class, cell_value, cell_count : numpy.ndarray
+        One entry per present (class, value) cell.
+    class_sizes : numpy.ndarray
+        f_j per class (sum of the class's cells).
+    value_totals : numpy.ndarray
+        Count of each value over the whole table (length m).
+    ordered : bool
+        Whether value codes follow the order of the values.
+    labels : numpy.ndarray
+        Value of each code.
+    """
+
+    attribute: str
+    cell_class: np.ndarray
+    cell_value: np.ndarray
+    cell_count: np.ndarray
+    class_sizes: np.ndarray
+    value_totals: np.ndarray
+    ordered: bool
+    labels: np.ndarray = field(repr=False)
+
+    @property
+    def n_values(self) -> int:
+        """Return m, the number of distinct sensitive values."""
+        return len(self.value_totals)
+
+    @property
+    def n_records(self) -> int:
+        """Return n."""
+        return int(self.class_sizes.sum())
+
+    @classmethod
+    def from_cells(
+        cls,
+        attribute: str,
+        cell_class: Any,
+        cell_value: Any,
+        cell_count: Any,
+        *,
+        n_classes: int,
+        labels: Any,
+        ordered: bool,
+    ) -> Contingency:
+        """Build a table from (class, value, count) cells, re-aggregating duplicates.
+
+        This is the entry point for other engines: partial tables from
+        chunks or partitions of the data may simply be concatenated.
+
+        Parameters
+        ----------
+        attribute : str
+            Sensitive attribute name.
+        cell_class, cell_value, cell_count : array of int
+            Cells, in any order, possibly repeated.
+        n_classes : int
+            J (classes with no cell get size 0).
+        labels : array
+            Value of each code.
+        ordered : bool
+            Whether codes follow the order of the values.
+
+        Returns
+        -------
+        Contingency
+        """
+        labels = np.asarray(labels, dtype=object)
+        m = max(len(labels), 1)
+        cc = np.asarray(cell_class, dtype=np.int64)
+        cv = np.asarray(cell_value, dtype=np.int64)
+        cn = np.asarray(cell_count, dtype=np.int64)
+        key = cc * m + cv
+        uniq, inv = np.unique(key, return_inverse=True)
+        counts = np.bincount(inv.reshape(-1), weights=cn, minlength=len(uniq)).astype(np.int64)
+        keep = counts > 0
+        uniq, counts = uniq[keep], counts[keep]
+        cc, cv = uniq // m, uniq % m
+        class_sizes = np.bincount(cc, weights=counts, minlength=n_classes).astype(np.int64)
+        value_totals = np.bincount(cv, weights=counts, minlength=len(labels)).astype(np.int64)
+        return cls(attribute, cc, cv, counts, class_sizes, value_totals, ordered, labels)
+
+
+@dataclass(frozen=True, eq=False)
+class Tabulation:
+    """What an engine returns for one assessment: classes and contingencies.
+
+    Attributes
+    ----------
+    classes : ClassTable
+        The equivalence classes over the QIs.
+    sensitive : dict of str to Contingency
+        One sparse class x value table per sensitive attribute, classes
+        numbered as in ``classes``.
+    engine : str
+        Name of the engine that built it (stated in reports).
+    """
+
+    classes: ClassTable
+    sensitive: dict[str, Contingency]
+    engine: str
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What an engine provides: the one required method is :meth:`tabulate`.
+
+    Attributes
+    ----------
+    name : str
+        Short engine name ("memory", later "arrow", "duckdb", "spark").
+    """
+
+    name: str
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the column names of the table."""
+        ...
+
+    @property
+    def n_records(self) -> int:
+        """Return the number of records."""
+        ...
+
+    def tabulate(
+        self,
+        quasi_identifiers: Sequence[str],
+        sensitive: Sequence[str] = (),
+        *,
+        ordered: dict[str, bool | None] | None = None,
+    ) -> Tabulation:
+        """Return the class table over the QIs and one contingency per sensitive attribute.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+        sensitive : sequence of str
+            Sensitive attributes.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether its value codes must follow the
+            order of the values (for the ordered distance of t-closeness);
+            None: the engine's default for the column type.
+
+        Returns
+        -------
+        Tabulation
+        """
+        ...
