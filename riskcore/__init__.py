@@ -1,36 +1,58 @@
 """riskcore: exact, vectorized privacy-risk assessment (no Streamlit here).
 
-Modules
--------
-loader
-    :func:`load_table`: CSV / Parquet / xlsx from a path or bytes, safely.
+The package is layered (see ARCHITECTURE.md); each layer imports only those
+below it:
+
+io
+    :func:`load_table`: CSV / TSV / Parquet / xlsx from a path or bytes, safely.
 roles
     :class:`ColumnRoles` and :func:`suggest_roles`.
-partition
-    Column encoding, the one partition into equivalence classes, and the
-    sparse class x sensitive-value contingency (the heavy step).
+engine
+    The engine contract (class table + sparse class x value contingency) and
+    the in-memory engine :class:`EncodedTable`.
 metrics
-    k-anonymity, prosecutor / journalist / marketer risk, l-diversity,
-    t-closeness, all from the partition and contingency.
-assess
-    :func:`assess`: one partition, every metric; :class:`EncodedTable`.
-uniqueness
-    Uniqueness per QI subset and each QI's contribution.
-population
-    Population uniqueness estimates (Zayatz, Pitman, SNB, Dankar et al.).
-demo
-    :func:`make_people`: the seeded demo table.
-cli
-    ``python -m riskcore assess ...``.
+    k, l, t, prosecutor / journalist / marketer risk, population and subset
+    uniqueness, all from the contract; :func:`assess`.
+attacks, deidentify, dp
+    Linkage, differencing, homogeneity, two releases; generalization;
+    differential privacy, OpenDP releases and local DP.
+report
+    Every plain-language reading, display table and plotly figure.
+demo, cli
+    The built-in demo and ``python -m riskcore``.
+
+The names below are imported lazily on first use, so ``import riskcore``
+(and ``python -m riskcore --help``) does not load pandas, scipy or OpenDP.
 """
 
-from riskcore.engine import EncodedTable
-from riskcore.errors import DataLoadError, PrivacyLeakWarning, RiskcoreError, RolesError
-from riskcore.io import LoadedTable, LoadLimits, load_table
-from riskcore.metrics import Assessment, Population, assess, class_table
-from riskcore.roles import ColumnRoles, RoleSuggestion, suggest_roles
+from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from riskcore.errors import DataLoadError, PrivacyLeakWarning, RiskcoreError, RolesError
+
+if TYPE_CHECKING:
+    from riskcore.engine import EncodedTable
+    from riskcore.io import LoadedTable, LoadLimits, load_table
+    from riskcore.metrics import Assessment, Population, assess, class_table
+    from riskcore.roles import ColumnRoles, RoleSuggestion, suggest_roles
+
+__version__ = "0.2.0"
+
+_LAZY: dict[str, str] = {
+    "Assessment": "riskcore.metrics",
+    "ColumnRoles": "riskcore.roles",
+    "EncodedTable": "riskcore.engine",
+    "LoadLimits": "riskcore.io",
+    "LoadedTable": "riskcore.io",
+    "Population": "riskcore.metrics",
+    "RoleSuggestion": "riskcore.roles",
+    "assess": "riskcore.metrics",
+    "class_table": "riskcore.metrics",
+    "load_table": "riskcore.io",
+    "suggest_roles": "riskcore.roles",
+}
 
 __all__ = [
     "Assessment",
@@ -49,3 +71,17 @@ __all__ = [
     "load_table",
     "suggest_roles",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riskcore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

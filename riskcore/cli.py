@@ -7,13 +7,17 @@ traceback).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from riskcore.errors import RiskcoreError
-from riskcore.io import load_table
-from riskcore.metrics import THRESHOLDS, Assessment, Population, assess
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas, numpy and the metrics are imported inside main(), after the
+# arguments are parsed, so `--help` and usage errors answer at once.
 
 __all__ = ["main"]
 
@@ -71,7 +75,7 @@ def _build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _load(spec: str):
+def _load(spec: str) -> pd.DataFrame:
     if spec == "demo" or spec.startswith("demo:"):
         from riskcore.demo import make_people
 
@@ -85,42 +89,29 @@ def _load(spec: str):
             return make_people(n)
         except ValueError as exc:
             raise RiskcoreError(str(exc)) from None
+    from riskcore.io import load_table
+
     return load_table(spec).data
 
 
-def _text(a: Assessment) -> str:
-    pr = a.prosecutor
-    lines = [
-        f"Records: {a.n_records:,}   equivalence classes: {a.n_classes:,}   "
-        f"quasi-identifiers: {', '.join(a.quasi_identifiers)}",
-        f"k-anonymity: k = {a.k}   records unique on the QIs: {a.unique_records:,} "
-        f"({a.anonymity.unique_share:.1%})",
-        f"Prosecutor risk: highest {pr.highest_risk:.3f}; records above the {pr.threshold:g} "
-        f"threshold: {pr.records_at_risk:.1%}; expected share re-identified {pr.success_rate:.1%}",
-    ]
-    meaning = THRESHOLDS.get(round(pr.threshold, 2))
-    if meaning:
-        lines.append(f"  (threshold {pr.threshold:g}: {meaning})")
-    for label, r in (("Journalist", a.journalist), ("Marketer", a.marketer)):
-        if r is not None:
-            lines.append(
-                f"{label} risk: highest {r.highest_risk:.4f}; records at risk "
-                f"{r.records_at_risk:.1%}; success rate {r.success_rate:.2%}"
-            )
-    for name, s in a.sensitive.items():
-        lines.append(
-            f"Sensitive {name!r} ({s.n_values} values): distinct l = {s.distinct_l}, "
-            f"entropy l = {s.entropy_l:.3f}, recursive ({s.c:g},l) l = {s.recursive_l}, "
-            f"t = {s.t_closeness:.3f} ({s.distance} distance); "
-            f"{s.homogeneous_records:,} records in {s.homogeneous_classes:,} homogeneous classes"
-        )
-    lines.append(f"Note: {a.missing_policy}.")
-    return "\n".join(lines)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments without the program name (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 for bad input or usage (message on stderr).
+    """
     args = _build_parser().parse_args(argv)
+    from riskcore._results import dumps
+    from riskcore.metrics import Population, assess
+    from riskcore.report.summary import assessment_text
+
     try:
         distance: dict[str, str] = {}
         for item in args.distance:
@@ -156,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.format == "json":
-        print(json.dumps(result.to_dict()))
+        print(dumps(result))
     else:
-        print(_text(result))
+        print(assessment_text(result))
     return 0
