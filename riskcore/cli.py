@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m riskcore", description="Privacy-risk assessment of a table.")
+    p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     a = sub.add_parser("assess", help="k-anonymity, risk, l-diversity and t-closeness")
     a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N' for demo data")
