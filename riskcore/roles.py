@@ -380,32 +380,31 @@ def _share(values: pd.Series, pattern: re.Pattern[str]) -> float:
     return float(values.map(lambda v: bool(pattern.match(v))).mean())
 
 
-def _suggest_one(name: str, col: pd.Series, n_rows: int) -> RoleSuggestion:
-    nonnull = col.dropna()
-    sample = nonnull.iloc[:2000] if len(nonnull) > 2000 else nonnull
-    text = sample.astype(str).str.strip()
-    is_numeric = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
-        col.dtype
-    )
-    # 1. value patterns that are direct identifiers regardless of the name
-    if len(text):
-        for pattern, role, kind, why in _VALUE_RULES_C:
-            if role != "identifier":
-                continue
-            share = _share(text, pattern)
-            if share >= 0.9:
-                return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
-        card_like = text[text.map(lambda v: bool(_CARD_RE.match(v)))]
-        if len(card_like) >= 0.9 * len(text) and len(text) >= 1:
-            luhn = float(card_like.map(luhn_valid).mean())
-            if luhn >= 0.9:
-                return RoleSuggestion(
-                    name,
-                    "identifier",
-                    f"values look like payment-card numbers ({luhn:.0%} pass the Luhn check)",
-                    "card",
-                )
-    # 2. the column name
+def _by_identifier_values(name: str, text: pd.Series) -> RoleSuggestion | None:
+    """Step 1: value patterns that are direct identifiers whatever the column name."""
+    if not len(text):
+        return None
+    for pattern, role, kind, why in _VALUE_RULES_C:
+        if role != "identifier":
+            continue
+        share = _share(text, pattern)
+        if share >= 0.9:
+            return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
+    card_like = text[text.map(lambda v: bool(_CARD_RE.match(v)))]
+    if len(card_like) >= 0.9 * len(text):
+        luhn = float(card_like.map(luhn_valid).mean())
+        if luhn >= 0.9:
+            return RoleSuggestion(
+                name,
+                "identifier",
+                f"values look like payment-card numbers ({luhn:.0%} pass the Luhn check)",
+                "card",
+            )
+    return None
+
+
+def _by_name(name: str, nonnull: pd.Series, is_numeric: bool) -> RoleSuggestion | None:
+    """Step 2: the column name."""
     norm = _normalise_name(name)
     for pattern, role, kind, why in _NAME_RULES_C:
         if pattern.search(norm):
@@ -416,22 +415,45 @@ def _suggest_one(name: str, col: pd.Series, n_rows: int) -> RoleSuggestion:
             ):
                 continue  # "id"-like name but many repeats: not a record key
             return RoleSuggestion(name, role, f"{why} (column name {str(name)!r})", kind)
-    # 3. value patterns for quasi-identifiers and person names
-    if len(text):
-        for pattern, role, kind, why in _VALUE_RULES_C:
-            if role == "identifier":
-                continue
-            share = _share(text, pattern)
-            if share >= 0.9:
-                return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
-        share = _share(text, _NAME_VALUE_RE)
-        if share >= 0.8 and text.nunique() >= 0.5 * len(text):
-            return RoleSuggestion(
-                name,
-                "identifier",
-                f"values look like person names ({share:.0%} are capitalised first + last names)",
-                "name",
-            )
+    return None
+
+
+def _by_other_values(name: str, text: pd.Series) -> RoleSuggestion | None:
+    """Step 3: value patterns of quasi-identifiers and of person names."""
+    if not len(text):
+        return None
+    for pattern, role, kind, why in _VALUE_RULES_C:
+        if role == "identifier":
+            continue
+        share = _share(text, pattern)
+        if share >= 0.9:
+            return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
+    share = _share(text, _NAME_VALUE_RE)
+    if share >= 0.8 and text.nunique() >= 0.5 * len(text):
+        return RoleSuggestion(
+            name,
+            "identifier",
+            f"values look like person names ({share:.0%} are capitalised first + last names)",
+            "name",
+        )
+    return None
+
+
+def _suggest_one(name: str, col: pd.Series, n_rows: int) -> RoleSuggestion:
+    """Suggest one column's role: the first of four steps that recognises it."""
+    nonnull = col.dropna()
+    sample = nonnull.iloc[:2000] if len(nonnull) > 2000 else nonnull
+    text = sample.astype(str).str.strip()
+    is_numeric = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
+        col.dtype
+    )
+    found = (
+        _by_identifier_values(name, text)
+        or _by_name(name, nonnull, is_numeric)
+        or _by_other_values(name, text)
+    )
+    if found is not None:
+        return found
     # 4. a unique key: every value distinct on a sizeable table
     if n_rows >= 50 and len(nonnull) == n_rows and nonnull.nunique() == n_rows:
         if not (is_numeric and pd.api.types.is_float_dtype(col.dtype)):
