@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, Self
 
 import pandas as pd
 
+from riskcore._results import Result
 from riskcore.errors import RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "RoleSuggestion", "luhn_valid", "suggest_roles"]
@@ -24,7 +26,7 @@ ROLES: tuple[str, ...] = ("identifier", "quasi_identifier", "sensitive", "other"
 
 
 @dataclass(frozen=True)
-class ColumnRoles:
+class ColumnRoles(Result):
     """Which columns are direct identifiers, quasi-identifiers, sensitive or other.
 
     Attributes
@@ -108,13 +110,16 @@ class ColumnRoles:
         """Return ``{column: role}``."""
         return {c: r for r in ROLES for c in getattr(self, _FIELD[r])}
 
-    def to_dict(self) -> dict[str, list[str]]:
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dictionary (the saved role profile format)."""
-        return {_FIELD[r]: list(getattr(self, _FIELD[r])) for r in ROLES}
+        return {
+            "schema_version": self.schema_version,
+            **{_FIELD[r]: list(getattr(self, _FIELD[r])) for r in ROLES},
+        }
 
     def to_json(self) -> str:
         """Return the role profile as JSON text."""
-        return json.dumps({"riskcore_roles": 1, **self.to_dict()}, indent=2)
+        return json.dumps({"riskcore_roles": 1, **self.to_dict()}, indent=2, allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ColumnRoles:
@@ -129,7 +134,23 @@ class ColumnRoles:
             obj = json.loads(text)
         except (ValueError, UnicodeDecodeError) as exc:
             raise RolesError(f"the role profile is not valid JSON ({exc})") from None
-        if not isinstance(obj, dict) or not any(_FIELD[r] in obj for r in ROLES):
+        if not isinstance(obj, dict):
+            raise RolesError(
+                "the file is not a role profile: expected keys "
+                + ", ".join(_FIELD[r] for r in ROLES)
+            )
+        return cls.from_dict(obj)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> Self:
+        """Read roles from :meth:`to_dict` output (a role profile).
+
+        Raises
+        ------
+        RolesError
+            When the mapping is not a role profile.
+        """
+        if not isinstance(obj, Mapping) or not any(_FIELD[r] in obj for r in ROLES):
             raise RolesError(
                 "the file is not a role profile: expected keys "
                 + ", ".join(_FIELD[r] for r in ROLES)
@@ -158,7 +179,7 @@ _LABEL = {
 
 
 @dataclass(frozen=True)
-class RoleSuggestion:
+class RoleSuggestion(Result):
     """A proposed role for one column and why.
 
     Attributes
@@ -177,9 +198,6 @@ class RoleSuggestion:
     reason: str
     kind: str = field(default="")
 
-    def to_dict(self) -> dict[str, str]:
-        """Return a JSON-ready dictionary."""
-        return {"column": self.column, "role": self.role, "reason": self.reason, "kind": self.kind}
 
 
 # ------------------------------------------------------------------ rules

@@ -116,3 +116,17 @@ def test_value_patterns_without_helpful_names():
     assert s["c9"].role == "quasi_identifier" and s["c9"].kind == "date"
     assert s["c10"].role == "other"
     assert all(x.reason for x in s.values())
+
+
+def test_roles_and_suggestions_round_trip_through_json():
+    import json
+
+    from riskcore._results import dumps
+    from riskcore.roles import RoleSuggestion
+
+    r = ColumnRoles(identifiers=("name",), quasi_identifiers=("zip", "age"), sensitive=("dx",))
+    assert ColumnRoles.from_dict(json.loads(dumps(r))) == r
+    s = RoleSuggestion("zip", "quasi_identifier", "values look like ZIP codes", "zip")
+    assert RoleSuggestion.from_dict(json.loads(dumps(s))) == s
+    with pytest.raises(RolesError, match="not a role profile"):
+        ColumnRoles.from_dict({"columns": ["a"]})
