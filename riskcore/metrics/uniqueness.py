@@ -12,14 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from riskcore.engine import EncodedTable
+import pandas as pd
+
+from riskcore._results import Result
+from riskcore.engine import EncodedTable, Engine
 from riskcore.errors import RolesError
 
 __all__ = ["QIContribution", "SubsetUniqueness", "UniquenessResult", "subset_uniqueness"]
 
 
 @dataclass(frozen=True)
-class SubsetUniqueness:
+class SubsetUniqueness(Result):
     """Records unique on one subset of the quasi-identifiers.
 
     Attributes
@@ -39,19 +42,9 @@ class SubsetUniqueness:
     n_classes: int
     k: int
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary."""
-        return {
-            "columns": list(self.columns),
-            "unique_records": self.unique_records,
-            "unique_share": self.unique_share,
-            "n_classes": self.n_classes,
-            "k": self.k,
-        }
-
 
 @dataclass(frozen=True)
-class QIContribution:
+class QIContribution(Result):
     """How much one QI adds to uniqueness.
 
     Attributes
@@ -72,18 +65,9 @@ class QIContribution:
     drop: int
     drop_share: float
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary."""
-        return {
-            "column": self.column,
-            "unique_without": self.unique_without,
-            "drop": self.drop,
-            "drop_share": self.drop_share,
-        }
-
 
 @dataclass(frozen=True)
-class UniquenessResult:
+class UniquenessResult(Result):
     """Uniqueness over all QIs, per subset, and per-QI contributions.
 
     Attributes
@@ -104,29 +88,19 @@ class UniquenessResult:
     contributions: tuple[QIContribution, ...]
     complete: bool
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary."""
-        return {
-            "n_records": self.n_records,
-            "all_qis": self.all_qis.to_dict(),
-            "subsets": [s.to_dict() for s in self.subsets],
-            "contributions": [c.to_dict() for c in self.contributions],
-            "complete": self.complete,
-        }
 
-
-def _unique_on(table: EncodedTable, cols: tuple[str, ...]) -> SubsetUniqueness:
-    part = table.partition(cols)
-    sizes = part.sizes
-    n = part.n_records
+def _unique_on(engine: Engine, cols: tuple[str, ...]) -> SubsetUniqueness:
+    """Return uniqueness over ``cols`` from the engine's class sizes alone."""
+    sizes = engine.tabulate(cols).classes.sizes
+    n = int(sizes.sum())
     u = int((sizes == 1).sum())
     return SubsetUniqueness(
-        cols, u, u / n if n else 0.0, part.n_classes, int(sizes.min()) if len(sizes) else 0
+        cols, u, u / n if n else 0.0, len(sizes), int(sizes.min()) if len(sizes) else 0
     )
 
 
 def subset_uniqueness(
-    table: EncodedTable,
+    table: Engine | pd.DataFrame,
     quasi_identifiers: list[str] | tuple[str, ...],
     *,
     max_size: int = 3,
@@ -136,7 +110,9 @@ def subset_uniqueness(
 
     Parameters
     ----------
-    table : EncodedTable
+    table : Engine or pandas.DataFrame
+        An engine (an :class:`~riskcore.engine.EncodedTable` reuses its cached
+        codes for every subset) or a table.
     quasi_identifiers : sequence of str
     max_size : int, default 3
         Largest subset size enumerated (1 = singles only).
@@ -147,6 +123,8 @@ def subset_uniqueness(
     -------
     UniquenessResult
     """
+    if not isinstance(table, Engine):
+        table = EncodedTable(table)
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
@@ -170,7 +148,7 @@ def subset_uniqueness(
         contributions.append(QIContribution(q, u_without, drop, share))
     contributions.sort(key=lambda c: (-c.drop, c.column))
     return UniquenessResult(
-        n_records=len(table),
+        n_records=table.n_records,
         all_qis=full,
         subsets=tuple(subsets),
         contributions=tuple(contributions),

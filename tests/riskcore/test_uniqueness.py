@@ -96,3 +96,14 @@ def test_qi_with_100000_distinct_values():
     df = pd.DataFrame({"id_like": np.arange(n), "sex": np.tile(["F", "M"], n // 2)})
     a = assess(df, quasi_identifiers=["id_like", "sex"])
     assert a.k == 1 and a.unique_records == n
+
+
+def test_uniqueness_result_round_trips_through_json():
+    import json
+
+    from riskcore._results import dumps
+    from riskcore.metrics.uniqueness import UniquenessResult
+
+    r = subset_uniqueness(HAND, list(HAND.columns[:3]))
+    back = UniquenessResult.from_dict(json.loads(dumps(r)))
+    assert back == r
