@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from riskcore._results import dumps
-from riskcore.engine import ClassTable, Contingency, EncodedTable, Engine, Tabulation
+from riskcore.engine import Contingency, EncodedTable, Engine
 from riskcore.metrics import Assessment, Population, assess
+from tests.riskcore.reference import GroupbyEngine
 
 # 8 people, hand-made: classes on (age, zip) with a missing ZIP kept as a value
 PEOPLE = pd.DataFrame(
@@ -23,58 +23,6 @@ PEOPLE = pd.DataFrame(
     },
     index=[10, 3, 7, 1, 0, 99, 5, 2],  # a shuffled, non-range index plays no role
 )
-
-
-class GroupbyEngine:
-    """A second engine written independently with pandas groupby (a test oracle)."""
-
-    name = "groupby"
-
-    def __init__(self, df: pd.DataFrame) -> None:
-        self.df = df.reset_index(drop=True)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return tuple(self.df.columns)
-
-    @property
-    def n_records(self) -> int:
-        return len(self.df)
-
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-    ) -> Tabulation:
-        qis = list(quasi_identifiers)
-        g = self.df.groupby(qis, dropna=False, sort=True)
-        class_of = g.ngroup().to_numpy()
-        sizes = g.size().to_numpy().astype(np.int64)
-        keys_df = g.size().reset_index()[qis]
-        keys, labels = [], []
-        for q in qis:
-            codes, uniq = pd.factorize(keys_df[q], use_na_sentinel=False)
-            keys.append(codes.astype(np.int64))
-            labels.append(np.asarray(uniq, dtype=object))
-        tables = {}
-        for s in sensitive:
-            is_num = pd.api.types.is_numeric_dtype(self.df[s])
-            codes, uniq = pd.factorize(self.df[s], sort=bool(is_num), use_na_sentinel=False)
-            cells = pd.DataFrame({"c": class_of, "v": codes}).value_counts().reset_index()
-            tables[s] = Contingency.from_cells(
-                s,
-                cells["c"],
-                cells["v"],
-                cells["count"],
-                n_classes=len(sizes),
-                labels=uniq,
-                ordered=bool(is_num),
-            )
-        return Tabulation(
-            ClassTable(tuple(qis), sizes, tuple(keys), tuple(labels)), tables, self.name
-        )
 
 
 def test_groupby_engine_satisfies_the_protocol():

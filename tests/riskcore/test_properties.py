@@ -81,3 +81,31 @@ def test_shuffling_rows_changes_nothing(df, seed):
     for s in d1["sensitive"]:
         for key, v in d1["sensitive"][s].items():
             assert d2["sensitive"][s][key] == pytest.approx(v)
+
+
+@SETTINGS
+@given(tables(), st.sampled_from([["a"], ["a", "b"], ["a", "b", "c"], ["c", "b"]]))
+def test_an_independent_engine_gives_identical_figures(df, qis):
+    from tests.riskcore.reference import GroupbyEngine
+
+    args = {"quasi_identifiers": qis, "sensitive": ["s_cat", "s_num"]}
+    ours = assess(df, **args).to_dict()
+    theirs = assess(GroupbyEngine(df), **args).to_dict()
+    assert ours.pop("engine") == "memory" and theirs.pop("engine") == "groupby"
+    _assert_close(ours, theirs)
+
+
+def _assert_close(a, b, path="$"):
+    """Compare two JSON values: floats to 1e-12, everything else exactly."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), path
+        for k in a:
+            _assert_close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _assert_close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float):
+        assert b == pytest.approx(a, abs=1e-12), path
+    else:
+        assert a == b, path
