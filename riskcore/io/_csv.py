@@ -1,0 +1,271 @@
+"""CSV / TSV / delimited text: pyarrow's multi-threaded reader, pandas for odd files.
+
+The fast path hands the UTF-8 bytes to ``pyarrow.csv.read_csv`` with every
+column read as text (null for an empty cell or one of
+:data:`~riskcore.io.table.MISSING_MARKERS`), then types the columns in
+Arrow (:mod:`riskcore.io._typing`). Reading every column as text first is
+what keeps leading zeros everywhere in the file: Arrow's own inference
+would read ``00501`` as the integer 501.
+
+Files the fast path cannot read exactly as the old pandas reader did go
+through pandas' C reader instead (the previous loader, same messages):
+rows with more or fewer fields than the header (pandas names the line of
+an extra field, and fills a short row with missing values, which is then
+reported), an odd number of quote characters (a quote never closed, or
+quotes inside unquoted values), and a space followed by a quote after a
+delimiter.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore.errors import DataLoadError
+from riskcore.io._text import dedupe_header, read_header, sniff_delimiter, transcode, utf8_body
+from riskcore.io._typing import type_columns
+from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
+
+__all__ = ["load_csv"]
+
+_EXTRA = "\x00riskcore-extra-field"
+
+
+class _FallbackError(Exception):
+    """The fast reader cannot read this file exactly; use pandas."""
+
+
+class _NotUtf8Error(Exception):
+    """The file has bytes that are not UTF-8 beyond its first megabyte."""
+
+
+def load_csv(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable:
+    """Read a delimited text table.
+
+    Parameters
+    ----------
+    raw : bytes
+        The file.
+    name : str
+        File name for messages.
+    limits : LoadLimits
+        Row and column limits.
+    fp : str
+        The file's fingerprint (SHA-256 hex).
+
+    Returns
+    -------
+    LoadedTable
+    """
+    body, encoding, head = utf8_body(raw, name)
+    delimiter = sniff_delimiter(head)
+    header = read_header(head, delimiter, name)
+    if len(header) > limits.max_columns:
+        raise DataLoadError(
+            f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
+        )
+    columns, notes = dedupe_header(header)
+    try:
+        try:
+            table = _read_arrow(body, delimiter, columns)
+        except _NotUtf8Error:
+            body, encoding, _ = transcode(raw, name)
+            table = _read_arrow(body, delimiter, columns)
+    except _FallbackError as why:
+        table, more = _read_pandas(body, delimiter, columns, name, limits, str(why))
+        notes += more
+    if table.num_rows > limits.max_rows:
+        raise DataLoadError(
+            f"{name} has more than {limits.max_rows:,} rows, the limit. Load a sample."
+        )
+    if table.num_rows == 0:
+        raise DataLoadError(f"{name} has a header but no data rows")
+    if table.num_columns == 1:
+        notes.append(
+            "only one column was found: if the file uses another delimiter than "
+            f"{delimiter!r}, check it; an assessment needs at least one quasi-identifier"
+        )
+    typed = type_columns(table)
+    if any(c.null_count for c in table.columns):
+        notes.append(
+            "cells that were empty or one of "
+            + ", ".join(repr(m) for m in MISSING_MARKERS if m)
+            + " were read as missing"
+        )
+    return LoadedTable.from_frame(
+        typed.to_pandas(),
+        name=name,
+        file_format="csv",
+        encoding=encoding,
+        delimiter=delimiter,
+        text_columns=typed.text_columns,
+        untyped=typed.untyped,
+        notes=[*notes, *typed.notes],
+        fingerprint=fp,
+        n_bytes=len(raw),
+    )
+
+
+def _read_arrow(body: bytes, delimiter: str, columns: list[str]) -> Any:
+    """Parse with pyarrow, every column as nullable text; raise _FallbackError for odd files."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    quotes = body.count(b'"') if b'"' in body else 0
+    if quotes % 2:
+        raise _FallbackError("quotes")
+    invalid: list[int] = []
+
+    def on_invalid(row: Any) -> str:
+        invalid.append(int(row.actual_columns))
+        return "skip"
+
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(body),
+            read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=True),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter,
+                newlines_in_values=bool(quotes),
+                invalid_row_handler=on_invalid,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: pa.string() for c in columns},
+                null_values=list(MISSING_MARKERS),
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
+            ),
+        )
+    except pa.ArrowInvalid as exc:
+        if "UTF8" in str(exc) or "UTF-8" in str(exc):
+            raise _NotUtf8Error from None
+        raise _FallbackError(str(exc)) from None
+    if invalid:
+        raise _FallbackError("ragged")
+    if quotes and not body.rstrip().endswith(b'"') and table.num_rows:
+        last = table.column(table.num_columns - 1)[-1].as_py()
+        if last is not None and ("\n" in last or "\r" in last):
+            raise _FallbackError("quote never closed")
+    return _strip_initial_space(table)
+
+
+def _strip_initial_space(table: Any) -> Any:
+    """Drop spaces after delimiters (pandas' ``skipinitialspace``); fall back on ' "'."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    markers = pa.array(list(MISSING_MARKERS))
+    arrays = []
+    for col in table.columns:
+        if not pc.any(pc.starts_with(col, " ")).as_py():
+            arrays.append(col)
+            continue
+        if pc.any(pc.starts_with(col, ' "')).as_py():
+            raise _FallbackError("space before a quote")
+        stripped = pc.utf8_ltrim(col, characters=" ")
+        arrays.append(pc.if_else(pc.is_in(stripped, value_set=markers), None, stripped))
+    return pa.table(arrays, names=table.column_names)
+
+
+def _read_pandas(
+    body: bytes, delimiter: str, columns: list[str], name: str, limits: LoadLimits, why: str
+) -> tuple[Any, list[str]]:
+    """Parse with pandas' C reader (the previous loader); return an Arrow table and notes."""
+    import pyarrow as pa
+
+    text = body.decode("utf-8")
+
+    def read(names: list[str]) -> pd.DataFrame:
+        with warnings.catch_warnings():
+            # pandas warns (and drops data) when a row has more fields than the header
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(
+                io.StringIO(text),
+                sep=delimiter,
+                header=0,
+                names=names,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_values=list(MISSING_MARKERS),
+                compression=None,
+                nrows=limits.max_rows + 1,
+                skipinitialspace=True,
+                engine="c",
+                on_bad_lines="error",
+            )
+
+    try:
+        try:
+            df = read(columns)
+        except pd.errors.ParserWarning:
+            # locate the first row with an extra field for the message
+            extra = read([*columns, _EXTRA])[_EXTRA]
+            row = int(np.flatnonzero(extra.notna().to_numpy())[0])
+            raise DataLoadError(
+                f"{name}: data row {row + 1} (line {row + 2}) has more fields than the header, "
+                f"which has {len(columns)}. A value may contain an unquoted delimiter; quote "
+                "it or fix that line."
+            ) from None
+    except pd.errors.ParserError as exc:
+        raise DataLoadError(_explain_parser_error(str(exc), name, len(columns))) from None
+    except pd.errors.EmptyDataError:
+        raise DataLoadError(f"{name} has no columns") from None
+    except (ValueError, MemoryError) as exc:
+        if isinstance(exc, DataLoadError):
+            raise
+        raise DataLoadError(f"{name} could not be read as a table ({exc})") from None
+    notes = _short_row_notes(body, delimiter, columns) if why == "ragged" else []
+    arrays = [pa.array(df[c], type=pa.string(), from_pandas=True) for c in df.columns]
+    return pa.table(arrays, names=columns), notes
+
+
+def _short_row_notes(body: bytes, delimiter: str, columns: list[str]) -> list[str]:
+    """Return a note naming the lines with fewer fields than the header (serial re-read)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    lines: list[int] = []
+
+    def on_invalid(row: Any) -> str:
+        if row.actual_columns < row.expected_columns and row.number is not None:
+            lines.append(int(row.number))
+        return "skip"
+
+    pacsv.read_csv(
+        io.BytesIO(body),
+        read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
+        parse_options=pacsv.ParseOptions(
+            delimiter=delimiter, newlines_in_values=True, invalid_row_handler=on_invalid
+        ),
+        convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in columns}),
+    )
+    if not lines:
+        return []
+    shown = ", ".join(f"{x:,}" for x in lines[:5]) + (", ..." if len(lines) > 5 else "")
+    s = "s" if len(lines) != 1 else ""
+    return [
+        f"{len(lines):,} row{s} (line{s} {shown}) have fewer fields than the header; "
+        "the fields they lack were read as missing"
+    ]
+
+
+def _explain_parser_error(msg: str, name: str, n_header: int) -> str:
+    """Return pandas' parser error as a plain-language sentence."""
+    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", msg)
+    if m:
+        _, line, saw = (int(x) for x in m.groups())
+        return (
+            f"{name}: line {line} has {saw} fields, the header has {n_header}. "
+            "A value may contain an unquoted delimiter; quote it or fix that line."
+        )
+    if "EOF inside string" in msg or "EOF" in msg:
+        m2 = re.search(r"starting at row (\d+)", msg)
+        where = f" starting at row {m2.group(1)}" if m2 else ""
+        return f"{name}: a quoted value is never closed{where}; a quote character is missing"
+    return f"{name} could not be parsed as a delimited table ({msg.splitlines()[0]})"
