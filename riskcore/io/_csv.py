@@ -70,15 +70,8 @@ def load_csv(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable:
             f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
         )
     columns, notes = dedupe_header(header)
-    try:
-        try:
-            table = _read_arrow(body, delimiter, columns)
-        except _NotUtf8Error:
-            body, encoding, _ = transcode(raw, name)
-            table = _read_arrow(body, delimiter, columns)
-    except _FallbackError as why:
-        table, more = _read_pandas(body, delimiter, columns, name, limits, str(why))
-        notes += more
+    table, encoding, more = _parse(raw, body, encoding, delimiter, columns, name, limits)
+    notes += more
     if table.num_rows > limits.max_rows:
         raise DataLoadError(
             f"{name} has more than {limits.max_rows:,} rows, the limit. Load a sample."
@@ -109,6 +102,27 @@ def load_csv(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable:
         fingerprint=fp,
         n_bytes=len(raw),
     )
+
+
+def _parse(
+    raw: bytes,
+    body: bytes,
+    encoding: str,
+    delimiter: str,
+    columns: list[str],
+    name: str,
+    limits: LoadLimits,
+) -> tuple[Any, str, list[str]]:
+    """Return the text table, the encoding and notes: pyarrow, else transcoded, else pandas."""
+    try:
+        try:
+            return _read_arrow(body, delimiter, columns), encoding, []
+        except _NotUtf8Error:
+            body, encoding, _ = transcode(raw, name)
+            return _read_arrow(body, delimiter, columns), encoding, []
+    except _FallbackError as why:
+        table, notes = _read_pandas(body, delimiter, columns, name, limits, str(why))
+        return table, encoding, notes
 
 
 def _read_arrow(body: bytes, delimiter: str, columns: list[str]) -> Any:
@@ -248,10 +262,14 @@ def _short_row_notes(body: bytes, delimiter: str, columns: list[str]) -> list[st
     if not lines:
         return []
     shown = ", ".join(f"{x:,}" for x in lines[:5]) + (", ..." if len(lines) > 5 else "")
-    s = "s" if len(lines) != 1 else ""
+    if len(lines) == 1:
+        return [
+            f"1 row (line {shown}) has fewer fields than the header; the fields it lacks "
+            "were read as missing"
+        ]
     return [
-        f"{len(lines):,} row{s} (line{s} {shown}) have fewer fields than the header; "
-        "the fields they lack were read as missing"
+        f"{len(lines):,} rows (lines {shown}) have fewer fields than the header; the fields "
+        "they lack were read as missing"
     ]
 
 
