@@ -20,7 +20,7 @@ from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
 __all__ = ["load_xlsx"]
 
 
-def load_xlsx(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable:
+def load_xlsx(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
     """Read the first sheet of an Excel workbook.
 
     Parameters
@@ -31,8 +31,6 @@ def load_xlsx(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable
         File name for messages.
     limits : LoadLimits
         Unpacked-size, row and column limits.
-    fp : str
-        The file's fingerprint (SHA-256 hex).
 
     Returns
     -------
@@ -76,7 +74,6 @@ def load_xlsx(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable
         text_columns=typed.text_columns,
         untyped=typed.untyped,
         notes=[*notes, *typed.notes],
-        fingerprint=fp,
         n_bytes=len(raw),
     )
 

@@ -24,7 +24,7 @@ __all__ = ["load_parquet"]
 DICT_BYTES_PER_VALUE = 4.0
 
 
-def load_parquet(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTable:
+def load_parquet(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
     """Read a Parquet file.
 
     Parameters
@@ -35,8 +35,6 @@ def load_parquet(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTa
         File name for messages.
     limits : LoadLimits
         Row and column limits, checked on the file's metadata before reading.
-    fp : str
-        The file's fingerprint (SHA-256 hex).
 
     Returns
     -------
@@ -71,7 +69,7 @@ def load_parquet(raw: bytes, name: str, limits: LoadLimits, fp: str) -> LoadedTa
     cols, notes = dedupe_header([str(c) for c in df.columns])
     df.columns = cols
     return LoadedTable.from_frame(
-        df, name=name, file_format="parquet", notes=notes, fingerprint=fp, n_bytes=len(raw)
+        df, name=name, file_format="parquet", notes=notes, n_bytes=len(raw)
     )
 
 

@@ -108,37 +108,90 @@ def type_columns(table: Any) -> Typed:
 
 
 def type_column(name: str, col: Any) -> _Column:
-    """Return one text column typed, and what was kept as text."""
+    """Return one text column typed, and what was kept as text.
+
+    Parameters
+    ----------
+    name : str
+        Column name (the ZIP / ID name rule reads it).
+    col : pyarrow.ChunkedArray
+        Strings, or dictionary-encoded strings (then every check runs on the
+        distinct values only, and the result is expanded to the rows).
+
+    Returns
+    -------
+    _Column
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
 
     n = len(col)
     if col.null_count == n:
         return _Column(pa.nulls(n, pa.float64()))
-    number, why = _as_number(name, col)
+    view = _View.of(col)
+    probe = view.values if view.indices is not None else _sample(col)
+    number, why = _as_number(name, view.values, missing=col.null_count > 0, probe=probe)
     if number is not None:
-        return _Column(number)
-    sample = _sample(col)
+        return _Column(view.rows(number))
     if why == "long":
-        return _Column(col, True, note=_LONG_NOTE.format(name=name))
+        return _Column(view.text(probe), True, note=_LONG_NOTE.format(name=name))
     if why:
-        return _Column(_maybe_categorical(col, sample), True)
-    if pc.any(pc.match_substring_regex(sample, _NUMBER)).as_py():
-        is_number = pc.match_substring_regex(col, _NUMBER)
+        return _Column(view.text(probe), True)
+    if pc.any(pc.match_substring_regex(probe, _NUMBER)).as_py():
+        is_number = view.rows(pc.match_substring_regex(view.values, _NUMBER))
         n_other = n - col.null_count - int(pc.sum(is_number).as_py() or 0)
         if n_other == 0:  # numbers with spaces around them, or signs Arrow's int cast refuses
-            number, why = _as_number(name, pc.utf8_trim_whitespace(col))
+            trimmed = pc.utf8_trim_whitespace(view.values)
+            number, why = _as_number(name, trimmed, missing=col.null_count > 0)
             if number is not None:
-                return _Column(number)
+                return _Column(view.rows(number))
             if why:
-                return _Column(_maybe_categorical(col, sample), True)
+                return _Column(view.text(probe), True)
         elif n - col.null_count - n_other >= n_other:
             first = int(pc.index(pc.invert(pc.fill_null(is_number, True)), True).as_py())
             note = _UNTYPED_NOTE.format(
                 name=name, n=n_other, s="s" if n_other != 1 else "", row=first + 1
             )
-            return _Column(_maybe_categorical(col, sample), untyped=n_other, note=note)
-    return _Column(_maybe_categorical(col, sample))
+            return _Column(view.text(probe), untyped=n_other, note=note)
+    return _Column(view.text(probe))
+
+
+@dataclass(frozen=True)
+class _View:
+    """A text column as distinct-or-all values plus, for a dictionary column, row codes."""
+
+    column: Any
+    values: Any  # the column itself, or the (unified) dictionary of a dictionary column
+    indices: Any = None  # per-row codes into ``values`` (None: ``values`` are the rows)
+
+    @classmethod
+    def of(cls, col: Any) -> _View:
+        import pyarrow as pa
+
+        if not pa.types.is_dictionary(col.type):
+            return cls(col, col)
+        col = col.unify_dictionaries()
+        values = col.chunk(0).dictionary
+        indices = pa.chunked_array([c.indices for c in col.chunks], type=col.type.index_type)
+        return cls(col, values, indices)
+
+    def rows(self, per_value: Any) -> Any:
+        """Return an array over ``values`` expanded to one entry per row."""
+        import pyarrow.compute as pc
+
+        return per_value if self.indices is None else pc.take(per_value, self.indices)
+
+    def text(self, probe: Any) -> Any:
+        """Return the column as text: dictionary-encoded when it has few distinct values."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if self.indices is None:
+            return _maybe_categorical(self.column, probe)
+        n_present = len(self.column) - self.column.null_count
+        if len(self.values) > CATEGORICAL_SHARE * n_present:
+            return pc.take(self.values, self.indices)
+        return pa.DictionaryArray.from_arrays(self.indices.combine_chunks(), self.values)
 
 
 _LONG_NOTE = (
@@ -152,24 +205,38 @@ _UNTYPED_NOTE = (
 )
 
 
-def _as_number(name: str, col: Any) -> tuple[Any, str]:
-    """Return (numeric array, "") or (None, reason to keep numbers as text) or (None, "")."""
+def _casts(col: Any, to: Any) -> Any:
+    """Return ``col`` cast to the Arrow type ``to``, or None when a value does not convert."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     try:
-        ints = pc.cast(col, pa.int64())
+        return pc.cast(col, to)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        ints = None
+        return None
+
+
+def _as_number(name: str, col: Any, *, missing: bool, probe: Any = None) -> tuple[Any, str]:
+    """Return (numeric array, "") or (None, reason to keep numbers as text) or (None, "").
+
+    ``missing`` says whether the column has missing values (then whole
+    floats stay float64, as pandas would have them); ``probe``, a sample of
+    the column, is tried first (a failed cast of a whole column is slow).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if probe is not None and not _casts(probe, pa.float64()):
+        return None, ""  # a value of the sample is no number: the column is none either
+    ints = _casts(col, pa.int64())
     if ints is not None:
         if KEEP_TEXT_NAME.search(name):
             return None, "name"
         if pc.any(pc.match_substring_regex(col, _INT_NOT_PLAIN)).as_py():
             return None, "leading zero"
         return ints, ""
-    try:
-        floats = pc.cast(col, pa.float64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+    floats = _casts(col, pa.float64())
+    if floats is None:
         return None, ""
     if KEEP_TEXT_NAME.search(name):
         return None, "name"
@@ -177,7 +244,7 @@ def _as_number(name: str, col: Any) -> tuple[Any, str]:
         return None, "leading zero"
     if pc.any(pc.match_substring_regex(col, _LONG_WHOLE)).as_py():
         return None, "long"
-    if floats.null_count == 0 and len(floats):
+    if not missing and floats.null_count == 0 and len(floats):
         finite = pc.all(pc.is_finite(floats)).as_py()
         if finite and pc.all(pc.equal(pc.floor(floats), floats)).as_py():
             top = pc.max(pc.abs(floats)).as_py()

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from riskcore.errors import DataLoadError
@@ -89,18 +91,26 @@ def load_table(
                 f"{name} is {what}, not a table. Compressed files and archives are refused "
                 "for safety; unpack it and load the CSV, Parquet or .xlsx file inside."
             )
-    fp = fingerprint(raw)
+    # the SHA-256 runs in a thread (hashlib releases the GIL) while the table is parsed
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        fp = pool.submit(fingerprint, raw)
+        table = _load_format(raw, name, limits)
+        return LoadedTable(table.data, replace(table.info, fingerprint=fp.result()))
+
+
+def _load_format(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
+    """Read the bytes with the reader of their format (magic bytes, else delimited text)."""
     if raw.startswith(b"PAR1"):
         from riskcore.io._parquet import load_parquet
 
-        return load_parquet(raw, name, limits, fp)
+        return load_parquet(raw, name, limits)
     if raw.startswith(b"PK\x03\x04") or raw.startswith(b"PK\x05\x06"):
         from riskcore.io._excel import load_xlsx
 
-        return load_xlsx(raw, name, limits, fp)
+        return load_xlsx(raw, name, limits)
     from riskcore.io._csv import load_csv
 
-    return load_csv(raw, name, limits, fp)
+    return load_csv(raw, name, limits)
 
 
 def _too_big(name: str, size: int, limits: LoadLimits) -> DataLoadError:

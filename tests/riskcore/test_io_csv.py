@@ -178,3 +178,27 @@ def test_load_info_round_trips_through_json():
     for key in ("name", "file_format", "encoding", "delimiter", "n_rows", "n_columns"):
         assert key in d
     assert d["missing"] == {"zip": 0, "age": 1, "dx": 1}
+
+
+@pytest.mark.parametrize("n", [1_000, 600_000])
+def test_both_parsing_paths_give_the_same_typing(n):
+    # above 2 MB, columns with few distinct values in the first megabyte are
+    # dictionary-encoded by the parser and typed on their distinct values
+    from riskcore.io._csv import _few_distinct
+
+    rows = [f"{18 + i % 60}, {('F', 'M')[i % 2]},0{i % 9}1,{i}" for i in range(n)]
+    rows += ["unknown, NA,00501,x"]
+    raw = _csv("age,sex,area,pid", rows)
+    guessed = _few_distinct(raw, ",", ["age", "sex", "area", "pid"], False)
+    assert guessed == ({"age", "sex", "area"} if len(raw) > 2 << 20 else set())
+    t = load_table(raw)
+    d = t.data
+    assert d["age"].iloc[0] == "18" and d["age"].iloc[-1] == "unknown"
+    assert t.untyped == {"age": 1, "pid": 1}
+    assert isinstance(d["sex"].dtype, pd.CategoricalDtype)
+    assert list(d["sex"].cat.categories) == ["F", "M"]  # the space after the comma is gone
+    assert pd.isna(d["sex"].iloc[-1])  # " NA" is missing
+    assert d["area"].iloc[1] == "011" and d["area"].iloc[-1] == "00501"
+    assert t.text_columns == ("area",)
+    assert d["pid"].iloc[-1] == "x" and d["pid"].iloc[5] == "5"
+    assert t.missing == {"age": 0, "sex": 1, "area": 0, "pid": 0}
