@@ -22,6 +22,7 @@ import argparse
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ SENSITIVE = ["diagnosis", "income"]
 BIG = {"max_bytes": 10**11, "max_rows": 100_000_000}
 
 
-def _best(fn, repeat: int) -> float:
+def _best(fn: Callable[[], object], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()

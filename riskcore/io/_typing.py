@@ -17,7 +17,9 @@ whole column and not on a sample, which become numbers:
 
 The casts are Arrow's (vectorised, in C++); the checks that need the text
 (leading zeros, digits, numbers among words) are RE2 regular expressions run
-by Arrow over the column.
+by Arrow over the column. A column the CSV parser already dictionary-encoded
+is checked on its distinct values only (every one of them occurs), and a
+number column is then expanded from them to the rows.
 """
 
 from __future__ import annotations

@@ -113,9 +113,10 @@ class LoadedTable:
     Attributes
     ----------
     data : pandas.DataFrame
-        The table, with a fresh RangeIndex. Low-cardinality text columns of
-        CSV files are pandas Categoricals (categories in order of first
-        appearance); other text columns have the ``str`` dtype.
+        The table, with a fresh RangeIndex. Text columns with few distinct
+        values (at most half as many as values) are pandas Categoricals,
+        categories in order of first appearance for CSV and Excel, as stored
+        for Parquet; other text columns have the ``str`` dtype.
     info : LoadInfo
         The JSON-able record of the load; its fields are also readable
         here (``table.name``, ``table.missing``, ``table.fingerprint`` ...).

@@ -186,7 +186,7 @@ def test_both_parsing_paths_give_the_same_typing(n):
     # dictionary-encoded by the parser and typed on their distinct values
     from riskcore.io._csv import _few_distinct
 
-    rows = [f"{18 + i % 60}, {('F', 'M')[i % 2]},0{i % 9}1,{i}" for i in range(n)]
+    rows = [f"{18 + i % 60}, {('M', 'F')[i % 2]},0{i % 9}1,{i}" for i in range(n)]
     rows += ["unknown, NA,00501,x"]
     raw = _csv("age,sex,area,pid", rows)
     guessed = _few_distinct(raw, ",", ["age", "sex", "area", "pid"], False)
@@ -196,8 +196,10 @@ def test_both_parsing_paths_give_the_same_typing(n):
     assert d["age"].iloc[0] == "18" and d["age"].iloc[-1] == "unknown"
     assert t.untyped == {"age": 1, "pid": 1}
     assert isinstance(d["sex"].dtype, pd.CategoricalDtype)
-    assert list(d["sex"].cat.categories) == ["F", "M"]  # the space after the comma is gone
+    assert list(d["sex"].cat.categories) == ["M", "F"]  # no space; first appearance
     assert pd.isna(d["sex"].iloc[-1])  # " NA" is missing
+    a, b = encode_column(d["sex"]), encode_column(pd.Series(d["sex"].astype(object), dtype="str"))
+    assert np.array_equal(a.codes, b.codes) and list(a.labels) == list(b.labels)
     assert d["area"].iloc[1] == "011" and d["area"].iloc[-1] == "00501"
     assert t.text_columns == ("area",)
     assert d["pid"].iloc[-1] == "x" and d["pid"].iloc[5] == "5"
