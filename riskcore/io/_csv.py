@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw, count_byte
 from riskcore.io._text import (
     HEAD_BYTES,
     dedupe_header,
@@ -56,12 +57,12 @@ class _NotUtf8Error(Exception):
     """The file has bytes that are not UTF-8 beyond its first megabyte."""
 
 
-def load_csv(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
+def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
     """Read a delimited text table.
 
     Parameters
     ----------
-    raw : bytes
+    raw : bytes or mmap.mmap
         The file.
     name : str
         File name for messages.
@@ -114,8 +115,8 @@ def load_csv(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
 
 
 def _parse(
-    raw: bytes,
-    body: bytes,
+    raw: Raw,
+    body: Raw,
     encoding: str,
     delimiter: str,
     columns: list[str],
@@ -134,12 +135,12 @@ def _parse(
         return table, encoding, notes
 
 
-def _read_arrow(body: bytes, delimiter: str, columns: list[str]) -> Any:
+def _read_arrow(body: Raw, delimiter: str, columns: list[str]) -> Any:
     """Parse with pyarrow, every column as nullable text; raise _FallbackError for odd files."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    quotes = body.count(b'"') if b'"' in body else 0
+    quotes = count_byte(body, ord('"')) if body.find(b'"') >= 0 else 0
     if quotes % 2:
         raise _FallbackError("quotes")
     invalid: list[int] = []
@@ -152,7 +153,7 @@ def _read_arrow(body: bytes, delimiter: str, columns: list[str]) -> Any:
     few = _few_distinct(body, delimiter, columns, bool(quotes))
     try:
         table = pacsv.read_csv(
-            io.BytesIO(body),
+            pa.BufferReader(pa.py_buffer(body)),
             read_options=pacsv.ReadOptions(
                 column_names=columns, skip_rows=1, use_threads=True, block_size=_BLOCK
             ),
@@ -171,7 +172,8 @@ def _read_arrow(body: bytes, delimiter: str, columns: list[str]) -> Any:
         raise _FallbackError(str(exc)) from None
     if invalid:
         raise _FallbackError("ragged")
-    if quotes and not body.rstrip().endswith(b'"') and table.num_rows:
+    tail = body[max(0, len(body) - 4096) :].rstrip()
+    if quotes and not tail.endswith(b'"') and table.num_rows:
         last = table.column(table.num_columns - 1)[-1].as_py()
         if last is not None and ("\n" in last or "\r" in last):
             raise _FallbackError("quote never closed")
@@ -190,7 +192,7 @@ def _convert_options(column_types: dict[str, Any]) -> Any:
     )
 
 
-def _few_distinct(body: bytes, delimiter: str, columns: list[str], quotes: bool) -> set[str]:
+def _few_distinct(body: Raw, delimiter: str, columns: list[str], quotes: bool) -> set[str]:
     """Return the columns with few distinct values in the first megabyte (large files only).
 
     The parser dictionary-encodes these while parsing, in parallel, so typing
@@ -256,12 +258,12 @@ def _strip_column(col: Any) -> Any:
 
 
 def _read_pandas(
-    body: bytes, delimiter: str, columns: list[str], name: str, limits: LoadLimits, why: str
+    body: Raw, delimiter: str, columns: list[str], name: str, limits: LoadLimits, why: str
 ) -> tuple[Any, list[str]]:
     """Parse with pandas' C reader (the previous loader); return an Arrow table and notes."""
     import pyarrow as pa
 
-    text = body.decode("utf-8")
+    text = str(body, "utf-8")
 
     def read(names: list[str]) -> pd.DataFrame:
         with warnings.catch_warnings():
@@ -308,7 +310,7 @@ def _read_pandas(
     return pa.table(arrays, names=columns), notes
 
 
-def _short_row_notes(body: bytes, delimiter: str, columns: list[str]) -> list[str]:
+def _short_row_notes(body: Raw, delimiter: str, columns: list[str]) -> list[str]:
     """Return a note naming the lines with fewer fields than the header (serial re-read)."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -321,7 +323,7 @@ def _short_row_notes(body: bytes, delimiter: str, columns: list[str]) -> list[st
         return "skip"
 
     pacsv.read_csv(
-        io.BytesIO(body),
+        pa.BufferReader(pa.py_buffer(body)),
         read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
         parse_options=pacsv.ParseOptions(
             delimiter=delimiter, newlines_in_values=True, invalid_row_handler=on_invalid

@@ -13,6 +13,7 @@ import zipfile
 import pandas as pd
 
 from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw
 from riskcore.io._text import dedupe_header
 from riskcore.io._typing import type_columns
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
@@ -20,12 +21,12 @@ from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
 __all__ = ["load_xlsx"]
 
 
-def load_xlsx(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
+def load_xlsx(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
     """Read the first sheet of an Excel workbook.
 
     Parameters
     ----------
-    raw : bytes
+    raw : bytes or mmap.mmap
         The file.
     name : str
         File name for messages.
@@ -39,7 +40,7 @@ def load_xlsx(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
     _check_archive(raw, name, limits)
     try:
         df = pd.read_excel(
-            io.BytesIO(raw),
+            io.BytesIO(raw[:]),
             sheet_name=0,
             dtype=str,
             engine="openpyxl",
@@ -78,10 +79,10 @@ def load_xlsx(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
     )
 
 
-def _check_archive(raw: bytes, name: str, limits: LoadLimits) -> None:
+def _check_archive(raw: Raw, name: str, limits: LoadLimits) -> None:
     """Refuse a damaged zip, a zip that is not a workbook, and a zip bomb."""
     try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+        with zipfile.ZipFile(io.BytesIO(raw[:])) as zf:
             infos = zf.infolist()
             members = {i.filename for i in infos}
             total = sum(i.file_size for i in infos)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw
 from riskcore.io._text import dedupe_header
 from riskcore.io.table import LoadedTable, LoadLimits
 
@@ -24,12 +25,12 @@ __all__ = ["load_parquet"]
 DICT_BYTES_PER_VALUE = 4.0
 
 
-def load_parquet(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
+def load_parquet(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
     """Read a Parquet file.
 
     Parameters
     ----------
-    raw : bytes
+    raw : bytes or mmap.mmap
         The file.
     name : str
         File name for messages.
@@ -44,7 +45,7 @@ def load_parquet(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pf = pq.ParquetFile(pa.BufferReader(raw))
+        pf = pq.ParquetFile(pa.BufferReader(pa.py_buffer(raw)))
         n_rows = pf.metadata.num_rows
         n_cols = pf.metadata.num_columns
     except Exception as exc:
@@ -58,7 +59,7 @@ def load_parquet(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
     try:
         dictionary = _dictionary_columns(pf)
         if dictionary:
-            pf = pq.ParquetFile(pa.BufferReader(raw), read_dictionary=dictionary)
+            pf = pq.ParquetFile(pa.BufferReader(pa.py_buffer(raw)), read_dictionary=dictionary)
         df = pf.read(use_threads=True).to_pandas()
     except Exception as exc:
         raise DataLoadError(f"{name}: the Parquet data cannot be read ({exc})") from None

@@ -12,13 +12,14 @@ import csv
 import io
 
 from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw
 
 #: Bytes of the file's start used to sniff the delimiter and read the header.
 HEAD_BYTES = 1 << 20
 _SNIFF_CHARS = 65536
 
 
-def utf8_body(raw: bytes, name: str) -> tuple[bytes, str, str]:
+def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
     """Return the file as UTF-8 bytes without BOM, the encoding name, and its head as text.
 
     Plain files are not decoded in full here: the head is checked, and the
@@ -26,14 +27,14 @@ def utf8_body(raw: bytes, name: str) -> tuple[bytes, str, str]:
 
     Parameters
     ----------
-    raw : bytes
+    raw : bytes or mmap.mmap
         The file.
     name : str
         File name for messages.
 
     Returns
     -------
-    body : bytes
+    body : bytes or mmap.mmap
         UTF-8 bytes to parse.
     encoding : str
         "utf-8", "utf-8-sig", "utf-16" or a detected encoding.
@@ -45,7 +46,8 @@ def utf8_body(raw: bytes, name: str) -> tuple[bytes, str, str]:
     DataLoadError
         On binary data or an encoding that cannot be recognised.
     """
-    if raw.startswith(b"\xef\xbb\xbf"):
+    start = raw[:3]
+    if start == b"\xef\xbb\xbf":
         body = raw[3:]
         head = _utf8_head(body)
         if head is None:
@@ -53,9 +55,9 @@ def utf8_body(raw: bytes, name: str) -> tuple[bytes, str, str]:
                 f"{name} starts with a UTF-8 marker but is not UTF-8; save it again as UTF-8"
             )
         return body, "utf-8-sig", head
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if start.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            text = raw.decode("utf-16")
+            text = str(raw, "utf-16")
         except UnicodeDecodeError:
             raise DataLoadError(f"{name} starts with a UTF-16 marker but is not UTF-16") from None
         return text.encode("utf-8"), "utf-16", text[:HEAD_BYTES]
@@ -70,7 +72,7 @@ def utf8_body(raw: bytes, name: str) -> tuple[bytes, str, str]:
     return raw, "utf-8", head
 
 
-def _utf8_head(body: bytes) -> str | None:
+def _utf8_head(body: Raw) -> str | None:
     """Return the decoded first megabyte, or None when it is not UTF-8."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
@@ -79,13 +81,13 @@ def _utf8_head(body: bytes) -> str | None:
         return None
 
 
-def transcode(raw: bytes, name: str) -> tuple[bytes, str, str]:
+def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
     """Detect the encoding of a file that is not UTF-8 and return it as UTF-8.
 
     Parameters
     ----------
-    raw : bytes
-        The file, without a BOM.
+    raw : bytes or mmap.mmap
+        The file (a UTF-8 BOM, if any, is checked and kept out).
     name : str
         File name for messages.
 
@@ -99,9 +101,9 @@ def transcode(raw: bytes, name: str) -> tuple[bytes, str, str]:
     DataLoadError
         When the file is UTF-8 after a UTF-8 BOM check failed, or no encoding fits.
     """
-    if raw.startswith(b"\xef\xbb\xbf"):
+    if raw[:3] == b"\xef\xbb\xbf":
         try:
-            raw[3:].decode("utf-8")
+            str(raw[3:], "utf-8")
         except UnicodeDecodeError as exc:
             raise DataLoadError(
                 f"{name} starts with a UTF-8 marker but byte {exc.start + 3} is not UTF-8; "
@@ -116,7 +118,7 @@ def transcode(raw: bytes, name: str) -> tuple[bytes, str, str]:
         enc = None
     for candidate in [e for e in (enc, "cp1252", "latin-1") if e and e != "utf_8"]:
         try:
-            text = raw.decode(candidate)
+            text = str(raw, candidate)
         except (UnicodeDecodeError, LookupError):
             continue
         return text.encode("utf-8"), candidate, text[:HEAD_BYTES]

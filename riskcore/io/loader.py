@@ -24,12 +24,11 @@ columns arrive as pandas Categoricals), see :mod:`riskcore.io._csv` and
 from __future__ import annotations
 
 import os
-import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 
 from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw, is_blank, read_source
 from riskcore.io.fingerprint import fingerprint
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits
 
@@ -82,11 +81,12 @@ def load_table(
         raise TypeError(f"limits must be a LoadLimits, got {type(limits).__name__}")
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a string, got {type(name).__name__}")
-    raw, name = _read_source(source, name, limits)
-    if not raw[:65536].strip() and not raw.strip():
+    raw, name = read_source(source, name, limits)
+    if is_blank(raw):
         raise DataLoadError(f"{name} is empty: it has no header and no rows")
+    start = raw[:16]
     for magic, what in _MAGIC:
-        if raw.startswith(magic):
+        if start.startswith(magic):
             raise DataLoadError(
                 f"{name} is {what}, not a table. Compressed files and archives are refused "
                 "for safety; unpack it and load the CSV, Parquet or .xlsx file inside."
@@ -98,57 +98,17 @@ def load_table(
         return LoadedTable(table.data, replace(table.info, fingerprint=fp.result()))
 
 
-def _load_format(raw: bytes, name: str, limits: LoadLimits) -> LoadedTable:
+def _load_format(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
     """Read the bytes with the reader of their format (magic bytes, else delimited text)."""
-    if raw.startswith(b"PAR1"):
+    start = raw[:4]
+    if start == b"PAR1":
         from riskcore.io._parquet import load_parquet
 
         return load_parquet(raw, name, limits)
-    if raw.startswith(b"PK\x03\x04") or raw.startswith(b"PK\x05\x06"):
+    if start in (b"PK\x03\x04", b"PK\x05\x06"):
         from riskcore.io._excel import load_xlsx
 
         return load_xlsx(raw, name, limits)
     from riskcore.io._csv import load_csv
 
     return load_csv(raw, name, limits)
-
-
-def _too_big(name: str, size: int, limits: LoadLimits) -> DataLoadError:
-    return DataLoadError(
-        f"{name} is {size / 1e6:,.0f} MB, above the {limits.max_bytes / 1e6:,.0f} MB "
-        "limit. Load a sample, or convert it to Parquet, which is smaller."
-    )
-
-
-def _read_source(
-    source: str | os.PathLike[str] | bytes | bytearray | memoryview,
-    name: str | None,
-    limits: LoadLimits,
-) -> tuple[bytes, str]:
-    """Return the bytes of a path or bytes-like source and the name to use."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        raw = bytes(source)
-        name = name or "data"
-        if len(raw) > limits.max_bytes:
-            raise _too_big(name, len(raw), limits)
-        return raw, name
-    if not isinstance(source, (str, os.PathLike)):
-        raise TypeError(f"source must be a path or bytes, got {type(source).__name__}")
-    path = Path(source)
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", str(source)):
-        raise DataLoadError(f"{str(source)!r} looks like a web address; give a local file")
-    name = name or path.name
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataLoadError(f"there is no file at {str(path)!r}") from None
-    except OSError as exc:
-        raise DataLoadError(f"the file {str(path)!r} cannot be read ({exc.strerror})") from None
-    if path.is_dir():
-        raise DataLoadError(f"{str(path)!r} is a folder, not a file")
-    if size > limits.max_bytes:
-        raise _too_big(name, size, limits)
-    try:
-        return path.read_bytes(), name
-    except OSError as exc:
-        raise DataLoadError(f"the file {str(path)!r} cannot be read ({exc.strerror})") from None

@@ -204,3 +204,40 @@ def test_both_parsing_paths_give_the_same_typing(n):
     assert t.text_columns == ("area",)
     assert d["pid"].iloc[-1] == "x" and d["pid"].iloc[5] == "5"
     assert t.missing == {"age": 0, "sex": 1, "area": 0, "pid": 0}
+
+
+_FILES = {
+    "plain": b"zip,age\n02139,34\n10001,40\n",
+    "bom": "\ufeffname;città\nAnna;Torino\nLuca;NA\n".encode(),
+    "utf16": "name,city\nJosé,Málaga\n".encode("utf-16"),
+    "latin1": "name,city\nJosé,Málaga\nZoë,Köln\n".encode("latin-1"),
+    "quotes": b'a,b\n1,"x\ny"\n2,"p,q"\n',
+    "short": b"a,b,c\n1,2,3\n4,5\n",
+    "large": _csv("k,v", [f"{i % 7},{('a', 'b')[i % 2]}" for i in range(700_000)]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_FILES))
+def test_a_path_reads_like_its_bytes(tmp_path, kind):
+    # a path is memory-mapped, bytes are used as they are: same table, same record
+    raw = _FILES[kind]
+    path = tmp_path / "f.csv"
+    path.write_bytes(raw)
+    a, b = load_table(path, name="f.csv"), load_table(raw, name="f.csv")
+    pd.testing.assert_frame_equal(a.data, b.data)
+    assert a.info == b.info
+    assert a.fingerprint == hashlib.sha256(raw).hexdigest()
+
+
+def test_errors_from_a_path(tmp_path):
+    for raw, msg in [
+        (b"", r"is empty"),
+        (b" \n", r"is empty"),
+        (b'a,b\n1,"oops\n2,3\n', r"quote"),
+        (b"a,b\n" + b"1,2\n" * 3 + b"1,2,3\n", r"line 5 has 3 fields"),
+        (b"\x1f\x8b\x08rest", r"gzip"),
+    ]:
+        path = tmp_path / "bad.csv"
+        path.write_bytes(raw)
+        with pytest.raises(DataLoadError, match=msg):
+            load_table(path)
