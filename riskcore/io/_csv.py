@@ -5,7 +5,11 @@ column read as text (null for an empty cell or one of
 :data:`~riskcore.io.table.MISSING_MARKERS`), then types the columns in
 Arrow (:mod:`riskcore.io._typing`). Reading every column as text first is
 what keeps leading zeros everywhere in the file: Arrow's own inference
-would read ``00501`` as the integer 501.
+would read ``00501`` as the integer 501 (and ``2020-01-02`` as a date).
+In files over 2 MB, the columns with few distinct values in the first
+megabyte are read as dictionary-encoded text, so the parser builds the
+categories in parallel and typing looks at distinct values only. Spaces
+after a delimiter are dropped, as pandas' ``skipinitialspace`` did.
 
 Files the fast path cannot read exactly as the old pandas reader did go
 through pandas' C reader instead (the previous loader, same messages):
