@@ -1,5 +1,6 @@
 """Reading tables safely: CSV / TSV, Parquet and Excel, from a path or bytes."""
 
-from riskcore.io.loader import MISSING_MARKERS, LoadedTable, LoadLimits, load_table
+from riskcore.io.fingerprint import fingerprint
+from riskcore.io.loader import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits, load_table
 
-__all__ = ["MISSING_MARKERS", "LoadLimits", "LoadedTable", "load_table"]
+__all__ = ["MISSING_MARKERS", "LoadInfo", "LoadLimits", "LoadedTable", "fingerprint", "load_table"]

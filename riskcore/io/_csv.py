@@ -1,0 +1,364 @@
+"""CSV / TSV / delimited text: pyarrow's multi-threaded reader, pandas for odd files.
+
+The fast path hands the UTF-8 bytes to ``pyarrow.csv.read_csv`` with every
+column read as text (null for an empty cell or one of
+:data:`~riskcore.io.table.MISSING_MARKERS`), then types the columns in
+Arrow (:mod:`riskcore.io._typing`). Reading every column as text first is
+what keeps leading zeros everywhere in the file: Arrow's own inference
+would read ``00501`` as the integer 501 (and ``2020-01-02`` as a date).
+In files over 2 MB, the columns with few distinct values in the first
+megabyte are read as dictionary-encoded text, so the parser builds the
+categories in parallel and typing looks at distinct values only. Spaces
+after a delimiter are dropped, as pandas' ``skipinitialspace`` did.
+
+Files the fast path cannot read exactly as the old pandas reader did go
+through pandas' C reader instead (the previous loader, same messages):
+rows with more or fewer fields than the header (pandas names the line of
+an extra field, and fills a short row with missing values, which is then
+reported), an odd number of quote characters (a quote never closed, or
+quotes inside unquoted values), and a space followed by a quote after a
+delimiter.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore.errors import DataLoadError
+from riskcore.io._source import Raw, count_byte
+from riskcore.io._text import (
+    HEAD_BYTES,
+    dedupe_header,
+    read_header,
+    sniff_delimiter,
+    transcode,
+    utf8_body,
+)
+from riskcore.io._typing import CATEGORICAL_SHARE, type_columns
+from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
+
+__all__ = ["load_csv"]
+
+_EXTRA = "\x00riskcore-extra-field"
+#: Bytes per parsing block: fewer, larger chunks than pyarrow's 1 MB default
+#: make the per-column steps after parsing cheaper, at the same parse speed.
+_BLOCK = 4 << 20
+
+
+class _FallbackError(Exception):
+    """The fast reader cannot read this file exactly; use pandas."""
+
+
+class _NotUtf8Error(Exception):
+    """The file has bytes that are not UTF-8 beyond its first megabyte."""
+
+
+def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
+    """Read a delimited text table.
+
+    Parameters
+    ----------
+    raw : bytes or mmap.mmap
+        The file.
+    name : str
+        File name for messages.
+    limits : LoadLimits
+        Row and column limits.
+
+    Returns
+    -------
+    LoadedTable
+    """
+    body, encoding, head = utf8_body(raw, name)
+    delimiter = sniff_delimiter(head)
+    header = read_header(head, delimiter, name)
+    if len(header) > limits.max_columns:
+        raise DataLoadError(
+            f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
+        )
+    columns, notes = dedupe_header(header)
+    table, encoding, more = _parse(raw, body, encoding, delimiter, columns, name, limits)
+    notes += more
+    if table.num_rows > limits.max_rows:
+        raise DataLoadError(
+            f"{name} has more than {limits.max_rows:,} rows, the limit. Load a sample."
+        )
+    if table.num_rows == 0:
+        raise DataLoadError(f"{name} has a header but no data rows")
+    if table.num_columns == 1:
+        notes.append(
+            "only one column was found: if the file uses another delimiter than "
+            f"{delimiter!r}, check it; an assessment needs at least one quasi-identifier"
+        )
+    typed = type_columns(table)
+    if any(c.null_count for c in table.columns):
+        notes.append(
+            "cells that were empty or one of "
+            + ", ".join(repr(m) for m in MISSING_MARKERS if m)
+            + " were read as missing"
+        )
+    return LoadedTable.from_frame(
+        typed.to_pandas(),
+        name=name,
+        file_format="csv",
+        encoding=encoding,
+        delimiter=delimiter,
+        text_columns=typed.text_columns,
+        untyped=typed.untyped,
+        notes=[*notes, *typed.notes],
+        n_bytes=len(raw),
+    )
+
+
+def _parse(
+    raw: Raw,
+    body: Raw,
+    encoding: str,
+    delimiter: str,
+    columns: list[str],
+    name: str,
+    limits: LoadLimits,
+) -> tuple[Any, str, list[str]]:
+    """Return the text table, the encoding and notes: pyarrow, else transcoded, else pandas."""
+    try:
+        try:
+            return _read_arrow(body, delimiter, columns), encoding, []
+        except _NotUtf8Error:
+            body, encoding, _ = transcode(raw, name)
+            return _read_arrow(body, delimiter, columns), encoding, []
+    except _FallbackError as why:
+        table, notes = _read_pandas(body, delimiter, columns, name, limits, str(why))
+        return table, encoding, notes
+
+
+def _read_arrow(body: Raw, delimiter: str, columns: list[str]) -> Any:
+    """Parse with pyarrow, every column as nullable text; raise _FallbackError for odd files."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    quotes = count_byte(body, ord('"')) if body.find(b'"') >= 0 else 0
+    if quotes % 2:
+        raise _FallbackError("quotes")
+    invalid: list[int] = []
+
+    def on_invalid(row: Any) -> str:
+        invalid.append(int(row.actual_columns))
+        return "skip"
+
+    text_type = pa.dictionary(pa.int32(), pa.string())
+    few = _few_distinct(body, delimiter, columns, bool(quotes))
+    try:
+        table = pacsv.read_csv(
+            pa.BufferReader(pa.py_buffer(body)),
+            read_options=pacsv.ReadOptions(
+                column_names=columns, skip_rows=1, use_threads=True, block_size=_BLOCK
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter,
+                newlines_in_values=bool(quotes),
+                invalid_row_handler=on_invalid,
+            ),
+            convert_options=_convert_options(
+                {c: text_type if c in few else pa.string() for c in columns}
+            ),
+        )
+    except pa.ArrowInvalid as exc:
+        if "UTF8" in str(exc) or "UTF-8" in str(exc):
+            raise _NotUtf8Error from None
+        raise _FallbackError(str(exc)) from None
+    if invalid:
+        raise _FallbackError("ragged")
+    tail = body[max(0, len(body) - 4096) :].rstrip()
+    if quotes and not tail.endswith(b'"') and table.num_rows:
+        last = table.column(table.num_columns - 1)[-1].as_py()
+        if last is not None and ("\n" in last or "\r" in last):
+            raise _FallbackError("quote never closed")
+    return _strip_initial_space(table)
+
+
+def _convert_options(column_types: dict[str, Any]) -> Any:
+    """Return pyarrow's conversion options: the given text types, the missing-value markers."""
+    import pyarrow.csv as pacsv
+
+    return pacsv.ConvertOptions(
+        column_types=column_types,
+        null_values=list(MISSING_MARKERS),
+        strings_can_be_null=True,
+        quoted_strings_can_be_null=True,
+    )
+
+
+def _few_distinct(body: Raw, delimiter: str, columns: list[str], quotes: bool) -> set[str]:
+    """Return the columns with few distinct values in the first megabyte (large files only).
+
+    The parser dictionary-encodes these while parsing, in parallel, so typing
+    and the Categorical work on the distinct values only. A wrong guess
+    costs time, not correctness: typing reads every value either way.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    if len(body) <= 2 * HEAD_BYTES:
+        return set()
+    head = body[: body.rfind(b"\n", 0, HEAD_BYTES) + 1]
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(head),
+            read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, newlines_in_values=quotes, invalid_row_handler=_skip
+            ),
+            convert_options=_convert_options({c: pa.string() for c in columns}),
+        )
+    except (pa.ArrowInvalid, ValueError):
+        return set()
+    few = set()
+    for c, col in zip(columns, table.columns, strict=True):
+        present = len(col) - col.null_count
+        if present >= 50 and len(pc.unique(col.drop_null())) <= CATEGORICAL_SHARE * present:
+            few.add(c)
+    return few
+
+
+def _skip(row: Any) -> str:
+    return "skip"
+
+
+def _strip_initial_space(table: Any) -> Any:
+    """Drop spaces after delimiters (pandas' ``skipinitialspace``); fall back on ' "'."""
+    import pyarrow as pa
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        arrays = list(pool.map(_strip_column, table.columns))
+    return pa.table(arrays, names=table.column_names)
+
+
+def _strip_column(col: Any) -> Any:
+    """Return one text column without leading spaces (unified if dictionary-encoded)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(col.type):
+        col = col.unify_dictionaries()
+        if not col.num_chunks or not pc.any(pc.starts_with(col.chunk(0).dictionary, " ")).as_py():
+            return col
+        col = col.cast(pa.string())
+    if not pc.any(pc.starts_with(col, " ")).as_py():
+        return col
+    if pc.any(pc.starts_with(col, ' "')).as_py():
+        raise _FallbackError("space before a quote")
+    stripped = pc.utf8_ltrim(col, characters=" ")
+    markers = pa.array(list(MISSING_MARKERS))
+    return pc.if_else(pc.is_in(stripped, value_set=markers), None, stripped)
+
+
+def _read_pandas(
+    body: Raw, delimiter: str, columns: list[str], name: str, limits: LoadLimits, why: str
+) -> tuple[Any, list[str]]:
+    """Parse with pandas' C reader (the previous loader); return an Arrow table and notes."""
+    import pyarrow as pa
+
+    text = str(body, "utf-8")
+
+    def read(names: list[str]) -> pd.DataFrame:
+        with warnings.catch_warnings():
+            # pandas warns (and drops data) when a row has more fields than the header
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(
+                io.StringIO(text),
+                sep=delimiter,
+                header=0,
+                names=names,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_values=list(MISSING_MARKERS),
+                compression=None,
+                nrows=limits.max_rows + 1,
+                skipinitialspace=True,
+                engine="c",
+                on_bad_lines="error",
+            )
+
+    try:
+        try:
+            df = read(columns)
+        except pd.errors.ParserWarning:
+            # locate the first row with an extra field for the message
+            extra = read([*columns, _EXTRA])[_EXTRA]
+            row = int(np.flatnonzero(extra.notna().to_numpy())[0])
+            raise DataLoadError(
+                f"{name}: data row {row + 1} (line {row + 2}) has more fields than the header, "
+                f"which has {len(columns)}. A value may contain an unquoted delimiter; quote "
+                "it or fix that line."
+            ) from None
+    except pd.errors.ParserError as exc:
+        raise DataLoadError(_explain_parser_error(str(exc), name, len(columns))) from None
+    except pd.errors.EmptyDataError:
+        raise DataLoadError(f"{name} has no columns") from None
+    except (ValueError, MemoryError) as exc:
+        if isinstance(exc, DataLoadError):
+            raise
+        raise DataLoadError(f"{name} could not be read as a table ({exc})") from None
+    notes = _short_row_notes(body, delimiter, columns) if why == "ragged" else []
+    arrays = [pa.array(df[c], type=pa.string(), from_pandas=True) for c in df.columns]
+    return pa.table(arrays, names=columns), notes
+
+
+def _short_row_notes(body: Raw, delimiter: str, columns: list[str]) -> list[str]:
+    """Return a note naming the lines with fewer fields than the header (serial re-read)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    lines: list[int] = []
+
+    def on_invalid(row: Any) -> str:
+        if row.actual_columns < row.expected_columns and row.number is not None:
+            lines.append(int(row.number))
+        return "skip"
+
+    pacsv.read_csv(
+        pa.BufferReader(pa.py_buffer(body)),
+        read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
+        parse_options=pacsv.ParseOptions(
+            delimiter=delimiter, newlines_in_values=True, invalid_row_handler=on_invalid
+        ),
+        convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in columns}),
+    )
+    if not lines:
+        return []
+    shown = ", ".join(f"{x:,}" for x in lines[:5]) + (", ..." if len(lines) > 5 else "")
+    if len(lines) == 1:
+        return [
+            f"1 row (line {shown}) has fewer fields than the header; the fields it lacks "
+            "were read as missing"
+        ]
+    return [
+        f"{len(lines):,} rows (lines {shown}) have fewer fields than the header; the fields "
+        "they lack were read as missing"
+    ]
+
+
+def _explain_parser_error(msg: str, name: str, n_header: int) -> str:
+    """Return pandas' parser error as a plain-language sentence."""
+    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", msg)
+    if m:
+        _, line, saw = (int(x) for x in m.groups())
+        return (
+            f"{name}: line {line} has {saw} fields, the header has {n_header}. "
+            "A value may contain an unquoted delimiter; quote it or fix that line."
+        )
+    if "EOF inside string" in msg or "EOF" in msg:
+        m2 = re.search(r"starting at row (\d+)", msg)
+        where = f" starting at row {m2.group(1)}" if m2 else ""
+        return f"{name}: a quoted value is never closed{where}; a quote character is missing"
+    return f"{name} could not be parsed as a delimited table ({msg.splitlines()[0]})"
