@@ -1,0 +1,90 @@
+"""Simulated auxiliary tables: what an attacker plausibly knows about a sample of people.
+
+The attacker of a linkage attack [S02]_ holds an identified table (a voter
+roll) with some quasi-identifiers. Simulated from the data itself: a random
+sample of targets, each known value independently wrong (another person's
+value) with probability ``error_rate`` or unknown with ``missing_rate``.
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   IJUFKS 10(5), 2002.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskcore.attacks.linkage.matching import _is_numeric
+from riskcore.errors import RiskcoreError
+
+__all__ = ["simulate_auxiliary"]
+
+
+def simulate_auxiliary(
+    data: pd.DataFrame,
+    known: list[str] | tuple[str, ...],
+    *,
+    identifiers: list[str] | tuple[str, ...] = (),
+    n: int | None = None,
+    error_rate: float = 0.0,
+    missing_rate: float = 0.0,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Simulate the attacker's auxiliary table from the data itself.
+
+    The attacker knows the direct identifiers and the ``known`` columns of a
+    random sample of ``n`` people. Each known value is, independently, wrong
+    with probability ``error_rate`` (replaced by the value of another random
+    person, as a stale or mistyped record would be) or unknown with
+    probability ``missing_rate``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The full table (before release).
+    known : list of str
+        Quasi-identifiers the attacker knows.
+    identifiers : list of str
+        Direct identifiers copied into the auxiliary table (for display).
+    n : int, optional
+        Number of targets (default: everyone).
+    error_rate, missing_rate : float
+        In [0, 1], with error_rate + missing_rate <= 1.
+    seed : int
+
+    Returns
+    -------
+    auxiliary : pandas.DataFrame
+    truth : numpy.ndarray
+        Position in ``data`` of each target's own record.
+    """
+    cols = list(identifiers) + [c for c in known if c not in identifiers]
+    for c in cols:
+        if c not in data.columns:
+            raise RiskcoreError(f"the table has no column {c!r}")
+    if not (0 <= error_rate <= 1 and 0 <= missing_rate <= 1 and error_rate + missing_rate <= 1):
+        raise RiskcoreError("error and missing rates must be shares that add up to at most 1")
+    total = len(data)
+    n = total if n is None else int(n)
+    if not 0 < n <= total:
+        raise RiskcoreError(f"the number of targets must be between 1 and {total:,}")
+    rng = np.random.default_rng(seed)
+    truth = np.sort(rng.choice(total, size=n, replace=False)) if n < total else np.arange(total)
+    aux = data.iloc[truth][cols].reset_index(drop=True).copy()
+    for c in known:
+        u = rng.random(n)
+        wrong = u < error_rate
+        gone = (u >= error_rate) & (u < error_rate + missing_rate)
+        col = aux[c]
+        if wrong.any():
+            donors = rng.integers(0, total, size=int(wrong.sum()))
+            vals = data[c].iloc[donors].to_numpy()
+            col = col.astype(object) if not _is_numeric(col) else col.astype(float)
+            col.iloc[np.flatnonzero(wrong)] = vals
+        if gone.any():
+            col = col.astype(object) if not _is_numeric(col) else col.astype(float)
+            col.iloc[np.flatnonzero(gone)] = np.nan
+        aux[c] = col
+    return aux, truth

@@ -1,0 +1,263 @@
+"""Result types of the linkage attack: rates with Wilson intervals, per-attribute disclosure.
+
+A re-identification or disclosure rate is a binomial proportion over the
+targets, reported with its 95% Wilson score interval [W27]_
+
+    (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n),
+
+and with the baseline an attacker reaches without the release (a random
+guess 1/n_release for re-identification [S02]_, the base rate for a
+sensitive value).
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   IJUFKS 10(5), 2002.
+.. [W27] E. B. Wilson, "Probable inference, the law of succession, and
+   statistical inference", JASA 22(158), 1927.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["AttributeDisclosure", "LinkageCurve", "LinkageResult", "Rate", "wilson_interval"]
+
+_Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion [W27]_.
+
+    (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), p = successes / n.
+
+    Parameters
+    ----------
+    successes, n : int
+        0 <= successes <= n.
+    z : float
+        Normal quantile (1.96 for 95%).
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        (0, 1) when n = 0.
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in wilson_interval(1, 10)]
+    [0.0179, 0.4042]
+    """
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    den = 1 + z2 / n
+    return max(0.0, (centre - half) / den), min(1.0, (centre + half) / den)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion with its 95% Wilson interval and a baseline.
+
+    Attributes
+    ----------
+    successes, n : int
+    rate : float
+        successes / n (0 when n = 0).
+    low, high : float
+        95% Wilson interval.
+    baseline : float
+        What an attacker gets without the release (random guess or base rate).
+    """
+
+    successes: int
+    n: int
+    rate: float
+    low: float
+    high: float
+    baseline: float
+
+    @classmethod
+    def of(cls, successes: int, n: int, baseline: float) -> Rate:
+        """Build a rate with its interval."""
+        low, high = wilson_interval(int(successes), int(n))
+        return cls(int(successes), int(n), successes / n if n else 0.0, low, high, baseline)
+
+    def to_dict(self) -> dict[str, float]:
+        """Return a JSON-ready dict."""
+        return {
+            "successes": self.successes,
+            "n": self.n,
+            "rate": self.rate,
+            "ci95": [self.low, self.high],
+            "baseline": self.baseline,
+        }
+
+
+@dataclass(frozen=True)
+class AttributeDisclosure:
+    """What the attacker learns about one sensitive attribute.
+
+    For each target, the attacker predicts the most common value of the
+    attribute among its candidates; the confidence is that value's share of
+    the candidate set.
+
+    Attributes
+    ----------
+    attribute : str
+    p : float
+        Confidence threshold.
+    confident : Rate
+        Targets whose predicted value has confidence >= p; baseline = 1 if the
+        base rate already reaches p, else 0 (without the release nobody is
+        learned with that confidence).
+    correct : Rate or None
+        Targets predicted with confidence >= p *and* correctly (needs ground
+        truth); baseline = the base rate (always guessing the most common
+        value).
+    base_rate : float
+        Share of the most common value in the whole release.
+    base_value : str
+    """
+
+    attribute: str
+    p: float
+    confident: Rate
+    correct: Rate | None
+    base_rate: float
+    base_value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "attribute": self.attribute,
+            "p": self.p,
+            "confident": self.confident.to_dict(),
+            "correct": None if self.correct is None else self.correct.to_dict(),
+            "base_rate": self.base_rate,
+            "base_value": self.base_value,
+        }
+
+
+@dataclass(frozen=True)
+class LinkageResult:
+    """Outcome of a linkage attack.
+
+    Attributes
+    ----------
+    n_targets, n_release : int
+    columns : tuple of (str, str)
+        Matched (auxiliary column, released column) pairs.
+    candidates : numpy.ndarray
+        Number of candidate records per target (0 = no match).
+    unique : Rate
+        Targets with exactly one candidate; baseline 1 / n_release.
+    correct : Rate or None
+        Targets with exactly one candidate that is their own record (needs
+        ground truth); baseline 1 / n_release (a random guess).
+    expected_correct : float or None
+        Expected share re-identified when the attacker picks one candidate at
+        random: mean over targets of [own record in the set] / |set|.
+    in_candidates : Rate or None
+        Targets whose own record is among their candidates.
+    attributes : tuple of AttributeDisclosure
+    notes : tuple of str
+        How each column was matched.
+    """
+
+    n_targets: int
+    n_release: int
+    columns: tuple[tuple[str, str], ...]
+    candidates: np.ndarray = field(repr=False)
+    unique: Rate
+    correct: Rate | None
+    expected_correct: float | None
+    in_candidates: Rate | None
+    attributes: tuple[AttributeDisclosure, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def no_match(self) -> int:
+        """Return the number of targets without any candidate."""
+        return int((self.candidates == 0).sum())
+
+    def candidate_histogram(self) -> pd.DataFrame:
+        """Targets by candidate-set size bin (0, 1, 2, 3-4, 5-10, 11-19, 20-49, 50-99, 100+)."""
+        edges = [0, 1, 2, 3, 5, 11, 20, 50, 100, np.inf]
+        names = ["0 (no match)", "1", "2", "3-4", "5-10", "11-19", "20-49", "50-99", "100+"]
+        idx = np.searchsorted(edges, self.candidates, side="right") - 1
+        counts = np.bincount(idx, minlength=len(names))
+        n = max(self.n_targets, 1)
+        return pd.DataFrame(
+            {"candidates": names, "targets": counts, "share": counts / n},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (the per-target array as a histogram)."""
+        hist = self.candidate_histogram()
+        return {
+            "n_targets": self.n_targets,
+            "n_release": self.n_release,
+            "columns": [list(c) for c in self.columns],
+            "candidate_histogram": dict(
+                zip(hist["candidates"], map(int, hist["targets"]), strict=True)
+            ),
+            "no_match": self.no_match,
+            "unique": self.unique.to_dict(),
+            "correct": None if self.correct is None else self.correct.to_dict(),
+            "expected_correct": self.expected_correct,
+            "in_candidates": None if self.in_candidates is None else self.in_candidates.to_dict(),
+            "attributes": [a.to_dict() for a in self.attributes],
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class LinkageCurve:
+    """Re-identification as the attacker learns one more quasi-identifier at a time.
+
+    Attributes
+    ----------
+    columns : tuple of str
+        Order in which columns are added.
+    unique, correct : tuple of Rate
+        Rates after knowing the first 1, 2, ... columns.
+    """
+
+    columns: tuple[str, ...]
+    unique: tuple[Rate, ...]
+    correct: tuple[Rate, ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        """Return one row per step."""
+        return pd.DataFrame(
+            {
+                "known": [" + ".join(self.columns[: i + 1]) for i in range(len(self.columns))],
+                "added": list(self.columns),
+                "n known": np.arange(1, len(self.columns) + 1),
+                "unique": [r.rate for r in self.unique],
+                "unique low": [r.low for r in self.unique],
+                "unique high": [r.high for r in self.unique],
+                "correct": [r.rate for r in self.correct],
+                "correct low": [r.low for r in self.correct],
+                "correct high": [r.high for r in self.correct],
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "columns": list(self.columns),
+            "unique": [r.to_dict() for r in self.unique],
+            "correct": [r.to_dict() for r in self.correct],
+        }
