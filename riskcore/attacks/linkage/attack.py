@@ -26,6 +26,7 @@ from riskcore.attacks.linkage.results import (
     LinkageCurve,
     LinkageResult,
     Rate,
+    candidate_bins,
 )
 from riskcore.engine import encode_column
 from riskcore.errors import RiskcoreError
@@ -185,13 +186,14 @@ def linkage_attack(
         n_targets=n_t,
         n_release=n_rel,
         columns=tuple((str(a), str(r)) for a, r in mapping.items()),
-        candidates=candidates,
         unique=unique,
         correct=correct,
         expected_correct=expected,
         in_candidates=in_cand,
         attributes=tuple(attrs),
         notes=tuple(p.note for p in pairs),
+        bins=candidate_bins(candidates),
+        candidates=candidates,
     )
 
 

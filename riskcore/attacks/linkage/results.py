@@ -20,13 +20,24 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["AttributeDisclosure", "LinkageCurve", "LinkageResult", "Rate", "wilson_interval"]
+from riskcore._results import NOT_IN_JSON, Result
+
+__all__ = [
+    "CANDIDATE_BINS",
+    "AttributeDisclosure",
+    "LinkageCurve",
+    "LinkageResult",
+    "Rate",
+    "candidate_bins",
+    "wilson_interval",
+]
 
 _Z95 = 1.959963984540054
 
@@ -66,7 +77,7 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
 
 
 @dataclass(frozen=True)
-class Rate:
+class Rate(Result):
     """A proportion with its 95% Wilson interval and a baseline.
 
     Attributes
@@ -75,7 +86,7 @@ class Rate:
     rate : float
         successes / n (0 when n = 0).
     low, high : float
-        95% Wilson interval.
+        95% Wilson interval [W27]_.
     baseline : float
         What an attacker gets without the release (random guess or base rate).
     """
@@ -93,9 +104,10 @@ class Rate:
         low, high = wilson_interval(int(successes), int(n))
         return cls(int(successes), int(n), successes / n if n else 0.0, low, high, baseline)
 
-    def to_dict(self) -> dict[str, float]:
-        """Return a JSON-ready dict."""
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict, the interval as ``ci95: [low, high]``."""
         return {
+            "schema_version": self.schema_version,
             "successes": self.successes,
             "n": self.n,
             "rate": self.rate,
@@ -103,9 +115,18 @@ class Rate:
             "baseline": self.baseline,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a rate from :meth:`to_dict` output (``ci95`` read as low, high)."""
+        if not isinstance(data, Mapping) or "ci95" not in data:
+            raise ValueError(f"Rate data needs a ci95 interval, got {data!r}")
+        low, high = data["ci95"]
+        rest = {k: v for k, v in data.items() if k != "ci95"}
+        return super().from_dict({**rest, "low": low, "high": high})
+
 
 @dataclass(frozen=True)
-class AttributeDisclosure:
+class AttributeDisclosure(Result):
     """What the attacker learns about one sensitive attribute.
 
     For each target, the attacker predicts the most common value of the
@@ -137,20 +158,32 @@ class AttributeDisclosure:
     base_rate: float
     base_value: str
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {
-            "attribute": self.attribute,
-            "p": self.p,
-            "confident": self.confident.to_dict(),
-            "correct": None if self.correct is None else self.correct.to_dict(),
-            "base_rate": self.base_rate,
-            "base_value": self.base_value,
-        }
+
+#: Candidate-set size bins of :meth:`LinkageResult.candidate_histogram`:
+#: bin i holds the sizes in ``[CANDIDATE_EDGES[i], CANDIDATE_EDGES[i + 1])``.
+CANDIDATE_BINS = ("0 (no match)", "1", "2", "3-4", "5-10", "11-19", "20-49", "50-99", "100+")
+CANDIDATE_EDGES = (0, 1, 2, 3, 5, 11, 20, 50, 100, math.inf)
+
+
+def candidate_bins(candidates: np.ndarray) -> tuple[int, ...]:
+    """Count targets per candidate-set size bin (:data:`CANDIDATE_BINS`).
+
+    Parameters
+    ----------
+    candidates : numpy.ndarray
+        Candidate-set size per target (>= 0).
+
+    Returns
+    -------
+    tuple of int
+        One count per bin.
+    """
+    idx = np.searchsorted(np.asarray(CANDIDATE_EDGES), candidates, side="right") - 1
+    return tuple(int(c) for c in np.bincount(idx, minlength=len(CANDIDATE_BINS)))
 
 
 @dataclass(frozen=True)
-class LinkageResult:
+class LinkageResult(Result):
     """Outcome of a linkage attack.
 
     Attributes
@@ -158,8 +191,6 @@ class LinkageResult:
     n_targets, n_release : int
     columns : tuple of (str, str)
         Matched (auxiliary column, released column) pairs.
-    candidates : numpy.ndarray
-        Number of candidate records per target (0 = no match).
     unique : Rate
         Targets with exactly one candidate; baseline 1 / n_release.
     correct : Rate or None
@@ -173,57 +204,61 @@ class LinkageResult:
     attributes : tuple of AttributeDisclosure
     notes : tuple of str
         How each column was matched.
+    bins : tuple of int
+        Targets per candidate-set size bin (:data:`CANDIDATE_BINS`); written
+        to JSON as ``candidate_histogram``.
+    candidates : numpy.ndarray
+        Number of candidate records per target (0 = no match); not in JSON
+        (empty after :meth:`from_dict`).
     """
 
     n_targets: int
     n_release: int
     columns: tuple[tuple[str, str], ...]
-    candidates: np.ndarray = field(repr=False)
     unique: Rate
     correct: Rate | None
     expected_correct: float | None
     in_candidates: Rate | None
     attributes: tuple[AttributeDisclosure, ...]
     notes: tuple[str, ...]
+    bins: tuple[int, ...]
+    candidates: np.ndarray = field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False, metadata=NOT_IN_JSON
+    )
 
     @property
     def no_match(self) -> int:
         """Return the number of targets without any candidate."""
-        return int((self.candidates == 0).sum())
+        return self.bins[0]
 
     def candidate_histogram(self) -> pd.DataFrame:
         """Targets by candidate-set size bin (0, 1, 2, 3-4, 5-10, 11-19, 20-49, 50-99, 100+)."""
-        edges = [0, 1, 2, 3, 5, 11, 20, 50, 100, np.inf]
-        names = ["0 (no match)", "1", "2", "3-4", "5-10", "11-19", "20-49", "50-99", "100+"]
-        idx = np.searchsorted(edges, self.candidates, side="right") - 1
-        counts = np.bincount(idx, minlength=len(names))
+        counts = np.asarray(self.bins, dtype=np.int64)
         n = max(self.n_targets, 1)
         return pd.DataFrame(
-            {"candidates": names, "targets": counts, "share": counts / n},
+            {"candidates": list(CANDIDATE_BINS), "targets": counts, "share": counts / n},
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict (the per-target array as a histogram)."""
-        hist = self.candidate_histogram()
-        return {
-            "n_targets": self.n_targets,
-            "n_release": self.n_release,
-            "columns": [list(c) for c in self.columns],
-            "candidate_histogram": dict(
-                zip(hist["candidates"], map(int, hist["targets"]), strict=True)
-            ),
-            "no_match": self.no_match,
-            "unique": self.unique.to_dict(),
-            "correct": None if self.correct is None else self.correct.to_dict(),
-            "expected_correct": self.expected_correct,
-            "in_candidates": None if self.in_candidates is None else self.in_candidates.to_dict(),
-            "attributes": [a.to_dict() for a in self.attributes],
-            "notes": list(self.notes),
-        }
+        """Return a JSON-ready dict, the bins as ``candidate_histogram`` {bin: targets}."""
+        out = super().to_dict()
+        bins = out.pop("bins")
+        out["candidate_histogram"] = dict(zip(CANDIDATE_BINS, bins, strict=True))
+        out["no_match"] = self.no_match
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a result from :meth:`to_dict` output (without the per-target array)."""
+        if not isinstance(data, Mapping) or "candidate_histogram" not in data:
+            raise ValueError("LinkageResult data needs a candidate_histogram")
+        hist = data["candidate_histogram"]
+        bins = [int(hist[name]) for name in CANDIDATE_BINS]
+        return super().from_dict({**data, "bins": bins})
 
 
 @dataclass(frozen=True)
-class LinkageCurve:
+class LinkageCurve(Result):
     """Re-identification as the attacker learns one more quasi-identifier at a time.
 
     Attributes
@@ -253,11 +288,3 @@ class LinkageCurve:
                 "correct high": [r.high for r in self.correct],
             }
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {
-            "columns": list(self.columns),
-            "unique": [r.to_dict() for r in self.unique],
-            "correct": [r.to_dict() for r in self.correct],
-        }
