@@ -28,6 +28,7 @@ import pandas as pd
 from riskcore.engine import EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import (
+    class_majority,
     distinct_l_per_class,
     entropy_per_class,
     recursive_l_per_class,
@@ -135,14 +136,7 @@ def homogeneity_attack(
     cont = class_value_counts(part, enc.column(sensitive))
     sizes = cont.class_sizes
     n_classes = len(sizes)
-    # majority count and value per class (cells are sorted by class then value)
-    order = np.lexsort((cont.cell_value, -cont.cell_count, cont.cell_class))
-    cls_sorted = cont.cell_class[order]
-    first = order[np.r_[True, cls_sorted[1:] != cls_sorted[:-1]]] if len(order) else order
-    top_count = np.zeros(n_classes, dtype=np.int64)
-    top_code = np.zeros(n_classes, dtype=np.int64)
-    top_count[cont.cell_class[first]] = cont.cell_count[first]
-    top_code[cont.cell_class[first]] = cont.cell_value[first]
+    top_count, top_code = class_majority(cont)
     share = top_count / np.maximum(sizes, 1)
     exposed_mask = share >= p - 1e-12
     ex = np.flatnonzero(exposed_mask)

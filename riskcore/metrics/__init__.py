@@ -31,6 +31,7 @@ from riskcore.metrics.assessment import (
 )
 from riskcore.metrics.diversity import (
     DiversityResult,
+    class_majority,
     distinct_l_per_class,
     entropy_per_class,
     recursive_l_per_class,
@@ -48,6 +49,7 @@ __all__ = [
     "Population",
     "RiskResult",
     "assess",
+    "class_majority",
     "class_size_distribution",
     "class_table",
     "distinct_l_per_class",

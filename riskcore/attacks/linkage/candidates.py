@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from riskcore.attacks.linkage.matching import _ABSENT, _Pair
-from riskcore.engine import pack_keys
+from riskcore.engine import Contingency, pack_keys
 from riskcore.errors import RiskcoreError
+from riskcore.metrics import class_majority
 
 _MAX_SENSITIVE_VALUES_WITH_TOLERANCE = 256
 
@@ -107,15 +108,17 @@ def _majority_in_windows(
         w_hi[np.searchsorted(starts, lo[size > 0])] = hi[size > 0]
         pos = np.arange(len(sorted_codes))
         inside = (run_of >= 0) & (pos < w_hi[np.maximum(run_of, 0)])
-        pair = run_of[inside] * m + sorted_codes[inside]
-        up, cnt = np.unique(pair, return_counts=True)
-        pr, pv = up // m, up % m
-        o = np.lexsort((pv, -cnt, pr))
-        first = o[np.r_[True, pr[o][1:] != pr[o][:-1]]]
-        best_cnt = np.zeros(len(starts))
-        best_val = np.full(len(starts), -1, dtype=np.int64)
-        best_cnt[pr[first]] = cnt[first]
-        best_val[pr[first]] = pv[first]
+        # the window x value contingency; its class majority is the prediction
+        runs = Contingency.from_cells(
+            "window",
+            run_of[inside],
+            sorted_codes[inside],
+            np.ones(int(inside.sum()), dtype=np.int64),
+            n_classes=len(starts),
+            labels=np.arange(m),
+            ordered=False,
+        )
+        best_cnt, best_val = class_majority(runs)
         w = np.searchsorted(starts, lo)
         ok = size > 0
         conf[ok] = best_cnt[w[ok]] / size[ok]
