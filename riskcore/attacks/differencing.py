@@ -25,6 +25,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._results import Result
 from riskcore.engine import EncodedTable, pack_keys
 from riskcore.errors import RiskcoreError
 
@@ -35,7 +36,7 @@ Aggregate = Literal["count", "sum", "mean"]
 
 
 @dataclass(frozen=True)
-class DifferencingResult:
+class DifferencingResult(Result):
     """Two innocent-looking aggregate queries whose difference reveals a person.
 
     Q_all is asked over everyone, Q_rest over everyone except the records
@@ -111,25 +112,12 @@ class DifferencingResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        q1, q2 = self.queries()
-        return {
-            "target": self.target,
-            "known": list(self.known),
-            "aggregate": self.aggregate,
-            "column": self.column,
-            "condition": [list(c) for c in self.condition],
-            "queries": [q1, q2],
-            "n": self.n,
-            "group_size": self.group_size,
-            "answers": [self.q_all, self.q_rest],
-            "contributors": [self.contributors_all, self.contributors_rest],
-            "recovered": self.recovered,
-            "true_value": self.true_value,
-            "exact": self.exact,
-            "min_cell": self.min_cell,
-            "passes_cell_rule": self.passes_cell_rule,
-        }
+        """Return a JSON-ready dict, with the queries in words and the answers as pairs."""
+        out = super().to_dict()
+        out["queries"] = list(self.queries())
+        out["answers"] = [out["q_all"], out["q_rest"]]
+        out["contributors"] = [self.contributors_all, self.contributors_rest]
+        return out
 
 
 def differencing_attack(

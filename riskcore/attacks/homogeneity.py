@@ -19,12 +19,14 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
+from riskcore._results import NOT_IN_JSON, Result
 from riskcore.engine import EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import (
@@ -42,7 +44,53 @@ Aggregate = Literal["count", "sum", "mean"]
 
 
 @dataclass(frozen=True)
-class HomogeneityResult:
+class CriterionLevel(Result):
+    """How many exposed classes remain among the classes satisfying one criterion level.
+
+    Attributes
+    ----------
+    criterion : str
+        "distinct l", "entropy l", "recursive (c,l)" or "t-closeness".
+    level : float
+        The l or t required.
+    classes_satisfying : int
+        Classes that satisfy it.
+    exposed_classes_left, exposed_records_left : int
+        Exposed classes (and their records) that satisfy it all the same.
+    """
+
+    criterion: str
+    level: float
+    classes_satisfying: int
+    exposed_classes_left: int
+    exposed_records_left: int
+
+
+#: Column names of :attr:`HomogeneityResult.by_criterion`, one per field of
+#: :class:`CriterionLevel`.
+CRITERION_COLUMNS = (
+    "criterion",
+    "level",
+    "classes satisfying it",
+    "exposed classes left",
+    "exposed records left",
+)
+
+
+def _no_ints() -> np.ndarray:
+    return np.zeros(0, dtype=np.int64)
+
+
+def _no_floats() -> np.ndarray:
+    return np.zeros(0, dtype=np.float64)
+
+
+def _no_values() -> np.ndarray:
+    return np.zeros(0, dtype=object)
+
+
+@dataclass(frozen=True)
+class HomogeneityResult(Result):
     """Classes where knowing a person's QIs reveals the sensitive value with probability >= p.
 
     Attributes
@@ -50,44 +98,44 @@ class HomogeneityResult:
     attribute : str
     p : float
     n_records, n_classes : int
+    exposed_records : int
+        Records in exposed classes.
+    exposed_classes : int
+        Number of exposed classes.
+    criteria : tuple of CriterionLevel
+        For each criterion and level, the exposed classes and records that
+        remain among the classes that satisfy it: how the list shrinks as l
+        is raised or t lowered (as a table: :attr:`by_criterion`).
     exposed : numpy.ndarray
         Class ids (of the partition) that are exposed, largest first.
     top_value : numpy.ndarray
-        Most common value of each exposed class.
+        Most common value of each exposed class (:func:`~riskcore.metrics.class_majority`).
     top_share : numpy.ndarray
         Its share in the class (the attacker's confidence).
     sizes : numpy.ndarray
         Size of each exposed class.
-    exposed_records : int
-        Records in exposed classes.
-    by_criterion : pandas.DataFrame
-        For each criterion and level, the exposed classes and records that
-        remain among the classes that satisfy it: how the list shrinks as l
-        is raised or t lowered.
+
+    The four per-class arrays are not written to JSON.
     """
 
     attribute: str
     p: float
     n_records: int
     n_classes: int
-    exposed: np.ndarray = field(repr=False)
-    top_value: np.ndarray = field(repr=False)
-    top_share: np.ndarray = field(repr=False)
-    sizes: np.ndarray = field(repr=False)
     exposed_records: int
-    by_criterion: pd.DataFrame = field(repr=False)
+    exposed_classes: int
+    criteria: tuple[CriterionLevel, ...]
+    exposed: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    top_value: np.ndarray = field(default_factory=_no_values, repr=False, metadata=NOT_IN_JSON)
+    top_share: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    sizes: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {
-            "attribute": self.attribute,
-            "p": self.p,
-            "n_records": self.n_records,
-            "n_classes": self.n_classes,
-            "exposed_classes": len(self.exposed),
-            "exposed_records": self.exposed_records,
-            "by_criterion": self.by_criterion.to_dict(orient="records"),
-        }
+    @property
+    def by_criterion(self) -> pd.DataFrame:
+        """Return :attr:`criteria` as a table, one row per criterion level."""
+        return pd.DataFrame(
+            [dataclasses.astuple(row) for row in self.criteria], columns=list(CRITERION_COLUMNS)
+        )
 
 
 def homogeneity_attack(
@@ -154,15 +202,16 @@ def homogeneity_attack(
         ("t-closeness", tvals, t_levels, lambda v, lv: v <= lv + 1e-12),
     ):
         for lv in levels:  # a handful of levels, each vectorized over classes
-            keep = exposed_mask & passes(values, lv)
+            ok = passes(values, lv)
+            keep = exposed_mask & ok
             rows.append(
-                {
-                    "criterion": crit,
-                    "level": float(lv),
-                    "classes satisfying it": int(passes(values, lv).sum()),
-                    "exposed classes left": int(keep.sum()),
-                    "exposed records left": int(sizes[keep].sum()),
-                }
+                CriterionLevel(
+                    criterion=crit,
+                    level=float(lv),
+                    classes_satisfying=int(ok.sum()),
+                    exposed_classes_left=int(keep.sum()),
+                    exposed_records_left=int(sizes[keep].sum()),
+                )
             )
     labels = cont.labels
     return HomogeneityResult(
@@ -171,9 +220,10 @@ def homogeneity_attack(
         n_records=int(sizes.sum()),
         n_classes=n_classes,
         exposed=ex,
-        top_value=np.asarray([labels[v] for v in top_code[ex]], dtype=object),
+        top_value=np.asarray(labels, dtype=object)[top_code[ex]],
         top_share=share[ex],
         sizes=sizes[ex],
         exposed_records=int(sizes[ex].sum()),
-        by_criterion=pd.DataFrame(rows),
+        exposed_classes=len(ex),
+        criteria=tuple(rows),
     )

@@ -19,12 +19,15 @@ References
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import numpy as np
 import pandas as pd
 
+from riskcore._results import NOT_IN_JSON, Result
 from riskcore.attacks.linkage import parse_interval
 from riskcore.engine import pack_keys
 from riskcore.errors import RiskcoreError
@@ -35,8 +38,12 @@ Aggregate = Literal["count", "sum", "mean"]
 # ------------------------------------------------------------------ two releases
 
 
+def _no_floats() -> np.ndarray:
+    return np.zeros(0, dtype=np.float64)
+
+
 @dataclass(frozen=True)
-class TwoReleaseResult:
+class TwoReleaseResult(Result):
     """What combining several releases of the same numeric column reveals.
 
     Attributes
@@ -56,10 +63,12 @@ class TwoReleaseResult:
     """
 
     kind: str
-    inferred: np.ndarray = field(repr=False)
-    low: np.ndarray = field(repr=False)
-    high: np.ndarray = field(repr=False)
-    exact: np.ndarray = field(repr=False)
+    inferred: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    low: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    high: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    exact: np.ndarray = field(
+        default_factory=lambda: np.zeros(0, dtype=bool), repr=False, metadata=NOT_IN_JSON
+    )
 
     @property
     def n_exact(self) -> int:
@@ -67,14 +76,27 @@ class TwoReleaseResult:
         return int(self.exact.sum())
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {
-            "kind": self.kind,
-            "n_records": len(self.exact),
-            "n_exact": self.n_exact,
-            "exact_rows": np.flatnonzero(self.exact).tolist(),
-            "inferred": [None if np.isnan(v) else float(v) for v in self.inferred],
-        }
+        """Return a JSON-ready dict: the exact rows and the inference per record.
+
+        ``low`` and ``high`` are not written (:meth:`from_dict` leaves them empty).
+        """
+        out = super().to_dict()
+        out["n_records"] = len(self.exact)
+        out["n_exact"] = self.n_exact
+        out["exact_rows"] = np.flatnonzero(self.exact).tolist()
+        out["inferred"] = [None if np.isnan(v) else float(v) for v in self.inferred]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a result from :meth:`to_dict` output (``inferred`` and ``exact`` restored)."""
+        base = super().from_dict(data)
+        exact = np.zeros(int(data.get("n_records", 0)), dtype=bool)
+        exact[np.asarray(data.get("exact_rows", []), dtype=np.int64)] = True
+        inferred = np.array(
+            [np.nan if v is None else float(v) for v in data.get("inferred", [])], dtype=float
+        )
+        return dataclasses.replace(base, inferred=inferred, exact=exact)
 
 
 _MAX_TWO_RELEASE_ROWS = 5_000
