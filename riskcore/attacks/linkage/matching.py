@@ -26,10 +26,10 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -133,101 +133,141 @@ class _Pair:
     tolerance: float = 0.0
 
 
+@dataclass(frozen=True)
+class _Distinct:
+    """The distinct values of both columns of a pair and each row's index into them.
+
+    ``r_codes`` indexes ``r_uniq`` (``len(r_uniq)`` for a missing released
+    value); ``a_codes`` indexes ``a_uniq`` (-1 for a missing auxiliary value).
+    """
+
+    name: str
+    r_codes: np.ndarray
+    a_codes: np.ndarray
+    r_uniq: pd.Series
+    a_uniq: pd.Series
+
+    @classmethod
+    def of(cls, aux: pd.Series, rel: pd.Series) -> _Distinct:
+        """Factorize both columns."""
+        r_codes, r_uniq = pd.factorize(rel, use_na_sentinel=True)
+        a_codes, a_uniq = pd.factorize(aux, use_na_sentinel=True)
+        r_values = pd.Series(np.asarray(r_uniq, dtype=object))
+        a_values = pd.Series(np.asarray(a_uniq, dtype=object))
+        return cls(
+            name=f"{aux.name} -> {rel.name}",
+            r_codes=np.where(r_codes < 0, len(r_values), r_codes).astype(np.int64),
+            a_codes=np.asarray(a_codes, dtype=np.int64),
+            r_uniq=r_values,
+            a_uniq=a_values,
+        )
+
+    def finish(self, a_map: np.ndarray, r_map: np.ndarray, note: str) -> _Pair:
+        """Map every row through the per-distinct-value maps into shared codes.
+
+        ``r_map`` gives the shared code of each released distinct value (plus
+        one slot for missing), ``a_map`` that of each auxiliary distinct value.
+        """
+        r_out = r_map[self.r_codes]
+        if len(a_map):
+            a_out = np.where(self.a_codes < 0, _UNKNOWN, a_map[np.maximum(self.a_codes, 0)])
+        else:  # the attacker knows no value of this column
+            a_out = np.full(len(self.a_codes), _UNKNOWN, dtype=np.int64)
+        card = int(r_map.max()) + 1 if len(r_map) else 1
+        return _Pair(a_out.astype(np.int64), r_out.astype(np.int64), card, f"{self.name}: {note}")
+
+
+def _shared_codes(r_norm: pd.Series, a_norm: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Code normalised values of both sides in the release's code space.
+
+    Returns (a_map, r_map): an auxiliary value absent from the release gets -1
+    (``_ABSENT``); a missing released value gets its own code.
+    """
+    codes, uniq = pd.factorize(r_norm, use_na_sentinel=True)
+    m = len(uniq)
+    codes = np.where(codes < 0, m, codes)
+    r_map = np.append(codes, m).astype(np.int64)  # release missing -> its own code
+    a_map = pd.Index(uniq).get_indexer(pd.Index(a_norm))
+    return np.asarray(a_map, dtype=np.int64), r_map
+
+
 def _encode_pair(
     aux: pd.Series, rel: pd.Series, *, tolerance: float = 0.0, granularity: str | None = None
 ) -> _Pair:
-    """Normalise one column pair on its distinct values and map both into one code space."""
-    name = f"{aux.name} -> {rel.name}"
-    r_codes, r_uniq = pd.factorize(rel, use_na_sentinel=True)
-    a_codes, a_uniq = pd.factorize(aux, use_na_sentinel=True)
-    r_uniq = pd.Series(np.asarray(r_uniq, dtype=object))
-    a_uniq = pd.Series(np.asarray(a_uniq, dtype=object))
-    r_missing = len(r_uniq)
-    r_codes = np.where(r_codes < 0, r_missing, r_codes).astype(np.int64)
+    """Normalise one column pair on its distinct values and map both into one code space.
 
-    def finish(a_map: np.ndarray, r_map: np.ndarray, note: str, **extra: Any) -> _Pair:
-        # r_map: shared code per release unique (+1 slot for missing); a_map per aux unique
-        r_out = r_map[r_codes]
-        if len(a_map):
-            a_out = np.where(a_codes < 0, _UNKNOWN, a_map[np.maximum(a_codes, 0)])
-        else:  # the attacker knows no value of this column
-            a_out = np.full(len(a_codes), _UNKNOWN, dtype=np.int64)
-        card = int(r_map.max()) + 1 if len(r_map) else 1
-        return _Pair(
-            a_out.astype(np.int64), r_out.astype(np.int64), card, f"{name}: {note}", **extra
-        )
-
-    def shared(r_norm: pd.Series, a_norm: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-        codes, uniq = pd.factorize(r_norm, use_na_sentinel=True)
-        m = len(uniq)
-        codes = np.where(codes < 0, m, codes)
-        r_map = np.append(codes, m).astype(np.int64)  # release missing -> its own code
-        a_map = pd.Index(uniq).get_indexer(a_norm)
-        return a_map.astype(np.int64), r_map
-
+    Tried in order: dates at a chosen granularity, released bands, numbers,
+    dates by day, text (see the module docstring).
+    """
+    d = _Distinct.of(aux, rel)
     if granularity is not None:
-        r_dates = _parse_dates(r_uniq, force=True)
-        a_dates = _parse_dates(a_uniq, force=True)
+        r_dates = _parse_dates(d.r_uniq, force=True)
+        a_dates = _parse_dates(d.a_uniq, force=True)
         if r_dates is None or a_dates is None:
-            raise RiskcoreError(f"{name}: a date granularity needs dates on both sides")
-        return _date_pair(r_dates, a_dates, granularity, shared, finish, name)
+            raise RiskcoreError(f"{d.name}: a date granularity needs dates on both sides")
+        return _date_pair(r_dates, a_dates, granularity, d)
 
     r_num = _is_numeric(rel)
     a_num = _is_numeric(aux) or (
-        len(a_uniq) > 0 and pd.to_numeric(a_uniq, errors="coerce").notna().mean() == 1.0
+        len(d.a_uniq) > 0 and pd.to_numeric(d.a_uniq, errors="coerce").notna().mean() == 1.0
+    )
+    if not r_num and 0 < len(d.r_uniq) <= _MAX_BANDS and a_num:
+        banded = _band_pair(d, tolerance)
+        if banded is not None:
+            return banded
+    if r_num and a_num:
+        return _number_pair(d, tolerance)
+    if tolerance:
+        raise RiskcoreError(f"{d.name}: a tolerance needs numbers on both sides")
+    r_dates, a_dates = _parse_dates(d.r_uniq), _parse_dates(d.a_uniq)
+    if r_dates is not None and a_dates is not None:
+        return _date_pair(r_dates, a_dates, "day", d)
+    return _text_pair(d)
+
+
+def _band_pair(d: _Distinct, tolerance: float) -> _Pair | None:
+    """Match auxiliary numbers into released bands; None when the release is not banded."""
+    parsed = [parse_interval(v) for v in d.r_uniq]
+    bands = [b for b in parsed if b is not None]
+    if len(bands) < len(parsed) or not any(b[0] != b[1] for b in bands):
+        return None
+    if tolerance:
+        raise RiskcoreError(f"{d.name}: a tolerance cannot be used on a banded column")
+    x = _to_numbers(d.a_uniq)
+    a_map = np.full(len(x), _ABSENT, dtype=np.int64)
+    for i, (lo, hi, lc, hc) in enumerate(bands):  # one pass per band label
+        inside = ((x >= lo) if lc else (x > lo)) & ((x <= hi) if hc else (x < hi))
+        a_map = np.where((a_map == _ABSENT) & inside, i, a_map)
+    r_map = np.append(np.arange(len(d.r_uniq)), len(d.r_uniq)).astype(np.int64)
+    return d.finish(a_map, r_map, f"numbers matched into {len(bands)} released bands")
+
+
+def _number_pair(d: _Distinct, tolerance: float) -> _Pair:
+    """Compare numbers on both sides, exactly or within +/- ``tolerance``."""
+    r_x = _to_numbers(d.r_uniq)
+    a_x = _to_numbers(d.a_uniq)
+    if not tolerance:
+        a_map, r_map = _shared_codes(pd.Series(r_x), pd.Series(a_x))
+        return d.finish(a_map, r_map, "compared as numbers")
+    # codes are the release's distinct numbers; the window does the rest
+    order_vals, inv = np.unique(r_x, return_inverse=True)
+    r_map = np.append(inv.reshape(-1), len(order_vals)).astype(np.int64)
+    a_map = np.zeros(len(a_x), dtype=np.int64)  # placeholder: tolerance window
+    pair = d.finish(a_map, r_map, f"numbers within +/- {tolerance:g}")
+    a_val = (
+        np.where(d.a_codes < 0, np.nan, a_x[np.maximum(d.a_codes, 0)])
+        if len(a_x)
+        else np.full(len(d.a_codes), np.nan)
+    )
+    return dataclasses.replace(
+        pair, rel_values=order_vals, aux_values=a_val.astype(float), tolerance=float(tolerance)
     )
 
-    # generalized release: bands
-    if not r_num and 0 < len(r_uniq) <= _MAX_BANDS and a_num:
-        bands = [parse_interval(v) for v in r_uniq]
-        if all(b is not None for b in bands) and any(b[0] != b[1] for b in bands):
-            if tolerance:
-                raise RiskcoreError(f"{name}: a tolerance cannot be used on a banded column")
-            x = _to_numbers(a_uniq)
-            a_map = np.full(len(x), _ABSENT, dtype=np.int64)
-            for i, (lo, hi, lc, hc) in enumerate(bands):  # one pass per band label
-                inside = ((x >= lo) if lc else (x > lo)) & ((x <= hi) if hc else (x < hi))
-                a_map = np.where((a_map == _ABSENT) & inside, i, a_map)
-            r_map = np.append(np.arange(len(r_uniq)), len(r_uniq)).astype(np.int64)
-            return finish(a_map, r_map, f"numbers matched into {len(bands)} released bands")
 
-    # numbers on both sides
-    if r_num and a_num:
-        r_x = _to_numbers(r_uniq)
-        a_x = _to_numbers(a_uniq)
-        if tolerance:
-            # codes are the release's distinct numbers; the window does the rest
-            order_vals, inv = np.unique(r_x, return_inverse=True)
-            r_map = np.append(inv.reshape(-1), len(order_vals)).astype(np.int64)
-            a_map = np.zeros(len(a_x), dtype=np.int64)  # placeholder: tolerance window
-            pair = finish(a_map, r_map, f"numbers within +/- {tolerance:g}")
-            a_val = (
-                np.where(a_codes < 0, np.nan, a_x[np.maximum(a_codes, 0)])
-                if len(a_x)
-                else np.full(len(a_codes), np.nan)
-            )
-            return _Pair(
-                pair.aux_codes,
-                pair.rel_codes,
-                pair.card,
-                pair.note,
-                rel_values=order_vals,
-                aux_values=a_val.astype(float),
-                tolerance=float(tolerance),
-            )
-        a_map, r_map = shared(pd.Series(r_x), pd.Series(a_x))
-        return finish(a_map, r_map, "compared as numbers")
-    if tolerance:
-        raise RiskcoreError(f"{name}: a tolerance needs numbers on both sides")
-
-    # dates
-    r_dates, a_dates = _parse_dates(r_uniq), _parse_dates(a_uniq)
-    if r_dates is not None and a_dates is not None:
-        return _date_pair(r_dates, a_dates, "day", shared, finish, name)
-
-    # text (with leading zeros restored and masked prefixes)
-    r_text = _as_text(r_uniq)
-    a_text = _as_text(a_uniq)
+def _text_pair(d: _Distinct) -> _Pair:
+    """Compare text, with leading zeros restored and masked prefixes matched."""
+    r_text = _as_text(d.r_uniq)
+    a_text = _as_text(d.a_uniq)
     note = "text, trimmed and case-folded"
     digits = r_text.dropna().str.fullmatch(r"\d+\**")  # digits, possibly masked (021**)
     if len(digits) and digits.all():
@@ -243,21 +283,16 @@ def _encode_pair(
             use = ~a_text.isin(r_set) & masked.isin(r_set)
             a_text = a_text.where(~use, masked)
         note += "; masked values (*) matched by prefix"
-    a_map, r_map = shared(r_text, a_text)
-    return finish(a_map, r_map, note)
+    a_map, r_map = _shared_codes(r_text, a_text)
+    return d.finish(a_map, r_map, note)
 
 
-def _date_pair(
-    r_dates: pd.Series,
-    a_dates: pd.Series,
-    gran: str,
-    shared: Any,
-    finish: Any,
-    name: str,
-) -> _Pair:
+def _date_pair(r_dates: pd.Series, a_dates: pd.Series, gran: str, d: _Distinct) -> _Pair:
     """Compare two date columns at a granularity (day, month or year)."""
     fmt = DATE_FORMATS.get(gran)
     if fmt is None:
-        raise RiskcoreError(f"{name}: granularity must be day, month or year, got {gran!r}")
-    a_map, r_map = shared(pd.Series(r_dates).dt.strftime(fmt), pd.Series(a_dates).dt.strftime(fmt))
-    return finish(a_map, r_map, f"dates compared by {gran}")
+        raise RiskcoreError(f"{d.name}: granularity must be day, month or year, got {gran!r}")
+    a_map, r_map = _shared_codes(
+        pd.Series(r_dates).dt.strftime(fmt), pd.Series(a_dates).dt.strftime(fmt)
+    )
+    return d.finish(a_map, r_map, f"dates compared by {gran}")
