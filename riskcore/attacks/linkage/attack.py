@@ -16,11 +16,13 @@ References
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from riskcore.attacks.linkage.candidates import _majority_in_windows, _windows
-from riskcore.attacks.linkage.matching import _UNKNOWN, _as_text, _encode_pair
+from riskcore.attacks.linkage.matching import _UNKNOWN, _as_text, _encode_pair, _Pair
 from riskcore.attacks.linkage.results import (
     AttributeDisclosure,
     LinkageCurve,
@@ -83,6 +85,72 @@ def linkage_attack(
     RiskcoreError
         Unknown columns, bad parameters or incompatible column pairs.
     """
+    mapping, tol, gran = _check_options(
+        release,
+        auxiliary,
+        on,
+        sensitive=sensitive,
+        p=p,
+        tolerance=tolerance,
+        granularity=granularity,
+    )
+    n_rel, n_t = len(release), len(auxiliary)
+    pairs = [
+        _encode_pair(
+            auxiliary[a].reset_index(drop=True),
+            release[r].reset_index(drop=True),
+            tolerance=tol.get(a, 0.0),
+            granularity=gran.get(a),
+        )
+        for a, r in mapping.items()
+    ]
+    true_pos = _truth_positions(release, auxiliary, truth)
+    sens_codes = [(e.codes, e.labels) for e in (encode_column(release[s]) for s in sensitive)]
+    join = _join(pairs, n_rel, n_t, true_pos, [codes for codes, _ in sens_codes])
+    candidates = join.candidates
+
+    baseline = 1.0 / n_rel
+    unique = Rate.of(int((candidates == 1).sum()), n_t, baseline)
+    correct = in_cand = None
+    expected: float | None = None
+    if true_pos is not None:
+        correct = Rate.of(int(((candidates == 1) & join.in_set).sum()), n_t, baseline)
+        expected = (
+            float(np.where(join.in_set, 1.0 / np.maximum(candidates, 1), 0.0).mean())
+            if n_t
+            else 0.0
+        )
+        in_cand = Rate.of(int(join.in_set.sum()), n_t, 1.0)
+    attrs = tuple(
+        _disclosure(name, codes, labels, join, k, true_pos=true_pos, p=p)
+        for k, (name, (codes, labels)) in enumerate(zip(sensitive, sens_codes, strict=True))
+    )
+    return LinkageResult(
+        n_targets=n_t,
+        n_release=n_rel,
+        columns=tuple((str(a), str(r)) for a, r in mapping.items()),
+        unique=unique,
+        correct=correct,
+        expected_correct=expected,
+        in_candidates=in_cand,
+        attributes=attrs,
+        notes=tuple(pr.note for pr in pairs),
+        bins=candidate_bins(candidates),
+        candidates=candidates,
+    )
+
+
+def _check_options(
+    release: pd.DataFrame,
+    auxiliary: pd.DataFrame,
+    on: dict[str, str] | list[str],
+    *,
+    sensitive: list[str] | tuple[str, ...],
+    p: float,
+    tolerance: dict[str, float] | None,
+    granularity: dict[str, str] | None,
+) -> tuple[dict[str, str], dict[str, float], dict[str, str]]:
+    """Validate the options of :func:`linkage_attack`; return (mapping, tolerance, granularity)."""
     mapping = dict(on) if isinstance(on, dict) else {c: c for c in on}
     if not mapping:
         raise RiskcoreError("choose at least one column the attacker knows")
@@ -96,37 +164,48 @@ def linkage_attack(
             raise RiskcoreError(f"the released table has no column {s!r}")
     if not 0 < p <= 1:
         raise RiskcoreError(f"the confidence threshold p must be in (0, 1], got {p!r}")
-    tolerance = {k: float(v) for k, v in (tolerance or {}).items() if v}
-    granularity = dict(granularity or {})
-    if len(tolerance) > 1:
+    tol = {k: float(v) for k, v in (tolerance or {}).items() if v}
+    if len(tol) > 1:
         raise RiskcoreError("a numeric tolerance can be set on one column only")
-    for k, v in tolerance.items():
+    for k, v in tol.items():
         if k not in mapping or not v >= 0:
             raise RiskcoreError(f"bad tolerance {k!r}: {v!r}")
-    n_rel, n_t = len(release), len(auxiliary)
-    if n_rel == 0:
+    if len(release) == 0:
         raise RiskcoreError("the released table is empty")
+    return mapping, tol, dict(granularity or {})
 
-    pairs = [
-        _encode_pair(
-            auxiliary[a].reset_index(drop=True),
-            release[r].reset_index(drop=True),
-            tolerance=tolerance.get(a, 0.0),
-            granularity=granularity.get(a),
-        )
-        for a, r in mapping.items()
-    ]
-    true_pos = _truth_positions(release, auxiliary, truth)
 
-    # one join per pattern of unknown values (wildcards), vectorized inside
-    unknown = np.stack([p.aux_codes == _UNKNOWN for p in pairs], axis=1)
+@dataclass(frozen=True)
+class _Join:
+    """Per target: candidate-set size, own record among them, majority share and value."""
+
+    candidates: np.ndarray
+    in_set: np.ndarray
+    confidence: list[np.ndarray]
+    predicted: list[np.ndarray]
+
+
+def _join(
+    pairs: list[_Pair],
+    n_rel: int,
+    n_t: int,
+    true_pos: np.ndarray | None,
+    sens_codes: list[np.ndarray],
+) -> _Join:
+    """Find every target's candidate window, one join per pattern of unknown values.
+
+    The loop runs over the patterns of wildcards (at most 2^q for q known
+    columns, usually a handful), each join vectorized over its targets.
+    """
+    unknown = np.stack([pr.aux_codes == _UNKNOWN for pr in pairs], axis=1)
     weights = 1 << np.arange(unknown.shape[1], dtype=np.int64)
     pattern = (unknown.astype(np.int64) * weights).sum(axis=1) if n_t else np.zeros(0, np.int64)
-    candidates = np.zeros(n_t, dtype=np.int64)
-    in_set = np.zeros(n_t, dtype=bool)
-    sens_codes = [(e.codes, e.labels) for e in (encode_column(release[s]) for s in sensitive)]
-    conf = [np.zeros(n_t) for _ in sensitive]
-    pred = [np.full(n_t, -1, dtype=np.int64) for _ in sensitive]
+    join = _Join(
+        candidates=np.zeros(n_t, dtype=np.int64),
+        in_set=np.zeros(n_t, dtype=bool),
+        confidence=[np.zeros(n_t) for _ in sens_codes],
+        predicted=[np.full(n_t, -1, dtype=np.int64) for _ in sens_codes],
+    )
     for pat in np.unique(pattern):
         idx = np.flatnonzero(pattern == pat)
         use = [pr for j, pr in enumerate(pairs) if not (int(pat) >> j) & 1]
@@ -136,64 +215,49 @@ def linkage_attack(
             lo = np.zeros(len(idx), dtype=np.int64)
             hi = np.full(len(idx), n_rel, dtype=np.int64)
             order = np.arange(n_rel)
-        size = hi - lo
-        candidates[idx] = size
+        join.candidates[idx] = hi - lo
         if true_pos is not None:
             rank = np.empty(n_rel, dtype=np.int64)
             rank[order] = np.arange(n_rel)
             tp = true_pos[idx]
             r = np.where(tp >= 0, rank[np.maximum(tp, 0)], -1)
-            in_set[idx] = (tp >= 0) & (r >= lo) & (r < hi)
-        for k, (codes, _labels) in enumerate(sens_codes):
-            c, v = _majority_in_windows(
-                codes[order], lo, hi, exact=all(pr.rel_values is None for pr in use)
-            )
-            conf[k][idx] = c
-            pred[k][idx] = v
+            join.in_set[idx] = (tp >= 0) & (r >= lo) & (r < hi)
+        exact = all(pr.rel_values is None for pr in use)
+        for k, codes in enumerate(sens_codes):
+            c, v = _majority_in_windows(codes[order], lo, hi, exact=exact)
+            join.confidence[k][idx] = c
+            join.predicted[k][idx] = v
+    return join
 
-    baseline = 1.0 / n_rel
-    unique = Rate.of(int((candidates == 1).sum()), n_t, baseline)
-    correct = expected = in_cand = None
+
+def _disclosure(
+    attribute: str,
+    codes: np.ndarray,
+    labels: np.ndarray,
+    join: _Join,
+    k: int,
+    *,
+    true_pos: np.ndarray | None,
+    p: float,
+) -> AttributeDisclosure:
+    """Score the attacker's prediction of sensitive attribute number ``k``."""
+    n_rel, n_t = len(codes), len(join.candidates)
+    totals = np.bincount(codes, minlength=len(labels))
+    base_code = int(np.argmax(totals))  # the most common value, ties to the smallest code
+    base_rate = float(totals[base_code] / n_rel)
+    confident = (join.candidates > 0) & (join.confidence[k] >= p - 1e-12)
+    attr_correct = None
     if true_pos is not None:
-        correct = Rate.of(int(((candidates == 1) & in_set).sum()), n_t, baseline)
-        expected = (
-            float(np.where(in_set, 1.0 / np.maximum(candidates, 1), 0.0).mean()) if n_t else 0.0
-        )
-        in_cand = Rate.of(int(in_set.sum()), n_t, 1.0)
-    attrs = []
-    for k, s in enumerate(sensitive):
-        codes, labels = sens_codes[k]
-        totals = np.bincount(codes, minlength=len(labels))
-        base_code = int(np.argmax(totals))
-        base_rate = float(totals[base_code] / n_rel)
-        confident = (candidates > 0) & (conf[k] >= p - 1e-12)
-        attr_correct = None
-        if true_pos is not None:
-            truth_val = np.where(true_pos >= 0, codes[np.maximum(true_pos, 0)], -2)
-            hit = confident & (pred[k] == truth_val)
-            attr_correct = Rate.of(int(hit.sum()), n_t, base_rate)
-        attrs.append(
-            AttributeDisclosure(
-                attribute=s,
-                p=float(p),
-                confident=Rate.of(int(confident.sum()), n_t, 1.0 if base_rate >= p else 0.0),
-                correct=attr_correct,
-                base_rate=base_rate,
-                base_value=str(labels[base_code]),
-            )
-        )
-    return LinkageResult(
-        n_targets=n_t,
-        n_release=n_rel,
-        columns=tuple((str(a), str(r)) for a, r in mapping.items()),
-        unique=unique,
-        correct=correct,
-        expected_correct=expected,
-        in_candidates=in_cand,
-        attributes=tuple(attrs),
-        notes=tuple(p.note for p in pairs),
-        bins=candidate_bins(candidates),
-        candidates=candidates,
+        truth_val = np.where(true_pos >= 0, codes[np.maximum(true_pos, 0)], -2)
+        hit = confident & (join.predicted[k] == truth_val)
+        attr_correct = Rate.of(int(hit.sum()), n_t, base_rate)
+    return AttributeDisclosure(
+        attribute=attribute,
+        p=float(p),
+        confident=Rate.of(int(confident.sum()), n_t, 1.0 if base_rate >= p else 0.0),
+        correct=attr_correct,
+        base_rate=base_rate,
+        base_value=str(labels[base_code]),
     )
 
 
