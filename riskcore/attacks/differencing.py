@@ -186,7 +186,7 @@ def differencing_attack(
     cond_pairs: list[tuple[str, str]] = []
     for c, v in (condition or {}).items():
         s = data[c]
-        match &= (s == v).fillna(False).to_numpy(dtype=bool) if not pd.isna(v) else s.isna()
+        match &= (s == v).fillna(False).to_numpy(dtype=bool) if not _is_missing(v) else s.isna()
         cond_pairs.append((str(c), str(v)))
     g = int(in_group.sum())
     if aggregate == "count":
@@ -298,3 +298,8 @@ def simulate_noisy_difference(
     rng = np.random.default_rng(seed)
     b = sensitivity / epsilon
     return recovered + rng.laplace(0, b, draws) - rng.laplace(0, b, draws)
+
+
+def _is_missing(value: object) -> bool:
+    """Return whether a condition value is missing (None, NaN, NaT or pd.NA)."""
+    return bool(pd.isna(np.array([value], dtype=object))[0])

@@ -20,6 +20,7 @@ References
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -27,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
-from riskcore.engine import EncodedTable, class_value_counts
+from riskcore.engine import Contingency, EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import (
     class_majority,
@@ -190,29 +191,7 @@ def homogeneity_attack(
     ex = np.flatnonzero(exposed_mask)
     ex = ex[np.argsort(-sizes[ex], kind="stable")]
 
-    distinct = distinct_l_per_class(cont)
-    entropy_l = np.exp(entropy_per_class(cont))
-    recursive = recursive_l_per_class(cont, c)
-    tvals = t_closeness_per_class(cont)
-    rows = []
-    for crit, values, levels, passes in (
-        ("distinct l", distinct, l_levels, lambda v, lv: v >= lv),
-        ("entropy l", entropy_l, l_levels, lambda v, lv: v >= lv - 1e-9),
-        (f"recursive ({c:g},l)", recursive, l_levels, lambda v, lv: v >= lv),
-        ("t-closeness", tvals, t_levels, lambda v, lv: v <= lv + 1e-12),
-    ):
-        for lv in levels:  # a handful of levels, each vectorized over classes
-            ok = passes(values, lv)
-            keep = exposed_mask & ok
-            rows.append(
-                CriterionLevel(
-                    criterion=crit,
-                    level=float(lv),
-                    classes_satisfying=int(ok.sum()),
-                    exposed_classes_left=int(keep.sum()),
-                    exposed_records_left=int(sizes[keep].sum()),
-                )
-            )
+    rows = _criteria(cont, exposed_mask, c=c, l_levels=l_levels, t_levels=t_levels)
     labels = cont.labels
     return HomogeneityResult(
         attribute=str(sensitive),
@@ -225,5 +204,55 @@ def homogeneity_attack(
         sizes=sizes[ex],
         exposed_records=int(sizes[ex].sum()),
         exposed_classes=len(ex),
-        criteria=tuple(rows),
+        criteria=rows,
     )
+
+
+def _at_least(values: np.ndarray, level: float) -> np.ndarray:
+    return values >= level
+
+
+def _entropy_at_least(values: np.ndarray, level: float) -> np.ndarray:
+    return values >= level - 1e-9
+
+
+def _at_most(values: np.ndarray, level: float) -> np.ndarray:
+    return values <= level + 1e-12
+
+
+def _criteria(
+    cont: Contingency,
+    exposed_mask: np.ndarray,
+    *,
+    c: float,
+    l_levels: Sequence[float],
+    t_levels: Sequence[float],
+) -> tuple[CriterionLevel, ...]:
+    """Count, per criterion level, the classes satisfying it and the exposed ones left.
+
+    Criteria: distinct l_j >= L, entropy exp(H_j) >= L, recursive (c,L) and
+    t_j <= t [M07]_ [L07]_; the loop runs over the levels, each vectorized
+    over classes.
+    """
+    sizes = cont.class_sizes
+    checks: tuple[tuple[str, np.ndarray, Sequence[float], Callable[..., np.ndarray]], ...] = (
+        ("distinct l", distinct_l_per_class(cont), l_levels, _at_least),
+        ("entropy l", np.exp(entropy_per_class(cont)), l_levels, _entropy_at_least),
+        (f"recursive ({c:g},l)", recursive_l_per_class(cont, c), l_levels, _at_least),
+        ("t-closeness", t_closeness_per_class(cont), t_levels, _at_most),
+    )
+    rows = []
+    for crit, values, levels, passes in checks:
+        for lv in levels:
+            ok = passes(values, lv)
+            keep = exposed_mask & ok
+            rows.append(
+                CriterionLevel(
+                    criterion=crit,
+                    level=float(lv),
+                    classes_satisfying=int(ok.sum()),
+                    exposed_classes_left=int(keep.sum()),
+                    exposed_records_left=int(sizes[keep].sum()),
+                )
+            )
+    return tuple(rows)

@@ -153,8 +153,9 @@ def two_release_attack(
             bands = [parse_interval(u) for u in uniq]
             if any(b is None for b in bands):
                 raise RiskcoreError(f"release {c.name!r} has values that are not bands")
-            b_lo = np.array([b[0] for b in bands] + [-np.inf])
-            b_hi = np.array([b[1] for b in bands] + [np.inf])
+            found = [b for b in bands if b is not None]
+            b_lo = np.array([b[0] for b in found] + [-np.inf], dtype=np.float64)
+            b_hi = np.array([b[1] for b in found] + [np.inf], dtype=np.float64)
             codes = np.where(codes < 0, len(bands), codes)
             lo, hi = np.maximum(lo, b_lo[codes]), np.minimum(hi, b_hi[codes])
         exact = np.isfinite(lo) & (lo == hi)

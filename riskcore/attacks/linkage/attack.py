@@ -274,7 +274,7 @@ def _truth_positions(
         a_ids = _as_text(pd.Series(auxiliary[a_col].to_numpy(dtype=object)))
         if r_ids.duplicated().any():
             raise RiskcoreError(f"the released id column {r_col!r} has duplicate values")
-        return pd.Index(r_ids).get_indexer(a_ids).astype(np.int64)
+        return np.asarray(pd.Index(r_ids).get_indexer(pd.Index(a_ids)), dtype=np.int64)
     pos = np.asarray(truth, dtype=np.int64)
     if pos.shape != (len(auxiliary),):
         raise RiskcoreError("truth must give one release position per auxiliary row")

@@ -80,11 +80,15 @@ def simulate_auxiliary(
         col = aux[c]
         if wrong.any():
             donors = rng.integers(0, total, size=int(wrong.sum()))
-            vals = data[c].iloc[donors].to_numpy()
-            col = col.astype(object) if not _is_numeric(col) else col.astype(float)
-            col.iloc[np.flatnonzero(wrong)] = vals
+            col = _overwrite(col, np.flatnonzero(wrong), data[c].iloc[donors].to_numpy())
         if gone.any():
-            col = col.astype(object) if not _is_numeric(col) else col.astype(float)
-            col.iloc[np.flatnonzero(gone)] = np.nan
+            col = _overwrite(col, np.flatnonzero(gone), np.nan)
         aux[c] = col
     return aux, truth
+
+
+def _overwrite(col: pd.Series, rows: np.ndarray, values: np.ndarray | float) -> pd.Series:
+    """Return ``col`` (as float when numeric, else object) with ``rows`` set to ``values``."""
+    arr = (col.astype(float) if _is_numeric(col) else col.astype(object)).to_numpy(copy=True)
+    arr[rows] = values
+    return pd.Series(arr, index=col.index, name=col.name)

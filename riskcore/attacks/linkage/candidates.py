@@ -58,7 +58,9 @@ def _windows(
         hi = np.searchsorted(sorted_key, a_key, side="right")
     else:
         (rp,) = ranged
-        u = len(rp.rel_values) + 1  # distinct numbers + the missing slot
+        u = (
+            len(rp.rel_values if rp.rel_values is not None else ()) + 1
+        )  # distinct numbers + the missing slot
         # dense key of the exact columns, then key * u + rank of the number
         dense_vals, r_dense = np.unique(r_key, return_inverse=True)
         composite = r_dense.reshape(-1).astype(np.int64) * u + rp.rel_codes
@@ -68,8 +70,9 @@ def _windows(
         found = (pos < len(dense_vals)) & (
             dense_vals[np.minimum(pos, len(dense_vals) - 1)] == a_key
         )
-        vals = rp.rel_values
-        x = rp.aux_values[known]
+        vals, x_all = rp.rel_values, rp.aux_values
+        assert vals is not None and x_all is not None  # a ranged pair carries both
+        x = x_all[known]
         tol = rp.tolerance
         r_lo = np.searchsorted(vals, x - tol, side="left")
         r_hi = np.searchsorted(vals, x + tol, side="right")
