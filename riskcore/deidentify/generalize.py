@@ -49,7 +49,7 @@ def band_numeric(series: pd.Series, width: float, *, start: float | None = None)
     integral = bool(np.all(np.isnan(x) | (x == np.round(x)))) and float(width).is_integer()
     integral = integral and float(origin).is_integer()
     uniq, inv = np.unique(lo, return_inverse=True)  # NaN sorts last
-    labels = []
+    labels: list[str | float] = []
     for v in uniq:  # one label per band (few), not per row
         if np.isnan(v):
             labels.append(np.nan)

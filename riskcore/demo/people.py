@@ -18,6 +18,8 @@ single out nearly everyone, while age + sex alone single out almost no one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -260,9 +262,10 @@ _REFERENCE_DATE = np.datetime64("2026-01-01")
 _INCOME_INTERCEPT = -2.6  # calibrated: 24% above 50K, as in Adult
 
 
-def _choice(rng: np.random.Generator, n: int, p: list[float] | np.ndarray) -> np.ndarray:
-    p = np.asarray(p, dtype=np.float64)
-    cdf = np.cumsum(p / p.sum())
+def _choice(rng: np.random.Generator, n: int, p: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Draw n category codes with probabilities proportional to ``p`` (one uniform each)."""
+    w = np.asarray(p, dtype=np.float64)
+    cdf = np.cumsum(w / w.sum())
     cdf[-1] = 1.0
     return np.searchsorted(cdf, rng.random(n), side="right").astype(np.int32)
 
@@ -270,19 +273,24 @@ def _choice(rng: np.random.Generator, n: int, p: list[float] | np.ndarray) -> np
 def _gumbel_choice(rng: np.random.Generator, logits: np.ndarray) -> np.ndarray:
     """Sample one category per row of ``logits`` (n x m) by the Gumbel-max trick."""
     g = rng.gumbel(size=logits.shape).astype(np.float32)
-    return np.argmax(logits + g, axis=1).astype(np.int32)
+    return np.asarray(np.argmax(logits + g, axis=1), dtype=np.int32)
 
 
-def _cat(codes: np.ndarray, labels: list[str | None]) -> pd.Categorical:
+def _categorical(codes: np.ndarray, categories: Sequence[str] | pd.Index) -> pd.Categorical:
+    """Build a categorical from codes into ``categories``."""
+    return pd.Categorical.from_codes(np.asarray(codes), categories=pd.Index(categories))
+
+
+def _cat(codes: np.ndarray, labels: Sequence[str | None]) -> pd.Categorical:
     """Build a categorical from codes; a label None marks missing."""
     present = [x for x in labels if x is not None]
     remap = np.full(len(labels), -1, dtype=np.int32)
     j = 0
-    for i, x in enumerate(labels):
+    for i, x in enumerate(labels):  # a few labels
         if x is not None:
             remap[i] = j
             j += 1
-    return pd.Categorical.from_codes(remap[codes], categories=present)
+    return _categorical(remap[codes], present)
 
 
 def _zip_pool(rng: np.random.Generator, size: int = 6000) -> tuple[np.ndarray, np.ndarray]:
@@ -298,8 +306,23 @@ def _zip_pool(rng: np.random.Generator, size: int = 6000) -> tuple[np.ndarray, n
     return labels, weights / weights.sum()
 
 
+_MARITAL = (
+    "Married-civ-spouse",
+    "Never-married",
+    "Divorced",
+    "Separated",
+    "Widowed",
+    "Married-spouse-absent",
+    "Married-AF-spouse",
+)
+
+
 def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
     """Generate a seeded, realistic people table with fake direct identifiers.
+
+    The steps draw from one generator in a fixed order (sex and age, race,
+    marital status, education, workclass, occupation and diagnosis, hours,
+    income, names, SSNs, ZIPs), so the same seed and n give the same table.
 
     Parameters
     ----------
@@ -324,35 +347,62 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
         raise ValueError(f"n must be between 100 and 10,000,000, got {n!r}")
     rng = np.random.default_rng(seed)
     n = int(n)
+    male, age, dob = _sex_age_birth(rng, n)
+    race = _choice(rng, n, _RACE[1])
+    a = (age.astype(np.float32) - 38.0) / 13.6  # standardized age
+    marital = _marital_status(rng, male, a)
+    edu_idx = _choice(rng, n, [e[2] for e in _EDUCATION])
+    edu_years = np.array([e[1] for e in _EDUCATION], dtype=np.float32)[edu_idx]
+    workclass = _choice(rng, n, _WORKCLASS[1])
+    occupation, diag = _occupation_diagnosis(rng, male, edu_years, age)
+    hours = np.clip(np.rint(rng.normal(40.0 + 3.5 * male, 11.0, n)), 1, 99).astype(np.int16)
+    hours = np.where(rng.random(n) < 0.45, 40, hours).astype(np.int16)
+    high_income = _high_income(rng, edu_years, marital == 0, male, hours, a)
+    name = _names(rng, male)
+    ssn = _ssns(rng, n)
+    zips, zip_w = _zip_pool(np.random.default_rng(seed + 1_000_003))
+    zip_codes = _choice(rng, n, zip_w)
+    return pd.DataFrame(
+        {
+            "name": name,
+            "ssn": ssn,
+            "date_of_birth": dob,
+            "zip": _categorical(zip_codes, pd.Index(zips.astype(str))),
+            "age": age.astype(np.int64),
+            "sex": _categorical(male.astype(np.int8), ["Female", "Male"]),
+            "race": _categorical(race, _RACE[0]),
+            "marital_status": _categorical(marital, _MARITAL),
+            "education": _categorical(edu_idx, [e[0] for e in _EDUCATION]),
+            "workclass": _cat(workclass, _WORKCLASS[0]),
+            "occupation": _cat(occupation, [o[0] for o in _OCCUPATION]),
+            "hours_per_week": hours.astype(np.int64),
+            "diagnosis": _categorical(diag, [d[0] for d in _DIAGNOSIS]),
+            "income": _categorical(high_income.astype(np.int8), ["<=50K", ">50K"]),
+        }
+    )
 
-    # sex, age and date of birth
+
+def _sex_age_birth(
+    rng: np.random.Generator, n: int
+) -> tuple[np.ndarray, np.ndarray, pd.Categorical]:
+    """Draw sex, age (Adult's distribution) and a date of birth consistent with the age."""
     male = rng.random(n) < 0.6692
     age = (17 + _choice(rng, n, _AGE_COUNTS)).astype(np.int16)
     days_into_year = rng.integers(0, 365, n)
     back = np.floor(age.astype(np.float64) * 365.25).astype(np.int64) + days_into_year + 1
     dob = _REFERENCE_DATE - back.astype("timedelta64[D]")
     age = ((_REFERENCE_DATE - dob).astype(np.int64) // 365.25).astype(np.int16)
-    day0 = dob.astype(np.int64)
-    uniq_days, day_codes = np.unique(day0, return_inverse=True)
-    dob_cat = pd.Categorical.from_codes(
+    uniq_days, day_codes = np.unique(dob.astype(np.int64), return_inverse=True)
+    dob_cat = _categorical(
         day_codes.astype(np.int32),
-        categories=pd.Index(np.datetime_as_string(uniq_days.astype("datetime64[D]"))),
+        pd.Index(np.datetime_as_string(uniq_days.astype("datetime64[D]"))),
     )
+    return male, age, dob_cat
 
-    race = _choice(rng, n, _RACE[1])
 
-    # marital status depends on sex and age
-    ms_labels = [
-        "Married-civ-spouse",
-        "Never-married",
-        "Divorced",
-        "Separated",
-        "Widowed",
-        "Married-spouse-absent",
-        "Married-AF-spouse",
-    ]
-    a = (age.astype(np.float32) - 38.0) / 13.6
-    logits = np.empty((n, 7), dtype=np.float32)
+def _marital_status(rng: np.random.Generator, male: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Draw the marital status (codes into ``_MARITAL``), log-linear in sex and age."""
+    logits = np.empty((len(male), len(_MARITAL)), dtype=np.float32)
     logits[:, 0] = np.log(0.46) + 0.9 * male - 0.9 * a**2 + 0.6 * a
     logits[:, 1] = np.log(0.33) - 1.6 * a - 0.2 * male
     logits[:, 2] = np.log(0.136) + 0.3 * a - 0.9 * male
@@ -360,13 +410,18 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
     logits[:, 4] = np.log(0.0305) + 1.8 * a - 1.9 * male
     logits[:, 5] = np.log(0.0128)
     logits[:, 6] = np.log(0.0007)
-    marital = _gumbel_choice(rng, logits)
+    return _gumbel_choice(rng, logits)
 
-    edu_idx = _choice(rng, n, [e[2] for e in _EDUCATION])
-    edu_years = np.array([e[1] for e in _EDUCATION], dtype=np.float32)[edu_idx]
-    workclass = _choice(rng, n, _WORKCLASS[1])
 
-    # occupation depends on sex and education (log-linear)
+def _occupation_diagnosis(
+    rng: np.random.Generator, male: np.ndarray, edu_years: np.ndarray, age: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw occupation (log-linear in sex and education) and diagnosis (in age).
+
+    Drawn in chunks of a million rows, which bound the memory of the n x m
+    logits; within a chunk occupation is drawn before diagnosis.
+    """
+    n = len(male)
     occ_base = np.log(np.array([o[1] for o in _OCCUPATION], dtype=np.float32))
     occ_male = np.array([o[2] for o in _OCCUPATION], dtype=np.float32)
     occ_edu = np.array([o[3] for o in _OCCUPATION], dtype=np.float32)
@@ -375,19 +430,25 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
     d_base = np.log(np.array([d[1] for d in _DIAGNOSIS], dtype=np.float32))
     d_age = np.array([d[2] for d in _DIAGNOSIS], dtype=np.float32)
     chunk = 1_000_000
-    for s in range(0, n, chunk):  # chunks bound the memory of the n x m logits
+    for s in range(0, n, chunk):  # chunks of rows, not rows
         e = slice(s, min(s + chunk, n))
         m_ = (male[e].astype(np.float32) - 0.67)[:, None]
         ed = (edu_years[e] - 10.0)[:, None]
         occupation[e] = _gumbel_choice(rng, occ_base + m_ * occ_male + ed * occ_edu)
         dec = ((age[e].astype(np.float32) - 38.0) / 10.0)[:, None]
         diag[e] = _gumbel_choice(rng, d_base + dec * d_age)
+    return occupation, diag
 
-    hours = np.clip(np.rint(rng.normal(40.0 + 3.5 * male, 11.0, n)), 1, 99).astype(np.int16)
-    hours = np.where(rng.random(n) < 0.45, 40, hours).astype(np.int16)
 
-    # income > 50K: logistic in education, age, sex, hours, being married
-    married = marital == 0
+def _high_income(
+    rng: np.random.Generator,
+    edu_years: np.ndarray,
+    married: np.ndarray,
+    male: np.ndarray,
+    hours: np.ndarray,
+    a: np.ndarray,
+) -> np.ndarray:
+    """Draw income > 50K: logistic in education, age, sex, hours and being married."""
     z = (
         _INCOME_INTERCEPT
         + 0.33 * (edu_years - 10)
@@ -397,9 +458,12 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
         + 0.25 * a
         - 0.25 * a**2
     )
-    high_income = rng.random(n) < 1.0 / (1.0 + np.exp(-z))
+    return np.asarray(rng.random(len(male)) < 1.0 / (1.0 + np.exp(-z)))
 
-    # fake direct identifiers
+
+def _names(rng: np.random.Generator, male: np.ndarray) -> pd.Categorical:
+    """Draw fake full names (first name by sex, last name uniform)."""
+    n = len(male)
     first_m, first_f = np.array(_FIRST_M, dtype=object), np.array(_FIRST_F, dtype=object)
     firsts = np.concatenate([first_m, first_f])
     first_idx = np.where(
@@ -413,30 +477,12 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
         + " "
         + np.array(_LAST, dtype=object)[uniq_combo % len(_LAST)]
     )
-    name = pd.Categorical.from_codes(combo_codes.astype(np.int32), categories=name_labels)
+    return _categorical(combo_codes.astype(np.int32), name_labels)
+
+
+def _ssns(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Draw fake SSNs ``ddd-dd-dddd`` in the never-issued area 900-999."""
     ssn_num = rng.integers(0, 100 * 10_000, n) + (900 + rng.integers(0, 100, n)) * 1_000_000
     digits = pd.Series(ssn_num).astype(str)  # always 9 digits (area 900-999)
     ssn = digits.str.slice(0, 3) + "-" + digits.str.slice(3, 5) + "-" + digits.str.slice(5, 9)
-    zips, zip_w = _zip_pool(np.random.default_rng(seed + 1_000_003))
-    zip_codes = _choice(rng, n, zip_w)
-
-    return pd.DataFrame(
-        {
-            "name": name,
-            "ssn": ssn.astype("str").to_numpy(),
-            "date_of_birth": dob_cat,
-            "zip": pd.Categorical.from_codes(zip_codes, categories=pd.Index(zips.astype(str))),
-            "age": age.astype(np.int64),
-            "sex": pd.Categorical.from_codes(male.astype(np.int8), categories=["Female", "Male"]),
-            "race": pd.Categorical.from_codes(race, categories=_RACE[0]),
-            "marital_status": pd.Categorical.from_codes(marital, categories=ms_labels),
-            "education": pd.Categorical.from_codes(edu_idx, categories=[e[0] for e in _EDUCATION]),
-            "workclass": _cat(workclass, _WORKCLASS[0]),
-            "occupation": _cat(occupation, [o[0] for o in _OCCUPATION]),
-            "hours_per_week": hours.astype(np.int64),
-            "diagnosis": pd.Categorical.from_codes(diag, categories=[d[0] for d in _DIAGNOSIS]),
-            "income": pd.Categorical.from_codes(
-                high_income.astype(np.int8), categories=["<=50K", ">50K"]
-            ),
-        }
-    )
+    return ssn.astype("str").to_numpy()
