@@ -1,6 +1,6 @@
 """Differencing attack: two aggregate answers that differ by one group.
 
-The linkage attack lives in :mod:`riskcore.linkage`. Everything here is
+The linkage attack lives in :mod:`riskcore.attacks.linkage`. Everything here is
 computed from encoded columns and the one partition of the assessment; loops
 run over criteria levels or released groupings, never over records.
 
@@ -159,24 +159,8 @@ def differencing_attack(
     position 9 (Single, Male, 2138, White); Q_all = 4 people have obesity,
     Q_rest = 3, so the neighbour has obesity.
     """
+    _check_query(data, target, known, aggregate=aggregate, column=column, condition=condition)
     n = len(data)
-    if not 0 <= int(target) < n:
-        raise RiskcoreError(f"the target must be a row between 0 and {n - 1}, got {target}")
-    if not known:
-        raise RiskcoreError("choose at least one attribute the attacker knows")
-    cols = list(known) + list((condition or {}).keys()) + ([column] if column else [])
-    for c in cols:
-        if c not in data.columns:
-            raise RiskcoreError(f"the table has no column {c!r}")
-    if aggregate not in ("count", "sum", "mean"):
-        raise RiskcoreError(f"aggregate must be count, sum or mean, got {aggregate!r}")
-    if aggregate == "count" and not condition:
-        raise RiskcoreError("a count needs a filter (what is being counted)")
-    if aggregate != "count":
-        if column is None:
-            raise RiskcoreError(f"a {aggregate} needs a numeric column")
-        if not pd.api.types.is_numeric_dtype(data[column].dtype):
-            raise RiskcoreError(f"column {column!r} is not numeric")
     enc = EncodedTable(data)
     t = int(target)
     codes = [enc.column(c).codes for c in known]
@@ -184,31 +168,14 @@ def differencing_attack(
     in_group = key == key[t]
     match = np.ones(n, dtype=bool)
     cond_pairs: list[tuple[str, str]] = []
-    for c, v in (condition or {}).items():
+    for c, v in (condition or {}).items():  # a few filter columns
         s = data[c]
         match &= (s == v).fillna(False).to_numpy(dtype=bool) if not _is_missing(v) else s.isna()
         cond_pairs.append((str(c), str(v)))
     g = int(in_group.sum())
-    if aggregate == "count":
-        q_all = float(match.sum())
-        q_rest = float((match & ~in_group).sum())
-        c_all, c_rest = int(q_all), int(q_rest)
-        recovered = q_all - q_rest
-        true_value = float(match[t])
-    else:
-        x = pd.to_numeric(data[column], errors="coerce").to_numpy(dtype=float)
-        ok = match & ~np.isnan(x)
-        c_all, c_rest = int(ok.sum()), int((ok & ~in_group).sum())
-        s_all, s_rest = float(x[ok].sum()), float(x[ok & ~in_group].sum())
-        if aggregate == "sum":
-            q_all, q_rest = s_all, s_rest
-            recovered = q_all - q_rest
-        else:
-            q_all = s_all / c_all if c_all else float("nan")
-            q_rest = s_rest / c_rest if c_rest else float("nan")
-            # sum over the group = mean_all * n_all - mean_rest * n_rest
-            recovered = q_all * c_all - (q_rest * c_rest if c_rest else 0.0)
-        true_value = float(x[t]) if ok[t] else float("nan")
+    q_all, q_rest, c_all, c_rest, recovered, true_value = _answers(
+        data, match, in_group, t, aggregate=aggregate, column=column
+    )
     return DifferencingResult(
         target=t,
         known=tuple(str(c) for c in known),
@@ -227,6 +194,69 @@ def differencing_attack(
         min_cell=int(min_cell),
         passes_cell_rule=c_all >= min_cell and c_rest >= min_cell,
     )
+
+
+def _check_query(
+    data: pd.DataFrame,
+    target: int,
+    known: list[str] | tuple[str, ...],
+    *,
+    aggregate: str,
+    column: str | None,
+    condition: dict[str, object] | None,
+) -> None:
+    """Validate the options of :func:`differencing_attack`."""
+    n = len(data)
+    if not 0 <= int(target) < n:
+        raise RiskcoreError(f"the target must be a row between 0 and {n - 1}, got {target}")
+    if not known:
+        raise RiskcoreError("choose at least one attribute the attacker knows")
+    cols = list(known) + list((condition or {}).keys()) + ([column] if column else [])
+    for c in cols:
+        if c not in data.columns:
+            raise RiskcoreError(f"the table has no column {c!r}")
+    if aggregate not in ("count", "sum", "mean"):
+        raise RiskcoreError(f"aggregate must be count, sum or mean, got {aggregate!r}")
+    if aggregate == "count" and not condition:
+        raise RiskcoreError("a count needs a filter (what is being counted)")
+    if aggregate != "count":
+        if column is None:
+            raise RiskcoreError(f"a {aggregate} needs a numeric column")
+        if not pd.api.types.is_numeric_dtype(data[column].dtype):
+            raise RiskcoreError(f"column {column!r} is not numeric")
+
+
+def _answers(
+    data: pd.DataFrame,
+    match: np.ndarray,
+    in_group: np.ndarray,
+    t: int,
+    *,
+    aggregate: str,
+    column: str | None,
+) -> tuple[float, float, int, int, float, float]:
+    """Answer both queries and take the difference.
+
+    Returns (Q_all, Q_rest, contributors to each, recovered value, true value).
+    For a mean, the group's sum is recovered: mean_all n_all - mean_rest n_rest.
+    """
+    if aggregate == "count" or column is None:
+        q_all = float(match.sum())
+        q_rest = float((match & ~in_group).sum())
+        return q_all, q_rest, int(q_all), int(q_rest), q_all - q_rest, float(match[t])
+    x = pd.to_numeric(data[column], errors="coerce").to_numpy(dtype=float)
+    ok = match & ~np.isnan(x)
+    c_all, c_rest = int(ok.sum()), int((ok & ~in_group).sum())
+    s_all, s_rest = float(x[ok].sum()), float(x[ok & ~in_group].sum())
+    if aggregate == "sum":
+        q_all, q_rest = s_all, s_rest
+        recovered = q_all - q_rest
+    else:
+        q_all = s_all / c_all if c_all else float("nan")
+        q_rest = s_rest / c_rest if c_rest else float("nan")
+        recovered = q_all * c_all - (q_rest * c_rest if c_rest else 0.0)
+    true_value = float(x[t]) if ok[t] else float("nan")
+    return q_all, q_rest, c_all, c_rest, recovered, true_value
 
 
 def difference_within_probability(

@@ -1,6 +1,6 @@
 """Homogeneity attack: classes whose sensitive value is (nearly) shared by all.
 
-The linkage attack lives in :mod:`riskcore.linkage`. Everything here is
+The linkage attack lives in :mod:`riskcore.attacks.linkage`. Everything here is
 computed from encoded columns and the one partition of the assessment; loops
 run over criteria levels or released groupings, never over records.
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -37,9 +36,6 @@ from riskcore.metrics import (
     recursive_l_per_class,
     t_closeness_per_class,
 )
-
-Aggregate = Literal["count", "sum", "mean"]
-
 
 # ------------------------------------------------------------------ homogeneity
 

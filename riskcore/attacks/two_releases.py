@@ -1,6 +1,6 @@
 """Two-release attack: combining group means or bands of two releases.
 
-The linkage attack lives in :mod:`riskcore.linkage`. Everything here is
+The linkage attack lives in :mod:`riskcore.attacks.linkage`. Everything here is
 computed from encoded columns and the one partition of the assessment; loops
 run over criteria levels or released groupings, never over records.
 
@@ -31,9 +31,6 @@ from riskcore._results import NOT_IN_JSON, Result
 from riskcore.attacks.linkage import parse_interval
 from riskcore.engine import pack_keys
 from riskcore.errors import RiskcoreError
-
-Aggregate = Literal["count", "sum", "mean"]
-
 
 # ------------------------------------------------------------------ two releases
 
