@@ -143,27 +143,39 @@ def two_release_attack(
         textual = any(not pd.api.types.is_numeric_dtype(c.dtype) for c in cols)
         kind = "interval" if textual else "mean"
     if kind == "interval":
-        lo = np.full(n, -np.inf)
-        hi = np.full(n, np.inf)
-        for c in cols:
-            codes, uniq = pd.factorize(c, use_na_sentinel=True)
-            bands = [parse_interval(u) for u in uniq]
-            if any(b is None for b in bands):
-                raise RiskcoreError(f"release {c.name!r} has values that are not bands")
-            found = [b for b in bands if b is not None]
-            b_lo = np.array([b[0] for b in found] + [-np.inf], dtype=np.float64)
-            b_hi = np.array([b[1] for b in found] + [np.inf], dtype=np.float64)
-            codes = np.where(codes < 0, len(bands), codes)
-            lo, hi = np.maximum(lo, b_lo[codes]), np.minimum(hi, b_hi[codes])
-        exact = np.isfinite(lo) & (lo == hi)
-        mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2, np.nan)
-        return TwoReleaseResult("interval", mid, lo, hi, exact)
+        return _intersect_bands(cols)
     if kind != "mean":
         raise RiskcoreError(f"kind must be mean or interval, got {kind!r}")
     if n > _MAX_TWO_RELEASE_ROWS:
         raise RiskcoreError(
             f"combining released means is limited to {_MAX_TWO_RELEASE_ROWS:,} records"
         )
+    return _solve_means(cols)
+
+
+def _intersect_bands(cols: list[pd.Series]) -> TwoReleaseResult:
+    """Intersect each record's released bands (one pass per release, vectorized over records)."""
+    n = len(cols[0])
+    lo = np.full(n, -np.inf)
+    hi = np.full(n, np.inf)
+    for c in cols:
+        codes, uniq = pd.factorize(c, use_na_sentinel=True)
+        bands = [parse_interval(u) for u in uniq]  # one parse per distinct band
+        if any(b is None for b in bands):
+            raise RiskcoreError(f"release {c.name!r} has values that are not bands")
+        found = [b for b in bands if b is not None]
+        b_lo = np.array([b[0] for b in found] + [-np.inf], dtype=np.float64)
+        b_hi = np.array([b[1] for b in found] + [np.inf], dtype=np.float64)
+        codes = np.where(codes < 0, len(bands), codes)
+        lo, hi = np.maximum(lo, b_lo[codes]), np.minimum(hi, b_hi[codes])
+    exact = np.isfinite(lo) & (lo == hi)
+    mid = np.where(np.isfinite(lo) & np.isfinite(hi), (lo + hi) / 2, np.nan)
+    return TwoReleaseResult("interval", mid, lo, hi, exact)
+
+
+def _solve_means(cols: list[pd.Series]) -> TwoReleaseResult:
+    """Solve the group-total system A x = b of released means by the pseudo-inverse [DN03]_."""
+    n = len(cols[0])
     blocks, rhs, cell_codes = [], [], []
     for c in cols:
         x = pd.to_numeric(c, errors="coerce")
