@@ -26,19 +26,19 @@ Matching rules, per column pair (auxiliary -> release):
 * a missing auxiliary value means the attacker does not know it: it matches
   every released value. A missing released value is its own value.
 
-References
-----------
-.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
-   IJUFKS 10(5), 2002.
-.. [W27] E. B. Wilson, "Probable inference, the law of succession, and
-   statistical inference", JASA 22(158), 1927.
-
 Modules: :mod:`~riskcore.attacks.linkage.matching` (column pairs into one
 code space), :mod:`~riskcore.attacks.linkage.candidates` (candidate windows
 and their majority values), :mod:`~riskcore.attacks.linkage.attack` (the
 attack and the curve), :mod:`~riskcore.attacks.linkage.auxiliary`
 (simulated attacker tables), :mod:`~riskcore.attacks.linkage.results`
 (result types).
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   IJUFKS 10(5), 2002.
+.. [W27] E. B. Wilson, "Probable inference, the law of succession, and
+   statistical inference", JASA 22(158), 1927.
 """
 
 from riskcore.attacks.linkage.attack import linkage_attack, linkage_curve
