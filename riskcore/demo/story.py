@@ -125,7 +125,9 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     combos = pd.DataFrame(
         {
             "columns": [" + ".join(c) for c in COMBOS],
-            "unique share": [float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS],
+            "unique share": [
+                float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS
+            ],
         }
     )
     aux, truth = simulate_auxiliary(people, ["date_of_birth", "zip"], identifiers=["name"])
