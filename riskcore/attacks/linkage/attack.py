@@ -28,7 +28,6 @@ from riskcore.attacks.linkage.results import (
     LinkageCurve,
     LinkageResult,
     Rate,
-    candidate_bins,
 )
 from riskcore.engine import encode_column
 from riskcore.errors import RiskcoreError
@@ -135,7 +134,6 @@ def linkage_attack(
         in_candidates=in_cand,
         attributes=attrs,
         notes=tuple(pr.note for pr in pairs),
-        bins=candidate_bins(candidates),
         candidates=candidates,
     )
 

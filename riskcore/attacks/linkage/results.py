@@ -204,12 +204,13 @@ class LinkageResult(Result):
     attributes : tuple of AttributeDisclosure
     notes : tuple of str
         How each column was matched.
-    bins : tuple of int
-        Targets per candidate-set size bin (:data:`CANDIDATE_BINS`); written
-        to JSON as ``candidate_histogram``.
     candidates : numpy.ndarray
         Number of candidate records per target (0 = no match); not in JSON
         (empty after :meth:`from_dict`).
+    bins : tuple of int
+        Targets per candidate-set size bin (:data:`CANDIDATE_BINS`), counted
+        from ``candidates`` unless given; written to JSON as
+        ``candidate_histogram``.
     """
 
     n_targets: int
@@ -221,10 +222,14 @@ class LinkageResult(Result):
     in_candidates: Rate | None
     attributes: tuple[AttributeDisclosure, ...]
     notes: tuple[str, ...]
-    bins: tuple[int, ...]
     candidates: np.ndarray = field(
         default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False, metadata=NOT_IN_JSON
     )
+    bins: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.bins:  # counted from the per-target array unless given (from JSON)
+            object.__setattr__(self, "bins", candidate_bins(self.candidates))
 
     @property
     def no_match(self) -> int:
