@@ -207,7 +207,7 @@ with tab_noise:
         f"Release this {kind} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
     ):
         try:
-            (rel, new_ledger), leaks = capture_leaks(
+            rel, leaks = capture_leaks(
                 release,
                 data,
                 base,
@@ -217,7 +217,7 @@ with tab_noise:
                 delta=delta,
                 ledger=ledger,
             )
-            state.set_ledger(ctx.key, new_ledger)
+            state.set_ledger(ctx.key, rel.ledger)
             st.session_state[state.LAST_RELEASE] = (rel, leaks)
         except RiskcoreError as exc:
             st.session_state[state.LAST_RELEASE] = str(exc)
@@ -443,10 +443,11 @@ with tab_sa:
             )
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:
-                    value, eps_c, new_ledger = release_sample_aggregate(
-                        sa, ledger=state.ledger(ctx.key)
+                    sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.key))
+                    state.set_ledger(ctx.key, sa_rel.ledger)
+                    st.success(
+                        f"Released {stat}: {sa_rel.value:,.6g} "
+                        f"(certified epsilon {sa_rel.epsilon:.4g})."
                     )
-                    state.set_ledger(ctx.key, new_ledger)
-                    st.success(f"Released {stat}: {value:,.6g} (certified epsilon {eps_c:.4g}).")
                 except RiskcoreError as exc:
                     st.error(str(exc))
