@@ -439,12 +439,13 @@ def differencing_reading(r: DifferencingResult) -> str:
 def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
     """Return the reading under the noise plot at the chosen epsilon."""
     from riskcore.attacks import difference_within_probability
+    from riskcore.dp import laplace_half_width
 
     p = float(difference_within_probability(within, epsilon, sensitivity))
     b = sensitivity / epsilon
     return (
         f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
-        f"{b * np.log(20):,.1f} (95%), and the attacker's difference lands within "
+        f"{laplace_half_width(b):,.1f} (95%), and the attacker's difference lands within "
         f"+/- {within:g} of the truth {p:.1%} of the time (it was 100% without noise)."
     )
 
@@ -466,13 +467,14 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     P(|Laplace(b)| > x) = e^{-x/b}.
     """
     from riskcore.attacks import difference_within_probability
+    from riskcore.dp import epsilon_grid, laplace_half_width
 
-    eps = np.logspace(-2, 1, 61)
+    eps = epsilon_grid()
     return pd.DataFrame(
         {
             "epsilon": eps,
             "p within": difference_within_probability(within, eps, sensitivity),
-            "error95": sensitivity * np.log(20) / eps,
+            "error95": laplace_half_width(sensitivity / eps),
         }
     )
 
