@@ -59,6 +59,8 @@ class Query(Result):
             raise ValueError(f"a {self.kind} needs a column")
         if self.kind in ("sum", "mean") and self.bounds is None:
             raise ValueError(f"a {self.kind} needs clipping bounds")
+        if self.bounds is not None:  # floats, so the JSON reads back equal
+            object.__setattr__(self, "bounds", (float(self.bounds[0]), float(self.bounds[1])))
 
     def describe(self) -> str:
         """Return the query in plain words."""
