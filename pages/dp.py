@@ -198,7 +198,7 @@ with tab_noise:
     mech = r1.selectbox(
         "Mechanism",
         rel_mechs,
-        format_func=lambda m: {"discrete_gaussian": "Discrete Gaussian", **dp.MECHANISM_LABELS}[m],
+        format_func=lambda m: dp.Mechanism(m).label,
         key="rc_dp_release_mech",
     )
     ledger = state.ledger(ctx.key)

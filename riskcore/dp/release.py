@@ -297,6 +297,28 @@ def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: Neighbouring) 
     )
 
 
+def _measure(
+    plan: _Plan, build: Any, mechanism: Mechanism, epsilon: float, delta: float | None
+) -> tuple[Any, float, tuple[float, float, float | None]]:
+    """Calibrate the plan's measurement; return (measurement, scale, (epsilon, delta, rho)).
+
+    The cost is OpenDP's own privacy map at the calibrated scale; rho is the
+    zCDP cost of a Gaussian (None for Laplace).
+    """
+
+    def chain(scale: float, zcdp: bool = False) -> Any:
+        noise = build(plan.domain, plan.metric, scale, zcdp)
+        return noise if plan.pre is None else plan.pre >> noise
+
+    scale = _calibrate(chain, plan.d_in, epsilon, delta, mechanism.is_gaussian)
+    meas = chain(scale)
+    cost = meas.map(plan.d_in)
+    if mechanism.is_gaussian:
+        rho = float(chain(scale, zcdp=True).map(plan.d_in))
+        return meas, scale, (float(cost[0]), float(cost[1]), rho)
+    return meas, scale, (float(cost), 0.0, None)
+
+
 def release(
     data: pd.DataFrame,
     query: Query,
@@ -351,18 +373,7 @@ def release(
     else:
         plan = _plan_numeric(rows, query, neighbouring)
 
-    def chain(scale: float, zcdp: bool = False) -> Any:
-        noise = build(plan.domain, plan.metric, scale, zcdp)
-        return noise if plan.pre is None else plan.pre >> noise
-
-    scale = _calibrate(chain, plan.d_in, epsilon, delta, mech.is_gaussian)
-    meas = chain(scale)
-    cost = meas.map(plan.d_in)
-    if mech.is_gaussian:
-        eps_c, delta_c = float(cost[0]), float(cost[1])
-        rho: float | None = float(chain(scale, zcdp=True).map(plan.d_in))
-    else:
-        eps_c, delta_c, rho = float(cost), 0.0, None
+    meas, scale, (eps_c, delta_c, rho) = _measure(plan, build, mech, epsilon, delta)
     groups = len(plan.labels) if plan.labels else 1
     entry = LedgerEntry(query.describe(), mech.value, eps_c, delta_c, rho, groups)
     # Charge first: a refused release must not draw (or reveal) any noise.
