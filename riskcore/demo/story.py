@@ -24,7 +24,7 @@ from riskcore.attacks import (
 from riskcore.attacks.linkage import LinkageResult, linkage_attack, simulate_auxiliary
 from riskcore.deidentify.generalize import band_numeric, mask_trailing, suppress_small_classes
 from riskcore.demo import make_people
-from riskcore.dp import epsilon_grid, laplace_half_width
+from riskcore.dp import LAPLACE_95, epsilon_grid
 from riskcore.engine import EncodedTable
 from riskcore.metrics import Assessment, assess
 
@@ -170,7 +170,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     )
     eps = epsilon_grid()
     p_exact = difference_within_probability(0.5, eps)
-    count_error = laplace_half_width(1.0 / eps)  # P(|Laplace(1/eps)| > x) = e^{-x eps}
+    count_error = LAPLACE_95 / eps  # Laplace(1/eps): P(|noise| > x) = e^{-x eps} = 5%
     return Story(
         n=n,
         combos=combos,

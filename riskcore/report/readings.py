@@ -467,14 +467,14 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     P(|Laplace(b)| > x) = e^{-x/b}.
     """
     from riskcore.attacks import difference_within_probability
-    from riskcore.dp import epsilon_grid, laplace_half_width
+    from riskcore.dp import LAPLACE_95, epsilon_grid
 
     eps = epsilon_grid()
     return pd.DataFrame(
         {
             "epsilon": eps,
             "p within": difference_within_probability(within, eps, sensitivity),
-            "error95": laplace_half_width(sensitivity / eps),
+            "error95": sensitivity * LAPLACE_95 / eps,
         }
     )
 
