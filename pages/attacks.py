@@ -12,6 +12,7 @@ from riskcore.report.readings import (
     attribute_table,
     curve_reading,
     differencing_reading,
+    estimate_reading,
     exposed_table,
     homogeneity_reading,
     linkage_reading,
@@ -226,7 +227,7 @@ with tab_diff:
                 ["everyone", "everyone but the target's group", "difference"],
                 [diff.q_all, diff.q_rest, diff.recovered],
                 "Two published answers and what their difference reveals",
-                "answer" if aggregate != "count" else "answer (people)",
+                f"answer ({column} units)" if aggregate != "count" else "answer (people)",
             ),
             key="rc_diff_bars",
         )
@@ -259,9 +260,11 @@ with tab_diff:
                 draws,
                 diff.recovered,
                 f"Attacker's estimate at epsilon = {eps:g} (simulation, 10,000 draws)",
+                unit="people" if aggregate == "count" else f"{column} units",
             ),
             key="rc_diff_hist",
         )
+        st.caption(md(estimate_reading(draws, diff.recovered, within)))
         curve_df = noise_curve(within, sens)
         st.plotly_chart(
             charts.noise_success(

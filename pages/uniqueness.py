@@ -13,6 +13,7 @@ from riskcore.report.readings import (
     histogram_reading,
     join_names,
     size_histogram,
+    subset_reading,
     subset_table,
 )
 from ui import cached, state
@@ -56,14 +57,7 @@ if len(qis) > 1:
     st.caption(md(contribution_reading(u)))
 subsets = subset_table(u)
 st.plotly_chart(charts.subset_bars(subsets))
-top = subsets.iloc[0]
-st.caption(
-    md(
-        f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
-        f"people ({int(top['unique records']):,}) are unique on it."
-        + ("" if u.complete else " (Only the first 120 combinations were tested.)")
-    )
-)
+st.caption(md(subset_reading(subsets, complete=u.complete)))
 with st.expander("All tested combinations"):
     st.dataframe(
         subsets,
