@@ -31,7 +31,7 @@ PEOPLE = pd.DataFrame(
 
 
 @pytest.fixture(scope="module")
-def a():  # noqa: ANN201 - a fixture
+def a():
     return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"], threshold=0.4)
 
 
@@ -165,7 +165,7 @@ AB = pd.DataFrame({"a": ["x", "x", "x", "y", "y", "y"], "b": [1, 1, 2, 2, 3, 4]}
 
 
 @pytest.fixture(scope="module")
-def u():  # noqa: ANN201 - a fixture
+def u():
     return subset_uniqueness(AB, ["a", "b"])
 
 

@@ -93,7 +93,7 @@ def test_published_count_reading():
 
 
 @pytest.fixture(scope="module")
-def story():  # noqa: ANN201 - a fixture
+def story():
     return guided_story(3000, 0)
 
 

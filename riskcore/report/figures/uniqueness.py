@@ -75,13 +75,15 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
         )
     )
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=max(300, 26 * len(df) + 120))
-    return layout(
+    fig = layout(
         fig,
         "People unique on each combination of quasi-identifiers",
         "records unique on the combination (%)",
         "quasi-identifiers",
     )
+    # one bar row of 26 px per subset: set after layout(), whose fixed height would hide it
+    fig.update_layout(height=max(300, 26 * len(df) + 120))
+    return fig
 
 
 def contribution_bars(df: pd.DataFrame) -> go.Figure:
@@ -118,5 +120,6 @@ def share_bars(
         )
     )
     fig.update_xaxes(range=[0, 102])
-    fig.update_layout(height=max(280, 40 * len(df) + 120))
-    return layout(fig, title, x_title, y_title)
+    fig = layout(fig, title, x_title, y_title)
+    fig.update_layout(height=max(280, 40 * len(df) + 120))  # after layout()'s fixed height
+    return fig
