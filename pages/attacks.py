@@ -19,6 +19,7 @@ from riskcore.report.readings import (
     noise_curve,
     noise_reading,
     numeric_columns,
+    queries_list,
     two_release_table,
 )
 from ui import cached
@@ -220,8 +221,7 @@ with tab_diff:
         except RiskcoreError as exc:
             st.error("The attack could not run: " + md(exc))
     if diff is not None:
-        q1, q2 = diff.queries()
-        st.markdown(f"1. {md(q1)}: **{diff.q_all:,.6g}**\n2. {md(q2)}: **{diff.q_rest:,.6g}**")
+        st.markdown(queries_list(diff, escape=md))
         st.plotly_chart(
             charts.two_queries(
                 ["everyone", "everyone but the target's group", "difference"],

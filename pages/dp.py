@@ -23,6 +23,7 @@ from riskcore.report.readings import (
     parallel_reading,
     posterior_reading,
     preferred_first,
+    query_phrase,
     release_reading,
     sample_aggregate_reading,
     sample_aggregate_release_reading,
@@ -151,11 +152,9 @@ with tab_noise:
             if public:
                 base = Query(kind, column=column, filters=filters, categories=tuple(labels))
             answer = float(np.max(counts)) if len(counts) else 0.0
-            what, unit = f"largest bar of the {column} histogram", "people"
         else:
             answer = float(truth)
-            what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
-            unit = "people" if kind == "count" else f"{column} units"
+        what, unit = query_phrase(kind, column)
         n_rows = int(cached.dp_true_answer(ctx.key, data, Query("count", filters=filters)))
         sens = dp.sensitivity(kind, neighbouring=neighbouring, bounds=bounds, n=max(n_rows, 1))
         mechs = mechanisms_for(kind)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.report import figures as charts
-from riskcore.report.readings import STORY_CAPTION, STORY_TITLES, size_histogram
+from riskcore.report.readings import STORY_CAPTION, STORY_TITLES, queries_list, size_histogram
 from ui import cached
 from ui.safe import md
 
@@ -59,8 +59,7 @@ elif step == 3:
     st.caption(s.caption(3))
 elif step == 4:
     d = s.differencing
-    q1, q2 = d.queries()
-    st.markdown(f"1. {md(q1)}: **{d.q_all:,.0f}**\n2. {md(q2)}: **{d.q_rest:,.0f}**")
+    st.markdown(queries_list(d, number_format=",.0f", escape=md))
     st.plotly_chart(
         charts.two_queries(
             ["everyone", "everyone but the target", "difference"],

@@ -225,3 +225,9 @@ def test_table_heading_and_roles_reading():
     assert rd.roles_reading(roles) == (
         "**2** quasi-identifier(s), **0** sensitive attribute(s), **1** direct identifier(s)."
     )
+
+
+def test_classes_intro_escapes_only_the_names():
+    text = rd.classes_intro(("age", "zip"), escape=lambda v: f"<{v}>")
+    assert text.startswith("People who share the same values on every quasi-identifier")
+    assert text.endswith("anyone who knows their <age + zip> can pick out their record.")

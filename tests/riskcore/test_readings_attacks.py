@@ -214,3 +214,15 @@ def test_two_release_table_puts_exact_recoveries_first():
     assert list(table.index) == [2, 0, 1]
     assert list(table["exact"]) == [True, False, False]
     assert float(table["inferred"].iloc[0]) == 29.0
+
+
+def test_queries_list():
+    # _diff: count of people with diag = flu known on age, zip; answers 120 and 119
+    d = _diff(q_all=1234.5, q_rest=1233.5)
+    assert rd.queries_list(d) == (
+        "1. how many people with diag = flu, over everyone: **1,234.5**\n"
+        "2. how many people with diag = flu, over everyone except people with the target's "
+        "age, zip: **1,233.5**"
+    )
+    counted = rd.queries_list(d, number_format=",.0f", escape=lambda v: f"<{v}>")
+    assert counted.startswith("1. <how many people with diag = flu, over everyone>: **1,234**")

@@ -342,3 +342,10 @@ def test_local_laplace_reading():
         "so a single report says almost nothing; the average of all reports is 43 +/- 6.2 "
         "(95%) for a clipped mean of 41.2."
     )
+
+
+def test_query_phrase():
+    assert rd.query_phrase("count", None) == ("count", "people")
+    assert rd.query_phrase("sum", "income") == ("sum of income", "income units")
+    assert rd.query_phrase("mean", "age") == ("mean of age", "age units")
+    assert rd.query_phrase("histogram", "sex") == ("largest bar of the sex histogram", "people")

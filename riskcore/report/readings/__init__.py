@@ -45,6 +45,7 @@ from riskcore.report.readings.attacks import (
     homogeneity_reading,
     noise_curve,
     noise_reading,
+    queries_list,
     two_release_table,
 )
 from riskcore.report.readings.data import (
@@ -91,6 +92,7 @@ from riskcore.report.readings.release import (
     clipping_reading,
     parallel_reading,
     posterior_reading,
+    query_phrase,
     release_reading,
     sample_aggregate_reading,
     sample_aggregate_release_reading,
@@ -110,6 +112,7 @@ from riskcore.report.readings.story import (
     story_intro,
 )
 from riskcore.report.readings.uniqueness import (
+    classes_intro,
     contribution_reading,
     contribution_table,
     subset_reading,
@@ -125,6 +128,7 @@ __all__ = [
     "candidate_table",
     "candidates_reading",
     "categorical_columns",
+    "classes_intro",
     "clipping_reading",
     "coarsening_caption",
     "column_summary",
@@ -166,6 +170,8 @@ __all__ = [
     "preferred_first",
     "published_count_reading",
     "queries_allowed",
+    "queries_list",
+    "query_phrase",
     "release_reading",
     "risk_reading",
     "risk_table",

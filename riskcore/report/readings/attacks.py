@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -16,6 +18,7 @@ __all__ = [
     "homogeneity_reading",
     "noise_curve",
     "noise_reading",
+    "queries_list",
     "two_release_table",
 ]
 
@@ -50,6 +53,21 @@ def exposed_table(
     rows[f"leaked {h.attribute}"] = h.top_value[:limit]
     rows["confidence"] = h.top_share[:limit]
     return rows
+
+
+def queries_list(
+    r: DifferencingResult, *, number_format: str = ",.6g", escape: Callable[[object], str] = str
+) -> str:
+    """Return the two published queries and their answers as a numbered markdown list.
+
+    ``number_format`` formats the answers (``",.0f"`` for counts of people);
+    ``escape`` escapes the query texts (they quote column names and values).
+    """
+    q1, q2 = r.queries()
+    return (
+        f"1. {escape(q1)}: **{format(r.q_all, number_format)}**\n"
+        f"2. {escape(q2)}: **{format(r.q_rest, number_format)}**"
+    )
 
 
 def differencing_reading(r: DifferencingResult) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "clipping_reading",
     "parallel_reading",
     "posterior_reading",
+    "query_phrase",
     "release_reading",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
@@ -26,6 +27,19 @@ __all__ = [
     "solver_caption",
     "worlds_reading",
 ]
+
+
+def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
+    """Return (what the query answers, its unit) in words, as the readings quote them.
+
+    ``("count", None)`` -> ("count", "people"); ``("sum", "income")`` ->
+    ("sum of income", "income units"); a histogram is read through its
+    largest bar, a count of people.
+    """
+    if kind == "histogram":
+        return f"largest bar of the {column} histogram", "people"
+    what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
+    return what, "people" if kind == "count" else f"{column} units"
 
 
 def sensitivity_reading(sens: dp.Sensitivity) -> str:

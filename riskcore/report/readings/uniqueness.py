@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from riskcore.metrics.uniqueness import UniquenessResult
 from riskcore.report.readings._format import join_names, short_share
 
-__all__ = ["contribution_reading", "contribution_table", "subset_reading", "subset_table"]
+__all__ = [
+    "classes_intro",
+    "contribution_reading",
+    "contribution_table",
+    "subset_reading",
+    "subset_table",
+]
+
+
+def classes_intro(
+    qis: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
+) -> str:
+    """Return the Uniqueness page's introduction: classes and uniques on ``qis`` (markdown).
+
+    ``escape`` escapes the column names (they come from the user's file).
+    """
+    return (
+        "People who share the same values on every quasi-identifier form an *equivalence class*. "
+        "Someone alone in their class is *unique*: anyone who knows their "
+        f"{escape(join_names(qis))} can pick out their record."
+    )
 
 
 def contribution_reading(result: UniquenessResult) -> str:
