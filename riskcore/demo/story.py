@@ -148,6 +148,34 @@ class Story:
         }
 
 
+def _exposure(homogeneity: HomogeneityResult) -> pd.DataFrame:
+    """Return records and classes exposed at each confidence p = 0.5, 0.55, ..., 1."""
+    grid = np.round(np.arange(0.5, 1.0001, 0.05), 2)
+    hit = homogeneity.top_share[None, :] >= grid[:, None] - 1e-12  # exposures nest as p rises
+    return pd.DataFrame(
+        {
+            "p": grid,
+            "classes": hit.sum(axis=1),
+            "records": (hit * homogeneity.sizes[None, :]).sum(axis=1),
+        }
+    )
+
+
+def _differencing(release: pd.DataFrame, enc: EncodedTable) -> DifferencingResult:
+    """Return the differencing attack on the first person unique on date of birth + ZIP + sex
+    whose diagnosis is not the commonest one."""
+    ids = enc.record_classes(RAW_QIS)
+    sizes = enc.classes(RAW_QIS).sizes[ids]  # candidates per person
+    common = release["diagnosis"].value_counts().index[0]
+    target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
+    return differencing_attack(
+        release,
+        target,
+        list(RAW_QIS),
+        condition={"diagnosis": release["diagnosis"].iloc[target]},
+    )
+
+
 def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     """Compute the guided demo on ``make_people(n, seed)``.
 
@@ -186,26 +214,8 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         released, aux, list(COARSE_QIS), truth=new_pos[truth], sensitive=["diagnosis"]
     )
     homogeneity = homogeneity_attack(released, list(COARSE_QIS), "diagnosis", p=0.5)
-    grid = np.round(np.arange(0.5, 1.0001, 0.05), 2)
-    hit = homogeneity.top_share[None, :] >= grid[:, None] - 1e-12  # exposures nest as p rises
-    exposure = pd.DataFrame(
-        {
-            "p": grid,
-            "classes": hit.sum(axis=1),
-            "records": (hit * homogeneity.sizes[None, :]).sum(axis=1),
-        }
-    )
-    # the target: the first person unique on date of birth + ZIP + sex with a diagnosis
-    ids = enc.record_classes(RAW_QIS)
-    sizes = enc.classes(RAW_QIS).sizes[ids]  # candidates per person
-    common = release["diagnosis"].value_counts().index[0]
-    target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
-    differencing = differencing_attack(
-        release,
-        target,
-        list(RAW_QIS),
-        condition={"diagnosis": release["diagnosis"].iloc[target]},
-    )
+    exposure = _exposure(homogeneity)
+    differencing = _differencing(release, enc)
     eps = np.logspace(-2, 1, 61)
     p_exact = difference_within_probability(0.5, eps)
     count_error = np.log(20) / eps  # Laplace(1/eps): P(|noise| > x) = e^{-x eps} = 5%

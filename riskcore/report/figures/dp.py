@@ -23,6 +23,21 @@ __all__ = [
 ]
 
 
+def _simulated_band(c0: dp.ErrorCurve, scale: float) -> go.Scatter:
+    """Return the band between the simulated error quantiles of ``c0`` (times ``scale``)."""
+    band_hi = np.maximum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
+    band_lo = np.minimum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
+    return go.Scatter(
+        x=np.r_[c0.epsilons, c0.epsilons[::-1]],
+        y=np.r_[band_hi, band_lo[::-1]],
+        fill="toself",
+        fillcolor="rgba(46,134,171,0.18)",
+        line={"width": 0},
+        name=f"simulated ({c0.simulations} numpy draws per epsilon, Laplace)",
+        hoverinfo="skip",
+    )
+
+
 def error_vs_epsilon(
     curves: dict[str, dp.ErrorCurve],
     epsilon: float,
@@ -37,19 +52,7 @@ def error_vs_epsilon(
     first = next(iter(curves))
     c0 = curves[first]
     scale = 100.0 / abs(c0.true_answer) if relative and c0.true_answer else 1.0
-    band_hi = np.maximum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
-    band_lo = np.minimum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
-    fig.add_trace(
-        go.Scatter(
-            x=np.r_[c0.epsilons, c0.epsilons[::-1]],
-            y=np.r_[band_hi, band_lo[::-1]],
-            fill="toself",
-            fillcolor="rgba(46,134,171,0.18)",
-            line={"width": 0},
-            name=f"simulated ({c0.simulations} numpy draws per epsilon, Laplace)",
-            hoverinfo="skip",
-        )
-    )
+    fig.add_trace(_simulated_band(c0, scale))
     for mech, c in curves.items():
         fig.add_trace(
             go.Scatter(
