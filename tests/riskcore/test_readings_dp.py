@@ -265,6 +265,7 @@ def test_release_reading():
         sensitivity=dp.sensitivity("count"),
         half_width=2.0 * LN20,
         notes=("the count is public", "rounded"),
+        entry=dp.LedgerEntry("count of rows", "laplace", 0.5),
     )
     assert rd.release_reading(rel) == (
         "Laplace noise of scale 2 (OpenDP); certified cost epsilon 0.5, delta 0; +/- 5.991 at "
