@@ -18,11 +18,13 @@ __all__ = [
     "check_bounds",
     "check_delta",
     "check_epsilon",
+    "check_fraction",
     "check_one_of",
     "check_positive",
     "check_positive_int",
     "check_probability",
     "check_real",
+    "check_unit_interval",
 ]
 
 
@@ -96,6 +98,38 @@ def check_probability(name: str, value: Any) -> float:
     x = check_real(name, value)
     if not 0 < x < 1:
         raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
+    return x
+
+
+def check_fraction(name: str, value: Any) -> float:
+    """Return a sampling fraction, checking it lies in (0, 1].
+
+    Raises
+    ------
+    TypeError
+        When ``value`` is not a real number.
+    ValueError
+        When it is not in the half-open interval (0, 1].
+    """
+    x = check_real(name, value)
+    if not 0 < x <= 1:
+        raise ValueError(f"{name} must be in (0, 1], got {value!r}")
+    return x
+
+
+def check_unit_interval(name: str, value: Any) -> float:
+    """Return a risk threshold or share, checking it lies in [0, 1].
+
+    Raises
+    ------
+    TypeError
+        When ``value`` is not a real number.
+    ValueError
+        When it is not in the closed interval [0, 1] (NaN included).
+    """
+    x = check_real(name, value)
+    if not 0 <= x <= 1:
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
     return x
 
 

@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from riskcore._results import Result
+from riskcore._validation import check_fraction
 
 __all__ = [
     "PopulationUniqueness",
@@ -59,11 +60,7 @@ def _histogram(sizes: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
 
 
 def _check_pi(pi: float) -> float:
-    if isinstance(pi, bool) or not isinstance(pi, (int, float, np.floating, np.integer)):
-        raise TypeError(f"sampling_fraction must be a number, got {pi!r}")
-    if not 0 < pi <= 1:
-        raise ValueError(f"sampling_fraction must be in (0, 1], got {pi!r}")
-    return float(pi)
+    return check_fraction("sampling_fraction", pi)
 
 
 def zayatz_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
