@@ -6,7 +6,16 @@ import streamlit as st
 
 from riskcore.metrics import THRESHOLDS, class_table
 from riskcore.report import figures as charts
-from riskcore.report.readings import diversity_distribution, join_names, risk_table, target_checks
+from riskcore.report.readings import (
+    diversity_distribution,
+    diversity_reading,
+    failing_reading,
+    population_reading,
+    risk_reading,
+    risk_table,
+    target_checks,
+    targets_reading,
+)
 from ui import cached, state
 from ui.context import context, require_qis
 from ui.safe import md
@@ -69,11 +78,10 @@ a = cached.assessment(
 )
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
-n_fail = int((~checks["pass"]).sum())
-if n_fail:
-    st.error(md(f"{n_fail} of {len(checks)} targets are not met on {join_names(qis)}."))
+if bool(checks["pass"].all()):
+    st.success(md(targets_reading(checks, qis)))
 else:
-    st.success(md(f"All {len(checks)} targets are met on {join_names(qis)}."))
+    st.error(md(targets_reading(checks, qis)))
 m1, m2, m3 = st.columns(3)
 m1.metric(
     "k",
@@ -105,19 +113,9 @@ st.dataframe(
     hide_index=True,
     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
-st.caption(
-    f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
-    f"people whose record risk 1/(class size) exceeds {a.threshold:g} "
-    f"({THRESHOLDS.get(a.threshold, 'custom threshold')}; El Emam 2013)."
-    + ("" if a.journalist else " Give a sampling fraction for journalist and marketer risk.")
-)
+st.caption(risk_reading(a))
 if a.population_uniqueness is not None:
-    pu = a.population_uniqueness
-    st.caption(
-        f"Population uniques estimated with the {pu.model} model (Dankar et al. 2012 rule): "
-        f"{pu.uniques:,.0f} of about {pu.population_size:,.0f} people ({pu.uniqueness:.2%}); "
-        f"Zayatz {pu.zayatz:,.0f}, Pitman {pu.pitman:,.0f}, SNB {pu.snb:,.0f}."
-    )
+    st.caption(population_reading(a.population_uniqueness))
 
 if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")
@@ -125,20 +123,8 @@ if not sens:
 for name, r in a.sensitive.items():
     st.subheader(f"Sensitive attribute: {md(name)}")
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
-    st.caption(
-        md(
-            f"{r.homogeneous_records:,} people ({r.homogeneous_records / a.n_records:.1%}) "
-            f"are in {r.homogeneous_classes:,} classes where everyone has the same {name}: "
-            f"anyone who knows their {join_names(qis)} learns it. Distinct l = {r.distinct_l}, "
-            f"entropy l = {r.entropy_l:.2f}, recursive ({r.c:g},l) l = {r.recursive_l}, "
-            f"t = {r.t_closeness:.3f} "
-            f"({r.distance} distance)."
-        )
-    )
+    st.caption(md(diversity_reading(a, name)))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
-    st.write(
-        f"**{len(failing):,} classes fail** l = {int(tg['l'])} or t = {tg['t']:g} "
-        "(smallest first; homogeneous classes have 1 distinct value)."
-    )
+    st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"]))
     if len(failing):
         st.dataframe(class_table(a, failing, limit=500), hide_index=True)

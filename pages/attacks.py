@@ -12,12 +12,14 @@ from riskcore.report.readings import (
     attribute_table,
     curve_reading,
     differencing_reading,
+    estimate_reading,
     exposed_table,
     homogeneity_reading,
     linkage_reading,
     noise_curve,
     noise_reading,
     numeric_columns,
+    queries_list,
     two_release_table,
 )
 from ui import cached
@@ -219,14 +221,13 @@ with tab_diff:
         except RiskcoreError as exc:
             st.error("The attack could not run: " + md(exc))
     if diff is not None:
-        q1, q2 = diff.queries()
-        st.markdown(f"1. {md(q1)}: **{diff.q_all:,.6g}**\n2. {md(q2)}: **{diff.q_rest:,.6g}**")
+        st.markdown(queries_list(diff, escape=md))
         st.plotly_chart(
             charts.two_queries(
                 ["everyone", "everyone but the target's group", "difference"],
                 [diff.q_all, diff.q_rest, diff.recovered],
                 "Two published answers and what their difference reveals",
-                "answer" if aggregate != "count" else "answer (people)",
+                f"answer ({column} units)" if aggregate != "count" else "answer (people)",
             ),
             key="rc_diff_bars",
         )
@@ -259,9 +260,11 @@ with tab_diff:
                 draws,
                 diff.recovered,
                 f"Attacker's estimate at epsilon = {eps:g} (simulation, 10,000 draws)",
+                unit="people" if aggregate == "count" else f"{column} units",
             ),
             key="rc_diff_hist",
         )
+        st.caption(md(estimate_reading(draws, diff.recovered, within)))
         curve_df = noise_curve(within, sens)
         st.plotly_chart(
             charts.noise_success(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RolesError
-from riskcore.report.readings import column_summary
+from riskcore.report.readings import column_summary, roles_reading, table_heading
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
 from ui.context import context
@@ -49,7 +49,7 @@ if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()
 
 table = ctx.table
-st.subheader(md(f"{table.name}: {table.n_rows:,} rows x {table.n_columns} columns"))
+st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
 
@@ -93,10 +93,7 @@ if new_roles != roles_now:
     st.rerun()
 
 r = ctx.roles
-st.write(
-    f"**{len(r.quasi_identifiers)}** quasi-identifier(s), **{len(r.sensitive)}** sensitive "
-    f"attribute(s), **{len(r.identifiers)}** direct identifier(s)."
-)
+st.write(roles_reading(r))
 if not r.quasi_identifiers:
     st.warning("Tag at least one quasi-identifier to see uniqueness and k / l / t.")
 else:

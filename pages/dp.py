@@ -9,18 +9,28 @@ from riskcore import dp
 from riskcore.dp.release import Query, release, release_sample_aggregate
 from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
-from riskcore.report.readings import numeric_columns
-from riskcore.report.readings_dp import (
+from riskcore.report.readings import (
     EPSILON_STEPS,
     categorical_columns,
+    clipping_reading,
     composition_reading,
     error_reading,
     error_table,
     identifiability_reading,
     ledger_table,
     mechanisms_for,
+    numeric_columns,
+    parallel_reading,
+    posterior_reading,
     preferred_first,
+    query_phrase,
+    release_reading,
+    sample_aggregate_reading,
+    sample_aggregate_release_reading,
+    sensitivity_reading,
+    solver_caption,
     solver_table,
+    worlds_reading,
 )
 from ui import cached, state
 from ui.context import capture_leaks, context
@@ -142,11 +152,9 @@ with tab_noise:
             if public:
                 base = Query(kind, column=column, filters=filters, categories=tuple(labels))
             answer = float(np.max(counts)) if len(counts) else 0.0
-            what, unit = f"largest bar of the {column} histogram", "people"
         else:
             answer = float(truth)
-            what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
-            unit = "people" if kind == "count" else f"{column} units"
+        what, unit = query_phrase(kind, column)
         n_rows = int(cached.dp_true_answer(ctx.key, data, Query("count", filters=filters)))
         sens = dp.sensitivity(kind, neighbouring=neighbouring, bounds=bounds, n=max(n_rows, 1))
         mechs = mechanisms_for(kind)
@@ -161,7 +169,7 @@ with tab_noise:
     m3.metric(
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
     )
-    st.markdown(md(f"Sensitivity: {sens.reason}."))
+    st.markdown(md(sensitivity_reading(sens)))
     relative = st.toggle("Show the error relative to the true answer (%)", key="rc_dp_relative")
     st.plotly_chart(
         charts.error_vs_epsilon(curves, epsilon, unit=unit, what=what, relative=relative),
@@ -186,9 +194,7 @@ with tab_noise:
         solver_table(sens, mechs, accuracy=target, epsilon=epsilon, alpha=alpha, delta=delta),
         hide_index=True,
     )
-    st.caption(
-        f"At {confidence:.0%} confidence. Gaussian: analytic calibration, delta = {delta:g}."
-    )
+    st.caption(solver_caption(confidence, delta))
 
     st.subheader("Release through OpenDP")
     r1, r2 = st.columns([2, 1])
@@ -198,7 +204,7 @@ with tab_noise:
     mech = r1.selectbox(
         "Mechanism",
         rel_mechs,
-        format_func=lambda m: {"discrete_gaussian": "Discrete Gaussian", **dp.MECHANISM_LABELS}[m],
+        format_func=lambda m: dp.Mechanism(m).label,
         key="rc_dp_release_mech",
     )
     ledger = state.ledger(ctx.key)
@@ -207,7 +213,7 @@ with tab_noise:
         f"Release this {kind} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
     ):
         try:
-            (rel, new_ledger), leaks = capture_leaks(
+            rel, leaks = capture_leaks(
                 release,
                 data,
                 base,
@@ -217,7 +223,7 @@ with tab_noise:
                 delta=delta,
                 ledger=ledger,
             )
-            state.set_ledger(ctx.key, new_ledger)
+            state.set_ledger(ctx.key, rel.ledger)
             st.session_state[state.LAST_RELEASE] = (rel, leaks)
         except RiskcoreError as exc:
             st.session_state[state.LAST_RELEASE] = str(exc)
@@ -236,13 +242,7 @@ with tab_noise:
             )
         else:
             st.metric(f"Released: {last.query.describe()}", f"{last.value:,.6g}")
-        st.markdown(
-            md(
-                f"{last.mechanism} noise of scale {last.scale:,.4g} (OpenDP); certified "
-                f"cost epsilon {last.epsilon:.4g}, delta {last.delta:g}; "
-                f"+/- {last.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in last.notes)
-            )
-        )
+        st.markdown(md(release_reading(last)))
 
 # ------------------------------------------------------------------ clipped mean
 with tab_clip:
@@ -263,14 +263,7 @@ with tab_clip:
             try:
                 t = cached.dp_clipping(ctx.key, data, ccol, float(clo), float(ctop), float(epsilon))
                 st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key="rc_dp_clip_chart")
-                st.markdown(
-                    md(
-                        f"At epsilon = {epsilon:g} over {t.n:,} values, the smallest total error "
-                        f"is at U = {t.best_upper:,.4g} (RMSE {t.rmse.min():,.3g} around a true "
-                        f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
-                        "itself: fix it in advance or spend a little budget on a private quantile."
-                    )
-                )
+                st.markdown(md(clipping_reading(t)))
             except RiskcoreError as exc:
                 st.error(str(exc))
 
@@ -309,13 +302,7 @@ with tab_budget:
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)
     if tot.parallel_saving > 0:
-        st.markdown(
-            md(
-                f"Parallel composition: the histograms cover disjoint groups of people, so each "
-                f"costs its epsilon once. Counting every bar separately would have cost "
-                f"{tot.parallel_saving:.4g} more."
-            )
-        )
+        st.markdown(md(parallel_reading(tot.parallel_saving)))
     if st.button("Start a new ledger", help="Forget the releases (only for a new analysis)."):
         state.set_ledger(
             ctx.key, dp.PrivacyLedger(ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
@@ -375,7 +362,7 @@ with tab_di:
         except (RiskcoreError, ValueError) as exc:
             st.error(str(exc))
         else:
-            st.markdown(md(f"Candidates: {desc}."))
+            st.markdown(md(worlds_reading(desc)))
             d1, d2, d3 = st.columns(3)
             d1.metric("Epsilon (Theorem 1)", f"{res.epsilon:.4g}")
             d2.metric("Laplace scale lambda", f"{res.scale:,.4g}")
@@ -391,13 +378,7 @@ with tab_di:
                 key="rc_dp_post_chart",
             )
             st.markdown(md(identifiability_reading(res)))
-            st.markdown(
-                md(
-                    f"The curve follows the most exposed candidate ({dcol} = {true_value:,.4g}): "
-                    "the attacker's certainty peaks when the noisy answer lands on that person's "
-                    f"value and stays at or below {rho:.1%}."
-                )
-            )
+            st.markdown(md(posterior_reading(dcol, true_value, rho)))
 
 # ------------------------------------------------------------------ sample and aggregate
 with tab_sa:
@@ -432,21 +413,11 @@ with tab_sa:
             st.error(str(exc))
         else:
             st.plotly_chart(charts.blocks_chart(sa, f"{ycol} units"), key="rc_dp_sa_chart")
-            st.markdown(
-                md(
-                    f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
-                    f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
-                    f"epsilon = {epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
-                    f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less "
-                    "noise, but each block's statistic is noisier."
-                )
-            )
+            st.markdown(md(sample_aggregate_reading(sa)))
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:
-                    value, eps_c, new_ledger = release_sample_aggregate(
-                        sa, ledger=state.ledger(ctx.key)
-                    )
-                    state.set_ledger(ctx.key, new_ledger)
-                    st.success(f"Released {stat}: {value:,.6g} (certified epsilon {eps_c:.4g}).")
+                    sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.key))
+                    state.set_ledger(ctx.key, sa_rel.ledger)
+                    st.success(sample_aggregate_release_reading(stat, sa_rel.value, sa_rel.epsilon))
                 except RiskcoreError as exc:
                     st.error(str(exc))

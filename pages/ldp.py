@@ -7,13 +7,14 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
-from riskcore.report.readings import numeric_columns
-from riskcore.report.readings_dp import (
+from riskcore.report.readings import (
     EPSILON_STEPS,
     categorical_columns,
     grr_reading,
     grr_table,
     ldp_planning,
+    local_laplace_reading,
+    numeric_columns,
     planning_reading,
     preferred_first,
 )
@@ -91,14 +92,7 @@ with tab_num:
                     help="95% interval below",
                 )
                 k3.metric("Noise per report (Laplace scale)", f"{lr.scale:,.4g}")
-                st.markdown(
-                    md(
-                        f"Each of {lr.n:,} people clips their {ncol} to [{lo:g}, {hi:g}] and adds "
-                        f"Laplace noise of scale {lr.scale:,.4g}, so a single report says almost "
-                        f"nothing; the average of all reports is {lr.estimated_mean:,.4g} +/- "
-                        f"{lr.half_width:,.3g} (95%) for a clipped mean of {lr.clipped_mean:,.4g}."
-                    )
-                )
+                st.markdown(md(local_laplace_reading(lr)))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)
 

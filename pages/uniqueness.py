@@ -8,11 +8,13 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     candidate_table,
     candidates_reading,
+    classes_intro,
     contribution_reading,
     contribution_table,
     histogram_reading,
     join_names,
     size_histogram,
+    subset_reading,
     subset_table,
 )
 from ui import cached, state
@@ -25,11 +27,7 @@ qis = ctx.roles.quasi_identifiers
 targets = st.session_state[state.TARGETS]
 a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0)
 
-st.write(
-    "People who share the same values on every quasi-identifier form an *equivalence class*. "
-    "Someone alone in their class is *unique*: anyone who knows their "
-    f"{md(join_names(qis))} can pick out their record."
-)
+st.write(classes_intro(qis, escape=md))
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Records", f"{a.n_records:,}")
 c2.metric("Equivalence classes", f"{a.n_classes:,}")
@@ -56,14 +54,7 @@ if len(qis) > 1:
     st.caption(md(contribution_reading(u)))
 subsets = subset_table(u)
 st.plotly_chart(charts.subset_bars(subsets))
-top = subsets.iloc[0]
-st.caption(
-    md(
-        f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
-        f"people ({int(top['unique records']):,}) are unique on it."
-        + ("" if u.complete else " (Only the first 120 combinations were tested.)")
-    )
-)
+st.caption(md(subset_reading(subsets, complete=u.complete)))
 with st.expander("All tested combinations"):
     st.dataframe(
         subsets,

@@ -227,8 +227,3 @@ def revive(value: Any, hint: Any) -> Any:
             raise TypeError(f"expected text, got {value!r}")
     return value
 
-
-def fields_dict(obj: Any) -> dict[str, Any]:
-    """Return the dataclass ``obj`` as a JSON-ready dict (for results not yet on Result)."""
-    out: dict[str, Any] = plain(obj)
-    return out

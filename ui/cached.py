@@ -36,7 +36,7 @@ from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable, load_table
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
-from riskcore.report.readings_dp import identifiability_worlds
+from riskcore.report.readings import identifiability_worlds
 from riskcore.roles import RoleSuggestion, suggest_roles
 
 

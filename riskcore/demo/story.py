@@ -8,6 +8,7 @@ leak through differencing, (6) Laplace noise stops it at a cost in accuracy.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +25,20 @@ from riskcore.attacks import (
 from riskcore.attacks.linkage import LinkageResult, linkage_attack, simulate_auxiliary
 from riskcore.deidentify.generalize import band_numeric, mask_trailing, suppress_small_classes
 from riskcore.demo import make_people
+from riskcore.dp import LAPLACE_95, epsilon_grid
 from riskcore.engine import EncodedTable
 from riskcore.metrics import Assessment, assess
+from riskcore.report.readings import (
+    coarsening_caption,
+    combos_caption,
+    differencing_caption,
+    homogeneity_caption,
+    join_names,
+    linkage_caption,
+    noise_reading,
+    published_count_reading,
+    story_intro,
+)
 
 __all__ = ["Story", "guided_story"]
 
@@ -88,6 +101,35 @@ class Story:
         i = int(np.abs(self.epsilons - epsilon).argmin())
         return float(self.count_error[i] / self.differencing.q_all)
 
+    def intro(self, step: int) -> str:
+        """Return the introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`."""
+        return story_intro(step, suppressed=self.suppressed, n=self.n)
+
+    def caption(
+        self, step: int, *, epsilon: float = 0.1, escape: Callable[[object], str] = str
+    ) -> str:
+        """Return the reading under step ``step``'s chart (0-5).
+
+        ``epsilon`` is the per-query epsilon chosen in step 6; ``escape``
+        escapes the untrusted parts (the diagnosis value, step 6's noise
+        sentence) for markdown, as the page does with ``ui.safe.md``.
+        """
+        if step == 0:
+            return combos_caption(self.combos)
+        if step == 1:
+            return linkage_caption(self.linkage)
+        if step == 2:
+            return coarsening_caption(self.before, self.after, self.linkage_after)
+        if step == 3:
+            return homogeneity_caption(self.after.k, self.exposure)
+        if step == 4:
+            return differencing_caption(self.differencing, escape=escape)
+        if step == 5:
+            return escape(noise_reading(epsilon, 1.0, 0.5)) + published_count_reading(
+                self.differencing.q_all, self.relative_count_error(epsilon)
+            )
+        raise ValueError(f"step must be 0 to 5, got {step!r}")
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready summary of the story's numbers."""
         return {
@@ -107,6 +149,34 @@ class Story:
         }
 
 
+def _exposure(homogeneity: HomogeneityResult) -> pd.DataFrame:
+    """Return records and classes exposed at each confidence p = 0.5, 0.55, ..., 1."""
+    grid = np.round(np.arange(0.5, 1.0001, 0.05), 2)
+    hit = homogeneity.top_share[None, :] >= grid[:, None] - 1e-12  # exposures nest as p rises
+    return pd.DataFrame(
+        {
+            "p": grid,
+            "classes": hit.sum(axis=1),
+            "records": (hit * homogeneity.sizes[None, :]).sum(axis=1),
+        }
+    )
+
+
+def _differencing(release: pd.DataFrame, enc: EncodedTable) -> DifferencingResult:
+    """Return the differencing attack on the first person unique on date of birth + ZIP + sex
+    whose diagnosis is not the commonest one."""
+    ids = enc.record_classes(RAW_QIS)
+    sizes = enc.classes(RAW_QIS).sizes[ids]  # candidates per person
+    common = release["diagnosis"].value_counts().index[0]
+    target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
+    return differencing_attack(
+        release,
+        target,
+        list(RAW_QIS),
+        condition={"diagnosis": release["diagnosis"].iloc[target]},
+    )
+
+
 def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     """Compute the guided demo on ``make_people(n, seed)``.
 
@@ -124,10 +194,8 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     enc = EncodedTable(release)
     combos = pd.DataFrame(
         {
-            "columns": [" + ".join(c) for c in COMBOS],
-            "unique share": [
-                float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS
-            ],
+            "columns": [join_names(c) for c in COMBOS],
+            "unique share": [float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS],
         }
     )
     aux, truth = simulate_auxiliary(people, ["date_of_birth", "zip"], identifiers=["name"])
@@ -147,29 +215,11 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         released, aux, list(COARSE_QIS), truth=new_pos[truth], sensitive=["diagnosis"]
     )
     homogeneity = homogeneity_attack(released, list(COARSE_QIS), "diagnosis", p=0.5)
-    grid = np.round(np.arange(0.5, 1.0001, 0.05), 2)
-    hit = homogeneity.top_share[None, :] >= grid[:, None] - 1e-12  # exposures nest as p rises
-    exposure = pd.DataFrame(
-        {
-            "p": grid,
-            "classes": hit.sum(axis=1),
-            "records": (hit * homogeneity.sizes[None, :]).sum(axis=1),
-        }
-    )
-    # the target: the first person unique on date of birth + ZIP + sex with a diagnosis
-    ids = enc.record_classes(RAW_QIS)
-    sizes = enc.classes(RAW_QIS).sizes[ids]  # candidates per person
-    common = release["diagnosis"].value_counts().index[0]
-    target = int(np.flatnonzero((sizes == 1) & (release["diagnosis"] != common).to_numpy())[0])
-    differencing = differencing_attack(
-        release,
-        target,
-        list(RAW_QIS),
-        condition={"diagnosis": release["diagnosis"].iloc[target]},
-    )
-    eps = np.logspace(-2, 1, 61)
+    exposure = _exposure(homogeneity)
+    differencing = _differencing(release, enc)
+    eps = epsilon_grid()
     p_exact = difference_within_probability(0.5, eps)
-    count_error = np.log(20) / eps  # Laplace(1/eps): P(|noise| > x) = e^{-x eps} = 5%
+    count_error = LAPLACE_95 / eps  # Laplace(1/eps): P(|noise| > x) = e^{-x eps} = 5%
     return Story(
         n=n,
         combos=combos,

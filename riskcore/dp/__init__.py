@@ -1,13 +1,145 @@
 """Differential privacy: noise and error, budgets, identifiability, releases and local DP.
 
-Closed forms and seeded numpy *simulations* (for plots) live here; values
-offered as releases go through OpenDP in :mod:`riskcore.dp.release` (imported
-only when used). :mod:`riskcore.dp.local` holds local DP (randomized
-response).
+Modules
+-------
+:mod:`~riskcore.dp.mechanisms`
+    :class:`Mechanism` and each mechanism's scale and error formulas, the
+    Gaussian calibrations.
+:mod:`~riskcore.dp.sensitivity`
+    Global sensitivity of counts, sums, means and histograms.
+:mod:`~riskcore.dp.accuracy`
+    Error of a noisy answer over epsilons, the epsilon/accuracy solvers and
+    the clipped-mean trade-off.
+:mod:`~riskcore.dp.accounting`
+    Composition theorems and the privacy ledger.
+:mod:`~riskcore.dp.identifiability`
+    Epsilon from a bound on re-identification (Lee & Clifton 2012).
+:mod:`~riskcore.dp.sample_aggregate`
+    Sample and aggregate (Nissim, Raskhodnikova & Smith 2007).
+:mod:`~riskcore.dp.release`
+    Releases drawn by OpenDP (imported only when used).
+:mod:`~riskcore.dp.local`
+    Local DP (randomized response, local Laplace).
+
+Closed forms and seeded numpy *simulations* (for plots) live in the first
+six; values offered as releases go through OpenDP. scipy and opendp are
+imported inside the functions that use them, so ``import riskcore.dp`` loads
+neither. Every public name of these modules except those of ``release`` and
+``local`` is importable from :mod:`riskcore.dp` itself.
 """
 
-from riskcore.dp.core import *  # noqa: F403 - the public API of riskcore.dp
-from riskcore.dp.core import MECHANISM_LABELS, NEIGHBOURING_LABELS
-from riskcore.dp.core import __all__ as _core_all
+from riskcore.dp.accounting import (
+    Accounting,
+    BudgetExceededError,
+    CompositionCurves,
+    LedgerEntry,
+    LedgerTotals,
+    PrivacyLedger,
+    advanced_composition,
+    composition_curves,
+    zcdp_of_gaussian,
+    zcdp_of_pure,
+    zcdp_to_approx,
+)
+from riskcore.dp.accuracy import (
+    EPSILON_GRID_RANGE,
+    ClippingTradeoff,
+    ErrorCurve,
+    NoiseError,
+    accuracy_for_epsilon,
+    clipping_tradeoff,
+    epsilon_for_accuracy,
+    epsilon_grid,
+    error_curve,
+    noise_error,
+    noise_scale,
+    simulate_noise,
+)
+from riskcore.dp.identifiability import (
+    IdentifiabilityResult,
+    identifiability,
+    identifiability_epsilon,
+    identifiability_risk,
+    identifiability_scale,
+    most_exposed_world,
+    posterior_curve,
+    tight_identifiability_epsilon,
+    worst_case_identifiability_risk,
+)
+from riskcore.dp.local import grr_estimate
+from riskcore.dp.mechanisms import (
+    ANALYSED_MECHANISMS,
+    LAPLACE_95,
+    MECHANISM_LABELS,
+    Mechanism,
+    as_mechanism,
+    gaussian_delta,
+    gaussian_epsilon,
+    gaussian_sigma_analytic,
+    gaussian_sigma_classic,
+    laplace_half_width,
+)
+from riskcore.dp.sample_aggregate import SampleAggregate, Statistic, sample_and_aggregate
+from riskcore.dp.sensitivity import (
+    NEIGHBOURING_LABELS,
+    Neighbouring,
+    QueryKind,
+    Sensitivity,
+    data_bounds,
+    sensitivity,
+)
 
-__all__ = [*_core_all, "MECHANISM_LABELS", "NEIGHBOURING_LABELS"]
+__all__ = [
+    "ANALYSED_MECHANISMS",
+    "EPSILON_GRID_RANGE",
+    "LAPLACE_95",
+    "MECHANISM_LABELS",
+    "NEIGHBOURING_LABELS",
+    "Accounting",
+    "BudgetExceededError",
+    "ClippingTradeoff",
+    "CompositionCurves",
+    "ErrorCurve",
+    "IdentifiabilityResult",
+    "LedgerEntry",
+    "LedgerTotals",
+    "Mechanism",
+    "Neighbouring",
+    "NoiseError",
+    "PrivacyLedger",
+    "QueryKind",
+    "SampleAggregate",
+    "Sensitivity",
+    "Statistic",
+    "accuracy_for_epsilon",
+    "advanced_composition",
+    "as_mechanism",
+    "clipping_tradeoff",
+    "composition_curves",
+    "data_bounds",
+    "epsilon_for_accuracy",
+    "epsilon_grid",
+    "error_curve",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "gaussian_sigma_analytic",
+    "gaussian_sigma_classic",
+    "grr_estimate",
+    "identifiability",
+    "identifiability_epsilon",
+    "identifiability_risk",
+    "identifiability_scale",
+    "laplace_half_width",
+    "most_exposed_world",
+    "noise_error",
+    "noise_scale",
+    "posterior_curve",
+    "sample_and_aggregate",
+    "sensitivity",
+    "simulate_noise",
+    "tight_identifiability_epsilon",
+    "worst_case_identifiability_risk",
+    "zcdp_of_gaussian",
+    "zcdp_of_pure",
+    "zcdp_to_approx",
+]

@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
-from riskcore._results import fields_dict
+from riskcore._results import Result
+from riskcore._validation import check_bounds, check_epsilon, check_positive_int, check_probability
+from riskcore.dp.mechanisms import normal_quantile
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -45,17 +45,21 @@ __all__ = [
 ]
 
 MISSING = "(missing)"
-_Z95 = float(special.ndtri(0.975))  # two-sided 95% normal quantile
+
+
+def _z95() -> float:
+    """Return the two-sided 95% normal quantile z_0.975."""
+    return normal_quantile(0.975)
 
 
 def _eps(epsilon: float) -> float:
-    if not (epsilon > 0 and math.isfinite(epsilon)):
-        raise ValueError(f"epsilon must be positive and finite, got {epsilon!r}")
-    return float(epsilon)
+    return check_epsilon(epsilon)
 
 
 def warner_keep_probability(epsilon: float) -> float:
     """Return p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_."""
+    from scipy import special
+
     return float(special.expit(_eps(epsilon)))
 
 
@@ -79,7 +83,8 @@ def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
     p / q = e^epsilon, which is epsilon-LDP.
     """
     if k < 2:
-        raise ValueError(f"randomized response needs at least 2 categories, got {k}")
+        raise ValueError(f"randomized response needs at least 2 categories, got {k!r}")
+    check_positive_int("k", k, minimum=2)
     e = math.exp(_eps(epsilon))
     return e / (e + k - 1), 1.0 / (e + k - 1)
 
@@ -107,7 +112,8 @@ def grr_estimate(observed_counts: Sequence[float] | np.ndarray, epsilon: float) 
         raise ValueError("observed_counts must be finite and non-negative")
     n = c.sum()
     p, q = grr_probabilities(epsilon, c.size)
-    return (c - n * q) / (p - q)
+    est: np.ndarray = (c - n * q) / (p - q)
+    return est
 
 
 def grr_variance(epsilon: float | np.ndarray, k: int, n: int | np.ndarray) -> float | np.ndarray:
@@ -154,14 +160,15 @@ def respondents_needed(margin: float, epsilon: float, k: int, *, alpha: float = 
         Half-width on the share, e.g. 0.02 for +/- 2 percentage points.
     """
     if not 0 < margin < 1:
-        raise ValueError("margin is a share between 0 and 1")
-    z = float(special.ndtri(1.0 - alpha / 2.0))
+        raise ValueError(f"margin is a share between 0 and 1, got {margin!r}")
+    check_probability("alpha", alpha)
+    z = normal_quantile(1.0 - alpha / 2.0)
     e = math.exp(_eps(epsilon))
     return math.ceil(z * z * (e + k - 2) / (margin * margin * (e - 1.0) ** 2))
 
 
 @dataclass(frozen=True)
-class GrrResult:
+class GrrResult(Result):
     """A simulated k-ary randomized-response survey of one column.
 
     Attributes
@@ -198,10 +205,6 @@ class GrrResult:
     def k(self) -> int:
         """Return the number of categories."""
         return len(self.categories)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return fields_dict(self)
 
 
 def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Generator) -> np.ndarray:
@@ -242,7 +245,7 @@ def grr_simulate(
     p, q = grr_probabilities(epsilon, k)
     f = np.clip(est / n, 0.0, 1.0)
     var = n * (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2
-    half = _Z95 * np.sqrt(var)
+    half = _z95() * np.sqrt(var)
     return GrrResult(
         str(s.name),
         float(epsilon),
@@ -260,7 +263,7 @@ def grr_simulate(
 
 
 @dataclass(frozen=True)
-class LaplaceLdpResult:
+class LaplaceLdpResult(Result):
     """A simulated local-Laplace survey of a bounded numeric column [DJW13]_.
 
     Attributes
@@ -295,10 +298,6 @@ class LaplaceLdpResult:
     scale: float
     example_reports: np.ndarray
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return fields_dict(self)
-
 
 def laplace_ldp_simulate(
     values: Sequence[float] | np.ndarray | pd.Series,
@@ -314,9 +313,7 @@ def laplace_ldp_simulate(
     epsilon-LDP; the mean of the reports is unbiased for the clipped mean
     (formulas.md, Local DP).
     """
-    lo, hi = float(bounds[0]), float(bounds[1])
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError("bounds must be finite with L < U")
+    lo, hi = check_bounds("bounds", bounds)
     x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
     x = x[np.isfinite(x)]
     if x.size == 0:
@@ -325,7 +322,7 @@ def laplace_ldp_simulate(
     c = np.clip(x, lo, hi)
     reports = c + np.random.default_rng(seed).laplace(0.0, b, x.size)
     var_c = float(c.var(ddof=1)) if x.size > 1 else 0.0
-    half = _Z95 * math.sqrt((var_c + 2 * b * b) / x.size)
+    half = _z95() * math.sqrt((var_c + 2 * b * b) / x.size)
     return LaplaceLdpResult(
         column,
         float(epsilon),

@@ -23,162 +23,54 @@ References
 
 from __future__ import annotations
 
-import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import opendp.prelude as odp
 import pandas as pd
 
-from riskcore._results import fields_dict
-from riskcore.dp.core import (
-    LedgerEntry,
-    PrivacyLedger,
-    SampleAggregate,
-    Sensitivity,
-    sensitivity,
-)
+from riskcore._results import NOT_IN_JSON, Result
+from riskcore._validation import check_delta, check_epsilon, check_one_of
+from riskcore.dp.accounting import LedgerEntry, PrivacyLedger
+from riskcore.dp.mechanisms import Mechanism, as_mechanism
+from riskcore.dp.query import Query, _bounds, _column, _filtered, _histogram, _numeric, true_answer
+from riskcore.dp.sample_aggregate import SampleAggregate
+from riskcore.dp.sensitivity import NEIGHBOURING_LABELS, Neighbouring, Sensitivity, sensitivity
 from riskcore.errors import PrivacyLeakWarning, RiskcoreError
 
-odp.enable_features("contrib")
-
 __all__ = [
+    "RELEASE_MECHANISMS",
     "Query",
     "Release",
     "ReleaseMechanism",
+    "SampleAggregateRelease",
     "release",
     "release_sample_aggregate",
     "true_answer",
 ]
 
 ReleaseMechanism = Literal["laplace", "gaussian", "discrete_laplace", "discrete_gaussian"]
-OTHER = "(other)"
-MISSING = "(missing)"
-MAX_BARS = 500
+#: Every mechanism OpenDP releases with here (the discrete ones for counts only).
+RELEASE_MECHANISMS: tuple[Mechanism, ...] = tuple(Mechanism)
+
+
+def _odp() -> Any:
+    """Return ``opendp.prelude`` with the contrib features on (imported on first use)."""
+    import opendp.prelude as odp
+
+    odp.enable_features("contrib")
+    return odp
 
 
 @dataclass(frozen=True)
-class Query:
-    """A query on the loaded table.
-
-    Attributes
-    ----------
-    kind : {"count", "sum", "mean", "histogram"}
-    column : str or None
-        Summed / averaged / histogrammed column (None for a count).
-    filters : tuple of (str, tuple of str)
-        Rows kept: for each (column, values), the column's text is one of
-        the values. Filters apply to every kind of query.
-    bounds : tuple of float or None
-        Clipping bounds (L, U) of a sum or mean; must be public.
-    categories : tuple of str or None
-        Public categories of a histogram; values outside fall in
-        "(other)", missing values in "(missing)".
-    n_public : int or None
-        Public row count for a mean under add/remove neighbours.
-    """
-
-    kind: Literal["count", "sum", "mean", "histogram"]
-    column: str | None = None
-    filters: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    bounds: tuple[float, float] | None = None
-    categories: tuple[str, ...] | None = None
-    n_public: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("count", "sum", "mean", "histogram"):
-            raise ValueError(f"unknown query kind {self.kind!r}")
-        if self.kind != "count" and not self.column:
-            raise ValueError(f"a {self.kind} needs a column")
-        if self.kind in ("sum", "mean") and self.bounds is None:
-            raise ValueError(f"a {self.kind} needs clipping bounds")
-
-    def describe(self) -> str:
-        """Return the query in plain words."""
-        where = " and ".join(
-            f"{c} is {' or '.join(v) if v else '(nothing)'}" for c, v in self.filters
-        )
-        cond = f" where {where}" if where else ""
-        if self.kind == "count":
-            return f"count of rows{cond}"
-        if self.kind == "histogram":
-            return f"histogram of {self.column}{cond}"
-        lo, hi = self.bounds  # type: ignore[misc]
-        return f"{self.kind} of {self.column} clipped to [{lo:g}, {hi:g}]{cond}"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        out = fields_dict(self)
-        out["description"] = self.describe()
-        return out
-
-
-def _filtered(data: pd.DataFrame, query: Query) -> pd.DataFrame:
-    mask = np.ones(len(data), dtype=bool)
-    for col, values in query.filters:
-        if col not in data.columns:
-            raise RiskcoreError(f"the filter column {col!r} is not in the table")
-        text = data[col].astype("string").fillna(MISSING)
-        mask &= text.isin(list(values)).to_numpy(dtype=bool)
-    if query.column is not None and query.column not in data.columns:
-        raise RiskcoreError(f"the column {query.column!r} is not in the table")
-    return data.loc[mask]
-
-
-def _numeric(rows: pd.DataFrame, column: str) -> np.ndarray:
-    values = pd.to_numeric(rows[column], errors="coerce").to_numpy(dtype=float)
-    return values
-
-
-def _histogram(rows: pd.DataFrame, query: Query) -> tuple[tuple[str, ...], np.ndarray]:
-    text = rows[query.column].astype("string").fillna(MISSING)
-    counts = text.value_counts(sort=False)
-    if query.categories is None:
-        labels = tuple(sorted(str(v) for v in counts.index))
-    else:
-        labels = tuple(dict.fromkeys(str(c) for c in query.categories))
-        extra = counts.index.difference(pd.Index(labels))
-        if len(extra):
-            labels = (*labels, OTHER) if OTHER not in labels else labels
-    if len(labels) > MAX_BARS:
-        raise RiskcoreError(
-            f"{query.column!r} has {len(labels):,} different values; a DP histogram of more "
-            f"than {MAX_BARS} bars is mostly noise. Generalize the column first."
-        )
-    idx = pd.Index(labels)
-    mapped = counts.index.where(counts.index.isin(idx), OTHER)
-    totals = pd.Series(counts.to_numpy(), index=mapped).groupby(level=0, sort=False).sum()
-    return labels, totals.reindex(idx, fill_value=0).to_numpy(dtype=np.int64)
-
-
-def true_answer(data: pd.DataFrame, query: Query) -> float | tuple[tuple[str, ...], np.ndarray]:
-    """Compute the exact, non-private answer (for comparison on the page only).
-
-    Missing values are left out of a sum or mean; a histogram returns
-    (labels, counts).
-    """
-    rows = _filtered(data, query)
-    if query.kind == "count":
-        return float(len(rows))
-    if query.kind == "histogram":
-        return _histogram(rows, query)
-    x = _numeric(rows, query.column)  # type: ignore[arg-type]
-    x = np.clip(x[np.isfinite(x)], *query.bounds)  # type: ignore[misc]
-    if query.kind == "sum":
-        return float(x.sum())
-    return float(x.mean()) if x.size else float("nan")
-
-
-@dataclass(frozen=True)
-class Release:
-    """A differentially private answer drawn by OpenDP.
+class Release(Result):
+    """A differentially private answer drawn by OpenDP, with what it cost.
 
     Attributes
     ----------
     query : Query
-    mechanism : str
+    mechanism : Mechanism
     neighbouring : str
     value : float or tuple of float
         The noisy answer (one value per bar for a histogram).
@@ -195,10 +87,15 @@ class Release:
         95% accuracy of each value (OpenDP's scale-to-accuracy helper).
     notes : tuple of str
         What a reader must know (missing values, public n, categories).
+    entry : LedgerEntry
+        What the release charged to the ledger.
+    ledger : PrivacyLedger or None
+        The session's ledger with ``entry`` charged (keep it: it replaces the
+        ledger passed in). Not written to JSON; ``None`` when read back.
     """
 
     query: Query
-    mechanism: str
+    mechanism: Mechanism
     neighbouring: str
     value: float | tuple[float, ...]
     labels: tuple[str, ...] | None
@@ -209,34 +106,72 @@ class Release:
     sensitivity: Sensitivity
     half_width: float
     notes: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        out = fields_dict(self)
-        out["query"] = self.query.to_dict()
-        return out
+    entry: LedgerEntry
+    ledger: PrivacyLedger | None = field(
+        default=None, metadata=NOT_IN_JSON, compare=False, repr=False
+    )
 
 
-def _accuracy(mechanism: str, scale: float) -> float:
-    if mechanism == "laplace":
-        return float(odp.laplacian_scale_to_accuracy(scale, 0.05))
-    if mechanism == "discrete_laplace":
-        return float(odp.discrete_laplacian_scale_to_accuracy(scale, 0.05))
-    if mechanism == "gaussian":
-        return float(odp.gaussian_scale_to_accuracy(scale, 0.05))
-    return float(odp.discrete_gaussian_scale_to_accuracy(scale, 0.05))
+@dataclass(frozen=True)
+class SampleAggregateRelease(Result):
+    """A sample-and-aggregate estimate released with OpenDP Laplace noise.
 
-
-def _noise_builder(mechanism: str, delta: float | None) -> tuple[Any, bool]:
-    """Return (build(domain, metric, scale, zcdp=False), is_gaussian).
-
-    ``build`` makes OpenDP's Laplace (pure DP) or Gaussian measurement; a
-    Gaussian is converted from zCDP to (epsilon, delta) at ``delta`` unless
-    ``zcdp=True`` asks for the zCDP measurement itself (for the ledger's rho).
+    Attributes
+    ----------
+    statistic : str
+    k : int
+        Number of blocks.
+    value : float
+        The noisy estimate.
+    epsilon : float
+        OpenDP's certified epsilon.
+    scale : float
+        Laplace scale OpenDP used.
+    entry : LedgerEntry
+        What the release charged to the ledger.
+    ledger : PrivacyLedger or None
+        The ledger with ``entry`` charged; not written to JSON.
     """
-    gaussian = mechanism in ("gaussian", "discrete_gaussian")
-    if gaussian and not (delta is not None and 0 < delta < 1):
-        raise ValueError("a Gaussian release needs 0 < delta < 1")
+
+    statistic: str
+    k: int
+    value: float
+    epsilon: float
+    scale: float
+    entry: LedgerEntry
+    ledger: PrivacyLedger | None = field(
+        default=None, metadata=NOT_IN_JSON, compare=False, repr=False
+    )
+
+
+#: OpenDP's scale-to-accuracy helper of each mechanism.
+_ACCURACY_HELPERS: dict[Mechanism, str] = {
+    Mechanism.LAPLACE: "laplacian_scale_to_accuracy",
+    Mechanism.DISCRETE_LAPLACE: "discrete_laplacian_scale_to_accuracy",
+    Mechanism.GAUSSIAN: "gaussian_scale_to_accuracy",
+    Mechanism.DISCRETE_GAUSSIAN: "discrete_gaussian_scale_to_accuracy",
+}
+
+
+def _accuracy(mechanism: Mechanism, scale: float) -> float:
+    """Return the 95% half-width of the noise at ``scale`` (OpenDP's helper)."""
+    return float(getattr(_odp(), _ACCURACY_HELPERS[mechanism])(scale, 0.05))
+
+
+def _noise_builder(mechanism: Mechanism, delta: float | None) -> Any:
+    """Return build(domain, metric, scale, zcdp=False) for the mechanism's OpenDP measurement.
+
+    ``build`` makes OpenDP's Laplace (pure DP) or Gaussian measurement (OpenDP
+    picks the discrete sampler for integer domains); a Gaussian is converted
+    from zCDP to (epsilon, delta) at ``delta`` unless ``zcdp=True`` asks for
+    the zCDP measurement itself (for the ledger's rho).
+    """
+    odp = _odp()
+    gaussian = mechanism.is_gaussian
+    if gaussian:
+        if delta is None:
+            raise ValueError("a Gaussian release needs 0 < delta < 1, got None")
+        check_delta(delta)
 
     def build(domain: Any, metric: Any, scale: float, zcdp: bool = False) -> Any:
         if gaussian:
@@ -244,7 +179,7 @@ def _noise_builder(mechanism: str, delta: float | None) -> tuple[Any, bool]:
             return meas if zcdp else odp.c.make_fix_delta(odp.c.make_zCDP_to_approxDP(meas), delta)
         return odp.m.make_laplace(domain, metric, scale=scale)
 
-    return build, gaussian
+    return build
 
 
 def _calibrate(
@@ -253,7 +188,7 @@ def _calibrate(
     """Find the smallest scale whose OpenDP-certified cost is within (epsilon, delta)."""
     d_out = (epsilon, delta) if gaussian else epsilon
     try:
-        return float(odp.binary_search_param(make_chain, d_in=d_in, d_out=d_out, T=float))
+        return float(_odp().binary_search_param(make_chain, d_in=d_in, d_out=d_out, T=float))
     except Exception as exc:  # OpenDP raises its own error types
         raise RiskcoreError(f"OpenDP could not calibrate the noise: {exc}") from exc
 
@@ -272,12 +207,15 @@ class _Plan:
     notes: tuple[str, ...]
 
 
-def _plan_counts(rows: pd.DataFrame, query: Query, neighbouring: str, mechanism: str) -> _Plan:
+def _plan_counts(
+    rows: pd.DataFrame, query: Query, neighbouring: Neighbouring, mechanism: Mechanism
+) -> _Plan:
+    odp = _odp()
     notes: list[str] = []
     labels: tuple[str, ...] | None = None
     if query.kind == "count":
         answer: Any = len(rows)
-        sens = sensitivity("count", neighbouring=neighbouring)  # type: ignore[arg-type]
+        sens = sensitivity("count", neighbouring=neighbouring)
     else:
         if query.categories is None:
             warnings.warn(
@@ -289,27 +227,26 @@ def _plan_counts(rows: pd.DataFrame, query: Query, neighbouring: str, mechanism:
             )
             notes.append("categories were read from the data (not private)")
         labels, answer = _histogram(rows, query)
-        sens = sensitivity("histogram", neighbouring=neighbouring)  # type: ignore[arg-type]
-    gaussian = mechanism in ("gaussian", "discrete_gaussian")
-    discrete = mechanism.startswith("discrete")
-    T: type = int if discrete else float
-    atom = odp.atom_domain(T=T) if discrete else odp.atom_domain(T=T, nan=False)
-    norm = sens.l2 if gaussian else sens.l1
+        sens = sensitivity("histogram", neighbouring=neighbouring)
+    T: type = int if mechanism.is_discrete else float
+    atom = odp.atom_domain(T=T) if mechanism.is_discrete else odp.atom_domain(T=T, nan=False)
+    norm = sens.l2 if mechanism.is_gaussian else sens.l1
     if query.kind == "count":
         domain, metric, arg = atom, odp.absolute_distance(T=T), T(answer)
         d_in: Any = T(norm)
     else:
         domain, arg = odp.vector_domain(atom), [T(v) for v in answer]
-        if gaussian:  # an f64 L2 metric takes the sqrt(2) of change-one exactly
+        if mechanism.is_gaussian:  # an f64 L2 metric takes the sqrt(2) of change-one exactly
             metric, d_in = odp.l2_distance(T=float), float(norm)
         else:
             metric, d_in = odp.l1_distance(T=T), T(norm)
     return _Plan(None, domain, metric, d_in, arg, sens, labels, tuple(notes))
 
 
-def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: str) -> _Plan:
-    x = _numeric(rows, query.column)  # type: ignore[arg-type]
-    lo, hi = (float(b) for b in query.bounds)  # type: ignore[union-attr]
+def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: Neighbouring) -> _Plan:
+    odp = _odp()
+    x = _numeric(rows, _column(query))
+    lo, hi = _bounds(query)
     finite = np.isfinite(x)
     missing = int((~finite).sum())
     notes: list[str] = []
@@ -331,7 +268,7 @@ def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: str) -> _Plan:
     sized = odp.vector_domain(odp.atom_domain(T=float, nan=False), size=int(x.size))
     sym = odp.symmetric_distance()
     if query.kind == "sum":
-        sens = sensitivity("sum", neighbouring=neighbouring, bounds=(lo, hi))  # type: ignore[arg-type]
+        sens = sensitivity("sum", neighbouring=neighbouring, bounds=(lo, hi))
         domain = free if neighbouring == "add_remove" else sized
         pre = odp.t.make_clamp(domain, sym, bounds=(lo, hi)) >> odp.t.then_sum()
     elif neighbouring == "add_remove":
@@ -360,16 +297,38 @@ def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: str) -> _Plan:
     )
 
 
+def _measure(
+    plan: _Plan, build: Any, mechanism: Mechanism, epsilon: float, delta: float | None
+) -> tuple[Any, float, tuple[float, float, float | None]]:
+    """Calibrate the plan's measurement; return (measurement, scale, (epsilon, delta, rho)).
+
+    The cost is OpenDP's own privacy map at the calibrated scale; rho is the
+    zCDP cost of a Gaussian (None for Laplace).
+    """
+
+    def chain(scale: float, zcdp: bool = False) -> Any:
+        noise = build(plan.domain, plan.metric, scale, zcdp)
+        return noise if plan.pre is None else plan.pre >> noise
+
+    scale = _calibrate(chain, plan.d_in, epsilon, delta, mechanism.is_gaussian)
+    meas = chain(scale)
+    cost = meas.map(plan.d_in)
+    if mechanism.is_gaussian:
+        rho = float(chain(scale, zcdp=True).map(plan.d_in))
+        return meas, scale, (float(cost[0]), float(cost[1]), rho)
+    return meas, scale, (float(cost), 0.0, None)
+
+
 def release(
     data: pd.DataFrame,
     query: Query,
     *,
     epsilon: float,
-    mechanism: ReleaseMechanism = "laplace",
-    neighbouring: Literal["add_remove", "change_one"] = "add_remove",
+    mechanism: Mechanism | ReleaseMechanism = Mechanism.LAPLACE,
+    neighbouring: Neighbouring = "add_remove",
     delta: float | None = None,
     ledger: PrivacyLedger,
-) -> tuple[Release, PrivacyLedger]:
+) -> Release:
     """Release a differentially private answer through OpenDP and charge the ledger.
 
     Parameters
@@ -378,7 +337,7 @@ def release(
     query : Query
     epsilon : float, keyword-only
         Requested epsilon; OpenDP's certified cost never exceeds it.
-    mechanism : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}
+    mechanism : Mechanism or {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}
         Discrete mechanisms apply to counts and histograms only.
     neighbouring : {"add_remove", "change_one"}
     delta : float, optional
@@ -389,8 +348,9 @@ def release(
 
     Returns
     -------
-    (Release, PrivacyLedger)
-        The release and the ledger with it charged.
+    Release
+        The release; its ``entry`` is what it cost and its ``ledger`` the
+        ledger with that entry charged.
 
     Raises
     ------
@@ -399,45 +359,32 @@ def release(
     RiskcoreError
         For queries that cannot be answered (unknown column, no values).
     """
-    if not (epsilon > 0 and math.isfinite(epsilon)):
-        raise ValueError("epsilon must be positive and finite")
-    if mechanism not in ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian"):
-        raise ValueError(f"unknown mechanism {mechanism!r}")
-    if mechanism.startswith("discrete") and query.kind not in ("count", "histogram"):
+    check_epsilon(epsilon)
+    mech = as_mechanism(mechanism, allowed=RELEASE_MECHANISMS)
+    check_one_of("neighbouring", neighbouring, NEIGHBOURING_LABELS)
+    if mech.is_discrete and query.kind not in ("count", "histogram"):
         raise RiskcoreError(
             "discrete mechanisms release integer counts: use Laplace or Gaussian for a sum or mean"
         )
-    build, gaussian = _noise_builder(mechanism, delta)
+    build = _noise_builder(mech, delta)
     rows = _filtered(data, query)
     if query.kind in ("count", "histogram"):
-        plan = _plan_counts(rows, query, neighbouring, mechanism)
+        plan = _plan_counts(rows, query, neighbouring, mech)
     else:
         plan = _plan_numeric(rows, query, neighbouring)
 
-    def chain(scale: float, zcdp: bool = False) -> Any:
-        noise = build(plan.domain, plan.metric, scale, zcdp)
-        return noise if plan.pre is None else plan.pre >> noise
-
-    scale = _calibrate(chain, plan.d_in, epsilon, delta, gaussian)
-    meas = chain(scale)
-    cost = meas.map(plan.d_in)
-    if gaussian:
-        eps_c, delta_c = float(cost[0]), float(cost[1])
-        rho: float | None = float(chain(scale, zcdp=True).map(plan.d_in))
-    else:
-        eps_c, delta_c, rho = float(cost), 0.0, None
+    meas, scale, (eps_c, delta_c, rho) = _measure(plan, build, mech, epsilon, delta)
     groups = len(plan.labels) if plan.labels else 1
+    entry = LedgerEntry(query.describe(), mech.value, eps_c, delta_c, rho, groups)
     # Charge first: a refused release must not draw (or reveal) any noise.
-    new_ledger = ledger.charge(
-        LedgerEntry(query.describe(), mechanism, eps_c, delta_c, rho, groups)
-    )
+    new_ledger = ledger.charge(entry)
     raw = meas(plan.arg)
     value: float | tuple[float, ...] = (
         tuple(float(v) for v in raw) if isinstance(raw, (list, tuple)) else float(raw)
     )
-    rel = Release(
+    return Release(
         query,
-        mechanism,
+        mech,
         neighbouring,
         value,
         plan.labels,
@@ -446,15 +393,16 @@ def release(
         rho,
         scale,
         plan.sens,
-        _accuracy(mechanism, scale),
+        _accuracy(mech, scale),
         plan.notes,
+        entry,
+        new_ledger,
     )
-    return rel, new_ledger
 
 
 def release_sample_aggregate(
     result: SampleAggregate, *, ledger: PrivacyLedger
-) -> tuple[float, float, PrivacyLedger]:
+) -> SampleAggregateRelease:
     """Release a sample-and-aggregate estimate with OpenDP Laplace noise.
 
     The mean of k clamped block values moves by at most (hi - lo) / k when
@@ -463,9 +411,11 @@ def release_sample_aggregate(
 
     Returns
     -------
-    (value, epsilon, ledger)
-        The noisy estimate, OpenDP's certified epsilon, the charged ledger.
+    SampleAggregateRelease
+        The noisy estimate, OpenDP's certified epsilon, the ledger entry and
+        the charged ledger.
     """
+    odp = _odp()
     d_in = float(result.sensitivity)
     atom = odp.atom_domain(T=float, nan=False)
 
@@ -475,7 +425,9 @@ def release_sample_aggregate(
     scale = _calibrate(chain, d_in, result.epsilon, None, False)
     meas = chain(scale)
     eps_c = float(meas.map(d_in))
-    new = ledger.charge(
-        LedgerEntry(f"sample-and-aggregate {result.statistic} (k = {result.k})", "laplace", eps_c)
+    entry = LedgerEntry(
+        f"sample-and-aggregate {result.statistic} (k = {result.k})", Mechanism.LAPLACE.value, eps_c
     )
-    return float(meas(float(result.aggregate))), eps_c, new
+    new = ledger.charge(entry)
+    value = float(meas(float(result.aggregate)))
+    return SampleAggregateRelease(result.statistic, result.k, value, eps_c, scale, entry, new)

@@ -29,6 +29,7 @@ from typing import Literal
 import numpy as np
 
 from riskcore._results import Result
+from riskcore._validation import check_unit_interval
 
 #: Record-risk thresholds used in practice, with what they mean
 #: (El Emam 2013, "cell size precedents").
@@ -180,11 +181,7 @@ class RiskResult(Result):
 
 
 def _check_threshold(threshold: float) -> float:
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
-    if not 0.0 <= float(threshold) <= 1.0:
-        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
-    return float(threshold)
+    return check_unit_interval("threshold", threshold)
 
 
 def reidentification_risk(

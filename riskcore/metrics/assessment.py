@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result, plain
+from riskcore._validation import check_fraction
 from riskcore.engine import ClassTable, EncodedTable, Engine
 from riskcore.errors import RolesError
 from riskcore.metrics.anonymity import (
@@ -66,11 +67,7 @@ class Population:
         if (self.sampling_fraction is None) == (self.table is None):
             raise ValueError("give exactly one of sampling_fraction and table")
         if self.sampling_fraction is not None:
-            pi = self.sampling_fraction
-            if isinstance(pi, bool) or not isinstance(pi, (int, float)):
-                raise TypeError(f"sampling_fraction must be a number, got {pi!r}")
-            if not 0 < pi <= 1:
-                raise ValueError(f"sampling_fraction must be in (0, 1], got {pi!r}")
+            check_fraction("sampling_fraction", self.sampling_fraction)
 
 
 @dataclass(frozen=True, eq=False)

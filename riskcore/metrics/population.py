@@ -34,7 +34,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special, stats
+import numpy.typing as npt
+
+from riskcore._results import Result
+from riskcore._validation import check_fraction
 
 __all__ = [
     "PopulationUniqueness",
@@ -45,7 +48,10 @@ __all__ = [
 ]
 
 
-def _histogram(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+FloatArray = npt.NDArray[np.float64]
+
+
+def _histogram(sizes: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
     sizes = np.asarray(sizes, dtype=np.int64)
     if sizes.ndim != 1 or len(sizes) == 0 or sizes.min() <= 0:
         raise ValueError("class sizes must be a non-empty array of positive integers")
@@ -54,14 +60,10 @@ def _histogram(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_pi(pi: float) -> float:
-    if isinstance(pi, bool) or not isinstance(pi, (int, float, np.floating)):
-        raise TypeError(f"sampling_fraction must be a number, got {pi!r}")
-    if not 0 < pi <= 1:
-        raise ValueError(f"sampling_fraction must be in (0, 1], got {pi!r}")
-    return float(pi)
+    return check_fraction("sampling_fraction", pi)
 
 
-def zayatz_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
+def zayatz_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     """Estimate the number of population uniques with Zayatz's model [Z91]_.
 
     With n records, N = n / pi and H(1; N, i, n) the hypergeometric
@@ -84,6 +86,8 @@ def zayatz_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
     float
         Estimated number of population uniques (0 when the sample has none).
     """
+    from scipy import stats  # heavy: imported only when a population model is asked for
+
     pi = _check_pi(sampling_fraction)
     i, c = _histogram(sizes)
     n = int((i * c).sum())
@@ -97,10 +101,10 @@ def zayatz_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
     h1 = float(stats.hypergeom.pmf(1, big_n, 1, n))
     if denom <= 0:
         return float("nan")
-    return c1 * ((c1 / u) * h1 / denom) / pi
+    return float(c1 * ((c1 / u) * h1 / denom) / pi)
 
 
-def pitman_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
+def pitman_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     """Estimate the number of population uniques with Pitman's model [H01]_.
 
     The sample follows Pitman's sampling formula with parameters
@@ -121,6 +125,8 @@ def pitman_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
         admissible solution (0 < alpha < 1, theta > -alpha) or the estimate
         falls outside [0, N].
     """
+    from scipy import optimize, special  # heavy: imported only when used
+
     pi = _check_pi(sampling_fraction)
     i, c = _histogram(sizes)
     n = float((i * c).sum())
@@ -137,7 +143,7 @@ def pitman_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
     a0 = (t0 * (c1 - n) + (n - 1) * c1) / (n * u)
     big = i > 1
 
-    def equations(x: np.ndarray) -> np.ndarray:
+    def equations(x: FloatArray) -> FloatArray:
         t, a = x
         o1 = (special.digamma(t / a + u) - special.digamma(t / a + 1)) / a
         o2 = special.digamma(t + n) - special.digamma(t + 1)
@@ -162,7 +168,7 @@ def pitman_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
     return float("nan")
 
 
-def _shlosser_k(i: np.ndarray, c: np.ndarray, f: float) -> float:
+def _shlosser_k(i: FloatArray, c: FloatArray, f: float) -> float:
     """Estimate K, the non-empty population classes (Shlosser-type D_Sh3 [H95]_).
 
     K = u + c_1 [sum_i i f^2 (1-f^2)^(i-1) c_i] / [sum_i (1-f)^i ((1+f)^i - 1) c_i]
@@ -179,7 +185,7 @@ def _shlosser_k(i: np.ndarray, c: np.ndarray, f: float) -> float:
     return float(u + c1 * (var1 / var2) * (var3 / var4) ** 2)
 
 
-def snb_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
+def snb_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     """Estimate the number of population uniques with the SNB model [CK98]_.
 
     Population class sizes are F = 1 + X with X ~ NegBin(alpha, beta)
@@ -201,6 +207,8 @@ def snb_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
     float
         Estimated population uniques, or NaN when no admissible solution exists.
     """
+    from scipy import optimize, special  # heavy: imported only when used
+
     f = _check_pi(sampling_fraction)
     i, c = _histogram(sizes)
     c1 = float(c[i == 1].sum())
@@ -211,7 +219,7 @@ def snb_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
         return c1
     k = _shlosser_k(i, c, f)
 
-    def equations(x: np.ndarray) -> np.ndarray:
+    def equations(x: FloatArray) -> FloatArray:
         a = math.exp(x[0])
         b = special.expit(x[1])
         d = (1 - f) * (1 - b)
@@ -231,7 +239,7 @@ def snb_uniques(sizes: np.ndarray, sampling_fraction: float) -> float:
 
 
 @dataclass(frozen=True)
-class PopulationUniqueness:
+class PopulationUniqueness(Result):
     """Estimated population uniques under each model, and the Dankar et al. choice.
 
     Attributes
@@ -264,15 +272,8 @@ class PopulationUniqueness:
     uniques: float
     uniqueness: float
 
-    def to_dict(self) -> dict[str, object]:
-        """Return a JSON-ready dictionary (NaN written as None)."""
-        return {
-            k: (None if isinstance(v, float) and math.isnan(v) else v)
-            for k, v in self.__dict__.items()
-        }
 
-
-def population_uniqueness(sizes: np.ndarray, sampling_fraction: float) -> PopulationUniqueness:
+def population_uniqueness(sizes: npt.ArrayLike, sampling_fraction: float) -> PopulationUniqueness:
     """Estimate population uniqueness with every model and the Dankar et al. rule.
 
     Parameters

@@ -15,6 +15,7 @@ from itertools import combinations
 import pandas as pd
 
 from riskcore._results import Result
+from riskcore._validation import check_positive_int
 from riskcore.engine import EncodedTable, Engine
 from riskcore.errors import RolesError
 
@@ -128,8 +129,8 @@ def subset_uniqueness(
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
-    if max_size < 1 or budget < 1:
-        raise ValueError("max_size and budget must be at least 1")
+    check_positive_int("max_size", max_size)
+    check_positive_int("budget", budget)
     full = _unique_on(table, qis)
     subsets: list[SubsetUniqueness] = []
     complete = True

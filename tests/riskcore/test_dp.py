@@ -117,8 +117,28 @@ def test_analytic_gaussian_hand_values():
     assert dp.gaussian_sigma_analytic(1.0, 0.5, 1e-5) < 9.6896
     with pytest.raises(ValueError, match=r"^the classical Gaussian calibration holds only"):
         dp.gaussian_sigma_classic(1.0, 2.0, 1e-5)
-    # sigma scales with the L2 sensitivity
-    assert dp.gaussian_sigma_analytic(3.0, 1.0, 1e-5) == pytest.approx(3 * 3.7306, rel=1e-4)
+    # sigma scales with the L2 sensitivity: solve BW18 Theorem 8 for Delta = 3 by
+    # bisection here, independently of the code's own root finder
+    assert dp.gaussian_sigma_analytic(3.0, 1.0, 1e-5) == pytest.approx(
+        _bw18_sigma_by_bisection(3.0, 1.0, 1e-5), rel=1e-6
+    )
+
+
+def _bw18_sigma_by_bisection(l2: float, eps: float, delta: float) -> float:
+    """Smallest sigma with Phi(D/2s - e s/D) - e^eps Phi(-D/2s - e s/D) <= delta (BW18 Thm 8)."""
+
+    def phi(x: float) -> float:
+        return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+    def delta_of(sigma: float) -> float:
+        a, b = l2 / (2 * sigma), eps * sigma / l2
+        return phi(a - b) - math.exp(eps) * phi(-a - b)
+
+    lo, hi = 1e-3 * l2, 1e3 * l2  # delta_of decreases in sigma
+    for _ in range(200):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if delta_of(mid) > delta else (lo, mid)
+    return hi
 
 
 # ------------------------------------------------------------------ solvers

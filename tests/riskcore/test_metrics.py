@@ -162,7 +162,7 @@ def test_health_toy_differencing_neighbour_is_unique(seed_dir):
     ("kwargs", "exc", "msg"),
     [
         ({"threshold": 1.5}, ValueError, r"^threshold must be in \[0, 1\], got 1.5$"),
-        ({"threshold": "x"}, TypeError, r"^threshold must be a number, got 'x'$"),
+        ({"threshold": "x"}, TypeError, r"^threshold must be a real number, got 'x'$"),
         ({"model": "nope"}, ValueError, r"^model must be prosecutor, journalist or marketer"),
     ],
 )

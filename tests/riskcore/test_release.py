@@ -49,7 +49,9 @@ def test_count_with_filter_and_missing_text(table):
     [("laplace", 2.0), ("discrete_laplace", 2.0)],
 )
 def test_count_release_scale_and_certified_cost(table, mechanism, scale):
-    r, ledger = release(table, Query("count"), epsilon=0.5, mechanism=mechanism, ledger=_ledger())
+    r = release(table, Query("count"), epsilon=0.5, mechanism=mechanism, ledger=_ledger())
+    ledger = r.ledger
+    assert ledger is not None
     assert r.scale == pytest.approx(scale, rel=1e-6)  # Delta / eps = 1 / 0.5
     assert r.epsilon <= 0.5 + 1e-12
     assert r.epsilon == pytest.approx(0.5, rel=1e-6)
@@ -59,9 +61,11 @@ def test_count_release_scale_and_certified_cost(table, mechanism, scale):
 
 
 def test_gaussian_release_certified_by_opendp_zcdp(table):
-    r, ledger = release(
+    r = release(
         table, Query("count"), epsilon=1.0, mechanism="gaussian", delta=1e-6, ledger=_ledger()
     )
+    ledger = r.ledger
+    assert ledger is not None
     assert r.epsilon <= 1.0 + 1e-9 and r.delta == pytest.approx(1e-6)
     # OpenDP accounts through zCDP: rho = 1 / (2 sigma^2), and its conversion is at
     # least as conservative as the analytic calibration of Balle & Wang
@@ -76,9 +80,11 @@ def test_gaussian_release_certified_by_opendp_zcdp(table):
 )
 def test_histogram_costs_one_epsilon_for_all_bars(table, neighbouring, l1, scale):
     q = Query("histogram", column="zip", categories=("02139", "02140"))
-    r, ledger = release(
+    r = release(
         table, q, epsilon=0.25, neighbouring=neighbouring, mechanism="laplace", ledger=_ledger()
     )
+    ledger = r.ledger
+    assert ledger is not None
     assert r.labels == ("02139", "02140", "(other)")
     assert r.sensitivity.l1 == l1
     assert r.scale == pytest.approx(scale, rel=1e-6)
@@ -90,7 +96,7 @@ def test_histogram_costs_one_epsilon_for_all_bars(table, neighbouring, l1, scale
 
 def test_histogram_categories_from_data_warn(table):
     with pytest.warns(PrivacyLeakWarning, match="categories were read from the data"):
-        r, _ = release(table, Query("histogram", column="sex"), epsilon=1, ledger=_ledger())
+        r = release(table, Query("histogram", column="sex"), epsilon=1, ledger=_ledger())
     assert r.labels == ("(missing)", "F", "M")
     assert "categories were read from the data (not private)" in r.notes
 
@@ -98,7 +104,7 @@ def test_histogram_categories_from_data_warn(table):
 @pytest.mark.parametrize(("neighbouring", "l1"), [("add_remove", 250.0), ("change_one", 250.0)])
 def test_sum_release_through_opendp_pipeline(table, neighbouring, l1):
     q = Query("sum", column="income", bounds=(0.0, 250.0))
-    r, _ = release(table, q, epsilon=1.0, neighbouring=neighbouring, ledger=_ledger())
+    r = release(table, q, epsilon=1.0, neighbouring=neighbouring, ledger=_ledger())
     assert r.sensitivity.l1 == l1
     # OpenDP adds a little for floating-point rounding in the sum: the scale is
     # at least Delta / eps and within a millionth of it
@@ -114,18 +120,18 @@ def test_sum_release_through_opendp_pipeline(table, neighbouring, l1):
 def test_mean_under_add_remove_needs_public_n(table):
     q = Query("mean", column="income", bounds=(0.0, 100.0))
     with pytest.warns(PrivacyLeakWarning, match="row count was read from the data"):
-        r, _ = release(table, q, epsilon=1.0, ledger=_ledger())
+        r = release(table, q, epsilon=1.0, ledger=_ledger())
     assert r.sensitivity.l1 == pytest.approx(20.0)  # (U - L) / n = 100 / 5
     q2 = Query("mean", column="income", bounds=(0.0, 100.0), n_public=10)
     with warnings.catch_warnings():
         warnings.simplefilter("error", PrivacyLeakWarning)
-        r2, _ = release(table, q2, epsilon=1.0, ledger=_ledger())
+        r2 = release(table, q2, epsilon=1.0, ledger=_ledger())
     assert r2.scale == pytest.approx(10.0, rel=1e-6)  # 100 / 10 / 1
 
 
 def test_refused_release_draws_nothing_and_keeps_the_ledger(table):
     ledger = _ledger(1.0)
-    _, ledger = release(table, Query("count"), epsilon=0.75, ledger=ledger)
+    ledger = release(table, Query("count"), epsilon=0.75, ledger=ledger).ledger
     with pytest.raises(dp.BudgetExceededError, match=r"^Refused: .*Only 0\.25 is left"):
         release(table, Query("count"), epsilon=0.5, ledger=ledger)
     assert len(ledger.entries) == 1
@@ -155,7 +161,7 @@ def test_release_rejects_with_a_clear_message(table, query, kwargs, message):
 def test_opendp_laplace_sampler_statistics():
     # The scale the release path calibrates, sampled 20,000 times by OpenDP:
     # E|Y| = b = 2 and P(|Y| >= b ln 20) = 5%.
-    r, _ = release(pd.DataFrame({"a": range(7)}), Query("count"), epsilon=0.5, ledger=_ledger())
+    r = release(pd.DataFrame({"a": range(7)}), Query("count"), epsilon=0.5, ledger=_ledger())
     meas = odp.m.make_laplace(
         odp.vector_domain(odp.atom_domain(T=float, nan=False)),
         odp.l1_distance(T=float),
@@ -170,7 +176,7 @@ def test_release_errors_have_the_closed_form_size():
     data = pd.DataFrame({"a": range(50)})
     errs = np.array(
         [
-            release(data, Query("count"), epsilon=1.0, ledger=_ledger())[0].value - 50
+            release(data, Query("count"), epsilon=1.0, ledger=_ledger()).value - 50
             for _ in range(300)
         ]
     )
@@ -180,7 +186,9 @@ def test_release_errors_have_the_closed_form_size():
 
 def test_sample_and_aggregate_release(table):
     sa = dp.sample_and_aggregate(np.arange(100.0), k=10, bounds=(0, 100), epsilon=0.5)
-    value, eps, ledger = release_sample_aggregate(sa, ledger=_ledger())
+    out = release_sample_aggregate(sa, ledger=_ledger())
+    value, eps, ledger = out.value, out.epsilon, out.ledger
+    assert ledger is not None
     assert eps == pytest.approx(0.5, rel=1e-6) and eps <= 0.5 + 1e-12
     assert math.isfinite(value)
     assert ledger.entries[0].query == "sample-and-aggregate median (k = 10)"

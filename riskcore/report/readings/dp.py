@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from riskcore import dp
 from riskcore.dp import local as ldp
+from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 
@@ -309,7 +309,7 @@ def ldp_planning(
     k: int, epsilons: np.ndarray, ns: tuple[int, ...], *, alpha: float = 0.05
 ) -> pd.DataFrame:
     """Return the 95% margin on a share against epsilon for several n (GRR), long format."""
-    z = float(special.ndtri(1.0 - alpha / 2.0))
+    z = normal_quantile(1.0 - alpha / 2.0)
     rows = []
     for n in ns:
         sd = np.sqrt(ldp.grr_variance(np.asarray(epsilons, dtype=float), k, n))

@@ -1,0 +1,192 @@
+"""Figures of the attacks: linkage, homogeneity, differencing and noise against them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+
+__all__ = [
+    "candidates_bars",
+    "criterion_lines",
+    "estimate_histogram",
+    "exposure_bars",
+    "linkage_curve_chart",
+    "noise_success",
+    "two_queries",
+]
+
+
+def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
+    """Targets by candidate-set size; exactly one candidate highlighted."""
+    colors = [ACCENT if c == "1" else NEUTRAL for c in hist["candidates"]]
+    fig = go.Figure(
+        go.Bar(
+            x=hist["candidates"],
+            y=hist["share"] * 100,
+            marker_color=colors,
+            customdata=hist[["targets"]],
+            hovertemplate="%{x} candidates: %{customdata[0]:,} targets (%{y:.1f}%)<extra></extra>",
+        )
+    )
+    return layout(
+        fig,
+        title,
+        "released records matching the target (candidate-set size)",
+        "targets (%)",
+    )
+
+
+def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
+    """Re-identification rate with its 95% interval as the attacker knows more columns."""
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=list(curve["added"]) + list(curve["added"])[::-1],
+            y=list(curve["unique high"] * 100) + list(curve["unique low"] * 100)[::-1],
+            fill="toself",
+            fillcolor="rgba(209,73,91,0.2)",
+            line={"width": 0},
+            hoverinfo="skip",
+            name="95% interval",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=curve["added"],
+            y=curve["unique"] * 100,
+            mode="lines+markers",
+            line={"color": ACCENT},
+            name="re-identified uniquely",
+            customdata=curve[["known"]],
+            hovertemplate="knowing %{customdata[0]}: %{y:.1f}%<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(range=[0, 102])
+    fig = layout(
+        fig,
+        "Re-identification as the attacker learns one more column",
+        "column added to what the attacker knows (cumulative, left to right)",
+        "targets re-identified uniquely (%)",
+    )
+    return fig
+
+
+def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figure:
+    """Records exposed by the homogeneity attack against a parameter."""
+    fig = go.Figure(
+        go.Bar(
+            x=df[x].astype(str),
+            y=df["records"],
+            marker_color=ACCENT,
+            customdata=df[["classes"]],
+            hovertemplate="%{x}: %{y:,} people in %{customdata[0]:,} classes<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="category")
+    return layout(fig, title, x_title, "people whose value is exposed")
+
+
+def criterion_lines(df: pd.DataFrame) -> go.Figure:
+    """Exposed records left among the classes that satisfy each l-diversity level."""
+    fig = go.Figure()
+    palette = {"distinct l": NEUTRAL, "entropy l": YELLOW, "t-closeness": GREEN}
+    for crit, part in df.groupby("criterion", sort=False):
+        if crit == "t-closeness":
+            continue
+        fig.add_trace(
+            go.Scatter(
+                x=part["level"],
+                y=part["exposed records left"],
+                mode="lines+markers",
+                name=str(crit),
+                line={"color": palette.get(str(crit), ACCENT)},
+                hovertemplate=f"{crit} >= %{{x}}: %{{y:,}} exposed people left<extra></extra>",
+            )
+        )
+    fig = layout(
+        fig,
+        "Exposed people left in classes that satisfy l-diversity",
+        "required l",
+        "exposed people in classes that pass",
+    )
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25})
+    fig.update_xaxes(dtick=1)
+    return fig
+
+
+def two_queries(labels: list[str], values: list[float], title: str, y: str) -> go.Figure:
+    """Two query answers side by side, and their difference."""
+    fig = go.Figure(
+        go.Bar(
+            x=labels,
+            y=values,
+            marker_color=[NEUTRAL, NEUTRAL, ACCENT],
+            text=[f"{v:,.2f}".rstrip("0").rstrip(".") for v in values],
+            textposition="outside",
+            hovertemplate="%{x}: %{y:,}<extra></extra>",
+        )
+    )
+    return layout(fig, title, "query", y)
+
+
+def noise_success(
+    eps: np.ndarray, p_within: np.ndarray, error: np.ndarray, within: float
+) -> go.Figure:
+    """Attacker's success and the answer's error against epsilon (log scale)."""
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=eps,
+            y=p_within * 100,
+            mode="lines",
+            line={"color": ACCENT},
+            name=f"attacker within +/- {within:g} of the truth (%)",
+            hovertemplate="epsilon %{x:.3g}: %{y:.1f}%<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=eps,
+            y=error,
+            mode="lines",
+            line={"color": NEUTRAL, "dash": "dash"},
+            name="95% error of one noisy answer (+/-)",
+            yaxis="y2",
+            hovertemplate="epsilon %{x:.3g}: +/- %{y:,.1f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(type="log", dtick=1)
+    fig = layout(
+        fig,
+        "Laplace noise: attacker's success against the cost in accuracy",
+        "epsilon per query (log scale; smaller = more noise)",
+        "attacker's success (%)",
+    )
+    fig.update_layout(
+        yaxis={"range": [0, 102]},
+        yaxis2={
+            "title": "95% error of an answer (+/- people, log)",
+            "overlaying": "y",
+            "side": "right",
+            "type": "log",
+            "dtick": 1,
+            "showgrid": False,
+        },
+        showlegend=True,
+        legend={"orientation": "h", "y": -0.3},
+        margin={"l": 10, "r": 60, "t": 60, "b": 10},
+    )
+    return fig
+
+
+def estimate_histogram(draws: np.ndarray, truth: float, title: str, *, unit: str) -> go.Figure:
+    """Histogram of simulated attacker estimates (a simulation, not a release), in ``unit``."""
+    fig = go.Figure(go.Histogram(x=draws, nbinsx=60, marker_color=NEUTRAL))
+    fig.add_vline(x=truth, line_color=ACCENT, annotation_text="true value")
+    return layout(
+        fig, title, f"attacker's estimate of the target's value ({unit})", "simulated draws"
+    )

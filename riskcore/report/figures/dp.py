@@ -1,0 +1,221 @@
+"""Figures of differential privacy: error by epsilon, clipping, composition, identifiability.
+
+Also sample and aggregate.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from riskcore import dp
+from riskcore.dp import MECHANISM_LABELS
+from riskcore.report.figures._style import ACCENT, GREEN, MECH_COLORS, NEUTRAL, YELLOW, layout
+
+__all__ = [
+    "blocks_chart",
+    "clipping_chart",
+    "composition_chart",
+    "error_vs_epsilon",
+    "posterior_chart",
+]
+
+
+def _simulated_band(c0: dp.ErrorCurve, scale: float) -> go.Scatter:
+    """Return the band between the simulated error quantiles of ``c0`` (times ``scale``)."""
+    band_hi = np.maximum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
+    band_lo = np.minimum(np.abs(c0.sim_low), np.abs(c0.sim_high)) * scale
+    return go.Scatter(
+        x=np.r_[c0.epsilons, c0.epsilons[::-1]],
+        y=np.r_[band_hi, band_lo[::-1]],
+        fill="toself",
+        fillcolor="rgba(46,134,171,0.18)",
+        line={"width": 0},
+        name=f"simulated ({c0.simulations} numpy draws per epsilon, Laplace)",
+        hoverinfo="skip",
+    )
+
+
+def error_vs_epsilon(
+    curves: dict[str, dp.ErrorCurve],
+    epsilon: float,
+    *,
+    unit: str,
+    what: str,
+    relative: bool = False,
+) -> go.Figure:
+    """95% error of a noisy answer against epsilon per mechanism (log-log), with the
+    simulated band of the first mechanism and a marker at the chosen epsilon."""
+    fig = go.Figure()
+    first = next(iter(curves))
+    c0 = curves[first]
+    scale = 100.0 / abs(c0.true_answer) if relative and c0.true_answer else 1.0
+    fig.add_trace(_simulated_band(c0, scale))
+    for mech, c in curves.items():
+        fig.add_trace(
+            go.Scatter(
+                x=c.epsilons,
+                y=c.half_width * scale,
+                mode="lines",
+                line={"color": MECH_COLORS[mech], "dash": "solid" if mech == first else "dash"},
+                name=f"{MECHANISM_LABELS[mech]}, closed form",
+                hovertemplate="epsilon %{x:.3g}: +/- %{y:,.4g}<extra>"
+                + MECHANISM_LABELS[mech]
+                + "</extra>",
+            )
+        )
+    here = c0.at(epsilon).half_width * scale
+    fig.add_vline(x=epsilon, line_color=ACCENT, line_dash="dot")
+    fig.add_trace(
+        go.Scatter(
+            x=[epsilon],
+            y=[here],
+            mode="markers+text",
+            marker={"color": ACCENT, "size": 11},
+            text=[f"+/- {here:,.4g}{'%' if relative else ''} at epsilon = {epsilon:g}"],
+            textposition="top right",
+            name="chosen epsilon",
+            hoverinfo="skip",
+        )
+    )
+    fig.update_xaxes(type="log", dtick=1)
+    fig.update_yaxes(type="log", dtick=1)
+    y = f"95% error, +/- % of the true {what} (log)" if relative else f"95% error, +/- {unit} (log)"
+    fig = layout(
+        fig,
+        f"How far the noisy {what} can be from the truth, by epsilon",
+        "epsilon (log scale; smaller = more privacy, more noise)",
+        y,
+    )
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=460)
+    return fig
+
+
+def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
+    """Clipping bias, sampling and privacy noise, and total RMSE against the upper bound."""
+    fig = go.Figure()
+    for y, name, color, dash in (
+        (np.abs(t.bias), "|clipping bias|", ACCENT, "dash"),
+        (t.sampling_sd, "sampling noise (sd)", GREEN, "dot"),
+        (t.noise_sd, "privacy noise (sd)", YELLOW, "dash"),
+        (t.rmse, "total error (RMSE)", NEUTRAL, "solid"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=t.uppers,
+                y=y,
+                mode="lines",
+                name=name,
+                line={"color": color, "dash": dash, "width": 3 if dash == "solid" else 2},
+                hovertemplate="U = %{x:,.4g}: %{y:,.4g}<extra>" + name + "</extra>",
+            )
+        )
+    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
+    u = np.asarray(t.uppers, dtype=float)
+    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
+    top = float(np.nanmax(t.rmse))
+    fig.update_yaxes(
+        type="log",
+        exponentformat="power",
+        range=[math.log10(float(t.rmse.min()) / 100.0), math.log10(top * 2.0)],
+    )
+    fig = layout(
+        fig,
+        f"Error of the DP mean against the upper clipping bound U (epsilon = {t.epsilon:g})",
+        f"upper clipping bound U ({unit}, log scale)",
+        f"error of the mean ({unit}, log)",
+    )
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=440)
+    return fig
+
+
+def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
+    """Total epsilon against the number of queries under three composition theorems."""
+    fig = go.Figure()
+    for y, name, color, dash in (
+        (c.basic, "basic (k epsilon)", ACCENT, "solid"),
+        (c.advanced, "advanced (Dwork-Rothblum-Vadhan)", YELLOW, "dash"),
+        (c.zcdp, "zCDP (Bun-Steinke)", GREEN, "dot"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=c.k,
+                y=y,
+                mode="lines",
+                name=name,
+                line={"color": color, "dash": dash},
+                hovertemplate="%{x} queries: epsilon %{y:.3g}<extra>" + name + "</extra>",
+            )
+        )
+    fig.add_hline(y=budget, line_color=NEUTRAL, annotation_text=f"budget {budget:g}")
+    fig = layout(
+        fig,
+        f"Total privacy loss of k queries at epsilon = {c.epsilon:g} each",
+        "number of queries k",
+        "total epsilon",
+    )
+    # zoom on where the budget is crossed: up to three budgets, and the k where even the
+    # best accountant has passed that
+    top = budget * 3.0
+    past = np.flatnonzero(c.best > top)
+    k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
+    fig.update_yaxes(range=[0, top])
+    fig.update_xaxes(range=[1, max(k_end, 10)])
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
+    return fig
+
+
+def posterior_chart(
+    r: np.ndarray, gamma: np.ndarray, rho: float, true_value: float, unit: str
+) -> go.Figure:
+    """Attacker's posterior of the true world against the noisy response."""
+    fig = go.Figure(
+        go.Scatter(
+            x=r,
+            y=gamma * 100,
+            mode="lines",
+            line={"color": NEUTRAL},
+            hovertemplate="response %{x:,.4g}: %{y:.2f}%<extra></extra>",
+        )
+    )
+    fig.add_hline(
+        y=rho * 100, line_color=ACCENT, line_dash="dash", annotation_text=f"rho = {rho:.1%}"
+    )
+    fig.add_vline(x=true_value, line_color=NEUTRAL, line_dash="dot", annotation_text="true value")
+    return layout(
+        fig,
+        "Attacker's certainty about the true person, by the noisy answer seen",
+        f"noisy answer R ({unit})",
+        "posterior of the true person (%)",
+    )
+
+
+def blocks_chart(sa: dp.SampleAggregate, unit: str) -> go.Figure:
+    """Block statistics, clamp bounds, their average and the full-data value."""
+    fig = go.Figure(
+        go.Scatter(
+            x=np.arange(1, sa.k + 1),
+            y=sa.block_values,
+            mode="markers",
+            marker={"color": NEUTRAL, "size": 7},
+            hovertemplate="block %{x}: %{y:,.4g}<extra></extra>",
+        )
+    )
+    lo, hi = sa.bounds
+    fig.add_hrect(y0=lo, y1=hi, fillcolor="rgba(46,134,171,0.08)", line_width=0)
+    fig.add_hline(y=sa.aggregate, line_color=ACCENT, annotation_text="average of clamped blocks")
+    fig.add_hline(
+        y=sa.full_data_value,
+        line_color=GREEN,
+        line_dash="dot",
+        annotation_text="all records",
+        annotation_position="bottom left",
+    )
+    return layout(
+        fig,
+        f"Sample and aggregate: the {sa.statistic} of each of k = {sa.k} blocks",
+        "block",
+        f"block {sa.statistic} ({unit})",
+    )

@@ -1,0 +1,74 @@
+"""Figures of local differential privacy: randomized response and the planning chart."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+
+__all__ = ["grr_bars", "margin_chart"]
+
+
+def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
+    """True, randomized and estimated counts per category, with 95% intervals."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=df["category"], y=df["true"], name="true", marker_color=GREEN))
+    fig.add_trace(
+        go.Bar(
+            x=df["category"],
+            y=df["observed (randomized)"],
+            name="observed (randomized reports)",
+            marker_color=YELLOW,
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            x=df["category"],
+            y=df["estimated"],
+            name="estimated (de-biased), 95% interval",
+            marker_color=NEUTRAL,
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": df["95% high"] - df["estimated"],
+                "arrayminus": df["estimated"] - df["95% low"],
+            },
+        )
+    )
+    fig = layout(
+        fig,
+        f"Randomized response on {column}: what the collector sees and estimates",
+        column,
+        "people",
+    )
+    fig.update_layout(
+        barmode="group", showlegend=True, legend={"orientation": "h", "y": -0.5}, height=480
+    )
+    return fig
+
+
+def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
+    """95% margin on a share against epsilon for several numbers of respondents."""
+    fig = go.Figure()
+    for n, part in df.groupby("n", sort=False):
+        fig.add_trace(
+            go.Scatter(
+                x=part["epsilon"],
+                y=part["margin"] * 100,
+                mode="lines",
+                name=str(n),
+                hovertemplate="epsilon %{x:.3g}: +/- %{y:.2f} points<extra>" + str(n) + "</extra>",
+            )
+        )
+    fig.add_vline(x=epsilon, line_color=ACCENT, line_dash="dot")
+    fig.update_xaxes(type="log", dtick=1)
+    fig.update_yaxes(type="log", dtick=1)
+    fig = layout(
+        fig,
+        "Local DP: accuracy of one category's share, by epsilon and number of respondents",
+        "epsilon (log scale)",
+        "95% margin on a share (+/- percentage points, log)",
+    )
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
+    return fig

@@ -1,0 +1,125 @@
+"""Figures of uniqueness and k-anonymity: class sizes, candidates, QI subsets and contributions."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from riskcore.report.figures._style import ACCENT, NEUTRAL, layout
+
+__all__ = [
+    "candidates_curve",
+    "class_size_histogram",
+    "contribution_bars",
+    "share_bars",
+    "subset_bars",
+]
+
+
+def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
+    """Bar chart of records per class-size bin; unique records highlighted."""
+    colors = [ACCENT if i == 0 else NEUTRAL for i in range(len(hist))]
+    fig = go.Figure(
+        go.Bar(
+            x=hist["class size"],
+            y=hist["records"],
+            marker_color=colors,
+            customdata=hist[["classes", "share"]],
+            hovertemplate="class size %{x}<br>%{y:,} records in %{customdata[0]:,} classes"
+            "<br>%{customdata[1]:.1%} of records<extra></extra>",
+        )
+    )
+    return layout(
+        fig,
+        f"Records by equivalence-class size on {qis_label}",
+        "class size (records sharing the same QI values)",
+        "records (people)",
+    )
+
+
+def candidates_curve(cand: pd.DataFrame) -> go.Figure:
+    """Cumulative share of records with at most x candidates."""
+    fig = go.Figure(
+        go.Scatter(
+            x=cand["candidates"],
+            y=cand["cumulative share"] * 100,
+            mode="lines+markers",
+            line={"shape": "hv", "color": NEUTRAL},
+            hovertemplate="%{y:.1f}% of people have at most %{x:,} candidates<extra></extra>",
+        )
+    )
+    top = max(float(cand["candidates"].max()), 30.0)
+    fig.update_xaxes(type="log", range=[-0.05, math.log10(top) + 0.1])
+    fig.update_yaxes(range=[0, 102])
+    fig.add_vline(x=11, line_dash="dot", line_color=ACCENT, annotation_text="11 (cell-size rule)")
+    return layout(
+        fig,
+        "How many people share each person's QI values",
+        "candidates per record (class size, log scale)",
+        "people with at most this many candidates (%)",
+    )
+
+
+def subset_bars(df: pd.DataFrame) -> go.Figure:
+    """Horizontal bars: share of records unique on each QI subset."""
+    fig = go.Figure(
+        go.Bar(
+            x=df["unique %"],
+            y=df["columns"],
+            orientation="h",
+            marker_color=NEUTRAL,
+            customdata=df[["unique records"]],
+            hovertemplate="%{y}: %{x:.2f}% unique (%{customdata[0]:,} people)<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig = layout(
+        fig,
+        "People unique on each combination of quasi-identifiers",
+        "records unique on the combination (%)",
+        "quasi-identifiers",
+    )
+    # one bar row of 26 px per subset: set after layout(), whose fixed height would hide it
+    fig.update_layout(height=max(300, 26 * len(df) + 120))
+    return fig
+
+
+def contribution_bars(df: pd.DataFrame) -> go.Figure:
+    """Bars: share of the unique records each QI is responsible for."""
+    fig = go.Figure(
+        go.Bar(
+            x=df["column"],
+            y=df["drop %"],
+            marker_color=ACCENT,
+            customdata=df[["drop"]],
+            hovertemplate="removing %{x}: %{y:.1f}% of uniques (%{customdata[0]:,} people) "
+            "become non-unique<extra></extra>",
+        )
+    )
+    return layout(
+        fig,
+        "Which column drives the risk",
+        "quasi-identifier removed",
+        "unique people who would become non-unique (%)",
+    )
+
+
+def share_bars(
+    df: pd.DataFrame, x: str, y: str, title: str, x_title: str, *, y_title: str
+) -> go.Figure:
+    """Horizontal percentage bars (one per row of ``df``): ``df[y]`` (a share) against ``df[x]``."""
+    fig = go.Figure(
+        go.Bar(
+            x=df[y] * 100,
+            y=df[x],
+            orientation="h",
+            marker_color=ACCENT,
+            hovertemplate="%{y}: %{x:.1f}%<extra></extra>",
+        )
+    )
+    fig.update_xaxes(range=[0, 102])
+    fig = layout(fig, title, x_title, y_title)
+    fig.update_layout(height=max(280, 40 * len(df) + 120))  # after layout()'s fixed height
+    return fig

@@ -1,0 +1,194 @@
+"""Plain-language readings and display tables: every sentence the dashboard shows.
+
+Pure functions from riskcore results to sentences (str) and DataFrames, so
+the pages only render and every sentence is unit-tested. One module per
+concern:
+
+========================  ====================================================
+``data``                  column summary, numeric columns, roles tagged
+``anonymity``             class sizes, candidates, k, risk table, targets
+``population``            population uniqueness estimates
+``diversity``             l-diversity and t-closeness of a sensitive attribute
+``uniqueness``            uniqueness per QI subset, each QI's contribution
+``linkage``               the linkage attack and its curve
+``attacks``               homogeneity, differencing, two releases, noise
+``dp``                    noise vs utility, composition, identifiability, GRR
+``release``               OpenDP releases, clipping, sample and aggregate
+``ldp``                   local Laplace
+``story``                 the guided demo's narrative
+========================  ====================================================
+
+Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
+"""
+
+from __future__ import annotations
+
+from riskcore.report.readings._format import (
+    join_names,
+    short_share,
+)
+from riskcore.report.readings.anonymity import (
+    SIZE_BINS,
+    candidate_table,
+    candidates_reading,
+    histogram_reading,
+    risk_reading,
+    risk_table,
+    size_histogram,
+    target_checks,
+    targets_reading,
+)
+from riskcore.report.readings.attacks import (
+    differencing_reading,
+    estimate_reading,
+    exposed_table,
+    homogeneity_reading,
+    noise_curve,
+    noise_reading,
+    queries_list,
+    two_release_table,
+)
+from riskcore.report.readings.data import (
+    column_summary,
+    numeric_columns,
+    roles_reading,
+    table_heading,
+)
+from riskcore.report.readings.diversity import (
+    diversity_distribution,
+    diversity_reading,
+    failing_reading,
+)
+from riskcore.report.readings.dp import (
+    EPSILON_STEPS,
+    categorical_columns,
+    composition_reading,
+    error_reading,
+    error_table,
+    grr_reading,
+    grr_table,
+    identifiability_reading,
+    identifiability_worlds,
+    ldp_planning,
+    ledger_table,
+    mechanisms_for,
+    planning_reading,
+    preferred_first,
+    queries_allowed,
+    solver_table,
+)
+from riskcore.report.readings.ldp import (
+    local_laplace_reading,
+)
+from riskcore.report.readings.linkage import (
+    attribute_table,
+    curve_reading,
+    linkage_reading,
+)
+from riskcore.report.readings.population import (
+    population_reading,
+)
+from riskcore.report.readings.release import (
+    clipping_reading,
+    parallel_reading,
+    posterior_reading,
+    query_phrase,
+    release_reading,
+    sample_aggregate_reading,
+    sample_aggregate_release_reading,
+    sensitivity_reading,
+    solver_caption,
+    worlds_reading,
+)
+from riskcore.report.readings.story import (
+    STORY_CAPTION,
+    STORY_TITLES,
+    coarsening_caption,
+    combos_caption,
+    differencing_caption,
+    homogeneity_caption,
+    linkage_caption,
+    published_count_reading,
+    story_intro,
+)
+from riskcore.report.readings.uniqueness import (
+    classes_intro,
+    contribution_reading,
+    contribution_table,
+    subset_reading,
+    subset_table,
+)
+
+__all__ = [
+    "EPSILON_STEPS",
+    "SIZE_BINS",
+    "STORY_CAPTION",
+    "STORY_TITLES",
+    "attribute_table",
+    "candidate_table",
+    "candidates_reading",
+    "categorical_columns",
+    "classes_intro",
+    "clipping_reading",
+    "coarsening_caption",
+    "column_summary",
+    "combos_caption",
+    "composition_reading",
+    "contribution_reading",
+    "contribution_table",
+    "curve_reading",
+    "differencing_caption",
+    "differencing_reading",
+    "diversity_distribution",
+    "diversity_reading",
+    "error_reading",
+    "error_table",
+    "estimate_reading",
+    "exposed_table",
+    "failing_reading",
+    "grr_reading",
+    "grr_table",
+    "histogram_reading",
+    "homogeneity_caption",
+    "homogeneity_reading",
+    "identifiability_reading",
+    "identifiability_worlds",
+    "join_names",
+    "ldp_planning",
+    "ledger_table",
+    "linkage_caption",
+    "linkage_reading",
+    "local_laplace_reading",
+    "mechanisms_for",
+    "noise_curve",
+    "noise_reading",
+    "numeric_columns",
+    "parallel_reading",
+    "planning_reading",
+    "population_reading",
+    "posterior_reading",
+    "preferred_first",
+    "published_count_reading",
+    "queries_allowed",
+    "queries_list",
+    "query_phrase",
+    "release_reading",
+    "risk_reading",
+    "risk_table",
+    "roles_reading",
+    "sample_aggregate_reading",
+    "sample_aggregate_release_reading",
+    "sensitivity_reading",
+    "short_share",
+    "size_histogram",
+    "solver_caption",
+    "solver_table",
+    "story_intro",
+    "subset_reading",
+    "subset_table",
+    "table_heading",
+    "target_checks",
+    "targets_reading",
+    "two_release_table",
+    "worlds_reading",
+]

@@ -1,0 +1,208 @@
+"""Readings of k-anonymity and re-identification risk: class sizes, candidates, targets.
+
+Pure functions over :class:`riskcore.metrics.Assessment`: the binned
+class-size histogram, the "candidates per record" distribution, the risk and
+target tables, and the one-line readings printed under each of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskcore.metrics import THRESHOLDS, Assessment, ClassSizeDistribution
+from riskcore.report.readings._format import join_names
+
+__all__ = [
+    "SIZE_BINS",
+    "candidate_table",
+    "candidates_reading",
+    "histogram_reading",
+    "risk_reading",
+    "risk_table",
+    "size_histogram",
+    "target_checks",
+    "targets_reading",
+]
+
+#: Class-size bins of the histogram: (label, lowest size, highest size).
+SIZE_BINS: tuple[tuple[str, int, float], ...] = (
+    ("1 (unique)", 1, 1),
+    ("2", 2, 2),
+    ("3-4", 3, 4),
+    ("5-10", 5, 10),
+    ("11-19", 11, 19),
+    ("20-49", 20, 49),
+    ("50-99", 50, 99),
+    ("100+", 100, np.inf),
+)
+
+
+def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
+    """Bin records by the size of their equivalence class.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``class size`` (bin label), ``records``, ``classes``,
+        ``share`` (of records); one row per bin of :data:`SIZE_BINS`,
+        empty bins included so the axis is stable.
+    """
+    size = np.asarray(dist.size, dtype=np.int64)
+    recs = np.asarray(dist.n_records, dtype=np.int64)
+    cls = np.asarray(dist.n_classes, dtype=np.int64)
+    total = recs.sum()
+    rows = []
+    for label, lo, hi in SIZE_BINS:
+        m = (size >= lo) & (size <= hi)
+        r = int(recs[m].sum())
+        rows.append(
+            {
+                "class size": label,
+                "records": r,
+                "classes": int(cls[m].sum()),
+                "share": r / total if total else 0.0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def candidate_table(dist: ClassSizeDistribution) -> pd.DataFrame:
+    """Cumulative share of records by how many candidates share their QI values.
+
+    A record in a class of size f has f candidates (itself included): an
+    attacker who knows its QI values must pick among f people.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``candidates`` (class size), ``records``, ``cumulative share``
+        (share of records with at most that many candidates).
+    """
+    size = np.asarray(dist.size, dtype=np.int64)
+    recs = np.asarray(dist.n_records, dtype=np.int64)
+    total = recs.sum()
+    cum = np.cumsum(recs) / total if total else np.zeros(len(recs))
+    return pd.DataFrame({"candidates": size, "records": recs, "cumulative share": cum})
+
+
+def _records_below_11(dist: ClassSizeDistribution) -> int:
+    """Return the records in classes of fewer than 11 (the US cell-size rule)."""
+    return int(sum(r for s, r in zip(dist.size, dist.n_records, strict=True) if s < 11))
+
+
+def histogram_reading(assessment: Assessment) -> str:
+    """Return the one-line reading under the class-size histogram."""
+    n = assessment.n_records
+    u = assessment.unique_records
+    qis = join_names(assessment.quasi_identifiers)
+    below = _records_below_11(assessment.anonymity.distribution)
+    return (
+        f"{u:,} people ({u / n:.1%}) are unique on {qis}; {below:,} ({below / n:.1%}) share "
+        f"their values with fewer than 10 others (class size under 11, the US public-release "
+        f"cell-size rule). k = {assessment.k}."
+    )
+
+
+def candidates_reading(assessment: Assessment) -> str:
+    """Return the reading under the candidates-per-record curve."""
+    n = assessment.n_records
+    below = _records_below_11(assessment.anonymity.distribution)
+    return (
+        f"An attacker who knows someone's {join_names(assessment.quasi_identifiers)} is left "
+        f"with fewer than 11 candidates for {below / n if n else 0.0:.1%} of people, and with "
+        f"exactly one for {assessment.anonymity.unique_share:.1%}."
+    )
+
+
+def risk_table(assessment: Assessment) -> pd.DataFrame:
+    """Return prosecutor / journalist / marketer risk as one table (rows = models)."""
+    rows = []
+    for r in (assessment.prosecutor, assessment.journalist, assessment.marketer):
+        if r is None:
+            continue
+        rows.append(
+            {
+                "attacker model": r.model,
+                "highest record risk": r.highest_risk,
+                f"records with risk > {r.threshold:g}": r.records_at_risk,
+                "expected share re-identified": r.success_rate,
+                "mean class risk": r.mean_class_risk,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def risk_reading(assessment: Assessment) -> str:
+    """Return the reading under the risk table: what prosecutor risk and the threshold mean."""
+    a = assessment
+    return (
+        f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
+        f"people whose record risk 1/(class size) exceeds {a.threshold:g} "
+        f"({THRESHOLDS.get(a.threshold, 'custom threshold')}; El Emam 2013)."
+        + ("" if a.journalist else " Give a sampling fraction for journalist and marketer risk.")
+    )
+
+
+def target_checks(
+    assessment: Assessment,
+    *,
+    k: int,
+    l: int,  # noqa: E741 - the name used by the papers
+    t: float,
+) -> pd.DataFrame:
+    """Return each target with the achieved value and pass / fail.
+
+    Columns: ``criterion``, ``attribute``, ``achieved``, ``target``, ``pass``.
+    For l the target applies to distinct, entropy and recursive (c,l); for t
+    the achieved value must not exceed the target.
+    """
+    rows = [
+        {
+            "criterion": "k-anonymity",
+            "attribute": "(all QIs)",
+            "achieved": float(assessment.k),
+            "target": float(k),
+            "pass": assessment.k >= k,
+        }
+    ]
+    for name, r in assessment.sensitive.items():
+        rows += [
+            {
+                "criterion": "distinct l-diversity",
+                "attribute": name,
+                "achieved": float(r.distinct_l),
+                "target": float(l),
+                "pass": r.distinct_l >= l,
+            },
+            {
+                "criterion": "entropy l-diversity",
+                "attribute": name,
+                "achieved": r.entropy_l,
+                "target": float(l),
+                "pass": r.entropy_l >= l - 1e-9,
+            },
+            {
+                "criterion": f"recursive ({r.c:g},l)-diversity",
+                "attribute": name,
+                "achieved": float(r.recursive_l),
+                "target": float(l),
+                "pass": r.recursive_l >= l,
+            },
+            {
+                "criterion": f"t-closeness ({r.distance} distance)",
+                "attribute": name,
+                "achieved": r.t_closeness,
+                "target": t,
+                "pass": r.t_closeness <= t + 1e-12,
+            },
+        ]
+    return pd.DataFrame(rows)
+
+
+def targets_reading(checks: pd.DataFrame, qis: list[str] | tuple[str, ...]) -> str:
+    """Return how many of the targets of :func:`target_checks` are met on ``qis``."""
+    n_fail = int((~checks["pass"].astype(bool)).sum())
+    if n_fail:
+        return f"{n_fail} of {len(checks)} targets are not met on {join_names(qis)}."
+    return f"All {len(checks)} targets are met on {join_names(qis)}."

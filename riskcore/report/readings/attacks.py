@@ -1,0 +1,159 @@
+"""Readings of the homogeneity, differencing and two-release attacks, and of noise against them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
+from riskcore.engine import EncodedTable
+from riskcore.report.readings._format import join_names
+
+__all__ = [
+    "differencing_reading",
+    "estimate_reading",
+    "exposed_table",
+    "homogeneity_reading",
+    "noise_curve",
+    "noise_reading",
+    "queries_list",
+    "two_release_table",
+]
+
+
+def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) -> str:
+    """Return the reading under the homogeneity results."""
+    if not len(h.exposed):
+        return (
+            f"No class reveals {h.attribute} with confidence {h.p:.0%} or more: knowing "
+            f"someone's {join_names(qis)} does not pin down their {h.attribute}."
+        )
+    share = h.exposed_records / max(h.n_records, 1)
+    return (
+        f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
+        f"at least {h.p:.0%} share one {h.attribute}: anyone who knows their "
+        f"{join_names(qis)} learns it."
+    )
+
+
+def exposed_table(
+    df: pd.DataFrame,
+    enc: EncodedTable,
+    qis: list[str] | tuple[str, ...],
+    h: HomogeneityResult,
+    limit: int = 200,
+) -> pd.DataFrame:
+    """Return the exposed classes (largest first) with their QI values and leaked value."""
+    ids = h.exposed[:limit]
+    rows = enc.classes(list(qis)).values(ids)
+    rows.insert(0, "class", ids)
+    rows["people"] = h.sizes[:limit]
+    rows[f"leaked {h.attribute}"] = h.top_value[:limit]
+    rows["confidence"] = h.top_share[:limit]
+    return rows
+
+
+def queries_list(
+    r: DifferencingResult, *, number_format: str = ",.6g", escape: Callable[[object], str] = str
+) -> str:
+    """Return the two published queries and their answers as a numbered markdown list.
+
+    ``number_format`` formats the answers (``",.0f"`` for counts of people);
+    ``escape`` escapes the query texts (they quote column names and values).
+    """
+    q1, q2 = r.queries()
+    return (
+        f"1. {escape(q1)}: **{format(r.q_all, number_format)}**\n"
+        f"2. {escape(q2)}: **{format(r.q_rest, number_format)}**"
+    )
+
+
+def differencing_reading(r: DifferencingResult) -> str:
+    """Return the reading under the two queries."""
+    if r.exact:
+        what = (
+            ("has" if r.recovered == 1 else "does not have")
+            + f" {' and '.join(f'{c} = {v}' for c, v in r.condition)}"
+            if r.aggregate == "count"
+            else f"has {r.column} = {r.recovered:,.6g}"
+        )
+        rule = (
+            f" Both answers come from at least {r.min_cell} people, so a minimum-cell-size "
+            "rule would publish them."
+            if r.passes_cell_rule
+            else f" (A cell-size rule of {r.min_cell} would suppress at least one answer here; "
+            "with larger groups it would not.)"
+        )
+        return (
+            f"The difference {r.q_all:,.6g} - {r.q_rest:,.6g} tells the attacker the target "
+            f"{what}: {r.group_size} person shares the known values, so the difference is theirs."
+            + rule
+        )
+    return (
+        f"{r.group_size:,} people share the target's known values, so the difference "
+        f"({r.recovered:,.6g}) is a total over those {r.group_size:,} people, not the "
+        "target's own value."
+    )
+
+
+def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the reading under the noise plot at the chosen epsilon."""
+    from riskcore.attacks import difference_within_probability
+    from riskcore.dp import laplace_half_width
+
+    p = float(difference_within_probability(within, epsilon, sensitivity))
+    b = sensitivity / epsilon
+    return (
+        f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
+        f"{laplace_half_width(b):,.1f} (95%), and the attacker's difference lands within "
+        f"+/- {within:g} of the truth {p:.1%} of the time (it was 100% without noise)."
+    )
+
+
+def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
+    """Return the reading under the histogram of simulated attacker estimates.
+
+    The share is counted on the simulated ``draws`` (|draw - truth| <= within).
+    """
+    d = np.asarray(draws, dtype=float)
+    share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
+    return (
+        f"In this simulation {share:.1%} of the {d.size:,} attacker's estimates land within "
+        f"+/- {within:g} of the true value {truth:,.6g}; the rest point to a wrong answer."
+    )
+
+
+def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
+    """Attacker's success and the answer's 95% error over epsilon = 0.01 .. 10 (log grid).
+
+    ``p within`` is :func:`riskcore.attacks.difference_within_probability`;
+    ``error95`` = b ln 20 with b = sensitivity / epsilon, since
+    P(|Laplace(b)| > x) = e^{-x/b}.
+    """
+    from riskcore.attacks import difference_within_probability
+    from riskcore.dp import LAPLACE_95, epsilon_grid
+
+    eps = epsilon_grid()
+    return pd.DataFrame(
+        {
+            "epsilon": eps,
+            "p within": difference_within_probability(within, eps, sensitivity),
+            "error95": sensitivity * LAPLACE_95 / eps,
+        }
+    )
+
+
+def two_release_table(
+    df: pd.DataFrame, columns: list[str], limit: int = 5_000
+) -> tuple[TwoReleaseResult, pd.DataFrame]:
+    """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first."""
+    from riskcore.attacks import two_release_attack
+
+    part = df[list(columns)].head(limit)
+    res = two_release_attack(part)
+    table = part.assign(inferred=res.inferred, exact=res.exact).sort_values(
+        "exact", ascending=False, kind="stable"
+    )
+    return res, table

@@ -1,0 +1,59 @@
+"""Readings of the Data page: the column summary and the roles tagged."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from riskcore.roles import ColumnRoles, RoleSuggestion
+
+__all__ = ["column_summary", "numeric_columns", "roles_reading", "table_heading"]
+
+
+def column_summary(df: pd.DataFrame, suggestions: dict[str, RoleSuggestion]) -> pd.DataFrame:
+    """Summarise each column: type, missing values, distinct values and suggested role.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column.
+    """
+    n = len(df)
+    rows = []
+    for i, col in enumerate(df.columns):
+        s = df.iloc[:, i]
+        sug = suggestions.get(str(col))
+        missing = int(s.isna().sum())
+        rows.append(
+            {
+                "column": str(col),
+                "type": str(s.dtype),
+                "missing": missing,
+                "missing %": missing / n if n else 0.0,
+                "distinct": int(s.nunique(dropna=True)),
+                "suggested role": sug.role if sug else "other",
+                "reason": sug.reason if sug else "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
+    """Return the numeric (not boolean) columns among ``columns``."""
+    return [
+        c
+        for c in columns
+        if pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c])
+    ]
+
+
+def table_heading(name: str, n_rows: int, n_columns: int) -> str:
+    """Return the heading of a loaded table: "name: 1,000 rows x 5 columns"."""
+    return f"{name}: {n_rows:,} rows x {n_columns} columns"
+
+
+def roles_reading(roles: ColumnRoles) -> str:
+    """Return how many columns carry each role (markdown, counts in bold)."""
+    return (
+        f"**{len(roles.quasi_identifiers)}** quasi-identifier(s), **{len(roles.sensitive)}** "
+        f"sensitive attribute(s), **{len(roles.identifiers)}** direct identifier(s)."
+    )

@@ -1,0 +1,21 @@
+"""Readings of local differential privacy beyond randomized response (see :mod:`.dp`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from riskcore.dp.local import LaplaceLdpResult
+
+__all__ = ["local_laplace_reading"]
+
+
+def local_laplace_reading(r: LaplaceLdpResult) -> str:
+    """Return the reading of a local-Laplace survey: noise per report and the mean's accuracy."""
+    lo, hi = r.bounds
+    return (
+        f"Each of {r.n:,} people clips their {r.column} to [{lo:g}, {hi:g}] and adds "
+        f"Laplace noise of scale {r.scale:,.4g}, so a single report says almost "
+        f"nothing; the average of all reports is {r.estimated_mean:,.4g} +/- "
+        f"{r.half_width:,.3g} (95%) for a clipped mean of {r.clipped_mean:,.4g}."
+    )

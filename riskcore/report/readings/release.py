@@ -1,0 +1,110 @@
+"""Readings of the differential-privacy page beyond the noise curves of :mod:`.dp`.
+
+Sensitivity, OpenDP releases, the clipped mean, parallel composition,
+differential identifiability's candidates and posterior, and sample and
+aggregate. Pure functions from :mod:`riskcore.dp` results to sentences.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # riskcore.dp.release imports opendp: only its types are needed here
+    from riskcore import dp
+    from riskcore.dp.release import Release
+
+__all__ = [
+    "clipping_reading",
+    "parallel_reading",
+    "posterior_reading",
+    "query_phrase",
+    "release_reading",
+    "sample_aggregate_reading",
+    "sample_aggregate_release_reading",
+    "sensitivity_reading",
+    "solver_caption",
+    "worlds_reading",
+]
+
+
+def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
+    """Return (what the query answers, its unit) in words, as the readings quote them.
+
+    ``("count", None)`` -> ("count", "people"); ``("sum", "income")`` ->
+    ("sum of income", "income units"); a histogram is read through its
+    largest bar, a count of people.
+    """
+    if kind == "histogram":
+        return f"largest bar of the {column} histogram", "people"
+    what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
+    return what, "people" if kind == "count" else f"{column} units"
+
+
+def sensitivity_reading(sens: dp.Sensitivity) -> str:
+    """Return why the query has the sensitivity it has."""
+    return f"Sensitivity: {sens.reason}."
+
+
+def solver_caption(confidence: float, delta: float) -> str:
+    """Return the caption of the solver table (its confidence and Gaussian delta)."""
+    return f"At {confidence:.0%} confidence. Gaussian: analytic calibration, delta = {delta:g}."
+
+
+def release_reading(rel: Release) -> str:
+    """Return what an OpenDP release cost and how accurate it is, with its notes."""
+    return (
+        f"{rel.mechanism} noise of scale {rel.scale:,.4g} (OpenDP); certified "
+        f"cost epsilon {rel.epsilon:.4g}, delta {rel.delta:g}; "
+        f"+/- {rel.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in rel.notes)
+    )
+
+
+def clipping_reading(t: dp.ClippingTradeoff) -> str:
+    """Return the reading under the clipping chart: the best upper bound and its error."""
+    return (
+        f"At epsilon = {t.epsilon:g} over {t.n:,} values, the smallest total error "
+        f"is at U = {t.best_upper:,.4g} (RMSE {float(np.min(t.rmse)):,.3g} around a true "
+        f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
+        "itself: fix it in advance or spend a little budget on a private quantile."
+    )
+
+
+def parallel_reading(saving: float) -> str:
+    """Return what parallel composition saved the ledger (``LedgerTotals.parallel_saving``)."""
+    return (
+        f"Parallel composition: the histograms cover disjoint groups of people, so each "
+        f"costs its epsilon once. Counting every bar separately would have cost "
+        f"{saving:.4g} more."
+    )
+
+
+def worlds_reading(description: str) -> str:
+    """Return who the attacker's candidates are (``identifiability_worlds``' description)."""
+    return f"Candidates: {description}."
+
+
+def posterior_reading(column: str, true_value: float, rho: float) -> str:
+    """Return the reading under the posterior chart (the most exposed candidate)."""
+    return (
+        f"The curve follows the most exposed candidate ({column} = {true_value:,.4g}): "
+        "the attacker's certainty peaks when the noisy answer lands on that person's "
+        f"value and stays at or below {rho:.1%}."
+    )
+
+
+def sample_aggregate_reading(sa: dp.SampleAggregate) -> str:
+    """Return the reading under the block chart: estimate, noise and its 95% half-width."""
+    return (
+        f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
+        f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
+        f"epsilon = {sa.epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
+        f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less "
+        "noise, but each block's statistic is noisier."
+    )
+
+
+def sample_aggregate_release_reading(statistic: str, value: float, epsilon: float) -> str:
+    """Return the message after a sample-and-aggregate release through OpenDP."""
+    return f"Released {statistic}: {value:,.6g} (certified epsilon {epsilon:.4g})."

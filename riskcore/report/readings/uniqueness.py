@@ -1,0 +1,104 @@
+"""Readings of uniqueness per QI subset and each QI's contribution to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from riskcore.metrics.uniqueness import UniquenessResult
+from riskcore.report.readings._format import join_names, short_share
+
+__all__ = [
+    "classes_intro",
+    "contribution_reading",
+    "contribution_table",
+    "subset_reading",
+    "subset_table",
+]
+
+
+def classes_intro(
+    qis: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
+) -> str:
+    """Return the Uniqueness page's introduction: classes and uniques on ``qis`` (markdown).
+
+    ``escape`` escapes the column names (they come from the user's file).
+    """
+    return (
+        "People who share the same values on every quasi-identifier form an *equivalence class*. "
+        "Someone alone in their class is *unique*: anyone who knows their "
+        f"{escape(join_names(qis))} can pick out their record."
+    )
+
+
+def contribution_reading(result: UniquenessResult) -> str:
+    """Return the reading under the per-QI contribution chart."""
+    u = result.all_qis.unique_records
+    if u == 0:
+        return "Nobody is unique on these quasi-identifiers, so no column drives uniqueness."
+    top = result.contributions[0]
+    qis = join_names(result.all_qis.columns)
+    return (
+        f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}; removing "
+        f"{top.column} would make {short_share(top.drop_share)} of them non-unique "
+        f"({top.drop:,} people), more than any other column."
+    )
+
+
+def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
+    """Return the QI subsets with the highest uniqueness, for a bar chart.
+
+    Columns: ``columns`` (joined names), ``size`` (number of QIs),
+    ``unique records``, ``unique %``, ``k``.
+    """
+    rows = [
+        {
+            "columns": join_names(s.columns),
+            "size": len(s.columns),
+            "unique records": s.unique_records,
+            "unique %": 100.0 * s.unique_share,
+            "k": s.k,
+        }
+        for s in result.subsets
+    ]
+    df = pd.DataFrame(rows, columns=["columns", "size", "unique records", "unique %", "k"])
+    return (
+        df.sort_values(["unique %", "size"], ascending=[False, True])
+        .head(top)
+        .reset_index(drop=True)
+    )
+
+
+def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
+    """Return the reading under the subset chart: the most identifying combination.
+
+    ``table`` is :func:`subset_table` (sorted, most identifying first);
+    ``complete`` says whether every combination was tested.
+    """
+    top = table.iloc[0]
+    return (
+        f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
+        f"people ({int(top['unique records']):,}) are unique on it."
+        + ("" if complete else " (Only the first 120 combinations were tested.)")
+    )
+
+
+def contribution_table(result: UniquenessResult) -> pd.DataFrame:
+    """Return each QI's contribution to uniqueness (largest first).
+
+    Columns: ``column``, ``drop`` (people who stop being unique when it is
+    removed), ``drop %`` (of the unique people), ``unique without``.
+    """
+    return pd.DataFrame(
+        [
+            {
+                "column": c.column,
+                "drop": c.drop,
+                "drop %": 100.0 * c.drop_share,
+                "unique without": c.unique_without,
+            }
+            for c in result.contributions
+        ],
+        columns=["column", "drop", "drop %", "unique without"],
+    )

@@ -1,0 +1,382 @@
+"""Every figure builder: its data, title and axis titles (with units) for hand-made inputs.
+
+The inputs are the hand-counted tables of ``test_readings`` (eight people in
+classes of 3, 2, 1 and 2) or small frames written here; every expected array
+is worked out by hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from riskcore import dp
+from riskcore.attacks.linkage import LinkageCurve, Rate
+from riskcore.metrics import assess
+from riskcore.metrics.uniqueness import subset_uniqueness
+from riskcore.report import figures as fg
+from riskcore.report import readings as rd
+from riskcore.report.figures._style import GREEN, YELLOW
+from tests.riskcore.test_readings import AB, PEOPLE
+from tests.riskcore.test_readings_attacks import _linkage
+
+LN20 = math.log(20.0)
+
+
+def _titles(fig: go.Figure) -> tuple[str, str, str]:
+    return fig.layout.title.text, fig.layout.xaxis.title.text, fig.layout.yaxis.title.text
+
+
+def _arr(values: object) -> np.ndarray:
+    return np.asarray(values, dtype=float)
+
+
+@pytest.fixture(scope="module")
+def a():
+    return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"])
+
+
+# ------------------------------------------------------------------ uniqueness and k
+
+
+def test_class_size_histogram(a):
+    fig = fg.class_size_histogram(rd.size_histogram(a.anonymity.distribution), "age + zip")
+    bar = fig.data[0]
+    assert list(bar.x) == [b[0] for b in rd.SIZE_BINS]
+    np.testing.assert_array_equal(_arr(bar.y), [1, 4, 3, 0, 0, 0, 0, 0])
+    assert list(bar.marker.color) == [fg.ACCENT] + [fg.NEUTRAL] * 7  # uniques highlighted
+    assert _titles(fig) == (
+        "Records by equivalence-class size on age + zip",
+        "class size (records sharing the same QI values)",
+        "records (people)",
+    )
+
+
+def test_candidates_curve(a):
+    fig = fg.candidates_curve(rd.candidate_table(a.anonymity.distribution))
+    line = fig.data[0]
+    np.testing.assert_array_equal(_arr(line.x), [1, 2, 3])
+    np.testing.assert_allclose(_arr(line.y), [12.5, 62.5, 100.0])  # cumulative %, by hand
+    assert fig.layout.xaxis.type == "log"
+    # largest class 3 < 30: the axis runs to 30 so the cell-size line at 11 shows
+    np.testing.assert_allclose(fig.layout.xaxis.range, [-0.05, math.log10(30) + 0.1])
+    assert fig.layout.shapes[0].x0 == 11
+    assert _titles(fig) == (
+        "How many people share each person's QI values",
+        "candidates per record (class size, log scale)",
+        "people with at most this many candidates (%)",
+    )
+
+
+def test_subset_and_contribution_bars():
+    u = subset_uniqueness(AB, ["a", "b"])
+    fig = fg.subset_bars(rd.subset_table(u))
+    np.testing.assert_allclose(_arr(fig.data[0].x), [400 / 6, 200 / 6, 0.0])
+    assert list(fig.data[0].y) == ["a + b", "b", "a"]
+    assert fig.data[0].orientation == "h"
+    assert fig.layout.height == 300  # max(300, 26 * 3 + 120)
+    assert _titles(fig) == (
+        "People unique on each combination of quasi-identifiers",
+        "records unique on the combination (%)",
+        "quasi-identifiers",
+    )
+    fig = fg.contribution_bars(rd.contribution_table(u))
+    assert list(fig.data[0].x) == ["b", "a"]
+    np.testing.assert_allclose(_arr(fig.data[0].y), [100.0, 50.0])
+    assert _titles(fig) == (
+        "Which column drives the risk",
+        "quasi-identifier removed",
+        "unique people who would become non-unique (%)",
+    )
+
+
+def test_subset_bars_grow_with_the_number_of_subsets():
+    # 25 subsets need 26 px each: 25 * 26 + 120 = 770 (the fixed 380 used to override it)
+    df = pd.DataFrame(
+        {"columns": [f"c{i}" for i in range(25)], "unique %": 1.0, "unique records": 1}
+    )
+    assert fg.subset_bars(df).layout.height == 770
+
+
+def test_share_bars():
+    df = pd.DataFrame({"columns": ["sex", "zip", "dob + zip"], "unique share": [0.0, 0.02, 0.9]})
+    fig = fg.share_bars(df, "columns", "unique share", "T", "people (%)", y_title="combination")
+    np.testing.assert_allclose(_arr(fig.data[0].x), [0.0, 2.0, 90.0])
+    assert list(fig.data[0].y) == ["sex", "zip", "dob + zip"]
+    assert list(fig.layout.xaxis.range) == [0, 102]
+    assert fig.layout.height == 280  # max(280, 40 * 3 + 120 = 240)
+    assert _titles(fig) == ("T", "people (%)", "combination")
+
+
+def test_diversity_bars(a):
+    fig = fg.diversity_bars(rd.diversity_distribution(a, "diag"), "diag")
+    assert list(fig.data[0].x) == ["1", "2"]
+    np.testing.assert_array_equal(_arr(fig.data[0].y), [3, 5])
+    assert list(fig.data[0].marker.color) == [fg.ACCENT, fg.NEUTRAL]  # homogeneous highlighted
+    assert _titles(fig) == (
+        "Diversity of diag within equivalence classes",
+        "distinct values of diag in the person's class",
+        "records (people)",
+    )
+
+
+# ------------------------------------------------------------------ attacks
+
+
+def test_candidates_bars():
+    # candidates 1,1,1,0,2,2,3,5,1,0 of 10 targets: 0 -> 2, 1 -> 4, 2 -> 2, 3-4 -> 1, 5-10 -> 1
+    fig = fg.candidates_bars(_linkage().candidate_histogram(), "Possible identities")
+    bar = fig.data[0]
+    assert list(bar.x)[:5] == ["0 (no match)", "1", "2", "3-4", "5-10"]
+    np.testing.assert_allclose(_arr(bar.y), [20, 40, 20, 10, 10, 0, 0, 0, 0])
+    assert bar.marker.color[1] == fg.ACCENT and bar.marker.color[0] == fg.NEUTRAL
+    assert _titles(fig) == (
+        "Possible identities",
+        "released records matching the target (candidate-set size)",
+        "targets (%)",
+    )
+
+
+def test_linkage_curve_chart():
+    rates = tuple(Rate(0, 10, r, r - 0.05, r + 0.1, 0.1) for r in (0.1, 0.5))
+    fig = fg.linkage_curve_chart(LinkageCurve(("zip", "dob"), rates, rates).to_frame())
+    band, line = fig.data
+    assert list(band.x) == ["zip", "dob", "dob", "zip"]
+    np.testing.assert_allclose(_arr(band.y), [20, 60, 45, 5])  # highs, then lows reversed (%)
+    assert list(line.x) == ["zip", "dob"]
+    np.testing.assert_allclose(_arr(line.y), [10, 50])
+    assert _titles(fig) == (
+        "Re-identification as the attacker learns one more column",
+        "column added to what the attacker knows (cumulative, left to right)",
+        "targets re-identified uniquely (%)",
+    )
+
+
+def test_exposure_bars():
+    df = pd.DataFrame({"p": [0.5, 0.6], "classes": [4, 2], "records": [30, 12]})
+    fig = fg.exposure_bars(df, "p", "confidence p", "Exposed")
+    assert list(fig.data[0].x) == ["0.5", "0.6"]
+    np.testing.assert_array_equal(_arr(fig.data[0].y), [30, 12])
+    assert _titles(fig) == ("Exposed", "confidence p", "people whose value is exposed")
+
+
+def test_criterion_lines():
+    df = pd.DataFrame(
+        {
+            "criterion": ["distinct l"] * 2 + ["entropy l"] * 2 + ["t-closeness"] * 2,
+            "level": [1, 2, 1, 2, 0.5, 0.2],
+            "exposed records left": [9, 0, 9, 4, 9, 1],
+        }
+    )
+    fig = fg.criterion_lines(df)
+    assert [t.name for t in fig.data] == ["distinct l", "entropy l"]  # t is not an l level
+    np.testing.assert_array_equal(_arr(fig.data[1].y), [9, 4])
+    assert fig.data[1].line.color == YELLOW
+    assert fig.layout.showlegend
+    assert _titles(fig) == (
+        "Exposed people left in classes that satisfy l-diversity",
+        "required l",
+        "exposed people in classes that pass",
+    )
+
+
+def test_two_queries():
+    fig = fg.two_queries(["all", "rest", "difference"], [120.0, 119.0, 1.0], "Two", "people")
+    np.testing.assert_array_equal(_arr(fig.data[0].y), [120, 119, 1])
+    assert list(fig.data[0].text) == ["120", "119", "1"]
+    assert list(fig.data[0].marker.color) == [fg.NEUTRAL, fg.NEUTRAL, fg.ACCENT]
+    assert _titles(fig) == ("Two", "query", "people")
+
+
+def test_noise_success():
+    c = rd.noise_curve(0.5)
+    fig = fg.noise_success(c["epsilon"], c["p within"], c["error95"], 0.5)
+    success, error = fig.data
+    # at epsilon = 1 (index 40): b = 1, P = 1 - e^-0.5 * 1.25; error ln 20
+    assert _arr(success.y)[40] == pytest.approx(100 * (1 - math.exp(-0.5) * 1.25))
+    assert _arr(error.y)[40] == pytest.approx(LN20)
+    assert error.yaxis == "y2"
+    assert success.name == "attacker within +/- 0.5 of the truth (%)"
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis2.type == "log"
+    assert fig.layout.yaxis2.title.text == "95% error of an answer (+/- people, log)"
+    assert _titles(fig) == (
+        "Laplace noise: attacker's success against the cost in accuracy",
+        "epsilon per query (log scale; smaller = more noise)",
+        "attacker's success (%)",
+    )
+
+
+def test_estimate_histogram():
+    draws = np.array([0.2, 1.4, 0.9, -0.3])
+    fig = fg.estimate_histogram(draws, 1.0, "Estimates", unit="people")
+    np.testing.assert_array_equal(_arr(fig.data[0].x), draws)
+    assert fig.layout.shapes[0].x0 == 1.0  # the true value
+    assert _titles(fig) == (
+        "Estimates",
+        "attacker's estimate of the target's value (people)",
+        "simulated draws",
+    )
+
+
+# ------------------------------------------------------------------ differential privacy
+
+
+def test_error_vs_epsilon():
+    curves = {
+        m: dp.error_curve(1000.0, dp.sensitivity("count"), mechanism=m, delta=1e-6)
+        for m in ("laplace", "gaussian")
+    }
+    fig = fg.error_vs_epsilon(curves, 0.5, unit="people", what="count")
+    band, lap, gau, marker = fig.data
+    eps = _arr(lap.x)
+    np.testing.assert_allclose(_arr(lap.y), LN20 / eps)  # b = 1 / epsilon, +/- b ln 20
+    assert lap.name == "Laplace, closed form" and gau.line.dash == "dash"
+    np.testing.assert_allclose(_arr(marker.y), [LN20 / 0.5])
+    assert list(marker.x) == [0.5]
+    assert band.fill == "toself"
+    assert _titles(fig) == (
+        "How far the noisy count can be from the truth, by epsilon",
+        "epsilon (log scale; smaller = more privacy, more noise)",
+        "95% error, +/- people (log)",
+    )
+    rel = fg.error_vs_epsilon(curves, 0.5, unit="people", what="count", relative=True)
+    np.testing.assert_allclose(_arr(rel.data[1].y), LN20 / eps / 1000 * 100)
+    assert rel.layout.yaxis.title.text == "95% error, +/- % of the true count (log)"
+
+
+def test_clipping_chart():
+    t = dp.ClippingTradeoff(
+        lower=0.0,
+        uppers=np.array([10.0, 100.0]),
+        bias=np.array([-5.0, 0.0]),
+        sampling_sd=np.array([0.1, 0.2]),
+        noise_sd=np.array([0.3, 3.0]),
+        rmse=np.array([5.01, 3.01]),
+        best_upper=100.0,
+        epsilon=0.5,
+        n=100,
+        true_mean=20.0,
+    )
+    fig = fg.clipping_chart(t, "age units")
+    assert [d.name for d in fig.data] == [
+        "|clipping bias|",
+        "sampling noise (sd)",
+        "privacy noise (sd)",
+        "total error (RMSE)",
+    ]
+    np.testing.assert_allclose(_arr(fig.data[0].y), [5.0, 0.0])  # |bias|
+    np.testing.assert_allclose(_arr(fig.data[3].y), [5.01, 3.01])
+    assert fig.layout.shapes[0].x0 == 100.0
+    np.testing.assert_allclose(fig.layout.xaxis.range, [1.0, 2.0])  # log10 10 .. log10 100
+    assert _titles(fig) == (
+        "Error of the DP mean against the upper clipping bound U (epsilon = 0.5)",
+        "upper clipping bound U (age units, log scale)",
+        "error of the mean (age units, log)",
+    )
+
+
+def test_composition_chart():
+    c = dp.composition_curves(0.1, 100, delta_prime=1e-6)
+    fig = fg.composition_chart(c, 1.0)
+    assert [d.name for d in fig.data] == [
+        "basic (k epsilon)",
+        "advanced (Dwork-Rothblum-Vadhan)",
+        "zCDP (Bun-Steinke)",
+    ]
+    np.testing.assert_allclose(_arr(fig.data[0].y)[:3], [0.1, 0.2, 0.3])  # k epsilon
+    assert fig.layout.shapes[0].y0 == 1.0  # the budget
+    assert list(fig.layout.yaxis.range) == [0, 3.0]
+    # zoom: up to the first k where even the best accountant spends over 3 budgets
+    best = np.minimum(np.minimum(c.basic, c.advanced), c.zcdp)
+    past = np.flatnonzero(best > 3.0)
+    k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
+    assert list(fig.layout.xaxis.range) == [1, max(k_end, 10)]
+    assert _titles(fig) == (
+        "Total privacy loss of k queries at epsilon = 0.1 each",
+        "number of queries k",
+        "total epsilon",
+    )
+
+
+def test_posterior_chart():
+    r = np.array([0.0, 5.0, 10.0])
+    g = np.array([0.005, 0.01, 0.004])
+    fig = fg.posterior_chart(r, g, 0.015, 5.0, "income units")
+    np.testing.assert_allclose(_arr(fig.data[0].y), [0.5, 1.0, 0.4])  # %
+    assert fig.layout.shapes[0].y0 == pytest.approx(1.5)  # rho in %
+    assert fig.layout.shapes[1].x0 == 5.0
+    assert fig.layout.annotations[0].text == "rho = 1.5%"
+    assert _titles(fig) == (
+        "Attacker's certainty about the true person, by the noisy answer seen",
+        "noisy answer R (income units)",
+        "posterior of the true person (%)",
+    )
+
+
+def test_blocks_chart():
+    sa = dp.SampleAggregate(
+        statistic="median",
+        k=3,
+        block_size=10,
+        bounds=(0.0, 100.0),
+        block_values=np.array([30.0, 120.0, 40.0]),
+        aggregate=56.6667,
+        full_data_value=38.0,
+        epsilon=1.0,
+        scale=100 / 3,
+        half_width=100 / 3 * LN20,
+    )
+    fig = fg.blocks_chart(sa, "age units")
+    np.testing.assert_array_equal(_arr(fig.data[0].x), [1, 2, 3])
+    np.testing.assert_array_equal(_arr(fig.data[0].y), [30, 120, 40])
+    rect, agg, full = fig.layout.shapes
+    assert (rect.y0, rect.y1) == (0.0, 100.0)
+    assert agg.y0 == pytest.approx(56.6667) and full.y0 == 38.0
+    assert _titles(fig) == (
+        "Sample and aggregate: the median of each of k = 3 blocks",
+        "block",
+        "block median (age units)",
+    )
+
+
+def test_grr_bars():
+    df = pd.DataFrame(
+        {
+            "category": ["f", "m"],
+            "true": [600.0, 400.0],
+            "observed (randomized)": [560.0, 440.0],
+            "estimated": [612.0, 388.0],
+            "95% low": [570.0, 346.0],
+            "95% high": [654.0, 430.0],
+        }
+    )
+    fig = fg.grr_bars(df, "sex")
+    true, observed, est = fig.data
+    np.testing.assert_array_equal(_arr(true.y), [600, 400])
+    assert true.marker.color == GREEN and observed.marker.color == YELLOW
+    np.testing.assert_array_equal(_arr(est.error_y.array), [42, 42])  # high - estimate
+    np.testing.assert_array_equal(_arr(est.error_y.arrayminus), [42, 42])  # estimate - low
+    assert fig.layout.barmode == "group"
+    assert _titles(fig) == (
+        "Randomized response on sex: what the collector sees and estimates",
+        "sex",
+        "people",
+    )
+
+
+def test_margin_chart():
+    eps = np.array([0.5, 1.0])
+    fig = fg.margin_chart(rd.ldp_planning(4, eps, (100, 10_000)), 1.0)
+    assert [d.name for d in fig.data] == ["n = 100", "n = 10,000"]
+    var = (math.e + 2) / (100 * (math.e - 1) ** 2)  # GRR at epsilon 1, k = 4, n = 100
+    assert _arr(fig.data[0].y)[1] == pytest.approx(100 * 1.959963984540054 * math.sqrt(var))
+    assert fig.layout.shapes[0].x0 == 1.0
+    assert _titles(fig) == (
+        "Local DP: accuracy of one category's share, by epsilon and number of respondents",
+        "epsilon (log scale)",
+        "95% margin on a share (+/- percentage points, log)",
+    )

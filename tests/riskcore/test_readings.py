@@ -1,0 +1,233 @@
+"""Readings of uniqueness, k, risk, targets, diversity, population and the Data page.
+
+Every expected number is worked out by hand from the small tables below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.metrics import assess
+from riskcore.metrics.population import PopulationUniqueness
+from riskcore.metrics.uniqueness import subset_uniqueness
+from riskcore.report import readings as rd
+from riskcore.roles import ColumnRoles, RoleSuggestion
+
+# Eight people, QIs age + zip, sensitive diag. Classes (hand-counted):
+#   (30, 100): flu flu cold  size 3, 2 distinct
+#   (40, 200): flu flu       size 2, homogeneous
+#   (50, 300): cold          size 1, unique and homogeneous
+#   (60, 400): flu cold      size 2, 2 distinct
+# Whole table: flu 5/8, cold 3/8.
+PEOPLE = pd.DataFrame(
+    {
+        "age": [30, 30, 30, 40, 40, 50, 60, 60],
+        "zip": ["100", "100", "100", "200", "200", "300", "400", "400"],
+        "diag": ["flu", "flu", "cold", "flu", "flu", "cold", "flu", "cold"],
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def a():
+    return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"], threshold=0.4)
+
+
+# ------------------------------------------------------------------ formatting
+
+
+def test_join_names_and_short_share():
+    assert rd.join_names(("a", "b", "c")) == "a + b + c"
+    assert rd.short_share(0.0) == "0%"
+    assert rd.short_share(0.25) == "25%"
+    assert rd.short_share(0.05) == "5.0%"
+    assert rd.short_share(0.0004) == "0.04%"
+
+
+# ------------------------------------------------------------------ class sizes and k
+
+
+def test_size_histogram_bins_records_by_class_size(a):
+    h = rd.size_histogram(a.anonymity.distribution)
+    assert list(h["class size"]) == [b[0] for b in rd.SIZE_BINS]
+    # size 1: 1 record in 1 class; size 2: 4 records in 2 classes; size 3: 3 records in 1 class
+    assert list(h["records"]) == [1, 4, 3, 0, 0, 0, 0, 0]
+    assert list(h["classes"]) == [1, 2, 1, 0, 0, 0, 0, 0]
+    np.testing.assert_allclose(h["share"], [1 / 8, 4 / 8, 3 / 8, 0, 0, 0, 0, 0])
+
+
+def test_candidate_table_is_cumulative(a):
+    c = rd.candidate_table(a.anonymity.distribution)
+    assert list(c["candidates"]) == [1, 2, 3]
+    assert list(c["records"]) == [1, 4, 3]
+    np.testing.assert_allclose(c["cumulative share"], [0.125, 0.625, 1.0])
+
+
+def test_histogram_reading(a):
+    assert rd.histogram_reading(a) == (
+        "1 people (12.5%) are unique on age + zip; 8 (100.0%) share their values with fewer "
+        "than 10 others (class size under 11, the US public-release cell-size rule). k = 1."
+    )
+
+
+def test_candidates_reading(a):
+    text = rd.candidates_reading(a)
+    assert "knows someone's age + zip" in text
+    assert "fewer than 11 candidates for 100.0% of people" in text
+    assert "exactly one for 12.5%." in text
+
+
+def test_risk_table_and_reading(a):
+    t = rd.risk_table(a)
+    assert list(t["attacker model"]) == ["prosecutor"]  # no sampling fraction
+    row = t.iloc[0]
+    assert row["highest record risk"] == pytest.approx(1.0)  # the unique record
+    assert row["records with risk > 0.4"] == pytest.approx(5 / 8)  # sizes 1 and 2: 1/f > 0.4
+    assert row["expected share re-identified"] == pytest.approx(4 / 8)  # classes / records
+    assert row["mean class risk"] == pytest.approx((1 / 3 + 1 / 2 + 1 + 1 / 2) / 4)
+    text = rd.risk_reading(a)
+    assert "exceeds 0.4 (custom threshold; El Emam 2013)." in text
+    assert text.endswith("Give a sampling fraction for journalist and marketer risk.")
+
+
+def test_risk_reading_names_a_cited_threshold():
+    b = assess(PEOPLE, quasi_identifiers=["age", "zip"], threshold=0.2)
+    assert "exceeds 0.2 (k = 5: common cell-size rule for shared data; El Emam 2013)" in (
+        rd.risk_reading(b)
+    )
+
+
+def test_target_checks_and_reading(a):
+    fail = rd.target_checks(a, k=2, l=2, t=0.5)
+    # k = 1 < 2; distinct l = 1; entropy l = exp(0) = 1; recursive l = 1; t = 0.625 > 0.5
+    assert list(fail["pass"]) == [False] * 5
+    np.testing.assert_allclose(fail["achieved"], [1, 1, 1, 1, 0.625])
+    assert rd.targets_reading(fail, ["age", "zip"]) == "5 of 5 targets are not met on age + zip."
+    ok = rd.target_checks(a, k=1, l=1, t=0.7)
+    assert bool(ok["pass"].all())
+    assert rd.targets_reading(ok, ("age", "zip")) == "All 5 targets are met on age + zip."
+
+
+# ------------------------------------------------------------------ diversity
+
+
+def test_diversity_distribution(a):
+    d = rd.diversity_distribution(a, "diag")
+    assert list(d["distinct values"]) == [1, 2]
+    assert list(d["classes"]) == [2, 2]
+    assert list(d["records"]) == [3, 5]
+
+
+def test_diversity_reading(a):
+    # t: the class of one "cold" is 1 - 3/8 = 0.625 from the table (half the L1 distance)
+    assert rd.diversity_reading(a, "diag") == (
+        "3 people (37.5%) are in 2 classes where everyone has the same diag: anyone who knows "
+        "their age + zip learns it. Distinct l = 1, entropy l = 1.00, recursive (2,l) l = 1, "
+        "t = 0.625 (equal distance)."
+    )
+
+
+def test_failing_reading():
+    assert rd.failing_reading(1234, l=2, t=0.25) == (
+        "**1,234 classes fail** l = 2 or t = 0.25 "
+        "(smallest first; homogeneous classes have 1 distinct value)."
+    )
+
+
+# ------------------------------------------------------------------ population
+
+
+def test_population_reading():
+    pu = PopulationUniqueness(
+        sampling_fraction=0.01,
+        population_size=100_000.0,
+        sample_uniques=40,
+        zayatz=1500.4,
+        pitman=1234.4,
+        snb=987.6,
+        model="Pitman",
+        uniques=1234.4,
+        uniqueness=0.012344,
+    )
+    assert rd.population_reading(pu) == (
+        "Population uniques estimated with the Pitman model (Dankar et al. 2012 rule): "
+        "1,234 of about 100,000 people (1.23%); Zayatz 1,500, Pitman 1,234, SNB 988."
+    )
+
+
+# ------------------------------------------------------------------ uniqueness per subset
+
+# a, b: unique on (a, b): (x,2) (y,2) (y,3) (y,4) -> 4 of 6; on b alone: 3 and 4 -> 2;
+# on a alone: nobody. Removing b leaves 0 unique (drop 4, 100%); removing a leaves 2 (drop 2).
+AB = pd.DataFrame({"a": ["x", "x", "x", "y", "y", "y"], "b": [1, 1, 2, 2, 3, 4]})
+
+
+@pytest.fixture(scope="module")
+def u():
+    return subset_uniqueness(AB, ["a", "b"])
+
+
+def test_contribution_table_and_reading(u):
+    t = rd.contribution_table(u)
+    assert list(t["column"]) == ["b", "a"]
+    assert list(t["drop"]) == [4, 2]
+    np.testing.assert_allclose(t["drop %"], [100.0, 50.0])
+    assert list(t["unique without"]) == [0, 2]
+    assert rd.contribution_reading(u) == (
+        "4 people (66.7%) are unique on a + b; removing b would make 100% of them non-unique "
+        "(4 people), more than any other column."
+    )
+
+
+def test_contribution_reading_when_nobody_is_unique():
+    none = subset_uniqueness(pd.DataFrame({"a": ["x", "x"], "b": [1, 1]}), ["a", "b"])
+    assert rd.contribution_reading(none).startswith("Nobody is unique")
+
+
+def test_subset_table_and_reading(u):
+    t = rd.subset_table(u)
+    assert list(t["columns"]) == ["a + b", "b", "a"]
+    assert list(t["size"]) == [2, 1, 1]
+    assert list(t["unique records"]) == [4, 2, 0]
+    np.testing.assert_allclose(t["unique %"], [400 / 6, 200 / 6, 0.0])
+    assert list(t["k"]) == [1, 1, 3]
+    assert rd.subset_reading(t, complete=True) == (
+        "The most identifying combination tested is a + b: 66.7% of people (4) are unique on it."
+    )
+    assert rd.subset_reading(t, complete=False).endswith(
+        " (Only the first 120 combinations were tested.)"
+    )
+
+
+# ------------------------------------------------------------------ data page
+
+
+def test_column_summary_and_numeric_columns():
+    df = pd.DataFrame({"n": [1.0, None, 3.0, 3.0], "t": ["a", "b", None, None], "f": [True] * 4})
+    sugg = {"t": RoleSuggestion(column="t", role="sensitive", reason="looks private", kind="x")}
+    s = rd.column_summary(df, sugg)
+    assert list(s["column"]) == ["n", "t", "f"]
+    assert list(s["missing"]) == [1, 2, 0]
+    np.testing.assert_allclose(s["missing %"], [0.25, 0.5, 0.0])
+    assert list(s["distinct"]) == [2, 2, 1]
+    assert list(s["suggested role"]) == ["other", "sensitive", "other"]
+    assert list(s["reason"]) == ["", "looks private", ""]
+    assert rd.numeric_columns(df, ["n", "t", "f"]) == ["n"]  # booleans are not numeric
+
+
+def test_table_heading_and_roles_reading():
+    assert rd.table_heading("people.csv", 12345, 7) == "people.csv: 12,345 rows x 7 columns"
+    roles = ColumnRoles.from_mapping(
+        {"name": "identifier", "age": "quasi_identifier", "zip": "quasi_identifier", "d": "other"}
+    )
+    assert rd.roles_reading(roles) == (
+        "**2** quasi-identifier(s), **0** sensitive attribute(s), **1** direct identifier(s)."
+    )
+
+
+def test_classes_intro_escapes_only_the_names():
+    text = rd.classes_intro(("age", "zip"), escape=lambda v: f"<{v}>")
+    assert text.startswith("People who share the same values on every quasi-identifier")
+    assert text.endswith("anyone who knows their <age + zip> can pick out their record.")

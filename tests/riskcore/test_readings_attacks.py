@@ -1,0 +1,228 @@
+"""Readings of the attacks: linkage, homogeneity, differencing, noise and two releases.
+
+Results are built by hand (or computed on an eight-row table whose classes
+are counted by hand); every expected number is worked out in the comments.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.attacks import DifferencingResult, homogeneity_attack
+from riskcore.attacks.linkage import AttributeDisclosure, LinkageCurve, LinkageResult, Rate
+from riskcore.engine import EncodedTable
+from riskcore.report import readings as rd
+
+PEOPLE = pd.DataFrame(
+    {
+        "age": [30, 30, 30, 40, 40, 50, 60, 60],
+        "zip": ["100", "100", "100", "200", "200", "300", "400", "400"],
+        "diag": ["flu", "flu", "cold", "flu", "flu", "cold", "flu", "cold"],
+    }
+)
+
+
+def _linkage(correct: bool = True) -> LinkageResult:
+    # 10 targets against 8 released records; candidates per target:
+    # 0 twice (no match), 1 four times, 2 twice, 3 once, 5 once
+    return LinkageResult(
+        n_targets=10,
+        n_release=8,
+        columns=(("dob", "dob"),),
+        candidates=np.array([1, 1, 1, 0, 2, 2, 3, 5, 1, 0]),
+        unique=Rate(4, 10, 0.4, 0.168, 0.687, 0.125),
+        correct=Rate(3, 10, 0.3, 0.108, 0.603, 0.125) if correct else None,
+        expected_correct=0.45,
+        in_candidates=None,
+        attributes=(
+            AttributeDisclosure(
+                attribute="diag",
+                p=0.9,
+                confident=Rate(5, 10, 0.5, 0.237, 0.763, 0.6),
+                correct=Rate(4, 10, 0.4, 0.168, 0.687, 0.6),
+                base_rate=0.6,
+                base_value="flu",
+            ),
+        ),
+        notes=(),
+    )
+
+
+def test_linkage_reading():
+    assert rd.linkage_reading(_linkage()) == (
+        "4 of 10 targets (40.0%, 95% CI 16.8%-68.7%) match exactly one released record; "
+        "3 (30.0%) are re-identified correctly. A random guess would be right for 1 in 8 "
+        "(12.5000%); 2 targets match nobody."
+    )
+    assert "re-identified correctly" not in rd.linkage_reading(_linkage(correct=False))
+
+
+def test_attribute_table():
+    t = rd.attribute_table(_linkage())
+    row = t.iloc[0]
+    assert row["attribute"] == "diag"
+    assert row["learned with confidence >= p"] == 0.5
+    assert row["95% CI"] == "23.7% - 76.3%"
+    assert row["learned and correct"] == 0.4
+    assert row["base rate (always guess the commonest)"] == 0.6
+    assert row["commonest value"] == "flu"
+
+
+def _rates(*rates: float) -> tuple[Rate, ...]:
+    return tuple(Rate(0, 10, r, r - 0.05, r + 0.05, 0.1) for r in rates)
+
+
+def test_curve_reading_names_the_biggest_jump():
+    # steps: +10%, +40%, +10%: dob adds the most
+    curve = LinkageCurve(("zip", "dob", "sex"), _rates(0.1, 0.5, 0.6), _rates(0.1, 0.5, 0.6))
+    assert rd.curve_reading(curve) == (
+        "Knowing all 3 columns re-identifies 60.0% of targets; the biggest jump comes from "
+        "adding dob (+40.0%)."
+    )
+    assert rd.curve_reading(LinkageCurve((), (), ())) == ""
+
+
+# ------------------------------------------------------------------ homogeneity
+
+
+def test_homogeneity_reading_and_exposed_table():
+    # p = 1: the homogeneous classes (40, 200) x2 flu and (50, 300) x1 cold: 3 people
+    h = homogeneity_attack(PEOPLE, ["age", "zip"], "diag", p=1.0)
+    assert rd.homogeneity_reading(h, ["age", "zip"]) == (
+        "3 people (37.5%) sit in 2 classes where at least 100% share one diag: anyone who "
+        "knows their age + zip learns it."
+    )
+    t = rd.exposed_table(PEOPLE, EncodedTable(PEOPLE), ["age", "zip"], h)
+    assert list(t["age"]) == [40, 50]  # largest first
+    assert list(t["zip"]) == ["200", "300"]
+    assert list(t["people"]) == [2, 1]
+    assert list(t["leaked diag"]) == ["flu", "cold"]
+    np.testing.assert_allclose(t["confidence"], [1.0, 1.0])
+
+
+def test_homogeneity_reading_when_nothing_is_exposed():
+    df = pd.DataFrame({"q": ["a", "a", "b", "b"], "s": ["x", "y", "x", "y"]})
+    h = homogeneity_attack(df, ["q"], "s", p=0.9)
+    assert rd.homogeneity_reading(h, ["q"]) == (
+        "No class reveals s with confidence 90% or more: knowing someone's q does not pin "
+        "down their s."
+    )
+
+
+# ------------------------------------------------------------------ differencing
+
+
+def _diff(**kw: object) -> DifferencingResult:
+    base: dict[str, object] = {
+        "target": 3,
+        "known": ("age", "zip"),
+        "aggregate": "count",
+        "column": None,
+        "condition": (("diag", "flu"),),
+        "n": 200,
+        "group_size": 1,
+        "q_all": 120.0,
+        "q_rest": 119.0,
+        "contributors_all": 200,
+        "contributors_rest": 199,
+        "recovered": 1.0,
+        "true_value": 1.0,
+        "exact": True,
+        "min_cell": 11,
+        "passes_cell_rule": True,
+    }
+    base.update(kw)
+    return DifferencingResult(**base)  # type: ignore[arg-type]
+
+
+def test_differencing_reading_exact_count():
+    assert rd.differencing_reading(_diff()) == (
+        "The difference 120 - 119 tells the attacker the target has diag = flu: 1 person "
+        "shares the known values, so the difference is theirs. Both answers come from at "
+        "least 11 people, so a minimum-cell-size rule would publish them."
+    )
+    no = rd.differencing_reading(_diff(recovered=0.0, q_rest=120.0, passes_cell_rule=False))
+    assert "the target does not have diag = flu" in no
+    assert "(A cell-size rule of 11 would suppress at least one answer here" in no
+
+
+def test_differencing_reading_sum_and_group():
+    s = rd.differencing_reading(
+        _diff(
+            aggregate="sum",
+            column="income",
+            condition=(),
+            q_all=952_000.0,
+            q_rest=900_000.0,
+            recovered=52_000.0,
+        )
+    )
+    assert "The difference 952,000 - 900,000 tells the attacker the target has income = 52,000" in s
+    g = rd.differencing_reading(_diff(exact=False, group_size=3, recovered=150_000.0))
+    assert g == (
+        "3 people share the target's known values, so the difference (150,000) is a total "
+        "over those 3 people, not the target's own value."
+    )
+
+
+# ------------------------------------------------------------------ noise
+
+
+def test_noise_reading():
+    # b = 1 / 0.5 = 2: 95% error b ln 20 = 5.99; P(|D| <= 0.5) = 1 - e^-0.25 (1 + 0.125) = 12.4%
+    assert rd.noise_reading(0.5, 1.0, 0.5) == (
+        "At epsilon = 0.5 per query, each answer is off by up to +/- 6.0 (95%), and the "
+        "attacker's difference lands within +/- 0.5 of the truth 12.4% of the time (it was "
+        "100% without noise)."
+    )
+
+
+def test_noise_curve():
+    c = rd.noise_curve(0.5, 2.0)
+    assert len(c) == 61
+    assert c["epsilon"].iloc[0] == pytest.approx(0.01)
+    assert c["epsilon"].iloc[-1] == pytest.approx(10.0)
+    at1 = c.iloc[40]  # 10^(-2 + 40 * 3 / 60) = 1
+    assert at1["epsilon"] == pytest.approx(1.0)
+    b = 2.0  # sensitivity 2 / epsilon 1
+    assert at1["p within"] == pytest.approx(1 - math.exp(-0.5 / b) * (1 + 0.5 / (2 * b)))
+    assert at1["error95"] == pytest.approx(b * math.log(20))
+
+
+def test_estimate_reading():
+    # |draw - 10| = 0.5, 0.2, 1, 4, 0: four of five within 1
+    assert rd.estimate_reading(np.array([9.5, 10.2, 11.0, 14.0, 10.0]), 10.0, 1.0) == (
+        "In this simulation 80.0% of the 5 attacker's estimates land within +/- 1 of the true "
+        "value 10; the rest point to a wrong answer."
+    )
+
+
+# ------------------------------------------------------------------ two releases
+
+
+def test_two_release_table_puts_exact_recoveries_first():
+    # bands: [20,29] and [29,35] meet at 29 only; the other rows stay ranges
+    df = pd.DataFrame(
+        {"r1": ["30-39", "20-29", "20-29"], "r2": ["30-39", "20-25", "29-35"], "x": [1, 2, 3]}
+    )
+    res, table = rd.two_release_table(df, ["r1", "r2"])
+    assert res.n_exact == 1
+    assert list(table.index) == [2, 0, 1]
+    assert list(table["exact"]) == [True, False, False]
+    assert float(table["inferred"].iloc[0]) == 29.0
+
+
+def test_queries_list():
+    # _diff: count of people with diag = flu known on age, zip; answers 120 and 119
+    d = _diff(q_all=1234.5, q_rest=1233.5)
+    assert rd.queries_list(d) == (
+        "1. how many people with diag = flu, over everyone: **1,234.5**\n"
+        "2. how many people with diag = flu, over everyone except people with the target's "
+        "age, zip: **1,233.5**"
+    )
+    counted = rd.queries_list(d, number_format=",.0f", escape=lambda v: f"<{v}>")
+    assert counted.startswith("1. <how many people with diag = flu, over everyone>: **1,234**")
