@@ -77,6 +77,19 @@ def test_homogeneity_and_linkage_break_ties_the_same_way():
     assert r1.attributes[0].correct is not None and r1.attributes[0].correct.successes == 0
 
 
+def test_tolerance_windows_break_ties_the_same_way():
+    # ages 30 and 31 are both within +/- 1 of 30: a 1-1 tie between "b" (code 0) and "a"
+    rel = pd.DataFrame({"age": [30, 31], "s": ["b", "a"]})
+    aux = pd.DataFrame({"age": [30, 30]})
+    r = linkage_attack(
+        rel, aux, ["age"], truth=np.array([0, 1]), sensitive=["s"], p=0.5, tolerance={"age": 1}
+    )
+    assert r.candidates.tolist() == [2, 2]
+    (a,) = r.attributes
+    # both targets are predicted "b": right for row 0, wrong for row 1
+    assert a.confident.successes == 2 and a.correct is not None and a.correct.successes == 1
+
+
 # ------------------------------------------------------------------ round trips
 
 

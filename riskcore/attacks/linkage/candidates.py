@@ -89,9 +89,11 @@ def _majority_in_windows(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Majority share and value of ``sorted_codes[lo:hi]`` for every window.
 
-    Exact windows are whole runs of equal keys, so the counts are taken per
-    run (one ``np.unique``); tolerance windows overlap, so the counts come from
-    one prefix sum per sensitive value.
+    Exact windows are whole runs of equal keys: they are the classes of a
+    window x value :class:`~riskcore.engine.Contingency`, whose majority is
+    :func:`riskcore.metrics.class_majority`. Tolerance windows overlap, so the
+    counts come from one prefix sum per sensitive value. Both break ties the
+    same way: the smallest value code wins.
     """
     n_w = len(lo)
     size = hi - lo
