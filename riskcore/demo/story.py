@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from riskcore._results import Result
 from riskcore.attacks import (
     DifferencingResult,
     HomogeneityResult,
@@ -48,16 +48,17 @@ SUPPRESS_BELOW = 5
 COMBOS = (("sex",), ("age", "sex"), ("zip",), ("age", "zip", "sex"), ("date_of_birth", "zip"))
 
 
-@dataclass(frozen=True)
-class Story:
+@dataclass(frozen=True, eq=False)
+class Story(Result):
     """Everything the guided demo shows.
 
     Attributes
     ----------
     n : int
         People in the demo.
-    combos : pandas.DataFrame
-        Share of people unique on a few combinations (step 1).
+    combo_columns, combo_unique_shares : tuple
+        Share of people unique on a few combinations of columns (step 1);
+        :attr:`combos` gives them as a table.
     linkage : LinkageResult
         Voter roll (name, date of birth, ZIP) joined to the release (step 2).
     before, after : Assessment
@@ -70,8 +71,9 @@ class Story:
     homogeneity : HomogeneityResult
         Diagnosis on the coarsened release, every class whose most common
         diagnosis covers at least half of it (step 4).
-    exposure : pandas.DataFrame
-        Records and classes exposed at each confidence p from 0.5 to 1.
+    exposure_p, exposure_classes, exposure_records : tuple
+        Classes and records exposed at each confidence p from 0.5 to 1;
+        :attr:`exposure` gives them as a table.
     differencing : DifferencingResult
         Two counts that reveal one person's diagnosis (step 5).
     epsilons : numpy.ndarray
@@ -83,18 +85,39 @@ class Story:
     """
 
     n: int
-    combos: pd.DataFrame = field(repr=False)
+    combo_columns: tuple[str, ...]
+    combo_unique_shares: tuple[float, ...]
     linkage: LinkageResult = field(repr=False)
     before: Assessment = field(repr=False)
     after: Assessment = field(repr=False)
     suppressed: int
     linkage_after: LinkageResult = field(repr=False)
     homogeneity: HomogeneityResult = field(repr=False)
-    exposure: pd.DataFrame = field(repr=False)
+    exposure_p: tuple[float, ...]
+    exposure_classes: tuple[int, ...]
+    exposure_records: tuple[int, ...]
     differencing: DifferencingResult = field(repr=False)
     epsilons: np.ndarray = field(repr=False)
     p_exact: np.ndarray = field(repr=False)
     count_error: np.ndarray = field(repr=False)
+
+    @property
+    def combos(self) -> pd.DataFrame:
+        """Step 1 as a table: ``columns`` and ``unique share``."""
+        return pd.DataFrame(
+            {"columns": list(self.combo_columns), "unique share": list(self.combo_unique_shares)}
+        )
+
+    @property
+    def exposure(self) -> pd.DataFrame:
+        """Step 4 as a table: ``p``, ``classes`` and ``records`` exposed."""
+        return pd.DataFrame(
+            {
+                "p": list(self.exposure_p),
+                "classes": list(self.exposure_classes),
+                "records": list(self.exposure_records),
+            }
+        )
 
     def relative_count_error(self, epsilon: float) -> float:
         """95% error of the step-5 count at the grid epsilon nearest ``epsilon``, as a share."""
@@ -130,35 +153,17 @@ class Story:
             )
         raise ValueError(f"step must be 0 to 5, got {step!r}")
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready summary of the story's numbers."""
-        return {
-            "n": self.n,
-            "combos": self.combos.to_dict(orient="records"),
-            "linkage": self.linkage.to_dict(),
-            "k_before": self.before.k,
-            "k_after": self.after.k,
-            "suppressed": self.suppressed,
-            "linkage_after": self.linkage_after.to_dict(),
-            "homogeneity": self.homogeneity.to_dict(),
-            "exposure": self.exposure.to_dict(orient="records"),
-            "differencing": self.differencing.to_dict(),
-            "epsilons": self.epsilons.tolist(),
-            "p_exact": self.p_exact.tolist(),
-            "count_error": self.count_error.tolist(),
-        }
 
-
-def _exposure(homogeneity: HomogeneityResult) -> pd.DataFrame:
-    """Return records and classes exposed at each confidence p = 0.5, 0.55, ..., 1."""
+def _exposure(
+    homogeneity: HomogeneityResult,
+) -> tuple[tuple[float, ...], tuple[int, ...], tuple[int, ...]]:
+    """Return the confidences p = 0.5, 0.55, ..., 1 and the classes and records exposed at each."""
     grid = np.round(np.arange(0.5, 1.0001, 0.05), 2)
     hit = homogeneity.top_share[None, :] >= grid[:, None] - 1e-12  # exposures nest as p rises
-    return pd.DataFrame(
-        {
-            "p": grid,
-            "classes": hit.sum(axis=1),
-            "records": (hit * homogeneity.sizes[None, :]).sum(axis=1),
-        }
+    return (
+        tuple(grid.tolist()),
+        tuple(hit.sum(axis=1).tolist()),
+        tuple((hit * homogeneity.sizes[None, :]).sum(axis=1).tolist()),
     )
 
 
@@ -192,12 +197,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     people = make_people(n, seed=seed)
     release = people.drop(columns=["name", "ssn"])
     enc = EncodedTable(release)
-    combos = pd.DataFrame(
-        {
-            "columns": [join_names(c) for c in COMBOS],
-            "unique share": [float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS],
-        }
-    )
+    shares = tuple(float((enc.classes(c).sizes == 1).sum() / len(enc)) for c in COMBOS)
     aux, truth = simulate_auxiliary(people, ["date_of_birth", "zip"], identifiers=["name"])
     aux = aux.assign(sex=people["sex"].to_numpy(), age=people["age"].to_numpy())
     linkage = linkage_attack(
@@ -215,21 +215,24 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
         released, aux, list(COARSE_QIS), truth=new_pos[truth], sensitive=["diagnosis"]
     )
     homogeneity = homogeneity_attack(released, list(COARSE_QIS), "diagnosis", p=0.5)
-    exposure = _exposure(homogeneity)
+    exposure_p, exposure_classes, exposure_records = _exposure(homogeneity)
     differencing = _differencing(release, enc)
     eps = epsilon_grid()
     p_exact = difference_within_probability(0.5, eps)
     count_error = LAPLACE_95 / eps  # Laplace(1/eps): P(|noise| > x) = e^{-x eps} = 5%
     return Story(
         n=n,
-        combos=combos,
+        combo_columns=tuple(join_names(c) for c in COMBOS),
+        combo_unique_shares=shares,
         linkage=linkage,
         before=before,
         after=after,
         suppressed=n - len(kept),
         linkage_after=linkage_after,
         homogeneity=homogeneity,
-        exposure=exposure,
+        exposure_p=exposure_p,
+        exposure_classes=exposure_classes,
+        exposure_records=exposure_records,
         differencing=differencing,
         epsilons=eps,
         p_exact=p_exact,

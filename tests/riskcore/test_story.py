@@ -120,3 +120,33 @@ def test_story_step_six_reads_the_noise_at_the_chosen_epsilon(story):
     )
     marked = s.caption(5, epsilon=1.0, escape=lambda v: f"<{v}>")
     assert marked.startswith("<At epsilon = 1") and "> The published count" in marked
+
+
+def test_story_round_trips_through_strict_json(story):
+    import json
+
+    from riskcore._results import dumps
+    from riskcore.demo.story import Story
+
+    text = dumps(story.to_dict())
+    back = Story.from_dict(json.loads(text))
+    assert back.n == story.n and back.suppressed == story.suppressed
+    assert back.combos.equals(story.combos) and back.exposure.equals(story.exposure)
+    assert back.before.to_dict() == story.before.to_dict()
+    assert back.after.k == story.after.k
+    assert back.linkage.to_dict() == story.linkage.to_dict()
+    assert back.differencing.to_dict() == story.differencing.to_dict()
+    np.testing.assert_array_equal(back.epsilons, story.epsilons)
+    np.testing.assert_array_equal(back.count_error, story.count_error)
+    assert dumps(back.to_dict()) == text
+
+
+def test_story_exposure_counts_nest_and_match_the_homogeneity_result(story):
+    # at each confidence p the exposed classes are those whose top share >= p
+    h = story.homogeneity
+    for p, classes, records in zip(
+        story.exposure_p, story.exposure_classes, story.exposure_records, strict=True
+    ):
+        hit = h.top_share >= p - 1e-12
+        assert classes == int(hit.sum()) and records == int(h.sizes[hit].sum())
+    assert list(story.exposure_classes) == sorted(story.exposure_classes, reverse=True)
