@@ -29,7 +29,7 @@ from typing import Literal
 import numpy as np
 
 from riskcore._results import Result
-from riskcore._validation import check_unit_interval
+from riskcore._validation import check_one_of, check_unit_interval
 
 #: Record-risk thresholds used in practice, with what they mean
 #: (El Emam 2013, "cell size precedents").
@@ -39,7 +39,6 @@ THRESHOLDS: dict[float, str] = {
     0.09: "k = 11: US public release (CMS cell-size rule of 11)",
     0.05: "k = 20: most conservative precedent, public release",
 }
-
 
 
 def _check_sizes(sizes: np.ndarray) -> np.ndarray:
@@ -68,7 +67,6 @@ class ClassSizeDistribution(Result):
     size: tuple[int, ...]
     n_classes: tuple[int, ...]
     n_records: tuple[int, ...]
-
 
 
 def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
@@ -119,7 +117,6 @@ class KAnonymityResult(Result):
     def unique_share(self) -> float:
         """Return the share of records unique on the QIs."""
         return self.unique_records / self.n_records if self.n_records else 0.0
-
 
 
 def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
@@ -179,7 +176,6 @@ class RiskResult(Result):
     mean_class_risk: float
 
 
-
 def _check_threshold(threshold: float) -> float:
     return check_unit_interval("threshold", threshold)
 
@@ -222,8 +218,7 @@ def reidentification_risk(
     """
     f = _check_sizes(sizes).astype(np.float64)
     tau = _check_threshold(threshold)
-    if model not in ("prosecutor", "journalist", "marketer"):
-        raise ValueError(f"model must be prosecutor, journalist or marketer, got {model!r}")
+    check_one_of("model", model, ("prosecutor", "journalist", "marketer"))
     if population_sizes is None or model == "prosecutor":
         big_f = f
     else:

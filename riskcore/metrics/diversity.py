@@ -29,6 +29,7 @@ from typing import Literal
 import numpy as np
 
 from riskcore._results import NOT_IN_JSON, Result
+from riskcore._validation import check_one_of, check_positive
 from riskcore.engine import Contingency
 
 Distance = Literal["ordered", "equal"]
@@ -135,11 +136,7 @@ def class_majority(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_c(c: float) -> float:
-    if isinstance(c, bool) or not isinstance(c, (int, float, np.floating)):
-        raise TypeError(f"c must be a number, got {c!r}")
-    if not np.isfinite(c) or c <= 0:
-        raise ValueError(f"c must be a positive number, got {c!r}")
-    return float(c)
+    return check_positive("c", c)
 
 
 # ---------------------------------------------------------------- t-closeness
@@ -174,8 +171,7 @@ def t_closeness_per_class(table: Contingency, distance: Distance | None = None) 
     """
     if distance is None:
         distance = "ordered" if table.ordered else "equal"
-    if distance not in ("ordered", "equal"):
-        raise ValueError(f"distance must be 'ordered' or 'equal', got {distance!r}")
+    check_one_of("distance", distance, ("ordered", "equal"))
     n_classes = len(table.class_sizes)
     n = table.value_totals.sum()
     m = table.n_values

@@ -163,7 +163,7 @@ def test_health_toy_differencing_neighbour_is_unique(seed_dir):
     [
         ({"threshold": 1.5}, ValueError, r"^threshold must be in \[0, 1\], got 1.5$"),
         ({"threshold": "x"}, TypeError, r"^threshold must be a real number, got 'x'$"),
-        ({"model": "nope"}, ValueError, r"^model must be prosecutor, journalist or marketer"),
+        ({"model": "nope"}, ValueError, r"^model must be one of 'prosecutor', 'journalist', 'marketer', got 'nope'$"),
     ],
 )
 def test_risk_rejects_bad_arguments(kwargs, exc, msg):
@@ -172,7 +172,7 @@ def test_risk_rejects_bad_arguments(kwargs, exc, msg):
 
 
 def test_recursive_rejects_bad_c():
-    with pytest.raises(ValueError, match=r"^c must be a positive number, got -1$"):
+    with pytest.raises(ValueError, match=r"^c must be positive, got -1$"):
         recursive_l_per_class(one_class([1, 1]), -1)
 
 
