@@ -1,18 +1,13 @@
 """Differencing attack: two aggregate answers that differ by one group.
 
-The linkage attack lives in :mod:`riskcore.attacks.linkage`. Everything here is
-computed from encoded columns and the one partition of the assessment; loops
-run over criteria levels or released groupings, never over records.
+Computed from encoded columns; loops run over the released queries only,
+never over records.
 
 References
 ----------
 .. [DR14] C. Dwork, A. Roth, *The Algorithmic Foundations of Differential
    Privacy*, FnT-TCS 9(3-4), 2014 (Laplace mechanism; differencing as the
    motivating attack).
-.. [M07] A. Machanavajjhala et al., "l-diversity: privacy beyond
-   k-anonymity", ACM TKDD 1(1), 2007 (homogeneity and background-knowledge
-   attacks).
-.. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness", ICDE 2007.
 .. [DN03] I. Dinur, K. Nissim, "Revealing information while preserving
    privacy", PODS 2003 (combining releases; linear reconstruction).
 """

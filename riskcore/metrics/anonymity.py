@@ -15,10 +15,6 @@ References
 .. [E13] K. El Emam, *Guide to the De-Identification of Personal Health
    Information*, CRC Press, 2013 (prosecutor / journalist / marketer models,
    as implemented in ARX ``risk/RiskModelSampleSummary.java``).
-.. [M07] A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam,
-   "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007.
-.. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness: privacy beyond
-   k-anonymity and l-diversity", ICDE 2007.
 """
 
 from __future__ import annotations

@@ -5,16 +5,11 @@ Every function here takes the small tables of the engine contract (:mod:`riskcor
 numpy: no Python loop runs over records or classes.
 
 Notation (``shared/notes/formulas.md``): classes j = 1..J over the
-quasi-identifiers, f_j records in class j, n = sum f_j, F_j the class size in
-the population when known.
+quasi-identifiers, f_j records in class j, n = sum f_j; per class, p_i the
+share of sensitive value i and q_i its share in the whole table.
 
 References
 ----------
-.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
-   Int. J. Uncertainty, Fuzziness and Knowledge-Based Systems 10(5), 2002.
-.. [E13] K. El Emam, *Guide to the De-Identification of Personal Health
-   Information*, CRC Press, 2013 (prosecutor / journalist / marketer models,
-   as implemented in ARX ``risk/RiskModelSampleSummary.java``).
 .. [M07] A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam,
    "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007.
 .. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness: privacy beyond
