@@ -1,5 +1,5 @@
 """Entry point of ``python -m riskcore``."""
 
-from riskcore.cli import main
+from riskcore.cli import run
 
-raise SystemExit(main())
+run()

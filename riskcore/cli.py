@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # pandas, numpy and the metrics are imported inside main(), after the
 # arguments are parsed, so `--help` and usage errors answer at once.
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -151,3 +151,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(assessment_text(result))
     return 0
+
+
+def run() -> NoReturn:
+    """Run :func:`main` as a program (``riskcore`` and ``python -m riskcore``) and exit.
+
+    Before exiting, every object alive is frozen out of the garbage collector
+    (:func:`gc.freeze`): the interpreter's final collections would otherwise
+    walk all of pandas' and pyarrow's module objects, about 0.15 s of a
+    0.7 s run, to free memory the operating system reclaims anyway.
+    """
+    import gc
+
+    code = main()
+    gc.freeze()
+    raise SystemExit(code)
+

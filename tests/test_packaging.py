@@ -28,7 +28,7 @@ def test_wheel_holds_every_module_and_the_console_script(tmp_path):
     assert "riskcore/py.typed" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()
-    assert "riskcore = riskcore.cli:main" in text
+    assert "riskcore = riskcore.cli:run" in text
     assert not any(n.startswith(("ui/", "pages/", "tests/")) for n in names)
 
 
