@@ -302,6 +302,21 @@ def test_composition_chart():
     )
 
 
+def test_composition_chart_shows_every_accountant_when_one_query_spends_the_budget():
+    # epsilon = 1 per query against a budget of 1: advanced composition at k = 1 is
+    # 1 * sqrt(2 ln 1e6) + 1 * (e - 1) = 7.00, above three budgets; every line must
+    # still start inside the plot
+    c = dp.composition_curves(1.0, 300, delta_prime=1e-6)
+    advanced_1 = math.sqrt(2 * math.log(1e6)) + (math.e - 1)
+    assert c.advanced[0] == pytest.approx(advanced_1)
+    fig = fg.composition_chart(c, 1.0)
+    low, high = fig.layout.yaxis.range
+    assert low == 0 and high > max(c.basic[0], c.advanced[0], c.zcdp[0])
+    assert high == pytest.approx(1.15 * max(advanced_1, c.zcdp[0]))
+    # x runs to where the cheapest accountant passes the top (basic: k epsilon > high)
+    assert list(fig.layout.xaxis.range) == [1, max(math.floor(high) + 1, 10)]
+
+
 def test_posterior_chart():
     r = np.array([0.0, 5.0, 10.0])
     g = np.array([0.005, 0.01, 0.004])

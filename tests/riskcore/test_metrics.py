@@ -163,7 +163,11 @@ def test_health_toy_differencing_neighbour_is_unique(seed_dir):
     [
         ({"threshold": 1.5}, ValueError, r"^threshold must be in \[0, 1\], got 1.5$"),
         ({"threshold": "x"}, TypeError, r"^threshold must be a real number, got 'x'$"),
-        ({"model": "nope"}, ValueError, r"^model must be one of 'prosecutor', 'journalist', 'marketer', got 'nope'$"),
+        (
+            {"model": "nope"},
+            ValueError,
+            r"^model must be one of 'prosecutor', 'journalist', 'marketer', got 'nope'$",
+        ),
     ],
 )
 def test_risk_rejects_bad_arguments(kwargs, exc, msg):

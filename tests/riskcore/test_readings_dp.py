@@ -88,6 +88,11 @@ def test_composition_reading():
     )
     # a budget no accountant exhausts within the plotted queries reads "300+"
     assert "basic composition allows 300+ queries" in rd.composition_reading(c, 100.0)
+    one = dp.composition_curves(1.0, 300, delta_prime=1e-6)
+    # epsilon 1 against a budget of 1: one basic query; advanced (6.98) and zCDP exceed it at once
+    assert "basic composition allows 1 query, advanced composition 0 and zCDP 0 " in (
+        rd.composition_reading(one, 1.0)
+    )
 
 
 def test_ledger_table():

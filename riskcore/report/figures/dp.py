@@ -156,9 +156,11 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
         "number of queries k",
         "total epsilon",
     )
-    # zoom on where the budget is crossed: up to three budgets, and the k where even the
+    # zoom on where the budget is crossed: up to three budgets (higher when an accountant's
+    # first query already costs more, so that every line shows), and the k where even the
     # best accountant has passed that
-    top = budget * 3.0
+    first = max(float(c.basic[0]), float(c.advanced[0]), float(c.zcdp[0]))
+    top = max(budget * 3.0, first * 1.15)
     past = np.flatnonzero(c.best > top)
     k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
     fig.update_yaxes(range=[0, top])

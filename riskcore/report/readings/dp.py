@@ -144,7 +144,8 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
 
     return (
         f"At epsilon = {curves.epsilon:g} per query and a budget of {budget:g}, basic "
-        f"composition allows {fmt(b)} queries, advanced composition {fmt(a)} and zCDP "
+        f"composition allows {fmt(b)} {'query' if b == 1 else 'queries'}, advanced "
+        f"composition {fmt(a)} and zCDP "
         f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
     )
 
