@@ -84,7 +84,7 @@ def test_dp_page_budget_tab_and_identifiability():
     m = metrics(at)
     # default candidates: 200 people drawn from the table, rho = 1.5%
     assert m["Epsilon (Theorem 1)"] == f"{dp.identifiability_epsilon(200, 0.015):.4g}"
-    assert "composition allows 1 queries" in _text(at)  # epsilon 1, budget 1
+    assert "composition allows 1 query," in _text(at)  # epsilon 1, budget 1
     at.number_input(key="rc_dp_m").set_value(50).run()
     assert any("is not above 1/m" in e.value for e in at.error)
 

@@ -108,6 +108,7 @@ def test_ledger_table():
     t = rd.ledger_table(ledger)
     assert list(t["#"]) == [1, 2]
     assert list(t["query"]) == ["count", "histogram of sex"]
+    assert list(t["mechanism"]) == ["Laplace", "Laplace"]  # the label, not the enum value
     np.testing.assert_allclose(t["epsilon"], [0.5, 0.2])
     np.testing.assert_allclose(t["zCDP rho"], [0.5**2 / 2, 0.2**2 / 2])  # pure eps -> eps^2 / 2
     assert list(t["bars (parallel)"]) == [1, 2]
@@ -259,7 +260,7 @@ def test_release_reading():
 
     rel = Release(
         query=Query("count"),
-        mechanism="Laplace",
+        mechanism=dp.Mechanism.LAPLACE,
         neighbouring="add_remove",
         value=1001.0,
         labels=None,

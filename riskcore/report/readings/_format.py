@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["join_names", "short_share"]
+__all__ = ["join_names", "mechanism_label", "short_share"]
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -19,3 +19,17 @@ def short_share(x: float) -> str:
     if x == 0 or x >= 0.1:
         return f"{x:.0%}"
     return f"{x:.1%}" if x >= 0.001 else f"{x:.2%}"
+
+
+def mechanism_label(value: str) -> str:
+    """Return the name people read for a DP mechanism ("laplace" -> "Laplace").
+
+    Values that are not one of :class:`riskcore.dp.Mechanism` (a local-DP
+    ledger entry, say) are returned as they are.
+    """
+    from riskcore.dp.mechanisms import Mechanism
+
+    try:
+        return Mechanism(value).label
+    except ValueError:
+        return str(value)

@@ -17,6 +17,7 @@ from riskcore.dp import local as ldp
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
+from riskcore.report.readings._format import mechanism_label
 
 __all__ = [
     "EPSILON_STEPS",
@@ -157,7 +158,7 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
             {
                 "#": i + 1,
                 "query": e.query,
-                "mechanism": e.mechanism,
+                "mechanism": mechanism_label(e.mechanism),
                 "epsilon": e.epsilon,
                 "delta": e.delta,
                 "zCDP rho": e.zcdp,

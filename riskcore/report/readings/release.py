@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from riskcore.report.readings._format import mechanism_label
+
 if TYPE_CHECKING:  # riskcore.dp.release imports opendp: only its types are needed here
     from riskcore import dp
     from riskcore.dp.release import Release
@@ -55,7 +57,7 @@ def solver_caption(confidence: float, delta: float) -> str:
 def release_reading(rel: Release) -> str:
     """Return what an OpenDP release cost and how accurate it is, with its notes."""
     return (
-        f"{rel.mechanism} noise of scale {rel.scale:,.4g} (OpenDP); certified "
+        f"{mechanism_label(rel.mechanism)} noise of scale {rel.scale:,.4g} (OpenDP); certified "
         f"cost epsilon {rel.epsilon:.4g}, delta {rel.delta:g}; "
         f"+/- {rel.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in rel.notes)
     )
