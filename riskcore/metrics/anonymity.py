@@ -180,6 +180,7 @@ def reidentification_risk(
     sizes: np.ndarray,
     *,
     population_sizes: np.ndarray | None = None,
+    record_risk: np.ndarray | None = None,
     threshold: float = 0.09,
     model: Literal["prosecutor", "journalist", "marketer"] = "prosecutor",
 ) -> RiskResult:
@@ -196,7 +197,10 @@ def reidentification_risk(
       risk as for the journalist).
 
     Without population sizes F_j = f_j and all three reduce to the
-    prosecutor figures.
+    prosecutor figures. When the F_j are not known but estimated (a sample
+    with sampling fraction pi), 1/F_j is replaced by the model's record risk
+    r_j = E[1/F_j | f_j] (:func:`riskcore.metrics.population.individual_risk`)
+    and ``population_sizes`` holds the estimates F^_j used only in J / sum F^_j.
 
     Parameters
     ----------
@@ -204,6 +208,9 @@ def reidentification_risk(
         f_j per class.
     population_sizes : numpy.ndarray, optional
         F_j per class (same order), each >= f_j.
+    record_risk : numpy.ndarray, optional
+        Estimated E[1/F_j | f_j] per class, used instead of 1/F_j (journalist
+        and marketer only; needs ``population_sizes``).
     threshold : float, default 0.09
         tau; see :data:`THRESHOLDS` for the cited values.
     model : {"prosecutor", "journalist", "marketer"}
@@ -228,9 +235,15 @@ def reidentification_risk(
         return RiskResult(model, tau, 0.0, 0.0, 0.0, 0.0)
     j = len(f)
     risk = 1.0 / big_f
+    if record_risk is not None and model != "prosecutor":
+        if population_sizes is None:
+            raise ValueError("record_risk needs the estimated population_sizes")
+        risk = np.asarray(record_risk, dtype=np.float64)
+        if risk.shape != f.shape:
+            raise ValueError("record_risk must have one entry per class")
     highest = float(risk.max())
     at_risk = float((f * (risk > tau)).sum() / n)
-    marketer = float((f / big_f).sum() / n)
+    marketer = float((f * risk).sum() / n)
     if model == "prosecutor":
         success = j / n
     elif model == "journalist":

@@ -30,7 +30,11 @@ from riskcore.metrics.anonymity import (
     reidentification_risk,
 )
 from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
-from riskcore.metrics.population import PopulationUniqueness, population_uniqueness
+from riskcore.metrics.population import (
+    PopulationUniqueness,
+    individual_risk,
+    population_uniqueness,
+)
 
 __all__ = ["MISSING_POLICY", "Assessment", "Population", "assess", "class_table"]
 
@@ -216,13 +220,26 @@ class Assessment(Result):
         )
 
 
-def _population_sizes(classes: ClassTable, population: Population) -> tuple[np.ndarray, str]:
-    """Return F_j per class and a note on how it was obtained."""
+def _population_sizes(
+    classes: ClassTable, population: Population
+) -> tuple[np.ndarray, np.ndarray | None, str]:
+    """Return F_j per class, the estimated record risk if F_j is estimated, and a note.
+
+    With a population table F_j is looked up and the record risk is 1/F_j
+    (None here). With only a sampling fraction F_j is unknown: the record
+    risk is E[1/F_j | f_j] of the individual-risk model
+    (:func:`~riskcore.metrics.population.individual_risk`), never 1/(f_j / pi),
+    and F^_j = f_j / pi serves only in J / sum F^_j.
+    """
     f = classes.sizes
     if population.sampling_fraction is not None:
         pi = float(population.sampling_fraction)
-        return np.maximum(f / pi, f), (
-            f"population class sizes estimated as f_j / {pi:g} (sampling fraction)"
+        return (
+            np.maximum(f / pi, f),
+            individual_risk(f, pi),
+            "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi "
+            f"with sampling weights 1/{pi:g}: model-based estimates, not measured population "
+            "sizes",
         )
     table = population.table
     assert table is not None
@@ -241,13 +258,13 @@ def _population_sizes(classes: ClassTable, population: Population) -> tuple[np.n
     big_f = merged["__F"].to_numpy(dtype=np.float64, na_value=np.nan)
     bad = np.isnan(big_f) | (big_f < f)
     big_f = np.where(bad, f, big_f)
-    note = "population class sizes taken from the population table"
+    note = "population class sizes taken from the population table"  # risk 1/F_j
     if bad.any():
         note += (
             f"; {int(bad.sum()):,} class(es) absent from it or smaller there than in the "
             "sample were given F_j = f_j (conservative)"
         )
-    return big_f, note
+    return big_f, None, note
 
 
 def assess(
@@ -314,12 +331,16 @@ def assess(
     if population is not None:
         if population.sampling_fraction is not None:
             pop_unique = population_uniqueness(sizes, population.sampling_fraction)
-        big_f, note = _population_sizes(tab.classes, population)
-        journalist = reidentification_risk(
-            sizes, population_sizes=big_f, threshold=threshold, model="journalist"
-        )
-        marketer = reidentification_risk(
-            sizes, population_sizes=big_f, threshold=threshold, model="marketer"
+        big_f, record_risk, note = _population_sizes(tab.classes, population)
+        journalist, marketer = (
+            reidentification_risk(
+                sizes,
+                population_sizes=big_f,
+                record_risk=record_risk,
+                threshold=threshold,
+                model=model,
+            )
+            for model in ("journalist", "marketer")
         )
     return Assessment(
         quasi_identifiers=qis,

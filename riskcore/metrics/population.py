@@ -18,6 +18,12 @@ References
 .. [H95] P. Haas, J. Naughton, S. Seshadri, L. Stokes, "Sampling-based
    estimation of the number of distinct values of an attribute", VLDB 1995
    (the Shlosser-type estimator D_Sh3 used for K in the SNB model).
+.. [BF98] R. Benedetti, L. Franconi, "Statistical and technological solutions
+   for controlled data dissemination", Pre-proceedings of New Techniques and
+   Technologies for Statistics, 1998 (the individual-risk model).
+.. [FP04] L. Franconi, S. Polettini, "Individual risk estimation in
+   mu-Argus: a review", Privacy in Statistical Databases, LNCS 3050, 2004
+   (closed forms; sdcMicro ``indivRisk``).
 .. [D12] F. Dankar, K. El Emam, A. Neisa, T. Roffey, "Estimating the
    re-identification risk of clinical data sets", BMC Medical Informatics and
    Decision Making 12:66, 2012 (the model-selection rule).
@@ -30,6 +36,7 @@ denominator, and the sign of the (1 - d) exponent in the SNB c_2 equation).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -41,6 +48,7 @@ from riskcore._validation import check_fraction
 
 __all__ = [
     "PopulationUniqueness",
+    "individual_risk",
     "pitman_uniques",
     "population_uniqueness",
     "snb_uniques",
@@ -236,6 +244,68 @@ def snb_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
             if 0 <= est <= k:
                 return float(est)
     return float("nan")
+
+
+@functools.cache
+def _laguerre() -> tuple[FloatArray, FloatArray]:
+    """Return the 100 Gauss-Laguerre nodes and weights (computed once)."""
+    nodes, weights = np.polynomial.laguerre.laggauss(100)
+    return nodes, weights
+
+
+def individual_risk(sizes: npt.ArrayLike, sampling_fraction: float) -> FloatArray:
+    """Return each class's record risk E[1/F_j | f_j] under the individual-risk model.
+
+    Benedetti and Franconi's model [BF98]_ [FP04]_ with sampling weights 1/pi
+    (a simple random sample): F^_j = f_j / pi, p_j = f_j / F^_j = pi,
+    q = 1 - p, and F_j - f_j ~ NegBin(f_j, p), so::
+
+        r_j = E[1/F_j | f_j] = sum_{h >= f} (1/h) C(h-1, f-1) p^f q^(h-f)
+
+    Writing 1/h = int_0^1 t^(h-1) dt, summing the series under the integral
+    and substituting u = p t / (1 - q t), then u = exp(-s / f)::
+
+        r_j = p int_0^1 u^(f-1) / (p + q u) du
+            = (p / f) int_0^inf exp(-s) / (p + q exp(-s / f)) ds
+
+    The last integral is taken by 100-point Gauss-Laguerre quadrature (its
+    integrand is smooth and bounded by 1/p; relative error under 1e-8 from
+    f = 1 to 20,000 and pi = 0.001 to 0.999 against the series). Classes of
+    size 1 and 2 use the closed forms (p/q) ln(1/p) and (p/q^2)(p ln p + q).
+    With pi = 1 the sample is the population and r_j = 1/f_j.
+
+    Unlike F_j = f_j / pi plugged into 1/F_j (which gives every record a risk
+    of at most pi, so no record can be a population unique), this gives a
+    sample unique at pi = 0.05 a risk of 0.158.
+
+    Parameters
+    ----------
+    sizes : array_like
+        Sample class sizes f_j (positive integers).
+    sampling_fraction : float
+        pi in (0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        r_j per class, in the order of ``sizes``.
+    """
+    pi = _check_pi(sampling_fraction)
+    f = np.asarray(sizes, dtype=np.float64)
+    if f.ndim != 1 or (f.size and f.min() < 1):
+        raise ValueError("class sizes must be a one-dimensional array of positive integers")
+    if pi == 1.0:
+        return 1.0 / f
+    p, q = pi, 1.0 - pi
+    values, inverse = np.unique(f, return_inverse=True)
+    r = np.empty(len(values))
+    r[values == 1] = (p / q) * math.log(1 / p)
+    r[values == 2] = (p / q**2) * (p * math.log(p) + q)
+    rest = values >= 3
+    nodes, weights = _laguerre()
+    v = values[rest][:, None]
+    r[rest] = (p / v[:, 0]) * (weights / (p + q * np.exp(-nodes / v))).sum(axis=1)
+    return r[inverse]
 
 
 @dataclass(frozen=True)

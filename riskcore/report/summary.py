@@ -39,6 +39,15 @@ def assessment_text(a: Assessment) -> str:
                 f"{label} risk: highest {r.highest_risk:.4f}; records at risk "
                 f"{r.records_at_risk:.1%}; success rate {r.success_rate:.2%}"
             )
+    if a.journalist is not None:
+        lines.append(f"  (journalist and marketer: {a.population_note})")
+    pu = a.population_uniqueness
+    if pu is not None:
+        lines.append(
+            f"Population uniques ({pu.model} model, Dankar et al. 2012 rule): about "
+            f"{pu.uniques:,.0f} of {pu.population_size:,.0f} people ({pu.uniqueness:.2%}); "
+            f"Zayatz {pu.zayatz:,.0f}, Pitman {pu.pitman:,.0f}, SNB {pu.snb:,.0f} (model-based)"
+        )
     for name, s in a.sensitive.items():
         lines.append(
             f"Sensitive {name!r} ({s.n_values} values): distinct l = {s.distinct_l}, "

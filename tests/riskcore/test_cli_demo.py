@@ -142,3 +142,19 @@ def test_riskcore_does_not_import_streamlit():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "True False", out.stderr
+
+
+def test_cli_text_carries_the_population_figures_of_the_json(capsys):
+    args = ["assess", "demo:3000", "--qi", "age", "--qi", "sex", "--qi", "zip"]
+    args += ["--sampling-fraction", "0.05"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    pu, j = data["population_uniqueness"], data["journalist"]
+    assert f"about {pu['uniques']:,.0f} of {pu['population_size']:,.0f} people" in text
+    assert f"({pu['model']} model, Dankar et al. 2012 rule)" in text
+    assert f"Journalist risk: highest {j['highest_risk']:.4f}" in text
+    assert "individual-risk model of Benedetti and Franconi" in text
+    # a sample unique's record risk at pi = 0.05 is (p/q) ln(1/p) = 0.1577
+    assert j["highest_risk"] == pytest.approx((0.05 / 0.95) * np.log(20))

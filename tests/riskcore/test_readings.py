@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.metrics import assess
+from riskcore.metrics import Population, assess
 from riskcore.metrics.population import PopulationUniqueness
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import readings as rd
@@ -92,6 +92,17 @@ def test_risk_table_and_reading(a):
     assert text.endswith("Give a sampling fraction for journalist and marketer risk.")
 
 
+def test_risk_reading_names_the_model_behind_journalist_risk():
+    b = assess(
+        PEOPLE, quasi_identifiers=["age", "zip"], population=Population(sampling_fraction=0.1)
+    )
+    assert rd.risk_reading(b).endswith(
+        "Journalist and marketer: record risk E[1/F | f] from the individual-risk model of "
+        "Benedetti and Franconi with sampling weights 1/0.1: model-based estimates, not "
+        "measured population sizes."
+    )
+
+
 def test_risk_reading_names_a_cited_threshold():
     b = assess(PEOPLE, quasi_identifiers=["age", "zip"], threshold=0.2)
     assert "exceeds 0.2 (k = 5: common cell-size rule for shared data; El Emam 2013)" in (
@@ -153,7 +164,9 @@ def test_population_reading():
     )
     assert rd.population_reading(pu) == (
         "Population uniques estimated with the Pitman model (Dankar et al. 2012 rule): "
-        "1,234 of about 100,000 people (1.23%); Zayatz 1,500, Pitman 1,234, SNB 988."
+        "1,234 of about 100,000 people (1.23%); Zayatz 1,500, Pitman 1,234, SNB 988. These are "
+        "model-based estimates, not counts: the models disagree, and at small sampling "
+        "fractions any of them can be off by a factor of two or more."
     )
 
 

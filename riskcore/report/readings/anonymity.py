@@ -140,7 +140,11 @@ def risk_reading(assessment: Assessment) -> str:
         f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
         f"people whose record risk 1/(class size) exceeds {a.threshold:g} "
         f"({THRESHOLDS.get(a.threshold, 'custom threshold')}; El Emam 2013)."
-        + ("" if a.journalist else " Give a sampling fraction for journalist and marketer risk.")
+        + (
+            f" Journalist and marketer: {a.population_note}."
+            if a.journalist
+            else " Give a sampling fraction for journalist and marketer risk."
+        )
     )
 
 
