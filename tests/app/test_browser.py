@@ -178,6 +178,19 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     goto(page, server, "Anonymity (k / l / t)")
     page.get_by_text("Re-identification risk").first.wait_for()
     shot(page, "3-anonymity-demo")
+    # a 5% sample: journalist risk from the individual-risk model, said on the page
+    box = page.get_by_role(
+        "spinbutton", name="sampling fraction n/N (0 = the table is the whole population)"
+    )
+    box.fill("0.05")
+    box.press("Enter")
+    wait_idle(page)
+    page.get_by_text("individual-risk model of Benedetti and Franconi").first.wait_for()
+    page.get_by_text("model-based estimates, not counts").first.wait_for()
+    shot(page, "3b-anonymity-sample-5pct")
+    box.fill("0")
+    box.press("Enter")
+    wait_idle(page)
 
     # upload UCI Adult (or a generated CSV when the reference data is absent)
     adult = SHARED / "adult.csv"
