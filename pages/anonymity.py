@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
+from riskcore.io.export import to_csv_bytes
 from riskcore.metrics import THRESHOLDS, class_table
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
@@ -19,6 +22,9 @@ from riskcore.report.readings import (
 from ui import cached, state
 from ui.context import context, require_qis
 from ui.safe import md
+
+FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
+SAFE_NAME = re.compile(r"[^\w.-]+")  # a column name made safe for a file name
 
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
@@ -125,6 +131,15 @@ for name, r in a.sensitive.items():
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
-    st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"]))
+    shown = min(len(failing), FAILING_SHOWN)
+    st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"], shown=shown))
     if len(failing):
-        st.dataframe(class_table(a, failing, limit=500), hide_index=True)
+        st.dataframe(class_table(a, failing, limit=FAILING_SHOWN), hide_index=True)
+        st.download_button(
+            f"Download all {len(failing):,} failing classes (CSV)",
+            data=lambda a=a, failing=failing: to_csv_bytes(class_table(a, failing, limit=None)),
+            file_name=f"failing-classes-{SAFE_NAME.sub('_', str(name))}.csv",
+            mime="text/csv",
+            key=f"failing-{name}",
+            on_click="ignore",
+        )

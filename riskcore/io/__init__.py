@@ -1,6 +1,16 @@
-"""Reading tables safely: CSV / TSV, Parquet and Excel, from a path or bytes."""
+"""Reading tables safely (CSV / TSV, Parquet, Excel) and writing formula-safe CSV."""
 
+from riskcore.io.export import formula_safe, to_csv_bytes
 from riskcore.io.fingerprint import fingerprint
 from riskcore.io.loader import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits, load_table
 
-__all__ = ["MISSING_MARKERS", "LoadInfo", "LoadLimits", "LoadedTable", "fingerprint", "load_table"]
+__all__ = [
+    "MISSING_MARKERS",
+    "LoadInfo",
+    "LoadLimits",
+    "LoadedTable",
+    "fingerprint",
+    "formula_safe",
+    "load_table",
+    "to_csv_bytes",
+]

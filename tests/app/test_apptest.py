@@ -161,3 +161,18 @@ def test_role_profile_round_trip(tmp_path: Path):
         ("r2.json", bad.encode(), "application/json")
     ).run()
     assert any("not in the table" in e.value for e in at.error)
+
+
+def test_anonymity_page_says_how_many_failing_classes_it_shows_and_offers_them_all():
+    qis = ["age", "sex", "race", "marital_status", "education"]
+    at = run("pages/anonymity.py", demo_roles(qis, ["diagnosis"]))
+    assert not at.exception
+    a = assess(make_people(32_561, seed=0), quasi_identifiers=qis, sensitive=["diagnosis"])
+    n = len(a.sensitive["diagnosis"].failing_classes(l=2, t=0.2))
+    assert n > 500
+    text = " ".join(x.value for x in at.markdown)
+    assert f"Showing 500 of {n:,}; the download below has them all." in text
+    assert len(at.dataframe[-1].value) == 500
+    buttons = at.get("download_button")
+    assert len(buttons) == 1
+    assert f"Download all {n:,} failing classes (CSV)" in str(buttons[0].proto)

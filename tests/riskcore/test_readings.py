@@ -142,9 +142,13 @@ def test_diversity_reading(a):
 
 def test_failing_reading():
     assert rd.failing_reading(1234, l=2, t=0.25) == (
-        "**1,234 classes fail** l = 2 or t = 0.25 "
-        "(smallest first; homogeneous classes have 1 distinct value)."
+        "**1,234 classes fail** l = 2 or t = 0.25 (highest risk first: smallest classes "
+        "first; homogeneous classes have 1 distinct value)."
     )
+    assert rd.failing_reading(1, l=2, t=0.25).startswith("**1 class fails** l = 2")
+    capped = rd.failing_reading(6539, l=2, t=0.2, shown=500)
+    assert capped.endswith(" Showing 500 of 6,539; the download below has them all.")
+    assert "Showing" not in rd.failing_reading(300, l=2, t=0.2, shown=300)
 
 
 # ------------------------------------------------------------------ population

@@ -43,9 +43,23 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     )
 
 
-def failing_reading(n_failing: int, *, l: int, t: float) -> str:  # noqa: E741 - the papers' name
-    """Return the heading of the failing-class table (markdown, count in bold)."""
-    return (
-        f"**{n_failing:,} classes fail** l = {l} or t = {t:g} "
-        "(smallest first; homogeneous classes have 1 distinct value)."
+def failing_reading(
+    n_failing: int,
+    *,
+    l: int,  # noqa: E741 - the papers' name
+    t: float,
+    shown: int | None = None,
+) -> str:
+    """Return the heading of the failing-class table (markdown, count in bold).
+
+    ``shown`` is how many rows the table on screen holds; when it is fewer
+    than ``n_failing`` the heading says so and points to the full download.
+    """
+    noun = "class fails" if n_failing == 1 else "classes fail"
+    text = (
+        f"**{n_failing:,} {noun}** l = {l} or t = {t:g} (highest risk first: smallest "
+        "classes first; homogeneous classes have 1 distinct value)."
     )
+    if shown is not None and shown < n_failing:
+        text += f" Showing {shown:,} of {n_failing:,}; the download below has them all."
+    return text
