@@ -17,6 +17,7 @@ from riskcore.report.readings import (
     risk_reading,
     risk_table,
     target_checks,
+    target_table,
     targets_reading,
 )
 from ui import cached, state
@@ -103,13 +104,9 @@ m2.metric(
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.3f}")
 st.dataframe(
-    checks,
+    target_table(checks),
     hide_index=True,
-    column_config={
-        "achieved": st.column_config.NumberColumn(format="%.3f"),
-        "target": st.column_config.NumberColumn(format="%.3f"),
-        "pass": st.column_config.CheckboxColumn("target met"),
-    },
+    column_config={"pass": st.column_config.CheckboxColumn("target met")},
 )
 
 st.subheader("Re-identification risk")

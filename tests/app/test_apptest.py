@@ -113,6 +113,9 @@ def test_anonymity_page_targets_and_failing_classes():
     text = " ".join(x.value for x in at.markdown)
     failing = a.sensitive["income"].failing_classes(l=2, t=0.2)
     assert f"{len(failing):,} classes fail" in text
+    checks = at.dataframe[0].value  # k and the l counts as integers, never "1.000"
+    assert list(checks["achieved"][:2]) == [f"{a.k:,}", f"{a.sensitive['diagnosis'].distinct_l:,}"]
+    assert list(checks["target"][:2]) == ["11", "2"]
     # raise the k target: the k check fails
     at.number_input[0].set_value(10_000).run()
     assert not at.exception

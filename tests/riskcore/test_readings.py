@@ -116,6 +116,9 @@ def test_target_checks_and_reading(a):
     assert list(fail["pass"]) == [False] * 5
     np.testing.assert_allclose(fail["achieved"], [1, 1, 1, 1, 0.625])
     assert rd.targets_reading(fail, ["age", "zip"]) == "5 of 5 targets are not met on age + zip."
+    shown = rd.target_table(fail)
+    assert list(shown["achieved"]) == ["1", "1", "1.000", "1", "0.625"]  # counts as integers
+    assert list(shown["target"]) == ["2", "2", "2", "2", "0.5"]
     ok = rd.target_checks(a, k=1, l=1, t=0.7)
     assert bool(ok["pass"].all())
     assert rd.targets_reading(ok, ("age", "zip")) == "All 5 targets are met on age + zip."

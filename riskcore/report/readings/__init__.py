@@ -36,6 +36,7 @@ from riskcore.report.readings.anonymity import (
     risk_table,
     size_histogram,
     target_checks,
+    target_table,
     targets_reading,
 )
 from riskcore.report.readings.attacks import (
@@ -188,6 +189,7 @@ __all__ = [
     "subset_table",
     "table_heading",
     "target_checks",
+    "target_table",
     "targets_reading",
     "two_release_table",
     "worlds_reading",

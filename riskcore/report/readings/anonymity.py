@@ -22,6 +22,7 @@ __all__ = [
     "risk_table",
     "size_histogram",
     "target_checks",
+    "target_table",
     "targets_reading",
 ]
 
@@ -202,6 +203,20 @@ def target_checks(
             },
         ]
     return pd.DataFrame(rows)
+
+
+def target_table(checks: pd.DataFrame) -> pd.DataFrame:
+    """Return :func:`target_checks` as shown: whole numbers as integers, others to 3 decimals.
+
+    k, distinct l and recursive l are counts ("1" against "11", never "1.000");
+    entropy l and t are real numbers (achieved to 3 decimals, the target as typed).
+    """
+    whole = checks["criterion"].str.startswith(("k-anonymity", "distinct", "recursive"))
+    achieved = [
+        f"{v:,.0f}" if w else f"{v:.3f}" for v, w in zip(checks["achieved"], whole, strict=True)
+    ]
+    target = [f"{v:,.0f}" if w else f"{v:g}" for v, w in zip(checks["target"], whole, strict=True)]
+    return checks.assign(achieved=achieved, target=target)
 
 
 def targets_reading(checks: pd.DataFrame, qis: list[str] | tuple[str, ...]) -> str:
