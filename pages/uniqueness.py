@@ -9,6 +9,7 @@ from riskcore.report.readings import (
     candidate_table,
     candidates_reading,
     classes_intro,
+    contribution_matters,
     contribution_reading,
     contribution_table,
     histogram_reading,
@@ -49,9 +50,11 @@ st.caption(md(candidates_reading(a)))
 
 u = cached.uniqueness(ctx.key, ctx.encoded, qis)
 st.subheader("Which quasi-identifier drives the risk")
-if len(qis) > 1:
+if len(qis) > 1 and contribution_matters(u):
     st.plotly_chart(charts.contribution_bars(contribution_table(u)))
     st.caption(md(contribution_reading(u)))
+elif len(qis) > 1:
+    st.info(md(contribution_reading(u)))  # every bar would be 0: say it in words
 subsets = subset_table(u)
 st.plotly_chart(charts.subset_bars(subsets))
 st.caption(md(subset_reading(subsets, complete=u.complete)))

@@ -195,6 +195,7 @@ def test_contribution_table_and_reading(u):
     assert list(t["drop"]) == [4, 2]
     np.testing.assert_allclose(t["drop %"], [100.0, 50.0])
     assert list(t["unique without"]) == [0, 2]
+    assert rd.contribution_matters(u)
     assert rd.contribution_reading(u) == (
         "4 people (66.7%) are unique on a + b; removing b would make 100% of them non-unique "
         "(4 people), more than any other column."
@@ -204,6 +205,19 @@ def test_contribution_table_and_reading(u):
 def test_contribution_reading_when_nobody_is_unique():
     none = subset_uniqueness(pd.DataFrame({"a": ["x", "x"], "b": [1, 1]}), ["a", "b"])
     assert rd.contribution_reading(none).startswith("Nobody is unique")
+
+
+def test_contribution_when_every_record_stays_unique_without_any_one_column():
+    # a and b are each unique on their own: removing either leaves all 3 people unique
+    df = pd.DataFrame({"a": ["x", "y", "z"], "b": [1, 2, 3]})
+    every = subset_uniqueness(df, ["a", "b"])
+    assert [c.drop for c in every.contributions] == [0, 0]
+    assert not rd.contribution_matters(every)
+    assert rd.contribution_reading(every) == (
+        "3 people (100.0%) are unique on a + b, and every one of them stays unique when any "
+        "single column is removed: no one column drives uniqueness, the columns do it together "
+        "(see the combinations below)."
+    )
 
 
 def test_subset_table_and_reading(u):

@@ -114,6 +114,7 @@ from riskcore.report.readings.story import (
 )
 from riskcore.report.readings.uniqueness import (
     classes_intro,
+    contribution_matters,
     contribution_reading,
     contribution_table,
     subset_reading,
@@ -135,6 +136,7 @@ __all__ = [
     "column_summary",
     "combos_caption",
     "composition_reading",
+    "contribution_matters",
     "contribution_reading",
     "contribution_table",
     "curve_reading",

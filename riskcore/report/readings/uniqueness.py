@@ -11,6 +11,7 @@ from riskcore.report.readings._format import join_names, short_share
 
 __all__ = [
     "classes_intro",
+    "contribution_matters",
     "contribution_reading",
     "contribution_table",
     "subset_reading",
@@ -33,17 +34,33 @@ def classes_intro(
 
 
 def contribution_reading(result: UniquenessResult) -> str:
-    """Return the reading under the per-QI contribution chart."""
+    """Return the reading under the per-QI contribution chart (or instead of it).
+
+    When no single column's removal makes anyone non-unique the chart would be
+    all zeros; :func:`contribution_matters` is then False and this sentence
+    says why instead.
+    """
     u = result.all_qis.unique_records
     if u == 0:
         return "Nobody is unique on these quasi-identifiers, so no column drives uniqueness."
     top = result.contributions[0]
     qis = join_names(result.all_qis.columns)
+    if top.drop == 0:
+        return (
+            f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}, and every one "
+            "of them stays unique when any single column is removed: no one column drives "
+            "uniqueness, the columns do it together (see the combinations below)."
+        )
     return (
         f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}; removing "
         f"{top.column} would make {short_share(top.drop_share)} of them non-unique "
         f"({top.drop:,} people), more than any other column."
     )
+
+
+def contribution_matters(result: UniquenessResult) -> bool:
+    """Return True when removing some single QI makes at least one person non-unique."""
+    return any(c.drop > 0 for c in result.contributions)
 
 
 def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
