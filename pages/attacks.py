@@ -16,6 +16,7 @@ from riskcore.report.readings import (
     exposed_table,
     homogeneity_reading,
     linkage_reading,
+    needs_qis_reading,
     noise_curve,
     noise_reading,
     numeric_columns,
@@ -23,7 +24,7 @@ from riskcore.report.readings import (
     two_release_table,
 )
 from ui import cached
-from ui.context import context, require_qis
+from ui.context import context
 from ui.safe import md
 
 st.title("Attacks")
@@ -32,7 +33,9 @@ st.write(
     "identifiers are removed: join it to a voter roll, subtract two published counts, or "
     "read a sensitive value off a class where everyone shares it."
 )
-ctx = require_qis(context())
+ctx = context()
+if ctx is None:  # pragma: no cover - the demo always loads
+    st.stop()
 data = ctx.table.data
 qis = ctx.roles.quasi_identifiers
 released = tuple(c for c in data.columns if c not in ctx.roles.identifiers)
@@ -44,144 +47,158 @@ tab_link, tab_diff, tab_homo, tab_two = st.tabs(
 
 # ------------------------------------------------------------------ linkage
 with tab_link:
-    st.write(
-        "The attacker holds a second table with names and some quasi-identifiers (a voter "
-        "roll) and joins it to the release on the columns both share. Values are matched "
-        "after trimming and case-folding, with ZIP leading zeros restored and dates parsed."
-    )
-    source = st.radio(
-        "Attacker's auxiliary data",
-        ["Simulated from this table", "Upload a file"],
-        horizontal=True,
-        key="rc_link_source",
-    )
-    p = st.slider("Confidence for attribute disclosure (p)", 0.5, 1.0, 0.9, 0.05)
-    result = None
-    try:
-        if source == "Simulated from this table":
-            c1, c2 = st.columns(2)
-            known = c1.multiselect(
-                "Columns the attacker knows", list(released), default=list(qis), key="rc_link_known"
-            )
-            n_targets = c2.number_input(
-                "Targets (people in the attacker's table)",
-                1,
-                len(data),
-                len(data),
-                help="A random sample of the table; default everyone.",
-            )
-            c3, c4, c5 = st.columns(3)
-            err = c3.slider("Share of known values that are wrong", 0.0, 0.5, 0.0, 0.01)
-            miss = c4.slider("Share of known values unknown", 0.0, 0.5, 0.0, 0.01)
-            seed = c5.number_input("Random seed", 0, 10**6, 0)
-            numeric = numeric_columns(data, known)
-            tol_col = st.selectbox("Numeric tolerance on", ["(none)", *numeric])
-            tol = st.number_input("tolerance (+/-)", 0.0, value=1.0) if tol_col != "(none)" else 0.0
-            if known:
-                result = cached.linkage_simulated(
-                    ctx.key,
-                    data,
-                    released,
-                    tuple(known),
-                    int(n_targets),
-                    float(err),
-                    float(miss),
-                    int(seed),
-                    sensitive,
-                    float(p),
-                    ((tol_col, float(tol)),) if tol_col != "(none)" else (),
-                    (),
+    if not qis:
+        st.info(needs_qis_reading("linkage"))
+    else:
+        st.write(
+            "The attacker holds a second table with names and some quasi-identifiers (a voter "
+            "roll) and joins it to the release on the columns both share. Values are matched "
+            "after trimming and case-folding, with ZIP leading zeros restored and dates parsed."
+        )
+        source = st.radio(
+            "Attacker's auxiliary data",
+            ["Simulated from this table", "Upload a file"],
+            horizontal=True,
+            key="rc_link_source",
+        )
+        p = st.slider("Confidence for attribute disclosure (p)", 0.5, 1.0, 0.9, 0.05)
+        result = None
+        try:
+            if source == "Simulated from this table":
+                c1, c2 = st.columns(2)
+                known = c1.multiselect(
+                    "Columns the attacker knows",
+                    list(released),
+                    default=list(qis),
+                    key="rc_link_known",
                 )
-            else:
-                st.info("Choose at least one column the attacker knows.")
-        else:
-            up = st.file_uploader(
-                "Auxiliary table (CSV, TSV, Parquet or .xlsx)",
-                type=["csv", "tsv", "txt", "parquet", "xlsx"],
-                key="rc_aux_upload",
-            )
-            if up is not None:
-                aux = load_table(up.getvalue(), name=up.name).data
-                aux_cols = ["(not known)", *map(str, aux.columns)]
-                lower = {str(c).casefold(): str(c) for c in aux.columns}
-                st.write("Map the auxiliary columns onto the released quasi-identifiers:")
-                mapping = []
-                cols = st.columns(min(len(qis), 4))
-                for i, q in enumerate(qis):
-                    guess = lower.get(q.casefold(), "(not known)")
-                    pick = cols[i % len(cols)].selectbox(
-                        md(q), aux_cols, index=aux_cols.index(guess), key=f"rc_map_{q}"
-                    )
-                    if pick != "(not known)":
-                        mapping.append((pick, q))
-                g1, g2 = st.columns(2)
-                truth_aux = g1.selectbox("Ground truth: id in the auxiliary table", aux_cols)
-                truth_rel = g2.selectbox(
-                    "... matches this column of the table", ["(none)", *map(str, data.columns)]
+                n_targets = c2.number_input(
+                    "Targets (people in the attacker's table)",
+                    1,
+                    len(data),
+                    len(data),
+                    help="A random sample of the table; default everyone.",
                 )
-                truth = (
-                    (truth_aux, truth_rel)
-                    if truth_aux != "(not known)" and truth_rel != "(none)"
-                    else None
+                c3, c4, c5 = st.columns(3)
+                err = c3.slider("Share of known values that are wrong", 0.0, 0.5, 0.0, 0.01)
+                miss = c4.slider("Share of known values unknown", 0.0, 0.5, 0.0, 0.01)
+                seed = c5.number_input("Random seed", 0, 10**6, 0)
+                numeric = numeric_columns(data, known)
+                tol_col = st.selectbox("Numeric tolerance on", ["(none)", *numeric])
+                tol = (
+                    st.number_input("tolerance (+/-)", 0.0, value=1.0)
+                    if tol_col != "(none)"
+                    else 0.0
                 )
-                if mapping:
-                    result = cached.linkage_uploaded(
+                if known:
+                    result = cached.linkage_simulated(
                         ctx.key,
-                        up.file_id,
                         data,
-                        aux,
                         released,
-                        tuple(mapping),
-                        truth,
+                        tuple(known),
+                        int(n_targets),
+                        float(err),
+                        float(miss),
+                        int(seed),
                         sensitive,
                         float(p),
-                        (),
+                        ((tol_col, float(tol)),) if tol_col != "(none)" else (),
                         (),
                     )
                 else:
-                    st.info("Map at least one column.")
-    except RiskcoreError as exc:
-        st.error("The attack could not run: " + md(exc))
-
-    if result is not None:
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Targets", f"{result.n_targets:,}")
-        m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")
-        if result.correct is not None:
-            m3.metric("Re-identified correctly", f"{result.correct.rate:.1%}")
-            m4.metric("Expected, picking a candidate at random", f"{result.expected_correct:.1%}")
-        st.plotly_chart(
-            charts.candidates_bars(result.candidate_histogram(), "Possible identities per target"),
-            key="rc_link_hist",
-        )
-        st.caption(md(linkage_reading(result)))
-        if result.attributes:
-            st.markdown(f"**Attribute disclosure (confidence >= {p:.0%})**")
-            st.dataframe(
-                attribute_table(result),
-                hide_index=True,
-                column_config={
-                    k: st.column_config.NumberColumn(format="percent")
-                    for k in (
-                        "learned with confidence >= p",
-                        "learned and correct",
-                        "base rate (always guess the commonest)",
+                    st.info("Choose at least one column the attacker knows.")
+            else:
+                up = st.file_uploader(
+                    "Auxiliary table (CSV, TSV, Parquet or .xlsx)",
+                    type=["csv", "tsv", "txt", "parquet", "xlsx"],
+                    key="rc_aux_upload",
+                )
+                if up is not None:
+                    aux = load_table(up.getvalue(), name=up.name).data
+                    aux_cols = ["(not known)", *map(str, aux.columns)]
+                    lower = {str(c).casefold(): str(c) for c in aux.columns}
+                    st.write("Map the auxiliary columns onto the released quasi-identifiers:")
+                    mapping = []
+                    cols = st.columns(min(len(qis), 4))
+                    for i, q in enumerate(qis):
+                        guess = lower.get(q.casefold(), "(not known)")
+                        pick = cols[i % len(cols)].selectbox(
+                            md(q), aux_cols, index=aux_cols.index(guess), key=f"rc_map_{q}"
+                        )
+                        if pick != "(not known)":
+                            mapping.append((pick, q))
+                    g1, g2 = st.columns(2)
+                    truth_aux = g1.selectbox("Ground truth: id in the auxiliary table", aux_cols)
+                    truth_rel = g2.selectbox(
+                        "... matches this column of the table", ["(none)", *map(str, data.columns)]
                     )
-                },
+                    truth = (
+                        (truth_aux, truth_rel)
+                        if truth_aux != "(not known)" and truth_rel != "(none)"
+                        else None
+                    )
+                    if mapping:
+                        result = cached.linkage_uploaded(
+                            ctx.key,
+                            up.file_id,
+                            data,
+                            aux,
+                            released,
+                            tuple(mapping),
+                            truth,
+                            sensitive,
+                            float(p),
+                            (),
+                            (),
+                        )
+                    else:
+                        st.info("Map at least one column.")
+        except RiskcoreError as exc:
+            st.error("The attack could not run: " + md(exc))
+
+        if result is not None:
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("Targets", f"{result.n_targets:,}")
+            m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")
+            if result.correct is not None:
+                m3.metric("Re-identified correctly", f"{result.correct.rate:.1%}")
+                m4.metric(
+                    "Expected, picking a candidate at random", f"{result.expected_correct:.1%}"
+                )
+            st.plotly_chart(
+                charts.candidates_bars(
+                    result.candidate_histogram(), "Possible identities per target"
+                ),
+                key="rc_link_hist",
             )
-        with st.expander("How each column was matched"):
-            for note in result.notes:
-                st.caption(md(note))
-        st.subheader("The more the attacker knows")
-        contrib = cached.uniqueness(ctx.key, ctx.encoded, qis)
-        order = tuple(c.column for c in contrib.contributions)
-        curve = cached.linkage_curve_simulated(ctx.key, data, order, len(data), 0)
-        st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key="rc_link_curve")
-        st.caption(
-            md(curve_reading(curve))
-            + " Columns are added in the order of their contribution to uniqueness; the "
-            "attacker here knows everyone's values without error."
-        )
+            st.caption(md(linkage_reading(result)))
+            if result.attributes:
+                st.markdown(f"**Attribute disclosure (confidence >= {p:.0%})**")
+                st.dataframe(
+                    attribute_table(result),
+                    hide_index=True,
+                    column_config={
+                        k: st.column_config.NumberColumn(format="percent")
+                        for k in (
+                            "learned with confidence >= p",
+                            "learned and correct",
+                            "base rate (always guess the commonest)",
+                        )
+                    },
+                )
+            with st.expander("How each column was matched"):
+                for note in result.notes:
+                    st.caption(md(note))
+            st.subheader("The more the attacker knows")
+            contrib = cached.uniqueness(ctx.key, ctx.encoded, qis)
+            order = tuple(c.column for c in contrib.contributions)
+            curve = cached.linkage_curve_simulated(ctx.key, data, order, len(data), 0)
+            st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key="rc_link_curve")
+            st.caption(
+                md(curve_reading(curve))
+                + " Columns are added in the order of their contribution to uniqueness; the "
+                "attacker here knows everyone's values without error."
+            )
 
 # ------------------------------------------------------------------ differencing
 with tab_diff:
@@ -276,30 +293,33 @@ with tab_diff:
 
 # ------------------------------------------------------------------ homogeneity
 with tab_homo:
-    if not sensitive:
-        st.info("Tag a sensitive attribute on the Data page to run the homogeneity attack.")
+    if not qis:
+        st.info(needs_qis_reading("homogeneity"))
     else:
-        h1, h2 = st.columns(2)
-        attr = h1.selectbox("Sensitive attribute", list(sensitive))
-        hp = h2.slider("Attacker's confidence (p)", 0.5, 1.0, 1.0, 0.05, key="rc_homo_p")
-        h = cached.homogeneity(ctx.key, ctx.encoded, qis, attr, float(hp), 2.0)
-        e1, e2 = st.columns(2)
-        e1.metric("Classes exposed", f"{len(h.exposed):,} of {h.n_classes:,}")
-        e2.metric("People exposed", f"{h.exposed_records:,}")
-        st.caption(md(homogeneity_reading(h, qis)))
-        st.plotly_chart(charts.criterion_lines(h.by_criterion), key="rc_homo_lines")
-        st.caption(
-            "Each line counts the exposed people who would remain if only classes meeting the "
-            "requirement were released: distinct 2-diversity removes fully homogeneous classes, "
-            "but not classes where one value dominates."
-        )
-        if len(h.exposed):
-            st.markdown("**Exposed classes (largest first)**")
-            st.dataframe(
-                exposed_table(data, ctx.encoded, qis, h),
-                hide_index=True,
-                column_config={"confidence": st.column_config.NumberColumn(format="percent")},
+        if not sensitive:
+            st.info("Tag a sensitive attribute on the Data page to run the homogeneity attack.")
+        else:
+            h1, h2 = st.columns(2)
+            attr = h1.selectbox("Sensitive attribute", list(sensitive))
+            hp = h2.slider("Attacker's confidence (p)", 0.5, 1.0, 1.0, 0.05, key="rc_homo_p")
+            h = cached.homogeneity(ctx.key, ctx.encoded, qis, attr, float(hp), 2.0)
+            e1, e2 = st.columns(2)
+            e1.metric("Classes exposed", f"{len(h.exposed):,} of {h.n_classes:,}")
+            e2.metric("People exposed", f"{h.exposed_records:,}")
+            st.caption(md(homogeneity_reading(h, qis)))
+            st.plotly_chart(charts.criterion_lines(h.by_criterion), key="rc_homo_lines")
+            st.caption(
+                "Each line counts the exposed people who would remain if only classes meeting the "
+                "requirement were released: distinct 2-diversity removes fully homogeneous "
+                "classes, but not classes where one value dominates."
             )
+            if len(h.exposed):
+                st.markdown("**Exposed classes (largest first)**")
+                st.dataframe(
+                    exposed_table(data, ctx.encoded, qis, h),
+                    hide_index=True,
+                    column_config={"confidence": st.column_config.NumberColumn(format="percent")},
+                )
 
 # ------------------------------------------------------------------ two releases
 with tab_two:

@@ -52,10 +52,17 @@ def test_attacks_page_homogeneity_and_differencing():
     assert f"**{d.q_all:,.6g}**" in text and f"**{d.q_rest:,.6g}**" in text
 
 
-def test_attacks_page_without_qis_prompts():
+def test_attacks_page_without_qis_prompts_only_where_qis_are_needed():
     roles = {c: "other" for c in make_people(100).columns}
     at = run("pages/attacks.py", roles)
-    assert any("quasi-identifier" in i.value for i in at.info)
+    assert not at.exception
+    infos = [i.value for i in at.info]
+    assert len(infos) == 2  # linkage and homogeneity wait for QIs
+    assert all("do not need them" in i for i in infos)
+    # the differencing attack runs without any (two counts, their difference)
+    text = " ".join(x.value for x in at.markdown)
+    assert "(the target's value)" in text
+    assert any(ms.label.startswith("Columns of") for ms in at.multiselect)  # two releases
 
 
 def test_guided_demo_walks_all_six_steps():

@@ -226,3 +226,11 @@ def test_queries_list():
     )
     counted = rd.queries_list(d, number_format=",.0f", escape=lambda v: f"<{v}>")
     assert counted.startswith("1. <how many people with diag = flu, over everyone>: **1,234**")
+
+
+def test_needs_qis_reading_names_the_attack_and_the_ones_that_run_anyway():
+    assert rd.needs_qis_reading("linkage") == (
+        "Tag at least one quasi-identifier on the Data page: the linkage attack joins the "
+        "attacker's table on them. The differencing and two-release attacks do not need them."
+    )
+    assert "reads the classes they form" in rd.needs_qis_reading("homogeneity")

@@ -16,6 +16,7 @@ __all__ = [
     "estimate_reading",
     "exposed_table",
     "homogeneity_reading",
+    "needs_qis_reading",
     "noise_curve",
     "noise_reading",
     "queries_list",
@@ -157,3 +158,17 @@ def two_release_table(
         "exact", ascending=False, kind="stable"
     )
     return res, table
+
+
+_NEEDS_QIS = {
+    "linkage": "the linkage attack joins the attacker's table on them",
+    "homogeneity": "the homogeneity attack reads the classes they form",
+}
+
+
+def needs_qis_reading(attack: str) -> str:
+    """Return why an attack tab waits for quasi-identifiers (the other attacks do not)."""
+    return (
+        f"Tag at least one quasi-identifier on the Data page: {_NEEDS_QIS[attack]}. The "
+        "differencing and two-release attacks do not need them."
+    )
