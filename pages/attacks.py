@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from riskcore.attacks import simulate_noisy_difference
+from riskcore.attacks import simulate_noisy_difference, unique_target
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.report import figures as charts
@@ -207,11 +207,18 @@ with tab_diff:
         "the people who share the target's known attributes. Their difference is the target."
     )
     d1, d2 = st.columns(2)
-    target = d1.number_input("Target row (position, from 0)", 0, len(data) - 1, 0)
     known_d = d2.multiselect(
         "What the attacker knows about the target", list(released), default=list(qis)
     )
-    st.dataframe(data.iloc[[int(target)]], hide_index=True)
+    first_unique = unique_target(ctx.encoded, tuple(known_d))
+    target = d1.number_input(
+        "Target row (position, from 0)",
+        0,
+        len(data) - 1,
+        first_unique or 0,
+        help="starts at the first person unique on the known columns",
+    )
+    st.dataframe(data.iloc[[int(target)]][list(released)], hide_index=True)  # no identifiers
     a1, a2, a3 = st.columns(3)
     aggregate = a1.selectbox("Aggregate", ["count", "sum", "mean"])
     numeric_cols = numeric_columns(data, released)

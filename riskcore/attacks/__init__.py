@@ -5,6 +5,7 @@ from riskcore.attacks.differencing import (
     difference_within_probability,
     differencing_attack,
     simulate_noisy_difference,
+    unique_target,
 )
 from riskcore.attacks.homogeneity import HomogeneityResult, homogeneity_attack
 from riskcore.attacks.two_releases import TwoReleaseResult, two_release_attack
@@ -18,4 +19,5 @@ __all__ = [
     "homogeneity_attack",
     "simulate_noisy_difference",
     "two_release_attack",
+    "unique_target",
 ]

@@ -328,3 +328,28 @@ def simulate_noisy_difference(
 def _is_missing(value: object) -> bool:
     """Return whether a condition value is missing (None, NaN, NaT or pd.NA)."""
     return bool(pd.isna(np.array([value], dtype=object))[0])
+
+
+def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
+    """Return the first row unique on the ``known`` columns, the natural differencing target.
+
+    A differencing attack isolates exactly one person only when nobody else
+    shares the target's known values; this is the first such row (position,
+    from 0), found through the engine's per-record class ids.
+
+    Parameters
+    ----------
+    table : EncodedTable
+    known : tuple of str
+        Columns the attacker knows about the target.
+
+    Returns
+    -------
+    int or None
+        The row position, or None when ``known`` is empty or nobody is unique on it.
+    """
+    if not known:
+        return None
+    sizes = table.classes(known).sizes[table.record_classes(known)]
+    hits = np.flatnonzero(sizes == 1)
+    return int(hits[0]) if hits.size else None

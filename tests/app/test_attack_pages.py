@@ -41,15 +41,25 @@ def test_attacks_page_linkage_matches_riskcore():
 
 
 def test_attacks_page_homogeneity_and_differencing():
-    at = run("pages/attacks.py", demo_roles(QIS, ["income"]))
+    roles = demo_roles(QIS, ["income"]) | {"name": "identifier", "ssn": "identifier"}
+    at = run("pages/attacks.py", roles)
     df = make_people(32_561, seed=0)
     h = homogeneity_attack(df, QIS, "income", p=1.0)
     m = metrics(at)
     assert m["People exposed"] == f"{h.exposed_records:,}"
     assert m["Classes exposed"] == f"{len(h.exposed):,} of {h.n_classes:,}"
-    d = differencing_attack(df, 0, QIS, condition={"income": df["income"].iloc[0]})
+    # the default target is the first person unique on the known columns (groupby oracle)
+    sizes = df.groupby(QIS, dropna=False, observed=True)["age"].transform("size")
+    target = int(np.flatnonzero(sizes.to_numpy() == 1)[0])
+    box = next(n for n in at.number_input if n.label == "Target row (position, from 0)")
+    assert box.value == target
+    d = differencing_attack(df, target, QIS, condition={"income": df["income"].iloc[target]})
     text = " ".join(x.value for x in at.markdown)
     assert f"**{d.q_all:,.6g}**" in text and f"**{d.q_rest:,.6g}**" in text
+    # the target's row is shown without direct identifiers
+    shown = next(t.value for t in at.dataframe if "date_of_birth" in t.value.columns)
+    assert "name" not in shown.columns and "ssn" not in shown.columns
+    assert shown["age"].iloc[0] == df["age"].iloc[target]
 
 
 def test_attacks_page_without_qis_prompts_only_where_qis_are_needed():

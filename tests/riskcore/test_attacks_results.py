@@ -167,3 +167,17 @@ def test_two_release_result_round_trip():
 def test_from_dict_rejects_data_without_the_custom_fields(cls):
     with pytest.raises(ValueError):
         cls.from_dict({"schema_version": 1})
+
+
+def test_unique_target_is_the_first_row_alone_on_the_known_columns():
+    import pandas as pd
+
+    from riskcore.attacks import unique_target
+    from riskcore.engine import EncodedTable
+
+    # rows 0 and 1 share (30, F); row 2 is alone on (age, sex); row 3 shares age 40 with 2
+    df = pd.DataFrame({"age": [30, 30, 40, 40], "sex": ["F", "F", "M", "F"]})
+    enc = EncodedTable(df)
+    assert unique_target(enc, ("age", "sex")) == 2
+    assert unique_target(enc, ("age",)) is None  # nobody is alone on age
+    assert unique_target(enc, ()) is None
