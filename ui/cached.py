@@ -156,9 +156,10 @@ def linkage_uploaded(
 ) -> LinkageResult:
     """Join an uploaded auxiliary table to the release."""
     release = _data[list(release_cols)]
-    if truth is not None:  # the id column may be a direct identifier, not in the release
-        release = release.assign(**{"__truth_id__": _data[truth[1]].to_numpy()})
-        truth = (truth[0], "__truth_id__")
+    if truth is not None and truth[1] not in release.columns:
+        # the id column may be a direct identifier, left out of the release: add it back
+        # under its own name, so that any message names the user's column
+        release = release.assign(**{truth[1]: _data[truth[1]].to_numpy()})
     return linkage_attack(
         release,
         _aux,
