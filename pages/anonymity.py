@@ -90,17 +90,20 @@ if bool(checks["pass"].all()):
 else:
     st.error(md(targets_reading(checks, qis)))
 m1, m2, m3 = st.columns(3)
-m1.metric(
+k_met = a.k >= tg["k"]
+m1.metric(  # the arrow says where k stands against its target; red when the risk is too high
     "k",
     f"{a.k:,}",
-    "meets target" if a.k >= tg["k"] else "below target",
-    delta_color="normal" if a.k >= tg["k"] else "inverse",
+    "meets target" if k_met else "below target",
+    delta_color="normal" if k_met else "inverse",
+    delta_arrow="up" if k_met else "down",
 )
-m2.metric(
+m2.metric(  # a definition, not a change: no arrow, no colour
     "records at risk (prosecutor)",
     f"{a.prosecutor.records_at_risk:.1%}",
     f"risk above {a.threshold:g}",
     delta_color="off",
+    delta_arrow="off",
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.3f}")
 st.dataframe(

@@ -116,6 +116,19 @@ def test_anonymity_page_targets_and_failing_classes():
     checks = at.dataframe[0].value  # k and the l counts as integers, never "1.000"
     assert list(checks["achieved"][:2]) == [f"{a.k:,}", f"{a.sensitive['diagnosis'].distinct_l:,}"]
     assert list(checks["target"][:2]) == ["11", "2"]
+
+    # the k metric points the way of the risk: below its target, a red arrow down
+    def arrow(m):
+        fields = m.proto.DESCRIPTOR.fields_by_name
+        return (
+            fields["direction"].enum_type.values_by_number[m.proto.direction].name,
+            fields["color"].enum_type.values_by_number[m.proto.color].name,
+        )
+
+    k_metric = next(x for x in at.metric if x.label == "k")
+    assert (k_metric.delta, arrow(k_metric)) == ("below target", ("DOWN", "RED"))
+    risk_metric = next(x for x in at.metric if x.label == "records at risk (prosecutor)")
+    assert arrow(risk_metric) == ("NONE", "GRAY")  # a definition, not a change
     # raise the k target: the k check fails
     at.number_input[0].set_value(10_000).run()
     assert not at.exception
