@@ -21,7 +21,9 @@ PAGES = [
 ]
 nav = st.navigation(PAGES)
 
-with st.sidebar:
+
+def sidebar() -> None:
+    """The dataset and roles in use, and the reset button (drawn after the page has run)."""
     ctx = context()
     if ctx is not None:
         st.caption("Dataset")
@@ -37,4 +39,12 @@ with st.sidebar:
         state.reset()
         st.rerun()
 
-nav.run()
+
+# The sidebar's place is reserved before the page runs and filled after it, so that it
+# shows what the page has just chosen (an upload, new roles), even when the page stops early.
+panel = st.sidebar.container()
+try:
+    nav.run()
+finally:
+    with panel:
+        sidebar()

@@ -202,6 +202,10 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     goto(page, server, "Data")
     upload(page, adult)
     page.get_by_text(f"{adult.name}:").first.wait_for()
+    # the sidebar names the new dataset at once, not the previous one
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert adult.name in sidebar.inner_text()
+    assert "Demo people" not in sidebar.inner_text()
     shot(page, "4-data-upload")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
