@@ -176,8 +176,8 @@ def test_noise_reading():
     # b = 1 / 0.5 = 2: 95% error b ln 20 = 5.99; P(|D| <= 0.5) = 1 - e^-0.25 (1 + 0.125) = 12.4%
     assert rd.noise_reading(0.5, 1.0, 0.5) == (
         "At epsilon = 0.5 per query, each answer is off by up to +/- 6.0 (95%), and the "
-        "attacker's difference lands within +/- 0.5 of the truth 12.4% of the time (it was "
-        "100% without noise)."
+        "attacker's difference lands within +/- 0.5 of the truth with probability 12.4%, "
+        "computed exactly from the Laplace distribution (it was 100% without noise)."
     )
 
 

@@ -109,7 +109,8 @@ def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
     return (
         f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
         f"{laplace_half_width(b):,.1f} (95%), and the attacker's difference lands within "
-        f"+/- {within:g} of the truth {p:.1%} of the time (it was 100% without noise)."
+        f"+/- {within:g} of the truth with probability {p:.1%}, computed exactly from the "
+        "Laplace distribution (it was 100% without noise)."
     )
 
 
