@@ -159,11 +159,13 @@ with tab_link:
         if result is not None:
             m1, m2, m3, m4 = st.columns(4)
             m1.metric("Targets", f"{result.n_targets:,}")
-            m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")
+            m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")  # one match
             if result.correct is not None:
                 m3.metric("Re-identified correctly", f"{result.correct.rate:.1%}")
                 m4.metric(
-                    "Expected, picking a candidate at random", f"{result.expected_correct:.1%}"
+                    "Expected correct, random pick",
+                    f"{result.expected_correct:.1%}",
+                    help="Picking one of each target's matching records at random",
                 )
             st.plotly_chart(
                 charts.candidates_bars(

@@ -226,4 +226,3 @@ def revive(value: Any, hint: Any) -> Any:
         if hint is str and not isinstance(value, str):
             raise TypeError(f"expected text, got {value!r}")
     return value
-

@@ -166,4 +166,3 @@ def run() -> NoReturn:
     code = main()
     gc.freeze()
     raise SystemExit(code)
-

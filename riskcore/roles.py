@@ -199,7 +199,6 @@ class RoleSuggestion(Result):
     kind: str = field(default="")
 
 
-
 # ------------------------------------------------------------------ rules
 
 _NAME_RULES: list[tuple[str, str, str, str]] = [

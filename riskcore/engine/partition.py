@@ -210,7 +210,6 @@ class Partition:
         return len(self.sizes)
 
 
-
 def build_partition(
     columns: dict[str, EncodedColumn] | list[EncodedColumn],
     qis: list[str] | tuple[str, ...] | None = None,

@@ -30,6 +30,11 @@ def test_attacks_page_linkage_matches_riskcore():
     assert m["Targets"] == f"{r.n_targets:,}"
     assert m["Re-identified uniquely"] == f"{r.unique.rate:.1%}"
     assert m["Re-identified correctly"] == f"{r.correct.rate:.1%}"
+    # the same three labelled figures and the baseline as riskcore (test_linkage works them out)
+    assert m["Expected correct, random pick"] == f"{r.expected_correct:.1%}"
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
+    assert f"right for an expected {r.expected_correct:.1%} of targets, 95% CI" in captions
+    assert "a guess among all 32,561 released records is right 1 time in 32,561" in captions
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     hist = next(s for s in specs if "identities" in s["layout"]["title"]["text"])
     shares = plotly_values(hist["data"][0]["y"])
@@ -83,7 +88,7 @@ def test_guided_demo_walks_all_six_steps():
         assert not at.exception, at.exception
         seen.append(at.subheader[0].value)
         assert len(at.get("plotly_chart")) == 1, f"step {step + 1} shows one plot"
-        captions = " ".join(c.value for c in at.caption)
+        captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
         if step == 1:
             assert f"{s.linkage.correct.rate:.1%}" in captions
         if step == 2:

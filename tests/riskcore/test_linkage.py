@@ -58,6 +58,10 @@ def test_hand_worked_linkage():
     assert (r.unique.successes, r.unique.n) == (3, 5)
     assert r.correct.successes == 2  # Bob and Cal; Eve's single candidate is not her
     assert r.expected_correct == pytest.approx((0.5 + 1 + 1) / 5)
+    # per-target values (0.5, 1, 1, 0, 0): mean 0.5, sample sd 0.5, so 0.5 -/+ 1.96 * 0.5 / sqrt 5
+    half = 1.959963984540054 * 0.5 / 5**0.5
+    assert r.expected_correct_ci == pytest.approx((0.5 - half, 0.5 + half))
+    assert r.to_dict()["expected_correct_ci"] == pytest.approx([0.5 - half, 0.5 + half])
     assert r.in_candidates.successes == 3
     assert r.no_match == 1
     assert r.unique.baseline == pytest.approx(1 / 4)

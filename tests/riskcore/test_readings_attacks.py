@@ -6,6 +6,7 @@ are counted by hand); every expected number is worked out in the comments.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -55,10 +56,18 @@ def _linkage(correct: bool = True) -> LinkageResult:
 def test_linkage_reading():
     assert rd.linkage_reading(_linkage()) == (
         "4 of 10 targets (40.0%, 95% CI 16.8%-68.7%) match exactly one released record; "
-        "3 (30.0%) are re-identified correctly. A random guess would be right for 1 in 8 "
-        "(12.5000%); 2 targets match nobody."
+        "for 3 (30.0%, 95% CI 10.8%-60.3%) it is their own (unique and correct). Picking one "
+        "of the matching records at random, an attacker is right for an expected 45.0% of "
+        "targets. As a baseline, a guess among all 8 released records is right 1 time in 8 "
+        "(12.5%); 2 targets match nobody."
     )
-    assert "re-identified correctly" not in rd.linkage_reading(_linkage(correct=False))
+    without_truth = rd.linkage_reading(_linkage(correct=False))
+    assert "unique and correct" not in without_truth and "at random" not in without_truth
+    with_ci = dataclasses.replace(_linkage(), expected_correct_ci=(0.1234, 0.5678))
+    assert "an expected 45.0% of targets, 95% CI 12.3%-56.8%." in rd.linkage_reading(with_ci)
+    assert rd.guess_phrase(dataclasses.replace(_linkage(), n_release=32_561)) == (
+        "a guess among all 32,561 released records is right 1 time in 32,561 (0.00307%)"
+    )
 
 
 def test_attribute_table():

@@ -52,8 +52,10 @@ def test_combos_caption():
 
 def test_linkage_caption():
     assert rd.linkage_caption(_linkage(0.873, 0.851, 0.892, n=32_561)) == (
-        "87.3% of the 32,561 voters are re-identified correctly (95% CI 85.1%-89.2%); a random "
-        "guess would be right 1 time in 32,561."
+        "87.3% of the 32,561 voters match exactly one record and it is theirs (95% CI "
+        "85.1%-89.2%); picking one of the matching records at random, an attacker is right for "
+        "an expected 87.3% of targets; a guess among all 32,561 released records is right 1 "
+        "time in 32,561 (0.00307%)."
     )
 
 

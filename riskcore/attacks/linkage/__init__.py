@@ -49,6 +49,7 @@ from riskcore.attacks.linkage.results import (
     LinkageCurve,
     LinkageResult,
     Rate,
+    mean_interval,
     wilson_interval,
 )
 
@@ -59,6 +60,7 @@ __all__ = [
     "Rate",
     "linkage_attack",
     "linkage_curve",
+    "mean_interval",
     "parse_interval",
     "simulate_auxiliary",
     "wilson_interval",

@@ -28,6 +28,7 @@ from riskcore.attacks.linkage.results import (
     LinkageCurve,
     LinkageResult,
     Rate,
+    mean_interval,
 )
 from riskcore.engine import encode_column
 from riskcore.errors import RiskcoreError
@@ -112,13 +113,12 @@ def linkage_attack(
     unique = Rate.of(int((candidates == 1).sum()), n_t, baseline)
     correct = in_cand = None
     expected: float | None = None
+    expected_ci: tuple[float, float] | None = None
     if true_pos is not None:
         correct = Rate.of(int(((candidates == 1) & join.in_set).sum()), n_t, baseline)
-        expected = (
-            float(np.where(join.in_set, 1.0 / np.maximum(candidates, 1), 0.0).mean())
-            if n_t
-            else 0.0
-        )
+        picks = np.where(join.in_set, 1.0 / np.maximum(candidates, 1), 0.0)  # per target
+        expected = float(picks.mean()) if n_t else 0.0
+        expected_ci = mean_interval(picks)
         in_cand = Rate.of(int(join.in_set.sum()), n_t, 1.0)
     attrs = tuple(
         _disclosure(name, codes, labels, join, k, true_pos=true_pos, p=p)
@@ -135,6 +135,7 @@ def linkage_attack(
         attributes=attrs,
         notes=tuple(pr.note for pr in pairs),
         candidates=candidates,
+        expected_correct_ci=expected_ci,
     )
 
 

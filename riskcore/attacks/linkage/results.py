@@ -36,6 +36,7 @@ __all__ = [
     "LinkageResult",
     "Rate",
     "candidate_bins",
+    "mean_interval",
     "wilson_interval",
 ]
 
@@ -74,6 +75,34 @@ def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, flo
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     den = 1 + z2 / n
     return max(0.0, (centre - half) / den), min(1.0, (centre + half) / den)
+
+
+def mean_interval(values: np.ndarray, z: float = _Z95) -> tuple[float, float]:
+    """Normal-approximation interval of the mean of per-target values in [0, 1].
+
+    m -/+ z s / sqrt(n), with s the sample standard deviation (n - 1 in the
+    denominator), clipped to [0, 1]; (0, 1) when fewer than two values.
+    Used for the expected share re-identified by a random pick among the
+    candidates, whose per-target values ([own record in the set] / |set|)
+    are not 0/1, so the Wilson interval does not apply.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        One value in [0, 1] per target.
+    z : float
+        Normal quantile (1.96 for 95%).
+
+    Returns
+    -------
+    (low, high) : tuple of float
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if v.size < 2:
+        return 0.0, 1.0
+    m = float(v.mean())
+    half = z * float(v.std(ddof=1)) / math.sqrt(v.size)
+    return max(0.0, m - half), min(1.0, m + half)
 
 
 @dataclass(frozen=True)
@@ -199,6 +228,8 @@ class LinkageResult(Result):
     expected_correct : float or None
         Expected share re-identified when the attacker picks one candidate at
         random: mean over targets of [own record in the set] / |set|.
+    expected_correct_ci : (float, float) or None
+        Its 95% interval (:func:`mean_interval`).
     in_candidates : Rate or None
         Targets whose own record is among their candidates.
     attributes : tuple of AttributeDisclosure
@@ -226,6 +257,7 @@ class LinkageResult(Result):
         default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False, metadata=NOT_IN_JSON
     )
     bins: tuple[int, ...] = ()
+    expected_correct_ci: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if not self.bins:  # counted from the per-target array unless given (from JSON)

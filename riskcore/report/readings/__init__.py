@@ -85,7 +85,9 @@ from riskcore.report.readings.ldp import (
 from riskcore.report.readings.linkage import (
     attribute_table,
     curve_reading,
+    guess_phrase,
     linkage_reading,
+    random_pick_phrase,
 )
 from riskcore.report.readings.population import (
     population_reading,
@@ -152,6 +154,7 @@ __all__ = [
     "failing_reading",
     "grr_reading",
     "grr_table",
+    "guess_phrase",
     "histogram_reading",
     "homogeneity_caption",
     "homogeneity_reading",
@@ -177,6 +180,7 @@ __all__ = [
     "queries_allowed",
     "queries_list",
     "query_phrase",
+    "random_pick_phrase",
     "release_reading",
     "risk_reading",
     "risk_table",

@@ -7,11 +7,51 @@ import pandas as pd
 
 from riskcore.attacks.linkage import LinkageCurve, LinkageResult
 
-__all__ = ["attribute_table", "curve_reading", "linkage_reading"]
+__all__ = [
+    "attribute_table",
+    "curve_reading",
+    "guess_phrase",
+    "linkage_reading",
+    "random_pick_phrase",
+]
+
+
+def random_pick_phrase(result: LinkageResult) -> str:
+    """Return the expected share right when the attacker picks one matching record at random.
+
+    Empty when the attack had no ground truth. The same words serve the
+    Attacks page and the guided demo.
+    """
+    e = result.expected_correct
+    if e is None:
+        return ""
+    ci = result.expected_correct_ci
+    interval = f", 95% CI {ci[0]:.1%}-{ci[1]:.1%}" if ci is not None else ""
+    return (
+        f"picking one of the matching records at random, an attacker is right for an "
+        f"expected {e:.1%} of targets{interval}"
+    )
+
+
+def _sentence(phrase: str) -> str:
+    return phrase[:1].upper() + phrase[1:]
+
+
+def guess_phrase(result: LinkageResult) -> str:
+    """Return the baseline: a guess among all released records."""
+    return (
+        f"a guess among all {result.n_release:,} released records is right 1 time in "
+        f"{result.n_release:,} ({100 / max(result.n_release, 1):.3g}%)"
+    )
 
 
 def linkage_reading(result: LinkageResult) -> str:
-    """Return the one-line reading under the candidate-set chart."""
+    """Return the reading under the candidate-set chart: three labelled figures and a baseline.
+
+    Unique (exactly one matching record), unique and correct (that record is
+    the target's own, needs ground truth), expected correct under a random
+    pick among the matching records, and a guess among all records.
+    """
     u = result.unique
     text = (
         f"{u.successes:,} of {result.n_targets:,} targets ({u.rate:.1%}, 95% CI "
@@ -19,11 +59,11 @@ def linkage_reading(result: LinkageResult) -> str:
     )
     if result.correct is not None:
         c = result.correct
-        text += f"; {c.successes:,} ({c.rate:.1%}) are re-identified correctly"
-    text += (
-        f". A random guess would be right for 1 in {result.n_release:,} "
-        f"({u.baseline:.4%}); {result.no_match:,} targets match nobody."
-    )
+        text += (
+            f"; for {c.successes:,} ({c.rate:.1%}, 95% CI {c.low:.1%}-{c.high:.1%}) it is their "
+            f"own (unique and correct). {_sentence(random_pick_phrase(result))}"
+        )
+    text += f". As a baseline, {guess_phrase(result)}; {result.no_match:,} targets match nobody."
     return text
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from riskcore.attacks import DifferencingResult
 from riskcore.attacks.linkage import LinkageResult
 from riskcore.metrics import Assessment
+from riskcore.report.readings.linkage import guess_phrase, random_pick_phrase
 
 __all__ = [
     "STORY_CAPTION",
@@ -91,9 +92,9 @@ def linkage_caption(r: LinkageResult) -> str:
     if r.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
     return (
-        f"{r.correct.rate:.1%} of the {r.n_targets:,} voters are re-identified correctly "
-        f"(95% CI {r.correct.low:.1%}-{r.correct.high:.1%}); a random guess would be right "
-        f"1 time in {r.n_release:,}."
+        f"{r.correct.rate:.1%} of the {r.n_targets:,} voters match exactly one record and it is "
+        f"theirs (95% CI {r.correct.low:.1%}-{r.correct.high:.1%}); {random_pick_phrase(r)}; "
+        f"{guess_phrase(r)}."
     )
 
 
