@@ -203,8 +203,9 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     upload(page, adult)
     page.get_by_text(f"{adult.name}:").first.wait_for()
     # the sidebar names the new dataset at once, not the previous one
+    wait_idle(page)  # the sidebar is drawn after the page, in the same run
     sidebar = page.locator('[data-testid="stSidebar"]')
-    assert adult.name in sidebar.inner_text()
+    sidebar.get_by_text(adult.name, exact=True).wait_for()
     assert "Demo people" not in sidebar.inner_text()
     shot(page, "4-data-upload")
     goto(page, server, "Uniqueness")
