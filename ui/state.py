@@ -76,8 +76,13 @@ def use_demo() -> None:
 
 
 def reset() -> None:
-    """Forget the dataset, roles and targets of this session."""
-    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR, LEDGERS, LAST_RELEASE):
+    """Forget the dataset, roles and targets of this session, never its privacy ledgers.
+
+    A budget that a reset button restores is no budget: the ledgers, one per
+    dataset key (the SHA-256 of the file), survive the reset and count again
+    as soon as the same data is opened.
+    """
+    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR, LAST_RELEASE):
         st.session_state.pop(key, None)
     st.cache_resource.clear()
     init_state()

@@ -106,3 +106,17 @@ def test_ldp_page_matches_riskcore():
     assert (
         metrics(at)["Truthful report probability p"] == f"{ldp.grr_probabilities(5.0, 14)[0]:.1%}"
     )
+
+
+def test_reset_session_keeps_the_privacy_ledger():
+    # a budget that "Reset session" restores is no budget: the release stays charged
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    assert metrics(at)["Budget left"] == "0 of 1"
+    at.switch_page("app.py").run()  # the router's default page, with the sidebar's button
+    next(b for b in at.button if b.label == "Reset session").click().run()
+    assert not at.exception
+    at.switch_page("pages/dp.py").run()
+    assert metrics(at)["Budget left"] == "0 of 1"
+    at.button(key="rc_dp_release").click().run()
+    assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
