@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["join_names", "mechanism_label", "short_share"]
+__all__ = ["join_names", "mechanism_label", "plural", "short_share"]
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -33,3 +33,8 @@ def mechanism_label(value: str) -> str:
         return Mechanism(value).label
     except ValueError:
         return str(value)
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """Return ``one`` for a count of 1 and ``many`` otherwise ("1 query", "2 queries")."""
+    return one if count == 1 else many

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore.metrics import Assessment
-from riskcore.report.readings._format import join_names
+from riskcore.report.readings._format import join_names, plural
 
 __all__ = ["diversity_distribution", "diversity_reading", "failing_reading"]
 
@@ -55,7 +55,7 @@ def failing_reading(
     ``shown`` is how many rows the table on screen holds; when it is fewer
     than ``n_failing`` the heading says so and points to the full download.
     """
-    noun = "class fails" if n_failing == 1 else "classes fail"
+    noun = plural(n_failing, "class fails", "classes fail")
     text = (
         f"**{n_failing:,} {noun}** l = {l} or t = {t:g} (highest risk first: smallest "
         "classes first; homogeneous classes have 1 distinct value)."

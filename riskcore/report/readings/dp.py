@@ -17,7 +17,7 @@ from riskcore.dp import local as ldp
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
-from riskcore.report.readings._format import mechanism_label
+from riskcore.report.readings._format import mechanism_label, plural
 
 __all__ = [
     "EPSILON_STEPS",
@@ -145,7 +145,7 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
 
     return (
         f"At epsilon = {curves.epsilon:g} per query and a budget of {budget:g}, basic "
-        f"composition allows {fmt(b)} {'query' if b == 1 else 'queries'}, advanced "
+        f"composition allows {fmt(b)} {plural(b, 'query', 'queries')}, advanced "
         f"composition {fmt(a)} and zCDP "
         f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
     )
