@@ -219,7 +219,7 @@ class Tabulation:
 
 @runtime_checkable
 class Engine(Protocol):
-    """What an engine provides: the one required method is :meth:`tabulate`.
+    """What an engine provides: :meth:`tabulate`, and :meth:`class_sizes` for many subsets.
 
     Attributes
     ----------
@@ -237,6 +237,15 @@ class Engine(Protocol):
     @property
     def n_records(self) -> int:
         """Return the number of records."""
+        ...
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs (int64), in any order.
+
+        The cheap question asked once per QI subset by
+        :func:`riskcore.metrics.uniqueness.subset_uniqueness`: a group-by count,
+        without the QI values of each class.
+        """
         ...
 
     def tabulate(

@@ -24,6 +24,8 @@ from riskcore.engine.partition import (
     class_table,
     class_value_counts,
     encode_column,
+    key_sizes,
+    pack_keys,
 )
 from riskcore.errors import RolesError
 
@@ -118,6 +120,32 @@ class EncodedTable:
         else:
             self._partitions.move_to_end(key)
         return part
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs, without grouping the records.
+
+        What uniqueness over many QI subsets needs: the sizes of a cached
+        partition if there is one, else a count of the packed keys (no
+        per-record class ids are built or kept).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes, in the class order of :meth:`tabulate`.
+        """
+        qis = tuple(quasi_identifiers)
+        if not qis:
+            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+        part = self._partitions.get(qis)
+        if part is not None:
+            return part.sizes
+        enc = [self.column(q) for q in qis]
+        return key_sizes(*pack_keys([e.codes for e in enc], [e.n_values for e in enc]))
 
     def classes(self, quasi_identifiers: Sequence[str]) -> ClassTable:
         """Return the class table over the QIs (sizes and QI values of each class).

@@ -92,7 +92,7 @@ class UniquenessResult(Result):
 
 def _unique_on(engine: Engine, cols: tuple[str, ...]) -> SubsetUniqueness:
     """Return uniqueness over ``cols`` from the engine's class sizes alone."""
-    sizes = engine.tabulate(cols).classes.sizes
+    sizes = engine.class_sizes(cols)
     n = int(sizes.sum())
     u = int((sizes == 1).sum())
     return SubsetUniqueness(

@@ -99,6 +99,9 @@ class GroupbyEngine:
     def n_records(self) -> int:
         return len(self.df)
 
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        return self.df.groupby(list(quasi_identifiers), dropna=False).size().to_numpy()
+
     def tabulate(
         self,
         quasi_identifiers: Sequence[str],
