@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
+from ui import memory, state
 from ui.context import context
 
 st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
+memory.start()
 state.init_state()
 
 PAGES = [

@@ -23,7 +23,7 @@ from riskcore.report.readings import (
     queries_list,
     two_release_table,
 )
-from ui import cached
+from ui import cached, state
 from ui.context import context
 from ui.safe import md
 
@@ -33,6 +33,7 @@ st.write(
     "identifiers are removed: join it to a voter roll, subtract two published counts, or "
     "read a sensitive value off a class where everyone shares it."
 )
+ROW_NUMBER = "(row number in this table)"
 ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()
@@ -46,6 +47,32 @@ tab_link, tab_diff, tab_homo, tab_two = st.tabs(
 )
 
 # ------------------------------------------------------------------ linkage
+LINK_RUN = "rc_link_run"
+
+
+def run_gate(settings: tuple, label: str) -> bool:
+    """Return True when the attack with ``settings`` should be shown now.
+
+    Small tables run at once; a large one runs when the button is pressed and
+    stays shown until a setting changes (then the button is offered again).
+    """
+    if len(data) <= state.AUTO_RUN_ROWS:
+        return True
+    ran = st.session_state.get(LINK_RUN)
+    if st.button(label, type="primary", key=f"rc_run_{label}"):
+        st.session_state[LINK_RUN] = ran = settings
+    if ran == settings:
+        return True
+    st.info(
+        md(
+            f"{len(data):,} rows: the attack takes a few seconds, so it runs when you press "
+            f"*{label}*"
+            + (" (the settings changed since the last run)." if ran is not None else ".")
+        )
+    )
+    return False
+
+
 with tab_link:
     if not qis:
         st.info(needs_qis_reading("linkage"))
@@ -90,23 +117,21 @@ with tab_link:
                     if tol_col != "(none)"
                     else 0.0
                 )
-                if known:
-                    result = cached.linkage_simulated(
-                        ctx.key,
-                        data,
-                        released,
-                        tuple(known),
-                        int(n_targets),
-                        float(err),
-                        float(miss),
-                        int(seed),
-                        sensitive,
-                        float(p),
-                        ((tol_col, float(tol)),) if tol_col != "(none)" else (),
-                        (),
-                    )
-                else:
+                settings = (
+                    ctx.key,
+                    tuple(known),
+                    int(n_targets),
+                    float(err),
+                    float(miss),
+                    int(seed),
+                    sensitive,
+                    float(p),
+                    ((tol_col, float(tol)),) if tol_col != "(none)" else (),
+                )
+                if not known:
                     st.info("Choose at least one column the attacker knows.")
+                elif run_gate(settings, "Run the attack"):
+                    result = cached.linkage_simulated(ctx.key, data, released, *settings[1:], ())
             else:
                 up = st.file_uploader(
                     "Auxiliary table (CSV, TSV, Parquet or .xlsx)",
@@ -130,14 +155,22 @@ with tab_link:
                     g1, g2 = st.columns(2)
                     truth_aux = g1.selectbox("Ground truth: id in the auxiliary table", aux_cols)
                     truth_rel = g2.selectbox(
-                        "... matches this column of the table", ["(none)", *map(str, data.columns)]
+                        "... matches this column of the table",
+                        ["(none)", ROW_NUMBER, *map(str, data.columns)],
+                        help="Row number: the auxiliary column holds the row number of each "
+                        "person in this table (the first row is 1), for an attacker's table "
+                        "drawn from the data.",
                     )
                     truth = (
-                        (truth_aux, truth_rel)
+                        (truth_aux, None if truth_rel == ROW_NUMBER else truth_rel)
                         if truth_aux != "(not known)" and truth_rel != "(none)"
                         else None
                     )
-                    if mapping:
+                    if not mapping:
+                        st.info("Map at least one column.")
+                    elif run_gate(
+                        (ctx.key, up.file_id, tuple(mapping), truth, float(p)), "Run the attack"
+                    ):
                         result = cached.linkage_uploaded(
                             ctx.key,
                             up.file_id,
@@ -151,8 +184,6 @@ with tab_link:
                             (),
                             (),
                         )
-                    else:
-                        st.info("Map at least one column.")
         except RiskcoreError as exc:
             st.error("The attack could not run: " + md(exc))
 

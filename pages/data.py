@@ -5,7 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RolesError
-from riskcore.report.readings import column_summary, roles_reading, table_heading
+from riskcore.report.readings import (
+    column_summary,
+    roles_reading,
+    table_heading,
+    upload_limit_note,
+)
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
 from ui.context import context
@@ -27,24 +32,28 @@ st.write(
 )
 
 state.init_state()
+limit_mb = int(st.get_option("server.maxUploadSize"))
 col_a, col_b = st.columns([2, 1])
 with col_a:
     upload = st.file_uploader(
-        "Upload a table (CSV, TSV, Parquet or Excel .xlsx)",
+        f"Upload a table (CSV, TSV, Parquet or Excel .xlsx; up to {limit_mb:,} MB)",
         type=["csv", "tsv", "txt", "parquet", "xlsx"],
         key="rc_upload",
+        help=upload_limit_note(limit_mb),
     )
+    st.caption(upload_limit_note(limit_mb))
 with col_b:
     st.write("")
     if st.button("Use the demo data"):
         state.use_demo()
-if upload is not None and st.session_state[state.DATASET].get("file_id") != upload.file_id:
+if upload is not None and state.is_new_upload(upload.file_id):
     state.set_upload(upload.name, upload.getvalue(), file_id=upload.file_id)
 
 ctx = context()
-if st.session_state.get(state.LOAD_ERROR):
-    st.error("The file could not be used: " + md(st.session_state[state.LOAD_ERROR]))
-    st.caption("The demo data is shown instead.")
+failed = state.load_error(upload.file_id if upload is not None else None)
+if failed is not None:
+    st.error(f"{md(upload.name if upload else '')} could not be used: " + md(failed))
+    st.caption(md(f"The table in use is still {ctx.table.name if ctx else 'the demo'}."))
 if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()
 

@@ -3,7 +3,9 @@
 Every wrapper takes the dataset key (SHA-256 of the uploaded bytes, or the
 demo's parameters) and all parameters as arguments and reads no hidden state.
 Caches are ``scope="session"`` with ``max_entries``, so no result is ever
-shared between users and nothing is written to disk. Objects are returned
+shared between users and nothing is written to disk; results that hold
+per-record or per-class arrays (a 1,000,000-row assessment holds about
+120 MB) keep only a few entries, so one session stays under 800 MB. Objects are returned
 without copying (``cache_resource``); riskcore results are frozen.
 """
 
@@ -26,6 +28,7 @@ from riskcore.attacks.linkage import (
     LinkageResult,
     linkage_attack,
     linkage_curve,
+    row_number_truth,
     simulate_auxiliary,
 )
 from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
@@ -33,17 +36,11 @@ from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
 from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
-from riskcore.io import LoadedTable, load_table
+from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.report.readings import identifiability_worlds
 from riskcore.roles import RoleSuggestion, suggest_roles
-
-
-@st.cache_resource(scope="session", max_entries=3, show_spinner="Reading the file ...")
-def loaded_upload(key: str, _raw: bytes, name: str) -> LoadedTable:
-    """Load uploaded bytes (hashed in full into ``key``)."""
-    return load_table(_raw, name=name)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generating demo data ...")
@@ -58,13 +55,13 @@ def loaded_demo(n: int, seed: int) -> LoadedTable:
     )
 
 
-@st.cache_resource(scope="session", max_entries=3, show_spinner=False)
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def encoded(key: str, _table: LoadedTable) -> EncodedTable:
     """Return the per-column codes of a dataset (computed once per dataset)."""
     return EncodedTable(_table.data)
 
 
-@st.cache_resource(scope="session", max_entries=3, show_spinner=False)
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def suggestions(key: str, _table: LoadedTable) -> dict[str, RoleSuggestion]:
     """Return the role suggestions of a dataset (the demo's release view for the demo)."""
     if key.startswith("demo-"):
@@ -75,7 +72,7 @@ def suggestions(key: str, _table: LoadedTable) -> dict[str, RoleSuggestion]:
     return suggest_roles(_table.data)
 
 
-@st.cache_resource(scope="session", max_entries=32, show_spinner="Assessing ...")
+@st.cache_resource(scope="session", max_entries=6, show_spinner="Assessing ...")
 def assessment(
     key: str,
     _enc: EncodedTable,
@@ -109,7 +106,7 @@ def story(n: int, seed: int) -> Story:
     return guided_story(n, seed)
 
 
-@st.cache_resource(scope="session", max_entries=8, show_spinner="Running the linkage attack ...")
+@st.cache_resource(scope="session", max_entries=3, show_spinner="Running the linkage attack ...")
 def linkage_simulated(
     key: str,
     _data: pd.DataFrame,
@@ -140,7 +137,7 @@ def linkage_simulated(
     )
 
 
-@st.cache_resource(scope="session", max_entries=4, show_spinner="Running the linkage attack ...")
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Running the linkage attack ...")
 def linkage_uploaded(
     key: str,
     aux_key: str,
@@ -148,23 +145,33 @@ def linkage_uploaded(
     _aux: pd.DataFrame,
     release_cols: tuple[str, ...],
     mapping: tuple[tuple[str, str], ...],
-    truth: tuple[str, str] | None,
+    truth: tuple[str, str | None] | None,
     sensitive: tuple[str, ...],
     p: float,
     tolerance: tuple[tuple[str, float], ...],
     granularity: tuple[tuple[str, str], ...],
 ) -> LinkageResult:
-    """Join an uploaded auxiliary table to the release."""
+    """Join an uploaded auxiliary table to the release.
+
+    ``truth`` is (auxiliary id column, released id column), or (auxiliary
+    column, None) when the auxiliary column holds release row numbers (1 =
+    the first row), for an attacker's table drawn from the data itself.
+    """
     release = _data[list(release_cols)]
-    if truth is not None and truth[1] not in release.columns:
-        # the id column may be a direct identifier, left out of the release: add it back
-        # under its own name, so that any message names the user's column
-        release = release.assign(**{truth[1]: _data[truth[1]].to_numpy()})
+    how: np.ndarray | tuple[str, str] | None = None
+    if truth is not None and truth[1] is None:
+        how = row_number_truth(_aux, truth[0], len(_data))
+    elif truth is not None and truth[1] is not None:
+        how = (truth[0], truth[1])
+        if truth[1] not in release.columns:
+            # the id column may be a direct identifier, left out of the release: add it back
+            # under its own name, so that any message names the user's column
+            release = release.assign(**{truth[1]: _data[truth[1]].to_numpy()})
     return linkage_attack(
         release,
         _aux,
         dict(mapping),
-        truth=truth,
+        truth=how,
         sensitive=sensitive,
         p=p,
         tolerance=dict(tolerance),
@@ -172,16 +179,38 @@ def linkage_uploaded(
     )
 
 
-@st.cache_resource(scope="session", max_entries=8, show_spinner="Adding one column at a time ...")
+_CURVES = "rc_linkage_curves"
+_CURVES_KEPT = 4
+
+
 def linkage_curve_simulated(
     key: str, _data: pd.DataFrame, order: tuple[str, ...], n_targets: int, seed: int
 ) -> LinkageCurve:
-    """Return re-identification against the number of known QIs (error-free attacker)."""
+    """Return re-identification against the number of known QIs (error-free attacker).
+
+    One attack per column, with a progress bar; the result (a few rates) is
+    kept in session state for the last few settings, since a cached function
+    could not draw the bar.
+    """
+    kept: dict = st.session_state.setdefault(_CURVES, {})
+    args = (key, order, n_targets, seed)
+    if args in kept:
+        return kept[args]
+    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order)} attacks")
+
+    def step(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"Adding one column at a time: {done} of {total} attacks")
+
     aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
-    return linkage_curve(_data[list(order)], aux, order, truth=truth)
+    curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
+    bar.empty()
+    while len(kept) >= _CURVES_KEPT:
+        kept.pop(next(iter(kept)))
+    kept[args] = curve
+    return curve
 
 
-@st.cache_resource(scope="session", max_entries=8, show_spinner=False)
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
 def homogeneity(
     key: str, _enc: EncodedTable, qis: tuple[str, ...], sensitive: str, p: float, c: float
 ) -> HomogeneityResult:
@@ -277,7 +306,7 @@ def dp_sample_aggregate(
     )
 
 
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
 def ldp_grr(
     key: str, _data: pd.DataFrame, column: str, epsilon: float, seed: int
 ) -> _ldp.GrrResult:
@@ -285,7 +314,7 @@ def ldp_grr(
     return _ldp.grr_simulate(_data[column], epsilon, seed=seed)
 
 
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
 def ldp_laplace(
     key: str,
     _data: pd.DataFrame,

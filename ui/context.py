@@ -10,7 +10,6 @@ from typing import Any
 import streamlit as st
 
 from riskcore.engine import EncodedTable
-from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestion
@@ -28,28 +27,21 @@ class Context:
     roles: ColumnRoles
 
 
-def current_table() -> tuple[str, LoadedTable] | None:
-    """Return (dataset key, table), or None (with the error in state) if it cannot load."""
+def current_table() -> tuple[str, LoadedTable]:
+    """Return (dataset key, table) of the session: the upload's parsed table or the demo."""
     ds = st.session_state[state.DATASET]
-    if ds["source"] == "demo":
-        return ds["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
-    try:
-        return ds["key"], cached.loaded_upload(ds["key"], ds["raw"], ds["name"])
-    except RiskcoreError as exc:
+    table = state.table_of(ds)
+    if table is not None:
+        return ds["key"], table
+    if ds["source"] != "demo":  # pragma: no cover - an upload always holds its table
         state.use_demo()
-        st.session_state[state.LOAD_ERROR] = str(exc)
-        return None
+    return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
 
 def context() -> Context | None:
     """Return the page context; the roles default to the suggestions."""
     state.init_state()
-    got = current_table()
-    if got is None:
-        got = current_table()
-        if got is None:  # pragma: no cover - the demo always loads
-            return None
-    key, table = got
+    key, table = current_table()
     enc = cached.encoded(key, table)
     sugg = cached.suggestions(key, table)
     if st.session_state.get(state.ROLES_FOR) != key:

@@ -7,8 +7,11 @@ import hashlib
 import streamlit as st
 
 from riskcore.dp import PrivacyLedger
+from riskcore.errors import RiskcoreError
+from riskcore.io import LoadedTable, load_table
 
-#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "raw"}.
+#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "table", "file_id"};
+#: an upload's table is held here (parsed once), never its raw bytes.
 DATASET = "rc_dataset"
 #: Roles of the current dataset: {column: role}.
 ROLES = "rc_roles"
@@ -16,7 +19,7 @@ ROLES = "rc_roles"
 ROLES_FOR = "rc_roles_for"
 #: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction"}.
 TARGETS = "rc_targets"
-#: Last load error message (plain language), shown on the Data page.
+#: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
 #: Privacy ledgers of this session, one per dataset key: {key: PrivacyLedger}.
 LEDGERS = "rc_dp_ledgers"
@@ -24,6 +27,9 @@ LEDGERS = "rc_dp_ledgers"
 LAST_RELEASE = "rc_dp_last_release"
 
 DEMO_ROWS = 32_561
+#: Tables up to this many rows are attacked as the controls move (each run well under 1 s);
+#: larger ones wait for a Run button, so no slider starts a run of several seconds.
+AUTO_RUN_ROWS = 200_000
 DEFAULT_TARGETS = {
     "k": 11,
     "l": 2,
@@ -40,7 +46,8 @@ def demo_dataset() -> dict:
         "source": "demo",
         "name": f"Demo people ({DEMO_ROWS:,} rows)",
         "key": f"demo-{DEMO_ROWS}-0",
-        "raw": None,
+        "table": None,
+        "file_id": None,
     }
 
 
@@ -52,21 +59,57 @@ def init_state() -> None:
     st.session_state.setdefault(LEDGERS, {})
 
 
-def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> None:
-    """Make an uploaded file the session's dataset (kept in memory only).
+def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
+    """Parse an upload and make it the session's dataset (kept in memory only).
 
-    The dataset key is the SHA-256 of the whole file, so cached results can
-    never be confused between two files.
+    The parsed table is kept, not the bytes (a 100 MB CSV would otherwise be
+    held twice). The dataset key is the SHA-256 of the whole file, so cached
+    results can never be confused between two files. When the file cannot
+    be read, the current dataset stays and the error is kept with the
+    file's id, to be shown while that file is in the uploader.
+
+    Returns
+    -------
+    bool
+        True when the upload became the dataset.
     """
-    key = "upload-" + hashlib.sha256(raw).hexdigest()
+    try:
+        with st.spinner(f"Reading {name} ..."):
+            table = load_table(raw, name=name)
+    except RiskcoreError as exc:
+        st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": str(exc)}
+        return False
+    digest = table.info.fingerprint or hashlib.sha256(raw).hexdigest()
     st.session_state[DATASET] = {
         "source": "upload",
         "name": name,
-        "key": key,
-        "raw": raw,
+        "key": "upload-" + digest,
+        "table": table,
         "file_id": file_id,
     }
     st.session_state[LOAD_ERROR] = None
+    return True
+
+
+def load_error(file_id: str | None) -> str | None:
+    """Return the message of the failed upload ``file_id``, None if that file loaded or left."""
+    err = st.session_state.get(LOAD_ERROR)
+    if err is None or file_id is None or err["file_id"] != file_id:
+        return None
+    return str(err["message"])
+
+
+def is_new_upload(file_id: str) -> bool:
+    """Return True for a file not yet tried (neither the dataset nor the last failure)."""
+    err = st.session_state.get(LOAD_ERROR)
+    tried = {st.session_state[DATASET].get("file_id"), err["file_id"] if err else None}
+    return file_id not in tried
+
+
+def table_of(dataset: dict) -> LoadedTable | None:
+    """Return an upload's parsed table (None for the demo, which is generated and cached)."""
+    table = dataset.get("table")
+    return table if isinstance(table, LoadedTable) else None
 
 
 def use_demo() -> None:
@@ -76,15 +119,17 @@ def use_demo() -> None:
 
 
 def reset() -> None:
-    """Forget the dataset, roles and targets of this session, never its privacy ledgers.
+    """Forget everything of this session (data, roles, targets, every widget's value) but
+    its privacy ledgers.
 
     A budget that a reset button restores is no budget: the ledgers, one per
     dataset key (the SHA-256 of the file), survive the reset and count again
-    as soon as the same data is opened.
+    as soon as the same data is opened. Widget values go too, so no control
+    (a target k, a slider) keeps a value the reset promised to forget.
     """
-    for key in (DATASET, ROLES, ROLES_FOR, TARGETS, LOAD_ERROR, LAST_RELEASE):
-        st.session_state.pop(key, None)
-    st.cache_resource.clear()
+    for key in list(st.session_state.keys()):
+        if key != LEDGERS:
+            del st.session_state[key]
     init_state()
 
 

@@ -161,6 +161,35 @@ def test_upload_path_and_bad_upload():
     at.file_uploader(key="rc_upload").set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
     assert not at.exception
     assert any("more fields than the header" in e.value for e in at.error)
+    # nothing is lost: the table loaded before the bad file is still the one in use
+    assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
+    assert any(md("still tiny.csv") in c.value for c in at.caption)
+    # the message goes with its cause: once the bad file is removed, no error remains
+    at.file_uploader(key="rc_upload").set_value(None).run()
+    assert not at.exception
+    assert not any("more fields than the header" in e.value for e in at.error)
+    assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
+
+
+def test_data_page_states_the_upload_limit_and_the_way_around_it():
+    at = run()
+    limit = st.get_option("server.maxUploadSize")
+    assert f"up to {limit:,} MB" in at.file_uploader(key="rc_upload").label
+    note = " ".join(c.value for c in at.caption)
+    assert f"Files up to {limit:,} MB" in note and "riskcore assess" in note
+
+
+def test_reset_forgets_every_widget_value_but_not_the_ledger():
+    at = run("pages/anonymity.py", demo_roles(["age", "sex"]))
+    k_box = next(n for n in at.number_input if n.label.startswith("target k"))
+    default = k_box.value
+    k_box.set_value(default + 7).run()
+    assert next(n for n in at.number_input if n.label.startswith("target k")).value == default + 7
+    at.switch_page("app.py").run()
+    next(b for b in at.sidebar.button if b.label == "Reset session").click().run()
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception
+    assert next(n for n in at.number_input if n.label.startswith("target k")).value == default
 
 
 def test_role_profile_round_trip(tmp_path: Path):

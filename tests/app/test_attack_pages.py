@@ -99,3 +99,77 @@ def test_guided_demo_walks_all_six_steps():
     assert s.before.k == 1 and s.after.k >= 5
     assert s.linkage.correct.rate > 0.95 and s.linkage_after.correct.rate < 0.01
     assert s.differencing.exact and s.differencing.passes_cell_rule
+
+
+def test_a_large_table_waits_for_the_run_button_and_a_slider_does_not_rerun_it(monkeypatch):
+    """Above the auto-run size nothing runs on open or on a slider move; Run runs it once."""
+    import riskcore.attacks.linkage.attack as attack_module
+    from ui import state
+
+    calls = []
+    real = attack_module.linkage_attack
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)  # the demo's 32,561 rows count as large
+    monkeypatch.setattr("ui.cached.linkage_attack", counting)
+    monkeypatch.setattr(attack_module, "linkage_attack", counting)
+    at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
+    assert calls == [] and "Re-identified uniquely" not in metrics(at)
+    assert any("runs when you press" in i.value for i in at.info)
+    at.slider[1].set_value(0.2).run()  # a slider move starts nothing
+    assert calls == [] and "Re-identified uniquely" not in metrics(at)
+    at.button(key="rc_run_Run the attack").click().run()
+    assert not at.exception
+    assert "Re-identified uniquely" in metrics(at)
+    ran = len(calls)
+    assert ran == 1 + len(QIS)  # the attack, then one per column for the curve (progress bar)
+    at.run()  # an unrelated rerun shows the result again without running anything
+    assert len(calls) == ran and "Re-identified uniquely" in metrics(at)
+    at.slider[1].set_value(0.3).run()  # the settings changed: the button is offered again
+    assert len(calls) == ran and "Re-identified uniquely" not in metrics(at)
+    assert any("settings changed" in i.value for i in at.info)
+
+
+def test_ground_truth_can_be_the_row_number_of_an_attacker_table_drawn_from_the_data():
+    from riskcore.attacks.linkage import row_number_truth
+
+    df = make_people(32_561, seed=0)
+    aux = df.iloc[[0, 5, 9]][QIS].assign(row=[1, 6, 10]).reset_index(drop=True)
+    pos = row_number_truth(aux, "row", len(df))
+    assert pos.tolist() == [0, 5, 9]
+    r = linkage_attack(df, aux, QIS, truth=pos)
+    # an independent count: a target is correctly re-identified iff it is unique on the QIs
+    sizes = df.groupby(QIS, dropna=False, observed=True)["age"].transform("size").to_numpy()
+    assert r.correct.successes == int((sizes[[0, 5, 9]] == 1).sum())
+    blanks = aux.assign(row=[1, None, 10])
+    assert row_number_truth(blanks, "row", len(df)).tolist() == [0, -1, 9]
+    import pytest
+
+    from riskcore.errors import RiskcoreError
+
+    for bad in ([0, 5, 9], [1.5, 2, 3], ["a", 2, 3], [1, 2, 32_562]):
+        with pytest.raises(RiskcoreError, match="row numbers from 1 to 32,561"):
+            row_number_truth(aux.assign(row=bad), "row", len(df))
+
+
+def test_attacks_page_offers_row_number_as_ground_truth():
+    df = make_people(32_561, seed=0)
+    rows = [3, 696, 755, 101, 1025]  # two common, three unique on the QIs, one in a pair
+    aux = df.iloc[rows][QIS].assign(row=[r + 1 for r in rows])
+    at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
+    at.radio(key="rc_link_source").set_value("Upload a file").run()
+    at.file_uploader(key="rc_aux_upload").set_value(
+        ("aux.csv", aux.to_csv(index=False).encode(), "text/csv")
+    ).run()
+    next(s for s in at.selectbox if s.label.startswith("Ground truth")).set_value("row").run()
+    truth_col = next(s for s in at.selectbox if s.label.startswith("... matches"))
+    assert "(row number in this table)" in truth_col.options
+    truth_col.set_value("(row number in this table)").run()
+    assert not at.exception, at.exception
+    sizes = df.groupby(QIS, dropna=False, observed=True)["age"].transform("size").to_numpy()
+    expected = (sizes[rows] == 1).mean()
+    assert metrics(at)["Re-identified correctly"] == f"{expected:.1%}"
+    assert not any("__" in e.value for e in at.error)

@@ -16,6 +16,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,7 @@ from riskcore.attacks.linkage.results import (
 from riskcore.engine import encode_column
 from riskcore.errors import RiskcoreError
 
-__all__ = ["linkage_attack", "linkage_curve"]
+__all__ = ["linkage_attack", "linkage_curve", "row_number_truth"]
 
 
 def linkage_attack(
@@ -282,6 +283,47 @@ def _truth_positions(
     return pos
 
 
+def row_number_truth(auxiliary: pd.DataFrame, column: str, n_release: int) -> np.ndarray:
+    """Read the ground truth from a column of release row numbers (the first row is 1).
+
+    For an attacker's table drawn from the release itself (a sample with its
+    row numbers kept): row number r of the auxiliary row is the release
+    record at position r - 1. A blank means "not in the release" (-1).
+
+    Parameters
+    ----------
+    auxiliary : pandas.DataFrame
+    column : str
+        The auxiliary column holding row numbers 1 .. ``n_release``.
+    n_release : int
+        Number of records in the release.
+
+    Returns
+    -------
+    numpy.ndarray
+        The release position of each auxiliary row (-1: none), to pass as
+        ``truth`` to :func:`linkage_attack`.
+
+    Raises
+    ------
+    RiskcoreError
+        When the column is absent, or holds a value that is not a row number.
+    """
+    if column not in auxiliary.columns:
+        raise RiskcoreError(f"the attacker's table has no column {column!r}")
+    raw = auxiliary[column]
+    num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+    blank = raw.isna().to_numpy()
+    bad = ~blank & (np.isnan(num) | (num != np.round(num)) | (num < 1) | (num > n_release))
+    if bad.any():
+        examples = ", ".join(repr(str(v)) for v in raw[bad].unique()[:3])
+        raise RiskcoreError(
+            f"{column!r} must hold row numbers from 1 to {n_release:,}; "
+            f"{int(bad.sum()):,} value(s) are not, e.g. {examples}"
+        )
+    return np.where(blank, -1, np.nan_to_num(num) - 1).astype(np.int64)
+
+
 def linkage_curve(
     release: pd.DataFrame,
     auxiliary: pd.DataFrame,
@@ -289,6 +331,7 @@ def linkage_curve(
     *,
     truth: np.ndarray | tuple[str, str] | None,
     mapping: dict[str, str] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> LinkageCurve:
     """Run the linkage attack knowing the first 1, 2, ..., q columns of ``order``.
 
@@ -305,6 +348,9 @@ def linkage_curve(
     truth : see :func:`linkage_attack`
     mapping : dict, optional
         {auxiliary column: released column}; default same names.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each of the ``total``
+        attacks (a progress bar; a long run is one attack per column).
 
     Returns
     -------
@@ -317,4 +363,6 @@ def linkage_curve(
         res = linkage_attack(release, auxiliary, on, truth=truth)
         uniq.append(res.unique)
         corr.append(res.correct if res.correct is not None else res.unique)
+        if progress is not None:
+            progress(i, len(order))
     return LinkageCurve(tuple(order), tuple(uniq), tuple(corr))

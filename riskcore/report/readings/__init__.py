@@ -55,6 +55,7 @@ from riskcore.report.readings.data import (
     numeric_columns,
     roles_reading,
     table_heading,
+    upload_limit_note,
 )
 from riskcore.report.readings.diversity import (
     diversity_distribution,
@@ -200,5 +201,6 @@ __all__ = [
     "target_table",
     "targets_reading",
     "two_release_table",
+    "upload_limit_note",
     "worlds_reading",
 ]

@@ -6,7 +6,13 @@ import pandas as pd
 
 from riskcore.roles import ColumnRoles, RoleSuggestion
 
-__all__ = ["column_summary", "numeric_columns", "roles_reading", "table_heading"]
+__all__ = [
+    "column_summary",
+    "numeric_columns",
+    "roles_reading",
+    "table_heading",
+    "upload_limit_note",
+]
 
 
 def column_summary(df: pd.DataFrame, suggestions: dict[str, RoleSuggestion]) -> pd.DataFrame:
@@ -49,6 +55,22 @@ def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> l
 def table_heading(name: str, n_rows: int, n_columns: int) -> str:
     """Return the heading of a loaded table: "name: 1,000 rows x 5 columns"."""
     return f"{name}: {n_rows:,} rows x {n_columns} columns"
+
+
+def upload_limit_note(limit_mb: int) -> str:
+    """Return what the upload accepts and what to do with a larger file (markdown).
+
+    Parameters
+    ----------
+    limit_mb : int
+        The server's upload limit in megabytes (``server.maxUploadSize``).
+    """
+    return (
+        f"Files up to {limit_mb:,} MB can be uploaded here; the browser refuses a larger one "
+        "before it reaches the server. For a larger table, assess it where it lies with the "
+        "command line, `riskcore assess FILE --qi COLUMN ...` (same numbers, no upload), or "
+        f"save it as Parquet, which is usually 5 to 10 times smaller than the CSV."
+    )
 
 
 def roles_reading(roles: ColumnRoles) -> str:

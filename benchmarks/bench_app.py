@@ -1,0 +1,167 @@
+"""Benchmark the dashboard at 1,000,000 rows in headless Chromium (issue 12 targets).
+
+Starts ``streamlit run app.py`` on a free port, drives Debian's Chromium with
+Playwright and prints, with the target beside each figure:
+
+1. first page: seconds from the server answering ``/_stcore/health`` to the
+   Data page showing the demo [target < 3 s];
+2. upload: seconds from handing a 1,000,000-row CSV to the Data page's file
+   uploader to the page showing its name, idle [target < 5 s];
+3. every page opened on the 1M-row table: seconds until idle, with no
+   exception on the page [target < 1 s for whatever runs without a Run button;
+   pages doing more than that must show progress];
+4. memory: the server's resident set size (RSS, from /proc) when idle, with one
+   1M-row session [target < 800 MB], and ``--linger`` seconds after the tab is
+   closed [target: within 200 MB of idle].
+
+Run: ``.venv/bin/python benchmarks/bench_app.py`` (add ``--linger 300`` for the
+five-minute figure; the default 150 s is past the session TTL set in
+``.streamlit/config.toml``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_foundation import make_csv  # noqa: E402
+
+PAGES = [
+    ("Uniqueness", "Records by equivalence-class size"),
+    ("Anonymity (k / l / t)", "Re-identification risk"),
+    ("Attacks", "Linkage"),
+    ("Differential privacy", "Differential privacy"),
+    ("Local DP", "Local"),
+    ("Guided demo", "Guided demo"),
+    ("Data", "Column roles"),
+]
+
+
+def rss_mb(pid: int) -> float:
+    """Return the resident set size of a process in MB (VmRSS from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_idle(page, timeout: int = 120_000) -> None:
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    page.wait_for_timeout(150)  # let the run start before looking for its status widget
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
+    )
+
+
+def line(label: str, value: str, target: str, ok: bool | None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"{label:<52} {value:>12}   {target}{mark}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--linger", type=float, default=150.0, help="seconds after the tab closes")
+    args = parser.parse_args()
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    csv = make_csv(args.rows)
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://localhost:{port}"
+    from playwright.sync_api import sync_playwright
+
+    try:
+        t0 = time.perf_counter()
+        while True:
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.05)
+            if time.perf_counter() - t0 > 60:
+                raise SystemExit("the server did not start")
+        line("server start to health check", f"{time.perf_counter() - t0:.2f} s", "", None)
+        idle_before = rss_mb(proc.pid)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"]
+            )
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = ctx.new_page()
+            page.set_default_timeout(180_000)
+            t0 = time.perf_counter()
+            page.goto(url)
+            page.get_by_text("Column roles").first.wait_for()
+            wait_idle(page)
+            first = time.perf_counter() - t0
+            line("first page (Data, demo) after health", f"{first:.2f} s", "< 3 s", first < 3)
+
+            t0 = time.perf_counter()
+            page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
+                str(csv)
+            )
+            page.get_by_text(f"{csv.name}:").first.wait_for()
+            wait_idle(page)
+            up = time.perf_counter() - t0
+            line(f"upload {args.rows:,}-row CSV to the Data page", f"{up:.2f} s", "< 5 s", up < 5)
+            line("server RSS, one 1M-row session", f"{rss_mb(proc.pid):.0f} MB", "< 800 MB", None)
+
+            peak = rss_mb(proc.pid)
+            for title, text in PAGES:
+                t0 = time.perf_counter()
+                page.get_by_role("link", name=title).first.click()
+                page.get_by_text(text).first.wait_for()
+                wait_idle(page)
+                took = time.perf_counter() - t0
+                errors = page.locator('[data-testid="stException"]').count()
+                peak = max(peak, rss_mb(proc.pid))
+                line(
+                    f"open {title} (1M rows)",
+                    f"{took:.2f} s",
+                    f"exceptions: {errors}",
+                    errors == 0,
+                )
+            rss = rss_mb(proc.pid)
+            line("server RSS after every page, one session", f"{rss:.0f} MB", "< 800 MB", rss < 800)
+            line("server RSS peak seen", f"{peak:.0f} MB", "< 800 MB", peak < 800)
+            ctx.close()
+            browser.close()
+        time.sleep(args.linger)
+        after = rss_mb(proc.pid)
+        line("server RSS idle before any session", f"{idle_before:.0f} MB", "", None)
+        line(
+            f"server RSS {args.linger:.0f} s after the tab closed",
+            f"{after:.0f} MB",
+            "within 200 MB of idle",
+            after - idle_before < 200,
+        )
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
