@@ -13,7 +13,7 @@ from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
-from riskcore.roles import ColumnRoles, RoleSuggestion
+from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, state
 
 
@@ -24,7 +24,7 @@ class Context:
     key: str
     table: LoadedTable
     encoded: EncodedTable
-    suggestions: dict[str, RoleSuggestion]
+    suggestions: RoleSuggestions
     roles: ColumnRoles
 
 
