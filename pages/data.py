@@ -95,6 +95,13 @@ edited = st.data_editor(
     },
     key=f"rc_roles_editor_{ctx.key[:16]}",
 )
+with st.expander("Why each role was suggested (the reasons in full)"):
+    st.markdown(
+        "\n".join(
+            f"- **{md(c)}**: {ROLE_LABELS[x.role]}. {md(x.reason)}."
+            for c, x in ctx.suggestions.items()
+        )
+    )
 redundant = redundancy_reading(ctx.suggestions)
 if redundant is not None:
     lead, lines = redundant

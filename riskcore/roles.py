@@ -2,7 +2,10 @@
 
 :class:`ColumnRoles` is the validated, frozen assignment a user confirms;
 :func:`suggest_roles` proposes one role per column from the column's name and
-a sample of its values, with a reason a person can check.
+a sample of its values, with a reason a person can check: direct identifiers
+as on the HIPAA Safe Harbor list, the smallest defensible quasi-identifier set,
+and only one of two quasi-identifiers when one is a function of the other.
+The same rule serves the built-in demo and every upload.
 """
 
 from __future__ import annotations
@@ -209,7 +212,7 @@ _SH_GEO = _SH.format("B", "geographic subdivision smaller than a state")
 _SH_DATE = _SH.format("C", "all elements of dates except the year")
 _NOT_MINIMAL = (
     "outside the smallest quasi-identifier set (Sweeney: date of birth, sex, ZIP; "
-    "HIPAA Safe Harbor), tag it to test a stronger attacker"
+    "HIPAA Safe Harbor); tag it to model a better-informed attacker"
 )
 
 _NAME_RULES: list[tuple[str, str, str, str]] = [

@@ -134,6 +134,9 @@ def test_uploaded_adult_gets_a_small_qi_set_and_a_redundancy_note():
     editor = at.dataframe[-1].value
     why = dict(zip(editor["column"], editor["why it was suggested"], strict=True))
     assert why["education-num"].startswith("education-num is a function of education")
+    # the full reasons, which the editor's cells may cut off, are listed below it
+    text = " ".join(m.value for m in at.markdown)
+    assert md(why["education-num"]) in text and md(why["fnlwgt"]) in text
 
 
 def test_uniqueness_page_numbers_match_riskcore():
