@@ -7,6 +7,7 @@ import streamlit as st
 from riskcore.errors import RolesError
 from riskcore.report.readings import (
     column_summary,
+    redundancy_reading,
     roles_reading,
     table_heading,
     upload_limit_note,
@@ -74,10 +75,13 @@ with st.expander("Preview the first 100 rows"):
 
 st.subheader("Column roles")
 st.write(
-    "Each column was given a suggested role; the reason is shown beside it. **Direct "
-    "identifiers** (names, SSNs) must be removed or masked. **Quasi-identifiers** are what an "
-    "attacker can learn elsewhere (date of birth, ZIP, sex): they form the equivalence classes. "
-    "**Sensitive** attributes are what must not be learned (diagnosis, income)."
+    "Each column was given a suggested role by one rule, for the demo and uploads alike; the "
+    "reason is shown beside it. **Direct identifiers** (names, SSNs, and what HIPAA Safe Harbor "
+    "removes: full dates such as a date of birth, 5-digit ZIP codes) must be removed or masked. "
+    "**Quasi-identifiers** are what an attacker can learn elsewhere (age, sex, race, marital "
+    "status, education): they form the equivalence classes; the suggestion is the smallest "
+    "defensible set, so tag more columns to model a better-informed attacker. **Sensitive** "
+    "attributes are what must not be learned (diagnosis, income)."
 )
 roles_now = st.session_state[state.ROLES]
 editor_df = summary[["column"]].copy()
@@ -96,6 +100,17 @@ edited = st.data_editor(
     },
     key=f"rc_roles_editor_{ctx.key[:16]}",
 )
+with st.expander("Why each role was suggested (the reasons in full)"):
+    st.markdown(
+        "\n".join(
+            f"- **{md(c)}**: {ROLE_LABELS[x.role]}. {md(x.reason)}."
+            for c, x in ctx.suggestions.items()
+        )
+    )
+redundant = redundancy_reading(ctx.suggestions)
+if redundant is not None:
+    lead, lines = redundant
+    st.info("\n".join([md(lead), "", *(f"- {md(line)}" for line in lines)]))
 new_roles = {c: LABEL_TO_ROLE[r] for c, r in zip(edited["column"], edited["role"], strict=True)}
 if new_roles != roles_now:
     st.session_state[state.ROLES] = new_roles

@@ -2,20 +2,25 @@
 
 :class:`ColumnRoles` is the validated, frozen assignment a user confirms;
 :func:`suggest_roles` proposes one role per column from the column's name and
-a sample of its values, with a reason a person can check.
+a sample of its values, with a reason a person can check: direct identifiers
+as on the HIPAA Safe Harbor list, the smallest defensible quasi-identifier set,
+and only one of two quasi-identifiers when one is a function of the other.
+The same rule serves the built-in demo and every upload.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Self
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from riskcore._results import Result
+from riskcore._results import NOT_IN_JSON, Result
 from riskcore.errors import RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "RoleSuggestion", "luhn_valid", "suggest_roles"]
@@ -201,40 +206,59 @@ class RoleSuggestion(Result):
 
 # ------------------------------------------------------------------ rules
 
+#: Reasons citing the HIPAA Safe Harbor list, 45 CFR 164.514(b)(2)(i)(A)-(R).
+_SH = "HIPAA Safe Harbor identifier (45 CFR 164.514(b)(2)(i)({}) {})"
+_SH_GEO = _SH.format("B", "geographic subdivision smaller than a state")
+_SH_DATE = _SH.format("C", "all elements of dates except the year")
+_NOT_MINIMAL = (
+    "outside the smallest quasi-identifier set (Sweeney: date of birth, sex, ZIP; "
+    "HIPAA Safe Harbor); tag it to model a better-informed attacker"
+)
+
 _NAME_RULES: list[tuple[str, str, str, str]] = [
-    # (regex on the normalised column name, role, kind, reason)
+    # (regex on the normalised column name, role, kind, reason); the first match wins
     (
         r"^(ssn|social ?security( ?number| ?no)?|sin|nino|national ?(id|insurance)( ?number)?)$",
         "identifier",
         "ssn",
-        "the name says it holds a national identification number",
+        "a national identification number: " + _SH.format("G", "Social Security number"),
     ),
     (
         r"(^|\b)(e ?mail|email ?address)(\b|$)",
         "identifier",
         "email",
-        "the name says it holds e-mail addresses",
+        "e-mail addresses: " + _SH.format("F", "e-mail address"),
     ),
     (
         r"(^|\b)(phone|telephone|mobile|cell|fax)( ?(number|no))?(\b|$)",
         "identifier",
         "phone",
-        "the name says it holds phone numbers",
+        "phone numbers: " + _SH.format("D", "telephone number"),
     ),
     (
         r"(^|\b)(credit ?card|card ?number|cc ?num(ber)?|iban|account ?(number|no))(\b|$)",
         "identifier",
         "account",
-        "the name says it holds account or card numbers",
+        "account or card numbers: " + _SH.format("J", "account number"),
     ),
-    (r"(^|\b)(ip|ip ?address)(\b|$)", "identifier", "ip", "the name says it holds IP addresses"),
-    (r"(^|\b)(url|website|web ?page)(\b|$)", "identifier", "url", "the name says it holds URLs"),
+    (
+        r"(^|\b)(ip|ip ?address)(\b|$)",
+        "identifier",
+        "ip",
+        "IP addresses: " + _SH.format("O", "IP address"),
+    ),
+    (
+        r"(^|\b)(url|website|web ?page)(\b|$)",
+        "identifier",
+        "url",
+        "URLs: " + _SH.format("N", "web URL"),
+    ),
     (
         r"^(full ?name|name|first ?name|last ?name|surname|given ?name|family ?name|patient ?name"
         r"|person ?name|forename|middle ?name)$",
         "identifier",
         "name",
-        "the name says it holds person names",
+        "person names: " + _SH.format("A", "name"),
     ),
     (
         r"(^|\b)(mrn|medical ?record( ?number)?|record ?(id|number|no)|patient ?id|person ?id"
@@ -242,76 +266,100 @@ _NAME_RULES: list[tuple[str, str, str, str]] = [
         r"|passport( ?number)?|hashed ?name|id|uuid|guid)(\b|$)",
         "identifier",
         "record_id",
-        "the name says it is a record number or identifier",
+        "a record number or identifier: " + _SH.format("H", "record number"),
     ),
     (
-        r"(^|\b)(street|address|addr)(\b|$)",
-        "identifier",
-        "address",
-        "the name says it holds street addresses",
+        r"^(birth ?year|year ?of ?birth|yob)$",
+        "quasi_identifier",
+        "birth_year",
+        "year of birth: a demographic quasi-identifier; Safe Harbor keeps the year",
     ),
     (
         r"(^|\b)(dob|date ?of ?birth|birth ?date|birthdate|birthday|born)(\b|$)",
-        "quasi_identifier",
+        "identifier",
         "dob",
-        "date of birth: with ZIP and sex it singles out most people",
+        "full date of birth: " + _SH_DATE,
+    ),
+    (
+        r"^(zip ?3|3 ?digit ?zip( ?code)?|zip ?(code ?)?prefix)$",
+        "quasi_identifier",
+        "zip3",
+        "3-digit ZIP area: a geographic quasi-identifier (Safe Harbor keeps it where the area "
+        "holds more than 20,000 people)",
     ),
     (
         r"(^|\b)(zip|zip ?code|zipcode|postcode|postal ?code|post ?code|plz|postal)(\b|$)",
-        "quasi_identifier",
+        "identifier",
         "zip",
-        "ZIP / postcode: a geographic quasi-identifier",
+        "5-digit ZIP / postcode: " + _SH_GEO,
     ),
     (
-        r"^(age|age ?years|age ?at ?.*|years ?old)$",
+        r"(^|\b)(street|address|addr|city|town|county|district|municipality|precinct"
+        r"|neighbou?rhood|geo ?code|geo|latitude|longitude|lat|lon|lng|census ?tract|tract"
+        r"|block ?group)(\b|$)",
+        "identifier",
+        "geo_fine",
+        "a place smaller than a state: " + _SH_GEO,
+    ),
+    (
+        r"^(age|age ?years|age ?at ?.*|years ?old|age ?(group|band|range|bracket|class|cat"
+        r"|category))$",
         "quasi_identifier",
         "age",
-        "age is a demographic quasi-identifier",
+        "age: a demographic quasi-identifier (Sweeney; El Emam); Safe Harbor keeps it, with "
+        "ages over 89 grouped",
     ),
     (
         r"^(sex|gender)$",
         "quasi_identifier",
         "sex",
-        "sex / gender is a demographic quasi-identifier",
+        "sex / gender: a demographic quasi-identifier (Sweeney: ZIP, date of birth and sex "
+        "single out most Americans)",
     ),
     (
         r"(^|\b)(race|ethnicity|ethnic ?group|ancestry)(\b|$)",
         "quasi_identifier",
         "race",
-        "race / ethnicity is a demographic quasi-identifier",
+        "race / ethnicity: a demographic quasi-identifier, published in census tables",
     ),
     (
-        r"(^|\b)(marital( ?status)?|civil ?status|relationship)(\b|$)",
+        r"(^|\b)(marital( ?status)?|civil ?status)(\b|$)",
         "quasi_identifier",
         "marital",
-        "marital status / household relationship is a demographic quasi-identifier",
-    ),
-    (
-        r"(^|\b)(city|town|county|state|province|region|country|native ?country|nationality"
-        r"|country ?of ?birth|birthplace|district|municipality|geo|latitude|longitude|lat|lon"
-        r"|census ?tract)(\b|$)",
-        "quasi_identifier",
-        "geo",
-        "geography is a quasi-identifier",
-    ),
-    (
-        r"(^|\b)(occupation|job|job ?title|title|profession|employer|workclass|work ?class"
-        r"|industry|job ?code)(\b|$)",
-        "quasi_identifier",
-        "occupation",
-        "occupation / employment is a quasi-identifier (often known to colleagues and on profiles)",
+        "marital status: a demographic quasi-identifier, public in many records",
     ),
     (
         r"(^|\b)(education|degree|school)(\b|$)",
         "quasi_identifier",
         "education",
-        "education is a demographic quasi-identifier",
+        "education: a demographic quasi-identifier, often public (professional profiles)",
+    ),
+    (
+        r"(^|\b)(state|province|region|country|native ?country|nationality|citizenship"
+        r"|country ?of ?birth|birthplace)(\b|$)",
+        "quasi_identifier",
+        "geo",
+        "geography of a state or larger: a quasi-identifier Safe Harbor keeps",
+    ),
+    (
+        r"(^|\b)(relationship|household ?role)(\b|$)",
+        "other",
+        "relationship",
+        "household relationship (husband, own child ...): it follows largely from marital "
+        "status and sex; " + _NOT_MINIMAL,
+    ),
+    (
+        r"(^|\b)(occupation|job|job ?title|title|profession|employer|workclass|work ?class"
+        r"|industry|job ?code)(\b|$)",
+        "other",
+        "occupation",
+        "occupation / employment: colleagues may know it, but it is " + _NOT_MINIMAL,
     ),
     (
         r"(^|\b)(date|admission|discharge|visit|death|dod|service ?date)(\b|$)",
-        "quasi_identifier",
+        "identifier",
         "date",
-        "dates of events are quasi-identifiers (HIPAA: keep the year only)",
+        "dates of events: " + _SH_DATE,
     ),
     (
         r"(^|\b)(diagnosis|diagnoses|dx|icd|condition|disease|problem|illness|medication|drug"
@@ -333,38 +381,69 @@ _NAME_RULES: list[tuple[str, str, str, str]] = [
         "special_category",
         "a special category of personal data (GDPR art. 9)",
     ),
+    (
+        r"^(fnlwgt|final ?weight|weight|wgt|survey ?weight|hours|hrs|hours ?per ?week"
+        r"|hours ?worked)$",
+        "other",
+        "measurement",
+        "a measurement (survey weight, hours) an outside attacker rarely knows exactly: not a "
+        "quasi-identifier",
+    ),
 ]
 _NAME_RULES_C = [(re.compile(p), r, k, why) for p, r, k, why in _NAME_RULES]
 
+#: Value patterns of direct identifiers, tried before the column name (step 1).
 _VALUE_RULES: list[tuple[str, str, str, str]] = [
-    (r"^\d{3}-\d{2}-\d{4}$", "identifier", "ssn", "values look like US Social Security numbers"),
+    (
+        r"^\d{3}-\d{2}-\d{4}$",
+        "identifier",
+        "ssn",
+        "values look like US Social Security numbers: " + _SH.format("G", "Social Security number"),
+    ),
     (
         r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$",
         "identifier",
         "email",
-        "values look like e-mail addresses",
+        "values look like e-mail addresses: " + _SH.format("F", "e-mail address"),
     ),
-    (r"^(https?://|www\.)\S+$", "identifier", "url", "values look like URLs"),
+    (
+        r"^(https?://|www\.)\S+$",
+        "identifier",
+        "url",
+        "values look like URLs: " + _SH.format("N", "web URL"),
+    ),
     (
         r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$",
         "identifier",
         "ip",
-        "values look like IPv4 addresses",
+        "values look like IPv4 addresses: " + _SH.format("O", "IP address"),
     ),
     (
         r"^(\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}$|^\+\d{1,3}[ .-]?\d[\d .-]{6,14}\d$",
         "identifier",
         "phone",
-        "values look like phone numbers",
-    ),
-    (r"^\d{5}(-\d{4})?$", "quasi_identifier", "zip", "values look like 5-digit ZIP codes"),
-    (
-        r"^\d{1,2}/\d{1,2}/\d{4}$|^\d{4}-\d{2}-\d{2}([ T].*)?$|^\d{1,2}\.\d{1,2}\.\d{4}$",
-        "quasi_identifier",
-        "date",
-        "values look like dates",
+        "values look like phone numbers: " + _SH.format("D", "telephone number"),
     ),
 ]
+#: Value patterns tried after the column name (step 3); ZIP codes only in text columns.
+_LATE_VALUE_RULES: list[tuple[str, str, str, str]] = [
+    (
+        r"^\d{5}(-\d{4})?$",
+        "identifier",
+        "zip",
+        "values look like 5-digit ZIP codes: " + _SH_GEO,
+    ),
+    (
+        r"^\d{1,2}/\d{1,2}/\d{4}$|^\d{4}-\d{2}-\d{2}([ T].*)?$|^\d{1,2}\.\d{1,2}\.\d{4}$",
+        "identifier",
+        "date",
+        "values look like full dates: " + _SH_DATE,
+    ),
+]
+_LATE_VALUE_RULES_C = [(re.compile(p), r, k, why) for p, r, k, why in _LATE_VALUE_RULES]
+#: Values that are years only (a date column Safe Harbor lets through) and 3-digit ZIP areas.
+_YEAR_RE = re.compile(r"^(1[89]|20)\d\d(\.0)?$")
+_ZIP3_RE = re.compile(r"^\d{1,3}(\.0)?$")
 _VALUE_RULES_C = [(re.compile(p), r, k, why) for p, r, k, why in _VALUE_RULES]
 _CARD_RE = re.compile(r"^\d(?:[ -]?\d){12,18}$")
 _NAME_VALUE_RE = re.compile(r"^[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+){1,2}$")
@@ -402,8 +481,6 @@ def _by_identifier_values(name: str, text: pd.Series) -> RoleSuggestion | None:
     if not len(text):
         return None
     for pattern, role, kind, why in _VALUE_RULES_C:
-        if role != "identifier":
-            continue
         share = _share(text, pattern)
         if share >= 0.9:
             return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
@@ -414,34 +491,44 @@ def _by_identifier_values(name: str, text: pd.Series) -> RoleSuggestion | None:
             return RoleSuggestion(
                 name,
                 "identifier",
-                f"values look like payment-card numbers ({luhn:.0%} pass the Luhn check)",
+                f"values look like payment-card numbers ({luhn:.0%} pass the Luhn check): "
+                + _SH.format("J", "account number"),
                 "card",
             )
     return None
 
 
-def _by_name(name: str, nonnull: pd.Series, is_numeric: bool) -> RoleSuggestion | None:
-    """Step 2: the column name."""
+def _by_name(
+    name: str, nonnull: pd.Series, text: pd.Series, is_numeric: bool
+) -> RoleSuggestion | None:
+    """Step 2: the column name, refined by the values for dates and ZIP codes."""
     norm = _normalise_name(name)
     for pattern, role, kind, why in _NAME_RULES_C:
-        if pattern.search(norm):
-            if (
-                kind == "record_id"
-                and is_numeric
-                and nonnull.nunique() < 0.5 * max(len(nonnull), 1)
-            ):
-                continue  # "id"-like name but many repeats: not a record key
-            return RoleSuggestion(name, role, f"{why} (column name {str(name)!r})", kind)
+        if not pattern.search(norm):
+            continue
+        if kind == "record_id" and is_numeric and nonnull.nunique() < 0.5 * max(len(nonnull), 1):
+            continue  # "id"-like name but many repeats: not a record key
+        if kind in ("dob", "date") and len(text) and _share(text, _YEAR_RE) >= 0.9:
+            role, kind = "quasi_identifier", "birth_year" if kind == "dob" else "year"
+            why = "years only: a quasi-identifier Safe Harbor keeps (it removes finer dates)"
+        elif kind == "zip" and len(text) and _share(text, _ZIP3_RE) >= 0.9:
+            role, kind = "quasi_identifier", "zip3"
+            why = "values of at most 3 digits: a ZIP area, a geographic quasi-identifier"
+        return RoleSuggestion(name, role, f"{why} (column name {str(name)!r})", kind)
     return None
 
 
-def _by_other_values(name: str, text: pd.Series) -> RoleSuggestion | None:
-    """Step 3: value patterns of quasi-identifiers and of person names."""
+def _by_other_values(
+    name: str, text: pd.Series, is_numeric: bool, is_datetime: bool
+) -> RoleSuggestion | None:
+    """Step 3: value patterns of ZIP codes (text only), full dates and person names."""
+    if is_datetime:
+        return RoleSuggestion(name, "identifier", "a column of dates: " + _SH_DATE, "date")
     if not len(text):
         return None
-    for pattern, role, kind, why in _VALUE_RULES_C:
-        if role == "identifier":
-            continue
+    for pattern, role, kind, why in _LATE_VALUE_RULES_C:
+        if kind == "zip" and is_numeric:
+            continue  # a number from 10000 to 99999 is as likely an amount as a ZIP code
         share = _share(text, pattern)
         if share >= 0.9:
             return RoleSuggestion(name, role, f"{why} ({share:.0%} of sampled values)", kind)
@@ -450,7 +537,8 @@ def _by_other_values(name: str, text: pd.Series) -> RoleSuggestion | None:
         return RoleSuggestion(
             name,
             "identifier",
-            f"values look like person names ({share:.0%} are capitalised first + last names)",
+            f"values look like person names ({share:.0%} are capitalised first + last names): "
+            + _SH.format("A", "name"),
             "name",
         )
     return None
@@ -464,10 +552,11 @@ def _suggest_one(name: str, col: pd.Series, n_rows: int) -> RoleSuggestion:
     is_numeric = pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
         col.dtype
     )
+    is_datetime = pd.api.types.is_datetime64_any_dtype(col.dtype)
     found = (
         _by_identifier_values(name, text)
-        or _by_name(name, nonnull, is_numeric)
-        or _by_other_values(name, text)
+        or _by_name(name, nonnull, text, is_numeric)
+        or _by_other_values(name, text, is_numeric, is_datetime)
     )
     if found is not None:
         return found
@@ -477,22 +566,238 @@ def _suggest_one(name: str, col: pd.Series, n_rows: int) -> RoleSuggestion:
             return RoleSuggestion(
                 name,
                 "identifier",
-                "every value is different: it works as a record number / unique key",
+                "every value is different: it works as a record number / unique key ("
+                + _SH.format("R", "any other unique identifying number")
+                + ")",
                 "record_id",
             )
     return RoleSuggestion(name, "other", "no identifying pattern in the name or the values", "")
 
 
-def suggest_roles(df: pd.DataFrame) -> dict[str, RoleSuggestion]:
+# ------------------------------------------------------------ redundancy
+
+#: Columns with more distinct values than this (or than a fifth of the rows) are left
+#: out of the redundancy check: a near-unique column determines every other column.
+MAX_LEVELS = 1_000
+#: Rows of the evenly spaced sample that rules pairs out before the exact check.
+_PAIR_SAMPLE = 20_000
+
+
+@dataclass(frozen=True)
+class RedundantPair(Result):
+    """A quasi-identifier that is a function of another one.
+
+    Attributes
+    ----------
+    column : str
+        The column left out of the suggested quasi-identifiers.
+    determined_by : str
+        The quasi-identifier it is a function of (every value of
+        ``determined_by`` occurs with exactly one value of ``column``).
+    n_values : int
+        Distinct values of ``column`` (missing counts as a value).
+    n_values_by : int
+        Distinct values of ``determined_by``.
+    one_to_one : bool
+        True when each column is a function of the other (the same partition).
+    reason : str
+        The sentence shown to the user.
+    """
+
+    column: str
+    determined_by: str
+    n_values: int
+    n_values_by: int
+    one_to_one: bool
+    reason: str
+
+
+def _codes(col: pd.Series) -> tuple[npt.NDArray[np.int64], int]:
+    """Return dense integer codes of a column and their count; missing is one more value."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        raw = col.cat.codes.to_numpy().astype(np.int64) + 1  # -1 (missing) becomes 0
+        present = np.bincount(raw, minlength=len(col.cat.categories) + 1) > 0
+        remap = np.cumsum(present) - 1
+        return remap[raw], int(present.sum())
+    codes, uniques = pd.factorize(col, use_na_sentinel=False)
+    return np.asarray(codes, dtype=np.int64), len(uniques)
+
+
+def _n_pairs(a: npt.NDArray[np.int64], n_a: int, b: npt.NDArray[np.int64], n_b: int) -> int:
+    """Return the number of distinct (a, b) value pairs (the non-empty contingency cells)."""
+    key = a * n_b + b
+    if n_a * n_b <= 1 << 22:
+        return int(np.count_nonzero(np.bincount(key, minlength=n_a * n_b)))
+    return len(np.unique(key))
+
+
+def _functions(columns: dict[str, pd.Series], n: int) -> dict[tuple[str, str], tuple[int, int]]:
+    """Return ``{(b, a): (n_b, n_a)}`` for every eligible pair where b is a function of a.
+
+    b is a function of a when the a x b contingency has as many non-empty
+    cells as a has values. Pairs are first ruled out on an evenly spaced
+    sample of rows (a counter-example in the sample is one in the table) and
+    the survivors are checked on every row, so the answer is exact.
+    """
+    cap = min(MAX_LEVELS, n // 5)
+    if cap < 2 or len(columns) < 2:
+        return {}
+    full: dict[str, tuple[npt.NDArray[np.int64], int]] = {}
+
+    def codes_full(c: str) -> tuple[npt.NDArray[np.int64], int]:
+        if c not in full:
+            full[c] = _codes(columns[c])
+        return full[c]
+
+    if n > _PAIR_SAMPLE:
+        rows = np.linspace(0, n - 1, _PAIR_SAMPLE).astype(np.int64)
+        coded = {c: _codes(col.iloc[rows]) for c, col in columns.items()}
+    else:
+        coded = {c: codes_full(c) for c in columns}
+    cols = [c for c in columns if coded[c][1] <= cap]  # more values in a sample: more in all
+    maybe: list[tuple[str, str]] = []
+    for i, a in enumerate(cols):
+        for b in cols[i + 1 :]:
+            (ca, na), (cb, nb) = coded[a], coded[b]
+            cells = _n_pairs(ca, na, cb, nb)
+            if cells == na:
+                maybe.append((b, a))
+            if cells == nb:
+                maybe.append((a, b))
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for b, a in maybe:
+        (ca, na), (cb, nb) = codes_full(a), codes_full(b)
+        if not (2 <= na <= cap and 2 <= nb <= cap):
+            continue  # near-unique (determines everything) or constant (determined by anything)
+        if _n_pairs(ca, na, cb, nb) == na:
+            out[(b, a)] = (nb, na)
+    return out
+
+
+def _redundant_pairs(columns: dict[str, pd.Series], n: int) -> list[RedundantPair]:
+    """Choose which quasi-identifiers to keep when some are functions of others.
+
+    Columns are visited finest first (most values), text before numbers, then
+    in table order; a column is left out when a column already kept
+    determines it. For a one-to-one pair the text column is kept (it reads
+    more easily); when b is a function of a but not the reverse, a is kept:
+    b splits no equivalence class that a does not.
+    """
+    funcs = _functions(columns, n)
+    if not funcs:
+        return []
+    qis = list(columns)
+    numeric = {c: pd.api.types.is_numeric_dtype(col.dtype) for c, col in columns.items()}
+    n_values: dict[str, int] = {}
+    for (b, a), (nb, na) in funcs.items():
+        n_values[b], n_values[a] = nb, na
+    order = sorted(n_values, key=lambda c: (-n_values[c], numeric[c], qis.index(c)))
+    kept: list[str] = []
+    pairs: list[RedundantPair] = []
+    for b in order:
+        by = next((a for a in kept if (b, a) in funcs), None)
+        if by is None:
+            kept.append(b)
+            continue
+        nb, na = funcs[(b, by)]
+        one_to_one = (by, b) in funcs
+        if one_to_one:
+            why = (
+                f"{b} is a function of {by} ({nb} values, one-to-one): keep one as a "
+                f"quasi-identifier; {by} is suggested"
+                + (" (text reads more easily)" if numeric[b] and not numeric[by] else "")
+            )
+        else:
+            why = (
+                f"{b} is a function of {by} (its {na} values map to {nb} of {b}): it splits no "
+                f"equivalence class that {by} does not, so {by} is the quasi-identifier"
+            )
+        pairs.append(RedundantPair(b, by, nb, na, one_to_one, why))
+    return sorted(pairs, key=lambda p: qis.index(p.column))
+
+
+# ------------------------------------------------------------ suggestions
+
+
+@dataclass(frozen=True)
+class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
+    """The suggested role of every column, and the redundant quasi-identifiers.
+
+    A read-only mapping ``{column: RoleSuggestion}`` in column order.
+
+    Attributes
+    ----------
+    suggestions : tuple of RoleSuggestion
+        One per column, in column order.
+    redundant : tuple of RedundantPair
+        Quasi-identifier candidates that are a function of another one; each
+        ``column`` here is suggested as "other", its ``determined_by`` as a
+        quasi-identifier.
+    """
+
+    suggestions: tuple[RoleSuggestion, ...] = ()
+    redundant: tuple[RedundantPair, ...] = ()
+    _by_column: dict[str, RoleSuggestion] = field(
+        init=False, repr=False, compare=False, metadata=NOT_IN_JSON
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suggestions", tuple(self.suggestions))
+        object.__setattr__(self, "redundant", tuple(self.redundant))
+        object.__setattr__(self, "_by_column", {s.column: s for s in self.suggestions})
+
+    def __getitem__(self, column: str) -> RoleSuggestion:
+        return self._by_column[column]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_column)
+
+    def __len__(self) -> int:
+        return len(self._by_column)
+
+    @property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """The redundant pairs as ``(column, determined_by)``."""
+        return tuple((p.column, p.determined_by) for p in self.redundant)
+
+    @property
+    def roles(self) -> ColumnRoles:
+        """The suggested roles as a :class:`ColumnRoles`."""
+        return ColumnRoles.from_mapping({c: s.role for c, s in self.items()})
+
+
+def suggest_roles(df: pd.DataFrame) -> RoleSuggestions:
     """Propose a role for every column, with a human-readable reason.
 
-    Rules, in order: value patterns of direct identifiers (SSN, e-mail, URL,
-    IPv4, phone, payment cards with a Luhn check); the column name (direct
-    identifiers, quasi-identifiers as listed by HIPAA Safe Harbor and
-    El Emam 2013, sensitive attributes); value patterns of
-    quasi-identifiers (ZIP codes, dates) and person names; finally columns
-    whose every value differs (unique keys). A column matching nothing is
-    "other".
+    One rule for every table (the demo included). In order:
+
+    1. value patterns of direct identifiers (SSN, e-mail, URL, IPv4, phone,
+       payment cards with a Luhn check);
+    2. the column name. Direct identifiers are the HIPAA Safe Harbor list
+       (45 CFR 164.514(b)(2)(i)(A)-(R)): names, SSNs, phone, e-mail, record
+       numbers, *full dates* (a date of birth or of an event more specific
+       than the year, (C)) and *geography smaller than a state* (5-digit
+       ZIP, street, city, county, (B)); a date column holding years only and
+       a ZIP column of 3-digit areas are quasi-identifiers instead.
+       Quasi-identifiers are the smallest defensible set, the demographics a
+       linkage attacker finds in voter rolls and census tables (Sweeney
+       2000: date of birth, sex, ZIP; El Emam 2013): age or year of birth,
+       sex, race, marital status, education, and geography of a state or
+       larger. Occupation, workclass and household relationship are "other"
+       (tag them to model a stronger attacker); measurements (survey
+       weight, hours per week) are "other"; health, financial (income,
+       capital gain) and special-category data are sensitive;
+    3. value patterns of 5-digit ZIP codes (text columns only), full dates
+       and person names;
+    4. a column whose every value differs is a unique key (identifier).
+
+    A column matching nothing is "other". Finally, when one suggested
+    quasi-identifier is a function of another (every value of A occurs with
+    exactly one value of B, missing values counting as a value), only one is
+    kept: B adds no information to the equivalence classes. Columns with
+    more than :data:`MAX_LEVELS` distinct values, or more than a fifth of the
+    rows distinct, are left out of that check, since a near-unique column is
+    trivially "a function of" nothing and determines every other column.
 
     Parameters
     ----------
@@ -500,18 +805,26 @@ def suggest_roles(df: pd.DataFrame) -> dict[str, RoleSuggestion]:
 
     Returns
     -------
-    dict of str to RoleSuggestion
-        In column order.
+    RoleSuggestions
+        A mapping ``{column: RoleSuggestion}`` in column order, with the
+        redundant pairs in ``redundant``.
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a DataFrame, got {type(df).__name__}")
     n = len(df)
-    return {str(c): _suggest_one(str(c), df.iloc[:, i], n) for i, c in enumerate(df.columns)}
+    names = [str(c) for c in df.columns]
+    columns = {c: df.iloc[:, i] for i, c in enumerate(names)}
+    sugg = {c: _suggest_one(c, col, n) for c, col in columns.items()}
+    qis = [c for c, s in sugg.items() if s.role == "quasi_identifier"]
+    pairs = _redundant_pairs({c: columns[c] for c in qis}, n)
+    for p in pairs:
+        sugg[p.column] = replace(sugg[p.column], role="other", reason=p.reason)
+    return RoleSuggestions(tuple(sugg.values()), tuple(pairs))
 
 
-def roles_from_suggestions(suggestions: dict[str, RoleSuggestion]) -> ColumnRoles:
+def roles_from_suggestions(suggestions: Mapping[str, RoleSuggestion]) -> ColumnRoles:
     """Turn suggestions into a :class:`ColumnRoles`."""
     return ColumnRoles.from_mapping({c: s.role for c, s in suggestions.items()})
 
 
-__all__ += ["roles_from_suggestions"]
+__all__ += ["MAX_LEVELS", "RedundantPair", "RoleSuggestions", "roles_from_suggestions"]

@@ -31,7 +31,7 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
-from riskcore.demo import DEMO_REASONS, DEMO_ROLES, make_people
+from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
 from riskcore.dp.release import Query, true_answer
@@ -40,7 +40,7 @@ from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.report.readings import identifiability_worlds
-from riskcore.roles import RoleSuggestion, suggest_roles
+from riskcore.roles import RoleSuggestions, suggest_roles
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generating demo data ...")
@@ -62,13 +62,8 @@ def encoded(key: str, _table: LoadedTable) -> EncodedTable:
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
-def suggestions(key: str, _table: LoadedTable) -> dict[str, RoleSuggestion]:
-    """Return the role suggestions of a dataset (the demo's release view for the demo)."""
-    if key.startswith("demo-"):
-        return {
-            c: RoleSuggestion(column=c, role=DEMO_ROLES[c], reason=DEMO_REASONS[c], kind="demo")
-            for c in _table.data.columns
-        }
+def suggestions(key: str, _table: LoadedTable) -> RoleSuggestions:
+    """Return the role suggestions of a dataset (one rule for the demo and uploads)."""
     return suggest_roles(_table.data)
 
 

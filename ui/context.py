@@ -12,7 +12,7 @@ import streamlit as st
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
-from riskcore.roles import ColumnRoles, RoleSuggestion
+from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, state
 
 
@@ -23,7 +23,7 @@ class Context:
     key: str
     table: LoadedTable
     encoded: EncodedTable
-    suggestions: dict[str, RoleSuggestion]
+    suggestions: RoleSuggestions
     roles: ColumnRoles
 
 

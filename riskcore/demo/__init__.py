@@ -1,5 +1,5 @@
 """The built-in demo: a seeded synthetic population and the guided story."""
 
-from riskcore.demo.people import DEMO_REASONS, DEMO_ROLES, make_people
+from riskcore.demo.people import make_people
 
-__all__ = ["DEMO_REASONS", "DEMO_ROLES", "make_people"]
+__all__ = ["make_people"]

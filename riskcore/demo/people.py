@@ -23,48 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEMO_REASONS", "DEMO_ROLES", "make_people"]
-
-#: Roles of the demo columns (what the app pre-fills): the *release view*. Full
-#: dates of birth and 5-digit ZIP codes are HIPAA Safe Harbor identifiers
-#: (45 CFR 164.514(b)(2)(i)(B) and (C)), so the story starts with them removed
-#: alongside names and SSNs; the demographic columns a survey would publish are
-#: the quasi-identifiers.
-DEMO_ROLES: dict[str, str] = {
-    "name": "identifier",
-    "ssn": "identifier",
-    "date_of_birth": "identifier",
-    "zip": "identifier",
-    "age": "quasi_identifier",
-    "sex": "quasi_identifier",
-    "race": "quasi_identifier",
-    "marital_status": "quasi_identifier",
-    "education": "quasi_identifier",
-    "workclass": "other",
-    "occupation": "other",
-    "hours_per_week": "other",
-    "diagnosis": "sensitive",
-    "income": "sensitive",
-}
-
-#: Why each demo column has its role (shown beside the role editor).
-DEMO_REASONS: dict[str, str] = {
-    "name": "person names: a direct identifier",
-    "ssn": "Social Security numbers: a direct identifier",
-    "date_of_birth": "full birth date: HIPAA Safe Harbor removes it (try it as a QI)",
-    "zip": "5-digit ZIP: HIPAA Safe Harbor removes it (try it as a QI)",
-    "age": "age in years: public in voter rolls and social media",
-    "sex": "sex: public in voter rolls",
-    "race": "race: published in census and survey tables",
-    "marital_status": "marital status: public in many records",
-    "education": "education: often public (professional profiles)",
-    "workclass": "employment sector: kept as context in this demo (tag it to test it)",
-    "occupation": "occupation: kept as context in this demo (tag it to test it)",
-    "hours_per_week": "hours worked: not known to an outside attacker",
-    "diagnosis": "health condition: what must not be learned",
-    "income": "income over or under 50K: what must not be learned",
-}
-
+__all__ = ["make_people"]
 
 # UCI Adult age counts for ages 17..90 (adult.data; 89 has none, 90 is top-coded).
 _AGE_COUNTS = [
@@ -336,7 +295,8 @@ def make_people(n: int = 32_561, *, seed: int = 0) -> pd.DataFrame:
     pandas.DataFrame
         Columns ``name, ssn, date_of_birth, zip, age, sex, race, marital_status,
         education, workclass, occupation, hours_per_week, diagnosis, income``
-        (roles in :data:`DEMO_ROLES`). ``zip`` and ``ssn`` are text;
+        (roles from :func:`riskcore.roles.suggest_roles`, the rule used for
+        uploads too). ``zip`` and ``ssn`` are text;
         ``date_of_birth`` is ISO ``YYYY-MM-DD`` text; categorical columns are
         pandas categoricals; ``workclass`` and ``occupation`` have missing
         values as in Adult.

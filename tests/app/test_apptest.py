@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
 from riskcore.metrics import assess
+from riskcore.roles import suggest_roles
 from tests.conftest import ROOT
 from ui.safe import md
 
@@ -78,8 +79,64 @@ def test_data_page_opens_on_demo_with_suggested_roles():
     assert roles["diagnosis"] == "sensitive" and roles["age"] == "quasi_identifier"
     # the demo starts from its release view: Safe Harbor identifiers are removed
     assert roles["zip"] == "identifier" and roles["date_of_birth"] == "identifier"
-    reasons = at.dataframe[-1].value["why it was suggested"].tolist()
-    assert any("Safe Harbor" in r for r in reasons)
+    # ... and that view is the rule every upload gets, not a list of its own
+    expected = suggest_roles(make_people(32_561, seed=0))
+    assert roles == {c: x.role for c, x in expected.items()}
+    editor = at.dataframe[-1].value
+    assert editor["why it was suggested"].tolist() == [x.reason for x in expected.values()]
+    assert any("Safe Harbor" in r for r in editor["why it was suggested"])
+
+
+COUNTRIES = ["United-States", "Mexico", "India"]
+
+
+def adult_like(n: int = 3_000) -> pd.DataFrame:
+    """A table with UCI Adult's 15 column names and kinds of values (education-num 1:1)."""
+    people = make_people(n, seed=5)
+    rng = np.random.default_rng(5)
+    return pd.DataFrame(
+        {
+            "age": people["age"],
+            "workclass": people["workclass"],
+            "fnlwgt": rng.integers(12_285, 1_484_705, n),
+            "education": people["education"],
+            "education-num": people["education"].cat.codes + 1,
+            "marital-status": people["marital_status"],
+            "occupation": people["occupation"],
+            "relationship": rng.choice(["Husband", "Wife", "Own-child", "Not-in-family"], n),
+            "race": people["race"],
+            "sex": people["sex"],
+            "capital-gain": np.where(rng.random(n) < 0.9, 0, rng.integers(100, 99_999, n)),
+            "capital-loss": np.where(rng.random(n) < 0.95, 0, rng.integers(100, 4_356, n)),
+            "hours-per-week": people["hours_per_week"],
+            "native-country": rng.choice(COUNTRIES, n, p=[0.9, 0.08, 0.02]),
+            "income": people["income"],
+        }
+    )
+
+
+def test_uploaded_adult_gets_a_small_qi_set_and_a_redundancy_note():
+    at = run()
+    buf = io.StringIO()
+    adult_like().to_csv(buf, index=False)
+    at.file_uploader(key="rc_upload").set_value(
+        ("adult.csv", buf.getvalue().encode(), "text/csv")
+    ).run()
+    assert not at.exception
+    roles = at.session_state["rc_roles"]
+    qis = [c for c, r in roles.items() if r == "quasi_identifier"]
+    assert len(qis) <= 6, qis
+    assert {"age", "sex", "race", "education"} <= set(qis) and "education-num" not in qis
+    notes = [i.value for i in at.info if "Redundant columns" in i.value]
+    assert len(notes) == 1
+    assert md("education-num is a function of education") in notes[0]
+    assert md("(16 values, one-to-one)") in notes[0]
+    editor = at.dataframe[-1].value
+    why = dict(zip(editor["column"], editor["why it was suggested"], strict=True))
+    assert why["education-num"].startswith("education-num is a function of education")
+    # the full reasons, which the editor's cells may cut off, are listed below it
+    text = " ".join(m.value for m in at.markdown)
+    assert md(why["education-num"]) in text and md(why["fnlwgt"]) in text
 
 
 def test_uniqueness_page_numbers_match_riskcore():
@@ -154,7 +211,9 @@ def test_upload_path_and_bad_upload():
     ).run()
     assert not at.exception
     assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
-    assert at.session_state["rc_roles"]["zip"] == "quasi_identifier"
+    # a 5-digit ZIP is a Safe Harbor identifier on uploads as on the demo
+    assert at.session_state["rc_roles"]["zip"] == "identifier"
+    assert at.session_state["rc_roles"]["sex"] == "quasi_identifier"
     at.switch_page("pages/uniqueness.py").run()
     assert metrics(at)["k (smallest class)"] == "1"
     at.switch_page("pages/data.py").run()

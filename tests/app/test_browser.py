@@ -284,14 +284,15 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
 def test_linkage_attack_on_demo_and_guided_demo(server, browser):
     """Run the linkage attack on the demo data in a real browser and read the result."""
     from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
-    from riskcore.demo import DEMO_ROLES, make_people
+    from riskcore.demo import make_people
+    from riskcore.roles import suggest_roles
 
     external: list[str] = []
     ctx, page = open_app(browser, server, external)
     goto(page, server, "Attacks")
     page.get_by_text("Possible identities per target").first.wait_for()
     df = make_people(32_561, seed=0)
-    qis = [c for c, r in DEMO_ROLES.items() if r == "quasi_identifier"]
+    qis = list(suggest_roles(df).roles.quasi_identifiers)
     aux, truth = simulate_auxiliary(df, qis, seed=0)
     expected = linkage_attack(df, aux, qis, truth=truth)
     assert metric(page, "Re-identified uniquely") == f"{expected.unique.rate:.1%}"

@@ -13,7 +13,7 @@ from riskcore.metrics import Population, assess
 from riskcore.metrics.population import PopulationUniqueness
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import readings as rd
-from riskcore.roles import ColumnRoles, RoleSuggestion
+from riskcore.roles import ColumnRoles, RedundantPair, RoleSuggestion, RoleSuggestions
 
 # Eight people, QIs age + zip, sensitive diag. Classes (hand-counted):
 #   (30, 100): flu flu cold  size 3, 2 distinct
@@ -249,6 +249,18 @@ def test_column_summary_and_numeric_columns():
     assert list(s["suggested role"]) == ["other", "sensitive", "other"]
     assert list(s["reason"]) == ["", "looks private", ""]
     assert rd.numeric_columns(df, ["n", "t", "f"]) == ["n"]  # booleans are not numeric
+
+
+def test_redundancy_reading_lists_each_pair_with_its_reason():
+    edu = RoleSuggestion("edu", "quasi_identifier", "education", "education")
+    num = RoleSuggestion("num", "other", "num is a function of edu (4 values, one-to-one)", "")
+    pair = RedundantPair(
+        "num", "edu", 4, 4, True, "num is a function of edu (4 values, one-to-one)"
+    )
+    assert rd.redundancy_reading(RoleSuggestions((edu, num), ())) is None
+    lead, lines = rd.redundancy_reading(RoleSuggestions((edu, num), (pair,)))
+    assert lead.startswith("Redundant columns: a column that is a function of another")
+    assert lines == ["num is a function of edu (4 values, one-to-one)."]
 
 
 def test_table_heading_and_roles_reading():

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pandas as pd
 import pytest
 
+from riskcore._results import dumps
+from riskcore.demo import make_people
 from riskcore.errors import RolesError
-from riskcore.roles import ColumnRoles, luhn_valid, suggest_roles
+from riskcore.io import load_table
+from riskcore.roles import MAX_LEVELS, ColumnRoles, RoleSuggestions, luhn_valid, suggest_roles
 from tests.conftest import shared_file
 
 
@@ -41,34 +47,84 @@ def roles_of(df):
     return {c: s.role for c, s in suggest_roles(df).items()}
 
 
-def test_uci_adult_roles():
-    df = pd.read_csv(shared_file("adult.csv"))
-    r = roles_of(df)
-    for qi in (
-        "age",
-        "workclass",
-        "education",
-        "marital-status",
-        "occupation",
-        "relationship",
-        "race",
-        "sex",
-        "native-country",
-    ):
-        assert r[qi] == "quasi_identifier", qi
-    assert r["income"] == "sensitive"
-    assert r["capital-gain"] == "sensitive"
-    assert not any(v == "identifier" for v in r.values())
+def qis_of(df):
+    return [c for c, s in suggest_roles(df).items() if s.role == "quasi_identifier"]
 
 
-def test_adult_with_pii_roles():
+@pytest.mark.parametrize("loader", ["pandas", "riskcore"])
+def test_uci_adult_suggests_a_small_qi_set_without_redundant_education(loader):
+    path = shared_file("adult.csv")
+    df = pd.read_csv(path) if loader == "pandas" else load_table(path).data
+    s = suggest_roles(df)
+    qis = [c for c, x in s.items() if x.role == "quasi_identifier"]
+    assert len(qis) <= 6, qis
+    assert {"age", "sex", "race"} <= set(qis)
+    assert ("education" in qis) != ("education-num" in qis), qis  # one of the pair, not both
+    assert s.pairs == (("education-num", "education"),)
+    assert "education-num is a function of education (16 values, one-to-one)" in (
+        s["education-num"].reason
+    )
+    # measurements are not QIs; income and capital gains are sensitive
+    for col in ("fnlwgt", "hours-per-week", "workclass", "occupation", "relationship"):
+        assert s[col].role == "other", col
+    for col in ("income", "capital-gain", "capital-loss"):
+        assert s[col].role == "sensitive", col
+    assert not any(x.role == "identifier" for x in s.values())
+    assert all(x.reason for x in s.values())
+
+
+def test_adult_with_pii_roles_follow_safe_harbor():
     df = pd.read_csv(shared_file("adult_with_pii_head.csv"), dtype=str)
     s = suggest_roles(df)
     assert s["Name"].role == "identifier"
     assert s["SSN"].role == "identifier" and "Social Security" in s["SSN"].reason
-    for qi in ("DOB", "Zip", "Age", "Sex", "Race", "Marital Status", "Occupation", "Country"):
+    # full dates of birth and 5-digit ZIPs are on the Safe Harbor list, as in the demo
+    assert s["DOB"].role == "identifier" and "164.514(b)(2)(i)(C)" in s["DOB"].reason
+    assert s["Zip"].role == "identifier"
+    assert "164.514(b)(2)(i)(B) geographic subdivision smaller than a state" in s["Zip"].reason
+    for qi in ("Age", "Sex", "Race", "Marital Status", "Country"):
         assert s[qi].role == "quasi_identifier", qi
+    assert ("Education" in qis_of(df)) != ("Education-Num" in qis_of(df))
+    assert s["Occupation"].role == "other" and s["Workclass"].role == "other"
     assert s["Target"].role == "sensitive"
+
+
+def test_demo_roles_are_the_upload_rule():
+    """The demo has no roles of its own: suggest_roles gives its release view."""
+    s = suggest_roles(make_people(2_000, seed=3))
+    assert s.roles == ColumnRoles(
+        identifiers=("name", "ssn", "date_of_birth", "zip"),
+        quasi_identifiers=("age", "sex", "race", "marital_status", "education"),
+        sensitive=("diagnosis", "income"),
+        other=("workclass", "occupation", "hours_per_week"),
+    )
+    assert "Safe Harbor" in s["zip"].reason and "Safe Harbor" in s["date_of_birth"].reason
+    assert s.redundant == ()
+
+
+def test_dates_and_zips_coarse_enough_for_safe_harbor_are_qis():
+    n = 60
+    df = pd.DataFrame(
+        {
+            "birth_year": [1950 + i % 40 for i in range(n)],
+            "dob": [1950 + i % 40 for i in range(n)],  # years only despite the name
+            "zip": [str(100 + i % 9) for i in range(n)],  # 3-digit areas
+            "zip3": ["021", "100"] * (n // 2),
+            "admission_date": pd.date_range("2020-01-01", periods=n, freq="D"),
+            "when": pd.date_range("2020-01-01", periods=n, freq="h"),  # datetime, no hint
+            "amount": [10_000 + 997 * (i % 20) for i in range(n)],  # 5-digit numbers are not ZIPs
+            "city": ["Boston", "Austin"] * (n // 2),
+            "state": ["MA", "TX", "CA", "MA", "CA"] * (n // 5),  # no function of zip or zip3
+        }
+    )
+    s = suggest_roles(df)
+    assert [s[c].role for c in ("birth_year", "dob", "zip", "zip3", "state")] == [
+        "quasi_identifier"
+    ] * 5
+    assert s["admission_date"].role == "identifier" and s["when"].role == "identifier"
+    assert "(C) all elements of dates except the year" in s["when"].reason
+    assert s["city"].role == "identifier" and "smaller than a state" in s["city"].reason
+    assert s["amount"].role == "other"
 
 
 def test_value_patterns_without_helpful_names():
@@ -112,16 +168,14 @@ def test_value_patterns_without_helpful_names():
         "record_id",
         "name",
     ]
-    assert s["c8"].role == "quasi_identifier" and s["c8"].kind == "zip"
-    assert s["c9"].role == "quasi_identifier" and s["c9"].kind == "date"
+    # text 5-digit ZIPs and full dates: HIPAA Safe Harbor identifiers (B) and (C)
+    assert s["c8"].role == "identifier" and s["c8"].kind == "zip"
+    assert s["c9"].role == "identifier" and s["c9"].kind == "date"
     assert s["c10"].role == "other"
     assert all(x.reason for x in s.values())
 
 
 def test_roles_and_suggestions_round_trip_through_json():
-    import json
-
-    from riskcore._results import dumps
     from riskcore.roles import RoleSuggestion
 
     r = ColumnRoles(identifiers=("name",), quasi_identifiers=("zip", "age"), sensitive=("dx",))
@@ -130,3 +184,112 @@ def test_roles_and_suggestions_round_trip_through_json():
     assert RoleSuggestion.from_dict(json.loads(dumps(s))) == s
     with pytest.raises(RolesError, match="not a role profile"):
         ColumnRoles.from_dict({"columns": ["a"]})
+
+
+# --------------------------------------------------------------- redundant pairs
+
+
+def test_redundant_pairs_hand_worked():
+    """A 10-row block (repeated 4 times, so each value recurs) with two functions.
+
+    Worked by hand: age_band is "<35" for ages 20 and 30, "35+" for 40, 50
+    and 60, so it is a function of age (5 values -> 2) but not the reverse;
+    education_num is HS 9, BA 13, MA 14, PhD 16, one-to-one with education.
+    Age does not determine education (50 occurs with HS and BA), sex
+    alternates within every age, and no other column determines another.
+    """
+    block = pd.DataFrame(
+        {
+            "age": [20, 20, 30, 30, 40, 40, 50, 50, 60, 60],
+            "age_band": ["<35"] * 4 + ["35+"] * 6,
+            "education_num": [9, 9, 13, 13, 14, 14, 9, 13, 16, 16],
+            "education": ["HS", "HS", "BA", "BA", "MA", "MA", "HS", "BA", "PhD", "PhD"],
+            "sex": ["F", "M"] * 5,
+        }
+    )
+    df = pd.concat([block] * 4, ignore_index=True)
+    s = suggest_roles(df)
+    assert s.pairs == (("age_band", "age"), ("education_num", "education"))
+    band, edu = s.redundant
+    assert (band.n_values, band.n_values_by, band.one_to_one) == (2, 5, False)
+    assert (edu.n_values, edu.n_values_by, edu.one_to_one) == (4, 4, True)
+    assert qis_of(df) == ["age", "education", "sex"]  # the text one of the pair, the finer age
+    assert s["education_num"].role == "other"
+    assert s["education_num"].reason.startswith(
+        "education_num is a function of education (4 values, one-to-one)"
+    )
+    assert "age_band is a function of age" in s["age_band"].reason
+    # the whole result, pairs included, survives JSON
+    back = RoleSuggestions.from_dict(json.loads(dumps(s)))
+    assert back == s and back.pairs == s.pairs and dict(back) == dict(s)
+    assert s.to_dict()["redundant"][0]["determined_by"] == "age"
+
+
+def test_missing_values_are_a_value_in_the_redundancy_check():
+    """groupby drops NaN keys and nunique drops NaN values by default; neither may happen here.
+
+    education: NaN occurs with 10 and with 11, so education_num is not a function
+    of education (a NaN-dropping groupby would call them one-to-one); education
+    is a function of education_num (9 HS, 10 NaN, 11 NaN, 13 BA: 4 values -> 3).
+    race "x" occurs with ethnicity "a" and with a missing value, "y" with "b" and
+    a missing value, so neither determines the other (a NaN-dropping nunique would
+    say race determines ethnicity).
+    """
+    edu = pd.DataFrame(
+        {
+            "education": ["HS", "HS", None, None, "BA", "BA"],
+            "education_num": [9, 9, 10, 11, 13, 13],
+        }
+    )
+    edu = pd.concat([edu] * 5, ignore_index=True)
+    assert edu.groupby("education")["education_num"].nunique().max() == 1  # the trap
+    s = suggest_roles(edu)
+    assert s.pairs == (("education", "education_num"),)
+    assert (s.redundant[0].n_values, s.redundant[0].n_values_by) == (3, 4)
+    assert not s.redundant[0].one_to_one
+
+    race = pd.DataFrame(
+        {
+            "race": ["x", "x", "y", "y", "z", "z"],
+            "ethnicity": ["a", None, "b", None, "c", "c"],
+        }
+    )
+    race = pd.concat([race] * 5, ignore_index=True)
+    assert race.groupby("race")["ethnicity"].nunique().max() == 1  # the trap
+    s = suggest_roles(race)
+    assert s.redundant == ()
+    assert s["race"].role == s["ethnicity"].role == "quasi_identifier"
+
+
+def test_near_unique_and_constant_columns_are_left_out_of_the_redundancy_check():
+    """A column with 100,000 distinct values determines every column, trivially."""
+    n = 100_000
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "region": [f"r{i}" for i in range(n)],  # a QI by name, every value distinct
+            "sex": rng.choice(["F", "M"], n),
+            "race": rng.choice(["a", "b", "c"], n),
+            "country": ["US"] * n,  # constant: a function of everything
+            "state": rng.integers(0, MAX_LEVELS + 1, n).astype(str),  # just above the cap
+        }
+    )
+    df["state_code"] = df["state"]  # one-to-one with state, but past the cap
+    s = suggest_roles(df)
+    assert s.redundant == ()
+    assert qis_of(df) == list(df.columns)
+    # below the cap the same pair is found
+    small = df.assign(state=df["state"].str[:2], state_code=df["state"].str[:2])
+    assert suggest_roles(small).pairs == (("state_code", "state"),)
+
+
+def test_redundancy_is_exact_beyond_the_sample():
+    """One counter-example row outside the evenly spaced sample breaks a function."""
+    n = 300_007
+    edu = np.array(["HS", "BA", "MA"])[np.arange(n) % 3]
+    num = np.array([9, 13, 14])[np.arange(n) % 3]
+    num[1] = 99  # row 1 is not in the sample (rows 0, ~15, ~30 ... are)
+    df = pd.DataFrame({"education": edu, "education_num": num})
+    s = suggest_roles(df)
+    assert s.pairs == (("education", "education_num"),)  # 4 values -> 3, not one-to-one
+    assert not s.redundant[0].one_to_one

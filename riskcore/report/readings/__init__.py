@@ -53,6 +53,7 @@ from riskcore.report.readings.attacks import (
 from riskcore.report.readings.data import (
     column_summary,
     numeric_columns,
+    redundancy_reading,
     roles_reading,
     table_heading,
     upload_limit_note,
@@ -182,6 +183,7 @@ __all__ = [
     "queries_list",
     "query_phrase",
     "random_pick_phrase",
+    "redundancy_reading",
     "release_reading",
     "risk_reading",
     "risk_table",

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
-from riskcore.roles import ColumnRoles, RoleSuggestion
+from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 
 __all__ = [
     "column_summary",
     "numeric_columns",
+    "redundancy_reading",
     "roles_reading",
     "table_heading",
     "upload_limit_note",
 ]
 
 
-def column_summary(df: pd.DataFrame, suggestions: dict[str, RoleSuggestion]) -> pd.DataFrame:
+def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
     """Summarise each column: type, missing values, distinct values and suggested role.
 
     Returns
@@ -79,3 +82,23 @@ def roles_reading(roles: ColumnRoles) -> str:
         f"**{len(roles.quasi_identifiers)}** quasi-identifier(s), **{len(roles.sensitive)}** "
         f"sensitive attribute(s), **{len(roles.identifiers)}** direct identifier(s)."
     )
+
+
+def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | None:
+    """Return the note on quasi-identifiers left out as functions of others, or None.
+
+    Returns
+    -------
+    tuple of (str, list of str) or None
+        The lead sentence and one plain-text line per redundant pair (its
+        reason, e.g. "education-num is a function of education (16 values,
+        one-to-one) ..."); the lines hold column names, so escape them for
+        markdown. None when no suggested quasi-identifier is redundant.
+    """
+    if not suggestions.redundant:
+        return None
+    lead = (
+        "Redundant columns: a column that is a function of another adds nothing to the "
+        "equivalence classes, so only one of each pair is suggested as a quasi-identifier."
+    )
+    return lead, [f"{p.reason}." for p in suggestions.redundant]
