@@ -7,12 +7,16 @@ import re
 import streamlit as st
 
 from riskcore.io.export import to_csv_bytes
-from riskcore.metrics import THRESHOLDS, class_table
+from riskcore.metrics import THRESHOLDS, class_table, order_choices
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    DISTANCE_LABELS,
+    ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    order_prompt,
+    order_refusal,
     population_reading,
     risk_reading,
     risk_table,
@@ -74,14 +78,44 @@ with st.expander("Targets and threshold", expanded=True):
         help="adds journalist and marketer risk and population-uniqueness estimates",
     )
 
+distances: dict[str, str] = tg.setdefault("distance", {})  # kept across pages, like the targets
+orders: dict[str, list] = tg.setdefault("order", {})
+refused: dict[str, str] = {}  # attribute -> why its t cannot be computed yet
+if sens:
+    with st.expander("t-closeness: distance between values", expanded=True):
+        for s in sens:
+            kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
+            options = list(DISTANCE_LABELS)
+            default = distances.get(s, "equal" if kind == "needed" else "ordered")
+            distances[s] = st.selectbox(
+                f"{md(s)}: distance",
+                options,
+                index=options.index(default),
+                format_func=DISTANCE_LABELS.__getitem__,
+            )
+            if distances[s] == "ordered" and kind == "needed":
+                picked = st.multiselect(
+                    order_prompt(md(s), len(values)),
+                    values,
+                    default=[v for v in orders.get(s, []) if v in values],
+                    help=ORDER_HELP,
+                )
+                st.caption(ORDER_HELP)
+                orders[s] = picked
+                reason = order_refusal(s, values, picked)
+                if reason is not None:
+                    refused[s] = reason
+assessed = tuple(s for s in sens if s not in refused)
 a = cached.assessment(
     ctx.key,
     ctx.encoded,
     qis,
-    sens,
+    assessed,
     float(tg["c"]),
     float(tg["threshold"]),
     float(tg["sampling_fraction"]),
+    tuple((s, distances[s]) for s in assessed),
+    tuple((s, tuple(orders[s])) for s in assessed if s in orders and distances[s] == "ordered"),
 )
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
@@ -126,6 +160,9 @@ if a.population_uniqueness is not None:
 if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")
     st.page_link("pages/data.py", label="Go to the Data page")
+for name in refused:
+    st.subheader(f"Sensitive attribute: {md(name)}")
+    st.warning(md(refused[name]))
 for name, r in a.sensitive.items():
     st.subheader(f"Sensitive attribute: {md(name)}")
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))

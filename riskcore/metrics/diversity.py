@@ -180,6 +180,42 @@ def has_natural_order(labels: Iterable[Any]) -> bool:
     return all(isinstance(v, kinds) for v in labels if not pd.isna(v))
 
 
+#: Where an attribute's order can come from: its values, an ordered
+#: categorical's categories, or nowhere in the data (the caller must give it).
+OrderKind = Literal["value", "categories", "needed"]
+
+
+def order_choices(dtype: Any, labels: Iterable[Any]) -> tuple[OrderKind, list[Any]]:
+    """Say where an attribute's order comes from, and list the values to order by hand.
+
+    Parameters
+    ----------
+    dtype : pandas or numpy dtype
+        The column's dtype.
+    labels : iterable
+        Its distinct values (e.g. ``EncodedTable.column(name).labels``).
+
+    Returns
+    -------
+    kind : {"value", "categories", "needed"}
+        "value" for numbers, booleans and dates, "categories" for an ordered
+        categorical, "needed" for text (an order must be given).
+    values : list
+        When an order is needed, the values without the missing one: in
+        category order for a categorical, alphabetical otherwise (a starting
+        point to pick from, not an order); empty otherwise.
+    """
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        return "categories", []
+    values = [v for v in labels if not pd.isna(v)]
+    if has_natural_order(values):
+        return "value", []
+    if isinstance(dtype, pd.CategoricalDtype):
+        present = set(values)
+        return "needed", [v for v in dtype.categories if v in present]
+    return "needed", sorted(values, key=str)
+
+
 def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Contingency:
     """Renumber a contingency's values so that code order is value order.
 

@@ -57,9 +57,15 @@ from riskcore.report.readings.data import (
     table_heading,
 )
 from riskcore.report.readings.diversity import (
+    DISTANCE_LABELS,
+    MAX_HAND_ORDER,
+    ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    order_prompt,
+    order_refusal,
+    t_rule_reading,
 )
 from riskcore.report.readings.dp import (
     EPSILON_STEPS,
@@ -125,7 +131,10 @@ from riskcore.report.readings.uniqueness import (
 )
 
 __all__ = [
+    "DISTANCE_LABELS",
     "EPSILON_STEPS",
+    "MAX_HAND_ORDER",
+    "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
     "STORY_TITLES",
@@ -171,6 +180,8 @@ __all__ = [
     "noise_curve",
     "noise_reading",
     "numeric_columns",
+    "order_prompt",
+    "order_refusal",
     "parallel_reading",
     "planning_reading",
     "population_reading",
@@ -195,6 +206,7 @@ __all__ = [
     "story_intro",
     "subset_reading",
     "subset_table",
+    "t_rule_reading",
     "table_heading",
     "target_checks",
     "target_table",
