@@ -15,6 +15,7 @@ from riskcore.report.readings import (
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    order_pending,
     order_prompt,
     order_refusal,
     population_reading,
@@ -78,33 +79,49 @@ with st.expander("Targets and threshold", expanded=True):
         help="adds journalist and marketer risk and population-uniqueness estimates",
     )
 
-distances: dict[str, str] = tg.setdefault("distance", {})  # kept across pages, like the targets
+
+def seeded(key: str, value: object) -> str:
+    """Seed a keyed widget from a value kept across pages (keyed widgets forget on page switch).
+
+    A widget whose default follows its own last value would get a new identity on
+    every change and drop every second edit; a key keeps it.
+    """
+    if key not in st.session_state:
+        st.session_state[key] = value
+    return key
+
+
+# kept across pages, like the targets: {dataset key + column: distance / order}
+distances: dict[str, str] = tg.setdefault("distance", {})
 orders: dict[str, list] = tg.setdefault("order", {})
 refused: dict[str, str] = {}  # attribute -> why its t cannot be computed yet
 if sens:
     with st.expander("t-closeness: distance between values", expanded=True):
         for s in sens:
             kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
-            options = list(DISTANCE_LABELS)
-            default = distances.get(s, "equal" if kind == "needed" else "ordered")
-            distances[s] = st.selectbox(
+            col = f"{ctx.key}:{s}"
+            distances[col] = st.selectbox(
                 f"{md(s)}: distance",
-                options,
-                index=options.index(default),
+                list(DISTANCE_LABELS),
                 format_func=DISTANCE_LABELS.__getitem__,
+                key=seeded(
+                    f"rc_t_distance:{col}",
+                    distances.get(col, "equal" if kind == "needed" else "ordered"),
+                ),
             )
-            if distances[s] == "ordered" and kind == "needed":
-                picked = st.multiselect(
+            if distances[col] == "ordered" and kind == "needed":
+                orders[col] = st.multiselect(
                     order_prompt(md(s), len(values)),
                     values,
-                    default=[v for v in orders.get(s, []) if v in values],
-                    help=ORDER_HELP,
+                    key=seeded(
+                        f"rc_t_order:{col}", [v for v in orders.get(col, []) if v in values]
+                    ),
                 )
                 st.caption(ORDER_HELP)
-                orders[s] = picked
-                reason = order_refusal(s, values, picked)
+                reason = order_refusal(s, values, orders[col])
                 if reason is not None:
                     refused[s] = reason
+                    st.warning(md(reason))
 assessed = tuple(s for s in sens if s not in refused)
 a = cached.assessment(
     ctx.key,
@@ -114,8 +131,12 @@ a = cached.assessment(
     float(tg["c"]),
     float(tg["threshold"]),
     float(tg["sampling_fraction"]),
-    tuple((s, distances[s]) for s in assessed),
-    tuple((s, tuple(orders[s])) for s in assessed if s in orders and distances[s] == "ordered"),
+    tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
+    tuple(
+        (s, tuple(orders[f"{ctx.key}:{s}"]))
+        for s in assessed
+        if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
+    ),
 )
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
@@ -160,11 +181,12 @@ if a.population_uniqueness is not None:
 if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")
     st.page_link("pages/data.py", label="Go to the Data page")
-for name in refused:
+for name in sens:
     st.subheader(f"Sensitive attribute: {md(name)}")
-    st.warning(md(refused[name]))
-for name, r in a.sensitive.items():
-    st.subheader(f"Sensitive attribute: {md(name)}")
+    if name in refused:
+        st.warning(md(order_pending(name)))
+        continue
+    r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))

@@ -46,9 +46,14 @@ def test_ordered_text_without_an_order_is_refused_not_sorted():
     checks = at.dataframe[0].value
     assert not any("income" in str(x) for x in checks.iloc[:, 0])
     assert "(ordered distance)" not in texts(at)
-    # half an order is still refused
+    assert "No l or t for income yet" in texts(at)
+    # half an order is still refused; the second pick is kept (not dropped by a widget reset)
     order_box(at, "income").set_value(["<=50K"]).run()
     assert "Still to place: 1 of 2 ('>50K')" in texts(at)
+    order_box(at, "income").set_value(["<=50K", ">50K"]).run()
+    assert order_box(at, "income").value == ["<=50K", ">50K"]
+    assert not at.warning
+    assert "t = " in texts(at)
 
 
 def test_the_order_given_is_the_order_used():
@@ -82,6 +87,17 @@ def test_missing_values_rule_is_stated_on_the_page():
         f"Missing workclass ({n_missing:,} records) has no rank: t is computed with it below "
         "the lowest value and again above the highest, and the larger is kept" in text
     )
+
+
+def test_distance_and_order_survive_a_page_switch():
+    at = run("pages/anonymity.py", demo_roles(QIS, ["income"]))
+    distance_box(at, "income").set_value("ordered").run()
+    order_box(at, "income").set_value([">50K", "<=50K"]).run()
+    at.switch_page("pages/uniqueness.py").run()
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception
+    assert distance_box(at, "income").value == "ordered"
+    assert order_box(at, "income").value == [">50K", "<=50K"]
 
 
 def test_numbers_need_no_order():

@@ -73,8 +73,9 @@ def test_order_refusal_until_every_value_is_placed():
     assert "and 2 more" in rd.order_refusal("x", many[:7], [])
 
 
-def test_order_prompt():
+def test_order_prompt_and_pending():
     assert rd.order_prompt("edu", 16) == "Order of edu: pick all 16 values, lowest first"
+    assert rd.order_pending("edu").startswith("No l or t for edu yet: its ordered distance waits")
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ __all__ = [
     "diversity_distribution",
     "diversity_reading",
     "failing_reading",
+    "order_pending",
     "order_prompt",
     "order_refusal",
     "t_rule_reading",
@@ -101,6 +102,14 @@ def t_rule_reading(r: DiversityResult) -> str:
                 f"above the highest, and the larger is kept ({where})."
             )
     return text
+
+
+def order_pending(attribute: str) -> str:
+    """Return the note in place of an attribute's figures while its order is incomplete."""
+    return (
+        f"No l or t for {attribute} yet: its ordered distance waits for the order of its values "
+        "(under 't-closeness: distance between values' above), or choose the equal distance."
+    )
 
 
 def order_prompt(attribute: str, n_values: int) -> str:
