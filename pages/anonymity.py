@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 
 import streamlit as st
 
@@ -37,59 +38,67 @@ ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
 tg = st.session_state[state.TARGETS]
 
+
+def seeded(key: str, value: object) -> str:
+    """Return the key of a widget, seeded from a value kept across pages.
+
+    Keyed widgets forget their value on a page switch, and a widget whose
+    default follows its own last value gets a new identity on every change and
+    drops every second edit; so the widget is keyed and its state seeded from
+    ``tg``. The key carries a token of this ``tg``: after a session reset (a new
+    ``tg``) the widgets start again from the defaults.
+    """
+    key = f"{key}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
+    if key not in st.session_state:
+        st.session_state[key] = value
+    return key
+
+
 with st.expander("Targets and threshold", expanded=True):
     c1, c2, c3, c4 = st.columns(4)
     tg["k"] = c1.number_input(
         "target k",
         min_value=1,
-        value=int(tg["k"]),
         step=1,
         help="every class must hold at least k people",
+        key=seeded("rc_target_k", int(tg["k"])),
     )
     tg["l"] = c2.number_input(
         "target l",
         min_value=1,
-        value=int(tg["l"]),
         step=1,
         help="distinct sensitive values per class (distinct, entropy, recursive)",
+        key=seeded("rc_target_l", int(tg["l"])),
     )
-    tg["c"] = c3.number_input("c of recursive (c,l)", min_value=0.1, value=float(tg["c"]), step=0.5)
+    tg["c"] = c3.number_input(
+        "c of recursive (c,l)", min_value=0.1, step=0.5, key=seeded("rc_target_c", float(tg["c"]))
+    )
     tg["t"] = c4.number_input(
         "target t",
         min_value=0.0,
         max_value=1.0,
-        value=float(tg["t"]),
         step=0.05,
         help="largest allowed distance of a class's sensitive distribution to the whole table's",
+        key=seeded("rc_target_t", float(tg["t"])),
     )
     options = list(THRESHOLDS)
     tg["threshold"] = st.selectbox(
         "record-risk threshold",
         options,
-        index=options.index(tg["threshold"]) if tg["threshold"] in options else 2,
         format_func=lambda v: f"{v:g}  ({THRESHOLDS[v]})",
+        key=seeded(
+            "rc_target_threshold", tg["threshold"] if tg["threshold"] in options else options[2]
+        ),
     )
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N (0 = the table is the whole population)",
         min_value=0.0,
         max_value=1.0,
-        value=float(tg["sampling_fraction"]),
         step=0.01,
         format="%.3f",
         help="adds journalist and marketer risk and population-uniqueness estimates",
+        key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
     )
-
-
-def seeded(key: str, value: object) -> str:
-    """Seed a keyed widget from a value kept across pages (keyed widgets forget on page switch).
-
-    A widget whose default follows its own last value would get a new identity on
-    every change and drop every second edit; a key keeps it.
-    """
-    if key not in st.session_state:
-        st.session_state[key] = value
-    return key
-
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
 distances: dict[str, str] = tg.setdefault("distance", {})
