@@ -151,7 +151,7 @@ _SHOWN = 5  # values quoted in an error message
 
 
 def _missing_mask(labels: np.ndarray) -> np.ndarray:
-    return np.fromiter((bool(pd.isna(v)) for v in labels), dtype=bool, count=len(labels))
+    return np.asarray(pd.isna(np.asarray(labels, dtype=object)), dtype=bool)
 
 
 def _quote(values: Sequence[Any]) -> str:
@@ -222,7 +222,7 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
     The order is the one given (lowest first), or, without one, the natural
     order of numbers, booleans and dates. Only the values observed in the
     table are ranked (values of the order absent from the table are
-    ignored); a missing value, if any, gets the last code.
+    ignored); missing values, if any, become one value with the last code.
 
     Parameters
     ----------
@@ -242,6 +242,7 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
         value, or values of the table are missing from it.
     """
     labels = np.asarray(table.labels, dtype=object)
+    m = len(labels)
     missing = _missing_mask(labels)
     present = np.flatnonzero(~missing)
     name = table.attribute
@@ -254,7 +255,9 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
                 f"the column an ordered pandas Categorical, or use the equal distance. "
                 f"Its values: {_quote(list(labels[present]))}."
             )
-        keys: list[Any] = list(labels[present])
+        if table.ordered and (not missing.any() or np.flatnonzero(missing).tolist() == [m - 1]):
+            return table  # the engine's codes already follow value order, missing last
+        rank = np.argsort(pd.Index(list(labels[present])), kind="stable")
     else:
         if isinstance(order, str | bytes) or not isinstance(order, Iterable):
             raise RiskcoreError(f"the order of {name!r} must be a list of values, lowest first")
@@ -269,13 +272,11 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
                 f"the order of {name!r} leaves out {len(absent):,} of its values: "
                 f"{_quote(absent)}; list every value, lowest first"
             )
-        keys = [position[v] for v in labels[present]]
-    ranked = sorted(range(len(present)), key=keys.__getitem__)
-    new_code = np.empty(len(labels), dtype=np.int64)
-    new_code[present[ranked]] = np.arange(len(present))
-    new_code[missing] = len(present) + np.arange(int(missing.sum()))
-    new_labels = np.empty(len(labels), dtype=object)
-    new_labels[new_code] = labels
+        rank = np.argsort([position[v] for v in labels[present]], kind="stable")
+    new_code = np.full(m, len(present), dtype=np.int64)  # every missing label: one last code
+    new_code[present[rank]] = np.arange(len(present))
+    new_labels = np.empty(len(present) + int(missing.any()), dtype=object)
+    new_labels[: len(present)] = labels[present[rank]]
     return Contingency.from_cells(
         name,
         table.cell_class,

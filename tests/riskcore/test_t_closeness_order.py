@@ -13,7 +13,7 @@ import pytest
 
 from riskcore.engine import Contingency
 from riskcore.errors import RiskcoreError
-from riskcore.metrics import assess, t_closeness_per_class
+from riskcore.metrics import assess, sensitive_metrics, t_closeness_per_class
 
 EDU = ["HS-grad", "Bachelors", "Doctorate"]  # the real order, lowest first
 
@@ -169,3 +169,18 @@ def test_equal_distance_counts_missing_as_its_own_category():
     assert r.distance == "equal"
     assert (r.n_values, r.n_missing, r.missing_rank, r.order_source) == (3, 1, None, None)
     assert r.per_class["t"] == pytest.approx([0.5, 0.5])
+
+
+def test_two_missing_labels_are_one_missing_value():
+    # A table from another engine may carry both None and NaN. They are one value:
+    # class 1 = {1, None}, class 2 = {2, NaN}; Q(missing, 1, 2) = (1/2, 1/4, 1/4), m = 3.
+    # Missing lowest: class 1 P = (1/2, 1/2, 0), cumulative r = (0, 1/4, 0): 1/4 / 2 = 1/8;
+    # class 2 likewise 1/8. Missing highest, Q(1, 2, missing) = (1/4, 1/4, 1/2): class 1
+    # P = (1/2, 0, 1/2), cumulative (1/4, 0, 0): 1/8; class 2 likewise. Both ends: 1/8.
+    labels = np.array([1.0, None, 2.0, np.nan], dtype=object)
+    cont = Contingency.from_cells(
+        "s", [0, 0, 1, 1], [0, 1, 2, 3], [1, 1, 1, 1], n_classes=2, labels=labels, ordered=False
+    )
+    r = sensitive_metrics(cont, distance="ordered")
+    assert r.per_class["t"] == pytest.approx([1 / 8, 1 / 8])
+    assert (r.missing_rank, r.n_missing) == ("either", 2)
