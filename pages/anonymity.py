@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import re
+import secrets
 
 import streamlit as st
 
 from riskcore.io.export import to_csv_bytes
-from riskcore.metrics import THRESHOLDS, class_table
+from riskcore.metrics import THRESHOLDS, class_table, order_choices
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    DISTANCE_LABELS,
+    ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    order_pending,
+    order_prompt,
+    order_refusal,
     population_reading,
     risk_reading,
     risk_table,
@@ -32,56 +38,114 @@ ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
 tg = st.session_state[state.TARGETS]
 
+
+def seeded(key: str, value: object) -> str:
+    """Return the key of a widget, seeded from a value kept across pages.
+
+    Keyed widgets forget their value on a page switch, and a widget whose
+    default follows its own last value gets a new identity on every change and
+    drops every second edit; so the widget is keyed and its state seeded from
+    ``tg``. The key carries a token of this ``tg``: after a session reset (a new
+    ``tg``) the widgets start again from the defaults.
+    """
+    key = f"{key}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
+    if key not in st.session_state:
+        st.session_state[key] = value
+    return key
+
+
 with st.expander("Targets and threshold", expanded=True):
     c1, c2, c3, c4 = st.columns(4)
     tg["k"] = c1.number_input(
         "target k",
         min_value=1,
-        value=int(tg["k"]),
         step=1,
         help="every class must hold at least k people",
+        key=seeded("rc_target_k", int(tg["k"])),
     )
     tg["l"] = c2.number_input(
         "target l",
         min_value=1,
-        value=int(tg["l"]),
         step=1,
         help="distinct sensitive values per class (distinct, entropy, recursive)",
+        key=seeded("rc_target_l", int(tg["l"])),
     )
-    tg["c"] = c3.number_input("c of recursive (c,l)", min_value=0.1, value=float(tg["c"]), step=0.5)
+    tg["c"] = c3.number_input(
+        "c of recursive (c,l)", min_value=0.1, step=0.5, key=seeded("rc_target_c", float(tg["c"]))
+    )
     tg["t"] = c4.number_input(
         "target t",
         min_value=0.0,
         max_value=1.0,
-        value=float(tg["t"]),
         step=0.05,
         help="largest allowed distance of a class's sensitive distribution to the whole table's",
+        key=seeded("rc_target_t", float(tg["t"])),
     )
     options = list(THRESHOLDS)
     tg["threshold"] = st.selectbox(
         "record-risk threshold",
         options,
-        index=options.index(tg["threshold"]) if tg["threshold"] in options else 2,
         format_func=lambda v: f"{v:g}  ({THRESHOLDS[v]})",
+        key=seeded(
+            "rc_target_threshold", tg["threshold"] if tg["threshold"] in options else options[2]
+        ),
     )
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N (0 = the table is the whole population)",
         min_value=0.0,
         max_value=1.0,
-        value=float(tg["sampling_fraction"]),
         step=0.01,
         format="%.3f",
         help="adds journalist and marketer risk and population-uniqueness estimates",
+        key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
     )
 
+# kept across pages, like the targets: {dataset key + column: distance / order}
+distances: dict[str, str] = tg.setdefault("distance", {})
+orders: dict[str, list] = tg.setdefault("order", {})
+refused: dict[str, str] = {}  # attribute -> why its t cannot be computed yet
+if sens:
+    with st.expander("t-closeness: distance between values", expanded=True):
+        for s in sens:
+            kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
+            col = f"{ctx.key}:{s}"
+            distances[col] = st.selectbox(
+                f"{md(s)}: distance",
+                list(DISTANCE_LABELS),
+                format_func=DISTANCE_LABELS.__getitem__,
+                key=seeded(
+                    f"rc_t_distance:{col}",
+                    distances.get(col, "equal" if kind == "needed" else "ordered"),
+                ),
+            )
+            if distances[col] == "ordered" and kind == "needed":
+                orders[col] = st.multiselect(
+                    order_prompt(md(s), len(values)),
+                    values,
+                    key=seeded(
+                        f"rc_t_order:{col}", [v for v in orders.get(col, []) if v in values]
+                    ),
+                )
+                st.caption(ORDER_HELP)
+                reason = order_refusal(s, values, orders[col])
+                if reason is not None:
+                    refused[s] = reason
+                    st.warning(md(reason))
+assessed = tuple(s for s in sens if s not in refused)
 a = cached.assessment(
     ctx.key,
     ctx.encoded,
     qis,
-    sens,
+    assessed,
     float(tg["c"]),
     float(tg["threshold"]),
     float(tg["sampling_fraction"]),
+    tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
+    tuple(
+        (s, tuple(orders[f"{ctx.key}:{s}"]))
+        for s in assessed
+        if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
+    ),
 )
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
@@ -126,8 +190,12 @@ if a.population_uniqueness is not None:
 if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")
     st.page_link("pages/data.py", label="Go to the Data page")
-for name, r in a.sensitive.items():
+for name in sens:
     st.subheader(f"Sensitive attribute: {md(name)}")
+    if name in refused:
+        st.warning(md(order_pending(name)))
+        continue
+    r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))

@@ -76,8 +76,14 @@ def assessment(
     c: float,
     threshold: float,
     sampling_fraction: float,
+    distance: tuple[tuple[str, str], ...] = (),
+    order: tuple[tuple[str, tuple[object, ...]], ...] = (),
 ) -> Assessment:
-    """Return the assessment for one set of roles and parameters."""
+    """Return the assessment for one set of roles and parameters.
+
+    ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
+    to :func:`riskcore.assess` as mappings.
+    """
     population = Population(sampling_fraction=sampling_fraction) if sampling_fraction else None
     return _assess(
         _enc,
@@ -85,6 +91,8 @@ def assessment(
         sensitive=sensitive,
         c=c,
         threshold=threshold,
+        distance=dict(distance),
+        order=dict(order),
         population=population,
     )
 

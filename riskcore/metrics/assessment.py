@@ -21,7 +21,7 @@ import pandas as pd
 from riskcore._results import NOT_IN_JSON, Result, plain
 from riskcore._validation import check_fraction
 from riskcore.engine import ClassTable, EncodedTable, Engine
-from riskcore.errors import RolesError
+from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.anonymity import (
     ClassSizeDistribution,
     KAnonymityResult,
@@ -29,7 +29,7 @@ from riskcore.metrics.anonymity import (
     k_anonymity,
     reidentification_risk,
 )
-from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
+from riskcore.metrics.diversity import DiversityResult, OrderSource, sensitive_metrics
 from riskcore.metrics.population import (
     PopulationUniqueness,
     individual_risk,
@@ -275,6 +275,7 @@ def assess(
     c: float = 2.0,
     threshold: float = 0.09,
     distance: str | Mapping[str, str] | None = None,
+    order: Mapping[str, Iterable[Any]] | None = None,
     population: Population | None = None,
 ) -> Assessment:
     """Assess a table: k-anonymity, risk, l-diversity and t-closeness.
@@ -302,7 +303,15 @@ def assess(
     distance : str or mapping, optional
         Ground distance for t-closeness, "ordered" or "equal", for all
         attributes or per attribute. Default: ordered for numeric
-        attributes, equal for the others.
+        attributes, ordered categoricals and attributes given an ``order``,
+        equal for the others.
+    order : mapping of str to iterable, optional
+        Per sensitive attribute, its values lowest first, for the ordered
+        distance. Text needs one: it is never sorted alphabetically. An
+        ordered pandas Categorical gives its category order without it;
+        numbers, booleans and dates are ordered by value. Missing values are
+        ranked at both ends and the larger t kept
+        (:func:`~riskcore.metrics.t_closeness_per_class`).
     population : Population, optional
         Population sizes, for journalist and marketer risk.
 
@@ -315,6 +324,9 @@ def assess(
     RolesError
         When a column is unknown, the QIs are empty, or a column is both a QI
         and sensitive.
+    RiskcoreError
+        When the ordered distance is asked of text without an order, an order
+        leaves out a value or names an attribute that is not sensitive.
     """
     engine: Engine = data if isinstance(data, Engine) else EncodedTable(data)
     qis, sens = _check_roles(engine, quasi_identifiers, sensitive)
@@ -322,9 +334,8 @@ def assess(
         dist = {s: distance for s in sens}
     else:
         dist = {s: distance.get(s) for s in sens}
-    tab = engine.tabulate(
-        qis, sens, ordered={s: (True if dist[s] == "ordered" else None) for s in sens}
-    )
+    orders, sources = _value_orders(engine, sens, dist, order or {})
+    tab = engine.tabulate(qis, sens)
     sizes = tab.classes.sizes
     journalist = marketer = pop_unique = None
     note = ""
@@ -349,7 +360,13 @@ def assess(
         journalist=journalist,
         marketer=marketer,
         sensitive={
-            s: sensitive_metrics(tab.sensitive[s], c=c, distance=dist[s])  # type: ignore[arg-type]
+            s: sensitive_metrics(
+                tab.sensitive[s],
+                c=c,
+                distance=dist[s],  # type: ignore[arg-type]
+                order=orders.get(s),
+                order_source=sources.get(s, "given"),
+            )
             for s in sens
         },
         threshold=float(threshold),
@@ -359,6 +376,42 @@ def assess(
         engine=tab.engine,
         classes=tab.classes,
     )
+
+
+def _value_orders(
+    engine: Engine,
+    sens: tuple[str, ...],
+    dist: dict[str, str | None],
+    given: Mapping[str, Iterable[Any]],
+) -> tuple[dict[str, Iterable[Any]], dict[str, OrderSource]]:
+    """Return the value order of each sensitive attribute that has one, and its source.
+
+    A given order wins; otherwise an ordered pandas Categorical gives its
+    categories (the engine must expose its DataFrame as ``df``, as
+    :class:`~riskcore.engine.EncodedTable` does). An attribute with an order
+    and no distance gets the ordered distance (``dist`` is updated).
+    """
+    unknown = sorted(set(map(str, given)) - set(sens))
+    if unknown:
+        raise RiskcoreError(f"an order is given for {unknown[0]!r}, not a sensitive attribute")
+    frame = getattr(engine, "df", None)
+    orders: dict[str, Iterable[Any]] = {}
+    sources: dict[str, OrderSource] = {}
+    for s in sens:
+        if s in given:
+            if dist[s] == "equal":
+                raise RiskcoreError(
+                    f"an order is given for {s!r} but its distance is 'equal'; "
+                    "use the ordered distance or drop the order"
+                )
+            orders[s], sources[s] = given[s], "given"
+        elif isinstance(frame, pd.DataFrame) and s in frame.columns:
+            dtype = frame[s].dtype
+            if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+                orders[s], sources[s] = list(dtype.categories), "categories"
+        if s in orders and dist[s] is None:
+            dist[s] = "ordered"
+    return orders, sources
 
 
 def _check_roles(

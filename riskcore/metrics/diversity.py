@@ -18,14 +18,19 @@ References
 
 from __future__ import annotations
 
+import datetime
+import numbers
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import check_one_of, check_positive
 from riskcore.engine import Contingency
+from riskcore.errors import RiskcoreError
 
 Distance = Literal["ordered", "equal"]
 
@@ -136,59 +141,176 @@ def _check_c(c: float) -> float:
 
 # ---------------------------------------------------------------- t-closeness
 
+#: Where the order of an ordered attribute came from (stated in reports).
+OrderSource = Literal["value", "categories", "given"]
+#: Where missing values were ranked to get the reported t: below the lowest
+#: value, above the highest, or either (both give the same t).
+MissingRank = Literal["lowest", "highest", "either"]
 
-def t_closeness_per_class(table: Contingency, distance: Distance | None = None) -> np.ndarray:
-    """Compute the Earth Mover's Distance of each class to the whole table [L07]_.
+_SHOWN = 5  # values quoted in an error message
 
-    P = class distribution, Q = whole-table distribution over the m values,
-    r_i = p_i - q_i.
 
-    * equal distance (categorical): D = (1/2) sum_i |r_i|. Cells absent from
-      a class contribute q_i and sum q = 1, so it is computed from the present
-      cells only: D = (1/2) (1 + sum_present (|p_i - q_i| - q_i)).
-    * ordered distance (numeric/ordinal, values sorted):
-      D = (1/(m-1)) sum_{i=1..m} |sum_{j<=i} r_j|. The class's cumulative
-      distribution is constant between its present values and the table's
-      is non-decreasing, so each constant run is summed in closed form with
-      prefix sums and a binary search (no dense class x value matrix).
+def _missing_mask(labels: np.ndarray) -> np.ndarray:
+    return np.asarray(pd.isna(np.asarray(labels, dtype=object)), dtype=bool)
+
+
+def _quote(values: Sequence[Any]) -> str:
+    shown = ", ".join(repr(v) for v in values[:_SHOWN])
+    more = len(values) - _SHOWN
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def has_natural_order(labels: Iterable[Any]) -> bool:
+    """Say whether values order themselves: numbers, booleans, dates and durations.
+
+    Text has no order the data can be trusted with (sorting it gives the
+    alphabet: 'Bachelors' < 'Doctorate' < 'HS-grad'), so text needs an order
+    from the caller or from an ordered categorical. Missing values are ignored.
+
+    Parameters
+    ----------
+    labels : sequence
+        The distinct values of an attribute.
+
+    Returns
+    -------
+    bool
+    """
+    kinds = (numbers.Real, np.datetime64, np.timedelta64, datetime.date, datetime.timedelta)
+    return all(isinstance(v, kinds) for v in labels if not pd.isna(v))
+
+
+#: Where an attribute's order can come from: its values, an ordered
+#: categorical's categories, or nowhere in the data (the caller must give it).
+OrderKind = Literal["value", "categories", "needed"]
+
+
+def order_choices(dtype: Any, labels: Iterable[Any]) -> tuple[OrderKind, list[Any]]:
+    """Say where an attribute's order comes from, and list the values to order by hand.
+
+    Parameters
+    ----------
+    dtype : pandas or numpy dtype
+        The column's dtype.
+    labels : iterable
+        Its distinct values (e.g. ``EncodedTable.column(name).labels``).
+
+    Returns
+    -------
+    kind : {"value", "categories", "needed"}
+        "value" for numbers, booleans and dates, "categories" for an ordered
+        categorical, "needed" for text (an order must be given).
+    values : list
+        When an order is needed, the values without the missing one: in
+        category order for a categorical, alphabetical otherwise (a starting
+        point to pick from, not an order); empty otherwise.
+    """
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        return "categories", []
+    values = [v for v in labels if not pd.isna(v)]
+    if has_natural_order(values):
+        return "value", []
+    if isinstance(dtype, pd.CategoricalDtype):
+        present = set(values)
+        return "needed", [v for v in dtype.categories if v in present]
+    return "needed", sorted(values, key=str)
+
+
+def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Contingency:
+    """Renumber a contingency's values so that code order is value order.
+
+    The order is the one given (lowest first), or, without one, the natural
+    order of numbers, booleans and dates. Only the values observed in the
+    table are ranked (values of the order absent from the table are
+    ignored); missing values, if any, become one value with the last code.
 
     Parameters
     ----------
     table : Contingency
-    distance : {"ordered", "equal"}, optional
-        Default: "ordered" when the attribute's codes are ordered (numeric),
-        "equal" otherwise.
+    order : sequence, optional
+        Every value of the attribute, lowest first. Needed for text.
 
     Returns
     -------
-    numpy.ndarray
-        D[P_j, Q] per class, in [0, 1]; t-closeness is the maximum.
+    Contingency
+        The same cells with ``ordered=True`` and codes renumbered.
+
+    Raises
+    ------
+    RiskcoreError
+        When the values are text and no order is given, the order repeats a
+        value, or values of the table are missing from it.
     """
-    if distance is None:
-        distance = "ordered" if table.ordered else "equal"
-    check_one_of("distance", distance, ("ordered", "equal"))
-    n_classes = len(table.class_sizes)
-    n = table.value_totals.sum()
+    labels = np.asarray(table.labels, dtype=object)
+    m = len(labels)
+    missing = _missing_mask(labels)
+    present = np.flatnonzero(~missing)
+    name = table.attribute
+    if order is None:
+        if not has_natural_order(labels):
+            raise RiskcoreError(
+                f"ordered distance on {name!r} needs the order of its values, lowest first: "
+                f"text has no order of its own (sorting it would give the alphabet). Give the "
+                f"order (e.g. assess(..., order={{{name!r}: [lowest, ..., highest]}})), make "
+                f"the column an ordered pandas Categorical, or use the equal distance. "
+                f"Its values: {_quote(list(labels[present]))}."
+            )
+        if table.ordered and (not missing.any() or np.flatnonzero(missing).tolist() == [m - 1]):
+            return table  # the engine's codes already follow value order, missing last
+        rank = np.argsort(pd.Index(list(labels[present])), kind="stable")
+    else:
+        if isinstance(order, str | bytes) or not isinstance(order, Iterable):
+            raise RiskcoreError(f"the order of {name!r} must be a list of values, lowest first")
+        position: dict[Any, int] = {}
+        for i, v in enumerate(order):
+            if v in position:
+                raise RiskcoreError(f"the order of {name!r} lists {v!r} twice")
+            position[v] = i
+        absent = [v for v in labels[present] if v not in position]
+        if absent:
+            raise RiskcoreError(
+                f"the order of {name!r} leaves out {len(absent):,} of its values: "
+                f"{_quote(absent)}; list every value, lowest first"
+            )
+        rank = np.argsort([position[v] for v in labels[present]], kind="stable")
+    new_code = np.full(m, len(present), dtype=np.int64)  # every missing label: one last code
+    new_code[present[rank]] = np.arange(len(present))
+    new_labels = np.empty(len(present) + int(missing.any()), dtype=object)
+    new_labels[: len(present)] = labels[present[rank]]
+    return Contingency.from_cells(
+        name,
+        table.cell_class,
+        new_code[table.cell_value],
+        table.cell_count,
+        n_classes=len(table.class_sizes),
+        labels=new_labels,
+        ordered=True,
+    )
+
+
+def _missing_first(table: Contingency) -> Contingency:
+    """Move the missing value of an ordered table (its last code) to the first code."""
     m = table.n_values
-    if n_classes == 0:
-        return np.zeros(0)
-    q = table.value_totals / n
-    p = table.cell_count / table.class_sizes[table.cell_class]
-    if distance == "equal":
-        s = np.bincount(
-            table.cell_class,
-            weights=np.abs(p - q[table.cell_value]) - q[table.cell_value],
-            minlength=n_classes,
-        )
-        t_equal: np.ndarray = np.clip(0.5 * (1.0 + s), 0.0, 1.0)
-        return t_equal
-    if not table.ordered:
-        raise ValueError(
-            f"ordered distance needs value codes in value order; encode "
-            f"{table.attribute!r} with ordered=True"
-        )
+    code = np.r_[np.arange(1, m), 0]
+    return Contingency.from_cells(
+        table.attribute,
+        table.cell_class,
+        code[table.cell_value],
+        table.cell_count,
+        n_classes=len(table.class_sizes),
+        labels=np.r_[table.labels[-1:], table.labels[:-1]],
+        ordered=True,
+    )
+
+
+def _ordered_emd(table: Contingency) -> np.ndarray:
+    """Ordered-distance EMD per class of a table whose codes follow value order."""
+    n_classes = len(table.class_sizes)
+    m = table.n_values
     if m <= 1:
         return np.zeros(n_classes)
+    q = table.value_totals / table.value_totals.sum()
+    p = table.cell_count / table.class_sizes[table.cell_class]
     cq = np.cumsum(q)  # CQ(i) for i = 0..m-1, non-decreasing
     pref = np.concatenate(([0.0], np.cumsum(cq)))  # pref[i] = sum_{t<i} CQ(t)
     cls_, val = table.cell_class, table.cell_value
@@ -215,6 +337,92 @@ def t_closeness_per_class(table: Contingency, distance: Distance | None = None) 
     above = (pref[seg_b] - pref[k]) - seg_c * (seg_b - k)
     total = np.bincount(seg_cls, weights=below + above, minlength=n_classes)
     return np.clip(total / (m - 1), 0.0, 1.0)
+
+
+def _ordered_t(
+    table: Contingency, order: Iterable[Any] | None
+) -> tuple[np.ndarray, MissingRank | None]:
+    """Ordered distance per class with the missing-value rule; which end gave the larger t."""
+    ranked = order_values(table, order)
+    if len(ranked.class_sizes) == 0:
+        return np.zeros(0), None
+    if not _missing_mask(ranked.labels[-1:]).any() or ranked.n_values < 2:
+        return _ordered_emd(ranked), None
+    high = _ordered_emd(ranked)
+    low = _ordered_emd(_missing_first(ranked))
+    t_low, t_high = (float(d.max()) if len(d) else 0.0 for d in (low, high))
+    rank: MissingRank = "either" if t_low == t_high else "lowest" if t_low > t_high else "highest"
+    return np.maximum(low, high), rank
+
+
+def t_closeness_per_class(
+    table: Contingency,
+    distance: Distance | None = None,
+    *,
+    order: Iterable[Any] | None = None,
+) -> np.ndarray:
+    """Compute the Earth Mover's Distance of each class to the whole table [L07]_.
+
+    P = class distribution, Q = whole-table distribution over the m values,
+    r_i = p_i - q_i.
+
+    * equal distance (categorical): D = (1/2) sum_i |r_i|. Cells absent from
+      a class contribute q_i and sum q = 1, so it is computed from the present
+      cells only: D = (1/2) (1 + sum_present (|p_i - q_i| - q_i)). A missing
+      value is one more category.
+    * ordered distance (numeric or ordinal), over the m values observed in
+      the table ranked lowest first:
+      D = (1/(m-1)) sum_{i=1..m} |sum_{j<=i} r_j|.
+      Numbers, booleans and dates are ranked by value; text needs ``order``
+      (it is never sorted alphabetically). The class's cumulative
+      distribution is constant between its present values and the table's
+      is non-decreasing, so each constant run is summed in closed form with
+      prefix sums and a binary search (no dense class x value matrix).
+
+    Missing values under the ordered distance have no rank. They count as
+    one more value (m includes it), ranked once below the lowest value and
+    once above the highest, and each class keeps the larger distance:
+    D_j = max(D_j^low, D_j^high), so t = max(t^low, t^high), the more
+    conservative of the two rankings.
+
+    Parameters
+    ----------
+    table : Contingency
+    distance : {"ordered", "equal"}, optional
+        Default: "ordered" when the attribute's codes are ordered (numeric),
+        "equal" otherwise.
+    order : sequence, optional
+        For the ordered distance: every value, lowest first (required for
+        text; numbers default to their own order).
+
+    Returns
+    -------
+    numpy.ndarray
+        D[P_j, Q] per class, in [0, 1]; t-closeness is the maximum.
+
+    Raises
+    ------
+    RiskcoreError
+        When the ordered distance is asked of text without an order, or the
+        order leaves out a value (see :func:`order_values`).
+    """
+    if distance is None:
+        distance = "ordered" if table.ordered else "equal"
+    check_one_of("distance", distance, ("ordered", "equal"))
+    n_classes = len(table.class_sizes)
+    if n_classes == 0:
+        return np.zeros(0)
+    if distance == "ordered":
+        return _ordered_t(table, order)[0]
+    q = table.value_totals / table.value_totals.sum()
+    p = table.cell_count / table.class_sizes[table.cell_class]
+    s = np.bincount(
+        table.cell_class,
+        weights=np.abs(p - q[table.cell_value]) - q[table.cell_value],
+        minlength=n_classes,
+    )
+    t_equal: np.ndarray = np.clip(0.5 * (1.0 + s), 0.0, 1.0)
+    return t_equal
 
 
 # ---------------------------------------------------------------- summary
@@ -246,6 +454,15 @@ class DiversityResult(Result):
         Classes whose records all share one value (the value is disclosed).
     homogeneous_records : int
         Records in those classes.
+    n_missing : int
+        Records whose value is missing (one more value of the attribute).
+    order_source : {"value", "categories", "given"} or None
+        Ordered distance only: where the order of the values came from (the
+        values themselves, an ordered categorical, or the caller).
+    missing_rank : {"lowest", "highest", "either"} or None
+        Ordered distance with missing values only: where ranking the missing
+        value gave the larger t, the one reported (see
+        :func:`t_closeness_per_class`).
     per_class : dict of str to numpy.ndarray
         ``distinct``, ``entropy``, ``recursive_l``, ``t``, ``top_share``
         per class, for failing-class tables (not in :meth:`to_dict`; None
@@ -262,6 +479,9 @@ class DiversityResult(Result):
     distance: str
     homogeneous_classes: int
     homogeneous_records: int
+    n_missing: int = 0
+    order_source: str | None = None
+    missing_rank: str | None = None
     per_class: dict[str, np.ndarray] | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
 
     def failing_classes(
@@ -300,7 +520,12 @@ class DiversityResult(Result):
 
 
 def sensitive_metrics(
-    table: Contingency, *, c: float = 2.0, distance: Distance | None = None
+    table: Contingency,
+    *,
+    c: float = 2.0,
+    distance: Distance | None = None,
+    order: Iterable[Any] | None = None,
+    order_source: OrderSource = "given",
 ) -> DiversityResult:
     """Compute every l-diversity and t-closeness figure of one sensitive attribute.
 
@@ -312,23 +537,41 @@ def sensitive_metrics(
         The c of recursive (c,l)-diversity.
     distance : {"ordered", "equal"}, optional
         Ground distance for t-closeness; default by attribute type.
+    order : iterable, optional
+        Ordered distance: the values, lowest first (required for text; see
+        :func:`t_closeness_per_class` for the rule on missing values).
+    order_source : {"given", "categories"}, default "given"
+        Where ``order`` came from, stated in the result (ignored without it).
 
     Returns
     -------
     DiversityResult
+
+    Raises
+    ------
+    RiskcoreError
+        When the ordered distance is asked of text without an order, or the
+        order leaves out a value.
     """
     c = _check_c(c)
     if distance is None:
-        distance = "ordered" if table.ordered else "equal"
+        distance = "ordered" if table.ordered or order is not None else "equal"
+    check_one_of("distance", distance, ("ordered", "equal"))
     distinct = distinct_l_per_class(table)
     entropy = entropy_per_class(table)
     rec = recursive_l_per_class(table, c)
-    t = t_closeness_per_class(table, distance)
+    empty = len(table.class_sizes) == 0
+    source: str | None = None
+    missing_rank: str | None = None
+    if distance == "ordered":
+        source = "value" if order is None else order_source
+        t, missing_rank = _ordered_t(table, order)
+    else:
+        t = t_closeness_per_class(table, "equal")
     top = class_majority(table)[0].astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         top_share = top / table.class_sizes
     homog = distinct == 1
-    empty = len(table.class_sizes) == 0
     return DiversityResult(
         attribute=table.attribute,
         n_values=table.n_values,
@@ -340,6 +583,9 @@ def sensitive_metrics(
         distance=distance,
         homogeneous_classes=int(homog.sum()),
         homogeneous_records=int(table.class_sizes[homog].sum()),
+        n_missing=int(table.value_totals[_missing_mask(table.labels)].sum()),
+        order_source=source,
+        missing_rank=missing_rank,
         per_class={
             "distinct": distinct,
             "entropy": entropy,

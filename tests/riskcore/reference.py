@@ -28,7 +28,23 @@ def classes(df: pd.DataFrame, qis: list[str]) -> dict[tuple, list[int]]:
     return out
 
 
+def _ordered_distance(p, q, values):
+    """(1/(m-1)) sum_i |sum_{j<=i} (p_j - q_j)| over ``values`` in rank order."""
+    acc, tot = 0.0, 0.0
+    for v in values:
+        acc += p[v] - q[v]
+        tot += abs(acc)
+    return tot / (len(values) - 1) if len(values) > 1 else 0.0
+
+
 def reference_assessment(df, qis, sensitive, c=2.0, threshold=0.09, ordered=()):
+    """Assess by brute force; ``ordered`` maps an attribute to its order (None: by value).
+
+    A tuple of names means each is ordered by value. Missing values under the
+    ordered distance are ranked first and last, and the larger distance kept.
+    """
+    if not isinstance(ordered, dict):
+        ordered = dict.fromkeys(ordered)
     cls = classes(df, qis)
     sizes = [len(v) for v in cls.values()]
     n = len(df)
@@ -48,10 +64,15 @@ def reference_assessment(df, qis, sensitive, c=2.0, threshold=0.09, ordered=()):
         col = [_key(v) for v in df[s]]
         total = Counter(col)
         values = list(total)
+        missing = [v for v in values if v == ("<missing>",)]
+        ranked = []
         if s in ordered:
-            values = sorted(values, key=lambda t: (isinstance(t[0], str), t[0]))
+            given = ordered[s]
+            ranked = sorted(
+                (v for v in values if v not in missing),
+                key=lambda t, g=given: t[0] if g is None else list(g).index(t[0]),
+            )
         q = {v: total[v] / n for v in values}
-        m = len(values)
         dl, el, rl, tt = [], [], [], []
         for members in cls.values():
             cnt = Counter(col[i] for i in members)
@@ -67,11 +88,12 @@ def reference_assessment(df, qis, sensitive, c=2.0, threshold=0.09, ordered=()):
             rl.append(best)
             p = {v: cnt.get(v, 0) / f for v in values}
             if s in ordered:
-                acc, tot = 0.0, 0.0
-                for v in values:
-                    acc += p[v] - q[v]
-                    tot += abs(acc)
-                tt.append(tot / (m - 1) if m > 1 else 0.0)
+                tt.append(
+                    max(
+                        _ordered_distance(p, q, missing + ranked),
+                        _ordered_distance(p, q, ranked + missing),
+                    )
+                )
             else:
                 tt.append(0.5 * sum(abs(p[v] - q[v]) for v in values))
         res["sensitive"][s] = {

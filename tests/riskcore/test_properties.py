@@ -17,7 +17,10 @@ VALUES = {
     "c": st.sampled_from(["p", "q"]),
     "s_cat": st.sampled_from(["flu", "hiv", "cold", None]),
     "s_num": st.sampled_from([10, 20, 30, 45, 70]),
+    "s_ord": st.sampled_from(["low", "mid", "high", None]),
+    "s_nan": st.sampled_from([1.5, 2.5, 4.0, np.nan]),
 }
+ORDER = ["low", "mid", "high"]
 
 
 @st.composite
@@ -41,8 +44,10 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 @given(tables(), st.sampled_from([1.5, 2.0, 3.0]))
 def test_matches_independent_reference(df, c):
     qis = ["a", "b", "c"]
-    got = assess(df, quasi_identifiers=qis, sensitive=["s_cat", "s_num"], c=c).to_dict()
-    ref = reference_assessment(df, qis, ["s_cat", "s_num"], c=c, ordered=("s_num",))
+    sens = ["s_cat", "s_num", "s_ord", "s_nan"]
+    got = assess(df, quasi_identifiers=qis, sensitive=sens, c=c, order={"s_ord": ORDER}).to_dict()
+    ordered = {"s_num": None, "s_ord": ORDER, "s_nan": None}  # missing: both ends, larger t
+    ref = reference_assessment(df, qis, sens, c=c, ordered=ordered)
     for key in ("n_records", "n_classes", "k", "unique_records"):
         assert got[key] == ref[key]
     for key, v in ref["prosecutor"].items():

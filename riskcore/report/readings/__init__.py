@@ -59,9 +59,16 @@ from riskcore.report.readings.data import (
     upload_limit_note,
 )
 from riskcore.report.readings.diversity import (
+    DISTANCE_LABELS,
+    MAX_HAND_ORDER,
+    ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    order_pending,
+    order_prompt,
+    order_refusal,
+    t_rule_reading,
 )
 from riskcore.report.readings.dp import (
     EPSILON_STEPS,
@@ -127,7 +134,10 @@ from riskcore.report.readings.uniqueness import (
 )
 
 __all__ = [
+    "DISTANCE_LABELS",
     "EPSILON_STEPS",
+    "MAX_HAND_ORDER",
+    "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
     "STORY_TITLES",
@@ -173,6 +183,9 @@ __all__ = [
     "noise_curve",
     "noise_reading",
     "numeric_columns",
+    "order_pending",
+    "order_prompt",
+    "order_refusal",
     "parallel_reading",
     "planning_reading",
     "population_reading",
@@ -198,6 +211,7 @@ __all__ = [
     "story_intro",
     "subset_reading",
     "subset_table",
+    "t_rule_reading",
     "table_heading",
     "target_checks",
     "target_table",

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from riskcore.metrics import Assessment
+from riskcore.metrics import Assessment, DiversityResult
 from riskcore.report.readings._format import join_names, plural
 
-__all__ = ["diversity_distribution", "diversity_reading", "failing_reading"]
+__all__ = [
+    "DISTANCE_LABELS",
+    "MAX_HAND_ORDER",
+    "ORDER_HELP",
+    "diversity_distribution",
+    "diversity_reading",
+    "failing_reading",
+    "order_pending",
+    "order_prompt",
+    "order_refusal",
+    "t_rule_reading",
+]
+
+#: How the two ground distances of t-closeness read in a chooser.
+DISTANCE_LABELS = {
+    "equal": "equal: the values are categories (any two differ by 1)",
+    "ordered": "ordered: the values have a rank (near values differ less)",
+}
+#: Most values of a text column the page lets people order by hand.
+MAX_HAND_ORDER = 60
+#: The note beside the order editor.
+ORDER_HELP = (
+    "Click the values from lowest to highest. To move a value, remove it and pick it again. "
+    "Missing values are not listed: t ranks them at both ends and keeps the larger."
+)
+_ORDER_FROM = {
+    "value": "by value",
+    "categories": "in the column's category order",
+    "given": "in the order given",
+}
+_QUOTED = 5  # values quoted in a sentence
 
 
 def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFrame:
@@ -39,7 +72,85 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
         f"are in {r.homogeneous_classes:,} classes where everyone has the same {attribute}: "
         f"anyone who knows their {join_names(assessment.quasi_identifiers)} learns it. "
         f"Distinct l = {r.distinct_l}, entropy l = {r.entropy_l:.2f}, recursive ({r.c:g},l) "
-        f"l = {r.recursive_l}, t = {r.t_closeness:.3f} ({r.distance} distance)."
+        f"l = {r.recursive_l}, t = {r.t_closeness:.3f} ({r.distance} distance)." + t_rule_reading(r)
+    )
+
+
+def t_rule_reading(r: DiversityResult) -> str:
+    """Return how t ranked the values and treated missing ones ("" when there is nothing to say).
+
+    Starts with a space, to follow another sentence. Under the ordered
+    distance a missing value has no rank: t is the larger of the two
+    distances with it ranked lowest and highest
+    (:func:`riskcore.metrics.t_closeness_per_class`).
+    """
+    text = ""
+    if r.distance == "ordered" and r.order_source in _ORDER_FROM:
+        text += f" The values are ranked {_ORDER_FROM[str(r.order_source)]}."
+    if r.n_missing:
+        records = plural(r.n_missing, "record", "records")
+        who = f"Missing {r.attribute} ({r.n_missing:,} {records})"
+        if r.distance != "ordered":
+            text += f" {who} counts as one more value."
+        else:
+            where = {
+                "lowest": "ranking it lowest gives the larger t",
+                "highest": "ranking it highest gives the larger t",
+            }.get(str(r.missing_rank), "both give the same t")
+            text += (
+                f" {who} has no rank: t is computed with it below the lowest value and again "
+                f"above the highest, and the larger is kept ({where})."
+            )
+    return text
+
+
+def order_pending(attribute: str) -> str:
+    """Return the note in place of an attribute's figures while its order is incomplete."""
+    return (
+        f"No l or t for {attribute} yet: its ordered distance waits for the order of its values "
+        "(under 't-closeness: distance between values' above), or choose the equal distance."
+    )
+
+
+def order_prompt(attribute: str, n_values: int) -> str:
+    """Return the label of the order editor of a text attribute."""
+    return f"Order of {attribute}: pick all {n_values:,} values, lowest first"
+
+
+def _quote(values: Sequence[Any]) -> str:
+    shown = ", ".join(f"'{v}'" for v in values[:_QUOTED])
+    more = len(values) - _QUOTED
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) -> str | None:
+    """Return why t of a text attribute cannot be computed yet; None once the order is complete.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute.
+    values : sequence
+        Its values (without the missing one).
+    picked : sequence
+        The values ordered so far, lowest first.
+    """
+    if len(values) > MAX_HAND_ORDER:
+        return (
+            f"t-closeness of {attribute} is not computed: the ordered distance needs its "
+            f"{len(values):,} values in order, too many to order by hand here. Choose the equal "
+            "distance, or give the order to riskcore.assess(order=...)."
+        )
+    chosen = set(picked)
+    left = [v for v in values if v not in chosen]
+    if not left:
+        return None
+    return (
+        f"t-closeness of {attribute} is not computed yet: the ordered distance needs every "
+        "value in order, and text has no order of its own (sorted alphabetically, "
+        "'Bachelors' < 'Doctorate' < 'HS-grad'). "
+        f"Still to place: {len(left):,} of {len(values):,} ({_quote(left)}). "
+        "Or choose the equal distance."
     )
 
 
