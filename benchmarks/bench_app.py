@@ -39,7 +39,7 @@ from bench_foundation import make_csv  # noqa: E402
 PAGES = [
     ("Uniqueness", "Records by equivalence-class size"),
     ("Anonymity (k / l / t)", "Re-identification risk"),
-    ("Attacks", "Linkage"),
+    ("Attacks", "Run the attack"),
     ("Differential privacy", "Differential privacy"),
     ("Local DP", "Local"),
     ("Guided demo", "Guided demo"),
@@ -61,12 +61,33 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# While a script runs, Streamlit marks the previous run's elements stale and shows spinners
+# (its header status widget is hidden by toolbarMode = "minimal").
+BUSY = (
+    "() => !!document.querySelector("
+    "'[data-stale=\"true\"], [data-testid=\"stStatusWidget\"], [data-testid=\"stSpinner\"]')"
+)
+
+
+def settle(page, t0: float, quiet: float = 1.5, timeout: float = 120.0) -> float:
+    """Wait until the app has shown no running status, spinner or progress bar for ``quiet``
+    seconds; return the seconds from ``t0`` to the last moment it was busy."""
+    last_busy = time.perf_counter()  # when the caller saw the page's text
+    while True:
+        now = time.perf_counter()
+        if page.evaluate(BUSY):
+            last_busy = now
+        elif now - last_busy >= quiet:
+            return last_busy - t0
+        if now - t0 > timeout:
+            page.screenshot(path="/tmp/bench_busy.png", full_page=True)
+            raise SystemExit("the app was still busy after the timeout (/tmp/bench_busy.png)")
+        page.wait_for_timeout(50)
+
+
 def wait_idle(page, timeout: int = 120_000) -> None:
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    page.wait_for_timeout(150)  # let the run start before looking for its status widget
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
-    )
+    settle(page, time.perf_counter())
 
 
 def line(label: str, value: str, target: str, ok: bool | None) -> None:
@@ -114,17 +135,15 @@ def main() -> int:
             t0 = time.perf_counter()
             page.goto(url)
             page.get_by_text("Column roles").first.wait_for()
-            wait_idle(page)
-            first = time.perf_counter() - t0
+            first = settle(page, t0)
             line("first page (Data, demo) after health", f"{first:.2f} s", "< 3 s", first < 3)
 
             t0 = time.perf_counter()
             page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
                 str(csv)
             )
-            page.get_by_text(f"{csv.name}:").first.wait_for()
-            wait_idle(page)
-            up = time.perf_counter() - t0
+            page.get_by_text(f"{csv.name}: {args.rows:,} rows").first.wait_for()
+            up = settle(page, t0)
             line(f"upload {args.rows:,}-row CSV to the Data page", f"{up:.2f} s", "< 5 s", up < 5)
             line("server RSS, one 1M-row session", f"{rss_mb(proc.pid):.0f} MB", "< 800 MB", None)
 
@@ -133,8 +152,7 @@ def main() -> int:
                 t0 = time.perf_counter()
                 page.get_by_role("link", name=title).first.click()
                 page.get_by_text(text).first.wait_for()
-                wait_idle(page)
-                took = time.perf_counter() - t0
+                took = settle(page, t0)
                 errors = page.locator('[data-testid="stException"]').count()
                 peak = max(peak, rss_mb(proc.pid))
                 line(
@@ -143,12 +161,30 @@ def main() -> int:
                     f"exceptions: {errors}",
                     errors == 0,
                 )
+            page.get_by_role("link", name="Attacks").first.click()
+            page.get_by_role("button", name="Run the attack").first.wait_for()
+            t0 = time.perf_counter()
+            page.get_by_role("button", name="Run the attack").first.click()
+            page.get_by_text("Possible identities per target").first.wait_for()
+            took = settle(page, t0)
+            errors = page.locator('[data-testid="stException"]').count()
+            peak = max(peak, rss_mb(proc.pid))
+            line(
+                "Attacks: Run the linkage attack and its curve",
+                f"{took:.2f} s",
+                "progress bar",
+                errors == 0,
+            )
             rss = rss_mb(proc.pid)
             line("server RSS after every page, one session", f"{rss:.0f} MB", "< 800 MB", rss < 800)
             line("server RSS peak seen", f"{peak:.0f} MB", "< 800 MB", peak < 800)
             ctx.close()
             browser.close()
-        time.sleep(args.linger)
+        start = time.perf_counter()
+        while time.perf_counter() - start < args.linger:
+            time.sleep(30)
+            print(f"  {time.perf_counter() - start:5.0f} s after close: {rss_mb(proc.pid):.0f} MB",
+                  flush=True)
         after = rss_mb(proc.pid)
         line("server RSS idle before any session", f"{idle_before:.0f} MB", "", None)
         line(
