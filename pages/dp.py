@@ -16,7 +16,9 @@ from riskcore.report.readings import (
     composition_reading,
     error_reading,
     error_table,
+    gaussian_reference_reading,
     identifiability_reading,
+    ledger_resets_reading,
     ledger_table,
     mechanisms_for,
     numeric_columns,
@@ -181,6 +183,7 @@ with tab_noise:
         hide_index=True,
         column_config={"relative error": st.column_config.NumberColumn(format="percent")},
     )
+    st.caption(gaussian_reference_reading(sens, epsilon, delta))
 
     st.subheader("Solvers")
     s1, s2 = st.columns([1, 2])
@@ -289,7 +292,7 @@ with tab_budget:
         key="rc_dp_accounting",
     )
     if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
-        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries)
+        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries, ledger.resets)
         state.set_ledger(ctx.key, ledger)
     spent = ledger.spent()[0]
     tot = ledger.totals()
@@ -303,12 +306,25 @@ with tab_budget:
     st.dataframe(ledger_table(ledger), hide_index=True)
     if tot.parallel_saving > 0:
         st.markdown(md(parallel_reading(tot.parallel_saving)))
-    if st.button("Start a new ledger", help="Forget the releases (only for a new analysis)."):
-        state.set_ledger(
-            ctx.key, dp.PrivacyLedger(ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
+    with st.expander("Start a new ledger"):
+        st.write(
+            "Forget the releases above and start spending from zero. The answers already "
+            "published still leak what they leaked: restart only for a new analysis of data "
+            "that has not been released from. The restart is logged below the ledger."
         )
-        st.session_state[state.LAST_RELEASE] = None
-        st.rerun()
+        confirmed = st.checkbox(
+            f"I understand that the epsilon of {spent:.4g} already spent still counts "
+            "against this data, and I want to restart the ledger",
+            key=f"rc_dp_reset_confirm_{len(ledger.resets)}",
+        )
+        if st.button("Start a new ledger", key="rc_dp_reset"):
+            if confirmed:
+                state.set_ledger(ctx.key, ledger.restart())
+                st.session_state[state.LAST_RELEASE] = None
+                st.rerun()
+            st.warning("Nothing was reset: tick the box to confirm first.", icon="⚠️")
+    for line in ledger_resets_reading(ledger):
+        st.caption(line)
     st.subheader("How many queries fit in the budget")
     kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
     curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)

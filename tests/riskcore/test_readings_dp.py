@@ -23,8 +23,9 @@ Z975 = 1.959963984540054  # standard normal 97.5% quantile
 
 
 def test_mechanisms_for_and_epsilon_steps():
-    assert rd.mechanisms_for("count") == ("laplace", "gaussian", "discrete_laplace")
-    assert rd.mechanisms_for("histogram") == ("laplace", "gaussian", "discrete_laplace")
+    every = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
+    assert rd.mechanisms_for("count") == every
+    assert rd.mechanisms_for("histogram") == every
     assert rd.mechanisms_for("mean") == ("laplace", "gaussian")
     assert rd.EPSILON_STEPS[0] == 0.01 and rd.EPSILON_STEPS[-1] == 10.0
     assert list(rd.EPSILON_STEPS) == sorted(rd.EPSILON_STEPS)
@@ -95,6 +96,30 @@ def test_composition_reading():
     )
 
 
+def test_composition_reading_says_when_lines_coincide():
+    # epsilon 0.01, budget 1, 300 queries: the chart runs to k = 300 and up to 3. Advanced
+    # composition and zCDP differ by k eps (e^eps - 1) - k eps^2 / 2, at most
+    # 300 (0.01 (e^0.01 - 1) - 0.00005) = 0.01515 at k = 300: under 1% of 3, so they coincide
+    c = dp.composition_curves(0.01, 300, delta_prime=1e-6)
+    gap = 300 * (0.01 * math.expm1(0.01) - 0.01**2 / 2)
+    assert rd.composition_window(c, 1.0) == (3.0, 300)
+    assert rd.coinciding_accountants(c, 1.0) == [
+        ("advanced composition", "zCDP", pytest.approx(gap, rel=1e-9))
+    ]
+    assert rd.composition_reading(c, 1.0).endswith(
+        "Advanced composition and zCDP coincide on this chart (at most 0.0152 apart up to "
+        "k = 300, under 1% of its height): their lines lie on each other; the markers tell "
+        "them apart."
+    )
+    # epsilon 1: basic 1 per query, advanced 7.0 and zCDP 5.75 at k = 1: no sentence
+    one = dp.composition_curves(1.0, 300, delta_prime=1e-6)
+    assert rd.coinciding_accountants(one, 1.0) == []
+    assert "coincide" not in rd.composition_reading(one, 1.0)
+    # all three within 1% of 15 over k <= 10 at epsilon 0.01: one sentence names all three
+    three = rd.composition_reading(dp.composition_curves(0.01, 10, delta_prime=1e-6), 5.0)
+    assert " Basic composition, advanced composition and zCDP coincide on this chart" in three
+
+
 def test_ledger_table():
     ledger = dp.PrivacyLedger(
         1.0,
@@ -113,6 +138,18 @@ def test_ledger_table():
     np.testing.assert_allclose(t["zCDP rho"], [0.5**2 / 2, 0.2**2 / 2])  # pure eps -> eps^2 / 2
     assert list(t["bars (parallel)"]) == [1, 2]
     assert rd.ledger_table(dp.PrivacyLedger(1.0)).empty
+
+
+def test_ledger_resets_reading():
+    from datetime import UTC, datetime
+
+    ledger = dp.PrivacyLedger(2.0).charge(dp.LedgerEntry("count", "laplace", 1.5))
+    ledger = ledger.restart(at=datetime(2026, 11, 23, 12, 3, tzinfo=UTC))
+    assert rd.ledger_resets_reading(ledger) == [
+        "Ledger restarted at 12:03 UTC on 2026-11-23 after spending epsilon = 1.5 "
+        "(basic composition) on 1 release."
+    ]
+    assert rd.ledger_resets_reading(dp.PrivacyLedger(1.0)) == []
 
 
 def test_categorical_columns_and_preferred_first():
@@ -251,7 +288,19 @@ def test_sensitivity_and_solver_caption():
     s = dp.sensitivity("count")
     assert rd.sensitivity_reading(s) == f"Sensitivity: {s.reason}."
     assert rd.solver_caption(0.95, 1e-6) == (
-        "At 95% confidence. Gaussian: analytic calibration, delta = 1e-06."
+        "At 95% confidence. Gaussian: the sigma OpenDP certifies through zCDP "
+        "(the one released), delta = 1e-06."
+    )
+
+
+def test_gaussian_reference_reading_states_the_extra_noise():
+    # issue 12: a count at epsilon 1, delta 1e-5 is released with sigma 4.045 (OpenDP,
+    # zCDP); Balle & Wang's analytic sigma is 3.731: 4.0451 / 3.7306 - 1 = 8.4% more
+    assert rd.gaussian_reference_reading(dp.sensitivity("count"), 1.0, 1e-5) == (
+        "OpenDP certifies the Gaussian through zCDP: at epsilon = 1 and delta = 1e-05 it "
+        "adds noise of sigma 4.05, and the plots, tables and ledger use that. The analytic "
+        "calibration (Balle & Wang 2018) would need sigma 3.73 instead: the certified "
+        "release adds 8.4% more noise than the analytic optimum."
     )
 
 

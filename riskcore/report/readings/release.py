@@ -51,7 +51,10 @@ def sensitivity_reading(sens: dp.Sensitivity) -> str:
 
 def solver_caption(confidence: float, delta: float) -> str:
     """Return the caption of the solver table (its confidence and Gaussian delta)."""
-    return f"At {confidence:.0%} confidence. Gaussian: analytic calibration, delta = {delta:g}."
+    return (
+        f"At {confidence:.0%} confidence. Gaussian: the sigma OpenDP certifies through zCDP "
+        f"(the one released), delta = {delta:g}."
+    )
 
 
 def release_reading(rel: Release) -> str:
