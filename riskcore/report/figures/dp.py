@@ -156,15 +156,25 @@ _ACCOUNTANT_DETAIL = {
 }
 
 
-def _marker_sizes(n_shown: int, n_total: int, slot: int, size: float = 9.0) -> list[float]:
-    """Return marker sizes putting about 8 markers on the shown points, offset by ``slot``.
+def _marker_sizes(visible: np.ndarray, n_total: int, slot: int) -> list[float]:
+    """Return marker sizes putting up to about 8 markers on a line's visible points.
 
-    The three accountants' markers fall on different k (a third of the
-    spacing apart), so two lines that coincide still show both markers.
+    ``visible`` are the indices of the points inside the plot. With more than
+    three of them the markers are spaced and offset by ``slot`` (a third of
+    the spacing), so two accountants whose lines coincide still show both
+    markers; with three or fewer every visible point is marked, the sizes
+    (11, 9, 7 by slot) nesting the symbols where they fall together.
     """
-    step = max(n_shown // 8, 3)
-    offset = (slot * step) // 3
-    return [size if i < n_shown and i % step == offset else 0.0 for i in range(n_total)]
+    size = 11.0 - 2.0 * slot
+    sizes = [0.0] * n_total
+    if visible.size <= 3:
+        chosen = visible
+    else:
+        step = max(visible.size // 8, 3)
+        chosen = visible[(slot * step) // 3 :: step]
+    for i in chosen:
+        sizes[int(i)] = size
+    return sizes
 
 
 def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
@@ -176,38 +186,37 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     (:func:`riskcore.report.readings.dp.coinciding_accountants`).
     """
     top, k_end = composition_window(c, budget)
-    n_shown = int(np.count_nonzero(c.k <= k_end))
     fig = go.Figure()
     for slot, (field, name) in enumerate(ACCOUNTANTS):
         color, dash, width, symbol = _ACCOUNTANT_STYLE[field]
         y = np.asarray(getattr(c, field), dtype=float)
-        label = f"{name} ({_ACCOUNTANT_DETAIL[field]})"
+        visible = np.flatnonzero((c.k <= k_end) & (y <= top))
         fig.add_trace(
             go.Scatter(
                 x=c.k,
                 y=y,
                 mode="lines+markers",
-                name=label,
+                name=f"{name} ({_ACCOUNTANT_DETAIL[field]})",
                 line={"color": color, "dash": dash, "width": width},
                 marker={
                     "symbol": symbol,
                     "color": color,
-                    "size": _marker_sizes(n_shown, y.size, slot),
+                    "size": _marker_sizes(visible, y.size, slot),
                     "line": {"color": "white", "width": 1},
                 },
                 hovertemplate="%{x} queries: epsilon %{y:.3g}<extra>" + name + "</extra>",
             )
         )
-        # a direct label where the line leaves the plot (its last point under the top)
-        inside = np.flatnonzero((c.k <= k_end) & (y <= top))
-        if inside.size:
-            j = int(inside[-1])
+        if visible.size:  # a direct label where the line leaves the plot
+            j = int(visible[-1])
+            left_half = c.k[j] < 1 + (k_end - 1) / 2
             fig.add_annotation(
                 x=int(c.k[j]),
                 y=float(y[j]),
                 text=name,
                 showarrow=False,
-                xanchor="right",
+                xanchor="left" if left_half else "right",
+                xshift=6 if left_half else 0,
                 yanchor="bottom",
                 yshift=4 + 14 * slot,
                 font={"color": color, "size": 12},
