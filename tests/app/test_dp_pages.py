@@ -60,6 +60,11 @@ def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
     assert m["Budget left"] == "0 of 1"
     released = next(v for k, v in m.items() if k.startswith("Released: count of rows"))
     assert abs(float(released.replace(",", "")) - 32_561) < 40  # P(|Laplace(1)| > 40) ~ 4e-18
+    # a Laplace count is shown as a whole number, with the post-processing note
+    assert "." not in released
+    rel, _ = at.session_state["rc_dp_last_release"]
+    assert released == f"{round(rel.value):,}"
+    assert any("rounding is post-processing" in c.value for c in at.caption)
     at.button(key="rc_dp_release").click().run()
     assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
     ledger = at.session_state["rc_dp_ledgers"][at.session_state["rc_dataset"]["key"]]
@@ -176,3 +181,19 @@ def test_dp_page_gaussian_plan_matches_its_release():
         "OpenDP certifies the Gaussian through zCDP" in c and f"sigma {sigma:,.3g} instead" in c
         for c in _captions(at)
     )
+
+
+def test_sample_and_aggregate_slope_defaults_to_two_columns_with_units():
+    # issue 12: the slope defaulted to age on age; now x = age, y = hours_per_week
+    at = run("pages/dp.py")
+    at.radio(key="rc_dp_sa_stat").set_value("slope").run()
+    assert not at.exception
+    x, y = at.selectbox(key="rc_dp_sa_x").value, at.selectbox(key="rc_dp_sa_y_slope").value
+    assert (x, y) == ("age", "hours_per_week")
+    assert "hours_per_week per year of age against" in _text(at)
+    spec = next(s for s in _specs(at) if s["layout"]["title"]["text"].startswith("Sample"))
+    assert (
+        spec["layout"]["yaxis"]["title"]["text"] == "block slope (hours_per_week per year of age)"
+    )
+    at.selectbox(key="rc_dp_sa_y_slope").set_value("age").run()
+    assert any("two different columns" in e.value for e in at.error)

@@ -305,27 +305,68 @@ def test_gaussian_reference_reading_states_the_extra_noise():
 
 
 def test_release_reading():
-    from riskcore.dp.release import Query, Release
+    from dataclasses import replace
 
-    rel = Release(
-        query=Query("count"),
-        mechanism=dp.Mechanism.LAPLACE,
-        neighbouring="add_remove",
-        value=1001.0,
-        labels=None,
+    rel = replace(
+        _release("count", "laplace", 1001.0),
         epsilon=0.5,
-        delta=0.0,
-        rho=None,
         scale=2.0,
-        sensitivity=dp.sensitivity("count"),
         half_width=2.0 * LN20,
         notes=("the count is public", "rounded"),
-        entry=dp.LedgerEntry("count of rows", "laplace", 0.5),
     )
     assert rd.release_reading(rel) == (
         "Laplace noise of scale 2 (OpenDP); certified cost epsilon 0.5, delta 0; +/- 5.991 at "
         "95%. Note: the count is public. Note: rounded."
     )
+
+
+def _release(kind, mechanism, value, labels=None):
+    from riskcore.dp.release import Query, Release
+
+    query = {
+        "count": Query("count"),
+        "histogram": Query("histogram", column="zip"),
+        "mean": Query("mean", column="age", bounds=(0, 100)),
+    }[kind]
+    return Release(
+        query=query,
+        mechanism=dp.Mechanism(mechanism),
+        neighbouring="add_remove",
+        value=value,
+        labels=labels,
+        epsilon=1.0,
+        delta=0.0,
+        rho=None,
+        scale=1.0,
+        sensitivity=dp.sensitivity("count"),
+        half_width=LN20,
+        notes=(),
+        entry=dp.LedgerEntry("q", mechanism, 1.0),
+    )
+
+
+def test_continuous_counts_are_shown_rounded_with_a_note():
+    # issue 12: a Laplace count of 32,561.83 is shown as 32,562 (post-processing is free)
+    rel = _release("count", "laplace", 32_561.83)
+    assert rd.released_values(rel) == (32_562.0,)
+    assert rd.rounding_note(rel) == (
+        "Rounded to whole counts (OpenDP drew 32,561.83): rounding is post-processing of "
+        "the release, so it costs no privacy."
+    )
+    hist = _release("histogram", "gaussian", (3.4, -0.6, 10.5), ("a", "b", "c"))
+    assert rd.released_values(hist) == (3.0, -1.0, 10.0)  # half to even
+    assert str(rd.released_values(_release("count", "laplace", -0.3))[0]) == "0.0"  # not -0.0
+    assert rd.rounding_note(hist).startswith("Rounded to whole counts: rounding is post-")
+    # integer mechanisms and sums are shown as drawn, without a note
+    assert rd.released_values(_release("count", "discrete_laplace", 17.0)) == (17.0,)
+    assert rd.rounding_note(_release("count", "discrete_gaussian", 17.0)) is None
+    mean = _release("mean", "laplace", 38.123)
+    assert rd.released_values(mean) == (38.123,) and rd.rounding_note(mean) is None
+
+
+def test_slope_unit():
+    assert rd.slope_unit("hours_per_week", "age") == "hours_per_week per year of age"
+    assert rd.slope_unit("income", "hours") == "income per unit of hours"
 
 
 def test_clipping_reading():
@@ -374,6 +415,13 @@ def test_sample_aggregate_readings():
         "k = 50 blocks of 651 people; the clamped average is 38.5 against 37 on all records. "
         "At epsilon = 1 the noise scale is 2, so the release is within +/- 5.991 with 95% "
         "confidence. More blocks: less noise, but each block's statistic is noisier."
+    )
+    sa_slope = dp.SampleAggregate(
+        "slope", 50, 651, (-5.0, 5.0), np.full(50, 0.1), 0.12, 0.1, 1.0, 0.2, 0.2 * LN20
+    )
+    assert rd.sample_aggregate_reading(sa_slope, "hours per year of age").startswith(
+        "k = 50 blocks of 651 people; the clamped average is 0.12 hours per year of age "
+        "against 0.1 hours per year of age on all records."
     )
     assert rd.sample_aggregate_release_reading("median", 38.1234567, 1.0) == (
         "Released median: 38.1235 (certified epsilon 1)."
