@@ -65,7 +65,7 @@ def free_port() -> int:
 # (its header status widget is hidden by toolbarMode = "minimal").
 BUSY = (
     "() => !!document.querySelector("
-    "'[data-stale=\"true\"], [data-testid=\"stStatusWidget\"], [data-testid=\"stSpinner\"]')"
+    '\'[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"]\')'
 )
 
 
@@ -183,8 +183,10 @@ def main() -> int:
         start = time.perf_counter()
         while time.perf_counter() - start < args.linger:
             time.sleep(30)
-            print(f"  {time.perf_counter() - start:5.0f} s after close: {rss_mb(proc.pid):.0f} MB",
-                  flush=True)
+            print(
+                f"  {time.perf_counter() - start:5.0f} s after close: {rss_mb(proc.pid):.0f} MB",
+                flush=True,
+            )
         after = rss_mb(proc.pid)
         line("server RSS idle before any session", f"{idle_before:.0f} MB", "", None)
         line(

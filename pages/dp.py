@@ -16,7 +16,9 @@ from riskcore.report.readings import (
     composition_reading,
     error_reading,
     error_table,
+    gaussian_reference_reading,
     identifiability_reading,
+    ledger_resets_reading,
     ledger_table,
     mechanisms_for,
     numeric_columns,
@@ -25,9 +27,12 @@ from riskcore.report.readings import (
     preferred_first,
     query_phrase,
     release_reading,
+    released_values,
+    rounding_note,
     sample_aggregate_reading,
     sample_aggregate_release_reading,
     sensitivity_reading,
+    slope_unit,
     solver_caption,
     solver_table,
     worlds_reading,
@@ -181,6 +186,7 @@ with tab_noise:
         hide_index=True,
         column_config={"relative error": st.column_config.NumberColumn(format="percent")},
     )
+    st.caption(gaussian_reference_reading(sens, epsilon, delta))
 
     st.subheader("Solvers")
     s1, s2 = st.columns([1, 2])
@@ -235,13 +241,15 @@ with tab_noise:
         last, leaks = last
         for message in leaks:
             st.warning(f"Privacy leak: {message}", icon="⚠️")
+        shown = released_values(last)
+        note = rounding_note(last)
         if last.labels:
-            st.dataframe(
-                {"bar": list(last.labels), "released count": [round(v, 2) for v in last.value]},
-                hide_index=True,
-            )
+            st.dataframe({"bar": list(last.labels), "released count": list(shown)}, hide_index=True)
         else:
-            st.metric(f"Released: {last.query.describe()}", f"{last.value:,.6g}")
+            value = f"{shown[0]:,.0f}" if note else f"{shown[0]:,.6g}"
+            st.metric(f"Released: {last.query.describe()}", value)
+        if note:
+            st.caption(note)
         st.markdown(md(release_reading(last)))
 
 # ------------------------------------------------------------------ clipped mean
@@ -289,7 +297,7 @@ with tab_budget:
         key="rc_dp_accounting",
     )
     if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
-        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries)
+        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries, ledger.resets)
         state.set_ledger(ctx.key, ledger)
     spent = ledger.spent()[0]
     tot = ledger.totals()
@@ -303,12 +311,25 @@ with tab_budget:
     st.dataframe(ledger_table(ledger), hide_index=True)
     if tot.parallel_saving > 0:
         st.markdown(md(parallel_reading(tot.parallel_saving)))
-    if st.button("Start a new ledger", help="Forget the releases (only for a new analysis)."):
-        state.set_ledger(
-            ctx.key, dp.PrivacyLedger(ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
+    with st.expander("Start a new ledger"):
+        st.write(
+            "Forget the releases above and start spending from zero. The answers already "
+            "published still leak what they leaked: restart only for a new analysis, never to "
+            "get more budget on the same data. The restart is logged below the ledger."
         )
-        st.session_state[state.LAST_RELEASE] = None
-        st.rerun()
+        confirmed = st.checkbox(
+            f"I understand that the epsilon of {spent:.4g} already spent still counts "
+            "against this data, and I want to restart the ledger",
+            key=f"rc_dp_reset_confirm_{len(ledger.resets)}",
+        )
+        if st.button("Start a new ledger", key="rc_dp_reset"):
+            if confirmed:
+                state.set_ledger(ctx.key, ledger.restart())
+                st.session_state[state.LAST_RELEASE] = None
+                st.rerun()
+            st.warning("Nothing was reset: tick the box to confirm first.", icon="⚠️")
+    for line in ledger_resets_reading(ledger):
+        st.caption(line)
     st.subheader("How many queries fit in the budget")
     kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
     curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)
@@ -393,10 +414,15 @@ with tab_sa:
     else:
         a1, a2, a3 = st.columns(3)
         stat = a1.radio("Statistic", ["median", "slope"], key="rc_dp_sa_stat", horizontal=True)
-        ycol = a2.selectbox(
-            "Column" if stat == "median" else "Outcome y", numeric, key="rc_dp_sa_y"
-        )
-        xcol = a3.selectbox("Predictor x", numeric, key="rc_dp_sa_x") if stat == "slope" else None
+        if stat == "median":
+            ycol = a2.selectbox("Column", numeric, key="rc_dp_sa_y")
+            xcol, unit = None, f"{ycol} units"
+        else:  # two different columns by default: the predictor first, the outcome second
+            xcol = a3.selectbox("Predictor x", numeric, key="rc_dp_sa_x")
+            ycol = a2.selectbox(
+                "Outcome y", numeric, index=min(1, len(numeric) - 1), key="rc_dp_sa_y_slope"
+            )
+            unit = slope_unit(ycol, xcol)
         e1, e2, e3 = st.columns(3)
         kb = e1.slider("Blocks k", 2, 500, 50, key="rc_dp_sa_k")
         slo = e2.number_input(
@@ -406,14 +432,18 @@ with tab_sa:
             "Clamp high", value=100.0 if stat == "median" else 5.0, key=f"rc_dp_sa_hi_{stat}"
         )
         try:
+            if xcol is not None and xcol == ycol:
+                raise RiskcoreError(
+                    "Pick two different columns: the slope of a column on itself is 1."
+                )
             sa = cached.dp_sample_aggregate(
                 ctx.key, data, ycol, xcol, stat, kb, (float(slo), float(shi)), epsilon
             )
         except (RiskcoreError, ValueError) as exc:
             st.error(str(exc))
         else:
-            st.plotly_chart(charts.blocks_chart(sa, f"{ycol} units"), key="rc_dp_sa_chart")
-            st.markdown(md(sample_aggregate_reading(sa)))
+            st.plotly_chart(charts.blocks_chart(sa, unit), key="rc_dp_sa_chart")
+            st.markdown(md(sample_aggregate_reading(sa, unit)))
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:
                     sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.key))

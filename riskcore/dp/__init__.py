@@ -3,8 +3,8 @@
 Modules
 -------
 :mod:`~riskcore.dp.mechanisms`
-    :class:`Mechanism` and each mechanism's scale and error formulas, the
-    Gaussian calibrations.
+    :class:`Mechanism` and each mechanism's scale and error formulas; the
+    Gaussian as OpenDP certifies it (zCDP) and the analytic reference.
 :mod:`~riskcore.dp.sensitivity`
     Global sensitivity of counts, sums, means and histograms.
 :mod:`~riskcore.dp.accuracy`
@@ -33,6 +33,7 @@ from riskcore.dp.accounting import (
     BudgetExceededError,
     CompositionCurves,
     LedgerEntry,
+    LedgerReset,
     LedgerTotals,
     PrivacyLedger,
     advanced_composition,
@@ -73,11 +74,15 @@ from riskcore.dp.mechanisms import (
     MECHANISM_LABELS,
     Mechanism,
     as_mechanism,
+    discrete_gaussian_tail,
     gaussian_delta,
     gaussian_epsilon,
     gaussian_sigma_analytic,
     gaussian_sigma_classic,
     laplace_half_width,
+    opendp_gaussian_epsilon,
+    opendp_gaussian_sigma,
+    opendp_gaussian_sigmas,
 )
 from riskcore.dp.sample_aggregate import SampleAggregate, Statistic, sample_and_aggregate
 from riskcore.dp.sensitivity import (
@@ -102,6 +107,7 @@ __all__ = [
     "ErrorCurve",
     "IdentifiabilityResult",
     "LedgerEntry",
+    "LedgerReset",
     "LedgerTotals",
     "Mechanism",
     "Neighbouring",
@@ -117,6 +123,7 @@ __all__ = [
     "clipping_tradeoff",
     "composition_curves",
     "data_bounds",
+    "discrete_gaussian_tail",
     "epsilon_for_accuracy",
     "epsilon_grid",
     "error_curve",
@@ -133,6 +140,9 @@ __all__ = [
     "most_exposed_world",
     "noise_error",
     "noise_scale",
+    "opendp_gaussian_epsilon",
+    "opendp_gaussian_sigma",
+    "opendp_gaussian_sigmas",
     "posterior_curve",
     "sample_and_aggregate",
     "sensitivity",

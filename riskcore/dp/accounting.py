@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import numpy as np
@@ -34,6 +35,7 @@ __all__ = [
     "BudgetExceededError",
     "CompositionCurves",
     "LedgerEntry",
+    "LedgerReset",
     "LedgerTotals",
     "PrivacyLedger",
     "advanced_composition",
@@ -222,6 +224,38 @@ Accounting = Literal["basic", "zcdp"]
 
 
 @dataclass(frozen=True)
+class LedgerReset(Result):
+    """One restart of a privacy ledger: when, and what had been spent before it.
+
+    Restarting forgets the releases, not the fact that they were made: the
+    log of restarts stays with the ledger, so a reader can see that the
+    budget was spent before.
+
+    Attributes
+    ----------
+    at : str
+        UTC time of the restart, ISO 8601 ("2026-11-23T12:03:00+00:00").
+    epsilon_spent, delta_spent : float
+        What the ledger had spent under its accounting just before.
+    releases : int
+        How many releases were forgotten.
+    accounting : str
+        The accounting ``epsilon_spent`` was counted with.
+    """
+
+    at: str
+    epsilon_spent: float
+    delta_spent: float
+    releases: int
+    accounting: str = "basic"
+
+    @property
+    def time(self) -> datetime:
+        """Return ``at`` as an aware datetime."""
+        return datetime.fromisoformat(self.at)
+
+
+@dataclass(frozen=True)
 class PrivacyLedger(Result):
     """A session's privacy budget and the releases charged to it.
 
@@ -237,12 +271,15 @@ class PrivacyLedger(Result):
         composition (sum of epsilons and deltas) or zCDP (sum of rho,
         converted at ``delta_budget``).
     entries : tuple of LedgerEntry
+    resets : tuple of LedgerReset
+        Every restart of this ledger (:meth:`restart`), oldest first.
     """
 
     epsilon_budget: float
     delta_budget: float = 1e-6
     accounting: Accounting = "basic"
     entries: tuple[LedgerEntry, ...] = field(default_factory=tuple)
+    resets: tuple[LedgerReset, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon_budget, "the epsilon budget")
@@ -286,9 +323,7 @@ class PrivacyLedger(Result):
             When the total after this release would exceed the epsilon or
             delta budget; the message gives what is spent and what is left.
         """
-        new = PrivacyLedger(
-            self.epsilon_budget, self.delta_budget, self.accounting, (*self.entries, entry)
-        )
+        new = replace(self, entries=(*self.entries, entry))
         eps, dl = new.spent()
         tol = 1e-9
         if eps > self.epsilon_budget * (1 + tol):
@@ -306,6 +341,25 @@ class PrivacyLedger(Result):
                 f"delta to {dl:.3g}, above the budget of {self.delta_budget:.3g}."
             )
         return new
+
+    def restart(self, *, at: datetime | None = None) -> PrivacyLedger:
+        """Return a new ledger with no releases, logging the restart in ``resets``.
+
+        The budget and accounting stay; the releases are forgotten but the
+        restart is recorded (UTC time, epsilon and delta spent, releases
+        forgotten), so starting over is never silent.
+
+        Parameters
+        ----------
+        at : datetime, optional
+            Time of the restart (aware; converted to UTC). Defaults to now.
+        """
+        when = (at or datetime.now(UTC)).astimezone(UTC)
+        eps, dl = self.spent()
+        log = LedgerReset(
+            when.isoformat(timespec="seconds"), eps, dl, len(self.entries), self.accounting
+        )
+        return replace(self, entries=(), resets=(*self.resets, log))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the ledger as JSON-ready values, with what is spent and the totals.

@@ -7,9 +7,8 @@ References
 ----------
 .. [DR14] C. Dwork, A. Roth. The Algorithmic Foundations of Differential
    Privacy. Foundations and Trends in TCS 9(3-4), 2014.
-.. [BW18] B. Balle, Y.-X. Wang. Improving the Gaussian Mechanism for
-   Differential Privacy: Analytical Calibration and Optimal Denoising.
-   ICML 2018.
+.. [CKS20] C. Canonne, G. Kamath, T. Steinke. The Discrete Gaussian for
+   Differential Privacy. NeurIPS 2020.
 """
 
 from __future__ import annotations
@@ -26,11 +25,13 @@ from riskcore._validation import check_epsilon, check_positive, check_probabilit
 from riskcore.dp.mechanisms import (
     Mechanism,
     as_mechanism,
-    gaussian_epsilon,
+    discrete_gaussian_tail,
     mechanism_error,
     mechanism_sample,
     mechanism_scale,
     normal_quantile,
+    opendp_gaussian_epsilon,
+    opendp_gaussian_sigmas,
 )
 from riskcore.dp.sensitivity import Sensitivity
 from riskcore.errors import RiskcoreError
@@ -55,9 +56,9 @@ def noise_scale(
 ) -> float:
     """Compute the noise scale for a mechanism at a given epsilon.
 
-    Laplace and discrete Laplace: Delta_1 / epsilon; Gaussian: the analytic
-    sigma of [BW18]_ for Delta_2 and ``delta`` (see
-    :func:`riskcore.dp.mechanisms.mechanism_scale`).
+    Laplace and discrete Laplace: Delta_1 / epsilon; Gaussian and discrete
+    Gaussian: the sigma OpenDP releases with for Delta_2 and ``delta``,
+    certified through zCDP (see :func:`riskcore.dp.mechanisms.mechanism_scale`).
     """
     return mechanism_scale(mechanism, sens.l1, sens.l2, epsilon, delta=delta)
 
@@ -97,7 +98,8 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     Gaussian(sigma): half-width z_{1-alpha/2} sigma, E|Y| = sigma sqrt(2/pi).
     Discrete Laplace(s), r = e^{-1/s}: P(|Y| >= k) = 2 r^k / (1 + r), so the
     half-width is s ln(2 / (alpha (1 + r))); E|Y| = 2r / (1 - r^2).
-    These agree with OpenDP's ``*_scale_to_accuracy`` helpers.
+    Discrete Gaussian(s): the smallest integer k with P(|Y| >= k) <= alpha
+    [CKS20]_. These agree with OpenDP's ``*_scale_to_accuracy`` helpers.
     """
     mech = as_mechanism(mechanism)
     check_positive("scale", scale)
@@ -194,11 +196,12 @@ def error_curve(
     true_answer : float
         The exact answer (used for the relative error only).
     sens : Sensitivity
-    mechanism : {"laplace", "gaussian", "discrete_laplace"}, keyword-only
+    mechanism : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}, keyword-only
     epsilons : ndarray, optional
         Defaults to :func:`epsilon_grid`.
     delta : float, optional
-        Required for the Gaussian mechanism.
+        Required for the Gaussian mechanisms; their sigmas are OpenDP's
+        (:func:`riskcore.dp.mechanisms.opendp_gaussian_sigmas`).
     alpha : float
         1 - confidence of the half-width (0.05 gives 95%).
     simulations : int
@@ -215,8 +218,10 @@ def error_curve(
     eps = epsilon_grid() if epsilons is None else np.asarray(epsilons, dtype=float)
     if eps.size == 0 or np.any(~(eps > 0)):
         raise ValueError(f"epsilons must be positive, got {epsilons!r}")
-    if mech is Mechanism.GAUSSIAN:
-        scale = np.array([noise_scale(mech, sens, float(e), delta=delta) for e in eps])
+    if mech.is_gaussian:
+        if delta is None:
+            raise ValueError("the Gaussian mechanism needs delta")
+        scale = opendp_gaussian_sigmas(sens.l2, eps, delta)
     else:
         scale = sens.l1 / eps
     hw, ea, _ = mechanism_error(mech, scale, alpha)
@@ -265,19 +270,24 @@ def epsilon_for_accuracy(
 
     Laplace: epsilon = Delta_1 ln(1/alpha) / a. Discrete Laplace: solve
     s ln(2 / (alpha (1 + e^{-1/s}))) = a for s, then epsilon = Delta_1 / s.
-    Gaussian: sigma = a / z_{1-alpha/2}, then the analytic epsilon of that
-    sigma at ``delta`` [BW18]_.
+    Gaussian: sigma = a / z_{1-alpha/2}; discrete Gaussian: the largest
+    sigma with P(|Y| >= floor(a)) <= alpha [CKS20]_; then the epsilon OpenDP
+    certifies for that sigma at ``delta``
+    (:func:`riskcore.dp.mechanisms.opendp_gaussian_epsilon`).
     """
     mech = as_mechanism(mechanism)
     check_positive("accuracy", accuracy)
     check_probability("alpha", alpha)
     if mech is Mechanism.LAPLACE:
         return sens.l1 * math.log(1.0 / alpha) / accuracy
-    if mech is Mechanism.GAUSSIAN:
+    if mech.is_gaussian:
         if delta is None:
             raise ValueError("the Gaussian mechanism needs delta")
-        sigma = accuracy / normal_quantile(1.0 - alpha / 2.0)
-        return gaussian_epsilon(sigma, sens.l2, delta)
+        if mech is Mechanism.GAUSSIAN:
+            sigma = accuracy / normal_quantile(1.0 - alpha / 2.0)
+        else:
+            sigma = _discrete_gaussian_scale_for(accuracy, alpha)
+        return opendp_gaussian_epsilon(sigma, sens.l2, delta) if sigma > 0 else math.inf
     s = _discrete_laplace_scale_for(accuracy, alpha)
     return sens.l1 / s if s > 0 else math.inf
 
@@ -293,6 +303,27 @@ def _discrete_laplace_scale_for(accuracy: float, alpha: float) -> float:
     lo, hi = -30.0, math.log(accuracy) + 5.0
     if gap(lo) >= 0:  # even vanishing noise misses: cannot happen for accuracy > 0
         return 0.0
+    return float(math.exp(optimize.brentq(gap, lo, hi, xtol=1e-13)))
+
+
+def _discrete_gaussian_scale_for(accuracy: float, alpha: float) -> float:
+    """Return the largest discrete Gaussian scale whose half-width is at most ``accuracy``.
+
+    The half-width is an integer k (P(|Y| >= k) <= alpha), so it is at most
+    ``accuracy`` iff P(|Y| >= floor(accuracy)) <= alpha; the tail grows with
+    the scale, which is found by Brent's method on log scale. Returns 0 when
+    no scale does (``accuracy`` < 1).
+    """
+    from scipy import optimize
+
+    k = math.floor(accuracy * (1 + 1e-12))
+    if k < 1:
+        return 0.0
+
+    def gap(log_s: float) -> float:
+        return discrete_gaussian_tail(math.exp(log_s), k) - alpha
+
+    lo, hi = math.log(1e-3), math.log(10.0 * k / min(alpha, 0.5))
     return float(math.exp(optimize.brentq(gap, lo, hi, xtol=1e-13)))
 
 

@@ -2,9 +2,18 @@
 
 :class:`Mechanism` names a mechanism; :func:`mechanism_scale`,
 :func:`mechanism_error` and :func:`mechanism_sample` hold each one's formulas
-(the only place in :mod:`riskcore` that branches on the mechanism). The
-Gaussian calibrations live here too. scipy is imported inside the functions
-that need it, so importing :mod:`riskcore.dp` stays light.
+(the only place in :mod:`riskcore` that branches on the mechanism).
+
+The scale planned here is the scale OpenDP releases with
+(:mod:`riskcore.dp.release`): Laplace and discrete Laplace at
+Delta_1 / epsilon, the (discrete) Gaussian at the sigma OpenDP certifies
+through zCDP [BS16]_, converted to (epsilon, delta) [CKS20]_
+(:func:`opendp_gaussian_sigma`, OpenDP's own privacy map and
+``binary_search_param``). The analytic calibration of [BW18]_
+(:func:`gaussian_sigma_analytic`) is kept as a reference: it is the smallest
+sigma that is (epsilon, delta)-DP, which OpenDP does not certify. scipy and
+opendp are imported inside the functions that need them, so importing
+:mod:`riskcore.dp` stays light.
 
 References
 ----------
@@ -16,10 +25,18 @@ References
 .. [GRS12] A. Ghosh, T. Roughgarden, M. Sundararajan. Universally
    Utility-Maximizing Privacy Mechanisms. SIAM J. Comput. 41(6), 2012
    (the two-sided geometric, i.e. discrete Laplace, mechanism).
+.. [BS16] M. Bun, T. Steinke. Concentrated Differential Privacy:
+   Simplifications, Extensions, and Lower Bounds. TCC 2016.
+.. [CKS20] C. Canonne, G. Kamath, T. Steinke. The Discrete Gaussian for
+   Differential Privacy. NeurIPS 2020 (the discrete Gaussian, and the
+   zCDP to (epsilon, delta) conversion OpenDP uses).
+.. [OpenDP] The OpenDP Library, https://docs.opendp.org (version 0.16):
+   ``make_gaussian >> make_zCDP_to_approxDP >> make_fix_delta``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from enum import StrEnum
 from typing import Any
@@ -34,6 +51,7 @@ __all__ = [
     "MECHANISM_LABELS",
     "Mechanism",
     "as_mechanism",
+    "discrete_gaussian_tail",
     "gaussian_delta",
     "gaussian_epsilon",
     "gaussian_sigma_analytic",
@@ -43,6 +61,9 @@ __all__ = [
     "mechanism_sample",
     "mechanism_scale",
     "normal_quantile",
+    "opendp_gaussian_epsilon",
+    "opendp_gaussian_sigma",
+    "opendp_gaussian_sigmas",
 ]
 
 
@@ -56,7 +77,7 @@ class Mechanism(StrEnum):
 
     @property
     def label(self) -> str:
-        """Return the name shown to people ("Gaussian (analytic)")."""
+        """Return the name shown to people ("Gaussian (zCDP, OpenDP)")."""
         return _LABELS[self]
 
     @property
@@ -72,19 +93,15 @@ class Mechanism(StrEnum):
 
 _LABELS: dict[Mechanism, str] = {
     Mechanism.LAPLACE: "Laplace",
-    Mechanism.GAUSSIAN: "Gaussian (analytic)",
+    Mechanism.GAUSSIAN: "Gaussian (zCDP, OpenDP)",
     Mechanism.DISCRETE_LAPLACE: "Discrete Laplace",
-    Mechanism.DISCRETE_GAUSSIAN: "Discrete Gaussian",
+    Mechanism.DISCRETE_GAUSSIAN: "Discrete Gaussian (zCDP, OpenDP)",
 }
 
-#: The mechanisms with closed-form error here (the discrete Gaussian is released only).
-ANALYSED_MECHANISMS: tuple[Mechanism, ...] = (
-    Mechanism.LAPLACE,
-    Mechanism.GAUSSIAN,
-    Mechanism.DISCRETE_LAPLACE,
-)
+#: The mechanisms planned here: every mechanism OpenDP releases with.
+ANALYSED_MECHANISMS: tuple[Mechanism, ...] = tuple(Mechanism)
 
-#: Label of each analysed mechanism, keyed by its plain-string value.
+#: Label of each mechanism, keyed by its plain-string value.
 MECHANISM_LABELS: dict[str, str] = {m.value: m.label for m in ANALYSED_MECHANISMS}
 
 #: ln 20: 95% of Laplace(b) noise lies within b ln 20, since P(|Y| >= t) = e^{-t/b} [DR14]_.
@@ -206,6 +223,163 @@ def gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
     return float(optimize.brentq(gap, 0.0, hi, xtol=1e-13, rtol=1e-13))
 
 
+# ------------------------------------------------------------------ OpenDP's Gaussian
+
+
+def _opendp() -> Any:
+    """Return ``opendp.prelude`` with the contrib features on (imported on first use)."""
+    import opendp.prelude as odp
+
+    odp.enable_features("contrib")
+    return odp
+
+
+def _gaussian_space(odp: Any) -> tuple[Any, Any]:
+    """Return the (domain, metric) the Gaussian is certified on: float vectors, L2 distance.
+
+    OpenDP's zCDP map of the Gaussian, rho = (d_in / sigma)^2 / 2, is the
+    same for a count (absolute distance) and for the integer (discrete
+    Gaussian) domain, which the tests check against :mod:`riskcore.dp.release`.
+    """
+    return odp.vector_domain(odp.atom_domain(T=float, nan=False)), odp.l2_distance(T=float)
+
+
+@functools.lru_cache(maxsize=1024)
+def opendp_gaussian_sigma(l2: float, epsilon: float, delta: float) -> float:
+    """Return the sigma OpenDP releases a Gaussian with at (epsilon, delta) [OpenDP]_.
+
+    The smallest float sigma whose certified cost, OpenDP's zCDP map
+    rho = Delta_2^2 / (2 sigma^2) [BS16]_ converted to (epsilon, delta) by
+    ``make_zCDP_to_approxDP`` and fixed at ``delta`` [CKS20]_, is within
+    (epsilon, delta), found by ``opendp.binary_search_param`` exactly as a
+    release calibrates it. For a count at epsilon 1, delta 1e-5 this is
+    4.045, where the analytic optimum of [BW18]_ is 3.731. The same sigma
+    serves the discrete Gaussian (OpenDP's map is the same).
+    """
+    check_positive("l2", l2)
+    check_positive("epsilon", epsilon)
+    check_delta(delta)
+    odp = _opendp()
+    domain, metric = _gaussian_space(odp)
+
+    def chain(scale: float) -> Any:
+        meas = odp.m.make_gaussian(domain, metric, scale=scale)
+        return odp.c.make_fix_delta(odp.c.make_zCDP_to_approxDP(meas), delta)
+
+    d_out = (float(epsilon), float(delta))
+    return float(odp.binary_search_param(chain, d_in=float(l2), d_out=d_out, T=float))
+
+
+def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
+    """Return the epsilon OpenDP certifies for N(0, sigma^2) noise at ``delta`` [CKS20]_.
+
+    The privacy profile of OpenDP's zCDP Gaussian (``make_zCDP_to_approxDP``)
+    read at ``delta``: the inverse of :func:`opendp_gaussian_sigma`.
+    """
+    check_positive("sigma", sigma)
+    check_positive("l2", l2)
+    check_delta(delta)
+    odp = _opendp()
+    domain, metric = _gaussian_space(odp)
+    meas = odp.c.make_zCDP_to_approxDP(odp.m.make_gaussian(domain, metric, scale=float(sigma)))
+    return float(meas.map(float(l2)).epsilon(float(delta)))
+
+
+@functools.lru_cache(maxsize=16)
+def _unit_profile(delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Return (log epsilon, log sigma) of OpenDP's Gaussian at Delta_2 = 1, over a sigma grid.
+
+    241 sigmas from 10^-1.5 to 10^4.5, each certified by OpenDP at ``delta``
+    (a few milliseconds each, once per delta); sigmas so large that they
+    cost epsilon 0 at ``delta`` are left out.
+    """
+    sigmas = np.logspace(-1.5, 4.5, 241)
+    eps = np.array([opendp_gaussian_epsilon(float(s), 1.0, delta) for s in sigmas])
+    # a large sigma is (0, delta)-DP already: keep the strictly decreasing positive part
+    keep = (eps > 0) & (np.r_[eps[:-1] > eps[1:], True])
+    return np.log(eps[keep][::-1]), np.log(sigmas[keep][::-1])
+
+
+def opendp_gaussian_sigmas(l2: float, epsilons: np.ndarray, delta: float) -> np.ndarray:
+    """Return OpenDP's Gaussian sigma over a grid of epsilons, for plots.
+
+    OpenDP's certified cost depends on Delta_2 / sigma only, so the sigmas
+    are Delta_2 times those of unit sensitivity, read off OpenDP's privacy
+    profile (:func:`opendp_gaussian_epsilon` on a grid of 241 sigmas) by
+    monotone cubic interpolation of log sigma in log epsilon; they agree
+    with :func:`opendp_gaussian_sigma` to about 1e-6 (tested). Epsilons
+    outside the profile (below about 1e-4 or above 600) are calibrated one
+    by one.
+    """
+    from scipy import interpolate
+
+    check_positive("l2", l2)
+    check_delta(delta)
+    eps = np.asarray(epsilons, dtype=float)
+    log_eps, log_sigma = _unit_profile(float(delta))
+    inside = (np.log(eps) >= log_eps[0]) & (np.log(eps) <= log_eps[-1])
+    out = np.empty_like(eps)
+    out[inside] = l2 * np.exp(
+        interpolate.PchipInterpolator(log_eps, log_sigma)(np.log(eps[inside]))
+    )
+    for i in np.flatnonzero(~inside):
+        out[i] = opendp_gaussian_sigma(float(l2), float(eps[i]), float(delta))
+    return out
+
+
+# ------------------------------------------------------------------ discrete Gaussian
+
+#: Above this scale the discrete Gaussian's error is read from the normal distribution
+#: with a continuity correction (the direct sums would need millions of terms).
+_DG_DIRECT_MAX = 2e5
+
+
+def _dg_weights(scale: float) -> np.ndarray:
+    """Return e^{-y^2 / (2 s^2)} for y = 0 .. ceil(12 s) + 2 (the rest is below e^-72)."""
+    y = np.arange(0, math.ceil(12.0 * scale) + 3, dtype=float)
+    return np.exp(-(y * y) / (2.0 * scale * scale))
+
+
+def discrete_gaussian_tail(scale: float, k: int) -> float:
+    """Return P(|Y| >= k) for the discrete Gaussian, P(Y = y) proportional to e^{-y^2/(2 s^2)}.
+
+    Summed directly over the mass function [CKS20]_; above scale 2e5 the
+    continuity-corrected normal tail 2 (1 - Phi((k - 1/2) / s)).
+    """
+    if k <= 0:
+        return 1.0
+    if scale > _DG_DIRECT_MAX:
+        from scipy import special
+
+        return float(2.0 * special.ndtr(-(k - 0.5) / scale))
+    w = _dg_weights(scale)
+    total = w[0] + 2.0 * w[1:].sum()
+    return float(2.0 * w[k:].sum() / total) if k < w.size else 0.0
+
+
+def _discrete_gaussian_error(scale: float, alpha: float) -> tuple[float, float, float]:
+    """Return (half_width, E|Y|, sd) of the discrete Gaussian of scale ``scale`` [CKS20]_.
+
+    The half-width is the smallest integer k with P(|Y| >= k) <= alpha (the
+    definition of OpenDP's ``discrete_gaussian_scale_to_accuracy``, which the
+    tests compare it with); E|Y| and sd are direct sums over the mass function.
+    """
+    if scale > _DG_DIRECT_MAX:
+        z = normal_quantile(1.0 - alpha / 2.0)
+        return float(math.ceil(z * scale + 0.5)), scale * math.sqrt(2.0 / math.pi), scale
+    w = _dg_weights(scale)
+    y = np.arange(w.size, dtype=float)
+    total = w[0] + 2.0 * w[1:].sum()
+    tail = 2.0 * np.cumsum(w[::-1])[::-1] / total  # tail[k] = P(|Y| >= k) for k >= 1
+    tail[0] = 1.0
+    half = float(np.argmax(tail <= alpha))
+    return (
+        half,
+        float(2.0 * (y * w).sum() / total),
+        math.sqrt(float(2.0 * (y * y * w).sum() / total)),
+    )
+
+
 # ------------------------------------------------------------------ scale, error, samples
 
 
@@ -221,15 +395,17 @@ def mechanism_scale(
 
     Laplace: b = Delta_1 / epsilon [DR14]_ (Theorem 3.6). Discrete Laplace
     (two-sided geometric) on integer queries: s = Delta_1 / epsilon,
-    P(Y = y) proportional to e^{-|y|/s} [GRS12]_. Gaussian: the analytic
-    sigma of [BW18]_ for the L2 sensitivity and ``delta``.
+    P(Y = y) proportional to e^{-|y|/s} [GRS12]_. Gaussian and discrete
+    Gaussian: the sigma OpenDP releases with, certified through zCDP
+    (:func:`opendp_gaussian_sigma`), for the L2 sensitivity and ``delta``;
+    not the smaller analytic sigma of [BW18]_, which OpenDP does not certify.
     """
     mech = as_mechanism(mechanism)
     check_positive("epsilon", epsilon)
-    if mech is Mechanism.GAUSSIAN:
+    if mech.is_gaussian:
         if delta is None:
             raise ValueError("the Gaussian mechanism needs delta")
-        return gaussian_sigma_analytic(l2, epsilon, delta)
+        return opendp_gaussian_sigma(float(l2), float(epsilon), float(delta))
     return l1 / epsilon
 
 
@@ -244,7 +420,10 @@ def mechanism_error(
     Discrete Laplace(s), r = e^{-1/s}: P(Y = y) = (1 - r)/(1 + r) r^|y|, so
     P(|Y| >= k) = 2 r^k / (1 + r) and the half-width is
     s ln(2 / (alpha (1 + r))); E|Y| = 2r / (1 - r^2); sd = sqrt(2r) / (1 - r).
-    These agree with OpenDP's ``*_scale_to_accuracy`` helpers.
+    Discrete Gaussian(s), P(Y = y) proportional to e^{-y^2/(2 s^2)}
+    [CKS20]_: the smallest integer k with P(|Y| >= k) <= alpha, and E|Y| and
+    sd summed over the mass function. These agree with OpenDP's
+    ``*_scale_to_accuracy`` helpers, which the release reports.
     """
     mech = as_mechanism(mechanism)
     s = np.asarray(scale, dtype=float)
@@ -253,6 +432,10 @@ def mechanism_error(
     if mech is Mechanism.GAUSSIAN:
         z = normal_quantile(1.0 - alpha / 2.0)
         return z * s, s * math.sqrt(2.0 / math.pi), s
+    if mech is Mechanism.DISCRETE_GAUSSIAN:
+        flat = [_discrete_gaussian_error(float(x), alpha) for x in s.ravel()]
+        err = np.array(flat, dtype=float).reshape(*s.shape, 3)
+        return err[..., 0], err[..., 1], err[..., 2]
     r = np.exp(-1.0 / s)
     half = s * np.log(2.0 / (alpha * (1.0 + r)))
     return np.maximum(half, 0.0), 2.0 * r / (1.0 - r * r), np.sqrt(2.0 * r) / (1.0 - r)
@@ -266,7 +449,9 @@ def mechanism_sample(
     The textbook numpy samplers are open to floating-point attacks (Mironov
     2012); releases go through OpenDP. Discrete Laplace is drawn as the
     difference of two geometric variables on {0, 1, ...} with success
-    probability 1 - e^{-1/s} [GRS12]_.
+    probability 1 - e^{-1/s} [GRS12]_; the discrete Gaussian by inverting
+    its cumulative distribution over |y| <= 12 s + 2 (rounded normal draws
+    above scale 2e5).
     """
     mech = as_mechanism(mechanism)
     gen = np.random.default_rng(rng)
@@ -274,5 +459,27 @@ def mechanism_sample(
         return gen.laplace(0.0, scale, size)
     if mech is Mechanism.GAUSSIAN:
         return gen.normal(0.0, scale, size)
+    if mech is Mechanism.DISCRETE_GAUSSIAN:
+        return _discrete_gaussian_sample(scale, size, gen)
     p = -np.expm1(-1.0 / np.asarray(scale, dtype=float))
     return (gen.geometric(p, size) - gen.geometric(p, size)).astype(float)
+
+
+def _discrete_gaussian_sample(
+    scale: float | np.ndarray, size: int | tuple[int, ...], gen: np.random.Generator
+) -> np.ndarray:
+    """Draw discrete Gaussian noise by inverse CDF (``scale`` broadcast to ``size``)."""
+    scales = np.broadcast_to(np.asarray(scale, dtype=float), size)
+    u = gen.random(size)
+    out = np.empty(size, dtype=float)
+    for s in np.unique(scales):
+        mask = scales == s
+        if s > _DG_DIRECT_MAX:
+            out[mask] = np.round(gen.normal(0.0, s, int(mask.sum())))
+            continue
+        w = _dg_weights(float(s))
+        pmf = np.r_[w[:0:-1], w]
+        cdf = np.cumsum(pmf / pmf.sum())
+        idx = np.minimum(np.searchsorted(cdf, u[mask], side="right"), cdf.size - 1)
+        out[mask] = idx - (w.size - 1)
+    return out

@@ -60,6 +60,11 @@ def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
     assert m["Budget left"] == "0 of 1"
     released = next(v for k, v in m.items() if k.startswith("Released: count of rows"))
     assert abs(float(released.replace(",", "")) - 32_561) < 40  # P(|Laplace(1)| > 40) ~ 4e-18
+    # a Laplace count is shown as a whole number, with the post-processing note
+    assert "." not in released
+    rel, _ = at.session_state["rc_dp_last_release"]
+    assert released == f"{round(rel.value):,}"
+    assert any("rounding is post-processing" in c.value for c in at.caption)
     at.button(key="rc_dp_release").click().run()
     assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
     ledger = at.session_state["rc_dp_ledgers"][at.session_state["rc_dataset"]["key"]]
@@ -120,3 +125,75 @@ def test_reset_session_keeps_the_privacy_ledger():
     assert metrics(at)["Budget left"] == "0 of 1"
     at.button(key="rc_dp_release").click().run()
     assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
+
+
+def _captions(at) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def test_start_a_new_ledger_needs_confirmation_and_is_logged():
+    # issue 12: resetting the DP budget must be explicit, confirmed and logged
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    assert metrics(at)["Budget left"] == "0 of 1"
+    at.button(key="rc_dp_reset").click().run()  # not confirmed: nothing happens
+    assert not at.exception
+    m = metrics(at)
+    assert m["Budget left"] == "0 of 1" and m["Spent (this accounting)"] == "1"
+    assert any(w.value.startswith("Nothing was reset") for w in at.warning)
+    key = at.session_state["rc_dataset"]["key"]
+    assert len(at.session_state["rc_dp_ledgers"][key].entries) == 1
+    assert not any("Ledger restarted" in c for c in _captions(at))
+
+    at.checkbox(key="rc_dp_reset_confirm_0").check().run()
+    at.button(key="rc_dp_reset").click().run()
+    assert not at.exception
+    m = metrics(at)
+    assert m["Budget left"] == "1 of 1" and m["Spent (this accounting)"] == "0"
+    ledger = at.session_state["rc_dp_ledgers"][key]
+    assert ledger.entries == () and len(ledger.resets) == 1
+    assert ledger.resets[0].epsilon_spent == pytest.approx(1.0)
+    log = [c for c in _captions(at) if c.startswith("Ledger restarted at ")]
+    assert len(log) == 1
+    assert log[0].endswith(
+        "UTC on " + ledger.resets[0].at[:10] + " after spending epsilon = 1 "
+        "(basic composition) on 1 release."
+    )
+    # the confirmation is asked again for the next restart
+    assert not at.checkbox(key="rc_dp_reset_confirm_1").value
+
+
+def test_dp_page_gaussian_plan_matches_its_release():
+    # issue 12: the table's Gaussian +/- is the +/- of the Gaussian release
+    at = run("pages/dp.py")
+    table = next(d.value for d in at.dataframe if "noise scale" in d.value.columns)
+    row = table.set_index("mechanism").loc["Gaussian (zCDP, OpenDP)"]
+    assert "Discrete Gaussian (zCDP, OpenDP)" in set(table["mechanism"])
+    at.selectbox(key="rc_dp_release_mech").set_value("gaussian").run()
+    at.button(key="rc_dp_release").click().run()
+    assert not at.exception
+    rel, _ = at.session_state["rc_dp_last_release"]
+    assert rel.scale == pytest.approx(row["noise scale"], rel=1e-6)
+    assert rel.half_width == pytest.approx(row["+/- (95%)"], rel=1e-6)
+    assert rel.epsilon <= 1.0
+    sigma = dp.gaussian_sigma_analytic(1.0, 1.0, 1e-6)
+    assert any(
+        "OpenDP certifies the Gaussian through zCDP" in c and f"sigma {sigma:,.3g} instead" in c
+        for c in _captions(at)
+    )
+
+
+def test_sample_and_aggregate_slope_defaults_to_two_columns_with_units():
+    # issue 12: the slope defaulted to age on age; now x = age, y = hours_per_week
+    at = run("pages/dp.py")
+    at.radio(key="rc_dp_sa_stat").set_value("slope").run()
+    assert not at.exception
+    x, y = at.selectbox(key="rc_dp_sa_x").value, at.selectbox(key="rc_dp_sa_y_slope").value
+    assert (x, y) == ("age", "hours_per_week")
+    assert "hours_per_week per year of age against" in _text(at)
+    spec = next(s for s in _specs(at) if s["layout"]["title"]["text"].startswith("Sample"))
+    assert (
+        spec["layout"]["yaxis"]["title"]["text"] == "block slope (hours_per_week per year of age)"
+    )
+    at.selectbox(key="rc_dp_sa_y_slope").set_value("age").run()
+    assert any("two different columns" in e.value for e in at.error)

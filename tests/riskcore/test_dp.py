@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -91,6 +92,15 @@ def test_gaussian_half_width_matches_opendp():
     assert e.half_width == pytest.approx(1.959964 * 2.0, rel=1e-6)
 
 
+@pytest.mark.parametrize("alpha", [0.1, 0.05, 0.01])
+def test_discrete_gaussian_half_width_matches_opendp(alpha):
+    # OpenDP's helper is what a release reports: same integer at every scale tried,
+    # including the continuity-corrected normal tail above scale 2e5
+    for s in [*np.geomspace(0.05, 3000.0, 300), 3e5, 1e6]:
+        planned = dp.noise_error("discrete_gaussian", float(s), alpha=alpha).half_width
+        assert planned == odp.discrete_gaussian_scale_to_accuracy(float(s), alpha), s
+
+
 # ------------------------------------------------------------------ Gaussian calibration (BW18)
 
 
@@ -155,6 +165,17 @@ def test_solvers_are_inverse(mechanism, accuracy):
     eps = dp.epsilon_for_accuracy(accuracy, COUNT, mechanism=mechanism, delta=1e-6)
     back = dp.accuracy_for_epsilon(eps, COUNT, mechanism=mechanism, delta=1e-6)
     assert back == pytest.approx(accuracy, rel=1e-6)
+
+
+@pytest.mark.parametrize("accuracy", [3.0, 9.5, 250.0])
+def test_discrete_gaussian_solver_gives_the_smallest_epsilon(accuracy):
+    # the half-width is an integer: the epsilon found buys +/- floor(a) at most, and
+    # any smaller epsilon buys more than a
+    kw = {"mechanism": "discrete_gaussian", "delta": 1e-6}
+    eps = dp.epsilon_for_accuracy(accuracy, COUNT, **kw)
+    assert dp.accuracy_for_epsilon(eps, COUNT, **kw) == math.floor(accuracy)
+    assert dp.accuracy_for_epsilon(eps * (1 - 1e-4), COUNT, **kw) > accuracy
+    assert dp.epsilon_for_accuracy(0.5, COUNT, **kw) == math.inf  # +/- 0 is impossible
 
 
 def test_solver_agrees_with_opendp_laplace():
@@ -260,6 +281,28 @@ def test_ledger_refuses_and_parallel_composition():
     with pytest.raises(dp.BudgetExceededError, match=r"^Refused: this release costs epsilon 0\.01"):
         ledger.charge(dp.LedgerEntry("count", "laplace", 0.01))
     assert len(ledger.entries) == 2  # the ledger is a value: unchanged by the refusal
+
+
+def test_ledger_restart_forgets_releases_but_logs_the_restart():
+    from datetime import datetime, timedelta, timezone
+
+    ledger = dp.PrivacyLedger(2.0, 1e-5)
+    ledger = ledger.charge(dp.LedgerEntry("count", "laplace", 0.5))
+    ledger = ledger.charge(dp.LedgerEntry("mean", "gaussian", 1.0, 1e-6, rho=0.02))
+    # 13:03 in UTC+1 is 12:03 UTC
+    at = datetime(2026, 11, 23, 13, 3, 7, tzinfo=timezone(timedelta(hours=1)))
+    new = ledger.restart(at=at)
+    assert new.entries == () and new.spent() == (0.0, 0.0) and new.remaining() == 2.0
+    assert (new.epsilon_budget, new.delta_budget, new.accounting) == (2.0, 1e-5, "basic")
+    (log,) = new.resets
+    assert log.at == "2026-11-23T12:03:07+00:00"
+    assert (log.epsilon_spent, log.delta_spent, log.releases) == (1.5, 1e-6, 2)
+    # the log survives the next charge and the next restart, and a JSON round trip
+    again = new.charge(dp.LedgerEntry("count", "laplace", 0.25)).restart(at=at)
+    assert [r.epsilon_spent for r in again.resets] == [1.5, 0.25]
+    back = dp.PrivacyLedger.from_dict(json.loads(json.dumps(again.to_dict())))
+    assert back.resets == again.resets
+    assert ledger.entries and not ledger.resets  # a value: the old ledger is unchanged
 
 
 def test_ledger_zcdp_accounting_allows_more_small_releases():

@@ -1,7 +1,8 @@
 """Mechanisms, validators, JSON round trips and import weight of riskcore.dp.
 
 Expected values are worked from the formulas of shared/notes/formulas.md
-(Dwork & Roth 2014; Balle & Wang 2018; Ghosh et al. 2012) by hand or by an
+(Dwork & Roth 2014; Balle & Wang 2018; Ghosh et al. 2012; Canonne, Kamath &
+Steinke 2020) by hand or by an
 independent computation written here (direct sums over the probability mass
 function, bisection), never copied from the code's output.
 """
@@ -46,8 +47,9 @@ def test_mechanism_accepts_plain_strings_and_compares_equal():
     assert dp.as_mechanism("gaussian") is Mechanism.GAUSSIAN
     assert dp.MECHANISM_LABELS == {
         "laplace": "Laplace",
-        "gaussian": "Gaussian (analytic)",
+        "gaussian": "Gaussian (zCDP, OpenDP)",
         "discrete_laplace": "Discrete Laplace",
+        "discrete_gaussian": "Discrete Gaussian (zCDP, OpenDP)",
     }
     assert Mechanism.DISCRETE_GAUSSIAN.is_gaussian and Mechanism.DISCRETE_GAUSSIAN.is_discrete
     assert not Mechanism.LAPLACE.is_gaussian and not Mechanism.LAPLACE.is_discrete
@@ -69,12 +71,7 @@ def test_unknown_mechanism_is_refused_with_the_bad_value(call):
         call()
 
 
-def test_discrete_gaussian_has_no_closed_form_here():
-    with pytest.raises(ValueError, match=r"^unknown mechanism 'discrete_gaussian' here"):
-        dp.noise_error("discrete_gaussian", 1.0)
-
-
-# ------------------------------------------------------------------ scale (DR14 3.6, GRS12, BW18)
+# ------------------------------------------------------------------ scale (DR14 3.6, GRS12, CKS20)
 
 
 @pytest.mark.parametrize("mechanism", ["laplace", "discrete_laplace", Mechanism.LAPLACE])
@@ -83,16 +80,77 @@ def test_laplace_scale_is_sensitivity_over_epsilon(mechanism):
     assert dp.noise_scale(mechanism, SUM, 0.5) == pytest.approx(200.0, rel=1e-15)
 
 
-def test_gaussian_scale_solves_balle_wang_theorem_8():
-    sigma = dp.noise_scale("gaussian", SUM, 0.5, delta=1e-6)
+def _cks20_delta(rho: float, eps: float) -> float:
+    """delta of rho-zCDP at eps: inf over a > 1 of e^{(a-1)(a rho - eps)} (1 - 1/a)^a / (a - 1).
+
+    Canonne, Kamath & Steinke 2020, Corollary 13, minimised over a = 1 + e^t.
+    """
+    from scipy import optimize
+
+    def log_delta(t: float) -> float:
+        a = 1.0 + math.exp(t)
+        return (a - 1) * (a * rho - eps) - t + a * math.log1p(-1.0 / a)
+
+    r = optimize.minimize_scalar(log_delta, bounds=(-20, 20), method="bounded")
+    return math.exp(r.fun)
+
+
+def _cks20_sigma(l2: float, eps: float, delta: float) -> float:
+    """Smallest sigma whose zCDP rho = l2^2 / (2 sigma^2) is (eps, delta)-DP, by bisection."""
+    lo, hi = 1e-3, 1e7
+    for _ in range(200):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if _cks20_delta(l2**2 / (2 * mid**2), eps) > delta else (lo, mid)
+    return hi
+
+
+@pytest.mark.parametrize("mechanism", ["gaussian", "discrete_gaussian"])
+@pytest.mark.parametrize(
+    ("sens", "eps", "delta"),
+    [(SUM, 0.5, 1e-6), (dp.sensitivity("count"), 1.0, 1e-5), (dp.sensitivity("count"), 5.0, 1e-9)],
+)
+def test_gaussian_scale_is_opendps_zcdp_conversion(mechanism, sens, eps, delta):
+    # the planned sigma is the one OpenDP certifies: rho-zCDP converted to (eps, delta)
+    # by CKS20 Corollary 13, computed independently here
+    sigma = dp.noise_scale(mechanism, sens, eps, delta=delta)
+    assert sigma == pytest.approx(_cks20_sigma(sens.l2, eps, delta), rel=1e-9)
+    # never below the analytic optimum of Balle & Wang (the reference)
+    assert sigma > dp.gaussian_sigma_analytic(sens.l2, eps, delta)
+    with pytest.raises(ValueError, match="needs delta"):
+        dp.noise_scale(mechanism, sens, eps)
+
+
+def test_count_gaussian_at_epsilon_1_delta_1e5_hand_values():
+    # the figures of issue 12: OpenDP needs sigma 4.045, the analytic optimum is 3.731
+    count = dp.sensitivity("count")
+    assert dp.noise_scale("gaussian", count, 1.0, delta=1e-5) == pytest.approx(4.0451, abs=1e-4)
+    assert dp.gaussian_sigma_analytic(1.0, 1.0, 1e-5) == pytest.approx(3.7306, abs=1e-4)
+
+
+@pytest.mark.parametrize("delta", [1e-5, 1e-9])
+def test_gaussian_sigma_grid_follows_opendp(delta):
+    # the plotted curve (interpolated on OpenDP's privacy profile) against the exact
+    # calibration, at every fifth epsilon of the grid and for Delta_2 = sqrt 2
+    grid = dp.epsilon_grid()[::5]
+    curve = dp.opendp_gaussian_sigmas(math.sqrt(2.0), grid, delta)
+    exact = [dp.opendp_gaussian_sigma(math.sqrt(2.0), float(e), delta) for e in grid]
+    np.testing.assert_allclose(curve, exact, rtol=1e-6)
+    # epsilons outside the profile are calibrated one by one
+    far = dp.opendp_gaussian_sigmas(1.0, np.array([2000.0]), delta)
+    assert far[0] == pytest.approx(dp.opendp_gaussian_sigma(1.0, 2000.0, delta))
+    assert dp.opendp_gaussian_epsilon(exact[3], math.sqrt(2.0), delta) == pytest.approx(
+        grid[3], rel=1e-9
+    )
+
+
+def test_analytic_gaussian_solves_balle_wang_theorem_8():
+    sigma = dp.gaussian_sigma_analytic(100.0, 0.5, 1e-6)
 
     def phi(x: float) -> float:
         return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
     a, b = 100.0 / (2 * sigma), 0.5 * sigma / 100.0
     assert phi(a - b) - math.exp(0.5) * phi(-a - b) == pytest.approx(1e-6, rel=1e-6)
-    with pytest.raises(ValueError, match="needs delta"):
-        dp.noise_scale("gaussian", SUM, 0.5)
 
 
 def test_classic_gaussian_hand_value():
@@ -141,12 +199,37 @@ def test_discrete_laplace_error_against_direct_sums(s):
     assert 2 * r**e.half_width / (1 + r) == pytest.approx(0.05)
 
 
+@pytest.mark.parametrize("s", [0.3, 1.0, 4.045, 37.5])
+def test_discrete_gaussian_error_against_direct_sums(s):
+    # P(Y = y) proportional to e^{-y^2 / (2 s^2)} (CKS20): sum the mass function directly
+    y = np.arange(-4000, 4001)
+    pmf = np.exp(-(y * y) / (2 * s * s))
+    pmf /= pmf.sum()
+    e = dp.noise_error("discrete_gaussian", s)
+    assert e.expected_abs == pytest.approx(float((np.abs(y) * pmf).sum()), rel=1e-9)
+    assert e.std == pytest.approx(math.sqrt(float((y * y * pmf).sum())), rel=1e-9)
+    # the half-width is the smallest integer k with P(|Y| >= k) <= 5%
+    tail = lambda k: float(pmf[np.abs(y) >= k].sum())  # noqa: E731
+    k = int(e.half_width)
+    assert k == e.half_width
+    assert tail(k) <= 0.05 < tail(k - 1)
+    assert dp.discrete_gaussian_tail(s, k) == pytest.approx(tail(k), rel=1e-9, abs=1e-300)
+
+
+def test_discrete_gaussian_half_width_at_the_issues_scale():
+    # sigma 4.045: P(|Y| >= 8) = 6.3% > 5% >= P(|Y| >= 9) = 3.5%, so +/- 9 (continuous 7.93)
+    assert dp.noise_error("discrete_gaussian", 4.045130358292445).half_width == 9.0
+    assert dp.noise_error("gaussian", 4.045130358292445).half_width == pytest.approx(
+        7.928, abs=1e-3
+    )
+
+
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian", "discrete_laplace"])
 def test_accuracy_for_epsilon_matches_the_mechanism_formula(mechanism):
     a = dp.accuracy_for_epsilon(0.5, SUM, mechanism=mechanism, delta=1e-6)
     if mechanism == "gaussian":
-        sigma = dp.gaussian_sigma_analytic(100.0, 0.5, 1e-6)
-        assert a == pytest.approx(Z975 * sigma, rel=1e-12)
+        sigma = _cks20_sigma(100.0, 0.5, 1e-6)
+        assert a == pytest.approx(Z975 * sigma, rel=1e-9)
     elif mechanism == "laplace":
         assert a == pytest.approx(200.0 * math.log(20.0), rel=1e-12)
     else:

@@ -283,8 +283,8 @@ def test_composition_chart():
     c = dp.composition_curves(0.1, 100, delta_prime=1e-6)
     fig = fg.composition_chart(c, 1.0)
     assert [d.name for d in fig.data] == [
-        "basic (k epsilon)",
-        "advanced (Dwork-Rothblum-Vadhan)",
+        "basic composition (k epsilon)",
+        "advanced composition (Dwork-Rothblum-Vadhan)",
         "zCDP (Bun-Steinke)",
     ]
     np.testing.assert_allclose(_arr(fig.data[0].y)[:3], [0.1, 0.2, 0.3])  # k epsilon
@@ -315,6 +315,41 @@ def test_composition_chart_shows_every_accountant_when_one_query_spends_the_budg
     assert high == pytest.approx(1.15 * max(advanced_1, c.zcdp[0]))
     # x runs to where the cheapest accountant passes the top (basic: k epsilon > high)
     assert list(fig.layout.xaxis.range) == [1, max(math.floor(high) + 1, 10)]
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "k_max", "budget"),
+    [(0.01, 300, 1.0), (0.01, 10, 5.0), (10.0, 10, 1.0), (1.0, 300, 1.0)],
+)
+def test_composition_chart_keeps_every_accountant_visible(epsilon, k_max, budget):
+    # issue 12: lines hid behind each other (advanced and zCDP coincide at small
+    # epsilon; basic and zCDP at epsilon 10, where advanced sets the scale)
+    c = dp.composition_curves(epsilon, k_max, delta_prime=1e-6)
+    fig = fg.composition_chart(c, budget)
+    assert len(fig.data) == 3
+    looks = {(d.line.dash, d.marker.symbol) for d in fig.data}
+    assert len(looks) == 3 and len({d.line.color for d in fig.data}) == 3
+    assert all(d.name and d.showlegend is not False and d.visible in (None, True) for d in fig.data)
+    # widest line drawn first, so a line lying on another still shows around it
+    widths = [d.line.width for d in fig.data]
+    assert widths == sorted(widths, reverse=True)
+    # every line has markers inside the plot; two lines that coincide never put their
+    # markers at the same k
+    k_end, top = fig.layout.xaxis.range[1], fig.layout.yaxis.range[1]
+    marked = {
+        d.name.split(" (")[0]: {
+            int(k)
+            for k, y, size in zip(d.x, d.y, d.marker.size, strict=True)
+            if size > 0 and k <= k_end and y <= top
+        }
+        for d in fig.data
+    }
+    assert all(marked.values())
+    for a, b, _ in rd.coinciding_accountants(c, budget):
+        assert not marked[a] & marked[b], (a, b)
+    # a direct label for every accountant whose line is inside the plot
+    labels = {a.text for a in fig.layout.annotations}
+    assert {"basic composition", "advanced composition", "zCDP"} <= labels
 
 
 def test_posterior_chart():

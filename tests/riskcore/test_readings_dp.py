@@ -23,8 +23,9 @@ Z975 = 1.959963984540054  # standard normal 97.5% quantile
 
 
 def test_mechanisms_for_and_epsilon_steps():
-    assert rd.mechanisms_for("count") == ("laplace", "gaussian", "discrete_laplace")
-    assert rd.mechanisms_for("histogram") == ("laplace", "gaussian", "discrete_laplace")
+    every = ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
+    assert rd.mechanisms_for("count") == every
+    assert rd.mechanisms_for("histogram") == every
     assert rd.mechanisms_for("mean") == ("laplace", "gaussian")
     assert rd.EPSILON_STEPS[0] == 0.01 and rd.EPSILON_STEPS[-1] == 10.0
     assert list(rd.EPSILON_STEPS) == sorted(rd.EPSILON_STEPS)
@@ -95,6 +96,30 @@ def test_composition_reading():
     )
 
 
+def test_composition_reading_says_when_lines_coincide():
+    # epsilon 0.01, budget 1, 300 queries: the chart runs to k = 300 and up to 3. Advanced
+    # composition and zCDP differ by k eps (e^eps - 1) - k eps^2 / 2, at most
+    # 300 (0.01 (e^0.01 - 1) - 0.00005) = 0.01515 at k = 300: under 1% of 3, so they coincide
+    c = dp.composition_curves(0.01, 300, delta_prime=1e-6)
+    gap = 300 * (0.01 * math.expm1(0.01) - 0.01**2 / 2)
+    assert rd.composition_window(c, 1.0) == (3.0, 300)
+    assert rd.coinciding_accountants(c, 1.0) == [
+        ("advanced composition", "zCDP", pytest.approx(gap, rel=1e-9))
+    ]
+    assert rd.composition_reading(c, 1.0).endswith(
+        "Advanced composition and zCDP coincide on this chart (at most 0.0152 apart up to "
+        "k = 300, under 1% of its height): their lines lie on each other; the markers tell "
+        "them apart."
+    )
+    # epsilon 1: basic 1 per query, advanced 7.0 and zCDP 5.75 at k = 1: no sentence
+    one = dp.composition_curves(1.0, 300, delta_prime=1e-6)
+    assert rd.coinciding_accountants(one, 1.0) == []
+    assert "coincide" not in rd.composition_reading(one, 1.0)
+    # all three within 1% of 15 over k <= 10 at epsilon 0.01: one sentence names all three
+    three = rd.composition_reading(dp.composition_curves(0.01, 10, delta_prime=1e-6), 5.0)
+    assert " Basic composition, advanced composition and zCDP coincide on this chart" in three
+
+
 def test_ledger_table():
     ledger = dp.PrivacyLedger(
         1.0,
@@ -113,6 +138,18 @@ def test_ledger_table():
     np.testing.assert_allclose(t["zCDP rho"], [0.5**2 / 2, 0.2**2 / 2])  # pure eps -> eps^2 / 2
     assert list(t["bars (parallel)"]) == [1, 2]
     assert rd.ledger_table(dp.PrivacyLedger(1.0)).empty
+
+
+def test_ledger_resets_reading():
+    from datetime import UTC, datetime
+
+    ledger = dp.PrivacyLedger(2.0).charge(dp.LedgerEntry("count", "laplace", 1.5))
+    ledger = ledger.restart(at=datetime(2026, 11, 23, 12, 3, tzinfo=UTC))
+    assert rd.ledger_resets_reading(ledger) == [
+        "Ledger restarted at 12:03 UTC on 2026-11-23 after spending epsilon = 1.5 "
+        "(basic composition) on 1 release."
+    ]
+    assert rd.ledger_resets_reading(dp.PrivacyLedger(1.0)) == []
 
 
 def test_categorical_columns_and_preferred_first():
@@ -251,32 +288,85 @@ def test_sensitivity_and_solver_caption():
     s = dp.sensitivity("count")
     assert rd.sensitivity_reading(s) == f"Sensitivity: {s.reason}."
     assert rd.solver_caption(0.95, 1e-6) == (
-        "At 95% confidence. Gaussian: analytic calibration, delta = 1e-06."
+        "At 95% confidence. Gaussian: the sigma OpenDP certifies through zCDP "
+        "(the one released), delta = 1e-06."
+    )
+
+
+def test_gaussian_reference_reading_states_the_extra_noise():
+    # issue 12: a count at epsilon 1, delta 1e-5 is released with sigma 4.045 (OpenDP,
+    # zCDP); Balle & Wang's analytic sigma is 3.731: 4.0451 / 3.7306 - 1 = 8.4% more
+    assert rd.gaussian_reference_reading(dp.sensitivity("count"), 1.0, 1e-5) == (
+        "OpenDP certifies the Gaussian through zCDP: at epsilon = 1 and delta = 1e-05 it "
+        "adds noise of sigma 4.05, and the plots, tables and ledger use that. The analytic "
+        "calibration (Balle & Wang 2018) would need sigma 3.73 instead: the certified "
+        "release adds 8.4% more noise than the analytic optimum."
     )
 
 
 def test_release_reading():
-    from riskcore.dp.release import Query, Release
+    from dataclasses import replace
 
-    rel = Release(
-        query=Query("count"),
-        mechanism=dp.Mechanism.LAPLACE,
-        neighbouring="add_remove",
-        value=1001.0,
-        labels=None,
+    rel = replace(
+        _release("count", "laplace", 1001.0),
         epsilon=0.5,
-        delta=0.0,
-        rho=None,
         scale=2.0,
-        sensitivity=dp.sensitivity("count"),
         half_width=2.0 * LN20,
         notes=("the count is public", "rounded"),
-        entry=dp.LedgerEntry("count of rows", "laplace", 0.5),
     )
     assert rd.release_reading(rel) == (
         "Laplace noise of scale 2 (OpenDP); certified cost epsilon 0.5, delta 0; +/- 5.991 at "
         "95%. Note: the count is public. Note: rounded."
     )
+
+
+def _release(kind, mechanism, value, labels=None):
+    from riskcore.dp.release import Query, Release
+
+    query = {
+        "count": Query("count"),
+        "histogram": Query("histogram", column="zip"),
+        "mean": Query("mean", column="age", bounds=(0, 100)),
+    }[kind]
+    return Release(
+        query=query,
+        mechanism=dp.Mechanism(mechanism),
+        neighbouring="add_remove",
+        value=value,
+        labels=labels,
+        epsilon=1.0,
+        delta=0.0,
+        rho=None,
+        scale=1.0,
+        sensitivity=dp.sensitivity("count"),
+        half_width=LN20,
+        notes=(),
+        entry=dp.LedgerEntry("q", mechanism, 1.0),
+    )
+
+
+def test_continuous_counts_are_shown_rounded_with_a_note():
+    # issue 12: a Laplace count of 32,561.83 is shown as 32,562 (post-processing is free)
+    rel = _release("count", "laplace", 32_561.83)
+    assert rd.released_values(rel) == (32_562.0,)
+    assert rd.rounding_note(rel) == (
+        "Rounded to whole counts (OpenDP drew 32,561.83): rounding is post-processing of "
+        "the release, so it costs no privacy."
+    )
+    hist = _release("histogram", "gaussian", (3.4, -0.6, 10.5), ("a", "b", "c"))
+    assert rd.released_values(hist) == (3.0, -1.0, 10.0)  # half to even
+    assert str(rd.released_values(_release("count", "laplace", -0.3))[0]) == "0.0"  # not -0.0
+    assert rd.rounding_note(hist).startswith("Rounded to whole counts: rounding is post-")
+    # integer mechanisms and sums are shown as drawn, without a note
+    assert rd.released_values(_release("count", "discrete_laplace", 17.0)) == (17.0,)
+    assert rd.rounding_note(_release("count", "discrete_gaussian", 17.0)) is None
+    mean = _release("mean", "laplace", 38.123)
+    assert rd.released_values(mean) == (38.123,) and rd.rounding_note(mean) is None
+
+
+def test_slope_unit():
+    assert rd.slope_unit("hours_per_week", "age") == "hours_per_week per year of age"
+    assert rd.slope_unit("income", "hours") == "income per unit of hours"
 
 
 def test_clipping_reading():
@@ -325,6 +415,13 @@ def test_sample_aggregate_readings():
         "k = 50 blocks of 651 people; the clamped average is 38.5 against 37 on all records. "
         "At epsilon = 1 the noise scale is 2, so the release is within +/- 5.991 with 95% "
         "confidence. More blocks: less noise, but each block's statistic is noisier."
+    )
+    sa_slope = dp.SampleAggregate(
+        "slope", 50, 651, (-5.0, 5.0), np.full(50, 0.1), 0.12, 0.1, 1.0, 0.2, 0.2 * LN20
+    )
+    assert rd.sample_aggregate_reading(sa_slope, "hours per year of age").startswith(
+        "k = 50 blocks of 651 people; the clamped average is 0.12 hours per year of age "
+        "against 0.1 hours per year of age on all records."
     )
     assert rd.sample_aggregate_release_reading("median", 38.1234567, 1.0) == (
         "Released median: 38.1235 (certified epsilon 1)."

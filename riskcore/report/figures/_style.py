@@ -4,15 +4,28 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-__all__ = ["ACCENT", "GREEN", "MECH_COLORS", "NEUTRAL", "YELLOW", "layout"]
+__all__ = ["ACCENT", "GREEN", "MECH_COLORS", "MECH_DASHES", "NEUTRAL", "PURPLE", "YELLOW", "layout"]
 
 ACCENT = "#d1495b"  # risk
 NEUTRAL = "#2e86ab"  # everything else
 YELLOW = "#edae49"  # a second series
 GREEN = "#66a182"  # a third series, or the truth
+PURPLE = "#7b4b94"  # a fourth series
 
 #: Colour of each noise mechanism on the DP charts.
-MECH_COLORS = {"laplace": NEUTRAL, "gaussian": YELLOW, "discrete_laplace": GREEN}
+MECH_COLORS = {
+    "laplace": NEUTRAL,
+    "gaussian": YELLOW,
+    "discrete_laplace": GREEN,
+    "discrete_gaussian": PURPLE,
+}
+#: Dash of each noise mechanism's line (the Gaussian and discrete Gaussian nearly coincide).
+MECH_DASHES = {
+    "laplace": "solid",
+    "gaussian": "dash",
+    "discrete_laplace": "dashdot",
+    "discrete_gaussian": "dot",
+}
 
 
 def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:

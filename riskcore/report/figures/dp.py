@@ -12,7 +12,16 @@ import plotly.graph_objects as go
 
 from riskcore import dp
 from riskcore.dp import MECHANISM_LABELS
-from riskcore.report.figures._style import ACCENT, GREEN, MECH_COLORS, NEUTRAL, YELLOW, layout
+from riskcore.report.figures._style import (
+    ACCENT,
+    GREEN,
+    MECH_COLORS,
+    MECH_DASHES,
+    NEUTRAL,
+    YELLOW,
+    layout,
+)
+from riskcore.report.readings.dp import ACCOUNTANTS, composition_window
 
 __all__ = [
     "blocks_chart",
@@ -59,7 +68,7 @@ def error_vs_epsilon(
                 x=c.epsilons,
                 y=c.half_width * scale,
                 mode="lines",
-                line={"color": MECH_COLORS[mech], "dash": "solid" if mech == first else "dash"},
+                line={"color": MECH_COLORS[mech], "dash": MECH_DASHES[mech]},
                 name=f"{MECHANISM_LABELS[mech]}, closed form",
                 hovertemplate="epsilon %{x:.3g}: +/- %{y:,.4g}<extra>"
                 + MECHANISM_LABELS[mech]
@@ -131,24 +140,87 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
     return fig
 
 
+#: Look of each accountant's line: colour, dash, width and marker symbol, all distinct, the
+#: widest drawn first so that a line lying on another still shows around it.
+_ACCOUNTANT_STYLE: dict[str, tuple[str, str, float, str]] = {
+    "basic": (ACCENT, "solid", 5.0, "circle"),
+    "advanced": (YELLOW, "dash", 3.0, "square"),
+    "zcdp": (GREEN, "dot", 2.0, "diamond"),
+}
+
+#: Formula shown in the legend after each accountant's name.
+_ACCOUNTANT_DETAIL = {
+    "basic": "k epsilon",
+    "advanced": "Dwork-Rothblum-Vadhan",
+    "zcdp": "Bun-Steinke",
+}
+
+
+def _marker_sizes(visible: np.ndarray, n_total: int, slot: int) -> list[float]:
+    """Return marker sizes putting up to about 8 markers on a line's visible points.
+
+    ``visible`` are the indices of the points inside the plot. With more than
+    three of them the markers are spaced and offset by ``slot`` (a third of
+    the spacing), so two accountants whose lines coincide still show both
+    markers; with three or fewer every visible point is marked, the sizes
+    (11, 9, 7 by slot) nesting the symbols where they fall together.
+    """
+    size = 11.0 - 2.0 * slot
+    sizes = [0.0] * n_total
+    if visible.size <= 3:
+        chosen = visible
+    else:
+        step = max(visible.size // 8, 3)
+        chosen = visible[(slot * step) // 3 :: step]
+    for i in chosen:
+        sizes[int(i)] = size
+    return sizes
+
+
 def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
-    """Total epsilon against the number of queries under three composition theorems."""
+    """Total epsilon against the number of queries under three composition theorems.
+
+    Each accountant has its own colour, dash, width and marker (markers at
+    staggered k), a legend entry and a label at the end of its line, so a
+    line lying on another stays visible; the reading names such pairs
+    (:func:`riskcore.report.readings.dp.coinciding_accountants`).
+    """
+    top, k_end = composition_window(c, budget)
     fig = go.Figure()
-    for y, name, color, dash in (
-        (c.basic, "basic (k epsilon)", ACCENT, "solid"),
-        (c.advanced, "advanced (Dwork-Rothblum-Vadhan)", YELLOW, "dash"),
-        (c.zcdp, "zCDP (Bun-Steinke)", GREEN, "dot"),
-    ):
+    for slot, (field, name) in enumerate(ACCOUNTANTS):
+        color, dash, width, symbol = _ACCOUNTANT_STYLE[field]
+        y = np.asarray(getattr(c, field), dtype=float)
+        visible = np.flatnonzero((c.k <= k_end) & (y <= top))
         fig.add_trace(
             go.Scatter(
                 x=c.k,
                 y=y,
-                mode="lines",
-                name=name,
-                line={"color": color, "dash": dash},
+                mode="lines+markers",
+                name=f"{name} ({_ACCOUNTANT_DETAIL[field]})",
+                line={"color": color, "dash": dash, "width": width},
+                marker={
+                    "symbol": symbol,
+                    "color": color,
+                    "size": _marker_sizes(visible, y.size, slot),
+                    "line": {"color": "white", "width": 1},
+                },
                 hovertemplate="%{x} queries: epsilon %{y:.3g}<extra>" + name + "</extra>",
             )
         )
+        if visible.size:  # a direct label where the line leaves the plot
+            j = int(visible[-1])
+            left_half = c.k[j] < 1 + (k_end - 1) / 2
+            fig.add_annotation(
+                x=int(c.k[j]),
+                y=float(y[j]),
+                text=name,
+                showarrow=False,
+                xanchor="left" if left_half else "right",
+                xshift=6 if left_half else 0,
+                yanchor="bottom",
+                yshift=4 + 14 * slot,
+                font={"color": color, "size": 12},
+            )
     fig.add_hline(y=budget, line_color=NEUTRAL, annotation_text=f"budget {budget:g}")
     fig = layout(
         fig,
@@ -156,16 +228,13 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
         "number of queries k",
         "total epsilon",
     )
-    # zoom on where the budget is crossed: up to three budgets (higher when an accountant's
-    # first query already costs more, so that every line shows), and the k where even the
-    # best accountant has passed that
-    first = max(float(c.basic[0]), float(c.advanced[0]), float(c.zcdp[0]))
-    top = max(budget * 3.0, first * 1.15)
-    past = np.flatnonzero(c.best > top)
-    k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
     fig.update_yaxes(range=[0, top])
-    fig.update_xaxes(range=[1, max(k_end, 10)])
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
+    fig.update_xaxes(range=[1, k_end])
+    fig.update_layout(
+        showlegend=True,
+        legend={"orientation": "h", "y": -0.25, "itemsizing": "constant"},
+        height=420,
+    )
     return fig
 
 

@@ -7,6 +7,7 @@ shares as percentages.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -20,16 +21,21 @@ from riskcore.errors import RiskcoreError
 from riskcore.report.readings._format import mechanism_label, plural
 
 __all__ = [
+    "ACCOUNTANTS",
     "EPSILON_STEPS",
     "categorical_columns",
+    "coinciding_accountants",
     "composition_reading",
+    "composition_window",
     "error_reading",
     "error_table",
+    "gaussian_reference_reading",
     "grr_reading",
     "grr_table",
     "identifiability_reading",
     "identifiability_worlds",
     "ldp_planning",
+    "ledger_resets_reading",
     "ledger_table",
     "mechanisms_for",
     "planning_reading",
@@ -42,9 +48,9 @@ EPSILON_STEPS: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5
 
 
 def mechanisms_for(kind: str) -> tuple[str, ...]:
-    """Return the mechanisms compared for a query kind (discrete Laplace for counts only)."""
+    """Return the mechanisms compared for a query kind (the discrete ones for counts only)."""
     if kind in ("count", "histogram"):
-        return ("laplace", "gaussian", "discrete_laplace")
+        return ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
     return ("laplace", "gaussian")
 
 
@@ -102,6 +108,25 @@ def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
+def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: float) -> str:
+    """Return how much more noise OpenDP's certified Gaussian adds than the analytic optimum.
+
+    OpenDP certifies the Gaussian through zCDP (Bun & Steinke 2016) converted
+    to (epsilon, delta) (Canonne, Kamath & Steinke 2020); the analytic
+    calibration of Balle & Wang (2018) is the smallest sigma that is
+    (epsilon, delta)-DP. The page plans, releases and charges the first.
+    """
+    certified = dp.noise_scale("gaussian", sens, epsilon, delta=delta)
+    analytic = dp.gaussian_sigma_analytic(sens.l2, epsilon, delta)
+    return (
+        f"OpenDP certifies the Gaussian through zCDP: at epsilon = {epsilon:g} and "
+        f"delta = {delta:g} it adds noise of sigma {certified:,.3g}, and the plots, tables "
+        f"and ledger use that. The analytic calibration (Balle & Wang 2018) would need "
+        f"sigma {analytic:,.3g} instead: the certified release adds "
+        f"{certified / analytic - 1:.1%} more noise than the analytic optimum."
+    )
+
+
 def solver_table(
     sens: dp.Sensitivity,
     mechanisms: tuple[str, ...],
@@ -133,8 +158,59 @@ def queries_allowed(values: np.ndarray, budget: float) -> int:
     return int(np.searchsorted(values, budget * (1 + 1e-12), side="right"))
 
 
+#: The accountants of the composition chart: (field of ``CompositionCurves``, name).
+ACCOUNTANTS: tuple[tuple[str, str], ...] = (
+    ("basic", "basic composition"),
+    ("advanced", "advanced composition"),
+    ("zcdp", "zCDP"),
+)
+
+#: Two lines of the composition chart closer than this share of its height overlap.
+COINCIDE_SHARE = 0.01
+
+
+def composition_window(curves: dp.CompositionCurves, budget: float) -> tuple[float, int]:
+    """Return (top of the y axis, last k shown) of the composition chart.
+
+    The chart zooms on where the budget is crossed: up to three budgets
+    (higher when an accountant's first query already costs more, so that
+    every line shows), and up to the k where even the cheapest accountant
+    has passed that top (at least 10).
+    """
+    first = max(float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0]))
+    top = max(budget * 3.0, first * 1.15)
+    past = np.flatnonzero(curves.best > top)
+    k_end = int(curves.k[past[0]]) if past.size else int(curves.k[-1])
+    return top, max(k_end, 10)
+
+
+def coinciding_accountants(
+    curves: dp.CompositionCurves, budget: float
+) -> list[tuple[str, str, float]]:
+    """Return the pairs of accountants whose lines overlap on the composition chart.
+
+    Two lines overlap when, over the k shown (:func:`composition_window`),
+    they are never more than 1% of the chart's height apart (values above
+    the top clipped to it). Each pair comes with its largest gap in epsilon.
+    """
+    top, k_end = composition_window(curves, budget)
+    shown = curves.k <= k_end
+    pairs = []
+    for (a, name_a), (b, name_b) in itertools.combinations(ACCOUNTANTS, 2):
+        ya = np.minimum(getattr(curves, a)[shown], top)
+        yb = np.minimum(getattr(curves, b)[shown], top)
+        gap = float(np.max(np.abs(ya - yb)))
+        if gap <= COINCIDE_SHARE * top:
+            pairs.append((name_a, name_b, gap))
+    return pairs
+
+
 def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
-    """Return how many queries each accountant allows within the budget."""
+    """Return how many queries each accountant allows within the budget.
+
+    When two accountants' lines overlap on the chart
+    (:func:`coinciding_accountants`), a sentence says so.
+    """
     b = queries_allowed(curves.basic, budget)
     a = queries_allowed(curves.advanced, budget)
     z = queries_allowed(curves.zcdp, budget)
@@ -143,12 +219,28 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
     def fmt(x: int) -> str:
         return f"{cap:,}+" if x >= cap else f"{x:,}"
 
-    return (
+    text = (
         f"At epsilon = {curves.epsilon:g} per query and a budget of {budget:g}, basic "
         f"composition allows {fmt(b)} {plural(b, 'query', 'queries')}, advanced "
         f"composition {fmt(a)} and zCDP "
         f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
     )
+    pairs = coinciding_accountants(curves, budget)
+    if pairs:
+        up_to = min(composition_window(curves, budget)[1], cap)
+        groups = (
+            [([n for _, n in ACCOUNTANTS], max(g for *_, g in pairs))]
+            if len(pairs) == len(ACCOUNTANTS)
+            else [([a, b], g) for a, b, g in pairs]
+        )
+        for names, gap in groups:
+            who = ", ".join(names[:-1]) + f" and {names[-1]}"
+            text += (
+                f" {who[0].upper()}{who[1:]} coincide on this chart (at most {gap:.3g} "
+                f"apart up to k = {up_to:,}, under 1% of its height): their lines lie on "
+                "each other; the markers tell them apart."
+            )
+    return text
 
 
 def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
@@ -168,6 +260,26 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
         ],
         columns=["#", "query", "mechanism", "epsilon", "delta", "zCDP rho", "bars (parallel)"],
     )
+
+
+def ledger_resets_reading(ledger: dp.PrivacyLedger) -> list[str]:
+    """Return one line per restart of the ledger, oldest first.
+
+    "Ledger restarted at 12:03 UTC on 2026-11-23 after spending epsilon = 1.5
+    (basic composition) on 2 releases."
+    """
+    names = {"basic": "basic composition", "zcdp": "zCDP"}
+    lines = []
+    for r in ledger.resets:
+        t = r.time
+        how = names.get(r.accounting, r.accounting)
+        delta = f", delta = {r.delta_spent:.3g}" if r.delta_spent > 0 else ""
+        lines.append(
+            f"Ledger restarted at {t:%H:%M} UTC on {t:%Y-%m-%d} after spending epsilon = "
+            f"{r.epsilon_spent:.4g}{delta} ({how}) on {r.releases:,} "
+            f"{plural(r.releases, 'release', 'releases')}."
+        )
+    return lines
 
 
 def categorical_columns(enc: EncodedTable, *, max_values: int = 200) -> list[str]:

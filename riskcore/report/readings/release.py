@@ -23,9 +23,12 @@ __all__ = [
     "posterior_reading",
     "query_phrase",
     "release_reading",
+    "released_values",
+    "rounding_note",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
     "sensitivity_reading",
+    "slope_unit",
     "solver_caption",
     "worlds_reading",
 ]
@@ -51,7 +54,10 @@ def sensitivity_reading(sens: dp.Sensitivity) -> str:
 
 def solver_caption(confidence: float, delta: float) -> str:
     """Return the caption of the solver table (its confidence and Gaussian delta)."""
-    return f"At {confidence:.0%} confidence. Gaussian: analytic calibration, delta = {delta:g}."
+    return (
+        f"At {confidence:.0%} confidence. Gaussian: the sigma OpenDP certifies through zCDP "
+        f"(the one released), delta = {delta:g}."
+    )
 
 
 def release_reading(rel: Release) -> str:
@@ -61,6 +67,42 @@ def release_reading(rel: Release) -> str:
         f"cost epsilon {rel.epsilon:.4g}, delta {rel.delta:g}; "
         f"+/- {rel.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in rel.notes)
     )
+
+
+def _rounds(rel: Release) -> bool:
+    """Return True when a release is a count drawn with continuous (Laplace, Gaussian) noise."""
+    return rel.query.kind in ("count", "histogram") and not rel.mechanism.is_discrete
+
+
+def released_values(rel: Release) -> tuple[float, ...]:
+    """Return the values to show: counts with continuous noise rounded to whole numbers.
+
+    A count drawn with Laplace or Gaussian noise comes out fractional
+    (32,561.8); rounding it is post-processing, which costs no privacy
+    (Dwork & Roth 2014, Proposition 2.1). Other releases are shown as drawn.
+    """
+    values = rel.value if isinstance(rel.value, tuple) else (rel.value,)
+    return tuple(float(np.round(v)) + 0.0 for v in values) if _rounds(rel) else tuple(values)
+
+
+def rounding_note(rel: Release) -> str | None:
+    """Return the note under a rounded count (``None`` when nothing was rounded)."""
+    if not _rounds(rel):
+        return None
+    drawn = f" (OpenDP drew {rel.value:,.2f})" if not isinstance(rel.value, tuple) else ""
+    return (
+        f"Rounded to whole counts{drawn}: rounding is post-processing of the release, "
+        "so it costs no privacy."
+    )
+
+
+def slope_unit(y: str, x: str) -> str:
+    """Return the unit of the slope of ``y`` on ``x``: "hours_per_week per year of age".
+
+    A column named "age" is read in years; any other predictor in its own units.
+    """
+    per = "per year of age" if x.strip().lower() == "age" else f"per unit of {x}"
+    return f"{y} {per}"
 
 
 def clipping_reading(t: dp.ClippingTradeoff) -> str:
@@ -96,11 +138,15 @@ def posterior_reading(column: str, true_value: float, rho: float) -> str:
     )
 
 
-def sample_aggregate_reading(sa: dp.SampleAggregate) -> str:
-    """Return the reading under the block chart: estimate, noise and its 95% half-width."""
+def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
+    """Return the reading under the block chart: estimate, noise and its 95% half-width.
+
+    ``unit`` (say "hours_per_week per year of age") follows the two estimates.
+    """
+    u = f" {unit}" if unit else ""
     return (
         f"k = {sa.k} blocks of {sa.block_size:,} people; the clamped average is "
-        f"{sa.aggregate:,.4g} against {sa.full_data_value:,.4g} on all records. At "
+        f"{sa.aggregate:,.4g}{u} against {sa.full_data_value:,.4g}{u} on all records. At "
         f"epsilon = {sa.epsilon:g} the noise scale is {sa.scale:,.4g}, so the release is "
         f"within +/- {sa.half_width:,.4g} with 95% confidence. More blocks: less "
         "noise, but each block's statistic is noisier."
