@@ -10,9 +10,11 @@ Playwright and prints, with the target beside each figure:
 3. every page opened on the 1M-row table: seconds until idle, with no
    exception on the page [target < 1 s for whatever runs without a Run button;
    pages doing more than that must show progress];
-4. memory: the server's resident set size (RSS, from /proc) when idle, with one
-   1M-row session [target < 800 MB], and ``--linger`` seconds after the tab is
-   closed [target: within 200 MB of idle].
+4. memory: the server's resident set size (RSS, from /proc) with one 1M-row
+   session [target < 800 MB], and ``--linger`` seconds after its tab closed
+   [target: within 200 MB of idle]. "Idle" is the server after a demo session
+   has opened every page and closed: the libraries a session imports (pandas,
+   pyarrow, scipy, plotly, OpenDP) stay loaded for the process's life.
 
 Run: ``.venv/bin/python benchmarks/bench_app.py`` (add ``--linger 300`` for the
 five-minute figure; the default 150 s is past the session TTL set in
@@ -137,6 +139,21 @@ def main() -> int:
             page.get_by_text("Column roles").first.wait_for()
             first = settle(page, t0)
             line("first page (Data, demo) after health", f"{first:.2f} s", "< 3 s", first < 3)
+            # warm the server on the demo (every library a session imports), then close
+            for title, text in PAGES:
+                page.get_by_role("link", name=title).first.click()
+                demo_text = "Possible identities per target" if title == "Attacks" else text
+                page.get_by_text(demo_text).first.wait_for()  # the demo attacks at once
+                settle(page, time.perf_counter())
+            ctx.close()
+            time.sleep(45)
+            idle_warm = rss_mb(proc.pid)
+            ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = ctx.new_page()
+            page.set_default_timeout(180_000)
+            page.goto(url)
+            page.get_by_text("Column roles").first.wait_for()
+            settle(page, time.perf_counter())
 
             t0 = time.perf_counter()
             page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
@@ -188,12 +205,13 @@ def main() -> int:
                 flush=True,
             )
         after = rss_mb(proc.pid)
-        line("server RSS idle before any session", f"{idle_before:.0f} MB", "", None)
+        line("server RSS before any session (no libraries)", f"{idle_before:.0f} MB", "", None)
+        line("server RSS idle after a closed demo session", f"{idle_warm:.0f} MB", "", None)
         line(
-            f"server RSS {args.linger:.0f} s after the tab closed",
+            f"server RSS {args.linger:.0f} s after the 1M tab closed",
             f"{after:.0f} MB",
             "within 200 MB of idle",
-            after - idle_before < 200,
+            after - idle_warm < 200,
         )
     finally:
         os.killpg(proc.pid, signal.SIGKILL)

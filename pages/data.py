@@ -39,7 +39,7 @@ with col_a:
     upload = st.file_uploader(
         f"Upload a table (CSV, TSV, Parquet or Excel .xlsx; up to {limit_mb:,} MB)",
         type=["csv", "tsv", "txt", "parquet", "xlsx"],
-        key="rc_upload",
+        key=state.uploader_key(),
         help=upload_limit_note(limit_mb),
     )
     st.caption(upload_limit_note(limit_mb))
@@ -47,8 +47,12 @@ with col_b:
     st.write("")
     if st.button("Use the demo data"):
         state.use_demo()
-if upload is not None and state.is_new_upload(upload.file_id):
-    state.set_upload(upload.name, upload.getvalue(), file_id=upload.file_id)
+if (
+    upload is not None
+    and state.is_new_upload(upload.file_id)
+    and state.set_upload(upload.name, upload.getvalue(), file_id=upload.file_id)
+):
+    st.rerun()  # draw the page with the new table and a fresh uploader
 
 ctx = context()
 failed = state.load_error(upload.file_id if upload is not None else None)

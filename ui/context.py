@@ -14,6 +14,7 @@ from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, state
+from ui.safe import md
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ def current_table() -> tuple[str, LoadedTable]:
     table = state.table_of(ds)
     if table is not None:
         return ds["key"], table
-    if ds["source"] != "demo":  # pragma: no cover - an upload always holds its table
+    if ds["source"] != "demo":  # released when the tab disconnected: say so, show the demo
+        st.session_state[state.RELEASED] = ds["name"]
         state.use_demo()
     return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
@@ -42,6 +44,14 @@ def context() -> Context | None:
     """Return the page context; the roles default to the suggestions."""
     state.init_state()
     key, table = current_table()
+    released = st.session_state.pop(state.RELEASED, None)
+    if released is not None:
+        st.warning(
+            md(
+                f"{released} was released from memory when the browser tab disconnected "
+                "(nothing is kept once a tab closes); upload it again. The demo is shown."
+            )
+        )
     enc = cached.encoded(key, table)
     sugg = cached.suggestions(key, table)
     if st.session_state.get(state.ROLES_FOR) != key:

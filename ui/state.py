@@ -10,9 +10,14 @@ from riskcore.dp import PrivacyLedger
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
 
-#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "table", "file_id"};
-#: an upload's table is held here (parsed once), never its raw bytes.
+#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
+#: upload's parsed table lives in the session's cache (:func:`_tables`), its bytes nowhere.
 DATASET = "rc_dataset"
+#: Number of uploads this session has read: the uploader's key, renewed after each
+#: successful read so that the widget lets go of the file's bytes.
+UPLOADS = "rc_uploads"
+#: Name of an upload released when the tab disconnected (said once on the next page).
+RELEASED = "rc_released"
 #: Roles of the current dataset: {column: role}.
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
@@ -46,7 +51,6 @@ def demo_dataset() -> dict:
         "source": "demo",
         "name": f"Demo people ({DEMO_ROWS:,} rows)",
         "key": f"demo-{DEMO_ROWS}-0",
-        "table": None,
         "file_id": None,
     }
 
@@ -57,13 +61,33 @@ def init_state() -> None:
     st.session_state.setdefault(TARGETS, dict(DEFAULT_TARGETS))
     st.session_state.setdefault(LOAD_ERROR, None)
     st.session_state.setdefault(LEDGERS, {})
+    st.session_state.setdefault(UPLOADS, 0)
+
+
+@st.cache_resource(scope="session", max_entries=1, show_spinner=False)
+def _tables() -> dict[str, LoadedTable]:
+    """Return this session's parsed uploads, {dataset key: table}.
+
+    A session-scoped cache, not session state: Streamlit drops it the moment
+    the tab disconnects, while session state waits for the disconnected-session
+    TTL and is only swept when another session touches the store. So a closed
+    tab gives its table's memory back at once.
+    """
+    return {}
+
+
+def uploader_key() -> str:
+    """Return the Data page uploader's key (a new one after each successful read)."""
+    n = int(st.session_state.get(UPLOADS, 0))
+    return "rc_upload" if n == 0 else f"rc_upload_{n}"
 
 
 def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
     """Parse an upload and make it the session's dataset (kept in memory only).
 
-    The parsed table is kept, not the bytes (a 100 MB CSV would otherwise be
-    held twice). The dataset key is the SHA-256 of the whole file, so cached
+    The parsed table is kept in the session's cache, not the bytes (a 100 MB
+    CSV would otherwise be held twice), and the uploader is renewed so it
+    lets go of the file. The dataset key is the SHA-256 of the whole file, so cached
     results can never be confused between two files. When the file cannot
     be read, the current dataset stays and the error is kept with the
     file's id, to be shown while that file is in the uploader.
@@ -80,14 +104,19 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
         st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": str(exc)}
         return False
     digest = table.info.fingerprint or hashlib.sha256(raw).hexdigest()
+    key = "upload-" + digest
+    tables = _tables()
+    tables.clear()  # one upload at a time: the previous table's memory goes back
+    tables[key] = table
     st.session_state[DATASET] = {
         "source": "upload",
         "name": name,
-        "key": "upload-" + digest,
-        "table": table,
+        "key": key,
         "file_id": file_id,
     }
     st.session_state[LOAD_ERROR] = None
+    # a new uploader key: the widget forgets the file, and Streamlit frees its bytes
+    st.session_state[UPLOADS] = int(st.session_state.get(UPLOADS, 0)) + 1
     return True
 
 
@@ -107,9 +136,11 @@ def is_new_upload(file_id: str) -> bool:
 
 
 def table_of(dataset: dict) -> LoadedTable | None:
-    """Return an upload's parsed table (None for the demo, which is generated and cached)."""
-    table = dataset.get("table")
-    return table if isinstance(table, LoadedTable) else None
+    """Return an upload's parsed table; None for the demo (generated and cached) and for an
+    upload released when the tab disconnected."""
+    if dataset["source"] != "upload":
+        return None
+    return _tables().get(dataset["key"])
 
 
 def use_demo() -> None:
@@ -130,6 +161,7 @@ def reset() -> None:
     for key in list(st.session_state.keys()):
         if key != LEDGERS:
             del st.session_state[key]
+    _tables().clear()
     init_state()
 
 

@@ -53,6 +53,11 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def data_uploader(at: AppTest):
+    """Return the Data page's table uploader (its key changes after each successful read)."""
+    return next(u for u in at.get("file_uploader") if u.label.startswith("Upload a table"))
+
+
 def demo_roles(qis, sens=()):
     df = make_people(32_561, seed=0)
     roles = {c: "other" for c in df.columns}
@@ -217,14 +222,16 @@ def test_upload_path_and_bad_upload():
     at.switch_page("pages/uniqueness.py").run()
     assert metrics(at)["k (smallest class)"] == "1"
     at.switch_page("pages/data.py").run()
-    at.file_uploader(key="rc_upload").set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
+    # the uploader was renewed after the read: it no longer holds the file's bytes
+    assert data_uploader(at).key == "rc_upload_1" and data_uploader(at).value is None
+    data_uploader(at).set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
     assert not at.exception
     assert any("more fields than the header" in e.value for e in at.error)
     # nothing is lost: the table loaded before the bad file is still the one in use
     assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
     assert any(md("still tiny.csv") in c.value for c in at.caption)
     # the message goes with its cause: once the bad file is removed, no error remains
-    at.file_uploader(key="rc_upload").set_value(None).run()
+    data_uploader(at).set_value(None).run()
     assert not at.exception
     assert not any("more fields than the header" in e.value for e in at.error)
     assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
@@ -280,3 +287,18 @@ def test_anonymity_page_says_how_many_failing_classes_it_shows_and_offers_them_a
     buttons = at.get("download_button")
     assert len(buttons) == 1
     assert f"Download all {n:,} failing classes (CSV)" in str(buttons[0].proto)
+
+
+def test_an_upload_lives_in_the_session_cache_and_a_dropped_cache_says_so():
+    """Streamlit drops session caches when the tab disconnects: the table goes with them."""
+
+    at = run()
+    csv = pd.DataFrame({"zip": ["02139", "10001"], "sex": ["F", "M"]}).to_csv(index=False)
+    data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
+    assert md("t.csv: 2 rows x 2 columns") in at.subheader[0].value
+    assert "table" not in at.session_state["rc_dataset"]  # no data in session state
+    st.cache_resource.clear()  # a disconnect drops the session caches (and more)
+    at.run()
+    assert not at.exception
+    assert any(md("t.csv was released from memory") in w.value for w in at.warning)
+    assert "Demo people" in at.subheader[0].value
