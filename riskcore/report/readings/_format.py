@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["join_names", "mechanism_label", "plural", "short_share"]
+__all__ = ["format_number", "join_names", "mechanism_label", "plural", "short_share"]
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -38,3 +38,19 @@ def mechanism_label(value: str) -> str:
 def plural(count: int, one: str, many: str) -> str:
     """Return ``one`` for a count of 1 and ``many`` otherwise ("1 query", "2 queries")."""
     return one if count == 1 else many
+
+
+def format_number(x: float, *, integer: bool = False) -> str:
+    """Format a number for a metric without scientific notation.
+
+    A count (``integer=True``) is rounded to a whole number with thousands
+    separators (1000000 -> "1,000,000", never "1e+06"). Other values keep
+    six significant digits below one million ("1,234.57", "0.0123457") and
+    are shown to the unit above it ("12,345,679"), where ``:g`` would switch
+    to an exponent.
+    """
+    if integer:
+        return f"{round(x):,}"
+    if abs(x) >= 1e6:
+        return f"{x:,.0f}"
+    return f"{x:,.6g}"
