@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+from riskcore.report.readings.attacks import noise_marker_label, noise_point
 
 __all__ = [
     "candidates_bars",
@@ -134,9 +137,20 @@ def two_queries(labels: list[str], values: list[float], title: str, y: str) -> g
 
 
 def noise_success(
-    eps: np.ndarray, p_within: np.ndarray, error: np.ndarray, within: float
+    eps: np.ndarray,
+    p_within: np.ndarray,
+    error: np.ndarray,
+    within: float,
+    *,
+    epsilon: float | None = None,
+    sensitivity: float = 1.0,
 ) -> go.Figure:
-    """Attacker's success and the answer's error against epsilon (log scale)."""
+    """Attacker's success and the answer's error against epsilon (log scale).
+
+    With ``epsilon``, a vertical marker at the chosen epsilon carries the
+    label of :func:`riskcore.report.readings.attacks.noise_marker_label`
+    (the numbers of the caption under the plot, for ``sensitivity``).
+    """
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -159,6 +173,44 @@ def noise_success(
             hovertemplate="epsilon %{x:.3g}: +/- %{y:,.1f}<extra></extra>",
         )
     )
+    if epsilon is not None:
+        p, _ = noise_point(epsilon, sensitivity, within)
+        label = noise_marker_label(epsilon, sensitivity, within)
+        fig.add_trace(  # a trace in data coordinates: exact on the log axis
+            go.Scatter(
+                x=[epsilon, epsilon],
+                y=[0, 102],
+                mode="lines",
+                line={"color": YELLOW, "dash": "dot", "width": 2},
+                name="chosen epsilon",
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[epsilon],
+                y=[p * 100],
+                mode="markers",
+                marker={"color": ACCENT, "size": 10},
+                name="chosen epsilon",
+                hovertext=[label],
+                hoverinfo="text",
+                showlegend=False,
+            )
+        )
+        left = math.log10(epsilon) > 0  # label on the side with room
+        fig.add_annotation(
+            x=math.log10(epsilon),  # annotations on a log axis take log10 of the value
+            y=1.0,
+            yref="paper",
+            text=label,
+            showarrow=False,
+            xanchor="right" if left else "left",
+            yanchor="bottom",
+            bgcolor="rgba(255,255,255,0.8)",
+            font={"size": 12},
+        )
     fig.update_xaxes(type="log", dtick=1)
     fig = layout(
         fig,
@@ -178,7 +230,7 @@ def noise_success(
         },
         showlegend=True,
         legend={"orientation": "h", "y": -0.3},
-        margin={"l": 10, "r": 60, "t": 60, "b": 10},
+        margin={"l": 10, "r": 60, "t": 80, "b": 10},
     )
     return fig
 

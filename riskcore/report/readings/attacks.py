@@ -18,6 +18,8 @@ __all__ = [
     "homogeneity_reading",
     "needs_qis_reading",
     "noise_curve",
+    "noise_marker_label",
+    "noise_point",
     "noise_reading",
     "queries_list",
     "two_release_table",
@@ -99,18 +101,41 @@ def differencing_reading(r: DifferencingResult) -> str:
     )
 
 
-def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
-    """Return the reading under the noise plot at the chosen epsilon."""
+def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[float, float]:
+    """Return (attacker's success, 95% error of one answer) at ``epsilon``.
+
+    The success is :func:`riskcore.attacks.difference_within_probability`,
+    P(|D| <= x) = 1 - e^{-x/b} (1 + x / (2b)) for the difference D of two
+    Laplace(b) noises, b = sensitivity / epsilon; the error is the Laplace
+    95% half-width b ln 20 (P(|X| > x) = e^{-x/b}).
+    """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import laplace_half_width
 
     p = float(difference_within_probability(within, epsilon, sensitivity))
-    b = sensitivity / epsilon
+    return p, float(laplace_half_width(sensitivity / epsilon))
+
+
+def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the reading under the noise plot at the chosen epsilon."""
+    p, half = noise_point(epsilon, sensitivity, within)
     return (
         f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
-        f"{laplace_half_width(b):,.1f} (95%), and the attacker's difference lands within "
+        f"{half:,.1f} (95%), and the attacker's difference lands within "
         f"+/- {within:g} of the truth with probability {p:.1%}, computed exactly from the "
         "Laplace distribution (it was 100% without noise)."
+    )
+
+
+def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the label of the chosen-epsilon marker on the noise plot.
+
+    The same numbers as :func:`noise_reading` (both from :func:`noise_point`).
+    """
+    p, half = noise_point(epsilon, sensitivity, within)
+    return (
+        f"epsilon = {epsilon:g}: attacker within +/- {within:g} in {p:.1%} of tries; "
+        f"error +/- {half:,.1f}"
     )
 
 
