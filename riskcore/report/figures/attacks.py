@@ -8,7 +8,14 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+from riskcore.report.figures._style import (
+    ACCENT,
+    GREEN,
+    NEUTRAL,
+    YELLOW,
+    category_axis,
+    layout,
+)
 from riskcore.report.readings.attacks import noise_marker_label, noise_point
 
 __all__ = [
@@ -34,6 +41,7 @@ def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
             hovertemplate="%{x} candidates: %{customdata[0]:,} targets (%{y:.1f}%)<extra></extra>",
         )
     )
+    category_axis(fig, hist["candidates"], axis="x")
     return layout(
         fig,
         title,
@@ -67,7 +75,7 @@ def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
             hovertemplate="knowing %{customdata[0]}: %{y:.1f}%<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category")
+    category_axis(fig, curve["added"], axis="x")
     fig.update_yaxes(range=[0, 102])
     fig = layout(
         fig,
@@ -89,7 +97,7 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
             hovertemplate="%{x}: %{y:,} people in %{customdata[0]:,} classes<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category")
+    category_axis(fig, df[x].astype(str), axis="x")
     return layout(fig, title, x_title, "people whose value is exposed")
 
 
@@ -133,6 +141,7 @@ def two_queries(labels: list[str], values: list[float], title: str, y: str) -> g
             hovertemplate="%{x}: %{y:,}<extra></extra>",
         )
     )
+    category_axis(fig, labels, axis="x")
     return layout(fig, title, "query", y)
 
 
@@ -208,7 +217,6 @@ def noise_success(
             showarrow=False,
             xanchor="right" if left else "left",
             yanchor="bottom",
-            bgcolor="rgba(255,255,255,0.8)",
             font={"size": 12},
         )
     fig.update_xaxes(type="log", dtick=1)
