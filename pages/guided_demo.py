@@ -59,7 +59,7 @@ elif step == 3:
     st.caption(s.caption(3))
 elif step == 4:
     d = s.differencing
-    st.markdown(queries_list(d, number_format=",.0f", escape=md))
+    st.markdown(queries_list(d, escape=md))
     st.plotly_chart(
         charts.two_queries(
             ["everyone", "everyone but the target", "difference"],

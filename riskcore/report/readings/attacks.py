@@ -9,7 +9,7 @@ import pandas as pd
 
 from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
 from riskcore.engine import EncodedTable
-from riskcore.report.readings._format import join_names
+from riskcore.report.readings._format import format_number, join_names
 
 __all__ = [
     "differencing_reading",
@@ -59,18 +59,29 @@ def exposed_table(
 
 
 def queries_list(
-    r: DifferencingResult, *, number_format: str = ",.6g", escape: Callable[[object], str] = str
+    r: DifferencingResult,
+    *,
+    number_format: str | None = None,
+    escape: Callable[[object], str] = str,
 ) -> str:
     """Return the two published queries and their answers as a numbered markdown list.
 
-    ``number_format`` formats the answers (``",.0f"`` for counts of people);
+    ``number_format`` formats the answers; by default :func:`._format.format_number`
+    (a count as a whole number with thousands separators, never "1e+06").
     ``escape`` escapes the query texts (they quote column names and values).
     """
     q1, q2 = r.queries()
     return (
-        f"1. {escape(q1)}: **{format(r.q_all, number_format)}**\n"
-        f"2. {escape(q2)}: **{format(r.q_rest, number_format)}**"
+        f"1. {escape(q1)}: **{_answer(r, r.q_all, number_format)}**\n"
+        f"2. {escape(q2)}: **{_answer(r, r.q_rest, number_format)}**"
     )
+
+
+def _answer(r: DifferencingResult, x: float, number_format: str | None = None) -> str:
+    """Format one answer of the differencing attack: counts whole, nothing in exponents."""
+    if number_format is not None:
+        return format(x, number_format)
+    return format_number(x, integer=r.aggregate == "count" and float(x).is_integer())
 
 
 def differencing_reading(r: DifferencingResult) -> str:
@@ -80,7 +91,7 @@ def differencing_reading(r: DifferencingResult) -> str:
             ("has" if r.recovered == 1 else "does not have")
             + f" {' and '.join(f'{c} = {v}' for c, v in r.condition)}"
             if r.aggregate == "count"
-            else f"has {r.column} = {r.recovered:,.6g}"
+            else f"has {r.column} = {_answer(r, r.recovered)}"
         )
         rule = (
             f" Both answers come from at least {r.min_cell} people, so a minimum-cell-size "
@@ -90,13 +101,14 @@ def differencing_reading(r: DifferencingResult) -> str:
             "with larger groups it would not.)"
         )
         return (
-            f"The difference {r.q_all:,.6g} - {r.q_rest:,.6g} tells the attacker the target "
+            f"The difference {_answer(r, r.q_all)} - {_answer(r, r.q_rest)} tells the attacker "
+            "the target "
             f"{what}: {r.group_size} person shares the known values, so the difference is theirs."
             + rule
         )
     return (
         f"{r.group_size:,} people share the target's known values, so the difference "
-        f"({r.recovered:,.6g}) is a total over those {r.group_size:,} people, not the "
+        f"({_answer(r, r.recovered)}) is a total over those {r.group_size:,} people, not the "
         "target's own value."
     )
 
@@ -148,7 +160,8 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
     return (
         f"In this simulation {share:.1%} of the {d.size:,} attacker's estimates land within "
-        f"+/- {within:g} of the true value {truth:,.6g}; the rest point to a wrong answer."
+        f"+/- {within:g} of the true value {format_number(truth)}; the rest point to a wrong "
+        "answer."
     )
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from riskcore.report.readings._format import mechanism_label
+from riskcore.report.readings._format import format_number, mechanism_label
 
 if TYPE_CHECKING:  # riskcore.dp.release imports opendp: only its types are needed here
     from riskcore import dp
@@ -180,4 +180,4 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
 
 def sample_aggregate_release_reading(statistic: str, value: float, epsilon: float) -> str:
     """Return the message after a sample-and-aggregate release through OpenDP."""
-    return f"Released {statistic}: {value:,.6g} (certified epsilon {epsilon:.4g})."
+    return f"Released {statistic}: {format_number(value)} (certified epsilon {epsilon:.4g})."
