@@ -266,13 +266,15 @@ with tab_noise:
         if "release" in last:  # a published value stays a fact: say where it is, not what
             made = last["settings"]
             st.info(
-                stale_release_reading(
-                    made["query"],
-                    made["epsilon"],
-                    made["mechanism"],
-                    dp.NEIGHBOURING_LABELS[made["neighbouring"]],
-                    made["delta"],
-                    other_data=made["dataset"] != ctx.key,
+                md(
+                    stale_release_reading(
+                        made["query"],
+                        made["epsilon"],
+                        made["mechanism"],
+                        dp.NEIGHBOURING_LABELS[made["neighbouring"]],
+                        made["delta"],
+                        other_data=made["dataset"] != ctx.key,
+                    ),
                 ),
                 icon="ℹ️",
             )

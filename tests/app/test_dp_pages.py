@@ -243,7 +243,7 @@ def test_dp_release_is_shown_only_with_its_settings():
         change().run()
         assert not at.exception
         assert not any(k.startswith("Released:") for k in metrics(at))
-        note = " ".join(i.value for i in at.info)
+        note = " ".join(i.value for i in at.info).replace("\\", "")  # markdown escapes
         assert "The last release (count of rows, epsilon 1, Laplace" in note
         assert "see the ledger on the Budget tab" in note
 
