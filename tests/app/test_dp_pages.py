@@ -265,3 +265,13 @@ def test_dp_solver_target_starts_from_the_new_query_default():
     other = next(c for c in at.selectbox(key="rc_dp_num_col").options if c != column)
     at.selectbox(key="rc_dp_num_col").set_value(other).run()
     assert at.number_input(key="rc_dp_target").value == pytest.approx(expected)
+
+
+def test_ldp_numeric_metrics_never_use_an_exponent():
+    # issue 12: with U = 1,000,000 the local Laplace scale (U - L) / epsilon read "1e+06"
+    at = run("pages/ldp.py")
+    at.number_input(key="rc_ldp_hi").set_value(1_000_000.0).run()
+    assert not at.exception
+    m = metrics(at)
+    assert m["Noise per report (Laplace scale)"] == "1,000,000"  # (1e6 - 0) / 1
+    assert all("e+" not in v for v in m.values()), m

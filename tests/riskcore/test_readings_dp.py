@@ -463,6 +463,11 @@ def test_format_number_never_writes_a_count_in_scientific_notation():
     assert rd.format_number(12_345_678.9) == "12,345,679"
     assert rd.format_number(1_234.567) == "1,234.57"
     assert rd.format_number(0.0123456789) == "0.0123457"
+    assert rd.format_number(999_999.7) == "1,000,000"  # :,.6g would give "1e+06"
+    # four significant digits (the Local DP means): an income mean of 39,512.3 read "3.951e+04"
+    assert f"{39_512.3:,.4g}" == "3.951e+04"
+    assert rd.format_number(39_512.3, digits=4) == "39,512"
+    assert rd.format_number(38.5817, digits=4) == "38.58"
 
 
 def test_stale_release_reading_names_the_settings():

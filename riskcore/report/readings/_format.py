@@ -40,17 +40,16 @@ def plural(count: int, one: str, many: str) -> str:
     return one if count == 1 else many
 
 
-def format_number(x: float, *, integer: bool = False) -> str:
-    """Format a number for a metric without scientific notation.
+def format_number(x: float, *, integer: bool = False, digits: int = 6) -> str:
+    """Format a number for a metric without scientific notation for large values.
 
     A count (``integer=True``) is rounded to a whole number with thousands
     separators (1000000 -> "1,000,000", never "1e+06"). Other values keep
-    six significant digits below one million ("1,234.57", "0.0123457") and
-    are shown to the unit above it ("12,345,679"), where ``:g`` would switch
-    to an exponent.
+    ``digits`` significant digits ("1,234.57", "0.0123457") unless that
+    would need an exponent ("1.23457e+07", or 999,999.7 -> "1e+06"); those are
+    shown to the unit ("12,345,679", "1,000,000").
     """
     if integer:
         return f"{round(x):,}"
-    if abs(x) >= 1e6:
-        return f"{x:,.0f}"
-    return f"{x:,.6g}"
+    text = f"{x:,.{digits}g}"
+    return f"{x:,.0f}" if "e+" in text else text
