@@ -325,7 +325,12 @@ with tab_diff:
         curve_df = noise_curve(within, sens)
         st.plotly_chart(
             charts.noise_success(
-                curve_df["epsilon"], curve_df["p within"], curve_df["error95"], within
+                curve_df["epsilon"],
+                curve_df["p within"],
+                curve_df["error95"],
+                within,
+                epsilon=eps,
+                sensitivity=sens,
             ),
             key="rc_diff_curve",
         )

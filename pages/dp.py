@@ -16,6 +16,7 @@ from riskcore.report.readings import (
     composition_reading,
     error_reading,
     error_table,
+    format_number,
     gaussian_reference_reading,
     identifiability_reading,
     ledger_resets_reading,
@@ -35,6 +36,7 @@ from riskcore.report.readings import (
     slope_unit,
     solver_caption,
     solver_table,
+    stale_release_reading,
     worlds_reading,
 )
 from ui import cached, state
@@ -169,7 +171,7 @@ with tab_noise:
         st.stop()
 
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"True {what}", f"{answer:,.6g}")
+    m1.metric(f"True {what}", format_number(answer, integer=kind in ("count", "histogram")))
     m2.metric("Sensitivity (L1 / L2)", f"{sens.l1:,.4g} / {sens.l2:,.4g}")
     m3.metric(
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
@@ -190,6 +192,11 @@ with tab_noise:
 
     st.subheader("Solvers")
     s1, s2 = st.columns([1, 2])
+    # a new query (kind, column, bounds: other units) starts from its own default target
+    target_for = (kind, column, bounds)
+    if st.session_state.get("rc_dp_target_for") != target_for:
+        st.session_state.pop("rc_dp_target", None)
+        st.session_state["rc_dp_target_for"] = target_for
     target = s1.number_input(
         f"Target accuracy +/- ({unit})",
         min_value=1e-9,
@@ -215,6 +222,18 @@ with tab_noise:
     )
     ledger = state.ledger(ctx.key)
     r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
+    # what the release below is made for: a shown result or refusal belongs to these settings
+    settings = {
+        "dataset": ctx.key,
+        "query": base,
+        "epsilon": epsilon,
+        "mechanism": mech,
+        "neighbouring": neighbouring,
+        "delta": delta,
+    }
+    # a refusal also depends on the budget: raising it (or restarting the ledger) clears it
+    budget_now = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
+    budget_now += (len(ledger.entries), len(ledger.resets))
     if st.button(
         f"Release this {kind} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
     ):
@@ -230,27 +249,54 @@ with tab_noise:
                 ledger=ledger,
             )
             state.set_ledger(ctx.key, rel.ledger)
-            st.session_state[state.LAST_RELEASE] = (rel, leaks)
+            st.session_state[state.LAST_RELEASE] = {
+                "settings": settings,
+                "release": rel,
+                "leaks": leaks,
+            }
         except RiskcoreError as exc:
-            st.session_state[state.LAST_RELEASE] = str(exc)
+            st.session_state[state.LAST_RELEASE] = {
+                "settings": settings,
+                "refusal": str(exc),
+                "budget": budget_now,
+            }
         st.rerun()
     last = st.session_state.get(state.LAST_RELEASE)
-    if isinstance(last, str):
-        st.error(last)
+    if last is not None and last["settings"] != settings:
+        if "release" in last:  # a published value stays a fact: say where it is, not what
+            made = last["settings"]
+            st.info(
+                md(
+                    stale_release_reading(
+                        made["query"],
+                        made["epsilon"],
+                        made["mechanism"],
+                        dp.NEIGHBOURING_LABELS[made["neighbouring"]],
+                        made["delta"],
+                        other_data=made["dataset"] != ctx.key,
+                    ),
+                ),
+                icon="ℹ️",
+            )
+    elif last is not None and "refusal" in last:
+        if last["budget"] == budget_now:
+            st.error(last["refusal"])
     elif last is not None:
-        last, leaks = last
+        rel, leaks = last["release"], last["leaks"]
         for message in leaks:
             st.warning(f"Privacy leak: {message}", icon="⚠️")
-        shown = released_values(last)
-        note = rounding_note(last)
-        if last.labels:
-            st.dataframe({"bar": list(last.labels), "released count": list(shown)}, hide_index=True)
+        shown = released_values(rel)
+        note = rounding_note(rel)
+        if rel.labels:
+            st.dataframe({"bar": list(rel.labels), "released count": list(shown)}, hide_index=True)
         else:
-            value = f"{shown[0]:,.0f}" if note else f"{shown[0]:,.6g}"
-            st.metric(f"Released: {last.query.describe()}", value)
+            st.metric(
+                f"Released: {rel.query.describe()}",
+                format_number(shown[0], integer=kind in ("count", "histogram")),
+            )
         if note:
             st.caption(note)
-        st.markdown(md(release_reading(last)))
+        st.markdown(md(release_reading(rel)))
 
 # ------------------------------------------------------------------ clipped mean
 with tab_clip:
@@ -299,6 +345,7 @@ with tab_budget:
     if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
         ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries, ledger.resets)
         state.set_ledger(ctx.key, ledger)
+        st.rerun()  # the release tab above was drawn with the old budget (its refusal, its left)
     spent = ledger.spent()[0]
     tot = ledger.totals()
     t1, t2, t3, t4 = st.columns(4)

@@ -59,7 +59,7 @@ elif step == 3:
     st.caption(s.caption(3))
 elif step == 4:
     d = s.differencing
-    st.markdown(queries_list(d, number_format=",.0f", escape=md))
+    st.markdown(queries_list(d, escape=md))
     st.plotly_chart(
         charts.two_queries(
             ["everyone", "everyone but the target", "difference"],
@@ -75,7 +75,8 @@ else:
         "epsilon per query", [0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0], value=0.1, key="rc_story_eps"
     )
     st.plotly_chart(
-        charts.noise_success(s.epsilons, s.p_exact, s.count_error, 0.5), key="rc_story_5"
+        charts.noise_success(s.epsilons, s.p_exact, s.count_error, 0.5, epsilon=eps),
+        key="rc_story_5",
     )
     st.caption(s.caption(5, epsilon=eps, escape=md))
 

@@ -10,6 +10,7 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
     categorical_columns,
+    format_number,
     grr_reading,
     grr_table,
     ldp_planning,
@@ -85,13 +86,13 @@ with tab_num:
                 st.error(str(exc))
             else:
                 k1, k2, k3 = st.columns(3)
-                k1.metric("True mean", f"{lr.true_mean:,.4g}")
+                k1.metric("True mean", format_number(lr.true_mean, digits=4))
                 k2.metric(
                     "Estimated from noisy reports",
-                    f"{lr.estimated_mean:,.4g}",
+                    format_number(lr.estimated_mean, digits=4),
                     help="95% interval below",
                 )
-                k3.metric("Noise per report (Laplace scale)", f"{lr.scale:,.4g}")
+                k3.metric("Noise per report (Laplace scale)", format_number(lr.scale, digits=4))
                 st.markdown(md(local_laplace_reading(lr)))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)

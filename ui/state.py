@@ -28,7 +28,9 @@ TARGETS = "rc_targets"
 LOAD_ERROR = "rc_load_error"
 #: Privacy ledgers of this session, one per dataset key: {key: PrivacyLedger}.
 LEDGERS = "rc_dp_ledgers"
-#: Outcome of the last release attempt on the DP page: Release, or the refusal text.
+#: Outcome of the last release attempt on the DP page, with the settings it was made for:
+#: {"settings": {dataset, query, epsilon, mechanism, neighbouring, delta}, "release",
+#: "leaks"} or {"settings", "refusal": text, "budget": ledger state when refused}.
 LAST_RELEASE = "rc_dp_last_release"
 
 DEMO_ROWS = 32_561

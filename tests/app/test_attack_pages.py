@@ -173,3 +173,45 @@ def test_attacks_page_offers_row_number_as_ground_truth():
     expected = (sizes[rows] == 1).mean()
     assert metrics(at)["Re-identified correctly"] == f"{expected:.1%}"
     assert not any("__" in e.value for e in at.error)
+
+
+def _noise_note(at) -> str:
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    spec = next(s for s in specs if s["layout"]["title"]["text"].startswith("Laplace noise"))
+    (note,) = spec["layout"]["annotations"]
+    marker = next(t for t in spec["data"] if t.get("name") == "chosen epsilon")
+    return note["text"], plotly_values(marker["x"])
+
+
+def test_guided_demo_last_step_epsilon_moves_the_figure():
+    # issue 12: the step-6 slider changed the caption only
+    at = _at_step(5)
+    text, x = _noise_note(at)
+    assert text.startswith("epsilon = 0.1: attacker within +/- 0.5 in ") and x == [0.1, 0.1]
+    at.select_slider(key="rc_story_eps").set_value(1.0).run()
+    assert not at.exception
+    text, x = _noise_note(at)
+    # b = 1: P(|D| <= 0.5) = 1 - e^-0.5 (1 + 0.25) = 24.2%; error ln 20 = 3.0
+    assert text == "epsilon = 1: attacker within +/- 0.5 in 24.2% of tries; error +/- 3.0"
+    assert x == [1.0, 1.0]
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "+/- 3.0 (95%)" in captions and "probability 24.2%" in captions
+
+
+def _at_step(step: int):
+    at = run("pages/guided_demo.py")
+    at.session_state["rc_story_step"] = step
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_attacks_differencing_epsilon_moves_the_noise_figure():
+    at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
+    text, x = _noise_note(at)
+    assert text.startswith("epsilon = 0.5: ") and x == [0.5, 0.5]
+    at.select_slider(key="rc_diff_eps").set_value(2.0).run()
+    text, x = _noise_note(at)
+    assert text.startswith("epsilon = 2: ") and x == [2.0, 2.0]
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "At epsilon = 2 per query" in captions

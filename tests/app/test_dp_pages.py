@@ -62,7 +62,7 @@ def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
     assert abs(float(released.replace(",", "")) - 32_561) < 40  # P(|Laplace(1)| > 40) ~ 4e-18
     # a Laplace count is shown as a whole number, with the post-processing note
     assert "." not in released
-    rel, _ = at.session_state["rc_dp_last_release"]
+    rel = at.session_state["rc_dp_last_release"]["release"]
     assert released == f"{round(rel.value):,}"
     assert any("rounding is post-processing" in c.value for c in at.caption)
     at.button(key="rc_dp_release").click().run()
@@ -172,7 +172,7 @@ def test_dp_page_gaussian_plan_matches_its_release():
     at.selectbox(key="rc_dp_release_mech").set_value("gaussian").run()
     at.button(key="rc_dp_release").click().run()
     assert not at.exception
-    rel, _ = at.session_state["rc_dp_last_release"]
+    rel = at.session_state["rc_dp_last_release"]["release"]
     assert rel.scale == pytest.approx(row["noise scale"], rel=1e-6)
     assert rel.half_width == pytest.approx(row["+/- (95%)"], rel=1e-6)
     assert rel.epsilon <= 1.0
@@ -197,3 +197,81 @@ def test_sample_and_aggregate_slope_defaults_to_two_columns_with_units():
     )
     at.selectbox(key="rc_dp_sa_y_slope").set_value("age").run()
     assert any("two different columns" in e.value for e in at.error)
+
+
+def _refused(at) -> bool:
+    return any(e.value.startswith("Refused:") for e in at.error)
+
+
+def test_dp_refusal_disappears_when_the_budget_is_raised():
+    # issue 12: a refusal stays after its cause is gone
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    at.button(key="rc_dp_release").click().run()  # epsilon 1 of budget 1 spent: refused
+    assert _refused(at)
+    at.number_input(key="rc_dp_budget").set_value(5.0).run()
+    assert not at.exception
+    assert not _refused(at)
+    assert metrics(at)["Budget left"] == "4 of 5"  # the release tab sees the new budget at once
+    at.button(key="rc_dp_release").click().run()
+    assert not _refused(at)
+    assert any(k.startswith("Released: count of rows") for k in metrics(at))
+
+
+def test_dp_refusal_disappears_when_epsilon_or_query_changes():
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    at.button(key="rc_dp_release").click().run()
+    assert _refused(at)
+    at.select_slider(key="rc_dp_epsilon").set_value(0.5).run()
+    assert not _refused(at)
+    at.select_slider(key="rc_dp_epsilon").set_value(1.0).run()
+    assert _refused(at)  # the same settings and budget: the refusal still holds
+    at.selectbox(key="rc_dp_kind").set_value("histogram").run()
+    assert not _refused(at)
+
+
+def test_dp_release_is_shown_only_with_its_settings():
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()
+    assert any(k.startswith("Released: count of rows") for k in metrics(at))
+    for change in (
+        lambda: at.selectbox(key="rc_dp_release_mech").set_value("discrete_laplace"),
+        lambda: at.radio(key="rc_dp_neighbouring").set_value(dp.NEIGHBOURING_LABELS["change_one"]),
+        lambda: at.selectbox(key="rc_dp_kind").set_value("histogram"),
+    ):
+        change().run()
+        assert not at.exception
+        assert not any(k.startswith("Released:") for k in metrics(at))
+        note = " ".join(i.value for i in at.info).replace("\\", "")  # markdown escapes
+        assert "The last release (count of rows, epsilon 1, Laplace" in note
+        assert "see the ledger on the Budget tab" in note
+
+
+def test_dp_solver_target_starts_from_the_new_query_default():
+    # issue 12: a solver keeps the old input when the query (and its unit) changes
+    at = run("pages/dp.py")
+    at.number_input(key="rc_dp_target").set_value(10.0).run()  # 10 people, for the count
+    at.selectbox(key="rc_dp_kind").set_value("mean").run()
+    assert not at.exception
+    column = at.selectbox(key="rc_dp_num_col").value
+    n = len(make_people(32_561, seed=0))
+    sens = dp.sensitivity("mean", neighbouring="add_remove", bounds=(0.0, 100.0), n=n)
+    # the default is the Laplace 95% half-width at epsilon 1: Delta_1 ln 20 / epsilon
+    expected = max(round(sens.l1 * math.log(20), 3), 1e-3)
+    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected)
+    assert at.number_input(key="rc_dp_target").value != 10.0
+    at.number_input(key="rc_dp_target").set_value(7.0).run()
+    other = next(c for c in at.selectbox(key="rc_dp_num_col").options if c != column)
+    at.selectbox(key="rc_dp_num_col").set_value(other).run()
+    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected)
+
+
+def test_ldp_numeric_metrics_never_use_an_exponent():
+    # issue 12: with U = 1,000,000 the local Laplace scale (U - L) / epsilon read "1e+06"
+    at = run("pages/ldp.py")
+    at.number_input(key="rc_ldp_hi").set_value(1_000_000.0).run()
+    assert not at.exception
+    m = metrics(at)
+    assert m["Noise per report (Laplace scale)"] == "1,000,000"  # (1e6 - 0) / 1
+    assert all("e+" not in v for v in m.values()), m

@@ -430,3 +430,30 @@ def test_margin_chart():
         "epsilon (log scale)",
         "95% margin on a share (+/- percentage points, log)",
     )
+
+
+def test_noise_success_marks_the_chosen_epsilon_with_the_caption_numbers():
+    # issue 12: the epsilon control changed only the caption, not the figure
+    c = rd.noise_curve(0.5)
+    plain = fg.noise_success(c["epsilon"], c["p within"], c["error95"], 0.5)
+    assert not plain.layout.annotations and len(plain.data) == 2
+    fig = fg.noise_success(c["epsilon"], c["p within"], c["error95"], 0.5, epsilon=0.1)
+    line, point = (t for t in fig.data if t.name == "chosen epsilon")
+    assert list(line.x) == [0.1, 0.1]
+    # b = 1 / 0.1 = 10: P(|D| <= 0.5) = 1 - e^-0.05 (1 + 0.025); error 10 ln 20
+    p = 1 - math.exp(-0.05) * 1.025
+    assert list(point.y) == pytest.approx([100 * p])
+    (note,) = fig.layout.annotations
+    assert note.text == (
+        f"epsilon = 0.1: attacker within +/- 0.5 in {p:.1%} of tries; error +/- {10 * LN20:,.1f}"
+    )
+    assert note.x == pytest.approx(-1.0)  # log10(0.1) on the log axis
+    # a sum with sensitivity 50, within 1: b = 50 / 2 = 25
+    big = fg.noise_success(
+        c["epsilon"], c["p within"], c["error95"], 1.0, epsilon=2.0, sensitivity=50.0
+    )
+    q = 1 - math.exp(-1 / 25) * (1 + 1 / 50)
+    assert big.layout.annotations[0].text.startswith(
+        f"epsilon = 2: attacker within +/- 1 in {q:.1%}"
+    )
+    assert big.layout.annotations[0].text.endswith(f"error +/- {25 * LN20:,.1f}")

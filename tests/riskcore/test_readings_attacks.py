@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.attacks import DifferencingResult, homogeneity_attack
+from riskcore.attacks import DifferencingResult, differencing_attack, homogeneity_attack
 from riskcore.attacks.linkage import AttributeDisclosure, LinkageCurve, LinkageResult, Rate
 from riskcore.engine import EncodedTable
 from riskcore.report import readings as rd
@@ -243,3 +243,23 @@ def test_needs_qis_reading_names_the_attack_and_the_ones_that_run_anyway():
         "attacker's table on them. The differencing and two-release attacks do not need them."
     )
     assert "reads the classes they form" in rd.needs_qis_reading("homogeneity")
+
+
+def test_differencing_counts_on_a_million_rows_read_as_whole_numbers():
+    # issue 12: a count of 1,000,000 rows read "1e+06" (format ",.6g")
+    n = 1_000_000
+    df = pd.DataFrame({"a": np.zeros(n, dtype=np.int64), "s": "x"})
+    df.loc[7, "a"] = 1  # the target, alone on a = 1
+    r = differencing_attack(df, 7, ["a"], condition={"s": "x"})
+    assert (r.q_all, r.q_rest) == (1_000_000, 999_999)
+    listed = rd.queries_list(r)
+    assert "**1,000,000**" in listed and "**999,999**" in listed and "e+" not in listed
+    assert "The difference 1,000,000 - 999,999 tells the attacker" in rd.differencing_reading(r)
+    # a sum over a million people keeps its units, still without an exponent
+    df["v"] = 2.0
+    r = differencing_attack(df, 7, ["a"], aggregate="sum", column="v")
+    assert rd.queries_list(r).startswith("1. ") and "**2,000,000**" in rd.queries_list(r)
+    assert "true value 2" in rd.estimate_reading(np.array([2.0]), 2.0, 0.5)
+    assert rd.estimate_reading(np.array([0.0]), 1_500_000.0, 0.5).endswith(
+        "the true value 1,500,000; the rest point to a wrong answer."
+    )

@@ -453,3 +453,33 @@ def test_query_phrase():
     assert rd.query_phrase("sum", "income") == ("sum of income", "income units")
     assert rd.query_phrase("mean", "age") == ("mean of age", "age units")
     assert rd.query_phrase("histogram", "sex") == ("largest bar of the sex histogram", "people")
+
+
+def test_format_number_never_writes_a_count_in_scientific_notation():
+    # issue 12: a count of 1,000,000 rows read "1e+06" with :,.6g
+    assert f"{1_000_000:,.6g}" == "1e+06"  # the defect being fixed
+    assert rd.format_number(1_000_000.0, integer=True) == "1,000,000"
+    assert rd.format_number(32_561.0, integer=True) == "32,561"
+    assert rd.format_number(12_345_678.9) == "12,345,679"
+    assert rd.format_number(1_234.567) == "1,234.57"
+    assert rd.format_number(0.0123456789) == "0.0123457"
+    assert rd.format_number(999_999.7) == "1,000,000"  # :,.6g would give "1e+06"
+    # four significant digits (the Local DP means): an income mean of 39,512.3 read "3.951e+04"
+    assert f"{39_512.3:,.4g}" == "3.951e+04"
+    assert rd.format_number(39_512.3, digits=4) == "39,512"
+    assert rd.format_number(38.5817, digits=4) == "38.58"
+
+
+def test_stale_release_reading_names_the_settings():
+    from riskcore.dp.query import Query
+
+    text = rd.stale_release_reading(
+        Query("sum", column="income", bounds=(0.0, 100.0)),
+        0.5,
+        "discrete_laplace",
+        dp.NEIGHBOURING_LABELS["change_one"],
+        1e-6,
+    )
+    assert text.startswith("The last release (sum of income clipped to [0, 100], epsilon 0.5,")
+    assert "Discrete Laplace" in text and "change one person's row" in text
+    assert "delta 1e-06" in text and "another dataset" not in text

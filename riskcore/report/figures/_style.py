@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Iterable
+from typing import Literal
+
+import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["ACCENT", "GREEN", "MECH_COLORS", "MECH_DASHES", "NEUTRAL", "PURPLE", "YELLOW", "layout"]
+__all__ = [
+    "ACCENT",
+    "GREEN",
+    "LABEL_WIDTH",
+    "MAX_CATEGORIES",
+    "MECH_COLORS",
+    "MECH_DASHES",
+    "NEUTRAL",
+    "PURPLE",
+    "YELLOW",
+    "category_axis",
+    "layout",
+    "more_note",
+    "tick_label",
+    "top_categories",
+]
 
 ACCENT = "#d1495b"  # risk
 NEUTRAL = "#2e86ab"  # everything else
@@ -43,3 +63,62 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
         showlegend=False,
     )
     return fig
+
+
+#: A categorical axis shows at most this many categories; beyond, the top ones and a note.
+MAX_CATEGORIES = 25
+#: Characters per line of a category's tick label, by the axis it sits on.
+LABEL_WIDTH = {"x": 16, "y": 32}
+#: Lines of a tick label; the rest is cut with an ellipsis (the hover keeps the full text).
+LABEL_LINES = 2
+
+
+def tick_label(text: object, width: int, lines: int = LABEL_LINES) -> str:
+    """Return ``text`` wrapped at word boundaries with ``<br>``, at most ``lines`` lines.
+
+    A word longer than ``width`` and text beyond the last line are cut with
+    an ellipsis, so no label is longer than ``width`` characters per line
+    ("hours_per_week + marital_status" -> "hours_per_week +<br>marital_status").
+    """
+    parts = textwrap.wrap(str(text), width, break_long_words=False, break_on_hyphens=False)
+    parts = parts or [""]
+    cut = len(parts) > lines
+    parts = [p if len(p) <= width else p[: width - 1] + "\u2026" for p in parts[:lines]]
+    if cut and not parts[-1].endswith("\u2026"):
+        parts[-1] = parts[-1][: width - 1].rstrip() + "\u2026"
+    return "<br>".join(parts)
+
+
+def category_axis(fig: go.Figure, labels: Iterable[object], *, axis: Literal["x", "y"]) -> None:
+    """Make ``axis`` categorical with a tick at every category, long labels wrapped.
+
+    ``tickmode="array"`` with one tick value per category stops plotly from
+    labelling only every other bar; ``automargin`` makes room for wrapped
+    labels. Bars keep the full category as their value, so the hover shows it.
+    """
+    values = [str(v) for v in labels]
+    settings = {
+        "type": "category",
+        "tickmode": "array",
+        "tickvals": values,
+        "ticktext": [tick_label(v, LABEL_WIDTH[axis]) for v in values],
+        "automargin": True,
+    }
+    if axis == "x":
+        fig.update_xaxes(**settings)
+    else:
+        fig.update_yaxes(**settings)
+
+
+def top_categories(df: pd.DataFrame, by: str, n: int = MAX_CATEGORIES) -> tuple[pd.DataFrame, int]:
+    """Return the ``n`` rows of ``df`` with the largest ``by`` (largest first) and how many
+    rows were left out; ``df`` unchanged and 0 when it has at most ``n`` rows."""
+    if len(df) <= n:
+        return df, 0
+    top = df.sort_values(by, ascending=False, kind="stable").head(n)
+    return top, len(df) - n
+
+
+def more_note(shown: int, more: int) -> str:
+    """Return the title suffix for a chart that shows only its top categories ("" if none left)."""
+    return f" (top {shown}; {more:,} more)" if more else ""

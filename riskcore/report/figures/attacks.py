@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+from riskcore.report.figures._style import (
+    ACCENT,
+    GREEN,
+    NEUTRAL,
+    YELLOW,
+    category_axis,
+    layout,
+)
+from riskcore.report.readings.attacks import noise_marker_label, noise_point
 
 __all__ = [
     "candidates_bars",
@@ -31,6 +41,7 @@ def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
             hovertemplate="%{x} candidates: %{customdata[0]:,} targets (%{y:.1f}%)<extra></extra>",
         )
     )
+    category_axis(fig, hist["candidates"], axis="x")
     return layout(
         fig,
         title,
@@ -64,7 +75,7 @@ def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
             hovertemplate="knowing %{customdata[0]}: %{y:.1f}%<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category")
+    category_axis(fig, curve["added"], axis="x")
     fig.update_yaxes(range=[0, 102])
     fig = layout(
         fig,
@@ -86,7 +97,7 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
             hovertemplate="%{x}: %{y:,} people in %{customdata[0]:,} classes<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category")
+    category_axis(fig, df[x].astype(str), axis="x")
     return layout(fig, title, x_title, "people whose value is exposed")
 
 
@@ -130,13 +141,25 @@ def two_queries(labels: list[str], values: list[float], title: str, y: str) -> g
             hovertemplate="%{x}: %{y:,}<extra></extra>",
         )
     )
+    category_axis(fig, labels, axis="x")
     return layout(fig, title, "query", y)
 
 
 def noise_success(
-    eps: np.ndarray, p_within: np.ndarray, error: np.ndarray, within: float
+    eps: np.ndarray,
+    p_within: np.ndarray,
+    error: np.ndarray,
+    within: float,
+    *,
+    epsilon: float | None = None,
+    sensitivity: float = 1.0,
 ) -> go.Figure:
-    """Attacker's success and the answer's error against epsilon (log scale)."""
+    """Attacker's success and the answer's error against epsilon (log scale).
+
+    With ``epsilon``, a vertical marker at the chosen epsilon carries the
+    label of :func:`riskcore.report.readings.attacks.noise_marker_label`
+    (the numbers of the caption under the plot, for ``sensitivity``).
+    """
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -159,6 +182,43 @@ def noise_success(
             hovertemplate="epsilon %{x:.3g}: +/- %{y:,.1f}<extra></extra>",
         )
     )
+    if epsilon is not None:
+        p, _ = noise_point(epsilon, sensitivity, within)
+        label = noise_marker_label(epsilon, sensitivity, within)
+        fig.add_trace(  # a trace in data coordinates: exact on the log axis
+            go.Scatter(
+                x=[epsilon, epsilon],
+                y=[0, 102],
+                mode="lines",
+                line={"color": YELLOW, "dash": "dot", "width": 2},
+                name="chosen epsilon",
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[epsilon],
+                y=[p * 100],
+                mode="markers",
+                marker={"color": ACCENT, "size": 10},
+                name="chosen epsilon",
+                hovertext=[label],
+                hoverinfo="text",
+                showlegend=False,
+            )
+        )
+        left = math.log10(epsilon) > 0  # label on the side with room
+        fig.add_annotation(
+            x=math.log10(epsilon),  # annotations on a log axis take log10 of the value
+            y=1.0,
+            yref="paper",
+            text=label,
+            showarrow=False,
+            xanchor="right" if left else "left",
+            yanchor="bottom",
+            font={"size": 12},
+        )
     fig.update_xaxes(type="log", dtick=1)
     fig = layout(
         fig,
@@ -178,7 +238,7 @@ def noise_success(
         },
         showlegend=True,
         legend={"orientation": "h", "y": -0.3},
-        margin={"l": 10, "r": 60, "t": 60, "b": 10},
+        margin={"l": 10, "r": 60, "t": 80, "b": 10},
     )
     return fig
 

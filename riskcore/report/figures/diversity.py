@@ -5,13 +5,18 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from riskcore.report.figures._style import ACCENT, NEUTRAL, layout
+from riskcore.report.figures._style import ACCENT, MAX_CATEGORIES, NEUTRAL, category_axis, layout
 
 __all__ = ["diversity_bars"]
 
 
 def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
-    """Records by the number of distinct sensitive values in their class."""
+    """Records by the number of distinct sensitive values in their class.
+
+    Up to :data:`._style.MAX_CATEGORIES` counts, one labelled bar each; more,
+    and the axis is numeric (the counts are ordered, a skipped tick label
+    cannot be misread).
+    """
     colors = [ACCENT if v == 1 else NEUTRAL for v in df["distinct values"]]
     fig = go.Figure(
         go.Bar(
@@ -21,7 +26,11 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
             hovertemplate="%{y:,} people in classes with %{x} distinct values<extra></extra>",
         )
     )
-    fig.update_xaxes(type="category")
+    if len(df) <= MAX_CATEGORIES:
+        category_axis(fig, df["distinct values"], axis="x")
+    else:
+        fig.update_traces(x=df["distinct values"])
+        fig.update_xaxes(type="linear")
     return layout(
         fig,
         f"Diversity of {attribute} within equivalence classes",

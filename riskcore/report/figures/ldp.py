@@ -5,13 +5,20 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from riskcore.report.figures import _style
 from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
 
 __all__ = ["grr_bars", "margin_chart"]
 
 
 def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
-    """True, randomized and estimated counts per category, with 95% intervals."""
+    """True, randomized and estimated counts per category, with 95% intervals.
+
+    More than :data:`._style.MAX_CATEGORIES` categories: those with the
+    largest estimated count (what the collector can rank by), and the title
+    says how many more there are.
+    """
+    df, more = _style.top_categories(df, "estimated")
     fig = go.Figure()
     fig.add_trace(go.Bar(x=df["category"], y=df["true"], name="true", marker_color=GREEN))
     fig.add_trace(
@@ -36,9 +43,11 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
             },
         )
     )
+    _style.category_axis(fig, df["category"], axis="x")
     fig = layout(
         fig,
-        f"Randomized response on {column}: what the collector sees and estimates",
+        f"Randomized response on {column}: what the collector sees and estimates"
+        + _style.more_note(len(df), more),
         column,
         "people",
     )

@@ -7,7 +7,14 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
-from riskcore.report.figures._style import ACCENT, NEUTRAL, layout
+from riskcore.report.figures._style import (
+    ACCENT,
+    NEUTRAL,
+    category_axis,
+    layout,
+    more_note,
+    top_categories,
+)
 
 __all__ = [
     "candidates_curve",
@@ -31,6 +38,7 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
             "<br>%{customdata[1]:.1%} of records<extra></extra>",
         )
     )
+    category_axis(fig, hist["class size"], axis="x")
     return layout(
         fig,
         f"Records by equivalence-class size on {qis_label}",
@@ -63,7 +71,14 @@ def candidates_curve(cand: pd.DataFrame) -> go.Figure:
 
 
 def subset_bars(df: pd.DataFrame) -> go.Figure:
-    """Horizontal bars: share of records unique on each QI subset."""
+    """Horizontal bars: share of records unique on each QI subset.
+
+    At most :data:`._style.MAX_CATEGORIES` subsets, the most identifying; the
+    title counts those left out (here, or by :func:`~riskcore.report.readings.subset_table`,
+    which records them in ``df.attrs["more"]``).
+    """
+    earlier = int(df.attrs.get("more", 0))
+    df, more = top_categories(df, "unique %")
     fig = go.Figure(
         go.Bar(
             x=df["unique %"],
@@ -74,10 +89,12 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y}: %{x:.2f}% unique (%{customdata[0]:,} people)<extra></extra>",
         )
     )
+    category_axis(fig, df["columns"], axis="y")
     fig.update_yaxes(autorange="reversed")
     fig = layout(
         fig,
-        "People unique on each combination of quasi-identifiers",
+        "People unique on each combination of quasi-identifiers"
+        + more_note(len(df), more + earlier),
         "records unique on the combination (%)",
         "quasi-identifiers",
     )
@@ -87,7 +104,8 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
 
 
 def contribution_bars(df: pd.DataFrame) -> go.Figure:
-    """Bars: share of the unique records each QI is responsible for."""
+    """Bars: share of the unique records each QI is responsible for (the top 25 at most)."""
+    df, more = top_categories(df, "drop %")
     fig = go.Figure(
         go.Bar(
             x=df["column"],
@@ -98,9 +116,10 @@ def contribution_bars(df: pd.DataFrame) -> go.Figure:
             "become non-unique<extra></extra>",
         )
     )
+    category_axis(fig, df["column"], axis="x")
     return layout(
         fig,
-        "Which column drives the risk",
+        "Which column drives the risk" + more_note(len(df), more),
         "quasi-identifier removed",
         "unique people who would become non-unique (%)",
     )
@@ -109,7 +128,12 @@ def contribution_bars(df: pd.DataFrame) -> go.Figure:
 def share_bars(
     df: pd.DataFrame, x: str, y: str, title: str, x_title: str, *, y_title: str
 ) -> go.Figure:
-    """Horizontal percentage bars (one per row of ``df``): ``df[y]`` (a share) against ``df[x]``."""
+    """Horizontal percentage bars (one per row of ``df``): ``df[y]`` (a share) against ``df[x]``.
+
+    More than :data:`._style.MAX_CATEGORIES` rows: the largest shares, and
+    the title says how many more there are.
+    """
+    df, more = top_categories(df, y)
     fig = go.Figure(
         go.Bar(
             x=df[y] * 100,
@@ -120,6 +144,7 @@ def share_bars(
         )
     )
     fig.update_xaxes(range=[0, 102])
-    fig = layout(fig, title, x_title, y_title)
+    category_axis(fig, df[x], axis="y")
+    fig = layout(fig, title + more_note(len(df), more), x_title, y_title)
     fig.update_layout(height=max(280, 40 * len(df) + 120))  # after layout()'s fixed height
     return fig

@@ -24,6 +24,7 @@ Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
 from __future__ import annotations
 
 from riskcore.report.readings._format import (
+    format_number,
     join_names,
     short_share,
 )
@@ -46,6 +47,8 @@ from riskcore.report.readings.attacks import (
     homogeneity_reading,
     needs_qis_reading,
     noise_curve,
+    noise_marker_label,
+    noise_point,
     noise_reading,
     queries_list,
     two_release_table,
@@ -119,6 +122,7 @@ from riskcore.report.readings.release import (
     sensitivity_reading,
     slope_unit,
     solver_caption,
+    stale_release_reading,
     worlds_reading,
 )
 from riskcore.report.readings.story import (
@@ -175,6 +179,7 @@ __all__ = [
     "estimate_reading",
     "exposed_table",
     "failing_reading",
+    "format_number",
     "gaussian_reference_reading",
     "grr_reading",
     "grr_table",
@@ -194,6 +199,8 @@ __all__ = [
     "mechanisms_for",
     "needs_qis_reading",
     "noise_curve",
+    "noise_marker_label",
+    "noise_point",
     "noise_reading",
     "numeric_columns",
     "order_pending",
@@ -224,6 +231,7 @@ __all__ = [
     "slope_unit",
     "solver_caption",
     "solver_table",
+    "stale_release_reading",
     "story_intro",
     "subset_reading",
     "subset_table",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["join_names", "mechanism_label", "plural", "short_share"]
+__all__ = ["format_number", "join_names", "mechanism_label", "plural", "short_share"]
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -38,3 +38,18 @@ def mechanism_label(value: str) -> str:
 def plural(count: int, one: str, many: str) -> str:
     """Return ``one`` for a count of 1 and ``many`` otherwise ("1 query", "2 queries")."""
     return one if count == 1 else many
+
+
+def format_number(x: float, *, integer: bool = False, digits: int = 6) -> str:
+    """Format a number for a metric without scientific notation for large values.
+
+    A count (``integer=True``) is rounded to a whole number with thousands
+    separators (1000000 -> "1,000,000", never "1e+06"). Other values keep
+    ``digits`` significant digits ("1,234.57", "0.0123457") unless that
+    would need an exponent ("1.23457e+07", or 999,999.7 -> "1e+06"); those are
+    shown to the unit ("12,345,679", "1,000,000").
+    """
+    if integer:
+        return f"{round(x):,}"
+    text = f"{x:,.{digits}g}"
+    return f"{x:,.0f}" if "e+" in text else text

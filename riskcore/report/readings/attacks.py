@@ -9,7 +9,7 @@ import pandas as pd
 
 from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
 from riskcore.engine import EncodedTable
-from riskcore.report.readings._format import join_names
+from riskcore.report.readings._format import format_number, join_names
 
 __all__ = [
     "differencing_reading",
@@ -18,6 +18,8 @@ __all__ = [
     "homogeneity_reading",
     "needs_qis_reading",
     "noise_curve",
+    "noise_marker_label",
+    "noise_point",
     "noise_reading",
     "queries_list",
     "two_release_table",
@@ -57,18 +59,29 @@ def exposed_table(
 
 
 def queries_list(
-    r: DifferencingResult, *, number_format: str = ",.6g", escape: Callable[[object], str] = str
+    r: DifferencingResult,
+    *,
+    number_format: str | None = None,
+    escape: Callable[[object], str] = str,
 ) -> str:
     """Return the two published queries and their answers as a numbered markdown list.
 
-    ``number_format`` formats the answers (``",.0f"`` for counts of people);
+    ``number_format`` formats the answers; by default :func:`._format.format_number`
+    (a count as a whole number with thousands separators, never "1e+06").
     ``escape`` escapes the query texts (they quote column names and values).
     """
     q1, q2 = r.queries()
     return (
-        f"1. {escape(q1)}: **{format(r.q_all, number_format)}**\n"
-        f"2. {escape(q2)}: **{format(r.q_rest, number_format)}**"
+        f"1. {escape(q1)}: **{_answer(r, r.q_all, number_format)}**\n"
+        f"2. {escape(q2)}: **{_answer(r, r.q_rest, number_format)}**"
     )
+
+
+def _answer(r: DifferencingResult, x: float, number_format: str | None = None) -> str:
+    """Format one answer of the differencing attack: counts whole, nothing in exponents."""
+    if number_format is not None:
+        return format(x, number_format)
+    return format_number(x, integer=r.aggregate == "count" and float(x).is_integer())
 
 
 def differencing_reading(r: DifferencingResult) -> str:
@@ -78,7 +91,7 @@ def differencing_reading(r: DifferencingResult) -> str:
             ("has" if r.recovered == 1 else "does not have")
             + f" {' and '.join(f'{c} = {v}' for c, v in r.condition)}"
             if r.aggregate == "count"
-            else f"has {r.column} = {r.recovered:,.6g}"
+            else f"has {r.column} = {_answer(r, r.recovered)}"
         )
         rule = (
             f" Both answers come from at least {r.min_cell} people, so a minimum-cell-size "
@@ -88,29 +101,53 @@ def differencing_reading(r: DifferencingResult) -> str:
             "with larger groups it would not.)"
         )
         return (
-            f"The difference {r.q_all:,.6g} - {r.q_rest:,.6g} tells the attacker the target "
+            f"The difference {_answer(r, r.q_all)} - {_answer(r, r.q_rest)} tells the attacker "
+            "the target "
             f"{what}: {r.group_size} person shares the known values, so the difference is theirs."
             + rule
         )
     return (
         f"{r.group_size:,} people share the target's known values, so the difference "
-        f"({r.recovered:,.6g}) is a total over those {r.group_size:,} people, not the "
+        f"({_answer(r, r.recovered)}) is a total over those {r.group_size:,} people, not the "
         "target's own value."
     )
 
 
-def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
-    """Return the reading under the noise plot at the chosen epsilon."""
+def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[float, float]:
+    """Return (attacker's success, 95% error of one answer) at ``epsilon``.
+
+    The success is :func:`riskcore.attacks.difference_within_probability`,
+    P(|D| <= x) = 1 - e^{-x/b} (1 + x / (2b)) for the difference D of two
+    Laplace(b) noises, b = sensitivity / epsilon; the error is the Laplace
+    95% half-width b ln 20 (P(|X| > x) = e^{-x/b}).
+    """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import laplace_half_width
 
     p = float(difference_within_probability(within, epsilon, sensitivity))
-    b = sensitivity / epsilon
+    return p, float(laplace_half_width(sensitivity / epsilon))
+
+
+def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the reading under the noise plot at the chosen epsilon."""
+    p, half = noise_point(epsilon, sensitivity, within)
     return (
         f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
-        f"{laplace_half_width(b):,.1f} (95%), and the attacker's difference lands within "
+        f"{half:,.1f} (95%), and the attacker's difference lands within "
         f"+/- {within:g} of the truth with probability {p:.1%}, computed exactly from the "
         "Laplace distribution (it was 100% without noise)."
+    )
+
+
+def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str:
+    """Return the label of the chosen-epsilon marker on the noise plot.
+
+    The same numbers as :func:`noise_reading` (both from :func:`noise_point`).
+    """
+    p, half = noise_point(epsilon, sensitivity, within)
+    return (
+        f"epsilon = {epsilon:g}: attacker within +/- {within:g} in {p:.1%} of tries; "
+        f"error +/- {half:,.1f}"
     )
 
 
@@ -123,7 +160,8 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
     return (
         f"In this simulation {share:.1%} of the {d.size:,} attacker's estimates land within "
-        f"+/- {within:g} of the true value {truth:,.6g}; the rest point to a wrong answer."
+        f"+/- {within:g} of the true value {format_number(truth)}; the rest point to a wrong "
+        "answer."
     )
 
 

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from riskcore.report.readings._format import mechanism_label
+from riskcore.report.readings._format import format_number, mechanism_label
 
 if TYPE_CHECKING:  # riskcore.dp.release imports opendp: only its types are needed here
     from riskcore import dp
+    from riskcore.dp.query import Query
     from riskcore.dp.release import Release
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "sensitivity_reading",
     "slope_unit",
     "solver_caption",
+    "stale_release_reading",
     "worlds_reading",
 ]
 
@@ -66,6 +68,29 @@ def release_reading(rel: Release) -> str:
         f"{mechanism_label(rel.mechanism)} noise of scale {rel.scale:,.4g} (OpenDP); certified "
         f"cost epsilon {rel.epsilon:.4g}, delta {rel.delta:g}; "
         f"+/- {rel.half_width:,.4g} at 95%. " + " ".join(f"Note: {n}." for n in rel.notes)
+    )
+
+
+def stale_release_reading(
+    query: Query,
+    epsilon: float,
+    mechanism: str,
+    neighbours: str,
+    delta: float,
+    *,
+    other_data: bool = False,
+) -> str:
+    """Return the note that replaces a release made with settings other than those shown.
+
+    The value is not repeated next to controls it does not belong to; the
+    note names the settings it was made for and where it is recorded.
+    """
+    data = " on another dataset" if other_data else ""
+    return (
+        f"The last release ({query.describe()}, epsilon {epsilon:g}, "
+        f"{mechanism_label(mechanism)}, neighbouring datasets: {neighbours}, "
+        f"delta {delta:g}){data} was made with other settings than those above, so its value "
+        "is not shown here. It stays published and charged: see the ledger on the Budget tab."
     )
 
 
@@ -155,4 +180,4 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
 
 def sample_aggregate_release_reading(statistic: str, value: float, epsilon: float) -> str:
     """Return the message after a sample-and-aggregate release through OpenDP."""
-    return f"Released {statistic}: {value:,.6g} (certified epsilon {epsilon:.4g})."
+    return f"Released {statistic}: {format_number(value)} (certified epsilon {epsilon:.4g})."

@@ -67,7 +67,8 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     """Return the QI subsets with the highest uniqueness, for a bar chart.
 
     Columns: ``columns`` (joined names), ``size`` (number of QIs),
-    ``unique records``, ``unique %``, ``k``.
+    ``unique records``, ``unique %``, ``k``; ``attrs["more"]`` is the number
+    of subsets left out.
     """
     rows = [
         {
@@ -80,11 +81,13 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
         for s in result.subsets
     ]
     df = pd.DataFrame(rows, columns=["columns", "size", "unique records", "unique %", "k"])
-    return (
+    out = (
         df.sort_values(["unique %", "size"], ascending=[False, True])
         .head(top)
         .reset_index(drop=True)
     )
+    out.attrs["more"] = len(df) - len(out)  # subsets left out, for the chart's title
+    return out
 
 
 def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
