@@ -23,8 +23,8 @@ from riskcore.report.readings import (
     queries_list,
     two_release_table,
 )
-from ui import cached, state
-from ui.context import context
+from ui import cached
+from ui.context import context, run_gate
 from ui.safe import md
 
 st.title("Attacks")
@@ -47,30 +47,6 @@ tab_link, tab_diff, tab_homo, tab_two = st.tabs(
 )
 
 # ------------------------------------------------------------------ linkage
-LINK_RUN = "rc_link_run"
-
-
-def run_gate(settings: tuple, label: str) -> bool:
-    """Return True when the attack with ``settings`` should be shown now.
-
-    Small tables run at once; a large one runs when the button is pressed and
-    stays shown until a setting changes (then the button is offered again).
-    """
-    if len(data) <= state.AUTO_RUN_ROWS:
-        return True
-    ran = st.session_state.get(LINK_RUN)
-    if st.button(label, type="primary", key=f"rc_run_{label}"):
-        st.session_state[LINK_RUN] = ran = settings
-    if ran == settings:
-        return True
-    st.info(
-        md(
-            f"{len(data):,} rows: the attack takes a few seconds, so it runs when you press "
-            f"*{label}*"
-            + (" (the settings changed since the last run)." if ran is not None else ".")
-        )
-    )
-    return False
 
 
 with tab_link:
@@ -130,7 +106,7 @@ with tab_link:
                 )
                 if not known:
                     st.info("Choose at least one column the attacker knows.")
-                elif run_gate(settings, "Run the attack"):
+                elif run_gate(len(data), settings, "Run the attack", "rc_link_run"):
                     result = cached.linkage_simulated(ctx.key, data, released, *settings[1:], ())
             else:
                 up = st.file_uploader(
@@ -169,7 +145,10 @@ with tab_link:
                     if not mapping:
                         st.info("Map at least one column.")
                     elif run_gate(
-                        (ctx.key, up.file_id, tuple(mapping), truth, float(p)), "Run the attack"
+                        len(data),
+                        (ctx.key, up.file_id, tuple(mapping), truth, float(p)),
+                        "Run the attack",
+                        "rc_link_run",
                     ):
                         result = cached.linkage_uploaded(
                             ctx.key,

@@ -19,7 +19,7 @@ from riskcore.report.readings import (
     subset_table,
 )
 from ui import cached, state
-from ui.context import context, require_qis
+from ui.context import context, require_qis, run_gate
 from ui.safe import md
 
 st.title("Uniqueness")
@@ -48,19 +48,20 @@ st.caption(md(histogram_reading(a)))
 st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
 st.caption(md(candidates_reading(a)))
 
-u = cached.uniqueness(ctx.key, ctx.encoded, qis)
 st.subheader("Which quasi-identifier drives the risk")
-if len(qis) > 1 and contribution_matters(u):
-    st.plotly_chart(charts.contribution_bars(contribution_table(u)))
-    st.caption(md(contribution_reading(u)))
-elif len(qis) > 1:
-    st.info(md(contribution_reading(u)))  # every bar would be 0: say it in words
-subsets = subset_table(u)
-st.plotly_chart(charts.subset_bars(subsets))
-st.caption(md(subset_reading(subsets, complete=u.complete)))
-with st.expander("All tested combinations"):
-    st.dataframe(
-        subsets,
-        hide_index=True,
-        column_config={"unique %": st.column_config.NumberColumn(format="%.2f%%")},
-    )
+if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_subsets_run"):
+    u = cached.uniqueness(ctx.key, ctx.encoded, qis)
+    if len(qis) > 1 and contribution_matters(u):
+        st.plotly_chart(charts.contribution_bars(contribution_table(u)))
+        st.caption(md(contribution_reading(u)))
+    elif len(qis) > 1:
+        st.info(md(contribution_reading(u)))  # every bar would be 0: say it in words
+    subsets = subset_table(u)
+    st.plotly_chart(charts.subset_bars(subsets))
+    st.caption(md(subset_reading(subsets, complete=u.complete)))
+    with st.expander("All tested combinations"):
+        st.dataframe(
+            subsets,
+            hide_index=True,
+            column_config={"unique %": st.column_config.NumberColumn(format="%.2f%%")},
+        )

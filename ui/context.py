@@ -81,3 +81,38 @@ def capture_leaks(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[An
         warnings.simplefilter("always", PrivacyLeakWarning)
         out = fn(*args, **kwargs)
     return out, [str(w.message) for w in caught if issubclass(w.category, PrivacyLeakWarning)]
+
+
+def run_gate(n_rows: int, settings: tuple, label: str, key: str) -> bool:
+    """Return True when a computation with ``settings`` should run and be shown now.
+
+    Tables up to :data:`ui.state.AUTO_RUN_ROWS` rows run at once (well under
+    a second). On a larger one nothing runs on page open or when a control
+    moves: a button runs it, and its result stays shown until a setting
+    changes, when the button is offered again.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the table.
+    settings : tuple
+        Everything the result depends on.
+    label : str
+        The button's label.
+    key : str
+        Session-state key remembering the settings of the last run.
+    """
+    if n_rows <= state.AUTO_RUN_ROWS:
+        return True
+    ran = st.session_state.get(key)
+    if st.button(label, type="primary", key=f"{key}_button"):
+        st.session_state[key] = ran = settings
+    if ran == settings:
+        return True
+    st.info(
+        md(
+            f"{n_rows:,} rows: this takes a few seconds, so it runs when you press *{label}*"
+            + (" (the settings changed since the last run)." if ran is not None else ".")
+        )
+    )
+    return False

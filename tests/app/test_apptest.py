@@ -302,3 +302,26 @@ def test_an_upload_lives_in_the_session_cache_and_a_dropped_cache_says_so():
     assert not at.exception
     assert any(md("t.csv was released from memory") in w.value for w in at.warning)
     assert "Demo people" in at.subheader[0].value
+
+
+def test_uniqueness_page_waits_for_a_button_on_a_large_table(monkeypatch):
+    """Counting every QI combination takes seconds at 1M rows: not on page open."""
+    from ui import state
+
+    calls = []
+    import ui.cached
+
+    real = ui.cached.subset_uniqueness
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)
+    monkeypatch.setattr(ui.cached, "subset_uniqueness", counting)
+    at = run("pages/uniqueness.py", demo_roles(["age", "sex", "race"]))
+    assert calls == [] and any("runs when you press" in i.value for i in at.info)
+    assert "Records" in metrics(at)  # the one partition of the page is shown at once
+    at.button(key="rc_subsets_run_button").click().run()
+    assert not at.exception and len(calls) == 1
+    assert any("combination" in c.value for c in at.caption)
