@@ -101,6 +101,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--linger", type=float, default=150.0, help="seconds after the tab closes")
+    parser.add_argument("--shots", type=Path, help="save a screenshot of every 1M-row page here")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     csv = make_csv(args.rows)
@@ -172,6 +173,10 @@ def main() -> int:
                 took = settle(page, t0)
                 errors = page.locator('[data-testid="stException"]').count()
                 peak = max(peak, rss_mb(proc.pid))
+                if args.shots:
+                    args.shots.mkdir(parents=True, exist_ok=True)
+                    name = "".join(ch if ch.isalnum() else "-" for ch in title.lower())
+                    page.screenshot(path=str(args.shots / f"1m-{name}.png"), full_page=True)
                 line(
                     f"open {title} (1M rows)",
                     f"{took:.2f} s",
@@ -192,6 +197,8 @@ def main() -> int:
                 "progress bar",
                 errors == 0,
             )
+            if args.shots:
+                page.screenshot(path=str(args.shots / "1m-attacks-run.png"), full_page=True)
             rss = rss_mb(proc.pid)
             line("server RSS after every page, one session", f"{rss:.0f} MB", "< 800 MB", rss < 800)
             line("server RSS peak seen", f"{peak:.0f} MB", "< 800 MB", peak < 800)
