@@ -350,6 +350,7 @@ def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
     """
     if not known:
         return None
-    sizes = table.classes(known).sizes[table.record_classes(known)]
+    ids = table.record_classes(known)  # groups once; class_sizes reuses that partition
+    sizes = table.class_sizes(known)[ids]
     hits = np.flatnonzero(sizes == 1)
     return int(hits[0]) if hits.size else None
