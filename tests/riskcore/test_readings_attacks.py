@@ -102,9 +102,12 @@ def test_homogeneity_reading_and_exposed_table():
     # p = 1: the homogeneous classes (40, 200) x2 flu and (50, 300) x1 cold: 3 people
     h = homogeneity_attack(PEOPLE, ["age", "zip"], "diag", p=1.0)
     assert rd.homogeneity_reading(h, ["age", "zip"]) == (
-        "3 people (37.5%) sit in 2 classes where at least 100% share one diag: anyone who "
+        "3 people (37.5%) sit in 2 classes where everyone has the same diag: anyone who "
         "knows their age + zip learns it."
     )
+    # below p = 1 the share is a floor: (40, 200) x2 flu, (50, 300) cold, and 2 of 3 at p = 0.6
+    h6 = homogeneity_attack(PEOPLE, ["age", "zip"], "diag", p=0.6)
+    assert "where at least 60% share one diag" in rd.homogeneity_reading(h6, ["age", "zip"])
     t = rd.exposed_table(PEOPLE, EncodedTable(PEOPLE), ["age", "zip"], h)
     assert list(t["age"]) == [40, 50]  # largest first
     assert list(t["zip"]) == ["200", "300"]

@@ -34,10 +34,14 @@ def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) 
             f"someone's {join_names(qis)} does not pin down their {h.attribute}."
         )
     share = h.exposed_records / max(h.n_records, 1)
+    where = (
+        f"everyone has the same {h.attribute}"
+        if h.p >= 1.0
+        else f"at least {h.p:.0%} share one {h.attribute}"
+    )
     return (
         f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
-        f"at least {h.p:.0%} share one {h.attribute}: anyone who knows their "
-        f"{join_names(qis)} learns it."
+        f"{where}: anyone who knows their {join_names(qis)} learns it."
     )
 
 
