@@ -5,7 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.report import figures as charts
-from riskcore.report.readings import STORY_CAPTION, STORY_TITLES, queries_list, size_histogram
+from riskcore.report.readings import (
+    STORY_CAPTION,
+    STORY_LABELS,
+    STORY_TITLES,
+    queries_list,
+    size_histogram,
+)
 from ui import cached
 from ui.safe import md
 
@@ -59,7 +65,7 @@ elif step == 3:
     st.caption(s.caption(3))
 elif step == 4:
     d = s.differencing
-    st.markdown(queries_list(d, escape=md))
+    st.markdown(queries_list(d, escape=md, labels=STORY_LABELS))
     st.plotly_chart(
         charts.two_queries(
             ["everyone", "everyone but the target", "difference"],

@@ -14,6 +14,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -91,16 +92,21 @@ class DifferencingResult(Result):
     min_cell: int
     passes_cell_rule: bool
 
-    def queries(self) -> tuple[str, str]:
-        """Return the two queries in plain words."""
+    def queries(self, labels: Mapping[str, str] | None = None) -> tuple[str, str]:
+        """Return the two queries in plain words.
+
+        ``labels`` gives a reader's name for a column ({"date_of_birth":
+        "date of birth"}); other columns keep their own names.
+        """
+        name = (lambda c: labels.get(c, c)) if labels else (lambda c: c)
         what = {
             "count": "how many people",
-            "sum": f"the total {self.column} of people",
-            "mean": f"the average {self.column} of people",
+            "sum": f"the total {name(self.column or '')} of people",
+            "mean": f"the average {name(self.column or '')} of people",
         }[self.aggregate]
-        cond = " and ".join(f"{c} = {v}" for c, v in self.condition)
+        cond = " and ".join(f"{name(c)} = {v}" for c, v in self.condition)
         who = f" with {cond}" if cond else ""
-        known = ", ".join(self.known)
+        known = ", ".join(name(c) for c in self.known)
         return (
             f"{what}{who}, over everyone",
             f"{what}{who}, over everyone except people with the target's {known}",

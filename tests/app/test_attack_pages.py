@@ -93,6 +93,10 @@ def test_guided_demo_walks_all_six_steps():
             assert f"{s.linkage.correct.rate:.1%}" in captions
         if step == 2:
             assert f"k rises from {s.before.k} to {s.after.k}" in captions
+        if step == 4:  # the queries name columns as a reader would, not by their code names
+            text = " ".join(m.value for m in at.markdown).replace("\\", "")
+            assert "the target's date of birth, ZIP code, sex" in text
+            assert "date_of_birth" not in text
         if step < 5:
             at.button(key="rc_story_next").click().run()
     assert seen[0].startswith("1.") and seen[-1].startswith("6.")

@@ -127,6 +127,7 @@ from riskcore.report.readings.release import (
 )
 from riskcore.report.readings.story import (
     STORY_CAPTION,
+    STORY_LABELS,
     STORY_TITLES,
     coarsening_caption,
     combos_caption,
@@ -153,6 +154,7 @@ __all__ = [
     "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
+    "STORY_LABELS",
     "STORY_TITLES",
     "attribute_table",
     "candidate_table",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -67,14 +67,16 @@ def queries_list(
     *,
     number_format: str | None = None,
     escape: Callable[[object], str] = str,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """Return the two published queries and their answers as a numbered markdown list.
 
     ``number_format`` formats the answers; by default :func:`._format.format_number`
     (a count as a whole number with thousands separators, never "1e+06").
-    ``escape`` escapes the query texts (they quote column names and values).
+    ``escape`` escapes the query texts (they quote column names and values);
+    ``labels`` gives readers' names for columns (see ``DifferencingResult.queries``).
     """
-    q1, q2 = r.queries()
+    q1, q2 = r.queries(labels)
     return (
         f"1. {escape(q1)}: **{_answer(r, r.q_all, number_format)}**\n"
         f"2. {escape(q2)}: **{_answer(r, r.q_rest, number_format)}**"

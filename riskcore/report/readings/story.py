@@ -19,6 +19,7 @@ from riskcore.report.readings.linkage import guess_phrase, random_pick_phrase
 
 __all__ = [
     "STORY_CAPTION",
+    "STORY_LABELS",
     "STORY_TITLES",
     "coarsening_caption",
     "combos_caption",
@@ -30,6 +31,14 @@ __all__ = [
 ]
 
 #: Caption under the page title.
+#: Readers' names of the demo's columns, for sentences built from column names.
+STORY_LABELS: dict[str, str] = {
+    "date_of_birth": "date of birth",
+    "zip": "ZIP code",
+    "marital_status": "marital status",
+    "hours_per_week": "hours per week",
+}
+
 STORY_CAPTION = (
     "Built-in demo data: 32,561 made-up people of one region. No upload needed; every number "
     "is computed live by riskcore."
