@@ -366,6 +366,7 @@ with tab_two:
             st.dataframe(two_table, hide_index=False)
     else:
         st.caption(
-            "Upload a table with two released versions of a column (for example the BMI table "
-            "of the source texts) and pick both columns here."
+            "Upload a table holding two published versions of one column (for example each "
+            "person's BMI released once as the mean of their age group and once as a band) "
+            "and pick both columns here."
         )
