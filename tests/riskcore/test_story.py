@@ -64,8 +64,8 @@ def test_coarsening_caption():
     before = assess(df, quasi_identifiers=["q"])  # k = 1, one unique
     after = assess(df.assign(q=["x"] * 6), quasi_identifiers=["q"])  # k = 6, none unique
     assert rd.coarsening_caption(before, after, _linkage(0.012, 0.01, 0.015)) == (
-        "k rises from 1 to 6: unique people fall from 1 to 0, and the voter-roll join now "
-        "re-identifies 1.2% of voters."
+        "k rises from 1 to 6: people unique on q fall from 1 (16.7%) to 0 on their generalized "
+        "values, and the voter-roll join now re-identifies 1.2% of voters."
     )
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from riskcore.attacks import DifferencingResult
 from riskcore.attacks.linkage import LinkageResult
 from riskcore.metrics import Assessment
+from riskcore.report.readings._format import join_names
 from riskcore.report.readings.linkage import guess_phrase, random_pick_phrase
 
 __all__ = [
@@ -111,10 +112,13 @@ def coarsening_caption(before: Assessment, after: Assessment, linkage_after: Lin
     """Return step 3's reading: k and the unique people before and after coarsening."""
     if linkage_after.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
+    names = join_names([STORY_LABELS.get(q, q) for q in before.quasi_identifiers])
+    share = before.unique_records / max(before.n_records, 1)
     return (
-        f"k rises from {before.k} to {after.k}: unique people fall from "
-        f"{before.unique_records:,} to {after.unique_records:,}, and the voter-roll join "
-        f"now re-identifies {linkage_after.correct.rate:.1%} of voters."
+        f"k rises from {before.k} to {after.k}: people unique on {names} fall from "
+        f"{before.unique_records:,} ({share:.1%}) to {after.unique_records:,} on their "
+        f"generalized values, and the voter-roll join now re-identifies "
+        f"{linkage_after.correct.rate:.1%} of voters."
     )
 
 
