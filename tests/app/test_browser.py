@@ -121,11 +121,16 @@ def open_app(browser, server, external: list[str], scheme: str = "light"):
 
 
 def wait_idle(page):
+    """Wait until the run is over: while a script runs Streamlit marks the previous run's
+    elements stale and shows spinners (its status widget is hidden in minimal toolbar mode)."""
     page.wait_for_selector('[data-testid="stApp"]')
+    page.wait_for_timeout(300)  # let a rerun (st.rerun after an upload) begin
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
+        '() => !document.querySelector(\'[data-stale="true"], '
+        '[data-testid="stStatusWidget"], [data-testid="stSpinner"]\')',
+        timeout=TIMEOUT,
     )
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(300)
 
 
 def goto(page, url, title):
@@ -219,7 +224,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     profile = tmp_path / "roles.json"
     qis = ["sex", "race"] if "sex" in adult.read_text()[:200] else ["Sex", "Race"]
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
-    page.get_by_text("Save or load a role profile").click()
+    page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
@@ -268,7 +273,7 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     upload(page, csv)
     profile = tmp_path / "p.json"
     profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
-    page.get_by_text("Save or load a role profile").click()
+    page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
