@@ -36,7 +36,8 @@ c3.metric(
     "Unique people",
     f"{a.unique_records:,}",
     f"{a.anonymity.unique_share:.1%} of records",
-    delta_color="off",
+    delta_color="off",  # a share, not a change: no arrow, no colour
+    delta_arrow="off",
 )
 c4.metric("k (smallest class)", f"{a.k:,}")
 

@@ -325,3 +325,11 @@ def test_uniqueness_page_waits_for_a_button_on_a_large_table(monkeypatch):
     at.button(key="rc_subsets_run_button").click().run()
     assert not at.exception and len(calls) == 1
     assert any("combination" in c.value for c in at.caption)
+
+
+def test_uniqueness_share_is_not_drawn_as_a_change():
+    at = run("pages/uniqueness.py", demo_roles(["age", "sex", "race"]))
+    m = next(x for x in at.metric if x.label == "Unique people")
+    fields = m.proto.DESCRIPTOR.fields_by_name
+    direction = fields["direction"].enum_type.values_by_number[m.proto.direction].name
+    assert m.delta.endswith("of records") and direction == "NONE"  # no arrow on a share
