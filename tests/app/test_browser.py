@@ -226,6 +226,8 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
     page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
+    page.get_by_text("2 quasi-identifier(s), 0 sensitive").first.wait_for()  # applied
+    wait_idle(page)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
     assert metric(page, "Equivalence classes") != classes_before
@@ -271,10 +273,14 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     csv = tmp_path / "evil.csv"
     csv.write_text(f'"{evil}","{md_img}",sex\n' + "a,b,F\nc,d,M\n" * 20)
     upload(page, csv)
+    page.get_by_text("evil.csv: 40 rows").first.wait_for()
+    wait_idle(page)
     profile = tmp_path / "p.json"
     profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
     page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
+    page.get_by_text("3 quasi-identifier(s), 0 sensitive").first.wait_for()  # applied
+    wait_idle(page)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
     body = page.locator('[data-testid="stMain"]').inner_text()
