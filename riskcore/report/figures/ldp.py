@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -72,7 +74,17 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
         )
     fig.add_vline(x=epsilon, line_color=ACCENT, line_dash="dot")
     fig.update_xaxes(type="log", dtick=1)
-    fig.update_yaxes(type="log", dtick=1)
+    # a share lies in 0-100%: a margin of 100 points or more says nothing, so the axis stops
+    # there and a line says so (tiny crowds at small epsilon would otherwise stretch it)
+    low = float((df["margin"] * 100).min()) if len(df) else 0.1
+    fig.update_yaxes(type="log", dtick=1, range=[math.log10(max(min(low, 100.0), 1e-3)) - 0.1, 2])
+    fig.add_hline(
+        y=100,
+        line_color=NEUTRAL,
+        line_dash="dash",
+        annotation_text="+/- 100 points: the estimate says nothing",
+        annotation_position="bottom right",
+    )
     fig = layout(
         fig,
         "Local DP: accuracy of one category's share, by epsilon and number of respondents",
