@@ -78,12 +78,16 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
     # there and a line says so (tiny crowds at small epsilon would otherwise stretch it)
     low = float((df["margin"] * 100).min()) if len(df) else 0.1
     fig.update_yaxes(type="log", dtick=1, range=[math.log10(max(min(low, 100.0), 1e-3)) - 0.1, 2])
-    fig.add_hline(
-        y=100,
-        line_color=NEUTRAL,
-        line_dash="dash",
-        annotation_text="+/- 100 points: the estimate says nothing",
-        annotation_position="bottom right",
+    fig.add_hline(y=100, line_color=NEUTRAL, line_dash="dash")
+    fig.add_annotation(  # on a log axis an annotation's y is log10 of the value
+        x=1,
+        xref="paper",
+        xanchor="right",
+        y=2,
+        yanchor="top",
+        text="+/- 100 points: the estimate says nothing",
+        showarrow=False,
+        font={"size": 11, "color": NEUTRAL},
     )
     fig = layout(
         fig,
