@@ -55,9 +55,9 @@ if (
     st.rerun()  # draw the page with the new table and a fresh uploader
 
 ctx = context()
-failed = state.load_error(upload.file_id if upload is not None else None)
-if failed is not None:
-    st.error(f"{md(upload.name if upload else '')} could not be used: " + md(failed))
+failed = state.load_error(upload.file_id) if upload is not None else None
+if upload is not None and failed is not None:
+    st.error(f"{md(upload.name)} could not be used: " + md(failed))
     st.caption(md(f"The table in use is still {ctx.table.name if ctx else 'the demo'}."))
 if ctx is None:  # pragma: no cover - the demo always loads
     st.stop()

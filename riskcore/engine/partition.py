@@ -157,6 +157,17 @@ def pack_keys(codes: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, in
     return key, card
 
 
+def _small_key_space(n: int, key_card: int) -> bool:
+    """Return True when the keys are counted with ``bincount`` rather than sorted."""
+    return key_card <= 8 * n + 1024
+
+
+def _runs(sorted_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (start, length) of each run of equal values in a sorted key."""
+    starts = np.flatnonzero(np.concatenate(([True], sorted_key[1:] != sorted_key[:-1])))
+    return starts, np.diff(np.append(starts, len(sorted_key))).astype(np.int64)
+
+
 def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (class id per record, class sizes, first record of each class).
 
@@ -170,7 +181,7 @@ def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, 
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    if key_card <= 8 * n + 1024:
+    if _small_key_space(n, key_card):
         counts = np.bincount(key, minlength=key_card)
         present = np.flatnonzero(counts)
         remap = np.full(key_card, -1, dtype=np.int64)
@@ -181,9 +192,7 @@ def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, 
         np.minimum.at(first, class_id, np.arange(n, dtype=np.int64))
         return class_id, sizes, first
     order = np.argsort(key)
-    sorted_key = key[order]
-    starts = np.flatnonzero(np.concatenate(([True], sorted_key[1:] != sorted_key[:-1])))
-    sizes = np.diff(np.append(starts, n)).astype(np.int64)
+    starts, sizes = _runs(key[order])
     class_id = np.empty(n, dtype=np.int64)
     class_id[order] = np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
     first = np.minimum.reduceat(order, starts).astype(np.int64)
@@ -199,12 +208,10 @@ def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
     n = len(key)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    if key_card <= 8 * n + 1024:
+    if _small_key_space(n, key_card):
         counts = np.bincount(key, minlength=key_card)
         return counts[counts > 0].astype(np.int64)
-    s = np.sort(key)
-    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    return np.diff(np.append(starts, n)).astype(np.int64)
+    return _runs(np.sort(key))[1]
 
 
 @dataclass(frozen=True, eq=False)
