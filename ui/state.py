@@ -117,9 +117,28 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
         "file_id": file_id,
     }
     st.session_state[LOAD_ERROR] = None
-    # a new uploader key: the widget forgets the file, and Streamlit frees its bytes
+    # a new uploader key: the widget forgets the file ...
     st.session_state[UPLOADS] = int(st.session_state.get(UPLOADS, 0)) + 1
+    if file_id is not None:  # ... and Streamlit's upload store lets go of its bytes
+        _forget_upload_bytes(file_id)
     return True
+
+
+def _forget_upload_bytes(file_id: str) -> None:
+    """Drop an upload's bytes from Streamlit's in-memory upload store.
+
+    The store keeps every uploaded file of a session until the session shuts
+    down, and a closed tab's session is only shut down when the
+    disconnected-session store is next swept: a 100 MB CSV stayed in memory
+    after its table was parsed and after the tab closed. ``st.chat_input``
+    drops its files the same way once read.
+    """
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is not None and isinstance(ctx.uploaded_file_mgr, MemoryUploadedFileManager):
+        ctx.uploaded_file_mgr.remove_file(session_id=ctx.session_id, file_id=file_id)
 
 
 def load_error(file_id: str | None) -> str | None:

@@ -289,6 +289,28 @@ def test_anonymity_page_says_how_many_failing_classes_it_shows_and_offers_them_a
     assert f"Download all {n:,} failing classes (CSV)" in str(buttons[0].proto)
 
 
+def test_a_read_upload_leaves_streamlits_upload_store(monkeypatch):
+    """The store keeps a session's files until the session shuts down (long after a tab
+    closes): once parsed, the upload's bytes are dropped from it; a failed file stays."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    removed: list[str] = []
+    real = MemoryUploadedFileManager.remove_file
+
+    def spy(self, session_id, file_id):
+        removed.append(file_id)
+        real(self, session_id, file_id)
+
+    monkeypatch.setattr(MemoryUploadedFileManager, "remove_file", spy)
+    at = run()
+    data_uploader(at).set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
+    assert at.error and not removed  # the failed file stays, with its message
+    csv = pd.DataFrame({"zip": ["02139", "10001"], "sex": ["F", "M"]}).to_csv(index=False)
+    data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
+    assert md("t.csv: 2 rows x 2 columns") in at.subheader[0].value
+    assert len(removed) == 1
+
+
 def test_an_upload_lives_in_the_session_cache_and_a_dropped_cache_says_so():
     """Streamlit drops session caches when the tab disconnects: the table goes with them."""
 
