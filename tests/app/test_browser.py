@@ -121,13 +121,15 @@ def open_app(browser, server, external: list[str], scheme: str = "light"):
 
 
 def wait_idle(page):
-    """Wait until the run is over: while a script runs Streamlit marks the previous run's
-    elements stale and shows spinners (its status widget is hidden in minimal toolbar mode)."""
+    """Wait until the run is over: the app's root says the script is not running, no
+    element of the previous run is stale and no spinner shows (Streamlit's status widget
+    is hidden in minimal toolbar mode)."""
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_timeout(300)  # let a rerun (st.rerun after an upload) begin
     page.wait_for_function(
-        '() => !document.querySelector(\'[data-stale="true"], '
-        '[data-testid="stStatusWidget"], [data-testid="stSpinner"]\')',
+        '() => !document.querySelector(\'[data-test-script-state="running"], '
+        '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"], '
+        '[data-testid="stSkeleton"]\')',
         timeout=TIMEOUT,
     )
     page.wait_for_timeout(300)
