@@ -267,8 +267,17 @@ def test_clipping_chart():
         "sampling noise (sd)",
         "privacy noise (sd)",
         "total error (RMSE)",
+        "best U (smallest total error)",
     ]
     np.testing.assert_allclose(_arr(fig.data[0].y), [5.0, 0.0])  # |bias|
+    # the best U is marked on the RMSE curve and labelled with its U and error
+    assert (fig.data[4].x[0], fig.data[4].y[0]) == (100.0, 3.01)
+    (label,) = fig.layout.annotations
+    assert label.text == "best U = 100: error 3.01"
+    np.testing.assert_allclose([label.x, label.y], [2.0, np.log10(3.01)])  # log axes
+    # decades only, as plain numbers (minor ticks labelled 2 and 5 crowded the axes)
+    assert fig.layout.xaxis.dtick == fig.layout.yaxis.dtick == 1
+    assert fig.layout.yaxis.tickformat == ",~g"
     np.testing.assert_allclose(_arr(fig.data[3].y), [5.01, 3.01])
     assert fig.layout.shapes[0].x0 == 100.0
     np.testing.assert_allclose(fig.layout.xaxis.range, [1.0, 2.0])  # log10 10 .. log10 100

@@ -121,13 +121,43 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
                 hovertemplate="U = %{x:,.4g}: %{y:,.4g}<extra>" + name + "</extra>",
             )
         )
+    best = int(np.argmin(t.rmse))
     fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
+    fig.add_trace(
+        go.Scatter(
+            x=[t.best_upper],
+            y=[float(t.rmse[best])],
+            mode="markers",
+            marker={"color": NEUTRAL, "size": 11, "symbol": "diamond"},
+            name="best U (smallest total error)",
+            hoverinfo="skip",
+        )
+    )
+    fig.add_annotation(  # on log axes an annotation's x and y are log10 of the values
+        x=math.log10(t.best_upper),
+        y=math.log10(float(t.rmse[best])),
+        text=f"best U = {t.best_upper:,.4g}: error {float(t.rmse[best]):,.3g}",
+        showarrow=True,
+        arrowhead=0,
+        ax=40 if best < len(t.rmse) * 0.6 else -40,
+        ay=-45,
+        xanchor="left" if best < len(t.rmse) * 0.6 else "right",
+        bgcolor="rgba(255,255,255,0.85)",
+        font={"size": 12},
+    )
     u = np.asarray(t.uppers, dtype=float)
-    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
+    # decades only, in plain numbers: minor ticks labelled 2 and 5 crowded both axes
+    fig.update_xaxes(
+        type="log",
+        dtick=1,
+        tickformat=",~g",
+        range=[math.log10(float(u.min())), math.log10(float(u.max()))],
+    )
     top = float(np.nanmax(t.rmse))
     fig.update_yaxes(
         type="log",
-        exponentformat="power",
+        dtick=1,
+        tickformat=",~g",
         range=[math.log10(float(t.rmse.min()) / 100.0), math.log10(top * 2.0)],
     )
     fig = layout(
