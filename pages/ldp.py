@@ -93,6 +93,7 @@ with tab_num:
                     help="95% interval below",
                 )
                 k3.metric("Noise per report (Laplace scale)", format_number(lr.scale, digits=4))
+                st.plotly_chart(charts.laplace_ldp_chart(lr), key="rc_ldp_num_chart")
                 st.markdown(md(local_laplace_reading(lr)))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)

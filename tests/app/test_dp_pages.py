@@ -275,3 +275,12 @@ def test_ldp_numeric_metrics_never_use_an_exponent():
     m = metrics(at)
     assert m["Noise per report (Laplace scale)"] == "1,000,000"  # (1e6 - 0) / 1
     assert all("e+" not in v for v in m.values()), m
+
+
+def test_ldp_numeric_tab_draws_one_report_against_the_average():
+    """The numeric tab had metrics and a table but no chart."""
+    at = run("pages/ldp.py")
+    assert not at.exception
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    column = at.selectbox(key="rc_ldp_num_col").value
+    assert f"Local Laplace on {column} (epsilon = 1): one report against the average" in titles

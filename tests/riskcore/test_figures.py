@@ -471,3 +471,23 @@ def test_noise_success_marks_the_chosen_epsilon_with_the_caption_numbers():
         f"epsilon = 2: attacker within +/- 1 in {q:.1%}"
     )
     assert big.layout.annotations[0].text.endswith(f"error +/- {25 * LN20:,.1f}")
+
+
+def test_laplace_ldp_chart_sets_one_report_against_the_average():
+    from riskcore.dp.local import laplace_ldp_simulate
+
+    values = np.arange(1, 101, dtype=float)  # 1..100, clipped to [0, 50]
+    r = laplace_ldp_simulate(values, 0.5, bounds=(0.0, 50.0), column="age")
+    fig = fg.laplace_ldp_chart(r)
+    one, avg = fig.data
+    assert one.name == "one person's report (noise only)" and avg.name == "average of 100 reports"
+    # 95% of Laplace(b) noise lies within b ln 20, b = (U - L) / epsilon = 100
+    np.testing.assert_allclose(one.error_x.value, 100 * np.log(20))
+    assert one.x[0] == np.clip(values, 0, 50).mean()
+    assert (avg.x[0], avg.error_x.value) == (r.estimated_mean, r.half_width)
+    assert [s.x0 for s in fig.layout.shapes[:2]] == [50.5, np.clip(values, 0, 50).mean()]
+    assert _titles(fig) == (
+        "Local Laplace on age (epsilon = 0.5): one report against the average",
+        "age (shaded: the clipping range [0, 50]); bars are 95% ranges",
+        "",
+    )
