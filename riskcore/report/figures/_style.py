@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Iterable
 from typing import Literal
@@ -122,3 +123,17 @@ def top_categories(df: pd.DataFrame, by: str, n: int = MAX_CATEGORIES) -> tuple[
 def more_note(shown: int, more: int) -> str:
     """Return the title suffix for a chart that shows only its top categories ("" if none left)."""
     return f" (top {shown}; {more:,} more)" if more else ""
+
+
+def decade_ticks(fig: go.Figure, axis: Literal["x", "y"], low: float, high: float) -> None:
+    """Tick a log axis at the powers of ten between ``low`` and ``high``, in plain numbers.
+
+    Plotly's own labels on a log axis either crowd (minor ticks labelled 2 and
+    5) or turn to exponents ("1e+6"); these read "0.01", "1", "1,000,000".
+    """
+    from riskcore.report.readings._format import format_number
+
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    values = [10.0**e for e in range(first, last + 1)]
+    text = [format_number(v, integer=v >= 1) for v in values]
+    fig.update_layout({f"{axis}axis": {"tickvals": values, "ticktext": text}})
