@@ -66,6 +66,16 @@ def _build_parser() -> argparse.ArgumentParser:
         help="t-closeness ground distance for one attribute (default by type)",
     )
     a.add_argument(
+        "--order",
+        action="append",
+        default=[],
+        metavar="COL=LOWEST,...,HIGHEST",
+        help=(
+            "order of a sensitive attribute's values for the ordered t-closeness distance "
+            "(needed for text; implies --distance COL=ordered); values are split at commas"
+        ),
+    )
+    a.add_argument(
         "--sampling-fraction",
         type=float,
         default=None,
@@ -92,6 +102,25 @@ def _load(spec: str) -> pd.DataFrame:
     from riskcore.io import load_table
 
     return load_table(spec).data
+
+
+def _typed_order(df: pd.DataFrame, column: str, values: list[str]) -> list[object]:
+    """Return the values of ``--order`` as the column holds them (a CSV's 1 is a number).
+
+    Each value given is matched to the column's value with the same text;
+    a value the column does not hold is an error, so a typo cannot drop a
+    value from the order unnoticed.
+    """
+    if column not in df.columns:
+        raise RiskcoreError(f"--order names {column!r}, which is not a column of the data")
+    held = {str(v): v for v in df[column].dropna().unique()}
+    absent = [v for v in values if v not in held]
+    if absent:
+        raise RiskcoreError(
+            f"--order {column}: {absent[0]!r} is not a value of the column "
+            f"(its values: {', '.join(sorted(held)[:20])}{' ...' if len(held) > 20 else ''})"
+        )
+    return [held[v] for v in values]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,6 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise RiskcoreError(
                 f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column"
             )
+        orders: dict[str, list[str]] = {}
+        for item in args.order:
+            col, sep, values = item.partition("=")
+            if not sep or not col or not values:
+                raise RiskcoreError(f"--order {item!r}: write COLUMN=LOWEST,...,HIGHEST")
+            orders[col] = values.split(",")
+        unknown = set(orders) - set(args.sensitive)
+        if unknown:
+            raise RiskcoreError(f"--order names {sorted(unknown)[0]!r}, not a --sensitive column")
         population = None
         if args.sampling_fraction is not None:
             if not 0 < args.sampling_fraction <= 1:
@@ -134,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.c <= 0:
             raise RiskcoreError("--c must be positive")
         df = _load(args.data)
+        order = {col: _typed_order(df, col, values) for col, values in orders.items()}
         result = assess(
             df,
             quasi_identifiers=args.qi,
@@ -141,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             c=args.c,
             threshold=args.threshold,
             distance=distance or None,
+            order=order or None,
             population=population,
         )
     except RiskcoreError as exc:
