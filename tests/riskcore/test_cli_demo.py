@@ -12,6 +12,8 @@ import pytest
 from riskcore.cli import main
 from riskcore.demo import make_people
 from riskcore.metrics import assess
+from riskcore.metrics.population import PopulationUniqueness
+from riskcore.report.readings import population_reading
 from tests.conftest import ROOT, shared_file
 from tests.riskcore.reference import reference_assessment
 
@@ -152,8 +154,10 @@ def test_cli_text_carries_the_population_figures_of_the_json(capsys):
     assert main([*args, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     pu, j = data["population_uniqueness"], data["journalist"]
-    assert f"about {pu['uniques']:,.0f} of {pu['population_size']:,.0f} people" in text
-    assert f"({pu['model']} model, Dankar et al. 2012 rule)" in text
+    assert f"{pu['uniques']:,.0f} of about {pu['population_size']:,.0f} people" in text
+    assert f"with the {pu['model']} model (Dankar et al. 2012 rule)" in text
+    # the dashboard's sentence word for word, estimates and warning included
+    assert population_reading(PopulationUniqueness.from_dict(pu)) in text
     assert f"Journalist risk: highest {j['highest_risk']:.4f}" in text
     assert "individual-risk model of Benedetti and Franconi" in text
     # a sample unique's record risk at pi = 0.05 is (p/q) ln(1/p) = 0.1577
