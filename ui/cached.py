@@ -199,10 +199,12 @@ def linkage_curve_simulated(
     args = (key, order, n_targets, seed)
     if args in kept:
         return kept[args]
-    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order)} attacks")
+    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order):,} attacks")
 
     def step(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Adding one column at a time: {done} of {total} attacks")
+        bar.progress(
+            done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
+        )
 
     aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
     curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)

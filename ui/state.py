@@ -9,6 +9,7 @@ import streamlit as st
 from riskcore.dp import PrivacyLedger
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
+from ui.safe import md
 
 #: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
 #: upload's parsed table lives in the session's cache (:func:`_tables`), its bytes nowhere.
@@ -100,7 +101,7 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
         True when the upload became the dataset.
     """
     try:
-        with st.spinner(f"Reading {name} ..."):
+        with st.spinner(f"Reading {md(name)} ..."):
             table = load_table(raw, name=name)
     except RiskcoreError as exc:
         st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": str(exc)}
