@@ -332,3 +332,16 @@ def ldp_laplace(
     return _ldp.laplace_ldp_simulate(
         _data[column], epsilon, bounds=bounds, seed=seed, column=column
     )
+
+
+def clear_session() -> None:
+    """Drop this session's entries of every wrapper above; other sessions keep theirs.
+
+    Every wrapper is ``scope="session"``, so its ``clear()`` empties the current
+    session's cache only (``st.cache_resource.clear()`` would empty every user's).
+    The entries hold a dataset's codes and results, so a reset that forgets an
+    upload must drop them too.
+    """
+    for wrapper in list(globals().values()):
+        if hasattr(wrapper, "__wrapped__") and callable(getattr(wrapper, "clear", None)):
+            wrapper.clear()
