@@ -9,6 +9,8 @@ import streamlit as st
 from riskcore.dp import PrivacyLedger
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
+from ui import cached
+from ui.safe import md
 
 #: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
 #: upload's parsed table lives in the session's cache (:func:`_tables`), its bytes nowhere.
@@ -100,7 +102,7 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
         True when the upload became the dataset.
     """
     try:
-        with st.spinner(f"Reading {name} ..."):
+        with st.spinner(f"Reading {md(name)} ..."):
             table = load_table(raw, name=name)
     except RiskcoreError as exc:
         st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": str(exc)}
@@ -171,18 +173,21 @@ def use_demo() -> None:
 
 
 def reset() -> None:
-    """Forget everything of this session (data, roles, targets, every widget's value) but
-    its privacy ledgers.
+    """Forget everything of this session (data, roles, targets, every widget's value, its
+    cached results) but its privacy ledgers; other sessions keep all of theirs.
 
     A budget that a reset button restores is no budget: the ledgers, one per
     dataset key (the SHA-256 of the file), survive the reset and count again
     as soon as the same data is opened. Widget values go too, so no control
-    (a target k, a slider) keeps a value the reset promised to forget.
+    (a target k, a slider) keeps a value the reset promised to forget. The
+    cached results go through each session-scoped wrapper's own ``clear()``,
+    never ``st.cache_resource.clear()``, which would empty every user's caches.
     """
     for key in list(st.session_state.keys()):
         if key != LEDGERS:
             del st.session_state[key]
     _tables().clear()
+    cached.clear_session()
     init_state()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
 from tests.conftest import ROOT
-from ui.safe import md
+from ui.safe import WORD_JOINER, md
 
 APP = str(ROOT / "app.py")
 
@@ -49,8 +50,15 @@ def plotly_values(v) -> list:
     return list(v)
 
 
+def seen(source: str) -> str:
+    """Return what a reader sees of a markdown ``source`` made by ``ui.safe.md``: the
+    backslash escapes read and the invisible word joiners dropped."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source).replace(WORD_JOINER, "")
+
+
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    """Return {label as seen: value} of the page's metrics."""
+    return {seen(m.label): m.value for m in at.metric}
 
 
 def data_uploader(at: AppTest):

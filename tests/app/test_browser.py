@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -44,12 +45,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail("Chromium is not installed; .ci/run must install it")
-        pytest.skip("Chromium not installed")
+@contextmanager
+def serve():
+    """Run the app on a free port in its own process group; yield its URL, then kill it."""
     port = _free_port()
     proc = subprocess.Popen(
         [
@@ -82,6 +80,16 @@ def server():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail("Chromium is not installed; .ci/run must install it")
+        pytest.skip("Chromium not installed")
+    with serve() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
