@@ -82,6 +82,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="n/N when the data are a sample: adds journalist and marketer risk",
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
+    from riskcore._cli_deidentify import add_parsers
+
+    add_parsers(sub)
     return p
 
 
@@ -137,6 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success, 2 for bad input or usage (message on stderr).
     """
     args = _build_parser().parse_args(argv)
+    if args.command in ("anonymize", "apply"):
+        from riskcore import _cli_deidentify
+
+        run_cmd = (
+            _cli_deidentify.run_anonymize
+            if args.command == "anonymize"
+            else _cli_deidentify.run_apply
+        )
+        return run_cmd(args)
     from riskcore._results import dumps
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text

@@ -46,6 +46,7 @@ __all__ = [
     "Hierarchy",
     "builtin_hierarchy",
     "date_hierarchy",
+    "default_hierarchy",
     "flat_hierarchy",
     "grouping_hierarchy",
     "interval_hierarchy",
@@ -489,6 +490,61 @@ def builtin_hierarchy(series: pd.Series) -> Hierarchy | None:
         if not texts <= set(groups[0]):
             return None
     return grouping_hierarchy(series, groups) if groups else flat_hierarchy(series)
+
+
+def _nice_width(span: float, bands: int = 16) -> float:
+    """Return the smallest 1, 2 or 5 times a power of ten that cuts ``span`` into at most
+    ``bands`` bands."""
+    if span <= 0:
+        return 1.0
+    step = 10.0 ** math.floor(math.log10(span / bands))
+    for m in (1.0, 2.0, 5.0, 10.0):
+        if span / (m * step) <= bands:
+            return m * step
+    return 10.0 * step
+
+
+def default_hierarchy(series: pd.Series) -> Hierarchy:
+    """Return a hierarchy suited to a column when the user gave none.
+
+    * UCI Adult census categories: :func:`builtin_hierarchy`;
+    * numbers: bands of a round width (1, 2 or 5 times a power of ten, about
+      16 bands over the range), doubling at each level up to the range;
+    * dates (datetime columns, or text that is all ISO dates ``YYYY-MM-DD``):
+      month, year, decade;
+    * codes of one length made of digits (ZIP codes, postcodes): masked from
+      the right;
+    * anything else: the value or ``"*"``.
+    """
+    built = builtin_hierarchy(series)
+    if built is not None:
+        return built
+    present = _present(series)
+    if pd.api.types.is_bool_dtype(series.dtype) or present.empty:
+        return flat_hierarchy(series)
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        x = pd.to_numeric(present).to_numpy(dtype=float)
+        lo, hi = float(x.min()), float(x.max())
+        width = _nice_width(hi - lo)
+        if np.all(x == np.round(x)):
+            width = max(width, 1.0)
+        widths = [width]
+        while widths[-1] * 2 < hi - lo + width:
+            widths.append(widths[-1] * 2)
+        widest = widths[-1]  # bands start at a multiple of the widest: 0-39, 40-79, ...
+        return interval_hierarchy(series, widths, start=math.floor(lo / widest) * widest)
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        return date_hierarchy(series)
+    text = present.astype(str)
+    if text.str.fullmatch(r"\d{4}-\d{2}-\d{2}").all():
+        try:
+            return date_hierarchy(series)
+        except RiskcoreError:
+            pass
+    lengths = text.str.len()
+    if text.str.fullmatch(r"\d+").all() and lengths.nunique() == 1 and int(lengths.iloc[0]) >= 3:
+        return prefix_hierarchy(series)
+    return flat_hierarchy(series)
 
 
 def _rebuild(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:

@@ -286,7 +286,7 @@ class Lattice:
         # lower bounds: the objective without suppression, one term per QI and level
         self._lb: dict[str, list[np.ndarray]] = {
             "ncp": [
-                np.asarray([float(f0 @ pen[self.base.keys[i]]) / nm for pen in self._ncp[i]])
+                np.asarray([float(np.sum(f0 * p[self.base.keys[i]])) / nm for p in self._ncp[i]])
                 for i in range(len(self.qis))
             ],
             "precision": [
@@ -379,7 +379,8 @@ class Lattice:
         pen = np.zeros(len(f0))
         for i, x in enumerate(lv):
             pen += self._ncp[i][x][self.base.keys[i]]
-        ncp = (float(f0[kept_base] @ pen[kept_base]) + suppressed * m) / nm
+        # elementwise, not "@": a BLAS dot of 20,000 numbers spun its threads for 14 ms
+        ncp = (float(np.sum(f0[kept_base] * pen[kept_base])) + suppressed * m) / nm
         intensity = sum(x / max(h, 1) for x, h in zip(lv, self.heights, strict=True))
         precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
         released = sizes[~bad]
