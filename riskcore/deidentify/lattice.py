@@ -283,6 +283,14 @@ class Lattice:
             self._ncp.append(column_penalties(h, leaf))
         f0 = self.base.sizes.astype(np.float64)
         nm = float(self.n * len(self.qis))
+        # gathered once per QI and level over the base classes (a few MB): a node only adds
+        # arrays up, with no gather per node
+        self._class_codes = [
+            [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
+        ]
+        self._class_pen = [
+            [f0 * pen[self.base.keys[i]] for pen in self._ncp[i]] for i in range(len(self.qis))
+        ]
         # lower bounds: the objective without suppression, one term per QI and level
         self._lb: dict[str, list[np.ndarray]] = {
             "ncp": [
@@ -316,7 +324,7 @@ class Lattice:
     def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Return (the node's class of every base class, the node's class sizes)."""
         lv = self._check_levels(levels)
-        codes = [self._maps[i][x][self.base.keys[i]] for i, x in enumerate(lv)]
+        codes = [self._class_codes[i][x] for i, x in enumerate(lv)]
         cards = [self._cards[i][x] for i, x in enumerate(lv)]
         key, card = pack_keys(codes, cards)
         if card <= 8 * len(key) + 1024:
@@ -325,17 +333,23 @@ class Lattice:
             remap = np.zeros(card, dtype=np.int64)
             remap[present] = np.arange(len(present))
             ids = remap[key]
-        else:
-            _, inv = np.unique(key, return_inverse=True)
-            ids = inv.reshape(-1).astype(np.int64)
+        else:  # a hash table (pandas), not a sort: class numbering is free here
+            ids = pd.factorize(key)[0].astype(np.int64, copy=False)
         sizes = np.bincount(ids, weights=self.base.sizes).astype(np.int64)
         return ids, sizes
 
     def _regroup(self, table: Contingency, ids: np.ndarray, sizes: np.ndarray) -> Contingency:
         m = max(len(table.value_totals), 1)
         key = ids[table.cell_class] * m + table.cell_value
-        cells, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv.reshape(-1), weights=table.cell_count).astype(np.int64)
+        # cells sorted by class then value, as the contract wants: a count per possible cell
+        # when there are few (the common case above the bottom), else a sort
+        if len(sizes) * m <= 8 * len(key) + 1024:
+            full = np.bincount(key, weights=table.cell_count, minlength=len(sizes) * m)
+            cells = np.flatnonzero(full)
+            counts = full[cells].astype(np.int64)
+        else:
+            cells, inv = np.unique(key, return_inverse=True)
+            counts = np.bincount(inv.reshape(-1), weights=table.cell_count).astype(np.int64)
         return Contingency(
             table.attribute,
             cells // m,
@@ -372,15 +386,13 @@ class Lattice:
         lv = self._check_levels(levels)
         ids, sizes, bad = self.failing(lv)
         kept_base = ~bad[ids]
-        f0 = self.base.sizes.astype(np.float64)
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
         nm = float(self.n * m)
-        pen = np.zeros(len(f0))
-        for i, x in enumerate(lv):
-            pen += self._ncp[i][x][self.base.keys[i]]
-        # elementwise, not "@": a BLAS dot of 20,000 numbers spun its threads for 14 ms
-        ncp = (float(np.sum(f0[kept_base] * pen[kept_base])) + suppressed * m) / nm
+        pen = self._class_pen[0][lv[0]].copy()  # f_j times the class's penalty, summed over QIs
+        for i, x in enumerate(lv[1:], start=1):
+            pen += self._class_pen[i][x]
+        ncp = (float(pen[kept_base].sum()) + suppressed * m) / nm
         intensity = sum(x / max(h, 1) for x, h in zip(lv, self.heights, strict=True))
         precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
         released = sizes[~bad]
