@@ -356,8 +356,9 @@ def suda(
     nodes at once, on the engine's integer codes: there is no Python loop over
     records or over the 2^m subsets.
 
-    **Scores** (sdcMicro ``suda2``, ``original_scores = TRUE``). With M QIs
-    (M = max(M, 3): sdcMicro pads to three columns), a record's SUDA score is
+    **Scores** (sdcMicro ``suda2``, ``original_scores = TRUE``). With m QIs
+    and M = max(m, 3) (sdcMicro pads fewer than three QIs to three columns),
+    a record's SUDA score is
 
     .. math:: S_i = \\sum_{\\text{MSU } u \\text{ of } i} (M - |u|)!
 
@@ -379,13 +380,15 @@ def suda(
     are grouped with it as a value of its own, as everywhere in riskcore).
     Only sample uniques score: a record shared on all QIs has no MSU.
 
-    Differences from sdcMicro 5.7 (``src/Suda2.h``), each a defect there:
+    Differences from sdcMicro 5.8.1 (``src/Suda2.h``), each a defect there:
     U counts every sample unique (sdcMicro counts only those alone in a
-    16-bit hash bucket, which makes U too small, and NaN DIS-SUDA when U
-    is 0; U cancels out of the DIS-SUDA score otherwise); per-QI
+    16-bit hash bucket, which makes U too small, and gives NaN DIS-SUDA
+    when U is 0; otherwise U cancels out of the DIS-SUDA score); per-QI
     contributions count each MSU once per QI (sdcMicro's shortcut for items
-    with identical records credits them wrongly); computing is in double
-    precision (sdcMicro's DIS uses single precision floats).
+    held by exactly the same records credits them wrongly); the padding
+    columns of a one-record table with fewer than three QIs are not MSUs
+    (sdcMicro counts them); computing is in double precision (sdcMicro's
+    dis is a single precision float).
 
     Parameters
     ----------
@@ -393,7 +396,7 @@ def suda(
         The records; an :class:`~riskcore.engine.EncodedTable` reuses its
         cached column codes.
     quasi_identifiers : sequence of str
-        The QIs (at least one, at most 62).
+        The QIs (at least one).
     max_size : int, optional
         Largest MSU size searched; default the number of QIs.
     dis_fraction : float, default 0.01
@@ -456,8 +459,6 @@ def suda(
             weights=np.broadcast_to(w[:, None], codes.shape)[~missing],
             minlength=int(offsets[-1]),
         ).astype(np.int64)
-        is_missing_item = np.zeros(int(offsets[-1]), dtype=bool)
-        is_missing_item[item_id[missing]] = True
         one = (item_support[item_id] == 1) & ~missing
         r1, v1 = np.nonzero(one)
         msu_rec.append(first[r1])
@@ -465,7 +466,7 @@ def suda(
         flags[np.arange(len(r1)), v1] = True
         msu_cols.append(flags)
         msu_size.append(np.ones(len(r1), dtype=np.int64))
-        searchable = (item_support >= 2) & (item_support < total) & ~is_missing_item
+        searchable = (item_support >= 2) & (item_support < total)  # a missing value has 0
         item_var = np.repeat(np.arange(m), np.diff(offsets))
         cand = np.flatnonzero(searchable)
         order = np.lexsort((cand, item_support[cand]))  # support ascending, then QI, value
