@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -246,51 +247,112 @@ def _find_msus(
     for depth in range(max_size):
         if len(ent_node) == 0:
             break
-        # Extend every (node, row) by the row's items ranked after the node's last
-        # item: each itemset is reached once, along its items in rank order.
-        c_node, c_item, c_row = [], [], []
-        last = node_last[ent_node]
-        for v in range(m):
-            r = ranks[ent_row, v]
-            keep = r > last
-            c_node.append(ent_node[keep])
-            c_item.append(r[keep])
-            c_row.append(ent_row[keep])
-        node = np.concatenate(c_node)
-        item = np.concatenate(c_item)
-        row = np.concatenate(c_row)
-        if len(node) == 0:
-            break
-        key = node * n_items + item
-        group_key, inverse = np.unique(key, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        support = np.bincount(inverse, weights=weight[row]).astype(np.int64)
-        has_unique = np.bincount(inverse, weights=unique[row]) > 0
-        g_node = group_key // n_items
-        g_item = group_key % n_items
-        # Support 1 in the node's subtable: P + item is unique in the data, an MSU
-        # candidate of size depth + 1 (a 1-MSU of the subtable in SUDA2's terms).
-        if depth >= 1:
-            single = support[inverse] == 1
-            _check_candidates(
-                found, levels, node[single], item[single], row[single], depth, n_items
+        want_children = depth + 2 <= max_size
+        order = np.argsort(ent_node, kind="stable")
+        ent_node, ent_row = ent_node[order], ent_row[order]
+        keys, parents, items, supports, next_node, next_row = [], [], [], [], [], []
+        n_children = 0
+        # Blocks of whole nodes bound the memory of the (node, item, row) triples.
+        for a, b in _blocks(ent_node, max(1, _BLOCK // m)):
+            block = _expand(
+                ent_node[a:b],
+                ent_row[a:b],
+                ranks,
+                node_last,
+                node_support,
+                weight,
+                unique,
+                n_items,
             )
-        # Children: non-unique, not in every row of the subtable (such an item
-        # would make every extension non-minimal), and holding a record that can
-        # own an MSU. Only needed if their extensions may still be small enough.
-        if depth + 2 > max_size:
+            node, item, row, inverse, group_key, support, child = block
+            # Support 1 in the node's subtable: P + item is unique in the data, an
+            # MSU candidate of size depth + 1 (a 1-MSU of the subtable in SUDA2).
+            if depth >= 1:
+                single = support[inverse] == 1
+                _check_candidates(
+                    found, levels, node[single], item[single], row[single], depth, n_items
+                )
+            if not want_children:
+                continue
+            child_id = np.full(len(group_key), -1, dtype=np.int64)
+            child_id[child] = n_children + np.arange(int(child.sum()), dtype=np.int64)
+            n_children += int(child.sum())
+            keys.append(group_key[child])
+            parents.append(group_key[child] // n_items)
+            items.append(group_key[child] % n_items)
+            supports.append(support[child])
+            ent = child_id[inverse]
+            next_node.append(ent[ent >= 0])
+            next_row.append(row[ent >= 0])
+        if not want_children:
             break
-        child = (support >= 2) & (support < node_support[g_node]) & has_unique
-        child_id = np.full(len(group_key), -1, dtype=np.int64)
-        child_id[child] = np.arange(int(child.sum()), dtype=np.int64)
-        levels.append(_Level(group_key[child], g_node[child], g_item[child], support[child]))
-        ent = child_id[inverse]
-        keep_ent = ent >= 0
-        ent_node = ent[keep_ent]
-        ent_row = row[keep_ent]
-        node_last = g_item[child]
-        node_support = support[child]
+        lvl = _Level(*(_cat(x) for x in (keys, parents, items, supports)))
+        levels.append(lvl)
+        ent_node, ent_row = _cat(next_node), _cat(next_row)
+        node_last, node_support = lvl.item, lvl.support
     return found
+
+
+#: (node, item, record) triples built at once in one block of the search.
+_BLOCK = 1 << 22
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else _no_ints()
+
+
+def _blocks(sorted_node: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Return [start, stop) ranges of about ``size`` entries that never split a node."""
+    n = len(sorted_node)
+    cuts = [0]
+    pos = size
+    while pos < n:
+        start = int(np.searchsorted(sorted_node, sorted_node[pos], side="left"))
+        if start <= cuts[-1]:  # one node longer than a block: it is a block of its own
+            start = int(np.searchsorted(sorted_node, sorted_node[pos], side="right"))
+        if start >= n:
+            break
+        cuts.append(start)
+        pos = start + size
+    cuts.append(n)
+    return list(pairwise(cuts))
+
+
+def _expand(
+    ent_node: np.ndarray,
+    ent_row: np.ndarray,
+    ranks: np.ndarray,
+    node_last: np.ndarray,
+    node_support: np.ndarray,
+    weight: np.ndarray,
+    unique: np.ndarray,
+    n_items: int,
+) -> tuple[np.ndarray, ...]:
+    """Extend nodes by the items of their records ranked after their last item.
+
+    Each itemset is reached once, along its items in rank order. Returns the
+    triples (node, item, row), each triple's group, the groups (node * n_items
+    + item, sorted), their weighted supports in the node's subtable, and which
+    groups become nodes of the next level: non-unique, not in every record of
+    the subtable (such an item makes every extension non-minimal), and holding
+    a record that can own an MSU.
+    """
+    c_node, c_item, c_row = [], [], []
+    last = node_last[ent_node]
+    for v in range(ranks.shape[1]):
+        r = ranks[ent_row, v]
+        keep = r > last
+        c_node.append(ent_node[keep])
+        c_item.append(r[keep])
+        c_row.append(ent_row[keep])
+    node, item, row = _cat(c_node), _cat(c_item), _cat(c_row)
+    group_key, inverse = np.unique(node * n_items + item, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    support = np.bincount(inverse, weights=weight[row], minlength=len(group_key))
+    support = support.astype(np.int64)
+    has_unique = np.bincount(inverse, weights=unique[row], minlength=len(group_key)) > 0
+    child = (support >= 2) & (support < node_support[group_key // n_items]) & has_unique
+    return node, item, row, inverse, group_key, support, child
 
 
 def _check_candidates(

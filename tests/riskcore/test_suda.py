@@ -8,6 +8,7 @@ published formulas (worked by hand in the comments).
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import math
@@ -415,3 +416,17 @@ def test_bad_input(kwargs, error, message):
     args = {"quasi_identifiers": ["age", "gender"], **kwargs}
     with pytest.raises(error, match=message):
         suda(BOOK, **args)
+
+
+def test_search_in_small_blocks_gives_the_same_msus(monkeypatch):
+    # The search builds its (node, item, record) triples in blocks of whole nodes;
+    # tiny blocks (one node each, or a node longer than a block) change nothing.
+    suda_module = importlib.import_module("riskcore.metrics.suda")  # the name is the function
+
+    rng = np.random.default_rng(7)
+    for block in (1, 5, 16):
+        monkeypatch.setattr(suda_module, "_BLOCK", block)
+        for _ in range(5):
+            n, m = int(rng.integers(5, 25)), int(rng.integers(2, 6))
+            df = pd.DataFrame({f"c{j}": rng.integers(0, 3, n) for j in range(m)})
+            _compare(df, None)
