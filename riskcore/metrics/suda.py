@@ -192,10 +192,9 @@ class SudaResult(Result):
 
 def _lookup(keys: np.ndarray, query: np.ndarray) -> np.ndarray:
     """Return the position of each query in the sorted ``keys``, or -1 when absent."""
-    pos = np.searchsorted(keys, query)
-    pos = np.minimum(pos, max(len(keys) - 1, 0))
     if len(keys) == 0:
         return np.full(len(query), -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(keys, query), len(keys) - 1)
     return np.where(keys[pos] == query, pos, -1).astype(np.int64)
 
 
@@ -233,8 +232,8 @@ def _find_msus(
     Returns
     -------
     list of (rows, items)
-        Per MSU size k = 2 .. max_size: the owning row of each MSU and its
-        k item ranks (k arrays).
+        Per block of the search: the owning row of each MSU found and its k
+        item ranks (k arrays, 2 <= k <= max_size).
     """
     n_rows, m = ranks.shape
     found: list[tuple[np.ndarray, list[np.ndarray]]] = []
