@@ -28,6 +28,7 @@ from riskcore.report.figures.dp import (
     posterior_chart,
 )
 from riskcore.report.figures.ldp import grr_bars, laplace_ldp_chart, margin_chart
+from riskcore.report.figures.remediation import pareto_front, risk_loss_chart
 from riskcore.report.figures.uniqueness import (
     candidates_curve,
     class_size_histogram,
@@ -57,7 +58,9 @@ __all__ = [
     "linkage_curve_chart",
     "margin_chart",
     "noise_success",
+    "pareto_front",
     "posterior_chart",
+    "risk_loss_chart",
     "share_bars",
     "subset_bars",
     "two_queries",

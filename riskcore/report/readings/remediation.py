@@ -33,12 +33,18 @@ def level_label(h: Hierarchy, level: int) -> str:
 
 
 def node_reading(
-    before: NodeResult, after: NodeResult, n: int, *, escape: Callable[[str], str] = _same
+    before: NodeResult,
+    after: NodeResult,
+    n: int,
+    original_risk: float,
+    *,
+    escape: Callable[[str], str] = _same,
 ) -> str:
     """Return what a generalization does: k, suppression and loss, before and after.
 
     ``before`` is the node with every QI at level 0 (the table as it is,
-    the same targets); ``n`` is the number of records.
+    the same targets); ``n`` is the number of records; ``original_risk`` the
+    average prosecutor risk of the table as recorded, J / n.
     """
     text = (
         f"As recorded, {before.suppressed:,} of {n:,} "
@@ -51,7 +57,7 @@ def node_reading(
     if after.n_classes:
         text += (
             f" An attacker who knows someone is in the release picks the right record with "
-            f"probability {after.success_rate:.2%} on average (was {before.success_rate:.2%})."
+            f"probability {after.success_rate:.2%} on average (was {original_risk:.2%})."
         )
     text += (
         f" Information lost: {after.ncp:.1%} of the QI cells' precision (normalized certainty "
@@ -88,8 +94,7 @@ def search_reading(result: SearchResult) -> str:
     if best is None:
         return head + " No combination meets the targets within the suppression limit."
     return (
-        head
-        + f" The least-loss one loses {best.ncp:.1%} (NCP) and suppresses "
+        head + f" The least-loss one loses {best.ncp:.1%} (NCP) and suppresses "
         f"{best.suppressed:,} {plural(best.suppressed, 'record', 'records')}."
     )
 
