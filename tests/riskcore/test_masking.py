@@ -1,4 +1,4 @@
-"""Masking operators: values checked by independent computation, missing values, keys never shown."""
+"""Masking operators: values checked independently, missing values, keys never shown."""
 
 from __future__ import annotations
 
