@@ -129,7 +129,7 @@ def _check_series(series: object) -> pd.Series:
     return series
 
 
-def _distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
+def distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
     """Return row codes (-1 for missing) and the distinct trimmed texts, in first-appearance order.
 
     Two values with the same text (``" x"`` and ``"x"``) are one value.
@@ -141,6 +141,19 @@ def _distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
     return rows.astype(np.intp), [str(t) for t in distinct]
 
 
+def take_back(
+    series: pd.Series, codes: npt.NDArray[np.intp], values: Sequence[object]
+) -> pd.Series:
+    """Return a Series of ``values[code]`` per row, missing where the code is -1.
+
+    The index and name are those of ``series``; the dtype is object.
+    """
+    out = np.empty(len(values) + 1, dtype=object)
+    out[: len(values)] = list(values)
+    out[-1] = np.nan
+    return pd.Series(out[codes], index=series.index, name=series.name, dtype=object)
+
+
 def _per_value(series: pd.Series, transform: Callable[[list[str]], Sequence[object]]) -> pd.Series:
     """Apply ``transform`` to the distinct texts of a column and take the results back to the rows.
 
@@ -148,14 +161,11 @@ def _per_value(series: pd.Series, transform: Callable[[list[str]], Sequence[obje
     and returns one output per text. Missing rows stay missing (NaN).
     """
     series = _check_series(series)
-    codes, texts = _distinct_text(series)
-    out = np.empty(len(texts) + 1, dtype=object)
+    codes, texts = distinct_text(series)
     values = list(transform(texts))
     if len(values) != len(texts):  # pragma: no cover - internal contract
         raise AssertionError("a transform returned the wrong number of values")
-    out[: len(texts)] = values
-    out[-1] = np.nan
-    return pd.Series(out[codes], index=series.index, name=series.name, dtype=object)
+    return take_back(series, codes, values)
 
 
 # ------------------------------------------------------------------ simple operators
@@ -734,7 +744,7 @@ def _person_offsets(
     person: pd.Series, max_days: int, seed: int | None, key: SecretKey | bytes | None
 ) -> npt.NDArray[np.int64]:
     """Return one shift in days per row: the same for every row of a person, never 0."""
-    codes, texts = _distinct_text(person)
+    codes, texts = distinct_text(person)
     n = len(texts)
     alone = np.flatnonzero(codes < 0)  # rows without a person id: each is its own person
     codes = codes.copy()
