@@ -368,6 +368,9 @@ def test_operators_on_100000_distinct_values():
     assert mask_digits(s).iloc[n + 12345] == "*****2345"
     rev = reversible_tokens(s, SIV_KEY)
     assert reverse_tokens(rev, SIV_KEY).equals(s.astype(object))
+    fake = surrogates(s, "name", seed=1)
+    assert len(fake.lookup) == n and fake.lookup.surrogate.is_unique and fake.n_shared == 0
+    assert (fake.values.iloc[:n].to_numpy() == fake.values.iloc[n:].to_numpy()).all()
     df = pd.DataFrame({"pid": s, "d": pd.Timestamp("2020-01-01")})
     shifted = shift_dates(df, person="pid", columns=["d"], max_days=365, seed=1)
     assert (shifted.d.iloc[:n].to_numpy() == shifted.d.iloc[n:].to_numpy()).all()
