@@ -401,6 +401,14 @@ def test_enumeration_of_ssns_searches_known_prefixes_and_projects_the_rest():
     assert (r2.space_searched, r2.n_recovered, r2.rows_recovered) == (20_000, 3, 4)
 
 
+def test_enumeration_of_a_column_without_ssns_still_measures_the_rate():
+    r = enumeration_attack(pd.Series([None, "n/a"], dtype=object), "ssn")
+    assert (r.n_values, r.n_hashed, r.n_recovered, r.space_searched) == (1, 0, 0, 10_000)
+    assert r.projected_seconds == pytest.approx(10**9 / r.hashes_per_second)
+    empty = enumeration_attack(pd.Series([], dtype=object), "birth_date")
+    assert (empty.n_hashed, empty.n_recovered, empty.space_searched) == (0, 0, 46_021)
+
+
 def test_enumeration_reads_ssns_that_lost_leading_zeros():
     s = pd.Series([12_345_678, 12_345_678], dtype="int64")  # was 012-34-5678
     r = enumeration_attack(s, "ssn", max_candidates=10_000)
