@@ -25,22 +25,28 @@ could identify someone, nor identifiers that look like nothing in particular
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
 from riskcore.deidentify.masking import distinct_text, take_back
+from riskcore.errors import RiskcoreError
 from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
 
 __all__ = [
     "CATEGORIES",
+    "PRESIDIO_CATEGORY",
     "RESTRICTED_ZIP3",
     "CategoryFinding",
+    "PiiFinding",
+    "PiiScan",
     "SafeHarborCheck",
     "SafeHarborTransform",
     "TransformStep",
@@ -48,6 +54,7 @@ __all__ = [
     "apply_safe_harbor",
     "dates_to_year",
     "safe_harbor_check",
+    "scan_free_text",
     "zip_to_zip3",
 ]
 
@@ -622,3 +629,191 @@ def apply_safe_harbor(
         if step is not None:
             steps.append(step)
     return SafeHarborTransform(out.drop(columns=drop), tuple(steps))
+
+
+# ------------------------------------------------------------------ free text (optional Presidio)
+
+#: Safe Harbor category of each Presidio entity type (None: not one of the 18).
+PRESIDIO_CATEGORY: dict[str, str | None] = {
+    "PERSON": "A",
+    "LOCATION": "B",
+    "DATE_TIME": "C",
+    "AGE": "C",
+    "PHONE_NUMBER": "D",
+    "EMAIL_ADDRESS": "F",
+    "EMAIL": "F",
+    "US_SSN": "G",
+    "CREDIT_CARD": "J",
+    "IBAN_CODE": "J",
+    "US_BANK_NUMBER": "J",
+    "CRYPTO": "J",
+    "MEDICAL_LICENSE": "K",
+    "US_DRIVER_LICENSE": "K",
+    "MAC_ADDRESS": "M",
+    "URL": "N",
+    "IP_ADDRESS": "O",
+    "US_PASSPORT": "R",
+    "US_ITIN": "R",
+    "UK_NHS": "R",
+    "ID": "R",
+    "UUID": "R",
+    "ORGANIZATION": None,
+    "NRP": None,
+}
+
+_PRESIDIO_MISSING = (
+    "free-text PII detection needs the optional package presidio-analyzer "
+    "(pip install presidio-analyzer); it runs offline with spaCy's blank English pipeline, "
+    "no model download. Column roles and the Safe Harbor checklist work without it."
+)
+
+
+@dataclass(frozen=True)
+class PiiFinding(Result):
+    """One entity type Presidio found in one column's free text.
+
+    Attributes
+    ----------
+    column : str
+    entity : str
+        Presidio's entity type (``"EMAIL_ADDRESS"``, ``"CREDIT_CARD"`` ...).
+    n_values : int
+        Sampled values in which it was found at least once.
+    n_sampled : int
+        Distinct values of the column scanned.
+    max_score : float
+        Presidio's highest confidence for it, in [0, 1].
+    letter : str or None
+        Its Safe Harbor category, None when it is none of the 18.
+    """
+
+    column: str
+    entity: str
+    n_values: int
+    n_sampled: int
+    max_score: float
+    letter: str | None = None
+
+
+@dataclass(frozen=True)
+class PiiScan(Result):
+    """What Presidio found in the free text of some columns.
+
+    Attributes
+    ----------
+    findings : tuple of PiiFinding
+        By column, then by number of values, most first.
+    columns : tuple of str
+        Columns scanned.
+    note : str
+        What the scan can and cannot see.
+    """
+
+    findings: tuple[PiiFinding, ...]
+    columns: tuple[str, ...]
+    note: str
+
+
+@functools.cache
+def _analyzer() -> Any:
+    """Return a Presidio analyzer on spaCy's blank English pipeline (built once, ~2 s)."""
+    # no download of the public-suffix list (tldextract) and no spaCy model: fully offline
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+    try:
+        import spacy
+        from presidio_analyzer import AnalyzerEngine
+        from presidio_analyzer.nlp_engine import SpacyNlpEngine
+    except ImportError:
+        raise RiskcoreError(_PRESIDIO_MISSING) from None
+    engine = SpacyNlpEngine()
+    engine.nlp = {"en": spacy.blank("en")}
+    return AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])
+
+
+def scan_free_text(
+    data: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    sample: int = 200,
+    min_score: float = 0.4,
+) -> PiiScan:
+    """Look for identifiers inside free text with Presidio (optional).
+
+    Presidio's pattern recognizers (with spaCy's blank English pipeline, so
+    offline and without a language model) find e-mail addresses, phone
+    numbers, card, IBAN and bank numbers, IP addresses, URLs and some
+    national numbers inside longer text; without a trained model they do not
+    find names or places, and they do not look at column names. So the scan
+    runs beside :func:`riskcore.roles.suggest_roles`, never instead of it.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    columns : sequence of str, optional
+        Columns to scan; default every text column the role rule does not
+        already call a direct identifier.
+    sample : int, default 200
+        Distinct values scanned per column (the first ones, in row order).
+    min_score : float, default 0.4
+        Findings with a lower Presidio score are left out.
+
+    Returns
+    -------
+    PiiScan
+        Entity, number of values and highest score per column; the text
+        found is never copied into the result.
+
+    Raises
+    ------
+    RiskcoreError
+        When presidio-analyzer is not installed, saying how to install it.
+    """
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        raise ValueError(f"sample must be an integer >= 1, got {sample!r}")
+    analyzer = _analyzer()
+    if columns is None:
+        sugg = suggest_roles(data)
+        columns = [
+            str(c)
+            for c in data.columns
+            if sugg[str(c)].role != "identifier"
+            and not pd.api.types.is_numeric_dtype(data[c].dtype)
+            and not pd.api.types.is_datetime64_any_dtype(data[c].dtype)
+            and not pd.api.types.is_bool_dtype(data[c].dtype)
+        ]
+    findings: list[PiiFinding] = []
+    for col in columns:
+        if col not in data.columns:
+            raise RiskcoreError(f"column {col!r} is not in the table")
+        _, texts = distinct_text(data[col])
+        texts = texts[:sample]
+        counts: dict[str, int] = {}
+        scores: dict[str, float] = {}
+        for text in texts:
+            seen: set[str] = set()
+            for hit in analyzer.analyze(text=text, language="en"):
+                if hit.score < min_score:
+                    continue
+                scores[hit.entity_type] = max(scores.get(hit.entity_type, 0.0), float(hit.score))
+                seen.add(hit.entity_type)
+            for entity in seen:
+                counts[entity] = counts.get(entity, 0) + 1
+        for entity in sorted(counts, key=lambda e: (-counts[e], e)):
+            findings.append(
+                PiiFinding(
+                    col,
+                    entity,
+                    counts[entity],
+                    len(texts),
+                    scores[entity],
+                    PRESIDIO_CATEGORY.get(entity),
+                )
+            )
+    note = (
+        f"Presidio's pattern recognizers on up to {sample} distinct values per column "
+        "(spaCy's blank English pipeline: no names or places are recognised); column names "
+        "and the role rule are not used."
+    )
+    return PiiScan(tuple(findings), tuple(columns), note)

@@ -195,3 +195,49 @@ def test_a_column_of_areas_is_read_as_areas():
     out, step = zip_to_zip3(pd.Series([21, 36, 902, None], name="zip3"))
     assert out.tolist()[:3] == ["021", "000", "902"] and pd.isna(out.iloc[3])
     assert "3-digit ZIP areas" in step.note and "2 had lost their leading zeros" in step.note
+
+
+def test_free_text_scan_without_presidio_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from riskcore.deidentify import safe_harbor as sh
+    from riskcore.errors import RiskcoreError
+
+    sh._analyzer.cache_clear()
+    monkeypatch.setitem(sys.modules, "presidio_analyzer", None)  # import fails as if absent
+    with pytest.raises(RiskcoreError, match=r"^free-text PII detection needs the optional"):
+        sh.scan_free_text(_table())
+    sh._analyzer.cache_clear()
+
+
+def test_free_text_scan_counts_values_per_entity(monkeypatch):
+    from types import SimpleNamespace
+
+    from riskcore.deidentify import safe_harbor as sh
+
+    def analyze(text, language):
+        hits = []
+        if "@" in text:
+            hits.append(SimpleNamespace(entity_type="EMAIL_ADDRESS", score=1.0))
+        if "555" in text:
+            hits += [SimpleNamespace(entity_type="PHONE_NUMBER", score=s) for s in (0.4, 0.75)]
+        if "weak" in text:
+            hits.append(SimpleNamespace(entity_type="US_SSN", score=0.05))
+        return hits
+
+    monkeypatch.setattr(sh, "_analyzer", lambda: SimpleNamespace(analyze=analyze))
+    df = _table().assign(
+        remarks=["mail a@x.org", "call 555-0182 or 555-0199", "a@y.org, 555-0100", "weak"]
+    )
+    scan = sh.scan_free_text(df)
+    # the role rule's identifiers (name, notes, email, zip ...) and numbers are not scanned
+    assert scan.columns == ("zip3", "badge", "sex", "diagnosis", "remarks")
+    found = [
+        (f.column, f.entity, f.n_values, f.n_sampled, f.max_score, f.letter) for f in scan.findings
+    ]
+    assert found == [
+        ("remarks", "EMAIL_ADDRESS", 2, 4, 1.0, "F"),
+        ("remarks", "PHONE_NUMBER", 2, 4, 0.75, "D"),
+    ]
+    assert "a@x.org" not in dumps(scan)
+    assert sh.scan_free_text(df, ["remarks"], sample=1).findings[0].n_sampled == 1
