@@ -54,7 +54,7 @@ if (
 ):
     st.rerun()  # draw the page with the new table and a fresh uploader
 
-ctx = context()
+ctx = context(as_recorded=True)
 failed = state.load_error(upload.file_id) if upload is not None else None
 if upload is not None and failed is not None:
     st.error(f"{md(upload.name)} could not be used: " + md(failed))

@@ -130,6 +130,7 @@ from riskcore.report.readings.remediation import (
     level_label,
     node_reading,
     node_table,
+    remediation_intro,
     search_reading,
     visited_table,
 )
@@ -232,6 +233,7 @@ __all__ = [
     "redundancy_reading",
     "release_reading",
     "released_values",
+    "remediation_intro",
     "risk_reading",
     "risk_table",
     "roles_reading",
