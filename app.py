@@ -26,7 +26,7 @@ nav = st.navigation(PAGES)
 
 def sidebar() -> None:
     """The dataset and roles in use, and the reset button (drawn after the page has run)."""
-    ctx = context()
+    ctx = context(banner=False)
     if ctx is not None:
         st.caption("Dataset")
         st.text(ctx.table.name)

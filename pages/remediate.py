@@ -132,12 +132,14 @@ cols = st.columns(min(len(qis), 4))
 levels: list[int] = []
 for i, q in enumerate(qis):
     h = hierarchies[q]
-    lv = cols[i % len(cols)].select_slider(
+    box = cols[i % len(cols)]
+    lv = box.select_slider(
         md(q),
         options=list(range(h.height + 1)),
-        format_func=lambda x, h=h: level_label(h, x),
+        format_func=lambda x, h=h: f"{x} of {h.height}",
         key=seeded(f"level_{q}", 0),
     )
+    box.caption(md(level_label(h, int(lv))))
     store[f"level_{q}"] = lv
     levels.append(int(lv))
 before = cached.node(ctx.key, lattice, lattice_key, tuple([0] * len(qis)))

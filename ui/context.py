@@ -48,12 +48,12 @@ def current_table() -> tuple[str, LoadedTable]:
     return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
 
-def context(*, as_recorded: bool = False) -> Context | None:
+def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None:
     """Return the page context; the roles default to the suggestions.
 
     With the generalization of the Remediate page in use, the context is the
     generalized table's, unless ``as_recorded`` (the Data and Remediate pages
-    work on the table as recorded).
+    work on the table as recorded); ``banner`` says so on the page.
     """
     state.init_state()
     key, table = current_table()
@@ -77,6 +77,12 @@ def context(*, as_recorded: bool = False) -> Context | None:
         return Context(key, table, enc, sugg, roles, dataset_key=key)
     after = remediation.after_key(key, recipe)
     gen = cached.remediated(after, remediation.recipe_json(recipe), table)
+    if banner:
+        st.info(
+            f"This page assesses the generalized table ({gen.n_rows:,} of {table.n_rows:,} "
+            "records after suppression) chosen on the Remediate page; the sidebar's switch "
+            "goes back to the table as recorded."
+        )
     return Context(
         after, gen, cached.encoded(after, gen), sugg, roles, dataset_key=key, generalized=True
     )

@@ -59,6 +59,7 @@ __all__ = [
     "NodeResult",
     "SearchResult",
     "Targets",
+    "evaluate_all",
     "greedy_search",
     "search",
 ]
@@ -193,6 +194,9 @@ class SearchResult(Result):
         Number of nodes of the lattice.
     seconds : float
         Wall time of the search.
+    needed : int
+        Nodes the search evaluated to prove its optimum (``visited`` may hold
+        more when every node was evaluated for a plot, :func:`evaluate_all`).
     """
 
     qis: tuple[str, ...]
@@ -203,6 +207,7 @@ class SearchResult(Result):
     visited: tuple[NodeResult, ...] = field(metadata=NOT_IN_JSON, default=())
     lattice_size: int = 0
     seconds: float = float("nan")
+    needed: int = 0
 
     @property
     def evaluated(self) -> int:
@@ -535,7 +540,27 @@ def search(
         visited=tuple(visited),
         lattice_size=int(flat.size),
         seconds=time.perf_counter() - start,
+        needed=len(visited),
     )
+
+
+def evaluate_all(
+    lattice: Lattice,
+    *,
+    known: Sequence[NodeResult] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[NodeResult, ...]:
+    """Return every node of the lattice evaluated (for the risk-loss plot of a small lattice).
+
+    Nodes in ``known`` (a search's visited nodes) are reused, not evaluated again.
+    """
+    done = {r.levels: r for r in known}
+    out = []
+    for count, levels in enumerate(lattice.nodes()):
+        out.append(done.get(levels) or lattice.evaluate(levels))
+        if progress is not None and count % 64 == 0:
+            progress(count + 1, lattice.size)
+    return tuple(out)
 
 
 def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResult | None:

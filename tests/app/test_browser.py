@@ -366,3 +366,24 @@ def test_dp_epsilon_control_moves_the_plot(server, browser):
         shot(page, f"24-ldp-tab{i + 1}")
     ctx.close()
     assert external == [], f"requests left localhost: {external}"
+
+
+def test_remediation_raises_k_on_the_anonymity_page(server, browser):
+    """Find the least-loss generalization, use it, and see k rise on the Anonymity page."""
+    external: list[str] = []
+    ctx, page = open_app(browser, server, external)
+    goto(page, server, "Anonymity (k / l / t)")
+    assert metric(page, "k") == "1"  # the demo as recorded: someone is unique
+    goto(page, server, "Remediate")
+    page.get_by_role("button", name="Find the least-loss generalization").click()
+    wait_idle(page)
+    page.get_by_text("These levels meet the targets").first.wait_for()
+    shot(page, "13-remediate")
+    page.get_by_role("button", name="Assess the generalized table on every page").click()
+    wait_idle(page)
+    goto(page, server, "Anonymity (k / l / t)")
+    page.get_by_text("This page assesses the generalized table").first.wait_for()
+    assert int(metric(page, "k").replace(",", "")) >= 11  # the session's target k
+    shot(page, "14-anonymity-generalized")
+    ctx.close()
+    assert external == [], f"requests left localhost: {external}"

@@ -8,7 +8,7 @@ from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.deidentify.lattice import Lattice, Targets, search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
-from tests.app.test_apptest import clear_caches, metrics, run  # noqa: F401 (fixture)
+from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs
 
@@ -48,6 +48,10 @@ def test_remediate_search_sets_the_least_loss_levels_and_pages_assess_the_result
     gen = lat.apply(df, best.levels)
     expected = assess(gen, quasi_identifiers=QIS)
     assert metrics(at)["k"] == f"{expected.k:,}" and expected.k >= 11
+    assert any(
+        f"assesses the generalized table ({len(gen):,} of 32,561 records" in seen(i.value)
+        for i in at.info
+    )
     # the switch in the sidebar goes back to the table as recorded
     at.session_state["rc_view_after"] = False
     at.run()

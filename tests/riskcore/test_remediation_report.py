@@ -26,11 +26,12 @@ def test_node_reading_and_table_by_hand():
     # released: 2 classes of 4 records; as recorded 5 classes of 6 records
     assert "probability 50.00% on average (was 83.33%)" in text
     table = rd.node_table(lat.as_recorded(), after, 2).set_index("figure")
-    assert table.loc["records suppressed"].tolist() == [0, 2]
+    assert table.loc["records suppressed"].tolist() == ["0", "2"]
     # as recorded: classes of sizes 1, 1, 1, 2, 1 -> k 1, 5 classes; generalized: k 2
-    assert table.loc["smallest released class (k)"].tolist() == [1, 2]
-    assert table.loc["classes released"].tolist() == [5, 2]
-    assert table.loc["discernibility"].tolist() == [1 + 1 + 1 + 4 + 1, 4 + 4 + 2 * 6]
+    assert table.loc["smallest released class (k)"].tolist() == ["1", "2"]
+    assert table.loc["classes released"].tolist() == ["5", "2"]
+    assert table.loc["discernibility"].tolist() == [str(1 + 1 + 1 + 4 + 1), str(4 + 4 + 2 * 6)]
+    assert table.loc["average re-identification risk"].tolist() == ["83.33%", "50.00%"]
     assert "more suppression than the limit" in rd.node_reading(
         before, _lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
     )
@@ -73,3 +74,20 @@ def test_visited_table_lists_levels_by_qi():
         f"Searched {result.evaluated:,} of the {lat.size:,} combinations of levels"
     )
     assert pd.api.types.is_bool_dtype(table["meets the targets"])
+
+
+def test_search_reading_when_every_node_is_shown():
+    import dataclasses
+
+    from riskcore.deidentify.lattice import evaluate_all, search
+
+    lat = _lattice(k=2, max_suppression=0.5)
+    found = search(lat)
+    every = evaluate_all(lat, known=found.visited)
+    assert len(every) == lat.size == 8  # age 0..3 x sex 0..1
+    assert [r.levels for r in every] == lat.nodes()
+    assert all(a == lat.evaluate(a.levels) for a in every)  # reused nodes are the same
+    shown = dataclasses.replace(found, visited=every)
+    assert rd.search_reading(shown).startswith(
+        f"All 8 combinations of levels are shown; the search needed {found.needed} of them"
+    )

@@ -83,28 +83,52 @@ def node_reading(
 
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
     """Return the figures of the table as recorded (``Lattice.as_recorded``, nothing
-    suppressed) beside those of the generalized one."""
+    suppressed) beside those of the generalized one, formatted for reading."""
+
+    def count(x: float) -> str:
+        return f"{x:,.0f}"
+
+    def share(x: float) -> str:
+        return f"{x:.2%}"
+
+    def ratio(x: float) -> str:
+        return f"{x:,.2f}"
+
     rows = [
-        ("smallest released class (k)", before.k, after.k),
-        ("records suppressed", before.suppressed, after.suppressed),
-        ("classes released", before.n_classes, after.n_classes),
-        ("average re-identification risk", before.success_rate, after.success_rate),
-        ("information loss (NCP)", before.ncp, after.ncp),
-        ("precision loss", before.precision, after.precision),
-        ("discernibility", before.discernibility, after.discernibility),
-        (f"average class size / k ({targets_k})", before.avg_class_size, after.avg_class_size),
+        ("smallest released class (k)", count, before.k, after.k),
+        ("records suppressed", count, before.suppressed, after.suppressed),
+        ("classes released", count, before.n_classes, after.n_classes),
+        ("average re-identification risk", share, before.success_rate, after.success_rate),
+        ("information loss (NCP)", share, before.ncp, after.ncp),
+        ("precision loss", share, before.precision, after.precision),
+        ("discernibility", count, before.discernibility, after.discernibility),
+        (
+            f"average class size / k ({targets_k})",
+            ratio,
+            before.avg_class_size,
+            after.avg_class_size,
+        ),
     ]
-    return pd.DataFrame(rows, columns=["figure", "as recorded", "generalized"])
+    return pd.DataFrame(
+        [(name, fmt(a), fmt(b)) for name, fmt, a, b in rows],
+        columns=["figure", "as recorded", "generalized"],
+    )
 
 
 def search_reading(result: SearchResult) -> str:
     """Return the outcome of the least-loss search in one or two sentences."""
     best = result.best
-    head = (
-        f"Searched {result.evaluated:,} of the {result.lattice_size:,} combinations of levels "
-        f"in {result.seconds:.1f} s; the rest cannot lose less (their loss without "
-        "suppression already exceeds the best found)."
-    )
+    if result.evaluated >= result.lattice_size:
+        head = (
+            f"All {result.lattice_size:,} combinations of levels are shown; the search needed "
+            f"{result.needed:,} of them ({result.seconds:.1f} s): the others cannot lose less."
+        )
+    else:
+        head = (
+            f"Searched {result.evaluated:,} of the {result.lattice_size:,} combinations of "
+            f"levels in {result.seconds:.1f} s; the rest cannot lose less (their loss without "
+            "suppression already exceeds the best found)."
+        )
     if best is None:
         return head + " No combination meets the targets within the suppression limit."
     return (
