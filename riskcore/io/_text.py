@@ -1,8 +1,21 @@
 """Text-level helpers of the CSV reader: encoding, delimiter, header.
 
 The CSV parser (pyarrow) reads UTF-8 only, so every other encoding is
-transcoded here first: UTF-8 with a BOM loses the BOM, UTF-16 (with a BOM)
-and latin-1 / cp1252 (detected) are decoded and encoded again as UTF-8.
+transcoded here first. The encoding is chosen by one rule, in this order:
+
+1. a byte-order mark says it: UTF-8 (the mark is dropped) or UTF-16;
+2. every byte is valid UTF-8: UTF-8;
+3. otherwise Windows-1252 (cp1252), the Western European code page that
+   Excel and Windows save in, which reads latin-1 (ISO-8859-1) text the
+   same except for the bytes 0x80-0x9F; if the file holds one of the five
+   bytes cp1252 leaves undefined (0x81 0x8D 0x8F 0x90 0x9D), latin-1.
+
+No other code page is ever guessed: a statistical guess (charset
+detection) read latin-1 names as Central European cp1250 ("Muñoz" became
+"Muńoz"), silently changing quasi-identifier values. A caller who knows the
+encoding passes it (``load_table(..., encoding="cp1251")``; the Data page
+offers :data:`TEXT_ENCODINGS`), and the file is then decoded with exactly
+that codec.
 """
 
 from __future__ import annotations
@@ -18,12 +31,34 @@ from riskcore.io._source import Raw
 HEAD_BYTES = 1 << 20
 _SNIFF_CHARS = 65536
 
+#: Encodings a caller may choose (the Data page's list): codec name -> what it is.
+TEXT_ENCODINGS: dict[str, str] = {
+    "utf-8": "UTF-8 (Unicode)",
+    "utf-16": "UTF-16 (Unicode)",
+    "cp1252": "Windows-1252 (Western European)",
+    "latin-1": "ISO-8859-1, latin-1 (Western European)",
+    "iso-8859-15": "ISO-8859-15 (Western European, with the euro sign)",
+    "mac-roman": "Mac OS Roman (Western European)",
+    "cp1250": "Windows-1250 (Central European)",
+    "cp1251": "Windows-1251 (Cyrillic)",
+    "cp1253": "Windows-1253 (Greek)",
+    "cp1254": "Windows-1254 (Turkish)",
+    "cp1257": "Windows-1257 (Baltic)",
+    "shift_jis": "Shift JIS (Japanese)",
+    "gb18030": "GB 18030 (Chinese)",
+    "big5": "Big5 (Traditional Chinese)",
+    "euc-kr": "EUC-KR (Korean)",
+}
+#: The bytes Windows-1252 leaves undefined: a file holding one is read as latin-1.
+_CP1252_UNDEFINED = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 
-def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
+
+def utf8_body(raw: Raw, name: str, encoding: str | None = None) -> tuple[Raw, str, str]:
     """Return the file as UTF-8 bytes without BOM, the encoding name, and its head as text.
 
-    Plain files are not decoded in full here: the head is checked, and the
-    CSV parser checks the rest (a failure there calls :func:`transcode`).
+    Without ``encoding``, plain files are not decoded in full here: the head
+    is checked, and the CSV parser checks the rest (a failure there calls
+    :func:`transcode`).
 
     Parameters
     ----------
@@ -31,21 +66,26 @@ def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
         The file.
     name : str
         File name for messages.
+    encoding : str, optional
+        The file's encoding, when the caller knows it; default: the rule of
+        this module (byte-order mark, UTF-8, cp1252, latin-1).
 
     Returns
     -------
     body : bytes or mmap.mmap
         UTF-8 bytes to parse.
     encoding : str
-        "utf-8", "utf-8-sig", "utf-16" or a detected encoding.
+        "utf-8", "utf-8-sig", "utf-16", "cp1252", "latin-1" or the one given.
     head : str
         The decoded start of the file (up to about 1 MB).
 
     Raises
     ------
     DataLoadError
-        On binary data or an encoding that cannot be recognised.
+        On binary data, bytes the given encoding cannot read, an unknown encoding.
     """
+    if encoding is not None:
+        return _decode_as(raw, name, encoding)
     start = raw[:3]
     if start == b"\xef\xbb\xbf":
         body = raw[3:]
@@ -60,16 +100,43 @@ def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
             text = str(raw, "utf-16")
         except UnicodeDecodeError:
             raise DataLoadError(f"{name} starts with a UTF-16 marker but is not UTF-16") from None
+        _refuse_nul(text[:65536], name)
         return text.encode("utf-8"), "utf-16", text[:HEAD_BYTES]
-    if b"\x00" in raw[:65536]:
-        raise DataLoadError(
-            f"{name} contains binary data (NUL bytes): it is not a text table. "
-            "Load a CSV, Parquet or .xlsx file."
-        )
+    _refuse_nul(raw[:65536], name)
     head = _utf8_head(raw)
     if head is None:
         return transcode(raw, name)
     return raw, "utf-8", head
+
+
+def _refuse_nul(start: bytes | str, name: str) -> None:
+    """Refuse a file whose start holds a NUL: binary data, not text."""
+    if (b"\x00" in start) if isinstance(start, bytes) else ("\x00" in start):
+        raise DataLoadError(
+            f"{name} contains binary data (NUL bytes): it is not a text table. "
+            "Load a CSV, Parquet or .xlsx file."
+        )
+
+
+def _decode_as(raw: Raw, name: str, encoding: str) -> tuple[Raw, str, str]:
+    """Decode the whole file with the encoding the caller chose (see :func:`utf8_body`)."""
+    if not isinstance(encoding, str):
+        raise TypeError(f"encoding must be a string, got {type(encoding).__name__}")
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise DataLoadError(f"{encoding!r} is not a text encoding Python knows") from None
+    # UTF-8 and UTF-16 as the caller means them: a byte-order mark, if any, is not text
+    codec = {"utf-8": "utf-8-sig"}.get(codec, codec)
+    try:
+        text = str(raw, codec)
+    except UnicodeDecodeError as exc:
+        raise DataLoadError(
+            f"{name} is not {encoding}: byte {exc.start:,} (0x{raw[exc.start]:02X}) cannot be "
+            "read in it; choose another encoding"
+        ) from None
+    _refuse_nul(text[:65536], name)
+    return text.encode("utf-8"), encoding, text[:HEAD_BYTES]
 
 
 def _utf8_head(body: Raw) -> str | None:
@@ -82,7 +149,7 @@ def _utf8_head(body: Raw) -> str | None:
 
 
 def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
-    """Detect the encoding of a file that is not UTF-8 and return it as UTF-8.
+    """Read a file that is not UTF-8 as cp1252, or latin-1 when cp1252 cannot, as UTF-8.
 
     Parameters
     ----------
@@ -94,12 +161,12 @@ def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
     Returns
     -------
     body, encoding, head
-        As :func:`utf8_body`.
+        As :func:`utf8_body`; the encoding is "cp1252" or "latin-1".
 
     Raises
     ------
     DataLoadError
-        When the file is UTF-8 after a UTF-8 BOM check failed, or no encoding fits.
+        When the file starts with a UTF-8 BOM but is not UTF-8.
     """
     if raw[:3] == b"\xef\xbb\xbf":
         try:
@@ -109,20 +176,33 @@ def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
                 f"{name} starts with a UTF-8 marker but byte {exc.start + 3} is not UTF-8; "
                 "save it again as UTF-8"
             ) from None
-    try:
-        from charset_normalizer import from_bytes
+    undefined = any(raw.find(bytes([b])) >= 0 for b in _CP1252_UNDEFINED)
+    encoding = "latin-1" if undefined else "cp1252"
+    text = str(raw, encoding)  # every byte has a character in both: this cannot fail
+    return text.encode("utf-8"), encoding, text[:HEAD_BYTES]
 
-        best = from_bytes(raw[:1_000_000]).best()
-        enc = best.encoding if best is not None else None
-    except Exception:  # pragma: no cover - detection is best effort
-        enc = None
-    for candidate in [e for e in (enc, "cp1252", "latin-1") if e and e != "utf_8"]:
-        try:
-            text = str(raw, candidate)
-        except (UnicodeDecodeError, LookupError):
-            continue
-        return text.encode("utf-8"), candidate, text[:HEAD_BYTES]
-    raise DataLoadError(f"{name} is not UTF-8 and its text encoding could not be recognised")
+
+def is_guess(encoding: str) -> bool:
+    """Return True for an encoding this module assumed rather than read from the file."""
+    return encoding in ("cp1252", "latin-1")
+
+
+def encoding_note(encoding: str) -> str:
+    """Return the note saying which Western European code page was assumed, and why."""
+    if encoding == "latin-1":
+        how = (
+            "holds bytes that Windows-1252 leaves undefined, so it was read as latin-1 "
+            "(ISO-8859-1, Western European)"
+        )
+    else:
+        how = (
+            "was read as Windows-1252 (cp1252), the Western European encoding Excel and "
+            "Windows save in, which also reads latin-1"
+        )
+    return (
+        f"the file is not UTF-8 and {how}; if letters look wrong (another alphabet), "
+        "choose the file's encoding"
+    )
 
 
 def sniff_delimiter(head: str) -> str:
@@ -138,10 +218,22 @@ def sniff_delimiter(head: str) -> str:
         return best if counts[best] else ","
 
 
-def read_header(head: str, delimiter: str, name: str) -> list[str]:
-    """Return the fields of the first line."""
+def read_header(head: str, delimiter: str, name: str) -> tuple[list[str], int]:
+    """Return the header's fields and the number of empty lines before it.
+
+    The header is parsed as a CSV record, not taken as the first physical
+    line, so a quoted name may hold the delimiter or a newline (``"x\\ny",sex``).
+    """
+    blank = 0
+    pos = 0
+    while True:
+        end = head.find("\n", pos)
+        if end < 0 or head[pos:end].strip("\r"):
+            break
+        blank += 1
+        pos = end + 1
     try:
-        return next(csv.reader(io.StringIO(head.split("\n", 1)[0]), delimiter=delimiter))
+        return next(csv.reader(io.StringIO(head[pos:]), delimiter=delimiter)), blank
     except (StopIteration, csv.Error):
         raise DataLoadError(f"{name} has no readable header row") from None
 

@@ -66,8 +66,13 @@ class LoadInfo(Result):
     file_format : str
         "csv", "parquet", "xlsx" (or "demo" for generated data).
     encoding : str or None
-        Text encoding used (CSV only): "utf-8", "utf-8-sig", "utf-16", or
-        the detected one (e.g. "cp1252").
+        Text encoding used (CSV only): "utf-8", "utf-8-sig" (UTF-8 with a
+        byte-order mark), "utf-16", "cp1252" or "latin-1" (assumed for a
+        file that is not UTF-8), or the one the caller gave.
+    encoding_guessed : bool
+        True when the encoding was assumed (cp1252 / latin-1), not read from
+        a byte-order mark, implied by valid UTF-8, or given by the caller: a
+        file in another alphabet then needs its encoding chosen.
     delimiter : str or None
         Field delimiter used (CSV only).
     n_rows, n_columns : int
@@ -94,6 +99,7 @@ class LoadInfo(Result):
     name: str
     file_format: str
     encoding: str | None = None
+    encoding_guessed: bool = False
     delimiter: str | None = None
     n_rows: int = 0
     n_columns: int = 0
@@ -133,6 +139,7 @@ class LoadedTable:
         name: str,
         file_format: str,
         encoding: str | None = None,
+        encoding_guessed: bool = False,
         delimiter: str | None = None,
         text_columns: Sequence[str] = (),
         untyped: dict[str, int] | None = None,
@@ -146,7 +153,9 @@ class LoadedTable:
         ----------
         data : pandas.DataFrame
             The table; its index is replaced by a fresh RangeIndex.
-        name, file_format, encoding, delimiter, text_columns, untyped, notes, fingerprint, n_bytes
+        name, file_format, encoding, encoding_guessed, delimiter, text_columns, untyped, notes
+            As in :class:`LoadInfo`.
+        fingerprint, n_bytes
             As in :class:`LoadInfo`.
 
         Returns
@@ -161,6 +170,7 @@ class LoadedTable:
             name=name,
             file_format=file_format,
             encoding=encoding,
+            encoding_guessed=encoding_guessed,
             delimiter=delimiter,
             n_rows=len(data),
             n_columns=data.shape[1],
