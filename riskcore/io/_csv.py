@@ -43,7 +43,6 @@ from riskcore.io._source import Raw, count_byte
 from riskcore.io._text import (
     HEAD_BYTES,
     dedupe_header,
-    encoding_note,
     is_guess,
     read_header,
     sniff_delimiter,
@@ -108,8 +107,6 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
     table, used, more = _parse(raw, body, used, layout, name, limits)
     notes += more
     guessed = encoding is None and is_guess(used)
-    if guessed:
-        notes.insert(0, encoding_note(used))
     if table.num_rows > limits.max_rows:
         raise DataLoadError(
             f"{name} has more than {limits.max_rows:,} rows, the limit. Load a sample."

@@ -187,24 +187,6 @@ def is_guess(encoding: str) -> bool:
     return encoding in ("cp1252", "latin-1")
 
 
-def encoding_note(encoding: str) -> str:
-    """Return the note saying which Western European code page was assumed, and why."""
-    if encoding == "latin-1":
-        how = (
-            "holds bytes that Windows-1252 leaves undefined, so it was read as latin-1 "
-            "(ISO-8859-1, Western European)"
-        )
-    else:
-        how = (
-            "was read as Windows-1252 (cp1252), the Western European encoding Excel and "
-            "Windows save in, which also reads latin-1"
-        )
-    return (
-        f"the file is not UTF-8 and {how}; if letters look wrong (another alphabet), "
-        "choose the file's encoding"
-    )
-
-
 def sniff_delimiter(head: str) -> str:
     """Return the field delimiter of a table's first lines: , ; tab or |."""
     lines = [ln for ln in head[:_SNIFF_CHARS].splitlines() if ln.strip()][:50]

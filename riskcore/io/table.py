@@ -39,20 +39,33 @@ class LoadLimits:
         Most columns (default 1,000).
     max_unzipped_bytes : int
         Largest total uncompressed size of an ``.xlsx`` (a zip inside).
+    max_cells : int
+        Most cells (XML cell elements, empty or not) read from an ``.xlsx``
+        sheet (default 10,000,000: 1,000,000 rows x 10 columns, about 2
+        minutes of parsing on a slow server).
+    max_seconds : float
+        Longest time spent reading an ``.xlsx`` (default 120 s).
     """
 
     max_bytes: int = 2_000_000_000
     max_rows: int = 20_000_000
     max_columns: int = 1_000
     max_unzipped_bytes: int = 1_000_000_000
+    max_cells: int = 10_000_000
+    max_seconds: float = 120.0
 
     def __post_init__(self) -> None:
-        for name in ("max_bytes", "max_rows", "max_columns", "max_unzipped_bytes"):
+        for name in ("max_bytes", "max_rows", "max_columns", "max_unzipped_bytes", "max_cells"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{name} must be an integer, got {v!r}")
             if v <= 0:
                 raise ValueError(f"{name} must be positive, got {v!r}")
+        v = self.max_seconds
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"max_seconds must be a number, got {v!r}")
+        if not v > 0:
+            raise ValueError(f"max_seconds must be positive, got {v!r}")
 
 
 @dataclass(frozen=True)

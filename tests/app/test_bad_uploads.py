@@ -6,6 +6,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.test_apptest import APP, clear_caches, data_uploader, run  # noqa: F401
+from ui.safe import md
+from ui.state import ledger_key
 
 BAD_CSVS = {
     # the first data row has two fields beyond the header
@@ -63,3 +65,36 @@ def test_a_riskcore_error_no_page_caught_is_shown_as_its_message(monkeypatch):
     assert any("a plain reason" in e.value for e in at.error)
     assert _reset_button(at) is not None
     assert data_uploader(at) is not None
+
+
+def test_the_data_page_shows_the_encoding_and_reads_the_file_again_in_another():
+    at = run()
+    raw = "name,city,sex\nИван,Москва,M\nПётр,Тверь,M\nАнна,Тверь,F\n".encode("cp1251")
+    data_uploader(at).set_value(("ru.csv", raw, "text/csv")).run()
+    assert not at.exception, at.exception
+    key = at.session_state["rc_dataset"]["key"]
+    assert any(md("Windows-1252 (Western European), assumed") in c.value for c in at.caption)
+    preview = at.dataframe[1].value  # the first 100 rows
+    assert preview["name"].iloc[0] != "Иван"
+    # the user says the file is Cyrillic: the same bytes are read again
+    picker = at.selectbox(key=f"rc_encoding_{key}")
+    picker.set_value("cp1251").run()
+    assert not at.exception, at.exception
+    assert at.dataframe[1].value["name"].tolist() == ["Иван", "Пётр", "Анна"]
+    assert any(md("Windows-1251 (Cyrillic), as chosen") in c.value for c in at.caption)
+    new_key = at.session_state["rc_dataset"]["key"]
+    assert new_key.startswith(key) and new_key != key
+    assert ledger_key(new_key) == key  # the same bytes keep the same privacy budget
+    # ... and a wrong choice keeps the table in use, with the reason
+    at.selectbox(key=f"rc_encoding_{new_key}").set_value("utf-8").run()
+    assert not at.exception, at.exception
+    assert any("not read again" in e.value and md("is not utf-8") in e.value for e in at.error)
+    assert at.dataframe[1].value["name"].tolist() == ["Иван", "Пётр", "Анна"]
+
+
+def test_a_utf8_upload_says_so_and_keeps_no_bytes():
+    at = run()
+    data_uploader(at).set_value(("u.csv", "name,sex\nZoë,F\nSão,M\n".encode(), "text/csv")).run()
+    assert not at.exception, at.exception
+    assert any(md("UTF-8 (Unicode); every byte") in c.value for c in at.caption)
+    assert not [s for s in at.selectbox if s.label == "Text encoding of the file"]

@@ -16,6 +16,7 @@ import pytest
 
 from riskcore.errors import DataLoadError
 from riskcore.io import load_table
+from riskcore.report.readings import encoding_reading
 
 # --- parser warnings and errors are DataLoadErrors naming the line (issue 17) ---------
 
@@ -94,8 +95,10 @@ def test_western_names_survive_character_by_character(encoding, expected):
         assert [hex(ord(c)) for c in read] == [hex(ord(c)) for c in want], (want, read)
     assert t.encoding == expected
     assert t.info.encoding_guessed == (expected == "cp1252")
+    reading = encoding_reading(t.encoding, t.info.encoding_guessed)
+    assert reading is not None
     if expected == "cp1252":
-        assert any("not UTF-8" in n and "choose the file's encoding" in n for n in t.notes)
+        assert "assumed" in reading and "choose the file's encoding" in reading
 
 
 def test_a_byte_cp1252_leaves_undefined_means_latin1():
@@ -114,7 +117,9 @@ def test_the_caller_chooses_the_encoding():
     chosen = load_table(raw, encoding="cp1251")  # ... and the user says which it is
     assert list(chosen.data["name"]) == ["Иван", "Пётр"]
     assert chosen.encoding == "cp1251" and not chosen.info.encoding_guessed
-    assert not any("not UTF-8" in n for n in chosen.notes)
+    assert encoding_reading(chosen.encoding, False) == (
+        "Text encoding: Windows-1251 (Cyrillic), as chosen."
+    )
     assert chosen.fingerprint == guessed.fingerprint  # the same bytes
 
 
