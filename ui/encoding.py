@@ -29,7 +29,7 @@ def encoding_choice(key: str, table: LoadedTable) -> None:
     current = str(table.info.encoding)
     options = list(dict.fromkeys([current, *TEXT_ENCODINGS]))
     widget = f"rc_encoding_{key}"
-    st.selectbox(
+    st.columns([1, 2])[0].selectbox(
         "Text encoding of the file",
         options,
         index=0,
