@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw
@@ -49,6 +50,8 @@ TEXT_ENCODINGS: dict[str, str] = {
     "big5": "Big5 (Traditional Chinese)",
     "euc-kr": "EUC-KR (Korean)",
 }
+#: Control characters a text table does not hold (all but tab, LF, form feed, CR, 0x1A, ESC).
+_CONTROLS = dict.fromkeys(c for c in range(1, 32) if c not in (9, 10, 12, 13, 26, 27))
 #: The bytes Windows-1252 leaves undefined: a file holding one is read as latin-1.
 _CP1252_UNDEFINED = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 
@@ -100,21 +103,34 @@ def utf8_body(raw: Raw, name: str, encoding: str | None = None) -> tuple[Raw, st
             text = str(raw, "utf-16")
         except UnicodeDecodeError:
             raise DataLoadError(f"{name} starts with a UTF-16 marker but is not UTF-16") from None
-        _refuse_nul(text[:65536], name)
+        _refuse_binary(text[:65536], name)
         return text.encode("utf-8"), "utf-16", text[:HEAD_BYTES]
-    _refuse_nul(raw[:65536], name)
+    _refuse_binary(raw[:65536], name)
     head = _utf8_head(raw)
     if head is None:
         return transcode(raw, name)
     return raw, "utf-8", head
 
 
-def _refuse_nul(start: bytes | str, name: str) -> None:
-    """Refuse a file whose start holds a NUL: binary data, not text."""
-    if (b"\x00" in start) if isinstance(start, bytes) else ("\x00" in start):
+def _refuse_binary(start: bytes | str, name: str) -> None:
+    """Refuse a file whose start holds a NUL, or control characters beyond 1%: binary data.
+
+    Text tables hold tab, newline, carriage return and, rarely, form feed,
+    end-of-file (0x1A) or escape; any other control character in more than
+    one in a hundred characters (and more than 8) means an image, an
+    executable or other binary data, which cp1252 would otherwise "read".
+    """
+    text = start.decode("latin-1") if isinstance(start, bytes) else start
+    if "\x00" in text:
         raise DataLoadError(
             f"{name} contains binary data (NUL bytes): it is not a text table. "
             "Load a CSV, Parquet or .xlsx file."
+        )
+    controls = len(text) - len(text.translate(_CONTROLS))
+    if controls > max(8, len(text) // 100):
+        raise DataLoadError(
+            f"{name} contains binary data ({controls:,} control characters in its first "
+            f"{len(text):,}): it is not a text table. Load a CSV, Parquet or .xlsx file."
         )
 
 
@@ -135,7 +151,7 @@ def _decode_as(raw: Raw, name: str, encoding: str) -> tuple[Raw, str, str]:
             f"{name} is not {encoding}: byte {exc.start:,} (0x{raw[exc.start]:02X}) cannot be "
             "read in it; choose another encoding"
         ) from None
-    _refuse_nul(text[:65536], name)
+    _refuse_binary(text[:65536], name)
     return text.encode("utf-8"), encoding, text[:HEAD_BYTES]
 
 
@@ -188,16 +204,43 @@ def is_guess(encoding: str) -> bool:
 
 
 def sniff_delimiter(head: str) -> str:
-    """Return the field delimiter of a table's first lines: , ; tab or |."""
-    lines = [ln for ln in head[:_SNIFF_CHARS].splitlines() if ln.strip()][:50]
+    """Return the field delimiter of a table's first lines: , ; tab or |.
+
+    Each candidate is tried by parsing the first records as CSV: the one
+    giving every record the same number of fields, and the most fields,
+    wins (ties go to Python's sniffer's choice, then , ; tab |). Python's
+    sniffer alone judges by the characters around quotes, so a comma file
+    with a value such as ``"A;"";0"`` was read as semicolon-separated. A
+    file where no candidate fits (a ragged row) keeps the sniffer's choice,
+    so that its error names the line.
+    """
+    sample = head[:_SNIFF_CHARS]
+    lines = [ln for ln in sample.splitlines() if ln.strip()][:50]
     if not lines:
         return ","
     try:
-        return csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
+        sniffed = csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
     except csv.Error:
         counts = {d: lines[0].count(d) for d in ",;\t|"}
         best = max(counts, key=lambda d: counts[d])
-        return best if counts[best] else ","
+        sniffed = best if counts[best] else ","
+    if not sample.endswith(("\n", "\r")):  # the last record may be cut: leave it out
+        sample = sample[: max(sample.rfind("\n"), sample.rfind("\r")) + 1]
+    order = [sniffed, *(d for d in ",;\t|" if d != sniffed)]
+    fits = {d: n for d in order if (n := _constant_fields(sample, d)) > 1}
+    return max(fits, key=lambda d: (fits[d], -order.index(d))) if fits else sniffed
+
+
+def _constant_fields(sample: str, delimiter: str) -> int:
+    """Return the number of fields of every record of the first 50, or 0 if they differ."""
+    counts = set()
+    try:
+        reader = csv.reader(io.StringIO(sample), delimiter=delimiter, strict=True)
+        for record in itertools.islice((r for r in reader if r), 50):
+            counts.add(len(record))
+    except csv.Error:
+        return 0
+    return counts.pop() if len(counts) == 1 else 0
 
 
 def read_header(head: str, delimiter: str, name: str) -> tuple[list[str], int]:

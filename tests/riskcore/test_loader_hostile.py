@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from riskcore.errors import DataLoadError
 from riskcore.io import load_table
@@ -150,3 +153,156 @@ def test_the_encoding_round_trips_through_json():
 
     back = LoadInfo.from_dict(t.info.to_dict())
     assert back.encoding == "cp1252" and back.encoding_guessed
+
+
+# --- a table of hostile and careless files: each a clear error or a correct load ----------
+
+
+def _wide(n: int) -> bytes:
+    return (",".join(f"c{i}" for i in range(n)) + "\n" + ",".join("1" * n) + "\n").encode()
+
+
+def _distinct(n: int) -> bytes:
+    return ("id,sex\n" + "".join(f"p{i},{'FM'[i % 2]}\n" for i in range(n))).encode()
+
+
+def _check_values(t, column, values):
+    assert t.data[column].tolist() == values
+
+
+def _check_distinct(t):
+    assert t.n_rows == 1_000_000 and t.data["id"].nunique() == 1_000_000
+    assert t.data["id"].iloc[-1] == "p999999"
+
+
+def _check_odd_names(t):
+    assert list(t.data.columns) == ODD_NAMES
+
+
+def _check_empty_record(t):  # two unnamed columns, one row of missing values
+    assert t.data.shape == (1, 2) and t.info.n_missing == 2
+
+
+def _check_one_value(t):
+    assert t.data["dx"].tolist() == ["flu"] * 3
+
+
+def _check_big_field(t):
+    assert t.n_rows == 2 and len(t.data["b"].iloc[0]) == 50_000_000
+    assert t.data["b"].iloc[1] == "short"
+
+
+ODD_NAMES = [
+    "<script>alert(1)</script>",
+    "![x](http://127.0.0.9/x.png)",
+    "<b>bold</b> & <i>x</i>",
+    "line\nbreak",
+    "tab\there",
+    "😀 emoji 👩‍👩‍👧",
+    "‮right-to-left",
+    '=HYPERLINK("http://x")',
+]
+
+
+def _odd_names_csv() -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(ODD_NAMES)
+    w.writerow([f"v{i}" for i in range(len(ODD_NAMES))])
+    return buf.getvalue().encode()
+
+
+HOSTILE: dict[str, tuple[object, object]] = {
+    # name: (the file's bytes, or a function making them; a regex of the error, or a check)
+    "random bytes": (bytes(range(256)) * 400, r"binary data \(NUL bytes\)"),
+    "random bytes without NUL": (bytes(range(1, 256)) * 400, r"binary data \(.* control"),
+    "PNG image": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64, r"binary data"),
+    "gzip bomb": (lambda: __import__("gzip").compress(b"\x00" * 100_000_000), r"gzip.*refused"),
+    "100,000 columns": (lambda: _wide(100_000), r"has 100,000 columns, above the limit"),
+    "ragged first row": (b"a,b\n1,2,3\n", r"line 2 has 3 fields"),
+    "header and one empty line": (b"a,b\n\n", r"header but no data rows"),
+    "only delimiters": (b",\n,\n", _check_empty_record),
+    "a 50 MB field": (
+        lambda: b'a,b\n1,"' + b"x" * 50_000_000 + b'"\n2,short\n',
+        _check_big_field,
+    ),
+    "1,000,000 distinct values": (lambda: _distinct(1_000_000), _check_distinct),
+    "HTML, script, newline, emoji names": (_odd_names_csv, _check_odd_names),
+    "one-valued column": (b"sex,dx\nF,flu\nM,flu\nF,flu\n", _check_one_value),
+    # a comma file whose quoted value holds semicolons and quotes: Python's sniffer said ";"
+    "semicolons and quotes in a value": (
+        b'id,note\n0,"A;"";0"\n1,ok\n',
+        lambda t: _check_values(t, "note", ['A;";0', "ok"]),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE), ids=sorted(HOSTILE))
+def test_hostile_input_is_a_clear_error_or_a_correct_load(case):
+    made, expect = HOSTILE[case]
+    raw = made() if callable(made) else made
+    t0 = time.perf_counter()
+    if isinstance(expect, str):
+        with pytest.raises(DataLoadError, match=expect):
+            load_table(raw, name="h.csv")
+    else:
+        expect(load_table(raw, name="h.csv"))
+    assert time.perf_counter() - t0 < 60  # generous: the figures are in the README
+
+
+# --- hypothesis: random well-formed tables round-trip; random bytes never escape ---------
+
+_TEXT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x00")
+    | st.sampled_from([",", ";", "\t", "|", '"', "\n", "\r", " "]),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: not s[0].isspace() and any(ch.isalpha() for ch in s))
+# column names: no delimiter, quote or line break (a header of one "|" could be either)
+_NAME = st.text(
+    alphabet=st.characters(
+        blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters=',;|"\t'
+    ),
+    min_size=1,
+    max_size=10,
+).filter(lambda s: not s.startswith("Unnamed:"))
+
+
+@st.composite
+def _tables(draw):
+    names = draw(st.lists(_NAME, min_size=2, max_size=5, unique=True))
+    n = draw(st.integers(min_value=1, max_value=30))
+    columns = {}
+    for name in names:
+        if draw(st.booleans()):
+            columns[name] = draw(st.lists(_TEXT, min_size=n, max_size=n))
+        else:
+            columns[name] = draw(st.lists(st.integers(-(10**12), 10**12), min_size=n, max_size=n))
+    return columns
+
+
+@given(table=_tables(), encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_tables_round_trip_through_the_csv_loader(table, encoding):
+    names = list(table)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")  # quotes every value holding CR or LF
+    w.writerow(names)
+    w.writerows(zip(*table.values(), strict=True))
+    t = load_table(buf.getvalue().encode(encoding), name="r.csv")
+    assert list(t.data.columns) == names
+    for name, values in table.items():
+        got = t.data[name].tolist()
+        if isinstance(values[0], int) and name not in t.text_columns:
+            assert got == values
+        else:  # text (an identifier-like name keeps numbers as text)
+            assert [str(v) for v in got] == [str(v) for v in values]
+
+
+@given(raw=st.binary(max_size=2_000))
+@settings(max_examples=300, deadline=None)
+def test_random_bytes_load_or_raise_a_load_error(raw):
+    try:
+        load_table(raw, name="b.csv")
+    except DataLoadError:
+        pass
