@@ -7,9 +7,11 @@ Playwright and prints, with the target beside each figure:
    Data page showing the demo [target < 3 s];
 2. upload: seconds from handing a 1,000,000-row CSV to the Data page's file
    uploader to the page showing its name, idle [target < 5 s];
-3. every page opened on the 1M-row table: seconds until idle, with no
-   exception on the page [target < 1 s for whatever runs without a Run button;
-   pages doing more than that must show progress];
+3. every page opened on the 1M-row table: seconds until idle (script over,
+   every chart drawn), with no exception on the page [target < 1 s for whatever
+   runs without a Run button; pages doing more than that must show progress];
+   the first page with a chart includes the browser loading plotly.js, so it
+   is opened a second time;
 4. memory: the server's resident set size (RSS, from /proc) with one 1M-row
    session [target < 800 MB], and ``--linger`` seconds after its tab closed
    [target: within 200 MB of idle]. "Idle" is the server after a demo session
@@ -63,11 +65,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-# While a script runs, Streamlit marks the previous run's elements stale and shows spinners
-# (its header status widget is hidden by toolbarMode = "minimal").
+# While a script runs, the app's root says so (data-test-script-state), Streamlit marks the
+# previous run's elements stale and shows spinners (its header status widget is hidden by
+# toolbarMode = "minimal"), and a skeleton stands where a chart waits for plotly.js (loaded
+# by the browser once per tab). A page that computes for seconds after drawing its first
+# elements has nothing stale: the root's state is what catches it.
 BUSY = (
-    "() => !!document.querySelector("
-    '\'[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"]\')'
+    '() => !!document.querySelector(\'[data-test-script-state="running"], '
+    '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"], '
+    '[data-testid="stSkeleton"]\')'
 )
 
 
@@ -183,6 +189,13 @@ def main() -> int:
                     f"exceptions: {errors}",
                     errors == 0,
                 )
+            # the first page with a chart also waits for the browser to load plotly.js (4.7 MB,
+            # once per tab, whatever the rows): the page again, that cost paid
+            t0 = time.perf_counter()
+            page.get_by_role("link", name=PAGES[0][0]).first.click()
+            page.get_by_text(PAGES[0][1]).first.wait_for()
+            took = settle(page, t0)
+            line(f"open {PAGES[0][0]} again (plotly.js loaded)", f"{took:.2f} s", "", None)
             page.get_by_role("link", name="Attacks").first.click()
             page.get_by_role("button", name="Run the attack").first.wait_for()
             t0 = time.perf_counter()

@@ -120,7 +120,7 @@ if sens:
             )
             if distances[col] == "ordered" and kind == "needed":
                 orders[col] = st.multiselect(
-                    order_prompt(md(s), len(values)),
+                    md(order_prompt(s, len(values))),
                     values,
                     key=seeded(
                         f"rc_t_order:{col}", [v for v in orders.get(col, []) if v in values]
@@ -183,9 +183,9 @@ st.dataframe(
     hide_index=True,
     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
-st.caption(risk_reading(a))
+st.caption(md(risk_reading(a)))
 if a.population_uniqueness is not None:
-    st.caption(population_reading(a.population_uniqueness))
+    st.caption(md(population_reading(a.population_uniqueness)))
 
 if not sens:
     st.info("Tag a column as sensitive on the Data page to see l-diversity and t-closeness.")

@@ -51,7 +51,7 @@ tab_link, tab_diff, tab_homo, tab_two = st.tabs(
 
 with tab_link:
     if not qis:
-        st.info(needs_qis_reading("linkage"))
+        st.info(md(needs_qis_reading("linkage")))
     else:
         st.write(
             "The attacker holds a second table with names and some quasi-identifiers (a voter "
@@ -318,7 +318,7 @@ with tab_diff:
 # ------------------------------------------------------------------ homogeneity
 with tab_homo:
     if not qis:
-        st.info(needs_qis_reading("homogeneity"))
+        st.info(md(needs_qis_reading("homogeneity")))
     else:
         if not sensitive:
             st.info("Tag a sensitive attribute on the Data page to run the homogeneity attack.")

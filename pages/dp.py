@@ -120,7 +120,7 @@ with tab_noise:
         leak = st.session_state.get("rc_dp_bounds_leak")
         if leak is not None and (lo, hi) == (leak[0], leak[1]):
             for message in leak[2]:
-                st.warning(f"Privacy leak: {message}", icon="⚠️")
+                st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
         if hi <= lo:
             st.error("The upper bound must be above the lower bound.")
             st.stop()
@@ -148,7 +148,7 @@ with tab_noise:
     if fcol != "(no filter)":
         options = cached.dp_true_answer(ctx.key, data, Query("histogram", column=fcol))[0]
         chosen = st.multiselect(
-            f"Keep rows where {fcol} is", list(options), default=list(options[:1])
+            f"Keep rows where {md(fcol)} is", list(options), default=list(options[:1])
         )
         filters = ((fcol, tuple(chosen)),)
     try:
@@ -167,11 +167,11 @@ with tab_noise:
         mechs = mechanisms_for(kind)
         curves = cached.dp_curves(ctx.key, answer, sens, mechs, delta, alpha)
     except (RiskcoreError, ValueError) as exc:
-        st.error(str(exc))
+        st.error(md(exc))
         st.stop()
 
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"True {what}", format_number(answer, integer=kind in ("count", "histogram")))
+    m1.metric(f"True {md(what)}", format_number(answer, integer=kind in ("count", "histogram")))
     m2.metric("Sensitivity (L1 / L2)", f"{sens.l1:,.4g} / {sens.l2:,.4g}")
     m3.metric(
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
@@ -188,7 +188,7 @@ with tab_noise:
         hide_index=True,
         column_config={"relative error": st.column_config.NumberColumn(format="percent")},
     )
-    st.caption(gaussian_reference_reading(sens, epsilon, delta))
+    st.caption(md(gaussian_reference_reading(sens, epsilon, delta)))
 
     st.subheader("Solvers")
     s1, s2 = st.columns([1, 2])
@@ -198,7 +198,7 @@ with tab_noise:
         st.session_state.pop("rc_dp_target", None)
         st.session_state["rc_dp_target_for"] = target_for
     target = s1.number_input(
-        f"Target accuracy +/- ({unit})",
+        f"Target accuracy +/- ({md(unit)})",
         min_value=1e-9,
         value=float(max(round(curves["laplace"].at(epsilon).half_width, 3), 1e-3)),
         key="rc_dp_target",
@@ -207,7 +207,7 @@ with tab_noise:
         solver_table(sens, mechs, accuracy=target, epsilon=epsilon, alpha=alpha, delta=delta),
         hide_index=True,
     )
-    st.caption(solver_caption(confidence, delta))
+    st.caption(md(solver_caption(confidence, delta)))
 
     st.subheader("Release through OpenDP")
     r1, r2 = st.columns([2, 1])
@@ -235,7 +235,7 @@ with tab_noise:
     budget_now = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
     budget_now += (len(ledger.entries), len(ledger.resets))
     if st.button(
-        f"Release this {kind} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
+        f"Release this {md(kind)} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
     ):
         try:
             rel, leaks = capture_leaks(
@@ -280,22 +280,22 @@ with tab_noise:
             )
     elif last is not None and "refusal" in last:
         if last["budget"] == budget_now:
-            st.error(last["refusal"])
+            st.error(md(last["refusal"]))
     elif last is not None:
         rel, leaks = last["release"], last["leaks"]
         for message in leaks:
-            st.warning(f"Privacy leak: {message}", icon="⚠️")
+            st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
         shown = released_values(rel)
         note = rounding_note(rel)
         if rel.labels:
             st.dataframe({"bar": list(rel.labels), "released count": list(shown)}, hide_index=True)
         else:
             st.metric(
-                f"Released: {rel.query.describe()}",
+                md(f"Released: {rel.query.describe()}"),
                 format_number(shown[0], integer=kind in ("count", "histogram")),
             )
         if note:
-            st.caption(note)
+            st.caption(md(note))
         st.markdown(md(release_reading(rel)))
 
 # ------------------------------------------------------------------ clipped mean
@@ -319,7 +319,7 @@ with tab_clip:
                 st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key="rc_dp_clip_chart")
                 st.markdown(md(clipping_reading(t)))
             except RiskcoreError as exc:
-                st.error(str(exc))
+                st.error(md(exc))
 
 # ------------------------------------------------------------------ budget
 with tab_budget:
@@ -376,7 +376,7 @@ with tab_budget:
                 st.rerun()
             st.warning("Nothing was reset: tick the box to confirm first.", icon="⚠️")
     for line in ledger_resets_reading(ledger):
-        st.caption(line)
+        st.caption(md(line))
     st.subheader("How many queries fit in the budget")
     kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
     curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)
@@ -428,7 +428,7 @@ with tab_di:
             )
             res = dp.identifiability(rho, world_values=worlds)
         except (RiskcoreError, ValueError) as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             st.markdown(md(worlds_reading(desc)))
             d1, d2, d3 = st.columns(3)
@@ -487,7 +487,7 @@ with tab_sa:
                 ctx.key, data, ycol, xcol, stat, kb, (float(slo), float(shi)), epsilon
             )
         except (RiskcoreError, ValueError) as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             st.plotly_chart(charts.blocks_chart(sa, unit), key="rc_dp_sa_chart")
             st.markdown(md(sample_aggregate_reading(sa, unit)))
@@ -495,6 +495,8 @@ with tab_sa:
                 try:
                     sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.key))
                     state.set_ledger(ctx.key, sa_rel.ledger)
-                    st.success(sample_aggregate_release_reading(stat, sa_rel.value, sa_rel.epsilon))
+                    st.success(
+                        md(sample_aggregate_release_reading(stat, sa_rel.value, sa_rel.epsilon))
+                    )
                 except RiskcoreError as exc:
-                    st.error(str(exc))
+                    st.error(md(exc))

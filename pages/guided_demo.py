@@ -38,7 +38,7 @@ if step == 0:
         ),
         key="rc_story_0",
     )
-    st.caption(s.caption(0))
+    st.caption(s.caption(0, escape=md))
 elif step == 1:
     r = s.linkage
     st.plotly_chart(
@@ -47,11 +47,11 @@ elif step == 1:
         ),
         key="rc_story_1",
     )
-    st.caption(s.caption(1))
+    st.caption(s.caption(1, escape=md))
 elif step == 2:
     hist = size_histogram(s.after.anonymity.distribution)
     st.plotly_chart(charts.class_size_histogram(hist, "age band + ZIP3 + sex"), key="rc_story_2")
-    st.caption(s.caption(2))
+    st.caption(s.caption(2, escape=md))
 elif step == 3:
     st.plotly_chart(
         charts.exposure_bars(
@@ -62,7 +62,7 @@ elif step == 3:
         ),
         key="rc_story_3",
     )
-    st.caption(s.caption(3))
+    st.caption(s.caption(3, escape=md))
 elif step == 4:
     d = s.differencing
     st.markdown(queries_list(d, escape=md, labels=STORY_LABELS))

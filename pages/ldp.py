@@ -53,10 +53,10 @@ with tab_rr:
         try:
             r = cached.ldp_grr(ctx.key, data, col, float(epsilon), seed)
         except RiskcoreError as exc:
-            st.error(str(exc))
+            st.error(md(exc))
         else:
             m1, m2, m3 = st.columns(3)
-            m1.metric("Categories k", f"{r.k}")
+            m1.metric("Categories k", f"{r.k:,}")
             m2.metric("Truthful report probability p", f"{r.p:.1%}")
             m3.metric("Each other value q", f"{r.q:.2%}")
             st.plotly_chart(charts.grr_bars(grr_table(r), col), key="rc_ldp_grr_chart")
@@ -83,7 +83,7 @@ with tab_num:
                     ctx.key, data, ncol, float(epsilon), (float(lo), float(hi)), seed
                 )
             except RiskcoreError as exc:
-                st.error(str(exc))
+                st.error(md(exc))
             else:
                 k1, k2, k3 = st.columns(3)
                 k1.metric("True mean", format_number(lr.true_mean, digits=4))
@@ -93,6 +93,7 @@ with tab_num:
                     help="95% interval below",
                 )
                 k3.metric("Noise per report (Laplace scale)", format_number(lr.scale, digits=4))
+                st.plotly_chart(charts.laplace_ldp_chart(lr), key="rc_ldp_num_chart")
                 st.markdown(md(local_laplace_reading(lr)))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)

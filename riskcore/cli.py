@@ -66,12 +66,25 @@ def _build_parser() -> argparse.ArgumentParser:
         help="t-closeness ground distance for one attribute (default by type)",
     )
     a.add_argument(
+        "--order",
+        action="append",
+        default=[],
+        metavar="COL=LOWEST,...,HIGHEST",
+        help=(
+            "order of a sensitive attribute's values for the ordered t-closeness distance "
+            "(needed for text; implies --distance COL=ordered); values are split at commas"
+        ),
+    )
+    a.add_argument(
         "--sampling-fraction",
         type=float,
         default=None,
         help="n/N when the data are a sample: adds journalist and marketer risk",
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
+    from riskcore._cli_deidentify import add_parsers
+
+    add_parsers(sub)
     return p
 
 
@@ -94,6 +107,25 @@ def _load(spec: str) -> pd.DataFrame:
     return load_table(spec).data
 
 
+def _typed_order(df: pd.DataFrame, column: str, values: list[str]) -> list[object]:
+    """Return the values of ``--order`` as the column holds them (a CSV's 1 is a number).
+
+    Each value given is matched to the column's value with the same text;
+    a value the column does not hold is an error, so a typo cannot drop a
+    value from the order unnoticed.
+    """
+    if column not in df.columns:
+        raise RiskcoreError(f"--order names {column!r}, which is not a column of the data")
+    held = {str(v): v for v in df[column].dropna().unique()}
+    absent = [v for v in values if v not in held]
+    if absent:
+        raise RiskcoreError(
+            f"--order {column}: {absent[0]!r} is not a value of the column "
+            f"(its values: {', '.join(sorted(held)[:20])}{' ...' if len(held) > 20 else ''})"
+        )
+    return [held[v] for v in values]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code.
 
@@ -108,6 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success, 2 for bad input or usage (message on stderr).
     """
     args = _build_parser().parse_args(argv)
+    if args.command in ("anonymize", "apply"):
+        from riskcore import _cli_deidentify
+
+        run_cmd = (
+            _cli_deidentify.run_anonymize
+            if args.command == "anonymize"
+            else _cli_deidentify.run_apply
+        )
+        return run_cmd(args)
     from riskcore._results import dumps
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text
@@ -124,6 +165,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise RiskcoreError(
                 f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column"
             )
+        orders: dict[str, list[str]] = {}
+        for item in args.order:
+            col, sep, values = item.partition("=")
+            if not sep or not col or not values:
+                raise RiskcoreError(f"--order {item!r}: write COLUMN=LOWEST,...,HIGHEST")
+            orders[col] = values.split(",")
+        unknown = set(orders) - set(args.sensitive)
+        if unknown:
+            raise RiskcoreError(f"--order names {sorted(unknown)[0]!r}, not a --sensitive column")
         population = None
         if args.sampling_fraction is not None:
             if not 0 < args.sampling_fraction <= 1:
@@ -134,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.c <= 0:
             raise RiskcoreError("--c must be positive")
         df = _load(args.data)
+        order = {col: _typed_order(df, col, values) for col, values in orders.items()}
         result = assess(
             df,
             quasi_identifiers=args.qi,
@@ -141,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             c=args.c,
             threshold=args.threshold,
             distance=distance or None,
+            order=order or None,
             population=population,
         )
     except RiskcoreError as exc:

@@ -199,10 +199,12 @@ def linkage_curve_simulated(
     args = (key, order, n_targets, seed)
     if args in kept:
         return kept[args]
-    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order)} attacks")
+    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order):,} attacks")
 
     def step(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Adding one column at a time: {done} of {total} attacks")
+        bar.progress(
+            done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
+        )
 
     aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
     curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
@@ -330,3 +332,16 @@ def ldp_laplace(
     return _ldp.laplace_ldp_simulate(
         _data[column], epsilon, bounds=bounds, seed=seed, column=column
     )
+
+
+def clear_session() -> None:
+    """Drop this session's entries of every wrapper above; other sessions keep theirs.
+
+    Every wrapper is ``scope="session"``, so its ``clear()`` empties the current
+    session's cache only (``st.cache_resource.clear()`` would empty every user's).
+    The entries hold a dataset's codes and results, so a reset that forgets an
+    upload must drop them too.
+    """
+    for wrapper in list(globals().values()):
+        if hasattr(wrapper, "__wrapped__") and callable(getattr(wrapper, "clear", None)):
+            wrapper.clear()

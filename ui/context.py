@@ -105,14 +105,12 @@ def run_gate(n_rows: int, settings: tuple, label: str, key: str) -> bool:
     if n_rows <= state.AUTO_RUN_ROWS:
         return True
     ran = st.session_state.get(key)
-    if st.button(label, type="primary", key=f"{key}_button"):
+    if st.button(md(label), type="primary", key=f"{key}_button"):
         st.session_state[key] = ran = settings
     if ran == settings:
         return True
     st.info(
-        md(
-            f"{n_rows:,} rows: this takes a few seconds, so it runs when you press *{label}*"
-            + (" (the settings changed since the last run)." if ran is not None else ".")
-        )
+        f"{n_rows:,} rows: this takes a few seconds, so it runs when you press *{md(label)}*"
+        + (" (the settings changed since the last run)." if ran is not None else ".")
     )
     return False

@@ -1,18 +1,39 @@
-"""Show untrusted text (column names, file names, values) safely in markdown elements.
+"""Show untrusted text (column names, file names, values, messages quoting them) as plain text.
 
-Streamlit never renders raw HTML unless told to, but its markdown renders
-links, images, LaTeX and autolinks from text: a column named
-``![x](http://evil/x.png)`` would make the browser fetch an external image.
-Every dynamic string placed in a markdown element goes through :func:`md`.
+Streamlit never renders raw HTML unless told to, but its markdown (in ``st.markdown``,
+``st.caption``, ``st.write``, the alert boxes, titles, every widget label and ``help``
+tooltip, metric labels and values, radio and select-slider options, spinner and progress
+texts) renders links, images, LaTeX, emoji and icon shortcodes from text: a column named
+``![x](http://evil/x.png)`` would make the viewer's browser fetch an external image.
+Every dynamic string placed in one of these goes through :func:`md`;
+``tests/app/test_safe_markup.py`` reads pages/, ui/ and app.py and fails on any that does not.
 """
 
 from __future__ import annotations
 
 import re
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:@%=])")
+__all__ = ["WORD_JOINER", "md"]
+
+#: Every ASCII punctuation character: CommonMark lets a backslash make each one literal, so
+#: no emphasis, link, image, code, HTML tag, entity, table, LaTeX or directive can start.
+_PUNCT = re.compile(r"[!-/:-@\[-`{-~]")
+#: U+2060, invisible and never a line break.
+WORD_JOINER = "\u2060"
+#: Where an autolinker or shortcode would still match after the escapes are read (remark-gfm
+#: finds ``http://``, ``https://``, ``www.`` and ``name@host.tld`` in the parsed text, so
+#: escapes do not stop it; remark-emoji and Streamlit's icons read ``:name:``): after a colon
+#: or an at sign followed by a character, and between ``www`` and its dot.
+_LINK_POINTS = re.compile(r"(?<=[:@])(?=\S)|(?<=www)(?=\.)", re.IGNORECASE)
 
 
 def md(text: object) -> str:
-    """Return ``text`` with every markdown-special character backslash-escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+    """Return ``text`` for a markdown element, shown exactly as written and never as markup.
+
+    Every ASCII punctuation character is backslash-escaped, and an invisible word joiner
+    (U+2060) breaks ``scheme:``, ``www.``, ``@`` and ``:shortcode:`` so that neither
+    GitHub-flavoured autolinking nor emoji or icon shortcodes apply. The reader sees the
+    original characters; a copy of the text holds the joiners.
+    """
+    joined = _LINK_POINTS.sub(WORD_JOINER, str(text))
+    return _PUNCT.sub(r"\\\g<0>", joined)

@@ -9,6 +9,8 @@ import streamlit as st
 from riskcore.dp import PrivacyLedger
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
+from ui import cached
+from ui.safe import md
 
 #: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
 #: upload's parsed table lives in the session's cache (:func:`_tables`), its bytes nowhere.
@@ -96,7 +98,7 @@ def uploader_key() -> str:
 def _read(name: str, raw: bytes, encoding: str | None) -> LoadedTable | str:
     """Return the parsed upload, or the loader's message when it cannot be read."""
     try:
-        with st.spinner(f"Reading {name} ..."):
+        with st.spinner(f"Reading {md(name)} ..."):
             return load_table(raw, name=name, encoding=encoding)
     except RiskcoreError as exc:
         return str(exc)
@@ -142,8 +144,10 @@ def set_upload(
         "file_id": file_id,
     }
     st.session_state[LOAD_ERROR] = None
-    # a new uploader key: the widget forgets the file, and Streamlit frees its bytes
+    # a new uploader key: the widget forgets the file ...
     st.session_state[UPLOADS] = int(st.session_state.get(UPLOADS, 0)) + 1
+    if file_id is not None:  # ... and Streamlit's upload store lets go of its bytes
+        _forget_upload_bytes(file_id)
     return True
 
 
@@ -185,6 +189,23 @@ def encoding_error(key: str) -> str | None:
     return str(err["message"])
 
 
+def _forget_upload_bytes(file_id: str) -> None:
+    """Drop an upload's bytes from Streamlit's in-memory upload store.
+
+    The store keeps every uploaded file of a session until the session shuts
+    down, and a closed tab's session is only shut down when the
+    disconnected-session store is next swept: a 100 MB CSV stayed in memory
+    after its table was parsed and after the tab closed. ``st.chat_input``
+    drops its files the same way once read.
+    """
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is not None and isinstance(ctx.uploaded_file_mgr, MemoryUploadedFileManager):
+        ctx.uploaded_file_mgr.remove_file(session_id=ctx.session_id, file_id=file_id)
+
+
 def load_error(file_id: str | None) -> str | None:
     """Return the message of the failed upload ``file_id``, None if that file loaded or left."""
     err = st.session_state.get(LOAD_ERROR)
@@ -215,19 +236,22 @@ def use_demo() -> None:
 
 
 def reset() -> None:
-    """Forget everything of this session (data, roles, targets, every widget's value) but
-    its privacy ledgers.
+    """Forget everything of this session (data, roles, targets, every widget's value, its
+    cached results) but its privacy ledgers; other sessions keep all of theirs.
 
     A budget that a reset button restores is no budget: the ledgers, one per
     dataset key (the SHA-256 of the file), survive the reset and count again
     as soon as the same data is opened. Widget values go too, so no control
-    (a target k, a slider) keeps a value the reset promised to forget.
+    (a target k, a slider) keeps a value the reset promised to forget. The
+    cached results go through each session-scoped wrapper's own ``clear()``,
+    never ``st.cache_resource.clear()``, which would empty every user's caches.
     """
     for key in list(st.session_state.keys()):
         if key != LEDGERS:
             del st.session_state[key]
     _tables().clear()
     _sources().clear()
+    cached.clear_session()
     init_state()
 
 

@@ -1,1 +1,3 @@
-"""De-identification: generalization and suppression (masking, Safe Harbor, lattice to come)."""
+"""De-identification: hierarchies, full-domain generalization with suppression, the
+least-loss lattice search, loss metrics and re-appliable recipes (masking and Safe Harbor
+beside them)."""

@@ -9,9 +9,14 @@ evaluate. Numbers stay numbers (``-5`` in a numeric column is not text).
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pandas as pd
 
-__all__ = ["FORMULA_PREFIXES", "formula_safe", "to_csv_bytes"]
+from riskcore.errors import RiskcoreError
+
+__all__ = ["FORMULA_PREFIXES", "formula_safe", "to_csv_bytes", "to_xlsx_bytes", "write_table"]
 
 #: First characters that make a spreadsheet cell a formula.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -65,3 +70,64 @@ def to_csv_bytes(df: pd.DataFrame) -> bytes:
         CSV text with a byte-order mark, so that Excel reads UTF-8 correctly.
     """
     return formula_safe(df).to_csv(index=False).encode("utf-8-sig")
+
+
+def to_xlsx_bytes(df: pd.DataFrame) -> bytes:
+    """Return ``df`` as an .xlsx workbook with no live formula, for a download.
+
+    Every text cell is written as a string cell (``t="s"``): a text starting
+    with ``=`` stays the text ``=...`` (Excel shows it, never evaluates it),
+    with no apostrophe added. Numbers stay numbers, missing values are empty
+    cells, column names are text.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    bytes
+    """
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet("data")
+
+    def cell(value: object) -> WriteOnlyCell:
+        if value is None or (not isinstance(value, str) and pd.isna(value)):  # type: ignore[call-overload]
+            return WriteOnlyCell(ws, value=None)
+        if isinstance(value, (bool, int, float)):
+            return WriteOnlyCell(ws, value=value)
+        c = WriteOnlyCell(ws, value=str(value))
+        c.data_type = "s"  # text, even when it starts with "="
+        return c
+
+    ws.append([cell(str(c)) for c in df.columns])
+    for row in df.itertuples(index=False, name=None):
+        ws.append([cell(v.item() if hasattr(v, "item") else v) for v in row])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def write_table(df: pd.DataFrame, path: str | Path) -> None:
+    """Write ``df`` to ``path`` by its suffix: .csv / .tsv (formula-safe), .parquet, .xlsx.
+
+    Raises
+    ------
+    RiskcoreError
+        For another suffix.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".csv":
+        p.write_bytes(to_csv_bytes(df))
+    elif suffix == ".tsv":
+        p.write_bytes(formula_safe(df).to_csv(index=False, sep="\t").encode("utf-8-sig"))
+    elif suffix == ".parquet":
+        df.reset_index(drop=True).to_parquet(p, index=False)
+    elif suffix == ".xlsx":
+        p.write_bytes(to_xlsx_bytes(df))
+    else:
+        raise RiskcoreError(f"{p.name}: write .csv, .tsv, .parquet or .xlsx")

@@ -9,6 +9,8 @@ population
     Population uniqueness (Zayatz, Pitman, SNB, Dankar et al.).
 uniqueness
     Uniqueness per QI subset and each QI's contribution.
+suda
+    Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record.
 assessment
     :func:`assess`: one partition, every metric.
 """
@@ -40,6 +42,7 @@ from riskcore.metrics.diversity import (
     sensitive_metrics,
     t_closeness_per_class,
 )
+from riskcore.metrics.suda import SudaResult, msu_weight, suda
 
 __all__ = [
     "MISSING_POLICY",
@@ -50,6 +53,7 @@ __all__ = [
     "KAnonymityResult",
     "Population",
     "RiskResult",
+    "SudaResult",
     "assess",
     "class_majority",
     "class_size_distribution",
@@ -57,10 +61,12 @@ __all__ = [
     "distinct_l_per_class",
     "entropy_per_class",
     "k_anonymity",
+    "msu_weight",
     "order_choices",
     "order_values",
     "recursive_l_per_class",
     "reidentification_risk",
     "sensitive_metrics",
+    "suda",
     "t_closeness_per_class",
 ]

@@ -251,7 +251,8 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
             raise RiskcoreError(
                 f"ordered distance on {name!r} needs the order of its values, lowest first: "
                 f"text has no order of its own (sorting it would give the alphabet). Give the "
-                f"order (e.g. assess(..., order={{{name!r}: [lowest, ..., highest]}})), make "
+                f"order (assess(..., order={{{name!r}: [lowest, ..., highest]}}), or "
+                f"--order {name}=LOWEST,...,HIGHEST on the command line), make "
                 f"the column an ordered pandas Categorical, or use the equal distance. "
                 f"Its values: {_quote(list(labels[present]))}."
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from riskcore.metrics import THRESHOLDS, Assessment
+from riskcore.report.readings.population import population_reading
 
 __all__ = ["assessment_text"]
 
@@ -42,12 +43,8 @@ def assessment_text(a: Assessment) -> str:
     if a.journalist is not None:
         lines.append(f"  (journalist and marketer: {a.population_note})")
     pu = a.population_uniqueness
-    if pu is not None:
-        lines.append(
-            f"Population uniques ({pu.model} model, Dankar et al. 2012 rule): about "
-            f"{pu.uniques:,.0f} of {pu.population_size:,.0f} people ({pu.uniqueness:.2%}); "
-            f"Zayatz {pu.zayatz:,.0f}, Pitman {pu.pitman:,.0f}, SNB {pu.snb:,.0f} (model-based)"
-        )
+    if pu is not None:  # the dashboard's sentence, so both say the same
+        lines.append(population_reading(pu))
     for name, s in a.sensitive.items():
         lines.append(
             f"Sensitive {name!r} ({s.n_values} values): distinct l = {s.distinct_l}, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
 from tests.conftest import ROOT
-from ui.safe import md
+from ui.safe import WORD_JOINER, md
 
 APP = str(ROOT / "app.py")
 
@@ -49,8 +50,15 @@ def plotly_values(v) -> list:
     return list(v)
 
 
+def seen(source: str) -> str:
+    """Return what a reader sees of a markdown ``source`` made by ``ui.safe.md``: the
+    backslash escapes read and the invisible word joiners dropped."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source).replace(WORD_JOINER, "")
+
+
 def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    """Return {label as seen: value} of the page's metrics."""
+    return {seen(m.label): m.value for m in at.metric}
 
 
 def data_uploader(at: AppTest):
@@ -287,6 +295,28 @@ def test_anonymity_page_says_how_many_failing_classes_it_shows_and_offers_them_a
     buttons = at.get("download_button")
     assert len(buttons) == 1
     assert f"Download all {n:,} failing classes (CSV)" in str(buttons[0].proto)
+
+
+def test_a_read_upload_leaves_streamlits_upload_store(monkeypatch):
+    """The store keeps a session's files until the session shuts down (long after a tab
+    closes): once parsed, the upload's bytes are dropped from it; a failed file stays."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    removed: list[str] = []
+    real = MemoryUploadedFileManager.remove_file
+
+    def spy(self, session_id, file_id):
+        removed.append(file_id)
+        real(self, session_id, file_id)
+
+    monkeypatch.setattr(MemoryUploadedFileManager, "remove_file", spy)
+    at = run()
+    data_uploader(at).set_value(("bad.csv", b"a,b\n1,2,3\n", "text/csv")).run()
+    assert at.error and not removed  # the failed file stays, with its message
+    csv = pd.DataFrame({"zip": ["02139", "10001"], "sex": ["F", "M"]}).to_csv(index=False)
+    data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
+    assert md("t.csv: 2 rows x 2 columns") in at.subheader[0].value
+    assert len(removed) == 1
 
 
 def test_an_upload_lives_in_the_session_cache_and_a_dropped_cache_says_so():

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -44,12 +45,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail("Chromium is not installed; .ci/run must install it")
-        pytest.skip("Chromium not installed")
+@contextmanager
+def serve():
+    """Run the app on a free port in its own process group; yield its URL, then kill it."""
     port = _free_port()
     proc = subprocess.Popen(
         [
@@ -82,6 +80,16 @@ def server():
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail("Chromium is not installed; .ci/run must install it")
+        pytest.skip("Chromium not installed")
+    with serve() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -121,13 +129,15 @@ def open_app(browser, server, external: list[str], scheme: str = "light"):
 
 
 def wait_idle(page):
-    """Wait until the run is over: while a script runs Streamlit marks the previous run's
-    elements stale and shows spinners (its status widget is hidden in minimal toolbar mode)."""
+    """Wait until the run is over: the app's root says the script is not running, no
+    element of the previous run is stale and no spinner shows (Streamlit's status widget
+    is hidden in minimal toolbar mode)."""
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_timeout(300)  # let a rerun (st.rerun after an upload) begin
     page.wait_for_function(
-        '() => !document.querySelector(\'[data-stale="true"], '
-        '[data-testid="stStatusWidget"], [data-testid="stSpinner"]\')',
+        '() => !document.querySelector(\'[data-test-script-state="running"], '
+        '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"], '
+        '[data-testid="stSkeleton"]\')',
         timeout=TIMEOUT,
     )
     page.wait_for_timeout(300)

@@ -17,6 +17,7 @@ from tests.app.test_apptest import (  # noqa: F401
     metrics,
     plotly_values,
     run,
+    seen,
 )
 
 
@@ -29,7 +30,7 @@ def _error_spec(at):
 
 
 def _text(at) -> str:
-    return " ".join(x.value.replace("\\", "") for x in at.markdown)
+    return " ".join(seen(x.value) for x in at.markdown)
 
 
 def test_dp_page_count_error_follows_epsilon():
@@ -64,9 +65,9 @@ def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
     assert "." not in released
     rel = at.session_state["rc_dp_last_release"]["release"]
     assert released == f"{round(rel.value):,}"
-    assert any("rounding is post-processing" in c.value for c in at.caption)
+    assert any("rounding is post-processing" in seen(c.value) for c in at.caption)
     at.button(key="rc_dp_release").click().run()
-    assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
+    assert any(seen(e.value).startswith("Refused: this release costs epsilon 1") for e in at.error)
     ledger = at.session_state["rc_dp_ledgers"][at.session_state["rc_dataset"]["key"]]
     assert len(ledger.entries) == 1
 
@@ -91,7 +92,7 @@ def test_dp_page_budget_tab_and_identifiability():
     assert m["Epsilon (Theorem 1)"] == f"{dp.identifiability_epsilon(200, 0.015):.4g}"
     assert "composition allows 1 query," in _text(at)  # epsilon 1, budget 1
     at.number_input(key="rc_dp_m").set_value(50).run()
-    assert any("is not above 1/m" in e.value for e in at.error)
+    assert any("is not above 1/m" in seen(e.value) for e in at.error)
 
 
 def test_ldp_page_matches_riskcore():
@@ -124,11 +125,11 @@ def test_reset_session_keeps_the_privacy_ledger():
     at.switch_page("pages/dp.py").run()
     assert metrics(at)["Budget left"] == "0 of 1"
     at.button(key="rc_dp_release").click().run()
-    assert any(e.value.startswith("Refused: this release costs epsilon 1") for e in at.error)
+    assert any(seen(e.value).startswith("Refused: this release costs epsilon 1") for e in at.error)
 
 
 def _captions(at) -> list[str]:
-    return [c.value for c in at.caption]
+    return [seen(c.value) for c in at.caption]
 
 
 def test_start_a_new_ledger_needs_confirmation_and_is_logged():
@@ -196,11 +197,11 @@ def test_sample_and_aggregate_slope_defaults_to_two_columns_with_units():
         spec["layout"]["yaxis"]["title"]["text"] == "block slope (hours_per_week per year of age)"
     )
     at.selectbox(key="rc_dp_sa_y_slope").set_value("age").run()
-    assert any("two different columns" in e.value for e in at.error)
+    assert any("two different columns" in seen(e.value) for e in at.error)
 
 
 def _refused(at) -> bool:
-    return any(e.value.startswith("Refused:") for e in at.error)
+    return any(seen(e.value).startswith("Refused:") for e in at.error)
 
 
 def test_dp_refusal_disappears_when_the_budget_is_raised():
@@ -243,7 +244,7 @@ def test_dp_release_is_shown_only_with_its_settings():
         change().run()
         assert not at.exception
         assert not any(k.startswith("Released:") for k in metrics(at))
-        note = " ".join(i.value for i in at.info).replace("\\", "")  # markdown escapes
+        note = " ".join(seen(i.value) for i in at.info)
         assert "The last release (count of rows, epsilon 1, Laplace" in note
         assert "see the ledger on the Budget tab" in note
 
@@ -275,3 +276,12 @@ def test_ldp_numeric_metrics_never_use_an_exponent():
     m = metrics(at)
     assert m["Noise per report (Laplace scale)"] == "1,000,000"  # (1e6 - 0) / 1
     assert all("e+" not in v for v in m.values()), m
+
+
+def test_ldp_numeric_tab_draws_one_report_against_the_average():
+    """The numeric tab had metrics and a table but no chart."""
+    at = run("pages/ldp.py")
+    assert not at.exception
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    column = at.selectbox(key="rc_ldp_num_col").value
+    assert f"Local Laplace on {column} (epsilon = 1): one report against the average" in titles

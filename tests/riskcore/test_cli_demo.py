@@ -12,6 +12,8 @@ import pytest
 from riskcore.cli import main
 from riskcore.demo import make_people
 from riskcore.metrics import assess
+from riskcore.metrics.population import PopulationUniqueness
+from riskcore.report.readings import population_reading
 from tests.conftest import ROOT, shared_file
 from tests.riskcore.reference import reference_assessment
 
@@ -152,9 +154,50 @@ def test_cli_text_carries_the_population_figures_of_the_json(capsys):
     assert main([*args, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     pu, j = data["population_uniqueness"], data["journalist"]
-    assert f"about {pu['uniques']:,.0f} of {pu['population_size']:,.0f} people" in text
-    assert f"({pu['model']} model, Dankar et al. 2012 rule)" in text
+    assert f"{pu['uniques']:,.0f} of about {pu['population_size']:,.0f} people" in text
+    assert f"with the {pu['model']} model (Dankar et al. 2012 rule)" in text
+    # the dashboard's sentence word for word, estimates and warning included
+    assert population_reading(PopulationUniqueness.from_dict(pu)) in text
     assert f"Journalist risk: highest {j['highest_risk']:.4f}" in text
     assert "individual-risk model of Benedetti and Franconi" in text
     # a sample unique's record risk at pi = 0.05 is (p/q) ln(1/p) = 0.1577
     assert j["highest_risk"] == pytest.approx((0.05 / 0.95) * np.log(20))
+
+
+EDUCATION = [  # Adult's education levels by education-num, 1 (Preschool) to 16 (Doctorate)
+    "Preschool", "1st-4th", "5th-6th", "7th-8th", "9th", "10th", "11th", "12th", "HS-grad",
+    "Some-college", "Assoc-voc", "Assoc-acdm", "Bachelors", "Masters", "Prof-school",
+    "Doctorate",
+]  # fmt: skip
+
+
+def test_cli_order_gives_text_the_ordered_distance():
+    """Issue 12: the CLI had no way to order a text attribute for ordered t-closeness."""
+    path = shared_file("adult.csv")
+    qis = ["--qi", "sex", "--qi", "race", "--qi", "relationship"]
+    import pandas as pd
+
+    df = pd.read_csv(path, skipinitialspace=True)
+    # the order is education-num's: education and education-num are one-to-one
+    pairs = df[["education", "education-num"]].drop_duplicates().sort_values("education-num")
+    assert pairs["education"].str.strip().tolist() == EDUCATION
+    out = run_cli(
+        "assess", str(path), *qis, "--sensitive", "education",
+        "--order", "education=" + ",".join(EDUCATION), "--format", "json",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)["sensitive"]["education"]
+    ref = reference_assessment(
+        df, ["sex", "race", "relationship"], ["education-num"], ordered=("education-num",)
+    )["sensitive"]["education-num"]
+    assert got["distance"] == "ordered"
+    for key, v in ref.items():  # t-closeness and the l-diversity figures
+        assert got[key] == pytest.approx(v), key
+    # without the order the text is refused, and the message says how to give one
+    out = run_cli("assess", str(path), *qis, "--sensitive", "education",
+                  "--distance", "education=ordered")  # fmt: skip
+    assert out.returncode == 2 and "--order education=LOWEST,...,HIGHEST" in out.stderr
+    # a value the column does not hold is named, not dropped
+    out = run_cli("assess", str(path), *qis, "--sensitive", "education",
+                  "--order", "education=Preschool,Bachelor")  # fmt: skip
+    assert out.returncode == 2 and "'Bachelor' is not a value of the column" in out.stderr

@@ -267,8 +267,19 @@ def test_clipping_chart():
         "sampling noise (sd)",
         "privacy noise (sd)",
         "total error (RMSE)",
+        "best U (smallest total error)",
     ]
     np.testing.assert_allclose(_arr(fig.data[0].y), [5.0, 0.0])  # |bias|
+    # the best U is marked on the RMSE curve and labelled with its U and error
+    assert (fig.data[4].x[0], fig.data[4].y[0]) == (100.0, 3.01)
+    (label,) = fig.layout.annotations
+    assert label.text == "best U = 100: error 3.01"
+    np.testing.assert_allclose([label.x, label.y], [2.0, np.log10(3.01)])  # log axes
+    # decades only, as plain numbers (minor ticks labelled 2 and 5 crowded the axes)
+    assert list(fig.layout.xaxis.tickvals) == [10.0, 100.0]
+    assert list(fig.layout.xaxis.ticktext) == ["10", "100"]
+    # y from rmse.min / 100 = 0.0301 to 2 rmse.max = 10.02: decades 0.01 .. 100
+    assert list(fig.layout.yaxis.ticktext) == ["0.01", "0.1", "1", "10", "100"]
     np.testing.assert_allclose(_arr(fig.data[3].y), [5.01, 3.01])
     assert fig.layout.shapes[0].x0 == 100.0
     np.testing.assert_allclose(fig.layout.xaxis.range, [1.0, 2.0])  # log10 10 .. log10 100
@@ -336,6 +347,8 @@ def test_composition_chart_keeps_every_accountant_visible(epsilon, k_max, budget
     # every line has markers inside the plot; two lines that coincide never put their
     # markers at the same k
     k_end, top = fig.layout.xaxis.range[1], fig.layout.yaxis.range[1]
+    if fig.layout.yaxis.type == "log":
+        top = 10**top
     marked = {
         d.name.split(" (")[0]: {
             int(k)
@@ -350,6 +363,43 @@ def test_composition_chart_keeps_every_accountant_visible(epsilon, k_max, budget
     # a direct label for every accountant whose line is inside the plot
     labels = {a.text for a in fig.layout.annotations}
     assert {"basic composition", "advanced composition", "zCDP"} <= labels
+
+
+def test_composition_chart_turns_log_when_one_accountant_starts_far_above():
+    # issue 12: at epsilon 10 per query advanced composition starts at
+    # sqrt(2 ln(1/delta')) 10 + 10 (e^10 - 1) = 220,307: a linear axis up to there
+    # flattened basic composition (10 per query) and zCDP onto zero
+    c = dp.composition_curves(10.0, 300, delta_prime=1e-6)
+    first = math.sqrt(2 * math.log(1e6)) * 10 + 10 * math.expm1(10)
+    assert c.advanced[0] == pytest.approx(first)
+    fig = fg.composition_chart(c, 10.0)
+    assert fig.layout.yaxis.type == "log"
+    assert fig.layout.yaxis.title.text == "total epsilon (log scale)"
+    low, high = (10**v for v in fig.layout.yaxis.range)
+    # from below the budget (10, also basic's first query) to above every line at k = 10
+    # (basic passes 3 budgets at k = 4; the window keeps at least 10 queries)
+    assert list(fig.layout.xaxis.range) == [1, 10]
+    assert low == pytest.approx(10 / 1.5)
+    assert high == pytest.approx(1.5 * c.advanced[9])
+    # decades ticked in plain numbers, never "1e+6"
+    assert (
+        list(fig.layout.yaxis.ticktext)
+        == ["1", "10", "100", "1,000", "10,000", "100,000", "1,000,000", "10,000,000"][
+            : len(fig.layout.yaxis.ticktext)
+        ]
+    )
+    assert all("e+" not in t for t in fig.layout.yaxis.ticktext)
+    # the end labels and the budget's sit on the log axis (annotation y is log10)
+    by_text = {a.text: a for a in fig.layout.annotations}
+    assert by_text["basic composition"].y == pytest.approx(math.log10(c.basic[9]))
+    assert by_text["budget 10"].y == pytest.approx(1.0)
+    # a small epsilon keeps the linear axis
+    assert (
+        fg.composition_chart(
+            dp.composition_curves(0.1, 300, delta_prime=1e-6), 1.0
+        ).layout.yaxis.type
+        != "log"
+    )
 
 
 def test_posterior_chart():
@@ -462,3 +512,23 @@ def test_noise_success_marks_the_chosen_epsilon_with_the_caption_numbers():
         f"epsilon = 2: attacker within +/- 1 in {q:.1%}"
     )
     assert big.layout.annotations[0].text.endswith(f"error +/- {25 * LN20:,.1f}")
+
+
+def test_laplace_ldp_chart_sets_one_report_against_the_average():
+    from riskcore.dp.local import laplace_ldp_simulate
+
+    values = np.arange(1, 101, dtype=float)  # 1..100, clipped to [0, 50]
+    r = laplace_ldp_simulate(values, 0.5, bounds=(0.0, 50.0), column="age")
+    fig = fg.laplace_ldp_chart(r)
+    one, avg = fig.data
+    assert one.name == "one person's report (noise only)" and avg.name == "average of 100 reports"
+    # 95% of Laplace(b) noise lies within b ln 20, b = (U - L) / epsilon = 100
+    np.testing.assert_allclose(one.error_x.value, 100 * np.log(20))
+    assert one.x[0] == np.clip(values, 0, 50).mean()
+    assert (avg.x[0], avg.error_x.value) == (r.estimated_mean, r.half_width)
+    assert [s.x0 for s in fig.layout.shapes[:2]] == [50.5, np.clip(values, 0, 50).mean()]
+    assert _titles(fig) == (
+        "Local Laplace on age (epsilon = 0.5): one report against the average",
+        "age (shaded: the clipping range [0, 50]); bars are 95% ranges",
+        "",
+    )

@@ -158,3 +158,62 @@ def test_subset_chart_says_how_many_subsets_the_table_left_out():
     fig = fg.subset_bars(table)
     assert fig.layout.title.text.endswith("(top 25; 16 more)")
     _every_tick(fig.layout.yaxis, list(table["columns"]))
+
+
+# ------------------------------------------------------------------ text from the data stays text
+
+ANCHOR = '<a href="http://127.0.0.9/a">a</a>'
+IMG = "<img src=http://127.0.0.9/i>"
+
+
+def _strings(node: object, key: str = "") -> list[tuple[str, str]]:
+    """Every (key, string) of a figure's JSON, nested lists and arrays included."""
+    if isinstance(node, str):
+        return [(key, node)]
+    if isinstance(node, dict):
+        return [s for k, v in node.items() for s in _strings(v, k)]
+    if isinstance(node, (list, tuple, np.ndarray)):
+        return [s for v in node for s in _strings(v, key)]
+    return []
+
+
+def _no_tags_from_data(fig: go.Figure) -> None:
+    """Plotly reads <a>, <b>, <br>... in every text: the only tags left are the builders' own."""
+    for key, text in _strings(fig.to_plotly_json()):
+        if key == "hovertemplate":  # authored: "%{x}: ...<extra></extra>"
+            continue
+        assert "<" not in text.replace("<br>", ""), (key, text)
+
+
+def test_hostile_names_and_values_reach_plotly_as_text():
+    df = pd.DataFrame({ANCHOR: [IMG, IMG, "x & y", "x & y"], IMG: [ANCHOR, "b", "b", "b"]})
+    a = assess(df, quasi_identifiers=[ANCHOR], sensitive=[IMG])
+    fig = fg.diversity_bars(rd.diversity_distribution(a, IMG), IMG)
+    _no_tags_from_data(fig)
+    assert fig.layout.title.text == "Diversity of &lt;img src=http://127.0.0.9/i&gt; within " + (
+        "equivalence classes"
+    )  # plotly shows the entities as the characters "<img src=...>"
+    grr = pd.DataFrame(
+        {
+            "category": [ANCHOR, "x & y"],
+            "true": [3.0, 1.0],
+            "observed (randomized)": [3.0, 1.0],
+            "estimated": [3.0, 1.0],
+            "95% low": [2.0, 0.0],
+            "95% high": [4.0, 2.0],
+        }
+    )
+    fig = fg.grr_bars(grr, ANCHOR)
+    _no_tags_from_data(fig)
+    escaped = ['&lt;a href="http://127.0.0.9/a"&gt;a&lt;/a&gt;', "x &amp; y"]
+    assert list(fig.data[0].x) == escaped and list(fig.layout.xaxis.tickvals) == escaped
+    u = subset_uniqueness(df, [ANCHOR, IMG])
+    _no_tags_from_data(fg.subset_bars(rd.subset_table(u)))
+    _no_tags_from_data(fg.contribution_bars(rd.contribution_table(u)))
+    rates = tuple(Rate(0, 10, r, r - 0.05, r + 0.1, 0.1) for r in (0.1, 0.5))
+    _no_tags_from_data(fg.linkage_curve_chart(LinkageCurve((ANCHOR, IMG), rates, rates).to_frame()))
+
+
+def test_tick_labels_escape_each_line():
+    # lines "a < b", "and <br>", "c": two kept, the second cut to 7 characters + ellipsis
+    assert tick_label("a < b and <br> c", 8) == "a &lt; b<br>and &lt;br\u2026"

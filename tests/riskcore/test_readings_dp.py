@@ -102,7 +102,7 @@ def test_composition_reading_says_when_lines_coincide():
     # 300 (0.01 (e^0.01 - 1) - 0.00005) = 0.01515 at k = 300: under 1% of 3, so they coincide
     c = dp.composition_curves(0.01, 300, delta_prime=1e-6)
     gap = 300 * (0.01 * math.expm1(0.01) - 0.01**2 / 2)
-    assert rd.composition_window(c, 1.0) == (3.0, 300)
+    assert rd.composition_window(c, 1.0) == (0.0, 3.0, 300, False)
     assert rd.coinciding_accountants(c, 1.0) == [
         ("advanced composition", "zCDP", pytest.approx(gap, rel=1e-9))
     ]
@@ -483,3 +483,15 @@ def test_stale_release_reading_names_the_settings():
     assert text.startswith("The last release (sum of income clipped to [0, 100], epsilon 0.5,")
     assert "Discrete Laplace" in text and "change one person's row" in text
     assert "delta 1e-06" in text and "another dataset" not in text
+
+
+def test_composition_reading_says_the_axis_is_logarithmic():
+    # epsilon 10: advanced composition's first query costs 10 sqrt(2 ln 1e6) + 10 (e^10 - 1)
+    c = dp.composition_curves(10.0, 300, delta_prime=1e-6)
+    first = 10 * math.sqrt(2 * math.log(1e6)) + 10 * math.expm1(10)
+    assert f"{first:,.0f}" == "220,307"
+    assert rd.composition_reading(c, 10.0).endswith(
+        "The chart's epsilon axis is logarithmic: one query already costs 220,307 under "
+        "advanced composition and 10 under basic composition."
+    )
+    assert "logarithmic" not in rd.composition_reading(dp.composition_curves(0.1, 300), 1.0)

@@ -27,7 +27,8 @@ from riskcore.report.figures.dp import (
     error_vs_epsilon,
     posterior_chart,
 )
-from riskcore.report.figures.ldp import grr_bars, margin_chart
+from riskcore.report.figures.ldp import grr_bars, laplace_ldp_chart, margin_chart
+from riskcore.report.figures.remediation import pareto_front, risk_loss_chart
 from riskcore.report.figures.uniqueness import (
     candidates_curve,
     class_size_histogram,
@@ -53,10 +54,13 @@ __all__ = [
     "estimate_histogram",
     "exposure_bars",
     "grr_bars",
+    "laplace_ldp_chart",
     "linkage_curve_chart",
     "margin_chart",
     "noise_success",
+    "pareto_front",
     "posterior_chart",
+    "risk_loss_chart",
     "share_bars",
     "subset_bars",
     "two_queries",

@@ -19,6 +19,7 @@ from riskcore.report.figures._style import (
     MECH_DASHES,
     NEUTRAL,
     YELLOW,
+    decade_ticks,
     layout,
 )
 from riskcore.report.readings.dp import ACCOUNTANTS, composition_window
@@ -121,15 +122,37 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
                 hovertemplate="U = %{x:,.4g}: %{y:,.4g}<extra>" + name + "</extra>",
             )
         )
+    best = int(np.argmin(t.rmse))
     fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
-    u = np.asarray(t.uppers, dtype=float)
-    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
-    top = float(np.nanmax(t.rmse))
-    fig.update_yaxes(
-        type="log",
-        exponentformat="power",
-        range=[math.log10(float(t.rmse.min()) / 100.0), math.log10(top * 2.0)],
+    fig.add_trace(
+        go.Scatter(
+            x=[t.best_upper],
+            y=[float(t.rmse[best])],
+            mode="markers",
+            marker={"color": NEUTRAL, "size": 11, "symbol": "diamond"},
+            name="best U (smallest total error)",
+            hoverinfo="skip",
+        )
     )
+    fig.add_annotation(  # on log axes an annotation's x and y are log10 of the values
+        x=math.log10(t.best_upper),
+        y=math.log10(float(t.rmse[best])),
+        text=f"best U = {t.best_upper:,.4g}: error {float(t.rmse[best]):,.3g}",
+        showarrow=True,
+        arrowhead=0,
+        ax=40 if best < len(t.rmse) * 0.6 else -40,
+        ay=-45,
+        xanchor="left" if best < len(t.rmse) * 0.6 else "right",
+        bgcolor="rgba(255,255,255,0.85)",
+        font={"size": 12},
+    )
+    u = np.asarray(t.uppers, dtype=float)
+    # decades only, in plain numbers: minor ticks labelled 2 and 5 crowded both axes
+    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
+    decade_ticks(fig, "x", float(u.min()), float(u.max()))
+    bottom, top = float(t.rmse.min()) / 100.0, float(np.nanmax(t.rmse)) * 2.0
+    fig.update_yaxes(type="log", range=[math.log10(bottom), math.log10(top)])
+    decade_ticks(fig, "y", bottom, top)
     fig = layout(
         fig,
         f"Error of the DP mean against the upper clipping bound U (epsilon = {t.epsilon:g})",
@@ -185,7 +208,11 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     line lying on another stays visible; the reading names such pairs
     (:func:`riskcore.report.readings.dp.coinciding_accountants`).
     """
-    top, k_end = composition_window(c, budget)
+    bottom, top, k_end, log = composition_window(c, budget)
+
+    def at(value: float) -> float:  # an annotation's y is log10 of the value on a log axis
+        return math.log10(value) if log else value
+
     fig = go.Figure()
     for slot, (field, name) in enumerate(ACCOUNTANTS):
         color, dash, width, symbol = _ACCOUNTANT_STYLE[field]
@@ -212,23 +239,37 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
             left_half = c.k[j] < 1 + (k_end - 1) / 2
             fig.add_annotation(
                 x=int(c.k[j]),
-                y=float(y[j]),
+                y=at(float(y[j])),
                 text=name,
                 showarrow=False,
                 xanchor="left" if left_half else "right",
                 xshift=6 if left_half else 0,
                 yanchor="bottom",
-                yshift=4 + 14 * slot,
+                yshift=4 if log else 4 + 14 * slot,  # linear: lines may lie on each other
                 font={"color": color, "size": 12},
             )
-    fig.add_hline(y=budget, line_color=NEUTRAL, annotation_text=f"budget {budget:g}")
+    fig.add_hline(y=budget, line_color=NEUTRAL)
+    fig.add_annotation(
+        x=1,
+        xref="paper",
+        xanchor="right",
+        y=at(budget),
+        yanchor="bottom",
+        text=f"budget {budget:g}",
+        showarrow=False,
+        font={"color": NEUTRAL, "size": 11},
+    )
     fig = layout(
         fig,
         f"Total privacy loss of k queries at epsilon = {c.epsilon:g} each",
         "number of queries k",
-        "total epsilon",
+        "total epsilon (log scale)" if log else "total epsilon",
     )
-    fig.update_yaxes(range=[0, top])
+    if log:
+        fig.update_yaxes(type="log", range=[math.log10(bottom), math.log10(top)])
+        decade_ticks(fig, "y", bottom, top)
+    else:
+        fig.update_yaxes(range=[0, top])
     fig.update_xaxes(range=[1, k_end])
     fig.update_layout(
         showlegend=True,

@@ -1,4 +1,5 @@
-"""Figures of local differential privacy: randomized response and the planning chart."""
+"""Figures of local differential privacy: randomized response, a local-Laplace survey and
+the planning chart."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from riskcore.dp.local import LaplaceLdpResult
 from riskcore.report.figures import _style
 from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
 
-__all__ = ["grr_bars", "margin_chart"]
+__all__ = ["grr_bars", "laplace_ldp_chart", "margin_chart"]
 
 
 def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
@@ -96,4 +98,58 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
         "95% margin on a share (+/- percentage points, log)",
     )
     fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
+    return fig
+
+
+def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
+    """One person's noisy report against the average of all reports, on the column's scale.
+
+    Two 95% ranges around the clipped mean (what the reports estimate): the
+    noise a single report carries, +/- b ln 20 for Laplace noise of scale b
+    (P(|Y| > t) = e^{-t/b} = 0.05), and the interval of the average of the
+    n reports (:attr:`LaplaceLdpResult.half_width`), with the true and the
+    clipped mean as lines.
+    """
+    one = r.scale * math.log(20.0)
+    rows = [
+        ("one person's report (noise only)", r.clipped_mean, one, YELLOW),
+        (f"average of {r.n:,} reports", r.estimated_mean, r.half_width, NEUTRAL),
+    ]
+    fig = go.Figure()
+    for name, centre, half, color in rows:
+        fig.add_trace(
+            go.Scatter(
+                x=[centre],
+                y=[name],
+                mode="markers",
+                marker={"color": color, "size": 12},
+                error_x={"type": "constant", "value": half, "thickness": 3, "width": 8},
+                name=name,
+                hovertemplate=f"{centre:,.4g} +/- {half:,.4g} (95%)<extra>{name}</extra>",
+            )
+        )
+    for x, label, color, dash in (
+        (r.true_mean, f"true mean {r.true_mean:,.4g}", GREEN, "solid"),
+        (r.clipped_mean, f"clipped mean {r.clipped_mean:,.4g}", ACCENT, "dot"),
+    ):
+        fig.add_vline(x=x, line_color=color, line_dash=dash)
+        fig.add_annotation(
+            x=x,
+            y=1.0,
+            yref="paper",
+            yanchor="bottom",
+            xanchor="left" if label.startswith("true") else "right",
+            text=label,
+            showarrow=False,
+            font={"color": color, "size": 11},
+        )
+    lo, hi = r.bounds
+    fig.add_vrect(x0=lo, x1=hi, fillcolor=NEUTRAL, opacity=0.08, line_width=0)
+    fig = layout(
+        fig,
+        f"Local Laplace on {r.column} (epsilon = {r.epsilon:g}): one report against the average",
+        f"{r.column} (shaded: the clipping range [{lo:g}, {hi:g}]); bars are 95% ranges",
+        "",
+    )
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": 80, "b": 10})
     return fig

@@ -16,6 +16,7 @@ concern:
 ``release``               OpenDP releases, clipping, sample and aggregate
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
+``remediation``           a generalization before / after, the least-loss search
 ========================  ====================================================
 
 Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
@@ -126,6 +127,13 @@ from riskcore.report.readings.release import (
     stale_release_reading,
     worlds_reading,
 )
+from riskcore.report.readings.remediation import (
+    level_label,
+    node_reading,
+    node_table,
+    search_reading,
+    visited_table,
+)
 from riskcore.report.readings.story import (
     STORY_CAPTION,
     STORY_LABELS,
@@ -197,11 +205,14 @@ __all__ = [
     "ldp_planning",
     "ledger_resets_reading",
     "ledger_table",
+    "level_label",
     "linkage_caption",
     "linkage_reading",
     "local_laplace_reading",
     "mechanisms_for",
     "needs_qis_reading",
+    "node_reading",
+    "node_table",
     "noise_curve",
     "noise_marker_label",
     "noise_point",
@@ -229,6 +240,7 @@ __all__ = [
     "rounding_note",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
+    "search_reading",
     "sensitivity_reading",
     "short_share",
     "size_histogram",
@@ -246,5 +258,6 @@ __all__ = [
     "targets_reading",
     "two_release_table",
     "upload_limit_note",
+    "visited_table",
     "worlds_reading",
 ]

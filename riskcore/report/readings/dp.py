@@ -18,7 +18,7 @@ from riskcore.dp import local as ldp
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
-from riskcore.report.readings._format import mechanism_label, plural
+from riskcore.report.readings._format import format_number, mechanism_label, plural
 
 __all__ = [
     "ACCOUNTANTS",
@@ -167,21 +167,38 @@ ACCOUNTANTS: tuple[tuple[str, str], ...] = (
 
 #: Two lines of the composition chart closer than this share of its height overlap.
 COINCIDE_SHARE = 0.01
+#: The composition chart's epsilon axis turns logarithmic when one accountant's first query
+#: costs more than this many times another's: at epsilon = 10 per query (delta' = 1e-6),
+#: advanced composition starts at 220,307 (its k eps (e^eps - 1) term) and basic
+#: composition at 10, and a linear axis up to there flattened the other lines onto zero.
+LOG_SPREAD = 10.0
 
 
-def composition_window(curves: dp.CompositionCurves, budget: float) -> tuple[float, int]:
-    """Return (top of the y axis, last k shown) of the composition chart.
+def composition_window(
+    curves: dp.CompositionCurves, budget: float
+) -> tuple[float, float, int, bool]:
+    """Return (bottom, top, last k shown, log axis) of the composition chart.
 
-    The chart zooms on where the budget is crossed: up to three budgets
-    (higher when an accountant's first query already costs more, so that
-    every line shows), and up to the k where even the cheapest accountant
-    has passed that top (at least 10).
+    The chart zooms on where the budget is crossed: up to the k where even
+    the cheapest accountant has passed three budgets (at least 10). On a
+    linear axis from 0 to three budgets, or higher when an accountant's
+    first query already costs more, so that every line shows. When the
+    accountants' first queries differ by more than :data:`LOG_SPREAD` times,
+    the axis is logarithmic, from below the budget and the cheapest first
+    query to above every line's value at the last k shown.
     """
-    first = max(float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0]))
-    top = max(budget * 3.0, first * 1.15)
-    past = np.flatnonzero(curves.best > top)
-    k_end = int(curves.k[past[0]]) if past.size else int(curves.k[-1])
-    return top, max(k_end, 10)
+    firsts = [float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0])]
+    log = max(firsts) > LOG_SPREAD * min(firsts)
+    if not log:
+        top = max(budget * 3.0, max(firsts) * 1.15)
+        past = np.flatnonzero(curves.best > top)
+        k_end = int(curves.k[past[0]]) if past.size else int(curves.k[-1])
+        return 0.0, top, max(k_end, 10), False
+    past = np.flatnonzero(curves.best > budget * 3.0)
+    k_end = max(int(curves.k[past[0]]) if past.size else int(curves.k[-1]), 10)
+    shown = curves.k <= k_end
+    highest = max(float(np.max(getattr(curves, f)[shown])) for f, _ in ACCOUNTANTS)
+    return min(min(firsts), budget) / 1.5, highest * 1.5, k_end, True
 
 
 def coinciding_accountants(
@@ -191,16 +208,22 @@ def coinciding_accountants(
 
     Two lines overlap when, over the k shown (:func:`composition_window`),
     they are never more than 1% of the chart's height apart (values above
-    the top clipped to it). Each pair comes with its largest gap in epsilon.
+    the top clipped to it; heights in log10 units on a log axis). Each pair
+    comes with its largest gap in epsilon.
     """
-    top, k_end = composition_window(curves, budget)
+    bottom, top, k_end, log = composition_window(curves, budget)
     shown = curves.k <= k_end
     pairs = []
     for (a, name_a), (b, name_b) in itertools.combinations(ACCOUNTANTS, 2):
         ya = np.minimum(getattr(curves, a)[shown], top)
         yb = np.minimum(getattr(curves, b)[shown], top)
         gap = float(np.max(np.abs(ya - yb)))
-        if gap <= COINCIDE_SHARE * top:
+        if log:
+            apart = float(np.max(np.abs(np.log10(ya) - np.log10(yb))))
+            close = apart <= COINCIDE_SHARE * (math.log10(top) - math.log10(bottom))
+        else:
+            close = gap <= COINCIDE_SHARE * top
+        if close:
             pairs.append((name_a, name_b, gap))
     return pairs
 
@@ -225,9 +248,17 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
         f"composition {fmt(a)} and zCDP "
         f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
     )
+    if composition_window(curves, budget)[3]:
+        firsts = {n: float(getattr(curves, f)[0]) for f, n in ACCOUNTANTS}
+        top, low = max(firsts, key=firsts.__getitem__), min(firsts, key=firsts.__getitem__)
+        text += (
+            f" The chart's epsilon axis is logarithmic: one query already costs "
+            f"{format_number(firsts[top], digits=3)} under {top} and "
+            f"{format_number(firsts[low], digits=3)} under {low}."
+        )
     pairs = coinciding_accountants(curves, budget)
     if pairs:
-        up_to = min(composition_window(curves, budget)[1], cap)
+        up_to = min(composition_window(curves, budget)[2], cap)
         groups = (
             [([n for _, n in ACCOUNTANTS], max(g for *_, g in pairs))]
             if len(pairs) == len(ACCOUNTANTS)

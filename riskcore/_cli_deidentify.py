@@ -1,0 +1,241 @@
+"""The command line's remediation commands: ``anonymize`` and ``apply`` (issue 13).
+
+``anonymize`` searches the generalization lattice for the least-loss node that
+meets the targets (:func:`riskcore.deidentify.lattice.search`), writes the
+remediated table and the recipe; ``apply`` re-applies a recipe to a table and
+says what no longer fits. Heavy imports happen inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from riskcore.errors import RiskcoreError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from riskcore.deidentify.hierarchy import Hierarchy
+
+__all__ = ["add_parsers", "run_anonymize", "run_apply"]
+
+
+def add_parsers(sub: Any) -> None:
+    """Add the ``anonymize`` and ``apply`` sub-commands to the parser's sub-parsers."""
+    a = sub.add_parser(
+        "anonymize",
+        help="generalize and suppress to meet k (l, t, risk) with the least information loss",
+    )
+    a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    a.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
+    a.add_argument("--sensitive", action="append", default=[], metavar="COL")
+    a.add_argument("--k", type=int, default=5, help="smallest class size (default 5)")
+    a.add_argument("--l", type=int, default=None, help="l-diversity of each sensitive column")
+    a.add_argument("--l-kind", choices=("distinct", "entropy", "recursive"), default="distinct")
+    a.add_argument("--c", type=float, default=2.0, help="c of recursive (c,l)-diversity")
+    a.add_argument("--t", type=float, default=None, help="t-closeness of each sensitive column")
+    a.add_argument("--max-risk", type=float, default=None, help="highest prosecutor risk")
+    a.add_argument(
+        "--max-suppression",
+        type=float,
+        default=0.0,
+        help="share of records that may be suppressed (default 0)",
+    )
+    a.add_argument(
+        "--hierarchy",
+        action="append",
+        default=[],
+        metavar="COL=FILE",
+        help="a hierarchy in ARX's CSV format (value;level 1;...;*) for one QI",
+    )
+    a.add_argument(
+        "--intervals",
+        action="append",
+        default=[],
+        metavar="COL=W1,W2,...",
+        help="numeric bands of these nested widths for one QI",
+    )
+    a.add_argument("--objective", choices=("ncp", "precision"), default="ncp")
+    a.add_argument("--suppression", choices=("drop", "mask"), default="drop")
+    a.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
+    a.add_argument("--recipe-out", required=True, help="the recipe as JSON")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("apply", help="re-apply a recipe to a table")
+    p.add_argument("data", help="CSV, Parquet or .xlsx file")
+    p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
+    p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        col, sep, value = item.partition("=")
+        if not sep or not col or not value:
+            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
+        out[col] = value
+    return out
+
+
+def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
+    from riskcore.deidentify.hierarchy import (
+        default_hierarchy,
+        interval_hierarchy,
+        read_arx_hierarchy,
+    )
+
+    files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=FILE")
+    bands = _pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
+    for col in (*files, *bands):
+        if col not in args.qi:
+            raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
+    absent = [c for c in (*args.qi, *args.sensitive) if c not in df.columns]
+    if absent:
+        raise RiskcoreError(f"the table has no column {absent[0]!r}")
+    out: dict[str, Hierarchy] = {}
+    for q in args.qi:
+        if q in files:
+            try:
+                text = Path(files[q]).read_text(encoding="utf-8-sig")
+            except OSError as exc:
+                raise RiskcoreError(f"--hierarchy {q}: cannot read {files[q]!r} ({exc})") from None
+            import pandas as pd
+
+            numeric = bool(pd.api.types.is_numeric_dtype(df[q].dtype))
+            out[q] = read_arx_hierarchy(text, q, numeric=numeric)
+        elif q in bands:
+            try:
+                widths = [float(w) for w in bands[q].split(",")]
+            except ValueError:
+                raise RiskcoreError(f"--intervals {q}: widths must be numbers") from None
+            out[q] = interval_hierarchy(df[q], widths)
+        else:
+            out[q] = default_hierarchy(df[q])
+    return out
+
+
+def run_anonymize(args: argparse.Namespace) -> int:
+    """Run ``anonymize``; return the exit code (2 with a message on bad input)."""
+    from riskcore._results import dumps
+    from riskcore.cli import _load
+    from riskcore.deidentify.lattice import Lattice, Targets, search
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.io.export import write_table
+
+    try:
+        targets = Targets(
+            k=args.k,
+            l=args.l,
+            l_kind=args.l_kind,
+            c=args.c,
+            t=args.t,
+            max_risk=args.max_risk,
+            max_suppression=args.max_suppression,
+        )
+        if (args.l is not None or args.t is not None) and not args.sensitive:
+            raise RiskcoreError("--l and --t need at least one --sensitive column")
+        df = _load(args.data)
+        hierarchies = _hierarchies(df, args)
+        lattice = Lattice(df, hierarchies, sensitive=args.sensitive, targets=targets)
+        result = search(lattice, objective=args.objective)
+        best = result.best
+        if best is None:
+            raise RiskcoreError(
+                f"no generalization meets the targets within {args.max_suppression:.1%} "
+                "suppression, even the most general one: allow more suppression or lower "
+                "the targets"
+            )
+        out = lattice.apply(df, best.levels, suppression=args.suppression)
+        levels = dict(zip(lattice.qis, best.levels, strict=True))
+        recipe = Recipe.of(
+            hierarchies,
+            levels,
+            targets,
+            sensitive=tuple(args.sensitive),
+            suppression=args.suppression,
+        )
+        write_table(out, args.out)
+        Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+    except (RiskcoreError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    summary = {
+        "levels": levels,
+        "hierarchies": {q: h.kind for q, h in hierarchies.items()},
+        "heights": dict(zip(lattice.qis, lattice.heights, strict=True)),
+        "best": best.to_dict(),
+        "lattice_size": result.lattice_size,
+        "evaluated": result.evaluated,
+        "seconds": result.seconds,
+        "rows_written": len(out),
+        "out": str(args.out),
+        "recipe": str(args.recipe_out),
+    }
+    if args.format == "json":
+        print(dumps(summary))
+        return 0
+    print(
+        "Levels: "
+        + ", ".join(
+            f"{q} {lv} of {h}" for (q, lv), h in zip(levels.items(), lattice.heights, strict=True)
+        )
+    )
+    print(
+        f"k = {best.k:,}; suppressed {best.suppressed:,} of {lattice.n:,} records "
+        f"({best.suppressed / lattice.n:.2%}); {best.n_classes:,} classes released"
+    )
+    print(
+        f"Loss: NCP {best.ncp:.4f}, precision {best.precision:.4f}, discernibility "
+        f"{best.discernibility:,.0f}, C_avg {best.avg_class_size:.2f}"
+    )
+    print(
+        f"Searched {result.evaluated:,} of {result.lattice_size:,} nodes in "
+        f"{result.seconds:.2f} s (exact least {args.objective.upper()})"
+    )
+    print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
+    return 0
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    """Run ``apply``; return the exit code (2 with a message on bad input)."""
+    from riskcore._results import dumps
+    from riskcore.cli import _load
+    from riskcore.deidentify.recipe import apply_recipe
+    from riskcore.io.export import write_table
+
+    try:
+        try:
+            spec = json.loads(Path(args.recipe).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RiskcoreError(f"cannot read the recipe {args.recipe!r}: {exc}") from None
+        df = _load(args.data)
+        try:
+            applied = apply_recipe(df, spec)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
+        write_table(applied.data, args.out)
+    except (RiskcoreError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(dumps({**applied.to_dict(), "rows_written": len(applied.data), "out": args.out}))
+        return 0
+    for q, values in applied.unknown_values.items():
+        shown = ", ".join(repr(v) for v in values)
+        n = applied.n_unknown[q]
+        hold = "record holds a value" if n == 1 else "records hold values"
+        print(
+            f"{q}: {n:,} {hold} the recipe's hierarchy does not know ({shown}); generalized to '*'"
+        )
+    print(
+        f"Suppressed {applied.suppressed:,} records; "
+        + ("within" if applied.within_limit else "BEYOND")
+        + " the recipe's limit"
+    )
+    print(f"Wrote {len(applied.data):,} rows to {args.out}")
+    return 0 if applied.within_limit else 1

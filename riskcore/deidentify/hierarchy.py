@@ -1,0 +1,569 @@
+"""Generalization hierarchies: for each value of a column, its label at every level.
+
+A hierarchy of height h maps every value (a leaf) to one label per level
+0..h: level 0 is the value itself, each level groups the groups of the level
+below (it is a coarsening: two values with the same label at level l share it
+at every higher level), and the top level is usually ``"*"`` (one group).
+This is ARX's value generalization hierarchy (Prasser et al. 2014, the
+``HierarchyBuilder*`` family): full-domain generalization recodes a column by
+replacing each value with its label at one level.
+
+Builders:
+
+* :func:`interval_hierarchy` numbers into nested bands of growing width
+  ("30-34", "30-39", ...) with optional bottom and top coding ("<18", "90+");
+* :func:`date_hierarchy` dates to month, year and decade;
+* :func:`prefix_hierarchy` codes such as ZIP codes, masked from the right
+  ("02139", "0213*", "021**", ...), leading zeros kept;
+* :func:`grouping_hierarchy` categories by user-given groups (a mapping per
+  level), and :func:`read_arx_hierarchy` / :func:`Hierarchy.to_arx_csv` for
+  ARX's CSV format (one row per value: ``value;level1;...;*``);
+* :func:`flat_hierarchy` the value or ``"*"`` (suppression of the column);
+* :func:`builtin_hierarchy` the census categories of UCI Adult.
+
+A missing value stays missing at every level: it is already the least precise
+value, and it remains one more value of its column (no record is dropped).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore._values import value_text
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "TOP",
+    "Hierarchy",
+    "builtin_hierarchy",
+    "date_hierarchy",
+    "default_hierarchy",
+    "flat_hierarchy",
+    "grouping_hierarchy",
+    "interval_hierarchy",
+    "prefix_hierarchy",
+    "read_arx_hierarchy",
+]
+
+#: Label of the most general level: every value in one group.
+TOP = "*"
+
+
+def _present(series: pd.Series) -> pd.Series:
+    return series[series.notna()]
+
+
+def _text(value: Any) -> str:
+    """Return a value as text (leading zeros of text kept; "" for a missing value)."""
+    return value_text(value) or ""
+
+
+@dataclass(frozen=True, eq=False)
+class Hierarchy:
+    """The labels of every value of a column at every level.
+
+    Attributes
+    ----------
+    column : str
+        Column the hierarchy is for.
+    leaves : numpy.ndarray
+        The values (object array, distinct, no missing value).
+    levels : tuple of numpy.ndarray
+        ``levels[l][i]`` is the label of ``leaves[i]`` at level ``l``;
+        ``levels[0]`` is the leaves themselves. Each level is a coarsening
+        of the one below (checked).
+    kind : str
+        The builder ("interval", "date", "prefix", "grouping", "flat", "arx").
+    params : dict
+        The builder's parameters (so a recipe can rebuild the hierarchy on new
+        data); empty for hierarchies given as tables.
+    numeric : bool
+        True when the leaves are numbers (the certainty penalty then uses
+        their range, not their count).
+    """
+
+    column: str
+    leaves: np.ndarray
+    levels: tuple[np.ndarray, ...]
+    kind: str = "grouping"
+    params: Mapping[str, Any] | None = None
+    numeric: bool = False
+
+    def __post_init__(self) -> None:
+        n = len(self.leaves)
+        if not self.levels:
+            raise RiskcoreError(f"the hierarchy of {self.column!r} has no level")
+        if len(pd.unique(pd.Series(self.leaves, dtype=object))) != n:
+            raise RiskcoreError(f"the hierarchy of {self.column!r} lists a value twice")
+        for lab in self.levels:
+            if len(lab) != n:
+                raise RiskcoreError(f"every level of {self.column!r} needs one label per value")
+        for lo, (a, b) in enumerate(zip(self.levels[:-1], self.levels[1:], strict=True)):
+            # a coarsening: each label of level lo has one label at level lo + 1
+            pairs = pd.DataFrame({"a": pd.Series(a, dtype=object), "b": pd.Series(b, dtype=object)})
+            split = pairs.drop_duplicates().groupby("a", dropna=False).size()
+            if (split > 1).any():
+                bad = split.index[int(np.argmax(split.to_numpy() > 1))]
+                raise RiskcoreError(
+                    f"the hierarchy of {self.column!r} is not nested: values labelled "
+                    f"{bad!r} at level {lo} have different labels at level {lo + 1}"
+                )
+
+    @property
+    def height(self) -> int:
+        """Return h, the highest level (level 0 is the value itself)."""
+        return len(self.levels) - 1
+
+    def codes(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (code of each leaf at ``level``, the labels of those codes)."""
+        codes, labels = pd.factorize(pd.Series(self.levels[level], dtype=object), sort=False)
+        return codes.astype(np.int64), np.asarray(labels, dtype=object)
+
+    def leaf_index(self, values: pd.Series) -> np.ndarray:
+        """Return the leaf of each value: its position in :attr:`leaves`, -1 for a value the
+        hierarchy does not hold, -2 for a missing value."""
+        index = pd.Index(pd.Series(self.leaves, dtype=object))
+        pos = index.get_indexer(pd.Series(values, dtype=object))
+        if self.numeric:  # 30 and 30.0 are one value
+            num = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+            leaves = pd.to_numeric(pd.Series(self.leaves), errors="coerce").to_numpy(dtype=float)
+            order = np.argsort(leaves, kind="stable")
+            at = np.searchsorted(leaves[order], num)
+            at = np.minimum(at, len(order) - 1)
+            hit = leaves[order][at] == num
+            pos = np.where(hit, order[at], pos)
+        missing = pd.Series(values).isna().to_numpy()
+        return np.where(missing, -2, pos).astype(np.int64)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Return the hierarchy as a table: one row per value, one column per level."""
+        return pd.DataFrame(
+            {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
+        )
+
+    def to_arx_csv(self) -> str:
+        """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row."""
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=";", lineterminator="\n")
+        for row in zip(*self.levels, strict=True):
+            writer.writerow([_text(v) for v in row])
+        return out.getvalue()
+
+    def recipe(self) -> dict[str, Any]:
+        """Return what rebuilds this hierarchy: the builder and its parameters, or the table."""
+        if self.params is not None and self.kind != "grouping":
+            return {"kind": self.kind, "params": dict(self.params)}
+        return {
+            "kind": "table",
+            "numeric": self.numeric,
+            "rows": [[_json_value(v) for v in row] for row in zip(*self.levels, strict=True)],
+        }
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, (int, float, str)) or v is None:
+        return v
+    return _text(v)
+
+
+def _leaves(series: pd.Series) -> np.ndarray:
+    return np.asarray(pd.unique(_present(series)), dtype=object)
+
+
+def flat_hierarchy(series: pd.Series) -> Hierarchy:
+    """Return the two-level hierarchy "value" or ``"*"``: keep the column or suppress it."""
+    leaves = _leaves(series)
+    return Hierarchy(
+        str(series.name),
+        leaves,
+        (leaves, np.full(len(leaves), TOP, dtype=object)),
+        kind="flat",
+        params={},
+        numeric=bool(pd.api.types.is_numeric_dtype(series.dtype)),
+    )
+
+
+def _band_label(lo: float, width: float, integral: bool) -> str:
+    if integral:
+        return f"{int(lo)}-{int(lo + width - 1)}"
+    return f"[{lo:g}, {lo + width:g})"
+
+
+def interval_hierarchy(
+    series: pd.Series,
+    widths: Sequence[float],
+    *,
+    start: float = 0.0,
+    bottom: float | None = None,
+    top: float | None = None,
+) -> Hierarchy:
+    """Return nested bands of the given widths, then ``"*"``.
+
+    Level i (1..len(widths)) puts each number x in the band of width
+    ``widths[i-1]`` that holds it, counted from ``start``: integer columns get
+    inclusive labels ``"30-34"``, others half-open ``"[30, 35)"``. Each width
+    must be a multiple of the one before, so that the bands nest.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The numeric column.
+    widths : sequence of float
+        Band widths, increasing, each a multiple of the previous.
+    start : float, default 0
+        Left edge of a band (bands are ``start + j * width``).
+    bottom, top : float, optional
+        Bottom and top coding at every level above 0: numbers below ``bottom``
+        become ``"<bottom"``, numbers at or above ``top`` ``">=top"`` (for
+        integers ``"top+"``, as HIPAA's "90+").
+
+    Returns
+    -------
+    Hierarchy
+    """
+    x = pd.to_numeric(_present(series), errors="coerce")
+    if x.isna().any():
+        raise RiskcoreError(f"{series.name!r} holds values that are not numbers")
+    widths = [float(w) for w in widths]
+    if not widths or any(not w > 0 for w in widths):
+        raise RiskcoreError("interval widths must be positive")
+    for a, b in itertools.pairwise(widths):
+        if not (b > a and math.isclose(b / a, round(b / a))):
+            raise RiskcoreError(
+                f"interval widths must grow by whole multiples so that bands nest ({a:g}, {b:g})"
+            )
+    if bottom is not None and top is not None and not bottom < top:
+        raise RiskcoreError("bottom coding must lie below top coding")
+    leaves = np.asarray(pd.unique(x), dtype=object)
+    vals = np.asarray(leaves, dtype=float)
+    integral = bool(np.all(vals == np.round(vals))) and float(start).is_integer()
+    integral = integral and all(w.is_integer() for w in widths)
+    levels: list[np.ndarray] = [leaves]
+    for w in widths:
+        lo = start + np.floor((vals - start) / w) * w
+        lab = np.asarray([_band_label(v, w, integral) for v in lo], dtype=object)
+        if bottom is not None:
+            b_lab = f"<{int(bottom)}" if integral else f"<{bottom:g}"
+            lab = np.where(vals < bottom, b_lab, lab)
+        if top is not None:
+            t_lab = f"{int(top)}+" if integral else f">={top:g}"
+            lab = np.where(vals >= top, t_lab, lab)
+        levels.append(lab)
+    levels.append(np.full(len(leaves), TOP, dtype=object))
+    params = {"widths": widths, "start": float(start), "bottom": bottom, "top": top}
+    return Hierarchy(
+        str(series.name), leaves, tuple(levels), kind="interval", params=params, numeric=True
+    )
+
+
+def date_hierarchy(
+    series: pd.Series, levels: Sequence[str] = ("month", "year", "decade")
+) -> Hierarchy:
+    """Return dates generalized to month ("1985-03"), year ("1985") and decade ("1980s").
+
+    Values that are text are parsed as dates (ISO, or the formats the loader
+    knows); a value that is not a date is an error.
+    """
+    known = ("month", "year", "decade")
+    if (
+        not levels
+        or any(lv not in known for lv in levels)
+        or list(levels) != sorted(levels, key=known.index)
+    ):
+        raise RiskcoreError(f"date levels must be among {known}, in that order")
+    leaves = _leaves(series)
+    dates = pd.to_datetime(pd.Series(leaves, dtype=object), errors="coerce", format="mixed")
+    if dates.isna().any():
+        bad = leaves[int(np.flatnonzero(dates.isna().to_numpy())[0])]
+        raise RiskcoreError(f"{series.name!r}: {bad!r} is not a date")
+    out: list[np.ndarray] = [leaves]
+    for lv in levels:
+        if lv == "month":
+            lab = dates.dt.strftime("%Y-%m")
+        elif lv == "year":
+            lab = dates.dt.year.astype(str)
+        else:
+            lab = (dates.dt.year // 10 * 10).astype(str) + "s"
+        out.append(np.asarray(lab, dtype=object))
+    out.append(np.full(len(leaves), TOP, dtype=object))
+    return Hierarchy(
+        str(series.name), leaves, tuple(out), kind="date", params={"levels": list(levels)}
+    )
+
+
+def prefix_hierarchy(series: pd.Series, *, width: int | None = None) -> Hierarchy:
+    """Return codes masked from the right one character per level: "02139", "0213*", ...
+
+    The values are read as text, so leading zeros count. A numeric column
+    whose codes lost their leading zeros (ZIP 2139 for 02139) is padded to
+    ``width`` first (default: the longest value).
+    """
+    leaves = _leaves(series)
+    text = [_text(v) for v in leaves]
+    w = max((len(t) for t in text), default=0) if width is None else int(width)
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        text = [t.zfill(w) for t in text]
+    if any(len(t) != w for t in text):
+        raise RiskcoreError(
+            f"{series.name!r}: codes of different lengths cannot be masked by position "
+            f"(expected {w} characters)"
+        )
+    out: list[np.ndarray] = [leaves]
+    for masked in range(1, w + 1):
+        out.append(np.asarray([t[: w - masked] + "*" * masked for t in text], dtype=object))
+    out[-1] = np.full(len(leaves), TOP, dtype=object)
+    if w == 0:
+        out.append(np.full(len(leaves), TOP, dtype=object))
+    return Hierarchy(str(series.name), leaves, tuple(out), kind="prefix", params={"width": w})
+
+
+def grouping_hierarchy(
+    series: pd.Series, groups: Sequence[Mapping[Any, str]], *, column: str | None = None
+) -> Hierarchy:
+    """Return categories grouped level by level, then ``"*"``.
+
+    ``groups[0]`` maps every value to its level-1 group, ``groups[1]`` every
+    level-1 group to its level-2 group, and so on. A value (or group) that a
+    mapping does not name is an error naming it, so no value is silently
+    left ungeneralized.
+    """
+    leaves = _leaves(series)
+    cur = np.asarray(leaves, dtype=object)
+    out: list[np.ndarray] = [leaves]
+    for i, mapping in enumerate(groups):
+        keys = {_text(k): v for k, v in mapping.items()}
+        texts = [_text(v) for v in cur]
+        absent = sorted({t for t in texts if t not in keys})
+        if absent:
+            raise RiskcoreError(
+                f"the groups of level {i + 1} for {series.name!r} do not place {absent[0]!r}"
+            )
+        cur = np.asarray([keys[t] for t in texts], dtype=object)
+        out.append(cur)
+    out.append(np.full(len(leaves), TOP, dtype=object))
+    return Hierarchy(
+        column or str(series.name),
+        leaves,
+        tuple(out),
+        kind="grouping",
+        numeric=bool(pd.api.types.is_numeric_dtype(series.dtype)),
+    )
+
+
+def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hierarchy:
+    """Read a hierarchy in ARX's CSV format: one row per value, ``value;level 1;...;top``.
+
+    Rows must all have the same number of fields; the separator is ``;``
+    (ARX's) or ``,`` when no line holds a ``;``.
+    """
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise RiskcoreError(f"the hierarchy file for {column!r} is empty")
+    delim = ";" if any(";" in ln for ln in lines) else ","
+    rows = list(csv.reader(lines, delimiter=delim))
+    width = len(rows[0])
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise RiskcoreError(
+                f"the hierarchy file for {column!r}: line {i + 1} has {len(r)} fields, "
+                f"line 1 has {width}"
+            )
+    if width < 2:
+        raise RiskcoreError(f"the hierarchy file for {column!r} needs at least two levels")
+    cols = list(zip(*rows, strict=True))
+    leaves: np.ndarray = np.asarray(cols[0], dtype=object)
+    if numeric:
+        leaves = np.asarray(pd.to_numeric(pd.Series(cols[0])).tolist(), dtype=object)
+    levels = (leaves, *(np.asarray(c, dtype=object) for c in cols[1:]))
+    return Hierarchy(column, leaves, levels, kind="arx", numeric=numeric)
+
+
+#: Built-in groups of UCI Adult's census categories (level 1, then level 2), after the
+#: Census Bureau's own groupings (class of worker, educational attainment, marital status,
+#: major occupation group); "*" above them.
+_ADULT_GROUPS: dict[str, list[dict[str, str]]] = {
+    "workclass": [
+        {
+            "Private": "Private",
+            "Self-emp-not-inc": "Self-employed",
+            "Self-emp-inc": "Self-employed",
+            "Federal-gov": "Government",
+            "State-gov": "Government",
+            "Local-gov": "Government",
+            "Without-pay": "Not paid",
+            "Never-worked": "Not paid",
+        },
+    ],
+    "education": [
+        {
+            "Preschool": "No high-school diploma",
+            "1st-4th": "No high-school diploma",
+            "5th-6th": "No high-school diploma",
+            "7th-8th": "No high-school diploma",
+            "9th": "No high-school diploma",
+            "10th": "No high-school diploma",
+            "11th": "No high-school diploma",
+            "12th": "No high-school diploma",
+            "HS-grad": "High school",
+            "Some-college": "Some college or associate",
+            "Assoc-voc": "Some college or associate",
+            "Assoc-acdm": "Some college or associate",
+            "Bachelors": "Bachelor's",
+            "Masters": "Graduate or professional",
+            "Prof-school": "Graduate or professional",
+            "Doctorate": "Graduate or professional",
+        },
+        {
+            "No high-school diploma": "High school or less",
+            "High school": "High school or less",
+            "Some college or associate": "Some college or more",
+            "Bachelor's": "Some college or more",
+            "Graduate or professional": "Some college or more",
+        },
+    ],
+    "marital-status": [
+        {
+            "Married-civ-spouse": "Married",
+            "Married-AF-spouse": "Married",
+            "Married-spouse-absent": "Married",
+            "Separated": "Formerly married",
+            "Divorced": "Formerly married",
+            "Widowed": "Formerly married",
+            "Never-married": "Never married",
+        },
+    ],
+    "occupation": [
+        {
+            "Exec-managerial": "Management and professional",
+            "Prof-specialty": "Management and professional",
+            "Tech-support": "Service and sales",
+            "Sales": "Service and sales",
+            "Adm-clerical": "Service and sales",
+            "Other-service": "Service and sales",
+            "Priv-house-serv": "Service and sales",
+            "Protective-serv": "Service and sales",
+            "Craft-repair": "Production and manual",
+            "Machine-op-inspct": "Production and manual",
+            "Transport-moving": "Production and manual",
+            "Handlers-cleaners": "Production and manual",
+            "Farming-fishing": "Production and manual",
+            "Armed-Forces": "Production and manual",
+        },
+    ],
+    "race": [],
+    "sex": [],
+}
+_ADULT_ALIASES = {"marital_status": "marital-status", "marital status": "marital-status"}
+
+
+def builtin_hierarchy(series: pd.Series) -> Hierarchy | None:
+    """Return the built-in hierarchy of a UCI Adult census column, or None.
+
+    Columns: workclass, education, marital-status, occupation, race, sex
+    (the last two: value or ``"*"``), and native-country (country, then
+    "United-States" / "Other", then ``"*"``). Values not in the census
+    categories make it None (the caller then builds a flat hierarchy).
+    """
+    name = str(series.name).strip().lower()
+    name = _ADULT_ALIASES.get(name, name)
+    if name in ("native-country", "native_country", "country"):
+        values = _leaves(series)
+        home = "United-States"
+        country = [{_text(v): (home if _text(v) == home else "Other") for v in values}]
+        return grouping_hierarchy(series, country)
+    if name not in _ADULT_GROUPS:
+        return None
+    groups = _ADULT_GROUPS[name]
+    if groups:
+        texts = {_text(v) for v in _leaves(series)}
+        if not texts <= set(groups[0]):
+            return None
+    return grouping_hierarchy(series, groups) if groups else flat_hierarchy(series)
+
+
+def _nice_width(span: float, bands: int = 16) -> float:
+    """Return the smallest 1, 2 or 5 times a power of ten that cuts ``span`` into at most
+    ``bands`` bands."""
+    if span <= 0:
+        return 1.0
+    step = 10.0 ** math.floor(math.log10(span / bands))
+    for m in (1.0, 2.0, 5.0, 10.0):
+        if span / (m * step) <= bands:
+            return m * step
+    return 10.0 * step
+
+
+def default_hierarchy(series: pd.Series) -> Hierarchy:
+    """Return a hierarchy suited to a column when the user gave none.
+
+    * UCI Adult census categories: :func:`builtin_hierarchy`;
+    * numbers: bands of a round width (1, 2 or 5 times a power of ten, about
+      16 bands over the range), doubling at each level up to the range;
+    * dates (datetime columns, or text that is all ISO dates ``YYYY-MM-DD``):
+      month, year, decade;
+    * codes of one length made of digits (ZIP codes, postcodes): masked from
+      the right;
+    * anything else: the value or ``"*"``.
+    """
+    built = builtin_hierarchy(series)
+    if built is not None:
+        return built
+    present = _present(series)
+    if pd.api.types.is_bool_dtype(series.dtype) or present.empty:
+        return flat_hierarchy(series)
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        x = pd.to_numeric(present).to_numpy(dtype=float)
+        lo, hi = float(x.min()), float(x.max())
+        width = _nice_width(hi - lo)
+        if np.all(x == np.round(x)):
+            width = max(width, 1.0)
+        widths = [width]
+        while widths[-1] * 2 < hi - lo + width:
+            widths.append(widths[-1] * 2)
+        widest = widths[-1]  # bands start at a multiple of the widest: 0-39, 40-79, ...
+        return interval_hierarchy(series, widths, start=math.floor(lo / widest) * widest)
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        return date_hierarchy(series)
+    text = present.astype(str)
+    if text.str.fullmatch(r"\d{4}-\d{2}-\d{2}").all():
+        try:
+            return date_hierarchy(series)
+        except RiskcoreError:
+            pass
+    lengths = text.str.len()
+    if text.str.fullmatch(r"\d+").all() and lengths.nunique() == 1 and int(lengths.iloc[0]) >= 3:
+        return prefix_hierarchy(series)
+    return flat_hierarchy(series)
+
+
+def _rebuild(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:
+    """Return the hierarchy a recipe describes, built on ``series`` (see ``Hierarchy.recipe``)."""
+    kind = spec.get("kind")
+    params = dict(spec.get("params") or {})
+    if kind == "interval":
+        return interval_hierarchy(series, **params)
+    if kind == "date":
+        return date_hierarchy(series, **params)
+    if kind == "prefix":
+        return prefix_hierarchy(series, **params)
+    if kind == "flat":
+        return flat_hierarchy(series)
+    if kind == "table":
+        rows = spec["rows"]
+        cols = list(zip(*rows, strict=True))
+        levels = tuple(np.asarray(c, dtype=object) for c in cols)
+        return Hierarchy(
+            str(series.name), levels[0], levels, kind="grouping", numeric=bool(spec["numeric"])
+        )
+    raise RiskcoreError(f"unknown hierarchy kind {kind!r} in the recipe")

@@ -1,0 +1,537 @@
+"""Full-domain generalization with suppression, and the search for the least loss.
+
+A *node* of the generalization lattice is one level per quasi-identifier
+(Samarati 2001; LeFevre et al. 2005): every value of a QI is replaced by its
+label at that level of the QI's :class:`~riskcore.deidentify.hierarchy.Hierarchy`.
+Records of classes that still break the privacy targets are suppressed
+(removed from the release), and a node is *anonymous* when the suppressed
+records stay within the limit (ARX's semantics, Prasser et al. 2014).
+
+Evaluation never returns to the rows: the table is tabulated once over the
+QIs at level 0 (the base classes, with one sparse contingency per sensitive
+attribute), and a node's classes are a regrouping of the base classes by
+their generalized codes. Each node costs O(J0), J0 the number of base
+classes, not O(n).
+
+Information loss (:mod:`riskcore.deidentify.loss`) is the normalized
+certainty penalty of Xu et al. (2006) with a suppressed cell costing 1, or
+Sweeney's precision. Both are at least their value without suppression,
+which is a sum of one term per QI and level, non-decreasing up every QI's
+hierarchy: a lower bound of the loss of every more general node. The search
+(:func:`search`) visits nodes in increasing lower bound and stops when the
+bound reaches the best loss found (branch and bound). It returns the exact
+optimum of the chosen loss over the whole lattice, whatever the targets; the
+monotonicity that Flash (Kohlmayer et al. 2012) and OLA (El Emam et al.
+2009) use to skip anonymity checks holds only for some targets under
+suppression (k-anonymity and distinct l-diversity; not entropy or recursive
+l-diversity nor t-closeness, where merging a class that passes with one that
+fails can make a failing class), while the bound holds for all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from riskcore._results import NOT_IN_JSON, Result
+from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.loss import column_penalties
+from riskcore.engine import EncodedTable
+from riskcore.engine.contract import Contingency
+from riskcore.engine.partition import pack_keys
+from riskcore.errors import RiskcoreError
+from riskcore.metrics.diversity import (
+    distinct_l_per_class,
+    entropy_per_class,
+    recursive_l_per_class,
+    t_closeness_per_class,
+)
+
+__all__ = [
+    "Lattice",
+    "NodeResult",
+    "SearchResult",
+    "Targets",
+    "greedy_search",
+    "search",
+]
+
+Objective = Literal["ncp", "precision"]
+LKind = Literal["distinct", "entropy", "recursive"]
+
+
+@dataclass(frozen=True)
+class Targets(Result):
+    """What every released class must meet; records of the classes that do not are suppressed.
+
+    Attributes
+    ----------
+    k : int
+        Smallest class size (k-anonymity, Sweeney 2002).
+    l : int or None
+        l-diversity of every sensitive attribute (Machanavajjhala et al. 2007), of
+        the kind ``l_kind`` (recursive with constant ``c``).
+    l_kind : {"distinct", "entropy", "recursive"}
+    c : float
+    t : float or None
+        t-closeness of every sensitive attribute (Li et al. 2007), the distance
+        of each attribute as in the assessment (ordered for numbers).
+    max_risk : float or None
+        Highest prosecutor risk 1/f_j of a released record: the same as
+        k = ceil(1 / max_risk).
+    max_suppression : float
+        Share of the records that may be suppressed, in [0, 1].
+    """
+
+    k: int = 2
+    l: int | None = None  # noqa: E741 (the paper's name)
+    l_kind: LKind = "distinct"
+    c: float = 2.0
+    t: float | None = None
+    max_risk: float | None = None
+    max_suppression: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise RiskcoreError("k must be at least 1")
+        if self.l is not None and self.l < 1:
+            raise RiskcoreError("l must be at least 1")
+        if self.l_kind not in ("distinct", "entropy", "recursive"):
+            raise RiskcoreError(f"unknown l-diversity kind {self.l_kind!r}")
+        if self.t is not None and not 0 <= self.t <= 1:
+            raise RiskcoreError("t must lie in [0, 1]")
+        if self.max_risk is not None and not 0 < self.max_risk <= 1:
+            raise RiskcoreError("the highest risk must lie in (0, 1]")
+        if not 0 <= self.max_suppression <= 1:
+            raise RiskcoreError("the suppression limit must lie in [0, 1]")
+
+    @property
+    def k_effective(self) -> int:
+        """Return the class size every released class needs: max(k, ceil(1 / max_risk))."""
+        if self.max_risk is None:
+            return self.k
+        return max(self.k, math.ceil(1.0 / self.max_risk - 1e-12))
+
+
+@dataclass(frozen=True)
+class NodeResult(Result):
+    """One node of the lattice: its levels, whether it meets the targets, and its loss.
+
+    Attributes
+    ----------
+    levels : tuple of int
+        Level of each QI (in the lattice's QI order).
+    anonymous : bool
+        True when the records suppressed to meet the targets are within the limit.
+    suppressed : int
+        Records in the classes that break a target (removed from the release).
+    n_classes : int
+        Classes released (not suppressed).
+    k : int
+        Smallest released class (0 when every record is suppressed).
+    ncp : float
+        Normalized certainty penalty (Xu et al. 2006), suppressed cells costing 1.
+    precision : float
+        Sweeney's precision loss: level / height averaged over QIs and records,
+        suppressed records costing 1.
+    discernibility : float
+        sum of f_j^2 over released classes + n per suppressed record
+        (Bayardo & Agrawal 2005).
+    avg_class_size : float
+        C_avg = (released records / released classes) / k_target (LeFevre et
+        al. 2006); NaN when every record is suppressed.
+    success_rate : float
+        Prosecutor success rate of the release: released classes / released
+        records (the expected share re-identified); NaN when nothing is
+        released.
+    lower_bound : float
+        The objective without suppression: a lower bound of this node's loss
+        and of every more general node's.
+    """
+
+    levels: tuple[int, ...]
+    anonymous: bool
+    suppressed: int
+    n_classes: int
+    k: int
+    ncp: float
+    precision: float
+    discernibility: float
+    avg_class_size: float
+    success_rate: float
+    lower_bound: float
+
+    def loss(self, objective: Objective) -> float:
+        """Return the node's loss under ``objective``."""
+        return self.ncp if objective == "ncp" else self.precision
+
+
+@dataclass(frozen=True)
+class SearchResult(Result):
+    """The least-loss anonymous node and the nodes the search visited.
+
+    Attributes
+    ----------
+    qis : tuple of str
+    heights : tuple of int
+        Height of each QI's hierarchy.
+    targets : Targets
+    objective : {"ncp", "precision"}
+    best : NodeResult or None
+        The anonymous node of least loss (ties: the first in lower-bound
+        order); None when no node meets the targets.
+    visited : tuple of NodeResult
+        Every node evaluated, in the order visited.
+    lattice_size : int
+        Number of nodes of the lattice.
+    seconds : float
+        Wall time of the search.
+    """
+
+    qis: tuple[str, ...]
+    heights: tuple[int, ...]
+    targets: Targets
+    objective: Objective
+    best: NodeResult | None
+    visited: tuple[NodeResult, ...] = field(metadata=NOT_IN_JSON, default=())
+    lattice_size: int = 0
+    seconds: float = float("nan")
+
+    @property
+    def evaluated(self) -> int:
+        """Return the number of nodes evaluated."""
+        return len(self.visited)
+
+
+class Lattice:
+    """The generalization lattice of a table over its QIs, ready to evaluate nodes.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or EncodedTable
+        The table.
+    hierarchies : mapping of str to Hierarchy
+        One hierarchy per quasi-identifier (the QIs, in this order).
+    sensitive : sequence of str
+        Sensitive attributes (for l-diversity and t-closeness targets).
+    targets : Targets
+    distance : mapping of str to {"ordered", "equal"}, optional
+        t-closeness distance per sensitive attribute (default by type, as in
+        the assessment).
+
+    Raises
+    ------
+    RiskcoreError
+        When a hierarchy does not hold a value of its column (named).
+    """
+
+    def __init__(
+        self,
+        data: pd.DataFrame | EncodedTable,
+        hierarchies: Mapping[str, Hierarchy],
+        *,
+        sensitive: Sequence[str] = (),
+        targets: Targets | None = None,
+        distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+    ) -> None:
+        enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
+        self.qis: tuple[str, ...] = tuple(hierarchies)
+        if not self.qis:
+            raise RiskcoreError("generalization needs at least one quasi-identifier")
+        missing = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
+        if missing:
+            raise RiskcoreError(f"the table has no column {missing[0]!r}")
+        self.targets = targets or Targets()
+        self.hierarchies = dict(hierarchies)
+        self.sensitive = tuple(sensitive)
+        self.distance = dict(distance or {})
+        tab = enc.tabulate(self.qis, self.sensitive)
+        self.base = tab.classes
+        self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
+        self.n = int(self.base.n_records)
+        self.heights = tuple(self.hierarchies[q].height for q in self.qis)
+        # per QI and level: generalized code of every column code, the number of codes,
+        # and the certainty penalty of every column code
+        self._maps: list[list[np.ndarray]] = []
+        self._cards: list[list[int]] = []
+        self._ncp: list[list[np.ndarray]] = []
+        for i, q in enumerate(self.qis):
+            h = self.hierarchies[q]
+            labels = self.base.labels[i]
+            leaf = h.leaf_index(pd.Series(labels, dtype=object))
+            if (leaf == -1).any():
+                bad = labels[int(np.flatnonzero(leaf == -1)[0])]
+                raise RiskcoreError(
+                    f"the hierarchy of {q!r} does not hold its value {bad!r}; add it to the "
+                    "hierarchy (or build the hierarchy from this table)"
+                )
+            maps, cards = [], []
+            for level in range(h.height + 1):
+                codes, lab = h.codes(level)
+                gen = np.where(leaf >= 0, codes[np.maximum(leaf, 0)], len(lab))
+                maps.append(gen.astype(np.int64))
+                cards.append(len(lab) + 1)
+            self._maps.append(maps)
+            self._cards.append(cards)
+            self._ncp.append(column_penalties(h, leaf))
+        f0 = self.base.sizes.astype(np.float64)
+        nm = float(self.n * len(self.qis))
+        # gathered once per QI and level over the base classes (a few MB): a node only adds
+        # arrays up, with no gather per node
+        self._class_codes = [
+            [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
+        ]
+        self._class_pen = [
+            [f0 * pen[self.base.keys[i]] for pen in self._ncp[i]] for i in range(len(self.qis))
+        ]
+        # lower bounds: the objective without suppression, one term per QI and level
+        self._lb: dict[str, list[np.ndarray]] = {
+            "ncp": [
+                np.asarray([float(np.sum(f0 * p[self.base.keys[i]])) / nm for p in self._ncp[i]])
+                for i in range(len(self.qis))
+            ],
+            "precision": [
+                np.asarray([lv / max(hh, 1) / len(self.qis) for lv in range(hh + 1)])
+                for hh in self.heights
+            ],
+        }
+
+    @property
+    def size(self) -> int:
+        """Return the number of nodes: the product of (height + 1) over the QIs."""
+        return int(np.prod([h + 1 for h in self.heights]))
+
+    def lower_bound(self, levels: Sequence[int], objective: Objective = "ncp") -> float:
+        """Return the objective of ``levels`` without suppression (a bound, see the module)."""
+        return float(sum(self._lb[objective][i][lv] for i, lv in enumerate(levels)))
+
+    def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]:
+        lv = tuple(int(x) for x in levels)
+        if len(lv) != len(self.qis):
+            raise RiskcoreError(f"give one level per QI ({len(self.qis)})")
+        for q, x, h in zip(self.qis, lv, self.heights, strict=True):
+            if not 0 <= x <= h:
+                raise RiskcoreError(f"level {x} of {q!r} is outside 0..{h}")
+        return lv
+
+    def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Return (the node's class of every base class, the node's class sizes)."""
+        lv = self._check_levels(levels)
+        codes = [self._class_codes[i][x] for i, x in enumerate(lv)]
+        cards = [self._cards[i][x] for i, x in enumerate(lv)]
+        key, card = pack_keys(codes, cards)
+        if card <= 8 * len(key) + 1024:
+            counts = np.bincount(key, minlength=card)
+            present = np.flatnonzero(counts)
+            remap = np.zeros(card, dtype=np.int64)
+            remap[present] = np.arange(len(present))
+            ids = remap[key]
+        else:  # a hash table (pandas), not a sort: class numbering is free here
+            ids = pd.factorize(key)[0].astype(np.int64, copy=False)
+        sizes = np.bincount(ids, weights=self.base.sizes).astype(np.int64)
+        return ids, sizes
+
+    def _regroup(self, table: Contingency, ids: np.ndarray, sizes: np.ndarray) -> Contingency:
+        m = max(len(table.value_totals), 1)
+        key = ids[table.cell_class] * m + table.cell_value
+        # cells sorted by class then value, as the contract wants: a count per possible cell
+        # when there are few (the common case above the bottom), else a sort
+        if len(sizes) * m <= 8 * len(key) + 1024:
+            full = np.bincount(key, weights=table.cell_count, minlength=len(sizes) * m)
+            cells = np.flatnonzero(full)
+            counts = full[cells].astype(np.int64)
+        else:
+            cells, inv = np.unique(key, return_inverse=True)
+            counts = np.bincount(inv.reshape(-1), weights=table.cell_count).astype(np.int64)
+        return Contingency(
+            table.attribute,
+            cells // m,
+            cells % m,
+            counts,
+            sizes,
+            table.value_totals,
+            table.ordered,
+            table.labels,
+        )
+
+    def failing(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return (node class of every base class, class sizes, which classes break a target)."""
+        ids, sizes = self.classes(levels)
+        t = self.targets
+        bad = sizes < t.k_effective
+        if t.l is not None or t.t is not None:
+            for s in self.sensitive:
+                table = self._regroup(self.contingencies[s], ids, sizes)
+                if t.l is not None:
+                    if t.l_kind == "distinct":
+                        bad |= distinct_l_per_class(table) < t.l
+                    elif t.l_kind == "entropy":
+                        bad |= entropy_per_class(table) < math.log(t.l) - 1e-12
+                    else:
+                        bad |= recursive_l_per_class(table, t.c) < t.l
+                if t.t is not None:
+                    dist = self.distance.get(s) or ("ordered" if table.ordered else "equal")
+                    bad |= t_closeness_per_class(table, dist) > t.t + 1e-12
+        return ids, sizes, bad
+
+    def evaluate(self, levels: Sequence[int]) -> NodeResult:
+        """Evaluate one node: suppression, whether it is anonymous, and its losses."""
+        lv = self._check_levels(levels)
+        ids, sizes, bad = self.failing(lv)
+        kept_base = ~bad[ids]
+        suppressed = int(sizes[bad].sum())
+        m = len(self.qis)
+        nm = float(self.n * m)
+        pen = self._class_pen[0][lv[0]].copy()  # f_j times the class's penalty, summed over QIs
+        for i, x in enumerate(lv[1:], start=1):
+            pen += self._class_pen[i][x]
+        ncp = (float(pen[kept_base].sum()) + suppressed * m) / nm
+        intensity = sum(x / max(h, 1) for x, h in zip(lv, self.heights, strict=True))
+        precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
+        released = sizes[~bad]
+        n_rel = int(released.sum())
+        dm = float(np.sum(released.astype(np.float64) ** 2)) + float(suppressed) * self.n
+        return NodeResult(
+            levels=lv,
+            anonymous=suppressed <= self.targets.max_suppression * self.n + 1e-9,
+            suppressed=suppressed,
+            n_classes=len(released),
+            k=int(released.min()) if len(released) else 0,
+            ncp=ncp,
+            precision=precision,
+            discernibility=dm,
+            avg_class_size=(n_rel / len(released)) / self.targets.k_effective
+            if len(released)
+            else float("nan"),
+            success_rate=len(released) / n_rel if n_rel else float("nan"),
+            lower_bound=self.lower_bound(lv),
+        )
+
+    def nodes(self) -> list[tuple[int, ...]]:
+        """Return every node, bottom first (by sum of levels, then lexicographically)."""
+        all_nodes = list(itertools.product(*(range(h + 1) for h in self.heights)))
+        return sorted(all_nodes, key=lambda n: (sum(n), n))
+
+    def apply(
+        self, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+    ) -> pd.DataFrame:
+        """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            The table this lattice was built from (same rows, same order).
+        levels : sequence of int
+        suppression : {"drop", "mask"}
+            Drop the suppressed records (default), or keep them with every QI
+            set to ``"*"``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Generalized QI columns (level 0 keeps the original values), other
+            columns unchanged, index kept.
+        """
+        from riskcore.deidentify.recipe import generalize_columns
+
+        lv = self._check_levels(levels)
+        if len(data) != self.n:
+            raise RiskcoreError("apply the node to the table the lattice was built from")
+        ids, _, bad = self.failing(lv)
+        rec = EncodedTable(data[list(self.qis)]).record_classes(self.qis)
+        drop = bad[ids][rec]
+        out = generalize_columns(data, self.hierarchies, dict(zip(self.qis, lv, strict=True)))
+        if suppression == "drop":
+            kept: pd.DataFrame = out.loc[~drop].copy()
+            return kept
+        if suppression == "mask":
+            for q in self.qis:
+                out[q] = out[q].astype(object).where(~drop, "*")
+            return out
+        raise RiskcoreError("suppression is 'drop' or 'mask'")
+
+
+def search(
+    lattice: Lattice,
+    *,
+    objective: Objective = "ncp",
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchResult:
+    """Return the anonymous node of least loss over the whole lattice (exact).
+
+    Nodes are visited in increasing lower bound (the loss without
+    suppression, non-decreasing up every hierarchy); the search stops when
+    the next bound is not below the best loss found, since no node left can
+    beat it. Every node visited is kept (for the risk-loss plot).
+
+    Parameters
+    ----------
+    lattice : Lattice
+    objective : {"ncp", "precision"}
+    progress : callable, optional
+        Called as ``progress(evaluated, lattice_size)`` every 64 nodes.
+
+    Returns
+    -------
+    SearchResult
+    """
+    if objective not in ("ncp", "precision"):
+        raise RiskcoreError(f"unknown objective {objective!r}: 'ncp' or 'precision'")
+    start = time.perf_counter()
+    grids = lattice._lb[objective]
+    lb = grids[0]
+    for g in grids[1:]:
+        lb = np.add.outer(lb, g)
+    shape = tuple(h + 1 for h in lattice.heights)
+    flat = np.asarray(lb, dtype=np.float64).reshape(-1)
+    order = np.lexsort((np.arange(flat.size), np.round(flat, 12)))
+    best: NodeResult | None = None
+    best_loss = math.inf
+    visited: list[NodeResult] = []
+    for count, idx in enumerate(order):
+        if flat[idx] >= best_loss - 1e-12:
+            break
+        node = lattice.evaluate([int(x) for x in np.unravel_index(int(idx), shape)])
+        visited.append(node)
+        if node.anonymous and node.loss(objective) < best_loss - 1e-12:
+            best, best_loss = node, node.loss(objective)
+        if progress is not None and count % 64 == 0:
+            progress(count + 1, flat.size)
+    return SearchResult(
+        qis=lattice.qis,
+        heights=lattice.heights,
+        targets=lattice.targets,
+        objective=objective,
+        best=best,
+        visited=tuple(visited),
+        lattice_size=int(flat.size),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResult | None:
+    """Return the node a greedy one-QI-at-a-time generalization reaches (a baseline).
+
+    From the bottom node, raise the one QI whose next level suppresses the
+    fewest records (ties: the least loss, then the first QI), until the node
+    is anonymous. Returns None when even the top node is not.
+    """
+    node = lattice.evaluate([0] * len(lattice.qis))
+    while not node.anonymous:
+        options = []
+        for i, h in enumerate(lattice.heights):
+            if node.levels[i] < h:
+                up = list(node.levels)
+                up[i] += 1
+                options.append(lattice.evaluate(up))
+        if not options:
+            return None
+        node = min(options, key=lambda r: (r.suppressed, r.loss(objective)))
+    return node

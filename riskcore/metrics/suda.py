@@ -1,0 +1,602 @@
+"""Special uniques: minimal sample uniques (MSUs), SUDA and DIS-SUDA scores per record.
+
+A record is a *sample unique* when no other record shares its values on all
+the quasi-identifiers (QIs). A *minimal sample unique* (MSU) of a record is a
+set of its QI values that no other record has, while every proper subset of
+it is shared by at least one other record (Elliot, Manning and Ford 2002). A
+record with small MSUs, or many of them, is a *special unique*: it stands out
+on few variables, so an intruder needs to know little to single it out.
+
+The MSUs are found with the SUDA2 search of Manning, Haglin and Keane (2008),
+run level by level over all nodes at once on the engine's integer codes (see
+:func:`suda`), and scored as sdcMicro's ``suda2`` scores them (its C++ source
+``src/Suda2.h``, ``original_scores = TRUE``):
+
+- SUDA score (Elliot et al. 2002): a record with MSUs of sizes k_1, k_2, ...
+  scores ``sum_i (M - k_i)!``, M the number of QIs.
+- DIS-SUDA score (Elliot 2005; Skinner and Elliot 2002): the scores calibrated
+  to the probability that a unique match on the QIs is a correct match, given
+  the sampling fraction ``dis_fraction`` (sdcMicro's ``DisFraction``).
+- Contribution of a QI to a record's score: the share of the score that comes
+  from MSUs containing that QI.
+
+References
+----------
+.. [EMF02] Elliot, M. J., Manning, A. M. and Ford, R. W. (2002). A
+   computational algorithm for handling the special uniques problem.
+   International Journal of Uncertainty, Fuzziness and Knowledge-Based
+   Systems 10(5), 493-509.
+.. [SE02] Skinner, C. J. and Elliot, M. J. (2002). A measure of disclosure
+   risk for microdata. Journal of the Royal Statistical Society B 64(4),
+   855-867.
+.. [E05] Elliot, M. J. (2005). DIS-SUDA: a method for assessing record-level
+   disclosure risk (with Manning, Mayes, Gurd and Bane: "SUDA: a program for
+   detecting special uniques", Joint UNECE/Eurostat work session on SDC).
+.. [MHK08] Manning, A. M., Haglin, D. J. and Keane, J. A. (2008). A recursive
+   search algorithm for statistical disclosure assessment. Data Mining and
+   Knowledge Discovery 16, 165-196.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import pairwise
+
+import numpy as np
+import pandas as pd
+
+from riskcore._results import NOT_IN_JSON, Result
+from riskcore._validation import check_fraction, check_positive_int
+from riskcore.engine import EncodedTable
+from riskcore.errors import RolesError
+
+__all__ = ["SudaResult", "msu_weight", "suda"]
+
+#: sdcMicro's suda2 pads the QIs to three columns with constant dummies, so
+#: its weights and DIS exponent use M = max(number of QIs, 3).
+_SDCMICRO_MIN_COLUMNS = 3
+
+
+_no_ints = partial(np.zeros, 0, dtype=np.int64)
+_no_floats = partial(np.zeros, 0, dtype=np.float64)
+_no_contributions = partial(np.zeros, (0, 0), dtype=np.float64)
+_no_flags = partial(np.zeros, (0, 0), dtype=bool)
+
+
+def msu_weight(size: int, n_columns: int) -> float:
+    """Return the SUDA score of one MSU of ``size`` values among ``n_columns`` QIs.
+
+    .. math:: w(k) = \\prod_{i=k}^{M-1} (M - i) = (M - k)!
+
+    (Elliot, Manning and Ford 2002; sdcMicro ``suda2`` with
+    ``original_scores = TRUE``). sdcMicro pads fewer than three QIs to three
+    columns, so ``M = max(n_columns, 3)``. The weight does not depend on the
+    largest MSU size searched: lowering ``max_size`` only drops the terms of
+    the larger MSUs.
+
+    Parameters
+    ----------
+    size : int
+        k, the number of QI values in the MSU (1 <= k <= n_columns).
+    n_columns : int
+        The number of QIs.
+
+    Returns
+    -------
+    float
+    """
+    m = max(int(n_columns), _SDCMICRO_MIN_COLUMNS)
+    if not 1 <= size <= m:
+        raise ValueError(f"an MSU of {size} values among {n_columns} QIs is impossible")
+    return float(math.factorial(m - size))
+
+
+@dataclass(frozen=True)
+class SudaResult(Result):
+    """Minimal sample uniques, SUDA and DIS-SUDA scores of every record.
+
+    Attributes
+    ----------
+    quasi_identifiers : tuple of str
+    n_records : int
+    max_size : int
+        Largest MSU size searched.
+    dis_fraction : float
+        Sampling fraction pi of the DIS calibration (sdcMicro ``DisFraction``).
+    n_msus : int
+        MSUs found, over all records.
+    msus_by_size : tuple of int
+        ``msus_by_size[k - 1]`` MSUs have k values (k = 1 .. max_size).
+    special_uniques : int
+        Records with at least one MSU (score above 0).
+    sample_uniques : int
+        U: records unique on all the QIs (missing as a value of its own).
+    pair_records : int
+        P: records in a class of exactly two on all the QIs (the DIS
+        estimate's "pairs", counted in records).
+    dis : float
+        File-level DIS probability that a unique match is correct,
+        U pi / (U pi + P (1 - pi)) (Skinner and Elliot 2002); NaN when U = 0.
+    qi_contribution : tuple of float
+        Per QI, its share of the total SUDA score (sdcMicro's
+        ``attribute_contributions`` / 100): sum over records of
+        ``contribution * score`` over the sum of the scores; 0 when no record
+        scores. Shares add up to more than 1 when MSUs have several values.
+    msu_count : numpy.ndarray
+        Per record, its number of MSUs.
+    min_msu_size : numpy.ndarray
+        Per record, the size of its smallest MSU (0: none).
+    score : numpy.ndarray
+        Per record, the SUDA score (higher is riskier; 0 for records with no
+        MSU).
+    dis_score : numpy.ndarray
+        Per record, the DIS-SUDA score in [0, 1] (higher is riskier).
+    contribution : numpy.ndarray
+        ``(n_records, n_qis)``: per record and QI, the share of the record's
+        score from MSUs containing the QI (0 for records that do not score).
+    msu_record : numpy.ndarray
+        One entry per MSU: the record (position) it belongs to, sorted.
+    msu_columns : numpy.ndarray
+        ``(n_msus, n_qis)`` booleans: the QIs making up each MSU.
+
+    The per-record and per-MSU arrays are not written to JSON.
+    """
+
+    quasi_identifiers: tuple[str, ...]
+    n_records: int
+    max_size: int
+    dis_fraction: float
+    n_msus: int
+    msus_by_size: tuple[int, ...]
+    special_uniques: int
+    sample_uniques: int
+    pair_records: int
+    dis: float
+    qi_contribution: tuple[float, ...]
+    msu_count: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    min_msu_size: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    score: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    dis_score: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
+    contribution: np.ndarray = field(
+        default_factory=_no_contributions, repr=False, metadata=NOT_IN_JSON
+    )
+    msu_record: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    msu_columns: np.ndarray = field(default_factory=_no_flags, repr=False, metadata=NOT_IN_JSON)
+
+    def msus_of(self, record: int) -> tuple[tuple[str, ...], ...]:
+        """Return the MSUs of one record, each as the QI names it is made of.
+
+        Parameters
+        ----------
+        record : int
+            Position of the record (0-based, as in the input table).
+
+        Returns
+        -------
+        tuple of tuple of str
+            Smallest MSUs first, then in QI order.
+        """
+        record = check_positive_int("record", record, minimum=0)
+        lo, hi = np.searchsorted(self.msu_record, [record, record + 1])
+        flags = self.msu_columns[lo:hi]
+        found = [
+            tuple(q for q, on in zip(self.quasi_identifiers, row, strict=True) if on)
+            for row in flags.tolist()
+        ]
+        order = {q: i for i, q in enumerate(self.quasi_identifiers)}
+        found.sort(key=lambda cols: (len(cols), [order[q] for q in cols]))
+        return tuple(found)
+
+
+def _lookup(keys: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Return the position of each query in the sorted ``keys``, or -1 when absent."""
+    if len(keys) == 0:
+        return np.full(len(query), -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(keys, query), len(keys) - 1)
+    return np.where(keys[pos] == query, pos, -1).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class _Level:
+    """The nodes of one depth of the SUDA2 search tree, sorted by (parent, item)."""
+
+    keys: np.ndarray  # parent * n_items + item, sorted; node id = position
+    parent: np.ndarray
+    item: np.ndarray
+    support: np.ndarray  # weighted support of the node's itemset
+
+
+def _find_msus(
+    ranks: np.ndarray, weight: np.ndarray, unique: np.ndarray, n_items: int, max_size: int
+) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    """Run the SUDA2 search on the deduplicated rows; return MSUs of size >= 2.
+
+    Parameters
+    ----------
+    ranks : numpy.ndarray
+        ``(n_rows, m)``: the rank of each row's item on each QI among the
+        searchable items (support >= 2 and below the total), -1 when the
+        value is not searchable (missing, unique, or in every row).
+    weight : numpy.ndarray
+        Per row, min(f, 2) with f its count on all QIs: supports are sums of
+        weights, and a support of 1 means unique.
+    unique : numpy.ndarray
+        Per row, True when f = 1 (only such rows can own an MSU).
+    n_items : int
+        Number of searchable items (ranks are in [0, n_items)).
+    max_size : int
+        Largest MSU size wanted.
+
+    Returns
+    -------
+    list of (rows, items)
+        Per block of the search: the owning row of each MSU found and its k
+        item ranks (k arrays, 2 <= k <= max_size).
+    """
+    n_rows, m = ranks.shape
+    found: list[tuple[np.ndarray, list[np.ndarray]]] = []
+    levels: list[_Level] = []
+    # Level 0: the root node 0 (the empty itemset) holds every row.
+    ent_node = np.zeros(n_rows, dtype=np.int64)
+    ent_row = np.arange(n_rows, dtype=np.int64)
+    node_last = np.full(1, -1, dtype=np.int64)
+    node_support = np.array([weight.sum()], dtype=np.int64)
+    for depth in range(max_size):
+        if len(ent_node) == 0:
+            break
+        want_children = depth + 2 <= max_size
+        order = np.argsort(ent_node, kind="stable")
+        ent_node, ent_row = ent_node[order], ent_row[order]
+        keys, parents, items, supports, next_node, next_row = [], [], [], [], [], []
+        n_children = 0
+        # Blocks of whole nodes bound the memory of the (node, item, row) triples.
+        for a, b in _blocks(ent_node, max(1, _BLOCK // m)):
+            block = _expand(
+                ent_node[a:b],
+                ent_row[a:b],
+                ranks,
+                node_last,
+                node_support,
+                weight,
+                unique,
+                n_items,
+            )
+            node, item, row, inverse, group_key, support, child = block
+            # Support 1 in the node's subtable: P + item is unique in the data, an
+            # MSU candidate of size depth + 1 (a 1-MSU of the subtable in SUDA2).
+            if depth >= 1:
+                single = support[inverse] == 1
+                _check_candidates(
+                    found, levels, node[single], item[single], row[single], depth, n_items
+                )
+            if not want_children:
+                continue
+            child_id = np.full(len(group_key), -1, dtype=np.int64)
+            child_id[child] = n_children + np.arange(int(child.sum()), dtype=np.int64)
+            n_children += int(child.sum())
+            keys.append(group_key[child])
+            parents.append(group_key[child] // n_items)
+            items.append(group_key[child] % n_items)
+            supports.append(support[child])
+            ent = child_id[inverse]
+            next_node.append(ent[ent >= 0])
+            next_row.append(row[ent >= 0])
+        if not want_children:
+            break
+        lvl = _Level(*(_cat(x) for x in (keys, parents, items, supports)))
+        levels.append(lvl)
+        ent_node, ent_row = _cat(next_node), _cat(next_row)
+        node_last, node_support = lvl.item, lvl.support
+    return found
+
+
+#: (node, item, record) triples built at once in one block of the search.
+_BLOCK = 1 << 22
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else _no_ints()
+
+
+def _blocks(sorted_node: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Return [start, stop) ranges of about ``size`` entries that never split a node."""
+    n = len(sorted_node)
+    cuts = [0]
+    pos = size
+    while pos < n:
+        start = int(np.searchsorted(sorted_node, sorted_node[pos], side="left"))
+        if start <= cuts[-1]:  # one node longer than a block: it is a block of its own
+            start = int(np.searchsorted(sorted_node, sorted_node[pos], side="right"))
+        if start >= n:
+            break
+        cuts.append(start)
+        pos = start + size
+    cuts.append(n)
+    return list(pairwise(cuts))
+
+
+def _expand(
+    ent_node: np.ndarray,
+    ent_row: np.ndarray,
+    ranks: np.ndarray,
+    node_last: np.ndarray,
+    node_support: np.ndarray,
+    weight: np.ndarray,
+    unique: np.ndarray,
+    n_items: int,
+) -> tuple[np.ndarray, ...]:
+    """Extend nodes by the items of their records ranked after their last item.
+
+    Each itemset is reached once, along its items in rank order. Returns the
+    triples (node, item, row), each triple's group, the groups (node * n_items
+    + item, sorted), their weighted supports in the node's subtable, and which
+    groups become nodes of the next level: non-unique, not in every record of
+    the subtable (such an item makes every extension non-minimal), and holding
+    a record that can own an MSU.
+    """
+    c_node, c_item, c_row = [], [], []
+    last = node_last[ent_node]
+    for v in range(ranks.shape[1]):
+        r = ranks[ent_row, v]
+        keep = r > last
+        c_node.append(ent_node[keep])
+        c_item.append(r[keep])
+        c_row.append(ent_row[keep])
+    node, item, row = _cat(c_node), _cat(c_item), _cat(c_row)
+    group_key, inverse = np.unique(node * n_items + item, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    support = np.bincount(inverse, weights=weight[row], minlength=len(group_key))
+    support = support.astype(np.int64)
+    has_unique = np.bincount(inverse, weights=unique[row], minlength=len(group_key)) > 0
+    child = (support >= 2) & (support < node_support[group_key // n_items]) & has_unique
+    return node, item, row, inverse, group_key, support, child
+
+
+def _check_candidates(
+    found: list[tuple[np.ndarray, list[np.ndarray]]],
+    levels: list[_Level],
+    node: np.ndarray,
+    item: np.ndarray,
+    row: np.ndarray,
+    depth: int,
+    n_items: int,
+) -> None:
+    """Keep the candidates P + j whose every subset P + j - x (x in P) is a tree node.
+
+    ``node`` is at ``levels[depth - 1]``. A unique itemset I is an MSU iff every
+    I - x is non-unique (Manning et al. 2008, the "special row" test: I - x
+    occurs in a row outside the subtable of x). Every node of the tree is
+    non-unique, and for an MSU every I - x is a node: its rank-ordered prefixes
+    are non-unique, hold the MSU's row, and none was pruned for having the
+    support of its parent (that would make I - y as rare as I for some y). So
+    the test is a look-up of I - x along its items in rank order.
+    """
+    path: list[np.ndarray] = [_no_ints()] * depth  # items i_1 .. i_depth of P
+    anc: list[np.ndarray] = [_no_ints()] * (depth + 1)  # ancestors at depths 0 .. depth
+    anc[depth] = node
+    cur = node
+    for d in range(depth, 0, -1):
+        lvl = levels[d - 1]
+        path[d - 1] = lvl.item[cur]
+        cur = lvl.parent[cur]
+        anc[d - 1] = cur
+    ok = np.ones(len(node), dtype=bool)
+    for t in range(depth):  # drop i_{t+1} (0-based t)
+        cur = anc[t].copy()
+        for s, items in enumerate([*path[t + 1 :], item]):
+            lvl = levels[t + s]
+            pos = _lookup(lvl.keys, cur * n_items + items)
+            ok &= pos >= 0
+            cur = np.where(pos >= 0, pos, 0)
+    found.append((row[ok], [p[ok] for p in path] + [item[ok]]))
+
+
+def suda(
+    table: EncodedTable | pd.DataFrame,
+    quasi_identifiers: list[str] | tuple[str, ...],
+    *,
+    max_size: int | None = None,
+    dis_fraction: float = 0.01,
+) -> SudaResult:
+    """Compute the minimal sample uniques and SUDA / DIS-SUDA scores of every record.
+
+    **MSUs.** A set of a record's QI values is an MSU when no other record
+    has all of them and, for each proper subset, some other record has that
+    subset (Elliot, Manning and Ford 2002). They are found with SUDA2
+    (Manning, Haglin and Keane 2008): items (QI, value) are ranked by
+    increasing support; the search tree's node P (an itemset, its items in
+    rank order) holds the subtable of records containing P and is extended
+    only by items ranked after P's last; an item with support 1 in the
+    subtable gives the candidate P + item, kept when every P + item - x
+    is non-unique; an item in every record of the subtable, an item unique or
+    in every record of the data, and a subtable with no sample unique are
+    pruned (none can lead to an MSU). Duplicated records are kept twice at most,
+    as in sdcMicro (weights min(f, 2)). The search runs level by level over all
+    nodes at once, on the engine's integer codes: there is no Python loop over
+    records or over the 2^m subsets.
+
+    **Scores** (sdcMicro ``suda2``, ``original_scores = TRUE``). With m QIs
+    and M = max(m, 3) (sdcMicro pads fewer than three QIs to three columns),
+    a record's SUDA score is
+
+    .. math:: S_i = \\sum_{\\text{MSU } u \\text{ of } i} (M - |u|)!
+
+    e.g. with M = 4, one MSU of size 1 and one of size 2 give 3! + 2! = 8.
+    The contribution of QI v to record i is
+    :math:`\\sum_{u \\ni v} (M - |u|)! / S_i`.
+    **DIS-SUDA** (Elliot 2005, as in sdcMicro): with U the records unique on
+    all QIs, P the records in classes of exactly two, pi = ``dis_fraction``,
+    the DIS estimate of the probability that a unique match is correct
+    (Skinner and Elliot 2002) is :math:`\\mathrm{dis} = U\\pi / (U\\pi + P(1-\\pi))`;
+    with :math:`Q = 1 + (8 - M)/20` and :math:`A = \\sum_{j: S_j > 0} S_j^{-Q}`,
+
+    .. math:: \\mathrm{DIS}_i = 1 \\Big/ \\left(1 + \\frac{U/\\mathrm{dis} - U}{S_i^{Q} A}\\right)
+
+    for :math:`S_i > 0`, else 0. (:math:`U/\\mathrm{dis} - U = P(1-\\pi)/\\pi`.)
+
+    **Missing values** follow sdcMicro's ``suda2``: a missing QI value is
+    never part of an MSU, and it matches no value of another record (records
+    are grouped with it as a value of its own, as everywhere in riskcore).
+    Only sample uniques score: a record shared on all QIs has no MSU.
+
+    Differences from sdcMicro 5.8.1 (``src/Suda2.h``), each a defect there:
+    U counts every sample unique (sdcMicro counts only those alone in a
+    16-bit hash bucket, which makes U too small, and gives NaN DIS-SUDA
+    when U is 0; otherwise U cancels out of the DIS-SUDA score); per-QI
+    contributions count each MSU once per QI (sdcMicro's shortcut for items
+    held by exactly the same records credits them wrongly); the padding
+    columns of a one-record table with fewer than three QIs are not MSUs
+    (sdcMicro counts them); computing is in double precision (sdcMicro's
+    dis is a single precision float).
+
+    Parameters
+    ----------
+    table : EncodedTable or pandas.DataFrame
+        The records; an :class:`~riskcore.engine.EncodedTable` reuses its
+        cached column codes.
+    quasi_identifiers : sequence of str
+        The QIs (at least one).
+    max_size : int, optional
+        Largest MSU size searched; default the number of QIs.
+    dis_fraction : float, default 0.01
+        The sampling fraction pi of the DIS calibration (sdcMicro
+        ``DisFraction``), in (0, 1].
+
+    Returns
+    -------
+    SudaResult
+        Per record (in input order): MSU count, smallest MSU size, SUDA and
+        DIS-SUDA scores (higher is riskier), per-QI contributions; and the
+        MSUs themselves.
+
+    Raises
+    ------
+    RolesError
+        When no QI is given, or a QI is not a column.
+    """
+    if not isinstance(table, EncodedTable):
+        table = EncodedTable(table)
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise RolesError("choose at least one quasi-identifier")
+    if len(set(qis)) != len(qis):
+        raise RolesError("a quasi-identifier is listed twice")
+    m = len(qis)
+    size_cap = m if max_size is None else check_positive_int("max_size", max_size)
+    size_cap = min(size_cap, m)
+    pi = check_fraction("dis_fraction", dis_fraction)
+    enc = [table.column(q) for q in qis]
+    n = table.n_records
+    m_eff = max(m, _SDCMICRO_MIN_COLUMNS)
+    weights = np.array([0.0] + [msu_weight(k, m) for k in range(1, m + 1)])
+
+    msu_rec: list[np.ndarray] = []
+    msu_cols: list[np.ndarray] = []
+    msu_size: list[np.ndarray] = []
+    if n:
+        # Deduplicate: one row per distinct QI combination, weight min(f, 2).
+        cls = table.record_classes(qis)
+        sizes = table.classes(qis).sizes
+        _, first = np.unique(cls, return_index=True)
+        f = sizes[cls[first]]
+        w = np.minimum(f, 2).astype(np.int64)
+        unique = f == 1
+        codes = np.stack([e.codes[first] for e in enc], axis=1)
+        missing = np.stack(
+            [
+                codes[:, v] == (e.n_values - 1) if e.n_missing else np.zeros(len(first), bool)
+                for v, e in enumerate(enc)
+            ],
+            axis=1,
+        )
+        total = int(w.sum())
+        # Items: (QI, value) with its weighted support; unique items are the 1-MSUs.
+        offsets = np.concatenate(([0], np.cumsum([e.n_values for e in enc])))
+        item_id = codes + offsets[:-1]
+        item_support = np.bincount(
+            item_id[~missing],
+            weights=np.broadcast_to(w[:, None], codes.shape)[~missing],
+            minlength=int(offsets[-1]),
+        ).astype(np.int64)
+        one = (item_support[item_id] == 1) & ~missing
+        r1, v1 = np.nonzero(one)
+        msu_rec.append(first[r1])
+        flags = np.zeros((len(r1), m), dtype=bool)
+        flags[np.arange(len(r1)), v1] = True
+        msu_cols.append(flags)
+        msu_size.append(np.ones(len(r1), dtype=np.int64))
+        searchable = (item_support >= 2) & (item_support < total)  # a missing value has 0
+        item_var = np.repeat(np.arange(m), np.diff(offsets))
+        cand = np.flatnonzero(searchable)
+        order = np.lexsort((cand, item_support[cand]))  # support ascending, then QI, value
+        rank_of = np.full(int(offsets[-1]), -1, dtype=np.int64)
+        rank_of[cand[order]] = np.arange(len(cand), dtype=np.int64)
+        var_of_rank = item_var[cand[order]]
+        ranks = rank_of[item_id]
+        for rows, items in _find_msus(ranks, w, unique, len(cand), size_cap):
+            k = len(items)
+            flags = np.zeros((len(rows), m), dtype=bool)
+            for it in items:
+                flags[np.arange(len(rows)), var_of_rank[it]] = True
+            msu_rec.append(first[rows])
+            msu_cols.append(flags)
+            msu_size.append(np.full(len(rows), k, dtype=np.int64))
+    rec = np.concatenate(msu_rec) if msu_rec else np.zeros(0, dtype=np.int64)
+    cols = np.concatenate(msu_cols) if msu_cols else np.zeros((0, m), dtype=bool)
+    ksz = np.concatenate(msu_size) if msu_size else np.zeros(0, dtype=np.int64)
+    order = np.lexsort((ksz, rec))
+    rec, cols, ksz = rec[order].astype(np.int64), cols[order], ksz[order]
+
+    msu_count = np.bincount(rec, minlength=n).astype(np.int64)
+    min_size = np.zeros(n, dtype=np.int64)
+    if len(rec):
+        starts = np.flatnonzero(np.concatenate(([True], rec[1:] != rec[:-1])))
+        min_size[rec[starts]] = ksz[starts]  # sorted by record, then size
+    w_msu = weights[ksz]
+    score = np.bincount(rec, weights=w_msu, minlength=n).astype(np.float64)
+    raw = np.zeros((n, m), dtype=np.float64)
+    for v in range(m):
+        raw[:, v] = np.bincount(rec, weights=w_msu * cols[:, v], minlength=n)
+    scored = score > 0
+    contribution = np.zeros((n, m), dtype=np.float64)
+    contribution[scored] = raw[scored] / score[scored, None]
+    total_score = float(score.sum())
+    qi_share = tuple(
+        float(raw[:, v].sum() / total_score) if total_score > 0 else 0.0 for v in range(m)
+    )
+
+    # DIS calibration (Skinner and Elliot 2002; Elliot 2005; sdcMicro suda2).
+    class_sizes = table.classes(qis).sizes if n else np.zeros(0, dtype=np.int64)
+    u = int((class_sizes == 1).sum())
+    p_rec = int(2 * (class_sizes == 2).sum())
+    dis = u * pi / (u * pi + p_rec * (1 - pi)) if u else math.nan
+    q = 1.0 + (8.0 - m_eff) / 20.0
+    dis_score = np.zeros(n, dtype=np.float64)
+    if scored.any():
+        s_q = score[scored] ** q
+        adj = float((1.0 / s_q).sum())
+        false_matches = p_rec * (1 - pi) / pi  # = U / dis - U
+        dis_score[scored] = 1.0 / (1.0 + false_matches / (s_q * adj))
+    by_size = np.bincount(ksz, minlength=size_cap + 1)[1 : size_cap + 1]
+    return SudaResult(
+        quasi_identifiers=qis,
+        n_records=n,
+        max_size=size_cap,
+        dis_fraction=pi,
+        n_msus=len(rec),
+        msus_by_size=tuple(int(x) for x in by_size),
+        special_uniques=int(scored.sum()),
+        sample_uniques=u,
+        pair_records=p_rec,
+        dis=float(dis),
+        qi_contribution=qi_share,
+        msu_count=msu_count,
+        min_msu_size=min_size,
+        score=score,
+        dis_score=dis_score,
+        contribution=contribution,
+        msu_record=rec,
+        msu_columns=cols,
+    )

@@ -1,0 +1,97 @@
+"""Figure of a remediation: risk against information loss of the nodes the search visited."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from riskcore.deidentify.lattice import NodeResult
+from riskcore.report.figures._style import ACCENT, NEUTRAL, layout
+
+__all__ = ["pareto_front", "risk_loss_chart"]
+
+
+def _levels(qis: Sequence[str], levels: Sequence[int]) -> str:
+    return ", ".join(f"{q} {lv}" for q, lv in zip(qis, levels, strict=True))
+
+
+def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
+    """Return the positions of the nodes that meet the targets and that no other such node
+    beats on both loss (NCP) and average risk (lower is better on both), by loss."""
+    ok = [i for i, r in enumerate(nodes) if r.anonymous and r.n_classes]
+    ok.sort(key=lambda i: (nodes[i].ncp, nodes[i].success_rate))
+    front: list[int] = []
+    best_risk = np.inf
+    for i in ok:
+        if nodes[i].success_rate < best_risk - 1e-15:
+            front.append(i)
+            best_risk = nodes[i].success_rate
+    return front
+
+
+def risk_loss_chart(
+    nodes: Sequence[NodeResult], chosen: Sequence[int] | None, qis: Sequence[str]
+) -> go.Figure:
+    """Average re-identification risk against information loss, one point per node.
+
+    Nodes that meet the targets are blue, the others grey; the Pareto front
+    (no node is better on both axes) is joined by a line; the chosen levels
+    are marked in red. Each point carries its position in ``nodes``
+    (``customdata``), so a click can pick it.
+    """
+    fig = go.Figure()
+    hover = "NCP %{x:.1%}, risk %{y:.2%}<br>levels %{text}<extra></extra>"
+    for passing, color, name in (
+        (False, "#b0b0b0", "breaks the targets (too much suppression)"),
+        (True, NEUTRAL, "meets the targets"),
+    ):
+        idx = [i for i, r in enumerate(nodes) if r.anonymous == passing and r.n_classes]
+        fig.add_trace(
+            go.Scatter(
+                x=[nodes[i].ncp for i in idx],
+                y=[nodes[i].success_rate for i in idx],
+                mode="markers",
+                marker={"color": color, "size": 6, "opacity": 0.7},
+                name=name,
+                text=[_levels(qis, nodes[i].levels) for i in idx],
+                customdata=idx,
+                hovertemplate=hover,
+            )
+        )
+    front = pareto_front(nodes)
+    fig.add_trace(
+        go.Scatter(
+            x=[nodes[i].ncp for i in front],
+            y=[nodes[i].success_rate for i in front],
+            mode="lines",
+            line={"color": NEUTRAL, "width": 1.5},
+            name="best trade-offs (no node lower on both)",
+            hoverinfo="skip",
+        )
+    )
+    if chosen is not None:
+        lv = tuple(chosen)
+        hit = [r for r in nodes if r.levels == lv]
+        if hit:
+            fig.add_trace(
+                go.Scatter(
+                    x=[hit[0].ncp],
+                    y=[hit[0].success_rate],
+                    mode="markers",
+                    marker={"color": ACCENT, "size": 14, "symbol": "diamond"},
+                    name="the levels chosen",
+                    hoverinfo="skip",
+                )
+            )
+    fig = layout(
+        fig,
+        "Re-identification risk against information loss, one point per combination of levels",
+        "information loss (normalized certainty penalty, share of precision lost)",
+        "average re-identification risk of a released record",
+    )
+    fig.update_xaxes(tickformat=".0%")
+    fig.update_yaxes(tickformat=".1%", rangemode="tozero")
+    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=460)
+    return fig

@@ -1,0 +1,291 @@
+"""Untrusted text never becomes markup: the ``ui.safe.md`` helper and the check that every
+markdown-rendering call in pages/, ui/ and app.py gets only authored text, numbers or ``md(...)``.
+
+Streamlit renders markdown (links, images, autolinked URLs, emoji and icon shortcodes) in
+``st.markdown``, ``st.caption``, ``st.write``, the alert boxes, titles, every widget label and
+``help`` tooltip, metric labels, values and deltas, radio and select-slider options, tab and
+expander labels, spinner and progress texts. A column name such as
+``![p](http://host/px.png)`` in any of them makes the viewer's browser fetch ``host``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from ui.safe import md
+
+# ------------------------------------------------------------------ the helper
+
+#: CommonMark: a backslash before any ASCII punctuation character makes it literal.
+_UNESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: The autolink literals of remark-gfm as Streamlit 1.67's bundle has them
+#: (mdast-util-gfm-autolink-literal, run on the text after parsing, so escapes do not stop
+#: it): protocol and www links, and e-mail addresses. JavaScript's \w is ASCII.
+_GFM_URL = re.compile(r"(https?://|www(?=\.))([-.\w]+)([^ \t\r\n]*)", re.IGNORECASE | re.ASCII)
+_GFM_EMAIL = re.compile(r"([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)", re.ASCII)
+#: remark-emoji and Streamlit's icons: ":smile:", ":material/home:".
+_SHORTCODE = re.compile(r":[\w+/-]+:", re.ASCII)
+
+HOSTILE = [
+    "![p](http://127.0.0.9/px.png)",
+    "[x](http://127.0.0.9/a)",
+    "http://127.0.0.9/b",
+    "HTTPS://127.0.0.9/b",
+    "see www.example.org now",
+    "mail bob@example.org",
+    "<img src=http://127.0.0.9/c>",
+    "<script>alert(1)</script>",
+    "<a href='http://127.0.0.9/d'>d</a>",
+    "**bold** _it_ ~~s~~ `code` $x^2$ # h | t | :red[r] :smile: :material/home:",
+    "&lt;img&gt; &#60;",
+    "\u05e9\u05dc\u05d5\u05dd \u202eevil \U0001f600",
+]
+
+
+def _rendered_text(source: str) -> str:
+    """What the markdown parser leaves as text once the escapes are read."""
+    return _UNESCAPE.sub(r"\1", source)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_md_leaves_no_markdown_no_html_and_no_autolink(text):
+    out = md(text)
+    # every ASCII punctuation character is escaped: no markdown or HTML construct can start
+    unescaped = re.sub(r"\\[!-/:-@\[-`{-~]", "", out)
+    assert not re.search(r"[!-/:-@\[-`{-~]", unescaped), out
+    seen = _rendered_text(out)
+    assert not _GFM_URL.search(seen), seen
+    assert not _GFM_EMAIL.search(seen), seen
+    assert not _SHORTCODE.search(seen), seen
+    # and only invisible word joiners were added: the reader sees the text as it was
+    assert seen.replace("\u2060", "") == text
+
+
+def test_md_keeps_ordinary_text_readable():
+    assert md("age, sex and zip") == "age\\, sex and zip"
+    assert _rendered_text(md("Privacy leak: 12.5% of n")) == "Privacy leak: 12.5% of n"
+
+
+# ------------------------------------------------------------------ the check
+
+#: Calls whose every positional argument is rendered as markdown.
+BODY_CALLS = {
+    "markdown", "caption", "write", "info", "warning", "error", "success", "toast",
+    "title", "header", "subheader", "spinner", "exception", "badge",
+}  # fmt: skip
+#: Calls whose first positional argument (the label) is rendered as markdown.
+LABEL_CALLS = {
+    "button", "download_button", "link_button", "form_submit_button", "checkbox", "toggle",
+    "selectbox", "multiselect", "number_input", "text_input", "text_area", "slider",
+    "date_input", "time_input", "color_picker", "file_uploader", "camera_input",
+    "expander", "popover", "status", "feedback", "chat_input",
+}  # fmt: skip
+#: Widgets whose options (second argument) are rendered as markdown, with their format_func.
+OPTION_CALLS = {"radio", "select_slider", "pills", "segmented_control"}
+#: Keywords rendered as markdown wherever they appear on these calls.
+MARKDOWN_KEYWORDS = {"body", "label", "help", "text", "captions", "options", "format_func"}
+#: Functions that return a number or a number's text (never a string from the data).
+NUMERIC_FORMATTERS = {"format_number", "len", "int", "float", "round", "abs", "min", "max"}
+#: Readings whose text is authored markdown around numbers alone (checked by
+#: test_numbers_only_readings_quote_no_text below); the guided demo's story is generated data.
+NUMBERS_ONLY = {"roles_reading", "failing_reading", "upload_limit_note", "s.intro"}
+#: Numeric format specs: a type that refuses a string, or grouping.
+_NUMERIC_SPEC = re.compile(r"[,_]|[bdeEfFgGnoxX%]$")
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _constant_name(name: str) -> bool:
+    return name.isupper() or (name.startswith("_") and name[1:].isupper())
+
+
+def safe(node: ast.expr | None) -> bool:
+    """True when ``node`` can only hold authored text, numbers, or text escaped by md()."""
+    if node is None or isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id == "md" or _constant_name(node.id)
+    if isinstance(node, ast.Attribute):
+        return _constant_name(node.attr)
+    if isinstance(node, ast.Subscript):  # a lookup in a constant table: TITLES[step]
+        return safe(node.value)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(safe(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(safe(k) for k in node.keys) and all(safe(v) for v in node.values)
+    if isinstance(node, ast.Starred):
+        return safe(node.value)
+    if isinstance(node, ast.Lambda):
+        return safe(node.body)
+    if isinstance(node, ast.IfExp):
+        return safe(node.body) and safe(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return all(safe(v) for v in node.values)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Add):
+            return safe(node.left) and safe(node.right)
+        return isinstance(node.op, (ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow))
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+        return safe(node.elt)
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            safe(v.value) or (v.format_spec is not None and _numeric_spec(v.format_spec))
+            for v in node.values
+            if isinstance(v, ast.FormattedValue)
+        )
+    if isinstance(node, ast.Call):
+        name = _name(node.func)
+        if name == "md" or name in NUMERIC_FORMATTERS or ast.unparse(node.func) in NUMBERS_ONLY:
+            return True
+        if any(k.arg == "escape" and _name(k.value) == "md" for k in node.keywords):
+            return True  # a reading that escapes the data it quotes: f(..., escape=md)
+        if name in ("list", "tuple", "sorted") or (
+            isinstance(node.func, ast.Attribute) and name in ("values", "keys", "join", "format")
+        ):
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            return (
+                safe(receiver)
+                and all(safe(a) for a in node.args)
+                and all(safe(k.value) for k in node.keywords)
+            )
+        return False
+    return False
+
+
+def _numeric_spec(spec: ast.expr) -> bool:
+    return (
+        isinstance(spec, ast.JoinedStr)
+        and all(isinstance(v, ast.Constant) for v in spec.values)
+        and bool(_NUMERIC_SPEC.search("".join(str(v.value) for v in spec.values)))  # type: ignore[attr-defined]
+    )
+
+
+def markdown_arguments(call: ast.Call) -> list[ast.expr]:
+    """The arguments of ``call`` that Streamlit renders as markdown."""
+    name = _name(call.func)
+    keywords = MARKDOWN_KEYWORDS - {"options", "format_func"}
+    if name in BODY_CALLS:
+        args = list(call.args)
+    elif name == "metric":
+        args = list(call.args[:3])
+        keywords |= {"value", "delta"}
+    elif name in OPTION_CALLS:  # the shown text is format_func(option), else the option
+        args = list(call.args[:1])
+        if any(k.arg == "format_func" for k in call.keywords):
+            keywords |= {"format_func"}
+        else:
+            args += call.args[1:2]
+            keywords |= {"options"}
+    elif name in LABEL_CALLS or name == "tabs" or ("Column" in name and name[0].isupper()):
+        args = list(call.args[:1])  # st.column_config.*Column: its label and help
+    elif name in ("progress", "page_link"):
+        args = list(call.args[1:2])
+    else:
+        return []
+    return args + [k.value for k in call.keywords if k.arg in keywords]
+
+
+def unsafe_markdown(source: str, filename: str) -> list[str]:
+    """Return "file:line: code" for every markdown argument that may hold untrusted text."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Call):
+            for arg in markdown_arguments(node):
+                if not safe(arg):
+                    found.append(f"{filename}:{arg.lineno}: {ast.unparse(arg)[:90]}")
+    return found
+
+
+def _scanned() -> list[Path]:
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+    return files + sorted((ROOT / "ui").glob("*.py"))
+
+
+def test_no_untrusted_text_reaches_markdown():
+    found = []
+    for path in _scanned():
+        found += unsafe_markdown(path.read_text(), str(path.relative_to(ROOT)))
+    assert not found, "wrap these in ui.safe.md (or pass escape=md):\n" + "\n".join(found)
+
+
+def test_numbers_only_readings_quote_no_text():
+    """The allow-listed readings, given a table whose every name is hostile, quote none."""
+    from riskcore.demo.story import guided_story
+    from riskcore.report.readings import failing_reading, roles_reading, upload_limit_note
+    from riskcore.roles import ColumnRoles
+
+    hostile = ColumnRoles.from_mapping(
+        {
+            "[x](http://h/a)": "quasi_identifier",
+            "<b>": "sensitive",
+            "![i](http://h/i)": "identifier",
+        }
+    )
+    texts = [roles_reading(hostile), failing_reading(3, l=2, t=0.2, shown=2), upload_limit_note(5)]
+    texts += [guided_story(2_000, 0).intro(step) for step in range(6)]
+    for text in texts:
+        assert not re.search(r"\]\(|<|http", text), text
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "st.error(str(exc))",
+        'st.warning(f"Privacy leak: {message}")',
+        'x.number_input(f"Target accuracy +/- ({unit})", key="k")',
+        'st.metric(f"Released: {rel.query.describe()}", "1")',
+        'st.metric("Released", shown)',
+        'st.caption("The table is " + name)',
+        'st.markdown("{} rows".format(name))',
+        'st.info("\\n".join(f"- {line}" for line in lines))',
+        'st.selectbox("Pick", cols, help=f"from {name}")',
+        'st.radio("Pick", cols)',
+        'st.radio("Pick", cols, format_func=lambda c: c.upper())',
+        'st.tabs([name, "b"])',
+        'st.spinner(f"Reading {name} ...")',
+        'bar.progress(0.5, text=f"{name}")',
+        'st.page_link("pages/x.py", label=name)',
+        "st.write(reading(a))",
+        'st.subheader(f"{name!r}")',
+        'st.caption(f"{name:>10}")',
+    ],
+)
+def test_the_check_catches(code):
+    assert unsafe_markdown(code, "x.py"), code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "st.error(md(exc))",
+        'st.warning(f"Privacy leak: {md(message)}")',
+        'x.number_input(f"Target accuracy +/- ({md(unit)})", key="k")',
+        'st.metric(md(f"Released: {rel.query.describe()}"), format_number(x))',
+        'st.metric("k", f"{a.k:,}", f"{share:.1%} of records")',
+        'st.caption("The table is " + md(name))',
+        'st.info("\\n".join(f"- {md(line)}" for line in lines))',
+        'st.radio("Pick", cols, format_func=md)',
+        'st.radio("Pick", ["a", "b"], format_func=lambda s: {"a": "A", "b": "B"}[s])',
+        'st.select_slider("d", options=[1e-9, 1e-6], format_func=lambda d: f"{d:g}")',
+        'st.selectbox("Pick", cols)',  # selectbox options are plain text in the browser
+        'st.tabs(["a", "b"])',
+        "st.write(classes_intro(qis, escape=md))",
+        "st.caption(STORY_CAPTION)",
+        "st.subheader(TITLES[step])",
+        "st.text(name)",
+        "st.code(name)",
+    ],
+)
+def test_the_check_lets_pass(code):
+    assert not unsafe_markdown(code, "x.py"), code

@@ -1,0 +1,71 @@
+"""Readings and the figure of a remediation, on the hand-worked table of test_lattice."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from riskcore.deidentify.lattice import NodeResult
+from riskcore.report import figures as fg
+from riskcore.report import readings as rd
+from tests.riskcore.test_lattice import _lattice
+
+
+def node(levels, anonymous, ncp, risk, n_classes=3):
+    return NodeResult(levels, anonymous, 0, n_classes, 2, ncp, ncp, 0.0, 1.0, risk, ncp)
+
+
+def test_node_reading_and_table_by_hand():
+    lat = _lattice(k=2, max_suppression=0.5)
+    before, after = lat.evaluate([0, 0]), lat.evaluate([1, 0])
+    text = rd.node_reading(before, after, 6, lat.base.n_classes / 6)
+    # as recorded every (age, sex) pair is its own class but (40, M): 4 of 6 break k = 2;
+    # at decades the (30s, M) and (40s, F) singletons break it: 2 of 6 (test_lattice)
+    assert text.startswith("As recorded, 4 of 6 records (66.7%) sit in classes that break")
+    assert "With these levels, 2 (33.3%) do, and are suppressed; the 2 released classes" in text
+    assert "at least 2 records" in text
+    # released: 2 classes of 4 records; as recorded 5 classes of 6 records
+    assert "probability 50.00% on average (was 83.33%)" in text
+    table = rd.node_table(before, after, 2).set_index("figure")
+    assert table.loc["records suppressed"].tolist() == [4, 2]
+    assert "more suppression than the limit" in rd.node_reading(
+        before, _lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
+    )
+
+
+def test_level_label_shows_examples_of_the_level():
+    lat = _lattice()
+    h = lat.hierarchies["age"]
+    assert rd.level_label(h, 1) == "level 1 of 3: 20-29, 30-39, 40-49"
+    assert rd.level_label(h, 0).startswith("level 0 of 3: as recorded (20, 25, 30, 40, ...")
+
+
+def test_pareto_front_and_chart():
+    nodes = [
+        node((0, 0), False, 0.0, 0.5),  # breaks the targets: never on the front
+        node((1, 0), True, 0.2, 0.10),
+        node((0, 1), True, 0.3, 0.20),  # beaten by (1, 0) on both axes
+        node((1, 1), True, 0.4, 0.05),
+        node((2, 1), True, 0.5, 0.05),  # same risk as (1, 1), more loss
+    ]
+    assert fg.pareto_front(nodes) == [1, 3]
+    fig = fg.risk_loss_chart(nodes, (1, 1), ["age", "sex"])
+    names = [d.name for d in fig.data]
+    assert names[:2] == ["breaks the targets (too much suppression)", "meets the targets"]
+    assert list(fig.data[1].customdata) == [1, 2, 3, 4]  # a click gives back the node
+    assert list(fig.data[2].x) == [0.2, 0.4]  # the front's line
+    assert (fig.data[3].x[0], fig.data[3].y[0]) == (0.4, 0.05)  # the chosen levels
+    assert fig.layout.title.text.startswith("Re-identification risk against information loss")
+
+
+def test_visited_table_lists_levels_by_qi():
+    from riskcore.deidentify.lattice import search
+
+    lat = _lattice(k=2, max_suppression=0.5)
+    result = search(lat)
+    table = rd.visited_table(result, lat.qis)
+    assert list(table.columns[:2]) == ["age", "sex"] and len(table) == result.evaluated
+    assert isinstance(rd.search_reading(result), str)
+    assert rd.search_reading(result).startswith(
+        f"Searched {result.evaluated:,} of the {lat.size:,} combinations of levels"
+    )
+    assert pd.api.types.is_bool_dtype(table["meets the targets"])
