@@ -6,8 +6,6 @@ Separate from ``test_browser.py`` (its own server): Playwright and Debian's Chro
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
 
 from tests.app.test_browser import (  # noqa: F401
@@ -19,14 +17,8 @@ from tests.app.test_browser import (  # noqa: F401
     upload,
     wait_idle,
 )
-from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
-
-
-def test_the_config_turns_the_built_in_table_export_off():
-    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    assert config["client"]["disableDataExport"] is True
 
 
 def test_bad_upload_encoding_and_no_table_download(server, browser, tmp_path):  # noqa: F811
