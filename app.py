@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from ui import memory, state
+from ui import memory, remediation, state
 from ui.context import context
 from ui.safe import md
 
@@ -18,6 +18,7 @@ PAGES = [
     st.Page("pages/uniqueness.py", title="Uniqueness"),
     st.Page("pages/anonymity.py", title="Anonymity (k / l / t)"),
     st.Page("pages/attacks.py", title="Attacks"),
+    st.Page("pages/remediate.py", title="Remediate"),
     st.Page("pages/dp.py", title="Differential privacy"),
     st.Page("pages/ldp.py", title="Local DP"),
     st.Page("pages/guided_demo.py", title="Guided demo"),
@@ -38,6 +39,12 @@ def sidebar() -> None:
             f"{len(r.identifiers)} identifier(s), {len(r.quasi_identifiers)} quasi-identifier(s),"
             f"\n{len(r.sensitive)} sensitive, {len(r.other)} other"
         )
+        if remediation.active(ctx.dataset_key) is not None:
+            st.toggle(
+                "Assess the generalized table",
+                key=remediation.VIEW,
+                help="The levels chosen on the Remediate page; off: the table as recorded.",
+            )
     if st.button("Reset session", help="Forget the upload, roles and targets of this session"):
         state.reset()
         st.rerun()

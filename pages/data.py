@@ -55,7 +55,7 @@ if (
 ):
     st.rerun()  # draw the page with the new table and a fresh uploader
 
-ctx = context()
+ctx = context(as_recorded=True)
 failed = state.load_error(upload.file_id) if upload is not None else None
 if upload is not None and failed is not None:
     st.error(f"{md(upload.name)} could not be used: " + md(failed))
@@ -67,7 +67,7 @@ table = ctx.table
 st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
-encoding_choice(ctx.key, table)
+encoding_choice(ctx.dataset_key, table)
 
 summary = column_summary(table.data, ctx.suggestions)
 st.markdown("**Columns, types and missing values**")

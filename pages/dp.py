@@ -220,7 +220,7 @@ with tab_noise:
         format_func=lambda m: dp.Mechanism(m).label,
         key="rc_dp_release_mech",
     )
-    ledger = state.ledger(ctx.key)
+    ledger = state.ledger(ctx.dataset_key)
     r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
     # what the release below is made for: a shown result or refusal belongs to these settings
     settings = {
@@ -248,7 +248,7 @@ with tab_noise:
                 delta=delta,
                 ledger=ledger,
             )
-            state.set_ledger(ctx.key, rel.ledger)
+            state.set_ledger(ctx.dataset_key, rel.ledger)
             st.session_state[state.LAST_RELEASE] = {
                 "settings": settings,
                 "release": rel,
@@ -323,7 +323,7 @@ with tab_clip:
 
 # ------------------------------------------------------------------ budget
 with tab_budget:
-    ledger = state.ledger(ctx.key)
+    ledger = state.ledger(ctx.dataset_key)
     b1, b2, b3 = st.columns(3)
     budget = b1.number_input(
         "Total epsilon budget", 0.01, 100.0, float(ledger.epsilon_budget), key="rc_dp_budget"
@@ -344,7 +344,7 @@ with tab_budget:
     )
     if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
         ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries, ledger.resets)
-        state.set_ledger(ctx.key, ledger)
+        state.set_ledger(ctx.dataset_key, ledger)
         st.rerun()  # the release tab above was drawn with the old budget (its refusal, its left)
     spent = ledger.spent()[0]
     tot = ledger.totals()
@@ -371,7 +371,7 @@ with tab_budget:
         )
         if st.button("Start a new ledger", key="rc_dp_reset"):
             if confirmed:
-                state.set_ledger(ctx.key, ledger.restart())
+                state.set_ledger(ctx.dataset_key, ledger.restart())
                 st.session_state[state.LAST_RELEASE] = None
                 st.rerun()
             st.warning("Nothing was reset: tick the box to confirm first.", icon="⚠️")
@@ -493,8 +493,8 @@ with tab_sa:
             st.markdown(md(sample_aggregate_reading(sa, unit)))
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:
-                    sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.key))
-                    state.set_ledger(ctx.key, sa_rel.ledger)
+                    sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.dataset_key))
+                    state.set_ledger(ctx.dataset_key, sa_rel.ledger)
                     st.success(
                         md(sample_aggregate_release_reading(stat, sa_rel.value, sa_rel.epsilon))
                     )

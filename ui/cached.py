@@ -11,6 +11,8 @@ without copying (``cache_resource``); riskcore results are frozen.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -31,6 +33,9 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
+from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy
+from riskcore.deidentify.lattice import Lattice, NodeResult, SearchResult, Targets, search
+from riskcore.deidentify.recipe import apply_recipe
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
@@ -345,3 +350,82 @@ def clear_session() -> None:
     for wrapper in list(globals().values()):
         if hasattr(wrapper, "__wrapped__") and callable(getattr(wrapper, "clear", None)):
             wrapper.clear()
+
+
+# ------------------------------------------------------------------ remediation
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def hierarchies(key: str, _table: LoadedTable, qis: tuple[str, ...]) -> dict[str, Hierarchy]:
+    """Return the default hierarchy of each QI (built from the table's values)."""
+    return {q: default_hierarchy(_table.data[q]) for q in qis}
+
+
+@st.cache_resource(scope="session", max_entries=3, show_spinner="Tabulating the classes ...")
+def lattice(
+    key: str,
+    _enc: EncodedTable,
+    _hierarchies: dict[str, Hierarchy],
+    qis: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    targets_json: str,
+) -> Lattice:
+    """Return the generalization lattice of the QIs for one set of targets."""
+    return Lattice(
+        _enc,
+        {q: _hierarchies[q] for q in qis},
+        sensitive=sensitive,
+        targets=Targets.from_dict(json.loads(targets_json)),
+    )
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def node(key: str, _lattice: Lattice, lattice_key: str, levels: tuple[int, ...]) -> NodeResult:
+    """Return one node's evaluation (a regrouping of the classes: milliseconds)."""
+    return _lattice.evaluate(levels)
+
+
+_SEARCHES = "rc_rem_searches"
+
+
+def lattice_search(lattice_key: str, _lattice: Lattice) -> SearchResult:
+    """Return the least-loss search over the lattice, with a progress bar.
+
+    Kept in session state for the last two lattices (a cached function could
+    not draw the bar).
+    """
+    kept: dict = st.session_state.setdefault(_SEARCHES, {})
+    if lattice_key in kept:
+        return kept[lattice_key]
+    bar = st.progress(0.0, text=f"Searching {_lattice.size:,} combinations of levels ...")
+
+    def step(done: int, total: int) -> None:
+        bar.progress(
+            min(done / total, 1.0),
+            text=f"Evaluated {done:,} of at most {total:,} combinations of levels",
+        )
+
+    result = search(_lattice, progress=step)
+    bar.empty()
+    while len(kept) >= 2:
+        kept.pop(next(iter(kept)))
+    kept[lattice_key] = result
+    return result
+
+
+def searched(lattice_key: str) -> SearchResult | None:
+    """Return the search already run on this lattice in this session, if any."""
+    found: SearchResult | None = st.session_state.get(_SEARCHES, {}).get(lattice_key)
+    return found
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
+def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
+    """Return the table with a recipe applied (the generalized table every page shows)."""
+    applied = apply_recipe(_table.data, json.loads(recipe_json))
+    return LoadedTable.from_frame(
+        applied.data.reset_index(drop=True),
+        name=f"{_table.name}, generalized",
+        file_format="remediated",
+        notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
+    )

@@ -13,19 +13,27 @@ from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
-from ui import cached, state
+from ui import cached, remediation, state
 from ui.safe import md
 
 
 @dataclass(frozen=True)
 class Context:
-    """The session's dataset, its codes, suggestions and current roles."""
+    """The session's dataset, its codes, suggestions and current roles.
+
+    When the Remediate page's generalization is in use (the sidebar's switch),
+    ``key``, ``table`` and ``encoded`` are the generalized table's, while
+    ``dataset_key`` stays the dataset's own: the privacy budget and the roles
+    belong to the people in the data, whatever view of it is assessed.
+    """
 
     key: str
     table: LoadedTable
     encoded: EncodedTable
     suggestions: RoleSuggestions
     roles: ColumnRoles
+    dataset_key: str = ""
+    generalized: bool = False
 
 
 def current_table() -> tuple[str, LoadedTable]:
@@ -40,8 +48,13 @@ def current_table() -> tuple[str, LoadedTable]:
     return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
 
-def context() -> Context | None:
-    """Return the page context; the roles default to the suggestions."""
+def context(*, as_recorded: bool = False) -> Context | None:
+    """Return the page context; the roles default to the suggestions.
+
+    With the generalization of the Remediate page in use, the context is the
+    generalized table's, unless ``as_recorded`` (the Data and Remediate pages
+    work on the table as recorded).
+    """
     state.init_state()
     key, table = current_table()
     released = st.session_state.pop(state.RELEASED, None)
@@ -59,7 +72,14 @@ def context() -> Context | None:
         st.session_state[state.ROLES_FOR] = key
     mapping = {c: r for c, r in st.session_state[state.ROLES].items() if r in ROLE_NAMES}
     roles = ColumnRoles.from_mapping(mapping)
-    return Context(key, table, enc, sugg, roles)
+    recipe = remediation.active(key)
+    if as_recorded or recipe is None or not remediation.showing_after(key):
+        return Context(key, table, enc, sugg, roles, dataset_key=key)
+    after = remediation.after_key(key, recipe)
+    gen = cached.remediated(after, remediation.recipe_json(recipe), table)
+    return Context(
+        after, gen, cached.encoded(after, gen), sugg, roles, dataset_key=key, generalized=True
+    )
 
 
 def require_qis(ctx: Context | None) -> Context:

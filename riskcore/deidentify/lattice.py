@@ -414,6 +414,28 @@ class Lattice:
             lower_bound=self.lower_bound(lv),
         )
 
+    def as_recorded(self) -> NodeResult:
+        """Return the table as recorded: every QI at level 0 and nothing suppressed.
+
+        ``anonymous`` says whether it meets the targets without suppressing
+        anything; the losses are 0.
+        """
+        sizes = self.base.sizes
+        bottom = self.evaluate([0] * len(self.qis))
+        return NodeResult(
+            levels=bottom.levels,
+            anonymous=bottom.suppressed == 0,
+            suppressed=0,
+            n_classes=len(sizes),
+            k=int(sizes.min()),
+            ncp=0.0,
+            precision=0.0,
+            discernibility=float(np.sum(sizes.astype(np.float64) ** 2)),
+            avg_class_size=(self.n / len(sizes)) / self.targets.k_effective,
+            success_rate=len(sizes) / self.n,
+            lower_bound=0.0,
+        )
+
     def nodes(self) -> list[tuple[int, ...]]:
         """Return every node, bottom first (by sum of levels, then lexicographically)."""
         all_nodes = list(itertools.product(*(range(h + 1) for h in self.heights)))

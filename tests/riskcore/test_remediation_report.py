@@ -25,8 +25,12 @@ def test_node_reading_and_table_by_hand():
     assert "at least 2 records" in text
     # released: 2 classes of 4 records; as recorded 5 classes of 6 records
     assert "probability 50.00% on average (was 83.33%)" in text
-    table = rd.node_table(before, after, 2).set_index("figure")
-    assert table.loc["records suppressed"].tolist() == [4, 2]
+    table = rd.node_table(lat.as_recorded(), after, 2).set_index("figure")
+    assert table.loc["records suppressed"].tolist() == [0, 2]
+    # as recorded: classes of sizes 1, 1, 1, 2, 1 -> k 1, 5 classes; generalized: k 2
+    assert table.loc["smallest released class (k)"].tolist() == [1, 2]
+    assert table.loc["classes released"].tolist() == [5, 2]
+    assert table.loc["discernibility"].tolist() == [1 + 1 + 1 + 4 + 1, 4 + 4 + 2 * 6]
     assert "more suppression than the limit" in rd.node_reading(
         before, _lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
     )

@@ -131,6 +131,7 @@ from riskcore.report.readings.remediation import (
     level_label,
     node_reading,
     node_table,
+    remediation_intro,
     search_reading,
     visited_table,
 )
@@ -234,6 +235,7 @@ __all__ = [
     "redundancy_reading",
     "release_reading",
     "released_values",
+    "remediation_intro",
     "risk_reading",
     "risk_table",
     "roles_reading",

@@ -14,9 +14,22 @@ __all__ = [
     "level_label",
     "node_reading",
     "node_table",
+    "remediation_intro",
     "search_reading",
     "visited_table",
 ]
+
+
+def remediation_intro(n_qis: int) -> str:
+    """Return the Remediate page's opening paragraph."""
+    return (
+        f"Lower the risk by making the {n_qis} quasi-identifier{'s' if n_qis != 1 else ''} "
+        "less precise: each is replaced by its value at one level of its hierarchy (ages in "
+        "bands, ZIP codes cut short, categories grouped), and the records of classes that "
+        "still break the targets are suppressed, within a limit. Move the levels to see the "
+        "effect at once, or let the search find the levels that lose the least information "
+        "(the normalized certainty penalty) while meeting the targets."
+    )
 
 
 def _same(text: str) -> str:
@@ -69,7 +82,8 @@ def node_reading(
 
 
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
-    """Return the before / after figures of a node as a small table."""
+    """Return the figures of the table as recorded (``Lattice.as_recorded``, nothing
+    suppressed) beside those of the generalized one."""
     rows = [
         ("smallest released class (k)", before.k, after.k),
         ("records suppressed", before.suppressed, after.suppressed),

@@ -1,0 +1,215 @@
+"""Remediate page: generalize and suppress, re-scored live; the least-loss search; export."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+
+from riskcore.deidentify.lattice import Targets
+from riskcore.deidentify.recipe import Recipe
+from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
+from riskcore.report import figures as charts
+from riskcore.report.readings import (
+    level_label,
+    node_reading,
+    node_table,
+    remediation_intro,
+    search_reading,
+)
+from ui import cached, remediation, state
+from ui.context import context, require_qis
+from ui.safe import md
+
+SAFE_NAME = re.compile(r"[^\w.-]+")
+STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
+
+st.title("Remediate: generalize and suppress")
+ctx = require_qis(context(as_recorded=True))
+qis = ctx.roles.quasi_identifiers
+sens = ctx.roles.sensitive
+store: dict = st.session_state.setdefault(STORE, {})
+if store.get("for") != ctx.key:  # another dataset: start again
+    store.clear()
+    store["for"] = ctx.key
+tg = st.session_state[state.TARGETS]
+
+
+def seeded(name: str, value: object) -> str:
+    """Return a widget key whose value is seeded from the page's store."""
+    key = f"rc_rem_{name}"
+    if key not in st.session_state:
+        st.session_state[key] = store.get(name, value)
+    return key
+
+
+st.write(remediation_intro(len(qis)))
+
+with st.expander("Targets", expanded=True):
+    c1, c2, c3, c4 = st.columns(4)
+    k = int(c1.number_input("k (smallest class)", 1, 1000, step=1, key=seeded("k", int(tg["k"]))))
+    limit = c2.slider(
+        "Records that may be suppressed (%)",
+        0.0,
+        20.0,
+        step=0.5,
+        key=seeded("suppression", 2.0),
+        help="Records of classes that still break the targets are removed from the release.",
+    )
+    use_l = bool(sens) and c3.toggle(
+        "l-diversity of the sensitive columns", key=seeded("use_l", False), disabled=not sens
+    )
+    l_value = c3.number_input("distinct l", 2, 50, key=seeded("l", int(tg["l"]))) if use_l else None
+    use_t = bool(sens) and c4.toggle(
+        "t-closeness of the sensitive columns", key=seeded("use_t", False), disabled=not sens
+    )
+    t_value = (
+        c4.number_input("t", 0.01, 1.0, step=0.01, key=seeded("t", float(tg["t"])))
+        if use_t
+        else None
+    )
+for name in ("k", "suppression", "use_l", "l", "use_t", "t"):
+    if f"rc_rem_{name}" in st.session_state:
+        store[name] = st.session_state[f"rc_rem_{name}"]
+targets = Targets(
+    k=k,
+    l=int(l_value) if l_value is not None else None,
+    t=float(t_value) if t_value is not None else None,
+    max_suppression=float(limit) / 100.0,
+)
+sensitive = sens if (use_l or use_t) else ()
+targets_json = json.dumps(targets.to_dict(), sort_keys=True)
+hierarchies = cached.hierarchies(ctx.key, ctx.table, qis)
+lattice = cached.lattice(ctx.key, ctx.encoded, hierarchies, qis, sensitive, targets_json)
+lattice_key = f"{ctx.key}|{qis}|{sensitive}|{targets_json}"
+
+with st.expander("Hierarchies: how each quasi-identifier can be generalized"):
+    for q in qis:
+        h = hierarchies[q]
+        st.text(md(f"{q}: {h.kind}, {h.height} levels above the value"))
+        st.dataframe(h.to_frame().head(8), hide_index=True)
+        st.download_button(
+            md(f"Download the hierarchy of {q} (ARX CSV)"),
+            h.to_arx_csv(),
+            file_name=f"hierarchy_{SAFE_NAME.sub('_', q)}.csv",
+            mime="text/csv",
+            key=f"rc_rem_h_{q}",
+        )
+
+# ------------------------------------------------------------------ the search
+st.subheader("Least information loss")
+found = cached.searched(lattice_key)
+if st.button("Find the least-loss generalization", type="primary", key="rc_rem_search"):
+    found = cached.lattice_search(lattice_key, lattice)
+    if found.best is not None:
+        for q, lv in zip(qis, found.best.levels, strict=True):
+            st.session_state[f"rc_rem_level_{q}"] = lv
+            store[f"level_{q}"] = lv
+        st.rerun()
+if found is not None:
+    st.markdown(md(search_reading(found)))
+    chosen_now = tuple(int(store.get(f"level_{q}", 0)) for q in qis)
+    event = st.plotly_chart(
+        charts.risk_loss_chart(found.visited, chosen_now, qis),
+        key="rc_rem_pareto",
+        on_select="rerun",
+        selection_mode="points",
+    )
+    st.caption("Each point is one combination of levels the search evaluated; click one to try it.")
+    points = event.selection.points if event is not None else []
+    if points and "customdata" in points[0]:
+        picked = found.visited[int(points[0]["customdata"])]
+        if picked.levels != chosen_now:
+            for q, lv in zip(qis, picked.levels, strict=True):
+                st.session_state[f"rc_rem_level_{q}"] = lv
+                store[f"level_{q}"] = lv
+            st.rerun()
+
+# ------------------------------------------------------------------ what-if
+st.subheader("Levels (re-scored as you move them)")
+cols = st.columns(min(len(qis), 4))
+levels: list[int] = []
+for i, q in enumerate(qis):
+    h = hierarchies[q]
+    lv = cols[i % len(cols)].select_slider(
+        md(q),
+        options=list(range(h.height + 1)),
+        format_func=lambda x, h=h: level_label(h, x),
+        key=seeded(f"level_{q}", 0),
+    )
+    store[f"level_{q}"] = lv
+    levels.append(int(lv))
+before = cached.node(ctx.key, lattice, lattice_key, tuple([0] * len(qis)))
+recorded = lattice.as_recorded()
+after = cached.node(ctx.key, lattice, lattice_key, tuple(levels))
+n = lattice.n
+m1, m2, m3, m4 = st.columns(4)
+quiet = {"delta_color": "off", "delta_arrow": "off"}  # context, not a change for the better
+m1.metric("Smallest released class", f"{after.k:,}", f"was {recorded.k:,}", **quiet)
+m2.metric("Records suppressed", f"{after.suppressed:,}", f"{after.suppressed / n:.1%}", **quiet)
+m3.metric(
+    "Average re-identification risk",
+    f"{after.success_rate:.2%}",
+    f"was {recorded.success_rate:.2%}",
+    **quiet,
+)
+m4.metric("Information lost (NCP)", f"{after.ncp:.1%}")
+if after.anonymous:
+    st.success("These levels meet the targets within the suppression limit.")
+else:
+    st.warning("These levels need more suppression than the limit allows.")
+st.markdown(md(node_reading(before, after, n, recorded.success_rate)))
+st.dataframe(node_table(recorded, after, targets.k_effective), hide_index=True)
+
+# ------------------------------------------------------------------ use and export
+st.subheader("Use and export")
+recipe = Recipe.of(
+    hierarchies={q: hierarchies[q] for q in qis},
+    levels=dict(zip(qis, levels, strict=True)),
+    targets=targets,
+    sensitive=tuple(sensitive),
+).to_dict()
+in_use = remediation.active(ctx.key)
+u1, u2 = st.columns(2)
+if u1.button(
+    "Assess the generalized table on every page",
+    type="primary",
+    disabled=not after.anonymous or in_use == recipe,
+    key="rc_rem_use",
+):
+    remediation.set_recipe(ctx.key, recipe)
+    st.rerun()
+if in_use is not None and u2.button("Go back to the table as recorded", key="rc_rem_clear"):
+    remediation.clear()
+    st.rerun()
+if in_use is not None:
+    st.info(
+        "The generalized table is in use: Uniqueness, Anonymity, Attacks and the DP pages "
+        "assess it (the sidebar's switch goes back and forth)."
+        + ("" if in_use == recipe else " The levels above differ from the ones in use.")
+    )
+
+
+def _generalized():
+    return lattice.apply(ctx.table.data, levels)
+
+
+stem = SAFE_NAME.sub("_", ctx.table.name.rsplit(".", 1)[0])[:60] or "table"
+downloads = [
+    ("Download the generalized table (CSV)", lambda: to_csv_bytes(_generalized()), "csv",
+     "text/csv"),
+    ("Download it as Excel (.xlsx)", lambda: to_xlsx_bytes(_generalized()), "xlsx",
+     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    ("Download the recipe (JSON)", lambda: json.dumps(recipe, indent=2), "json",
+     "application/json"),
+]  # fmt: skip
+for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
+    name = f"{stem}_recipe.json" if ext == "json" else f"{stem}_generalized.{ext}"
+    col.download_button(
+        label, data, file_name=name, mime=mime, on_click="ignore", key=f"rc_rem_{ext}"
+    )
+st.caption(
+    "The CSV is formula-safe and the Excel file has no live formula. The recipe re-applies "
+    "to next month's data: riskcore apply DATA --recipe RECIPE.json --out OUT.csv"
+)

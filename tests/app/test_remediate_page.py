@@ -1,0 +1,96 @@
+"""AppTest: the Remediate page and the generalized table every other page assesses."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from riskcore.deidentify.hierarchy import default_hierarchy
+from riskcore.deidentify.lattice import Lattice, Targets, search
+from riskcore.demo import make_people
+from riskcore.metrics import assess
+from tests.app.test_apptest import clear_caches, metrics, run  # noqa: F401 (fixture)
+
+QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs
+
+
+def test_remediate_search_sets_the_least_loss_levels_and_pages_assess_the_result():
+    at = run("pages/remediate.py")
+    assert [s.label for s in at.select_slider] == ["age", "education", "sex", "race",
+                                                   "marital\\_status"]  # fmt: skip
+    assert all(s.value == 0 for s in at.select_slider)
+    k_target = at.number_input(key="rc_rem_k").value
+    assert k_target == 11  # the session's target k
+    # the search's optimum, computed here from riskcore directly, on the same table
+    df = make_people(32_561, seed=0)
+    lat = Lattice(
+        df,
+        {q: default_hierarchy(df[q]) for q in QIS},
+        targets=Targets(k=11, max_suppression=0.02),
+    )
+    best = search(lat).best
+    assert best is not None
+    at.button(key="rc_rem_search").click().run()
+    assert not at.exception
+    assert tuple(s.value for s in at.select_slider) == best.levels
+    m = metrics(at)
+    assert m["Records suppressed"] == f"{best.suppressed:,}"
+    assert m["Information lost (NCP)"] == f"{best.ncp:.1%}"
+    assert at.success  # meets the targets
+    # before: the Anonymity page's k on the table as recorded
+    at.switch_page("pages/anonymity.py").run()
+    assert metrics(at)["k"] == "1"
+    at.switch_page("pages/remediate.py").run()
+    at.button(key="rc_rem_use").click().run()
+    assert at.session_state["rc_view_after"] is True
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception
+    # after: the generalized table, suppressed records dropped, assessed independently
+    gen = lat.apply(df, best.levels)
+    expected = assess(gen, quasi_identifiers=QIS)
+    assert metrics(at)["k"] == f"{expected.k:,}" and expected.k >= 11
+    # the switch in the sidebar goes back to the table as recorded
+    at.session_state["rc_view_after"] = False
+    at.run()
+    assert metrics(at)["k"] == "1"
+
+
+def test_the_privacy_budget_stays_with_the_dataset_when_the_generalized_table_is_shown():
+    at = run("pages/dp.py")
+    at.button(key="rc_dp_release").click().run()  # spends the whole budget of 1
+    key = at.session_state["rc_dataset"]["key"]
+    assert len(at.session_state["rc_dp_ledgers"][key].entries) == 1
+    at.switch_page("pages/remediate.py").run()
+    at.button(key="rc_rem_search").click().run()
+    at.button(key="rc_rem_use").click().run()
+    at.switch_page("pages/dp.py").run()
+    assert not at.exception
+    # the same people: a generalized view of them gets no fresh budget
+    assert metrics(at)["Budget left"] == "0 of 1"
+    at.button(key="rc_dp_release").click().run()
+    assert any("Refused" in e.value for e in at.error)
+    assert set(at.session_state["rc_dp_ledgers"]) == {key}
+
+
+def test_reset_forgets_the_remediation():
+    at = run("pages/remediate.py")
+    at.button(key="rc_rem_search").click().run()
+    at.button(key="rc_rem_use").click().run()
+    at.switch_page("app.py").run()
+    reset = next(b for b in at.button if b.label == "Reset session")
+    reset.click().run()
+    assert "rc_remediation" not in at.session_state
+    at.switch_page("pages/anonymity.py").run()
+    assert metrics(at)["k"] == "1"
+
+
+def test_a_table_with_one_qi_and_nothing_to_gain_says_so():
+    at = run()
+    csv = pd.DataFrame({"sex": ["F", "M"] * 3, "x": range(6)}).to_csv(index=False)
+    from tests.app.test_apptest import data_uploader
+
+    data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
+    at.session_state["rc_roles"] = {"sex": "quasi_identifier", "x": "other"}
+    at.switch_page("pages/remediate.py").run()
+    assert not at.exception
+    at.button(key="rc_rem_search").click().run()
+    assert not at.exception
