@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from riskcore.errors import RiskcoreError
 from ui import memory, remediation, state
 from ui.context import context
+from ui.safe import md
 
 st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
 memory.start()
@@ -50,9 +52,13 @@ def sidebar() -> None:
 
 # The sidebar's place is reserved before the page runs and filled after it, so that it
 # shows what the page has just chosen (an upload, new roles), even when the page stops early.
+# A riskcore error a page did not catch is shown as its message, never as a traceback, and
+# the sidebar (with "Reset session") is drawn all the same.
 panel = st.sidebar.container()
 try:
     nav.run()
+except RiskcoreError as exc:
+    st.error(md(exc))
 finally:
     with panel:
         sidebar()

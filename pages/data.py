@@ -15,6 +15,7 @@ from riskcore.report.readings import (
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
 from ui.context import context
+from ui.encoding import encoding_choice
 from ui.safe import md
 
 ROLE_LABELS = {
@@ -66,6 +67,7 @@ table = ctx.table
 st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
+encoding_choice(ctx.dataset_key, table)
 
 summary = column_summary(table.data, ctx.suggestions)
 st.markdown("**Columns, types and missing values**")

@@ -28,6 +28,8 @@ ROLES_FOR = "rc_roles_for"
 TARGETS = "rc_targets"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
+#: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
+ENCODING_ERROR = "rc_encoding_error"
 #: Privacy ledgers of this session, one per dataset key: {key: PrivacyLedger}.
 LEDGERS = "rc_dp_ledgers"
 #: Outcome of the last release attempt on the DP page, with the settings it was made for:
@@ -80,18 +82,39 @@ def _tables() -> dict[str, LoadedTable]:
     return {}
 
 
+@st.cache_resource(scope="session", max_entries=1, show_spinner=False)
+def _sources() -> dict[str, bytes]:
+    """Return the bytes of this session's upload, {dataset key: bytes}, kept only while its
+    text encoding is a guess or a choice, so that it can be read again in another one."""
+    return {}
+
+
 def uploader_key() -> str:
     """Return the Data page uploader's key (a new one after each successful read)."""
     n = int(st.session_state.get(UPLOADS, 0))
     return "rc_upload" if n == 0 else f"rc_upload_{n}"
 
 
-def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
+def _read(name: str, raw: bytes, encoding: str | None) -> LoadedTable | str:
+    """Return the parsed upload, or the loader's message when it cannot be read."""
+    try:
+        with st.spinner(f"Reading {md(name)} ..."):
+            return load_table(raw, name=name, encoding=encoding)
+    except RiskcoreError as exc:
+        return str(exc)
+
+
+def set_upload(
+    name: str, raw: bytes, *, file_id: str | None = None, encoding: str | None = None
+) -> bool:
     """Parse an upload and make it the session's dataset (kept in memory only).
 
     The parsed table is kept in the session's cache, not the bytes (a 100 MB
     CSV would otherwise be held twice), and the uploader is renewed so it
-    lets go of the file. The dataset key is the SHA-256 of the whole file, so cached
+    lets go of the file. Only a text file whose encoding was assumed (not
+    UTF-8, no byte-order mark) or chosen keeps its bytes, so that it can be
+    read again in the encoding the user picks (:func:`reread`). The dataset
+    key is the SHA-256 of the whole file (and the chosen encoding), so cached
     results can never be confused between two files. When the file cannot
     be read, the current dataset stays and the error is kept with the
     file's id, to be shown while that file is in the uploader.
@@ -101,17 +124,19 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
     bool
         True when the upload became the dataset.
     """
-    try:
-        with st.spinner(f"Reading {md(name)} ..."):
-            table = load_table(raw, name=name)
-    except RiskcoreError as exc:
-        st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": str(exc)}
+    table = _read(name, raw, encoding)
+    if isinstance(table, str):
+        st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": table}
         return False
     digest = table.info.fingerprint or hashlib.sha256(raw).hexdigest()
-    key = "upload-" + digest
+    key = "upload-" + digest + (f"@{encoding}" if encoding else "")
     tables = _tables()
     tables.clear()  # one upload at a time: the previous table's memory goes back
     tables[key] = table
+    sources = _sources()
+    sources.clear()
+    if table.info.encoding_guessed or encoding is not None:
+        sources[key] = raw
     st.session_state[DATASET] = {
         "source": "upload",
         "name": name,
@@ -124,6 +149,44 @@ def set_upload(name: str, raw: bytes, *, file_id: str | None = None) -> bool:
     if file_id is not None:  # ... and Streamlit's upload store lets go of its bytes
         _forget_upload_bytes(file_id)
     return True
+
+
+def can_reread(key: str) -> bool:
+    """Return True when dataset ``key``'s bytes are kept to be read in another encoding."""
+    return key in _sources()
+
+
+def reread(encoding: str) -> None:
+    """Read the session's upload again in ``encoding``; keep the table in use if it fails.
+
+    Its privacy ledger stays the same: it belongs to the file's bytes, not to
+    how they are decoded (:func:`ledger`).
+    """
+    ds = st.session_state[DATASET]
+    raw = _sources().get(ds["key"])
+    if raw is None:
+        return
+    table = _read(ds["name"], raw, encoding)
+    if isinstance(table, str):
+        st.session_state[ENCODING_ERROR] = {"key": ds["key"], "message": table}
+        return
+    st.session_state[ENCODING_ERROR] = None
+    key = ledger_key(ds["key"]) + f"@{encoding}"
+    tables = _tables()
+    tables.clear()
+    tables[key] = table
+    sources = _sources()
+    sources.clear()
+    sources[key] = raw
+    st.session_state[DATASET] = {**ds, "key": key}
+
+
+def encoding_error(key: str) -> str | None:
+    """Return why reading dataset ``key`` in another encoding failed, None if it did not."""
+    err = st.session_state.get(ENCODING_ERROR)
+    if err is None or err["key"] != key:
+        return None
+    return str(err["message"])
 
 
 def _forget_upload_bytes(file_id: str) -> None:
@@ -187,13 +250,24 @@ def reset() -> None:
         if key != LEDGERS:
             del st.session_state[key]
     _tables().clear()
+    _sources().clear()
     cached.clear_session()
     init_state()
+
+
+def ledger_key(key: str) -> str:
+    """Return the key of the data set's ledger: its key without a chosen text encoding.
+
+    The same bytes read in another encoding are the same people: a new
+    encoding must not bring a fresh budget.
+    """
+    return key.split("@", 1)[0]
 
 
 def ledger(key: str) -> PrivacyLedger:
     """Return the privacy ledger of dataset ``key`` (a new one with budget 1.0 if none)."""
     ledgers = st.session_state.setdefault(LEDGERS, {})
+    key = ledger_key(key)
     if key not in ledgers:
         ledgers[key] = PrivacyLedger(1.0, 1e-6)
     return ledgers[key]
@@ -201,4 +275,4 @@ def ledger(key: str) -> PrivacyLedger:
 
 def set_ledger(key: str, value: PrivacyLedger) -> None:
     """Store the ledger of dataset ``key``."""
-    st.session_state.setdefault(LEDGERS, {})[key] = value
+    st.session_state.setdefault(LEDGERS, {})[ledger_key(key)] = value

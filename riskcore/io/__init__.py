@@ -1,11 +1,13 @@
 """Reading tables safely (CSV / TSV, Parquet, Excel) and writing formula-safe CSV."""
 
+from riskcore.io._text import TEXT_ENCODINGS
 from riskcore.io.export import formula_safe, to_csv_bytes
 from riskcore.io.fingerprint import fingerprint
 from riskcore.io.loader import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits, load_table
 
 __all__ = [
     "MISSING_MARKERS",
+    "TEXT_ENCODINGS",
     "LoadInfo",
     "LoadLimits",
     "LoadedTable",

@@ -13,23 +13,29 @@ after a delimiter are dropped, as pandas' ``skipinitialspace`` did.
 
 Files the fast path cannot read exactly as the old pandas reader did go
 through pandas' C reader instead (the previous loader, same messages):
-rows with more or fewer fields than the header (pandas names the line of
-an extra field, and fills a short row with missing values, which is then
-reported), an odd number of quote characters (a quote never closed, or
-quotes inside unquoted values), and a space followed by a quote after a
-delimiter.
+rows with more or fewer fields than the header (a short row is filled with
+missing values, which is then reported), an odd number of quote characters
+(a quote never closed, or quotes inside unquoted values), and a space
+followed by a quote after a delimiter. Every parser error and warning
+becomes a :class:`~riskcore.errors.DataLoadError`. The lines it names are
+the physical lines a text editor shows, found by Python's CSV reader (a
+quoted value may span lines, so a line and a record number can differ).
+
+The header is read as a CSV record, so a quoted column name may hold the
+delimiter or a newline; empty lines before it are skipped.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import os
 import re
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from riskcore.errors import DataLoadError
@@ -37,6 +43,7 @@ from riskcore.io._source import Raw, count_byte
 from riskcore.io._text import (
     HEAD_BYTES,
     dedupe_header,
+    is_guess,
     read_header,
     sniff_delimiter,
     transcode,
@@ -47,7 +54,6 @@ from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
 
 __all__ = ["load_csv"]
 
-_EXTRA = "\x00riskcore-extra-field"
 #: Bytes per parsing block: fewer, larger chunks than pyarrow's 1 MB default
 #: make the per-column steps after parsing cheaper, at the same parse speed.
 _BLOCK = 4 << 20
@@ -61,7 +67,17 @@ class _NotUtf8Error(Exception):
     """The file has bytes that are not UTF-8 beyond its first megabyte."""
 
 
-def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
+@dataclass(frozen=True)
+class _Layout:
+    """How the text is laid out: delimiter, column names, records up to the header's end."""
+
+    delimiter: str
+    columns: list[str]
+    #: Records to skip to pass the header: the empty lines before it, and the header.
+    skip: int
+
+
+def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
     """Read a delimited text table.
 
     Parameters
@@ -72,21 +88,25 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
         File name for messages.
     limits : LoadLimits
         Row and column limits.
+    encoding : str, optional
+        The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
 
     Returns
     -------
     LoadedTable
     """
-    body, encoding, head = utf8_body(raw, name)
+    body, used, head = utf8_body(raw, name, encoding)
     delimiter = sniff_delimiter(head)
-    header = read_header(head, delimiter, name)
+    header, blank = read_header(head, delimiter, name)
     if len(header) > limits.max_columns:
         raise DataLoadError(
             f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
         )
     columns, notes = dedupe_header(header)
-    table, encoding, more = _parse(raw, body, encoding, delimiter, columns, name, limits)
+    layout = _Layout(delimiter, columns, blank + 1)
+    table, used, more = _parse(raw, body, used, layout, name, limits)
     notes += more
+    guessed = encoding is None and is_guess(used)
     if table.num_rows > limits.max_rows:
         raise DataLoadError(
             f"{name} has more than {limits.max_rows:,} rows, the limit. Load a sample."
@@ -109,7 +129,8 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
         typed.to_pandas(),
         name=name,
         file_format="csv",
-        encoding=encoding,
+        encoding=used,
+        encoding_guessed=guessed,
         delimiter=delimiter,
         text_columns=typed.text_columns,
         untyped=typed.untyped,
@@ -119,27 +140,21 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
 
 
 def _parse(
-    raw: Raw,
-    body: Raw,
-    encoding: str,
-    delimiter: str,
-    columns: list[str],
-    name: str,
-    limits: LoadLimits,
+    raw: Raw, body: Raw, encoding: str, layout: _Layout, name: str, limits: LoadLimits
 ) -> tuple[Any, str, list[str]]:
     """Return the text table, the encoding and notes: pyarrow, else transcoded, else pandas."""
     try:
         try:
-            return _read_arrow(body, delimiter, columns), encoding, []
+            return _read_arrow(body, layout), encoding, []
         except _NotUtf8Error:
             body, encoding, _ = transcode(raw, name)
-            return _read_arrow(body, delimiter, columns), encoding, []
+            return _read_arrow(body, layout), encoding, []
     except _FallbackError as why:
-        table, notes = _read_pandas(body, delimiter, columns, name, limits, str(why))
+        table, notes = _read_pandas(body, layout, name, limits, str(why))
         return table, encoding, notes
 
 
-def _read_arrow(body: Raw, delimiter: str, columns: list[str]) -> Any:
+def _read_arrow(body: Raw, layout: _Layout) -> Any:
     """Parse with pyarrow, every column as nullable text; raise _FallbackError for odd files."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -153,16 +168,20 @@ def _read_arrow(body: Raw, delimiter: str, columns: list[str]) -> Any:
         invalid.append(int(row.actual_columns))
         return "skip"
 
+    columns = layout.columns
     text_type = pa.dictionary(pa.int32(), pa.string())
-    few = _few_distinct(body, delimiter, columns, bool(quotes))
+    few = _few_distinct(body, layout, bool(quotes))
     try:
         table = pacsv.read_csv(
             pa.BufferReader(pa.py_buffer(body)),
             read_options=pacsv.ReadOptions(
-                column_names=columns, skip_rows=1, use_threads=True, block_size=_BLOCK
+                column_names=columns,
+                skip_rows_after_names=layout.skip,
+                use_threads=True,
+                block_size=_BLOCK,
             ),
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter,
+                delimiter=layout.delimiter,
                 newlines_in_values=bool(quotes),
                 invalid_row_handler=on_invalid,
             ),
@@ -196,7 +215,7 @@ def _convert_options(column_types: dict[str, Any]) -> Any:
     )
 
 
-def _few_distinct(body: Raw, delimiter: str, columns: list[str], quotes: bool) -> set[str]:
+def _few_distinct(body: Raw, layout: _Layout, quotes: bool) -> set[str]:
     """Return the columns with few distinct values in the first megabyte (large files only).
 
     The parser dictionary-encodes these while parsing, in parallel, so typing
@@ -209,13 +228,16 @@ def _few_distinct(body: Raw, delimiter: str, columns: list[str], quotes: bool) -
 
     if len(body) <= 2 * HEAD_BYTES:
         return set()
+    columns = layout.columns
     head = body[: body.rfind(b"\n", 0, HEAD_BYTES) + 1]
     try:
         table = pacsv.read_csv(
             io.BytesIO(head),
-            read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
+            read_options=pacsv.ReadOptions(
+                column_names=columns, skip_rows_after_names=layout.skip, use_threads=False
+            ),
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter, newlines_in_values=quotes, invalid_row_handler=_skip
+                delimiter=layout.delimiter, newlines_in_values=quotes, invalid_row_handler=_skip
             ),
             convert_options=_convert_options({c: pa.string() for c in columns}),
         )
@@ -262,22 +284,23 @@ def _strip_column(col: Any) -> Any:
 
 
 def _read_pandas(
-    body: Raw, delimiter: str, columns: list[str], name: str, limits: LoadLimits, why: str
+    body: Raw, layout: _Layout, name: str, limits: LoadLimits, why: str
 ) -> tuple[Any, list[str]]:
     """Parse with pandas' C reader (the previous loader); return an Arrow table and notes."""
     import pyarrow as pa
 
     text = str(body, "utf-8")
-
-    def read(names: list[str]) -> pd.DataFrame:
+    columns = layout.columns
+    try:
         with warnings.catch_warnings():
             # pandas warns (and drops data) when a row has more fields than the header
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            return pd.read_csv(
+            warnings.simplefilter("error", pd.errors.DtypeWarning)
+            df = pd.read_csv(
                 io.StringIO(text),
-                sep=delimiter,
+                sep=layout.delimiter,
                 header=0,
-                names=names,
+                names=columns,
                 index_col=False,
                 dtype=str,
                 keep_default_na=False,
@@ -288,68 +311,102 @@ def _read_pandas(
                 engine="c",
                 on_bad_lines="error",
             )
-
-    try:
-        try:
-            df = read(columns)
-        except pd.errors.ParserWarning:
-            # locate the first row with an extra field for the message
-            extra = read([*columns, _EXTRA])[_EXTRA]
-            row = int(np.flatnonzero(extra.notna().to_numpy())[0])
-            raise DataLoadError(
-                f"{name}: data row {row + 1} (line {row + 2}) has more fields than the header, "
-                f"which has {len(columns)}. A value may contain an unquoted delimiter; quote "
-                "it or fix that line."
-            ) from None
-    except pd.errors.ParserError as exc:
-        raise DataLoadError(_explain_parser_error(str(exc), name, len(columns))) from None
+    except (pd.errors.ParserWarning, pd.errors.ParserError) as exc:
+        raise DataLoadError(_parser_message(text, layout, name, str(exc))) from None
     except pd.errors.EmptyDataError:
         raise DataLoadError(f"{name} has no columns") from None
-    except (ValueError, MemoryError) as exc:
-        if isinstance(exc, DataLoadError):
-            raise
+    except (ValueError, MemoryError, Warning) as exc:
         raise DataLoadError(f"{name} could not be read as a table ({exc})") from None
-    notes = _short_row_notes(body, delimiter, columns) if why == "ragged" else []
+    notes = _short_row_notes(text, layout) if why == "ragged" else []
     arrays = [pa.array(df[c], type=pa.string(), from_pandas=True) for c in df.columns]
     return pa.table(arrays, names=columns), notes
 
 
-def _short_row_notes(body: Raw, delimiter: str, columns: list[str]) -> list[str]:
-    """Return a note naming the lines with fewer fields than the header (serial re-read)."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+@dataclass
+class _Ragged:
+    """Rows whose field count differs from the header's, by physical line."""
 
-    lines: list[int] = []
+    #: The first row with more fields: (line, data row, fields), or None.
+    long: tuple[int, int, int] | None = None
+    #: Lines of the first rows with fewer fields, and how many such rows there are.
+    short_lines: list[int] = field(default_factory=list)
+    n_short: int = 0
 
-    def on_invalid(row: Any) -> str:
-        if row.actual_columns < row.expected_columns and row.number is not None:
-            lines.append(int(row.number))
-        return "skip"
 
-    pacsv.read_csv(
-        pa.BufferReader(pa.py_buffer(body)),
-        read_options=pacsv.ReadOptions(column_names=columns, skip_rows=1, use_threads=False),
-        parse_options=pacsv.ParseOptions(
-            delimiter=delimiter, newlines_in_values=True, invalid_row_handler=on_invalid
-        ),
-        convert_options=pacsv.ConvertOptions(column_types={c: pa.string() for c in columns}),
-    )
-    if not lines:
+def _scan_rows(text: str, layout: _Layout, *, stop_at_long: bool) -> _Ragged | None:
+    """Find rows with more or fewer fields than the header with Python's CSV reader.
+
+    Records are read as pandas reads them (quotes, spaces after a delimiter,
+    empty lines skipped); a record's line is the physical line it starts on.
+    Return None when the reader cannot read the text (a field beyond its size limit).
+    """
+    found = _Ragged()
+    reader = csv.reader(io.StringIO(text), delimiter=layout.delimiter, skipinitialspace=True)
+    n = len(layout.columns)
+    header_seen = False
+    row = 0
+    try:
+        line = 1
+        for record in reader:
+            start, line = line, reader.line_num + 1
+            if not record:
+                continue
+            if not header_seen:
+                header_seen = True
+                continue
+            row += 1
+            if len(record) > n and found.long is None:
+                found.long = (start, row, len(record))
+                if stop_at_long:
+                    return found
+            elif len(record) < n:
+                found.n_short += 1
+                if len(found.short_lines) < 5:
+                    found.short_lines.append(start)
+    except csv.Error:
+        return None
+    return found
+
+
+def _parser_message(text: str, layout: _Layout, name: str, msg: str) -> str:
+    """Return a parser error or warning as a sentence naming the line it is about."""
+    n = len(layout.columns)
+    if "EOF" not in msg:
+        found = _scan_rows(text, layout, stop_at_long=True)
+        if found is not None and found.long is not None:
+            line, row, fields = found.long
+            return (
+                f"{name}: line {line} has {fields} fields, the header has {n}: data row {row} "
+                "has more fields than the header. A value may contain an unquoted delimiter; "
+                "quote it or fix that line."
+            )
+    return _explain_parser_error(msg, name, n)
+
+
+def _short_row_notes(text: str, layout: _Layout) -> list[str]:
+    """Return a note naming the lines with fewer fields than the header."""
+    found = _scan_rows(text, layout, stop_at_long=False)
+    if found is None:
+        return [
+            "some rows have fewer fields than the header; the fields they lack were read as missing"
+        ]
+    lines = found.short_lines
+    if not found.n_short:
         return []
-    shown = ", ".join(f"{x:,}" for x in lines[:5]) + (", ..." if len(lines) > 5 else "")
-    if len(lines) == 1:
+    shown = ", ".join(str(x) for x in lines) + (", ..." if found.n_short > len(lines) else "")
+    if found.n_short == 1:
         return [
             f"1 row (line {shown}) has fewer fields than the header; the fields it lacks "
             "were read as missing"
         ]
     return [
-        f"{len(lines):,} rows (lines {shown}) have fewer fields than the header; the fields "
+        f"{found.n_short:,} rows (lines {shown}) have fewer fields than the header; the fields "
         "they lack were read as missing"
     ]
 
 
 def _explain_parser_error(msg: str, name: str, n_header: int) -> str:
-    """Return pandas' parser error as a plain-language sentence."""
+    """Return pandas' parser error or warning as a plain-language sentence."""
     m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", msg)
     if m:
         _, line, saw = (int(x) for x in m.groups())
@@ -357,8 +414,13 @@ def _explain_parser_error(msg: str, name: str, n_header: int) -> str:
             f"{name}: line {line} has {saw} fields, the header has {n_header}. "
             "A value may contain an unquoted delimiter; quote it or fix that line."
         )
-    if "EOF inside string" in msg or "EOF" in msg:
+    if "EOF" in msg:
         m2 = re.search(r"starting at row (\d+)", msg)
         where = f" starting at row {m2.group(1)}" if m2 else ""
         return f"{name}: a quoted value is never closed{where}; a quote character is missing"
+    if "does not match length of data" in msg:
+        return (
+            f"{name}: a data row has more fields than the header, which has {n_header}. "
+            "A value may contain an unquoted delimiter; quote it or fix that line."
+        )
     return f"{name} could not be parsed as a delimited table ({msg.splitlines()[0]})"

@@ -1,8 +1,21 @@
 """Text-level helpers of the CSV reader: encoding, delimiter, header.
 
 The CSV parser (pyarrow) reads UTF-8 only, so every other encoding is
-transcoded here first: UTF-8 with a BOM loses the BOM, UTF-16 (with a BOM)
-and latin-1 / cp1252 (detected) are decoded and encoded again as UTF-8.
+transcoded here first. The encoding is chosen by one rule, in this order:
+
+1. a byte-order mark says it: UTF-8 (the mark is dropped) or UTF-16;
+2. every byte is valid UTF-8: UTF-8;
+3. otherwise Windows-1252 (cp1252), the Western European code page that
+   Excel and Windows save in, which reads latin-1 (ISO-8859-1) text the
+   same except for the bytes 0x80-0x9F; if the file holds one of the five
+   bytes cp1252 leaves undefined (0x81 0x8D 0x8F 0x90 0x9D), latin-1.
+
+No other code page is ever guessed: a statistical guess (charset
+detection) read latin-1 names as Central European cp1250 ("Muñoz" became
+"Muńoz"), silently changing quasi-identifier values. A caller who knows the
+encoding passes it (``load_table(..., encoding="cp1251")``; the Data page
+offers :data:`TEXT_ENCODINGS`), and the file is then decoded with exactly
+that codec.
 """
 
 from __future__ import annotations
@@ -10,6 +23,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw
@@ -18,12 +32,36 @@ from riskcore.io._source import Raw
 HEAD_BYTES = 1 << 20
 _SNIFF_CHARS = 65536
 
+#: Encodings a caller may choose (the Data page's list): codec name -> what it is.
+TEXT_ENCODINGS: dict[str, str] = {
+    "utf-8": "UTF-8 (Unicode)",
+    "utf-16": "UTF-16 (Unicode)",
+    "cp1252": "Windows-1252 (Western European)",
+    "latin-1": "ISO-8859-1, latin-1 (Western European)",
+    "iso-8859-15": "ISO-8859-15 (Western European, with the euro sign)",
+    "mac-roman": "Mac OS Roman (Western European)",
+    "cp1250": "Windows-1250 (Central European)",
+    "cp1251": "Windows-1251 (Cyrillic)",
+    "cp1253": "Windows-1253 (Greek)",
+    "cp1254": "Windows-1254 (Turkish)",
+    "cp1257": "Windows-1257 (Baltic)",
+    "shift_jis": "Shift JIS (Japanese)",
+    "gb18030": "GB 18030 (Chinese)",
+    "big5": "Big5 (Traditional Chinese)",
+    "euc-kr": "EUC-KR (Korean)",
+}
+#: Control characters a text table does not hold (all but tab, LF, form feed, CR, 0x1A, ESC).
+_CONTROLS = dict.fromkeys(c for c in range(1, 32) if c not in (9, 10, 12, 13, 26, 27))
+#: The bytes Windows-1252 leaves undefined: a file holding one is read as latin-1.
+_CP1252_UNDEFINED = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 
-def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
+
+def utf8_body(raw: Raw, name: str, encoding: str | None = None) -> tuple[Raw, str, str]:
     """Return the file as UTF-8 bytes without BOM, the encoding name, and its head as text.
 
-    Plain files are not decoded in full here: the head is checked, and the
-    CSV parser checks the rest (a failure there calls :func:`transcode`).
+    Without ``encoding``, plain files are not decoded in full here: the head
+    is checked, and the CSV parser checks the rest (a failure there calls
+    :func:`transcode`).
 
     Parameters
     ----------
@@ -31,21 +69,26 @@ def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
         The file.
     name : str
         File name for messages.
+    encoding : str, optional
+        The file's encoding, when the caller knows it; default: the rule of
+        this module (byte-order mark, UTF-8, cp1252, latin-1).
 
     Returns
     -------
     body : bytes or mmap.mmap
         UTF-8 bytes to parse.
     encoding : str
-        "utf-8", "utf-8-sig", "utf-16" or a detected encoding.
+        "utf-8", "utf-8-sig", "utf-16", "cp1252", "latin-1" or the one given.
     head : str
         The decoded start of the file (up to about 1 MB).
 
     Raises
     ------
     DataLoadError
-        On binary data or an encoding that cannot be recognised.
+        On binary data, bytes the given encoding cannot read, an unknown encoding.
     """
+    if encoding is not None:
+        return _decode_as(raw, name, encoding)
     start = raw[:3]
     if start == b"\xef\xbb\xbf":
         body = raw[3:]
@@ -60,16 +103,56 @@ def utf8_body(raw: Raw, name: str) -> tuple[Raw, str, str]:
             text = str(raw, "utf-16")
         except UnicodeDecodeError:
             raise DataLoadError(f"{name} starts with a UTF-16 marker but is not UTF-16") from None
+        _refuse_binary(text[:65536], name)
         return text.encode("utf-8"), "utf-16", text[:HEAD_BYTES]
-    if b"\x00" in raw[:65536]:
-        raise DataLoadError(
-            f"{name} contains binary data (NUL bytes): it is not a text table. "
-            "Load a CSV, Parquet or .xlsx file."
-        )
+    _refuse_binary(raw[:65536], name)
     head = _utf8_head(raw)
     if head is None:
         return transcode(raw, name)
     return raw, "utf-8", head
+
+
+def _refuse_binary(start: bytes | str, name: str) -> None:
+    """Refuse a file whose start holds a NUL, or control characters beyond 1%: binary data.
+
+    Text tables hold tab, newline, carriage return and, rarely, form feed,
+    end-of-file (0x1A) or escape; any other control character in more than
+    one in a hundred characters (and more than 8) means an image, an
+    executable or other binary data, which cp1252 would otherwise "read".
+    """
+    text = start.decode("latin-1") if isinstance(start, bytes) else start
+    if "\x00" in text:
+        raise DataLoadError(
+            f"{name} contains binary data (NUL bytes): it is not a text table. "
+            "Load a CSV, Parquet or .xlsx file."
+        )
+    controls = len(text) - len(text.translate(_CONTROLS))
+    if controls > max(8, len(text) // 100):
+        raise DataLoadError(
+            f"{name} contains binary data ({controls:,} control characters in its first "
+            f"{len(text):,}): it is not a text table. Load a CSV, Parquet or .xlsx file."
+        )
+
+
+def _decode_as(raw: Raw, name: str, encoding: str) -> tuple[Raw, str, str]:
+    """Decode the whole file with the encoding the caller chose (see :func:`utf8_body`)."""
+    if not isinstance(encoding, str):
+        raise TypeError(f"encoding must be a string, got {type(encoding).__name__}")
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise DataLoadError(f"{encoding!r} is not a text encoding Python knows") from None
+    # UTF-8 and UTF-16 as the caller means them: a byte-order mark, if any, is not text
+    codec = {"utf-8": "utf-8-sig"}.get(codec, codec)
+    try:
+        text = str(raw, codec)
+    except UnicodeDecodeError as exc:
+        raise DataLoadError(
+            f"{name} is not {encoding}: byte {exc.start:,} (0x{raw[exc.start]:02X}) cannot be "
+            "read in it; choose another encoding"
+        ) from None
+    _refuse_binary(text[:65536], name)
+    return text.encode("utf-8"), encoding, text[:HEAD_BYTES]
 
 
 def _utf8_head(body: Raw) -> str | None:
@@ -82,7 +165,7 @@ def _utf8_head(body: Raw) -> str | None:
 
 
 def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
-    """Detect the encoding of a file that is not UTF-8 and return it as UTF-8.
+    """Read a file that is not UTF-8 as cp1252, or latin-1 when cp1252 cannot, as UTF-8.
 
     Parameters
     ----------
@@ -94,12 +177,12 @@ def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
     Returns
     -------
     body, encoding, head
-        As :func:`utf8_body`.
+        As :func:`utf8_body`; the encoding is "cp1252" or "latin-1".
 
     Raises
     ------
     DataLoadError
-        When the file is UTF-8 after a UTF-8 BOM check failed, or no encoding fits.
+        When the file starts with a UTF-8 BOM but is not UTF-8.
     """
     if raw[:3] == b"\xef\xbb\xbf":
         try:
@@ -109,39 +192,73 @@ def transcode(raw: Raw, name: str) -> tuple[Raw, str, str]:
                 f"{name} starts with a UTF-8 marker but byte {exc.start + 3} is not UTF-8; "
                 "save it again as UTF-8"
             ) from None
-    try:
-        from charset_normalizer import from_bytes
+    undefined = any(raw.find(bytes([b])) >= 0 for b in _CP1252_UNDEFINED)
+    encoding = "latin-1" if undefined else "cp1252"
+    text = str(raw, encoding)  # every byte has a character in both: this cannot fail
+    return text.encode("utf-8"), encoding, text[:HEAD_BYTES]
 
-        best = from_bytes(raw[:1_000_000]).best()
-        enc = best.encoding if best is not None else None
-    except Exception:  # pragma: no cover - detection is best effort
-        enc = None
-    for candidate in [e for e in (enc, "cp1252", "latin-1") if e and e != "utf_8"]:
-        try:
-            text = str(raw, candidate)
-        except (UnicodeDecodeError, LookupError):
-            continue
-        return text.encode("utf-8"), candidate, text[:HEAD_BYTES]
-    raise DataLoadError(f"{name} is not UTF-8 and its text encoding could not be recognised")
+
+def is_guess(encoding: str) -> bool:
+    """Return True for an encoding this module assumed rather than read from the file."""
+    return encoding in ("cp1252", "latin-1")
 
 
 def sniff_delimiter(head: str) -> str:
-    """Return the field delimiter of a table's first lines: , ; tab or |."""
-    lines = [ln for ln in head[:_SNIFF_CHARS].splitlines() if ln.strip()][:50]
+    """Return the field delimiter of a table's first lines: , ; tab or |.
+
+    Each candidate is tried by parsing the first records as CSV: the one
+    giving every record the same number of fields, and the most fields,
+    wins (ties go to Python's sniffer's choice, then , ; tab |). Python's
+    sniffer alone judges by the characters around quotes, so a comma file
+    with a value such as ``"A;"";0"`` was read as semicolon-separated. A
+    file where no candidate fits (a ragged row) keeps the sniffer's choice,
+    so that its error names the line.
+    """
+    sample = head[:_SNIFF_CHARS]
+    lines = [ln for ln in sample.splitlines() if ln.strip()][:50]
     if not lines:
         return ","
     try:
-        return csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
+        sniffed = csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t|").delimiter
     except csv.Error:
         counts = {d: lines[0].count(d) for d in ",;\t|"}
         best = max(counts, key=lambda d: counts[d])
-        return best if counts[best] else ","
+        sniffed = best if counts[best] else ","
+    if not sample.endswith(("\n", "\r")):  # the last record may be cut: leave it out
+        sample = sample[: max(sample.rfind("\n"), sample.rfind("\r")) + 1]
+    order = [sniffed, *(d for d in ",;\t|" if d != sniffed)]
+    fits = {d: n for d in order if (n := _constant_fields(sample, d)) > 1}
+    return max(fits, key=lambda d: (fits[d], -order.index(d))) if fits else sniffed
 
 
-def read_header(head: str, delimiter: str, name: str) -> list[str]:
-    """Return the fields of the first line."""
+def _constant_fields(sample: str, delimiter: str) -> int:
+    """Return the number of fields of every record of the first 50, or 0 if they differ."""
+    counts = set()
     try:
-        return next(csv.reader(io.StringIO(head.split("\n", 1)[0]), delimiter=delimiter))
+        reader = csv.reader(io.StringIO(sample), delimiter=delimiter, strict=True)
+        for record in itertools.islice((r for r in reader if r), 50):
+            counts.add(len(record))
+    except csv.Error:
+        return 0
+    return counts.pop() if len(counts) == 1 else 0
+
+
+def read_header(head: str, delimiter: str, name: str) -> tuple[list[str], int]:
+    """Return the header's fields and the number of empty lines before it.
+
+    The header is parsed as a CSV record, not taken as the first physical
+    line, so a quoted name may hold the delimiter or a newline (``"x\\ny",sex``).
+    """
+    blank = 0
+    pos = 0
+    while True:
+        end = head.find("\n", pos)
+        if end < 0 or head[pos:end].strip("\r"):
+            break
+        blank += 1
+        pos = end + 1
+    try:
+        return next(csv.reader(io.StringIO(head[pos:]), delimiter=delimiter)), blank
     except (StopIteration, csv.Error):
         raise DataLoadError(f"{name} has no readable header row") from None
 

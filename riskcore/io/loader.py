@@ -1,9 +1,10 @@
 """Read a table from a path or from bytes, safely, with plain-language errors.
 
-Formats: CSV / TSV / delimited text (delimiter and encoding detected: UTF-8
-with or without BOM, UTF-16 with BOM, latin-1 / cp1252), Parquet, Excel
-``.xlsx``. Archives and compressed files are refused (a small gzip can
-expand to gigabytes); limits on bytes, rows and columns are checked before
+Formats: CSV / TSV / delimited text (delimiter detected; encoding UTF-8
+with or without BOM, UTF-16 with BOM, else cp1252 / latin-1, or the one the
+caller gives: :mod:`riskcore.io._text`), Parquet, Excel ``.xlsx``.
+Archives and compressed files are refused (a small gzip can expand to
+gigabytes); limits on bytes, rows and columns are checked before
 and while parsing. Every failure raises :class:`~riskcore.errors.DataLoadError`
 with a sentence a privacy officer can act on.
 
@@ -24,6 +25,7 @@ columns arrive as pandas Categoricals), see :mod:`riskcore.io._csv` and
 from __future__ import annotations
 
 import os
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
@@ -52,6 +54,7 @@ def load_table(
     *,
     name: str | None = None,
     limits: LoadLimits | None = None,
+    encoding: str | None = None,
 ) -> LoadedTable:
     """Load a CSV, Parquet or Excel table from a file path or from bytes.
 
@@ -64,6 +67,11 @@ def load_table(
         messages. Default: the path's name, or "data".
     limits : LoadLimits, optional
         Byte, row and column limits.
+    encoding : str, optional
+        Text encoding of a CSV / TSV file (any Python codec name, e.g.
+        "cp1251"); default: a byte-order mark, else UTF-8 when every byte
+        is valid UTF-8, else cp1252 (latin-1 when cp1252 cannot read a
+        byte). Ignored for Parquet and Excel, which say their own.
 
     Returns
     -------
@@ -94,11 +102,51 @@ def load_table(
     # the SHA-256 runs in a thread (hashlib releases the GIL) while the table is parsed
     with ThreadPoolExecutor(max_workers=1) as pool:
         fp = pool.submit(fingerprint, raw)
-        table = _load_format(raw, name, limits)
+        table = _guarded(raw, name, limits, encoding)
         return LoadedTable(table.data, replace(table.info, fingerprint=fp.result()))
 
 
-def _load_format(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
+def _guarded(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> LoadedTable:
+    """Read the table; any parser error or warning a reader did not explain is a DataLoadError.
+
+    The readers explain what they expect (with the line it is on); this is
+    the net under them, so that no file can end a session with a traceback.
+    """
+    import csv
+    import xml.etree.ElementTree as ET
+    import zipfile
+    import zlib
+
+    import pandas as pd
+    import pyarrow as pa
+
+    parse_errors = (
+        pa.ArrowInvalid,
+        pd.errors.ParserError,
+        pd.errors.ParserWarning,
+        pd.errors.EmptyDataError,
+        csv.Error,
+        UnicodeError,
+        zipfile.BadZipFile,
+        zlib.error,
+        ET.ParseError,
+        EOFError,
+    )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return _load_format(raw, name, limits, encoding)
+    except DataLoadError:
+        raise
+    except parse_errors as exc:
+        detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+        raise DataLoadError(
+            f"{name} could not be read as a table ({type(exc).__name__}"
+            + (f": {detail})" if detail else ")")
+        ) from None
+
+
+def _load_format(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> LoadedTable:
     """Read the bytes with the reader of their format (magic bytes, else delimited text)."""
     start = raw[:4]
     if start == b"PAR1":
@@ -111,4 +159,4 @@ def _load_format(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
         return load_xlsx(raw, name, limits)
     from riskcore.io._csv import load_csv
 
-    return load_csv(raw, name, limits)
+    return load_csv(raw, name, limits, encoding)

@@ -39,20 +39,33 @@ class LoadLimits:
         Most columns (default 1,000).
     max_unzipped_bytes : int
         Largest total uncompressed size of an ``.xlsx`` (a zip inside).
+    max_cells : int
+        Most cells (XML cell elements, empty or not) read from an ``.xlsx``
+        sheet (default 10,000,000: 1,000,000 rows x 10 columns, about 2
+        minutes of parsing on a slow server).
+    max_seconds : float
+        Longest time spent reading an ``.xlsx`` (default 120 s).
     """
 
     max_bytes: int = 2_000_000_000
     max_rows: int = 20_000_000
     max_columns: int = 1_000
     max_unzipped_bytes: int = 1_000_000_000
+    max_cells: int = 10_000_000
+    max_seconds: float = 120.0
 
     def __post_init__(self) -> None:
-        for name in ("max_bytes", "max_rows", "max_columns", "max_unzipped_bytes"):
+        for name in ("max_bytes", "max_rows", "max_columns", "max_unzipped_bytes", "max_cells"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{name} must be an integer, got {v!r}")
             if v <= 0:
                 raise ValueError(f"{name} must be positive, got {v!r}")
+        v = self.max_seconds
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"max_seconds must be a number, got {v!r}")
+        if not v > 0:
+            raise ValueError(f"max_seconds must be positive, got {v!r}")
 
 
 @dataclass(frozen=True)
@@ -66,8 +79,13 @@ class LoadInfo(Result):
     file_format : str
         "csv", "parquet", "xlsx" (or "demo" for generated data).
     encoding : str or None
-        Text encoding used (CSV only): "utf-8", "utf-8-sig", "utf-16", or
-        the detected one (e.g. "cp1252").
+        Text encoding used (CSV only): "utf-8", "utf-8-sig" (UTF-8 with a
+        byte-order mark), "utf-16", "cp1252" or "latin-1" (assumed for a
+        file that is not UTF-8), or the one the caller gave.
+    encoding_guessed : bool
+        True when the encoding was assumed (cp1252 / latin-1), not read from
+        a byte-order mark, implied by valid UTF-8, or given by the caller: a
+        file in another alphabet then needs its encoding chosen.
     delimiter : str or None
         Field delimiter used (CSV only).
     n_rows, n_columns : int
@@ -94,6 +112,7 @@ class LoadInfo(Result):
     name: str
     file_format: str
     encoding: str | None = None
+    encoding_guessed: bool = False
     delimiter: str | None = None
     n_rows: int = 0
     n_columns: int = 0
@@ -133,6 +152,7 @@ class LoadedTable:
         name: str,
         file_format: str,
         encoding: str | None = None,
+        encoding_guessed: bool = False,
         delimiter: str | None = None,
         text_columns: Sequence[str] = (),
         untyped: dict[str, int] | None = None,
@@ -146,7 +166,9 @@ class LoadedTable:
         ----------
         data : pandas.DataFrame
             The table; its index is replaced by a fresh RangeIndex.
-        name, file_format, encoding, delimiter, text_columns, untyped, notes, fingerprint, n_bytes
+        name, file_format, encoding, encoding_guessed, delimiter, text_columns, untyped, notes
+            As in :class:`LoadInfo`.
+        fingerprint, n_bytes
             As in :class:`LoadInfo`.
 
         Returns
@@ -161,6 +183,7 @@ class LoadedTable:
             name=name,
             file_format=file_format,
             encoding=encoding,
+            encoding_guessed=encoding_guessed,
             delimiter=delimiter,
             n_rows=len(data),
             n_columns=data.shape[1],

@@ -94,7 +94,7 @@ def test_cli_text_and_errors(tmp_path, capsys):
     bad.write_text("a,b\n1,2,3\n")
     assert main(["assess", str(bad), "--qi", "a"]) == 2
     assert (
-        "data row 1 (line 2) has more fields than the header, which has 2"
+        "line 2 has 3 fields, the header has 2: data row 1 has more fields than the header"
         in capsys.readouterr().err
     )
     assert main(["assess", "demo:500", "--qi", "nope"]) == 2

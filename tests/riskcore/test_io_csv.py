@@ -184,12 +184,12 @@ def test_load_info_round_trips_through_json():
 def test_both_parsing_paths_give_the_same_typing(n):
     # above 2 MB, columns with few distinct values in the first megabyte are
     # dictionary-encoded by the parser and typed on their distinct values
-    from riskcore.io._csv import _few_distinct
+    from riskcore.io._csv import _few_distinct, _Layout
 
     rows = [f"{18 + i % 60}, {('M', 'F')[i % 2]},0{i % 9}1,{i}" for i in range(n)]
     rows += ["unknown, NA,00501,x"]
     raw = _csv("age,sex,area,pid", rows)
-    guessed = _few_distinct(raw, ",", ["age", "sex", "area", "pid"], False)
+    guessed = _few_distinct(raw, _Layout(",", ["age", "sex", "area", "pid"], 1), False)
     assert guessed == ({"age", "sex", "area"} if len(raw) > 2 << 20 else set())
     t = load_table(raw)
     d = t.data

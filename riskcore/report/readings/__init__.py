@@ -56,6 +56,7 @@ from riskcore.report.readings.attacks import (
 )
 from riskcore.report.readings.data import (
     column_summary,
+    encoding_reading,
     numeric_columns,
     redundancy_reading,
     roles_reading,
@@ -185,6 +186,7 @@ __all__ = [
     "differencing_reading",
     "diversity_distribution",
     "diversity_reading",
+    "encoding_reading",
     "error_reading",
     "error_table",
     "estimate_reading",

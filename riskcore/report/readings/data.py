@@ -55,6 +55,35 @@ def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> l
     ]
 
 
+def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
+    """Return how a text file's encoding was chosen, or None for other formats (plain text).
+
+    Parameters
+    ----------
+    encoding : str or None
+        ``LoadInfo.encoding``: None for Parquet, Excel and the demo.
+    guessed : bool
+        ``LoadInfo.encoding_guessed``: the encoding was assumed (cp1252 / latin-1).
+    """
+    from riskcore.io import TEXT_ENCODINGS
+
+    if encoding is None:
+        return None
+    label = TEXT_ENCODINGS.get(encoding, encoding)
+    if guessed:
+        return (
+            f"Text encoding: {label}, assumed. The file is not UTF-8, so the Western European "
+            "encoding that Excel and Windows save in was used. If names look wrong (letters "
+            "of another alphabet), choose the file's encoding."
+        )
+    if encoding == "utf-8":
+        return "Text encoding: UTF-8 (Unicode); every byte of the file is valid UTF-8."
+    if encoding in ("utf-8-sig", "utf-16"):
+        unicode = TEXT_ENCODINGS["utf-8" if encoding == "utf-8-sig" else "utf-16"]
+        return f"Text encoding: {unicode}, as the file's byte-order mark says."
+    return f"Text encoding: {label}, as chosen."
+
+
 def table_heading(name: str, n_rows: int, n_columns: int) -> str:
     """Return the heading of a loaded table: "name: 1,000 rows x 5 columns"."""
     return f"{name}: {n_rows:,} rows x {n_columns} columns"
