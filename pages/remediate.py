@@ -44,7 +44,7 @@ def seeded(name: str, value: object) -> str:
     return key
 
 
-st.write(remediation_intro(len(qis)))
+st.write(md(remediation_intro(len(qis))))
 
 with st.expander("Targets", expanded=True):
     c1, c2, c3, c4 = st.columns(4)
@@ -136,7 +136,7 @@ for i, q in enumerate(qis):
     lv = box.select_slider(
         md(q),
         options=list(range(h.height + 1)),
-        format_func=lambda x, h=h: f"{x} of {h.height}",
+        format_func=lambda x, h=h: md(f"{x} of {h.height}"),
         key=seeded(f"level_{q}", 0),
     )
     box.caption(md(level_label(h, int(lv))))
@@ -209,7 +209,7 @@ downloads = [
 for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
     name = f"{stem}_recipe.json" if ext == "json" else f"{stem}_generalized.{ext}"
     col.download_button(
-        label, data, file_name=name, mime=mime, on_click="ignore", key=f"rc_rem_{ext}"
+        md(label), data, file_name=name, mime=mime, on_click="ignore", key=f"rc_rem_{ext}"
     )
 st.caption(
     "The CSV is formula-safe and the Excel file has no live formula. The recipe re-applies "
