@@ -155,6 +155,11 @@ class NodeResult(Result):
     lower_bound : float
         The objective without suppression: a lower bound of this node's loss
         and of every more general node's.
+    distortion : dict of str to float
+        Per sensitive attribute, the Kullback-Leibler divergence (nats) of its
+        distribution in the release from its distribution in the whole table,
+        sum_s p(s) ln(p(s) / q(s)): generalization leaves it unchanged,
+        suppression shifts it (0: the release keeps the table's proportions).
     """
 
     levels: tuple[int, ...]
@@ -168,6 +173,7 @@ class NodeResult(Result):
     avg_class_size: float
     success_rate: float
     lower_bound: float
+    distortion: dict[str, float] = field(default_factory=dict)
 
     def loss(self, objective: Objective) -> float:
         """Return the node's loss under ``objective``."""
@@ -402,6 +408,7 @@ class Lattice:
         precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
         released = sizes[~bad]
         n_rel = int(released.sum())
+        distortion = {s: self._kl(self.contingencies[s], kept_base) for s in self.sensitive}
         dm = float(np.sum(released.astype(np.float64) ** 2)) + float(suppressed) * self.n
         return NodeResult(
             levels=lv,
@@ -417,7 +424,24 @@ class Lattice:
             else float("nan"),
             success_rate=len(released) / n_rel if n_rel else float("nan"),
             lower_bound=self.lower_bound(lv),
+            distortion=distortion,
         )
+
+    @staticmethod
+    def _kl(table: Contingency, kept_base: np.ndarray) -> float:
+        """Return KL(release || table) of a sensitive attribute, records of the base classes
+        not in ``kept_base`` removed."""
+        q = table.value_totals.astype(np.float64)
+        kept = np.bincount(
+            table.cell_value[kept_base[table.cell_class]],
+            weights=table.cell_count[kept_base[table.cell_class]],
+            minlength=len(q),
+        )
+        if kept.sum() == 0 or q.sum() == 0:
+            return float("nan")
+        p, q = kept / kept.sum(), q / q.sum()
+        on = p > 0
+        return float(np.sum(p[on] * np.log(p[on] / q[on])))
 
     def as_recorded(self) -> NodeResult:
         """Return the table as recorded: every QI at level 0 and nothing suppressed.
@@ -439,6 +463,7 @@ class Lattice:
             avg_class_size=(self.n / len(sizes)) / self.targets.k_effective,
             success_rate=len(sizes) / self.n,
             lower_bound=0.0,
+            distortion=dict.fromkeys(self.sensitive, 0.0),
         )
 
     def nodes(self) -> list[tuple[int, ...]]:

@@ -300,3 +300,19 @@ def test_recipe_round_trip_gives_the_identical_table_and_reports_new_values():
     with pytest.raises(RiskcoreError, match="has no column 'sex'"):
         apply_recipe(AGES.drop(columns="sex"), recipe)
     assert math.isfinite(best.ncp)
+
+
+def test_distortion_of_a_sensitive_attribute_by_suppression():
+    lat = _lattice(k=2, max_suppression=0.5)
+    node = lat.evaluate([1, 0])
+    # suppressed: the 30-year-old man (flu) and the 41-year-old woman (hiv); the release
+    # keeps flu 3, hiv 1 of 4 where the table has flu 4, hiv 2 of 6
+    p, q = [3 / 4, 1 / 4], [4 / 6, 2 / 6]
+    expected = sum(a * math.log(a / b) for a, b in zip(p, q, strict=True))
+    assert node.distortion == {"dx": pytest.approx(expected)}
+    assert lat.evaluate([3, 1]).distortion == {"dx": 0.0}  # nothing suppressed
+    assert lat.as_recorded().distortion == {"dx": 0.0}
+    # the field survives JSON
+    from riskcore.deidentify.lattice import NodeResult
+
+    assert NodeResult.from_dict(json.loads(json.dumps(node.to_dict()))) == node

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from riskcore.deidentify.lattice import NodeResult
@@ -32,6 +34,9 @@ def test_node_reading_and_table_by_hand():
     assert table.loc["classes released"].tolist() == ["5", "2"]
     assert table.loc["discernibility"].tolist() == [str(1 + 1 + 1 + 4 + 1), str(4 + 4 + 2 * 6)]
     assert table.loc["average re-identification risk"].tolist() == ["83.33%", "50.00%"]
+    # dx: the release keeps flu 3 / hiv 1 of a table's 4 / 2 (test_lattice)
+    kl = 0.75 * math.log(0.75 / (4 / 6)) + 0.25 * math.log(0.25 / (2 / 6))
+    assert table.loc["shift of dx's distribution (KL, nats)"].tolist() == ["0.0000", f"{kl:.4f}"]
     assert "more suppression than the limit" in rd.node_reading(
         before, _lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
     )

@@ -109,10 +109,23 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
             after.avg_class_size,
         ),
     ]
+    for attr, kl in after.distortion.items():  # suppression shifts a sensitive attribute
+        rows.append(
+            (
+                f"shift of {attr}'s distribution (KL, nats)",
+                _kl,
+                before.distortion.get(attr, 0.0),
+                kl,
+            )
+        )
     return pd.DataFrame(
         [(name, fmt(a), fmt(b)) for name, fmt, a, b in rows],
         columns=["figure", "as recorded", "generalized"],
     )
+
+
+def _kl(x: float) -> str:
+    return f"{x:.4f}"
 
 
 def search_reading(result: SearchResult) -> str:
