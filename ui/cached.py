@@ -43,7 +43,25 @@ from riskcore.deidentify.lattice import (
     evaluate_all,
     search,
 )
+from riskcore.deidentify.masking import (
+    EnumerationResult,
+    SecretKey,
+    enumeration_attack,
+    hmac_tokens,
+    keep_initials,
+    mask_digits,
+    redact,
+    reversible_tokens,
+    substitute,
+    surrogates,
+)
 from riskcore.deidentify.recipe import apply_recipe
+from riskcore.deidentify.safe_harbor import (
+    SafeHarborCheck,
+    SafeHarborTransform,
+    apply_safe_harbor,
+    safe_harbor_check,
+)
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
@@ -53,7 +71,7 @@ from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.report.readings import identifiability_worlds
-from riskcore.roles import RoleSuggestions, suggest_roles
+from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generating demo data ...")
@@ -445,3 +463,43 @@ def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
         file_format="remediated",
         notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
     )
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
+def safe_harbor(
+    key: str, _table: LoadedTable, _roles: ColumnRoles, roles_key: tuple, _sugg: RoleSuggestions
+) -> tuple[SafeHarborCheck, SafeHarborTransform, SafeHarborCheck]:
+    """Return the checklist of the table, its Safe Harbor transform, and the transform's check."""
+    check = safe_harbor_check(_table.data, _roles, suggestions=_sugg)
+    done = apply_safe_harbor(_table.data, _roles, suggestions=_sugg)
+    return check, done, safe_harbor_check(done.data)
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")
+def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> EnumerationResult:
+    """Return the enumeration attack on a plain SHA-256 of one column."""
+    return enumeration_attack(_data[column], kind)  # type: ignore[arg-type]
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
+def masked(
+    key: str, _data: pd.DataFrame, column: str, operator: str, _secret: SecretKey | None, seed: int
+) -> tuple[pd.Series, pd.DataFrame | None]:
+    """Return a column masked by one operator, and the lookup table of surrogates (or None)."""
+    col = _data[column]
+    if operator == "redact":
+        return redact(col), None
+    if operator == "mask_digits":
+        return mask_digits(col), None
+    if operator == "keep_initials":
+        return keep_initials(col), None
+    if operator == "substitute":
+        return substitute(col), None
+    if operator in ("hmac_tokens", "reversible_tokens"):
+        assert _secret is not None
+        fn = hmac_tokens if operator == "hmac_tokens" else reversible_tokens
+        return fn(col, _secret), None
+    if operator.startswith("surrogates:"):
+        made = surrogates(col, operator.split(":", 1)[1], seed=seed)  # type: ignore[arg-type]
+        return made.values, made.lookup
+    raise ValueError(f"unknown operator {operator!r}")

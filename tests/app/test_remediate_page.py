@@ -98,3 +98,38 @@ def test_a_table_with_one_qi_and_nothing_to_gain_says_so():
     assert not at.exception
     at.button(key="rc_rem_search").click().run()
     assert not at.exception
+
+
+def test_safe_harbor_tab_lists_the_categories_and_the_transforms_pass():
+    at = run("pages/remediate.py")
+    verdicts = [w.value for w in at.warning if "Safe Harbor" in w.value]
+    assert verdicts and seen(verdicts[0]).startswith("Does not pass Safe Harbor")
+    table = next(d.value for d in at.dataframe if "category" in d.value.columns)
+    assert len(table) == 18 and table[""].tolist()[0] == "(A)"
+    # the demo's names (A), ZIP codes (B), birth dates and ages over 89 (C), SSNs (G)
+    found = dict(zip(table[""], table["columns"], strict=True))
+    assert (found["(A)"], found["(B)"], found["(C)"], found["(G)"]) == (
+        "name", "zip", "date_of_birth, age", "ssn"
+    )  # fmt: skip
+    assert (make_people(32_561, seed=0)["age"] > 89).any()  # why age is listed
+    assert any(seen(s.value).startswith("After the transforms: Passes") for s in at.success)
+
+
+def test_identifier_tokens_are_keyed_hmac_and_the_key_is_shown_once():
+    import hashlib
+    import hmac
+
+    at = run("pages/remediate.py")
+    at.selectbox(key="rc_rem_op_ssn").set_value("hmac_tokens").run()
+    assert not at.exception
+    (shown,) = [c.value for c in at.code]
+    key = bytes.fromhex(shown)
+    preview = at.dataframe
+    after = next(d.value for d in preview if "ssn" in d.value.columns and len(d.value) == 5
+                 and not d.value["ssn"].iloc[0].count("-"))  # fmt: skip
+    ssns = make_people(32_561, seed=0)["ssn"].head(5)
+    expected = [hmac.new(key, s.encode(), hashlib.sha256).hexdigest()[:16] for s in ssns]
+    assert after["ssn"].tolist() == expected
+    at.run()
+    assert [c.value for c in at.code] == []  # shown once, never again
+    assert shown not in str(at.session_state["rc_rem_secret"])  # its repr hides it

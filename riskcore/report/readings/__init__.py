@@ -128,10 +128,12 @@ from riskcore.report.readings.release import (
     worlds_reading,
 )
 from riskcore.report.readings.remediation import (
+    enumeration_reading,
     level_label,
     node_reading,
     node_table,
     remediation_intro,
+    safe_harbor_table,
     search_reading,
     visited_table,
 )
@@ -187,6 +189,7 @@ __all__ = [
     "diversity_distribution",
     "diversity_reading",
     "encoding_reading",
+    "enumeration_reading",
     "error_reading",
     "error_table",
     "estimate_reading",
@@ -240,6 +243,7 @@ __all__ = [
     "risk_table",
     "roles_reading",
     "rounding_note",
+    "safe_harbor_table",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
     "search_reading",

@@ -8,13 +8,17 @@ import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy
 from riskcore.deidentify.lattice import NodeResult, SearchResult
+from riskcore.deidentify.masking import EnumerationResult
+from riskcore.deidentify.safe_harbor import SafeHarborCheck
 from riskcore.report.readings._format import plural
 
 __all__ = [
+    "enumeration_reading",
     "level_label",
     "node_reading",
     "node_table",
     "remediation_intro",
+    "safe_harbor_table",
     "search_reading",
     "visited_table",
 ]
@@ -163,5 +167,40 @@ def visited_table(result: SearchResult, qis: Sequence[str]) -> pd.DataFrame:
                 "NCP": r.ncp,
             }
             for r in result.visited
+        ]
+    )
+
+
+def enumeration_reading(r: EnumerationResult, column: str) -> str:
+    """Return what a plain SHA-256 of the column would give away, measured vs projected."""
+    what = "SSNs" if r.kind == "ssn" else "birth dates"
+    head = (
+        f"Hashing {column} with plain SHA-256 would not protect it: trying "
+        f"{r.space_searched:,} candidate {what} took {r.seconds:.2f} s here "
+        f"({r.hashes_per_second:,.0f} hashes a second, one core) and recovered "
+        f"{r.n_recovered:,} of its {r.n_hashed:,} distinct values ({r.rows_recovered:,} rows)."
+    )
+    if r.whole_space:
+        return head + " That was every possible value: all of them can be recovered."
+    minutes = r.projected_seconds / 60
+    return head + (
+        f" Every one of the {r.full_space:,} possible values would take about "
+        f"{minutes:,.0f} minutes at that rate (projected, not measured; a GPU is far "
+        f"faster). {r.assumption}"
+    )
+
+
+def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
+    """Return the 18-category checklist as a table: what the data holds and what remains."""
+    return pd.DataFrame(
+        [
+            {
+                "": f"({f.letter})",
+                "category": f.category,
+                "columns": ", ".join(f.columns) or "none found",
+                "found by": "; ".join(f.detected),
+                "what remains": "; ".join(f.remains),
+            }
+            for f in check.findings
         ]
     )
