@@ -88,8 +88,7 @@ def search_reading(result: SearchResult) -> str:
     if best is None:
         return head + " No combination meets the targets within the suppression limit."
     return (
-        head
-        + f" The least-loss one loses {best.ncp:.1%} (NCP) and suppresses "
+        head + f" The least-loss one loses {best.ncp:.1%} (NCP) and suppresses "
         f"{best.suppressed:,} {plural(best.suppressed, 'record', 'records')}."
     )
 
