@@ -11,6 +11,11 @@ uniqueness
     Uniqueness per QI subset and each QI's contribution.
 suda
     Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record.
+records
+    Per-record risk: individual risk with sampling weights, the records table,
+    one record explained.
+presence
+    Against a population table: k-map and delta-presence.
 assessment
     :func:`assess`: one partition, every metric.
 """
@@ -42,6 +47,13 @@ from riskcore.metrics.diversity import (
     sensitive_metrics,
     t_closeness_per_class,
 )
+from riskcore.metrics.records import (
+    IndividualRisk,
+    RecordExplanation,
+    explain_record,
+    record_individual_risk,
+    record_risk,
+)
 from riskcore.metrics.suda import SudaResult, msu_weight, suda
 
 __all__ = [
@@ -50,8 +62,10 @@ __all__ = [
     "Assessment",
     "ClassSizeDistribution",
     "DiversityResult",
+    "IndividualRisk",
     "KAnonymityResult",
     "Population",
+    "RecordExplanation",
     "RiskResult",
     "SudaResult",
     "assess",
@@ -60,10 +74,13 @@ __all__ = [
     "class_table",
     "distinct_l_per_class",
     "entropy_per_class",
+    "explain_record",
     "k_anonymity",
     "msu_weight",
     "order_choices",
     "order_values",
+    "record_individual_risk",
+    "record_risk",
     "recursive_l_per_class",
     "reidentification_risk",
     "sensitive_metrics",
