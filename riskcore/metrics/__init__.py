@@ -47,6 +47,7 @@ from riskcore.metrics.diversity import (
     sensitive_metrics,
     t_closeness_per_class,
 )
+from riskcore.metrics.presence import PopulationMatch, delta_presence, k_map, population_match
 from riskcore.metrics.records import (
     IndividualRisk,
     RecordExplanation,
@@ -65,6 +66,7 @@ __all__ = [
     "IndividualRisk",
     "KAnonymityResult",
     "Population",
+    "PopulationMatch",
     "RecordExplanation",
     "RiskResult",
     "SudaResult",
@@ -72,13 +74,16 @@ __all__ = [
     "class_majority",
     "class_size_distribution",
     "class_table",
+    "delta_presence",
     "distinct_l_per_class",
     "entropy_per_class",
     "explain_record",
     "k_anonymity",
+    "k_map",
     "msu_weight",
     "order_choices",
     "order_values",
+    "population_match",
     "record_individual_risk",
     "record_risk",
     "recursive_l_per_class",
