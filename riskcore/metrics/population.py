@@ -319,8 +319,10 @@ def _expected_inverse(f: FloatArray, p: FloatArray, q: FloatArray) -> FloatArray
     r = np.empty(len(f))
     one = (f == 1) & (q >= _SMALL_Q)
     two = (f == 2) & (q >= _SMALL_Q)
-    ln_inv_p = -np.log1p(-q[one | two])
-    ratio = p[one | two] / q[one | two]
+    pq, qq = p[one | two], q[one | two]
+    # ln(1/p) from whichever of p and q is known to full relative precision
+    ln_inv_p = np.where(qq < 0.5, -np.log1p(-qq), -np.log(pq))
+    ratio = pq / qq
     is_two = f[one | two] == 2
     r[one | two] = np.where(is_two, ratio - ratio**2 * ln_inv_p, ratio * ln_inv_p)
     rest = np.flatnonzero(~(one | two))
