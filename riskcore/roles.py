@@ -46,7 +46,8 @@ class ColumnRoles(Result):
     other : tuple of str
         Everything else.
     weights : tuple of str
-        The sampling-weight column, at most one (sdcMicro's ``weightVar``):
+        The sampling-weight column, at most one (sdcMicro's ``weightVar``;
+        :attr:`weight` raises when there are more):
         how many population members each record stands for. When present,
         population class sizes are estimated as the sum of the weights of a
         class's records (see :mod:`riskcore.metrics.records`).
@@ -54,8 +55,7 @@ class ColumnRoles(Result):
     Raises
     ------
     RolesError
-        When a column is given two roles, or twice in one role, or two
-        columns are tagged as the weight.
+        When a column is given two roles, or twice in one role.
     """
 
     identifiers: tuple[str, ...] = ()
@@ -80,15 +80,23 @@ class ColumnRoles(Result):
                         f"column {col!r} cannot be both {_LABEL[seen[col]]} and {_LABEL[role]}"
                     )
                 seen[col] = role
+
+    @property
+    def weight(self) -> str | None:
+        """Return the sampling-weight column, or None when there is none.
+
+        Raises
+        ------
+        RolesError
+            When two or more columns are tagged as the weight. (The check is
+            here, where the weight is used, rather than at construction, so
+            that roles being edited column by column stay readable.)
+        """
         if len(self.weights) > 1:
             raise RolesError(
                 "only one column can be the sampling weight; "
                 f"{self.weights[0]!r} and {self.weights[1]!r} are both tagged"
             )
-
-    @property
-    def weight(self) -> str | None:
-        """Return the sampling-weight column, or None when there is none."""
         return self.weights[0] if self.weights else None
 
     def role_of(self, column: str) -> str | None:

@@ -110,6 +110,11 @@ def test_hand_worked_values():
     r2 = 1 / 49 - math.log(50) / 49**2
     for method in ("approx", "exact"):
         assert weighted_individual_risk([2], [100.0], method=method)[0] == pytest.approx(r2)
+    # a sample unique of weight 338409 (p near 0): ln(W) / (W - 1) to full precision
+    w = 338_409.0
+    assert weighted_individual_risk([1], [w])[0] == pytest.approx(
+        math.log(w) / (w - 1), rel=1e-14, abs=0
+    )
     # every weight 1: the class is its population class, r = 1/f (sdcMicro's fk == Fk rule)
     np.testing.assert_allclose(weighted_individual_risk([1, 4], [1.0, 4.0]), [1.0, 0.25])
 

@@ -307,8 +307,9 @@ def test_weight_role_round_trips_and_only_one_is_allowed():
     assert ColumnRoles.from_json(r.to_json()) == r
     assert ColumnRoles.from_mapping({"age": "quasi_identifier", "w": "weight"}) == r
     assert ColumnRoles().weight is None
+    two = ColumnRoles.from_mapping({"a": "weight", "b": "weight"})  # readable while edited
     with pytest.raises(RolesError, match=r"^only one column can be the sampling weight; 'a' and"):
-        ColumnRoles(weights=("a", "b"))
+        _ = two.weight
     with pytest.raises(RolesError, match=r"'w' cannot be both a quasi-identifier and the sampling"):
         ColumnRoles(quasi_identifiers=("w",), weights=("w",))
     # a profile saved before the weight role existed still reads
