@@ -167,9 +167,10 @@ def test_explain_record_hand_worked():
 def test_record_reading_sentences():
     res = suda(EXPLAIN, ["a", "b", "c"])
     e3 = explain_record(EXPLAIN, ["a", "b", "c"], 3, suda_result=res)
-    # DIS-SUDA: U = 3 sample uniques (rows 1-3), P = 2 records in pairs, pi = 0.01; scores
-    # S = (1, 0, 2) with M = 3, Q = 1 + 5/20 = 1.25; A = 1 + 1 + 2^-1.25 (rows 1, 2, 3 score
-    # 1, 2, 2): row 2's MSU {c} (q unique) scores 2 too.
+    # DIS-SUDA: U = 3 sample uniques (rows 1-3), P = 2 records in a pair (rows 4, 5),
+    # pi = 0.01; scores S = (1, 2, 2) for rows 1-3 (row 2's MSU {c}: q is unique), M = 3,
+    # Q = 1 + (8 - 3)/20 = 1.25, A = sum S^-Q = 1 + 2 x 2^-1.25;
+    # DIS_3 = 1 / (1 + (P (1 - pi) / pi) / (S_3^Q A))
     a = 1 + 2 * 2**-1.25
     dis3 = 1 / (1 + (2 * 0.99 / 0.01) / (2**1.25 * a))
     assert e3.dis_suda == pytest.approx(dis3)
