@@ -215,3 +215,23 @@ def test_individual_risk_and_population_readings():
         "with probability between 50% and 100%. 1 population class has no released record "
         "(1 person known to be absent)."
     )
+
+
+def test_shuffled_rows_and_a_non_range_index_permute_the_table():
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame(
+        {
+            "a": rng.integers(0, 3, 40),
+            "b": rng.choice(["x", "y", None], 40),
+            "s": rng.choice(["u", "v"], 40),
+            "w": rng.uniform(1, 9, 40),
+        }
+    )
+    kw = {"weights": "w", "k": 3, "sensitive": ["s"], "l": 2}
+    base = record_risk(df, ["a", "b"], **kw)
+    perm = rng.permutation(len(df))
+    shuffled = df.iloc[perm].set_index(pd.Index(rng.permutation(1000)[:40]))
+    got = record_risk(shuffled, ["a", "b"], **kw)
+    assert got["row"].tolist() == list(range(1, 41))
+    expected = base.iloc[perm].drop(columns="row").reset_index(drop=True)
+    pd.testing.assert_frame_equal(got.drop(columns="row"), expected, check_exact=False, rtol=1e-12)
