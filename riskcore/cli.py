@@ -1,5 +1,8 @@
 """Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
 
+Also ``anonymize`` / ``apply`` (remediation) and ``records`` (the per-record
+risk table).
+
 Exit codes: 0 success, 2 bad input or usage (message on stderr, no
 traceback).
 """
@@ -83,8 +86,10 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
     from riskcore._cli_deidentify import add_parsers
+    from riskcore._cli_records import add_parser as add_records
 
     add_parsers(sub)
+    add_records(sub)
     return p
 
 
@@ -149,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             else _cli_deidentify.run_apply
         )
         return run_cmd(args)
+    if args.command == "records":
+        from riskcore._cli_records import run_records
+
+        return run_records(args, _load)
     from riskcore._results import dumps
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text

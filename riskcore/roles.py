@@ -1,4 +1,4 @@
-"""Column roles (direct identifier, quasi-identifier, sensitive, other) and suggestions.
+"""Column roles (direct identifier, quasi-identifier, sensitive, sampling weight, other).
 
 :class:`ColumnRoles` is the validated, frozen assignment a user confirms;
 :func:`suggest_roles` proposes one role per column from the column's name and
@@ -25,14 +25,14 @@ from riskcore.errors import RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "RoleSuggestion", "luhn_valid", "suggest_roles"]
 
-Role = Literal["identifier", "quasi_identifier", "sensitive", "other"]
-#: The four roles, in display order.
-ROLES: tuple[str, ...] = ("identifier", "quasi_identifier", "sensitive", "other")
+Role = Literal["identifier", "quasi_identifier", "sensitive", "weight", "other"]
+#: The five roles, in display order.
+ROLES: tuple[str, ...] = ("identifier", "quasi_identifier", "sensitive", "weight", "other")
 
 
 @dataclass(frozen=True)
 class ColumnRoles(Result):
-    """Which columns are direct identifiers, quasi-identifiers, sensitive or other.
+    """Which columns are direct identifiers, quasi-identifiers, sensitive, the weight or other.
 
     Attributes
     ----------
@@ -45,6 +45,12 @@ class ColumnRoles(Result):
         Attributes to protect (diagnosis, income ...).
     other : tuple of str
         Everything else.
+    weights : tuple of str
+        The sampling-weight column, at most one (sdcMicro's ``weightVar``;
+        :attr:`weight` raises when there are more):
+        how many population members each record stands for. When present,
+        population class sizes are estimated as the sum of the weights of a
+        class's records (see :mod:`riskcore.metrics.records`).
 
     Raises
     ------
@@ -56,6 +62,7 @@ class ColumnRoles(Result):
     quasi_identifiers: tuple[str, ...] = ()
     sensitive: tuple[str, ...] = ()
     other: tuple[str, ...] = ()
+    weights: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         seen: dict[str, str] = {}
@@ -73,6 +80,24 @@ class ColumnRoles(Result):
                         f"column {col!r} cannot be both {_LABEL[seen[col]]} and {_LABEL[role]}"
                     )
                 seen[col] = role
+
+    @property
+    def weight(self) -> str | None:
+        """Return the sampling-weight column, or None when there is none.
+
+        Raises
+        ------
+        RolesError
+            When two or more columns are tagged as the weight. (The check is
+            here, where the weight is used, rather than at construction, so
+            that roles being edited column by column stay readable.)
+        """
+        if len(self.weights) > 1:
+            raise RolesError(
+                "only one column can be the sampling weight; "
+                f"{self.weights[0]!r} and {self.weights[1]!r} are both tagged"
+            )
+        return self.weights[0] if self.weights else None
 
     def role_of(self, column: str) -> str | None:
         """Return the role of a column, or None when it has none."""
@@ -173,12 +198,14 @@ _FIELD = {
     "identifier": "identifiers",
     "quasi_identifier": "quasi_identifiers",
     "sensitive": "sensitive",
+    "weight": "weights",
     "other": "other",
 }
 _LABEL = {
     "identifier": "a direct identifier",
     "quasi_identifier": "a quasi-identifier",
     "sensitive": "a sensitive attribute",
+    "weight": "the sampling weight",
     "other": "other",
 }
 
@@ -382,12 +409,19 @@ _NAME_RULES: list[tuple[str, str, str, str]] = [
         "a special category of personal data (GDPR art. 9)",
     ),
     (
-        r"^(fnlwgt|final ?weight|weight|wgt|survey ?weight|hours|hrs|hours ?per ?week"
-        r"|hours ?worked)$",
+        r"^(fnlwgt|final ?weight|weight|wgt|[a-z]* ?wgt|survey ?weight|sampling ?weight"
+        r"|sample ?weight|design ?weight|person ?weight|weights?)$",
+        "weight",
+        "weight",
+        "a sampling weight: each record stands for this many people of the population, used to "
+        "estimate population class sizes for the individual risk (sdcMicro's weightVar), never "
+        "a quasi-identifier; tag it other if it is a measurement such as body weight",
+    ),
+    (
+        r"^(hours|hrs|hours ?per ?week|hours ?worked)$",
         "other",
         "measurement",
-        "a measurement (survey weight, hours) an outside attacker rarely knows exactly: not a "
-        "quasi-identifier",
+        "a measurement (hours) an outside attacker rarely knows exactly: not a quasi-identifier",
     ),
 ]
 _NAME_RULES_C = [(re.compile(p), r, k, why) for p, r, k, why in _NAME_RULES]
@@ -514,8 +548,22 @@ def _by_name(
         elif kind == "zip" and len(text) and _share(text, _ZIP3_RE) >= 0.9:
             role, kind = "quasi_identifier", "zip3"
             why = "values of at most 3 digits: a ZIP area, a geographic quasi-identifier"
+        elif kind == "weight" and not _weight_like(nonnull, is_numeric):
+            role, kind = "other", "measurement"
+            why = (
+                "named like a weight, but its values are not all numbers of at least 1, so it "
+                "cannot be a sampling weight (a record stands for at least itself)"
+            )
         return RoleSuggestion(name, role, f"{why} (column name {str(name)!r})", kind)
     return None
+
+
+def _weight_like(nonnull: pd.Series, is_numeric: bool) -> bool:
+    """Return True when a column can be sampling weights: numbers of at least 1."""
+    if not is_numeric or not len(nonnull):
+        return False
+    values = nonnull.to_numpy(dtype=np.float64)
+    return bool(np.isfinite(values).all() and values.min() >= 1)
 
 
 def _by_other_values(
@@ -784,9 +832,12 @@ def suggest_roles(df: pd.DataFrame) -> RoleSuggestions:
        2000: date of birth, sex, ZIP; El Emam 2013): age or year of birth,
        sex, race, marital status, education, and geography of a state or
        larger. Occupation, workclass and household relationship are "other"
-       (tag them to model a stronger attacker); measurements (survey
-       weight, hours per week) are "other"; health, financial (income,
-       capital gain) and special-category data are sensitive;
+       (tag them to model a stronger attacker); measurements (hours per
+       week) are "other"; a column named like a sampling weight (weight,
+       wgt, fnlwgt, survey weight ...) holding numbers of at least 1 is the
+       weight (the first such column only; a weight is never suggested
+       otherwise); health, financial (income, capital gain) and
+       special-category data are sensitive;
     3. value patterns of 5-digit ZIP codes (text columns only), full dates
        and person names;
     4. a column whose every value differs is a unique key (identifier).
@@ -819,6 +870,15 @@ def suggest_roles(df: pd.DataFrame) -> RoleSuggestions:
     pairs = _redundant_pairs({c: columns[c] for c in qis}, n)
     for p in pairs:
         sugg[p.column] = replace(sugg[p.column], role="other", reason=p.reason)
+    weights = [c for c, s in sugg.items() if s.role == "weight"]
+    for c in weights[1:]:
+        sugg[c] = replace(
+            sugg[c],
+            role="other",
+            kind="measurement",
+            reason=f"named like a weight too, but {weights[0]} is suggested as the sampling "
+            "weight (only one column can be)",
+        )
     return RoleSuggestions(tuple(sugg.values()), tuple(pairs))
 
 

@@ -11,6 +11,11 @@ uniqueness
     Uniqueness per QI subset and each QI's contribution.
 suda
     Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record.
+records
+    Per-record risk: individual risk with sampling weights, the records table,
+    one record explained.
+presence
+    Against a population table: k-map and delta-presence.
 assessment
     :func:`assess`: one partition, every metric.
 """
@@ -42,6 +47,14 @@ from riskcore.metrics.diversity import (
     sensitive_metrics,
     t_closeness_per_class,
 )
+from riskcore.metrics.presence import PopulationMatch, delta_presence, k_map, population_match
+from riskcore.metrics.records import (
+    IndividualRisk,
+    RecordExplanation,
+    explain_record,
+    record_individual_risk,
+    record_risk,
+)
 from riskcore.metrics.suda import SudaResult, msu_weight, suda
 
 __all__ = [
@@ -50,20 +63,29 @@ __all__ = [
     "Assessment",
     "ClassSizeDistribution",
     "DiversityResult",
+    "IndividualRisk",
     "KAnonymityResult",
     "Population",
+    "PopulationMatch",
+    "RecordExplanation",
     "RiskResult",
     "SudaResult",
     "assess",
     "class_majority",
     "class_size_distribution",
     "class_table",
+    "delta_presence",
     "distinct_l_per_class",
     "entropy_per_class",
+    "explain_record",
     "k_anonymity",
+    "k_map",
     "msu_weight",
     "order_choices",
     "order_values",
+    "population_match",
+    "record_individual_risk",
+    "record_risk",
     "recursive_l_per_class",
     "reidentification_risk",
     "sensitive_metrics",

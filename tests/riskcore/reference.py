@@ -158,3 +158,25 @@ class GroupbyEngine:
         return Tabulation(
             ClassTable(tuple(qis), sizes, tuple(keys), tuple(labels)), tables, self.name
         )
+
+
+def negbin_expected_inverse(f: int, p: float) -> float:
+    """E[1/F | f] under F - f ~ NegBin(f, p): the series sum_{h >= f} (1/h) C(h-1, f-1) p^f q^(h-f).
+
+    Summed directly in log space (Benedetti and Franconi 1998); p = 1 gives 1/f.
+    """
+    from scipy import special
+
+    if p >= 1:
+        return 1.0 / f
+    q = 1 - p
+    h = np.arange(f, f + int(80 * f / p) + 5000, dtype=np.float64)
+    log_terms = (
+        special.gammaln(h)
+        - special.gammaln(f)
+        - special.gammaln(h - f + 1)
+        + f * math.log(p)
+        + (h - f) * math.log(q)
+        - np.log(h)
+    )
+    return float(np.exp(log_terms).sum())

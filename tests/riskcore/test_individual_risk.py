@@ -12,28 +12,15 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special
 
 from riskcore.io import load_table
 from riskcore.metrics import Population, assess
 from riskcore.metrics.anonymity import reidentification_risk
 from riskcore.metrics.population import individual_risk
 from tests.conftest import shared_file
+from tests.riskcore.reference import negbin_expected_inverse
 
-
-def _series(f: int, p: float) -> float:
-    """sum_{h >= f} (1/h) C(h-1, f-1) p^f q^(h-f), summed directly in log space."""
-    q = 1 - p
-    h = np.arange(f, f + int(60 * f / p) + 2000, dtype=np.float64)
-    log_terms = (
-        special.gammaln(h)
-        - special.gammaln(f)
-        - special.gammaln(h - f + 1)
-        + f * math.log(p)
-        + (h - f) * math.log(q)
-        - np.log(h)
-    )
-    return float(np.exp(log_terms).sum())
+_series = negbin_expected_inverse
 
 
 def test_formulas_hand_check():

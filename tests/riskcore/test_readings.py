@@ -271,6 +271,10 @@ def test_table_heading_and_roles_reading():
     assert rd.roles_reading(roles) == (
         "**2** quasi-identifier(s), **0** sensitive attribute(s), **1** direct identifier(s)."
     )
+    weighted = ColumnRoles.from_mapping({"age": "quasi_identifier", "w": "weight"})
+    assert rd.roles_reading(weighted).endswith(
+        "**0** direct identifier(s). **1** sampling-weight column(s) (at most one is allowed)."
+    )
 
 
 def test_classes_intro_escapes_only_the_names():

@@ -64,9 +64,12 @@ def test_uci_adult_suggests_a_small_qi_set_without_redundant_education(loader):
     assert "education-num is a function of education (16 values, one-to-one)" in (
         s["education-num"].reason
     )
-    # measurements are not QIs; income and capital gains are sensitive
-    for col in ("fnlwgt", "hours-per-week", "workclass", "occupation", "relationship"):
+    # measurements are not QIs; fnlwgt is the Census sampling weight; income and capital
+    # gains are sensitive
+    for col in ("hours-per-week", "workclass", "occupation", "relationship"):
         assert s[col].role == "other", col
+    assert s["fnlwgt"].role == "weight" and "sampling weight" in s["fnlwgt"].reason
+    assert s.roles.weight == "fnlwgt"
     for col in ("income", "capital-gain", "capital-loss"):
         assert s[col].role == "sensitive", col
     assert not any(x.role == "identifier" for x in s.values())
@@ -293,3 +296,43 @@ def test_redundancy_is_exact_beyond_the_sample():
     s = suggest_roles(df)
     assert s.pairs == (("education", "education_num"),)  # 4 values -> 3, not one-to-one
     assert not s.redundant[0].one_to_one
+
+
+# --------------------------------------------------------------- sampling weight
+
+
+def test_weight_role_round_trips_and_only_one_is_allowed():
+    r = ColumnRoles(quasi_identifiers=("age",), weights=("w",))
+    assert r.weight == "w" and r.role_of("w") == "weight"
+    assert ColumnRoles.from_json(r.to_json()) == r
+    assert ColumnRoles.from_mapping({"age": "quasi_identifier", "w": "weight"}) == r
+    assert ColumnRoles().weight is None
+    two = ColumnRoles.from_mapping({"a": "weight", "b": "weight"})  # readable while edited
+    with pytest.raises(RolesError, match=r"^only one column can be the sampling weight; 'a' and"):
+        _ = two.weight
+    with pytest.raises(RolesError, match=r"'w' cannot be both a quasi-identifier and the sampling"):
+        ColumnRoles(quasi_identifiers=("w",), weights=("w",))
+    # a profile saved before the weight role existed still reads
+    assert ColumnRoles.from_dict({"quasi_identifiers": ["age"]}).weight is None
+
+
+def test_weight_is_suggested_only_for_weight_names_with_weight_values():
+    rng = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame(
+        {
+            "age": rng.integers(18, 90, n),
+            "wgt": rng.uniform(1, 500, n),  # a weight by name and values
+            "final weight": rng.uniform(1, 500, n),  # a second one: other
+            "amount": rng.uniform(1, 500, n),  # weight-like values, not the name: other
+        }
+    )
+    s = suggest_roles(df)
+    assert s["wgt"].role == "weight" and s["wgt"].kind == "weight"
+    assert s["final weight"].role == "other" and "wgt is suggested" in s["final weight"].reason
+    assert s["amount"].role == "other"
+    # named "weight" but fractions (normalised weights, or not a weight at all): other
+    s = suggest_roles(pd.DataFrame({"weight": rng.uniform(0.1, 0.9, n)}))
+    assert s["weight"].role == "other" and "not all numbers of at least 1" in s["weight"].reason
+    s = suggest_roles(pd.DataFrame({"weight": ["heavy", "light"] * 100}))
+    assert s["weight"].role == "other"

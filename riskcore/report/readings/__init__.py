@@ -10,6 +10,7 @@ concern:
 ``population``            population uniqueness estimates
 ``diversity``             l-diversity and t-closeness of a sensitive attribute
 ``uniqueness``            uniqueness per QI subset, each QI's contribution
+``records``               individual risk, k-map / delta-presence, one record explained
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
 ``dp``                    noise vs utility, composition, identifiability, GRR
@@ -111,6 +112,11 @@ from riskcore.report.readings.linkage import (
 from riskcore.report.readings.population import (
     population_reading,
 )
+from riskcore.report.readings.records import (
+    individual_risk_reading,
+    population_match_reading,
+    record_reading,
+)
 from riskcore.report.readings.release import (
     clipping_reading,
     parallel_reading,
@@ -205,6 +211,7 @@ __all__ = [
     "homogeneity_reading",
     "identifiability_reading",
     "identifiability_worlds",
+    "individual_risk_reading",
     "join_names",
     "ldp_planning",
     "ledger_resets_reading",
@@ -227,6 +234,7 @@ __all__ = [
     "order_refusal",
     "parallel_reading",
     "planning_reading",
+    "population_match_reading",
     "population_reading",
     "posterior_reading",
     "preferred_first",
@@ -235,6 +243,7 @@ __all__ = [
     "queries_list",
     "query_phrase",
     "random_pick_phrase",
+    "record_reading",
     "redundancy_reading",
     "release_reading",
     "released_values",

@@ -107,10 +107,13 @@ def upload_limit_note(limit_mb: int) -> str:
 
 def roles_reading(roles: ColumnRoles) -> str:
     """Return how many columns carry each role (markdown, counts in bold)."""
-    return (
+    text = (
         f"**{len(roles.quasi_identifiers)}** quasi-identifier(s), **{len(roles.sensitive)}** "
         f"sensitive attribute(s), **{len(roles.identifiers)}** direct identifier(s)."
     )
+    if roles.weights:
+        text += f" **{len(roles.weights)}** sampling-weight column(s) (at most one is allowed)."
+    return text
 
 
 def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | None:

@@ -1,0 +1,608 @@
+"""Per-record risk: individual risk with sampling weights, the records table, one record explained.
+
+Three questions a reviewer asks of every record, answered on the engine
+(:meth:`~riskcore.engine.EncodedTable.record_classes` gives each record's
+class; no Python loop runs over records):
+
+- :func:`record_individual_risk`: the individual risk of Benedetti and
+  Franconi (1998), as sdcMicro's ``measure_risk`` computes it, with the
+  population class sizes estimated from sampling weights (or a sampling
+  fraction); the global risk as the expected number of re-identifications.
+- :func:`record_risk`: one row per input record: class size, prosecutor and
+  individual risk, the SUDA figures, and which targets (k, l, t) its class
+  fails.
+- :func:`explain_record`: why one record is risky: its class, its minimal
+  sample uniques, the QI that contributes most.
+
+Rows are numbered from 1 (the first data row is row 1), as in the records
+table a user downloads.
+
+References
+----------
+.. [BF98] R. Benedetti, L. Franconi, "Statistical and technological solutions
+   for controlled data dissemination", Pre-proceedings of New Techniques and
+   Technologies for Statistics, 1998.
+.. [FP04] L. Franconi, S. Polettini, "Individual risk estimation in
+   mu-Argus: a review", Privacy in Statistical Databases, LNCS 3050, 2004.
+.. [TKM15] M. Templ, A. Kowarik, B. Meindl, "Statistical disclosure control
+   for micro-data using the R package sdcMicro", Journal of Statistical
+   Software 67(4), 2015 (``indivRisk``, ``measure_risk``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from riskcore._results import NOT_IN_JSON, Result
+from riskcore._validation import (
+    check_fraction,
+    check_one_of,
+    check_positive_int,
+    check_unit_interval,
+)
+from riskcore.engine import EncodedTable
+from riskcore.errors import RiskcoreError, RolesError
+from riskcore.metrics.diversity import (
+    distinct_l_per_class,
+    entropy_per_class,
+    recursive_l_per_class,
+    t_closeness_per_class,
+)
+from riskcore.metrics.population import weighted_individual_risk
+from riskcore.metrics.suda import SudaResult, suda
+
+__all__ = [
+    "RECORD_COLUMNS",
+    "IndividualRisk",
+    "RecordExplanation",
+    "explain_record",
+    "record_individual_risk",
+    "record_risk",
+    "sampling_weights",
+]
+
+Method = Literal["exact", "approx"]
+
+#: The columns of :func:`record_risk`, in order.
+RECORD_COLUMNS: tuple[str, ...] = (
+    "row",
+    "class_size",
+    "prosecutor_risk",
+    "individual_risk",
+    "msu_count",
+    "min_msu_size",
+    "suda_score",
+    "dis_suda",
+    "failing_targets",
+)
+
+_no_floats = np.zeros(0, dtype=np.float64)
+
+
+def _qis(table: EncodedTable, quasi_identifiers: Sequence[str]) -> tuple[str, ...]:
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise RolesError("choose at least one quasi-identifier")
+    if len(set(qis)) != len(qis):
+        raise RolesError("a quasi-identifier is listed twice")
+    for q in qis:
+        table.column(q)  # raises RolesError naming an unknown column
+    return qis
+
+
+def sampling_weights(table: EncodedTable | pd.DataFrame, column: str) -> np.ndarray:
+    """Return a column of sampling weights, checked: numbers of at least 1, none missing.
+
+    A sampling weight w_i is the number of population members record i
+    stands for (1/pi_i for inclusion probability pi_i), so it is at least 1.
+
+    Parameters
+    ----------
+    table : EncodedTable or pandas.DataFrame
+    column : str
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 weights, in record order.
+
+    Raises
+    ------
+    RolesError
+        When the column is absent, not numeric, has a missing value or a
+        value below 1 (the message names the first such row, counted from 1).
+    """
+    df = table.df if isinstance(table, EncodedTable) else table
+    if column not in df.columns:
+        raise RolesError(f"the weight column {column!r} is not in the table")
+    col = df[column]
+    if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+        raise RolesError(f"the weight column {column!r} must hold numbers (it holds text)")
+    w = col.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(w)
+    if bad.any():
+        raise RolesError(
+            f"the weight column {column!r} has {int(bad.sum()):,} missing or infinite value(s), "
+            f"the first in row {int(np.argmax(bad)) + 1:,}; every record needs a weight"
+        )
+    low = w < 1
+    if low.any():
+        i = int(np.argmax(low))
+        raise RolesError(
+            f"the weight column {column!r} has {int(low.sum()):,} value(s) below 1 (row "
+            f"{i + 1:,}: {w[i]:g}); a sampling weight is the number of people a record stands "
+            "for, at least 1 (rescale normalised weights to sum to the population size)"
+        )
+    return w
+
+
+@dataclass(frozen=True)
+class IndividualRisk(Result):
+    """The individual risk of every record and the global risk (sdcMicro ``measure_risk``).
+
+    Attributes
+    ----------
+    quasi_identifiers : tuple of str
+    model : str
+        How the population class sizes were estimated: "weights" (the sum of
+        the weights of a class's records), "sampling fraction" (f_j / pi),
+        or "none" (the data are the population: F_j = f_j, risk 1/f_j).
+    weight_column : str or None
+    sampling_fraction : float or None
+    method : str
+        "exact" (E[1/F | f]) or "approx" (sdcMicro's default, p / (f - q)
+        for f >= 3); see :func:`~riskcore.metrics.population.weighted_individual_risk`.
+    n_records : int
+    population_estimate : float
+        Sum of the weights (N estimated).
+    expected_reidentifications : float
+        sum_i r_i, sdcMicro's ``global_risk_ER`` (lower is safer).
+    global_risk : float
+        expected_reidentifications / n, sdcMicro's ``global_risk`` (its
+        ``global_risk_pct`` is 100 times this).
+    highest_risk : float
+        max_i r_i (NaN for an empty table).
+    threshold : float
+        The record-risk threshold tau the records are judged against.
+    records_above : int
+        Records with r_i > tau.
+    share_above : float
+        records_above / n.
+    risk : numpy.ndarray
+        r_i per record, in input order.
+    class_size : numpy.ndarray
+        f_j of each record's class.
+    population_size : numpy.ndarray
+        The estimated population size of each record's class.
+
+    The per-record arrays are not written to JSON.
+    """
+
+    quasi_identifiers: tuple[str, ...]
+    model: str
+    weight_column: str | None
+    sampling_fraction: float | None
+    method: str
+    n_records: int
+    population_estimate: float
+    expected_reidentifications: float
+    global_risk: float
+    highest_risk: float
+    threshold: float
+    records_above: int
+    share_above: float
+    risk: np.ndarray = field(default_factory=lambda: _no_floats, repr=False, metadata=NOT_IN_JSON)
+    class_size: np.ndarray = field(
+        default_factory=lambda: _no_floats, repr=False, metadata=NOT_IN_JSON
+    )
+    population_size: np.ndarray = field(
+        default_factory=lambda: _no_floats, repr=False, metadata=NOT_IN_JSON
+    )
+
+
+def record_individual_risk(
+    table: EncodedTable | pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    weights: str | None = None,
+    sampling_fraction: float | None = None,
+    method: Method = "exact",
+    threshold: float = 0.09,
+) -> IndividualRisk:
+    """Compute every record's individual risk and the expected number of re-identifications.
+
+    Per class j over the QIs (a missing value is a value of its own): f_j
+    its records, and :math:`\\hat F_j = \\sum_{i \\in j} w_i` the estimated
+    population size from the sampling weights w_i (with a sampling fraction
+    pi instead, w_i = 1/pi). Each record of class j has the risk
+    :math:`r_j = E[1/F_j \\mid f_j]` of the Benedetti-Franconi model
+    (F_j - f_j ~ NegBin(f_j, p_j), p_j = f_j / \\hat F_j; the formulas, exact
+    and approximate, in
+    :func:`~riskcore.metrics.population.weighted_individual_risk`). Without
+    weights or fraction the data are taken as the population and r_j = 1/f_j
+    (sdcMicro's ``survey = FALSE``). The global risk is the expected number
+    of re-identifications :math:`\\sum_i r_i` and its share of n, as in
+    sdcMicro's ``measure_risk``.
+
+    sdcMicro's ``freqCalc`` lets a missing QI value match any value; here a
+    missing value is a value of its own (riskcore's policy), so the two agree
+    on data without missing QI values.
+
+    Parameters
+    ----------
+    table : EncodedTable or pandas.DataFrame
+    quasi_identifiers : sequence of str
+    weights : str, optional
+        The sampling-weight column (numbers of at least 1, none missing).
+    sampling_fraction : float, optional
+        pi in (0, 1], when every record has the same weight 1/pi.
+    method : {"exact", "approx"}, default "exact"
+    threshold : float, default 0.09
+        Records with a risk above it are counted (0.09: k = 11, US public
+        release; El Emam 2013).
+
+    Returns
+    -------
+    IndividualRisk
+
+    Raises
+    ------
+    RolesError
+        For an unknown or repeated QI, a weight column that is a QI, or bad
+        weights (see :func:`sampling_weights`).
+    RiskcoreError
+        When both weights and a sampling fraction are given.
+    """
+    if not isinstance(table, EncodedTable):
+        table = EncodedTable(table)
+    qis = _qis(table, quasi_identifiers)
+    check_one_of("method", method, ("exact", "approx"))
+    tau = check_unit_interval("threshold", threshold)
+    if weights is not None and sampling_fraction is not None:
+        raise RiskcoreError("give sampling weights or a sampling fraction, not both")
+    if weights is not None and weights in qis:
+        raise RolesError(f"the weight column {weights!r} cannot also be a quasi-identifier")
+    n = table.n_records
+    if n == 0:
+        raise RiskcoreError("the table has no records")
+    cls = table.record_classes(qis)
+    sizes = table.classes(qis).sizes
+    pi = (
+        None
+        if sampling_fraction is None
+        else check_fraction("sampling_fraction", sampling_fraction)
+    )
+    big_f: np.ndarray
+    if weights is not None:
+        w = sampling_weights(table, weights)
+        big_f = np.bincount(cls, weights=w, minlength=len(sizes))
+        model = "weights"
+    elif pi is not None:
+        big_f = sizes / pi
+        model = "sampling fraction"
+    else:
+        big_f = sizes.astype(np.float64)
+        model = "none"
+    r_class = weighted_individual_risk(sizes, np.maximum(big_f, sizes), method=method)
+    r = r_class[cls]
+    er = float(r.sum())
+    above = int((r > tau).sum())
+    return IndividualRisk(
+        quasi_identifiers=qis,
+        model=model,
+        weight_column=weights,
+        sampling_fraction=pi,
+        method=method,
+        n_records=n,
+        population_estimate=float(big_f.sum()),
+        expected_reidentifications=er,
+        global_risk=er / n,
+        highest_risk=float(r.max()),
+        threshold=tau,
+        records_above=above,
+        share_above=above / n,
+        risk=r,
+        class_size=sizes[cls].astype(np.int64),
+        population_size=big_f[cls],
+    )
+
+
+def _failing_targets(
+    table: EncodedTable,
+    qis: tuple[str, ...],
+    sizes: np.ndarray,
+    *,
+    k: int | None,
+    sensitive: tuple[str, ...],
+    l: int | None,  # noqa: E741 - the papers' name
+    l_kind: str,
+    c: float,
+    t: float | None,
+) -> np.ndarray:
+    """Return, per class, the text naming the targets it fails ("" when none)."""
+    flags: list[tuple[str, np.ndarray]] = []
+    if k is not None:
+        flags.append((f"k<{k}", sizes < k))
+    if (l is not None or t is not None) and sensitive:
+        tab = table.tabulate(qis, sensitive)
+        for s in sensitive:
+            ct = tab.sensitive[s]
+            if l is not None:
+                if l_kind == "distinct":
+                    bad = distinct_l_per_class(ct) < l
+                elif l_kind == "entropy":
+                    bad = entropy_per_class(ct) < np.log(l) - 1e-12
+                else:
+                    bad = recursive_l_per_class(ct, c) < l
+                flags.append((f"l<{l} ({s})", bad))
+            if t is not None:
+                flags.append((f"t>{t:g} ({s})", t_closeness_per_class(ct) > t + 1e-12))
+    if not flags:
+        return np.full(len(sizes), "", dtype=object)
+    # One bit per target; one text per distinct combination (few), looked up per class.
+    mask = np.zeros(len(sizes), dtype=np.int64)
+    for bit, (_, bad) in enumerate(flags):
+        mask |= bad.astype(np.int64) << bit
+    combos, inverse = np.unique(mask, return_inverse=True)
+    texts = np.array(
+        [
+            "; ".join(name for b, (name, _) in enumerate(flags) if combo >> b & 1)
+            for combo in combos
+        ],
+        dtype=object,
+    )
+    out: np.ndarray = texts[inverse.reshape(-1)]
+    return out
+
+
+def record_risk(
+    data: EncodedTable | pd.DataFrame,
+    qis: Sequence[str],
+    *,
+    weights: str | None = None,
+    sampling_fraction: float | None = None,
+    method: Method = "exact",
+    k: int | None = None,
+    sensitive: Sequence[str] = (),
+    l: int | None = None,  # noqa: E741 - the papers' name
+    l_kind: Literal["distinct", "entropy", "recursive"] = "distinct",
+    c: float = 2.0,
+    t: float | None = None,
+    max_msu_size: int | None = None,
+    dis_fraction: float | None = None,
+    suda_result: SudaResult | None = None,
+) -> pd.DataFrame:
+    """Return one row per input record, in input order, with its risk figures.
+
+    Columns (:data:`RECORD_COLUMNS`):
+
+    ``row``
+        The record's row number, the first data row being 1.
+    ``class_size``
+        f_j, the records sharing all its QI values (a missing value is a
+        value of its own).
+    ``prosecutor_risk``
+        1 / f_j (El Emam's prosecutor model; Sweeney's k = min f_j).
+    ``individual_risk``
+        r_j of :func:`record_individual_risk` (Benedetti-Franconi, from the
+        weights or the sampling fraction; 1/f_j without either).
+    ``msu_count``, ``min_msu_size``, ``suda_score``, ``dis_suda``
+        The record's minimal sample uniques (count, smallest size; 0 when
+        none), SUDA and DIS-SUDA scores, as sdcMicro's ``suda2`` computes
+        them (:func:`riskcore.metrics.suda.suda`).
+    ``failing_targets``
+        The targets the record's class fails, "; "-separated, "" when none:
+        ``k<K`` when f_j < k; ``l<L (S)`` when the class's l-diversity of
+        sensitive attribute S (of kind ``l_kind``: distinct values, exp of
+        the entropy, or recursive (c,l)) is below l; ``t>T (S)`` when the
+        class's t-closeness distance for S (ordered for numbers, equal for
+        text) exceeds t.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+    qis : sequence of str
+        The quasi-identifiers.
+    weights : str, optional
+        Sampling-weight column.
+    sampling_fraction : float, optional
+        pi in (0, 1] (not with ``weights``).
+    method : {"exact", "approx"}, default "exact"
+        Individual-risk formula (sdcMicro's default is "approx").
+    k : int, optional
+        Target class size.
+    sensitive : sequence of str
+        Sensitive attributes for the l and t targets.
+    l : int, optional
+        Target l-diversity of each sensitive attribute.
+    l_kind : {"distinct", "entropy", "recursive"}, default "distinct"
+    c : float, default 2.0
+        c of recursive (c,l)-diversity.
+    t : float, optional
+        Target t-closeness of each sensitive attribute, in [0, 1].
+    max_msu_size : int, optional
+        Largest MSU searched (default: the number of QIs).
+    dis_fraction : float, optional
+        Sampling fraction of the DIS-SUDA calibration; default
+        ``sampling_fraction`` when given, else 0.01 (sdcMicro's default).
+    suda_result : SudaResult, optional
+        A SUDA result already computed on the same table and QIs (reused).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per record in input order, with a fresh RangeIndex.
+
+    Raises
+    ------
+    RolesError, RiskcoreError
+        For unknown columns, bad weights or targets (messages for people).
+    """
+    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    q = _qis(table, qis)
+    sens = tuple(sensitive)
+    if (l is not None or t is not None) and not sens:
+        raise RiskcoreError("the l and t targets need at least one sensitive attribute")
+    overlap = set(sens) & set(q)
+    if overlap:
+        raise RolesError(f"{sorted(overlap)[0]!r} cannot be both a quasi-identifier and sensitive")
+    if k is not None:
+        k = check_positive_int("k", k)
+    if l is not None:
+        l = check_positive_int("l", l)  # noqa: E741
+    check_one_of("l_kind", l_kind, ("distinct", "entropy", "recursive"))
+    if t is not None and not 0 <= t <= 1:
+        raise RiskcoreError("t must lie in [0, 1]")
+    ir = record_individual_risk(
+        table, q, weights=weights, sampling_fraction=sampling_fraction, method=method
+    )
+    if dis_fraction is None:
+        dis_fraction = sampling_fraction if sampling_fraction is not None else 0.01
+    if suda_result is None:
+        suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
+    elif suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
+        raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
+    cls = table.record_classes(q)
+    sizes = table.classes(q).sizes
+    failing = _failing_targets(table, q, sizes, k=k, sensitive=sens, l=l, l_kind=l_kind, c=c, t=t)[
+        cls
+    ]
+    f = sizes[cls].astype(np.int64)
+    return pd.DataFrame(
+        {
+            "row": np.arange(1, table.n_records + 1, dtype=np.int64),
+            "class_size": f,
+            "prosecutor_risk": 1.0 / f,
+            "individual_risk": ir.risk,
+            "msu_count": suda_result.msu_count,
+            "min_msu_size": suda_result.min_msu_size,
+            "suda_score": suda_result.score,
+            "dis_suda": suda_result.dis_score,
+            "failing_targets": pd.Series(failing, dtype=object),
+        },
+        columns=list(RECORD_COLUMNS),
+    )
+
+
+@dataclass(frozen=True)
+class RecordExplanation(Result):
+    """Why one record is risky: its class, its minimal sample uniques, the QI that matters most.
+
+    Attributes
+    ----------
+    row : int
+        Row number (the first data row is 1).
+    quasi_identifiers : tuple of str
+    values : tuple of str or None
+        The record's value of each QI as text (None when missing); never a
+        direct identifier.
+    class_size : int
+        f_j: records sharing all its QI values (itself included).
+    value_counts : tuple of int
+        Per QI, the records sharing the record's value of that QI alone.
+    msus : tuple of tuple of str
+        Its minimal sample uniques, each as the QIs it is made of, smallest
+        first (:meth:`SudaResult.msus_of`).
+    suda_score, dis_suda : float
+    top_qi : str
+        The QI contributing most: the largest share of the record's SUDA
+        score; when the record has no MSU, the QI whose value it shares with
+        the fewest records.
+    top_basis : str
+        "suda" or "rarest value": how ``top_qi`` was chosen.
+    top_share : float
+        The top QI's share of the SUDA score (0 when ``top_basis`` is
+        "rarest value").
+    """
+
+    row: int
+    quasi_identifiers: tuple[str, ...]
+    values: tuple[str | None, ...]
+    class_size: int
+    value_counts: tuple[int, ...]
+    msus: tuple[tuple[str, ...], ...]
+    suda_score: float
+    dis_suda: float
+    top_qi: str
+    top_basis: str
+    top_share: float
+
+
+def explain_record(
+    data: EncodedTable | pd.DataFrame,
+    qis: Sequence[str],
+    row: int,
+    *,
+    suda_result: SudaResult | None = None,
+    max_msu_size: int | None = None,
+    dis_fraction: float = 0.01,
+) -> RecordExplanation:
+    """Explain one record's risk: class size, MSUs, the QI contributing most.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+    qis : sequence of str
+    row : int
+        Row number, the first data row being 1 (as in :func:`record_risk`).
+    suda_result : SudaResult, optional
+        SUDA already computed on the same table and QIs (reused; otherwise
+        computed with ``max_msu_size`` and ``dis_fraction``).
+    max_msu_size : int, optional
+    dis_fraction : float, default 0.01
+
+    Returns
+    -------
+    RecordExplanation
+
+    Raises
+    ------
+    RiskcoreError
+        When the row number is outside 1 .. n.
+    """
+    from riskcore._values import value_text
+
+    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    q = _qis(table, qis)
+    n = table.n_records
+    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
+        raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
+    pos = int(row) - 1
+    if suda_result is None:
+        suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
+    elif suda_result.quasi_identifiers != q or suda_result.n_records != n:
+        raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
+    cls = table.record_classes(q)
+    size = int(table.classes(q).sizes[cls[pos]])
+    counts = []
+    for name in q:
+        enc = table.column(name)
+        code = enc.codes[pos]
+        counts.append(int(np.count_nonzero(enc.codes == code)))
+    values = tuple(value_text(table.df[name].iloc[pos]) for name in q)
+    contrib = suda_result.contribution[pos]
+    score = float(suda_result.score[pos])
+    if score > 0:
+        i = int(np.argmax(contrib))
+        basis, share = "suda", float(contrib[i])
+    else:
+        i = int(np.argmin(counts))
+        basis, share = "rarest value", 0.0
+    return RecordExplanation(
+        row=int(row),
+        quasi_identifiers=q,
+        values=values,
+        class_size=size,
+        value_counts=tuple(counts),
+        msus=suda_result.msus_of(pos),
+        suda_score=score,
+        dis_suda=float(suda_result.dis_score[pos]),
+        top_qi=q[i],
+        top_basis=basis,
+        top_share=share,
+    )

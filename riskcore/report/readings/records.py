@@ -1,0 +1,116 @@
+"""Readings of per-record risk: the individual risk, population matches, one record explained."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from riskcore.metrics.presence import PopulationMatch
+from riskcore.metrics.records import IndividualRisk, RecordExplanation
+from riskcore.report.readings._format import format_number, join_names, plural, short_share
+
+__all__ = ["individual_risk_reading", "population_match_reading", "record_reading"]
+
+_MODEL = {
+    "weights": "population class sizes estimated as the sum of the sampling weights in {w}",
+    "sampling fraction": "population class sizes estimated from a sampling fraction of {pi:g}",
+    "none": "the data taken as the whole population (risk 1 / class size)",
+}
+
+
+def individual_risk_reading(result: IndividualRisk) -> str:
+    """Return the reading of the individual risk: expected re-identifications and records above tau.
+
+    Plain text; the weight column's name is in it, so escape it before
+    rendering as markdown.
+    """
+    model = _MODEL[result.model].format(w=result.weight_column, pi=result.sampling_fraction or 0.0)
+    method = (
+        "" if result.model == "none" else f", {result.method} Benedetti-Franconi individual risk"
+    )
+    return (
+        f"Expected re-identifications: {format_number(result.expected_reidentifications)} of "
+        f"{result.n_records:,} records (global risk {100 * result.global_risk:.3g}%); "
+        f"{result.records_above:,} {plural(result.records_above, 'record has', 'records have')} "
+        f"a risk above {result.threshold:g} (highest {format_number(result.highest_risk)}), "
+        f"with {model}{method}."
+    )
+
+
+def population_match_reading(result: PopulationMatch) -> str:
+    """Return the reading of k-map and delta-presence against a population table."""
+    absent = (
+        f" {result.absent_classes:,} population "
+        f"{plural(result.absent_classes, 'class has', 'classes have')} no released record "
+        f"({result.absent_records:,} {plural(result.absent_records, 'person', 'people')} "
+        "known to be absent)."
+        if result.absent_classes
+        else ""
+    )
+    return (
+        f"k-map {result.k_map:,}: every released record matches at least {result.k_map:,} "
+        f"{plural(result.k_map, 'person', 'people')} of the population table. "
+        f"delta-presence ({result.delta_min:.3g}, {result.delta_max:.3g}): a population member "
+        f"of a released class is in the release with probability between "
+        f"{short_share(result.delta_min)} and {short_share(result.delta_max)}.{absent}"
+    )
+
+
+def _assignment(
+    expl: RecordExplanation, qis: tuple[str, ...], escape: Callable[[object], str]
+) -> str:
+    parts = []
+    for q in qis:
+        v = expl.values[expl.quasi_identifiers.index(q)]
+        parts.append(f"{escape(q)} = {escape('(missing)' if v is None else v)}")
+    return " + ".join(parts)
+
+
+def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] = str) -> str:
+    """Return why one record is risky, in plain sentences.
+
+    ``escape`` escapes column names and values (they come from the user's
+    file); the default leaves them as they are (plain text).
+    """
+    qis = expl.quasi_identifiers
+    f = expl.class_size
+    if f == 1:
+        head = (
+            f"Row {expl.row:,} is the only record with its values of "
+            f"{escape(join_names(qis))}: anyone who knows them singles it out."
+        )
+    else:
+        head = (
+            f"Row {expl.row:,} shares its values of {escape(join_names(qis))} with "
+            f"{f - 1:,} other {plural(f - 1, 'record', 'records')} (a class of {f:,}); a "
+            f"match on them is right with probability 1/{f:,}."
+        )
+    if expl.msus:
+        first = expl.msus[0]
+        others = len(expl.msus) - 1
+        more = f" and on {others:,} other {plural(others, 'combination', 'combinations')}"
+        msu = (
+            f" It is unique on {_assignment(expl, first, escape)} alone"
+            f"{more if others else ''} ({len(expl.msus):,} minimal sample "
+            f"{plural(len(expl.msus), 'unique', 'uniques')}, the smallest of {len(first)} "
+            f"{plural(len(first), 'value', 'values')}; SUDA score "
+            f"{format_number(expl.suda_score)}, DIS-SUDA {expl.dis_suda:.3f})."
+        )
+    elif f == 1:
+        msu = " No smaller set of its values, up to the size searched, is unique on its own."
+    else:
+        msu = " No set of its values is unique: it is not a special unique."
+    i = qis.index(expl.top_qi)
+    value = expl.values[i]
+    shared = expl.value_counts[i]
+    if expl.top_basis == "suda":
+        top = (
+            f" {escape(expl.top_qi)} contributes most: {short_share(expl.top_share)} of its SUDA "
+            "score comes from unique combinations containing it."
+        )
+    else:
+        top = (
+            f" Its rarest value is {escape(expl.top_qi)} = "
+            f"{escape('(missing)' if value is None else value)}, shared by {shared:,} "
+            f"{plural(shared, 'record', 'records')}."
+        )
+    return head + msu + top
