@@ -22,6 +22,7 @@ ROLE_LABELS = {
     "identifier": "direct identifier",
     "quasi_identifier": "quasi-identifier",
     "sensitive": "sensitive",
+    "weight": "sampling weight",
     "other": "other",
 }
 LABEL_TO_ROLE = {v: k for k, v in ROLE_LABELS.items()}
