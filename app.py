@@ -17,6 +17,7 @@ PAGES = [
     st.Page("pages/data.py", title="Data", default=True),
     st.Page("pages/uniqueness.py", title="Uniqueness"),
     st.Page("pages/anonymity.py", title="Anonymity (k / l / t)"),
+    st.Page("pages/records.py", title="Records"),
     st.Page("pages/attacks.py", title="Attacks"),
     st.Page("pages/remediate.py", title="Remediate"),
     st.Page("pages/dp.py", title="Differential privacy"),

@@ -69,6 +69,9 @@ from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
+from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
+from riskcore.metrics.suda import SudaResult
+from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.report.readings import identifiability_worlds
 from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
@@ -503,3 +506,31 @@ def masked(
         made = surrogates(col, operator.split(":", 1)[1], seed=seed)  # type: ignore[arg-type]
         return made.values, made.lookup
     raise ValueError(f"unknown operator {operator!r}")
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")
+def suda(key: str, _enc: EncodedTable, qis: tuple[str, ...], max_size: int) -> SudaResult:
+    """Return the SUDA special uniques of the table over the QIs."""
+    return _suda(_enc, qis, max_size=max_size)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Scoring every record ...")
+def records(
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    weights: str | None,
+    k: int,
+    _suda_result: SudaResult,
+    max_size: int,
+) -> pd.DataFrame:
+    """Return the per-record risk table (one row per record, input order)."""
+    return record_risk(_enc, qis, weights=weights, k=k, suda_result=_suda_result)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def individual_risk(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str
+) -> IndividualRisk:
+    """Return the individual risk of every record from the sampling weights."""
+    return record_individual_risk(_enc, qis, weights=weights)

@@ -116,6 +116,10 @@ from riskcore.report.readings.records import (
     individual_risk_reading,
     population_match_reading,
     record_reading,
+    records_intro,
+    suda_contribution_reading,
+    suda_contribution_table,
+    suda_reading,
 )
 from riskcore.report.readings.release import (
     clipping_reading,
@@ -244,6 +248,7 @@ __all__ = [
     "query_phrase",
     "random_pick_phrase",
     "record_reading",
+    "records_intro",
     "redundancy_reading",
     "release_reading",
     "released_values",
@@ -266,6 +271,9 @@ __all__ = [
     "story_intro",
     "subset_reading",
     "subset_table",
+    "suda_contribution_reading",
+    "suda_contribution_table",
+    "suda_reading",
     "t_rule_reading",
     "table_heading",
     "target_checks",

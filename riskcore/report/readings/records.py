@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pandas as pd
+
 from riskcore.metrics.presence import PopulationMatch
 from riskcore.metrics.records import IndividualRisk, RecordExplanation
+from riskcore.metrics.suda import SudaResult
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
 
-__all__ = ["individual_risk_reading", "population_match_reading", "record_reading"]
+__all__ = [
+    "individual_risk_reading",
+    "population_match_reading",
+    "record_reading",
+    "records_intro",
+    "suda_contribution_reading",
+    "suda_contribution_table",
+    "suda_reading",
+]
 
 _MODEL = {
     "weights": "population class sizes estimated as the sum of the sampling weights in {w}",
@@ -114,3 +125,45 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
             f"{plural(shared, 'record', 'records')}."
         )
     return head + msu + top
+
+
+def suda_reading(s: SudaResult) -> str:
+    """Return what the special-uniques search found, in two sentences."""
+    n = s.n_records
+    sizes = [f"{c:,} of size {i + 1}" for i, c in enumerate(s.msus_by_size) if c]
+    return (
+        f"{s.special_uniques:,} of {n:,} {plural(n, 'record', 'records')} "
+        f"({s.special_uniques / n:.1%}) are unique on some combination of at most "
+        f"{s.max_size} of their quasi-identifier values (special uniques, Elliot et al. 2002): "
+        f"{s.n_msus:,} minimal sample {plural(s.n_msus, 'unique', 'uniques')}"
+        + (f" ({', '.join(sizes)})" if sizes else "")
+        + ". The smaller a record's smallest unique combination, the less an intruder needs "
+        "to know; SUDA scores weight small combinations most, and DIS-SUDA turns them into "
+        f"the probability that a unique match is correct (sampling fraction {s.dis_fraction:g})."
+    )
+
+
+def suda_contribution_table(s: SudaResult) -> pd.DataFrame:
+    """Return each QI's share of the total SUDA score, largest first."""
+    df = pd.DataFrame({"column": list(s.quasi_identifiers), "share": list(s.qi_contribution)})
+    return df.sort_values("share", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def records_intro() -> str:
+    """Return the Records page's opening paragraph."""
+    return (
+        "Class sizes say how many records share all their quasi-identifier values. A record "
+        "can also stand out on a few of them: a 17-year-old widow is unique on age and "
+        "marital status alone. This page finds those minimal unique combinations for every "
+        "record (SUDA), scores each record, and explains any one of them."
+    )
+
+
+def suda_contribution_reading(table: pd.DataFrame) -> str:
+    """Return the reading of :func:`suda_contribution_table` (largest share first)."""
+    top = table.iloc[0]
+    return (
+        f"{top['column']} takes part in the unique combinations that make "
+        f"{top['share']:.0%} of the scores: generalizing it lowers them most. Shares add up to "
+        "more than 100% because a combination has several values."
+    )

@@ -1,0 +1,32 @@
+"""AppTest: the Records page against riskcore's SUDA and per-record risk on the same table."""
+
+from __future__ import annotations
+
+from riskcore.demo import make_people
+from riskcore.metrics.records import record_risk
+from riskcore.metrics.suda import suda
+from riskcore.roles import suggest_roles
+from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
+
+
+def test_records_page_counts_special_uniques_and_explains_the_riskiest_record():
+    at = run("pages/records.py")
+    df = make_people(32_561, seed=0)
+    qis = list(suggest_roles(df).roles.quasi_identifiers)
+    s = suda(df, qis)
+    m = metrics(at)
+    assert m["Special uniques"] == f"{s.special_uniques:,}"
+    assert m["Minimal sample uniques"] == f"{s.n_msus:,}"
+    table = at.dataframe[0].value
+    expected = record_risk(df, qis, k=11, suda_result=s)
+    riskiest = expected.sort_values(
+        ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
+    )
+    assert table["row"].tolist() == riskiest["row"].head(200).tolist()
+    # the explanation is of the riskiest record, its smallest MSU named
+    first = int(riskiest["row"].iloc[0])
+    assert at.number_input(key="rc_rec_row").value == first
+    assert any(seen(x.value).startswith(f"Row {first:,} is the only record") for x in at.markdown)
+    at.number_input(key="rc_rec_row").set_value(1).run()
+    assert not at.exception
+    assert any(seen(x.value).startswith("Row 1 ") for x in at.markdown)
