@@ -338,10 +338,12 @@ def identifiers_tab() -> None:
         if lookup is not None:
             lookups.append(lookup.assign(column=col))
     kept = [c for c in ids if c in out.columns]
-    st.write("The first rows, before and after:")
-    p1, p2 = st.columns(2)
-    p1.dataframe(ctx.table.data[ids].head(5), hide_index=True)
-    p2.dataframe(out[kept].head(5), hide_index=True) if kept else p2.info("All dropped.")
+    # what the identifiers become, never what they were: the page shows no direct identifier
+    if kept:
+        st.write("What the first rows' identifiers become:")
+        st.dataframe(out[kept].head(5), hide_index=True)
+    else:
+        st.info("Every direct identifier is dropped.")
     d1, d2 = st.columns(2)
     d1.download_button(
         "Download the table with these identifiers (CSV)",
