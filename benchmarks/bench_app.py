@@ -26,19 +26,17 @@ five-minute figure; the default 150 s is past the session TTL set in
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_foundation import make_csv  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from tests.live import BUSY, serve  # noqa: E402
 
 PAGES = [
     ("Uniqueness", "Records by equivalence-class size"),
@@ -57,24 +55,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-# While a script runs, the app's root says so (data-test-script-state), Streamlit marks the
-# previous run's elements stale and shows spinners (its header status widget is hidden by
-# toolbarMode = "minimal"), and a skeleton stands where a chart waits for plotly.js (loaded
-# by the browser once per tab). A page that computes for seconds after drawing its first
-# elements has nothing stale: the root's state is what catches it.
-BUSY = (
-    '() => !!document.querySelector(\'[data-test-script-state="running"], '
-    '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"], '
-    '[data-testid="stSkeleton"]\')'
-)
 
 
 def settle(page, t0: float, quiet: float = 1.5, timeout: float = 120.0) -> float:
@@ -111,28 +91,10 @@ def main() -> int:
     args = parser.parse_args()
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     csv = make_csv(args.rows)
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://localhost:{port}"
     from playwright.sync_api import sync_playwright
 
-    try:
-        t0 = time.perf_counter()
-        while True:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.05)
-            if time.perf_counter() - t0 > 60:
-                raise SystemExit("the server did not start")
-        line("server start to health check", f"{time.perf_counter() - t0:.2f} s", "", None)
+    with serve() as (url, proc, health):
+        line("server start to health check", f"{health:.2f} s", "", None)
         idle_before = rss_mb(proc.pid)
         with sync_playwright() as p:
             browser = p.chromium.launch(
@@ -233,9 +195,6 @@ def main() -> int:
             "within 200 MB of idle",
             after - idle_warm < 200,
         )
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
     return 0
 
 

@@ -7,20 +7,14 @@ Screenshots of every page go to ``screenshots/`` (ignored by git).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
+from tests import live
 from tests.conftest import IN_CI, ROOT, SHARED
 
 pytestmark = pytest.mark.browser
@@ -39,47 +33,14 @@ ARGS = [
 TIMEOUT = 30_000
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def serve():
-    """Run the app on a free port in its own process group; yield its URL, then kill it."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://localhost:{port}"
+    """Run the app (:func:`tests.live.serve`); yield its URL."""
     try:
-        for _ in range(120):
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the Streamlit server did not start")
-        yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        with live.serve() as (url, _, _):
+            yield url
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="module")
@@ -129,17 +90,10 @@ def open_app(browser, server, external: list[str], scheme: str = "light"):
 
 
 def wait_idle(page):
-    """Wait until the run is over: the app's root says the script is not running, no
-    element of the previous run is stale and no spinner shows (Streamlit's status widget
-    is hidden in minimal toolbar mode)."""
+    """Wait until the run is over (:data:`tests.live.BUSY` turns false)."""
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_timeout(300)  # let a rerun (st.rerun after an upload) begin
-    page.wait_for_function(
-        '() => !document.querySelector(\'[data-test-script-state="running"], '
-        '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSpinner"], '
-        '[data-testid="stSkeleton"]\')',
-        timeout=TIMEOUT,
-    )
+    page.wait_for_function(f"() => !({live.BUSY})()", timeout=TIMEOUT)
     page.wait_for_timeout(300)
 
 
