@@ -1,7 +1,7 @@
 """Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
 
-Also ``anonymize`` / ``apply`` (remediation) and ``records`` (the per-record
-risk table).
+Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
+risk table) and ``report`` (the HTML / JSON report).
 
 Exit codes: 0 success, 2 bad input or usage (message on stderr, no
 traceback).
@@ -87,9 +87,11 @@ def _build_parser() -> argparse.ArgumentParser:
     a.add_argument("--format", choices=("text", "json"), default="text")
     from riskcore._cli_deidentify import add_parsers
     from riskcore._cli_records import add_parser as add_records
+    from riskcore._cli_report import add_parser as add_report
 
     add_parsers(sub)
     add_records(sub)
+    add_report(sub)
     return p
 
 
@@ -158,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from riskcore._cli_records import run_records
 
         return run_records(args, _load)
+    if args.command == "report":
+        from riskcore._cli_report import run_report
+
+        return run_report(args, _load)
     from riskcore._results import dumps
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text
