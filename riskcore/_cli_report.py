@@ -1,10 +1,10 @@
 """The command line's ``report`` command: the assessment as an HTML / JSON (/ PDF) document.
 
 ``python -m riskcore report DATA --profile PROFILE.json --out report.html
-[--json report.json]`` assesses DATA under the profile (the Data page's role
+[--json report.json] [--pdf report.pdf]`` assesses DATA under the profile (the Data page's role
 profile plus optional ``targets``, ``sampling_fraction``, ``c``, ``recipe`` and
 ``ledger``; see :func:`riskcore.report.document.load_profile`) and writes the
-offline HTML report and its JSON twin. Heavy imports happen inside the handler.
+offline HTML report, its JSON twin and the PDF/A-3b report. Heavy imports happen inside the handler.
 """
 
 from __future__ import annotations
@@ -32,13 +32,16 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--out", required=True, help="the HTML report")
     r.add_argument("--json", default=None, help="the JSON twin")
     r.add_argument(
+        "--pdf", default=None, help="the PDF/A-3b report, the JSON twin embedded (WeasyPrint)"
+    )
+    r.add_argument(
         "--no-figures", action="store_true", help="leave the figures (and plotly.js) out"
     )
 
 
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
-    from riskcore.report.document import build_report, render_html
+    from riskcore.report.document import build_report, render_html, render_pdf
 
     try:
         try:
@@ -63,6 +66,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
         if args.json:
             Path(args.json).write_text(report.to_json() + "\n", "utf-8")
+        if args.pdf:
+            Path(args.pdf).write_bytes(render_pdf(report, figures=not args.no_figures))
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

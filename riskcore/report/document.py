@@ -36,12 +36,15 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "ATTACHMENT_NAME",
     "METHOD_NOTES",
     "REPORT_SCHEMA",
     "Report",
     "build_report",
+    "figure_svgs",
     "load_profile",
     "render_html",
+    "render_pdf",
 ]
 
 #: Name and version of the report's JSON format (raise the version when a field changes meaning).
@@ -425,7 +428,7 @@ def _command(data_name: str, profile_name: str) -> str:
             shlex.quote(data_name),
             "--profile",
             shlex.quote(profile_name),
-            "--out report.html --json report.json",
+            "--out report.html --json report.json --pdf report.pdf",
         ]
     )
 
@@ -665,13 +668,12 @@ def _metrics_section(a: Assessment) -> str:
     return "".join(parts)
 
 
-def _figures(report: Report) -> list[str]:
-    """Return each figure as a <div> (plotly.js not included)."""
+def _figure_objects(report: Report) -> list[Any]:
+    """Return the report's plotly figures: class sizes and candidates, before (and after)."""
     from riskcore.report.figures import candidates_curve, class_size_histogram
     from riskcore.report.readings import candidate_table, join_names, size_histogram
 
     out = []
-    config = {"displaylogo": False, "responsive": True}
     shown = [("", report.assessment)]
     if report.after is not None:
         shown.append((" (after remediation)", report.after))
@@ -684,12 +686,19 @@ def _figures(report: Report) -> list[str]:
         for fig in figs:
             if suffix:
                 fig.update_layout(title_text=f"{fig.layout.title.text}{suffix}")
-            out.append(
-                '<div class="plot">'
-                + fig.to_html(full_html=False, include_plotlyjs=False, config=config)
-                + "</div>"
-            )
+            out.append(fig)
     return out
+
+
+def _figures(report: Report) -> list[str]:
+    """Return each figure as a <div> (plotly.js not included)."""
+    config = {"displaylogo": False, "responsive": True}
+    return [
+        '<div class="plot">'
+        + fig.to_html(full_html=False, include_plotlyjs=False, config=config)
+        + "</div>"
+        for fig in _figure_objects(report)
+    ]
 
 
 def render_html(report: Report, *, figures: bool = True) -> str:
@@ -711,6 +720,16 @@ def render_html(report: Report, *, figures: bool = True) -> str:
     -------
     str
     """
+    head: list[str] = []
+    if figures:
+        import plotly.offline
+
+        head.append(f'<script type="text/javascript">{plotly.offline.get_plotlyjs()}</script>')
+    return _document(report, head=head, figures=_figures(report) if figures else [])
+
+
+def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) -> str:
+    """Return the report's HTML with ``head`` added to <head> and the ``figures`` blocks."""
     r = report
     d = r.dataset
     a = r.assessment
@@ -726,10 +745,7 @@ def render_html(report: Report, *, figures: bool = True) -> str:
         f"<title>Re-identification risk report: {_e(d['name'])}</title>",
         f"<style>{_CSS}</style>",
     ]
-    if figures:
-        import plotly.offline
-
-        s.append(f'<script type="text/javascript">{plotly.offline.get_plotlyjs()}</script>')
+    s += head
     s.append("</head><body>")
     s.append(f"<h1>Re-identification risk report</h1><p class='small'>{_e(r.schema)}</p>")
     s.append(
@@ -774,8 +790,7 @@ def render_html(report: Report, *, figures: bool = True) -> str:
     s += [f"<p>{_e(x)}</p>" for x in r.readings]
     s.append("<h3>Targets met</h3>")
     s.append(_checks_table(r.checks))
-    if figures:
-        s += _figures(r)
+    s += figures
     if r.remediation is not None and r.after is not None:
         m = r.remediation
         s.append("<h2>Remediation</h2>")
@@ -850,3 +865,119 @@ def render_html(report: Report, *, figures: bool = True) -> str:
         s.append(f"<p>{label}:</p><div class='field'></div>")
     s.append("</body></html>")
     return "\n".join(s)
+
+
+# ------------------------------------------------------------------ PDF
+
+#: Name of the JSON twin embedded in the PDF.
+ATTACHMENT_NAME = "report.json"
+
+_PRINT_CSS = """
+@page{{size:A4;margin:20mm 14mm 18mm;
+@top-left{{content:"Re-identification risk report";font-size:7.5pt;color:#555}}
+@top-right{{content:"SHA-256 {sha}";font-size:6.5pt;color:#555;font-family:monospace}}
+@bottom-center{{content:"page " counter(page) " of " counter(pages);font-size:8pt;color:#555}}}}
+body{{max-width:none;margin:0;padding:0;font-size:9.5pt}}
+table{{font-size:8pt}}.plot img{{width:100%}}details{{display:block}}
+h2{{page-break-after:avoid}}table,.plot{{page-break-inside:avoid}}
+"""
+
+
+def figure_svgs(report: Report) -> list[bytes]:
+    """Return the report's figures as static SVG, drawn by kaleido in the system Chromium.
+
+    plotly.js comes from the installed plotly package (a ``file:`` URL) and
+    MathJax is switched off, so the drawing fetches nothing from the network.
+
+    Raises
+    ------
+    RiskcoreError
+        When kaleido is not installed or cannot start Chromium.
+    """
+    import asyncio
+
+    figs = _figure_objects(report)
+    try:
+        import kaleido
+    except ImportError:
+        raise RiskcoreError(
+            "static figures need kaleido (pip install kaleido) and Chromium; "
+            "or leave the figures out"
+        ) from None
+
+    async def draw() -> list[bytes]:
+        async with kaleido.Kaleido(n=1, mathjax=False) as k:
+            opts = {"format": "svg", "width": 900, "height": 420}
+            return [bytes(await k.calc_fig(fig, opts=opts)) for fig in figs]
+
+    try:
+        return asyncio.run(draw())
+    except Exception as exc:  # kaleido / choreographer raise their own error types
+        raise RiskcoreError(
+            f"kaleido could not draw the figures ({type(exc).__name__}: {exc}); "
+            "install Chromium, or leave the figures out"
+        ) from None
+
+
+def render_pdf(report: Report, *, figures: bool = True) -> bytes:
+    """Return the report as a PDF/A-3b document with the JSON twin attached.
+
+    Rendered locally by WeasyPrint from the same HTML as :func:`render_html`
+    (without scripts), figures as static SVG (:func:`figure_svgs`) in
+    ``data:`` URLs. The URL fetcher allows only ``data:`` URLs: nothing is
+    read from the network or the disk. Every page carries its number and the
+    dataset's SHA-256 (CSS ``@page``). The JSON twin
+    (:meth:`Report.to_json`) is embedded as the file :data:`ATTACHMENT_NAME`
+    (PDF/A-3 associated file, relationship ``Data``).
+
+    Parameters
+    ----------
+    report : Report
+    figures : bool, default True
+        Draw the figures (needs kaleido and Chromium).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    RiskcoreError
+        When WeasyPrint is not installed, figures are asked for and cannot be
+        drawn, or the document refers to anything but a ``data:`` URL.
+    """
+    import base64
+
+    try:
+        import weasyprint
+        from weasyprint.urls import FatalURLFetchingError, URLFetcher
+    except (ImportError, OSError) as exc:  # OSError: the Pango libraries are missing
+        raise RiskcoreError(
+            f"the PDF needs WeasyPrint and Pango ({exc}): pip install weasyprint; "
+            "apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
+        ) from None
+    blocks = []
+    if figures:
+        for svg in figure_svgs(report):
+            b64 = base64.b64encode(svg).decode("ascii")
+            blocks.append(f'<div class="plot"><img src="data:image/svg+xml;base64,{b64}"></div>')
+    sha = report.dataset["sha256"]
+    if not all(ch in "0123456789abcdef" for ch in sha):
+        raise RiskcoreError("the fingerprint must be a hex SHA-256")
+    css = f"<style>{_PRINT_CSS.format(sha=sha)}</style>"
+    text = _document(report, head=[css], figures=blocks)
+    fetcher = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
+    twin = weasyprint.Attachment(
+        string=report.to_json().encode("utf-8"),
+        name=ATTACHMENT_NAME,
+        description="The report's numbers as JSON (riskcore report twin)",
+        relationship="Data",
+        url_fetcher=fetcher,
+    )
+    doc = weasyprint.HTML(string=text, url_fetcher=fetcher, base_url=None)
+    try:
+        pdf = doc.write_pdf(pdf_variant="pdf/a-3b", attachments=[twin])
+    except FatalURLFetchingError as exc:
+        raise RiskcoreError(f"the PDF may use data: URLs only, refused: {exc}") from None
+    assert isinstance(pdf, bytes)
+    return pdf

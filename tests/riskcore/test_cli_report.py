@@ -116,3 +116,14 @@ def test_a_missing_profile_file_exits_2(files, tmp_path, capsys):
     )
     assert code == 2
     assert "cannot read the profile" in capsys.readouterr().err
+
+
+def test_pdf_carries_the_same_twin_as_the_json_file(files, tmp_path):
+    from pypdf import PdfReader
+
+    data, profile = files
+    twin, pdf = tmp_path / "r.json", tmp_path / "r.pdf"
+    argv = ["report", str(data), "--profile", str(profile), "--out", str(tmp_path / "r.html")]
+    assert main([*argv, "--json", str(twin), "--pdf", str(pdf), "--no-figures"]) == 0
+    (embedded,) = PdfReader(pdf).attachments["report.json"]
+    assert json.loads(embedded) == json.loads(twin.read_text())
