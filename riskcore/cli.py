@@ -1,7 +1,8 @@
 """Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
 
 Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
-risk table) and ``report`` (the HTML / JSON report).
+risk table), ``report`` (the HTML / JSON / PDF report) and ``audit`` (the
+audit log's hash chain).
 
 Exit codes: 0 success, 2 bad input or usage (message on stderr, no
 traceback).
@@ -88,10 +89,12 @@ def _build_parser() -> argparse.ArgumentParser:
     from riskcore._cli_deidentify import add_parsers
     from riskcore._cli_records import add_parser as add_records
     from riskcore._cli_report import add_parser as add_report
+    from riskcore._cli_store import add_parser as add_audit
 
     add_parsers(sub)
     add_records(sub)
     add_report(sub)
+    add_audit(sub)
     return p
 
 
@@ -160,6 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from riskcore._cli_records import run_records
 
         return run_records(args, _load)
+    if args.command == "audit":
+        from riskcore._cli_store import run_audit
+
+        return run_audit(args)
     if args.command == "report":
         from riskcore._cli_report import run_report
 

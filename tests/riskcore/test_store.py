@@ -1,0 +1,161 @@
+"""Saved assessments and the audit log: triggers refuse edits, the chain finds edits below them,
+parallel writers lose nothing."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import multiprocessing
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from riskcore.cli import main
+from riskcore.errors import RiskcoreError
+from riskcore.store import DB_ENV, GENESIS, Store, default_path, entry_hash
+
+FP = "ab" * 32
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "r.db")
+    for i in range(4):
+        s.log("roles", user="ana", fingerprint=FP, changes={"step": i})
+    return s
+
+
+def _raw(store):
+    return closing(sqlite3.connect(store.path, isolation_level=None))
+
+
+def test_the_chain_links_each_entry_to_the_previous(store):
+    entries = store.audit()
+    assert [e.seq for e in entries] == [1, 2, 3, 4]
+    assert entries[0].prev_hash == GENESIS
+    for before, after in itertools.pairwise(entries):
+        assert after.prev_hash == before.hash
+    e = entries[2]
+    text = json.dumps(e.changes, sort_keys=True)
+    assert e.hash == entry_hash(e.seq, e.time, e.user, e.action, e.fingerprint, text, e.prev_hash)
+    assert store.verify().ok
+
+
+@pytest.mark.parametrize(
+    ("sql", "word"),
+    [
+        ("UPDATE audit SET user = 'eve' WHERE seq = 2", "UPDATE refused"),
+        ("DELETE FROM audit WHERE seq = 2", "DELETE refused"),
+    ],
+)
+def test_the_triggers_refuse_edits(store, sql, word):
+    with _raw(store) as con, pytest.raises(sqlite3.DatabaseError, match=word):
+        con.execute(sql)
+    assert store.verify().ok
+
+
+def _below_the_triggers(store, sql):
+    with _raw(store) as con:
+        con.execute("DROP TRIGGER audit_no_update")
+        con.execute("DROP TRIGGER audit_no_delete")
+        con.execute(sql)
+    Store(store.path)  # re-creates the triggers
+
+
+def test_an_entry_changed_below_the_triggers_is_found(store):
+    _below_the_triggers(store, """UPDATE audit SET changes = '{"step": 99}' WHERE seq = 2""")
+    with _raw(store) as con, pytest.raises(sqlite3.DatabaseError):
+        con.execute("DELETE FROM audit")  # the triggers are back
+    v = store.verify()
+    assert (v.ok, v.first_broken) == (False, 2)
+    assert "changed" in v.reason
+
+
+def test_an_entry_rehashed_below_the_triggers_breaks_the_next_link(store):
+    e = store.audit()[1]
+    text = '{"step": 99}'
+    h = entry_hash(e.seq, e.time, e.user, e.action, e.fingerprint, text, e.prev_hash)
+    _below_the_triggers(store, f"UPDATE audit SET changes = '{text}', hash = '{h}' WHERE seq = 2")
+    v = store.verify()
+    assert (v.ok, v.first_broken) == (False, 3)
+
+
+def test_an_entry_deleted_below_the_triggers_is_found(store):
+    _below_the_triggers(store, "DELETE FROM audit WHERE seq = 3")
+    v = store.verify()
+    assert (v.ok, v.first_broken) == (False, 4)
+    assert v.reason == "entry 3 is missing (the next is 4)"
+
+
+def _writer(path: str, worker: int, n: int) -> None:
+    s = Store(path)
+    for i in range(n):
+        s.log("write", user=f"w{worker}", changes={"worker": worker, "i": i})
+
+
+def test_eight_parallel_writer_processes_lose_nothing(tmp_path):
+    path = str(tmp_path / "p.db")
+    Store(path)
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(path, w, 25)) for w in range(8)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0] * 8
+    s = Store(path)
+    got = {(e.changes["worker"], e.changes["i"]) for e in s.audit()}
+    assert got == {(w, i) for w in range(8) for i in range(25)}
+    assert s.verify().ok and s.verify().entries == 200
+    with _raw(s) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_save_load_delete_and_the_deletion_is_logged(tmp_path):
+    s = Store(tmp_path / "a.db")
+    profile = {"quasi_identifiers": ["age"], "targets": {"k": 5}}
+    aid = s.save("March", fingerprint=FP, profile=profile, results={"k": 3}, user="ana")
+    got = s.load(aid)
+    assert (got.name, got.fingerprint, got.profile, got.results) == ("March", FP, profile, {"k": 3})
+    s.delete(aid, user="bob")
+    with pytest.raises(RiskcoreError, match=f"no saved assessment has the id {aid}"):
+        s.load(aid)
+    actions = [(e.action, e.user, e.changes.get("id")) for e in s.audit()]
+    assert actions == [("save", "ana", aid), ("delete", "bob", aid)]
+    assert s.verify().ok
+
+
+def test_a_failed_save_leaves_neither_row_nor_entry(tmp_path):
+    s = Store(tmp_path / "a.db")
+    with pytest.raises(ValueError):
+        s.save("x", fingerprint=FP, profile={"bad": float("nan")}, results={})
+    assert s.assessments() == [] and s.audit() == []
+
+
+def test_riskcore_db_overrides_the_path(tmp_path, monkeypatch):
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "env.db"))
+    assert default_path() == tmp_path / "env.db"
+    assert Store().path == tmp_path / "env.db"
+
+
+def test_cli_verify_and_export(store, capsys, tmp_path):
+    assert main(["audit", "verify", "--db", str(store.path)]) == 0
+    assert "4 entries" in capsys.readouterr().out
+    out = tmp_path / "audit.jsonl"
+    assert main(["audit", "export", "--db", str(store.path), "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["seq"] for x in lines] == [1, 2, 3, 4]
+    assert lines[3]["hash"] == store.audit()[3].hash
+    _below_the_triggers(store, "UPDATE audit SET user = 'eve' WHERE seq = 1")
+    assert main(["audit", "verify", "--db", str(store.path)]) == 1
+    assert "BROKEN at entry 1" in capsys.readouterr().err
+    assert main(["audit", "verify", "--db", str(tmp_path / "none.db")]) == 2
+
+
+def test_export_writes_json_lines(store):
+    buf = io.StringIO()
+    assert store.export(buf) == 4
+    assert json.loads(buf.getvalue().splitlines()[0])["changes"] == {"step": 0}
