@@ -159,3 +159,34 @@ def test_export_writes_json_lines(store):
     buf = io.StringIO()
     assert store.export(buf) == 4
     assert json.loads(buf.getvalue().splitlines()[0])["changes"] == {"step": 0}
+
+
+def _endless_writer(path: str) -> None:
+    s = Store(path)
+    i = 0
+    while True:
+        s.log("write", changes={"i": i, "pad": "x" * 2000})
+        i += 1
+
+
+def test_a_writer_killed_mid_write_leaves_an_intact_chain(tmp_path):
+    import time
+
+    path = str(tmp_path / "k.db")
+    Store(path)
+    p = multiprocessing.get_context("spawn").Process(target=_endless_writer, args=(path,))
+    p.start()
+    s = Store(path)
+    deadline = time.monotonic() + 60
+    while len(s.audit()) < 50 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    p.kill()  # SIGKILL: no clean-up, possibly inside a transaction
+    p.join(30)
+    assert p.exitcode is not None and p.exitcode < 0
+    v = s.verify()
+    assert v.ok and v.entries >= 50
+    assert [e.changes["i"] for e in s.audit()] == list(range(v.entries))
+    s.log("after", user="ana")  # the database still takes writes
+    assert s.verify().ok
+    with _raw(s) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
