@@ -39,6 +39,7 @@ __all__ = [
     "ATTACHMENT_NAME",
     "METHOD_NOTES",
     "REPORT_SCHEMA",
+    "SUDA_MAX_ROWS",
     "Report",
     "build_report",
     "figure_svgs",
@@ -49,6 +50,9 @@ __all__ = [
 
 #: Name and version of the report's JSON format (raise the version when a field changes meaning).
 REPORT_SCHEMA = "riskcore-report/1"
+
+#: Largest table whose special uniques (SUDA) the report computes (as the Records page).
+SUDA_MAX_ROWS = 200_000
 
 #: Method notes printed in every report: (topic, how it is computed, citation).
 METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
@@ -76,6 +80,12 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
         "from the whole table's (ordered or equal ground distance)",
         "Li N, Li T, Venkatasubramanian S. t-closeness: privacy beyond k-anonymity and "
         "l-diversity. ICDE 2007",
+    ),
+    (
+        "special uniques (SUDA)",
+        "minimal sample uniques found by SUDA2; SUDA scores and DIS-SUDA as in sdcMicro",
+        "Elliot M, Manning A, Ford R. A computational algorithm for handling the special "
+        "uniques problem. IJUFKS 10(5), 2002; Manning A, Haglin D, Keane J. SUDA2, 2008",
     ),
     (
         "population estimates",
@@ -157,6 +167,10 @@ class Report(Result):
         when a recipe is given) against the threshold and the targets.
     privacy_budget : dict or None
         The DP ledger's entries and the budget spent.
+    special_uniques : dict or None
+        The SUDA summary (:class:`~riskcore.metrics.SudaResult` as JSON:
+        counts of minimal sample uniques, special uniques, DIS, each QI's
+        share; no per-record score), for tables up to :data:`SUDA_MAX_ROWS`.
     methods : list of dict
         Method notes with citations.
     software : dict of str to str
@@ -186,6 +200,7 @@ class Report(Result):
     after: Assessment | None = None
     privacy_budget: dict[str, Any] | None = None
     checks_after: list[dict[str, Any]] = field(default_factory=list)
+    special_uniques: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON twin: every field, with ``schema`` and ``schema_version``.
@@ -483,6 +498,15 @@ def build_report(
     }
     a = assess(data, **assess_kw)
     checks = _checks(a, targets)
+    readings = _readings(a)
+    special = None
+    if len(data) <= SUDA_MAX_ROWS:
+        from riskcore.metrics import suda
+        from riskcore.report.readings.records import suda_reading
+
+        su = suda(data, roles.quasi_identifiers, dis_fraction=sf or 0.01)
+        special = su.to_dict()
+        readings.append(suda_reading(su))
     remediation = after = None
     checks_after: list[dict[str, Any]] = []
     if p["recipe"] is not None:
@@ -526,7 +550,7 @@ def build_report(
         targets={**targets, "meanings": meanings},
         assessment=a,
         checks=checks,
-        readings=_readings(a),
+        readings=readings,
         verdict=verdict,
         methods=[{"topic": t, "method": m, "citation": c} for t, m, c in METHOD_NOTES],
         software=_versions(),
@@ -544,6 +568,7 @@ def build_report(
         after=after,
         privacy_budget=None if p["ledger"] is None else _budget(p["ledger"]),
         checks_after=checks_after,
+        special_uniques=special,
     )
 
 
@@ -788,6 +813,19 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
     s.append("<h2>Uniqueness, k-anonymity and risk</h2>")
     s.append(_metrics_section(a))
     s += [f"<p>{_e(x)}</p>" for x in r.readings]
+    su = r.special_uniques
+    if su is not None:
+        s.append("<h3>Special uniques (SUDA)</h3>")
+        s.append(
+            _table(
+                ["minimal sample uniques", "special uniques", "sample uniques", "DIS"],
+                [[su["n_msus"], su["special_uniques"], su["sample_uniques"], su["dis"]]],
+            )
+            + _table(
+                ["quasi-identifier", "share of the SUDA scores"],
+                [list(x) for x in zip(su["quasi_identifiers"], su["qi_contribution"], strict=True)],
+            )
+        )
     s.append("<h3>Targets met</h3>")
     s.append(_checks_table(r.checks))
     s += figures

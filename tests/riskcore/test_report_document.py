@@ -220,3 +220,11 @@ def test_the_fingerprint_is_the_sha256_given_or_of_the_csv():
     assert r.dataset["sha256"] == hashlib.sha256(b"q\na\nb\n").hexdigest()
     given = build_report(df, {"quasi_identifiers": ["q"]}, sha256="ab" * 32)
     assert given.dataset["sha256"] == "ab" * 32
+
+
+def test_the_special_uniques_are_suda_s(people, report):
+    from riskcore.metrics import suda
+
+    expected = suda(people, ["age", "sex", "race"], dis_fraction=0.1)
+    assert report.special_uniques == json.loads(json.dumps(expected.to_dict()))
+    assert "special uniques" in render_html(report, figures=False)
