@@ -22,6 +22,7 @@ PAGES = [
     st.Page("pages/remediate.py", title="Remediate"),
     st.Page("pages/dp.py", title="Differential privacy"),
     st.Page("pages/ldp.py", title="Local DP"),
+    st.Page("pages/report.py", title="Report"),
     st.Page("pages/guided_demo.py", title="Guided demo"),
 ]
 nav = st.navigation(PAGES)

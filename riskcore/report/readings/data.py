@@ -12,6 +12,8 @@ __all__ = [
     "column_summary",
     "numeric_columns",
     "redundancy_reading",
+    "report_intro",
+    "report_verdict_reading",
     "roles_reading",
     "table_heading",
     "upload_limit_note",
@@ -134,3 +136,24 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
         "equivalence classes, so only one of each pair is suggested as a quasi-identifier."
     )
     return lead, [f"{p.reason}." for p in suggestions.redundant]
+
+
+def report_intro() -> str:
+    """Return the Report page's opening paragraph."""
+    return (
+        "One document of this assessment, to file and sign: the dataset's fingerprint (never "
+        "its values), the roles and why, the targets and what they mean, every figure with "
+        "its method and citation, the generalization in use with its loss, the privacy "
+        "budget spent, a verdict against the threshold, the command that reproduces every "
+        "number, and fields for the reviewer. The HTML opens offline; the JSON twin holds the "
+        "same numbers for another tool; the PDF (PDF/A-3b) carries the JSON inside it."
+    )
+
+
+def report_verdict_reading(verdict: dict[str, object]) -> str:
+    """Return the report's verdict in one sentence (``Report.verdict``)."""
+    head = "Passes" if verdict["pass"] else "Does not pass"
+    return (
+        f"{head}, on {verdict['of']}: {verdict['reason']} (threshold {verdict['threshold']:g}; "
+        f"highest record risk {float(verdict['highest_risk']):.3f})."  # type: ignore[arg-type]
+    )

@@ -1,0 +1,34 @@
+"""AppTest: the Report page builds the document of the session's assessment."""
+
+from __future__ import annotations
+
+from riskcore.demo import make_people
+from riskcore.metrics import assess
+from riskcore.roles import suggest_roles
+from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
+
+
+def test_report_page_builds_the_sessions_report():
+    at = run("pages/report.py")
+    assert not at.exception
+    assert not at.get("download_button")  # nothing before the click
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception
+    report = at.session_state["rc_report"]["report"]
+    df = make_people(32_561, seed=0)
+    roles = suggest_roles(df).roles
+    expected = assess(df, quasi_identifiers=roles.quasi_identifiers, sensitive=roles.sensitive)
+    assert report.assessment.k == expected.k
+    assert report.assessment.prosecutor.records_at_risk == expected.prosecutor.records_at_risk
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels[:3] == [
+        "Download the report (HTML)",
+        "Download the JSON twin",
+        "Download the PDF (PDF/A-3b)",
+    ]
+    assert any(seen(w.value).startswith("Does not pass, on the table as given") for w in at.warning)
+    assert report.command in [c.value for c in at.code]
+    # a change of targets makes the report stale, and the page says so
+    at.session_state["rc_targets"]["k"] = 3
+    at.run()
+    assert any("changed since this report was built" in w.value for w in at.warning)
