@@ -11,6 +11,7 @@ from ui.safe import md
 
 st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
 memory.start()
+memory.end_with_tab()
 state.init_state()
 
 PAGES = [

@@ -26,7 +26,7 @@ from riskcore.report.readings import (
     target_table,
     targets_reading,
 )
-from ui import cached, state
+from ui import cached, formats, state
 from ui.context import context, require_qis
 from ui.safe import md
 
@@ -85,7 +85,7 @@ with st.expander("Targets and threshold", expanded=True):
     tg["threshold"] = st.selectbox(
         "record-risk threshold",
         options,
-        format_func=lambda v: f"{v:g}  ({THRESHOLDS[v]})",
+        format_func=formats.threshold,
         key=seeded(
             "rc_target_threshold", tg["threshold"] if tg["threshold"] in options else options[2]
         ),

@@ -39,7 +39,7 @@ from riskcore.report.readings import (
     stale_release_reading,
     worlds_reading,
 )
-from ui import cached, state
+from ui import cached, formats, state
 from ui.context import capture_leaks, context
 from ui.safe import md
 
@@ -79,7 +79,7 @@ delta = c3.select_slider(
     "Gaussian delta",
     options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
     value=1e-6,
-    format_func=lambda d: f"{d:g}",
+    format_func=formats.general_number,
 )
 confidence = c4.select_slider("Confidence", options=[0.9, 0.95, 0.99], value=0.95)
 alpha = round(1.0 - confidence, 4)
@@ -217,7 +217,7 @@ with tab_noise:
     mech = r1.selectbox(
         "Mechanism",
         rel_mechs,
-        format_func=lambda m: dp.Mechanism(m).label,
+        format_func=formats.mechanism,
         key="rc_dp_release_mech",
     )
     ledger = state.ledger(ctx.dataset_key)
@@ -332,14 +332,14 @@ with tab_budget:
         "Delta budget",
         options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
         value=ledger.delta_budget,
-        format_func=lambda d: f"{d:g}",
+        format_func=formats.general_number,
         key="rc_dp_dbudget",
     )
     acc = b3.radio(
         "Count releases with",
         ["basic", "zcdp"],
         index=["basic", "zcdp"].index(ledger.accounting),
-        format_func=lambda a: {"basic": "basic composition", "zcdp": "zCDP"}[a],
+        format_func=formats.accountant,
         key="rc_dp_accounting",
     )
     if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
@@ -409,10 +409,7 @@ with tab_di:
         src = i2.radio(
             "Candidates (m) come from",
             ["sample", "class"],
-            format_func=lambda s: {
-                "sample": "m people drawn from the table",
-                "class": "the smallest equivalence class on the QIs",
-            }[s],
+            format_func=formats.candidate_source,
             key="rc_dp_msrc",
         )
         j1, j2 = st.columns(2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -22,7 +23,7 @@ from riskcore.report.readings import (
     safe_harbor_table,
     search_reading,
 )
-from ui import cached, remediation, state
+from ui import cached, formats, remediation, state
 from ui.context import context
 from ui.safe import md
 
@@ -157,7 +158,7 @@ def generalization() -> None:
         lv = box.select_slider(
             md(q),
             options=list(range(h.height + 1)),
-            format_func=lambda x, h=h: md(f"{x} of {h.height}"),
+            format_func=functools.partial(formats.level_of, h.height),
             key=seeded(f"level_{q}", 0),
         )
         box.caption(md(level_label(h, int(lv))))
@@ -278,18 +279,7 @@ def safe_harbor_tab() -> None:
     )
 
 
-OPERATORS = {
-    "drop": "drop the column",
-    "redact": "redact (one text for all)",
-    "mask_digits": "keep the last 4 digits",
-    "keep_initials": "keep the initials",
-    "substitute": "a number per value (Person 00017)",
-    "hmac_tokens": "keyed token (HMAC-SHA256)",
-    "reversible_tokens": "reversible token (AES-SIV)",
-    "surrogates:name": "realistic surrogate name (Faker)",
-    "surrogates:ssn": "realistic surrogate SSN (Faker)",
-    "surrogates:email": "realistic surrogate e-mail (Faker)",
-}
+OPERATORS = formats.OPERATOR_LABELS
 NOTE_OF = {"drop": "drop_columns"}
 SECRET = "rc_rem_secret"  # this session's key for tokens: never exported, shown once
 
@@ -310,7 +300,7 @@ def identifiers_tab() -> None:
         op = c1.selectbox(
             md(col),
             list(OPERATORS),
-            format_func=lambda k: md(OPERATORS[k]),
+            format_func=formats.operator,
             key=f"rc_rem_op_{col}",
         )
         c2.caption(md(OPERATOR_NOTES[NOTE_OF.get(op, op.split(":")[0])]))

@@ -3,9 +3,10 @@
 One Streamlit process serves every session. Two allocators keep freed memory
 by default: pyarrow's mimalloc pool (it held 300 MB after parsing a 100 MB
 CSV) and glibc's malloc arenas (one per script thread). So, once per process,
-pyarrow is pointed at the system allocator, and a daemon thread hands free
-heap pages back every :data:`TRIM_EVERY_S` seconds with glibc's
-``malloc_trim`` (where it exists). Session caches are dropped by Streamlit
+pyarrow is pointed at the system allocator, glibc's mmap threshold is pinned
+so that column-sized arrays are mapped and unmapped on their own, and a
+daemon thread hands free heap pages back every :data:`TRIM_EVERY_S` seconds
+with glibc's ``malloc_trim`` (where it exists). Session caches are dropped by Streamlit
 when a tab disconnects and session state after ``server.disconnectedSessionTTL``;
 this makes their memory visible as free again (``benchmarks/bench_app.py``).
 """
@@ -16,8 +17,11 @@ import ctypes
 import ctypes.util
 import threading
 import time
+from typing import Any
 
-__all__ = ["TRIM_EVERY_S", "release_memory", "start"]
+import streamlit as st
+
+__all__ = ["TRIM_EVERY_S", "end_with_tab", "release_memory", "start"]
 
 #: Seconds between two returns of free memory to the system.
 TRIM_EVERY_S = 20.0
@@ -39,6 +43,31 @@ def _malloc_trim() -> object | None:
 
 _TRIM = _malloc_trim()
 
+#: glibc's mallopt parameter of the size from which a block is mapped on its own.
+M_MMAP_THRESHOLD = -3
+#: Blocks of this size or more are mapped on their own and unmapped when freed.
+MMAP_THRESHOLD = 1 << 20
+
+
+def _fix_mmap_threshold() -> bool:
+    """Pin glibc's mmap threshold at :data:`MMAP_THRESHOLD` (1 MiB); False where absent.
+
+    glibc raises the threshold (up to 32 MB) each time a mapped block is
+    freed, so after the first large table every column-sized array (8 MB per
+    million rows) comes from the heap arenas, where a few surviving small
+    blocks keep freed pages from going back: one 1M-row session left about
+    300 MB behind after its tab closed. A fixed threshold keeps large arrays
+    mapped, so freeing them returns their memory at once.
+    """
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        mallopt = getattr(ctypes.CDLL(name), "mallopt", None)
+    except OSError:
+        return False
+    return bool(mallopt is not None and mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1)
+
 
 def release_memory() -> bool:
     """Hand free heap pages back to the system; return False where glibc is absent."""
@@ -52,6 +81,14 @@ def _loop() -> None:
     while True:
         time.sleep(TRIM_EVERY_S)
         release_memory()
+        import os as _os
+
+        from ui import _memdbg
+
+        if _os.path.exists("/tmp/memdbg/go") and not _os.path.exists("/tmp/memdbg/done"):
+            open("/tmp/memdbg/done", "w").close()
+            _memdbg.holders()
+            _memdbg.chain()
 
 
 def start() -> None:
@@ -63,5 +100,41 @@ def start() -> None:
         _started = True
     import pyarrow as pa
 
+    _fix_mmap_threshold()
     pa.set_memory_pool(pa.system_memory_pool())
     threading.Thread(target=_loop, name="riskcore-release-memory", daemon=True).start()
+
+
+_ENDS_WITH_TAB = "rc_session_ends_with_tab"
+
+
+def end_with_tab() -> None:
+    """Make this session end when its tab disconnects, not wait to be resumed.
+
+    By default Streamlit keeps a disconnected session for a reconnect and
+    shuts it down only when its stored entry is next swept, so everything the
+    session holds (its state, its widgets' callbacks, a page's deferred
+    downloads, and through them its table) outlives the tab. The table
+    itself is gone at once anyway (session caches are dropped on
+    disconnect), so resuming gains nothing here: the session is marked
+    non-resumable (``Runtime.mark_session_nonresumable``), and Streamlit shuts
+    it down when the tab goes. Called once per session; does nothing without
+    a runtime (tests, bare mode).
+    """
+    if st.session_state.get(_ENDS_WITH_TAB):
+        return
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    rt = _runtime()
+    if ctx is None or rt is None:
+        return
+    rt.mark_session_nonresumable(ctx.session_id)
+    st.session_state[_ENDS_WITH_TAB] = True
+
+
+def _runtime() -> Any:
+    """Return Streamlit's runtime, or None without one (AppTest, bare mode)."""
+    from streamlit import runtime
+
+    return runtime.get_instance() if runtime.exists() else None

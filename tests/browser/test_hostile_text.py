@@ -155,6 +155,20 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
         tab(page, name_)
         no_data_addresses(page, f"DP: {name_}")
 
+    goto(page, server, "Records")
+    page.get_by_text("Why is this record risky?").first.wait_for()
+    no_data_addresses(page, "Records")
+    goto(page, server, "Remediate")
+    page.get_by_role("button", name="Find the least-loss generalization").click()
+    wait_idle(page)
+    with page.expect_download():  # a hierarchy named after a hostile column, as a file
+        page.get_by_text("Hierarchies: how each quasi-identifier").first.click()
+        page.get_by_role("button", name="Download the hierarchy of").first.click()
+    no_data_addresses(page, "Remediate: generalize")
+    for name_ in ("HIPAA Safe Harbor", "Direct identifiers"):
+        tab(page, name_)
+        no_data_addresses(page, f"Remediate: {name_}")
+
     goto(page, server, "Local DP")
     page.get_by_text("Randomized response on").first.wait_for()
     no_data_addresses(page, "Local DP: randomized response")

@@ -1,0 +1,56 @@
+"""What a session holds after its tab closes: nothing that reaches its table."""
+
+from __future__ import annotations
+
+import ast
+
+from tests.app.test_apptest import clear_caches, run  # noqa: F401 (fixture)
+from tests.conftest import ROOT
+
+
+def test_every_session_is_marked_to_end_with_its_tab(monkeypatch):
+    """Streamlit keeps a disconnected session for a reconnect unless it is non-resumable;
+    every session is marked once, so closing the tab shuts it down."""
+    from ui import memory
+
+    marked: list[str] = []
+
+    class FakeRuntime:
+        def mark_session_nonresumable(self, session_id: str) -> None:
+            marked.append(session_id)
+
+    monkeypatch.setattr(memory, "_runtime", FakeRuntime)
+    at = run()
+    at.run()
+    at.switch_page("pages/uniqueness.py").run()
+    assert marked == ["test session id"]  # once, for this session (AppTest's id)
+
+
+CALLBACKS = {"format_func", "on_change", "on_click", "on_select"}
+
+
+def test_no_page_hands_streamlit_a_function_of_its_own():
+    """A function defined in a page script (a lambda or a def) holds the script's globals,
+    and with them the page's table; Streamlit keeps widgets' format_funcs and callbacks
+    until the session ends. Pages pass functions of imported modules only."""
+    found = []
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            for kw in call.keywords:
+                if kw.arg not in CALLBACKS:
+                    continue
+                v = kw.value
+                if isinstance(v, ast.Lambda) or (isinstance(v, ast.Name) and v.id in own):
+                    found.append(f"{path.name}:{kw.lineno} {kw.arg}={ast.unparse(v)[:60]}")
+    assert not found, "use a function from ui.formats (or another module):\n" + "\n".join(found)
+
+
+def test_glibc_maps_large_arrays_on_their_own():
+    """glibc's mmap threshold is pinned at 1 MiB (its dynamic rise kept a closed session's
+    arrays in the heap arenas); mallopt returns 1 on success."""
+    from ui import memory
+
+    assert memory._fix_mmap_threshold() is True
+    assert memory.MMAP_THRESHOLD == 1 << 20

@@ -1,0 +1,82 @@
+"""Labels of widget options, defined here and never in a page.
+
+Streamlit keeps every widget's ``format_func`` (and callbacks) in the
+session's widget metadata until the session is gone, which is long after its
+tab closed. A function defined in a page script holds that script's globals,
+and with them the page's table: one 1,000,000-row session kept about 100 MB
+alive after its tab closed through a lambda ``format_func``. Functions of an
+imported module hold only that module's globals.
+"""
+
+from __future__ import annotations
+
+from riskcore import dp
+from riskcore.metrics import THRESHOLDS
+from ui.safe import md
+
+__all__ = [
+    "ACCOUNTANT_LABELS",
+    "CANDIDATE_SOURCES",
+    "OPERATOR_LABELS",
+    "accountant",
+    "candidate_source",
+    "general_number",
+    "level_of",
+    "mechanism",
+    "operator",
+    "threshold",
+]
+
+ACCOUNTANT_LABELS = {"basic": "basic composition", "zcdp": "zCDP"}
+CANDIDATE_SOURCES = {
+    "sample": "m people drawn from the table",
+    "class": "the smallest equivalence class on the QIs",
+}
+#: Operators of the Remediate page's direct identifiers, with their labels.
+OPERATOR_LABELS = {
+    "drop": "drop the column",
+    "redact": "redact (one text for all)",
+    "mask_digits": "keep the last 4 digits",
+    "keep_initials": "keep the initials",
+    "substitute": "a number per value (Person 00017)",
+    "hmac_tokens": "keyed token (HMAC-SHA256)",
+    "reversible_tokens": "reversible token (AES-SIV)",
+    "surrogates:name": "realistic surrogate name (Faker)",
+    "surrogates:ssn": "realistic surrogate SSN (Faker)",
+    "surrogates:email": "realistic surrogate e-mail (Faker)",
+}
+
+
+def general_number(value: float) -> str:
+    """Return a number in its shortest form (1e-06, 0.95)."""
+    return f"{value:g}"
+
+
+def threshold(value: float) -> str:
+    """Return a record-risk threshold with its cited meaning."""
+    return f"{value:g}  ({THRESHOLDS[value]})"
+
+
+def mechanism(value: str) -> str:
+    """Return a DP mechanism's label."""
+    return dp.Mechanism(value).label
+
+
+def accountant(value: str) -> str:
+    """Return a privacy accountant's label."""
+    return ACCOUNTANT_LABELS[value]
+
+
+def candidate_source(value: str) -> str:
+    """Return where the differential-identifiability candidates come from."""
+    return CANDIDATE_SOURCES[value]
+
+
+def operator(value: str) -> str:
+    """Return a masking operator's label, escaped for markdown."""
+    return md(OPERATOR_LABELS[value])
+
+
+def level_of(height: int, level: int) -> str:
+    """Return "2 of 5": a level of a hierarchy of that height (bind ``height`` with partial)."""
+    return f"{level} of {height}"
