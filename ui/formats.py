@@ -6,6 +6,11 @@ tab closed. A function defined in a page script holds that script's globals,
 and with them the page's table: one 1,000,000-row session kept about 100 MB
 alive after its tab closed through a lambda ``format_func``. Functions of an
 imported module hold only that module's globals.
+
+Radios and select sliders render their options as markdown: their labels
+(:data:`ESCAPED`) go through ``md``. A select box shows plain text, so its
+labels (``threshold``, ``mechanism``, ``operator``) must not: a backslash
+would show.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from ui.safe import md
 __all__ = [
     "ACCOUNTANT_LABELS",
     "CANDIDATE_SOURCES",
+    "ESCAPED",
     "OPERATOR_LABELS",
     "accountant",
     "candidate_source",
@@ -26,6 +32,9 @@ __all__ = [
     "operator",
     "threshold",
 ]
+
+#: The labels escaped by md, for widgets that render options as markdown.
+ESCAPED = frozenset({"general_number", "accountant", "candidate_source", "level_of"})
 
 ACCOUNTANT_LABELS = {"basic": "basic composition", "zcdp": "zCDP"}
 CANDIDATE_SOURCES = {
@@ -49,7 +58,7 @@ OPERATOR_LABELS = {
 
 def general_number(value: float) -> str:
     """Return a number in its shortest form (1e-06, 0.95)."""
-    return f"{value:g}"
+    return md(f"{value:g}")
 
 
 def threshold(value: float) -> str:
@@ -64,19 +73,19 @@ def mechanism(value: str) -> str:
 
 def accountant(value: str) -> str:
     """Return a privacy accountant's label."""
-    return ACCOUNTANT_LABELS[value]
+    return md(ACCOUNTANT_LABELS[value])
 
 
 def candidate_source(value: str) -> str:
     """Return where the differential-identifiability candidates come from."""
-    return CANDIDATE_SOURCES[value]
+    return md(CANDIDATE_SOURCES[value])
 
 
 def operator(value: str) -> str:
-    """Return a masking operator's label, escaped for markdown."""
-    return md(OPERATOR_LABELS[value])
+    """Return a masking operator's label."""
+    return OPERATOR_LABELS[value]
 
 
 def level_of(height: int, level: int) -> str:
     """Return "2 of 5": a level of a hierarchy of that height (bind ``height`` with partial)."""
-    return f"{level} of {height}"
+    return md(f"{level} of {height}")

@@ -81,14 +81,6 @@ def _loop() -> None:
     while True:
         time.sleep(TRIM_EVERY_S)
         release_memory()
-        import os as _os
-
-        from ui import _memdbg
-
-        if _os.path.exists("/tmp/memdbg/go") and not _os.path.exists("/tmp/memdbg/done"):
-            open("/tmp/memdbg/done", "w").close()
-            _memdbg.holders()
-            _memdbg.chain()
 
 
 def start() -> None:

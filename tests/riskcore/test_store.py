@@ -8,6 +8,7 @@ import itertools
 import json
 import multiprocessing
 import sqlite3
+import sys
 from contextlib import closing
 
 import pytest
@@ -95,7 +96,16 @@ def _writer(path: str, worker: int, n: int) -> None:
         s.log("write", user=f"w{worker}", changes={"worker": worker, "i": i})
 
 
-def test_eight_parallel_writer_processes_lose_nothing(tmp_path):
+@pytest.fixture
+def clean_main(monkeypatch):
+    """A spawned process re-imports the parent's __main__; after an AppTest that is the
+    last Streamlit script run (Streamlit sets it), and the child would run a page."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+
+
+def test_eight_parallel_writer_processes_lose_nothing(tmp_path, clean_main):
     path = str(tmp_path / "p.db")
     Store(path)
     ctx = multiprocessing.get_context("spawn")
@@ -169,7 +179,7 @@ def _endless_writer(path: str) -> None:
         i += 1
 
 
-def test_a_writer_killed_mid_write_leaves_an_intact_chain(tmp_path):
+def test_a_writer_killed_mid_write_leaves_an_intact_chain(tmp_path, clean_main):
     import time
 
     path = str(tmp_path / "k.db")
