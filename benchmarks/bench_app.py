@@ -41,9 +41,12 @@ from tests.live import BUSY, serve  # noqa: E402
 PAGES = [
     ("Uniqueness", "Records by equivalence-class size"),
     ("Anonymity (k / l / t)", "Re-identification risk"),
+    ("Records", "Largest combination searched"),
     ("Attacks", "Run the attack"),
+    ("Remediate", "Least information loss"),
     ("Differential privacy", "Differential privacy"),
     ("Local DP", "Local"),
+    ("Report", "Build the report"),
     ("Guided demo", "Guided demo"),
     ("Data", "Column roles"),
 ]
