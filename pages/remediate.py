@@ -24,7 +24,7 @@ from riskcore.report.readings import (
     search_reading,
 )
 from ui import cached, formats, remediation, state
-from ui.context import context
+from ui.context import context, run_gate
 from ui.safe import md
 
 SAFE_NAME = re.compile(r"[^\w.-]+")
@@ -246,14 +246,21 @@ def safe_harbor_tab() -> None:
         "look."
     )
     roles_key = tuple(sorted(st.session_state[state.ROLES].items()))
-    check, done, after = cached.safe_harbor(
-        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions
-    )
+    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions)
     (st.success if check.passed else st.warning)(md(check.verdict))
     st.dataframe(safe_harbor_table(check), hide_index=True)
     for note in check.notes:
         st.caption(md(note))
     st.subheader("The standard transforms")
+    if check.passed:
+        st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
+        return
+    if not run_gate(ctx.table.n_rows, (ctx.key, roles_key), "Apply the Safe Harbor transforms",
+                    "rc_rem_sh_run"):  # fmt: skip
+        return
+    done, after = cached.safe_harbor_applied(
+        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions
+    )
     if not done.steps:
         st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
         return
