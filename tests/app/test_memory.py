@@ -48,9 +48,9 @@ def test_no_page_hands_streamlit_a_function_of_its_own():
 
 
 def test_glibc_maps_large_arrays_on_their_own():
-    """glibc's mmap threshold is pinned at 1 MiB (its dynamic rise kept a closed session's
+    """glibc's mmap threshold is pinned at 4 MiB (its dynamic rise kept a closed session's
     arrays in the heap arenas); mallopt returns 1 on success."""
     from ui import memory
 
     assert memory._fix_mmap_threshold() is True
-    assert memory.MMAP_THRESHOLD == 1 << 20
+    assert memory.MMAP_THRESHOLD == 4 << 20
