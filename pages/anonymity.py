@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 
 import streamlit as st
@@ -28,10 +27,9 @@ from riskcore.report.readings import (
 )
 from ui import cached, formats, state
 from ui.context import context, require_qis
-from ui.safe import md
+from ui.safe import file_part, md
 
 FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
-SAFE_NAME = re.compile(r"[^\w.-]+")  # a column name made safe for a file name
 
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
@@ -206,7 +204,7 @@ for name in sens:
         st.download_button(
             f"Download all {len(failing):,} failing classes (CSV)",
             data=lambda a=a, failing=failing: to_csv_bytes(class_table(a, failing, limit=None)),
-            file_name=f"failing-classes-{SAFE_NAME.sub('_', str(name))}.csv",
+            file_name=f"failing-classes-{file_part(name)}.csv",
             mime="text/csv",
             key=f"failing-{name}",
             on_click="ignore",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 
 import pandas as pd
 import streamlit as st
@@ -25,9 +24,8 @@ from riskcore.report.readings import (
 )
 from ui import cached, formats, remediation, state
 from ui.context import context, run_gate
-from ui.safe import md
+from ui.safe import file_part, file_stem, md
 
-SAFE_NAME = re.compile(r"[^\w.-]+")
 STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
 
 st.title("Remediate")
@@ -112,7 +110,7 @@ def generalization() -> None:
             st.download_button(
                 md(f"Download the hierarchy of {q} (ARX CSV)"),
                 h.to_arx_csv(),
-                file_name=f"hierarchy_{SAFE_NAME.sub('_', q)}.csv",
+                file_name=f"hierarchy_{file_part(q)}.csv",
                 mime="text/csv",
                 key=f"rc_rem_h_{q}",
             )
@@ -383,7 +381,7 @@ def _hash_kind(column: str) -> str | None:
 
 def stem() -> str:
     """Return a file-name stem from the table's name."""
-    return SAFE_NAME.sub("_", ctx.table.name.rsplit(".", 1)[0])[:60] or "table"
+    return file_stem(ctx.table.name)
 
 
 with tab_gen:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 import streamlit as st
 
@@ -12,9 +11,8 @@ from riskcore.report.document import build_report, render_html, render_pdf
 from riskcore.report.readings import report_intro, report_verdict_reading
 from ui import remediation, state
 from ui.context import context, require_qis
-from ui.safe import md
+from ui.safe import file_stem, md
 
-SAFE_NAME = re.compile(r"[^\w.-]+")
 BUILT = "rc_report"  # {"profile": the profile JSON it was built from, "report": Report}
 
 st.title("Report")
@@ -65,7 +63,7 @@ if built["profile"] != profile_json:
     st.warning("The roles or targets changed since this report was built: build it again.")
 report = built["report"]
 (st.success if report.verdict["pass"] else st.warning)(md(report_verdict_reading(report.verdict)))
-stem = SAFE_NAME.sub("_", ctx.table.name.rsplit(".", 1)[0])[:60] or "data"
+stem = file_stem(ctx.table.name, "data")
 c1, c2, c3, c4 = st.columns(4)
 c1.download_button(
     "Download the report (HTML)",

@@ -37,3 +37,17 @@ def md(text: object) -> str:
     """
     joined = _LINK_POINTS.sub(WORD_JOINER, str(text))
     return _PUNCT.sub(r"\\\g<0>", joined)
+
+
+_FILE_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def file_stem(name: object, default: str = "table") -> str:
+    """Return ``name`` made safe for a download's file name: the extension cut, every run of
+    characters other than letters, digits, ``.``, ``-`` and ``_`` made ``_``, at most 60."""
+    return _FILE_UNSAFE.sub("_", str(name).rsplit(".", 1)[0])[:60] or default
+
+
+def file_part(name: object) -> str:
+    """Return ``name`` (a column's, say) made safe inside a file name, extension kept."""
+    return _FILE_UNSAFE.sub("_", str(name))

@@ -253,6 +253,7 @@ class Lattice:
         distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
     ) -> None:
         enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
+        self._enc = enc  # its partition of the records serves apply()
         self.qis: tuple[str, ...] = tuple(hierarchies)
         if not self.qis:
             raise RiskcoreError("generalization needs at least one quasi-identifier")
@@ -497,7 +498,7 @@ class Lattice:
         if len(data) != self.n:
             raise RiskcoreError("apply the node to the table the lattice was built from")
         ids, _, bad = self.failing(lv)
-        rec = EncodedTable(data[list(self.qis)]).record_classes(self.qis)
+        rec = self._enc.record_classes(self.qis)  # the base classes' numbering, not re-encoded
         drop = bad[ids][rec]
         out = generalize_columns(data, self.hierarchies, dict(zip(self.qis, lv, strict=True)))
         if suppression == "drop":
