@@ -49,7 +49,8 @@ if st.button("Build the report", type="primary", key="rc_report_build"):
             report = build_report(
                 ctx.table.data,
                 profile_json,
-                name=ctx.table.name,
+                # the demo is "demo" on the command line, so the printed command runs
+                name="demo" if ctx.table.info.file_format == "demo" else ctx.table.name,
                 sha256=ctx.table.info.fingerprint,
                 profile_name="profile.json",
             )

@@ -28,6 +28,8 @@ def test_report_page_builds_the_sessions_report():
     ]
     assert any(seen(w.value).startswith("Does not pass, on the table as given") for w in at.warning)
     assert report.command in [c.value for c in at.code]
+    # the printed command runs: the demo is "demo" on the command line, not its title
+    assert report.command.startswith("python -m riskcore report demo --profile")
     # a change of targets makes the report stale, and the page says so
     at.session_state["rc_targets"]["k"] = 3
     at.run()
