@@ -507,7 +507,8 @@ def masked(
     if operator == "substitute":
         return substitute(col), None
     if operator in ("hmac_tokens", "reversible_tokens"):
-        assert _secret is not None
+        if _secret is None:
+            raise ValueError(f"{operator} needs this session's key")
         fn = hmac_tokens if operator == "hmac_tokens" else reversible_tokens
         return fn(col, _secret), None
     if operator.startswith("surrogates:"):

@@ -129,7 +129,8 @@ def sample_and_aggregate(
     if statistic == "median":
         blocks = np.median(yb, axis=1)
     else:
-        assert xv is not None  # the slope branch above set it
+        if xv is None:  # the slope branch above set it
+            raise AssertionError("the slope statistic without x")
         blocks = _block_slopes(xv[order].reshape(k, b), yb)
     clamped = np.clip(np.nan_to_num(blocks, nan=(lo + hi) / 2.0), lo, hi)
     scale = (hi - lo) / (k * epsilon)

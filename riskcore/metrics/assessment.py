@@ -203,7 +203,8 @@ class Assessment(Result):
             return RiskResult.from_dict(data[key]) if data.get(key) is not None else None
 
         prosecutor = risk("prosecutor")
-        assert prosecutor is not None
+        if prosecutor is None:
+            raise ValueError("an assessment's JSON needs its prosecutor risk")
         pu = data.get("population_uniqueness")
         return cls(
             quasi_identifiers=tuple(data["quasi_identifiers"]),
@@ -242,7 +243,8 @@ def _population_sizes(
             "sizes",
         )
     table = population.table
-    assert table is not None
+    if table is None:
+        raise AssertionError("Population holds a table when it has no sampling fraction")
     qis = list(classes.qis)
     missing = [q for q in [*qis, population.count_column] if q not in table.columns]
     if missing:

@@ -1017,5 +1017,6 @@ def render_pdf(report: Report, *, figures: bool = True) -> bytes:
         pdf = doc.write_pdf(pdf_variant="pdf/a-3b", attachments=[twin])
     except FatalURLFetchingError as exc:
         raise RiskcoreError(f"the PDF may use data: URLs only, refused: {exc}") from None
-    assert isinstance(pdf, bytes)
+    if not isinstance(pdf, bytes):  # write_pdf() without a target returns the bytes
+        raise RiskcoreError("WeasyPrint returned no PDF")
     return pdf

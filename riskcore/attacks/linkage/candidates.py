@@ -71,7 +71,8 @@ def _windows(
             dense_vals[np.minimum(pos, len(dense_vals) - 1)] == a_key
         )
         vals, x_all = rp.rel_values, rp.aux_values
-        assert vals is not None and x_all is not None  # a ranged pair carries both
+        if vals is None or x_all is None:  # a ranged pair carries both
+            raise AssertionError("a ranged pair without its values")
         x = x_all[known]
         tol = rp.tolerance
         r_lo = np.searchsorted(vals, x - tol, side="left")
