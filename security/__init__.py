@@ -1,0 +1,1 @@
+"""Supply-chain checks: the offline dependency audit and its vendored advisory list."""
