@@ -6,7 +6,7 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from ui import memory, remediation, state
-from ui.context import context
+from ui.context import EndPage, context, routed
 from ui.safe import md
 
 st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
@@ -59,7 +59,10 @@ def sidebar() -> None:
 # the sidebar (with "Reset session") is drawn all the same.
 panel = st.sidebar.container()
 try:
-    nav.run()
+    with routed():
+        nav.run()
+except EndPage:  # the page ended early (ui.context.end_page), with its message shown
+    pass
 except RiskcoreError as exc:
     st.error(md(exc))
 finally:

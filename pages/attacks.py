@@ -24,7 +24,7 @@ from riskcore.report.readings import (
     two_release_table,
 )
 from ui import cached
-from ui.context import context, run_gate
+from ui.context import context, end_page, run_gate
 from ui.safe import md
 
 st.title("Attacks")
@@ -36,7 +36,7 @@ st.write(
 ROW_NUMBER = "(row number in this table)"
 ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
-    st.stop()
+    end_page()
 data = ctx.table.data
 qis = ctx.roles.quasi_identifiers
 released = tuple(c for c in data.columns if c not in ctx.roles.identifiers)

@@ -14,7 +14,7 @@ from riskcore.report.readings import (
 )
 from riskcore.roles import ROLES, ColumnRoles
 from ui import state
-from ui.context import context
+from ui.context import context, end_page
 from ui.encoding import encoding_choice
 from ui.safe import md
 
@@ -62,7 +62,7 @@ if upload is not None and failed is not None:
     st.error(f"{md(upload.name)} could not be used: " + md(failed))
     st.caption(md(f"The table in use is still {ctx.table.name if ctx else 'the demo'}."))
 if ctx is None:  # pragma: no cover - the demo always loads
-    st.stop()
+    end_page()
 
 table = ctx.table
 st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))

@@ -40,7 +40,7 @@ from riskcore.report.readings import (
     worlds_reading,
 )
 from ui import cached, formats, state
-from ui.context import capture_leaks, context
+from ui.context import capture_leaks, context, end_page
 from ui.safe import md
 
 st.title("Differential privacy")
@@ -52,7 +52,7 @@ st.write(
 )
 ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
-    st.stop()
+    end_page()
 data = ctx.table.data
 numeric = numeric_columns(data, list(data.columns))
 categorical = preferred_first(
@@ -123,7 +123,7 @@ with tab_noise:
                 st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
         if hi <= lo:
             st.error("The upper bound must be above the lower bound.")
-            st.stop()
+            end_page()
         bounds = (float(lo), float(hi))
         st.caption(
             "Bounds must be known before looking at the data (for example age 0-120). "
@@ -168,7 +168,7 @@ with tab_noise:
         curves = cached.dp_curves(ctx.key, answer, sens, mechs, delta, alpha)
     except (RiskcoreError, ValueError) as exc:
         st.error(md(exc))
-        st.stop()
+        end_page()
 
     m1, m2, m3 = st.columns(3)
     m1.metric(f"True {md(what)}", format_number(answer, integer=kind in ("count", "histogram")))

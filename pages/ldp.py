@@ -20,7 +20,7 @@ from riskcore.report.readings import (
     preferred_first,
 )
 from ui import cached
-from ui.context import context
+from ui.context import context, end_page
 from ui.safe import md
 
 st.title("Local differential privacy")
@@ -32,7 +32,7 @@ st.write(
 )
 ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
-    st.stop()
+    end_page()
 data = ctx.table.data
 categorical = preferred_first(categorical_columns(ctx.encoded), ctx.roles.sensitive)
 numeric = numeric_columns(data, list(data.columns))

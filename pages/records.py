@@ -16,7 +16,7 @@ from riskcore.report.readings import (
     suda_reading,
 )
 from ui import cached, state
-from ui.context import context, require_qis, run_gate
+from ui.context import context, end_page, require_qis, run_gate
 from ui.safe import md
 
 SHOWN = 200  # rows of the per-record table on screen; the download has every record
@@ -38,7 +38,7 @@ max_size = st.slider(
 )
 if not run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
                 "rc_rec_run"):  # fmt: skip
-    st.stop()
+    end_page()
 s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
 c1, c2, c3 = st.columns(3)
 c1.metric("Special uniques", f"{s.special_uniques:,}", f"{s.special_uniques / s.n_records:.1%}",

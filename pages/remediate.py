@@ -23,7 +23,7 @@ from riskcore.report.readings import (
     search_reading,
 )
 from ui import cached, formats, remediation, state
-from ui.context import context, run_gate
+from ui.context import context, end_page, run_gate
 from ui.safe import file_part, file_stem, md
 
 STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
@@ -31,7 +31,7 @@ STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widg
 st.title("Remediate")
 ctx = context(as_recorded=True)
 if ctx is None:  # no table: context() has said why
-    st.stop()
+    end_page()
 qis = ctx.roles.quasi_identifiers
 sens = ctx.roles.sensitive
 store: dict = st.session_state.setdefault(STORE, {})
@@ -287,7 +287,7 @@ def safe_harbor_tab() -> None:
 
 OPERATORS = formats.OPERATOR_LABELS
 NOTE_OF = {"drop": "drop_columns"}
-KEY_SLOT = "rc_rem_secret"  # where this session's token key is kept: never exported, shown once
+SECRET = "rc_rem_secret"  # noqa: S105 - the session-state key under which the key is kept
 
 
 def identifiers_tab() -> None:
@@ -312,11 +312,11 @@ def identifiers_tab() -> None:
         c2.caption(md(OPERATOR_NOTES[NOTE_OF.get(op, op.split(":")[0])]))
         chosen[col] = op
     needs_key = any(op in ("hmac_tokens", "reversible_tokens") for op in chosen.values())
-    if needs_key and KEY_SLOT not in st.session_state:
-        st.session_state[KEY_SLOT] = SecretKey.generate()
-        st.session_state[KEY_SLOT + "_show"] = True
-    secret = st.session_state.get(KEY_SLOT)
-    if needs_key and st.session_state.pop(KEY_SLOT + "_show", False):
+    if needs_key and SECRET not in st.session_state:
+        st.session_state[SECRET] = SecretKey.generate()
+        st.session_state[SECRET + "_show"] = True
+    secret = st.session_state.get(SECRET)
+    if needs_key and st.session_state.pop(SECRET + "_show", False):
         st.warning(
             "A key was generated for the tokens. It is shown once, here: keep it apart from "
             "the data (whoever holds it can test guesses, or decrypt reversible tokens). It "

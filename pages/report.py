@@ -10,7 +10,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report.document import build_report, render_html, render_pdf
 from riskcore.report.readings import report_intro, report_verdict_reading
 from ui import remediation, state
-from ui.context import context, require_qis
+from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
 
 BUILT = "rc_report"  # {"profile": the profile JSON it was built from, "report": Report}
@@ -56,10 +56,10 @@ if st.button("Build the report", type="primary", key="rc_report_build"):
             )
         except RiskcoreError as exc:
             st.error(md(exc))
-            st.stop()
+            end_page()
     built = st.session_state[BUILT] = {"profile": profile_json, "report": report}
 if built is None:
-    st.stop()
+    end_page()
 if built["profile"] != profile_json:
     st.warning("The roles or targets changed since this report was built: build it again.")
 report = built["report"]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 
@@ -15,6 +17,35 @@ from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, remediation, state
 from ui.safe import md
+
+_ROUTER = threading.local()  # a session's script runs one at a time, on its own thread
+
+
+class EndPage(Exception):  # noqa: N818 - not an error: the page has said all it has to say
+    """Ends a page's run early; the router catches it and still draws the sidebar."""
+
+
+@contextmanager
+def routed() -> Iterator[None]:
+    """Run a page under the router (``app.py``): :func:`end_page` may end it early."""
+    _ROUTER.on = True
+    try:
+        yield
+    finally:
+        _ROUTER.on = False
+
+
+def end_page() -> NoReturn:
+    """End the page here, keeping the sidebar.
+
+    ``st.stop()`` ends the whole script run: the sidebar, which the router draws after the
+    page, and its "Reset session" button would be missing on that page. Under the router
+    this raises :class:`EndPage`, which the router catches; a page run on its own (AppTest's
+    ``switch_page``) stops as ``st.stop()`` does.
+    """
+    if getattr(_ROUTER, "on", False):
+        raise EndPage
+    st.stop()
 
 
 @dataclass(frozen=True)
@@ -95,7 +126,7 @@ def require_qis(ctx: Context | None) -> Context:
             "Tag at least one column as a quasi-identifier on the Data page to see this assessment."
         )
         st.page_link("pages/data.py", label="Go to the Data page")
-        st.stop()
+        end_page()
     return ctx
 
 
