@@ -18,6 +18,8 @@ concern:
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
 ``remediation``           a generalization before / after, the least-loss search
+``saved``                 saved assessments, a reopened file's check, a comparison, the audit
+                          log (imported from its module)
 ========================  ====================================================
 
 Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
