@@ -542,3 +542,11 @@ def individual_risk(
 ) -> IndividualRisk:
     """Return the individual risk of every record from the sampling weights."""
     return record_individual_risk(_enc, qis, weights=weights)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def dataset_facts(key: str, _table: LoadedTable) -> dict:
+    """Return the dataset's fingerprint as a report files it (SHA-256, rows, columns, missing)."""
+    from riskcore.report.document import dataset_facts as facts
+
+    return facts(_table.data, sha256=_table.info.fingerprint, name=_table.name)

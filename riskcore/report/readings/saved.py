@@ -19,6 +19,7 @@ __all__ = [
     "dataset_check_reading",
     "dataset_check_table",
     "restored_reading",
+    "saved_intro",
     "saved_label",
     "saved_table",
     "short_fingerprint",
@@ -93,7 +94,7 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
             s, c = short_fingerprint(s), short_fingerprint(c)
         rows.append(
             {
-                "": label,
+                "figure": label,
                 "saved assessment": _text(s),
                 "this file": _text(c),
                 "same": "yes" if key not in check.differences else "no",
@@ -239,3 +240,15 @@ def audit_verify_reading(ok: bool, entries: int, first_broken: int | None, reaso
             + ", each holding the SHA-256 of the one before it."
         )
     return f"The audit log is BROKEN at entry {first_broken}: {reason}."
+
+
+def saved_intro() -> str:
+    """Return the Saved-assessments page's opening paragraph."""
+    return (
+        "Assessments saved from the Report page, kept in a local SQLite database: each holds "
+        "its profile (roles, targets, the generalization), its results (the report's JSON "
+        "twin) and the HTML report, and the raw data only when that was ticked. Reopening "
+        "asks for the data again and restores the roles, targets and generalization only "
+        "for the file that was assessed (the same SHA-256). Every save, reopening, "
+        "comparison and deletion is written to the append-only audit log below."
+    )
