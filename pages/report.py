@@ -144,5 +144,5 @@ with st.container(border=True):
                     st.page_link("pages/saved.py", label="Open the saved assessments")
 st.text("Reproduce every number with:")
 st.code(report.command, language="bash")
-for line in report.readings:
+for line in report.readings + (report.attacks or {}).get("readings", []):
     st.markdown(md(line))

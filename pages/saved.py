@@ -28,6 +28,7 @@ DELETED = "rc_saved_deleted"  # the message after a deletion (shown once, after 
 VERIFIED = "rc_saved_verified"  # the outcome of "Verify the chain"
 UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 
+state.init_state()
 st.title("Saved assessments")
 st.write(md(saved_intro()))
 db = saved.store()
@@ -48,7 +49,7 @@ else:
 
 def choose(label: str, key: str, where=st, index: int = 0) -> int:
     """Return the id of the saved assessment chosen in a select box (newest first)."""
-    return where.selectbox(label, ids, index=index, format_func=labels.__getitem__, key=key)
+    return where.selectbox(md(label), ids, index=index, format_func=labels.__getitem__, key=key)
 
 
 tab_open, tab_compare, tab_delete, tab_audit = st.tabs(
@@ -134,7 +135,8 @@ with tab_compare:
         shown = st.session_state.get(COMPARED)
         if shown is not None and shown["ids"] == (a, b):
             st.write(md(comparison_reading(shown["comparison"])))
-            st.dataframe(comparison_table(shown["comparison"]), hide_index=True)
+            table = comparison_table(shown["comparison"])
+            st.dataframe(table, hide_index=True, height=38 + 35 * len(table))
     else:
         st.caption("Save two assessments to compare them side by side.")
 

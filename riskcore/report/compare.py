@@ -55,6 +55,8 @@ class ComparedFigure(Result):
     safer : str
         "a" or "b" when one is safer on this figure, "" when neither is or
         the figure has no direction.
+    share : bool
+        The figure is a share of records or targets (read as a percentage).
     """
 
     figure: str
@@ -63,6 +65,7 @@ class ComparedFigure(Result):
     difference: float | None
     changed: bool
     safer: str
+    share: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,10 @@ def _figures(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str, _Get
     return out
 
 
+#: Figures that are shares of records or targets, by the end of their name.
+_SHARES = ("records at risk", "expected re-identified", "re-identified correctly")
+
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -252,7 +259,8 @@ def compare_results(
     for name, get, direction in _figures(a, b):
         x, y = get(a), get(b)
         diff = float(y - x) if _is_number(x) and _is_number(y) else None
-        rows.append(ComparedFigure(name, x, y, diff, x != y, _safer(x, y, direction)))
+        share = name.endswith(_SHARES)
+        rows.append(ComparedFigure(name, x, y, diff, x != y, _safer(x, y, direction), share))
     roles: dict[str, dict[str, list[str]]] = {}
     for key in _ROLE_KEYS:
         ra, rb = _get(a, f"roles.{key}") or [], _get(b, f"roles.{key}") or []

@@ -53,6 +53,10 @@ def test_the_figures_their_difference_and_the_safer():
     table = comparison_table(cmp)
     row = table[table["figure"] == "k"].iloc[0]
     assert (row["A: before"], row["B: after"], row["B - A"], row["safer"]) == ("1", "5", "+4", "B")
+    # a share of records reads as a percentage, its difference in points
+    risk = table[table["figure"] == "prosecutor: records at risk"].iloc[0]
+    assert (risk["A: before"], risk["B - A"]) == ("50.00%", "0")
+    assert "Safer: B on" in text and "A on" not in text
 
 
 def test_different_data_is_said():

@@ -38,8 +38,10 @@ def short_fingerprint(sha: object) -> str:
     return "-" if not sha else str(sha)[:12]
 
 
-def _text(v: Any) -> str:
-    """Return a figure's value as text: numbers with separators, None as "-"."""
+def _text(v: Any, *, share: bool = False) -> str:
+    """Return a figure's value as text: numbers with separators, shares in %, None as "-"."""
+    if share and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f"{100 * v:.2f}%"
     if v is None:
         return "-"
     if isinstance(v, bool):
@@ -96,7 +98,7 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
             {
                 "figure": label,
                 "saved assessment": _text(s),
-                "this file": _text(c),
+                "given now": _text(c),
                 "same": "yes" if key not in check.differences else "no",
             }
         )
@@ -154,18 +156,27 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     """Return the two assessments' key figures side by side, with the difference and the safer."""
     a, b = cmp.names
     labels = {"a": "A", "b": "B", "": ""}
-    rows = [
-        {
-            "figure": f.figure,
-            f"A: {a}": _text(f.a),
-            f"B: {b}": _text(f.b),
-            "B - A": "-"
-            if f.difference is None
-            else ("0" if f.difference == 0 else f"{f.difference:+,.4g}"),
-            "safer": labels[f.safer],
-        }
-        for f in cmp.figures
-    ]
+    rows = []
+    for f in cmp.figures:
+        x, y = _text(f.a, share=f.share), _text(f.b, share=f.share)
+        if f.figure == "SHA-256":
+            x, y = short_fingerprint(f.a) + "...", short_fingerprint(f.b) + "..."
+        d = f.difference
+        if d is None:
+            diff = "-"
+        elif d == 0:
+            diff = "0"
+        else:
+            diff = f"{100 * d:+.2f} points" if f.share else f"{d:+,.4g}"
+        rows.append(
+            {
+                "figure": f.figure,
+                f"A: {a}": x,
+                f"B: {b}": y,
+                "B - A": diff,
+                "safer": labels[f.safer],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -187,7 +198,11 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
     if not changed:
         out.append("Every key figure is the same.")
         return " ".join(out)
-    shown = [f"{f.figure} {_text(f.a)} -> {_text(f.b)}" for f in changed[:limit]]
+
+    def said(v: Any, share: bool) -> str:
+        return "none" if v is None else _text(v, share=share)
+
+    shown = [f"{f.figure} {said(f.a, f.share)} -> {said(f.b, f.share)}" for f in changed[:limit]]
     more = len(changed) - len(shown)
     out.append(
         f"{len(changed)} key "
@@ -199,7 +214,12 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
     )
     safer = {s: sum(f.safer == s for f in cmp.figures) for s in ("a", "b")}
     if safer["a"] or safer["b"]:
-        out.append(f"A is safer on {safer['a']}, B on {safer['b']}.")
+        counts = [
+            f"{x.upper()} on {safer[x]} " + plural(safer[x], "figure", "figures")
+            for x in ("a", "b")
+            if safer[x]
+        ]
+        out.append("Safer: " + ", ".join(counts) + ".")
     return " ".join(out)
 
 
