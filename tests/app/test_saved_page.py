@@ -209,3 +209,22 @@ def test_the_raw_data_are_stored_only_when_ticked(database):
     stored = Store(database).data(second.id)
     assert stored.shape == pd.read_csv(io.BytesIO(raw)).shape
     assert [e.changes["raw_data_stored"] for e in Store(database).audit()] == [False, True]
+
+
+def test_reopen_with_the_data_loaded_now_restores_roles_targets_and_the_recipe(database):
+    at = upload_and_save("people.csv", csv_bytes(300, 6))
+    roles_saved = dict(at.session_state["rc_roles"])
+    key = at.session_state["rc_dataset"]["key"]
+    # the session moves on with the same data: other roles, other targets, a recipe
+    at.session_state["rc_roles"] = {c: "other" for c in roles_saved} | {"age": "quasi_identifier"}
+    at.session_state["rc_targets"]["threshold"] = 0.33
+    at.session_state["rc_remediation"] = {"for": key, "recipe": {"qis": ["age"]}}
+    at.switch_page("pages/saved.py").run()
+    assert at.radio(key="rc_saved_source").value == "the data loaded now"
+    at.button(key="rc_saved_reopen").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["rc_roles"] == roles_saved
+    assert at.session_state["rc_targets"]["threshold"] == 0.09
+    assert "rc_remediation" not in at.session_state  # the saved profile had none
+    at.switch_page("pages/uniqueness.py").run()
+    assert not at.exception
