@@ -97,11 +97,16 @@ class RecordCover(Result):
         Their losses.
     minimal_size : tuple of int
         The record's class size under each.
+    minimal_labels : tuple of tuple of str or None
+        The record's label of each QI under each.
     single_levels : tuple of int or None
         Per QI, the lowest level of that QI alone (the others as recorded)
         that covers the record; None when no level of it does.
     single_loss : tuple of float or None
         The loss of each of those nodes (None when none covers).
+    single_labels : tuple of str or None
+        The record's label of that QI at that level (None when no level
+        covers, or the value is missing).
     """
 
     row: int
@@ -120,8 +125,10 @@ class RecordCover(Result):
     minimal: tuple[tuple[int, ...], ...]
     minimal_loss: tuple[float, ...]
     minimal_size: tuple[int, ...]
+    minimal_labels: tuple[tuple[str | None, ...], ...]
     single_levels: tuple[int | None, ...]
     single_loss: tuple[float | None, ...]
+    single_labels: tuple[str | None, ...]
 
 
 def _label(lattice: Lattice, i: int, base_class: int, level: int) -> str | None:
@@ -221,6 +228,7 @@ def cover_record(
         minimal &= ~below
     single_levels: list[int | None] = []
     single_loss: list[float | None] = []
+    single_labels: list[str | None] = []
     for i in range(m):
         line = size[tuple(slice(None) if j == i else 0 for j in range(m))]
         ok = np.flatnonzero(line >= want)
@@ -228,9 +236,11 @@ def cover_record(
             node = tuple(int(ok[0]) if j == i else 0 for j in range(m))
             single_levels.append(int(ok[0]))
             single_loss.append(float(loss[node]))
+            single_labels.append(_label(lattice, i, b, int(ok[0])))
         else:
             single_levels.append(None)
             single_loss.append(None)
+            single_labels.append(None)
     levels: tuple[int, ...] | None = None
     ranked: list[tuple[int, ...]] = []
     if covered.any():
@@ -261,6 +271,10 @@ def cover_record(
         minimal=tuple(ranked),
         minimal_loss=tuple(float(loss[node]) for node in ranked),
         minimal_size=tuple(int(size[node]) for node in ranked),
+        minimal_labels=tuple(
+            tuple(_label(lattice, i, b, x) for i, x in enumerate(node)) for node in ranked
+        ),
         single_levels=tuple(single_levels),
         single_loss=tuple(single_loss),
+        single_labels=tuple(single_labels),
     )

@@ -64,6 +64,7 @@ __all__ = [
     "record_individual_risk",
     "record_risk",
     "record_subsets",
+    "riskiest_rows",
     "row_position",
     "sampling_weights",
 ]
@@ -708,3 +709,33 @@ def record_subsets(
         }
     )
     return out.sort_values(["size", "sharing"], kind="stable").reset_index(drop=True)
+
+
+def riskiest_rows(
+    data: EncodedTable | pd.DataFrame, qis: Sequence[str], suda_result: SudaResult
+) -> np.ndarray:
+    """Return every row number (the first data row is 1), the riskiest record first.
+
+    The order of the Records page's table: smallest class first (highest
+    prosecutor risk 1/f_j), then highest DIS-SUDA score, then row number.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+    qis : sequence of str
+    suda_result : SudaResult
+        SUDA computed on the same table and QIs.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 row numbers, a permutation of 1 .. n.
+    """
+    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    q = _qis(table, qis)
+    if suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
+        raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
+    size = table.classes(q).sizes[table.record_classes(q)]
+    order = np.lexsort((-suda_result.dis_score, size))  # stable: ties keep the row order
+    rows: np.ndarray = order.astype(np.int64) + 1
+    return rows

@@ -82,6 +82,7 @@ def test_with_k_2_two_minimal_nodes_and_the_cheaper_wins():
     assert c.minimal == ((1, 0), (0, 2))
     assert c.minimal_loss == pytest.approx((0.25, 1 / 3))
     assert c.minimal_size == (2, 2)
+    assert c.minimal_labels == (("30-39", "02139"), ("30", "021**"))
     assert c.single_levels == (1, 2)
     assert c.single_loss == pytest.approx((0.25, 1 / 3))
 
@@ -231,3 +232,54 @@ def test_subsets_above_ten_qis_keep_the_small_ones_the_msus_and_all():
 def test_subsets_refuse_an_msu_of_another_column():
     with pytest.raises(RiskcoreError, match="not a QI"):
         record_subsets(PEOPLE, ("age", "zip"), 1, msus=(("name",),))
+
+
+# ------------------------------------------------------------------ readings
+
+
+def test_cover_reading_and_table_by_hand():
+    from riskcore.report.readings import cover_reading, cover_table
+
+    c = cover_record(_lattice(PEOPLE), 1, k=2, objective="precision")
+    text = cover_reading(c, escape=lambda x: f"<{x}>")
+    assert text.startswith(
+        "Generalizing <age> <30> to <30-39> (the other quasi-identifiers as recorded) puts "
+        "row 1 in a class of 2 (k = 2)"
+    )
+    assert "losing 25% of the table's detail (precision loss" in text
+    # zip alone (level 2, 021**) also covers it, at 1/3
+    assert text.endswith(
+        "One column generalized alone would also do: <zip> alone to <021**> (33%)."
+    )
+    table = cover_table(c)
+    assert table["generalization"].tolist() == ["age 30 to 30-39", "zip 02139 to 021**"]
+    assert table["levels"].tolist() == ["1, 0", "0, 2"]
+    assert table["information loss (%)"].tolist() == pytest.approx([25, 100 / 3])
+
+
+def test_cover_reading_when_nothing_or_everything_covers():
+    from riskcore.report.readings import cover_reading
+
+    none = cover_reading(cover_record(_lattice(PEOPLE), 1, k=7))
+    assert none.startswith("No generalization within the hierarchies puts row 1 in a class of 7")
+    done = cover_reading(cover_record(_lattice(PEOPLE), 2, k=1))
+    assert done == "Row 2 is already in a class of 1 (k = 1): no generalization is needed for it."
+    both = cover_reading(cover_record(_lattice(PEOPLE), 1, k=3))
+    assert both.endswith("No single quasi-identifier generalized alone is enough.")
+
+
+def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
+    from riskcore.metrics.records import explain_record
+    from riskcore.report.readings import msu_list, record_subset_table
+
+    df = pd.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "y", "x", "y"], "c": [0, 0, 0, 1]})
+    # row 4 (2, y, 1): c = 1 alone is unique; (a, b) = (2, y) is unique too, and minimal
+    e = explain_record(df, ("a", "b", "c"), 4)
+    assert e.msus == (("c",), ("a", "b"))
+    t = record_subset_table(record_subsets(df, ("a", "b", "c"), 4, msus=e.msus), e)
+    assert t["combination"].tolist() == ["c = 1", "a = 2 + b = y", "a = 2", "b = y"]
+    assert t["records sharing"].tolist() == [1, 1, 2, 2]
+    assert t["minimal sample unique"].tolist() == [True, True, False, False]
+    assert msu_list(e, escape=lambda x: f"<{x}>") == (
+        "- **unique by <c> = <1> alone**\n- **unique by <a> = <2> + <b> = <y> alone**"
+    )
