@@ -584,3 +584,11 @@ def population(
 ) -> PopulationMatch:
     """Return k-map and delta-presence of the table against an uploaded population table."""
     return population_match(_data, _pop, qis)
+
+
+@st.cache_resource(scope="session", max_entries=1, show_spinner="Reading the table ...")
+def uploaded_table(file_id: str, _raw: bytes, name: str) -> pd.DataFrame:
+    """Return a second uploaded table (a population, say), parsed once per upload."""
+    from riskcore.io import load_table
+
+    return load_table(_raw, name=name).data

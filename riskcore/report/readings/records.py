@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.cover import RecordCover
@@ -15,10 +16,14 @@ from riskcore.report.readings._format import format_number, join_names, plural, 
 __all__ = [
     "cover_reading",
     "cover_table",
+    "delta_reading",
+    "delta_table",
     "explorer_intro",
     "individual_risk_reading",
     "msu_list",
+    "population_intro",
     "population_match_reading",
+    "record_kmap_table",
     "record_reading",
     "record_subset_table",
     "record_values_table",
@@ -330,5 +335,73 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
             "levels": [", ".join(str(x) for x in node) for node in cover.minimal],
             "class size": list(cover.minimal_size),
             "information loss (%)": [100 * x for x in cover.minimal_loss],
+        }
+    )
+
+
+def population_intro() -> str:
+    """Return the opening paragraph of the population tab."""
+    return (
+        "An attacker may hold the population this table was drawn from, or a public table "
+        "covering it (a voter roll, a registry), with names and the same quasi-identifiers. "
+        "Upload it to see how many people of it each released record could be (k-map, "
+        "Sweeney) and how likely a person of it is to be in this table at all "
+        "(delta-presence, Nergiz, Atzori and Clifton 2007). This table must be a subset of it."
+    )
+
+
+_DELTA_BINS = 10
+
+
+def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> pd.DataFrame:
+    """Return the released classes by delta_j = f_j / F_j, in ten bins of 10 points.
+
+    Columns: ``delta`` (the bin, "0-10%" ... "90-100%"; delta 1 is in the
+    last), ``classes``, ``records`` (released records in those classes),
+    ``outside`` (classes of the bin outside [delta_min, delta_max]).
+    """
+    delta = result.classes["delta"].to_numpy(dtype=float)
+    released = result.classes["released"].to_numpy(dtype=np.int64)
+    b = np.minimum((delta * _DELTA_BINS).astype(np.int64), _DELTA_BINS - 1)
+    out = (delta < delta_min - 1e-12) | (delta > delta_max + 1e-12)
+    step = 100 // _DELTA_BINS
+    return pd.DataFrame(
+        {
+            "delta": [f"{i * step}-{(i + 1) * step}%" for i in range(_DELTA_BINS)],
+            "classes": np.bincount(b, minlength=_DELTA_BINS),
+            "records": np.bincount(b, weights=released, minlength=_DELTA_BINS).astype(np.int64),
+            "outside": np.bincount(b, weights=out, minlength=_DELTA_BINS).astype(np.int64),
+        }
+    )
+
+
+def delta_reading(result: PopulationMatch, *, k: int, delta_min: float, delta_max: float) -> str:
+    """Return the one-line reading of the delta chart and the failing classes."""
+    c = result.classes
+    small = int((c["population"].to_numpy() < k).sum())
+    delta = c["delta"].to_numpy(dtype=float)
+    high = int((delta > delta_max + 1e-12).sum())
+    low = int((delta < delta_min - 1e-12).sum())
+    j = result.n_classes
+    parts = [
+        f"{high:,} of {j:,} released {plural(j, 'class', 'classes')} "
+        f"{plural(high, 'has', 'have')} delta above {short_share(delta_max)} (a person of the "
+        "population with those values is in this table with a higher probability)"
+    ]
+    if delta_min > 0:
+        parts.append(f"{low:,} below {short_share(delta_min)}")
+    parts.append(
+        f"{small:,} {plural(small, 'matches', 'match')} fewer than {k:,} people of the "
+        "population (k-map)"
+    )
+    return "; ".join(parts) + "."
+
+
+def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
+    """Return each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class)."""
+    return pd.DataFrame(
+        {
+            "row": np.arange(1, result.n_released + 1, dtype=np.int64),
+            "k_map": np.asarray(result.record_k_map, dtype=np.int64),
         }
     )
