@@ -122,13 +122,22 @@ def assessment(
     sampling_fraction: float,
     distance: tuple[tuple[str, str], ...] = (),
     order: tuple[tuple[str, tuple[object, ...]], ...] = (),
+    weights: str | None = None,
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
     ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
-    to :func:`riskcore.assess` as mappings.
+    to :func:`riskcore.assess` as mappings. With a sampling-weight column the
+    population class sizes are the weight sums (the sampling fraction is not
+    used).
     """
-    population = Population(sampling_fraction=sampling_fraction) if sampling_fraction else None
+    population = (
+        Population(weights=weights)
+        if weights
+        else Population(sampling_fraction=sampling_fraction)
+        if sampling_fraction
+        else None
+    )
     return _assess(
         _enc,
         quasi_identifiers=qis,
