@@ -112,3 +112,19 @@ def test_the_report_uses_the_weight_role():
     assert r.assessment.marketer.success_rate == pytest.approx((R_A + 2 * R_B + 2 * R_C) / 5)
     assert r.parameters["weights"] == "w"
     assert "sampling weights in w" in " ".join(r.readings)
+
+
+def test_the_command_line_takes_a_weight_column(tmp_path, capsys):
+    import json
+
+    from riskcore.cli import main
+
+    p = tmp_path / "w.csv"
+    TABLE.to_csv(p, index=False)
+    assert main(["assess", str(p), "--qi", "age", "--qi", "sex", "--weights", "w",
+                 "--format", "json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert out["marketer"]["success_rate"] == pytest.approx((R_A + 2 * R_B + 2 * R_C) / 5)
+    assert main(["assess", str(p), "--qi", "age", "--weights", "w",
+                 "--sampling-fraction", "0.5"]) == 2  # fmt: skip
+    assert "not both" in capsys.readouterr().err
