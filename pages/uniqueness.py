@@ -80,6 +80,9 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_su
 
 st.subheader("Why is this record risky?")
 st.write(md(explorer_intro()))
+if ctx.generalized:
+    st.caption("Row numbers count the rows of the generalized table chosen on the Remediate "
+               "page, after its suppressed records are removed.")  # fmt: skip
 n = ctx.table.n_rows
 if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
     s = cached.suda(ctx.key, ctx.encoded, qis, len(qis))

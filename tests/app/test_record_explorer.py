@@ -109,3 +109,24 @@ def test_hostile_values_in_the_explorer_stay_text():
     raw = [x.value for x in at.markdown]
     assert any(hostile in seen(v) for v in raw)  # shown, as text
     assert not any("](http" in v for v in raw)  # never as markup
+
+
+def test_the_explorer_on_the_generalized_table_numbers_its_rows():
+    at = run("pages/remediate.py")
+    at.button(key="rc_rem_search").click().run()
+    at.button(key="rc_rem_use").click().run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert any("after its suppressed records are removed" in c.value for c in at.caption)
+    m = metrics(at)
+    records = int(m["Records"].replace(",", ""))
+    assert records < 32_561  # some were suppressed
+    # every released class meets k = 11, so even the riskiest record is in a class of 11+
+    assert int(m["Class size"].replace(",", "")) >= 11
+    at.radio(key="rc_explore_how").set_value("By row number").run()
+    at.number_input(key="rc_explore_row").set_value(records).run()  # the last row exists
+    assert not at.exception
+    assert metrics(at)["Row"] == f"{records:,}"
+    assert any(
+        seen(x.value).startswith(f"Row {records:,} is already in a class") for x in at.markdown
+    )
