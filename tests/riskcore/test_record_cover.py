@@ -283,3 +283,23 @@ def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
     assert msu_list(e, escape=lambda x: f"<{x}>") == (
         "- **unique by <c> = <1> alone**\n- **unique by <a> = <2> + <b> = <y> alone**"
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_minimal_unique_combinations_of_the_counts_are_the_suda_msus(seed):
+    """Two independent routes to a record's MSUs: SUDA2's search over the whole table, and the
+    minimal combinations that record_subsets counts as shared by the record alone."""
+    from riskcore.metrics.suda import suda
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    qis = ("a", "b", "c", "d")
+    df = pd.DataFrame({q: rng.integers(0, int(rng.integers(2, 5)), n) for q in qis})
+    s = suda(df, qis)
+    for row in range(1, n + 1):
+        t = record_subsets(df, qis, row)
+        unique = [set(c) for c, k in zip(t["columns"], t["sharing"], strict=True) if k == 1]
+        minimal = {
+            tuple(q for q in qis if q in u) for u in unique if not any(v < u for v in unique)
+        }
+        assert minimal == set(s.msus_of(row - 1))
