@@ -89,6 +89,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
     how = st.radio(
         "Pick a record", ["Riskiest first", "By row number"], horizontal=True, key="rc_explore_how"
     )
+    order = cached.riskiest(ctx.key, ctx.encoded, qis, s)
     if how == "Riskiest first":
         rank = st.number_input(
             "Rank (1 = the riskiest: smallest class, then highest DIS-SUDA score)",
@@ -97,9 +98,9 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
             1,
             key="rc_explore_rank",
         )
-        row = int(cached.riskiest(ctx.key, ctx.encoded, qis, s)[int(rank) - 1])
+        row = int(order[int(rank) - 1])
     else:
-        row = int(st.number_input("Row number (the first data row is 1)", 1, n, 1,
+        row = int(st.number_input("Row number (the first data row is 1)", 1, n, int(order[0]),
                                   key="rc_explore_row"))  # fmt: skip
     expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s)
     e1, e2, e3, e4 = st.columns(4)
