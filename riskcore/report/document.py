@@ -98,7 +98,8 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "population estimates",
-        "record risk E[1/F_j | f_j] with sampling weights 1/pi; population uniques by the "
+        "record risk E[1/F_j | f_j] with sampling weights (a weight column, or 1/pi for a "
+        "sampling fraction pi); population uniques by the "
         "Pitman, Zayatz, SNB and Dankar models",
         "Benedetti R, Franconi L 1998; Dankar F et al. Estimating the re-identification risk "
         "of clinical data sets. BMC Med Inform Decis Mak 12:66, 2012",
@@ -602,7 +603,11 @@ def build_report(
         "sensitive": roles.sensitive,
         "c": p["c"],
         "threshold": targets["threshold"],
-        "population": None if sf is None else Population(sampling_fraction=sf),
+        "population": Population(weights=roles.weight)
+        if roles.weight is not None
+        else None
+        if sf is None
+        else Population(sampling_fraction=sf),
     }
     a = assess(data, **assess_kw)
     checks = _checks(a, targets)
@@ -660,6 +665,7 @@ def build_report(
             "c": p["c"],
             "threshold": thr,
             "sampling_fraction": sf,
+            "weights": roles.weight,
             "distance": {s: r.distance for s, r in a.sensitive.items()},
             "engine": a.engine,
             "missing_policy": a.missing_policy,
