@@ -18,6 +18,7 @@ values never appear: only aggregates, and never a direct identifier's values.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -180,6 +181,10 @@ class Report(Result):
         distances) and the seeds used (none: every number here is exact).
     command : str
         The command line that reproduces the numbers.
+    view : str
+        Which table the report describes, in words: the table as recorded, or
+        the table as recorded and after the recipe (before / after, with the
+        information loss).
     """
 
     schema: ClassVar[str] = REPORT_SCHEMA
@@ -201,6 +206,7 @@ class Report(Result):
     privacy_budget: dict[str, Any] | None = None
     checks_after: list[dict[str, Any]] = field(default_factory=list)
     special_uniques: dict[str, Any] | None = None
+    view: str = "the table as recorded"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON twin: every field, with ``schema`` and ``schema_version``.
@@ -371,14 +377,18 @@ def _remediation(
 
     try:
         rec = Recipe.from_dict(recipe)
-        applied = apply_recipe(data, rec)
+        # the report holds no key: keyed steps (tokens of direct identifiers, date shifts) are
+        # named, not redone
+        applied = apply_recipe(data, rec, skip_keyed=True)
+        steps = dataclasses.replace(rec, qis=(), levels=(), hierarchies={})
+        before = apply_recipe(data, steps, skip_keyed=True).data  # what is generalized
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, Any] | None = None
-    if not applied.n_unknown:
-        hier = {q: _rebuild(data[q], rec.hierarchies[q]) for q in rec.qis}
+    if not applied.n_unknown and rec.qis:
+        hier = {q: _rebuild(before[q], rec.hierarchies[q]) for q in rec.qis}
         lattice = Lattice(
-            data, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
+            before, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
         )
         node = lattice.evaluate(rec.levels)
         loss = {
@@ -399,6 +409,7 @@ def _remediation(
         "within_limit": applied.within_limit,
         "n_unknown": applied.n_unknown,
         "information_loss": loss,
+        "not_reapplied": list(applied.skipped),
     }
     return info, after
 
@@ -569,6 +580,12 @@ def build_report(
         privacy_budget=None if p["ledger"] is None else _budget(p["ledger"]),
         checks_after=checks_after,
         special_uniques=special,
+        view=(
+            "the table as recorded (before) and after the remediation recipe (after), with "
+            "the information loss; the verdict is on the remediated table"
+            if after is not None
+            else "the table as recorded (no remediation recipe applied)"
+        ),
     )
 
 
@@ -779,6 +796,7 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
         f"{_num(v['threshold'])} (highest record risk {_num(v['highest_risk'])}, records "
         f"at risk {_num(v['records_at_risk'])}): {_e(v['reason'])}.</div>"
     )
+    s.append(f"<p>This report describes {_e(r.view)}.</p>")
     s.append("<h2>Dataset</h2>")
     s.append(
         _table(
@@ -859,6 +877,13 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
                 ],
             )
         )
+        if m.get("not_reapplied"):
+            s.append(
+                "<p class='small'>Keyed steps of the recipe, not redone here (the report holds "
+                "no key; they change direct identifiers or shift dates): "
+                + _e("; ".join(m["not_reapplied"]))
+                + ".</p>"
+            )
         s.append(_metrics_section(r.after))
         s.append(_checks_table(r.checks_after))
         s.append(
