@@ -170,6 +170,7 @@ def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
 
 def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
     from riskcore.deidentify.hierarchy import (
+        check_covers,
         default_hierarchy,
         interval_hierarchy,
         read_arx_hierarchy,
@@ -193,7 +194,7 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
             import pandas as pd
 
             numeric = bool(pd.api.types.is_numeric_dtype(df[q].dtype))
-            out[q] = read_arx_hierarchy(text, q, numeric=numeric)
+            out[q] = check_covers(read_arx_hierarchy(text, q, numeric=numeric), df[q])
         elif q in bands:
             try:
                 widths = [float(w) for w in bands[q].split(",")]
