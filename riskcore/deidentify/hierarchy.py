@@ -54,6 +54,7 @@ __all__ = [
     "hierarchy_from_spec",
     "hierarchy_from_table",
     "interval_hierarchy",
+    "load_arx_hierarchy",
     "prefix_hierarchy",
     "read_arx_hierarchy",
 ]
@@ -475,6 +476,46 @@ def hierarchy_from_table(frame: pd.DataFrame, series: pd.Series) -> Hierarchy:
         leaves = np.asarray([_text(v) for v in first], dtype=object)
     levels = (leaves, *(np.asarray([_text(v) for v in c], dtype=object) for c in cols[1:]))
     h = Hierarchy(column, leaves, levels, kind="table", numeric=numeric)
+    return check_covers(h, series)
+
+
+#: Largest hierarchy file read (bytes): a hierarchy has one row per distinct value.
+ARX_MAX_BYTES = 20 * 1024 * 1024
+
+
+def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
+    """Read an uploaded hierarchy file in ARX's CSV format for ``series``, checked.
+
+    UTF-8 text (a byte-order mark is skipped), ``;`` or ``,`` separated, one
+    row per value (:func:`read_arx_hierarchy`); numbers are matched as numbers
+    when the column is numeric, and every value of the column needs a row
+    (:func:`check_covers`).
+
+    Raises
+    ------
+    RiskcoreError
+        For a file too large, not UTF-8, not rectangular, or missing values.
+    """
+    column = str(series.name)
+    if len(raw) > ARX_MAX_BYTES:
+        raise RiskcoreError(
+            f"the hierarchy file for {column!r} has {len(raw):,} bytes; at most "
+            f"{ARX_MAX_BYTES:,} are read"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RiskcoreError(f"the hierarchy file for {column!r} is not UTF-8 text") from None
+    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype)) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+    try:
+        h = read_arx_hierarchy(text, column, numeric=numeric)
+    except (ValueError, TypeError) as exc:
+        raise RiskcoreError(
+            f"the hierarchy file for {column!r}: its first column must hold the column's "
+            f"numbers ({exc})"
+        ) from None
     return check_covers(h, series)
 
 

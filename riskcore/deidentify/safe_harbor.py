@@ -43,6 +43,7 @@ from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
 __all__ = [
     "CATEGORIES",
     "PRESIDIO_CATEGORY",
+    "PRESIDIO_MISSING",
     "RESTRICTED_ZIP3",
     "CategoryFinding",
     "PiiFinding",
@@ -53,6 +54,7 @@ __all__ = [
     "ages_to_90_plus",
     "apply_safe_harbor",
     "dates_to_year",
+    "presidio_available",
     "run_safe_harbor",
     "safe_harbor_check",
     "safe_harbor_plan",
@@ -713,12 +715,6 @@ PRESIDIO_CATEGORY: dict[str, str | None] = {
     "NRP": None,
 }
 
-_PRESIDIO_MISSING = (
-    "free-text PII detection needs the optional package presidio-analyzer "
-    "(pip install presidio-analyzer); it runs offline with spaCy's blank English pipeline, "
-    "no model download. Column roles and the Safe Harbor checklist work without it."
-)
-
 
 @dataclass(frozen=True)
 class PiiFinding(Result):
@@ -766,6 +762,25 @@ class PiiScan(Result):
     note: str
 
 
+def presidio_available() -> bool:
+    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra)."""
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(m) is not None for m in ("presidio_analyzer", "spacy"))
+    except (ImportError, ValueError):  # a module set to None in sys.modules: absent
+        return False
+
+
+#: What to do when Presidio is absent (the page shows it).
+PRESIDIO_MISSING = (
+    "free-text PII detection needs the optional package presidio-analyzer: "
+    "pip install 'presidio-analyzer>=2.2,<2.3' (or pip install -e '.[pii]'), then restart "
+    "the app. It runs offline with spaCy's blank English pipeline, no model download. Column "
+    "roles and the Safe Harbor checklist work without it."
+)
+
+
 @functools.cache
 def _analyzer() -> Any:
     """Return a Presidio analyzer on spaCy's blank English pipeline (built once, ~2 s)."""
@@ -776,7 +791,7 @@ def _analyzer() -> Any:
         from presidio_analyzer import AnalyzerEngine
         from presidio_analyzer.nlp_engine import SpacyNlpEngine
     except ImportError:
-        raise RiskcoreError(_PRESIDIO_MISSING) from None
+        raise RiskcoreError(PRESIDIO_MISSING) from None
     engine = SpacyNlpEngine()
     engine.nlp = {"en": spacy.blank("en")}
     return AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])

@@ -183,3 +183,44 @@ def test_a_keyed_recipe_needs_its_key_and_a_version_1_recipe_still_reads():
         mask_step("ssn", "hash")
     old = {"qis": [], "levels": [], "hierarchies": {}, "targets": {"k": 1}, "version": 1}
     assert apply_recipe(df, old).data.equals(df)
+
+
+def test_recipe_table_lists_every_step_in_order_and_no_key():
+    from riskcore.deidentify.hierarchy import interval_hierarchy
+    from riskcore.deidentify.lattice import Targets
+    from riskcore.report.readings import recipe_table
+
+    ages = pd.Series([30, 41], name="age")
+    rec = Recipe.of(
+        {"age": interval_hierarchy(ages, [10], top=90)},
+        {"age": 1},
+        Targets(k=5, max_suppression=0.02),
+        safe_harbor=[{"column": "zip", "action": "zip3"}],
+        date_shift={"person": "ssn", "columns": ["admitted"], "max_days": 30},
+        masking=[mask_step("ssn", "hmac_tokens"), mask_step("name", "drop")],
+        key=KEY,
+    )
+    t = recipe_table(rec)
+    assert t.values.tolist() == [
+        ["Safe Harbor", "zip", "zip3", ""],
+        ["date shift", "admitted", "shift per person (keyed)", "person ssn, max_days 30"],
+        ["masking", "ssn", "hmac_tokens", "length 16, encoding hex"],
+        ["masking", "name", "drop", ""],
+        ["generalization", "age", "level 1 of its interval hierarchy",
+         "widths [10.0], start 0.0, top 90"],
+        ["suppression", "age", "drop the records of classes breaking the targets",
+         "k 5, max_suppression 0.02"],
+        ["key", "", "not recorded", f"check value {key_check(KEY)}"],
+    ]  # fmt: skip
+    assert KEY.hex() not in t.to_string()
+
+
+def test_report_view_reading_names_the_table_described():
+    from riskcore.report.readings import report_view_reading
+
+    assert "before / after side by side" in report_view_reading(chosen=True, shown=True)
+    off = report_view_reading(chosen=True, shown=False)
+    assert off.startswith("This report describes the table as recorded, as the sidebar's switch")
+    assert report_view_reading(chosen=False, shown=False).endswith(
+        "(no generalization was chosen on the Remediate page)."
+    )
