@@ -312,12 +312,12 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
         "below use these. Bring your own in ARX's format (one row per value: "
         "value;level 1;...;*), or edit the labels in the table."
     )
-    q = st.selectbox("Quasi-identifier", list(qis), format_func=md, key="rc_rem_hq")
+    q = st.selectbox("Quasi-identifier", list(qis), key="rc_rem_hq")
     h = hierarchies[q]
     series = ctx.table.data[q]
     ver = store.get("hier_ver", 0)
     own = " (yours)" if q in specs else " (the default)"
-    st.text(md(f"{q}: {h.kind}, {h.height} levels above the value{own}"))
+    st.text(f"{q}: {h.kind}, {h.height} levels above the value{own}")
     if h.kind == "interval":
         st.write("Bands, with outlier clipping: numbers beyond the codes share one band.")
         params = dict(h.params or {})
@@ -347,7 +347,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
             st.error(md(exc))
         else:
             _use_hierarchy(q, specs, loaded.recipe())
-    frame = h.to_frame().astype(str)
+    frame = h.to_frame(sort=True).astype(str)
     if len(frame) > EDIT_ROWS:
         st.caption(f"{len(frame):,} values: too many to edit here; download, edit and upload.")
         st.dataframe(frame.head(8), hide_index=True)
@@ -456,8 +456,8 @@ def identifiers_tab() -> None:
     with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
         st.caption(md(OPERATOR_NOTES["shift_dates"]))
         s1, s2, s3 = st.columns([2, 1, 1])
-        s1.multiselect("Date columns to shift", dates, format_func=md, key="rc_rem_shift_cols")
-        s2.selectbox("Person (one shift each)", ids, format_func=md, key="rc_rem_shift_person")
+        s1.multiselect("Date columns to shift", dates, key="rc_rem_shift_cols")
+        s2.selectbox("Person (one shift each)", ids, key="rc_rem_shift_person")
         s3.number_input("Largest shift (days)", 1, 3650, 180, key="rc_rem_shift_days")
     out = ctx.table.data.copy()
     if shift is not None:
@@ -543,7 +543,7 @@ def plain_hash() -> None:
     if not kinds:
         st.info("No SSN or birth-date column to try it on.")
         return
-    col = st.selectbox("Column", list(kinds), format_func=md, key="rc_rem_enum_col")
+    col = st.selectbox("Column", list(kinds), key="rc_rem_enum_col")
     if st.button(md(f"Reverse a SHA-256 of {col}"), key="rc_rem_enum"):
         r = cached.enumeration(ctx.key, ctx.table.data, col, kinds[col])
         st.markdown(md(enumeration_reading(r, col)))

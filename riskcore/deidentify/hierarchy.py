@@ -157,11 +157,24 @@ class Hierarchy:
         missing = pd.Series(values).isna().to_numpy()
         return np.where(missing, -2, pos).astype(np.int64)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Return the hierarchy as a table: one row per value, one column per level."""
-        return pd.DataFrame(
+    def to_frame(self, *, sort: bool = False) -> pd.DataFrame:
+        """Return the hierarchy as a table: one row per value, one column per level.
+
+        With ``sort``, rows are in the values' order (numbers by value, other
+        values by their text) instead of their first appearance, index reset.
+        """
+        frame = pd.DataFrame(
             {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
         )
+        if not sort:
+            return frame
+        if self.numeric:
+            order = np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
+        else:
+            order = np.argsort(
+                np.asarray([_text(v) for v in self.leaves], dtype=str), kind="stable"
+            )
+        return frame.iloc[order].reset_index(drop=True)
 
     def to_arx_csv(self) -> str:
         """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row."""

@@ -84,3 +84,9 @@ def test_outliers_are_clipped_by_bottom_and_top_coding():
     assert sizes["90+"] == 2 and lat.evaluate((1,)).k == 1
     with pytest.raises(RiskcoreError, match="bottom coding must lie below top coding"):
         banded_hierarchy(ages, 10, bottom=90, top=18)
+
+
+def test_to_frame_sorts_numbers_by_value_for_editing():
+    h = banded_hierarchy(pd.Series([35, 4, 120, 27], name="age"), 10)
+    assert h.to_frame(sort=True)["level 0"].tolist() == [4, 27, 35, 120]
+    assert h.to_frame()["level 0"].tolist() == [35, 4, 120, 27]  # first appearance
