@@ -347,11 +347,11 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
             st.error(md(exc))
         else:
             _use_hierarchy(q, specs, loaded.recipe())
-    frame = h.to_frame(sort=True).astype(str)
-    if len(frame) > EDIT_ROWS:
-        st.caption(f"{len(frame):,} values: too many to edit here; download, edit and upload.")
-        st.dataframe(frame.head(8), hide_index=True)
+    if len(h.leaves) > EDIT_ROWS:
+        st.caption(f"{len(h.leaves):,} values: too many to edit here; download, edit and upload.")
+        st.dataframe(h.to_frame().head(8).astype(str), hide_index=True)
     else:
+        frame = h.to_frame(sort=True).astype(str)
         edited = st.data_editor(
             frame,
             hide_index=True,
@@ -371,9 +371,10 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
     d1, d2 = st.columns(2)
     d1.download_button(
         md(f"Download the hierarchy of {q} (ARX CSV)"),
-        h.to_arx_csv(),
+        h.to_arx_csv,  # written on click
         file_name=f"hierarchy_{file_part(q)}.csv",
         mime="text/csv",
+        on_click="ignore",
         key=f"rc_rem_h_{q}",
     )
     if q in specs and d2.button("Go back to the default hierarchy", key=f"rc_rem_hreset_{q}"):

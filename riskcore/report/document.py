@@ -380,8 +380,10 @@ def _remediation(
         # the report holds no key: keyed steps (tokens of direct identifiers, date shifts) are
         # named, not redone
         applied = apply_recipe(data, rec, skip_keyed=True)
-        steps = dataclasses.replace(rec, qis=(), levels=(), hierarchies={})
-        before = apply_recipe(data, steps, skip_keyed=True).data  # what is generalized
+        before = data  # what is generalized: the table after the steps before generalization
+        if rec.safe_harbor or rec.date_shift is not None or rec.masking:
+            steps = dataclasses.replace(rec, qis=(), levels=(), hierarchies={})
+            before = apply_recipe(data, steps, skip_keyed=True).data
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, Any] | None = None

@@ -73,7 +73,7 @@ def test_an_edited_hierarchy_is_checked_then_used_by_the_levels_and_the_search()
     assert "education" not in at.session_state["rc_rem_store"]["hier"]
 
 
-def test_an_uploaded_arx_hierarchy_is_checked_and_offered_back_in_arx_format():
+def test_an_uploaded_arx_hierarchy_is_checked_then_used():
     at = run("pages/remediate.py")
     at.selectbox(key="rc_rem_hq").set_value("sex").run()
     at.file_uploader(key="rc_rem_hup_sex_0").set_value(("sex.csv", b"Male;*\n", "text/csv")).run()
