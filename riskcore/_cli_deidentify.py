@@ -63,6 +63,14 @@ def add_parsers(sub: Any) -> None:
         help="numeric bands of these nested widths for one QI",
     )
     a.add_argument(
+        "--clip",
+        action="append",
+        default=[],
+        metavar="COL=LOW,HIGH",
+        help="outlier clipping of a numeric QI: numbers below LOW and at or above HIGH share "
+        "one band each (bottom and top coding; leave one side empty: COL=,90)",
+    )
+    a.add_argument(
         "--safe-harbor",
         action="store_true",
         help="apply the HIPAA Safe Harbor transforms first (ZIP to 3 digits, ages 90+, "
@@ -168,8 +176,24 @@ def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
     return out
 
 
+def _clip(col: str, text: str) -> dict[str, float | None]:
+    """Return the bottom and top codes of ``--clip COL=LOW,HIGH`` (either side may be empty)."""
+    low, sep, high = text.partition(",")
+    try:
+        codes = {
+            "bottom": float(low) if low.strip() else None,
+            "top": float(high) if high.strip() else None,
+        }
+    except ValueError:
+        raise RiskcoreError(f"--clip {col}: LOW and HIGH must be numbers") from None
+    if not sep or codes == {"bottom": None, "top": None}:
+        raise RiskcoreError(f"--clip {col}: write COLUMN=LOW,HIGH (one side may be empty)")
+    return codes
+
+
 def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
     from riskcore.deidentify.hierarchy import (
+        banded_hierarchy,
         check_covers,
         default_hierarchy,
         interval_hierarchy,
@@ -178,7 +202,8 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
 
     files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=FILE")
     bands = _pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
-    for col in (*files, *bands):
+    clips = {c: _clip(c, v) for c, v in _pairs(args.clip, "--clip", "COLUMN=LOW,HIGH").items()}
+    for col in (*files, *bands, *clips):
         if col not in args.qi:
             raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
     absent = [c for c in (*args.qi, *args.sensitive) if c not in df.columns]
@@ -200,7 +225,12 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
                 widths = [float(w) for w in bands[q].split(",")]
             except ValueError:
                 raise RiskcoreError(f"--intervals {q}: widths must be numbers") from None
-            out[q] = interval_hierarchy(df[q], widths)
+            codes = clips.get(q, {})
+            out[q] = interval_hierarchy(
+                df[q], widths, bottom=codes.get("bottom"), top=codes.get("top")
+            )
+        elif q in clips:
+            out[q] = banded_hierarchy(df[q], **clips[q])
         else:
             out[q] = default_hierarchy(df[q])
     return out
