@@ -481,12 +481,12 @@ def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
     )
 
 
-@st.cache_resource(scope="session", max_entries=1, show_spinner="Applying the recipe ...")
 def applied(
     key: str, _data: pd.DataFrame, recipe_json: str, _secret: SecretKey | None
 ) -> AppliedRecipe:
     """Return a recipe (every step, keyed ones with the session's key) applied to the table:
-    what the downloads hold, as ``riskcore apply`` would write it."""
+    what the downloads hold, as ``riskcore apply`` would write it. Not cached: it runs on a
+    download's click, and a kept copy of a large table would outlive it."""
     return apply_recipe(_data, json.loads(recipe_json), key=_secret)
 
 
