@@ -559,11 +559,12 @@ def _is_date(column: str) -> bool:
 
 
 def _hash_kind(column: str) -> str | None:
-    """Return "ssn" or "birth_date" for a column the role rule reads as one, else None."""
-    reason = ctx.suggestions[column].reason.lower() if column in ctx.suggestions else ""
-    if "social security" in reason or "ssn" in column.lower():
+    """Return "ssn" or "birth_date" for a column the role rule reads as one (its kind, not its
+    reason's words: the reason for "sex" cites "date of birth"), else None."""
+    kind = ctx.suggestions[column].kind if column in ctx.suggestions else ""
+    if kind == "ssn" or "ssn" in column.lower():
         return "ssn"
-    if "birth" in reason or "birth" in column.lower() or column.lower() in ("dob",):
+    if kind == "dob" or "birth" in column.lower() or column.lower() == "dob":
         return "birth_date"
     return None
 

@@ -158,3 +158,19 @@ def test_the_report_says_which_view_it_describes():
     at.button(key="rc_report_build").click().run()
     report = at.session_state["rc_report"]["report"]
     assert report.remediation is None and report.view.startswith("the table as recorded (no")
+
+
+def test_the_plain_hash_demonstration_offers_only_ssn_and_birth_date_columns():
+    from tests.app.test_apptest import data_uploader
+
+    at = run()
+    csv = pd.DataFrame(
+        {"name": [f"P {i}" for i in range(12)], "sex": ["F", "M"] * 6,
+         "ssn": [f"123-45-{6789 + i}" for i in range(12)],
+         "date_of_birth": [f"1980-01-{10 + i}" for i in range(12)]}
+    ).to_csv(index=False)  # fmt: skip
+    data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
+    at.switch_page("pages/remediate.py").run()
+    assert not at.exception
+    # the role rule's reason for "sex" cites "date of birth": it is not a birth date
+    assert at.selectbox(key="rc_rem_enum_col").options == ["ssn", "date_of_birth"]

@@ -267,8 +267,8 @@ def test_free_text_scan_with_presidio_when_it_is_installed_or_the_message_when_n
     assert {("EMAIL_ADDRESS", 1, "F"), ("CREDIT_CARD", 1, "J")} <= found
     assert all(0.4 <= f.max_score <= 1 for f in scan.findings)
     table = pii_table(scan, suggest_roles(df))
-    assert list(table.columns) == ["column", "role rule", "entity", "Safe Harbor", "values",
-                                   "score"]  # fmt: skip
+    assert list(table.columns) == ["column", "entity", "score", "values", "Safe Harbor",
+                                   "role rule"]  # fmt: skip
     row = table[table["entity"] == "EMAIL_ADDRESS"].iloc[0]
     assert row["values"] == "1 of 3 sampled" and row["Safe Harbor"] == "(F) E-mail addresses"
     assert row["role rule"].startswith(suggest_roles(df)["remarks"].role.replace("_", "-"))

@@ -214,10 +214,10 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
 def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
     """Return Presidio's findings beside the role rule: one row per column and entity.
 
-    Columns: ``column``, ``role rule`` (the suggested role and its reason,
-    which the scan never replaces), ``entity`` (Presidio's type), ``Safe
-    Harbor`` (the category, or "none of the 18"), ``values`` ("n of m
-    sampled") and ``score`` (Presidio's highest confidence, 0-1).
+    Columns: ``column``, ``entity`` (Presidio's type), ``score`` (its
+    highest confidence, 0-1), ``values`` ("n of m sampled"), ``Safe Harbor``
+    (the category, or "none of the 18") and ``role rule`` (the suggested role
+    and its reason, which the scan never replaces).
     """
     rows = []
     for f in scan.findings:
@@ -235,7 +235,7 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(
-        rows, columns=["column", "role rule", "entity", "Safe Harbor", "values", "score"]
+        rows, columns=["column", "entity", "score", "values", "Safe Harbor", "role rule"]
     )
 
 
