@@ -9,7 +9,7 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.report.document import build_report, render_html, render_pdf
-from riskcore.report.readings import report_intro, report_verdict_reading
+from riskcore.report.readings import report_intro, report_verdict_reading, report_view_reading
 from ui import remediation, saved, state
 from ui.context import context, require_qis
 from ui.safe import file_stem, md
@@ -28,7 +28,8 @@ profile["c"] = float(tg["c"])
 if float(tg.get("sampling_fraction") or 0.0) > 0:
     profile["sampling_fraction"] = float(tg["sampling_fraction"])
 recipe = remediation.active(ctx.key)
-if recipe is not None:
+shown = recipe is not None and remediation.showing_after(ctx.key)  # the sidebar's switch
+if shown:
     profile["recipe"] = recipe
 ledger = state.ledger(ctx.key)
 if ledger.entries:
@@ -37,11 +38,13 @@ profile_json = json.dumps(profile, sort_keys=True)
 st.caption(
     md(
         "Built from the roles and targets of this session"
-        + (", the generalization in use" if recipe is not None else "")
+        + (", the generalization in use" if shown else "")
         + (", the privacy budget spent" if ledger.entries else "")
         + "."
     )
 )
+
+st.info(md(report_view_reading(chosen=recipe is not None, shown=shown)))
 
 built = st.session_state.get(BUILT)
 if st.button("Build the report", type="primary", key="rc_report_build"):

@@ -35,7 +35,7 @@ from riskcore.attacks.linkage import (
     simulate_auxiliary,
 )
 from riskcore.deidentify.cover import RecordCover, cover_record
-from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy
+from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
 from riskcore.deidentify.lattice import (
     Lattice,
     NodeResult,
@@ -53,15 +53,18 @@ from riskcore.deidentify.masking import (
     mask_digits,
     redact,
     reversible_tokens,
+    shift_dates,
     substitute,
     surrogates,
 )
-from riskcore.deidentify.recipe import apply_recipe
+from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
+    PiiScan,
     SafeHarborCheck,
     SafeHarborTransform,
     apply_safe_harbor,
     safe_harbor_check,
+    scan_free_text,
 )
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
@@ -404,9 +407,18 @@ def clear_session() -> None:
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def hierarchies(key: str, _table: LoadedTable, qis: tuple[str, ...]) -> dict[str, Hierarchy]:
-    """Return the default hierarchy of each QI (built from the table's values)."""
-    return {q: default_hierarchy(_table.data[q]) for q in qis}
+def hierarchies(
+    key: str, _table: LoadedTable, qis: tuple[str, ...], specs_json: str = "{}"
+) -> dict[str, Hierarchy]:
+    """Return the hierarchy of each QI: the user's (``specs_json``: QI to
+    ``Hierarchy.recipe()``, checked when it was given), else the default one."""
+    specs = json.loads(specs_json)
+    return {
+        q: hierarchy_from_spec(_table.data[q], specs[q])
+        if q in specs
+        else default_hierarchy(_table.data[q])
+        for q in qis
+    }
 
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner="Tabulating the classes ...")
@@ -417,8 +429,9 @@ def lattice(
     qis: tuple[str, ...],
     sensitive: tuple[str, ...],
     targets_json: str,
+    specs_json: str = "{}",
 ) -> Lattice:
-    """Return the generalization lattice of the QIs for one set of targets."""
+    """Return the generalization lattice of the QIs for one set of targets and hierarchies."""
     return Lattice(
         _enc,
         {q: _hierarchies[q] for q in qis},
@@ -487,6 +500,15 @@ def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
     )
 
 
+def applied(
+    key: str, _data: pd.DataFrame, recipe_json: str, _secret: SecretKey | None
+) -> AppliedRecipe:
+    """Return a recipe (every step, keyed ones with the session's key) applied to the table:
+    what the downloads hold, as ``riskcore apply`` would write it. Not cached: it runs on a
+    download's click, and a kept copy of a large table would outlive it."""
+    return apply_recipe(_data, json.loads(recipe_json), key=_secret)
+
+
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
 def safe_harbor(
     key: str, _table: LoadedTable, _roles: ColumnRoles, roles_key: tuple, _sugg: RoleSuggestions
@@ -533,6 +555,27 @@ def masked(
         made = surrogates(col, operator.split(":", 1)[1], seed=seed)  # type: ignore[arg-type]
         return made.values, made.lookup
     raise ValueError(f"unknown operator {operator!r}")
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Shifting dates ...")
+def shifted(
+    key: str,
+    _data: pd.DataFrame,
+    person: str,
+    columns: tuple[str, ...],
+    max_days: int,
+    _secret: SecretKey,
+    key_id: str,
+) -> pd.DataFrame:
+    """Return the date columns shifted per person by the session key (``key_id``: its check)."""
+    moved = shift_dates(_data, person=person, columns=columns, max_days=max_days, key=_secret)
+    return moved[list(columns)]
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Scanning free text (Presidio) ...")
+def pii_scan(key: str, _data: pd.DataFrame) -> PiiScan:
+    """Return Presidio's findings in the table's free-text columns (a few seconds)."""
+    return scan_free_text(_data)
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")

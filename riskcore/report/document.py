@@ -21,6 +21,7 @@ values never appear: only aggregates, and never a direct identifier's values.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -206,6 +207,10 @@ class Report(Result):
         distances) and the seeds used (none: every number here is exact).
     command : str
         The command line that reproduces the numbers.
+    view : str
+        Which table the report describes, in words: the table as recorded, or
+        the table as recorded and after the recipe (before / after, with the
+        information loss).
     """
 
     schema: ClassVar[str] = REPORT_SCHEMA
@@ -229,6 +234,7 @@ class Report(Result):
     special_uniques: dict[str, Any] | None = None
     attacks: dict[str, Any] | None = None
     attacks_after: dict[str, Any] | None = None
+    view: str = "the table as recorded"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON twin: every field, with ``schema`` and ``schema_version``.
@@ -429,14 +435,20 @@ def _remediation(
 
     try:
         rec = Recipe.from_dict(recipe)
-        applied = apply_recipe(data, rec)
+        # the report holds no key: keyed steps (tokens of direct identifiers, date shifts) are
+        # named, not redone
+        applied = apply_recipe(data, rec, skip_keyed=True)
+        before = data  # what is generalized: the table after the steps before generalization
+        if rec.safe_harbor or rec.date_shift is not None or rec.masking:
+            steps = dataclasses.replace(rec, qis=(), levels=(), hierarchies={})
+            before = apply_recipe(data, steps, skip_keyed=True).data
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, Any] | None = None
-    if not applied.n_unknown:
-        hier = {q: _rebuild(data[q], rec.hierarchies[q]) for q in rec.qis}
+    if not applied.n_unknown and rec.qis:
+        hier = {q: _rebuild(before[q], rec.hierarchies[q]) for q in rec.qis}
         lattice = Lattice(
-            data, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
+            before, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
         )
         node = lattice.evaluate(rec.levels)
         loss = {
@@ -457,6 +469,7 @@ def _remediation(
         "within_limit": applied.within_limit,
         "n_unknown": applied.n_unknown,
         "information_loss": loss,
+        "not_reapplied": list(applied.skipped),
     }
     return info, after, applied.data
 
@@ -679,6 +692,12 @@ def build_report(
         special_uniques=special,
         attacks=attacks,
         attacks_after=attacks_after,
+        view=(
+            "the table as recorded (before) and after the remediation recipe (after), with "
+            "the information loss; the verdict is on the remediated table"
+            if after is not None
+            else "the table as recorded (no remediation recipe applied)"
+        ),
     )
 
 
@@ -966,6 +985,7 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
         f"{_num(v['threshold'])} (highest record risk {_num(v['highest_risk'])}, records "
         f"at risk {_num(v['records_at_risk'])}): {_e(v['reason'])}.</div>"
     )
+    s.append(f"<p>This report describes {_e(r.view)}.</p>")
     s.append("<h2>Dataset</h2>")
     s.append(
         _table(
@@ -1048,6 +1068,13 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
                 ],
             )
         )
+        if m.get("not_reapplied"):
+            s.append(
+                "<p class='small'>Keyed steps of the recipe, not redone here (the report holds "
+                "no key; they change direct identifiers or shift dates): "
+                + _e("; ".join(m["not_reapplied"]))
+                + ".</p>"
+            )
         s.append(_metrics_section(r.after))
         s.append(_checks_table(r.checks_after))
         if r.attacks_after is not None:

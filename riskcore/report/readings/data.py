@@ -151,6 +151,34 @@ def report_intro() -> str:
     )
 
 
+def report_view_reading(*, chosen: bool, shown: bool) -> str:
+    """Return which table the report describes.
+
+    Parameters
+    ----------
+    chosen : bool
+        A generalization was chosen on the Remediate page.
+    shown : bool
+        The sidebar's switch shows it (the report then holds before / after).
+    """
+    if chosen and shown:
+        return (
+            "This report describes the table as recorded and the generalized table in use: "
+            "before / after side by side, with the information loss and the records "
+            "suppressed; its verdict is on the generalized table."
+        )
+    if chosen:
+        return (
+            "This report describes the table as recorded, as the sidebar's switch shows it. "
+            "Switch to the generalized table to add the before / after and the information "
+            "loss of the generalization chosen on the Remediate page."
+        )
+    return (
+        "This report describes the table as recorded (no generalization was chosen on the "
+        "Remediate page)."
+    )
+
+
 def report_verdict_reading(verdict: dict[str, object]) -> str:
     """Return the report's verdict in one sentence (``Report.verdict``)."""
     head = "Passes" if verdict["pass"] else "Does not pass"
