@@ -12,6 +12,18 @@ SHARED = ROOT.parent / "shared" / "data"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+@pytest.fixture(autouse=True)
+def private_database(tmp_path_factory, monkeypatch) -> Path:
+    """Point RISKCORE_DB at a fresh file for every test (AppTests, spawned processes and live
+    servers inherit it): no test writes the user's real database, and no privacy ledger or
+    audit entry leaks from one test into another."""
+    from riskcore.store import DB_ENV
+
+    path = tmp_path_factory.mktemp("db") / "riskcore.db"
+    monkeypatch.setenv(DB_ENV, str(path))
+    return path
+
+
 def shared_file(relative: str) -> Path:
     """Return a file of ../shared/data; skip outside CI when it is absent, fail in CI."""
     path = SHARED / relative
