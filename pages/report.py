@@ -6,10 +6,11 @@ import json
 
 import streamlit as st
 
+from riskcore import dp
 from riskcore.errors import RiskcoreError
 from riskcore.report.document import build_report, render_html, render_pdf
 from riskcore.report.readings import report_intro, report_verdict_reading
-from ui import remediation, state
+from ui import budget, remediation, state
 from ui.context import context, require_qis
 from ui.safe import file_stem, md
 
@@ -29,7 +30,11 @@ if float(tg.get("sampling_fraction") or 0.0) > 0:
 recipe = remediation.active(ctx.key)
 if recipe is not None:
     profile["recipe"] = recipe
-ledger = state.ledger(ctx.key)
+try:
+    ledger = budget.ledger()
+except RiskcoreError as exc:  # the database cannot be read: the report goes without the budget
+    st.warning(md(exc))
+    ledger = dp.PrivacyLedger(dp.DEFAULT_EPSILON_BUDGET)
 if ledger.entries:
     profile["ledger"] = ledger.to_dict()
 profile_json = json.dumps(profile, sort_keys=True)
