@@ -225,6 +225,7 @@ with tab_noise:
     except RiskcoreError as exc:  # the database cannot be read: no release without a ledger
         st.error(md(exc))
         st.stop()
+    budget.near_duplicate_notes()
     r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
     # what the release below is made for: a shown result or refusal belongs to these settings
     settings = {

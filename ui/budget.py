@@ -18,6 +18,7 @@ from riskcore.ledgers import BudgetStore, LedgerHandle
 from riskcore.report.readings import (
     budget_change_reading,
     ledger_source_reading,
+    near_duplicate_note,
     near_duplicate_reading,
 )
 from riskcore.store import Store, default_path
@@ -88,6 +89,17 @@ def set_budget(epsilon: float, delta: float, accounting: str, reason: str = "") 
 def attach(ledger_name: str) -> None:
     """Charge the session's file to the ledger ``ledger_name`` from now on (audited)."""
     book().attach(source(), ledger_name)
+
+
+def near_duplicate_notes() -> None:
+    """Warn, where the file is opened and where releases are made, that it nearly equals a
+    file whose budget was spent (same columns and rows, other bytes)."""
+    try:
+        look = lookup()
+    except RiskcoreError:
+        return  # the DP page says why the database cannot be read
+    for near in look.near:
+        st.warning(md(near_duplicate_note(look.source, near)), icon="⚠️")
 
 
 def source_panel(look: LedgerLookup) -> None:

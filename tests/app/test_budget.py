@@ -104,7 +104,7 @@ def test_one_byte_changed_under_the_same_name_joins_its_ledger():
 def test_one_byte_changed_and_renamed_warns_and_can_continue_the_spent_ledger():
     _release(_session(("people.csv", _csv())))
     at = _session(("other.csv", _csv(bump=1)))
-    warning = next(seen(w.value) for w in at.warning if "same 3 columns" in seen(w.value))
+    warning = next(seen(w.value) for w in at.warning if "as a file on which" in seen(w.value))
     assert warning.startswith(
         "This file has the same 3 columns and 300 rows as a file on which the ledger "
         "“people.csv” spent epsilon 1 of 1, but other bytes"
@@ -207,3 +207,20 @@ def test_the_report_reads_the_persisted_budget(where):
     at.switch_page(where).run()
     assert not at.exception, at.exception
     assert "the privacy budget spent" in _captions(at)
+
+
+def test_a_near_duplicate_is_warned_of_where_it_arrives_and_where_releases_are_made():
+    _release(_session(("people.csv", _csv())))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    data_uploader(at).set_value(("other.csv", _csv(bump=1), "text/csv")).run()
+    assert not at.exception, at.exception
+    note = (
+        "This file has the same 3 columns and 300 rows as one on which the privacy ledger "
+        "“people.csv” spent epsilon 1 of 1, but other bytes. If it is the same data, continue "
+        "that ledger on the Budget tab of the Differential privacy page before any release."
+    )
+    assert note in [seen(w.value) for w in at.warning]  # the Data page
+    at.switch_page("pages/dp.py").run()
+    assert note in [seen(w.value) for w in at.warning]  # beside the release button
+    # the file the budget was spent on itself is no near duplicate of its own ledger
+    assert not any("other bytes" in seen(w.value) for w in _session(("people.csv", _csv())).warning)

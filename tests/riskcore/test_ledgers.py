@@ -80,6 +80,11 @@ def test_one_byte_changed_and_renamed_is_a_near_duplicate_that_can_continue(book
         "few bytes changed. A new ledger would give the same people a fresh budget; if it is "
         "the same data, continue that ledger."
     )
+    assert rd.near_duplicate_note(other, look.near[0]) == (
+        "This file has the same 3 columns and 100 rows as one on which the privacy ledger "
+        "“adult.csv” spent epsilon 1 of 1, but other bytes. If it is the same data, continue "
+        "that ledger on the Budget tab of the Differential privacy page before any release."
+    )
     # not a near duplicate: another row count, or a ledger that spent nothing
     assert not book.lookup(dp.DataSource("c.csv", "d" * 64, COLUMNS, 101)).near
     book.set_budget(dp.DataSource("unspent", "e" * 64, COLUMNS, 100), 2.0, 1e-6)

@@ -60,6 +60,7 @@ from riskcore.report.readings.budget import (
     budget_change_reading,
     budget_history_table,
     ledger_source_reading,
+    near_duplicate_note,
     near_duplicate_reading,
 )
 from riskcore.report.readings.data import (
@@ -235,6 +236,7 @@ __all__ = [
     "linkage_reading",
     "local_laplace_reading",
     "mechanisms_for",
+    "near_duplicate_note",
     "near_duplicate_reading",
     "needs_qis_reading",
     "node_reading",

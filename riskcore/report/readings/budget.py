@@ -17,6 +17,7 @@ __all__ = [
     "budget_change_reading",
     "budget_history_table",
     "ledger_source_reading",
+    "near_duplicate_note",
     "near_duplicate_reading",
 ]
 
@@ -83,6 +84,24 @@ def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
         f"{led.epsilon_budget:g}, but other bytes: it may be the same people with a few bytes "
         "changed. A new ledger would give the same people a fresh budget; if it is the same "
         "data, continue that ledger."
+    )
+
+
+def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
+    """Return the short warning shown where the file is opened and where releases are made.
+
+    "This file has the same 3 columns and 300 rows as one on which the
+    privacy ledger “people.csv” spent epsilon 1 of 1, but other bytes. If
+    it is the same data, continue that ledger on the Budget tab of the
+    Differential privacy page before any release."
+    """
+    k = len(source.columns)
+    return (
+        f"This file has the same {k:,} {plural(k, 'column', 'columns')} and "
+        f"{source.n_rows:,} {plural(source.n_rows, 'row', 'rows')} as one on which the privacy "
+        f"ledger “{near.source}” spent epsilon {near.ledger.spent()[0]:.4g} of "
+        f"{near.ledger.epsilon_budget:g}, but other bytes. If it is the same data, continue "
+        "that ledger on the Budget tab of the Differential privacy page before any release."
     )
 
 
