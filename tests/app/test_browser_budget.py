@@ -34,20 +34,20 @@ def chromium():
         pytest.skip("Chromium not installed")
 
 
-def _budget_tab(page, url):
+def _release_on_dp_page(chrome, url, external, left_before: str):
+    """Open the app in a new context, check the budget left, release a count; return the page."""
+    ctx, page = open_app(chrome, url, external)
     goto(page, url, "Differential privacy")
-    page.get_by_role("tab", name="Budget").click()
+    assert metric(page, "Budget left") == left_before
+    page.get_by_role("button", name="Release this count at epsilon = 1").click()
     wait_idle(page)
+    return ctx, page
 
 
 def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, private_database):  # noqa: F811
     external: list[str] = []
     with serve() as url:
-        ctx, page = open_app(browser, url, external)
-        goto(page, url, "Differential privacy")
-        assert metric(page, "Budget left") == "1 of 1"
-        page.get_by_role("button", name="Release this count at epsilon = 1").click()
-        wait_idle(page)
+        ctx, page = _release_on_dp_page(browser, url, external, "1 of 1")
         assert metric(page, "Budget left") == "0 of 1"
         page.reload()  # a new session
         wait_idle(page)
@@ -56,13 +56,10 @@ def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, pr
         ctx.close()
     # the server is killed (SIGKILL to its process group); a new one on the same database
     with serve() as url:
-        ctx, page = open_app(browser, url, external)
-        goto(page, url, "Differential privacy")
-        assert metric(page, "Budget left") == "0 of 1"
-        page.get_by_role("button", name="Release this count at epsilon = 1").click()
-        wait_idle(page)
+        ctx, page = _release_on_dp_page(browser, url, external, "0 of 1")
         page.get_by_text("Refused: this release costs epsilon 1").first.wait_for()
-        _budget_tab(page, url)
+        page.get_by_role("tab", name="Budget").click()
+        wait_idle(page)
         page.get_by_text("nothing in the app resets it").first.wait_for()
         assert metric(page, "Spent (this accounting)") == "1"
         shot(page, "25-dp-budget-after-restart")
