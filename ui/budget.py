@@ -67,7 +67,13 @@ def set_name(name: str) -> None:
 
 
 def lookup() -> LedgerLookup:
-    """Return the ledger of the session's data and the near duplicates of its file."""
+    """Return the ledger of the session's data and the near duplicates of its file.
+
+    Looking writes nothing: without a database there is no ledger yet, and the file is
+    made at the first release or budget change.
+    """
+    if not default_path().exists():
+        return LedgerLookup(source(), "new")
     return book().lookup(source())
 
 
@@ -117,7 +123,7 @@ def source_panel(look: LedgerLookup) -> None:
         if typed and typed != look.source.name:
             set_name(typed)
             st.rerun()
-    st.caption(md(ledger_source_reading(look, book().path)))
+    st.caption(md(ledger_source_reading(look, str(default_path()))))
     for near in look.near:
         st.warning(md(near_duplicate_reading(look.source, near)), icon="⚠️")
         if st.button(md(f"Continue the ledger “{near.source}”"), key=f"rc_dp_continue_{near.id}"):

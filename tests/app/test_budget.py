@@ -224,3 +224,13 @@ def test_a_near_duplicate_is_warned_of_where_it_arrives_and_where_releases_are_m
     assert note in [seen(w.value) for w in at.warning]  # beside the release button
     # the file the budget was spent on itself is no near duplicate of its own ledger
     assert not any("other bytes" in seen(w.value) for w in _session(("people.csv", _csv())).warning)
+
+
+def test_opening_the_data_and_the_dp_page_writes_no_database(private_database):
+    at = _session(("people.csv", _csv()))
+    at.switch_page("pages/data.py").run()
+    assert not at.exception, at.exception
+    assert not private_database.exists()  # looking at a budget writes nothing
+    at.switch_page("pages/dp.py").run()
+    _release(at)
+    assert private_database.exists()
