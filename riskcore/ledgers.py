@@ -138,6 +138,10 @@ def _budget_dict(ledger: PrivacyLedger) -> dict[str, Any]:
 class BudgetStore:
     """Privacy ledgers per data source in the store's SQLite file.
 
+    It writes through the store's own transaction and audit append
+    (``Store._transaction``, ``Store._append``), so a ledger row and its audit
+    entry commit together or not at all, in the one hash chain.
+
     Parameters
     ----------
     store : Store, optional
