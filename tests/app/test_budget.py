@@ -234,3 +234,19 @@ def test_opening_the_data_and_the_dp_page_writes_no_database(private_database):
     at.switch_page("pages/dp.py").run()
     _release(at)
     assert private_database.exists()
+
+
+def test_a_budget_raised_in_another_session_is_not_undone_by_a_stale_one():
+    a = _session()
+    _release(a)
+    a.switch_page("pages/dp.py").run()  # A's budget widget holds 1
+    b = _session()
+    b.number_input(key="rc_dp_budget").set_value(5.0).run()
+    b.text_input(key="rc_dp_budget_reason_1").input("approved").run()
+    b.button(key="rc_dp_budget_apply").click().run()
+    assert _left(b) == "4 of 5"
+    a.run()  # A's widget still says 1: it follows the ledger, it does not lower it back
+    assert not a.exception, a.exception
+    assert _left(a) == "4 of 5"
+    assert a.number_input(key="rc_dp_budget").value == 5.0
+    assert _actions().count("dp_budget") == 1
