@@ -34,6 +34,7 @@ FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download h
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
+weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 tg = st.session_state[state.TARGETS]
 
 
@@ -94,8 +95,11 @@ with st.expander("Targets and threshold", expanded=True):
         max_value=1.0,
         step=0.01,
         format="%.3f",
-        help="adds journalist and marketer risk and population-uniqueness estimates",
+        help="adds journalist and marketer risk and population-uniqueness estimates"
+        if weights is None
+        else md(f"not used: the sampling weights in {weights} give the population class sizes"),
         key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
+        disabled=weights is not None,
     )
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
@@ -144,6 +148,7 @@ a = cached.assessment(
         for s in assessed
         if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
     ),
+    weights=weights,
 )
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))

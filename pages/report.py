@@ -1,8 +1,9 @@
-"""Report page: the assessment as an offline HTML / PDF document with its JSON twin."""
+"""Report page: the assessment as an offline HTML / PDF document with its JSON twin, and saved."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import streamlit as st
 
@@ -10,7 +11,7 @@ from riskcore import dp
 from riskcore.errors import RiskcoreError
 from riskcore.report.document import build_report, render_html, render_pdf
 from riskcore.report.readings import report_intro, report_verdict_reading
-from ui import budget, remediation, state
+from ui import budget, remediation, saved, state
 from ui.context import context, require_qis
 from ui.safe import file_stem, md
 
@@ -103,7 +104,50 @@ c4.download_button(
     on_click="ignore",
     key="rc_report_profile",
 )
+with st.container(border=True):
+    st.subheader("Save this assessment")
+    st.caption(
+        "Saved in the local database with its profile (roles, targets, the generalization), "
+        "the report's JSON twin and the HTML report, in one transaction, and written to the "
+        "audit log. The Saved assessments page lists, reopens, compares and deletes them."
+    )
+    s1, s2 = st.columns(2)
+    if "rc_save_name" not in st.session_state:
+        st.session_state["rc_save_name"] = f"{ctx.table.name} {datetime.now(UTC):%Y-%m-%d %H:%M}"
+    name = s1.text_input("Name of the assessment", key="rc_save_name")
+    user = saved.user_name("rc_user_report", s2)
+    with_data = st.checkbox(
+        "Also store the raw data (the table itself, direct identifiers included)",
+        value=False,
+        key="rc_save_raw",
+        help="Off unless ticked: without it the database holds aggregates only, and "
+        "reopening asks for the file again.",
+    )
+    if st.button("Save this assessment", key="rc_save"):
+        if built["profile"] != profile_json:
+            st.error("The roles or targets changed since this report was built: build it again.")
+        else:
+            with st.spinner("Saving ..."):
+                try:
+                    new_id = saved.store().save(
+                        name,
+                        fingerprint=report.dataset["sha256"],
+                        profile=json.loads(built["profile"]),
+                        results=report.to_dict(),
+                        report=render_html(report),
+                        user=user,
+                        data=ctx.table.data if with_data else None,
+                    )
+                except RiskcoreError as exc:
+                    st.error(md(exc))
+                else:
+                    st.success(
+                        md(f"Saved as #{new_id} {name.strip()}")
+                        + (" with its raw data" if with_data else ", without the raw data")
+                        + "; the save is in the audit log."
+                    )
+                    st.page_link("pages/saved.py", label="Open the saved assessments")
 st.text("Reproduce every number with:")
 st.code(report.command, language="bash")
-for line in report.readings:
+for line in report.readings + (report.attacks or {}).get("readings", []):
     st.markdown(md(line))

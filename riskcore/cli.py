@@ -85,6 +85,13 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="n/N when the data are a sample: adds journalist and marketer risk",
     )
+    a.add_argument(
+        "--weights",
+        default=None,
+        metavar="COL",
+        help="sampling-weight column (numbers >= 1): journalist and marketer risk with the "
+        "population class sizes estimated as the weight sums (not with --sampling-fraction)",
+    )
     a.add_argument("--format", choices=("text", "json"), default="text")
     from riskcore._cli_deidentify import add_parsers
     from riskcore._cli_records import add_parser as add_records
@@ -197,6 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             raise RiskcoreError(f"--order names {sorted(unknown)[0]!r}, not a --sensitive column")
         population = None
+        if args.weights is not None and args.sampling_fraction is not None:
+            raise RiskcoreError("give --weights or --sampling-fraction, not both")
+        if args.weights is not None:
+            population = Population(weights=args.weights)
         if args.sampling_fraction is not None:
             if not 0 < args.sampling_fraction <= 1:
                 raise RiskcoreError("--sampling-fraction must be in (0, 1]")

@@ -34,6 +34,7 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
+from riskcore.deidentify.cover import RecordCover, cover_record
 from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy
 from riskcore.deidentify.lattice import (
     Lattice,
@@ -69,7 +70,16 @@ from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
-from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
+from riskcore.metrics.presence import PopulationMatch, population_match
+from riskcore.metrics.records import (
+    IndividualRisk,
+    RecordExplanation,
+    explain_record,
+    record_individual_risk,
+    record_risk,
+    record_subsets,
+    riskiest_rows,
+)
 from riskcore.metrics.suda import SudaResult
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
@@ -112,13 +122,22 @@ def assessment(
     sampling_fraction: float,
     distance: tuple[tuple[str, str], ...] = (),
     order: tuple[tuple[str, tuple[object, ...]], ...] = (),
+    weights: str | None = None,
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
     ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
-    to :func:`riskcore.assess` as mappings.
+    to :func:`riskcore.assess` as mappings. With a sampling-weight column the
+    population class sizes are the weight sums (the sampling fraction is not
+    used).
     """
-    population = Population(sampling_fraction=sampling_fraction) if sampling_fraction else None
+    population = (
+        Population(weights=weights)
+        if weights
+        else Population(sampling_fraction=sampling_fraction)
+        if sampling_fraction
+        else None
+    )
     return _assess(
         _enc,
         quasi_identifiers=qis,
@@ -542,3 +561,51 @@ def individual_risk(
 ) -> IndividualRisk:
     """Return the individual risk of every record from the sampling weights."""
     return record_individual_risk(_enc, qis, weights=weights)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def dataset_facts(key: str, _table: LoadedTable) -> dict:
+    """Return the dataset's fingerprint as a report files it (SHA-256, rows, columns, missing)."""
+    from riskcore.report.document import dataset_facts as facts
+
+    return facts(_table.data, sha256=_table.info.fingerprint, name=_table.name)
+
+
+# ------------------------------------------------------------------ one record explained
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Ranking the records ...")
+def riskiest(key: str, _enc: EncodedTable, qis: tuple[str, ...], _suda: SudaResult) -> np.ndarray:
+    """Return the row numbers, riskiest record first (the Records page's order)."""
+    return riskiest_rows(_enc, qis, _suda)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def explained(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], row: int, _suda: SudaResult
+) -> tuple[RecordExplanation, pd.DataFrame]:
+    """Return one record explained and the records sharing each combination of its values."""
+    expl = explain_record(_enc, qis, row, suda_result=_suda)
+    return expl, record_subsets(_enc, qis, row, msus=expl.msus)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def cover(lattice_key: str, _lattice: Lattice, row: int) -> RecordCover:
+    """Return the least generalization putting one record in a class of k (milliseconds)."""
+    return cover_record(_lattice, row)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Matching the population ...")
+def population(
+    key: str, pop_key: str, _data: pd.DataFrame, _pop: pd.DataFrame, qis: tuple[str, ...]
+) -> PopulationMatch:
+    """Return k-map and delta-presence of the table against an uploaded population table."""
+    return population_match(_data, _pop, qis)
+
+
+@st.cache_resource(scope="session", max_entries=1, show_spinner="Reading the table ...")
+def uploaded_table(file_id: str, _raw: bytes, name: str) -> pd.DataFrame:
+    """Return a second uploaded table (a population, say), parsed once per upload."""
+    from riskcore.io import load_table
+
+    return load_table(_raw, name=name).data

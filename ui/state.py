@@ -127,6 +127,23 @@ def set_upload(
     if isinstance(table, str):
         st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": table}
         return False
+    use_table(name, raw, table, file_id=file_id, encoding=encoding)
+    return True
+
+
+def use_table(
+    name: str,
+    raw: bytes,
+    table: LoadedTable,
+    *,
+    file_id: str | None = None,
+    encoding: str | None = None,
+) -> None:
+    """Make an upload already parsed (``table``, from ``raw``) the session's dataset.
+
+    What :func:`set_upload` does once the file is read; the Saved-assessments
+    page reads a file first to check its fingerprint, then uses it.
+    """
     digest = table.info.fingerprint or hashlib.sha256(raw).hexdigest()
     key = "upload-" + digest + (f"@{encoding}" if encoding else "")
     tables = _tables()
@@ -147,7 +164,6 @@ def set_upload(
     st.session_state[UPLOADS] = int(st.session_state.get(UPLOADS, 0)) + 1
     if file_id is not None:  # ... and Streamlit's upload store lets go of its bytes
         _forget_upload_bytes(file_id)
-    return True
 
 
 def can_reread(key: str) -> bool:

@@ -34,6 +34,7 @@ from riskcore.metrics.population import (
     PopulationUniqueness,
     individual_risk,
     population_uniqueness,
+    weighted_individual_risk,
 )
 
 __all__ = ["MISSING_POLICY", "Assessment", "Population", "assess", "class_table"]
@@ -48,10 +49,12 @@ MISSING_POLICY = (
 class Population:
     """Population sizes for journalist and marketer risk.
 
-    Give either a sampling fraction (F_j estimated as f_j / pi) or a
-    population table with the QI columns and a count column (F_j looked up
-    for each class; a class missing from the table, or smaller there than in
-    the sample, gets F_j = f_j, the conservative choice, and is reported).
+    Give one of: a sampling fraction (F_j estimated as f_j / pi); a column of
+    sampling weights (F_j estimated as the sum of the weights of the class's
+    records, sdcMicro's ``weightVar``); or a population table with the QI
+    columns and a count column (F_j looked up for each class; a class missing
+    from the table, or smaller there than in the sample, gets F_j = f_j, the
+    conservative choice, and is reported).
 
     Attributes
     ----------
@@ -61,15 +64,21 @@ class Population:
         Population counts per QI combination.
     count_column : str
         Name of the count column in ``table``.
+    weights : str, optional
+        The sampling-weight column of the assessed table (numbers of at
+        least 1: the people each record stands for). Needs the in-memory
+        engine, which gives each record's class.
     """
 
     sampling_fraction: float | None = None
     table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     count_column: str = "count"
+    weights: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.sampling_fraction is None) == (self.table is None):
-            raise ValueError("give exactly one of sampling_fraction and table")
+        given = [x is not None for x in (self.sampling_fraction, self.table, self.weights)]
+        if sum(given) != 1:
+            raise ValueError("give exactly one of sampling_fraction, weights and table")
         if self.sampling_fraction is not None:
             check_fraction("sampling_fraction", self.sampling_fraction)
 
@@ -221,7 +230,7 @@ class Assessment(Result):
 
 
 def _population_sizes(
-    classes: ClassTable, population: Population
+    classes: ClassTable, population: Population, engine: Engine
 ) -> tuple[np.ndarray, np.ndarray | None, str]:
     """Return F_j per class, the estimated record risk if F_j is estimated, and a note.
 
@@ -229,9 +238,33 @@ def _population_sizes(
     (None here). With only a sampling fraction F_j is unknown: the record
     risk is E[1/F_j | f_j] of the individual-risk model
     (:func:`~riskcore.metrics.population.individual_risk`), never 1/(f_j / pi),
-    and F^_j = f_j / pi serves only in J / sum F^_j.
+    and F^_j = f_j / pi serves only in J / sum F^_j. With sampling weights
+    w_i, F^_j = sum of w_i over the class's records and the record risk is
+    E[1/F_j | f_j] with p_j = f_j / F^_j
+    (:func:`~riskcore.metrics.population.weighted_individual_risk`, exact),
+    as sdcMicro's ``measure_risk`` with ``weightVar``.
     """
     f = classes.sizes
+    if population.weights is not None:
+        from riskcore.metrics.records import sampling_weights
+
+        col = population.weights
+        if col in classes.qis:
+            raise RolesError(f"the weight column {col!r} cannot also be a quasi-identifier")
+        if not isinstance(engine, EncodedTable):
+            raise RiskcoreError(
+                "sampling weights need each record's class, which only the in-memory engine "
+                "gives: assess an EncodedTable or a DataFrame"
+            )
+        w = sampling_weights(engine, col)
+        big_f = np.bincount(engine.record_classes(classes.qis), weights=w, minlength=len(f))
+        big_f = np.maximum(big_f, f)  # float rounding only: every weight is at least 1
+        return (
+            big_f,
+            weighted_individual_risk(f, big_f, method="exact"),
+            "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi, "
+            f"with population class sizes estimated as the sum of the sampling weights in {col}",
+        )
     if population.sampling_fraction is not None:
         pi = float(population.sampling_fraction)
         return (
@@ -313,7 +346,8 @@ def assess(
         ranked at both ends and the larger t kept
         (:func:`~riskcore.metrics.t_closeness_per_class`).
     population : Population, optional
-        Population sizes, for journalist and marketer risk.
+        Population sizes, for journalist and marketer risk: a sampling
+        fraction, a sampling-weight column or a population table.
 
     Returns
     -------
@@ -342,7 +376,7 @@ def assess(
     if population is not None:
         if population.sampling_fraction is not None:
             pop_unique = population_uniqueness(sizes, population.sampling_fraction)
-        big_f, record_risk, note = _population_sizes(tab.classes, population)
+        big_f, record_risk, note = _population_sizes(tab.classes, population, engine)
         journalist, marketer = (
             reidentification_risk(
                 sizes,

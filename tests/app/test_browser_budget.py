@@ -44,7 +44,7 @@ def _release_on_dp_page(chrome, url, external, left_before: str):
     return ctx, page
 
 
-def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, private_database):  # noqa: F811
+def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, database):  # noqa: F811
     external: list[str] = []
     with serve() as url:
         ctx, page = _release_on_dp_page(browser, url, external, "1 of 1")
@@ -64,5 +64,5 @@ def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, pr
         assert metric(page, "Spent (this accounting)") == "1"
         shot(page, "25-dp-budget-after-restart")
         ctx.close()
-    assert [e.action for e in Store(private_database).audit()] == ["dp_ledger_new", "dp_release"]
+    assert [e.action for e in Store(database).audit()] == ["dp_ledger_new", "dp_release"]
     assert external == [], f"requests left localhost: {external}"

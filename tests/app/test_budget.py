@@ -226,14 +226,14 @@ def test_a_near_duplicate_is_warned_of_where_it_arrives_and_where_releases_are_m
     assert not any("other bytes" in seen(w.value) for w in _session(("people.csv", _csv())).warning)
 
 
-def test_opening_the_data_and_the_dp_page_writes_no_database(private_database):
+def test_opening_the_data_and_the_dp_page_writes_no_database(database):
     at = _session(("people.csv", _csv()))
     at.switch_page("pages/data.py").run()
     assert not at.exception, at.exception
-    assert not private_database.exists()  # looking at a budget writes nothing
+    assert not database.exists()  # looking at a budget writes nothing
     at.switch_page("pages/dp.py").run()
     _release(at)
-    assert private_database.exists()
+    assert database.exists()
 
 
 def test_a_budget_raised_in_another_session_is_not_undone_by_a_stale_one():

@@ -286,8 +286,8 @@ def test_the_readings_say_which_ledger_where_and_why(book):
     )
 
 
-def test_no_test_writes_the_users_real_database(private_database):
+def test_no_test_writes_the_users_real_database(database):
     from riskcore.store import default_path
 
-    assert default_path() == private_database
-    assert BudgetStore().path == str(private_database)
+    assert default_path() == database
+    assert BudgetStore().path == str(database)

@@ -19,6 +19,8 @@ concern:
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
 ``remediation``           a generalization before / after, the least-loss search
+``saved``                 saved assessments, a reopened file's check, a comparison, the audit
+                          log (imported from its module)
 ========================  ====================================================
 
 Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
@@ -122,9 +124,19 @@ from riskcore.report.readings.population import (
     population_reading,
 )
 from riskcore.report.readings.records import (
+    cover_reading,
+    cover_table,
+    delta_reading,
+    delta_table,
+    explorer_intro,
     individual_risk_reading,
+    msu_list,
+    population_intro,
     population_match_reading,
+    record_kmap_table,
     record_reading,
+    record_subset_table,
+    record_values_table,
     records_intro,
     suda_contribution_reading,
     suda_contribution_table,
@@ -204,7 +216,11 @@ __all__ = [
     "contribution_matters",
     "contribution_reading",
     "contribution_table",
+    "cover_reading",
+    "cover_table",
     "curve_reading",
+    "delta_reading",
+    "delta_table",
     "differencing_caption",
     "differencing_reading",
     "diversity_distribution",
@@ -214,6 +230,7 @@ __all__ = [
     "error_reading",
     "error_table",
     "estimate_reading",
+    "explorer_intro",
     "exposed_table",
     "failing_reading",
     "format_number",
@@ -236,6 +253,7 @@ __all__ = [
     "linkage_reading",
     "local_laplace_reading",
     "mechanisms_for",
+    "msu_list",
     "near_duplicate_note",
     "near_duplicate_reading",
     "needs_qis_reading",
@@ -251,6 +269,7 @@ __all__ = [
     "order_refusal",
     "parallel_reading",
     "planning_reading",
+    "population_intro",
     "population_match_reading",
     "population_reading",
     "posterior_reading",
@@ -260,7 +279,10 @@ __all__ = [
     "queries_list",
     "query_phrase",
     "random_pick_phrase",
+    "record_kmap_table",
     "record_reading",
+    "record_subset_table",
+    "record_values_table",
     "records_intro",
     "redundancy_reading",
     "release_reading",

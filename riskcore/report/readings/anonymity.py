@@ -144,7 +144,8 @@ def risk_reading(assessment: Assessment) -> str:
         + (
             f" Journalist and marketer: {a.population_note}."
             if a.journalist
-            else " Give a sampling fraction for journalist and marketer risk."
+            else " Give a sampling fraction or a sampling-weight column for journalist and "
+            "marketer risk."
         )
     )
 

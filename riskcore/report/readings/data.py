@@ -143,7 +143,8 @@ def report_intro() -> str:
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
         "its values), the roles and why, the targets and what they mean, every figure with "
-        "its method and citation, the generalization in use with its loss, the privacy "
+        "its method and citation, the linkage and homogeneity attacks with their 95% "
+        "intervals, the generalization in use with its loss, the privacy "
         "budget spent, a verdict against the threshold, the command that reproduces every "
         "number, and fields for the reviewer. The HTML opens offline; the JSON twin holds the "
         "same numbers for another tool; the PDF (PDF/A-3b) carries the JSON inside it."
