@@ -13,7 +13,7 @@ from riskcore.report.readings import (
     upload_limit_note,
 )
 from riskcore.roles import ROLES, ColumnRoles
-from ui import state
+from ui import budget, state
 from ui.context import context
 from ui.encoding import encoding_choice
 from ui.safe import md
@@ -69,6 +69,7 @@ st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
 encoding_choice(ctx.dataset_key, table)
+budget.near_duplicate_notes()
 
 summary = column_summary(table.data, ctx.suggestions)
 st.markdown("**Columns, types and missing values**")

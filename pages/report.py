@@ -7,10 +7,11 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
+from riskcore import dp
 from riskcore.errors import RiskcoreError
 from riskcore.report.document import build_report, render_html, render_pdf
 from riskcore.report.readings import report_intro, report_verdict_reading, report_view_reading
-from ui import remediation, saved, state
+from ui import budget, remediation, saved, state
 from ui.context import context, require_qis
 from ui.safe import file_stem, md
 
@@ -31,7 +32,11 @@ recipe = remediation.active(ctx.key)
 shown = recipe is not None and remediation.showing_after(ctx.key)  # the sidebar's switch
 if shown:
     profile["recipe"] = recipe
-ledger = state.ledger(ctx.key)
+try:
+    ledger = budget.ledger()
+except RiskcoreError as exc:  # the database cannot be read: the report goes without the budget
+    st.warning(md(exc))
+    ledger = dp.PrivacyLedger(dp.DEFAULT_EPSILON_BUDGET)
 if ledger.entries:
     profile["ledger"] = ledger.to_dict()
 profile_json = json.dumps(profile, sort_keys=True)

@@ -14,6 +14,7 @@ concern:
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
 ``dp``                    noise vs utility, composition, identifiability, GRR
+``budget``                the persisted privacy budget: its ledger, near duplicates, changes
 ``release``               OpenDP releases, clipping, sample and aggregate
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
@@ -57,6 +58,13 @@ from riskcore.report.readings.attacks import (
     queries_list,
     two_release_table,
 )
+from riskcore.report.readings.budget import (
+    budget_change_reading,
+    budget_history_table,
+    ledger_source_reading,
+    near_duplicate_note,
+    near_duplicate_reading,
+)
 from riskcore.report.readings.data import (
     column_summary,
     encoding_reading,
@@ -96,7 +104,6 @@ from riskcore.report.readings.dp import (
     identifiability_reading,
     identifiability_worlds,
     ldp_planning,
-    ledger_resets_reading,
     ledger_table,
     mechanisms_for,
     planning_reading,
@@ -197,6 +204,8 @@ __all__ = [
     "STORY_LABELS",
     "STORY_TITLES",
     "attribute_table",
+    "budget_change_reading",
+    "budget_history_table",
     "candidate_table",
     "candidates_reading",
     "categorical_columns",
@@ -241,7 +250,7 @@ __all__ = [
     "individual_risk_reading",
     "join_names",
     "ldp_planning",
-    "ledger_resets_reading",
+    "ledger_source_reading",
     "ledger_table",
     "level_label",
     "linkage_caption",
@@ -249,6 +258,8 @@ __all__ = [
     "local_laplace_reading",
     "mechanisms_for",
     "msu_list",
+    "near_duplicate_note",
+    "near_duplicate_reading",
     "needs_qis_reading",
     "node_reading",
     "node_table",
