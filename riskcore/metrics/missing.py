@@ -1,0 +1,277 @@
+"""The missing-value policy of every class-based measure: own value, or matches any value.
+
+Two policies for a missing quasi-identifier (QI) value:
+
+``"own"`` (the default)
+    A missing value is one more value of its column: records fall in the same
+    equivalence class iff they agree on every QI, a missing value agreeing
+    only with a missing value. Classes partition the records.
+``"any"``
+    A missing value matches any value, sdcMicro's convention
+    ([TKM15]_, ``freqCalc``: "A missing value stands for any of the possible
+    categories of the variable considered"). With K_r the QIs on which record r
+    is known, record s is *compatible* with r when they agree wherever both are
+    known, and r's frequency count is
+
+    .. math:: f_k(r) = \\#\\{s : r_j = s_j \\ \\forall j \\in K_r \\cap K_s\\}
+
+    (r itself included). The relation is symmetric but not transitive, so
+    the compatible sets overlap and every figure is per record: k = min_r
+    f_k(r), prosecutor risk 1/f_k(r), and the l-diversity and t-closeness of
+    r are those of the sensitive values of its compatible set (the set an
+    attacker who knows r's QI values, and that a missing value could be
+    anything, cannot narrow further; Machanavajjhala et al. 2007 and Li, Li
+    and Venkatasubramanian 2007 applied to that set instead of a class).
+
+Under ``"any"`` a record's compatible set contains its class under ``"own"``
+(records with the same values and the same missing positions), so f_k(r) is
+never smaller than its ``"own"`` class size: the policy raises no record's
+prosecutor risk and lowers no k. It lowers the risk of the records with
+missing values (they match the records known where they are not), and also
+of the complete records that records with missing values are compatible with
+(sdcMicro counts those too: in its test data ``(2, 3, 1)`` and ``(2, 3, NA)``
+give the complete record f_k = 3, not 2). Distinct l never falls either (a
+larger set holds at least the same values); entropy l, recursive (c,l) and t
+may move either way, since a larger set can be less even or further from the
+table's distribution.
+
+Equality with sdcMicro (``freqCalc``, ``alpha = 1``, its default; source
+``sdcTools/sdcMicro`` ``R/freqCalc.r``): the numbers of its own tests
+(``tests/testthat/test_freqCalc.R``) are reproduced, with one documented
+exception. With two or more QIs, a record whose every QI is missing is
+given f_k = n by sdcMicro, as here, but sdcMicro does not count it in the
+f_k of the *complete* records (its ``addAllNAtoKeys = FALSE``, marked "TODO:
+CHECK IF THIS IS NEEDED"), although it counts it in the f_k of the records
+with some missing value, and with a single QI in every complete record's f_k
+as well. riskcore follows the definition above, symmetric in every case, so
+a complete record compatible with an all-missing record counts it. sdcMicro's
+``ldiversity`` groups records with missing keys as values of their own
+(its C++ ``items_match_safe``), so its l-diversity is the ``"own"`` policy.
+
+Computation (vectorized): the classes of the ``"own"`` partition are grouped
+by their *missing pattern* (which QIs are known; few in practice). For each
+pair of patterns (A, B) the classes of pattern B are counted by their values
+on the QIs known in both, and joined to the classes of pattern A on the same
+values; a pattern A meets each distinct intersection once. The loops run over
+patterns, never over records or classes.
+
+References
+----------
+.. [TKM15] M. Templ, A. Kowarik, B. Meindl, "Statistical disclosure control
+   for micro-data using the R package sdcMicro", Journal of Statistical
+   Software 67(4), 2015; ``freqCalc`` in sdcMicro 5.x.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from riskcore._validation import check_one_of
+from riskcore.engine import ClassTable, Contingency
+from riskcore.engine.partition import pack_keys
+
+__all__ = [
+    "MISSING_POLICIES",
+    "MissingPolicy",
+    "check_missing",
+    "compatible_contingency",
+    "compatible_sizes",
+    "compatible_sums",
+    "known_mask",
+]
+
+MissingPolicy = Literal["own", "any"]
+#: The policies, default first.
+MISSING_POLICIES: tuple[str, ...] = ("own", "any")
+
+
+def check_missing(missing: object) -> MissingPolicy:
+    """Return ``missing`` checked to be "own" or "any" (ValueError naming it otherwise)."""
+    value: MissingPolicy = check_one_of("missing", missing, MISSING_POLICIES)
+    return value
+
+
+def known_mask(classes: ClassTable) -> np.ndarray:
+    """Return, per class and QI, whether the class's value is known (not missing).
+
+    Returns
+    -------
+    numpy.ndarray
+        bool, shape (J, number of QIs).
+    """
+    cols = []
+    for key, labels in zip(classes.keys, classes.labels, strict=True):
+        missing_codes = np.flatnonzero(pd.isna(np.asarray(labels, dtype=object)))
+        cols.append(~np.isin(key, missing_codes))
+    if not cols:
+        return np.zeros((classes.n_classes, 0), dtype=bool)
+    return np.column_stack(cols)
+
+
+def _patterns(known: np.ndarray) -> np.ndarray:
+    """Return one integer per row: bit i set when QI i is known."""
+    bits = np.left_shift(np.int64(1), np.arange(known.shape[1], dtype=np.int64))
+    out: np.ndarray = (known.astype(np.int64) * bits).sum(axis=1, dtype=np.int64)
+    return out
+
+
+def compatible_sums(
+    target_codes: list[np.ndarray],
+    target_known: np.ndarray,
+    source_codes: list[np.ndarray],
+    source_known: np.ndarray,
+    source_weight: np.ndarray,
+    *,
+    source_value: np.ndarray | None = None,
+    n_values: int = 1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sum, for every target row, the weights of the source rows compatible with it.
+
+    A source row s is compatible with a target row r when they agree on every
+    QI known in both (``target_known[r] & source_known[s]``); codes of unknown
+    QIs are ignored. With ``source_value`` the sums are kept apart per value
+    (a sparse target x value table).
+
+    Parameters
+    ----------
+    target_codes, source_codes : list of numpy.ndarray
+        One int64 code array per QI, codes shared by both sides.
+    target_known, source_known : numpy.ndarray
+        bool, shape (rows, QIs).
+    source_weight : numpy.ndarray
+        Weight of each source row.
+    source_value : numpy.ndarray, optional
+        Value code of each source row, in ``[0, n_values)``; default all 0.
+    n_values : int, default 1
+
+    Returns
+    -------
+    target, value, weight : numpy.ndarray
+        Sparse sums, one entry per present (target row, value), sorted by
+        target then value.
+    """
+    n_s, m = len(source_known), target_known.shape[1]
+    vals = (
+        np.zeros(n_s, dtype=np.int64)
+        if source_value is None
+        else np.asarray(source_value, dtype=np.int64)
+    )
+    n_val = max(int(n_values), 1)
+    w = np.asarray(source_weight, dtype=np.float64)
+    cards = [
+        int(max(t.max(initial=0), s.max(initial=0))) + 1
+        for t, s in zip(target_codes, source_codes, strict=True)
+    ]
+    t_pat, s_pat = _patterns(target_known), _patterns(source_known)
+    s_pats, s_inv = np.unique(s_pat, return_inverse=True)
+    s_inv = s_inv.reshape(-1)
+    out_t, out_v, out_w = [], [], []
+    for a in np.unique(t_pat):
+        t_rows = np.flatnonzero(t_pat == a)
+        inter = s_pats & a
+        for i in np.unique(inter):
+            s_rows = np.flatnonzero(np.isin(s_inv, np.flatnonzero(inter == i)))
+            cols = [c for c in range(m) if int(i) >> c & 1]
+            if cols:
+                both = [np.r_[target_codes[c][t_rows], source_codes[c][s_rows]] for c in cols]
+                key, _ = pack_keys(both, [cards[c] for c in cols])
+                dense = np.unique(key, return_inverse=True)[1].reshape(-1)
+                t_key, s_key = dense[: len(t_rows)], dense[len(t_rows) :]
+            else:  # nothing known in common: every source row is compatible
+                t_key = np.zeros(len(t_rows), dtype=np.int64)
+                s_key = np.zeros(len(s_rows), dtype=np.int64)
+            cell, inv = np.unique(s_key * n_val + vals[s_rows], return_inverse=True)
+            cell_w = np.bincount(inv.reshape(-1), weights=w[s_rows], minlength=len(cell))
+            group = cell // n_val
+            left = np.searchsorted(group, t_key, side="left")
+            count = np.searchsorted(group, t_key, side="right") - left
+            total = int(count.sum())
+            if total == 0:
+                continue
+            ends = np.cumsum(count)
+            idx = np.repeat(left, count) + np.arange(total) - np.repeat(ends - count, count)
+            out_t.append(np.repeat(t_rows, count))
+            out_v.append(cell[idx] % n_val)
+            out_w.append(cell_w[idx])
+    if not out_t:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    key = np.concatenate(out_t) * n_val + np.concatenate(out_v)
+    uniq, inv = np.unique(key, return_inverse=True)
+    sums = np.bincount(inv.reshape(-1), weights=np.concatenate(out_w), minlength=len(uniq))
+    return uniq // n_val, uniq % n_val, sums
+
+
+def compatible_sizes(classes: ClassTable, weights: np.ndarray | None = None) -> np.ndarray:
+    """Return f_k of each class under "missing matches any value".
+
+    Parameters
+    ----------
+    classes : ClassTable
+        The classes of the ``"own"`` partition (every record of a class has
+        the same f_k, so the classes stand for their records).
+    weights : numpy.ndarray, optional
+        A weight per class to sum instead of its size (the sum of the
+        sampling weights of its records gives sdcMicro's F_k).
+
+    Returns
+    -------
+    numpy.ndarray
+        Per class, the sum over the classes compatible with it (itself
+        included) of their sizes (int64), or of ``weights`` (float64).
+    """
+    known = known_mask(classes)
+    codes = list(classes.keys)
+    w = classes.sizes if weights is None else np.asarray(weights, dtype=np.float64)
+    t, _, s = compatible_sums(codes, known, codes, known, w)
+    out = np.zeros(classes.n_classes, dtype=np.float64)
+    out[t] = s
+    if weights is None:
+        return np.rint(out).astype(np.int64)
+    return out
+
+
+def compatible_contingency(classes: ClassTable, table: Contingency) -> Contingency:
+    """Return each class's compatible set as a sparse class x sensitive-value table.
+
+    Class j's cells count the sensitive values of every record compatible
+    with j's records; ``class_sizes`` are their f_k. The sets overlap, so
+    ``value_totals`` stay those of the whole table (the Q of t-closeness),
+    not the sum of the cells.
+
+    Parameters
+    ----------
+    classes : ClassTable
+        The ``"own"`` classes ``table`` is numbered by.
+    table : Contingency
+        The ``"own"`` contingency of one sensitive attribute.
+
+    Returns
+    -------
+    Contingency
+    """
+    known = known_mask(classes)
+    codes = list(classes.keys)
+    cc = table.cell_class
+    t, v, s = compatible_sums(
+        codes,
+        known,
+        [k[cc] for k in codes],
+        known[cc],
+        table.cell_count,
+        source_value=table.cell_value,
+        n_values=table.n_values,
+    )
+    counts = np.rint(s).astype(np.int64)
+    sizes = np.bincount(t, weights=counts, minlength=classes.n_classes).astype(np.int64)
+    return replace(
+        table,
+        cell_class=t.astype(np.int64),
+        cell_value=v.astype(np.int64),
+        cell_count=counts,
+        class_sizes=sizes,
+    )
