@@ -128,6 +128,7 @@ def compatible_sums(
     *,
     source_value: np.ndarray | None = None,
     n_values: int = 1,
+    source_target: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sum, for every target row, the weights of the source rows compatible with it.
 
@@ -147,6 +148,13 @@ def compatible_sums(
     source_value : numpy.ndarray, optional
         Value code of each source row, in ``[0, n_values)``; default all 0.
     n_values : int, default 1
+    source_target : numpy.ndarray, optional
+        When the targets are distinct QI combinations (the classes of the
+        ``"own"`` partition) and every source row belongs to one of them: the
+        target of each source row. A source row of its target's own pattern
+        is then compatible with that target alone and is added without a
+        join (the largest join, complete records with complete records, is
+        skipped).
 
     Returns
     -------
@@ -174,29 +182,29 @@ def compatible_sums(
         t_rows = np.flatnonzero(t_pat == a)
         inter = s_pats & a
         for i in np.unique(inter):
-            s_rows = np.flatnonzero(np.isin(s_inv, np.flatnonzero(inter == i)))
-            cols = [c for c in range(m) if int(i) >> c & 1]
-            if cols:
-                both = [np.r_[target_codes[c][t_rows], source_codes[c][s_rows]] for c in cols]
-                key, _ = pack_keys(both, [cards[c] for c in cols])
-                dense = np.unique(key, return_inverse=True)[1].reshape(-1)
-                t_key, s_key = dense[: len(t_rows)], dense[len(t_rows) :]
-            else:  # nothing known in common: every source row is compatible
-                t_key = np.zeros(len(t_rows), dtype=np.int64)
-                s_key = np.zeros(len(s_rows), dtype=np.int64)
-            cell, inv = np.unique(s_key * n_val + vals[s_rows], return_inverse=True)
-            cell_w = np.bincount(inv.reshape(-1), weights=w[s_rows], minlength=len(cell))
-            group = cell // n_val
-            left = np.searchsorted(group, t_key, side="left")
-            count = np.searchsorted(group, t_key, side="right") - left
-            total = int(count.sum())
-            if total == 0:
-                continue
-            ends = np.cumsum(count)
-            idx = np.repeat(left, count) + np.arange(total) - np.repeat(ends - count, count)
-            out_t.append(np.repeat(t_rows, count))
-            out_v.append(cell[idx] % n_val)
-            out_w.append(cell_w[idx])
+            group = inter == i
+            if source_target is not None and i == a and a in s_pats:
+                own = s_inv == np.searchsorted(s_pats, a)
+                out_t.append(source_target[own])
+                out_v.append(vals[own])
+                out_w.append(w[own])
+                group &= s_pats != a
+            s_rows = np.flatnonzero(group[s_inv])
+            if len(s_rows):
+                cols = [c for c in range(m) if int(i) >> c & 1]
+                joined = _join(
+                    len(t_rows),
+                    [target_codes[c][t_rows] for c in cols],
+                    [source_codes[c][s_rows] for c in cols],
+                    [cards[c] for c in cols],
+                    vals[s_rows] if n_val > 1 else None,
+                    w[s_rows],
+                    n_val,
+                )
+                if joined is not None:
+                    out_t.append(t_rows[joined[0]])
+                    out_v.append(joined[1])
+                    out_w.append(joined[2])
     if not out_t:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0)
@@ -204,6 +212,43 @@ def compatible_sums(
     uniq, inv = np.unique(key, return_inverse=True)
     sums = np.bincount(inv.reshape(-1), weights=np.concatenate(out_w), minlength=len(uniq))
     return uniq // n_val, uniq % n_val, sums
+
+
+def _join(
+    n_t: int,
+    t_codes: list[np.ndarray],
+    s_codes: list[np.ndarray],
+    cards: list[int],
+    s_vals: np.ndarray | None,
+    s_w: np.ndarray,
+    n_val: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Join targets to sources on equal codes; return (target position, value, summed weight).
+
+    The sources are counted per (key, value); each target is looked up among
+    the sorted source keys (no sort of the target side).
+    """
+    if t_codes:
+        key, _ = pack_keys([np.r_[t, s] for t, s in zip(t_codes, s_codes, strict=True)], cards)
+        t_key, s_key = key[:n_t], key[n_t:]
+    else:  # nothing known in common: every source row is compatible
+        t_key = np.zeros(n_t, dtype=np.int64)
+        s_key = np.zeros(len(s_w), dtype=np.int64)
+    s_uniq, s_dense = np.unique(s_key, return_inverse=True)
+    cell = s_dense.reshape(-1) * n_val + (0 if s_vals is None else s_vals)
+    cells, inv = np.unique(cell, return_inverse=True)
+    cell_w = np.bincount(inv.reshape(-1), weights=s_w, minlength=len(cells))
+    pos = np.searchsorted(s_uniq, t_key)
+    hit = np.flatnonzero(s_uniq[np.minimum(pos, len(s_uniq) - 1)] == t_key)
+    owner = cells // n_val
+    left = np.searchsorted(owner, pos[hit], side="left")
+    count = np.searchsorted(owner, pos[hit], side="right") - left
+    total = int(count.sum())
+    if total == 0:
+        return None
+    ends = np.cumsum(count)
+    idx = np.repeat(left, count) + np.arange(total) - np.repeat(ends - count, count)
+    return np.repeat(hit, count), cells[idx] % n_val, cell_w[idx]
 
 
 def compatible_sizes(classes: ClassTable, weights: np.ndarray | None = None) -> np.ndarray:
@@ -227,7 +272,9 @@ def compatible_sizes(classes: ClassTable, weights: np.ndarray | None = None) -> 
     known = known_mask(classes)
     codes = list(classes.keys)
     w = classes.sizes if weights is None else np.asarray(weights, dtype=np.float64)
-    t, _, s = compatible_sums(codes, known, codes, known, w)
+    t, _, s = compatible_sums(
+        codes, known, codes, known, w, source_target=np.arange(classes.n_classes)
+    )
     out = np.zeros(classes.n_classes, dtype=np.float64)
     out[t] = s
     if weights is None:
@@ -265,6 +312,7 @@ def compatible_contingency(classes: ClassTable, table: Contingency) -> Contingen
         table.cell_count,
         source_value=table.cell_value,
         n_values=table.n_values,
+        source_target=cc,
     )
     counts = np.rint(s).astype(np.int64)
     sizes = np.bincount(t, weights=counts, minlength=classes.n_classes).astype(np.int64)
