@@ -9,6 +9,7 @@ on random small tables with hypothesis.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 
@@ -323,3 +324,82 @@ def test_any_equals_brute_force(df: pd.DataFrame) -> None:
     # "any" raises no record's risk: fk >= its own class size
     own = record_risk(df, qis)["class_size"].to_numpy()
     assert (fk >= own).all()
+
+
+# ------------------------------------------------------------------ command line and report
+
+
+@pytest.fixture
+def sdc_csv(tmp_path):
+    path = tmp_path / "sdc.csv"
+    SDC.to_csv(path, index=False)  # NaN written as an empty cell
+    return path
+
+
+def test_cli_assess_missing(sdc_csv, capsys):
+    from riskcore.cli import main
+
+    base = ["assess", str(sdc_csv), "--qi", "A", "--qi", "B", "--qi", "C", "--format", "json"]
+    assert main(base) == 0
+    own = json.loads(capsys.readouterr().out)
+    assert main([*base, "--missing", "any"]) == 0
+    anyp = json.loads(capsys.readouterr().out)
+    # own: 4 records alone (see test_own_is_the_default_and_unchanged); any: fk == 1 for
+    # records 2 (3,3,3) and 7 (1,4,NA) only
+    assert (own["missing"], own["unique_records"]) == ("own", 4)
+    assert (anyp["missing"], anyp["unique_records"], anyp["missing_records"]) == ("any", 2, 2)
+    assert main([*base[:-2], "--missing", "any"]) == 0
+    assert "Missing values match any value" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:  # argparse: usage error, exit 2
+        main([*base, "--missing", "all"])
+    assert exc.value.code == 2
+
+
+def test_cli_records_missing(sdc_csv, tmp_path, capsys):
+    from riskcore.cli import main
+
+    out = tmp_path / "risk.csv"
+    argv = ["records", str(sdc_csv), "--qi", "A", "--qi", "B", "--qi", "C", "--out", str(out)]
+    assert main([*argv, "--missing", "any"]) == 0
+    assert "Missing values match any value" in capsys.readouterr().out
+    assert pd.read_csv(out)["class_size"].tolist() == [3, 1, 4, 2, 2, 2, 1, 3]  # sdcMicro fk
+
+
+def test_report_states_the_policy(sdc_csv, tmp_path, capsys):
+    from riskcore.cli import main
+    from riskcore.report.document import build_report, render_html
+
+    profile = {"riskcore_roles": 1, "quasi_identifiers": ["A", "B", "C"], "missing": "any"}
+    rep = build_report(SDC, profile)
+    twin = rep.to_dict()
+    assert twin["parameters"]["missing"] == "any"
+    assert twin["assessment"]["missing"] == "any" and twin["assessment"]["k"] == 1
+    assert rep.assessment.unique_records == 2
+    page = render_html(rep, figures=False)
+    assert "Missing values match any value" in page and "freqCalc" in page
+    # the default profile is "own"; the command line's --missing overrides it and says so
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({**profile, "missing": "own"}))
+    js = tmp_path / "r.json"
+    argv = ["report", str(sdc_csv), "--profile", str(path), "--out", str(tmp_path / "r.html")]
+    assert main([*argv, "--json", str(js), "--missing", "any"]) == 0
+    got = json.loads(js.read_text())
+    assert got["parameters"]["missing"] == "any"
+    assert "--missing any" in got["command"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**profile, "missing": "drop"}))
+    capsys.readouterr()
+    assert main(["report", str(sdc_csv), "--profile", str(bad), "--out", str(js)]) == 2
+    assert "missing in the profile must be 'own' or 'any'" in capsys.readouterr().err
+
+
+def test_missing_reading_sentences():
+    from riskcore.report.readings import missing_reading
+
+    assert missing_reading("any", 2).startswith("Missing values match any value")
+    assert "2 records with a missing" in missing_reading("any", 2)
+    assert "(1 record has one)" in missing_reading("own", 1)
+    assert "(3 records have one)" in missing_reading("own", 3)
+    assert "no quasi-identifier value is missing" in missing_reading("any", 0)
+    with pytest.raises(ValueError, match="unknown missing-value policy"):
+        missing_reading("drop", 1)

@@ -31,10 +31,12 @@ from riskcore.report.readings._format import (
     short_share,
 )
 from riskcore.report.readings.anonymity import (
+    MISSING_LABELS,
     SIZE_BINS,
     candidate_table,
     candidates_reading,
     histogram_reading,
+    missing_reading,
     risk_reading,
     risk_table,
     size_histogram,
@@ -175,6 +177,7 @@ __all__ = [
     "DISTANCE_LABELS",
     "EPSILON_STEPS",
     "MAX_HAND_ORDER",
+    "MISSING_LABELS",
     "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
@@ -227,6 +230,7 @@ __all__ = [
     "linkage_reading",
     "local_laplace_reading",
     "mechanisms_for",
+    "missing_reading",
     "needs_qis_reading",
     "node_reading",
     "node_table",
