@@ -9,6 +9,7 @@ from riskcore.metrics.records import explain_record
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     individual_risk_reading,
+    missing_reading,
     record_reading,
     records_intro,
     suda_contribution_reading,
@@ -61,7 +62,8 @@ if len(qis) > 1 and s.n_msus:
     )
     st.caption(md(suda_contribution_reading(contrib)))
 
-table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size)
+policy = st.session_state[state.TARGETS].get("missing", "own")  # set on the Anonymity page
+table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size, policy)
 st.subheader("Every record's risk")
 if weights is not None:
     st.caption(md(f"Individual risk from the sampling weights in {weights}."))
@@ -72,6 +74,7 @@ st.caption(
     md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; the download has all.")
 )
 st.dataframe(riskiest.head(SHOWN), hide_index=True)
+st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
 st.download_button(
     "Download every record's risk (CSV)",
     lambda: to_csv_bytes(table),
@@ -81,9 +84,8 @@ st.download_button(
     key="rc_rec_csv",
 )
 if weights is not None:
-    st.markdown(
-        md(individual_risk_reading(cached.individual_risk(ctx.key, ctx.encoded, qis, weights)))
-    )
+    ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy)
+    st.markdown(md(individual_risk_reading(ir)))
 
 st.subheader("Why is this record risky?")
 row = st.number_input(

@@ -14,6 +14,7 @@ from riskcore.report.readings import (
     contribution_table,
     histogram_reading,
     join_names,
+    missing_reading,
     size_histogram,
     subset_reading,
     subset_table,
@@ -26,7 +27,8 @@ st.title("Uniqueness")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 targets = st.session_state[state.TARGETS]
-a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0)
+policy = targets.get("missing", "own")  # set on the Anonymity page
+a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0, (), (), policy)
 
 st.write(classes_intro(qis, escape=md))
 c1, c2, c3, c4 = st.columns(4)
@@ -45,13 +47,14 @@ st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
 )
 st.caption(md(histogram_reading(a)))
+st.caption(md(missing_reading(a.missing, a.missing_records)))
 
 st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
 st.caption(md(candidates_reading(a)))
 
 st.subheader("Which quasi-identifier drives the risk")
 if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_subsets_run"):
-    u = cached.uniqueness(ctx.key, ctx.encoded, qis)
+    u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy)
     if len(qis) > 1 and contribution_matters(u):
         st.plotly_chart(charts.contribution_bars(contribution_table(u)))
         st.caption(md(contribution_reading(u)))

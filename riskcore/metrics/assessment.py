@@ -36,7 +36,7 @@ from riskcore.metrics.missing import (
     compatible_contingency,
     compatible_sizes,
     compatible_sums,
-    known_mask,
+    count_missing,
 )
 from riskcore.metrics.population import (
     PopulationUniqueness,
@@ -427,7 +427,7 @@ def assess(
     policy = check_missing(missing)
     tab = engine.tabulate(qis, sens)
     own = tab.classes.sizes
-    missing_records = int(own[~known_mask(tab.classes).all(axis=1)].sum())
+    missing_records = count_missing(tab.classes)
     records: np.ndarray | None = None
     sizes, tables = own, tab.sensitive
     if policy == "any" and missing_records:

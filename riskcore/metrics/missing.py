@@ -81,6 +81,7 @@ __all__ = [
     "compatible_contingency",
     "compatible_sizes",
     "compatible_sums",
+    "count_missing",
     "known_mask",
 ]
 
@@ -110,6 +111,11 @@ def known_mask(classes: ClassTable) -> np.ndarray:
     if not cols:
         return np.zeros((classes.n_classes, 0), dtype=bool)
     return np.column_stack(cols)
+
+
+def count_missing(classes: ClassTable) -> int:
+    """Return the number of records with at least one missing QI value."""
+    return int(classes.sizes[~known_mask(classes).all(axis=1)].sum())
 
 
 def _patterns(known: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from riskcore.engine import EncodedTable
 from riskcore.metrics import Population, class_table
 from riskcore.metrics.missing import compatible_sizes
 from riskcore.metrics.records import record_individual_risk, record_risk
+from riskcore.metrics.uniqueness import subset_uniqueness
 
 NA = np.nan
 
@@ -321,6 +322,8 @@ def test_any_equals_brute_force(df: pd.DataFrame) -> None:
     assert r.entropy_l == pytest.approx(min(entropy_l(x["values"]) for x in ref))
     whole = Counter(df["s"])
     assert r.t_closeness == pytest.approx(max(t_equal(x["values"], whole) for x in ref))
+    u = subset_uniqueness(df, qis, missing="any")
+    assert (u.all_qis.unique_records, u.all_qis.k) == (int((fk == 1).sum()), fk.min())
     # "any" raises no record's risk: fk >= its own class size
     own = record_risk(df, qis)["class_size"].to_numpy()
     assert (fk >= own).all()
