@@ -554,7 +554,8 @@ class RecordExplanation(Result):
         The record's value of each QI as text (None when missing); never a
         direct identifier.
     class_size : int
-        f_j: records sharing all its QI values (itself included).
+        f_j: records sharing all its QI values (itself included); f_k under
+        the missing-value policy "any".
     value_counts : tuple of int
         Per QI, the records sharing the record's value of that QI alone.
     msus : tuple of tuple of str
@@ -593,6 +594,7 @@ def explain_record(
     suda_result: SudaResult | None = None,
     max_msu_size: int | None = None,
     dis_fraction: float = 0.01,
+    missing: MissingPolicy = "own",
 ) -> RecordExplanation:
     """Explain one record's risk: class size, MSUs, the QI contributing most.
 
@@ -607,6 +609,9 @@ def explain_record(
         computed with ``max_msu_size`` and ``dis_fraction``).
     max_msu_size : int, optional
     dis_fraction : float, default 0.01
+    missing : {"own", "any"}, default "own"
+        The missing-value policy of the class size (f_k under "any",
+        :mod:`riskcore.metrics.missing`).
 
     Returns
     -------
@@ -629,8 +634,8 @@ def explain_record(
         suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
     elif suda_result.quasi_identifiers != q or suda_result.n_records != n:
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
-    cls = table.record_classes(q)
-    size = int(table.classes(q).sizes[cls[pos]])
+    cls, sizes, _ = _matching(table, q, missing)
+    size = int(sizes[cls[pos]])
     counts = []
     for name in q:
         enc = table.column(name)

@@ -23,7 +23,7 @@ from riskcore import assess
 from riskcore.engine import EncodedTable
 from riskcore.metrics import Population, class_table
 from riskcore.metrics.missing import compatible_sizes
-from riskcore.metrics.records import record_individual_risk, record_risk
+from riskcore.metrics.records import explain_record, record_individual_risk, record_risk
 from riskcore.metrics.uniqueness import subset_uniqueness
 
 NA = np.nan
@@ -247,6 +247,9 @@ def test_records_table_follows_the_policy() -> None:
     fk = np.array([3, 1, 4, 2, 2, 2, 1, 3])
     assert anyp["prosecutor_risk"].tolist() == pytest.approx((1 / fk).tolist())
     assert anyp["failing_targets"].tolist() == ["", "k<3", "", "k<3", "k<3", "k<3", "k<3", ""]
+    # the explained record 3 (2,3,NA): alone under "own", fk 4 under "any"
+    assert explain_record(SDC, ["A", "B", "C"], 3).class_size == 1
+    assert explain_record(SDC, ["A", "B", "C"], 3, missing="any").class_size == 4
 
 
 # ------------------------------------------------------------------ unchanged defaults
@@ -406,3 +409,23 @@ def test_missing_reading_sentences():
     assert "no quasi-identifier value is missing" in missing_reading("any", 0)
     with pytest.raises(ValueError, match="unknown missing-value policy"):
         missing_reading("drop", 1)
+
+
+def test_sampling_fraction_under_any():
+    # fk of SDC under "any": 3, 1, 4, 2, 2, 2, 1, 3. With pi = 0.1 the record risk of a record
+    # with fk = 1 is E[1/F | f = 1] = (p/q) ln(1/p), p = 0.1: (0.1/0.9) ln 10 = 0.255843.
+    a = assess(
+        SDC,
+        quasi_identifiers=["A", "B", "C"],
+        population=Population(sampling_fraction=0.1),
+        missing="any",
+    )
+    assert a.journalist is not None
+    assert a.journalist.highest_risk == pytest.approx(0.1 / 0.9 * math.log(10))
+    assert "population uniqueness needs disjoint classes" in a.population_note
+    # population uniqueness stays on the own classes (4 sample uniques there, 2 under "any")
+    own = assess(
+        SDC, quasi_identifiers=["A", "B", "C"], population=Population(sampling_fraction=0.1)
+    )
+    assert a.population_uniqueness is not None and own.population_uniqueness is not None
+    assert a.population_uniqueness.to_dict() == own.population_uniqueness.to_dict()
