@@ -73,8 +73,10 @@ import pandas as pd
 from riskcore._validation import check_one_of
 from riskcore.engine import ClassTable, Contingency
 from riskcore.engine.partition import pack_keys
+from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "MAX_QIS",
     "MISSING_POLICIES",
     "MissingPolicy",
     "check_missing",
@@ -118,8 +120,17 @@ def count_missing(classes: ClassTable) -> int:
     return int(classes.sizes[~known_mask(classes).all(axis=1)].sum())
 
 
+#: Most QIs the policy "any" handles (a missing pattern is one int64 bit mask).
+MAX_QIS = 62
+
+
 def _patterns(known: np.ndarray) -> np.ndarray:
     """Return one integer per row: bit i set when QI i is known."""
+    if known.shape[1] > MAX_QIS:
+        raise RiskcoreError(
+            f"a missing value matching any value is supported for up to {MAX_QIS} "
+            f"quasi-identifiers, not {known.shape[1]}"
+        )
     bits = np.left_shift(np.int64(1), np.arange(known.shape[1], dtype=np.int64))
     out: np.ndarray = (known.astype(np.int64) * bits).sum(axis=1, dtype=np.int64)
     return out

@@ -429,3 +429,11 @@ def test_sampling_fraction_under_any():
     )
     assert a.population_uniqueness is not None and own.population_uniqueness is not None
     assert a.population_uniqueness.to_dict() == own.population_uniqueness.to_dict()
+
+
+def test_too_many_qis_for_any_is_a_clear_error():
+    from riskcore.errors import RiskcoreError
+
+    df = pd.DataFrame({f"q{i}": [1, None] for i in range(63)})
+    with pytest.raises(RiskcoreError, match="up to 62 quasi-identifiers, not 63"):
+        assess(df, quasi_identifiers=list(df.columns), missing="any")
