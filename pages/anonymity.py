@@ -11,10 +11,12 @@ from riskcore.metrics import THRESHOLDS, class_table, order_choices
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     DISTANCE_LABELS,
+    MISSING_LABELS,
     ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    missing_reading,
     order_pending,
     order_prompt,
     order_refusal,
@@ -101,6 +103,15 @@ with st.expander("Targets and threshold", expanded=True):
         key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
         disabled=weights is not None,
     )
+    tg["missing"] = st.radio(
+        "a missing quasi-identifier value is",
+        list(MISSING_LABELS),
+        format_func=formats.missing_policy,
+        horizontal=True,
+        help="a value of its own, or any value (sdcMicro's convention: each record then counts "
+        "every record it agrees with wherever both are known); used on every page",
+        key=seeded("rc_target_missing", tg.get("missing", "own")),
+    )
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
 distances: dict[str, str] = tg.setdefault("distance", {})
@@ -149,7 +160,9 @@ a = cached.assessment(
         if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
     ),
     weights=weights,
+    missing=tg["missing"],
 )
+missing_line = missing_reading(a.missing, a.missing_records)
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
 if bool(checks["pass"].all()):
@@ -173,6 +186,7 @@ m2.metric(  # a definition, not a change: no arrow, no colour
     delta_arrow="off",
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.3f}")
+st.caption(md(missing_line))
 st.dataframe(
     target_table(checks),
     hide_index=True,
@@ -187,6 +201,7 @@ st.dataframe(
     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
 st.caption(md(risk_reading(a)))
+st.caption(md(missing_line))
 if a.population_uniqueness is not None:
     st.caption(md(population_reading(a.population_uniqueness)))
 
@@ -201,6 +216,7 @@ for name in sens:
     r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
+    st.caption(md(missing_line))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
     shown = min(len(failing), FAILING_SHOWN)
     st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"], shown=shown))

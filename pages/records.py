@@ -13,6 +13,7 @@ from riskcore.report.readings import (
     delta_reading,
     delta_table,
     individual_risk_reading,
+    missing_reading,
     population_intro,
     population_match_reading,
     record_kmap_table,
@@ -73,7 +74,8 @@ with tab_rec:
             )
             st.caption(md(suda_contribution_reading(contrib)))
 
-        table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size)
+        policy = st.session_state[state.TARGETS].get("missing", "own")  # Anonymity page
+        table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size, policy)
         st.subheader("Every record's risk")
         if weights is not None:
             st.caption(md(f"Individual risk from the sampling weights in {weights}."))
@@ -83,6 +85,7 @@ with tab_rec:
         st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
                       "the download has all."))  # fmt: skip
         st.dataframe(riskiest.head(SHOWN), hide_index=True)
+        st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
         st.download_button(
             "Download every record's risk (CSV)",
             lambda: to_csv_bytes(table),
@@ -92,13 +95,8 @@ with tab_rec:
             key="rc_rec_csv",
         )
         if weights is not None:
-            st.markdown(
-                md(
-                    individual_risk_reading(
-                        cached.individual_risk(ctx.key, ctx.encoded, qis, weights)
-                    )
-                )
-            )
+            ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy)
+            st.markdown(md(individual_risk_reading(ir)))
 
         st.subheader("Why is this record risky?")
         st.caption("The Uniqueness page explores any record further: who shares each "

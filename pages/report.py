@@ -26,6 +26,7 @@ profile = json.loads(ctx.roles.to_json())
 profile["targets"] = {"k": int(tg["k"]), "l": int(tg["l"]), "t": float(tg["t"]),
                       "threshold": float(tg["threshold"])}  # fmt: skip
 profile["c"] = float(tg["c"])
+profile["missing"] = tg.get("missing", "own")  # the missing-value policy, set on Anonymity
 if float(tg.get("sampling_fraction") or 0.0) > 0:
     profile["sampling_fraction"] = float(tg["sampling_fraction"])
 recipe = remediation.active(ctx.key)

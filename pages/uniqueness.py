@@ -21,6 +21,7 @@ from riskcore.report.readings import (
     explorer_intro,
     histogram_reading,
     join_names,
+    missing_reading,
     msu_list,
     record_reading,
     record_subset_table,
@@ -37,7 +38,10 @@ st.title("Uniqueness")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 targets = st.session_state[state.TARGETS]
-a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0)
+policy = targets.get("missing", "own")  # set on the Anonymity page
+a = cached.assessment(
+    ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0, (), (), missing=policy
+)
 
 st.write(classes_intro(qis, escape=md))
 c1, c2, c3, c4 = st.columns(4)
@@ -56,13 +60,14 @@ st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
 )
 st.caption(md(histogram_reading(a)))
+st.caption(md(missing_reading(a.missing, a.missing_records)))
 
 st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
 st.caption(md(candidates_reading(a)))
 
 st.subheader("Which quasi-identifier drives the risk")
 if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_subsets_run"):
-    u = cached.uniqueness(ctx.key, ctx.encoded, qis)
+    u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy)
     if len(qis) > 1 and contribution_matters(u):
         st.plotly_chart(charts.contribution_bars(contribution_table(u)))
         st.caption(md(contribution_reading(u)))
@@ -102,7 +107,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
     else:
         row = int(st.number_input("Row number (the first data row is 1)", 1, n, int(order[0]),
                                   key="rc_explore_row"))  # fmt: skip
-    expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s)
+    expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
     e1, e2, e3, e4 = st.columns(4)
     e1.metric("Row", f"{row:,}")
     e2.metric("Class size", f"{expl.class_size:,}")

@@ -92,6 +92,13 @@ def _build_parser() -> argparse.ArgumentParser:
         help="sampling-weight column (numbers >= 1): journalist and marketer risk with the "
         "population class sizes estimated as the weight sums (not with --sampling-fraction)",
     )
+    a.add_argument(
+        "--missing",
+        choices=("own", "any"),
+        default="own",
+        help="a missing QI value is a value of its own (default) or matches any value "
+        "(sdcMicro's convention)",
+    )
     a.add_argument("--format", choices=("text", "json"), default="text")
     from riskcore._cli_deidentify import add_parsers
     from riskcore._cli_records import add_parser as add_records
@@ -227,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             distance=distance or None,
             order=order or None,
             population=population,
+            missing=args.missing,
         )
     except RiskcoreError as exc:
         print(f"error: {exc}", file=sys.stderr)

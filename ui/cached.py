@@ -73,6 +73,7 @@ from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
+from riskcore.metrics.missing import MissingPolicy, count_missing
 from riskcore.metrics.presence import PopulationMatch, population_match
 from riskcore.metrics.records import (
     IndividualRisk,
@@ -126,13 +127,14 @@ def assessment(
     distance: tuple[tuple[str, str], ...] = (),
     order: tuple[tuple[str, tuple[object, ...]], ...] = (),
     weights: str | None = None,
+    missing: MissingPolicy = "own",
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
     ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
     to :func:`riskcore.assess` as mappings. With a sampling-weight column the
     population class sizes are the weight sums (the sampling fraction is not
-    used).
+    used). ``missing`` is the missing-value policy ("own" or "any").
     """
     population = (
         Population(weights=weights)
@@ -150,13 +152,22 @@ def assessment(
         distance=dict(distance),
         order=dict(order),
         population=population,
+        missing=missing,
     )
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner="Counting uniques ...")
-def uniqueness(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> UniquenessResult:
+def uniqueness(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy = "own"
+) -> UniquenessResult:
     """Return uniqueness per QI subset (singles, pairs, triples within a budget)."""
-    return subset_uniqueness(_enc, qis, max_size=3, budget=120)
+    return subset_uniqueness(_enc, qis, max_size=3, budget=120, missing=missing)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner=False)
+def missing_records(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
+    """Return the number of records with at least one missing QI value."""
+    return count_missing(_enc.classes(qis))
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")
@@ -530,7 +541,7 @@ def safe_harbor_applied(
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")
 def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> EnumerationResult:
     """Return the enumeration attack on a plain SHA-256 of one column."""
-    return enumeration_attack(_data[column], kind)  # type: ignore[arg-type]
+    return enumeration_attack(_data[column], kind)
 
 
 @st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
@@ -552,7 +563,7 @@ def masked(
         fn = hmac_tokens if operator == "hmac_tokens" else reversible_tokens
         return fn(col, _secret), None
     if operator.startswith("surrogates:"):
-        made = surrogates(col, operator.split(":", 1)[1], seed=seed)  # type: ignore[arg-type]
+        made = surrogates(col, operator.split(":", 1)[1], seed=seed)
         return made.values, made.lookup
     raise ValueError(f"unknown operator {operator!r}")
 
@@ -593,17 +604,25 @@ def records(
     k: int,
     _suda_result: SudaResult,
     max_size: int,
+    missing: MissingPolicy = "own",
 ) -> pd.DataFrame:
     """Return the per-record risk table (one row per record, input order)."""
-    return record_risk(_enc, qis, weights=weights, k=k, suda_result=_suda_result)
+    return record_risk(
+        _enc,
+        qis,
+        weights=weights,
+        k=k,
+        suda_result=_suda_result,
+        missing=missing,
+    )
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def individual_risk(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str, missing: MissingPolicy = "own"
 ) -> IndividualRisk:
     """Return the individual risk of every record from the sampling weights."""
-    return record_individual_risk(_enc, qis, weights=weights)
+    return record_individual_risk(_enc, qis, weights=weights, missing=missing)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
@@ -625,10 +644,19 @@ def riskiest(key: str, _enc: EncodedTable, qis: tuple[str, ...], _suda: SudaResu
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
 def explained(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], row: int, _suda: SudaResult
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    row: int,
+    _suda: SudaResult,
+    missing: MissingPolicy = "own",
 ) -> tuple[RecordExplanation, pd.DataFrame]:
-    """Return one record explained and the records sharing each combination of its values."""
-    expl = explain_record(_enc, qis, row, suda_result=_suda)
+    """Return one record explained and the records sharing each combination of its values.
+
+    Its class size follows the missing-value policy (f_k under "any"); the
+    combinations are counted with a missing value as a value of its own.
+    """
+    expl = explain_record(_enc, qis, row, suda_result=_suda, missing=missing)
     return expl, record_subsets(_enc, qis, row, msus=expl.msus)
 
 

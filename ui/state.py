@@ -23,7 +23,8 @@ RELEASED = "rc_released"
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
 ROLES_FOR = "rc_roles_for"
-#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction"}.
+#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction", "missing"}
+#: ("missing": the missing-value policy, "own" or "any", of every class-based figure).
 TARGETS = "rc_targets"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
@@ -48,6 +49,7 @@ DEFAULT_TARGETS = {
     "t": 0.2,
     "threshold": 0.09,
     "sampling_fraction": 0.0,
+    "missing": "own",
 }
 
 

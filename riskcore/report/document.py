@@ -92,6 +92,14 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
         "l-diversity. ICDE 2007",
     ),
     (
+        "missing values",
+        "policy 'own': a missing quasi-identifier value is one more value; policy 'any': it "
+        "matches any value, f_k(r) = number of records agreeing with r wherever both are "
+        "known, k = min f_k, risk 1/f_k, l and t over each record's compatible records",
+        "Templ M, Kowarik A, Meindl B. Statistical disclosure control for micro-data using the "
+        "R package sdcMicro. J Stat Softw 67(4), 2015 (freqCalc)",
+    ),
+    (
         "special uniques (SUDA)",
         "minimal sample uniques found by SUDA2; SUDA scores and DIS-SUDA as in sdcMicro",
         "Elliot M, Manning A, Ford R. A computational algorithm for handling the special "
@@ -151,6 +159,7 @@ _PROFILE_KEYS = frozenset(
         "c",
         "recipe",
         "ledger",
+        "missing",
     }
 )
 
@@ -260,8 +269,10 @@ def load_profile(obj: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
         profile (``identifiers``, ``quasi_identifiers``, ``sensitive``,
         ``weights``, ``other``) and optionally ``targets`` (``k``, ``l``,
         ``t``, ``threshold``), ``sampling_fraction``, ``c``, ``recipe`` (as
-        written by ``riskcore anonymize``) and ``ledger`` (a
-        :class:`~riskcore.dp.PrivacyLedger` as JSON).
+        written by ``riskcore anonymize``), ``ledger`` (a
+        :class:`~riskcore.dp.PrivacyLedger` as JSON) and ``missing`` (the
+        missing-value policy, ``"own"`` by default or ``"any"``; see
+        :mod:`riskcore.metrics.missing`).
 
     Returns
     -------
@@ -320,7 +331,11 @@ def load_profile(obj: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
     for key in ("recipe", "ledger"):
         if obj.get(key) is not None and not isinstance(obj[key], Mapping):
             raise RiskcoreError(f"'{key}' in the profile must be an object")
+    missing = obj.get("missing", "own")
+    if missing not in ("own", "any"):
+        raise RiskcoreError(f"missing in the profile must be 'own' or 'any', got {missing!r}")
     return {
+        "missing": missing,
         "roles": roles,
         "targets": t,
         "sampling_fraction": None if sf is None else float(sf),
@@ -360,11 +375,17 @@ def _readings(a: Assessment) -> list[str]:
         candidates_reading,
         diversity_reading,
         histogram_reading,
+        missing_reading,
         risk_reading,
     )
     from riskcore.report.readings.population import population_reading
 
-    out = [histogram_reading(a), candidates_reading(a), risk_reading(a)]
+    out = [
+        missing_reading(a.missing, a.missing_records),
+        histogram_reading(a),
+        candidates_reading(a),
+        risk_reading(a),
+    ]
     if a.population_uniqueness is not None:
         out.append(population_reading(a.population_uniqueness))
     out += [diversity_reading(a, s) for s in a.sensitive]
@@ -558,13 +579,14 @@ def _versions() -> dict[str, str]:
     }
 
 
-def _command(data_name: str, profile_name: str) -> str:
+def _command(data_name: str, profile_name: str, missing: str | None = None) -> str:
     return " ".join(
         [
             "python -m riskcore report",
             shlex.quote(data_name),
             "--profile",
             shlex.quote(profile_name),
+            *([] if missing is None else ["--missing", missing]),
             "--out report.html --json report.json --pdf report.pdf",
         ]
     )
@@ -577,6 +599,7 @@ def build_report(
     name: str = "data",
     sha256: str | None = None,
     profile_name: str = "profile.json",
+    missing: str | None = None,
 ) -> Report:
     """Assess a table under a profile and gather every number of the report.
 
@@ -593,6 +616,9 @@ def build_report(
         without it, the SHA-256 of the table written as CSV.
     profile_name : str, default "profile.json"
         The profile's file name, for the reproducing command.
+    missing : {"own", "any"}, optional
+        The missing-value policy, instead of the profile's (``missing``,
+        default "own"); the reproducing command then says ``--missing``.
 
     Returns
     -------
@@ -611,7 +637,10 @@ def build_report(
         raise RiskcoreError(str(exc)) from None
     targets = p["targets"]
     sf = p["sampling_fraction"]
+    if missing is not None and missing not in ("own", "any"):
+        raise RiskcoreError(f"the missing-value policy must be 'own' or 'any', got {missing!r}")
     assess_kw: dict[str, Any] = {
+        "missing": missing or p["missing"],
         "quasi_identifiers": roles.quasi_identifiers,
         "sensitive": roles.sensitive,
         "c": p["c"],
@@ -681,10 +710,11 @@ def build_report(
             "weights": roles.weight,
             "distance": {s: r.distance for s, r in a.sensitive.items()},
             "engine": a.engine,
+            "missing": a.missing,
             "missing_policy": a.missing_policy,
             "seeds": None,
         },
-        command=_command(name, profile_name),
+        command=_command(name, profile_name, missing),
         remediation=remediation,
         after=after,
         privacy_budget=None if p["ledger"] is None else _budget(p["ledger"]),
@@ -1035,7 +1065,9 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
         )
     s.append("<h3>Targets met</h3>")
     s.append(_checks_table(r.checks))
-    s += figures
+    if figures:
+        s += figures
+        s.append(f"<p class='small'>{_e(r.readings[0])}</p>")  # the missing-values line
     if r.attacks is not None:
         s.append(_attacks_section(r.attacks, "h2"))
     if r.remediation is not None and r.after is not None:

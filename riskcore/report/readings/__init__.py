@@ -34,10 +34,12 @@ from riskcore.report.readings._format import (
     short_share,
 )
 from riskcore.report.readings.anonymity import (
+    MISSING_LABELS,
     SIZE_BINS,
     candidate_table,
     candidates_reading,
     histogram_reading,
+    missing_reading,
     risk_reading,
     risk_table,
     size_histogram,
@@ -198,6 +200,7 @@ __all__ = [
     "DISTANCE_LABELS",
     "EPSILON_STEPS",
     "MAX_HAND_ORDER",
+    "MISSING_LABELS",
     "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
@@ -257,6 +260,7 @@ __all__ = [
     "linkage_reading",
     "local_laplace_reading",
     "mechanisms_for",
+    "missing_reading",
     "msu_list",
     "near_duplicate_note",
     "near_duplicate_reading",
