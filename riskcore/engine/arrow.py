@@ -1,0 +1,326 @@
+"""The streaming Parquet engine: row groups read one batch at a time, bounded memory.
+
+The rows are never all in memory. Each batch (a row group, or a slice of
+one) is turned into integer codes against a *global* dictionary per column
+(dictionary-encoded Parquet columns are read as dictionaries, so no Python
+string is made per row), grouped into "code tuple -> count" with numpy, and
+only those partial groups are kept; partial groups are merged whenever they
+grow, and once more at the end. Contingency tables add up across disjoint
+parts of the data, so the result equals the in-memory engine's tabulation
+(``../shared/notes/performance.md``, "Engines for data beyond memory").
+Memory is bounded by the number of distinct combinations (the contingency),
+not by the number of rows.
+
+Only pyarrow is needed (already a dependency of the loader).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore.engine.contract import Tabulation
+from riskcore.engine.grouped import tabulate_codes
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.errors import DataLoadError, RolesError
+
+__all__ = ["ArrowEngine", "parquet_files"]
+
+#: Records per batch read from the files.
+BATCH_ROWS = 1 << 20
+#: Partial groups kept before they are merged (grouped rows).
+MERGE_ROWS = 1 << 22
+
+
+def parquet_files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Return the Parquet files a source names: a file, a directory, a glob, or a list of them.
+
+    Parameters
+    ----------
+    source : str, path or sequence of them
+        A directory means every ``*.parquet`` file below it (sorted); a
+        pattern with ``*``, ``?`` or ``[`` is expanded (recursive ``**``).
+
+    Returns
+    -------
+    list of str
+        Sorted, without repeats.
+
+    Raises
+    ------
+    DataLoadError
+        When nothing matches.
+    """
+    items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    files: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if any(ch in text for ch in "*?["):
+            found = sorted(glob.glob(text, recursive=True))
+            if not found:
+                raise DataLoadError(f"no file matches {text!r}")
+            files += [f for f in found if os.path.isfile(f)]
+        elif os.path.isdir(text):
+            found = sorted(str(p) for p in Path(text).rglob("*.parquet") if p.is_file())
+            if not found:
+                raise DataLoadError(f"the directory {text!r} holds no .parquet file")
+            files += found
+        elif os.path.isfile(text):
+            files.append(text)
+        else:
+            raise DataLoadError(f"no such file or directory: {text!r}")
+    out = list(dict.fromkeys(files))
+    if not out:
+        raise DataLoadError("no Parquet file to read")
+    return out
+
+
+class _GlobalCodes:
+    """One column's global dictionary: value -> code, grown batch by batch.
+
+    The values are kept as Arrow arrays of the column's own type, so the
+    labels convert to pandas exactly as the loader converts the column.
+    """
+
+    def __init__(self) -> None:
+        self.index: pd.Index = pd.Index([], dtype=object)
+        self.chunks: list[Any] = []
+        self.missing: int | None = None  # code of the Arrow null, allocated when first seen
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def codes(self, arr: Any) -> np.ndarray:
+        """Return the global code of every value of an Arrow array (nulls included)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if not pa.types.is_dictionary(arr.type):
+            arr = pc.dictionary_encode(arr)
+        dictionary = arr.dictionary
+        values = dictionary.to_numpy(zero_copy_only=False)
+        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
+        if len(self.index):
+            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
+        else:
+            local = np.full(len(values), -1, dtype=np.int64)
+        new = np.flatnonzero((local < 0) & ~null_entries)
+        if len(new):
+            start = len(self.index)
+            added = pd.Index(values[new], dtype=object)
+            self.index = self.index.append(added) if start else added
+            self.chunks.append(dictionary.take(pa.array(new)))
+            local[new] = np.arange(start, start + len(new), dtype=np.int64)
+        idx = arr.indices
+        if idx.null_count or null_entries.any():
+            if self.missing is None:
+                self.missing = len(self.index)
+                self.index = self.index.append(pd.Index([None], dtype=object))
+                self.chunks.append(pa.nulls(1, type=dictionary.type))
+            local[null_entries] = self.missing
+            local = np.append(local, self.missing)
+            idx = pc.fill_null(idx, len(values))
+        out: np.ndarray = local[idx.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
+        return out
+
+    def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
+        """Return the final codes of grouped rows, re-encoded by the in-memory engine's rule.
+
+        The labels are converted to pandas as the loader converts a column
+        and encoded as a column of their own
+        (:func:`~riskcore.engine.partition.encode_column`), so numbers sort,
+        and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
+        on the in-memory engine.
+        """
+        import pyarrow as pa
+
+        labels = pa.chunked_array(self.chunks).to_pandas() if self.chunks else pd.Series([])
+        enc = encode_column(labels.rename(name), ordered=ordered)
+        return EncodedColumn(name, enc.codes[codes], enc.labels, enc.ordered, enc.n_missing)
+
+
+def _reduce(
+    codes: list[np.ndarray], cards: list[int], weights: np.ndarray | None
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Return the distinct code tuples and their total weights (count when ``weights`` is None)."""
+    key, card = pack_keys(codes, cards)
+    n = len(key)
+    if card <= 8 * n + 1024:
+        counts = np.bincount(key, weights=weights, minlength=card)
+        present = np.flatnonzero(counts)
+        first = np.full(card, n, dtype=np.int64)
+        np.minimum.at(first, key, np.arange(n, dtype=np.int64))
+        pos = first[present]
+        total = counts[present].astype(np.int64)
+    else:
+        _, pos, inv = np.unique(key, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        total = np.bincount(inv, weights=weights, minlength=len(pos)).astype(np.int64)
+    return [c[pos] for c in codes], total
+
+
+class ArrowEngine:
+    """The streaming Parquet engine (pyarrow): the contract's tables without loading the rows.
+
+    Parameters
+    ----------
+    source : str, path or sequence of them
+        Parquet files, directories or globs (:func:`parquet_files`).
+    batch_rows : int, default 1,048,576
+        Records per batch read.
+
+    Notes
+    -----
+    Per-record questions (:meth:`riskcore.engine.EncodedTable.record_classes`)
+    are not answered: the rows are never held. Every class-based measure
+    (k, l, t, prosecutor / journalist / marketer risk, population
+    uniqueness) is.
+    """
+
+    name = "arrow"
+
+    def __init__(
+        self,
+        source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        batch_rows: int = BATCH_ROWS,
+    ) -> None:
+        import pyarrow.dataset as ds
+
+        self.files = parquet_files(source)
+        self.batch_rows = int(batch_rows)
+        try:
+            probe = ds.dataset(self.files, format="parquet")
+            self._schema = probe.schema
+            self._n = int(probe.count_rows())
+        except Exception as exc:  # pyarrow raises many types for a bad file
+            raise DataLoadError(f"the Parquet data cannot be read ({exc})") from None
+        self._dictionary = [
+            f.name for f in self._schema if str(f.type) in ("string", "large_string")
+        ]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the column names."""
+        return tuple(self._schema.names)
+
+    @property
+    def n_records(self) -> int:
+        """Return the number of records."""
+        return self._n
+
+    def _batches(self, columns: Sequence[str]) -> Iterator[Any]:
+        import pyarrow.dataset as ds
+
+        unknown = [c for c in columns if c not in self._schema.names]
+        if unknown:
+            raise RolesError(f"the table has no column {unknown[0]!r}")
+        fmt = ds.ParquetFileFormat(
+            read_options=ds.ParquetReadOptions(
+                dictionary_columns=[c for c in columns if c in self._dictionary]
+            )
+        )
+        try:
+            data = ds.dataset(self.files, format=fmt)
+            yield from data.to_batches(
+                columns=list(columns), batch_size=self.batch_rows, use_threads=True
+            )
+        except (RolesError, DataLoadError):
+            raise
+        except Exception as exc:
+            raise DataLoadError(f"the Parquet data cannot be read ({exc})") from None
+
+    def _group(
+        self, columns: Sequence[str]
+    ) -> tuple[list[_GlobalCodes], list[np.ndarray], np.ndarray]:
+        """Stream the files; return per column its dictionary and the grouped codes and counts."""
+        dicts = [_GlobalCodes() for _ in columns]
+        parts: list[tuple[list[np.ndarray], np.ndarray]] = []
+        held = 0
+        limit = MERGE_ROWS
+        for batch in self._batches(columns):
+            if batch.num_rows == 0:
+                continue
+            codes = [d.codes(batch.column(i)) for i, d in enumerate(dicts)]
+            part = _reduce(codes, [len(d) for d in dicts], None)
+            parts.append(part)
+            held += len(part[1])
+            if held > limit and len(parts) > 1:
+                parts = [self._merge(parts, dicts)]
+                held = len(parts[0][1])
+                limit = max(MERGE_ROWS, 2 * held)
+        if not parts:
+            empty = [np.zeros(0, dtype=np.int64) for _ in columns]
+            return dicts, empty, np.zeros(0, dtype=np.int64)
+        merged = self._merge(parts, dicts) if len(parts) > 1 else parts[0]
+        return dicts, merged[0], merged[1]
+
+    @staticmethod
+    def _merge(
+        parts: list[tuple[list[np.ndarray], np.ndarray]], dicts: list[_GlobalCodes]
+    ) -> tuple[list[np.ndarray], np.ndarray]:
+        codes = [np.concatenate([p[0][i] for p in parts]) for i in range(len(dicts))]
+        weights = np.concatenate([p[1] for p in parts]).astype(np.float64)
+        return _reduce(codes, [len(d) for d in dicts], weights)
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs (one pass over the files).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes.
+        """
+        return self.tabulate(quasi_identifiers).classes.sizes
+
+    def tabulate(
+        self,
+        quasi_identifiers: Sequence[str],
+        sensitive: Sequence[str] = (),
+        *,
+        ordered: dict[str, bool | None] | None = None,
+    ) -> Tabulation:
+        """Return the class table and one sparse contingency per sensitive attribute.
+
+        One pass over the files, whatever the number of sensitive attributes.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+        sensitive : sequence of str
+            Sensitive attributes.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether value codes must follow value order.
+
+        Returns
+        -------
+        Tabulation
+        """
+        qis = tuple(quasi_identifiers)
+        if not qis:
+            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+        sens = tuple(s for s in sensitive)
+        columns = list(dict.fromkeys(qis + sens))
+        dicts, codes, counts = self._group(columns)
+        order = ordered or {}
+        enc = {
+            c: d.encoded(c, k, ordered=order.get(c) if c in sens else None)
+            for c, d, k in zip(columns, dicts, codes, strict=True)
+        }
+        return tabulate_codes(
+            [enc[q] for q in qis], {s: enc[s] for s in sens}, counts, engine=self.name
+        )

@@ -1,0 +1,283 @@
+"""The contract's tables from grouped rows: what every out-of-memory engine shares.
+
+An engine that never holds the rows (a Parquet stream, DuckDB, Spark) can
+still group them: "quasi-identifiers + sensitive values -> count". Such
+grouped rows, possibly from disjoint parts of the data and so possibly
+repeating a combination, are all that :func:`tabulate_groups` needs to build
+the :class:`~riskcore.engine.contract.Tabulation` the in-memory engine
+builds from the rows: the counts add up (``../shared/notes/performance.md``:
+contingency tables of disjoint parts, concatenated and re-aggregated, equal
+the table of the whole).
+
+Values are encoded here with :func:`~riskcore.engine.partition.encode_column`,
+the in-memory engine's own encoder, so missing values follow one rule on
+every engine: ``None``, ``NaN`` and ``NaT`` are one missing value of the
+column, kept as a value of its own (no record is dropped). An engine whose
+SQL keeps ``NULL`` and ``NaN`` apart (DuckDB, Spark) still gives the same
+classes, because the groups are re-aggregated after encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.errors import RolesError
+
+__all__ = [
+    "COUNT",
+    "GroupingEngine",
+    "class_sizes_from_codes",
+    "tabulate_codes",
+    "tabulate_groups",
+    "text_groups",
+]
+
+#: Name of the count column of grouped rows (chosen to clash with no data column).
+COUNT = "__riskcore_count__"
+
+
+def tabulate_groups(
+    groups: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    sensitive: Sequence[str] = (),
+    *,
+    engine: str,
+    count: str = COUNT,
+    ordered: dict[str, bool | None] | None = None,
+) -> Tabulation:
+    """Return the tabulation of grouped rows "QIs + sensitive values -> count".
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        One row per group, with every QI and sensitive column and ``count``
+        (the number of records in the group, > 0). A combination may repeat
+        (partial groupings of parts of the data); repeats are added up.
+    quasi_identifiers : sequence of str
+        At least one column.
+    sensitive : sequence of str
+        Sensitive attributes.
+    engine : str
+        Name of the engine that grouped the rows (stated in reports).
+    count : str
+        Name of the count column.
+    ordered : dict of str to bool or None, optional
+        Per sensitive attribute, whether value codes must follow value
+        order (None: numeric, boolean and date columns are ordered, as in
+        the in-memory engine).
+
+    Returns
+    -------
+    Tabulation
+    """
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    order = ordered or {}
+    weights = groups[count].to_numpy(dtype=np.int64)
+    qi_cols = [encode_column(groups[q].reset_index(drop=True)) for q in qis]
+    sens_cols = {
+        s: encode_column(groups[s].reset_index(drop=True), ordered=order.get(s)) for s in sensitive
+    }
+    return tabulate_codes(qi_cols, sens_cols, weights, engine=engine)
+
+
+def tabulate_codes(
+    qi_cols: Sequence[EncodedColumn],
+    sens_cols: dict[str, EncodedColumn],
+    weights: np.ndarray,
+    *,
+    engine: str,
+) -> Tabulation:
+    """Return the tabulation of encoded grouped rows, each row weighing ``weights[i]`` records.
+
+    Parameters
+    ----------
+    qi_cols : sequence of EncodedColumn
+        The QIs' codes, one per grouped row.
+    sens_cols : dict of str to EncodedColumn
+        The sensitive attributes' codes, one per grouped row.
+    weights : numpy.ndarray
+        Records per grouped row (int64, > 0).
+    engine : str
+        Engine name.
+
+    Returns
+    -------
+    Tabulation
+    """
+    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1).astype(np.int64, copy=False)
+    n_classes = len(uniq)
+    sizes = np.bincount(inv, weights=weights, minlength=n_classes).astype(np.int64)
+    classes = ClassTable(
+        tuple(c.name for c in qi_cols),
+        sizes,
+        tuple(c.codes[first] for c in qi_cols),
+        tuple(c.labels for c in qi_cols),
+    )
+    tables = {
+        s: Contingency.from_cells(
+            s,
+            inv,
+            col.codes,
+            weights,
+            n_classes=n_classes,
+            labels=col.labels,
+            ordered=col.ordered,
+        )
+        for s, col in sens_cols.items()
+    }
+    return Tabulation(classes, tables, engine=engine)
+
+
+def class_sizes_from_codes(
+    codes: Sequence[np.ndarray], cards: Sequence[int], weights: np.ndarray
+) -> np.ndarray:
+    """Return the class sizes f_j of grouped rows given their codes and weights.
+
+    Parameters
+    ----------
+    codes : sequence of numpy.ndarray
+        One code array per QI.
+    cards : sequence of int
+        Number of codes of each QI.
+    weights : numpy.ndarray
+        Records per grouped row.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 sizes in increasing key order.
+    """
+    key, _ = pack_keys(list(codes), list(cards))
+    _, inv = np.unique(key, return_inverse=True)
+    return np.bincount(inv.reshape(-1), weights=weights).astype(np.int64)
+
+
+def text_groups(table: Any, count: str = COUNT) -> pd.DataFrame:
+    """Return grouped CSV text typed as the loader types a CSV file.
+
+    An engine that reads a CSV file as text (DuckDB, Spark) groups the raw
+    fields; this applies the loader's per-value rules to the grouped text
+    (leading spaces dropped, the missing-value markers
+    :data:`~riskcore.io.table.MISSING_MARKERS` missing) and its typing rule
+    (:func:`riskcore.io._typing.type_columns`: numbers become numbers, a ZIP
+    code keeps its leading zeros). Typing decides on the set of distinct
+    values of a column, which grouping keeps, so the columns get the types
+    the loader gives the whole file.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        Grouped rows: text columns and the ``count`` column.
+    count : str
+        Name of the count column.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from riskcore.io._typing import type_columns
+    from riskcore.io.table import MISSING_MARKERS
+
+    markers = pa.array(list(MISSING_MARKERS))
+    arrays = []
+    names = [c for c in table.column_names if c != count]
+    for name in names:
+        col = table.column(name).cast(pa.string())
+        stripped = pc.utf8_ltrim(col, characters=" ")
+        arrays.append(pc.if_else(pc.is_in(stripped, value_set=markers), None, stripped))
+    frame = type_columns(pa.table(arrays, names=names)).to_pandas()
+    frame[count] = table.column(count).to_numpy()
+    return frame
+
+
+class GroupingEngine:
+    """Base of the engines that group rows elsewhere (DuckDB, Spark) and return the groups.
+
+    A subclass sets :attr:`name`, :attr:`columns`, :attr:`n_records` and
+    implements :meth:`groups`; the contract's :meth:`tabulate` and
+    :meth:`class_sizes` follow from it by :func:`tabulate_groups`.
+    """
+
+    name = "grouping"
+    _columns: tuple[str, ...] = ()
+    _n: int = 0
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the column names."""
+        return self._columns
+
+    @property
+    def n_records(self) -> int:
+        """Return the number of records."""
+        return self._n
+
+    def groups(self, columns: Sequence[str]) -> pd.DataFrame:
+        """Return the grouped rows "columns -> count" (count column :data:`COUNT`)."""
+        raise NotImplementedError
+
+    def _checked(self, columns: Sequence[str]) -> list[str]:
+        unknown = [c for c in columns if c not in self._columns]
+        if unknown:
+            raise RolesError(f"the table has no column {unknown[0]!r}")
+        return list(dict.fromkeys(columns))
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs (one group-by).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes.
+        """
+        return self.tabulate(quasi_identifiers).classes.sizes
+
+    def tabulate(
+        self,
+        quasi_identifiers: Sequence[str],
+        sensitive: Sequence[str] = (),
+        *,
+        ordered: dict[str, bool | None] | None = None,
+    ) -> Tabulation:
+        """Return the class table and one sparse contingency per sensitive attribute.
+
+        One group-by over "QIs + sensitive attributes", whatever their number.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+        sensitive : sequence of str
+            Sensitive attributes.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether value codes must follow value order.
+
+        Returns
+        -------
+        Tabulation
+        """
+        qis = tuple(quasi_identifiers)
+        if not qis:
+            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+        columns = self._checked(qis + tuple(sensitive))
+        return tabulate_groups(
+            self.groups(columns), qis, tuple(sensitive), engine=self.name, ordered=ordered
+        )
