@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskcore.engine.contract import Tabulation
+from riskcore.engine.contract import ClassTable, Contingency, Tabulation
 from riskcore.engine.grouped import tabulate_codes
 from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
 from riskcore.errors import DataLoadError, RolesError
@@ -165,6 +165,124 @@ def _reduce(
         inv = inv.reshape(-1)
         total = np.bincount(inv, weights=weights, minlength=len(pos)).astype(np.int64)
     return [c[pos] for c in codes], total
+
+
+#: Largest key space counted in a dense array (int64 counts, 256 MiB).
+DENSE_KEYS = 1 << 25
+#: Key spaces beyond this do not fit exact int64 keys; the tuple path is used.
+_KEY_LIMIT = 1 << 62
+
+
+class _TooWideError(Exception):
+    """The product of the columns' cardinalities no longer fits an exact int64 key."""
+
+
+def _radix_product(radices: Sequence[int]) -> int:
+    out = 1
+    for r in radices:
+        out *= max(int(r), 1)
+    return out
+
+
+def _encode(codes: Sequence[np.ndarray], radices: Sequence[int]) -> np.ndarray:
+    """Pack code columns into one int64 key with fixed radices (mixed radix, exact)."""
+    key = codes[0].astype(np.int64, copy=True)
+    for c, r in zip(codes[1:], radices[1:], strict=True):
+        key *= max(int(r), 1)
+        key += c
+    return key
+
+
+def _decode(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
+    """Unpack keys made by :func:`_encode` into their code columns."""
+    out: list[np.ndarray] = []
+    rest = key.copy()
+    for r in reversed(radices[1:]):
+        r = max(int(r), 1)
+        out.append(rest % r)
+        rest //= r
+    out.append(rest)
+    return out[::-1]
+
+
+class _Counter:
+    """Counts of exact mixed-radix keys, dense while the key space is small, else sparse.
+
+    The radices (each column's cardinality so far) grow while new values
+    appear; the counts kept so far are then re-keyed to the new radices.
+    Sparse keys wait in a buffer and are sorted and summed when it grows
+    (doubling), so each key is sorted O(log n) times at most.
+    """
+
+    def __init__(self) -> None:
+        self.radices: tuple[int, ...] = ()
+        self.dense: np.ndarray | None = None
+        self.keys = np.zeros(0, dtype=np.int64)  # sparse, summed
+        self.counts = np.zeros(0, dtype=np.int64)
+        self.pending: list[np.ndarray] = []
+        self.n_pending = 0
+        self.limit = MERGE_ROWS
+
+    def add(self, codes: Sequence[np.ndarray], cards: tuple[int, ...]) -> None:
+        """Count the keys of one batch; ``cards`` are the columns' cardinalities so far."""
+        if len(cards) != len(self.radices) or any(
+            c > r for c, r in zip(cards, self.radices, strict=True)
+        ):
+            # radices with headroom (doubling), so new values seldom re-key the counts
+            old = self.radices or tuple(0 for _ in cards)
+            radices = tuple(r if c <= r else max(c, 2 * r) for c, r in zip(cards, old, strict=True))
+            if _radix_product(radices) >= _KEY_LIMIT:
+                radices = cards  # no headroom where there is no room
+            if _radix_product(radices) >= _KEY_LIMIT:
+                raise _TooWideError
+            self._rekey(radices, _radix_product(radices))
+        radices = self.radices
+        card = _radix_product(radices)
+        key = _encode(codes, radices)
+        if self.dense is not None:
+            self.dense += np.bincount(key, minlength=card)
+            return
+        self.pending.append(key)
+        self.n_pending += len(key)
+        if self.n_pending > self.limit:
+            self._flush()
+            self.limit = max(MERGE_ROWS, 2 * len(self.keys))
+
+    def _flush(self) -> None:
+        if not self.pending:
+            return
+        keys = np.concatenate([self.keys, *self.pending])
+        weights = np.concatenate([self.counts, np.ones(self.n_pending, dtype=np.int64)])
+        self.pending, self.n_pending = [], 0
+        uniq, inv = np.unique(keys, return_inverse=True)
+        self.counts = np.bincount(inv.reshape(-1), weights=weights, minlength=len(uniq)).astype(
+            np.int64
+        )
+        self.keys = uniq.astype(np.int64, copy=False)
+
+    def _rekey(self, radices: tuple[int, ...], card: int) -> None:
+        keys, counts = self.result()
+        if self.radices and len(keys):
+            keys = _encode(_decode(keys, self.radices), radices)
+        self.radices = radices
+        self.pending, self.n_pending = [], 0
+        if card <= DENSE_KEYS:
+            self.dense = np.zeros(card, dtype=np.int64)
+            self.dense[keys] = counts
+            self.keys = np.zeros(0, dtype=np.int64)
+            self.counts = np.zeros(0, dtype=np.int64)
+        else:
+            self.dense = None
+            order = np.argsort(keys)
+            self.keys, self.counts = keys[order], counts[order]
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the present keys (sorted) and their counts."""
+        if self.dense is not None:
+            keys = np.flatnonzero(self.dense).astype(np.int64)
+            return keys, self.dense[keys]
+        self._flush()
+        return self.keys, self.counts
 
 
 class ArrowEngine:
@@ -313,10 +431,14 @@ class ArrowEngine:
         qis = tuple(quasi_identifiers)
         if not qis:
             raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        sens = tuple(s for s in sensitive)
+        sens = tuple(s for s in sensitive if s not in qis)
+        order = ordered or {}
+        try:
+            return self._tabulate_keys(qis, sens, order)
+        except _TooWideError:
+            pass
         columns = list(dict.fromkeys(qis + sens))
         dicts, codes, counts = self._group(columns)
-        order = ordered or {}
         enc = {
             c: d.encoded(c, k, ordered=order.get(c) if c in sens else None)
             for c, d, k in zip(columns, dicts, codes, strict=True)
@@ -324,3 +446,68 @@ class ArrowEngine:
         return tabulate_codes(
             [enc[q] for q in qis], {s: enc[s] for s in sens}, counts, engine=self.name
         )
+
+    def _tabulate_keys(
+        self, qis: tuple[str, ...], sens: tuple[str, ...], order: dict[str, bool | None]
+    ) -> Tabulation:
+        """The fast path: per table (the QIs alone, or QIs + one sensitive) an exact key count.
+
+        Each batch's codes are packed into one int64 key per record with the
+        cardinalities seen so far as radices and counted (a dense
+        ``bincount`` while the key space is small, else sorted partial
+        counts); no Python loop runs over rows. Raises :class:`_TooWideError`
+        when the key space outgrows int64.
+        """
+        columns = list(qis + sens)
+        dicts = {c: _GlobalCodes() for c in columns}
+        tables: list[tuple[str, ...]] = [(s,) for s in sens] or [()]
+        counters = [_Counter() for _ in tables]
+        for batch in self._batches(columns):
+            if batch.num_rows == 0:
+                continue
+            codes = {c: dicts[c].codes(batch.column(i)) for i, c in enumerate(columns)}
+            qi_radix = tuple(len(dicts[q]) for q in qis)
+            for extra, counter in zip(tables, counters, strict=True):
+                radices = qi_radix + tuple(len(dicts[s]) for s in extra)
+                counter.add([codes[c] for c in qis + extra], radices)
+        # the classes: keys of the first table without its sensitive digit
+        keys, counts = counters[0].result()
+        radices0 = counters[0].radices or tuple(1 for _ in qis)
+        m0 = radices0[-1] if sens else 1
+        class_keys = keys // m0
+        uniq, inv = np.unique(class_keys, return_inverse=True)
+        sizes = np.bincount(inv.reshape(-1), weights=counts, minlength=len(uniq)).astype(np.int64)
+        qi_radix = radices0[: len(qis)]
+        qi_codes = _decode(uniq, qi_radix) if len(uniq) else [uniq.copy() for _ in qis]
+        qi_cols = [dicts[q].encoded(q, c, ordered=None) for q, c in zip(qis, qi_codes, strict=True)]
+        # re-aggregate after the final encoding (NaN and null are one missing value)
+        key2, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+        _, first, class_of = np.unique(key2, return_index=True, return_inverse=True)
+        class_of = class_of.reshape(-1).astype(np.int64, copy=False)
+        n_classes = len(first)
+        classes = ClassTable(
+            qis,
+            np.bincount(class_of, weights=sizes, minlength=n_classes).astype(np.int64),
+            tuple(c.codes[first] for c in qi_cols),
+            tuple(c.labels for c in qi_cols),
+        )
+        contingencies: dict[str, Contingency] = {}
+        for extra, counter in zip(tables, counters, strict=True):
+            if not extra:
+                continue
+            s = extra[0]
+            cell_keys, cell_counts = counter.result()
+            m = max(counter.radices[-1], 1)
+            # the QI radices of this table equal the first table's (same batches, same dictionaries)
+            cls = class_of[np.searchsorted(uniq, cell_keys // m)]
+            col = dicts[s].encoded(s, cell_keys % m, ordered=order.get(s))
+            contingencies[s] = Contingency.from_cells(
+                s,
+                cls,
+                col.codes,
+                cell_counts,
+                n_classes=n_classes,
+                labels=col.labels,
+                ordered=col.ordered,
+            )
+        return Tabulation(classes, contingencies, engine=self.name)
