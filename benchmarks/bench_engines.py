@@ -14,7 +14,7 @@ QIs under 30 s within 12 GB; the in-memory path does not regress.
 
 Usage::
 
-    python benchmarks/bench_engines.py                          # 10M and 50M, arrow + duckdb + pandas
+    python benchmarks/bench_engines.py        # 10M and 50M rows; arrow, duckdb, pandas
     python benchmarks/bench_engines.py --rows 10000000 --engines arrow,duckdb,spark,pandas
 """
 
@@ -59,7 +59,7 @@ def write_data(folder: Path, rows: int, seed: int = 0) -> Path:
             "Widowed",
             "Married-spouse-absent",
             "Married-AF-spouse",
-        ],  # fmt: skip
+        ],
         "education": [f"edu-{i}" for i in range(16)],
         "workclass": [f"work-{i}" for i in range(9)],
         "occupation": [f"occ-{i}" for i in range(15)],
