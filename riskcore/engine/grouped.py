@@ -32,9 +32,9 @@ from riskcore.errors import RolesError
 __all__ = [
     "COUNT",
     "GroupingEngine",
-    "class_sizes_from_codes",
     "tabulate_codes",
     "tabulate_groups",
+    "tabulate_tables",
     "text_groups",
 ]
 
@@ -88,6 +88,77 @@ def tabulate_groups(
     return tabulate_codes(qi_cols, sens_cols, weights, engine=engine)
 
 
+def tabulate_tables(
+    base: pd.DataFrame,
+    tables: dict[str, pd.DataFrame],
+    quasi_identifiers: Sequence[str],
+    *,
+    engine: str,
+    count: str = COUNT,
+    ordered: dict[str, bool | None] | None = None,
+) -> Tabulation:
+    """Return the tabulation of one grouped table per sensitive attribute.
+
+    Parameters
+    ----------
+    base : pandas.DataFrame
+        Grouped rows over the QIs (and possibly one sensitive attribute)
+        with ``count``: the class sizes come from it.
+    tables : dict of str to pandas.DataFrame
+        Per sensitive attribute s, grouped rows "QIs + s -> count" (``base``
+        may be one of them).
+    quasi_identifiers : sequence of str
+        At least one column.
+    engine : str
+        Engine name.
+    count : str
+        Name of the count column.
+    ordered : dict of str to bool or None, optional
+        Per sensitive attribute, whether value codes must follow value order.
+
+    Returns
+    -------
+    Tabulation
+        As :func:`tabulate_groups` of the rows, the classes numbered once
+        across all the tables (their QI values are encoded together).
+    """
+    qis = tuple(quasi_identifiers)
+    order = ordered or {}
+    frames = [base, *tables.values()]
+    sizes = [len(f) for f in frames]
+    qi_cols = [
+        encode_column(
+            pd.concat([f[q] for f in frames], ignore_index=True) if len(frames) > 1 else base[q]
+        )
+        for q in qis
+    ]
+    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+    _, first, class_of = np.unique(key, return_index=True, return_inverse=True)
+    class_of = class_of.reshape(-1).astype(np.int64, copy=False)
+    n_classes = len(first)
+    bounds = np.cumsum([0, *sizes])
+    base_w = base[count].to_numpy(dtype=np.int64)
+    classes = ClassTable(
+        qis,
+        np.bincount(class_of[: sizes[0]], weights=base_w, minlength=n_classes).astype(np.int64),
+        tuple(c.codes[first] for c in qi_cols),
+        tuple(c.labels for c in qi_cols),
+    )
+    out: dict[str, Contingency] = {}
+    for i, (s, frame) in enumerate(tables.items(), start=1):
+        col = encode_column(frame[s].reset_index(drop=True), ordered=order.get(s))
+        out[s] = Contingency.from_cells(
+            s,
+            class_of[bounds[i] : bounds[i + 1]],
+            col.codes,
+            frame[count].to_numpy(dtype=np.int64),
+            n_classes=n_classes,
+            labels=col.labels,
+            ordered=col.ordered,
+        )
+    return Tabulation(classes, out, engine=engine)
+
+
 def tabulate_codes(
     qi_cols: Sequence[EncodedColumn],
     sens_cols: dict[str, EncodedColumn],
@@ -136,30 +207,6 @@ def tabulate_codes(
         for s, col in sens_cols.items()
     }
     return Tabulation(classes, tables, engine=engine)
-
-
-def class_sizes_from_codes(
-    codes: Sequence[np.ndarray], cards: Sequence[int], weights: np.ndarray
-) -> np.ndarray:
-    """Return the class sizes f_j of grouped rows given their codes and weights.
-
-    Parameters
-    ----------
-    codes : sequence of numpy.ndarray
-        One code array per QI.
-    cards : sequence of int
-        Number of codes of each QI.
-    weights : numpy.ndarray
-        Records per grouped row.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 sizes in increasing key order.
-    """
-    key, _ = pack_keys(list(codes), list(cards))
-    _, inv = np.unique(key, return_inverse=True)
-    return np.bincount(inv.reshape(-1), weights=weights).astype(np.int64)
 
 
 def text_groups(table: Any, count: str = COUNT) -> pd.DataFrame:
@@ -259,7 +306,9 @@ class GroupingEngine:
     ) -> Tabulation:
         """Return the class table and one sparse contingency per sensitive attribute.
 
-        One group-by over "QIs + sensitive attributes", whatever their number.
+        One group-by over "QIs + s" per sensitive attribute s (the QIs alone
+        when there is none): grouping by all sensitive attributes at once
+        would multiply the groups by their combinations.
 
         Parameters
         ----------
@@ -277,7 +326,8 @@ class GroupingEngine:
         qis = tuple(quasi_identifiers)
         if not qis:
             raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        columns = self._checked(qis + tuple(sensitive))
-        return tabulate_groups(
-            self.groups(columns), qis, tuple(sensitive), engine=self.name, ordered=ordered
-        )
+        sens = tuple(s for s in sensitive if s not in qis)
+        self._checked(qis + sens)
+        frames = {s: self.groups([*qis, s]) for s in sens}
+        base = frames[sens[0]] if sens else self.groups(list(qis))
+        return tabulate_tables(base, frames, qis, engine=self.name, ordered=ordered)
