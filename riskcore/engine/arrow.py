@@ -23,11 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
-from riskcore.engine.grouped import tabulate_codes
-from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.engine.grouped import ArrowCodes, tabulate_codes
+from riskcore.engine.partition import pack_keys
 from riskcore.errors import DataLoadError, RolesError
 
 __all__ = ["ArrowEngine", "parquet_files"]
@@ -79,72 +78,6 @@ def parquet_files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[st
     if not out:
         raise DataLoadError("no Parquet file to read")
     return out
-
-
-class _GlobalCodes:
-    """One column's global dictionary: value -> code, grown batch by batch.
-
-    The values are kept as Arrow arrays of the column's own type, so the
-    labels convert to pandas exactly as the loader converts the column.
-    """
-
-    def __init__(self) -> None:
-        self.index: pd.Index = pd.Index([], dtype=object)
-        self.chunks: list[Any] = []
-        self.missing: int | None = None  # code of the Arrow null, allocated when first seen
-
-    def __len__(self) -> int:
-        return len(self.index)
-
-    def codes(self, arr: Any) -> np.ndarray:
-        """Return the global code of every value of an Arrow array (nulls included)."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if isinstance(arr, pa.ChunkedArray):
-            arr = arr.combine_chunks()
-        if not pa.types.is_dictionary(arr.type):
-            arr = pc.dictionary_encode(arr)
-        dictionary = arr.dictionary
-        values = dictionary.to_numpy(zero_copy_only=False)
-        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
-        if len(self.index):
-            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
-        else:
-            local = np.full(len(values), -1, dtype=np.int64)
-        new = np.flatnonzero((local < 0) & ~null_entries)
-        if len(new):
-            start = len(self.index)
-            added = pd.Index(values[new], dtype=object)
-            self.index = self.index.append(added) if start else added
-            self.chunks.append(dictionary.take(pa.array(new)))
-            local[new] = np.arange(start, start + len(new), dtype=np.int64)
-        idx = arr.indices
-        if idx.null_count or null_entries.any():
-            if self.missing is None:
-                self.missing = len(self.index)
-                self.index = self.index.append(pd.Index([None], dtype=object))
-                self.chunks.append(pa.nulls(1, type=dictionary.type))
-            local[null_entries] = self.missing
-            local = np.append(local, self.missing)
-            idx = pc.fill_null(idx, len(values))
-        out: np.ndarray = local[idx.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
-        return out
-
-    def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
-        """Return the final codes of grouped rows, re-encoded by the in-memory engine's rule.
-
-        The labels are converted to pandas as the loader converts a column
-        and encoded as a column of their own
-        (:func:`~riskcore.engine.partition.encode_column`), so numbers sort,
-        and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
-        on the in-memory engine.
-        """
-        import pyarrow as pa
-
-        labels = pa.chunked_array(self.chunks).to_pandas() if self.chunks else pd.Series([])
-        enc = encode_column(labels.rename(name), ordered=ordered)
-        return EncodedColumn(name, enc.codes[codes], enc.labels, enc.ordered, enc.n_missing)
 
 
 def _reduce(
@@ -358,9 +291,9 @@ class ArrowEngine:
 
     def _group(
         self, columns: Sequence[str]
-    ) -> tuple[list[_GlobalCodes], list[np.ndarray], np.ndarray]:
+    ) -> tuple[list[ArrowCodes], list[np.ndarray], np.ndarray]:
         """Stream the files; return per column its dictionary and the grouped codes and counts."""
-        dicts = [_GlobalCodes() for _ in columns]
+        dicts = [ArrowCodes() for _ in columns]
         parts: list[tuple[list[np.ndarray], np.ndarray]] = []
         held = 0
         limit = MERGE_ROWS
@@ -383,7 +316,7 @@ class ArrowEngine:
 
     @staticmethod
     def _merge(
-        parts: list[tuple[list[np.ndarray], np.ndarray]], dicts: list[_GlobalCodes]
+        parts: list[tuple[list[np.ndarray], np.ndarray]], dicts: list[ArrowCodes]
     ) -> tuple[list[np.ndarray], np.ndarray]:
         codes = [np.concatenate([p[0][i] for p in parts]) for i in range(len(dicts))]
         weights = np.concatenate([p[1] for p in parts]).astype(np.float64)
@@ -459,7 +392,7 @@ class ArrowEngine:
         when the key space outgrows int64.
         """
         columns = list(qis + sens)
-        dicts = {c: _GlobalCodes() for c in columns}
+        dicts = {c: ArrowCodes() for c in columns}
         tables: list[tuple[str, ...]] = [(s,) for s in sens] or [()]
         counters = [_Counter() for _ in tables]
         for batch in self._batches(columns):

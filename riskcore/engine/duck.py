@@ -31,8 +31,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import pandas as pd
-
 from riskcore.engine.arrow import parquet_files
 from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
 from riskcore.errors import DataLoadError, RiskcoreError
@@ -131,8 +129,8 @@ class DuckDBEngine(GroupingEngine):
         finally:
             shutil.rmtree(spill, ignore_errors=True)
 
-    def groups(self, columns: Sequence[str]) -> pd.DataFrame:
-        """Return the grouped rows "columns -> count" (column ``COUNT``), as pandas.
+    def groups(self, columns: Sequence[str]) -> Any:
+        """Return the grouped rows "columns -> count" (column ``COUNT``).
 
         Parameters
         ----------
@@ -141,7 +139,9 @@ class DuckDBEngine(GroupingEngine):
 
         Returns
         -------
-        pandas.DataFrame
+        pyarrow.Table or pandas.DataFrame
+            Arrow for Parquet (encoded without a pandas conversion), pandas
+            for CSV (typed by the loader's rule).
         """
         cols = ", ".join(_quote(c) for c in self._checked(columns))
         sql = f"SELECT {cols}, count(*) AS {_quote(COUNT)} FROM {self._scan()} GROUP BY ALL"
@@ -150,7 +150,7 @@ class DuckDBEngine(GroupingEngine):
                 table = con.sql(sql, params=self._params()).to_arrow_table()
             except Exception as exc:
                 raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
-        return text_groups(table) if self.csv else table.to_pandas()
+        return text_groups(table) if self.csv else table
 
 
 def _files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:

@@ -42,6 +42,106 @@ __all__ = [
 COUNT = "__riskcore_count__"
 
 
+class ArrowCodes:
+    """One column's dictionary over Arrow arrays: value -> code, grown array by array.
+
+    The values are kept as Arrow arrays of the column's own type, so the
+    labels convert to pandas exactly as the loader converts the column.
+    """
+
+    def __init__(self) -> None:
+        self.index: pd.Index = pd.Index([], dtype=object)
+        self.chunks: list[Any] = []
+        self.missing: int | None = None  # code of the Arrow null, allocated when first seen
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def codes(self, arr: Any) -> np.ndarray:
+        """Return the global code of every value of an Arrow array (nulls included)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if not pa.types.is_dictionary(arr.type):
+            arr = pc.dictionary_encode(arr)
+        dictionary = arr.dictionary
+        values = dictionary.to_numpy(zero_copy_only=False)
+        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
+        if len(self.index):
+            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
+        else:
+            local = np.full(len(values), -1, dtype=np.int64)
+        new = np.flatnonzero((local < 0) & ~null_entries)
+        if len(new):
+            start = len(self.index)
+            added = pd.Index(values[new], dtype=object)
+            self.index = self.index.append(added) if start else added
+            self.chunks.append(dictionary.take(pa.array(new)))
+            local[new] = np.arange(start, start + len(new), dtype=np.int64)
+        idx = arr.indices
+        if idx.null_count or null_entries.any():
+            if self.missing is None:
+                self.missing = len(self.index)
+                self.index = self.index.append(pd.Index([None], dtype=object))
+                self.chunks.append(pa.nulls(1, type=dictionary.type))
+            local[null_entries] = self.missing
+            local = np.append(local, self.missing)
+            idx = pc.fill_null(idx, len(values))
+        out: np.ndarray = local[idx.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
+        return out
+
+    def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
+        """Return the final codes of grouped rows, re-encoded by the in-memory engine's rule.
+
+        The labels are converted to pandas as the loader converts a column
+        and encoded as a column of their own
+        (:func:`~riskcore.engine.partition.encode_column`), so numbers sort,
+        and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
+        on the in-memory engine.
+        """
+        import pyarrow as pa
+
+        labels = pa.chunked_array(self.chunks).to_pandas() if self.chunks else pd.Series([])
+        enc = encode_column(labels.rename(name), ordered=ordered)
+        return EncodedColumn(name, enc.codes[codes], enc.labels, enc.ordered, enc.n_missing)
+
+
+def encode_any(column: Any, name: str, *, ordered: bool | None = None) -> EncodedColumn:
+    """Encode a pandas Series, or an Arrow array without converting its values one by one.
+
+    An Arrow column is dictionary-encoded by Arrow (C++), and only its
+    distinct values are converted to pandas and encoded by the in-memory
+    engine's rule (:func:`~riskcore.engine.partition.encode_column`): the
+    same codes and missing-value rule at a fraction of the cost of a pandas
+    conversion of every value.
+    """
+    if isinstance(column, pd.Series):
+        return encode_column(column.reset_index(drop=True).rename(name), ordered=ordered)
+    book = ArrowCodes()
+    return book.encoded(name, book.codes(column), ordered=ordered)
+
+
+def _column(frame: Any, name: str, parts: Sequence[Any] = ()) -> Any:
+    """Return one column of grouped rows (pandas or Arrow), concatenated over ``parts``."""
+    cols = [f[name] for f in (parts or [frame])]
+    if len(cols) == 1:
+        return cols[0]
+    if isinstance(cols[0], pd.Series):
+        return pd.concat(cols, ignore_index=True)
+    import pyarrow as pa
+
+    return pa.chunked_array([chunk for c in cols for chunk in c.chunks], type=cols[0].type)
+
+
+def _counts(frame: Any, count: str) -> np.ndarray:
+    col = frame[count]
+    if isinstance(col, pd.Series):
+        return col.to_numpy(dtype=np.int64)
+    return np.asarray(col.to_numpy(), dtype=np.int64)
+
+
 def tabulate_groups(
     groups: pd.DataFrame,
     quasi_identifiers: Sequence[str],
@@ -101,10 +201,10 @@ def tabulate_tables(
 
     Parameters
     ----------
-    base : pandas.DataFrame
+    base : pandas.DataFrame or pyarrow.Table
         Grouped rows over the QIs (and possibly one sensitive attribute)
         with ``count``: the class sizes come from it.
-    tables : dict of str to pandas.DataFrame
+    tables : dict of str to pandas.DataFrame or pyarrow.Table
         Per sensitive attribute s, grouped rows "QIs + s -> count" (``base``
         may be one of them).
     quasi_identifiers : sequence of str
@@ -126,18 +226,13 @@ def tabulate_tables(
     order = ordered or {}
     frames = [base, *tables.values()]
     sizes = [len(f) for f in frames]
-    qi_cols = [
-        encode_column(
-            pd.concat([f[q] for f in frames], ignore_index=True) if len(frames) > 1 else base[q]
-        )
-        for q in qis
-    ]
+    qi_cols = [encode_any(_column(base, q, frames), q) for q in qis]
     key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
     _, first, class_of = np.unique(key, return_index=True, return_inverse=True)
     class_of = class_of.reshape(-1).astype(np.int64, copy=False)
     n_classes = len(first)
     bounds = np.cumsum([0, *sizes])
-    base_w = base[count].to_numpy(dtype=np.int64)
+    base_w = _counts(base, count)
     classes = ClassTable(
         qis,
         np.bincount(class_of[: sizes[0]], weights=base_w, minlength=n_classes).astype(np.int64),
@@ -146,12 +241,12 @@ def tabulate_tables(
     )
     out: dict[str, Contingency] = {}
     for i, (s, frame) in enumerate(tables.items(), start=1):
-        col = encode_column(frame[s].reset_index(drop=True), ordered=order.get(s))
+        col = encode_any(frame[s], s, ordered=order.get(s))
         out[s] = Contingency.from_cells(
             s,
             class_of[bounds[i] : bounds[i + 1]],
             col.codes,
-            frame[count].to_numpy(dtype=np.int64),
+            _counts(frame, count),
             n_classes=n_classes,
             labels=col.labels,
             ordered=col.ordered,
@@ -272,7 +367,7 @@ class GroupingEngine:
         """Return the number of records."""
         return self._n
 
-    def groups(self, columns: Sequence[str]) -> pd.DataFrame:
+    def groups(self, columns: Sequence[str]) -> Any:
         """Return the grouped rows "columns -> count" (count column :data:`COUNT`)."""
         raise NotImplementedError
 

@@ -22,8 +22,6 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import pandas as pd
-
 from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
 from riskcore.errors import DataLoadError, RiskcoreError
 
@@ -136,7 +134,7 @@ class SparkEngine(GroupingEngine):
         self._columns = tuple(str(c) for c in self.frame.columns)
         self._n = int(self.frame.count())
 
-    def groups(self, columns: Sequence[str]) -> pd.DataFrame:
+    def groups(self, columns: Sequence[str]) -> Any:
         """Return the grouped rows "columns -> count" (count column ``COUNT``), as pandas.
 
         Parameters
@@ -146,7 +144,7 @@ class SparkEngine(GroupingEngine):
 
         Returns
         -------
-        pandas.DataFrame
+        pyarrow.Table or pandas.DataFrame
         """
         from pyspark.sql import functions
 
@@ -158,7 +156,7 @@ class SparkEngine(GroupingEngine):
             table = grouped.toArrow()
         except Exception as exc:
             raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
-        return text_groups(table) if self.csv else table.to_pandas()
+        return text_groups(table) if self.csv else table
 
 
 def _first_line(exc: Exception) -> str:
