@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -30,7 +31,14 @@ from riskcore.engine.contract import Engine
 from riskcore.engine.memory import EncodedTable
 from riskcore.errors import RiskcoreError
 
-__all__ = ["AUTO_MEMORY_BYTES", "ENGINES", "distinct_values", "open_engine", "resolve_engine"]
+__all__ = [
+    "AUTO_MEMORY_BYTES",
+    "ENGINES",
+    "distinct_values",
+    "open_engine",
+    "path_under_root",
+    "resolve_engine",
+]
 
 #: The engine names the CLI accepts.
 ENGINES = ("auto", "pandas", "arrow", "duckdb", "spark")
@@ -153,3 +161,62 @@ def distinct_values(engine: Engine, column: str) -> list[Any]:
         return list(frame[column].dropna().unique())
     labels = engine.tabulate([column]).classes.labels[0]
     return [v for v in labels if v is not None and not (isinstance(v, float) and v != v)]
+
+
+def path_under_root(spec: str, root: str | os.PathLike[str]) -> str:
+    """Return ``spec`` as a path inside ``root``, or raise: what the app may read by path.
+
+    The app reads a file by path only when its operator names a data
+    directory; a path (or glob) typed in the browser must stay inside it,
+    after symbolic links are resolved, so no user can read another file of
+    the server.
+
+    Parameters
+    ----------
+    spec : str
+        A file, directory or glob, absolute or relative to ``root``.
+    root : str or path
+        The data directory.
+
+    Returns
+    -------
+    str
+        The absolute path (pattern characters kept).
+
+    Raises
+    ------
+    RiskcoreError
+        When the path leaves ``root`` or names nothing there.
+    """
+    import glob
+
+    base = os.path.realpath(os.fspath(root))
+
+    def inside(path: str) -> bool:
+        return os.path.commonpath([os.path.realpath(path), base]) == base
+
+    text = spec.strip()
+    if not text:
+        raise RiskcoreError("type a file, directory or glob inside the data directory")
+    full = text if os.path.isabs(text) else os.path.join(base, text)
+    outside = RiskcoreError(f"{spec!r} is outside the data directory; only files below it are read")
+    if any(ch in full for ch in "*?["):
+        if ".." in full.split(os.sep):
+            raise RiskcoreError(f"{spec!r}: '..' is not allowed in a pattern")
+        files = [f for f in glob.glob(full, recursive=True) if os.path.isfile(f)]
+        if not files:
+            raise RiskcoreError(f"no file in the data directory matches {spec!r}")
+    else:
+        full = os.path.realpath(full)
+        if not inside(full):
+            raise outside
+        if not os.path.exists(full):
+            raise RiskcoreError(f"{spec!r} does not exist in the data directory")
+        files = (
+            [str(p) for p in Path(full).rglob("*") if p.is_file()]
+            if os.path.isdir(full)
+            else [full]
+        )
+    if not all(inside(f) for f in files):
+        raise outside
+    return full

@@ -290,3 +290,29 @@ def test_spark_equals_memory(data: dict[str, Any]) -> None:
                 assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], qis)
     finally:
         session.stop()
+
+
+def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
+    from riskcore.engine.select import path_under_root
+
+    root = tmp_path / "data"
+    (root / "lake").mkdir(parents=True)
+    (root / "lake" / "a.parquet").write_bytes(b"x")
+    secret = tmp_path / "secret.parquet"
+    secret.write_bytes(b"x")
+    assert path_under_root("lake/a.parquet", root) == str((root / "lake" / "a.parquet").resolve())
+    assert path_under_root("lake/*.parquet", root).endswith("lake/*.parquet")
+    assert path_under_root("lake", root) == str((root / "lake").resolve())
+    for spec in ("../secret.parquet", str(secret), "lake/../../secret.parquet", "/etc/passwd"):
+        with pytest.raises(RiskcoreError, match="outside the data directory"):
+            path_under_root(spec, root)
+    with pytest.raises(RiskcoreError, match="'..' is not allowed"):
+        path_under_root("lake/../../*.parquet", root)
+    (root / "lake" / "link.parquet").symlink_to(secret)  # a link inside pointing out
+    for spec in ("lake/link.parquet", "lake/*.parquet", "lake"):
+        with pytest.raises(RiskcoreError, match="outside the data directory"):
+            path_under_root(spec, root)
+    with pytest.raises(RiskcoreError, match="does not exist"):
+        path_under_root("nothing.parquet", root)
+    with pytest.raises(RiskcoreError, match="no file in the data directory matches"):
+        path_under_root("*.csv", root)

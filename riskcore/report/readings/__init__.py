@@ -58,6 +58,8 @@ from riskcore.report.readings.attacks import (
 from riskcore.report.readings.data import (
     column_summary,
     encoding_reading,
+    large_file_facts,
+    large_file_intro,
     numeric_columns,
     redundancy_reading,
     report_intro,
@@ -219,6 +221,8 @@ __all__ = [
     "identifiability_worlds",
     "individual_risk_reading",
     "join_names",
+    "large_file_facts",
+    "large_file_intro",
     "ldp_planning",
     "ledger_resets_reading",
     "ledger_table",
