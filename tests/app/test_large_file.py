@@ -1,4 +1,4 @@
-"""AppTest: "assess a large file by path" is off by default and, when on, gives riskcore's numbers."""
+"""AppTest: "assess a large file by path" is off by default; when on it gives riskcore's numbers."""
 
 from __future__ import annotations
 

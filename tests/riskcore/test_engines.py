@@ -306,7 +306,7 @@ def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
     for spec in ("../secret.parquet", str(secret), "lake/../../secret.parquet", "/etc/passwd"):
         with pytest.raises(RiskcoreError, match="outside the data directory"):
             path_under_root(spec, root)
-    with pytest.raises(RiskcoreError, match="'..' is not allowed"):
+    with pytest.raises(RiskcoreError, match=r"'\.\.' is not allowed"):
         path_under_root("lake/../../*.parquet", root)
     (root / "lake" / "link.parquet").symlink_to(secret)  # a link inside pointing out
     for spec in ("lake/link.parquet", "lake/*.parquet", "lake"):
