@@ -173,7 +173,10 @@ class _Counter:
         card = _radix_product(radices)
         key = _encode(codes, radices)
         if self.dense is not None:
-            self.dense += np.bincount(key, minlength=card)
+            if card > 4 * len(key):  # touch only the counted cells, not the whole array
+                np.add.at(self.dense, key, 1)
+            else:
+                self.dense += np.bincount(key, minlength=card)
             return
         self.pending.append(key)
         self.n_pending += len(key)
@@ -281,8 +284,13 @@ class ArrowEngine:
         )
         try:
             data = ds.dataset(self.files, format=fmt)
+            # little read-ahead: memory stays a few batches, whatever the file size
             yield from data.to_batches(
-                columns=list(columns), batch_size=self.batch_rows, use_threads=True
+                columns=list(columns),
+                batch_size=self.batch_rows,
+                batch_readahead=2,
+                fragment_readahead=1,
+                use_threads=True,
             )
         except (RolesError, DataLoadError):
             raise
