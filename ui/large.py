@@ -84,4 +84,4 @@ def large_file_panel(threshold: float) -> None:
         except RiskcoreError as exc:
             st.error(md(exc))
             return
-        st.code(assessment_text(result), language=None)
+        st.code(assessment_text(result), language=None, wrap_lines=True)

@@ -171,8 +171,8 @@ def large_file_intro(root: str) -> str:
         f"Files below {root} on this server can be assessed where they lie, without an "
         "upload: Parquet files, directories or globs are streamed by Arrow, CSV read by "
         "DuckDB, in bounded memory. The figures are the class-based ones (k, the three "
-        "risks, l and t), the same as the command line's `riskcore assess PATH --engine "
-        "auto`; per-record measures, remediation and the other pages need the table loaded "
+        "risks, l and t), the same as the command line's riskcore assess PATH --engine "
+        "auto; per-record measures, remediation and the other pages need the table loaded "
         "here."
     )
 
