@@ -138,6 +138,14 @@ def _decode(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
     return out[::-1]
 
 
+def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the distinct keys of a sorted array and the summed counts of each."""
+    if len(sorted_keys) == 0:
+        return sorted_keys.astype(np.int64), counts.astype(np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    return sorted_keys[starts].astype(np.int64, copy=False), np.add.reduceat(counts, starts)
+
+
 class _Counter:
     """Counts of exact mixed-radix keys, dense while the key space is small, else sparse.
 
@@ -185,16 +193,22 @@ class _Counter:
             self.limit = max(MERGE_ROWS, 2 * len(self.keys))
 
     def _flush(self) -> None:
+        """Sort the waiting keys alone, count their runs, and merge them into the kept counts.
+
+        The kept keys are sorted and unique; the waiting ones, sorted, form a
+        second sorted run, and a stable sort of two sorted runs (timsort) is
+        a linear merge, so the kept keys are never sorted again from scratch.
+        """
         if not self.pending:
             return
-        keys = np.concatenate([self.keys, *self.pending])
-        weights = np.concatenate([self.counts, np.ones(self.n_pending, dtype=np.int64)])
+        new = np.sort(np.concatenate(self.pending))
         self.pending, self.n_pending = [], 0
-        uniq, inv = np.unique(keys, return_inverse=True)
-        self.counts = np.bincount(inv.reshape(-1), weights=weights, minlength=len(uniq)).astype(
-            np.int64
-        )
-        self.keys = uniq.astype(np.int64, copy=False)
+        keys, counts = _runs_of(new, np.ones(len(new), dtype=np.int64))
+        if len(self.keys):
+            both = np.concatenate([self.keys, keys])
+            order = np.argsort(both, kind="stable")
+            keys, counts = _runs_of(both[order], np.concatenate([self.counts, counts])[order])
+        self.keys, self.counts = keys, counts
 
     def _rekey(self, radices: tuple[int, ...], card: int) -> None:
         keys, counts = self.result()

@@ -316,3 +316,18 @@ def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
         path_under_root("nothing.parquet", root)
     with pytest.raises(RiskcoreError, match="no file in the data directory matches"):
         path_under_root("*.csv", root)
+
+
+@pytest.mark.parametrize(("dense", "merge"), [(0, 64), (0, 1), (1 << 25, 64)])
+def test_arrow_counts_sparse_and_merged_equal_memory(
+    data: dict[str, Any], monkeypatch: pytest.MonkeyPatch, dense: int, merge: int
+) -> None:
+    # force the sparse counter (no dense array) and many merges of sorted runs
+    import riskcore.engine.arrow as arrow_mod
+
+    monkeypatch.setattr(arrow_mod, "DENSE_KEYS", dense)
+    monkeypatch.setattr(arrow_mod, "MERGE_ROWS", merge)
+    got = assess(ArrowEngine(data["folder"], batch_rows=50), quasi_identifiers=QIS, sensitive=SENS)
+    want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
+    _close(got.to_dict(), want.to_dict())
+    assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], QIS)
