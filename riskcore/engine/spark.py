@@ -70,6 +70,9 @@ def local_session(master: str = "local[*]") -> Any:
             .config("spark.sql.shuffle.partitions", "8")
             .config("spark.sql.execution.arrow.pyspark.enabled", "true")
             .config("spark.ui.showConsoleProgress", "false")
+            # the groups come back to the driver: as many as the records at worst
+            .config("spark.driver.memory", os.environ.get("RISKCORE_SPARK_DRIVER_MEMORY", "4g"))
+            .config("spark.driver.maxResultSize", "0")
             .getOrCreate()
         )
     session.sparkContext.setLogLevel("ERROR")
