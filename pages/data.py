@@ -16,6 +16,7 @@ from riskcore.roles import ROLES, ColumnRoles
 from ui import budget, state
 from ui.context import context
 from ui.encoding import encoding_choice
+from ui.large import large_file_panel
 from ui.safe import md
 
 ROLE_LABELS = {
@@ -49,6 +50,7 @@ with col_b:
     st.write("")
     if st.button("Use the demo data"):
         state.use_demo()
+large_file_panel(float(st.session_state[state.TARGETS]["threshold"]))
 if (
     upload is not None
     and state.is_new_upload(upload.file_id)

@@ -70,6 +70,8 @@ from riskcore.report.readings.budget import (
 from riskcore.report.readings.data import (
     column_summary,
     encoding_reading,
+    large_file_facts,
+    large_file_intro,
     numeric_columns,
     redundancy_reading,
     report_intro,
@@ -252,6 +254,8 @@ __all__ = [
     "identifiability_worlds",
     "individual_risk_reading",
     "join_names",
+    "large_file_facts",
+    "large_file_intro",
     "ldp_planning",
     "ledger_source_reading",
     "ledger_table",

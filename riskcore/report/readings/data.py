@@ -186,3 +186,26 @@ def report_verdict_reading(verdict: dict[str, object]) -> str:
         f"{head}, on {verdict['of']}: {verdict['reason']} (threshold {verdict['threshold']:g}; "
         f"highest record risk {float(verdict['highest_risk']):.3f})."  # type: ignore[arg-type]
     )
+
+
+def large_file_intro(root: str) -> str:
+    """Return what "assess a large file by path" does and what it does not (plain text).
+
+    Parameters
+    ----------
+    root : str
+        The data directory the server's operator allowed (``RISKCORE_DATA_ROOT``).
+    """
+    return (
+        f"Files below {root} on this server can be assessed where they lie, without an "
+        "upload: Parquet files, directories or globs are streamed by Arrow, CSV read by "
+        "DuckDB, in bounded memory. The figures are the class-based ones (k, the three "
+        "risks, l and t), the same as the command line's riskcore assess PATH --engine "
+        "auto; per-record measures, remediation and the other pages need the table loaded "
+        "here."
+    )
+
+
+def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
+    """Return one line on a file opened by path: its size and the engine reading it."""
+    return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."
