@@ -24,6 +24,7 @@ PAGES = [
     st.Page("pages/dp.py", title="Differential privacy"),
     st.Page("pages/ldp.py", title="Local DP"),
     st.Page("pages/report.py", title="Report"),
+    st.Page("pages/saved.py", title="Saved assessments"),
     st.Page("pages/guided_demo.py", title="Guided demo"),
 ]
 nav = st.navigation(PAGES)

@@ -47,6 +47,7 @@ PAGES = [
     ("Differential privacy", "Differential privacy"),
     ("Local DP", "Local"),
     ("Report", "Build the report"),
+    ("Saved assessments", "Your name (for the audit log)"),
     ("Guided demo", "Guided demo"),
     ("Data", "Column roles"),
 ]

@@ -11,10 +11,12 @@ from riskcore.metrics import THRESHOLDS, class_table, order_choices
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     DISTANCE_LABELS,
+    MISSING_LABELS,
     ORDER_HELP,
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    missing_reading,
     order_pending,
     order_prompt,
     order_refusal,
@@ -34,6 +36,7 @@ FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download h
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
+weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 tg = st.session_state[state.TARGETS]
 
 
@@ -94,8 +97,20 @@ with st.expander("Targets and threshold", expanded=True):
         max_value=1.0,
         step=0.01,
         format="%.3f",
-        help="adds journalist and marketer risk and population-uniqueness estimates",
+        help="adds journalist and marketer risk and population-uniqueness estimates"
+        if weights is None
+        else md(f"not used: the sampling weights in {weights} give the population class sizes"),
         key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
+        disabled=weights is not None,
+    )
+    tg["missing"] = st.radio(
+        "a missing quasi-identifier value is",
+        list(MISSING_LABELS),
+        format_func=formats.missing_policy,
+        horizontal=True,
+        help="a value of its own, or any value (sdcMicro's convention: each record then counts "
+        "every record it agrees with wherever both are known); used on every page",
+        key=seeded("rc_target_missing", tg.get("missing", "own")),
     )
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
@@ -144,7 +159,10 @@ a = cached.assessment(
         for s in assessed
         if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
     ),
+    weights=weights,
+    missing=tg["missing"],
 )
+missing_line = missing_reading(a.missing, a.missing_records)
 
 checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
 if bool(checks["pass"].all()):
@@ -168,6 +186,7 @@ m2.metric(  # a definition, not a change: no arrow, no colour
     delta_arrow="off",
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.3f}")
+st.caption(md(missing_line))
 st.dataframe(
     target_table(checks),
     hide_index=True,
@@ -182,6 +201,7 @@ st.dataframe(
     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
 st.caption(md(risk_reading(a)))
+st.caption(md(missing_line))
 if a.population_uniqueness is not None:
     st.caption(md(population_reading(a.population_uniqueness)))
 
@@ -196,6 +216,7 @@ for name in sens:
     r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
+    st.caption(md(missing_line))
     failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
     shown = min(len(failing), FAILING_SHOWN)
     st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"], shown=shown))

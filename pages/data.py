@@ -13,9 +13,10 @@ from riskcore.report.readings import (
     upload_limit_note,
 )
 from riskcore.roles import ROLES, ColumnRoles
-from ui import state
+from ui import budget, state
 from ui.context import context, end_page
 from ui.encoding import encoding_choice
+from ui.large import large_file_panel
 from ui.safe import md
 
 ROLE_LABELS = {
@@ -49,6 +50,7 @@ with col_b:
     st.write("")
     if st.button("Use the demo data"):
         state.use_demo()
+large_file_panel(float(st.session_state[state.TARGETS]["threshold"]))
 if (
     upload is not None
     and state.is_new_upload(upload.file_id)
@@ -69,6 +71,7 @@ st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
 encoding_choice(ctx.dataset_key, table)
+budget.near_duplicate_notes()
 
 summary = column_summary(table.data, ctx.suggestions)
 st.markdown("**Columns, types and missing values**")

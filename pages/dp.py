@@ -11,6 +11,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
+    budget_history_table,
     categorical_columns,
     clipping_reading,
     composition_reading,
@@ -19,7 +20,6 @@ from riskcore.report.readings import (
     format_number,
     gaussian_reference_reading,
     identifiability_reading,
-    ledger_resets_reading,
     ledger_table,
     mechanisms_for,
     numeric_columns,
@@ -39,7 +39,7 @@ from riskcore.report.readings import (
     stale_release_reading,
     worlds_reading,
 )
-from ui import cached, formats, state
+from ui import budget, cached, formats, state
 from ui.context import capture_leaks, context, end_page
 from ui.safe import md
 
@@ -220,7 +220,12 @@ with tab_noise:
         format_func=formats.mechanism,
         key="rc_dp_release_mech",
     )
-    ledger = state.ledger(ctx.dataset_key)
+    try:
+        ledger = budget.ledger()
+    except RiskcoreError as exc:  # the database cannot be read: no release without a ledger
+        st.error(md(exc))
+        end_page()
+    budget.near_duplicate_notes()
     r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
     # what the release below is made for: a shown result or refusal belongs to these settings
     settings = {
@@ -231,9 +236,9 @@ with tab_noise:
         "neighbouring": neighbouring,
         "delta": delta,
     }
-    # a refusal also depends on the budget: raising it (or restarting the ledger) clears it
+    # a refusal also depends on the budget: raising it (or a release elsewhere) clears it
     budget_now = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
-    budget_now += (len(ledger.entries), len(ledger.resets))
+    budget_now += (len(ledger.entries),)
     if st.button(
         f"Release this {md(kind)} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
     ):
@@ -246,9 +251,8 @@ with tab_noise:
                 mechanism=mech,
                 neighbouring=neighbouring,
                 delta=delta,
-                ledger=ledger,
+                ledger=budget.handle(),  # reserves the cost in the database before any noise
             )
-            state.set_ledger(ctx.dataset_key, rel.ledger)
             st.session_state[state.LAST_RELEASE] = {
                 "settings": settings,
                 "release": rel,
@@ -323,29 +327,14 @@ with tab_clip:
 
 # ------------------------------------------------------------------ budget
 with tab_budget:
-    ledger = state.ledger(ctx.dataset_key)
-    b1, b2, b3 = st.columns(3)
-    budget = b1.number_input(
-        "Total epsilon budget", 0.01, 100.0, float(ledger.epsilon_budget), key="rc_dp_budget"
-    )
-    dbudget = b2.select_slider(
-        "Delta budget",
-        options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
-        value=ledger.delta_budget,
-        format_func=formats.general_number,
-        key="rc_dp_dbudget",
-    )
-    acc = b3.radio(
-        "Count releases with",
-        ["basic", "zcdp"],
-        index=["basic", "zcdp"].index(ledger.accounting),
-        format_func=formats.accountant,
-        key="rc_dp_accounting",
-    )
-    if (budget, dbudget, acc) != (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting):
-        ledger = dp.PrivacyLedger(float(budget), float(dbudget), acc, ledger.entries, ledger.resets)
-        state.set_ledger(ctx.dataset_key, ledger)
-        st.rerun()  # the release tab above was drawn with the old budget (its refusal, its left)
+    try:
+        look = budget.lookup()
+    except RiskcoreError as exc:
+        st.error(md(exc))
+        end_page()
+    ledger = look.budget
+    budget.source_panel(look)
+    budget.budget_controls(look)
     spent = ledger.spent()[0]
     tot = ledger.totals()
     t1, t2, t3, t4 = st.columns(4)
@@ -358,25 +347,9 @@ with tab_budget:
     st.dataframe(ledger_table(ledger), hide_index=True)
     if tot.parallel_saving > 0:
         st.markdown(md(parallel_reading(tot.parallel_saving)))
-    with st.expander("Start a new ledger"):
-        st.write(
-            "Forget the releases above and start spending from zero. The answers already "
-            "published still leak what they leaked: restart only for a new analysis, never to "
-            "get more budget on the same data. The restart is logged below the ledger."
-        )
-        confirmed = st.checkbox(
-            f"I understand that the epsilon of {spent:.4g} already spent still counts "
-            "against this data, and I want to restart the ledger",
-            key=f"rc_dp_reset_confirm_{len(ledger.resets)}",
-        )
-        if st.button("Start a new ledger", key="rc_dp_reset"):
-            if confirmed:
-                state.set_ledger(ctx.dataset_key, ledger.restart())
-                st.session_state[state.LAST_RELEASE] = None
-                st.rerun()
-            st.warning("Nothing was reset: tick the box to confirm first.", icon="⚠️")
-    for line in ledger_resets_reading(ledger):
-        st.caption(md(line))
+    if look.ledger is not None and len(look.ledger.budgets) > 1:
+        with st.expander(f"Budget history ({len(look.ledger.budgets):,} settings)"):
+            st.dataframe(budget_history_table(look.ledger), hide_index=True)
     st.subheader("How many queries fit in the budget")
     kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
     curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)
@@ -490,8 +463,7 @@ with tab_sa:
             st.markdown(md(sample_aggregate_reading(sa, unit)))
             if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
                 try:
-                    sa_rel = release_sample_aggregate(sa, ledger=state.ledger(ctx.dataset_key))
-                    state.set_ledger(ctx.dataset_key, sa_rel.ledger)
+                    sa_rel = release_sample_aggregate(sa, ledger=budget.handle())
                     st.success(
                         md(sample_aggregate_release_reading(stat, sa_rel.value, sa_rel.epsilon))
                     )

@@ -1,14 +1,22 @@
-"""Records page: special uniques (SUDA), per-record risk, and why one record is risky."""
+"""Records page: special uniques (SUDA), per-record risk, one record explained, and the
+release against a population table (k-map, delta-presence)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.metrics.records import explain_record
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    delta_reading,
+    delta_table,
     individual_risk_reading,
+    missing_reading,
+    population_intro,
+    population_match_reading,
+    record_kmap_table,
     record_reading,
     records_intro,
     suda_contribution_reading,
@@ -16,82 +24,178 @@ from riskcore.report.readings import (
     suda_reading,
 )
 from ui import cached, state
-from ui.context import context, end_page, require_qis, run_gate
+from ui.context import context, require_qis, run_gate
 from ui.safe import md
 
 SHOWN = 200  # rows of the per-record table on screen; the download has every record
+CLASSES_SHOWN = 500  # failing population classes on screen
+NOT_MAPPED = "(not in the table)"
 
 st.title("Records: special uniques and per-record risk")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 k = int(st.session_state[state.TARGETS]["k"])
-st.write(md(records_intro()))
-max_size = st.slider(
-    "Largest combination searched",
-    1,
-    len(qis),
-    len(qis),
-    key="rc_rec_max_size",
-    help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
-    "missing-value rule: a missing value is never part of one).",
-)
-if not run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
+tab_rec, tab_pop = st.tabs(["Special uniques and per-record risk", "Against a population table"])
+
+with tab_rec:
+    st.write(md(records_intro()))
+    max_size = st.slider(
+        "Largest combination searched",
+        1,
+        len(qis),
+        len(qis),
+        key="rc_rec_max_size",
+        help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
+        "missing-value rule: a missing value is never part of one).",
+    )
+    if run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
                 "rc_rec_run"):  # fmt: skip
-    end_page()
-s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
-c1, c2, c3 = st.columns(3)
-c1.metric("Special uniques", f"{s.special_uniques:,}", f"{s.special_uniques / s.n_records:.1%}",
-          delta_color="off", delta_arrow="off")  # fmt: skip
-c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
-c3.metric("DIS probability a unique match is right", f"{s.dis:.3f}")
-st.markdown(md(suda_reading(s)))
-if len(qis) > 1 and s.n_msus:
-    contrib = suda_contribution_table(s)
-    st.plotly_chart(
-        charts.share_bars(
-            contrib,
-            "column",
-            "share",
-            "Each quasi-identifier's share of the SUDA scores",
-            "share of the total SUDA score (%)",
-            y_title="quasi-identifier",
-        ),
-        key="rc_rec_contrib",
-    )
-    st.caption(md(suda_contribution_reading(contrib)))
+        s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
+        c1, c2, c3 = st.columns(3)
+        c1.metric("Special uniques", f"{s.special_uniques:,}",
+                  f"{s.special_uniques / s.n_records:.1%}", delta_color="off",
+                  delta_arrow="off")  # fmt: skip
+        c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
+        c3.metric("DIS probability a unique match is right", f"{s.dis:.3f}")
+        st.markdown(md(suda_reading(s)))
+        if len(qis) > 1 and s.n_msus:
+            contrib = suda_contribution_table(s)
+            st.plotly_chart(
+                charts.share_bars(
+                    contrib,
+                    "column",
+                    "share",
+                    "Each quasi-identifier's share of the SUDA scores",
+                    "share of the total SUDA score (%)",
+                    y_title="quasi-identifier",
+                ),
+                key="rc_rec_contrib",
+            )
+            st.caption(md(suda_contribution_reading(contrib)))
 
-table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size)
-st.subheader("Every record's risk")
-if weights is not None:
-    st.caption(md(f"Individual risk from the sampling weights in {weights}."))
-riskiest = table.sort_values(
-    ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
-)
-st.caption(
-    md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; the download has all.")
-)
-st.dataframe(riskiest.head(SHOWN), hide_index=True)
-st.download_button(
-    "Download every record's risk (CSV)",
-    lambda: to_csv_bytes(table),
-    file_name="record_risk.csv",
-    mime="text/csv",
-    on_click="ignore",
-    key="rc_rec_csv",
-)
-if weights is not None:
-    st.markdown(
-        md(individual_risk_reading(cached.individual_risk(ctx.key, ctx.encoded, qis, weights)))
-    )
+        policy = st.session_state[state.TARGETS].get("missing", "own")  # Anonymity page
+        table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size, policy)
+        st.subheader("Every record's risk")
+        if weights is not None:
+            st.caption(md(f"Individual risk from the sampling weights in {weights}."))
+        riskiest = table.sort_values(
+            ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
+        )
+        st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
+                      "the download has all."))  # fmt: skip
+        st.dataframe(riskiest.head(SHOWN), hide_index=True)
+        st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
+        st.download_button(
+            "Download every record's risk (CSV)",
+            lambda: to_csv_bytes(table),
+            file_name="record_risk.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key="rc_rec_csv",
+        )
+        if weights is not None:
+            ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy)
+            st.markdown(md(individual_risk_reading(ir)))
 
-st.subheader("Why is this record risky?")
-row = st.number_input(
-    "Row number (the first data row is 1)",
-    1,
-    ctx.table.n_rows,
-    int(riskiest["row"].iloc[0]),
-    key="rc_rec_row",
-)
-expl = explain_record(ctx.encoded, qis, int(row), suda_result=s)
-st.markdown(record_reading(expl, escape=md))
+        st.subheader("Why is this record risky?")
+        st.caption("The Uniqueness page explores any record further: who shares each "
+                   "combination of its values, and the generalization covering it.")  # fmt: skip
+        row = st.number_input(
+            "Row number (the first data row is 1)",
+            1,
+            ctx.table.n_rows,
+            int(riskiest["row"].iloc[0]),
+            key="rc_rec_row",
+        )
+        expl = explain_record(ctx.encoded, qis, int(row), suda_result=s)
+        st.markdown(record_reading(expl, escape=md))
+
+with tab_pop:
+    st.write(md(population_intro()))
+    up = st.file_uploader(
+        "Population or public table (CSV, TSV, Parquet or .xlsx)",
+        type=["csv", "tsv", "txt", "parquet", "xlsx"],
+        key="rc_pop_upload",
+    )
+    pop = None
+    if up is not None:
+        try:
+            pop = cached.uploaded_table(up.file_id, up.getvalue(), up.name)
+        except RiskcoreError as exc:
+            st.error("The population table could not be read: " + md(exc))
+    if pop is not None and up is not None:
+        options = [NOT_MAPPED, *map(str, pop.columns)]
+        lower = {str(c).casefold(): str(c) for c in pop.columns}
+        st.write("Its column holding each quasi-identifier:")
+        cols = st.columns(min(len(qis), 4))
+        mapping = {}
+        for i, q in enumerate(qis):
+            guess = lower.get(q.casefold(), NOT_MAPPED)
+            pick = cols[i % len(cols)].selectbox(
+                md(q), options, index=options.index(guess), key=f"rc_pop_map_{q}"
+            )
+            if pick != NOT_MAPPED:
+                mapping[q] = pick
+        g1, g2, g3 = st.columns(3)
+        k_map_target = int(g1.number_input("k-map target", 1, 1_000_000, k, key="rc_pop_k"))
+        d_min = float(g2.number_input("Lowest delta allowed", 0.0, 1.0, 0.0, 0.05,
+                                      key="rc_pop_dmin"))  # fmt: skip
+        d_max = float(g3.number_input("Highest delta allowed", 0.0, 1.0, 0.5, 0.05,
+                                      key="rc_pop_dmax"))  # fmt: skip
+        missing = [q for q in qis if q not in mapping]
+        if missing:
+            st.info("Choose the population table's column for every quasi-identifier: "
+                    + md(", ".join(missing)) + ".")  # fmt: skip
+        elif run_gate(
+            ctx.table.n_rows + len(pop),
+            (ctx.key, up.file_id, tuple(mapping.items())),
+            "Match the population",
+            "rc_pop_run",
+        ):
+            population = pop[[mapping[q] for q in qis]].set_axis(list(qis), axis=1)
+            try:
+                m = cached.population(
+                    ctx.key,
+                    f"{up.file_id}|{sorted(mapping.items())}",
+                    ctx.table.data[list(qis)],
+                    population,
+                    qis,
+                )
+            except RiskcoreError as exc:
+                st.error("The tables could not be matched: " + md(exc))
+            else:
+                failing = m.failing(k=k_map_target, delta_min=d_min, delta_max=d_max)
+                p1, p2, p3, p4 = st.columns(4)
+                p1.metric("k-map", f"{m.k_map:,}")
+                p2.metric("delta min", f"{m.delta_min:.3f}")
+                p3.metric("delta max", f"{m.delta_max:.3f}")
+                p4.metric("Failing classes", f"{len(failing):,}", f"of {m.n_classes:,}",
+                          delta_color="off", delta_arrow="off")  # fmt: skip
+                st.markdown(md(population_match_reading(m)))
+                st.plotly_chart(charts.delta_bars(delta_table(m, d_min, d_max)), key="rc_pop_delta")
+                st.caption(md(delta_reading(m, k=k_map_target, delta_min=d_min,
+                                            delta_max=d_max)))  # fmt: skip
+                st.subheader("Failing classes")
+                st.caption(md(f"Classes matching fewer than {k_map_target:,} people of the "
+                              f"population, or with delta outside [{d_min:g}, {d_max:g}]; "
+                              f"the first {min(CLASSES_SHOWN, len(failing)):,} of "
+                              f"{len(failing):,}, highest delta first."))  # fmt: skip
+                st.dataframe(failing.head(CLASSES_SHOWN), hide_index=True)
+                d1, d2 = st.columns(2)
+                d1.download_button(
+                    "Download the failing classes (CSV)",
+                    lambda: to_csv_bytes(failing),
+                    file_name="failing_population_classes.csv",
+                    mime="text/csv",
+                    on_click="ignore",
+                    key="rc_pop_failing_csv",
+                )
+                d2.download_button(
+                    "Download every record's k-map (CSV)",
+                    lambda: to_csv_bytes(record_kmap_table(m)),
+                    file_name="record_k_map.csv",
+                    mime="text/csv",
+                    on_click="ignore",
+                    key="rc_pop_kmap_csv",
+                )

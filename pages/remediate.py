@@ -8,9 +8,16 @@ import json
 import pandas as pd
 import streamlit as st
 
+from riskcore.deidentify.hierarchy import (
+    banded_hierarchy,
+    hierarchy_from_table,
+    load_arx_hierarchy,
+)
 from riskcore.deidentify.lattice import Targets
 from riskcore.deidentify.masking import OPERATOR_NOTES, SecretKey
-from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe import MASK_OPERATORS, Recipe, key_check, mask_step
+from riskcore.deidentify.safe_harbor import PRESIDIO_MISSING, presidio_available
+from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
@@ -18,6 +25,9 @@ from riskcore.report.readings import (
     level_label,
     node_reading,
     node_table,
+    pii_reading,
+    pii_table,
+    recipe_table,
     remediation_intro,
     safe_harbor_table,
     search_reading,
@@ -48,6 +58,38 @@ def seeded(name: str, value: object) -> str:
         st.session_state[key] = store.get(name, value)
     return key
 
+
+OPERATORS = formats.OPERATOR_LABELS
+NOTE_OF = {"drop": "drop_columns"}
+# the session-state key under which the key for tokens and date shifts is kept (never exported)
+SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
+SHOW_KEY = "rc_rem_secret_show"  # set when the key is new: the identifiers tab shows it once
+PII = "rc_rem_pii_for"  # the dataset whose free text was scanned
+
+
+def identifier_steps() -> tuple[list[dict], dict | None]:
+    """Return the Direct identifiers tab's choices as recipe steps (masking, date shift).
+
+    Read from the widgets' state, which Streamlit sets before the page runs, so the first
+    tab's recipe holds what the third tab shows.
+    """
+    ids = ctx.roles.identifiers
+    cols = [c for c in st.session_state.get("rc_rem_shift_cols", []) if c in ctx.table.data]
+    person = st.session_state.get("rc_rem_shift_person")
+    date_shift = None
+    if cols and person in ids:
+        days = int(st.session_state.get("rc_rem_shift_days", 180))
+        date_shift = {"person": person, "columns": cols, "max_days": days}
+    ops = [(c, st.session_state.get(f"rc_rem_op_{c}", next(iter(OPERATORS)))) for c in ids]
+    return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
+
+
+masks, shift = identifier_steps()
+needs_key = shift is not None or any(MASK_OPERATORS[m["operator"]] for m in masks)
+if needs_key and SECRET not in st.session_state:
+    st.session_state[SECRET] = SecretKey.generate()
+    st.session_state[SHOW_KEY] = True
+secret: SecretKey | None = st.session_state.get(SECRET) if needs_key else None
 
 tab_gen, tab_sh, tab_id = st.tabs(
     ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers"]
@@ -99,22 +141,16 @@ def generalization() -> None:
     )
     sensitive = sens if (use_l or use_t) else ()
     targets_json = json.dumps(targets.to_dict(), sort_keys=True)
-    hierarchies = cached.hierarchies(ctx.key, ctx.table, qis)
-    lattice = cached.lattice(ctx.key, ctx.encoded, hierarchies, qis, sensitive, targets_json)
-    lattice_key = f"{ctx.key}|{qis}|{sensitive}|{targets_json}"
+    specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
+    specs_json = json.dumps(specs, sort_keys=True)
+    hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
+    lattice = cached.lattice(
+        ctx.key, ctx.encoded, hierarchies, qis, sensitive, targets_json, specs_json
+    )
+    lattice_key = f"{ctx.key}|{qis}|{sensitive}|{targets_json}|{specs_json}"
 
     with st.expander("Hierarchies: how each quasi-identifier can be generalized"):
-        for q in qis:
-            h = hierarchies[q]
-            st.text(md(f"{q}: {h.kind}, {h.height} levels above the value"))
-            st.dataframe(h.to_frame().head(8), hide_index=True)
-            st.download_button(
-                md(f"Download the hierarchy of {q} (ARX CSV)"),
-                h.to_arx_csv(),
-                file_name=f"hierarchy_{file_part(q)}.csv",
-                mime="text/csv",
-                key=f"rc_rem_h_{q}",
-            )
+        hierarchy_editor(hierarchies, specs)
 
     # ------------------------------------------------------------------ the search
     st.subheader("Least information loss")
@@ -187,12 +223,23 @@ def generalization() -> None:
 
     # ------------------------------------------------------------------ use and export
     st.subheader("Use and export")
-    recipe = Recipe.of(
+    node_recipe = Recipe.of(
         hierarchies={q: hierarchies[q] for q in qis},
         levels=dict(zip(qis, levels, strict=True)),
         targets=targets,
         sensitive=tuple(sensitive),
-    ).to_dict()
+    )
+    recipe = node_recipe.to_dict()  # what every page assesses: the quasi-identifiers' levels
+    # what is exported: the Direct identifiers tab's steps too (never the key, only its check)
+    full = Recipe.of(
+        hierarchies={q: hierarchies[q] for q in qis},
+        levels=dict(zip(qis, levels, strict=True)),
+        targets=targets,
+        sensitive=tuple(sensitive),
+        masking=masks,
+        date_shift=shift,
+        key=secret,
+    )
     in_use = remediation.active(ctx.key)
     u1, u2 = st.columns(2)
     if u1.button(
@@ -214,14 +261,16 @@ def generalization() -> None:
         )
 
     def _generalized():
-        return lattice.apply(ctx.table.data, levels)
+        return cached.applied(
+            ctx.key, ctx.table.data, json.dumps(full.to_dict(), sort_keys=True), secret
+        ).data
 
     downloads = [
         ("Download the generalized table (CSV)", lambda: to_csv_bytes(_generalized()), "csv",
          "text/csv"),
         ("Download it as Excel (.xlsx)", lambda: to_xlsx_bytes(_generalized()), "xlsx",
          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-        ("Download the recipe (JSON)", lambda: json.dumps(recipe, indent=2), "json",
+        ("Download the recipe (JSON)", lambda: json.dumps(full.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
@@ -229,10 +278,109 @@ def generalization() -> None:
         col.download_button(
             md(label), data, file_name=name, mime=mime, on_click="ignore", key=f"rc_rem_{ext}"
         )
+    with st.expander("What the recipe records"):
+        st.dataframe(recipe_table(full), hide_index=True)
     st.caption(
-        "The CSV is formula-safe and the Excel file has no live formula. The recipe re-applies "
-        "to next month's data: riskcore apply DATA --recipe RECIPE.json --out OUT.csv"
+        "The table and the recipe hold the Direct identifiers tab's choices too. The CSV is "
+        "formula-safe and the Excel file has no live formula. The recipe records every step "
+        "and re-applies to next month's data: riskcore apply DATA --recipe RECIPE.json --out "
+        "OUT.csv"
+        + (" --key-file KEY (the key shown on the Direct identifiers tab)" if secret else "")
     )
+
+
+#: Hierarchies up to this many values are edited in the page; larger ones are downloaded,
+#: edited elsewhere and uploaded.
+EDIT_ROWS = 2_000
+
+
+def _use_hierarchy(q: str, specs: dict, spec: dict | None) -> None:
+    """Make ``spec`` the hierarchy of ``q`` (None: the default), level 0, fresh widgets."""
+    if spec is None:
+        specs.pop(q, None)
+    else:
+        specs[q] = spec
+    store[f"level_{q}"] = 0
+    st.session_state.pop(f"rc_rem_level_{q}", None)
+    store["hier_ver"] = store.get("hier_ver", 0) + 1
+    st.rerun()
+
+
+def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
+    """One QI's hierarchy: bands with outlier clipping, an ARX upload, the table to edit, a
+    download. Every user hierarchy is checked by riskcore before it is used."""
+    st.caption(
+        "A hierarchy gives each value its label at every level; the search and the levels "
+        "below use these. Bring your own in ARX's format (one row per value: "
+        "value;level 1;...;*), or edit the labels in the table."
+    )
+    q = st.selectbox("Quasi-identifier", list(qis), key="rc_rem_hq")
+    h = hierarchies[q]
+    series = ctx.table.data[q]
+    ver = store.get("hier_ver", 0)
+    own = " (yours)" if q in specs else " (the default)"
+    st.text(f"{q}: {h.kind}, {h.height} levels above the value{own}")
+    if h.kind == "interval":
+        st.write("Bands, with outlier clipping: numbers beyond the codes share one band.")
+        params = dict(h.params or {})
+        b1, b2, b3 = st.columns(3)
+        width = b1.number_input("Band width", min_value=0.0, value=float(params["widths"][0]),
+                                key=f"rc_rem_hw_{q}_{ver}")  # fmt: skip
+        bottom = b2.number_input("Bottom coding: below", value=params.get("bottom"),
+                                 placeholder="none", key=f"rc_rem_hlo_{q}_{ver}")  # fmt: skip
+        top = b3.number_input("Top coding: at or above", value=params.get("top"),
+                              placeholder="none", key=f"rc_rem_hhi_{q}_{ver}")  # fmt: skip
+        if st.button("Use these bands", key=f"rc_rem_hband_{q}"):
+            try:
+                banded = banded_hierarchy(series, width or None, bottom=bottom, top=top)
+            except RiskcoreError as exc:
+                st.error(md(exc))
+            else:
+                _use_hierarchy(q, specs, banded.recipe())
+    up = st.file_uploader(
+        md(f"Upload a hierarchy for {q} (ARX CSV)"),
+        type=["csv", "txt"],
+        key=f"rc_rem_hup_{q}_{ver}",
+    )
+    if up is not None:
+        try:
+            loaded = load_arx_hierarchy(up.getvalue(), series)
+        except RiskcoreError as exc:
+            st.error(md(exc))
+        else:
+            _use_hierarchy(q, specs, loaded.recipe())
+    if len(h.leaves) > EDIT_ROWS:
+        st.caption(f"{len(h.leaves):,} values: too many to edit here; download, edit and upload.")
+        st.dataframe(h.to_frame().head(8).astype(str), hide_index=True)
+    else:
+        frame = h.to_frame(sort=True).astype(str)
+        edited = st.data_editor(
+            frame,
+            hide_index=True,
+            disabled=["level 0"],
+            num_rows="fixed",
+            key=f"rc_rem_hedit_{q}_{ver}",
+        )
+        if not edited.equals(frame):
+            try:
+                mine = hierarchy_from_table(edited, series)
+            except RiskcoreError as exc:
+                st.error(md(exc))
+            else:
+                st.success("The edited hierarchy is consistent and covers every value.")
+                if st.button("Use the edited hierarchy", type="primary", key=f"rc_rem_huse_{q}"):
+                    _use_hierarchy(q, specs, mine.recipe())
+    d1, d2 = st.columns(2)
+    d1.download_button(
+        md(f"Download the hierarchy of {q} (ARX CSV)"),
+        h.to_arx_csv,  # written on click
+        file_name=f"hierarchy_{file_part(q)}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key=f"rc_rem_h_{q}",
+    )
+    if q in specs and d2.button("Go back to the default hierarchy", key=f"rc_rem_hreset_{q}"):
+        _use_hierarchy(q, specs, None)
 
 
 def safe_harbor_tab() -> None:
@@ -285,47 +433,50 @@ def safe_harbor_tab() -> None:
     )
 
 
-OPERATORS = formats.OPERATOR_LABELS
-NOTE_OF = {"drop": "drop_columns"}
-SECRET = "rc_rem_secret"  # noqa: S105 - the session-state key under which the key is kept
-
-
 def identifiers_tab() -> None:
-    """The direct identifiers tab: one operator per identifier column, a preview, downloads."""
+    """The direct identifiers tab: date shifting, one operator per identifier column, a
+    preview, downloads; then the free-text scan and the plain-hash demonstration."""
     ids = list(ctx.roles.identifiers)
     if not ids:
         st.info("No column is tagged as a direct identifier on the Data page.")
+        free_text_scan()
         return
     st.write(
         "Direct identifiers name a person on their own. Choose what happens to each; the "
-        "line under the choice says what the operator keeps and what it risks."
+        "line under the choice says what the operator keeps and what it risks. These "
+        "choices are part of the recipe downloaded on the first tab."
     )
-    chosen: dict[str, str] = {}
-    for col in ids:
-        c1, c2 = st.columns([1, 2])
-        op = c1.selectbox(
-            md(col),
-            list(OPERATORS),
-            format_func=formats.operator,
-            key=f"rc_rem_op_{col}",
-        )
-        c2.caption(md(OPERATOR_NOTES[NOTE_OF.get(op, op.split(":")[0])]))
-        chosen[col] = op
-    needs_key = any(op in ("hmac_tokens", "reversible_tokens") for op in chosen.values())
-    if needs_key and SECRET not in st.session_state:
-        st.session_state[SECRET] = SecretKey.generate()
-        st.session_state[SECRET + "_show"] = True
-    secret = st.session_state.get(SECRET)
-    if needs_key and st.session_state.pop(SECRET + "_show", False):
+    if SHOW_KEY in st.session_state and secret is not None:
+        del st.session_state[SHOW_KEY]
         st.warning(
-            "A key was generated for the tokens. It is shown once, here: keep it apart from "
-            "the data (whoever holds it can test guesses, or decrypt reversible tokens). It "
-            "is not in any download."
+            "A key was generated for the tokens and date shifts. It is shown once, here: keep "
+            "it apart from the data (whoever holds it can test guesses, or decrypt reversible "
+            "tokens, or undo the shifts); `riskcore apply --key-file` needs it to re-apply the "
+            "recipe. It is not in any download."
         )
         st.code(secret.reveal_hex(), language=None)
+    dates = [c for c in ctx.table.data.columns if _is_date(c)]
+    with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
+        st.caption(md(OPERATOR_NOTES["shift_dates"]))
+        s1, s2, s3 = st.columns([2, 1, 1])
+        s1.multiselect("Date columns to shift", dates, key="rc_rem_shift_cols")
+        s2.selectbox("Person (one shift each)", ids, key="rc_rem_shift_person")
+        s3.number_input("Largest shift (days)", 1, 3650, 180, key="rc_rem_shift_days")
     out = ctx.table.data.copy()
+    if shift is not None:
+        if secret is None:  # a date shift needs the key, made above
+            raise AssertionError("a date shift without the session's key")
+        moved = cached.shifted(ctx.key, ctx.table.data, shift["person"], tuple(shift["columns"]),
+                               shift["max_days"], secret, key_check(secret))  # fmt: skip
+        out[list(moved.columns)] = moved
     lookups = []
-    for col, op in chosen.items():
+    for col in ids:
+        if shift is not None and col in shift["columns"]:
+            continue
+        c1, c2 = st.columns([1, 2])
+        op = c1.selectbox(md(col), list(OPERATORS), format_func=formats.operator,
+                          key=f"rc_rem_op_{col}")  # fmt: skip
+        c2.caption(md(OPERATOR_NOTES[NOTE_OF.get(op, op.split(":")[0])]))
         if op == "drop":
             out = out.drop(columns=[col])
             continue
@@ -333,11 +484,12 @@ def identifiers_tab() -> None:
         out[col] = values
         if lookup is not None:
             lookups.append(lookup.assign(column=col))
-    kept = [c for c in ids if c in out.columns]
+    shown = [c for c in ctx.table.data.columns if c in out.columns
+             and (c in ids or (shift is not None and c in shift["columns"]))]  # fmt: skip
     # what the identifiers become, never what they were: the page shows no direct identifier
-    if kept:
+    if shown:
         st.write("What the first rows' identifiers become:")
-        st.dataframe(out[kept].head(5), hide_index=True)
+        st.dataframe(out[shown].head(5), hide_index=True)
     else:
         st.info("Every direct identifier is dropped.")
     d1, d2 = st.columns(2)
@@ -358,24 +510,64 @@ def identifiers_tab() -> None:
             on_click="ignore",
             key="rc_rem_id_lookup",
         )
+    free_text_scan()
+    plain_hash()
+
+
+def free_text_scan() -> None:
+    """Presidio's free-text PII detection (optional), beside the role rule's suggestions."""
+    st.subheader("Identifiers inside free text")
+    st.caption(
+        "The role rule (Data page) reads column names and value patterns; Presidio reads the "
+        "text itself and finds e-mails, phone, card and account numbers written inside it "
+        "(not names or ZIP codes). Its findings are shown beside the rule's, never instead."
+    )
+    if not presidio_available():
+        st.info(md("Not installed: " + PRESIDIO_MISSING))
+        return
+    if st.button("Scan the free-text columns (Presidio)", key="rc_rem_pii"):
+        st.session_state[PII] = ctx.key
+    if st.session_state.get(PII) != ctx.key:
+        return
+    try:
+        scan = cached.pii_scan(ctx.key, ctx.table.data)
+    except RiskcoreError as exc:
+        st.error(md(exc))
+        return
+    st.markdown(md(pii_reading(scan)))
+    if scan.findings:
+        st.dataframe(pii_table(scan, ctx.suggestions), hide_index=True)
+
+
+def plain_hash() -> None:
+    """The enumeration attack on a plain SHA-256 of an SSN or birth-date column."""
     st.subheader("Why never a plain hash")
     st.caption(md(OPERATOR_NOTES["plain_sha256"]))
     kinds = {c: k for c in ctx.table.data.columns if (k := _hash_kind(c)) is not None}
     if not kinds:
         st.info("No SSN or birth-date column to try it on.")
         return
-    col = st.selectbox("Column", list(kinds), format_func=md, key="rc_rem_enum_col")
+    col = st.selectbox("Column", list(kinds), key="rc_rem_enum_col")
     if st.button(md(f"Reverse a SHA-256 of {col}"), key="rc_rem_enum"):
         r = cached.enumeration(ctx.key, ctx.table.data, col, kinds[col])
         st.markdown(md(enumeration_reading(r, col)))
 
 
+def _is_date(column: str) -> bool:
+    """Return True for a column of dates (the role rule's dates and birth dates, datetimes)."""
+    kind = ctx.suggestions[column].kind if column in ctx.suggestions else ""
+    return kind in ("dob", "date") or pd.api.types.is_datetime64_any_dtype(
+        ctx.table.data[column].dtype
+    )
+
+
 def _hash_kind(column: str) -> str | None:
-    """Return "ssn" or "birth_date" for a column the role rule reads as one, else None."""
-    reason = ctx.suggestions[column].reason.lower() if column in ctx.suggestions else ""
-    if "social security" in reason or "ssn" in column.lower():
+    """Return "ssn" or "birth_date" for a column the role rule reads as one (its kind, not its
+    reason's words: the reason for "sex" cites "date of birth"), else None."""
+    kind = ctx.suggestions[column].kind if column in ctx.suggestions else ""
+    if kind == "ssn" or "ssn" in column.lower():
         return "ssn"
-    if "birth" in reason or "birth" in column.lower() or column.lower() in ("dob",):
+    if kind == "dob" or "birth" in column.lower() or column.lower() == "dob":
         return "birth_date"
     return None
 

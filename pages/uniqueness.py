@@ -1,9 +1,13 @@
-"""Uniqueness page: class sizes, candidates per record, and which QI drives the risk."""
+"""Uniqueness page: class sizes, candidates per record, which QI drives the risk, one record."""
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
+from riskcore.deidentify.lattice import Targets
+from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     candidate_table,
@@ -12,8 +16,16 @@ from riskcore.report.readings import (
     contribution_matters,
     contribution_reading,
     contribution_table,
+    cover_reading,
+    cover_table,
+    explorer_intro,
     histogram_reading,
     join_names,
+    missing_reading,
+    msu_list,
+    record_reading,
+    record_subset_table,
+    record_values_table,
     size_histogram,
     subset_reading,
     subset_table,
@@ -26,7 +38,10 @@ st.title("Uniqueness")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 targets = st.session_state[state.TARGETS]
-a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0)
+policy = targets.get("missing", "own")  # set on the Anonymity page
+a = cached.assessment(
+    ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0, (), (), missing=policy
+)
 
 st.write(classes_intro(qis, escape=md))
 c1, c2, c3, c4 = st.columns(4)
@@ -45,13 +60,14 @@ st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
 )
 st.caption(md(histogram_reading(a)))
+st.caption(md(missing_reading(a.missing, a.missing_records)))
 
 st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
 st.caption(md(candidates_reading(a)))
 
 st.subheader("Which quasi-identifier drives the risk")
 if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_subsets_run"):
-    u = cached.uniqueness(ctx.key, ctx.encoded, qis)
+    u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy)
     if len(qis) > 1 and contribution_matters(u):
         st.plotly_chart(charts.contribution_bars(contribution_table(u)))
         st.caption(md(contribution_reading(u)))
@@ -66,3 +82,62 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_su
             hide_index=True,
             column_config={"unique %": st.column_config.NumberColumn(format="%.2f%%")},
         )
+
+st.subheader("Why is this record risky?")
+st.write(md(explorer_intro()))
+if ctx.generalized:
+    st.caption("Row numbers count the rows of the generalized table chosen on the Remediate "
+               "page, after its suppressed records are removed.")  # fmt: skip
+n = ctx.table.n_rows
+if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
+    s = cached.suda(ctx.key, ctx.encoded, qis, len(qis))
+    how = st.radio(
+        "Pick a record", ["Riskiest first", "By row number"], horizontal=True, key="rc_explore_how"
+    )
+    order = cached.riskiest(ctx.key, ctx.encoded, qis, s)
+    if how == "Riskiest first":
+        rank = st.number_input(
+            "Rank (1 = the riskiest: smallest class, then highest DIS-SUDA score)",
+            1,
+            n,
+            1,
+            key="rc_explore_rank",
+        )
+        row = int(order[int(rank) - 1])
+    else:
+        row = int(st.number_input("Row number (the first data row is 1)", 1, n, int(order[0]),
+                                  key="rc_explore_row"))  # fmt: skip
+    expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
+    e1, e2, e3, e4 = st.columns(4)
+    e1.metric("Row", f"{row:,}")
+    e2.metric("Class size", f"{expl.class_size:,}")
+    e3.metric("Minimal sample uniques", f"{len(expl.msus):,}")
+    e4.metric("DIS-SUDA score", f"{expl.dis_suda:.3f}")
+    st.markdown(record_reading(expl, escape=md))
+    if expl.msus:
+        st.markdown(msu_list(expl, escape=md))
+    st.dataframe(record_values_table(expl), hide_index=True, key="rc_explore_values")
+    st.caption("How many records share each combination of its values: its minimal sample "
+               "uniques (no one else has them) first; combinations containing one are left "
+               "out.")  # fmt: skip
+    st.dataframe(record_subset_table(subsets, expl), hide_index=True, key="rc_explore_subsets")
+    k = int(targets["k"])
+    try:
+        tj = json.dumps(Targets(k=k).to_dict(), sort_keys=True)
+        lattice = cached.lattice(
+            ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis, (), tj
+        )
+        c = cached.cover(f"{ctx.key}|{qis}|{tj}", lattice, row)
+    except RiskcoreError as exc:
+        st.warning("No generalization could be computed: " + md(exc))
+    else:
+        st.markdown(cover_reading(c, escape=md))
+        if c.levels is not None and any(c.levels):
+            st.dataframe(
+                cover_table(c),
+                hide_index=True,
+                key="rc_explore_cover",
+                column_config={
+                    "information loss (%)": st.column_config.NumberColumn(format="%.1f")
+                },
+            )

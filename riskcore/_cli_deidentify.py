@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from riskcore.deidentify.hierarchy import Hierarchy
+    from riskcore.deidentify.masking import SecretKey
+    from riskcore.deidentify.recipe import AppliedRecipe
 
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
 
@@ -59,6 +62,47 @@ def add_parsers(sub: Any) -> None:
         metavar="COL=W1,W2,...",
         help="numeric bands of these nested widths for one QI",
     )
+    a.add_argument(
+        "--clip",
+        action="append",
+        default=[],
+        metavar="COL=LOW,HIGH",
+        help="outlier clipping of a numeric QI: numbers below LOW and at or above HIGH share "
+        "one band each (bottom and top coding; leave one side empty: COL=,90)",
+    )
+    a.add_argument(
+        "--safe-harbor",
+        action="store_true",
+        help="apply the HIPAA Safe Harbor transforms first (ZIP to 3 digits, ages 90+, "
+        "dates to year, other direct identifiers dropped)",
+    )
+    a.add_argument(
+        "--mask",
+        action="append",
+        default=[],
+        metavar="COL=OPERATOR",
+        help="mask a direct identifier: drop, redact, mask_digits, keep_initials, substitute, "
+        "hmac_tokens, reversible_tokens or surrogates:KIND (keyed ones need --key-file)",
+    )
+    a.add_argument(
+        "--shift-dates",
+        action="append",
+        default=[],
+        metavar="COL",
+        help="shift this date column by one keyed random offset per --person (needs --key-file)",
+    )
+    a.add_argument("--person", default=None, metavar="COL", help="the person of --shift-dates")
+    a.add_argument("--max-days", type=int, default=180, help="largest date shift (default 180)")
+    a.add_argument(
+        "--key-file",
+        default=None,
+        metavar="FILE",
+        help="the key of keyed steps, as hexadecimal text; a new key is written there if the "
+        "file does not exist (never printed, never in the recipe)",
+    )
+    a.add_argument(
+        "--lookup-out", default=None, metavar="FILE", help="the surrogates' lookup table (CSV)"
+    )
     a.add_argument("--objective", choices=("ncp", "precision"), default="ncp")
     a.add_argument("--suppression", choices=("drop", "mask"), default="drop")
     a.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
@@ -69,7 +113,57 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
     p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
+    p.add_argument(
+        "--key-file",
+        default=None,
+        metavar="FILE",
+        help="the key the recipe's keyed steps were made with (hexadecimal text)",
+    )
+    p.add_argument(
+        "--lookup-out", default=None, metavar="FILE", help="the surrogates' lookup table (CSV)"
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _key(path: str | None, needed: list[str], *, create: bool) -> SecretKey | None:
+    """Return the key in ``path`` when a step needs one; with ``create``, make a new one there.
+
+    The key is never printed: only the file's name is.
+    """
+    from riskcore.deidentify.masking import SecretKey
+
+    if not needed:
+        return None
+    if path is None:
+        raise RiskcoreError(
+            f"{needed[0]} needs a key: give --key-file FILE (hexadecimal text"
+            + ("; a new key is written there if the file does not exist)" if create else ")")
+        )
+    p = Path(path)
+    if not p.exists():
+        if not create:
+            raise RiskcoreError(f"--key-file {path!r} does not exist")
+        key = SecretKey.generate()
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(key.reveal_hex() + "\n")
+        print(
+            f"A new key was written to {path} (readable by you only): keep it apart from the "
+            "data; apply needs it to give the same tokens and shifts.",
+            file=sys.stderr,
+        )
+        return key
+    try:
+        return SecretKey.from_hex(p.read_text(encoding="ascii", errors="replace"))
+    except (OSError, ValueError) as exc:
+        raise RiskcoreError(f"--key-file {path!r}: {exc}") from None
+
+
+def _write_lookup(applied: AppliedRecipe, path: str | None) -> None:
+    from riskcore.io.export import write_table
+
+    if path is not None and not applied.lookup.empty:
+        write_table(applied.lookup, path)
 
 
 def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
@@ -82,8 +176,25 @@ def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
     return out
 
 
+def _clip(col: str, text: str) -> dict[str, float | None]:
+    """Return the bottom and top codes of ``--clip COL=LOW,HIGH`` (either side may be empty)."""
+    low, sep, high = text.partition(",")
+    try:
+        codes = {
+            "bottom": float(low) if low.strip() else None,
+            "top": float(high) if high.strip() else None,
+        }
+    except ValueError:
+        raise RiskcoreError(f"--clip {col}: LOW and HIGH must be numbers") from None
+    if not sep or codes == {"bottom": None, "top": None}:
+        raise RiskcoreError(f"--clip {col}: write COLUMN=LOW,HIGH (one side may be empty)")
+    return codes
+
+
 def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
     from riskcore.deidentify.hierarchy import (
+        banded_hierarchy,
+        check_covers,
         default_hierarchy,
         interval_hierarchy,
         read_arx_hierarchy,
@@ -91,7 +202,8 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
 
     files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=FILE")
     bands = _pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
-    for col in (*files, *bands):
+    clips = {c: _clip(c, v) for c, v in _pairs(args.clip, "--clip", "COLUMN=LOW,HIGH").items()}
+    for col in (*files, *bands, *clips):
         if col not in args.qi:
             raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
     absent = [c for c in (*args.qi, *args.sensitive) if c not in df.columns]
@@ -107,13 +219,18 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
             import pandas as pd
 
             numeric = bool(pd.api.types.is_numeric_dtype(df[q].dtype))
-            out[q] = read_arx_hierarchy(text, q, numeric=numeric)
+            out[q] = check_covers(read_arx_hierarchy(text, q, numeric=numeric), df[q])
         elif q in bands:
             try:
                 widths = [float(w) for w in bands[q].split(",")]
             except ValueError:
                 raise RiskcoreError(f"--intervals {q}: widths must be numbers") from None
-            out[q] = interval_hierarchy(df[q], widths)
+            codes = clips.get(q, {})
+            out[q] = interval_hierarchy(
+                df[q], widths, bottom=codes.get("bottom"), top=codes.get("top")
+            )
+        elif q in clips:
+            out[q] = banded_hierarchy(df[q], **clips[q])
         else:
             out[q] = default_hierarchy(df[q])
     return out
@@ -124,7 +241,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice, Targets, search
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps, mask_step
+    from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.io.export import write_table
 
     try:
@@ -139,7 +257,27 @@ def run_anonymize(args: argparse.Namespace) -> int:
         )
         if (args.l is not None or args.t is not None) and not args.sensitive:
             raise RiskcoreError("--l and --t need at least one --sensitive column")
-        df = _load(args.data)
+        raw = _load(args.data)
+        sh = safe_harbor_plan(raw) if args.safe_harbor else []
+        masks = [mask_step(c, op) for c, op in _pairs(args.mask, "--mask", "COL=OP").items()]
+        shift: dict[str, Any] | None = None
+        if args.shift_dates:
+            if args.person is None:
+                raise RiskcoreError("--shift-dates needs --person COL (whose dates move together)")
+            shift = {"person": args.person, "columns": args.shift_dates, "max_days": args.max_days}
+        # the steps before the generalization, to name the keyed ones and to run them
+        plain = Recipe(
+            (),
+            (),
+            {},
+            targets.to_dict(),
+            safe_harbor=tuple(sh),
+            date_shift=shift,
+            masking=tuple(masks),
+        )
+        key = _key(args.key_file, keyed_steps(plain), create=True)
+        pre = apply_recipe(raw, plain, key=key)
+        df = pre.data
         hierarchies = _hierarchies(df, args)
         lattice = Lattice(df, hierarchies, sensitive=args.sensitive, targets=targets)
         result = search(lattice, objective=args.objective)
@@ -158,8 +296,13 @@ def run_anonymize(args: argparse.Namespace) -> int:
             targets,
             sensitive=tuple(args.sensitive),
             suppression=args.suppression,
+            safe_harbor=sh,
+            date_shift=shift,
+            masking=masks,
+            key=key,
         )
         write_table(out, args.out)
+        _write_lookup(pre, args.lookup_out)
         Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -205,7 +348,7 @@ def run_apply(args: argparse.Namespace) -> int:
     """Run ``apply``; return the exit code (2 with a message on bad input)."""
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.deidentify.recipe import apply_recipe
+    from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps
     from riskcore.io.export import write_table
 
     try:
@@ -215,10 +358,13 @@ def run_apply(args: argparse.Namespace) -> int:
             raise RiskcoreError(f"cannot read the recipe {args.recipe!r}: {exc}") from None
         df = _load(args.data)
         try:
-            applied = apply_recipe(df, spec)
+            rec = Recipe.from_dict(spec)
+            key = _key(args.key_file, keyed_steps(rec), create=False)
+            applied = apply_recipe(df, rec, key=key)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
         write_table(applied.data, args.out)
+        _write_lookup(applied, args.lookup_out)
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -61,6 +61,13 @@ def add_parser(sub: Any) -> None:
         default=0.09,
         help="individual-risk threshold counted in the summary (default 0.09)",
     )
+    r.add_argument(
+        "--missing",
+        choices=("own", "any"),
+        default="own",
+        help="a missing QI value is a value of its own (default) or matches any value "
+        "(sdcMicro's convention)",
+    )
     r.add_argument("--out", required=True, help="the table: .csv, .tsv, .parquet or .xlsx")
 
 
@@ -69,6 +76,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
     from riskcore.engine import EncodedTable
     from riskcore.io.export import write_table
     from riskcore.metrics.records import record_individual_risk, record_risk
+    from riskcore.report.readings import missing_reading
     from riskcore.report.readings.records import individual_risk_reading
 
     try:
@@ -85,6 +93,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
             "weights": args.weights,
             "sampling_fraction": args.sampling_fraction,
             "method": args.method,
+            "missing": args.missing,
         }
         ir = record_individual_risk(table, args.qi, threshold=args.threshold, **model)
         out = record_risk(
@@ -106,6 +115,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
         return 2
     failing = int((out["failing_targets"] != "").sum())
     print(individual_risk_reading(ir))
+    print(missing_reading(args.missing, int(table.df[list(args.qi)].isna().any(axis=1).sum())))
     print(f"{failing:,} of {len(out):,} records are in a class failing a target.")
     print(f"Wrote {len(out):,} rows to {args.out}.")
     return 0

@@ -37,6 +37,13 @@ def add_parser(sub: Any) -> None:
     r.add_argument(
         "--no-figures", action="store_true", help="leave the figures (and plotly.js) out"
     )
+    r.add_argument(
+        "--missing",
+        choices=("own", "any"),
+        default=None,
+        help="missing-value policy instead of the profile's 'missing' (default own): a "
+        "missing QI value is a value of its own, or matches any value (sdcMicro's convention)",
+    )
 
 
 def run_report(args: argparse.Namespace, load: Any) -> int:
@@ -62,6 +69,7 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             name=args.data,
             sha256=sha256,
             profile_name=args.profile,
+            missing=args.missing,
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
         if args.json:

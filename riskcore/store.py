@@ -15,8 +15,11 @@ previous one (a hash chain):
 
 so an entry changed or removed below the triggers (by dropping them, or by
 editing the file) breaks the chain at that entry, which :meth:`Store.verify`
-names. Raw data are never stored here: an assessment holds its profile,
-results and rendered report, keyed by the dataset's SHA-256.
+names. An assessment holds its profile, results and rendered report, keyed
+by the dataset's SHA-256; raw data only when the caller passes them
+(``save(data=...)``, the Report page's unticked option), as Parquet in a
+table of their own. Reopening (:meth:`Store.reopen`) checks a file against
+the saved fingerprint; reopening, comparing and deleting are logged.
 """
 
 from __future__ import annotations
@@ -31,10 +34,15 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from riskcore.report.compare import Comparison, DatasetCheck
 
 __all__ = [
     "DB_ENV",
@@ -42,6 +50,7 @@ __all__ = [
     "AuditEntry",
     "AuditVerification",
     "SavedAssessment",
+    "SavedSummary",
     "Store",
     "default_path",
     "entry_hash",
@@ -62,6 +71,11 @@ CREATE TABLE IF NOT EXISTS assessments (
     profile TEXT NOT NULL,
     results TEXT NOT NULL,
     report TEXT
+);
+CREATE TABLE IF NOT EXISTS assessment_data (
+    id INTEGER PRIMARY KEY,
+    format TEXT NOT NULL,
+    bytes BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY,
@@ -196,6 +210,32 @@ class SavedAssessment(Result):
     report: str | None = None
 
 
+@dataclass(frozen=True)
+class SavedSummary(Result):
+    """A saved assessment as listed: no profile, results or report read.
+
+    Attributes
+    ----------
+    id : int
+    name, created, user, fingerprint : str
+    dataset : str or None
+        The dataset's name in the report.
+    verdict : bool or None
+        The report's pass / fail.
+    has_data : bool
+        The raw data were stored with it.
+    """
+
+    id: int
+    name: str
+    created: str
+    user: str
+    fingerprint: str
+    dataset: str | None
+    verdict: bool | None
+    has_data: bool
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
@@ -207,6 +247,25 @@ def _user(user: str | None) -> str:
         return getpass.getuser()
     except (OSError, KeyError):
         return "unknown"
+
+
+def _verdict_of(results: Mapping[str, Any]) -> str | None:
+    v = results.get("verdict")
+    if not isinstance(v, Mapping) or "pass" not in v:
+        return None
+    return "pass" if v["pass"] else "fail"
+
+
+def _parquet(data: pd.DataFrame) -> bytes:
+    """Return the table as Parquet bytes (pyarrow), or say why it cannot be stored."""
+    import io
+
+    buf = io.BytesIO()
+    try:
+        data.to_parquet(buf, index=False)
+    except (ValueError, TypeError, ImportError) as exc:
+        raise RiskcoreError(f"the raw data cannot be stored as Parquet: {exc}") from None
+    return buf.getvalue()
 
 
 class Store:
@@ -309,8 +368,29 @@ class Store:
         results: Mapping[str, Any],
         report: str | None = None,
         user: str | None = None,
+        data: pd.DataFrame | None = None,
     ) -> int:
-        """Save an assessment and log it, in one transaction; return its id."""
+        """Save an assessment and log it, in one transaction; return its id.
+
+        Parameters
+        ----------
+        name : str
+        fingerprint : str
+            SHA-256 of the dataset assessed.
+        profile : mapping
+            Roles, targets, recipe.
+        results : mapping
+            The report's JSON twin.
+        report : str, optional
+            The rendered report (HTML).
+        user : str, optional
+            The name typed; default the operating-system user.
+        data : pandas.DataFrame, optional
+            The raw data, stored (as Parquet) only when given.
+        """
+        if not str(name).strip():
+            raise RiskcoreError("give the assessment a name")
+        raw = None if data is None else _parquet(data)
         with self._transaction() as con:
             cur = con.execute(
                 "INSERT INTO assessments (name, created, user, fingerprint, profile, results, "
@@ -326,21 +406,82 @@ class Store:
                 ),
             )
             new_id = int(cur.lastrowid or 0)
+            if raw is not None:
+                con.execute(
+                    "INSERT INTO assessment_data (id, format, bytes) VALUES (?, 'parquet', ?)",
+                    (new_id, raw),
+                )
             self._append(
                 con,
                 "save",
                 user=user,
                 fingerprint=fingerprint,
-                changes={"id": new_id, "name": name, "profile": dict(profile)},
+                changes={
+                    "id": new_id,
+                    "name": name,
+                    "profile": dict(profile),
+                    "verdict": _verdict_of(results),
+                    "raw_data_stored": raw is not None,
+                },
             )
         return new_id
 
-    def assessments(self) -> list[SavedAssessment]:
-        """Return every saved assessment, oldest first (reports included)."""
+    def summaries(self) -> list[SavedSummary]:
+        """Return every saved assessment as listed (oldest first), without reading its report."""
         with self._connect() as con:
             rows = con.execute(
-                "SELECT id, name, created, user, fingerprint, profile, results, report "
-                "FROM assessments ORDER BY id"
+                "SELECT a.id, a.name, a.created, a.user, a.fingerprint, "
+                "json_extract(a.results, '$.dataset.name'), "
+                "json_extract(a.results, '$.verdict.pass'), d.id IS NOT NULL "
+                "FROM assessments a LEFT JOIN assessment_data d ON d.id = a.id ORDER BY a.id"
+            ).fetchall()
+        return [
+            SavedSummary(
+                int(r[0]),
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                None if r[6] is None else bool(r[6]),
+                bool(r[7]),
+            )
+            for r in rows
+        ]
+
+    def report(self, assessment_id: int) -> str | None:
+        """Return the rendered report (HTML) of a saved assessment, None if none was saved."""
+        with self._connect() as con:
+            row = con.execute(
+                "SELECT report FROM assessments WHERE id = ?", (assessment_id,)
+            ).fetchone()
+        if row is None:
+            raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
+        return None if row[0] is None else str(row[0])
+
+    def data(self, assessment_id: int) -> pd.DataFrame | None:
+        """Return the raw data stored with an assessment, None when they were not stored."""
+        import io
+
+        import pandas as pd
+
+        with self._connect() as con:
+            row = con.execute(
+                "SELECT bytes FROM assessment_data WHERE id = ?", (assessment_id,)
+            ).fetchone()
+        return None if row is None else pd.read_parquet(io.BytesIO(row[0]))
+
+    def assessments(self) -> list[SavedAssessment]:
+        """Return every saved assessment, oldest first (reports included)."""
+        return self._select("ORDER BY id")
+
+    def _select(self, where: str, params: tuple[Any, ...] = ()) -> list[SavedAssessment]:
+        with self._connect() as con:
+            rows = con.execute(
+                # S608: ``where`` is one of this module's literals; values are bound (?)
+                "SELECT id, name, created, user, fingerprint, profile, results, report "  # noqa: S608
+                f"FROM assessments {where}",
+                params,
             ).fetchall()
         return [
             SavedAssessment(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
@@ -355,10 +496,83 @@ class Store:
         RiskcoreError
             When there is none with this id.
         """
-        for a in self.assessments():
-            if a.id == assessment_id:
-                return a
-        raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
+        found = self._select("WHERE id = ?", (int(assessment_id),))
+        if not found:
+            raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
+        return found[0]
+
+    def reopen(
+        self,
+        assessment_id: int,
+        current: Mapping[str, Any],
+        *,
+        columns: list[str] | tuple[str, ...] | None = None,
+        user: str | None = None,
+    ) -> tuple[SavedAssessment, DatasetCheck]:
+        """Check a file against a saved assessment's dataset, and log the reopening.
+
+        The file is accepted only when its SHA-256 is the saved one and it
+        holds every column of the saved roles
+        (:func:`riskcore.report.compare.check_dataset`); the entry ("reopen")
+        says whether it was restored or refused, and how the file differs.
+
+        Parameters
+        ----------
+        assessment_id : int
+        current : mapping
+            The file's :func:`riskcore.report.document.dataset_facts`.
+        columns : sequence of str, optional
+            The file's column names.
+        user : str, optional
+
+        Returns
+        -------
+        (SavedAssessment, DatasetCheck)
+        """
+        from riskcore.report.compare import check_dataset
+
+        saved = self.load(assessment_id)
+        check = check_dataset(
+            saved.results.get("dataset") or {"sha256": saved.fingerprint},
+            current,
+            roles=saved.profile,
+            columns=columns,
+        )
+        self.log(
+            "reopen",
+            user=user,
+            fingerprint=saved.fingerprint,
+            changes={
+                "id": saved.id,
+                "name": saved.name,
+                "outcome": "restored" if check.matches else "refused",
+                "file_sha256": current.get("sha256"),
+                "differences": list(check.differences),
+                "missing_columns": list(check.missing_columns),
+            },
+        )
+        return saved, check
+
+    def compare(self, id_a: int, id_b: int, *, user: str | None = None) -> Comparison:
+        """Compare two saved assessments and log it.
+
+        See :func:`riskcore.report.compare.compare_results`.
+        """
+        from riskcore.report.compare import compare_results
+
+        a, b = self.load(id_a), self.load(id_b)
+        cmp = compare_results(a.results, b.results, names=(a.name, b.name))
+        self.log(
+            "compare",
+            user=user,
+            fingerprint=a.fingerprint if a.fingerprint == b.fingerprint else None,
+            changes={
+                "ids": [a.id, b.id],
+                "names": [a.name, b.name],
+                "figures_differing": [f.figure for f in cmp.changed],
+            },
+        )
+        return cmp
 
     def delete(self, assessment_id: int, *, user: str | None = None) -> None:
         """Delete a saved assessment; the deletion itself is logged (one transaction)."""
@@ -369,6 +583,7 @@ class Store:
             if row is None:
                 raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
             con.execute("DELETE FROM assessments WHERE id = ?", (assessment_id,))
+            con.execute("DELETE FROM assessment_data WHERE id = ?", (assessment_id,))
             self._append(
                 con,
                 "delete",

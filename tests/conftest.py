@@ -1,13 +1,21 @@
-"""Shared fixtures: paths to the reference data beside the project."""
+"""Shared fixtures: paths to the reference data beside the project, a database per test."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from riskcore.store import DB_ENV
+
 ROOT = Path(__file__).resolve().parents[1]
+# The suite never writes to the user's data directory: every process it starts (a live
+# server in a module fixture, a CLI run) finds RISKCORE_DB pointing at a temporary folder,
+# and each test gets its own database below (:func:`database`).
+_SESSION_DB = tempfile.mkdtemp(prefix="riskcore-tests-")
+os.environ[DB_ENV] = str(Path(_SESSION_DB) / "riskcore.db")
 SHARED = ROOT.parent / "shared" / "data"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -26,3 +34,11 @@ def shared_file(relative: str) -> Path:
 def seed_dir() -> Path:
     """Return the folder of the worked seed tables."""
     return shared_file("seed_examples")
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path_factory, monkeypatch) -> Path:
+    """Point RISKCORE_DB at a fresh database of this test's own; return its path."""
+    path = tmp_path_factory.mktemp("db") / "riskcore.db"
+    monkeypatch.setenv(DB_ENV, str(path))
+    return path

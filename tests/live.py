@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -51,9 +52,13 @@ def serve(timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[bytes],
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
     command += ["--server.port", str(port), "--server.headless", "true"]
+    env = dict(os.environ)
+    # never the user's own database: a benchmark or test server saves into a temporary one
+    env.setdefault("RISKCORE_DB", str(Path(tempfile.mkdtemp(prefix="riskcore-live-")) / "r.db"))
     proc = subprocess.Popen(
         command,
         cwd=ROOT,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -34,7 +34,8 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
-from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy
+from riskcore.deidentify.cover import RecordCover, cover_record
+from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
 from riskcore.deidentify.lattice import (
     Lattice,
     NodeResult,
@@ -52,15 +53,18 @@ from riskcore.deidentify.masking import (
     mask_digits,
     redact,
     reversible_tokens,
+    shift_dates,
     substitute,
     surrogates,
 )
-from riskcore.deidentify.recipe import apply_recipe
+from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
+    PiiScan,
     SafeHarborCheck,
     SafeHarborTransform,
     apply_safe_harbor,
     safe_harbor_check,
+    scan_free_text,
 )
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
@@ -69,7 +73,17 @@ from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
-from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
+from riskcore.metrics.missing import MissingPolicy, count_missing
+from riskcore.metrics.presence import PopulationMatch, population_match
+from riskcore.metrics.records import (
+    IndividualRisk,
+    RecordExplanation,
+    explain_record,
+    record_individual_risk,
+    record_risk,
+    record_subsets,
+    riskiest_rows,
+)
 from riskcore.metrics.suda import SudaResult
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
@@ -112,13 +126,23 @@ def assessment(
     sampling_fraction: float,
     distance: tuple[tuple[str, str], ...] = (),
     order: tuple[tuple[str, tuple[object, ...]], ...] = (),
+    weights: str | None = None,
+    missing: MissingPolicy = "own",
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
     ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
-    to :func:`riskcore.assess` as mappings.
+    to :func:`riskcore.assess` as mappings. With a sampling-weight column the
+    population class sizes are the weight sums (the sampling fraction is not
+    used). ``missing`` is the missing-value policy ("own" or "any").
     """
-    population = Population(sampling_fraction=sampling_fraction) if sampling_fraction else None
+    population = (
+        Population(weights=weights)
+        if weights
+        else Population(sampling_fraction=sampling_fraction)
+        if sampling_fraction
+        else None
+    )
     return _assess(
         _enc,
         quasi_identifiers=qis,
@@ -128,13 +152,22 @@ def assessment(
         distance=dict(distance),
         order=dict(order),
         population=population,
+        missing=missing,
     )
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner="Counting uniques ...")
-def uniqueness(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> UniquenessResult:
+def uniqueness(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy = "own"
+) -> UniquenessResult:
     """Return uniqueness per QI subset (singles, pairs, triples within a budget)."""
-    return subset_uniqueness(_enc, qis, max_size=3, budget=120)
+    return subset_uniqueness(_enc, qis, max_size=3, budget=120, missing=missing)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner=False)
+def missing_records(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
+    """Return the number of records with at least one missing QI value."""
+    return count_missing(_enc.classes(qis))
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")
@@ -385,9 +418,18 @@ def clear_session() -> None:
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def hierarchies(key: str, _table: LoadedTable, qis: tuple[str, ...]) -> dict[str, Hierarchy]:
-    """Return the default hierarchy of each QI (built from the table's values)."""
-    return {q: default_hierarchy(_table.data[q]) for q in qis}
+def hierarchies(
+    key: str, _table: LoadedTable, qis: tuple[str, ...], specs_json: str = "{}"
+) -> dict[str, Hierarchy]:
+    """Return the hierarchy of each QI: the user's (``specs_json``: QI to
+    ``Hierarchy.recipe()``, checked when it was given), else the default one."""
+    specs = json.loads(specs_json)
+    return {
+        q: hierarchy_from_spec(_table.data[q], specs[q])
+        if q in specs
+        else default_hierarchy(_table.data[q])
+        for q in qis
+    }
 
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner="Tabulating the classes ...")
@@ -398,8 +440,9 @@ def lattice(
     qis: tuple[str, ...],
     sensitive: tuple[str, ...],
     targets_json: str,
+    specs_json: str = "{}",
 ) -> Lattice:
-    """Return the generalization lattice of the QIs for one set of targets."""
+    """Return the generalization lattice of the QIs for one set of targets and hierarchies."""
     return Lattice(
         _enc,
         {q: _hierarchies[q] for q in qis},
@@ -468,6 +511,15 @@ def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
     )
 
 
+def applied(
+    key: str, _data: pd.DataFrame, recipe_json: str, _secret: SecretKey | None
+) -> AppliedRecipe:
+    """Return a recipe (every step, keyed ones with the session's key) applied to the table:
+    what the downloads hold, as ``riskcore apply`` would write it. Not cached: it runs on a
+    download's click, and a kept copy of a large table would outlive it."""
+    return apply_recipe(_data, json.loads(recipe_json), key=_secret)
+
+
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
 def safe_harbor(
     key: str, _table: LoadedTable, _roles: ColumnRoles, roles_key: tuple, _sugg: RoleSuggestions
@@ -489,7 +541,7 @@ def safe_harbor_applied(
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")
 def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> EnumerationResult:
     """Return the enumeration attack on a plain SHA-256 of one column."""
-    return enumeration_attack(_data[column], kind)  # type: ignore[arg-type]
+    return enumeration_attack(_data[column], kind)
 
 
 @st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
@@ -512,9 +564,30 @@ def masked(
         fn = hmac_tokens if operator == "hmac_tokens" else reversible_tokens
         return fn(col, _secret), None
     if operator.startswith("surrogates:"):
-        made = surrogates(col, operator.split(":", 1)[1], seed=seed)  # type: ignore[arg-type]
+        made = surrogates(col, operator.split(":", 1)[1], seed=seed)
         return made.values, made.lookup
     raise ValueError(f"unknown operator {operator!r}")
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Shifting dates ...")
+def shifted(
+    key: str,
+    _data: pd.DataFrame,
+    person: str,
+    columns: tuple[str, ...],
+    max_days: int,
+    _secret: SecretKey,
+    key_id: str,
+) -> pd.DataFrame:
+    """Return the date columns shifted per person by the session key (``key_id``: its check)."""
+    moved = shift_dates(_data, person=person, columns=columns, max_days=max_days, key=_secret)
+    return moved[list(columns)]
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Scanning free text (Presidio) ...")
+def pii_scan(key: str, _data: pd.DataFrame) -> PiiScan:
+    """Return Presidio's findings in the table's free-text columns (a few seconds)."""
+    return scan_free_text(_data)
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")
@@ -532,14 +605,79 @@ def records(
     k: int,
     _suda_result: SudaResult,
     max_size: int,
+    missing: MissingPolicy = "own",
 ) -> pd.DataFrame:
     """Return the per-record risk table (one row per record, input order)."""
-    return record_risk(_enc, qis, weights=weights, k=k, suda_result=_suda_result)
+    return record_risk(
+        _enc,
+        qis,
+        weights=weights,
+        k=k,
+        suda_result=_suda_result,
+        missing=missing,
+    )
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def individual_risk(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str, missing: MissingPolicy = "own"
 ) -> IndividualRisk:
     """Return the individual risk of every record from the sampling weights."""
-    return record_individual_risk(_enc, qis, weights=weights)
+    return record_individual_risk(_enc, qis, weights=weights, missing=missing)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def dataset_facts(key: str, _table: LoadedTable) -> dict:
+    """Return the dataset's fingerprint as a report files it (SHA-256, rows, columns, missing)."""
+    from riskcore.report.document import dataset_facts as facts
+
+    return facts(_table.data, sha256=_table.info.fingerprint, name=_table.name)
+
+
+# ------------------------------------------------------------------ one record explained
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Ranking the records ...")
+def riskiest(key: str, _enc: EncodedTable, qis: tuple[str, ...], _suda: SudaResult) -> np.ndarray:
+    """Return the row numbers, riskiest record first (the Records page's order)."""
+    return riskiest_rows(_enc, qis, _suda)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def explained(
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    row: int,
+    _suda: SudaResult,
+    missing: MissingPolicy = "own",
+) -> tuple[RecordExplanation, pd.DataFrame]:
+    """Return one record explained and the records sharing each combination of its values.
+
+    Its class size follows the missing-value policy (f_k under "any"); the
+    combinations are counted with a missing value as a value of its own.
+    """
+    expl = explain_record(_enc, qis, row, suda_result=_suda, missing=missing)
+    return expl, record_subsets(_enc, qis, row, msus=expl.msus)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def cover(lattice_key: str, _lattice: Lattice, row: int) -> RecordCover:
+    """Return the least generalization putting one record in a class of k (milliseconds)."""
+    return cover_record(_lattice, row)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Matching the population ...")
+def population(
+    key: str, pop_key: str, _data: pd.DataFrame, _pop: pd.DataFrame, qis: tuple[str, ...]
+) -> PopulationMatch:
+    """Return k-map and delta-presence of the table against an uploaded population table."""
+    return population_match(_data, _pop, qis)
+
+
+@st.cache_resource(scope="session", max_entries=1, show_spinner="Reading the table ...")
+def uploaded_table(file_id: str, _raw: bytes, name: str) -> pd.DataFrame:
+    """Return a second uploaded table (a population, say), parsed once per upload."""
+    from riskcore.io import load_table
+
+    return load_table(_raw, name=name).data

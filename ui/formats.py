@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from riskcore import dp
 from riskcore.metrics import THRESHOLDS
+from riskcore.report.readings import MISSING_LABELS
 from ui.safe import md
 
 __all__ = [
@@ -29,12 +30,15 @@ __all__ = [
     "general_number",
     "level_of",
     "mechanism",
+    "missing_policy",
     "operator",
     "threshold",
 ]
 
 #: The labels escaped by md, for widgets that render options as markdown.
-ESCAPED = frozenset({"general_number", "accountant", "candidate_source", "level_of"})
+ESCAPED = frozenset(
+    {"general_number", "accountant", "candidate_source", "level_of", "missing_policy"}
+)
 
 ACCOUNTANT_LABELS = {"basic": "basic composition", "zcdp": "zCDP"}
 CANDIDATE_SOURCES = {
@@ -79,6 +83,11 @@ def accountant(value: str) -> str:
 def candidate_source(value: str) -> str:
     """Return where the differential-identifiability candidates come from."""
     return md(CANDIDATE_SOURCES[value])
+
+
+def missing_policy(value: str) -> str:
+    """Return a missing-value policy's label ("a value of its own", "matches any value")."""
+    return md(MISSING_LABELS[value])
 
 
 def operator(value: str) -> str:

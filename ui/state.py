@@ -6,7 +6,6 @@ import hashlib
 
 import streamlit as st
 
-from riskcore.dp import PrivacyLedger
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
 from ui import cached
@@ -24,14 +23,16 @@ RELEASED = "rc_released"
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
 ROLES_FOR = "rc_roles_for"
-#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction"}.
+#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction", "missing"}
+#: ("missing": the missing-value policy, "own" or "any", of every class-based figure).
 TARGETS = "rc_targets"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
 #: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
 ENCODING_ERROR = "rc_encoding_error"
-#: Privacy ledgers of this session, one per dataset key: {key: PrivacyLedger}.
-LEDGERS = "rc_dp_ledgers"
+#: Data-source names typed on the DP page's Budget tab, {fingerprint: name}; the ledgers
+#: themselves live in the database (ui.budget), never in the session.
+DP_SOURCES = "rc_dp_sources"
 #: Outcome of the last release attempt on the DP page, with the settings it was made for:
 #: {"settings": {dataset, query, epsilon, mechanism, neighbouring, delta}, "release",
 #: "leaks"} or {"settings", "refusal": text, "budget": ledger state when refused}.
@@ -48,6 +49,7 @@ DEFAULT_TARGETS = {
     "t": 0.2,
     "threshold": 0.09,
     "sampling_fraction": 0.0,
+    "missing": "own",
 }
 
 
@@ -66,7 +68,6 @@ def init_state() -> None:
     st.session_state.setdefault(DATASET, demo_dataset())
     st.session_state.setdefault(TARGETS, dict(DEFAULT_TARGETS))
     st.session_state.setdefault(LOAD_ERROR, None)
-    st.session_state.setdefault(LEDGERS, {})
     st.session_state.setdefault(UPLOADS, 0)
 
 
@@ -128,6 +129,23 @@ def set_upload(
     if isinstance(table, str):
         st.session_state[LOAD_ERROR] = {"file_id": file_id, "name": name, "message": table}
         return False
+    use_table(name, raw, table, file_id=file_id, encoding=encoding)
+    return True
+
+
+def use_table(
+    name: str,
+    raw: bytes,
+    table: LoadedTable,
+    *,
+    file_id: str | None = None,
+    encoding: str | None = None,
+) -> None:
+    """Make an upload already parsed (``table``, from ``raw``) the session's dataset.
+
+    What :func:`set_upload` does once the file is read; the Saved-assessments
+    page reads a file first to check its fingerprint, then uses it.
+    """
     digest = table.info.fingerprint or hashlib.sha256(raw).hexdigest()
     key = "upload-" + digest + (f"@{encoding}" if encoding else "")
     tables = _tables()
@@ -148,7 +166,6 @@ def set_upload(
     st.session_state[UPLOADS] = int(st.session_state.get(UPLOADS, 0)) + 1
     if file_id is not None:  # ... and Streamlit's upload store lets go of its bytes
         _forget_upload_bytes(file_id)
-    return True
 
 
 def can_reread(key: str) -> bool:
@@ -160,7 +177,7 @@ def reread(encoding: str) -> None:
     """Read the session's upload again in ``encoding``; keep the table in use if it fails.
 
     Its privacy ledger stays the same: it belongs to the file's bytes, not to
-    how they are decoded (:func:`ledger`).
+    how they are decoded (:func:`ledger_key`).
     """
     ds = st.session_state[DATASET]
     raw = _sources().get(ds["key"])
@@ -237,18 +254,17 @@ def use_demo() -> None:
 
 def reset() -> None:
     """Forget everything of this session (data, roles, targets, every widget's value, its
-    cached results) but its privacy ledgers; other sessions keep all of theirs.
+    cached results); other sessions keep all of theirs.
 
-    A budget that a reset button restores is no budget: the ledgers, one per
-    dataset key (the SHA-256 of the file), survive the reset and count again
-    as soon as the same data is opened. Widget values go too, so no control
+    The privacy ledgers are not the session's: they live in the database
+    (:mod:`ui.budget`), so a reset, like a reload, finds the same budget as
+    soon as the same data is opened. Widget values go too, so no control
     (a target k, a slider) keeps a value the reset promised to forget. The
     cached results go through each session-scoped wrapper's own ``clear()``,
     never ``st.cache_resource.clear()``, which would empty every user's caches.
     """
     for key in list(st.session_state.keys()):
-        if key != LEDGERS:
-            del st.session_state[key]
+        del st.session_state[key]
     _tables().clear()
     _sources().clear()
     cached.clear_session()
@@ -262,17 +278,3 @@ def ledger_key(key: str) -> str:
     encoding must not bring a fresh budget.
     """
     return key.split("@", 1)[0]
-
-
-def ledger(key: str) -> PrivacyLedger:
-    """Return the privacy ledger of dataset ``key`` (a new one with budget 1.0 if none)."""
-    ledgers = st.session_state.setdefault(LEDGERS, {})
-    key = ledger_key(key)
-    if key not in ledgers:
-        ledgers[key] = PrivacyLedger(1.0, 1e-6)
-    return ledgers[key]
-
-
-def set_ledger(key: str, value: PrivacyLedger) -> None:
-    """Store the ledger of dataset ``key``."""
-    st.session_state.setdefault(LEDGERS, {})[ledger_key(key)] = value

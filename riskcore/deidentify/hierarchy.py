@@ -44,12 +44,17 @@ from riskcore.errors import RiskcoreError
 __all__ = [
     "TOP",
     "Hierarchy",
+    "banded_hierarchy",
     "builtin_hierarchy",
+    "check_covers",
     "date_hierarchy",
     "default_hierarchy",
     "flat_hierarchy",
     "grouping_hierarchy",
+    "hierarchy_from_spec",
+    "hierarchy_from_table",
     "interval_hierarchy",
+    "load_arx_hierarchy",
     "prefix_hierarchy",
     "read_arx_hierarchy",
 ]
@@ -102,8 +107,13 @@ class Hierarchy:
         n = len(self.leaves)
         if not self.levels:
             raise RiskcoreError(f"the hierarchy of {self.column!r} has no level")
-        if len(pd.unique(pd.Series(self.leaves, dtype=object))) != n:
-            raise RiskcoreError(f"the hierarchy of {self.column!r} lists a value twice")
+        leaves = pd.Series(self.leaves, dtype=object)
+        if leaves.duplicated().any():
+            twice = leaves[leaves.duplicated()].iloc[0]
+            raise RiskcoreError(
+                f"the hierarchy of {self.column!r} lists the value {twice!r} twice: one row "
+                "per value"
+            )
         for lab in self.levels:
             if len(lab) != n:
                 raise RiskcoreError(f"every level of {self.column!r} needs one label per value")
@@ -113,9 +123,12 @@ class Hierarchy:
             split = pairs.drop_duplicates().groupby("a", dropna=False).size()
             if (split > 1).any():
                 bad = split.index[int(np.argmax(split.to_numpy() > 1))]
+                parents = pairs.loc[pairs["a"] == bad, "b"].drop_duplicates().tolist()
                 raise RiskcoreError(
-                    f"the hierarchy of {self.column!r} is not nested: values labelled "
-                    f"{bad!r} at level {lo} have different labels at level {lo + 1}"
+                    f"the hierarchy of {self.column!r} is not consistent: {bad!r} at level "
+                    f"{lo} has {len(parents)} parents at level {lo + 1} "
+                    f"({', '.join(map(repr, parents[:3]))}); each value or group needs one "
+                    "parent per level"
                 )
 
     @property
@@ -144,11 +157,24 @@ class Hierarchy:
         missing = pd.Series(values).isna().to_numpy()
         return np.where(missing, -2, pos).astype(np.int64)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Return the hierarchy as a table: one row per value, one column per level."""
-        return pd.DataFrame(
+    def to_frame(self, *, sort: bool = False) -> pd.DataFrame:
+        """Return the hierarchy as a table: one row per value, one column per level.
+
+        With ``sort``, rows are in the values' order (numbers by value, other
+        values by their text) instead of their first appearance, index reset.
+        """
+        frame = pd.DataFrame(
             {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
         )
+        if not sort:
+            return frame
+        if self.numeric:
+            order = np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
+        else:
+            order = np.argsort(
+                np.asarray([_text(v) for v in self.leaves], dtype=str), kind="stable"
+            )
+        return frame.iloc[order].reset_index(drop=True)
 
     def to_arx_csv(self) -> str:
         """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row."""
@@ -389,6 +415,123 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
     return Hierarchy(column, leaves, levels, kind="arx", numeric=numeric)
 
 
+def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
+    """Return ``hierarchy`` when it holds every value of ``series``; else say which it lacks.
+
+    Raises
+    ------
+    RiskcoreError
+        Naming up to five values of the column the hierarchy has no row for,
+        and how many there are.
+    """
+    leaf = hierarchy.leaf_index(series)
+    if (leaf == -1).any():
+        absent = pd.unique(pd.Series(series[leaf == -1], dtype=object))
+        shown = ", ".join(repr(_text(v)) for v in absent[:5])
+        more = f" and {len(absent) - 5:,} more" if len(absent) > 5 else ""
+        raise RiskcoreError(
+            f"the hierarchy of {hierarchy.column!r} has no row for {len(absent):,} value"
+            f"{'s' if len(absent) != 1 else ''} of the column ({shown}{more}): every value "
+            "needs a row"
+        )
+    return hierarchy
+
+
+def hierarchy_from_table(frame: pd.DataFrame, series: pd.Series) -> Hierarchy:
+    """Return the hierarchy a table gives (one row per value, one column per level), checked.
+
+    The first column holds the values, each further column their labels at
+    one level (as :meth:`Hierarchy.to_frame` writes them, or ARX's CSV read
+    as a table). Checks, each with a message naming what is wrong: at least
+    two levels; no empty label; every value of ``series`` has a row; no value
+    has two rows; each value or group has one parent per level.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table (edited by the user).
+    series : pandas.Series
+        The column it is for: its name, and its values to cover. Numbers in the
+        first column are read as numbers when the column is numeric.
+
+    Returns
+    -------
+    Hierarchy
+        Of kind ``"table"`` (a recipe keeps the table).
+    """
+    column = str(series.name)
+    if frame.shape[1] < 2:
+        raise RiskcoreError(f"the hierarchy of {column!r} needs at least two levels")
+    if frame.shape[0] == 0:
+        raise RiskcoreError(f"the hierarchy of {column!r} has no row")
+    cols = [frame.iloc[:, i] for i in range(frame.shape[1])]
+    for i, c in enumerate(cols):
+        text = c.map(_text) if c.dtype == object else c.astype(object).map(_text)
+        empty = text.str.strip() == ""
+        if empty.any():
+            at = int(np.flatnonzero(empty.to_numpy())[0])
+            what = "a row without a value" if i == 0 else "an empty label"
+            where = "" if i == 0 else f" at level {i} (the row of {_text(cols[0].iloc[at])!r})"
+            raise RiskcoreError(f"the hierarchy of {column!r} has {what}{where}")
+    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype)) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+    first = cols[0]
+    if numeric:
+        num = pd.to_numeric(first.map(_text), errors="coerce")
+        if num.isna().any():
+            bad = _text(first[num.isna()].iloc[0])
+            raise RiskcoreError(
+                f"{column!r} holds numbers, and the hierarchy's value {bad!r} is not one"
+            )
+        leaves = np.asarray(num.tolist(), dtype=object)
+    else:
+        leaves = np.asarray([_text(v) for v in first], dtype=object)
+    levels = (leaves, *(np.asarray([_text(v) for v in c], dtype=object) for c in cols[1:]))
+    h = Hierarchy(column, leaves, levels, kind="table", numeric=numeric)
+    return check_covers(h, series)
+
+
+#: Largest hierarchy file read (bytes): a hierarchy has one row per distinct value.
+ARX_MAX_BYTES = 20 * 1024 * 1024
+
+
+def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
+    """Read an uploaded hierarchy file in ARX's CSV format for ``series``, checked.
+
+    UTF-8 text (a byte-order mark is skipped), ``;`` or ``,`` separated, one
+    row per value (:func:`read_arx_hierarchy`); numbers are matched as numbers
+    when the column is numeric, and every value of the column needs a row
+    (:func:`check_covers`).
+
+    Raises
+    ------
+    RiskcoreError
+        For a file too large, not UTF-8, not rectangular, or missing values.
+    """
+    column = str(series.name)
+    if len(raw) > ARX_MAX_BYTES:
+        raise RiskcoreError(
+            f"the hierarchy file for {column!r} has {len(raw):,} bytes; at most "
+            f"{ARX_MAX_BYTES:,} are read"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RiskcoreError(f"the hierarchy file for {column!r} is not UTF-8 text") from None
+    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype)) and not pd.api.types.is_bool_dtype(
+        series.dtype
+    )
+    try:
+        h = read_arx_hierarchy(text, column, numeric=numeric)
+    except (ValueError, TypeError) as exc:
+        raise RiskcoreError(
+            f"the hierarchy file for {column!r}: its first column must hold the column's "
+            f"numbers ({exc})"
+        ) from None
+    return check_covers(h, series)
+
+
 #: Built-in groups of UCI Adult's census categories (level 1, then level 2), after the
 #: Census Bureau's own groupings (class of worker, educational attainment, marital status,
 #: major occupation group); "*" above them.
@@ -523,16 +666,7 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     if pd.api.types.is_bool_dtype(series.dtype) or present.empty:
         return flat_hierarchy(series)
     if pd.api.types.is_numeric_dtype(series.dtype):
-        x = pd.to_numeric(present).to_numpy(dtype=float)
-        lo, hi = float(x.min()), float(x.max())
-        width = _nice_width(hi - lo)
-        if np.all(x == np.round(x)):
-            width = max(width, 1.0)
-        widths = [width]
-        while widths[-1] * 2 < hi - lo + width:
-            widths.append(widths[-1] * 2)
-        widest = widths[-1]  # bands start at a multiple of the widest: 0-39, 40-79, ...
-        return interval_hierarchy(series, widths, start=math.floor(lo / widest) * widest)
+        return banded_hierarchy(series)
     if pd.api.types.is_datetime64_any_dtype(series.dtype):
         return date_hierarchy(series)
     text = present.astype(str)
@@ -545,6 +679,56 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     if text.str.fullmatch(r"\d+").all() and lengths.nunique() == 1 and int(lengths.iloc[0]) >= 3:
         return prefix_hierarchy(series)
     return flat_hierarchy(series)
+
+
+def banded_hierarchy(
+    series: pd.Series,
+    width: float | None = None,
+    *,
+    bottom: float | None = None,
+    top: float | None = None,
+) -> Hierarchy:
+    """Return bands of ``width``, doubling at each level up to the range, with outlier clipping.
+
+    ``width`` defaults to a round width (1, 2 or 5 times a power of ten, about
+    16 bands over the range; at least 1 for whole numbers). Bands start at a
+    multiple of the widest band (0-39, 40-79, ...). ``bottom`` and ``top``
+    clip the outliers (bottom and top coding, :func:`interval_hierarchy`):
+    every number below ``bottom`` becomes ``"<bottom"`` and every number at or
+    above ``top`` ``"top+"`` at every level above the value, so the few
+    extreme values no longer form classes of their own.
+    """
+    present = _present(series)
+    x = pd.to_numeric(present, errors="coerce").to_numpy(dtype=float)
+    if np.isnan(x).any():
+        raise RiskcoreError(f"{series.name!r} holds values that are not numbers")
+    lo, hi = (float(x.min()), float(x.max())) if len(x) else (0.0, 1.0)
+    if bottom is not None:
+        lo = max(lo, float(bottom))
+    if top is not None:
+        hi = min(hi, float(top))
+    if width is None:
+        width = _nice_width(hi - lo)
+        if np.all(x == np.round(x)):
+            width = max(width, 1.0)
+    elif not width > 0:
+        raise RiskcoreError("the band width must be positive")
+    widths = [float(width)]
+    while widths[-1] * 2 < hi - lo + width:
+        widths.append(widths[-1] * 2)
+    widest = widths[-1]  # bands start at a multiple of the widest: 0-39, 40-79, ...
+    return interval_hierarchy(
+        series, widths, start=math.floor(lo / widest) * widest, bottom=bottom, top=top
+    )
+
+
+def hierarchy_from_spec(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:
+    """Return the hierarchy ``spec`` describes (:meth:`Hierarchy.recipe`), built on ``series``.
+
+    A table must hold every value of the column (:func:`check_covers`).
+    """
+    h = _rebuild(series, spec)
+    return check_covers(h, series) if spec.get("kind") == "table" else h
 
 
 def _rebuild(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:

@@ -324,6 +324,23 @@ class Lattice:
         """Return the objective of ``levels`` without suppression (a bound, see the module)."""
         return float(sum(self._lb[objective][i][lv] for i, lv in enumerate(levels)))
 
+    def lower_bound_terms(self, objective: Objective = "ncp") -> list[np.ndarray]:
+        """Return, per QI, the objective's term of each level (the lower bound is their sum)."""
+        return [t.copy() for t in self._lb[objective]]
+
+    def base_codes(self, qi: int, level: int) -> np.ndarray:
+        """Return the code of every base class's value of QI number ``qi`` at ``level``.
+
+        Two base classes share a value at that level exactly when their codes
+        are equal (a missing value has a code of its own at every level).
+        """
+        codes: np.ndarray = self._class_codes[qi][level]
+        return codes
+
+    def record_base_classes(self) -> np.ndarray:
+        """Return the base class of every record, in input order (numbered as :attr:`base`)."""
+        return self._enc.record_classes(self.qis)
+
     def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]:
         lv = tuple(int(x) for x in levels)
         if len(lv) != len(self.qis):

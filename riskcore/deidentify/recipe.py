@@ -1,17 +1,34 @@
 """Recipes: what was done to a table, as versioned JSON that re-applies to new data.
 
-A recipe names, per quasi-identifier, its hierarchy (the builder and its
-parameters, or the table of labels) and the level chosen, plus the targets
-whose failing classes are suppressed. :func:`apply_recipe` redoes the same
-generalization on the same or next month's table, suppresses the classes that
-break the targets there, and says what no longer fits: values the hierarchy
-does not hold (new categories), and numbers beyond top or bottom coding
-bands. Keys of keyed operators are never part of a recipe.
+A recipe records every step, in the order :func:`apply_recipe` redoes them:
+
+1. ``safe_harbor``: the HIPAA Safe Harbor transforms, one per column
+   (``zip3``, ``age_90_plus``, ``date_year`` with its reference year, or
+   ``dropped``);
+2. ``date_shift``: per-person date shifting (the person column, the date
+   columns, the largest shift), always keyed, so that the shift of each person
+   comes from the key and not from a seed written next to the data;
+3. ``masking``: one operator per direct identifier with its parameters
+   (:data:`MASK_OPERATORS`);
+4. generalization: per quasi-identifier, its hierarchy (the builder and its
+   parameters, or the table of labels) and the level chosen;
+5. suppression of the classes that break the targets.
+
+Keys of keyed operators (HMAC and AES-SIV tokens, keyed date shifts) are never
+part of a recipe: it holds only ``key_check``, a 64-bit HMAC of a fixed text
+under the key, so that re-applying with another key is refused instead of
+silently giving other tokens. :func:`apply_recipe` redoes the steps on the
+same or next month's table, suppresses the classes that break the targets
+there, and says what no longer fits: values the hierarchy does not hold (new
+categories), and numbers beyond top or bottom coding bands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,12 +37,80 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, _rebuild
+from riskcore.deidentify.masking import SecretKey
 from riskcore.errors import RiskcoreError
 
-__all__ = ["RECIPE_VERSION", "AppliedRecipe", "Recipe", "apply_recipe", "generalize_columns"]
+__all__ = [
+    "MASK_OPERATORS",
+    "RECIPE_VERSION",
+    "AppliedRecipe",
+    "Recipe",
+    "apply_recipe",
+    "generalize_columns",
+    "key_check",
+    "keyed_steps",
+    "mask_step",
+]
 
-#: Version of the recipe format; raise it when a field changes meaning.
-RECIPE_VERSION = 1
+#: Version of the recipe format; raise it when a field changes meaning. Version 2 added
+#: ``safe_harbor``, ``date_shift``, ``masking`` and ``key_check``; version 1 recipes read
+#: as version 2 recipes without them.
+RECIPE_VERSION = 2
+
+#: Masking operators a recipe re-applies, and whether each needs the key.
+MASK_OPERATORS: dict[str, bool] = {
+    "drop": False,
+    "redact": False,
+    "mask_digits": False,
+    "keep_initials": False,
+    "substitute": False,
+    "surrogates": False,
+    "hmac_tokens": True,
+    "reversible_tokens": True,
+}
+#: Safe Harbor transforms a recipe re-applies (the actions of ``TransformStep``).
+SAFE_HARBOR_ACTIONS = ("zip3", "age_90_plus", "date_year", "dropped")
+
+
+def key_check(key: SecretKey | bytes) -> str:
+    """Return the key's check value: the first 16 hex digits of HMAC-SHA256(key, fixed text).
+
+    It tells two keys apart without revealing either (the key is 128 bits or
+    more; 64 bits of one HMAC output give nothing back of it).
+    """
+    raw = bytes.fromhex(SecretKey(key).reveal_hex())
+    return hmac.new(raw, b"riskcore recipe key check", hashlib.sha256).hexdigest()[:16]
+
+
+def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
+    """Return the recipe step of one masking operator on one column.
+
+    ``operator`` is a name of :data:`MASK_OPERATORS`, or ``"surrogates:KIND"``
+    (``KIND`` one of :data:`~riskcore.deidentify.masking.SURROGATE_KINDS`); the
+    parameters are the operators' defaults (``mask_digits`` keeps the last 4,
+    tokens are 16 hex characters), and ``seed`` the surrogates' Faker seed.
+    """
+    name, _, kind = operator.partition(":")
+    if name not in MASK_OPERATORS:
+        raise RiskcoreError(
+            f"unknown masking operator {operator!r}: use one of {', '.join(MASK_OPERATORS)}"
+        )
+    params: dict[str, Any] = {}
+    if name == "mask_digits":
+        params = {"keep_last": 4}
+    elif name == "hmac_tokens":
+        params = {"length": 16, "encoding": "hex"}
+    elif name == "surrogates":
+        from riskcore.deidentify.masking import SURROGATE_KINDS
+
+        if kind not in SURROGATE_KINDS:
+            raise RiskcoreError(
+                f"surrogates need a kind ({', '.join(SURROGATE_KINDS)}): write surrogates:KIND"
+            )
+        params = {"kind": kind, "seed": int(seed)}
+    elif kind:
+        raise RiskcoreError(f"the operator {name!r} takes no kind")
+    return {"column": str(column), "operator": name, "params": params}
 
 
 def generalize_columns(
@@ -52,7 +137,7 @@ def generalize_columns(
 
 @dataclass(frozen=True)
 class Recipe(Result):
-    """A generalization and suppression that can be written, read and re-applied.
+    """Every step done to a table, to be written, read and re-applied (never a key).
 
     Attributes
     ----------
@@ -67,6 +152,16 @@ class Recipe(Result):
     suppression : {"drop", "mask"}
     version : int
         :data:`RECIPE_VERSION`.
+    safe_harbor : tuple of dict
+        Safe Harbor steps (:func:`~riskcore.deidentify.safe_harbor.safe_harbor_plan`),
+        applied first.
+    date_shift : dict or None
+        ``{"person", "columns", "max_days"}``: keyed per-person date shifting
+        (:func:`~riskcore.deidentify.masking.shift_dates`), applied next.
+    masking : tuple of dict
+        One :func:`mask_step` per direct identifier, applied next.
+    key_check : str or None
+        :func:`key_check` of the key the keyed steps used (None when none is keyed).
     """
 
     qis: tuple[str, ...]
@@ -76,6 +171,10 @@ class Recipe(Result):
     sensitive: tuple[str, ...] = ()
     suppression: str = "drop"
     version: int = RECIPE_VERSION
+    safe_harbor: tuple[dict[str, Any], ...] = ()
+    date_shift: dict[str, Any] | None = None
+    masking: tuple[dict[str, Any], ...] = ()
+    key_check: str | None = None
 
     @classmethod
     def of(
@@ -86,17 +185,53 @@ class Recipe(Result):
         *,
         sensitive: tuple[str, ...] = (),
         suppression: str = "drop",
+        safe_harbor: Sequence[Mapping[str, Any]] = (),
+        date_shift: Mapping[str, Any] | None = None,
+        masking: Sequence[Mapping[str, Any]] = (),
+        key: SecretKey | bytes | None = None,
     ) -> Recipe:
-        """Return the recipe of a chosen node (``targets`` a Targets)."""
+        """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
+
+        Raises
+        ------
+        RiskcoreError
+            When a step is keyed and no ``key`` is given.
+        """
         qis = tuple(hierarchies)
-        return cls(
+        rec = cls(
             qis=qis,
             levels=tuple(int(levels[q]) for q in qis),
             hierarchies={q: hierarchies[q].recipe() for q in qis},
             targets=targets.to_dict(),
             sensitive=tuple(sensitive),
             suppression=suppression,
+            safe_harbor=tuple(dict(x) for x in safe_harbor),
+            date_shift=None
+            if date_shift is None
+            else {
+                "person": str(date_shift["person"]),
+                "columns": [str(c) for c in date_shift["columns"]],
+                "max_days": int(date_shift["max_days"]),
+            },
+            masking=tuple(dict(x) for x in masking),
         )
+        if not keyed_steps(rec):
+            return rec
+        if key is None:
+            raise RiskcoreError(f"{keyed_steps(rec)[0]} needs a key")
+        return dataclasses.replace(rec, key_check=key_check(key))
+
+
+def keyed_steps(recipe: Recipe) -> list[str]:
+    """Return the recipe's steps that need the key, in words ("HMAC tokens of 'ssn'")."""
+    out = [
+        f"{m['operator'].replace('_', ' ')} of {m['column']!r}"
+        for m in recipe.masking
+        if MASK_OPERATORS.get(str(m["operator"]), False)
+    ]
+    if recipe.date_shift is not None:
+        out.insert(0, "the date shift of " + ", ".join(map(repr, recipe.date_shift["columns"])))
+    return out
 
 
 @dataclass(frozen=True)
@@ -116,44 +251,158 @@ class AppliedRecipe(Result):
         Records suppressed because their class breaks the targets.
     within_limit : bool
         Whether the suppressed records stay within the recipe's limit.
+    skipped : tuple of str
+        Keyed steps left out (``skip_keyed``), in words.
+    lookup : pandas.DataFrame
+        The surrogates' lookup table (``column``, ``original``, ``surrogate``),
+        empty without surrogates (not in JSON: it re-identifies everyone).
     """
 
     unknown_values: dict[str, list[Any]]
     n_unknown: dict[str, int]
     suppressed: int
     within_limit: bool
+    skipped: tuple[str, ...] = ()
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
+    lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
 
 
-def apply_recipe(data: pd.DataFrame, recipe: Recipe | Mapping[str, Any]) -> AppliedRecipe:
+def _mask(
+    work: pd.DataFrame, step: Mapping[str, Any], key: SecretKey | None
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Apply one masking step; return the table and the surrogates' lookup (or None)."""
+    from riskcore.deidentify import masking as mk
+
+    col, op = str(step["column"]), str(step["operator"])
+    params = dict(step.get("params") or {})
+    if op == "drop":
+        return mk.drop_columns(work, [col]), None
+    series = work[col]
+    lookup = None
+    if op == "redact":
+        values = mk.redact(series, **params)
+    elif op == "mask_digits":
+        values = mk.mask_digits(series, **params)
+    elif op == "keep_initials":
+        values = mk.keep_initials(series)
+    elif op == "substitute":
+        values = mk.substitute(series, **params)
+    elif op == "surrogates":
+        made = mk.surrogates(series, params["kind"], seed=int(params["seed"]))
+        values, lookup = made.values, made.lookup.assign(column=col)
+    elif op == "hmac_tokens":
+        if key is None:  # apply_recipe refuses keyed steps without a key
+            raise AssertionError("a keyed step without its key")
+        values = mk.hmac_tokens(series, key, **params)
+    elif op == "reversible_tokens":
+        if key is None:
+            raise AssertionError("a keyed step without its key")
+        values = mk.reversible_tokens(series, key)
+    else:
+        raise RiskcoreError(f"unknown masking operator {op!r} in the recipe")
+    out = work.copy()
+    out[col] = values
+    return out, lookup
+
+
+def apply_recipe(
+    data: pd.DataFrame,
+    recipe: Recipe | Mapping[str, Any],
+    *,
+    key: SecretKey | bytes | None = None,
+    skip_keyed: bool = False,
+) -> AppliedRecipe:
     """Re-apply a recipe to a table (the same one, or new data of the same shape).
 
-    Hierarchies given by a builder (intervals, dates, prefixes, flat) are
-    rebuilt on the new data, so new numbers and dates have a label; a
-    hierarchy given as a table keeps its table, and values it does not hold
+    The steps run in the recipe's order: Safe Harbor transforms, the date
+    shift, the masking of direct identifiers, then generalization and
+    suppression. Hierarchies given by a builder (intervals, dates, prefixes,
+    flat) are rebuilt on the new data, so new numbers and dates have a label;
+    a hierarchy given as a table keeps its table, and values it does not hold
     are reported and made ``"*"``. Classes that break the recipe's targets are
     suppressed as the recipe says.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    recipe : Recipe or mapping
+    key : SecretKey or bytes, optional
+        The key of the keyed steps; required when there is one (unless
+        ``skip_keyed``), and checked against the recipe's ``key_check``.
+    skip_keyed : bool, default False
+        Leave the keyed steps out (named in ``skipped``): for a report that
+        has no key and assesses the quasi-identifiers.
+
+    Raises
+    ------
+    RiskcoreError
+        When a column is missing, the key is missing or is not the recipe's.
     """
     from riskcore.deidentify.lattice import Lattice, Targets
+    from riskcore.deidentify.masking import shift_dates
+    from riskcore.deidentify.safe_harbor import run_safe_harbor
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
     if rec.version > RECIPE_VERSION:
         raise RiskcoreError(
             f"the recipe has version {rec.version}; this riskcore reads up to {RECIPE_VERSION}"
         )
-    absent = [c for c in (*rec.qis, *rec.sensitive) if c not in data.columns]
+    named = [str(m["column"]) for m in rec.masking] + [str(x["column"]) for x in rec.safe_harbor]
+    if rec.date_shift is not None:
+        named += [rec.date_shift["person"], *rec.date_shift["columns"]]
+    absent = [c for c in (*rec.qis, *rec.sensitive, *named) if c not in data.columns]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}, which the recipe names")
+    keyed = keyed_steps(rec)
+    secret: SecretKey | None = None
+    if keyed and not skip_keyed:
+        if key is None:
+            raise RiskcoreError(
+                f"the recipe has keyed steps ({'; '.join(keyed)}): give the key they were made "
+                "with (riskcore apply --key-file FILE)"
+            )
+        secret = SecretKey(key)
+        if rec.key_check is not None and key_check(secret) != rec.key_check:
+            raise RiskcoreError(
+                "this key is not the one the recipe was made with (its check value differs): "
+                "the tokens and shifted dates would not match the earlier release"
+            )
+    work = data
+    if rec.safe_harbor:
+        work = run_safe_harbor(work, rec.safe_harbor).data
+    if rec.date_shift is not None and secret is not None:
+        ds = rec.date_shift
+        work = shift_dates(
+            work,
+            person=ds["person"],
+            columns=ds["columns"],
+            max_days=int(ds["max_days"]),
+            key=secret,
+        )
+    lookups: list[pd.DataFrame] = []
+    for step in rec.masking:
+        if MASK_OPERATORS.get(str(step["operator"]), False) and secret is None:
+            continue
+        work, lookup = _mask(work, step, secret)
+        if lookup is not None:
+            lookups.append(lookup)
+    lookup_table = (
+        pd.concat(lookups, ignore_index=True)[["column", "original", "surrogate"]]
+        if lookups
+        else pd.DataFrame()
+    )
+    skipped = tuple(keyed) if secret is None else ()
+    if not rec.qis:
+        return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table)
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
-    work = data.copy()
     for q in rec.qis:
-        h = _rebuild(data[q], rec.hierarchies[q])
-        leaf = h.leaf_index(data[q])
+        h = _rebuild(work[q], rec.hierarchies[q])
+        leaf = h.leaf_index(work[q])
         miss = leaf == -1
         if miss.any():
-            vals = pd.unique(data[q][miss])
+            vals = pd.unique(work[q][miss])
             unknown[q] = [v.item() if isinstance(v, np.generic) else v for v in vals[:20]]
             n_unknown[q] = int(miss.sum())
             # the new values join the top of the hierarchy: "*" at every level but 0
@@ -180,5 +429,7 @@ def apply_recipe(data: pd.DataFrame, recipe: Recipe | Mapping[str, Any]) -> Appl
         n_unknown=n_unknown,
         suppressed=node.suppressed,
         within_limit=node.anonymous,
+        skipped=skipped,
         data=out,
+        lookup=lookup_table,
     )

@@ -28,7 +28,7 @@ import datetime as _dt
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -43,6 +43,7 @@ from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
 __all__ = [
     "CATEGORIES",
     "PRESIDIO_CATEGORY",
+    "PRESIDIO_MISSING",
     "RESTRICTED_ZIP3",
     "CategoryFinding",
     "PiiFinding",
@@ -53,7 +54,10 @@ __all__ = [
     "ages_to_90_plus",
     "apply_safe_harbor",
     "dates_to_year",
+    "presidio_available",
+    "run_safe_harbor",
     "safe_harbor_check",
+    "safe_harbor_plan",
     "scan_free_text",
     "zip_to_zip3",
 ]
@@ -579,6 +583,80 @@ _REMEDY = {
 }
 
 
+def safe_harbor_plan(
+    data: pd.DataFrame,
+    roles: ColumnRoles | None = None,
+    *,
+    as_of: int | None = None,
+    suggestions: RoleSuggestions | None = None,
+) -> list[dict[str, Any]]:
+    """Return the Safe Harbor transform each column needs, as recipe steps.
+
+    Using the same rule as :func:`safe_harbor_check`: 5-digit ZIP codes and
+    3-digit areas get ``zip3`` (:func:`zip_to_zip3`); ages ``age_90_plus``
+    (:func:`ages_to_90_plus`); full dates ``date_year`` (:func:`dates_to_year`,
+    with ``birth`` for birth dates and years of birth, and the reference year
+    ``as_of``); every other direct identifier (names, SSNs, streets, cities,
+    record numbers, and the columns tagged as direct identifiers in ``roles``)
+    ``dropped``. Columns that need nothing have no step.
+
+    Returns
+    -------
+    list of dict
+        ``{"column", "action", ...}`` in column order; :func:`run_safe_harbor`
+        applies them (to this table or next month's).
+    """
+    year_now, sugg, tagged = _inputs(data, roles, as_of, suggestions)
+    plan: list[dict[str, Any]] = []
+    for name, s in sugg.items():
+        if s.kind in ("zip", "zip3"):
+            plan.append({"column": name, "action": "zip3"})
+        elif s.kind == "age":
+            plan.append({"column": name, "action": "age_90_plus"})
+        elif s.kind in ("dob", "birth_year"):
+            plan.append({"column": name, "action": "date_year", "birth": True, "as_of": year_now})
+        elif s.kind == "date" or (s.kind == "year" and s.role == "identifier"):
+            plan.append({"column": name, "action": "date_year", "birth": False, "as_of": year_now})
+        elif s.role == "identifier" or name in tagged:
+            why = s.reason if s.role == "identifier" else "tagged as a direct identifier"
+            plan.append({"column": name, "action": "dropped", "why": why})
+    return plan
+
+
+def run_safe_harbor(data: pd.DataFrame, plan: Sequence[Mapping[str, Any]]) -> SafeHarborTransform:
+    """Apply Safe Harbor steps (from :func:`safe_harbor_plan` or a recipe) to a table.
+
+    Raises
+    ------
+    RiskcoreError
+        For a column the table does not have, or an unknown action.
+    """
+    out = data.copy()
+    steps: list[TransformStep] = []
+    drop: list[str] = []
+    for spec in plan:
+        name, action = str(spec["column"]), str(spec["action"])
+        if name not in data.columns:
+            raise RiskcoreError(f"the table has no column {name!r}, which a Safe Harbor step names")
+        col = data[name]
+        if action == "zip3":
+            out[name], step = zip_to_zip3(col)
+        elif action == "age_90_plus":
+            out[name], step = ages_to_90_plus(col)
+        elif action == "date_year":
+            out[name], step = dates_to_year(
+                col, birth=bool(spec.get("birth", False)), as_of=spec.get("as_of")
+            )
+        elif action == "dropped":
+            drop.append(name)
+            why = spec.get("why") or "a direct identifier"
+            step = TransformStep(name, "dropped", int(col.notna().sum()), f"Dropped: {why}.")
+        else:
+            raise RiskcoreError(f"unknown Safe Harbor action {action!r} for {name!r}")
+        steps.append(step)
+    return SafeHarborTransform(out.drop(columns=drop), tuple(steps))
+
+
 def apply_safe_harbor(
     data: pd.DataFrame,
     roles: ColumnRoles | None = None,
@@ -588,13 +666,8 @@ def apply_safe_harbor(
 ) -> SafeHarborTransform:
     """Apply the standard Safe Harbor transforms to every column that needs one.
 
-    Using the same rule as :func:`safe_harbor_check`: 5-digit ZIP codes and
-    3-digit areas go through :func:`zip_to_zip3`; ages through
-    :func:`ages_to_90_plus`; full dates through :func:`dates_to_year`
-    (birth dates and years of birth grouping ages over 89); every other
-    direct identifier (names, SSNs, streets, cities, record numbers, and
-    the columns tagged as direct identifiers in ``roles``) is dropped.
-    Columns that need nothing are left as they are.
+    :func:`safe_harbor_plan` (the rule of :func:`safe_harbor_check`) run by
+    :func:`run_safe_harbor`. Columns that need nothing are left as they are.
 
     Parameters
     ----------
@@ -607,28 +680,9 @@ def apply_safe_harbor(
         The new table (``data`` is not changed) and one step per column
         changed or dropped.
     """
-    year_now, sugg, tagged = _inputs(data, roles, as_of, suggestions)
-    out = data.copy()
-    steps: list[TransformStep] = []
-    drop: list[str] = []
-    for name, s in sugg.items():
-        col = data[name]
-        step: TransformStep | None = None
-        if s.kind in ("zip", "zip3"):
-            out[name], step = zip_to_zip3(col)
-        elif s.kind == "age":
-            out[name], step = ages_to_90_plus(col)
-        elif s.kind in ("dob", "birth_year"):
-            out[name], step = dates_to_year(col, birth=True, as_of=year_now)
-        elif s.kind == "date" or (s.kind == "year" and s.role == "identifier"):
-            out[name], step = dates_to_year(col, as_of=year_now)
-        elif s.role == "identifier" or name in tagged:
-            drop.append(name)
-            why = s.reason if s.role == "identifier" else "tagged as a direct identifier"
-            step = TransformStep(name, "dropped", int(col.notna().sum()), f"Dropped: {why}.")
-        if step is not None:
-            steps.append(step)
-    return SafeHarborTransform(out.drop(columns=drop), tuple(steps))
+    return run_safe_harbor(
+        data, safe_harbor_plan(data, roles, as_of=as_of, suggestions=suggestions)
+    )
 
 
 # ------------------------------------------------------------------ free text (optional Presidio)
@@ -660,12 +714,6 @@ PRESIDIO_CATEGORY: dict[str, str | None] = {
     "ORGANIZATION": None,
     "NRP": None,
 }
-
-_PRESIDIO_MISSING = (
-    "free-text PII detection needs the optional package presidio-analyzer "
-    "(pip install presidio-analyzer); it runs offline with spaCy's blank English pipeline, "
-    "no model download. Column roles and the Safe Harbor checklist work without it."
-)
 
 
 @dataclass(frozen=True)
@@ -714,6 +762,25 @@ class PiiScan(Result):
     note: str
 
 
+def presidio_available() -> bool:
+    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra)."""
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(m) is not None for m in ("presidio_analyzer", "spacy"))
+    except (ImportError, ValueError):  # a module set to None in sys.modules: absent
+        return False
+
+
+#: What to do when Presidio is absent (the page shows it).
+PRESIDIO_MISSING = (
+    "free-text PII detection needs the optional package presidio-analyzer: "
+    "pip install 'presidio-analyzer>=2.2,<2.3' (or pip install -e '.[pii]'), then restart "
+    "the app. It runs offline with spaCy's blank English pipeline, no model download. Column "
+    "roles and the Safe Harbor checklist work without it."
+)
+
+
 @functools.cache
 def _analyzer() -> Any:
     """Return a Presidio analyzer on spaCy's blank English pipeline (built once, ~2 s)."""
@@ -724,7 +791,7 @@ def _analyzer() -> Any:
         from presidio_analyzer import AnalyzerEngine
         from presidio_analyzer.nlp_engine import SpacyNlpEngine
     except ImportError:
-        raise RiskcoreError(_PRESIDIO_MISSING) from None
+        raise RiskcoreError(PRESIDIO_MISSING) from None
     engine = SpacyNlpEngine()
     engine.nlp = {"en": spacy.blank("en")}
     return AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])

@@ -12,6 +12,9 @@ Modules
     the clipped-mean trade-off.
 :mod:`~riskcore.dp.accounting`
     Composition theorems and the privacy ledger.
+:mod:`~riskcore.dp.sources`
+    Data sources and the persisted ledgers charged for them (stored by
+    :mod:`riskcore.ledgers`).
 :mod:`~riskcore.dp.identifiability`
     Epsilon from a bound on re-identification (Lee & Clifton 2012).
 :mod:`~riskcore.dp.sample_aggregate`
@@ -30,13 +33,15 @@ neither. Every public name of these modules except those of ``release`` and
 
 from riskcore.dp.accounting import (
     Accounting,
+    BudgetChangeRefusedError,
     BudgetExceededError,
+    Charger,
     CompositionCurves,
     LedgerEntry,
-    LedgerReset,
     LedgerTotals,
     PrivacyLedger,
     advanced_composition,
+    change_needs_reason,
     composition_curves,
     zcdp_of_gaussian,
     zcdp_of_pure,
@@ -93,21 +98,36 @@ from riskcore.dp.sensitivity import (
     data_bounds,
     sensitivity,
 )
+from riskcore.dp.sources import (
+    DEFAULT_DELTA_BUDGET,
+    DEFAULT_EPSILON_BUDGET,
+    BudgetSetting,
+    DataSource,
+    LedgerLookup,
+    StoredLedger,
+    shape_of,
+)
 
 __all__ = [
     "ANALYSED_MECHANISMS",
+    "DEFAULT_DELTA_BUDGET",
+    "DEFAULT_EPSILON_BUDGET",
     "EPSILON_GRID_RANGE",
     "LAPLACE_95",
     "MECHANISM_LABELS",
     "NEIGHBOURING_LABELS",
     "Accounting",
+    "BudgetChangeRefusedError",
     "BudgetExceededError",
+    "BudgetSetting",
+    "Charger",
     "ClippingTradeoff",
     "CompositionCurves",
+    "DataSource",
     "ErrorCurve",
     "IdentifiabilityResult",
     "LedgerEntry",
-    "LedgerReset",
+    "LedgerLookup",
     "LedgerTotals",
     "Mechanism",
     "Neighbouring",
@@ -117,9 +137,11 @@ __all__ = [
     "SampleAggregate",
     "Sensitivity",
     "Statistic",
+    "StoredLedger",
     "accuracy_for_epsilon",
     "advanced_composition",
     "as_mechanism",
+    "change_needs_reason",
     "clipping_tradeoff",
     "composition_curves",
     "data_bounds",
@@ -146,6 +168,7 @@ __all__ = [
     "posterior_curve",
     "sample_and_aggregate",
     "sensitivity",
+    "shape_of",
     "simulate_noise",
     "tight_identifiability_epsilon",
     "worst_case_identifiability_risk",

@@ -1,4 +1,4 @@
-"""Privacy accounting: composition theorems and the session's budget ledger.
+"""Privacy accounting: composition theorems and the budget ledger.
 
 References
 ----------
@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -32,13 +31,15 @@ from riskcore.errors import RiskcoreError
 
 __all__ = [
     "Accounting",
+    "BudgetChangeRefusedError",
     "BudgetExceededError",
+    "Charger",
     "CompositionCurves",
     "LedgerEntry",
-    "LedgerReset",
     "LedgerTotals",
     "PrivacyLedger",
     "advanced_composition",
+    "change_needs_reason",
     "composition_curves",
     "zcdp_of_gaussian",
     "zcdp_of_pure",
@@ -48,6 +49,10 @@ __all__ = [
 
 class BudgetExceededError(RiskcoreError):
     """Raise when a release would take the ledger past its privacy budget."""
+
+
+class BudgetChangeRefusedError(RiskcoreError):
+    """Raise when a budget is loosened after spending without a reason."""
 
 
 def advanced_composition(
@@ -224,40 +229,8 @@ Accounting = Literal["basic", "zcdp"]
 
 
 @dataclass(frozen=True)
-class LedgerReset(Result):
-    """One restart of a privacy ledger: when, and what had been spent before it.
-
-    Restarting forgets the releases, not the fact that they were made: the
-    log of restarts stays with the ledger, so a reader can see that the
-    budget was spent before.
-
-    Attributes
-    ----------
-    at : str
-        UTC time of the restart, ISO 8601 ("2026-11-23T12:03:00+00:00").
-    epsilon_spent, delta_spent : float
-        What the ledger had spent under its accounting just before.
-    releases : int
-        How many releases were forgotten.
-    accounting : str
-        The accounting ``epsilon_spent`` was counted with.
-    """
-
-    at: str
-    epsilon_spent: float
-    delta_spent: float
-    releases: int
-    accounting: str = "basic"
-
-    @property
-    def time(self) -> datetime:
-        """Return ``at`` as an aware datetime."""
-        return datetime.fromisoformat(self.at)
-
-
-@dataclass(frozen=True)
 class PrivacyLedger(Result):
-    """A session's privacy budget and the releases charged to it.
+    """A privacy budget and the releases charged to it.
 
     A value object: :meth:`charge` returns a new ledger or raises
     :class:`BudgetExceededError`; the ledger itself never changes.
@@ -271,15 +244,18 @@ class PrivacyLedger(Result):
         composition (sum of epsilons and deltas) or zCDP (sum of rho,
         converted at ``delta_budget``).
     entries : tuple of LedgerEntry
-    resets : tuple of LedgerReset
-        Every restart of this ledger (:meth:`restart`), oldest first.
+
+    Notes
+    -----
+    A ledger has no restart: the releases already made still leak what
+    they leaked, whatever a new ledger would say. The persisted ledger
+    (:mod:`riskcore.ledgers`) is append-only.
     """
 
     epsilon_budget: float
     delta_budget: float = 1e-6
     accounting: Accounting = "basic"
     entries: tuple[LedgerEntry, ...] = field(default_factory=tuple)
-    resets: tuple[LedgerReset, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         check_epsilon(self.epsilon_budget, "the epsilon budget")
@@ -329,8 +305,8 @@ class PrivacyLedger(Result):
         if eps > self.epsilon_budget * (1 + tol):
             spent = self.spent()[0]
             raise BudgetExceededError(
-                f"Refused: this release costs epsilon {entry.epsilon:.4g} and the session "
-                f"has spent {spent:.4g} of its budget of {self.epsilon_budget:.4g} "
+                f"Refused: this release costs epsilon {entry.epsilon:.4g} and this data "
+                f"has already spent {spent:.4g} of its budget of {self.epsilon_budget:.4g} "
                 f"({self.accounting} composition); it would bring the total to {eps:.4g}. "
                 f"Only {self.remaining():.4g} is left. Ask a cheaper query (smaller "
                 f"epsilon) or raise the budget before any release is published."
@@ -342,25 +318,6 @@ class PrivacyLedger(Result):
             )
         return new
 
-    def restart(self, *, at: datetime | None = None) -> PrivacyLedger:
-        """Return a new ledger with no releases, logging the restart in ``resets``.
-
-        The budget and accounting stay; the releases are forgotten but the
-        restart is recorded (UTC time, epsilon and delta spent, releases
-        forgotten), so starting over is never silent.
-
-        Parameters
-        ----------
-        at : datetime, optional
-            Time of the restart (aware; converted to UTC). Defaults to now.
-        """
-        when = (at or datetime.now(UTC)).astimezone(UTC)
-        eps, dl = self.spent()
-        log = LedgerReset(
-            when.isoformat(timespec="seconds"), eps, dl, len(self.entries), self.accounting
-        )
-        return replace(self, entries=(), resets=(*self.resets, log))
-
     def to_dict(self) -> dict[str, Any]:
         """Return the ledger as JSON-ready values, with what is spent and the totals.
 
@@ -371,3 +328,39 @@ class PrivacyLedger(Result):
             "spent": list(self.spent()),
             "totals": self.totals().to_dict(),
         }
+
+
+class Charger(Protocol):
+    """What a release charges before it draws noise: a :class:`PrivacyLedger` (in memory),
+    or a persisted ledger's handle (:class:`riskcore.ledgers.LedgerHandle`), which reserves
+    the cost in the database."""
+
+    def charge(self, entry: LedgerEntry) -> PrivacyLedger:
+        """Return the ledger with ``entry`` charged, or raise :class:`BudgetExceededError`."""
+        ...
+
+
+def change_needs_reason(old: PrivacyLedger, new: PrivacyLedger) -> bool:
+    """Return True when going from budget ``old`` to ``new`` needs a logged reason.
+
+    Before any release every setting is free. After one, a change that could
+    leave more budget to spend needs a reason: a higher epsilon or delta
+    budget, or another accounting (the same releases count differently under
+    basic composition and zCDP). Lowering a budget is always allowed.
+
+    Parameters
+    ----------
+    old, new : PrivacyLedger
+        The ledger in force and the one proposed (their entries are ``old``'s).
+
+    Returns
+    -------
+    bool
+    """
+    if not old.entries:
+        return False
+    return (
+        new.epsilon_budget > old.epsilon_budget
+        or new.delta_budget > old.delta_budget
+        or new.accounting != old.accounting
+    )

@@ -32,7 +32,7 @@ import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import check_delta, check_epsilon, check_one_of
-from riskcore.dp.accounting import LedgerEntry, PrivacyLedger
+from riskcore.dp.accounting import Charger, LedgerEntry, PrivacyLedger
 from riskcore.dp.mechanisms import Mechanism, as_mechanism
 from riskcore.dp.query import Query, _bounds, _column, _filtered, _histogram, _numeric, true_answer
 from riskcore.dp.sample_aggregate import SampleAggregate
@@ -327,7 +327,7 @@ def release(
     mechanism: Mechanism | ReleaseMechanism = Mechanism.LAPLACE,
     neighbouring: Neighbouring = "add_remove",
     delta: float | None = None,
-    ledger: PrivacyLedger,
+    ledger: Charger,
 ) -> Release:
     """Release a differentially private answer through OpenDP and charge the ledger.
 
@@ -342,9 +342,11 @@ def release(
     neighbouring : {"add_remove", "change_one"}
     delta : float, optional
         Required by the Gaussian mechanisms.
-    ledger : PrivacyLedger
-        The session's ledger; the release is refused (before any noise is
-        drawn) when it would exceed the budget.
+    ledger : PrivacyLedger or LedgerHandle
+        The ledger charged; the release is refused (before any noise is
+        drawn) when it would exceed the budget. A persisted ledger's handle
+        (:class:`riskcore.ledgers.LedgerHandle`) reserves the cost in the
+        database, atomically, before the noise is drawn.
 
     Returns
     -------
@@ -400,9 +402,7 @@ def release(
     )
 
 
-def release_sample_aggregate(
-    result: SampleAggregate, *, ledger: PrivacyLedger
-) -> SampleAggregateRelease:
+def release_sample_aggregate(result: SampleAggregate, *, ledger: Charger) -> SampleAggregateRelease:
     """Release a sample-and-aggregate estimate with OpenDP Laplace noise.
 
     The mean of k clamped block values moves by at most (hi - lo) / k when

@@ -16,6 +16,9 @@ records
     one record explained.
 presence
     Against a population table: k-map and delta-presence.
+missing
+    The missing-value policy: a missing QI value is a value of its own, or
+    matches any value (sdcMicro's convention; per-record compatible sets).
 assessment
     :func:`assess`: one partition, every metric.
 """

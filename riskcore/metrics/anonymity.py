@@ -57,7 +57,9 @@ class ClassSizeDistribution(Result):
     n_classes : tuple of int
         Number of classes of each size.
     n_records : tuple of int
-        Number of records in classes of each size (``size * n_classes``).
+        Number of records in classes of each size (``size * n_classes`` when the
+        classes partition the records; under the missing-value policy "any" the
+        records whose f_k is that size).
     """
 
     size: tuple[int, ...]
@@ -65,22 +67,43 @@ class ClassSizeDistribution(Result):
     n_records: tuple[int, ...]
 
 
-def class_size_distribution(sizes: np.ndarray) -> ClassSizeDistribution:
+def _check_records(records: np.ndarray | None, sizes: np.ndarray) -> np.ndarray:
+    """Return the records each class stands for: ``records``, or the sizes themselves."""
+    if records is None:
+        return sizes
+    rec = np.asarray(records).astype(np.int64, copy=False)
+    if rec.shape != sizes.shape:
+        raise ValueError("records must have one entry per class")
+    if len(rec) and (rec.min() <= 0 or np.any(rec > sizes)):
+        raise ValueError("each class stands for at least 1 and at most f_j records")
+    return rec
+
+
+def class_size_distribution(
+    sizes: np.ndarray, *, records: np.ndarray | None = None
+) -> ClassSizeDistribution:
     """Compute the distribution of class sizes (for the histogram).
 
     Parameters
     ----------
     sizes : numpy.ndarray
         f_j per class.
+    records : numpy.ndarray, optional
+        The records each class stands for, when the classes overlap (the
+        missing-value policy "any" of :mod:`riskcore.metrics.missing`: the
+        sizes are the f_k of the records of each ``"own"`` class, ``records``
+        their number); default the sizes.
 
     Returns
     -------
     ClassSizeDistribution
     """
     sizes = _check_sizes(sizes)
-    s, c = np.unique(sizes, return_counts=True)
+    rec = _check_records(records, sizes)
+    s, inv, c = np.unique(sizes, return_inverse=True, return_counts=True)
+    r = np.bincount(inv.reshape(-1), weights=rec, minlength=len(s)).astype(np.int64)
     return ClassSizeDistribution(
-        tuple(int(x) for x in s), tuple(int(x) for x in c), tuple(int(x) for x in s * c)
+        tuple(int(x) for x in s), tuple(int(x) for x in c), tuple(int(x) for x in r)
     )
 
 
@@ -115,28 +138,33 @@ class KAnonymityResult(Result):
         return self.unique_records / self.n_records if self.n_records else 0.0
 
 
-def k_anonymity(sizes: np.ndarray) -> KAnonymityResult:
+def k_anonymity(sizes: np.ndarray, *, records: np.ndarray | None = None) -> KAnonymityResult:
     """Compute k-anonymity from class sizes.
 
-    k = min_j f_j [S02]_; unique records = sum_j f_j [f_j = 1].
+    k = min_j f_j [S02]_; unique records = sum_j f_j [f_j = 1]. With
+    ``records`` (overlapping classes, the missing-value policy "any"), f_j
+    is the f_k of the r_j records of class j: n = sum_j r_j, k = min_j f_j,
+    unique records = sum_j r_j [f_j = 1].
 
     Parameters
     ----------
     sizes : numpy.ndarray
         f_j per class.
+    records : numpy.ndarray, optional
+        Records each class stands for (default ``sizes``).
 
     Returns
     -------
     KAnonymityResult
     """
     sizes = _check_sizes(sizes)
-    n = int(sizes.sum())
+    rec = _check_records(records, sizes)
     return KAnonymityResult(
         k=int(sizes.min()) if len(sizes) else 0,
-        n_records=n,
+        n_records=int(rec.sum()),
         n_classes=len(sizes),
-        unique_records=int((sizes == 1).sum()),
-        distribution=class_size_distribution(sizes),
+        unique_records=int(rec[sizes == 1].sum()),
+        distribution=class_size_distribution(sizes, records=records),
     )
 
 
@@ -183,6 +211,7 @@ def reidentification_risk(
     record_risk: np.ndarray | None = None,
     threshold: float = 0.09,
     model: Literal["prosecutor", "journalist", "marketer"] = "prosecutor",
+    records: np.ndarray | None = None,
 ) -> RiskResult:
     """Compute prosecutor, journalist or marketer re-identification risk.
 
@@ -202,6 +231,14 @@ def reidentification_risk(
     r_j = E[1/F_j | f_j] (:func:`riskcore.metrics.population.individual_risk`)
     and ``population_sizes`` holds the estimates F^_j used only in J / sum F^_j.
 
+    With ``records`` r_j (overlapping classes: the missing-value policy
+    "any" of :mod:`riskcore.metrics.missing`, where f_j is the f_k of the r_j
+    records of class j), every share counts records: n = sum_j r_j, records
+    at risk (1/n) sum_j r_j [risk_j > tau], prosecutor success rate
+    (1/n) sum_j r_j / f_j (the mean record risk, J/n when r_j = f_j),
+    marketer (1/n) sum_j r_j / F_j; J stays the number of classes (distinct
+    QI combinations, missing positions included).
+
     Parameters
     ----------
     sizes : numpy.ndarray
@@ -214,12 +251,16 @@ def reidentification_risk(
     threshold : float, default 0.09
         tau; see :data:`THRESHOLDS` for the cited values.
     model : {"prosecutor", "journalist", "marketer"}
+    records : numpy.ndarray, optional
+        Records each class stands for (default ``sizes``).
 
     Returns
     -------
     RiskResult
     """
-    f = _check_sizes(sizes).astype(np.float64)
+    sizes = _check_sizes(sizes)
+    w = _check_records(records, sizes).astype(np.float64)
+    f = sizes.astype(np.float64)
     tau = _check_threshold(threshold)
     check_one_of("model", model, ("prosecutor", "journalist", "marketer"))
     if population_sizes is None or model == "prosecutor":
@@ -230,7 +271,7 @@ def reidentification_risk(
             raise ValueError("population_sizes must have one entry per class")
         if np.any(big_f < f):
             raise ValueError("a population class cannot be smaller than its sample class")
-    n = f.sum()
+    n = w.sum()
     if n == 0:
         return RiskResult(model, tau, 0.0, 0.0, 0.0, 0.0)
     j = len(f)
@@ -242,10 +283,10 @@ def reidentification_risk(
         if risk.shape != f.shape:
             raise ValueError("record_risk must have one entry per class")
     highest = float(risk.max())
-    at_risk = float((f * (risk > tau)).sum() / n)
-    marketer = float((f * risk).sum() / n)
+    at_risk = float((w * (risk > tau)).sum() / n)
+    marketer = float((w * risk).sum() / n)
     if model == "prosecutor":
-        success = j / n
+        success = j / n if records is None else float((w / f).sum() / n)
     elif model == "journalist":
         success = max(j / big_f.sum(), marketer)
     else:

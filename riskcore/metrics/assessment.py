@@ -30,28 +30,53 @@ from riskcore.metrics.anonymity import (
     reidentification_risk,
 )
 from riskcore.metrics.diversity import DiversityResult, OrderSource, sensitive_metrics
+from riskcore.metrics.missing import (
+    MissingPolicy,
+    check_missing,
+    compatible_contingency,
+    compatible_sizes,
+    compatible_sums,
+    count_missing,
+)
 from riskcore.metrics.population import (
     PopulationUniqueness,
     individual_risk,
     population_uniqueness,
+    weighted_individual_risk,
 )
 
-__all__ = ["MISSING_POLICY", "Assessment", "Population", "assess", "class_table"]
+__all__ = [
+    "MISSING_POLICY",
+    "MISSING_POLICY_TEXT",
+    "Assessment",
+    "Population",
+    "assess",
+    "class_table",
+]
 
-#: How missing quasi-identifier values are treated (stated in every report).
-MISSING_POLICY = (
-    "missing quasi-identifier values count as one more value of their column; no record is dropped"
-)
+#: How missing quasi-identifier values are treated under each policy (stated in every report).
+MISSING_POLICY_TEXT: dict[str, str] = {
+    "own": "missing quasi-identifier values count as one more value of their column; "
+    "no record is dropped",
+    "any": "a missing quasi-identifier value matches any value of its column (sdcMicro's "
+    "convention): each record is counted with every record that agrees with it wherever "
+    "both are known, so k, risk, l and t are those of each record's compatible records; "
+    "no record is dropped",
+}
+#: The default policy's text.
+MISSING_POLICY = MISSING_POLICY_TEXT["own"]
 
 
 @dataclass(frozen=True)
 class Population:
     """Population sizes for journalist and marketer risk.
 
-    Give either a sampling fraction (F_j estimated as f_j / pi) or a
-    population table with the QI columns and a count column (F_j looked up
-    for each class; a class missing from the table, or smaller there than in
-    the sample, gets F_j = f_j, the conservative choice, and is reported).
+    Give one of: a sampling fraction (F_j estimated as f_j / pi); a column of
+    sampling weights (F_j estimated as the sum of the weights of the class's
+    records, sdcMicro's ``weightVar``); or a population table with the QI
+    columns and a count column (F_j looked up for each class; a class missing
+    from the table, or smaller there than in the sample, gets F_j = f_j, the
+    conservative choice, and is reported).
 
     Attributes
     ----------
@@ -61,15 +86,21 @@ class Population:
         Population counts per QI combination.
     count_column : str
         Name of the count column in ``table``.
+    weights : str, optional
+        The sampling-weight column of the assessed table (numbers of at
+        least 1: the people each record stands for). Needs the in-memory
+        engine, which gives each record's class.
     """
 
     sampling_fraction: float | None = None
     table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     count_column: str = "count"
+    weights: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.sampling_fraction is None) == (self.table is None):
-            raise ValueError("give exactly one of sampling_fraction and table")
+        given = [x is not None for x in (self.sampling_fraction, self.table, self.weights)]
+        if sum(given) != 1:
+            raise ValueError("give exactly one of sampling_fraction, weights and table")
         if self.sampling_fraction is not None:
             check_fraction("sampling_fraction", self.sampling_fraction)
 
@@ -91,7 +122,7 @@ class Assessment(Result):
     threshold : float
         Record-risk threshold used.
     missing_policy : str
-        How missing QI values were treated.
+        How missing QI values were treated, in words.
     population_note : str
         How population sizes were obtained, if at all.
     population_uniqueness : PopulationUniqueness or None
@@ -102,6 +133,16 @@ class Assessment(Result):
         The equivalence classes (sizes and QI values; not in :meth:`to_dict`,
         None after :meth:`from_dict`). Per-record questions go to the engine
         (:meth:`riskcore.engine.EncodedTable.record_classes`), never here.
+        Under either policy these are the classes of ``"own"`` (a missing
+        value one more value), which partition the records.
+    missing : {"own", "any"}
+        The missing-value policy (:mod:`riskcore.metrics.missing`).
+    missing_records : int
+        Records with at least one missing QI value.
+    matching : numpy.ndarray or None
+        Policy "any" only: f_k of the records of each class (the records
+        compatible with them, :func:`~riskcore.metrics.missing.compatible_sizes`),
+        what k and the risks are computed from (not in :meth:`to_dict`).
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -116,6 +157,9 @@ class Assessment(Result):
     population_uniqueness: PopulationUniqueness | None
     engine: str = "memory"
     classes: ClassTable | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
+    missing: str = "own"
+    missing_records: int = 0
+    matching: np.ndarray | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
 
     @property
     def k(self) -> int:
@@ -160,6 +204,8 @@ class Assessment(Result):
             "sensitive": {a: r.to_dict() for a, r in self.sensitive.items()},
             "class_size_distribution": self.anonymity.distribution.to_dict(),
             "missing_policy": self.missing_policy,
+            "missing": self.missing,
+            "missing_records": self.missing_records,
             "engine": self.engine,
         }
         if self.journalist is not None:
@@ -218,11 +264,16 @@ class Assessment(Result):
             population_note=str(data.get("population_note", "")),
             population_uniqueness=None if pu is None else PopulationUniqueness.from_dict(pu),
             engine=str(data.get("engine", "memory")),
+            missing=str(data.get("missing", "own")),
+            missing_records=int(data.get("missing_records", 0)),
         )
 
 
 def _population_sizes(
-    classes: ClassTable, population: Population
+    classes: ClassTable,
+    population: Population,
+    engine: Engine,
+    sizes: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None, str]:
     """Return F_j per class, the estimated record risk if F_j is estimated, and a note.
 
@@ -230,9 +281,43 @@ def _population_sizes(
     (None here). With only a sampling fraction F_j is unknown: the record
     risk is E[1/F_j | f_j] of the individual-risk model
     (:func:`~riskcore.metrics.population.individual_risk`), never 1/(f_j / pi),
-    and F^_j = f_j / pi serves only in J / sum F^_j.
+    and F^_j = f_j / pi serves only in J / sum F^_j. With sampling weights
+    w_i, F^_j = sum of w_i over the class's records and the record risk is
+    E[1/F_j | f_j] with p_j = f_j / F^_j
+    (:func:`~riskcore.metrics.population.weighted_individual_risk`, exact),
+    as sdcMicro's ``measure_risk`` with ``weightVar``.
+
+    ``sizes`` (the missing-value policy "any") are the f_k of each class,
+    used instead of its size; a population table's F_j is then the count of
+    its rows compatible with the class (a missing value, on either side,
+    matching any value), and with weights F_k is the weight sum over the
+    compatible records (sdcMicro's F_k).
     """
-    f = classes.sizes
+    any_policy = sizes is not None
+    f = classes.sizes if sizes is None else sizes
+    if population.weights is not None:
+        from riskcore.metrics.records import sampling_weights
+
+        col = population.weights
+        if col in classes.qis:
+            raise RolesError(f"the weight column {col!r} cannot also be a quasi-identifier")
+        if not isinstance(engine, EncodedTable):
+            raise RiskcoreError(
+                "sampling weights need each record's class, which only the in-memory engine "
+                "gives: assess an EncodedTable or a DataFrame"
+            )
+        w = sampling_weights(engine, col)
+        per_class = np.bincount(
+            engine.record_classes(classes.qis), weights=w, minlength=classes.n_classes
+        )
+        big_f = compatible_sizes(classes, per_class) if any_policy else per_class
+        big_f = np.maximum(big_f, f)  # float rounding only: every weight is at least 1
+        return (
+            big_f,
+            weighted_individual_risk(f, big_f, method="exact"),
+            "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi, "
+            f"with population class sizes estimated as the sum of the sampling weights in {col}",
+        )
     if population.sampling_fraction is not None:
         pi = float(population.sampling_fraction)
         return (
@@ -250,14 +335,17 @@ def _population_sizes(
     if missing:
         raise RolesError(f"the population table has no column {missing[0]!r}")
     reps = classes.values()
-    pop = (
-        table.groupby(qis, dropna=False, observed=True, sort=False)[population.count_column]
-        .sum()
-        .rename("__F")
-        .reset_index()
-    )
-    merged = reps.merge(pop, on=qis, how="left", sort=False)
-    big_f = merged["__F"].to_numpy(dtype=np.float64, na_value=np.nan)
+    if any_policy:
+        big_f = _compatible_population(reps, table, qis, population.count_column)
+    else:
+        pop = (
+            table.groupby(qis, dropna=False, observed=True, sort=False)[population.count_column]
+            .sum()
+            .rename("__F")
+            .reset_index()
+        )
+        merged = reps.merge(pop, on=qis, how="left", sort=False)
+        big_f = merged["__F"].to_numpy(dtype=np.float64, na_value=np.nan)
     bad = np.isnan(big_f) | (big_f < f)
     big_f = np.where(bad, f, big_f)
     note = "population class sizes taken from the population table"  # risk 1/F_j
@@ -267,6 +355,37 @@ def _population_sizes(
             "sample were given F_j = f_j (conservative)"
         )
     return big_f, None, note
+
+
+def _compatible_population(
+    reps: pd.DataFrame, table: pd.DataFrame, qis: list[str], count_column: str
+) -> np.ndarray:
+    """Return, per class (its QI values in ``reps``), the population count of compatible rows.
+
+    Both sides are coded together, column by column (a missing value on
+    either side matching any value); a class no row is compatible with gets
+    NaN (absent).
+    """
+    t_codes, s_codes, t_known, s_known = [], [], [], []
+    for q in qis:
+        both = pd.concat([reps[q].astype(object), table[q].astype(object)], ignore_index=True)
+        codes = pd.factorize(both, use_na_sentinel=True)[0].astype(np.int64)
+        tc, sc = codes[: len(reps)], codes[len(reps) :]
+        t_known.append(tc >= 0)
+        s_known.append(sc >= 0)
+        t_codes.append(np.maximum(tc, 0))
+        s_codes.append(np.maximum(sc, 0))
+    counts = pd.to_numeric(table[count_column], errors="coerce").to_numpy(dtype=np.float64)
+    t, _, sums = compatible_sums(
+        t_codes,
+        np.column_stack(t_known),
+        s_codes,
+        np.column_stack(s_known),
+        np.nan_to_num(counts),
+    )
+    out = np.full(len(reps), np.nan)
+    out[t] = sums
+    return out
 
 
 def assess(
@@ -279,6 +398,7 @@ def assess(
     distance: str | Mapping[str, str] | None = None,
     order: Mapping[str, Iterable[Any]] | None = None,
     population: Population | None = None,
+    missing: MissingPolicy = "own",
 ) -> Assessment:
     """Assess a table: k-anonymity, risk, l-diversity and t-closeness.
 
@@ -315,7 +435,17 @@ def assess(
         ranked at both ends and the larger t kept
         (:func:`~riskcore.metrics.t_closeness_per_class`).
     population : Population, optional
-        Population sizes, for journalist and marketer risk.
+        Population sizes, for journalist and marketer risk: a sampling
+        fraction, a sampling-weight column or a population table.
+    missing : {"own", "any"}, default "own"
+        The missing-value policy of every class-based figure
+        (:mod:`riskcore.metrics.missing`): a missing QI value is a value of
+        its own, or matches any value (sdcMicro's convention), each record
+        then being judged on the records compatible with it: k = min f_k,
+        prosecutor risk 1/f_k, l and t over its compatible records, and with
+        a population the compatible population count. Population uniqueness
+        (Zayatz, Pitman, SNB) needs disjoint classes and is computed on the
+        ``"own"`` classes under both policies (the population note says so).
 
     Returns
     -------
@@ -337,14 +467,28 @@ def assess(
     else:
         dist = {s: distance.get(s) for s in sens}
     orders, sources = _value_orders(engine, sens, dist, order or {})
+    policy = check_missing(missing)
     tab = engine.tabulate(qis, sens)
-    sizes = tab.classes.sizes
+    own = tab.classes.sizes
+    missing_records = count_missing(tab.classes)
+    records: np.ndarray | None = None
+    sizes, tables = own, tab.sensitive
+    if policy == "any" and missing_records:
+        records, sizes = own, compatible_sizes(tab.classes)
+        tables = {s: compatible_contingency(tab.classes, tab.sensitive[s]) for s in sens}
     journalist = marketer = pop_unique = None
     note = ""
     if population is not None:
         if population.sampling_fraction is not None:
-            pop_unique = population_uniqueness(sizes, population.sampling_fraction)
-        big_f, record_risk, note = _population_sizes(tab.classes, population)
+            pop_unique = population_uniqueness(own, population.sampling_fraction)
+        big_f, record_risk, note = _population_sizes(
+            tab.classes, population, engine, None if records is None else sizes
+        )
+        if records is not None and pop_unique is not None:
+            note += (
+                "; population uniqueness needs disjoint classes and is estimated on the "
+                "classes with a missing value as a value of its own"
+            )
         journalist, marketer = (
             reidentification_risk(
                 sizes,
@@ -352,31 +496,36 @@ def assess(
                 record_risk=record_risk,
                 threshold=threshold,
                 model=model,
+                records=records,
             )
             for model in ("journalist", "marketer")
         )
     return Assessment(
         quasi_identifiers=qis,
-        anonymity=k_anonymity(sizes),
-        prosecutor=reidentification_risk(sizes, threshold=threshold),
+        anonymity=k_anonymity(sizes, records=records),
+        prosecutor=reidentification_risk(sizes, threshold=threshold, records=records),
         journalist=journalist,
         marketer=marketer,
         sensitive={
             s: sensitive_metrics(
-                tab.sensitive[s],
+                tables[s],
                 c=c,
                 distance=dist[s],  # type: ignore[arg-type]
                 order=orders.get(s),
                 order_source=sources.get(s, "given"),
+                records=records,
             )
             for s in sens
         },
         threshold=float(threshold),
-        missing_policy=MISSING_POLICY,
+        missing_policy=MISSING_POLICY_TEXT[policy],
         population_note=note,
         population_uniqueness=pop_unique,
         engine=tab.engine,
         classes=tab.classes,
+        missing=policy,
+        missing_records=missing_records,
+        matching=sizes if policy == "any" else None,
     )
 
 
@@ -463,19 +612,23 @@ def class_table(
     pandas.DataFrame
         One row per class: the QI values, ``records``, ``risk`` (1/f_j) and,
         per sensitive attribute, distinct values, entropy l, recursive l,
-        t and the share of the most frequent value.
+        t and the share of the most frequent value. Under the missing-value
+        policy "any", also ``compatible records`` (f_k), the risk being 1/f_k
+        and the sensitive figures those of the compatible records.
     """
     classes = assessment.classes
     if classes is None:
         raise ValueError("this assessment has no class table (it was read back from JSON)")
-    sizes = classes.sizes
+    sizes = classes.sizes if assessment.matching is None else assessment.matching
     ids = np.arange(len(sizes)) if class_ids is None else np.asarray(class_ids, dtype=np.int64)
     ids = ids[np.argsort(sizes[ids], kind="stable")]
     if limit is not None:
         ids = ids[:limit]
     out = classes.values(ids)
     out.insert(0, "class", ids)
-    out["records"] = sizes[ids]
+    out["records"] = classes.sizes[ids]
+    if assessment.matching is not None:
+        out["compatible records"] = sizes[ids]
     out["risk"] = 1.0 / sizes[ids]
     for name, r in assessment.sensitive.items():
         pc = r.per_class

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 import numbers
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -278,8 +278,18 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
     new_code[present[rank]] = np.arange(len(present))
     new_labels = np.empty(len(present) + int(missing.any()), dtype=object)
     new_labels[: len(present)] = labels[present[rank]]
-    return Contingency.from_cells(
-        name,
+    return _recoded(table, new_code, new_labels)
+
+
+def _recoded(table: Contingency, new_code: np.ndarray, new_labels: np.ndarray) -> Contingency:
+    """Return the table with value codes renumbered, its value totals carried over.
+
+    The totals are renumbered, not re-summed from the cells: under the
+    missing-value policy "any" the classes overlap and the cells add up to
+    more than the table (:func:`riskcore.metrics.missing.compatible_contingency`).
+    """
+    out = Contingency.from_cells(
+        table.attribute,
         table.cell_class,
         new_code[table.cell_value],
         table.cell_count,
@@ -287,21 +297,15 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
         labels=new_labels,
         ordered=True,
     )
+    totals = np.bincount(new_code, weights=table.value_totals, minlength=len(new_labels))
+    return replace(out, value_totals=totals.astype(np.int64))
 
 
 def _missing_first(table: Contingency) -> Contingency:
     """Move the missing value of an ordered table (its last code) to the first code."""
     m = table.n_values
     code = np.r_[np.arange(1, m), 0]
-    return Contingency.from_cells(
-        table.attribute,
-        table.cell_class,
-        code[table.cell_value],
-        table.cell_count,
-        n_classes=len(table.class_sizes),
-        labels=np.r_[table.labels[-1:], table.labels[:-1]],
-        ordered=True,
-    )
+    return _recoded(table, code, np.r_[table.labels[-1:], table.labels[:-1]])
 
 
 def _ordered_emd(table: Contingency) -> np.ndarray:
@@ -527,6 +531,7 @@ def sensitive_metrics(
     distance: Distance | None = None,
     order: Iterable[Any] | None = None,
     order_source: OrderSource = "given",
+    records: np.ndarray | None = None,
 ) -> DiversityResult:
     """Compute every l-diversity and t-closeness figure of one sensitive attribute.
 
@@ -543,6 +548,11 @@ def sensitive_metrics(
         :func:`t_closeness_per_class` for the rule on missing values).
     order_source : {"given", "categories"}, default "given"
         Where ``order`` came from, stated in the result (ignored without it).
+    records : numpy.ndarray, optional
+        Records each class stands for when the classes overlap (the
+        compatible sets of the missing-value policy "any",
+        :func:`riskcore.metrics.missing.compatible_contingency`); default the
+        class sizes. Only the count of records in homogeneous classes reads it.
 
     Returns
     -------
@@ -583,7 +593,7 @@ def sensitive_metrics(
         t_closeness=0.0 if empty else float(t.max()),
         distance=distance,
         homogeneous_classes=int(homog.sum()),
-        homogeneous_records=int(table.class_sizes[homog].sum()),
+        homogeneous_records=int((table.class_sizes if records is None else records)[homog].sum()),
         n_missing=int(table.value_totals[_missing_mask(table.labels)].sum()),
         order_source=source,
         missing_rank=missing_rank,

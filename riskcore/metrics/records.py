@@ -53,6 +53,13 @@ from riskcore.metrics.diversity import (
     recursive_l_per_class,
     t_closeness_per_class,
 )
+from riskcore.metrics.missing import (
+    MissingPolicy,
+    check_missing,
+    compatible_contingency,
+    compatible_sizes,
+    known_mask,
+)
 from riskcore.metrics.population import weighted_individual_risk
 from riskcore.metrics.suda import SudaResult, suda
 
@@ -63,6 +70,9 @@ __all__ = [
     "explain_record",
     "record_individual_risk",
     "record_risk",
+    "record_subsets",
+    "riskiest_rows",
+    "row_position",
     "sampling_weights",
 ]
 
@@ -93,6 +103,22 @@ def _qis(table: EncodedTable, quasi_identifiers: Sequence[str]) -> tuple[str, ..
     for q in qis:
         table.column(q)  # raises RolesError naming an unknown column
     return qis
+
+
+def _matching(
+    table: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Return each record's class, the size each class is judged by, and whether it is f_k.
+
+    Under ``"own"`` (or without a missing QI value) the size is f_j, the
+    class size; under ``"any"`` it is f_k, the records compatible with the
+    class's records (:func:`riskcore.metrics.missing.compatible_sizes`).
+    """
+    cls = table.record_classes(qis)
+    classes = table.classes(qis)
+    if check_missing(missing) == "any" and not known_mask(classes).all():
+        return cls, compatible_sizes(classes), True
+    return cls, classes.sizes, False
 
 
 def sampling_weights(table: EncodedTable | pd.DataFrame, column: str) -> np.ndarray:
@@ -179,6 +205,8 @@ class IndividualRisk(Result):
         f_j of each record's class.
     population_size : numpy.ndarray
         The estimated population size of each record's class.
+    missing : {"own", "any"}
+        The missing-value policy (:mod:`riskcore.metrics.missing`).
 
     The per-record arrays are not written to JSON.
     """
@@ -203,6 +231,7 @@ class IndividualRisk(Result):
     population_size: np.ndarray = field(
         default_factory=lambda: _no_floats, repr=False, metadata=NOT_IN_JSON
     )
+    missing: str = "own"
 
 
 def record_individual_risk(
@@ -213,6 +242,7 @@ def record_individual_risk(
     sampling_fraction: float | None = None,
     method: Method = "exact",
     threshold: float = 0.09,
+    missing: MissingPolicy = "own",
 ) -> IndividualRisk:
     """Compute every record's individual risk and the expected number of re-identifications.
 
@@ -229,9 +259,12 @@ def record_individual_risk(
     of re-identifications :math:`\\sum_i r_i` and its share of n, as in
     sdcMicro's ``measure_risk``.
 
-    sdcMicro's ``freqCalc`` lets a missing QI value match any value; here a
-    missing value is a value of its own (riskcore's policy), so the two agree
-    on data without missing QI values.
+    Missing QI values: by default (``missing="own"``) a missing value is a
+    value of its own. sdcMicro's ``freqCalc`` lets a missing value match any
+    value; ``missing="any"`` does the same (:mod:`riskcore.metrics.missing`):
+    f_j becomes f_k, the records compatible with the record, and \\hat F_j
+    the sum of their weights (sdcMicro's F_k), so the two agree on data with
+    missing QI values too (but for sdcMicro's one exception stated there).
 
     Parameters
     ----------
@@ -245,6 +278,8 @@ def record_individual_risk(
     threshold : float, default 0.09
         Records with a risk above it are counted (0.09: k = 11, US public
         release; El Emam 2013).
+    missing : {"own", "any"}, default "own"
+        The missing-value policy.
 
     Returns
     -------
@@ -270,8 +305,7 @@ def record_individual_risk(
     n = table.n_records
     if n == 0:
         raise RiskcoreError("the table has no records")
-    cls = table.record_classes(qis)
-    sizes = table.classes(qis).sizes
+    cls, sizes, any_policy = _matching(table, qis, missing)
     pi = (
         None
         if sampling_fraction is None
@@ -281,6 +315,8 @@ def record_individual_risk(
     if weights is not None:
         w = sampling_weights(table, weights)
         big_f = np.bincount(cls, weights=w, minlength=len(sizes))
+        if any_policy:  # the weights of every compatible record
+            big_f = compatible_sizes(table.classes(qis), weights=big_f)
         model = "weights"
     elif pi is not None:
         big_f = sizes / pi
@@ -309,6 +345,7 @@ def record_individual_risk(
         risk=r,
         class_size=sizes[cls].astype(np.int64),
         population_size=big_f[cls],
+        missing=missing,
     )
 
 
@@ -323,8 +360,13 @@ def _failing_targets(
     l_kind: str,
     c: float,
     t: float | None,
+    any_policy: bool = False,
 ) -> np.ndarray:
-    """Return, per class, the text naming the targets it fails ("" when none)."""
+    """Return, per class, the text naming the targets it fails ("" when none).
+
+    With ``any_policy`` the sizes are f_k and l / t those of each class's
+    compatible records (:func:`riskcore.metrics.missing.compatible_contingency`).
+    """
     flags: list[tuple[str, np.ndarray]] = []
     if k is not None:
         flags.append((f"k<{k}", sizes < k))
@@ -332,6 +374,8 @@ def _failing_targets(
         tab = table.tabulate(qis, sensitive)
         for s in sensitive:
             ct = tab.sensitive[s]
+            if any_policy:
+                ct = compatible_contingency(tab.classes, ct)
             if l is not None:
                 if l_kind == "distinct":
                     bad = distinct_l_per_class(ct) < l
@@ -376,6 +420,7 @@ def record_risk(
     max_msu_size: int | None = None,
     dis_fraction: float | None = None,
     suda_result: SudaResult | None = None,
+    missing: MissingPolicy = "own",
 ) -> pd.DataFrame:
     """Return one row per input record, in input order, with its risk figures.
 
@@ -385,7 +430,8 @@ def record_risk(
         The record's row number, the first data row being 1.
     ``class_size``
         f_j, the records sharing all its QI values (a missing value is a
-        value of its own).
+        value of its own); with ``missing="any"``, f_k, the records agreeing
+        with it wherever both are known (sdcMicro's ``fk``).
     ``prosecutor_risk``
         1 / f_j (El Emam's prosecutor model; Sweeney's k = min f_j).
     ``individual_risk``
@@ -432,6 +478,11 @@ def record_risk(
         ``sampling_fraction`` when given, else 0.01 (sdcMicro's default).
     suda_result : SudaResult, optional
         A SUDA result already computed on the same table and QIs (reused).
+    missing : {"own", "any"}, default "own"
+        The missing-value policy of the class size, the prosecutor and
+        individual risk and the failing targets (:mod:`riskcore.metrics.missing`);
+        the SUDA figures keep sdcMicro's rule (a missing value is never part
+        of a minimal sample unique).
 
     Returns
     -------
@@ -459,7 +510,12 @@ def record_risk(
     if t is not None and not 0 <= t <= 1:
         raise RiskcoreError("t must lie in [0, 1]")
     ir = record_individual_risk(
-        table, q, weights=weights, sampling_fraction=sampling_fraction, method=method
+        table,
+        q,
+        weights=weights,
+        sampling_fraction=sampling_fraction,
+        method=method,
+        missing=missing,
     )
     if dis_fraction is None:
         dis_fraction = sampling_fraction if sampling_fraction is not None else 0.01
@@ -467,11 +523,10 @@ def record_risk(
         suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
     elif suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
-    cls = table.record_classes(q)
-    sizes = table.classes(q).sizes
-    failing = _failing_targets(table, q, sizes, k=k, sensitive=sens, l=l, l_kind=l_kind, c=c, t=t)[
-        cls
-    ]
+    cls, sizes, any_policy = _matching(table, q, missing)
+    failing = _failing_targets(
+        table, q, sizes, k=k, sensitive=sens, l=l, l_kind=l_kind, c=c, t=t, any_policy=any_policy
+    )[cls]
     f = sizes[cls].astype(np.int64)
     return pd.DataFrame(
         {
@@ -489,6 +544,13 @@ def record_risk(
     )
 
 
+def row_position(row: object, n: int) -> int:
+    """Return the 0-based position of a row number (the first data row is 1), checked."""
+    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
+        raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
+    return int(row) - 1
+
+
 @dataclass(frozen=True)
 class RecordExplanation(Result):
     """Why one record is risky: its class, its minimal sample uniques, the QI that matters most.
@@ -502,7 +564,8 @@ class RecordExplanation(Result):
         The record's value of each QI as text (None when missing); never a
         direct identifier.
     class_size : int
-        f_j: records sharing all its QI values (itself included).
+        f_j: records sharing all its QI values (itself included); f_k under
+        the missing-value policy "any".
     value_counts : tuple of int
         Per QI, the records sharing the record's value of that QI alone.
     msus : tuple of tuple of str
@@ -541,6 +604,7 @@ def explain_record(
     suda_result: SudaResult | None = None,
     max_msu_size: int | None = None,
     dis_fraction: float = 0.01,
+    missing: MissingPolicy = "own",
 ) -> RecordExplanation:
     """Explain one record's risk: class size, MSUs, the QI contributing most.
 
@@ -555,6 +619,9 @@ def explain_record(
         computed with ``max_msu_size`` and ``dis_fraction``).
     max_msu_size : int, optional
     dis_fraction : float, default 0.01
+    missing : {"own", "any"}, default "own"
+        The missing-value policy of the class size (f_k under "any",
+        :mod:`riskcore.metrics.missing`).
 
     Returns
     -------
@@ -570,15 +637,13 @@ def explain_record(
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
     q = _qis(table, qis)
     n = table.n_records
-    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
-        raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
-    pos = int(row) - 1
+    pos = row_position(row, n)
     if suda_result is None:
         suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
     elif suda_result.quasi_identifiers != q or suda_result.n_records != n:
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
-    cls = table.record_classes(q)
-    size = int(table.classes(q).sizes[cls[pos]])
+    cls, sizes, _ = _matching(table, q, missing)
+    size = int(sizes[cls[pos]])
     counts = []
     for name in q:
         enc = table.column(name)
@@ -606,3 +671,128 @@ def explain_record(
         top_basis=basis,
         top_share=share,
     )
+
+
+#: Up to this many QIs every combination of a record's values is counted (2^m - 1 of them);
+#: above, the combinations of at most three values, the MSUs and all the QIs together.
+ALL_SUBSETS_UP_TO = 10
+
+
+def record_subsets(
+    data: EncodedTable | pd.DataFrame,
+    qis: Sequence[str],
+    row: int,
+    *,
+    msus: Sequence[Sequence[str]] = (),
+) -> pd.DataFrame:
+    r"""Count, for combinations of one record's QI values, the records sharing them.
+
+    For a set S of QIs, the count is :math:`|\{i : x_{iq} = x_{rq}\ \forall q \in S\}|`,
+    record r itself included (a missing value matches only a missing value,
+    as in the class sizes). It is computed on the class table, never on the
+    rows: each class c gets the bit pattern of the QIs on which it agrees
+    with r's class, the class sizes are summed per pattern, and the count of
+    S is the sum over the patterns that contain S (at most one pattern per
+    class, and at most 2^m).
+
+    Every combination is listed when there are at most
+    :data:`ALL_SUBSETS_UP_TO` QIs; otherwise those of at most three values,
+    the given MSUs and the set of all QIs.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+    qis : sequence of str
+    row : int
+        Row number, the first data row being 1.
+    msus : sequence of sequence of str
+        The record's minimal sample uniques (from
+        :meth:`~riskcore.metrics.suda.SudaResult.msus_of`), flagged in the
+        result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per combination, smallest first, then fewest sharing:
+        ``columns`` (tuple of QI names, in QI order), ``size`` (number of
+        values), ``sharing`` (records with those values, the record
+        included) and ``msu`` (True for a minimal sample unique).
+
+    Raises
+    ------
+    RolesError, RiskcoreError
+        For unknown or repeated QIs, an MSU naming another column, or a row
+        number outside 1 .. n.
+    """
+    import itertools
+
+    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    q = _qis(table, qis)
+    pos = row_position(row, table.n_records)
+    index = {name: i for i, name in enumerate(q)}
+    msu_masks = set()
+    for cols in msus:
+        unknown = [c for c in cols if c not in index]
+        if unknown or not cols:
+            raise RiskcoreError(f"an MSU names a column that is not a QI: {list(cols)!r}")
+        msu_masks.add(sum(1 << index[c] for c in cols))
+    classes = table.classes(q)
+    own = int(table.record_classes(q)[pos])
+    pattern = np.zeros(classes.n_classes, dtype=np.int64)
+    for i, key in enumerate(classes.keys):
+        pattern |= (key == key[own]).astype(np.int64) << i
+    patterns, inverse = np.unique(pattern, return_inverse=True)
+    weight = np.bincount(inverse.reshape(-1), weights=classes.sizes).astype(np.int64)
+    m = len(q)
+    if m <= ALL_SUBSETS_UP_TO:
+        masks = list(range(1, 1 << m))
+    else:
+        small = [
+            sum(1 << i for i in combo)
+            for size in range(1, 4)
+            for combo in itertools.combinations(range(m), size)
+        ]
+        masks = sorted(set(small) | msu_masks | {(1 << m) - 1})
+    wanted = np.asarray(masks, dtype=np.int64)
+    # sharing(S) = sum of the weights of the patterns p with p & S == S
+    hit = (patterns[None, :] & wanted[:, None]) == wanted[:, None]
+    sharing = (hit * weight[None, :]).sum(axis=1)
+    out = pd.DataFrame(
+        {
+            "columns": [tuple(name for i, name in enumerate(q) if s >> i & 1) for s in masks],
+            "size": [int(s).bit_count() for s in masks],
+            "sharing": sharing.astype(np.int64),
+            "msu": [s in msu_masks for s in masks],
+        }
+    )
+    return out.sort_values(["size", "sharing"], kind="stable").reset_index(drop=True)
+
+
+def riskiest_rows(
+    data: EncodedTable | pd.DataFrame, qis: Sequence[str], suda_result: SudaResult
+) -> np.ndarray:
+    """Return every row number (the first data row is 1), the riskiest record first.
+
+    The order of the Records page's table: smallest class first (highest
+    prosecutor risk 1/f_j), then highest DIS-SUDA score, then row number.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+    qis : sequence of str
+    suda_result : SudaResult
+        SUDA computed on the same table and QIs.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 row numbers, a permutation of 1 .. n.
+    """
+    table = data if isinstance(data, EncodedTable) else EncodedTable(data)
+    q = _qis(table, qis)
+    if suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
+        raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
+    size = table.classes(q).sizes[table.record_classes(q)]
+    order = np.lexsort((-suda_result.dis_score, size))  # stable: ties keep the row order
+    rows: np.ndarray = order.astype(np.int64) + 1
+    return rows

@@ -18,6 +18,7 @@ from riskcore._results import Result
 from riskcore._validation import check_positive_int
 from riskcore.engine import EncodedTable, Engine
 from riskcore.errors import RolesError
+from riskcore.metrics.missing import MissingPolicy, check_missing, compatible_sizes, known_mask
 
 __all__ = ["QIContribution", "SubsetUniqueness", "UniquenessResult", "subset_uniqueness"]
 
@@ -90,14 +91,26 @@ class UniquenessResult(Result):
     complete: bool
 
 
-def _unique_on(engine: Engine, cols: tuple[str, ...]) -> SubsetUniqueness:
-    """Return uniqueness over ``cols`` from the engine's class sizes alone."""
+def _unique_on(
+    engine: Engine, cols: tuple[str, ...], missing: MissingPolicy = "own"
+) -> SubsetUniqueness:
+    """Return uniqueness over ``cols`` from the engine's class sizes alone.
+
+    Under the missing-value policy "any" (:mod:`riskcore.metrics.missing`) a
+    record is unique when no other record agrees with it wherever both are
+    known (f_k = 1), and k = min f_k; this needs the class table (the QI
+    values of each class), which :class:`~riskcore.engine.EncodedTable` gives.
+    """
     sizes = engine.class_sizes(cols)
     n = int(sizes.sum())
     u = int((sizes == 1).sum())
-    return SubsetUniqueness(
-        cols, u, u / n if n else 0.0, len(sizes), int(sizes.min()) if len(sizes) else 0
-    )
+    k = int(sizes.min()) if len(sizes) else 0
+    if missing == "any" and isinstance(engine, EncodedTable):
+        classes = engine.classes(cols)
+        if not known_mask(classes).all():
+            fk = compatible_sizes(classes)
+            u, k = int(classes.sizes[fk == 1].sum()), int(fk.min())
+    return SubsetUniqueness(cols, u, u / n if n else 0.0, len(sizes), k)
 
 
 def subset_uniqueness(
@@ -106,6 +119,7 @@ def subset_uniqueness(
     *,
     max_size: int = 3,
     budget: int = 200,
+    missing: MissingPolicy = "own",
 ) -> UniquenessResult:
     """Compute uniqueness per QI subset and each QI's contribution.
 
@@ -119,6 +133,9 @@ def subset_uniqueness(
         Largest subset size enumerated (1 = singles only).
     budget : int, default 200
         Most subsets enumerated (singles first, then pairs, then triples).
+    missing : {"own", "any"}, default "own"
+        The missing-value policy (:mod:`riskcore.metrics.missing`); "any"
+        needs an :class:`~riskcore.engine.EncodedTable` (a table is wrapped in one).
 
     Returns
     -------
@@ -131,7 +148,8 @@ def subset_uniqueness(
         raise RolesError("choose at least one quasi-identifier")
     check_positive_int("max_size", max_size)
     check_positive_int("budget", budget)
-    full = _unique_on(table, qis)
+    missing = check_missing(missing)
+    full = _unique_on(table, qis, missing)
     subsets: list[SubsetUniqueness] = []
     complete = True
     for size in range(1, min(max_size, len(qis)) + 1):
@@ -139,11 +157,11 @@ def subset_uniqueness(
             if len(subsets) >= budget:
                 complete = False
                 break
-            subsets.append(full if cols == qis else _unique_on(table, cols))
+            subsets.append(full if cols == qis else _unique_on(table, cols, missing))
     contributions = []
     for q in qis:
         rest = tuple(x for x in qis if x != q)
-        u_without = _unique_on(table, rest).unique_records if rest else 0
+        u_without = _unique_on(table, rest, missing).unique_records if rest else 0
         drop = full.unique_records - u_without
         share = drop / full.unique_records if full.unique_records else 0.0
         contributions.append(QIContribution(q, u_without, drop, share))

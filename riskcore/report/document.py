@@ -6,8 +6,11 @@
 a reviewer files: the dataset fingerprint (SHA-256), roles with the reason for
 each, targets with their cited meaning, uniqueness, k / l / t, the three
 attacker models, population estimates, a remediation recipe's before / after,
-the residual-risk verdict, method notes with citations, software versions and
-the command that reproduces the numbers. :meth:`Report.to_dict` is the
+the attacks that need nothing but the profile (a linkage attack by an attacker
+who knows every quasi-identifier of everyone, with 95% intervals; the
+homogeneity attack on each sensitive attribute), the residual-risk verdict,
+method notes with citations, software versions and the command that
+reproduces the numbers. :meth:`Report.to_dict` is the
 schema-versioned JSON twin.
 
 :func:`render_html` writes one standalone HTML file: CSS inline, plotly.js
@@ -18,6 +21,7 @@ values never appear: only aggregates, and never a direct identifier's values.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html
 import json
@@ -37,11 +41,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ATTACHMENT_NAME",
+    "ATTACK_P",
     "METHOD_NOTES",
     "REPORT_SCHEMA",
     "SUDA_MAX_ROWS",
     "Report",
     "build_report",
+    "dataset_facts",
     "figure_svgs",
     "load_profile",
     "render_html",
@@ -53,6 +59,10 @@ REPORT_SCHEMA = "riskcore-report/1"
 
 #: Largest table whose special uniques (SUDA) the report computes (as the Records page).
 SUDA_MAX_ROWS = 200_000
+
+#: Confidence at which the report's linkage attack counts a sensitive value as learned (the
+#: Attacks page's default).
+ATTACK_P = 0.9
 
 #: Method notes printed in every report: (topic, how it is computed, citation).
 METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
@@ -82,6 +92,14 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
         "l-diversity. ICDE 2007",
     ),
     (
+        "missing values",
+        "policy 'own': a missing quasi-identifier value is one more value; policy 'any': it "
+        "matches any value, f_k(r) = number of records agreeing with r wherever both are "
+        "known, k = min f_k, risk 1/f_k, l and t over each record's compatible records",
+        "Templ M, Kowarik A, Meindl B. Statistical disclosure control for micro-data using the "
+        "R package sdcMicro. J Stat Softw 67(4), 2015 (freqCalc)",
+    ),
+    (
         "special uniques (SUDA)",
         "minimal sample uniques found by SUDA2; SUDA scores and DIS-SUDA as in sdcMicro",
         "Elliot M, Manning A, Ford R. A computational algorithm for handling the special "
@@ -89,10 +107,21 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "population estimates",
-        "record risk E[1/F_j | f_j] with sampling weights 1/pi; population uniques by the "
+        "record risk E[1/F_j | f_j] with sampling weights (a weight column, or 1/pi for a "
+        "sampling fraction pi); population uniques by the "
         "Pitman, Zayatz, SNB and Dankar models",
         "Benedetti R, Franconi L 1998; Dankar F et al. Estimating the re-identification risk "
         "of clinical data sets. BMC Med Inform Decis Mak 12:66, 2012",
+    ),
+    (
+        "attacks",
+        "linkage: the attacker knows every quasi-identifier of everyone (no error) and joins "
+        "on them; unique = exactly one matching record, correct = it is the target's own, "
+        "with 95% Wilson intervals; expected correct under a random pick among the matches, "
+        "with a normal interval. Homogeneity: classes where every record shares one "
+        "sensitive value (an exact count of every record, so no interval)",
+        "Sweeney L. k-anonymity, IJUFKS 10(5), 2002; Wilson EB, JASA 22(158), 1927; "
+        "Machanavajjhala A et al., ACM TKDD 1(1), 2007",
     ),
     (
         "remediation",
@@ -130,6 +159,7 @@ _PROFILE_KEYS = frozenset(
         "c",
         "recipe",
         "ledger",
+        "missing",
     }
 )
 
@@ -167,6 +197,12 @@ class Report(Result):
         when a recipe is given) against the threshold and the targets.
     privacy_budget : dict or None
         The DP ledger's entries and the budget spent.
+    attacks : dict or None
+        The attacks computed from the profile alone (:func:`_attacks`): the
+        table attacked, the linkage attack's settings and result (rates with
+        ``ci95``), the homogeneity attack per sensitive attribute, their
+        readings, and the attacks not run with the reason; ``attacks_after``
+        the same on the remediated table.
     special_uniques : dict or None
         The SUDA summary (:class:`~riskcore.metrics.SudaResult` as JSON:
         counts of minimal sample uniques, special uniques, DIS, each QI's
@@ -180,6 +216,10 @@ class Report(Result):
         distances) and the seeds used (none: every number here is exact).
     command : str
         The command line that reproduces the numbers.
+    view : str
+        Which table the report describes, in words: the table as recorded, or
+        the table as recorded and after the recipe (before / after, with the
+        information loss).
     """
 
     schema: ClassVar[str] = REPORT_SCHEMA
@@ -201,6 +241,9 @@ class Report(Result):
     privacy_budget: dict[str, Any] | None = None
     checks_after: list[dict[str, Any]] = field(default_factory=list)
     special_uniques: dict[str, Any] | None = None
+    attacks: dict[str, Any] | None = None
+    attacks_after: dict[str, Any] | None = None
+    view: str = "the table as recorded"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON twin: every field, with ``schema`` and ``schema_version``.
@@ -226,8 +269,10 @@ def load_profile(obj: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
         profile (``identifiers``, ``quasi_identifiers``, ``sensitive``,
         ``weights``, ``other``) and optionally ``targets`` (``k``, ``l``,
         ``t``, ``threshold``), ``sampling_fraction``, ``c``, ``recipe`` (as
-        written by ``riskcore anonymize``) and ``ledger`` (a
-        :class:`~riskcore.dp.PrivacyLedger` as JSON).
+        written by ``riskcore anonymize``), ``ledger`` (a
+        :class:`~riskcore.dp.PrivacyLedger` as JSON) and ``missing`` (the
+        missing-value policy, ``"own"`` by default or ``"any"``; see
+        :mod:`riskcore.metrics.missing`).
 
     Returns
     -------
@@ -286,7 +331,11 @@ def load_profile(obj: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
     for key in ("recipe", "ledger"):
         if obj.get(key) is not None and not isinstance(obj[key], Mapping):
             raise RiskcoreError(f"'{key}' in the profile must be an object")
+    missing = obj.get("missing", "own")
+    if missing not in ("own", "any"):
+        raise RiskcoreError(f"missing in the profile must be 'own' or 'any', got {missing!r}")
     return {
+        "missing": missing,
         "roles": roles,
         "targets": t,
         "sampling_fraction": None if sf is None else float(sf),
@@ -326,11 +375,17 @@ def _readings(a: Assessment) -> list[str]:
         candidates_reading,
         diversity_reading,
         histogram_reading,
+        missing_reading,
         risk_reading,
     )
     from riskcore.report.readings.population import population_reading
 
-    out = [histogram_reading(a), candidates_reading(a), risk_reading(a)]
+    out = [
+        missing_reading(a.missing, a.missing_records),
+        histogram_reading(a),
+        candidates_reading(a),
+        risk_reading(a),
+    ]
     if a.population_uniqueness is not None:
         out.append(population_reading(a.population_uniqueness))
     out += [diversity_reading(a, s) for s in a.sensitive]
@@ -342,6 +397,36 @@ def _fingerprint(data: pd.DataFrame, sha256: str | None) -> tuple[str, str]:
         return sha256, "the file's bytes"
     text = data.to_csv(index=False, lineterminator="\n").encode("utf-8")
     return hashlib.sha256(text).hexdigest(), "the table written as CSV (UTF-8, no index)"
+
+
+def dataset_facts(
+    data: pd.DataFrame, *, sha256: str | None = None, name: str = "data"
+) -> dict[str, Any]:
+    """Return the dataset's fingerprint as a report files it.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    sha256 : str, optional
+        SHA-256 of the file's bytes; without it, of the table written as CSV
+        (UTF-8, no index).
+    name : str, default "data"
+
+    Returns
+    -------
+    dict
+        ``name``, ``sha256``, ``fingerprint_of`` (which bytes were hashed),
+        ``rows``, ``columns``, ``missing`` (missing cells).
+    """
+    sha, of = _fingerprint(data, sha256)
+    return {
+        "name": name,
+        "sha256": sha,
+        "fingerprint_of": of,
+        "rows": len(data),
+        "columns": data.shape[1],
+        "missing": int(data.isna().sum().sum()),
+    }
 
 
 def _reasons(data: pd.DataFrame, roles: ColumnRoles) -> dict[str, str]:
@@ -364,21 +449,27 @@ def _reasons(data: pd.DataFrame, roles: ColumnRoles) -> dict[str, str]:
 
 def _remediation(
     data: pd.DataFrame, recipe: Mapping[str, Any], assess_kw: dict[str, Any]
-) -> tuple[dict[str, Any], Assessment]:
+) -> tuple[dict[str, Any], Assessment, pd.DataFrame]:
     from riskcore.deidentify.hierarchy import _rebuild
     from riskcore.deidentify.lattice import Lattice, Targets
     from riskcore.deidentify.recipe import Recipe, apply_recipe
 
     try:
         rec = Recipe.from_dict(recipe)
-        applied = apply_recipe(data, rec)
+        # the report holds no key: keyed steps (tokens of direct identifiers, date shifts) are
+        # named, not redone
+        applied = apply_recipe(data, rec, skip_keyed=True)
+        before = data  # what is generalized: the table after the steps before generalization
+        if rec.safe_harbor or rec.date_shift is not None or rec.masking:
+            steps = dataclasses.replace(rec, qis=(), levels=(), hierarchies={})
+            before = apply_recipe(data, steps, skip_keyed=True).data
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, Any] | None = None
-    if not applied.n_unknown:
-        hier = {q: _rebuild(data[q], rec.hierarchies[q]) for q in rec.qis}
+    if not applied.n_unknown and rec.qis:
+        hier = {q: _rebuild(before[q], rec.hierarchies[q]) for q in rec.qis}
         lattice = Lattice(
-            data, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
+            before, hier, sensitive=rec.sensitive, targets=Targets.from_dict(rec.targets)
         )
         node = lattice.evaluate(rec.levels)
         loss = {
@@ -399,8 +490,60 @@ def _remediation(
         "within_limit": applied.within_limit,
         "n_unknown": applied.n_unknown,
         "information_loss": loss,
+        "not_reapplied": list(applied.skipped),
     }
-    return info, after
+    return info, after, applied.data
+
+
+#: Attacks the report leaves to the Attacks page, and why.
+_NOT_RUN = (
+    {
+        "attack": "differencing",
+        "why": "needs a target person and a query, chosen on the Attacks page",
+    },
+    {"attack": "two releases", "why": "needs the two released tables"},
+)
+
+
+def _attacks(data: pd.DataFrame, roles: ColumnRoles, *, of: str) -> dict[str, Any]:
+    """Return the attacks that need nothing but the profile, with their readings.
+
+    Linkage [Sweeney 2002]: the attacker's table is every record's
+    quasi-identifiers, without error (:func:`~riskcore.attacks.linkage.simulate_auxiliary`
+    with every target: no random draw), joined to the released columns (all
+    but the direct identifiers); rates with 95% Wilson intervals, attribute
+    disclosure at confidence :data:`ATTACK_P`. Homogeneity [Machanavajjhala
+    2007]: per sensitive attribute, the classes where everyone shares one
+    value (p = 1), an exact count.
+    """
+    from riskcore.attacks import homogeneity_attack
+    from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
+    from riskcore.report.readings import homogeneity_reading, linkage_reading
+
+    qis = list(roles.quasi_identifiers)
+    released = [c for c in data.columns if c not in roles.identifiers]
+    aux, truth = simulate_auxiliary(data, qis)
+    link = linkage_attack(
+        data[released], aux, qis, truth=truth, sensitive=roles.sensitive, p=ATTACK_P
+    )
+    homo = [homogeneity_attack(data, qis, s, p=1.0) for s in roles.sensitive]
+    return {
+        "of": of,
+        "linkage": {
+            "settings": {
+                "known": qis,
+                "targets": "every record",
+                "error_rate": 0.0,
+                "missing_rate": 0.0,
+                "p": ATTACK_P,
+                "seed": None,
+            },
+            "result": link.to_dict(),
+        },
+        "homogeneity": [h.to_dict() for h in homo],
+        "readings": [linkage_reading(link)] + [homogeneity_reading(h, qis) for h in homo],
+        "not_run": [dict(x) for x in _NOT_RUN],
+    }
 
 
 def _budget(ledger: Mapping[str, Any]) -> dict[str, Any]:
@@ -436,13 +579,14 @@ def _versions() -> dict[str, str]:
     }
 
 
-def _command(data_name: str, profile_name: str) -> str:
+def _command(data_name: str, profile_name: str, missing: str | None = None) -> str:
     return " ".join(
         [
             "python -m riskcore report",
             shlex.quote(data_name),
             "--profile",
             shlex.quote(profile_name),
+            *([] if missing is None else ["--missing", missing]),
             "--out report.html --json report.json --pdf report.pdf",
         ]
     )
@@ -455,6 +599,7 @@ def build_report(
     name: str = "data",
     sha256: str | None = None,
     profile_name: str = "profile.json",
+    missing: str | None = None,
 ) -> Report:
     """Assess a table under a profile and gather every number of the report.
 
@@ -471,6 +616,9 @@ def build_report(
         without it, the SHA-256 of the table written as CSV.
     profile_name : str, default "profile.json"
         The profile's file name, for the reproducing command.
+    missing : {"own", "any"}, optional
+        The missing-value policy, instead of the profile's (``missing``,
+        default "own"); the reproducing command then says ``--missing``.
 
     Returns
     -------
@@ -489,12 +637,19 @@ def build_report(
         raise RiskcoreError(str(exc)) from None
     targets = p["targets"]
     sf = p["sampling_fraction"]
+    if missing is not None and missing not in ("own", "any"):
+        raise RiskcoreError(f"the missing-value policy must be 'own' or 'any', got {missing!r}")
     assess_kw: dict[str, Any] = {
+        "missing": missing or p["missing"],
         "quasi_identifiers": roles.quasi_identifiers,
         "sensitive": roles.sensitive,
         "c": p["c"],
         "threshold": targets["threshold"],
-        "population": None if sf is None else Population(sampling_fraction=sf),
+        "population": Population(weights=roles.weight)
+        if roles.weight is not None
+        else None
+        if sf is None
+        else Population(sampling_fraction=sf),
     }
     a = assess(data, **assess_kw)
     checks = _checks(a, targets)
@@ -507,11 +662,13 @@ def build_report(
         su = suda(data, roles.quasi_identifiers, dis_fraction=sf or 0.01)
         special = su.to_dict()
         readings.append(suda_reading(su))
-    remediation = after = None
+    attacks = _attacks(data, roles, of="the table as given")
+    remediation = after = attacks_after = None
     checks_after: list[dict[str, Any]] = []
     if p["recipe"] is not None:
-        remediation, after = _remediation(data, p["recipe"], assess_kw)
+        remediation, after, released = _remediation(data, p["recipe"], assess_kw)
         checks_after = _checks(after, targets)
+        attacks_after = _attacks(released, roles, of="the remediated table")
     final = after if after is not None else a
     final_checks = checks_after or checks
     failed = [c for c in final_checks if not c["pass"]]
@@ -528,7 +685,6 @@ def build_report(
             else "not met: " + "; ".join(f"{c['criterion']} on {c['attribute']}" for c in failed)
         ),
     }
-    sha, of = _fingerprint(data, sha256)
     thr = targets["threshold"]
     meanings = dict(_TARGET_MEANING)
     meanings["threshold"] = (
@@ -537,14 +693,7 @@ def build_report(
         + " (El Emam 2013)"
     )
     return Report(
-        dataset={
-            "name": name,
-            "sha256": sha,
-            "fingerprint_of": of,
-            "rows": len(data),
-            "columns": data.shape[1],
-            "missing": int(data.isna().sum().sum()),
-        },
+        dataset=dataset_facts(data, sha256=sha256, name=name),
         roles={k: list(v) for k, v in roles.to_dict().items() if k != "schema_version"},
         reasons=_reasons(data, roles),
         targets={**targets, "meanings": meanings},
@@ -558,17 +707,27 @@ def build_report(
             "c": p["c"],
             "threshold": thr,
             "sampling_fraction": sf,
+            "weights": roles.weight,
             "distance": {s: r.distance for s, r in a.sensitive.items()},
             "engine": a.engine,
+            "missing": a.missing,
             "missing_policy": a.missing_policy,
             "seeds": None,
         },
-        command=_command(name, profile_name),
+        command=_command(name, profile_name, missing),
         remediation=remediation,
         after=after,
         privacy_budget=None if p["ledger"] is None else _budget(p["ledger"]),
         checks_after=checks_after,
         special_uniques=special,
+        attacks=attacks,
+        attacks_after=attacks_after,
+        view=(
+            "the table as recorded (before) and after the remediation recipe (after), with "
+            "the information loss; the verdict is on the remediated table"
+            if after is not None
+            else "the table as recorded (no remediation recipe applied)"
+        ),
     )
 
 
@@ -693,6 +852,83 @@ def _metrics_section(a: Assessment) -> str:
     return "".join(parts)
 
 
+def _pct(x: float | None) -> str:
+    return "&ndash;" if x is None else f"{100 * x:.2f}%"
+
+
+def _rate_row(label: str, rate: Mapping[str, Any] | None) -> list[Any] | None:
+    """Return a table row: label, count of n, rate, its 95% interval, baseline."""
+    if rate is None:
+        return None
+    low, high = rate["ci95"]
+    return [
+        label,
+        f"{rate['successes']:,} of {rate['n']:,}",
+        _pct(rate["rate"]),
+        f"{_pct(low)} to {_pct(high)}",
+        _pct(rate["baseline"]),
+    ]
+
+
+def _attacks_section(att: Mapping[str, Any], heading: str) -> str:
+    """Return the attacks of the report (linkage with intervals, homogeneity) as HTML."""
+    link = att["linkage"]["result"]
+    rows = [
+        _rate_row("re-identified uniquely (one matching record)", link["unique"]),
+        _rate_row("re-identified correctly (that record is the target's own)", link["correct"]),
+    ]
+    ci = link.get("expected_correct_ci")
+    if link.get("expected_correct") is not None and ci is not None:
+        rows.append(
+            [
+                "expected correct, picking one matching record at random",
+                f"{link['n_targets']:,} targets",
+                _pct(link["expected_correct"]),
+                f"{_pct(ci[0])} to {_pct(ci[1])}",
+                _pct(1 / max(int(link["n_release"]), 1)),
+            ]
+        )
+    for a in link["attributes"]:
+        rows.append(_rate_row(f"{a['attribute']}: learned with confidence >= p", a["confident"]))
+        rows.append(_rate_row(f"{a['attribute']}: learned and correct", a["correct"]))
+    s = [
+        f"<{heading}>Attacks on {_e(att['of'])}</{heading}>",
+        "<p>Linkage: the attacker knows "
+        + _e(", ".join(att["linkage"]["settings"]["known"]))
+        + f" of all {link['n_targets']:,} people, without error, and joins them to the "
+        f"released columns (p = {_num(att['linkage']['settings']['p'])}). "
+        "Intervals are 95%: Wilson for the rates, normal for the expected share.</p>",
+        _table(
+            ["linkage", "targets", "rate", "95% interval", "baseline"],
+            [r for r in rows if r is not None],
+        ),
+    ]
+    homo = att["homogeneity"]
+    if homo:
+        s.append(
+            _table(
+                ["homogeneity: sensitive attribute", "exposed classes", "exposed people", "share"],
+                [
+                    [
+                        h["attribute"],
+                        f"{h['exposed_classes']:,} of {h['n_classes']:,}",
+                        h["exposed_records"],
+                        _pct(h["exposed_records"] / max(int(h["n_records"]), 1)),
+                    ]
+                    for h in homo
+                ],
+            )
+            + "<p class='small'>Homogeneity counts every record exactly: it has no interval.</p>"
+        )
+    s += [f"<p>{_e(x)}</p>" for x in att["readings"]]
+    s.append(
+        "<p class='small'>Not run here: "
+        + _e("; ".join(f"{x['attack']} ({x['why']})" for x in att["not_run"]))
+        + ".</p>"
+    )
+    return "".join(s)
+
+
 def _figure_objects(report: Report) -> list[Any]:
     """Return the report's plotly figures: class sizes and candidates, before (and after)."""
     from riskcore.report.figures import candidates_curve, class_size_histogram
@@ -779,6 +1015,7 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
         f"{_num(v['threshold'])} (highest record risk {_num(v['highest_risk'])}, records "
         f"at risk {_num(v['records_at_risk'])}): {_e(v['reason'])}.</div>"
     )
+    s.append(f"<p>This report describes {_e(r.view)}.</p>")
     s.append("<h2>Dataset</h2>")
     s.append(
         _table(
@@ -828,7 +1065,11 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
         )
     s.append("<h3>Targets met</h3>")
     s.append(_checks_table(r.checks))
-    s += figures
+    if figures:
+        s += figures
+        s.append(f"<p class='small'>{_e(r.readings[0])}</p>")  # the missing-values line
+    if r.attacks is not None:
+        s.append(_attacks_section(r.attacks, "h2"))
     if r.remediation is not None and r.after is not None:
         m = r.remediation
         s.append("<h2>Remediation</h2>")
@@ -859,8 +1100,17 @@ def _document(report: Report, *, head: Sequence[str], figures: Sequence[str]) ->
                 ],
             )
         )
+        if m.get("not_reapplied"):
+            s.append(
+                "<p class='small'>Keyed steps of the recipe, not redone here (the report holds "
+                "no key; they change direct identifiers or shift dates): "
+                + _e("; ".join(m["not_reapplied"]))
+                + ".</p>"
+            )
         s.append(_metrics_section(r.after))
         s.append(_checks_table(r.checks_after))
+        if r.attacks_after is not None:
+            s.append(_attacks_section(r.attacks_after, "h3"))
         s.append(
             "<details><summary>The recipe (JSON)</summary><pre class='mono'>"
             + _e(json.dumps(m["recipe"], indent=2, allow_nan=False))

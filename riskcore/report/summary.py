@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from riskcore.metrics import THRESHOLDS, Assessment
+from riskcore.report.readings.anonymity import missing_reading
 from riskcore.report.readings.population import population_reading
 
 __all__ = ["assessment_text"]
@@ -52,5 +53,5 @@ def assessment_text(a: Assessment) -> str:
             f"t = {s.t_closeness:.3f} ({s.distance} distance); "
             f"{s.homogeneous_records:,} records in {s.homogeneous_classes:,} homogeneous classes"
         )
-    lines.append(f"Note: {a.missing_policy}.")
+    lines.append(missing_reading(a.missing, a.missing_records))
     return "\n".join(lines)

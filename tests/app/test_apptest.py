@@ -253,7 +253,7 @@ def test_data_page_states_the_upload_limit_and_the_way_around_it():
     assert f"Files up to {limit:,} MB" in note and "riskcore assess" in note
 
 
-def test_reset_forgets_every_widget_value_but_not_the_ledger():
+def test_reset_forgets_every_widget_value():
     at = run("pages/anonymity.py", demo_roles(["age", "sex"]))
     k_box = next(n for n in at.number_input if n.label.startswith("target k"))
     default = k_box.value

@@ -11,6 +11,7 @@ import pytest
 from riskcore import dp
 from riskcore.demo import make_people
 from riskcore.dp import local as ldp
+from riskcore.ledgers import BudgetStore
 from tests.app.test_apptest import (  # noqa: F401
     clear_caches,
     demo_roles,
@@ -68,8 +69,8 @@ def test_dp_page_release_charges_ledger_and_refuses_beyond_budget():
     assert any("rounding is post-processing" in seen(c.value) for c in at.caption)
     at.button(key="rc_dp_release").click().run()
     assert any(seen(e.value).startswith("Refused: this release costs epsilon 1") for e in at.error)
-    ledger = at.session_state["rc_dp_ledgers"][at.session_state["rc_dataset"]["key"]]
-    assert len(ledger.entries) == 1
+    (stored,) = BudgetStore().ledgers()  # the ledger is in the database (RISKCORE_DB)
+    assert len(stored.ledger.entries) == 1
 
 
 def test_dp_page_histogram_under_change_one_and_solver():
@@ -132,38 +133,6 @@ def _captions(at) -> list[str]:
     return [seen(c.value) for c in at.caption]
 
 
-def test_start_a_new_ledger_needs_confirmation_and_is_logged():
-    # issue 12: resetting the DP budget must be explicit, confirmed and logged
-    at = run("pages/dp.py")
-    at.button(key="rc_dp_release").click().run()
-    assert metrics(at)["Budget left"] == "0 of 1"
-    at.button(key="rc_dp_reset").click().run()  # not confirmed: nothing happens
-    assert not at.exception
-    m = metrics(at)
-    assert m["Budget left"] == "0 of 1" and m["Spent (this accounting)"] == "1"
-    assert any(w.value.startswith("Nothing was reset") for w in at.warning)
-    key = at.session_state["rc_dataset"]["key"]
-    assert len(at.session_state["rc_dp_ledgers"][key].entries) == 1
-    assert not any("Ledger restarted" in c for c in _captions(at))
-
-    at.checkbox(key="rc_dp_reset_confirm_0").check().run()
-    at.button(key="rc_dp_reset").click().run()
-    assert not at.exception
-    m = metrics(at)
-    assert m["Budget left"] == "1 of 1" and m["Spent (this accounting)"] == "0"
-    ledger = at.session_state["rc_dp_ledgers"][key]
-    assert ledger.entries == () and len(ledger.resets) == 1
-    assert ledger.resets[0].epsilon_spent == pytest.approx(1.0)
-    log = [c for c in _captions(at) if c.startswith("Ledger restarted at ")]
-    assert len(log) == 1
-    assert log[0].endswith(
-        "UTC on " + ledger.resets[0].at[:10] + " after spending epsilon = 1 "
-        "(basic composition) on 1 release."
-    )
-    # the confirmation is asked again for the next restart
-    assert not at.checkbox(key="rc_dp_reset_confirm_1").value
-
-
 def test_dp_page_gaussian_plan_matches_its_release():
     # issue 12: the table's Gaussian +/- is the +/- of the Gaussian release
     at = run("pages/dp.py")
@@ -211,6 +180,8 @@ def test_dp_refusal_disappears_when_the_budget_is_raised():
     at.button(key="rc_dp_release").click().run()  # epsilon 1 of budget 1 spent: refused
     assert _refused(at)
     at.number_input(key="rc_dp_budget").set_value(5.0).run()
+    at.text_input(key="rc_dp_budget_reason_1").input("a second analysis, approved").run()
+    at.button(key="rc_dp_budget_apply").click().run()
     assert not at.exception
     assert not _refused(at)
     assert metrics(at)["Budget left"] == "4 of 5"  # the release tab sees the new budget at once

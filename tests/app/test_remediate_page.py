@@ -7,6 +7,7 @@ import pandas as pd
 from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.deidentify.lattice import Lattice, Targets, search
 from riskcore.demo import make_people
+from riskcore.ledgers import BudgetStore
 from riskcore.metrics import assess
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 
@@ -61,8 +62,8 @@ def test_remediate_search_sets_the_least_loss_levels_and_pages_assess_the_result
 def test_the_privacy_budget_stays_with_the_dataset_when_the_generalized_table_is_shown():
     at = run("pages/dp.py")
     at.button(key="rc_dp_release").click().run()  # spends the whole budget of 1
-    key = at.session_state["rc_dataset"]["key"]
-    assert len(at.session_state["rc_dp_ledgers"][key].entries) == 1
+    (stored,) = BudgetStore().ledgers()  # the ledger is in the database (RISKCORE_DB)
+    assert len(stored.ledger.entries) == 1 and stored.fingerprints == ("demo-32561-0",)
     at.switch_page("pages/remediate.py").run()
     at.button(key="rc_rem_search").click().run()
     at.button(key="rc_rem_use").click().run()
@@ -72,7 +73,8 @@ def test_the_privacy_budget_stays_with_the_dataset_when_the_generalized_table_is
     assert metrics(at)["Budget left"] == "0 of 1"
     at.button(key="rc_dp_release").click().run()
     assert any("Refused" in e.value for e in at.error)
-    assert set(at.session_state["rc_dp_ledgers"]) == {key}
+    (stored,) = BudgetStore().ledgers()  # still one ledger, on the dataset's own fingerprint
+    assert len(stored.ledger.entries) == 1 and stored.fingerprints == ("demo-32561-0",)
 
 
 def test_reset_forgets_the_remediation():

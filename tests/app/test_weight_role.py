@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
-from tests.app.test_apptest import clear_caches, data_uploader, run  # noqa: F401 (fixture)
+from tests.app.test_apptest import clear_caches, data_uploader, run, seen  # noqa: F401 (fixture)
 
 
 def test_a_weight_column_is_suggested_and_labelled_on_the_data_page():
@@ -17,3 +18,39 @@ def test_a_weight_column_is_suggested_and_labelled_on_the_data_page():
     assert at.session_state["rc_roles"]["fnlwgt"] == "weight"
     editor = at.dataframe[-1].value
     assert editor.set_index("column").loc["fnlwgt", "role"] == "sampling weight"
+
+
+def test_the_anonymity_page_takes_journalist_risk_from_the_weights():
+    """Hand-worked (tests/riskcore/test_assess_weights.py): classes A (1 record, weight 4),
+    B (2 records, weights 1, 1), C (2 records, weights 3, 5); r = E[1/F | f] per class."""
+    import math
+
+    r_a, r_b, r_c = math.log(4) / 3, 0.5, 1 / 3 - math.log(4) / 9
+    df = pd.DataFrame(
+        {
+            "age": [30, 40, 40, 50, 50],
+            "sex": ["F", "M", "M", "F", "F"],
+            "weight": [4, 1, 1, 3, 5],
+        }
+    )
+    at = run()
+    data_uploader(at).set_value(("w.csv", df.to_csv(index=False).encode(), "text/csv")).run()
+    at.session_state["rc_roles"] = {
+        "age": "quasi_identifier",
+        "sex": "quasi_identifier",
+        "weight": "weight",
+    }
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception, at.exception
+    risks = next(d.value for d in at.dataframe if "attacker model" in d.value.columns)
+    risks = risks.set_index("attacker model")
+    marketer = (r_a + 2 * r_b + 2 * r_c) / 5
+    assert risks.loc["marketer", "expected share re-identified"] == pytest.approx(marketer)
+    assert risks.loc["journalist", "expected share re-identified"] == pytest.approx(
+        max(3 / 14, marketer)
+    )
+    assert risks.loc["journalist", "highest record risk"] == pytest.approx(r_b)
+    captions = " ".join(seen(c.value) for c in at.caption)
+    assert "sum of the sampling weights in weight" in captions
+    fraction = next(x for x in at.number_input if x.label.startswith("sampling fraction"))
+    assert fraction.disabled

@@ -174,5 +174,19 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
     no_data_addresses(page, "Local DP: randomized response")
     tab(page, "Numeric (local Laplace)")
     no_data_addresses(page, "Local DP: numeric")
+
+    goto(page, server, "Report")
+    page.get_by_role("button", name="Build the report").click()
+    wait_idle(page)
+    page.get_by_role("button", name="Save this assessment").click()
+    page.get_by_text("the save is in the audit log").first.wait_for()
+    no_data_addresses(page, "Report")
+    goto(page, server, "Saved assessments")
+    page.get_by_role("button", name="Reopen", exact=True).click()
+    page.get_by_text("are in use on every page").first.wait_for()
+    assert name in main_text(page)  # the saved name (the file's) is text
+    no_data_addresses(page, "Saved assessments: reopen")
+    tab(page, "Audit log")
+    no_data_addresses(page, "Saved assessments: audit log")
     ctx.close()
     assert external == [], f"requests left localhost or a dialog opened: {external}"

@@ -87,3 +87,26 @@ def test_remediated_table_cannot_carry_a_formula(tmp_path, suffix):
     assert [ws.cell(row=r, column=2).value for r in (2, 3, 4)] == [1, -2, 3]
     # and the loader reads the text back unchanged
     assert load_table(to_xlsx_bytes(df), name="t.xlsx").data["note"].tolist()[0].startswith("=")
+
+
+def test_clip_codes_the_outliers_of_a_numeric_qi(tmp_path, capsys):
+    ages = [3, 25, 27, 34, 38, 95, 101, 26, 35, 24]
+    df = pd.DataFrame({"age": ages, "dx": list("abababcabc")})
+    src, out, recipe = tmp_path / "d.csv", tmp_path / "o.csv", tmp_path / "r.json"
+    df.to_csv(src, index=False)
+    args = ["anonymize", str(src), "--qi", "age", "--k", "2", "--out", str(out), "--recipe-out",
+            str(recipe), "--intervals", "age=10,20", "--clip", "age=18,90"]  # fmt: skip
+    assert main(args) == 0, capsys.readouterr().err
+    spec = json.loads(recipe.read_text())["hierarchies"]["age"]
+    assert spec["params"]["bottom"] == 18 and spec["params"]["top"] == 90
+    # by hand: the 3-year-old is alone in "<18" at levels 1 and 2 (codes hold at every level),
+    # and no record may be suppressed, so only level 3 ("*") gives k = 2
+    table = pd.read_csv(out, dtype=str)
+    assert table["age"].tolist() == ["*"] * 10
+    # without bottom coding, one record (10%) may go: "0-9" is suppressed, the rest is banded
+    assert main([*args[:-1], "age=,90", "--max-suppression", "0.1"]) == 0
+    table = pd.read_csv(out, dtype=str)
+    assert table["age"].tolist() == ["20-29", "20-29", "30-39", "30-39", "90+", "90+", "20-29",
+                                     "30-39", "20-29"]  # fmt: skip
+    code = main([*args[:-1], "age=x,90"])
+    assert code == 2 and "--clip age: LOW and HIGH must be numbers" in capsys.readouterr().err

@@ -283,26 +283,23 @@ def test_ledger_refuses_and_parallel_composition():
     assert len(ledger.entries) == 2  # the ledger is a value: unchanged by the refusal
 
 
-def test_ledger_restart_forgets_releases_but_logs_the_restart():
-    from datetime import datetime, timedelta, timezone
+def test_a_ledger_has_no_restart_and_a_looser_budget_after_spending_needs_a_reason():
+    # issue 17: "Start a new ledger" undid the budget; a ledger now only grows
+    assert not hasattr(dp.PrivacyLedger, "restart")
+    fresh = dp.PrivacyLedger(1.0, 1e-6)
+    spent = fresh.charge(dp.LedgerEntry("count", "laplace", 0.5))
 
-    ledger = dp.PrivacyLedger(2.0, 1e-5)
-    ledger = ledger.charge(dp.LedgerEntry("count", "laplace", 0.5))
-    ledger = ledger.charge(dp.LedgerEntry("mean", "gaussian", 1.0, 1e-6, rho=0.02))
-    # 13:03 in UTC+1 is 12:03 UTC
-    at = datetime(2026, 11, 23, 13, 3, 7, tzinfo=timezone(timedelta(hours=1)))
-    new = ledger.restart(at=at)
-    assert new.entries == () and new.spent() == (0.0, 0.0) and new.remaining() == 2.0
-    assert (new.epsilon_budget, new.delta_budget, new.accounting) == (2.0, 1e-5, "basic")
-    (log,) = new.resets
-    assert log.at == "2026-11-23T12:03:07+00:00"
-    assert (log.epsilon_spent, log.delta_spent, log.releases) == (1.5, 1e-6, 2)
-    # the log survives the next charge and the next restart, and a JSON round trip
-    again = new.charge(dp.LedgerEntry("count", "laplace", 0.25)).restart(at=at)
-    assert [r.epsilon_spent for r in again.resets] == [1.5, 0.25]
-    back = dp.PrivacyLedger.from_dict(json.loads(json.dumps(again.to_dict())))
-    assert back.resets == again.resets
-    assert ledger.entries and not ledger.resets  # a value: the old ledger is unchanged
+    def with_budget(led, eps, delta=1e-6, acc="basic"):
+        return dp.PrivacyLedger(eps, delta, acc, led.entries)
+
+    # before any release every setting is free
+    assert not dp.change_needs_reason(fresh, with_budget(fresh, 5.0, 1e-5, "zcdp"))
+    # after one: raising epsilon or delta, or another accounting, needs a reason
+    assert dp.change_needs_reason(spent, with_budget(spent, 1.5))
+    assert dp.change_needs_reason(spent, with_budget(spent, 1.0, 1e-5))
+    assert dp.change_needs_reason(spent, with_budget(spent, 1.0, 1e-6, "zcdp"))
+    # lowering never does, even below what is spent
+    assert not dp.change_needs_reason(spent, with_budget(spent, 0.25, 1e-7))
 
 
 def test_ledger_zcdp_accounting_allows_more_small_releases():
@@ -404,8 +401,6 @@ def test_worst_case_risk_matches_brute_force_and_tight_epsilon_beats_bound():
 
 
 def test_to_dict_is_json_ready():
-    import json
-
     json.dumps(dp.error_curve(10, COUNT, simulations=10).to_dict())
     json.dumps(dp.composition_curves(1.0, 3).to_dict())
     json.dumps(dp.identifiability(0.4, world_values=[1.0, 2.0, 5.0, 9.0]).to_dict())

@@ -80,7 +80,9 @@ def test_grouping_names_a_value_it_does_not_place_and_refuses_a_non_nested_table
     s = pd.Series(["a", "b", "c"], name="x")
     with pytest.raises(RiskcoreError, match="do not place 'c'"):
         grouping_hierarchy(s, [{"a": "ab", "b": "ab"}])
-    with pytest.raises(RiskcoreError, match="not nested"):
+    with pytest.raises(
+        RiskcoreError, match=r"'g' at level 1 has 2 parents at level 2 \('h1', 'h2'\)"
+    ):
         Hierarchy(
             "x",
             np.array(["a", "b"], dtype=object),

@@ -110,3 +110,25 @@ def test_random_populations_match_a_groupby(seed):
     assert m.absent_classes == len(big) - len(small)
     per_record = rel.merge(big.reset_index(), on=qis, how="left")["population"]
     np.testing.assert_array_equal(m.record_k_map, per_record.to_numpy())
+
+
+def test_population_readings_by_hand():
+    """Release (age): 30, 30, 41, 52; population: 30 x4, 41, 52 x2, 60 x3.
+    delta: 30 -> 2/4, 41 -> 1/1, 52 -> 1/2; k-map per record: 4, 4, 1, 2."""
+    from riskcore.metrics.presence import population_match
+    from riskcore.report.readings import delta_reading, delta_table, record_kmap_table
+
+    released = pd.DataFrame({"age": [30, 30, 41, 52]})
+    population = pd.DataFrame({"age": [30, 30, 30, 30, 41, 52, 52, 60, 60, 60]})
+    m = population_match(released, population, ["age"])
+    assert record_kmap_table(m).to_dict("list") == {"row": [1, 2, 3, 4], "k_map": [4, 4, 1, 2]}
+    t = delta_table(m, 0.0, 0.5)
+    assert t["classes"].tolist() == [0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
+    assert t["records"].tolist() == [0, 0, 0, 0, 0, 3, 0, 0, 0, 1]
+    assert t["outside"].tolist() == [0] * 9 + [1]
+    assert t["delta"].iloc[5] == "50-60%"
+    assert delta_reading(m, k=2, delta_min=0.6, delta_max=0.9) == (
+        "1 of 3 released classes has delta above 90% (a person of the population with those "
+        "values is in this table with a higher probability); 2 below 60%; 1 matches fewer than "
+        "2 people of the population (k-map)."
+    )

@@ -89,7 +89,9 @@ def test_risk_table_and_reading(a):
     assert row["mean class risk"] == pytest.approx((1 / 3 + 1 / 2 + 1 + 1 / 2) / 4)
     text = rd.risk_reading(a)
     assert "exceeds 0.4 (custom threshold; El Emam 2013)." in text
-    assert text.endswith("Give a sampling fraction for journalist and marketer risk.")
+    assert text.endswith(
+        "Give a sampling fraction or a sampling-weight column for journalist and marketer risk."
+    )
 
 
 def test_risk_reading_names_the_model_behind_journalist_risk():

@@ -140,18 +140,6 @@ def test_ledger_table():
     assert rd.ledger_table(dp.PrivacyLedger(1.0)).empty
 
 
-def test_ledger_resets_reading():
-    from datetime import UTC, datetime
-
-    ledger = dp.PrivacyLedger(2.0).charge(dp.LedgerEntry("count", "laplace", 1.5))
-    ledger = ledger.restart(at=datetime(2026, 11, 23, 12, 3, tzinfo=UTC))
-    assert rd.ledger_resets_reading(ledger) == [
-        "Ledger restarted at 12:03 UTC on 2026-11-23 after spending epsilon = 1.5 "
-        "(basic composition) on 1 release."
-    ]
-    assert rd.ledger_resets_reading(dp.PrivacyLedger(1.0)) == []
-
-
 def test_categorical_columns_and_preferred_first():
     df = pd.DataFrame(
         {

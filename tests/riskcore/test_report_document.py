@@ -228,3 +228,51 @@ def test_the_special_uniques_are_suda_s(people, report):
     expected = suda(people, ["age", "sex", "race"], dis_fraction=0.1)
     assert report.special_uniques == json.loads(json.dumps(expected.to_dict()))
     assert "special uniques" in render_html(report, figures=False)
+
+
+def test_the_attacks_are_reported_with_their_intervals():
+    # classes a {x, x}, b {x, y, z}, c {y}: unique on q is only c's record (1 of 6);
+    # everyone's own record is among their matches, so a random pick is right
+    # 1/f_j for each record: (2 * 1/2 + 3 * 1/3 + 1) / 6 = 3/6 = J / n.
+    # homogeneous classes: a (2 people, all x) and c (1 person, all y) = 3 people.
+    from scipy.stats import binomtest
+
+    df = pd.DataFrame(
+        {
+            "n": ["p1", "p2", "p3", "p4", "p5", "p6"],
+            "q": ["a", "a", "b", "b", "b", "c"],
+            "s": ["x", "x", "x", "y", "z", "y"],
+        }
+    )
+    profile = {"identifiers": ["n"], "quasi_identifiers": ["q"], "sensitive": ["s"]}
+    r = build_report(df, profile)
+    att = r.to_dict()["attacks"]
+    link = att["linkage"]["result"]
+    assert link["n_targets"] == 6
+    assert (link["unique"]["successes"], link["correct"]["successes"]) == (1, 1)
+    wilson = binomtest(1, 6).proportion_ci(confidence_level=0.95, method="wilson")
+    assert link["unique"]["ci95"] == pytest.approx([wilson.low, wilson.high], abs=1e-4)
+    assert link["expected_correct"] == pytest.approx(3 / 6)
+    (homo,) = att["homogeneity"]
+    assert (homo["exposed_classes"], homo["exposed_records"]) == (2, 3)
+    # s learned with confidence >= 0.9: the 3 people of a and c (b's majority is 1/3)
+    (disc,) = link["attributes"]
+    assert disc["confident"]["successes"] == 3
+    assert {x["attack"] for x in att["not_run"]} == {"differencing", "two releases"}
+    text = render_html(r, figures=False)
+    assert "Attacks on the table as given" in text
+    lo, hi = (f"{100 * v:.2f}%" for v in (wilson.low, wilson.high))
+    assert f"{lo} to {hi}" in text
+    assert "p1" not in text  # the attacker's table never reaches the report
+
+
+def test_the_attacks_after_a_recipe_are_on_the_remediated_table(people):
+    hierarchies = {"age": interval_hierarchy(people["age"], [10, 20])}
+    recipe = Recipe.of(hierarchies, {"age": 2}, Targets(k=1, max_suppression=0.0)).to_dict()
+    r = build_report(people, {"quasi_identifiers": ["age"], "recipe": recipe})
+    before = people.groupby("age", observed=True).size()
+    assert r.attacks["linkage"]["result"]["unique"]["successes"] == int((before == 1).sum())
+    assert r.attacks_after is not None and r.attacks_after["of"] == "the remediated table"
+    applied = apply_recipe(people, recipe).data
+    after = applied.groupby("age", observed=True).size()
+    assert r.attacks_after["linkage"]["result"]["unique"]["successes"] == int((after == 1).sum())

@@ -112,3 +112,10 @@ def test_a_bad_fingerprint_cannot_reach_the_css(report):
     bad = replace(report, dataset={**report.dataset, "sha256": '"};body{display:none'})
     with pytest.raises(RiskcoreError, match="hex SHA-256"):
         render_pdf(bad, figures=False)
+
+
+def test_the_pdf_holds_the_attacks(report, pdf):
+    text = " ".join(p.extract_text() for p in pdf.pages)
+    assert "Attacks on the table as given" in re.sub(r"\s+", " ", text)
+    (embedded,) = pdf.attachments[ATTACHMENT_NAME]
+    assert json.loads(embedded)["attacks"]["linkage"]["result"]["unique"]["ci95"]

@@ -241,3 +241,61 @@ def test_free_text_scan_counts_values_per_entity(monkeypatch):
     ]
     assert "a@x.org" not in dumps(scan)
     assert sh.scan_free_text(df, ["remarks"], sample=1).findings[0].n_sampled == 1
+
+
+def test_free_text_scan_with_presidio_when_it_is_installed_or_the_message_when_not():
+    """Runs Presidio itself when importable (so a wrapper broken by Presidio fails here);
+    otherwise the scan must say how to install it. Never skipped."""
+    from riskcore.deidentify import safe_harbor as sh
+    from riskcore.errors import RiskcoreError
+    from riskcore.report.readings import pii_reading, pii_table
+    from riskcore.roles import suggest_roles
+
+    df = pd.DataFrame(
+        {
+            "remarks": ["write to jo@example.org", "card 4111 1111 1111 1111 on file", "none"],
+            "sex": ["F", "M", "F"],
+        }
+    )
+    sh._analyzer.cache_clear()
+    if not sh.presidio_available():
+        with pytest.raises(RiskcoreError, match=r"pip install 'presidio-analyzer>=2.2,<2.3'"):
+            sh.scan_free_text(df)
+        return
+    scan = sh.scan_free_text(df, ["remarks"])
+    found = {(f.entity, f.n_values, f.letter) for f in scan.findings}
+    assert {("EMAIL_ADDRESS", 1, "F"), ("CREDIT_CARD", 1, "J")} <= found
+    assert all(0.4 <= f.max_score <= 1 for f in scan.findings)
+    table = pii_table(scan, suggest_roles(df))
+    assert list(table.columns) == ["column", "entity", "score", "values", "Safe Harbor",
+                                   "role rule"]  # fmt: skip
+    row = table[table["entity"] == "EMAIL_ADDRESS"].iloc[0]
+    assert row["values"] == "1 of 3 sampled" and row["Safe Harbor"] == "(F) E-mail addresses"
+    assert row["role rule"].startswith(suggest_roles(df)["remarks"].role.replace("_", "-"))
+    assert pii_reading(scan).startswith("Presidio found identifiers inside the text of 1 column")
+    assert "jo@example.org" not in table.to_string()
+
+
+def test_pii_table_puts_the_role_rule_beside_each_finding():
+    from riskcore.deidentify.safe_harbor import PiiFinding, PiiScan
+    from riskcore.report.readings import pii_reading, pii_table
+    from riskcore.roles import suggest_roles
+
+    df = pd.DataFrame({"email": ["a@b.org", "c@d.org"], "notes": ["x", "y"]})
+    scan = PiiScan(
+        (PiiFinding("notes", "PHONE_NUMBER", 3, 40, 0.75, "D"),
+         PiiFinding("notes", "ORGANIZATION", 1, 40, 0.5, None)),
+        ("notes",),
+        "the note.",
+    )  # fmt: skip
+    t = pii_table(scan, suggest_roles(df))
+    assert t[["entity", "Safe Harbor", "values", "score"]].values.tolist() == [
+        ["PHONE_NUMBER", "(D) Telephone numbers", "3 of 40 sampled", 0.75],
+        ["ORGANIZATION", "none of the 18", "1 of 40 sampled", 0.5],
+    ]
+    s = suggest_roles(df)["notes"]
+    assert t["role rule"].tolist()[0] == f"{s.role.replace('_', '-')}: {s.reason}"
+    assert pii_reading(scan) == (
+        "Presidio found identifiers inside the text of 1 column (notes) of the 1 scanned: tag "
+        "them as direct identifiers on the Data page, or mask them. the note."
+    )

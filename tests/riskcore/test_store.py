@@ -200,3 +200,77 @@ def test_a_writer_killed_mid_write_leaves_an_intact_chain(tmp_path, clean_main):
     assert s.verify().ok
     with _raw(s) as con:
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def _saved_pair(tmp_path):
+    """Two reports of one table saved: on q (k = 1) and on nothing coarser (k = 2 after a merge)."""
+    import pandas as pd
+
+    from riskcore.report.document import build_report
+
+    df = pd.DataFrame({"q": list("aabbbc"), "g": list("xxyyyy"), "s": list("001101")})
+    s = Store(tmp_path / "r.db")
+    reports = [
+        build_report(df, {"quasi_identifiers": qis, "sensitive": ["s"]}, sha256=FP)
+        for qis in (["q"], ["g"])
+    ]
+    ids = [
+        s.save(n, fingerprint=FP, profile=r.roles, results=r.to_dict(), report="<html>", user="ana")
+        for n, r in zip(("on q", "on g"), reports, strict=True)
+    ]
+    return s, df, ids
+
+
+def test_raw_data_are_stored_only_when_given(tmp_path):
+    import pandas as pd
+
+    s = Store(tmp_path / "r.db")
+    df = pd.DataFrame({"zip": ["02139", "10001"], "age": [30, 41]})
+    without = s.save("plain", fingerprint=FP, profile={}, results={"verdict": {"pass": True}})
+    with_data = s.save("full", fingerprint=FP, profile={}, results={}, data=df)
+    assert s.data(without) is None
+    pd.testing.assert_frame_equal(s.data(with_data), df)  # leading zeros kept
+    listed = {x.name: x for x in s.summaries()}
+    assert (listed["plain"].has_data, listed["full"].has_data) == (False, True)
+    assert (listed["plain"].verdict, listed["full"].verdict) == (True, None)
+    entries = [e.changes["raw_data_stored"] for e in s.audit()]
+    assert entries == [False, True]
+    s.delete(with_data)
+    with _raw(s) as con:
+        assert con.execute("SELECT COUNT(*) FROM assessment_data").fetchone()[0] == 0
+
+
+def test_reopen_accepts_the_same_file_and_refuses_another_both_logged(tmp_path):
+    from riskcore.report.document import dataset_facts
+
+    s, df, (first, _) = _saved_pair(tmp_path)
+    saved, ok = s.reopen(first, dataset_facts(df, sha256=FP), columns=list(df.columns), user="bo")
+    assert ok.matches and saved.profile["quasi_identifiers"] == ["q"]
+    other = df.iloc[:4]
+    _, refused = s.reopen(
+        first, dataset_facts(other, sha256="cd" * 32), columns=list(other.columns), user="bo"
+    )
+    assert not refused.matches and refused.differences == ("sha256", "rows")
+    log = [e for e in s.audit() if e.action == "reopen"]
+    assert [e.changes["outcome"] for e in log] == ["restored", "refused"]
+    assert log[1].changes["differences"] == ["sha256", "rows"]
+    assert log[1].changes["file_sha256"] == "cd" * 32 and log[1].user == "bo"
+    assert s.verify().ok
+
+
+def test_compare_two_saved_assessments_is_logged(tmp_path):
+    s, _, (a, b) = _saved_pair(tmp_path)
+    cmp = s.compare(a, b, user="cy")
+    by = {f.figure: f for f in cmp.figures}
+    # on q: classes a (2), b (3), c (1) -> k 1; on g: x (2), y (4) -> k 2
+    assert (by["k"].a, by["k"].b, by["k"].safer) == (1, 2, "b")
+    (entry,) = [e for e in s.audit() if e.action == "compare"]
+    assert entry.changes["ids"] == [a, b] and "k" in entry.changes["figures_differing"]
+    assert entry.fingerprint == FP
+
+
+def test_an_empty_name_is_refused(tmp_path):
+    s = Store(tmp_path / "r.db")
+    with pytest.raises(RiskcoreError, match="give the assessment a name"):
+        s.save("  ", fingerprint=FP, profile={}, results={})
+    assert s.audit() == []

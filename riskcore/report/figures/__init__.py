@@ -33,6 +33,7 @@ from riskcore.report.figures.uniqueness import (
     candidates_curve,
     class_size_histogram,
     contribution_bars,
+    delta_bars,
     share_bars,
     subset_bars,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "composition_chart",
     "contribution_bars",
     "criterion_lines",
+    "delta_bars",
     "diversity_bars",
     "error_vs_epsilon",
     "estimate_histogram",

@@ -20,6 +20,7 @@ __all__ = [
     "candidates_curve",
     "class_size_histogram",
     "contribution_bars",
+    "delta_bars",
     "share_bars",
     "subset_bars",
 ]
@@ -148,3 +149,26 @@ def share_bars(
     fig = layout(fig, title + more_note(len(df), more), x_title, y_title)
     fig.update_layout(height=max(280, 40 * len(df) + 120))  # after layout()'s fixed height
     return fig
+
+
+def delta_bars(table: pd.DataFrame) -> go.Figure:
+    """Released classes by delta-presence (from ``delta_table``); bins with a class outside
+    the allowed range in the risk colour."""
+    colors = [ACCENT if o else NEUTRAL for o in table["outside"]]
+    fig = go.Figure(
+        go.Bar(
+            x=table["delta"],
+            y=table["classes"],
+            marker_color=colors,
+            customdata=table[["records", "outside"]],
+            hovertemplate="delta %{x}: %{y:,} classes, %{customdata[0]:,} released records"
+            "<br>%{customdata[1]:,} classes outside the allowed range<extra></extra>",
+        )
+    )
+    category_axis(fig, table["delta"], axis="x")
+    return layout(
+        fig,
+        "Released classes by the chance a population member is in the table",
+        "delta = released records / population members of the class (%)",
+        "released classes",
+    )

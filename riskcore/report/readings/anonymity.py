@@ -14,10 +14,12 @@ from riskcore.metrics import THRESHOLDS, Assessment, ClassSizeDistribution
 from riskcore.report.readings._format import join_names
 
 __all__ = [
+    "MISSING_LABELS",
     "SIZE_BINS",
     "candidate_table",
     "candidates_reading",
     "histogram_reading",
+    "missing_reading",
     "risk_reading",
     "risk_table",
     "size_histogram",
@@ -37,6 +39,50 @@ SIZE_BINS: tuple[tuple[str, int, float], ...] = (
     ("50-99", 50, 99),
     ("100+", 100, np.inf),
 )
+
+
+#: The missing-value policies (:mod:`riskcore.metrics.missing`), as offered to the user.
+MISSING_LABELS: dict[str, str] = {
+    "own": "a value of its own",
+    "any": "matches any value (sdcMicro)",
+}
+
+
+def missing_reading(policy: str, missing_records: int) -> str:
+    """Return the "Missing values: ..." line shown beside every class-based figure.
+
+    Parameters
+    ----------
+    policy : {"own", "any"}
+        The missing-value policy the figures were computed under.
+    missing_records : int
+        Records with at least one missing quasi-identifier value.
+
+    Returns
+    -------
+    str
+    """
+    if policy not in MISSING_LABELS:
+        raise ValueError(f"unknown missing-value policy {policy!r}")
+    if missing_records == 0:
+        return (
+            "Missing values: no quasi-identifier value is missing, so both policies (a value "
+            "of its own, or matches any value) give the same figures."
+        )
+    who = f"{missing_records:,} record{'s' if missing_records != 1 else ''}"
+    if policy == "own":
+        return (
+            f"Missing values: a missing quasi-identifier value counts as a value of its own "
+            f"({who} {'has' if missing_records == 1 else 'have'} one); under sdcMicro's "
+            "convention (matches any value) each would count with every record it could be, "
+            "and no record's risk would be higher."
+        )
+    return (
+        f"Missing values match any value (sdcMicro's convention): each record counts every "
+        f"record that agrees with it wherever both are known. This lowers the risk of the "
+        f"{who} with a missing quasi-identifier value and of the records they match, and raises "
+        "no one's; classes then overlap, so k, risk, l and t are per record."
+    )
 
 
 def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
@@ -144,7 +190,8 @@ def risk_reading(assessment: Assessment) -> str:
         + (
             f" Journalist and marketer: {a.population_note}."
             if a.journalist
-            else " Give a sampling fraction for journalist and marketer risk."
+            else " Give a sampling fraction or a sampling-weight column for journalist and "
+            "marketer risk."
         )
     )
 

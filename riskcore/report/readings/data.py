@@ -143,10 +143,39 @@ def report_intro() -> str:
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
         "its values), the roles and why, the targets and what they mean, every figure with "
-        "its method and citation, the generalization in use with its loss, the privacy "
+        "its method and citation, the linkage and homogeneity attacks with their 95% "
+        "intervals, the generalization in use with its loss, the privacy "
         "budget spent, a verdict against the threshold, the command that reproduces every "
         "number, and fields for the reviewer. The HTML opens offline; the JSON twin holds the "
         "same numbers for another tool; the PDF (PDF/A-3b) carries the JSON inside it."
+    )
+
+
+def report_view_reading(*, chosen: bool, shown: bool) -> str:
+    """Return which table the report describes.
+
+    Parameters
+    ----------
+    chosen : bool
+        A generalization was chosen on the Remediate page.
+    shown : bool
+        The sidebar's switch shows it (the report then holds before / after).
+    """
+    if chosen and shown:
+        return (
+            "This report describes the table as recorded and the generalized table in use: "
+            "before / after side by side, with the information loss and the records "
+            "suppressed; its verdict is on the generalized table."
+        )
+    if chosen:
+        return (
+            "This report describes the table as recorded, as the sidebar's switch shows it. "
+            "Switch to the generalized table to add the before / after and the information "
+            "loss of the generalization chosen on the Remediate page."
+        )
+    return (
+        "This report describes the table as recorded (no generalization was chosen on the "
+        "Remediate page)."
     )
 
 
@@ -157,3 +186,26 @@ def report_verdict_reading(verdict: dict[str, object]) -> str:
         f"{head}, on {verdict['of']}: {verdict['reason']} (threshold {verdict['threshold']:g}; "
         f"highest record risk {float(verdict['highest_risk']):.3f})."  # type: ignore[arg-type]
     )
+
+
+def large_file_intro(root: str) -> str:
+    """Return what "assess a large file by path" does and what it does not (plain text).
+
+    Parameters
+    ----------
+    root : str
+        The data directory the server's operator allowed (``RISKCORE_DATA_ROOT``).
+    """
+    return (
+        f"Files below {root} on this server can be assessed where they lie, without an "
+        "upload: Parquet files, directories or globs are streamed by Arrow, CSV read by "
+        "DuckDB, in bounded memory. The figures are the class-based ones (k, the three "
+        "risks, l and t), the same as the command line's riskcore assess PATH --engine "
+        "auto; per-record measures, remediation and the other pages need the table loaded "
+        "here."
+    )
+
+
+def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
+    """Return one line on a file opened by path: its size and the engine reading it."""
+    return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."

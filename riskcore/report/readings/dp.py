@@ -35,7 +35,6 @@ __all__ = [
     "identifiability_reading",
     "identifiability_worlds",
     "ldp_planning",
-    "ledger_resets_reading",
     "ledger_table",
     "mechanisms_for",
     "planning_reading",
@@ -291,26 +290,6 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
         ],
         columns=["#", "query", "mechanism", "epsilon", "delta", "zCDP rho", "bars (parallel)"],
     )
-
-
-def ledger_resets_reading(ledger: dp.PrivacyLedger) -> list[str]:
-    """Return one line per restart of the ledger, oldest first.
-
-    "Ledger restarted at 12:03 UTC on 2026-11-23 after spending epsilon = 1.5
-    (basic composition) on 2 releases."
-    """
-    names = {"basic": "basic composition", "zcdp": "zCDP"}
-    lines = []
-    for r in ledger.resets:
-        t = r.time
-        how = names.get(r.accounting, r.accounting)
-        delta = f", delta = {r.delta_spent:.3g}" if r.delta_spent > 0 else ""
-        lines.append(
-            f"Ledger restarted at {t:%H:%M} UTC on {t:%Y-%m-%d} after spending epsilon = "
-            f"{r.epsilon_spent:.4g}{delta} ({how}) on {r.releases:,} "
-            f"{plural(r.releases, 'release', 'releases')}."
-        )
-    return lines
 
 
 def categorical_columns(enc: EncodedTable, *, max_values: int = 200) -> list[str]:

@@ -4,17 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
+from riskcore.deidentify.cover import RecordCover
 from riskcore.metrics.presence import PopulationMatch
 from riskcore.metrics.records import IndividualRisk, RecordExplanation
 from riskcore.metrics.suda import SudaResult
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
 
 __all__ = [
+    "cover_reading",
+    "cover_table",
+    "delta_reading",
+    "delta_table",
+    "explorer_intro",
     "individual_risk_reading",
+    "msu_list",
+    "population_intro",
     "population_match_reading",
+    "record_kmap_table",
     "record_reading",
+    "record_subset_table",
+    "record_values_table",
     "records_intro",
     "suda_contribution_reading",
     "suda_contribution_table",
@@ -166,4 +178,230 @@ def suda_contribution_reading(table: pd.DataFrame) -> str:
         f"{top['column']} takes part in the unique combinations that make "
         f"{top['share']:.0%} of the scores: generalizing it lowers them most. Shares add up to "
         "more than 100% because a combination has several values."
+    )
+
+
+_MISSING = "(missing)"
+
+
+def explorer_intro() -> str:
+    """Return the opening sentence of the record explorer."""
+    return (
+        "Pick a record, the riskiest first or by its row number (the first data row is 1), "
+        "to see its quasi-identifier values (never its direct identifiers), who shares them, "
+        "the smallest combinations that single it out, and the least generalization that "
+        "would hide it in a class of k."
+    )
+
+
+def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
+    """Return one record's QI values and how many records share each value alone.
+
+    Only the quasi-identifiers of ``expl`` appear: a direct identifier is never shown.
+    """
+    return pd.DataFrame(
+        {
+            "quasi-identifier": list(expl.quasi_identifiers),
+            "value": [_MISSING if v is None else v for v in expl.values],
+            "records with this value": list(expl.value_counts),
+        }
+    )
+
+
+def _combination(expl: RecordExplanation, cols: tuple[str, ...]) -> str:
+    return _assignment(expl, cols, str)
+
+
+def msu_list(
+    expl: RecordExplanation, *, escape: Callable[[object], str] = str, limit: int = 10
+) -> str:
+    """Return the record's minimal sample uniques as a markdown list, each in bold.
+
+    One item per MSU, smallest first ("**unique by age = 67 + zip = 021 alone**"), at
+    most ``limit``, then one saying how many more; "" when it has none. Column names
+    and values go through ``escape``.
+    """
+    lines = [
+        f"- **unique by {_assignment(expl, cols, escape)} alone**" for cols in expl.msus[:limit]
+    ]
+    more = len(expl.msus) - limit
+    if more > 0:
+        lines.append(f"- and {more:,} more {plural(more, 'combination', 'combinations')}")
+    return "\n".join(lines)
+
+
+def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.DataFrame:
+    """Return the combinations of one record's values (from ``record_subsets``) for display.
+
+    Minimal sample uniques first, then by size and fewest sharing; a
+    combination holding an MSU and more is left out (it is unique too, and
+    says nothing new). Columns: ``combination`` (``age = 67 + zip = 021``),
+    ``values``, ``records sharing`` (the record included) and ``minimal
+    sample unique``.
+    """
+    msus = [set(m) for m in expl.msus]
+    keep = [
+        bool(is_msu) or not any(m < set(cols) for m in msus)
+        for cols, is_msu in zip(subsets["columns"], subsets["msu"], strict=True)
+    ]
+    shown = subsets[keep]
+    df = pd.DataFrame(
+        {
+            "combination": [_combination(expl, tuple(c)) for c in shown["columns"]],
+            "values": shown["size"].to_numpy(),
+            "records sharing": shown["sharing"].to_numpy(),
+            "minimal sample unique": shown["msu"].to_numpy(dtype=bool),
+        }
+    )
+    order = df.sort_values(
+        ["minimal sample unique", "values", "records sharing"],
+        ascending=[False, True, True],
+        kind="stable",
+    )
+    return order.reset_index(drop=True)
+
+
+def _changes(
+    cover: RecordCover, labels: tuple[str | None, ...], escape: Callable[[object], str]
+) -> str:
+    parts = []
+    for q, before, after in zip(cover.quasi_identifiers, cover.values, labels, strict=True):
+        if before != after:
+            parts.append(
+                f"{escape(q)} {escape(_MISSING if before is None else before)} to "
+                f"{escape(_MISSING if after is None else after)}"
+            )
+    return ", ".join(parts)
+
+
+def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) -> str:
+    """Return which generalization would put the record in a class of at least k."""
+    k = cover.k
+    if cover.levels is None:
+        return (
+            f"No generalization within the hierarchies puts row {cover.row:,} in a class of "
+            f"{k:,}: even with every quasi-identifier at its top level fewer than {k:,} "
+            "records share its values. Suppress the record, or lower k."
+        )
+    if not any(cover.levels):
+        return (
+            f"Row {cover.row:,} is already in a class of {cover.class_size:,} (k = {k:,}): "
+            "no generalization is needed for it."
+        )
+    cost = "normalized certainty penalty" if cover.objective == "ncp" else "precision loss"
+    head = (
+        f"Generalizing {_changes(cover, cover.generalized, escape)} (the other "
+        f"quasi-identifiers as recorded) puts row {cover.row:,} in a class of "
+        f"{cover.covered_size:,} (k = {k:,}): the least generalization of the table that covers "
+        f"it, losing {short_share(cover.loss)} of the table's detail ({cost}, before "
+        "suppression)."
+    )
+    changed = [i for i, x in enumerate(cover.levels) if x]
+    only = changed[0] if len(changed) == 1 else None  # the answer is already one column alone
+    alone = [
+        f"{escape(q)} alone to {escape(_MISSING if label is None else label)} ({short_share(loss)})"
+        for i, (q, level, loss, label) in enumerate(
+            zip(
+                cover.quasi_identifiers,
+                cover.single_levels,
+                cover.single_loss,
+                cover.single_labels,
+                strict=True,
+            )
+        )
+        if level is not None and loss is not None and i != only
+    ]
+    if alone:
+        tail = " One column generalized alone would also do: " + "; ".join(alone) + "."
+    elif only is None:
+        tail = " No single quasi-identifier generalized alone is enough."
+    else:
+        tail = ""
+    return head + tail
+
+
+def cover_table(cover: RecordCover) -> pd.DataFrame:
+    """Return the minimal generalizations covering the record, least loss first.
+
+    Columns: ``generalization`` (the QIs changed, ``age 67 to 60-69``),
+    ``levels`` (one per QI, as in the Remediate page), ``class size`` and
+    ``information loss (%)``.
+    """
+    return pd.DataFrame(
+        {
+            "generalization": [
+                _changes(cover, labels, str) or "(as recorded)" for labels in cover.minimal_labels
+            ],
+            "levels": [", ".join(str(x) for x in node) for node in cover.minimal],
+            "class size": list(cover.minimal_size),
+            "information loss (%)": [100 * x for x in cover.minimal_loss],
+        }
+    )
+
+
+def population_intro() -> str:
+    """Return the opening paragraph of the population tab."""
+    return (
+        "An attacker may hold the population this table was drawn from, or a public table "
+        "covering it (a voter roll, a registry), with names and the same quasi-identifiers. "
+        "Upload it to see how many people of it each released record could be (k-map, "
+        "Sweeney) and how likely a person of it is to be in this table at all "
+        "(delta-presence, Nergiz, Atzori and Clifton 2007). This table must be a subset of it."
+    )
+
+
+_DELTA_BINS = 10
+
+
+def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> pd.DataFrame:
+    """Return the released classes by delta_j = f_j / F_j, in ten bins of 10 points.
+
+    Columns: ``delta`` (the bin, "0-10%" ... "90-100%"; delta 1 is in the
+    last), ``classes``, ``records`` (released records in those classes),
+    ``outside`` (classes of the bin outside [delta_min, delta_max]).
+    """
+    delta = result.classes["delta"].to_numpy(dtype=float)
+    released = result.classes["released"].to_numpy(dtype=np.int64)
+    b = np.minimum((delta * _DELTA_BINS).astype(np.int64), _DELTA_BINS - 1)
+    out = (delta < delta_min - 1e-12) | (delta > delta_max + 1e-12)
+    step = 100 // _DELTA_BINS
+    return pd.DataFrame(
+        {
+            "delta": [f"{i * step}-{(i + 1) * step}%" for i in range(_DELTA_BINS)],
+            "classes": np.bincount(b, minlength=_DELTA_BINS),
+            "records": np.bincount(b, weights=released, minlength=_DELTA_BINS).astype(np.int64),
+            "outside": np.bincount(b, weights=out, minlength=_DELTA_BINS).astype(np.int64),
+        }
+    )
+
+
+def delta_reading(result: PopulationMatch, *, k: int, delta_min: float, delta_max: float) -> str:
+    """Return the one-line reading of the delta chart and the failing classes."""
+    c = result.classes
+    small = int((c["population"].to_numpy() < k).sum())
+    delta = c["delta"].to_numpy(dtype=float)
+    high = int((delta > delta_max + 1e-12).sum())
+    low = int((delta < delta_min - 1e-12).sum())
+    j = result.n_classes
+    parts = [
+        f"{high:,} of {j:,} released {plural(j, 'class', 'classes')} "
+        f"{plural(high, 'has', 'have')} delta above {short_share(delta_max)} (a person of the "
+        "population with those values is in this table with a higher probability)"
+    ]
+    if delta_min > 0:
+        parts.append(f"{low:,} below {short_share(delta_min)}")
+    parts.append(
+        f"{small:,} {plural(small, 'matches', 'match')} fewer than {k:,} people of the "
+        "population (k-map)"
+    )
+    return "; ".join(parts) + "."
+
+
+def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
+    """Return each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class)."""
+    return pd.DataFrame(
+        {
+            "row": np.arange(1, result.n_released + 1, dtype=np.int64),
+            "k_map": np.asarray(result.record_k_map, dtype=np.int64),
+        }
     )

@@ -9,14 +9,19 @@ import pandas as pd
 from riskcore.deidentify.hierarchy import Hierarchy
 from riskcore.deidentify.lattice import NodeResult, SearchResult
 from riskcore.deidentify.masking import EnumerationResult
-from riskcore.deidentify.safe_harbor import SafeHarborCheck
+from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.safe_harbor import CATEGORIES, PiiScan, SafeHarborCheck
 from riskcore.report.readings._format import plural
+from riskcore.roles import RoleSuggestions
 
 __all__ = [
     "enumeration_reading",
     "level_label",
     "node_reading",
     "node_table",
+    "pii_reading",
+    "pii_table",
+    "recipe_table",
     "remediation_intro",
     "safe_harbor_table",
     "search_reading",
@@ -204,3 +209,124 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
             for f in check.findings
         ]
     )
+
+
+def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
+    """Return Presidio's findings beside the role rule: one row per column and entity.
+
+    Columns: ``column``, ``entity`` (Presidio's type), ``score`` (its
+    highest confidence, 0-1), ``values`` ("n of m sampled"), ``Safe Harbor``
+    (the category, or "none of the 18") and ``role rule`` (the suggested role
+    and its reason, which the scan never replaces).
+    """
+    rows = []
+    for f in scan.findings:
+        s = suggestions[f.column] if f.column in suggestions else None
+        rows.append(
+            {
+                "column": f.column,
+                "role rule": f"{s.role.replace('_', '-')}: {s.reason}" if s is not None else "",
+                "entity": f.entity,
+                "Safe Harbor": f"({f.letter}) {CATEGORIES[f.letter].split(' (')[0]}"
+                if f.letter is not None
+                else "none of the 18",
+                "values": f"{f.n_values:,} of {f.n_sampled:,} sampled",
+                "score": round(f.max_score, 2),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["column", "entity", "score", "values", "Safe Harbor", "role rule"]
+    )
+
+
+def pii_reading(scan: PiiScan) -> str:
+    """Return what the free-text scan found, in one sentence, and what it cannot see."""
+    cols = sorted({f.column for f in scan.findings})
+    n = len(scan.columns)
+    if not cols:
+        found = (
+            "Presidio found no e-mail, phone, card or account number in "
+            f"{n} free-text {plural(n, 'column', 'columns')}."
+        )
+    else:
+        found = (
+            f"Presidio found identifiers inside the text of {len(cols)} "
+            f"{plural(len(cols), 'column', 'columns')} ({', '.join(cols)}) of the {n} scanned: "
+            "tag them as direct identifiers on the Data page, or mask them."
+        )
+    return found + " " + scan.note
+
+
+def _params(params: object) -> str:
+    if not isinstance(params, dict) or not params:
+        return ""
+    return ", ".join(f"{k} {v}" for k, v in params.items() if v is not None)
+
+
+def recipe_table(recipe: Recipe) -> pd.DataFrame:
+    """Return every step a recipe records, in the order it applies them (never a key).
+
+    Columns: ``step`` (Safe Harbor, date shift, masking, generalization,
+    suppression), ``column``, ``operation`` and ``parameters``.
+    """
+    rows: list[dict[str, object]] = []
+    for x in recipe.safe_harbor:
+        extra = {k: v for k, v in x.items() if k in ("birth", "as_of")}
+        rows.append(
+            {
+                "step": "Safe Harbor",
+                "column": x["column"],
+                "operation": x["action"],
+                "parameters": _params(extra),
+            }
+        )
+    if recipe.date_shift is not None:
+        ds = recipe.date_shift
+        for c in ds["columns"]:
+            rows.append(
+                {
+                    "step": "date shift",
+                    "column": c,
+                    "operation": "shift per person (keyed)",
+                    "parameters": f"person {ds['person']}, max_days {ds['max_days']}",
+                }
+            )
+    for m in recipe.masking:
+        rows.append(
+            {
+                "step": "masking",
+                "column": m["column"],
+                "operation": m["operator"],
+                "parameters": _params(m.get("params")),
+            }
+        )
+    for q, lv in zip(recipe.qis, recipe.levels, strict=True):
+        spec = recipe.hierarchies[q]
+        rows.append(
+            {
+                "step": "generalization",
+                "column": q,
+                "operation": f"level {lv} of its {spec.get('kind')} hierarchy",
+                "parameters": _params(spec.get("params")),
+            }
+        )
+    t = recipe.targets
+    limits = {k: t.get(k) for k in ("k", "l", "t", "max_risk", "max_suppression")}
+    rows.append(
+        {
+            "step": "suppression",
+            "column": ", ".join(recipe.qis) or "(none)",
+            "operation": f"{recipe.suppression} the records of classes breaking the targets",
+            "parameters": _params(limits),
+        }
+    )
+    if recipe.key_check is not None:
+        rows.append(
+            {
+                "step": "key",
+                "column": "",
+                "operation": "not recorded",
+                "parameters": f"check value {recipe.key_check}",
+            }
+        )
+    return pd.DataFrame(rows, columns=["step", "column", "operation", "parameters"])

@@ -1,0 +1,168 @@
+"""Saved assessments page: list, reopen, compare, delete; the audit log and its check."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from riskcore.errors import RiskcoreError
+from riskcore.io import load_table
+from riskcore.report.document import dataset_facts
+from riskcore.report.readings.saved import (
+    audit_table,
+    audit_verify_reading,
+    comparison_reading,
+    comparison_table,
+    dataset_check_reading,
+    dataset_check_table,
+    restored_reading,
+    saved_intro,
+    saved_label,
+    saved_table,
+)
+from ui import cached, saved, state
+from ui.context import current_table
+from ui.safe import file_stem, md
+
+COMPARED = "rc_saved_compared"  # {"ids": (a, b), "comparison": Comparison}
+DELETED = "rc_saved_deleted"  # the message after a deletion (shown once, after the rerun)
+VERIFIED = "rc_saved_verified"  # the outcome of "Verify the chain"
+UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
+
+state.init_state()
+st.title("Saved assessments")
+st.write(md(saved_intro()))
+db = saved.store()
+st.caption(md(f"Database: {db.path}"))
+user = saved.user_name("rc_user_saved")
+items = db.summaries()
+labels = {i.id: saved_label(i.to_dict()) for i in items}
+ids = list(labels)[::-1]  # newest first
+gone = st.session_state.pop(DELETED, None)
+if gone is not None:
+    st.success(md(gone))
+if items:
+    st.dataframe(saved_table([i.to_dict() for i in items]), hide_index=True)
+else:
+    st.info("Nothing is saved yet: build a report on the Report page and save it there.")
+    st.page_link("pages/report.py", label="Go to the Report page")
+
+
+def choose(label: str, key: str, where=st, index: int = 0) -> int:
+    """Return the id of the saved assessment chosen in a select box (newest first)."""
+    return where.selectbox(md(label), ids, index=index, format_func=labels.__getitem__, key=key)
+
+
+tab_open, tab_compare, tab_delete, tab_audit = st.tabs(
+    ["Reopen", "Compare two", "Delete", "Audit log"]
+)
+
+with tab_open:
+    if ids:
+        pick = choose("Assessment to reopen", "rc_saved_pick")
+        source = st.radio(
+            "Reopen with",
+            ["the data loaded now", "a file (upload)"],
+            horizontal=True,
+            key="rc_saved_source",
+            help="Reopening asks for the data again: nothing is restored unless the file's "
+            "SHA-256 is the one saved.",
+        )
+        up = None
+        if source == "a file (upload)":
+            up = st.file_uploader(
+                "The file the assessment was made on",
+                type=UPLOAD_FORMATS,
+                key=f"rc_saved_upload_{st.session_state.get(state.UPLOADS, 0)}",
+            )
+        else:
+            key_now, table_now = current_table()
+            st.caption(md(f"Loaded now: {table_now.name}"))
+        if st.button("Reopen", type="primary", key="rc_saved_reopen"):
+            if source == "a file (upload)" and up is None:
+                st.warning("Choose the file first.")
+            else:
+                try:
+                    if up is not None:
+                        raw = up.getvalue()
+                        table = load_table(raw, name=up.name)
+                        facts = dataset_facts(
+                            table.data, sha256=table.info.fingerprint, name=up.name
+                        )
+                    else:
+                        table = table_now
+                        facts = cached.dataset_facts(key_now, table_now)
+                    columns = [str(c) for c in table.data.columns]
+                    record, check = db.reopen(pick, facts, columns=columns, user=user)
+                except RiskcoreError as exc:
+                    st.error(md(exc))
+                else:
+                    if check.matches:
+                        if up is not None:
+                            state.use_table(up.name, raw, table, file_id=up.file_id)
+                            key_now = st.session_state[state.DATASET]["key"]
+                        saved.restore(record.profile, key_now, columns)
+                    st.session_state[saved.REOPENED] = {
+                        "id": record.id,
+                        "name": record.name,
+                        "check": check,
+                        "profile": record.profile,
+                    }
+        done = st.session_state.get(saved.REOPENED)
+        if done is not None and done["id"] == pick:
+            if done["check"].matches:
+                st.success(md(restored_reading(done["name"], done["profile"])))
+            else:
+                st.error(md(dataset_check_reading(done["check"], done["name"])))
+            st.dataframe(dataset_check_table(done["check"]), hide_index=True)
+        st.download_button(
+            "Download its saved report (HTML)",
+            lambda: db.report(pick) or "",
+            file_name=f"{file_stem(labels[pick], 'assessment')}_report.html",
+            mime="text/html",
+            on_click="ignore",
+            key="rc_saved_report",
+        )
+    else:
+        st.caption("Nothing to reopen.")
+
+with tab_compare:
+    if len(ids) >= 2:
+        c1, c2 = st.columns(2)
+        a = choose("A", "rc_saved_a", c1, index=1)
+        b = choose("B", "rc_saved_b", c2)
+        if st.button("Compare", type="primary", key="rc_saved_compare"):
+            st.session_state[COMPARED] = {"ids": (a, b), "comparison": db.compare(a, b, user=user)}
+        shown = st.session_state.get(COMPARED)
+        if shown is not None and shown["ids"] == (a, b):
+            st.write(md(comparison_reading(shown["comparison"])))
+            table = comparison_table(shown["comparison"])
+            st.dataframe(table, hide_index=True, height=38 + 35 * len(table))
+    else:
+        st.caption("Save two assessments to compare them side by side.")
+
+with tab_delete:
+    if ids:
+        victim = choose("Assessment to delete", "rc_saved_victim")
+        sure = st.checkbox(
+            "Yes, delete it (the deletion itself is written to the audit log)",
+            value=False,
+            key="rc_saved_sure",
+        )
+        if st.button("Delete", disabled=not sure, key="rc_saved_delete"):
+            db.delete(victim, user=user)
+            st.session_state[DELETED] = f"Deleted {labels[victim]}; the audit log records it."
+            st.session_state.pop("rc_saved_sure", None)
+            st.rerun()
+    else:
+        st.caption("Nothing to delete.")
+
+with tab_audit:
+    entries = db.audit()
+    if st.button("Verify the chain", key="rc_saved_verify"):
+        v = db.verify()
+        text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason)
+        st.session_state[VERIFIED] = (v.ok, text, len(entries))
+    verified = st.session_state.get(VERIFIED)
+    if verified is not None and verified[2] == len(entries):  # until the log grows
+        (st.success if verified[0] else st.error)(md(verified[1]))
+    st.dataframe(audit_table([e.to_dict() for e in entries]), hide_index=True)

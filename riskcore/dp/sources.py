@@ -1,0 +1,177 @@
+"""Data sources and the persisted privacy ledgers charged for them (results only).
+
+A privacy budget belongs to the people in the data, not to a browser session:
+the ledger of a data source is kept in the local database
+(:mod:`riskcore.ledgers` stores and reads these results) and is found again by
+the file's fingerprint, or by the name the user gives the source. A file that
+is new to every ledger but has the same columns and row count as a file whose
+budget was spent is a *near duplicate* (one byte changed gives a new
+fingerprint, not new people), which a page warns about.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Literal
+
+from riskcore._results import Result
+from riskcore.dp.accounting import PrivacyLedger
+
+__all__ = [
+    "DEFAULT_DELTA_BUDGET",
+    "DEFAULT_EPSILON_BUDGET",
+    "BudgetSetting",
+    "DataSource",
+    "LedgerLookup",
+    "StoredLedger",
+    "shape_of",
+]
+
+#: The budget of a new ledger until the user sets another.
+DEFAULT_EPSILON_BUDGET = 1.0
+DEFAULT_DELTA_BUDGET = 1e-6
+
+
+def shape_of(columns: tuple[str, ...] | list[str], n_rows: int) -> str:
+    """Return the shape two near-duplicate files share: sorted column names and row count.
+
+    The names are sorted, so a file with its columns reordered (other bytes,
+    the same people) has the same shape.
+
+    Examples
+    --------
+    >>> shape_of(("b", "a"), 3)
+    '[["a","b"],3]'
+    """
+    return json.dumps([sorted(str(c) for c in columns), int(n_rows)], separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class DataSource(Result):
+    """The data a release is made from, as its ledger knows it.
+
+    Attributes
+    ----------
+    name : str
+        The name the user gives the source, by default the file name.
+    fingerprint : str
+        SHA-256 of the file's bytes (the demo's key for the demo).
+    columns : tuple of str
+    n_rows : int
+    """
+
+    name: str
+    fingerprint: str
+    columns: tuple[str, ...] = ()
+    n_rows: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", str(self.name).strip())
+        if not self.name:
+            raise ValueError("the data source needs a name")
+        if not self.fingerprint:
+            raise ValueError("the data source needs a fingerprint")
+        object.__setattr__(self, "columns", tuple(str(c) for c in self.columns))
+        if int(self.n_rows) < 0:
+            raise ValueError(f"n_rows must not be negative, got {self.n_rows!r}")
+
+    @property
+    def shape(self) -> str:
+        """Return :func:`shape_of` its columns and rows."""
+        return shape_of(self.columns, self.n_rows)
+
+
+@dataclass(frozen=True)
+class BudgetSetting(Result):
+    """One budget a ledger was given, with who set it, when and why.
+
+    Attributes
+    ----------
+    time : str
+        UTC, ISO 8601.
+    user : str
+    epsilon_budget, delta_budget : float
+    accounting : str
+    reason : str
+        Required when the change loosened a spent budget
+        (:func:`riskcore.dp.change_needs_reason`); "" otherwise.
+    """
+
+    time: str
+    user: str
+    epsilon_budget: float
+    delta_budget: float
+    accounting: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class StoredLedger(Result):
+    """A persisted ledger: its source, the files charged to it, its budgets and releases.
+
+    Attributes
+    ----------
+    id : int
+    source : str
+        The data source's name (unique).
+    created : str
+        UTC, ISO 8601.
+    fingerprints : tuple of str
+        Every file charged to this ledger, first first.
+    shapes : tuple of str
+        Their :func:`shape_of`, in the same order.
+    ledger : PrivacyLedger
+        The budget in force and every release, oldest first.
+    budgets : tuple of BudgetSetting
+        Every budget it was given, oldest first (the last is in force).
+    """
+
+    id: int
+    source: str
+    created: str
+    fingerprints: tuple[str, ...]
+    shapes: tuple[str, ...]
+    ledger: PrivacyLedger
+    budgets: tuple[BudgetSetting, ...] = field(default_factory=tuple)
+
+    @property
+    def spent(self) -> float:
+        """Return the epsilon spent under the ledger's accounting."""
+        return self.ledger.spent()[0]
+
+
+@dataclass(frozen=True)
+class LedgerLookup(Result):
+    """Which ledger a data source's releases are charged to, and why.
+
+    Attributes
+    ----------
+    source : DataSource
+    how : {"fingerprint", "name", "new"}
+        The file is already charged to ``ledger``; or it is new but the
+        source's name is ``ledger``'s, so it joins it at the first charge;
+        or no ledger has either, and a new one is made at the first charge.
+    ledger : StoredLedger or None
+        None when ``how`` is "new".
+    near : tuple of StoredLedger
+        Other ledgers that have spent budget on a file of the same columns and
+        row count as this one (a near duplicate), when this file is new.
+    """
+
+    source: DataSource
+    how: Literal["fingerprint", "name", "new"]
+    ledger: StoredLedger | None = None
+    near: tuple[StoredLedger, ...] = ()
+
+    @property
+    def budget(self) -> PrivacyLedger:
+        """Return the ledger in force (a new ledger's default budget when ``how`` is "new")."""
+        if self.ledger is not None:
+            return self.ledger.ledger
+        return PrivacyLedger(DEFAULT_EPSILON_BUDGET, DEFAULT_DELTA_BUDGET)
+
+    @property
+    def name(self) -> str:
+        """Return the name of the ledger charged: the stored one, else the source's."""
+        return self.ledger.source if self.ledger is not None else self.source.name

@@ -1,0 +1,428 @@
+"""The contract's tables from grouped rows: what every out-of-memory engine shares.
+
+An engine that never holds the rows (a Parquet stream, DuckDB, Spark) can
+still group them: "quasi-identifiers + sensitive values -> count". Such
+grouped rows, possibly from disjoint parts of the data and so possibly
+repeating a combination, are all that :func:`tabulate_groups` needs to build
+the :class:`~riskcore.engine.contract.Tabulation` the in-memory engine
+builds from the rows: the counts add up (``../shared/notes/performance.md``:
+contingency tables of disjoint parts, concatenated and re-aggregated, equal
+the table of the whole).
+
+Values are encoded here with :func:`~riskcore.engine.partition.encode_column`,
+the in-memory engine's own encoder, so missing values follow one rule on
+every engine: ``None``, ``NaN`` and ``NaT`` are one missing value of the
+column, kept as a value of its own (no record is dropped). An engine whose
+SQL keeps ``NULL`` and ``NaN`` apart (DuckDB, Spark) still gives the same
+classes, because the groups are re-aggregated after encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.errors import RolesError
+
+__all__ = [
+    "COUNT",
+    "GroupingEngine",
+    "tabulate_codes",
+    "tabulate_groups",
+    "tabulate_tables",
+    "text_groups",
+]
+
+#: Name of the count column of grouped rows (chosen to clash with no data column).
+COUNT = "__riskcore_count__"
+
+
+class ArrowCodes:
+    """One column's dictionary over Arrow arrays: value -> code, grown array by array.
+
+    The values are kept as Arrow arrays of the column's own type, so the
+    labels convert to pandas exactly as the loader converts the column.
+    """
+
+    def __init__(self) -> None:
+        self.index: pd.Index = pd.Index([], dtype=object)
+        self.chunks: list[Any] = []
+        self.missing: int | None = None  # code of the Arrow null, allocated when first seen
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def codes(self, arr: Any) -> np.ndarray:
+        """Return the global code of every value of an Arrow array (nulls included)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if isinstance(arr, pa.ChunkedArray):
+            arr = arr.combine_chunks()
+        if not pa.types.is_dictionary(arr.type):
+            arr = pc.dictionary_encode(arr)
+        dictionary = arr.dictionary
+        values = dictionary.to_numpy(zero_copy_only=False)
+        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
+        if len(self.index):
+            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
+        else:
+            local = np.full(len(values), -1, dtype=np.int64)
+        new = np.flatnonzero((local < 0) & ~null_entries)
+        if len(new):
+            start = len(self.index)
+            added = pd.Index(values[new], dtype=object)
+            self.index = self.index.append(added) if start else added
+            self.chunks.append(dictionary.take(pa.array(new)))
+            local[new] = np.arange(start, start + len(new), dtype=np.int64)
+        idx = arr.indices
+        if idx.null_count or null_entries.any():
+            if self.missing is None:
+                self.missing = len(self.index)
+                self.index = self.index.append(pd.Index([None], dtype=object))
+                self.chunks.append(pa.nulls(1, type=dictionary.type))
+            local[null_entries] = self.missing
+            local = np.append(local, self.missing)
+            idx = pc.fill_null(idx, len(values))
+        out: np.ndarray = local[idx.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
+        return out
+
+    def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
+        """Return the final codes of grouped rows, re-encoded by the in-memory engine's rule.
+
+        The labels are converted to pandas as the loader converts a column
+        and encoded as a column of their own
+        (:func:`~riskcore.engine.partition.encode_column`), so numbers sort,
+        and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
+        on the in-memory engine.
+        """
+        import pyarrow as pa
+
+        labels = pa.chunked_array(self.chunks).to_pandas() if self.chunks else pd.Series([])
+        enc = encode_column(labels.rename(name), ordered=ordered)
+        return EncodedColumn(name, enc.codes[codes], enc.labels, enc.ordered, enc.n_missing)
+
+
+def encode_any(column: Any, name: str, *, ordered: bool | None = None) -> EncodedColumn:
+    """Encode a pandas Series, or an Arrow array without converting its values one by one.
+
+    An Arrow column is dictionary-encoded by Arrow (C++), and only its
+    distinct values are converted to pandas and encoded by the in-memory
+    engine's rule (:func:`~riskcore.engine.partition.encode_column`): the
+    same codes and missing-value rule at a fraction of the cost of a pandas
+    conversion of every value.
+    """
+    if isinstance(column, pd.Series):
+        return encode_column(column.reset_index(drop=True).rename(name), ordered=ordered)
+    book = ArrowCodes()
+    return book.encoded(name, book.codes(column), ordered=ordered)
+
+
+def _column(frame: Any, name: str, parts: Sequence[Any] = ()) -> Any:
+    """Return one column of grouped rows (pandas or Arrow), concatenated over ``parts``."""
+    cols = [f[name] for f in (parts or [frame])]
+    if len(cols) == 1:
+        return cols[0]
+    if isinstance(cols[0], pd.Series):
+        return pd.concat(cols, ignore_index=True)
+    import pyarrow as pa
+
+    return pa.chunked_array([chunk for c in cols for chunk in c.chunks], type=cols[0].type)
+
+
+def _counts(frame: Any, count: str) -> np.ndarray:
+    col = frame[count]
+    if isinstance(col, pd.Series):
+        return col.to_numpy(dtype=np.int64)
+    return np.asarray(col.to_numpy(), dtype=np.int64)
+
+
+def tabulate_groups(
+    groups: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    sensitive: Sequence[str] = (),
+    *,
+    engine: str,
+    count: str = COUNT,
+    ordered: dict[str, bool | None] | None = None,
+) -> Tabulation:
+    """Return the tabulation of grouped rows "QIs + sensitive values -> count".
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        One row per group, with every QI and sensitive column and ``count``
+        (the number of records in the group, > 0). A combination may repeat
+        (partial groupings of parts of the data); repeats are added up.
+    quasi_identifiers : sequence of str
+        At least one column.
+    sensitive : sequence of str
+        Sensitive attributes.
+    engine : str
+        Name of the engine that grouped the rows (stated in reports).
+    count : str
+        Name of the count column.
+    ordered : dict of str to bool or None, optional
+        Per sensitive attribute, whether value codes must follow value
+        order (None: numeric, boolean and date columns are ordered, as in
+        the in-memory engine).
+
+    Returns
+    -------
+    Tabulation
+    """
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    order = ordered or {}
+    weights = groups[count].to_numpy(dtype=np.int64)
+    qi_cols = [encode_column(groups[q].reset_index(drop=True)) for q in qis]
+    sens_cols = {
+        s: encode_column(groups[s].reset_index(drop=True), ordered=order.get(s)) for s in sensitive
+    }
+    return tabulate_codes(qi_cols, sens_cols, weights, engine=engine)
+
+
+def tabulate_tables(
+    base: pd.DataFrame,
+    tables: dict[str, pd.DataFrame],
+    quasi_identifiers: Sequence[str],
+    *,
+    engine: str,
+    count: str = COUNT,
+    ordered: dict[str, bool | None] | None = None,
+) -> Tabulation:
+    """Return the tabulation of one grouped table per sensitive attribute.
+
+    Parameters
+    ----------
+    base : pandas.DataFrame or pyarrow.Table
+        Grouped rows over the QIs (and possibly one sensitive attribute)
+        with ``count``: the class sizes come from it.
+    tables : dict of str to pandas.DataFrame or pyarrow.Table
+        Per sensitive attribute s, grouped rows "QIs + s -> count" (``base``
+        may be one of them).
+    quasi_identifiers : sequence of str
+        At least one column.
+    engine : str
+        Engine name.
+    count : str
+        Name of the count column.
+    ordered : dict of str to bool or None, optional
+        Per sensitive attribute, whether value codes must follow value order.
+
+    Returns
+    -------
+    Tabulation
+        As :func:`tabulate_groups` of the rows, the classes numbered once
+        across all the tables (their QI values are encoded together).
+    """
+    qis = tuple(quasi_identifiers)
+    order = ordered or {}
+    frames = [base, *tables.values()]
+    sizes = [len(f) for f in frames]
+    qi_cols = [encode_any(_column(base, q, frames), q) for q in qis]
+    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+    _, first, class_of = np.unique(key, return_index=True, return_inverse=True)
+    class_of = class_of.reshape(-1).astype(np.int64, copy=False)
+    n_classes = len(first)
+    bounds = np.cumsum([0, *sizes])
+    base_w = _counts(base, count)
+    classes = ClassTable(
+        qis,
+        np.bincount(class_of[: sizes[0]], weights=base_w, minlength=n_classes).astype(np.int64),
+        tuple(c.codes[first] for c in qi_cols),
+        tuple(c.labels for c in qi_cols),
+    )
+    out: dict[str, Contingency] = {}
+    for i, (s, frame) in enumerate(tables.items(), start=1):
+        col = encode_any(frame[s], s, ordered=order.get(s))
+        out[s] = Contingency.from_cells(
+            s,
+            class_of[bounds[i] : bounds[i + 1]],
+            col.codes,
+            _counts(frame, count),
+            n_classes=n_classes,
+            labels=col.labels,
+            ordered=col.ordered,
+        )
+    return Tabulation(classes, out, engine=engine)
+
+
+def tabulate_codes(
+    qi_cols: Sequence[EncodedColumn],
+    sens_cols: dict[str, EncodedColumn],
+    weights: np.ndarray,
+    *,
+    engine: str,
+) -> Tabulation:
+    """Return the tabulation of encoded grouped rows, each row weighing ``weights[i]`` records.
+
+    Parameters
+    ----------
+    qi_cols : sequence of EncodedColumn
+        The QIs' codes, one per grouped row.
+    sens_cols : dict of str to EncodedColumn
+        The sensitive attributes' codes, one per grouped row.
+    weights : numpy.ndarray
+        Records per grouped row (int64, > 0).
+    engine : str
+        Engine name.
+
+    Returns
+    -------
+    Tabulation
+    """
+    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1).astype(np.int64, copy=False)
+    n_classes = len(uniq)
+    sizes = np.bincount(inv, weights=weights, minlength=n_classes).astype(np.int64)
+    classes = ClassTable(
+        tuple(c.name for c in qi_cols),
+        sizes,
+        tuple(c.codes[first] for c in qi_cols),
+        tuple(c.labels for c in qi_cols),
+    )
+    tables = {
+        s: Contingency.from_cells(
+            s,
+            inv,
+            col.codes,
+            weights,
+            n_classes=n_classes,
+            labels=col.labels,
+            ordered=col.ordered,
+        )
+        for s, col in sens_cols.items()
+    }
+    return Tabulation(classes, tables, engine=engine)
+
+
+def text_groups(table: Any, count: str = COUNT) -> pd.DataFrame:
+    """Return grouped CSV text typed as the loader types a CSV file.
+
+    An engine that reads a CSV file as text (DuckDB, Spark) groups the raw
+    fields; this applies the loader's per-value rules to the grouped text
+    (leading spaces dropped, the missing-value markers
+    :data:`~riskcore.io.table.MISSING_MARKERS` missing) and its typing rule
+    (:func:`riskcore.io._typing.type_columns`: numbers become numbers, a ZIP
+    code keeps its leading zeros). Typing decides on the set of distinct
+    values of a column, which grouping keeps, so the columns get the types
+    the loader gives the whole file.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        Grouped rows: text columns and the ``count`` column.
+    count : str
+        Name of the count column.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from riskcore.io._typing import type_columns
+    from riskcore.io.table import MISSING_MARKERS
+
+    markers = pa.array(list(MISSING_MARKERS))
+    arrays = []
+    names = [c for c in table.column_names if c != count]
+    for name in names:
+        col = table.column(name).cast(pa.string())
+        stripped = pc.utf8_ltrim(col, characters=" ")
+        arrays.append(pc.if_else(pc.is_in(stripped, value_set=markers), None, stripped))
+    frame = type_columns(pa.table(arrays, names=names)).to_pandas()
+    frame[count] = table.column(count).to_numpy()
+    return frame
+
+
+class GroupingEngine:
+    """Base of the engines that group rows elsewhere (DuckDB, Spark) and return the groups.
+
+    A subclass sets :attr:`name`, :attr:`columns`, :attr:`n_records` and
+    implements :meth:`groups`; the contract's :meth:`tabulate` and
+    :meth:`class_sizes` follow from it by :func:`tabulate_groups`.
+    """
+
+    name = "grouping"
+    _columns: tuple[str, ...] = ()
+    _n: int = 0
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Return the column names."""
+        return self._columns
+
+    @property
+    def n_records(self) -> int:
+        """Return the number of records."""
+        return self._n
+
+    def groups(self, columns: Sequence[str]) -> Any:
+        """Return the grouped rows "columns -> count" (count column :data:`COUNT`)."""
+        raise NotImplementedError
+
+    def _checked(self, columns: Sequence[str]) -> list[str]:
+        unknown = [c for c in columns if c not in self._columns]
+        if unknown:
+            raise RolesError(f"the table has no column {unknown[0]!r}")
+        return list(dict.fromkeys(columns))
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs (one group-by).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes.
+        """
+        return self.tabulate(quasi_identifiers).classes.sizes
+
+    def tabulate(
+        self,
+        quasi_identifiers: Sequence[str],
+        sensitive: Sequence[str] = (),
+        *,
+        ordered: dict[str, bool | None] | None = None,
+    ) -> Tabulation:
+        """Return the class table and one sparse contingency per sensitive attribute.
+
+        One group-by over "QIs + s" per sensitive attribute s (the QIs alone
+        when there is none): grouping by all sensitive attributes at once
+        would multiply the groups by their combinations.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+        sensitive : sequence of str
+            Sensitive attributes.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether value codes must follow value order.
+
+        Returns
+        -------
+        Tabulation
+        """
+        qis = tuple(quasi_identifiers)
+        if not qis:
+            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+        sens = tuple(s for s in sensitive if s not in qis)
+        self._checked(qis + sens)
+        frames = {s: self.groups([*qis, s]) for s in sens}
+        base = frames[sens[0]] if sens else self.groups(list(qis))
+        return tabulate_tables(base, frames, qis, engine=self.name, ordered=ordered)

@@ -1,0 +1,222 @@
+"""Choosing an engine for a data source: ``--engine auto|pandas|arrow|duckdb|spark``.
+
+========  =================================================================
+engine    when
+========  =================================================================
+pandas    the table fits in memory: loaded by :func:`riskcore.io.load_table`
+          (every loader check), then :class:`~riskcore.engine.EncodedTable`;
+          the only engine that answers per-record questions (SUDA, record
+          risk, the remediation lattice).
+arrow     Parquet files, directories or globs streamed by pyarrow in
+          bounded memory (:class:`~riskcore.engine.arrow.ArrowEngine`).
+duckdb    Parquet or CSV, out of core, in DuckDB (optional extra).
+spark     Parquet or CSV in a lake, through PySpark (optional extra, Java).
+========  =================================================================
+
+``auto`` keeps one file under :data:`AUTO_MEMORY_BYTES` in memory and
+streams anything larger, or any directory or glob: Parquet with ``arrow``,
+CSV with ``duckdb`` when it is installed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from riskcore.engine.contract import Engine
+from riskcore.engine.memory import EncodedTable
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "AUTO_MEMORY_BYTES",
+    "ENGINES",
+    "distinct_values",
+    "open_engine",
+    "path_under_root",
+    "resolve_engine",
+]
+
+#: The engine names the CLI accepts.
+ENGINES = ("auto", "pandas", "arrow", "duckdb", "spark")
+
+#: ``auto`` loads a single file up to this size into memory (1 GiB).
+AUTO_MEMORY_BYTES = 1 << 30
+
+_CSV = (".csv", ".csv.gz", ".tsv", ".txt")
+
+
+def _is_many(spec: str) -> bool:
+    return any(ch in spec for ch in "*?[") or os.path.isdir(spec)
+
+
+def resolve_engine(spec: str, engine: str = "auto") -> str:
+    """Return the engine that will read ``spec`` ("pandas", "arrow", "duckdb" or "spark").
+
+    Parameters
+    ----------
+    spec : str
+        A file, a directory, a glob, or ``demo`` / ``demo:N``.
+    engine : str
+        One of :data:`ENGINES`.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    RiskcoreError
+        For an unknown engine name, or one that cannot read the source.
+    """
+    if engine not in ENGINES:
+        raise RiskcoreError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
+    demo = spec == "demo" or spec.startswith("demo:")
+    csv = spec.lower().endswith(_CSV)
+    if engine == "auto":
+        if demo:
+            return "pandas"
+        if not _is_many(spec) and os.path.isfile(spec):
+            if os.path.getsize(spec) <= AUTO_MEMORY_BYTES:
+                return "pandas"
+        if csv:
+            from riskcore.engine.duck import duckdb_available
+
+            return "duckdb" if duckdb_available() else "pandas"
+        return "arrow"
+    if demo and engine != "pandas":
+        raise RiskcoreError(f"the demo data are made in memory: use --engine pandas, not {engine}")
+    if engine == "pandas" and _is_many(spec):
+        raise RiskcoreError(
+            f"{spec!r} names several files: the pandas engine loads one file; "
+            "use --engine arrow (Parquet) or duckdb"
+        )
+    if engine == "arrow" and csv:
+        raise RiskcoreError(
+            "the arrow engine streams Parquet; for CSV use --engine duckdb or pandas"
+        )
+    return engine
+
+
+def open_engine(
+    spec: str, engine: str = "auto", *, load: Callable[[str], pd.DataFrame] | None = None
+) -> Engine:
+    """Return an engine over a data source.
+
+    Parameters
+    ----------
+    spec : str
+        A file, a directory, a glob, or ``demo`` / ``demo:N``.
+    engine : str
+        One of :data:`ENGINES` (see :func:`resolve_engine`).
+    load : callable, optional
+        How the pandas engine loads ``spec`` (default
+        :func:`riskcore.io.load_table`).
+
+    Returns
+    -------
+    Engine
+    """
+    name = resolve_engine(spec, engine)
+    if name == "pandas":
+        if load is None:
+            from riskcore.io import load_table
+
+            return EncodedTable(load_table(spec).data)
+        return EncodedTable(load(spec))
+    if name == "arrow":
+        from riskcore.engine.arrow import ArrowEngine
+
+        return ArrowEngine(spec)
+    if name == "duckdb":
+        from riskcore.engine.duck import DuckDBEngine
+
+        return DuckDBEngine(spec)
+    from riskcore.engine.spark import SparkEngine
+
+    return SparkEngine(spec)
+
+
+def distinct_values(engine: Engine, column: str) -> list[Any]:
+    """Return the distinct non-missing values of one column, as the engine reads them.
+
+    Parameters
+    ----------
+    engine : Engine
+        Any engine.
+    column : str
+        Column name.
+
+    Returns
+    -------
+    list
+    """
+    if column not in engine.columns:
+        raise RiskcoreError(f"the data have no column {column!r}")
+    frame = getattr(engine, "df", None)
+    if isinstance(frame, pd.DataFrame):
+        return list(frame[column].dropna().unique())
+    labels = engine.tabulate([column]).classes.labels[0]
+    return [v for v in labels if v is not None and not (isinstance(v, float) and v != v)]
+
+
+def path_under_root(spec: str, root: str | os.PathLike[str]) -> str:
+    """Return ``spec`` as a path inside ``root``, or raise: what the app may read by path.
+
+    The app reads a file by path only when its operator names a data
+    directory; a path (or glob) typed in the browser must stay inside it,
+    after symbolic links are resolved, so no user can read another file of
+    the server.
+
+    Parameters
+    ----------
+    spec : str
+        A file, directory or glob, absolute or relative to ``root``.
+    root : str or path
+        The data directory.
+
+    Returns
+    -------
+    str
+        The absolute path (pattern characters kept).
+
+    Raises
+    ------
+    RiskcoreError
+        When the path leaves ``root`` or names nothing there.
+    """
+    import glob
+
+    base = os.path.realpath(os.fspath(root))
+
+    def inside(path: str) -> bool:
+        return os.path.commonpath([os.path.realpath(path), base]) == base
+
+    text = spec.strip()
+    if not text:
+        raise RiskcoreError("type a file, directory or glob inside the data directory")
+    full = text if os.path.isabs(text) else os.path.join(base, text)
+    outside = RiskcoreError(f"{spec!r} is outside the data directory; only files below it are read")
+    if any(ch in full for ch in "*?["):
+        if ".." in full.split(os.sep):
+            raise RiskcoreError(f"{spec!r}: '..' is not allowed in a pattern")
+        files = [f for f in glob.glob(full, recursive=True) if os.path.isfile(f)]
+        if not files:
+            raise RiskcoreError(f"no file in the data directory matches {spec!r}")
+    else:
+        full = os.path.realpath(full)
+        if not inside(full):
+            raise outside
+        if not os.path.exists(full):
+            raise RiskcoreError(f"{spec!r} does not exist in the data directory")
+        files = (
+            [str(p) for p in Path(full).rglob("*") if p.is_file()]
+            if os.path.isdir(full)
+            else [full]
+        )
+    if not all(inside(f) for f in files):
+        raise outside
+    return full

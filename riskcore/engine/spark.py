@@ -1,0 +1,167 @@
+"""The Apache Spark engine: the group-by runs in Spark, for data in a lake.
+
+PySpark (optional extra ``riskcore[spark]``, with a Java 17 runtime) groups
+the rows by "quasi-identifiers + sensitive values" with exact keys and
+returns only the groups, through Arrow (not through pandas, whose version 3
+PySpark warns about). The groups are encoded and re-aggregated by
+:func:`riskcore.engine.grouped.tabulate_groups`, the rule every engine
+shares, so ``null`` and ``NaN`` are one missing value as on the in-memory
+engine. CSV files are read as text and typed by the loader's rule
+(:func:`riskcore.engine.grouped.text_groups`).
+
+The session is local (``local[*]`` unless a master is given), binds to
+127.0.0.1 and runs without its web UI: nothing listens beyond the machine.
+Starting it takes several seconds; Spark is for clusters and data that
+already live in a lake, not for a file on a laptop (DuckDB or the Arrow
+stream are faster there, ``../shared/notes/performance.md``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
+from riskcore.errors import DataLoadError, RiskcoreError
+
+__all__ = ["SparkEngine", "spark_available"]
+
+_CSV = (".csv", ".csv.gz", ".tsv", ".txt")
+
+
+def spark_available() -> bool:
+    """Return True when the optional ``pyspark`` package can be imported."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def local_session(master: str = "local[*]") -> Any:
+    """Return a Spark session bound to this machine, without its web UI.
+
+    Parameters
+    ----------
+    master : str, default "local[*]"
+        Spark master URL.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+    """
+    import warnings
+
+    os.environ.setdefault("PYARROW_IGNORE_TIMEZONE", "1")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    with warnings.catch_warnings():
+        # PySpark 4 warns about pandas 3; the groups come back through Arrow, not pandas
+        warnings.filterwarnings("ignore", message=".*pandas", category=FutureWarning)
+        from pyspark.sql import SparkSession
+
+        session = (
+            SparkSession.builder.master(master)
+            .appName("riskcore")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.shuffle.partitions", "8")
+            .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+            .config("spark.ui.showConsoleProgress", "false")
+            # the groups come back to the driver: as many as the records at worst
+            .config("spark.driver.memory", os.environ.get("RISKCORE_SPARK_DRIVER_MEMORY", "4g"))
+            .config("spark.driver.maxResultSize", "0")
+            .getOrCreate()
+        )
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+class SparkEngine(GroupingEngine):
+    """The Spark engine: the contract's tables from a group-by in Spark.
+
+    Parameters
+    ----------
+    source : str, path, sequence of them, or a pyspark DataFrame
+        Parquet or CSV files, directories or globs, read by Spark; or a
+        Spark DataFrame already loaded (a table of the lake).
+    session : pyspark.sql.SparkSession, optional
+        Default :func:`local_session`.
+    """
+
+    name = "spark"
+
+    def __init__(
+        self,
+        source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Any,
+        *,
+        session: Any = None,
+    ) -> None:
+        if not spark_available():
+            raise RiskcoreError(
+                "the Spark engine needs the optional package pyspark and Java 17: "
+                "pip install 'riskcore[spark]'"
+            )
+        self.session = session if session is not None else local_session()
+        self.csv = False
+        self.frame: Any
+        if hasattr(source, "groupBy") and hasattr(source, "columns"):
+            self.frame = source
+        else:
+            from riskcore.engine.arrow import parquet_files
+
+            items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+            texts = [os.fspath(i) for i in items]
+            self.csv = all(t.lower().endswith(_CSV) for t in texts)
+            files = texts if self.csv else parquet_files(texts)
+            try:
+                if self.csv:
+                    from riskcore.engine.duck import sniff_file
+
+                    self.frame = self.session.read.csv(
+                        files,
+                        header=True,
+                        inferSchema=False,
+                        sep=sniff_file(files[0]),
+                        quote='"',
+                        escape='"',
+                        multiLine=True,
+                        mode="PERMISSIVE",
+                    )
+                else:
+                    self.frame = self.session.read.parquet(*files)
+            except Exception as exc:  # py4j / Spark analysis errors
+                raise DataLoadError(f"Spark cannot read the data ({_first_line(exc)})") from None
+        self._columns = tuple(str(c) for c in self.frame.columns)
+        self._n = int(self.frame.count())
+
+    def groups(self, columns: Sequence[str]) -> Any:
+        """Return the grouped rows "columns -> count" (count column ``COUNT``), as pandas.
+
+        Parameters
+        ----------
+        columns : sequence of str
+            Columns to group by.
+
+        Returns
+        -------
+        pyarrow.Table or pandas.DataFrame
+        """
+        from pyspark.sql import functions
+
+        cols = self._checked(columns)
+        try:
+            grouped = self.frame.groupBy(
+                *[functions.col(f"`{c.replace('`', '``')}`") for c in cols]
+            ).agg(functions.count(functions.lit(1)).alias(COUNT))
+            table = grouped.toArrow()
+        except Exception as exc:
+            raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
+        return text_groups(table) if self.csv else table
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

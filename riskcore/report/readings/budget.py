@@ -1,0 +1,147 @@
+"""Readings for the persisted privacy budget: whose ledger this is, near duplicates, changes.
+
+Source names are the user's text: pages pass these sentences through their
+markdown escaping like any other untrusted text.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pandas as pd
+
+from riskcore import dp
+from riskcore.report.readings._format import plural
+
+__all__ = [
+    "budget_change_reading",
+    "budget_history_table",
+    "ledger_source_reading",
+    "near_duplicate_note",
+    "near_duplicate_reading",
+]
+
+_ACCOUNTING = {"basic": "basic composition", "zcdp": "zCDP"}
+
+
+def _when(iso: str) -> str:
+    """Return "2026-11-23 17:40 UTC" for a UTC ISO time."""
+    try:
+        return f"{datetime.fromisoformat(iso):%Y-%m-%d %H:%M} UTC"
+    except ValueError:
+        return iso
+
+
+def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
+    """Return which ledger this file's releases are charged to, where it is kept, and why.
+
+    "This file's privacy budget is the ledger “adult.csv”, begun 2026-11-23
+    17:40 UTC, on 1 file: epsilon 1 of 1 spent. It is kept in /…/riskcore.db
+    and survives a page reload, a new session, a server restart and "Reset
+    session"; nothing in the app resets it."
+    """
+    keep = (
+        f"It is kept in {path} and survives a page reload, a new session, a server restart "
+        "and “Reset session”; nothing in the app resets it."
+    )
+    stored = lookup.ledger
+    if lookup.how == "new" or stored is None:
+        return (
+            f"No ledger holds this file or a source named “{lookup.source.name}”: the first "
+            f"release, or a budget set below, begins the ledger “{lookup.source.name}”. {keep}"
+        )
+    led = stored.ledger
+    files = len(stored.fingerprints)
+    spent = (
+        f"epsilon {led.spent()[0]:.4g} of {led.epsilon_budget:g} spent on "
+        f"{len(led.entries):,} {plural(len(led.entries), 'release', 'releases')}"
+    )
+    if lookup.how == "name":
+        return (
+            f"This file is new, and its releases will be charged to the ledger "
+            f"“{stored.source}” (begun {_when(stored.created)}; {spent}), which has the "
+            "source name given. If it is other data, give it another name. " + keep
+        )
+    return (
+        f"This file's privacy budget is the ledger “{stored.source}”, begun "
+        f"{_when(stored.created)}, on {files:,} {plural(files, 'file', 'files')}: {spent}. " + keep
+    )
+
+
+def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
+    """Return the warning for a new file shaped like one whose budget was spent.
+
+    "This file has the same 15 columns and 32,561 rows as a file on which the
+    ledger “adult.csv” spent epsilon 1 of 1, but other bytes: it may be the
+    same people with a few bytes changed. ..."
+    """
+    led = near.ledger
+    k = len(source.columns)
+    return (
+        f"This file has the same {k:,} {plural(k, 'column', 'columns')} and "
+        f"{source.n_rows:,} {plural(source.n_rows, 'row', 'rows')} as a file on which the "
+        f"ledger “{near.source}” spent epsilon {led.spent()[0]:.4g} of "
+        f"{led.epsilon_budget:g}, but other bytes: it may be the same people with a few bytes "
+        "changed. A new ledger would give the same people a fresh budget; if it is the same "
+        "data, continue that ledger."
+    )
+
+
+def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
+    """Return the short warning shown where the file is opened and where releases are made.
+
+    "This file has the same 3 columns and 300 rows as one on which the
+    privacy ledger “people.csv” spent epsilon 1 of 1, but other bytes. If
+    it is the same data, continue that ledger on the Budget tab of the
+    Differential privacy page before any release."
+    """
+    k = len(source.columns)
+    return (
+        f"This file has the same {k:,} {plural(k, 'column', 'columns')} and "
+        f"{source.n_rows:,} {plural(source.n_rows, 'row', 'rows')} as one on which the privacy "
+        f"ledger “{near.source}” spent epsilon {near.ledger.spent()[0]:.4g} of "
+        f"{near.ledger.epsilon_budget:g}, but other bytes. If it is the same data, continue "
+        "that ledger on the Budget tab of the Differential privacy page before any release."
+    )
+
+
+def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
+    """Return why a proposed budget change waits for a reason.
+
+    "Epsilon 1 is already spent on this data. Raising the epsilon budget
+    from 1 to 5 needs a reason, which the audit log keeps with the change;
+    until it is applied the budget stays as it was."
+    """
+    parts = []
+    if new.epsilon_budget != old.epsilon_budget:
+        parts.append(f"the epsilon budget from {old.epsilon_budget:g} to {new.epsilon_budget:g}")
+    if new.delta_budget != old.delta_budget:
+        parts.append(f"the delta budget from {old.delta_budget:g} to {new.delta_budget:g}")
+    if new.accounting != old.accounting:
+        parts.append(
+            f"the accounting from {_ACCOUNTING[old.accounting]} to {_ACCOUNTING[new.accounting]}"
+        )
+    what = ", ".join(parts) if parts else "the budget"
+    return (
+        f"Epsilon {old.spent()[0]:.4g} is already spent on this data. Changing {what} "
+        "could leave more to spend, so it needs a reason, which the audit log keeps with the "
+        "change; until it is applied the budget stays as it was."
+    )
+
+
+def budget_history_table(stored: dp.StoredLedger) -> pd.DataFrame:
+    """Return every budget the ledger was given, oldest first, with who, when and why."""
+    return pd.DataFrame(
+        [
+            {
+                "set": _when(b.time),
+                "by": b.user,
+                "epsilon budget": b.epsilon_budget,
+                "delta budget": b.delta_budget,
+                "accounting": _ACCOUNTING.get(b.accounting, b.accounting),
+                "reason": b.reason,
+            }
+            for b in stored.budgets
+        ],
+        columns=["set", "by", "epsilon budget", "delta budget", "accounting", "reason"],
+    )

@@ -1,0 +1,274 @@
+"""Readings of saved assessments: the list, a reopened file's check, a comparison, the audit log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from riskcore.report.compare import Comparison, DatasetCheck
+from riskcore.report.readings._format import format_number, plural
+
+__all__ = [
+    "audit_table",
+    "audit_verify_reading",
+    "comparison_reading",
+    "comparison_table",
+    "dataset_check_reading",
+    "dataset_check_table",
+    "restored_reading",
+    "saved_intro",
+    "saved_label",
+    "saved_table",
+    "short_fingerprint",
+]
+
+_DATASET_LABEL = {
+    "sha256": "SHA-256",
+    "rows": "rows",
+    "columns": "columns",
+    "missing": "missing cells",
+}
+
+
+def short_fingerprint(sha: object) -> str:
+    """Return the first 12 hex digits of a SHA-256 ("-" when there is none)."""
+    return "-" if not sha else str(sha)[:12]
+
+
+def _text(v: Any, *, share: bool = False) -> str:
+    """Return a figure's value as text: numbers with separators, shares in %, None as "-"."""
+    if share and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f"{100 * v:.2f}%"
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return format_number(v, integer=v.is_integer() and abs(v) >= 1, digits=4)
+    return str(v)
+
+
+def _verdict_text(v: object) -> str:
+    return "pass" if v is True else "fail" if v is False else "-"
+
+
+def saved_label(item: Mapping[str, Any]) -> str:
+    """Return how an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)"."""
+    return f"#{item['id']} {item['name']} (saved {str(item['created'])[:16].replace('T', ' ')})"
+
+
+def saved_table(items: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Return one row per saved assessment: name, time, user, dataset, fingerprint, verdict.
+
+    Parameters
+    ----------
+    items : sequence of mapping
+        :meth:`riskcore.store.SavedSummary.to_dict` of each.
+    """
+    rows = [
+        {
+            "id": int(i["id"]),
+            "name": str(i["name"]),
+            "saved (UTC)": str(i["created"])[:19].replace("T", " "),
+            "user": str(i["user"]),
+            "dataset": str(i.get("dataset") or "-"),
+            "fingerprint": short_fingerprint(i["fingerprint"]),
+            "verdict": _verdict_text(i.get("verdict")),
+            "raw data stored": "yes" if i.get("has_data") else "no",
+        }
+        for i in items
+    ]
+    cols = ["id", "name", "saved (UTC)", "user", "dataset", "fingerprint", "verdict"]
+    return pd.DataFrame(rows, columns=[*cols, "raw data stored"])
+
+
+def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
+    """Return the saved dataset's figures against the file's: SHA-256, rows, columns, missing."""
+    rows = []
+    for key, label in _DATASET_LABEL.items():
+        s, c = check.saved.get(key), check.current.get(key)
+        if key == "sha256":
+            s, c = short_fingerprint(s), short_fingerprint(c)
+        rows.append(
+            {
+                "figure": label,
+                "saved assessment": _text(s),
+                "given now": _text(c),
+                "same": "yes" if key not in check.differences else "no",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def dataset_check_reading(check: DatasetCheck, name: str) -> str:
+    """Return why a file is accepted for, or refused by, a saved assessment."""
+    if check.matches:
+        return (
+            f"This file is the one '{name}' assessed (SHA-256 "
+            f"{short_fingerprint(check.saved['sha256'])}..., {_text(check.saved['rows'])} rows)."
+        )
+    parts = []
+    for key in ("rows", "columns", "missing"):
+        if key in check.differences:
+            parts.append(
+                f"{_DATASET_LABEL[key]} {_text(check.saved[key])} saved, "
+                f"{_text(check.current[key])} now"
+            )
+    if "sha256" in check.differences and not parts:
+        parts.append("the same numbers of rows, columns and missing cells, but other bytes")
+    if check.missing_columns:
+        parts.append(
+            plural(len(check.missing_columns), "the column ", "the columns ")
+            + ", ".join(check.missing_columns)
+            + " of its roles "
+            + plural(len(check.missing_columns), "is", "are")
+            + " absent"
+        )
+    return (
+        f"Refused: this is not the file '{name}' assessed (its fingerprint differs: "
+        + "; ".join(parts)
+        + "). Nothing was restored; open the file it was made on."
+    )
+
+
+def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
+    """Return what reopening an assessment restored into the session."""
+    qis = profile.get("quasi_identifiers") or []
+    sens = profile.get("sensitive") or []
+    t = profile.get("targets") or {}
+    targets = ", ".join(f"{k} = {_text(t[k])}" for k in ("k", "l", "t", "threshold") if k in t)
+    text = (
+        f"Reopened '{name}': its roles ({len(qis)} "
+        + plural(len(qis), "quasi-identifier", "quasi-identifiers")
+        + f", {len(sens)} sensitive)"
+        + (f", targets ({targets})" if targets else "")
+    )
+    text += ", and its generalization" if profile.get("recipe") else ""
+    return text + " are in use on every page."
+
+
+def comparison_table(cmp: Comparison) -> pd.DataFrame:
+    """Return the two assessments' key figures side by side, with the difference and the safer."""
+    a, b = cmp.names
+    labels = {"a": "A", "b": "B", "": ""}
+    rows = []
+    for f in cmp.figures:
+        x, y = _text(f.a, share=f.share), _text(f.b, share=f.share)
+        if f.figure == "SHA-256":
+            x, y = short_fingerprint(f.a) + "...", short_fingerprint(f.b) + "..."
+        d = f.difference
+        if d is None:
+            diff = "-"
+        elif d == 0:
+            diff = "0"
+        else:
+            diff = f"{100 * d:+.2f} points" if f.share else f"{d:+,.4g}"
+        rows.append(
+            {
+                "figure": f.figure,
+                f"A: {a}": x,
+                f"B: {b}": y,
+                "B - A": diff,
+                "safer": labels[f.safer],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
+    """Return how two assessments differ: the data, the roles, then the figures that changed."""
+    a, b = cmp.names
+    data = "the same file" if cmp.same_data else "different data"
+    out = [f"'{a}' (A) and '{b}' (B) assess {data}."]
+    for role, change in cmp.roles.items():
+        what = role.replace("_", "-").rstrip("s") + "s"
+        bits = []
+        if change["added"]:
+            bits.append("B adds " + ", ".join(change["added"]))
+        if change["removed"]:
+            bits.append("B drops " + ", ".join(change["removed"]))
+        out.append(f"Roles, {what}: " + "; ".join(bits) + ".")
+    skip = {"dataset", "SHA-256", "quasi-identifiers", "sensitive attributes"}
+    changed = [f for f in cmp.changed if f.figure not in skip]
+    if not changed:
+        out.append("Every key figure is the same.")
+        return " ".join(out)
+
+    def said(v: Any, share: bool) -> str:
+        return "none" if v is None else _text(v, share=share)
+
+    shown = [f"{f.figure} {said(f.a, f.share)} -> {said(f.b, f.share)}" for f in changed[:limit]]
+    more = len(changed) - len(shown)
+    out.append(
+        f"{len(changed)} key "
+        + plural(len(changed), "figure differs", "figures differ")
+        + ": "
+        + "; ".join(shown)
+        + (f"; and {more} more" if more else "")
+        + "."
+    )
+    safer = {s: sum(f.safer == s for f in cmp.figures) for s in ("a", "b")}
+    if safer["a"] or safer["b"]:
+        counts = [
+            f"{x.upper()} on {safer[x]} " + plural(safer[x], "figure", "figures")
+            for x in ("a", "b")
+            if safer[x]
+        ]
+        out.append("Safer: " + ", ".join(counts) + ".")
+    return " ".join(out)
+
+
+def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.DataFrame:
+    """Return the audit log, newest first: time, user, action, dataset, the changed values.
+
+    Parameters
+    ----------
+    entries : sequence of mapping
+        :meth:`riskcore.store.AuditEntry.to_dict` of each.
+    width : int
+        The changed values (as JSON) are cut to this many characters.
+    """
+    rows = []
+    for e in reversed(entries):
+        text = json.dumps(e.get("changes") or {}, ensure_ascii=False, sort_keys=True)
+        rows.append(
+            {
+                "entry": int(e["seq"]),
+                "time (UTC)": str(e["time"])[:19].replace("T", " "),
+                "user": str(e["user"]),
+                "action": str(e["action"]),
+                "dataset": short_fingerprint(e.get("fingerprint")),
+                "changed values": text if len(text) <= width else text[: width - 3] + "...",
+                "hash": short_fingerprint(e["hash"]),
+            }
+        )
+    cols = ["entry", "time (UTC)", "user", "action", "dataset", "changed values", "hash"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def audit_verify_reading(ok: bool, entries: int, first_broken: int | None, reason: str) -> str:
+    """Return the outcome of checking the audit log's hash chain."""
+    if ok:
+        return (
+            f"The audit log is intact: {entries:,} "
+            + plural(entries, "entry", "entries")
+            + ", each holding the SHA-256 of the one before it."
+        )
+    return f"The audit log is BROKEN at entry {first_broken}: {reason}."
+
+
+def saved_intro() -> str:
+    """Return the Saved-assessments page's opening paragraph."""
+    return (
+        "Assessments saved from the Report page, kept in a local SQLite database: each holds "
+        "its profile (roles, targets, the generalization), its results (the report's JSON "
+        "twin) and the HTML report, and the raw data only when that was ticked. Reopening "
+        "asks for the data again and restores the roles, targets and generalization only "
+        "for the file that was assessed (the same SHA-256). Every save, reopening, "
+        "comparison and deletion is written to the append-only audit log below."
+    )

@@ -1,0 +1,81 @@
+"""AppTest: the Records page's population tab (k-map, delta-presence) on hand-made tables."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from tests.app.test_apptest import (  # noqa: F401 (fixture)
+    clear_caches,
+    data_uploader,
+    metrics,
+    plotly_values,
+    run,
+)
+
+# The release T and the population P it was drawn from (QIs age, sex):
+#   class     f_j(T)  F_j(P)  delta_j = f/F
+#   30 F        2       4       0.5
+#   41 M        1       1       1.0
+#   52 F        1       2       0.5
+#   60 M        0       3       (absent: not judged)
+# k-map = min F_j over released classes = 1; (delta_min, delta_max) = (0.5, 1.0).
+# With a k-map target of 2 and delta at most 0.5 only 41 M fails (F = 1 < 2, delta 1 > 0.5).
+RELEASE = pd.DataFrame({"age": [30, 30, 41, 52], "sex": ["F", "F", "M", "F"]})
+POPULATION = pd.DataFrame(
+    {
+        "Name": [f"p{i}" for i in range(10)],
+        "AGE": [30, 30, 30, 30, 41, 52, 52, 60, 60, 60],
+        "Sex": ["F", "F", "F", "F", "M", "F", "F", "M", "M", "M"],
+    }
+)
+
+
+def _open_tab():
+    at = run()
+    data_uploader(at).set_value(("t.csv", RELEASE.to_csv(index=False).encode(), "text/csv")).run()
+    at.session_state["rc_roles"] = {"age": "quasi_identifier", "sex": "quasi_identifier"}
+    at.switch_page("pages/records.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _population_uploader(at):
+    return next(u for u in at.get("file_uploader") if u.label.startswith("Population"))
+
+
+def test_k_map_and_delta_presence_by_hand():
+    at = _open_tab()
+    pop = POPULATION.to_csv(index=False).encode()
+    _population_uploader(at).set_value(("pop.csv", pop, "text/csv")).run()
+    assert not at.exception, at.exception
+    # the columns are found whatever their case
+    assert at.selectbox(key="rc_pop_map_age").value == "AGE"
+    assert at.selectbox(key="rc_pop_map_sex").value == "Sex"
+    at.number_input(key="rc_pop_k").set_value(2).run()
+    m = metrics(at)
+    assert m["k-map"] == "1"
+    assert m["delta min"] == "0.500"
+    assert m["delta max"] == "1.000"
+    assert m["Failing classes"] == "1"
+    spec = next(
+        json.loads(c.proto.spec)
+        for c in at.get("plotly_chart")
+        if "population member" in json.loads(c.proto.spec)["layout"]["title"]["text"]
+    )
+    assert plotly_values(spec["data"][0]["y"]) == [0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
+    assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
+    failing = next(d.value for d in at.dataframe if "delta" in d.value.columns)
+    assert failing[["age", "sex", "released", "population"]].values.tolist() == [[41, "M", 1, 1]]
+    captions = " ".join(c.value for c in at.caption)
+    assert "1 of 3 released classes has delta above 50%" in captions.replace("\\", "")
+
+
+def test_a_population_missing_a_released_class_is_a_clear_error():
+    at = _open_tab()
+    pop = POPULATION[POPULATION["AGE"] != 41].to_csv(index=False).encode()
+    _population_uploader(at).set_value(("pop.csv", pop, "text/csv")).run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "not in the population table" in errors

@@ -1,0 +1,350 @@
+"""Every engine gives the same assessment: pandas (in memory), arrow, duckdb and spark.
+
+The reference is twofold: the in-memory engine on the same file loaded by
+the loader, and an independent count of the class sizes by a Python
+``Counter`` over the rows' QI tuples (missing values, None or NaN, counted
+as one value). The tables hold what breaks group-bys: missing keys in text
+and numbers, ties, one-row classes, a ZIP code with leading zeros, an
+integer column with missing values, several row groups and several files.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from riskcore.cli import main
+from riskcore.engine.arrow import ArrowEngine
+from riskcore.engine.duck import DuckDBEngine
+from riskcore.engine.select import open_engine, resolve_engine
+from riskcore.errors import RiskcoreError
+from riskcore.io import load_table
+from riskcore.metrics import assess
+from tests.conftest import IN_CI
+
+QIS = ["age", "sex", "zip", "dept"]
+SENS = ["income", "diagnosis"]
+
+
+def _table(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    age = rng.integers(17, 90, n).astype(float)
+    age[rng.random(n) < 0.05] = np.nan  # an integer column with missing values
+    sex = rng.choice(np.array(["F", "M", None], dtype=object), n, p=[0.48, 0.48, 0.04])
+    zips = np.array([f"{z:05d}" for z in rng.integers(0, 400, n)], dtype=object)  # "00042"
+    dept = rng.choice(np.array(["a", "b", "c", "d"], dtype=object), n)
+    income = rng.choice(np.array([1.5, 2.5, 7.0, np.nan]), n)
+    diagnosis = rng.choice(np.array(["flu", "cold", "asthma", None], dtype=object), n)
+    df = pd.DataFrame(
+        {
+            "age": age,
+            "sex": sex,
+            "zip": zips,
+            "dept": dept,
+            "income": income,
+            "diagnosis": diagnosis,
+        }
+    )
+    # ties and one-row classes: a block of identical rows and one odd row
+    df.loc[: min(30, n - 1), QIS] = [40.0, "F", "00001", "a"]
+    df.loc[n - 1, QIS] = [99.0, "M", "99999", "z"]
+    return df
+
+
+def _write_parquet(df: pd.DataFrame, folder: Path, parts: int = 3) -> Path:
+    """Write ``df`` as ``parts`` files with small row groups; return the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, chunk in enumerate(np.array_split(np.arange(len(df)), parts)):
+        table = pa.Table.from_pandas(df.iloc[chunk], preserve_index=False)
+        pq.write_table(table, folder / f"part-{i}.parquet", row_group_size=97)
+    return folder
+
+
+def _close(a: Any, b: Any, path: str = "") -> None:
+    """Assert two JSON-like results equal: integers and text exactly, floats to 1e-12."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and set(a) == set(b), path
+        for key in a:
+            if key != "engine":
+                _close(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15), (path, a, b)
+    else:
+        assert a == b, (path, a, b)
+
+
+def _counter_sizes(df: pd.DataFrame, qis: list[str]) -> list[int]:
+    """Independent class sizes: a Counter over the rows' QI tuples, missing as one value."""
+    rows = zip(*(df[q].tolist() for q in qis), strict=True)
+    norm = (tuple(None if pd.isna(v) else v for v in row) for row in rows)
+    return sorted(Counter(norm).values())
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("engines")
+    df = _table(2_000, 7)
+    folder = _write_parquet(df, root / "parquet")
+    csv = root / "table.csv"
+    df.to_csv(csv, index=False)
+    one = root / "one.parquet"
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), one, row_group_size=300)
+    return {
+        "df": df,
+        "folder": folder,
+        "glob": str(folder / "*.parquet"),
+        "csv": csv,
+        "one": one,
+        "memory_parquet": load_table(str(one)).data,
+        "memory_csv": load_table(str(csv)).data,
+    }
+
+
+ROLES = [
+    (["age"], []),
+    (["age", "sex"], ["income"]),
+    (QIS, SENS),
+    (["zip", "dept"], ["diagnosis"]),
+]
+
+
+@pytest.mark.parametrize(("qis", "sens"), ROLES)
+@pytest.mark.parametrize("source", ["folder", "glob", "one"])
+def test_arrow_equals_memory_and_counter(
+    data: dict[str, Any], source: str, qis: list[str], sens: list[str]
+) -> None:
+    engine = ArrowEngine(data[source], batch_rows=128)  # many batches, merged partials
+    got = assess(engine, quasi_identifiers=qis, sensitive=sens)
+    want = assess(data["memory_parquet"], quasi_identifiers=qis, sensitive=sens)
+    assert got.engine == "arrow" and want.engine == "memory"
+    _close(got.to_dict(), want.to_dict())
+    assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], qis)
+
+
+@pytest.mark.parametrize(("qis", "sens"), ROLES)
+@pytest.mark.parametrize("source", ["folder", "csv"])
+def test_duckdb_equals_memory_and_counter(
+    data: dict[str, Any], source: str, qis: list[str], sens: list[str]
+) -> None:
+    engine = DuckDBEngine(data[source], threads=2)
+    memory = data["memory_csv"] if source == "csv" else data["memory_parquet"]
+    got = assess(engine, quasi_identifiers=qis, sensitive=sens)
+    want = assess(memory, quasi_identifiers=qis, sensitive=sens)
+    assert got.engine == "duckdb"
+    _close(got.to_dict(), want.to_dict())
+    assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], qis)
+
+
+def test_duckdb_csv_keeps_leading_zeros_and_types(data: dict[str, Any]) -> None:
+    # the loader's typing rule on DuckDB's text: ZIP stays text, age a number
+    groups = DuckDBEngine(data["csv"]).groups(["zip", "age"])
+    assert "00001" in set(groups["zip"])
+    assert pd.api.types.is_numeric_dtype(groups["age"])
+
+
+def test_ordered_sensitive_attribute_has_the_same_order_on_every_engine(
+    data: dict[str, Any],
+) -> None:
+    # t with the ordered distance depends on the value order: numbers sort on every engine
+    for engine in (ArrowEngine(data["folder"], batch_rows=64), DuckDBEngine(data["folder"])):
+        tab = engine.tabulate(["dept"], ["income"])
+        table = tab.sensitive["income"]
+        assert table.ordered
+        present = [v for v in table.labels if v is not None]
+        assert present == sorted(present) and table.labels[-1] is None
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["x", "y", "", None]),
+            st.one_of(st.none(), st.integers(0, 3)),
+            st.sampled_from(["p", "q", None]),
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    batch=st.integers(1, 7),
+)
+def test_arrow_stream_property(tmp_path: Path, rows: list[tuple[Any, ...]], batch: int) -> None:
+    # any table, any batch size: classes as the Counter's, figures as the memory engine's
+    df = pd.DataFrame(rows, columns=["a", "b", "s"])
+    path = tmp_path / f"t{len(rows)}_{batch}.parquet"
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), path, row_group_size=batch)
+    engine = ArrowEngine(path, batch_rows=batch)
+    tab = engine.tabulate(["a", "b"], ["s"])
+    assert sorted(tab.classes.sizes.tolist()) == _counter_sizes(df, ["a", "b"])
+    got = assess(engine, quasi_identifiers=["a", "b"], sensitive=["s"]).to_dict()
+    frame = load_table(str(path)).data
+    _close(got, assess(frame, quasi_identifiers=["a", "b"], sensitive=["s"]).to_dict())
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> dict[str, Any]:
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def test_cli_prints_the_same_json_on_every_engine(
+    data: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["--qi", "age", "--qi", "sex", "--qi", "zip", "--sensitive", "income"]
+    base += ["--sensitive", "diagnosis", "--sampling-fraction", "0.1", "--format", "json"]
+    want = _cli_json(capsys, ["assess", str(data["one"]), "--engine", "pandas", *base])
+    assert want["engine"] == "memory"
+    for engine, spec in (("arrow", data["glob"]), ("duckdb", str(data["folder"]))):
+        got = _cli_json(capsys, ["assess", spec, "--engine", engine, *base])
+        assert got["engine"] == engine
+        _close(got, want)
+    got = _cli_json(capsys, ["assess", str(data["csv"]), "--engine", "duckdb", *base])
+    _close(got, _cli_json(capsys, ["assess", str(data["csv"]), "--engine", "pandas", *base]))
+
+
+def test_cli_order_is_typed_by_the_engine(
+    data: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--qi", "dept", "--sensitive", "diagnosis", "--order", "diagnosis=cold,flu,asthma"]
+    want = _cli_json(capsys, ["assess", str(data["one"]), *args, "--format", "json"])
+    got = _cli_json(
+        capsys, ["assess", data["glob"], "--engine", "arrow", *args, "--format", "json"]
+    )
+    _close(got, want)
+    assert main(["assess", data["glob"], "--engine", "arrow", "--qi", "dept", "--sensitive",
+                 "diagnosis", "--order", "diagnosis=cold,flu,measles"]) == 2  # fmt: skip
+    assert "'measles' is not a value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("spec", "engine", "message"),
+    [
+        ("demo", "arrow", "use --engine pandas"),
+        ("x.csv", "arrow", "for CSV use --engine duckdb"),
+        ("nowhere/*.parquet", "arrow", "no file matches"),
+        ("nowhere.parquet", "arrow", "no such file or directory"),
+        ("demo", "nonsense", "unknown engine"),
+    ],
+)
+def test_engine_choice_errors_are_plain(spec: str, engine: str, message: str) -> None:
+    with pytest.raises(RiskcoreError, match=message):
+        open_engine(spec, engine)
+
+
+def test_auto_streams_directories_and_keeps_small_files_in_memory(data: dict[str, Any]) -> None:
+    assert resolve_engine(str(data["one"])) == "pandas"
+    assert resolve_engine("demo") == "pandas"
+    assert resolve_engine(str(data["folder"])) == "arrow"
+    assert resolve_engine(data["glob"]) == "arrow"
+    assert resolve_engine(str(data["csv"]).replace("table.csv", "*.csv")) == "duckdb"
+
+
+def test_unknown_column_and_bad_file_are_plain_errors(tmp_path: Path, data: dict[str, Any]) -> None:
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 this is not parquet")
+    with pytest.raises(RiskcoreError, match="cannot be read"):
+        ArrowEngine(bad)
+    with pytest.raises(RiskcoreError, match="cannot read"):
+        DuckDBEngine(bad)
+    with pytest.raises(RiskcoreError, match="no column 'nope'"):
+        ArrowEngine(data["folder"]).tabulate(["nope"])
+    with pytest.raises(RiskcoreError, match="no column 'nope'"):
+        DuckDBEngine(data["folder"]).tabulate(["nope"])
+
+
+@pytest.mark.spark
+def test_spark_equals_memory(data: dict[str, Any]) -> None:
+    if shutil.which("java") is None:
+        if IN_CI:
+            pytest.fail("Java is missing in CI: .ci/run installs openjdk-17-jre-headless")
+        pytest.skip("no Java runtime for Spark")
+    from riskcore.engine.spark import SparkEngine, local_session
+
+    session = local_session("local[2]")
+    try:
+        for source, memory in (("folder", "memory_parquet"), ("csv", "memory_csv")):
+            engine = SparkEngine(data[source], session=session)
+            for qis, sens in ROLES:
+                got = assess(engine, quasi_identifiers=qis, sensitive=sens)
+                assert got.engine == "spark"
+                want = assess(data[memory], quasi_identifiers=qis, sensitive=sens)
+                _close(got.to_dict(), want.to_dict())
+                assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], qis)
+    finally:
+        session.stop()
+
+
+def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
+    from riskcore.engine.select import path_under_root
+
+    root = tmp_path / "data"
+    (root / "lake").mkdir(parents=True)
+    (root / "lake" / "a.parquet").write_bytes(b"x")
+    secret = tmp_path / "secret.parquet"
+    secret.write_bytes(b"x")
+    assert path_under_root("lake/a.parquet", root) == str((root / "lake" / "a.parquet").resolve())
+    assert path_under_root("lake/*.parquet", root).endswith("lake/*.parquet")
+    assert path_under_root("lake", root) == str((root / "lake").resolve())
+    for spec in ("../secret.parquet", str(secret), "lake/../../secret.parquet", "/etc/passwd"):
+        with pytest.raises(RiskcoreError, match="outside the data directory"):
+            path_under_root(spec, root)
+    with pytest.raises(RiskcoreError, match=r"'\.\.' is not allowed"):
+        path_under_root("lake/../../*.parquet", root)
+    (root / "lake" / "link.parquet").symlink_to(secret)  # a link inside pointing out
+    for spec in ("lake/link.parquet", "lake/*.parquet", "lake"):
+        with pytest.raises(RiskcoreError, match="outside the data directory"):
+            path_under_root(spec, root)
+    with pytest.raises(RiskcoreError, match="does not exist"):
+        path_under_root("nothing.parquet", root)
+    with pytest.raises(RiskcoreError, match="no file in the data directory matches"):
+        path_under_root("*.csv", root)
+
+
+@pytest.mark.parametrize(("dense", "merge"), [(0, 64), (0, 1), (1 << 25, 64)])
+def test_arrow_counts_sparse_and_merged_equal_memory(
+    data: dict[str, Any], monkeypatch: pytest.MonkeyPatch, dense: int, merge: int
+) -> None:
+    # force the sparse counter (no dense array) and many merges of sorted runs
+    import riskcore.engine.arrow as arrow_mod
+
+    monkeypatch.setattr(arrow_mod, "DENSE_KEYS", dense)
+    monkeypatch.setattr(arrow_mod, "MERGE_ROWS", merge)
+    got = assess(ArrowEngine(data["folder"], batch_rows=50), quasi_identifiers=QIS, sensitive=SENS)
+    want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
+    _close(got.to_dict(), want.to_dict())
+    assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], QIS)
+
+
+def test_missing_matches_any_is_engine_free(data: dict[str, Any]) -> None:
+    # the "any" policy works on the class table alone, so every engine gives it
+    for engine in (ArrowEngine(data["folder"], batch_rows=300), DuckDBEngine(data["folder"])):
+        got = assess(engine, quasi_identifiers=QIS, sensitive=SENS, missing="any")
+        want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS, missing="any")
+        assert got.missing == "any" and got.missing_records > 0
+        _close(got.to_dict(), want.to_dict())
+
+
+def test_weights_need_the_in_memory_engine(data: dict[str, Any]) -> None:
+    from riskcore.metrics import Population
+
+    with pytest.raises(RiskcoreError, match="only the in-memory engine"):
+        assess(ArrowEngine(data["folder"]), quasi_identifiers=["sex"],
+               population=Population(weights="age"))  # fmt: skip

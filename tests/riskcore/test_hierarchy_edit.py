@@ -1,0 +1,92 @@
+"""User-given hierarchies (edited tables, ARX files) are checked with clear messages; numeric
+bands clip outliers (bottom and top coding)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from riskcore.deidentify.hierarchy import (
+    banded_hierarchy,
+    hierarchy_from_spec,
+    hierarchy_from_table,
+    read_arx_hierarchy,
+)
+from riskcore.deidentify.lattice import Lattice, Targets
+from riskcore.deidentify.recipe import Recipe, apply_recipe
+from riskcore.errors import RiskcoreError
+
+EDU = pd.Series(["HS", "BA", "MA", "BA", "PhD"], name="edu")
+
+
+def _table(rows):
+    return pd.DataFrame(rows, columns=[f"level {i}" for i in range(len(rows[0]))])
+
+
+def test_an_edited_table_becomes_the_hierarchy_and_the_recipe_keeps_it():
+    rows = [["HS", "School", "*"], ["BA", "College", "*"], ["MA", "College", "*"],
+            ["PhD", "College", "*"]]  # fmt: skip
+    h = hierarchy_from_table(_table(rows), EDU)
+    assert h.height == 2 and h.kind == "table"
+    assert list(h.levels[1]) == ["School", "College", "College", "College"]
+    # at level 1 the classes are School (1) and College (4): k = 1, counted by hand
+    lat = Lattice(EDU.to_frame(), {"edu": h}, targets=Targets(k=1))
+    assert lat.evaluate((1,)).k == 1 and lat.evaluate((1,)).n_classes == 2
+    rec = Recipe.of({"edu": h}, {"edu": 1}, Targets(k=1))
+    out = apply_recipe(EDU.to_frame(), rec.to_dict()).data
+    assert out["edu"].tolist() == ["School", "College", "College", "College", "College"]
+    again = hierarchy_from_spec(EDU, rec.hierarchies["edu"])
+    assert [list(x) for x in again.levels] == [list(x) for x in h.levels]
+    # ARX's format, written and read back
+    back = read_arx_hierarchy(h.to_arx_csv(), "edu")
+    assert [list(x) for x in back.levels] == [list(x) for x in h.levels]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([["HS", "School", "*"], ["BA", "College", "*"]],
+         r"no row for 2 values of the column \('MA', 'PhD'\): every value needs a row"),
+        ([["HS", "School", "*"], ["BA", "College", "*"], ["MA", "College", "*"],
+          ["PhD", "College", "Top"]],
+         r"'College' at level 1 has 2 parents at level 2 \('\*', 'Top'\)"),
+        ([["HS", "School", "*"], ["BA", "", "*"], ["MA", "College", "*"], ["PhD", "College", "*"]],
+         r"an empty label at level 1 \(the row of 'BA'\)"),
+        ([["HS", "School", "*"], ["BA", "College", "*"], ["BA", "College", "*"],
+          ["MA", "College", "*"], ["PhD", "College", "*"]],
+         "lists the value 'BA' twice"),
+        ([["HS"], ["BA"], ["MA"], ["PhD"]], "needs at least two levels"),
+    ],
+)  # fmt: skip
+def test_a_bad_table_is_refused_with_a_message_naming_what_is_wrong(rows, message):
+    with pytest.raises(RiskcoreError, match=message):
+        hierarchy_from_table(_table(rows), EDU)
+
+
+def test_numbers_in_a_table_match_a_numeric_column():
+    ages = pd.Series([30, 35, 41, 30], name="age")
+    rows = [["30", "30-39", "*"], ["35", "30-39", "*"], ["41", "40-49", "*"]]
+    h = hierarchy_from_table(_table(rows), ages)
+    assert h.numeric and h.leaf_index(ages).tolist() == [0, 1, 2, 0]
+    with pytest.raises(RiskcoreError, match="'age' holds numbers, and the hierarchy's value 'x'"):
+        hierarchy_from_table(_table([["x", "a", "*"], *rows]), ages)
+
+
+def test_outliers_are_clipped_by_bottom_and_top_coding():
+    ages = pd.Series([3, 25, 27, 34, 38, 95, 101], name="age")
+    h = banded_hierarchy(ages, 10, bottom=18, top=90)
+    # by hand: bands of 10 from 10 (widest 80 -> start 0), below 18 "<18", 90 and over "90+"
+    assert list(h.levels[1]) == ["<18", "20-29", "20-29", "30-39", "30-39", "90+", "90+"]
+    assert h.params["bottom"] == 18 and h.params["top"] == 90
+    # the two oldest now share a class at level 1 instead of being unique
+    lat = Lattice(ages.to_frame(), {"age": h}, targets=Targets(k=1))
+    sizes = pd.Series(h.levels[1]).value_counts()
+    assert sizes["90+"] == 2 and lat.evaluate((1,)).k == 1
+    with pytest.raises(RiskcoreError, match="bottom coding must lie below top coding"):
+        banded_hierarchy(ages, 10, bottom=90, top=18)
+
+
+def test_to_frame_sorts_numbers_by_value_for_editing():
+    h = banded_hierarchy(pd.Series([35, 4, 120, 27], name="age"), 10)
+    assert h.to_frame(sort=True)["level 0"].tolist() == [4, 27, 35, 120]
+    assert h.to_frame()["level 0"].tolist() == [35, 4, 120, 27]  # first appearance

@@ -1,0 +1,187 @@
+"""The privacy budget of the session's data: its ledger in the local database.
+
+The ledger is not session state: it lives in the SQLite file of
+:mod:`riskcore.store` (``RISKCORE_DB`` or the user's data directory), found
+by the file's fingerprint or the data source's name (:mod:`riskcore.ledgers`),
+so a reload, a new session, "Reset session" and a server restart all find the
+same budget. The session keeps only the source name typed for a file that no
+ledger holds yet.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from riskcore.dp import DataSource, LedgerLookup, PrivacyLedger, change_needs_reason
+from riskcore.errors import RiskcoreError
+from riskcore.ledgers import BudgetStore, LedgerHandle
+from riskcore.report.readings import (
+    budget_change_reading,
+    ledger_source_reading,
+    near_duplicate_note,
+    near_duplicate_reading,
+)
+from riskcore.store import Store, default_path
+from ui import formats, state
+from ui.context import current_table
+from ui.safe import md
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def _book(path: str) -> BudgetStore:
+    """Return the ledgers of the database at ``path`` (its tables made once per session)."""
+    return BudgetStore(Store(path))
+
+
+def book() -> BudgetStore:
+    """Return the ledgers of the database in use (``RISKCORE_DB`` is read each time)."""
+    return _book(str(default_path()))
+
+
+def _names() -> dict[str, str]:
+    names: dict[str, str] = st.session_state.setdefault(state.DP_SOURCES, {})
+    return names
+
+
+def source() -> DataSource:
+    """Return the session's data as its ledger knows it (the table as recorded).
+
+    Its name is the one typed on the Budget tab, by default the file's name;
+    its fingerprint the SHA-256 of the file's bytes (the demo's key for the
+    demo), whatever text encoding it is read in.
+    """
+    key, table = current_table()
+    fingerprint = table.info.fingerprint or state.ledger_key(key)
+    default = str(st.session_state[state.DATASET]["name"])
+    return DataSource(
+        _names().get(fingerprint) or default,
+        fingerprint,
+        tuple(str(c) for c in table.data.columns),
+        len(table.data),
+    )
+
+
+def set_name(name: str) -> None:
+    """Name the session's data source (used while no ledger holds its file)."""
+    _names()[source().fingerprint] = name.strip()
+
+
+def lookup() -> LedgerLookup:
+    """Return the ledger of the session's data and the near duplicates of its file.
+
+    Looking writes nothing: without a database there is no ledger yet, and the file is
+    made at the first release or budget change.
+    """
+    if not default_path().exists():
+        return LedgerLookup(source(), "new")
+    return book().lookup(source())
+
+
+def ledger() -> PrivacyLedger:
+    """Return the privacy ledger in force for the session's data."""
+    return lookup().budget
+
+
+def handle() -> LedgerHandle:
+    """Return what a release charges: it reserves its cost in the database first."""
+    return book().handle(source())
+
+
+def set_budget(epsilon: float, delta: float, accounting: str, reason: str = "") -> None:
+    """Set the budget of the session's data (audited; a reason when it needs one)."""
+    book().set_budget(source(), epsilon, delta, accounting, reason=reason)
+
+
+def attach(ledger_name: str) -> None:
+    """Charge the session's file to the ledger ``ledger_name`` from now on (audited)."""
+    book().attach(source(), ledger_name)
+
+
+def near_duplicate_notes() -> None:
+    """Warn, where the file is opened and where releases are made, that it nearly equals a
+    file whose budget was spent (same columns and rows, other bytes)."""
+    try:
+        look = lookup()
+    except RiskcoreError:
+        return  # the DP page says why the database cannot be read
+    for near in look.near:
+        st.warning(md(near_duplicate_note(look.source, near)), icon="⚠️")
+
+
+def source_panel(look: LedgerLookup) -> None:
+    """Draw which ledger the data is charged to: the source's name while no ledger holds the
+    file, where the ledger is kept, and a warning per near duplicate with its "continue"."""
+    if look.how != "fingerprint":  # a file no ledger holds yet: the name chooses its ledger
+        name_key = f"rc_dp_source_{look.source.fingerprint[:16]}"
+        st.session_state.setdefault(name_key, look.source.name)
+        typed = st.text_input(
+            "Name of the data source",
+            key=name_key,
+            help="The privacy budget is kept per data source, in the local database. Give "
+            "every version of the same data the same name, so they share one budget.",
+        ).strip()
+        if typed and typed != look.source.name:
+            set_name(typed)
+            st.rerun()
+    st.caption(md(ledger_source_reading(look, str(default_path()))))
+    for near in look.near:
+        st.warning(md(near_duplicate_reading(look.source, near)), icon="⚠️")
+        if st.button(md(f"Continue the ledger “{near.source}”"), key=f"rc_dp_continue_{near.id}"):
+            try:
+                attach(near.source)
+            except RiskcoreError as exc:
+                st.error(md(exc))
+            else:
+                st.rerun()
+
+
+def budget_controls(look: LedgerLookup) -> None:
+    """Draw the budget's settings; apply a change at once when it lowers the budget (or nothing
+    is spent), else only with a reason typed for the audit log."""
+    ledger = look.budget
+    in_force = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
+    # the widgets start from the ledger in force, and again whenever it changes (here or in
+    # another session); a change waiting for its reason keeps the widget's value
+    seed = (look.source.fingerprint, in_force)
+    if st.session_state.get("rc_dp_budget_seed") != seed or "rc_dp_budget" not in st.session_state:
+        st.session_state["rc_dp_budget"] = float(ledger.epsilon_budget)
+        st.session_state["rc_dp_dbudget"] = ledger.delta_budget
+        st.session_state["rc_dp_accounting"] = ledger.accounting
+        st.session_state["rc_dp_budget_seed"] = seed
+    b1, b2, b3 = st.columns(3)
+    new_eps = b1.number_input("Total epsilon budget", 0.01, 100.0, key="rc_dp_budget")
+    new_delta = b2.select_slider(
+        "Delta budget",
+        options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
+        format_func=formats.general_number,
+        key="rc_dp_dbudget",
+    )
+    new_acc = b3.radio(
+        "Count releases with",
+        ["basic", "zcdp"],
+        format_func=formats.accountant,
+        key="rc_dp_accounting",
+    )
+    proposed = (float(new_eps), float(new_delta), str(new_acc))
+    if proposed == in_force:
+        return
+    wanted = PrivacyLedger(proposed[0], proposed[1], new_acc, ledger.entries)
+    if not change_needs_reason(ledger, wanted):  # lowering, or nothing spent yet
+        try:
+            set_budget(*proposed)
+        except RiskcoreError as exc:
+            st.error(md(exc))
+            return
+        st.rerun()  # the release tab above was drawn with the old budget
+    st.warning(md(budget_change_reading(ledger, wanted)), icon="⚠️")
+    settings = len(look.ledger.budgets) if look.ledger is not None else 0
+    reason = st.text_input(
+        "Reason for the change (kept in the audit log)", key=f"rc_dp_budget_reason_{settings}"
+    )
+    if st.button("Apply the new budget", key="rc_dp_budget_apply"):
+        try:
+            set_budget(*proposed, reason=reason)
+        except RiskcoreError as exc:
+            st.error(md(exc))
+        else:
+            st.rerun()
