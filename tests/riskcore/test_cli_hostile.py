@@ -22,7 +22,7 @@ def assess(case: Case, tmp_path, capsys) -> tuple[int, str, str]:
     argv = ["assess", str(path), "--format", "json"]
     argv += [a for q in (case.qi or ("a",)) for a in ("--qi", q)]
     argv += [a for s in case.sensitive for a in ("--sensitive", s)]
-    with bounded(seconds=60, mb=1_500):
+    with bounded(seconds=60, mb=1_000):
         code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
