@@ -31,6 +31,10 @@ UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 state.init_state()
 st.title("Saved assessments")
 st.write(md(saved_intro()))
+if not saved.exists():  # nothing saved: looking makes no database
+    st.info("Nothing is saved yet: build a report on the Report page and save it there.")
+    st.page_link("pages/report.py", label="Go to the Report page")
+    st.stop()
 db = saved.store()
 st.caption(md(f"Database: {db.path}"))
 user = saved.user_name("rc_user_saved")

@@ -32,8 +32,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from riskcore.dp.accounting import (
@@ -53,7 +54,7 @@ from riskcore.dp.sources import (
 from riskcore.errors import RiskcoreError
 from riskcore.store import Store, _now, _user
 
-__all__ = ["SCHEMA", "BudgetStore", "LedgerHandle"]
+__all__ = ["SCHEMA", "BudgetStore", "LedgerHandle", "holds_ledgers"]
 
 _TABLES = ("dp_ledgers", "dp_ledger_files", "dp_ledger_budgets", "dp_ledger_entries")
 
@@ -97,6 +98,37 @@ CREATE TABLE IF NOT EXISTS dp_ledger_entries (
     for t in _TABLES
     for op in ("UPDATE", "DELETE")
 )
+
+
+def holds_ledgers(path: str | Path) -> bool:
+    """Return whether the database at ``path`` exists and holds the ledgers' tables.
+
+    Reads only: no file, table or journal is left behind, so that looking a ledger up
+    never writes (the tables are made at the first charge or budget change).
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.
+
+    Raises
+    ------
+    RiskcoreError
+        When the file exists but cannot be read as a database.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(path)) as con:
+            row = con.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_TABLES[0],)
+            ).fetchone()
+    except sqlite3.Error as exc:
+        raise RiskcoreError(
+            f"the privacy ledger in {str(path)!r} could not be read: {exc}"
+        ) from None
+    return row is not None
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[bytes], float]]:
+def serve(
+    timeout: float = 60.0, *, env: dict[str, str] | None = None, log: Path | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes], float]]:
     """Run the app; yield (URL, process, seconds until it answered its health check).
+
+    ``env`` adds to (or overrides) the environment of the server; its standard output and
+    error go to the file ``log`` when one is given.
 
     Raises
     ------
@@ -52,29 +57,30 @@ def serve(timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[bytes],
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
     command += ["--server.port", str(port), "--server.headless", "true"]
-    env = dict(os.environ)
+    environ = {**os.environ, **(env or {})}
     # never the user's own database: a benchmark or test server saves into a temporary one
-    env.setdefault("RISKCORE_DB", str(Path(tempfile.mkdtemp(prefix="riskcore-live-")) / "r.db"))
-    proc = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://localhost:{port}"
-    try:
-        t0 = time.perf_counter()
-        while True:
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.05)
-            if time.perf_counter() - t0 > timeout:
-                raise RuntimeError(f"the Streamlit server did not start within {timeout:g} s")
-        yield url, proc, time.perf_counter() - t0
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+    environ.setdefault("RISKCORE_DB", str(Path(tempfile.mkdtemp(prefix="riskcore-live-")) / "r.db"))
+    with open(log if log is not None else os.devnull, "wb") as out:
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environ,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        url = f"http://localhost:{port}"
+        try:
+            t0 = time.perf_counter()
+            while True:
+                try:
+                    if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                        break
+                except OSError:
+                    time.sleep(0.05)
+                if time.perf_counter() - t0 > timeout:
+                    raise RuntimeError(f"the Streamlit server did not start within {timeout:g} s")
+            yield url, proc, time.perf_counter() - t0
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -14,7 +14,7 @@ import streamlit as st
 
 from riskcore.dp import DataSource, LedgerLookup, PrivacyLedger, change_needs_reason
 from riskcore.errors import RiskcoreError
-from riskcore.ledgers import BudgetStore, LedgerHandle
+from riskcore.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from riskcore.report.readings import (
     budget_change_reading,
     ledger_source_reading,
@@ -69,10 +69,11 @@ def set_name(name: str) -> None:
 def lookup() -> LedgerLookup:
     """Return the ledger of the session's data and the near duplicates of its file.
 
-    Looking writes nothing: without a database there is no ledger yet, and the file is
-    made at the first release or budget change.
+    Looking writes nothing: without a database (or without the ledgers' tables in it)
+    there is no ledger yet, and the file and tables are made at the first release or
+    budget change.
     """
-    if not default_path().exists():
+    if not holds_ledgers(default_path()):
         return LedgerLookup(source(), "new")
     return book().lookup(source())
 

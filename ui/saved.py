@@ -13,10 +13,10 @@ from typing import Any
 import streamlit as st
 
 from riskcore.roles import ColumnRoles
-from riskcore.store import Store
+from riskcore.store import Store, default_path
 from ui import remediation, state
 
-__all__ = ["REOPENED", "USER", "os_user", "restore", "store", "user_name"]
+__all__ = ["REOPENED", "USER", "exists", "os_user", "restore", "store", "user_name"]
 
 #: The name the user typed for the audit log (a plain key: kept across pages).
 USER = "rc_user"
@@ -27,6 +27,11 @@ REOPENED = "rc_saved_reopened"
 def store() -> Store:
     """Return the database of saved assessments (``RISKCORE_DB`` or the user data directory)."""
     return Store()
+
+
+def exists() -> bool:
+    """Return whether the database exists (it is made at the first save, never by a look)."""
+    return default_path().is_file()
 
 
 def os_user() -> str:

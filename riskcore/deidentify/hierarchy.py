@@ -44,6 +44,7 @@ from riskcore.errors import RiskcoreError
 __all__ = [
     "TOP",
     "Hierarchy",
+    "at_leaves",
     "banded_hierarchy",
     "builtin_hierarchy",
     "check_covers",
@@ -70,6 +71,25 @@ def _present(series: pd.Series) -> pd.Series:
 def _text(value: Any) -> str:
     """Return a value as text (leading zeros of text kept; "" for a missing value)."""
     return value_text(value) or ""
+
+
+def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
+    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative (a value the
+    hierarchy does not hold, -1, or a missing one, -2).
+
+    Safe when the hierarchy has no leaves at all (a column of only missing values).
+
+    Parameters
+    ----------
+    per_leaf : numpy.ndarray
+        One entry per leaf of the hierarchy.
+    leaf : numpy.ndarray
+        Positions among the leaves, as :meth:`Hierarchy.leaf_index` returns them.
+    fill : scalar
+        The entry of a negative position.
+    """
+    extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
+    return extended[np.where(leaf >= 0, leaf, len(per_leaf))]
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +166,7 @@ class Hierarchy:
         hierarchy does not hold, -2 for a missing value."""
         index = pd.Index(pd.Series(self.leaves, dtype=object))
         pos = index.get_indexer(pd.Series(values, dtype=object))
-        if self.numeric:  # 30 and 30.0 are one value
+        if self.numeric and len(self.leaves):  # 30 and 30.0 are one value
             num = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
             leaves = pd.to_numeric(pd.Series(self.leaves), errors="coerce").to_numpy(dtype=float)
             order = np.argsort(leaves, kind="stable")

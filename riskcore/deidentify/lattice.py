@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
-from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.loss import column_penalties
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import Contingency
@@ -287,7 +287,7 @@ class Lattice:
             maps, cards = [], []
             for level in range(h.height + 1):
                 codes, lab = h.codes(level)
-                gen = np.where(leaf >= 0, codes[np.maximum(leaf, 0)], len(lab))
+                gen = at_leaves(codes, leaf, len(lab))  # a missing value: one more code
                 maps.append(gen.astype(np.int64))
                 cards.append(len(lab) + 1)
             self._maps.append(maps)

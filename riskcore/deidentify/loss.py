@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 
 __all__ = ["column_penalties"]
 
@@ -65,6 +65,6 @@ def column_penalties(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
                 big_u = len(present)
                 cost = (u - 1) / (big_u - 1) if big_u > 1 else np.zeros(len(group))
             per_leaf[present] = cost
-        pen = np.where(leaf >= 0, per_leaf[np.maximum(leaf, 0)], 0.0)
+        pen = at_leaves(per_leaf, leaf, 0.0)
         out.append(pen.astype(np.float64))
     return out

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
-from riskcore.deidentify.hierarchy import Hierarchy, _rebuild
+from riskcore.deidentify.hierarchy import Hierarchy, _rebuild, at_leaves
 from riskcore.deidentify.masking import SecretKey
 from riskcore.errors import RiskcoreError
 
@@ -129,7 +129,7 @@ def generalize_columns(
         h = hierarchies[q]
         leaf = h.leaf_index(data[q])
         labels = np.asarray(h.levels[level], dtype=object)
-        values = np.where(leaf >= 0, labels[np.maximum(leaf, 0)], "*").astype(object)
+        values = at_leaves(labels, leaf, "*")
         values[leaf == -2] = None
         out[q] = pd.Series(values, index=data.index, dtype=object)
     return out

@@ -79,8 +79,9 @@ def resolve_engine(spec: str, engine: str = "auto") -> str:
     if engine == "auto":
         if demo:
             return "pandas"
-        if not _is_many(spec) and os.path.isfile(spec):
-            if os.path.getsize(spec) <= AUTO_MEMORY_BYTES:
+        if not _is_many(spec):
+            # one file: in memory unless it is large (a missing one gets the loader's message)
+            if not os.path.isfile(spec) or os.path.getsize(spec) <= AUTO_MEMORY_BYTES:
                 return "pandas"
         if csv:
             from riskcore.engine.duck import duckdb_available

@@ -348,3 +348,9 @@ def test_weights_need_the_in_memory_engine(data: dict[str, Any]) -> None:
     with pytest.raises(RiskcoreError, match="only the in-memory engine"):
         assess(ArrowEngine(data["folder"]), quasi_identifiers=["sex"],
                population=Population(weights="age"))  # fmt: skip
+
+
+def test_auto_leaves_a_missing_file_to_the_loader(tmp_path: Path) -> None:
+    # the loader's message ("there is no file at ...") whatever the extension
+    assert resolve_engine(str(tmp_path / "none.csv")) == "pandas"
+    assert resolve_engine(str(tmp_path / "none.parquet")) == "pandas"

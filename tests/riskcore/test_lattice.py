@@ -21,6 +21,7 @@ from riskcore.deidentify.hierarchy import (
     Hierarchy,
     builtin_hierarchy,
     date_hierarchy,
+    default_hierarchy,
     flat_hierarchy,
     grouping_hierarchy,
     interval_hierarchy,
@@ -318,3 +319,19 @@ def test_distortion_of_a_sensitive_attribute_by_suppression():
     from riskcore.deidentify.lattice import NodeResult
 
     assert NodeResult.from_dict(json.loads(json.dumps(node.to_dict()))) == node
+
+
+def test_a_quasi_identifier_of_only_missing_values_generalizes():
+    # issue 17: an uploaded column of only missing values (read as numbers) has a hierarchy
+    # with no leaves; the lattice, its loss and the generalized table took leaf 0 of none
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [np.nan] * 3})
+    h = {q: default_hierarchy(df[q]) for q in ("a", "b")}
+    assert len(h["b"].leaves) == 0
+    lat = Lattice(df, h, targets=Targets(k=1))
+    for level in range(h["b"].height + 1):
+        node = lat.evaluate([0, level])
+        # the missing values are one more value: a's three values make three classes
+        assert (node.n_classes, node.k, node.suppressed) == (3, 1, 0)
+        assert node.ncp == 0.0  # a kept as it is, and a missing value costs nothing
+    out = generalize_columns(df, h, {"b": h["b"].height})
+    assert out["b"].isna().all() and out["a"].tolist() == [1, 2, 3]

@@ -16,7 +16,7 @@ import pytest
 from riskcore import dp
 from riskcore.dp.release import Query, release
 from riskcore.errors import RiskcoreError
-from riskcore.ledgers import BudgetStore
+from riskcore.ledgers import BudgetStore, holds_ledgers
 from riskcore.report import readings as rd
 from riskcore.store import Store
 
@@ -291,3 +291,16 @@ def test_no_test_writes_the_users_real_database(database):
 
     assert default_path() == database
     assert BudgetStore().path == str(database)
+
+
+def test_holds_ledgers_reads_only(tmp_path):
+    path = tmp_path / "r.db"
+    assert not holds_ledgers(path) and not path.exists()
+    Store(path)
+    files = sorted(tmp_path.iterdir())
+    stat = path.stat()
+    assert not holds_ledgers(path)  # the store's tables only
+    assert sorted(tmp_path.iterdir()) == files  # no journal left
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
+    BudgetStore(Store(path))
+    assert holds_ledgers(path)

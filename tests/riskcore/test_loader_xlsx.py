@@ -149,7 +149,8 @@ def test_a_value_far_right_is_refused_and_far_down_costs_nothing():
     assert any(n.startswith("1,048,574 empty row(s) between data rows") for n in t.notes)
 
 
-def test_billion_laughs_is_refused():
+def billion_laughs() -> bytes:
+    """Return an .xlsx whose sheet's one cell is an entity expanding to 10^8 "a"s x 49."""
     lol = (
         b'<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">'
         + b"".join(
@@ -159,8 +160,11 @@ def test_billion_laughs_is_refused():
         + b"]>"
     )
     body = b'<row r="2"><c r="A2" t="inlineStr"><is><t>&i;</t></is></c></row>'
-    raw = workbook([lol, *sheet([body])])
-    refused_quickly(raw, r"cannot be read")
+    return workbook([lol, *sheet([body])])
+
+
+def test_billion_laughs_is_refused():
+    refused_quickly(billion_laughs(), r"cannot be read")
 
 
 def _old_reader(raw: bytes) -> pd.DataFrame:
