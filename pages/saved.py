@@ -20,7 +20,7 @@ from riskcore.report.readings.saved import (
     saved_table,
 )
 from ui import cached, saved, state
-from ui.context import current_table
+from ui.context import current_table, end_page
 from ui.safe import file_stem, md
 
 COMPARED = "rc_saved_compared"  # {"ids": (a, b), "comparison": Comparison}
@@ -34,7 +34,7 @@ st.write(md(saved_intro()))
 if not saved.exists():  # nothing saved: looking makes no database
     st.info("Nothing is saved yet: build a report on the Report page and save it there.")
     st.page_link("pages/report.py", label="Go to the Report page")
-    st.stop()
+    end_page()
 db = saved.store()
 st.caption(md(f"Database: {db.path}"))
 user = saved.user_name("rc_user_saved")

@@ -36,7 +36,7 @@ PAGES = [
     ("Differential privacy", "Differential privacy", "Differential privacy"),
     ("Local DP", "Local differential privacy", "Local"),
     ("Report", "Report", "Build the report"),
-    ("Saved assessments", "Saved assessments", "Audit log"),
+    ("Saved assessments", "Saved assessments", "Nothing is saved yet"),
     ("Guided demo", "Guided demo", "Guided demo"),
     ("Data", "Data", "Column roles"),
 ]
