@@ -31,6 +31,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from riskcore.engine.arrow import parquet_files
 from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
 from riskcore.errors import DataLoadError, RiskcoreError
@@ -90,7 +92,9 @@ class DuckDBEngine(GroupingEngine):
             try:
                 # S608: the scan's files are bound ($files), its literals escaped by _scan
                 rel = con.execute(f"DESCRIBE SELECT * FROM {self._scan()}", self._params())  # noqa: S608
-                self._columns = tuple(str(r[0]) for r in rel.fetchall())
+                described = rel.fetchall()
+                self._columns = tuple(str(r[0]) for r in described)
+                self._types = {str(r[0]): str(r[1]).upper() for r in described}
                 sql = f"SELECT count(*) FROM {self._scan()}"  # noqa: S608 - as above
                 n = con.execute(sql, self._params()).fetchone()
             except Exception as exc:  # duckdb raises its own error types
@@ -154,6 +158,70 @@ class DuckDBEngine(GroupingEngine):
             except Exception as exc:
                 raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
         return text_groups(table) if self.csv else table
+
+    def size_histogram(self, quasi_identifiers: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Return the class-size histogram over the QIs, computed in DuckDB (one small result).
+
+        The summary pushdown: ``SELECT f, count(*) FROM (SELECT count(*) AS f
+        ... GROUP BY qis) GROUP BY f`` returns one row per distinct class
+        size, not one per class, so nothing of the classes' values leaves
+        DuckDB. A floating-point ``NaN`` is grouped with ``NULL`` (one
+        missing value, the in-memory engine's rule).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        sizes, counts : numpy.ndarray
+            Each distinct class size f and the number of classes of that size.
+        """
+        cols = self._checked(quasi_identifiers)
+        keys = ", ".join(_missing_as_null(c, self._types.get(c, "")) for c in cols)
+        # S608: identifiers quoted by _quote, the scan's files bound and literals escaped
+        sql = (
+            f"SELECT f, count(*) AS n FROM (SELECT count(*) AS f FROM {self._scan()} "  # noqa: S608
+            f"GROUP BY {keys}) GROUP BY f ORDER BY f"
+        )
+        with self._connect() as con:
+            try:
+                rows = con.sql(sql, params=self._params()).fetchall()
+            except Exception as exc:
+                raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
+        sizes = np.array([r[0] for r in rows], dtype=np.int64)
+        return sizes, np.array([r[1] for r in rows], dtype=np.int64)
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs.
+
+        From the size histogram pushed down to DuckDB (:meth:`size_histogram`)
+        for Parquet; CSV text is typed by the loader's rule first, which
+        only the grouped path applies, so CSV takes it.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes (in increasing order from the pushdown; in class order for CSV).
+        """
+        if self.csv:
+            return super().class_sizes(quasi_identifiers)
+        sizes, counts = self.size_histogram(quasi_identifiers)
+        return np.repeat(sizes, counts)
+
+
+def _missing_as_null(column: str, sql_type: str) -> str:
+    """Return a grouping expression for a column: ``NaN`` as ``NULL`` for floating point."""
+    q = _quote(column)
+    if sql_type in ("FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8"):
+        return f"(CASE WHEN isnan({q}) THEN NULL ELSE {q} END)"
+    return q
 
 
 def _files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:

@@ -22,6 +22,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
 from riskcore.errors import DataLoadError, RiskcoreError
 
@@ -160,6 +162,50 @@ class SparkEngine(GroupingEngine):
         except Exception as exc:
             raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
         return text_groups(table) if self.csv else table
+
+    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+        """Return the class sizes f_j over the QIs, from a size histogram computed in Spark.
+
+        The summary pushdown: one row per distinct class size comes back,
+        not one per class. ``NaN`` is grouped with ``null`` (one missing
+        value). CSV text is typed by the loader's rule first, which only the
+        grouped path applies, so CSV takes it.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            At least one column.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 sizes (in increasing order from the pushdown; in class order for CSV).
+        """
+        if self.csv:
+            return super().class_sizes(quasi_identifiers)
+        from pyspark.sql import functions
+
+        cols = self._checked(quasi_identifiers)
+        types = dict(self.frame.dtypes)
+        keys: list[Any] = []
+        for c in cols:
+            col = functions.col(f"`{c.replace('`', '``')}`")
+            if types.get(c) in ("float", "double"):
+                col = functions.when(functions.isnan(col), None).otherwise(col)
+            keys.append(col.alias(f"k{len(keys)}"))
+        try:
+            rows = (
+                self.frame.groupBy(*keys)
+                .agg(functions.count(functions.lit(1)).alias("f"))
+                .groupBy("f")
+                .agg(functions.count(functions.lit(1)).alias("n"))
+                .collect()
+            )
+        except Exception as exc:
+            raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
+        pairs = sorted((int(r["f"]), int(r["n"])) for r in rows)
+        sizes = np.array([p[0] for p in pairs], dtype=np.int64)
+        return np.repeat(sizes, np.array([p[1] for p in pairs], dtype=np.int64))
 
 
 def _first_line(exc: Exception) -> str:

@@ -288,6 +288,12 @@ def test_spark_equals_memory(data: dict[str, Any]) -> None:
                 want = assess(data[memory], quasi_identifiers=qis, sensitive=sens)
                 _close(got.to_dict(), want.to_dict())
                 assert sorted(got.classes.sizes.tolist()) == _counter_sizes(data["df"], qis)
+                # the size-histogram pushdown gives the same classes
+                assert sorted(engine.class_sizes(qis).tolist()) == _counter_sizes(data["df"], qis)
+        nan = pa.table({"x": pa.array([1.0, float("nan"), None, float("nan"), 2.0, None])})
+        pq.write_table(nan, data["folder"].parent / "nan.parquet")
+        engine = SparkEngine(data["folder"].parent / "nan.parquet", session=session)
+        assert engine.class_sizes(["x"]).tolist() == [1, 1, 4]  # NaN and null: one value
     finally:
         session.stop()
 
@@ -354,3 +360,40 @@ def test_auto_leaves_a_missing_file_to_the_loader(tmp_path: Path) -> None:
     # the loader's message ("there is no file at ...") whatever the extension
     assert resolve_engine(str(tmp_path / "none.csv")) == "pandas"
     assert resolve_engine(str(tmp_path / "none.parquet")) == "pandas"
+
+
+def test_duckdb_size_histogram_pushdown_equals_memory(tmp_path: Path, data: dict[str, Any]) -> None:
+    # one small result per question: the class-size histogram computed in DuckDB
+    engine = DuckDBEngine(data["folder"])
+    for qis, _ in ROLES:
+        got = engine.class_sizes(qis)
+        assert got.tolist() == _counter_sizes(data["df"], qis)
+    # NaN and NULL in one float column are one missing value, as in memory
+    table = pa.table(
+        {
+            "x": pa.array([1.0, float("nan"), None, float("nan"), 2.0, None]),
+            "g": pa.array(["a", "a", "a", "b", "b", "b"]),
+        }
+    )
+    pq.write_table(table, tmp_path / "nan.parquet")
+    duck = DuckDBEngine(tmp_path / "nan.parquet")
+    memory = load_table(str(tmp_path / "nan.parquet")).data
+    assert duck.class_sizes(["x"]).tolist() == [1, 1, 4]
+    assert duck.class_sizes(["x", "g"]).tolist() == sorted(
+        open_engine(str(tmp_path / "nan.parquet"), "pandas").class_sizes(["x", "g"]).tolist()
+    )
+    assert sorted(_counter_sizes(memory, ["x"])) == [1, 1, 4]
+
+
+def test_subset_uniqueness_is_the_same_through_the_pushdown(data: dict[str, Any]) -> None:
+    from riskcore.metrics.uniqueness import subset_uniqueness
+
+    got = subset_uniqueness(DuckDBEngine(data["folder"]), QIS, max_size=2)
+    want = subset_uniqueness(EncodedTableFrom(data["memory_parquet"]), QIS, max_size=2)
+    _close(got.to_dict(), want.to_dict())
+
+
+def EncodedTableFrom(df: pd.DataFrame) -> Any:  # noqa: N802 - reads as a constructor
+    from riskcore.engine import EncodedTable
+
+    return EncodedTable(df)
