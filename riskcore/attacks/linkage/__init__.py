@@ -41,7 +41,12 @@ References
    statistical inference", JASA 22(158), 1927.
 """
 
-from riskcore.attacks.linkage.attack import linkage_attack, linkage_curve, row_number_truth
+from riskcore.attacks.linkage.attack import (
+    linkage_attack,
+    linkage_counts,
+    linkage_curve,
+    row_number_truth,
+)
 from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
 from riskcore.attacks.linkage.matching import parse_interval
 from riskcore.attacks.linkage.results import (
@@ -59,6 +64,7 @@ __all__ = [
     "LinkageResult",
     "Rate",
     "linkage_attack",
+    "linkage_counts",
     "linkage_curve",
     "mean_interval",
     "parse_interval",

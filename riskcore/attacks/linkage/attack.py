@@ -31,10 +31,10 @@ from riskcore.attacks.linkage.results import (
     Rate,
     mean_interval,
 )
-from riskcore.engine import encode_column
+from riskcore.engine import Engine, encode_column
 from riskcore.errors import RiskcoreError
 
-__all__ = ["linkage_attack", "linkage_curve", "row_number_truth"]
+__all__ = ["linkage_attack", "linkage_counts", "linkage_curve", "row_number_truth"]
 
 
 def linkage_attack(
@@ -140,8 +140,99 @@ def linkage_attack(
     )
 
 
+def linkage_counts(
+    release: Engine,
+    auxiliary: pd.DataFrame,
+    on: dict[str, str] | list[str],
+    *,
+    tolerance: dict[str, float] | None = None,
+    granularity: dict[str, str] | None = None,
+) -> LinkageResult:
+    """Count every target's candidates through any engine: the linkage join on the class table.
+
+    The same candidate sets as :func:`linkage_attack`, C_t = {released
+    records agreeing with target t on every column it knows} [S02]_, but
+    computed from the release's equivalence classes over the joined columns
+    (an engine's :meth:`~riskcore.engine.Engine.tabulate`) instead of its
+    rows: each class is one "record" weighing its size f_j, and |C_t| is the
+    sum of the sizes of the classes in t's window. So a release held by the
+    Parquet stream, DuckDB or Spark is attacked without loading it; the
+    auxiliary table (the attacker's, usually small) is in memory.
+
+    Only what needs no released row is computed: the candidate counts and
+    the unique re-identification rate. Correct re-identification needs each
+    target's own record and attribute disclosure the sensitive values of the
+    candidates: use :func:`linkage_attack` on the rows for those.
+
+    Parameters
+    ----------
+    release : Engine
+        An engine over the released table.
+    auxiliary : pandas.DataFrame
+        The attacker's table, one row per target.
+    on : dict or list
+        {auxiliary column: released column}, or names present in both.
+    tolerance, granularity : dict, optional
+        As for :func:`linkage_attack`.
+
+    Returns
+    -------
+    LinkageResult
+        ``candidates`` and ``unique``; ``correct``, ``in_candidates`` and
+        ``attributes`` empty.
+    """
+    mapping, tol, gran = _check_options(
+        (tuple(release.columns), release.n_records),
+        auxiliary,
+        on,
+        sensitive=(),
+        p=1.0,
+        tolerance=tolerance,
+        granularity=granularity,
+    )
+    rel_cols = list(dict.fromkeys(mapping.values()))
+    classes = release.tabulate(rel_cols).classes
+    values, sizes = classes.values(), classes.sizes.astype(np.int64)
+    n_rel, n_t = int(sizes.sum()), len(auxiliary)
+    pairs = [
+        _encode_pair(
+            auxiliary[a].reset_index(drop=True),
+            values[r].rename(r),
+            tolerance=tol.get(a, 0.0),
+            granularity=gran.get(a),
+        )
+        for a, r in mapping.items()
+    ]
+    unknown = np.stack([pr.aux_codes == _UNKNOWN for pr in pairs], axis=1)
+    weights = 1 << np.arange(unknown.shape[1], dtype=np.int64)
+    pattern = (unknown.astype(np.int64) * weights).sum(axis=1) if n_t else np.zeros(0, np.int64)
+    candidates = np.zeros(n_t, dtype=np.int64)
+    for pat in np.unique(pattern):  # a handful of patterns of unknown values, never the rows
+        idx = np.flatnonzero(pattern == pat)
+        use = [pr for j, pr in enumerate(pairs) if not (int(pat) >> j) & 1]
+        if not use:  # the attacker knows nothing: everyone is a candidate
+            candidates[idx] = n_rel
+            continue
+        lo, hi, order, _ = _windows(use, idx, len(sizes))
+        weight = np.concatenate(([0], np.cumsum(sizes[order])))
+        candidates[idx] = weight[hi] - weight[lo]
+    return LinkageResult(
+        n_targets=n_t,
+        n_release=n_rel,
+        columns=tuple((str(a), str(r)) for a, r in mapping.items()),
+        unique=Rate.of(int((candidates == 1).sum()), n_t, 1.0 / n_rel),
+        correct=None,
+        expected_correct=None,
+        in_candidates=None,
+        attributes=(),
+        notes=tuple(pr.note for pr in pairs),
+        candidates=candidates,
+        expected_correct_ci=None,
+    )
+
+
 def _check_options(
-    release: pd.DataFrame,
+    release: pd.DataFrame | tuple[tuple[str, ...], int],
     auxiliary: pd.DataFrame,
     on: dict[str, str] | list[str],
     *,
@@ -150,17 +241,25 @@ def _check_options(
     tolerance: dict[str, float] | None,
     granularity: dict[str, str] | None,
 ) -> tuple[dict[str, str], dict[str, float], dict[str, str]]:
-    """Validate the options of :func:`linkage_attack`; return (mapping, tolerance, granularity)."""
+    """Validate the options of :func:`linkage_attack`; return (mapping, tolerance, granularity).
+
+    ``release`` is the released table, or (its column names, its number of
+    records) when an engine holds it.
+    """
+    if isinstance(release, pd.DataFrame):
+        rel_columns, n_release = tuple(release.columns), len(release)
+    else:
+        rel_columns, n_release = release
     mapping = dict(on) if isinstance(on, dict) else {c: c for c in on}
     if not mapping:
         raise RiskcoreError("choose at least one column the attacker knows")
     for a, r in mapping.items():
         if a not in auxiliary.columns:
             raise RiskcoreError(f"the auxiliary table has no column {a!r}")
-        if r not in release.columns:
+        if r not in rel_columns:
             raise RiskcoreError(f"the released table has no column {r!r}")
     for s in sensitive:
-        if s not in release.columns:
+        if s not in rel_columns:
             raise RiskcoreError(f"the released table has no column {s!r}")
     if not 0 < p <= 1:
         raise RiskcoreError(f"the confidence threshold p must be in (0, 1], got {p!r}")
@@ -170,7 +269,7 @@ def _check_options(
     for k, v in tol.items():
         if k not in mapping or not v >= 0:
             raise RiskcoreError(f"bad tolerance {k!r}: {v!r}")
-    if len(release) == 0:
+    if n_release == 0:
         raise RiskcoreError("the released table is empty")
     return mapping, tol, dict(granularity or {})
 
