@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from riskcore.deidentify.masking import SecretKey
     from riskcore.deidentify.recipe import AppliedRecipe
 
+from riskcore._cli_args import add_targets
+
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
 
 
@@ -35,12 +37,7 @@ def add_parsers(sub: Any) -> None:
     )
     a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
     a.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
-    a.add_argument("--sensitive", action="append", default=[], metavar="COL")
-    a.add_argument("--k", type=int, default=5, help="smallest class size (default 5)")
-    a.add_argument("--l", type=int, default=None, help="l-diversity of each sensitive column")
-    a.add_argument("--l-kind", choices=("distinct", "entropy", "recursive"), default="distinct")
-    a.add_argument("--c", type=float, default=2.0, help="c of recursive (c,l)-diversity")
-    a.add_argument("--t", type=float, default=None, help="t-closeness of each sensitive column")
+    add_targets(a)
     a.add_argument("--max-risk", type=float, default=None, help="highest prosecutor risk")
     a.add_argument(
         "--max-suppression",

@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import Any
 
+from riskcore._cli_args import add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_records"]
@@ -42,12 +43,7 @@ def add_parser(sub: Any) -> None:
         default="exact",
         help="individual risk: E[1/F|f] (exact) or sdcMicro's default approximation",
     )
-    r.add_argument("--k", type=int, default=5, help="target class size (default 5)")
-    r.add_argument("--sensitive", action="append", default=[], metavar="COL")
-    r.add_argument("--l", type=int, default=None, help="target l-diversity of each sensitive")
-    r.add_argument("--l-kind", choices=("distinct", "entropy", "recursive"), default="distinct")
-    r.add_argument("--c", type=float, default=2.0, help="c of recursive (c,l)-diversity")
-    r.add_argument("--t", type=float, default=None, help="target t-closeness of each sensitive")
+    add_targets(r)
     r.add_argument("--max-msu-size", type=int, default=None, help="largest MSU searched")
     r.add_argument(
         "--dis-fraction",
@@ -61,13 +57,7 @@ def add_parser(sub: Any) -> None:
         default=0.09,
         help="individual-risk threshold counted in the summary (default 0.09)",
     )
-    r.add_argument(
-        "--missing",
-        choices=("own", "any"),
-        default="own",
-        help="a missing QI value is a value of its own (default) or matches any value "
-        "(sdcMicro's convention)",
-    )
+    add_missing(r)
     r.add_argument("--out", required=True, help="the table: .csv, .tsv, .parquet or .xlsx")
 
 

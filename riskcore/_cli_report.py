@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from riskcore._cli_args import add_missing
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_report"]
@@ -37,9 +38,8 @@ def add_parser(sub: Any) -> None:
     r.add_argument(
         "--no-figures", action="store_true", help="leave the figures (and plotly.js) out"
     )
-    r.add_argument(
-        "--missing",
-        choices=("own", "any"),
+    add_missing(
+        r,
         default=None,
         help="missing-value policy instead of the profile's 'missing' (default own): a "
         "missing QI value is a value of its own, or matches any value (sdcMicro's convention)",

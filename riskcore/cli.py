@@ -36,6 +36,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from riskcore._cli_args import add_missing
+
     p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     a = sub.add_parser("assess", help="k-anonymity, risk, l-diversity and t-closeness")
@@ -100,13 +102,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="sampling-weight column (numbers >= 1): journalist and marketer risk with the "
         "population class sizes estimated as the weight sums (not with --sampling-fraction)",
     )
-    a.add_argument(
-        "--missing",
-        choices=("own", "any"),
-        default="own",
-        help="a missing QI value is a value of its own (default) or matches any value "
-        "(sdcMicro's convention)",
-    )
+    add_missing(a)
     a.add_argument(
         "--engine",
         choices=("auto", "pandas", "arrow", "duckdb", "spark"),
