@@ -117,9 +117,19 @@ def _radix_product(radices: Sequence[int]) -> int:
     return out
 
 
-def _encode(codes: Sequence[np.ndarray], radices: Sequence[int]) -> np.ndarray:
-    """Pack code columns into one int64 key with fixed radices (mixed radix, exact)."""
-    key = codes[0].astype(np.int64, copy=True)
+def _encode(
+    codes: Sequence[np.ndarray], radices: Sequence[int], out: np.ndarray | None = None
+) -> np.ndarray:
+    """Pack code columns into one int64 key with fixed radices (mixed radix, exact).
+
+    ``out``, an int64 buffer at least as long as the codes, receives the key
+    (a view of it is returned) instead of a new array.
+    """
+    if out is None:
+        key = codes[0].astype(np.int64, copy=True)
+    else:
+        key = out[: len(codes[0])]
+        key[...] = codes[0]
     for c, r in zip(codes[1:], radices[1:], strict=True):
         key *= max(int(r), 1)
         key += c
@@ -158,6 +168,7 @@ class _Counter:
     def __init__(self) -> None:
         self.radices: tuple[int, ...] = ()
         self.dense: np.ndarray | None = None
+        self.buffer = np.zeros(0, dtype=np.int64)  # the batch's keys, reused while dense
         self.keys = np.zeros(0, dtype=np.int64)  # sparse, summed
         self.counts = np.zeros(0, dtype=np.int64)
         self.pending: list[np.ndarray] = []
@@ -179,13 +190,16 @@ class _Counter:
             self._rekey(radices, _radix_product(radices))
         radices = self.radices
         card = _radix_product(radices)
-        key = _encode(codes, radices)
         if self.dense is not None:
+            if len(self.buffer) < len(codes[0]):
+                self.buffer = np.empty(len(codes[0]), dtype=np.int64)
+            key = _encode(codes, radices, self.buffer)
             if card > 4 * len(key):  # touch only the counted cells, not the whole array
                 np.add.at(self.dense, key, 1)
             else:
                 self.dense += np.bincount(key, minlength=card)
             return
+        key = _encode(codes, radices)  # kept until the next merge: a fresh array
         self.pending.append(key)
         self.n_pending += len(key)
         if self.n_pending > self.limit:
@@ -286,6 +300,7 @@ class ArrowEngine:
         return self._n
 
     def _batches(self, columns: Sequence[str]) -> Iterator[Any]:
+        import pyarrow as pa
         import pyarrow.dataset as ds
 
         unknown = [c for c in columns if c not in self._schema.names]
@@ -301,6 +316,10 @@ class ArrowEngine:
             # little read-ahead: memory stays a few batches, whatever the file size
             yield from data.to_batches(
                 columns=list(columns),
+                # glibc's allocator reuses the freed batches' memory at once; the default
+                # pool gave it back and faulted it in again (measured: 1.5 s of system time
+                # at 50M rows)
+                memory_pool=pa.system_memory_pool(),
                 batch_size=self.batch_rows,
                 batch_readahead=2,
                 fragment_readahead=1,
@@ -417,10 +436,15 @@ class ArrowEngine:
         dicts = {c: ArrowCodes() for c in columns}
         tables: list[tuple[str, ...]] = [(s,) for s in sens] or [()]
         counters = [_Counter() for _ in tables]
+        buffers = {c: np.zeros(0, dtype=np.int64) for c in columns}  # one per column, reused
         for batch in self._batches(columns):
             if batch.num_rows == 0:
                 continue
-            codes = {c: dicts[c].codes(batch.column(i)) for i, c in enumerate(columns)}
+            if batch.num_rows > len(buffers[columns[0]]):
+                buffers = {c: np.empty(batch.num_rows, dtype=np.int64) for c in columns}
+            codes = {
+                c: dicts[c].codes(batch.column(i), out=buffers[c]) for i, c in enumerate(columns)
+            }
             qi_radix = tuple(len(dicts[q]) for q in qis)
             for extra, counter in zip(tables, counters, strict=True):
                 radices = qi_radix + tuple(len(dicts[s]) for s in extra)

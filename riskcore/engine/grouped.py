@@ -57,8 +57,13 @@ class ArrowCodes:
     def __len__(self) -> int:
         return len(self.index)
 
-    def codes(self, arr: Any) -> np.ndarray:
-        """Return the global code of every value of an Arrow array (nulls included)."""
+    def codes(self, arr: Any, out: np.ndarray | None = None) -> np.ndarray:
+        """Return the global code of every value of an Arrow array (nulls included).
+
+        ``out``, an int64 buffer at least as long as the array, receives the
+        codes (a view of it is returned): a stream reuses one buffer per
+        column instead of allocating one per batch.
+        """
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -89,8 +94,13 @@ class ArrowCodes:
             local[null_entries] = self.missing
             local = np.append(local, self.missing)
             idx = pc.fill_null(idx, len(values))
-        out: np.ndarray = local[idx.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)]
-        return out
+        positions = idx.to_numpy(zero_copy_only=False)
+        if out is None:
+            result: np.ndarray = local[positions]
+            return result
+        view = out[: len(positions)]
+        np.take(local, positions, out=view)
+        return view
 
     def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
         """Return the final codes of grouped rows, re-encoded by the in-memory engine's rule.
