@@ -300,7 +300,6 @@ class ArrowEngine:
         return self._n
 
     def _batches(self, columns: Sequence[str]) -> Iterator[Any]:
-        import pyarrow as pa
         import pyarrow.dataset as ds
 
         unknown = [c for c in columns if c not in self._schema.names]
@@ -316,10 +315,6 @@ class ArrowEngine:
             # little read-ahead: memory stays a few batches, whatever the file size
             yield from data.to_batches(
                 columns=list(columns),
-                # glibc's allocator reuses the freed batches' memory at once; the default
-                # pool gave it back and faulted it in again (measured: 1.5 s of system time
-                # at 50M rows)
-                memory_pool=pa.system_memory_pool(),
                 batch_size=self.batch_rows,
                 batch_readahead=2,
                 fragment_readahead=1,
