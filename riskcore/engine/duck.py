@@ -6,7 +6,7 @@ pandas, groups the rows by "quasi-identifiers + sensitive values" with
 exact keys (no hashing: a collision would merge two classes and understate
 risk), and spills to a private temporary directory when the groups do not
 fit in memory. Only the grouped rows come back; they are encoded and
-re-aggregated by :func:`riskcore.engine.grouped.tabulate_groups`, the rule
+re-aggregated by :func:`riskcore.engine.grouped.tabulate_tables`, the rule
 every engine shares, so ``NULL`` and ``NaN`` are one missing value as on
 the in-memory engine.
 
@@ -34,7 +34,13 @@ from typing import Any
 import numpy as np
 
 from riskcore.engine.arrow import parquet_files
-from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
+from riskcore.engine.grouped import (
+    COUNT,
+    CSV_SUFFIXES,
+    GroupingEngine,
+    first_line,
+    text_groups,
+)
 from riskcore.errors import DataLoadError, RiskcoreError
 
 __all__ = ["DuckDBEngine", "duckdb_available"]
@@ -84,7 +90,7 @@ class DuckDBEngine(GroupingEngine):
                 "pip install 'riskcore[duckdb]' (or pip install duckdb)"
             )
         self.files = _files(source)
-        self.csv = all(f.lower().endswith((".csv", ".csv.gz", ".tsv", ".txt")) for f in self.files)
+        self.csv = all(f.lower().endswith(CSV_SUFFIXES) for f in self.files)
         self.threads = threads
         self.memory_limit = memory_limit
         self._delimiter = sniff_file(self.files[0]) if self.csv else ","
@@ -98,7 +104,7 @@ class DuckDBEngine(GroupingEngine):
                 sql = f"SELECT count(*) FROM {self._scan()}"  # noqa: S608 - as above
                 n = con.execute(sql, self._params()).fetchone()
             except Exception as exc:  # duckdb raises its own error types
-                raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
+                raise DataLoadError(f"DuckDB cannot read the data ({first_line(exc)})") from None
         self._n = int(n[0]) if n else 0
 
     def _params(self) -> dict[str, Any]:
@@ -156,7 +162,7 @@ class DuckDBEngine(GroupingEngine):
             try:
                 table = con.sql(sql, params=self._params()).to_arrow_table()
             except Exception as exc:
-                raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
+                raise DataLoadError(f"DuckDB cannot read the data ({first_line(exc)})") from None
         return text_groups(table) if self.csv else table
 
     def size_histogram(self, quasi_identifiers: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -189,31 +195,9 @@ class DuckDBEngine(GroupingEngine):
             try:
                 rows = con.sql(sql, params=self._params()).fetchall()
             except Exception as exc:
-                raise DataLoadError(f"DuckDB cannot read the data ({_first_line(exc)})") from None
+                raise DataLoadError(f"DuckDB cannot read the data ({first_line(exc)})") from None
         sizes = np.array([r[0] for r in rows], dtype=np.int64)
         return sizes, np.array([r[1] for r in rows], dtype=np.int64)
-
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
-        """Return the class sizes f_j over the QIs.
-
-        From the size histogram pushed down to DuckDB (:meth:`size_histogram`)
-        for Parquet; CSV text is typed by the loader's rule first, which
-        only the grouped path applies, so CSV takes it.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 sizes (in increasing order from the pushdown; in class order for CSV).
-        """
-        if self.csv:
-            return super().class_sizes(quasi_identifiers)
-        sizes, counts = self.size_histogram(quasi_identifiers)
-        return np.repeat(sizes, counts)
 
 
 def _missing_as_null(column: str, sql_type: str) -> str:
@@ -228,7 +212,7 @@ def _files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) ->
     """Return the files of a source; CSV globs and files are taken as they are."""
     items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     texts = [os.fspath(i) for i in items]
-    if all(t.lower().endswith((".csv", ".csv.gz", ".tsv", ".txt")) for t in texts):
+    if all(t.lower().endswith(CSV_SUFFIXES) for t in texts):
         import glob
 
         out: list[str] = []
@@ -251,7 +235,3 @@ def sniff_file(path: str) -> str:
     with open(path, "rb") as fh:
         head = fh.read(64 * 1024)
     return sniff_delimiter(head.decode("utf-8", errors="replace"))
-
-
-def _first_line(exc: Exception) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -3,7 +3,7 @@
 An engine that never holds the rows (a Parquet stream, DuckDB, Spark) can
 still group them: "quasi-identifiers + sensitive values -> count". Such
 grouped rows, possibly from disjoint parts of the data and so possibly
-repeating a combination, are all that :func:`tabulate_groups` needs to build
+repeating a combination, are all that :func:`tabulate_tables` needs to build
 the :class:`~riskcore.engine.contract.Tabulation` the in-memory engine
 builds from the rows: the counts add up (``../shared/notes/performance.md``:
 contingency tables of disjoint parts, concatenated and re-aggregated, equal
@@ -31,12 +31,16 @@ from riskcore.errors import RolesError
 
 __all__ = [
     "COUNT",
+    "CSV_SUFFIXES",
     "GroupingEngine",
+    "first_line",
     "tabulate_codes",
-    "tabulate_groups",
     "tabulate_tables",
     "text_groups",
 ]
+
+#: File endings read as delimited text (every other source is Parquet).
+CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
 
 #: Name of the count column of grouped rows (chosen to clash with no data column).
 COUNT = "__riskcore_count__"
@@ -152,52 +156,6 @@ def _counts(frame: Any, count: str) -> np.ndarray:
     return np.asarray(col.to_numpy(), dtype=np.int64)
 
 
-def tabulate_groups(
-    groups: pd.DataFrame,
-    quasi_identifiers: Sequence[str],
-    sensitive: Sequence[str] = (),
-    *,
-    engine: str,
-    count: str = COUNT,
-    ordered: dict[str, bool | None] | None = None,
-) -> Tabulation:
-    """Return the tabulation of grouped rows "QIs + sensitive values -> count".
-
-    Parameters
-    ----------
-    groups : pandas.DataFrame
-        One row per group, with every QI and sensitive column and ``count``
-        (the number of records in the group, > 0). A combination may repeat
-        (partial groupings of parts of the data); repeats are added up.
-    quasi_identifiers : sequence of str
-        At least one column.
-    sensitive : sequence of str
-        Sensitive attributes.
-    engine : str
-        Name of the engine that grouped the rows (stated in reports).
-    count : str
-        Name of the count column.
-    ordered : dict of str to bool or None, optional
-        Per sensitive attribute, whether value codes must follow value
-        order (None: numeric, boolean and date columns are ordered, as in
-        the in-memory engine).
-
-    Returns
-    -------
-    Tabulation
-    """
-    qis = tuple(quasi_identifiers)
-    if not qis:
-        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-    order = ordered or {}
-    weights = groups[count].to_numpy(dtype=np.int64)
-    qi_cols = [encode_column(groups[q].reset_index(drop=True)) for q in qis]
-    sens_cols = {
-        s: encode_column(groups[s].reset_index(drop=True), ordered=order.get(s)) for s in sensitive
-    }
-    return tabulate_codes(qi_cols, sens_cols, weights, engine=engine)
-
-
 def tabulate_tables(
     base: pd.DataFrame,
     tables: dict[str, pd.DataFrame],
@@ -229,7 +187,7 @@ def tabulate_tables(
     Returns
     -------
     Tabulation
-        As :func:`tabulate_groups` of the rows, the classes numbered once
+        The classes numbered once
         across all the tables (their QI values are encoded together).
     """
     qis = tuple(quasi_identifiers)
@@ -360,7 +318,9 @@ class GroupingEngine:
 
     A subclass sets :attr:`name`, :attr:`columns`, :attr:`n_records` and
     implements :meth:`groups`; the contract's :meth:`tabulate` and
-    :meth:`class_sizes` follow from it by :func:`tabulate_groups`.
+    :meth:`class_sizes` follow from it by :func:`tabulate_tables`. A subclass that
+    can count class sizes where the data lie implements :meth:`size_histogram`
+    (the summary pushdown), which :meth:`class_sizes` then uses.
     """
 
     name = "grouping"
@@ -387,8 +347,23 @@ class GroupingEngine:
             raise RolesError(f"the table has no column {unknown[0]!r}")
         return list(dict.fromkeys(columns))
 
+    csv = False
+
+    def size_histogram(self, quasi_identifiers: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Return (each distinct class size, the number of classes of that size), or raise.
+
+        The summary pushdown, computed where the data lie; engines that
+        cannot raise ``NotImplementedError`` (the default).
+        """
+        raise NotImplementedError
+
     def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
-        """Return the class sizes f_j over the QIs (one group-by).
+        """Return the class sizes f_j over the QIs.
+
+        From the size histogram pushed down to the engine
+        (:meth:`size_histogram`) where it has one, for Parquet; CSV text is
+        typed by the loader's rule first, which only the grouped path
+        applies, so CSV (and an engine without the pushdown) groups.
 
         Parameters
         ----------
@@ -398,8 +373,15 @@ class GroupingEngine:
         Returns
         -------
         numpy.ndarray
-            int64 sizes.
+            int64 sizes (in increasing order from the pushdown; in class order otherwise).
         """
+        if not self.csv:
+            try:
+                sizes, counts = self.size_histogram(quasi_identifiers)
+            except NotImplementedError:
+                pass
+            else:
+                return np.repeat(sizes, counts)
         return self.tabulate(quasi_identifiers).classes.sizes
 
     def tabulate(
@@ -436,3 +418,9 @@ class GroupingEngine:
         frames = {s: self.groups([*qis, s]) for s in sens}
         base = frames[sens[0]] if sens else self.groups(list(qis))
         return tabulate_tables(base, frames, qis, engine=self.name, ordered=ordered)
+
+
+def first_line(exc: Exception) -> str:
+    """Return the first line of an engine's error (DuckDB's and Spark's run long), or its type."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

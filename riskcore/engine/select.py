@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from riskcore.engine.contract import Engine
+from riskcore.engine.grouped import CSV_SUFFIXES
 from riskcore.engine.memory import EncodedTable
 from riskcore.errors import RiskcoreError
 
@@ -45,8 +46,6 @@ ENGINES = ("auto", "pandas", "arrow", "duckdb", "spark")
 
 #: ``auto`` loads a single file up to this size into memory (1 GiB).
 AUTO_MEMORY_BYTES = 1 << 30
-
-_CSV = (".csv", ".csv.gz", ".tsv", ".txt")
 
 
 def _is_many(spec: str) -> bool:
@@ -75,7 +74,7 @@ def resolve_engine(spec: str, engine: str = "auto") -> str:
     if engine not in ENGINES:
         raise RiskcoreError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
     demo = spec == "demo" or spec.startswith("demo:")
-    csv = spec.lower().endswith(_CSV)
+    csv = spec.lower().endswith(CSV_SUFFIXES)
     if engine == "auto":
         if demo:
             return "pandas"

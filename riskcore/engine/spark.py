@@ -4,7 +4,7 @@ PySpark (optional extra ``riskcore[spark]``, with a Java 17 runtime) groups
 the rows by "quasi-identifiers + sensitive values" with exact keys and
 returns only the groups, through Arrow (not through pandas, whose version 3
 PySpark warns about). The groups are encoded and re-aggregated by
-:func:`riskcore.engine.grouped.tabulate_groups`, the rule every engine
+:func:`riskcore.engine.grouped.tabulate_tables`, the rule every engine
 shares, so ``null`` and ``NaN`` are one missing value as on the in-memory
 engine. CSV files are read as text and typed by the loader's rule
 (:func:`riskcore.engine.grouped.text_groups`).
@@ -24,12 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.grouped import COUNT, GroupingEngine, text_groups
+from riskcore.engine.grouped import (
+    COUNT,
+    CSV_SUFFIXES,
+    GroupingEngine,
+    first_line,
+    text_groups,
+)
 from riskcore.errors import DataLoadError, RiskcoreError
 
 __all__ = ["SparkEngine", "spark_available"]
-
-_CSV = (".csv", ".csv.gz", ".tsv", ".txt")
 
 
 def spark_available() -> bool:
@@ -116,7 +120,7 @@ class SparkEngine(GroupingEngine):
 
             items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
             texts = [os.fspath(i) for i in items]
-            self.csv = all(t.lower().endswith(_CSV) for t in texts)
+            self.csv = all(t.lower().endswith(CSV_SUFFIXES) for t in texts)
             files = texts if self.csv else parquet_files(texts)
             try:
                 if self.csv:
@@ -135,7 +139,7 @@ class SparkEngine(GroupingEngine):
                 else:
                     self.frame = self.session.read.parquet(*files)
             except Exception as exc:  # py4j / Spark analysis errors
-                raise DataLoadError(f"Spark cannot read the data ({_first_line(exc)})") from None
+                raise DataLoadError(f"Spark cannot read the data ({first_line(exc)})") from None
         self._columns = tuple(str(c) for c in self.frame.columns)
         self._n = int(self.frame.count())
 
@@ -160,16 +164,15 @@ class SparkEngine(GroupingEngine):
             ).agg(functions.count(functions.lit(1)).alias(COUNT))
             table = grouped.toArrow()
         except Exception as exc:
-            raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
+            raise DataLoadError(f"Spark cannot group the data ({first_line(exc)})") from None
         return text_groups(table) if self.csv else table
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
-        """Return the class sizes f_j over the QIs, from a size histogram computed in Spark.
+    def size_histogram(self, quasi_identifiers: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Return the class-size histogram over the QIs, computed in Spark (one small result).
 
         The summary pushdown: one row per distinct class size comes back,
         not one per class. ``NaN`` is grouped with ``null`` (one missing
-        value). CSV text is typed by the loader's rule first, which only the
-        grouped path applies, so CSV takes it.
+        value).
 
         Parameters
         ----------
@@ -178,11 +181,9 @@ class SparkEngine(GroupingEngine):
 
         Returns
         -------
-        numpy.ndarray
-            int64 sizes (in increasing order from the pushdown; in class order for CSV).
+        sizes, counts : numpy.ndarray
+            Each distinct class size f and the number of classes of that size.
         """
-        if self.csv:
-            return super().class_sizes(quasi_identifiers)
         from pyspark.sql import functions
 
         cols = self._checked(quasi_identifiers)
@@ -202,12 +203,9 @@ class SparkEngine(GroupingEngine):
                 .collect()
             )
         except Exception as exc:
-            raise DataLoadError(f"Spark cannot group the data ({_first_line(exc)})") from None
+            raise DataLoadError(f"Spark cannot group the data ({first_line(exc)})") from None
         pairs = sorted((int(r["f"]), int(r["n"])) for r in rows)
-        sizes = np.array([p[0] for p in pairs], dtype=np.int64)
-        return np.repeat(sizes, np.array([p[1] for p in pairs], dtype=np.int64))
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+        return (
+            np.array([p[0] for p in pairs], dtype=np.int64),
+            np.array([p[1] for p in pairs], dtype=np.int64),
+        )

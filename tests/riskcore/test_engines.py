@@ -422,3 +422,15 @@ def test_linkage_counts_through_every_engine_equal_the_row_join(
         assert got.candidates.tolist() == want.candidates.tolist()
         assert got.unique == want.unique and got.n_release == want.n_release
     assert (want.candidates[:10] == 0).all() and want.candidates.max() > 1
+
+
+def test_arrow_falls_back_to_code_tuples_when_keys_outgrow_int64(
+    data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a key space beyond the (lowered) limit takes the tuple path: same figures
+    import riskcore.engine.arrow as arrow_mod
+
+    monkeypatch.setattr(arrow_mod, "_KEY_LIMIT", 16)
+    got = assess(ArrowEngine(data["folder"], batch_rows=64), quasi_identifiers=QIS, sensitive=SENS)
+    want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
+    _close(got.to_dict(), want.to_dict())
