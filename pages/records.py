@@ -7,7 +7,6 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
-from riskcore.metrics.records import explain_record
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     delta_reading,
@@ -108,7 +107,7 @@ with tab_rec:
             int(riskiest["row"].iloc[0]),
             key="rc_rec_row",
         )
-        expl = explain_record(ctx.encoded, qis, int(row), suda_result=s)
+        expl, _ = cached.explained(ctx.key, ctx.encoded, qis, int(row), s, policy)
         st.markdown(record_reading(expl, escape=md))
 
 with tab_pop:

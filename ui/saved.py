@@ -78,6 +78,8 @@ def restore(profile: dict[str, Any], dataset_key: str, columns: list[str]) -> No
     if profile.get("c") is not None:
         targets["c"] = float(profile["c"])
     targets["sampling_fraction"] = float(profile.get("sampling_fraction") or 0.0)
+    if profile.get("missing") in ("own", "any"):  # the missing-value policy the report used
+        targets["missing"] = profile["missing"]
     st.session_state[state.TARGETS] = targets
     recipe = profile.get("recipe")
     if recipe:

@@ -228,3 +228,20 @@ def test_reopen_with_the_data_loaded_now_restores_roles_targets_and_the_recipe(d
     assert "rc_remediation" not in at.session_state  # the saved profile had none
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception
+
+
+def test_reopen_restores_the_missing_value_policy(database):
+    # the report's profile carries the policy; reopening must not put it back to "own"
+    at = run()
+    at.file_uploader(key="rc_upload").set_value(("people.csv", csv_bytes(300, 6), "text/csv")).run()
+    at.session_state["rc_targets"]["missing"] = "any"
+    at.switch_page("pages/report.py").run()
+    at.button(key="rc_report_build").click().run()
+    at.text_input(key="rc_save_name").set_value("any policy").run()
+    at.button(key="rc_save").click().run()
+    assert not at.exception, at.exception
+    at.session_state["rc_targets"]["missing"] = "own"
+    at.switch_page("pages/saved.py").run()
+    at.button(key="rc_saved_reopen").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["rc_targets"]["missing"] == "any"
