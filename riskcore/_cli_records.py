@@ -65,6 +65,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
     """Run ``records``: compute the table, write it, print the summary; return the exit code."""
     from riskcore.engine import EncodedTable
     from riskcore.io.export import write_table
+    from riskcore.metrics.missing import count_missing
     from riskcore.metrics.records import record_individual_risk, record_risk
     from riskcore.report.readings import missing_reading
     from riskcore.report.readings.records import individual_risk_reading
@@ -105,7 +106,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
         return 2
     failing = int((out["failing_targets"] != "").sum())
     print(individual_risk_reading(ir))
-    print(missing_reading(args.missing, int(table.df[list(args.qi)].isna().any(axis=1).sum())))
+    print(missing_reading(args.missing, count_missing(table.classes(args.qi))))
     print(f"{failing:,} of {len(out):,} records are in a class failing a target.")
     print(f"Wrote {len(out):,} rows to {args.out}.")
     return 0

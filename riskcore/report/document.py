@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from riskcore._results import Result, dumps, plain
+from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics import THRESHOLDS, Assessment, Population, assess
 from riskcore.roles import ColumnRoles
@@ -505,7 +506,9 @@ _NOT_RUN = (
 )
 
 
-def _attacks(data: pd.DataFrame, roles: ColumnRoles, *, of: str) -> dict[str, Any]:
+def _attacks(
+    data: pd.DataFrame, roles: ColumnRoles, *, of: str, encoded: EncodedTable | None = None
+) -> dict[str, Any]:
     """Return the attacks that need nothing but the profile, with their readings.
 
     Linkage [Sweeney 2002]: the attacker's table is every record's
@@ -526,7 +529,8 @@ def _attacks(data: pd.DataFrame, roles: ColumnRoles, *, of: str) -> dict[str, An
     link = linkage_attack(
         data[released], aux, qis, truth=truth, sensitive=roles.sensitive, p=ATTACK_P
     )
-    homo = [homogeneity_attack(data, qis, s, p=1.0) for s in roles.sensitive]
+    table = encoded if encoded is not None else EncodedTable(data)  # coded once for all
+    homo = [homogeneity_attack(table, qis, s, p=1.0) for s in roles.sensitive]
     return {
         "of": of,
         "linkage": {
@@ -651,7 +655,8 @@ def build_report(
         if sf is None
         else Population(sampling_fraction=sf),
     }
-    a = assess(data, **assess_kw)
+    encoded = EncodedTable(data)  # one coding of the table for assess, SUDA and homogeneity
+    a = assess(encoded, **assess_kw)
     checks = _checks(a, targets)
     readings = _readings(a)
     special = None
@@ -659,10 +664,10 @@ def build_report(
         from riskcore.metrics import suda
         from riskcore.report.readings.records import suda_reading
 
-        su = suda(data, roles.quasi_identifiers, dis_fraction=sf or 0.01)
+        su = suda(encoded, roles.quasi_identifiers, dis_fraction=sf or 0.01)
         special = su.to_dict()
         readings.append(suda_reading(su))
-    attacks = _attacks(data, roles, of="the table as given")
+    attacks = _attacks(data, roles, of="the table as given", encoded=encoded)
     remediation = after = attacks_after = None
     checks_after: list[dict[str, Any]] = []
     if p["recipe"] is not None:
