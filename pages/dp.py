@@ -221,11 +221,12 @@ with tab_noise:
         key="rc_dp_release_mech",
     )
     try:
-        ledger = budget.ledger()
+        look = budget.lookup()
     except RiskcoreError as exc:  # the database cannot be read: no release without a ledger
         st.error(md(exc))
         end_page()
-    budget.near_duplicate_notes()
+    ledger = look.budget
+    budget.near_duplicate_notes(look)
     r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
     # what the release below is made for: a shown result or refusal belongs to these settings
     settings = {

@@ -98,13 +98,15 @@ def attach(ledger_name: str) -> None:
     book().attach(source(), ledger_name)
 
 
-def near_duplicate_notes() -> None:
+def near_duplicate_notes(look: LedgerLookup | None = None) -> None:
     """Warn, where the file is opened and where releases are made, that it nearly equals a
-    file whose budget was spent (same columns and rows, other bytes)."""
-    try:
-        look = lookup()
-    except RiskcoreError:
-        return  # the DP page says why the database cannot be read
+    file whose budget was spent (same columns and rows, other bytes); ``look``, when the
+    caller has just looked the ledger up, spares a second read of the database."""
+    if look is None:
+        try:
+            look = lookup()
+        except RiskcoreError:
+            return  # the DP page says why the database cannot be read
     for near in look.near:
         st.warning(md(near_duplicate_note(look.source, near)), icon="⚠️")
 
