@@ -22,7 +22,6 @@ values never appear: only aggregates, and never a direct identifier's values.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import html
 import json
 import platform
@@ -396,8 +395,10 @@ def _readings(a: Assessment) -> list[str]:
 def _fingerprint(data: pd.DataFrame, sha256: str | None) -> tuple[str, str]:
     if sha256 is not None:
         return sha256, "the file's bytes"
+    from riskcore.io.fingerprint import fingerprint
+
     text = data.to_csv(index=False, lineterminator="\n").encode("utf-8")
-    return hashlib.sha256(text).hexdigest(), "the table written as CSV (UTF-8, no index)"
+    return fingerprint(text), "the table written as CSV (UTF-8, no index)"
 
 
 def dataset_facts(
