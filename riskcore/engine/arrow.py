@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.contract import ClassTable, Contingency, PackedCodes, Tabulation
 from riskcore.engine.grouped import ArrowCodes, tabulate_codes
 from riskcore.engine.partition import pack_keys
 from riskcore.errors import DataLoadError, RolesError
@@ -139,13 +139,41 @@ def _encode(
 def _decode(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
     """Unpack keys made by :func:`_encode` into their code columns."""
     out: list[np.ndarray] = []
-    rest = key.copy()
+    rest = key
     for r in reversed(radices[1:]):
         r = max(int(r), 1)
-        out.append(rest % r)
-        rest //= r
-    out.append(rest)
+        quotient = rest // r  # a division by a constant (fast); the remainder from it
+        digit = quotient * r
+        np.subtract(rest, digit, out=digit)
+        out.append(digit)
+        rest = quotient
+    out.append(rest if rest is not key else key.copy())
     return out[::-1]
+
+
+def _decode_mapped(
+    key: np.ndarray, radices: Sequence[int], maps: Sequence[np.ndarray]
+) -> list[np.ndarray]:
+    """Unpack keys made by :func:`_encode` and map each digit through ``maps[i]`` at once.
+
+    The same digits as :func:`_decode`, returned as ``maps[i][digit_i]``,
+    with two scratch arrays reused across digits: only the mapped codes are
+    new arrays.
+    """
+    n = len(key)
+    out: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(radices)
+    rest = key.copy()
+    quotient = np.empty(n, dtype=np.int64)
+    digit = np.empty(n, dtype=np.int64)
+    for i in range(len(radices) - 1, 0, -1):
+        r = max(int(radices[i]), 1)
+        np.floor_divide(rest, r, out=quotient)
+        np.multiply(quotient, r, out=digit)
+        np.subtract(rest, digit, out=digit)
+        out[i] = np.take(np.asarray(maps[i], dtype=np.int64), digit, mode="clip")
+        rest, quotient = quotient, rest
+    out[0] = np.take(np.asarray(maps[0], dtype=np.int64), rest, mode="clip")
+    return out
 
 
 def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -153,92 +181,169 @@ def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
     if len(sorted_keys) == 0:
         return sorted_keys.astype(np.int64), counts.astype(np.int64)
     starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    if len(starts) == len(sorted_keys):  # every key once: nothing to sum
+        return sorted_keys.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)
     return sorted_keys[starts].astype(np.int64, copy=False), np.add.reduceat(counts, starts)
 
 
-class _Counter:
-    """Counts of exact mixed-radix keys, dense while the key space is small, else sparse.
+#: Bits a packed "key, count" may use (63: a non-negative int64). Tests lower it
+#: to force the slower merge by argsort.
+PACK_BITS = 63
+#: A batch whose distinct keys exceed this share of its rows is not counted on
+#: its own: its keys wait unsorted for the next merge (nearly every record its
+#: own class, where counting each batch first would sort the keys twice).
+RAW_SHARE = 0.5
 
-    The radices (each column's cardinality so far) grow while new values
-    appear; the counts kept so far are then re-keyed to the new radices.
-    Sparse keys wait in a buffer and are sorted and summed when it grows
-    (doubling), so each key is sorted O(log n) times at most.
+
+def _merge_counts(
+    parts: Sequence[tuple[np.ndarray, np.ndarray | None]], card: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the distinct keys of several parts, sorted, and the summed count of each.
+
+    A part is (keys, counts), or (keys, None) for keys counted once each; keys
+    are below ``card``. When a key and the largest count fit one int64 side by
+    side, each (key, count) pair is packed into one integer
+    (``key << b | count``) and the packed integers are sorted by value
+    (numpy's vectorized sort, several times faster than an argsort), so the
+    counts travel with their keys; otherwise an argsort orders both.
+    """
+    parts = [p for p in parts if len(p[0])]
+    if not parts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    total = sum(len(k) for k, _ in parts)
+    top = max((int(c.max()) for _, c in parts if c is not None), default=1)
+    key_bits = max(card - 1, 1).bit_length()
+    count_bits = max(top, 1).bit_length()
+    if key_bits + count_bits <= PACK_BITS:
+        packed = np.empty(total, dtype=np.int64)
+        at = 0
+        for keys, counts in parts:
+            seg = packed[at : at + len(keys)]
+            np.left_shift(keys, count_bits, out=seg)
+            if counts is None:
+                seg |= 1
+            else:
+                seg |= counts
+            at += len(keys)
+        packed.sort()
+        keys = packed >> count_bits
+        packed &= (1 << count_bits) - 1
+        return _runs_of(keys, packed)
+    keys = np.concatenate([k for k, _ in parts])
+    counts = np.concatenate([np.ones(len(k), dtype=np.int64) if c is None else c for k, c in parts])
+    order = np.argsort(keys)
+    return _runs_of(keys[order], counts[order])
+
+
+def _rekeyed(keys: np.ndarray, old: Sequence[int], new: Sequence[int]) -> np.ndarray:
+    """Return keys packed with radices ``old`` packed again with radices ``new``.
+
+    Every radix in ``new`` is at least the one in ``old``, so the order of
+    the keys (the order of their code tuples) is kept: sorted keys stay
+    sorted. Only the digits from the first changed radix on are unpacked;
+    the ones before it move together (the new values of the sensitive
+    attribute, the usual case, unpack one digit).
+    """
+    old, new = tuple(old), tuple(new)
+    if old == new or not len(keys):
+        return keys
+    first = next(i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
+    start = max(first, 1)  # digit 0's radix multiplies nothing
+    if start >= len(old):
+        return keys
+    tail_old = _radix_product(old[start:])
+    high = keys // tail_old
+    low = keys - high * tail_old
+    digits = _decode(low, (1, *old[start:]))[1:]  # low < tail_old: the leading digit is 0
+    out = _encode([high, *digits], (1, *new[start:]))
+    return out
+
+
+class _Counter:
+    """Counts of exact mixed-radix keys "QIs (+ one sensitive attribute)", dense or sparse.
+
+    Keys are the class key (the QIs' codes, packed with radices shared by
+    every counter of one pass) times the sensitive attribute's radix plus
+    its code. The radices grow with headroom (doubling) as new values
+    appear; kept counts are then re-keyed, which keeps their order. While
+    the key space is small the counts are a dense array; otherwise each
+    batch's keys are sorted and summed (or, where nearly every key is
+    distinct, left as they are) and wait for a merge, which happens when
+    the waiting keys outnumber the kept ones four to one, and at the end:
+    each key is sorted a bounded number of times.
     """
 
     def __init__(self) -> None:
-        self.radices: tuple[int, ...] = ()
+        self.radices: tuple[int, ...] = ()  # QI radices, then the sensitive one (1: none)
         self.dense: np.ndarray | None = None
         self.buffer = np.zeros(0, dtype=np.int64)  # the batch's keys, reused while dense
-        self.keys = np.zeros(0, dtype=np.int64)  # sparse, summed
+        self.keys = np.zeros(0, dtype=np.int64)  # sparse, sorted, distinct
         self.counts = np.zeros(0, dtype=np.int64)
-        self.pending: list[np.ndarray] = []
+        self.pending: list[tuple[np.ndarray, np.ndarray | None]] = []
         self.n_pending = 0
         self.limit = MERGE_ROWS
+        self.raw = False
 
-    def add(self, codes: Sequence[np.ndarray], cards: tuple[int, ...]) -> None:
-        """Count the keys of one batch; ``cards`` are the columns' cardinalities so far."""
-        if len(cards) != len(self.radices) or any(
-            c > r for c, r in zip(cards, self.radices, strict=True)
-        ):
-            # radices with headroom (doubling), so new values seldom re-key the counts
-            old = self.radices or tuple(0 for _ in cards)
-            radices = tuple(r if c <= r else max(c, 2 * r) for c, r in zip(cards, old, strict=True))
-            if _radix_product(radices) >= _KEY_LIMIT:
-                radices = cards  # no headroom where there is no room
-            if _radix_product(radices) >= _KEY_LIMIT:
-                raise _TooWideError
-            self._rekey(radices, _radix_product(radices))
-        radices = self.radices
+    @property
+    def card(self) -> int:
+        """Return the size of the key space."""
+        return _radix_product(self.radices)
+
+    def set_radices(self, radices: tuple[int, ...]) -> None:
+        """Key the counts with new radices (each at least the old one)."""
+        if radices == self.radices:
+            return
+        old = self.radices
         card = _radix_product(radices)
         if self.dense is not None:
-            if len(self.buffer) < len(codes[0]):
-                self.buffer = np.empty(len(codes[0]), dtype=np.int64)
-            key = _encode(codes, radices, self.buffer)
-            if card > 4 * len(key):  # touch only the counted cells, not the whole array
-                np.add.at(self.dense, key, 1)
-            else:
-                self.dense += np.bincount(key, minlength=card)
-            return
-        key = _encode(codes, radices)  # kept until the next merge: a fresh array
-        self.pending.append(key)
-        self.n_pending += len(key)
-        if self.n_pending > self.limit:
-            self._flush()
-            self.limit = max(MERGE_ROWS, 2 * len(self.keys))
-
-    def _flush(self) -> None:
-        """Sort the waiting keys alone, count their runs, and merge them into the kept counts.
-
-        The kept keys are sorted and unique; the waiting ones, sorted, form a
-        second sorted run, and a stable sort of two sorted runs (timsort) is
-        a linear merge, so the kept keys are never sorted again from scratch.
-        """
-        if not self.pending:
-            return
-        new = np.sort(np.concatenate(self.pending))
-        self.pending, self.n_pending = [], 0
-        keys, counts = _runs_of(new, np.ones(len(new), dtype=np.int64))
-        if len(self.keys):
-            both = np.concatenate([self.keys, keys])
-            order = np.argsort(both, kind="stable")
-            keys, counts = _runs_of(both[order], np.concatenate([self.counts, counts])[order])
-        self.keys, self.counts = keys, counts
-
-    def _rekey(self, radices: tuple[int, ...], card: int) -> None:
-        keys, counts = self.result()
-        if self.radices and len(keys):
-            keys = _encode(_decode(keys, self.radices), radices)
+            keys = np.flatnonzero(self.dense).astype(np.int64)
+            self.keys, self.counts, self.dense = keys, self.dense[keys], None
+        if old:
+            self.keys = _rekeyed(self.keys, old, radices)
+            self.pending = [(_rekeyed(k, old, radices), c) for k, c in self.pending]
         self.radices = radices
-        self.pending, self.n_pending = [], 0
         if card <= DENSE_KEYS:
+            keys, counts = self.result()
             self.dense = np.zeros(card, dtype=np.int64)
             self.dense[keys] = counts
             self.keys = np.zeros(0, dtype=np.int64)
             self.counts = np.zeros(0, dtype=np.int64)
+
+    def add(self, class_key: np.ndarray, codes: np.ndarray | None) -> None:
+        """Count one batch: its class keys and, with a sensitive attribute, its codes."""
+        if codes is None:
+            key = class_key
         else:
-            self.dense = None
-            order = np.argsort(keys)
-            self.keys, self.counts = keys[order], counts[order]
+            if len(self.buffer) < len(class_key):
+                self.buffer = np.empty(len(class_key), dtype=np.int64)
+            key = self.buffer[: len(class_key)]
+            np.multiply(class_key, self.radices[-1], out=key)
+            key += codes
+        if self.dense is not None:
+            if self.card > 4 * len(key):  # touch only the counted cells, not the whole array
+                keys, counts = _runs_of(np.sort(key), np.ones(len(key), dtype=np.int64))
+                self.dense[keys] += counts
+            else:
+                self.dense += np.bincount(key, minlength=self.card)
+            return
+        if self.raw:
+            self.pending.append((key.copy(), None))
+        else:
+            keys, counts = _runs_of(np.sort(key), np.ones(len(key), dtype=np.int64))
+            self.raw = len(keys) > RAW_SHARE * len(key)
+            self.pending.append((keys, counts))
+        self.n_pending += len(key)
+        if self.n_pending > self.limit:
+            self._flush()
+            self.limit = max(MERGE_ROWS, 4 * len(self.keys))
+
+    def _flush(self) -> None:
+        """Merge the waiting keys into the kept counts (one sort of the packed pairs)."""
+        if not self.pending:
+            return
+        parts = [(self.keys, self.counts), *self.pending]
+        self.pending, self.n_pending = [], 0
+        self.keys, self.counts = _merge_counts(parts, self.card)
 
     def result(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the present keys (sorted) and their counts."""
@@ -247,6 +352,64 @@ class _Counter:
             return keys, self.dense[keys]
         self._flush()
         return self.keys, self.counts
+
+
+def _grown(radices: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Return radices covering ``cards``, doubled where they grow (headroom)."""
+    old = radices or tuple(0 for _ in cards)
+    return tuple(r if c <= r else max(c, 2 * r) for c, r in zip(cards, old, strict=True))
+
+
+def _run_starts(sorted_keys: np.ndarray) -> np.ndarray:
+    """Return where each run of equal values of a sorted array starts."""
+    if not len(sorted_keys):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+
+
+def _run_index(starts: np.ndarray, n: int) -> np.ndarray:
+    """Return, for each of ``n`` positions, the number of the run it is in."""
+    lengths = np.diff(np.append(starts, n))
+    return np.repeat(np.arange(len(starts), dtype=np.int64), lengths)
+
+
+def _sorted_cells(
+    cls: np.ndarray, value: np.ndarray, counts: np.ndarray, m: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Put cells sorted by class (runs) in (class, value) order, as the contract keeps them.
+
+    The cells come grouped by class, in the dictionary's code order inside a
+    class; only the classes of two or more cells can be out of order, and
+    only those are sorted. ``value`` and ``counts`` are reordered in place.
+    """
+    key = cls * max(m, 1) + value
+    if len(key) < 2 or bool(np.all(key[1:] > key[:-1])):
+        return cls, value, counts
+    wrong = np.flatnonzero(key[1:] <= key[:-1])
+    # every cell of a class holding an inversion (cells of one class are adjacent)
+    bad_class = np.zeros(int(cls[-1]) + 1, dtype=bool)
+    bad_class[cls[wrong]] = True
+    bad = bad_class[cls]
+    sub = np.flatnonzero(bad)
+    order = sub[_argsort_int(key[sub])]
+    # whole classes are sorted among themselves: the class of each position stays
+    value[sub], counts[sub] = value[order], counts[order]
+    return cls, value, counts
+
+
+def _argsort_int(keys: np.ndarray) -> np.ndarray:
+    """Return the stable sorting order of non-negative integer keys.
+
+    Each key is packed with its position (key * n + i) and the packed
+    integers sorted by value, several times faster than an argsort; an
+    argsort when the packed integers would not fit int64.
+    """
+    n = len(keys)
+    if n and (int(keys.max()) + 1) * n < 2**63:
+        packed = keys * n + np.arange(n, dtype=np.int64)
+        packed.sort()
+        return packed - (packed // n) * n
+    return np.argsort(keys, kind="stable")
 
 
 class ArrowEngine:
@@ -421,67 +584,119 @@ class ArrowEngine:
     ) -> Tabulation:
         """The fast path: per table (the QIs alone, or QIs + one sensitive) an exact key count.
 
-        Each batch's codes are packed into one int64 key per record with the
-        cardinalities seen so far as radices and counted (a dense
-        ``bincount`` while the key space is small, else sorted partial
-        counts); no Python loop runs over rows. Raises :class:`_TooWideError`
-        when the key space outgrows int64.
+        Each batch's QI codes are packed once into one int64 class key per
+        record, with radices shared by every table; each table's key is that
+        class key times the sensitive attribute's radix plus its code,
+        counted by a :class:`_Counter`. No Python loop runs over rows or
+        classes. Raises :class:`_TooWideError` when the key space outgrows
+        int64.
         """
         columns = list(qis + sens)
         dicts = {c: ArrowCodes() for c in columns}
-        tables: list[tuple[str, ...]] = [(s,) for s in sens] or [()]
+        tables: list[str | None] = list(sens) or [None]
         counters = [_Counter() for _ in tables]
+        qi_radices: tuple[int, ...] = ()
+        s_radices = [1 for _ in tables]
         buffers = {c: np.zeros(0, dtype=np.int64) for c in columns}  # one per column, reused
+        class_key = np.zeros(0, dtype=np.int64)
         for batch in self._batches(columns):
             if batch.num_rows == 0:
                 continue
-            if batch.num_rows > len(buffers[columns[0]]):
+            if batch.num_rows > len(class_key):
                 buffers = {c: np.empty(batch.num_rows, dtype=np.int64) for c in columns}
+                class_key = np.empty(batch.num_rows, dtype=np.int64)
             codes = {
                 c: dicts[c].codes(batch.column(i), out=buffers[c]) for i, c in enumerate(columns)
             }
-            qi_radix = tuple(len(dicts[q]) for q in qis)
-            for extra, counter in zip(tables, counters, strict=True):
-                radices = qi_radix + tuple(len(dicts[s]) for s in extra)
-                counter.add([codes[c] for c in qis + extra], radices)
-        # the classes: keys of the first table without its sensitive digit
-        keys, counts = counters[0].result()
-        radices0 = counters[0].radices or tuple(1 for _ in qis)
-        m0 = radices0[-1] if sens else 1
-        class_keys = keys // m0
-        uniq, inv = np.unique(class_keys, return_inverse=True)
-        sizes = np.bincount(inv.reshape(-1), weights=counts, minlength=len(uniq)).astype(np.int64)
-        qi_radix = radices0[: len(qis)]
-        qi_codes = _decode(uniq, qi_radix) if len(uniq) else [uniq.copy() for _ in qis]
-        qi_cols = [dicts[q].encoded(q, c, ordered=None) for q, c in zip(qis, qi_codes, strict=True)]
-        # re-aggregate after the final encoding (NaN and null are one missing value)
-        key2, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
-        _, first, class_of = np.unique(key2, return_index=True, return_inverse=True)
-        class_of = class_of.reshape(-1).astype(np.int64, copy=False)
-        n_classes = len(first)
-        classes = ClassTable(
-            qis,
-            np.bincount(class_of, weights=sizes, minlength=n_classes).astype(np.int64),
-            tuple(c.codes[first] for c in qi_cols),
-            tuple(c.labels for c in qi_cols),
-        )
+            cards = tuple(len(dicts[q]) for q in qis)
+            s_cards = [1 if s is None else len(dicts[s]) for s in tables]
+            if any(c > r for c, r in zip(cards, qi_radices or (0,) * len(qis), strict=True)) or any(
+                c > r for c, r in zip(s_cards, s_radices, strict=True)
+            ):
+                new_q = _grown(qi_radices, cards)
+                new_s = list(_grown(tuple(s_radices), tuple(s_cards)))
+                if _radix_product(new_q) * max(new_s) >= _KEY_LIMIT:
+                    new_q, new_s = cards, s_cards  # no headroom where there is no room
+                if _radix_product(new_q) * max(new_s) >= _KEY_LIMIT:
+                    raise _TooWideError
+                qi_radices, s_radices = new_q, new_s
+                for counter, r in zip(counters, s_radices, strict=True):
+                    counter.set_radices((*qi_radices, r))
+            key = _encode([codes[q] for q in qis], qi_radices, class_key)
+            for s, counter in zip(tables, counters, strict=True):
+                counter.add(key, None if s is None else codes[s])
+        return self._assemble(qis, tables, counters, dicts, order)
+
+    def _assemble(
+        self,
+        qis: tuple[str, ...],
+        tables: list[str | None],
+        counters: list[_Counter],
+        dicts: dict[str, ArrowCodes],
+        order: dict[str, bool | None],
+    ) -> Tabulation:
+        """Build the class table and contingencies from the counters' sorted keys.
+
+        Every counter holds the same classes (each record is in every table)
+        keyed with the same QI radices, so the classes are numbered in class
+        key order once, and each table's cells take the number of their run
+        of equal class keys: no search and no sort of the classes. The codes
+        are then mapped to the in-memory engine's (:meth:`ArrowCodes.final`);
+        where that map joins two codes (a ``NaN`` and a null of one column),
+        classes and cells are summed again.
+        """
+        results = [counter.result() for counter in counters]
+        qi_radices = counters[0].radices[: len(qis)] if counters[0].radices else (1,) * len(qis)
+        keys0, counts0 = results[0]
+        m0 = counters[0].radices[-1] if counters[0].radices else 1
+        class_keys = keys0 // m0 if m0 > 1 else keys0
+        starts = _run_starts(class_keys)
+        raw_sizes = np.add.reduceat(counts0, starts) if len(starts) else np.zeros(0, dtype=np.int64)
+        finals = [dicts[q].final(q, ordered=None) for q in qis]
+        joined = any(f.n_values < len(dicts[q]) for f, q in zip(finals, qis, strict=True))
+        class_packed = class_keys[starts] if len(starts) < len(class_keys) else class_keys
+        del class_keys
+        n_raw = len(starts)
+        class_of: np.ndarray | None = None
+        qi_codes: Sequence[np.ndarray]
+        if joined:  # two codes became one value: sum their classes again
+            qi_codes = _decode_mapped(class_packed, qi_radices, [f.codes for f in finals])
+            key2, _ = pack_keys(list(qi_codes), [f.n_values for f in finals])
+            _, first, class_of = np.unique(key2, return_index=True, return_inverse=True)
+            class_of = class_of.reshape(-1).astype(np.int64, copy=False)
+            n_classes = len(first)
+            sizes = np.bincount(class_of, weights=raw_sizes, minlength=n_classes).astype(np.int64)
+            qi_codes = tuple(c[first] for c in qi_codes)
+        else:  # the codes of a QI are unpacked from the class keys when first read
+            n_classes, sizes = n_raw, raw_sizes
+            qi_codes = PackedCodes(class_packed, qi_radices, [f.codes for f in finals])
+        classes = ClassTable(qis, sizes, qi_codes, tuple(f.labels for f in finals))
         contingencies: dict[str, Contingency] = {}
-        for extra, counter in zip(tables, counters, strict=True):
-            if not extra:
+        for s, counter, (keys, counts) in zip(tables, counters, results, strict=True):
+            if s is None:
                 continue
-            s = extra[0]
-            cell_keys, cell_counts = counter.result()
             m = max(counter.radices[-1], 1)
-            # the QI radices of this table equal the first table's (same batches, same dictionaries)
-            cls = class_of[np.searchsorted(uniq, cell_keys // m)]
-            col = dicts[s].encoded(s, cell_keys % m, ordered=order.get(s))
+            cell_class_key = keys // m
+            raw_value = keys - cell_class_key * m
+            cell_starts = _run_starts(cell_class_key)
+            del cell_class_key
+            if len(cell_starts) != n_raw:  # every table holds every class
+                raise RuntimeError("the tables of one pass disagree on the classes")
+            cls = _run_index(cell_starts, len(keys))
+            if class_of is not None:
+                cls = class_of[cls]
+            final = dicts[s].final(s, ordered=order.get(s))
+            value = np.take(final.codes, raw_value, mode="clip")
+            del raw_value
+            if class_of is None:  # else from_cells sorts the cells again
+                cls, value, counts = _sorted_cells(cls, value, counts, final.n_values)
             contingencies[s] = Contingency.from_cells(
                 s,
                 cls,
-                col.codes,
-                cell_counts,
+                value,
+                counts,
                 n_classes=n_classes,
-                labels=col.labels,
-                ordered=col.ordered,
+                labels=final.labels,
+                ordered=final.ordered,
             )
         return Tabulation(classes, contingencies, engine=self.name)

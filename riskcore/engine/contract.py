@@ -26,14 +26,79 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from functools import cached_property
+from typing import Any, Protocol, overload, runtime_checkable
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["ClassTable", "Contingency", "Engine", "Tabulation"]
+__all__ = ["ClassTable", "Contingency", "Engine", "PackedCodes", "Tabulation"]
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+
+class PackedCodes(Sequence[np.ndarray]):
+    """The QI codes of each class, kept as one packed integer per class and unpacked on demand.
+
+    A sequence of one code array per QI, like the tuple a class table
+    usually holds, for an engine that numbers classes by an exact mixed-radix
+    key (``key = (...(d_0 r_1 + d_1) r_2 + ...) + d_{Q-1}``, each digit d_i
+    below its radix r_i): ``self[i]`` is ``maps[i][d_i]`` for every class,
+    computed when first read and then kept. With many classes (10M-row
+    tables with a ZIP code and a birth date), most figures never read a
+    QI's codes, and one int64 per class replaces one per class and QI.
+
+    Parameters
+    ----------
+    packed : numpy.ndarray
+        int64 key per class.
+    radices : sequence of int
+        r_i per QI (r_0 multiplies nothing).
+    maps : sequence of numpy.ndarray
+        Per QI, the code of each digit value.
+    """
+
+    def __init__(
+        self, packed: np.ndarray, radices: Sequence[int], maps: Sequence[np.ndarray]
+    ) -> None:
+        if len(radices) != len(maps):
+            raise ValueError("one radix and one map per QI")
+        self.packed = packed
+        self.radices = tuple(max(int(r), 1) for r in radices)
+        self.maps = tuple(np.asarray(m, dtype=np.int64) for m in maps)
+        self._done: dict[int, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.radices)
+
+    @overload
+    def __getitem__(self, i: int) -> np.ndarray: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[np.ndarray]: ...
+
+    def __getitem__(self, i: int | slice) -> np.ndarray | Sequence[np.ndarray]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(len(self))[i])
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("QI index out of range")
+        done = self._done.get(i)
+        if done is None:
+            below = 1
+            for r in self.radices[i + 1 :]:
+                below *= r
+            digit = self.packed // below if below > 1 else self.packed
+            if i > 0:
+                digit = digit - (digit // self.radices[i]) * self.radices[i]
+            done = np.take(self.maps[i], digit, mode="clip") if len(digit) else digit.copy()
+            self._done[i] = done
+        return done
+
+    def n_classes(self) -> int:
+        """Return the number of classes."""
+        return len(self.packed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,8 +111,9 @@ class ClassTable:
         The quasi-identifiers, in the order given.
     sizes : numpy.ndarray
         ``sizes[j]`` is f_j, the number of records in class j (int64, > 0).
-    keys : tuple of numpy.ndarray
-        ``keys[i][j]`` is the code of class j's value of ``qis[i]``.
+    keys : sequence of numpy.ndarray
+        ``keys[i][j]`` is the code of class j's value of ``qis[i]``: a tuple,
+        or a :class:`PackedCodes` that unpacks a QI's codes when first read.
     labels : tuple of numpy.ndarray
         ``labels[i][c]`` is the value of code ``c`` of ``qis[i]`` (``None`` for
         a missing value, which is one more value: no record is dropped).
@@ -55,12 +121,16 @@ class ClassTable:
 
     qis: tuple[str, ...]
     sizes: np.ndarray
-    keys: tuple[np.ndarray, ...] = field(repr=False)
+    keys: Sequence[np.ndarray] = field(repr=False)
     labels: tuple[np.ndarray, ...] = field(repr=False)
 
     def __post_init__(self) -> None:
         if len(self.keys) != len(self.qis) or len(self.labels) != len(self.qis):
             raise ValueError("a class table needs one key array and one label array per QI")
+        if isinstance(self.keys, PackedCodes):
+            if self.keys.n_classes() != len(self.sizes):
+                raise ValueError("every key array needs one code per class")
+            return
         for k in self.keys:
             if len(k) != len(self.sizes):
                 raise ValueError("every key array needs one code per class")
@@ -137,6 +207,23 @@ class Contingency:
     ordered: bool
     labels: np.ndarray = field(repr=False)
 
+    @cached_property
+    def class_cells(self) -> np.ndarray:
+        """Return each class's number of present cells (its number of distinct values).
+
+        Cells are sorted by class, so class j's cells are the run starting at
+        :attr:`class_starts` ``[j]`` of this length. Computed once per table.
+        """
+        cells: np.ndarray = np.bincount(self.cell_class, minlength=len(self.class_sizes))
+        return cells.astype(np.int64, copy=False)
+
+    @cached_property
+    def class_starts(self) -> np.ndarray:
+        """Return where each class's cells start (a class without cells: the next one's start)."""
+        cells = self.class_cells
+        starts: np.ndarray = np.cumsum(cells) - cells
+        return starts
+
     @property
     def n_values(self) -> int:
         """Return m, the number of distinct sensitive values."""
@@ -187,11 +274,16 @@ class Contingency:
         cv = np.asarray(cell_value, dtype=np.int64)
         cn = np.asarray(cell_count, dtype=np.int64)
         key = cc * m + cv
-        uniq, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv.reshape(-1), weights=cn, minlength=len(uniq)).astype(np.int64)
-        keep = counts > 0
-        uniq, counts = uniq[keep], counts[keep]
-        cc, cv = uniq // m, uniq % m
+        if (len(key) < 2 or bool(np.all(key[1:] > key[:-1]))) and bool(np.all(cn > 0)):
+            # already the table's cells: sorted by class then value, each once
+            counts = cn
+        else:
+            uniq, inv = np.unique(key, return_inverse=True)
+            counts = np.bincount(inv.reshape(-1), weights=cn, minlength=len(uniq))
+            counts = counts.astype(np.int64)
+            keep = counts > 0
+            uniq, counts = uniq[keep], counts[keep]
+            cc, cv = uniq // m, uniq % m
         class_sizes = np.bincount(cc, weights=counts, minlength=n_classes).astype(np.int64)
         value_totals = np.bincount(cv, weights=counts, minlength=len(labels)).astype(np.int64)
         return cls(attribute, cc, cv, counts, class_sizes, value_totals, ordered, labels)

@@ -100,10 +100,10 @@ class ArrowCodes:
             idx = pc.fill_null(idx, len(values))
         positions = idx.to_numpy(zero_copy_only=False)
         if out is None:
-            result: np.ndarray = local[positions]
+            result: np.ndarray = np.take(local, positions, mode="clip")
             return result
         view = out[: len(positions)]
-        np.take(local, positions, out=view)
+        np.take(local, positions, out=view, mode="clip")  # in range: no check, no buffer
         return view
 
     def encoded(self, name: str, codes: np.ndarray, *, ordered: bool | None) -> EncodedColumn:
@@ -115,11 +115,22 @@ class ArrowCodes:
         and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
         on the in-memory engine.
         """
+        enc = self.final(name, ordered=ordered)
+        final = np.take(enc.codes, codes, mode="clip") if len(codes) else enc.codes[codes]
+        return EncodedColumn(name, final, enc.labels, enc.ordered, enc.n_missing)
+
+    def final(self, name: str, *, ordered: bool | None) -> EncodedColumn:
+        """Return the dictionary's values encoded by the in-memory engine's rule.
+
+        ``final(...).codes[c]`` is the final code of global code ``c``: the
+        map from this dictionary's codes to the in-memory engine's. It is
+        one-to-one unless two entries are one value to the in-memory engine
+        (a ``NaN`` and a null of one float column).
+        """
         import pyarrow as pa
 
         labels = pa.chunked_array(self.chunks).to_pandas() if self.chunks else pd.Series([])
-        enc = encode_column(labels.rename(name), ordered=ordered)
-        return EncodedColumn(name, enc.codes[codes], enc.labels, enc.ordered, enc.n_missing)
+        return encode_column(labels.rename(name), ordered=ordered)
 
 
 def encode_any(column: Any, name: str, *, ordered: bool | None = None) -> EncodedColumn:

@@ -100,8 +100,14 @@ def class_size_distribution(
     """
     sizes = _check_sizes(sizes)
     rec = _check_records(records, sizes)
-    s, inv, c = np.unique(sizes, return_inverse=True, return_counts=True)
-    r = np.bincount(inv.reshape(-1), weights=rec, minlength=len(s)).astype(np.int64)
+    if len(sizes) and int(sizes.max()) <= 4 * len(sizes) + 1024:  # a count per size: no sort
+        per_size = np.bincount(sizes)
+        s = np.flatnonzero(per_size)
+        c = per_size[s]
+        r = np.bincount(sizes, weights=rec)[s].astype(np.int64)
+    else:
+        s, inv, c = np.unique(sizes, return_inverse=True, return_counts=True)
+        r = np.bincount(inv.reshape(-1), weights=rec, minlength=len(s)).astype(np.int64)
     return ClassSizeDistribution(
         tuple(int(x) for x in s), tuple(int(x) for x in c), tuple(int(x) for x in r)
     )

@@ -116,8 +116,16 @@ def known_mask(classes: ClassTable) -> np.ndarray:
 
 
 def count_missing(classes: ClassTable) -> int:
-    """Return the number of records with at least one missing QI value."""
-    return int(classes.sizes[~known_mask(classes).all(axis=1)].sum())
+    """Return the number of records with at least one missing QI value.
+
+    Only the codes of QIs that have a missing value are read.
+    """
+    some = np.zeros(classes.n_classes, dtype=bool)
+    for i, labels in enumerate(classes.labels):
+        missing_codes = np.flatnonzero(pd.isna(np.asarray(labels, dtype=object)))
+        if len(missing_codes):
+            some |= np.isin(classes.keys[i], missing_codes)
+    return int(classes.sizes[some].sum())
 
 
 #: Most QIs the policy "any" handles (a missing pattern is one int64 bit mask).

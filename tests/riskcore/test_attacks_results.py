@@ -63,6 +63,29 @@ def test_class_majority_ties_go_to_the_smallest_value_code():
     assert top[[0, 1, 3]].tolist() == [0.5, 0.75, 1.0] and np.isnan(top[2])
 
 
+def test_class_majority_equals_a_loop_over_classes():
+    # random tables (many classes of one cell, some of several, ties, a class without cells)
+    # against the definition: the largest count, the smallest code among ties
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        n = int(rng.integers(1, 300))
+        cls_ = rng.integers(0, 60, n)
+        val = rng.integers(0, 6, n)
+        cnt = rng.integers(1, 5, n)
+        t = Contingency.from_cells(
+            "s", cls_, val, cnt, n_classes=61, labels=np.arange(6), ordered=False
+        )
+        count, code = class_majority(t)
+        for j in range(61):
+            mine = t.cell_class == j
+            if not mine.any():
+                assert (count[j], code[j]) == (0, -1)
+                continue
+            top = t.cell_count[mine].max()
+            assert count[j] == top
+            assert code[j] == t.cell_value[mine][t.cell_count[mine] == top].min()
+
+
 def test_homogeneity_and_linkage_break_ties_the_same_way():
     # one class (everyone "x"), sensitive values tied 2-2: "b" is coded before "a"
     # (order of appearance), so both attacks predict "b"

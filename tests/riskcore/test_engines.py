@@ -324,15 +324,32 @@ def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
         path_under_root("*.csv", root)
 
 
-@pytest.mark.parametrize(("dense", "merge"), [(0, 64), (0, 1), (1 << 25, 64)])
+@pytest.mark.parametrize(
+    ("dense", "merge", "pack_bits", "raw_share"),
+    [
+        (0, 64, 63, 0.5),
+        (0, 1, 63, 0.5),
+        (1 << 25, 64, 63, 0.5),
+        (0, 64, 8, 0.5),  # keys and counts never fit one integer: the argsort merge
+        (0, 64, 63, 0.0),  # every batch's keys wait unsorted (nearly all distinct)
+        (0, 1, 63, 2.0),  # every batch counted on its own first
+    ],
+)
 def test_arrow_counts_sparse_and_merged_equal_memory(
-    data: dict[str, Any], monkeypatch: pytest.MonkeyPatch, dense: int, merge: int
+    data: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    dense: int,
+    merge: int,
+    pack_bits: int,
+    raw_share: float,
 ) -> None:
-    # force the sparse counter (no dense array) and many merges of sorted runs
+    # force the sparse counter (no dense array), many merges of sorted runs, and each merge path
     import riskcore.engine.arrow as arrow_mod
 
     monkeypatch.setattr(arrow_mod, "DENSE_KEYS", dense)
     monkeypatch.setattr(arrow_mod, "MERGE_ROWS", merge)
+    monkeypatch.setattr(arrow_mod, "PACK_BITS", pack_bits)
+    monkeypatch.setattr(arrow_mod, "RAW_SHARE", raw_share)
     got = assess(ArrowEngine(data["folder"], batch_rows=50), quasi_identifiers=QIS, sensitive=SENS)
     want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
     _close(got.to_dict(), want.to_dict())
@@ -434,3 +451,45 @@ def test_arrow_falls_back_to_code_tuples_when_keys_outgrow_int64(
     got = assess(ArrowEngine(data["folder"], batch_rows=64), quasi_identifiers=QIS, sensitive=SENS)
     want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
     _close(got.to_dict(), want.to_dict())
+
+
+def test_arrow_sorted_cells_orders_only_within_classes() -> None:
+    # cells grouped by class but in dictionary order inside a class come out in (class, value)
+    # order, every cell kept with its count
+    from riskcore.engine.arrow import _sorted_cells
+
+    rng = np.random.default_rng(3)
+    cls = np.sort(rng.integers(0, 40, 300))
+    value = rng.integers(0, 7, 300)
+    key = cls * 7 + value
+    _, first = np.unique(key, return_index=True)
+    cls, value = cls[np.sort(first)], value[np.sort(first)]  # one cell per (class, value)
+    counts = rng.integers(1, 9, len(cls))
+    assert not (np.diff(cls * 7 + value) > 0).all()  # the input has classes out of order
+    want = sorted(zip((cls * 7 + value).tolist(), counts.tolist(), strict=True))
+    got = _sorted_cells(cls.copy(), value.copy(), counts.copy(), 7)
+    got_key = got[0] * 7 + got[1]
+    assert (np.diff(got_key) > 0).all()
+    assert list(zip(got_key.tolist(), got[2].tolist(), strict=True)) == want
+
+
+def test_packed_codes_unpack_each_qi_as_the_digits_of_the_key() -> None:
+    # one packed key per class unpacks to the same codes as the digits it was packed from
+    from riskcore.engine.contract import PackedCodes
+
+    rng = np.random.default_rng(4)
+    radices = [5, 3, 7, 2]
+    digits = [rng.integers(0, r, 50) for r in radices]
+    key = np.zeros(50, dtype=np.int64)
+    for d, r in zip(digits, radices, strict=True):
+        key = key * r + d
+    maps = [rng.permutation(r) + 10 * i for i, r in enumerate(radices)]
+    codes = PackedCodes(key, radices, maps)
+    assert len(codes) == 4 and codes.n_classes() == 50
+    for i in range(4):
+        assert codes[i].tolist() == maps[i][digits[i]].tolist()
+    assert codes[-1].tolist() == codes[3].tolist()
+    assert [c.tolist() for c in codes[1:3]] == [codes[1].tolist(), codes[2].tolist()]
+    assert [c.tolist() for c in codes] == [maps[i][digits[i]].tolist() for i in range(4)]
+    with pytest.raises(IndexError):
+        codes[4]

@@ -187,3 +187,19 @@ def test_entropy_l_is_exp_of_min_entropy():
     assert r.entropy_l == pytest.approx(2.0)
     h_a = -(0.5 * math.log(0.5) + 2 * 0.25 * math.log(0.25))
     assert sorted(r.per_class["entropy"]) == pytest.approx(sorted([h_a, math.log(2)]))
+
+
+def test_class_count_order_is_the_same_packed_or_lexsorted() -> None:
+    # recursive l sorts cells by (class, count descending): the packed sort and the lexsort
+    # it falls back to (when class x count outgrows int64) give the same order
+    from riskcore.metrics.diversity import _by_class_count_descending
+
+    rng = np.random.default_rng(5)
+    cls_ = np.sort(rng.integers(0, 50, 400))
+    cnt = rng.integers(1, 30, 400)
+    want = sorted(zip(cls_.tolist(), (-cnt).tolist(), strict=True))
+    for shift in (0, 1 << 40):  # 2**40 classes x 2**30 counts does not fit one int64
+        got_c, got_n = _by_class_count_descending(cls_ + shift, cnt + (shift >> 10))
+        pairs = zip(got_c.tolist(), got_n.tolist(), strict=True)
+        back = [(c - shift, -(n - (shift >> 10))) for c, n in pairs]
+        assert back == want
