@@ -178,12 +178,20 @@ def _decode_mapped(
 
 def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the distinct keys of a sorted array and the summed counts of each."""
-    if len(sorted_keys) == 0:
-        return sorted_keys.astype(np.int64), counts.astype(np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
-    if len(starts) == len(sorted_keys):  # every key once: nothing to sum
+    n = len(sorted_keys)
+    if n < 2:
         return sorted_keys.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)
-    return sorted_keys[starts].astype(np.int64, copy=False), np.add.reduceat(counts, starts)
+    change = sorted_keys[1:] != sorted_keys[:-1]
+    runs = int(np.count_nonzero(change)) + 1
+    if runs == n:  # every key once: nothing to sum
+        return sorted_keys.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)
+    starts = np.empty(runs, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = np.flatnonzero(change)
+    starts[1:] += 1
+    del change
+    keys = np.take(sorted_keys, starts, mode="clip").astype(np.int64, copy=False)
+    return keys, np.add.reduceat(counts, starts)
 
 
 #: Bits a packed "key, count" may use (63: a non-negative int64). Tests lower it
@@ -688,8 +696,22 @@ class ArrowEngine:
             final = dicts[s].final(s, ordered=order.get(s))
             value = np.take(final.codes, raw_value, mode="clip")
             del raw_value
-            if class_of is None:  # else from_cells sorts the cells again
+            if class_of is None and final.n_values == len(dicts[s]):
+                # one code per value: the cells, once sorted, are the table's, and each
+                # class's cells add up to its size
                 cls, value, counts = _sorted_cells(cls, value, counts, final.n_values)
+                totals = np.bincount(value, weights=counts, minlength=final.n_values)
+                contingencies[s] = Contingency(
+                    s,
+                    cls,
+                    value,
+                    counts,
+                    sizes,
+                    totals.astype(np.int64),
+                    final.ordered,
+                    final.labels,
+                )
+                continue
             contingencies[s] = Contingency.from_cells(
                 s,
                 cls,

@@ -224,6 +224,19 @@ class Contingency:
         starts: np.ndarray = np.cumsum(cells) - cells
         return starts
 
+    @cached_property
+    def several(self) -> np.ndarray:
+        """Return the positions of the cells of classes with two values or more.
+
+        A class of one value has no diversity and no spread to measure, so the
+        figures that need each class's values sorted or summed look at these
+        cells only (few, where nearly every record is its own class).
+        """
+        several: np.ndarray = np.flatnonzero(
+            np.take(self.class_cells, self.cell_class, mode="clip") > 1
+        )
+        return several
+
     @property
     def n_values(self) -> int:
         """Return m, the number of distinct sensitive values."""

@@ -61,9 +61,13 @@ def entropy_per_class(table: Contingency) -> np.ndarray:
     numpy.ndarray
         H_j in nats per class.
     """
-    p = table.cell_count / np.take(table.class_sizes, table.cell_class, mode="clip")
-    h = -np.bincount(table.cell_class, weights=p * np.log(p), minlength=len(table.class_sizes))
-    return np.maximum(h, 0.0)
+    several = table.several  # a class of one value has H = 0
+    cls_ = table.cell_class[several]
+    p = table.cell_count[several] / np.take(table.class_sizes, cls_, mode="clip")
+    h = np.bincount(cls_, weights=p * np.log(p), minlength=len(table.class_sizes))
+    h = np.asarray(h, dtype=np.float64)  # float even without cells
+    np.negative(h, out=h)
+    return np.maximum(0.0, h, out=h)
 
 
 def _class_runs(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
@@ -98,8 +102,7 @@ def recursive_l_per_class(table: Contingency, c: float) -> np.ndarray:
     c = _check_c(c)
     n_classes = len(table.class_sizes)
     big_l = np.ones(n_classes, dtype=np.int64)
-    cells, _ = _class_runs(table)
-    several = np.flatnonzero(np.take(cells, table.cell_class, mode="clip") > 1)
+    several = table.several
     if not len(several):
         return big_l
     cls_, cnt = table.cell_class[several], table.cell_count[several]
@@ -167,10 +170,14 @@ def class_majority(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     if not len(table.cell_count):
         return count, code
     cells, starts = _class_runs(table)
+    if len(table.cell_count) == n_classes and not len(table.several):  # one cell per class
+        count[:] = table.cell_count
+        code[:] = table.cell_value
+        return count, code
     has = np.flatnonzero(cells > 0)
     count[has] = table.cell_count[starts[has]]  # a class of one cell: that cell
     code[has] = table.cell_value[starts[has]]
-    several = np.flatnonzero(np.take(cells, table.cell_class, mode="clip") > 1)
+    several = table.several
     if len(several):
         multi = np.flatnonzero(cells > 1)
         cls_, cnt = table.cell_class[several], table.cell_count[several]
@@ -379,13 +386,17 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
     pref = np.concatenate(([0.0], np.cumsum(cq)))  # pref[i] = sum_{t<i} CQ(t)
     cls_, val = table.cell_class, table.cell_value
     cells, starts = _class_runs(table)
-    has = np.flatnonzero(cells > 0)
-    total = np.zeros(n_classes)
-    first_val = val[starts[has]]
-    last_val = val[starts[has] + cells[has] - 1]
-    total[has] = pref[first_val] + (m - last_val) - (pref[m] - pref[last_val])
-    # the cells of classes with two values or more
-    inner = np.flatnonzero(np.take(cells, cls_, mode="clip") > 1)
+    inner = table.several  # the cells of classes with two values or more
+    if not len(inner) and len(val) == n_classes:  # one value per class: v_1 = v_r
+        total = np.take(pref, val, mode="clip")
+        total += m - val
+        total -= pref[m] - np.take(pref, val, mode="clip")
+    else:
+        has = np.flatnonzero(cells > 0)
+        total = np.zeros(n_classes)
+        first_val = val[starts[has]]
+        last_val = val[starts[has] + cells[has] - 1]
+        total[has] = pref[first_val] + (m - last_val) - (pref[m] - pref[last_val])
     if len(inner):
         sub_cls, sub_val = cls_[inner], val[inner]
         sub_cnt = table.cell_count[inner]
@@ -399,7 +410,15 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
         k = np.clip(np.searchsorted(cq, level, side="left"), a, b)
         steps = level * (k - a) - (pref[k] - pref[a]) + (pref[b] - pref[k]) - level * (b - k)
         total += np.bincount(sub_cls[mid], weights=steps, minlength=n_classes)
-    return np.clip(total / (m - 1), 0.0, 1.0)
+    total /= m - 1
+    return _unit(total)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    """Clip to [0, 1] in place (rounding may step just outside)."""
+    np.minimum(x, 1.0, out=x)
+    np.maximum(x, 0.0, out=x)
+    return x
 
 
 def _ordered_t(
@@ -479,13 +498,14 @@ def t_closeness_per_class(
         return _ordered_t(table, order)[0]
     q = table.value_totals / table.value_totals.sum()
     p = table.cell_count / np.take(table.class_sizes, table.cell_class, mode="clip")
-    s = np.bincount(
-        table.cell_class,
-        weights=np.abs(p - q[table.cell_value]) - q[table.cell_value],
-        minlength=n_classes,
-    )
-    t_equal: np.ndarray = np.clip(0.5 * (1.0 + s), 0.0, 1.0)
-    return t_equal
+    qv = np.take(q, table.cell_value, mode="clip")
+    p -= qv
+    np.abs(p, out=p)
+    p -= qv
+    s: np.ndarray = np.bincount(table.cell_class, weights=p, minlength=n_classes)
+    s += 1.0
+    s *= 0.5
+    return _unit(s)
 
 
 # ---------------------------------------------------------------- summary
