@@ -377,8 +377,11 @@ def _run_starts(sorted_keys: np.ndarray) -> np.ndarray:
 
 def _run_index(starts: np.ndarray, n: int) -> np.ndarray:
     """Return, for each of ``n`` positions, the number of the run it is in."""
-    lengths = np.diff(np.append(starts, n))
-    return np.repeat(np.arange(len(starts), dtype=np.int64), lengths)
+    if len(starts) == n:
+        return np.arange(n, dtype=np.int64)
+    index = np.zeros(n, dtype=np.int64)
+    index[starts[1:]] = 1
+    return np.cumsum(index, out=index)
 
 
 def _sorted_cells(

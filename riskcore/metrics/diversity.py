@@ -106,17 +106,21 @@ def recursive_l_per_class(table: Contingency, c: float) -> np.ndarray:
     if not len(several):
         return big_l
     cls_, cnt = table.cell_class[several], table.cell_count[several]
+    # number those classes 0, 1, ... (their cells are adjacent): every array below is as
+    # long as these cells, not as the table's classes
+    new_class = np.r_[True, cls_[1:] != cls_[:-1]]
+    which = cls_[new_class]
+    local = np.cumsum(new_class) - 1
     # sort by class, then count descending (ties do not matter: only sums do)
-    cls_s, cnt_s = _by_class_count_descending(cls_, cnt)
-    class_cells = np.bincount(cls_s, minlength=n_classes).astype(np.int64)
-    starts = (np.cumsum(class_cells) - class_cells)[cls_s]  # each cell's class start
+    local_s, cnt_s = _by_class_count_descending(local, cnt)
+    class_cells = np.bincount(local_s, minlength=len(which)).astype(np.int64)
+    starts = np.repeat(np.cumsum(class_cells) - class_cells, class_cells)  # each cell's start
     csum = np.cumsum(cnt_s)
     before = csum - cnt_s  # sum of counts before this cell, over all classes
-    tail = table.class_sizes[cls_s] - (before - before[starts])  # r_i + ... + r_m
+    tail = table.class_sizes[which][local_s] - (before - before[starts])  # r_i + ... + r_m
     ok = cnt_s[starts] < c * tail
-    counted = np.bincount(cls_s, weights=ok, minlength=n_classes).astype(np.int64)
-    has = class_cells > 0
-    big_l[has] = np.maximum(counted[has], 1)
+    counted = np.bincount(local_s, weights=ok, minlength=len(which)).astype(np.int64)
+    big_l[which] = np.maximum(counted, 1)
     return big_l
 
 
@@ -174,9 +178,12 @@ def class_majority(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
         count[:] = table.cell_count
         code[:] = table.cell_value
         return count, code
-    has = np.flatnonzero(cells > 0)
-    count[has] = table.cell_count[starts[has]]  # a class of one cell: that cell
-    code[has] = table.cell_value[starts[has]]
+    first = np.minimum(starts, len(table.cell_count) - 1)  # a class without cells: fixed below
+    np.take(table.cell_count, first, out=count, mode="clip")  # a class of one cell: that cell
+    np.take(table.cell_value, first, out=code, mode="clip")
+    if len(table.cell_count) < n_classes or len(table.several):
+        empty = cells == 0
+        count[empty], code[empty] = 0, -1
     several = table.several
     if len(several):
         multi = np.flatnonzero(cells > 1)
@@ -387,16 +394,19 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
     cls_, val = table.cell_class, table.cell_value
     cells, starts = _class_runs(table)
     inner = table.several  # the cells of classes with two values or more
-    if not len(inner) and len(val) == n_classes:  # one value per class: v_1 = v_r
-        total = np.take(pref, val, mode="clip")
-        total += m - val
-        total -= pref[m] - np.take(pref, val, mode="clip")
-    else:
-        has = np.flatnonzero(cells > 0)
-        total = np.zeros(n_classes)
-        first_val = val[starts[has]]
-        last_val = val[starts[has] + cells[has] - 1]
-        total[has] = pref[first_val] + (m - last_val) - (pref[m] - pref[last_val])
+    # every class as if of one value v (v_1 = v_r): pref(v) + (m - v) - (pref(m) - pref(v))
+    v = np.take(val, np.minimum(starts, max(len(val) - 1, 0)), mode="clip") if len(val) else val
+    total = np.take(pref, v, mode="clip") if len(v) else np.zeros(n_classes)
+    total *= 2.0
+    total -= v
+    total += m - pref[m]
+    if len(val) < n_classes or len(inner):  # classes without cells, or of several values
+        empty = cells == 0
+        total[empty] = 0.0
+        multi = np.flatnonzero(cells > 1)
+        last_val = val[starts[multi] + cells[multi] - 1]
+        first_val = v[multi]
+        total[multi] = pref[first_val] + (m - last_val) - (pref[m] - pref[last_val])
     if len(inner):
         sub_cls, sub_val = cls_[inner], val[inner]
         sub_cnt = table.cell_count[inner]
