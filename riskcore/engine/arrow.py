@@ -189,9 +189,29 @@ def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
     starts[0] = 0
     starts[1:] = np.flatnonzero(change)
     starts[1:] += 1
-    del change
     keys = np.take(sorted_keys, starts, mode="clip").astype(np.int64, copy=False)
-    return keys, np.add.reduceat(counts, starts)
+    if n - runs > n // 4:  # many repeats: sum every run
+        return keys, np.add.reduceat(counts, starts)
+    # few repeats (nearly every key once): each run's first count, plus the few others
+    repeat = np.flatnonzero(~change)
+    repeat += 1
+    del change
+    total = np.take(counts, starts, mode="clip").astype(np.int64)
+    np.add.at(total, np.searchsorted(starts, repeat, side="right") - 1, counts[repeat])
+    return keys, total
+
+
+def _sorted_counts(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the distinct keys of a sorted array and how many times each occurs."""
+    n = len(sorted_keys)
+    if n < 2:
+        return sorted_keys, np.ones(n, dtype=np.int64)
+    starts = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
+    starts += 1
+    bounds = np.empty(len(starts) + 2, dtype=np.int64)
+    bounds[0], bounds[-1] = 0, n
+    bounds[1:-1] = starts
+    return np.take(sorted_keys, bounds[:-1], mode="clip"), np.diff(bounds)
 
 
 #: Bits a packed "key, count" may use (63: a non-negative int64). Tests lower it
@@ -329,7 +349,7 @@ class _Counter:
             key += codes
         if self.dense is not None:
             if self.card > 4 * len(key):  # touch only the counted cells, not the whole array
-                keys, counts = _runs_of(np.sort(key), np.ones(len(key), dtype=np.int64))
+                keys, counts = _sorted_counts(np.sort(key))
                 self.dense[keys] += counts
             else:
                 self.dense += np.bincount(key, minlength=self.card)
@@ -337,13 +357,14 @@ class _Counter:
         if self.raw:
             self.pending.append((key.copy(), None))
         else:
-            keys, counts = _runs_of(np.sort(key), np.ones(len(key), dtype=np.int64))
+            keys, counts = _sorted_counts(np.sort(key))
             self.raw = len(keys) > RAW_SHARE * len(key)
             self.pending.append((keys, counts))
         self.n_pending += len(key)
         if self.n_pending > self.limit:
             self._flush()
-            self.limit = max(MERGE_ROWS, 4 * len(self.keys))
+            # keys that barely repeat (raw) merge less often: a merge shrinks them little
+            self.limit = max(MERGE_ROWS * (4 if self.raw else 1), 4 * len(self.keys))
 
     def _flush(self) -> None:
         """Merge the waiting keys into the kept counts (one sort of the packed pairs)."""
@@ -590,6 +611,46 @@ class ArrowEngine:
             [enc[q] for q in qis], {s: enc[s] for s in sens}, counts, engine=self.name
         )
 
+    def _coded(
+        self, columns: list[str], dicts: dict[str, ArrowCodes]
+    ) -> Iterator[tuple[dict[str, np.ndarray], dict[str, int]]]:
+        """Yield each batch's global codes and the dictionaries' sizes after it.
+
+        A second thread reads and codes the next batch while the caller counts
+        this one (numpy and Arrow release the interpreter lock): two sets of
+        code buffers take turns, so a batch's codes stay valid until the
+        caller asks for the one after the next.
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
+        batches = iter(self._batches(columns))
+        buffers: list[dict[str, np.ndarray]] = [{}, {}]
+
+        def step(buf: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[str, int]] | None:
+            for batch in batches:
+                n = batch.num_rows
+                if n == 0:
+                    continue
+                for c in columns:
+                    if len(buf.get(c, ())) < n:
+                        buf[c] = np.empty(n, dtype=np.int64)
+                codes = {
+                    c: dicts[c].codes(batch.column(i), out=buf[c]) for i, c in enumerate(columns)
+                }
+                return codes, {c: len(dicts[c]) for c in columns}
+            return None
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="riskcore-arrow") as pool:
+            turn = 0
+            pending = pool.submit(step, buffers[turn])
+            while True:
+                done = pending.result()
+                if done is None:
+                    return
+                turn ^= 1
+                pending = pool.submit(step, buffers[turn])
+                yield done
+
     def _tabulate_keys(
         self, qis: tuple[str, ...], sens: tuple[str, ...], order: dict[str, bool | None]
     ) -> Tabulation:
@@ -608,19 +669,12 @@ class ArrowEngine:
         counters = [_Counter() for _ in tables]
         qi_radices: tuple[int, ...] = ()
         s_radices = [1 for _ in tables]
-        buffers = {c: np.zeros(0, dtype=np.int64) for c in columns}  # one per column, reused
         class_key = np.zeros(0, dtype=np.int64)
-        for batch in self._batches(columns):
-            if batch.num_rows == 0:
-                continue
-            if batch.num_rows > len(class_key):
-                buffers = {c: np.empty(batch.num_rows, dtype=np.int64) for c in columns}
-                class_key = np.empty(batch.num_rows, dtype=np.int64)
-            codes = {
-                c: dicts[c].codes(batch.column(i), out=buffers[c]) for i, c in enumerate(columns)
-            }
-            cards = tuple(len(dicts[q]) for q in qis)
-            s_cards = [1 if s is None else len(dicts[s]) for s in tables]
+        for codes, all_cards in self._coded(columns, dicts):
+            if len(codes[columns[0]]) > len(class_key):
+                class_key = np.empty(len(codes[columns[0]]), dtype=np.int64)
+            cards = tuple(all_cards[q] for q in qis)
+            s_cards = [1 if s is None else all_cards[s] for s in tables]
             if any(c > r for c, r in zip(cards, qi_radices or (0,) * len(qis), strict=True)) or any(
                 c > r for c, r in zip(s_cards, s_radices, strict=True)
             ):
