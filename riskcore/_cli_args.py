@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["add_missing", "add_targets"]
+__all__ = ["add_memory_engine", "add_missing", "add_targets"]
 
 MISSING_HELP = (
     "a missing QI value is a value of its own (default) or matches any value "
@@ -29,3 +29,14 @@ def add_targets(parser: Any) -> None:
 def add_missing(parser: Any, *, default: str | None = "own", help: str = MISSING_HELP) -> None:
     """Add ``--missing own|any``, the missing-value policy."""
     parser.add_argument("--missing", choices=("own", "any"), default=default, help=help)
+
+
+def add_memory_engine(parser: Any, command: str) -> None:
+    """Add ``--engine``, which a per-record command accepts as ``auto`` or ``pandas`` only."""
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "pandas", "arrow", "duckdb", "spark"),
+        default="auto",
+        help=f"{command} needs each record: it runs on the pandas engine (in memory) only; "
+        "the other engines are refused with a message (default auto: pandas)",
+    )

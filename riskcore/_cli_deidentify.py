@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from riskcore.deidentify.masking import SecretKey
     from riskcore.deidentify.recipe import AppliedRecipe
 
-from riskcore._cli_args import add_targets
+from riskcore._cli_args import add_memory_engine, add_targets
 
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
 
@@ -36,6 +36,7 @@ def add_parsers(sub: Any) -> None:
         help="generalize and suppress to meet k (l, t, risk) with the least information loss",
     )
     a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    add_memory_engine(a, "anonymize")
     a.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
     add_targets(a)
     a.add_argument("--max-risk", type=float, default=None, help="highest prosecutor risk")
@@ -108,6 +109,7 @@ def add_parsers(sub: Any) -> None:
 
     p = sub.add_parser("apply", help="re-apply a recipe to a table")
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
+    add_memory_engine(p, "apply")
     p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     p.add_argument(

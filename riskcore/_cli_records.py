@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Any
 
-from riskcore._cli_args import add_missing, add_targets
+from riskcore._cli_args import add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_records"]
@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
         help="per-record risk table: class size, prosecutor / individual risk, SUDA, targets",
     )
     r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    add_memory_engine(r, "records")
     r.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
     r.add_argument(
         "--weights", default=None, metavar="COL", help="sampling-weight column (numbers >= 1)"

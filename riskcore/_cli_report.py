@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riskcore._cli_args import add_missing
+from riskcore._cli_args import add_memory_engine, add_missing
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_report"]
@@ -24,6 +24,7 @@ def add_parser(sub: Any) -> None:
     """Add the ``report`` sub-command to the parser's sub-parsers."""
     r = sub.add_parser("report", help="the assessment as an offline HTML report with its JSON twin")
     r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    add_memory_engine(r, "report")
     r.add_argument(
         "--profile",
         required=True,

@@ -180,6 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         0 on success, 2 for bad input or usage (message on stderr).
     """
     args = _build_parser().parse_args(argv)
+    if args.command in ("anonymize", "apply", "records", "report"):
+        from riskcore.engine.select import check_supported
+
+        try:
+            check_supported(args.command, args.engine)
+        except RiskcoreError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if args.command in ("anonymize", "apply"):
         from riskcore import _cli_deidentify
 

@@ -26,6 +26,11 @@ monotonicity that Flash (Kohlmayer et al. 2012) and OLA (El Emam et al.
 suppression (k-anonymity and distinct l-diversity; not entropy or recursive
 l-diversity nor t-closeness, where merging a class that passes with one that
 fails can make a failing class), while the bound holds for all.
+
+Engines: the lattice suppresses and rewrites records, so it runs on the in-memory engine only
+(:class:`~riskcore.engine.EncodedTable`); the streaming, DuckDB and Spark
+engines return class counts, which every figure of ``assess`` needs and no
+more (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
 """
 
 from __future__ import annotations

@@ -35,6 +35,8 @@ from riskcore.errors import RiskcoreError
 __all__ = [
     "AUTO_MEMORY_BYTES",
     "ENGINES",
+    "SUPPORTED_ENGINES",
+    "check_supported",
     "distinct_values",
     "open_engine",
     "path_under_root",
@@ -43,6 +45,48 @@ __all__ = [
 
 #: The engine names the CLI accepts.
 ENGINES = ("auto", "pandas", "arrow", "duckdb", "spark")
+
+#: Which engines each figure runs on. Class-based figures need only the
+#: contract's tables (class sizes and class x value counts), which every
+#: engine returns; per-record questions need each record, which only the
+#: in-memory engine holds.
+SUPPORTED_ENGINES: dict[str, tuple[str, ...]] = {
+    "assess": ("pandas", "arrow", "duckdb", "spark"),
+    "uniqueness by QI subset": ("pandas", "arrow", "duckdb", "spark"),
+    "linkage candidate counts": ("pandas", "arrow", "duckdb", "spark"),
+    "sampling weights": ("pandas",),
+    "records": ("pandas",),
+    "SUDA": ("pandas",),
+    "record explorer": ("pandas",),
+    "anonymize": ("pandas",),
+    "apply": ("pandas",),
+    "report": ("pandas",),
+}
+
+
+def check_supported(what: str, engine: str) -> None:
+    """Raise a plain error when ``engine`` cannot compute ``what`` (``auto`` always can).
+
+    Parameters
+    ----------
+    what : str
+        A key of :data:`SUPPORTED_ENGINES` (a command or figure).
+    engine : str
+        An engine name, or ``auto``.
+
+    Raises
+    ------
+    RiskcoreError
+        Naming the engines that can, and why.
+    """
+    allowed = SUPPORTED_ENGINES[what]
+    if engine == "auto" or engine in allowed:
+        return
+    raise RiskcoreError(
+        f"{what} needs each record, which only the {' / '.join(allowed)} engine holds; "
+        f"the {engine} engine returns class counts only (they give riskcore assess)"
+    )
+
 
 #: ``auto`` loads a single file up to this size into memory (1 GiB).
 AUTO_MEMORY_BYTES = 1 << 30

@@ -17,6 +17,11 @@ class; no Python loop runs over records):
 Rows are numbered from 1 (the first data row is row 1), as in the records
 table a user downloads.
 
+Engines: this needs each record, so it runs on the in-memory engine only
+(:class:`~riskcore.engine.EncodedTable`); the streaming, DuckDB and Spark
+engines return class counts, which every figure of ``assess`` needs and no
+more (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
+
 References
 ----------
 .. [BF98] R. Benedetti, L. Franconi, "Statistical and technological solutions

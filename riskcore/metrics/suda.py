@@ -20,6 +20,11 @@ run level by level over all nodes at once on the engine's integer codes (see
 - Contribution of a QI to a record's score: the share of the score that comes
   from MSUs containing that QI.
 
+Engines: this needs each record, so it runs on the in-memory engine only
+(:class:`~riskcore.engine.EncodedTable`); the streaming, DuckDB and Spark
+engines return class counts, which every figure of ``assess`` needs and no
+more (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
+
 References
 ----------
 .. [EMF02] Elliot, M. J., Manning, A. M. and Ford, R. W. (2002). A

@@ -493,3 +493,26 @@ def test_packed_codes_unpack_each_qi_as_the_digits_of_the_key() -> None:
     assert [c.tolist() for c in codes] == [maps[i][digits[i]].tolist() for i in range(4)]
     with pytest.raises(IndexError):
         codes[4]
+
+
+@pytest.mark.parametrize("command", ["records", "anonymize", "report", "apply"])
+def test_per_record_commands_say_they_run_in_memory_only(
+    command: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # every engine answers assess; the per-record commands refuse the others by name
+    from riskcore.engine.select import SUPPORTED_ENGINES
+
+    assert set(SUPPORTED_ENGINES["assess"]) == {"pandas", "arrow", "duckdb", "spark"}
+    assert SUPPORTED_ENGINES[command] == ("pandas",)
+    extra = {
+        "records": ["--qi", "age", "--out", str(tmp_path / "r.csv")],
+        "anonymize": ["--qi", "age", "--out", str(tmp_path / "a.csv"), "--recipe-out",
+                      str(tmp_path / "r.json")],
+        "report": ["--profile", str(tmp_path / "p.json"), "--out", str(tmp_path / "r.html")],
+        "apply": ["--recipe", str(tmp_path / "r.json"), "--out", str(tmp_path / "a.csv")],
+    }[command]  # fmt: skip
+    for engine in ("arrow", "duckdb", "spark"):
+        assert main([command, "demo", "--engine", engine, *extra]) == 2
+        err = capsys.readouterr().err
+        assert f"{command} needs each record" in err and f"the {engine} engine" in err
+    assert not any(tmp_path.iterdir())  # refused before anything was written
