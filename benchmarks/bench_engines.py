@@ -16,12 +16,14 @@ Usage::
 
     python benchmarks/bench_engines.py        # 10M and 50M rows; arrow, duckdb, pandas
     python benchmarks/bench_engines.py --rows 10000000 --engines arrow,duckdb,spark,pandas
+    python benchmarks/bench_engines.py --rows 50000000 --qis 5,7 --engines arrow --repeat 5
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -163,6 +165,13 @@ def main() -> int:
     p.add_argument("--engines", default="arrow,duckdb,pandas")
     p.add_argument("--dir", default=None, help="where the generated Parquet goes (kept)")
     p.add_argument("--timeout", type=float, default=900.0)
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs per configuration (each in a fresh process); every run is printed and the "
+        "median judged against the target",
+    )
     args = p.parse_args()
     base = Path(args.dir) if args.dir else Path(tempfile.gettempdir()) / "riskcore_bench_engines"
     print(
@@ -178,27 +187,35 @@ def main() -> int:
         for n_qis in (int(q) for q in args.qis.split(",")):
             seen: set[tuple[object, object]] = set()
             for engine in args.engines.split(","):
-                r = run(engine, folder, n_qis, args.timeout)
-                if "error" in r:
-                    print(f"{rows:>11,} {n_qis:>3} {engine:>7}  error: {r['error']}")
-                    continue
-                seen.add((r["k"], r["classes"]))
-                note = ""
-                if engine == "spark":
-                    note = f"session start {float(r['session_start_s']):.1f} s (included)"
-                if engine == "pandas":
-                    note = f"load {float(r['load_s']):.1f} s (included)"
-                wall, peak = float(r["wall_s"]), float(r["peak_gb"])
-                if rows >= 50_000_000 and n_qis in (5, 7) and engine != "pandas":
-                    limit = (5.0, 2.0) if n_qis == 5 else (30.0, 12.0)
-                    ok = wall < limit[0] and peak < limit[1]
-                    note += (
-                        f" target {limit[0]:.0f} s / {limit[1]:.0f} GB: {'met' if ok else 'MISSED'}"
+                walls: list[float] = []
+                peaks: list[float] = []
+                for _ in range(max(args.repeat, 1)):
+                    r = run(engine, folder, n_qis, args.timeout)
+                    if "error" in r:
+                        print(f"{rows:>11,} {n_qis:>3} {engine:>7}  error: {r['error']}")
+                        continue
+                    seen.add((r["k"], r["classes"]))
+                    note = ""
+                    if engine == "spark":
+                        note = f"session start {float(r['session_start_s']):.1f} s (included)"
+                    if engine == "pandas":
+                        note = f"load {float(r['load_s']):.1f} s (included)"
+                    wall, peak = float(r["wall_s"]), float(r["peak_gb"])
+                    walls.append(wall)
+                    peaks.append(peak)
+                    print(
+                        f"{rows:>11,} {n_qis:>3} {engine:>7} {wall:>8.2f} {peak:>8.2f} "
+                        f"{int(r['classes']):>10,}  {note}"  # type: ignore[call-overload]
                     )
-                print(
-                    f"{rows:>11,} {n_qis:>3} {engine:>7} {wall:>8.2f} {peak:>8.2f} "
-                    f"{int(r['classes']):>10,}  {note}"  # type: ignore[call-overload]
-                )
+                if walls and rows >= 50_000_000 and n_qis in (5, 7) and engine != "pandas":
+                    limit = (5.0, 2.0) if n_qis == 5 else (30.0, 12.0)
+                    wall, peak = statistics.median(walls), max(peaks)
+                    ok = wall < limit[0] and peak < limit[1]
+                    print(
+                        f"{'':>11} {'':>3} {engine:>7} median of {len(walls)}: {wall:.2f} s, "
+                        f"peak {peak:.2f} GB; target {limit[0]:.0f} s / {limit[1]:.0f} GB: "
+                        f"{'met' if ok else 'MISSED'}"
+                    )
             if len(seen) > 1:
                 print(f"  ENGINES DISAGREE on (k, classes): {sorted(seen)}")
     return 0

@@ -215,13 +215,16 @@ class Contingency:
         :attr:`class_starts` ``[j]`` of this length. Computed once per table.
         """
         cells: np.ndarray = np.bincount(self.cell_class, minlength=len(self.class_sizes))
-        return cells.astype(np.int64, copy=False)
+        cells = cells.astype(np.int64, copy=False)
+        cells.flags.writeable = False  # shared by every figure that reads it
+        return cells
 
     @cached_property
     def class_starts(self) -> np.ndarray:
         """Return where each class's cells start (a class without cells: the next one's start)."""
         cells = self.class_cells
         starts: np.ndarray = np.cumsum(cells) - cells
+        starts.flags.writeable = False
         return starts
 
     @cached_property

@@ -46,7 +46,7 @@ def distinct_l_per_class(table: Contingency) -> np.ndarray:
     numpy.ndarray
         Number of distinct values per class; distinct l is its minimum.
     """
-    return table.class_cells.copy()
+    return table.class_cells  # read-only, shared with the table
 
 
 def entropy_per_class(table: Contingency) -> np.ndarray:
