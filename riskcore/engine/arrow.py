@@ -301,7 +301,9 @@ class _Counter:
     each key is sorted a bounded number of times.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, n_records: int = 0) -> None:
+        # dense counts of int32 while every count fits (half the memory of int64)
+        self.count_type = np.int32 if n_records < 2**31 else np.int64
         self.radices: tuple[int, ...] = ()  # QI radices, then the sensitive one (1: none)
         self.dense: np.ndarray | None = None
         self.buffer = np.zeros(0, dtype=np.int64)  # the batch's keys, reused while dense
@@ -323,6 +325,16 @@ class _Counter:
             return
         old = self.radices
         card = _radix_product(radices)
+        if self.dense is not None and old and card <= DENSE_KEYS:
+            # dense to dense: the counts are an array of shape ``old`` copied into the
+            # corner of one of shape ``radices`` (no key is unpacked, nothing else held)
+            grown = np.zeros(card, dtype=self.dense.dtype)
+            corner = tuple(slice(0, max(r, 1)) for r in old)
+            grown.reshape([max(r, 1) for r in radices])[corner] = self.dense.reshape(
+                [max(r, 1) for r in old]
+            )
+            self.dense, self.radices = grown, radices
+            return
         if self.dense is not None:
             keys = np.flatnonzero(self.dense).astype(np.int64)
             self.keys, self.counts, self.dense = keys, self.dense[keys], None
@@ -332,7 +344,7 @@ class _Counter:
         self.radices = radices
         if card <= DENSE_KEYS:
             keys, counts = self.result()
-            self.dense = np.zeros(card, dtype=np.int64)
+            self.dense = np.zeros(card, dtype=self.count_type)
             self.dense[keys] = counts
             self.keys = np.zeros(0, dtype=np.int64)
             self.counts = np.zeros(0, dtype=np.int64)
@@ -378,7 +390,7 @@ class _Counter:
         """Return the present keys (sorted) and their counts."""
         if self.dense is not None:
             keys = np.flatnonzero(self.dense).astype(np.int64)
-            return keys, self.dense[keys]
+            return keys, self.dense[keys].astype(np.int64)
         self._flush()
         return self.keys, self.counts
 
@@ -666,7 +678,7 @@ class ArrowEngine:
         columns = list(qis + sens)
         dicts = {c: ArrowCodes() for c in columns}
         tables: list[str | None] = list(sens) or [None]
-        counters = [_Counter() for _ in tables]
+        counters = [_Counter(self._n) for _ in tables]
         qi_radices: tuple[int, ...] = ()
         s_radices = [1 for _ in tables]
         class_key = np.zeros(0, dtype=np.int64)
