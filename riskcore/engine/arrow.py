@@ -266,11 +266,11 @@ def _merge_counts(
 def _rekeyed(keys: np.ndarray, old: Sequence[int], new: Sequence[int]) -> np.ndarray:
     """Return keys packed with radices ``old`` packed again with radices ``new``.
 
-    Every radix in ``new`` is at least the one in ``old``, so the order of
-    the keys (the order of their code tuples) is kept: sorted keys stay
-    sorted. Only the digits from the first changed radix on are unpacked;
-    the ones before it move together (the new values of the sensitive
-    attribute, the usual case, unpack one digit).
+    Every digit is below its radix in both, so the order of the keys (the
+    order of their code tuples) is kept: sorted keys stay sorted. Only the
+    digits from the first changed radix on are unpacked; the ones before it
+    move together (the new values of the sensitive attribute, the usual
+    case, unpack one digit).
     """
     old, new = tuple(old), tuple(new)
     if old == new or not len(keys):
@@ -325,7 +325,8 @@ class _Counter:
             return
         old = self.radices
         card = _radix_product(radices)
-        if self.dense is not None and old and card <= DENSE_KEYS:
+        grows = len(old) == len(radices) and all(n >= o for n, o in zip(radices, old, strict=True))
+        if self.dense is not None and old and grows and card <= DENSE_KEYS:
             # dense to dense: the counts are an array of shape ``old`` copied into the
             # corner of one of shape ``radices`` (no key is unpacked, nothing else held)
             grown = np.zeros(card, dtype=self.dense.dtype)
@@ -693,7 +694,9 @@ class ArrowEngine:
                 new_q = _grown(qi_radices, cards)
                 new_s = list(_grown(tuple(s_radices), tuple(s_cards)))
                 if _radix_product(new_q) * max(new_s) >= _KEY_LIMIT:
-                    new_q, new_s = cards, s_cards  # no headroom where there is no room
+                    # no headroom where there is no room: exact radices, which may be below the
+                    # old ones (the counts are re-keyed digit by digit, dense or not)
+                    new_q, new_s = cards, s_cards
                 if _radix_product(new_q) * max(new_s) >= _KEY_LIMIT:
                     raise _TooWideError
                 qi_radices, s_radices = new_q, new_s
@@ -752,7 +755,7 @@ class ArrowEngine:
         for s, counter, (keys, counts) in zip(tables, counters, results, strict=True):
             if s is None:
                 continue
-            m = max(counter.radices[-1], 1)
+            m = max(counter.radices[-1], 1) if counter.radices else 1
             cell_class_key = keys // m
             raw_value = keys - cell_class_key * m
             cell_starts = _run_starts(cell_class_key)

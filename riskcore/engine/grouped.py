@@ -46,6 +46,9 @@ CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".txt")
 COUNT = "__riskcore_count__"
 
 
+_NULL_SLOT = object()
+
+
 class ArrowCodes:
     """One column's dictionary over Arrow arrays: value -> code, grown array by array.
 
@@ -93,7 +96,9 @@ class ArrowCodes:
         if idx.null_count or null_entries.any():
             if self.missing is None:
                 self.missing = len(self.index)
-                self.index = self.index.append(pd.Index([None], dtype=object))
+                # a marker no value equals holds the null's place in the lookup index (None
+                # would be one more missing value beside a NaN, and the index must be unique)
+                self.index = self.index.append(pd.Index([_NULL_SLOT], dtype=object))
                 self.chunks.append(pa.nulls(1, type=dictionary.type))
             local[null_entries] = self.missing
             local = np.append(local, self.missing)

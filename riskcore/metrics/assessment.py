@@ -605,7 +605,10 @@ def class_table(
         Which classes (default all), e.g. from
         :meth:`~riskcore.metrics.DiversityResult.failing_classes`.
     limit : int or None, default 1000
-        Most rows returned, smallest classes first.
+        Most rows returned, smallest classes first; classes of one size in
+        the engine's class numbering, which the contract leaves to each
+        engine (the Parquet stream numbers them as it meets them), so two
+        engines may list different classes of the same size at the cut.
 
     Returns
     -------

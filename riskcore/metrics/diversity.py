@@ -388,6 +388,8 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
     m = table.n_values
     if m <= 1:
         return np.zeros(n_classes)
+    if not len(table.cell_value):  # classes without records: no distribution to compare
+        return np.zeros(n_classes)
     q = table.value_totals / table.value_totals.sum()
     cq = np.cumsum(q)  # CQ(i) for i = 0..m-1, non-decreasing
     pref = np.concatenate(([0.0], np.cumsum(cq)))  # pref[i] = sum_{t<i} CQ(t)
@@ -395,8 +397,8 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
     cells, starts = _class_runs(table)
     inner = table.several  # the cells of classes with two values or more
     # every class as if of one value v (v_1 = v_r): pref(v) + (m - v) - (pref(m) - pref(v))
-    v = np.take(val, np.minimum(starts, max(len(val) - 1, 0)), mode="clip") if len(val) else val
-    total = np.take(pref, v, mode="clip") if len(v) else np.zeros(n_classes)
+    v = np.take(val, np.minimum(starts, len(val) - 1), mode="clip")
+    total = np.take(pref, v, mode="clip")
     total *= 2.0
     total -= v
     total += m - pref[m]
@@ -506,13 +508,17 @@ def t_closeness_per_class(
         return np.zeros(0)
     if distance == "ordered":
         return _ordered_t(table, order)[0]
+    if not len(table.cell_count):  # classes without records: no distribution to compare
+        return np.zeros(n_classes)
     q = table.value_totals / table.value_totals.sum()
     p = table.cell_count / np.take(table.class_sizes, table.cell_class, mode="clip")
     qv = np.take(q, table.cell_value, mode="clip")
     p -= qv
     np.abs(p, out=p)
     p -= qv
-    s: np.ndarray = np.bincount(table.cell_class, weights=p, minlength=n_classes)
+    s = np.asarray(
+        np.bincount(table.cell_class, weights=p, minlength=n_classes), dtype=np.float64
+    )  # float even without cells
     s += 1.0
     s *= 0.5
     return _unit(s)

@@ -516,3 +516,48 @@ def test_per_record_commands_say_they_run_in_memory_only(
         err = capsys.readouterr().err
         assert f"{command} needs each record" in err and f"the {engine} engine" in err
     assert not any(tmp_path.iterdir())  # refused before anything was written
+
+
+def test_arrow_counter_keeps_counts_when_radices_shrink() -> None:
+    # without headroom the radices fall back to the exact cardinalities, which may be below
+    # the old ones: the dense counts are re-keyed digit by digit, not copied into a corner
+    from riskcore.engine.arrow import _Counter
+
+    counter = _Counter(100)
+    counter.set_radices((4, 4, 1))
+    class_key = np.array([0 * 4 + 1, 2 * 4 + 3, 2 * 4 + 3, 1 * 4 + 0], dtype=np.int64)
+    counter.add(class_key, None)
+    counter.set_radices((3, 5, 1))
+    keys, counts = counter.result()
+    assert [(int(k) // 5, int(k) % 5, int(c)) for k, c in zip(keys, counts, strict=True)] == [
+        (0, 1, 1),
+        (1, 0, 1),
+        (2, 3, 2),
+    ]
+
+
+def test_arrow_reads_a_float_column_with_nan_and_null_in_separate_batches(
+    tmp_path: Path,
+) -> None:
+    # NaN and null are one missing value, even when they first appear in different batches
+    table = pa.table(
+        {
+            "x": pa.array([float("nan"), None, float("nan"), 1.0, None, 1.0]),
+            "s": pa.array(["a", "b", "a", "b", "a", "b"]),
+        }
+    )
+    pq.write_table(table, tmp_path / "t.parquet")
+    memory = load_table(str(tmp_path / "t.parquet")).data
+    want = assess(memory, quasi_identifiers=["x"], sensitive=["s"])
+    got = assess(ArrowEngine(tmp_path / "t.parquet", batch_rows=1), quasi_identifiers=["x"],
+                 sensitive=["s"])  # fmt: skip
+    _close(got.to_dict(), want.to_dict())
+    assert sorted(got.classes.sizes.tolist()) == [2, 4]
+
+
+def test_arrow_assesses_an_empty_file_with_a_sensitive_attribute(tmp_path: Path) -> None:
+    table = pa.table({"x": pa.array([], type=pa.int64()), "s": pa.array([], type=pa.string())})
+    pq.write_table(table, tmp_path / "empty.parquet")
+    got = assess(ArrowEngine(tmp_path / "empty.parquet"), quasi_identifiers=["x"],
+                 sensitive=["s"])  # fmt: skip
+    assert got.n_records == 0 and got.n_classes == 0

@@ -203,3 +203,22 @@ def test_class_count_order_is_the_same_packed_or_lexsorted() -> None:
         pairs = zip(got_c.tolist(), got_n.tolist(), strict=True)
         back = [(c - shift, -(n - (shift >> 10))) for c, n in pairs]
         assert back == want
+
+
+def test_closeness_of_a_table_with_a_class_without_cells() -> None:
+    # a class with no records has no distribution: both distances answer for the others
+    from riskcore.metrics import t_closeness_per_class
+
+    with_empty = Contingency.from_cells(
+        "s", [0, 0, 2], [0, 2, 1], [1, 1, 2], n_classes=3, labels=[1, 2, 3], ordered=True
+    )
+    without = Contingency.from_cells(
+        "s", [0, 0, 1], [0, 2, 1], [1, 1, 2], n_classes=2, labels=[1, 2, 3], ordered=True
+    )
+    for distance in ("equal", "ordered"):
+        got = t_closeness_per_class(with_empty, distance)  # type: ignore[arg-type]
+        want = t_closeness_per_class(without, distance)  # type: ignore[arg-type]
+        assert got[[0, 2]].tolist() == pytest.approx(want.tolist())
+    no_cells = Contingency.from_cells("s", [], [], [], n_classes=2, labels=[1, 2, 3], ordered=True)
+    for distance in ("equal", "ordered"):
+        assert len(t_closeness_per_class(no_cells, distance)) == 2  # type: ignore[arg-type]
