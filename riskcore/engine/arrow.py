@@ -151,31 +151,6 @@ def _decode(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
     return out[::-1]
 
 
-def _decode_mapped(
-    key: np.ndarray, radices: Sequence[int], maps: Sequence[np.ndarray]
-) -> list[np.ndarray]:
-    """Unpack keys made by :func:`_encode` and map each digit through ``maps[i]`` at once.
-
-    The same digits as :func:`_decode`, returned as ``maps[i][digit_i]``,
-    with two scratch arrays reused across digits: only the mapped codes are
-    new arrays.
-    """
-    n = len(key)
-    out: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(radices)
-    rest = key.copy()
-    quotient = np.empty(n, dtype=np.int64)
-    digit = np.empty(n, dtype=np.int64)
-    for i in range(len(radices) - 1, 0, -1):
-        r = max(int(radices[i]), 1)
-        np.floor_divide(rest, r, out=quotient)
-        np.multiply(quotient, r, out=digit)
-        np.subtract(rest, digit, out=digit)
-        out[i] = np.take(np.asarray(maps[i], dtype=np.int64), digit, mode="clip")
-        rest, quotient = quotient, rest
-    out[0] = np.take(np.asarray(maps[0], dtype=np.int64), rest, mode="clip")
-    return out
-
-
 def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the distinct keys of a sorted array and the summed counts of each."""
     n = len(sorted_keys)
@@ -203,15 +178,9 @@ def _runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
 
 def _sorted_counts(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return the distinct keys of a sorted array and how many times each occurs."""
-    n = len(sorted_keys)
-    if n < 2:
-        return sorted_keys, np.ones(n, dtype=np.int64)
-    starts = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
-    starts += 1
-    bounds = np.empty(len(starts) + 2, dtype=np.int64)
-    bounds[0], bounds[-1] = 0, n
-    bounds[1:-1] = starts
-    return np.take(sorted_keys, bounds[:-1], mode="clip"), np.diff(bounds)
+    starts = _run_starts(sorted_keys)
+    lengths = np.diff(starts, append=len(sorted_keys))
+    return np.take(sorted_keys, starts, mode="clip") if len(starts) else sorted_keys, lengths
 
 
 #: Bits a packed "key, count" may use (63: a non-negative int64). Tests lower it
@@ -740,7 +709,7 @@ class ArrowEngine:
         class_of: np.ndarray | None = None
         qi_codes: Sequence[np.ndarray]
         if joined:  # two codes became one value: sum their classes again
-            qi_codes = _decode_mapped(class_packed, qi_radices, [f.codes for f in finals])
+            qi_codes = list(PackedCodes(class_packed, qi_radices, [f.codes for f in finals]))
             key2, _ = pack_keys(list(qi_codes), [f.n_values for f in finals])
             _, first, class_of = np.unique(key2, return_index=True, return_inverse=True)
             class_of = class_of.reshape(-1).astype(np.int64, copy=False)

@@ -70,11 +70,6 @@ def entropy_per_class(table: Contingency) -> np.ndarray:
     return np.maximum(0.0, h, out=h)
 
 
-def _class_runs(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
-    """Return each class's number of cells and where its cells start (computed once per table)."""
-    return table.class_cells, table.class_starts
-
-
 def recursive_l_per_class(table: Contingency, c: float) -> np.ndarray:
     """Compute the largest l for which each class is recursive (c,l)-diverse [M07]_.
 
@@ -173,7 +168,7 @@ def class_majority(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     code = np.full(n_classes, -1, dtype=np.int64)
     if not len(table.cell_count):
         return count, code
-    cells, starts = _class_runs(table)
+    cells, starts = table.class_cells, table.class_starts
     if len(table.cell_count) == n_classes and not len(table.several):  # one cell per class
         count[:] = table.cell_count
         code[:] = table.cell_value
@@ -394,7 +389,7 @@ def _ordered_emd(table: Contingency) -> np.ndarray:
     cq = np.cumsum(q)  # CQ(i) for i = 0..m-1, non-decreasing
     pref = np.concatenate(([0.0], np.cumsum(cq)))  # pref[i] = sum_{t<i} CQ(t)
     cls_, val = table.cell_class, table.cell_value
-    cells, starts = _class_runs(table)
+    cells, starts = table.class_cells, table.class_starts
     inner = table.several  # the cells of classes with two values or more
     # every class as if of one value v (v_1 = v_r): pref(v) + (m - v) - (pref(m) - pref(v))
     v = np.take(val, np.minimum(starts, len(val) - 1), mode="clip")
