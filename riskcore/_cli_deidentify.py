@@ -239,19 +239,20 @@ def run_anonymize(args: argparse.Namespace) -> int:
     """Run ``anonymize``; return the exit code (2 with a message on bad input)."""
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.deidentify.lattice import Lattice, Targets, search
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.lattice import Lattice, search
     from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps, mask_step
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.io.export import write_table
 
     try:
-        targets = Targets(
+        targets = Targets.of(
             k=args.k,
             l=args.l,
             l_kind=args.l_kind,
             c=args.c,
             t=args.t,
-            max_risk=args.max_risk,
+            threshold=args.max_risk,
             max_suppression=args.max_suppression,
         )
         if (args.l is not None or args.t is not None) and not args.sensitive:

@@ -195,7 +195,7 @@ def cover_record(
         raise RiskcoreError(f"objective is 'ncp' or 'precision', not {objective!r}")
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise RiskcoreError(f"k must be a whole number of at least 1, not {k!r}")
-    want = lattice.targets.k_effective if k is None else int(k)
+    want = lattice.targets.k_required if k is None else int(k)
     records = lattice.record_base_classes()
     b = int(records[row_position(row, len(records))])
     heights = lattice.heights

@@ -35,6 +35,7 @@ more (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -46,84 +47,26 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
+from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.loss import column_penalties
 from riskcore.engine import EncodedTable
-from riskcore.engine.contract import Contingency
+from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.engine.partition import pack_keys
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.diversity import (
-    distinct_l_per_class,
-    entropy_per_class,
-    recursive_l_per_class,
-    t_closeness_per_class,
-)
+from riskcore.metrics.evidence import Evidence, PopulationEvidence, SensitiveEvidence
+from riskcore.metrics.missing import MissingPolicy, check_missing
 
 __all__ = [
     "Lattice",
     "NodeResult",
     "SearchResult",
-    "Targets",
     "evaluate_all",
     "greedy_search",
     "search",
 ]
 
 Objective = Literal["ncp", "precision"]
-LKind = Literal["distinct", "entropy", "recursive"]
-
-
-@dataclass(frozen=True)
-class Targets(Result):
-    """What every released class must meet; records of the classes that do not are suppressed.
-
-    Attributes
-    ----------
-    k : int
-        Smallest class size (k-anonymity, Sweeney 2002).
-    l : int or None
-        l-diversity of every sensitive attribute (Machanavajjhala et al. 2007), of
-        the kind ``l_kind`` (recursive with constant ``c``).
-    l_kind : {"distinct", "entropy", "recursive"}
-    c : float
-    t : float or None
-        t-closeness of every sensitive attribute (Li et al. 2007), the distance
-        of each attribute as in the assessment (ordered for numbers).
-    max_risk : float or None
-        Highest prosecutor risk 1/f_j of a released record: the same as
-        k = ceil(1 / max_risk).
-    max_suppression : float
-        Share of the records that may be suppressed, in [0, 1].
-    """
-
-    k: int = 2
-    l: int | None = None  # noqa: E741 (the paper's name)
-    l_kind: LKind = "distinct"
-    c: float = 2.0
-    t: float | None = None
-    max_risk: float | None = None
-    max_suppression: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.k < 1:
-            raise RiskcoreError("k must be at least 1")
-        if self.l is not None and self.l < 1:
-            raise RiskcoreError("l must be at least 1")
-        if self.l_kind not in ("distinct", "entropy", "recursive"):
-            raise RiskcoreError(f"unknown l-diversity kind {self.l_kind!r}")
-        if self.t is not None and not 0 <= self.t <= 1:
-            raise RiskcoreError("t must lie in [0, 1]")
-        if self.max_risk is not None and not 0 < self.max_risk <= 1:
-            raise RiskcoreError("the highest risk must lie in (0, 1]")
-        if not 0 <= self.max_suppression <= 1:
-            raise RiskcoreError("the suppression limit must lie in [0, 1]")
-
-    @property
-    def k_effective(self) -> int:
-        """Return the class size every released class needs: max(k, ceil(1 / max_risk))."""
-        if self.max_risk is None:
-            return self.k
-        return max(self.k, math.ceil(1.0 / self.max_risk - 1e-12))
 
 
 @dataclass(frozen=True)
@@ -165,6 +108,9 @@ class NodeResult(Result):
         distribution in the release from its distribution in the whole table,
         sum_s p(s) ln(p(s) / q(s)): generalization leaves it unchanged,
         suppression shifts it (0: the release keeps the table's proportions).
+    verdict : Verdict or None
+        The targets judged on the node with suppression
+        (:func:`riskcore.criteria.evaluate`): ``anonymous`` is its ``passed``.
     """
 
     levels: tuple[int, ...]
@@ -179,6 +125,7 @@ class NodeResult(Result):
     success_rate: float
     lower_bound: float
     distortion: dict[str, float] = field(default_factory=dict)
+    verdict: Verdict | None = None
 
     def loss(self, objective: Objective) -> float:
         """Return the node's loss under ``objective``."""
@@ -238,14 +185,29 @@ class Lattice:
     sensitive : sequence of str
         Sensitive attributes (for l-diversity and t-closeness targets).
     targets : Targets
+        The privacy models every released class must meet
+        (:class:`riskcore.criteria.Targets`), judged by
+        :func:`riskcore.criteria.evaluate` with suppression.
     distance : mapping of str to {"ordered", "equal"}, optional
         t-closeness distance per sensitive attribute (default by type, as in
         the assessment).
+    order : mapping of str to sequence, optional
+        Per sensitive attribute, its values lowest first (the ordered distance
+        of text).
+    missing : {"own", "any"}, default "own"
+        The missing-value policy the classes are judged under (as in the
+        assessment; :mod:`riskcore.metrics.missing`).
+    sampling_fraction : float, optional
+        pi, for a journalist record-risk target.
+    weights : str, optional
+        The sampling-weight column, for a journalist record-risk target.
 
     Raises
     ------
     RiskcoreError
-        When a hierarchy does not hold a value of its column (named).
+        When a hierarchy does not hold a value of its column (named), or a
+        target needs an identified population table (k-map, delta-presence:
+        judged on the Records page and in the report, not searched).
     """
 
     def __init__(
@@ -256,19 +218,32 @@ class Lattice:
         sensitive: Sequence[str] = (),
         targets: Targets | None = None,
         distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+        order: Mapping[str, Sequence[object]] | None = None,
+        missing: MissingPolicy = "own",
+        sampling_fraction: float | None = None,
+        weights: str | None = None,
     ) -> None:
         enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
         self._enc = enc  # its partition of the records serves apply()
         self.qis: tuple[str, ...] = tuple(hierarchies)
         if not self.qis:
             raise RiskcoreError("generalization needs at least one quasi-identifier")
-        missing = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
-        if missing:
-            raise RiskcoreError(f"the table has no column {missing[0]!r}")
-        self.targets = targets or Targets()
+        missing_cols = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
+        if missing_cols:
+            raise RiskcoreError(f"the table has no column {missing_cols[0]!r}")
+        self.targets = targets if targets is not None else Targets.of(k=2)
+        if self.targets.needs_population_table:
+            raise RiskcoreError(
+                "k-map and delta-presence are judged against a population table on the Records "
+                "page and in the report; the search does not take them as targets"
+            )
         self.hierarchies = dict(hierarchies)
         self.sensitive = tuple(sensitive)
         self.distance = dict(distance or {})
+        self.order = {k: tuple(v) for k, v in (order or {}).items()}
+        self.missing: MissingPolicy = check_missing(missing)
+        if sampling_fraction is not None and weights is not None:
+            raise RiskcoreError("give a sampling fraction or sampling weights, not both")
         tab = enc.tabulate(self.qis, self.sensitive)
         self.base = tab.classes
         self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
@@ -278,6 +253,7 @@ class Lattice:
         # and the certainty penalty of every column code
         self._maps: list[list[np.ndarray]] = []
         self._cards: list[list[int]] = []
+        self._labels: list[list[np.ndarray]] = []
         self._ncp: list[list[np.ndarray]] = []
         for i, q in enumerate(self.qis):
             h = self.hierarchies[q]
@@ -289,15 +265,29 @@ class Lattice:
                     f"the hierarchy of {q!r} does not hold its value {bad!r}; add it to the "
                     "hierarchy (or build the hierarchy from this table)"
                 )
-            maps, cards = [], []
+            maps, cards, names = [], [], []
             for level in range(h.height + 1):
                 codes, lab = h.codes(level)
                 gen = at_leaves(codes, leaf, len(lab))  # a missing value: one more code
                 maps.append(gen.astype(np.int64))
                 cards.append(len(lab) + 1)
+                names.append(np.asarray([*lab, None], dtype=object))  # last code: missing
             self._maps.append(maps)
             self._cards.append(cards)
+            self._labels.append(names)
             self._ncp.append(column_penalties(h, leaf))
+        self._population: PopulationEvidence | None = None
+        self._weights: np.ndarray | None = None  # sampling weights summed per base class
+        if sampling_fraction is not None:
+            self._population = PopulationEvidence("fraction", sampling_fraction=sampling_fraction)
+        elif weights is not None:
+            from riskcore.metrics.records import sampling_weights
+
+            self._weights = np.bincount(
+                enc.record_classes(self.qis),
+                weights=sampling_weights(enc, weights),
+                minlength=self.base.n_classes,
+            )
         f0 = self.base.sizes.astype(np.float64)
         nm = float(self.n * len(self.qis))
         # gathered once per QI and level over the base classes (a few MB): a node only adds
@@ -395,30 +385,67 @@ class Lattice:
             table.labels,
         )
 
-    def failing(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return (node class of every base class, class sizes, which classes break a target)."""
-        ids, sizes = self.classes(levels)
-        t = self.targets
-        bad = sizes < t.k_effective
-        if t.l is not None or t.t is not None:
+    def evidence(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence]:
+        """Return (the node's class of every base class, the node's classes as evidence).
+
+        The evidence the privacy models judge (:class:`riskcore.metrics.evidence.Evidence`):
+        the node's class sizes, its sensitive contingencies (when a target
+        reads one), its class table (under the missing-value policy "any")
+        and the population model of a journalist risk target.
+        """
+        lv = self._check_levels(levels)
+        ids, sizes = self.classes(lv)
+        sens = {}
+        if self.targets.needs_sensitive:
             for s in self.sensitive:
                 table = self._regroup(self.contingencies[s], ids, sizes)
-                if t.l is not None:
-                    if t.l_kind == "distinct":
-                        bad |= distinct_l_per_class(table) < t.l
-                    elif t.l_kind == "entropy":
-                        bad |= entropy_per_class(table) < math.log(t.l) - 1e-12
-                    else:
-                        bad |= recursive_l_per_class(table, t.c) < t.l
-                if t.t is not None:
-                    dist = self.distance.get(s) or ("ordered" if table.ordered else "equal")
-                    bad |= t_closeness_per_class(table, dist) > t.t + 1e-12
-        return ids, sizes, bad
+                d = self.distance.get(s) or ("ordered" if table.ordered else "equal")
+                sens[s] = SensitiveEvidence(table, d, self.order.get(s))
+        classes = None
+        if self.missing == "any":
+            first = np.full(len(sizes), len(ids), dtype=np.int64)
+            np.minimum.at(first, ids, np.arange(len(ids), dtype=np.int64))
+            classes = ClassTable(
+                self.qis,
+                sizes,
+                tuple(self._class_codes[i][x][first] for i, x in enumerate(lv)),
+                tuple(self._labels[i][x] for i, x in enumerate(lv)),
+            )
+        population = self._population
+        if self._weights is not None:
+            population = PopulationEvidence(
+                "weights", weight_sums=np.bincount(ids, weights=self._weights)
+            )
+        ev = Evidence(
+            records=sizes,
+            sensitive=sens,
+            missing=self.missing,
+            classes=classes,
+            population=population,
+        )
+        return ids, ev
+
+    def judge(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence, Verdict]:
+        """Return (node class of every base class, the node's evidence, its verdict).
+
+        The verdict is :func:`riskcore.criteria.evaluate` with suppression: the
+        classes that break a target are suppressed within the limit, and the
+        release is judged again (ARX's semantics, the release re-judged).
+        """
+        ids, ev = self.evidence(levels)
+        return ids, ev, evaluate(self.targets, ev, suppress=True)
+
+    def failing(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return (node class of every base class, class sizes, which classes break a target)."""
+        ids, ev, verdict = self.judge(levels)
+        return ids, ev.records, verdict.failing
 
     def evaluate(self, levels: Sequence[int]) -> NodeResult:
-        """Evaluate one node: suppression, whether it is anonymous, and its losses."""
+        """Evaluate one node: suppression, whether it meets the targets, and its losses."""
         lv = self._check_levels(levels)
-        ids, sizes, bad = self.failing(lv)
+        ids, ev, verdict = self.judge(lv)
+        bad = verdict.failing
+        sizes = ev.records
         kept_base = ~bad[ids]
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
@@ -431,23 +458,25 @@ class Lattice:
         precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
         released = sizes[~bad]
         n_rel = int(released.sum())
+        judged = ev.sizes[~bad] if self.missing == "own" else ev.restrict(~bad).sizes
         distortion = {s: self._kl(self.contingencies[s], kept_base) for s in self.sensitive}
         dm = float(np.sum(released.astype(np.float64) ** 2)) + float(suppressed) * self.n
         return NodeResult(
             levels=lv,
-            anonymous=suppressed <= self.targets.max_suppression * self.n + 1e-9,
+            anonymous=verdict.passed,
             suppressed=suppressed,
             n_classes=len(released),
-            k=int(released.min()) if len(released) else 0,
+            k=int(judged.min()) if len(judged) else 0,
             ncp=ncp,
             precision=precision,
             discernibility=dm,
-            avg_class_size=(n_rel / len(released)) / self.targets.k_effective
+            avg_class_size=(n_rel / len(released)) / self.targets.k_required
             if len(released)
             else float("nan"),
             success_rate=len(released) / n_rel if n_rel else float("nan"),
             lower_bound=self.lower_bound(lv),
             distortion=distortion,
+            verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
         )
 
     @staticmethod
@@ -474,19 +503,22 @@ class Lattice:
         """
         sizes = self.base.sizes
         bottom = self.evaluate([0] * len(self.qis))
+        _, ev = self.evidence(bottom.levels)
+        verdict = evaluate(self.targets, ev)  # the table as it is: nothing suppressed
         return NodeResult(
             levels=bottom.levels,
-            anonymous=bottom.suppressed == 0,
+            anonymous=verdict.passed,
             suppressed=0,
             n_classes=len(sizes),
-            k=int(sizes.min()),
+            k=int(ev.sizes.min()),
             ncp=0.0,
             precision=0.0,
             discernibility=float(np.sum(sizes.astype(np.float64) ** 2)),
-            avg_class_size=(self.n / len(sizes)) / self.targets.k_effective,
+            avg_class_size=(self.n / len(sizes)) / self.targets.k_required,
             success_rate=len(sizes) / self.n,
             lower_bound=0.0,
             distortion=dict.fromkeys(self.sensitive, 0.0),
+            verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
         )
 
     def nodes(self) -> list[tuple[int, ...]]:

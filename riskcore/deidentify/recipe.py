@@ -30,7 +30,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -147,7 +147,7 @@ class Recipe(Result):
     hierarchies : dict
         Per QI, :meth:`Hierarchy.recipe` (builder and parameters, or the table).
     targets : dict
-        :class:`~riskcore.deidentify.lattice.Targets` as a dict.
+        :class:`~riskcore.criteria.Targets` as a dict.
     sensitive : tuple of str
     suppression : {"drop", "mask"}
     version : int
@@ -162,6 +162,9 @@ class Recipe(Result):
         One :func:`mask_step` per direct identifier, applied next.
     key_check : str or None
         :func:`key_check` of the key the keyed steps used (None when none is keyed).
+    missing : {"own", "any"}
+        The missing-value policy the targets were judged under (which classes
+        the suppression removes).
     """
 
     qis: tuple[str, ...]
@@ -175,6 +178,7 @@ class Recipe(Result):
     date_shift: dict[str, Any] | None = None
     masking: tuple[dict[str, Any], ...] = ()
     key_check: str | None = None
+    missing: Literal["own", "any"] = "own"
 
     @classmethod
     def of(
@@ -189,6 +193,7 @@ class Recipe(Result):
         date_shift: Mapping[str, Any] | None = None,
         masking: Sequence[Mapping[str, Any]] = (),
         key: SecretKey | bytes | None = None,
+        missing: Literal["own", "any"] = "own",
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -214,6 +219,7 @@ class Recipe(Result):
                 "max_days": int(date_shift["max_days"]),
             },
             masking=tuple(dict(x) for x in masking),
+            missing=missing,
         )
         if not keyed_steps(rec):
             return rec
@@ -338,7 +344,8 @@ def apply_recipe(
     RiskcoreError
         When a column is missing, the key is missing or is not the recipe's.
     """
-    from riskcore.deidentify.lattice import Lattice, Targets
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.masking import shift_dates
     from riskcore.deidentify.safe_harbor import run_safe_harbor
 
@@ -421,7 +428,9 @@ def apply_recipe(
             )
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
-    lattice = Lattice(work, hierarchies, sensitive=rec.sensitive, targets=targets)
+    lattice = Lattice(
+        work, hierarchies, sensitive=rec.sensitive, targets=targets, missing=rec.missing
+    )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)
     return AppliedRecipe(

@@ -12,7 +12,7 @@ those tables alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
 import numpy as np
@@ -30,19 +30,16 @@ from riskcore.metrics.anonymity import (
     reidentification_risk,
 )
 from riskcore.metrics.diversity import DiversityResult, OrderSource, sensitive_metrics
+from riskcore.metrics.evidence import Evidence, PopulationEvidence
 from riskcore.metrics.missing import (
     MissingPolicy,
     check_missing,
-    compatible_contingency,
-    compatible_sizes,
     compatible_sums,
     count_missing,
 )
 from riskcore.metrics.population import (
     PopulationUniqueness,
-    individual_risk,
     population_uniqueness,
-    weighted_individual_risk,
 )
 
 __all__ = [
@@ -143,6 +140,10 @@ class Assessment(Result):
         Policy "any" only: f_k of the records of each class (the records
         compatible with them, :func:`~riskcore.metrics.missing.compatible_sizes`),
         what k and the risks are computed from (not in :meth:`to_dict`).
+    evidence : Evidence or None
+        The classes as the privacy models judge them
+        (:mod:`riskcore.criteria`: ``evaluate(targets, assessment.evidence)``);
+        not in :meth:`to_dict`, None after :meth:`from_dict`.
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -160,6 +161,7 @@ class Assessment(Result):
     missing: str = "own"
     missing_records: int = 0
     matching: np.ndarray | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
+    evidence: Evidence | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
 
     @property
     def k(self) -> int:
@@ -269,29 +271,29 @@ class Assessment(Result):
         )
 
 
-def _population_sizes(
+def _population_evidence(
     classes: ClassTable,
     population: Population,
     engine: Engine,
     sizes: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray | None, str]:
-    """Return F_j per class, the estimated record risk if F_j is estimated, and a note.
+) -> tuple[PopulationEvidence, str]:
+    """Return the population model of the classes, and the note stating it.
 
-    With a population table F_j is looked up and the record risk is 1/F_j
-    (None here). With only a sampling fraction F_j is unknown: the record
-    risk is E[1/F_j | f_j] of the individual-risk model
-    (:func:`~riskcore.metrics.population.individual_risk`), never 1/(f_j / pi),
-    and F^_j = f_j / pi serves only in J / sum F^_j. With sampling weights
-    w_i, F^_j = sum of w_i over the class's records and the record risk is
-    E[1/F_j | f_j] with p_j = f_j / F^_j
+    With a population table F_j is looked up (record risk 1/F_j). With only a
+    sampling fraction F_j is unknown: the record risk is E[1/F_j | f_j] of
+    the individual-risk model
+    (:func:`~riskcore.metrics.population.individual_risk`), never
+    1/(f_j / pi), and F^_j = f_j / pi serves only in J / sum F^_j. With
+    sampling weights w_i, F^_j = sum of w_i over the class's records and the
+    record risk is E[1/F_j | f_j] with p_j = f_j / F^_j
     (:func:`~riskcore.metrics.population.weighted_individual_risk`, exact),
-    as sdcMicro's ``measure_risk`` with ``weightVar``.
+    as sdcMicro's ``measure_risk`` with ``weightVar``. The judged F_j and
+    risks are derived by :class:`~riskcore.metrics.evidence.Evidence`.
 
-    ``sizes`` (the missing-value policy "any") are the f_k of each class,
-    used instead of its size; a population table's F_j is then the count of
-    its rows compatible with the class (a missing value, on either side,
-    matching any value), and with weights F_k is the weight sum over the
-    compatible records (sdcMicro's F_k).
+    ``sizes`` (the missing-value policy "any") are the f_k of each class; a
+    population table's F_j is then the count of its rows compatible with the
+    class (a missing value, on either side, matching any value), and with
+    weights F_k is the weight sum over the compatible records (sdcMicro's F_k).
     """
     any_policy = sizes is not None
     f = classes.sizes if sizes is None else sizes
@@ -310,19 +312,15 @@ def _population_sizes(
         per_class = np.bincount(
             engine.record_classes(classes.qis), weights=w, minlength=classes.n_classes
         )
-        big_f = compatible_sizes(classes, per_class) if any_policy else per_class
-        big_f = np.maximum(big_f, f)  # float rounding only: every weight is at least 1
         return (
-            big_f,
-            weighted_individual_risk(f, big_f, method="exact"),
+            PopulationEvidence("weights", weight_sums=per_class),
             "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi, "
             f"with population class sizes estimated as the sum of the sampling weights in {col}",
         )
     if population.sampling_fraction is not None:
         pi = float(population.sampling_fraction)
         return (
-            np.maximum(f / pi, f),
-            individual_risk(f, pi),
+            PopulationEvidence("fraction", sampling_fraction=pi),
             "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi "
             f"with sampling weights 1/{pi:g}: model-based estimates, not measured population "
             "sizes",
@@ -354,7 +352,7 @@ def _population_sizes(
             f"; {int(bad.sum()):,} class(es) absent from it or smaller there than in the "
             "sample were given F_j = f_j (conservative)"
         )
-    return big_f, None, note
+    return PopulationEvidence("table", table_counts=big_f.astype(np.float64)), note
 
 
 def _compatible_population(
@@ -471,24 +469,33 @@ def assess(
     tab = engine.tabulate(qis, sens)
     own = tab.classes.sizes
     missing_records = count_missing(tab.classes)
+    evidence = Evidence.of(
+        tab.classes,
+        tab.sensitive,
+        missing=policy,
+        distance={s: d for s, d in dist.items() if d is not None},
+        order={s: list(o) for s, o in orders.items()},
+    )
     records: np.ndarray | None = None
-    sizes, tables = own, tab.sensitive
+    sizes = own
     if policy == "any" and missing_records:
-        records, sizes = own, compatible_sizes(tab.classes)
-        tables = {s: compatible_contingency(tab.classes, tab.sensitive[s]) for s in sens}
+        records, sizes = own, evidence.sizes
     journalist = marketer = pop_unique = None
     note = ""
     if population is not None:
         if population.sampling_fraction is not None:
             pop_unique = population_uniqueness(own, population.sampling_fraction)
-        big_f, record_risk, note = _population_sizes(
+        pop, note = _population_evidence(
             tab.classes, population, engine, None if records is None else sizes
         )
+        evidence = replace(evidence, population=pop)
         if records is not None and pop_unique is not None:
             note += (
                 "; population uniqueness needs disjoint classes and is estimated on the "
                 "classes with a missing value as a value of its own"
             )
+        big_f = evidence.population_sizes()
+        record_risk = None if pop.model == "table" else evidence.record_risk("journalist")
         journalist, marketer = (
             reidentification_risk(
                 sizes,
@@ -500,23 +507,26 @@ def assess(
             )
             for model in ("journalist", "marketer")
         )
+    diversity = {}
+    for s in sens:
+        result = sensitive_metrics(
+            evidence.table(s),
+            c=c,
+            distance=dist[s],  # type: ignore[arg-type]
+            order=orders.get(s),
+            order_source=sources.get(s, "given"),
+            records=records,
+        )
+        if result.per_class is not None:
+            evidence.seed(s, result.per_class, c=result.c, distance=result.distance)
+        diversity[s] = result
     return Assessment(
         quasi_identifiers=qis,
         anonymity=k_anonymity(sizes, records=records),
         prosecutor=reidentification_risk(sizes, threshold=threshold, records=records),
         journalist=journalist,
         marketer=marketer,
-        sensitive={
-            s: sensitive_metrics(
-                tables[s],
-                c=c,
-                distance=dist[s],  # type: ignore[arg-type]
-                order=orders.get(s),
-                order_source=sources.get(s, "given"),
-                records=records,
-            )
-            for s in sens
-        },
+        sensitive=diversity,
         threshold=float(threshold),
         missing_policy=MISSING_POLICY_TEXT[policy],
         population_note=note,
@@ -526,6 +536,7 @@ def assess(
         missing=policy,
         missing_records=missing_records,
         matching=sizes if policy == "any" else None,
+        evidence=evidence,
     )
 
 

@@ -452,8 +452,9 @@ def _reasons(data: pd.DataFrame, roles: ColumnRoles) -> dict[str, str]:
 def _remediation(
     data: pd.DataFrame, recipe: Mapping[str, Any], assess_kw: dict[str, Any]
 ) -> tuple[dict[str, Any], Assessment, pd.DataFrame]:
+    from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import _rebuild
-    from riskcore.deidentify.lattice import Lattice, Targets
+    from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import Recipe, apply_recipe
 
     try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice, Targets, search
+from riskcore.deidentify.lattice import Lattice, search
 from riskcore.demo import make_people
 from riskcore.ledgers import BudgetStore
 from riskcore.metrics import assess
@@ -26,7 +27,7 @@ def test_remediate_search_sets_the_least_loss_levels_and_pages_assess_the_result
     lat = Lattice(
         df,
         {q: default_hierarchy(df[q]) for q in QIS},
-        targets=Targets(k=11, max_suppression=0.02),
+        targets=Targets.of(k=11, max_suppression=0.02),
     )
     best = search(lat).best
     assert best is not None

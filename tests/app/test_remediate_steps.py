@@ -8,12 +8,13 @@ import hmac
 
 import pandas as pd
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import (
     banded_hierarchy,
     default_hierarchy,
     hierarchy_from_table,
 )
-from riskcore.deidentify.lattice import Lattice, Targets, search
+from riskcore.deidentify.lattice import Lattice, search
 from riskcore.deidentify.safe_harbor import presidio_available
 from riskcore.demo import make_people
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
@@ -24,7 +25,7 @@ EDIT = "rc_rem_hedit_education_0"
 
 def _lattice(df, **own):
     hier = {q: own.get(q) or default_hierarchy(df[q]) for q in QIS}
-    return Lattice(df, hier, targets=Targets(k=11, max_suppression=0.02))
+    return Lattice(df, hier, targets=Targets.of(k=11, max_suppression=0.02))
 
 
 def _edits(frame: pd.DataFrame, column: str, old: str, new: str) -> dict:

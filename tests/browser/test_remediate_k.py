@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice, Targets, search
+from riskcore.deidentify.lattice import Lattice, search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from tests.app.test_browser import goto, metric, new_page, shot, wait_idle
@@ -25,7 +26,7 @@ ANONYMITY = "Anonymity (k / l / t)"
 def test_a_generalization_on_remediate_raises_k_on_the_anonymity_page(server, browser):
     df = make_people(32_561, seed=0)
     lat = Lattice(df, {q: default_hierarchy(df[q]) for q in QIS},
-                  targets=Targets(k=11, max_suppression=0.02))  # fmt: skip
+                  targets=Targets.of(k=11, max_suppression=0.02))  # fmt: skip
     best = search(lat).best
     assert best is not None
     expected = assess(lat.apply(df, best.levels), quasi_identifiers=QIS).k

@@ -6,13 +6,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import (
     banded_hierarchy,
     hierarchy_from_spec,
     hierarchy_from_table,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice, Targets
+from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.recipe import Recipe, apply_recipe
 from riskcore.errors import RiskcoreError
 
@@ -30,9 +31,9 @@ def test_an_edited_table_becomes_the_hierarchy_and_the_recipe_keeps_it():
     assert h.height == 2 and h.kind == "table"
     assert list(h.levels[1]) == ["School", "College", "College", "College"]
     # at level 1 the classes are School (1) and College (4): k = 1, counted by hand
-    lat = Lattice(EDU.to_frame(), {"edu": h}, targets=Targets(k=1))
+    lat = Lattice(EDU.to_frame(), {"edu": h}, targets=Targets.of(k=1))
     assert lat.evaluate((1,)).k == 1 and lat.evaluate((1,)).n_classes == 2
-    rec = Recipe.of({"edu": h}, {"edu": 1}, Targets(k=1))
+    rec = Recipe.of({"edu": h}, {"edu": 1}, Targets.of(k=1))
     out = apply_recipe(EDU.to_frame(), rec.to_dict()).data
     assert out["edu"].tolist() == ["School", "College", "College", "College", "College"]
     again = hierarchy_from_spec(EDU, rec.hierarchies["edu"])
@@ -79,7 +80,7 @@ def test_outliers_are_clipped_by_bottom_and_top_coding():
     assert list(h.levels[1]) == ["<18", "20-29", "20-29", "30-39", "30-39", "90+", "90+"]
     assert h.params["bottom"] == 18 and h.params["top"] == 90
     # the two oldest now share a class at level 1 instead of being unique
-    lat = Lattice(ages.to_frame(), {"age": h}, targets=Targets(k=1))
+    lat = Lattice(ages.to_frame(), {"age": h}, targets=Targets.of(k=1))
     sizes = pd.Series(h.levels[1]).value_counts()
     assert sizes["90+"] == 2 and lat.evaluate((1,)).k == 1
     with pytest.raises(RiskcoreError, match="bottom coding must lie below top coding"):

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import (
     Hierarchy,
     builtin_hierarchy,
@@ -28,7 +29,7 @@ from riskcore.deidentify.hierarchy import (
     prefix_hierarchy,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice, Targets, greedy_search, search
+from riskcore.deidentify.lattice import Lattice, greedy_search, search
 from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
@@ -131,7 +132,7 @@ def _lattice(df=AGES, **targets):
         "age": interval_hierarchy(df["age"], [10, 20]),
         "sex": flat_hierarchy(df["sex"]),
     }
-    return Lattice(df, h, sensitive=["dx"], targets=Targets(**targets))
+    return Lattice(df, h, sensitive=["dx"], targets=Targets.of(**targets))
 
 
 def test_ncp_and_suppression_by_hand():
@@ -208,7 +209,7 @@ def small_tables(draw):
         depth = draw(st.integers(0, 2))
         hiers[name] = grouping_hierarchy(values, [level1, level2][:depth])
     cols["s"] = pd.Series(draw(st.lists(st.sampled_from("xyz"), min_size=n, max_size=n)))
-    targets = Targets(
+    targets = Targets.of(
         k=draw(st.integers(1, 4)),
         l=draw(st.sampled_from([None, 2])),
         t=draw(st.sampled_from([None, 0.4])),
@@ -262,7 +263,7 @@ def test_adult_eight_qis_optimum_beats_the_greedy_baseline():
         else builtin_hierarchy(df[q]) or flat_hierarchy(df[q])
         for q in qis
     }
-    lat = Lattice(df, hiers, targets=Targets(k=5, max_suppression=0.02))
+    lat = Lattice(df, hiers, targets=Targets.of(k=5, max_suppression=0.02))
     result = search(lat)
     greedy = greedy_search(lat)
     assert result.best is not None and greedy is not None
@@ -295,7 +296,7 @@ def test_recipe_round_trip_gives_the_identical_table_and_reports_new_values():
     sex_table = Recipe.of(
         {"age": lat.hierarchies["age"], "sex": grouping_hierarchy(AGES["sex"], [])},
         {"age": 1, "sex": 0},
-        Targets(k=1),
+        Targets.of(k=1),
     )
     applied = apply_recipe(nxt, sex_table.to_dict())
     assert applied.unknown_values == {"sex": ["X"]} and applied.n_unknown == {"sex": 1}
@@ -327,7 +328,7 @@ def test_a_quasi_identifier_of_only_missing_values_generalizes():
     df = pd.DataFrame({"a": [1, 2, 3], "b": [np.nan] * 3})
     h = {q: default_hierarchy(df[q]) for q in ("a", "b")}
     assert len(h["b"].leaves) == 0
-    lat = Lattice(df, h, targets=Targets(k=1))
+    lat = Lattice(df, h, targets=Targets.of(k=1))
     for level in range(h["b"].height + 1):
         node = lat.evaluate([0, level])
         # the missing values are one more value: a's three values make three classes

@@ -142,7 +142,7 @@ def test_the_key_never_appears_in_any_output(tmp_path, capsys, caplog, suffix):
 
 
 def test_safe_harbor_steps_are_recorded_and_reapplied():
-    from riskcore.deidentify.lattice import Targets
+    from riskcore.criteria import Targets
     from riskcore.deidentify.safe_harbor import apply_safe_harbor, safe_harbor_plan
 
     df = pd.DataFrame(
@@ -158,7 +158,7 @@ def test_safe_harbor_steps_are_recorded_and_reapplied():
     assert [(s["column"], s["action"]) for s in plan] == [
         ("zip", "zip3"), ("age", "age_90_plus"), ("date_of_birth", "date_year"), ("name", "dropped")
     ]  # fmt: skip
-    rec = Recipe.of({}, {}, Targets(k=1), safe_harbor=plan)
+    rec = Recipe.of({}, {}, Targets.of(k=1), safe_harbor=plan)
     again = apply_recipe(df, Recipe.from_dict(json.loads(json.dumps(rec.to_dict())))).data
     pd.testing.assert_frame_equal(again, apply_safe_harbor(df, as_of=2026).data)
     # by hand: 036 is a restricted 3-digit area (000), ages over 89 and their birth years grouped
@@ -169,12 +169,12 @@ def test_safe_harbor_steps_are_recorded_and_reapplied():
 
 
 def test_a_keyed_recipe_needs_its_key_and_a_version_1_recipe_still_reads():
-    from riskcore.deidentify.lattice import Targets
+    from riskcore.criteria import Targets
 
     df = pd.DataFrame({"ssn": ["1", "2"], "sex": ["F", "M"]})
     with pytest.raises(RiskcoreError, match="hmac tokens of 'ssn' needs a key"):
-        Recipe.of({}, {}, Targets(k=1), masking=[mask_step("ssn", "hmac_tokens")])
-    rec = Recipe.of({}, {}, Targets(k=1), masking=[mask_step("ssn", "hmac_tokens")], key=KEY)
+        Recipe.of({}, {}, Targets.of(k=1), masking=[mask_step("ssn", "hmac_tokens")])
+    rec = Recipe.of({}, {}, Targets.of(k=1), masking=[mask_step("ssn", "hmac_tokens")], key=KEY)
     assert rec.key_check == key_check(KEY) and KEY.hex() not in json.dumps(rec.to_dict())
     with pytest.raises(RiskcoreError, match="give the key they were made with"):
         apply_recipe(df, rec)
@@ -186,15 +186,15 @@ def test_a_keyed_recipe_needs_its_key_and_a_version_1_recipe_still_reads():
 
 
 def test_recipe_table_lists_every_step_in_order_and_no_key():
+    from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import interval_hierarchy
-    from riskcore.deidentify.lattice import Targets
     from riskcore.report.readings import recipe_table
 
     ages = pd.Series([30, 41], name="age")
     rec = Recipe.of(
         {"age": interval_hierarchy(ages, [10], top=90)},
         {"age": 1},
-        Targets(k=5, max_suppression=0.02),
+        Targets.of(k=5, max_suppression=0.02),
         safe_harbor=[{"column": "zip", "action": "zip3"}],
         date_shift={"person": "ssn", "columns": ["admitted"], "max_days": 30},
         masking=[mask_step("ssn", "hmac_tokens"), mask_step("name", "drop")],
@@ -209,7 +209,7 @@ def test_recipe_table_lists_every_step_in_order_and_no_key():
         ["generalization", "age", "level 1 of its interval hierarchy",
          "widths [10.0], start 0.0, top 90"],
         ["suppression", "age", "drop the records of classes breaking the targets",
-         "k 5, max_suppression 0.02"],
+         "k-anonymity 5, max_suppression 0.02"],
         ["key", "", "not recorded", f"check value {key_check(KEY)}"],
     ]  # fmt: skip
     assert KEY.hex() not in t.to_string()

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.cover import RecordCover, cover_record
 from riskcore.deidentify.hierarchy import Hierarchy
-from riskcore.deidentify.lattice import Lattice, Targets
+from riskcore.deidentify.lattice import Lattice
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.records import record_subsets
 
@@ -48,7 +49,7 @@ PEOPLE = pd.DataFrame(
 
 
 def _lattice(df: pd.DataFrame, k: int = 3) -> Lattice:
-    return Lattice(df, {"age": AGE, "zip": ZIP}, targets=Targets(k=k))
+    return Lattice(df, {"age": AGE, "zip": ZIP}, targets=Targets.of(k=k))
 
 
 def test_the_least_generalization_covering_row_1_by_hand():
@@ -163,7 +164,7 @@ def test_the_cover_equals_every_node_applied_to_the_rows(seed):
     )
     hs = {"a": ha, "b": hb, "c": hc}
     k = int(rng.integers(2, 8))
-    lattice = Lattice(df, hs, targets=Targets(k=k))
+    lattice = Lattice(df, hs, targets=Targets.of(k=k))
     for row in rng.choice(np.arange(1, n + 1), size=min(n, 5), replace=False):
         c = cover_record(lattice, int(row))
         sizes, best = _brute_force(df, hs, lattice, int(row), k)

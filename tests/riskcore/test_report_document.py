@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.lattice import Targets
 from riskcore.deidentify.recipe import Recipe, apply_recipe
 from riskcore.demo import make_people
 from riskcore.errors import RiskcoreError
@@ -159,7 +159,7 @@ def test_a_recipe_is_reported_before_and_after(people):
         "sex": default_hierarchy(people["sex"]),
     }
     recipe = Recipe.of(
-        hierarchies, {"age": 1, "sex": 0}, Targets(k=5, max_suppression=0.05)
+        hierarchies, {"age": 1, "sex": 0}, Targets.of(k=5, max_suppression=0.05)
     ).to_dict()
     profile = {"quasi_identifiers": ["age", "sex"], "recipe": recipe, "targets": {"k": 5}}
     try:
@@ -268,7 +268,7 @@ def test_the_attacks_are_reported_with_their_intervals():
 
 def test_the_attacks_after_a_recipe_are_on_the_remediated_table(people):
     hierarchies = {"age": interval_hierarchy(people["age"], [10, 20])}
-    recipe = Recipe.of(hierarchies, {"age": 2}, Targets(k=1, max_suppression=0.0)).to_dict()
+    recipe = Recipe.of(hierarchies, {"age": 2}, Targets.of(k=1, max_suppression=0.0)).to_dict()
     r = build_report(people, {"quasi_identifiers": ["age"], "recipe": recipe})
     before = people.groupby("age", observed=True).size()
     assert r.attacks["linkage"]["result"]["unique"]["successes"] == int((before == 1).sum())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -310,8 +311,14 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
                 "parameters": _params(spec.get("params")),
             }
         )
-    t = recipe.targets
-    limits = {k: t.get(k) for k in ("k", "l", "t", "max_risk", "max_suppression")}
+    from riskcore.criteria import Targets
+
+    targets = Targets.from_dict(recipe.targets)
+    limits: dict[str, Any] = {
+        c.label: int(c.target) if float(c.target).is_integer() else c.target
+        for c in targets.criteria
+    }
+    limits["max_suppression"] = targets.max_suppression
     rows.append(
         {
             "step": "suppression",

@@ -1,0 +1,245 @@
+"""The privacy-model base class, its check result and the registry of every model.
+
+A :class:`Criterion` is a frozen, JSON-ready value (its parameters) that
+decides on an :class:`~riskcore.criteria.evidence.Evidence`: which classes
+break it (:meth:`Criterion.failing`), what the data achieve
+(:meth:`Criterion.achieved`), and, for a model that is a property of the
+whole release rather than of each class, whether the release as a whole
+passes (:meth:`Criterion.release_passes`). ARX's ``PrivacyCriterion`` is the
+model: one class per privacy model, deciding on a grouped class entry, never
+on rows.
+
+Every subclass registers itself under its ``kind`` (:data:`REGISTRY`), which
+is how a criterion is read back from JSON (:func:`criterion_from_dict`) and
+how the common test finds every model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from riskcore._results import Result
+from riskcore.errors import RiskcoreError
+from riskcore.metrics.evidence import Evidence
+
+__all__ = ["REGISTRY", "TOLERANCE", "Check", "Criterion", "criterion_from_dict", "exceeds"]
+
+#: Absolute tolerance of every comparison of a figure with its target (risks, shares, t and
+#: entropies lie in [0, 1] or are logarithms of counts): rounding never decides a verdict.
+TOLERANCE = 1e-12
+
+
+def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
+    """Return whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
+
+    The one rule for thresholds: a figure passes when it is at most its
+    limit, so a record risk of exactly 1/11 passes the threshold 1/11.
+    """
+    return np.asarray(value) > limit + TOLERANCE if isinstance(value, np.ndarray) else (
+        value > limit + TOLERANCE
+    )
+
+
+#: Every privacy model, by its ``kind``.
+REGISTRY: dict[str, type[Criterion]] = {}
+
+
+@dataclass(frozen=True)
+class Check(Result):
+    """One criterion judged on one attribute (or on the quasi-identifiers).
+
+    Attributes
+    ----------
+    kind : str
+        The criterion's kind (:data:`REGISTRY`).
+    label : str
+        Its name in words, with its parameters ("recursive (2,l)-diversity").
+    attribute : str or None
+        The sensitive attribute judged (None: the quasi-identifiers).
+    target : float
+        The target (k, l, t, a threshold; delta's lower bound).
+    achieved : float
+        The value achieved by the classes judged (NaN when there are none).
+    higher_is_safer : bool
+        Which way is better: True for k, l and k-map; False for t and risks.
+    passed : bool
+    failing_classes : int
+        Classes that break it.
+    failing_records : int
+        Records in those classes.
+    target_high : float or None
+        The upper end of a range target (delta-presence), else None.
+    achieved_high : float or None
+        The upper end achieved (delta-presence), else None.
+    note : str
+        Why it failed when no class fails (a whole-release condition), else "".
+    """
+
+    kind: str
+    label: str
+    attribute: str | None
+    target: float
+    achieved: float
+    higher_is_safer: bool
+    passed: bool
+    failing_classes: int
+    failing_records: int
+    target_high: float | None = None
+    achieved_high: float | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Criterion(Result):
+    """A privacy model: a target every class (or the release) must meet.
+
+    Subclasses set ``kind`` (their registry name), ``higher_is_safer`` and,
+    when the model reads a sensitive attribute, ``per_attribute = True`` and
+    an ``attribute`` field (None: every sensitive attribute).
+    """
+
+    kind: ClassVar[str] = ""
+    #: The achieved value is better when higher (k, l) or lower (t, risk).
+    higher_is_safer: ClassVar[bool] = True
+    #: Judged once per sensitive attribute.
+    per_attribute: ClassVar[bool] = False
+    #: Generalizing a class that meets it, or suppressing other classes, never makes it fail
+    #: (k-anonymity, distinct l-diversity, record risk from class sizes): the property Flash
+    #: and OLA use to tag whole chains of the lattice.
+    monotone: ClassVar[bool] = False
+    #: Needs an identified population table's counts (k-map, delta-presence).
+    needs_population_table: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            if cls.kind in REGISTRY:
+                raise TypeError(f"two criteria are registered as {cls.kind!r}")
+            REGISTRY[cls.kind] = cls
+
+    # ------------------------------------------------------------------ words
+
+    @property
+    def label(self) -> str:
+        """Return the model's name with its parameters."""
+        raise NotImplementedError
+
+    @property
+    def target(self) -> float:
+        """Return the target value a class is compared with."""
+        raise NotImplementedError
+
+    @property
+    def target_high(self) -> float | None:
+        """Return the upper end of a range target (None for a single target)."""
+        return None
+
+    # ------------------------------------------------------------------ decisions
+
+    def attributes(self, evidence: Evidence) -> tuple[str | None, ...]:
+        """Return what it is judged on: each sensitive attribute, or (None,) for the QIs."""
+        if not self.per_attribute:
+            return (None,)
+        chosen = getattr(self, "attribute", None)
+        if chosen is None:
+            return evidence.attributes
+        if chosen not in evidence.sensitive:
+            raise RiskcoreError(
+                f"{self.label} names {chosen!r}, which is not a sensitive attribute here"
+            )
+        return (chosen,)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        """Return, per class, whether it breaks the criterion (bool)."""
+        raise NotImplementedError
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        """Return the value the classes achieve (NaN without classes)."""
+        raise NotImplementedError
+
+    def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
+        """Return the upper end achieved, for a range target (None otherwise)."""
+        return None
+
+    def release_passes(self, evidence: Evidence, attribute: str | None) -> tuple[bool, str]:
+        """Return whether the release meets the parts no suppression can fix, and why not.
+
+        Most models are met once every failing class is suppressed: (True,
+        ""). A whole-release model (an average risk) or a failure no record
+        can be removed for (a population class with no released record under
+        delta-presence) says False with the reason.
+        """
+        return True, ""
+
+    def check(self, evidence: Evidence, attribute: str | None) -> Check:
+        """Return the criterion judged on ``evidence`` (every class as it is)."""
+        bad = self.failing(evidence, attribute)
+        whole, why = self.release_passes(evidence, attribute)
+        return Check(
+            kind=self.kind,
+            label=self.label,
+            attribute=attribute,
+            target=float(self.target),
+            achieved=float(self.achieved(evidence, attribute)),
+            higher_is_safer=self.higher_is_safer,
+            passed=bool(not bad.any() and whole),
+            failing_classes=int(bad.sum()),
+            failing_records=int(evidence.records[bad].sum()),
+            target_high=self.target_high,
+            achieved_high=self.achieved_high(evidence, attribute),
+            note=why,
+        )
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the criterion's parameters with its ``kind`` (JSON-ready)."""
+        params = super().to_dict()
+        params.pop("schema_version", None)  # the enclosing targets or profile carry the version
+        return {"kind": self.kind, **params}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Self:
+        """Rebuild the criterion from :meth:`to_dict` (the ``kind`` must be this class's)."""
+        if not isinstance(data, dict):
+            raise RiskcoreError(f"a criterion is a JSON object, not {data!r}")
+        rest = dict(data)
+        kind = rest.pop("kind", cls.kind)
+        if kind != cls.kind:
+            raise RiskcoreError(f"{kind!r} is not {cls.kind!r}")
+        try:
+            return super().from_dict(rest)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise RiskcoreError(f"the criterion {kind!r} is not valid: {exc}") from None
+
+
+def criterion_from_dict(data: Any) -> Criterion:
+    """Return the criterion a :meth:`Criterion.to_dict` wrote, by its ``kind``.
+
+    Raises
+    ------
+    RiskcoreError
+        For an unknown kind or bad parameters, naming them.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise RiskcoreError(f"a criterion is an object with a 'kind', not {data!r}")
+    kind = data["kind"]
+    if kind not in REGISTRY:
+        raise RiskcoreError(
+            f"unknown privacy model {kind!r} (known: {', '.join(sorted(REGISTRY))})"
+        )
+    return REGISTRY[kind].from_dict(data)
+
+
+def minimum(values: np.ndarray) -> float:
+    """Return the minimum, NaN for no values."""
+    return float(values.min()) if len(values) else math.nan
+
+
+def maximum(values: np.ndarray) -> float:
+    """Return the maximum, NaN for no values."""
+    return float(values.max()) if len(values) else math.nan

@@ -1,0 +1,511 @@
+"""The privacy models, one class each, deciding per equivalence class.
+
+Notation: classes j over the quasi-identifiers, f_j the size a class is
+judged by (f_k, the compatible records, under the missing-value policy
+"any"), r_j its records, F_j its population size, tau a risk threshold.
+Every comparison follows one rule (:func:`~riskcore.criteria.base.exceeds`):
+a figure passes when it is at most its limit (a risk of exactly 1/11 meets
+the threshold 1/11).
+
+- :class:`KAnonymity` (Sweeney 2002): class j passes iff f_j >= k.
+- :class:`DistinctLDiversity`, :class:`EntropyLDiversity`,
+  :class:`RecursiveCLDiversity` (Machanavajjhala et al. 2007), per sensitive
+  attribute: distinct values >= l; entropy H_j = -sum_s p(s) ln p(s) >= ln l;
+  counts sorted r_1 >= ... >= r_m satisfy r_1 < c (r_l + ... + r_m).
+- :class:`TCloseness` (Li, Li and Venkatasubramanian 2007): the earth mover's
+  distance of the class's distribution from the release's, equal or ordered
+  ground distance, <= t.
+- :class:`RecordRisk` (El Emam 2013; ARX's risk models): the record
+  re-identification risk of the class's records <= tau: 1/f_j for the
+  prosecutor; for the journalist 1/F_j from a population table or
+  E[1/F_j | f_j] with a sampling fraction or weights (Benedetti and Franconi
+  1998).
+- :class:`AverageRisk` (El Emam's marketer risk; ARX's
+  ``AverageReidentificationRisk``): the release's expected share of records
+  re-identified, (1/n) sum_j r_j risk_j, <= tau. A property of the whole
+  release, not of a class.
+- :class:`KMap` (Sweeney 2002; ARX's ``KMap`` with a population table): every
+  released class matches at least k population members, F_j >= k.
+- :class:`DeltaPresence` (Nergiz, Atzori and Clifton 2007; ARX's
+  ``DPresence``): delta_j = r_j / F_j within [delta_min, delta_max] for every
+  population class, those with no released record having delta_j = 0; such
+  a class cannot be suppressed, so with delta_min > 0 it fails the release
+  (ARX's ``HashGroupify.analyzeAll``).
+
+References
+----------
+.. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy", IJUFKS 10(5), 2002.
+.. [M07] A. Machanavajjhala, D. Kifer, J. Gehrke, M. Venkitasubramaniam, "l-diversity:
+   privacy beyond k-anonymity", ACM TKDD 1(1), 2007.
+.. [L07] N. Li, T. Li, S. Venkatasubramanian, "t-closeness: privacy beyond k-anonymity and
+   l-diversity", ICDE 2007.
+.. [E13] K. El Emam, Guide to the De-Identification of Personal Health Information, 2013.
+.. [BF98] R. Benedetti, L. Franconi, "Statistical and technological solutions for controlled
+   data dissemination", NTTS 1998.
+.. [N07] M. E. Nergiz, M. Atzori, C. Clifton, "Hiding the presence of individuals from shared
+   databases", SIGMOD 2007.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
+from riskcore.errors import RiskcoreError
+from riskcore.metrics.evidence import Evidence
+
+__all__ = [
+    "AverageRisk",
+    "DeltaPresence",
+    "DistinctLDiversity",
+    "EntropyLDiversity",
+    "KAnonymity",
+    "KMap",
+    "RecordRisk",
+    "RecursiveCLDiversity",
+    "TCloseness",
+]
+
+
+def _whole(name: str, value: object, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise RiskcoreError(f"{name} must be a whole number of at least {low}, not {value!r}")
+    return int(value)
+
+
+def _share(name: str, value: object, *, open_low: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise RiskcoreError(f"{name} must be a number, not {value!r}")
+    v = float(value)
+    if not (0 < v <= 1 if open_low else 0 <= v <= 1):
+        raise RiskcoreError(f"{name} must lie in {'(0, 1]' if open_low else '[0, 1]'}, not {v!r}")
+    return v
+
+
+def _distance(evidence: Evidence, attribute: str, chosen: str | None) -> str:
+    return chosen or evidence.sensitive[attribute].distance
+
+
+def _no_class(evidence: Evidence) -> np.ndarray:
+    return np.zeros(evidence.n_classes, dtype=bool)
+
+
+@dataclass(frozen=True)
+class KAnonymity(Criterion):
+    """k-anonymity [S02]_: every class of at least k records.
+
+    Attributes
+    ----------
+    k : int
+        Smallest class size allowed (at least 1).
+    """
+
+    kind: ClassVar[str] = "k-anonymity"
+    monotone: ClassVar[bool] = True
+    k: int = 2
+
+    def __post_init__(self) -> None:
+        _whole("k", self.k)
+
+    @property
+    def label(self) -> str:
+        return "k-anonymity"
+
+    @property
+    def target(self) -> float:
+        return float(self.k)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        result: np.ndarray = evidence.sizes < self.k
+        return result
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        return minimum(evidence.sizes)
+
+
+@dataclass(frozen=True)
+class DistinctLDiversity(Criterion):
+    """Distinct l-diversity [M07]_: at least l distinct sensitive values in every class.
+
+    Attributes
+    ----------
+    l : int
+    attribute : str or None
+        The sensitive attribute (None: every sensitive attribute).
+    """
+
+    kind: ClassVar[str] = "distinct-l-diversity"
+    per_attribute: ClassVar[bool] = True
+    monotone: ClassVar[bool] = True
+    l: int = 2  # noqa: E741 - the paper's name
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        _whole("l", self.l)
+
+    @property
+    def label(self) -> str:
+        return "distinct l-diversity"
+
+    @property
+    def target(self) -> float:
+        return float(self.l)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101 - per attribute
+        result: np.ndarray = evidence.distinct(attribute) < self.l
+        return result
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        assert attribute is not None  # noqa: S101
+        return minimum(evidence.distinct(attribute))
+
+
+@dataclass(frozen=True)
+class EntropyLDiversity(Criterion):
+    """Entropy l-diversity [M07]_: H_j = -sum_s p(s) ln p(s) >= ln l in every class.
+
+    A class of m equally frequent values has entropy l = m exactly.
+
+    Attributes
+    ----------
+    l : float
+        At least 1.
+    attribute : str or None
+    """
+
+    kind: ClassVar[str] = "entropy-l-diversity"
+    per_attribute: ClassVar[bool] = True
+    l: float = 2.0  # noqa: E741
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.l, bool) or not isinstance(self.l, (int, float)) or self.l < 1:
+            raise RiskcoreError(f"l must be a number of at least 1, not {self.l!r}")
+
+    @property
+    def label(self) -> str:
+        return "entropy l-diversity"
+
+    @property
+    def target(self) -> float:
+        return float(self.l)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101
+        result: np.ndarray = evidence.entropy(attribute) < math.log(self.l) - TOLERANCE
+        return result
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        assert attribute is not None  # noqa: S101
+        h = evidence.entropy(attribute)
+        return math.exp(float(h.min())) if len(h) else math.nan
+
+
+@dataclass(frozen=True)
+class RecursiveCLDiversity(Criterion):
+    """Recursive (c,l)-diversity [M07]_: r_1 < c (r_l + r_{l+1} + ... + r_m) in every class.
+
+    With a class's counts sorted r_1 >= r_2 >= ... >= r_m. The achieved value
+    is the largest l every class satisfies for this c. Hand check: counts
+    (5, 1, 1) satisfy (c, 3) only for c > 5.
+
+    Attributes
+    ----------
+    c : float
+        Positive.
+    l : int
+    attribute : str or None
+    """
+
+    kind: ClassVar[str] = "recursive-cl-diversity"
+    per_attribute: ClassVar[bool] = True
+    c: float = 2.0
+    l: int = 2  # noqa: E741
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        _whole("l", self.l)
+        if isinstance(self.c, bool) or not isinstance(self.c, (int, float)) or not self.c > 0:
+            raise RiskcoreError(f"c must be a positive number, not {self.c!r}")
+
+    @property
+    def label(self) -> str:
+        return f"recursive ({self.c:g},l)-diversity"
+
+    @property
+    def target(self) -> float:
+        return float(self.l)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101
+        result: np.ndarray = evidence.recursive(attribute, float(self.c)) < self.l
+        return result
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        assert attribute is not None  # noqa: S101
+        return minimum(evidence.recursive(attribute, float(self.c)))
+
+
+@dataclass(frozen=True)
+class TCloseness(Criterion):
+    """t-closeness [L07]_: every class's distribution within t of the release's.
+
+    D[P_j, Q], the earth mover's distance with the equal ground distance
+    (categories: half the L1 distance) or the ordered one (over the ranked
+    values: (1/(m-1)) sum_i |sum_{k<=i} (p_k - q_k)|). Q is the distribution
+    of the records judged together (the release, once classes are
+    suppressed).
+
+    Attributes
+    ----------
+    t : float
+        In [0, 1].
+    attribute : str or None
+    distance : {"equal", "ordered"} or None
+        None: the attribute's distance in the assessment (ordered for
+        numbers and ordered values, equal for categories).
+    """
+
+    kind: ClassVar[str] = "t-closeness"
+    higher_is_safer: ClassVar[bool] = False
+    per_attribute: ClassVar[bool] = True
+    t: float = 0.2
+    attribute: str | None = None
+    distance: Literal["equal", "ordered"] | None = None
+
+    def __post_init__(self) -> None:
+        _share("t", self.t)
+        if self.distance not in (None, "equal", "ordered"):
+            raise RiskcoreError(f"the distance is 'equal' or 'ordered', not {self.distance!r}")
+
+    @property
+    def label(self) -> str:
+        return "t-closeness" + (f" ({self.distance} distance)" if self.distance else "")
+
+    @property
+    def target(self) -> float:
+        return float(self.t)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101
+        d = _distance(evidence, attribute, self.distance)
+        return np.asarray(exceeds(evidence.t(attribute, d), self.t), dtype=bool)
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        assert attribute is not None  # noqa: S101
+        d = _distance(evidence, attribute, self.distance)
+        return maximum(evidence.t(attribute, d))
+
+    def check(self, evidence: Evidence, attribute: str | None) -> Check:
+        out = super().check(evidence, attribute)
+        assert attribute is not None  # noqa: S101
+        d = _distance(evidence, attribute, self.distance)
+        return Check(**{**out.__dict__, "label": f"t-closeness ({d} distance)"})
+
+
+RiskModel = Literal["prosecutor", "journalist"]
+
+
+@dataclass(frozen=True)
+class RecordRisk(Criterion):
+    """Highest record re-identification risk [E13]_: every record's risk at most tau.
+
+    Prosecutor: 1/f_j. Journalist: 1/F_j from a population table, or
+    E[1/F_j | f_j] of the individual-risk model from a sampling fraction or
+    sampling weights [BF98]_ (without a population model the journalist's risk
+    is the prosecutor's). The prosecutor's threshold 1/k accepts exactly the
+    classes of k records or more.
+
+    Attributes
+    ----------
+    threshold : float
+        tau in (0, 1].
+    model : {"prosecutor", "journalist"}
+    """
+
+    kind: ClassVar[str] = "record-risk"
+    higher_is_safer: ClassVar[bool] = False
+    threshold: float = 1 / 11
+    model: RiskModel = "prosecutor"
+
+    def __post_init__(self) -> None:
+        _share("threshold", self.threshold, open_low=True)
+        if self.model not in ("prosecutor", "journalist"):
+            raise RiskcoreError(
+                f"the attacker model is 'prosecutor' or 'journalist', not {self.model!r} "
+                "(the marketer's is an average: AverageRisk)"
+            )
+
+    @property
+    def label(self) -> str:
+        return f"highest record risk ({self.model})"
+
+    @property
+    def target(self) -> float:
+        return float(self.threshold)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return np.asarray(exceeds(evidence.record_risk(self.model), self.threshold), dtype=bool)
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        return maximum(evidence.record_risk(self.model))
+
+
+@dataclass(frozen=True)
+class AverageRisk(Criterion):
+    """The marketer's risk [E13]_: the expected share of records re-identified, at most tau.
+
+    (1/n) sum_j r_j risk_j with the journalist's record risk (1/f_j without a
+    population model: then J/n, the classes per record). A property of the
+    whole release: suppressing one class does not decide it.
+
+    Attributes
+    ----------
+    threshold : float
+        tau in (0, 1].
+    """
+
+    kind: ClassVar[str] = "average-risk"
+    higher_is_safer: ClassVar[bool] = False
+    threshold: float = 0.05
+
+    def __post_init__(self) -> None:
+        _share("threshold", self.threshold, open_low=True)
+
+    @property
+    def label(self) -> str:
+        return "average record risk (marketer)"
+
+    @property
+    def target(self) -> float:
+        return float(self.threshold)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return _no_class(evidence)
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        n = evidence.n_records
+        if n == 0:
+            return math.nan
+        risk = evidence.record_risk("journalist")
+        return float((evidence.records * risk).sum() / n)
+
+    def release_passes(
+        self, evidence: Evidence, attribute: str | None
+    ) -> tuple[bool, str]:
+        rate = self.achieved(evidence, attribute)
+        if not math.isnan(rate) and exceeds(rate, self.threshold):
+            return False, f"the release's average risk {rate:.4g} is above {self.threshold:.4g}"
+        return True, ""
+
+
+def _counts(evidence: Evidence, label: str) -> np.ndarray:
+    if evidence.population_counts is None:
+        raise RiskcoreError(f"{label} needs an identified population table over the same QIs")
+    return evidence.population_counts
+
+
+@dataclass(frozen=True)
+class KMap(Criterion):
+    """k-map [S02]_: every released class matches at least k members of the population table.
+
+    ARX's ``KMap`` with an explicit population: F_j >= k for every class with
+    a released record.
+
+    Attributes
+    ----------
+    k : int
+    """
+
+    kind: ClassVar[str] = "k-map"
+    needs_population_table: ClassVar[bool] = True
+    k: int = 2
+
+    def __post_init__(self) -> None:
+        _whole("k", self.k)
+
+    @property
+    def label(self) -> str:
+        return "k-map"
+
+    @property
+    def target(self) -> float:
+        return float(self.k)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        result: np.ndarray = _counts(evidence, "k-map") < self.k
+        return result
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        return minimum(_counts(evidence, "k-map"))
+
+
+@dataclass(frozen=True)
+class DeltaPresence(Criterion):
+    """delta-presence [N07]_: delta_j = r_j / F_j within [delta_min, delta_max] in every class.
+
+    Over every class of the population table: a class with no released
+    record has delta_j = 0 and, with delta_min > 0, fails; it has no record to
+    suppress, so it fails the release (ARX).
+
+    Attributes
+    ----------
+    delta_min, delta_max : float
+        0 <= delta_min <= delta_max <= 1.
+    """
+
+    kind: ClassVar[str] = "delta-presence"
+    higher_is_safer: ClassVar[bool] = False
+    needs_population_table: ClassVar[bool] = True
+    delta_min: float = 0.0
+    delta_max: float = 0.5
+
+    def __post_init__(self) -> None:
+        _share("delta_min", self.delta_min)
+        _share("delta_max", self.delta_max)
+        if self.delta_min > self.delta_max:
+            raise RiskcoreError("delta_min cannot be above delta_max")
+
+    @property
+    def label(self) -> str:
+        return "delta-presence"
+
+    @property
+    def target(self) -> float:
+        return float(self.delta_min)
+
+    @property
+    def target_high(self) -> float | None:
+        return float(self.delta_max)
+
+    def _delta(self, evidence: Evidence) -> np.ndarray:
+        big_f = _counts(evidence, "delta-presence").astype(np.float64)
+        return evidence.records / np.maximum(big_f, 1.0)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        d = self._delta(evidence)
+        return np.asarray(exceeds(d, self.delta_max) | (d < self.delta_min - TOLERANCE))
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        if evidence.absent_population:
+            return 0.0
+        return minimum(self._delta(evidence))
+
+    def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
+        return maximum(self._delta(evidence))
+
+    def release_passes(
+        self, evidence: Evidence, attribute: str | None
+    ) -> tuple[bool, str]:
+        if evidence.absent_population and self.delta_min > TOLERANCE:
+            n = evidence.absent_population
+            return False, (
+                f"{n:,} population class{'es' if n != 1 else ''} with no released record "
+                f"(delta = 0, below {self.delta_min:g}) cannot be suppressed"
+            )
+        return True, ""

@@ -1,0 +1,197 @@
+"""The one verdict: every target judged by its criterion, with ARX's suppression semantics.
+
+:func:`evaluate` is the only place a release is passed or failed. Every
+consumer calls it: the Anonymity page and the report on a table as it is,
+the lattice search and the Remediate page on a generalization with the
+suppression it needs, the records table for each record's failing targets,
+the command line's ``--fail-on-targets``.
+
+A table judged *as it is* passes when no class breaks any criterion and every
+whole-release condition holds. A generalization judged *with suppression*
+(ARX, Prasser et al. 2014) suppresses the records of every class that breaks
+a criterion; it passes when those records are within the limit and the
+release that remains meets every criterion, judged again on the release
+itself (t-closeness measured against the release's own distribution, the
+marketer's average over the release, and under the missing-value policy
+"any" the compatible sets within the release): the verdict is on what is
+released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from riskcore._results import NOT_IN_JSON, Result
+from riskcore.criteria.base import Check, Criterion
+from riskcore.criteria.targets import Targets
+from riskcore.metrics.evidence import Evidence
+
+__all__ = ["Verdict", "class_failures", "evaluate"]
+
+
+def _no_bools() -> np.ndarray:
+    return np.zeros(0, dtype=bool)
+
+
+@dataclass(frozen=True)
+class Verdict(Result):
+    """Whether a release meets its targets, with every check.
+
+    Attributes
+    ----------
+    passed : bool
+    checks : tuple of Check
+        One per criterion and sensitive attribute, judged on the release
+        (the table as it is, or what remains after suppression).
+    n_records : int
+        Records of the table judged (before any suppression).
+    released : int
+        Records released (n_records minus suppressed).
+    suppressed : int
+        Records of the classes suppressed to meet the targets (0 for a table
+        judged as it is).
+    suppressed_classes : int
+    max_suppression : float
+        The limit, as a share of n_records (0 for a table judged as it is).
+    within_limit : bool
+        Whether the records that break a target fit the limit.
+    needed : int
+        Records in classes that break a target before suppression.
+    not_applicable : tuple of str
+        Criteria that had nothing to judge (an l or t target with no
+        sensitive attribute), by label.
+    suppression : bool
+        True for a generalization judged with suppression; False for a table
+        judged as it is.
+    failing : numpy.ndarray
+        Per class of the evidence, whether it breaks a target (not in JSON).
+    """
+
+    passed: bool
+    checks: tuple[Check, ...]
+    n_records: int
+    released: int
+    suppressed: int
+    suppressed_classes: int
+    max_suppression: float
+    within_limit: bool
+    needed: int
+    not_applicable: tuple[str, ...] = ()
+    suppression: bool = False
+    failing: np.ndarray = field(
+        default_factory=_no_bools, repr=False, compare=False, metadata=NOT_IN_JSON
+    )
+
+    @property
+    def failed(self) -> tuple[Check, ...]:
+        """Return the checks that failed."""
+        return tuple(c for c in self.checks if not c.passed)
+
+
+def _criteria(targets: Targets | Iterable[Criterion]) -> tuple[tuple[Criterion, ...], float]:
+    if isinstance(targets, Targets):
+        return targets.criteria, targets.max_suppression
+    return tuple(targets), 0.0
+
+
+def class_failures(
+    targets: Targets | Iterable[Criterion], evidence: Evidence
+) -> list[tuple[Criterion, str | None, np.ndarray]]:
+    """Return, per criterion and attribute judged, the classes that break it (bool masks).
+
+    Parameters
+    ----------
+    targets : Targets or iterable of Criterion
+    evidence : Evidence
+
+    Returns
+    -------
+    list of (Criterion, str or None, numpy.ndarray)
+        In the order of the criteria, then of the sensitive attributes.
+    """
+    out = []
+    for crit in _criteria(targets)[0]:
+        for attribute in crit.attributes(evidence):
+            out.append((crit, attribute, np.asarray(crit.failing(evidence, attribute), bool)))
+    return out
+
+
+def _checks(criteria: tuple[Criterion, ...], evidence: Evidence) -> tuple[Check, ...]:
+    return tuple(c.check(evidence, a) for c in criteria for a in c.attributes(evidence))
+
+
+def evaluate(
+    targets: Targets | Iterable[Criterion],
+    evidence: Evidence,
+    *,
+    suppress: bool = False,
+) -> Verdict:
+    """Judge a release against its targets: the only pass / fail of riskcore.
+
+    Parameters
+    ----------
+    targets : Targets or iterable of Criterion
+    evidence : Evidence
+        The classes judged (:meth:`riskcore.metrics.Assessment.evidence`, a
+        lattice node's, ...).
+    suppress : bool, default False
+        False: judge the table as it is (nothing suppressed). True: suppress
+        the records of every class breaking a target, within the targets'
+        ``max_suppression``, and judge the release that remains.
+
+    Returns
+    -------
+    Verdict
+    """
+    criteria, limit = _criteria(targets)
+    n = evidence.n_records
+    failing = np.zeros(evidence.n_classes, dtype=bool)
+    not_applicable = []
+    for crit in criteria:
+        attributes = crit.attributes(evidence)
+        if not attributes:
+            not_applicable.append(crit.label)
+        for attribute in attributes:
+            failing |= np.asarray(crit.failing(evidence, attribute), dtype=bool)
+    needed = int(evidence.records[failing].sum())
+    if not suppress:
+        checks = _checks(criteria, evidence)
+        return Verdict(
+            passed=all(c.passed for c in checks) and n > 0,
+            checks=checks,
+            n_records=n,
+            released=n,
+            suppressed=0,
+            suppressed_classes=0,
+            max_suppression=0.0,
+            within_limit=needed == 0,
+            needed=needed,
+            not_applicable=tuple(not_applicable),
+            suppression=False,
+            failing=failing,
+        )
+    within = needed <= limit * n + 1e-9
+    if within and failing.any():
+        released = evidence.restrict(~failing)
+        checks = _checks(criteria, released)
+    else:  # nothing to suppress, or too much: the checks of the table as it is
+        released = evidence
+        checks = _checks(criteria, evidence)
+    kept = n - needed if within else n
+    return Verdict(
+        passed=within and kept > 0 and all(c.passed for c in checks),
+        checks=checks,
+        n_records=n,
+        released=kept,
+        suppressed=needed if within else 0,
+        suppressed_classes=int(failing.sum()) if within else 0,
+        max_suppression=limit,
+        within_limit=within,
+        needed=needed,
+        not_applicable=tuple(not_applicable),
+        suppression=True,
+        failing=failing,
+    )

@@ -1,0 +1,449 @@
+"""What every privacy model decides on: the classes of one grouping, from the engine contract.
+
+An :class:`Evidence` is ARX's "groupify" in riskcore's terms: one entry per
+equivalence class over the quasi-identifiers, holding what the privacy models
+(:mod:`riskcore.criteria.models`) read and nothing about rows:
+
+- ``records``: the records of each class (the classes of the ``"own"``
+  partition, disjoint; records of a failing class are what suppression
+  removes);
+- the size each class is *judged* by: f_j, or f_k under the missing-value
+  policy ``"any"`` (:mod:`riskcore.metrics.missing`: a record is judged with
+  every record compatible with it);
+- per sensitive attribute, the sparse class x value contingency (of the
+  compatible sets under ``"any"``), with the ground distance and value order
+  of its t-closeness;
+- optionally the population: F_j estimated from a sampling fraction or
+  sampling weights (record risk E[1/F_j | f_j], Benedetti and Franconi
+  1998), or counted in a population table (record risk 1/F_j); and the
+  counts of an identified population table over the same classes (k-map,
+  delta-presence), with the population classes that have no released record.
+
+The same object comes from :func:`riskcore.metrics.assess` (a table as it is),
+from a lattice node (:mod:`riskcore.deidentify.lattice`, the classes of a
+generalization) and from the records table; :meth:`Evidence.restrict` keeps
+some classes (the release after suppression) and recomputes what depends on
+the whole release: the table-wide distribution Q of t-closeness, and under
+``"any"`` the compatible sets (a suppressed record no longer matches anyone).
+
+Per-class figures are computed once per evidence and kept (a model asked
+again, or two models reading the same figure, reuse them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from riskcore.engine import ClassTable, Contingency
+from riskcore.errors import RiskcoreError
+from riskcore.metrics.diversity import (
+    distinct_l_per_class,
+    entropy_per_class,
+    recursive_l_per_class,
+    t_closeness_per_class,
+)
+from riskcore.metrics.missing import (
+    MissingPolicy,
+    check_missing,
+    compatible_contingency,
+    compatible_sizes,
+    known_mask,
+)
+from riskcore.metrics.population import individual_risk, weighted_individual_risk
+
+__all__ = ["Evidence", "PopulationEvidence", "SensitiveEvidence"]
+
+
+def _same(value: np.ndarray) -> np.ndarray:
+    return value
+
+PopulationModel = Literal["fraction", "weights", "table"]
+
+
+@dataclass(frozen=True, eq=False)
+class SensitiveEvidence:
+    """One sensitive attribute's contingency with how its t-closeness is measured.
+
+    Attributes
+    ----------
+    table : Contingency
+        The ``"own"`` classes x values table.
+    distance : {"ordered", "equal"}
+        Ground distance of t-closeness.
+    order : tuple or None
+        The values lowest first, for the ordered distance of text.
+    """
+
+    table: Contingency
+    distance: Literal["ordered", "equal"]
+    order: tuple[Any, ...] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class PopulationEvidence:
+    """The population model of the journalist's record risk, per ``"own"`` class.
+
+    Attributes
+    ----------
+    model : {"fraction", "weights", "table"}
+        F_j estimated as f_j / pi (a sampling fraction), as the sum of the
+        sampling weights of the class's records, or counted in a population
+        table.
+    sampling_fraction : float or None
+        pi, for ``"fraction"``.
+    weight_sums : numpy.ndarray or None
+        Sum of the sampling weights of each class's records, for ``"weights"``.
+    table_counts : numpy.ndarray or None
+        F_j of each class counted in the population table (compatible rows
+        under ``"any"``), for ``"table"``; suppression does not change them.
+    """
+
+    model: PopulationModel
+    sampling_fraction: float | None = None
+    weight_sums: np.ndarray | None = None
+    table_counts: np.ndarray | None = None
+
+    def restrict(self, keep: np.ndarray) -> PopulationEvidence:
+        """Return the model for the classes ``keep`` (a boolean mask)."""
+        return replace(
+            self,
+            weight_sums=None if self.weight_sums is None else self.weight_sums[keep],
+            table_counts=None if self.table_counts is None else self.table_counts[keep],
+        )
+
+
+def _restrict_table(table: Contingency, keep: np.ndarray, new_id: np.ndarray) -> Contingency:
+    """Return ``table`` over the kept classes, renumbered, with Q the kept records' totals."""
+    cells = keep[table.cell_class]
+    cc, cv, cn = table.cell_class[cells], table.cell_value[cells], table.cell_count[cells]
+    totals = np.bincount(cv, weights=cn, minlength=len(table.value_totals)).astype(np.int64)
+    return Contingency(
+        table.attribute,
+        new_id[cc],
+        cv,
+        cn,
+        table.class_sizes[keep],
+        totals,
+        table.ordered,
+        table.labels,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Evidence:
+    """The classes of one grouping, as the privacy models read them.
+
+    Attributes
+    ----------
+    records : numpy.ndarray
+        int64 records per class (the ``"own"`` classes, disjoint; 0 for a
+        population class with no released record).
+    sensitive : mapping of str to SensitiveEvidence
+    missing : {"own", "any"}
+        The missing-value policy the classes are judged under.
+    classes : ClassTable or None
+        The ``"own"`` class table (QI codes); needed under ``"any"`` only.
+    population : PopulationEvidence or None
+        The population model of the journalist's risk (None: the data are
+        taken as the population, F_j = f_j).
+    population_counts : numpy.ndarray or None
+        Per class, its members in an identified population table (k-map,
+        delta-presence).
+    absent_population : int
+        Population classes with no released record (delta = 0; they cannot be
+        suppressed, ARX's rule).
+    absent_population_records : int
+        Population members in those classes.
+    """
+
+    records: np.ndarray
+    sensitive: Mapping[str, SensitiveEvidence] = field(default_factory=dict)
+    missing: MissingPolicy = "own"
+    classes: ClassTable | None = None
+    population: PopulationEvidence | None = None
+    population_counts: np.ndarray | None = None
+    absent_population: int = 0
+    absent_population_records: int = 0
+    _cache: dict[Hashable, Any] = field(default_factory=dict, repr=False, init=False)
+
+    def __post_init__(self) -> None:
+        check_missing(self.missing)
+        if self.missing == "any" and self.classes is None:
+            raise RiskcoreError("the missing-value policy 'any' needs the class table")
+        n = len(self.records)
+        for s in self.sensitive.values():
+            if len(s.table.class_sizes) != n:
+                raise ValueError("every contingency needs one class per class of the evidence")
+        if self.population_counts is not None and len(self.population_counts) != n:
+            raise ValueError("population_counts needs one entry per class")
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def n_classes(self) -> int:
+        """Return the number of classes."""
+        return len(self.records)
+
+    @property
+    def n_records(self) -> int:
+        """Return n, the records of every class."""
+        return int(self.records.sum())
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        """Return the sensitive attributes, in order."""
+        return tuple(self.sensitive)
+
+    def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """Return the figure under ``key``, computing it once (per-class arrays, read-only)."""
+        if key not in self._cache:
+            value = compute()
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            self._cache[key] = value
+        return self._cache[key]
+
+    def _matching(self) -> bool:
+        """Return True when the classes are judged by their compatible sets ("any" with a
+        missing value somewhere)."""
+        classes = self.classes
+        if self.missing != "any" or classes is None:
+            return False
+        return bool(self.cached("has_missing", lambda: not known_mask(classes).all()))
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Return the size each class is judged by: f_j, or f_k under ``"any"``."""
+        if not self._matching():
+            return self.records
+        classes = self.classes
+        assert classes is not None  # noqa: S101 - _matching checked it
+        result: np.ndarray = self.cached("sizes", lambda: compatible_sizes(classes))
+        return result
+
+    def table(self, attribute: str) -> Contingency:
+        """Return the contingency each class of ``attribute`` is judged by (compatible sets
+        under ``"any"``)."""
+        if attribute not in self.sensitive:
+            raise RiskcoreError(f"{attribute!r} is not a sensitive attribute of this assessment")
+        own = self.sensitive[attribute].table
+        if not self._matching():
+            return own
+        classes = self.classes
+        assert classes is not None  # noqa: S101
+        result: Contingency = self.cached(
+            ("table", attribute), lambda: compatible_contingency(classes, own)
+        )
+        return result
+
+    def population_sizes(self) -> np.ndarray | None:
+        """Return F_j per class for the journalist (None without a population model)."""
+        pop = self.population
+        if pop is None:
+            return None
+
+        def compute() -> np.ndarray:
+            f = self.sizes.astype(np.float64)
+            if pop.model == "fraction":
+                assert pop.sampling_fraction is not None  # noqa: S101
+                return np.maximum(f / pop.sampling_fraction, f)
+            if pop.model == "weights":
+                assert pop.weight_sums is not None  # noqa: S101
+                w = pop.weight_sums
+                if self._matching():
+                    assert self.classes is not None  # noqa: S101
+                    w = compatible_sizes(self.classes, w)
+                out: np.ndarray = np.maximum(w, f)
+                return out
+            assert pop.table_counts is not None  # noqa: S101
+            counted: np.ndarray = np.maximum(pop.table_counts, f)
+            return counted
+
+        result: np.ndarray = self.cached("population_sizes", compute)
+        return result
+
+    def record_risk(self, model: Literal["prosecutor", "journalist"]) -> np.ndarray:
+        """Return each class's record re-identification risk under the attacker ``model``.
+
+        Prosecutor: 1/f_j (the judged size). Journalist: 1/F_j from a population
+        table, or E[1/F_j | f_j] of the individual-risk model with a sampling
+        fraction or sampling weights (Benedetti and Franconi 1998), never
+        1/(f_j / pi); without a population model it equals the prosecutor's.
+        """
+
+        def compute() -> np.ndarray:
+            f = self.sizes.astype(np.float64)
+            pop = self.population
+            if model == "prosecutor" or pop is None:
+                with np.errstate(divide="ignore"):
+                    return np.where(f > 0, 1.0 / np.maximum(f, 1.0), 0.0)
+            big_f = self.population_sizes()
+            assert big_f is not None  # noqa: S101
+            if pop.model == "fraction":
+                assert pop.sampling_fraction is not None  # noqa: S101
+                return np.asarray(individual_risk(self.sizes, pop.sampling_fraction))
+            if pop.model == "weights":
+                return np.asarray(weighted_individual_risk(self.sizes, big_f, method="exact"))
+            return 1.0 / big_f
+
+        result: np.ndarray = self.cached(("risk", model), compute)
+        return result
+
+    # ------------------------------------------------------------------ per-class figures
+
+    def distinct(self, attribute: str) -> np.ndarray:
+        """Return the distinct sensitive values of each class (Machanavajjhala et al. 2007)."""
+        result: np.ndarray = self.cached(
+            ("distinct", attribute), lambda: distinct_l_per_class(self.table(attribute))
+        )
+        return result
+
+    def entropy(self, attribute: str) -> np.ndarray:
+        """Return each class's entropy H_j = -sum_s p(s) ln p(s), in nats."""
+        result: np.ndarray = self.cached(
+            ("entropy", attribute), lambda: entropy_per_class(self.table(attribute))
+        )
+        return result
+
+    def recursive(self, attribute: str, c: float) -> np.ndarray:
+        """Return the largest l each class is recursive (c,l)-diverse for."""
+        result: np.ndarray = self.cached(
+            ("recursive", attribute, float(c)),
+            lambda: recursive_l_per_class(self.table(attribute), float(c)),
+        )
+        return result
+
+    def t(self, attribute: str, distance: str | None = None) -> np.ndarray:
+        """Return each class's t-closeness distance from the table's distribution.
+
+        ``distance`` defaults to the attribute's (:class:`SensitiveEvidence`);
+        the ordered distance uses the attribute's value order.
+        """
+        s = self.sensitive[attribute]
+        d = distance or s.distance
+
+        def compute() -> np.ndarray:
+            order = s.order if d == "ordered" else None
+            return t_closeness_per_class(self.table(attribute), d, order=order)  # type: ignore[arg-type]
+
+        result: np.ndarray = self.cached(("t", attribute, d), compute)
+        return result
+
+    def seed(
+        self, attribute: str, per_class: Mapping[str, np.ndarray], *, c: float, distance: str
+    ) -> None:
+        """Keep per-class figures an assessment already computed on these classes.
+
+        ``per_class`` as :attr:`riskcore.metrics.DiversityResult.per_class`:
+        ``distinct``, ``entropy``, ``recursive_l`` (for ``c``) and ``t`` (for
+        ``distance``), computed on :meth:`table` of ``attribute``.
+        """
+        for key, name in (
+            (("distinct", attribute), "distinct"),
+            (("entropy", attribute), "entropy"),
+            (("recursive", attribute, float(c)), "recursive_l"),
+            (("t", attribute, distance), "t"),
+        ):
+            value: np.ndarray = per_class[name]
+            self.cached(key, functools.partial(_same, value))
+
+    # ------------------------------------------------------------------ the release
+
+    def restrict(self, keep: np.ndarray) -> Evidence:
+        """Return the evidence of the kept classes: the release after suppression.
+
+        Classes are renumbered in order. The table-wide distribution of each
+        sensitive attribute (Q of t-closeness) becomes that of the kept
+        records, and under ``"any"`` the compatible sets are those within the
+        kept records: what a reader of the release sees. Population counts
+        (fixed by the population) are kept as they are.
+
+        Parameters
+        ----------
+        keep : numpy.ndarray
+            bool per class.
+
+        Returns
+        -------
+        Evidence
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if len(keep) != self.n_classes:
+            raise ValueError("keep needs one entry per class")
+        new_id = np.cumsum(keep) - 1
+        classes = None
+        if self.classes is not None:
+            c = self.classes
+            classes = ClassTable(
+                c.qis,
+                c.sizes[keep],
+                tuple(np.asarray(k)[keep] for k in c.keys),
+                c.labels,
+            )
+        return Evidence(
+            records=self.records[keep],
+            sensitive={
+                a: replace(s, table=_restrict_table(s.table, keep, new_id))
+                for a, s in self.sensitive.items()
+            },
+            missing=self.missing,
+            classes=classes,
+            population=None if self.population is None else self.population.restrict(keep),
+            population_counts=None
+            if self.population_counts is None
+            else self.population_counts[keep],
+            absent_population=self.absent_population,
+            absent_population_records=self.absent_population_records,
+        )
+
+    @classmethod
+    def of(
+        cls,
+        classes: ClassTable,
+        tables: Mapping[str, Contingency] | None = None,
+        *,
+        missing: MissingPolicy = "own",
+        distance: Mapping[str, str] | None = None,
+        order: Mapping[str, Sequence[Any] | None] | None = None,
+        population: PopulationEvidence | None = None,
+    ) -> Evidence:
+        """Build the evidence of a tabulation (the engine contract's class table and tables).
+
+        Parameters
+        ----------
+        classes : ClassTable
+            The ``"own"`` classes.
+        tables : mapping of str to Contingency, optional
+            One per sensitive attribute, numbered as ``classes``.
+        missing : {"own", "any"}, default "own"
+        distance : mapping of str to {"ordered", "equal"}, optional
+            Per attribute; default ordered when the table's codes are ordered.
+        order : mapping of str to sequence, optional
+            Per attribute, its values lowest first (ordered distance of text).
+        population : PopulationEvidence, optional
+
+        Returns
+        -------
+        Evidence
+        """
+        dist = dict(distance or {})
+        orders = dict(order or {})
+        sens = {}
+        for a, t in (tables or {}).items():
+            d = dist.get(a) or ("ordered" if t.ordered or orders.get(a) is not None else "equal")
+            if d not in ("ordered", "equal"):
+                raise RiskcoreError(f"the distance of {a!r} is 'ordered' or 'equal', not {d!r}")
+            o = orders.get(a)
+            sens[a] = SensitiveEvidence(t, d, None if o is None else tuple(o))  # type: ignore[arg-type]
+        return cls(
+            records=np.asarray(classes.sizes, dtype=np.int64),
+            sensitive=sens,
+            missing=check_missing(missing),
+            classes=classes,
+            population=population,
+        )

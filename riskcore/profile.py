@@ -1,0 +1,354 @@
+"""The one assessment profile: everything an assessment is judged and remediated under.
+
+A :class:`Profile` holds the column roles, the targets (privacy models and
+the suppression limit, :class:`riskcore.criteria.Targets`), the missing-value
+policy, the population model (a sampling fraction; sampling weights are a
+column role), the value orders and t-closeness distances of the sensitive
+attributes, a reference to a population table (its name and fingerprint,
+never its rows) and the full remediation recipe, masking steps included with
+their parameters and the key's check value (never the key). It is frozen and
+validated once, here; the app keeps one in its session, the command line
+reads it with ``--profile`` and writes it with ``assess --profile-out``, the
+report and saved assessments store it. Every reader and writer goes through
+:meth:`Profile.read` and :meth:`Profile.to_json`.
+
+Versions: this writes version 2, ``{"riskcore_profile": 2, "roles": {...},
+"targets": {...}, ...}``. Version 1 (a Data page role profile with the
+report's optional keys ``targets``, ``c``, ``sampling_fraction``, ``recipe``,
+``ledger`` and ``missing`` beside the roles) still loads: its ``l`` is distinct
+l, its thresholds 0.33 and 0.09 (which stood for k = 3 and k = 11) become 1/3
+and 1/11, and without a threshold it had the default 0.09, now 1/11.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Literal, Self
+
+from riskcore._results import Result, dumps
+from riskcore.criteria import Targets
+from riskcore.deidentify.recipe import Recipe
+from riskcore.errors import RiskcoreError, RolesError
+from riskcore.metrics.missing import MISSING_POLICIES
+from riskcore.roles import ColumnRoles
+
+__all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile"]
+
+#: Version of the profile JSON this riskcore writes.
+PROFILE_VERSION = 2
+
+#: The targets of a new profile: the k = 11 preset (k-anonymity 11 and a highest prosecutor
+#: record risk of 1/11, the US public-release precedent), with up to 2% of the records
+#: suppressed by a remediation.
+DEFAULT_TARGETS = Targets.of(k=11, threshold=1 / 11, max_suppression=0.02)
+
+#: Most characters a profile file may have (a profile is a few KB; a recipe of large
+#: hierarchies a few MB).
+MAX_PROFILE_BYTES = 32 * 1024 * 1024
+
+_LEGACY_KEYS = frozenset(
+    {
+        "riskcore_roles", "schema_version", "identifiers", "quasi_identifiers", "sensitive",
+        "weights", "other", "targets", "sampling_fraction", "c", "recipe", "ledger", "missing",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PopulationReference(Result):
+    """Which identified population table k-map and delta-presence are judged against.
+
+    Attributes
+    ----------
+    name : str
+        Its file name.
+    sha256 : str
+        The SHA-256 of its bytes: the same table must be given again.
+    count_column : str or None
+        Its column of counts, when a row stands for several people.
+    """
+
+    name: str
+    sha256: str
+    count_column: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.sha256) != 64 or any(ch not in "0123456789abcdef" for ch in self.sha256):
+            raise RiskcoreError("the population table's fingerprint must be a hex SHA-256")
+
+
+@dataclass(frozen=True)
+class Profile(Result):
+    """Everything an assessment is judged and remediated under (never data, never a key).
+
+    Attributes
+    ----------
+    roles : ColumnRoles
+    targets : Targets
+    missing : {"own", "any"}
+        The missing-value policy of every class-based figure.
+    sampling_fraction : float or None
+        pi in (0, 1] when the data are a sample (journalist and marketer risk);
+        sampling weights are the ``weights`` role instead.
+    distances : dict of str to {"ordered", "equal"}
+        t-closeness ground distance per sensitive attribute (default by type).
+    orders : dict of str to tuple
+        Per sensitive attribute, its values lowest first (the ordered distance
+        of text).
+    population : PopulationReference or None
+        The population table of k-map and delta-presence.
+    recipe : Recipe or None
+        The remediation, every step (masking included) with its parameters and
+        the key's check value.
+    ledger : dict or None
+        A differential-privacy ledger as JSON (:class:`riskcore.dp.PrivacyLedger`),
+        reported with the assessment.
+    """
+
+    schema_version: ClassVar[int] = PROFILE_VERSION
+
+    roles: ColumnRoles = field(default_factory=ColumnRoles)
+    targets: Targets = DEFAULT_TARGETS
+    missing: Literal["own", "any"] = "own"
+    sampling_fraction: float | None = None
+    distances: dict[str, str] = field(default_factory=dict)
+    orders: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    population: PopulationReference | None = None
+    recipe: Recipe | None = None
+    ledger: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.roles, ColumnRoles):
+            raise RiskcoreError("the profile's roles must be ColumnRoles")
+        if not isinstance(self.targets, Targets):
+            raise RiskcoreError("the profile's targets must be Targets")
+        if self.missing not in MISSING_POLICIES:
+            raise RiskcoreError(f"missing must be 'own' or 'any', got {self.missing!r}")
+        sf = self.sampling_fraction
+        if sf is not None and (
+            isinstance(sf, bool) or not isinstance(sf, (int, float)) or not 0 < sf <= 1
+        ):
+            raise RiskcoreError(f"sampling_fraction must be in (0, 1], got {sf!r}")
+        if sf is not None and self.roles.weights:
+            raise RiskcoreError("give a sampling fraction or a sampling-weight column, not both")
+        sens = set(self.roles.sensitive)
+        for name, kind in (("distances", self.distances), ("orders", self.orders)):
+            if not isinstance(kind, Mapping):
+                raise RiskcoreError(f"'{name}' must map sensitive attributes")
+            for col in kind:
+                if col not in sens:
+                    raise RiskcoreError(f"'{name}' names {col!r}, which is not sensitive")
+        for col, d in self.distances.items():
+            if d not in ("ordered", "equal"):
+                raise RiskcoreError(f"the distance of {col!r} is 'ordered' or 'equal', not {d!r}")
+        object.__setattr__(self, "distances", dict(self.distances))
+        object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
+        if self.targets.needs_sensitive and not self.roles.sensitive:
+            pass  # judged as not applicable, and said so (riskcore.criteria.Verdict)
+        if self.ledger is not None and not isinstance(self.ledger, Mapping):
+            raise RiskcoreError("'ledger' in the profile must be an object")
+
+    # ------------------------------------------------------------------ use
+
+    def validate_against(self, columns: Sequence[str]) -> Profile:
+        """Check that every column the profile names is in the table; return self.
+
+        Raises
+        ------
+        RiskcoreError
+            Naming the first column that is not there.
+        """
+        try:
+            self.roles.validate_against(list(columns))
+        except RolesError as exc:
+            raise RiskcoreError(str(exc)) from None
+        return self
+
+    def with_(self, **changes: Any) -> Profile:
+        """Return a copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    @property
+    def threshold(self) -> float:
+        """Return the record-risk threshold the figures count records at risk by.
+
+        The threshold of the profile's record-risk target, else 1/11 (the k =
+        11 preset) so that "records at risk" is always stated against a
+        cited value.
+        """
+        crit = self.targets.find("record-risk")
+        return float(getattr(crit, "threshold", 1 / 11))
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the profile as JSON-ready values (version :data:`PROFILE_VERSION`)."""
+        roles = self.roles.to_dict()
+        roles.pop("schema_version", None)
+        return {
+            "riskcore_profile": PROFILE_VERSION,
+            "roles": roles,
+            "targets": self.targets.to_dict(),
+            "missing": self.missing,
+            "sampling_fraction": self.sampling_fraction,
+            "distances": dict(self.distances),
+            "orders": {c: list(v) for c, v in self.orders.items()},
+            "population": None if self.population is None else self.population.to_dict(),
+            "recipe": None if self.recipe is None else self.recipe.to_dict(),
+            "ledger": self.ledger,
+        }
+
+    def to_json(self) -> str:
+        """Return the profile as strict JSON text (indented)."""
+        return dumps(self.to_dict(), indent=2)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Read a profile of any version (see the module).
+
+        Raises
+        ------
+        RiskcoreError
+            When it is not a valid profile, naming what is wrong.
+        """
+        if not isinstance(data, Mapping):
+            raise RiskcoreError("the profile must be a JSON object")
+        if "riskcore_profile" not in data:
+            return cls._legacy(data)
+        version = data["riskcore_profile"]
+        if not isinstance(version, int) or isinstance(version, bool) or version < 2:
+            raise RiskcoreError(f"unknown profile version {version!r}")
+        if version > PROFILE_VERSION:
+            raise RiskcoreError(
+                f"the profile is version {version}; this riskcore reads versions up to "
+                f"{PROFILE_VERSION}"
+            )
+        known = {
+            "riskcore_profile", "roles", "targets", "missing", "sampling_fraction", "distances",
+            "orders", "population", "recipe", "ledger",
+        }  # fmt: skip
+        unknown = sorted(set(map(str, data)) - known)
+        if unknown:
+            raise RiskcoreError(f"the profile has an unknown key {unknown[0]!r}")
+        try:
+            roles = ColumnRoles.from_dict(data.get("roles") or {"other": []})
+        except RolesError as exc:
+            raise RiskcoreError(str(exc)) from None
+        return cls(
+            roles=roles,
+            targets=Targets.from_dict(data["targets"]) if "targets" in data else DEFAULT_TARGETS,
+            missing=data.get("missing", "own"),
+            sampling_fraction=data.get("sampling_fraction"),
+            distances=dict(data.get("distances") or {}),
+            orders={c: tuple(v) for c, v in (data.get("orders") or {}).items()},
+            population=_population(data.get("population")),
+            recipe=_recipe(data.get("recipe")),
+            ledger=_mapping("ledger", data.get("ledger")),
+        )
+
+    @classmethod
+    def _legacy(cls, data: Mapping[str, Any]) -> Self:
+        """Read a version-1 profile: a role profile with the report's optional keys."""
+        unknown = sorted(set(map(str, data)) - _LEGACY_KEYS)
+        if unknown:
+            raise RiskcoreError(
+                f"the profile has an unknown key {unknown[0]!r} "
+                f"(known: {', '.join(sorted(_LEGACY_KEYS))})"
+            )
+        try:
+            roles = ColumnRoles.from_dict(data)
+        except RolesError as exc:
+            raise RiskcoreError(str(exc)) from None
+        old = data.get("targets") or {}
+        if not isinstance(old, Mapping):
+            raise RiskcoreError("'targets' in the profile must be an object")
+        c = data.get("c", 2.0)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c <= 0:
+            raise RiskcoreError(f"c must be a positive number, got {c!r}")
+        targets = Targets.from_dict({"threshold": 0.09, **old, "c": c})
+        recipe = _recipe(data.get("recipe"))
+        if recipe is not None:  # the recipe's suppression limit was the profile's
+            targets = replace(
+                targets,
+                max_suppression=Targets.from_dict(recipe.targets).max_suppression,
+            )
+        return cls(
+            roles=roles,
+            targets=targets,
+            missing=data.get("missing", "own"),
+            sampling_fraction=data.get("sampling_fraction"),
+            recipe=recipe,
+            ledger=_mapping("ledger", data.get("ledger")),
+        )
+
+    @classmethod
+    def read(cls, source: Mapping[str, Any] | str | bytes | Path) -> Profile:
+        """Read a profile from JSON text, bytes, a mapping or a file path: the one reader.
+
+        Parameters
+        ----------
+        source : mapping, str, bytes or pathlib.Path
+            A :class:`~pathlib.Path` is read (at most :data:`MAX_PROFILE_BYTES`);
+            text and bytes are JSON.
+
+        Returns
+        -------
+        Profile
+
+        Raises
+        ------
+        RiskcoreError
+            When the file cannot be read or the profile is not valid.
+        """
+        if isinstance(source, Path):
+            try:
+                with source.open("rb") as fh:
+                    raw = fh.read(MAX_PROFILE_BYTES + 1)
+            except OSError as exc:
+                raise RiskcoreError(f"cannot read the profile {source}: {exc.strerror}") from None
+            if len(raw) > MAX_PROFILE_BYTES:
+                raise RiskcoreError(
+                    f"the profile {source} is over {MAX_PROFILE_BYTES // 2**20} MB"
+                )
+            source = raw
+        if isinstance(source, (str, bytes)):
+            try:
+                obj = json.loads(source)
+            except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+                raise RiskcoreError(f"the profile is not valid JSON ({exc})") from None
+        else:
+            obj = source
+        return cls.from_dict(obj)
+
+
+def _mapping(name: str, value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RiskcoreError(f"'{name}' in the profile must be an object")
+    return dict(value)
+
+
+def _recipe(value: Any) -> Recipe | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RiskcoreError("'recipe' in the profile must be an object")
+    try:
+        return Recipe.from_dict(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
+
+
+def _population(value: Any) -> PopulationReference | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RiskcoreError("'population' in the profile must be an object")
+    try:
+        return PopulationReference.from_dict(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the population table in the profile is not valid: {exc}") from None

@@ -1,0 +1,123 @@
+"""The one assessment profile: validated once, versioned JSON, older profiles load."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from riskcore.criteria import (
+    DistinctLDiversity,
+    KAnonymity,
+    RecordRisk,
+    RecursiveCLDiversity,
+    Targets,
+)
+from riskcore.errors import RiskcoreError
+from riskcore.profile import DEFAULT_TARGETS, PROFILE_VERSION, PopulationReference, Profile
+from riskcore.roles import ColumnRoles
+
+ROLES = ColumnRoles(
+    identifiers=("name",), quasi_identifiers=("age", "zip"), sensitive=("dx",), other=("note",)
+)
+
+
+def test_a_profile_survives_its_json():
+    p = Profile(
+        roles=ROLES,
+        targets=Targets.of(
+            k=5, l=3, l_kind="recursive", c=3.0, t=0.3, threshold=0.2, max_suppression=0.04
+        ),
+        missing="any",
+        sampling_fraction=0.1,
+        distances={"dx": "equal"},
+        orders={"dx": ("a", "b", "c")},
+        population=PopulationReference(name="pop.csv", sha256="ab" * 32, count_column="n"),
+    )
+    text = p.to_json()
+    assert json.loads(text)["riskcore_profile"] == PROFILE_VERSION
+    assert Profile.read(text) == p
+    assert Profile.read(text.encode()) == p
+
+
+def test_a_new_profile_has_the_k_11_preset():
+    p = Profile()
+    assert p.targets == DEFAULT_TARGETS
+    assert p.targets.find("k-anonymity") == KAnonymity(k=11)
+    assert p.targets.find("record-risk") == RecordRisk(threshold=1 / 11)
+    assert p.targets.max_suppression == 0.02
+    assert p.threshold == 1 / 11
+
+
+def test_a_version_1_profile_loads():
+    # the Data page's role profile with the report's optional keys, as riskcore 0.2 wrote it
+    old = {
+        "riskcore_roles": 1,
+        "schema_version": 1,
+        **{k: list(v) for k, v in ROLES.to_dict().items() if k != "schema_version"},
+        "targets": {"k": 11, "l": 2},
+        "c": 3.0,
+        "missing": "any",
+        "sampling_fraction": 0.5,
+    }
+    p = Profile.read(json.dumps(old))
+    assert p.roles == ROLES
+    assert p.missing == "any" and p.sampling_fraction == 0.5
+    # l was distinct l; the default threshold 0.09 stood for k = 11: now the exact 1/11
+    assert p.targets.criteria == (
+        KAnonymity(k=11),
+        DistinctLDiversity(l=2),
+        RecordRisk(threshold=1 / 11),
+    )
+
+
+def test_the_lattice_targets_of_older_recipes_load():
+    t = Targets.from_dict({"k": 5, "l": 2, "l_kind": "recursive", "c": 3.0, "t": None,
+                           "max_risk": None, "max_suppression": 0.02})  # fmt: skip
+    assert t.criteria == (KAnonymity(k=5), RecursiveCLDiversity(c=3.0, l=2))
+    assert t.max_suppression == 0.02
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        ("{", "^the profile is not valid JSON"),
+        ("[]", "^the profile must be a JSON object$"),
+        ({"riskcore_profile": 3}, "version 3; this riskcore reads versions up to 2"),
+        ({"riskcore_profile": 2, "rolez": {}}, "unknown key 'rolez'"),
+        ({"quasi_identifiers": ["a"], "colour": 1}, "unknown key 'colour'"),
+        ({"riskcore_profile": 2, "missing": "some"}, "missing must be 'own' or 'any'"),
+        ({"riskcore_profile": 2, "sampling_fraction": 0}, r"sampling_fraction must be in \(0, 1\]"),
+        (
+            {"riskcore_profile": 2, "roles": {"sensitive": ["dx"]}, "distances": {"dx": "far"}},
+            "'ordered' or 'equal'",
+        ),
+        (
+            {
+                "riskcore_profile": 2,
+                "roles": {"quasi_identifiers": ["a"]},
+                "distances": {"a": "equal"},
+            },
+            "'a', which is not sensitive",
+        ),
+        ({"riskcore_profile": 2, "recipe": [1]}, "'recipe' in the profile must be an object"),
+        ({"riskcore_profile": 2, "targets": {"criteria": [{"kind": "k-x"}]}}, "unknown privacy"),
+    ],
+)
+def test_bad_profiles_are_refused_with_a_message(obj, message):
+    text = obj if isinstance(obj, str) else json.dumps(obj)
+    with pytest.raises(RiskcoreError, match=message):
+        Profile.read(text)
+
+
+def test_a_profile_names_only_columns_of_the_table():
+    with pytest.raises(RiskcoreError, match="'zip' is not in the table"):
+        Profile(roles=ROLES).validate_against(["name", "age", "dx", "note"])
+
+
+def test_reading_a_file(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(Profile(roles=ROLES).to_json())
+    assert Profile.read(path).roles == ROLES
+    with pytest.raises(RiskcoreError, match="cannot read the profile"):
+        Profile.read(tmp_path / "absent.json")
