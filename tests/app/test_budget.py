@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from riskcore.ledgers import BudgetStore
+from riskcore.store.ledgers import BudgetStore
 from riskcore.store import Store
 from tests.app.test_apptest import (  # noqa: F401
     APP,

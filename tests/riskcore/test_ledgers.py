@@ -16,7 +16,7 @@ import pytest
 from riskcore import dp
 from riskcore.dp.release import Query, release
 from riskcore.errors import RiskcoreError
-from riskcore.ledgers import BudgetStore, holds_ledgers
+from riskcore.store.ledgers import BudgetStore, holds_ledgers
 from riskcore.report import readings as rd
 from riskcore.store import Store
 
