@@ -14,7 +14,6 @@ import streamlit as st
 
 from riskcore.dp import DataSource, LedgerLookup, PrivacyLedger, change_needs_reason
 from riskcore.errors import RiskcoreError
-from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from riskcore.report.readings import (
     budget_change_reading,
     ledger_source_reading,
@@ -22,6 +21,7 @@ from riskcore.report.readings import (
     near_duplicate_reading,
 )
 from riskcore.store import Store, default_path
+from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from ui import formats, state
 from ui.context import current_table
 from ui.safe import md
