@@ -20,7 +20,7 @@ f_j is the number of released records of class j, F_j its members in P.
   such a class: it only lowers f_j.
 
 What ARX does (``criteria/DPresence.java``, ``criteria/KMap.java``,
-``framework/check/groupify/HashGroupify.java``, read at ARX 3.9): the data
+``framework/check/groupify/HashGroupify.java``, read at ARX 3.9.2): the data
 given to ARX is the population table and the research subset marks the
 released rows; classes are formed over the population table, each with
 ``count`` (released records) and ``pcount`` (population records).
