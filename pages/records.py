@@ -13,6 +13,7 @@ from riskcore.report.readings import (
     delta_table,
     individual_risk_reading,
     missing_reading,
+    population_failing_caption,
     population_intro,
     population_match_reading,
     record_kmap_table,
@@ -169,17 +170,16 @@ with tab_pop:
                 p1.metric("k-map", f"{m.k_map:,}")
                 p2.metric("delta min", f"{m.delta_min:.3f}")
                 p3.metric("delta max", f"{m.delta_max:.3f}")
-                p4.metric("Failing classes", f"{len(failing):,}", f"of {m.n_classes:,}",
+                p4.metric("Failing classes", f"{len(failing):,}", f"of {m.n_population_classes:,}",
                           delta_color="off", delta_arrow="off")  # fmt: skip
                 st.markdown(md(population_match_reading(m)))
                 st.plotly_chart(charts.delta_bars(delta_table(m, d_min, d_max)), key="rc_pop_delta")
                 st.caption(md(delta_reading(m, k=k_map_target, delta_min=d_min,
                                             delta_max=d_max)))  # fmt: skip
                 st.subheader("Failing classes")
-                st.caption(md(f"Classes matching fewer than {k_map_target:,} people of the "
-                              f"population, or with delta outside [{d_min:g}, {d_max:g}]; "
-                              f"the first {min(CLASSES_SHOWN, len(failing)):,} of "
-                              f"{len(failing):,}, highest delta first."))  # fmt: skip
+                st.caption(md(population_failing_caption(
+                    m, k=k_map_target, delta_min=d_min, delta_max=d_max,
+                    shown=CLASSES_SHOWN, failing=len(failing))))  # fmt: skip
                 st.dataframe(failing.head(CLASSES_SHOWN), hide_index=True)
                 d1, d2 = st.columns(2)
                 d1.download_button(

@@ -2,7 +2,7 @@
 
 The ledger is not session state: it lives in the SQLite file of
 :mod:`riskcore.store` (``RISKCORE_DB`` or the user's data directory), found
-by the file's fingerprint or the data source's name (:mod:`riskcore.ledgers`),
+by the file's fingerprint or the data source's name (:mod:`riskcore.store.ledgers`),
 so a reload, a new session, "Reset session" and a server restart all find the
 same budget. The session keeps only the source name typed for a file that no
 ledger holds yet.
@@ -14,7 +14,6 @@ import streamlit as st
 
 from riskcore.dp import DataSource, LedgerLookup, PrivacyLedger, change_needs_reason
 from riskcore.errors import RiskcoreError
-from riskcore.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from riskcore.report.readings import (
     budget_change_reading,
     ledger_source_reading,
@@ -22,6 +21,7 @@ from riskcore.report.readings import (
     near_duplicate_reading,
 )
 from riskcore.store import Store, default_path
+from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from ui import formats, state
 from ui.context import current_table
 from ui.safe import md

@@ -14,7 +14,7 @@ Modules
     Composition theorems and the privacy ledger.
 :mod:`~riskcore.dp.sources`
     Data sources and the persisted ledgers charged for them (stored by
-    :mod:`riskcore.ledgers`).
+    :mod:`riskcore.store.ledgers`).
 :mod:`~riskcore.dp.identifiability`
     Epsilon from a bound on re-identification (Lee & Clifton 2012).
 :mod:`~riskcore.dp.sample_aggregate`

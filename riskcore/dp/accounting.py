@@ -249,7 +249,7 @@ class PrivacyLedger(Result):
     -----
     A ledger has no restart: the releases already made still leak what
     they leaked, whatever a new ledger would say. The persisted ledger
-    (:mod:`riskcore.ledgers`) is append-only.
+    (:mod:`riskcore.store.ledgers`) is append-only.
     """
 
     epsilon_budget: float
@@ -332,7 +332,7 @@ class PrivacyLedger(Result):
 
 class Charger(Protocol):
     """What a release charges before it draws noise: a :class:`PrivacyLedger` (in memory),
-    or a persisted ledger's handle (:class:`riskcore.ledgers.LedgerHandle`), which reserves
+    or a persisted ledger's handle (:class:`riskcore.store.ledgers.LedgerHandle`), which reserves
     the cost in the database."""
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:

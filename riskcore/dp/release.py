@@ -345,7 +345,7 @@ def release(
     ledger : PrivacyLedger or LedgerHandle
         The ledger charged; the release is refused (before any noise is
         drawn) when it would exceed the budget. A persisted ledger's handle
-        (:class:`riskcore.ledgers.LedgerHandle`) reserves the cost in the
+        (:class:`riskcore.store.ledgers.LedgerHandle`) reserves the cost in the
         database, atomically, before the noise is drawn.
 
     Returns

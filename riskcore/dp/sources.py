@@ -2,7 +2,7 @@
 
 A privacy budget belongs to the people in the data, not to a browser session:
 the ledger of a data source is kept in the local database
-(:mod:`riskcore.ledgers` stores and reads these results) and is found again by
+(:mod:`riskcore.store.ledgers` stores and reads these results) and is found again by
 the file's fingerprint, or by the name the user gives the source. A file that
 is new to every ledger but has the same columns and row count as a file whose
 budget was spent is a *near duplicate* (one byte changed gives a new

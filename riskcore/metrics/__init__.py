@@ -15,7 +15,8 @@ records
     Per-record risk: individual risk with sampling weights, the records table,
     one record explained.
 presence
-    Against a population table: k-map and delta-presence.
+    Against a population table: k-map and delta-presence, and the per-class
+    counts they judge.
 missing
     The missing-value policy: a missing QI value is a value of its own, or
     matches any value (sdcMicro's convention; per-record compatible sets).
@@ -50,7 +51,14 @@ from riskcore.metrics.diversity import (
     sensitive_metrics,
     t_closeness_per_class,
 )
-from riskcore.metrics.presence import PopulationMatch, delta_presence, k_map, population_match
+from riskcore.metrics.presence import (
+    PopulationCounts,
+    PopulationMatch,
+    delta_presence,
+    k_map,
+    population_counts,
+    population_match,
+)
 from riskcore.metrics.records import (
     IndividualRisk,
     RecordExplanation,
@@ -69,6 +77,7 @@ __all__ = [
     "IndividualRisk",
     "KAnonymityResult",
     "Population",
+    "PopulationCounts",
     "PopulationMatch",
     "RecordExplanation",
     "RiskResult",
@@ -86,6 +95,7 @@ __all__ = [
     "msu_weight",
     "order_choices",
     "order_values",
+    "population_counts",
     "population_match",
     "record_individual_risk",
     "record_risk",

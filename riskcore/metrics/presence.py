@@ -2,20 +2,49 @@
 
 When the user also holds the population the released table T was drawn from
 (or a public table covering it), P, with the same quasi-identifiers and T a
-subset of P, two questions have exact answers:
+subset of P, two questions have exact answers. Classes j are formed over the
+QI values of both tables together (a missing value is a value of its own);
+f_j is the number of released records of class j, F_j its members in P.
 
-- **k-map** (Sweeney; ARX's ``KMap`` with a population table): each released
-  record's class matches F_j people of the population, so an attacker who
-  links on the QIs has at least ``k_map = min_j F_j`` candidates.
-- **delta-presence** (Nergiz, Atzori and Clifton 2007; ARX's ``DPresence``):
-  the probability that a population member of class j is in the release is
-  delta_j = f_j(T) / F_j(P); the release is (delta_min, delta_max)-present
-  when every released class has delta_j in that range. As in ARX, only
-  classes with released records are judged; population classes with none
-  are counted apart (their members are known to be absent).
+- **k-map** (Sweeney 2002 [S02]_): a released record of class j matches F_j
+  people of the population, so an attacker who links on the QIs has at least
+  ``k_map = min_{j: f_j > 0} F_j`` candidates. Population classes with no
+  released record expose nobody and are not judged.
+- **delta-presence** (Nergiz, Atzori and Clifton 2007 [NAC07]_): the
+  probability that a population member of class j is in the release is
+  delta_j = f_j / F_j, for EVERY population class; a class with no released
+  record has delta_j = 0. The release is (delta_min, delta_max)-present when
+  every delta_j is in that range, so a population class with no released
+  record puts delta_min at 0 and fails any delta_min target above 0 (its
+  members are known to be absent). Suppressing released records cannot mend
+  such a class: it only lowers f_j.
 
-Classes are formed on the QI values of both tables together (a missing value
-is a value of its own), by the in-memory engine.
+What ARX does (``criteria/DPresence.java``, ``criteria/KMap.java``,
+``framework/check/groupify/HashGroupify.java``, read at ARX 3.9.2): the data
+given to ARX is the population table and the research subset marks the
+released rows; classes are formed over the population table, each with
+``count`` (released records) and ``pcount`` (population records).
+``DPresence.isAnonymous`` takes ``delta = count == 0 ? 0 : count / pcount``
+and passes when ``dMin <= delta <= dMax``; ``KMap`` with a population table
+passes when ``pcount >= k``. ``HashGroupify.analyzeAll`` checks d-presence
+first; a released class failing a model is suppressed (its ``count`` counts
+against the suppression limit), a class with ``count == 0`` failing
+d-presence cannot be suppressed and makes the whole transformation fail,
+and a class with ``count == 0`` failing k-map adds no suppressed record (so
+k-map judges only the released classes). One exception in ARX: when
+k-anonymity or l-diversity is also configured, ``isPrivacyModelFulfilled``
+returns "too small" for ``count == 0`` before d-presence is checked, so such
+classes never fail the transformation there; ARX's effective delta_min is
+then taken over the released classes only.
+
+What riskcore does: exactly the definitions above, whatever other targets
+are set. delta_min and delta_max are taken over every population class
+(absent ones included, delta 0); :attr:`PopulationMatch.delta_min_released`
+gives the minimum over released classes alone (ARX's figure in the
+exception). k-map is the minimum F_j over released classes.
+:func:`population_counts` gives the per-class counts (f_j, F_j over the union
+of the classes of both tables) and each released record's class, for
+privacy-criteria objects that decide per class.
 
 References
 ----------
@@ -30,15 +59,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.engine import EncodedTable
+from riskcore.engine.contract import ClassTable
 from riskcore.errors import RiskcoreError, RolesError
 
-__all__ = ["PopulationMatch", "delta_presence", "k_map", "population_match"]
+__all__ = [
+    "PopulationCounts",
+    "PopulationMatch",
+    "delta_presence",
+    "k_map",
+    "population_counts",
+    "population_match",
+]
 
 _SHOWN = 5  # classes named in an error message
 
@@ -52,8 +90,12 @@ def _no_ints() -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class PopulationMatch(Result):
-    """The released classes matched to the population table.
+class PopulationCounts(Result):
+    """Per class, released and population counts: the evidence k-map and delta-presence judge.
+
+    Classes are the union of the classes of the release and of the
+    population table (when the release is a subset, the population's
+    classes), numbered as the engine numbers them.
 
     Attributes
     ----------
@@ -63,34 +105,126 @@ class PopulationMatch(Result):
     n_population : int
         Records of the population table, N(P).
     n_classes : int
-        Classes of the release.
-    k_map : int
-        min over released classes of F_j(P): the fewest population members
-        any released record can be confused with (higher is safer).
-    delta_min, delta_max : float
-        The smallest and largest delta_j = f_j(T) / F_j(P) over released
-        classes: the release is (delta_min, delta_max)-present. A lower
-        delta_max is safer.
-    absent_classes : int
-        Population classes with no released record (delta 0, not judged).
-    absent_records : int
-        Population members in those classes.
-    classes : pandas.DataFrame
-        One row per released class: its QI values, ``released`` (f_j),
-        ``population`` (F_j) and ``delta``, largest delta first.
-    record_k_map : numpy.ndarray
-        F_j of each released record's class, in release order.
+        Classes of both tables together.
+    released : numpy.ndarray
+        f_j per class (int64; 0 for a population class with no released
+        record).
+    population : numpy.ndarray
+        F_j per class (int64; 0 only for a release class absent from the
+        population, possible with ``require_subset=False``).
+    record_class : numpy.ndarray
+        The class of each released record, in release order (int64).
+    table : ClassTable or None
+        The class table of both tables together (its ``sizes`` are
+        f_j + F_j); ``None`` when read back from JSON.
 
-    The last two are not written to JSON.
+    The arrays and the table are not written to JSON.
     """
 
     quasi_identifiers: tuple[str, ...]
     n_released: int
     n_population: int
     n_classes: int
+    released: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    population: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    record_class: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    table: ClassTable | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
+
+    def delta(self) -> np.ndarray:
+        """Return delta_j = f_j / F_j per class (0 when f_j = 0; NaN when F_j = 0).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64, one per class.
+        """
+        f = self.released.astype(np.float64)
+        big_f = self.population.astype(np.float64)
+        out = np.full(len(f), np.nan)
+        np.divide(f, big_f, out=out, where=big_f > 0)
+        out[f == 0] = 0.0
+        return out
+
+    def record_k_map(self) -> np.ndarray:
+        """Return F_j of each released record's class, in release order (int64)."""
+        out: np.ndarray = self.population[self.record_class].astype(np.int64)
+        return out
+
+    def values(self, class_ids: Sequence[int] | np.ndarray | None = None) -> pd.DataFrame:
+        """Return the QI values of some classes (default all), one row per class.
+
+        Parameters
+        ----------
+        class_ids : array of int, optional
+            Classes to describe, in the order wanted.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Raises
+        ------
+        RiskcoreError
+            When the counts were read back from JSON (no class table).
+        """
+        if self.table is None:
+            raise RiskcoreError("these population counts were read back without their classes")
+        return self.table.values(class_ids)
+
+
+@dataclass(frozen=True)
+class PopulationMatch(Result):
+    """k-map and delta-presence of a release against its population table.
+
+    Attributes
+    ----------
+    quasi_identifiers : tuple of str
+    n_released : int
+        Records of the release, n(T).
+    n_population : int
+        Records of the population table, N(P).
+    n_classes : int
+        Classes of the release (f_j > 0).
+    n_population_classes : int
+        Classes of the population table (F_j > 0), those with no released
+        record included.
+    k_map : int
+        min over released classes of F_j(P): the fewest population members
+        any released record can be confused with (higher is safer).
+    delta_min, delta_max : float
+        The smallest and largest delta_j = f_j(T) / F_j(P) over every
+        population class (delta_j = 0 for a class with no released record,
+        so delta_min is 0 when there is one): the release is
+        (delta_min, delta_max)-present. A lower delta_max is safer.
+    delta_min_released : float
+        The smallest delta_j over released classes only (equal to
+        ``delta_min`` when every population class has a released record).
+    absent_classes : int
+        Population classes with no released record (delta 0).
+    absent_records : int
+        Population members in those classes.
+    classes : pandas.DataFrame
+        One row per population class: its QI values, ``released`` (f_j),
+        ``population`` (F_j) and ``delta``, largest delta first (the classes
+        with no released record last).
+    record_k_map : numpy.ndarray
+        F_j of each released record's class, in release order.
+
+    The last two are not written to JSON.
+    """
+
+    #: 2: delta_min over every population class (1: over released classes).
+    schema_version: ClassVar[int] = 2
+
+    quasi_identifiers: tuple[str, ...]
+    n_released: int
+    n_population: int
+    n_classes: int
+    n_population_classes: int
     k_map: int
     delta_min: float
     delta_max: float
+    delta_min_released: float
     absent_classes: int
     absent_records: int
     classes: pd.DataFrame = field(default_factory=_empty_frame, repr=False, metadata=NOT_IN_JSON)
@@ -103,14 +237,16 @@ class PopulationMatch(Result):
         delta_min: float | None = None,
         delta_max: float | None = None,
     ) -> pd.DataFrame:
-        """Return the released classes that break k-map or the delta range.
+        """Return the population classes that break k-map or the delta range.
 
         Parameters
         ----------
         k : int, optional
-            k-map target: a class fails when F_j < k.
+            k-map target: a released class fails when F_j < k (a class with
+            no released record is not judged on k-map).
         delta_min, delta_max : float, optional
-            delta-presence range: a class fails when delta_j is outside it.
+            delta-presence range: a class fails when delta_j is outside it;
+            with ``delta_min > 0`` every class with no released record fails.
 
         Returns
         -------
@@ -120,7 +256,7 @@ class PopulationMatch(Result):
         c = self.classes
         bad = np.zeros(len(c), dtype=bool)
         if k is not None:
-            bad |= c["population"].to_numpy() < k
+            bad |= (c["population"].to_numpy() < k) & (c["released"].to_numpy() > 0)
         if delta_min is not None:
             bad |= c["delta"].to_numpy() < delta_min
         if delta_max is not None:
@@ -135,12 +271,120 @@ def _describe(values: pd.DataFrame, qis: tuple[str, ...]) -> str:
     return text + (f"; and {more:,} more" if more > 0 else "")
 
 
+def _check_tables(
+    released: pd.DataFrame, population: pd.DataFrame, qis: tuple[str, ...]
+) -> None:
+    if not qis:
+        raise RolesError("choose at least one quasi-identifier")
+    if len(set(qis)) != len(qis):
+        raise RolesError("a quasi-identifier is listed twice")
+    for name, df in (("release", released), ("population table", population)):
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"the {name} must be a DataFrame, got {type(df).__name__}")
+        absent = [q for q in qis if q not in df.columns]
+        if absent:
+            raise RolesError(f"the {name} has no column {absent[0]!r}")
+    for q in qis:
+        kinds = [
+            pd.api.types.is_numeric_dtype(df[q].dtype) and not pd.api.types.is_bool_dtype(df[q])
+            for df in (released, population)
+        ]
+        if kinds[0] != kinds[1]:
+            which = ("numeric", "text") if kinds[0] else ("text", "numeric")
+            raise RolesError(
+                f"{q!r} is {which[0]} in the release and {which[1]} in the population table; "
+                "load both so the column has the same type"
+            )
+
+
+def population_counts(
+    released: pd.DataFrame,
+    population: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    require_subset: bool = True,
+) -> PopulationCounts:
+    """Count, per class of both tables, its released records f_j and population members F_j.
+
+    The per-class evidence of k-map (ARX ``KMap``: ``pcount >= k``) and
+    delta-presence (ARX ``DPresence``: ``count / pcount``, 0 when
+    ``count == 0``); see the module docstring. Every class of the release and
+    of the population table is a class here, the population classes with no
+    released record included (f_j = 0).
+
+    Parameters
+    ----------
+    released : pandas.DataFrame
+        T, the table released (or to be released); may be empty.
+    population : pandas.DataFrame
+        P, the identified population table.
+    quasi_identifiers : sequence of str
+        Columns of both tables.
+    require_subset : bool, default True
+        Raise when T is not a subset of P (a released class absent from P,
+        or with more released records than population members). With
+        ``False`` such classes are kept (F_j may be 0 or below f_j).
+
+    Returns
+    -------
+    PopulationCounts
+
+    Raises
+    ------
+    RolesError
+        When a QI is missing from either table, listed twice, or numeric in
+        one table and text in the other.
+    RiskcoreError
+        With ``require_subset``, when T is not a subset of P; the message
+        names the classes.
+    """
+    qis = tuple(quasi_identifiers)
+    _check_tables(released, population, qis)
+    n_r, n_p = len(released), len(population)
+    both = pd.concat(
+        [released[list(qis)].reset_index(drop=True), population[list(qis)].reset_index(drop=True)],
+        ignore_index=True,
+    )
+    if len(both) == 0:
+        raise RiskcoreError("the release and the population table have no records")
+    enc = EncodedTable(both)
+    cls = enc.record_classes(qis).astype(np.int64)
+    table = enc.classes(qis)
+    f = np.bincount(cls[:n_r], minlength=table.n_classes).astype(np.int64)
+    big_f = np.bincount(cls[n_r:], minlength=table.n_classes).astype(np.int64)
+    if require_subset:
+        missing = np.flatnonzero((f > 0) & (big_f == 0))
+        if len(missing):
+            raise RiskcoreError(
+                f"{len(missing):,} class(es) of the release are not in the population table, so "
+                "the release is not a subset of it: "
+                f"{_describe(table.values(missing), qis)}"
+            )
+        over = np.flatnonzero(f > big_f)
+        if len(over):
+            raise RiskcoreError(
+                f"{len(over):,} class(es) have more released records than population members, "
+                "so the release is not a subset of the population table: "
+                f"{_describe(table.values(over), qis)}"
+            )
+    return PopulationCounts(
+        quasi_identifiers=qis,
+        n_released=n_r,
+        n_population=n_p,
+        n_classes=table.n_classes,
+        released=f,
+        population=big_f,
+        record_class=cls[:n_r],
+        table=table,
+    )
+
+
 def population_match(
     released: pd.DataFrame,
     population: pd.DataFrame,
     quasi_identifiers: Sequence[str],
 ) -> PopulationMatch:
-    """Match the release's classes to the population table: k-map and delta-presence.
+    """Compute k-map and delta-presence of the release against the population table.
 
     With f_j(T) the released records of class j and F_j(P) its members in the
     population table,
@@ -151,8 +395,9 @@ def population_match(
         \\delta_j = f_j(T) / F_j(P), \\quad
         (\\delta_{min}, \\delta_{max}) = (\\min_j \\delta_j, \\max_j \\delta_j)
 
-    over the released classes (Sweeney 2002; Nergiz, Atzori and Clifton
-    2007).
+    with delta over every population class j (F_j > 0), delta_j = 0 when
+    f_j = 0 (Sweeney 2002; Nergiz, Atzori and Clifton 2007; ARX's ``KMap``
+    and ``DPresence``, see the module docstring for where ARX differs).
 
     Parameters
     ----------
@@ -173,86 +418,49 @@ def population_match(
         When a QI is missing from either table, or is numeric in one and
         text in the other.
     RiskcoreError
-        When a released class is absent from the population, or has more
-        released records than population members (T is then not a subset
-        of P); the message names the classes.
+        When the release is empty, or a released class is absent from the
+        population or has more released records than population members (T
+        is then not a subset of P); the message names the classes.
     """
-    qis = tuple(quasi_identifiers)
-    if not qis:
-        raise RolesError("choose at least one quasi-identifier")
-    if len(set(qis)) != len(qis):
-        raise RolesError("a quasi-identifier is listed twice")
-    for name, df in (("release", released), ("population table", population)):
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"the {name} must be a DataFrame, got {type(df).__name__}")
-        absent = [q for q in qis if q not in df.columns]
-        if absent:
-            raise RolesError(f"the {name} has no column {absent[0]!r}")
-    if len(released) == 0:
+    if isinstance(released, pd.DataFrame) and len(released) == 0:
         raise RiskcoreError("the release has no records")
-    for q in qis:
-        kinds = [
-            pd.api.types.is_numeric_dtype(df[q].dtype) and not pd.api.types.is_bool_dtype(df[q])
-            for df in (released, population)
-        ]
-        if kinds[0] != kinds[1]:
-            which = ("numeric", "text") if kinds[0] else ("text", "numeric")
-            raise RolesError(
-                f"{q!r} is {which[0]} in the release and {which[1]} in the population table; "
-                "load both so the column has the same type"
-            )
-    n_r, n_p = len(released), len(population)
-    both = pd.concat(
-        [released[list(qis)].reset_index(drop=True), population[list(qis)].reset_index(drop=True)],
-        ignore_index=True,
-    )
-    enc = EncodedTable(both)
-    cls = enc.record_classes(qis)
-    table = enc.classes(qis)
-    f = np.bincount(cls[:n_r], minlength=table.n_classes)
-    big_f = np.bincount(cls[n_r:], minlength=table.n_classes)
-    rel = np.flatnonzero(f > 0)
-    missing = rel[big_f[rel] == 0]
-    if len(missing):
-        raise RiskcoreError(
-            f"{len(missing):,} class(es) of the release are not in the population table, so the "
-            f"release is not a subset of it: {_describe(table.values(missing), qis)}"
-        )
-    over = rel[f[rel] > big_f[rel]]
-    if len(over):
-        raise RiskcoreError(
-            f"{len(over):,} class(es) have more released records than population members, so the "
-            f"release is not a subset of the population table: {_describe(table.values(over), qis)}"
-        )
-    delta = f[rel] / big_f[rel]
-    classes = table.values(rel)
-    classes["released"] = f[rel]
-    classes["population"] = big_f[rel]
-    classes["delta"] = delta
-    order = np.lexsort((rel, -delta))  # largest delta first, then class order
-    classes = classes.iloc[order].reset_index(drop=True)
-    absent = (big_f > 0) & (f == 0)
+    counts = population_counts(released, population, quasi_identifiers)
+    qis = counts.quasi_identifiers
+    f, big_f = counts.released, counts.population
+    ids = np.flatnonzero(big_f > 0)  # every class (the release is a subset)
+    delta = counts.delta()[ids]
+    present = f[ids] > 0
+    order = np.lexsort((ids, -delta))  # largest delta first, then class order
+    classes = counts.values(ids[order])
+    classes["released"] = f[ids][order]
+    classes["population"] = big_f[ids][order]
+    classes["delta"] = delta[order]
+    absent = ~present
     return PopulationMatch(
         quasi_identifiers=qis,
-        n_released=n_r,
-        n_population=n_p,
-        n_classes=len(rel),
-        k_map=int(big_f[rel].min()),
+        n_released=counts.n_released,
+        n_population=counts.n_population,
+        n_classes=int(present.sum()),
+        n_population_classes=len(ids),
+        k_map=int(big_f[ids][present].min()),
         delta_min=float(delta.min()),
         delta_max=float(delta.max()),
+        delta_min_released=float(delta[present].min()),
         absent_classes=int(absent.sum()),
-        absent_records=int(big_f[absent].sum()),
+        absent_records=int(big_f[ids][absent].sum()),
         classes=classes,
-        record_k_map=big_f[cls[:n_r]].astype(np.int64),
+        record_k_map=counts.record_k_map(),
     )
 
 
 def k_map(
     released: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
 ) -> int:
-    """Return k-map: the smallest population class matching a released class.
+    """Return k-map: the smallest population class matching a released record.
 
-    See :func:`population_match` (same parameters and errors).
+    min over classes with released records of F_j (ARX ``KMap`` with a
+    population table); see :func:`population_match` (same parameters and
+    errors).
     """
     return population_match(released, population, quasi_identifiers).k_map
 
@@ -260,9 +468,12 @@ def k_map(
 def delta_presence(
     released: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
 ) -> tuple[float, float]:
-    """Return (delta_min, delta_max) of delta_j = f_j(T) / F_j(P) over released classes.
+    """Return (delta_min, delta_max) of delta_j = f_j(T) / F_j(P) over every population class.
 
-    See :func:`population_match` (same parameters and errors).
+    A population class with no released record has delta_j = 0, so
+    delta_min is 0 when there is one (Nergiz, Atzori and Clifton 2007; ARX
+    ``DPresence``). See :func:`population_match` (same parameters and
+    errors).
     """
     m = population_match(released, population, quasi_identifiers)
     return m.delta_min, m.delta_max

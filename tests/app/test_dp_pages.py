@@ -11,7 +11,7 @@ import pytest
 from riskcore import dp
 from riskcore.demo import make_people
 from riskcore.dp import local as ldp
-from riskcore.ledgers import BudgetStore
+from riskcore.store.ledgers import BudgetStore
 from tests.app.test_apptest import (  # noqa: F401
     clear_caches,
     demo_roles,

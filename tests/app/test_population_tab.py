@@ -19,9 +19,10 @@ from tests.app.test_apptest import (  # noqa: F401 (fixture)
 #   30 F        2       4       0.5
 #   41 M        1       1       1.0
 #   52 F        1       2       0.5
-#   60 M        0       3       (absent: not judged)
-# k-map = min F_j over released classes = 1; (delta_min, delta_max) = (0.5, 1.0).
-# With a k-map target of 2 and delta at most 0.5 only 41 M fails (F = 1 < 2, delta 1 > 0.5).
+#   60 M        0       3       0   (no released record)
+# k-map = min F_j over released classes = 1; (delta_min, delta_max) = (0, 1.0): 60 M puts
+# delta_min at 0. With a k-map target of 2 and delta in [0, 0.5] only 41 M fails (F = 1 < 2,
+# delta 1 > 0.5); with delta in [0.1, 0.5] 60 M fails too (delta 0 < 0.1; k-map does not judge it).
 RELEASE = pd.DataFrame({"age": [30, 30, 41, 52], "sex": ["F", "F", "M", "F"]})
 POPULATION = pd.DataFrame(
     {
@@ -56,7 +57,7 @@ def test_k_map_and_delta_presence_by_hand():
     at.number_input(key="rc_pop_k").set_value(2).run()
     m = metrics(at)
     assert m["k-map"] == "1"
-    assert m["delta min"] == "0.500"
+    assert m["delta min"] == "0.000"
     assert m["delta max"] == "1.000"
     assert m["Failing classes"] == "1"
     spec = next(
@@ -64,12 +65,25 @@ def test_k_map_and_delta_presence_by_hand():
         for c in at.get("plotly_chart")
         if "population member" in json.loads(c.proto.spec)["layout"]["title"]["text"]
     )
-    assert plotly_values(spec["data"][0]["y"]) == [0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
+    # the classes with no released record first, then ten bins of 10 points
+    assert plotly_values(spec["data"][0]["y"]) == [1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
     assert spec["layout"]["xaxis"]["title"]["text"] and spec["layout"]["yaxis"]["title"]["text"]
     failing = next(d.value for d in at.dataframe if "delta" in d.value.columns)
     assert failing[["age", "sex", "released", "population"]].values.tolist() == [[41, "M", 1, 1]]
-    captions = " ".join(c.value for c in at.caption)
-    assert "1 of 3 released classes has delta above 50%" in captions.replace("\\", "")
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "1 of 4 population classes has delta above 50%" in captions
+    text = " ".join(x.value for x in at.markdown).replace("\\", "")
+    assert "1 of 4 population classes has no released record (3 people known to be absent)" in text
+    assert "puts delta min at 0" in text
+    at.number_input(key="rc_pop_dmin").set_value(0.1).run()
+    assert metrics(at)["Failing classes"] == "2"
+    failing = next(d.value for d in at.dataframe if "delta" in d.value.columns)
+    assert failing[["age", "sex", "released", "population"]].values.tolist() == [
+        [41, "M", 1, 1],
+        [60, "M", 0, 3],
+    ]
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "have delta 0 and fail a lowest delta of 0.1" in captions
 
 
 def test_a_population_missing_a_released_class_is_a_clear_error():

@@ -8,8 +8,8 @@ from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.deidentify.lattice import Lattice, search
 from riskcore.demo import make_people
-from riskcore.ledgers import BudgetStore
 from riskcore.metrics import assess
+from riskcore.store.ledgers import BudgetStore
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs

@@ -344,12 +344,12 @@ def test_arrow_counts_sparse_and_merged_equal_memory(
     raw_share: float,
 ) -> None:
     # force the sparse counter (no dense array), many merges of sorted runs, and each merge path
-    import riskcore.engine.arrow as arrow_mod
+    import riskcore.engine.counting as counting
 
-    monkeypatch.setattr(arrow_mod, "DENSE_KEYS", dense)
-    monkeypatch.setattr(arrow_mod, "MERGE_ROWS", merge)
-    monkeypatch.setattr(arrow_mod, "PACK_BITS", pack_bits)
-    monkeypatch.setattr(arrow_mod, "RAW_SHARE", raw_share)
+    monkeypatch.setattr(counting, "DENSE_KEYS", dense)
+    monkeypatch.setattr(counting, "MERGE_ROWS", merge)
+    monkeypatch.setattr(counting, "PACK_BITS", pack_bits)
+    monkeypatch.setattr(counting, "RAW_SHARE", raw_share)
     got = assess(ArrowEngine(data["folder"], batch_rows=50), quasi_identifiers=QIS, sensitive=SENS)
     want = assess(data["memory_parquet"], quasi_identifiers=QIS, sensitive=SENS)
     _close(got.to_dict(), want.to_dict())
@@ -456,7 +456,7 @@ def test_arrow_falls_back_to_code_tuples_when_keys_outgrow_int64(
 def test_arrow_sorted_cells_orders_only_within_classes() -> None:
     # cells grouped by class but in dictionary order inside a class come out in (class, value)
     # order, every cell kept with its count
-    from riskcore.engine.arrow import _sorted_cells
+    from riskcore.engine.counting import sorted_cells
 
     rng = np.random.default_rng(3)
     cls = np.sort(rng.integers(0, 40, 300))
@@ -467,7 +467,7 @@ def test_arrow_sorted_cells_orders_only_within_classes() -> None:
     counts = rng.integers(1, 9, len(cls))
     assert not (np.diff(cls * 7 + value) > 0).all()  # the input has classes out of order
     want = sorted(zip((cls * 7 + value).tolist(), counts.tolist(), strict=True))
-    got = _sorted_cells(cls.copy(), value.copy(), counts.copy(), 7)
+    got = sorted_cells(cls.copy(), value.copy(), counts.copy(), 7)
     got_key = got[0] * 7 + got[1]
     assert (np.diff(got_key) > 0).all()
     assert list(zip(got_key.tolist(), got[2].tolist(), strict=True)) == want
@@ -521,9 +521,9 @@ def test_per_record_commands_say_they_run_in_memory_only(
 def test_arrow_counter_keeps_counts_when_radices_shrink() -> None:
     # without headroom the radices fall back to the exact cardinalities, which may be below
     # the old ones: the dense counts are re-keyed digit by digit, not copied into a corner
-    from riskcore.engine.arrow import _Counter
+    from riskcore.engine.counting import KeyCounter
 
-    counter = _Counter(100)
+    counter = KeyCounter(100)
     counter.set_radices((4, 4, 1))
     class_key = np.array([0 * 4 + 1, 2 * 4 + 3, 2 * 4 + 3, 1 * 4 + 0], dtype=np.int64)
     counter.add(class_key, None)

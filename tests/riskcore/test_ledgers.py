@@ -16,9 +16,9 @@ import pytest
 from riskcore import dp
 from riskcore.dp.release import Query, release
 from riskcore.errors import RiskcoreError
-from riskcore.ledgers import BudgetStore, holds_ledgers
 from riskcore.report import readings as rd
 from riskcore.store import Store
+from riskcore.store.ledgers import BudgetStore, holds_ledgers
 
 COLUMNS = ("age", "sex", "zip")
 A = dp.DataSource("adult.csv", "a" * 64, COLUMNS, 100)
@@ -304,3 +304,12 @@ def test_holds_ledgers_reads_only(tmp_path):
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
     BudgetStore(Store(path))
     assert holds_ledgers(path)
+
+
+def test_the_old_import_path_gives_the_same_ledgers():
+    # riskcore/ledgers.py moved into the store package; the old path re-exports it
+    import riskcore.ledgers as old
+    import riskcore.store.ledgers as new
+
+    assert old.BudgetStore is new.BudgetStore and old.holds_ledgers is new.holds_ledgers
+    assert old.SCHEMA is new.SCHEMA and old.LedgerHandle is new.LedgerHandle

@@ -209,11 +209,20 @@ def test_individual_risk_and_population_readings():
     )
     pop = pd.DataFrame({"z": ["a", "a", "b", "b", "c"]})
     m = population_match(pd.DataFrame({"z": ["a", "b", "b"]}), pop, ["z"])
+    # a: 1 of 2 (0.5), b: 2 of 2 (1), c: 0 of 1 (0, no released record)
     assert population_match_reading(m) == (
         "k-map 2: every released record matches at least 2 people of the population table. "
-        "delta-presence (0.5, 1): a population member of a released class is in the release "
-        "with probability between 50% and 100%. 1 population class has no released record "
-        "(1 person known to be absent)."
+        "delta-presence (0, 1): a member of a population class is in the release with "
+        "probability between 0% and 100%. 1 of 3 population classes has no released record "
+        "(1 person known to be absent): its delta is 0, which puts delta min at 0, so any "
+        "lowest delta above 0 fails and suppressing records cannot mend it (the lowest delta "
+        "among released classes is 50%)."
+    )
+    m = population_match(pd.DataFrame({"z": ["a", "b", "b", "c"]}), pop, ["z"])
+    assert population_match_reading(m) == (
+        "k-map 1: every released record matches at least 1 person of the population table. "
+        "delta-presence (0.5, 1): a member of a population class is in the release with "
+        "probability between 50% and 100%."
     )
 
 

@@ -421,11 +421,11 @@ def test_bad_input(kwargs, error, message):
 def test_search_in_small_blocks_gives_the_same_msus(monkeypatch):
     # The search builds its (node, item, record) triples in blocks of whole nodes;
     # tiny blocks (one node each, or a node longer than a block) change nothing.
-    suda_module = importlib.import_module("riskcore.metrics.suda")  # the name is the function
+    search = importlib.import_module("riskcore.metrics._suda_search")
 
     rng = np.random.default_rng(7)
     for block in (1, 5, 16):
-        monkeypatch.setattr(suda_module, "_BLOCK", block)
+        monkeypatch.setattr(search, "_BLOCK", block)
         for _ in range(5):
             n, m = int(rng.integers(5, 25)), int(rng.integers(2, 6))
             df = pd.DataFrame({f"c{j}": rng.integers(0, 3, n) for j in range(m)})

@@ -152,8 +152,8 @@ def share_bars(
 
 
 def delta_bars(table: pd.DataFrame) -> go.Figure:
-    """Released classes by delta-presence (from ``delta_table``); bins with a class outside
-    the allowed range in the risk colour."""
+    """Population classes by delta-presence (from ``delta_table``: the classes with no released
+    record first, then ten bins); bins with a class outside the allowed range in the risk colour."""
     colors = [ACCENT if o else NEUTRAL for o in table["outside"]]
     fig = go.Figure(
         go.Bar(
@@ -168,7 +168,7 @@ def delta_bars(table: pd.DataFrame) -> go.Figure:
     category_axis(fig, table["delta"], axis="x")
     return layout(
         fig,
-        "Released classes by the chance a population member is in the table",
+        "Population classes by the chance a population member is in the table",
         "delta = released records / population members of the class (%)",
-        "released classes",
+        "population classes",
     )

@@ -21,6 +21,7 @@ __all__ = [
     "explorer_intro",
     "individual_risk_reading",
     "msu_list",
+    "population_failing_caption",
     "population_intro",
     "population_match_reading",
     "record_kmap_table",
@@ -60,20 +61,28 @@ def individual_risk_reading(result: IndividualRisk) -> str:
 
 
 def population_match_reading(result: PopulationMatch) -> str:
-    """Return the reading of k-map and delta-presence against a population table."""
+    """Return the reading of k-map and delta-presence against a population table.
+
+    Says how many population classes have no released record and that they
+    put delta_min at 0 (with the lowest delta of the released classes).
+    """
     absent = (
-        f" {result.absent_classes:,} population "
-        f"{plural(result.absent_classes, 'class has', 'classes have')} no released record "
+        f" {result.absent_classes:,} of {result.n_population_classes:,} population "
+        f"{plural(result.n_population_classes, 'class', 'classes')} "
+        f"{plural(result.absent_classes, 'has', 'have')} no released record "
         f"({result.absent_records:,} {plural(result.absent_records, 'person', 'people')} "
-        "known to be absent)."
+        "known to be absent): "
+        f"{plural(result.absent_classes, 'its', 'their')} delta is 0, which puts delta min "
+        "at 0, so any lowest delta above 0 fails and suppressing records cannot mend it "
+        f"(the lowest delta among released classes is {short_share(result.delta_min_released)})."
         if result.absent_classes
         else ""
     )
     return (
         f"k-map {result.k_map:,}: every released record matches at least {result.k_map:,} "
         f"{plural(result.k_map, 'person', 'people')} of the population table. "
-        f"delta-presence ({result.delta_min:.3g}, {result.delta_max:.3g}): a population member "
-        f"of a released class is in the release with probability between "
+        f"delta-presence ({result.delta_min:.3g}, {result.delta_max:.3g}): a member of a "
+        f"population class is in the release with probability between "
         f"{short_share(result.delta_min)} and {short_share(result.delta_max)}.{absent}"
     )
 
@@ -351,26 +360,34 @@ def population_intro() -> str:
 
 
 _DELTA_BINS = 10
+_NONE_RELEASED = "none released"
 
 
 def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> pd.DataFrame:
-    """Return the released classes by delta_j = f_j / F_j, in ten bins of 10 points.
+    """Return the population classes by delta_j = f_j / F_j: "none released", then ten bins.
 
-    Columns: ``delta`` (the bin, "0-10%" ... "90-100%"; delta 1 is in the
-    last), ``classes``, ``records`` (released records in those classes),
+    The first row holds the population classes with no released record
+    (delta 0); the released classes follow in ten bins of 10 points
+    ("0-10%" ... "90-100%"; delta 1 is in the last). Columns: ``delta`` (the
+    bin), ``classes``, ``records`` (released records in those classes),
     ``outside`` (classes of the bin outside [delta_min, delta_max]).
     """
-    delta = result.classes["delta"].to_numpy(dtype=float)
-    released = result.classes["released"].to_numpy(dtype=np.int64)
-    b = np.minimum((delta * _DELTA_BINS).astype(np.int64), _DELTA_BINS - 1)
+    c = result.classes
+    delta = c["delta"].to_numpy(dtype=float)
+    released = c["released"].to_numpy(dtype=np.int64)
+    b = np.where(
+        released > 0, 1 + np.minimum((delta * _DELTA_BINS).astype(np.int64), _DELTA_BINS - 1), 0
+    )
     out = (delta < delta_min - 1e-12) | (delta > delta_max + 1e-12)
     step = 100 // _DELTA_BINS
+    n = _DELTA_BINS + 1
     return pd.DataFrame(
         {
-            "delta": [f"{i * step}-{(i + 1) * step}%" for i in range(_DELTA_BINS)],
-            "classes": np.bincount(b, minlength=_DELTA_BINS),
-            "records": np.bincount(b, weights=released, minlength=_DELTA_BINS).astype(np.int64),
-            "outside": np.bincount(b, weights=out, minlength=_DELTA_BINS).astype(np.int64),
+            "delta": [_NONE_RELEASED]
+            + [f"{i * step}-{(i + 1) * step}%" for i in range(_DELTA_BINS)],
+            "classes": np.bincount(b, minlength=n),
+            "records": np.bincount(b, weights=released, minlength=n).astype(np.int64),
+            "outside": np.bincount(b, weights=out, minlength=n).astype(np.int64),
         }
     )
 
@@ -378,23 +395,63 @@ def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> 
 def delta_reading(result: PopulationMatch, *, k: int, delta_min: float, delta_max: float) -> str:
     """Return the one-line reading of the delta chart and the failing classes."""
     c = result.classes
-    small = int((c["population"].to_numpy() < k).sum())
+    present = c["released"].to_numpy() > 0
+    small = int(((c["population"].to_numpy() < k) & present).sum())
     delta = c["delta"].to_numpy(dtype=float)
     high = int((delta > delta_max + 1e-12).sum())
-    low = int((delta < delta_min - 1e-12).sum())
-    j = result.n_classes
+    low = delta < delta_min - 1e-12
+    j = result.n_population_classes
     parts = [
-        f"{high:,} of {j:,} released {plural(j, 'class', 'classes')} "
+        f"{high:,} of {j:,} population {plural(j, 'class', 'classes')} "
         f"{plural(high, 'has', 'have')} delta above {short_share(delta_max)} (a person of the "
         "population with those values is in this table with a higher probability)"
     ]
     if delta_min > 0:
-        parts.append(f"{low:,} below {short_share(delta_min)}")
+        n_low, n_none = int(low.sum()), int((low & ~present).sum())
+        parts.append(
+            f"{n_low:,} below {short_share(delta_min)}"
+            + (f" ({n_none:,} with no released record)" if n_none else "")
+        )
     parts.append(
-        f"{small:,} {plural(small, 'matches', 'match')} fewer than {k:,} people of the "
-        "population (k-map)"
+        f"{small:,} of {result.n_classes:,} released "
+        f"{plural(result.n_classes, 'class', 'classes')} {plural(small, 'matches', 'match')} "
+        f"fewer than {k:,} people of the population (k-map)"
     )
     return "; ".join(parts) + "."
+
+
+def population_failing_caption(
+    result: PopulationMatch, *, k: int, delta_min: float, delta_max: float, shown: int, failing: int
+) -> str:
+    """Return the caption of the failing population classes table.
+
+    Parameters
+    ----------
+    result : PopulationMatch
+    k : int
+        k-map target.
+    delta_min, delta_max : float
+        Allowed delta range.
+    shown : int
+        Rows shown.
+    failing : int
+        Failing classes in all.
+
+    Returns
+    -------
+    str
+    """
+    absent = (
+        "; the population classes with no released record have delta 0 and fail "
+        f"a lowest delta of {delta_min:g}"
+        if delta_min > 0 and result.absent_classes
+        else ""
+    )
+    return (
+        f"Released classes matching fewer than {k:,} people of the population, or population "
+        f"classes with delta outside [{delta_min:g}, {delta_max:g}]{absent}; the first "
+        f"{min(shown, failing):,} of {failing:,}, highest delta first."
+    )
 
 
 def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
