@@ -1,10 +1,32 @@
-"""Command-line options shared by several sub-commands (one definition each)."""
+"""Command-line options shared by several sub-commands (one definition each), and the profile
+they make.
+
+Every command that judges targets (``assess``, ``records``, ``anonymize``,
+``report``) takes ``--profile P.json`` (the one :class:`riskcore.profile.Profile`)
+and the target options ``--k --l --l-kind --c --t --threshold --risk-model
+--max-suppression``; :func:`profile_from_args` builds the profile they
+describe: the file's (or a new one's), with every option given replacing
+the same kind of target. Without a profile and without a target option the
+targets are the k = 11 preset (:data:`riskcore.profile.DEFAULT_TARGETS`).
+"""
 
 from __future__ import annotations
 
+import argparse
+import re
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-__all__ = ["add_memory_engine", "add_missing", "add_targets"]
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "add_memory_engine",
+    "add_missing",
+    "add_targets",
+    "parse_threshold",
+    "profile_from_args",
+]
 
 MISSING_HELP = (
     "a missing QI value is a value of its own (default) or matches any value "
@@ -12,22 +34,83 @@ MISSING_HELP = (
 )
 
 
-def add_targets(parser: Any) -> None:
-    """Add ``--sensitive``, ``--k``, ``--l``, ``--l-kind``, ``--c`` and ``--t`` (the targets)."""
+def parse_threshold(text: str) -> float:
+    """Return a record-risk threshold written as a number, a fraction or a k.
+
+    ``0.05``, ``1/11`` and ``k=11`` (or ``k11``): the last two are the exact
+    1/11, which a class of 11 records meets.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        When the text is none of these or the value is outside (0, 1].
+    """
+    t = text.strip().lower().replace(" ", "")
+    m = re.fullmatch(r"k=?(\d+)", t)
+    try:
+        value = 1 / int(m.group(1)) if m else float(Fraction(t))
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: write a number (0.05), a fraction (1/11) or k=11"
+        ) from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a threshold lies in (0, 1]")
+    return value
+
+
+def add_targets(parser: Any, *, profile: bool = True) -> None:
+    """Add ``--profile``, ``--sensitive`` and the target options.
+
+    Every target option defaults to None ("not given"): the profile's, or the
+    k = 11 preset, stands.
+    """
+    if profile:
+        parser.add_argument(
+            "--profile",
+            default=None,
+            metavar="P.json",
+            help="an assessment profile (roles, targets, policy, recipe): the options given "
+            "replace its values",
+        )
     parser.add_argument("--sensitive", action="append", default=[], metavar="COL")
-    parser.add_argument("--k", type=int, default=5, help="smallest class size (default 5)")
-    parser.add_argument("--l", type=int, default=None, help="l-diversity of each sensitive column")
     parser.add_argument(
-        "--l-kind", choices=("distinct", "entropy", "recursive"), default="distinct"
+        "--k", type=int, default=None, help="k-anonymity: smallest class size (preset: 11)"
     )
-    parser.add_argument("--c", type=float, default=2.0, help="c of recursive (c,l)-diversity")
+    parser.add_argument(
+        "--l", type=float, default=None, help="l-diversity of each sensitive column"
+    )
+    parser.add_argument(
+        "--l-kind", choices=("distinct", "entropy", "recursive"), default=None,
+        help="the kind of l-diversity (default distinct)",
+    )  # fmt: skip
+    parser.add_argument("--c", type=float, default=None, help="c of recursive (c,l)-diversity")
     parser.add_argument(
         "--t", type=float, default=None, help="t-closeness of each sensitive column"
     )
+    parser.add_argument(
+        "--threshold",
+        type=parse_threshold,
+        default=None,
+        metavar="TAU",
+        help="highest record re-identification risk: a number, 1/11 or k=11 (exact: a class "
+        "of 11 meets 1/11; preset 1/11)",
+    )
+    parser.add_argument(
+        "--risk-model",
+        choices=("prosecutor", "journalist"),
+        default=None,
+        help="attacker model of --threshold (default prosecutor)",
+    )
+    parser.add_argument(
+        "--max-suppression",
+        type=float,
+        default=None,
+        help="share of records a remediation may suppress (preset 0.02)",
+    )
 
 
-def add_missing(parser: Any, *, default: str | None = "own", help: str = MISSING_HELP) -> None:
-    """Add ``--missing own|any``, the missing-value policy."""
+def add_missing(parser: Any, *, default: str | None = None, help: str = MISSING_HELP) -> None:
+    """Add ``--missing own|any``, the missing-value policy (default: the profile's, else own)."""
     parser.add_argument("--missing", choices=("own", "any"), default=default, help=help)
 
 
@@ -39,4 +122,98 @@ def add_memory_engine(parser: Any, command: str) -> None:
         default="auto",
         help=f"{command} needs each record: it runs on the pandas engine (in memory) only; "
         "the other engines are refused with a message (default auto: pandas)",
+    )
+
+
+def _given(args: argparse.Namespace, name: str) -> Any:
+    return getattr(args, name, None)
+
+
+def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None) -> Any:
+    """Return the :class:`~riskcore.profile.Profile` the options describe.
+
+    The profile of ``--profile`` (or a new one); ``--qi`` (``qis``),
+    ``--sensitive``, ``--weights``, ``--sampling-fraction``, ``--missing``
+    replace its roles and policy; each target option given replaces the
+    profile's target of the same kind (``--l`` with ``--l-kind`` and ``--c``
+    the l-diversity one). A new profile given some target options has those
+    targets only; given none, the k = 11 preset.
+
+    Raises
+    ------
+    RiskcoreError
+        When the profile cannot be read or an option is out of range.
+    """
+    import dataclasses
+
+    from riskcore.criteria import Targets
+    from riskcore.profile import DEFAULT_TARGETS, Profile
+    from riskcore.roles import ColumnRoles
+
+    path = _given(args, "profile")
+    base = Profile.read(Path(path)) if path else Profile()
+    roles = base.roles
+    sens = list(_given(args, "sensitive") or [])
+    weights = _given(args, "weights")
+    if qis or sens or weights:
+        q = list(qis) if qis else list(roles.quasi_identifiers)
+        s = sens or [c for c in roles.sensitive if c not in q]
+        w = [weights] if weights else [c for c in roles.weights if c not in q + s]
+        taken = set(q) | set(s) | set(w)
+        roles = ColumnRoles(
+            identifiers=tuple(c for c in roles.identifiers if c not in taken),
+            quasi_identifiers=tuple(q),
+            sensitive=tuple(s),
+            other=tuple(c for c in roles.other if c not in taken),
+            weights=tuple(w),
+        )
+    k, l_, t, tau = (_given(args, n) for n in ("k", "l", "t", "threshold"))
+    for name, value in (("--k", k), ("--l", l_)):
+        if value is not None and value < 1:
+            raise RiskcoreError(f"{name} must be at least 1")
+    c = _given(args, "c")
+    if c is not None and c <= 0:
+        raise RiskcoreError("--c must be positive")
+    given = Targets.of(
+        k=k,
+        l=l_,
+        l_kind=_given(args, "l_kind") or "distinct",
+        c=2.0 if c is None else c,
+        t=t,
+        threshold=tau,
+        risk_model=_given(args, "risk_model") or "prosecutor",
+    )
+    limit = _given(args, "max_suppression")
+    if limit is not None and not 0 <= limit <= 1:
+        raise RiskcoreError("--max-suppression must be a share in [0, 1] (0.02 for 2%)")
+    sf = _given(args, "sampling_fraction")
+    if sf is not None and not 0 < sf <= 1:
+        raise RiskcoreError("--sampling-fraction must be in (0, 1]")
+    if path:
+        kinds = {x.kind for x in given.criteria}
+        if l_ is not None:  # one l-diversity target, of the kind given
+            kinds |= {"distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity"}
+        kept = tuple(x for x in base.targets.criteria if x.kind not in kinds)
+        targets = Targets(
+            criteria=kept + given.criteria, max_suppression=base.targets.max_suppression
+        )
+    elif given.criteria:
+        targets = Targets(
+            criteria=given.criteria, max_suppression=DEFAULT_TARGETS.max_suppression
+        )
+    else:
+        targets = DEFAULT_TARGETS
+    if limit is not None:
+        targets = dataclasses.replace(targets, max_suppression=limit)
+    keep = set(roles.sensitive)
+    return Profile(
+        roles=roles,
+        targets=targets,
+        missing=_given(args, "missing") or base.missing,
+        sampling_fraction=sf if sf is not None else None if weights else base.sampling_fraction,
+        distances={c: d for c, d in base.distances.items() if c in keep},
+        orders={c: o for c, o in base.orders.items() if c in keep},
+        population=base.population,
+        recipe=base.recipe,
+        ledger=base.ledger,
     )

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from riskcore.deidentify.masking import SecretKey
     from riskcore.deidentify.recipe import AppliedRecipe
 
-from riskcore._cli_args import add_memory_engine, add_targets
+from riskcore._cli_args import add_memory_engine, add_missing, add_targets, parse_threshold
 
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
 
@@ -37,15 +37,17 @@ def add_parsers(sub: Any) -> None:
     )
     a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
     add_memory_engine(a, "anonymize")
-    a.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
-    add_targets(a)
-    a.add_argument("--max-risk", type=float, default=None, help="highest prosecutor risk")
     a.add_argument(
-        "--max-suppression",
-        type=float,
-        default=0.0,
-        help="share of records that may be suppressed (default 0)",
+        "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
     )
+    add_targets(a)
+    a.add_argument(
+        "--max-risk",
+        type=parse_threshold,
+        default=None,
+        help="the same as --threshold (kept for older scripts)",
+    )
+    add_missing(a)
     a.add_argument(
         "--hierarchy",
         action="append",
@@ -105,6 +107,12 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("--suppression", choices=("drop", "mask"), default="drop")
     a.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     a.add_argument("--recipe-out", required=True, help="the recipe as JSON")
+    a.add_argument(
+        "--profile-out",
+        default=None,
+        metavar="P.json",
+        help="the assessment profile with this recipe (for riskcore report --profile)",
+    )
     a.add_argument("--format", choices=("text", "json"), default="text")
 
     p = sub.add_parser("apply", help="re-apply a recipe to a table")
@@ -237,26 +245,27 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
 
 def run_anonymize(args: argparse.Namespace) -> int:
     """Run ``anonymize``; return the exit code (2 with a message on bad input)."""
+    from riskcore._cli_args import profile_from_args
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.criteria import Targets
     from riskcore.deidentify.lattice import Lattice, search
     from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps, mask_step
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.io.export import write_table
 
     try:
-        targets = Targets.of(
-            k=args.k,
-            l=args.l,
-            l_kind=args.l_kind,
-            c=args.c,
-            t=args.t,
-            threshold=args.max_risk,
-            max_suppression=args.max_suppression,
-        )
-        if (args.l is not None or args.t is not None) and not args.sensitive:
+        if args.max_risk is not None:
+            if args.threshold is not None:
+                raise RiskcoreError("give --threshold or --max-risk, not both")
+            args.threshold = args.max_risk
+        profile = profile_from_args(args, qis=args.qi)
+        targets = profile.targets
+        sensitive = tuple(profile.roles.sensitive)
+        if not profile.roles.quasi_identifiers:
+            raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
+        if targets.needs_sensitive and not sensitive:
             raise RiskcoreError("--l and --t need at least one --sensitive column")
+        args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         sh = safe_harbor_plan(raw) if args.safe_harbor else []
         masks = [mask_step(c, op) for c, op in _pairs(args.mask, "--mask", "COL=OP").items()]
@@ -279,12 +288,22 @@ def run_anonymize(args: argparse.Namespace) -> int:
         pre = apply_recipe(raw, plain, key=key)
         df = pre.data
         hierarchies = _hierarchies(df, args)
-        lattice = Lattice(df, hierarchies, sensitive=args.sensitive, targets=targets)
+        lattice = Lattice(
+            df,
+            hierarchies,
+            sensitive=sensitive,
+            targets=targets,
+            distance=profile.distances,
+            order=profile.orders,
+            missing=profile.missing,
+            sampling_fraction=profile.sampling_fraction,
+            weights=profile.roles.weight,
+        )
         result = search(lattice, objective=args.objective)
         best = result.best
         if best is None:
             raise RiskcoreError(
-                f"no generalization meets the targets within {args.max_suppression:.1%} "
+                f"no generalization meets the targets within {targets.max_suppression:.1%} "
                 "suppression, even the most general one: allow more suppression or lower "
                 "the targets"
             )
@@ -294,16 +313,20 @@ def run_anonymize(args: argparse.Namespace) -> int:
             hierarchies,
             levels,
             targets,
-            sensitive=tuple(args.sensitive),
+            sensitive=sensitive,
             suppression=args.suppression,
             safe_harbor=sh,
             date_shift=shift,
             masking=masks,
             key=key,
+            missing=profile.missing,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
         Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+        if args.profile_out:
+            done = profile.with_(recipe=recipe)
+            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -2,7 +2,8 @@
 
 ``python -m riskcore records DATA --qi COL ... [--weights COL] --out RISK.csv``
 writes one row per input record, in input order, with the columns of
-:data:`riskcore.metrics.records.RECORD_COLUMNS`, formula-safe
+:data:`riskcore.criteria.records.RECORD_COLUMNS` (``failing_targets`` judged by the
+profile's targets through :mod:`riskcore.criteria`), formula-safe
 (:func:`riskcore.io.export.write_table`), and prints the expected number of
 re-identifications. Heavy imports happen inside the handler.
 """
@@ -27,7 +28,9 @@ def add_parser(sub: Any) -> None:
     )
     r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
     add_memory_engine(r, "records")
-    r.add_argument("--qi", action="append", default=[], metavar="COL", required=True)
+    r.add_argument(
+        "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
+    )
     r.add_argument(
         "--weights", default=None, metavar="COL", help="sampling-weight column (numbers >= 1)"
     )
@@ -52,51 +55,47 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="sampling fraction of DIS-SUDA (default --sampling-fraction, else 0.01)",
     )
-    r.add_argument(
-        "--threshold",
-        type=float,
-        default=0.09,
-        help="individual-risk threshold counted in the summary (default 0.09)",
-    )
     add_missing(r)
     r.add_argument("--out", required=True, help="the table: .csv, .tsv, .parquet or .xlsx")
 
 
 def run_records(args: argparse.Namespace, load: Any) -> int:
     """Run ``records``: compute the table, write it, print the summary; return the exit code."""
+    from riskcore._cli_args import profile_from_args
+    from riskcore.criteria.records import record_table
     from riskcore.engine import EncodedTable
     from riskcore.io.export import write_table
     from riskcore.metrics.missing import count_missing
-    from riskcore.metrics.records import record_individual_risk, record_risk
+    from riskcore.metrics.records import record_individual_risk
     from riskcore.report.readings import missing_reading
     from riskcore.report.readings.records import individual_risk_reading
 
     try:
+        profile = profile_from_args(args, qis=args.qi)
+        qis = list(profile.roles.quasi_identifiers)
+        if not qis:
+            raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
         if args.sampling_fraction is not None and not 0 < args.sampling_fraction <= 1:
             raise RiskcoreError("--sampling-fraction must be in (0, 1]")
         if args.dis_fraction is not None and not 0 < args.dis_fraction <= 1:
             raise RiskcoreError("--dis-fraction must be in (0, 1]")
-        if not 0 <= args.threshold <= 1:
-            raise RiskcoreError("--threshold must be between 0 and 1")
-        if args.k < 1:
-            raise RiskcoreError("--k must be at least 1")
+        if args.weights is not None and args.sampling_fraction is not None:
+            raise RiskcoreError("give sampling weights or a sampling fraction, not both")
         table = EncodedTable(load(args.data))
         model: dict[str, Any] = {
-            "weights": args.weights,
-            "sampling_fraction": args.sampling_fraction,
+            "weights": profile.roles.weight,
+            "sampling_fraction": profile.sampling_fraction,
             "method": args.method,
-            "missing": args.missing,
+            "missing": profile.missing,
         }
-        ir = record_individual_risk(table, args.qi, threshold=args.threshold, **model)
-        out = record_risk(
+        ir = record_individual_risk(table, qis, threshold=profile.threshold, **model)
+        out = record_table(
             table,
-            args.qi,
-            k=args.k,
-            sensitive=args.sensitive,
-            l=args.l,
-            l_kind=args.l_kind,
-            c=args.c,
-            t=args.t,
+            qis,
+            targets=profile.targets,
+            sensitive=profile.roles.sensitive,
+            distance=profile.distances,
+            order=profile.orders,
             max_msu_size=args.max_msu_size,
             dis_fraction=args.dis_fraction,
             **model,
@@ -107,7 +106,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
         return 2
     failing = int((out["failing_targets"] != "").sum())
     print(individual_risk_reading(ir))
-    print(missing_reading(args.missing, count_missing(table.classes(args.qi))))
+    print(missing_reading(profile.missing, count_missing(table.classes(qis))))
     print(f"{failing:,} of {len(out):,} records are in a class failing a target.")
     print(f"Wrote {len(out):,} rows to {args.out}.")
     return 0

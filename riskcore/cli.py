@@ -4,7 +4,8 @@ Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
 risk table), ``report`` (the HTML / JSON / PDF report) and ``audit`` (the
 audit log's hash chain).
 
-Exit codes: 0 success, 2 bad input or usage (message on stderr, no
+Exit codes: 0 success, 1 a target failed under ``--fail-on-targets`` (the
+outputs are written first), 2 bad input or usage (message on stderr, no
 traceback).
 """
 
@@ -36,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from riskcore._cli_args import add_missing
+    from riskcore._cli_args import add_missing, add_targets
 
     p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -53,24 +54,19 @@ def _build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="COL",
-        required=True,
-        help="a quasi-identifier column (repeat for each)",
+        help="a quasi-identifier column (repeat for each; or the --profile's)",
+    )
+    add_targets(a)
+    a.add_argument(
+        "--fail-on-targets",
+        action="store_true",
+        help="exit 1 when a target fails (after writing the output), for pipelines",
     )
     a.add_argument(
-        "--sensitive",
-        action="append",
-        default=[],
-        metavar="COL",
-        help="a sensitive attribute column (repeat for each)",
-    )
-    a.add_argument(
-        "--c", type=float, default=2.0, help="c of recursive (c,l)-diversity (default 2)"
-    )
-    a.add_argument(
-        "--threshold",
-        type=float,
-        default=0.09,
-        help="record-risk threshold (default 0.09 = k 11, US public release)",
+        "--profile-out",
+        default=None,
+        metavar="P.json",
+        help="write the assessment profile of these options (roles, targets, policy)",
     )
     a.add_argument(
         "--distance",
@@ -209,19 +205,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         from riskcore._cli_report import run_report
 
         return run_report(args, _load)
+    return _run_assess(args)
+
+
+def _run_assess(args: argparse.Namespace) -> int:
+    """Run ``assess``: the assessment, the verdict, the profile; return the exit code."""
+    from riskcore._cli_args import profile_from_args
     from riskcore._results import dumps
+    from riskcore.criteria import evaluate
     from riskcore.engine.select import open_engine
     from riskcore.metrics import Population, assess
-    from riskcore.report.summary import assessment_text
+    from riskcore.report.summary import assessment_text, verdict_text
 
     try:
-        distance: dict[str, str] = {}
+        profile = profile_from_args(args, qis=args.qi)
+        roles = profile.roles
+        if not roles.quasi_identifiers:
+            raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
+        distance: dict[str, str] = dict(profile.distances)
         for item in args.distance:
             col, sep, kind = item.rpartition("=")
             if not sep or kind not in ("ordered", "equal"):
                 raise RiskcoreError(f"--distance {item!r}: write COLUMN=ordered or COLUMN=equal")
             distance[col] = kind
-        unknown = set(distance) - set(args.sensitive)
+        unknown = set(distance) - set(roles.sensitive)
         if unknown:
             raise RiskcoreError(
                 f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column"
@@ -232,43 +239,62 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not sep or not col or not values:
                 raise RiskcoreError(f"--order {item!r}: write COLUMN=LOWEST,...,HIGHEST")
             orders[col] = values.split(",")
-        unknown = set(orders) - set(args.sensitive)
+        unknown = set(orders) - set(roles.sensitive)
         if unknown:
             raise RiskcoreError(f"--order names {sorted(unknown)[0]!r}, not a --sensitive column")
-        population = None
         if args.weights is not None and args.sampling_fraction is not None:
             raise RiskcoreError("give --weights or --sampling-fraction, not both")
-        if args.weights is not None:
-            population = Population(weights=args.weights)
-        if args.sampling_fraction is not None:
-            if not 0 < args.sampling_fraction <= 1:
-                raise RiskcoreError("--sampling-fraction must be in (0, 1]")
-            population = Population(sampling_fraction=args.sampling_fraction)
-        if not 0 <= args.threshold <= 1:
-            raise RiskcoreError("--threshold must be between 0 and 1")
-        if args.c <= 0:
-            raise RiskcoreError("--c must be positive")
+        if args.sampling_fraction is not None and not 0 < args.sampling_fraction <= 1:
+            raise RiskcoreError("--sampling-fraction must be in (0, 1]")
+        population = None
+        if roles.weight is not None:
+            population = Population(weights=roles.weight)
+        elif profile.sampling_fraction is not None:
+            population = Population(sampling_fraction=profile.sampling_fraction)
+        recursive = profile.targets.find("recursive-cl-diversity")
+        c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
         engine = open_engine(args.data, args.engine, load=_load)
-        order = {col: _typed_order(engine, col, values) for col, values in orders.items()}
+        order: dict[str, list[object]] = {c_: list(v) for c_, v in profile.orders.items()}
+        order.update({col: _typed_order(engine, col, v) for col, v in orders.items()})
         result = assess(
             engine,
-            quasi_identifiers=args.qi,
-            sensitive=args.sensitive,
-            c=args.c,
-            threshold=args.threshold,
+            quasi_identifiers=roles.quasi_identifiers,
+            sensitive=roles.sensitive,
+            c=c,
+            threshold=profile.threshold,
             distance=distance or None,
             order=order or None,
             population=population,
-            missing=args.missing,
+            missing=profile.missing,
         )
-    except RiskcoreError as exc:
+        if result.evidence is None:
+            raise RiskcoreError("the assessment gave no evidence to judge the targets on")
+        verdict = evaluate(profile.targets, result.evidence)
+        if args.profile_out:
+            from pathlib import Path
+
+            saved = profile.with_(
+                distances=distance, orders={c_: tuple(map(str, v)) for c_, v in orders.items()}
+                | {c_: v for c_, v in profile.orders.items() if c_ not in orders},
+            )
+            Path(args.profile_out).write_text(saved.to_json() + "\n", encoding="utf-8")
+    except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.format == "json":
-        print(dumps(result))
+        print(
+            dumps(
+                {
+                    **result.to_dict(),
+                    "targets": profile.targets.to_dict(),
+                    "verdict": verdict.to_dict(),
+                }
+            )
+        )
     else:
         print(assessment_text(result))
-    return 0
+        print(verdict_text(verdict, profile.targets))
+    return 1 if args.fail_on_targets and not verdict.passed else 0
 
 
 def run() -> NoReturn:

@@ -24,25 +24,10 @@ import numpy as np
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
+from riskcore.metrics.anonymity import TOLERANCE, exceeds
 from riskcore.metrics.evidence import Evidence
 
 __all__ = ["REGISTRY", "TOLERANCE", "Check", "Criterion", "criterion_from_dict", "exceeds"]
-
-#: Absolute tolerance of every comparison of a figure with its target (risks, shares, t and
-#: entropies lie in [0, 1] or are logarithms of counts): rounding never decides a verdict.
-TOLERANCE = 1e-12
-
-
-def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
-    """Return whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
-
-    The one rule for thresholds: a figure passes when it is at most its
-    limit, so a record risk of exactly 1/11 passes the threshold 1/11.
-    """
-    return np.asarray(value) > limit + TOLERANCE if isinstance(value, np.ndarray) else (
-        value > limit + TOLERANCE
-    )
-
 
 #: Every privacy model, by its ``kind``.
 REGISTRY: dict[str, type[Criterion]] = {}
@@ -113,6 +98,9 @@ class Criterion(Result):
     monotone: ClassVar[bool] = False
     #: Needs an identified population table's counts (k-map, delta-presence).
     needs_population_table: ClassVar[bool] = False
+    #: Judges the classes with no record too (delta-presence: a population class nobody of
+    #: which is released has delta 0). Every other model judges the classes with records.
+    judges_empty_classes: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -154,11 +142,29 @@ class Criterion(Result):
         return (chosen,)
 
     def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        """Return, per class, whether it breaks the criterion (bool)."""
+        """Return, per class, whether it breaks the criterion (bool).
+
+        Classes with no record are judged only by a model that
+        ``judges_empty_classes``; :meth:`breaks` applies that rule.
+        """
         raise NotImplementedError
+
+    def breaks(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        """Return, per class, whether it breaks the criterion, by the rule on empty classes."""
+        bad = np.asarray(self.failing(evidence, attribute), dtype=bool)
+        if not self.judges_empty_classes:
+            bad &= evidence.present
+        return bad
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         """Return the value the classes achieve (NaN without classes)."""
+        raise NotImplementedError
+
+    def code(self, attribute: str | None) -> str:
+        """Return the short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").
+
+        Derived from the parameters: the records table's ``failing_targets``.
+        """
         raise NotImplementedError
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
@@ -169,16 +175,21 @@ class Criterion(Result):
         """Return whether the release meets the parts no suppression can fix, and why not.
 
         Most models are met once every failing class is suppressed: (True,
-        ""). A whole-release model (an average risk) or a failure no record
-        can be removed for (a population class with no released record under
-        delta-presence) says False with the reason.
+        ""). A whole-release model (an average risk) says False with the
+        reason.
         """
         return True, ""
 
     def check(self, evidence: Evidence, attribute: str | None) -> Check:
         """Return the criterion judged on ``evidence`` (every class as it is)."""
-        bad = self.failing(evidence, attribute)
+        bad = self.breaks(evidence, attribute)
         whole, why = self.release_passes(evidence, attribute)
+        empty = int((bad & ~evidence.present).sum())
+        if empty and not why:
+            why = (
+                f"{empty:,} class{'es' if empty != 1 else ''} with no released record "
+                f"({'break' if empty != 1 else 'breaks'} it and cannot be suppressed)"
+            )
         return Check(
             kind=self.kind,
             label=self.label,

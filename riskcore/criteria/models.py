@@ -115,6 +115,9 @@ class KAnonymity(Criterion):
     def label(self) -> str:
         return "k-anonymity"
 
+    def code(self, attribute: str | None) -> str:
+        return f"k<{self.k}"
+
     @property
     def target(self) -> float:
         return float(self.k)
@@ -124,7 +127,7 @@ class KAnonymity(Criterion):
         return result
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return minimum(evidence.sizes)
+        return minimum(evidence.sizes[evidence.present])
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,9 @@ class DistinctLDiversity(Criterion):
     def label(self) -> str:
         return "distinct l-diversity"
 
+    def code(self, attribute: str | None) -> str:
+        return f"l<{self.l} ({attribute})"
+
     @property
     def target(self) -> float:
         return float(self.l)
@@ -162,7 +168,7 @@ class DistinctLDiversity(Criterion):
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         assert attribute is not None  # noqa: S101
-        return minimum(evidence.distinct(attribute))
+        return minimum(evidence.distinct(attribute)[evidence.present])
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,9 @@ class EntropyLDiversity(Criterion):
     def label(self) -> str:
         return "entropy l-diversity"
 
+    def code(self, attribute: str | None) -> str:
+        return f"entropy l<{self.l:g} ({attribute})"
+
     @property
     def target(self) -> float:
         return float(self.l)
@@ -202,7 +211,7 @@ class EntropyLDiversity(Criterion):
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         assert attribute is not None  # noqa: S101
-        h = evidence.entropy(attribute)
+        h = evidence.entropy(attribute)[evidence.present]
         return math.exp(float(h.min())) if len(h) else math.nan
 
 
@@ -237,6 +246,9 @@ class RecursiveCLDiversity(Criterion):
     def label(self) -> str:
         return f"recursive ({self.c:g},l)-diversity"
 
+    def code(self, attribute: str | None) -> str:
+        return f"recursive ({self.c:g},l)<{self.l} ({attribute})"
+
     @property
     def target(self) -> float:
         return float(self.l)
@@ -248,7 +260,7 @@ class RecursiveCLDiversity(Criterion):
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         assert attribute is not None  # noqa: S101
-        return minimum(evidence.recursive(attribute, float(self.c)))
+        return minimum(evidence.recursive(attribute, float(self.c))[evidence.present])
 
 
 @dataclass(frozen=True)
@@ -287,6 +299,9 @@ class TCloseness(Criterion):
     def label(self) -> str:
         return "t-closeness" + (f" ({self.distance} distance)" if self.distance else "")
 
+    def code(self, attribute: str | None) -> str:
+        return f"t>{self.t:g} ({attribute})"
+
     @property
     def target(self) -> float:
         return float(self.t)
@@ -299,7 +314,7 @@ class TCloseness(Criterion):
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         assert attribute is not None  # noqa: S101
         d = _distance(evidence, attribute, self.distance)
-        return maximum(evidence.t(attribute, d))
+        return maximum(evidence.t(attribute, d)[evidence.present])
 
     def check(self, evidence: Evidence, attribute: str | None) -> Check:
         out = super().check(evidence, attribute)
@@ -345,6 +360,9 @@ class RecordRisk(Criterion):
     def label(self) -> str:
         return f"highest record risk ({self.model})"
 
+    def code(self, attribute: str | None) -> str:
+        return f"{self.model} risk>{self.threshold:.4g}"
+
     @property
     def target(self) -> float:
         return float(self.threshold)
@@ -353,7 +371,7 @@ class RecordRisk(Criterion):
         return np.asarray(exceeds(evidence.record_risk(self.model), self.threshold), dtype=bool)
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return maximum(evidence.record_risk(self.model))
+        return maximum(evidence.record_risk(self.model)[evidence.present])
 
 
 @dataclass(frozen=True)
@@ -380,6 +398,9 @@ class AverageRisk(Criterion):
     @property
     def label(self) -> str:
         return "average record risk (marketer)"
+
+    def code(self, attribute: str | None) -> str:
+        return f"average risk>{self.threshold:.4g}"
 
     @property
     def target(self) -> float:
@@ -433,6 +454,9 @@ class KMap(Criterion):
     def label(self) -> str:
         return "k-map"
 
+    def code(self, attribute: str | None) -> str:
+        return f"k-map<{self.k}"
+
     @property
     def target(self) -> float:
         return float(self.k)
@@ -442,7 +466,7 @@ class KMap(Criterion):
         return result
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return minimum(_counts(evidence, "k-map"))
+        return minimum(_counts(evidence, "k-map")[evidence.present])
 
 
 @dataclass(frozen=True)
@@ -451,7 +475,7 @@ class DeltaPresence(Criterion):
 
     Over every class of the population table: a class with no released
     record has delta_j = 0 and, with delta_min > 0, fails; it has no record to
-    suppress, so it fails the release (ARX).
+    suppress, so it fails the release (ARX's ``HashGroupify.analyzeAll``).
 
     Attributes
     ----------
@@ -462,6 +486,7 @@ class DeltaPresence(Criterion):
     kind: ClassVar[str] = "delta-presence"
     higher_is_safer: ClassVar[bool] = False
     needs_population_table: ClassVar[bool] = True
+    judges_empty_classes: ClassVar[bool] = True
     delta_min: float = 0.0
     delta_max: float = 0.5
 
@@ -474,6 +499,9 @@ class DeltaPresence(Criterion):
     @property
     def label(self) -> str:
         return "delta-presence"
+
+    def code(self, attribute: str | None) -> str:
+        return f"delta outside [{self.delta_min:g}, {self.delta_max:g}]"
 
     @property
     def target(self) -> float:
@@ -492,20 +520,7 @@ class DeltaPresence(Criterion):
         return np.asarray(exceeds(d, self.delta_max) | (d < self.delta_min - TOLERANCE))
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        if evidence.absent_population:
-            return 0.0
         return minimum(self._delta(evidence))
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
         return maximum(self._delta(evidence))
-
-    def release_passes(
-        self, evidence: Evidence, attribute: str | None
-    ) -> tuple[bool, str]:
-        if evidence.absent_population and self.delta_min > TOLERANCE:
-            n = evidence.absent_population
-            return False, (
-                f"{n:,} population class{'es' if n != 1 else ''} with no released record "
-                f"(delta = 0, below {self.delta_min:g}) cannot be suppressed"
-            )
-        return True, ""

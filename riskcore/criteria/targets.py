@@ -32,6 +32,7 @@ from riskcore.criteria.models import (
     TCloseness,
 )
 from riskcore.errors import RiskcoreError
+from riskcore.metrics.anonymity import THRESHOLDS, threshold_meaning
 
 __all__ = [
     "LEGACY_THRESHOLDS",
@@ -45,25 +46,11 @@ LKind = Literal["distinct", "entropy", "recursive"]
 #: The kinds of l-diversity, as the options name them.
 L_KINDS: tuple[str, ...] = ("distinct", "entropy", "recursive")
 
-#: Record-risk thresholds used in practice (El Emam 2013, "cell size precedents"), exact:
-#: the threshold of k is 1/k, so a class of exactly k records meets it.
-RISK_PRESETS: dict[int, str] = {
-    3: "k = 3",
-    5: "k = 5",
-    11: "k = 11, US public release; the CMS cell-size rule",
-    20: "k = 20",
-}
+#: The k of each record-risk preset, with what it stands for (its threshold is exactly 1/k).
+RISK_PRESETS: dict[int, str] = {round(1 / tau): words for tau, words in THRESHOLDS.items()}
 
 #: Thresholds older profiles wrote for the presets, rounded: read as the exact 1/k.
 LEGACY_THRESHOLDS: dict[float, int] = {0.33: 3, 0.2: 5, 0.09: 11, 0.05: 20}
-
-
-def threshold_meaning(threshold: float) -> str:
-    """Return what a record-risk threshold stands for: its preset, or "a custom threshold"."""
-    for k, words in RISK_PRESETS.items():
-        if math.isclose(threshold, 1 / k, rel_tol=0, abs_tol=1e-12):
-            return words
-    return "a custom threshold"
 
 
 def _suppression(value: object) -> float:

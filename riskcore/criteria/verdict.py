@@ -115,7 +115,7 @@ def class_failures(
     out = []
     for crit in _criteria(targets)[0]:
         for attribute in crit.attributes(evidence):
-            out.append((crit, attribute, np.asarray(crit.failing(evidence, attribute), bool)))
+            out.append((crit, attribute, crit.breaks(evidence, attribute)))
     return out
 
 
@@ -155,8 +155,11 @@ def evaluate(
         if not attributes:
             not_applicable.append(crit.label)
         for attribute in attributes:
-            failing |= np.asarray(crit.failing(evidence, attribute), dtype=bool)
+            failing |= crit.breaks(evidence, attribute)
     needed = int(evidence.records[failing].sum())
+    # a failing class with no record (a population class under delta-presence) has nothing
+    # to suppress: it stays, and fails the release
+    stays = ~failing | ~evidence.present
     if not suppress:
         checks = _checks(criteria, evidence)
         return Verdict(
@@ -175,7 +178,7 @@ def evaluate(
         )
     within = needed <= limit * n + 1e-9
     if within and failing.any():
-        released = evidence.restrict(~failing)
+        released = evidence.restrict(stays)
         checks = _checks(criteria, released)
     else:  # nothing to suppress, or too much: the checks of the table as it is
         released = evidence
@@ -187,7 +190,7 @@ def evaluate(
         n_records=n,
         released=kept,
         suppressed=needed if within else 0,
-        suppressed_classes=int(failing.sum()) if within else 0,
+        suppressed_classes=int((failing & evidence.present).sum()) if within else 0,
         max_suppression=limit,
         within_limit=within,
         needed=needed,

@@ -27,14 +27,38 @@ import numpy as np
 from riskcore._results import Result
 from riskcore._validation import check_one_of, check_unit_interval
 
-#: Record-risk thresholds used in practice, with what they mean
-#: (El Emam 2013, "cell size precedents").
+#: Record-risk thresholds used in practice, with what they mean (El Emam 2013, "cell size
+#: precedents"), exact: the threshold of k is 1/k, so a class of exactly k records meets it.
 THRESHOLDS: dict[float, str] = {
-    0.33: "k = 3: lowest cell-size precedent, trusted recipients only",
-    0.2: "k = 5: common cell-size rule for shared data",
-    0.09: "k = 11: US public release (CMS cell-size rule of 11)",
-    0.05: "k = 20: most conservative precedent, public release",
+    1 / 3: "k = 3: lowest cell-size precedent, trusted recipients only",
+    1 / 5: "k = 5: common cell-size rule for shared data",
+    1 / 11: "k = 11: US public release (CMS cell-size rule of 11)",
+    1 / 20: "k = 20: most conservative precedent, public release",
 }
+
+#: Absolute tolerance of every comparison of a figure with its limit (risks, shares, t and
+#: entropies lie in [0, 1] or are logarithms of counts): rounding never decides a verdict.
+TOLERANCE = 1e-12
+
+
+def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
+    """Return whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
+
+    The one rule for thresholds: a figure passes when it is at most its
+    limit, so a record risk of exactly 1/11 passes the threshold 1/11.
+    """
+    if isinstance(value, np.ndarray):
+        result: np.ndarray = value > limit + TOLERANCE
+        return result
+    return bool(value > limit + TOLERANCE)
+
+
+def threshold_meaning(threshold: float) -> str:
+    """Return what a record-risk threshold stands for: its precedent, or "a custom threshold"."""
+    for tau, words in THRESHOLDS.items():
+        if abs(threshold - tau) <= TOLERANCE:
+            return words
+    return "a custom threshold"
 
 
 def _check_sizes(sizes: np.ndarray) -> np.ndarray:
@@ -289,7 +313,7 @@ def reidentification_risk(
         if risk.shape != f.shape:
             raise ValueError("record_risk must have one entry per class")
     highest = float(risk.max())
-    at_risk = float((w * (risk > tau)).sum() / n)
+    at_risk = float((w * exceeds(risk, tau)).sum() / n)
     marketer = float((w * risk).sum() / n)
     if model == "prosecutor":
         success = j / n if records is None else float((w / f).sum() / n)

@@ -142,7 +142,8 @@ class Evidence:
     ----------
     records : numpy.ndarray
         int64 records per class (the ``"own"`` classes, disjoint; 0 for a
-        population class with no released record).
+        population class with no released record, which only delta-presence
+        judges and which no suppression can remove).
     sensitive : mapping of str to SensitiveEvidence
     missing : {"own", "any"}
         The missing-value policy the classes are judged under.
@@ -154,11 +155,6 @@ class Evidence:
     population_counts : numpy.ndarray or None
         Per class, its members in an identified population table (k-map,
         delta-presence).
-    absent_population : int
-        Population classes with no released record (delta = 0; they cannot be
-        suppressed, ARX's rule).
-    absent_population_records : int
-        Population members in those classes.
     """
 
     records: np.ndarray
@@ -167,8 +163,6 @@ class Evidence:
     classes: ClassTable | None = None
     population: PopulationEvidence | None = None
     population_counts: np.ndarray | None = None
-    absent_population: int = 0
-    absent_population_records: int = 0
     _cache: dict[Hashable, Any] = field(default_factory=dict, repr=False, init=False)
 
     def __post_init__(self) -> None:
@@ -193,6 +187,17 @@ class Evidence:
     def n_records(self) -> int:
         """Return n, the records of every class."""
         return int(self.records.sum())
+
+    @property
+    def present(self) -> np.ndarray:
+        """Return, per class, whether it has a record (False: a population class with none)."""
+        result: np.ndarray = self.cached("present", lambda: self.records > 0)
+        return result
+
+    @property
+    def absent_classes(self) -> int:
+        """Return the number of classes with no record (population classes not released)."""
+        return int(self.n_classes - np.count_nonzero(self.present))
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -397,8 +402,6 @@ class Evidence:
             population_counts=None
             if self.population_counts is None
             else self.population_counts[keep],
-            absent_population=self.absent_population,
-            absent_population_records=self.absent_population_records,
         )
 
     @classmethod

@@ -9,8 +9,8 @@ class; no Python loop runs over records):
   population class sizes estimated from sampling weights (or a sampling
   fraction); the global risk as the expected number of re-identifications.
 - :func:`record_risk`: one row per input record: class size, prosecutor and
-  individual risk, the SUDA figures, and which targets (k, l, t) its class
-  fails.
+  individual risk, the SUDA figures (the targets its class fails are judged
+  by :mod:`riskcore.criteria`: :func:`riskcore.criteria.records.record_table`).
 - :func:`explain_record`: why one record is risky: its class, its minimal
   sample uniques, the QI that contributes most.
 
@@ -47,21 +47,13 @@ from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import (
     check_fraction,
     check_one_of,
-    check_positive_int,
     check_unit_interval,
 )
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError, RolesError
-from riskcore.metrics.diversity import (
-    distinct_l_per_class,
-    entropy_per_class,
-    recursive_l_per_class,
-    t_closeness_per_class,
-)
 from riskcore.metrics.missing import (
     MissingPolicy,
     check_missing,
-    compatible_contingency,
     compatible_sizes,
     known_mask,
 )
@@ -83,7 +75,8 @@ __all__ = [
 
 Method = Literal["exact", "approx"]
 
-#: The columns of :func:`record_risk`, in order.
+#: The columns of :func:`record_risk`, in order (the records table adds ``failing_targets``,
+#: :func:`riskcore.criteria.records.record_table`).
 RECORD_COLUMNS: tuple[str, ...] = (
     "row",
     "class_size",
@@ -93,7 +86,6 @@ RECORD_COLUMNS: tuple[str, ...] = (
     "min_msu_size",
     "suda_score",
     "dis_suda",
-    "failing_targets",
 )
 
 _no_floats = np.zeros(0, dtype=np.float64)
@@ -354,61 +346,6 @@ def record_individual_risk(
     )
 
 
-def _failing_targets(
-    table: EncodedTable,
-    qis: tuple[str, ...],
-    sizes: np.ndarray,
-    *,
-    k: int | None,
-    sensitive: tuple[str, ...],
-    l: int | None,  # noqa: E741 - the papers' name
-    l_kind: str,
-    c: float,
-    t: float | None,
-    any_policy: bool = False,
-) -> np.ndarray:
-    """Return, per class, the text naming the targets it fails ("" when none).
-
-    With ``any_policy`` the sizes are f_k and l / t those of each class's
-    compatible records (:func:`riskcore.metrics.missing.compatible_contingency`).
-    """
-    flags: list[tuple[str, np.ndarray]] = []
-    if k is not None:
-        flags.append((f"k<{k}", sizes < k))
-    if (l is not None or t is not None) and sensitive:
-        tab = table.tabulate(qis, sensitive)
-        for s in sensitive:
-            ct = tab.sensitive[s]
-            if any_policy:
-                ct = compatible_contingency(tab.classes, ct)
-            if l is not None:
-                if l_kind == "distinct":
-                    bad = distinct_l_per_class(ct) < l
-                elif l_kind == "entropy":
-                    bad = entropy_per_class(ct) < np.log(l) - 1e-12
-                else:
-                    bad = recursive_l_per_class(ct, c) < l
-                flags.append((f"l<{l} ({s})", bad))
-            if t is not None:
-                flags.append((f"t>{t:g} ({s})", t_closeness_per_class(ct) > t + 1e-12))
-    if not flags:
-        return np.full(len(sizes), "", dtype=object)
-    # One bit per target; one text per distinct combination (few), looked up per class.
-    mask = np.zeros(len(sizes), dtype=np.int64)
-    for bit, (_, bad) in enumerate(flags):
-        mask |= bad.astype(np.int64) << bit
-    combos, inverse = np.unique(mask, return_inverse=True)
-    texts = np.array(
-        [
-            "; ".join(name for b, (name, _) in enumerate(flags) if combo >> b & 1)
-            for combo in combos
-        ],
-        dtype=object,
-    )
-    out: np.ndarray = texts[inverse.reshape(-1)]
-    return out
-
-
 def record_risk(
     data: EncodedTable | pd.DataFrame,
     qis: Sequence[str],
@@ -416,12 +353,6 @@ def record_risk(
     weights: str | None = None,
     sampling_fraction: float | None = None,
     method: Method = "exact",
-    k: int | None = None,
-    sensitive: Sequence[str] = (),
-    l: int | None = None,  # noqa: E741 - the papers' name
-    l_kind: Literal["distinct", "entropy", "recursive"] = "distinct",
-    c: float = 2.0,
-    t: float | None = None,
     max_msu_size: int | None = None,
     dis_fraction: float | None = None,
     suda_result: SudaResult | None = None,
@@ -446,13 +377,6 @@ def record_risk(
         The record's minimal sample uniques (count, smallest size; 0 when
         none), SUDA and DIS-SUDA scores, as sdcMicro's ``suda2`` computes
         them (:func:`riskcore.metrics.suda.suda`).
-    ``failing_targets``
-        The targets the record's class fails, "; "-separated, "" when none:
-        ``k<K`` when f_j < k; ``l<L (S)`` when the class's l-diversity of
-        sensitive attribute S (of kind ``l_kind``: distinct values, exp of
-        the entropy, or recursive (c,l)) is below l; ``t>T (S)`` when the
-        class's t-closeness distance for S (ordered for numbers, equal for
-        text) exceeds t.
 
     Parameters
     ----------
@@ -465,17 +389,6 @@ def record_risk(
         pi in (0, 1] (not with ``weights``).
     method : {"exact", "approx"}, default "exact"
         Individual-risk formula (sdcMicro's default is "approx").
-    k : int, optional
-        Target class size.
-    sensitive : sequence of str
-        Sensitive attributes for the l and t targets.
-    l : int, optional
-        Target l-diversity of each sensitive attribute.
-    l_kind : {"distinct", "entropy", "recursive"}, default "distinct"
-    c : float, default 2.0
-        c of recursive (c,l)-diversity.
-    t : float, optional
-        Target t-closeness of each sensitive attribute, in [0, 1].
     max_msu_size : int, optional
         Largest MSU searched (default: the number of QIs).
     dis_fraction : float, optional
@@ -485,7 +398,7 @@ def record_risk(
         A SUDA result already computed on the same table and QIs (reused).
     missing : {"own", "any"}, default "own"
         The missing-value policy of the class size, the prosecutor and
-        individual risk and the failing targets (:mod:`riskcore.metrics.missing`);
+        individual risk (:mod:`riskcore.metrics.missing`);
         the SUDA figures keep sdcMicro's rule (a missing value is never part
         of a minimal sample unique).
 
@@ -501,19 +414,6 @@ def record_risk(
     """
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
     q = _qis(table, qis)
-    sens = tuple(sensitive)
-    if (l is not None or t is not None) and not sens:
-        raise RiskcoreError("the l and t targets need at least one sensitive attribute")
-    overlap = set(sens) & set(q)
-    if overlap:
-        raise RolesError(f"{sorted(overlap)[0]!r} cannot be both a quasi-identifier and sensitive")
-    if k is not None:
-        k = check_positive_int("k", k)
-    if l is not None:
-        l = check_positive_int("l", l)  # noqa: E741
-    check_one_of("l_kind", l_kind, ("distinct", "entropy", "recursive"))
-    if t is not None and not 0 <= t <= 1:
-        raise RiskcoreError("t must lie in [0, 1]")
     ir = record_individual_risk(
         table,
         q,
@@ -528,10 +428,7 @@ def record_risk(
         suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
     elif suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
-    cls, sizes, any_policy = _matching(table, q, missing)
-    failing = _failing_targets(
-        table, q, sizes, k=k, sensitive=sens, l=l, l_kind=l_kind, c=c, t=t, any_policy=any_policy
-    )[cls]
+    cls, sizes, _ = _matching(table, q, missing)
     f = sizes[cls].astype(np.int64)
     return pd.DataFrame(
         {
@@ -543,7 +440,6 @@ def record_risk(
             "min_msu_size": suda_result.min_msu_size,
             "suda_score": suda_result.score,
             "dis_suda": suda_result.dis_score,
-            "failing_targets": pd.Series(failing, dtype=object),
         },
         columns=list(RECORD_COLUMNS),
     )

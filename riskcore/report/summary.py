@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from riskcore.metrics import THRESHOLDS, Assessment
+from riskcore.criteria import Targets, Verdict
+from riskcore.metrics import Assessment
+from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings.anonymity import missing_reading
+from riskcore.report.readings.criteria import check_table, targets_summary, verdict_reading
 from riskcore.report.readings.population import population_reading
 
-__all__ = ["assessment_text"]
+__all__ = ["assessment_text", "verdict_text"]
 
 
 def assessment_text(a: Assessment) -> str:
@@ -29,12 +32,10 @@ def assessment_text(a: Assessment) -> str:
         f"quasi-identifiers: {', '.join(a.quasi_identifiers)}",
         f"k-anonymity: k = {a.k}   records unique on the QIs: {a.unique_records:,} "
         f"({a.anonymity.unique_share:.1%})",
-        f"Prosecutor risk: highest {pr.highest_risk:.3f}; records above the {pr.threshold:g} "
+        f"Prosecutor risk: highest {pr.highest_risk:.4g}; records above the {pr.threshold:.4g} "
         f"threshold: {pr.records_at_risk:.1%}; expected share re-identified {pr.success_rate:.1%}",
     ]
-    meaning = THRESHOLDS.get(round(pr.threshold, 2))
-    if meaning:
-        lines.append(f"  (threshold {pr.threshold:g}: {meaning})")
+    lines.append(f"  (threshold {pr.threshold:.4g}: {threshold_meaning(pr.threshold)})")
     for label, r in (("Journalist", a.journalist), ("Marketer", a.marketer)):
         if r is not None:
             lines.append(
@@ -54,4 +55,28 @@ def assessment_text(a: Assessment) -> str:
             f"{s.homogeneous_records:,} records in {s.homogeneous_classes:,} homogeneous classes"
         )
     lines.append(missing_reading(a.missing, a.missing_records))
+    return "\n".join(lines)
+
+
+def verdict_text(verdict: Verdict, targets: Targets) -> str:
+    """Return the verdict as the command line prints it: the targets, each check, the sentence.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        :func:`riskcore.criteria.evaluate` of the targets.
+    targets : Targets
+
+    Returns
+    -------
+    str
+    """
+    lines = [f"Targets: {targets_summary(targets)}"]
+    for row in check_table(verdict).to_dict("records"):
+        lines.append(
+            f"  {str(row['result']).upper():4}  {row['target']}: {row['achieved']} (required "
+            f"{row['required']}); failing {row['records failing']}"
+            + (f"; {row['note']}" if row["note"] else "")
+        )
+    lines.append(("PASS: " if verdict.passed else "FAIL: ") + verdict_reading(verdict))
     return "\n".join(lines)

@@ -37,7 +37,7 @@ def _ordered_distance(p, q, values):
     return tot / (len(values) - 1) if len(values) > 1 else 0.0
 
 
-def reference_assessment(df, qis, sensitive, c=2.0, threshold=0.09, ordered=()):
+def reference_assessment(df, qis, sensitive, c=2.0, threshold=1 / 11, ordered=()):
     """Assess by brute force; ``ordered`` maps an attribute to its order (None: by value).
 
     A tuple of names means each is ordered by value. Missing values under the

@@ -172,11 +172,10 @@ def test_compatible_sets_are_judged_again_on_the_release():
 
 # ------------------------------------------------------------------ population table
 
-def _population_evidence(records, counts, absent=0):
+def _population_evidence(records, counts):
     return Evidence(
         records=np.asarray(records, dtype=np.int64),
         population_counts=np.asarray(counts, dtype=np.int64),
-        absent_population=absent,
     )
 
 
@@ -190,10 +189,13 @@ def test_k_map_and_delta_presence_by_hand():
 
 
 def test_a_population_class_with_no_released_record_fails_delta_min():
-    ev = _population_evidence([2, 3], [4, 3], absent=1)
+    ev = _population_evidence([2, 3, 0], [4, 3, 5])  # nobody of the third class is released
     d = _check(DeltaPresence(delta_min=0.1, delta_max=1.0), ev)
-    assert d.achieved == 0.0 and not d.passed and d.failing_classes == 0
+    assert d.achieved == 0.0 and not d.passed
+    assert (d.failing_classes, d.failing_records) == (1, 0)
     assert "cannot be suppressed" in d.note
+    # k-map judges the released classes only
+    assert _check(KMap(k=3), ev).passed and _check(KMap(k=3), ev).achieved == 3
     # no suppression can help: the release fails whatever the limit
     v = evaluate(Targets(criteria=(DeltaPresence(delta_min=0.1, delta_max=1.0),),
                          max_suppression=1.0), ev, suppress=True)  # fmt: skip

@@ -13,15 +13,15 @@ import pandas as pd
 import pytest
 
 from riskcore.cli import main
+from riskcore.criteria import Targets
+from riskcore.criteria.records import RECORD_COLUMNS, record_table
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics import suda
 from riskcore.metrics.presence import population_match
 from riskcore.metrics.records import (
-    RECORD_COLUMNS,
     explain_record,
     record_individual_risk,
-    record_risk,
 )
 from riskcore.report.readings import (
     individual_risk_reading,
@@ -44,7 +44,7 @@ SMALL = pd.DataFrame(
 
 
 def test_small_table_hand_worked():
-    out = record_risk(SMALL, ["a", "b"], k=3, sensitive=["s"], l=2, t=0.2)
+    out = record_table(SMALL, ["a", "b"], sensitive=["s"], targets=Targets.of(k=3, l=2, t=0.2))
     assert list(out.columns) == list(RECORD_COLUMNS)
     assert out["row"].tolist() == [1, 2, 3, 4, 5, 6]
     assert out["class_size"].tolist() == [2, 2, 1, 3, 3, 3]
@@ -53,7 +53,7 @@ def test_small_table_hand_worked():
     fails = "k<3; l<2 (s); t>0.2 (s)"
     assert out["failing_targets"].tolist() == [fails, fails, fails, "", "", ""]
     # k = 2 leaves (1, x) failing only l and t; t = 0.6 lets it pass t (1/2 < 0.6)
-    out = record_risk(SMALL, ["a", "b"], k=2, sensitive=["s"], l=2, t=0.6)
+    out = record_table(SMALL, ["a", "b"], sensitive=["s"], targets=Targets.of(k=2, l=2, t=0.6))
     assert out["failing_targets"].tolist()[:3] == [
         "l<2 (s)",
         "l<2 (s)",
@@ -66,16 +66,16 @@ def test_small_table_hand_worked():
     np.testing.assert_array_equal(out["suda_score"], ref.score)
     np.testing.assert_array_equal(out["dis_suda"], ref.dis_score)
     # no targets at all: nothing fails
-    assert (record_risk(SMALL, ["a", "b"])["failing_targets"] == "").all()
+    assert (record_table(SMALL, ["a", "b"])["failing_targets"] == "").all()
+    # an l target without a sensitive attribute has nothing to judge (not a failure)
+    assert (record_table(SMALL, ["a", "b"], targets=Targets.of(l=2))["failing_targets"] == "").all()
 
 
-def test_record_risk_bad_targets():
-    with pytest.raises(RiskcoreError, match=r"^the l and t targets need at least one sensitive"):
-        record_risk(SMALL, ["a"], l=2)
+def test_record_table_bad_targets():
     with pytest.raises(RiskcoreError, match=r"t must lie in \[0, 1\]"):
-        record_risk(SMALL, ["a"], sensitive=["s"], t=2.0)
+        record_table(SMALL, ["a"], sensitive=["s"], targets=Targets.of(t=2.0))
     with pytest.raises(RiskcoreError, match=r"'a' cannot be both a quasi-identifier and sensitive"):
-        record_risk(SMALL, ["a"], sensitive=["a"], l=2)
+        record_table(SMALL, ["a"], sensitive=["a"], targets=Targets.of(l=2))
 
 
 ADULT_QIS = "age workclass education marital-status occupation race sex native-country".split()
@@ -236,11 +236,11 @@ def test_shuffled_rows_and_a_non_range_index_permute_the_table():
             "w": rng.uniform(1, 9, 40),
         }
     )
-    kw = {"weights": "w", "k": 3, "sensitive": ["s"], "l": 2}
-    base = record_risk(df, ["a", "b"], **kw)
+    kw = {"weights": "w", "targets": Targets.of(k=3, l=2), "sensitive": ["s"]}
+    base = record_table(df, ["a", "b"], **kw)
     perm = rng.permutation(len(df))
     shuffled = df.iloc[perm].set_index(pd.Index(rng.permutation(1000)[:40]))
-    got = record_risk(shuffled, ["a", "b"], **kw)
+    got = record_table(shuffled, ["a", "b"], **kw)
     assert got["row"].tolist() == list(range(1, 41))
     expected = base.iloc[perm].drop(columns="row").reset_index(drop=True)
     pd.testing.assert_frame_equal(got.drop(columns="row"), expected, check_exact=False, rtol=1e-12)

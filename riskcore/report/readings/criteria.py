@@ -1,0 +1,187 @@
+"""Readings of the one verdict: the targets, each check, and the sentence a reviewer reads.
+
+Every sentence is derived from a :class:`riskcore.criteria.Verdict` (and its
+:class:`~riskcore.criteria.Check` results); nothing here decides a pass or a
+fail. Shares are printed as percentages with their counts ("12 records,
+0.24%"), record-risk thresholds with their preset ("1/11 (k = 11, US public
+release ...)").
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pandas as pd
+
+from riskcore.criteria import RISK_PRESETS, Check, Targets, Verdict, threshold_meaning
+from riskcore.report.readings._format import plural
+
+__all__ = [
+    "check_table",
+    "format_achieved",
+    "format_target",
+    "records_share",
+    "target_label",
+    "targets_summary",
+    "verdict_reading",
+]
+
+#: Kinds whose target and achieved value are counts (printed as whole numbers).
+_WHOLE = frozenset({"k-anonymity", "distinct-l-diversity", "recursive-cl-diversity", "k-map"})
+#: Kinds whose values are shares or probabilities (printed to 4 significant digits).
+_RISK = frozenset({"record-risk", "average-risk"})
+
+
+def records_share(count: int, total: int) -> str:
+    """Return "1,234 records (24.7%)": a count with its share of ``total``."""
+    share = count / total if total else 0.0
+    pct = f"{share:.1%}" if share == 0 or share >= 0.001 else f"{share:.2%}"
+    return f"{count:,} {plural(count, 'record', 'records')} ({pct})"
+
+
+def _threshold(value: float) -> str:
+    for k in RISK_PRESETS:
+        if math.isclose(value, 1 / k, rel_tol=0, abs_tol=1e-12):
+            return f"1/{k} ({value:.4g})"
+    frac = Fraction(value).limit_denominator(1000)
+    if frac.numerator == 1 and math.isclose(float(frac), value, abs_tol=1e-12):
+        return f"1/{frac.denominator} ({value:.4g})"
+    return f"{value:.4g}"
+
+
+def format_target(check: Check) -> str:
+    """Return the target as shown: a count, a threshold with its fraction, or a range."""
+    if check.target_high is not None:
+        return f"[{check.target:g}, {check.target_high:g}]"
+    if check.kind in _WHOLE:
+        return f"{check.target:,.0f}"
+    if check.kind in _RISK:
+        return _threshold(check.target)
+    return f"{check.target:g}"
+
+
+def format_achieved(check: Check) -> str:
+    """Return the value achieved as shown ("n/a: nothing judged" when there is none)."""
+    if math.isnan(check.achieved):
+        return "n/a: nothing judged"
+    if check.achieved_high is not None and not math.isnan(check.achieved_high):
+        return f"[{check.achieved:.3g}, {check.achieved_high:.3g}]"
+    if check.kind in _WHOLE:
+        return f"{check.achieved:,.0f}"
+    if check.kind in _RISK:
+        return f"{check.achieved:.4g}"
+    return f"{check.achieved:.3f}"
+
+
+def target_label(check: Check) -> str:
+    """Return "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like."""
+    return check.label + (f" of {check.attribute}" if check.attribute else "")
+
+
+def targets_summary(targets: Targets) -> str:
+    """Return the targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
+
+    The suppression limit is added when it is above 0.
+    """
+    parts = []
+    for c in targets.criteria:
+        value = (
+            f"[{c.target:g}, {c.target_high:g}]"
+            if c.target_high is not None
+            else _threshold(c.target)
+            if c.kind in _RISK
+            else f"{c.target:g}"
+        )
+        parts.append(f"{c.label} {value}")
+    text = "; ".join(parts) if parts else "no target"
+    if targets.max_suppression > 0:
+        text += f"; a remediation may suppress up to {targets.max_suppression:.1%} of the records"
+    return text
+
+
+def check_table(verdict: Verdict) -> pd.DataFrame:
+    """Return one row per check, as shown on the pages and in the report.
+
+    Columns: ``target`` (the model and attribute), ``required``, ``achieved``,
+    ``result`` ("pass" / "fail"), ``records failing`` (count and share of the
+    records judged), ``note``.
+    """
+    rows = []
+    for c in verdict.checks:
+        rows.append(
+            {
+                "target": target_label(c),
+                "required": format_target(c),
+                "achieved": format_achieved(c),
+                "result": "pass" if c.passed else "fail",
+                "records failing": records_share(c.failing_records, verdict.released),
+                "note": c.note,
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["target", "required", "achieved", "result", "records failing", "note"]
+    )
+
+
+def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
+    """Return the verdict in one or two sentences, derived from the checks.
+
+    Parameters
+    ----------
+    verdict : Verdict
+    of : str, default "the table"
+        What was judged ("the table as recorded", "these levels", ...).
+
+    Returns
+    -------
+    str
+    """
+    n = verdict.n_records
+    if n == 0:
+        return f"{of[0].upper()}{of[1:]} holds no record: nothing to judge (n/a)."
+    failed = verdict.failed
+    head = f"{of[0].upper()}{of[1:]}"
+    parts = []
+    if verdict.suppression:
+        if not verdict.within_limit:
+            return (
+                f"{head} does not meet the targets: they would need "
+                f"{records_share(verdict.needed, n)} suppressed, above the limit of "
+                f"{verdict.max_suppression:.1%}."
+            )
+        if verdict.suppressed:
+            parts.append(
+                f"after suppressing {records_share(verdict.suppressed, n)}, within the "
+                f"{verdict.max_suppression:.1%} limit"
+            )
+    if not verdict.checks:
+        parts.append("no target is set")
+    if failed:
+        what = "; ".join(
+            f"{target_label(c)} {format_achieved(c)} against {format_target(c)}"
+            + (
+                f" ({records_share(c.failing_records, verdict.released)})"
+                if c.failing_records
+                else f" ({c.note})"
+                if c.note
+                else ""
+            )
+            for c in failed
+        )
+        text = f"{head} does not meet {len(failed)} of {len(verdict.checks)} targets: {what}"
+    else:
+        text = f"{head} meets all {len(verdict.checks)} targets" if verdict.checks else head
+    if parts:
+        text += " (" + "; ".join(parts) + ")"
+    if verdict.not_applicable:
+        text += (
+            ". Not judged, as no column is tagged sensitive: "
+            + ", ".join(verdict.not_applicable)
+        )
+    return text + "."
+
+
+def threshold_text(value: float) -> str:
+    """Return a record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)"."""
+    return f"{_threshold(value)}; {threshold_meaning(value)}"
