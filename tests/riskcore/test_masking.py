@@ -20,6 +20,7 @@ from riskcore.deidentify.masking import (
     SecretKey,
     drop_columns,
     enumeration_attack,
+    fakes,
     hmac_tokens,
     keep_initials,
     mask_digits,
@@ -288,7 +289,7 @@ def test_surrogate_fakes_avoid_real_contacts():
 
 def test_surrogates_share_only_when_the_kind_runs_out(monkeypatch):
     pool = iter(["x", "y", "x", "x", "y", "z"] + ["x"] * 200)
-    monkeypatch.setattr(m, "_draw", lambda fake, kind: next(pool))
+    monkeypatch.setattr(fakes, "_draw", lambda fake, kind: next(pool))
     out = surrogates(series(["a", "b", "c", "d"]), "name", seed=1)
     # a: x; b: y; c: x and x and y are taken, z is new; d: 25 draws of x, so it shares x
     assert out.lookup.surrogate.tolist() == ["x", "y", "z", "x"]
