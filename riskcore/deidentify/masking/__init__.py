@@ -15,7 +15,10 @@ Modules:
 - :mod:`~riskcore.deidentify.masking.fakes`: :func:`surrogates` (Faker), with a lookup table;
 - :mod:`~riskcore.deidentify.masking.dateshift`: :func:`shift_dates`, one shift per person;
 - :mod:`~riskcore.deidentify.masking.enumeration`: :func:`enumeration_attack`, why none of
-  them is a plain hash.
+  them is a plain hash;
+- :mod:`~riskcore.deidentify.masking.registry`: :data:`OPERATORS`, every operator in one
+  entry (name, label, parameters, key, note, words, function): the recipe, the steps in
+  words, the Remediate page and the command line read it.
 
 A key is never written into a result, a repr, a message or a log: a
 :class:`SecretKey` shows only its length, and :meth:`SecretKey.reveal_hex` is
@@ -38,6 +41,18 @@ from riskcore.deidentify.masking.fakes import (
     Surrogates,
     surrogates,
 )
+from riskcore.deidentify.masking.registry import (
+    MENU,
+    OPERATORS,
+    Masked,
+    MaskOperator,
+    Param,
+    choice_label,
+    get_operator,
+    make_step,
+    parse_choice,
+    step_words,
+)
 from riskcore.deidentify.masking.simple import (
     drop_columns,
     keep_initials,
@@ -55,73 +70,36 @@ from riskcore.deidentify.masking.tokens import (
 from riskcore.deidentify.masking.values import distinct_text, take_back
 
 __all__ = [
-    "OPERATOR_NOTES",
+    "MENU",
+    "OPERATORS",
     "PLAIN_HASH_NOTE",
     "SSN_SPACE",
     "SURROGATE_KINDS",
     "SURROGATE_NOUNS",
     "EnumerationResult",
+    "MaskOperator",
+    "Masked",
+    "Param",
     "SecretKey",
     "SurrogateKind",
     "Surrogates",
+    "choice_label",
     "distinct_text",
     "drop_columns",
     "enumeration_attack",
+    "get_operator",
     "hmac_tokens",
     "keep_initials",
+    "make_step",
     "mask_digits",
+    "parse_choice",
     "redact",
     "reverse_tokens",
     "reversible_tokens",
     "shift_dates",
+    "step_words",
     "substitute",
     "surrogates",
     "take_back",
     "token_collision_probability",
 ]
-
-#: One line per operator on its strength and its weakness, for the page.
-OPERATOR_NOTES: dict[str, str] = {
-    "drop_columns": (
-        "Removes the column: nothing is left to attack, and nothing is left to link records "
-        "of one person or to analyse."
-    ),
-    "redact": (
-        "Replaces every value by one text: as safe as dropping while keeping the column, and "
-        "as useless; only the fact that a value was missing survives."
-    ),
-    "mask_digits": (
-        "Keeps the last digits (***-**-6789) for a person to recognise their own record; the "
-        "kept digits still narrow the field, and with a date of birth may single one out."
-    ),
-    "keep_initials": (
-        "Keeps initials (A. L.) for a reader to tell records apart; initials plus a ZIP or a "
-        "birth date often identify someone."
-    ),
-    "substitute": (
-        "Replaces each value by a number (Person 00017) not derived from it, so it cannot be "
-        "reversed without the data; the numbering follows row order, so it is consistent only "
-        "within one release."
-    ),
-    "hmac_tokens": (
-        "A keyed HMAC-SHA256 token: the same value gets the same token in every release, and "
-        "without the key no enumeration reverses it; whoever holds the key can test any guess."
-    ),
-    "reversible_tokens": (
-        "AES-SIV encryption: the key holder can decrypt every token back to the value, which "
-        "is the point and the risk; the token's length shows the value's length."
-    ),
-    "surrogates": (
-        "Realistic fake values (Faker), one per distinct value, so the data still reads "
-        "naturally; the lookup table re-identifies everyone and must be kept apart."
-    ),
-    "shift_dates": (
-        "Moves all of a person's dates by one random number of days, so intervals (length of "
-        "stay, age at admission) stay exact; the weekday, the season and the year may change, "
-        "and a date known from elsewhere reveals the shift."
-    ),
-    "plain_sha256": (
-        "Never a plain hash: an SSN or a birth date is recovered from its SHA-256 by hashing "
-        "every possible value, in seconds for birth dates (see the enumeration attack)."
-    ),
-}
