@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
-from riskcore.deidentify.hierarchy import Hierarchy, _rebuild, at_leaves
+from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.errors import RiskcoreError
@@ -387,7 +387,7 @@ def apply_recipe(
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
     for q in rec.qis:
-        h = _rebuild(work[q], rec.hierarchies[q])
+        h = rebuild(work[q], rec.hierarchies[q])
         leaf = h.leaf_index(work[q])
         miss = leaf == -1
         if miss.any():
