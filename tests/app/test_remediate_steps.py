@@ -123,7 +123,7 @@ def test_dates_shift_per_person_with_the_session_key_and_the_recipe_records_ever
         assert d.days == (u - 180 if u < 180 else u - 179)
     steps = next(d.value for d in at.dataframe if "step" in d.value.columns)
     rows = steps[["step", "column", "operation"]].values.tolist()
-    assert ["date shift", "date_of_birth", "shift per person (keyed)"] in rows
+    assert ["date shift", "date_of_birth", "shift_dates"] in rows
     assert ["masking", "ssn", "hmac_tokens"] in rows and ["masking", "name", "drop"] in rows
     assert steps["step"].tolist()[-1] == "key" and shown not in steps.to_string()
 

@@ -55,12 +55,14 @@ from riskcore.deidentify.hierarchy.tables import (
     read_arx_hierarchy,
     rebuild,
 )
+from riskcore.deidentify.hierarchy.words import LEVEL_WORDS, level_words
 
 #: The former private name of :func:`rebuild` (``riskcore.report.document`` imports it).
 _rebuild = rebuild
 
 __all__ = [
     "ARX_MAX_BYTES",
+    "LEVEL_WORDS",
     "REBUILDERS",
     "TOP",
     "Hierarchy",
@@ -75,6 +77,7 @@ __all__ = [
     "hierarchy_from_spec",
     "hierarchy_from_table",
     "interval_hierarchy",
+    "level_words",
     "load_arx_hierarchy",
     "prefix_hierarchy",
     "read_arx_hierarchy",

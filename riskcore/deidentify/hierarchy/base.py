@@ -166,10 +166,16 @@ class Hierarchy:
             writer.writerow([text_of(v) for v in row])
         return out.getvalue()
 
+    @property
+    def spec_kind(self) -> str:
+        """Return the kind :meth:`recipe` records: the builder's, or ``"table"`` for a
+        hierarchy given by its labels (groups, ARX files, edited tables)."""
+        return self.kind if self.params is not None and self.kind != "grouping" else "table"
+
     def recipe(self) -> dict[str, Any]:
         """Return what rebuilds this hierarchy: the builder and its parameters, or the table."""
-        if self.params is not None and self.kind != "grouping":
-            return {"kind": self.kind, "params": dict(self.params)}
+        if self.spec_kind != "table":
+            return {"kind": self.kind, "params": dict(self.params or {})}
         return {
             "kind": "table",
             "numeric": self.numeric,
