@@ -51,6 +51,7 @@ from riskcore.deidentify.masking.registry import (
     get_operator,
     make_step,
     parse_choice,
+    spelled_operators,
     step_words,
 )
 from riskcore.deidentify.masking.simple import (
@@ -97,6 +98,7 @@ __all__ = [
     "reverse_tokens",
     "reversible_tokens",
     "shift_dates",
+    "spelled_operators",
     "step_words",
     "substitute",
     "surrogates",

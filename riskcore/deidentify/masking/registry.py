@@ -53,6 +53,7 @@ __all__ = [
     "get_operator",
     "make_step",
     "parse_choice",
+    "spelled_operators",
     "step_words",
 ]
 
@@ -542,19 +543,31 @@ def get_operator(name: str) -> MaskOperator:
     Raises
     ------
     RiskcoreError
-        For a name the registry does not hold; the message lists the menu.
+        For a name the registry does not hold; the message lists the operators.
     """
     op = OPERATORS.get(str(name))
     if op is None:
         raise RiskcoreError(
-            f"unknown masking operator {name!r}: use one of {', '.join(_spelled())}"
+            f"unknown masking operator {name!r}: use one of {', '.join(spelled_operators())}"
         )
     return op
 
 
-def _spelled() -> list[str]:
-    """Return the operators as a command line writes them (``surrogates:KIND``)."""
-    return [f"{op.name}:{op.variant.upper()}" if op.variant else op.name for op in _ALL]
+def spelled_operators() -> list[str]:
+    """Return the operators one column can be given, as a command line writes them.
+
+    Returns
+    -------
+    list of str
+        Names, with ``NAME:VARIANT`` for an operator with a variant parameter
+        (``"surrogates:KIND"``); the date shift, which moves several columns
+        per person, is not one of them.
+    """
+    return [
+        f"{op.name}:{op.variant.upper()}" if op.variant else op.name
+        for op in _ALL
+        if op.choices != ()
+    ]
 
 
 def parse_choice(choice: str) -> tuple[MaskOperator, dict[str, Any]]:
@@ -580,9 +593,9 @@ def parse_choice(choice: str) -> tuple[MaskOperator, dict[str, Any]]:
     """
     name, sep, value = str(choice).partition(":")
     op = OPERATORS.get(name)
-    if op is None:
+    if op is None or op.choices == ():
         raise RiskcoreError(
-            f"unknown masking operator {choice!r}: use one of {', '.join(_spelled())}"
+            f"unknown masking operator {choice!r}: use one of {', '.join(spelled_operators())}"
         )
     if op.variant is None:
         if sep:
