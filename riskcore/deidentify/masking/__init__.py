@@ -17,8 +17,9 @@ Modules:
 - :mod:`~riskcore.deidentify.masking.enumeration`: :func:`enumeration_attack`, why none of
   them is a plain hash;
 - :mod:`~riskcore.deidentify.masking.registry`: :data:`OPERATORS`, every operator in one
-  entry (name, label, parameters, key, note, words, function): the recipe, the steps in
-  words, the Remediate page and the command line read it.
+  entry (a :class:`MaskOperator` of :mod:`~riskcore.deidentify.masking.operators`: name,
+  label, parameters, key, note, words, function): the recipe, the steps in words, the
+  Remediate page and the command line read it.
 
 A key is never written into a result, a repr, a message or a log: a
 :class:`SecretKey` shows only its length, and :meth:`SecretKey.reveal_hex` is
