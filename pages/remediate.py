@@ -14,8 +14,14 @@ from riskcore.deidentify.hierarchy import (
     load_arx_hierarchy,
 )
 from riskcore.deidentify.lattice import Targets
-from riskcore.deidentify.masking import OPERATOR_NOTES, SecretKey
-from riskcore.deidentify.recipe import MASK_OPERATORS, Recipe, key_check, mask_step
+from riskcore.deidentify.masking import (
+    MENU,
+    PLAIN_HASH_NOTE,
+    SecretKey,
+    get_operator,
+    parse_choice,
+)
+from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check, mask_step
 from riskcore.deidentify.safe_harbor import PRESIDIO_MISSING, presidio_available
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
@@ -59,8 +65,6 @@ def seeded(name: str, value: object) -> str:
     return key
 
 
-OPERATORS = formats.OPERATOR_LABELS
-NOTE_OF = {"drop": "drop_columns"}
 # the session-state key under which the key for tokens and date shifts is kept (never exported)
 SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
 SHOW_KEY = "rc_rem_secret_show"  # set when the key is new: the identifiers tab shows it once
@@ -80,12 +84,12 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
     if cols and person in ids:
         days = int(st.session_state.get("rc_rem_shift_days", 180))
         date_shift = {"person": person, "columns": cols, "max_days": days}
-    ops = [(c, st.session_state.get(f"rc_rem_op_{c}", next(iter(OPERATORS)))) for c in ids]
+    ops = [(c, st.session_state.get(f"rc_rem_op_{c}", next(iter(MENU)))) for c in ids]
     return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
 
 
 masks, shift = identifier_steps()
-needs_key = shift is not None or any(MASK_OPERATORS[m["operator"]] for m in masks)
+needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m in masks)
 if needs_key and SECRET not in st.session_state:
     st.session_state[SECRET] = SecretKey.generate()
     st.session_state[SHOW_KEY] = True
@@ -457,7 +461,7 @@ def identifiers_tab() -> None:
         st.code(secret.reveal_hex(), language=None)
     dates = [c for c in ctx.table.data.columns if _is_date(c)]
     with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
-        st.caption(md(OPERATOR_NOTES["shift_dates"]))
+        st.caption(md(DATE_SHIFT.note))
         s1, s2, s3 = st.columns([2, 1, 1])
         s1.multiselect("Date columns to shift", dates, key="rc_rem_shift_cols")
         s2.selectbox("Person (one shift each)", ids, key="rc_rem_shift_person")
@@ -474,16 +478,16 @@ def identifiers_tab() -> None:
         if shift is not None and col in shift["columns"]:
             continue
         c1, c2 = st.columns([1, 2])
-        op = c1.selectbox(md(col), list(OPERATORS), format_func=formats.operator,
+        op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
                           key=f"rc_rem_op_{col}")  # fmt: skip
-        c2.caption(md(OPERATOR_NOTES[NOTE_OF.get(op, op.split(":")[0])]))
-        if op == "drop":
+        c2.caption(md(parse_choice(op)[0].note))
+        done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0)
+        if col in done:
+            out[col] = done[col]
+        else:  # the choice drops the column
             out = out.drop(columns=[col])
-            continue
-        values, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0)
-        out[col] = values
         if lookup is not None:
-            lookups.append(lookup.assign(column=col))
+            lookups.append(lookup)
     shown = [c for c in ctx.table.data.columns if c in out.columns
              and (c in ids or (shift is not None and c in shift["columns"]))]  # fmt: skip
     # what the identifiers become, never what they were: the page shows no direct identifier
@@ -542,7 +546,7 @@ def free_text_scan() -> None:
 def plain_hash() -> None:
     """The enumeration attack on a plain SHA-256 of an SSN or birth-date column."""
     st.subheader("Why never a plain hash")
-    st.caption(md(OPERATOR_NOTES["plain_sha256"]))
+    st.caption(md(PLAIN_HASH_NOTE))
     kinds = {c: k for c in ctx.table.data.columns if (k := _hash_kind(c)) is not None}
     if not kinds:
         st.info("No SSN or birth-date column to try it on.")

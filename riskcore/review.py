@@ -408,7 +408,7 @@ def _remediate(
     data: pd.DataFrame, recipe: Recipe
 ) -> tuple[Remediation, pd.DataFrame]:
     from riskcore.criteria import Targets
-    from riskcore.deidentify.hierarchy import _rebuild
+    from riskcore.deidentify.hierarchy import rebuild as _rebuild
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import apply_recipe
 

@@ -48,14 +48,8 @@ from riskcore.deidentify.masking import (
     EnumerationResult,
     SecretKey,
     enumeration_attack,
-    hmac_tokens,
-    keep_initials,
-    mask_digits,
-    redact,
-    reversible_tokens,
+    parse_choice,
     shift_dates,
-    substitute,
-    surrogates,
 )
 from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
@@ -547,26 +541,14 @@ def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> Enumer
 @st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
 def masked(
     key: str, _data: pd.DataFrame, column: str, operator: str, _secret: SecretKey | None, seed: int
-) -> tuple[pd.Series, pd.DataFrame | None]:
-    """Return a column masked by one operator, and the lookup table of surrogates (or None)."""
-    col = _data[column]
-    if operator == "redact":
-        return redact(col), None
-    if operator == "mask_digits":
-        return mask_digits(col), None
-    if operator == "keep_initials":
-        return keep_initials(col), None
-    if operator == "substitute":
-        return substitute(col), None
-    if operator in ("hmac_tokens", "reversible_tokens"):
-        if _secret is None:
-            raise ValueError(f"{operator} needs this session's key")
-        fn = hmac_tokens if operator == "hmac_tokens" else reversible_tokens
-        return fn(col, _secret), None
-    if operator.startswith("surrogates:"):
-        made = surrogates(col, operator.split(":", 1)[1], seed=seed)
-        return made.values, made.lookup
-    raise ValueError(f"unknown operator {operator!r}")
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Return a column masked by one menu choice of the masking registry (a table of that
+    column, or of none when the choice drops it), and the surrogates' lookup table (or None)."""
+    op, params = parse_choice(operator)
+    if any(p.name == "seed" for p in op.params):
+        params["seed"] = seed
+    done = op.run(_data[[column]], [column], params, _secret)
+    return done.data, done.lookup
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Shifting dates ...")

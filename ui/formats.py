@@ -16,6 +16,7 @@ would show.
 from __future__ import annotations
 
 from riskcore import dp
+from riskcore.deidentify.masking import choice_label
 from riskcore.metrics import THRESHOLDS
 from riskcore.report.readings import MISSING_LABELS
 from ui.safe import md
@@ -24,7 +25,6 @@ __all__ = [
     "ACCOUNTANT_LABELS",
     "CANDIDATE_SOURCES",
     "ESCAPED",
-    "OPERATOR_LABELS",
     "accountant",
     "candidate_source",
     "general_number",
@@ -45,20 +45,6 @@ CANDIDATE_SOURCES = {
     "sample": "m people drawn from the table",
     "class": "the smallest equivalence class on the QIs",
 }
-#: Operators of the Remediate page's direct identifiers, with their labels.
-OPERATOR_LABELS = {
-    "drop": "drop the column",
-    "redact": "redact (one text for all)",
-    "mask_digits": "keep the last 4 digits",
-    "keep_initials": "keep the initials",
-    "substitute": "a number per value (Person 00017)",
-    "hmac_tokens": "keyed token (HMAC-SHA256)",
-    "reversible_tokens": "reversible token (AES-SIV)",
-    "surrogates:name": "realistic surrogate name (Faker)",
-    "surrogates:ssn": "realistic surrogate SSN (Faker)",
-    "surrogates:email": "realistic surrogate e-mail (Faker)",
-}
-
 
 def general_number(value: float) -> str:
     """Return a number in its shortest form (1e-06, 0.95)."""
@@ -91,8 +77,8 @@ def missing_policy(value: str) -> str:
 
 
 def operator(value: str) -> str:
-    """Return a masking operator's label."""
-    return OPERATOR_LABELS[value]
+    """Return a masking menu choice's label (the registry's)."""
+    return choice_label(value)
 
 
 def level_of(height: int, level: int) -> str:

@@ -9,7 +9,7 @@ A recipe records every step, in the order :func:`apply_recipe` redoes them:
    columns, the largest shift), always keyed, so that the shift of each person
    comes from the key and not from a seed written next to the data;
 3. ``masking``: one operator per direct identifier with its parameters
-   (:data:`MASK_OPERATORS`);
+   (:data:`~riskcore.deidentify.masking.registry.OPERATORS`);
 4. generalization: per quasi-identifier, its hierarchy (the builder and its
    parameters, or the table of labels) and the level chosen;
 5. suppression of the classes that break the targets.
@@ -30,26 +30,29 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
-from riskcore.deidentify.hierarchy import Hierarchy, _rebuild, at_leaves
-from riskcore.deidentify.masking import SecretKey
+from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
+from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
+from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.errors import RiskcoreError
 
 __all__ = [
-    "MASK_OPERATORS",
+    "DATE_SHIFT",
     "RECIPE_VERSION",
     "AppliedRecipe",
+    "MaskingStep",
     "Recipe",
     "apply_recipe",
     "generalize_columns",
     "key_check",
     "keyed_steps",
     "mask_step",
+    "masking_steps",
 ]
 
 #: Version of the recipe format; raise it when a field changes meaning. Version 2 added
@@ -57,17 +60,8 @@ __all__ = [
 #: as version 2 recipes without them.
 RECIPE_VERSION = 2
 
-#: Masking operators a recipe re-applies, and whether each needs the key.
-MASK_OPERATORS: dict[str, bool] = {
-    "drop": False,
-    "redact": False,
-    "mask_digits": False,
-    "keep_initials": False,
-    "substitute": False,
-    "surrogates": False,
-    "hmac_tokens": True,
-    "reversible_tokens": True,
-}
+#: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
+DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
 #: Safe Harbor transforms a recipe re-applies (the actions of ``TransformStep``).
 SAFE_HARBOR_ACTIONS = ("zip3", "age_90_plus", "date_year", "dropped")
 
@@ -85,32 +79,29 @@ def key_check(key: SecretKey | bytes) -> str:
 def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
     """Return the recipe step of one masking operator on one column.
 
-    ``operator`` is a name of :data:`MASK_OPERATORS`, or ``"surrogates:KIND"``
-    (``KIND`` one of :data:`~riskcore.deidentify.masking.SURROGATE_KINDS`); the
-    parameters are the operators' defaults (``mask_digits`` keeps the last 4,
-    tokens are 16 hex characters), and ``seed`` the surrogates' Faker seed.
-    """
-    name, _, kind = operator.partition(":")
-    if name not in MASK_OPERATORS:
-        raise RiskcoreError(
-            f"unknown masking operator {operator!r}: use one of {', '.join(MASK_OPERATORS)}"
-        )
-    params: dict[str, Any] = {}
-    if name == "mask_digits":
-        params = {"keep_last": 4}
-    elif name == "hmac_tokens":
-        params = {"length": 16, "encoding": "hex"}
-    elif name == "surrogates":
-        from riskcore.deidentify.masking import SURROGATE_KINDS
+    Parameters
+    ----------
+    column : str
+    operator : str
+        A name of :data:`~riskcore.deidentify.masking.registry.OPERATORS`, or
+        ``"surrogates:KIND"`` (``KIND`` one of
+        :data:`~riskcore.deidentify.masking.SURROGATE_KINDS`).
+    seed : int, default 0
+        The surrogates' Faker seed (ignored by the other operators).
 
-        if kind not in SURROGATE_KINDS:
-            raise RiskcoreError(
-                f"surrogates need a kind ({', '.join(SURROGATE_KINDS)}): write surrogates:KIND"
-            )
-        params = {"kind": kind, "seed": int(seed)}
-    elif kind:
-        raise RiskcoreError(f"the operator {name!r} takes no kind")
-    return {"column": str(column), "operator": name, "params": params}
+    Returns
+    -------
+    dict
+        ``{"column", "operator", "params"}`` with the operator's recorded
+        parameters at their defaults (``mask_digits`` keeps the last 4, tokens
+        are 16 hex characters).
+
+    Raises
+    ------
+    RiskcoreError
+        For an unknown operator or a missing or unexpected kind.
+    """
+    return make_step(column, operator, seed=int(seed))
 
 
 def generalize_columns(
@@ -228,16 +219,61 @@ class Recipe(Result):
         return dataclasses.replace(rec, key_check=key_check(key))
 
 
-def keyed_steps(recipe: Recipe) -> list[str]:
-    """Return the recipe's steps that need the key, in words ("HMAC tokens of 'ssn'")."""
-    out = [
-        f"{m['operator'].replace('_', ' ')} of {m['column']!r}"
-        for m in recipe.masking
-        if MASK_OPERATORS.get(str(m["operator"]), False)
-    ]
+class MaskingStep(NamedTuple):
+    """One date shift or masking step of a recipe, as it runs.
+
+    Attributes
+    ----------
+    section : {"date_shift", "masking"}
+        The recipe field that records it.
+    operator : MaskOperator
+    columns : tuple of str
+        The columns it masks.
+    params : dict
+        Its parameters as recorded (checked when it runs or is put in words).
+    """
+
+    section: str
+    operator: MaskOperator
+    columns: tuple[str, ...]
+    params: dict[str, Any]
+
+
+def masking_steps(recipe: Recipe) -> list[MaskingStep]:
+    """Return the recipe's date shift and masking steps, in the order they apply.
+
+    Parameters
+    ----------
+    recipe : Recipe
+
+    Returns
+    -------
+    list of MaskingStep
+
+    Raises
+    ------
+    RiskcoreError
+        For a step naming an operator the registry does not hold.
+    """
+    out: list[MaskingStep] = []
     if recipe.date_shift is not None:
-        out.insert(0, "the date shift of " + ", ".join(map(repr, recipe.date_shift["columns"])))
+        ds = recipe.date_shift
+        params = {"person": ds["person"], "max_days": ds["max_days"]}
+        out.append(MaskingStep("date_shift", DATE_SHIFT, tuple(map(str, ds["columns"])), params))
+    for m in recipe.masking:
+        op = get_operator(str(m["operator"]))
+        out.append(MaskingStep("masking", op, (str(m["column"]),), dict(m.get("params") or {})))
     return out
+
+
+def keyed_steps(recipe: Recipe) -> list[str]:
+    """Return the recipe's steps that need the key, in words ("hmac tokens of 'ssn'")."""
+    return [
+        f"{'the date shift' if s.section == 'date_shift' else s.operator.name.replace('_', ' ')}"
+        f" of {', '.join(map(repr, s.columns))}"
+        for s in masking_steps(recipe)
+        if s.operator.needs_key
+    ]
 
 
 @dataclass(frozen=True)
@@ -271,44 +307,6 @@ class AppliedRecipe(Result):
     skipped: tuple[str, ...] = ()
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
-
-
-def _mask(
-    work: pd.DataFrame, step: Mapping[str, Any], key: SecretKey | None
-) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """Apply one masking step; return the table and the surrogates' lookup (or None)."""
-    from riskcore.deidentify import masking as mk
-
-    col, op = str(step["column"]), str(step["operator"])
-    params = dict(step.get("params") or {})
-    if op == "drop":
-        return mk.drop_columns(work, [col]), None
-    series = work[col]
-    lookup = None
-    if op == "redact":
-        values = mk.redact(series, **params)
-    elif op == "mask_digits":
-        values = mk.mask_digits(series, **params)
-    elif op == "keep_initials":
-        values = mk.keep_initials(series)
-    elif op == "substitute":
-        values = mk.substitute(series, **params)
-    elif op == "surrogates":
-        made = mk.surrogates(series, params["kind"], seed=int(params["seed"]))
-        values, lookup = made.values, made.lookup.assign(column=col)
-    elif op == "hmac_tokens":
-        if key is None:  # apply_recipe refuses keyed steps without a key
-            raise AssertionError("a keyed step without its key")
-        values = mk.hmac_tokens(series, key, **params)
-    elif op == "reversible_tokens":
-        if key is None:
-            raise AssertionError("a keyed step without its key")
-        values = mk.reversible_tokens(series, key)
-    else:
-        raise RiskcoreError(f"unknown masking operator {op!r} in the recipe")
-    out = work.copy()
-    out[col] = values
-    return out, lookup
 
 
 def apply_recipe(
@@ -346,7 +344,6 @@ def apply_recipe(
     """
     from riskcore.criteria import Targets
     from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.masking import shift_dates
     from riskcore.deidentify.safe_harbor import run_safe_harbor
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
@@ -377,22 +374,14 @@ def apply_recipe(
     work = data
     if rec.safe_harbor:
         work = run_safe_harbor(work, rec.safe_harbor).data
-    if rec.date_shift is not None and secret is not None:
-        ds = rec.date_shift
-        work = shift_dates(
-            work,
-            person=ds["person"],
-            columns=ds["columns"],
-            max_days=int(ds["max_days"]),
-            key=secret,
-        )
     lookups: list[pd.DataFrame] = []
-    for step in rec.masking:
-        if MASK_OPERATORS.get(str(step["operator"]), False) and secret is None:
+    for step in masking_steps(rec):
+        if step.operator.needs_key and secret is None:
             continue
-        work, lookup = _mask(work, step, secret)
-        if lookup is not None:
-            lookups.append(lookup)
+        done = step.operator.run(work, step.columns, step.params, secret)
+        work = done.data
+        if done.lookup is not None:
+            lookups.append(done.lookup)
     lookup_table = (
         pd.concat(lookups, ignore_index=True)[["column", "original", "surrogate"]]
         if lookups
@@ -405,7 +394,7 @@ def apply_recipe(
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
     for q in rec.qis:
-        h = _rebuild(work[q], rec.hierarchies[q])
+        h = rebuild(work[q], rec.hierarchies[q])
         leaf = h.leaf_index(work[q])
         miss = leaf == -1
         if miss.any():

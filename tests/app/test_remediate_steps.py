@@ -124,7 +124,7 @@ def test_dates_shift_per_person_with_the_session_key_and_the_recipe_records_ever
         assert d.days == (u - 180 if u < 180 else u - 179)
     steps = next(d.value for d in at.dataframe if "step" in d.value.columns)
     rows = steps[["step", "column", "operation"]].values.tolist()
-    assert ["date shift", "date_of_birth", "shift per person (keyed)"] in rows
+    assert ["date shift", "date_of_birth", "shift_dates"] in rows
     assert ["masking", "ssn", "hmac_tokens"] in rows and ["masking", "name", "drop"] in rows
     assert steps["step"].tolist()[-1] == "key" and shown not in steps.to_string()
 
@@ -175,3 +175,22 @@ def test_the_plain_hash_demonstration_offers_only_ssn_and_birth_date_columns():
     assert not at.exception
     # the role rule's reason for "sex" cites "date of birth": it is not a birth date
     assert at.selectbox(key="rc_rem_enum_col").options == ["ssn", "date_of_birth"]
+
+
+def test_identifier_choices_notes_and_words_come_from_the_masking_registry():
+    from riskcore.deidentify.masking import MENU, OPERATORS, choice_label
+
+    at = run("pages/remediate.py")
+    box = at.selectbox(key="rc_rem_op_ssn")
+    assert list(box.options) == [choice_label(c) for c in MENU]
+    box.set_value("mask_digits").run()
+    at.selectbox(key="rc_rem_op_name").set_value("surrogates:name").run()
+    assert not at.exception
+    captions = [seen(c.value) for c in at.caption]
+    assert OPERATORS["mask_digits"].note in captions and OPERATORS["surrogates"].note in captions
+    preview = next(d.value for d in at.dataframe if "ssn" in d.value.columns)
+    assert preview["ssn"].str.fullmatch(r"\*\*\*-\*\*-\d{4}").all()
+    steps = next(d.value for d in at.dataframe if "step" in d.value.columns)
+    words = dict(zip(steps["column"], steps["in words"], strict=True))
+    assert words["ssn"] == "last 4 digits kept" and words["name"] == "surrogate names (Faker)"
+    assert any(b.key == "rc_rem_id_lookup" for b in at.get("download_button"))

@@ -201,16 +201,23 @@ def test_recipe_table_lists_every_step_in_order_and_no_key():
         key=KEY,
     )
     t = recipe_table(rec)
+    check = key_check(KEY)
+    # the words are recipe_steps' (tested in test_recipe_words.py); the table shows them
     assert t.values.tolist() == [
-        ["Safe Harbor", "zip", "zip3", ""],
-        ["date shift", "admitted", "shift per person (keyed)", "person ssn, max_days 30"],
-        ["masking", "ssn", "hmac_tokens", "length 16, encoding hex"],
-        ["masking", "name", "drop", ""],
-        ["generalization", "age", "level 1 of its interval hierarchy",
-         "widths [10.0], start 0.0, top 90"],
-        ["suppression", "age", "drop the records of classes breaking the targets",
-         "k-anonymity 5, max_suppression 0.02"],
-        ["key", "", "not recorded", f"check value {key_check(KEY)}"],
+        ["Safe Harbor", "zip", "zip3", "",
+         "first 3 digits kept, 000 for areas of 20,000 people or fewer (Safe Harbor)"],
+        ["date shift", "admitted", "shift_dates", "person ssn, max_days 30",
+         f"shifted by one keyed random number of days per ssn, at most 30 days either way, "
+         f"key check {check}"],
+        ["masking", "ssn", "hmac_tokens", "length 16, encoding hex",
+         f"keyed HMAC-SHA256 token (16 hex characters, 64 bits), key check {check}"],
+        ["masking", "name", "drop", "", "column dropped"],
+        ["generalization", "age", "interval", "level 1, widths [10.0], start 0.0, top 90",
+         "bands of 10, 90 and over in one band"],
+        ["suppression", "", "drop", "max_suppression 0.02",
+         "records of classes that break the targets removed, up to 2% allowed"],
+        ["key", "", "key_check", f"key_check {check}",
+         f"the key is not recorded; its check value is {check}"],
     ]  # fmt: skip
     assert KEY.hex() not in t.to_string()
 

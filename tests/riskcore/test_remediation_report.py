@@ -45,8 +45,9 @@ def test_node_reading_and_table_by_hand():
 def test_level_label_shows_examples_of_the_level():
     lat = _lattice()
     h = lat.hierarchies["age"]
-    assert rd.level_label(h, 1) == "level 1 of 3: 20-29, 30-39, 40-49"
-    assert rd.level_label(h, 0).startswith("level 0 of 3: as recorded (20, 25, 30, 40, ...")
+    assert rd.level_label(h, 1) == "level 1 of 3: bands of 10 (20-29, 30-39, 40-49)"
+    assert rd.level_label(h, 1, unit="year") == "level 1 of 3: 10-year bands (20-29, 30-39, 40-49)"
+    assert rd.level_label(h, 0).startswith("level 0 of 3: kept as recorded (20, 25, 30, 40, ...")
 
 
 def test_pareto_front_and_chart():

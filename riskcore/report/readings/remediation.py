@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import pandas as pd
 
-from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult, SearchResult
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.safe_harbor import CATEGORIES, PiiScan, SafeHarborCheck
+from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.report.readings._format import plural
 from riskcore.roles import RoleSuggestions
 
@@ -46,13 +46,16 @@ def _same(text: str) -> str:
     return text
 
 
-def level_label(h: Hierarchy, level: int) -> str:
-    """Return "level 1 of 5: 35-39, 40-44, ..." (a few labels of that level, as examples)."""
+def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
+    """Return "level 1 of 5: bands of 5 (35-39, 40-44, ...)": the level in words
+    (:func:`~riskcore.deidentify.hierarchy.level_words`) and a few of its labels as examples.
+
+    ``unit`` is what the numbers of an interval hierarchy count ("year").
+    """
     labels = pd.unique(pd.Series(h.levels[level], dtype=object))
     shown = ", ".join(str(v) for v in labels[:4])
     more = f", ... ({len(labels):,} values)" if len(labels) > 4 else ""
-    what = f"as recorded ({shown}{more})" if level == 0 else shown + more
-    return f"level {level} of {h.height}: {what}"
+    return f"level {level} of {h.height}: {level_words(h, level, unit=unit)} ({shown}{more})"
 
 
 def node_reading(
@@ -267,73 +270,19 @@ def _params(params: object) -> str:
 def recipe_table(recipe: Recipe) -> pd.DataFrame:
     """Return every step a recipe records, in the order it applies them (never a key).
 
-    Columns: ``step`` (Safe Harbor, date shift, masking, generalization,
-    suppression), ``column``, ``operation`` and ``parameters``.
+    One row per :func:`~riskcore.deidentify.steps.recipe_steps` step. Columns:
+    ``step`` (Safe Harbor, date shift, masking, generalization, suppression,
+    key), ``column``, ``operation`` (as the recipe names it), ``parameters``
+    and ``in words`` (what the step does to the column).
     """
-    rows: list[dict[str, object]] = []
-    for x in recipe.safe_harbor:
-        extra = {k: v for k, v in x.items() if k in ("birth", "as_of")}
-        rows.append(
-            {
-                "step": "Safe Harbor",
-                "column": x["column"],
-                "operation": x["action"],
-                "parameters": _params(extra),
-            }
-        )
-    if recipe.date_shift is not None:
-        ds = recipe.date_shift
-        for c in ds["columns"]:
-            rows.append(
-                {
-                    "step": "date shift",
-                    "column": c,
-                    "operation": "shift per person (keyed)",
-                    "parameters": f"person {ds['person']}, max_days {ds['max_days']}",
-                }
-            )
-    for m in recipe.masking:
-        rows.append(
-            {
-                "step": "masking",
-                "column": m["column"],
-                "operation": m["operator"],
-                "parameters": _params(m.get("params")),
-            }
-        )
-    for q, lv in zip(recipe.qis, recipe.levels, strict=True):
-        spec = recipe.hierarchies[q]
-        rows.append(
-            {
-                "step": "generalization",
-                "column": q,
-                "operation": f"level {lv} of its {spec.get('kind')} hierarchy",
-                "parameters": _params(spec.get("params")),
-            }
-        )
-    from riskcore.criteria import Targets
-
-    targets = Targets.from_dict(recipe.targets)
-    limits: dict[str, Any] = {
-        c.label: int(c.target) if float(c.target).is_integer() else c.target
-        for c in targets.criteria
-    }
-    limits["max_suppression"] = targets.max_suppression
-    rows.append(
+    rows = [
         {
-            "step": "suppression",
-            "column": ", ".join(recipe.qis) or "(none)",
-            "operation": f"{recipe.suppression} the records of classes breaking the targets",
-            "parameters": _params(limits),
+            "step": STEP_KINDS[s.kind],
+            "column": s.column,
+            "operation": s.operation,
+            "parameters": _params(s.parameters),
+            "in words": s.effect,
         }
-    )
-    if recipe.key_check is not None:
-        rows.append(
-            {
-                "step": "key",
-                "column": "",
-                "operation": "not recorded",
-                "parameters": f"check value {recipe.key_check}",
-            }
-        )
-    return pd.DataFrame(rows, columns=["step", "column", "operation", "parameters"])
+        for s in recipe_steps(recipe)
+    ]
+    return pd.DataFrame(rows, columns=["step", "column", "operation", "parameters", "in words"])

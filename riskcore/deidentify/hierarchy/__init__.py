@@ -1,0 +1,85 @@
+"""Generalization hierarchies: for each value of a column, its label at every level.
+
+A hierarchy of height h maps every value (a leaf) to one label per level
+0..h: level 0 is the value itself, each level groups the groups of the level
+below (it is a coarsening: two values with the same label at level l share it
+at every higher level), and the top level is usually ``"*"`` (one group).
+This is ARX's value generalization hierarchy (Prasser et al. 2014, the
+``HierarchyBuilder*`` family): full-domain generalization recodes a column by
+replacing each value with its label at one level.
+
+Modules:
+
+* :mod:`~riskcore.deidentify.hierarchy.base`: the :class:`Hierarchy` type;
+* :mod:`~riskcore.deidentify.hierarchy.builders`: :func:`interval_hierarchy`
+  (nested bands of growing width, "30-34", "30-39", ..., with optional bottom
+  and top coding "<18", "90+") and :func:`banded_hierarchy` (round widths,
+  doubling); :func:`date_hierarchy` (month, year, decade);
+  :func:`prefix_hierarchy` (codes such as ZIP codes masked from the right,
+  "02139", "0213*", ..., leading zeros kept); :func:`grouping_hierarchy`
+  (user-given groups per level); :func:`flat_hierarchy` (the value or ``"*"``);
+* :mod:`~riskcore.deidentify.hierarchy.tables`: ARX's CSV format
+  (:func:`read_arx_hierarchy`, :func:`load_arx_hierarchy`,
+  :meth:`Hierarchy.to_arx_csv`), a table edited by the user
+  (:func:`hierarchy_from_table`), and a recipe's spec built again
+  (:func:`hierarchy_from_spec`);
+* :mod:`~riskcore.deidentify.hierarchy.defaults`: :func:`default_hierarchy`
+  when the user gave none, and :func:`builtin_hierarchy` (UCI Adult's census
+  categories);
+* :mod:`~riskcore.deidentify.hierarchy.words`: a level in words
+  (:func:`level_words`: "10-year bands", "year", "removed (*)").
+
+A missing value stays missing at every level: it is already the least precise
+value, and it remains one more value of its column (no record is dropped).
+"""
+
+from __future__ import annotations
+
+from riskcore.deidentify.hierarchy.base import TOP, Hierarchy, at_leaves
+from riskcore.deidentify.hierarchy.builders import (
+    banded_hierarchy,
+    date_hierarchy,
+    flat_hierarchy,
+    grouping_hierarchy,
+    interval_hierarchy,
+    prefix_hierarchy,
+)
+from riskcore.deidentify.hierarchy.defaults import builtin_hierarchy, default_hierarchy
+from riskcore.deidentify.hierarchy.tables import (
+    ARX_MAX_BYTES,
+    REBUILDERS,
+    check_covers,
+    hierarchy_from_spec,
+    hierarchy_from_table,
+    load_arx_hierarchy,
+    read_arx_hierarchy,
+    rebuild,
+)
+from riskcore.deidentify.hierarchy.words import LEVEL_WORDS, level_words
+
+#: The former private name of :func:`rebuild` (``riskcore.report.document`` imports it).
+_rebuild = rebuild
+
+__all__ = [
+    "ARX_MAX_BYTES",
+    "LEVEL_WORDS",
+    "REBUILDERS",
+    "TOP",
+    "Hierarchy",
+    "at_leaves",
+    "banded_hierarchy",
+    "builtin_hierarchy",
+    "check_covers",
+    "date_hierarchy",
+    "default_hierarchy",
+    "flat_hierarchy",
+    "grouping_hierarchy",
+    "hierarchy_from_spec",
+    "hierarchy_from_table",
+    "interval_hierarchy",
+    "level_words",
+    "load_arx_hierarchy",
+    "prefix_hierarchy",
+    "read_arx_hierarchy",
+    "rebuild",
+]

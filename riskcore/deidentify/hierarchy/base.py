@@ -1,0 +1,196 @@
+"""The hierarchy type: for each value of a column, its label at every level.
+
+A hierarchy of height h maps every value (a leaf) to one label per level
+0..h: level 0 is the value itself, each level groups the groups of the level
+below (it is a coarsening), and the top level is usually ``"*"`` (one group).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore._values import value_text
+from riskcore.errors import RiskcoreError
+
+__all__ = ["TOP", "Hierarchy", "at_leaves", "leaves_of", "present", "text_of"]
+
+#: Label of the most general level: every value in one group.
+TOP = "*"
+
+
+def present(series: pd.Series) -> pd.Series:
+    """Return the non-missing values of ``series`` (index kept)."""
+    return series[series.notna()]
+
+
+def text_of(value: Any) -> str:
+    """Return a value as text (leading zeros of text kept; "" for a missing value)."""
+    return value_text(value) or ""
+
+
+def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
+    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative (a value the
+    hierarchy does not hold, -1, or a missing one, -2).
+
+    Safe when the hierarchy has no leaves at all (a column of only missing values).
+
+    Parameters
+    ----------
+    per_leaf : numpy.ndarray
+        One entry per leaf of the hierarchy.
+    leaf : numpy.ndarray
+        Positions among the leaves, as :meth:`Hierarchy.leaf_index` returns them.
+    fill : scalar
+        The entry of a negative position.
+    """
+    extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
+    return extended[np.where(leaf >= 0, leaf, len(per_leaf))]
+
+
+@dataclass(frozen=True, eq=False)
+class Hierarchy:
+    """The labels of every value of a column at every level.
+
+    Attributes
+    ----------
+    column : str
+        Column the hierarchy is for.
+    leaves : numpy.ndarray
+        The values (object array, distinct, no missing value).
+    levels : tuple of numpy.ndarray
+        ``levels[l][i]`` is the label of ``leaves[i]`` at level ``l``;
+        ``levels[0]`` is the leaves themselves. Each level is a coarsening
+        of the one below (checked).
+    kind : str
+        The builder ("interval", "date", "prefix", "grouping", "flat", "arx").
+    params : dict
+        The builder's parameters (so a recipe can rebuild the hierarchy on new
+        data); empty for hierarchies given as tables.
+    numeric : bool
+        True when the leaves are numbers (the certainty penalty then uses
+        their range, not their count).
+    """
+
+    column: str
+    leaves: np.ndarray
+    levels: tuple[np.ndarray, ...]
+    kind: str = "grouping"
+    params: Mapping[str, Any] | None = None
+    numeric: bool = False
+
+    def __post_init__(self) -> None:
+        n = len(self.leaves)
+        if not self.levels:
+            raise RiskcoreError(f"the hierarchy of {self.column!r} has no level")
+        leaves = pd.Series(self.leaves, dtype=object)
+        if leaves.duplicated().any():
+            twice = leaves[leaves.duplicated()].iloc[0]
+            raise RiskcoreError(
+                f"the hierarchy of {self.column!r} lists the value {twice!r} twice: one row "
+                "per value"
+            )
+        for lab in self.levels:
+            if len(lab) != n:
+                raise RiskcoreError(f"every level of {self.column!r} needs one label per value")
+        for lo, (a, b) in enumerate(zip(self.levels[:-1], self.levels[1:], strict=True)):
+            # a coarsening: each label of level lo has one label at level lo + 1
+            pairs = pd.DataFrame({"a": pd.Series(a, dtype=object), "b": pd.Series(b, dtype=object)})
+            split = pairs.drop_duplicates().groupby("a", dropna=False).size()
+            if (split > 1).any():
+                bad = split.index[int(np.argmax(split.to_numpy() > 1))]
+                parents = pairs.loc[pairs["a"] == bad, "b"].drop_duplicates().tolist()
+                raise RiskcoreError(
+                    f"the hierarchy of {self.column!r} is not consistent: {bad!r} at level "
+                    f"{lo} has {len(parents)} parents at level {lo + 1} "
+                    f"({', '.join(map(repr, parents[:3]))}); each value or group needs one "
+                    "parent per level"
+                )
+
+    @property
+    def height(self) -> int:
+        """Return h, the highest level (level 0 is the value itself)."""
+        return len(self.levels) - 1
+
+    def codes(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (code of each leaf at ``level``, the labels of those codes)."""
+        codes, labels = pd.factorize(pd.Series(self.levels[level], dtype=object), sort=False)
+        return codes.astype(np.int64), np.asarray(labels, dtype=object)
+
+    def leaf_index(self, values: pd.Series) -> np.ndarray:
+        """Return the leaf of each value: its position in :attr:`leaves`, -1 for a value the
+        hierarchy does not hold, -2 for a missing value."""
+        index = pd.Index(pd.Series(self.leaves, dtype=object))
+        pos = index.get_indexer(pd.Series(values, dtype=object))
+        if self.numeric and len(self.leaves):  # 30 and 30.0 are one value
+            num = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+            leaves = pd.to_numeric(pd.Series(self.leaves), errors="coerce").to_numpy(dtype=float)
+            order = np.argsort(leaves, kind="stable")
+            at = np.searchsorted(leaves[order], num)
+            at = np.minimum(at, len(order) - 1)
+            hit = leaves[order][at] == num
+            pos = np.where(hit, order[at], pos)
+        missing = pd.Series(values).isna().to_numpy()
+        return np.where(missing, -2, pos).astype(np.int64)
+
+    def to_frame(self, *, sort: bool = False) -> pd.DataFrame:
+        """Return the hierarchy as a table: one row per value, one column per level.
+
+        With ``sort``, rows are in the values' order (numbers by value, other
+        values by their text) instead of their first appearance, index reset.
+        """
+        frame = pd.DataFrame(
+            {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
+        )
+        if not sort:
+            return frame
+        if self.numeric:
+            order = np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
+        else:
+            order = np.argsort(
+                np.asarray([text_of(v) for v in self.leaves], dtype=str), kind="stable"
+            )
+        return frame.iloc[order].reset_index(drop=True)
+
+    def to_arx_csv(self) -> str:
+        """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row."""
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter=";", lineterminator="\n")
+        for row in zip(*self.levels, strict=True):
+            writer.writerow([text_of(v) for v in row])
+        return out.getvalue()
+
+    @property
+    def spec_kind(self) -> str:
+        """Return the kind :meth:`recipe` records: the builder's, or ``"table"`` for a
+        hierarchy given by its labels (groups, ARX files, edited tables)."""
+        return self.kind if self.params is not None and self.kind != "grouping" else "table"
+
+    def recipe(self) -> dict[str, Any]:
+        """Return what rebuilds this hierarchy: the builder and its parameters, or the table."""
+        if self.spec_kind != "table":
+            return {"kind": self.kind, "params": dict(self.params or {})}
+        return {
+            "kind": "table",
+            "numeric": self.numeric,
+            "rows": [[_json_value(v) for v in row] for row in zip(*self.levels, strict=True)],
+        }
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, (int, float, str)) or v is None:
+        return v
+    return text_of(v)
+
+
+def leaves_of(series: pd.Series) -> np.ndarray:
+    """Return the distinct non-missing values of ``series``, in order of first appearance."""
+    return np.asarray(pd.unique(present(series)), dtype=object)
