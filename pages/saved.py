@@ -6,7 +6,6 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
-from riskcore.report.document import dataset_facts
 from riskcore.report.readings.saved import (
     audit_table,
     audit_verify_reading,
@@ -19,6 +18,7 @@ from riskcore.report.readings.saved import (
     saved_label,
     saved_table,
 )
+from riskcore.review import dataset_facts
 from ui import cached, saved, state
 from ui.context import current_table, end_page
 from ui.safe import file_stem, md

@@ -1,10 +1,12 @@
 """The command line's ``report`` command: the assessment as an HTML / JSON (/ PDF) document.
 
 ``python -m riskcore report DATA --profile PROFILE.json --out report.html
-[--json report.json] [--pdf report.pdf]`` assesses DATA under the profile (the Data page's role
-profile plus optional ``targets``, ``sampling_fraction``, ``c``, ``recipe`` and
-``ledger``; see :func:`riskcore.report.document.load_profile`) and writes the
-offline HTML report, its JSON twin and the PDF/A-3b report. Heavy imports happen inside the handler.
+[--json report.json] [--pdf report.pdf] [--fail-on-targets]`` reviews DATA under the
+assessment profile (:class:`riskcore.profile.Profile`; the target options replace its
+targets, as for ``assess``) with :func:`riskcore.review.review` and writes the offline HTML
+report, its JSON twin and the PDF/A-3b report (:mod:`riskcore.report.render`). With
+``--fail-on-targets`` it exits 1 when the verdict fails, after writing them. Heavy imports
+happen inside the handler.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riskcore._cli_args import add_memory_engine, add_missing
+from riskcore._cli_args import add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_report"]
@@ -25,13 +27,14 @@ def add_parser(sub: Any) -> None:
     r = sub.add_parser("report", help="the assessment as an offline HTML report with its JSON twin")
     r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
     add_memory_engine(r, "report")
-    r.add_argument(
-        "--profile",
-        required=True,
-        help="role profile JSON (the Data page's), with optional targets, sampling_fraction, "
-        "c, recipe and ledger",
-    )
+    add_targets(r)
     r.add_argument("--out", required=True, help="the HTML report")
+    r.add_argument(
+        "--fail-on-targets",
+        action="store_true",
+        help="exit 1 when a target fails (after writing the report), for pipelines",
+    )
+    r.add_argument("--built-by", default=None, metavar="NAME", help="who builds the report")
     r.add_argument("--json", default=None, help="the JSON twin")
     r.add_argument(
         "--pdf", default=None, help="the PDF/A-3b report, the JSON twin embedded (WeasyPrint)"
@@ -42,20 +45,23 @@ def add_parser(sub: Any) -> None:
     add_missing(
         r,
         default=None,
-        help="missing-value policy instead of the profile's 'missing' (default own): a "
+        help="missing-value policy instead of the profile's (default own): a "
         "missing QI value is a value of its own, or matches any value (sdcMicro's convention)",
     )
+    r.set_defaults(qi=[], weights=None, sampling_fraction=None)
 
 
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
-    from riskcore.report.document import build_report, render_html, render_pdf
+    from riskcore._cli_args import profile_from_args
+    from riskcore.report.readings.criteria import verdict_reading
+    from riskcore.report.render import render_html, render_pdf
+    from riskcore.review import review
 
     try:
-        try:
-            profile = Path(args.profile).read_bytes()
-        except OSError as exc:
-            raise RiskcoreError(f"cannot read the profile {args.profile!r}: {exc}") from None
+        if not args.profile:
+            raise RiskcoreError("give the assessment profile: --profile P.json")
+        profile = profile_from_args(args)
         sha256 = None
         if args.data == "demo" or args.data.startswith("demo:"):
             df = load(args.data)
@@ -64,13 +70,13 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
 
             loaded = load_table(args.data)
             df, sha256 = loaded.data, loaded.info.fingerprint
-        report = build_report(
+        report = review(
             df,
             profile,
             name=args.data,
             sha256=sha256,
             profile_name=args.profile,
-            missing=args.missing,
+            built_by=args.built_by,
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
         if args.json:
@@ -81,9 +87,9 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     v = report.verdict
-    print(f"Residual risk of {v['of']}: {'PASS' if v['pass'] else 'FAIL'} ({v['reason']}).")
+    print(("PASS: " if v.passed else "FAIL: ") + verdict_reading(v, of=report.of))
     print(
         f"Wrote the report to {args.out}"
         + (f" and its JSON twin to {args.json}" if args.json else "")
     )
-    return 0
+    return 1 if args.fail_on_targets and not v.passed else 0

@@ -27,6 +27,7 @@ from riskcore.attacks.homogeneity import HomogeneityResult
 from riskcore.attacks.linkage.results import LinkageResult
 from riskcore.criteria import Verdict, evaluate
 from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.steps import RecipeStep, recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Assessment, Population, assess
@@ -120,6 +121,9 @@ class Remediation(Result):
     ----------
     recipe : Recipe
         Every step with its parameters and the key's check value (never the key).
+    steps : tuple of RecipeStep
+        Every step in words, in the order it applies
+        (:func:`riskcore.deidentify.steps.recipe_steps`): "ssn: last 4 digits kept".
     records_before, records_after : int
     suppressed : int
         Records of classes breaking the recipe's targets, removed.
@@ -134,6 +138,7 @@ class Remediation(Result):
     """
 
     recipe: Recipe
+    steps: tuple[RecipeStep, ...]
     records_before: int
     records_after: int
     suppressed: int
@@ -291,10 +296,14 @@ def dataset_facts(
     }
 
 
-def _reasons(data: pd.DataFrame, profile: Profile) -> tuple[RoleReason, ...]:
+def _reasons(
+    data: pd.DataFrame, profile: Profile
+) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
+    """Return why each column has its role, and the units of the numeric QIs (ages: year)."""
     from riskcore.roles import suggest_roles
 
     suggested = suggest_roles(data)
+    units = {s.column: "year" for s in suggested.suggestions if s.kind == "age"}
     out = []
     for col, role in profile.roles.to_mapping().items():
         s = suggested.get(col)
@@ -307,7 +316,7 @@ def _reasons(data: pd.DataFrame, profile: Profile) -> tuple[RoleReason, ...]:
                 chosen=s is None or s.role != role,
             )
         )
-    return tuple(out)
+    return tuple(out), units
 
 
 def _attacks(
@@ -405,10 +414,10 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 
 
 def _remediate(
-    data: pd.DataFrame, recipe: Recipe
+    data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
 ) -> tuple[Remediation, pd.DataFrame]:
     from riskcore.criteria import Targets
-    from riskcore.deidentify.hierarchy import rebuild as _rebuild
+    from riskcore.deidentify.hierarchy import rebuild
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import apply_recipe
 
@@ -423,7 +432,7 @@ def _remediate(
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, float] | None = None
     if not applied.n_unknown and recipe.qis:
-        hier = {q: _rebuild(before[q], recipe.hierarchies[q]) for q in recipe.qis}
+        hier = {q: rebuild(before[q], recipe.hierarchies[q]) for q in recipe.qis}
         lattice = Lattice(
             before,
             hier,
@@ -443,6 +452,7 @@ def _remediate(
     return (
         Remediation(
             recipe=recipe,
+            steps=recipe_steps(recipe, units=units),
             records_before=len(data),
             records_after=len(applied.data),
             suppressed=applied.suppressed,
@@ -557,8 +567,9 @@ def review(
         special = su.to_dict()
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
     remediation = after = verdict_after = attacks_after = None
+    reasons, units = _reasons(data, profile)
     if profile.recipe is not None:
-        remediation, released = _remediate(data, profile.recipe)
+        remediation, released = _remediate(data, profile.recipe, units)
         after = assess(released, **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
@@ -572,7 +583,7 @@ def review(
         software=_versions(),
         dataset=dataset_facts(data, sha256=sha256, name=name),
         profile=profile,
-        reasons=_reasons(data, profile),
+        reasons=reasons,
         before=before,
         verdict_before=dataclasses.replace(verdict_before),
         after=after,

@@ -611,7 +611,7 @@ def individual_risk(
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def dataset_facts(key: str, _table: LoadedTable) -> dict:
     """Return the dataset's fingerprint as a report files it (SHA-256, rows, columns, missing)."""
-    from riskcore.report.document import dataset_facts as facts
+    from riskcore.review import dataset_facts as facts
 
     return facts(_table.data, sha256=_table.info.fingerprint, name=_table.name)
 

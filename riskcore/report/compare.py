@@ -1,7 +1,11 @@
 """Two saved assessments side by side, and a file checked against the one an assessment was made on.
 
-Both work on the report's JSON twin (:meth:`riskcore.report.document.Report.to_dict`),
-as the store keeps it, so an assessment saved a year ago compares with one saved today.
+Both work on the report's JSON twin (:meth:`riskcore.review.Review.to_dict`), as the
+store keeps it, so an assessment saved a year ago compares with one saved today: a
+``riskcore-report/1`` twin (before the one verdict) is read into the same figures
+(:func:`normalized`). The verdicts compared are each report's own, given by
+:func:`riskcore.criteria.evaluate` when it was built; the targets are listed one row per
+privacy model.
 
 * :func:`compare_results` -- the key figures of two reports (the dataset, the
   roles, the targets, k, the three attacker models, l and t per sensitive
@@ -29,6 +33,7 @@ __all__ = [
     "check_dataset",
     "compare_results",
     "key_figures",
+    "normalized",
 ]
 
 #: Which way is safer for a figure: "lower", "higher", a pass / fail verdict, or no direction.
@@ -95,6 +100,57 @@ class Comparison(Result):
         return tuple(f for f in self.figures if f.changed)
 
 
+def _v1_targets(t: Mapping[str, Any]) -> dict[str, Any]:
+    names = {"k": "k-anonymity", "l": "l-diversity", "t": "t-closeness",
+             "threshold": "highest record risk (prosecutor)"}  # fmt: skip
+    return {names[k]: t.get(k) for k in names if t.get(k) is not None}
+
+
+def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a report's JSON twin in the shape the figures read, whatever its schema.
+
+    ``assessment`` (as recorded), ``after``, ``roles``, ``targets`` ({model:
+    target}), ``verdict`` ({"pass": bool}), ``remediation.levels`` and the
+    attacks as ``{"linkage": {"result": ...}, "homogeneity": [...]}``.
+    """
+    if r.get("schema") != "riskcore-report/2":
+        out = dict(r)
+        out["targets"] = _v1_targets(r.get("targets") or {})
+        return out
+    profile = r.get("profile") or {}
+    targets = {}
+    for c in (profile.get("targets") or {}).get("criteria", []):
+        targets[str(c.get("kind"))] = {k: v for k, v in c.items() if k != "kind"}
+    rem = r.get("remediation")
+    recipe = (rem or {}).get("recipe") or {}
+
+    def attacks(a: Any) -> Any:
+        if not isinstance(a, Mapping):
+            return None
+        return {"linkage": {"result": a.get("linkage")}, "homogeneity": a.get("homogeneity")}
+
+    return {
+        "dataset": r.get("dataset"),
+        "roles": profile.get("roles") or {},
+        "targets": {
+            k: ", ".join(f"{p} {v}" for p, v in params.items() if v is not None)
+            for k, params in targets.items()
+        },
+        "assessment": r.get("before"),
+        "after": r.get("after"),
+        "remediation": None
+        if rem is None
+        else {
+            "levels": dict(zip(recipe.get("qis", []), recipe.get("levels", []), strict=False)),
+            "suppressed": rem.get("suppressed"),
+        },
+        "attacks": attacks(r.get("attacks_before")),
+        "attacks_after": attacks(r.get("attacks_after")),
+        "privacy_budget": r.get("privacy_budget"),
+        "verdict": {"pass": (r.get("verdict") or {}).get("passed")},
+    }
+
+
 def _get(d: Mapping[str, Any] | None, path: str) -> Any:
     """Return ``d[a][b]...`` for the dotted ``path``, None when any part is absent."""
     cur: Any = d
@@ -151,10 +207,14 @@ def _figures(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str, _Get
         ("missing cells", at("dataset.missing"), ""),
         ("quasi-identifiers", at("roles.quasi_identifiers"), ""),
         ("sensitive attributes", at("roles.sensitive"), ""),
-        ("target k", at("targets.k"), ""),
-        ("target l", at("targets.l"), ""),
-        ("target t", at("targets.t"), ""),
-        ("risk threshold", at("targets.threshold"), ""),
+    ]
+    models: list[str] = []
+    for r in (a, b):
+        for m in r.get("targets") or {}:
+            if m not in models:
+                models.append(m)
+    out += [(f"target: {m}", at(f"targets.{m}"), "") for m in models]
+    out += [
         ("generalization", _levels, ""),
         ("k", at("assessment.k"), "higher"),
         ("equivalence classes", at("assessment.n_classes"), ""),
@@ -231,7 +291,8 @@ def key_figures(results: Mapping[str, Any]) -> dict[str, Any]:
     -------
     dict
     """
-    return {name: get(results) for name, get, _ in _figures(results, results)}
+    r = normalized(results)
+    return {name: get(r) for name, get, _ in _figures(r, r)}
 
 
 def compare_results(
@@ -255,6 +316,7 @@ def compare_results(
     -------
     Comparison
     """
+    a, b = normalized(a), normalized(b)
     rows = []
     for name, get, direction in _figures(a, b):
         x, y = get(a), get(b)
@@ -316,7 +378,7 @@ def check_dataset(
     Parameters
     ----------
     saved : mapping
-        The saved report's ``dataset`` (:func:`riskcore.report.document.dataset_facts`).
+        The saved report's ``dataset`` (:func:`riskcore.review.dataset_facts`).
     current : mapping
         The same facts of the file given now.
     roles : mapping, optional

@@ -86,9 +86,12 @@ class SavedSummary(Result):
 
 def _verdict_of(results: Mapping[str, Any]) -> str | None:
     v = results.get("verdict")
-    if not isinstance(v, Mapping) or "pass" not in v:
+    if not isinstance(v, Mapping):
         return None
-    return "pass" if v["pass"] else "fail"
+    ok = v.get("passed", v.get("pass"))  # riskcore-report/2, /1
+    if not isinstance(ok, bool):
+        return None
+    return "pass" if ok else "fail"
 
 
 def _parquet(data: pd.DataFrame) -> bytes:
@@ -188,7 +191,8 @@ class Store(AuditLog):
             rows = con.execute(
                 "SELECT a.id, a.name, a.created, a.user, a.fingerprint, "
                 "json_extract(a.results, '$.dataset.name'), "
-                "json_extract(a.results, '$.verdict.pass'), d.id IS NOT NULL "
+                "COALESCE(json_extract(a.results, '$.verdict.passed'), "
+                "json_extract(a.results, '$.verdict.pass')), d.id IS NOT NULL "
                 "FROM assessments a LEFT JOIN assessment_data d ON d.id = a.id ORDER BY a.id"
             ).fetchall()
         return [
@@ -276,7 +280,7 @@ class Store(AuditLog):
         ----------
         assessment_id : int
         current : mapping
-            The file's :func:`riskcore.report.document.dataset_facts`.
+            The file's :func:`riskcore.review.dataset_facts`.
         columns : sequence of str, optional
             The file's column names.
         user : str, optional

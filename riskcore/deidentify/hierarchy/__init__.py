@@ -57,9 +57,6 @@ from riskcore.deidentify.hierarchy.tables import (
 )
 from riskcore.deidentify.hierarchy.words import LEVEL_WORDS, level_words
 
-#: The former private name of :func:`rebuild` (``riskcore.report.document`` imports it).
-_rebuild = rebuild
-
 __all__ = [
     "ARX_MAX_BYTES",
     "LEVEL_WORDS",

@@ -1,0 +1,249 @@
+"""Readings of a review: role reasons, limitations, and the before / after tables of the report.
+
+Every sentence and cell is derived from a :class:`riskcore.review.Review`;
+shares are percentages with their counts ("12 records (0.24%)").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from riskcore.metrics import Assessment
+from riskcore.metrics.anonymity import threshold_meaning
+from riskcore.report.readings._format import join_names, plural
+from riskcore.report.readings.criteria import (
+    format_achieved,
+    format_target,
+    records_share,
+    target_label,
+)
+from riskcore.review import Limitation, Review, RoleReason
+
+__all__ = [
+    "ROLE_LABELS",
+    "checks_side_by_side",
+    "figures_side_by_side",
+    "limitation_text",
+    "role_reason_text",
+    "target_rows",
+]
+
+#: A role as the report names it.
+ROLE_LABELS: dict[str, str] = {
+    "identifier": "direct identifier",
+    "quasi_identifier": "quasi-identifier",
+    "sensitive": "sensitive",
+    "weight": "sampling weight",
+    "other": "other (assumed unknown to an attacker)",
+}
+
+#: What each kind of target stands for, with its citation.
+_MEANINGS: dict[str, str] = {
+    "k-anonymity": "smallest equivalence class allowed (Sweeney 2002)",
+    "distinct-l-diversity": "distinct sensitive values in every class "
+    "(Machanavajjhala et al. 2007)",
+    "entropy-l-diversity": "exp of the entropy of every class's sensitive values "
+    "(Machanavajjhala et al. 2007)",
+    "recursive-cl-diversity": "the most frequent value below c times the rest from the l-th on "
+    "(Machanavajjhala et al. 2007)",
+    "t-closeness": "largest distance of a class's sensitive distribution from the release's "
+    "(Li et al. 2007)",
+    "record-risk": "highest acceptable record re-identification risk (El Emam 2013)",
+    "average-risk": "highest acceptable share of records re-identified on average (El Emam 2013)",
+    "k-map": "fewest population members any released record matches (Sweeney 2002)",
+    "delta-presence": "range of the chance that a population member is in the release "
+    "(Nergiz et al. 2007)",
+}
+
+
+def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
+    """Return why a column has its role: the rule that suggested it, or who chose it."""
+    if not reason.chosen:
+        return reason.reason
+    who = f"chosen by {built_by}" if built_by else "chosen when the report was built"
+    if reason.suggested is None:
+        return who + " (no suggestion)"
+    label = ROLE_LABELS.get(reason.suggested, reason.suggested)
+    return f"{who} (suggested: {label}, {reason.reason})"
+
+
+def target_rows(review: Review) -> pd.DataFrame:
+    """Return the targets: ``target``, ``value`` (with its preset) and ``meaning``."""
+    rows = []
+    for c in review.profile.targets.criteria:
+        if c.target_high is not None:
+            value = f"[{c.target:g}, {c.target_high:g}]"
+        elif c.kind in ("record-risk", "average-risk"):
+            value = f"{c.target:.4g} ({threshold_meaning(c.target)})"
+        else:
+            value = f"{c.target:g}"
+        rows.append({"target": c.label, "value": value, "meaning": _MEANINGS.get(c.kind, "")})
+    limit = review.profile.targets.max_suppression
+    rows.append(
+        {
+            "target": "suppression limit",
+            "value": f"{limit:.1%}",
+            "meaning": "share of the records a remediation may remove (ARX's suppression)",
+        }
+    )
+    return pd.DataFrame(rows, columns=["target", "value", "meaning"])
+
+
+def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
+    n = a.n_records
+    out = [
+        ("records", f"{n:,}"),
+        ("equivalence classes", f"{a.n_classes:,}"),
+        ("k (smallest class)", f"{a.k:,}"),
+        ("records unique on the quasi-identifiers", records_share(a.unique_records, n)),
+    ]
+    for r in (a.prosecutor, a.journalist, a.marketer):
+        if r is None:
+            continue
+        at_risk = round(r.records_at_risk * n)
+        out += [
+            (f"{r.model}: highest record risk", f"{r.highest_risk:.4g}"),
+            (
+                f"{r.model}: records with risk above {r.threshold:.4g}",
+                records_share(at_risk, n),
+            ),
+            (f"{r.model}: expected share re-identified", f"{r.success_rate:.2%}"),
+        ]
+    for name, s in a.sensitive.items():
+        out += [
+            (f"{name}: distinct l", f"{s.distinct_l:,}"),
+            (f"{name}: entropy l", f"{s.entropy_l:.3f}"),
+            (f"{name}: recursive ({s.c:g},l) l", f"{s.recursive_l:,}"),
+            (f"{name}: t ({s.distance} distance)", f"{s.t_closeness:.3f}"),
+            (
+                f"{name}: people in classes of one value",
+                records_share(s.homogeneous_records, n),
+            ),
+        ]
+    return out
+
+
+def figures_side_by_side(review: Review) -> pd.DataFrame:
+    """Return the figures of the table as recorded beside those after remediation.
+
+    Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``.
+    """
+    before = _risk_cells(review.before)
+    if review.after is None:
+        return pd.DataFrame(
+            {"figure": [f for f, _ in before], "as recorded": [v for _, v in before]}
+        )
+    after = dict(_risk_cells(review.after))
+    return pd.DataFrame(
+        {
+            "figure": [f for f, _ in before],
+            "as recorded": [v for _, v in before],
+            "after remediation": [after.get(f, "n/a") for f, _ in before],
+        }
+    )
+
+
+def checks_side_by_side(review: Review) -> pd.DataFrame:
+    """Return every target judged on the table as recorded and after remediation.
+
+    Columns ``target``, ``required``, ``as recorded`` (achieved, pass or fail,
+    records failing) and, with a recipe, ``after remediation``.
+    """
+
+    def cell(c: Any, released: int) -> str:
+        mark = "pass" if c.passed else "fail"
+        fail = f", {records_share(c.failing_records, released)} failing" if not c.passed else ""
+        note = f"; {c.note}" if c.note else ""
+        return f"{format_achieved(c)}: {mark}{fail}{note}"
+
+    vb, va = review.verdict_before, review.verdict_after
+    after = {} if va is None else {(c.kind, c.label, c.attribute): c for c in va.checks}
+    rows = []
+    for c in vb.checks:
+        row = {
+            "target": target_label(c),
+            "required": format_target(c),
+            "as recorded": cell(c, vb.released),
+        }
+        if va is not None:
+            other = after.get((c.kind, c.label, c.attribute))
+            row["after remediation"] = "n/a" if other is None else cell(other, va.released)
+        rows.append(row)
+    cols = ["target", "required", "as recorded"] + (
+        ["after remediation"] if va is not None else []
+    )
+    return pd.DataFrame(rows, columns=cols)
+
+
+def limitation_text(lim: Limitation) -> str:
+    """Return one limitation of the report as a sentence."""
+    f = lim.facts
+    if lim.kind == "attacker":
+        unknown = f.get("unknown_to_attacker") or []
+        return (
+            f"Attacker model: the attacker is assumed to know {join_names(f['quasi_identifiers'])} "
+            "of the people they look for, and (prosecutor) that they are in the table; "
+            + (
+                f"the other columns ({', '.join(unknown)}) are assumed unknown to any attacker."
+                if unknown
+                else "no other column is released."
+            )
+        )
+    if lim.kind == "population":
+        if f["model"] == "none":
+            return (
+                "Population: the table is taken as the whole population (no sampling fraction "
+                "or weights), so the journalist's and marketer's risks equal the prosecutor's."
+            )
+        if f["model"] == "fraction":
+            return (
+                f"Population: a sample with sampling fraction {f['sampling_fraction']:g}; its "
+                "population sizes are model-based estimates (Benedetti and Franconi), not counts."
+            )
+        return (
+            f"Population: class sizes in the population are estimated from the sampling "
+            f"weights in {f['column']}, not counted."
+        )
+    if lim.kind == "missing":
+        return (
+            "Missing values: a missing quasi-identifier value counts as a value of its own."
+            if f["policy"] == "own"
+            else "Missing values: a missing quasi-identifier value matches any value "
+            "(sdcMicro's convention)."
+        )
+    if lim.kind == "not-applicable":
+        return (
+            "Not judged: " + ", ".join(f["targets"]) + " (no column is tagged sensitive)."
+        )
+    if lim.kind == "attacks-not-run":
+        return (
+            "Attacks not run here: " + " and ".join(f["attacks"]) + " (they need a target "
+            "person and a query, or a second release: see the Attacks page)."
+        )
+    if lim.kind == "keyed-steps":
+        return (
+            "Keyed steps named but not redone (the report holds no key): "
+            + "; ".join(f["steps"])
+            + "."
+        )
+    if lim.kind == "recipe-limit":
+        n = int(f["suppressed"])
+        return (
+            f"The recipe suppressed {n:,} {plural(n, 'record', 'records')}, beyond its own "
+            "suppression limit, on this table."
+        )
+    if lim.kind == "suda-skipped":
+        return (
+            f"Special uniques (SUDA) not computed: the table has {f['rows']:,} rows, above "
+            f"{f['limit']:,}."
+        )
+    if lim.kind == "population-table":
+        return (
+            "No identified population table was given: k-map and delta-presence are not "
+            "judged."
+        )
+    if lim.kind == "free-text":
+        return str(f.get("text", ""))
+    return lim.kind

@@ -1,0 +1,602 @@
+"""The report as a document: a :class:`~riskcore.review.Review` rendered to HTML and PDF.
+
+Rendering only: :func:`document_context` turns a review into the sentences
+and tables of the report (through :mod:`riskcore.report.readings`), and the
+Jinja2 template ``templates/report.html.j2`` lays them out, with autoescaping
+on, so every string that comes from the user (file and column names, the
+recipe) is escaped. :func:`render_html` writes one standalone HTML file (CSS
+inline, plotly.js embedded once, no address of any other host);
+:func:`render_pdf` renders the same document with WeasyPrint, its figures as
+static SVG drawn by kaleido in the system Chromium, the JSON twin
+(:meth:`~riskcore.review.Review.to_json`) attached. Data values never
+appear: only aggregates, and never a direct identifier's values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from riskcore._results import plain
+from riskcore.errors import RiskcoreError
+from riskcore.review import AttackRun, Review
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "ATTACHMENT_NAME",
+    "METHOD_NOTES",
+    "document_context",
+    "figure_objects",
+    "figure_svgs",
+    "render_html",
+    "render_pdf",
+]
+
+#: Name of the JSON twin embedded in the PDF.
+ATTACHMENT_NAME = "report.json"
+
+#: Method notes printed in every report: (topic, how it is computed, citation).
+METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
+    (
+        "k-anonymity",
+        "k = min_j f_j, the size of the smallest equivalence class on the quasi-identifiers",
+        "Sweeney L. k-anonymity: a model for protecting privacy. IJUFKS 10(5), 2002",
+    ),
+    (
+        "prosecutor / journalist / marketer risk",
+        "record risk 1/f_j (prosecutor), 1/F_j or E[1/F_j | f_j] (journalist), the average "
+        "(marketer); a record passes a threshold when its risk is at most the threshold",
+        "El Emam K. Guide to the De-Identification of Personal Health Information, 2013; "
+        "Dankar F, El Emam K. Estimating the re-identification risk of clinical data sets, 2012",
+    ),
+    (
+        "l-diversity",
+        "distinct l = fewest distinct sensitive values in a class; entropy l = exp(min_j H_j); "
+        "recursive (c,l): r_1 < c (r_l + ... + r_m)",
+        "Machanavajjhala A et al. l-diversity: privacy beyond k-anonymity. ACM TKDD 1(1), 2007",
+    ),
+    (
+        "t-closeness",
+        "t = max_j EMD(P_j, Q), earth mover's distance of each class's sensitive distribution "
+        "from the whole table's (ordered or equal ground distance)",
+        "Li N, Li T, Venkatasubramanian S. t-closeness: privacy beyond k-anonymity and "
+        "l-diversity. ICDE 2007",
+    ),
+    (
+        "the verdict",
+        "every target judged per class by its privacy model (riskcore.criteria); a remediation "
+        "suppresses the classes that break a target within the limit and the release is judged "
+        "again",
+        "Prasser F, Kohlmayer F, et al. ARX - a comprehensive tool for anonymizing biomedical "
+        "data. AMIA 2014",
+    ),
+    (
+        "missing values",
+        "policy 'own': a missing quasi-identifier value is one more value; policy 'any': it "
+        "matches any value, f_k(r) = number of records agreeing with r wherever both are "
+        "known, k = min f_k, risk 1/f_k, l and t over each record's compatible records",
+        "Templ M, Kowarik A, Meindl B. Statistical disclosure control for micro-data using the "
+        "R package sdcMicro. J Stat Softw 67(4), 2015 (freqCalc)",
+    ),
+    (
+        "special uniques (SUDA)",
+        "minimal sample uniques found by SUDA2; SUDA scores and DIS-SUDA as in sdcMicro",
+        "Elliot M, Manning A, Ford R. A computational algorithm for handling the special "
+        "uniques problem. IJUFKS 10(5), 2002; Manning A, Haglin D, Keane J. SUDA2, 2008",
+    ),
+    (
+        "population estimates",
+        "record risk E[1/F_j | f_j] with sampling weights (a weight column, or 1/pi for a "
+        "sampling fraction pi); population uniques by the Pitman, Zayatz, SNB and Dankar models",
+        "Benedetti R, Franconi L 1998; Dankar F et al. Estimating the re-identification risk "
+        "of clinical data sets. BMC Med Inform Decis Mak 12:66, 2012",
+    ),
+    (
+        "attacks",
+        "linkage: the attacker knows every quasi-identifier of everyone (no error) and joins "
+        "on them; unique = exactly one matching record, correct = it is the target's own, "
+        "with 95% Wilson intervals; expected correct under a random pick among the matches, "
+        "with a normal interval. Homogeneity: classes where every record shares one "
+        "sensitive value (an exact count of every record, so no interval)",
+        "Sweeney L. k-anonymity, IJUFKS 10(5), 2002; Wilson EB, JASA 22(158), 1927; "
+        "Machanavajjhala A et al., ACM TKDD 1(1), 2007",
+    ),
+    (
+        "remediation",
+        "masking of direct identifiers, generalization along hierarchies, suppression of "
+        "classes breaking the targets; information loss as the normalized certainty penalty",
+        "Samarati P. Protecting respondents' identities in microdata release. IEEE TKDE 2001; "
+        "Xu J et al. Utility-based anonymization using local recoding. KDD 2006",
+    ),
+    (
+        "differential privacy budget",
+        "epsilons and deltas of the releases charged to the ledger, added up under basic "
+        "sequential composition (or zCDP when the ledger says so)",
+        "Dwork C, Roth A. The algorithmic foundations of differential privacy, 2014, Thm 3.16; "
+        "Bun M, Steinke T. Concentrated differential privacy, TCC 2016",
+    ),
+)
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:62rem;margin:2rem auto;
+padding:0 1rem;color:#1b1b1b;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc;
+margin-top:2rem}table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
+td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f2f2f2}.num{text-align:right;font-variant-numeric:tabular-nums}
+.pass{color:#1a7f37;font-weight:600}.fail{color:#b42318;font-weight:600}
+.verdict{padding:.6rem 1rem;border:2px solid;border-radius:.4rem;margin:1rem 0}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all;
+white-space:pre-wrap}
+.field{border-bottom:1px solid #888;min-height:1.6rem;margin:.4rem 0 1rem}
+.small{color:#555;font-size:.85rem}
+@media print{.plot{page-break-inside:avoid}}
+"""
+
+_PRINT_CSS = """
+@page{{size:A4;margin:20mm 14mm 18mm;
+@top-left{{content:"Re-identification risk report";font-size:7.5pt;color:#555}}
+@top-right{{content:"SHA-256 {sha}";font-size:6.5pt;color:#555;font-family:monospace}}
+@bottom-center{{content:"page " counter(page) " of " counter(pages);font-size:8pt;color:#555}}}}
+body{{max-width:none;margin:0;padding:0;font-size:9.5pt}}
+table{{font-size:8pt}}.plot img{{width:100%}}details{{display:block}}
+h2{{page-break-after:avoid}}table,.plot{{page-break-inside:avoid}}
+"""
+
+
+# ------------------------------------------------------------------ the context
+
+
+def _cell(v: Any) -> dict[str, Any]:
+    if v is None:
+        return {"text": "\u2013", "num": False, "cls": ""}
+    if isinstance(v, bool):
+        return {"text": "yes" if v else "no", "num": False, "cls": ""}
+    if isinstance(v, int):
+        return {"text": f"{v:,}", "num": True, "cls": ""}
+    if isinstance(v, float):
+        text = f"{v:,.0f}" if v.is_integer() and abs(v) >= 1 else f"{v:.4g}"
+        return {"text": text, "num": True, "cls": ""}
+    text = str(v)
+    cls = "pass" if text == "pass" or text.startswith("pass") else ""
+    cls = "fail" if ": fail" in text or text == "fail" else cls
+    return {"text": text, "num": False, "cls": cls}
+
+
+def _frame(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    return {"headers": list(headers), "rows": [[_cell(v) for v in row] for row in rows]}
+
+
+def _df(frame: pd.DataFrame) -> dict[str, Any]:
+    return _frame(list(frame.columns), frame.astype(object).values.tolist())
+
+
+def _pct(x: float | None) -> str:
+    return "\u2013" if x is None else f"{100 * x:.2f}%"
+
+
+def _rate_row(label: str, rate: Any) -> list[Any] | None:
+    if rate is None:
+        return None
+    low, high = rate.low, rate.high
+    return [
+        label,
+        f"{rate.successes:,} of {rate.n:,}",
+        _pct(rate.rate),
+        f"{_pct(low)} to {_pct(high)}",
+        _pct(rate.baseline),
+    ]
+
+
+def _attack_context(att: AttackRun) -> dict[str, Any]:
+    from riskcore.report.readings import homogeneity_reading, linkage_reading
+
+    link = att.linkage
+    rows = [
+        _rate_row("re-identified uniquely (one matching record)", link.unique),
+        _rate_row("re-identified correctly (that record is the target's own)", link.correct),
+    ]
+    if link.expected_correct is not None and link.expected_correct_ci is not None:
+        ci = link.expected_correct_ci
+        rows.append(
+            [
+                "expected correct, picking one matching record at random",
+                f"{link.n_targets:,} targets",
+                _pct(link.expected_correct),
+                f"{_pct(ci[0])} to {_pct(ci[1])}",
+                _pct(1 / max(int(link.n_release), 1)),
+            ]
+        )
+    for a in link.attributes:
+        rows.append(_rate_row(f"{a.attribute}: learned with confidence >= p", a.confident))
+        rows.append(_rate_row(f"{a.attribute}: learned and correct", a.correct))
+    homo = [
+        [
+            h.attribute,
+            f"{h.exposed_classes:,} of {h.n_classes:,}",
+            f"{h.exposed_records:,}",
+            _pct(h.exposed_records / max(int(h.n_records), 1)),
+        ]
+        for h in att.homogeneity
+    ]
+    return {
+        "of": att.of,
+        "intro": (
+            f"Linkage: the attacker knows {', '.join(att.known)} of all {link.n_targets:,} "
+            f"people, without error, and joins them to the released columns (p = {att.p:g}). "
+            "Intervals are 95%: Wilson for the rates, normal for the expected share."
+        ),
+        "linkage": _frame(
+            ["linkage", "targets", "rate", "95% interval", "baseline"],
+            [r for r in rows if r is not None],
+        ),
+        "homogeneity": _frame(
+            ["homogeneity: sensitive attribute", "exposed classes", "exposed people", "share"],
+            homo,
+        )
+        if homo
+        else None,
+        "readings": [linkage_reading(link)]
+        + [homogeneity_reading(h, list(att.known)) for h in att.homogeneity],
+        "not_run": "Not run here: "
+        + "; ".join(att.not_run)
+        + " (they need a target person and a query, or a second release: the Attacks page).",
+    }
+
+
+def _readings(review: Review, after: bool) -> list[str]:
+    from riskcore.report.readings import (
+        candidates_reading,
+        diversity_reading,
+        histogram_reading,
+        missing_reading,
+        risk_reading,
+    )
+    from riskcore.report.readings.population import population_reading
+
+    a = review.after if after else review.before
+    if a is None:
+        return []
+    out = [
+        missing_reading(a.missing, a.missing_records),
+        histogram_reading(a),
+        candidates_reading(a),
+        risk_reading(a),
+    ]
+    if a.population_uniqueness is not None:
+        out.append(population_reading(a.population_uniqueness))
+    out += [diversity_reading(a, s) for s in a.sensitive]
+    return out
+
+
+def document_context(review: Review) -> dict[str, Any]:
+    """Return every sentence and table of the report, derived from the review.
+
+    Parameters
+    ----------
+    review : Review
+
+    Returns
+    -------
+    dict
+        What the template lays out (see ``templates/report.html.j2``).
+    """
+    from riskcore.metrics import SudaResult
+    from riskcore.report.readings.criteria import verdict_reading
+    from riskcore.report.readings.records import suda_reading
+    from riskcore.report.readings.review import (
+        ROLE_LABELS,
+        checks_side_by_side,
+        figures_side_by_side,
+        limitation_text,
+        role_reason_text,
+        target_rows,
+    )
+
+    r = review
+    d = r.dataset
+    v = r.verdict
+    rem = r.remediation
+    view = (
+        "This report describes the table as recorded and the table after the remediation "
+        "recipe, side by side; the verdict is on the remediated table."
+        if r.after is not None
+        else "This report describes the table as recorded (no remediation recipe)."
+    )
+    ctx: dict[str, Any] = {
+        "schema": r.schema,
+        "built_at": r.built_at.replace("T", " ").rstrip("Z"),
+        "built_by": r.built_by or "(no name given)",
+        "version": r.software.get("riskcore", "?"),
+        "dataset_name": d["name"],
+        "passed": v.passed,
+        "verdict_head": "PASS" if v.passed else "FAIL",
+        "verdict_text": verdict_reading(v, of=r.of),
+        "view": view,
+        "dataset": _frame(
+            ["file", "rows", "columns", "missing cells"],
+            [[d["name"], d["rows"], d["columns"], d["missing"]]],
+        ),
+        "sha256": d["sha256"],
+        "fingerprint_of": d["fingerprint_of"],
+        "roles": _frame(
+            ["column", "role", "why"],
+            [
+                [x.column, ROLE_LABELS.get(x.role, x.role), role_reason_text(x, r.built_by)]
+                for x in r.reasons
+            ],
+        ),
+        "targets": _df(target_rows(r)),
+        "checks": _df(checks_side_by_side(r)),
+        "figures": _df(figures_side_by_side(r)),
+        "readings_before": _readings(r, after=False),
+        "readings_after": _readings(r, after=True),
+        "suda": None,
+        "attacks": [_attack_context(a) for a in (r.attacks_before, r.attacks_after) if a],
+        "remediation": None,
+        "budget": None,
+        "limitations": [limitation_text(x) for x in r.limitations],
+        "methods": _frame(["topic", "computed as", "citation"], list(METHOD_NOTES)),
+        "missing_policy": r.before.missing_policy,
+        "software": _frame(["software", "version"], list(r.software.items())),
+        "parameters": _frame(
+            ["parameter", "value"],
+            [[k, json.dumps(plain(val), allow_nan=False)] for k, val in r.parameters.items()],
+        ),
+        "command": r.command,
+    }
+    su = r.special_uniques
+    if su is not None:
+        ctx["suda"] = _frame(
+            ["minimal sample uniques", "special uniques", "sample uniques", "DIS"],
+            [[su["n_msus"], su["special_uniques"], su["sample_uniques"], su["dis"]]],
+        )
+        ctx["suda_share"] = _frame(
+            ["quasi-identifier", "share of the SUDA scores"],
+            [
+                [q, _pct(share)]
+                for q, share in zip(su["quasi_identifiers"], su["qi_contribution"], strict=True)
+            ],
+        )
+        ctx["suda_reading"] = suda_reading(SudaResult.from_dict(su))
+    if rem is not None:
+        loss = rem.information_loss or {}
+        ctx["remediation"] = {
+            "steps": [s.words for s in rem.steps],
+            "loss": _frame(
+                [
+                    "records before",
+                    "records after",
+                    "suppressed",
+                    "NCP",
+                    "precision loss",
+                    "discernibility",
+                ],
+                [
+                    [
+                        rem.records_before,
+                        rem.records_after,
+                        f"{rem.suppressed:,} ({rem.suppressed / max(rem.records_before, 1):.2%})",
+                        _pct(loss.get("ncp")),
+                        _pct(loss.get("precision")),
+                        loss.get("discernibility"),
+                    ]
+                ],
+            ),
+            "not_reapplied": (
+                "Keyed steps of the recipe, named and not redone here (the report holds no key; "
+                "they change direct identifiers or shift dates): "
+                + "; ".join(rem.not_reapplied)
+                + "."
+            )
+            if rem.not_reapplied
+            else "",
+            "recipe_json": json.dumps(rem.recipe.to_dict(), indent=2, allow_nan=False),
+        }
+    b = r.privacy_budget
+    if b is not None:
+        ctx["budget"] = {
+            "text": (
+                f"Accounting {b['accounting']}: epsilon spent {b['epsilon_spent']:.4g} of "
+                f"{b['epsilon_budget']:.4g} (remaining {b['epsilon_remaining']:.4g}); delta "
+                f"spent {b['delta_spent']:.3g} of {b['delta_budget']:.3g}."
+            ),
+            "entries": _frame(
+                ["query", "mechanism", "epsilon", "delta"],
+                [[e["query"], e["mechanism"], e["epsilon"], e["delta"]] for e in b["entries"]],
+            ),
+        }
+    return ctx
+
+
+# ------------------------------------------------------------------ figures
+
+
+def figure_objects(review: Review) -> list[Any]:
+    """Return the report's plotly figures: class sizes and candidates, before (and after)."""
+    from riskcore.report.figures import candidates_curve, class_size_histogram
+    from riskcore.report.readings import candidate_table, join_names, size_histogram
+
+    out = []
+    shown = [(" (as recorded)", review.before)]
+    if review.after is not None:
+        shown.append((" (after remediation)", review.after))
+    for suffix, a in shown:
+        dist = a.anonymity.distribution
+        for fig in (
+            class_size_histogram(size_histogram(dist), join_names(a.quasi_identifiers)),
+            candidates_curve(candidate_table(dist)),
+        ):
+            fig.update_layout(title_text=f"{fig.layout.title.text}{suffix}")
+            out.append(fig)
+    return out
+
+
+def figure_svgs(review: Review) -> list[bytes]:
+    """Return the report's figures as static SVG, drawn by kaleido in the system Chromium.
+
+    plotly.js comes from the installed plotly package (a ``file:`` URL) and
+    MathJax is switched off, so the drawing fetches nothing from the network.
+
+    Raises
+    ------
+    RiskcoreError
+        When kaleido is not installed or cannot start Chromium.
+    """
+    import asyncio
+
+    figs = figure_objects(review)
+    try:
+        import kaleido
+    except ImportError:
+        raise RiskcoreError(
+            "static figures need kaleido (pip install kaleido) and Chromium; "
+            "or leave the figures out"
+        ) from None
+
+    async def draw() -> list[bytes]:
+        async with kaleido.Kaleido(n=1, mathjax=False) as k:
+            opts = {"format": "svg", "width": 900, "height": 420}
+            return [bytes(await k.calc_fig(fig, opts=opts)) for fig in figs]
+
+    try:
+        return asyncio.run(draw())
+    except Exception as exc:  # kaleido / choreographer raise their own error types
+        raise RiskcoreError(
+            f"kaleido could not draw the figures ({type(exc).__name__}: {exc}); "
+            "install Chromium, or leave the figures out"
+        ) from None
+
+
+# ------------------------------------------------------------------ HTML and PDF
+
+
+@cache
+def _template() -> Any:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("report.html.j2")
+
+
+def _render(review: Review, *, head: Sequence[str], figures: Sequence[str], css: str) -> str:
+    from markupsafe import Markup
+
+    return str(
+        _template().render(
+            d=document_context(review),
+            css=Markup(css),  # noqa: S704 - the module's own constant
+            head=[Markup(h) for h in head],  # noqa: S704 - plotly.js and our own CSS
+            figures=[Markup(f) for f in figures],  # noqa: S704 - plotly's own HTML / our <img>
+        )
+    )
+
+
+def render_html(review: Review, *, figures: bool = True) -> str:
+    """Return the report as one standalone HTML document that opens offline.
+
+    CSS is inline, plotly.js is embedded once in one ``<script>``, each figure
+    follows as a ``<div>`` with its own small script; no address of another
+    host appears in any ``src``, ``href`` or CSS ``url(``. Every string that
+    comes from the user is escaped by the template's autoescaping.
+
+    Parameters
+    ----------
+    review : Review
+    figures : bool, default True
+        Include the plotly figures (and plotly.js, about 4.8 MB).
+
+    Returns
+    -------
+    str
+    """
+    head: list[str] = []
+    blocks: list[str] = []
+    if figures:
+        import plotly.offline
+
+        head.append(f'<script type="text/javascript">{plotly.offline.get_plotlyjs()}</script>')
+        config = {"displaylogo": False, "responsive": True}
+        blocks = [
+            '<div class="plot">'
+            + fig.to_html(full_html=False, include_plotlyjs=False, config=config)
+            + "</div>"
+            for fig in figure_objects(review)
+        ]
+    return _render(review, head=head, figures=blocks, css=_CSS)
+
+
+def render_pdf(review: Review, *, figures: bool = True) -> bytes:
+    """Return the report as a PDF/A-3b document with the JSON twin attached.
+
+    Rendered locally by WeasyPrint from the same template as
+    :func:`render_html` (without scripts), figures as static SVG
+    (:func:`figure_svgs`) in ``data:`` URLs. The URL fetcher allows only
+    ``data:`` URLs: nothing is read from the network or the disk. Every page
+    carries its number and the dataset's SHA-256 (CSS ``@page``). The JSON
+    twin is embedded as the file :data:`ATTACHMENT_NAME` (PDF/A-3 associated
+    file, relationship ``Data``).
+
+    Parameters
+    ----------
+    review : Review
+    figures : bool, default True
+        Draw the figures (needs kaleido and Chromium).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    RiskcoreError
+        When WeasyPrint is not installed, figures are asked for and cannot be
+        drawn, or the document refers to anything but a ``data:`` URL.
+    """
+    import base64
+
+    try:
+        import weasyprint
+        from weasyprint.urls import FatalURLFetchingError, URLFetcher
+    except (ImportError, OSError) as exc:  # OSError: the Pango libraries are missing
+        raise RiskcoreError(
+            f"the PDF needs WeasyPrint and Pango ({exc}): pip install weasyprint; "
+            "apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
+        ) from None
+    blocks = []
+    if figures:
+        for svg in figure_svgs(review):
+            b64 = base64.b64encode(svg).decode("ascii")
+            blocks.append(f'<div class="plot"><img src="data:image/svg+xml;base64,{b64}"></div>')
+    sha = review.dataset["sha256"]
+    if not all(ch in "0123456789abcdef" for ch in sha):
+        raise RiskcoreError("the fingerprint must be a hex SHA-256")
+    css = _CSS + _PRINT_CSS.format(sha=sha)
+    text = _render(review, head=[], figures=blocks, css=css)
+    fetcher = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
+    twin = weasyprint.Attachment(
+        string=review.to_json().encode("utf-8"),
+        name=ATTACHMENT_NAME,
+        description="The report's numbers as JSON (riskcore report twin)",
+        relationship="Data",
+        url_fetcher=fetcher,
+    )
+    doc = weasyprint.HTML(string=text, url_fetcher=fetcher, base_url=None)
+    try:
+        pdf = doc.write_pdf(pdf_variant="pdf/a-3b", attachments=[twin])
+    except FatalURLFetchingError as exc:
+        raise RiskcoreError(f"the PDF may use data: URLs only, refused: {exc}") from None
+    if not isinstance(pdf, bytes):  # write_pdf() without a target returns the bytes
+        raise RiskcoreError("WeasyPrint returned no PDF")
+    return pdf
