@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import secrets
 
+import numpy as np
 import streamlit as st
 
+from riskcore.criteria import class_failures, evaluate
 from riskcore.io.export import to_csv_bytes
-from riskcore.metrics import THRESHOLDS, class_table, order_choices
+from riskcore.metrics import class_table, order_choices
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     DISTANCE_LABELS,
@@ -23,13 +25,13 @@ from riskcore.report.readings import (
     population_reading,
     risk_reading,
     risk_table,
-    target_checks,
-    target_table,
-    targets_reading,
 )
-from ui import cached, formats, state
+from riskcore.report.readings.criteria import check_table, target_label, verdict_reading
+from ui import cached, formats
+from ui import profile as session_profile
 from ui.context import context, require_qis
 from ui.safe import file_part, md
+from ui.targets import targets_editor
 
 FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
 
@@ -37,7 +39,7 @@ st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
-tg = st.session_state[state.TARGETS]
+tg = session_profile.settings()
 
 
 def seeded(key: str, value: object) -> str:
@@ -55,42 +57,9 @@ def seeded(key: str, value: object) -> str:
     return key
 
 
-with st.expander("Targets and threshold", expanded=True):
-    c1, c2, c3, c4 = st.columns(4)
-    tg["k"] = c1.number_input(
-        "target k",
-        min_value=1,
-        step=1,
-        help="every class must hold at least k people",
-        key=seeded("rc_target_k", int(tg["k"])),
-    )
-    tg["l"] = c2.number_input(
-        "target l",
-        min_value=1,
-        step=1,
-        help="distinct sensitive values per class (distinct, entropy, recursive)",
-        key=seeded("rc_target_l", int(tg["l"])),
-    )
-    tg["c"] = c3.number_input(
-        "c of recursive (c,l)", min_value=0.1, step=0.5, key=seeded("rc_target_c", float(tg["c"]))
-    )
-    tg["t"] = c4.number_input(
-        "target t",
-        min_value=0.0,
-        max_value=1.0,
-        step=0.05,
-        help="largest allowed distance of a class's sensitive distribution to the whole table's",
-        key=seeded("rc_target_t", float(tg["t"])),
-    )
-    options = list(THRESHOLDS)
-    tg["threshold"] = st.selectbox(
-        "record-risk threshold",
-        options,
-        format_func=formats.threshold,
-        key=seeded(
-            "rc_target_threshold", tg["threshold"] if tg["threshold"] in options else options[2]
-        ),
-    )
+with st.expander("Targets (the same on every page)", expanded=True):
+    targets_editor(sensitive=sens, suppression=False)
+with st.expander("Population and missing values", expanded=True):
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N (0 = the table is the whole population)",
         min_value=0.0,
@@ -145,13 +114,15 @@ if sens:
                     refused[s] = reason
                     st.warning(md(reason))
 assessed = tuple(s for s in sens if s not in refused)
+prof = session_profile.current(ctx, with_recipe=False)
+recursive = prof.targets.find("recursive-cl-diversity")
 a = cached.assessment(
     ctx.key,
     ctx.encoded,
     qis,
     assessed,
-    float(tg["c"]),
-    float(tg["threshold"]),
+    float(getattr(recursive, "c", 2.0)),
+    prof.threshold,
     float(tg["sampling_fraction"]),
     tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
     tuple(
@@ -164,34 +135,30 @@ a = cached.assessment(
 )
 missing_line = missing_reading(a.missing, a.missing_records)
 
-checks = target_checks(a, k=int(tg["k"]), l=int(tg["l"]), t=float(tg["t"]))
-if bool(checks["pass"].all()):
-    st.success(md(targets_reading(checks, qis)))
-else:
-    st.error(md(targets_reading(checks, qis)))
+# the one verdict: the profile's targets judged on this table as it is (riskcore.criteria)
+verdict = evaluate(prof.targets, a.evidence)
+(st.success if verdict.passed else st.error)(md(verdict_reading(verdict, of="this table")))
+k_target = prof.targets.find("k-anonymity")
 m1, m2, m3 = st.columns(3)
-k_met = a.k >= tg["k"]
+k_met = k_target is None or a.k >= k_target.target
 m1.metric(  # the arrow says where k stands against its target; red when the risk is too high
     "k",
     f"{a.k:,}",
-    "meets target" if k_met else "below target",
+    None if k_target is None else ("meets target" if k_met else "below target"),
     delta_color="normal" if k_met else "inverse",
     delta_arrow="up" if k_met else "down",
 )
+at_risk = round(a.prosecutor.records_at_risk * a.n_records)
 m2.metric(  # a definition, not a change: no arrow, no colour
     "records at risk (prosecutor)",
-    f"{a.prosecutor.records_at_risk:.1%}",
-    f"risk above {a.threshold:g}",
+    f"{at_risk:,}",
+    f"{a.prosecutor.records_at_risk:.1%}, risk above {a.threshold:.4g}",
     delta_color="off",
     delta_arrow="off",
 )
-m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.3f}")
+m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.4g}")
 st.caption(md(missing_line))
-st.dataframe(
-    target_table(checks),
-    hide_index=True,
-    column_config={"pass": st.column_config.CheckboxColumn("target met")},
-)
+st.dataframe(check_table(verdict), hide_index=True)
 
 st.subheader("Re-identification risk")
 risks = risk_table(a)
@@ -217,9 +184,16 @@ for name in sens:
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
     st.caption(md(missing_line))
-    failing = r.failing_classes(l=int(tg["l"]), t=float(tg["t"]))
+    # the classes breaking this attribute's targets, as the criteria judge them
+    masks = [(c, att, bad) for c, att, bad in class_failures(prof.targets, a.evidence)
+             if att == name]  # fmt: skip
+    bad = np.zeros(a.evidence.n_classes, dtype=bool) if a.evidence is not None else None
+    for _, _, m in masks:
+        bad |= m
+    failing = np.flatnonzero(bad) if bad is not None else np.zeros(0, dtype=np.int64)
     shown = min(len(failing), FAILING_SHOWN)
-    st.write(failing_reading(len(failing), l=int(tg["l"]), t=tg["t"], shown=shown))
+    labels = [target_label(c.check(a.evidence, att)) for c, att, _ in masks]
+    st.write(failing_reading(len(failing), targets=labels, shown=shown))
     if len(failing):
         st.dataframe(class_table(a, failing, limit=FAILING_SHOWN), hide_index=True)
         st.download_button(

@@ -14,6 +14,7 @@ from riskcore.report.readings import (
 )
 from riskcore.roles import ROLES, ColumnRoles
 from ui import budget, state
+from ui import profile as session_profile
 from ui.context import context, end_page
 from ui.encoding import encoding_choice
 from ui.large import large_file_panel
@@ -50,7 +51,7 @@ with col_b:
     st.write("")
     if st.button("Use the demo data"):
         state.use_demo()
-large_file_panel(float(st.session_state[state.TARGETS]["threshold"]))
+large_file_panel(session_profile.threshold())
 if (
     upload is not None
     and state.is_new_upload(upload.file_id)

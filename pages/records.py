@@ -3,8 +3,11 @@ release against a population table (k-map, delta-presence)."""
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
+from riskcore.criteria.population import judge_population
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.report import figures as charts
@@ -23,7 +26,8 @@ from riskcore.report.readings import (
     suda_contribution_table,
     suda_reading,
 )
-from ui import cached, state
+from ui import cached
+from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
 
@@ -35,19 +39,25 @@ st.title("Records: special uniques and per-record risk")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
-k = int(st.session_state[state.TARGETS]["k"])
+prof = session_profile.current(ctx, with_recipe=False)
+prof_json = json.dumps({k: v for k, v in prof.to_dict().items() if k != "recipe"}, sort_keys=True)
+k = int(getattr(prof.targets.find("k-anonymity"), "k", 11))
 tab_rec, tab_pop = st.tabs(["Special uniques and per-record risk", "Against a population table"])
 
 with tab_rec:
     st.write(md(records_intro()))
-    max_size = st.slider(
-        "Largest combination searched",
-        1,
-        len(qis),
-        len(qis),
-        key="rc_rec_max_size",
-        help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
-        "missing-value rule: a missing value is never part of one).",
+    max_size = (
+        st.slider(
+            "Largest combination searched",
+            1,
+            len(qis),
+            len(qis),
+            key="rc_rec_max_size",
+            help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
+            "missing-value rule: a missing value is never part of one).",
+        )
+        if len(qis) > 1
+        else 1  # one quasi-identifier: a combination is that one value
     )
     if run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
                 "rc_rec_run"):  # fmt: skip
@@ -74,8 +84,8 @@ with tab_rec:
             )
             st.caption(md(suda_contribution_reading(contrib)))
 
-        policy = st.session_state[state.TARGETS].get("missing", "own")  # Anonymity page
-        table = cached.records(ctx.key, ctx.encoded, qis, weights, k, s, max_size, policy)
+        policy = prof.missing  # the session's profile (set on the Anonymity page)
+        table = cached.records(ctx.key, ctx.encoded, prof_json, s, max_size)
         st.subheader("Every record's risk")
         if weights is not None:
             st.caption(md(f"Individual risk from the sampling weights in {weights}."))
@@ -165,7 +175,9 @@ with tab_pop:
             except RiskcoreError as exc:
                 st.error("The tables could not be matched: " + md(exc))
             else:
-                failing = m.failing(k=k_map_target, delta_min=d_min, delta_max=d_max)
+                # judged by the criteria (KMap, DeltaPresence), as every target is
+                judged = judge_population(m, k=k_map_target, delta_min=d_min, delta_max=d_max)
+                failing = m.classes[judged.failing].reset_index(drop=True)
                 p1, p2, p3, p4 = st.columns(4)
                 p1.metric("k-map", f"{m.k_map:,}")
                 p2.metric("delta min", f"{m.delta_min:.3f}")
@@ -173,8 +185,9 @@ with tab_pop:
                 p4.metric("Failing classes", f"{len(failing):,}", f"of {m.n_population_classes:,}",
                           delta_color="off", delta_arrow="off")  # fmt: skip
                 st.markdown(md(population_match_reading(m)))
-                st.plotly_chart(charts.delta_bars(delta_table(m, d_min, d_max)), key="rc_pop_delta")
-                st.caption(md(delta_reading(m, k=k_map_target, delta_min=d_min,
+                st.plotly_chart(charts.delta_bars(delta_table(m, judged.delta_failing)),
+                                key="rc_pop_delta")  # fmt: skip
+                st.caption(md(delta_reading(m, judged, k=k_map_target, delta_min=d_min,
                                             delta_max=d_max)))  # fmt: skip
                 st.subheader("Failing classes")
                 st.caption(md(population_failing_caption(

@@ -13,7 +13,6 @@ from riskcore.deidentify.hierarchy import (
     hierarchy_from_table,
     load_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Targets
 from riskcore.deidentify.masking import (
     MENU,
     PLAIN_HASH_NOTE,
@@ -38,9 +37,12 @@ from riskcore.report.readings import (
     safe_harbor_table,
     search_reading,
 )
+from riskcore.report.readings.criteria import verdict_reading
 from ui import cached, formats, remediation, state
+from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
 from ui.safe import file_part, file_stem, md
+from ui.targets import targets_editor
 
 STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
 
@@ -54,7 +56,6 @@ store: dict = st.session_state.setdefault(STORE, {})
 if store.get("for") != ctx.key:  # another dataset: start again
     store.clear()
     store["for"] = ctx.key
-tg = st.session_state[state.TARGETS]
 
 
 def seeded(name: str, value: object) -> str:
@@ -107,51 +108,21 @@ def generalization() -> None:
         return
     st.write(md(remediation_intro(len(qis))))
 
-    with st.expander("Targets", expanded=True):
-        c1, c2, c3, c4 = st.columns(4)
-        k = int(
-            c1.number_input("k (smallest class)", 1, 1000, step=1, key=seeded("k", int(tg["k"])))
-        )
-        limit = c2.slider(
-            "Records that may be suppressed (%)",
-            0.0,
-            20.0,
-            step=0.5,
-            key=seeded("suppression", 2.0),
-            help="Records of classes that still break the targets are removed from the release.",
-        )
-        use_l = bool(sens) and c3.toggle(
-            "l-diversity of the sensitive columns", key=seeded("use_l", False), disabled=not sens
-        )
-        l_value = (
-            c3.number_input("distinct l", 2, 50, key=seeded("l", int(tg["l"]))) if use_l else None
-        )
-        use_t = bool(sens) and c4.toggle(
-            "t-closeness of the sensitive columns", key=seeded("use_t", False), disabled=not sens
-        )
-        t_value = (
-            c4.number_input("t", 0.01, 1.0, step=0.01, key=seeded("t", float(tg["t"])))
-            if use_t
-            else None
-        )
-    for name in ("k", "suppression", "use_l", "l", "use_t", "t"):
-        if f"rc_rem_{name}" in st.session_state:
-            store[name] = st.session_state[f"rc_rem_{name}"]
-    targets = Targets(
-        k=k,
-        l=int(l_value) if l_value is not None else None,
-        t=float(t_value) if t_value is not None else None,
-        max_suppression=float(limit) / 100.0,
+    with st.expander("Targets (the same on every page)", expanded=True):
+        targets_editor(sensitive=sens)
+    # the session's profile: its targets, missing-value policy, distances and population model
+    prof = session_profile.current(ctx, with_recipe=False)
+    targets = prof.targets
+    sensitive = sens
+    profile_json = json.dumps(
+        {k: v for k, v in prof.to_dict().items() if k not in ("recipe", "ledger")},
+        sort_keys=True,
     )
-    sensitive = sens if (use_l or use_t) else ()
-    targets_json = json.dumps(targets.to_dict(), sort_keys=True)
     specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
     specs_json = json.dumps(specs, sort_keys=True)
     hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
-    lattice = cached.lattice(
-        ctx.key, ctx.encoded, hierarchies, qis, sensitive, targets_json, specs_json
-    )
-    lattice_key = f"{ctx.key}|{qis}|{sensitive}|{targets_json}|{specs_json}"
+    lattice = cached.lattice(ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json)
+    lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}"
 
     with st.expander("Hierarchies: how each quasi-identifier can be generalized"):
         hierarchy_editor(hierarchies, specs)
@@ -218,32 +189,29 @@ def generalization() -> None:
         **quiet,
     )
     m4.metric("Information lost (NCP)", f"{after.ncp:.1%}")
-    if after.anonymous:
-        st.success("These levels meet the targets within the suppression limit.")
-    else:
-        st.warning("These levels need more suppression than the limit allows.")
+    # the one verdict: the node judged by the profile's targets with suppression
+    if after.verdict is not None:
+        (st.success if after.anonymous else st.warning)(
+            md(verdict_reading(after.verdict, of="the release at these levels"))
+        )
     st.markdown(md(node_reading(before, after, n, recorded.success_rate)))
-    st.dataframe(node_table(recorded, after, targets.k_effective), hide_index=True)
+    st.dataframe(node_table(recorded, after, targets.k_required), hide_index=True)
 
     # ------------------------------------------------------------------ use and export
     st.subheader("Use and export")
-    node_recipe = Recipe.of(
-        hierarchies={q: hierarchies[q] for q in qis},
-        levels=dict(zip(qis, levels, strict=True)),
-        targets=targets,
-        sensitive=tuple(sensitive),
-    )
-    recipe = node_recipe.to_dict()  # what every page assesses: the quasi-identifiers' levels
-    # what is exported: the Direct identifiers tab's steps too (never the key, only its check)
+    # what every page assesses, the report files and the downloads hold: the levels and the
+    # Direct identifiers tab's steps (never the key, only its check value)
     full = Recipe.of(
         hierarchies={q: hierarchies[q] for q in qis},
         levels=dict(zip(qis, levels, strict=True)),
         targets=targets,
         sensitive=tuple(sensitive),
+        missing=prof.missing,
         masking=masks,
         date_shift=shift,
         key=secret,
     )
+    recipe = full.to_dict()
     in_use = remediation.active(ctx.key)
     u1, u2 = st.columns(2)
     if u1.button(

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
-from riskcore.deidentify.lattice import Targets
+from riskcore.criteria import Targets
 from riskcore.errors import RiskcoreError
+from riskcore.profile import Profile
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     candidate_table,
@@ -30,17 +29,18 @@ from riskcore.report.readings import (
     subset_reading,
     subset_table,
 )
-from ui import cached, state
+from riskcore.roles import ColumnRoles
+from ui import cached
+from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
 
 st.title("Uniqueness")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
-targets = st.session_state[state.TARGETS]
-policy = targets.get("missing", "own")  # set on the Anonymity page
+policy = session_profile.missing()  # the session's profile (set on the Anonymity page)
 a = cached.assessment(
-    ctx.key, ctx.encoded, qis, (), 2.0, targets["threshold"], 0.0, (), (), missing=policy
+    ctx.key, ctx.encoded, qis, (), 2.0, session_profile.threshold(), 0.0, (), (), missing=policy
 )
 
 st.write(classes_intro(qis, escape=md))
@@ -121,13 +121,16 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
                "uniques (no one else has them) first; combinations containing one are left "
                "out.")  # fmt: skip
     st.dataframe(record_subset_table(subsets, expl), hide_index=True, key="rc_explore_subsets")
-    k = int(targets["k"])
+    # the class size the session's targets need by size alone (k, and 1/threshold)
+    k = session_profile.targets().k_required
     try:
-        tj = json.dumps(Targets(k=k).to_dict(), sort_keys=True)
+        pj = Profile(
+            roles=ColumnRoles(quasi_identifiers=qis), targets=Targets.of(k=k), missing=policy
+        ).to_json()
         lattice = cached.lattice(
-            ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis, (), tj
+            ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis, pj
         )
-        c = cached.cover(f"{ctx.key}|{qis}|{tj}", lattice, row)
+        c = cached.cover(f"{ctx.key}|{qis}|{pj}", lattice, row)
     except RiskcoreError as exc:
         st.warning("No generalization could be computed: " + md(exc))
     else:

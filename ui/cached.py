@@ -40,7 +40,6 @@ from riskcore.deidentify.lattice import (
     Lattice,
     NodeResult,
     SearchResult,
-    Targets,
     evaluate_all,
     search,
 )
@@ -74,13 +73,13 @@ from riskcore.metrics.records import (
     RecordExplanation,
     explain_record,
     record_individual_risk,
-    record_risk,
     record_subsets,
     riskiest_rows,
 )
 from riskcore.metrics.suda import SudaResult
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
+from riskcore.profile import Profile
 from riskcore.report.readings import identifiability_worlds
 from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
 
@@ -432,16 +431,26 @@ def lattice(
     _enc: EncodedTable,
     _hierarchies: dict[str, Hierarchy],
     qis: tuple[str, ...],
-    sensitive: tuple[str, ...],
-    targets_json: str,
+    profile_json: str,
     specs_json: str = "{}",
 ) -> Lattice:
-    """Return the generalization lattice of the QIs for one set of targets and hierarchies."""
+    """Return the generalization lattice of the QIs for one profile and set of hierarchies.
+
+    ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
+    targets, missing-value policy, distances, orders and population model): the lattice
+    judges every node by the same criteria as every other page.
+    """
+    p = Profile.read(profile_json)
     return Lattice(
         _enc,
         {q: _hierarchies[q] for q in qis},
-        sensitive=sensitive,
-        targets=Targets.from_dict(json.loads(targets_json)),
+        sensitive=p.roles.sensitive,
+        targets=p.targets,
+        distance=p.distances,  # type: ignore[arg-type]
+        order=p.orders,
+        missing=p.missing,
+        sampling_fraction=p.sampling_fraction,
+        weights=p.roles.weight,
     )
 
 
@@ -495,8 +504,12 @@ def searched(lattice_key: str) -> SearchResult | None:
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
 def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
-    """Return the table with a recipe applied (the generalized table every page shows)."""
-    applied = apply_recipe(_table.data, json.loads(recipe_json))
+    """Return the table with a recipe applied (the generalized table every page shows).
+
+    Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
+    risk figure reads, and the session's key is not needed to assess the table.
+    """
+    applied = apply_recipe(_table.data, json.loads(recipe_json), skip_keyed=True)
     return LoadedTable.from_frame(
         applied.data.reset_index(drop=True),
         name=f"{_table.name}, generalized",
@@ -582,21 +595,26 @@ def suda(key: str, _enc: EncodedTable, qis: tuple[str, ...], max_size: int) -> S
 def records(
     key: str,
     _enc: EncodedTable,
-    qis: tuple[str, ...],
-    weights: str | None,
-    k: int,
+    profile_json: str,
     _suda_result: SudaResult,
     max_size: int,
-    missing: MissingPolicy = "own",
 ) -> pd.DataFrame:
-    """Return the per-record risk table (one row per record, input order)."""
-    return record_risk(
+    """Return the per-record risk table (one row per record, input order), the targets each
+    record's class fails judged by the profile's criteria (the same as every page)."""
+    from riskcore.criteria.records import record_table
+
+    p = Profile.read(profile_json)
+    return record_table(
         _enc,
-        qis,
-        weights=weights,
-        k=k,
+        p.roles.quasi_identifiers,
+        targets=p.targets,
+        sensitive=[s for s in p.roles.sensitive if s in _enc.columns],
+        weights=p.roles.weight,
+        sampling_fraction=p.sampling_fraction,
         suda_result=_suda_result,
-        missing=missing,
+        missing=p.missing,
+        distance=p.distances,
+        order=p.orders,
     )
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from riskcore.roles import ColumnRoles
+from riskcore.profile import Profile
 from riskcore.store import Store, default_path
-from ui import remediation, state
+from ui import profile as ui_profile
 
 __all__ = ["REOPENED", "USER", "exists", "os_user", "restore", "store", "user_name"]
 
@@ -62,27 +62,9 @@ def user_name(key: str, where: Any = st) -> str | None:
 
 
 def restore(profile: dict[str, Any], dataset_key: str, columns: list[str]) -> None:
-    """Make a saved profile the session's: roles, targets and the generalization.
+    """Make a saved profile (any version) the session's: roles, targets and the recipe.
 
-    Every page reads them from the session, so every page shows them. The
-    target widgets start again from the restored values (a new targets dict).
+    Read by :meth:`riskcore.profile.Profile.read` and made the session's by
+    :func:`ui.profile.restore`, the one place a profile enters the session.
     """
-    mapping = {str(c): "other" for c in columns}
-    mapping.update(ColumnRoles.from_dict(profile).to_mapping())
-    st.session_state[state.ROLES] = mapping
-    st.session_state[state.ROLES_FOR] = dataset_key
-    targets = dict(state.DEFAULT_TARGETS)
-    for name, value in (profile.get("targets") or {}).items():
-        if value is not None and name in targets:
-            targets[name] = value
-    if profile.get("c") is not None:
-        targets["c"] = float(profile["c"])
-    targets["sampling_fraction"] = float(profile.get("sampling_fraction") or 0.0)
-    if profile.get("missing") in ("own", "any"):  # the missing-value policy the report used
-        targets["missing"] = profile["missing"]
-    st.session_state[state.TARGETS] = targets
-    recipe = profile.get("recipe")
-    if recipe:
-        remediation.set_recipe(dataset_key, recipe)
-    else:
-        remediation.clear()
+    ui_profile.restore(Profile.read(profile), dataset_key, columns)

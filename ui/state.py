@@ -8,6 +8,7 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
+from riskcore.profile import DEFAULT_TARGETS as DEFAULT_PROFILE_TARGETS
 from ui import cached
 from ui.safe import md
 
@@ -23,8 +24,9 @@ RELEASED = "rc_released"
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
 ROLES_FOR = "rc_roles_for"
-#: Targets and threshold: {"k", "l", "c", "t", "threshold", "sampling_fraction", "missing"}
-#: ("missing": the missing-value policy, "own" or "any", of every class-based figure).
+#: The session's profile settings (:mod:`ui.profile`): {"targets": riskcore.criteria.Targets,
+#: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
+#: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
 TARGETS = "rc_targets"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
@@ -42,15 +44,17 @@ DEMO_ROWS = 32_561
 #: Tables up to this many rows are attacked as the controls move (each run well under 1 s);
 #: larger ones wait for a Run button, so no slider starts a run of several seconds.
 AUTO_RUN_ROWS = 200_000
-DEFAULT_TARGETS = {
-    "k": 11,
-    "l": 2,
-    "c": 2.0,
-    "t": 0.2,
-    "threshold": 0.09,
-    "sampling_fraction": 0.0,
-    "missing": "own",
-}
+
+
+def default_targets() -> dict:
+    """Return a new session's profile settings: the k = 11 preset, the table as the population."""
+    return {
+        "targets": DEFAULT_PROFILE_TARGETS,
+        "sampling_fraction": 0.0,
+        "missing": "own",
+        "distance": {},
+        "order": {},
+    }
 
 
 def demo_dataset() -> dict:
@@ -66,7 +70,7 @@ def demo_dataset() -> dict:
 def init_state() -> None:
     """Set every key to its default if absent (idempotent; every page calls it)."""
     st.session_state.setdefault(DATASET, demo_dataset())
-    st.session_state.setdefault(TARGETS, dict(DEFAULT_TARGETS))
+    st.session_state.setdefault(TARGETS, default_targets())
     st.session_state.setdefault(LOAD_ERROR, None)
     st.session_state.setdefault(UPLOADS, 0)
 

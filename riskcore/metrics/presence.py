@@ -174,7 +174,8 @@ class PopulationCounts(Result):
 
 @dataclass(frozen=True)
 class PopulationMatch(Result):
-    """k-map and delta-presence of a release against its population table.
+    """k-map and delta-presence of a release against its population table (judged by
+    :func:`riskcore.criteria.population.judge_population`).
 
     Attributes
     ----------
@@ -229,39 +230,6 @@ class PopulationMatch(Result):
     absent_records: int
     classes: pd.DataFrame = field(default_factory=_empty_frame, repr=False, metadata=NOT_IN_JSON)
     record_k_map: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
-
-    def failing(
-        self,
-        *,
-        k: int | None = None,
-        delta_min: float | None = None,
-        delta_max: float | None = None,
-    ) -> pd.DataFrame:
-        """Return the population classes that break k-map or the delta range.
-
-        Parameters
-        ----------
-        k : int, optional
-            k-map target: a released class fails when F_j < k (a class with
-            no released record is not judged on k-map).
-        delta_min, delta_max : float, optional
-            delta-presence range: a class fails when delta_j is outside it;
-            with ``delta_min > 0`` every class with no released record fails.
-
-        Returns
-        -------
-        pandas.DataFrame
-            The rows of :attr:`classes` that fail, in the same order.
-        """
-        c = self.classes
-        bad = np.zeros(len(c), dtype=bool)
-        if k is not None:
-            bad |= (c["population"].to_numpy() < k) & (c["released"].to_numpy() > 0)
-        if delta_min is not None:
-            bad |= c["delta"].to_numpy() < delta_min
-        if delta_max is not None:
-            bad |= c["delta"].to_numpy() > delta_max
-        return c[bad].reset_index(drop=True)
 
 
 def _describe(values: pd.DataFrame, qis: tuple[str, ...]) -> str:

@@ -11,7 +11,10 @@ import io
 import pandas as pd
 
 from riskcore.demo import make_people
-from riskcore.report.document import build_report
+from riskcore.criteria import Targets
+from riskcore.profile import Profile
+from riskcore.review import review
+from riskcore.roles import ColumnRoles
 from riskcore.store import Store, default_path
 from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
 
@@ -59,7 +62,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     dataset_key = at.session_state["rc_dataset"]["key"]
     (item,) = Store(database).assessments()
     assert item.name == "first look" and item.user == "ana"
-    assert item.profile["quasi_identifiers"] == [
+    assert item.profile["roles"]["quasi_identifiers"] == [
         c for c, r in roles_saved.items() if r == "quasi_identifier"
     ]
     assert item.results["dataset"]["sha256"] == dataset_key.removeprefix("upload-")
@@ -67,7 +70,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert Store(database).data(item.id) is None  # the raw data only when ticked
 
     # the session moves on: back to the demo, other roles and targets
-    at.session_state["rc_targets"]["k"] = 3
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
     at.session_state["rc_dataset"] = {
         "source": "demo",
         "name": "Demo people (32,561 rows)",
@@ -136,8 +139,9 @@ def seed(database) -> list[int]:
     s = Store(database)
     out = []
     for name, qis in (("on q", ["q"]), ("on g", ["g"])):
-        r = build_report(df, {"quasi_identifiers": qis, "sensitive": ["s"]}, name="t.csv")
-        out.append(s.save(name, fingerprint=r.dataset["sha256"], profile=r.roles,
+        p = Profile(roles=ColumnRoles(quasi_identifiers=tuple(qis), sensitive=("s",)))
+        r = review(df, p, name="t.csv")
+        out.append(s.save(name, fingerprint=r.dataset["sha256"], profile=p.to_dict(),
                           results=r.to_dict(), user="seed"))  # fmt: skip
     return out
 
@@ -217,14 +221,17 @@ def test_reopen_with_the_data_loaded_now_restores_roles_targets_and_the_recipe(d
     key = at.session_state["rc_dataset"]["key"]
     # the session moves on with the same data: other roles, other targets, a recipe
     at.session_state["rc_roles"] = {c: "other" for c in roles_saved} | {"age": "quasi_identifier"}
-    at.session_state["rc_targets"]["threshold"] = 0.33
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=3, threshold=1 / 3)
     at.session_state["rc_remediation"] = {"for": key, "recipe": {"qis": ["age"]}}
     at.switch_page("pages/saved.py").run()
     assert at.radio(key="rc_saved_source").value == "the data loaded now"
     at.button(key="rc_saved_reopen").click().run()
     assert not at.exception, at.exception
     assert at.session_state["rc_roles"] == roles_saved
-    assert at.session_state["rc_targets"]["threshold"] == 0.09
+    # the saved profile's targets: the k = 11 preset (k 11, highest record risk exactly 1/11)
+    assert at.session_state["rc_targets"]["targets"] == Targets.of(
+        k=11, threshold=1 / 11, max_suppression=0.02
+    )
     assert "rc_remediation" not in at.session_state  # the saved profile had none
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception

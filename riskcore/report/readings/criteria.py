@@ -171,7 +171,11 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
         )
         text = f"{head} does not meet {len(failed)} of {len(verdict.checks)} targets: {what}"
     else:
-        text = f"{head} meets all {len(verdict.checks)} targets" if verdict.checks else head
+        n_checks = len(verdict.checks)
+        every = "its one target" if n_checks == 1 else "both targets" if n_checks == 2 else (
+            f"all {n_checks} targets"
+        )
+        text = f"{head} meets {every}" if verdict.checks else head
     if parts:
         text += " (" + "; ".join(parts) + ")"
     if verdict.not_applicable:

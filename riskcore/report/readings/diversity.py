@@ -157,19 +157,21 @@ def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) 
 def failing_reading(
     n_failing: int,
     *,
-    l: int,  # noqa: E741 - the papers' name
-    t: float,
+    targets: list[str] | tuple[str, ...],
     shown: int | None = None,
 ) -> str:
     """Return the heading of the failing-class table (markdown, count in bold).
 
-    ``shown`` is how many rows the table on screen holds; when it is fewer
-    than ``n_failing`` the heading says so and points to the full download.
+    ``targets`` are the checks the classes fail, in words ("distinct
+    l-diversity of income"); ``shown`` is how many rows the table on screen
+    holds; when it is fewer than ``n_failing`` the heading says so and points
+    to the full download.
     """
     noun = plural(n_failing, "class fails", "classes fail")
+    what = " or ".join(targets) if targets else "no target of this attribute"
     text = (
-        f"**{n_failing:,} {noun}** l = {l} or t = {t:g} (highest risk first: smallest "
-        "classes first; homogeneous classes have 1 distinct value)."
+        f"**{n_failing:,} {noun}** {what} (highest risk first: smallest classes first; "
+        "homogeneous classes have 1 distinct value)."
     )
     if shown is not None and shown < n_failing:
         text += f" Showing {shown:,} of {n_failing:,}; the download below has them all."

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from riskcore.criteria.population import PopulationJudgement
 from riskcore.deidentify.cover import RecordCover
 from riskcore.metrics.presence import PopulationMatch
 from riskcore.metrics.records import IndividualRisk, RecordExplanation
@@ -363,14 +364,16 @@ _DELTA_BINS = 10
 _NONE_RELEASED = "none released"
 
 
-def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> pd.DataFrame:
+def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     """Return the population classes by delta_j = f_j / F_j: "none released", then ten bins.
 
     The first row holds the population classes with no released record
     (delta 0); the released classes follow in ten bins of 10 points
     ("0-10%" ... "90-100%"; delta 1 is in the last). Columns: ``delta`` (the
     bin), ``classes``, ``records`` (released records in those classes),
-    ``outside`` (classes of the bin outside [delta_min, delta_max]).
+    ``outside`` (classes of the bin that break the delta range: ``outside``, per row
+    of ``result.classes``, as :func:`riskcore.criteria.population.judge_population`
+    judges them).
     """
     c = result.classes
     delta = c["delta"].to_numpy(dtype=float)
@@ -378,7 +381,7 @@ def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> 
     b = np.where(
         released > 0, 1 + np.minimum((delta * _DELTA_BINS).astype(np.int64), _DELTA_BINS - 1), 0
     )
-    out = (delta < delta_min - 1e-12) | (delta > delta_max + 1e-12)
+    out = np.asarray(outside, dtype=bool)
     step = 100 // _DELTA_BINS
     n = _DELTA_BINS + 1
     return pd.DataFrame(
@@ -392,14 +395,22 @@ def delta_table(result: PopulationMatch, delta_min: float, delta_max: float) -> 
     )
 
 
-def delta_reading(result: PopulationMatch, *, k: int, delta_min: float, delta_max: float) -> str:
-    """Return the one-line reading of the delta chart and the failing classes."""
+def delta_reading(
+    result: PopulationMatch,
+    judged: PopulationJudgement,
+    *,
+    k: int,
+    delta_min: float,
+    delta_max: float,
+) -> str:
+    """Return the one-line reading of the delta chart and the failing classes (the criteria's)."""
     c = result.classes
     present = c["released"].to_numpy() > 0
-    small = int(((c["population"].to_numpy() < k) & present).sum())
+    small = int(judged.kmap_failing.sum())
     delta = c["delta"].to_numpy(dtype=float)
-    high = int((delta > delta_max + 1e-12).sum())
-    low = delta < delta_min - 1e-12
+    above = judged.delta_failing & (delta > delta_max)
+    high = int(above.sum())
+    low = judged.delta_failing & ~above
     j = result.n_population_classes
     parts = [
         f"{high:,} of {j:,} population {plural(j, 'class', 'classes')} "

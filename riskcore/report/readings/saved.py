@@ -137,18 +137,20 @@ def dataset_check_reading(check: DatasetCheck, name: str) -> str:
 
 
 def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
-    """Return what reopening an assessment restored into the session."""
-    qis = profile.get("quasi_identifiers") or []
-    sens = profile.get("sensitive") or []
-    t = profile.get("targets") or {}
-    targets = ", ".join(f"{k} = {_text(t[k])}" for k in ("k", "l", "t", "threshold") if k in t)
+    """Return what reopening an assessment restored into the session (a profile of any version)."""
+    from riskcore.profile import Profile
+    from riskcore.report.readings.criteria import targets_summary
+
+    p = Profile.read(profile)
+    qis, sens = p.roles.quasi_identifiers, p.roles.sensitive
+    targets = targets_summary(p.targets) if p.targets.criteria else ""
     text = (
         f"Reopened '{name}': its roles ({len(qis)} "
         + plural(len(qis), "quasi-identifier", "quasi-identifiers")
         + f", {len(sens)} sensitive)"
         + (f", targets ({targets})" if targets else "")
     )
-    text += ", and its generalization" if profile.get("recipe") else ""
+    text += ", and its generalization" if p.recipe is not None else ""
     return text + " are in use on every page."
 
 

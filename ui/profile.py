@@ -1,0 +1,133 @@
+"""The session's assessment profile: one :class:`riskcore.profile.Profile`, read by every page.
+
+The session keeps what the pages set (the targets, the missing-value policy,
+the sampling fraction, the t-closeness distances and value orders) in
+``st.session_state[state.TARGETS]``, the roles under ``state.ROLES`` and the
+recipe in use in :mod:`ui.remediation`; :func:`current` is the one function
+that assembles them into the profile every page judges by (Anonymity,
+Remediate, Records, Report and Saved assessments), and :func:`restore` the
+one that makes a saved profile the session's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import streamlit as st
+
+from riskcore.criteria import Targets
+from riskcore.deidentify.recipe import Recipe
+from riskcore.errors import RiskcoreError
+from riskcore.profile import DEFAULT_TARGETS, Profile
+from ui import remediation, state
+
+if TYPE_CHECKING:
+    from ui.context import Context
+
+__all__ = ["current", "missing", "restore", "set_targets", "settings", "targets", "threshold"]
+
+
+def settings() -> dict[str, Any]:
+    """Return the session's profile settings (targets, policy, fraction, distances, orders)."""
+    tg: dict[str, Any] = st.session_state.setdefault(state.TARGETS, state.default_targets())
+    if not isinstance(tg.get("targets"), Targets):  # an older session's dict
+        tg["targets"] = DEFAULT_TARGETS
+    return tg
+
+
+def targets() -> Targets:
+    """Return the session's targets."""
+    found: Targets = settings()["targets"]
+    return found
+
+
+def threshold() -> float:
+    """Return the record-risk threshold the figures count records at risk by (1/11 by default)."""
+    crit = targets().find("record-risk")
+    return float(getattr(crit, "threshold", 1 / 11))
+
+
+def missing() -> str:
+    """Return the session's missing-value policy ("own" or "any")."""
+    return str(settings().get("missing", "own"))
+
+
+def set_targets(new: Targets) -> None:
+    """Make ``new`` the session's targets (every page judges by them)."""
+    settings()["targets"] = new
+
+
+def _attribute_settings(
+    dataset_key: str, sensitive: tuple[str, ...]
+) -> tuple[dict[str, str], dict[str, tuple[Any, ...]]]:
+    tg = settings()
+    dist_all: dict[str, str] = tg.get("distance", {})
+    order_all: dict[str, list[Any]] = tg.get("order", {})
+    distances, orders = {}, {}
+    for s in sensitive:
+        col = f"{dataset_key}:{s}"
+        if col in dist_all:
+            distances[s] = dist_all[col]
+        if distances.get(s) == "ordered" and order_all.get(col):
+            orders[s] = tuple(order_all[col])
+    return distances, orders
+
+
+def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
+    """Return the session's profile of the table in ``ctx``: roles, targets, policy, recipe.
+
+    Parameters
+    ----------
+    ctx : Context
+        The page's table and roles.
+    with_recipe : bool, default True
+        Include the recipe in use for this dataset (every step, masking too).
+
+    Returns
+    -------
+    Profile
+    """
+    tg = settings()
+    weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
+    sf = float(tg.get("sampling_fraction") or 0.0)
+    distances, orders = _attribute_settings(ctx.key, ctx.roles.sensitive)
+    recipe = None
+    if with_recipe:
+        spec = remediation.active(ctx.key)
+        if spec is not None:
+            try:
+                recipe = Recipe.from_dict(spec)
+            except (KeyError, TypeError, ValueError, RiskcoreError):
+                recipe = None
+    return Profile(
+        roles=ctx.roles,
+        targets=targets(),
+        missing=tg.get("missing", "own"),
+        sampling_fraction=sf if sf > 0 and weights is None else None,
+        distances=distances,
+        orders=orders,
+        recipe=recipe,
+    )
+
+
+def restore(profile: Profile, dataset_key: str, columns: list[str]) -> None:
+    """Make a saved profile the session's: roles, targets, policy and the recipe.
+
+    Every page reads them from the session, so every page shows them. The
+    target widgets start again from the restored values (a new settings dict).
+    """
+    mapping = {str(c): "other" for c in columns}
+    mapping.update(profile.roles.to_mapping())
+    st.session_state[state.ROLES] = mapping
+    st.session_state[state.ROLES_FOR] = dataset_key
+    tg = state.default_targets()
+    tg["targets"] = profile.targets
+    tg["sampling_fraction"] = float(profile.sampling_fraction or 0.0)
+    tg["missing"] = profile.missing
+    tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
+    tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
+    st.session_state[state.TARGETS] = tg
+    if profile.recipe is not None:
+        remediation.set_recipe(dataset_key, profile.recipe.to_dict())
+    else:
+        remediation.clear()
