@@ -10,8 +10,8 @@ import io
 
 import pandas as pd
 
-from riskcore.demo import make_people
 from riskcore.criteria import Targets
+from riskcore.demo import make_people
 from riskcore.profile import Profile
 from riskcore.review import review
 from riskcore.roles import ColumnRoles
