@@ -135,8 +135,9 @@ REPORT_TABLES = (
 
 def _hist(which: str) -> go.Figure:
     a = _assessed(which)
-    return fg.class_size_histogram(rd.size_histogram(a.anonymity.distribution), rd.join_names(
-        list(a.quasi_identifiers)))  # fmt: skip
+    return fg.class_size_histogram(
+        rd.size_histogram(a.anonymity.distribution), rd.join_names(list(a.quasi_identifiers))
+    )
 
 
 def _curve(which: str, **kw: int) -> go.Figure:
@@ -148,8 +149,12 @@ def report_cases() -> dict[str, list[Case]]:
     return {
         "class_size_histogram": [(w, functools.partial(_hist, w)) for w in REPORT_TABLES],
         "candidates_curve": [(w, functools.partial(_curve, w)) for w in REPORT_TABLES]
-        + [("hospital generalized, target k = 11", functools.partial(_curve, REPORT_TABLES[1],
-                                                                    k=11))],  # fmt: skip
+        + [
+            (
+                "hospital generalized, target k = 11",
+                functools.partial(_curve, REPORT_TABLES[1], k=11),
+            )
+        ],
     }
 
 
@@ -163,16 +168,29 @@ def _uniq(long: bool) -> object:
 
 @functools.cache
 def _uniq_people() -> object:
-    cols = ["age", "sex", "race", "marital_status", "education", "workclass", "occupation",
-            "hours_per_week"]  # fmt: skip
+    cols = [
+        "age",
+        "sex",
+        "race",
+        "marital_status",
+        "education",
+        "workclass",
+        "occupation",
+        "hours_per_week",
+    ]
     return subset_uniqueness(EncodedTable(people()), cols, max_size=3, budget=120)
 
 
 def _suda_share(long: bool) -> go.Figure:
     s = suda(EncodedTable(hospital(long)), qis(long), max_size=3)
-    return fg.share_bars(rd.suda_contribution_table(s), "column", "share",
-                         "Each quasi-identifier's share of the SUDA scores",
-                         "share of the total SUDA score (%)", y_title="quasi-identifier")  # fmt: skip
+    return fg.share_bars(
+        rd.suda_contribution_table(s),
+        "column",
+        "share",
+        "Each quasi-identifier's share of the SUDA scores",
+        "share of the total SUDA score (%)",
+        y_title="quasi-identifier",
+    )
 
 
 @functools.cache
@@ -181,10 +199,14 @@ def _story():
 
 
 def _story_share() -> go.Figure:
-    return fg.share_bars(_story().combos, "columns", "unique share",
-                         "People unique on each combination of ordinary facts",
-                         "people unique on the combination (%)",
-                         y_title="combination of columns")  # fmt: skip
+    return fg.share_bars(
+        _story().combos,
+        "columns",
+        "unique share",
+        "People unique on each combination of ordinary facts",
+        "people unique on the combination (%)",
+        y_title="combination of columns",
+    )
 
 
 def _delta() -> go.Figure:
@@ -217,10 +239,12 @@ def _linkage_curve(long: bool) -> go.Figure:
 
 
 def _exposure() -> go.Figure:
-    return fg.exposure_bars(_story().exposure, "p",
-                            "attacker's confidence p (share of the class with the commonest "
-                            "diagnosis)",
-                            "People whose diagnosis is exposed at confidence p (k = 5 release)")  # fmt: skip
+    return fg.exposure_bars(
+        _story().exposure,
+        "p",
+        "attacker's confidence p (share of the class with the commonest diagnosis)",
+        "People whose diagnosis is exposed at confidence p (k = 5 release)",
+    )
 
 
 def _criterion(long: bool) -> go.Figure:
@@ -233,45 +257,59 @@ def _differencing(aggregate: str) -> go.Figure:
     df = people()
     column = None if aggregate == "count" else "hours_per_week"
     condition = {"diagnosis": df["diagnosis"].iloc[17]} if column is None else None
-    d = differencing_attack(df, 17, ["date_of_birth", "zip", "sex"], aggregate=aggregate,
-                            column=column, condition=condition)  # fmt: skip
-    return fg.two_queries(["everyone", "everyone but the target's group", "difference"],
-                          [d.q_all, d.q_rest, d.recovered],
-                          "Two published answers and what their difference reveals",
-                          "answer (people)" if column is None else f"answer ({column} units)")  # fmt: skip
+    d = differencing_attack(
+        df,
+        17,
+        ["date_of_birth", "zip", "sex"],
+        aggregate=aggregate,
+        column=column,
+        condition=condition,
+    )
+    return fg.two_queries(
+        ["everyone", "everyone but the target's group", "difference"],
+        [d.q_all, d.q_rest, d.recovered],
+        "Two published answers and what their difference reveals",
+        "answer (people)" if column is None else f"answer ({column} units)",
+    )
 
 
 def _noise(epsilon: float | None, within: float, sens: float) -> go.Figure:
     c = rd.noise_curve(within, sens)
-    return fg.noise_success(c["epsilon"], c["p within"], c["error95"], within, epsilon=epsilon,
-                            sensitivity=sens)  # fmt: skip
+    return fg.noise_success(
+        c["epsilon"], c["p within"], c["error95"], within, epsilon=epsilon, sensitivity=sens
+    )
 
 
 def _estimate() -> go.Figure:
     draws = simulate_noisy_difference(1.0, 0.1, sensitivity=1.0, seed=0)
-    return fg.estimate_histogram(draws, 1.0, "Attacker's estimate at epsilon = 0.1 "
-                                 "(simulation, 10,000 draws)", unit="people")  # fmt: skip
+    return fg.estimate_histogram(
+        draws, 1.0, "Attacker's estimate at epsilon = 0.1 (simulation, 10,000 draws)", unit="people"
+    )
 
 
 def _error(relative: bool) -> go.Figure:
     n = len(people())
     sens = dp.sensitivity("count", n=n)
-    curves = {m: dp.error_curve(float(n), sens, mechanism=m, delta=1e-6)
-              for m in rd.mechanisms_for("count")}  # fmt: skip
+    curves = {
+        m: dp.error_curve(float(n), sens, mechanism=m, delta=1e-6)
+        for m in rd.mechanisms_for("count")
+    }
     return fg.error_vs_epsilon(curves, 1.0, unit="people", what="count", relative=relative)
 
 
 def _clipping() -> go.Figure:
     values = people()["hours_per_week"].to_numpy(dtype=float)
     top = float(values.max())
-    t = dp.clipping_tradeoff(values, lower=0.0, uppers=np.geomspace(top / 1000, top, 120),
-                             epsilon=1.0)  # fmt: skip
+    t = dp.clipping_tradeoff(
+        values, lower=0.0, uppers=np.geomspace(top / 1000, top, 120), epsilon=1.0
+    )
     return fg.clipping_chart(t, "hours_per_week units")
 
 
 def _posterior() -> go.Figure:
-    worlds, _ = rd.identifiability_worlds(EncodedTable(people()), "hours_per_week", source="sample",
-                                          m=200)  # fmt: skip
+    worlds, _ = rd.identifiability_worlds(
+        EncodedTable(people()), "hours_per_week", source="sample", m=200
+    )
     res = dp.identifiability(0.1, world_values=worlds)
     true_value = dp.most_exposed_world(worlds, res.scale)
     r, g = dp.posterior_curve(true_value, worlds, res.scale)
@@ -279,8 +317,9 @@ def _posterior() -> go.Figure:
 
 
 def _blocks() -> go.Figure:
-    sa = dp.sample_and_aggregate(people()["age"].to_numpy(dtype=float), k=50,
-                                 bounds=(0.0, 100.0), epsilon=1.0)  # fmt: skip
+    sa = dp.sample_and_aggregate(
+        people()["age"].to_numpy(dtype=float), k=50, bounds=(0.0, 100.0), epsilon=1.0
+    )
     return fg.blocks_chart(sa, "age units")
 
 
@@ -292,8 +331,7 @@ def _grr(column: str) -> go.Figure:
 def _laplace_ldp() -> go.Figure:
     col = "usual_hours_worked_per_week_in_the_main_job_last_year"
     values = people()["hours_per_week"].to_numpy(dtype=float)
-    return fg.laplace_ldp_chart(laplace_ldp_simulate(values, 1.0, bounds=(0.0, 100.0),
-                                                     column=col))  # fmt: skip
+    return fg.laplace_ldp_chart(laplace_ldp_simulate(values, 1.0, bounds=(0.0, 100.0), column=col))
 
 
 def _margin() -> go.Figure:
@@ -304,8 +342,11 @@ def _margin() -> go.Figure:
 def _risk_loss(long: bool) -> go.Figure:
     df = hospital(long)
     names = qis(long)
-    lat = Lattice(EncodedTable(df), {n: default_hierarchy(df[n]) for n in names},
-                  targets=Targets(k=11, max_suppression=0.02))  # fmt: skip
+    lat = Lattice(
+        EncodedTable(df),
+        {n: default_hierarchy(df[n]) for n in names},
+        targets=Targets(k=11, max_suppression=0.02),
+    )
     found = search(lat)
     nodes = evaluate_all(lat, known=found.visited)
     return fg.risk_loss_chart(nodes, tuple(HOSPITAL_LEVELS.values()), names)
@@ -315,48 +356,89 @@ def app_cases() -> dict[str, list[Case]]:
     """Return the cases of the builders the app's pages draw (drawn 900 px wide)."""
     p = functools.partial
     return {
-        "subset_bars": [("hospital long names", lambda: fg.subset_bars(rd.subset_table(_uniq(True)))),
-                        ("demo 8 QIs, top 25", lambda: fg.subset_bars(rd.subset_table(_uniq_people())))],
+        "subset_bars": [
+            ("hospital long names", lambda: fg.subset_bars(rd.subset_table(_uniq(True)))),
+            ("demo 8 QIs, top 25", lambda: fg.subset_bars(rd.subset_table(_uniq_people()))),
+        ],
         "contribution_bars": [
-            ("hospital long names", lambda: fg.contribution_bars(rd.contribution_table(_uniq(True)))),
-            ("demo 8 QIs", lambda: fg.contribution_bars(rd.contribution_table(_uniq_people())))],
-        "share_bars": [("SUDA, hospital long names", p(_suda_share, True)),
-                       ("guided demo combinations", _story_share)],
+            (
+                "hospital long names",
+                lambda: fg.contribution_bars(rd.contribution_table(_uniq(True))),
+            ),
+            ("demo 8 QIs", lambda: fg.contribution_bars(rd.contribution_table(_uniq_people()))),
+        ],
+        "share_bars": [
+            ("SUDA, hospital long names", p(_suda_share, True)),
+            ("guided demo combinations", _story_share),
+        ],
         "delta_bars": [("hospital generalized, 20% released", _delta)],
-        "diversity_bars": [(w, p(_diversity, w)) for w in ("hospital generalized",
-                                                           "hospital long names generalized")],
+        "diversity_bars": [
+            (w, p(_diversity, w))
+            for w in ("hospital generalized", "hospital long names generalized")
+        ],
         "candidates_bars": [
-            ("hospital generalized", lambda: fg.candidates_bars(
-                _linkage(False).candidate_histogram(), "Possible identities per target")),
-            ("guided demo", lambda: fg.candidates_bars(
-                _story().linkage.candidate_histogram(), "Possible identities per voter after the join"))],
-        "linkage_curve_chart": [("hospital", p(_linkage_curve, False)),
-                                ("hospital long names", p(_linkage_curve, True))],
+            (
+                "hospital generalized",
+                lambda: fg.candidates_bars(
+                    _linkage(False).candidate_histogram(), "Possible identities per target"
+                ),
+            ),
+            (
+                "guided demo",
+                lambda: fg.candidates_bars(
+                    _story().linkage.candidate_histogram(),
+                    "Possible identities per voter after the join",
+                ),
+            ),
+        ],
+        "linkage_curve_chart": [
+            ("hospital", p(_linkage_curve, False)),
+            ("hospital long names", p(_linkage_curve, True)),
+        ],
         "exposure_bars": [("guided demo", _exposure)],
-        "criterion_lines": [("hospital generalized", p(_criterion, False)),
-                            ("hospital long names generalized", p(_criterion, True))],
-        "two_queries": [("demo count", p(_differencing, "count")),
-                        ("demo hours sum", p(_differencing, "sum"))],
-        "noise_success": [("no epsilon", p(_noise, None, 0.5, 1.0)),
-                          ("epsilon 0.1", p(_noise, 0.1, 0.5, 1.0)),
-                          ("epsilon 5, sum", p(_noise, 5.0, 1.0, 50.0))],
+        "criterion_lines": [
+            ("hospital generalized", p(_criterion, False)),
+            ("hospital long names generalized", p(_criterion, True)),
+        ],
+        "two_queries": [
+            ("demo count", p(_differencing, "count")),
+            ("demo hours sum", p(_differencing, "sum")),
+        ],
+        "noise_success": [
+            ("no epsilon", p(_noise, None, 0.5, 1.0)),
+            ("epsilon 0.1", p(_noise, 0.1, 0.5, 1.0)),
+            ("epsilon 5, sum", p(_noise, 5.0, 1.0, 50.0)),
+        ],
         "estimate_histogram": [("epsilon 0.1", _estimate)],
-        "error_vs_epsilon": [("count of 32,561", p(_error, False)),
-                             ("relative", p(_error, True))],
+        "error_vs_epsilon": [("count of 32,561", p(_error, False)), ("relative", p(_error, True))],
         "clipping_chart": [("demo hours per week", _clipping)],
-        "composition_chart": [("epsilon 0.1, linear", lambda: fg.composition_chart(
-                                   dp.composition_curves(0.1, 300, delta_prime=1e-6), 1.0)),
-                              ("epsilon 10, log", lambda: fg.composition_chart(
-                                   dp.composition_curves(10.0, 300, delta_prime=1e-6), 10.0))],
+        "composition_chart": [
+            (
+                "epsilon 0.1, linear",
+                lambda: fg.composition_chart(
+                    dp.composition_curves(0.1, 300, delta_prime=1e-6), 1.0
+                ),
+            ),
+            (
+                "epsilon 10, log",
+                lambda: fg.composition_chart(
+                    dp.composition_curves(10.0, 300, delta_prime=1e-6), 10.0
+                ),
+            ),
+        ],
         "posterior_chart": [("demo hours, m = 200", _posterior)],
         "blocks_chart": [("demo age median", _blocks)],
-        "grr_bars": [("demo occupation", p(_grr, "occupation")),
-                     ("hospital diagnosis, long name", p(_grr, LONG["diagnosis"]))],
+        "grr_bars": [
+            ("demo occupation", p(_grr, "occupation")),
+            ("hospital diagnosis, long name", p(_grr, LONG["diagnosis"])),
+        ],
         "laplace_ldp_chart": [("demo hours, long name", _laplace_ldp)],
         "margin_chart": [("k = 4", _margin)],
-        "risk_loss_chart": [("hospital", p(_risk_loss, False)),
-                            ("hospital long names", p(_risk_loss, True))],
-    }  # fmt: skip
+        "risk_loss_chart": [
+            ("hospital", p(_risk_loss, False)),
+            ("hospital long names", p(_risk_loss, True)),
+        ],
+    }
 
 
 #: Names in ``figures.__all__`` that are not figure builders, and why.

@@ -96,7 +96,8 @@ def test_candidates_curve_labels_the_target_k(a):
     # k = 11: one line says both
     fig = fg.candidates_curve(cand, k=11)
     assert [sh.x0 for sh in fig.layout.shapes] == [11]
-    assert [n.text for n in fig.layout.annotations] == ["target k = 11 (also the US cell-size rule)"]
+    (label,) = fig.layout.annotations
+    assert label.text == "target k = 11 (also the US cell-size rule)"
     # a target above the curve's end widens the axis to show it: 3 k = 150 > 30
     fig = fg.candidates_curve(cand, k=50)
     assert fig.layout.xaxis.range[1] == pytest.approx(math.log10(150) + 0.1)

@@ -25,6 +25,7 @@ __all__ = [
     "NOTE_PX",
     "PURPLE",
     "TITLE_PX",
+    "TITLE_STANDOFF_PX",
     "YELLOW",
     "Y_TITLE_CHARS",
     "category_axis",
@@ -81,6 +82,9 @@ Y_TITLE_CHARS = 34
 TITLE_LINES = 3
 #: Space (px) between the title and the plot area, more when labels sit there (labels_above).
 TITLE_PAD_PX = 12
+#: Space (px) between an axis's tick labels and its title (plotly's default left the y title
+#: 3 px from "3,000" when the PDF draws the SVG with its own fonts).
+TITLE_STANDOFF_PX = 12
 
 
 def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
@@ -116,14 +120,22 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
         },
         font={"size": FONT_PX},
         xaxis={
-            "title": {"text": wrap(x, X_TITLE_CHARS), "font": {"size": AXIS_TITLE_PX}},
+            "title": {
+                "text": wrap(x, X_TITLE_CHARS),
+                "font": {"size": AXIS_TITLE_PX},
+                "standoff": TITLE_STANDOFF_PX,
+            },
             "automargin": True,
             # a little lower than plotly puts them: an x tick label at the plot's left edge
             # ("0.01" on a log axis) no longer touches the y tick label "0" in the corner
             "ticklabelstandoff": 6,
         },
         yaxis={
-            "title": {"text": wrap(y, Y_TITLE_CHARS), "font": {"size": AXIS_TITLE_PX}},
+            "title": {
+                "text": wrap(y, Y_TITLE_CHARS),
+                "font": {"size": AXIS_TITLE_PX},
+                "standoff": TITLE_STANDOFF_PX,
+            },
             "automargin": True,
         },
         margin={"l": 10, "r": 16, "t": 10, "b": 10},

@@ -14,6 +14,7 @@ from riskcore.report.figures._style import (
     GREEN,
     NEUTRAL,
     NOTE_PX,
+    TITLE_STANDOFF_PX,
     Y_TITLE_CHARS,
     YELLOW,
     category_axis,
@@ -246,6 +247,7 @@ def noise_success(
             "title": {
                 "text": wrap("95% error of an answer (+/- people, log)", Y_TITLE_CHARS),
                 "font": {"size": AXIS_TITLE_PX},
+                "standoff": TITLE_STANDOFF_PX,
             },
             "overlaying": "y",
             "side": "right",

@@ -11,7 +11,6 @@ import plotly.graph_objects as go
 from riskcore.dp.local import LaplaceLdpResult
 from riskcore.report.figures import _style
 from riskcore.report.figures._style import (
-    ACCENT,
     GREEN,
     NEUTRAL,
     NOTE_PX,
@@ -138,11 +137,11 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
                 hovertemplate=f"{centre:,.4g} +/- {half:,.4g} (95%)<extra>{name}</extra>",
             )
         )
-    for x, label, color, dash, side in (
-        (r.true_mean, f"true mean {r.true_mean:,.4g}", GREEN, "solid", "left"),
-        (r.clipped_mean, f"clipped mean {r.clipped_mean:,.4g}", ACCENT, "dot", "right"),
-    ):  # the labels on either side: the two means may coincide
-        reference_line(fig, label, x=x, color=color, dash=dash, side=side)
+    # the labels on either side of their lines: the two means may coincide
+    reference_line(
+        fig, f"true mean {r.true_mean:,.4g}", x=r.true_mean, color=GREEN, dash="solid", side="left"
+    )
+    reference_line(fig, f"clipped mean {r.clipped_mean:,.4g}", x=r.clipped_mean, side="right")
     lo, hi = r.bounds
     fig.add_vrect(x0=lo, x1=hi, fillcolor=NEUTRAL, opacity=0.08, line_width=0)
     fig = layout(
