@@ -133,27 +133,32 @@ REPORT_TABLES = (
 )
 
 
+def _suffix(which: str) -> str:
+    """Return the report's title suffix for a generalized table ("" as recorded)."""
+    return " (after remediation)" if "generalized" in which else ""
+
+
 def _hist(which: str) -> go.Figure:
     a = _assessed(which)
-    return fg.class_size_histogram(
-        rd.size_histogram(a.anonymity.distribution), rd.join_names(list(a.quasi_identifiers))
-    )
+    hist = rd.size_histogram(a.anonymity.distribution)
+    qis_label = rd.join_names(list(a.quasi_identifiers))
+    return fg.class_size_histogram(hist, qis_label, suffix=_suffix(which))
 
 
-def _curve(which: str, **kw: int) -> go.Figure:
-    return fg.candidates_curve(rd.candidate_table(_assessed(which).anonymity.distribution), **kw)
+def _curve(which: str, k: int | None = None) -> go.Figure:
+    cand = rd.candidate_table(_assessed(which).anonymity.distribution)
+    return fg.candidates_curve(cand, k=k, suffix=_suffix(which))
 
 
 def report_cases() -> dict[str, list[Case]]:
     """Return the cases of the builders the report draws (drawn at the PDF's 900 x 420)."""
+    p = functools.partial
     return {
-        "class_size_histogram": [(w, functools.partial(_hist, w)) for w in REPORT_TABLES],
-        "candidates_curve": [(w, functools.partial(_curve, w)) for w in REPORT_TABLES]
+        "class_size_histogram": [(w, p(_hist, w)) for w in REPORT_TABLES],
+        "candidates_curve": [(w, p(_curve, w)) for w in REPORT_TABLES]
         + [
-            (
-                "hospital generalized, target k = 11",
-                functools.partial(_curve, REPORT_TABLES[1], k=11),
-            )
+            ("hospital long names generalized, target k = 11", p(_curve, REPORT_TABLES[3], 11)),
+            ("demo 32,561 generalized, target k = 5", p(_curve, REPORT_TABLES[5], 5)),
         ],
     }
 

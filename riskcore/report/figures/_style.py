@@ -16,6 +16,7 @@ __all__ = [
     "AXIS_TITLE_PX",
     "FONT_PX",
     "GREEN",
+    "GREY",
     "LABEL_ROW_PX",
     "LABEL_WIDTH",
     "MAX_CATEGORIES",
@@ -48,6 +49,7 @@ NEUTRAL = "#2e86ab"  # everything else
 YELLOW = "#edae49"  # a second series
 GREEN = "#66a182"  # a third series, or the truth
 PURPLE = "#7b4b94"  # a fourth series
+GREY = "#555555"  # a rule of thumb, not the user's target
 
 #: Colour of each noise mechanism on the DP charts.
 MECH_COLORS = {

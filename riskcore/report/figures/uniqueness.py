@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from riskcore.report.figures._style import (
     ACCENT,
+    GREY,
     NEUTRAL,
     category_axis,
     layout,
@@ -29,8 +30,12 @@ __all__ = [
 ]
 
 
-def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
-    """Bar chart of records per class-size bin; unique records highlighted."""
+def class_size_histogram(hist: pd.DataFrame, qis_label: str, *, suffix: str = "") -> go.Figure:
+    """Bar chart of records per class-size bin; unique records highlighted.
+
+    ``suffix`` ends the title (" (after remediation)"), which then wraps as
+    a whole; appended after the figure is built it could run off the figure.
+    """
     colors = [ACCENT if i == 0 else NEUTRAL for i in range(len(hist))]
     fig = go.Figure(
         go.Bar(
@@ -46,7 +51,7 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
     fig.update_yaxes(tickformat=",", rangemode="tozero")  # "5,000", never "5k"
     return layout(
         fig,
-        f"Records by equivalence-class size on {qis_label}",
+        f"Records by equivalence-class size on {qis_label}{suffix}",
         "class size (records sharing the same QI values)",
         "records (people)",
     )
@@ -57,13 +62,14 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
 CELL_SIZE = 11
 
 
-def candidates_curve(cand: pd.DataFrame, *, k: int | None = None) -> go.Figure:
+def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = "") -> go.Figure:
     """Cumulative share of records with at most x candidates, on a log axis.
 
     A labelled line marks the US cell-size rule of 11 (the reading under the
     figure counts the people with fewer than 11 candidates) and, given ``k``,
     a second one the target k ("target k = 5"); one line says both when
     k = 11. The axis is ticked at 1, 2, 5, 10, 20, ... in plain numbers.
+    ``suffix`` ends the title (" (after remediation)") before it wraps.
     """
     fig = go.Figure(
         go.Scatter(
@@ -79,16 +85,17 @@ def candidates_curve(cand: pd.DataFrame, *, k: int | None = None) -> go.Figure:
     fig.update_xaxes(type="log", range=[-0.05, right])
     log_ticks(fig, "x", 1.0, 10**right)
     fig.update_yaxes(range=[0, 102])
-    lines = [(CELL_SIZE, f"{CELL_SIZE}: US cell-size rule")]
+    # the rule in grey, the target in the risk colour; one line when they agree
+    lines = [(CELL_SIZE, f"{CELL_SIZE}: US cell-size rule", GREY, "dot")]
     if k == CELL_SIZE:
-        lines = [(CELL_SIZE, f"target k = {k} (also the US cell-size rule)")]
+        lines = [(CELL_SIZE, f"target k = {k} (also the US cell-size rule)", ACCENT, "dash")]
     elif k is not None:
-        lines.append((k, f"target k = {k:,}"))
-    for row, (x, text) in enumerate(sorted(lines)):
-        reference_line(fig, text, x=x, log=True, row=row)
+        lines.append((k, f"target k = {k:,}", ACCENT, "dash"))
+    for row, (x, text, color, dash) in enumerate(sorted(lines)):
+        reference_line(fig, text, x=x, log=True, color=color, dash=dash, row=row)
     return layout(
         fig,
-        "How many people share each person's QI values",
+        f"How many people share each person's QI values{suffix}",
         "candidates per record (class size, log scale)",
         "people with at most this many candidates (%)",
     )
