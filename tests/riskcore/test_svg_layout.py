@@ -27,8 +27,8 @@ def test_overlap_of_squares_and_of_a_rotated_box():
     assert _overlap(box(0, 0, 10, 10), box(5, 5, 10, 10))
     assert not _overlap(box(0, 0, 10, 10), box(10, 0, 10, 10))  # touching is not overlapping
     assert not _overlap(box(0, 0, 10, 10), box(11, 11, 5, 5))
-    # a diamond centred at (15, 15) with half-diagonal 5: its left tip (10, 15) lies outside
-    # the square [0, 12] x [0, 12]... but crosses x = 12 only above y = 12: no shared interior
+    # a diamond |x - 15| + |y - 15| <= 5: every point of the square [0, 12]^2 has
+    # x + y <= 24 < 25, the diamond's lower-left edge, so they share no interior
     diamond = ((15, 10), (20, 15), (15, 20), (10, 15))
     assert not _overlap(box(0, 0, 12, 12), diamond)
     # its axis-aligned box [10, 20]^2 does overlap the square: the rotated test is finer
@@ -89,3 +89,15 @@ def test_measure_reads_rotated_text_from_chromium():
     assert "y tick '5000' lies outside the figure (left by 6.0 px)" in found
     assert "y tick '5000' overlaps y axis title 'records (people)'" in found
     assert not [p for p in found if "title 'A title'" in p]
+
+
+def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(monkeypatch, tmp_path):
+    from tests.riskcore import svg_layout
+
+    monkeypatch.setattr(svg_layout, "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setattr(svg_layout, "IN_CI", True)
+    with pytest.raises(pytest.fail.Exception, match="no-chromium in CI"):
+        require_browser()
+    monkeypatch.setattr(svg_layout, "IN_CI", False)
+    with pytest.raises(pytest.skip.Exception, match="no-chromium"):
+        require_browser()
