@@ -27,8 +27,14 @@ from tests.riskcore.test_readings_attacks import _linkage
 LN20 = math.log(20.0)
 
 
+def _unwrap(text: str) -> str:
+    """Return a title as one line (layout() wraps long titles at words with <br>)."""
+    return text.replace("<br>", " ")
+
+
 def _titles(fig: go.Figure) -> tuple[str, str, str]:
-    return fig.layout.title.text, fig.layout.xaxis.title.text, fig.layout.yaxis.title.text
+    lay = fig.layout
+    return _unwrap(lay.title.text), _unwrap(lay.xaxis.title.text), _unwrap(lay.yaxis.title.text)
 
 
 def _arr(values: object) -> np.ndarray:
@@ -65,11 +71,36 @@ def test_candidates_curve(a):
     # largest class 3 < 30: the axis runs to 30 so the cell-size line at 11 shows
     np.testing.assert_allclose(fig.layout.xaxis.range, [-0.05, math.log10(30) + 0.1])
     assert fig.layout.shapes[0].x0 == 11
+    # the line is labelled above the plot; on the log axis the label's x is log10 11
+    (label,) = fig.layout.annotations
+    assert label.text == "11: US cell-size rule"
+    assert label.x == pytest.approx(math.log10(11)) and (label.yref, label.y) == ("paper", 1.0)
+    # ticks 1, 2, 5 per decade, all labelled at one size, up to the range's end (10^1.577)
+    assert list(fig.layout.xaxis.tickvals)[:5] == [1, 2, 5, 10, 20]
+    assert list(fig.layout.xaxis.ticktext)[:5] == ["1", "2", "5", "10", "20"]
     assert _titles(fig) == (
         "How many people share each person's QI values",
         "candidates per record (class size, log scale)",
         "people with at most this many candidates (%)",
     )
+
+
+def test_candidates_curve_labels_the_target_k(a):
+    cand = rd.candidate_table(a.anonymity.distribution)
+    fig = fg.candidates_curve(cand, k=5)
+    assert sorted(sh.x0 for sh in fig.layout.shapes) == [5, 11]
+    # two labels, one row apart (22 px), the smaller x in the lower row
+    notes = {n.text: n for n in fig.layout.annotations}
+    assert set(notes) == {"target k = 5", "11: US cell-size rule"}
+    assert notes["11: US cell-size rule"].yshift - notes["target k = 5"].yshift == 22
+    # k = 11: one line says both
+    fig = fg.candidates_curve(cand, k=11)
+    assert [sh.x0 for sh in fig.layout.shapes] == [11]
+    (label,) = fig.layout.annotations
+    assert label.text == "target k = 11 (also the US cell-size rule)"
+    # a target above the curve's end widens the axis to show it: 3 k = 150 > 30
+    fig = fg.candidates_curve(cand, k=50)
+    assert fig.layout.xaxis.range[1] == pytest.approx(math.log10(150) + 0.1)
 
 
 def test_subset_and_contribution_bars():
@@ -202,7 +233,7 @@ def test_noise_success():
     assert error.yaxis == "y2"
     assert success.name == "attacker within +/- 0.5 of the truth (%)"
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis2.type == "log"
-    assert fig.layout.yaxis2.title.text == "95% error of an answer (+/- people, log)"
+    assert _unwrap(fig.layout.yaxis2.title.text) == "95% error of an answer (+/- people, log)"
     assert _titles(fig) == (
         "Laplace noise: attacker's success against the cost in accuracy",
         "epsilon per query (log scale; smaller = more noise)",
@@ -245,7 +276,7 @@ def test_error_vs_epsilon():
     )
     rel = fg.error_vs_epsilon(curves, 0.5, unit="people", what="count", relative=True)
     np.testing.assert_allclose(_arr(rel.data[1].y), LN20 / eps / 1000 * 100)
-    assert rel.layout.yaxis.title.text == "95% error, +/- % of the true count (log)"
+    assert _unwrap(rel.layout.yaxis.title.text) == "95% error, +/- % of the true count (log)"
 
 
 def test_clipping_chart():
@@ -274,7 +305,9 @@ def test_clipping_chart():
     assert (fig.data[4].x[0], fig.data[4].y[0]) == (100.0, 3.01)
     (label,) = fig.layout.annotations
     assert label.text == "best U = 100: error 3.01"
-    np.testing.assert_allclose([label.x, label.y], [2.0, np.log10(3.01)])  # log axes
+    # the label of the line at U = 100, above the plot (x on the log axis is log10 100); the
+    # line is at the right end of the axis, so the label reads leftwards from it
+    assert (label.x, label.yref, label.y, label.xanchor) == (2.0, "paper", 1.0, "right")
     # decades only, as plain numbers (minor ticks labelled 2 and 5 crowded the axes)
     assert list(fig.layout.xaxis.tickvals) == [10.0, 100.0]
     assert list(fig.layout.xaxis.ticktext) == ["10", "100"]

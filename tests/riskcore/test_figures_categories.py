@@ -137,7 +137,7 @@ def test_forty_categories_show_the_top_25_and_say_15_more():
     top = [f"c{i}" for i in range(39, 14, -1)]  # the 25 largest estimates, largest first
     _every_tick(fig.layout.xaxis, top)
     assert all(list(t.x) == top for t in fig.data)
-    assert fig.layout.title.text.endswith("(top 25; 15 more)")
+    assert fig.layout.title.text.replace("<br>", " ").endswith("(top 25; 15 more)")
     share = pd.DataFrame({"columns": [f"q{i}" for i in range(40)], "s": np.arange(40) / 40})
     fig = fg.share_bars(share, "columns", "s", "Unique", "x (%)", y_title="combination")
     assert list(fig.data[0].y) == [f"q{i}" for i in range(39, 14, -1)]

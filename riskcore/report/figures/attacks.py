@@ -10,11 +10,19 @@ import plotly.graph_objects as go
 
 from riskcore.report.figures._style import (
     ACCENT,
+    AXIS_TITLE_PX,
     GREEN,
     NEUTRAL,
+    NOTE_PX,
+    TITLE_STANDOFF_PX,
+    Y_TITLE_CHARS,
     YELLOW,
     category_axis,
+    labels_above,
     layout,
+    legend_below,
+    reference_line,
+    wrap,
 )
 from riskcore.report.readings.attacks import noise_marker_label, noise_point
 
@@ -76,6 +84,8 @@ def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
         )
     )
     category_axis(fig, curve["added"], axis="x")
+    # each column in its own slot, as a bar's: the first and last labels stay over the plot
+    fig.update_xaxes(range=[-0.5, len(curve) - 0.5])
     fig.update_yaxes(range=[0, 102])
     fig = layout(
         fig,
@@ -98,6 +108,7 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
         )
     )
     category_axis(fig, df[x].astype(str), axis="x")
+    fig.update_yaxes(tickformat=",")
     return layout(fig, title, x_title, "people whose value is exposed")
 
 
@@ -124,8 +135,9 @@ def criterion_lines(df: pd.DataFrame) -> go.Figure:
         "required l",
         "exposed people in classes that pass",
     )
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25})
+    legend_below(fig)
     fig.update_xaxes(dtick=1)
+    fig.update_yaxes(tickformat=",")
     return fig
 
 
@@ -142,6 +154,7 @@ def two_queries(labels: list[str], values: list[float], title: str, y: str) -> g
         )
     )
     category_axis(fig, labels, axis="x")
+    fig.update_yaxes(tickformat=",")  # "1,500,000", never "1.5M"
     return layout(fig, title, "query", y)
 
 
@@ -209,7 +222,7 @@ def noise_success(
             )
         )
         left = math.log10(epsilon) > 0  # label on the side with room
-        fig.add_annotation(
+        fig.add_annotation(  # above the plot, in the strip labels_above keeps free
             x=math.log10(epsilon),  # annotations on a log axis take log10 of the value
             y=1.0,
             yref="paper",
@@ -217,8 +230,10 @@ def noise_success(
             showarrow=False,
             xanchor="right" if left else "left",
             yanchor="bottom",
-            font={"size": 12},
+            yshift=1,
+            font={"size": NOTE_PX, "color": ACCENT},
         )
+        labels_above(fig, 1)
     fig.update_xaxes(type="log", dtick=1)
     fig = layout(
         fig,
@@ -229,24 +244,28 @@ def noise_success(
     fig.update_layout(
         yaxis={"range": [0, 102]},
         yaxis2={
-            "title": "95% error of an answer (+/- people, log)",
+            "title": {
+                "text": wrap("95% error of an answer (+/- people, log)", Y_TITLE_CHARS),
+                "font": {"size": AXIS_TITLE_PX},
+                "standoff": TITLE_STANDOFF_PX,
+            },
             "overlaying": "y",
             "side": "right",
             "type": "log",
             "dtick": 1,
             "showgrid": False,
+            "automargin": True,
         },
-        showlegend=True,
-        legend={"orientation": "h", "y": -0.3},
-        margin={"l": 10, "r": 60, "t": 80, "b": 10},
     )
+    legend_below(fig)
     return fig
 
 
 def estimate_histogram(draws: np.ndarray, truth: float, title: str, *, unit: str) -> go.Figure:
     """Histogram of simulated attacker estimates (a simulation, not a release), in ``unit``."""
     fig = go.Figure(go.Histogram(x=draws, nbinsx=60, marker_color=NEUTRAL))
-    fig.add_vline(x=truth, line_color=ACCENT, annotation_text="true value")
+    reference_line(fig, f"true value {truth:,.4g}", x=truth, dash="solid")
+    fig.update_yaxes(tickformat=",")
     return layout(
         fig, title, f"attacker's estimate of the target's value ({unit})", "simulated draws"
     )

@@ -15,12 +15,17 @@ from riskcore.dp import MECHANISM_LABELS
 from riskcore.report.figures._style import (
     ACCENT,
     GREEN,
+    LABEL_ROW_PX,
     MECH_COLORS,
     MECH_DASHES,
     NEUTRAL,
+    NOTE_PX,
     YELLOW,
     decade_ticks,
+    labels_above,
     layout,
+    legend_below,
+    reference_line,
 )
 from riskcore.report.readings.dp import ACCOUNTANTS, composition_window
 
@@ -99,7 +104,8 @@ def error_vs_epsilon(
         "epsilon (log scale; smaller = more privacy, more noise)",
         y,
     )
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=460)
+    legend_below(fig)
+    fig.update_layout(height=460)
     return fig
 
 
@@ -123,7 +129,6 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
             )
         )
     best = int(np.argmin(t.rmse))
-    fig.add_vline(x=t.best_upper, line_color=NEUTRAL, line_dash="dot")
     fig.add_trace(
         go.Scatter(
             x=[t.best_upper],
@@ -134,22 +139,20 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
             hoverinfo="skip",
         )
     )
-    fig.add_annotation(  # on log axes an annotation's x and y are log10 of the values
-        x=math.log10(t.best_upper),
-        y=math.log10(float(t.rmse[best])),
-        text=f"best U = {t.best_upper:,.4g}: error {float(t.rmse[best]):,.3g}",
-        showarrow=True,
-        arrowhead=0,
-        ax=40 if best < len(t.rmse) * 0.6 else -40,
-        ay=-45,
-        xanchor="left" if best < len(t.rmse) * 0.6 else "right",
-        bgcolor="rgba(255,255,255,0.85)",
-        font={"size": 12},
-    )
     u = np.asarray(t.uppers, dtype=float)
+    low, high = math.log10(float(u.min())), math.log10(float(u.max()))
     # decades only, in plain numbers: minor ticks labelled 2 and 5 crowded both axes
-    fig.update_xaxes(type="log", range=[math.log10(float(u.min())), math.log10(float(u.max()))])
+    fig.update_xaxes(type="log", range=[low, high])
     decade_ticks(fig, "x", float(u.min()), float(u.max()))
+    at = (math.log10(t.best_upper) - low) / (high - low) if high > low else 0.0
+    reference_line(
+        fig,
+        f"best U = {t.best_upper:,.4g}: error {float(t.rmse[best]):,.3g}",
+        x=t.best_upper,
+        log=True,
+        color=NEUTRAL,
+        side="left" if at > 0.6 else "right",  # the label on the side with room
+    )
     bottom, top = float(t.rmse.min()) / 100.0, float(np.nanmax(t.rmse)) * 2.0
     fig.update_yaxes(type="log", range=[math.log10(bottom), math.log10(top)])
     decade_ticks(fig, "y", bottom, top)
@@ -159,7 +162,8 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
         f"upper clipping bound U ({unit}, log scale)",
         f"error of the mean ({unit}, log)",
     )
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=440)
+    legend_below(fig)
+    fig.update_layout(height=440)
     return fig
 
 
@@ -245,9 +249,11 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
                 xanchor="left" if left_half else "right",
                 xshift=6 if left_half else 0,
                 yanchor="bottom",
-                yshift=4 if log else 4 + 14 * slot,  # linear: lines may lie on each other
-                font={"color": color, "size": 12},
+                yshift=4 if log else 4 + LABEL_ROW_PX * slot,  # linear: lines may coincide
+                font={"color": color, "size": NOTE_PX},
             )
+    # a line leaving through the top is labelled above the plot: keep the rows free there
+    labels_above(fig, 1 if log else len(ACCOUNTANTS))
     fig.add_hline(y=budget, line_color=NEUTRAL)
     fig.add_annotation(
         x=1,
@@ -257,7 +263,7 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
         yanchor="bottom",
         text=f"budget {budget:g}",
         showarrow=False,
-        font={"color": NEUTRAL, "size": 11},
+        font={"color": NEUTRAL, "size": NOTE_PX},
     )
     fig = layout(
         fig,
@@ -271,11 +277,8 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     else:
         fig.update_yaxes(range=[0, top])
     fig.update_xaxes(range=[1, k_end])
-    fig.update_layout(
-        showlegend=True,
-        legend={"orientation": "h", "y": -0.25, "itemsizing": "constant"},
-        height=420,
-    )
+    legend_below(fig)
+    fig.update_layout(legend_itemsizing="constant", height=420)
     return fig
 
 
@@ -292,10 +295,8 @@ def posterior_chart(
             hovertemplate="response %{x:,.4g}: %{y:.2f}%<extra></extra>",
         )
     )
-    fig.add_hline(
-        y=rho * 100, line_color=ACCENT, line_dash="dash", annotation_text=f"rho = {rho:.1%}"
-    )
-    fig.add_vline(x=true_value, line_color=NEUTRAL, line_dash="dot", annotation_text="true value")
+    reference_line(fig, f"rho = {rho:.1%}", y=rho * 100, dash="dash")
+    reference_line(fig, f"true value {true_value:,.4g}", x=true_value, color=NEUTRAL)
     return layout(
         fig,
         "Attacker's certainty about the true person, by the noisy answer seen",
@@ -317,14 +318,9 @@ def blocks_chart(sa: dp.SampleAggregate, unit: str) -> go.Figure:
     )
     lo, hi = sa.bounds
     fig.add_hrect(y0=lo, y1=hi, fillcolor="rgba(46,134,171,0.08)", line_width=0)
-    fig.add_hline(y=sa.aggregate, line_color=ACCENT, annotation_text="average of clamped blocks")
-    fig.add_hline(
-        y=sa.full_data_value,
-        line_color=GREEN,
-        line_dash="dot",
-        annotation_text="all records",
-        annotation_position="bottom left",
-    )
+    # the two labels at opposite ends: the values may be close
+    reference_line(fig, "average of clamped blocks", y=sa.aggregate, dash="solid")
+    reference_line(fig, "all records", y=sa.full_data_value, color=GREEN, side="left")
     return layout(
         fig,
         f"Sample and aggregate: the {sa.statistic} of each of k = {sa.k} blocks",

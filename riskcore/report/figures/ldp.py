@@ -10,7 +10,15 @@ import plotly.graph_objects as go
 
 from riskcore.dp.local import LaplaceLdpResult
 from riskcore.report.figures import _style
-from riskcore.report.figures._style import ACCENT, GREEN, NEUTRAL, YELLOW, layout
+from riskcore.report.figures._style import (
+    GREEN,
+    NEUTRAL,
+    NOTE_PX,
+    YELLOW,
+    layout,
+    legend_below,
+    reference_line,
+)
 
 __all__ = ["grr_bars", "laplace_ldp_chart", "margin_chart"]
 
@@ -55,9 +63,9 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
         column,
         "people",
     )
-    fig.update_layout(
-        barmode="group", showlegend=True, legend={"orientation": "h", "y": -0.5}, height=480
-    )
+    fig.update_yaxes(tickformat=",")
+    legend_below(fig)
+    fig.update_layout(barmode="group", height=480)
     return fig
 
 
@@ -74,7 +82,7 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
                 hovertemplate="epsilon %{x:.3g}: +/- %{y:.2f} points<extra>" + str(n) + "</extra>",
             )
         )
-    fig.add_vline(x=epsilon, line_color=ACCENT, line_dash="dot")
+    reference_line(fig, f"chosen epsilon = {epsilon:g}", x=epsilon, log=True)
     fig.update_xaxes(type="log", dtick=1)
     # a share lies in 0-100%: a margin of 100 points or more says nothing, so the axis stops
     # there and a line says so (tiny crowds at small epsilon would otherwise stretch it)
@@ -89,7 +97,7 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
         yanchor="top",
         text="+/- 100 points: the estimate says nothing",
         showarrow=False,
-        font={"size": 11, "color": NEUTRAL},
+        font={"size": NOTE_PX, "color": NEUTRAL},
     )
     fig = layout(
         fig,
@@ -97,7 +105,8 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
         "epsilon (log scale)",
         "95% margin on a share (+/- percentage points, log)",
     )
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=420)
+    legend_below(fig)
+    fig.update_layout(height=420)
     return fig
 
 
@@ -128,21 +137,11 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
                 hovertemplate=f"{centre:,.4g} +/- {half:,.4g} (95%)<extra>{name}</extra>",
             )
         )
-    for x, label, color, dash in (
-        (r.true_mean, f"true mean {r.true_mean:,.4g}", GREEN, "solid"),
-        (r.clipped_mean, f"clipped mean {r.clipped_mean:,.4g}", ACCENT, "dot"),
-    ):
-        fig.add_vline(x=x, line_color=color, line_dash=dash)
-        fig.add_annotation(
-            x=x,
-            y=1.0,
-            yref="paper",
-            yanchor="bottom",
-            xanchor="left" if label.startswith("true") else "right",
-            text=label,
-            showarrow=False,
-            font={"color": color, "size": 11},
-        )
+    # the labels on either side of their lines: the two means may coincide
+    reference_line(
+        fig, f"true mean {r.true_mean:,.4g}", x=r.true_mean, color=GREEN, dash="solid", side="left"
+    )
+    reference_line(fig, f"clipped mean {r.clipped_mean:,.4g}", x=r.clipped_mean, side="right")
     lo, hi = r.bounds
     fig.add_vrect(x0=lo, x1=hi, fillcolor=NEUTRAL, opacity=0.08, line_width=0)
     fig = layout(
@@ -151,5 +150,5 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
         f"{r.column} (shaded: the clipping range [{lo:g}, {hi:g}]); bars are 95% ranges",
         "",
     )
-    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": 80, "b": 10})
+    fig.update_layout(height=320)
     return fig

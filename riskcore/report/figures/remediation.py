@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from riskcore.deidentify.lattice import NodeResult
-from riskcore.report.figures._style import ACCENT, NEUTRAL, layout
+from riskcore.report.figures._style import ACCENT, NEUTRAL, layout, legend_below
 
 __all__ = ["pareto_front", "risk_loss_chart"]
 
@@ -93,5 +93,6 @@ def risk_loss_chart(
     )
     fig.update_xaxes(tickformat=".0%")
     fig.update_yaxes(tickformat=".1%", rangemode="tozero")
-    fig.update_layout(showlegend=True, legend={"orientation": "h", "y": -0.25}, height=460)
+    legend_below(fig)
+    fig.update_layout(height=460)
     return fig

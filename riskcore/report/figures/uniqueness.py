@@ -9,10 +9,14 @@ import plotly.graph_objects as go
 
 from riskcore.report.figures._style import (
     ACCENT,
+    GREY,
     NEUTRAL,
     category_axis,
     layout,
+    log_ticks,
     more_note,
+    reference_line,
+    row_height,
     top_categories,
 )
 
@@ -26,8 +30,12 @@ __all__ = [
 ]
 
 
-def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
-    """Bar chart of records per class-size bin; unique records highlighted."""
+def class_size_histogram(hist: pd.DataFrame, qis_label: str, *, suffix: str = "") -> go.Figure:
+    """Bar chart of records per class-size bin; unique records highlighted.
+
+    ``suffix`` ends the title (" (after remediation)"), which then wraps as
+    a whole; appended after the figure is built it could run off the figure.
+    """
     colors = [ACCENT if i == 0 else NEUTRAL for i in range(len(hist))]
     fig = go.Figure(
         go.Bar(
@@ -40,16 +48,29 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str) -> go.Figure:
         )
     )
     category_axis(fig, hist["class size"], axis="x")
+    fig.update_yaxes(tickformat=",", rangemode="tozero")  # "5,000", never "5k"
     return layout(
         fig,
-        f"Records by equivalence-class size on {qis_label}",
+        f"Records by equivalence-class size on {qis_label}{suffix}",
         "class size (records sharing the same QI values)",
         "records (people)",
     )
 
 
-def candidates_curve(cand: pd.DataFrame) -> go.Figure:
-    """Cumulative share of records with at most x candidates."""
+#: The US cell-size rule: published counts under 11 are suppressed (the candidates reading
+#: counts the people left with fewer than 11 candidates).
+CELL_SIZE = 11
+
+
+def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = "") -> go.Figure:
+    """Cumulative share of records with at most x candidates, on a log axis.
+
+    A labelled line marks the US cell-size rule of 11 (the reading under the
+    figure counts the people with fewer than 11 candidates) and, given ``k``,
+    a second one the target k ("target k = 5"); one line says both when
+    k = 11. The axis is ticked at 1, 2, 5, 10, 20, ... in plain numbers.
+    ``suffix`` ends the title (" (after remediation)") before it wraps.
+    """
     fig = go.Figure(
         go.Scatter(
             x=cand["candidates"],
@@ -59,13 +80,22 @@ def candidates_curve(cand: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y:.1f}% of people have at most %{x:,} candidates<extra></extra>",
         )
     )
-    top = max(float(cand["candidates"].max()), 30.0)
-    fig.update_xaxes(type="log", range=[-0.05, math.log10(top) + 0.1])
+    top = max(float(cand["candidates"].max()), 30.0, 3.0 * (k or 0))
+    right = math.log10(top) + 0.1
+    fig.update_xaxes(type="log", range=[-0.05, right])
+    log_ticks(fig, "x", 1.0, 10**right)
     fig.update_yaxes(range=[0, 102])
-    fig.add_vline(x=11, line_dash="dot", line_color=ACCENT, annotation_text="11 (cell-size rule)")
+    # the rule in grey, the target in the risk colour; one line when they agree
+    lines = [(CELL_SIZE, f"{CELL_SIZE}: US cell-size rule", GREY, "dot")]
+    if k == CELL_SIZE:
+        lines = [(CELL_SIZE, f"target k = {k} (also the US cell-size rule)", ACCENT, "dash")]
+    elif k is not None:
+        lines.append((k, f"target k = {k:,}", ACCENT, "dash"))
+    for row, (x, text, color, dash) in enumerate(sorted(lines)):
+        reference_line(fig, text, x=x, log=True, color=color, dash=dash, row=row)
     return layout(
         fig,
-        "How many people share each person's QI values",
+        f"How many people share each person's QI values{suffix}",
         "candidates per record (class size, log scale)",
         "people with at most this many candidates (%)",
     )
@@ -99,8 +129,9 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
         "records unique on the combination (%)",
         "quasi-identifiers",
     )
-    # one bar row of 26 px per subset: set after layout(), whose fixed height would hide it
-    fig.update_layout(height=max(300, 26 * len(df) + 120))
+    # one bar row of 26 px per subset (more for wrapped labels): set after layout(), whose
+    # fixed height would hide it
+    fig.update_layout(height=max(300, row_height(fig.layout.yaxis.ticktext) * len(df) + 120))
     return fig
 
 
@@ -147,7 +178,8 @@ def share_bars(
     fig.update_xaxes(range=[0, 102])
     category_axis(fig, df[x], axis="y")
     fig = layout(fig, title + more_note(len(df), more), x_title, y_title)
-    fig.update_layout(height=max(280, 40 * len(df) + 120))  # after layout()'s fixed height
+    rows = row_height(fig.layout.yaxis.ticktext, row_px=40)
+    fig.update_layout(height=max(280, rows * len(df) + 120))  # after layout()'s fixed height
     return fig
 
 
