@@ -426,14 +426,19 @@ def figure_objects(review: Review) -> list[Any]:
     shown = [(" (as recorded)", review.before)]
     if review.after is not None:
         shown.append((" (after remediation)", review.after))
+    k = review.profile.targets.find("k-anonymity")
     for suffix, a in shown:
         dist = a.anonymity.distribution
-        for fig in (
-            class_size_histogram(size_histogram(dist), join_names(a.quasi_identifiers)),
-            candidates_curve(candidate_table(dist)),
-        ):
-            fig.update_layout(title_text=f"{fig.layout.title.text}{suffix}")
-            out.append(fig)
+        out.append(
+            class_size_histogram(
+                size_histogram(dist), join_names(a.quasi_identifiers), suffix=suffix
+            )
+        )
+        out.append(
+            candidates_curve(
+                candidate_table(dist), k=None if k is None else int(k.target), suffix=suffix
+            )
+        )
     return out
 
 

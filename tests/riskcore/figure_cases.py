@@ -23,8 +23,9 @@ from riskcore import dp
 from riskcore.attacks import differencing_attack, homogeneity_attack, simulate_noisy_difference
 from riskcore.attacks.linkage.attack import linkage_attack, linkage_curve
 from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.lattice import Lattice, Targets, evaluate_all, search
+from riskcore.deidentify.lattice import Lattice, evaluate_all, search
 from riskcore.deidentify.recipe import Recipe, apply_recipe
 from riskcore.demo import make_people
 from riskcore.demo.story import guided_story
@@ -69,7 +70,7 @@ def hospital_generalized(long: bool = False) -> pd.DataFrame:
     names = qis(long)
     h = {n: default_hierarchy(df[n]) for n in names}
     levels = dict(zip(names, HOSPITAL_LEVELS.values(), strict=True))
-    recipe = Recipe.of(h, levels, Targets(k=11, max_suppression=0.02))
+    recipe = Recipe.of(h, levels, Targets.of(k=11, max_suppression=0.02))
     return apply_recipe(df, recipe).data
 
 
@@ -78,7 +79,7 @@ def hospital_profile() -> dict[str, object]:
     identifiers, diagnosis sensitive, k = 11, and the recipe of :func:`hospital_generalized`."""
     df = hospital()
     h = {q: default_hierarchy(df[q]) for q in HOSPITAL_QIS}
-    recipe = Recipe.of(h, HOSPITAL_LEVELS, Targets(k=11, max_suppression=0.02))
+    recipe = Recipe.of(h, HOSPITAL_LEVELS, Targets.of(k=11, max_suppression=0.02))
     return {
         "identifiers": ["name", "ssn", "mrn"],
         "quasi_identifiers": list(HOSPITAL_QIS),
@@ -103,7 +104,7 @@ def people_generalized() -> pd.DataFrame:
         "sex": default_hierarchy(df["sex"]),
         "zip": default_hierarchy(df["zip"]),
     }
-    recipe = Recipe.of(h, {"age": 1, "sex": 0, "zip": 2}, Targets(k=5, max_suppression=0.02))
+    recipe = Recipe.of(h, {"age": 1, "sex": 0, "zip": 2}, Targets.of(k=5, max_suppression=0.02))
     return apply_recipe(df, recipe).data
 
 
@@ -350,7 +351,7 @@ def _risk_loss(long: bool) -> go.Figure:
     lat = Lattice(
         EncodedTable(df),
         {n: default_hierarchy(df[n]) for n in names},
-        targets=Targets(k=11, max_suppression=0.02),
+        targets=Targets.of(k=11, max_suppression=0.02),
     )
     found = search(lat)
     nodes = evaluate_all(lat, known=found.visited)

@@ -15,7 +15,7 @@ ticks of 5,000 records were cut to "0"), and drawn at the PDF's 900 x 420 px.
 The app's builders are built under Streamlit's only (the app always has it;
 each drawing costs half a second) and drawn 900 px wide at their own height.
 The report's figures are also measured exactly as
-:func:`riskcore.report.document.figure_svgs` draws them for the hospital table.
+:func:`riskcore.report.render.figure_svgs` draws them for the hospital table.
 """
 
 from __future__ import annotations
@@ -100,10 +100,13 @@ def test_every_text_is_inside_and_apart(drawn, builder, label, template):
 def test_the_pdf_figures_of_the_hospital_report(template):
     """The report's own figures, drawn by ``figure_svgs`` as the PDF holds them."""
     require_browser()
-    from riskcore.report.document import build_report, figure_svgs
+    from riskcore.profile import Profile
+    from riskcore.report.render import figure_svgs
+    from riskcore.review import review
 
     with default_template(template):
-        report = build_report(fc.hospital(), fc.hospital_profile(), name="hospital.csv")
+        profile = Profile.read(fc.hospital_profile())
+        report = review(fc.hospital(), profile, name="hospital.csv")
         svgs = [s.decode("utf-8") for s in figure_svgs(report)]
     assert len(svgs) == 4  # class sizes and candidates, as recorded and after remediation
     for svg in svgs:  # the size the helper draws at is the PDF's
