@@ -1,0 +1,331 @@
+"""Every consumer of the targets gives the same decision, for every privacy model (a common test).
+
+In the manner of scikit-learn's ``test_common.py``: a registry of every
+criterion (:data:`FACTORIES`, one random instance maker per kind of
+:data:`riskcore.criteria.REGISTRY`) and of every consumer (:data:`CONSUMERS`:
+the assessment judged by :func:`riskcore.criteria.evaluate`, the lattice the
+Remediate page and ``anonymize`` search, the records table, the review the
+report files, the command line's ``assess``, a saved-assessment comparison,
+and the Records page's population tab). Random tables with missing values,
+sampling weights, numeric and categorical sensitive attributes, both
+missing-value policies; every consumer must give the same per-record and
+overall decision as :func:`~riskcore.criteria.evaluate` on the assessment.
+
+A criterion added to the registry without a factory fails
+:func:`test_every_criterion_has_a_factory`; a consumer that ignores a
+criterion (or judges it by another rule) disagrees on some table and fails.
+The Anonymity page, the one consumer drawn by Streamlit, has its own test in
+``tests/app/test_one_verdict.py`` over the same factories.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.cli import main
+from riskcore.criteria import (
+    REGISTRY,
+    AverageRisk,
+    Criterion,
+    DeltaPresence,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    KMap,
+    RecordRisk,
+    RecursiveCLDiversity,
+    Targets,
+    TCloseness,
+    evaluate,
+)
+from riskcore.criteria.population import judge_population
+from riskcore.criteria.records import record_table
+from riskcore.deidentify.hierarchy import flat_hierarchy
+from riskcore.deidentify.lattice import Lattice
+from riskcore.engine import EncodedTable
+from riskcore.metrics import Population, assess
+from riskcore.metrics.presence import population_match
+from riskcore.profile import Profile
+from riskcore.report.compare import key_figures
+from riskcore.review import review
+from riskcore.roles import ColumnRoles
+
+Rng = np.random.Generator
+
+#: One random instance maker per privacy model, by kind (parameters that make both outcomes
+#: likely on the small random tables below).
+FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
+    "k-anonymity": lambda r: KAnonymity(k=int(r.integers(1, 5))),
+    "distinct-l-diversity": lambda r: DistinctLDiversity(l=int(r.integers(1, 4))),
+    "entropy-l-diversity": lambda r: EntropyLDiversity(l=float(r.choice([1.0, 1.5, 2.0]))),
+    "recursive-cl-diversity": lambda r: RecursiveCLDiversity(
+        c=float(r.choice([1.5, 2.0, 3.0])), l=int(r.integers(1, 4))
+    ),
+    "t-closeness": lambda r: TCloseness(
+        t=float(r.choice([0.15, 0.3, 0.5])), distance=r.choice([None, "equal"])
+    ),
+    "record-risk": lambda r: RecordRisk(
+        threshold=float(r.choice([1 / 2, 1 / 3, 1 / 5])),
+        model=str(r.choice(["prosecutor", "journalist"])),  # type: ignore[arg-type]
+    ),
+    "average-risk": lambda r: AverageRisk(threshold=float(r.choice([0.3, 0.5, 0.8]))),
+    "k-map": lambda r: KMap(k=int(r.integers(1, 5))),
+    "delta-presence": lambda r: DeltaPresence(
+        delta_min=float(r.choice([0.0, 0.2])), delta_max=float(r.choice([0.5, 1.0]))
+    ),
+}
+
+#: The models judged against an identified population table (the population tab's).
+POPULATION_KINDS = frozenset(k for k, c in REGISTRY.items() if c.needs_population_table)
+
+#: The number of random cases each consumer is checked on.
+CASES = 40
+
+
+def test_every_criterion_has_a_factory():
+    # a new privacy model must be added here, and so to every consumer's test
+    assert set(FACTORIES) == set(REGISTRY)
+
+
+# ------------------------------------------------------------------ random cases
+
+
+def random_table(r: Rng) -> pd.DataFrame:
+    """Return 25 to 60 records: 2-3 QIs with missing values, two sensitive attributes, a weight."""
+    n = int(r.integers(25, 61))
+    df = pd.DataFrame(
+        {
+            "a": r.choice(["x", "y", "z"], n).astype(object),
+            "b": r.choice(["p", "q"], n).astype(object),
+            "c": r.integers(1, 4, n),
+            "s": r.choice(["flu", "hiv", "cold", "gout"], n, p=[0.5, 0.2, 0.2, 0.1]),
+            "v": r.integers(0, 5, n),
+            "w": r.uniform(1.0, 8.0, n).round(2),
+        }
+    )
+    for col in ("a", "b"):
+        df.loc[r.random(n) < 0.08, col] = None
+    return df
+
+
+def random_case(seed: int) -> tuple[pd.DataFrame, Profile]:
+    """Return a table and a profile whose targets hold 1-3 random table-level models."""
+    r = np.random.default_rng(seed)
+    df = random_table(r)
+    qis = ("a", "b") if r.random() < 0.5 else ("a", "b", "c")
+    sens = ("s", "v")[: int(r.integers(1, 3))]
+    kinds = [k for k in FACTORIES if k not in POPULATION_KINDS]
+    chosen = r.choice(kinds, size=int(r.integers(1, 4)), replace=False)
+    crit = tuple(FACTORIES[str(k)](r) for k in chosen)
+    population = str(r.choice(["none", "weights", "fraction"]))
+    roles = ColumnRoles(
+        quasi_identifiers=qis,
+        sensitive=sens,
+        weights=("w",) if population == "weights" else (),
+        other=tuple(c for c in df.columns if c not in (*qis, *sens, "w"))
+        + (("w",) if population != "weights" else ()),
+    )
+    profile = Profile(
+        roles=roles,
+        targets=Targets(criteria=crit),
+        missing=str(r.choice(["own", "any"])),  # type: ignore[arg-type]
+        sampling_fraction=0.2 if population == "fraction" else None,
+        distances={"v": "ordered"} if "v" in sens else {},
+    )
+    return df, profile
+
+
+def _population(profile: Profile) -> Population | None:
+    if profile.roles.weight is not None:
+        return Population(weights=profile.roles.weight)
+    if profile.sampling_fraction is not None:
+        return Population(sampling_fraction=profile.sampling_fraction)
+    return None
+
+
+# ------------------------------------------------------------------ the consumers
+# Each returns (per-record failing or None when it has none, overall passed or None).
+
+Decision = tuple[np.ndarray | None, bool | None]
+
+
+def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
+    """The assessment judged by the criteria: what every consumer must agree with."""
+    enc = EncodedTable(df)
+    a = assess(
+        enc,
+        quasi_identifiers=profile.roles.quasi_identifiers,
+        sensitive=profile.roles.sensitive,
+        distance=profile.distances or None,
+        population=_population(profile),
+        missing=profile.missing,
+    )
+    v = evaluate(profile.targets, a.evidence)
+    return v.failing[enc.record_classes(profile.roles.quasi_identifiers)], v.passed
+
+
+def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
+    """The Remediate page's and ``anonymize``'s lattice, at the bottom node, nothing to suppress."""
+    qis = profile.roles.quasi_identifiers
+    lat = Lattice(
+        df,
+        {q: flat_hierarchy(df[q]) for q in qis},
+        sensitive=profile.roles.sensitive,
+        targets=profile.targets,
+        distance=profile.distances,  # type: ignore[arg-type]
+        missing=profile.missing,
+        sampling_fraction=profile.sampling_fraction,
+        weights=profile.roles.weight,
+    )
+    bottom = [0] * len(qis)
+    ids, _, bad = lat.failing(bottom)
+    return bad[ids][lat.record_base_classes()], lat.evaluate(bottom).anonymous
+
+
+def records_table(df: pd.DataFrame, profile: Profile) -> Decision:
+    """The Records page's and ``riskcore records``' table: each record's failing targets."""
+    out = record_table(
+        df,
+        profile.roles.quasi_identifiers,
+        targets=profile.targets,
+        sensitive=profile.roles.sensitive,
+        weights=profile.roles.weight,
+        sampling_fraction=profile.sampling_fraction,
+        missing=profile.missing,
+        distance=profile.distances,
+    )
+    return (out["failing_targets"] != "").to_numpy(), None
+
+
+def reviewed(df: pd.DataFrame, profile: Profile) -> Decision:
+    """The report's review: its verdict on the table as recorded."""
+    r = review(df, profile, name="t.csv")
+    v = r.verdict_before
+    enc = EncodedTable(df)
+    return v.failing[enc.record_classes(profile.roles.quasi_identifiers)], v.passed
+
+
+def compared(df: pd.DataFrame, profile: Profile) -> Decision:
+    """A saved assessment's verdict as the comparison of the Saved page reads it."""
+    fig = key_figures(json.loads(review(df, profile, name="t.csv").to_json()))
+    return None, {"pass": True, "fail": False}[fig["verdict"]]
+
+
+def cli_assess(df: pd.DataFrame, profile: Profile, tmp: Path, capsys) -> Decision:
+    """``riskcore assess --profile P --format json`` on the table written as CSV."""
+    data, prof = tmp / "t.csv", tmp / "p.json"
+    df.to_csv(data, index=False)
+    prof.write_text(profile.to_json())
+    capsys.readouterr()
+    code = main(["assess", str(data), "--profile", str(prof), "--format", "json",
+                 "--fail-on-targets"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    passed = bool(out["verdict"]["passed"])
+    assert code == (0 if passed else 1)  # --fail-on-targets follows the verdict
+    return None, passed
+
+
+CONSUMERS = {
+    "lattice": lattice,
+    "records table": records_table,
+    "review": reviewed,
+    "saved comparison": compared,
+}
+
+
+@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
+def test_every_consumer_gives_the_assessment_s_decision(consumer):
+    decide = CONSUMERS[consumer]
+    seen_fail = seen_pass = 0
+    for seed in range(CASES):
+        df, profile = random_case(seed)
+        want_rows, want = baseline(df, profile)
+        got_rows, got = decide(df, profile)
+        if got_rows is not None:
+            np.testing.assert_array_equal(
+                got_rows, want_rows, err_msg=f"{consumer}, case {seed}: {profile.targets}"
+            )
+        if got is not None:
+            assert got == want, f"{consumer}, case {seed}: {profile.targets}"
+        seen_fail += not want
+        seen_pass += bool(want)
+    assert seen_fail and seen_pass  # the cases exercise both outcomes
+
+
+def test_the_command_line_gives_the_assessment_s_decision(tmp_path, capsys):
+    for seed in range(0, CASES, 4):  # a process-free run per case; a tenth of them suffices
+        df, profile = random_case(seed)
+        _, want = baseline(df, profile)
+        _, got = cli_assess(df, profile, tmp_path, capsys)
+        assert got == want, f"case {seed}: {profile.targets}"
+
+
+@pytest.mark.parametrize("kind", sorted(FACTORIES))
+def test_each_model_fails_and_passes_somewhere(kind):
+    # a consumer ignoring a model must disagree on some case: each model is decisive
+    r = np.random.default_rng(99)
+    outcomes = set()
+    for seed in range(CASES):
+        if kind in POPULATION_KINDS:
+            released, population, qis = population_case(seed)
+            judged = judge_population(
+                population_match(released, population, qis),
+                **_population_kwargs(FACTORIES[kind](r)),
+            )
+            outcomes.add(judged.verdict.passed)
+        else:
+            df, profile = random_case(seed)
+            one = dataclass_replace_targets(profile, FACTORIES[kind](r))
+            outcomes.add(baseline(df, one)[1])
+    assert outcomes == {True, False}
+
+
+def dataclass_replace_targets(profile: Profile, crit: Criterion) -> Profile:
+    return profile.with_(targets=Targets(criteria=(crit,)))
+
+
+# ------------------------------------------------------------------ population tables
+
+
+def population_case(seed: int) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Return a release drawn from a population table (some population classes unreleased)."""
+    r = np.random.default_rng(1000 + seed)
+    pop = random_table(r)[["a", "b", "c"]].reset_index(drop=True)
+    take = r.random(len(pop)) < float(r.choice([0.3, 0.6, 0.9]))
+    return pop[take].reset_index(drop=True), pop, ["a", "b"]
+
+
+def _population_kwargs(crit: Criterion) -> dict[str, object]:
+    if isinstance(crit, KMap):
+        return {"k": crit.k}
+    assert isinstance(crit, DeltaPresence)
+    return {"delta_min": crit.delta_min, "delta_max": crit.delta_max}
+
+
+@pytest.mark.parametrize("kind", sorted(POPULATION_KINDS))
+def test_the_population_tab_judges_by_the_criteria(kind):
+    """The Records page's population tab against k-map and delta-presence read off the rows."""
+    r = np.random.default_rng(7)
+    for seed in range(CASES):
+        released, population, qis = population_case(seed)
+        crit = FACTORIES[kind](r)
+        m = population_match(released, population, qis)
+        judged = judge_population(m, **_population_kwargs(crit))
+        # the same classes, read straight off the rows of both tables (no riskcore code)
+        key = ["a", "b"]
+        f = released.fillna("NA").groupby(key).size()
+        big_f = population.fillna("NA").groupby(key).size()
+        both = pd.concat([f.rename("f"), big_f.rename("F")], axis=1).fillna(0)
+        if isinstance(crit, KMap):
+            bad = (both["f"] > 0) & (both["F"] < crit.k)
+        else:
+            d = both["f"] / both["F"]
+            bad = (d < crit.delta_min - 1e-12) | (d > crit.delta_max + 1e-12)
+        assert int(judged.failing.sum()) == int(bad.sum()), f"case {seed}: {crit}"
+        assert judged.verdict.passed == (not bad.any()), f"case {seed}: {crit}"
