@@ -320,6 +320,10 @@ def run_anonymize(args: argparse.Namespace) -> int:
             masking=masks,
             key=key,
             missing=profile.missing,
+            distances=profile.distances,
+            orders=profile.orders,
+            sampling_fraction=profile.sampling_fraction,
+            weights=profile.roles.weight,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from riskcore._results import Result, dumps
 from riskcore.attacks.homogeneity import HomogeneityResult
 from riskcore.attacks.linkage.results import LinkageResult
-from riskcore.criteria import Verdict, evaluate
+from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.steps import RecipeStep, recipe_steps
 from riskcore.engine import EncodedTable
@@ -416,7 +416,6 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 def _remediate(
     data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
 ) -> tuple[Remediation, pd.DataFrame]:
-    from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import rebuild
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import apply_recipe
@@ -438,7 +437,11 @@ def _remediate(
             hier,
             sensitive=recipe.sensitive,
             targets=Targets.from_dict(recipe.targets),
+            distance=recipe.distances,  # type: ignore[arg-type]
+            order=recipe.orders,
             missing=recipe.missing,
+            sampling_fraction=recipe.sampling_fraction,
+            weights=recipe.weights,
         )
         node = lattice.evaluate(recipe.levels)
         loss = {
@@ -462,6 +465,29 @@ def _remediate(
             not_reapplied=tuple(applied.skipped),
         ),
         applied.data,
+    )
+
+
+def _with_suppression(verdict: Verdict, remediation: Remediation, targets: Targets) -> Verdict:
+    """Return the remediated table's verdict with the records the recipe suppressed.
+
+    The release is judged as it is (:func:`riskcore.criteria.evaluate`), and
+    it passes only when the records suppressed to make it fit the profile's
+    suppression limit: the verdict a lattice node gets for the same levels
+    (:meth:`riskcore.deidentify.lattice.Lattice.evaluate`).
+    """
+    n = remediation.records_before
+    within = remediation.suppressed <= targets.max_suppression * n + 1e-9
+    return dataclasses.replace(
+        verdict,
+        passed=verdict.passed and within,
+        n_records=n,
+        released=remediation.records_after,
+        suppressed=remediation.suppressed,
+        max_suppression=targets.max_suppression,
+        within_limit=within,
+        needed=remediation.suppressed,
+        suppression=True,
     )
 
 
@@ -573,7 +599,9 @@ def review(
         after = assess(released, **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
-        verdict_after = evaluate(profile.targets, after.evidence)
+        verdict_after = _with_suppression(
+            evaluate(profile.targets, after.evidence), remediation, profile.targets
+        )
         attacks_after = _attacks(released, profile, of="the remediated table")
     final = verdict_after if verdict_after is not None else verdict_before
     when = (now or datetime.now(UTC)).astimezone(UTC)

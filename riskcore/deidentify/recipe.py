@@ -156,6 +156,16 @@ class Recipe(Result):
     missing : {"own", "any"}
         The missing-value policy the targets were judged under (which classes
         the suppression removes).
+    distances, orders : dict
+        The t-closeness distance and value order of each sensitive attribute
+        the targets were judged with.
+    sampling_fraction : float or None
+        The sampling fraction of a journalist risk target.
+    weights : str or None
+        The sampling-weight column of a journalist risk target.
+
+    The last five are the profile's (:class:`riskcore.profile.Profile`): a
+    recipe re-applied suppresses the classes its node suppressed.
     """
 
     qis: tuple[str, ...]
@@ -170,6 +180,10 @@ class Recipe(Result):
     masking: tuple[dict[str, Any], ...] = ()
     key_check: str | None = None
     missing: Literal["own", "any"] = "own"
+    distances: dict[str, str] = field(default_factory=dict)
+    orders: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    sampling_fraction: float | None = None
+    weights: str | None = None
 
     @classmethod
     def of(
@@ -185,6 +199,10 @@ class Recipe(Result):
         masking: Sequence[Mapping[str, Any]] = (),
         key: SecretKey | bytes | None = None,
         missing: Literal["own", "any"] = "own",
+        distances: Mapping[str, str] | None = None,
+        orders: Mapping[str, Sequence[Any]] | None = None,
+        sampling_fraction: float | None = None,
+        weights: str | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -211,6 +229,10 @@ class Recipe(Result):
             },
             masking=tuple(dict(x) for x in masking),
             missing=missing,
+            distances=dict(distances or {}),
+            orders={c: tuple(v) for c, v in (orders or {}).items()},
+            sampling_fraction=sampling_fraction,
+            weights=weights,
         )
         if not keyed_steps(rec):
             return rec
@@ -354,6 +376,7 @@ def apply_recipe(
     named = [str(m["column"]) for m in rec.masking] + [str(x["column"]) for x in rec.safe_harbor]
     if rec.date_shift is not None:
         named += [rec.date_shift["person"], *rec.date_shift["columns"]]
+    named += [rec.weights] if rec.weights else []
     absent = [c for c in (*rec.qis, *rec.sensitive, *named) if c not in data.columns]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}, which the recipe names")
@@ -418,7 +441,15 @@ def apply_recipe(
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
     lattice = Lattice(
-        work, hierarchies, sensitive=rec.sensitive, targets=targets, missing=rec.missing
+        work,
+        hierarchies,
+        sensitive=rec.sensitive,
+        targets=targets,
+        distance=rec.distances,  # type: ignore[arg-type]
+        order=rec.orders,
+        missing=rec.missing,
+        sampling_fraction=rec.sampling_fraction,
+        weights=rec.weights,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)

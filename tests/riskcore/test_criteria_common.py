@@ -266,6 +266,56 @@ def test_the_command_line_gives_the_assessment_s_decision(tmp_path, capsys):
         assert got == want, f"case {seed}: {profile.targets}"
 
 
+def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_report():
+    """Remediate's "meets the targets" (the lattice node, ARX's suppression) is the report's
+    verdict on the table the recipe of that node releases."""
+    from riskcore.deidentify.recipe import Recipe
+
+    outcomes = set()
+    for seed in range(CASES):
+        df, profile = random_case(seed)
+        r = np.random.default_rng(500 + seed)
+        targets = Targets(
+            criteria=profile.targets.criteria,
+            max_suppression=float(r.choice([0.0, 0.1, 0.3])),
+        )
+        profile = profile.with_(targets=targets)
+        qis = profile.roles.quasi_identifiers
+        hier = {q: flat_hierarchy(df[q]) for q in qis}
+        levels = {q: int(r.integers(0, 2)) for q in qis}
+        if all(levels.values()):  # keep one QI as recorded: a release of one class says little
+            levels[qis[0]] = 0
+        lat = Lattice(
+            df,
+            hier,
+            sensitive=profile.roles.sensitive,
+            targets=targets,
+            distance=profile.distances,  # type: ignore[arg-type]
+            missing=profile.missing,
+            sampling_fraction=profile.sampling_fraction,
+            weights=profile.roles.weight,
+        )
+        node = lat.evaluate([levels[q] for q in qis])
+        if node.suppressed == len(df):
+            continue  # nothing released: the report refuses to assess an empty table
+        recipe = Recipe.of(
+            hier,
+            levels,
+            targets,
+            sensitive=profile.roles.sensitive,
+            missing=profile.missing,
+            distances=profile.distances,
+            sampling_fraction=profile.sampling_fraction,
+            weights=profile.roles.weight,
+        )
+        after = review(df, profile.with_(recipe=recipe), name="t.csv").verdict_after
+        assert after is not None
+        assert after.passed == node.anonymous, f"case {seed}: {targets}, levels {levels}"
+        assert after.suppressed == node.suppressed
+        outcomes.add(node.anonymous)
+    assert outcomes == {True, False}
+
+
 @pytest.mark.parametrize("kind", sorted(FACTORIES))
 def test_each_model_fails_and_passes_somewhere(kind):
     # a consumer ignoring a model must disagree on some case: each model is decisive
