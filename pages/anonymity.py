@@ -58,7 +58,7 @@ def seeded(key: str, value: object) -> str:
 
 
 with st.expander("Targets (the same on every page)", expanded=True):
-    targets_editor(sensitive=sens, suppression=False)
+    targets_editor(page="anonymity", sensitive=sens, suppression=False)
 with st.expander("Population and missing values", expanded=True):
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N (0 = the table is the whole population)",

@@ -109,7 +109,7 @@ def generalization() -> None:
     st.write(md(remediation_intro(len(qis))))
 
     with st.expander("Targets (the same on every page)", expanded=True):
-        targets_editor(sensitive=sens)
+        targets_editor(page="remediate", sensitive=sens)
     # the session's profile: its targets, missing-value policy, distances and population model
     prof = session_profile.current(ctx, with_recipe=False)
     targets = prof.targets

@@ -28,6 +28,7 @@ from ui.safe import md
 __all__ = ["targets_editor"]
 
 _CUSTOM = "custom"
+_NONE = "none"
 #: Targets a profile may hold that the editor does not draw (kept as they are).
 _NOT_DRAWN = frozenset({"average-risk", "k-map", "delta-presence"})
 _L_KINDS = {"distinct": "distinct", "entropy": "entropy", "recursive": "recursive (c,l)"}
@@ -44,26 +45,33 @@ def _preset_of(t: Targets) -> str:
     if isinstance(k, KAnonymity) and isinstance(risk, RecordRisk) and risk.model == "prosecutor":
         if k.k in RISK_PRESETS and abs(risk.threshold - 1 / k.k) < 1e-12:
             return f"k = {k.k}"
+    if k is None and risk is None:
+        return _NONE
     return _CUSTOM
 
 
-def _seeded(tg: dict[str, Any], name: str, value: object) -> str:
+def _seeded(tg: dict[str, Any], page: str, name: str, value: object) -> str:
     """Return a widget key seeded from the session's targets (widgets forget on a page switch).
 
-    The key carries a token of the settings dict: after a reset or a reopened
-    assessment (a new dict) the widgets start again from the targets.
+    The key names the page (a widget keyed alike on two pages is two widgets, and the second
+    would not take the first's value) and carries a token of the settings: after a reset, a
+    reopened assessment or a change made elsewhere, the widgets start again from the targets.
     """
-    key = f"rc_tg_{name}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
+    key = f"rc_tg_{page}_{name}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
     if key not in st.session_state:
         st.session_state[key] = value
     return key
 
 
-def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> Targets:
+def targets_editor(
+    *, page: str, sensitive: tuple[str, ...], suppression: bool = True
+) -> Targets:
     """Draw the targets editor; return the session's targets after the user's changes.
 
     Parameters
     ----------
+    page : str
+        The page drawing it ("anonymity", "remediate"): part of the widgets' keys.
     sensitive : tuple of str
         The sensitive attributes (the l and t targets need one).
     suppression : bool, default True
@@ -76,9 +84,14 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
     """
     tg = profile.settings()
     t = profile.targets()
-    presets = [f"k = {k}" for k in RISK_PRESETS] + [_CUSTOM]
+    if tg.get("drawn") is not None and tg["drawn"] != t:
+        # the targets changed outside the editor (a reopened assessment, a reset): the widgets
+        # start again from them
+        tg["widget_token"] = secrets.token_hex(4)
+    presets = [f"k = {k}" for k in RISK_PRESETS] + [_CUSTOM, _NONE]
     labels = {f"k = {k}": f"k = {k} ({words})" for k, words in RISK_PRESETS.items()}
     labels[_CUSTOM] = "custom k and record-risk threshold"
+    labels[_NONE] = "no k-anonymity or record-risk target"
     c1, c2, c3 = st.columns([2, 1, 1])
     preset = c1.selectbox(
         "Targets",
@@ -86,32 +99,36 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
         format_func=labels.__getitem__,
         help="A preset sets k and the highest record risk 1/k together: a class of exactly k "
         "records meets it (El Emam 2013).",
-        key=_seeded(tg, "preset", _preset_of(t)),
+        key=_seeded(tg, page, "preset", _preset_of(t)),
     )
     k_now = t.find("k-anonymity")
     risk_now = t.find("record-risk")
+    k: int | None
+    threshold: float | None
     if preset == _CUSTOM:
         k = int(
             c2.number_input(
-                "k (smallest class)",
-                1,
+                "k (smallest class; 0: none)",
+                0,
                 100_000,
                 step=1,
-                key=_seeded(tg, "k", int(getattr(k_now, "k", 11))),
+                key=_seeded(tg, page, "k", int(getattr(k_now, "k", 0))),
             )
-        )
+        ) or None
         threshold = float(
             c3.number_input(
-                "highest record risk",
-                0.0001,
+                "highest record risk (0: none)",
+                0.0,
                 1.0,
                 step=0.01,
                 format="%.4f",
                 help="A record passes when its re-identification risk is at most this (1/k "
                 "accepts a class of k).",
-                key=_seeded(tg, "threshold", float(getattr(risk_now, "threshold", 1 / 11))),
+                key=_seeded(tg, page, "threshold", float(getattr(risk_now, "threshold", 0.0))),
             )
-        )
+        ) or None
+    elif preset == _NONE:
+        k = threshold = None
     else:
         k = int(preset.split("=")[1])
         threshold = 1 / k
@@ -123,32 +140,33 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
         horizontal=True,
         help="Prosecutor: the attacker knows the person is in the table (risk 1/class size). "
         "Journalist: the risk against the population (needs a sampling fraction or weights).",
-        key=_seeded(tg, "model", getattr(risk_now, "model", "prosecutor")),
+        key=_seeded(tg, page, "model", getattr(risk_now, "model", "prosecutor")),
     )
     l1, l2, l3, l4 = st.columns(4)
     l_now = next((c for c in t.criteria if c.kind.endswith("l-diversity")), None)
     use_l = l1.toggle(
-        "l-diversity", key=_seeded(tg, "use_l", l_now is not None), disabled=not sensitive
+        "l-diversity", key=_seeded(tg, page, "use_l", l_now is not None), disabled=not sensitive
     )
     kind_now = _KIND_OF.get(getattr(l_now, "kind", ""), "distinct")
     l_kind = l2.selectbox(
         "kind", list(_L_KINDS), format_func=_L_KINDS.__getitem__,
-        key=_seeded(tg, "l_kind", kind_now), disabled=not use_l,
+        key=_seeded(tg, page, "l_kind", kind_now), disabled=not use_l,
     )  # fmt: skip
     l_value = l3.number_input(
-        "l", 1, 100, step=1, key=_seeded(tg, "l", int(getattr(l_now, "l", 2))), disabled=not use_l
-    )
+        "l", 1.0, 100.0, step=1.0, format="%g",
+        key=_seeded(tg, page, "l", float(getattr(l_now, "l", 2))), disabled=not use_l,
+    )  # fmt: skip
     c_value = l4.number_input(
-        "c", 0.1, 100.0, step=0.5, key=_seeded(tg, "c", float(getattr(l_now, "c", 2.0))),
+        "c", 0.1, 100.0, step=0.5, key=_seeded(tg, page, "c", float(getattr(l_now, "c", 2.0))),
         disabled=not (use_l and l_kind == "recursive"),
     )  # fmt: skip
     t1, t2, t3 = st.columns([1, 1, 2])
     t_now = t.find("t-closeness")
     use_t = t1.toggle(
-        "t-closeness", key=_seeded(tg, "use_t", t_now is not None), disabled=not sensitive
+        "t-closeness", key=_seeded(tg, page, "use_t", t_now is not None), disabled=not sensitive
     )
     t_value = t2.number_input(
-        "t", 0.0, 1.0, step=0.05, key=_seeded(tg, "t", float(getattr(t_now, "t", 0.2))),
+        "t", 0.0, 1.0, step=0.05, key=_seeded(tg, page, "t", float(getattr(t_now, "t", 0.2))),
         disabled=not use_t,
     )  # fmt: skip
     limit = t.max_suppression
@@ -161,7 +179,7 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
                 step=0.5,
                 help="Records of classes that still break a target are removed from the "
                 "release, up to this share (ARX's suppression).",
-                key=_seeded(tg, "suppression", round(100 * t.max_suppression, 1)),
+                key=_seeded(tg, page, "suppression", round(100 * t.max_suppression, 1)),
             )
             / 100.0
         )
@@ -169,7 +187,9 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
         k=k,
         threshold=threshold,
         risk_model=model,
-        l=int(l_value) if use_l and sensitive else None,
+        l=(float(l_value) if l_kind == "entropy" else round(float(l_value)))
+        if use_l and sensitive
+        else None,
         l_kind=l_kind,
         c=float(c_value),
         t=float(t_value) if use_t and sensitive else None,
@@ -180,5 +200,6 @@ def targets_editor(*, sensitive: tuple[str, ...], suppression: bool = True) -> T
     kept = tuple(c for c in t.criteria if c.kind in _NOT_DRAWN)
     new = Targets(criteria=drawn.criteria + kept, max_suppression=drawn.max_suppression)
     profile.set_targets(new)
+    tg["drawn"] = new
     st.caption(md("Judged everywhere: " + targets_summary(new) + "."))
     return new

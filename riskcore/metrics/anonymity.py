@@ -239,7 +239,7 @@ def reidentification_risk(
     *,
     population_sizes: np.ndarray | None = None,
     record_risk: np.ndarray | None = None,
-    threshold: float = 0.09,
+    threshold: float = 1 / 11,
     model: Literal["prosecutor", "journalist", "marketer"] = "prosecutor",
     records: np.ndarray | None = None,
 ) -> RiskResult:
@@ -278,7 +278,7 @@ def reidentification_risk(
     record_risk : numpy.ndarray, optional
         Estimated E[1/F_j | f_j] per class, used instead of 1/F_j (journalist
         and marketer only; needs ``population_sizes``).
-    threshold : float, default 0.09
+    threshold : float, default 1/11
         tau; see :data:`THRESHOLDS` for the cited values.
     model : {"prosecutor", "journalist", "marketer"}
     records : numpy.ndarray, optional

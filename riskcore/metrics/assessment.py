@@ -392,7 +392,7 @@ def assess(
     quasi_identifiers: Iterable[str],
     sensitive: Iterable[str] = (),
     c: float = 2.0,
-    threshold: float = 0.09,
+    threshold: float = 1 / 11,
     distance: str | Mapping[str, str] | None = None,
     order: Mapping[str, Iterable[Any]] | None = None,
     population: Population | None = None,
@@ -417,8 +417,8 @@ def assess(
         Sensitive attributes.
     c : float, default 2
         c of recursive (c,l)-diversity.
-    threshold : float, default 0.09
-        Record-risk threshold (0.09 = k of 11, the US public-release
+    threshold : float, default 1/11
+        Record-risk threshold (1/11 = k of 11, the US public-release
         precedent; see :data:`riskcore.metrics.THRESHOLDS`).
     distance : str or mapping, optional
         Ground distance for t-closeness, "ordered" or "equal", for all

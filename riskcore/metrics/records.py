@@ -238,7 +238,7 @@ def record_individual_risk(
     weights: str | None = None,
     sampling_fraction: float | None = None,
     method: Method = "exact",
-    threshold: float = 0.09,
+    threshold: float = 1 / 11,
     missing: MissingPolicy = "own",
 ) -> IndividualRisk:
     """Compute every record's individual risk and the expected number of re-identifications.
@@ -272,8 +272,8 @@ def record_individual_risk(
     sampling_fraction : float, optional
         pi in (0, 1], when every record has the same weight 1/pi.
     method : {"exact", "approx"}, default "exact"
-    threshold : float, default 0.09
-        Records with a risk above it are counted (0.09: k = 11, US public
+    threshold : float, default 1/11
+        Records with a risk above it are counted (1/11: k = 11, US public
         release; El Emam 2013).
     missing : {"own", "any"}, default "own"
         The missing-value policy.
