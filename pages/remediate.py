@@ -16,12 +16,14 @@ from riskcore.deidentify.hierarchy import (
 from riskcore.deidentify.lattice import Targets
 from riskcore.deidentify.masking import OPERATOR_NOTES, SecretKey
 from riskcore.deidentify.recipe import MASK_OPERATORS, Recipe, key_check, mask_step
-from riskcore.deidentify.safe_harbor import PRESIDIO_MISSING, presidio_available
 from riskcore.errors import RiskcoreError
+from riskcore.freetext import MAX_CHARS, PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     enumeration_reading,
+    free_text_reading,
+    free_text_table,
     level_label,
     node_reading,
     node_table,
@@ -30,6 +32,7 @@ from riskcore.report.readings import (
     recipe_table,
     remediation_intro,
     safe_harbor_table,
+    scan_all_label,
     search_reading,
 )
 from ui import cached, formats, remediation, state
@@ -65,6 +68,7 @@ NOTE_OF = {"drop": "drop_columns"}
 SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
 SHOW_KEY = "rc_rem_secret_show"  # set when the key is new: the identifiers tab shows it once
 PII = "rc_rem_pii_for"  # the dataset whose free text was scanned
+SH_LIMIT = "rc_rem_sh_limit"  # {dataset key: characters the Safe Harbor free-text scan reads}
 
 
 def identifier_steps() -> tuple[list[dict], dict | None]:
@@ -384,18 +388,21 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
 
 
 def safe_harbor_tab() -> None:
-    """The Safe Harbor tab: the 18 categories, the verdict, and the standard transforms."""
+    """The Safe Harbor tab: the 18 categories, each text column's free text, the verdict, and
+    the standard transforms."""
     st.write(
         "HIPAA's Safe Harbor method (45 CFR 164.514(b)(2)) removes 18 kinds of identifiers "
         "and generalizes the rest: ZIP codes to their first 3 digits (000 where that area has "
         "20,000 people or fewer), ages over 89 to one category, dates to the year. Below, "
-        "what this table holds for each kind, as tagged on the Data page and as the columns "
-        "look."
+        "what this table holds for each kind, as tagged on the Data page, as the columns "
+        "look, and as written inside their text."
     )
     roles_key = tuple(sorted(st.session_state[state.ROLES].items()))
-    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions)
+    limit = int(st.session_state.get(SH_LIMIT, {}).get(ctx.key, MAX_CHARS))
+    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
     (st.success if check.passed else st.warning)(md(check.verdict))
     st.dataframe(safe_harbor_table(check), hide_index=True)
+    free_text_status(check, limit)
     for note in check.notes:
         st.caption(md(note))
     st.subheader("The standard transforms")
@@ -406,10 +413,10 @@ def safe_harbor_tab() -> None:
                     "rc_rem_sh_run"):  # fmt: skip
         return
     done, after = cached.safe_harbor_applied(
-        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions
+        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit
     )
     if not done.steps:
-        st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
+        st.info("No transform applies: what remains needs a decision of yours (see above).")
         return
     st.dataframe(
         [
@@ -431,6 +438,21 @@ def safe_harbor_tab() -> None:
         "Safe Harbor also requires that you have no actual knowledge that what remains could "
         "identify someone: the other tabs and pages measure that risk."
     )
+
+
+def free_text_status(check, limit: int) -> None:
+    """Each text column's free text: scanned clean, what was found, or not (fully) scanned."""
+    st.markdown("**Identifiers written inside text**")
+    reading = free_text_reading(check.text)
+    if reading is None:
+        st.caption("The table has no text column.")
+        return
+    st.markdown(md(reading))
+    st.dataframe(free_text_table(check.text, examples=True), hide_index=True)
+    if check.unchecked and st.button(scan_all_label(check.text), key="rc_rem_sh_scan_all"):
+        total = sum(c.n_chars for c in check.unchecked)
+        st.session_state.setdefault(SH_LIMIT, {})[ctx.key] = max(total, limit)
+        st.rerun()
 
 
 def identifiers_tab() -> None:

@@ -14,7 +14,7 @@ from riskcore.deidentify.hierarchy import (
     hierarchy_from_table,
 )
 from riskcore.deidentify.lattice import Lattice, Targets, search
-from riskcore.deidentify.safe_harbor import presidio_available
+from riskcore.freetext import presidio_available
 from riskcore.demo import make_people
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 

@@ -10,7 +10,8 @@ from riskcore.deidentify.hierarchy import Hierarchy
 from riskcore.deidentify.lattice import NodeResult, SearchResult
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.safe_harbor import CATEGORIES, PiiScan, SafeHarborCheck
+from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
+from riskcore.freetext import PiiScan
 from riskcore.report.readings._format import plural
 from riskcore.roles import RoleSuggestions
 
