@@ -449,7 +449,7 @@ def free_text_status(check, limit: int) -> None:
         return
     st.markdown(md(reading))
     st.dataframe(free_text_table(check.text, examples=True), hide_index=True)
-    if check.unchecked and st.button(scan_all_label(check.text), key="rc_rem_sh_scan_all"):
+    if check.unchecked and st.button(md(scan_all_label(check.text)), key="rc_rem_sh_scan_all"):
         total = sum(c.n_chars for c in check.unchecked)
         st.session_state.setdefault(SH_LIMIT, {})[ctx.key] = max(total, limit)
         st.rerun()

@@ -33,6 +33,18 @@ def _found(scan: ColumnScan) -> str:
     )
 
 
+def _read(s: ColumnScan) -> str:
+    if s.status == "not_scanned":
+        return s.why
+    read = (
+        f"{s.n_cells_scanned:,} of {s.n_cells:,} cells, {s.n_values_scanned:,} of "
+        f"{s.n_values:,} distinct values"
+    )
+    return read + (
+        " (the limit of characters per column was reached)" if s.status == "partial" else ""
+    )
+
+
 def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd.DataFrame:
     """Return one row per text column: its status, what was found, and how much was read.
 
@@ -49,8 +61,8 @@ def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd
     pandas.DataFrame
         Columns ``column``, ``status``, ``found`` (each kind with its Safe
         Harbor letter, occurrences, cells and distinct values), ``read``
-        (cells and distinct values scanned, or why not), and ``example`` when
-        asked.
+        (cells and distinct values scanned, or why nothing was), and
+        ``example`` when asked.
     """
     rows = []
     for s in text:
@@ -58,10 +70,7 @@ def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd
             "column": s.column,
             "status": text_status(s),
             "found": _found(s) or "nothing",
-            "read": (
-                f"{s.n_cells_scanned:,} of {s.n_cells:,} cells, {s.n_values_scanned:,} of "
-                f"{s.n_values:,} distinct values" + (f" ({s.why})" if s.why else "")
-            ),
+            "read": _read(s),
         }
         if examples:
             row["example"] = ", ".join(f.example for f in s.findings if f.example)
