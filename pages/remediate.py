@@ -17,13 +17,11 @@ from riskcore.deidentify.lattice import Targets
 from riskcore.deidentify.masking import OPERATOR_NOTES, SecretKey
 from riskcore.deidentify.recipe import MASK_OPERATORS, Recipe, key_check, mask_step
 from riskcore.errors import RiskcoreError
-from riskcore.freetext import MAX_CHARS, PRESIDIO_MISSING, presidio_available
+from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     enumeration_reading,
-    free_text_reading,
-    free_text_table,
     level_label,
     node_reading,
     node_table,
@@ -32,11 +30,11 @@ from riskcore.report.readings import (
     recipe_table,
     remediation_intro,
     safe_harbor_table,
-    scan_all_label,
     search_reading,
 )
 from ui import cached, formats, remediation, state
 from ui.context import context, end_page, run_gate
+from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_part, file_stem, md
 
 STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
@@ -68,7 +66,6 @@ NOTE_OF = {"drop": "drop_columns"}
 SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
 SHOW_KEY = "rc_rem_secret_show"  # set when the key is new: the identifiers tab shows it once
 PII = "rc_rem_pii_for"  # the dataset whose free text was scanned
-SH_LIMIT = "rc_rem_sh_limit"  # {dataset key: characters the Safe Harbor free-text scan reads}
 
 
 def identifier_steps() -> tuple[list[dict], dict | None]:
@@ -398,11 +395,11 @@ def safe_harbor_tab() -> None:
         "look, and as written inside their text."
     )
     roles_key = tuple(sorted(st.session_state[state.ROLES].items()))
-    limit = int(st.session_state.get(SH_LIMIT, {}).get(ctx.key, MAX_CHARS))
+    limit = scan_limit(ctx.key)
     check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
     (st.success if check.passed else st.warning)(md(check.verdict))
     st.dataframe(safe_harbor_table(check), hide_index=True)
-    free_text_status(check, limit)
+    free_text_status(check, ctx.key)
     for note in check.notes:
         st.caption(md(note))
     st.subheader("The standard transforms")
@@ -438,21 +435,6 @@ def safe_harbor_tab() -> None:
         "Safe Harbor also requires that you have no actual knowledge that what remains could "
         "identify someone: the other tabs and pages measure that risk."
     )
-
-
-def free_text_status(check, limit: int) -> None:
-    """Each text column's free text: scanned clean, what was found, or not (fully) scanned."""
-    st.markdown("**Identifiers written inside text**")
-    reading = free_text_reading(check.text)
-    if reading is None:
-        st.caption("The table has no text column.")
-        return
-    st.markdown(md(reading))
-    st.dataframe(free_text_table(check.text, examples=True), hide_index=True)
-    if check.unchecked and st.button(md(scan_all_label(check.text)), key="rc_rem_sh_scan_all"):
-        total = sum(c.n_chars for c in check.unchecked)
-        st.session_state.setdefault(SH_LIMIT, {})[ctx.key] = max(total, limit)
-        st.rerun()
 
 
 def identifiers_tab() -> None:

@@ -6,7 +6,8 @@ Harbor category letter, 45 CFR 164.514(b)(2)(i)(A)-(R), as data. The
 patterns are tried in the order of :data:`ENTITIES`; what one finds is
 blanked before the next runs, so an e-mail address is not also a URL, an
 SSN is not also a phone number, and a phone number is not also a long
-digit run. They are written to be precise rather than exhaustive:
+digit run. Dates and SSNs, whole columns of which are common, go first: a
+value they leave empty is not read again. They are written to be precise rather than exhaustive:
 
 - phone numbers (D): North American forms (``(212) 555-0182``,
   ``212-555-0182``, ``212.555.0182``, ``+1 212 555 0182``, ten digits),
@@ -96,6 +97,28 @@ _DIALLED = r"\+?\(?\d(?:[ .()-]{0,2}\d){6,}"
 #: The patterns, in the order they are tried (what one finds is blanked before the next).
 ENTITIES: tuple[Entity, ...] = (
     Entity(
+        "date",
+        "C",
+        "dates",
+        rf"(?<![\w/.-]){_YEAR}([-/.]){_MONTH_NUM}\1{_DAY_NUM}(?![\w]|[/.-]\d)"
+        rf"|(?<![\w/.-]){_DAY_NUM}([-.]){_MONTH_NUM}\2{_YEAR}(?![\w]|[/.-]\d)"
+        rf"|(?<![\w/.-]){_MONTH_NUM}([-.]){_DAY_NUM}\3{_YEAR}(?![\w]|[/.-]\d)"
+        rf"|(?<![\w/.-])\d{{1,2}}/\d{{1,2}}/(?:{_YEAR}|\d\d)(?![\w]|[/.-]\d)"
+        rf"|\b{_DAY}\s+{_MONTH}(?:,?\s+{_YEAR})?\b"
+        rf"|\b{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?\b"
+        rf"|\b{_MONTH}\s+{_YEAR}\b",
+        "[DATE]",
+    ),
+    Entity(
+        "ssn",
+        "G",
+        "Social Security numbers",
+        r"(?<![\w-])\d{3}([- ])\d{2}\1\d{4}(?![\w]|-\d)"
+        r"|(?i:\b(?:SSN|social security(?: number| no\.?)?)\s*(?:#|:)?\s*)\d{9}\b",
+        "[SSN]",
+        4,
+    ),
+    Entity(
         "email",
         "F",
         "e-mail addresses",
@@ -118,28 +141,6 @@ ENTITIES: tuple[Entity, ...] = (
         rf"|(?<![\w:])(?:(?:{_H}:){{7}}{_H}|(?:{_H}:){{1,7}}:(?:{_H}(?::{_H}){{0,5}})?"
         rf"|::{_H}(?::{_H}){{0,6}})(?![\w:])",
         "[IP]",
-    ),
-    Entity(
-        "date",
-        "C",
-        "dates",
-        rf"(?<![\w/.-]){_YEAR}([-/.]){_MONTH_NUM}\1{_DAY_NUM}(?![\w]|[/.-]\d)"
-        rf"|(?<![\w/.-]){_DAY_NUM}([-.]){_MONTH_NUM}\2{_YEAR}(?![\w]|[/.-]\d)"
-        rf"|(?<![\w/.-]){_MONTH_NUM}([-.]){_DAY_NUM}\3{_YEAR}(?![\w]|[/.-]\d)"
-        rf"|(?<![\w/.-])\d{{1,2}}/\d{{1,2}}/(?:{_YEAR}|\d\d)(?![\w]|[/.-]\d)"
-        rf"|\b{_DAY}\s+{_MONTH}(?:,?\s+{_YEAR})?\b"
-        rf"|\b{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?\b"
-        rf"|\b{_MONTH}\s+{_YEAR}\b",
-        "[DATE]",
-    ),
-    Entity(
-        "ssn",
-        "G",
-        "Social Security numbers",
-        r"(?<![\w-])\d{3}([- ])\d{2}\1\d{4}(?![\w]|-\d)"
-        r"|(?i:\b(?:SSN|social security(?: number| no\.?)?)\s*(?:#|:)?\s*)\d{9}\b",
-        "[SSN]",
-        4,
     ),
     Entity(
         "fax",

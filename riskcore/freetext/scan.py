@@ -101,7 +101,8 @@ class ColumnScan(Result):
     n_values : int
         Distinct non-missing values.
     n_values_scanned : int
-        Distinct values scanned (the first ones, in row order).
+        Distinct values scanned (the first ones, in row order; a
+        categorical's in category order).
     n_cells_scanned : int
         Cells holding a scanned value.
     n_chars_scanned : int
@@ -203,37 +204,55 @@ def text_columns(data: pd.DataFrame) -> list[str]:
 def _distinct(col: pd.Series) -> tuple[npt.NDArray[np.intp], pd.Series]:
     """Return row codes (-1 missing) and the distinct values as Python text (object dtype).
 
-    Object dtype keeps pandas' ``.str`` methods on Python's :mod:`re` (look-arounds and
-    back-references; Arrow's RE2 has neither).
+    Distinct values come in row order of first appearance; a categorical's in the order of
+    its categories (those present), read from its codes without hashing. Object dtype keeps
+    pandas' ``.str`` methods on Python's :mod:`re` (look-arounds and back-references;
+    Arrow's RE2 has neither).
     """
-    codes, uniques = pd.factorize(col, use_na_sentinel=True, sort=False)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        raw = col.cat.codes.to_numpy().astype(np.intp)
+        n_cats = len(col.cat.categories)
+        present = np.bincount(raw[raw >= 0], minlength=n_cats) > 0
+        remap = np.append(np.where(present, np.cumsum(present) - 1, -1), -1)
+        codes = remap[raw]  # -1 (missing) reads the appended -1
+        uniques: object = col.cat.categories[present]
+    else:
+        codes, uniques = pd.factorize(col, use_na_sentinel=True, sort=False)
     texts = pd.Series(uniques).astype(str).astype(object).reset_index(drop=True)
     return np.asarray(codes, dtype=np.intp), texts
 
 
 def find_in_values(
-    values: pd.Series,
-) -> tuple[dict[str, npt.NDArray[np.int64]], dict[str, str], pd.Series]:
+    values: pd.Series, groups: npt.NDArray[np.intp] | None = None, *, redact: bool = True
+) -> tuple[dict[str, npt.NDArray[np.int64]], dict[str, dict[int, str]], pd.Series]:
     """Run the built-in patterns over distinct text values.
 
     Parameters
     ----------
     values : pandas.Series
-        Text values (object dtype), one per distinct value.
+        Text values (object dtype), one per distinct value (of one column, or of
+        several columns one after the other: one pass per pattern for all of them).
+    groups : numpy.ndarray, optional
+        The group (column) of each value, for the examples; default one group, 0.
+    redact : bool, default True
+        Also write the values with their identifiers replaced by placeholders
+        (a scan that only counts skips it).
 
     Returns
     -------
     counts : dict
         ``{kind: occurrences per value}`` for every kind found at least once.
     examples : dict
-        ``{kind: a masked occurrence}``.
-    blanked : pandas.Series
+        ``{kind: {group: a masked occurrence}}``.
+    redacted : pandas.Series
         The values with every occurrence replaced by its entity's placeholder
-        (what :func:`redact_found` writes).
+        (what :func:`redact_found` writes); the values as given when
+        ``redact`` is False.
     """
     values = values.reset_index(drop=True).astype(object)
+    group = np.zeros(len(values), dtype=np.intp) if groups is None else np.asarray(groups)
     counts: dict[str, npt.NDArray[np.int64]] = {}
-    examples: dict[str, str] = {}
+    examples: dict[str, dict[int, str]] = {}
     redacted = values.copy()
     candidate = np.flatnonzero(values.str.contains(PREFILTER, regex=True).to_numpy(dtype=bool))
     if not len(candidate):
@@ -251,16 +270,21 @@ def find_in_values(
         full = np.zeros(len(values), dtype=np.int64)
         full[active] = n
         counts[e.kind] = full
-        first = int(np.flatnonzero(hit)[0])
-        match = re.search(e.regex, str(work.iloc[first]))
-        examples[e.kind] = mask_example(match.group(0), e.keep_last) if match else ""
-        rows = active[hit]
-        redacted.iloc[rows] = (
-            redacted.iloc[rows].str.replace(e.regex, e.placeholder, regex=True).to_numpy()
-        )
+        at = np.flatnonzero(hit)
+        found_in, first = np.unique(group[active[at]], return_index=True)
+        for g, i in zip(found_in.tolist(), first.tolist(), strict=True):  # one per column
+            match = re.search(e.regex, str(work.iloc[at[i]]))
+            if match:
+                examples.setdefault(e.kind, {})[g] = mask_example(match.group(0), e.keep_last)
+        if redact:
+            rows = active[hit]
+            redacted.iloc[rows] = (
+                redacted.iloc[rows].str.replace(e.regex, e.placeholder, regex=True).to_numpy()
+            )
         work.loc[hit] = work.loc[hit].str.replace(e.regex, " ", regex=True)
         # values left with nothing any later pattern needs are not scanned again
-        keep = work.str.contains(PREFILTER, regex=True).to_numpy(dtype=bool)
+        keep = np.ones(len(work), dtype=bool)
+        keep[hit] = work.loc[hit].str.contains(PREFILTER, regex=True).to_numpy(dtype=bool)
         if not keep.all():
             active, work = active[keep], work[keep].reset_index(drop=True)
     return counts, examples, redacted
@@ -274,66 +298,72 @@ def _check_limit(max_chars: object) -> int:
     return int(max_chars)
 
 
-def _scan_column(name: str, col: pd.Series, max_chars: int) -> ColumnScan:
+@dataclass(frozen=True)
+class _Column:
+    """A text column's distinct values, cells per value, and how many of them fit the limit."""
+
+    name: str
+    texts: pd.Series
+    cells: npt.NDArray[np.int64]
+    n_scan: int
+    chars: int
+    total_chars: int
+
+
+def _prepare(name: str, col: pd.Series, max_chars: int) -> _Column:
     codes, texts = _distinct(col)
     cells = np.bincount(codes[codes >= 0], minlength=len(texts)).astype(np.int64)
-    n_cells, n_values = int(cells.sum()), len(texts)
-    if not n_values:
-        return ColumnScan(name, "clean")
     cum = np.cumsum(texts.str.len().to_numpy(dtype=np.int64))
     n_scan = int(np.searchsorted(cum, max_chars, side="right"))
     chars = int(cum[n_scan - 1]) if n_scan else 0
-    scanned_cells = int(cells[:n_scan].sum())
-    if n_scan == 0:
-        return ColumnScan(
-            name,
-            "not_scanned",
-            n_cells,
-            n_values,
-            why=f"its first value alone is longer than the limit of {max_chars:,} characters",
-            n_chars=int(cum[-1]),
-        )
-    counts, examples, _ = find_in_values(texts.iloc[:n_scan])
+    return _Column(name, texts, cells, n_scan, chars, int(cum[-1]) if len(cum) else 0)
+
+
+def _column_scan(
+    c: _Column,
+    counts: dict[str, npt.NDArray[np.int64]],
+    examples: dict[str, str],
+    max_chars: int,
+) -> ColumnScan:
+    """Return one column's scan from the counts of its scanned values."""
+    n_cells, n_values = int(c.cells.sum()), len(c.texts)
+    if not n_values:
+        return ColumnScan(c.name, "clean")
+    if c.n_scan == 0:
+        why = f"its first value alone is longer than the limit of {max_chars:,} characters"
+        return ColumnScan(c.name, "not_scanned", n_cells, n_values, why=why, n_chars=c.total_chars)
+    cells = c.cells[: c.n_scan]
+    scanned_cells = int(cells.sum())
     findings = []
     for e in ENTITIES:
-        if e.kind not in counts:
+        n = counts.get(e.kind)
+        if n is None or not n.any():
             continue
-        n = counts[e.kind]
         hit = n > 0
         findings.append(
             TextFinding(
-                name,
+                c.name,
                 e.kind,
                 e.letter,
                 e.label,
-                int((n * cells[:n_scan]).sum()),
-                int(cells[:n_scan][hit].sum()),
+                int((n * cells).sum()),
+                int(cells[hit].sum()),
                 int(hit.sum()),
                 example=examples.get(e.kind, ""),
             )
         )
     findings.sort(key=lambda f: (f.letter or "~", f.kind))
-    if n_scan < n_values:
-        why = (
-            f"{n_scan:,} of {n_values:,} distinct values ({chars:,} characters, {scanned_cells:,} "
-            f"of {n_cells:,} cells) were scanned: the limit is {max_chars:,} characters per column"
-        )
-        return ColumnScan(
-            name,
-            "partial",
-            n_cells,
-            n_values,
-            n_scan,
-            scanned_cells,
-            chars,
-            tuple(findings),
-            why,
-            int(cum[-1]),
-        )
     status: Status = "found" if any(f.letter for f in findings) else "clean"
-    return ColumnScan(
-        name, status, n_cells, n_values, n_scan, scanned_cells, chars, tuple(findings), "", chars
-    )
+    why = ""
+    if c.n_scan < n_values:
+        status = "partial"
+        why = (
+            f"{c.n_scan:,} of {n_values:,} distinct values ({c.chars:,} characters, "
+            f"{scanned_cells:,} of {n_cells:,} cells) were scanned: the limit is {max_chars:,} "
+            "characters per column"
+        )
+    return ColumnScan(c.name, status, n_cells, n_values, c.n_scan, scanned_cells, c.chars,
+                      tuple(findings), why, c.total_chars)  # fmt: skip
 
 
 def scan_text(
@@ -351,7 +381,7 @@ def scan_text(
     installed. With ``presidio=True``, Presidio's findings on the first
     ``presidio_sample`` distinct values are added for what the patterns do
     not look for (names, places, licence numbers ...;
-    :func:`riskcore.freetext.presidio.presidio_findings`).
+    :func:`riskcore.freetext.presidio.add_presidio`).
 
     Parameters
     ----------
@@ -361,7 +391,9 @@ def scan_text(
     max_chars : int, default :data:`MAX_CHARS`
         Characters of distinct values scanned per column, checked before
         scanning. A longer column is scanned up to it (its first distinct
-        values, in row order) and marked ``"partial"``: unchecked.
+        values, in row order; a categorical's in category order) and marked
+        ``"partial"``: unchecked. All columns' scanned values go through
+        each pattern together, in one pass.
     presidio : bool, default False
         Add Presidio's findings (it must be installed).
     presidio_sample : int, default 200
@@ -383,11 +415,26 @@ def scan_text(
     limit = _check_limit(max_chars)
     names = text_columns(data) if columns is None else [str(c) for c in columns]
     present = {str(c): i for i, c in enumerate(data.columns)}
-    scans: list[ColumnScan] = []
-    for name in names:  # a loop over columns
+    for name in names:
         if name not in present:
             raise RiskcoreError(f"column {name!r} is not in the table")
-        scans.append(_scan_column(name, data.iloc[:, present[name]], limit))
+    cols = [_prepare(name, data.iloc[:, present[name]], limit) for name in names]
+    # every column's scanned values in one Series: one pass per pattern for the whole table
+    sizes = np.array([c.n_scan for c in cols], dtype=np.intp)
+    values = pd.concat([c.texts.iloc[: c.n_scan] for c in cols] or [pd.Series([], dtype=object)])
+    counts, examples, _ = find_in_values(
+        values, np.repeat(np.arange(len(cols)), sizes), redact=False
+    )
+    ends = np.cumsum(sizes)
+    scans = [
+        _column_scan(
+            c,
+            {k: n[ends[i] - c.n_scan : ends[i]] for k, n in counts.items()},
+            {k: ex[i] for k, ex in examples.items() if i in ex},
+            limit,
+        )
+        for i, c in enumerate(cols)
+    ]
     if presidio:
         from riskcore.freetext.presidio import add_presidio
 

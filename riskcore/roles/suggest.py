@@ -221,8 +221,10 @@ def _suggest_one(name: str, col: pd.Series, n_rows: int, scan: ColumnScan | None
     if found is not None:
         return found
     # 4. a unique key: every value distinct on a sizeable table
-    if n_rows >= 50 and len(nonnull) == n_rows and nonnull.nunique() == n_rows:
-        if not (is_numeric and pd.api.types.is_float_dtype(col.dtype)):
+    if n_rows >= 50 and len(nonnull) == n_rows:
+        # a text column's distinct values were counted by the scan: no second count
+        distinct = scan.n_values if scan is not None else nonnull.nunique()
+        if distinct == n_rows and not (is_numeric and pd.api.types.is_float_dtype(col.dtype)):
             why = (
                 "every value is different: it works as a record number / unique key ("
                 + safe_harbor_reason("R")

@@ -23,12 +23,15 @@ def test_table_states_each_column_with_counts_and_the_masked_example_only_when_a
     assert t["status"].tolist() == ["scanned: nothing found", "scanned: identifiers found",
                                     "scanned partly: unchecked"]  # fmt: skip
     assert t["found"].tolist()[1] == "phone numbers (D): 3 in 2 cells, 2 distinct values"
+    assert t["read"].tolist()[:2] == ["all 10 cells (2 distinct values)",
+                                      "all 10 cells (4 distinct values)"]  # fmt: skip
     assert t["read"].tolist()[2] == (
-        "4 of 10 cells, 3 of 9 distinct values (the limit of characters per column was reached)"
+        "4 of 10 cells (3 of 9 distinct values): the limit of characters per column was reached"
     )
     none = ColumnScan("memo", "not_scanned", 10, 9, why="its first value alone is too long")
     assert free_text_table([none])["read"].tolist() == ["its first value alone is too long"]
     shown = free_text_table(_scans(), examples=True)
+    assert list(shown.columns) == ["column", "status", "found", "example", "read"]
     assert shown["example"].tolist() == ["", "(***) ***-1292", ""]
 
 

@@ -36,13 +36,12 @@ def _found(scan: ColumnScan) -> str:
 def _read(s: ColumnScan) -> str:
     if s.status == "not_scanned":
         return s.why
-    read = (
-        f"{s.n_cells_scanned:,} of {s.n_cells:,} cells, {s.n_values_scanned:,} of "
-        f"{s.n_values:,} distinct values"
-    )
-    return read + (
-        " (the limit of characters per column was reached)" if s.status == "partial" else ""
-    )
+    if s.status == "partial":
+        return (
+            f"{s.n_cells_scanned:,} of {s.n_cells:,} cells ({s.n_values_scanned:,} of "
+            f"{s.n_values:,} distinct values): the limit of characters per column was reached"
+        )
+    return f"all {s.n_cells:,} cells ({s.n_values:,} distinct values)"
 
 
 def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd.DataFrame:
@@ -60,9 +59,9 @@ def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd
     -------
     pandas.DataFrame
         Columns ``column``, ``status``, ``found`` (each kind with its Safe
-        Harbor letter, occurrences, cells and distinct values), ``read``
-        (cells and distinct values scanned, or why nothing was), and
-        ``example`` when asked.
+        Harbor letter, occurrences, cells and distinct values), ``example``
+        when asked, and ``read`` (cells and distinct values scanned, or why
+        nothing was).
     """
     rows = []
     for s in text:
@@ -75,7 +74,7 @@ def free_text_table(text: Sequence[ColumnScan], *, examples: bool = False) -> pd
         if examples:
             row["example"] = ", ".join(f.example for f in s.findings if f.example)
         rows.append(row)
-    cols = ["column", "status", "found", "read"] + (["example"] if examples else [])
+    cols = ["column", "status", "found"] + (["example"] if examples else []) + ["read"]
     return pd.DataFrame(rows, columns=cols)
 
 
