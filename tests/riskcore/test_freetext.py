@@ -183,6 +183,15 @@ def test_text_columns_are_object_string_or_categorical_text():
     assert text_columns(df) == ["obj", "str", "cat"]
     cat = pd.DataFrame({"note": pd.Categorical(["call 212-555-0182", "ok", "ok"])})
     assert scan_text(cat).get("note").findings[0].n_cells == 1
+    # unused categories and missing cells: counted from the codes of the values present
+    unused = pd.Categorical(
+        ["ok", "call 212-555-0182", None, "ok", "ok"],
+        categories=["mail jo@x.org", "call 212-555-0182", "ok"],
+    )
+    note = scan_text(pd.DataFrame({"note": unused})).get("note")
+    assert (note.n_cells, note.n_values, note.letters) == (4, 2, ("D",))
+    (phone,) = note.findings
+    assert (phone.n_found, phone.n_cells, phone.n_values) == (1, 1, 1)
 
 
 def test_a_column_beyond_the_limit_is_scanned_partly_and_unchecked():
