@@ -37,7 +37,7 @@ def test_table_states_each_column_with_counts_and_the_masked_example_only_when_a
 
 def test_reading_names_the_columns_found_and_the_unchecked_ones():
     text = free_text_reading(_scans())
-    assert "The text of 3 columns was read by the built-in patterns" in text
+    assert "The text of the 3 text columns was read by the built-in patterns" in text
     assert "Identifiers are written inside 1 column: note." in text
     assert "1 column was not fully scanned (memo): unchecked, so Safe Harbor cannot pass" in text
     assert free_text_reading(()) is None

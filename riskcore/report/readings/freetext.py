@@ -95,7 +95,8 @@ def free_text_reading(text: Sequence[ColumnScan]) -> str | None:
     found = [s.column for s in text if s.letters]
     unchecked = [s.column for s in text if not s.checked]
     lead = (
-        f"The text of {n} {plural(n, 'column', 'columns')} was read by the built-in patterns "
+        f"The text of the {n} text {plural(n, 'column', 'columns')} was read by the built-in "
+        "patterns "
         "(phone and fax numbers, e-mail addresses, SSNs, URLs, IP addresses, dates, record, "
         "card and long numbers, ZIP codes), whatever their role."
     )
