@@ -7,6 +7,7 @@ import streamlit as st
 from riskcore.errors import RolesError
 from riskcore.report.readings import (
     column_summary,
+    free_text_reading,
     redundancy_reading,
     roles_reading,
     table_heading,
@@ -118,6 +119,9 @@ with st.expander("Why each role was suggested (the reasons in full)"):
             for c, x in ctx.suggestions.items()
         )
     )
+free_text = free_text_reading(ctx.suggestions.text.columns) if ctx.suggestions.text else None
+if free_text is not None:
+    st.caption(md(free_text))
 redundant = redundancy_reading(ctx.suggestions)
 if redundant is not None:
     lead, lines = redundant

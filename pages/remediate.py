@@ -21,8 +21,8 @@ from riskcore.deidentify.masking import (
     parse_choice,
 )
 from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check, mask_step
-from riskcore.deidentify.safe_harbor import PRESIDIO_MISSING, presidio_available
 from riskcore.errors import RiskcoreError
+from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
@@ -41,6 +41,7 @@ from riskcore.report.readings.criteria import verdict_reading
 from ui import cached, formats, remediation, state
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
+from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_part, file_stem, md
 from ui.targets import targets_editor
 
@@ -360,18 +361,21 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
 
 
 def safe_harbor_tab() -> None:
-    """The Safe Harbor tab: the 18 categories, the verdict, and the standard transforms."""
+    """The Safe Harbor tab: the 18 categories, each text column's free text, the verdict, and
+    the standard transforms."""
     st.write(
         "HIPAA's Safe Harbor method (45 CFR 164.514(b)(2)) removes 18 kinds of identifiers "
         "and generalizes the rest: ZIP codes to their first 3 digits (000 where that area has "
         "20,000 people or fewer), ages over 89 to one category, dates to the year. Below, "
-        "what this table holds for each kind, as tagged on the Data page and as the columns "
-        "look."
+        "what this table holds for each kind, as tagged on the Data page, as the columns "
+        "look, and as written inside their text."
     )
     roles_key = tuple(sorted(st.session_state[state.ROLES].items()))
-    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions)
+    limit = scan_limit(ctx.key)
+    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
     (st.success if check.passed else st.warning)(md(check.verdict))
     st.dataframe(safe_harbor_table(check), hide_index=True)
+    free_text_status(check, ctx.key)
     for note in check.notes:
         st.caption(md(note))
     st.subheader("The standard transforms")
@@ -382,10 +386,10 @@ def safe_harbor_tab() -> None:
                     "rc_rem_sh_run"):  # fmt: skip
         return
     done, after = cached.safe_harbor_applied(
-        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions
+        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit
     )
     if not done.steps:
-        st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
+        st.info("No transform applies: what remains needs a decision of yours (see above).")
         return
     st.dataframe(
         [

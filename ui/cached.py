@@ -52,18 +52,17 @@ from riskcore.deidentify.masking import (
 )
 from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
-    PiiScan,
     SafeHarborCheck,
     SafeHarborTransform,
     apply_safe_harbor,
     safe_harbor_check,
-    scan_free_text,
 )
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
 from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
+from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.missing import MissingPolicy, count_missing
@@ -529,20 +528,33 @@ def applied(
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
 def safe_harbor(
-    key: str, _table: LoadedTable, _roles: ColumnRoles, roles_key: tuple, _sugg: RoleSuggestions
+    key: str,
+    _table: LoadedTable,
+    _roles: ColumnRoles,
+    roles_key: tuple,
+    _sugg: RoleSuggestions,
+    max_chars: int = MAX_CHARS,
 ) -> SafeHarborCheck:
-    """Return the Safe Harbor checklist of the table (milliseconds)."""
-    return safe_harbor_check(_table.data, _roles, suggestions=_sugg)
+    """Return the Safe Harbor checklist of the table (the suggestions' free-text scan reused;
+    scanned again when ``max_chars`` is not the default limit)."""
+    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
+    return safe_harbor_check(_table.data, _roles, suggestions=_sugg, text=text)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Applying Safe Harbor ...")
 def safe_harbor_applied(
-    key: str, _table: LoadedTable, _roles: ColumnRoles, roles_key: tuple, _sugg: RoleSuggestions
+    key: str,
+    _table: LoadedTable,
+    _roles: ColumnRoles,
+    roles_key: tuple,
+    _sugg: RoleSuggestions,
+    max_chars: int = MAX_CHARS,
 ) -> tuple[SafeHarborTransform, SafeHarborCheck]:
     """Return the table's Safe Harbor transform and the transform's own check (0.7 s per
-    million rows)."""
-    done = apply_safe_harbor(_table.data, _roles, suggestions=_sugg)
-    return done, safe_harbor_check(done.data)
+    million rows, and the free-text scan of what remains)."""
+    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
+    done = apply_safe_harbor(_table.data, _roles, suggestions=_sugg, text=text)
+    return done, safe_harbor_check(done.data, max_chars=max_chars)
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")

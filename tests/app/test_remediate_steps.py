@@ -15,8 +15,8 @@ from riskcore.deidentify.hierarchy import (
     hierarchy_from_table,
 )
 from riskcore.deidentify.lattice import Lattice, search
-from riskcore.deidentify.safe_harbor import presidio_available
 from riskcore.demo import make_people
+from riskcore.freetext import presidio_available
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs

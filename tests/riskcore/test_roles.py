@@ -336,3 +336,45 @@ def test_weight_is_suggested_only_for_weight_names_with_weight_values():
     assert s["weight"].role == "other" and "not all numbers of at least 1" in s["weight"].reason
     s = suggest_roles(pd.DataFrame({"weight": ["heavy", "light"] * 100}))
     assert s["weight"].role == "other"
+
+
+def test_free_text_holding_phone_numbers_is_a_direct_identifier():
+    from tests.hospital import hospital_table
+
+    df = hospital_table()
+    s = suggest_roles(df)["note"]
+    n = int(df["note"].str.startswith("Call back on (").sum())  # the generator's own sentence
+    assert (s.role, s.kind, s.letters) == ("identifier", "free_text", ("D",))
+    assert s.reason == (
+        "free text holding HIPAA Safe Harbor identifiers (45 CFR 164.514(b)(2)(i)(D)): "
+        f"phone numbers, {n:,} in {n:,} of 5,000 cells"
+    )
+    # a name the rule calls "other" does not hide identifiers written in the values
+    jobs = pd.DataFrame({"occupation": ["nurse", "clerk, fax 212 555 0100", "nurse"] * 20})
+    job = suggest_roles(jobs)["occupation"]
+    assert (job.role, job.letters) == ("identifier", ("E",))
+    # a sensitive column keeps its role (Safe Harbor still lists what its text holds)
+    dx = pd.DataFrame({"diagnosis": ["flu", "flu, seen 2024-03-14"] * 20})
+    assert suggest_roles(dx)["diagnosis"].role == "sensitive"
+    assert suggest_roles(dx).text.get("diagnosis").letters == ("C",)
+
+
+def test_identifier_rules_carry_their_safe_harbor_letter_as_data():
+    from riskcore.roles.rules import LATE_VALUE_RULES, NAME_RULES, VALUE_RULES
+
+    rules = NAME_RULES + VALUE_RULES + LATE_VALUE_RULES
+    for rule in rules:
+        assert (rule.letter is not None) == (rule.role == "identifier"), rule.kind
+        if rule.letter is not None:  # the sentence is derived from the letter
+            assert f"164.514(b)(2)(i)({rule.letter})" in rule.reason, rule.kind
+    by_kind = {r.kind: r.letter for r in rules if r.letter}
+    assert by_kind == {"ssn": "G", "email": "F", "phone": "D", "account": "J", "ip": "O",
+                       "url": "N", "name": "A", "record_id": "H", "dob": "C", "zip": "B",
+                       "geo_fine": "B", "date": "C"}  # fmt: skip
+    # suggestions carry the letters; years and 3-digit areas are not identifiers and have none
+    s = suggest_roles(make_people(500, seed=1))
+    assert {c: x.letters for c, x in s.items() if x.letters} == {
+        "name": ("A",), "ssn": ("G",), "date_of_birth": ("C",), "zip": ("B",),
+    }  # fmt: skip
+    years = suggest_roles(pd.DataFrame({"dob": [1950 + i % 40 for i in range(60)]}))["dob"]
+    assert years.role == "quasi_identifier" and years.letters == ()

@@ -200,8 +200,8 @@ def test_a_column_of_areas_is_read_as_areas():
 def test_free_text_scan_without_presidio_says_how_to_install_it(monkeypatch):
     import sys
 
-    from riskcore.deidentify import safe_harbor as sh
     from riskcore.errors import RiskcoreError
+    from riskcore.freetext import presidio as sh
 
     sh._analyzer.cache_clear()
     monkeypatch.setitem(sys.modules, "presidio_analyzer", None)  # import fails as if absent
@@ -213,7 +213,7 @@ def test_free_text_scan_without_presidio_says_how_to_install_it(monkeypatch):
 def test_free_text_scan_counts_values_per_entity(monkeypatch):
     from types import SimpleNamespace
 
-    from riskcore.deidentify import safe_harbor as sh
+    from riskcore.freetext import presidio as sh
 
     def analyze(text, language):
         hits = []
@@ -230,8 +230,10 @@ def test_free_text_scan_counts_values_per_entity(monkeypatch):
         remarks=["mail a@x.org", "call 555-0182 or 555-0199", "a@y.org, 555-0100", "weak"]
     )
     scan = sh.scan_free_text(df)
-    # the role rule's identifiers (name, notes, email, zip ...) and numbers are not scanned
-    assert scan.columns == ("zip3", "badge", "sex", "diagnosis", "remarks")
+    # every text column, whatever its role; numbers are not text
+    assert scan.columns == ("name", "notes", "email", "zip", "zip3", "admission", "badge", "sex",
+                            "diagnosis", "remarks")  # fmt: skip
+    scan = sh.scan_free_text(df, ["remarks"])
     found = [
         (f.column, f.entity, f.n_values, f.n_sampled, f.max_score, f.letter) for f in scan.findings
     ]
@@ -246,8 +248,8 @@ def test_free_text_scan_counts_values_per_entity(monkeypatch):
 def test_free_text_scan_with_presidio_when_it_is_installed_or_the_message_when_not():
     """Runs Presidio itself when importable (so a wrapper broken by Presidio fails here);
     otherwise the scan must say how to install it. Never skipped."""
-    from riskcore.deidentify import safe_harbor as sh
     from riskcore.errors import RiskcoreError
+    from riskcore.freetext import presidio as sh
     from riskcore.report.readings import pii_reading, pii_table
     from riskcore.roles import suggest_roles
 
@@ -277,7 +279,7 @@ def test_free_text_scan_with_presidio_when_it_is_installed_or_the_message_when_n
 
 
 def test_pii_table_puts_the_role_rule_beside_each_finding():
-    from riskcore.deidentify.safe_harbor import PiiFinding, PiiScan
+    from riskcore.freetext import PiiFinding, PiiScan
     from riskcore.report.readings import pii_reading, pii_table
     from riskcore.roles import suggest_roles
 

@@ -19,6 +19,7 @@ concern:
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
 ``remediation``           a generalization before / after, the least-loss search
+``freetext``              identifiers written inside text: each text column's status
 ``saved``                 saved assessments, a reopened file's check, a comparison, the audit
                           log (imported from its module)
 ========================  ====================================================
@@ -114,6 +115,12 @@ from riskcore.report.readings.dp import (
     preferred_first,
     queries_allowed,
     solver_table,
+)
+from riskcore.report.readings.freetext import (
+    free_text_reading,
+    free_text_table,
+    scan_all_label,
+    text_status,
 )
 from riskcore.report.readings.ldp import (
     local_laplace_reading,
@@ -244,6 +251,8 @@ __all__ = [
     "exposed_table",
     "failing_reading",
     "format_number",
+    "free_text_reading",
+    "free_text_table",
     "gaussian_reference_reading",
     "grr_reading",
     "grr_table",
@@ -315,6 +324,7 @@ __all__ = [
     "safe_harbor_table",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
+    "scan_all_label",
     "search_reading",
     "sensitivity_reading",
     "short_share",
@@ -334,6 +344,7 @@ __all__ = [
     "target_checks",
     "target_table",
     "targets_reading",
+    "text_status",
     "two_release_table",
     "upload_limit_note",
     "visited_table",

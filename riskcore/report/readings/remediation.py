@@ -10,8 +10,9 @@ from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult, SearchResult
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.safe_harbor import CATEGORIES, PiiScan, SafeHarborCheck
+from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
+from riskcore.freetext import PiiScan
 from riskcore.report.readings._format import plural
 from riskcore.roles import RoleSuggestions
 

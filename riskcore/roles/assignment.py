@@ -1,0 +1,199 @@
+"""Column roles: the validated, frozen assignment a user confirms (:class:`ColumnRoles`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Self
+
+import pandas as pd
+
+from riskcore._results import Result
+from riskcore.errors import RolesError
+
+__all__ = ["ROLES", "ColumnRoles", "Role"]
+
+Role = Literal["identifier", "quasi_identifier", "sensitive", "weight", "other"]
+#: The five roles, in display order.
+ROLES: tuple[str, ...] = ("identifier", "quasi_identifier", "sensitive", "weight", "other")
+
+
+@dataclass(frozen=True)
+class ColumnRoles(Result):
+    """Which columns are direct identifiers, quasi-identifiers, sensitive, the weight or other.
+
+    Attributes
+    ----------
+    identifiers : tuple of str
+        Direct identifiers (name, SSN, e-mail ...): removed or masked before release.
+    quasi_identifiers : tuple of str
+        Columns an attacker can know from other sources (ZIP, date of birth,
+        sex ...): they define the equivalence classes.
+    sensitive : tuple of str
+        Attributes to protect (diagnosis, income ...).
+    other : tuple of str
+        Everything else.
+    weights : tuple of str
+        The sampling-weight column, at most one (sdcMicro's ``weightVar``;
+        :attr:`weight` raises when there are more):
+        how many population members each record stands for. When present,
+        population class sizes are estimated as the sum of the weights of a
+        class's records (see :mod:`riskcore.metrics.records`).
+
+    Raises
+    ------
+    RolesError
+        When a column is given two roles, or twice in one role.
+    """
+
+    identifiers: tuple[str, ...] = ()
+    quasi_identifiers: tuple[str, ...] = ()
+    sensitive: tuple[str, ...] = ()
+    other: tuple[str, ...] = ()
+    weights: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        seen: dict[str, str] = {}
+        for role in ROLES:
+            cols = getattr(self, _FIELD[role])
+            if isinstance(cols, str):
+                raise TypeError(f"{_FIELD[role]} must be a sequence of column names, not a string")
+            cols = tuple(str(c) for c in cols)
+            object.__setattr__(self, _FIELD[role], cols)
+            for col in cols:
+                if col in seen:
+                    if seen[col] == role:
+                        raise RolesError(f"column {col!r} is listed twice as {_LABEL[role]}")
+                    raise RolesError(
+                        f"column {col!r} cannot be both {_LABEL[seen[col]]} and {_LABEL[role]}"
+                    )
+                seen[col] = role
+
+    @property
+    def weight(self) -> str | None:
+        """Return the sampling-weight column, or None when there is none.
+
+        Raises
+        ------
+        RolesError
+            When two or more columns are tagged as the weight. (The check is
+            here, where the weight is used, rather than at construction, so
+            that roles being edited column by column stay readable.)
+        """
+        if len(self.weights) > 1:
+            raise RolesError(
+                "only one column can be the sampling weight; "
+                f"{self.weights[0]!r} and {self.weights[1]!r} are both tagged"
+            )
+        return self.weights[0] if self.weights else None
+
+    def role_of(self, column: str) -> str | None:
+        """Return the role of a column, or None when it has none."""
+        for role in ROLES:
+            if column in getattr(self, _FIELD[role]):
+                return role
+        return None
+
+    def validate_against(self, columns: list[str] | pd.Index) -> ColumnRoles:
+        """Check that every named column exists in the table; return self.
+
+        Raises
+        ------
+        RolesError
+            Naming the first unknown column.
+        """
+        present = set(map(str, columns))
+        for role in ROLES:
+            for col in getattr(self, _FIELD[role]):
+                if col not in present:
+                    raise RolesError(
+                        f"the {_LABEL[role]} column {col!r} is not in the table "
+                        f"(its columns are: {', '.join(map(repr, list(present)[:20]))})"
+                    )
+        return self
+
+    @classmethod
+    def from_mapping(cls, mapping: dict[str, str]) -> ColumnRoles:
+        """Build roles from ``{column: role}``; roles as in :data:`ROLES`."""
+        groups: dict[str, list[str]] = {r: [] for r in ROLES}
+        for col, role in mapping.items():
+            if role not in groups:
+                raise RolesError(
+                    f"unknown role {role!r} for column {col!r}; use one of {', '.join(ROLES)}"
+                )
+            groups[role].append(col)
+        return cls(**{_FIELD[r]: tuple(v) for r, v in groups.items()})
+
+    def to_mapping(self) -> dict[str, str]:
+        """Return ``{column: role}``."""
+        return {c: r for r in ROLES for c in getattr(self, _FIELD[r])}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dictionary (the saved role profile format)."""
+        return {
+            "schema_version": self.schema_version,
+            **{_FIELD[r]: list(getattr(self, _FIELD[r])) for r in ROLES},
+        }
+
+    def to_json(self) -> str:
+        """Return the role profile as JSON text."""
+        return json.dumps({"riskcore_roles": 1, **self.to_dict()}, indent=2, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ColumnRoles:
+        """Read a role profile written by :meth:`to_json`.
+
+        Raises
+        ------
+        RolesError
+            When the text is not a role profile.
+        """
+        try:
+            obj = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RolesError(f"the role profile is not valid JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise RolesError(
+                "the file is not a role profile: expected keys "
+                + ", ".join(_FIELD[r] for r in ROLES)
+            )
+        return cls.from_dict(obj)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> Self:
+        """Read roles from :meth:`to_dict` output (a role profile).
+
+        Raises
+        ------
+        RolesError
+            When the mapping is not a role profile.
+        """
+        if not isinstance(obj, Mapping) or not any(_FIELD[r] in obj for r in ROLES):
+            raise RolesError(
+                "the file is not a role profile: expected keys "
+                + ", ".join(_FIELD[r] for r in ROLES)
+            )
+        kwargs = {}
+        for r in ROLES:
+            v = obj.get(_FIELD[r], [])
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise RolesError(f"{_FIELD[r]!r} in the role profile must be a list of names")
+            kwargs[_FIELD[r]] = tuple(v)
+        return cls(**kwargs)
+
+
+_FIELD = {
+    "identifier": "identifiers",
+    "quasi_identifier": "quasi_identifiers",
+    "sensitive": "sensitive",
+    "weight": "weights",
+    "other": "other",
+}
+_LABEL = {
+    "identifier": "a direct identifier",
+    "quasi_identifier": "a quasi-identifier",
+    "sensitive": "a sensitive attribute",
+    "weight": "the sampling weight",
+    "other": "other",
+}

@@ -1,0 +1,402 @@
+"""The role rule's patterns: column names and whole values, each rule with its role and kind.
+
+A rule recognising a direct identifier carries its HIPAA Safe Harbor category
+letter as data (45 CFR 164.514(b)(2)(i)(A)-(R)), and its reason sentence is
+derived from that letter (:func:`safe_harbor_reason`); nothing reads the
+letter back out of the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+__all__ = [
+    "CARD_RE",
+    "LATE_VALUE_RULES",
+    "NAME_RULES",
+    "NAME_VALUE_RE",
+    "NOT_MINIMAL",
+    "VALUE_RULES",
+    "YEAR_RE",
+    "ZIP3_RE",
+    "Rule",
+    "luhn_valid",
+    "normalise_name",
+    "safe_harbor_reason",
+    "share",
+]
+
+#: What each Safe Harbor category is called in a reason, where one name serves every rule.
+_WHAT = {
+    "A": "name",
+    "B": "geographic subdivision smaller than a state",
+    "C": "all elements of dates except the year",
+    "J": "account number",
+    "R": "any other unique identifying number",
+}
+
+
+def safe_harbor_reason(letter: str, what: str | None = None) -> str:
+    """Return the reason phrase citing a Safe Harbor category.
+
+    ``safe_harbor_reason("G", "Social Security number")`` is "HIPAA Safe
+    Harbor identifier (45 CFR 164.514(b)(2)(i)(G) Social Security number)".
+
+    Parameters
+    ----------
+    letter : str
+        The category's paragraph letter, ``"A"`` to ``"R"``.
+    what : str, optional
+        Its name in the sentence; default the usual one for the letter.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"HIPAA Safe Harbor identifier (45 CFR 164.514(b)(2)(i)({letter}) {what or _WHAT[letter]})"
+    )
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of :func:`riskcore.roles.suggest_roles`.
+
+    Attributes
+    ----------
+    pattern : re.Pattern
+        Matched against the normalised column name (name rules) or each
+        sampled value (value rules).
+    role : str
+        The role it suggests.
+    kind : str
+        What the column holds ("ssn", "zip", "age" ...).
+    reason : str
+        The sentence shown beside the suggestion (for an identifier, derived
+        from ``letter``).
+    letter : str or None
+        The HIPAA Safe Harbor category of a direct identifier; None otherwise.
+    """
+
+    pattern: re.Pattern[str]
+    role: str
+    kind: str
+    reason: str
+    letter: str | None = None
+
+
+def _rule(
+    pattern: str, role: str, kind: str, text: str, *, letter: str | None = None,
+    what: str | None = None,
+) -> Rule:  # fmt: skip
+    """Build a rule; an identifier's reason is ``text`` followed by its category's phrase."""
+    reason = f"{text}: {safe_harbor_reason(letter, what)}" if letter is not None else text
+    return Rule(re.compile(pattern), role, kind, reason, letter)
+
+
+NOT_MINIMAL = (
+    "outside the smallest quasi-identifier set (Sweeney: date of birth, sex, ZIP; "
+    "HIPAA Safe Harbor); tag it to model a better-informed attacker"
+)
+
+#: Rules on the normalised column name (step 2); the first match wins.
+NAME_RULES: tuple[Rule, ...] = (
+    _rule(
+        r"^(ssn|social ?security( ?number| ?no)?|sin|nino|national ?(id|insurance)( ?number)?)$",
+        "identifier",
+        "ssn",
+        "a national identification number",
+        letter="G",
+        what="Social Security number",
+    ),
+    _rule(
+        r"(^|\b)(e ?mail|email ?address)(\b|$)",
+        "identifier",
+        "email",
+        "e-mail addresses",
+        letter="F",
+        what="e-mail address",
+    ),
+    _rule(
+        r"(^|\b)(phone|telephone|mobile|cell|fax)( ?(number|no))?(\b|$)",
+        "identifier",
+        "phone",
+        "phone numbers",
+        letter="D",
+        what="telephone number",
+    ),
+    _rule(
+        r"(^|\b)(credit ?card|card ?number|cc ?num(ber)?|iban|account ?(number|no))(\b|$)",
+        "identifier",
+        "account",
+        "account or card numbers",
+        letter="J",
+        what="account number",
+    ),
+    _rule(
+        r"(^|\b)(ip|ip ?address)(\b|$)",
+        "identifier",
+        "ip",
+        "IP addresses",
+        letter="O",
+        what="IP address",
+    ),
+    _rule(
+        r"(^|\b)(url|website|web ?page)(\b|$)",
+        "identifier",
+        "url",
+        "URLs",
+        letter="N",
+        what="web URL",
+    ),
+    _rule(
+        r"^(full ?name|name|first ?name|last ?name|surname|given ?name|family ?name|patient ?name"
+        r"|person ?name|forename|middle ?name)$",
+        "identifier",
+        "name",
+        "person names",
+        letter="A",
+        what="name",
+    ),
+    _rule(
+        r"(^|\b)(mrn|medical ?record( ?number)?|record ?(id|number|no)|patient ?id|person ?id"
+        r"|customer ?id|member ?id|employee ?id|license ?(number|no)|licence ?(number|no)"
+        r"|passport( ?number)?|hashed ?name|id|uuid|guid)(\b|$)",
+        "identifier",
+        "record_id",
+        "a record number or identifier",
+        letter="H",
+        what="record number",
+    ),
+    _rule(
+        r"^(birth ?year|year ?of ?birth|yob)$",
+        "quasi_identifier",
+        "birth_year",
+        "year of birth: a demographic quasi-identifier; Safe Harbor keeps the year",
+    ),
+    _rule(
+        r"(^|\b)(dob|date ?of ?birth|birth ?date|birthdate|birthday|born)(\b|$)",
+        "identifier",
+        "dob",
+        "full date of birth",
+        letter="C",
+    ),
+    _rule(
+        r"^(zip ?3|3 ?digit ?zip( ?code)?|zip ?(code ?)?prefix)$",
+        "quasi_identifier",
+        "zip3",
+        "3-digit ZIP area: a geographic quasi-identifier (Safe Harbor keeps it where the area "
+        "holds more than 20,000 people)",
+    ),
+    _rule(
+        r"(^|\b)(zip|zip ?code|zipcode|postcode|postal ?code|post ?code|plz|postal)(\b|$)",
+        "identifier",
+        "zip",
+        "5-digit ZIP / postcode",
+        letter="B",
+    ),
+    _rule(
+        r"(^|\b)(street|address|addr|city|town|county|district|municipality|precinct"
+        r"|neighbou?rhood|geo ?code|geo|latitude|longitude|lat|lon|lng|census ?tract|tract"
+        r"|block ?group)(\b|$)",
+        "identifier",
+        "geo_fine",
+        "a place smaller than a state",
+        letter="B",
+    ),
+    _rule(
+        r"^(age|age ?years|age ?at ?.*|years ?old|age ?(group|band|range|bracket|class|cat"
+        r"|category))$",
+        "quasi_identifier",
+        "age",
+        "age: a demographic quasi-identifier (Sweeney; El Emam); Safe Harbor keeps it, with "
+        "ages over 89 grouped",
+    ),
+    _rule(
+        r"^(sex|gender)$",
+        "quasi_identifier",
+        "sex",
+        "sex / gender: a demographic quasi-identifier (Sweeney: ZIP, date of birth and sex "
+        "single out most Americans)",
+    ),
+    _rule(
+        r"(^|\b)(race|ethnicity|ethnic ?group|ancestry)(\b|$)",
+        "quasi_identifier",
+        "race",
+        "race / ethnicity: a demographic quasi-identifier, published in census tables",
+    ),
+    _rule(
+        r"(^|\b)(marital( ?status)?|civil ?status)(\b|$)",
+        "quasi_identifier",
+        "marital",
+        "marital status: a demographic quasi-identifier, public in many records",
+    ),
+    _rule(
+        r"(^|\b)(education|degree|school)(\b|$)",
+        "quasi_identifier",
+        "education",
+        "education: a demographic quasi-identifier, often public (professional profiles)",
+    ),
+    _rule(
+        r"(^|\b)(state|province|region|country|native ?country|nationality|citizenship"
+        r"|country ?of ?birth|birthplace)(\b|$)",
+        "quasi_identifier",
+        "geo",
+        "geography of a state or larger: a quasi-identifier Safe Harbor keeps",
+    ),
+    _rule(
+        r"(^|\b)(relationship|household ?role)(\b|$)",
+        "other",
+        "relationship",
+        "household relationship (husband, own child ...): it follows largely from marital "
+        "status and sex; " + NOT_MINIMAL,
+    ),
+    _rule(
+        r"(^|\b)(occupation|job|job ?title|title|profession|employer|workclass|work ?class"
+        r"|industry|job ?code)(\b|$)",
+        "other",
+        "occupation",
+        "occupation / employment: colleagues may know it, but it is " + NOT_MINIMAL,
+    ),
+    _rule(
+        r"(^|\b)(date|admission|discharge|visit|death|dod|service ?date)(\b|$)",
+        "identifier",
+        "date",
+        "dates of events",
+        letter="C",
+    ),
+    _rule(
+        r"(^|\b)(diagnosis|diagnoses|dx|icd|condition|disease|problem|illness|medication|drug"
+        r"|treatment|procedure|hiv|test ?result|result|symptom|disability|iq|bmi|mobility)(\b|$)",
+        "sensitive",
+        "health",
+        "health information is sensitive",
+    ),
+    _rule(
+        r"(^|\b)(income|salary|wage|wages|earnings|pay|capital ?gain|capital ?loss|target"
+        r"|class|net ?worth|debt|credit ?score)(\b|$)",
+        "sensitive",
+        "financial",
+        "financial information is sensitive",
+    ),
+    _rule(
+        r"(^|\b)(religion|sexual ?orientation|political|union|criminal|conviction|sexuality)(\b|$)",
+        "sensitive",
+        "special_category",
+        "a special category of personal data (GDPR art. 9)",
+    ),
+    _rule(
+        r"^(fnlwgt|final ?weight|weight|wgt|[a-z]* ?wgt|survey ?weight|sampling ?weight"
+        r"|sample ?weight|design ?weight|person ?weight|weights?)$",
+        "weight",
+        "weight",
+        "a sampling weight: each record stands for this many people of the population, used to "
+        "estimate population class sizes for the individual risk (sdcMicro's weightVar), never "
+        "a quasi-identifier; tag it other if it is a measurement such as body weight",
+    ),
+    _rule(
+        r"^(hours|hrs|hours ?per ?week|hours ?worked)$",
+        "other",
+        "measurement",
+        "a measurement (hours) an outside attacker rarely knows exactly: not a quasi-identifier",
+    ),
+)
+
+#: Value patterns of direct identifiers, tried before the column name (step 1).
+VALUE_RULES: tuple[Rule, ...] = (
+    _rule(
+        r"^\d{3}-\d{2}-\d{4}$",
+        "identifier",
+        "ssn",
+        "values look like US Social Security numbers",
+        letter="G",
+        what="Social Security number",
+    ),
+    _rule(
+        r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$",
+        "identifier",
+        "email",
+        "values look like e-mail addresses",
+        letter="F",
+        what="e-mail address",
+    ),
+    _rule(
+        r"^(https?://|www\.)\S+$",
+        "identifier",
+        "url",
+        "values look like URLs",
+        letter="N",
+        what="web URL",
+    ),
+    _rule(
+        r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$",
+        "identifier",
+        "ip",
+        "values look like IPv4 addresses",
+        letter="O",
+        what="IP address",
+    ),
+    _rule(
+        r"^(\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}$|^\+\d{1,3}[ .-]?\d[\d .-]{6,14}\d$",
+        "identifier",
+        "phone",
+        "values look like phone numbers",
+        letter="D",
+        what="telephone number",
+    ),
+)
+#: Value patterns tried after the column name (step 3); ZIP codes only in text columns.
+LATE_VALUE_RULES: tuple[Rule, ...] = (
+    _rule(
+        r"^\d{5}(-\d{4})?$",
+        "identifier",
+        "zip",
+        "values look like 5-digit ZIP codes",
+        letter="B",
+    ),
+    _rule(
+        r"^\d{1,2}/\d{1,2}/\d{4}$|^\d{4}-\d{2}-\d{2}([ T].*)?$|^\d{1,2}\.\d{1,2}\.\d{4}$",
+        "identifier",
+        "date",
+        "values look like full dates",
+        letter="C",
+    ),
+)
+
+#: Values that are years only (a date column Safe Harbor lets through) and 3-digit ZIP areas.
+YEAR_RE = re.compile(r"^(1[89]|20)\d\d(\.0)?$")
+ZIP3_RE = re.compile(r"^\d{1,3}(\.0)?$")
+CARD_RE = re.compile(r"^\d(?:[ -]?\d){12,18}$")
+NAME_VALUE_RE = re.compile(r"^[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+){1,2}$")
+
+
+def luhn_valid(number: str) -> bool:
+    """Return True when a digit string passes the Luhn checksum (ISO/IEC 7812-1)."""
+    digits = [int(ch) for ch in str(number) if ch.isdigit()]
+    if len(digits) < 2:
+        return False
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def normalise_name(name: str) -> str:
+    """Return a column name in lower case, words split at case changes and punctuation."""
+    s = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    s = re.sub(r"[^0-9A-Za-z]+", " ", s).strip().lower()
+    return s
+
+
+def share(values: pd.Series, pattern: re.Pattern[str]) -> float:
+    """Return the share of text values matching a pattern from their start (0 when empty)."""
+    if values.empty:
+        return 0.0
+    return float(values.map(lambda v: bool(pattern.match(v))).mean())
