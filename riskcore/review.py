@@ -491,6 +491,48 @@ def _with_suppression(verdict: Verdict, remediation: Remediation, targets: Targe
     )
 
 
+def _free_text(released: pd.DataFrame, profile: Profile) -> Limitation:
+    """Return what the built-in patterns found in the released free text.
+
+    The text columns released and not modelled as quasi-identifiers (all but
+    the direct identifiers, the QIs and the weight, after the recipe when
+    there is one; a column a keyed step of the recipe changes is left out, as
+    the report cannot redo that step) are scanned within the scan's
+    character limit (:func:`riskcore.freetext.scan_text`); a column read only
+    in part is unchecked.
+    """
+    from riskcore.deidentify.recipe import masking_steps
+    from riskcore.freetext import scan_text
+
+    roles = profile.roles
+    keyed: set[str] = set()
+    if profile.recipe is not None:
+        for step in masking_steps(profile.recipe):
+            if step.operator.needs_key:
+                keyed.update(step.columns)
+    modelled = {*roles.identifiers, *roles.quasi_identifiers, *roles.weights, *keyed}
+    cols = [c for c in released.columns if c not in modelled]
+    scan = scan_text(released[cols])
+    return Limitation(
+        "free-text",
+        {
+            "scanned": [c.column for c in scan.columns if c.checked],
+            "found": [
+                {
+                    "column": c.column,
+                    "kinds": [f.label for f in c.identifiers],
+                    "letters": sorted({f.letter for f in c.identifiers if f.letter}),
+                    "cells": max((f.n_cells for f in c.identifiers), default=0),
+                }
+                for c in scan.columns
+                if c.identifiers
+            ],
+            "unchecked": [{"column": c.column, "why": c.why} for c in scan.unchecked],
+            "presidio": scan.presidio,
+        },
+    )
+
+
 def _limitations(
     profile: Profile,
     data: pd.DataFrame,
@@ -498,6 +540,7 @@ def _limitations(
     *,
     suda_done: bool,
     remediation: Remediation | None,
+    released: pd.DataFrame,
 ) -> tuple[Limitation, ...]:
     """Return what the report assumed or did not check, as data (phrased by the renderer)."""
     roles = profile.roles
@@ -532,6 +575,7 @@ def _limitations(
         out.append(Limitation("suda-skipped", {"rows": len(data), "limit": SUDA_MAX_ROWS}))
     if profile.population is None:
         out.append(Limitation("population-table", {}))
+    out.append(_free_text(released, profile))
     return tuple(out)
 
 
@@ -593,6 +637,7 @@ def review(
         special = su.to_dict()
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
     remediation = after = verdict_after = attacks_after = None
+    released = data
     reasons, units = _reasons(data, profile)
     if profile.recipe is not None:
         remediation, released = _remediate(data, profile.recipe, units)
@@ -622,7 +667,12 @@ def review(
         special_uniques=special,
         privacy_budget=None if profile.ledger is None else _budget(profile.ledger),
         limitations=_limitations(
-            profile, data, final, suda_done=special is not None, remediation=remediation
+            profile,
+            data,
+            final,
+            suda_done=special is not None,
+            remediation=remediation,
+            released=released,
         ),
         parameters={
             "c": kw["c"],

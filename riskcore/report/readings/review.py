@@ -177,6 +177,31 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def _free_text_text(f: dict[str, Any]) -> str:
+    found = f.get("found") or []
+    unchecked = f.get("unchecked") or []
+    parts = []
+    for x in found:
+        letters = ", ".join(x.get("letters") or [])
+        parts.append(
+            f"{x['column']} holds {', '.join(x['kinds'])} ({x['cells']:,} "
+            f"{plural(int(x['cells']), 'cell', 'cells')}"
+            + (f"; Safe Harbor {letters}" if letters else "")
+            + ")"
+        )
+    text = "Free text: the released text columns other than the quasi-identifiers were read by "
+    text += "the built-in patterns (phone "
+    text += "numbers, e-mail, SSNs, URLs, IP addresses, dates, record numbers, ZIP codes)"
+    text += "; " + ("; ".join(parts) if parts else "no identifier was found in them")
+    if unchecked:
+        text += "; not fully read: " + ", ".join(
+            f"{u['column']} ({u['why']})" if u.get("why") else u["column"] for u in unchecked
+        )
+    if not f.get("presidio"):
+        text += "; names and places written in free text are not recognised without Presidio"
+    return text + "."
+
+
 def limitation_text(lim: Limitation) -> str:
     """Return one limitation of the report as a sentence."""
     f = lim.facts
@@ -245,5 +270,5 @@ def limitation_text(lim: Limitation) -> str:
             "judged."
         )
     if lim.kind == "free-text":
-        return str(f.get("text", ""))
+        return _free_text_text(f)
     return lim.kind
