@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import platform
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -379,13 +379,14 @@ def _versions() -> dict[str, str]:
     }
 
 
-def _command(data_name: str, profile_name: str) -> str:
+def _command(data_name: str, profile_name: str, options: Sequence[str] = ()) -> str:
     return " ".join(
         [
             "python -m riskcore report",
             shlex.quote(data_name),
             "--profile",
             shlex.quote(profile_name),
+            *(shlex.quote(str(o)) for o in options),
             "--out report.html --json report.json --pdf report.pdf",
         ]
     )
@@ -472,15 +473,22 @@ def _limitations(
     *,
     suda_done: bool,
     remediation: Remediation | None,
+    released: Sequence[str],
 ) -> tuple[Limitation, ...]:
-    """Return what the report assumed or did not check, as data (phrased by the renderer)."""
+    """Return what the report assumed or did not check, as data (phrased by the renderer).
+
+    ``released`` are the columns of the table the verdict is on; every one of them but
+    the quasi-identifiers and the direct identifiers (left out of the attacks' release)
+    is assumed unknown to the attacker, whatever its role (tagged or not).
+    """
     roles = profile.roles
+    known = set(roles.quasi_identifiers) | set(roles.identifiers)
     out = [
         Limitation(
             "attacker",
             {
                 "quasi_identifiers": list(roles.quasi_identifiers),
-                "unknown_to_attacker": list(roles.other) + list(roles.sensitive),
+                "unknown_to_attacker": [str(c) for c in released if c not in known],
             },
         )
     ]
@@ -517,6 +525,7 @@ def review(
     sha256: str | None = None,
     built_by: str | None = None,
     profile_name: str = "profile.json",
+    options: Sequence[str] = (),
     now: datetime | None = None,
 ) -> Review:
     """Compute everything a report states about a table under a profile.
@@ -535,6 +544,10 @@ def review(
         The name of the person building the report (the session's).
     profile_name : str, default "profile.json"
         The profile's file name, for the reproducing command.
+    options : sequence of str, default ()
+        Command-line options that changed the profile's values (``--k 12``,
+        ``--missing any``), appended to the reproducing command after
+        ``--profile``.
     now : datetime, optional
         The build time (default now, UTC).
 
@@ -567,9 +580,11 @@ def review(
         special = su.to_dict()
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
     remediation = after = verdict_after = attacks_after = None
+    columns = list(data.columns)
     reasons, units = _reasons(data, profile)
     if profile.recipe is not None:
         remediation, released = _remediate(data, profile.recipe, units)
+        columns = list(released.columns)
         after = assess(released, **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
@@ -594,7 +609,12 @@ def review(
         special_uniques=special,
         privacy_budget=None if profile.ledger is None else _budget(profile.ledger),
         limitations=_limitations(
-            profile, data, final, suda_done=special is not None, remediation=remediation
+            profile,
+            data,
+            final,
+            suda_done=special is not None,
+            remediation=remediation,
+            released=columns,
         ),
         parameters={
             "c": kw["c"],
@@ -607,5 +627,5 @@ def review(
             "missing_policy": before.missing_policy,
             "seeds": None,
         },
-        command=_command(name, profile_name),
+        command=_command(name, profile_name, options),
     )
