@@ -51,6 +51,33 @@ def add_parser(sub: Any) -> None:
     r.set_defaults(qi=[], weights=None, sampling_fraction=None)
 
 
+#: The options that change the profile's values, as ``(flag, attribute)``: repeated in the
+#: report's reproducing command.
+_PROFILE_OPTIONS = (
+    ("--k", "k"),
+    ("--l", "l"),
+    ("--l-kind", "l_kind"),
+    ("--c", "c"),
+    ("--t", "t"),
+    ("--threshold", "threshold"),
+    ("--risk-model", "risk_model"),
+    ("--max-suppression", "max_suppression"),
+    ("--missing", "missing"),
+)
+
+
+def _profile_options(args: argparse.Namespace) -> list[str]:
+    """Return the options given that replace the profile's values, as command-line words."""
+    out: list[str] = []
+    for col in args.sensitive or []:
+        out += ["--sensitive", col]
+    for flag, name in _PROFILE_OPTIONS:
+        value = getattr(args, name, None)
+        if value is not None:  # repr: a float reads back exactly (1/11 as 0.09090909090909091)
+            out += [flag, repr(value) if isinstance(value, float) else str(value)]
+    return out
+
+
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
     from riskcore._cli_args import profile_from_args
@@ -76,6 +103,7 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             name=args.data,
             sha256=sha256,
             profile_name=args.profile,
+            options=_profile_options(args),
             built_by=args.built_by,
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import platform
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -379,13 +379,14 @@ def _versions() -> dict[str, str]:
     }
 
 
-def _command(data_name: str, profile_name: str) -> str:
+def _command(data_name: str, profile_name: str, options: Sequence[str] = ()) -> str:
     return " ".join(
         [
             "python -m riskcore report",
             shlex.quote(data_name),
             "--profile",
             shlex.quote(profile_name),
+            *(shlex.quote(str(o)) for o in options),
             "--out report.html --json report.json --pdf report.pdf",
         ]
     )
@@ -542,14 +543,20 @@ def _limitations(
     remediation: Remediation | None,
     released: pd.DataFrame,
 ) -> tuple[Limitation, ...]:
-    """Return what the report assumed or did not check, as data (phrased by the renderer)."""
+    """Return what the report assumed or did not check, as data (phrased by the renderer).
+
+    ``released`` is the table the verdict is on; every one of its columns but
+    the quasi-identifiers and the direct identifiers (left out of the attacks' release)
+    is assumed unknown to the attacker, whatever its role (tagged or not).
+    """
     roles = profile.roles
+    known = set(roles.quasi_identifiers) | set(roles.identifiers)
     out = [
         Limitation(
             "attacker",
             {
                 "quasi_identifiers": list(roles.quasi_identifiers),
-                "unknown_to_attacker": list(roles.other) + list(roles.sensitive),
+                "unknown_to_attacker": [str(c) for c in released.columns if c not in known],
             },
         )
     ]
@@ -587,6 +594,7 @@ def review(
     sha256: str | None = None,
     built_by: str | None = None,
     profile_name: str = "profile.json",
+    options: Sequence[str] = (),
     now: datetime | None = None,
 ) -> Review:
     """Compute everything a report states about a table under a profile.
@@ -605,6 +613,10 @@ def review(
         The name of the person building the report (the session's).
     profile_name : str, default "profile.json"
         The profile's file name, for the reproducing command.
+    options : sequence of str, default ()
+        Command-line options that changed the profile's values (``--k 12``,
+        ``--missing any``), appended to the reproducing command after
+        ``--profile``.
     now : datetime, optional
         The build time (default now, UTC).
 
@@ -685,5 +697,5 @@ def review(
             "missing_policy": before.missing_policy,
             "seeds": None,
         },
-        command=_command(name, profile_name),
+        command=_command(name, profile_name, options),
     )

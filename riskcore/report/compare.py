@@ -100,10 +100,32 @@ class Comparison(Result):
         return tuple(f for f in self.figures if f.changed)
 
 
+#: A riskcore-report/1 target, as the privacy model (kind) and parameter it was: its l was
+#: distinct l, its threshold the prosecutor's.
+_V1_TARGETS = {
+    "k": ("k-anonymity", "k"),
+    "l": ("distinct-l-diversity", "l"),
+    "t": ("t-closeness", "t"),
+    "threshold": ("record-risk", "threshold"),
+}
+
+
+def _target_text(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{p} {v}" for p, v in params.items() if v is not None)
+
+
 def _v1_targets(t: Mapping[str, Any]) -> dict[str, Any]:
-    names = {"k": "k-anonymity", "l": "l-diversity", "t": "t-closeness",
-             "threshold": "highest record risk (prosecutor)"}  # fmt: skip
-    return {names[k]: t.get(k) for k in names if t.get(k) is not None}
+    """Return a /1 twin's targets as a /2 twin's read: {kind: "k 5"}, the values as judged then."""
+    out: dict[str, Any] = {}
+    for key, (kind, param) in _V1_TARGETS.items():
+        value = t.get(key)
+        if value is None:
+            continue
+        params = {param: value}
+        if key == "threshold":
+            params["model"] = "prosecutor"
+        out[kind] = _target_text(params)
+    return out
 
 
 def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,10 +154,7 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "dataset": r.get("dataset"),
         "roles": profile.get("roles") or {},
-        "targets": {
-            k: ", ".join(f"{p} {v}" for p, v in params.items() if v is not None)
-            for k, params in targets.items()
-        },
+        "targets": {k: _target_text(params) for k, params in targets.items()},
         "assessment": r.get("before"),
         "after": r.get("after"),
         "remediation": None
@@ -382,7 +401,8 @@ def check_dataset(
     current : mapping
         The same facts of the file given now.
     roles : mapping, optional
-        The saved role profile (``identifiers``, ``quasi_identifiers``, ...).
+        The saved role profile (``identifiers``, ``quasi_identifiers``, ...),
+        or a saved :class:`~riskcore.profile.Profile` (its roles under ``roles``).
     columns : sequence of str, optional
         The file's column names, checked against ``roles``.
 
@@ -395,6 +415,8 @@ def check_dataset(
     c = {k: current.get(k) for k in keep}
     diffs = tuple(k for k in DATASET_FIGURES if s[k] != c[k])
     absent: tuple[str, ...] = ()
+    if roles is not None and "riskcore_profile" in roles:  # a version-2 profile
+        roles = roles.get("roles") or {}
     if roles is not None and columns is not None:
         named = [str(col) for key in _ROLE_KEYS for col in roles.get(key) or []]
         have = set(map(str, columns))

@@ -15,6 +15,7 @@ appear: only aggregates, and never a direct identifier's values.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -152,6 +153,10 @@ h2{{page-break-after:avoid}}table,.plot{{page-break-inside:avoid}}
 # ------------------------------------------------------------------ the context
 
 
+#: The result in a judged cell: all of it, or after the achieved value.
+_RESULT = re.compile(r"(?:^|: )(pass|fail)(?:$|, |; )")
+
+
 def _cell(v: Any) -> dict[str, Any]:
     if v is None:
         return {"text": "\u2013", "num": False, "cls": ""}
@@ -163,9 +168,10 @@ def _cell(v: Any) -> dict[str, Any]:
         text = f"{v:,.0f}" if v.is_integer() and abs(v) >= 1 else f"{v:.4g}"
         return {"text": text, "num": True, "cls": ""}
     text = str(v)
-    cls = "pass" if text == "pass" or text.startswith("pass") else ""
-    cls = "fail" if ": fail" in text or text == "fail" else cls
-    return {"text": text, "num": False, "cls": cls}
+    # a judged cell reads "pass" / "fail", or "<achieved>: pass" / "<achieved>: fail, ..."
+    # (riskcore.report.readings.review.checks_side_by_side); a name is never marked
+    found = _RESULT.search(text)
+    return {"text": text, "num": False, "cls": found.group(1) if found else ""}
 
 
 def _frame(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, Any]:

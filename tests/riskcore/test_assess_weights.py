@@ -103,15 +103,21 @@ def test_weights_on_an_engine_without_record_classes_are_refused():
 
 
 def test_the_report_uses_the_weight_role():
-    from riskcore.report.document import build_report
+    from riskcore.profile import Profile
+    from riskcore.report.readings.review import limitation_text
+    from riskcore.report.render import render_html
+    from riskcore.review import review
 
     profile = {"quasi_identifiers": ["age", "sex"], "weights": ["w"], "targets": {"k": 2}}
-    r = build_report(TABLE, profile)
-    assert r.assessment.journalist is not None
-    assert r.assessment.marketer is not None
-    assert r.assessment.marketer.success_rate == pytest.approx((R_A + 2 * R_B + 2 * R_C) / 5)
+    r = review(TABLE, Profile.read(profile))
+    assert r.before.journalist is not None
+    assert r.before.marketer is not None
+    assert r.before.marketer.success_rate == pytest.approx((R_A + 2 * R_B + 2 * R_C) / 5)
     assert r.parameters["weights"] == "w"
-    assert "sampling weights in w" in " ".join(r.readings)
+    (population,) = [x for x in r.limitations if x.kind == "population"]
+    assert population.facts == {"model": "weights", "column": "w"}
+    assert "sampling weights in w" in limitation_text(population)
+    assert "sampling weights in w" in render_html(r, figures=False)
 
 
 def test_the_command_line_takes_a_weight_column(tmp_path, capsys):

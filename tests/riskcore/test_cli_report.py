@@ -41,17 +41,21 @@ def test_the_json_twin_equals_assess_on_the_same_file(files, tmp_path, capsys):
     )
     assert code == 0, capsys.readouterr().err
     got = json.loads(twin.read_text())
+    # a version-1 profile without a threshold had 0.09, which stood for k = 11: now 1/11
     expected = assess(
         load_table(str(data)).data,
         quasi_identifiers=["age", "sex", "zip"],
         sensitive=["income"],
+        threshold=1 / 11,
         population=Population(sampling_fraction=0.05),
     )
-    assert got["assessment"] == json.loads(json.dumps(expected.to_dict()))
+    assert got["before"] == json.loads(json.dumps(expected.to_dict()))
     assert got["dataset"]["sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()
     assert got["dataset"]["fingerprint_of"] == "the file's bytes"
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    assert "Residual risk" in capsys.readouterr().out
+    # the verdict printed is the twin's (k = 1 on the raw table fails k = 3)
+    assert got["verdict"]["passed"] is False
+    assert capsys.readouterr().out.startswith("FAIL: The table as recorded does not meet")
 
 
 def test_the_command_in_the_report_reproduces_it(files, tmp_path, monkeypatch):
@@ -69,6 +73,12 @@ def test_the_command_in_the_report_reproduces_it(files, tmp_path, monkeypatch):
                 "--json",
                 str(first),
                 "--no-figures",
+                "--k",
+                "2",
+                "--threshold",
+                "1/3",
+                "--missing",
+                "any",
             ]
         )
         == 0
@@ -76,11 +86,20 @@ def test_the_command_in_the_report_reproduces_it(files, tmp_path, monkeypatch):
     command = json.loads(first.read_text())["command"]
     argv = shlex.split(command)
     assert argv[:3] == ["python", "-m", "riskcore"]
+    # the options that replaced the profile's values are part of the command
+    assert ["--k", "2"] == argv[argv.index("--k") : argv.index("--k") + 2]
+    assert "--missing any" in command and f"--threshold {1 / 3!r}" in command
     again = tmp_path / "again"
     again.mkdir()
     monkeypatch.chdir(again)
     assert main(argv[3:]) == 0
-    assert json.loads((again / "report.json").read_text()) == json.loads(first.read_text())
+    twin, before = (json.loads(p.read_text()) for p in (again / "report.json", first))
+    assert twin["built_at"] >= before["built_at"]  # each report states when it was built
+    assert {**twin, "built_at": None} == {**before, "built_at": None}
+    assert twin["profile"]["targets"]["criteria"][-2:] == [
+        {"kind": "k-anonymity", "k": 2},
+        {"kind": "record-risk", "threshold": 1 / 3, "model": "prosecutor"},
+    ]
     assert os.path.getsize(again / "report.html") > 3_000_000  # figures and plotly.js
 
 
@@ -89,7 +108,10 @@ def test_the_command_in_the_report_reproduces_it(files, tmp_path, monkeypatch):
     [
         ("not json", "the profile is not valid JSON"),
         ('{"quasi_identifiers": ["nope"]}', "'nope' is not in the table"),
-        ('{"quasi_identifiers": ["age"], "targets": {"k": -1}}', "target k must be at least 1"),
+        (
+            '{"quasi_identifiers": ["age"], "targets": {"k": -1}}',
+            "k must be a whole number of at least 1, not -1",
+        ),
     ],
 )
 def test_bad_profiles_exit_2_with_a_message(files, tmp_path, capsys, profile, message):

@@ -5,18 +5,19 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from riskcore.report.compare import check_dataset, compare_results, key_figures
-from riskcore.report.document import build_report, dataset_facts
+from riskcore.profile import Profile
+from riskcore.report.compare import check_dataset, compare_results, key_figures, normalized
 from riskcore.report.readings.saved import (
     comparison_reading,
     comparison_table,
     dataset_check_reading,
     dataset_check_table,
 )
+from riskcore.review import dataset_facts, review
 
 
 def twin(k, highest, sha="aa" * 32, qis=("age", "zip"), verdict=False, rows=100):
-    """A hand-written report twin with only the figures the comparison reads."""
+    """A hand-written riskcore-report/1 twin with only the figures the comparison reads."""
     return {
         "dataset": {"name": "d.csv", "sha256": sha, "rows": rows, "columns": 4, "missing": 0},
         "roles": {"quasi_identifiers": list(qis), "sensitive": ["dx"]},
@@ -69,17 +70,43 @@ def test_different_data_is_said():
 def test_key_figures_of_a_real_report_match_a_hand_count():
     # classes on q: a (2), b (3), c (1): k = 1, one unique record; on q + r every record is unique
     df = pd.DataFrame({"q": list("aabbbc"), "r": list("xyzuvw"), "s": list("001101")})
-    one = build_report(df, {"quasi_identifiers": ["q"], "sensitive": ["s"]}).to_dict()
-    two = build_report(df, {"quasi_identifiers": ["q", "r"], "sensitive": ["s"]}).to_dict()
+    one = review(df, Profile.read({"quasi_identifiers": ["q"], "sensitive": ["s"]})).to_dict()
+    two = review(df, Profile.read({"quasi_identifiers": ["q", "r"], "sensitive": ["s"]})).to_dict()
     f1, f2 = key_figures(one), key_figures(two)
     assert (f1["k"], f1["unique records"], f1["equivalence classes"]) == (1, 1, 3)
     assert (f2["k"], f2["unique records"], f2["equivalence classes"]) == (1, 6, 6)
     # homogeneity on q: a {0, 0} and c {1} are homogeneous = 3 people; on q + r all 6
     assert (f1["homogeneity: people exposed (s)"], f2["homogeneity: people exposed (s)"]) == (3, 6)
     assert f1["linkage: re-identified correctly"] == pytest.approx(1 / 6)
+    # the verdict compared is each report's own ("passed" in a /2 twin): 1/11 fails both
+    assert f1["verdict"] == f2["verdict"] == "fail"
     cmp = compare_results(one, two)
     by = {f.figure: f for f in cmp.figures}
     assert by["unique records"].safer == "a" and by["unique records"].difference == 5
+
+
+def test_the_targets_are_one_row_per_privacy_model_in_both_schemas():
+    # a /1 twin's k, l, t and threshold are k-anonymity, distinct l, t-closeness and the
+    # prosecutor's record risk: the same rows as a /2 twin's, with the values judged then
+    old = normalized(twin(1, 1.0))
+    assert old["targets"] == {
+        "k-anonymity": "k 5",
+        "distinct-l-diversity": "l 2",
+        "record-risk": "threshold 0.2, model prosecutor",
+    }
+    df = pd.DataFrame({"q": list("aabbbc"), "s": list("001101")})
+    profile = Profile.read(
+        {"quasi_identifiers": ["q"], "sensitive": ["s"], "targets": {"k": 5, "l": 2,
+                                                                     "threshold": 0.2}}
+    )  # fmt: skip
+    new = review(df, profile).to_dict()
+    assert normalized(new)["targets"] == old["targets"]
+    cmp = compare_results(twin(1, 1.0), new)
+    rows = {f.figure: f for f in cmp.figures if f.figure.startswith("target: ")}
+    assert list(rows) == [
+        "target: k-anonymity", "target: distinct-l-diversity", "target: record-risk",
+    ]  # fmt: skip
+    assert not any(f.changed for f in rows.values())
 
 
 def test_a_file_is_accepted_only_with_the_saved_fingerprint():
@@ -104,6 +131,10 @@ def test_a_file_is_accepted_only_with_the_saved_fingerprint():
     gone = check_dataset(saved, dict(saved), roles=roles, columns=["q"])
     assert not gone.matches and gone.missing_columns == ("s",)
     assert "the column s of its roles is absent" in dataset_check_reading(gone, "x")
+    # a saved version-2 profile holds its roles under "roles": read the same way
+    saved_profile = Profile.read(roles).to_dict()
+    gone2 = check_dataset(saved, dict(saved), roles=saved_profile, columns=["q"])
+    assert not gone2.matches and gone2.missing_columns == ("s",)
 
 
 def test_same_shape_other_bytes_is_refused():

@@ -239,8 +239,12 @@ def test_individual_risk_uses_compatible_weights() -> None:
 
 
 def test_records_table_follows_the_policy() -> None:
-    own = record_risk(SDC, ["A", "B", "C"], k=3)
-    anyp = record_risk(SDC, ["A", "B", "C"], k=3, missing="any")
+    # the records table with the targets each record's class breaks (riskcore.criteria)
+    from riskcore.criteria import Targets
+    from riskcore.criteria.records import record_table
+
+    own = record_table(SDC, ["A", "B", "C"], targets=Targets.of(k=3))
+    anyp = record_table(SDC, ["A", "B", "C"], targets=Targets.of(k=3), missing="any")
     # own: (2,3,NA) alone; any: fk as in sdcMicro
     assert own["class_size"].tolist() == [2, 1, 1, 1, 2, 2, 1, 2]
     assert anyp["class_size"].tolist() == [3, 1, 4, 2, 2, 2, 1, 3]
@@ -373,16 +377,20 @@ def test_cli_records_missing(sdc_csv, tmp_path, capsys):
 
 def test_report_states_the_policy(sdc_csv, tmp_path, capsys):
     from riskcore.cli import main
-    from riskcore.report.document import build_report, render_html
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
 
     profile = {"riskcore_roles": 1, "quasi_identifiers": ["A", "B", "C"], "missing": "any"}
-    rep = build_report(SDC, profile)
+    rep = review(SDC, Profile.read(profile))
     twin = rep.to_dict()
     assert twin["parameters"]["missing"] == "any"
-    assert twin["assessment"]["missing"] == "any" and twin["assessment"]["k"] == 1
-    assert rep.assessment.unique_records == 2
+    assert twin["profile"]["missing"] == "any"
+    assert twin["before"]["missing"] == "any" and twin["before"]["k"] == 1
+    assert rep.before.unique_records == 2
     page = render_html(rep, figures=False)
     assert "Missing values match any value" in page and "freqCalc" in page
+    assert "a missing quasi-identifier value matches any value (sdcMicro" in page  # limitation
     # the default profile is "own"; the command line's --missing overrides it and says so
     path = tmp_path / "p.json"
     path.write_text(json.dumps({**profile, "missing": "own"}))
@@ -396,7 +404,7 @@ def test_report_states_the_policy(sdc_csv, tmp_path, capsys):
     bad.write_text(json.dumps({**profile, "missing": "drop"}))
     capsys.readouterr()
     assert main(["report", str(sdc_csv), "--profile", str(bad), "--out", str(js)]) == 2
-    assert "missing in the profile must be 'own' or 'any'" in capsys.readouterr().err
+    assert "missing must be 'own' or 'any', got 'drop'" in capsys.readouterr().err
 
 
 def test_missing_reading_sentences():

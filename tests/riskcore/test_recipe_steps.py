@@ -106,7 +106,9 @@ def test_apply_asks_for_the_key_and_refuses_another(tmp_path, capsys):
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_the_key_never_appears_in_any_output(tmp_path, capsys, caplog, suffix):
-    from riskcore.report.document import build_report, render_html
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
 
     caplog.set_level(logging.DEBUG)
     key_file = tmp_path / "key.hex"
@@ -129,13 +131,20 @@ def test_the_key_never_appears_in_any_output(tmp_path, capsys, caplog, suffix):
     # the report of the recipe: it has no key, so it assesses the QIs and names the keyed steps
     spec = json.loads(recipe.read_text())
     profile = {"quasi_identifiers": ["age", "sex"], "targets": {"k": 2}, "recipe": spec}
-    report = build_report(_patients(), profile)
-    assert report.remediation["not_reapplied"] == [
+    report = review(_patients(), Profile.read(profile))
+    assert report.remediation is not None
+    assert report.remediation.not_reapplied == (
         "the date shift of 'admitted', 'discharged'",
         "hmac tokens of 'ssn'",
         "reversible tokens of 'dx'",
-    ]
-    texts += [render_html(report), json.dumps(report.to_dict())]
+    )
+    # the keyed steps are listed in words with the key's check value, and said to be not redone
+    html = render_html(report)
+    check = key_check(KEY)
+    assert f"ssn: keyed HMAC-SHA256 token (16 hex characters, 64 bits), key check {check}" in html
+    keyed = [x for x in report.limitations if x.kind == "keyed-steps"]
+    assert keyed and keyed[0].facts["steps"] == list(report.remediation.not_reapplied)
+    texts += [html, report.to_json(), Profile.read(profile).to_json()]
     for text in texts:
         for form in forms:
             assert form not in text

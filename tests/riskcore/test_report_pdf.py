@@ -15,8 +15,10 @@ from pypdf import PdfReader
 
 from riskcore.demo import make_people
 from riskcore.errors import RiskcoreError
-from riskcore.report import document
-from riskcore.report.document import ATTACHMENT_NAME, build_report, render_pdf
+from riskcore.profile import Profile
+from riskcore.report import render
+from riskcore.report.render import ATTACHMENT_NAME, render_pdf
+from riskcore.review import review
 
 PROFILE = {
     "identifiers": ["name", "ssn"],
@@ -30,7 +32,7 @@ PROFILE = {
 def demo():
     """Return the demo people and their report."""
     people = make_people(1200)
-    return people, build_report(people, PROFILE, name="demo:1200")
+    return people, review(people, Profile.read(PROFILE), name="demo:1200")
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +68,22 @@ def test_it_declares_pdf_a_3b(pdf):
 
 
 def test_the_figures_are_drawn_as_svg(report):
-    svgs = document.figure_svgs(report)
+    svgs = render.figure_svgs(report)
     assert len(svgs) == 2
     assert all(s.lstrip().startswith(b"<svg") for s in svgs)
     assert b"Records by equivalence-class size" in svgs[0]
+    # no recipe: the figures are of the table as recorded, and say so
+    assert all(b"(as recorded)" in s for s in svgs)
+
+
+def test_the_pdf_states_its_verdict_build_and_limitations(report, pdf):
+    import riskcore
+
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in pdf.pages))
+    built = report.built_at.replace("T", " ").rstrip("Z")
+    assert f"built {built} (UTC)" in text and f"riskcore {riskcore.__version__}" in text
+    assert "FAIL The table as recorded does not meet" in text
+    assert "Limitations" in text and "Attacker model:" in text
 
 
 def test_no_direct_identifier_is_in_the_pdf(demo, pdf):
@@ -82,27 +96,27 @@ def test_no_direct_identifier_is_in_the_pdf(demo, pdf):
 
 @pytest.mark.parametrize("url", ["http://127.0.0.9/p.png", "file:///etc/passwd"])
 def test_the_fetcher_refuses_anything_but_data_urls(report, monkeypatch, url):
-    real = document._document
+    real = render._render
 
-    def leaky(rep, *, head, figures):
-        return real(rep, head=head, figures=[*figures, f'<img src="{url}">'])
+    def leaky(rep, *, head, figures, css):
+        return real(rep, head=head, figures=[*figures, f'<img src="{url}">'], css=css)
 
-    monkeypatch.setattr(document, "_document", leaky)
+    monkeypatch.setattr(render, "_render", leaky)
     with pytest.raises(RiskcoreError, match=f'data: URLs only, refused: Error fetching "{url}"'):
         render_pdf(report, figures=False)
 
 
 def test_a_data_url_is_allowed(report, monkeypatch):
-    real = document._document
+    real = render._render
     pixel = (
         "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
         "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
     )
 
-    def with_image(rep, *, head, figures):
-        return real(rep, head=head, figures=[*figures, f'<img src="{pixel}">'])
+    def with_image(rep, *, head, figures, css):
+        return real(rep, head=head, figures=[*figures, f'<img src="{pixel}">'], css=css)
 
-    monkeypatch.setattr(document, "_document", with_image)
+    monkeypatch.setattr(render, "_render", with_image)
     assert render_pdf(report, figures=False).startswith(b"%PDF-")
 
 
@@ -116,6 +130,6 @@ def test_a_bad_fingerprint_cannot_reach_the_css(report):
 
 def test_the_pdf_holds_the_attacks(report, pdf):
     text = " ".join(p.extract_text() for p in pdf.pages)
-    assert "Attacks on the table as given" in re.sub(r"\s+", " ", text)
+    assert "Attacks on the table as recorded" in re.sub(r"\s+", " ", text)
     (embedded,) = pdf.attachments[ATTACHMENT_NAME]
-    assert json.loads(embedded)["attacks"]["linkage"]["result"]["unique"]["ci95"]
+    assert json.loads(embedded)["attacks_before"]["linkage"]["unique"]["ci95"]

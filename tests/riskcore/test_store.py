@@ -202,20 +202,37 @@ def test_a_writer_killed_mid_write_leaves_an_intact_chain(tmp_path, clean_main):
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
+DF = {"q": list("aabbbc"), "g": list("xxyyyy"), "s": list("001101")}
+
+
+def _review(qis, targets=None):
+    import pandas as pd
+
+    from riskcore.profile import Profile
+    from riskcore.review import review
+
+    profile = {"quasi_identifiers": qis, "sensitive": ["s"]}
+    if targets is not None:
+        profile["targets"] = targets
+    return review(pd.DataFrame(DF), Profile.read(profile), sha256=FP, name="d.csv")
+
+
 def _saved_pair(tmp_path):
     """Two reports of one table saved: on q (k = 1) and on nothing coarser (k = 2 after a merge)."""
     import pandas as pd
 
-    from riskcore.report.document import build_report
-
-    df = pd.DataFrame({"q": list("aabbbc"), "g": list("xxyyyy"), "s": list("001101")})
+    df = pd.DataFrame(DF)
     s = Store(tmp_path / "r.db")
-    reports = [
-        build_report(df, {"quasi_identifiers": qis, "sensitive": ["s"]}, sha256=FP)
-        for qis in (["q"], ["g"])
-    ]
+    reports = [_review(qis) for qis in (["q"], ["g"])]
     ids = [
-        s.save(n, fingerprint=FP, profile=r.roles, results=r.to_dict(), report="<html>", user="ana")
+        s.save(
+            n,
+            fingerprint=FP,
+            profile=r.profile.to_dict(),
+            results=r.to_dict(),
+            report="<html>",
+            user="ana",
+        )
         for n, r in zip(("on q", "on g"), reports, strict=True)
     ]
     return s, df, ids
@@ -228,24 +245,31 @@ def test_raw_data_are_stored_only_when_given(tmp_path):
     df = pd.DataFrame({"zip": ["02139", "10001"], "age": [30, 41]})
     without = s.save("plain", fingerprint=FP, profile={}, results={"verdict": {"pass": True}})
     with_data = s.save("full", fingerprint=FP, profile={}, results={}, data=df)
+    failed = s.save("v2", fingerprint=FP, profile={}, results={"verdict": {"passed": False}})
     assert s.data(without) is None
     pd.testing.assert_frame_equal(s.data(with_data), df)  # leading zeros kept
     listed = {x.name: x for x in s.summaries()}
     assert (listed["plain"].has_data, listed["full"].has_data) == (False, True)
-    assert (listed["plain"].verdict, listed["full"].verdict) == (True, None)
-    entries = [e.changes["raw_data_stored"] for e in s.audit()]
-    assert entries == [False, True]
+    # the verdict of a riskcore-report/1 twin ("pass") and of a /2 twin ("passed")
+    assert (listed["plain"].verdict, listed["full"].verdict, listed["v2"].verdict) == (
+        True,
+        None,
+        False,
+    )
+    entries = [(e.changes["raw_data_stored"], e.changes["verdict"]) for e in s.audit()]
+    assert entries == [(False, "pass"), (True, None), (False, "fail")]
+    s.delete(failed)
     s.delete(with_data)
     with _raw(s) as con:
         assert con.execute("SELECT COUNT(*) FROM assessment_data").fetchone()[0] == 0
 
 
 def test_reopen_accepts_the_same_file_and_refuses_another_both_logged(tmp_path):
-    from riskcore.report.document import dataset_facts
+    from riskcore.review import dataset_facts
 
     s, df, (first, _) = _saved_pair(tmp_path)
     saved, ok = s.reopen(first, dataset_facts(df, sha256=FP), columns=list(df.columns), user="bo")
-    assert ok.matches and saved.profile["quasi_identifiers"] == ["q"]
+    assert ok.matches and saved.profile["roles"]["quasi_identifiers"] == ["q"]
     other = df.iloc[:4]
     _, refused = s.reopen(
         first, dataset_facts(other, sha256="cd" * 32), columns=list(other.columns), user="bo"
@@ -274,3 +298,92 @@ def test_an_empty_name_is_refused(tmp_path):
     with pytest.raises(RiskcoreError, match="give the assessment a name"):
         s.save("  ", fingerprint=FP, profile={}, results={})
     assert s.audit() == []
+
+
+def test_reopen_refuses_a_file_without_a_column_the_saved_profile_names(tmp_path):
+    # the same bytes' fingerprint, but the saved profile (version 2: its roles under "roles")
+    # names the sensitive column s, which the file given now lacks
+    from riskcore.review import dataset_facts
+
+    s, df, (first, _) = _saved_pair(tmp_path)
+    _, refused = s.reopen(first, dataset_facts(df, sha256=FP), columns=["q", "g"], user="bo")
+    assert not refused.matches and refused.missing_columns == ("s",)
+    (entry,) = [e for e in s.audit() if e.action == "reopen"]
+    assert entry.changes["outcome"] == "refused" and entry.changes["missing_columns"] == ["s"]
+
+
+def _v1_twin():
+    """A riskcore-report/1 twin as the old report module saved it, written out by hand.
+
+    The table of :data:`DF` on q: classes a (2, s = 0 0), b (3, s = 1 1 0), c (1, s = 1):
+    k = 1, 3 classes, 1 unique record; prosecutor risks 1/2, 1/3, 1 are all above 0.09, so
+    every record is at risk; expected re-identified J / n = 3/6; distinct l 1 (a and c);
+    t (equal distance) max(|1 - 1/2|, |1/3 - 1/2|, |0 - 1/2|) = 1/2; linkage: only c's record
+    is unique and its own (1 of 6); homogeneity: a and c, 3 people.
+    """
+    return {
+        "schema": "riskcore-report/1",
+        "schema_version": 1,
+        "dataset": {"name": "d.csv", "sha256": FP, "fingerprint_of": "the file's bytes",
+                    "rows": 6, "columns": 3, "missing": 0},
+        "roles": {"identifiers": [], "quasi_identifiers": ["q"], "sensitive": ["s"],
+                  "weights": [], "other": []},
+        "reasons": {"q": "chosen", "s": "chosen"},
+        "targets": {"k": 2, "l": None, "t": None, "threshold": 0.09,
+                    "meanings": {"k": "smallest equivalence class allowed (Sweeney 2002)"}},
+        "assessment": {
+            "k": 1, "n_classes": 3, "unique_records": 1,
+            "prosecutor": {"highest_risk": 1.0, "records_at_risk": 1.0, "success_rate": 0.5},
+            "sensitive": {"s": {"distinct_l": 1, "t_closeness": 0.5}},
+        },
+        "checks": [{"criterion": "k-anonymity", "attribute": "the quasi-identifiers",
+                    "target": 2, "achieved": 1, "pass": False}],
+        "readings": [],
+        "verdict": {"pass": False, "threshold": 0.09, "highest_risk": 1.0,
+                    "records_at_risk": 1.0, "of": "the table as given",
+                    "reason": "not met: k-anonymity on the quasi-identifiers"},
+        "methods": [], "software": {"riskcore": "0.1.0"}, "parameters": {"c": 2.0},
+        "command": "python -m riskcore report d.csv --profile profile.json",
+        "remediation": None, "after": None, "privacy_budget": None, "checks_after": [],
+        "special_uniques": None,
+        "attacks": {
+            "of": "the table as given",
+            "linkage": {"settings": {"known": ["q"]},
+                        "result": {"n_targets": 6, "correct": {"successes": 1, "n": 6,
+                                                               "rate": 1 / 6}}},
+            "homogeneity": [{"attribute": "s", "exposed_classes": 2, "exposed_records": 3}],
+        },
+        "attacks_after": None,
+        "view": "the table as recorded (no remediation recipe applied)",
+    }  # fmt: skip
+
+
+def test_an_old_report_1_twin_still_lists_and_compares_with_a_new_one(tmp_path):
+    s = Store(tmp_path / "r.db")
+    old = _v1_twin()
+    new = _review(["q"], {"k": 2}).to_dict()
+    assert new["schema"] == "riskcore-report/2"
+    id_old = s.save("old", fingerprint=FP, profile=old["roles"], results=old, user="ana")
+    id_new = s.save("new", fingerprint=FP, profile={}, results=new, user="ana")
+    listed = {x.name: x for x in s.summaries()}
+    assert (listed["old"].dataset, listed["old"].verdict) == ("d.csv", False)
+    assert (listed["new"].dataset, listed["new"].verdict) == ("d.csv", False)
+    cmp = s.compare(id_old, id_new, user="cy")
+    assert cmp.same_data and cmp.roles == {}
+    by = {f.figure: f for f in cmp.figures}
+    # the same table on the same QIs: every figure of the table reads alike from /1 and /2
+    for figure, value in [
+        ("k", 1), ("equivalence classes", 3), ("unique records", 1),
+        ("prosecutor: highest record risk", 1.0), ("prosecutor: records at risk", 1.0),
+        ("prosecutor: expected re-identified", 0.5), ("distinct l (s)", 1), ("t (s)", 0.5),
+        ("linkage: re-identified correctly", 1 / 6), ("homogeneity: people exposed (s)", 3),
+        ("verdict", "fail"), ("quasi-identifiers", "q"),
+    ]:  # fmt: skip
+        assert (by[figure].a, by[figure].b, by[figure].changed) == (value, value, False), figure
+    # the targets, one row per privacy model: k alike; the old 0.09 is now the exact 1/11
+    assert by["target: k-anonymity"].changed is False
+    risk = by["target: record-risk"]
+    assert "0.09," in risk.a and str(1 / 11) in risk.b and risk.changed
+    assert not [f for f in cmp.figures if f.figure.startswith("target:") and None in (f.a, f.b)]
+    (entry,) = [e for e in s.audit() if e.action == "compare"]
+    assert entry.changes["figures_differing"] == ["target: record-risk"]
