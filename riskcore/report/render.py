@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from riskcore._results import plain
 from riskcore.errors import RiskcoreError
+from riskcore.report.methods import METHOD_NOTES
 from riskcore.review import AttackRun, Review
 
 if TYPE_CHECKING:
@@ -40,88 +41,6 @@ __all__ = [
 
 #: Name of the JSON twin embedded in the PDF.
 ATTACHMENT_NAME = "report.json"
-
-#: Method notes printed in every report: (topic, how it is computed, citation).
-METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
-    (
-        "k-anonymity",
-        "k = min_j f_j, the size of the smallest equivalence class on the quasi-identifiers",
-        "Sweeney L. k-anonymity: a model for protecting privacy. IJUFKS 10(5), 2002",
-    ),
-    (
-        "prosecutor / journalist / marketer risk",
-        "record risk 1/f_j (prosecutor), 1/F_j or E[1/F_j | f_j] (journalist), the average "
-        "(marketer); a record passes a threshold when its risk is at most the threshold",
-        "El Emam K. Guide to the De-Identification of Personal Health Information, 2013; "
-        "Dankar F, El Emam K. Estimating the re-identification risk of clinical data sets, 2012",
-    ),
-    (
-        "l-diversity",
-        "distinct l = fewest distinct sensitive values in a class; entropy l = exp(min_j H_j); "
-        "recursive (c,l): r_1 < c (r_l + ... + r_m)",
-        "Machanavajjhala A et al. l-diversity: privacy beyond k-anonymity. ACM TKDD 1(1), 2007",
-    ),
-    (
-        "t-closeness",
-        "t = max_j EMD(P_j, Q), earth mover's distance of each class's sensitive distribution "
-        "from the whole table's (ordered or equal ground distance)",
-        "Li N, Li T, Venkatasubramanian S. t-closeness: privacy beyond k-anonymity and "
-        "l-diversity. ICDE 2007",
-    ),
-    (
-        "the verdict",
-        "every target judged per class by its privacy model (riskcore.criteria); a remediation "
-        "suppresses the classes that break a target within the limit and the release is judged "
-        "again",
-        "Prasser F, Kohlmayer F, et al. ARX - a comprehensive tool for anonymizing biomedical "
-        "data. AMIA 2014",
-    ),
-    (
-        "missing values",
-        "policy 'own': a missing quasi-identifier value is one more value; policy 'any': it "
-        "matches any value, f_k(r) = number of records agreeing with r wherever both are "
-        "known, k = min f_k, risk 1/f_k, l and t over each record's compatible records",
-        "Templ M, Kowarik A, Meindl B. Statistical disclosure control for micro-data using the "
-        "R package sdcMicro. J Stat Softw 67(4), 2015 (freqCalc)",
-    ),
-    (
-        "special uniques (SUDA)",
-        "minimal sample uniques found by SUDA2; SUDA scores and DIS-SUDA as in sdcMicro",
-        "Elliot M, Manning A, Ford R. A computational algorithm for handling the special "
-        "uniques problem. IJUFKS 10(5), 2002; Manning A, Haglin D, Keane J. SUDA2, 2008",
-    ),
-    (
-        "population estimates",
-        "record risk E[1/F_j | f_j] with sampling weights (a weight column, or 1/pi for a "
-        "sampling fraction pi); population uniques by the Pitman, Zayatz, SNB and Dankar models",
-        "Benedetti R, Franconi L 1998; Dankar F et al. Estimating the re-identification risk "
-        "of clinical data sets. BMC Med Inform Decis Mak 12:66, 2012",
-    ),
-    (
-        "attacks",
-        "linkage: the attacker knows every quasi-identifier of everyone (no error) and joins "
-        "on them; unique = exactly one matching record, correct = it is the target's own, "
-        "with 95% Wilson intervals; expected correct under a random pick among the matches, "
-        "with a normal interval. Homogeneity: classes where every record shares one "
-        "sensitive value (an exact count of every record, so no interval)",
-        "Sweeney L. k-anonymity, IJUFKS 10(5), 2002; Wilson EB, JASA 22(158), 1927; "
-        "Machanavajjhala A et al., ACM TKDD 1(1), 2007",
-    ),
-    (
-        "remediation",
-        "masking of direct identifiers, generalization along hierarchies, suppression of "
-        "classes breaking the targets; information loss as the normalized certainty penalty",
-        "Samarati P. Protecting respondents' identities in microdata release. IEEE TKDE 2001; "
-        "Xu J et al. Utility-based anonymization using local recoding. KDD 2006",
-    ),
-    (
-        "differential privacy budget",
-        "epsilons and deltas of the releases charged to the ledger, added up under basic "
-        "sequential composition (or zCDP when the ledger says so)",
-        "Dwork C, Roth A. The algorithmic foundations of differential privacy, 2014, Thm 3.16; "
-        "Bun M, Steinke T. Concentrated differential privacy, TCC 2016",
-    ),
-)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:62rem;margin:2rem auto;

@@ -1,0 +1,331 @@
+"""The review: everything a report states, computed once into one result (no rendering here).
+
+:func:`review` assesses a table under a :class:`~riskcore.profile.Profile`:
+the table as recorded and, when the profile holds a recipe, the table after
+it; each judged by the profile's targets through
+:func:`riskcore.criteria.evaluate` (the one verdict); the attacks that need
+nothing but the profile (linkage by an attacker who knows every
+quasi-identifier, homogeneity), before and after; special uniques; the
+recipe with every step; the privacy budget; and the limitations
+(:mod:`riskcore.review.limitations`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import platform
+import shlex
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from riskcore.criteria import Targets, evaluate
+from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.steps import recipe_steps
+from riskcore.engine import EncodedTable
+from riskcore.errors import RiskcoreError
+from riskcore.metrics import Population, assess
+from riskcore.profile import Profile
+
+if TYPE_CHECKING:
+    import pandas as pd
+from riskcore.review.limitations import limitations, with_suppression
+from riskcore.review.results import (
+    ATTACK_P,
+    SUDA_MAX_ROWS,
+    AttackRun,
+    Remediation,
+    Review,
+    RoleReason,
+    dataset_facts,
+)
+
+__all__ = ["review"]
+
+def _reasons(
+    data: pd.DataFrame, profile: Profile
+) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
+    """Return why each column has its role, and the units of the numeric QIs (ages: year)."""
+    from riskcore.roles import suggest_roles
+
+    suggested = suggest_roles(data)
+    units = {s.column: "year" for s in suggested.suggestions if s.kind == "age"}
+    out = []
+    for col, role in profile.roles.to_mapping().items():
+        s = suggested.get(col)
+        out.append(
+            RoleReason(
+                column=col,
+                role=role,
+                suggested=None if s is None else s.role,
+                reason="" if s is None else s.reason,
+                chosen=s is None or s.role != role,
+            )
+        )
+    return tuple(out), units
+
+
+def _attacks(
+    data: pd.DataFrame, profile: Profile, *, of: str, encoded: EncodedTable | None = None
+) -> AttackRun:
+    """Return the attacks that need nothing but the profile.
+
+    Linkage [Sweeney 2002]: the attacker's table is every record's
+    quasi-identifiers, without error (:func:`~riskcore.attacks.linkage.simulate_auxiliary`
+    with every target: no random draw), joined to the released columns (all
+    but the direct identifiers). Homogeneity [Machanavajjhala 2007]: per
+    sensitive attribute, the classes where everyone shares one value, an
+    exact count.
+    """
+    from riskcore.attacks import homogeneity_attack
+    from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
+
+    roles = profile.roles
+    qis = list(roles.quasi_identifiers)
+    released = [c for c in data.columns if c not in roles.identifiers]
+    aux, truth = simulate_auxiliary(data, qis)
+    link = linkage_attack(
+        data[released], aux, qis, truth=truth, sensitive=roles.sensitive, p=ATTACK_P
+    )
+    table = encoded if encoded is not None else EncodedTable(data)
+    homo = tuple(homogeneity_attack(table, qis, s, p=1.0) for s in roles.sensitive)
+    return AttackRun(of=of, known=tuple(qis), p=ATTACK_P, linkage=link, homogeneity=homo)
+
+
+def _budget(ledger: Mapping[str, Any]) -> dict[str, Any]:
+    from riskcore.dp import PrivacyLedger
+
+    try:
+        led = PrivacyLedger.from_dict(ledger)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the ledger in the profile is not valid: {exc}") from None
+    eps, delta = led.spent()
+    return {
+        "accounting": led.accounting,
+        "epsilon_budget": led.epsilon_budget,
+        "delta_budget": led.delta_budget,
+        "epsilon_spent": eps,
+        "delta_spent": delta,
+        "epsilon_remaining": led.remaining(),
+        "entries": [e.to_dict() for e in led.entries],
+    }
+
+
+def _versions() -> dict[str, str]:
+    import numpy as np
+    import pandas as pd
+
+    import riskcore
+
+    return {
+        "riskcore": riskcore.__version__,
+        "python": platform.python_version(),
+        "pandas": pd.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def _command(data_name: str, profile_name: str, options: Sequence[str] = ()) -> str:
+    return " ".join(
+        [
+            "python -m riskcore report",
+            shlex.quote(data_name),
+            "--profile",
+            shlex.quote(profile_name),
+            *(shlex.quote(str(o)) for o in options),
+            "--out report.html --json report.json --pdf report.pdf",
+        ]
+    )
+
+
+def _assess_kwargs(profile: Profile) -> dict[str, Any]:
+    roles = profile.roles
+    recursive = profile.targets.find("recursive-cl-diversity")
+    population = (
+        Population(weights=roles.weight)
+        if roles.weight is not None
+        else None
+        if profile.sampling_fraction is None
+        else Population(sampling_fraction=profile.sampling_fraction)
+    )
+    return {
+        "quasi_identifiers": roles.quasi_identifiers,
+        "sensitive": roles.sensitive,
+        "c": float(getattr(recursive, "c", 2.0)),
+        "threshold": profile.threshold,
+        "distance": dict(profile.distances) or None,
+        "order": {c: list(v) for c, v in profile.orders.items()} or None,
+        "population": population,
+        "missing": profile.missing,
+    }
+
+
+def _remediate(
+    data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
+) -> tuple[Remediation, pd.DataFrame]:
+    from riskcore.deidentify.hierarchy import rebuild
+    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.recipe import apply_recipe
+
+    try:
+        # the report holds no key: keyed steps (tokens, date shifts) are named, not redone
+        applied = apply_recipe(data, recipe, skip_keyed=True)
+        before = data  # what is generalized: the table after the steps before generalization
+        if recipe.safe_harbor or recipe.date_shift is not None or recipe.masking:
+            steps = dataclasses.replace(recipe, qis=(), levels=(), hierarchies={})
+            before = apply_recipe(data, steps, skip_keyed=True).data
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
+    loss: dict[str, float] | None = None
+    if not applied.n_unknown and recipe.qis:
+        hier = {q: rebuild(before[q], recipe.hierarchies[q]) for q in recipe.qis}
+        lattice = Lattice(
+            before,
+            hier,
+            sensitive=recipe.sensitive,
+            targets=Targets.from_dict(recipe.targets),
+            distance=recipe.distances,  # type: ignore[arg-type]
+            order=recipe.orders,
+            missing=recipe.missing,
+            sampling_fraction=recipe.sampling_fraction,
+            weights=recipe.weights,
+        )
+        node = lattice.evaluate(recipe.levels)
+        loss = {
+            "ncp": node.ncp,
+            "precision": node.precision,
+            "discernibility": node.discernibility,
+            "avg_class_size": node.avg_class_size,
+        }
+    if len(applied.data) == 0:
+        raise RiskcoreError("the recipe suppresses every record: nothing is left to assess")
+    return (
+        Remediation(
+            recipe=recipe,
+            steps=recipe_steps(recipe, units=units),
+            records_before=len(data),
+            records_after=len(applied.data),
+            suppressed=applied.suppressed,
+            within_limit=applied.within_limit,
+            n_unknown=dict(applied.n_unknown),
+            information_loss=loss,
+            not_reapplied=tuple(applied.skipped),
+        ),
+        applied.data,
+    )
+
+
+
+def review(
+    data: pd.DataFrame,
+    profile: Profile,
+    *,
+    name: str = "data",
+    sha256: str | None = None,
+    built_by: str | None = None,
+    profile_name: str = "profile.json",
+    options: Sequence[str] = (),
+    now: datetime | None = None,
+) -> Review:
+    """Compute everything a report states about a table under a profile.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table as loaded.
+    profile : Profile
+    name : str, default "data"
+        The file's name (or ``demo``), shown and used in the command line.
+    sha256 : str, optional
+        SHA-256 of the file's bytes (:attr:`riskcore.io.LoadInfo.sha256`);
+        without it, of the table written as CSV.
+    built_by : str, optional
+        The name of the person building the report (the session's).
+    profile_name : str, default "profile.json"
+        The profile's file name, for the reproducing command.
+    options : sequence of str, default ()
+        Command-line options that changed the profile's values (``--k 12``,
+        ``--missing any``), appended to the reproducing command after
+        ``--profile``.
+    now : datetime, optional
+        The build time (default now, UTC).
+
+    Returns
+    -------
+    Review
+
+    Raises
+    ------
+    RiskcoreError
+        When the profile names a column the table does not hold, has no
+        quasi-identifier, or its recipe is not valid.
+    """
+    profile.validate_against(list(data.columns))
+    if not profile.roles.quasi_identifiers:
+        raise RiskcoreError("the profile has no quasi-identifier: tag at least one")
+    kw = _assess_kwargs(profile)
+    encoded = EncodedTable(data)  # one coding of the table for assess, SUDA and homogeneity
+    before = assess(encoded, **kw)
+    if before.evidence is None:
+        raise RiskcoreError("the assessment gave no evidence to judge the targets on")
+    verdict_before = evaluate(profile.targets, before.evidence)
+    special = None
+    if len(data) <= SUDA_MAX_ROWS:
+        from riskcore.metrics import suda
+
+        su = suda(
+            encoded, profile.roles.quasi_identifiers, dis_fraction=profile.sampling_fraction or 0.01
+        )
+        special = su.to_dict()
+    attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
+    remediation = after = verdict_after = attacks_after = None
+    released = data
+    reasons, units = _reasons(data, profile)
+    if profile.recipe is not None:
+        remediation, released = _remediate(data, profile.recipe, units)
+        after = assess(released, **kw)
+        if after.evidence is None:
+            raise RiskcoreError("the assessment gave no evidence to judge the targets on")
+        verdict_after = with_suppression(
+            evaluate(profile.targets, after.evidence), remediation, profile.targets
+        )
+        attacks_after = _attacks(released, profile, of="the remediated table")
+    final = verdict_after if verdict_after is not None else verdict_before
+    when = (now or datetime.now(UTC)).astimezone(UTC)
+    return Review(
+        built_at=when.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        built_by=built_by or None,
+        software=_versions(),
+        dataset=dataset_facts(data, sha256=sha256, name=name),
+        profile=profile,
+        reasons=reasons,
+        before=before,
+        verdict_before=dataclasses.replace(verdict_before),
+        after=after,
+        verdict_after=verdict_after,
+        remediation=remediation,
+        attacks_before=attacks_before,
+        attacks_after=attacks_after,
+        special_uniques=special,
+        privacy_budget=None if profile.ledger is None else _budget(profile.ledger),
+        limitations=limitations(
+            profile,
+            data,
+            final,
+            suda_done=special is not None,
+            remediation=remediation,
+            released=released,
+        ),
+        parameters={
+            "c": kw["c"],
+            "threshold": kw["threshold"],
+            "sampling_fraction": profile.sampling_fraction,
+            "weights": profile.roles.weight,
+            "distance": {s: r.distance for s, r in before.sensitive.items()},
+            "engine": before.engine,
+            "missing": before.missing,
+            "missing_policy": before.missing_policy,
+            "seeds": None,
+        },
+        command=_command(name, profile_name, options),
+    )

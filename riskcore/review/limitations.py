@@ -1,0 +1,134 @@
+"""What a review assumed or did not check, as data (phrased by :mod:`riskcore.report`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from riskcore.criteria import Targets, Verdict
+from riskcore.profile import Profile
+
+if TYPE_CHECKING:
+    import pandas as pd
+from riskcore.review.results import SUDA_MAX_ROWS, Limitation, Remediation
+
+__all__ = ["free_text_limitation", "limitations", "with_suppression"]
+
+def with_suppression(verdict: Verdict, remediation: Remediation, targets: Targets) -> Verdict:
+    """Return the remediated table's verdict with the records the recipe suppressed.
+
+    The release is judged as it is (:func:`riskcore.criteria.evaluate`), and
+    it passes only when the records suppressed to make it fit the profile's
+    suppression limit: the verdict a lattice node gets for the same levels
+    (:meth:`riskcore.deidentify.lattice.Lattice.evaluate`).
+    """
+    n = remediation.records_before
+    within = remediation.suppressed <= targets.max_suppression * n + 1e-9
+    return dataclasses.replace(
+        verdict,
+        passed=verdict.passed and within,
+        n_records=n,
+        released=remediation.records_after,
+        suppressed=remediation.suppressed,
+        max_suppression=targets.max_suppression,
+        within_limit=within,
+        needed=remediation.suppressed,
+        suppression=True,
+    )
+
+
+
+def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation:
+    """Return what the built-in patterns found in the released free text.
+
+    The text columns released and not modelled as quasi-identifiers (all but
+    the direct identifiers, the QIs and the weight, after the recipe when
+    there is one; a column a keyed step of the recipe changes is left out, as
+    the report cannot redo that step) are scanned within the scan's
+    character limit (:func:`riskcore.freetext.scan_text`); a column read only
+    in part is unchecked.
+    """
+    from riskcore.deidentify.recipe import masking_steps
+    from riskcore.freetext import scan_text
+
+    roles = profile.roles
+    keyed: set[str] = set()
+    if profile.recipe is not None:
+        for step in masking_steps(profile.recipe):
+            if step.operator.needs_key:
+                keyed.update(step.columns)
+    modelled = {*roles.identifiers, *roles.quasi_identifiers, *roles.weights, *keyed}
+    cols = [c for c in released.columns if c not in modelled]
+    scan = scan_text(released[cols])
+    return Limitation(
+        "free-text",
+        {
+            "scanned": [c.column for c in scan.columns if c.checked],
+            "found": [
+                {
+                    "column": c.column,
+                    "kinds": [f.label for f in c.identifiers],
+                    "letters": sorted({f.letter for f in c.identifiers if f.letter}),
+                    "cells": max((f.n_cells for f in c.identifiers), default=0),
+                }
+                for c in scan.columns
+                if c.identifiers
+            ],
+            "unchecked": [{"column": c.column, "why": c.why} for c in scan.unchecked],
+            "presidio": scan.presidio,
+        },
+    )
+
+
+def limitations(
+    profile: Profile,
+    data: pd.DataFrame,
+    verdict: Verdict,
+    *,
+    suda_done: bool,
+    remediation: Remediation | None,
+    released: pd.DataFrame,
+) -> tuple[Limitation, ...]:
+    """Return what the report assumed or did not check, as data (phrased by the renderer).
+
+    ``released`` is the table the verdict is on; every one of its columns but
+    the quasi-identifiers and the direct identifiers (left out of the attacks' release)
+    is assumed unknown to the attacker, whatever its role (tagged or not).
+    """
+    roles = profile.roles
+    known = set(roles.quasi_identifiers) | set(roles.identifiers)
+    out = [
+        Limitation(
+            "attacker",
+            {
+                "quasi_identifiers": list(roles.quasi_identifiers),
+                "unknown_to_attacker": [str(c) for c in released.columns if c not in known],
+            },
+        )
+    ]
+    if roles.weight is not None:
+        out.append(Limitation("population", {"model": "weights", "column": roles.weight}))
+    elif profile.sampling_fraction is not None:
+        out.append(
+            Limitation(
+                "population", {"model": "fraction", "sampling_fraction": profile.sampling_fraction}
+            )
+        )
+    else:
+        out.append(Limitation("population", {"model": "none"}))
+    out.append(Limitation("missing", {"policy": profile.missing}))
+    if verdict.not_applicable:
+        out.append(Limitation("not-applicable", {"targets": list(verdict.not_applicable)}))
+    out.append(Limitation("attacks-not-run", {"attacks": ["differencing", "two releases"]}))
+    if remediation is not None and remediation.not_reapplied:
+        out.append(Limitation("keyed-steps", {"steps": list(remediation.not_reapplied)}))
+    if remediation is not None and not remediation.within_limit:
+        out.append(Limitation("recipe-limit", {"suppressed": remediation.suppressed}))
+    if not suda_done:
+        out.append(Limitation("suda-skipped", {"rows": len(data), "limit": SUDA_MAX_ROWS}))
+    if profile.population is None:
+        out.append(Limitation("population-table", {}))
+    out.append(free_text_limitation(released, profile))
+    return tuple(out)
+
+

@@ -1,0 +1,284 @@
+"""What a review holds: its results (role reasons, attacks, remediation, limitations, Review).
+
+Frozen results on :class:`riskcore._results.Result`; :meth:`Review.to_dict`
+is the report's JSON twin (``riskcore-report/2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from riskcore._results import Result, dumps
+from riskcore.attacks.homogeneity import HomogeneityResult
+from riskcore.attacks.linkage.results import LinkageResult
+from riskcore.criteria import Verdict
+from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.steps import RecipeStep
+from riskcore.errors import RiskcoreError
+from riskcore.metrics import Assessment
+from riskcore.profile import Profile
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "ATTACK_P",
+    "REPORT_SCHEMA",
+    "SUDA_MAX_ROWS",
+    "AttackRun",
+    "Limitation",
+    "Remediation",
+    "Review",
+    "RoleReason",
+    "dataset_facts",
+]
+
+#: Name and version of the report's JSON format (raise the version when a field changes meaning).
+REPORT_SCHEMA = "riskcore-report/2"
+
+#: Largest table whose special uniques (SUDA) the report computes (as the Records page).
+SUDA_MAX_ROWS = 200_000
+
+#: Confidence at which the report's linkage attack counts a sensitive value as learned (the
+#: Attacks page's default).
+ATTACK_P = 0.9
+
+
+@dataclass(frozen=True)
+class RoleReason(Result):
+    """Why a column has its role: the suggestion, or the choice of the person building it.
+
+    Attributes
+    ----------
+    column : str
+    role : str
+        The role it has.
+    suggested : str or None
+        The role riskcore suggested (None: no suggestion).
+    reason : str
+        The suggestion's reason (the rule that fired).
+    chosen : bool
+        True when the role differs from the suggestion (chosen in the session
+        or the profile).
+    """
+
+    column: str
+    role: str
+    suggested: str | None
+    reason: str
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class AttackRun(Result):
+    """The attacks the profile alone allows, on one table.
+
+    Attributes
+    ----------
+    of : str
+        Which table: "the table as recorded" or "the remediated table".
+    known : tuple of str
+        The quasi-identifiers the attacker knows, of every record, without error.
+    p : float
+        Confidence at which a sensitive value counts as learned.
+    linkage : LinkageResult
+        The attacker's join on the known columns (rates with 95% Wilson intervals).
+    homogeneity : tuple of HomogeneityResult
+        Per sensitive attribute, the classes whose records share one value.
+    not_run : tuple of str
+        The attacks left to the Attacks page (differencing, two releases).
+    """
+
+    of: str
+    known: tuple[str, ...]
+    p: float
+    linkage: LinkageResult
+    homogeneity: tuple[HomogeneityResult, ...]
+    not_run: tuple[str, ...] = ("differencing", "two releases")
+
+
+@dataclass(frozen=True)
+class Remediation(Result):
+    """The recipe applied to the table, as the report states it.
+
+    Attributes
+    ----------
+    recipe : Recipe
+        Every step with its parameters and the key's check value (never the key).
+    steps : tuple of RecipeStep
+        Every step in words, in the order it applies
+        (:func:`riskcore.deidentify.steps.recipe_steps`): "ssn: last 4 digits kept".
+    records_before, records_after : int
+    suppressed : int
+        Records of classes breaking the recipe's targets, removed.
+    within_limit : bool
+        Whether they fit the recipe's suppression limit.
+    n_unknown : dict of str to int
+        Per QI, records holding a value the recipe's hierarchy does not know.
+    information_loss : dict or None
+        NCP, precision, discernibility and average class size of the levels.
+    not_reapplied : tuple of str
+        Keyed steps named but not redone (the report holds no key).
+    """
+
+    recipe: Recipe
+    steps: tuple[RecipeStep, ...]
+    records_before: int
+    records_after: int
+    suppressed: int
+    within_limit: bool
+    n_unknown: dict[str, int]
+    information_loss: dict[str, float] | None
+    not_reapplied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Limitation(Result):
+    """What the report assumed or did not check (phrased by :mod:`riskcore.report`).
+
+    Attributes
+    ----------
+    kind : str
+        ``attacker``, ``population``, ``missing``, ``not-applicable``,
+        ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``,
+        ``free-text``, ``population-table`` or ``recipe-limit``.
+    facts : dict
+        What the sentence needs (column names, counts, models).
+    """
+
+    kind: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Review(Result):
+    """Every number of one filed assessment, and what produced it.
+
+    Attributes
+    ----------
+    built_at : str
+        When it was built: ISO 8601, UTC.
+    built_by : str or None
+        The name given in the session (None when none was given).
+    software : dict of str to str
+        Versions of riskcore, Python, pandas and numpy.
+    dataset : dict
+        ``name``, ``sha256``, ``fingerprint_of``, ``rows``, ``columns``, ``missing``.
+    profile : Profile
+        Roles, targets, policy, population model and the full recipe.
+    reasons : tuple of RoleReason
+    before : Assessment
+        The table as recorded.
+    verdict_before : Verdict
+        The targets judged on the table as recorded.
+    after : Assessment or None
+        The table after the recipe.
+    verdict_after : Verdict or None
+        The targets judged on the remediated table.
+    remediation : Remediation or None
+    attacks_before, attacks_after : AttackRun or None
+    special_uniques : dict or None
+        The SUDA summary of the table as recorded (up to :data:`SUDA_MAX_ROWS` rows).
+    privacy_budget : dict or None
+        The DP ledger's entries and the budget spent.
+    limitations : tuple of Limitation
+    parameters : dict
+        Every parameter of the assessment (c, threshold, distances, engine, policy).
+    command : str
+        The command line that reproduces the numbers.
+    """
+
+    schema: ClassVar[str] = REPORT_SCHEMA
+
+    built_at: str
+    built_by: str | None
+    software: dict[str, str]
+    dataset: dict[str, Any]
+    profile: Profile
+    reasons: tuple[RoleReason, ...]
+    before: Assessment
+    verdict_before: Verdict
+    parameters: dict[str, Any]
+    command: str
+    after: Assessment | None = None
+    verdict_after: Verdict | None = None
+    remediation: Remediation | None = None
+    attacks_before: AttackRun | None = None
+    attacks_after: AttackRun | None = None
+    special_uniques: dict[str, Any] | None = None
+    privacy_budget: dict[str, Any] | None = None
+    limitations: tuple[Limitation, ...] = ()
+
+    @property
+    def verdict(self) -> Verdict:
+        """Return the verdict the report gives: on the remediated table when there is one."""
+        return self.verdict_after if self.verdict_after is not None else self.verdict_before
+
+    @property
+    def of(self) -> str:
+        """Return which table the verdict is on."""
+        return "the remediated table" if self.after is not None else "the table as recorded"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON twin: every field, with ``schema``, ``schema_version``, the verdict.
+
+        ``verdict`` repeats the verdict the report gives (with ``of``), so a
+        reader need not choose between ``verdict_before`` and ``verdict_after``.
+        """
+        out = {"schema": self.schema, **super().to_dict()}
+        out["verdict"] = {"of": self.of, **self.verdict.to_dict()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a review from its JSON twin (without per-class arrays)."""
+        if data.get("schema") != REPORT_SCHEMA:
+            raise RiskcoreError(
+                f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
+            )
+        rest = {k: v for k, v in data.items() if k not in ("schema", "verdict")}
+        return super().from_dict(rest)
+
+    def to_json(self) -> str:
+        """Return the JSON twin as strict JSON text (indented, keys in field order)."""
+        return dumps(self.to_dict(), indent=2)
+
+
+def dataset_facts(
+    data: pd.DataFrame, *, sha256: str | None = None, name: str = "data"
+) -> dict[str, Any]:
+    """Return the dataset's fingerprint as a report files it.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    sha256 : str, optional
+        SHA-256 of the file's bytes; without it, of the table written as CSV
+        (UTF-8, no index).
+    name : str, default "data"
+
+    Returns
+    -------
+    dict
+        ``name``, ``sha256``, ``fingerprint_of`` (which bytes were hashed),
+        ``rows``, ``columns``, ``missing`` (missing cells).
+    """
+    if sha256 is not None:
+        sha, of = sha256, "the file's bytes"
+    else:
+        from riskcore.io.fingerprint import fingerprint
+
+        text = data.to_csv(index=False, lineterminator="\n").encode("utf-8")
+        sha, of = fingerprint(text), "the table written as CSV (UTF-8, no index)"
+    return {
+        "name": name,
+        "sha256": sha,
+        "fingerprint_of": of,
+        "rows": len(data),
+        "columns": data.shape[1],
+        "missing": int(data.isna().sum().sum()),
+    }
+
+
