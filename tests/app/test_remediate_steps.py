@@ -14,8 +14,9 @@ from riskcore.deidentify.hierarchy import (
     default_hierarchy,
     hierarchy_from_table,
 )
-from riskcore.deidentify.lattice import Lattice, search
+from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.safe_harbor import presidio_available
+from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
 
