@@ -25,7 +25,7 @@ from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.deidentify.lattice import Lattice, Targets
 from riskcore.demo import make_people
 from riskcore.engine import EncodedTable
-from riskcore.metrics.records import explain_record, record_subsets, riskiest_rows
+from riskcore.metrics.explain import explain_record, record_subsets, riskiest_rows
 from riskcore.metrics.suda import suda
 
 QIS = ("age", "sex", "race", "marital_status", "education")

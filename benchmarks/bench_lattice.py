@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from riskcore.deidentify.hierarchy import default_hierarchy  # noqa: E402
-from riskcore.deidentify.lattice import Lattice, Targets, greedy_search, search  # noqa: E402
+from riskcore.deidentify.lattice import Lattice, Targets  # noqa: E402
+from riskcore.deidentify.search import greedy_search, search  # noqa: E402
 from riskcore.io import load_table  # noqa: E402
 
 QIS = ["age", "workclass", "education", "marital-status", "occupation", "race", "sex",

@@ -1,7 +1,7 @@
 """The command line's remediation commands: ``anonymize`` and ``apply`` (issue 13).
 
 ``anonymize`` searches the generalization lattice for the least-loss node that
-meets the targets (:func:`riskcore.deidentify.lattice.search`), writes the
+meets the targets (:func:`riskcore.deidentify.search.search`), writes the
 remediated table and the recipe; ``apply`` re-applies a recipe to a table and
 says what no longer fits. Heavy imports happen inside the handlers.
 """
@@ -248,9 +248,10 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore._cli_args import profile_from_args
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.deidentify.lattice import Lattice, search
+    from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps, mask_step
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
+    from riskcore.deidentify.search import search
     from riskcore.io.export import write_table
 
     try:

@@ -36,13 +36,7 @@ from riskcore.attacks.linkage import (
 )
 from riskcore.deidentify.cover import RecordCover, cover_record
 from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
-from riskcore.deidentify.lattice import (
-    Lattice,
-    NodeResult,
-    SearchResult,
-    evaluate_all,
-    search,
-)
+from riskcore.deidentify.lattice import Lattice, NodeResult
 from riskcore.deidentify.masking import (
     EnumerationResult,
     SecretKey,
@@ -57,6 +51,7 @@ from riskcore.deidentify.safe_harbor import (
     apply_safe_harbor,
     safe_harbor_check,
 )
+from riskcore.deidentify.search import SearchResult, evaluate_all, search
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
 from riskcore.dp import local as _ldp
@@ -65,16 +60,15 @@ from riskcore.engine import EncodedTable
 from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
-from riskcore.metrics.missing import MissingPolicy, count_missing
-from riskcore.metrics.presence import PopulationMatch, population_match
-from riskcore.metrics.records import (
-    IndividualRisk,
+from riskcore.metrics.explain import (
     RecordExplanation,
     explain_record,
-    record_individual_risk,
     record_subsets,
     riskiest_rows,
 )
+from riskcore.metrics.missing import MissingPolicy, count_missing
+from riskcore.metrics.presence import PopulationMatch, population_match
+from riskcore.metrics.records import IndividualRisk, record_individual_risk
 from riskcore.metrics.suda import SudaResult
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness

@@ -47,7 +47,7 @@ from riskcore._results import Result
 from riskcore._values import value_text
 from riskcore.deidentify.lattice import Lattice
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.records import row_position
+from riskcore.metrics.explain import row_position
 
 __all__ = ["MAX_GRID", "RecordCover", "cover_record"]
 

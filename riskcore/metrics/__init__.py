@@ -4,7 +4,10 @@ anonymity
     k-anonymity, the class-size distribution, prosecutor / journalist /
     marketer risk.
 diversity
-    Distinct / entropy / recursive l-diversity and t-closeness.
+    Distinct / entropy / recursive l-diversity, class majority, and the summary
+    of l and t per sensitive attribute (DiversityResult).
+closeness
+    t-closeness (equal and ordered distances) and the value orders it reads.
 population
     Population uniqueness (Zayatz, Pitman, SNB, Dankar et al.).
 uniqueness
@@ -12,14 +15,17 @@ uniqueness
 suda
     Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record.
 records
-    Per-record risk: individual risk with sampling weights, the records table,
-    one record explained.
+    Per-record risk: individual risk with sampling weights, the records table.
+explain
+    One record explained: its class, MSUs and shared values; the riskiest rows.
 presence
     Against a population table: k-map and delta-presence, and the per-class
     counts they judge.
 missing
     The missing-value policy: a missing QI value is a value of its own, or
     matches any value (sdcMicro's convention; per-record compatible sets).
+population_model
+    :class:`Population`: population sizes for journalist and marketer risk.
 assessment
     :func:`assess`: one partition, every metric.
 """
@@ -36,21 +42,20 @@ from riskcore.metrics.anonymity import (
 from riskcore.metrics.assessment import (
     MISSING_POLICY,
     Assessment,
-    Population,
     assess,
     class_table,
 )
+from riskcore.metrics.closeness import order_choices, order_values, t_closeness_per_class
 from riskcore.metrics.diversity import (
     DiversityResult,
     class_majority,
     distinct_l_per_class,
     entropy_per_class,
-    order_choices,
-    order_values,
     recursive_l_per_class,
     sensitive_metrics,
-    t_closeness_per_class,
 )
+from riskcore.metrics.explain import RecordExplanation, explain_record
+from riskcore.metrics.population_model import Population
 from riskcore.metrics.presence import (
     PopulationCounts,
     PopulationMatch,
@@ -59,13 +64,7 @@ from riskcore.metrics.presence import (
     population_counts,
     population_match,
 )
-from riskcore.metrics.records import (
-    IndividualRisk,
-    RecordExplanation,
-    explain_record,
-    record_individual_risk,
-    record_risk,
-)
+from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
 from riskcore.metrics.suda import SudaResult, msu_weight, suda
 
 __all__ = [

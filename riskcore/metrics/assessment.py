@@ -6,7 +6,9 @@ returns the class table over the quasi-identifiers and one sparse class x
 value contingency per sensitive attribute (:mod:`riskcore.engine.contract`);
 k-anonymity, prosecutor (and, with population sizes, journalist and marketer)
 risk, population uniqueness and l-diversity / t-closeness are computed from
-those tables alone.
+those tables alone. The population model (:class:`Population`, re-exported
+here) is :mod:`riskcore.metrics.population_model`; the value orders of the
+ordered distance are read by :mod:`riskcore.metrics.closeness`.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result, plain
-from riskcore._validation import check_fraction
 from riskcore.engine import ClassTable, EncodedTable, Engine
-from riskcore.errors import RiskcoreError, RolesError
+from riskcore.errors import RolesError
 from riskcore.metrics.anonymity import (
     ClassSizeDistribution,
     KAnonymityResult,
@@ -29,18 +30,19 @@ from riskcore.metrics.anonymity import (
     k_anonymity,
     reidentification_risk,
 )
-from riskcore.metrics.diversity import DiversityResult, OrderSource, sensitive_metrics
-from riskcore.metrics.evidence import Evidence, PopulationEvidence
+from riskcore.metrics.closeness import _value_orders
+from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
+from riskcore.metrics.evidence import Evidence
 from riskcore.metrics.missing import (
     MissingPolicy,
     check_missing,
-    compatible_sums,
     count_missing,
 )
 from riskcore.metrics.population import (
     PopulationUniqueness,
     population_uniqueness,
 )
+from riskcore.metrics.population_model import Population, _population_evidence
 
 __all__ = [
     "MISSING_POLICY",
@@ -62,44 +64,6 @@ MISSING_POLICY_TEXT: dict[str, str] = {
 }
 #: The default policy's text.
 MISSING_POLICY = MISSING_POLICY_TEXT["own"]
-
-
-@dataclass(frozen=True)
-class Population:
-    """Population sizes for journalist and marketer risk.
-
-    Give one of: a sampling fraction (F_j estimated as f_j / pi); a column of
-    sampling weights (F_j estimated as the sum of the weights of the class's
-    records, sdcMicro's ``weightVar``); or a population table with the QI
-    columns and a count column (F_j looked up for each class; a class missing
-    from the table, or smaller there than in the sample, gets F_j = f_j, the
-    conservative choice, and is reported).
-
-    Attributes
-    ----------
-    sampling_fraction : float, optional
-        pi = n / N in (0, 1].
-    table : pandas.DataFrame, optional
-        Population counts per QI combination.
-    count_column : str
-        Name of the count column in ``table``.
-    weights : str, optional
-        The sampling-weight column of the assessed table (numbers of at
-        least 1: the people each record stands for). Needs the in-memory
-        engine, which gives each record's class.
-    """
-
-    sampling_fraction: float | None = None
-    table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
-    count_column: str = "count"
-    weights: str | None = None
-
-    def __post_init__(self) -> None:
-        given = [x is not None for x in (self.sampling_fraction, self.table, self.weights)]
-        if sum(given) != 1:
-            raise ValueError("give exactly one of sampling_fraction, weights and table")
-        if self.sampling_fraction is not None:
-            check_fraction("sampling_fraction", self.sampling_fraction)
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,121 +235,6 @@ class Assessment(Result):
         )
 
 
-def _population_evidence(
-    classes: ClassTable,
-    population: Population,
-    engine: Engine,
-    sizes: np.ndarray | None = None,
-) -> tuple[PopulationEvidence, str]:
-    """Return the population model of the classes, and the note stating it.
-
-    With a population table F_j is looked up (record risk 1/F_j). With only a
-    sampling fraction F_j is unknown: the record risk is E[1/F_j | f_j] of
-    the individual-risk model
-    (:func:`~riskcore.metrics.population.individual_risk`), never
-    1/(f_j / pi), and F^_j = f_j / pi serves only in J / sum F^_j. With
-    sampling weights w_i, F^_j = sum of w_i over the class's records and the
-    record risk is E[1/F_j | f_j] with p_j = f_j / F^_j
-    (:func:`~riskcore.metrics.population.weighted_individual_risk`, exact),
-    as sdcMicro's ``measure_risk`` with ``weightVar``. The judged F_j and
-    risks are derived by :class:`~riskcore.metrics.evidence.Evidence`.
-
-    ``sizes`` (the missing-value policy "any") are the f_k of each class; a
-    population table's F_j is then the count of its rows compatible with the
-    class (a missing value, on either side, matching any value), and with
-    weights F_k is the weight sum over the compatible records (sdcMicro's F_k).
-    """
-    any_policy = sizes is not None
-    f = classes.sizes if sizes is None else sizes
-    if population.weights is not None:
-        from riskcore.metrics.records import sampling_weights
-
-        col = population.weights
-        if col in classes.qis:
-            raise RolesError(f"the weight column {col!r} cannot also be a quasi-identifier")
-        if not isinstance(engine, EncodedTable):
-            raise RiskcoreError(
-                "sampling weights need each record's class, which only the in-memory engine "
-                "gives: assess an EncodedTable or a DataFrame"
-            )
-        w = sampling_weights(engine, col)
-        per_class = np.bincount(
-            engine.record_classes(classes.qis), weights=w, minlength=classes.n_classes
-        )
-        return (
-            PopulationEvidence("weights", weight_sums=per_class),
-            "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi, "
-            f"with population class sizes estimated as the sum of the sampling weights in {col}",
-        )
-    if population.sampling_fraction is not None:
-        pi = float(population.sampling_fraction)
-        return (
-            PopulationEvidence("fraction", sampling_fraction=pi),
-            "record risk E[1/F | f] from the individual-risk model of Benedetti and Franconi "
-            f"with sampling weights 1/{pi:g}: model-based estimates, not measured population "
-            "sizes",
-        )
-    table = population.table
-    if table is None:
-        raise AssertionError("Population holds a table when it has no sampling fraction")
-    qis = list(classes.qis)
-    missing = [q for q in [*qis, population.count_column] if q not in table.columns]
-    if missing:
-        raise RolesError(f"the population table has no column {missing[0]!r}")
-    reps = classes.values()
-    if any_policy:
-        big_f = _compatible_population(reps, table, qis, population.count_column)
-    else:
-        pop = (
-            table.groupby(qis, dropna=False, observed=True, sort=False)[population.count_column]
-            .sum()
-            .rename("__F")
-            .reset_index()
-        )
-        merged = reps.merge(pop, on=qis, how="left", sort=False)
-        big_f = merged["__F"].to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isnan(big_f) | (big_f < f)
-    big_f = np.where(bad, f, big_f)
-    note = "population class sizes taken from the population table"  # risk 1/F_j
-    if bad.any():
-        note += (
-            f"; {int(bad.sum()):,} class(es) absent from it or smaller there than in the "
-            "sample were given F_j = f_j (conservative)"
-        )
-    return PopulationEvidence("table", table_counts=big_f.astype(np.float64)), note
-
-
-def _compatible_population(
-    reps: pd.DataFrame, table: pd.DataFrame, qis: list[str], count_column: str
-) -> np.ndarray:
-    """Return, per class (its QI values in ``reps``), the population count of compatible rows.
-
-    Both sides are coded together, column by column (a missing value on
-    either side matching any value); a class no row is compatible with gets
-    NaN (absent).
-    """
-    t_codes, s_codes, t_known, s_known = [], [], [], []
-    for q in qis:
-        both = pd.concat([reps[q].astype(object), table[q].astype(object)], ignore_index=True)
-        codes = pd.factorize(both, use_na_sentinel=True)[0].astype(np.int64)
-        tc, sc = codes[: len(reps)], codes[len(reps) :]
-        t_known.append(tc >= 0)
-        s_known.append(sc >= 0)
-        t_codes.append(np.maximum(tc, 0))
-        s_codes.append(np.maximum(sc, 0))
-    counts = pd.to_numeric(table[count_column], errors="coerce").to_numpy(dtype=np.float64)
-    t, _, sums = compatible_sums(
-        t_codes,
-        np.column_stack(t_known),
-        s_codes,
-        np.column_stack(s_known),
-        np.nan_to_num(counts),
-    )
-    out = np.full(len(reps), np.nan)
-    out[t] = sums
-    return out
-
-
 def assess(
     data: pd.DataFrame | Engine,
     *,
@@ -538,42 +387,6 @@ def assess(
         matching=sizes if policy == "any" else None,
         evidence=evidence,
     )
-
-
-def _value_orders(
-    engine: Engine,
-    sens: tuple[str, ...],
-    dist: dict[str, str | None],
-    given: Mapping[str, Iterable[Any]],
-) -> tuple[dict[str, Iterable[Any]], dict[str, OrderSource]]:
-    """Return the value order of each sensitive attribute that has one, and its source.
-
-    A given order wins; otherwise an ordered pandas Categorical gives its
-    categories (the engine must expose its DataFrame as ``df``, as
-    :class:`~riskcore.engine.EncodedTable` does). An attribute with an order
-    and no distance gets the ordered distance (``dist`` is updated).
-    """
-    unknown = sorted(set(map(str, given)) - set(sens))
-    if unknown:
-        raise RiskcoreError(f"an order is given for {unknown[0]!r}, not a sensitive attribute")
-    frame = getattr(engine, "df", None)
-    orders: dict[str, Iterable[Any]] = {}
-    sources: dict[str, OrderSource] = {}
-    for s in sens:
-        if s in given:
-            if dist[s] == "equal":
-                raise RiskcoreError(
-                    f"an order is given for {s!r} but its distance is 'equal'; "
-                    "use the ordered distance or drop the order"
-                )
-            orders[s], sources[s] = given[s], "given"
-        elif isinstance(frame, pd.DataFrame) and s in frame.columns:
-            dtype = frame[s].dtype
-            if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
-                orders[s], sources[s] = list(dtype.categories), "categories"
-        if s in orders and dist[s] is None:
-            dist[s] = "ordered"
-    return orders, sources
 
 
 def _check_roles(

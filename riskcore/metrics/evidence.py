@@ -41,11 +41,11 @@ import numpy as np
 
 from riskcore.engine import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
+from riskcore.metrics.closeness import t_closeness_per_class
 from riskcore.metrics.diversity import (
     distinct_l_per_class,
     entropy_per_class,
     recursive_l_per_class,
-    t_closeness_per_class,
 )
 from riskcore.metrics.missing import (
     MissingPolicy,

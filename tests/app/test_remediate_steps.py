@@ -14,7 +14,8 @@ from riskcore.deidentify.hierarchy import (
     default_hierarchy,
     hierarchy_from_table,
 )
-from riskcore.deidentify.lattice import Lattice, search
+from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from riskcore.freetext import presidio_available
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)

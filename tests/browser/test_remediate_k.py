@@ -12,7 +12,8 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice, search
+from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from tests.app.test_browser import goto, metric, new_page, shot, wait_idle

@@ -25,8 +25,9 @@ from riskcore.attacks.linkage.attack import linkage_attack, linkage_curve
 from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.lattice import Lattice, evaluate_all, search
+from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.recipe import Recipe, apply_recipe
+from riskcore.deidentify.search import evaluate_all, search
 from riskcore.demo import make_people
 from riskcore.demo.story import guided_story
 from riskcore.dp.local import grr_simulate, laplace_ldp_simulate

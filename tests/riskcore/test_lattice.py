@@ -29,8 +29,9 @@ from riskcore.deidentify.hierarchy import (
     prefix_hierarchy,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice, greedy_search, search
+from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
+from riskcore.deidentify.search import greedy_search, search
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
 

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from riskcore import assess
 from riskcore.engine import EncodedTable
 from riskcore.metrics import Population, class_table
+from riskcore.metrics.explain import explain_record
 from riskcore.metrics.missing import compatible_sizes
-from riskcore.metrics.records import explain_record, record_individual_risk, record_risk
+from riskcore.metrics.records import record_individual_risk, record_risk
 from riskcore.metrics.uniqueness import subset_uniqueness
 
 NA = np.nan

@@ -18,7 +18,7 @@ from riskcore.deidentify.cover import RecordCover, cover_record
 from riskcore.deidentify.hierarchy import Hierarchy
 from riskcore.deidentify.lattice import Lattice
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.records import record_subsets
+from riskcore.metrics.explain import record_subsets
 
 
 def _hierarchy(column: str, rows: list[list[object]]) -> Hierarchy:
@@ -270,7 +270,7 @@ def test_cover_reading_when_nothing_or_everything_covers():
 
 
 def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
-    from riskcore.metrics.records import explain_record
+    from riskcore.metrics.explain import explain_record
     from riskcore.report.readings import msu_list, record_subset_table
 
     df = pd.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "y", "x", "y"], "c": [0, 0, 0, 1]})

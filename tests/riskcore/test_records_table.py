@@ -18,11 +18,9 @@ from riskcore.criteria.records import RECORD_COLUMNS, record_table
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics import suda
+from riskcore.metrics.explain import explain_record
 from riskcore.metrics.presence import population_match
-from riskcore.metrics.records import (
-    explain_record,
-    record_individual_risk,
-)
+from riskcore.metrics.records import record_individual_risk
 from riskcore.report.readings import (
     individual_risk_reading,
     population_match_reading,

@@ -69,7 +69,7 @@ def test_pareto_front_and_chart():
 
 
 def test_visited_table_lists_levels_by_qi():
-    from riskcore.deidentify.lattice import search
+    from riskcore.deidentify.search import search
 
     lat = _lattice(k=2, max_suppression=0.5)
     result = search(lat)
@@ -85,7 +85,7 @@ def test_visited_table_lists_levels_by_qi():
 def test_search_reading_when_every_node_is_shown():
     import dataclasses
 
-    from riskcore.deidentify.lattice import evaluate_all, search
+    from riskcore.deidentify.search import evaluate_all, search
 
     lat = _lattice(k=2, max_suppression=0.5)
     found = search(lat)

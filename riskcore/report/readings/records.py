@@ -9,8 +9,9 @@ import pandas as pd
 
 from riskcore.criteria.population import PopulationJudgement
 from riskcore.deidentify.cover import RecordCover
+from riskcore.metrics.explain import RecordExplanation
 from riskcore.metrics.presence import PopulationMatch
-from riskcore.metrics.records import IndividualRisk, RecordExplanation
+from riskcore.metrics.records import IndividualRisk
 from riskcore.metrics.suda import SudaResult
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
 

@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, level_words
-from riskcore.deidentify.lattice import NodeResult, SearchResult
+from riskcore.deidentify.lattice import NodeResult
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
+from riskcore.deidentify.search import SearchResult
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.freetext import PiiScan
 from riskcore.report.readings._format import plural
