@@ -67,7 +67,10 @@ with tab_rec:
                   f"{s.special_uniques / s.n_records:.1%}", delta_color="off",
                   delta_arrow="off")  # fmt: skip
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
-        c3.metric("DIS probability a unique match is right", f"{s.dis:.3f}")
+        c3.metric(
+            "DIS probability a unique match is right",
+            "n/a: no sample unique" if s.dis != s.dis else f"{s.dis:.3f}",  # NaN: none unique
+        )
         st.markdown(md(suda_reading(s)))
         if len(qis) > 1 and s.n_msus:
             contrib = suda_contribution_table(s)

@@ -185,7 +185,7 @@ def generalization() -> None:
     m2.metric("Records suppressed", f"{after.suppressed:,}", f"{after.suppressed / n:.1%}", **quiet)
     m3.metric(
         "Average re-identification risk",
-        f"{after.success_rate:.2%}",
+        f"{after.success_rate:.2%}" if after.n_classes else "n/a: nothing released",
         f"was {recorded.success_rate:.2%}",
         **quiet,
     )
@@ -232,9 +232,17 @@ def generalization() -> None:
         st.rerun()
     if in_use is not None:
         st.info(
-            "The generalized table is in use: Uniqueness, Anonymity, Attacks and the DP pages "
-            "assess it (the sidebar's switch goes back and forth)."
-            + ("" if in_use == recipe else " The levels above differ from the ones in use.")
+            "The generalized table is in use: Uniqueness, Anonymity, Records, Attacks and the DP "
+            "pages assess it, and the report describes it beside the table as recorded (the "
+            "sidebar's switch goes back and forth)."
+            + (
+                ""
+                if in_use == recipe
+                else " The levels above differ from the ones in use."
+                if in_use.get("levels") != recipe["levels"] or in_use.get("qis") != recipe["qis"]
+                else " The targets or the masking steps changed since it was put in use: put it "
+                "in use again to assess it under them."
+            )
         )
 
     def _generalized():

@@ -11,7 +11,11 @@ from riskcore import dp
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import report_intro
 from riskcore.report.readings.criteria import check_table, verdict_reading
-from riskcore.report.readings.review import figures_side_by_side, limitation_text
+from riskcore.report.readings.review import (
+    figures_side_by_side,
+    limitation_text,
+    released_identifiers_warning,
+)
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
 from ui import budget, saved
@@ -78,9 +82,15 @@ if stale:
     )
 report = built["report"]
 v = report.verdict
-(st.success if v.passed else st.warning)(
-    md(("Passes: " if v.passed else "Does not pass: ") + verdict_reading(v, of=report.of))
-)
+said = ("Passes: " if v.passed else "Does not pass: ") + verdict_reading(v, of=report.of)
+said = said.replace(": The ", ": the ", 1)
+if stale:  # the verdict of the report built earlier, not of the targets now
+    st.info(md("The report built earlier: " + said))
+else:
+    (st.success if v.passed else st.warning)(md(said))
+caution = released_identifiers_warning(report)
+if caution is not None:
+    st.warning(md(caution))
 st.dataframe(check_table(v), hide_index=True)
 st.dataframe(figures_side_by_side(report), hide_index=True)
 stem = file_stem(ctx.table.name, "data")

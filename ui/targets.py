@@ -89,7 +89,9 @@ def targets_editor(
         # start again from them
         tg["widget_token"] = secrets.token_hex(4)
     presets = [f"k = {k}" for k in RISK_PRESETS] + [_CUSTOM, _NONE]
-    labels = {f"k = {k}": f"k = {k} ({words})" for k, words in RISK_PRESETS.items()}
+    labels = {
+        f"k = {k}": f"k = {k} ({words.split(': ', 1)[-1]})" for k, words in RISK_PRESETS.items()
+    }
     labels[_CUSTOM] = "custom k and record-risk threshold"
     labels[_NONE] = "no k-anonymity or record-risk target"
     c1, c2, c3 = st.columns([2, 1, 1])

@@ -50,9 +50,10 @@ margin-top:2rem}table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
 td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f2f2f2}.num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1a7f37;font-weight:600}.fail{color:#b42318;font-weight:600}
-.verdict{padding:.6rem 1rem;border:2px solid;border-radius:.4rem;margin:1rem 0}
-code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all;
-white-space:pre-wrap}
+.verdict{padding:.6rem 1rem;border:2px solid;border-radius:.4rem;margin:1rem 0;font-weight:400}
+.caution{padding:.5rem 1rem;border-left:4px solid #b54708;background:#fffaeb;margin:.5rem 0 1rem}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;
+white-space:pre-wrap;overflow-wrap:anywhere}
 .field{border-bottom:1px solid #888;min-height:1.6rem;margin:.4rem 0 1rem}
 .small{color:#555;font-size:.85rem}
 @media print{.plot{page-break-inside:avoid}}
@@ -219,6 +220,7 @@ def document_context(review: Review) -> dict[str, Any]:
         checks_side_by_side,
         figures_side_by_side,
         limitation_text,
+        released_identifiers_warning,
         role_reason_text,
         target_rows,
     )
@@ -242,6 +244,7 @@ def document_context(review: Review) -> dict[str, Any]:
         "passed": v.passed,
         "verdict_head": "PASS" if v.passed else "FAIL",
         "verdict_text": verdict_reading(v, of=r.of),
+        "caution": released_identifiers_warning(r),
         "view": view,
         "dataset": _frame(
             ["file", "rows", "columns", "missing cells"],

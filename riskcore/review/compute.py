@@ -317,7 +317,7 @@ def review(
             released=released,
         ),
         parameters={
-            "c": kw["c"],
+            **({"c": kw["c"]} if profile.targets.find("recursive-cl-diversity") else {}),
             "threshold": kw["threshold"],
             "sampling_fraction": profile.sampling_fraction,
             "weights": profile.roles.weight,

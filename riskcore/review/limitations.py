@@ -102,7 +102,9 @@ def limitations(
             "attacker",
             {
                 "quasi_identifiers": list(roles.quasi_identifiers),
-                "unknown_to_attacker": [str(c) for c in released.columns if c not in known],
+                "unknown_to_attacker": [
+                    str(c) for c in data.columns if c in released.columns and c not in known
+                ],
             },
         )
     ]

@@ -83,7 +83,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
     assert not at.exception, at.exception
     report = at.session_state["rc_report"]["report"]
     assert report.verdict.passed and report.of == "the remediated table"
-    assert _says(at, passed=True).startswith("Passes: The remediated table meets both targets")
+    assert _says(at, passed=True).startswith("Passes: the remediated table meets both targets")
     words = {s.words for s in report.remediation.steps}
     assert words >= {"date_of_birth: decade", "sex: kept as recorded"}
 
@@ -101,7 +101,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
     at.button(key="rc_report_build").click().run()
     assert not at.exception, at.exception
     assert not at.session_state["rc_report"]["report"].verdict.passed
-    assert _says(at, passed=False).startswith("Does not pass: The remediated table does not meet")
+    assert _says(at, passed=False).startswith("Does not pass: the remediated table does not meet")
 
 
 def test_the_anonymity_page_gives_the_verdict_of_the_criteria():

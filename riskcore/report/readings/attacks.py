@@ -29,8 +29,9 @@ __all__ = [
 def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) -> str:
     """Return the reading under the homogeneity results."""
     if not len(h.exposed):
+        how = "for certain" if h.p >= 1 else f"with confidence {h.p:.0%} or more"
         return (
-            f"No class reveals {h.attribute} with confidence {h.p:.0%} or more: knowing "
+            f"No class reveals {h.attribute} {how}: knowing "
             f"someone's {join_names(qis)} does not pin down their {h.attribute}."
         )
     share = h.exposed_records / max(h.n_records, 1)

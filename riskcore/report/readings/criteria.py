@@ -22,6 +22,7 @@ __all__ = [
     "format_achieved",
     "format_target",
     "records_share",
+    "share_text",
     "target_label",
     "targets_summary",
     "verdict_reading",
@@ -33,11 +34,17 @@ _WHOLE = frozenset({"k-anonymity", "distinct-l-diversity", "recursive-cl-diversi
 _RISK = frozenset({"record-risk", "average-risk"})
 
 
+def share_text(share: float) -> str:
+    """Return a share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%."""
+    if share == 0 or share >= 0.1:
+        return f"{share:.1%}"
+    return f"{share:.2%}"
+
+
 def records_share(count: int, total: int) -> str:
     """Return "1,234 records (24.7%)": a count with its share of ``total``."""
     share = count / total if total else 0.0
-    pct = f"{share:.1%}" if share == 0 or share >= 0.001 else f"{share:.2%}"
-    return f"{count:,} {plural(count, 'record', 'records')} ({pct})"
+    return f"{count:,} {plural(count, 'record', 'records')} ({share_text(share)})"
 
 
 def _threshold(value: float) -> str:
@@ -96,7 +103,10 @@ def targets_summary(targets: Targets) -> str:
         parts.append(f"{c.label} {value}")
     text = "; ".join(parts) if parts else "no target"
     if targets.max_suppression > 0:
-        text += f"; a remediation may suppress up to {targets.max_suppression:.1%} of the records"
+        text += (
+            f"; a remediation may suppress up to {share_text(targets.max_suppression)} of the "
+            "records"
+        )
     return text
 
 
@@ -148,12 +158,12 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
             return (
                 f"{head} does not meet the targets: they would need "
                 f"{records_share(verdict.needed, n)} suppressed, above the limit of "
-                f"{verdict.max_suppression:.1%}."
+                f"{share_text(verdict.max_suppression)}."
             )
         if verdict.suppressed:
             parts.append(
                 f"after suppressing {records_share(verdict.suppressed, n)}, within the "
-                f"{verdict.max_suppression:.1%} limit"
+                f"{share_text(verdict.max_suppression)} limit"
             )
     if not verdict.checks:
         parts.append("no target is set")
@@ -161,9 +171,9 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
         what = "; ".join(
             f"{target_label(c)} {format_achieved(c)} against {format_target(c)}"
             + (
-                f" ({records_share(c.failing_records, verdict.released)})"
+                f", failing {records_share(c.failing_records, verdict.released)}"
                 if c.failing_records
-                else f" ({c.note})"
+                else f": {c.note}"
                 if c.note
                 else ""
             )

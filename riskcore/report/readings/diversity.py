@@ -67,11 +67,18 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
 def diversity_reading(assessment: Assessment, attribute: str) -> str:
     """Return the reading under the diversity chart: homogeneous classes, l and t."""
     r = assessment.sensitive[attribute]
-    return (
+    head = (
         f"{r.homogeneous_records:,} people ({r.homogeneous_records / assessment.n_records:.1%}) "
-        f"are in {r.homogeneous_classes:,} classes where everyone has the same {attribute}: "
-        f"anyone who knows their {join_names(assessment.quasi_identifiers)} learns it. "
-        f"Distinct l = {r.distinct_l}, entropy l = {r.entropy_l:.2f}, recursive ({r.c:g},l) "
+        f"are in {r.homogeneous_classes:,} "
+        f"{plural(r.homogeneous_classes, 'class', 'classes')} where everyone has the same "
+        f"{attribute}: anyone who knows their {join_names(assessment.quasi_identifiers)} "
+        "learns it."
+        if r.homogeneous_records
+        else f"No class has a single {attribute}: knowing someone's "
+        f"{join_names(assessment.quasi_identifiers)} never reveals it outright."
+    )
+    return (
+        f"{head} Distinct l = {r.distinct_l}, entropy l = {r.entropy_l:.2f}, recursive ({r.c:g},l) "
         f"l = {r.recursive_l}, t = {r.t_closeness:.3f} ({r.distance} distance)." + t_rule_reading(r)
     )
 
@@ -167,8 +174,12 @@ def failing_reading(
     holds; when it is fewer than ``n_failing`` the heading says so and points
     to the full download.
     """
+    if not targets:
+        return "No target reads this attribute: set an l or t target to list its failing classes."
     noun = plural(n_failing, "class fails", "classes fail")
-    what = " or ".join(targets) if targets else "no target of this attribute"
+    what = " or ".join(targets)
+    if n_failing == 0:
+        return f"No class fails {what}."
     text = (
         f"**{n_failing:,} {noun}** {what} (highest risk first: smallest classes first; "
         "homogeneous classes have 1 distinct value)."

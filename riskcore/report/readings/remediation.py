@@ -78,9 +78,13 @@ def node_reading(
         f"As recorded, {before.suppressed:,} of {n:,} "
         f"{plural(n, 'record', 'records')} ({before.suppressed / n:.1%}) sit in classes that "
         f"break the targets. With these levels, {after.suppressed:,} "
-        f"({after.suppressed / n:.1%}) do, and are suppressed; the {after.n_classes:,} "
-        f"released {plural(after.n_classes, 'class', 'classes')} have at least "
-        f"{after.k:,} {plural(after.k, 'record', 'records')}."
+        f"({after.suppressed / n:.1%}) do, and are suppressed; "
+        + (
+            f"the {after.n_classes:,} released {plural(after.n_classes, 'class', 'classes')} "
+            f"have at least {after.k:,} {plural(after.k, 'record', 'records')}."
+            if after.n_classes
+            else "nothing is released."
+        )
     )
     if after.n_classes:
         text += (
@@ -143,18 +147,30 @@ def _kl(x: float) -> str:
     return f"{x:.4f}"
 
 
+def _seconds(x: float) -> str:
+    return "under 0.1 s" if x < 0.05 else f"{x:.1f} s"
+
+
 def search_reading(result: SearchResult) -> str:
     """Return the outcome of the least-loss search in one or two sentences."""
     best = result.best
     if result.evaluated >= result.lattice_size:
+        empty = sum(1 for v in result.visited if v.n_classes == 0)
+        shown = result.lattice_size - empty
         head = (
-            f"All {result.lattice_size:,} combinations of levels are shown; the search needed "
-            f"{result.needed:,} of them ({result.seconds:.1f} s): the others cannot lose less."
+            f"All {result.lattice_size:,} combinations of levels were evaluated"
+            + (
+                f" ({shown:,} shown; {empty:,} release no record and have no point)"
+                if empty
+                else " and are shown"
+            )
+            + f"; the search needed {result.needed:,} of them ({_seconds(result.seconds)}): "
+            "the others cannot lose less."
         )
     else:
         head = (
             f"Searched {result.evaluated:,} of the {result.lattice_size:,} combinations of "
-            f"levels in {result.seconds:.1f} s; the rest cannot lose less (their loss without "
+            f"levels in {_seconds(result.seconds)}; the rest cannot lose less (their loss without "
             "suppression already exceeds the best found)."
         )
     if best is None:

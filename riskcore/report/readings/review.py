@@ -26,6 +26,7 @@ __all__ = [
     "checks_side_by_side",
     "figures_side_by_side",
     "limitation_text",
+    "released_identifiers_warning",
     "role_reason_text",
     "target_rows",
 ]
@@ -200,6 +201,28 @@ def _free_text_text(f: dict[str, Any]) -> str:
     if not f.get("presidio"):
         text += "; names and places written in free text are not recognised without Presidio"
     return text + "."
+
+
+def released_identifiers_warning(review: Review) -> str | None:
+    """Return the caution shown under the verdict when identifiers remain in the released text.
+
+    None when the built-in patterns found no Safe Harbor identifier in the
+    released columns outside the quasi-identifiers (the free-text limitation).
+    """
+    lim = next((x for x in review.limitations if x.kind == "free-text"), None)
+    found = [] if lim is None else lim.facts.get("found") or []
+    if not found:
+        return None
+    cols = "; ".join(
+        f"{x['column']} ({', '.join(x['kinds'])}, {x['cells']:,} "
+        f"{plural(int(x['cells']), 'cell', 'cells')})"
+        for x in found
+    )
+    return (
+        f"Identifiers are still written in released columns: {cols}. The verdict covers "
+        "re-identification through the quasi-identifiers; these are HIPAA Safe Harbor "
+        "identifiers to remove or mask before release (see Limitations)."
+    )
 
 
 def limitation_text(lim: Limitation) -> str:
