@@ -193,7 +193,7 @@ for name in sens:
     failing = np.flatnonzero(bad) if bad is not None else np.zeros(0, dtype=np.int64)
     shown = min(len(failing), FAILING_SHOWN)
     labels = [target_label(c.check(a.evidence, att)) for c, att, _ in masks]
-    st.write(failing_reading(len(failing), targets=labels, shown=shown))
+    st.write(failing_reading(len(failing), targets=labels, shown=shown, escape=md))
     if len(failing):
         st.dataframe(class_table(a, failing, limit=FAILING_SHOWN), hide_index=True)
         st.download_button(

@@ -134,8 +134,8 @@ def targets_editor(
     else:
         k = int(preset.split("=")[1])
         threshold = 1 / k
-        c2.metric("k", f"{k}")
-        c3.metric("highest record risk", f"1/{k}")
+        c2.metric("target k", md(f"{k}"))
+        c3.metric("target highest record risk", md(f"1/{k}"))
     model = st.radio(
         "record-risk attacker",
         ["prosecutor", "journalist"],

@@ -14,6 +14,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
@@ -173,19 +174,39 @@ def test_uniqueness_page_numbers_match_riskcore():
         assert s["layout"]["xaxis"]["title"]["text"] and s["layout"]["yaxis"]["title"]["text"]
 
 
+def _failing(result, *, l, t):  # noqa: E741 - the papers' name
+    """Return the classes with fewer than l distinct values or a distance above t (by hand)."""
+    pc = result.per_class
+    return np.flatnonzero((pc["distinct"] < l) | (pc["t"] > t + 1e-12))
+
+
+def _with_l_and_t(at, page):
+    at.session_state["rc_targets"]["targets"] = Targets.of(
+        k=11, threshold=1 / 11, l=2, t=0.2, max_suppression=0.02
+    )
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
 def test_anonymity_page_targets_and_failing_classes():
     qis, sens = ["age", "sex", "race"], ["diagnosis", "income"]
-    at = run("pages/anonymity.py", demo_roles(qis, sens))
+    at = _with_l_and_t(run(None, demo_roles(qis, sens)), "pages/anonymity.py")
     a = assess(make_people(32_561, seed=0), quasi_identifiers=qis, sensitive=sens)
     m = metrics(at)
     assert m["k"] == f"{a.k:,}"
-    assert m["records at risk (prosecutor)"] == f"{a.prosecutor.records_at_risk:.1%}"
+    at_risk = round(a.prosecutor.records_at_risk * a.n_records)
+    assert m["records at risk (prosecutor)"] == f"{at_risk:,}"
     text = " ".join(x.value for x in at.markdown)
-    failing = a.sensitive["income"].failing_classes(l=2, t=0.2)
+    failing = _failing(a.sensitive["income"], l=2, t=0.2)
     assert f"{len(failing):,} classes fail" in text
-    checks = at.dataframe[0].value  # k and the l counts as integers, never "1.000"
-    assert list(checks["achieved"][:2]) == [f"{a.k:,}", f"{a.sensitive['diagnosis'].distinct_l:,}"]
-    assert list(checks["target"][:2]) == ["11", "2"]
+    checks = at.dataframe[0].value.set_index("target")  # counts as integers, never "1.000"
+    assert checks.loc["k-anonymity", ["achieved", "required"]].tolist() == [f"{a.k:,}", "11"]
+    assert checks.loc["distinct l-diversity of diagnosis", ["achieved", "required"]].tolist() == [
+        f"{a.sensitive['diagnosis'].distinct_l:,}",
+        "2",
+    ]
+    assert checks.loc["highest record risk (prosecutor)", "required"] == "1/11 (0.09091)"
 
     # the k metric points the way of the risk: below its target, a red arrow down
     def arrow(m):
@@ -199,10 +220,12 @@ def test_anonymity_page_targets_and_failing_classes():
     assert (k_metric.delta, arrow(k_metric)) == ("below target", ("DOWN", "RED"))
     risk_metric = next(x for x in at.metric if x.label == "records at risk (prosecutor)")
     assert arrow(risk_metric) == ("NONE", "GRAY")  # a definition, not a change
-    # raise the k target: the k check fails
-    at.number_input[0].set_value(10_000).run()
+    # raise the k target: the k check fails, in the verdict
+    next(w for w in at.selectbox if w.label == "Targets").set_value("custom").run()
+    next(n for n in at.number_input if n.label.startswith("k (")).set_value(10_000).run()
     assert not at.exception
-    assert any("targets are not met" in e.value for e in at.error)
+    assert any("k-anonymity" in seen(e.value) and "against 10,000" in seen(e.value)
+               for e in at.error)  # fmt: skip
 
 
 def test_pages_without_qis_prompt_friendly():
@@ -255,15 +278,19 @@ def test_data_page_states_the_upload_limit_and_the_way_around_it():
 
 def test_reset_forgets_every_widget_value():
     at = run("pages/anonymity.py", demo_roles(["age", "sex"]))
-    k_box = next(n for n in at.number_input if n.label.startswith("target k"))
-    default = k_box.value
-    k_box.set_value(default + 7).run()
-    assert next(n for n in at.number_input if n.label.startswith("target k")).value == default + 7
+    box = next(n for n in at.number_input if n.label.startswith("sampling fraction"))
+    default = box.value
+    box.set_value(0.25).run()
+    assert next(n for n in at.number_input if n.label.startswith("sampling fraction")).value == 0.25
+    next(w for w in at.selectbox if w.label == "Targets").set_value("k = 5").run()
     at.switch_page("app.py").run()
     next(b for b in at.sidebar.button if b.label == "Reset session").click().run()
     at.switch_page("pages/anonymity.py").run()
     assert not at.exception
-    assert next(n for n in at.number_input if n.label.startswith("target k")).value == default
+    assert next(n for n in at.number_input if n.label.startswith("sampling fraction")).value == (
+        default
+    )
+    assert next(w for w in at.selectbox if w.label == "Targets").value == "k = 11"
 
 
 def test_role_profile_round_trip(tmp_path: Path):
@@ -284,10 +311,9 @@ def test_role_profile_round_trip(tmp_path: Path):
 
 def test_anonymity_page_says_how_many_failing_classes_it_shows_and_offers_them_all():
     qis = ["age", "sex", "race", "marital_status", "education"]
-    at = run("pages/anonymity.py", demo_roles(qis, ["diagnosis"]))
-    assert not at.exception
+    at = _with_l_and_t(run(None, demo_roles(qis, ["diagnosis"])), "pages/anonymity.py")
     a = assess(make_people(32_561, seed=0), quasi_identifiers=qis, sensitive=["diagnosis"])
-    n = len(a.sensitive["diagnosis"].failing_classes(l=2, t=0.2))
+    n = len(_failing(a.sensitive["diagnosis"], l=2, t=0.2))
     assert n > 500
     text = " ".join(x.value for x in at.markdown)
     assert f"Showing 500 of {n:,}; the download below has them all." in text

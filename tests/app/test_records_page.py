@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from riskcore.criteria import Targets
+from riskcore.criteria.records import record_table
 from riskcore.demo import make_people
-from riskcore.metrics.records import record_risk
 from riskcore.metrics.suda import suda
 from riskcore.roles import suggest_roles
 from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
@@ -18,7 +19,9 @@ def test_records_page_counts_special_uniques_and_explains_the_riskiest_record():
     assert m["Special uniques"] == f"{s.special_uniques:,}"
     assert m["Minimal sample uniques"] == f"{s.n_msus:,}"
     table = at.dataframe[0].value
-    expected = record_risk(df, qis, k=11, suda_result=s)
+    expected = record_table(
+        df, qis, targets=Targets.of(k=11, threshold=1 / 11), suda_result=s
+    )
     riskiest = expected.sort_values(
         ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
     )

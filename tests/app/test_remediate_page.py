@@ -21,14 +21,14 @@ def test_remediate_search_sets_the_least_loss_levels_and_pages_assess_the_result
     assert [s.label for s in at.select_slider] == ["age", "education", "sex", "race",
                                                    "marital\\_status"]  # fmt: skip
     assert all(s.value == 0 for s in at.select_slider)
-    k_target = at.number_input(key="rc_rem_k").value
-    assert k_target == 11  # the session's target k
+    # the session's targets: the k = 11 preset
+    assert next(w for w in at.selectbox if w.label == "Targets").value == "k = 11"
     # the search's optimum, computed here from riskcore directly, on the same table
     df = make_people(32_561, seed=0)
     lat = Lattice(
         df,
         {q: default_hierarchy(df[q]) for q in QIS},
-        targets=Targets.of(k=11, max_suppression=0.02),
+        targets=Targets.of(k=11, threshold=1 / 11, max_suppression=0.02),
     )
     best = search(lat).best
     assert best is not None

@@ -148,18 +148,26 @@ def test_the_report_says_which_view_it_describes():
     at.button(key="rc_rem_search").click().run()
     at.button(key="rc_rem_use").click().run()
     at.switch_page("pages/report.py").run()
-    assert any("the generalized table in use: before / after" in seen(i.value) for i in at.info)
+    said = [seen(c.value) for c in at.caption]
+    assert any("the recipe in use (every step)" in c and "side by side" in c for c in said)
     at.button(key="rc_report_build").click().run()
     report = at.session_state["rc_report"]["report"]
-    assert report.remediation is not None and report.remediation["information_loss"]["ncp"] > 0
-    assert report.view.startswith("the table as recorded (before) and after the remediation")
-    # the sidebar's switch back to the table as recorded: the report describes that table
+    assert report.remediation is not None and report.remediation.information_loss["ncp"] > 0
+    assert report.of == "the remediated table"
+    # the sidebar's switch changes what the pages show, not what the report files: the recipe
+    # in use is still the report's
     at.session_state["rc_view_after"] = False
     at.run()
-    assert any("as the sidebar's switch shows it" in seen(i.value) for i in at.info)
+    assert not any("changed since this report was built" in w.value for w in at.warning)
+    # back to the table as recorded on the Remediate page: no recipe, and the report says so
+    at.switch_page("pages/remediate.py").run()
+    at.button(key="rc_rem_clear").click().run()
+    at.switch_page("pages/report.py").run()
+    assert any("changed since this report was built" in w.value for w in at.warning)
+    assert any("no recipe is in use" in seen(c.value) for c in at.caption)
     at.button(key="rc_report_build").click().run()
     report = at.session_state["rc_report"]["report"]
-    assert report.remediation is None and report.view.startswith("the table as recorded (no")
+    assert report.remediation is None and report.of == "the table as recorded"
 
 
 def test_the_plain_hash_demonstration_offers_only_ssn_and_birth_date_columns():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
@@ -18,19 +19,25 @@ def test_report_page_builds_the_sessions_report():
     df = make_people(32_561, seed=0)
     roles = suggest_roles(df).roles
     expected = assess(df, quasi_identifiers=roles.quasi_identifiers, sensitive=roles.sensitive)
-    assert report.assessment.k == expected.k
-    assert report.assessment.prosecutor.records_at_risk == expected.prosecutor.records_at_risk
+    assert report.before.k == expected.k
+    assert report.before.prosecutor.records_at_risk == expected.prosecutor.records_at_risk
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels[:3] == [
         "Download the report (HTML)",
         "Download the JSON twin",
         "Download the PDF (PDF/A-3b)",
     ]
-    assert any(seen(w.value).startswith("Does not pass, on the table as given") for w in at.warning)
+    assert any(
+        seen(w.value).startswith("Does not pass: the table as recorded does not meet")
+        for w in at.warning
+    )
     assert report.command in [c.value for c in at.code]
     # the printed command runs: the demo is "demo" on the command line, not its title
     assert report.command.startswith("python -m riskcore report demo --profile")
     # a change of targets makes the report stale, and the page says so
-    at.session_state["rc_targets"]["k"] = 3
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
     at.run()
     assert any("changed since this report was built" in w.value for w in at.warning)
+    # its downloads and the save wait for a new build
+    assert all(b.proto.disabled for b in at.get("download_button"))
+    assert at.button(key="rc_save").disabled

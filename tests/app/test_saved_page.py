@@ -95,7 +95,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert at.session_state["rc_dataset"]["key"] == dataset_key
     assert at.session_state["rc_roles"] == roles_saved
     assert at.session_state["rc_roles_for"] == dataset_key
-    assert at.session_state["rc_targets"]["k"] == 11
+    assert at.session_state["rc_targets"]["targets"].find("k-anonymity").k == 11
     actions = [(e.action, e.user) for e in Store(database).audit()]
     assert actions == [("save", "ana"), ("reopen", "ana")]
     assert Store(database).audit()[-1].changes["outcome"] == "restored"

@@ -146,14 +146,19 @@ def test_diversity_reading(a):
 
 
 def test_failing_reading():
-    assert rd.failing_reading(1234, l=2, t=0.25) == (
-        "**1,234 classes fail** l = 2 or t = 0.25 (highest risk first: smallest classes "
-        "first; homogeneous classes have 1 distinct value)."
+    both = ["distinct l-diversity of income", "t-closeness (equal distance) of income"]
+    assert rd.failing_reading(1234, targets=both) == (
+        "**1,234 classes fail** distinct l-diversity of income or t-closeness (equal distance) "
+        "of income (highest risk first: smallest classes first; homogeneous classes have 1 "
+        "distinct value)."
     )
-    assert rd.failing_reading(1, l=2, t=0.25).startswith("**1 class fails** l = 2")
-    capped = rd.failing_reading(6539, l=2, t=0.2, shown=500)
+    assert rd.failing_reading(1, targets=both[:1]).startswith("**1 class fails** distinct")
+    capped = rd.failing_reading(6539, targets=both, shown=500)
     assert capped.endswith(" Showing 500 of 6,539; the download below has them all.")
-    assert "Showing" not in rd.failing_reading(300, l=2, t=0.2, shown=300)
+    assert "Showing" not in rd.failing_reading(300, targets=both, shown=300)
+    none = rd.failing_reading(0, targets=both[:1])
+    assert none == "No class fails distinct l-diversity of income."
+    assert rd.failing_reading(0, targets=[]).startswith("No target reads this attribute")
 
 
 # ------------------------------------------------------------------ population

@@ -21,6 +21,7 @@ __all__ = [
     "check_table",
     "format_achieved",
     "format_target",
+    "limit_text",
     "records_share",
     "share_text",
     "target_label",
@@ -39,6 +40,11 @@ def share_text(share: float) -> str:
     if share == 0 or share >= 0.1:
         return f"{share:.1%}"
     return f"{share:.2%}"
+
+
+def limit_text(limit: float) -> str:
+    """Return a suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%"."""
+    return f"{100 * limit:.4g}%"
 
 
 def records_share(count: int, total: int) -> str:
@@ -104,7 +110,7 @@ def targets_summary(targets: Targets) -> str:
     text = "; ".join(parts) if parts else "no target"
     if targets.max_suppression > 0:
         text += (
-            f"; a remediation may suppress up to {share_text(targets.max_suppression)} of the "
+            f"; a remediation may suppress up to {limit_text(targets.max_suppression)} of the "
             "records"
         )
     return text
@@ -158,12 +164,12 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
             return (
                 f"{head} does not meet the targets: they would need "
                 f"{records_share(verdict.needed, n)} suppressed, above the limit of "
-                f"{share_text(verdict.max_suppression)}."
+                f"{limit_text(verdict.max_suppression)}."
             )
         if verdict.suppressed:
             parts.append(
                 f"after suppressing {records_share(verdict.suppressed, n)}, within the "
-                f"{share_text(verdict.max_suppression)} limit"
+                f"{limit_text(verdict.max_suppression)} limit"
             )
     if not verdict.checks:
         parts.append("no target is set")

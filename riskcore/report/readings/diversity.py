@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -166,18 +166,20 @@ def failing_reading(
     *,
     targets: list[str] | tuple[str, ...],
     shown: int | None = None,
+    escape: Callable[[str], str] = str,
 ) -> str:
     """Return the heading of the failing-class table (markdown, count in bold).
 
     ``targets`` are the checks the classes fail, in words ("distinct
-    l-diversity of income"); ``shown`` is how many rows the table on screen
+    l-diversity of income", each passed through ``escape``: they name a
+    column); ``shown`` is how many rows the table on screen
     holds; when it is fewer than ``n_failing`` the heading says so and points
     to the full download.
     """
     if not targets:
         return "No target reads this attribute: set an l or t target to list its failing classes."
     noun = plural(n_failing, "class fails", "classes fail")
-    what = " or ".join(targets)
+    what = " or ".join(escape(t) for t in targets)
     if n_failing == 0:
         return f"No class fails {what}."
     text = (
