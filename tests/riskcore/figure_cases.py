@@ -220,7 +220,10 @@ def _delta() -> go.Figure:
     pop = hospital_generalized()
     released = pop.sample(frac=0.2, random_state=0)
     m = population_match(released, pop, qis())
-    return fg.delta_bars(rd.delta_table(m, 0.0, 0.5))
+    from riskcore.criteria.population import judge_population
+
+    outside = judge_population(m, delta_min=0.0, delta_max=0.5).delta_failing
+    return fg.delta_bars(rd.delta_table(m, outside))
 
 
 def _diversity(which: str) -> go.Figure:

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from riskcore._results import dumps
+from riskcore.criteria.population import judge_population
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.presence import (
     PopulationCounts,
@@ -70,20 +71,26 @@ def test_a_population_class_with_no_released_record_puts_delta_min_at_zero():
     assert k_map(REL, POP, QIS) == 2
     assert delta_presence(REL, POP, QIS) == (0.0, 1.0)
     # a delta_min target above 0 fails on the absent class (and the 0.5 classes below 0.6)
-    assert m.failing(delta_min=0.1)[QIS].values.tolist() == [["40-49", "M"]]
-    assert m.failing(delta_min=0.6)[QIS].values.tolist() == [
+    assert failing(m, delta_min=0.1)[QIS].values.tolist() == [["40-49", "M"]]
+    assert failing(m, delta_min=0.6)[QIS].values.tolist() == [
         ["30-39", "F"],
         ["40-49", "F"],
         ["40-49", "M"],
     ]
     # k-map 3 fails 40-49 F (F = 2); 40-49 M (F = 1) has no released record: not judged
-    assert m.failing(k=3)[QIS].values.tolist() == [["40-49", "F"]]
-    assert m.failing(delta_max=0.6)[QIS].values.tolist() == [["30-39", "M"]]
-    assert len(m.failing(k=2, delta_min=0.0, delta_max=1.0)) == 0
+    assert failing(m, k=3)[QIS].values.tolist() == [["40-49", "F"]]
+    assert failing(m, delta_max=0.6)[QIS].values.tolist() == [["30-39", "M"]]
+    assert len(failing(m, k=2, delta_min=0.0, delta_max=1.0)) == 0
     d = json.loads(dumps(m))
     assert d["k_map"] == 2 and d["delta_min"] == 0.0 and "classes" not in d
     assert d["schema_version"] == 2
     assert PopulationMatch.from_dict(d).delta_min_released == 0.5
+
+
+def failing(m, **targets):
+    """Return the population classes the criteria judge failing (KMap, DeltaPresence)."""
+    judged = judge_population(m, **targets)
+    return m.classes[judged.failing].reset_index(drop=True)
 
 
 def test_every_population_class_released():
@@ -100,9 +107,9 @@ def test_every_population_class_released():
         0,
         0,
     )
-    assert m.failing(delta_min=0.3)[QIS].values.tolist() == [["30-39", "F"]]
-    assert len(m.failing(delta_min=0.25)) == 0
-    assert m.failing(k=2)[QIS].values.tolist() == [["40-49", "M"]]
+    assert failing(m, delta_min=0.3)[QIS].values.tolist() == [["30-39", "F"]]
+    assert len(failing(m, delta_min=0.25)) == 0
+    assert failing(m, k=2)[QIS].values.tolist() == [["40-49", "M"]]
 
 
 def test_population_counts_hold_every_class_of_both_tables():
@@ -232,7 +239,7 @@ def test_random_populations_match_a_count_over_rows(seed, frac, every_class):
     }
     assert got == pytest.approx({key: (small.get(key, 0), big[key], delta[key]) for key in big})
     # a delta_min target above 0 fails exactly when a population class has no released record
-    assert (len(m.failing(delta_min=1e-9)) > 0) == (len(small) < len(big))
+    assert (len(failing(m, delta_min=1e-9)) > 0) == (len(small) < len(big))
     if every_class:
         assert len(small) == len(big) and 0 < m.delta_min < m.delta_max
 
@@ -263,13 +270,15 @@ def test_population_readings_by_hand():
     population = pd.DataFrame({"age": [30, 30, 30, 30, 41, 52, 52, 60, 60, 60]})
     m = population_match(released, population, ["age"])
     assert record_kmap_table(m).to_dict("list") == {"row": [1, 2, 3, 4], "k_map": [4, 4, 1, 2]}
-    t = delta_table(m, 0.0, 0.5)
+    t = delta_table(m, judge_population(m, delta_min=0.0, delta_max=0.5).delta_failing)
     assert t["delta"].iloc[0] == "none released" and t["delta"].iloc[6] == "50-60%"
     assert t["classes"].tolist() == [1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1]
     assert t["records"].tolist() == [0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1]
     assert t["outside"].tolist() == [0] * 10 + [1]
-    assert delta_table(m, 0.1, 1.0)["outside"].tolist() == [1] + [0] * 10
-    assert delta_reading(m, k=2, delta_min=0.6, delta_max=0.9) == (
+    outside = judge_population(m, delta_min=0.1, delta_max=1.0).delta_failing
+    assert delta_table(m, outside)["outside"].tolist() == [1] + [0] * 10
+    judged = judge_population(m, k=2, delta_min=0.6, delta_max=0.9)
+    assert delta_reading(m, judged, k=2, delta_min=0.6, delta_max=0.9) == (
         "1 of 4 population classes has delta above 90% (a person of the population with those "
         "values is in this table with a higher probability); 3 below 60% (1 with no released "
         "record); 1 of 3 released classes matches fewer than 2 people of the population (k-map)."
