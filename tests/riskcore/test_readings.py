@@ -88,7 +88,7 @@ def test_risk_table_and_reading(a):
     assert row["expected share re-identified"] == pytest.approx(4 / 8)  # classes / records
     assert row["mean class risk"] == pytest.approx((1 / 3 + 1 / 2 + 1 + 1 / 2) / 4)
     text = rd.risk_reading(a)
-    assert "exceeds 0.4 (custom threshold; El Emam 2013)." in text
+    assert "exceeds 0.4 (a custom threshold; El Emam 2013)." in text
     assert text.endswith(
         "Give a sampling fraction or a sampling-weight column for journalist and marketer risk."
     )

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskcore.metrics import THRESHOLDS, Assessment, ClassSizeDistribution
+from riskcore.metrics import Assessment, ClassSizeDistribution
+from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings._format import join_names
 
 __all__ = [
@@ -185,8 +186,8 @@ def risk_reading(assessment: Assessment) -> str:
     a = assessment
     return (
         f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
-        f"people whose record risk 1/(class size) exceeds {a.threshold:g} "
-        f"({THRESHOLDS.get(a.threshold, 'custom threshold')}; El Emam 2013)."
+        f"people whose record risk 1/(class size) exceeds {a.threshold:.4g} "
+        f"({threshold_meaning(a.threshold)}; El Emam 2013)."
         + (
             f" Journalist and marketer: {a.population_note}."
             if a.journalist

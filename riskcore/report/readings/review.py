@@ -11,13 +11,13 @@ from typing import Any
 import pandas as pd
 
 from riskcore.metrics import Assessment
-from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings._format import join_names, plural
 from riskcore.report.readings.criteria import (
     format_achieved,
     format_target,
     records_share,
     target_label,
+    threshold_text,
 )
 from riskcore.review import Limitation, Review, RoleReason
 
@@ -77,7 +77,7 @@ def target_rows(review: Review) -> pd.DataFrame:
         if c.target_high is not None:
             value = f"[{c.target:g}, {c.target_high:g}]"
         elif c.kind in ("record-risk", "average-risk"):
-            value = f"{c.target:.4g} ({threshold_meaning(c.target)})"
+            value = threshold_text(c.target)
         else:
             value = f"{c.target:g}"
         rows.append({"target": c.label, "value": value, "meaning": _MEANINGS.get(c.kind, "")})
