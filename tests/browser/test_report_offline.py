@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from riskcore.demo import make_people
-from riskcore.report.document import build_report, render_html
+from riskcore.profile import Profile
+from riskcore.report.render import render_html
+from riskcore.review import review
 from tests.app.test_browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
@@ -62,7 +64,7 @@ def _open(path: Path) -> tuple[list[str], int]:
 
 
 def test_the_report_opens_offline_and_draws_its_figures(tmp_path):
-    report = build_report(make_people(1500), PROFILE, name="demo:1500")
+    report = review(make_people(1500), Profile.read(PROFILE), name="demo:1500")
     path = tmp_path / "report.html"
     path.write_text(render_html(report), encoding="utf-8")
     refused, drawn = _open(path)
@@ -71,7 +73,7 @@ def test_the_report_opens_offline_and_draws_its_figures(tmp_path):
 
 
 def test_the_check_sees_a_request_to_another_host(tmp_path):
-    report = build_report(make_people(300), PROFILE, name="demo:300")
+    report = review(make_people(300), Profile.read(PROFILE), name="demo:300")
     page = render_html(report).replace(
         "</body>", '<img src="http://127.0.0.9/p.png" alt=""></body>'
     )
