@@ -320,6 +320,9 @@ class AppliedRecipe(Result):
     lookup : pandas.DataFrame
         The surrogates' lookup table (``column``, ``original``, ``surrogate``),
         empty without surrogates (not in JSON: it re-identifies everyone).
+    node : NodeResult or None
+        The recipe's node of the lattice evaluated on this table (its losses
+        and verdict); None when the recipe generalizes nothing (not in JSON).
     """
 
     unknown_values: dict[str, list[Any]]
@@ -329,6 +332,7 @@ class AppliedRecipe(Result):
     skipped: tuple[str, ...] = ()
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
+    node: Any = field(default=None, compare=False, metadata={"json": False})
 
 
 def apply_recipe(
@@ -461,4 +465,5 @@ def apply_recipe(
         skipped=skipped,
         data=out,
         lookup=lookup_table,
+        node=node,
     )

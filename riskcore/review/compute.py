@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from riskcore.criteria import Targets, evaluate
+from riskcore.criteria import evaluate
 from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.steps import recipe_steps
 from riskcore.engine import EncodedTable
@@ -163,34 +163,16 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 def _remediate(
     data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
 ) -> tuple[Remediation, pd.DataFrame]:
-    from riskcore.deidentify.hierarchy import rebuild
-    from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import apply_recipe
 
     try:
         # the report holds no key: keyed steps (tokens, date shifts) are named, not redone
         applied = apply_recipe(data, recipe, skip_keyed=True)
-        before = data  # what is generalized: the table after the steps before generalization
-        if recipe.safe_harbor or recipe.date_shift is not None or recipe.masking:
-            steps = dataclasses.replace(recipe, qis=(), levels=(), hierarchies={})
-            before = apply_recipe(data, steps, skip_keyed=True).data
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
     loss: dict[str, float] | None = None
-    if not applied.n_unknown and recipe.qis:
-        hier = {q: rebuild(before[q], recipe.hierarchies[q]) for q in recipe.qis}
-        lattice = Lattice(
-            before,
-            hier,
-            sensitive=recipe.sensitive,
-            targets=Targets.from_dict(recipe.targets),
-            distance=recipe.distances,  # type: ignore[arg-type]
-            order=recipe.orders,
-            missing=recipe.missing,
-            sampling_fraction=recipe.sampling_fraction,
-            weights=recipe.weights,
-        )
-        node = lattice.evaluate(recipe.levels)
+    node = applied.node
+    if node is not None and not applied.n_unknown:  # the recipe's own node on this table
         loss = {
             "ncp": node.ncp,
             "precision": node.precision,
