@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from ui import memory, remediation, state
+from ui import keys, memory, remediation, state
 from ui.context import EndPage, context, routed
 from ui.safe import md
 
@@ -46,7 +46,7 @@ def sidebar() -> None:
         if remediation.active(ctx.dataset_key) is not None:
             st.toggle(
                 "Assess the generalized table",
-                key=remediation.VIEW,
+                key=keys.VIEW_AFTER,
                 help="The levels chosen on the Remediate page; off: the table as recorded.",
             )
     if st.button("Reset session", help="Forget the upload, roles and targets of this session"):

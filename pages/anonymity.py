@@ -27,7 +27,7 @@ from riskcore.report.readings import (
     risk_table,
 )
 from riskcore.report.readings.criteria import check_table, target_label, verdict_reading
-from ui import cached, formats
+from ui import cached, formats, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis
 from ui.safe import file_part, md
@@ -69,7 +69,7 @@ with st.expander("Population and missing values", expanded=True):
         help="adds journalist and marketer risk and population-uniqueness estimates"
         if weights is None
         else md(f"not used: the sampling weights in {weights} give the population class sizes"),
-        key=seeded("rc_target_sampling_fraction", float(tg["sampling_fraction"])),
+        key=seeded(keys.TARGET_SAMPLING_FRACTION, float(tg["sampling_fraction"])),
         disabled=weights is not None,
     )
     tg["missing"] = st.radio(
@@ -79,7 +79,7 @@ with st.expander("Population and missing values", expanded=True):
         horizontal=True,
         help="a value of its own, or any value (sdcMicro's convention: each record then counts "
         "every record it agrees with wherever both are known); used on every page",
-        key=seeded("rc_target_missing", tg.get("missing", "own")),
+        key=seeded(keys.TARGET_MISSING, tg.get("missing", "own")),
     )
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
@@ -96,7 +96,7 @@ if sens:
                 list(DISTANCE_LABELS),
                 format_func=DISTANCE_LABELS.__getitem__,
                 key=seeded(
-                    f"rc_t_distance:{col}",
+                    keys.t_distance(col),
                     distances.get(col, "equal" if kind == "needed" else "ordered"),
                 ),
             )
@@ -104,9 +104,7 @@ if sens:
                 orders[col] = st.multiselect(
                     md(order_prompt(s, len(values))),
                     values,
-                    key=seeded(
-                        f"rc_t_order:{col}", [v for v in orders.get(col, []) if v in values]
-                    ),
+                    key=seeded(keys.t_order(col), [v for v in orders.get(col, []) if v in values]),
                 )
                 st.caption(ORDER_HELP)
                 reason = order_refusal(s, values, orders[col])
@@ -201,6 +199,6 @@ for name in sens:
             data=lambda a=a, failing=failing: to_csv_bytes(class_table(a, failing, limit=None)),
             file_name=f"failing-classes-{file_part(name)}.csv",
             mime="text/csv",
-            key=f"failing-{name}",
+            key=keys.failing_classes(name),
             on_click="ignore",
         )

@@ -23,7 +23,7 @@ from riskcore.report.readings import (
     queries_list,
     two_release_table,
 )
-from ui import cached
+from ui import cached, keys
 from ui.context import context, end_page, run_gate
 from ui.safe import md
 
@@ -62,7 +62,7 @@ with tab_link:
             "Attacker's auxiliary data",
             ["Simulated from this table", "Upload a file"],
             horizontal=True,
-            key="rc_link_source",
+            key=keys.LINK_SOURCE,
         )
         p = st.slider("Confidence for attribute disclosure (p)", 0.5, 1.0, 0.9, 0.05)
         result = None
@@ -73,7 +73,7 @@ with tab_link:
                     "Columns the attacker knows",
                     list(released),
                     default=list(qis),
-                    key="rc_link_known",
+                    key=keys.LINK_KNOWN,
                 )
                 n_targets = c2.number_input(
                     "Targets (people in the attacker's table)",
@@ -106,13 +106,13 @@ with tab_link:
                 )
                 if not known:
                     st.info("Choose at least one column the attacker knows.")
-                elif run_gate(len(data), settings, "Run the attack", "rc_link_run"):
+                elif run_gate(len(data), settings, "Run the attack", keys.LINK_RUN):
                     result = cached.linkage_simulated(ctx.key, data, released, *settings[1:], ())
             else:
                 up = st.file_uploader(
                     "Auxiliary table (CSV, TSV, Parquet or .xlsx)",
                     type=["csv", "tsv", "txt", "parquet", "xlsx"],
-                    key="rc_aux_upload",
+                    key=keys.AUX_UPLOAD,
                 )
                 if up is not None:
                     aux = load_table(up.getvalue(), name=up.name).data
@@ -124,7 +124,7 @@ with tab_link:
                     for i, q in enumerate(qis):
                         guess = lower.get(q.casefold(), "(not known)")
                         pick = cols[i % len(cols)].selectbox(
-                            md(q), aux_cols, index=aux_cols.index(guess), key=f"rc_map_{q}"
+                            md(q), aux_cols, index=aux_cols.index(guess), key=keys.aux_map(q)
                         )
                         if pick != "(not known)":
                             mapping.append((pick, q))
@@ -148,7 +148,7 @@ with tab_link:
                         len(data),
                         (ctx.key, up.file_id, tuple(mapping), truth, float(p)),
                         "Run the attack",
-                        "rc_link_run",
+                        keys.LINK_RUN,
                     ):
                         result = cached.linkage_uploaded(
                             ctx.key,
@@ -181,7 +181,7 @@ with tab_link:
                 charts.candidates_bars(
                     result.candidate_histogram(), "Possible identities per target"
                 ),
-                key="rc_link_hist",
+                key=keys.LINK_HIST,
             )
             st.caption(md(linkage_reading(result)))
             if result.attributes:
@@ -205,7 +205,7 @@ with tab_link:
             contrib = cached.uniqueness(ctx.key, ctx.encoded, qis)
             order = tuple(c.column for c in contrib.contributions)
             curve = cached.linkage_curve_simulated(ctx.key, data, order, len(data), 0)
-            st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key="rc_link_curve")
+            st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key=keys.LINK_CURVE)
             st.caption(
                 md(curve_reading(curve))
                 + " Columns are added in the order of their contribution to uniqueness; the "
@@ -265,7 +265,7 @@ with tab_diff:
                 "Two published answers and what their difference reveals",
                 f"answer ({column} units)" if aggregate != "count" else "answer (people)",
             ),
-            key="rc_diff_bars",
+            key=keys.DIFF_BARS,
         )
         st.caption(md(differencing_reading(diff)))
         st.subheader("With Laplace noise")
@@ -274,7 +274,7 @@ with tab_diff:
             "epsilon per query",
             options=[0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0],
             value=0.5,
-            key="rc_diff_eps",
+            key=keys.DIFF_EPS,
         )
         if aggregate == "count":
             sens = 1.0
@@ -298,7 +298,7 @@ with tab_diff:
                 f"Attacker's estimate at epsilon = {eps:g} (simulation, 10,000 draws)",
                 unit="people" if aggregate == "count" else f"{column} units",
             ),
-            key="rc_diff_hist",
+            key=keys.DIFF_HIST,
         )
         st.caption(md(estimate_reading(draws, diff.recovered, within)))
         curve_df = noise_curve(within, sens)
@@ -311,7 +311,7 @@ with tab_diff:
                 epsilon=eps,
                 sensitivity=sens,
             ),
-            key="rc_diff_curve",
+            key=keys.DIFF_CURVE,
         )
         st.caption(md(noise_reading(eps, sens, within)))
 
@@ -325,13 +325,13 @@ with tab_homo:
         else:
             h1, h2 = st.columns(2)
             attr = h1.selectbox("Sensitive attribute", list(sensitive))
-            hp = h2.slider("Attacker's confidence (p)", 0.5, 1.0, 1.0, 0.05, key="rc_homo_p")
+            hp = h2.slider("Attacker's confidence (p)", 0.5, 1.0, 1.0, 0.05, key=keys.HOMO_P)
             h = cached.homogeneity(ctx.key, ctx.encoded, qis, attr, float(hp), 2.0)
             e1, e2 = st.columns(2)
             e1.metric("Classes exposed", f"{len(h.exposed):,} of {h.n_classes:,}")
             e2.metric("People exposed", f"{h.exposed_records:,}")
             st.caption(md(homogeneity_reading(h, qis)))
-            st.plotly_chart(charts.criterion_lines(h.by_criterion), key="rc_homo_lines")
+            st.plotly_chart(charts.criterion_lines(h.by_criterion), key=keys.HOMO_LINES)
             st.caption(
                 "Each line counts the exposed people who would remain if only classes meeting the "
                 "requirement were released: distinct 2-diversity removes fully homogeneous "
@@ -354,7 +354,7 @@ with tab_two:
     picks = st.multiselect(
         f"Columns of {md(ctx.table.name)} holding the releases (two or more)",
         list(map(str, data.columns)),
-        key="rc_two_cols",
+        key=keys.TWO_COLS,
     )
     if len(picks) >= 2:
         try:

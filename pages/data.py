@@ -14,7 +14,7 @@ from riskcore.report.readings import (
     upload_limit_note,
 )
 from riskcore.roles import ROLES, ColumnRoles
-from ui import budget, state
+from ui import budget, keys, state
 from ui import profile as session_profile
 from ui.context import context, end_page
 from ui.encoding import encoding_choice
@@ -95,7 +95,7 @@ st.write(
     "defensible set, so tag more columns to model a better-informed attacker. **Sensitive** "
     "attributes are what must not be learned (diagnosis, income)."
 )
-roles_now = st.session_state[state.ROLES]
+roles_now = st.session_state[keys.ROLES]
 editor_df = summary[["column"]].copy()
 editor_df["role"] = [ROLE_LABELS[roles_now.get(c, "other")] for c in summary["column"]]
 editor_df["why it was suggested"] = summary["reason"]
@@ -110,7 +110,7 @@ edited = st.data_editor(
             "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
         ),
     },
-    key=f"rc_roles_editor_{ctx.key[:16]}",
+    key=keys.roles_editor(ctx.key),
 )
 with st.expander("Why each role was suggested (the reasons in full)"):
     st.markdown(
@@ -128,7 +128,7 @@ if redundant is not None:
     st.info("\n".join([md(lead), "", *(f"- {md(line)}" for line in lines)]))
 new_roles = {c: LABEL_TO_ROLE[r] for c, r in zip(edited["column"], edited["role"], strict=True)}
 if new_roles != roles_now:
-    st.session_state[state.ROLES] = new_roles
+    st.session_state[keys.ROLES] = new_roles
     st.rerun()
 
 r = ctx.roles
@@ -145,7 +145,7 @@ with st.expander("Save or load a role profile (JSON)"):
         file_name="roles.json",
         mime="application/json",
     )
-    profile = st.file_uploader("Load a role profile", type=["json"], key="rc_profile")
+    profile = st.file_uploader("Load a role profile", type=["json"], key=keys.ROLE_PROFILE_UPLOAD)
     if profile is not None:
         try:
             loaded = ColumnRoles.from_json(profile.getvalue()).validate_against(
@@ -156,6 +156,6 @@ with st.expander("Save or load a role profile (JSON)"):
         else:
             mapping = {c: "other" for c in table.data.columns}
             mapping.update(loaded.to_mapping())
-            if mapping != st.session_state[state.ROLES]:
-                st.session_state[state.ROLES] = mapping
+            if mapping != st.session_state[keys.ROLES]:
+                st.session_state[keys.ROLES] = mapping
                 st.rerun()

@@ -39,7 +39,7 @@ from riskcore.report.readings import (
     stale_release_reading,
     worlds_reading,
 )
-from ui import budget, cached, formats, state
+from ui import budget, cached, formats, keys
 from ui.context import capture_leaks, context, end_page
 from ui.safe import md
 
@@ -64,13 +64,13 @@ epsilon = c1.select_slider(
     "Epsilon for this query",
     options=list(EPSILON_STEPS),
     value=1.0,
-    key="rc_dp_epsilon",
+    key=keys.DP_EPSILON,
     help="The privacy loss of one release. 0.1 is strong protection, 1 is common, 10 is weak.",
 )
 neigh_label = c2.radio(
     "Neighbouring datasets differ by",
     list(dp.NEIGHBOURING_LABELS.values()),
-    key="rc_dp_neighbouring",
+    key=keys.DP_NEIGHBOURING,
     help="Add/remove protects whether a person is in the data at all; change-one keeps the "
     "row count public and protects each person's values.",
 )
@@ -98,26 +98,26 @@ tab_noise, tab_clip, tab_budget, tab_di, tab_sa = st.tabs(
 with tab_noise:
     q1, q2 = st.columns(2)
     kinds = ["count", "histogram"] + (["sum", "mean"] if numeric else [])
-    kind = q1.selectbox("Query", kinds, key="rc_dp_kind", help="What the analyst asks.")
+    kind = q1.selectbox("Query", kinds, key=keys.DP_KIND, help="What the analyst asks.")
     column = None
     bounds = None
     categories = None
     if kind in ("sum", "mean"):
-        column = q2.selectbox("Numeric column", numeric, key="rc_dp_num_col")
-        pending = st.session_state.pop("rc_dp_bounds_from_data", None)
+        column = q2.selectbox("Numeric column", numeric, key=keys.DP_NUM_COL)
+        pending = st.session_state.pop(keys.DP_BOUNDS_FROM_DATA, None)
         if pending is not None:
-            st.session_state["rc_dp_lo"], st.session_state["rc_dp_hi"] = pending[0], pending[1]
-            st.session_state["rc_dp_bounds_leak"] = pending
-        st.session_state.setdefault("rc_dp_lo", 0.0)
-        st.session_state.setdefault("rc_dp_hi", 100.0)
+            st.session_state[keys.DP_LO], st.session_state[keys.DP_HI] = pending[0], pending[1]
+            st.session_state[keys.DP_BOUNDS_LEAK] = pending
+        st.session_state.setdefault(keys.DP_LO, 0.0)
+        st.session_state.setdefault(keys.DP_HI, 100.0)
         b1, b2, b3 = st.columns([1, 1, 2])
-        lo = b1.number_input("Lower clipping bound L", key="rc_dp_lo")
-        hi = b2.number_input("Upper clipping bound U", key="rc_dp_hi")
+        lo = b1.number_input("Lower clipping bound L", key=keys.DP_LO)
+        hi = b2.number_input("Upper clipping bound U", key=keys.DP_HI)
         if b3.button("Use the data's minimum and maximum", help="Leaks the extreme records."):
             (lo_d, hi_d), leaks = capture_leaks(dp.data_bounds, data[column])
-            st.session_state["rc_dp_bounds_from_data"] = (lo_d, hi_d, tuple(leaks))
+            st.session_state[keys.DP_BOUNDS_FROM_DATA] = (lo_d, hi_d, tuple(leaks))
             st.rerun()
-        leak = st.session_state.get("rc_dp_bounds_leak")
+        leak = st.session_state.get(keys.DP_BOUNDS_LEAK)
         if leak is not None and (lo, hi) == (leak[0], leak[1]):
             for message in leak[2]:
                 st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
@@ -130,10 +130,10 @@ with tab_noise:
             "Values outside are clipped to the bounds."
         )
     elif kind == "histogram":
-        column = q2.selectbox("Categorical column", categorical, key="rc_dp_cat_col")
+        column = q2.selectbox("Categorical column", categorical, key=keys.DP_CAT_COL)
         public = st.checkbox(
             "These categories are public (a fixed code list), not read from the data",
-            key="rc_dp_public_cats",
+            key=keys.DP_PUBLIC_CATS,
         )
         if not public:
             st.warning(
@@ -142,7 +142,7 @@ with tab_noise:
                 icon="⚠️",
             )
     fcol = st.selectbox(
-        "Filter rows by (optional)", ["(no filter)", *categorical], key="rc_dp_fcol"
+        "Filter rows by (optional)", ["(no filter)", *categorical], key=keys.DP_FCOL
     )
     filters: tuple = ()
     if fcol != "(no filter)":
@@ -177,10 +177,10 @@ with tab_noise:
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"
     )
     st.markdown(md(sensitivity_reading(sens)))
-    relative = st.toggle("Show the error relative to the true answer (%)", key="rc_dp_relative")
+    relative = st.toggle("Show the error relative to the true answer (%)", key=keys.DP_RELATIVE)
     st.plotly_chart(
         charts.error_vs_epsilon(curves, epsilon, unit=unit, what=what, relative=relative),
-        key="rc_dp_error_chart",
+        key=keys.DP_ERROR_CHART,
     )
     st.markdown(md(error_reading(curves["laplace"], epsilon, what=what)))
     st.dataframe(
@@ -194,14 +194,14 @@ with tab_noise:
     s1, s2 = st.columns([1, 2])
     # a new query (kind, column, bounds: other units) starts from its own default target
     target_for = (kind, column, bounds)
-    if st.session_state.get("rc_dp_target_for") != target_for:
-        st.session_state.pop("rc_dp_target", None)
-        st.session_state["rc_dp_target_for"] = target_for
+    if st.session_state.get(keys.DP_TARGET_FOR) != target_for:
+        st.session_state.pop(keys.DP_TARGET, None)
+        st.session_state[keys.DP_TARGET_FOR] = target_for
     target = s1.number_input(
         f"Target accuracy +/- ({md(unit)})",
         min_value=1e-9,
         value=float(max(round(curves["laplace"].at(epsilon).half_width, 3), 1e-3)),
-        key="rc_dp_target",
+        key=keys.DP_TARGET,
     )
     s2.dataframe(
         solver_table(sens, mechs, accuracy=target, epsilon=epsilon, alpha=alpha, delta=delta),
@@ -218,7 +218,7 @@ with tab_noise:
         "Mechanism",
         rel_mechs,
         format_func=formats.mechanism,
-        key="rc_dp_release_mech",
+        key=keys.DP_RELEASE_MECH,
     )
     try:
         look = budget.lookup()
@@ -241,7 +241,7 @@ with tab_noise:
     budget_now = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
     budget_now += (len(ledger.entries),)
     if st.button(
-        f"Release this {md(kind)} at epsilon = {epsilon:g}", type="primary", key="rc_dp_release"
+        f"Release this {md(kind)} at epsilon = {epsilon:g}", type="primary", key=keys.DP_RELEASE
     ):
         try:
             rel, leaks = capture_leaks(
@@ -254,19 +254,19 @@ with tab_noise:
                 delta=delta,
                 ledger=budget.handle(),  # reserves the cost in the database before any noise
             )
-            st.session_state[state.LAST_RELEASE] = {
+            st.session_state[keys.LAST_RELEASE] = {
                 "settings": settings,
                 "release": rel,
                 "leaks": leaks,
             }
         except RiskcoreError as exc:
-            st.session_state[state.LAST_RELEASE] = {
+            st.session_state[keys.LAST_RELEASE] = {
                 "settings": settings,
                 "refusal": str(exc),
                 "budget": budget_now,
             }
         st.rerun()
-    last = st.session_state.get(state.LAST_RELEASE)
+    last = st.session_state.get(keys.LAST_RELEASE)
     if last is not None and last["settings"] != settings:
         if "release" in last:  # a published value stays a fact: say where it is, not what
             made = last["settings"]
@@ -313,15 +313,15 @@ with tab_clip:
             "privacy noise (proportional to U - L) swamps it. The best bound balances the two."
         )
         k1, k2, k3 = st.columns(3)
-        ccol = k1.selectbox("Numeric column", numeric, key="rc_dp_clip_col")
-        clo = k2.number_input("Lower bound L", value=0.0, key="rc_dp_clip_lo")
-        ctop = k3.number_input("Largest U to try", value=200.0, key="rc_dp_clip_top")
+        ccol = k1.selectbox("Numeric column", numeric, key=keys.DP_CLIP_COL)
+        clo = k2.number_input("Lower bound L", value=0.0, key=keys.DP_CLIP_LO)
+        ctop = k3.number_input("Largest U to try", value=200.0, key=keys.DP_CLIP_TOP)
         if ctop <= clo:
             st.error("The largest U must be above L.")
         else:
             try:
                 t = cached.dp_clipping(ctx.key, data, ccol, float(clo), float(ctop), float(epsilon))
-                st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key="rc_dp_clip_chart")
+                st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key=keys.DP_CLIP_CHART)
                 st.markdown(md(clipping_reading(t)))
             except RiskcoreError as exc:
                 st.error(md(exc))
@@ -352,10 +352,10 @@ with tab_budget:
         with st.expander(f"Budget history ({len(look.ledger.budgets):,} settings)"):
             st.dataframe(budget_history_table(look.ledger), hide_index=True)
     st.subheader("How many queries fit in the budget")
-    kmax = st.slider("Queries to plot", 10, 2000, 300, key="rc_dp_kmax")
+    kmax = st.slider("Queries to plot", 10, 2000, 300, key=keys.DP_KMAX)
     curves_c = dp.composition_curves(epsilon, kmax, delta_prime=ledger.delta_budget or 1e-6)
     st.plotly_chart(
-        charts.composition_chart(curves_c, ledger.epsilon_budget), key="rc_dp_comp_chart"
+        charts.composition_chart(curves_c, ledger.epsilon_budget), key=keys.DP_COMP_CHART
     )
     st.markdown(md(composition_reading(curves_c, ledger.epsilon_budget)))
 
@@ -373,7 +373,7 @@ with tab_di:
         99.0,
         1.5,
         0.1,
-        key="rc_dp_rho",
+        key=keys.DP_RHO,
         help="1.5% is the figure Lee and Clifton derive as equivalent to HIPAA Safe Harbor.",
     )
     rho = rho_pct / 100.0
@@ -384,12 +384,12 @@ with tab_di:
             "Candidates (m) come from",
             ["sample", "class"],
             format_func=formats.candidate_source,
-            key="rc_dp_msrc",
+            key=keys.DP_MSRC,
         )
         j1, j2 = st.columns(2)
-        dcol = j1.selectbox("The query sums", numeric, key="rc_dp_di_col")
+        dcol = j1.selectbox("The query sums", numeric, key=keys.DP_DI_COL)
         m = (
-            int(j2.number_input("m (candidates)", 2, 1_000_000, 200, key="rc_dp_m"))
+            int(j2.number_input("m (candidates)", 2, 1_000_000, 200, key=keys.DP_M))
             if src == "sample"
             else None
         )
@@ -414,7 +414,7 @@ with tab_di:
             r, g = dp.posterior_curve(true_value, worlds, res.scale)
             st.plotly_chart(
                 charts.posterior_chart(r, g, rho, true_value, f"{dcol} units"),
-                key="rc_dp_post_chart",
+                key=keys.DP_POST_CHART,
             )
             st.markdown(md(identifiability_reading(res)))
             st.markdown(md(posterior_reading(dcol, true_value, rho)))
@@ -431,23 +431,23 @@ with tab_sa:
         st.info("The table has no numeric column.")
     else:
         a1, a2, a3 = st.columns(3)
-        stat = a1.radio("Statistic", ["median", "slope"], key="rc_dp_sa_stat", horizontal=True)
+        stat = a1.radio("Statistic", ["median", "slope"], key=keys.DP_SA_STAT, horizontal=True)
         if stat == "median":
-            ycol = a2.selectbox("Column", numeric, key="rc_dp_sa_y")
+            ycol = a2.selectbox("Column", numeric, key=keys.DP_SA_Y)
             xcol, unit = None, f"{ycol} units"
         else:  # two different columns by default: the predictor first, the outcome second
-            xcol = a3.selectbox("Predictor x", numeric, key="rc_dp_sa_x")
+            xcol = a3.selectbox("Predictor x", numeric, key=keys.DP_SA_X)
             ycol = a2.selectbox(
-                "Outcome y", numeric, index=min(1, len(numeric) - 1), key="rc_dp_sa_y_slope"
+                "Outcome y", numeric, index=min(1, len(numeric) - 1), key=keys.DP_SA_Y_SLOPE
             )
             unit = slope_unit(ycol, xcol)
         e1, e2, e3 = st.columns(3)
-        kb = e1.slider("Blocks k", 2, 500, 50, key="rc_dp_sa_k")
+        kb = e1.slider("Blocks k", 2, 500, 50, key=keys.DP_SA_K)
         slo = e2.number_input(
-            "Clamp low", value=0.0 if stat == "median" else -5.0, key=f"rc_dp_sa_lo_{stat}"
+            "Clamp low", value=0.0 if stat == "median" else -5.0, key=keys.dp_sa_low(stat)
         )
         shi = e3.number_input(
-            "Clamp high", value=100.0 if stat == "median" else 5.0, key=f"rc_dp_sa_hi_{stat}"
+            "Clamp high", value=100.0 if stat == "median" else 5.0, key=keys.dp_sa_high(stat)
         )
         try:
             if xcol is not None and xcol == ycol:
@@ -460,9 +460,9 @@ with tab_sa:
         except (RiskcoreError, ValueError) as exc:
             st.error(md(exc))
         else:
-            st.plotly_chart(charts.blocks_chart(sa, unit), key="rc_dp_sa_chart")
+            st.plotly_chart(charts.blocks_chart(sa, unit), key=keys.DP_SA_CHART)
             st.markdown(md(sample_aggregate_reading(sa, unit)))
-            if st.button("Release this estimate through OpenDP", key="rc_dp_sa_release"):
+            if st.button("Release this estimate through OpenDP", key=keys.DP_SA_RELEASE):
                 try:
                     sa_rel = release_sample_aggregate(sa, ledger=budget.handle())
                     st.success(

@@ -12,16 +12,15 @@ from riskcore.report.readings import (
     queries_list,
     size_histogram,
 )
-from ui import cached
+from ui import cached, keys
 from ui.safe import md
 
-STEP = "rc_story_step"
 TITLES = STORY_TITLES
 
 st.title("Guided demo")
 st.caption(STORY_CAPTION)
 s = cached.story(32_561, 0)
-step = st.session_state.setdefault(STEP, 0)
+step = st.session_state.setdefault(keys.STORY_STEP, 0)
 st.progress((step + 1) / len(TITLES), text=TITLES[step])
 st.subheader(TITLES[step])
 
@@ -36,7 +35,7 @@ if step == 0:
             "people unique on the combination (%)",
             y_title="combination of columns",
         ),
-        key="rc_story_0",
+        key=keys.story_chart(0),
     )
     st.caption(s.caption(0, escape=md))
 elif step == 1:
@@ -45,12 +44,14 @@ elif step == 1:
         charts.candidates_bars(
             r.candidate_histogram(), "Possible identities per voter after the join"
         ),
-        key="rc_story_1",
+        key=keys.story_chart(1),
     )
     st.caption(s.caption(1, escape=md))
 elif step == 2:
     hist = size_histogram(s.after.anonymity.distribution)
-    st.plotly_chart(charts.class_size_histogram(hist, "age band + ZIP3 + sex"), key="rc_story_2")
+    st.plotly_chart(
+        charts.class_size_histogram(hist, "age band + ZIP3 + sex"), key=keys.story_chart(2)
+    )
     st.caption(s.caption(2, escape=md))
 elif step == 3:
     st.plotly_chart(
@@ -60,7 +61,7 @@ elif step == 3:
             "attacker's confidence p (share of the class with the commonest diagnosis)",
             "People whose diagnosis is exposed at confidence p (k = 5 release)",
         ),
-        key="rc_story_3",
+        key=keys.story_chart(3),
     )
     st.caption(s.caption(3, escape=md))
 elif step == 4:
@@ -73,23 +74,23 @@ elif step == 4:
             "Two large published counts and their difference",
             "people",
         ),
-        key="rc_story_4",
+        key=keys.story_chart(4),
     )
     st.caption(s.caption(4, escape=md))
 else:
     eps = st.select_slider(
-        "epsilon per query", [0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0], value=0.1, key="rc_story_eps"
+        "epsilon per query", [0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0], value=0.1, key=keys.STORY_EPS
     )
     st.plotly_chart(
         charts.noise_success(s.epsilons, s.p_exact, s.count_error, 0.5, epsilon=eps),
-        key="rc_story_5",
+        key=keys.story_chart(5),
     )
     st.caption(s.caption(5, epsilon=eps, escape=md))
 
 back, _, nxt = st.columns([1, 4, 1])
-if back.button("Back", disabled=step == 0, key="rc_story_back"):
-    st.session_state[STEP] = step - 1
+if back.button("Back", disabled=step == 0, key=keys.STORY_BACK):
+    st.session_state[keys.STORY_STEP] = step - 1
     st.rerun()
-if nxt.button("Next", disabled=step == len(TITLES) - 1, key="rc_story_next", type="primary"):
-    st.session_state[STEP] = step + 1
+if nxt.button("Next", disabled=step == len(TITLES) - 1, key=keys.STORY_NEXT, type="primary"):
+    st.session_state[keys.STORY_STEP] = step + 1
     st.rerun()

@@ -19,7 +19,7 @@ from riskcore.report.readings import (
     planning_reading,
     preferred_first,
 )
-from ui import cached
+from ui import cached, keys
 from ui.context import context, end_page
 from ui.safe import md
 
@@ -39,9 +39,9 @@ numeric = numeric_columns(data, list(data.columns))
 
 c1, c2 = st.columns([3, 1])
 epsilon = c1.select_slider(
-    "Epsilon per respondent", options=list(EPSILON_STEPS), value=1.0, key="rc_ldp_epsilon"
+    "Epsilon per respondent", options=list(EPSILON_STEPS), value=1.0, key=keys.LDP_EPSILON
 )
-seed = int(c2.number_input("Simulation seed", 0, 10**6, 0, key="rc_ldp_seed"))
+seed = int(c2.number_input("Simulation seed", 0, 10**6, 0, key=keys.LDP_SEED))
 
 tab_rr, tab_num, tab_plan = st.tabs(["Randomized response", "Numeric (local Laplace)", "Planning"])
 
@@ -49,7 +49,7 @@ with tab_rr:
     if not categorical:
         st.info("The table has no column with 2 to 200 different values.")
     else:
-        col = st.selectbox("Column each person answers", categorical, key="rc_ldp_col")
+        col = st.selectbox("Column each person answers", categorical, key=keys.LDP_COL)
         try:
             r = cached.ldp_grr(ctx.key, data, col, float(epsilon), seed)
         except RiskcoreError as exc:
@@ -59,7 +59,7 @@ with tab_rr:
             m1.metric("Categories k", f"{r.k:,}")
             m2.metric("Truthful report probability p", f"{r.p:.1%}")
             m3.metric("Each other value q", f"{r.q:.2%}")
-            st.plotly_chart(charts.grr_bars(grr_table(r), col), key="rc_ldp_grr_chart")
+            st.plotly_chart(charts.grr_bars(grr_table(r), col), key=keys.LDP_GRR_CHART)
             st.markdown(md(grr_reading(r)))
             st.dataframe(grr_table(r).round(1), hide_index=True)
             st.caption(
@@ -72,9 +72,9 @@ with tab_num:
         st.info("The table has no numeric column.")
     else:
         n1, n2, n3 = st.columns(3)
-        ncol = n1.selectbox("Numeric column", numeric, key="rc_ldp_num_col")
-        lo = n2.number_input("Lower bound L", value=0.0, key="rc_ldp_lo")
-        hi = n3.number_input("Upper bound U", value=100.0, key="rc_ldp_hi")
+        ncol = n1.selectbox("Numeric column", numeric, key=keys.LDP_NUM_COL)
+        lo = n2.number_input("Lower bound L", value=0.0, key=keys.LDP_LO)
+        hi = n3.number_input("Upper bound U", value=100.0, key=keys.LDP_HI)
         if hi <= lo:
             st.error("The upper bound must be above the lower bound.")
         else:
@@ -93,20 +93,20 @@ with tab_num:
                     help="95% interval below",
                 )
                 k3.metric("Noise per report (Laplace scale)", format_number(lr.scale, digits=4))
-                st.plotly_chart(charts.laplace_ldp_chart(lr), key="rc_ldp_num_chart")
+                st.plotly_chart(charts.laplace_ldp_chart(lr), key=keys.LDP_NUM_CHART)
                 st.markdown(md(local_laplace_reading(lr)))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)
 
 with tab_plan:
-    k = st.number_input("Categories k", 2, 10_000, 4, key="rc_ldp_plan_k")
+    k = st.number_input("Categories k", 2, 10_000, 4, key=keys.LDP_PLAN_K)
     ns = tuple(sorted({1_000, 10_000, 100_000, max(ctx.table.n_rows, 2)}))
     grid = np.geomspace(0.1, 10, 60)
     st.plotly_chart(
-        charts.margin_chart(ldp_planning(int(k), grid, ns), float(epsilon)), key="rc_ldp_margin"
+        charts.margin_chart(ldp_planning(int(k), grid, ns), float(epsilon)), key=keys.LDP_MARGIN
     )
     margin = st.number_input(
-        "Target margin on a share (+/- percentage points)", 0.1, 50.0, 2.0, key="rc_ldp_margin_in"
+        "Target margin on a share (+/- percentage points)", 0.1, 50.0, 2.0, key=keys.LDP_MARGIN_IN
     )
     for line in planning_reading(int(k), float(epsilon), float(margin)):
         st.markdown(md(line))

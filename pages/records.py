@@ -26,7 +26,7 @@ from riskcore.report.readings import (
     suda_contribution_table,
     suda_reading,
 )
-from ui import cached
+from ui import cached, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
@@ -52,7 +52,7 @@ with tab_rec:
             1,
             len(qis),
             len(qis),
-            key="rc_rec_max_size",
+            key=keys.REC_MAX_SIZE,
             help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
             "missing-value rule: a missing value is never part of one).",
         )
@@ -60,7 +60,7 @@ with tab_rec:
         else 1  # one quasi-identifier: a combination is that one value
     )
     if run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
-                "rc_rec_run"):  # fmt: skip
+                keys.REC_RUN):  # fmt: skip
         s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
         c1, c2, c3 = st.columns(3)
         c1.metric("Special uniques", f"{s.special_uniques:,}",
@@ -83,7 +83,7 @@ with tab_rec:
                     "share of the total SUDA score (%)",
                     y_title="quasi-identifier",
                 ),
-                key="rc_rec_contrib",
+                key=keys.REC_CONTRIB,
             )
             st.caption(md(suda_contribution_reading(contrib)))
 
@@ -105,7 +105,7 @@ with tab_rec:
             file_name="record_risk.csv",
             mime="text/csv",
             on_click="ignore",
-            key="rc_rec_csv",
+            key=keys.REC_CSV,
         )
         if weights is not None:
             ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy)
@@ -119,7 +119,7 @@ with tab_rec:
             1,
             ctx.table.n_rows,
             int(riskiest["row"].iloc[0]),
-            key="rc_rec_row",
+            key=keys.REC_ROW,
         )
         expl, _ = cached.explained(ctx.key, ctx.encoded, qis, int(row), s, policy)
         st.markdown(record_reading(expl, escape=md))
@@ -129,7 +129,7 @@ with tab_pop:
     up = st.file_uploader(
         "Population or public table (CSV, TSV, Parquet or .xlsx)",
         type=["csv", "tsv", "txt", "parquet", "xlsx"],
-        key="rc_pop_upload",
+        key=keys.POP_UPLOAD,
     )
     pop = None
     if up is not None:
@@ -146,16 +146,16 @@ with tab_pop:
         for i, q in enumerate(qis):
             guess = lower.get(q.casefold(), NOT_MAPPED)
             pick = cols[i % len(cols)].selectbox(
-                md(q), options, index=options.index(guess), key=f"rc_pop_map_{q}"
+                md(q), options, index=options.index(guess), key=keys.pop_map(q)
             )
             if pick != NOT_MAPPED:
                 mapping[q] = pick
         g1, g2, g3 = st.columns(3)
-        k_map_target = int(g1.number_input("k-map target", 1, 1_000_000, k, key="rc_pop_k"))
+        k_map_target = int(g1.number_input("k-map target", 1, 1_000_000, k, key=keys.POP_K))
         d_min = float(g2.number_input("Lowest delta allowed", 0.0, 1.0, 0.0, 0.05,
-                                      key="rc_pop_dmin"))  # fmt: skip
+                                      key=keys.POP_DMIN))  # fmt: skip
         d_max = float(g3.number_input("Highest delta allowed", 0.0, 1.0, 0.5, 0.05,
-                                      key="rc_pop_dmax"))  # fmt: skip
+                                      key=keys.POP_DMAX))  # fmt: skip
         missing = [q for q in qis if q not in mapping]
         if missing:
             st.info("Choose the population table's column for every quasi-identifier: "
@@ -164,7 +164,7 @@ with tab_pop:
             ctx.table.n_rows + len(pop),
             (ctx.key, up.file_id, tuple(mapping.items())),
             "Match the population",
-            "rc_pop_run",
+            keys.POP_RUN,
         ):
             population = pop[[mapping[q] for q in qis]].set_axis(list(qis), axis=1)
             try:
@@ -189,7 +189,7 @@ with tab_pop:
                           delta_color="off", delta_arrow="off")  # fmt: skip
                 st.markdown(md(population_match_reading(m)))
                 st.plotly_chart(charts.delta_bars(delta_table(m, judged.delta_failing)),
-                                key="rc_pop_delta")  # fmt: skip
+                                key=keys.POP_DELTA)  # fmt: skip
                 st.caption(md(delta_reading(m, judged, k=k_map_target, delta_min=d_min,
                                             delta_max=d_max)))  # fmt: skip
                 st.subheader("Failing classes")
@@ -204,7 +204,7 @@ with tab_pop:
                     file_name="failing_population_classes.csv",
                     mime="text/csv",
                     on_click="ignore",
-                    key="rc_pop_failing_csv",
+                    key=keys.POP_FAILING_CSV,
                 )
                 d2.download_button(
                     "Download every record's k-map (CSV)",
@@ -212,5 +212,5 @@ with tab_pop:
                     file_name="record_k_map.csv",
                     mime="text/csv",
                     on_click="ignore",
-                    key="rc_pop_kmap_csv",
+                    key=keys.POP_KMAP_CSV,
                 )

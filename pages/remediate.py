@@ -38,14 +38,12 @@ from riskcore.report.readings import (
     search_reading,
 )
 from riskcore.report.readings.criteria import verdict_reading
-from ui import cached, formats, remediation, state
+from ui import cached, formats, keys, remediation
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
 from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_part, file_stem, md
 from ui.targets import targets_editor
-
-STORE = "rc_rem_store"  # what the page's widgets chose, kept across pages (widgets forget)
 
 st.title("Remediate")
 ctx = context(as_recorded=True)
@@ -53,7 +51,7 @@ if ctx is None:  # no table: context() has said why
     end_page()
 qis = ctx.roles.quasi_identifiers
 sens = ctx.roles.sensitive
-store: dict = st.session_state.setdefault(STORE, {})
+store: dict = st.session_state.setdefault(keys.REM_STORE, {})
 if store.get("for") != ctx.key:  # another dataset: start again
     store.clear()
     store["for"] = ctx.key
@@ -61,16 +59,10 @@ if store.get("for") != ctx.key:  # another dataset: start again
 
 def seeded(name: str, value: object) -> str:
     """Return a widget key whose value is seeded from the page's store."""
-    key = f"rc_rem_{name}"
+    key = keys.rem_widget(name)
     if key not in st.session_state:
         st.session_state[key] = store.get(name, value)
     return key
-
-
-# the session-state key under which the key for tokens and date shifts is kept (never exported)
-SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
-SHOW_KEY = "rc_rem_secret_show"  # set when the key is new: the identifiers tab shows it once
-PII = "rc_rem_pii_for"  # the dataset whose free text was scanned
 
 
 def identifier_steps() -> tuple[list[dict], dict | None]:
@@ -80,22 +72,22 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
     tab's recipe holds what the third tab shows.
     """
     ids = ctx.roles.identifiers
-    cols = [c for c in st.session_state.get("rc_rem_shift_cols", []) if c in ctx.table.data]
-    person = st.session_state.get("rc_rem_shift_person")
+    cols = [c for c in st.session_state.get(keys.REM_SHIFT_COLS, []) if c in ctx.table.data]
+    person = st.session_state.get(keys.REM_SHIFT_PERSON)
     date_shift = None
     if cols and person in ids:
-        days = int(st.session_state.get("rc_rem_shift_days", 180))
+        days = int(st.session_state.get(keys.REM_SHIFT_DAYS, 180))
         date_shift = {"person": person, "columns": cols, "max_days": days}
-    ops = [(c, st.session_state.get(f"rc_rem_op_{c}", next(iter(MENU)))) for c in ids]
+    ops = [(c, st.session_state.get(keys.rem_operator(c), next(iter(MENU)))) for c in ids]
     return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
 
 
 masks, shift = identifier_steps()
 needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m in masks)
-if needs_key and SECRET not in st.session_state:
-    st.session_state[SECRET] = SecretKey.generate()
-    st.session_state[SHOW_KEY] = True
-secret: SecretKey | None = st.session_state.get(SECRET) if needs_key else None
+if needs_key and keys.REM_SECRET not in st.session_state:
+    st.session_state[keys.REM_SECRET] = SecretKey.generate()
+    st.session_state[keys.REM_SECRET_SHOW] = True
+secret: SecretKey | None = st.session_state.get(keys.REM_SECRET) if needs_key else None
 
 tab_gen, tab_sh, tab_id = st.tabs(
     ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers"]
@@ -131,11 +123,11 @@ def generalization() -> None:
     # ------------------------------------------------------------------ the search
     st.subheader("Least information loss")
     found = cached.searched(lattice_key)
-    if st.button("Find the least-loss generalization", type="primary", key="rc_rem_search"):
+    if st.button("Find the least-loss generalization", type="primary", key=keys.REM_SEARCH):
         found = cached.lattice_search(lattice_key, lattice)
         if found.best is not None:
             for q, lv in zip(qis, found.best.levels, strict=True):
-                st.session_state[f"rc_rem_level_{q}"] = lv
+                st.session_state[keys.rem_level(q)] = lv
                 store[f"level_{q}"] = lv
             st.rerun()
     if found is not None:
@@ -143,7 +135,7 @@ def generalization() -> None:
         chosen_now = tuple(int(store.get(f"level_{q}", 0)) for q in qis)
         event = st.plotly_chart(
             charts.risk_loss_chart(found.visited, chosen_now, qis),
-            key="rc_rem_pareto",
+            key=keys.REM_PARETO,
             on_select="rerun",
             selection_mode="points",
         )
@@ -155,7 +147,7 @@ def generalization() -> None:
             picked = found.visited[int(points[0]["customdata"])]
             if picked.levels != chosen_now:
                 for q, lv in zip(qis, picked.levels, strict=True):
-                    st.session_state[f"rc_rem_level_{q}"] = lv
+                    st.session_state[keys.rem_level(q)] = lv
                     store[f"level_{q}"] = lv
                 st.rerun()
 
@@ -223,11 +215,11 @@ def generalization() -> None:
         "Assess the generalized table on every page",
         type="primary",
         disabled=not after.anonymous or in_use == recipe,
-        key="rc_rem_use",
+        key=keys.REM_USE,
     ):
         remediation.set_recipe(ctx.key, recipe)
         st.rerun()
-    if in_use is not None and u2.button("Go back to the table as recorded", key="rc_rem_clear"):
+    if in_use is not None and u2.button("Go back to the table as recorded", key=keys.REM_CLEAR):
         remediation.clear()
         st.rerun()
     if in_use is not None:
@@ -261,7 +253,12 @@ def generalization() -> None:
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
         col.download_button(
-            md(label), data, file_name=name, mime=mime, on_click="ignore", key=f"rc_rem_{ext}"
+            md(label),
+            data,
+            file_name=name,
+            mime=mime,
+            on_click="ignore",
+            key=keys.rem_download(ext),
         )
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
@@ -286,7 +283,7 @@ def _use_hierarchy(q: str, specs: dict, spec: dict | None) -> None:
     else:
         specs[q] = spec
     store[f"level_{q}"] = 0
-    st.session_state.pop(f"rc_rem_level_{q}", None)
+    st.session_state.pop(keys.rem_level(q), None)
     store["hier_ver"] = store.get("hier_ver", 0) + 1
     st.rerun()
 
@@ -299,7 +296,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
         "below use these. Bring your own in ARX's format (one row per value: "
         "value;level 1;...;*), or edit the labels in the table."
     )
-    q = st.selectbox("Quasi-identifier", list(qis), key="rc_rem_hq")
+    q = st.selectbox("Quasi-identifier", list(qis), key=keys.REM_HIERARCHY_QI)
     h = hierarchies[q]
     series = ctx.table.data[q]
     ver = store.get("hier_ver", 0)
@@ -310,12 +307,12 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
         params = dict(h.params or {})
         b1, b2, b3 = st.columns(3)
         width = b1.number_input("Band width", min_value=0.0, value=float(params["widths"][0]),
-                                key=f"rc_rem_hw_{q}_{ver}")  # fmt: skip
+                                key=keys.rem_band_width(q, ver))  # fmt: skip
         bottom = b2.number_input("Bottom coding: below", value=params.get("bottom"),
-                                 placeholder="none", key=f"rc_rem_hlo_{q}_{ver}")  # fmt: skip
+                                 placeholder="none", key=keys.rem_bottom(q, ver))  # fmt: skip
         top = b3.number_input("Top coding: at or above", value=params.get("top"),
-                              placeholder="none", key=f"rc_rem_hhi_{q}_{ver}")  # fmt: skip
-        if st.button("Use these bands", key=f"rc_rem_hband_{q}"):
+                              placeholder="none", key=keys.rem_top(q, ver))  # fmt: skip
+        if st.button("Use these bands", key=keys.rem_use_bands(q)):
             try:
                 banded = banded_hierarchy(series, width or None, bottom=bottom, top=top)
             except RiskcoreError as exc:
@@ -325,7 +322,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
     up = st.file_uploader(
         md(f"Upload a hierarchy for {q} (ARX CSV)"),
         type=["csv", "txt"],
-        key=f"rc_rem_hup_{q}_{ver}",
+        key=keys.rem_hierarchy_upload(q, ver),
     )
     if up is not None:
         try:
@@ -344,7 +341,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
             hide_index=True,
             disabled=["level 0"],
             num_rows="fixed",
-            key=f"rc_rem_hedit_{q}_{ver}",
+            key=keys.rem_hierarchy_edit(q, ver),
         )
         if not edited.equals(frame):
             try:
@@ -353,7 +350,9 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
                 st.error(md(exc))
             else:
                 st.success("The edited hierarchy is consistent and covers every value.")
-                if st.button("Use the edited hierarchy", type="primary", key=f"rc_rem_huse_{q}"):
+                if st.button(
+                    "Use the edited hierarchy", type="primary", key=keys.rem_use_edited(q)
+                ):
                     _use_hierarchy(q, specs, mine.recipe())
     d1, d2 = st.columns(2)
     d1.download_button(
@@ -362,9 +361,11 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
         file_name=f"hierarchy_{file_part(q)}.csv",
         mime="text/csv",
         on_click="ignore",
-        key=f"rc_rem_h_{q}",
+        key=keys.rem_hierarchy_download(q),
     )
-    if q in specs and d2.button("Go back to the default hierarchy", key=f"rc_rem_hreset_{q}"):
+    if q in specs and d2.button(
+        "Go back to the default hierarchy", key=keys.rem_hierarchy_reset(q)
+    ):
         _use_hierarchy(q, specs, None)
 
 
@@ -378,7 +379,7 @@ def safe_harbor_tab() -> None:
         "what this table holds for each kind, as tagged on the Data page, as the columns "
         "look, and as written inside their text."
     )
-    roles_key = tuple(sorted(st.session_state[state.ROLES].items()))
+    roles_key = tuple(sorted(st.session_state[keys.ROLES].items()))
     limit = scan_limit(ctx.key)
     check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
     (st.success if check.passed else st.warning)(md(check.verdict))
@@ -391,7 +392,7 @@ def safe_harbor_tab() -> None:
         st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
         return
     if not run_gate(ctx.table.n_rows, (ctx.key, roles_key), "Apply the Safe Harbor transforms",
-                    "rc_rem_sh_run"):  # fmt: skip
+                    keys.REM_SH_RUN):  # fmt: skip
         return
     done, after = cached.safe_harbor_applied(
         ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit
@@ -413,7 +414,7 @@ def safe_harbor_tab() -> None:
         file_name=f"{stem()}_safe_harbor.csv",
         mime="text/csv",
         on_click="ignore",
-        key="rc_rem_sh_csv",
+        key=keys.REM_SH_CSV,
     )
     st.caption(
         "Safe Harbor also requires that you have no actual knowledge that what remains could "
@@ -434,8 +435,8 @@ def identifiers_tab() -> None:
         "line under the choice says what the operator keeps and what it risks. These "
         "choices are part of the recipe downloaded on the first tab."
     )
-    if SHOW_KEY in st.session_state and secret is not None:
-        del st.session_state[SHOW_KEY]
+    if keys.REM_SECRET_SHOW in st.session_state and secret is not None:
+        del st.session_state[keys.REM_SECRET_SHOW]
         st.warning(
             "A key was generated for the tokens and date shifts. It is shown once, here: keep "
             "it apart from the data (whoever holds it can test guesses, or decrypt reversible "
@@ -447,9 +448,9 @@ def identifiers_tab() -> None:
     with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
         st.caption(md(DATE_SHIFT.note))
         s1, s2, s3 = st.columns([2, 1, 1])
-        s1.multiselect("Date columns to shift", dates, key="rc_rem_shift_cols")
-        s2.selectbox("Person (one shift each)", ids, key="rc_rem_shift_person")
-        s3.number_input("Largest shift (days)", 1, 3650, 180, key="rc_rem_shift_days")
+        s1.multiselect("Date columns to shift", dates, key=keys.REM_SHIFT_COLS)
+        s2.selectbox("Person (one shift each)", ids, key=keys.REM_SHIFT_PERSON)
+        s3.number_input("Largest shift (days)", 1, 3650, 180, key=keys.REM_SHIFT_DAYS)
     out = ctx.table.data.copy()
     if shift is not None:
         if secret is None:  # a date shift needs the key, made above
@@ -463,7 +464,7 @@ def identifiers_tab() -> None:
             continue
         c1, c2 = st.columns([1, 2])
         op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
-                          key=f"rc_rem_op_{col}")  # fmt: skip
+                          key=keys.rem_operator(col))  # fmt: skip
         c2.caption(md(parse_choice(op)[0].note))
         done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0)
         if col in done:
@@ -487,7 +488,7 @@ def identifiers_tab() -> None:
         file_name=f"{stem()}_identifiers_masked.csv",
         mime="text/csv",
         on_click="ignore",
-        key="rc_rem_id_csv",
+        key=keys.REM_ID_CSV,
     )
     if lookups:
         d2.download_button(
@@ -496,7 +497,7 @@ def identifiers_tab() -> None:
             file_name=f"{stem()}_surrogate_lookup.csv",
             mime="text/csv",
             on_click="ignore",
-            key="rc_rem_id_lookup",
+            key=keys.REM_ID_LOOKUP,
         )
     free_text_scan()
     plain_hash()
@@ -513,9 +514,9 @@ def free_text_scan() -> None:
     if not presidio_available():
         st.info(md("Not installed: " + PRESIDIO_MISSING))
         return
-    if st.button("Scan the free-text columns (Presidio)", key="rc_rem_pii"):
-        st.session_state[PII] = ctx.key
-    if st.session_state.get(PII) != ctx.key:
+    if st.button("Scan the free-text columns (Presidio)", key=keys.REM_PII):
+        st.session_state[keys.REM_PII_FOR] = ctx.key
+    if st.session_state.get(keys.REM_PII_FOR) != ctx.key:
         return
     try:
         scan = cached.pii_scan(ctx.key, ctx.table.data)
@@ -535,8 +536,8 @@ def plain_hash() -> None:
     if not kinds:
         st.info("No SSN or birth-date column to try it on.")
         return
-    col = st.selectbox("Column", list(kinds), key="rc_rem_enum_col")
-    if st.button(md(f"Reverse a SHA-256 of {col}"), key="rc_rem_enum"):
+    col = st.selectbox("Column", list(kinds), key=keys.REM_ENUM_COL)
+    if st.button(md(f"Reverse a SHA-256 of {col}"), key=keys.REM_ENUM):
         r = cached.enumeration(ctx.key, ctx.table.data, col, kinds[col])
         st.markdown(md(enumeration_reading(r, col)))
 

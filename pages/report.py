@@ -18,12 +18,10 @@ from riskcore.report.readings.review import (
 )
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
-from ui import budget, saved
+from ui import budget, keys, saved
 from ui import profile as session_profile
 from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
-
-BUILT = "rc_report"  # {"profile": the profile JSON it was built from, "report": Review}
 
 st.title("Report")
 ctx = require_qis(context(as_recorded=True))
@@ -53,10 +51,10 @@ st.caption(
         )
     )
 )
-who = saved.user_name("rc_user_report")
+who = saved.user_name(keys.USER_REPORT)
 
-built = st.session_state.get(BUILT)
-if st.button("Build the report", type="primary", key="rc_report_build"):
+built = st.session_state.get(keys.REPORT)
+if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
     with st.spinner("Assessing and writing the report ..."):
         try:
             report = review(
@@ -71,7 +69,7 @@ if st.button("Build the report", type="primary", key="rc_report_build"):
         except RiskcoreError as exc:
             st.error(md(exc))
             end_page()
-    built = st.session_state[BUILT] = {"profile": profile_json, "report": report}
+    built = st.session_state[keys.REPORT] = {"profile": profile_json, "report": report}
 if built is None:
     end_page()
 stale = built["profile"] != profile_json
@@ -101,7 +99,7 @@ c1.download_button(
     file_name=f"{stem}_report.html",
     mime="text/html",
     on_click="ignore",
-    key="rc_report_html",
+    key=keys.REPORT_HTML,
     disabled=stale,
 )
 c2.download_button(
@@ -110,7 +108,7 @@ c2.download_button(
     file_name=f"{stem}_report.json",
     mime="application/json",
     on_click="ignore",
-    key="rc_report_json",
+    key=keys.REPORT_JSON,
     disabled=stale,
 )
 c3.download_button(
@@ -119,7 +117,7 @@ c3.download_button(
     file_name=f"{stem}_report.pdf",
     mime="application/pdf",
     on_click="ignore",
-    key="rc_report_pdf",
+    key=keys.REPORT_PDF,
     disabled=stale,
 )
 c4.download_button(
@@ -128,7 +126,7 @@ c4.download_button(
     file_name="profile.json",
     mime="application/json",
     on_click="ignore",
-    key="rc_report_profile",
+    key=keys.REPORT_PROFILE,
     disabled=stale,
 )
 with st.container(border=True):
@@ -138,17 +136,17 @@ with st.container(border=True):
         "report's JSON twin and the HTML report, in one transaction, and written to the "
         "audit log. The Saved assessments page lists, reopens, compares and deletes them."
     )
-    if "rc_save_name" not in st.session_state:
-        st.session_state["rc_save_name"] = f"{ctx.table.name} {datetime.now(UTC):%Y-%m-%d %H:%M}"
-    name = st.text_input("Name of the assessment", key="rc_save_name")
+    if keys.SAVE_NAME not in st.session_state:
+        st.session_state[keys.SAVE_NAME] = f"{ctx.table.name} {datetime.now(UTC):%Y-%m-%d %H:%M}"
+    name = st.text_input("Name of the assessment", key=keys.SAVE_NAME)
     with_data = st.checkbox(
         "Also store the raw data (the table itself, direct identifiers included)",
         value=False,
-        key="rc_save_raw",
+        key=keys.SAVE_RAW,
         help="Off unless ticked: without it the database holds aggregates only, and "
         "reopening asks for the file again.",
     )
-    if st.button("Save this assessment", key="rc_save", disabled=stale):
+    if st.button("Save this assessment", key=keys.SAVE, disabled=stale):
         with st.spinner("Saving ..."):
             try:
                 new_id = saved.store().save(

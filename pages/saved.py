@@ -19,13 +19,10 @@ from riskcore.report.readings.saved import (
     saved_table,
 )
 from riskcore.review import dataset_facts
-from ui import cached, saved, state
+from ui import cached, keys, saved, state
 from ui.context import current_table, end_page
 from ui.safe import file_stem, md
 
-COMPARED = "rc_saved_compared"  # {"ids": (a, b), "comparison": Comparison}
-DELETED = "rc_saved_deleted"  # the message after a deletion (shown once, after the rerun)
-VERIFIED = "rc_saved_verified"  # the outcome of "Verify the chain"
 UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 
 state.init_state()
@@ -37,11 +34,11 @@ if not saved.exists():  # nothing saved: looking makes no database
     end_page()
 db = saved.store()
 st.caption(md(f"Database: {db.path}"))
-user = saved.user_name("rc_user_saved")
+user = saved.user_name(keys.USER_SAVED)
 items = db.summaries()
 labels = {i.id: saved_label(i.to_dict()) for i in items}
 ids = list(labels)[::-1]  # newest first
-gone = st.session_state.pop(DELETED, None)
+gone = st.session_state.pop(keys.SAVED_DELETED, None)
 if gone is not None:
     st.success(md(gone))
 if items:
@@ -62,12 +59,12 @@ tab_open, tab_compare, tab_delete, tab_audit = st.tabs(
 
 with tab_open:
     if ids:
-        pick = choose("Assessment to reopen", "rc_saved_pick")
+        pick = choose("Assessment to reopen", keys.SAVED_PICK)
         source = st.radio(
             "Reopen with",
             ["the data loaded now", "a file (upload)"],
             horizontal=True,
-            key="rc_saved_source",
+            key=keys.SAVED_SOURCE,
             help="Reopening asks for the data again: nothing is restored unless the file's "
             "SHA-256 is the one saved.",
         )
@@ -76,12 +73,12 @@ with tab_open:
             up = st.file_uploader(
                 "The file the assessment was made on",
                 type=UPLOAD_FORMATS,
-                key=f"rc_saved_upload_{st.session_state.get(state.UPLOADS, 0)}",
+                key=keys.saved_upload(st.session_state.get(keys.UPLOADS, 0)),
             )
         else:
             key_now, table_now = current_table()
             st.caption(md(f"Loaded now: {table_now.name}"))
-        if st.button("Reopen", type="primary", key="rc_saved_reopen"):
+        if st.button("Reopen", type="primary", key=keys.SAVED_REOPEN):
             if source == "a file (upload)" and up is None:
                 st.warning("Choose the file first.")
             else:
@@ -103,15 +100,15 @@ with tab_open:
                     if check.matches:
                         if up is not None:
                             state.use_table(up.name, raw, table, file_id=up.file_id)
-                            key_now = st.session_state[state.DATASET]["key"]
+                            key_now = st.session_state[keys.DATASET]["key"]
                         saved.restore(record.profile, key_now, columns)
-                    st.session_state[saved.REOPENED] = {
+                    st.session_state[keys.SAVED_REOPENED] = {
                         "id": record.id,
                         "name": record.name,
                         "check": check,
                         "profile": record.profile,
                     }
-        done = st.session_state.get(saved.REOPENED)
+        done = st.session_state.get(keys.SAVED_REOPENED)
         if done is not None and done["id"] == pick:
             if done["check"].matches:
                 st.success(md(restored_reading(done["name"], done["profile"])))
@@ -124,7 +121,7 @@ with tab_open:
             file_name=f"{file_stem(labels[pick], 'assessment')}_report.html",
             mime="text/html",
             on_click="ignore",
-            key="rc_saved_report",
+            key=keys.SAVED_REPORT,
         )
     else:
         st.caption("Nothing to reopen.")
@@ -132,11 +129,14 @@ with tab_open:
 with tab_compare:
     if len(ids) >= 2:
         c1, c2 = st.columns(2)
-        a = choose("A", "rc_saved_a", c1, index=1)
-        b = choose("B", "rc_saved_b", c2)
-        if st.button("Compare", type="primary", key="rc_saved_compare"):
-            st.session_state[COMPARED] = {"ids": (a, b), "comparison": db.compare(a, b, user=user)}
-        shown = st.session_state.get(COMPARED)
+        a = choose("A", keys.SAVED_A, c1, index=1)
+        b = choose("B", keys.SAVED_B, c2)
+        if st.button("Compare", type="primary", key=keys.SAVED_COMPARE):
+            st.session_state[keys.SAVED_COMPARED] = {
+                "ids": (a, b),
+                "comparison": db.compare(a, b, user=user),
+            }
+        shown = st.session_state.get(keys.SAVED_COMPARED)
         if shown is not None and shown["ids"] == (a, b):
             st.write(md(comparison_reading(shown["comparison"])))
             table = comparison_table(shown["comparison"])
@@ -146,27 +146,29 @@ with tab_compare:
 
 with tab_delete:
     if ids:
-        victim = choose("Assessment to delete", "rc_saved_victim")
+        victim = choose("Assessment to delete", keys.SAVED_VICTIM)
         sure = st.checkbox(
             "Yes, delete it (the deletion itself is written to the audit log)",
             value=False,
-            key="rc_saved_sure",
+            key=keys.SAVED_SURE,
         )
-        if st.button("Delete", disabled=not sure, key="rc_saved_delete"):
+        if st.button("Delete", disabled=not sure, key=keys.SAVED_DELETE):
             db.delete(victim, user=user)
-            st.session_state[DELETED] = f"Deleted {labels[victim]}; the audit log records it."
-            st.session_state.pop("rc_saved_sure", None)
+            st.session_state[keys.SAVED_DELETED] = (
+                f"Deleted {labels[victim]}; the audit log records it."
+            )
+            st.session_state.pop(keys.SAVED_SURE, None)
             st.rerun()
     else:
         st.caption("Nothing to delete.")
 
 with tab_audit:
     entries = db.audit()
-    if st.button("Verify the chain", key="rc_saved_verify"):
+    if st.button("Verify the chain", key=keys.SAVED_VERIFY):
         v = db.verify()
         text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason)
-        st.session_state[VERIFIED] = (v.ok, text, len(entries))
-    verified = st.session_state.get(VERIFIED)
+        st.session_state[keys.SAVED_VERIFIED] = (v.ok, text, len(entries))
+    verified = st.session_state.get(keys.SAVED_VERIFIED)
     if verified is not None and verified[2] == len(entries):  # until the log grows
         (st.success if verified[0] else st.error)(md(verified[1]))
     st.dataframe(audit_table([e.to_dict() for e in entries]), hide_index=True)

@@ -30,7 +30,7 @@ from riskcore.report.readings import (
     subset_table,
 )
 from riskcore.roles import ColumnRoles
-from ui import cached
+from ui import cached, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
@@ -66,7 +66,7 @@ st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution
 st.caption(md(candidates_reading(a)))
 
 st.subheader("Which quasi-identifier drives the risk")
-if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", "rc_subsets_run"):
+if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.SUBSETS_RUN):
     u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy)
     if len(qis) > 1 and contribution_matters(u):
         st.plotly_chart(charts.contribution_bars(contribution_table(u)))
@@ -89,10 +89,10 @@ if ctx.generalized:
     st.caption("Row numbers count the rows of the generalized table chosen on the Remediate "
                "page, after its suppressed records are removed.")  # fmt: skip
 n = ctx.table.n_rows
-if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
+if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     s = cached.suda(ctx.key, ctx.encoded, qis, len(qis))
     how = st.radio(
-        "Pick a record", ["Riskiest first", "By row number"], horizontal=True, key="rc_explore_how"
+        "Pick a record", ["Riskiest first", "By row number"], horizontal=True, key=keys.EXPLORE_HOW
     )
     order = cached.riskiest(ctx.key, ctx.encoded, qis, s)
     if how == "Riskiest first":
@@ -101,12 +101,12 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
             1,
             n,
             1,
-            key="rc_explore_rank",
+            key=keys.EXPLORE_RANK,
         )
         row = int(order[int(rank) - 1])
     else:
         row = int(st.number_input("Row number (the first data row is 1)", 1, n, int(order[0]),
-                                  key="rc_explore_row"))  # fmt: skip
+                                  key=keys.EXPLORE_ROW))  # fmt: skip
     expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
     e1, e2, e3, e4 = st.columns(4)
     e1.metric("Row", f"{row:,}")
@@ -116,11 +116,11 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
     st.markdown(record_reading(expl, escape=md))
     if expl.msus:
         st.markdown(msu_list(expl, escape=md))
-    st.dataframe(record_values_table(expl), hide_index=True, key="rc_explore_values")
+    st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
     st.caption("How many records share each combination of its values: its minimal sample "
                "uniques (no one else has them) first; combinations containing one are left "
                "out.")  # fmt: skip
-    st.dataframe(record_subset_table(subsets, expl), hide_index=True, key="rc_explore_subsets")
+    st.dataframe(record_subset_table(subsets, expl), hide_index=True, key=keys.EXPLORE_SUBSETS)
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:
@@ -139,7 +139,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", "rc_explore_run"):
             st.dataframe(
                 cover_table(c),
                 hide_index=True,
-                key="rc_explore_cover",
+                key=keys.EXPLORE_COVER,
                 column_config={
                     "information loss (%)": st.column_config.NumberColumn(format="%.1f")
                 },

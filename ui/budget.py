@@ -22,7 +22,7 @@ from riskcore.report.readings import (
 )
 from riskcore.store import Store, default_path
 from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
-from ui import formats, state
+from ui import formats, keys, state
 from ui.context import current_table
 from ui.safe import md
 
@@ -39,7 +39,7 @@ def book() -> BudgetStore:
 
 
 def _names() -> dict[str, str]:
-    names: dict[str, str] = st.session_state.setdefault(state.DP_SOURCES, {})
+    names: dict[str, str] = st.session_state.setdefault(keys.DP_SOURCES, {})
     return names
 
 
@@ -52,7 +52,7 @@ def source() -> DataSource:
     """
     key, table = current_table()
     fingerprint = table.info.fingerprint or state.ledger_key(key)
-    default = str(st.session_state[state.DATASET]["name"])
+    default = str(st.session_state[keys.DATASET]["name"])
     return DataSource(
         _names().get(fingerprint) or default,
         fingerprint,
@@ -115,7 +115,7 @@ def source_panel(look: LedgerLookup) -> None:
     """Draw which ledger the data is charged to: the source's name while no ledger holds the
     file, where the ledger is kept, and a warning per near duplicate with its "continue"."""
     if look.how != "fingerprint":  # a file no ledger holds yet: the name chooses its ledger
-        name_key = f"rc_dp_source_{look.source.fingerprint[:16]}"
+        name_key = keys.dp_source_name(look.source.fingerprint)
         st.session_state.setdefault(name_key, look.source.name)
         typed = st.text_input(
             "Name of the data source",
@@ -129,7 +129,7 @@ def source_panel(look: LedgerLookup) -> None:
     st.caption(md(ledger_source_reading(look, str(default_path()))))
     for near in look.near:
         st.warning(md(near_duplicate_reading(look.source, near)), icon="⚠️")
-        if st.button(md(f"Continue the ledger “{near.source}”"), key=f"rc_dp_continue_{near.id}"):
+        if st.button(md(f"Continue the ledger “{near.source}”"), key=keys.dp_continue(near.id)):
             try:
                 attach(near.source)
             except RiskcoreError as exc:
@@ -146,24 +146,24 @@ def budget_controls(look: LedgerLookup) -> None:
     # the widgets start from the ledger in force, and again whenever it changes (here or in
     # another session); a change waiting for its reason keeps the widget's value
     seed = (look.source.fingerprint, in_force)
-    if st.session_state.get("rc_dp_budget_seed") != seed or "rc_dp_budget" not in st.session_state:
-        st.session_state["rc_dp_budget"] = float(ledger.epsilon_budget)
-        st.session_state["rc_dp_dbudget"] = ledger.delta_budget
-        st.session_state["rc_dp_accounting"] = ledger.accounting
-        st.session_state["rc_dp_budget_seed"] = seed
+    if st.session_state.get(keys.DP_BUDGET_SEED) != seed or keys.DP_BUDGET not in st.session_state:
+        st.session_state[keys.DP_BUDGET] = float(ledger.epsilon_budget)
+        st.session_state[keys.DP_DBUDGET] = ledger.delta_budget
+        st.session_state[keys.DP_ACCOUNTING] = ledger.accounting
+        st.session_state[keys.DP_BUDGET_SEED] = seed
     b1, b2, b3 = st.columns(3)
-    new_eps = b1.number_input("Total epsilon budget", 0.01, 100.0, key="rc_dp_budget")
+    new_eps = b1.number_input("Total epsilon budget", 0.01, 100.0, key=keys.DP_BUDGET)
     new_delta = b2.select_slider(
         "Delta budget",
         options=[1e-9, 1e-8, 1e-7, 1e-6, 1e-5],
         format_func=formats.general_number,
-        key="rc_dp_dbudget",
+        key=keys.DP_DBUDGET,
     )
     new_acc = b3.radio(
         "Count releases with",
         ["basic", "zcdp"],
         format_func=formats.accountant,
-        key="rc_dp_accounting",
+        key=keys.DP_ACCOUNTING,
     )
     proposed = (float(new_eps), float(new_delta), str(new_acc))
     if proposed == in_force:
@@ -179,9 +179,9 @@ def budget_controls(look: LedgerLookup) -> None:
     st.warning(md(budget_change_reading(ledger, wanted)), icon="⚠️")
     settings = len(look.ledger.budgets) if look.ledger is not None else 0
     reason = st.text_input(
-        "Reason for the change (kept in the audit log)", key=f"rc_dp_budget_reason_{settings}"
+        "Reason for the change (kept in the audit log)", key=keys.dp_budget_reason(settings)
     )
-    if st.button("Apply the new budget", key="rc_dp_budget_apply"):
+    if st.button("Apply the new budget", key=keys.DP_BUDGET_APPLY):
         try:
             set_budget(*proposed, reason=reason)
         except RiskcoreError as exc:

@@ -7,57 +7,29 @@ shared between users and nothing is written to disk; results that hold
 per-record or per-class arrays (a 1,000,000-row assessment holds about
 120 MB) keep only a few entries, so one session stays under 800 MB. Objects are returned
 without copying (``cache_resource``); riskcore results are frozen.
+
+This module holds the wrappers of measuring (the demo, codes, role suggestions, the
+assessment, uniqueness, SUDA, per-record risk, one record explained, a population table)
+and re-exports those of the attacks (:mod:`ui.cached_attacks`), differential privacy
+(:mod:`ui.cached_dp`) and remediation (:mod:`ui.cached_remediation`), so that every page
+calls ``cached.<name>``. A test patching the riskcore function behind a wrapper patches it
+in the wrapper's own module.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
+import sys
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from riskcore import assess as _assess
-from riskcore import dp as _dp
-from riskcore.attacks import (
-    DifferencingResult,
-    HomogeneityResult,
-    differencing_attack,
-    homogeneity_attack,
-)
-from riskcore.attacks.linkage import (
-    LinkageCurve,
-    LinkageResult,
-    linkage_attack,
-    linkage_curve,
-    row_number_truth,
-    simulate_auxiliary,
-)
 from riskcore.deidentify.cover import RecordCover, cover_record
-from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
-from riskcore.deidentify.lattice import Lattice, NodeResult
-from riskcore.deidentify.masking import (
-    EnumerationResult,
-    SecretKey,
-    enumeration_attack,
-    parse_choice,
-    shift_dates,
-)
-from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
-from riskcore.deidentify.safe_harbor import (
-    SafeHarborCheck,
-    SafeHarborTransform,
-    apply_safe_harbor,
-    safe_harbor_check,
-)
-from riskcore.deidentify.search import SearchResult, evaluate_all, search
+from riskcore.deidentify.lattice import Lattice
 from riskcore.demo import make_people
 from riskcore.demo.story import Story, guided_story
-from riskcore.dp import local as _ldp
-from riskcore.dp.release import Query, true_answer
 from riskcore.engine import EncodedTable
-from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.explain import (
@@ -73,8 +45,86 @@ from riskcore.metrics.suda import SudaResult
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.profile import Profile
-from riskcore.report.readings import identifiability_worlds
-from riskcore.roles import ColumnRoles, RoleSuggestions, suggest_roles
+from riskcore.roles import RoleSuggestions, suggest_roles
+from ui import cached_attacks, cached_dp, cached_remediation
+from ui.cached_attacks import (
+    differencing,
+    homogeneity,
+    linkage_curve_simulated,
+    linkage_simulated,
+    linkage_uploaded,
+)
+from ui.cached_dp import (
+    dp_clipping,
+    dp_curves,
+    dp_sample_aggregate,
+    dp_true_answer,
+    dp_worlds,
+    ldp_grr,
+    ldp_laplace,
+)
+from ui.cached_remediation import (
+    ALL_NODES_UP_TO,
+    applied,
+    enumeration,
+    hierarchies,
+    lattice,
+    lattice_search,
+    masked,
+    node,
+    pii_scan,
+    remediated,
+    safe_harbor,
+    safe_harbor_applied,
+    searched,
+    shifted,
+)
+
+__all__ = [
+    "ALL_NODES_UP_TO",
+    "applied",
+    "assessment",
+    "clear_session",
+    "cover",
+    "dataset_facts",
+    "differencing",
+    "dp_clipping",
+    "dp_curves",
+    "dp_sample_aggregate",
+    "dp_true_answer",
+    "dp_worlds",
+    "encoded",
+    "enumeration",
+    "explained",
+    "hierarchies",
+    "homogeneity",
+    "individual_risk",
+    "lattice",
+    "lattice_search",
+    "ldp_grr",
+    "ldp_laplace",
+    "linkage_curve_simulated",
+    "linkage_simulated",
+    "linkage_uploaded",
+    "loaded_demo",
+    "masked",
+    "missing_records",
+    "node",
+    "pii_scan",
+    "population",
+    "records",
+    "remediated",
+    "riskiest",
+    "safe_harbor",
+    "safe_harbor_applied",
+    "searched",
+    "shifted",
+    "story",
+    "suda",
+    "suggestions",
+    "uniqueness",
+    "uploaded_table",
+]
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generating demo data ...")
@@ -160,435 +210,6 @@ def missing_records(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
 def story(n: int, seed: int) -> Story:
     """Return every number of the guided demo."""
     return guided_story(n, seed)
-
-
-@st.cache_resource(scope="session", max_entries=3, show_spinner="Running the linkage attack ...")
-def linkage_simulated(
-    key: str,
-    _data: pd.DataFrame,
-    release_cols: tuple[str, ...],
-    known: tuple[str, ...],
-    n_targets: int,
-    error_rate: float,
-    missing_rate: float,
-    seed: int,
-    sensitive: tuple[str, ...],
-    p: float,
-    tolerance: tuple[tuple[str, float], ...],
-    granularity: tuple[tuple[str, str], ...],
-) -> LinkageResult:
-    """Simulate the attacker's table from the data and join it to the release."""
-    aux, truth = simulate_auxiliary(
-        _data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
-    )
-    return linkage_attack(
-        _data[list(release_cols)],
-        aux,
-        list(known),
-        truth=truth,
-        sensitive=sensitive,
-        p=p,
-        tolerance=dict(tolerance),
-        granularity=dict(granularity),
-    )
-
-
-@st.cache_resource(scope="session", max_entries=2, show_spinner="Running the linkage attack ...")
-def linkage_uploaded(
-    key: str,
-    aux_key: str,
-    _data: pd.DataFrame,
-    _aux: pd.DataFrame,
-    release_cols: tuple[str, ...],
-    mapping: tuple[tuple[str, str], ...],
-    truth: tuple[str, str | None] | None,
-    sensitive: tuple[str, ...],
-    p: float,
-    tolerance: tuple[tuple[str, float], ...],
-    granularity: tuple[tuple[str, str], ...],
-) -> LinkageResult:
-    """Join an uploaded auxiliary table to the release.
-
-    ``truth`` is (auxiliary id column, released id column), or (auxiliary
-    column, None) when the auxiliary column holds release row numbers (1 =
-    the first row), for an attacker's table drawn from the data itself.
-    """
-    release = _data[list(release_cols)]
-    how: np.ndarray | tuple[str, str] | None = None
-    if truth is not None and truth[1] is None:
-        how = row_number_truth(_aux, truth[0], len(_data))
-    elif truth is not None and truth[1] is not None:
-        how = (truth[0], truth[1])
-        if truth[1] not in release.columns:
-            # the id column may be a direct identifier, left out of the release: add it back
-            # under its own name, so that any message names the user's column
-            release = release.assign(**{truth[1]: _data[truth[1]].to_numpy()})
-    return linkage_attack(
-        release,
-        _aux,
-        dict(mapping),
-        truth=how,
-        sensitive=sensitive,
-        p=p,
-        tolerance=dict(tolerance),
-        granularity=dict(granularity),
-    )
-
-
-_CURVES = "rc_linkage_curves"
-_CURVES_KEPT = 4
-
-
-def linkage_curve_simulated(
-    key: str, _data: pd.DataFrame, order: tuple[str, ...], n_targets: int, seed: int
-) -> LinkageCurve:
-    """Return re-identification against the number of known QIs (error-free attacker).
-
-    One attack per column, with a progress bar; the result (a few rates) is
-    kept in session state for the last few settings, since a cached function
-    could not draw the bar.
-    """
-    kept: dict = st.session_state.setdefault(_CURVES, {})
-    args = (key, order, n_targets, seed)
-    if args in kept:
-        return kept[args]
-    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order):,} attacks")
-
-    def step(done: int, total: int) -> None:
-        bar.progress(
-            done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
-        )
-
-    aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
-    curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
-    bar.empty()
-    while len(kept) >= _CURVES_KEPT:
-        kept.pop(next(iter(kept)))
-    kept[args] = curve
-    return curve
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def homogeneity(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], sensitive: str, p: float, c: float
-) -> HomogeneityResult:
-    """Return the classes exposed by the homogeneity attack."""
-    return homogeneity_attack(_enc, qis, sensitive, p=p, c=c)
-
-
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
-def differencing(
-    key: str,
-    _data: pd.DataFrame,
-    target: int,
-    known: tuple[str, ...],
-    aggregate: str,
-    column: str | None,
-    condition: tuple[tuple[str, object], ...],
-) -> DifferencingResult:
-    """Return the differencing attack on one target."""
-    return differencing_attack(
-        _data, target, known, aggregate=aggregate, column=column, condition=dict(condition)
-    )
-
-
-# ------------------------------------------------------------------ differential privacy
-
-
-@st.cache_resource(scope="session", max_entries=32, show_spinner=False)
-def dp_true_answer(key: str, _data: pd.DataFrame, query: Query):
-    """Return the exact answer of a query (for comparison on the page)."""
-    return true_answer(_data, query)
-
-
-@st.cache_resource(scope="session", max_entries=32, show_spinner=False)
-def dp_curves(
-    key: str,
-    answer: float,
-    sens: _dp.Sensitivity,
-    mechanisms: tuple[str, ...],
-    delta: float,
-    alpha: float,
-) -> dict[str, _dp.ErrorCurve]:
-    """Return the error curve of each mechanism over the default epsilon grid."""
-    return {
-        m: _dp.error_curve(answer, sens, mechanism=m, delta=delta, alpha=alpha) for m in mechanisms
-    }
-
-
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
-def dp_clipping(
-    key: str, _data: pd.DataFrame, column: str, lower: float, top: float, epsilon: float
-) -> _dp.ClippingTradeoff:
-    """Return the clipping trade-off of a column's mean over U in (lower, top]."""
-    values = pd.to_numeric(_data[column], errors="coerce").to_numpy(dtype=float)
-    span = top - lower
-    uppers = lower + np.geomspace(span / 1000.0, span, 120)
-    return _dp.clipping_tradeoff(values, lower=lower, uppers=uppers, epsilon=epsilon)
-
-
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
-def dp_worlds(
-    key: str,
-    _enc: EncodedTable,
-    column: str,
-    source: str,
-    qis: tuple[str, ...],
-    m: int | None,
-    seed: int,
-) -> tuple[np.ndarray, str]:
-    """Return the possible worlds (candidates' values) for differential identifiability."""
-    return identifiability_worlds(_enc, column, source=source, qis=qis, m=m, seed=seed)
-
-
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
-def dp_sample_aggregate(
-    key: str,
-    _data: pd.DataFrame,
-    column: str,
-    x_column: str | None,
-    statistic: str,
-    k: int,
-    bounds: tuple[float, float],
-    epsilon: float,
-) -> _dp.SampleAggregate:
-    """Return the blocks of a sample-and-aggregate estimate."""
-    y = pd.to_numeric(_data[column], errors="coerce").to_numpy(dtype=float)
-    x = (
-        None
-        if x_column is None
-        else pd.to_numeric(_data[x_column], errors="coerce").to_numpy(dtype=float)
-    )
-    return _dp.sample_and_aggregate(
-        y, x=x, statistic=statistic, k=k, bounds=bounds, epsilon=epsilon
-    )
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def ldp_grr(
-    key: str, _data: pd.DataFrame, column: str, epsilon: float, seed: int
-) -> _ldp.GrrResult:
-    """Return a simulated randomized-response survey of one column."""
-    return _ldp.grr_simulate(_data[column], epsilon, seed=seed)
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def ldp_laplace(
-    key: str,
-    _data: pd.DataFrame,
-    column: str,
-    epsilon: float,
-    bounds: tuple[float, float],
-    seed: int,
-) -> _ldp.LaplaceLdpResult:
-    """Return a simulated local-Laplace survey of one numeric column."""
-    return _ldp.laplace_ldp_simulate(
-        _data[column], epsilon, bounds=bounds, seed=seed, column=column
-    )
-
-
-def clear_session() -> None:
-    """Drop this session's entries of every wrapper above; other sessions keep theirs.
-
-    Every wrapper is ``scope="session"``, so its ``clear()`` empties the current
-    session's cache only (``st.cache_resource.clear()`` would empty every user's).
-    The entries hold a dataset's codes and results, so a reset that forgets an
-    upload must drop them too.
-    """
-    for wrapper in list(globals().values()):
-        if hasattr(wrapper, "__wrapped__") and callable(getattr(wrapper, "clear", None)):
-            wrapper.clear()
-
-
-# ------------------------------------------------------------------ remediation
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def hierarchies(
-    key: str, _table: LoadedTable, qis: tuple[str, ...], specs_json: str = "{}"
-) -> dict[str, Hierarchy]:
-    """Return the hierarchy of each QI: the user's (``specs_json``: QI to
-    ``Hierarchy.recipe()``, checked when it was given), else the default one."""
-    specs = json.loads(specs_json)
-    return {
-        q: hierarchy_from_spec(_table.data[q], specs[q])
-        if q in specs
-        else default_hierarchy(_table.data[q])
-        for q in qis
-    }
-
-
-@st.cache_resource(scope="session", max_entries=3, show_spinner="Tabulating the classes ...")
-def lattice(
-    key: str,
-    _enc: EncodedTable,
-    _hierarchies: dict[str, Hierarchy],
-    qis: tuple[str, ...],
-    profile_json: str,
-    specs_json: str = "{}",
-) -> Lattice:
-    """Return the generalization lattice of the QIs for one profile and set of hierarchies.
-
-    ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
-    targets, missing-value policy, distances, orders and population model): the lattice
-    judges every node by the same criteria as every other page.
-    """
-    p = Profile.read(profile_json)
-    return Lattice(
-        _enc,
-        {q: _hierarchies[q] for q in qis},
-        sensitive=p.roles.sensitive,
-        targets=p.targets,
-        distance=p.distances,  # type: ignore[arg-type]
-        order=p.orders,
-        missing=p.missing,
-        sampling_fraction=p.sampling_fraction,
-        weights=p.roles.weight,
-    )
-
-
-@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
-def node(key: str, _lattice: Lattice, lattice_key: str, levels: tuple[int, ...]) -> NodeResult:
-    """Return one node's evaluation (a regrouping of the classes: milliseconds)."""
-    return _lattice.evaluate(levels)
-
-
-_SEARCHES = "rc_rem_searches"
-#: Lattices up to this many nodes are evaluated whole for the risk-loss plot (about 1 ms a
-#: node on 32,561 rows), so the plot shows every trade-off, not only the nodes the search
-#: needed.
-ALL_NODES_UP_TO = 3_000
-
-
-def lattice_search(lattice_key: str, _lattice: Lattice) -> SearchResult:
-    """Return the least-loss search over the lattice, with a progress bar.
-
-    Kept in session state for the last two lattices (a cached function could
-    not draw the bar).
-    """
-    kept: dict = st.session_state.setdefault(_SEARCHES, {})
-    if lattice_key in kept:
-        return kept[lattice_key]
-    bar = st.progress(0.0, text=f"Searching {_lattice.size:,} combinations of levels ...")
-
-    def step(done: int, total: int) -> None:
-        bar.progress(
-            min(done / total, 1.0),
-            text=f"Evaluated {done:,} of at most {total:,} combinations of levels",
-        )
-
-    result = search(_lattice, progress=step)
-    if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot, not only the visited
-        result = dataclasses.replace(
-            result, visited=evaluate_all(_lattice, known=result.visited, progress=step)
-        )
-    bar.empty()
-    while len(kept) >= 2:
-        kept.pop(next(iter(kept)))
-    kept[lattice_key] = result
-    return result
-
-
-def searched(lattice_key: str) -> SearchResult | None:
-    """Return the search already run on this lattice in this session, if any."""
-    found: SearchResult | None = st.session_state.get(_SEARCHES, {}).get(lattice_key)
-    return found
-
-
-@st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
-def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
-    """Return the table with a recipe applied (the generalized table every page shows).
-
-    Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
-    risk figure reads, and the session's key is not needed to assess the table.
-    """
-    applied = apply_recipe(_table.data, json.loads(recipe_json), skip_keyed=True)
-    return LoadedTable.from_frame(
-        applied.data.reset_index(drop=True),
-        name=f"{_table.name}, generalized",
-        file_format="remediated",
-        notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
-    )
-
-
-def applied(
-    key: str, _data: pd.DataFrame, recipe_json: str, _secret: SecretKey | None
-) -> AppliedRecipe:
-    """Return a recipe (every step, keyed ones with the session's key) applied to the table:
-    what the downloads hold, as ``riskcore apply`` would write it. Not cached: it runs on a
-    download's click, and a kept copy of a large table would outlive it."""
-    return apply_recipe(_data, json.loads(recipe_json), key=_secret)
-
-
-@st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
-def safe_harbor(
-    key: str,
-    _table: LoadedTable,
-    _roles: ColumnRoles,
-    roles_key: tuple,
-    _sugg: RoleSuggestions,
-    max_chars: int = MAX_CHARS,
-) -> SafeHarborCheck:
-    """Return the Safe Harbor checklist of the table (the suggestions' free-text scan reused;
-    scanned again when ``max_chars`` is not the default limit)."""
-    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
-    return safe_harbor_check(_table.data, _roles, suggestions=_sugg, text=text)
-
-
-@st.cache_resource(scope="session", max_entries=2, show_spinner="Applying Safe Harbor ...")
-def safe_harbor_applied(
-    key: str,
-    _table: LoadedTable,
-    _roles: ColumnRoles,
-    roles_key: tuple,
-    _sugg: RoleSuggestions,
-    max_chars: int = MAX_CHARS,
-) -> tuple[SafeHarborTransform, SafeHarborCheck]:
-    """Return the table's Safe Harbor transform and the transform's own check (0.7 s per
-    million rows, and the free-text scan of what remains)."""
-    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
-    done = apply_safe_harbor(_table.data, _roles, suggestions=_sugg, text=text)
-    return done, safe_harbor_check(done.data, max_chars=max_chars)
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")
-def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> EnumerationResult:
-    """Return the enumeration attack on a plain SHA-256 of one column."""
-    return enumeration_attack(_data[column], kind)
-
-
-@st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
-def masked(
-    key: str, _data: pd.DataFrame, column: str, operator: str, _secret: SecretKey | None, seed: int
-) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """Return a column masked by one menu choice of the masking registry (a table of that
-    column, or of none when the choice drops it), and the surrogates' lookup table (or None)."""
-    op, params = parse_choice(operator)
-    if any(p.name == "seed" for p in op.params):
-        params["seed"] = seed
-    done = op.run(_data[[column]], [column], params, _secret)
-    return done.data, done.lookup
-
-
-@st.cache_resource(scope="session", max_entries=4, show_spinner="Shifting dates ...")
-def shifted(
-    key: str,
-    _data: pd.DataFrame,
-    person: str,
-    columns: tuple[str, ...],
-    max_days: int,
-    _secret: SecretKey,
-    key_id: str,
-) -> pd.DataFrame:
-    """Return the date columns shifted per person by the session key (``key_id``: its check)."""
-    moved = shift_dates(_data, person=person, columns=columns, max_days=max_days, key=_secret)
-    return moved[list(columns)]
-
-
-@st.cache_resource(scope="session", max_entries=2, show_spinner="Scanning free text (Presidio) ...")
-def pii_scan(key: str, _data: pd.DataFrame) -> PiiScan:
-    """Return Presidio's findings in the table's free-text columns (a few seconds)."""
-    return scan_free_text(_data)
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")
@@ -687,3 +308,23 @@ def uploaded_table(file_id: str, _raw: bytes, name: str) -> pd.DataFrame:
     from riskcore.io import load_table
 
     return load_table(_raw, name=name).data
+
+
+def clear_session() -> None:
+    """Drop this session's entries of every wrapper (here and in the modules re-exported
+    above); other sessions keep theirs.
+
+    Every wrapper is ``scope="session"``, so its ``clear()`` empties the current
+    session's cache only (``st.cache_resource.clear()`` would empty every user's).
+    The entries hold a dataset's codes and results, so a reset that forgets an
+    upload must drop them too.
+    """
+    modules = (sys.modules[__name__], cached_attacks, cached_dp, cached_remediation)
+    wrappers = {
+        id(w): w
+        for module in modules
+        for w in vars(module).values()
+        if hasattr(w, "__wrapped__") and callable(getattr(w, "clear", None))
+    }
+    for wrapper in wrappers.values():
+        wrapper.clear()

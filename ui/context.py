@@ -15,7 +15,7 @@ from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
-from ui import cached, remediation, state
+from ui import cached, keys, remediation, state
 from ui.safe import md
 
 _ROUTER = threading.local()  # a session's script runs one at a time, on its own thread
@@ -69,12 +69,12 @@ class Context:
 
 def current_table() -> tuple[str, LoadedTable]:
     """Return (dataset key, table) of the session: the upload's parsed table or the demo."""
-    ds = st.session_state[state.DATASET]
+    ds = st.session_state[keys.DATASET]
     table = state.table_of(ds)
     if table is not None:
         return ds["key"], table
     if ds["source"] != "demo":  # released when the tab disconnected: say so, show the demo
-        st.session_state[state.RELEASED] = ds["name"]
+        st.session_state[keys.RELEASED] = ds["name"]
         state.use_demo()
     return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
@@ -88,7 +88,7 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     """
     state.init_state()
     key, table = current_table()
-    released = st.session_state.pop(state.RELEASED, None)
+    released = st.session_state.pop(keys.RELEASED, None)
     if released is not None:
         st.warning(
             md(
@@ -98,10 +98,10 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
         )
     enc = cached.encoded(key, table)
     sugg = cached.suggestions(key, table)
-    if st.session_state.get(state.ROLES_FOR) != key:
-        st.session_state[state.ROLES] = {c: s.role for c, s in sugg.items()}
-        st.session_state[state.ROLES_FOR] = key
-    mapping = {c: r for c, r in st.session_state[state.ROLES].items() if r in ROLE_NAMES}
+    if st.session_state.get(keys.ROLES_FOR) != key:
+        st.session_state[keys.ROLES] = {c: s.role for c, s in sugg.items()}
+        st.session_state[keys.ROLES_FOR] = key
+    mapping = {c: r for c, r in st.session_state[keys.ROLES].items() if r in ROLE_NAMES}
     roles = ColumnRoles.from_mapping(mapping)
     recipe = remediation.active(key)
     if as_recorded or recipe is None or not remediation.showing_after(key):
@@ -162,7 +162,7 @@ def run_gate(n_rows: int, settings: tuple, label: str, key: str) -> bool:
     if n_rows <= state.AUTO_RUN_ROWS:
         return True
     ran = st.session_state.get(key)
-    if st.button(md(label), type="primary", key=f"{key}_button"):
+    if st.button(md(label), type="primary", key=keys.gate_button(key)):
         st.session_state[key] = ran = settings
     if ran == settings:
         return True

@@ -6,7 +6,7 @@ import streamlit as st
 
 from riskcore.io import TEXT_ENCODINGS, LoadedTable
 from riskcore.report.readings import encoding_reading
-from ui import state
+from ui import keys, state
 from ui.safe import md
 
 
@@ -28,7 +28,7 @@ def encoding_choice(key: str, table: LoadedTable) -> None:
         return
     current = str(table.info.encoding)
     options = list(dict.fromkeys([current, *TEXT_ENCODINGS]))
-    widget = f"rc_encoding_{key}"
+    widget = keys.encoding(key)
     st.columns([1, 2])[0].selectbox(
         "Text encoding of the file",
         options,

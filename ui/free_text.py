@@ -1,7 +1,8 @@
 """The free-text status of a Safe Harbor check: each text column, and a button that reads all.
 
-The character limit of the free-text scan is kept per dataset under :data:`SH_LIMIT`;
-:func:`scan_limit` reads it, :func:`free_text_status` draws the status and raises it.
+The character limit of the free-text scan is kept per dataset under
+:data:`ui.keys.REM_SH_LIMIT`; :func:`scan_limit` reads it, :func:`free_text_status` draws the
+status and raises it.
 """
 
 from __future__ import annotations
@@ -11,17 +12,15 @@ import streamlit as st
 from riskcore.deidentify.safe_harbor import SafeHarborCheck
 from riskcore.freetext import MAX_CHARS
 from riskcore.report.readings import free_text_reading, free_text_table, scan_all_label
+from ui import keys
 from ui.safe import md
 
-__all__ = ["SH_LIMIT", "free_text_status", "scan_limit"]
-
-#: {dataset key: characters of distinct values the Safe Harbor free-text scan reads per column}
-SH_LIMIT = "rc_rem_sh_limit"
+__all__ = ["free_text_status", "scan_limit"]
 
 
 def scan_limit(dataset_key: str) -> int:
     """Return the free-text scan's limit for a dataset: the default, or what the button set."""
-    return int(st.session_state.get(SH_LIMIT, {}).get(dataset_key, MAX_CHARS))
+    return int(st.session_state.get(keys.REM_SH_LIMIT, {}).get(dataset_key, MAX_CHARS))
 
 
 def free_text_status(check: SafeHarborCheck, dataset_key: str) -> None:
@@ -34,8 +33,8 @@ def free_text_status(check: SafeHarborCheck, dataset_key: str) -> None:
         return
     st.markdown(md(reading))
     st.dataframe(free_text_table(check.text, examples=True), hide_index=True)
-    if check.unchecked and st.button(md(scan_all_label(check.text)), key="rc_rem_sh_scan_all"):
+    if check.unchecked and st.button(md(scan_all_label(check.text)), key=keys.REM_SH_SCAN_ALL):
         total = sum(c.n_chars for c in check.unchecked)
-        limits = st.session_state.setdefault(SH_LIMIT, {})
+        limits = st.session_state.setdefault(keys.REM_SH_LIMIT, {})
         limits[dataset_key] = max(total, scan_limit(dataset_key))
         st.rerun()

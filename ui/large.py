@@ -19,6 +19,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.metrics import Assessment, assess
 from riskcore.report.readings import large_file_facts, large_file_intro
 from riskcore.report.summary import assessment_text
+from ui import keys
 from ui.safe import md
 
 ROOT_ENV = "RISKCORE_DATA_ROOT"
@@ -58,10 +59,10 @@ def large_file_panel(threshold: float) -> None:
     with st.expander("Assess a large file by path (on this server)"):
         st.caption(md(large_file_intro(root)))
         spec = st.text_input(
-            "File, directory or glob inside the data directory", key="rc_large_path"
+            "File, directory or glob inside the data directory", key=keys.LARGE_PATH
         )
         engine = st.selectbox(
-            "Engine", ["auto", "arrow", "duckdb"], key="rc_large_engine",
+            "Engine", ["auto", "arrow", "duckdb"], key=keys.LARGE_ENGINE,
             help="auto: Parquet streamed by Arrow, CSV by DuckDB (files under 1 GiB in memory)",
         )  # fmt: skip
         if not spec:
@@ -74,10 +75,10 @@ def large_file_panel(threshold: float) -> None:
             st.error(md(exc))
             return
         st.caption(md(large_file_facts(n, len(columns), used)))
-        qis = st.multiselect("Quasi-identifiers", list(columns), key="rc_large_qis")
+        qis = st.multiselect("Quasi-identifiers", list(columns), key=keys.LARGE_QIS)
         rest = [c for c in columns if c not in qis]
-        sens = st.multiselect("Sensitive attributes", rest, key="rc_large_sens")
-        if not qis or not st.button("Assess the file", key="rc_large_go"):
+        sens = st.multiselect("Sensitive attributes", rest, key=keys.LARGE_SENS)
+        if not qis or not st.button("Assess the file", key=keys.LARGE_GO):
             return
         try:
             result = _assess(path, name, tuple(qis), tuple(sens), float(threshold))

@@ -21,6 +21,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import keys
+
 __all__ = ["TRIM_EVERY_S", "end_with_tab", "release_memory", "start"]
 
 #: Seconds between two returns of free memory to the system.
@@ -99,9 +101,6 @@ def start() -> None:
     threading.Thread(target=_loop, name="riskcore-release-memory", daemon=True).start()
 
 
-_ENDS_WITH_TAB = "rc_session_ends_with_tab"
-
-
 def end_with_tab() -> None:
     """Make this session end when its tab disconnects, not wait to be resumed.
 
@@ -115,7 +114,7 @@ def end_with_tab() -> None:
     it down when the tab goes. Called once per session; does nothing without
     a runtime (tests, bare mode).
     """
-    if st.session_state.get(_ENDS_WITH_TAB):
+    if st.session_state.get(keys.SESSION_ENDS_WITH_TAB):
         return
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -124,7 +123,7 @@ def end_with_tab() -> None:
     if ctx is None or rt is None:
         return
     rt.mark_session_nonresumable(ctx.session_id)
-    st.session_state[_ENDS_WITH_TAB] = True
+    st.session_state[keys.SESSION_ENDS_WITH_TAB] = True
 
 
 def _runtime() -> Any:

@@ -2,7 +2,7 @@
 
 The session keeps what the pages set (the targets, the missing-value policy,
 the sampling fraction, the t-closeness distances and value orders) in
-``st.session_state[state.TARGETS]``, the roles under ``state.ROLES`` and the
+``st.session_state[keys.TARGETS]``, the roles under ``keys.ROLES`` and the
 recipe in use in :mod:`ui.remediation`; :func:`current` is the one function
 that assembles them into the profile every page judges by (Anonymity,
 Remediate, Records, Report and Saved assessments), and :func:`restore` the
@@ -19,7 +19,7 @@ from riskcore.criteria import Targets
 from riskcore.deidentify.recipe import Recipe
 from riskcore.errors import RiskcoreError
 from riskcore.profile import DEFAULT_TARGETS, Profile
-from ui import remediation, state
+from ui import keys, remediation, state
 
 if TYPE_CHECKING:
     from ui.context import Context
@@ -29,7 +29,7 @@ __all__ = ["current", "missing", "restore", "set_targets", "settings", "targets"
 
 def settings() -> dict[str, Any]:
     """Return the session's profile settings (targets, policy, fraction, distances, orders)."""
-    tg: dict[str, Any] = st.session_state.setdefault(state.TARGETS, state.default_targets())
+    tg: dict[str, Any] = st.session_state.setdefault(keys.TARGETS, state.default_targets())
     if not isinstance(tg.get("targets"), Targets):  # an older session's dict
         tg["targets"] = DEFAULT_TARGETS
     return tg
@@ -118,15 +118,15 @@ def restore(profile: Profile, dataset_key: str, columns: list[str]) -> None:
     """
     mapping = {str(c): "other" for c in columns}
     mapping.update(profile.roles.to_mapping())
-    st.session_state[state.ROLES] = mapping
-    st.session_state[state.ROLES_FOR] = dataset_key
+    st.session_state[keys.ROLES] = mapping
+    st.session_state[keys.ROLES_FOR] = dataset_key
     tg = state.default_targets()
     tg["targets"] = profile.targets
     tg["sampling_fraction"] = float(profile.sampling_fraction or 0.0)
     tg["missing"] = profile.missing
     tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
-    st.session_state[state.TARGETS] = tg
+    st.session_state[keys.TARGETS] = tg
     if profile.recipe is not None:
         remediation.set_recipe(dataset_key, profile.recipe.to_dict())
     else:

@@ -12,9 +12,9 @@ from typing import Any
 
 import streamlit as st
 
+from ui import keys
+
 __all__ = [
-    "REMEDIATION",
-    "VIEW",
     "active",
     "after_key",
     "clear",
@@ -23,16 +23,10 @@ __all__ = [
     "showing_after",
 ]
 
-#: {"for": dataset key, "recipe": Recipe.to_dict()}: the generalization chosen on the
-#: Remediate page for that dataset.
-REMEDIATION = "rc_remediation"
-#: The sidebar's switch: True when every page assesses the generalized table.
-VIEW = "rc_view_after"
-
 
 def active(dataset_key: str) -> dict[str, Any] | None:
     """Return the recipe chosen for this dataset, or None."""
-    rem = st.session_state.get(REMEDIATION)
+    rem = st.session_state.get(keys.REMEDIATION)
     if rem is None or rem["for"] != dataset_key:
         return None
     recipe: dict[str, Any] = rem["recipe"]
@@ -41,19 +35,19 @@ def active(dataset_key: str) -> dict[str, Any] | None:
 
 def set_recipe(dataset_key: str, recipe: dict[str, Any]) -> None:
     """Make ``recipe`` the dataset's remediation and show the generalized table everywhere."""
-    st.session_state[REMEDIATION] = {"for": dataset_key, "recipe": recipe}
-    st.session_state[VIEW] = True
+    st.session_state[keys.REMEDIATION] = {"for": dataset_key, "recipe": recipe}
+    st.session_state[keys.VIEW_AFTER] = True
 
 
 def clear() -> None:
     """Forget the remediation (pages show the table as recorded)."""
-    st.session_state.pop(REMEDIATION, None)
-    st.session_state[VIEW] = False
+    st.session_state.pop(keys.REMEDIATION, None)
+    st.session_state[keys.VIEW_AFTER] = False
 
 
 def showing_after(dataset_key: str) -> bool:
     """Return True when the pages assess the generalized table of this dataset."""
-    return active(dataset_key) is not None and bool(st.session_state.get(VIEW, False))
+    return active(dataset_key) is not None and bool(st.session_state.get(keys.VIEW_AFTER, False))
 
 
 def recipe_json(recipe: dict[str, Any]) -> str:

@@ -14,14 +14,10 @@ import streamlit as st
 
 from riskcore.profile import Profile
 from riskcore.store import Store, default_path
+from ui import keys
 from ui import profile as ui_profile
 
-__all__ = ["REOPENED", "USER", "exists", "os_user", "restore", "store", "user_name"]
-
-#: The name the user typed for the audit log (a plain key: kept across pages).
-USER = "rc_user"
-#: Outcome of the last reopening: {"id", "name", "check": DatasetCheck, "profile"}.
-REOPENED = "rc_saved_reopened"
+__all__ = ["exists", "os_user", "restore", "store", "user_name"]
 
 
 def store() -> Store:
@@ -45,19 +41,19 @@ def os_user() -> str:
 def user_name(key: str, where: Any = st) -> str | None:
     """Draw the "your name" box; return the name typed, None if blank.
 
-    The name is kept across pages under :data:`USER`; each page's box has its
+    The name is kept across pages under :data:`ui.keys.USER`; each page's box has its
     own ``key`` (a widget keyed alike on two pages is a new widget on the
     second, which would start blank and forget the name).
     """
     if key not in st.session_state:
-        st.session_state[key] = st.session_state.get(USER, "")
+        st.session_state[key] = st.session_state.get(keys.USER, "")
     value = where.text_input(
         "Your name (for the audit log)",
         key=key,
         placeholder=f"blank: the system user, {os_user()}",
         help="Written beside every save, reopening, comparison and deletion in the audit log.",
     )
-    st.session_state[USER] = value
+    st.session_state[keys.USER] = value
     return value.strip() or None
 
 

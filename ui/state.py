@@ -1,4 +1,8 @@
-"""Session-state keys and their initialisation (one place for every key)."""
+"""The session's state: its initialisation, the dataset in use, uploads and their reading.
+
+Every key is named in :mod:`ui.keys`; the session's own (the dataset, uploads, roles,
+targets, errors, the DP page's sources and last release) are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -9,36 +13,50 @@ import streamlit as st
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, load_table
 from riskcore.profile import DEFAULT_TARGETS as DEFAULT_PROFILE_TARGETS
-from ui import cached
+from ui import cached, keys
+from ui.keys import (  # the session's keys, re-exported (the names this module always had)
+    DATASET,
+    DP_SOURCES,
+    ENCODING_ERROR,
+    LAST_RELEASE,
+    LOAD_ERROR,
+    RELEASED,
+    ROLES,
+    ROLES_FOR,
+    TARGETS,
+    UPLOADS,
+)
 from ui.safe import md
 
-#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
-#: upload's parsed table lives in the session's cache (:func:`_tables`), its bytes nowhere.
-DATASET = "rc_dataset"
-#: Number of uploads this session has read: the uploader's key, renewed after each
-#: successful read so that the widget lets go of the file's bytes.
-UPLOADS = "rc_uploads"
-#: Name of an upload released when the tab disconnected (said once on the next page).
-RELEASED = "rc_released"
-#: Roles of the current dataset: {column: role}.
-ROLES = "rc_roles"
-#: The dataset key the roles belong to.
-ROLES_FOR = "rc_roles_for"
-#: The session's profile settings (:mod:`ui.profile`): {"targets": riskcore.criteria.Targets,
-#: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
-#: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
-TARGETS = "rc_targets"
-#: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
-LOAD_ERROR = "rc_load_error"
-#: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
-ENCODING_ERROR = "rc_encoding_error"
-#: Data-source names typed on the DP page's Budget tab, {fingerprint: name}; the ledgers
-#: themselves live in the database (ui.budget), never in the session.
-DP_SOURCES = "rc_dp_sources"
-#: Outcome of the last release attempt on the DP page, with the settings it was made for:
-#: {"settings": {dataset, query, epsilon, mechanism, neighbouring, delta}, "release",
-#: "leaks"} or {"settings", "refusal": text, "budget": ledger state when refused}.
-LAST_RELEASE = "rc_dp_last_release"
+__all__ = [
+    "AUTO_RUN_ROWS",
+    "DATASET",
+    "DEMO_ROWS",
+    "DP_SOURCES",
+    "ENCODING_ERROR",
+    "LAST_RELEASE",
+    "LOAD_ERROR",
+    "RELEASED",
+    "ROLES",
+    "ROLES_FOR",
+    "TARGETS",
+    "UPLOADS",
+    "can_reread",
+    "default_targets",
+    "demo_dataset",
+    "encoding_error",
+    "init_state",
+    "is_new_upload",
+    "ledger_key",
+    "load_error",
+    "reread",
+    "reset",
+    "set_upload",
+    "table_of",
+    "uploader_key",
+    "use_demo",
+    "use_table",
+]
 
 DEMO_ROWS = 32_561
 #: Tables up to this many rows are attacked as the controls move (each run well under 1 s);
@@ -96,8 +114,7 @@ def _sources() -> dict[str, bytes]:
 
 def uploader_key() -> str:
     """Return the Data page uploader's key (a new one after each successful read)."""
-    n = int(st.session_state.get(UPLOADS, 0))
-    return "rc_upload" if n == 0 else f"rc_upload_{n}"
+    return keys.uploader(int(st.session_state.get(UPLOADS, 0)))
 
 
 def _read(name: str, raw: bytes, encoding: str | None) -> LoadedTable | str:

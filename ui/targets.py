@@ -22,7 +22,7 @@ from riskcore.criteria import (
     Targets,
 )
 from riskcore.report.readings.criteria import targets_summary
-from ui import profile
+from ui import keys, profile
 from ui.safe import md
 
 __all__ = ["targets_editor"]
@@ -57,7 +57,7 @@ def _seeded(tg: dict[str, Any], page: str, name: str, value: object) -> str:
     would not take the first's value) and carries a token of the settings: after a reset, a
     reopened assessment or a change made elsewhere, the widgets start again from the targets.
     """
-    key = f"rc_tg_{page}_{name}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
+    key = keys.target_widget(page, name, tg.setdefault("widget_token", secrets.token_hex(4)))
     if key not in st.session_state:
         st.session_state[key] = value
     return key

@@ -1,0 +1,167 @@
+"""Cached wrappers of the attacks: linkage (simulated or uploaded auxiliary data, and the
+curve against the number of known columns), homogeneity and differencing.
+
+Every wrapper follows :mod:`ui.cached`'s rules: the dataset key and every parameter as
+arguments, no hidden state, ``scope="session"`` with ``max_entries``. Pages reach them as
+``cached.<name>`` (re-exported there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from riskcore.attacks import (
+    DifferencingResult,
+    HomogeneityResult,
+    differencing_attack,
+    homogeneity_attack,
+)
+from riskcore.attacks.linkage import (
+    LinkageCurve,
+    LinkageResult,
+    linkage_attack,
+    linkage_curve,
+    row_number_truth,
+    simulate_auxiliary,
+)
+from riskcore.engine import EncodedTable
+from ui import keys
+
+__all__ = [
+    "differencing",
+    "homogeneity",
+    "linkage_curve_simulated",
+    "linkage_simulated",
+    "linkage_uploaded",
+]
+
+
+@st.cache_resource(scope="session", max_entries=3, show_spinner="Running the linkage attack ...")
+def linkage_simulated(
+    key: str,
+    _data: pd.DataFrame,
+    release_cols: tuple[str, ...],
+    known: tuple[str, ...],
+    n_targets: int,
+    error_rate: float,
+    missing_rate: float,
+    seed: int,
+    sensitive: tuple[str, ...],
+    p: float,
+    tolerance: tuple[tuple[str, float], ...],
+    granularity: tuple[tuple[str, str], ...],
+) -> LinkageResult:
+    """Simulate the attacker's table from the data and join it to the release."""
+    aux, truth = simulate_auxiliary(
+        _data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
+    )
+    return linkage_attack(
+        _data[list(release_cols)],
+        aux,
+        list(known),
+        truth=truth,
+        sensitive=sensitive,
+        p=p,
+        tolerance=dict(tolerance),
+        granularity=dict(granularity),
+    )
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Running the linkage attack ...")
+def linkage_uploaded(
+    key: str,
+    aux_key: str,
+    _data: pd.DataFrame,
+    _aux: pd.DataFrame,
+    release_cols: tuple[str, ...],
+    mapping: tuple[tuple[str, str], ...],
+    truth: tuple[str, str | None] | None,
+    sensitive: tuple[str, ...],
+    p: float,
+    tolerance: tuple[tuple[str, float], ...],
+    granularity: tuple[tuple[str, str], ...],
+) -> LinkageResult:
+    """Join an uploaded auxiliary table to the release.
+
+    ``truth`` is (auxiliary id column, released id column), or (auxiliary
+    column, None) when the auxiliary column holds release row numbers (1 =
+    the first row), for an attacker's table drawn from the data itself.
+    """
+    release = _data[list(release_cols)]
+    how: np.ndarray | tuple[str, str] | None = None
+    if truth is not None and truth[1] is None:
+        how = row_number_truth(_aux, truth[0], len(_data))
+    elif truth is not None and truth[1] is not None:
+        how = (truth[0], truth[1])
+        if truth[1] not in release.columns:
+            # the id column may be a direct identifier, left out of the release: add it back
+            # under its own name, so that any message names the user's column
+            release = release.assign(**{truth[1]: _data[truth[1]].to_numpy()})
+    return linkage_attack(
+        release,
+        _aux,
+        dict(mapping),
+        truth=how,
+        sensitive=sensitive,
+        p=p,
+        tolerance=dict(tolerance),
+        granularity=dict(granularity),
+    )
+
+
+_CURVES_KEPT = 4
+
+
+def linkage_curve_simulated(
+    key: str, _data: pd.DataFrame, order: tuple[str, ...], n_targets: int, seed: int
+) -> LinkageCurve:
+    """Return re-identification against the number of known QIs (error-free attacker).
+
+    One attack per column, with a progress bar; the result (a few rates) is
+    kept in session state for the last few settings, since a cached function
+    could not draw the bar.
+    """
+    kept: dict = st.session_state.setdefault(keys.LINKAGE_CURVES, {})
+    args = (key, order, n_targets, seed)
+    if args in kept:
+        return kept[args]
+    bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order):,} attacks")
+
+    def step(done: int, total: int) -> None:
+        bar.progress(
+            done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
+        )
+
+    aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
+    curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
+    bar.empty()
+    while len(kept) >= _CURVES_KEPT:
+        kept.pop(next(iter(kept)))
+    kept[args] = curve
+    return curve
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def homogeneity(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], sensitive: str, p: float, c: float
+) -> HomogeneityResult:
+    """Return the classes exposed by the homogeneity attack."""
+    return homogeneity_attack(_enc, qis, sensitive, p=p, c=c)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def differencing(
+    key: str,
+    _data: pd.DataFrame,
+    target: int,
+    known: tuple[str, ...],
+    aggregate: str,
+    column: str | None,
+    condition: tuple[tuple[str, object], ...],
+) -> DifferencingResult:
+    """Return the differencing attack on one target."""
+    return differencing_attack(
+        _data, target, known, aggregate=aggregate, column=column, condition=dict(condition)
+    )

@@ -1,0 +1,121 @@
+"""Cached wrappers of differential privacy: true answers, error curves, the clipping trade-off,
+the possible worlds of differential identifiability, sample and aggregate, and local DP.
+
+Every wrapper follows :mod:`ui.cached`'s rules: the dataset key and every parameter as
+arguments, no hidden state, ``scope="session"`` with ``max_entries``. Pages reach them as
+``cached.<name>`` (re-exported there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from riskcore import dp as _dp
+from riskcore.dp import local as _ldp
+from riskcore.dp.release import Query, true_answer
+from riskcore.engine import EncodedTable
+from riskcore.report.readings import identifiability_worlds
+
+__all__ = [
+    "dp_clipping",
+    "dp_curves",
+    "dp_sample_aggregate",
+    "dp_true_answer",
+    "dp_worlds",
+    "ldp_grr",
+    "ldp_laplace",
+]
+
+
+@st.cache_resource(scope="session", max_entries=32, show_spinner=False)
+def dp_true_answer(key: str, _data: pd.DataFrame, query: Query):
+    """Return the exact answer of a query (for comparison on the page)."""
+    return true_answer(_data, query)
+
+
+@st.cache_resource(scope="session", max_entries=32, show_spinner=False)
+def dp_curves(
+    key: str,
+    answer: float,
+    sens: _dp.Sensitivity,
+    mechanisms: tuple[str, ...],
+    delta: float,
+    alpha: float,
+) -> dict[str, _dp.ErrorCurve]:
+    """Return the error curve of each mechanism over the default epsilon grid."""
+    return {
+        m: _dp.error_curve(answer, sens, mechanism=m, delta=delta, alpha=alpha) for m in mechanisms
+    }
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def dp_clipping(
+    key: str, _data: pd.DataFrame, column: str, lower: float, top: float, epsilon: float
+) -> _dp.ClippingTradeoff:
+    """Return the clipping trade-off of a column's mean over U in (lower, top]."""
+    values = pd.to_numeric(_data[column], errors="coerce").to_numpy(dtype=float)
+    span = top - lower
+    uppers = lower + np.geomspace(span / 1000.0, span, 120)
+    return _dp.clipping_tradeoff(values, lower=lower, uppers=uppers, epsilon=epsilon)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def dp_worlds(
+    key: str,
+    _enc: EncodedTable,
+    column: str,
+    source: str,
+    qis: tuple[str, ...],
+    m: int | None,
+    seed: int,
+) -> tuple[np.ndarray, str]:
+    """Return the possible worlds (candidates' values) for differential identifiability."""
+    return identifiability_worlds(_enc, column, source=source, qis=qis, m=m, seed=seed)
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def dp_sample_aggregate(
+    key: str,
+    _data: pd.DataFrame,
+    column: str,
+    x_column: str | None,
+    statistic: str,
+    k: int,
+    bounds: tuple[float, float],
+    epsilon: float,
+) -> _dp.SampleAggregate:
+    """Return the blocks of a sample-and-aggregate estimate."""
+    y = pd.to_numeric(_data[column], errors="coerce").to_numpy(dtype=float)
+    x = (
+        None
+        if x_column is None
+        else pd.to_numeric(_data[x_column], errors="coerce").to_numpy(dtype=float)
+    )
+    return _dp.sample_and_aggregate(
+        y, x=x, statistic=statistic, k=k, bounds=bounds, epsilon=epsilon
+    )
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def ldp_grr(
+    key: str, _data: pd.DataFrame, column: str, epsilon: float, seed: int
+) -> _ldp.GrrResult:
+    """Return a simulated randomized-response survey of one column."""
+    return _ldp.grr_simulate(_data[column], epsilon, seed=seed)
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def ldp_laplace(
+    key: str,
+    _data: pd.DataFrame,
+    column: str,
+    epsilon: float,
+    bounds: tuple[float, float],
+    seed: int,
+) -> _ldp.LaplaceLdpResult:
+    """Return a simulated local-Laplace survey of one numeric column."""
+    return _ldp.laplace_ldp_simulate(
+        _data[column], epsilon, bounds=bounds, seed=seed, column=column
+    )

@@ -1,0 +1,246 @@
+"""Cached wrappers of remediation: hierarchies, the generalization lattice and its search, the
+generalized table, HIPAA Safe Harbor, masking, date shifts and the free-text scan.
+
+Every wrapper follows :mod:`ui.cached`'s rules: the dataset key and every parameter as
+arguments, no hidden state, ``scope="session"`` with ``max_entries``. Pages reach them as
+``cached.<name>`` (re-exported there).
+
+The least-loss search is kept in session state (:data:`ui.keys.REM_SEARCHES`), not in a
+cache: a cached function could not draw its progress bar.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pandas as pd
+import streamlit as st
+
+from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
+from riskcore.deidentify.lattice import Lattice, NodeResult
+from riskcore.deidentify.masking import (
+    EnumerationResult,
+    SecretKey,
+    enumeration_attack,
+    parse_choice,
+    shift_dates,
+)
+from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
+from riskcore.deidentify.safe_harbor import (
+    SafeHarborCheck,
+    SafeHarborTransform,
+    apply_safe_harbor,
+    safe_harbor_check,
+)
+from riskcore.deidentify.search import SearchResult, evaluate_all, search
+from riskcore.engine import EncodedTable
+from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
+from riskcore.io import LoadedTable
+from riskcore.profile import Profile
+from riskcore.roles import ColumnRoles, RoleSuggestions
+from ui import keys
+
+__all__ = [
+    "ALL_NODES_UP_TO",
+    "applied",
+    "enumeration",
+    "hierarchies",
+    "lattice",
+    "lattice_search",
+    "masked",
+    "node",
+    "pii_scan",
+    "remediated",
+    "safe_harbor",
+    "safe_harbor_applied",
+    "searched",
+    "shifted",
+]
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def hierarchies(
+    key: str, _table: LoadedTable, qis: tuple[str, ...], specs_json: str = "{}"
+) -> dict[str, Hierarchy]:
+    """Return the hierarchy of each QI: the user's (``specs_json``: QI to
+    ``Hierarchy.recipe()``, checked when it was given), else the default one."""
+    specs = json.loads(specs_json)
+    return {
+        q: hierarchy_from_spec(_table.data[q], specs[q])
+        if q in specs
+        else default_hierarchy(_table.data[q])
+        for q in qis
+    }
+
+
+@st.cache_resource(scope="session", max_entries=3, show_spinner="Tabulating the classes ...")
+def lattice(
+    key: str,
+    _enc: EncodedTable,
+    _hierarchies: dict[str, Hierarchy],
+    qis: tuple[str, ...],
+    profile_json: str,
+    specs_json: str = "{}",
+) -> Lattice:
+    """Return the generalization lattice of the QIs for one profile and set of hierarchies.
+
+    ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
+    targets, missing-value policy, distances, orders and population model): the lattice
+    judges every node by the same criteria as every other page.
+    """
+    p = Profile.read(profile_json)
+    return Lattice(
+        _enc,
+        {q: _hierarchies[q] for q in qis},
+        sensitive=p.roles.sensitive,
+        targets=p.targets,
+        distance=p.distances,  # type: ignore[arg-type]
+        order=p.orders,
+        missing=p.missing,
+        sampling_fraction=p.sampling_fraction,
+        weights=p.roles.weight,
+    )
+
+
+@st.cache_resource(scope="session", max_entries=16, show_spinner=False)
+def node(key: str, _lattice: Lattice, lattice_key: str, levels: tuple[int, ...]) -> NodeResult:
+    """Return one node's evaluation (a regrouping of the classes: milliseconds)."""
+    return _lattice.evaluate(levels)
+
+
+#: Lattices up to this many nodes are evaluated whole for the risk-loss plot (about 1 ms a
+#: node on 32,561 rows), so the plot shows every trade-off, not only the nodes the search
+#: needed.
+ALL_NODES_UP_TO = 3_000
+
+
+def lattice_search(lattice_key: str, _lattice: Lattice) -> SearchResult:
+    """Return the least-loss search over the lattice, with a progress bar.
+
+    Kept in session state for the last two lattices (a cached function could
+    not draw the bar).
+    """
+    kept: dict = st.session_state.setdefault(keys.REM_SEARCHES, {})
+    if lattice_key in kept:
+        return kept[lattice_key]
+    bar = st.progress(0.0, text=f"Searching {_lattice.size:,} combinations of levels ...")
+
+    def step(done: int, total: int) -> None:
+        bar.progress(
+            min(done / total, 1.0),
+            text=f"Evaluated {done:,} of at most {total:,} combinations of levels",
+        )
+
+    result = search(_lattice, progress=step)
+    if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot, not only the visited
+        result = dataclasses.replace(
+            result, visited=evaluate_all(_lattice, known=result.visited, progress=step)
+        )
+    bar.empty()
+    while len(kept) >= 2:
+        kept.pop(next(iter(kept)))
+    kept[lattice_key] = result
+    return result
+
+
+def searched(lattice_key: str) -> SearchResult | None:
+    """Return the search already run on this lattice in this session, if any."""
+    found: SearchResult | None = st.session_state.get(keys.REM_SEARCHES, {}).get(lattice_key)
+    return found
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
+def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
+    """Return the table with a recipe applied (the generalized table every page shows).
+
+    Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
+    risk figure reads, and the session's key is not needed to assess the table.
+    """
+    applied = apply_recipe(_table.data, json.loads(recipe_json), skip_keyed=True)
+    return LoadedTable.from_frame(
+        applied.data.reset_index(drop=True),
+        name=f"{_table.name}, generalized",
+        file_format="remediated",
+        notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
+    )
+
+
+def applied(
+    key: str, _data: pd.DataFrame, recipe_json: str, _secret: SecretKey | None
+) -> AppliedRecipe:
+    """Return a recipe (every step, keyed ones with the session's key) applied to the table:
+    what the downloads hold, as ``riskcore apply`` would write it. Not cached: it runs on a
+    download's click, and a kept copy of a large table would outlive it."""
+    return apply_recipe(_data, json.loads(recipe_json), key=_secret)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Checking Safe Harbor ...")
+def safe_harbor(
+    key: str,
+    _table: LoadedTable,
+    _roles: ColumnRoles,
+    roles_key: tuple,
+    _sugg: RoleSuggestions,
+    max_chars: int = MAX_CHARS,
+) -> SafeHarborCheck:
+    """Return the Safe Harbor checklist of the table (the suggestions' free-text scan reused;
+    scanned again when ``max_chars`` is not the default limit)."""
+    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
+    return safe_harbor_check(_table.data, _roles, suggestions=_sugg, text=text)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Applying Safe Harbor ...")
+def safe_harbor_applied(
+    key: str,
+    _table: LoadedTable,
+    _roles: ColumnRoles,
+    roles_key: tuple,
+    _sugg: RoleSuggestions,
+    max_chars: int = MAX_CHARS,
+) -> tuple[SafeHarborTransform, SafeHarborCheck]:
+    """Return the table's Safe Harbor transform and the transform's own check (0.7 s per
+    million rows, and the free-text scan of what remains)."""
+    text = None if max_chars == MAX_CHARS else scan_text(_table.data, max_chars=max_chars)
+    done = apply_safe_harbor(_table.data, _roles, suggestions=_sugg, text=text)
+    return done, safe_harbor_check(done.data, max_chars=max_chars)
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Hashing candidates ...")
+def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> EnumerationResult:
+    """Return the enumeration attack on a plain SHA-256 of one column."""
+    return enumeration_attack(_data[column], kind)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
+def masked(
+    key: str, _data: pd.DataFrame, column: str, operator: str, _secret: SecretKey | None, seed: int
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Return a column masked by one menu choice of the masking registry (a table of that
+    column, or of none when the choice drops it), and the surrogates' lookup table (or None)."""
+    op, params = parse_choice(operator)
+    if any(p.name == "seed" for p in op.params):
+        params["seed"] = seed
+    done = op.run(_data[[column]], [column], params, _secret)
+    return done.data, done.lookup
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner="Shifting dates ...")
+def shifted(
+    key: str,
+    _data: pd.DataFrame,
+    person: str,
+    columns: tuple[str, ...],
+    max_days: int,
+    _secret: SecretKey,
+    key_id: str,
+) -> pd.DataFrame:
+    """Return the date columns shifted per person by the session key (``key_id``: its check)."""
+    moved = shift_dates(_data, person=person, columns=columns, max_days=max_days, key=_secret)
+    return moved[list(columns)]
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner="Scanning free text (Presidio) ...")
+def pii_scan(key: str, _data: pd.DataFrame) -> PiiScan:
+    """Return Presidio's findings in the table's free-text columns (a few seconds)."""
+    return scan_free_text(_data)

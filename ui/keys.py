@@ -1,0 +1,577 @@
+"""Every session-state and widget key of the app: one name each, grouped by page.
+
+Pages and ``ui`` modules refer to a key by its name here, never by its string
+(``tests/app/test_state_keys.py`` fails on an ``"rc_..."`` literal anywhere
+else). A key built from a pattern (a widget per column, per quasi-identifier,
+per page) is a small function. The strings are the ones the app has always
+used, so a key names the same state across versions and tests can set
+``at.session_state["rc_..."]`` or find a widget by ``key="rc_..."``.
+
+A session key holds state kept across reruns and pages; a widget key names a
+widget (Streamlit keeps its value under it while the widget is drawn). Keys
+of charts and download buttons only give the element a stable identity.
+:func:`ui.state.reset` forgets every one of them.
+"""
+
+from __future__ import annotations
+
+# ------------------------------------------------------------------ the session (ui.state)
+
+#: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
+#: upload's parsed table lives in the session's cache (``ui.state._tables``), its bytes nowhere.
+DATASET = "rc_dataset"
+#: Number of uploads this session has read: the uploader's key, renewed after each
+#: successful read so that the widget lets go of the file's bytes.
+UPLOADS = "rc_uploads"
+#: Name of an upload released when the tab disconnected (said once on the next page).
+RELEASED = "rc_released"
+#: Roles of the current dataset: {column: role}.
+ROLES = "rc_roles"
+#: The dataset key the roles belong to.
+ROLES_FOR = "rc_roles_for"
+#: The session's profile settings (:mod:`ui.profile`): {"targets": riskcore.criteria.Targets,
+#: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
+#: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
+TARGETS = "rc_targets"
+#: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
+LOAD_ERROR = "rc_load_error"
+#: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
+ENCODING_ERROR = "rc_encoding_error"
+#: {"for": dataset key, "recipe": Recipe.to_dict()}: the generalization chosen on the
+#: Remediate page for that dataset (:mod:`ui.remediation`).
+REMEDIATION = "rc_remediation"
+#: The sidebar's switch (app.py): True when every page assesses the generalized table.
+VIEW_AFTER = "rc_view_after"
+#: The name the user typed for the audit log, kept across pages (:mod:`ui.saved`).
+USER = "rc_user"
+#: Set once the session is marked to end when its tab disconnects (:mod:`ui.memory`).
+SESSION_ENDS_WITH_TAB = "rc_session_ends_with_tab"
+
+
+def uploader(n: int) -> str:
+    """Return the Data page uploader's key after ``n`` successful reads (a new widget each)."""
+    return "rc_upload" if n == 0 else f"rc_upload_{n}"
+
+
+def gate_button(key: str) -> str:
+    """Return the key of the Run button of :func:`ui.context.run_gate` whose state is ``key``."""
+    return f"{key}_button"
+
+
+# ------------------------------------------------------------------ Data page
+
+
+def roles_editor(dataset_key: str) -> str:
+    """Return the key of the roles table of a dataset (a new table for each dataset)."""
+    return f"rc_roles_editor_{dataset_key[:16]}"
+
+
+#: The uploader of a role profile (JSON).
+ROLE_PROFILE_UPLOAD = "rc_profile"
+
+
+def encoding(dataset_key: str) -> str:
+    """Return the key of the text-encoding choice of an upload (:mod:`ui.encoding`)."""
+    return f"rc_encoding_{dataset_key}"
+
+
+# the large-file panel (ui.large): a file on the server assessed by path
+#: The file, directory or glob typed.
+LARGE_PATH = "rc_large_path"
+#: The engine chosen ("auto", "arrow", "duckdb").
+LARGE_ENGINE = "rc_large_engine"
+#: Its quasi-identifiers.
+LARGE_QIS = "rc_large_qis"
+#: Its sensitive attributes.
+LARGE_SENS = "rc_large_sens"
+#: The "Assess the file" button.
+LARGE_GO = "rc_large_go"
+
+# ------------------------------------------------------------------ Uniqueness page
+
+#: Settings of the last run of the per-combination uniques (run_gate; its button adds _button).
+SUBSETS_RUN = "rc_subsets_run"
+#: Settings of the last run of the record explorer (run_gate).
+EXPLORE_RUN = "rc_explore_run"
+#: How the record is picked: "Riskiest first" or "By row number".
+EXPLORE_HOW = "rc_explore_how"
+#: The record's rank, riskiest first.
+EXPLORE_RANK = "rc_explore_rank"
+#: The record's row number (1 = the first data row).
+EXPLORE_ROW = "rc_explore_row"
+#: The table of the record's values.
+EXPLORE_VALUES = "rc_explore_values"
+#: The table of the records sharing each combination of its values.
+EXPLORE_SUBSETS = "rc_explore_subsets"
+#: The table of the generalization covering the record.
+EXPLORE_COVER = "rc_explore_cover"
+
+# ------------------------------------------------------------------ Anonymity page
+# (the page appends a token of the session's settings to the first four, so a reset
+# starts the widgets again)
+
+#: The sampling fraction n/N.
+TARGET_SAMPLING_FRACTION = "rc_target_sampling_fraction"
+#: The missing-value policy ("own" or "any").
+TARGET_MISSING = "rc_target_missing"
+
+
+def t_distance(column: str) -> str:
+    """Return the key of the t-closeness distance of ``column`` ("dataset key:attribute")."""
+    return f"rc_t_distance:{column}"
+
+
+def t_order(column: str) -> str:
+    """Return the key of the value order of ``column`` ("dataset key:attribute")."""
+    return f"rc_t_order:{column}"
+
+
+def failing_classes(target: str) -> str:
+    """Return the key of the table of the classes failing one target."""
+    return f"failing-{target}"
+
+
+# ------------------------------------------------------------------ the targets editor
+# (ui.targets, drawn on the Anonymity and Remediate pages)
+
+
+def target_widget(page: str, name: str, token: str) -> str:
+    """Return the key of one targets-editor widget (``name``: "preset", "k", "l", ...) on
+    ``page``, for the session's settings ``token`` (a new token starts the widgets again)."""
+    return f"rc_tg_{page}_{name}:{token}"
+
+
+# ------------------------------------------------------------------ Records page
+
+#: The largest combination SUDA searches.
+REC_MAX_SIZE = "rc_rec_max_size"
+#: Settings of the last run of the special uniques (run_gate).
+REC_RUN = "rc_rec_run"
+#: The chart of each quasi-identifier's share of the SUDA scores.
+REC_CONTRIB = "rc_rec_contrib"
+#: The download of every record's risk (CSV).
+REC_CSV = "rc_rec_csv"
+#: The row whose risk is explained.
+REC_ROW = "rc_rec_row"
+#: The uploader of the population table.
+POP_UPLOAD = "rc_pop_upload"
+
+
+def pop_map(qi: str) -> str:
+    """Return the key of the population table's column chosen for quasi-identifier ``qi``."""
+    return f"rc_pop_map_{qi}"
+
+
+#: The k-map target.
+POP_K = "rc_pop_k"
+#: The lowest delta allowed.
+POP_DMIN = "rc_pop_dmin"
+#: The highest delta allowed.
+POP_DMAX = "rc_pop_dmax"
+#: Settings of the last population match (run_gate).
+POP_RUN = "rc_pop_run"
+#: The chart of delta per population class.
+POP_DELTA = "rc_pop_delta"
+#: The download of the failing population classes (CSV).
+POP_FAILING_CSV = "rc_pop_failing_csv"
+#: The download of every record's k-map (CSV).
+POP_KMAP_CSV = "rc_pop_kmap_csv"
+
+# ------------------------------------------------------------------ Attacks page
+
+#: Where the attacker's table comes from: simulated from this table or uploaded.
+LINK_SOURCE = "rc_link_source"
+#: The columns the simulated attacker knows.
+LINK_KNOWN = "rc_link_known"
+#: Settings of the last linkage attack (run_gate; simulated and uploaded alike).
+LINK_RUN = "rc_link_run"
+#: The uploader of the attacker's auxiliary table.
+AUX_UPLOAD = "rc_aux_upload"
+
+
+def aux_map(qi: str) -> str:
+    """Return the key of the auxiliary column mapped onto quasi-identifier ``qi``."""
+    return f"rc_map_{qi}"
+
+
+#: The chart of possible identities per target.
+LINK_HIST = "rc_link_hist"
+#: The chart of re-identification against the number of known columns.
+LINK_CURVE = "rc_link_curve"
+#: The linkage curves of the last few settings, {(dataset key, order, targets, seed):
+#: LinkageCurve} (:func:`ui.cached_attacks.linkage_curve_simulated`).
+LINKAGE_CURVES = "rc_linkage_curves"
+#: The chart of the two differencing queries.
+DIFF_BARS = "rc_diff_bars"
+#: The epsilon per query of the noisy differencing attack.
+DIFF_EPS = "rc_diff_eps"
+#: The chart of the attacker's noisy estimates.
+DIFF_HIST = "rc_diff_hist"
+#: The chart of the attack's success against epsilon.
+DIFF_CURVE = "rc_diff_curve"
+#: The homogeneity attacker's confidence p.
+HOMO_P = "rc_homo_p"
+#: The chart of the exposed people per criterion.
+HOMO_LINES = "rc_homo_lines"
+#: The columns holding two releases of one value.
+TWO_COLS = "rc_two_cols"
+
+# ------------------------------------------------------------------ Remediate page
+
+#: What the page's widgets chose, kept across pages (widgets forget): {"for": dataset key,
+#: "level_<qi>": level, "hier": {qi: Hierarchy.recipe()}, "hier_ver": int}.
+REM_STORE = "rc_rem_store"
+
+
+def rem_widget(name: str) -> str:
+    """Return the key of a Remediate widget seeded from :data:`REM_STORE` under ``name``."""
+    return f"rc_rem_{name}"
+
+
+def rem_level(qi: str) -> str:
+    """Return the key of the level slider of quasi-identifier ``qi``."""
+    return rem_widget(f"level_{qi}")
+
+
+#: The session's key for tokens and date shifts (a SecretKey; never exported).
+REM_SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
+#: Set when the key is new: the Direct identifiers tab shows it once.
+REM_SECRET_SHOW = "rc_rem_secret_show"  # noqa: S105 - a key name
+#: The dataset whose free text Presidio scanned.
+REM_PII_FOR = "rc_rem_pii_for"
+#: The least-loss searches of the last two lattices, {lattice key: SearchResult}
+#: (:func:`ui.cached_remediation.lattice_search`).
+REM_SEARCHES = "rc_rem_searches"
+#: The "Find the least-loss generalization" button.
+REM_SEARCH = "rc_rem_search"
+#: The risk-loss chart (a click picks its levels).
+REM_PARETO = "rc_rem_pareto"
+#: The "Assess the generalized table on every page" button.
+REM_USE = "rc_rem_use"
+#: The "Go back to the table as recorded" button.
+REM_CLEAR = "rc_rem_clear"
+
+
+def rem_download(ext: str) -> str:
+    """Return the key of the download of the generalized table or recipe ("csv", "xlsx",
+    "json")."""
+    return f"rc_rem_{ext}"
+
+
+# the hierarchy editor (its versioned keys start again when a hierarchy is put in use)
+#: The quasi-identifier whose hierarchy is shown.
+REM_HIERARCHY_QI = "rc_rem_hq"
+
+
+def rem_band_width(qi: str, version: int) -> str:
+    """Return the key of the band width of ``qi``'s banded hierarchy."""
+    return f"rc_rem_hw_{qi}_{version}"
+
+
+def rem_bottom(qi: str, version: int) -> str:
+    """Return the key of the bottom-coding limit of ``qi``'s banded hierarchy."""
+    return f"rc_rem_hlo_{qi}_{version}"
+
+
+def rem_top(qi: str, version: int) -> str:
+    """Return the key of the top-coding limit of ``qi``'s banded hierarchy."""
+    return f"rc_rem_hhi_{qi}_{version}"
+
+
+def rem_use_bands(qi: str) -> str:
+    """Return the key of the "Use these bands" button of ``qi``."""
+    return f"rc_rem_hband_{qi}"
+
+
+def rem_hierarchy_upload(qi: str, version: int) -> str:
+    """Return the key of the uploader of ``qi``'s hierarchy (ARX CSV)."""
+    return f"rc_rem_hup_{qi}_{version}"
+
+
+def rem_hierarchy_edit(qi: str, version: int) -> str:
+    """Return the key of the table editing ``qi``'s hierarchy."""
+    return f"rc_rem_hedit_{qi}_{version}"
+
+
+def rem_use_edited(qi: str) -> str:
+    """Return the key of the "Use the edited hierarchy" button of ``qi``."""
+    return f"rc_rem_huse_{qi}"
+
+
+def rem_hierarchy_download(qi: str) -> str:
+    """Return the key of the download of ``qi``'s hierarchy (ARX CSV)."""
+    return f"rc_rem_h_{qi}"
+
+
+def rem_hierarchy_reset(qi: str) -> str:
+    """Return the key of the "Go back to the default hierarchy" button of ``qi``."""
+    return f"rc_rem_hreset_{qi}"
+
+
+# the HIPAA Safe Harbor tab
+#: Settings of the last run of the Safe Harbor transforms (run_gate).
+REM_SH_RUN = "rc_rem_sh_run"
+#: The download of the transformed table (CSV).
+REM_SH_CSV = "rc_rem_sh_csv"
+#: {dataset key: characters of distinct values the Safe Harbor free-text scan reads per
+#: column} (:mod:`ui.free_text`).
+REM_SH_LIMIT = "rc_rem_sh_limit"
+#: The button reading every text column whole.
+REM_SH_SCAN_ALL = "rc_rem_sh_scan_all"
+
+# the Direct identifiers tab
+#: The date columns shifted per person.
+REM_SHIFT_COLS = "rc_rem_shift_cols"
+#: The identifier naming the person (one shift each).
+REM_SHIFT_PERSON = "rc_rem_shift_person"
+#: The largest shift, in days.
+REM_SHIFT_DAYS = "rc_rem_shift_days"
+
+
+def rem_operator(column: str) -> str:
+    """Return the key of the masking operator chosen for identifier ``column``."""
+    return f"rc_rem_op_{column}"
+
+
+#: The download of the table with its identifiers masked (CSV).
+REM_ID_CSV = "rc_rem_id_csv"
+#: The download of the surrogates' lookup table.
+REM_ID_LOOKUP = "rc_rem_id_lookup"
+#: The "Scan the free-text columns (Presidio)" button.
+REM_PII = "rc_rem_pii"
+#: The column whose plain SHA-256 is reversed.
+REM_ENUM_COL = "rc_rem_enum_col"
+#: The "Reverse a SHA-256" button.
+REM_ENUM = "rc_rem_enum"
+
+# ------------------------------------------------------------------ Differential privacy page
+
+#: Data-source names typed on the Budget tab, {fingerprint: name}; the ledgers themselves
+#: live in the database (ui.budget), never in the session.
+DP_SOURCES = "rc_dp_sources"
+#: Outcome of the last release attempt, with the settings it was made for:
+#: {"settings": {dataset, query, epsilon, mechanism, neighbouring, delta}, "release",
+#: "leaks"} or {"settings", "refusal": text, "budget": ledger state when refused}.
+LAST_RELEASE = "rc_dp_last_release"
+#: Epsilon of the query.
+DP_EPSILON = "rc_dp_epsilon"
+#: What neighbouring datasets differ by (its label).
+DP_NEIGHBOURING = "rc_dp_neighbouring"
+#: The query ("count", "histogram", "sum", "mean").
+DP_KIND = "rc_dp_kind"
+#: The numeric column of a sum or mean.
+DP_NUM_COL = "rc_dp_num_col"
+#: Bounds read from the data, waiting to be put in the bound inputs: (lo, hi, leak messages).
+DP_BOUNDS_FROM_DATA = "rc_dp_bounds_from_data"
+#: The lower clipping bound L.
+DP_LO = "rc_dp_lo"
+#: The upper clipping bound U.
+DP_HI = "rc_dp_hi"
+#: The bounds read from the data and their leak messages, warned while they are in use.
+DP_BOUNDS_LEAK = "rc_dp_bounds_leak"
+#: The categorical column of a histogram.
+DP_CAT_COL = "rc_dp_cat_col"
+#: Whether the histogram's categories are public.
+DP_PUBLIC_CATS = "rc_dp_public_cats"
+#: The column filtering the rows ("(no filter)").
+DP_FCOL = "rc_dp_fcol"
+#: Whether the error is shown relative to the true answer.
+DP_RELATIVE = "rc_dp_relative"
+#: The chart of error against epsilon.
+DP_ERROR_CHART = "rc_dp_error_chart"
+#: The query (kind, column, bounds) the solver's target accuracy belongs to.
+DP_TARGET_FOR = "rc_dp_target_for"
+#: The solver's target accuracy.
+DP_TARGET = "rc_dp_target"
+#: The mechanism of the OpenDP release.
+DP_RELEASE_MECH = "rc_dp_release_mech"
+#: The release button.
+DP_RELEASE = "rc_dp_release"
+#: The clipped mean's numeric column.
+DP_CLIP_COL = "rc_dp_clip_col"
+#: The clipped mean's lower bound L.
+DP_CLIP_LO = "rc_dp_clip_lo"
+#: The largest upper bound U tried.
+DP_CLIP_TOP = "rc_dp_clip_top"
+#: The clipping trade-off chart.
+DP_CLIP_CHART = "rc_dp_clip_chart"
+#: The number of queries plotted on the Budget tab.
+DP_KMAX = "rc_dp_kmax"
+#: The composition chart.
+DP_COMP_CHART = "rc_dp_comp_chart"
+#: The acceptable re-identification probability rho (%).
+DP_RHO = "rc_dp_rho"
+#: Where the m candidates come from ("sample" or "class").
+DP_MSRC = "rc_dp_msrc"
+#: The column the identifiability query sums.
+DP_DI_COL = "rc_dp_di_col"
+#: The number of candidates m.
+DP_M = "rc_dp_m"
+#: The posterior chart.
+DP_POST_CHART = "rc_dp_post_chart"
+#: The sample-and-aggregate statistic ("median" or "slope").
+DP_SA_STAT = "rc_dp_sa_stat"
+#: The column of a median.
+DP_SA_Y = "rc_dp_sa_y"
+#: The predictor x of a slope.
+DP_SA_X = "rc_dp_sa_x"
+#: The outcome y of a slope.
+DP_SA_Y_SLOPE = "rc_dp_sa_y_slope"
+#: The number of blocks k.
+DP_SA_K = "rc_dp_sa_k"
+
+
+def dp_sa_low(statistic: str) -> str:
+    """Return the key of the low clamp of ``statistic`` (each statistic its own default)."""
+    return f"rc_dp_sa_lo_{statistic}"
+
+
+def dp_sa_high(statistic: str) -> str:
+    """Return the key of the high clamp of ``statistic``."""
+    return f"rc_dp_sa_hi_{statistic}"
+
+
+#: The sample-and-aggregate blocks chart.
+DP_SA_CHART = "rc_dp_sa_chart"
+#: The "Release this estimate through OpenDP" button.
+DP_SA_RELEASE = "rc_dp_sa_release"
+
+# the Budget tab (ui.budget)
+
+
+def dp_source_name(fingerprint: str) -> str:
+    """Return the key of the data-source name typed for a file no ledger holds yet."""
+    return f"rc_dp_source_{fingerprint[:16]}"
+
+
+def dp_continue(ledger_id: int) -> str:
+    """Return the key of the button continuing the ledger of a near-duplicate file."""
+    return f"rc_dp_continue_{ledger_id}"
+
+
+#: The ledger settings the budget widgets were last started from: (fingerprint, settings).
+DP_BUDGET_SEED = "rc_dp_budget_seed"
+#: The total epsilon budget.
+DP_BUDGET = "rc_dp_budget"
+#: The delta budget.
+DP_DBUDGET = "rc_dp_dbudget"
+#: The accounting ("basic" or "zcdp").
+DP_ACCOUNTING = "rc_dp_accounting"
+
+
+def dp_budget_reason(settings: int) -> str:
+    """Return the key of the reason typed for a budget change (a new box per settings made)."""
+    return f"rc_dp_budget_reason_{settings}"
+
+
+#: The "Apply the new budget" button.
+DP_BUDGET_APPLY = "rc_dp_budget_apply"
+
+# ------------------------------------------------------------------ Local DP page
+
+#: Epsilon per respondent.
+LDP_EPSILON = "rc_ldp_epsilon"
+#: The simulation seed.
+LDP_SEED = "rc_ldp_seed"
+#: The column each person answers (randomized response).
+LDP_COL = "rc_ldp_col"
+#: The randomized-response chart.
+LDP_GRR_CHART = "rc_ldp_grr_chart"
+#: The numeric column (local Laplace).
+LDP_NUM_COL = "rc_ldp_num_col"
+#: Its lower bound L.
+LDP_LO = "rc_ldp_lo"
+#: Its upper bound U.
+LDP_HI = "rc_ldp_hi"
+#: The local-Laplace chart.
+LDP_NUM_CHART = "rc_ldp_num_chart"
+#: The number of categories k (planning).
+LDP_PLAN_K = "rc_ldp_plan_k"
+#: The margin chart (planning).
+LDP_MARGIN = "rc_ldp_margin"
+#: The target margin on a share (planning).
+LDP_MARGIN_IN = "rc_ldp_margin_in"
+
+# ------------------------------------------------------------------ Report page
+
+#: The report built last: {"profile": the profile JSON it was built from, "report": Review}.
+REPORT = "rc_report"
+#: The Report page's "your name" box (its value is kept under :data:`USER`).
+USER_REPORT = "rc_user_report"
+#: The "Build the report" button.
+REPORT_BUILD = "rc_report_build"
+#: The download of the report (HTML).
+REPORT_HTML = "rc_report_html"
+#: The download of the JSON twin.
+REPORT_JSON = "rc_report_json"
+#: The download of the PDF.
+REPORT_PDF = "rc_report_pdf"
+#: The download of the profile.
+REPORT_PROFILE = "rc_report_profile"
+#: The name the assessment is saved under.
+SAVE_NAME = "rc_save_name"
+#: Whether the raw data is saved too.
+SAVE_RAW = "rc_save_raw"
+#: The "Save this assessment" button.
+SAVE = "rc_save"
+
+# ------------------------------------------------------------------ Saved assessments page
+
+#: The last comparison: {"ids": (a, b), "comparison": Comparison}.
+SAVED_COMPARED = "rc_saved_compared"
+#: The message after a deletion (shown once, after the rerun).
+SAVED_DELETED = "rc_saved_deleted"
+#: The outcome of "Verify the chain": (ok, text, audit entries then).
+SAVED_VERIFIED = "rc_saved_verified"
+#: Outcome of the last reopening: {"id", "name", "check": DatasetCheck, "profile"}
+#: (:mod:`ui.saved`).
+SAVED_REOPENED = "rc_saved_reopened"
+#: The Saved page's "your name" box (its value is kept under :data:`USER`).
+USER_SAVED = "rc_user_saved"
+#: The assessment to reopen.
+SAVED_PICK = "rc_saved_pick"
+#: What it is reopened with: the data loaded now or an upload.
+SAVED_SOURCE = "rc_saved_source"
+
+
+def saved_upload(n: int) -> str:
+    """Return the key of the uploader of the file to reopen with, after ``n`` uploads read."""
+    return f"rc_saved_upload_{n}"
+
+
+#: The "Reopen" button.
+SAVED_REOPEN = "rc_saved_reopen"
+#: The download of the saved report (HTML).
+SAVED_REPORT = "rc_saved_report"
+#: Assessment A of a comparison.
+SAVED_A = "rc_saved_a"
+#: Assessment B of a comparison.
+SAVED_B = "rc_saved_b"
+#: The "Compare" button.
+SAVED_COMPARE = "rc_saved_compare"
+#: The assessment to delete.
+SAVED_VICTIM = "rc_saved_victim"
+#: The deletion's confirmation box.
+SAVED_SURE = "rc_saved_sure"
+#: The "Delete" button.
+SAVED_DELETE = "rc_saved_delete"
+#: The "Verify the chain" button.
+SAVED_VERIFY = "rc_saved_verify"
+
+# ------------------------------------------------------------------ Guided demo page
+
+#: The step shown (0 to 5).
+STORY_STEP = "rc_story_step"
+
+
+def story_chart(step: int) -> str:
+    """Return the key of the chart of ``step``."""
+    return f"rc_story_{step}"
+
+
+#: The epsilon slider of the last step.
+STORY_EPS = "rc_story_eps"
+#: The "Back" button.
+STORY_BACK = "rc_story_back"
+#: The "Next" button.
+STORY_NEXT = "rc_story_next"
