@@ -37,7 +37,7 @@ from riskcore.report.readings import (
     safe_harbor_table,
     search_reading,
 )
-from riskcore.report.readings.criteria import verdict_reading
+from riskcore.report.readings.criteria import share_text, verdict_reading
 from ui import cached, formats, keys, remediation
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
@@ -174,7 +174,9 @@ def generalization() -> None:
     m1, m2, m3, m4 = st.columns(4)
     quiet = {"delta_color": "off", "delta_arrow": "off"}  # context, not a change for the better
     m1.metric("Smallest released class", f"{after.k:,}", f"was {recorded.k:,}", **quiet)
-    m2.metric("Records suppressed", f"{after.suppressed:,}", f"{after.suppressed / n:.1%}", **quiet)
+    m2.metric(
+        "Records suppressed", f"{after.suppressed:,}", md(share_text(after.suppressed / n)), **quiet
+    )
     m3.metric(
         "Average re-identification risk",
         f"{after.success_rate:.2%}" if after.n_classes else "n/a: nothing released",
