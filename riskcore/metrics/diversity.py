@@ -261,8 +261,9 @@ class DiversityResult(Result):
         :func:`t_closeness_per_class`).
     per_class : dict of str to numpy.ndarray
         ``distinct``, ``entropy``, ``recursive_l``, ``t``, ``top_share``
-        per class, for failing-class tables (not in :meth:`to_dict`; None
-        for a result read back with :meth:`from_dict`).
+        per class (not in :meth:`to_dict`; None for a result read back with
+        :meth:`from_dict`). Which classes fail a target is judged by
+        :mod:`riskcore.criteria`, never here.
     """
 
     attribute: str
@@ -279,40 +280,6 @@ class DiversityResult(Result):
     order_source: str | None = None
     missing_rank: str | None = None
     per_class: dict[str, np.ndarray] | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
-
-    def failing_classes(
-        self,
-        *,
-        l: int | None = None,  # noqa: E741 - the name used by the papers
-        entropy_l: float | None = None,
-        t: float | None = None,
-    ) -> np.ndarray:
-        """Return the ids of classes failing any of the given targets.
-
-        Parameters
-        ----------
-        l : int, optional
-            Target for distinct l and recursive (c,l) (a class fails when
-            either is below it).
-        entropy_l : float, optional
-            Target for entropy l.
-        t : float, optional
-            Target for t-closeness (a class fails when its distance exceeds t).
-        """
-        pc = self.per_class
-        if pc is None:
-            raise ValueError(
-                "this result has no per-class figures (it was read back from JSON); "
-                "assess the data again to list failing classes"
-            )
-        bad = np.zeros(len(pc["distinct"]), dtype=bool)
-        if l is not None:
-            bad |= (pc["distinct"] < l) | (pc["recursive_l"] < l)
-        if entropy_l is not None:
-            bad |= np.exp(pc["entropy"]) < entropy_l * (1 - 1e-12)
-        if t is not None:
-            bad |= pc["t"] > t + 1e-12
-        return np.flatnonzero(bad)
 
 
 def sensitive_metrics(
