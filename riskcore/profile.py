@@ -146,8 +146,6 @@ class Profile(Result):
                 raise RiskcoreError(f"the distance of {col!r} is 'ordered' or 'equal', not {d!r}")
         object.__setattr__(self, "distances", dict(self.distances))
         object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
-        if self.targets.needs_sensitive and not self.roles.sensitive:
-            pass  # judged as not applicable, and said so (riskcore.criteria.Verdict)
         if self.ledger is not None and not isinstance(self.ledger, Mapping):
             raise RiskcoreError("'ledger' in the profile must be an object")
 
@@ -304,6 +302,8 @@ class Profile(Result):
             When the file cannot be read or the profile is not valid.
         """
         if isinstance(source, Path):
+            if source.exists() and not source.is_file():  # a FIFO or a device would block
+                raise RiskcoreError(f"the profile {source} is not a regular file")
             try:
                 with source.open("rb") as fh:
                     raw = fh.read(MAX_PROFILE_BYTES + 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -121,3 +122,7 @@ def test_reading_a_file(tmp_path):
     assert Profile.read(path).roles == ROLES
     with pytest.raises(RiskcoreError, match="cannot read the profile"):
         Profile.read(tmp_path / "absent.json")
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(RiskcoreError, match="not a regular file"):
+        Profile.read(fifo)  # refused at once, never opened (it would block)
