@@ -3,8 +3,6 @@ release against a population table (k-map, delta-presence)."""
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from riskcore.criteria.population import judge_population
@@ -40,7 +38,7 @@ ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 prof = session_profile.current(ctx, with_recipe=False)
-prof_json = json.dumps({k: v for k, v in prof.to_dict().items() if k != "recipe"}, sort_keys=True)
+prof_json = prof.to_json()  # without a recipe: the cache key of the records table
 k = int(getattr(prof.targets.find("k-anonymity"), "k", 11))
 tab_rec, tab_pop = st.tabs(["Special uniques and per-record risk", "Against a population table"])
 

@@ -107,10 +107,7 @@ def generalization() -> None:
     prof = session_profile.current(ctx, with_recipe=False)
     targets = prof.targets
     sensitive = sens
-    profile_json = json.dumps(
-        {k: v for k, v in prof.to_dict().items() if k not in ("recipe", "ledger")},
-        sort_keys=True,
-    )
+    profile_json = prof.to_json()  # without a recipe: the lattice's cache key
     specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
     specs_json = json.dumps(specs, sort_keys=True)
     hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
