@@ -160,10 +160,14 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
     no_data_addresses(page, "Records")
     goto(page, server, "Remediate")
     page.get_by_role("button", name="Find the least-loss generalization").click()
+    # the search ends in st.rerun(): wait for what only the rerun draws, then for it to end
+    page.get_by_text("Each point is one combination of levels").first.wait_for(timeout=120_000)
     wait_idle(page)
-    with page.expect_download():  # a hierarchy named after a hostile column, as a file
-        page.get_by_text("Hierarchies: how each quasi-identifier").first.click()
-        page.get_by_role("button", name="Download the hierarchy of").first.click()
+    page.get_by_text("Hierarchies: how each quasi-identifier").first.click()
+    button = page.get_by_role("button", name="Download the hierarchy of").first
+    button.wait_for(state="visible")
+    with page.expect_download(timeout=60_000):  # a hierarchy named after a hostile column
+        button.click()
     no_data_addresses(page, "Remediate: generalize")
     for name_ in ("HIPAA Safe Harbor", "Direct identifiers"):
         tab(page, name_)
