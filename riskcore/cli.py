@@ -110,6 +110,7 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
+    from riskcore._cli_app import add_parser as add_app
     from riskcore._cli_deidentify import add_parsers
     from riskcore._cli_records import add_parser as add_records
     from riskcore._cli_report import add_parser as add_report
@@ -119,6 +120,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_records(sub)
     add_report(sub)
     add_audit(sub)
+    add_app(sub)
     return p
 
 
@@ -175,6 +177,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 for bad input or usage (message on stderr).
     """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["app"] and not {"-h", "--help"} & set(argv[1:2]):
+        from riskcore._cli_app import run_app  # everything after `app` goes to Streamlit
+
+        return run_app(argv[1:])
     args = _build_parser().parse_args(argv)
     if args.command in ("anonymize", "apply", "records", "report"):
         from riskcore.engine.select import check_supported

@@ -1,7 +1,8 @@
 """Offline dependency audit: the pinned packages against a vendored advisory list.
 
 ``pip-audit`` cannot reach its database on this machine and still exits 0 having checked
-nothing. This audit needs no network: it reads the exact pins of ``requirements.txt``
+nothing. This audit needs no network: it reads the exact pins of ``requirements-dev.txt``
+(a superset of the app's ``requirements.txt``, checked by :mod:`security.lockcheck`)
 (and, with ``--installed``, every distribution installed in the running environment,
 transitive dependencies included), matches each version against the affected ranges of
 ``security/advisories.json`` (OSV ``ECOSYSTEM`` ranges and explicit version lists, with
@@ -224,7 +225,7 @@ def audit(pins: list[tuple[str, str]], data: dict[str, Any]) -> tuple[int, list[
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requirements", type=Path, default=ROOT / "requirements.txt")
+    parser.add_argument("--requirements", type=Path, default=ROOT / "requirements-dev.txt")
     parser.add_argument("--advisories", type=Path, default=HERE / "advisories.json")
     parser.add_argument(
         "--installed",

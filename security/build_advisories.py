@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repo = args.database
     commit, date = git(repo, "log", "-1", "--format=%H %cI").split()
-    names = {normalize(n) for n, _ in read_pins(ROOT / "requirements.txt")}
+    names = {normalize(n) for n, _ in read_pins(ROOT / "requirements-dev.txt")}
     for python in args.python:
         names |= distributions(python)
     names.discard("riskcore")  # this project, not a published package

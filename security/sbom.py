@@ -1,4 +1,4 @@
-"""Check a CycloneDX SBOM of the environment against the pins of ``requirements.txt``.
+"""Check a CycloneDX SBOM of the environment against the pins of ``requirements-dev.txt``.
 
 ``.ci/run`` writes the SBOM with ``cyclonedx-py environment`` and runs
 ``python -m security.sbom build/sbom.cdx.json``, which exits 1 unless the file is a
@@ -42,14 +42,14 @@ def problems(sbom: Path, requirements: Path) -> list[str]:
         if found is None:
             out.append(f"{name} is pinned but not in the SBOM")
         elif found != version:
-            out.append(f"{name}: the SBOM has {found}, requirements.txt pins {version}")
+            out.append(f"{name}: the SBOM has {found}, {requirements.name} pins {version}")
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sbom", type=Path)
-    parser.add_argument("--requirements", type=Path, default=ROOT / "requirements.txt")
+    parser.add_argument("--requirements", type=Path, default=ROOT / "requirements-dev.txt")
     args = parser.parse_args(argv)
     found = problems(args.sbom, args.requirements)
     for problem in found:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # server in a module fixture, a CLI run) finds RISKCORE_DB pointing at a temporary folder,
 # and each test gets its own database below (:func:`database`).
 _SESSION_DB = tempfile.mkdtemp(prefix="riskcore-tests-")
+atexit.register(shutil.rmtree, _SESSION_DB, ignore_errors=True)  # no folder left behind
 os.environ[DB_ENV] = str(Path(_SESSION_DB) / "riskcore.db")
 SHARED = ROOT.parent / "shared" / "data"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -1,7 +1,8 @@
 """A live server of the app for the browser tests and ``benchmarks/bench_app.py``.
 
-:func:`serve` starts ``streamlit run app.py`` on a free port in its own process
-group and stops it; :data:`BUSY` is the script that tells whether the page is
+:func:`serve` starts the dashboard with the README's command (``riskcore app``,
+which runs ``streamlit run app.py``) on a free port in its own process group and
+stops it; :data:`BUSY` is the script that tells whether the page is
 still working.
 """
 
@@ -55,12 +56,13 @@ def serve(
         When the server does not answer within ``timeout`` seconds.
     """
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
+    command = [sys.executable, "-m", "riskcore", "app"]
     command += ["--server.port", str(port), "--server.headless", "true"]
     environ = {**os.environ, **(env or {})}
     # never the user's own database: a benchmark or test server saves into a temporary one
-    environ.setdefault("RISKCORE_DB", str(Path(tempfile.mkdtemp(prefix="riskcore-live-")) / "r.db"))
-    with open(log if log is not None else os.devnull, "wb") as out:
+    scratch = tempfile.TemporaryDirectory(prefix="riskcore-live-")
+    environ.setdefault("RISKCORE_DB", str(Path(scratch.name) / "r.db"))
+    with scratch, open(log if log is not None else os.devnull, "wb") as out:
         proc = subprocess.Popen(
             command,
             cwd=ROOT,

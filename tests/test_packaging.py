@@ -34,7 +34,7 @@ def test_wheel_holds_every_module_and_the_console_script(tmp_path):
 
 def test_console_script_is_installed_by_the_readme_command():
     script = Path(sys.executable).with_name("riskcore")
-    assert script.exists(), "pip install -r requirements.txt installs riskcore (-e .)"
+    assert script.exists(), "the README commands install riskcore (-e .)"
     out = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "assess" in out.stdout
 
@@ -65,3 +65,16 @@ def test_assessment_path_does_not_import_scipy_plotly_or_opendp():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+
+
+def test_riskcore_app_says_what_is_missing_instead_of_failing(monkeypatch, tmp_path, capsys):
+    from riskcore import _cli_app
+    from riskcore.cli import main
+
+    monkeypatch.setattr(_cli_app, "app_path", lambda: tmp_path / "app.py")  # a wheel install
+    assert main(["app", "--server.port", "1"]) == 2
+    assert "pip install -e ." in capsys.readouterr().err
+    out = subprocess.run(
+        [sys.executable, "-m", "riskcore", "app", "--help"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and "passed to Streamlit" in out.stdout

@@ -17,7 +17,7 @@ from security import audit, sbom
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = json.loads((ROOT / "security" / "advisories.json").read_text(encoding="utf-8"))
-PINS = dict(audit.read_pins(ROOT / "requirements.txt"))
+PINS = dict(audit.read_pins(ROOT / "requirements-dev.txt"))
 
 
 def run(tmp_path: Path, data: dict, requirements: str | None = None) -> int:
@@ -161,15 +161,15 @@ def sbom_file(tmp_path: Path, components: list[dict]) -> Path:
 
 def test_sbom_check_needs_every_pin_at_its_version(tmp_path) -> None:
     all_pins = [{"name": n, "version": v} for n, v in PINS.items()]
-    assert sbom.problems(sbom_file(tmp_path, all_pins), ROOT / "requirements.txt") == []
+    assert sbom.problems(sbom_file(tmp_path, all_pins), ROOT / "requirements-dev.txt") == []
     without = [c for c in all_pins if c["name"] != "streamlit"]
-    found = sbom.problems(sbom_file(tmp_path, without), ROOT / "requirements.txt")
+    found = sbom.problems(sbom_file(tmp_path, without), ROOT / "requirements-dev.txt")
     assert found == ["streamlit is pinned but not in the SBOM"]
     other = [dict(c, version="0.1") if c["name"] == "streamlit" else c for c in all_pins]
     assert (
         "streamlit: the SBOM has 0.1"
-        in sbom.problems(sbom_file(tmp_path, other), ROOT / "requirements.txt")[0]
+        in sbom.problems(sbom_file(tmp_path, other), ROOT / "requirements-dev.txt")[0]
     )
-    assert sbom.problems(sbom_file(tmp_path, []), ROOT / "requirements.txt")
+    assert sbom.problems(sbom_file(tmp_path, []), ROOT / "requirements-dev.txt")
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
     assert sbom.main([str(tmp_path / "bad.json")]) == 1

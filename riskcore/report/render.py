@@ -388,7 +388,7 @@ def figure_svgs(review: Review) -> list[bytes]:
         import kaleido
     except ImportError:
         raise RiskcoreError(
-            "static figures need kaleido (pip install kaleido) and Chromium; "
+            "static figures need kaleido (pip install -e '.[pdf]') and Chromium; "
             "or leave the figures out"
         ) from None
 
@@ -504,7 +504,7 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
         from weasyprint.urls import FatalURLFetchingError, URLFetcher
     except (ImportError, OSError) as exc:  # OSError: the Pango libraries are missing
         raise RiskcoreError(
-            f"the PDF needs WeasyPrint and Pango ({exc}): pip install weasyprint; "
+            f"the PDF needs WeasyPrint and Pango ({exc}): pip install -e '.[pdf]'; "
             "apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
         ) from None
     blocks = []
