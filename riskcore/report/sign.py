@@ -184,12 +184,17 @@ def load_signing_key(p12: bytes, passphrase: str | bytes | None) -> SigningKey:
     Raises
     ------
     RiskcoreError
-        When the passphrase is wrong or the bytes are not PKCS#12, the file
-        holds no private key or no certificate, or the certificate has expired.
+        When the passphrase is wrong or the bytes are not PKCS#12 (or larger
+        than :data:`MAX_KEY_FILE_BYTES`), the file holds no private key or no
+        certificate, or the certificate is not valid now.
     """
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.serialization import pkcs12
 
+    if len(p12) > MAX_KEY_FILE_BYTES:
+        raise RiskcoreError(
+            f"the key file is larger than {MAX_KEY_FILE_BYTES:,} bytes, the most read"
+        )
     secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
     try:
         key, cert, _others = pkcs12.load_key_and_certificates(p12, secret or None)

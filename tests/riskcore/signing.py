@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
 #: A passphrase no output could hold by chance.
-PASSPHRASE = "Qx7-tangerine-Walrus-9041"
+PASSPHRASE = "Qx7-tangerine-Walrus-9041"  # noqa: S105 - a test key's, made here
 
 
 def make_key(

@@ -130,6 +130,9 @@ def _signed_range(pdf: bytes) -> tuple[bytes, bytes]:
     return pdf[a : a + b] + pdf[c : c + n], bytes.fromhex(contents.decode()).rstrip(b"\0")
 
 
+OPENSSL = shutil.which("openssl") or "openssl"
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl program")
 def test_openssl_agrees_on_both_signatures(made, tmp_path):
     d = made["dir"]
@@ -137,14 +140,14 @@ def test_openssl_agrees_on_both_signatures(made, tmp_path):
     signed, der = _signed_range(pdf)
     # the signature covers every byte of the file but its own /Contents
     m = re.search(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", pdf)
-    a, b, c, n = map(int, m.groups())
+    a, _, c, n = map(int, m.groups())
     assert a == 0 and c + n == len(pdf)
     (tmp_path / "range.bin").write_bytes(signed)
     (tmp_path / "pdf.p7s").write_bytes(der)
 
     def openssl(sig, content):
-        return subprocess.run(  # noqa: S603
-            ["openssl", "cms", "-verify", "-binary", "-inform", "DER", "-in", str(sig),
+        return subprocess.run(
+            [OPENSSL, "cms", "-verify", "-binary", "-inform", "DER", "-in", str(sig),
              "-content", str(content), "-noverify", "-out", os.devnull],
             capture_output=True,
         ).returncode
@@ -175,8 +178,8 @@ def test_one_changed_byte_in_the_pdf_fails(made, tmp_path, where):
 
 def test_bytes_added_after_the_signature_fail(made, tmp_path):
     """An incremental update after signing (here a second Info dictionary) is refused."""
-    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.pdf_utils import generic
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 
     src = (made["dir"] / "r.pdf").read_bytes()
     w = IncrementalPdfFileWriter(io.BytesIO(src), strict=False)
@@ -234,7 +237,6 @@ def test_a_twin_signed_with_another_key_fails(made, tmp_path):
 
 
 def test_a_wrong_or_missing_passphrase_is_a_clear_message(made, tmp_path):
-    d = made["dir"]
     argv = [*made["base"], "--out", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json"),
             *made["sign"]]
     run = Run(argv, env={ENV: "not-the-passphrase"})
@@ -279,7 +281,8 @@ def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
                "--sign", str(tmp_path / "fifo.p12")])
     assert run.code == 2 and "is not a regular file" in run.err
-    run = Run(["report", "verify", str(made["dir"] / "r.pdf"), "--json", str(made["dir"] / "r.json"),
+    d = made["dir"]
+    run = Run(["report", "verify", str(d / "r.pdf"), "--json", str(d / "r.json"),
                "--json-signature", str(tmp_path / "x.pdf")])
     assert run.code == 2 and "is not a CMS signature" in run.err
 

@@ -134,5 +134,5 @@ def signed_reading(key: SigningKey) -> str:
     return (
         f"Signed by {shown(key.subject)} (certificate SHA-256 {key.certificate_sha256[:16]}..., "
         f"valid until {key.not_after[:10]}): download the signed PDF and the JSON twin with "
-        "its signature, and check them with `riskcore report verify`."
+        "its signature, and check them with riskcore report verify."
     )
