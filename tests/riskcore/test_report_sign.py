@@ -331,3 +331,18 @@ def test_an_expired_certificate_or_a_file_without_a_key_is_refused():
         load_signing_key(p12, None)
     with pytest.raises(RiskcoreError, match="could not be opened"):
         load_signing_key(b"not pkcs12", None)
+
+
+def test_signing_and_verifying_work_inside_a_running_event_loop(made):
+    """pyHanko's synchronous calls use asyncio.run; a notebook or Playwright runs a loop."""
+    import asyncio
+
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    unsigned = pdf[: pdf.index(b"%%EOF") + len(b"%%EOF\n")]
+    key = load_signing_key((made["dir"] / "key.p12").read_bytes(), PASSPHRASE)
+
+    async def inside() -> tuple[SignatureCheck, bytes]:
+        return verify_report(sign_pdf(unsigned, key)), sign_twin(b"{}", key)
+
+    check, p7s = asyncio.run(inside())
+    assert check.valid and p7s
