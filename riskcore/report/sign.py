@@ -42,12 +42,12 @@ import logging
 import os
 import stat
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
@@ -66,6 +66,8 @@ __all__ = [
     "sign_twin",
     "verify_report",
 ]
+
+_T = TypeVar("_T")
 
 #: Suffix of the twin's detached signature, written beside it (``r.json`` -> ``r.json.p7s``).
 TWIN_SIGNATURE_SUFFIX = ".p7s"
@@ -114,6 +116,28 @@ def read_limited(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise RiskcoreError(f"{what} {p.name!r} is larger than {limit:,} bytes, the most read")
     return data
+
+
+def _loop_running() -> bool:
+    """Return whether this thread runs an event loop.
+
+    pyHanko's synchronous calls use :func:`asyncio.run`, which refuses to start inside a
+    running loop (a notebook, an async server, Playwright's sync API): the public
+    functions then run themselves in a worker thread (:func:`_in_thread`).
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """Return ``fn(*args, **kwargs)`` computed in a worker thread (no event loop there)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args, **kwargs).result()
 
 
 _QUIET_LOCK = threading.Lock()
@@ -332,6 +356,8 @@ def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
     from pyhanko.pdf_utils.misc import PdfError
     from pyhanko.sign import fields, signers
 
+    if _loop_running():
+        return _in_thread(sign_pdf, pdf, key)
     reader = _reader(pdf)
     twin = _embedded_twin(reader)
     if twin is None:
@@ -372,6 +398,8 @@ def sign_twin(twin: bytes, key: SigningKey) -> bytes:
         A CMS ``ContentInfo`` of type ``signedData`` without the content,
         with the signing time and the certificate.
     """
+    if _loop_running():
+        return _in_thread(sign_twin, twin, key)
     from pyhanko.sign.signers.pdf_cms import PdfCMSSignedAttributes
 
     attrs = PdfCMSSignedAttributes(signing_time=datetime.now(UTC))
@@ -497,6 +525,10 @@ def verify_report(
     from pyhanko.sign.validation import validate_pdf_signature
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
+    if _loop_running():
+        return _in_thread(
+            verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust
+        )
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
     context = _context(trust)
