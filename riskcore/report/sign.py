@@ -178,11 +178,14 @@ class SigningKey:
         SHA-256 of the certificate (DER), hex: what identifies the signer.
     not_after : str
         End of the certificate's validity, ISO 8601 UTC.
+    digest : str
+        The digest signed: ``sha256``, or ``sha512`` for an Ed25519 key (RFC 8419).
     """
 
     subject: str
     certificate_sha256: str
     not_after: str
+    digest: str
     _signer: Any = field(repr=False, compare=False)
 
     def __repr__(self) -> str:  # never the key material
@@ -248,8 +251,11 @@ def load_signing_key(p12: bytes, passphrase: str | bytes | None) -> SigningKey:
             raise RiskcoreError(
                 "the key file's key cannot sign (an unsupported key type)"
             ) from None
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
     der = cert.public_bytes(serialization.Encoding.DER)
     return SigningKey(
+        digest="sha512" if isinstance(key, ed25519.Ed25519PrivateKey) else "sha256",
         subject=str(signer.signing_cert.subject.human_friendly),
         certificate_sha256=hashlib.sha256(der).hexdigest(),
         not_after=cert.not_valid_after_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -370,7 +376,7 @@ def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
         reason += f"; data SHA-256 {sha}"
     meta = signers.PdfSignatureMetadata(
         field_name=FIELD_NAME,
-        md_algorithm="sha256",
+        md_algorithm=key.digest,
         subfilter=fields.SigSeedSubFilter.PADES,
         reason=reason,
     )
@@ -406,7 +412,7 @@ def sign_twin(twin: bytes, key: SigningKey) -> bytes:
     with _quiet():
         info = asyncio.run(
             key._signer.async_sign_general_data(
-                twin, "sha256", detached=True, signed_attr_settings=attrs
+                twin, key.digest, detached=True, signed_attr_settings=attrs
             )
         )
     return bytes(info.dump())

@@ -19,9 +19,18 @@ def make_key(
     passphrase: str | None = PASSPHRASE,
     *,
     days: int = 30,
+    kind: str = "rsa",
 ) -> tuple[bytes, bytes, rsa.RSAPrivateKey]:
-    """Return (PKCS#12 bytes, the certificate as PEM, the private key) of a self-signed key."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    """Return (PKCS#12 bytes, the certificate as PEM, the private key) of a self-signed key
+    (``kind`` rsa, ec or ed25519)."""
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+    if kind == "ec":
+        key = ec.generate_private_key(ec.SECP256R1())
+    elif kind == "ed25519":
+        key = ed25519.Ed25519PrivateKey.generate()
+    else:
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
     now = dt.datetime.now(dt.UTC)
     cert = (
@@ -47,7 +56,7 @@ def make_key(
             ),
             critical=True,
         )
-        .sign(key, hashes.SHA256())
+        .sign(key, None if kind == "ed25519" else hashes.SHA256())
     )
     enc = (
         serialization.BestAvailableEncryption(passphrase.encode())

@@ -346,3 +346,15 @@ def test_signing_and_verifying_work_inside_a_running_event_loop(made):
 
     check, p7s = asyncio.run(inside())
     assert check.valid and p7s
+
+
+@pytest.mark.parametrize("kind", ["ec", "ed25519"])
+def test_ec_and_ed25519_keys_sign_both_files(made, kind):
+    d = made["dir"]
+    pdf = (d / "r.pdf").read_bytes()
+    unsigned = pdf[: pdf.index(b"%%EOF") + len(b"%%EOF\n")]
+    p12, _, _ = make_key(f"{kind} reviewer", passphrase=None, kind=kind)
+    key = load_signing_key(p12, None)
+    twin = (d / "r.json").read_bytes()
+    check = verify_report(sign_pdf(unsigned, key), twin=twin, twin_signature=sign_twin(twin, key))
+    assert check.valid and check.twin_checked and check.signer == f"Common Name: {kind} reviewer"
