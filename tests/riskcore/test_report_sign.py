@@ -281,6 +281,14 @@ def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
                "--sign", str(tmp_path / "fifo.p12")])
     assert run.code == 2 and "is not a regular file" in run.err
+    from riskcore.report.sign import MAX_KEY_FILE_BYTES
+
+    (tmp_path / "big.p12").write_bytes(b"\0" * (MAX_KEY_FILE_BYTES + 1))
+    run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
+               "--sign", str(tmp_path / "big.p12")])
+    assert run.code == 2 and f"larger than {MAX_KEY_FILE_BYTES:,} bytes" in run.err
+    with pytest.raises(RiskcoreError, match="larger than"):
+        load_signing_key(b"\0" * (MAX_KEY_FILE_BYTES + 1), None)
     d = made["dir"]
     run = Run(["report", "verify", str(d / "r.pdf"), "--json", str(d / "r.json"),
                "--json-signature", str(tmp_path / "x.pdf")])
