@@ -9,7 +9,8 @@ from tests.riskcore.signing import PASSPHRASE, make_key
 
 def _texts(at) -> str:
     """Every text the page shows (messages, captions, markdown, labels)."""
-    parts = [seen(e.value) for kind in ("error", "warning", "success", "info") for e in at.get(kind)]
+    kinds = ("error", "warning", "success", "info")
+    parts = [seen(e.value) for kind in kinds for e in at.get(kind)]
     parts += [seen(e.value) for e in at.caption] + [seen(e.value) for e in at.markdown]
     return "\n".join(parts)
 
