@@ -38,19 +38,17 @@ import dataclasses
 import hashlib
 import io
 import json
-import logging
 import os
 import stat
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
+from riskcore.report._pyhanko import embedded_twin, in_thread, loop_running, quiet, read_pdf
 from riskcore.report.render import ATTACHMENT_NAME
 
 __all__ = [
@@ -66,8 +64,6 @@ __all__ = [
     "sign_twin",
     "verify_report",
 ]
-
-_T = TypeVar("_T")
 
 #: Suffix of the twin's detached signature, written beside it (``r.json`` -> ``r.json.p7s``).
 TWIN_SIGNATURE_SUFFIX = ".p7s"
@@ -116,51 +112,6 @@ def read_limited(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise RiskcoreError(f"{what} {p.name!r} is larger than {limit:,} bytes, the most read")
     return data
-
-
-def _loop_running() -> bool:
-    """Return whether this thread runs an event loop.
-
-    pyHanko's synchronous calls use :func:`asyncio.run`, which refuses to start inside a
-    running loop (a notebook, an async server, Playwright's sync API): the public
-    functions then run themselves in a worker thread (:func:`_in_thread`).
-    """
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-    """Return ``fn(*args, **kwargs)`` computed in a worker thread (no event loop there)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
-
-
-_QUIET_LOCK = threading.Lock()
-
-
-@contextmanager
-def _quiet() -> Iterator[None]:
-    """Silence pyHanko's loggers: an untrusted certificate is logged with a traceback.
-
-    The level of the ``pyhanko`` and ``pyhanko_certvalidator`` loggers is raised (their
-    children inherit it) and restored after; a lock keeps two sessions from restoring
-    each other's level.
-    """
-    loggers = [logging.getLogger(n) for n in ("pyhanko", "pyhanko_certvalidator")]
-    with _QUIET_LOCK:
-        before = [lg.level for lg in loggers]
-        for lg in loggers:
-            lg.setLevel(logging.CRITICAL + 1)
-        try:
-            yield
-        finally:
-            for lg, was in zip(loggers, before, strict=True):
-                lg.setLevel(was)
 
 
 # ------------------------------------------------------------------ the key
@@ -244,7 +195,7 @@ def load_signing_key(p12: bytes, passphrase: str | bytes | None) -> SigningKey:
         )
     from pyhanko.sign import signers
 
-    with _quiet():
+    with quiet():
         try:
             signer = signers.SimpleSigner.load_pkcs12_data(p12, [], passphrase=secret or None)
         except ValueError:
@@ -312,30 +263,6 @@ def _data_sha256(twin: bytes | str) -> str | None:
 # ------------------------------------------------------------------ signing
 
 
-def _reader(pdf: bytes) -> Any:
-    """Return pyHanko's reader of the PDF, or a RiskcoreError when it cannot be read."""
-    from pyhanko.pdf_utils.misc import PdfError
-    from pyhanko.pdf_utils.reader import PdfFileReader
-
-    if not pdf.startswith(b"%PDF-"):
-        raise RiskcoreError("the file is not a PDF")
-    try:
-        return PdfFileReader(io.BytesIO(pdf), strict=False)
-    except (PdfError, ValueError, KeyError, TypeError, IndexError) as exc:
-        raise RiskcoreError(f"the PDF cannot be read ({exc})") from None
-
-
-def _embedded_twin(reader: Any) -> bytes | None:
-    """Return the bytes of the embedded file named ``report.json``, or None."""
-    try:
-        names = reader.root["/Names"]["/EmbeddedFiles"]["/Names"]
-        items = [names[i] for i in range(len(names))]  # indexing resolves references
-        pairs = dict(zip(map(str, items[::2]), items[1::2], strict=True))
-        return bytes(pairs[ATTACHMENT_NAME]["/EF"]["/F"].data)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
-
-
 def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
     """Return the report PDF with one PAdES signature added (an incremental update).
 
@@ -362,10 +289,10 @@ def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
     from pyhanko.pdf_utils.misc import PdfError
     from pyhanko.sign import fields, signers
 
-    if _loop_running():
-        return _in_thread(sign_pdf, pdf, key)
-    reader = _reader(pdf)
-    twin = _embedded_twin(reader)
+    if loop_running():
+        return in_thread(sign_pdf, pdf, key)
+    reader = read_pdf(pdf)
+    twin = embedded_twin(reader)
     if twin is None:
         raise RiskcoreError(f"the PDF is not a riskcore report (it carries no {ATTACHMENT_NAME})")
     if reader.embedded_signatures:
@@ -380,7 +307,7 @@ def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
         subfilter=fields.SigSeedSubFilter.PADES,
         reason=reason,
     )
-    with _quiet():
+    with quiet():
         try:
             writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
             out = signers.sign_pdf(writer, meta, signer=key._signer)
@@ -404,12 +331,12 @@ def sign_twin(twin: bytes, key: SigningKey) -> bytes:
         A CMS ``ContentInfo`` of type ``signedData`` without the content,
         with the signing time and the certificate.
     """
-    if _loop_running():
-        return _in_thread(sign_twin, twin, key)
+    if loop_running():
+        return in_thread(sign_twin, twin, key)
     from pyhanko.sign.signers.pdf_cms import PdfCMSSignedAttributes
 
     attrs = PdfCMSSignedAttributes(signing_time=datetime.now(UTC))
-    with _quiet():
+    with quiet():
         info = asyncio.run(
             key._signer.async_sign_general_data(
                 twin, key.digest, detached=True, signed_attr_settings=attrs
@@ -531,15 +458,15 @@ def verify_report(
     from pyhanko.sign.validation import validate_pdf_signature
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
-    if _loop_running():
-        return _in_thread(
+    if loop_running():
+        return in_thread(
             verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust
         )
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
     context = _context(trust)
-    reader = _reader(pdf)
-    with _quiet():
+    reader = read_pdf(pdf)
+    with quiet():
         try:
             sigs = list(reader.embedded_signatures)
         except Exception:  # a damaged signature dictionary: pyHanko's own error types
@@ -548,12 +475,12 @@ def verify_report(
         return SignatureCheck(valid=False, problem="no-signature")
     if len(sigs) > 1:
         return SignatureCheck(valid=False, problem="several-signatures")
-    with _quiet():
+    with quiet():
         try:
             status = validate_pdf_signature(sigs[0], context)
         except (PdfError, ValueError, KeyError, TypeError):  # pyHanko's errors derive from these
             return SignatureCheck(valid=False, problem="pdf-altered")
-    embedded = _embedded_twin(reader)
+    embedded = embedded_twin(reader)
     found = SignatureCheck(
         valid=False,
         signer=str(status.signing_cert.subject.human_friendly),
@@ -602,7 +529,7 @@ def _check_twin(
             raise ValueError("not signed data")
     except (ValueError, TypeError, KeyError):
         raise RiskcoreError("the twin's signature is not a CMS signature (.p7s)") from None
-    with _quiet():
+    with quiet():
         try:
             status = asyncio.run(async_validate_detached_cms(twin, signed, context))
         except Exception:  # pyHanko's and asn1crypto's own error types on a damaged signature
