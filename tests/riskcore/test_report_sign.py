@@ -366,3 +366,17 @@ def test_ec_and_ed25519_keys_sign_both_files(made, kind):
     twin = (d / "r.json").read_bytes()
     check = verify_report(sign_pdf(unsigned, key), twin=twin, twin_signature=sign_twin(twin, key))
     assert check.valid and check.twin_checked and check.signer == f"Common Name: {kind} reviewer"
+
+
+def test_every_problem_verify_can_give_has_its_own_sentence():
+    import inspect
+
+    from riskcore.report import sign
+    from riskcore.report.readings import signature
+
+    src = inspect.getsource(sign)
+    codes = set(re.findall(r'(?:fail\(|problem=|return )"([a-z]+(?:-[a-z]+)*)"', src))
+    assert {"pdf-altered", "not-whole-file", "twin-other-review", "untrusted"} <= codes
+    for code in codes:
+        text = verification_reading(SignatureCheck(valid=False, problem=code))
+        assert text == f"Invalid: {signature._PROBLEMS[code]}.", code
