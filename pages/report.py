@@ -22,6 +22,7 @@ from ui import budget, keys, saved
 from ui import profile as session_profile
 from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
+from ui.signing import sign_control
 
 st.title("Report")
 ctx = require_qis(context(as_recorded=True))
@@ -129,6 +130,7 @@ c4.download_button(
     key=keys.REPORT_PROFILE,
     disabled=stale,
 )
+sign_control(report, built["profile"], stale=stale, stem=stem)
 with st.container(border=True):
     st.subheader("Save this assessment")
     st.caption(

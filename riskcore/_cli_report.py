@@ -5,8 +5,14 @@
 assessment profile (:class:`riskcore.profile.Profile`; the target options replace its
 targets, as for ``assess``) with :func:`riskcore.review.review` and writes the offline HTML
 report, its JSON twin and the PDF/A-3b report (:mod:`riskcore.report.render`). With
-``--fail-on-targets`` it exits 1 when the verdict fails, after writing them. Heavy imports
-happen inside the handler.
+``--fail-on-targets`` it exits 1 when the verdict fails, after writing them. With ``--sign
+KEY.p12`` it signs the PDF (PAdES) and the JSON twin (a detached CMS signature written beside
+it as ``R.json.p7s``), the key's passphrase read from an environment variable
+(:mod:`riskcore.report.sign`).
+
+``python -m riskcore report verify R.pdf [--json R.json] [--trust CERT.pem]`` checks a
+signed report (:func:`run_verify`): exit 0 valid, 1 invalid, 2 cannot read, each with one
+sentence. Heavy imports happen inside the handlers.
 """
 
 from __future__ import annotations
@@ -19,12 +25,20 @@ from typing import Any
 from riskcore._cli_args import add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
-__all__ = ["add_parser", "run_report"]
+__all__ = ["PASSPHRASE_ENV", "add_parser", "run_report", "run_verify"]
+
+#: The environment variable the key's passphrase is read from by default.
+PASSPHRASE_ENV = "RISKCORE_SIGN_PASSPHRASE"  # noqa: S105 - a variable's name, not a secret
 
 
 def add_parser(sub: Any) -> None:
     """Add the ``report`` sub-command to the parser's sub-parsers."""
-    r = sub.add_parser("report", help="the assessment as an offline HTML report with its JSON twin")
+    r = sub.add_parser(
+        "report",
+        help="the assessment as an offline HTML report with its JSON twin",
+        epilog="riskcore report verify R.pdf [--json R.json] [--trust CERT.pem] checks a "
+        "signed report (riskcore report verify --help)",
+    )
     r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
     add_memory_engine(r, "report")
     add_targets(r)
@@ -41,6 +55,20 @@ def add_parser(sub: Any) -> None:
     )
     r.add_argument(
         "--no-figures", action="store_true", help="leave the figures (and plotly.js) out"
+    )
+    r.add_argument(
+        "--sign",
+        default=None,
+        metavar="KEY.p12",
+        help="sign the PDF (PAdES) and the JSON twin (a detached CMS signature written beside "
+        "it as R.json.p7s) with this PKCS#12 key and certificate",
+    )
+    r.add_argument(
+        "--sign-passphrase-env",
+        default=PASSPHRASE_ENV,
+        metavar="NAME",
+        help=f"the environment variable holding the key's passphrase (default {PASSPHRASE_ENV}; "
+        "unset for a key without one); never give it on the command line",
     )
     add_missing(
         r,
@@ -88,6 +116,7 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
     try:
         if not args.profile:
             raise RiskcoreError("give the assessment profile: --profile P.json")
+        key = _signing_key(args)  # before the work: a wrong passphrase answers at once
         profile = profile_from_args(args)
         sha256 = None
         if args.data == "demo" or args.data.startswith("demo:"):
@@ -107,10 +136,18 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             built_by=args.built_by,
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
+        twin = (report.to_json() + "\n").encode("utf-8")
+        pdf = render_pdf(report, figures=not args.no_figures) if args.pdf else None
+        if key is not None:
+            from riskcore.report.sign import TWIN_SIGNATURE_SUFFIX, sign_pdf, sign_twin
+
+            pdf = None if pdf is None else sign_pdf(pdf, key)
+            if args.json:
+                Path(args.json + TWIN_SIGNATURE_SUFFIX).write_bytes(sign_twin(twin, key))
         if args.json:
-            Path(args.json).write_text(report.to_json() + "\n", "utf-8")
-        if args.pdf:
-            Path(args.pdf).write_bytes(render_pdf(report, figures=not args.no_figures))
+            Path(args.json).write_bytes(twin)
+        if args.pdf and pdf is not None:
+            Path(args.pdf).write_bytes(pdf)
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -120,4 +157,101 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         f"Wrote the report to {args.out}"
         + (f" and its JSON twin to {args.json}" if args.json else "")
     )
+    if key is not None:
+        from riskcore.report.readings.signature import shown
+
+        what = " and ".join(
+            ([f"the PDF {args.pdf}"] if args.pdf else [])
+            + ([f"the JSON twin (signature {args.json}.p7s)"] if args.json else [])
+        )
+        print(f"Signed {what} as {shown(key.subject)}.")
     return 1 if args.fail_on_targets and not v.passed else 0
+
+
+def _signing_key(args: argparse.Namespace) -> Any:
+    """Return the :class:`~riskcore.report.sign.SigningKey` of ``--sign``, or None.
+
+    The passphrase comes from the environment variable ``--sign-passphrase-env`` names;
+    it is used to open the key and then dropped, and appears in no message.
+    """
+    if args.sign is None:
+        return None
+    if not (args.pdf or args.json):
+        raise RiskcoreError("--sign signs the PDF and the JSON twin: give --pdf and/or --json")
+    import os
+
+    from riskcore.report.sign import MAX_KEY_FILE_BYTES, load_signing_key, read_limited
+
+    name = args.sign_passphrase_env
+    p12 = read_limited(args.sign, MAX_KEY_FILE_BYTES, "the key file")
+    try:
+        return load_signing_key(p12, os.environ.get(name))
+    except RiskcoreError as exc:
+        unset = "" if name in os.environ else f" (the environment variable {name} is not set)"
+        raise RiskcoreError(f"{exc}{unset}") from None
+
+
+def _verify_parser() -> argparse.ArgumentParser:
+    from riskcore.cli import _Parser
+
+    p = _Parser(
+        prog="riskcore report verify",
+        description="Check a signed report: the PDF's signature (intact, covering the whole "
+        "file), the JSON twin's signature and that the twin is the PDF's own. Exit 0 valid, "
+        "1 invalid, 2 cannot read.",
+    )
+    p.add_argument("pdf", help="the signed PDF report")
+    p.add_argument("--json", default=None, metavar="R.json", help="the JSON twin to check too")
+    p.add_argument(
+        "--json-signature",
+        default=None,
+        metavar="R.json.p7s",
+        help="the twin's detached signature (default: the twin's name with .p7s)",
+    )
+    p.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="CERT.pem",
+        help="a certificate (PEM or DER) to trust as a root (repeat for each); without it "
+        "the signer is named, not trusted",
+    )
+    return p
+
+
+def run_verify(argv: list[str]) -> int:
+    """Run ``report verify``: print one sentence; return 0 valid, 1 invalid, 2 cannot read.
+
+    Parameters
+    ----------
+    argv : list of str
+        The arguments after ``report verify``.
+
+    Returns
+    -------
+    int
+    """
+    from riskcore.report.readings.signature import verification_reading
+    from riskcore.report.sign import (
+        MAX_KEY_FILE_BYTES,
+        MAX_PDF_BYTES,
+        TWIN_SIGNATURE_SUFFIX,
+        read_limited,
+        verify_report,
+    )
+
+    args = _verify_parser().parse_args(argv)
+    try:
+        pdf = read_limited(args.pdf, MAX_PDF_BYTES, "the PDF")
+        twin = sig = None
+        if args.json is not None:
+            twin = read_limited(args.json, MAX_PDF_BYTES, "the JSON twin")
+            sig_path = args.json_signature or args.json + TWIN_SIGNATURE_SUFFIX
+            sig = read_limited(sig_path, MAX_KEY_FILE_BYTES, "the twin's signature")
+        trust = [read_limited(t, MAX_KEY_FILE_BYTES, "the certificate") for t in args.trust]
+        check = verify_report(pdf, twin=twin, twin_signature=sig, trust=trust)
+    except RiskcoreError as exc:
+        print(f"Cannot read: {exc}.", file=sys.stderr)
+        return 2
+    print(verification_reading(check))
+    return 0 if check.valid else 1

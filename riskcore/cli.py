@@ -1,8 +1,8 @@
 """Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
 
 Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
-risk table), ``report`` (the HTML / JSON / PDF report) and ``audit`` (the
-audit log's hash chain).
+risk table), ``report`` (the HTML / JSON / PDF report; ``report verify`` checks
+a signed one) and ``audit`` (the audit log's hash chain).
 
 Exit codes: 0 success, 1 a target failed under ``--fail-on-targets`` (the
 outputs are written first), 2 bad input or usage (message on stderr, no
@@ -182,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from riskcore._cli_app import run_app  # everything after `app` goes to Streamlit
 
         return run_app(argv[1:])
+    if argv[:2] == ["report", "verify"]:  # a sub-action of report, parsed on its own
+        from riskcore._cli_report import run_verify
+
+        return run_verify(argv[2:])
     args = _build_parser().parse_args(argv)
     if args.command in ("anonymize", "apply", "records", "report"):
         from riskcore.engine.select import check_supported

@@ -508,6 +508,20 @@ REPORT_JSON = "rc_report_json"
 REPORT_PDF = "rc_report_pdf"
 #: The download of the profile.
 REPORT_PROFILE = "rc_report_profile"
+#: The signed report of this session: {"built_at": the review's built_at, "profile": the
+#: profile JSON, "pdf": the signed PDF, "twin": the JSON twin's bytes, "p7s": the twin's
+#: detached signature, "said": the sentence shown}. Never the key or the passphrase.
+SIGNED = "rc_signed"
+#: The Sign control's uploader of the reviewer's .p12 (its bytes stay in memory only).
+SIGN_KEY_FILE = "rc_sign_key_file"
+#: The Sign control's passphrase box (a password field; the value lives in this session only).
+SIGN_PASSPHRASE = "rc_sign_passphrase"  # noqa: S105 - a key name, not a secret
+#: The "Sign the PDF and the JSON twin" button.
+SIGN = "rc_sign"
+#: The downloads of the signed PDF, of the twin and of the twin's signature.
+SIGNED_PDF = "rc_signed_pdf"
+SIGNED_TWIN = "rc_signed_twin"
+SIGNED_P7S = "rc_signed_p7s"
 #: The name the assessment is saved under.
 SAVE_NAME = "rc_save_name"
 #: Whether the raw data is saved too.

@@ -22,6 +22,8 @@ concern:
 ``freetext``              identifiers written inside text: each text column's status
 ``saved``                 saved assessments, a reopened file's check, a comparison, the audit
                           log (imported from its module)
+``signature``             a signed report's verification, a signature made, the Sign control
+                          (imported from its module)
 ========================  ====================================================
 
 Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).

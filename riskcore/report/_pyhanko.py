@@ -1,0 +1,90 @@
+"""pyHanko's plumbing for :mod:`riskcore.report.sign`: quiet loggers, no event loop, reading.
+
+pyHanko logs an untrusted certificate with a traceback (:func:`quiet` silences it), and
+its synchronous calls use :func:`asyncio.run`, which refuses to start inside a running
+event loop (:func:`loop_running`, :func:`in_thread`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from riskcore.errors import RiskcoreError
+from riskcore.report.render import ATTACHMENT_NAME
+
+_T = TypeVar("_T")
+
+
+def loop_running() -> bool:
+    """Return whether this thread runs an event loop.
+
+    pyHanko's synchronous calls use :func:`asyncio.run`, which refuses to start inside a
+    running loop (a notebook, an async server, Playwright's sync API): the public
+    functions then run themselves in a worker thread (:func:`in_thread`).
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """Return ``fn(*args, **kwargs)`` computed in a worker thread (no event loop there)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args, **kwargs).result()
+
+
+_QUIET_LOCK = threading.Lock()
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Silence pyHanko's loggers: an untrusted certificate is logged with a traceback.
+
+    The level of the ``pyhanko`` and ``pyhanko_certvalidator`` loggers is raised (their
+    children inherit it) and restored after; a lock keeps two sessions from restoring
+    each other's level.
+    """
+    loggers = [logging.getLogger(n) for n in ("pyhanko", "pyhanko_certvalidator")]
+    with _QUIET_LOCK:
+        before = [lg.level for lg in loggers]
+        for lg in loggers:
+            lg.setLevel(logging.CRITICAL + 1)
+        try:
+            yield
+        finally:
+            for lg, was in zip(loggers, before, strict=True):
+                lg.setLevel(was)
+
+
+def read_pdf(pdf: bytes) -> Any:
+    """Return pyHanko's reader of the PDF, or a RiskcoreError when it cannot be read."""
+    from pyhanko.pdf_utils.misc import PdfError
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    if not pdf.startswith(b"%PDF-"):
+        raise RiskcoreError("the file is not a PDF")
+    try:
+        return PdfFileReader(io.BytesIO(pdf), strict=False)
+    except (PdfError, ValueError, KeyError, TypeError, IndexError) as exc:
+        raise RiskcoreError(f"the PDF cannot be read ({exc})") from None
+
+
+def embedded_twin(reader: Any) -> bytes | None:
+    """Return the bytes of the embedded file named ``report.json``, or None."""
+    try:
+        names = reader.root["/Names"]["/EmbeddedFiles"]["/Names"]
+        items = [names[i] for i in range(len(names))]  # indexing resolves references
+        pairs = dict(zip(map(str, items[::2]), items[1::2], strict=True))
+        return bytes(pairs[ATTACHMENT_NAME]["/EF"]["/F"].data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None

@@ -1,0 +1,138 @@
+"""Readings of signed reports: a verification's verdict, a signature made, the Sign control."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from riskcore.report.sign import SignatureCheck, SigningKey
+
+__all__ = [
+    "SIGN_INTRO",
+    "SIGN_PROVES",
+    "shown",
+    "signed_reading",
+    "verification_reading",
+]
+
+#: What a signature proves, and what it does not (the README and the Sign control say it).
+SIGN_PROVES = (
+    "A valid signature proves that the holder of the certificate's key signed these exact "
+    "bytes, at the time the signer's clock stated; it does not prove that the numbers are "
+    "right, and a self-signed certificate names whoever made it."
+)
+
+#: The Sign control's introduction on the Report page.
+SIGN_INTRO = (
+    "A reviewer signs the PDF (PAdES) and the JSON twin (a detached CMS signature, .p7s) "
+    "with their key and certificate (a .p12 file). The key file and its passphrase stay in "
+    "this session's memory and are never written. " + SIGN_PROVES
+)
+
+_PROBLEMS = {
+    "no-signature": "the PDF carries no signature",
+    "several-signatures": (
+        "the PDF carries more than one signature, so none of them is known to cover the "
+        "file as it is"
+    ),
+    "pdf-altered": "the PDF's bytes are not the ones signed (its signature does not match them)",
+    "not-whole-file": (
+        "the signature does not cover the whole file: bytes were added after it was signed"
+    ),
+    "not-a-report": (
+        "the signed PDF carries no JSON twin (report.json): it is not a riskcore report"
+    ),
+    "reason-differs": (
+        "the review hash named in the signature is not that of the JSON twin the PDF carries"
+    ),
+    "untrusted": "the certificate does not chain to a certificate you trust",
+    "twin-altered": (
+        "the JSON twin's bytes are not the ones signed (its signature does not match them)"
+    ),
+    "twin-other-signer": "the JSON twin was signed with another certificate than the PDF",
+    "twin-other-data": (
+        "the JSON twin describes other data than the PDF (their data fingerprints differ)"
+    ),
+    "twin-other-review": (
+        "the JSON twin describes another review than the PDF (their review hashes differ)"
+    ),
+}
+
+
+def shown(text: str) -> str:
+    """Return ``text`` with control, format and separator characters written as escapes.
+
+    A certificate's subject is chosen by whoever made it: a terminal escape
+    or a right-to-left override in it would otherwise change what the line
+    printed around it says.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    return "".join(
+        f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
+        for ch in text
+    )
+
+
+def _when(iso: str | None) -> str:
+    if iso is None:
+        return "at a time it does not state"
+    return "at " + iso.replace("T", " ").replace("Z", " UTC") + " (the signer's clock)"
+
+
+def verification_reading(check: SignatureCheck) -> str:
+    """Return one sentence: whether the signed report holds, who signed it and when.
+
+    Parameters
+    ----------
+    check : SignatureCheck
+
+    Returns
+    -------
+    str
+    """
+    who = shown(check.signer) if check.signer is not None else None
+    if not check.valid:
+        problem = _PROBLEMS.get(check.problem or "", "the signature does not hold")
+        signer = f" (the signature names {who})" if who is not None else ""
+        return f"Invalid: {problem}{signer}."
+    twin = (
+        ", and the JSON twin's signature holds and the twin is the PDF's own (same data "
+        "fingerprint and review hash)"
+        if check.twin_checked
+        else " (no JSON twin was checked: --json R.json)"
+    )
+    sha = (check.certificate_sha256 or "")[:16]
+    trust = (
+        "a certificate you trust"
+        if check.trusted
+        else f"certificate SHA-256 {sha}..., not checked against one you trust (--trust CERT.pem)"
+    )
+    review = (check.review_sha256 or "")[:16]
+    return (
+        f"Valid: the PDF's signature is intact and covers the whole file{twin}; "
+        f"review SHA-256 {review}...; signed by {who} {_when(check.signed_at)}, {trust}."
+    )
+
+
+def signed_reading(key: SigningKey) -> str:
+    """Return the sentence shown once the PDF and the twin are signed.
+
+    Parameters
+    ----------
+    key : SigningKey
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"Signed by {shown(key.subject)} (certificate SHA-256 {key.certificate_sha256[:16]}..., "
+        f"valid until {key.not_after[:10]}): download the signed PDF and the JSON twin with "
+        "its signature, and check them with riskcore report verify."
+    )
