@@ -145,11 +145,16 @@ def test_a_missing_list_is_refused(tmp_path) -> None:
     assert audit.main(["--advisories", str(tmp_path / "nowhere.json")]) == 2
 
 
-def test_installed_checks_the_whole_environment(capsys) -> None:
+def test_installed_checks_the_whole_environment(capsys, monkeypatch) -> None:
     assert audit.main(["--installed"]) in (0, 1)  # 1 in a venv with its bundled old pip
     out = capsys.readouterr().out
     n = int(out.split("audit: ", 1)[1].split(" packages")[0])
-    assert n > len(PINS)  # the transitive dependencies too
+    assert n >= len(PINS)  # requirements-dev.txt is a full lock: every pin is installed
+    # a distribution installed beside the pins is checked too: one never looked up is refused
+    extra = [*audit.installed(), ("left-pad-never-looked-up", "1.0")]
+    monkeypatch.setattr(audit, "installed", lambda: extra)
+    assert audit.main(["--installed"]) == 2
+    assert "left-pad-never-looked-up" in capsys.readouterr().err
 
 
 def sbom_file(tmp_path: Path, components: list[dict]) -> Path:
