@@ -28,6 +28,12 @@ precision``), suppression limits 0%, 2%, 4%. For each limit it prints:
 * whether the optimum agrees: the same node and loss (to 1e-9); "tie" when the
   losses agree but the nodes differ.
 
+A second table gives CPU time (user + sys) of the same runs: ARX's whole process
+and our whole CLI (the children's rusage), ARX's ``anonymize()`` in a warm JVM
+(the calling thread's CPU time: encoding and search) and our Lattice + search
+(``time.process_time``). On a machine shared with other work the wall times
+stretch; the CPU times much less.
+
 ``--extra-metrics loss,entropy`` adds ARX alone under its Loss and non-uniform
 entropy (``Metric.createLossMetric()`` / ``createEntropyMetric()``; we have neither).
 
@@ -50,6 +56,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -79,6 +86,17 @@ BUILD = """ARX is not built at {home} (no {home}/classpath or driver). Build it 
 or point ARX_HOME (or --arx-home) at a build."""
 
 
+def timed(cmd: list[str], **kw: Any) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """Run a child process; return it, its wall time and its CPU time (user + sys, seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done, wall, cpu
+
+
 def arx_present(home: Path) -> bool:
     """Return True when ``home`` holds a build of ``benchmarks/arx/build_arx.sh``."""
     return (home / "classpath").is_file() and (home / "driver" / "ArxAdult.class").is_file()
@@ -101,19 +119,18 @@ def run_arx(home: Path, limits: list[float], *, k: int, metric: str, repeats: in
         "--repeats",
         str(repeats),
     ]
-    t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - t0
+    done, wall, cpu = timed(cmd)
     if done.returncode != 0:
         raise SystemExit(f"ARX's driver failed:\n{done.stderr[-3000:]}")
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     for row in rows:
         row["process_seconds"] = wall
+        row["process_cpu_seconds"] = cpu
     return rows
 
 
-def our_cli(data: Path, limit: float, *, k: int) -> tuple[float, dict[str, Any]]:
-    """Run ``riskcore anonymize`` on ARX's Adult; return its wall time and its JSON summary."""
+def our_cli(data: Path, limit: float, *, k: int) -> dict[str, Any]:
+    """Run ``riskcore anonymize`` on ARX's Adult; return its JSON summary, wall and CPU time."""
     hier = []
     for q in QIS:
         hier += ["--qi", q, "--hierarchy", f"{q}={data / f'adult_hierarchy_{q}.csv'}"]
@@ -138,12 +155,10 @@ def our_cli(data: Path, limit: float, *, k: int) -> tuple[float, dict[str, Any]]
             "--format",
             "json",
         ]
-        t0 = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT)
-        wall = time.perf_counter() - t0
+        done, wall, cpu = timed(cmd, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"riskcore anonymize failed:\n{done.stderr[-3000:]}")
-    return wall, json.loads(done.stdout)
+    return {"seconds": wall, "cpu_seconds": cpu, **json.loads(done.stdout)}
 
 
 def load_adult(data: Path) -> tuple[Any, dict[str, Any]]:
@@ -173,12 +188,11 @@ def our_search(df: Any, hierarchies: dict[str, Any], limit: float, *, k: int) ->
     from riskcore.deidentify.search import search
 
     targets = Targets.of(k=k, max_suppression=limit)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     lattice = Lattice(df, hierarchies, targets=targets)
-    t_lattice = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     result = search(lattice, objective="precision")
-    t_search = time.perf_counter() - t0
+    t2, c2 = time.perf_counter(), time.process_time()
     best = result.best
     return {
         "levels": None if best is None else dict(zip(lattice.qis, best.levels, strict=True)),
@@ -187,8 +201,10 @@ def our_search(df: Any, hierarchies: dict[str, Any], limit: float, *, k: int) ->
         "evaluated": result.evaluated,
         "needed": result.needed,
         "lattice_size": result.lattice_size,
-        "lattice_seconds": t_lattice,
-        "search_seconds": t_search,
+        "lattice_seconds": t1 - t0,
+        "search_seconds": t2 - t1,
+        "lattice_cpu_seconds": c1 - c0,
+        "search_cpu_seconds": c2 - c1,
     }
 
 
@@ -230,9 +246,11 @@ def main() -> int:
     df, hierarchies = load_adult(data)
     ours = [our_search(df, hierarchies, s, k=args.k) for s in limits]
 
+    load = os.getloadavg()[0]
     print(
         f"ARX's Adult ({len(df):,} rows, {len(QIS)} QIs, {ours[0]['lattice_size']:,} nodes), "
-        f"k = {args.k}, precision; ARX warm: last of {args.repeats} runs in one JVM"
+        f"k = {args.k}, precision; ARX warm: last of {args.repeats} runs in one JVM; "
+        f"load average {load:.1f} on {os.cpu_count()} cores"
     )
     print()
     print(
@@ -242,27 +260,34 @@ def main() -> int:
     )
     print("|---|---:|---:|---:|---:|---:|---|---|---:|")
     rows = []
-    for s, c, w, (cli_s, cli_out), o in zip(limits, cold, warm, cli, ours, strict=True):
-        if cli_out["levels"] != o["levels"]:
-            print(f"note: at {s:.0%} the CLI chose {cli_out['levels']}, the search {o['levels']}")
+    for s, c, w, cl, o in zip(limits, cold, warm, cli, ours, strict=True):
+        if cl["levels"] != o["levels"]:
+            print(f"note: at {s:.0%} the CLI chose {cl['levels']}, the search {o['levels']}")
         agree = agreement(w, o)
         print(
-            f"| {s:.0%} | {c['process_seconds']:.1f} s | {cli_s:.1f} s "
+            f"| {s:.0%} | {c['process_seconds']:.1f} s | {cl['seconds']:.1f} s "
             f"| {w['search_seconds']:.2f} s | {o['search_seconds']:.2f} s "
             f"| {o['evaluated']:,} / {w['checked']:,} ({w['materialized']:,}) | {agree} "
             f"| {_num(w['loss'], '.6f')} / {_num(o['loss'], '.6f')} "
             f"| {_num(w['suppressed'], ',')} / {_num(o['suppressed'], ',')} |"
         )
         rows.append(
-            {
-                "limit": s,
-                "arx_cold": c,
-                "arx_warm": w,
-                "cli_seconds": cli_s,
-                "cli": cli_out,
-                "ours": o,
-                "agree": agree,
-            }
+            {"limit": s, "arx_cold": c, "arx_warm": w, "cli": cl, "ours": o, "agree": agree}
+        )
+    print()
+    print("CPU seconds (user + sys; steadier than wall time on a shared machine):")
+    print()
+    print(
+        "| suppression | ARX whole process | ours whole CLI | ARX anonymize() (warm, its thread) "
+        "| our Lattice + search | our search |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for s, c, w, cl, o in zip(limits, cold, warm, cli, ours, strict=True):
+        print(
+            f"| {s:.0%} | {c['process_cpu_seconds']:.1f} | {cl['cpu_seconds']:.1f} "
+            f"| {w['anonymize_cpu_seconds']:.2f} "
+            f"| {o['lattice_cpu_seconds'] + o['search_cpu_seconds']:.2f} "
+            f"| {o['search_cpu_seconds']:.2f} |"
         )
     for s, w, o in zip(limits, warm, ours, strict=True):
         if agreement(w, o) != "yes":
@@ -282,7 +307,7 @@ def main() -> int:
             for r in run_arx(home, limits, k=args.k, metric=m, repeats=args.repeats):
                 levels = "-".join(str(v) for v in r["levels"].values()) if r["levels"] else "none"
                 print(
-                    f"| {m} | {r['suppression_limit']:.0%} | {levels} | {r['loss']:.6g} "
+                    f"| {m} | {r['suppression_limit']:.0%} | {levels} | {_num(r['loss'], '.6g')} "
                     f"| {r['checked']:,} ({r['materialized']:,}) | {r['search_seconds']:.2f} s |"
                 )
                 rows.append({"metric": m, "arx_warm": r})

@@ -1,5 +1,7 @@
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,9 @@ import org.deidentifier.arx.metric.Metric;
  * time, outside the timer) and the last run is reported: "anonymize_seconds" is the wall time
  * of {@code ARXAnonymizer.anonymize} (ARX's encoding of the data included), "search_seconds"
  * ARX's own {@code ARXResult.getTime()} (the traversal of the lattice by Flash and the
- * building of the result lattice). "checked" is
+ * building of the result lattice), "anonymize_cpu_seconds" the CPU time of the calling thread
+ * during {@code anonymize} (the machine may be shared: CPU time is steadier than wall time) and
+ * "anonymize_process_cpu_seconds" that of the whole JVM (JIT and GC included). "checked" is
  * {@code ARXResult.getProcessStatistics().getTransformationsChecked()}: the nodes of the
  * lattice whose anonymity ARX determined by a check or whose loss it computed, counted by
  * ARX from the node states of {@code ARXResult.getLattice()}; "tagged" counts the nodes whose
@@ -47,6 +51,13 @@ public final class ArxAdult {
         "sex", "age", "race", "marital-status", "education", "native-country",
         "workclass", "occupation", "salary-class",
     };
+
+    /** CPU time of this thread (ARX's search runs in the calling thread). */
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** CPU time of the JVM, its compiler and collector threads included. */
+    static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private ArxAdult() {
     }
@@ -108,6 +119,8 @@ public final class ArxAdult {
         List<Double> anonymizeSeconds = new ArrayList<>();
         List<Double> searchSeconds = new ArrayList<>();
         ARXResult result = null;
+        double threadCpu = Double.NaN;
+        double processCpu = Double.NaN;
         for (int r = 0; r < repeats; r++) {
             Data data = load(dir);
             ARXConfiguration config = ARXConfiguration.create();
@@ -115,9 +128,13 @@ public final class ArxAdult {
             config.setSuppressionLimit(limit);
             config.setQualityModel(metric(metricName));
             ARXAnonymizer anonymizer = new ARXAnonymizer();
+            long c0 = THREADS.getCurrentThreadCpuTime();
+            long p0 = PROCESS.getProcessCpuTime();
             long t0 = System.nanoTime();
             result = anonymizer.anonymize(data, config);
             anonymizeSeconds.add((System.nanoTime() - t0) / 1e9);
+            threadCpu = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
+            processCpu = (PROCESS.getProcessCpuTime() - p0) / 1e9;
             searchSeconds.add(result.getTime() / 1e3);
         }
         ARXNode optimum = result.getGlobalOptimum();
@@ -166,6 +183,8 @@ public final class ArxAdult {
         out.append(", \"materialized\": ").append(result.getLattice().getSize());
         out.append(", \"lattice_size\": ").append(result.getLattice().getVirtualSize());
         out.append(", \"anonymize_seconds\": ").append(anonymizeSeconds.get(anonymizeSeconds.size() - 1));
+        out.append(", \"anonymize_cpu_seconds\": ").append(threadCpu);
+        out.append(", \"anonymize_process_cpu_seconds\": ").append(processCpu);
         out.append(", \"search_seconds\": ").append(searchSeconds.get(searchSeconds.size() - 1));
         out.append(", \"anonymize_seconds_all\": ").append(anonymizeSeconds);
         out.append(", \"search_seconds_all\": ").append(searchSeconds);
