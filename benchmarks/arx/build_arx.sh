@@ -12,9 +12,9 @@
 #
 # Source of ARX: a git directory given by ARX_GIT_DIR (default: the local mirror
 # /work/.mirror/arx-deidentifier+arx/repo); when that does not exist it is cloned
-# (bare) from GitHub into TARGET/arx.git. Files whose blobs are absent from a
-# partial mirror (three large jars: hadoop-core, pdfbox-app, poi-ooxml-schemas) are
-# skipped: hadoop-core is replaced by a one-interface stub of
+# (bare, the tag only) from GitHub into TARGET/arx.git (untested here: no route to
+# GitHub from this machine). Files whose blobs are absent from a partial mirror
+# (three large jars: hadoop-core, pdfbox-app, poi-ooxml-schemas) are skipped: hadoop-core is replaced by a one-interface stub of
 # org.apache.hadoop.io.Writable (the only hadoop type javac needs, as a supertype of
 # mahout classes), pdfbox by Debian's jars; poi-ooxml-schemas is not needed to
 # compile ARX's sources.
@@ -43,7 +43,7 @@ done
 # 1. ARX's source at the tag.
 if [ ! -d "$GIT_DIR_ARX" ]; then
     GIT_DIR_ARX="$TARGET/arx.git"
-    [ -d "$GIT_DIR_ARX" ] || git clone --bare --filter=blob:none https://github.com/arx-deidentifier/arx.git "$GIT_DIR_ARX"
+    [ -d "$GIT_DIR_ARX" ] || git clone --bare --depth 1 --branch "$TAG" https://github.com/arx-deidentifier/arx.git "$GIT_DIR_ARX"
 fi
 if [ ! -f "$TARGET/src/.complete" ]; then
     rm -rf "$TARGET/src"
