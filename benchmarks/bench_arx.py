@@ -102,8 +102,10 @@ def arx_present(home: Path) -> bool:
     return (home / "classpath").is_file() and (home / "driver" / "ArxAdult.class").is_file()
 
 
-def run_arx(home: Path, limits: list[float], *, k: int, metric: str, repeats: int) -> list[dict]:
-    """Run the driver once over ``limits``; return its JSON lines (plus the process's wall time)."""
+def run_arx(
+    home: Path, limits: list[float], *, k: int, metric: str, repeats: int
+) -> list[dict[str, Any]]:
+    """Run the driver once over ``limits``; return its JSON lines (with wall and CPU time)."""
     cmd = [
         "java",
         "-cp",
@@ -208,7 +210,7 @@ def our_search(df: Any, hierarchies: dict[str, Any], limit: float, *, k: int) ->
     }
 
 
-def agreement(arx: dict, ours: dict) -> str:
+def agreement(arx: dict[str, Any], ours: dict[str, Any]) -> str:
     """Return "yes", "tie" (same loss, another node) or "NO" for two optima."""
     if arx["loss"] is None or ours["loss"] is None:
         return "yes" if arx["loss"] is ours["loss"] else "NO"
