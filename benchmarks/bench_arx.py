@@ -1,0 +1,322 @@
+"""Benchmark: our least-loss search and ``riskcore anonymize`` against ARX 3.9.2 (issue 28).
+
+The input is ARX's own Adult: ``data/adult.csv`` of ARX's repository (the complete
+cases of UCI Adult, 30,162 rows, ';' separated) with its hierarchies
+``data/adult_hierarchy_*.csv``, read unchanged by both tools (ours through
+``--hierarchy COL=FILE``); 9 QIs (sex, age, race, marital-status, education,
+native-country, workclass, occupation, salary-class; 12,960 nodes), k = 5, the
+precision metric (ARX's ``Metric.createPrecisionMetric()``: level / height averaged
+over QIs and records, a suppressed record costing 1; ours ``--objective
+precision``), suppression limits 0%, 2%, 4%. For each limit it prints:
+
+* ARX whole process: wall time of a fresh ``java`` process that reads the files,
+  anonymizes once and writes its JSON line (``benchmarks/arx/ArxAdult.java``);
+* ours whole CLI: wall time of ``python -m riskcore anonymize ... --objective
+  precision`` (reading, search, writing the table and the recipe to a temporary
+  directory);
+* ARX search (warm): ARX's ``ARXResult.getTime()`` (Flash's traversal of the
+  lattice) on the last of ``--repeats`` runs in one JVM; ARX's whole
+  ``anonymize()`` call (its encoding of the data included) is in ``--json``;
+* our search: :func:`riskcore.deidentify.search.search` in this process on a
+  :class:`~riskcore.deidentify.lattice.Lattice` built as the CLI builds it (the
+  Lattice's construction, our encoding of the data, is not included; it is in
+  ``--json``);
+* nodes: the nodes our search evaluated / the nodes ARX checked
+  (``ARXProcessStatistics.getTransformationsChecked()``: anonymity checked or loss
+  computed) and, in brackets, the nodes ARX's result lattice holds
+  (``ARXLattice.getSize()``: the nodes Flash touched, checked or tagged);
+* whether the optimum agrees: the same node and loss (to 1e-9); "tie" when the
+  losses agree but the nodes differ.
+
+A second table gives CPU time (user + sys) of the same runs: ARX's whole process
+and our whole CLI (the children's rusage), ARX's ``anonymize()`` in a warm JVM
+(the calling thread's CPU time: encoding and search) and our Lattice + search
+(``time.process_time``). On a machine shared with other work the wall times
+stretch; the CPU times much less.
+
+``--extra-metrics loss,entropy`` adds ARX alone under its Loss and non-uniform
+entropy (``Metric.createLossMetric()`` / ``createEntropyMetric()``; we have neither).
+
+Building ARX (once, outside this repository; about a minute)::
+
+    apt-get install -y openjdk-17-jdk-headless libpdfbox2-java
+    benchmarks/arx/build_arx.sh /work/arx     # the default target
+
+The script unpacks ARX's tag v3.9.2 (from a local git mirror, else GitHub), stubs
+Hadoop's ``Writable``, compiles ``src/main`` and the driver, and writes
+``/work/arx/classpath``. Without a build this benchmark prints these steps and
+exits 0.
+
+Run: ``.venv/bin/python benchmarks/bench_arx.py`` (``ARX_HOME`` or ``--arx-home``
+for another build; ``--json`` for every figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+QIS = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+    "salary-class",
+]
+BUILD = """ARX is not built at {home} (no {home}/classpath or driver). Build it with:
+
+    apt-get install -y openjdk-17-jdk-headless libpdfbox2-java
+    benchmarks/arx/build_arx.sh {home}
+
+or point ARX_HOME (or --arx-home) at a build."""
+
+
+def timed(cmd: list[str], **kw: Any) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """Run a child process; return it, its wall time and its CPU time (user + sys, seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done, wall, cpu
+
+
+def arx_present(home: Path) -> bool:
+    """Return True when ``home`` holds a build of ``benchmarks/arx/build_arx.sh``."""
+    return (home / "classpath").is_file() and (home / "driver" / "ArxAdult.class").is_file()
+
+
+def run_arx(
+    home: Path, limits: list[float], *, k: int, metric: str, repeats: int
+) -> list[dict[str, Any]]:
+    """Run the driver once over ``limits``; return its JSON lines (with wall and CPU time)."""
+    cmd = [
+        "java",
+        "-cp",
+        (home / "classpath").read_text().strip(),
+        "ArxAdult",
+        str(home / "src" / "data"),
+        "--k",
+        str(k),
+        "--suppression",
+        ",".join(str(s) for s in limits),
+        "--metrics",
+        metric,
+        "--repeats",
+        str(repeats),
+    ]
+    done, wall, cpu = timed(cmd)
+    if done.returncode != 0:
+        raise SystemExit(f"ARX's driver failed:\n{done.stderr[-3000:]}")
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    for row in rows:
+        row["process_seconds"] = wall
+        row["process_cpu_seconds"] = cpu
+    return rows
+
+
+def our_cli(data: Path, limit: float, *, k: int) -> dict[str, Any]:
+    """Run ``riskcore anonymize`` on ARX's Adult; return its JSON summary, wall and CPU time."""
+    hier = []
+    for q in QIS:
+        hier += ["--qi", q, "--hierarchy", f"{q}={data / f'adult_hierarchy_{q}.csv'}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [
+            sys.executable,
+            "-m",
+            "riskcore",
+            "anonymize",
+            str(data / "adult.csv"),
+            *hier,
+            "--k",
+            str(k),
+            "--max-suppression",
+            str(limit),
+            "--objective",
+            "precision",
+            "--out",
+            str(Path(tmp) / "out.csv"),
+            "--recipe-out",
+            str(Path(tmp) / "recipe.json"),
+            "--format",
+            "json",
+        ]
+        done, wall, cpu = timed(cmd, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"riskcore anonymize failed:\n{done.stderr[-3000:]}")
+    return {"seconds": wall, "cpu_seconds": cpu, **json.loads(done.stdout)}
+
+
+def load_adult(data: Path) -> tuple[Any, dict[str, Any]]:
+    """Read ARX's Adult and its hierarchies as ``riskcore anonymize`` does."""
+    import pandas as pd
+
+    from riskcore.deidentify.hierarchy import check_covers, read_arx_hierarchy
+    from riskcore.io import load_table
+
+    df = load_table(str(data / "adult.csv")).data
+    hierarchies = {}
+    for q in QIS:
+        text = (data / f"adult_hierarchy_{q}.csv").read_text(encoding="utf-8-sig")
+        numeric = bool(pd.api.types.is_numeric_dtype(df[q].dtype))
+        hierarchies[q] = check_covers(read_arx_hierarchy(text, q, numeric=numeric), df[q])
+    return df, hierarchies
+
+
+def our_search(df: Any, hierarchies: dict[str, Any], limit: float, *, k: int) -> dict[str, Any]:
+    """Run our search in process (the one place that calls it; adapt here when its API moves).
+
+    The Lattice is built as ``riskcore anonymize`` builds it for ``--k K
+    --max-suppression LIMIT`` (no sensitive column, missing values their own).
+    """
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.search import search
+
+    targets = Targets.of(k=k, max_suppression=limit)
+    t0, c0 = time.perf_counter(), time.process_time()
+    lattice = Lattice(df, hierarchies, targets=targets)
+    t1, c1 = time.perf_counter(), time.process_time()
+    result = search(lattice, objective="precision")
+    t2, c2 = time.perf_counter(), time.process_time()
+    best = result.best
+    return {
+        "levels": None if best is None else dict(zip(lattice.qis, best.levels, strict=True)),
+        "loss": None if best is None else best.precision,
+        "suppressed": None if best is None else best.suppressed,
+        "evaluated": result.evaluated,
+        "needed": result.needed,
+        "lattice_size": result.lattice_size,
+        "lattice_seconds": t1 - t0,
+        "search_seconds": t2 - t1,
+        "lattice_cpu_seconds": c1 - c0,
+        "search_cpu_seconds": c2 - c1,
+    }
+
+
+def agreement(arx: dict[str, Any], ours: dict[str, Any]) -> str:
+    """Return "yes", "tie" (same loss, another node) or "NO" for two optima."""
+    if arx["loss"] is None or ours["loss"] is None:
+        return "yes" if arx["loss"] is ours["loss"] else "NO"
+    if abs(arx["loss"] - ours["loss"]) > 1e-9:
+        return "NO"
+    return "yes" if arx["levels"] == ours["levels"] else "tie"
+
+
+def _num(x: float | None, spec: str) -> str:
+    """Format a figure, "none" when there is no optimum."""
+    return "none" if x is None else format(x, spec)
+
+
+def main() -> int:
+    """Print the comparison table (or how to build ARX); return the exit code."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--arx-home", default=os.environ.get("ARX_HOME", "/work/arx"))
+    p.add_argument("--k", type=int, default=5)
+    p.add_argument("--suppression", default="0,0.02,0.04", help="limits, comma-separated")
+    p.add_argument("--repeats", type=int, default=5, help="ARX runs per setting in one JVM")
+    p.add_argument("--extra-metrics", default="", help="ARX alone: loss,entropy")
+    p.add_argument("--json", action="store_true", help="print every figure as JSON too")
+    args = p.parse_args()
+    home = Path(args.arx_home)
+    if not arx_present(home):
+        print(BUILD.format(home=home))
+        return 0
+    data = home / "src" / "data"
+    limits = [float(s) for s in args.suppression.split(",")]
+
+    # ARX: a fresh JVM per setting (whole process), then one warm JVM for all settings
+    cold = [run_arx(home, [s], k=args.k, metric="precision", repeats=1)[0] for s in limits]
+    warm = run_arx(home, limits, k=args.k, metric="precision", repeats=args.repeats)
+    cli = [our_cli(data, s, k=args.k) for s in limits]
+    df, hierarchies = load_adult(data)
+    ours = [our_search(df, hierarchies, s, k=args.k) for s in limits]
+
+    load = os.getloadavg()[0]
+    print(
+        f"ARX's Adult ({len(df):,} rows, {len(QIS)} QIs, {ours[0]['lattice_size']:,} nodes), "
+        f"k = {args.k}, precision; ARX warm: last of {args.repeats} runs in one JVM; "
+        f"load average {load:.1f} on {os.cpu_count()} cores"
+    )
+    print()
+    print(
+        "| suppression | ARX whole process | ours whole CLI | ARX search (warm) | our search "
+        "| nodes: ours / ARX checked (touched) | same optimum | loss ARX / ours "
+        "| suppressed ARX / ours |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---|---|---:|")
+    rows = []
+    for s, c, w, cl, o in zip(limits, cold, warm, cli, ours, strict=True):
+        if cl["levels"] != o["levels"]:
+            print(f"note: at {s:.0%} the CLI chose {cl['levels']}, the search {o['levels']}")
+        agree = agreement(w, o)
+        print(
+            f"| {s:.0%} | {c['process_seconds']:.1f} s | {cl['seconds']:.1f} s "
+            f"| {w['search_seconds']:.2f} s | {o['search_seconds']:.2f} s "
+            f"| {o['evaluated']:,} / {w['checked']:,} ({w['materialized']:,}) | {agree} "
+            f"| {_num(w['loss'], '.6f')} / {_num(o['loss'], '.6f')} "
+            f"| {_num(w['suppressed'], ',')} / {_num(o['suppressed'], ',')} |"
+        )
+        rows.append(
+            {"limit": s, "arx_cold": c, "arx_warm": w, "cli": cl, "ours": o, "agree": agree}
+        )
+    print()
+    print("CPU seconds (user + sys; steadier than wall time on a shared machine):")
+    print()
+    print(
+        "| suppression | ARX whole process | ours whole CLI | ARX anonymize() (warm, its thread) "
+        "| our Lattice + search | our search |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for s, c, w, cl, o in zip(limits, cold, warm, cli, ours, strict=True):
+        print(
+            f"| {s:.0%} | {c['process_cpu_seconds']:.1f} | {cl['cpu_seconds']:.1f} "
+            f"| {w['anonymize_cpu_seconds']:.2f} "
+            f"| {o['lattice_cpu_seconds'] + o['search_cpu_seconds']:.2f} "
+            f"| {o['search_cpu_seconds']:.2f} |"
+        )
+    for s, w, o in zip(limits, warm, ours, strict=True):
+        if agreement(w, o) != "yes":
+            print(f"at {s:.0%}: ARX {w['levels']}, ours {o['levels']}")
+
+    extra = [m for m in args.extra_metrics.split(",") if m]
+    if extra:
+        print()
+        print("ARX alone, other quality models (warm JVM):")
+        print()
+        print(
+            "| model | suppression | optimum (levels in QI order) | loss | checked (touched) "
+            "| search |"
+        )
+        print("|---|---|---|---:|---:|---:|")
+        for m in extra:
+            for r in run_arx(home, limits, k=args.k, metric=m, repeats=args.repeats):
+                levels = "-".join(str(v) for v in r["levels"].values()) if r["levels"] else "none"
+                print(
+                    f"| {m} | {r['suppression_limit']:.0%} | {levels} | {_num(r['loss'], '.6g')} "
+                    f"| {r['checked']:,} ({r['materialized']:,}) | {r['search_seconds']:.2f} s |"
+                )
+                rows.append({"metric": m, "arx_warm": r})
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
