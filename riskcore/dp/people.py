@@ -19,11 +19,13 @@ values or plain hashes of them:
    the cell hashes of a keyed sample of rows (the ``SAMPLE_ROWS`` rows with the
    smallest row hash, so the same table in any row order gives the same sample).
 4. **Pair columns by content** (:func:`pair_columns`): the score of a column
-   pair is the mean of the containment of the smaller distinct-value set in the
-   larger (estimated from the bottom-k sketches) and the weighted Jaccard of the
-   value shares; the pairing maximizes the total score (Hungarian algorithm),
-   names only breaking exact ties, and keeps pairs scoring ``PAIR_THRESHOLD``
-   or more.
+   pair is the larger of the containment of the smaller distinct-value set in
+   the larger (estimated from the bottom-k sketches) and the weighted Jaccard
+   of the value shares (sum of the smaller share over sum of the larger); the
+   pairing maximizes the total score plus 0.01 x the weighted Jaccard (so that
+   of two columns over the same values, the one distributed alike wins;
+   names only break exact ties) by the Hungarian algorithm, and keeps pairs
+   scoring ``PAIR_THRESHOLD`` or more.
 5. **Match rows** on the paired columns (:func:`match_people`): a row key
    combines the paired columns' cell hashes in the ledger's column order; the
    share of the ledger's sampled rows found among the table's rows estimates
@@ -200,7 +202,8 @@ class ColumnPair(Result):
     ----------
     table_column, ledger_column : str
     score : float
-        Mean of the distinct-value containment and the weighted Jaccard of shares, in [0, 1].
+        The larger of the distinct-value containment and the weighted Jaccard of
+        the value shares, in [0, 1].
     """
 
     table_column: str
@@ -323,12 +326,12 @@ def _row_keys(cells: np.ndarray) -> np.ndarray:
     return pd.util.hash_pandas_object(frame, index=False).to_numpy(dtype=np.uint64)
 
 
-def _pair_score(a: ColumnSketch, b: ColumnSketch, k: int) -> float:
-    """Score two columns' sketches: mean of containment and weighted Jaccard (module doc)."""
+def _pair_score(a: ColumnSketch, b: ColumnSketch, k: int) -> tuple[float, float]:
+    """Return two columns' containment and weighted Jaccard, from their sketches (module doc)."""
     ha, hb = np.asarray(a.hashes, dtype=np.uint64), np.asarray(b.hashes, dtype=np.uint64)
     union = np.union1d(ha, hb)[:k]
     if len(union) == 0:
-        return 0.0
+        return 0.0, 0.0
     pa = np.zeros(len(union))
     pb = np.zeros(len(union))
     ia = np.searchsorted(union, ha)
@@ -346,7 +349,7 @@ def _pair_score(a: ColumnSketch, b: ColumnSketch, k: int) -> float:
     containment = min(1.0, inter / smaller) if smaller else 0.0
     top = float(np.maximum(pa, pb).sum())
     weighted = float(np.minimum(pa, pb).sum()) / top if top else 0.0
-    return 0.5 * (containment + weighted)
+    return containment, weighted
 
 
 def _name(text: str) -> str:
@@ -376,11 +379,12 @@ def pair_columns(
     k = min(
         max(len(c.hashes) for c in table.columns), max(len(c.hashes) for c in ledger.columns)
     )
-    score = np.array([[_pair_score(a, b, k) for b in ledger.columns] for a in table.columns])
+    both = np.array([[_pair_score(a, b, k) for b in ledger.columns] for a in table.columns])
+    score, weighted = both.max(axis=2), both[:, :, 1]
     same = np.array(
         [[_name(a.name) == _name(b.name) for b in ledger.columns] for a in table.columns]
     )
-    rows, cols = linear_sum_assignment(score + _NAME_TIE * same, maximize=True)
+    rows, cols = linear_sum_assignment(score + 0.01 * weighted + _NAME_TIE * same, maximize=True)
     kept = sorted(
         (int(c), int(r)) for r, c in zip(rows, cols, strict=True) if score[r, c] >= threshold
     )
