@@ -28,13 +28,19 @@ values or plain hashes of them:
    scoring ``PAIR_THRESHOLD`` or more.
 5. **Match rows** on the paired columns (:func:`match_people`): a row key
    combines the paired columns' cell hashes in the ledger's column order; the
-   share of the ledger's sampled rows found among the table's rows estimates
-   the share of the ledger's people in the table, and scaled by the ledger's
-   row count, the share of the table's people in the ledger. The table holds
+   share of the ledger's sampled rows found among the table's rows is the
+   share of the ledger's people in the table, and the share of the table's
+   rows found among the ledger's sampled rows, divided by the sampling
+   fraction, the share of the table's people in the ledger (both exact for a
+   ledgered table of up to ``SAMPLE_ROWS`` rows, which is kept whole; above,
+   the second is biased upwards by rows repeated in the ledger). The table holds
    the ledger's people when the larger share is ``MATCH_THRESHOLD`` or more,
    at least ``MIN_COLUMNS`` columns are paired, and those columns tell the
    ledger's sampled rows apart (distinct keys for at least ``MIN_DISTINCT`` of
    them: two tables sharing only ``age`` and ``sex`` are not the same people).
+
+With the key, the 16-bit cell hashes reveal the values of columns whose domain
+can be enumerated (an age, a sex): the key file must be guarded like the data.
 
 The thresholds are justified by ``benchmarks/bench_ledger_match.py`` (see
 docs/ledger-matching.md): unrelated tables score at most a few percent, every
@@ -78,8 +84,9 @@ __all__ = [
     "probe_table",
 ]
 
-#: Rows of a ledgered table kept (as 16-bit keyed cell hashes) to match rows against.
-SAMPLE_ROWS = 2000
+#: Rows of a ledgered table kept (as 16-bit keyed cell hashes) to match rows against:
+#: every row of a table up to this size, so that both shares are exact there.
+SAMPLE_ROWS = 50_000
 #: Distinct values per column kept in its bottom-k sketch.
 COLUMN_SKETCH = 64
 #: A column pair's score needed to count the two columns as one attribute.
@@ -430,10 +437,9 @@ def match_people(
     new_keys = _row_keys(new_cells)
     old_keys = _row_keys(old_cells)
     sampled = len(old_keys)
-    found = np.isin(old_keys, new_keys)
-    share_ledger = float(found.mean())
-    common = share_ledger * ledger.n_rows
-    share_table = min(1.0, common / probe.n_rows)
+    share_ledger = float(np.isin(old_keys, new_keys).mean())
+    fraction = sampled / max(ledger.n_rows, 1)  # 1 up to SAMPLE_ROWS rows: exact
+    share_table = min(1.0, float(np.isin(new_keys, old_keys).mean()) / fraction)
     distinct = len(np.unique(old_keys)) / sampled
     matched = (
         distinct >= MIN_DISTINCT and max(share_ledger, share_table) >= threshold
