@@ -54,12 +54,14 @@ def _reformat(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
 def _add_new_people(df: pd.DataFrame, rng: np.random.Generator, share: float) -> pd.DataFrame:
     """Add ``share`` x rows of other people: each column drawn independently (new combinations)."""
     n = int(len(df) * share)
-    extra = pd.DataFrame({c: df[c].sample(n, replace=True, random_state=rng).to_numpy() for c in df})
+    extra = pd.DataFrame(
+        {c: df[c].sample(n, replace=True, random_state=rng).to_numpy() for c in df}
+    )
     return pd.concat([df, extra], ignore_index=True)
 
 
 def _everything(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
-    """10% of rows dropped, 10% new people, a constant column, a column removed, renamed, reversed."""
+    """Drop 10% of rows, add 10% new people and a constant, remove a column, rename, reverse."""
     out = _add_new_people(df.sample(frac=0.9, random_state=rng), rng, 0.1)
     out = out.assign(site="north").drop(columns=df.columns[1])
     out = out.set_axis([f"x{i}" for i in range(out.shape[1])], axis=1)
@@ -136,8 +138,10 @@ def main() -> None:
     for name, base in bases.items():
         t0 = time.perf_counter()
         sketch = pp.probe_table(base, key=KEY).sketch()
-        print(f"{name}: {len(base):,} rows x {base.shape[1]} columns, sketched in "
-              f"{time.perf_counter() - t0:.2f} s")
+        print(
+            f"{name}: {len(base):,} rows x {base.shape[1]} columns, sketched in "
+            f"{time.perf_counter() - t0:.2f} s"
+        )
         for label, change in CHANGES.items():
             m, s = _match(change(base, np.random.default_rng(3)), sketch)
             print(_line(label, m, s))
@@ -157,28 +161,36 @@ def main() -> None:
     if "Adult" in bases:
         adult = bases["Adult"]
         order = np.random.default_rng(0).permutation(len(adult))
-        unrelated("Adult half A vs Adult half B (disjoint rows)",
-                  adult.iloc[order[: len(adult) // 2]], adult.iloc[order[len(adult) // 2 :]])
+        unrelated(
+            "Adult half A vs Adult half B (disjoint rows)",
+            adult.iloc[order[: len(adult) // 2]],
+            adult.iloc[order[len(adult) // 2 :]],
+        )
         unrelated("Adult first half vs second half", adult.iloc[:16000], adult.iloc[16000:])
         unrelated("Adult vs hospital 5000", adult, bases["hospital 5000"])
         unrelated("hospital 5000 vs Adult", bases["hospital 5000"], adult)
         test = adult_path.parent / "uci_adult" / "adult.test"
         if test.is_file():
-            other = pd.read_csv(test, header=None, skiprows=1, names=list(adult.columns),
-                                skipinitialspace=True)
+            other = pd.read_csv(
+                test, header=None, skiprows=1, names=list(adult.columns), skipinitialspace=True
+            )
             other["income"] = other["income"].str.rstrip(".")
             unrelated("Adult (train) vs Adult test (other people)", adult, other)
         unrelated("Adult vs demo people", adult, bases["demo people 2000"])
-    unrelated("hospital 400 seed 0 vs seed 1", hospital_table(400).drop(columns=["note"]),
-              hospital_table(400, seed=1).drop(columns=["note"]))
-    unrelated("hospital 5000 seed 0 vs seed 1", hospital_table(5000),
-              hospital_table(5000, seed=1))
+    unrelated(
+        "hospital 400 seed 0 vs seed 1",
+        hospital_table(400).drop(columns=["note"]),
+        hospital_table(400, seed=1).drop(columns=["note"]),
+    )
+    unrelated("hospital 5000 seed 0 vs seed 1", hospital_table(5000), hospital_table(5000, seed=1))
     unrelated("demo people seed 0 vs seed 1", make_people(2000, seed=0), make_people(2000, seed=1))
     unrelated("hospital 5000 vs demo people", hospital_table(5000), make_people(2000, seed=0))
     rng = np.random.default_rng(11)
     shares = []
     for _ in range(args.random):
-        m, _s = _match(_random_table(rng, 3000), pp.probe_table(_random_table(rng, 3000), key=KEY).sketch())
+        m, _s = _match(
+            _random_table(rng, 3000), pp.probe_table(_random_table(rng, 3000), key=KEY).sketch()
+        )
         shares.append(m)
     false.extend(("random", m) for m in shares)
     print(
@@ -188,13 +200,17 @@ def main() -> None:
     )
     print()
     n_true = len(true_shares)
-    print(f"true matches found: {n_true - len(missed)} of {n_true}"
-          + (f" (missed: {'; '.join(missed)})" if missed else ""))
+    print(
+        f"true matches found: {n_true - len(missed)} of {n_true}"
+        + (f" (missed: {'; '.join(missed)})" if missed else "")
+    )
     print(f"smallest share of a true match: {min(s for s in true_shares if s > 0):.3f}")
     print(f"false matches: {sum(m.matched for _, m in false)} of {len(false)}")
     worst = max(false, key=lambda lm: lm[1].share if lm[1].distinct >= pp.MIN_DISTINCT else 0.0)
-    print(f"largest share of an unrelated pair whose columns tell rows apart: "
-          f"{worst[1].share:.3f} ({worst[0]})")
+    print(
+        f"largest share of an unrelated pair whose columns tell rows apart: "
+        f"{worst[1].share:.3f} ({worst[0]})"
+    )
 
 
 if __name__ == "__main__":
