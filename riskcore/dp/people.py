@@ -33,11 +33,16 @@ values or plain hashes of them:
    rows found among the ledger's sampled rows, divided by the sampling
    fraction, the share of the table's people in the ledger (both exact for a
    ledgered table of up to ``SAMPLE_ROWS`` rows, which is kept whole; above,
-   the second is biased upwards by rows repeated in the ledger). The table holds
-   the ledger's people when the larger share is ``MATCH_THRESHOLD`` or more,
-   at least ``MIN_COLUMNS`` columns are paired, and those columns tell the
-   ledger's sampled rows apart (distinct keys for at least ``MIN_DISTINCT`` of
-   them: two tables sharing only ``age`` and ``sex`` are not the same people).
+   the second is biased upwards by rows repeated in the ledger).
+6. **Correct for chance**: rows of other people also "match" when the paired
+   columns have few combinations (two tables sharing only ``age`` and ``sex``).
+   The chance that a row of other people hits the ledger's rows is estimated
+   leave-one-out by the share of the ledger's (sampled) rows whose key another
+   of its rows shares, and the chance that a ledger row hits the table's rows
+   by the same share in the table; each share is corrected as Cohen's kappa
+   corrects an agreement, :math:`(s - c) / (1 - c)` (Cohen 1960). The table
+   holds the ledger's people when at least ``MIN_COLUMNS`` columns are paired
+   and the larger corrected share is ``MATCH_THRESHOLD`` or more.
 
 With the key, the 16-bit cell hashes reveal the values of columns whose domain
 can be enumerated (an age, a sex): the key file must be guarded like the data.
@@ -48,6 +53,7 @@ transformation of the issue above 0.99.
 
 References
 ----------
+J. Cohen, "A coefficient of agreement for nominal scales", 1960.
 A. Z. Broder, "On the resemblance and containment of documents", 1997.
 E. Cohen, H. Kaplan, "Summarizing data using bottom-k sketches", PODC 2007.
 J.-P. Aumasson, D. J. Bernstein, "SipHash: a fast short-input PRF", 2012.
@@ -58,7 +64,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -70,7 +76,6 @@ __all__ = [
     "COLUMN_SKETCH",
     "MATCH_THRESHOLD",
     "MIN_COLUMNS",
-    "MIN_DISTINCT",
     "PAIR_THRESHOLD",
     "SAMPLE_ROWS",
     "ColumnPair",
@@ -91,12 +96,10 @@ SAMPLE_ROWS = 50_000
 COLUMN_SKETCH = 64
 #: A column pair's score needed to count the two columns as one attribute.
 PAIR_THRESHOLD = 0.5
-#: The share of people (of the ledger's or of the table's) needed for a match.
+#: The share of people (of the ledger's or of the table's), corrected for chance, for a match.
 MATCH_THRESHOLD = 0.5
 #: Paired columns needed before rows are compared at all.
 MIN_COLUMNS = 2
-#: The share of the ledger's sampled rows the paired columns must tell apart.
-MIN_DISTINCT = 0.5
 _NAME_TIE = 1e-6
 _MASK16 = np.uint64(0xFFFF)
 
@@ -232,8 +235,12 @@ class PeopleMatch(Result):
         Estimated share of the table's rows found in the ledger (at most 1).
     pairs : tuple of ColumnPair
         The columns the rows were compared on.
-    distinct : float
-        Share of the ledger's sampled rows told apart by those columns.
+    chance_of_ledger : float
+        The share of the ledger's rows other people's rows would hit by chance
+        (estimated by the share of the table's rows whose key another shares).
+    chance_of_table : float
+        The share of the table's rows that would hit the ledger by chance
+        (the share of the ledger's sampled rows whose key another shares).
     sampled : int
         The ledger's rows compared (its sample).
     ledger : str
@@ -244,14 +251,36 @@ class PeopleMatch(Result):
     share_of_ledger: float
     share_of_table: float
     pairs: tuple[ColumnPair, ...] = field(default_factory=tuple)
-    distinct: float = 0.0
+    chance_of_ledger: float = 0.0
+    chance_of_table: float = 0.0
     sampled: int = 0
     ledger: str = ""
 
     @property
     def share(self) -> float:
-        """Return the larger of the two shares: the one the match is decided on."""
+        """Return the larger of the two shares (as found, before the chance correction)."""
         return max(self.share_of_ledger, self.share_of_table)
+
+    @property
+    def corrected(self) -> float:
+        """Return the larger share corrected for chance, (s - c) / (1 - c): what is decided on.
+
+        Examples
+        --------
+        >>> PeopleMatch(True, 0.9, 0.6, chance_of_ledger=0.5, chance_of_table=0.2).corrected
+        0.8
+        """
+        return max(
+            _kappa(self.share_of_ledger, self.chance_of_ledger),
+            _kappa(self.share_of_table, self.chance_of_table),
+        )
+
+
+def _kappa(share: float, chance: float) -> float:
+    """Return ``share`` corrected for ``chance`` (Cohen's kappa form), at least 0."""
+    if chance >= 1.0:
+        return 0.0
+    return round(max(0.0, (share - chance) / (1.0 - chance)), 4)
 
 
 @dataclass(frozen=True, eq=False)
@@ -429,7 +458,7 @@ def match_people(
     mine = table if table is not None else probe.sketch()
     pairs = pair_columns(mine, ledger)
     if len(pairs) < MIN_COLUMNS or ledger.sample_size == 0 or probe.n_rows == 0:
-        return PeopleMatch(False, 0.0, 0.0, pairs, 0.0, ledger.sample_size)
+        return PeopleMatch(False, 0.0, 0.0, pairs, sampled=ledger.sample_size)
     index = {c.name: j for j, c in enumerate(mine.columns)}
     stored = {c.name: c for c in ledger.columns}
     new_cells = probe.hashes[:, [index[p.table_column] for p in pairs]] & _MASK16
@@ -440,15 +469,19 @@ def match_people(
     share_ledger = float(np.isin(old_keys, new_keys).mean())
     fraction = sampled / max(ledger.n_rows, 1)  # 1 up to SAMPLE_ROWS rows: exact
     share_table = min(1.0, float(np.isin(new_keys, old_keys).mean()) / fraction)
-    distinct = len(np.unique(old_keys)) / sampled
-    matched = (
-        distinct >= MIN_DISTINCT and max(share_ledger, share_table) >= threshold
-    )
-    return PeopleMatch(
-        bool(matched),
+    found = PeopleMatch(
+        False,
         round(share_ledger, 4),
         round(share_table, 4),
         pairs,
-        round(distinct, 4),
+        round(_shared_key_share(new_keys), 4),
+        round(_shared_key_share(old_keys), 4),
         sampled,
     )
+    return replace(found, matched=found.corrected >= threshold)
+
+
+def _shared_key_share(keys: np.ndarray) -> float:
+    """Return the share of rows whose key another row shares (the leave-one-out chance hit)."""
+    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return float((counts[inverse] > 1).mean()) if len(keys) else 0.0

@@ -161,7 +161,7 @@ def best_match(
     """Return the ledger whose people the probed table holds most, and the match.
 
     Every stored sketch is matched (:func:`riskcore.dp.people.match_people`);
-    among the matches, the one with the largest share wins (the oldest ledger
+    among the matches, the one with the largest corrected share wins (the oldest ledger
     on a tie). None when no sketch matches.
     """
     rows = con.execute(
@@ -174,7 +174,7 @@ def best_match(
     best: tuple[int, PeopleMatch] | None = None
     for lid, name, text in rows:
         m = match_people(probe, PeopleSketch.from_dict(json.loads(text)), table=mine)
-        if m.matched and (best is None or m.share > best[1].share):
+        if m.matched and (best is None or m.corrected > best[1].corrected):
             best = (int(lid), replace(m, ledger=str(name)))
     return best
 

@@ -90,7 +90,7 @@ def test_each_change_of_the_issue_is_charged_to_the_same_ledger(charged, change)
     assert look.match is not None and look.match.share >= 0.99
     assert look.budget.remaining() == pytest.approx(0.1)
     # the issue's overspend: epsilon 0.5 more on the same people is refused
-    with pytest.raises(dp.BudgetExceededError, match="^Refused"):
+    with pytest.raises(dp.BudgetExceededError, match=r"^Refused"):
         book.reserve(src, _entry(0.5), data=data)
     book.reserve(src, _entry(0.1), data=data)
     assert len(book.ledgers()) == 1
@@ -110,7 +110,7 @@ def test_the_match_names_the_columns_paired_by_content(charged):
 
 
 def test_an_unrelated_table_gets_its_own_ledger(charged):
-    book, _people_ = charged
+    book = charged[0]
     other = _people(400, seed=1)  # other people, the same columns and kinds of values
     src, data = _source(_csv(other), "other.csv")
     look = book.lookup(src, data=data)
@@ -132,10 +132,12 @@ def test_a_new_ledger_for_the_same_people_needs_a_reason_and_is_logged(charged):
     book, people = charged
     src, data = _source(_csv(people.drop(index=0)), "cleaned.csv")
     for blank in ("", "   "):
-        with pytest.raises(RiskcoreError, match="^A new ledger for a table that holds the people"):
+        with pytest.raises(RiskcoreError, match=r"^A new ledger for a table that holds the people"):
             book.start_new_ledger(src, reason=blank, data=data)
     assert len(book.ledgers()) == 1  # nothing written
-    stored = book.start_new_ledger(src, reason="consented re-collection, approved by DPO", data=data)
+    stored = book.start_new_ledger(
+        src, reason="consented re-collection, approved by DPO", data=data
+    )
     assert stored.source == "cleaned.csv" and stored.split is not None
     assert stored.split.resembles == "patients.csv"
     assert stored.split.reason == "consented re-collection, approved by DPO"
@@ -147,14 +149,14 @@ def test_a_new_ledger_for_the_same_people_needs_a_reason_and_is_logged(charged):
     assert new.changes["reason"] == "consented re-collection, approved by DPO"
     assert new.changes["instead_of"] == "patients.csv"
     assert book.store.verify().ok
-    with pytest.raises(RiskcoreError, match="already charged to the ledger 'cleaned.csv'"):
+    with pytest.raises(RiskcoreError, match=r"already charged to the ledger 'cleaned\.csv'"):
         book.start_new_ledger(src, reason="again", data=data)
 
 
 def test_a_new_ledger_may_not_take_an_existing_name(charged):
     book, people = charged
     src, data = _source(_csv(people.drop(index=0)), "patients.csv")
-    with pytest.raises(RiskcoreError, match="^a ledger is already named 'patients.csv'"):
+    with pytest.raises(RiskcoreError, match=r"^a ledger is already named 'patients\.csv'"):
         book.start_new_ledger(src, reason="why not", data=data)
 
 
@@ -195,7 +197,7 @@ def test_looking_up_by_people_writes_nothing(charged):
 
 def test_a_bad_key_in_the_environment_is_a_clear_message(tmp_path, monkeypatch):
     monkeypatch.setenv(pop.KEY_ENV, "not hex")
-    with pytest.raises(RiskcoreError, match="^RISKCORE_POPULATION_KEY must hold at least 32"):
+    with pytest.raises(RiskcoreError, match=r"^RISKCORE_POPULATION_KEY must hold at least 32"):
         pop.people_key(tmp_path / "r.db", create=True)
     monkeypatch.setenv(pop.KEY_ENV, "ab" * 16)
     assert pop.people_key(tmp_path / "r.db", create=True) == b"\xab" * 16
@@ -214,20 +216,34 @@ def test_columns_pair_by_content_not_by_name():
     rng = np.random.default_rng(0)
     t = pd.DataFrame({"a": rng.integers(0, 90, 300), "b": rng.choice(["u", "v", "w"], 300)})
     ledger = pd.DataFrame({"y": t["a"], "x": t["b"]})
-    pairs = pair_columns(
-        probe_table(t, key=KEY).sketch(), probe_table(ledger, key=KEY).sketch()
-    )
+    pairs = pair_columns(probe_table(t, key=KEY).sketch(), probe_table(ledger, key=KEY).sketch())
     assert {(p.table_column, p.ledger_column) for p in pairs} == {("a", "y"), ("b", "x")}
 
 
 def test_shared_low_cardinality_columns_alone_are_not_people():
-    # age and sex of other people: every (age, sex) of one table is in the other
+    # age and sex of other people: nearly every (age, sex) of one table is in the other
     rng = np.random.default_rng(1)
     one = pd.DataFrame({"age": rng.integers(18, 30, 3000), "sex": rng.choice(["f", "m"], 3000)})
     two = pd.DataFrame({"age": rng.integers(18, 30, 3000), "sex": rng.choice(["f", "m"], 3000)})
     m = match_people(probe_table(one, key=KEY), probe_table(two, key=KEY).sketch())
-    assert m.share >= 0.9  # the rows do "match"
-    assert m.distinct < 0.05 and not m.matched  # but these columns cannot tell people apart
+    assert m.share == 1.0  # the rows do "match"
+    # 24 combinations for 3000 rows: every row shares its key with another, chance is 1
+    assert m.chance_of_ledger == m.chance_of_table == 1.0
+    assert m.corrected == 0.0 and not m.matched
+
+
+def test_the_chance_correction_by_hand():
+    # ledger rows (a,1) (a,1) (b,2) (c,3): half of them share their key with another row;
+    # table rows (a,1) (b,3) (c,2) (d,7): the same values per column, one row in common
+    ledger = pd.DataFrame({"x": ["a", "a", "b", "c"], "y": [1, 1, 2, 3]})
+    table = pd.DataFrame({"x": ["a", "b", "c", "d"], "y": [1, 3, 2, 7]})
+    m = match_people(probe_table(table, key=KEY), probe_table(ledger, key=KEY).sketch())
+    assert {(p.table_column, p.ledger_column) for p in m.pairs} == {("x", "x"), ("y", "y")}
+    assert m.share_of_ledger == 0.5  # (a,1) twice of 4
+    assert m.share_of_table == 0.25  # (a,1) of 4
+    assert (m.chance_of_ledger, m.chance_of_table) == (0.0, 0.5)
+    # corrected: ledger (0.5 - 0) / (1 - 0) = 0.5; table (0.25 - 0.5) / 0.5 < 0, so 0
+    assert m.corrected == 0.5 and m.matched  # MATCH_THRESHOLD = 0.5
 
 
 def test_shares_by_hand_when_people_are_added_and_dropped():
@@ -237,10 +253,42 @@ def test_shares_by_hand_when_people_are_added_and_dropped():
     others = pd.DataFrame({"id": np.arange(5000, 5900), "v": rng.integers(0, 10**6, 900)})
     table = pd.concat([ledger.iloc[:600], others])
     m = match_people(probe_table(table, key=KEY), probe_table(ledger, key=KEY).sketch())
-    assert m.sampled == 1000 and m.distinct == 1.0
+    assert m.sampled == 1000 and m.chance_of_ledger == m.chance_of_table == 0.0
     assert m.share_of_ledger == pytest.approx(0.6)  # 600 of the ledger's 1000
     assert m.share_of_table == pytest.approx(0.4)  # 600 of the table's 1500
     assert m.matched  # 0.6 >= MATCH_THRESHOLD
     fewer = pd.concat([ledger.iloc[:400], others])
     m = match_people(probe_table(fewer, key=KEY), probe_table(ledger, key=KEY).sketch())
     assert not m.matched  # 400 of 1000, 400 of 1300: below MATCH_THRESHOLD either way
+
+
+def test_the_report_names_the_ledger_the_match_and_the_reason(charged):
+    from riskcore.profile import Profile
+    from riskcore.report import readings as rd
+    from riskcore.report.render import render_html
+    from riskcore.review import review
+
+    book, people = charged
+    src, data = _source(_csv(people.drop(index=0)), "cleaned.csv")
+    look = book.lookup(src, data=data)
+    prov = rd.ledger_provenance(look)
+    assert prov["ledger"] == "patients.csv" and prov["how"] == "people"
+    text = rd.ledger_provenance_reading(prov)
+    assert text.startswith(
+        "The budget is the ledger “patients.csv”, charged because this table holds its people "
+        "(100% of the rows, on 8 columns (name, ssn, mrn, date_of_birth, zip, admission_date, "
+        "sex, diagnosis)), although the file is new to it."
+    )
+    book.start_new_ledger(src, reason="a separate consent", data=data)
+    look = book.lookup(src, data=data)
+    led = look.budget.to_dict()
+    profile = Profile.read(
+        {
+            "quasi_identifiers": ["zip", "sex"],
+            "ledger": {**led, "charged_to": rd.ledger_provenance(look)},
+        }
+    )
+    html = render_html(review(data, profile, name="cleaned.csv"), figures=False)
+    assert "The budget is the ledger “cleaned.csv”." in html
+    assert "although its first file held the people of the ledger “patients.csv”" in html
+    assert "the reason given: “a separate consent”" in html
