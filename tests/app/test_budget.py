@@ -269,3 +269,31 @@ def test_a_budget_raised_in_another_session_is_not_undone_by_a_stale_one():
     assert _left(a) == "4 of 5"
     assert a.number_input(key="rc_dp_budget").value == 5.0
     assert _actions().count("dp_budget") == 1
+
+
+def test_the_session_that_loses_a_race_for_the_budget_shows_a_refusal(monkeypatch):
+    # issue 26: two sessions releasing at once, the losing one showed nothing. A's click runs
+    # its page (which reads the ledger: all of it left), and B's release commits between that
+    # read and A's reservation: the moment of the race, made deterministic
+    from riskcore import dp
+
+    a = _session()
+    assert _left(a) == "1 of 1"
+    real = BudgetStore.reserve
+
+    def b_wins_first(self, source, entry, **kw):
+        monkeypatch.setattr(BudgetStore, "reserve", real)  # only this once
+        real(BudgetStore(Store()), source, dp.LedgerEntry("B's count", "laplace", 1.0), user="B")
+        return real(self, source, entry, **kw)
+
+    monkeypatch.setattr(BudgetStore, "reserve", b_wins_first)
+    _release(a)
+    errors = [seen(e.value) for e in a.error]
+    assert any(
+        e.startswith("Refused: the budget was spent by another release (made at the same time")
+        for e in errors
+    ), errors
+    assert _left(a) == "0 of 1"
+    assert _actions().count("dp_release") == 1  # B's; the loser charged nothing
+    a.run()  # the refusal stays until the settings or the budget change
+    assert any(seen(e.value).startswith("Refused: the budget was spent") for e in a.error)
