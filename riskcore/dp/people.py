@@ -292,10 +292,15 @@ class TableProbe:
     columns : tuple of str
     hashes : numpy.ndarray
         ``n_rows x n_columns`` keyed 64-bit hashes of the normalized cells.
+    matches : dict
+        A cache for callers matching the same table again (see
+        :func:`riskcore.store.population.best_match`).
     """
 
     columns: tuple[str, ...]
     hashes: np.ndarray
+    #: Matches already made, by the caller's stamp of what was matched against (a cache).
+    matches: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_rows(self) -> int:
