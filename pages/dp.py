@@ -260,9 +260,12 @@ with tab_noise:
                 "leaks": leaks,
             }
         except RiskcoreError as exc:
+            # kept with the budget as it is now: when another session's release took the last of
+            # it between this page being drawn and the click, the refusal says so (not nothing)
+            refusal, budget_now = budget.refusal_after(exc, ledger)
             st.session_state[keys.LAST_RELEASE] = {
                 "settings": settings,
-                "refusal": str(exc),
+                "refusal": refusal,
                 "budget": budget_now,
             }
         st.rerun()

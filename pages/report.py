@@ -9,7 +9,7 @@ import streamlit as st
 
 from riskcore import dp
 from riskcore.errors import RiskcoreError
-from riskcore.report.readings import report_intro
+from riskcore.report.readings import ledger_provenance, report_intro
 from riskcore.report.readings.criteria import check_table, verdict_reading
 from riskcore.report.readings.review import (
     figures_side_by_side,
@@ -31,18 +31,20 @@ st.write(md(report_intro()))
 # the session's one profile: roles, targets, policy and the recipe in use (masking included)
 prof = session_profile.current(ctx)
 try:
-    ledger = budget.ledger()
+    look = budget.lookup()
 except RiskcoreError as exc:  # the database cannot be read: the report goes without the budget
     st.warning(md(exc))
-    ledger = dp.PrivacyLedger(dp.DEFAULT_EPSILON_BUDGET)
-if ledger.entries:
-    prof = prof.with_(ledger=ledger.to_dict())
+    look = dp.LedgerLookup(budget.source(), "new")
+ledger = look.budget
+split = look.ledger is not None and look.ledger.split is not None
+if ledger.entries or split:  # with which ledger it is and why (a people match, a new ledger)
+    prof = prof.with_(ledger={**ledger.to_dict(), "charged_to": ledger_provenance(look)})
 profile_json = prof.to_json()
 st.caption(
     md(
         "Built from the roles and targets of this session"
         + (", the recipe in use (every step)" if prof.recipe is not None else "")
-        + (", the privacy budget spent" if ledger.entries else "")
+        + (", the privacy budget spent" if ledger.entries or split else "")
         + "."
         + (
             " It describes the table as recorded and after the recipe, side by side; its "

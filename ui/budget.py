@@ -2,7 +2,9 @@
 
 The ledger is not session state: it lives in the SQLite file of
 :mod:`riskcore.store` (``RISKCORE_DB`` or the user's data directory), found
-by the file's fingerprint or the data source's name (:mod:`riskcore.store.ledgers`),
+by the file's fingerprint, the people it holds (rows matched on the columns two
+tables share, by content: :mod:`riskcore.store.population`) or the data source's
+name (:mod:`riskcore.store.ledgers`),
 so a reload, a new session, "Reset session" and a server restart all find the
 same budget. The session keeps only the source name typed for a file that no
 ledger holds yet.
@@ -10,15 +12,24 @@ ledger holds yet.
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from riskcore.dp import DataSource, LedgerLookup, PrivacyLedger, change_needs_reason
+from riskcore.dp import (
+    BudgetExceededError,
+    DataSource,
+    LedgerLookup,
+    PrivacyLedger,
+    change_needs_reason,
+)
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import (
     budget_change_reading,
+    concurrent_refusal_reading,
     ledger_source_reading,
     near_duplicate_note,
     near_duplicate_reading,
+    people_match_reading,
 )
 from riskcore.store import Store, default_path
 from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
@@ -61,6 +72,11 @@ def source() -> DataSource:
     )
 
 
+def _data() -> pd.DataFrame:
+    """Return the session's table as recorded: its people choose its ledger (never stored)."""
+    return current_table()[1].data
+
+
 def set_name(name: str) -> None:
     """Name the session's data source (used while no ledger holds its file)."""
     _names()[source().fingerprint] = name.strip()
@@ -75,7 +91,7 @@ def lookup() -> LedgerLookup:
     """
     if not holds_ledgers(default_path()):
         return LedgerLookup(source(), "new")
-    return book().lookup(source())
+    return book().lookup(source(), data=_data())
 
 
 def ledger() -> PrivacyLedger:
@@ -85,17 +101,44 @@ def ledger() -> PrivacyLedger:
 
 def handle() -> LedgerHandle:
     """Return what a release charges: it reserves its cost in the database first."""
-    return book().handle(source())
+    return book().handle(source(), data=_data())
 
 
 def set_budget(epsilon: float, delta: float, accounting: str, reason: str = "") -> None:
     """Set the budget of the session's data (audited; a reason when it needs one)."""
-    book().set_budget(source(), epsilon, delta, accounting, reason=reason)
+    book().set_budget(source(), epsilon, delta, accounting, reason=reason, data=_data())
 
 
 def attach(ledger_name: str) -> None:
     """Charge the session's file to the ledger ``ledger_name`` from now on (audited)."""
     book().attach(source(), ledger_name)
+
+
+def start_new_ledger(name: str, reason: str) -> None:
+    """Begin a ledger named ``name`` for the session's data despite its people match (audited)."""
+    src = source()
+    book().start_new_ledger(
+        DataSource(name.strip() or src.name, src.fingerprint, src.columns, src.n_rows),
+        reason=reason,
+        data=_data(),
+    )
+
+
+def refusal_after(
+    exc: RiskcoreError, drawn: PrivacyLedger
+) -> tuple[str, tuple[float, float, str, int]]:
+    """Return the text of a refused release and the budget as it is now (its settings and
+    number of releases); ``drawn`` is the ledger the page was drawn with. When releases were
+    charged since (another session won the race for the last of the budget), the text says
+    that the budget was spent by another release."""
+    try:
+        now = ledger()
+    except RiskcoreError:
+        now = drawn
+    text = str(exc)
+    if isinstance(exc, BudgetExceededError) and len(now.entries) > len(drawn.entries):
+        text = concurrent_refusal_reading(text)
+    return text, (now.epsilon_budget, now.delta_budget, now.accounting, len(now.entries))
 
 
 def near_duplicate_notes(look: LedgerLookup | None = None) -> None:
@@ -107,6 +150,8 @@ def near_duplicate_notes(look: LedgerLookup | None = None) -> None:
             look = lookup()
         except RiskcoreError:
             return  # the DP page says why the database cannot be read
+    if look.how == "people" and look.match is not None and look.ledger is not None:
+        st.info(md(people_match_reading(look.match, look.ledger)), icon="👥")
     for near in look.near:
         st.warning(md(near_duplicate_note(look.source, near)), icon="⚠️")
 
@@ -114,7 +159,7 @@ def near_duplicate_notes(look: LedgerLookup | None = None) -> None:
 def source_panel(look: LedgerLookup) -> None:
     """Draw which ledger the data is charged to: the source's name while no ledger holds the
     file, where the ledger is kept, and a warning per near duplicate with its "continue"."""
-    if look.how != "fingerprint":  # a file no ledger holds yet: the name chooses its ledger
+    if look.how in ("name", "new"):  # a file no ledger holds yet: the name chooses its ledger
         name_key = keys.dp_source_name(look.source.fingerprint)
         st.session_state.setdefault(name_key, look.source.name)
         typed = st.text_input(
@@ -127,11 +172,32 @@ def source_panel(look: LedgerLookup) -> None:
             set_name(typed)
             st.rerun()
     st.caption(md(ledger_source_reading(look, str(default_path()))))
+    if look.how == "people":
+        _new_ledger_choice(look)
     for near in look.near:
         st.warning(md(near_duplicate_reading(look.source, near)), icon="⚠️")
         if st.button(md(f"Continue the ledger “{near.source}”"), key=keys.dp_continue(near.id)):
             try:
                 attach(near.source)
+            except RiskcoreError as exc:
+                st.error(md(exc))
+            else:
+                st.rerun()
+
+
+def _new_ledger_choice(look: LedgerLookup) -> None:
+    """Offer a ledger of its own for a file holding a ledger's people: a name and a reason."""
+    fp = look.source.fingerprint
+    with st.expander("These are other people: start a new ledger for this table"):
+        st.session_state.setdefault(keys.dp_new_ledger(fp, "name"), look.source.name)
+        name = st.text_input("Name of the new ledger", key=keys.dp_new_ledger(fp, "name"))
+        reason = st.text_input(
+            "Reason (required; kept in the audit log and the report)",
+            key=keys.dp_new_ledger(fp, "reason"),
+        )
+        if st.button("Start a new ledger", key=keys.dp_new_ledger(fp, "start")):
+            try:
+                start_new_ledger(name, reason)
             except RiskcoreError as exc:
                 st.error(md(exc))
             else:

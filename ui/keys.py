@@ -467,6 +467,15 @@ def dp_budget_reason(settings: int) -> str:
 #: The "Apply the new budget" button.
 DP_BUDGET_APPLY = "rc_dp_budget_apply"
 
+
+def dp_new_ledger(fingerprint: str, part: str) -> str:
+    """Return the key of a widget starting a new ledger for a file holding a ledger's people.
+
+    ``part`` is "name" (the new ledger's name), "reason" (the reason, required) or
+    "start" (the button).
+    """
+    return f"rc_dp_new_ledger_{part}_{fingerprint[:16]}"
+
 # ------------------------------------------------------------------ Local DP page
 
 #: Epsilon per respondent.

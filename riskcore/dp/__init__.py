@@ -12,6 +12,8 @@ Modules
     the clipped-mean trade-off.
 :mod:`~riskcore.dp.accounting`
     Composition theorems and the privacy ledger.
+:mod:`~riskcore.dp.people`
+    Keyed sketches of a table's people and whether a table holds a ledger's people.
 :mod:`~riskcore.dp.sources`
     Data sources and the persisted ledgers charged for them (stored by
     :mod:`riskcore.store.ledgers`).
@@ -89,6 +91,17 @@ from riskcore.dp.mechanisms import (
     opendp_gaussian_sigma,
     opendp_gaussian_sigmas,
 )
+from riskcore.dp.people import (
+    ColumnPair,
+    ColumnSketch,
+    PeopleMatch,
+    PeopleSketch,
+    TableProbe,
+    match_people,
+    normalize_cells,
+    pair_columns,
+    probe_table,
+)
 from riskcore.dp.sample_aggregate import SampleAggregate, Statistic, sample_and_aggregate
 from riskcore.dp.sensitivity import (
     NEIGHBOURING_LABELS,
@@ -104,6 +117,7 @@ from riskcore.dp.sources import (
     BudgetSetting,
     DataSource,
     LedgerLookup,
+    LedgerSplit,
     StoredLedger,
     shape_of,
 )
@@ -122,22 +136,28 @@ __all__ = [
     "BudgetSetting",
     "Charger",
     "ClippingTradeoff",
+    "ColumnPair",
+    "ColumnSketch",
     "CompositionCurves",
     "DataSource",
     "ErrorCurve",
     "IdentifiabilityResult",
     "LedgerEntry",
     "LedgerLookup",
+    "LedgerSplit",
     "LedgerTotals",
     "Mechanism",
     "Neighbouring",
     "NoiseError",
+    "PeopleMatch",
+    "PeopleSketch",
     "PrivacyLedger",
     "QueryKind",
     "SampleAggregate",
     "Sensitivity",
     "Statistic",
     "StoredLedger",
+    "TableProbe",
     "accuracy_for_epsilon",
     "advanced_composition",
     "as_mechanism",
@@ -159,13 +179,17 @@ __all__ = [
     "identifiability_risk",
     "identifiability_scale",
     "laplace_half_width",
+    "match_people",
     "most_exposed_world",
     "noise_error",
     "noise_scale",
+    "normalize_cells",
     "opendp_gaussian_epsilon",
     "opendp_gaussian_sigma",
     "opendp_gaussian_sigmas",
+    "pair_columns",
     "posterior_curve",
+    "probe_table",
     "sample_and_aggregate",
     "sensitivity",
     "shape_of",

@@ -3,7 +3,9 @@
 A privacy budget belongs to the people in the data, not to a browser session:
 the ledger of a data source is kept in the local database
 (:mod:`riskcore.store.ledgers` stores and reads these results) and is found again by
-the file's fingerprint, or by the name the user gives the source. A file that
+the file's fingerprint, by the people it holds (:mod:`riskcore.dp.people`: rows matched on
+the columns two tables share, whatever their names, order or format), or by
+the name the user gives the source. A file that
 is new to every ledger but has the same columns and row count as a file whose
 budget was spent is a *near duplicate* (one byte changed gives a new
 fingerprint, not new people), which a page warns about.
@@ -17,6 +19,7 @@ from typing import Literal
 
 from riskcore._results import Result
 from riskcore.dp.accounting import PrivacyLedger
+from riskcore.dp.people import PeopleMatch
 
 __all__ = [
     "DEFAULT_DELTA_BUDGET",
@@ -24,6 +27,7 @@ __all__ = [
     "BudgetSetting",
     "DataSource",
     "LedgerLookup",
+    "LedgerSplit",
     "StoredLedger",
     "shape_of",
 ]
@@ -107,6 +111,30 @@ class BudgetSetting(Result):
 
 
 @dataclass(frozen=True)
+class LedgerSplit(Result):
+    """Why a ledger was begun for a table that holds the people of another ledger.
+
+    Attributes
+    ----------
+    resembles : str
+        The ledger the table matched (and would have been charged to by default).
+    match : PeopleMatch
+        The match as it was when the decision was made.
+    reason : str
+        The reason typed (never empty).
+    time : str
+        UTC, ISO 8601.
+    user : str
+    """
+
+    resembles: str
+    match: PeopleMatch
+    reason: str
+    time: str
+    user: str
+
+
+@dataclass(frozen=True)
 class StoredLedger(Result):
     """A persisted ledger: its source, the files charged to it, its budgets and releases.
 
@@ -125,6 +153,9 @@ class StoredLedger(Result):
         The budget in force and every release, oldest first.
     budgets : tuple of BudgetSetting
         Every budget it was given, oldest first (the last is in force).
+    split : LedgerSplit or None
+        Why it was begun although its first file held another ledger's people;
+        None for a ledger begun for new people.
     """
 
     id: int
@@ -134,6 +165,7 @@ class StoredLedger(Result):
     shapes: tuple[str, ...]
     ledger: PrivacyLedger
     budgets: tuple[BudgetSetting, ...] = field(default_factory=tuple)
+    split: LedgerSplit | None = None
 
     @property
     def spent(self) -> float:
@@ -148,21 +180,27 @@ class LedgerLookup(Result):
     Attributes
     ----------
     source : DataSource
-    how : {"fingerprint", "name", "new"}
-        The file is already charged to ``ledger``; or it is new but the
-        source's name is ``ledger``'s, so it joins it at the first charge;
-        or no ledger has either, and a new one is made at the first charge.
+    how : {"fingerprint", "people", "name", "new"}
+        The file is already charged to ``ledger``; or it is new but holds
+        ``ledger``'s people (``match``), so it joins it at the first charge;
+        or it is new but the source's name is ``ledger``'s, so it joins it at
+        the first charge; or no ledger has any of these, and a new one is made
+        at the first charge.
     ledger : StoredLedger or None
         None when ``how`` is "new".
     near : tuple of StoredLedger
         Other ledgers that have spent budget on a file of the same columns and
         row count as this one (a near duplicate), when this file is new.
+    match : PeopleMatch or None
+        When ``how`` is "people": which ledger's rows were found, what share,
+        on which columns (:func:`riskcore.dp.people.match_people`).
     """
 
     source: DataSource
-    how: Literal["fingerprint", "name", "new"]
+    how: Literal["fingerprint", "people", "name", "new"]
     ledger: StoredLedger | None = None
     near: tuple[StoredLedger, ...] = ()
+    match: PeopleMatch | None = None
 
     @property
     def budget(self) -> PrivacyLedger:

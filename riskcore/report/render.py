@@ -213,6 +213,7 @@ def document_context(review: Review) -> dict[str, Any]:
         What the template lays out (see ``templates/report.html.j2``).
     """
     from riskcore.metrics import SudaResult
+    from riskcore.report.readings.budget import ledger_provenance_reading
     from riskcore.report.readings.criteria import verdict_reading
     from riskcore.report.readings.records import suda_reading
     from riskcore.report.readings.review import (
@@ -333,6 +334,11 @@ def document_context(review: Review) -> dict[str, Any]:
                 f"Accounting {b['accounting']}: epsilon spent {b['epsilon_spent']:.4g} of "
                 f"{b['epsilon_budget']:.4g} (remaining {b['epsilon_remaining']:.4g}); delta "
                 f"spent {b['delta_spent']:.3g} of {b['delta_budget']:.3g}."
+                + (
+                    " " + ledger_provenance_reading(b["charged_to"])
+                    if isinstance(b.get("charged_to"), dict)
+                    else ""
+                )
             ),
             "entries": _frame(
                 ["query", "mechanism", "epsilon", "delta"],

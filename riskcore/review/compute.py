@@ -108,6 +108,10 @@ def _budget(ledger: Mapping[str, Any]) -> dict[str, Any]:
         "delta_spent": delta,
         "epsilon_remaining": led.remaining(),
         "entries": [e.to_dict() for e in led.entries],
+        # which ledger and why (riskcore.report.readings.ledger_provenance), when the caller says
+        "charged_to": (
+            dict(ledger["charged_to"]) if isinstance(ledger.get("charged_to"), Mapping) else None
+        ),
     }
 
 

@@ -16,10 +16,10 @@ and nothing resets it:
 - after a release, a change of budget that could leave more to spend (a
   higher epsilon or delta, another accounting) needs a reason, which the
   audit log keeps with the change; lowering is always allowed;
-- a file is found by its fingerprint whatever it is named; a new file joins
-  the ledger of the source name given; a new file with the same columns and
-  row count as one whose budget was spent (one byte changed is a new
-  fingerprint, not new people) is reported as a near duplicate, naming that
+- a file is found by its fingerprint, then by its people (rows matched by
+  content: :mod:`riskcore.store.population`), then by the source name; a new
+  file with the columns and row count of one whose budget was spent (a byte
+  changed is a new fingerprint) is reported as a near duplicate, naming that
   ledger, which the user can continue (:meth:`BudgetStore.attach`).
 
 Every ledger made, file added, release and budget change is an audit entry
@@ -33,9 +33,9 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from riskcore.dp.accounting import (
     BudgetChangeRefusedError,
@@ -43,6 +43,7 @@ from riskcore.dp.accounting import (
     PrivacyLedger,
     change_needs_reason,
 )
+from riskcore.dp.people import PeopleMatch, TableProbe, probe_table
 from riskcore.dp.sources import (
     DEFAULT_DELTA_BUDGET,
     DEFAULT_EPSILON_BUDGET,
@@ -52,8 +53,12 @@ from riskcore.dp.sources import (
     StoredLedger,
 )
 from riskcore.errors import RiskcoreError
+from riskcore.store import population
 from riskcore.store.assessments import Store
 from riskcore.store.database import user_name, utc_now
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["SCHEMA", "BudgetStore", "LedgerHandle", "holds_ledgers"]
 
@@ -145,15 +150,18 @@ class LedgerHandle:
     source : DataSource
     user : str or None
         The name typed for the audit log; None for the operating-system user.
+    data : pandas.DataFrame or None
+        The table, to find the ledger of its people (never stored).
     """
 
     store: BudgetStore
     source: DataSource
     user: str | None = None
+    data: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
         """Reserve ``entry`` in the database (:meth:`BudgetStore.reserve`)."""
-        return self.store.reserve(self.source, entry, user=self.user)
+        return self.store.reserve(self.source, entry, user=self.user, data=self.data)
 
     def current(self) -> PrivacyLedger:
         """Return the ledger in force now."""
@@ -183,8 +191,9 @@ class BudgetStore:
 
     def __init__(self, store: Store | None = None) -> None:
         self.store = store if store is not None else Store()
+        self._probes: dict[tuple[str, bytes], TableProbe] = {}
         with self._read() as con:
-            con.executescript(SCHEMA)
+            con.executescript(SCHEMA + population.SCHEMA)
 
     @property
     def path(self) -> str:
@@ -229,6 +238,31 @@ class BudgetStore:
             return "name", int(row[0])
         return "new", None
 
+    def _probe(
+        self, source: DataSource, data: pd.DataFrame | None, *, create: bool
+    ) -> TableProbe | None:
+        """Return the keyed hashes of ``data`` (cached per file and key), None without either."""
+        if data is None:
+            return None
+        key = population.people_key(self.path, create=create)
+        if key is None:
+            return None
+        if (source.fingerprint, key) not in self._probes:  # one table at a time
+            self._probes = {(source.fingerprint, key): probe_table(data, key=key)}
+        return self._probes[(source.fingerprint, key)]
+
+    def _locate(
+        self, con: sqlite3.Connection, source: DataSource, probe: TableProbe | None
+    ) -> tuple[Literal["fingerprint", "people", "name", "new"], int | None, PeopleMatch | None]:
+        """Find the ledger of ``source``: by fingerprint, then by its people, then by name."""
+        how, lid = self._find(con, source)
+        if how == "fingerprint" or probe is None:
+            return how, lid, None
+        found = population.best_match(con, probe)
+        if found is None:
+            return how, lid, None
+        return "people", found[0], found[1]
+
     @staticmethod
     def _ledger(con: sqlite3.Connection, ledger_id: int) -> StoredLedger:
         row = con.execute(
@@ -269,6 +303,7 @@ class BudgetStore:
             tuple(str(f[1]) for f in files),
             ledger,
             budgets,
+            population.split_of(con, ledger_id),
         )
 
     def _near(
@@ -285,17 +320,19 @@ class BudgetStore:
         near = (self._ledger(con, i) for i in ids)
         return tuple(s for s in near if s.ledger.entries)
 
-    def lookup(self, source: DataSource) -> LedgerLookup:
+    def lookup(self, source: DataSource, *, data: pd.DataFrame | None = None) -> LedgerLookup:
         """Return the ledger ``source``'s releases are charged to, and the near duplicates.
 
         Reads only: a new ledger, or a new file of a ledger, is written at the
-        first charge or budget change.
+        first charge or budget change. With ``data`` (the table), a new file
+        holding a ledger's people is found (``how == "people"``, with the match).
         """
+        probe = self._probe(source, data, create=False)
         with self._read() as con:
-            how, lid = self._find(con, source)
+            how, lid, match = self._locate(con, source, probe)
             stored = None if lid is None else self._ledger(con, lid)
-            near = () if how == "fingerprint" else self._near(con, source, lid)
-        return LedgerLookup(source, how, stored, near)
+            near = () if how in ("fingerprint", "people") else self._near(con, source, lid)
+        return LedgerLookup(source, how, stored, near, match)
 
     def ledgers(self) -> list[StoredLedger]:
         """Return every ledger, oldest first."""
@@ -303,17 +340,27 @@ class BudgetStore:
             ids = [int(r[0]) for r in con.execute("SELECT id FROM dp_ledgers ORDER BY id")]
             return [self._ledger(con, i) for i in ids]
 
-    def handle(self, source: DataSource, *, user: str | None = None) -> LedgerHandle:
+    def handle(
+        self, source: DataSource, *, user: str | None = None, data: pd.DataFrame | None = None
+    ) -> LedgerHandle:
         """Return the handle a release charges (:class:`LedgerHandle`)."""
-        return LedgerHandle(self, source, user)
+        return LedgerHandle(self, source, user, data)
 
     # -- writing (each in one transaction, with its audit entry) --------------------------
-    def _ensure(self, con: sqlite3.Connection, source: DataSource, user: str | None) -> int:
+    def _ensure(
+        self,
+        con: sqlite3.Connection,
+        source: DataSource,
+        user: str | None,
+        probe: TableProbe | None = None,
+    ) -> int:
         """Return the ledger id of ``source``, making the ledger or adding the file first."""
-        how, lid = self._find(con, source)
+        how, lid, match = self._locate(con, source, probe)
         if how == "fingerprint" and lid is not None:
+            if probe is not None:  # a file charged before sketches were kept
+                population.record_sketch(con, lid, source.fingerprint, probe.sketch())
             return lid
-        near = [s.source for s in self._near(con, source, lid)]
+        near = [] if how == "people" else [s.source for s in self._near(con, source, lid)]
         changes: dict[str, Any] = {
             "columns": len(source.columns),
             "rows": source.n_rows,
@@ -334,8 +381,12 @@ class BudgetStore:
             action = "dp_ledger_new"
         else:
             action = "dp_ledger_join"
-            changes["how"] = "same source name"
+            changes["how"] = "same source name" if match is None else "same people"
+            if match is not None:
+                changes["match"] = match.to_dict()
         self._add_file(con, lid, source, now, who)
+        if probe is not None:
+            population.record_sketch(con, lid, source.fingerprint, probe.sketch())
         Store._append(
             con,
             action,
@@ -397,8 +448,24 @@ class BudgetStore:
             )
             return self._ledger(con, lid)
 
+    def start_new_ledger(
+        self,
+        source: DataSource,
+        *,
+        reason: str,
+        data: pd.DataFrame | None = None,
+        user: str | None = None,
+    ) -> StoredLedger:
+        """Begin a ledger for ``source``, with a reason (:func:`population.start_new_ledger`)."""
+        return population.start_new_ledger(self, source, reason=reason, data=data, user=user)
+
     def reserve(
-        self, source: DataSource, entry: LedgerEntry, *, user: str | None = None
+        self,
+        source: DataSource,
+        entry: LedgerEntry,
+        *,
+        user: str | None = None,
+        data: pd.DataFrame | None = None,
     ) -> PrivacyLedger:
         """Charge ``entry`` to the ledger of ``source``, atomically, or refuse it.
 
@@ -408,6 +475,8 @@ class BudgetStore:
         budget (:meth:`PrivacyLedger.charge`), insert the entry and its audit
         entry, commit. Only then may the caller draw and show the noisy
         answer; if it fails after this, the budget stays spent (the safe side).
+        With ``data``, a new file holding a ledger's people is charged to that
+        ledger, and the file's keyed sketch is kept.
 
         Returns
         -------
@@ -419,8 +488,9 @@ class BudgetStore:
         BudgetExceededError
             When the budget would be exceeded; nothing is written.
         """
+        probe = self._probe(source, data, create=True)
         with self._tx() as con:
-            lid = self._ensure(con, source, user)
+            lid = self._ensure(con, source, user, probe)
             before = self._ledger(con, lid)
             after = before.ledger.charge(entry)
             now, who = _now_user(user)
@@ -458,6 +528,7 @@ class BudgetStore:
         *,
         reason: str = "",
         user: str | None = None,
+        data: pd.DataFrame | None = None,
     ) -> PrivacyLedger:
         """Give the ledger of ``source`` a new budget, with a reason when one is needed.
 
@@ -480,8 +551,9 @@ class BudgetStore:
             For a budget that is not valid (epsilon not positive, ...).
         """
         why = str(reason or "").strip()
+        probe = self._probe(source, data, create=True)
         with self._tx() as con:
-            _how, lid = self._find(con, source)
+            _how, lid, _match = self._locate(con, source, probe)
             old = (
                 PrivacyLedger(DEFAULT_EPSILON_BUDGET, DEFAULT_DELTA_BUDGET)
                 if lid is None
@@ -500,7 +572,7 @@ class BudgetStore:
                     "reason, which is kept in the audit log. The budget stays epsilon "
                     f"{old.epsilon_budget:g}, delta {old.delta_budget:g} ({old.accounting})."
                 )
-            lid = self._ensure(con, source, user)
+            lid = self._ensure(con, source, user, probe)
             now, who = _now_user(user)
             con.execute(
                 "INSERT INTO dp_ledger_budgets (ledger, time, user, epsilon_budget, "

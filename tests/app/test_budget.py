@@ -21,8 +21,8 @@ from tests.app.test_apptest import (  # noqa: F401
 )
 
 
-def _csv(bump: int = 0) -> bytes:
-    rng = np.random.default_rng(3)
+def _csv(bump: int = 0, seed: int = 3) -> bytes:
+    rng = np.random.default_rng(seed)
     df = pd.DataFrame(
         {
             "age": rng.integers(20, 80, 300),
@@ -96,33 +96,51 @@ def test_one_byte_changed_under_the_same_name_joins_its_ledger():
     _release(_session(("people.csv", _csv())))
     again = _session(("people.csv", _csv(bump=1)))
     assert _left(again) == "0 of 1"
-    assert "This file is new, and its releases will be charged to the ledger “people.csv”" in (
+    # the same people (one value changed): found by its rows before its name (issue 26)
+    assert "This file is new, but it holds the people of the ledger “people.csv”" in (
         _captions(again)
     )
 
 
-def test_one_byte_changed_and_renamed_warns_and_can_continue_the_spent_ledger():
+def test_one_byte_changed_and_renamed_is_charged_to_the_spent_ledger_by_its_people():
     _release(_session(("people.csv", _csv())))
     at = _session(("other.csv", _csv(bump=1)))
-    warning = next(seen(w.value) for w in at.warning if "as a file on which" in seen(w.value))
-    assert warning.startswith(
-        "This file has the same 3 columns and 300 rows as a file on which the ledger "
-        "“people.csv” spent epsilon 1 of 1, but other bytes"
-    )
-    assert _left(at) == "1 of 1"  # a new ledger until the user says it is the same data
-    (spent,) = BudgetStore().ledgers()
-    at.button(key=f"rc_dp_continue_{spent.id}").click().run()
-    assert not at.exception, at.exception
-    assert _left(at) == "0 of 1"
-    assert not any("same 3 columns" in seen(w.value) for w in at.warning)
-    assert _actions()[-1] == "dp_ledger_join"
+    assert _left(at) == "0 of 1"  # no fresh budget for the same people (issue 26)
+    (info,) = [seen(i.value) for i in at.info if "holds the people" in seen(i.value)]
+    assert "This file is new, but it holds the people of the ledger “people.csv”" in info
+    assert "99.7% of that ledger's rows are rows of this file" in info  # 299 of 300
+    assert "compared on 3 columns (age, sex, zip)" in info, info
     _release(at)
     assert _refused(at)
+    assert _actions() == ["dp_ledger_new", "dp_release"]  # a refusal writes nothing
+    assert len(BudgetStore().ledgers()) == 1
+
+
+def test_a_new_ledger_for_the_same_people_needs_a_reason_and_is_logged_and_reported():
+    _release(_session(("people.csv", _csv())))
+    at = _session(("other.csv", _csv(bump=1)))
+    fp = at.session_state["rc_dataset"]["key"]
+    start = next(b for b in at.button if b.label == "Start a new ledger")
+    start.click().run()
+    assert not at.exception, at.exception
+    assert any(seen(e.value).startswith("A new ledger for a table that holds") for e in at.error)
+    assert _left(at) == "0 of 1" and len(BudgetStore().ledgers()) == 1
+    reason = next(t for t in at.text_input if t.label.startswith("Reason (required"))
+    reason.input("a second cohort, consented separately").run()
+    name = next(t for t in at.text_input if t.label == "Name of the new ledger")
+    assert name.value == "other.csv" and fp
+    next(b for b in at.button if b.label == "Start a new ledger").click().run()
+    assert not at.exception, at.exception
+    assert _left(at) == "1 of 1"
+    new = [e for e in Store().audit() if e.action == "dp_ledger_new"][-1]
+    assert new.changes["reason"] == "a second cohort, consented separately"
+    assert new.changes["instead_of"] == "people.csv"
+    assert "the reason given: “a second cohort, consented separately”" in _captions(at)
 
 
 def test_naming_the_source_of_a_new_file_chooses_its_ledger():
     _release(_session(("people.csv", _csv())))
-    at = _session(("export-2.csv", _csv(bump=2)))
+    at = _session(("export-2.csv", _csv(seed=4)))  # other people
     box = next(t for t in at.text_input if t.label == "Name of the data source")
     assert box.value == "export-2.csv"
     box.input("people.csv").run()
@@ -212,7 +230,8 @@ def test_the_report_reads_the_persisted_budget(where):
 def test_a_near_duplicate_is_warned_of_where_it_arrives_and_where_releases_are_made():
     _release(_session(("people.csv", _csv())))
     at = AppTest.from_file(APP, default_timeout=60).run()
-    data_uploader(at).set_value(("other.csv", _csv(bump=1), "text/csv")).run()
+    # other people in a file of the same shape: no people match, a near-duplicate warning
+    data_uploader(at).set_value(("other.csv", _csv(seed=4), "text/csv")).run()
     assert not at.exception, at.exception
     note = (
         "This file has the same 3 columns and 300 rows as one on which the privacy ledger "
@@ -250,3 +269,31 @@ def test_a_budget_raised_in_another_session_is_not_undone_by_a_stale_one():
     assert _left(a) == "4 of 5"
     assert a.number_input(key="rc_dp_budget").value == 5.0
     assert _actions().count("dp_budget") == 1
+
+
+def test_the_session_that_loses_a_race_for_the_budget_shows_a_refusal(monkeypatch):
+    # issue 26: two sessions releasing at once, the losing one showed nothing. A's click runs
+    # its page (which reads the ledger: all of it left), and B's release commits between that
+    # read and A's reservation: the moment of the race, made deterministic
+    from riskcore import dp
+
+    a = _session()
+    assert _left(a) == "1 of 1"
+    real = BudgetStore.reserve
+
+    def b_wins_first(self, source, entry, **kw):
+        monkeypatch.setattr(BudgetStore, "reserve", real)  # only this once
+        real(BudgetStore(Store()), source, dp.LedgerEntry("B's count", "laplace", 1.0), user="B")
+        return real(self, source, entry, **kw)
+
+    monkeypatch.setattr(BudgetStore, "reserve", b_wins_first)
+    _release(a)
+    errors = [seen(e.value) for e in a.error]
+    assert any(
+        e.startswith("Refused: the budget was spent by another release (made at the same time")
+        for e in errors
+    ), errors
+    assert _left(a) == "0 of 1"
+    assert _actions().count("dp_release") == 1  # B's; the loser charged nothing
+    a.run()  # the refusal stays until the settings or the budget change
+    assert any(seen(e.value).startswith("Refused: the budget was spent") for e in a.error)

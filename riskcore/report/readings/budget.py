@@ -16,9 +16,14 @@ from riskcore.report.readings._format import plural
 __all__ = [
     "budget_change_reading",
     "budget_history_table",
+    "concurrent_refusal_reading",
+    "ledger_provenance",
+    "ledger_provenance_reading",
     "ledger_source_reading",
     "near_duplicate_note",
     "near_duplicate_reading",
+    "people_match_reading",
+    "split_reading",
 ]
 
 _ACCOUNTING = {"basic": "basic composition", "zcdp": "zCDP"}
@@ -56,16 +61,127 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
         f"epsilon {led.spent()[0]:.4g} of {led.epsilon_budget:g} spent on "
         f"{len(led.entries):,} {plural(len(led.entries), 'release', 'releases')}"
     )
+    if lookup.how == "people" and lookup.match is not None:
+        return people_match_reading(lookup.match, stored) + " " + keep
     if lookup.how == "name":
         return (
             f"This file is new, and its releases will be charged to the ledger "
             f"“{stored.source}” (begun {_when(stored.created)}; {spent}), which has the "
             "source name given. If it is other data, give it another name. " + keep
         )
+    split = "" if stored.split is None else " " + split_reading(stored.split)
     return (
         f"This file's privacy budget is the ledger “{stored.source}”, begun "
-        f"{_when(stored.created)}, on {files:,} {plural(files, 'file', 'files')}: {spent}. " + keep
+        f"{_when(stored.created)}, on {files:,} {plural(files, 'file', 'files')}: {spent}."
+        f"{split} " + keep
     )
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}%".replace(".0%", "%")
+
+
+def _columns(match: dp.PeopleMatch) -> str:
+    """Return "8 columns (date_of_birth, postcode = zip, ...)": renamed ones show both names."""
+    names = [
+        p.table_column
+        if p.table_column == p.ledger_column
+        else f"{p.table_column} = {p.ledger_column}"
+        for p in match.pairs
+    ]
+    k = len(names)
+    return f"{k:,} {plural(k, 'column', 'columns')} ({', '.join(names)})"
+
+
+def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
+    """Return why a new file is charged to the ledger of the people it holds.
+
+    "This file is new, but it holds the people of the ledger “patients.csv”:
+    99.8% of that ledger's rows are rows of this file, and 100% of this
+    file's rows are rows of it, compared on 8 columns (..., postcode = zip),
+    whatever their names, order or format. Its releases are charged to
+    “patients.csv” (begun ...; epsilon 0.9 of 1 spent on 1 release). If these
+    are other people, start a new ledger for it, with a reason (kept in the
+    audit log and the report)."
+    """
+    led = stored.ledger
+    n = len(led.entries)
+    return (
+        f"This file is new, but it holds the people of the ledger “{stored.source}”: "
+        f"{_pct(match.share_of_ledger)} of that ledger's rows are rows of this file, and "
+        f"{_pct(match.share_of_table)} of this file's rows are rows of it, compared on "
+        f"{_columns(match)}, whatever their names, order or format. Its releases are charged "
+        f"to “{stored.source}” (begun {_when(stored.created)}; epsilon "
+        f"{led.spent()[0]:.4g} of {led.epsilon_budget:g} spent on {n:,} "
+        f"{plural(n, 'release', 'releases')}). If these are other people, start a new ledger "
+        "for it, with a reason (kept in the audit log and the report)."
+    )
+
+
+def split_reading(split: dp.LedgerSplit) -> str:
+    """Return why a ledger was begun for a table holding another ledger's people.
+
+    "It was begun on 2026-11-26 18:00 UTC by ana although its first file held
+    the people of the ledger “patients.csv” (99.8% of its rows, on 8 columns);
+    the reason given: “re-consented cohort”."
+    """
+    m = split.match
+    return (
+        f"It was begun on {_when(split.time)} by {split.user} although its first file held "
+        f"the people of the ledger “{split.resembles}” ({_pct(m.share)} of the rows, on "
+        f"{len(m.pairs):,} {plural(len(m.pairs), 'column', 'columns')}); the reason given: "
+        f"“{split.reason}”."
+    )
+
+
+def concurrent_refusal_reading(refusal: str) -> str:
+    """Return the refusal of a release that lost the race for the last of the budget.
+
+    "Refused: the budget was spent by another release (made at the same time,
+    in another session or window). Nothing was released and nothing was
+    charged. <the ledger's own refusal>"
+    """
+    return (
+        "Refused: the budget was spent by another release (made at the same time, in another "
+        "session or window). Nothing was released and nothing was charged. " + refusal
+    )
+
+
+def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
+    """Return which ledger the data is charged to and why, as data for the report.
+
+    Keys: ``ledger`` (its name), ``how`` ("fingerprint", "people", "name" or
+    "new"), ``match`` (the people match, when ``how`` is "people") and
+    ``split`` (why the ledger was begun despite a match, when it was).
+    """
+    stored = lookup.ledger
+    return {
+        "ledger": lookup.name,
+        "how": lookup.how,
+        "match": None if lookup.match is None else lookup.match.to_dict(),
+        "split": None if stored is None or stored.split is None else stored.split.to_dict(),
+    }
+
+
+def ledger_provenance_reading(provenance: dict[str, object]) -> str:
+    """Return the report's sentence: which ledger is the budget, and why.
+
+    "The budget is the ledger “patients.csv”, charged because this table holds
+    its people (99.8% of the rows, on 8 columns (...))."
+    """
+    name = str(provenance.get("ledger", ""))
+    text = f"The budget is the ledger “{name}”"
+    match, split = provenance.get("match"), provenance.get("split")
+    if isinstance(match, dict):
+        m = dp.PeopleMatch.from_dict(match)
+        text += (
+            f", charged because this table holds its people ({_pct(m.share)} of the rows, "
+            f"on {_columns(m)}), although the file is new to it"
+        )
+    text += "."
+    if isinstance(split, dict):
+        text += " " + split_reading(dp.LedgerSplit.from_dict(split))
+    return text
 
 
 def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
