@@ -49,7 +49,7 @@ from riskcore.store.chain import entry_mac
 from riskcore.store.database import DB_ENV, SCHEMA_VERSION, Database, default_path
 from riskcore.store.verify import (
     AuditHead,
-    AuditUnreadable,
+    AuditUnreadableError,
     AuditVerification,
     read_head,
     verify_file,
@@ -65,7 +65,7 @@ __all__ = [
     "AuditHead",
     "AuditKeyError",
     "AuditLog",
-    "AuditUnreadable",
+    "AuditUnreadableError",
     "AuditVerification",
     "Database",
     "SavedAssessment",

@@ -22,14 +22,32 @@ import json
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from riskcore._results import Result
 from riskcore.store.chain import GENESIS, entry_hash
 from riskcore.store.database import Database, append_entry
-from riskcore.store.verify import AuditHead, AuditVerification, read_head, verify_file
+from riskcore.store.verify import (
+    AuditHead,
+    AuditUnreadableError,
+    AuditVerification,
+    open_readonly,
+    read_head,
+    read_rows,
+    verify_file,
+)
 
-__all__ = ["GENESIS", "AuditEntry", "AuditHead", "AuditLog", "AuditVerification", "entry_hash"]
+__all__ = [
+    "GENESIS",
+    "AuditEntry",
+    "AuditHead",
+    "AuditLog",
+    "AuditVerification",
+    "entry_hash",
+    "read_entries",
+    "write_json_lines",
+]
 
 
 @dataclass(frozen=True)
@@ -89,7 +107,7 @@ class AuditLog(Database):
         fingerprint: str | None,
         changes: Mapping[str, Any],
     ) -> AuditEntry:
-        """Append one entry inside a store transaction (:func:`~riskcore.store.database.append_entry`)."""
+        """Append one entry inside a store transaction (:func:`.database.append_entry`)."""
         seq, time, who, act, fp, text, prev, h, recs = append_entry(
             con, action, user=user, fingerprint=fingerprint, changes=changes
         )
@@ -125,10 +143,7 @@ class AuditLog(Database):
 
     def audit(self) -> list[AuditEntry]:
         """Return the audit log, first entry first."""
-        return [
-            AuditEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], json.loads(r[8]))
-            for r in self._audit_rows()
-        ]
+        return [_entry(r) for r in self._audit_rows()]
 
     def _audit_rows(self) -> list[tuple[Any, ...]]:
         """Return the audit table's rows as stored, first entry first."""
@@ -155,14 +170,37 @@ class AuditLog(Database):
 
         Raises
         ------
-        riskcore.store.verify.AuditUnreadable
+        riskcore.store.verify.AuditUnreadableError
             When the file cannot be checked.
         """
         return verify_file(self.path, expect_head=expect_head)
 
     def export(self, out: TextIO) -> int:
         """Write the audit log to ``out`` as JSON lines; return the number of entries."""
-        entries = self.audit()
-        for e in entries:
-            out.write(json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n")
-        return len(entries)
+        return write_json_lines(self.audit(), out)
+
+
+def _entry(r: tuple[Any, ...]) -> AuditEntry:
+    return AuditEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], json.loads(r[8]))
+
+
+def read_entries(path: str | Path) -> list[AuditEntry]:
+    """Return the audit log in ``path``, first entry first, read-only (nothing is migrated).
+
+    Raises
+    ------
+    riskcore.store.verify.AuditUnreadableError
+        When the file is not a readable audit log.
+    """
+    try:
+        with open_readonly(path) as con:
+            return [_entry(r) for r in read_rows(con, Path(path))]
+    except sqlite3.Error as exc:
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
+
+
+def write_json_lines(entries: list[AuditEntry], out: TextIO) -> int:
+    """Write entries to ``out`` as JSON lines; return how many."""
+    for e in entries:
+        out.write(json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n")
+    return len(entries)

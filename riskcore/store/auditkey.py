@@ -57,7 +57,7 @@ class AuditKeyError(RiskcoreError):
 
 
 def key_source(db_path: str | Path) -> Path | None:
-    """Return the key file for the database at ``db_path``; None when the key is in ``RISKCORE_AUDIT_KEY``.
+    """Return the key file of the database at ``db_path``; None when the key is in the environment.
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The local SQLite database: where it lives, its tables, schema version, connections and transactions.
+"""The local SQLite database: where it lives, its tables and schema version, its transactions.
 
 The database (stdlib :mod:`sqlite3`, WAL journal) lives under the user's data
 directory, ``$XDG_DATA_HOME/riskcore/riskcore.db`` (``~/.local/share/...``;
@@ -341,7 +341,7 @@ class Database:
         return key
 
     def _migrate(self, con: sqlite3.Connection, version: int) -> None:
-        """Bring a file of schema 0 / 1 (or a new one) to :data:`SCHEMA_VERSION`, inside a transaction."""
+        """Bring an old (schema 0 / 1) or new file to :data:`SCHEMA_VERSION`, in a transaction."""
         existed = {
             str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
@@ -399,7 +399,9 @@ class Database:
                         "schema_to": SCHEMA_VERSION,
                         "unkeyed_entries": len(rows),
                         "unkeyed_head": rows[-1][7] if rows else None,
-                        "unkeyed_chain": "intact" if broken is None else f"broken at entry {broken}",
+                        "unkeyed_chain": "intact"
+                        if broken is None
+                        else f"broken at entry {broken}",
                         "rows_adopted": len(adopted),
                         "triggers_missing": missing,
                     },

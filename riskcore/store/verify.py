@@ -5,7 +5,7 @@
 or ``-shm`` file is left behind) and changes nothing: it creates no schema,
 restores no trigger and never makes a key. It finds, in this order:
 
-- a file it cannot check (:class:`AuditUnreadable`): missing, empty, not
+- a file it cannot check (:class:`AuditUnreadableError`): missing, empty, not
   SQLite, without an audit table, of a newer schema, or whose key is missing;
 - the chain broken: an entry missing (``seq`` not the next number), its
   previous hash not the hash of the entry before it, or its HMAC not the
@@ -49,7 +49,15 @@ from riskcore.store.chain import (
 )
 from riskcore.store.database import SCHEMA_VERSION, key_place, newer_message
 
-__all__ = ["AuditHead", "AuditUnreadable", "AuditVerification", "read_head", "verify_file"]
+__all__ = [
+    "AuditHead",
+    "AuditUnreadableError",
+    "AuditVerification",
+    "open_readonly",
+    "read_head",
+    "read_rows",
+    "verify_file",
+]
 
 #: What each guarded table's rows are, in words.
 ROW_LABELS = {
@@ -62,7 +70,7 @@ ROW_LABELS = {
 }
 
 
-class AuditUnreadable(RiskcoreError):
+class AuditUnreadableError(RiskcoreError):
     """The audit log cannot be checked: no file, not SQLite, not an audit log, no key."""
 
 
@@ -143,23 +151,23 @@ def open_readonly(path: str | Path) -> Iterator[sqlite3.Connection]:
 
     Raises
     ------
-    AuditUnreadable
+    AuditUnreadableError
         When there is no such file, it is empty or not a file, or SQLite cannot open it.
     """
     path = Path(path)
     if not path.exists():
-        raise AuditUnreadable(f"cannot read the audit log: there is no file {str(path)!r}")
+        raise AuditUnreadableError(f"cannot read the audit log: there is no file {str(path)!r}")
     if not path.is_file():
-        raise AuditUnreadable(f"cannot read the audit log: {str(path)!r} is not a file")
+        raise AuditUnreadableError(f"cannot read the audit log: {str(path)!r} is not a file")
     if path.stat().st_size == 0:
-        raise AuditUnreadable(f"cannot read the audit log: {str(path)!r} is empty")
+        raise AuditUnreadableError(f"cannot read the audit log: {str(path)!r} is empty")
     wal = path.with_name(path.name + "-wal")
     # without a write-ahead log the file alone is the database: immutable leaves no -shm
     mode = "mode=ro" if wal.exists() else "immutable=1"
     try:
         con = sqlite3.connect(_uri(path, mode), uri=True, isolation_level=None)
     except sqlite3.Error as exc:
-        raise AuditUnreadable(f"cannot read the audit log {str(path)!r}: {exc}") from None
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     with closing(con):
         yield con
 
@@ -170,12 +178,12 @@ def _read(
     """Return the schema version, the audit rows (or the last) and the key-check table."""
     version = int(con.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
-        raise AuditUnreadable("cannot read the audit log: " + newer_message(path, version))
+        raise AuditUnreadableError("cannot read the audit log: " + newer_message(path, version))
     tables = {
         str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     }
     if "audit" not in tables:
-        raise AuditUnreadable(f"cannot read the audit log: {str(path)!r} holds no audit log")
+        raise AuditUnreadableError(f"cannot read the audit log: {str(path)!r} holds no audit log")
     cols = {str(r[1]) for r in con.execute("PRAGMA table_info(audit)")}
     records = "records" if "records" in cols else "'[]'"
     rows = con.execute(
@@ -186,6 +194,17 @@ def _read(
     if "audit_meta" in tables:
         meta = {str(k): str(v) for k, v in con.execute("SELECT name, value FROM audit_meta")}
     return version, rows, meta
+
+
+def read_rows(con: sqlite3.Connection, path: Path) -> list[tuple[Any, ...]]:
+    """Return the audit rows of a read-only connection (``records`` "[]" in an old file).
+
+    Raises
+    ------
+    AuditUnreadableError
+        When the file holds no audit log or is of a newer schema.
+    """
+    return _read(con, path)[1]
 
 
 def _rows_problem(
@@ -267,7 +286,7 @@ def verify_file(
 
     Raises
     ------
-    AuditUnreadable
+    AuditUnreadableError
         When the file cannot be checked (see the module's docstring); the
         message is one sentence.
     """
@@ -290,9 +309,9 @@ def _verify(path: Path, expect_head: AuditHead | None) -> AuditVerification:
                 try:
                     key = load_key(path)
                 except AuditKeyError as exc:
-                    raise AuditUnreadable(f"cannot check the audit log: {exc}") from None
+                    raise AuditUnreadableError(f"cannot check the audit log: {exc}") from None
                 if key is None:
-                    raise AuditUnreadable(
+                    raise AuditUnreadableError(
                         f"cannot check the audit log: its key is missing ({key_place(path)})"
                     )
             head = AuditHead(int(rows[-1][0]), str(rows[-1][7])) if rows else AuditHead(0, GENESIS)
@@ -325,7 +344,7 @@ def _verify(path: Path, expect_head: AuditHead | None) -> AuditVerification:
                 )
             problem = _rows_problem(con, expected)
     except sqlite3.Error as exc:
-        raise AuditUnreadable(f"cannot read the audit log {str(path)!r}: {exc}") from None
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     if problem is not None:
         return AuditVerification(False, len(rows), problem[0], problem[1], head)
     if expect_head is not None:
@@ -354,7 +373,7 @@ def read_head(path: str | Path) -> AuditHead | None:
 
     Raises
     ------
-    AuditUnreadable
+    AuditUnreadableError
         When the file exists but is not a readable audit log.
     """
     path = Path(path)
@@ -364,5 +383,5 @@ def read_head(path: str | Path) -> AuditHead | None:
         with open_readonly(path) as con:
             _version, rows, _meta = _read(con, path, last_only=True)
     except sqlite3.Error as exc:
-        raise AuditUnreadable(f"cannot read the audit log {str(path)!r}: {exc}") from None
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     return AuditHead(int(rows[-1][0]), str(rows[-1][7])) if rows else AuditHead(0, GENESIS)
