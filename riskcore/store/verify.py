@@ -13,9 +13,9 @@ restores no trigger and never makes a key. It finds, in this order:
   key); entries before the chain was keyed are checked as unkeyed SHA-256 and
   anchored by the keyed entry after them;
 - the key not the one the log was written with (the file was replaced);
-- an append-only trigger dropped;
 - a guarded row (saved assessment, its data, a ledger, a ledger file, a
   budget, a release) missing, changed, or in no entry;
+- an append-only trigger dropped;
 - with an expected head ``(seq, hash)`` kept elsewhere: fewer entries than
   ``seq`` (the log was cut back) or another hash at ``seq`` (it was
   replaced or rewritten).
@@ -334,15 +334,14 @@ def _verify(path: Path, expect_head: AuditHead | None) -> AuditVerification:
                     "migrate` (its chain holds so far)",
                     head, False,
                 )
+            problem = _rows_problem(con, expected)
             gone = missing_triggers(con)
-            if gone:
-                return AuditVerification(
-                    False, len(rows), None,
+            if problem is None and gone:
+                problem = (
+                    None,
                     f"the append-only trigger {gone[0]} is missing: it was dropped outside "
                     "riskcore",
-                    head,
                 )
-            problem = _rows_problem(con, expected)
     except sqlite3.Error as exc:
         raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     if problem is not None:
