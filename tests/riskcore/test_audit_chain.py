@@ -548,3 +548,31 @@ def test_verify_of_a_log_being_written_reads_it_all(store):
         v = verify_file(store.path)
         con.execute("COMMIT")
     assert v.ok and v.entries == 6
+
+
+def test_twelve_racing_threads_never_overspend_and_the_chain_holds(tmp_path):
+    from riskcore import dp
+
+    s = Store(tmp_path / "t.db")
+    book, src = _book(s)
+    won: list[int] = []
+
+    def spend(worker: int) -> None:
+        for i in range(3):
+            try:
+                book.reserve(src, dp.LedgerEntry(f"w{worker} q{i}", "laplace", 0.1))
+                won.append(worker)
+            except dp.BudgetExceededError:
+                pass
+
+    threads = [threading.Thread(target=spend, args=(w,)) for w in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert len(won) == 10  # 36 attempts of 0.1 against a budget of 1: exactly 10 fit
+    assert book.lookup(src).budget.spent()[0] == pytest.approx(1.0)
+    v = s.verify()
+    assert v.ok, v.reason
+    releases = [e for e in s.audit() if e.action == "dp_release"]
+    assert len(releases) == 10 and all(len(e.records) == 1 for e in releases)
