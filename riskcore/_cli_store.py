@@ -58,7 +58,7 @@ def _migrate(path: Any) -> int:
 
     with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
         before = int(con.execute("PRAGMA user_version").fetchone()[0])
-    store = Store(path)
+    store = Store(path, rekey=True)  # asked for: keyed even when a key already exists
     head = store.head()
     if before >= SCHEMA_VERSION:
         print(f"The audit log is already keyed (schema version {before}); its head is {head}.")

@@ -124,6 +124,9 @@ class Store(AuditLog):
         or the user's data directory).
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log although an audit key exists (see
+        :class:`~riskcore.store.database.Database`).
     """
 
     def save(

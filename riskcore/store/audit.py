@@ -96,6 +96,9 @@ class AuditLog(Database):
         Default :func:`~riskcore.store.database.default_path`.
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log although an audit key exists (see
+        :class:`~riskcore.store.database.Database`).
     """
 
     @staticmethod

@@ -222,18 +222,26 @@ class Database:
         Default :func:`default_path` (``RISKCORE_DB`` or the user's data directory).
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log with entries even though an audit key already
+        exists (``riskcore audit migrate``): without it that is refused, as
+        a keyed log rewritten to look old would otherwise be keyed again.
 
     Raises
     ------
     RiskcoreError
         When the file cannot be opened as a database, was written by a newer
-        riskcore, or its audit key is missing or not its own
+        riskcore, holds an unkeyed log while a key exists (without
+        ``rekey``), or its audit key is missing or not its own
         (:class:`~riskcore.store.auditkey.AuditKeyError`).
     """
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, timeout: float = 30.0, rekey: bool = False
+    ) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.timeout = float(timeout)
+        self._rekey = bool(rekey)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._key = self._open()
@@ -359,11 +367,18 @@ class Database:
             if table in tables:
                 for op in ("UPDATE", "DELETE"):
                     con.execute(trigger_sql(table, op))
-        key = create_key(self.path)
         rows = con.execute(
             "SELECT seq, time, user, action, fingerprint, changes, prev_hash, hash "
             "FROM audit ORDER BY seq"
         ).fetchall()
+        if rows and not self._rekey and load_key(self.path) is not None:
+            raise RiskcoreError(
+                f"the database {str(self.path)!r} holds an unkeyed audit log, yet its audit key "
+                f"already exists ({key_place(self.path)}): a keyed log may have been rewritten to "
+                "look old; check it with `riskcore audit verify --expect-head`, then key it "
+                "explicitly with `riskcore audit migrate`"
+            )
+        key = create_key(self.path)
         broken, prev = None, GENESIS
         for i, (seq, time, user, action, fp, changes, prev_hash, h) in enumerate(rows, 1):
             if seq != i or prev_hash != prev or entry_hash(

@@ -477,6 +477,27 @@ def test_the_old_entries_and_rows_are_anchored_by_the_keyed_entry(tmp_path):
     assert not verify_file(path2).ok
 
 
+def test_a_keyed_log_rewritten_to_look_old_is_not_keyed_again_silently(store, capsys):
+    # the downgrade: every entry re-hashed with plain SHA-256, the key check and version gone
+    with _raw(store.path) as con:
+        con.execute("DROP TRIGGER audit_no_update")
+        rows = con.execute(
+            "SELECT seq, time, user, action, fingerprint, changes FROM audit ORDER BY seq"
+        ).fetchall()
+        prev = "0" * 64
+        for seq, time, user, action, fp, changes in rows:
+            h = entry_hash(seq, time, user, action, fp, changes, prev)
+            con.execute("UPDATE audit SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
+            prev = h
+        con.execute("DROP TABLE audit_meta")
+        con.execute("PRAGMA user_version = 0")
+    assert _verify(store.path) == 1
+    assert "NOT PROVEN" in capsys.readouterr().err
+    with pytest.raises(RiskcoreError, match="may have been rewritten to look old"):
+        Store(store.path)  # the app does not launder it
+    assert main(["audit", "migrate", "--db", str(store.path)]) == 0  # only when asked
+
+
 def test_a_file_of_a_newer_schema_is_refused(store, capsys):
     with _raw(store.path) as con:
         con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
