@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from riskcore.store import DB_ENV
+from riskcore.store import DB_ENV, KEY_ENV, KEY_FILE_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 # The suite never writes to the user's data directory: every process it starts (a live
@@ -41,4 +41,7 @@ def database(tmp_path_factory, monkeypatch) -> Path:
     """Point RISKCORE_DB at a fresh database of this test's own; return its path."""
     path = tmp_path_factory.mktemp("db") / "riskcore.db"
     monkeypatch.setenv(DB_ENV, str(path))
+    # the audit key beside that database, never one of the environment's
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
     return path
