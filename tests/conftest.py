@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # and each test gets its own database below (:func:`database`).
 _SESSION_DB = tempfile.mkdtemp(prefix="riskcore-tests-")
 os.environ[DB_ENV] = str(Path(_SESSION_DB) / "riskcore.db")
+os.environ.pop(KEY_ENV, None)  # so the audit key is the one beside the database, there too
+os.environ.pop(KEY_FILE_ENV, None)
 SHARED = ROOT.parent / "shared" / "data"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
