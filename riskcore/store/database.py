@@ -55,6 +55,8 @@ __all__ = [
     "Database",
     "append_entry",
     "default_path",
+    "key_place",
+    "newer_message",
     "user_name",
     "utc_now",
 ]
