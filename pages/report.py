@@ -68,6 +68,7 @@ if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
                 sha256=ctx.table.info.fingerprint,
                 built_by=who,
                 profile_name="profile.json",
+                audit_head=saved.audit_head(),
             )
         except RiskcoreError as exc:
             st.error(md(exc))

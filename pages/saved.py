@@ -7,6 +7,7 @@ import streamlit as st
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.report.readings.saved import (
+    audit_head_reading,
     audit_table,
     audit_verify_reading,
     comparison_reading,
@@ -32,7 +33,11 @@ if not saved.exists():  # nothing saved: looking makes no database
     st.info("Nothing is saved yet: build a report on the Report page and save it there.")
     st.page_link("pages/report.py", label="Go to the Report page")
     end_page()
-db = saved.store()
+try:
+    db = saved.store()
+except RiskcoreError as exc:  # the audit key is missing or not the file's, a newer schema
+    st.error(md(exc))
+    end_page()
 st.caption(md(f"Database: {db.path}"))
 user = saved.user_name(keys.USER_SAVED)
 items = db.summaries()
@@ -165,9 +170,16 @@ with tab_delete:
 with tab_audit:
     entries = db.audit()
     if st.button("Verify the chain", key=keys.SAVED_VERIFY):
-        v = db.verify()
-        text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason)
-        st.session_state[keys.SAVED_VERIFIED] = (v.ok, text, len(entries))
+        try:
+            v = db.verify()
+        except RiskcoreError as exc:
+            text, good = str(exc), False
+        else:
+            text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason, keyed=v.keyed)
+            if v.head is not None:
+                text += " " + audit_head_reading(v.head.to_dict())
+            good = v.ok
+        st.session_state[keys.SAVED_VERIFIED] = (good, text, len(entries))
     verified = st.session_state.get(keys.SAVED_VERIFIED)
     if verified is not None and verified[2] == len(entries):  # until the log grows
         (st.success if verified[0] else st.error)(md(verified[1]))

@@ -49,6 +49,12 @@ def add_parser(sub: Any) -> None:
         help="exit 1 when a target fails (after writing the report), for pipelines",
     )
     r.add_argument("--built-by", default=None, metavar="NAME", help="who builds the report")
+    r.add_argument(
+        "--db",
+        default=None,
+        help="the database whose audit-log head the report records (default RISKCORE_DB or "
+        "the user data directory; none recorded when it does not exist)",
+    )
     r.add_argument("--json", default=None, help="the JSON twin")
     r.add_argument(
         "--pdf", default=None, help="the PDF/A-3b report, the JSON twin embedded (WeasyPrint)"
@@ -106,6 +112,18 @@ def _profile_options(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def _audit_head(db: str | None) -> dict[str, Any] | None:
+    """Return the audit log's head to record, read-only; None (and a warning) when unreadable."""
+    from riskcore.store import default_path, read_head
+
+    try:
+        head = read_head(Path(db) if db else default_path())
+    except RiskcoreError as exc:
+        print(f"warning: no audit head recorded: {exc}", file=sys.stderr)
+        return None
+    return None if head is None else head.to_dict()
+
+
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
     from riskcore._cli_args import profile_from_args
@@ -134,6 +152,7 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             profile_name=args.profile,
             options=_profile_options(args),
             built_by=args.built_by,
+            audit_head=_audit_head(args.db),
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
         twin = (report.to_json() + "\n").encode("utf-8")

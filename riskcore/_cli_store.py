@@ -1,8 +1,12 @@
-"""The command line's ``audit`` command: check or export the audit log (:mod:`riskcore.store`).
+"""The command line's ``audit`` command: check, key or export the audit log (:mod:`riskcore.store`).
 
-``python -m riskcore audit verify [--db PATH]`` checks the hash chain and names
-the first broken entry (exit 1 when broken); ``audit export [--db PATH]
-[--out FILE]`` writes the log as JSON lines.
+``python -m riskcore audit verify [--db PATH] [--expect-head SEQ:HASH]`` checks
+the log read-only (:func:`riskcore.store.verify_file`) and prints its head;
+exit 0 intact, 1 broken (or an old unkeyed log, which proves nothing), 2 when
+the file cannot be checked (missing, empty, not SQLite, not an audit log, a
+newer schema, the key missing). ``audit migrate [--db PATH]`` keys an old
+log (one entry, ``audit_keyed``); ``audit export [--db PATH] [--out FILE]``
+writes the log as JSON lines, read-only.
 """
 
 from __future__ import annotations
@@ -18,41 +22,75 @@ __all__ = ["add_parser", "run_audit"]
 
 def add_parser(sub: Any) -> None:
     """Add the ``audit`` sub-command to the parser's sub-parsers."""
-    a = sub.add_parser("audit", help="check or export the audit log of saved assessments")
-    a.add_argument("action", choices=("verify", "export"))
+    a = sub.add_parser(
+        "audit", help="check, key or export the audit log of saved assessments and ledgers"
+    )
+    a.add_argument("action", choices=("verify", "migrate", "export"))
     a.add_argument(
         "--db", default=None, help="the database (default RISKCORE_DB or the user data directory)"
+    )
+    a.add_argument(
+        "--expect-head",
+        default=None,
+        metavar="SEQ:HASH",
+        help="verify: a head printed earlier and kept elsewhere; the log must still hold it "
+        "(finds a log cut back or replaced)",
     )
     a.add_argument("--out", default=None, help="export: the JSON-lines file (default stdout)")
 
 
+def _verify(path: Any, expect: str | None) -> int:
+    from riskcore.report.readings.saved import audit_head_reading, audit_verify_reading
+    from riskcore.store import AuditHead, verify_file
+
+    head = AuditHead.parse(expect) if expect is not None else None
+    v = verify_file(path, expect_head=head)
+    text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason, keyed=v.keyed)
+    print(text, file=sys.stdout if v.ok else sys.stderr)
+    if v.head is not None:
+        print(audit_head_reading(v.head.to_dict()))
+    return 0 if v.ok else 1
+
+
+def _migrate(path: Any) -> int:
+    from riskcore.store import SCHEMA_VERSION, Store
+    from riskcore.store.verify import open_readonly
+
+    with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
+        before = int(con.execute("PRAGMA user_version").fetchone()[0])
+    store = Store(path, rekey=True)  # asked for: keyed even when a key already exists
+    head = store.head()
+    if before >= SCHEMA_VERSION:
+        print(f"The audit log is already keyed (schema version {before}); its head is {head}.")
+    else:
+        print(
+            f"The audit log is now keyed (schema version {before} to {SCHEMA_VERSION}, entry "
+            f"{head.seq} 'audit_keyed' continues the old chain); its head is {head}."
+        )
+    return 0
+
+
 def run_audit(args: argparse.Namespace) -> int:
-    """Run ``audit``; return 0, 1 when the chain is broken, 2 on bad input."""
+    """Run ``audit``; return 0, 1 when the log is broken or unproven, 2 when it cannot be read."""
     from pathlib import Path
 
-    from riskcore.store import Store, default_path
+    from riskcore.store import default_path
 
     path = Path(args.db) if args.db else default_path()
     try:
-        if not path.exists():
-            raise RiskcoreError(f"there is no database at {str(path)!r}")
-        store = Store(path)
         if args.action == "verify":
-            v = store.verify()
-            if v.ok:
-                print(f"The audit log is intact: {v.entries:,} entries, the hash chain holds.")
-                return 0
-            print(
-                f"The audit log is BROKEN at entry {v.first_broken}: {v.reason}.",
-                file=sys.stderr,
-            )
-            return 1
+            return _verify(path, args.expect_head)
+        if args.action == "migrate":
+            return _migrate(path)
+        from riskcore.store.audit import read_entries, write_json_lines
+
+        entries = read_entries(path)
         if args.out:
             with open(args.out, "w", encoding="utf-8") as fh:
-                n = store.export(fh)
+                n = write_json_lines(entries, fh)
             print(f"Wrote {n:,} audit entries to {args.out}")
         else:
-            store.export(sys.stdout)
+            write_json_lines(entries, sys.stdout)
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

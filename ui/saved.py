@@ -12,17 +12,27 @@ from typing import Any
 
 import streamlit as st
 
+from riskcore.errors import RiskcoreError
 from riskcore.profile import Profile
-from riskcore.store import Store, default_path
+from riskcore.store import Store, default_path, read_head
 from ui import keys
 from ui import profile as ui_profile
 
-__all__ = ["exists", "os_user", "restore", "store", "user_name"]
+__all__ = ["audit_head", "exists", "os_user", "restore", "store", "user_name"]
 
 
 def store() -> Store:
     """Return the database of saved assessments (``RISKCORE_DB`` or the user data directory)."""
     return Store()
+
+
+def audit_head() -> dict[str, Any] | None:
+    """Return the audit log's head ``{"seq", "hash"}`` now, read-only; None without a log."""
+    try:
+        head = read_head(default_path())
+    except RiskcoreError:
+        return None
+    return None if head is None else head.to_dict()
 
 
 def exists() -> bool:

@@ -225,6 +225,7 @@ def document_context(review: Review) -> dict[str, Any]:
         role_reason_text,
         target_rows,
     )
+    from riskcore.report.readings.saved import audit_head_reading
 
     r = review
     d = r.dataset
@@ -253,6 +254,7 @@ def document_context(review: Review) -> dict[str, Any]:
         ),
         "sha256": d["sha256"],
         "fingerprint_of": d["fingerprint_of"],
+        "audit_head": audit_head_reading(r.audit_head),
         "roles": _frame(
             ["column", "role", "why"],
             [

@@ -212,6 +212,7 @@ def review(
     profile_name: str = "profile.json",
     options: Sequence[str] = (),
     now: datetime | None = None,
+    audit_head: Mapping[str, Any] | None = None,
 ) -> Review:
     """Compute everything a report states about a table under a profile.
 
@@ -235,6 +236,9 @@ def review(
         ``--profile``.
     now : datetime, optional
         The build time (default now, UTC).
+    audit_head : mapping, optional
+        ``{"seq", "hash"}`` of the audit log's last entry now
+        (:meth:`riskcore.store.AuditHead.to_dict`), recorded in the report.
 
     Returns
     -------
@@ -314,4 +318,7 @@ def review(
             "seeds": None,
         },
         command=_command(name, profile_name, options),
+        audit_head=None
+        if audit_head is None
+        else {"seq": int(audit_head["seq"]), "hash": str(audit_head["hash"])},
     )

@@ -184,6 +184,10 @@ class Review(Result):
     privacy_budget : dict or None
         The DP ledger's entries and the budget spent.
     limitations : tuple of Limitation
+    audit_head : dict or None
+        ``{"seq": int, "hash": str}``: the audit log's last entry when the
+        report was built (:class:`riskcore.store.AuditHead`), given by the
+        caller; None when there was no audit log.
     parameters : dict
         Every parameter of the assessment (c, threshold, distances, engine, policy).
     command : str
@@ -210,6 +214,7 @@ class Review(Result):
     special_uniques: dict[str, Any] | None = None
     privacy_budget: dict[str, Any] | None = None
     limitations: tuple[Limitation, ...] = ()
+    audit_head: dict[str, Any] | None = None
 
     @property
     def verdict(self) -> Verdict:

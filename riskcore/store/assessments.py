@@ -5,7 +5,9 @@ Report page's unticked option), as Parquet in a table of their own.
 Reopening (:meth:`Store.reopen`) checks a file against the saved
 fingerprint; saving, reopening, comparing and deleting are logged in the
 audit log (:mod:`riskcore.store.audit`), in the same transaction as the
-change.
+change, and the rows saved or deleted are in the chain
+(:mod:`riskcore.store.chain`). Each saved assessment keeps the audit log's
+head when it was saved.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 from riskcore.store.audit import AuditLog
+from riskcore.store.chain import GENESIS
 from riskcore.store.database import user_name, utc_now
 
 if TYPE_CHECKING:
@@ -46,6 +49,10 @@ class SavedAssessment(Result):
         The report's JSON twin (or any results as JSON).
     report : str or None
         The rendered report (HTML).
+    audit_head : str or None
+        ``SEQ:HASH`` of the audit log's last entry when it was saved (the
+        save's own entry follows it); None for an assessment saved before
+        the log was keyed.
     """
 
     id: int
@@ -56,6 +63,7 @@ class SavedAssessment(Result):
     profile: dict[str, Any]
     results: dict[str, Any]
     report: str | None = None
+    audit_head: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,9 @@ class Store(AuditLog):
         or the user's data directory).
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log although an audit key exists (see
+        :class:`~riskcore.store.database.Database`).
     """
 
     def save(
@@ -151,9 +162,11 @@ class Store(AuditLog):
             raise RiskcoreError("give the assessment a name")
         raw = None if data is None else _parquet(data)
         with self._transaction() as con:
+            last = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            head = f"{last[0]}:{last[1]}" if last is not None else f"0:{GENESIS}"
             cur = con.execute(
                 "INSERT INTO assessments (name, created, user, fingerprint, profile, results, "
-                "report) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "report, audit_head) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     utc_now(),
@@ -162,6 +175,7 @@ class Store(AuditLog):
                     json.dumps(dict(profile), allow_nan=False),
                     json.dumps(dict(results), allow_nan=False),
                     report,
+                    head,
                 ),
             )
             new_id = int(cur.lastrowid or 0)
@@ -181,6 +195,7 @@ class Store(AuditLog):
                     "profile": dict(profile),
                     "verdict": _verdict_of(results),
                     "raw_data_stored": raw is not None,
+                    "audit_head": head,
                 },
             )
         return new_id
@@ -239,12 +254,15 @@ class Store(AuditLog):
         with self._connect() as con:
             rows = con.execute(
                 # S608: ``where`` is one of this module's literals; values are bound (?)
-                "SELECT id, name, created, user, fingerprint, profile, results, report "  # noqa: S608
+                "SELECT id, name, created, user, fingerprint, profile, results, report, "  # noqa: S608
+                "audit_head "
                 f"FROM assessments {where}",
                 params,
             ).fetchall()
         return [
-            SavedAssessment(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            SavedAssessment(
+                r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8]
+            )
             for r in rows
         ]
 

@@ -1,55 +1,53 @@
-"""The append-only, hash-chained audit log.
+"""The append-only audit log, chained with HMAC-SHA256 under a key kept outside the database.
 
 The ``audit`` table is append-only: triggers refuse every UPDATE and DELETE
-(``RAISE(ABORT, ...)``), and each entry holds the SHA-256 of the previous one
-(a hash chain):
+(``RAISE(ABORT, ...)``), and each entry holds the HMAC-SHA256, under the
+audit key (:mod:`riskcore.store.auditkey`), of its fields, of the rows it
+wrote or deleted in the guarded tables and of the previous entry's hash
+(:mod:`riskcore.store.chain`):
 
-.. math:: h_i = \\mathrm{SHA256}(\\mathrm{json}(i, t_i, u_i, a_i, f_i, v_i, h_{i-1})),
-   \\quad h_0 = 0^{64}
+.. math:: h_i = \\mathrm{HMAC\\text{-}SHA256}_K(\\mathrm{json}(i, t_i, u_i, a_i, f_i, v_i,
+   r_i, h_{i-1})), \\quad h_0 = 0^{64}
 
-so an entry changed or removed below the triggers (by dropping them, or by
-editing the file) breaks the chain at that entry, which
-:meth:`AuditLog.verify` names.
+so an entry changed, removed or re-hashed without the key, and a guarded row
+deleted, added or edited outside riskcore, are found by
+:meth:`AuditLog.verify` (read-only, :func:`riskcore.store.verify.verify_file`);
+the last entry's ``(seq, hash)`` (:meth:`AuditLog.head`), kept elsewhere,
+also finds a log cut back or replaced.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from riskcore._results import Result
-from riskcore.store.database import Database, user_name, utc_now
+from riskcore.store.chain import GENESIS, entry_hash
+from riskcore.store.database import Database, append_entry
+from riskcore.store.verify import (
+    AuditHead,
+    AuditUnreadableError,
+    AuditVerification,
+    open_readonly,
+    read_head,
+    read_rows,
+    verify_file,
+)
 
-__all__ = ["GENESIS", "AuditEntry", "AuditLog", "AuditVerification", "entry_hash"]
-
-#: The "previous hash" of the first audit entry.
-GENESIS = "0" * 64
-
-
-def entry_hash(
-    seq: int,
-    time: str,
-    user: str,
-    action: str,
-    fingerprint: str | None,
-    changes: str,
-    prev_hash: str,
-) -> str:
-    """Return h_i, the SHA-256 of an audit entry's fields and the previous hash.
-
-    The fields are written as a JSON array (UTF-8, no spaces), so no two
-    different entries share the input.
-    """
-    text = json.dumps(
-        [seq, time, user, action, fingerprint, changes, prev_hash],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+__all__ = [
+    "GENESIS",
+    "AuditEntry",
+    "AuditHead",
+    "AuditLog",
+    "AuditVerification",
+    "entry_hash",
+    "read_entries",
+    "write_json_lines",
+]
 
 
 @dataclass(frozen=True)
@@ -70,7 +68,12 @@ class AuditEntry(Result):
     changes : dict
         The changed values.
     prev_hash, hash : str
-        h_{i-1} and h_i (:func:`entry_hash`).
+        h_{i-1} and h_i (:func:`riskcore.store.chain.entry_mac`; the SHA-256
+        of :func:`~riskcore.store.chain.entry_hash` for entries written
+        before the log was keyed).
+    records : list
+        The guarded rows the entry wrote or deleted: ``[table, key, digest]``
+        (digest None for a deleted row).
     """
 
     seq: int
@@ -81,27 +84,7 @@ class AuditEntry(Result):
     changes: dict[str, Any]
     prev_hash: str
     hash: str
-
-
-@dataclass(frozen=True)
-class AuditVerification(Result):
-    """The result of checking the audit chain.
-
-    Attributes
-    ----------
-    ok : bool
-    entries : int
-        Entries read.
-    first_broken : int or None
-        ``seq`` of the first entry that breaks the chain (None when ``ok``).
-    reason : str
-        Why that entry breaks it ("" when ``ok``).
-    """
-
-    ok: bool
-    entries: int
-    first_broken: int | None = None
-    reason: str = ""
+    records: list[list[Any]] = field(default_factory=list)
 
 
 class AuditLog(Database):
@@ -113,6 +96,9 @@ class AuditLog(Database):
         Default :func:`~riskcore.store.database.default_path`.
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log although an audit key exists (see
+        :class:`~riskcore.store.database.Database`).
     """
 
     @staticmethod
@@ -124,17 +110,11 @@ class AuditLog(Database):
         fingerprint: str | None,
         changes: Mapping[str, Any],
     ) -> AuditEntry:
-        row = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, prev = (1, GENESIS) if row is None else (int(row[0]) + 1, str(row[1]))
-        time, who = utc_now(), user_name(user)
-        text = json.dumps(dict(changes), sort_keys=True, allow_nan=False, default=str)
-        h = entry_hash(seq, time, who, action, fingerprint, text, prev)
-        con.execute(
-            "INSERT INTO audit (seq, time, user, action, fingerprint, changes, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, time, who, action, fingerprint, text, prev, h),
+        """Append one entry inside a store transaction (:func:`.database.append_entry`)."""
+        seq, time, who, act, fp, text, prev, h, recs = append_entry(
+            con, action, user=user, fingerprint=fingerprint, changes=changes
         )
-        return AuditEntry(seq, time, who, action, fingerprint, json.loads(text), prev, h)
+        return AuditEntry(seq, time, who, act, fp, json.loads(text), prev, h, json.loads(recs))
 
     def log(
         self,
@@ -166,45 +146,64 @@ class AuditLog(Database):
 
     def audit(self) -> list[AuditEntry]:
         """Return the audit log, first entry first."""
-        return [
-            AuditEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
-            for r in self._audit_rows()
-        ]
+        return [_entry(r) for r in self._audit_rows()]
 
     def _audit_rows(self) -> list[tuple[Any, ...]]:
         """Return the audit table's rows as stored, first entry first."""
         with self._connect() as con:
             return con.execute(
-                "SELECT seq, time, user, action, fingerprint, changes, prev_hash, hash "
+                "SELECT seq, time, user, action, fingerprint, changes, prev_hash, hash, records "
                 "FROM audit ORDER BY seq"
             ).fetchall()
 
-    def verify(self) -> AuditVerification:
-        """Check the hash chain; name the first entry that breaks it.
+    def head(self) -> AuditHead:
+        """Return the last entry's ``(seq, hash)``: ``(0, GENESIS)`` for an empty log."""
+        found = read_head(self.path)
+        return found if found is not None else AuditHead(0, GENESIS)
 
-        An entry breaks the chain when its ``seq`` is not the next number (an
-        entry was removed), its ``prev_hash`` is not the previous entry's
-        hash, or its ``hash`` is not :func:`entry_hash` of its own fields (it
-        was changed).
+    def verify(self, *, expect_head: AuditHead | None = None) -> AuditVerification:
+        """Check the log read-only; name the first entry that breaks it.
+
+        See :func:`riskcore.store.verify.verify_file`.
+
+        Parameters
+        ----------
+        expect_head : AuditHead, optional
+            A head kept elsewhere that the log must still hold.
+
+        Raises
+        ------
+        riskcore.store.verify.AuditUnreadableError
+            When the file cannot be checked.
         """
-        rows = self._audit_rows()
-        prev = GENESIS
-        for i, (seq, time, user, action, fp, changes, prev_hash, h) in enumerate(rows, 1):
-            reason = ""
-            if seq != i:
-                reason = f"entry {i} is missing (the next is {seq})"
-            elif prev_hash != prev:
-                reason = "its previous-hash does not match the entry before it"
-            elif entry_hash(seq, time, user, action, fp, changes, prev_hash) != h:
-                reason = "its contents do not match its hash (it was changed)"
-            if reason:
-                return AuditVerification(False, len(rows), int(seq), reason)
-            prev = h
-        return AuditVerification(True, len(rows))
+        return verify_file(self.path, expect_head=expect_head)
 
     def export(self, out: TextIO) -> int:
         """Write the audit log to ``out`` as JSON lines; return the number of entries."""
-        entries = self.audit()
-        for e in entries:
-            out.write(json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n")
-        return len(entries)
+        return write_json_lines(self.audit(), out)
+
+
+def _entry(r: tuple[Any, ...]) -> AuditEntry:
+    return AuditEntry(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], json.loads(r[8]))
+
+
+def read_entries(path: str | Path) -> list[AuditEntry]:
+    """Return the audit log in ``path``, first entry first, read-only (nothing is migrated).
+
+    Raises
+    ------
+    riskcore.store.verify.AuditUnreadableError
+        When the file is not a readable audit log.
+    """
+    try:
+        with open_readonly(path) as con:
+            return [_entry(r) for r in read_rows(con, Path(path))]
+    except sqlite3.Error as exc:
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
+
+
+def write_json_lines(entries: list[AuditEntry], out: TextIO) -> int:
+    """Write entries to ``out`` as JSON lines; return how many."""
+    for e in entries:
+        out.write(json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n")
+    return len(entries)

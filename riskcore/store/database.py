@@ -1,32 +1,74 @@
-"""The local SQLite database: where it lives, its tables, connections and transactions.
+"""The local SQLite database: where it lives, its tables and schema version, its transactions.
 
 The database (stdlib :mod:`sqlite3`, WAL journal) lives under the user's data
 directory, ``$XDG_DATA_HOME/riskcore/riskcore.db`` (``~/.local/share/...``;
 ``%LOCALAPPDATA%`` on Windows), or at the path in the ``RISKCORE_DB``
 environment variable. Every write is one ``BEGIN IMMEDIATE`` transaction, so
 parallel writers (threads or processes) queue instead of losing entries.
+Every connection sets ``PRAGMA secure_delete=ON``: a deleted assessment is
+overwritten with zeros in the file, whatever SQLite's build default.
+
+Schema version (``PRAGMA user_version``): 0 or 1 is the old layout with an
+unkeyed SHA-256 chain; :data:`SCHEMA_VERSION` (2) is the keyed chain
+(:mod:`riskcore.store.chain`). Opening an older file for writing migrates it
+once, in one transaction: the new columns and the key-check table are added,
+the key is made if there is none (:mod:`riskcore.store.auditkey`), and one
+entry, ``audit_keyed``, continues the old chain from its last hash and vouches
+for every row already in the guarded tables. A file of a newer version is
+refused. Opening a current file checks the key against the file's key check
+and, if an append-only trigger was dropped, restores it and logs
+``audit_triggers_restored`` (the evidence stays in the chain).
 """
 
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from riskcore.errors import RiskcoreError
+from riskcore.store.auditkey import AuditKeyError, create_key, key_check, key_source, load_key
+from riskcore.store.chain import (
+    APPEND_ONLY,
+    GENESIS,
+    GUARDED,
+    capture,
+    drain,
+    entry_hash,
+    entry_mac,
+    missing_triggers,
+    pending,
+    table_digests,
+    trigger_sql,
+)
 
-__all__ = ["DB_ENV", "SCHEMA", "Database", "default_path", "user_name", "utc_now"]
+__all__ = [
+    "DB_ENV",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "Database",
+    "append_entry",
+    "default_path",
+    "key_place",
+    "newer_message",
+    "user_name",
+    "utc_now",
+]
 
 #: Environment variable overriding the database path.
 DB_ENV = "RISKCORE_DB"
 
-#: The tables of saved assessments and of the audit log (its triggers refuse UPDATE and DELETE).
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS assessments (
+#: ``PRAGMA user_version`` of a file this riskcore writes: 2, the keyed chain.
+SCHEMA_VERSION = 2
+
+_TABLES = (
+    """CREATE TABLE IF NOT EXISTS assessments (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL,
     created TEXT NOT NULL,
@@ -34,14 +76,15 @@ CREATE TABLE IF NOT EXISTS assessments (
     fingerprint TEXT NOT NULL,
     profile TEXT NOT NULL,
     results TEXT NOT NULL,
-    report TEXT
-);
-CREATE TABLE IF NOT EXISTS assessment_data (
+    report TEXT,
+    audit_head TEXT
+)""",
+    """CREATE TABLE IF NOT EXISTS assessment_data (
     id INTEGER PRIMARY KEY,
     format TEXT NOT NULL,
     bytes BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS audit (
+)""",
+    """CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY,
     time TEXT NOT NULL,
     user TEXT NOT NULL,
@@ -49,13 +92,28 @@ CREATE TABLE IF NOT EXISTS audit (
     fingerprint TEXT,
     changes TEXT NOT NULL,
     prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL
-);
-CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: UPDATE refused'); END;
-CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: DELETE refused'); END;
-"""
+    hash TEXT NOT NULL,
+    records TEXT NOT NULL DEFAULT '[]'
+)""",
+    """CREATE TABLE IF NOT EXISTS audit_meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+)""",
+)
+
+#: Columns added since schema 1: (table, column, declaration).
+_ADDED = (
+    ("audit", "records", "TEXT NOT NULL DEFAULT '[]'"),
+    ("assessments", "audit_head", "TEXT"),
+)
+
+#: The tables of saved assessments and of the audit log (its triggers refuse UPDATE and DELETE).
+SCHEMA = ";\n".join(
+    (*_TABLES, trigger_sql("audit", "UPDATE"), trigger_sql("audit", "DELETE"))
+) + ";\n"
+
+#: The audit key of each connection inside a store transaction (read by :func:`append_entry`).
+_KEYS: dict[sqlite3.Connection, bytes] = {}
 
 
 def default_path() -> Path:
@@ -85,8 +143,80 @@ def user_name(user: str | None) -> str:
         return "unknown"
 
 
+def key_place(db_path: str | Path) -> str:
+    """Return where the audit key of ``db_path`` is read from, in words (never the key)."""
+    path = key_source(db_path)
+    return "the environment variable RISKCORE_AUDIT_KEY" if path is None else repr(str(path))
+
+
+def append_entry(
+    con: sqlite3.Connection,
+    action: str,
+    *,
+    user: str | None,
+    fingerprint: str | None,
+    changes: Mapping[str, Any],
+    records: str | None = None,
+) -> tuple[Any, ...]:
+    """Append one entry, chained under the transaction's key, with the rows written since the last.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        A connection inside :meth:`Database._transaction`.
+    action : str
+    user : str or None
+    fingerprint : str or None
+    changes : mapping
+        JSON-ready values.
+    records : str, optional
+        The rows vouched for, as JSON text; default those this connection
+        wrote since the last entry (:func:`riskcore.store.chain.drain`).
+
+    Returns
+    -------
+    tuple
+        ``(seq, time, user, action, fingerprint, changes_text, prev_hash, hash, records_text)``.
+
+    Raises
+    ------
+    RiskcoreError
+        When ``con`` is not inside a store transaction (no key).
+    """
+    key = _KEYS.get(con)
+    if key is None:
+        raise RiskcoreError("an audit entry can only be written inside a store transaction")
+    row = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    seq, prev = (1, GENESIS) if row is None else (int(row[0]) + 1, str(row[1]))
+    time, who = utc_now(), user_name(user)
+    text = json.dumps(dict(changes), sort_keys=True, allow_nan=False, default=str)
+    recs = drain(con) if records is None else records
+    h = entry_mac(key, seq, time, who, action, fingerprint, text, recs, prev)
+    con.execute(
+        "INSERT INTO audit (seq, time, user, action, fingerprint, changes, prev_hash, hash, "
+        "records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (seq, time, who, action, fingerprint, text, prev, h, recs),
+    )
+    return (seq, time, who, action, fingerprint, text, prev, h, recs)
+
+
+def _version(con: sqlite3.Connection) -> int:
+    return int(con.execute("PRAGMA user_version").fetchone()[0])
+
+
+def newer_message(path: str | Path, version: int) -> str:
+    """Return the refusal of a file written by a newer riskcore."""
+    return (
+        f"the database {str(path)!r} was written by a newer riskcore (schema version {version}; "
+        f"this one knows up to {SCHEMA_VERSION}): upgrade riskcore to open it"
+    )
+
+
 class Database:
     """One SQLite file with the store's tables: connections and ``BEGIN IMMEDIATE`` transactions.
+
+    Opening migrates an older file once and checks the audit key
+    (see the module's docstring).
 
     Parameters
     ----------
@@ -94,14 +224,31 @@ class Database:
         Default :func:`default_path` (``RISKCORE_DB`` or the user's data directory).
     timeout : float, default 30
         Seconds a writer waits for another's transaction before giving up.
+    rekey : bool, default False
+        Key an unkeyed log with entries even though an audit key already
+        exists (``riskcore audit migrate``): without it that is refused, as
+        a keyed log rewritten to look old would otherwise be keyed again.
+
+    Raises
+    ------
+    RiskcoreError
+        When the file cannot be opened as a database, was written by a newer
+        riskcore, holds an unkeyed log while a key exists (without
+        ``rekey``), or its audit key is missing or not its own
+        (:class:`~riskcore.store.auditkey.AuditKeyError`).
     """
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, timeout: float = 30.0, rekey: bool = False
+    ) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.timeout = float(timeout)
+        self._rekey = bool(rekey)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as con:
-            con.executescript(SCHEMA)
+        try:
+            self._key = self._open()
+        except sqlite3.Error as exc:
+            raise RiskcoreError(f"cannot open the database {str(self.path)!r}: {exc}") from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -112,17 +259,171 @@ class Database:
         with closing(con):
             con.execute("PRAGMA journal_mode=WAL")
             con.execute("PRAGMA synchronous=FULL")
+            con.execute("PRAGMA secure_delete=ON")
             con.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
             yield con
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """Yield a connection inside ``BEGIN IMMEDIATE``; commit, or roll back on error."""
+        """Yield a connection inside ``BEGIN IMMEDIATE``; commit, or roll back on error.
+
+        The rows the transaction writes to the guarded tables are captured
+        for the next audit entry (:func:`riskcore.store.chain.capture`); a
+        transaction that writes such a row and no entry after it is rolled back.
+        """
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
+            _KEYS[con] = self._key
             try:
+                capture(con)
                 yield con
+                if pending(con):
+                    raise RiskcoreError(
+                        "rows were written without an audit entry, so nothing was written"
+                    )
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            finally:
+                _KEYS.pop(con, None)
+            con.execute("COMMIT")
+
+    # -- opening: schema version, migration, key --------------------------------------------
+    def _open(self) -> bytes:
+        with self._connect() as con:
+            version = _version(con)
+            if version == SCHEMA_VERSION:
+                return self._current(con)
+            if version > SCHEMA_VERSION:
+                raise RiskcoreError(newer_message(self.path, version))
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                version = _version(con)  # another process may have migrated it meanwhile
+                if version > SCHEMA_VERSION:
+                    raise RiskcoreError(newer_message(self.path, version))
+                if version < SCHEMA_VERSION:
+                    self._migrate(con, version)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
             con.execute("COMMIT")
+            return self._current(con)
+
+    def _current(self, con: sqlite3.Connection) -> bytes:
+        """Return the key of a current file; restore (and log) dropped triggers."""
+        key = load_key(self.path)
+        where = key_place(self.path)
+        if key is None:
+            raise AuditKeyError(
+                f"the audit key of {str(self.path)!r} is missing ({where}): the log was written "
+                "under it, so nothing can be written or checked without it; restore it from its "
+                "backup (SECURITY.md, 'The audit log')"
+            )
+        row = con.execute("SELECT value FROM audit_meta WHERE name = 'key_check'").fetchone()
+        if row is None or row[0] != key_check(key):
+            raise AuditKeyError(
+                f"the audit key ({where}) is not the key the database {str(self.path)!r} was "
+                "written with: restore its own key from the backup, or the file was replaced"
+            )
+        if missing_triggers(con):
+            con.execute("BEGIN IMMEDIATE")
+            _KEYS[con] = key
+            try:
+                missing = missing_triggers(con)
+                for name in missing:
+                    table, op = name.rsplit("_no_", 1)
+                    con.execute(trigger_sql(table, op.upper()))
+                if missing:
+                    append_entry(
+                        con,
+                        "audit_triggers_restored",
+                        user=None,
+                        fingerprint=None,
+                        changes={"missing": missing},
+                        records="[]",
+                    )
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            finally:
+                _KEYS.pop(con, None)
+            con.execute("COMMIT")
+        return key
+
+    def _migrate(self, con: sqlite3.Connection, version: int) -> None:
+        """Bring an old (schema 0 / 1) or new file to :data:`SCHEMA_VERSION`, in a transaction."""
+        existed = {
+            str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        missing = missing_triggers(con)  # on the tables of an old file: dropped before this
+        for statement in _TABLES:
+            con.execute(statement)
+        for table, column, decl in _ADDED:
+            have = {str(r[1]) for r in con.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                con.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        tables = {
+            str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        for table in APPEND_ONLY:
+            if table in tables:
+                for op in ("UPDATE", "DELETE"):
+                    con.execute(trigger_sql(table, op))
+        rows = con.execute(
+            "SELECT seq, time, user, action, fingerprint, changes, prev_hash, hash "
+            "FROM audit ORDER BY seq"
+        ).fetchall()
+        if rows and not self._rekey and load_key(self.path) is not None:
+            raise RiskcoreError(
+                f"the database {str(self.path)!r} holds an unkeyed audit log, yet its audit key "
+                f"already exists ({key_place(self.path)}): a keyed log may have been rewritten to "
+                "look old; check it with `riskcore audit verify --expect-head`, then key it "
+                "explicitly with `riskcore audit migrate`"
+            )
+        key = create_key(self.path)
+        broken, prev = None, GENESIS
+        for i, (seq, time, user, action, fp, changes, prev_hash, h) in enumerate(rows, 1):
+            if seq != i or prev_hash != prev or entry_hash(
+                seq, time, user, action, fp, changes, prev_hash
+            ) != h:
+                broken = i
+                break
+            prev = h
+        adopted = [
+            [table, k, digest]
+            for table in GUARDED
+            if table in existed
+            for k, digest in table_digests(con, table).items()
+        ]
+        con.executemany(
+            "INSERT OR REPLACE INTO audit_meta (name, value) VALUES (?, ?)",
+            [
+                ("key_check", key_check(key)),
+                ("keyed_from", str((int(rows[-1][0]) if rows else 0) + 1)),
+                ("migrated_from", str(version)),
+            ],
+        )
+        if rows or adopted or missing:
+            _KEYS[con] = key
+            try:
+                append_entry(
+                    con,
+                    "audit_keyed",
+                    user=None,
+                    fingerprint=None,
+                    changes={
+                        "schema_from": max(version, 1),
+                        "schema_to": SCHEMA_VERSION,
+                        "unkeyed_entries": len(rows),
+                        "unkeyed_head": rows[-1][7] if rows else None,
+                        "unkeyed_chain": "intact"
+                        if broken is None
+                        else f"broken at entry {broken}",
+                        "rows_adopted": len(adopted),
+                        "triggers_missing": missing,
+                    },
+                    records=json.dumps(adopted, separators=(",", ":")),
+                )
+            finally:
+                _KEYS.pop(con, None)
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -41,3 +41,21 @@ def test_report_page_builds_the_sessions_report():
     # its downloads and the save wait for a new build
     assert all(b.proto.disabled for b in at.get("download_button"))
     assert at.button(key="rc_save").disabled
+
+
+def test_the_report_and_its_save_record_the_audit_head(database):
+    from riskcore.store import Store
+
+    store = Store(database)
+    store.log("roles", user="ana", changes={"step": 0})
+    head = store.head()
+    at = run("pages/report.py")
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception
+    report = at.session_state["rc_report"]["report"]
+    assert report.audit_head == {"seq": head.seq, "hash": head.hash}
+    at.button(key="rc_save").click().run()
+    assert not at.exception
+    (saved,) = store.assessments()
+    assert saved.results["audit_head"] == {"seq": 1, "hash": head.hash}
+    assert saved.audit_head == f"1:{head.hash}" and store.verify().ok

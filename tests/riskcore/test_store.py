@@ -3,6 +3,8 @@ parallel writers lose nothing."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import io
 import itertools
 import json
@@ -40,7 +42,14 @@ def test_the_chain_links_each_entry_to_the_previous(store):
         assert after.prev_hash == before.hash
     e = entries[2]
     text = json.dumps(e.changes, sort_keys=True)
-    assert e.hash == entry_hash(e.seq, e.time, e.user, e.action, e.fingerprint, text, e.prev_hash)
+    # h_i is HMAC-SHA256 (stdlib hmac, computed here apart) under the key beside the file
+    key = bytes.fromhex((store.path.parent / "r.db.key").read_text().strip())
+    msg = json.dumps(
+        [e.seq, e.time, e.user, e.action, e.fingerprint, text, "[]", e.prev_hash],
+        separators=(",", ":"),
+    ).encode()
+    assert e.hash == hmac.new(key, msg, hashlib.sha256).hexdigest()
+    assert e.hash != entry_hash(e.seq, e.time, e.user, e.action, e.fingerprint, text, e.prev_hash)
     assert store.verify().ok
 
 
@@ -74,13 +83,14 @@ def test_an_entry_changed_below_the_triggers_is_found(store):
     assert "changed" in v.reason
 
 
-def test_an_entry_rehashed_below_the_triggers_breaks_the_next_link(store):
+def test_an_entry_rehashed_with_plain_sha256_below_the_triggers_is_found(store):
+    # the old chain's attack: re-hash the edited entry (no key needed for SHA-256)
     e = store.audit()[1]
     text = '{"step": 99}'
     h = entry_hash(e.seq, e.time, e.user, e.action, e.fingerprint, text, e.prev_hash)
     _below_the_triggers(store, f"UPDATE audit SET changes = '{text}', hash = '{h}' WHERE seq = 2")
     v = store.verify()
-    assert (v.ok, v.first_broken) == (False, 3)
+    assert (v.ok, v.first_broken) == (False, 2)
 
 
 def test_an_entry_deleted_below_the_triggers_is_found(store):

@@ -12,6 +12,7 @@ from riskcore.report.compare import Comparison, DatasetCheck
 from riskcore.report.readings._format import format_number, plural
 
 __all__ = [
+    "audit_head_reading",
     "audit_table",
     "audit_verify_reading",
     "comparison_reading",
@@ -253,15 +254,58 @@ def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.Da
     return pd.DataFrame(rows, columns=cols)
 
 
-def audit_verify_reading(ok: bool, entries: int, first_broken: int | None, reason: str) -> str:
-    """Return the outcome of checking the audit log's hash chain."""
+def audit_verify_reading(
+    ok: bool,
+    entries: int,
+    first_broken: int | None,
+    reason: str,
+    *,
+    keyed: bool = True,
+) -> str:
+    """Return the outcome of checking the audit log, in one sentence.
+
+    Parameters
+    ----------
+    ok : bool
+    entries : int
+    first_broken : int or None
+    reason : str
+        :class:`riskcore.store.AuditVerification`'s fields.
+    keyed : bool, default True
+        False for an old unkeyed log (which is never proven).
+    """
     if ok:
         return (
             f"The audit log is intact: {entries:,} "
             + plural(entries, "entry", "entries")
-            + ", each holding the SHA-256 of the one before it."
+            + ", each holding the HMAC-SHA256, under the audit key, of its contents, of the "
+            "rows it wrote and of the entry before it, and every saved assessment, ledger, "
+            "budget and release is one of those rows."
         )
+    if not keyed:
+        return f"The audit log is NOT PROVEN: {reason}."
+    if first_broken is None:
+        return f"The audit log is BROKEN: {reason}."
     return f"The audit log is BROKEN at entry {first_broken}: {reason}."
+
+
+def audit_head_reading(head: Mapping[str, Any] | None) -> str:
+    """Return the audit log's head as a report or the command line states it.
+
+    Parameters
+    ----------
+    head : mapping or None
+        ``{"seq": int, "hash": str}`` (:class:`riskcore.store.AuditHead`); None
+        when there was no audit log.
+    """
+    if head is None:
+        return "There was no audit log when this was made, so no audit head is recorded."
+    seq, h = int(head["seq"]), str(head["hash"])
+    return (
+        f"Audit log head: {seq}:{h} (entry {seq} and its HMAC-SHA256); kept apart from the "
+        f"database, `riskcore audit verify --expect-head {seq}:{h}` shows whether the log "
+        "was later cut back or replaced."
+    )
 
 
 def saved_intro() -> str:

@@ -1,0 +1,245 @@
+"""The keyed hash chain: entry MACs, row digests, and the rows each entry vouches for.
+
+Each audit entry *i* holds
+
+.. math:: h_i = \\mathrm{HMAC\\text{-}SHA256}_K(\\mathrm{json}(i, t_i, u_i, a_i, f_i, v_i,
+   r_i, h_{i-1})), \\quad h_0 = 0^{64}
+
+(RFC 2104 HMAC over SHA-256, key *K* outside the database,
+:mod:`riskcore.store.auditkey`), where :math:`r_i` lists the rows of the
+guarded tables (:data:`GUARDED`: saved assessments, their raw data, the
+privacy ledgers, their files, budgets and releases) that the entry's
+transaction wrote or deleted, each with the SHA-256 of its contents
+(:func:`row_digest`; null for a deleted row). Replaying the chain gives the
+rows the tables must hold, each with its digest, so a release row deleted,
+a budget row inserted, or any row edited outside riskcore is found.
+
+The rows are captured, not declared: every write transaction of the store
+puts TEMP triggers on the guarded tables (:func:`capture`), which exist on
+that connection only and note each row it touches; the next entry takes
+them (:func:`drain`). A connection of someone else (``sqlite3``, another
+program) has no such triggers, so what it writes is in no entry.
+
+Entries written before the chain was keyed (an old file) keep the unkeyed
+SHA-256 of :func:`entry_hash`; the entry that keyed the file continues from
+their last hash, so they are anchored too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sqlite3
+from typing import Any
+
+__all__ = [
+    "APPEND_ONLY",
+    "GENESIS",
+    "GUARDED",
+    "capture",
+    "drain",
+    "entry_hash",
+    "entry_mac",
+    "missing_triggers",
+    "pending",
+    "row_digest",
+    "table_digests",
+    "trigger_sql",
+]
+
+#: The "previous hash" of the first audit entry.
+GENESIS = "0" * 64
+
+#: The tables whose rows are in the chain, with the column that names a row.
+GUARDED: dict[str, str] = {
+    "assessments": "id",
+    "assessment_data": "id",
+    "dp_ledgers": "id",
+    "dp_ledger_files": "fingerprint",
+    "dp_ledger_budgets": "seq",
+    "dp_ledger_entries": "seq",
+}
+
+#: The append-only tables and the triggers that refuse UPDATE and DELETE on them.
+APPEND_ONLY: dict[str, tuple[str, str]] = {
+    t: (f"{t}_no_update", f"{t}_no_delete")
+    for t in ("audit", "dp_ledgers", "dp_ledger_files", "dp_ledger_budgets", "dp_ledger_entries")
+}
+
+
+def _text(fields: list[Any]) -> bytes:
+    return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def entry_hash(
+    seq: int,
+    time: str,
+    user: str,
+    action: str,
+    fingerprint: str | None,
+    changes: str,
+    prev_hash: str,
+) -> str:
+    """Return the unkeyed SHA-256 of an entry of an old (schema 1) log.
+
+    The fields are written as a JSON array (UTF-8, no spaces), so no two
+    different entries share the input. Anyone who can write the file can
+    recompute it: it proves nothing alone, and is checked only for the
+    entries before the chain was keyed.
+    """
+    text = _text([seq, time, user, action, fingerprint, changes, prev_hash])
+    return hashlib.sha256(text).hexdigest()
+
+
+def entry_mac(
+    key: bytes,
+    seq: int,
+    time: str,
+    user: str,
+    action: str,
+    fingerprint: str | None,
+    changes: str,
+    records: str,
+    prev_hash: str,
+) -> str:
+    """Return h_i, the HMAC-SHA256 under ``key`` of an entry's fields, its rows and h_{i-1}.
+
+    Parameters
+    ----------
+    key : bytes
+        The audit key (:func:`riskcore.store.auditkey.load_key`).
+    seq, time, user, action, fingerprint, changes
+        The entry's fields as stored (``changes`` as its JSON text).
+    records : str
+        The JSON text of the rows the entry vouches for.
+    prev_hash : str
+        h_{i-1}.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
+    msg = _text([seq, time, user, action, fingerprint, changes, records, prev_hash])
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()
+
+
+def _cell(value: Any) -> list[str]:
+    if value is None:
+        return ["n", ""]
+    if isinstance(value, bytes):
+        return ["b", hashlib.sha256(value).hexdigest()]
+    if isinstance(value, int):
+        return ["i", str(value)]
+    if isinstance(value, float):
+        return ["r", value.hex()]
+    return ["t", str(value)]
+
+
+def row_digest(table: str, names: list[str] | tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """Return the SHA-256 of one row: its table and every non-NULL column, by name.
+
+    Each value is typed (integer, real as :meth:`float.hex`, text, the SHA-256
+    of a blob), so 1 and "1" differ; NULL columns are left out, so a column
+    added later (NULL in old rows) leaves old rows' digests as they were,
+    while setting or clearing any value changes the digest.
+    """
+    cells = sorted((n, _cell(v)) for n, v in zip(names, values, strict=True) if v is not None)
+    return hashlib.sha256(_text([table, cells])).hexdigest()
+
+
+def table_digests(con: sqlite3.Connection, table: str) -> dict[Any, str]:
+    """Return every row of a guarded table: its key -> :func:`row_digest`."""
+    key = GUARDED[table]
+    cur = con.execute(f"SELECT * FROM main.{table}")  # noqa: S608 (a GUARDED name)
+    names = [d[0] for d in cur.description]
+    at = names.index(key)
+    return {row[at]: row_digest(table, names, row) for row in cur}
+
+
+def _tables(con: sqlite3.Connection) -> set[str]:
+    return {
+        str(r[0]) for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+    }
+
+
+def missing_triggers(con: sqlite3.Connection) -> list[str]:
+    """Return the append-only triggers missing on tables that exist (dropped outside riskcore)."""
+    have = {
+        str(r[0])
+        for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'trigger'")
+    }
+    tables = _tables(con)
+    return [t for tab, pair in APPEND_ONLY.items() if tab in tables for t in pair if t not in have]
+
+
+def capture(con: sqlite3.Connection) -> None:
+    """Put TEMP triggers on the guarded tables that note each row this connection touches.
+
+    Call inside the write transaction, before any write; the triggers and
+    their table live on this connection only.
+    """
+    con.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS riskcore_pending (tbl TEXT NOT NULL, key NOT NULL)"
+    )
+    for table in sorted(_tables(con) & GUARDED.keys()):
+        col = GUARDED[table]
+        for op, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
+            # table and column names from GUARDED, no value of anyone's
+            body = " ".join(
+                f"INSERT INTO riskcore_pending VALUES ('{table}', {r}.{col});"  # noqa: S608
+                for r in rows
+            )
+            con.execute(
+                f"CREATE TEMP TRIGGER IF NOT EXISTS riskcore_{op.lower()}_{table} AFTER {op} "
+                f"ON main.{table} BEGIN {body} END"
+            )
+
+
+def pending(con: sqlite3.Connection) -> int:
+    """Return how many row writes of this connection no entry has taken yet."""
+    try:
+        return int(con.execute("SELECT count(*) FROM temp.riskcore_pending").fetchone()[0])
+    except sqlite3.OperationalError:  # no capture on this connection
+        return 0
+
+
+def drain(con: sqlite3.Connection) -> str:
+    """Return the rows this connection touched since the last entry, as the entry's records.
+
+    Returns
+    -------
+    str
+        JSON text of ``[[table, key, digest or null], ...]`` (each row once, in
+        the order first touched; null when the row is gone), ``[]`` when none.
+    """
+    try:
+        touched = con.execute(
+            "SELECT tbl, key FROM temp.riskcore_pending GROUP BY tbl, key ORDER BY min(rowid)"
+        ).fetchall()
+    except sqlite3.OperationalError:  # no capture on this connection
+        return "[]"
+    con.execute("DELETE FROM temp.riskcore_pending")
+    records = []
+    for table, key in touched:
+        cur = con.execute(
+            f"SELECT * FROM main.{table} WHERE {GUARDED[table]} = ?",  # noqa: S608 (GUARDED)
+            (key,),
+        )
+        row = cur.fetchone()
+        names = [d[0] for d in cur.description]
+        records.append([table, key, None if row is None else row_digest(table, names, row)])
+    return json.dumps(records, separators=(",", ":"))
+
+
+_TRIGGER_WHAT = {"audit": "the audit log"}
+
+
+def trigger_sql(table: str, op: str) -> str:
+    """Return the statement making the trigger that refuses ``op`` (UPDATE, DELETE) on ``table``."""
+    what = _TRIGGER_WHAT.get(table, "the privacy ledger")
+    return (
+        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{what} is append-only: {op} refused'); END"
+    )
