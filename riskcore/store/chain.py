@@ -59,12 +59,22 @@ GUARDED: dict[str, str] = {
     "dp_ledger_files": "fingerprint",
     "dp_ledger_budgets": "seq",
     "dp_ledger_entries": "seq",
+    "dp_ledger_people": "fingerprint",  # which ledger a table's people are charged to
+    "dp_ledger_splits": "ledger",  # ledgers begun despite a match, with the reason
 }
 
 #: The append-only tables and the triggers that refuse UPDATE and DELETE on them.
 APPEND_ONLY: dict[str, tuple[str, str]] = {
     t: (f"{t}_no_update", f"{t}_no_delete")
-    for t in ("audit", "dp_ledgers", "dp_ledger_files", "dp_ledger_budgets", "dp_ledger_entries")
+    for t in (
+        "audit",
+        "dp_ledgers",
+        "dp_ledger_files",
+        "dp_ledger_budgets",
+        "dp_ledger_entries",
+        "dp_ledger_people",
+        "dp_ledger_splits",
+    )
 }
 
 

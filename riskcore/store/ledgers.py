@@ -358,7 +358,7 @@ class BudgetStore:
         how, lid, match = self._locate(con, source, probe)
         if how == "fingerprint" and lid is not None:
             if probe is not None:  # a file charged before sketches were kept
-                population.record_sketch(con, lid, source.fingerprint, probe.sketch())
+                population.keep_sketch(con, lid, source.fingerprint, probe.sketch(), user)
             return lid
         near = [] if how == "people" else [s.source for s in self._near(con, source, lid)]
         changes: dict[str, Any] = {

@@ -46,6 +46,7 @@ __all__ = [
     "KEY_ENV",
     "SCHEMA",
     "best_match",
+    "keep_sketch",
     "key_path",
     "people_key",
     "record_sketch",
@@ -147,12 +148,36 @@ def people_key(database: str | Path, *, create: bool) -> bytes | None:
 
 def record_sketch(
     con: sqlite3.Connection, ledger: int, fingerprint: str, sketch: PeopleSketch
-) -> None:
-    """Keep the sketch of the file ``fingerprint`` charged to ``ledger`` (once per file)."""
-    con.execute(
+) -> bool:
+    """Keep the sketch of the file ``fingerprint`` charged to ``ledger`` (once per file).
+
+    Returns whether a sketch was written (False when the file had one): the row is in the
+    audit chain (:data:`riskcore.store.chain.GUARDED`), so the caller's transaction must
+    append an audit entry when it writes one.
+    """
+    cur = con.execute(
         "INSERT OR IGNORE INTO dp_ledger_people (fingerprint, ledger, sketch) VALUES (?, ?, ?)",
         (fingerprint, ledger, json.dumps(sketch.to_dict(), allow_nan=False)),
     )
+    return cur.rowcount > 0
+
+
+def keep_sketch(
+    con: sqlite3.Connection,
+    ledger: int,
+    fingerprint: str,
+    sketch: PeopleSketch,
+    user: str | None,
+) -> None:
+    """Keep the sketch of a file charged before sketches were kept, with its audit entry.
+
+    The sketch decides which ledger a table's people are charged to, so its row is in the
+    audit chain: an entry ``dp_ledger_sketch`` vouches for it (none when it was kept before).
+    """
+    if record_sketch(con, ledger, fingerprint, sketch):
+        Store._append(
+            con, "dp_ledger_sketch", user=user, fingerprint=fingerprint, changes={"ledger": ledger}
+        )
 
 
 def best_match(

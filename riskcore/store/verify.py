@@ -67,6 +67,8 @@ ROW_LABELS = {
     "dp_ledger_files": "ledger file",
     "dp_ledger_budgets": "privacy budget",
     "dp_ledger_entries": "release",
+    "dp_ledger_people": "people sketch",
+    "dp_ledger_splits": "new-ledger decision",
 }
 
 

@@ -292,3 +292,18 @@ def test_the_report_names_the_ledger_the_match_and_the_reason(charged):
     assert "The budget is the ledger “cleaned.csv”." in html
     assert "although its first file held the people of the ledger “patients.csv”" in html
     assert "the reason given: “a separate consent”" in html
+
+
+def test_deleting_a_people_sketch_breaks_the_audit_chain(charged, tmp_path, capsys):
+    # the sketch decides which ledger the same people are charged to: deleting it (to get a
+    # fresh budget for them) is found by `audit verify`, like a deleted release
+    from riskcore.store.verify import verify_file
+
+    del charged  # a ledger with its sketch, in the database below
+    path = tmp_path / "r.db"
+    assert verify_file(path).ok
+    with closing(sqlite3.connect(path)) as con, con:
+        con.execute("DROP TRIGGER dp_ledger_people_no_delete")
+        con.execute("DELETE FROM dp_ledger_people")
+    found = verify_file(path)
+    assert not found.ok and "people sketch" in found.reason
