@@ -23,6 +23,7 @@ compute
 """
 
 from riskcore.review.compute import review
+from riskcore.review.limitations import suda_plan
 from riskcore.review.results import (
     ATTACK_P,
     REPORT_SCHEMA,
@@ -39,6 +40,7 @@ __all__ = [
     "ATTACK_P",
     "REPORT_SCHEMA",
     "SUDA_MAX_ROWS",
+    "suda_plan",
     "AttackRun",
     "Limitation",
     "Remediation",

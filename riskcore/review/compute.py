@@ -29,10 +29,9 @@ from riskcore.profile import Profile
 
 if TYPE_CHECKING:
     import pandas as pd
-from riskcore.review.limitations import limitations, with_suppression
+from riskcore.review.limitations import limitations, suda_plan, with_suppression
 from riskcore.review.results import (
     ATTACK_P,
-    SUDA_MAX_ROWS,
     AttackRun,
     Remediation,
     Review,
@@ -252,11 +251,15 @@ def review(
         raise RiskcoreError("the assessment gave no evidence to judge the targets on")
     verdict_before = evaluate(profile.targets, before.evidence)
     special = None
-    if len(data) <= SUDA_MAX_ROWS:
+    suda_size, suda_note = suda_plan(len(data), len(profile.roles.quasi_identifiers))
+    if suda_size is not None:  # within SUDA's limits, checked before it starts
         from riskcore.metrics import suda
 
         su = suda(
-            encoded, profile.roles.quasi_identifiers, dis_fraction=profile.sampling_fraction or 0.01
+            encoded,
+            profile.roles.quasi_identifiers,
+            max_size=suda_size,
+            dis_fraction=profile.sampling_fraction or 0.01,
         )
         special = su.to_dict()
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
@@ -294,7 +297,7 @@ def review(
             profile,
             data,
             final,
-            suda_done=special is not None,
+            suda=suda_note,
             remediation=remediation,
             released=released,
         ),
