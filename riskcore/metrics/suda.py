@@ -192,8 +192,9 @@ def check_suda_bounds(
     if n > SUDA_MAX_COMBINATIONS:
         fits = largest_msu_size(searched)
         raise RiskcoreError(
-            f"special uniques (SUDA) on {searched} varying quasi-identifiers up to combinations of {size} "
-            f"values search {n:,} combinations, above the limit of {SUDA_MAX_COMBINATIONS:,} "
+            f"special uniques (SUDA) on {searched} varying quasi-identifiers up to "
+            f"combinations of {size} values search {n:,} combinations, above the limit of "
+            f"{SUDA_MAX_COMBINATIONS:,} "
             f"(SUDA_MAX_COMBINATIONS): search combinations of at most {fits} values "
             f"(max_size={fits}), or choose fewer quasi-identifiers"
         )

@@ -40,7 +40,6 @@ __all__ = [
     "ATTACK_P",
     "REPORT_SCHEMA",
     "SUDA_MAX_ROWS",
-    "suda_plan",
     "AttackRun",
     "Limitation",
     "Remediation",
@@ -48,4 +47,5 @@ __all__ = [
     "RoleReason",
     "dataset_facts",
     "review",
+    "suda_plan",
 ]

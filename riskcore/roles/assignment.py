@@ -9,8 +9,9 @@ from typing import Any, Literal, Self
 
 import pandas as pd
 
+from riskcore._json import read_json
 from riskcore._results import Result
-from riskcore.errors import RolesError
+from riskcore.errors import RiskcoreError, RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "Role"]
 
@@ -150,9 +151,9 @@ class ColumnRoles(Result):
             When the text is not a role profile.
         """
         try:
-            obj = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RolesError(f"the role profile is not valid JSON ({exc})") from None
+            obj = read_json(text, what="the role profile")
+        except RiskcoreError as exc:
+            raise RolesError(str(exc)) from None
         if not isinstance(obj, dict):
             raise RolesError(
                 "the file is not a role profile: expected keys "

@@ -85,3 +85,92 @@ def test_a_report_on_60_qis_stays_small_and_says_why_suda_is_missing() -> None:
     assert rep.special_uniques is None
     said = [limitation_text(x) for x in rep.limitations]
     assert any("60 quasi-identifiers, above the limit of 40" in s for s in said), said
+
+
+# --- JSON depth and size: one reader for recipes, profiles and role profiles ---------------
+
+
+def test_json_depth_counts_brackets_outside_strings() -> None:
+    from riskcore._json import json_depth
+
+    assert json_depth("3") == 0
+    assert json_depth('{"a": [1, "[[[{"], "b": {"c": "]"}}') == 2
+    assert json_depth('["\\"[", [[]]]') == 3  # an escaped quote does not end the string
+
+
+def _deep(n: int) -> str:
+    return '{"a": ' * n + "1" + "}" * n
+
+
+def test_a_recipe_nested_100000_deep_is_refused_by_apply(tmp_path, capsys) -> None:
+    from riskcore.cli import main
+
+    src = tmp_path / "d.csv"
+    src.write_text("sex\nF\nM\n")
+    recipe = tmp_path / "r.json"
+    recipe.write_text(_deep(100_000))
+    with bounded(seconds=10, mb=300):  # RecursionError before
+        code = main(["apply", str(src), "--recipe", str(recipe), "--out", str(tmp_path / "o.csv")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    assert "nests 100,000 levels deep, beyond the limit of 64 (JSON_MAX_DEPTH)" in err
+
+
+@pytest.mark.parametrize("reader", ["profile", "roles"])
+def test_profiles_nested_too_deep_are_refused(reader: str) -> None:
+    from riskcore.errors import RolesError
+    from riskcore.profile import Profile
+    from riskcore.roles import ColumnRoles
+
+    with bounded(seconds=10, mb=300), pytest.raises(RiskcoreError, match="JSON_MAX_DEPTH") as e:
+        if reader == "profile":
+            Profile.read(_deep(100_000))
+        else:
+            ColumnRoles.from_json(_deep(100_000))
+    assert reader == "profile" or isinstance(e.value, RolesError)
+    assert Profile.read(Profile().to_json()) == Profile()  # what riskcore writes still reads
+
+
+def test_json_beyond_the_size_limit_is_refused_before_parsing(monkeypatch) -> None:
+    import riskcore._json as rj
+
+    monkeypatch.setattr(rj, "JSON_MAX_BYTES", 100)
+    with pytest.raises(RiskcoreError, match="JSON_MAX_BYTES"):
+        rj.read_json("[" + "1," * 60 + "1]", what="the recipe")
+    assert rj.read_json("[1, 2]", what="the recipe") == [1, 2]
+
+
+# --- key files: regular files of a key's size only ------------------------------------------
+
+
+def _key_file(path):
+    from riskcore._cli_deidentify import _key
+
+    return _key(str(path), ["hmac tokens of 'ssn'"], create=False)
+
+
+def test_a_fifo_as_key_file_is_refused_before_it_is_opened(tmp_path) -> None:
+    import os
+
+    fifo = tmp_path / "key.fifo"
+    os.mkfifo(fifo)
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="not a regular file"):
+        _key_file(fifo)  # hung for ever before
+
+
+def test_dev_zero_and_a_huge_key_file_are_refused(tmp_path) -> None:
+    from riskcore._files import KEY_FILE_MAX_BYTES
+
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="not a regular file"):
+        _key_file("/dev/zero")  # MemoryError before
+    big = tmp_path / "big.key"
+    big.write_bytes(b"0" * (KEY_FILE_MAX_BYTES + 1))
+    with pytest.raises(RiskcoreError, match=f"over the limit of {KEY_FILE_MAX_BYTES:,}"):
+        _key_file(big)
+    good = tmp_path / "good.key"
+    good.write_text("ab" * 32 + "\n")
+    assert _key_file(good) is not None
+    with pytest.raises(RiskcoreError, match=r"'nothing\.key' does not exist") as e:
+        _key_file(tmp_path / "nothing.key")
+    assert str(tmp_path) not in str(e.value)  # the name only, not the directory
