@@ -174,3 +174,70 @@ def test_dev_zero_and_a_huge_key_file_are_refused(tmp_path) -> None:
     with pytest.raises(RiskcoreError, match=r"'nothing\.key' does not exist") as e:
         _key_file(tmp_path / "nothing.key")
     assert str(tmp_path) not in str(e.value)  # the name only, not the directory
+
+
+# --- the data root: relative patterns, a bounded number of files, regular files only -------
+
+
+def _root(tmp_path):
+    root = tmp_path / "data"
+    (root / "lake").mkdir(parents=True)
+    (root / "lake" / "a.parquet").write_bytes(b"x")
+    return root
+
+
+def test_an_absolute_pattern_outside_the_root_is_refused_before_any_walk(tmp_path, monkeypatch):
+    import glob
+
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    walked: list[str] = []
+    real = glob.iglob
+    monkeypatch.setattr(glob, "iglob", lambda *a, **k: walked.append(a[0]) or real(*a, **k))
+    for spec in ("/usr/**/*.zzz", "/**/*.zzz", str(tmp_path / "**" / "*.parquet")):
+        with bounded(seconds=2, mb=50), pytest.raises(RiskcoreError, match="names no file"):
+            path_under_root(spec, root)  # over 120 s before: the whole filesystem walked
+    assert walked == []  # nothing outside the root was listed
+    assert path_under_root(str(root / "lake" / "*.parquet"), root).endswith("lake/*.parquet")
+    assert walked == ["lake/*.parquet"]  # relative to the root
+
+
+def test_etc_passwd_and_a_missing_file_get_one_message(tmp_path):
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    said = []
+    for spec in ("/etc/pass*", "/etc/nonexist*", "/etc/passwd", "/etc/nonexistent",
+                 "nothing.parquet", "../data/nothing*"):  # fmt: skip
+        with pytest.raises(RiskcoreError) as e:
+            path_under_root(spec, root)
+        said.append(str(e.value).replace(repr(spec), "SPEC"))
+    assert said[:5] == [said[0]] * 5, said
+    assert "'..' is not allowed" in said[5]
+
+
+def test_a_pattern_naming_too_many_files_is_refused(tmp_path, monkeypatch):
+    import riskcore.engine.select as sel
+
+    root = _root(tmp_path)
+    for i in range(5):
+        (root / "lake" / f"p{i}.parquet").write_bytes(b"x")
+    monkeypatch.setattr(sel, "DATA_ROOT_MAX_FILES", 4)
+    for spec in ("lake/*.parquet", "lake", "**/*.parquet"):
+        with pytest.raises(RiskcoreError, match=r"more than 4 files \(DATA_ROOT_MAX_FILES\)"):
+            sel.path_under_root(spec, root)
+    monkeypatch.setattr(sel, "DATA_ROOT_MAX_FILES", 6)
+    assert sel.path_under_root("lake", root) == str((root / "lake").resolve())
+
+
+def test_a_fifo_under_the_root_is_refused_before_it_is_opened(tmp_path):
+    import os
+
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    os.mkfifo(root / "lake" / "jam.parquet")
+    for spec in ("lake/jam.parquet", "lake/*.parquet", "lake"):
+        with bounded(seconds=2, mb=50), pytest.raises(RiskcoreError, match="not a regular file"):
+            path_under_root(spec, root)
