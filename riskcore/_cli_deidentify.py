@@ -380,7 +380,9 @@ def run_apply(args: argparse.Namespace) -> int:
     from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps
+    from riskcore.deidentify._recipe_seal import SEAL_HMAC
+    from riskcore.deidentify.recipe import apply_recipe, keyed_steps
+    from riskcore.deidentify.recipe_check import check_recipe, read_recipe
     from riskcore.io.export import write_table
 
     try:
@@ -390,8 +392,14 @@ def run_apply(args: argparse.Namespace) -> int:
         )
         df = _load(args.data)
         try:
-            rec = Recipe.from_dict(spec)
+            rec = read_recipe(spec)  # known version, identifiers masked, sealed
             key = _key(args.key_file, keyed_steps(rec), create=False)
+            if args.key_file is not None and (rec.seal or {}).get("kind") != SEAL_HMAC:
+                raise RiskcoreError(
+                    "a key was given but the recipe is not sealed with one (its keyed steps "
+                    "were removed): use the recipe anonymize wrote with this key"
+                )
+            check_recipe(rec, key, sealed=True)  # the HMAC, now that the key is read
             applied = apply_recipe(df, rec, key=key)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
