@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import platform
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -197,6 +198,11 @@ def _remediate(
 
 
 
+def _file_name(path: str) -> str:
+    """Return the last part of a path (either separator): the report shows no directory."""
+    return re.split(r"[\\/]", path.rstrip("/\\"))[-1] or path
+
+
 def review(
     data: pd.DataFrame,
     profile: Profile,
@@ -216,7 +222,8 @@ def review(
         The table as loaded.
     profile : Profile
     name : str, default "data"
-        The file's name (or ``demo``), shown and used in the command line.
+        The file's name (or ``demo``), shown and used in the command line;
+        a path is shown by its last part only.
     sha256 : str, optional
         SHA-256 of the file's bytes (:attr:`riskcore.io.LoadInfo.sha256`);
         without it, of the table written as CSV.
@@ -241,6 +248,8 @@ def review(
         When the profile names a column the table does not hold, has no
         quasi-identifier, or its recipe is not valid.
     """
+    # the report names files, never the analyst's directories
+    name, profile_name = _file_name(name), _file_name(profile_name)
     profile.validate_against(list(data.columns))
     if not profile.roles.quasi_identifiers:
         raise RiskcoreError("the profile has no quasi-identifier: tag at least one")
