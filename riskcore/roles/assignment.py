@@ -168,7 +168,7 @@ class ColumnRoles(Result):
         Raises
         ------
         RolesError
-            When the mapping is not a role profile.
+            When the mapping is not a role profile, or tags two weight columns.
         """
         if not isinstance(obj, Mapping) or not any(_FIELD[r] in obj for r in ROLES):
             raise RolesError(
@@ -181,7 +181,9 @@ class ColumnRoles(Result):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise RolesError(f"{_FIELD[r]!r} in the role profile must be a list of names")
             kwargs[_FIELD[r]] = tuple(v)
-        return cls(**kwargs)
+        roles = cls(**kwargs)
+        roles.weight  # noqa: B018 - two weight columns are refused when read, not when used
+        return roles
 
 
 _FIELD = {

@@ -241,3 +241,18 @@ def test_a_fifo_under_the_root_is_refused_before_it_is_opened(tmp_path):
     for spec in ("lake/jam.parquet", "lake/*.parquet", "lake"):
         with bounded(seconds=2, mb=50), pytest.raises(RiskcoreError, match="not a regular file"):
             path_under_root(spec, root)
+
+
+def test_a_role_profile_with_two_weight_columns_is_refused() -> None:
+    import json
+
+    from riskcore.errors import RolesError
+    from riskcore.profile import Profile
+    from riskcore.roles import ColumnRoles
+
+    two = {"quasi_identifiers": ["age"], "weights": ["w1", "w2"]}
+    with pytest.raises(RolesError, match="'w1' and 'w2' are both tagged"):
+        ColumnRoles.from_json(json.dumps(two))
+    with pytest.raises(RiskcoreError, match="'w1' and 'w2' are both tagged"):
+        Profile.read(json.dumps(two))
+    assert ColumnRoles.from_json(json.dumps({**two, "weights": ["w1"]})).weight == "w1"
