@@ -40,7 +40,11 @@ from riskcore.review.results import (
     dataset_facts,
 )
 
-__all__ = ["review"]
+__all__ = ["REPORT_MAX_QIS", "review"]
+
+#: Most quasi-identifiers a report assesses: 100 QIs x 2,000 rows take 6 s and 130 MB
+#: (SUDA skipped above :data:`~riskcore.metrics.suda.SUDA_MAX_QIS`, stated in the report).
+REPORT_MAX_QIS = 100
 
 def _reasons(
     data: pd.DataFrame, profile: Profile
@@ -246,13 +250,20 @@ def review(
     ------
     RiskcoreError
         When the profile names a column the table does not hold, has no
-        quasi-identifier, or its recipe is not valid.
+        quasi-identifier or more than :data:`REPORT_MAX_QIS`, or its recipe
+        is not valid.
     """
     # the report names files, never the analyst's directories
     name, profile_name = _file_name(name), _file_name(profile_name)
     profile.validate_against(list(data.columns))
     if not profile.roles.quasi_identifiers:
         raise RiskcoreError("the profile has no quasi-identifier: tag at least one")
+    if len(profile.roles.quasi_identifiers) > REPORT_MAX_QIS:  # before any work
+        raise RiskcoreError(
+            f"a report on {len(profile.roles.quasi_identifiers):,} quasi-identifiers is "
+            f"refused: the limit is {REPORT_MAX_QIS} (REPORT_MAX_QIS); tag as "
+            "quasi-identifiers only the columns an attacker could know"
+        )
     kw = _assess_kwargs(profile)
     encoded = EncodedTable(data)  # one coding of the table for assess, SUDA and homogeneity
     before = assess(encoded, **kw)

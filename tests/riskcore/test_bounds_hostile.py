@@ -256,3 +256,15 @@ def test_a_role_profile_with_two_weight_columns_is_refused() -> None:
     with pytest.raises(RiskcoreError, match="'w1' and 'w2' are both tagged"):
         Profile.read(json.dumps(two))
     assert ColumnRoles.from_json(json.dumps({**two, "weights": ["w1"]})).weight == "w1"
+
+
+def test_a_report_beyond_the_qi_limit_is_refused_before_any_work() -> None:
+    from riskcore.profile import Profile
+    from riskcore.review import review
+    from riskcore.review.compute import REPORT_MAX_QIS
+    from riskcore.roles import ColumnRoles
+
+    data = _qis(REPORT_MAX_QIS + 1, 50)
+    prof = Profile(roles=ColumnRoles(quasi_identifiers=tuple(data.columns)))
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="REPORT_MAX_QIS"):
+        review(data, prof)
