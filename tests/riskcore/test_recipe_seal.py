@@ -126,3 +126,22 @@ def test_a_keyed_recipe_rewritten_without_its_keyed_steps_is_refused_with_the_ke
     spec["seal"] = seal_of(spec, None)
     code, err = _apply(made, spec, capsys)
     assert code == 2 and "not sealed with one" in err
+
+
+def test_the_report_records_the_recipe_s_seal():
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.recipe import Recipe, mask_step
+    from riskcore.demo import make_people
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    people = make_people(300, seed=1)
+    rec = Recipe.of({}, {}, Targets.of(k=1), masking=[mask_step("ssn", "drop")])
+    assert rec.seal is not None and rec.seal["kind"] == "sha256"
+    roles = ColumnRoles(identifiers=("ssn",), quasi_identifiers=("age", "sex"))
+    r = review(people, Profile(roles=roles, recipe=rec))
+    twin = json.loads(r.to_json())
+    assert twin["remediation"]["recipe"]["seal"] == rec.seal
+    assert rec.seal["value"] in render_html(r, figures=False)
