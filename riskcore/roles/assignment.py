@@ -148,12 +148,18 @@ class ColumnRoles(Result):
         Raises
         ------
         RolesError
-            When the text is not a role profile.
+            When the text is not a role profile, or tags two weight columns.
         """
         try:
             obj = read_json(text, what="the role profile")
         except RiskcoreError as exc:
             raise RolesError(str(exc)) from None
+        if isinstance(obj, dict) and len(obj.get("weights") or ()) > 1:
+            w = obj["weights"]
+            raise RolesError(
+                f"only one column can be the sampling weight; {w[0]!r} and {w[1]!r} are both "
+                "tagged in the role profile: keep one in its 'weights'"
+            )
         if not isinstance(obj, dict):
             raise RolesError(
                 "the file is not a role profile: expected keys "
@@ -168,7 +174,7 @@ class ColumnRoles(Result):
         Raises
         ------
         RolesError
-            When the mapping is not a role profile, or tags two weight columns.
+            When the mapping is not a role profile.
         """
         if not isinstance(obj, Mapping) or not any(_FIELD[r] in obj for r in ROLES):
             raise RolesError(
@@ -181,9 +187,7 @@ class ColumnRoles(Result):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise RolesError(f"{_FIELD[r]!r} in the role profile must be a list of names")
             kwargs[_FIELD[r]] = tuple(v)
-        roles = cls(**kwargs)
-        roles.weight  # noqa: B018 - two weight columns are refused when read, not when used
-        return roles
+        return cls(**kwargs)
 
 
 _FIELD = {
