@@ -154,8 +154,8 @@ class ColumnRoles(Result):
             obj = read_json(text, what="the role profile")
         except RiskcoreError as exc:
             raise RolesError(str(exc)) from None
-        if isinstance(obj, dict) and len(obj.get("weights") or ()) > 1:
-            w = obj["weights"]
+        w = obj.get("weights") if isinstance(obj, dict) else None
+        if isinstance(w, list) and len(w) > 1:
             raise RolesError(
                 f"only one column can be the sampling weight; {w[0]!r} and {w[1]!r} are both "
                 "tagged in the role profile: keep one in its 'weights'"
