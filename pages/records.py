@@ -8,6 +8,7 @@ import streamlit as st
 from riskcore.criteria.population import judge_population
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
+from riskcore.metrics.suda import check_suda_bounds, largest_msu_size
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     delta_reading,
@@ -44,12 +45,13 @@ tab_rec, tab_pop = st.tabs(["Special uniques and per-record risk", "Against a po
 
 with tab_rec:
     st.write(md(records_intro()))
+    varying = sum(ctx.encoded.column(q).n_values > 1 for q in qis)  # SUDA prunes the constant
     max_size = (
         st.slider(
             "Largest combination searched",
             1,
             len(qis),
-            len(qis),
+            max(1, min(len(qis), largest_msu_size(varying))),  # within SUDA's limit
             key=keys.REC_MAX_SIZE,
             help="Minimal sample uniques of more values than this are not searched (sdcMicro's "
             "missing-value rule: a missing value is never part of one).",
@@ -57,8 +59,14 @@ with tab_rec:
         if len(qis) > 1
         else 1  # one quasi-identifier: a combination is that one value
     )
-    if run_gate(ctx.table.n_rows, (ctx.key, qis, max_size), "Find the special uniques",
-                keys.REC_RUN):  # fmt: skip
+    try:  # SUDA's stated limits, checked before the cached search runs
+        check_suda_bounds(len(qis), max_size, varying=varying)
+        within = True
+    except RiskcoreError as exc:
+        st.error(md(exc))
+        within = False
+    if within and run_gate(ctx.table.n_rows, (ctx.key, qis, max_size),
+                           "Find the special uniques", keys.REC_RUN):  # fmt: skip
         s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
         c1, c2, c3 = st.columns(3)
         c1.metric("Special uniques", f"{s.special_uniques:,}",

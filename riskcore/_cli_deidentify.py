@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from riskcore._files import KEY_FILE_MAX_BYTES, read_regular
 from riskcore.errors import RiskcoreError
 
 if TYPE_CHECKING:
@@ -147,9 +148,9 @@ def _key(path: str | None, needed: list[str], *, create: bool) -> SecretKey | No
             + ("; a new key is written there if the file does not exist)" if create else ")")
         )
     p = Path(path)
-    if not p.exists():
+    if not p.exists() and not p.is_symlink():
         if not create:
-            raise RiskcoreError(f"--key-file {path!r} does not exist")
+            raise RiskcoreError(f"--key-file {p.name!r} does not exist")
         key = SecretKey.generate()
         fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="ascii") as f:
@@ -160,10 +161,12 @@ def _key(path: str | None, needed: list[str], *, create: bool) -> SecretKey | No
             file=sys.stderr,
         )
         return key
+    # a FIFO or /dev/zero would block or fill the memory: a regular file of a key's size only
+    raw = read_regular(p, what="--key-file", limit=KEY_FILE_MAX_BYTES)
     try:
-        return SecretKey.from_hex(p.read_text(encoding="ascii", errors="replace"))
-    except (OSError, ValueError) as exc:
-        raise RiskcoreError(f"--key-file {path!r}: {exc}") from None
+        return SecretKey.from_hex(raw.decode("ascii", errors="replace"))
+    except ValueError as exc:
+        raise RiskcoreError(f"--key-file {p.name!r}: {exc}") from None
 
 
 def _write_lookup(applied: AppliedRecipe, path: str | None) -> None:
@@ -374,20 +377,29 @@ def run_anonymize(args: argparse.Namespace) -> int:
 
 def run_apply(args: argparse.Namespace) -> int:
     """Run ``apply``; return the exit code (2 with a message on bad input)."""
+    from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps
     from riskcore.cli import _load
-    from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps
+    from riskcore.deidentify._recipe_seal import SEAL_HMAC
+    from riskcore.deidentify.recipe import apply_recipe, keyed_steps
+    from riskcore.deidentify.recipe_check import check_recipe, read_recipe
     from riskcore.io.export import write_table
 
     try:
-        try:
-            spec = json.loads(Path(args.recipe).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RiskcoreError(f"cannot read the recipe {args.recipe!r}: {exc}") from None
+        spec = read_json(
+            read_regular(args.recipe, what="the recipe", limit=JSON_MAX_BYTES),
+            what=f"the recipe {Path(args.recipe).name!r}",
+        )
         df = _load(args.data)
         try:
-            rec = Recipe.from_dict(spec)
+            rec = read_recipe(spec)  # known version, identifiers masked, sealed
             key = _key(args.key_file, keyed_steps(rec), create=False)
+            if args.key_file is not None and (rec.seal or {}).get("kind") != SEAL_HMAC:
+                raise RiskcoreError(
+                    "a key was given but the recipe is not sealed with one (its keyed steps "
+                    "were removed): use the recipe anonymize wrote with this key"
+                )
+            check_recipe(rec, key, sealed=True)  # the HMAC, now that the key is read
             applied = apply_recipe(df, rec, key=key)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None

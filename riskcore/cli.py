@@ -12,9 +12,12 @@ traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from riskcore.errors import RiskcoreError
 
@@ -164,8 +167,48 @@ def _typed_order(engine: Engine, column: str, values: list[str]) -> list[object]
     return [held[v] for v in values]
 
 
+#: Characters never printed as they are: C0 controls but tab and newline (ESC starts a
+#: terminal escape code: colours, a fake "PASS", a hidden link), DEL, C1 controls, and the
+#: direction controls (U+202E reverses the text after it).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_controls(text: str) -> str:
+    r"""Return ``text`` with every control character written as an escape (``\x1b``, ``\u202e``).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    return _CONTROL.sub(
+        lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text
+    )
+
+
+class _Escaped(io.TextIOBase):
+    """A text stream that writes through :func:`escape_controls` (the CLI's stdout, stderr)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, s: str) -> int:
+        self._stream.write(escape_controls(s))
+        return len(s)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code.
+
+    Everything printed (results and messages) has its control characters
+    escaped (:func:`escape_controls`): a column name holding terminal escape
+    codes cannot colour, move or hide text. ``audit`` writes its log as it is.
 
     Parameters
     ----------
@@ -177,11 +220,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 on success, 2 for bad input or usage (message on stderr).
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["app"] and not {"-h", "--help"} & set(argv[1:2]):
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["app"] and not {"-h", "--help"} & set(args_list[1:2]):
         from riskcore._cli_app import run_app  # everything after `app` goes to Streamlit
 
-        return run_app(argv[1:])
+        return run_app(args_list[1:])
+    if args_list[:1] == ["audit"]:
+        return _main(args_list)
+    with (
+        contextlib.redirect_stdout(_Escaped(sys.stdout)),
+        contextlib.redirect_stderr(_Escaped(sys.stderr)),
+    ):
+        return _main(args_list)
+
+
+def _main(argv: list[str]) -> int:
     if argv[:2] == ["report", "verify"]:  # a sub-action of report, parsed on its own
         from riskcore._cli_report import run_verify
 

@@ -22,12 +22,12 @@ and 1/11, and without a threshold it had the default 0.09, now 1/11.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Self
 
+from riskcore._json import read_json
 from riskcore._results import Result, dumps
 from riskcore.criteria import Targets
 from riskcore.deidentify.recipe import Recipe
@@ -315,10 +315,7 @@ class Profile(Result):
                 )
             source = raw
         if isinstance(source, (str, bytes)):
-            try:
-                obj = json.loads(source)
-            except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-                raise RiskcoreError(f"the profile is not valid JSON ({exc})") from None
+            obj = read_json(source, what="the profile")
         else:
             obj = source
         return cls.from_dict(obj)

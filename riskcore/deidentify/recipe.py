@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -36,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
+from riskcore.deidentify._recipe_seal import seal_of
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.registry import get_operator, make_step
@@ -57,8 +59,10 @@ __all__ = [
 
 #: Version of the recipe format; raise it when a field changes meaning. Version 2 added
 #: ``safe_harbor``, ``date_shift``, ``masking`` and ``key_check``; version 1 recipes read
-#: as version 2 recipes without them.
-RECIPE_VERSION = 2
+#: as version 2 recipes without them. Version 3 added ``identifiers`` (the direct
+#: identifiers the recipe must mask) and ``seal`` (an HMAC under the key with keyed
+#: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify._recipe_seal`).
+RECIPE_VERSION = 3
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -163,8 +167,14 @@ class Recipe(Result):
         The sampling fraction of a journalist risk target.
     weights : str or None
         The sampling-weight column of a journalist risk target.
+    identifiers : tuple of str
+        The direct identifiers the recipe must mask: :func:`check_recipe` refuses
+        the recipe when one of them has no masking or Safe Harbor step.
+    seal : dict or None
+        ``{"kind", "value"}``: HMAC-SHA256 of the content under the key when a
+        step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
 
-    The last five are the profile's (:class:`riskcore.profile.Profile`): a
+    The five before ``identifiers`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
     """
 
@@ -184,6 +194,8 @@ class Recipe(Result):
     orders: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     sampling_fraction: float | None = None
     weights: str | None = None
+    identifiers: tuple[str, ...] = ()
+    seal: dict[str, str] | None = None
 
     @classmethod
     def of(
@@ -203,8 +215,14 @@ class Recipe(Result):
         orders: Mapping[str, Sequence[Any]] | None = None,
         sampling_fraction: float | None = None,
         weights: str | None = None,
+        identifiers: Sequence[str] | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
+
+        ``identifiers`` (default: every column a masking step or a Safe Harbor
+        ``dropped`` step treats) are the direct identifiers the recipe must
+        mask; the recipe is sealed (``seal``) under ``key`` when a step is
+        keyed, with a SHA-256 of its content otherwise.
 
         Raises
         ------
@@ -234,11 +252,31 @@ class Recipe(Result):
             sampling_fraction=sampling_fraction,
             weights=weights,
         )
+        named = _masked_columns(rec)
+        rec = dataclasses.replace(
+            rec, identifiers=tuple(named if identifiers is None else map(str, identifiers))
+        )
         if not keyed_steps(rec):
-            return rec
+            return _sealed(rec, None)
         if key is None:
             raise RiskcoreError(f"{keyed_steps(rec)[0]} needs a key")
-        return dataclasses.replace(rec, key_check=key_check(key))
+        return _sealed(dataclasses.replace(rec, key_check=key_check(key)), key)
+
+
+def _spec(recipe: Recipe) -> dict[str, Any]:
+    """Return the recipe as JSON values (as written to and read from a file)."""
+    return json.loads(json.dumps(recipe.to_dict()))  # type: ignore[no-any-return]
+
+
+def _sealed(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
+    return dataclasses.replace(recipe, seal=seal_of(_spec(recipe), key))
+
+
+def _masked_columns(recipe: Recipe) -> list[str]:
+    """Return the columns a masking step or a Safe Harbor ``dropped`` step treats."""
+    out = [str(m["column"]) for m in recipe.masking]
+    out += [str(x["column"]) for x in recipe.safe_harbor if x.get("action") == "dropped"]
+    return list(dict.fromkeys(out))
 
 
 class MaskingStep(NamedTuple):
@@ -370,13 +408,11 @@ def apply_recipe(
     """
     from riskcore.criteria import Targets
     from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.recipe_check import check_recipe
     from riskcore.deidentify.safe_harbor import run_safe_harbor
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
-    if rec.version > RECIPE_VERSION:
-        raise RiskcoreError(
-            f"the recipe has version {rec.version}; this riskcore reads up to {RECIPE_VERSION}"
-        )
+    check_recipe(rec, None if skip_keyed else key)
     named = [str(m["column"]) for m in rec.masking] + [str(x["column"]) for x in rec.safe_harbor]
     if rec.date_shift is not None:
         named += [rec.date_shift["person"], *rec.date_shift["columns"]]

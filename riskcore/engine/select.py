@@ -34,6 +34,7 @@ from riskcore.errors import RiskcoreError
 
 __all__ = [
     "AUTO_MEMORY_BYTES",
+    "DATA_ROOT_MAX_FILES",
     "ENGINES",
     "SUPPORTED_ENGINES",
     "check_supported",
@@ -207,13 +208,23 @@ def distinct_values(engine: Engine, column: str) -> list[Any]:
     return [v for v in labels if v is not None and not (isinstance(v, float) and v != v)]
 
 
+#: Most files a path under the data root may name (a directory's or a pattern's).
+DATA_ROOT_MAX_FILES = 10_000
+
+
 def path_under_root(spec: str, root: str | os.PathLike[str]) -> str:
     """Return ``spec`` as a path inside ``root``, or raise: what the app may read by path.
 
     The app reads a file by path only when its operator names a data
     directory; a path (or glob) typed in the browser must stay inside it,
     after symbolic links are resolved, so no user can read another file of
-    the server.
+    the server. Everything is checked before anything outside is touched:
+    a pattern is taken relative to the root only (an absolute one outside the
+    root or one with ``..`` is refused before globbing), it names at most
+    :data:`DATA_ROOT_MAX_FILES` files, and every file must be a regular file
+    (a FIFO would block the reader for ever). A path outside the root and a
+    path that does not exist get the same message: the answer tells nothing
+    about the server's files.
 
     Parameters
     ----------
@@ -230,9 +241,12 @@ def path_under_root(spec: str, root: str | os.PathLike[str]) -> str:
     Raises
     ------
     RiskcoreError
-        When the path leaves ``root`` or names nothing there.
+        When the path leaves ``root`` or names nothing there, names more than
+        :data:`DATA_ROOT_MAX_FILES` files, or a file that is not a regular file.
     """
     import glob
+    import itertools
+    import stat
 
     base = os.path.realpath(os.fspath(root))
 
@@ -242,25 +256,49 @@ def path_under_root(spec: str, root: str | os.PathLike[str]) -> str:
     text = spec.strip()
     if not text:
         raise RiskcoreError("type a file, directory or glob inside the data directory")
-    full = text if os.path.isabs(text) else os.path.join(base, text)
-    outside = RiskcoreError(f"{spec!r} is outside the data directory; only files below it are read")
-    if any(ch in full for ch in "*?["):
-        if ".." in full.split(os.sep):
-            raise RiskcoreError(f"{spec!r}: '..' is not allowed in a pattern")
-        files = [f for f in glob.glob(full, recursive=True) if os.path.isfile(f)]
-        if not files:
-            raise RiskcoreError(f"no file in the data directory matches {spec!r}")
+    # one message for "not allowed" and "does not exist"
+    nothing = RiskcoreError(
+        f"{spec!r} names no file in the data directory (only files below it are read)"
+    )
+    pattern = any(ch in text for ch in "*?[")
+    if pattern and ".." in text.replace("\\", "/").split("/"):
+        raise RiskcoreError(f"{spec!r}: '..' is not allowed in a pattern")
+    full = os.path.normpath(text if os.path.isabs(text) else os.path.join(base, text))
+    if os.path.commonpath([full, base]) != base:  # lexically outside: nothing is looked at
+        raise nothing
+    if pattern:
+        relative = os.path.relpath(full, base)
+        found = glob.iglob(relative, root_dir=base, recursive=True)
+        names = list(itertools.islice(found, DATA_ROOT_MAX_FILES + 1))
+        files = [os.path.join(base, f) for f in names]
+        files = [f for f in files if not os.path.isdir(f)]
     else:
         full = os.path.realpath(full)
-        if not inside(full):
-            raise outside
-        if not os.path.exists(full):
-            raise RiskcoreError(f"{spec!r} does not exist in the data directory")
-        files = (
-            [str(p) for p in Path(full).rglob("*") if p.is_file()]
-            if os.path.isdir(full)
-            else [full]
+        if not inside(full) or not os.path.exists(full):
+            raise nothing
+        if os.path.isdir(full):
+            walked = (str(p) for p in Path(full).rglob("*") if not p.is_dir())
+            files = list(itertools.islice(walked, DATA_ROOT_MAX_FILES + 1))
+        else:
+            files = [full]
+    if not files:
+        raise nothing
+    if len(files) > DATA_ROOT_MAX_FILES:
+        raise RiskcoreError(
+            f"{spec!r} names more than {DATA_ROOT_MAX_FILES:,} files (DATA_ROOT_MAX_FILES): "
+            "name a directory or pattern of fewer files, or merge them into larger Parquet files"
         )
     if not all(inside(f) for f in files):
-        raise outside
+        raise nothing
+    for f in files:
+        try:
+            mode = os.stat(f).st_mode
+        except OSError:  # a broken link
+            raise nothing from None
+        if not stat.S_ISREG(mode):  # a FIFO, a socket or a device
+            raise RiskcoreError(
+                f"{spec!r} holds {os.path.basename(f)!r}, which is not a regular file (a pipe "
+                "or device is never read): remove it from the data directory or name the "
+                "files alone"
+            )
     return full

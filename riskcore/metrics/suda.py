@@ -54,10 +54,28 @@ import pandas as pd
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import check_fraction, check_positive_int
 from riskcore.engine import EncodedTable
-from riskcore.errors import RolesError
+from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics._suda_search import find_msus
 
-__all__ = ["SudaResult", "msu_weight", "suda"]
+__all__ = [
+    "SUDA_MAX_COMBINATIONS",
+    "SUDA_MAX_QIS",
+    "SudaResult",
+    "check_suda_bounds",
+    "largest_msu_size",
+    "msu_weight",
+    "suda",
+    "suda_combinations",
+]
+
+#: Most quasi-identifiers SUDA is run on. The MSU search grows with the number of
+#: QI combinations, and the weights (M - k)! leave double precision at M = 171.
+SUDA_MAX_QIS = 40
+#: Most QI combinations (subsets of at most ``max_size`` QIs) SUDA searches: 2,000
+#: records searched up to this many combinations take a few seconds and under 0.5 GB
+#: (12 QIs in full: 4,095 combinations, 4 s; 14 QIs in full: 16,383, 15 s; 60 QIs up to
+#: size 3: 36,050, 26 s), and the work doubles with every QI searched in full.
+SUDA_MAX_COMBINATIONS = 10_000
 
 #: sdcMicro's suda2 pads the QIs to three columns with constant dummies, so
 #: its weights and DIS exponent use M = max(number of QIs, 3).
@@ -96,6 +114,91 @@ def msu_weight(size: int, n_columns: int) -> float:
     if not 1 <= size <= m:
         raise ValueError(f"an MSU of {size} values among {n_columns} QIs is impossible")
     return float(math.factorial(m - size))
+
+
+def suda_combinations(n_qis: int, max_size: int) -> int:
+    """Return the number of QI combinations SUDA searches: sum of C(m, k) for k <= max_size.
+
+    Parameters
+    ----------
+    n_qis : int
+        m, the number of QIs.
+    max_size : int
+        The largest MSU size searched.
+
+    Returns
+    -------
+    int
+    """
+    return sum(math.comb(n_qis, k) for k in range(1, min(max_size, n_qis) + 1))
+
+
+def largest_msu_size(n_qis: int) -> int:
+    """Return the largest MSU size whose search stays within :data:`SUDA_MAX_COMBINATIONS`.
+
+    Parameters
+    ----------
+    n_qis : int
+
+    Returns
+    -------
+    int
+        Between 1 and ``n_qis`` (0 when ``n_qis`` is 0).
+    """
+    size = min(1, n_qis)
+    while size < n_qis and suda_combinations(n_qis, size + 1) <= SUDA_MAX_COMBINATIONS:
+        size += 1
+    return size
+
+
+def check_suda_bounds(
+    n_qis: int, max_size: int | None = None, *, varying: int | None = None
+) -> int:
+    """Return the MSU size to search, or refuse a search beyond the stated limits.
+
+    The limits (:data:`SUDA_MAX_QIS`, :data:`SUDA_MAX_COMBINATIONS`) are checked
+    before any work starts.
+
+    Parameters
+    ----------
+    n_qis : int
+    max_size : int, optional
+        The largest MSU size asked for (default all the QIs).
+    varying : int, optional
+        The QIs holding more than one value (default all): a QI of one value is
+        in every record, pruned by the search, and not counted in its combinations.
+
+    Returns
+    -------
+    int
+        The MSU size to search (``max_size``, at most ``n_qis``).
+
+    Raises
+    ------
+    RiskcoreError
+        With more than :data:`SUDA_MAX_QIS` QIs, or more than
+        :data:`SUDA_MAX_COMBINATIONS` combinations to search; the message says
+        which smaller search fits.
+    """
+    if n_qis > SUDA_MAX_QIS:
+        raise RiskcoreError(
+            f"special uniques (SUDA) on {n_qis:,} quasi-identifiers are refused: the limit is "
+            f"{SUDA_MAX_QIS} quasi-identifiers (SUDA_MAX_QIS); choose the {SUDA_MAX_QIS} or "
+            "fewer an attacker could know"
+        )
+    size = n_qis if max_size is None else min(max_size, n_qis)
+    searched = n_qis if varying is None else min(varying, n_qis)
+    n = suda_combinations(searched, size)
+    if n > SUDA_MAX_COMBINATIONS:
+        fits = largest_msu_size(searched)
+        raise RiskcoreError(
+            f"special uniques (SUDA) on {searched} varying quasi-identifiers up to "
+            f"combinations of {size} values search {n:,} combinations, above the limit of "
+            f"{SUDA_MAX_COMBINATIONS:,} "
+            f"(SUDA_MAX_COMBINATIONS): search combinations of at most {fits} values "
+            f"(max_size={fits}), or choose fewer quasi-identifiers"
+        )
+    return size
 
 
 @dataclass(frozen=True)
@@ -277,6 +380,9 @@ def suda(
     ------
     RolesError
         When no QI is given, or a QI is not a column.
+    RiskcoreError
+        Beyond :data:`SUDA_MAX_QIS` QIs or :data:`SUDA_MAX_COMBINATIONS`
+        combinations (:func:`check_suda_bounds`), before any work.
     """
     if not isinstance(table, EncodedTable):
         table = EncodedTable(table)
@@ -290,6 +396,8 @@ def suda(
     size_cap = min(size_cap, m)
     pi = check_fraction("dis_fraction", dis_fraction)
     enc = [table.column(q) for q in qis]
+    # a QI holding one value is pruned from the search: only the varying ones count
+    check_suda_bounds(m, size_cap, varying=sum(e.n_values > 1 for e in enc))
     n = table.n_records
     m_eff = max(m, _SDCMICRO_MIN_COLUMNS)
     weights = np.array([0.0] + [msu_weight(k, m) for k in range(1, m + 1)])

@@ -417,6 +417,26 @@ def figure_svgs(review: Review) -> list[bytes]:
 # ------------------------------------------------------------------ HTML and PDF
 
 
+#: Characters that change the direction of the text around them (embeddings, overrides,
+#: isolates, marks): a U+202E in a file name turns "...fdp.csv" into "...vsc.pdf".
+_BIDI = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _isolate(value: Any) -> Any:
+    """Return a printed text that holds direction controls isolated (FSI ... PDI).
+
+    Every embedding or override it opens is closed (PDF) and every isolate
+    (PDI) before the closing PDI, so nothing it holds reorders the text
+    around it (Unicode Bidirectional Algorithm, UAX #9, rules X6a and X7).
+    Other values (and the template's own markup) are printed as they are.
+    """
+    if not isinstance(value, str) or hasattr(value, "__html__") or _BIDI.isdisjoint(value):
+        return value
+    opened = sum(value.count(c) for c in "\u202a\u202b\u202d\u202e")
+    isolates = sum(value.count(c) for c in "\u2066\u2067\u2068")
+    return "\u2068" + value + "\u202c" * opened + "\u2069" * (isolates + 1)
+
+
 @cache
 def _template() -> Any:
     import jinja2
@@ -424,6 +444,7 @@ def _template() -> Any:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).with_name("templates")),
         autoescape=True,
+        finalize=_isolate,  # user text (file, column, person names) isolated for bidi
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

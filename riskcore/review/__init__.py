@@ -23,6 +23,7 @@ compute
 """
 
 from riskcore.review.compute import review
+from riskcore.review.limitations import suda_plan
 from riskcore.review.results import (
     ATTACK_P,
     REPORT_SCHEMA,
@@ -46,4 +47,5 @@ __all__ = [
     "RoleReason",
     "dataset_facts",
     "review",
+    "suda_plan",
 ]

@@ -12,7 +12,38 @@ if TYPE_CHECKING:
     import pandas as pd
 from riskcore.review.results import SUDA_MAX_ROWS, Limitation, Remediation
 
-__all__ = ["free_text_limitation", "limitations", "with_suppression"]
+__all__ = ["free_text_limitation", "limitations", "suda_plan", "with_suppression"]
+
+
+def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
+    """Return the MSU size the report's SUDA searches (None: skipped) and why it is limited.
+
+    The limits are checked before the work starts: more than
+    :data:`~riskcore.review.results.SUDA_MAX_ROWS` rows or
+    :data:`~riskcore.metrics.suda.SUDA_MAX_QIS` QIs skip the section
+    (``suda-skipped``); more than :data:`~riskcore.metrics.suda.SUDA_MAX_COMBINATIONS`
+    combinations search only the MSUs of at most
+    :func:`~riskcore.metrics.suda.largest_msu_size` values (``suda-capped``).
+
+    Parameters
+    ----------
+    n_rows, n_qis : int
+
+    Returns
+    -------
+    tuple of (int or None, Limitation or None)
+    """
+    from riskcore.metrics.suda import SUDA_MAX_COMBINATIONS, SUDA_MAX_QIS, largest_msu_size
+
+    if n_rows > SUDA_MAX_ROWS:
+        return None, Limitation("suda-skipped", {"rows": n_rows, "limit": SUDA_MAX_ROWS})
+    if n_qis > SUDA_MAX_QIS:
+        return None, Limitation("suda-skipped", {"qis": n_qis, "limit": SUDA_MAX_QIS})
+    size = largest_msu_size(n_qis)
+    if size < n_qis:
+        facts = {"qis": n_qis, "max_size": size, "limit": SUDA_MAX_COMBINATIONS}
+        return size, Limitation("suda-capped", facts)
+    return size, None
 
 def with_suppression(verdict: Verdict, remediation: Remediation, targets: Targets) -> Verdict:
     """Return the remediated table's verdict with the records the recipe suppressed.
@@ -85,7 +116,7 @@ def limitations(
     data: pd.DataFrame,
     verdict: Verdict,
     *,
-    suda_done: bool,
+    suda: Limitation | None,
     remediation: Remediation | None,
     released: pd.DataFrame,
 ) -> tuple[Limitation, ...]:
@@ -126,8 +157,8 @@ def limitations(
         out.append(Limitation("keyed-steps", {"steps": list(remediation.not_reapplied)}))
     if remediation is not None and not remediation.within_limit:
         out.append(Limitation("recipe-limit", {"suppressed": remediation.suppressed}))
-    if not suda_done:
-        out.append(Limitation("suda-skipped", {"rows": len(data), "limit": SUDA_MAX_ROWS}))
+    if suda is not None:  # skipped or capped (:func:`suda_plan`)
+        out.append(suda)
     if profile.population is None:
         out.append(Limitation("population-table", {}))
     out.append(free_text_limitation(released, profile))

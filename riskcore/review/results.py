@@ -142,7 +142,7 @@ class Limitation(Result):
     ----------
     kind : str
         ``attacker``, ``population``, ``missing``, ``not-applicable``,
-        ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``,
+        ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``, ``suda-capped``,
         ``free-text``, ``population-table`` or ``recipe-limit``.
     facts : dict
         What the sentence needs (column names, counts, models).

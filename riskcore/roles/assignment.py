@@ -9,8 +9,9 @@ from typing import Any, Literal, Self
 
 import pandas as pd
 
+from riskcore._json import read_json
 from riskcore._results import Result
-from riskcore.errors import RolesError
+from riskcore.errors import RiskcoreError, RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "Role"]
 
@@ -147,12 +148,18 @@ class ColumnRoles(Result):
         Raises
         ------
         RolesError
-            When the text is not a role profile.
+            When the text is not a role profile, or tags two weight columns.
         """
         try:
-            obj = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RolesError(f"the role profile is not valid JSON ({exc})") from None
+            obj = read_json(text, what="the role profile")
+        except RiskcoreError as exc:
+            raise RolesError(str(exc)) from None
+        w = obj.get("weights") if isinstance(obj, dict) else None
+        if isinstance(w, list) and len(w) > 1:
+            raise RolesError(
+                f"only one column can be the sampling weight; {w[0]!r} and {w[1]!r} are both "
+                "tagged in the role profile: keep one in its 'weights'"
+            )
         if not isinstance(obj, dict):
             raise RolesError(
                 "the file is not a role profile: expected keys "

@@ -57,3 +57,22 @@ def test_the_bounds_catch_a_slow_or_greedy_block():
             block = bytearray(300_000_000)  # touched: 300 MB resident
             time.sleep(0.1)
             del block
+
+
+def test_terminal_escape_codes_in_a_column_name_are_not_printed_raw(tmp_path, capsys):
+    # a hostile file could print a green "PASS", move the cursor or hide a link (issue 26)
+    green = "\x1b[32mPASS\x1b[0m"
+    link = "\x1b]8;;http://127.0.0.9/\x1b\\x\x1b]8;;\x1b\\"
+    name = f"age{green}{link}\r\u202e"
+    path = tmp_path / "t.csv"
+    path.write_text(f'"{name}",b\n1,2\n1,3\n', encoding="utf-8")
+    code = main(["assess", str(path), "--qi", name])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert "age" in out
+    for raw in ("\x1b", "\r", "\u202e"):
+        assert raw not in out + err
+    assert "\\x1b[32mPASS\\x1b[0m" in out  # shown, escaped
+    code = main(["assess", str(path), "--qi", f"no{green}"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "\x1b" not in err and "\\x1b[32mPASS" in err

@@ -310,17 +310,17 @@ def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:
     assert path_under_root("lake/*.parquet", root).endswith("lake/*.parquet")
     assert path_under_root("lake", root) == str((root / "lake").resolve())
     for spec in ("../secret.parquet", str(secret), "lake/../../secret.parquet", "/etc/passwd"):
-        with pytest.raises(RiskcoreError, match="outside the data directory"):
+        with pytest.raises(RiskcoreError, match="names no file in the data directory"):
             path_under_root(spec, root)
     with pytest.raises(RiskcoreError, match=r"'\.\.' is not allowed"):
         path_under_root("lake/../../*.parquet", root)
     (root / "lake" / "link.parquet").symlink_to(secret)  # a link inside pointing out
     for spec in ("lake/link.parquet", "lake/*.parquet", "lake"):
-        with pytest.raises(RiskcoreError, match="outside the data directory"):
+        with pytest.raises(RiskcoreError, match="names no file in the data directory"):
             path_under_root(spec, root)
-    with pytest.raises(RiskcoreError, match="does not exist"):
+    with pytest.raises(RiskcoreError, match="names no file in the data directory"):
         path_under_root("nothing.parquet", root)
-    with pytest.raises(RiskcoreError, match="no file in the data directory matches"):
+    with pytest.raises(RiskcoreError, match="names no file in the data directory"):
         path_under_root("*.csv", root)
 
 

@@ -150,7 +150,8 @@ def test_hostile_column_names_are_escaped(people):
         "quasi_identifiers": ["age", script, "race"],
         "sensitive": [image],
     }
-    r = build(df, profile, name='<img src="http://127.0.0.9/n.png">.csv', built_by="<b>Eve</b>")
+    # a file name holds no "/" (a path is shown by its last part: see the test below)
+    r = build(df, profile, name='<img src="http:127.0.0.9">.csv', built_by="<b>Eve</b>")
     text = render_html(r, figures=False)
     assert script not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
@@ -159,6 +160,26 @@ def test_hostile_column_names_are_escaped(people):
     assert not [u for u in urls_of(text) if "127.0.0.9" in u]
     # the file name is quoted in the reproducing command
     assert r.command.startswith("python -m riskcore report '<img src=")
+
+
+def test_the_report_names_the_file_not_its_directory_and_isolates_bidi_text(people):
+    # U+202E (right-to-left override) turned "...fdp.csv" into "...vsc.pdf" (issue 26)
+    evil = "invoice\u202efdp.csv"
+    r = build(people, PROFILE, name=f"/home/analyst/secret project/{evil}",
+              profile_name="C:\\Users\\ana\\p.json", built_by="Ann\u202e")  # fmt: skip
+    text = render_html(r, figures=False)
+    twin = r.to_json()
+    for out in (text, twin, r.command):
+        assert "/home/analyst" not in out and "secret project" not in out
+        assert "Users" not in out
+    assert r.dataset["name"] == evil
+    assert r.command.startswith(f"python -m riskcore report '{evil}' --profile p.json")
+    # every U+202E printed is inside an isolate that closes it: FSI, the text, PDF, PDI
+    iso = re.findall("\u2068([^\u2069]*)\u2069", text)
+    assert f"{evil}\u202c" in iso
+    assert "Ann\u202e\u202c" in iso
+    outside = re.sub("\u2068[^\u2069]*\u2069", "", text)
+    assert "\u202e" not in outside  # no override is printed bare
 
 
 def test_verdict_against_a_hand_worked_table():

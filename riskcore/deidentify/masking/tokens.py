@@ -248,6 +248,10 @@ def hmac_tokens(
     return per_value(series, tokens)
 
 
+#: What a reversible token starts with instead of ``-`` (which formula-safety escapes).
+_TILDE = "~"
+
+
 def _aes_siv(key: SecretKey | bytes) -> AESSIV:
     raw = key_bytes(key)
     if len(raw) not in (32, 48, 64):
@@ -264,7 +268,11 @@ def reversible_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     deterministic: equal values get equal tokens, so records still link, and
     :func:`reverse_tokens` with the same key gives the values back. The token
     is the URL-safe base64 text (no padding) of the 16-byte synthetic IV and
-    the ciphertext.
+    the ciphertext, except that a leading ``-`` is written ``~``: a token
+    never starts with a character formula-safe exports escape
+    (:data:`riskcore.io.export.FORMULA_PREFIXES`; ``-`` is the only one in
+    the URL-safe alphabet, about 1 token in 64), so a token written to CSV
+    or Excel comes back unchanged.
 
     **Reversibility is the point and the risk**: anyone who obtains the key
     recovers every value, so the released column is exactly as sensitive as
@@ -286,18 +294,23 @@ def reversible_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     siv = _aes_siv(key)
 
     def tokens(texts: list[str]) -> list[str]:
-        return [
+        out = [
             base64.urlsafe_b64encode(siv.encrypt(t.encode("utf-8"), None))
             .rstrip(b"=")
             .decode("ascii")
             for t in texts
         ]
+        return [_TILDE + t[1:] if t.startswith("-") else t for t in out]
 
     return per_value(series, tokens)
 
 
 def reverse_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     """Decrypt tokens made by :func:`reversible_tokens` with the same key.
+
+    A token as a formula-safe export wrote it (``'`` before it) and a token of
+    an older riskcore that starts with ``-`` both decrypt: the ``'`` is
+    stripped (no token starts with one) and ``~`` read as ``-``.
 
     Parameters
     ----------
@@ -324,6 +337,7 @@ def reverse_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     def values(texts: list[str]) -> list[str]:
         out = []
         for i, t in enumerate(texts):
+            t = t.removeprefix("'").replace(_TILDE, "-")
             try:
                 blob = base64.urlsafe_b64decode(t + "=" * (-len(t) % 4))
                 out.append(siv.decrypt(blob, None).decode("utf-8"))

@@ -1,0 +1,271 @@
+"""The hostile suite of bounded work (issue 26, item 4): one entry per stated limit.
+
+Each entry is an input that grew without bound before (a traceback, a hang, gigabytes),
+now refused before the work starts with a message naming the limit and what to do, within
+a few seconds and a little memory (:func:`tests.hostile_files.bounded`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.errors import RiskcoreError
+from tests.hostile_files import bounded
+
+
+def _qis(m: int, n: int = 200) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({f"q{i}": rng.integers(0, 3, n) for i in range(m)})
+
+
+# --- SUDA: the number of QIs and the MSU size -------------------------------------------
+
+
+def test_suda_on_171_qis_is_refused_not_an_overflow() -> None:
+    from riskcore.metrics.suda import SUDA_MAX_QIS, suda
+
+    with bounded(seconds=5, mb=200), pytest.raises(RiskcoreError, match="SUDA_MAX_QIS") as e:
+        suda(_qis(171, 20), [f"q{i}" for i in range(171)])
+    assert f"limit is {SUDA_MAX_QIS} quasi-identifiers" in str(e.value)
+
+
+def test_suda_search_beyond_the_combination_limit_names_the_size_that_fits() -> None:
+    from riskcore.metrics.suda import (
+        SUDA_MAX_COMBINATIONS,
+        check_suda_bounds,
+        largest_msu_size,
+        suda,
+        suda_combinations,
+    )
+
+    # 14 QIs in full: 2^14 - 1 = 16,383 combinations (15 s and 0.6 GB on 2,000 rows before)
+    assert suda_combinations(14, 14) == 2**14 - 1
+    assert suda_combinations(40, 2) == 40 + 780
+    # the largest size within the limit, by hand: C(14,1..4) = 14+91+364+1001 = 1,470;
+    # C(14,5) = 2,002 -> 3,472; C(14,6) = 3,003 -> 6,475; C(14,7) = 3,432 -> 9,907; 8 -> 12,910
+    assert SUDA_MAX_COMBINATIONS == 10_000
+    assert largest_msu_size(14) == 7
+    assert largest_msu_size(12) == 12  # 4,095 combinations: searched in full
+    with bounded(seconds=5, mb=200), pytest.raises(RiskcoreError) as e:
+        suda(_qis(14), [f"q{i}" for i in range(14)])
+    assert "16,383 combinations" in str(e.value)
+    assert "max_size=7" in str(e.value)
+    assert check_suda_bounds(14, 7) == 7
+    r = suda(_qis(14), [f"q{i}" for i in range(14)], max_size=7)
+    assert r.max_size == 7
+
+
+def test_the_report_skips_or_caps_suda_with_a_stated_reason() -> None:
+    from riskcore.metrics.suda import SUDA_MAX_QIS
+    from riskcore.review import suda_plan
+
+    assert suda_plan(2_000, 60)[0] is None
+    assert suda_plan(2_000, 60)[1].to_dict()["facts"] == {"qis": 60, "limit": SUDA_MAX_QIS}
+    size, note = suda_plan(2_000, 20)
+    assert size is not None and 1 <= size < 20
+    assert note is not None and note.kind == "suda-capped"
+    assert math.fsum(math.comb(20, k) for k in range(1, size + 1)) <= 10_000
+    assert suda_plan(2_000, 5) == (5, None)
+
+
+def test_a_report_on_60_qis_stays_small_and_says_why_suda_is_missing() -> None:
+    from riskcore.profile import Profile
+    from riskcore.report.readings.review import limitation_text
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    data = _qis(60, 2_000)
+    prof = Profile(roles=ColumnRoles(quasi_identifiers=tuple(data.columns)))
+    with bounded(seconds=60, mb=1_000):  # 23 GB and killed after 244 s before
+        rep = review(data, prof)
+    assert rep.special_uniques is None
+    said = [limitation_text(x) for x in rep.limitations]
+    assert any("60 quasi-identifiers, above the limit of 40" in s for s in said), said
+
+
+# --- JSON depth and size: one reader for recipes, profiles and role profiles ---------------
+
+
+def test_json_depth_counts_brackets_outside_strings() -> None:
+    from riskcore._json import json_depth
+
+    assert json_depth("3") == 0
+    assert json_depth('{"a": [1, "[[[{"], "b": {"c": "]"}}') == 2
+    assert json_depth('["\\"[", [[]]]') == 3  # an escaped quote does not end the string
+
+
+def _deep(n: int) -> str:
+    return '{"a": ' * n + "1" + "}" * n
+
+
+def test_a_recipe_nested_100000_deep_is_refused_by_apply(tmp_path, capsys) -> None:
+    from riskcore.cli import main
+
+    src = tmp_path / "d.csv"
+    src.write_text("sex\nF\nM\n")
+    recipe = tmp_path / "r.json"
+    recipe.write_text(_deep(100_000))
+    with bounded(seconds=10, mb=300):  # RecursionError before
+        code = main(["apply", str(src), "--recipe", str(recipe), "--out", str(tmp_path / "o.csv")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    assert "nests 100,000 levels deep, beyond the limit of 64 (JSON_MAX_DEPTH)" in err
+
+
+@pytest.mark.parametrize("reader", ["profile", "roles"])
+def test_profiles_nested_too_deep_are_refused(reader: str) -> None:
+    from riskcore.errors import RolesError
+    from riskcore.profile import Profile
+    from riskcore.roles import ColumnRoles
+
+    with bounded(seconds=10, mb=300), pytest.raises(RiskcoreError, match="JSON_MAX_DEPTH") as e:
+        if reader == "profile":
+            Profile.read(_deep(100_000))
+        else:
+            ColumnRoles.from_json(_deep(100_000))
+    assert reader == "profile" or isinstance(e.value, RolesError)
+    assert Profile.read(Profile().to_json()) == Profile()  # what riskcore writes still reads
+
+
+def test_json_beyond_the_size_limit_is_refused_before_parsing(monkeypatch) -> None:
+    import riskcore._json as rj
+
+    monkeypatch.setattr(rj, "JSON_MAX_BYTES", 100)
+    with pytest.raises(RiskcoreError, match="JSON_MAX_BYTES"):
+        rj.read_json("[" + "1," * 60 + "1]", what="the recipe")
+    assert rj.read_json("[1, 2]", what="the recipe") == [1, 2]
+
+
+# --- key files: regular files of a key's size only ------------------------------------------
+
+
+def _key_file(path):
+    from riskcore._cli_deidentify import _key
+
+    return _key(str(path), ["hmac tokens of 'ssn'"], create=False)
+
+
+def test_a_fifo_as_key_file_is_refused_before_it_is_opened(tmp_path) -> None:
+    import os
+
+    fifo = tmp_path / "key.fifo"
+    os.mkfifo(fifo)
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="not a regular file"):
+        _key_file(fifo)  # hung for ever before
+
+
+def test_dev_zero_and_a_huge_key_file_are_refused(tmp_path) -> None:
+    from riskcore._files import KEY_FILE_MAX_BYTES
+
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="not a regular file"):
+        _key_file("/dev/zero")  # MemoryError before
+    big = tmp_path / "big.key"
+    big.write_bytes(b"0" * (KEY_FILE_MAX_BYTES + 1))
+    with pytest.raises(RiskcoreError, match=f"over the limit of {KEY_FILE_MAX_BYTES:,}"):
+        _key_file(big)
+    good = tmp_path / "good.key"
+    good.write_text("ab" * 32 + "\n")
+    assert _key_file(good) is not None
+    with pytest.raises(RiskcoreError, match=r"'nothing\.key' does not exist") as e:
+        _key_file(tmp_path / "nothing.key")
+    assert str(tmp_path) not in str(e.value)  # the name only, not the directory
+
+
+# --- the data root: relative patterns, a bounded number of files, regular files only -------
+
+
+def _root(tmp_path):
+    root = tmp_path / "data"
+    (root / "lake").mkdir(parents=True)
+    (root / "lake" / "a.parquet").write_bytes(b"x")
+    return root
+
+
+def test_an_absolute_pattern_outside_the_root_is_refused_before_any_walk(tmp_path, monkeypatch):
+    import glob
+
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    walked: list[str] = []
+    real = glob.iglob
+    monkeypatch.setattr(glob, "iglob", lambda *a, **k: walked.append(a[0]) or real(*a, **k))
+    for spec in ("/usr/**/*.zzz", "/**/*.zzz", str(tmp_path / "**" / "*.parquet")):
+        with bounded(seconds=2, mb=50), pytest.raises(RiskcoreError, match="names no file"):
+            path_under_root(spec, root)  # over 120 s before: the whole filesystem walked
+    assert walked == []  # nothing outside the root was listed
+    assert path_under_root(str(root / "lake" / "*.parquet"), root).endswith("lake/*.parquet")
+    assert walked == ["lake/*.parquet"]  # relative to the root
+
+
+def test_etc_passwd_and_a_missing_file_get_one_message(tmp_path):
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    said = []
+    for spec in ("/etc/pass*", "/etc/nonexist*", "/etc/passwd", "/etc/nonexistent",
+                 "nothing.parquet", "../data/nothing*"):  # fmt: skip
+        with pytest.raises(RiskcoreError) as e:
+            path_under_root(spec, root)
+        said.append(str(e.value).replace(repr(spec), "SPEC"))
+    assert said[:5] == [said[0]] * 5, said
+    assert "'..' is not allowed" in said[5]
+
+
+def test_a_pattern_naming_too_many_files_is_refused(tmp_path, monkeypatch):
+    import riskcore.engine.select as sel
+
+    root = _root(tmp_path)
+    for i in range(5):
+        (root / "lake" / f"p{i}.parquet").write_bytes(b"x")
+    monkeypatch.setattr(sel, "DATA_ROOT_MAX_FILES", 4)
+    for spec in ("lake/*.parquet", "lake", "**/*.parquet"):
+        with pytest.raises(RiskcoreError, match=r"more than 4 files \(DATA_ROOT_MAX_FILES\)"):
+            sel.path_under_root(spec, root)
+    monkeypatch.setattr(sel, "DATA_ROOT_MAX_FILES", 6)
+    assert sel.path_under_root("lake", root) == str((root / "lake").resolve())
+
+
+def test_a_fifo_under_the_root_is_refused_before_it_is_opened(tmp_path):
+    import os
+
+    from riskcore.engine.select import path_under_root
+
+    root = _root(tmp_path)
+    os.mkfifo(root / "lake" / "jam.parquet")
+    for spec in ("lake/jam.parquet", "lake/*.parquet", "lake"):
+        with bounded(seconds=2, mb=50), pytest.raises(RiskcoreError, match="not a regular file"):
+            path_under_root(spec, root)
+
+
+def test_a_role_profile_with_two_weight_columns_is_refused() -> None:
+    import json
+
+    from riskcore.errors import RolesError
+    from riskcore.profile import Profile
+    from riskcore.roles import ColumnRoles
+
+    two = {"quasi_identifiers": ["age"], "weights": ["w1", "w2"]}
+    with pytest.raises(RolesError, match="'w1' and 'w2' are both tagged"):
+        ColumnRoles.from_json(json.dumps(two))
+    # a session's roles being edited may hold two for a moment: the weight refuses when used
+    with pytest.raises(RiskcoreError, match="'w1' and 'w2' are both tagged"):
+        _ = Profile.read(json.dumps(two)).roles.weight
+    assert ColumnRoles.from_json(json.dumps({**two, "weights": ["w1"]})).weight == "w1"
+
+
+def test_a_report_beyond_the_qi_limit_is_refused_before_any_work() -> None:
+    from riskcore.profile import Profile
+    from riskcore.review import review
+    from riskcore.review.compute import REPORT_MAX_QIS
+    from riskcore.roles import ColumnRoles
+
+    data = _qis(REPORT_MAX_QIS + 1, 50)
+    prof = Profile(roles=ColumnRoles(quasi_identifiers=tuple(data.columns)))
+    with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="REPORT_MAX_QIS"):
+        review(data, prof)
