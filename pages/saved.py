@@ -34,7 +34,7 @@ if not saved.exists():  # nothing saved: looking makes no database
     end_page()
 db = saved.store()
 st.caption(md(f"Database: {db.path}"))
-user = saved.user_name(keys.USER_SAVED)
+user = saved.logged_as()
 items = db.summaries()
 labels = {i.id: saved_label(i.to_dict()) for i in items}
 ids = list(labels)[::-1]  # newest first

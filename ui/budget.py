@@ -22,7 +22,7 @@ from riskcore.report.readings import (
 )
 from riskcore.store import Store, default_path
 from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
-from ui import formats, keys, state
+from ui import formats, keys, saved, state
 from ui.context import current_table
 from ui.safe import md
 
@@ -85,17 +85,18 @@ def ledger() -> PrivacyLedger:
 
 def handle() -> LedgerHandle:
     """Return what a release charges: it reserves its cost in the database first."""
-    return book().handle(source())
+    return book().handle(source(), user=saved.audit_user())
 
 
 def set_budget(epsilon: float, delta: float, accounting: str, reason: str = "") -> None:
     """Set the budget of the session's data (audited; a reason when it needs one)."""
-    book().set_budget(source(), epsilon, delta, accounting, reason=reason)
+    who = saved.audit_user()
+    book().set_budget(source(), epsilon, delta, accounting, reason=reason, user=who)
 
 
 def attach(ledger_name: str) -> None:
     """Charge the session's file to the ledger ``ledger_name`` from now on (audited)."""
-    book().attach(source(), ledger_name)
+    book().attach(source(), ledger_name, user=saved.audit_user())
 
 
 def near_duplicate_notes(look: LedgerLookup | None = None) -> None:

@@ -42,8 +42,11 @@ ENCODING_ERROR = "rc_encoding_error"
 REMEDIATION = "rc_remediation"
 #: The sidebar's switch (app.py): True when every page assesses the generalized table.
 VIEW_AFTER = "rc_view_after"
-#: The name the user typed for the audit log, kept across pages (:mod:`ui.saved`).
+#: The name the user typed for the audit log, kept across pages and through "Reset session"
+#: (:mod:`ui.saved`): asked once per session, in the sidebar.
 USER = "rc_user"
+#: The sidebar's "Your name (for the audit log)" box (its value is kept under :data:`USER`).
+USER_BOX = "rc_user_box"
 #: Set once the session is marked to end when its tab disconnects (:mod:`ui.memory`).
 SESSION_ENDS_WITH_TAB = "rc_session_ends_with_tab"
 
@@ -496,8 +499,6 @@ LDP_MARGIN_IN = "rc_ldp_margin_in"
 
 #: The report built last: {"profile": the profile JSON it was built from, "report": Review}.
 REPORT = "rc_report"
-#: The Report page's "your name" box (its value is kept under :data:`USER`).
-USER_REPORT = "rc_user_report"
 #: The "Build the report" button.
 REPORT_BUILD = "rc_report_build"
 #: The download of the report (HTML).
@@ -526,8 +527,6 @@ SAVED_VERIFIED = "rc_saved_verified"
 #: Outcome of the last reopening: {"id", "name", "check": DatasetCheck, "profile"}
 #: (:mod:`ui.saved`).
 SAVED_REOPENED = "rc_saved_reopened"
-#: The Saved page's "your name" box (its value is kept under :data:`USER`).
-USER_SAVED = "rc_user_saved"
 #: The assessment to reopen.
 SAVED_PICK = "rc_saved_pick"
 #: What it is reopened with: the data loaded now or an upload.

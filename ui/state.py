@@ -275,7 +275,7 @@ def use_demo() -> None:
 
 def reset() -> None:
     """Forget everything of this session (data, roles, targets, every widget's value, its
-    cached results); other sessions keep all of theirs.
+    cached results) but the name given for the audit log; other sessions keep all of theirs.
 
     The privacy ledgers are not the session's: they live in the database
     (:mod:`ui.budget`), so a reset, like a reload, finds the same budget as
@@ -284,8 +284,11 @@ def reset() -> None:
     cached results go through each session-scoped wrapper's own ``clear()``,
     never ``st.cache_resource.clear()``, which would empty every user's caches.
     """
+    user = st.session_state.get(keys.USER)  # the name given once: a reset keeps who you are
     for key in list(st.session_state.keys()):
         del st.session_state[key]
+    if user is not None:
+        st.session_state[keys.USER] = user
     _tables().clear()
     _sources().clear()
     cached.clear_session()
