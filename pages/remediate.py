@@ -38,6 +38,7 @@ from riskcore.report.readings import (
     search_reading,
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
+from riskcore.report.readings.work import table_download_label
 from ui import cached, formats, keys, remediation
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
@@ -249,16 +250,20 @@ def generalization() -> None:
         ("Download the recipe (JSON)", lambda: json.dumps(full.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
+    released = n - after.suppressed  # an empty table would download as its header alone
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
+        table = ext != "json"
         col.download_button(
-            md(label),
+            md(table_download_label(label, released=released, passes=after.anonymous)
+               if table else label),
             data,
             file_name=name,
             mime=mime,
             on_click="ignore",
             key=keys.rem_download(ext),
-        )
+            disabled=table and released <= 0,
+        )  # fmt: skip
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
     st.caption(

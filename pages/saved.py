@@ -101,7 +101,7 @@ with tab_open:
                         if up is not None:
                             state.use_table(up.name, raw, table, file_id=up.file_id)
                             key_now = st.session_state[keys.DATASET]["key"]
-                        saved.restore(record.profile, key_now, columns)
+                        saved.restore(record.profile, key_now, columns, table.data)
                     st.session_state[keys.SAVED_REOPENED] = {
                         "id": record.id,
                         "name": record.name,

@@ -83,10 +83,12 @@ def logged_as(where: Any = st) -> str | None:
     return who
 
 
-def restore(profile: dict[str, Any], dataset_key: str, columns: list[str]) -> None:
+def restore(
+    profile: dict[str, Any], dataset_key: str, columns: list[str], data: Any = None
+) -> None:
     """Make a saved profile (any version) the session's: roles, targets and the recipe.
 
     Read by :meth:`riskcore.profile.Profile.read` and made the session's by
     :func:`ui.profile.restore`, the one place a profile enters the session.
     """
-    ui_profile.restore(Profile.read(profile), dataset_key, columns)
+    ui_profile.restore(Profile.read(profile), dataset_key, columns, data)
