@@ -236,10 +236,33 @@ def rem_level(qi: str) -> str:
     return rem_widget(f"level_{qi}")
 
 
-#: The session's key for tokens and date shifts (a SecretKey; never exported).
+#: The session's key for tokens and date shifts (a SecretKey; never exported, never stored:
+#: it lives in this session's memory only, :mod:`ui.keyfile`).
 REM_SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
-#: Set when the key is new: the Direct identifiers tab shows it once.
+#: Set while the key made in this session is offered as a file (until it is downloaded or its
+#: saving is confirmed): the Direct identifiers tab offers it once.
 REM_SECRET_SHOW = "rc_rem_secret_show"  # noqa: S105 - a key name
+#: Where the key came from: "made" (in this session) or "uploaded" (the user's key file).
+REM_SECRET_ORIGIN = "rc_rem_secret_origin"  # noqa: S105 - a key name
+#: True once the user has confirmed the key file is saved (or uploaded it): tables with keyed
+#: tokens or shifts can be downloaded from then on.
+REM_SECRET_SAVED = "rc_rem_secret_saved"  # noqa: S105 - a key name
+#: The "I have saved the key file" checkbox.
+REM_KEY_CONFIRM = "rc_rem_key_confirm"
+#: The download of the key file (offered once).
+REM_KEY_DOWNLOAD = "rc_rem_key_download"
+#: The "Make a new key" button.
+REM_KEY_NEW = "rc_rem_key_new"
+#: Number of key files read: the key uploader's key, renewed after each read.
+REM_KEY_UPLOADS = "rc_rem_key_uploads"
+#: Why the last key file could not be read (shown once).
+REM_KEY_ERROR = "rc_rem_key_error"
+
+
+def rem_key_upload(n: int) -> str:
+    """Return the key of the key-file uploader after ``n`` key files read (a new widget each)."""
+    return f"rc_rem_key_upload_{n}"
+
 #: The dataset whose free text Presidio scanned.
 REM_PII_FOR = "rc_rem_pii_for"
 #: The least-loss searches of the last two lattices, {lattice key: SearchResult}

@@ -49,6 +49,7 @@ __all__ = [
     "is_new_upload",
     "ledger_key",
     "load_error",
+    "release_upload",
     "reread",
     "reset",
     "set_upload",
@@ -225,6 +226,11 @@ def encoding_error(key: str) -> str | None:
     if err is None or err["key"] != key:
         return None
     return str(err["message"])
+
+
+def release_upload(file_id: str) -> None:
+    """Drop an upload's bytes from Streamlit's upload store once they are read (a key file)."""
+    _forget_upload_bytes(file_id)
 
 
 def _forget_upload_bytes(file_id: str) -> None:

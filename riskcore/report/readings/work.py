@@ -43,7 +43,9 @@ KEY_LOST_NOTE = (
 )
 
 
-def table_download_label(what: str, *, released: int, passes: bool) -> str:
+def table_download_label(
+    what: str, *, released: int = 1, passes: bool = True, key_unsaved: bool = False
+) -> str:
     """Return the label of the download of a remediated table, saying what the file holds.
 
     A table with every record suppressed downloads as a header alone, and one
@@ -58,6 +60,9 @@ def table_download_label(what: str, *, released: int, passes: bool) -> str:
         Records the table keeps after suppression.
     passes : bool
         Whether the release meets every target.
+    key_unsaved : bool
+        True while the table holds keyed tokens or shifts and the key file is not
+        confirmed saved (the download waits for it).
 
     Returns
     -------
@@ -65,6 +70,8 @@ def table_download_label(what: str, *, released: int, passes: bool) -> str:
     """
     if released <= 0:
         return f"{what}: empty, every record is suppressed"
+    if key_unsaved:
+        return f"{what}: save the key file first (Direct identifiers tab)"
     if not passes:
         return f"{what}: it does not meet the targets"
     return what
