@@ -38,7 +38,7 @@ from riskcore.report.readings import (
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
 from riskcore.report.readings.work import table_download_label
-from ui import cached, formats, keyfile, keys, remediation
+from ui import cached, formats, keyfile, keys, remediation, work
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
 from ui.free_text import free_text_status, scan_limit
@@ -82,6 +82,7 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
     return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
 
 
+work.choices(ctx)  # the masking choices made earlier seed the widgets (they forget them)
 masks, shift = identifier_steps()
 needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m in masks)
 secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)

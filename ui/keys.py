@@ -47,6 +47,21 @@ VIEW_AFTER = "rc_view_after"
 USER = "rc_user"
 #: The sidebar's "Your name (for the audit log)" box (its value is kept under :data:`USER`).
 USER_BOX = "rc_user_box"
+#: The work kept for a reload (:mod:`ui.work`): this session's random id (not a person).
+WORK_SESSION = "rc_work_session"
+#: {"for": dataset key, "json": the working profile when the file was opened}: looking
+#: writes nothing, so work is kept only once it differs from this.
+WORK_BASE = "rc_work_base"
+#: {"for": dataset key, "json": the working profile last kept}: there is unsaved work to
+#: warn about before the tab is left.
+WORK_KEPT = "rc_work_kept"
+#: {"for": dataset key, "masking": {column: menu choice}, "shift": {...} or None}: the
+#: Direct identifiers tab's choices as last seen (its widgets forget them on other pages).
+WORK_CHOICES = "rc_work_choices"
+#: {"for": dataset key, "done": "restored"}: the offer to restore is not made again.
+WORK_OFFER = "rc_work_offer"
+#: The "Restore your work from ..." button.
+WORK_RESTORE = "rc_work_restore"
 #: Set once the session is marked to end when its tab disconnects (:mod:`ui.memory`).
 SESSION_ENDS_WITH_TAB = "rc_session_ends_with_tab"
 

@@ -105,12 +105,22 @@ def show_on_page(dataset_key: str, recipe: Mapping[str, Any], data: pd.DataFrame
         st.session_state.pop(keys.rem_level(q), None)  # seeded again from the store
     store["hier_ver"] = int(st.session_state.get(keys.REM_STORE, {}).get("hier_ver", 0)) + 1
     st.session_state[keys.REM_STORE] = store
-    for step in recipe.get("masking") or ():
-        st.session_state[keys.rem_operator(str(step["column"]))] = menu_choice(step)
+    # the choices the Remediate page seeds its widgets from (ui.work.choices): a widget key
+    # set here, where no widget is drawn, would outlive the widget
+    masking = {str(m["column"]): menu_choice(m) for m in recipe.get("masking") or ()}
+    for col in masking:
+        st.session_state.pop(keys.rem_operator(col), None)
     shift = recipe.get("date_shift")
-    if shift:
-        st.session_state[keys.REM_SHIFT_COLS] = [str(c) for c in shift["columns"]]
-        st.session_state[keys.REM_SHIFT_PERSON] = str(shift["person"])
-        st.session_state[keys.REM_SHIFT_DAYS] = int(shift["max_days"])
-    else:
-        st.session_state.pop(keys.REM_SHIFT_COLS, None)
+    for widget in (keys.REM_SHIFT_COLS, keys.REM_SHIFT_PERSON, keys.REM_SHIFT_DAYS):
+        st.session_state.pop(widget, None)
+    st.session_state[keys.WORK_CHOICES] = {
+        "for": dataset_key,
+        "masking": masking,
+        "shift": None
+        if not shift
+        else {
+            "columns": [str(c) for c in shift["columns"]],
+            "person": str(shift["person"]),
+            "max_days": int(shift["max_days"]),
+        },
+    }

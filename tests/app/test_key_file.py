@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sqlite3
 
 from streamlit.testing.v1 import AppTest
 
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe import key_check
 from riskcore.demo import make_people
-from tests.app.test_apptest import APP, clear_caches, seen  # noqa: F401
+from tests.app.test_apptest import APP, clear_caches, data_uploader, seen  # noqa: F401
 
 KEY = bytes(range(32))
 KEY_HEX = KEY.hex()
@@ -28,8 +29,14 @@ def _ok(at: AppTest) -> AppTest:
     return at
 
 
-def _tokens_page() -> AppTest:
+def _tokens_page(raw: bytes | None = None) -> AppTest:
+    """Choose keyed tokens for the SSNs of the demo, or of an upload ``raw``."""
     at = _ok(AppTest.from_file(APP, default_timeout=60))
+    if raw is not None:  # uploaded under the router, which keeps the work (test_work_survives)
+        _ok(at.switch_page("pages/data.py"))
+        _ok(at.switch_page("app.py"))
+        data_uploader(at).set_value(("people.csv", raw, "text/csv"))
+        _ok(at)
     _ok(at.switch_page("pages/remediate.py"))
     at.selectbox(key="rc_rem_op_ssn").set_value("hmac_tokens")
     return _ok(at)
@@ -110,7 +117,7 @@ def test_a_file_that_is_not_a_key_is_refused_without_quoting_it():
 
 
 def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
-    at = _tokens_page()
+    at = _tokens_page(make_people(600, seed=2).to_csv(index=False).encode())
     _upload_key(at, KEY_HEX.encode())
     at.selectbox(key="rc_rem_op_name").set_value("reversible_tokens")
     _ok(at)
@@ -128,10 +135,17 @@ def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
     at.button(key="rc_save").click()
     _ok(at)
     built = at.session_state["rc_report"]
+    # the router keeps the work for a reload (ui.work): with the key's check value only
+    _ok(at.switch_page("pages/data.py"))
+    _ok(at.switch_page("app.py"))
+    with sqlite3.connect(database) as con:
+        (kept,) = con.execute("SELECT work FROM working_profiles").fetchone()
+    assert key_check(KEY) in kept and '"ssn": "hmac_tokens"' in kept
     assert built["report"].to_json().count(key_check(KEY)) >= 1  # the check value is recorded
     found = {
         "recipe": str(recipe),
         "profile": built["profile"],
+        "kept work": kept,
         "report": built["report"].to_json(),
         "database": b"".join(p.read_bytes() for p in database.parent.iterdir()).hex(),
         "database text": b"".join(p.read_bytes() for p in database.parent.iterdir()).decode(

@@ -4,12 +4,14 @@ restore the work kept for a file, the demo notice, and the key of the tokens and
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 __all__ = [
     "DEMO_NOTICE",
     "KEY_CONFIRM",
     "KEY_FILE_NOTE",
     "KEY_LOST_NOTE",
+    "kept_parts",
     "key_check_reading",
     "key_mismatch_reading",
     "restore_label",
@@ -148,6 +150,31 @@ def restore_label(saved: str) -> str:
     str
     """
     return f"Restore your work from {work_time(saved)}"
+
+
+def kept_parts(work: dict[str, Any]) -> tuple[str, ...]:
+    """Return what a kept working profile holds, in words ("roles", "targets", ...).
+
+    Parameters
+    ----------
+    work : dict
+        The document of :meth:`riskcore.store.working.WorkStore.keep`.
+
+    Returns
+    -------
+    tuple of str
+    """
+    profile = work.get("profile") or {}
+    roles = profile.get("roles") or {}
+    n_qis = len(roles.get("quasi_identifiers") or ())
+    parts = [f"roles ({n_qis} quasi-identifier{'' if n_qis == 1 else 's'})", "targets"]
+    if profile.get("recipe"):
+        parts.append("the generalization in use")
+    if (work.get("remediate") or {}).get("levels"):
+        parts.append("the Remediate levels")
+    if work.get("masking") or work.get("shift"):
+        parts.append("the masking choices")
+    return tuple(parts)
 
 
 def restore_reading(saved: str, parts: tuple[str, ...]) -> str:
