@@ -261,6 +261,7 @@ def generalization() -> None:
             on_click="ignore",
             key=keys.rem_download(ext),
             disabled=table and (released <= 0 or key_unsaved),
+            wrap=True,  # the label says what the file holds: never cut
         )  # fmt: skip
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
@@ -492,6 +493,7 @@ def identifiers_tab() -> None:
         on_click="ignore",
         key=keys.REM_ID_CSV,
         disabled=key_unsaved,
+        wrap=True,
     )  # fmt: skip
     if lookups:
         d2.download_button(
