@@ -30,7 +30,7 @@ DEMO_NOTICE = (
 KEY_FILE_NOTE = (
     "A key was made for the tokens and date shifts. Download it now and keep it apart from "
     "the data: whoever holds it can test guesses, decrypt reversible tokens or undo the "
-    "shifts, and `riskcore apply --key-file` needs it to give the same values the same "
+    "shifts, and riskcore apply --key-file needs it to give the same values the same "
     "tokens next time. It lives only in this session's memory and is in no other download, "
     "profile, recipe, report or log; the download is offered once."
 )
