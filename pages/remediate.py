@@ -265,7 +265,7 @@ def generalization() -> None:
         )  # fmt: skip
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
-    st.caption(
+    st.caption(md(
         "The table and the recipe hold the Direct identifiers tab's choices too. The CSV is "
         "formula-safe and the Excel file has no live formula. The recipe records every step "
         "and re-applies to next month's data: riskcore apply DATA --recipe RECIPE.json --out "
@@ -276,7 +276,7 @@ def generalization() -> None:
             if secret
             else ""
         )
-    )
+    ))  # fmt: skip
 
 
 #: Hierarchies up to this many values are edited in the page; larger ones are downloaded,

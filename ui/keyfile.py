@@ -42,7 +42,7 @@ def _make() -> None:
     st.session_state[keys.REM_SECRET_ORIGIN] = "made"
     st.session_state[keys.REM_SECRET_SHOW] = True
     st.session_state[keys.REM_SECRET_SAVED] = False
-    st.session_state.pop(keys.REM_KEY_CONFIRM, None)
+    st.session_state.pop(keys.rem_key("confirm"), None)
 
 
 def ensure(needs_key: bool) -> SecretKey | None:
@@ -65,32 +65,32 @@ def _downloaded() -> None:
 
 
 def _confirmed() -> None:
-    st.session_state[keys.REM_SECRET_SAVED] = bool(st.session_state.get(keys.REM_KEY_CONFIRM))
+    st.session_state[keys.REM_SECRET_SAVED] = bool(st.session_state.get(keys.rem_key("confirm")))
     if st.session_state[keys.REM_SECRET_SAVED]:
         st.session_state.pop(keys.REM_SECRET_SHOW, None)
 
 
 def _read_upload() -> None:
     """Make the uploaded key file the session's key (called when a file is chosen)."""
-    n = int(st.session_state.get(keys.REM_KEY_UPLOADS, 0))
-    up = st.session_state.get(keys.rem_key_upload(n))
+    n = int(st.session_state.get(keys.rem_key("uploads"), 0))
+    up = st.session_state.get(keys.rem_key(f"upload_{n}"))
     if up is None:
         return
     raw = up.getvalue()
     state.release_upload(up.file_id)
-    st.session_state[keys.REM_KEY_UPLOADS] = n + 1  # a new uploader: it lets go of the file
+    st.session_state[keys.rem_key("uploads")] = n + 1  # a new uploader: it lets go of the file
     try:
         if len(raw) > KEY_FILE_BYTES:
             raise ValueError(f"the file has {len(raw):,} bytes; a key file has well under 1 KB")
         key = SecretKey.from_hex(raw.decode("ascii", errors="replace"))
     except ValueError as exc:  # the message never quotes the file's text
-        st.session_state[keys.REM_KEY_ERROR] = f"Not a key file: {exc}."
+        st.session_state[keys.rem_key("error")] = f"Not a key file: {exc}."
         return
     st.session_state[keys.REM_SECRET] = key
     st.session_state[keys.REM_SECRET_ORIGIN] = "uploaded"
     st.session_state[keys.REM_SECRET_SAVED] = True
     st.session_state.pop(keys.REM_SECRET_SHOW, None)
-    st.session_state.pop(keys.REM_KEY_ERROR, None)
+    st.session_state.pop(keys.rem_key("error"), None)
 
 
 def panel(recipe_check: str | None, file_stem: str) -> None:
@@ -113,14 +113,14 @@ def panel(recipe_check: str | None, file_stem: str) -> None:
             file_name=f"{file_stem}_key.hex",
             mime="text/plain",
             on_click=_downloaded,
-            key=keys.REM_KEY_DOWNLOAD,
+            key=keys.rem_key("download"),
             type="primary",
         )
     if key is not None and st.session_state.get(keys.REM_SECRET_ORIGIN) == "made":
         st.session_state.setdefault(
-            keys.REM_KEY_CONFIRM, bool(st.session_state.get(keys.REM_SECRET_SAVED))
+            keys.rem_key("confirm"), bool(st.session_state.get(keys.REM_SECRET_SAVED))
         )
-        st.checkbox(KEY_CONFIRM, key=keys.REM_KEY_CONFIRM, on_change=_confirmed)
+        st.checkbox(KEY_CONFIRM, key=keys.rem_key("confirm"), on_change=_confirmed)
         if pending() and not st.session_state.get(keys.REM_SECRET_SHOW):
             st.info(md(KEY_LOST_NOTE))
     if key is not None:
@@ -129,17 +129,18 @@ def panel(recipe_check: str | None, file_stem: str) -> None:
         st.caption(md(key_check_reading(check, uploaded=uploaded)))
         if recipe_check is not None and recipe_check != check:
             st.warning(md(key_mismatch_reading(recipe_check, check)))
-    error = st.session_state.pop(keys.REM_KEY_ERROR, None)
+    error = st.session_state.pop(keys.rem_key("error"), None)
     if error is not None:
         st.error(md(error))
     k1, k2 = st.columns([3, 1])
     k1.file_uploader(
         "Use a key file you keep (the same key gives the same tokens in every release)",
         type=["hex", "key", "txt"],
-        key=keys.rem_key_upload(int(st.session_state.get(keys.REM_KEY_UPLOADS, 0))),
+        key=keys.rem_key(f"upload_{int(st.session_state.get(keys.rem_key('uploads'), 0))}"),
         on_change=_read_upload,
     )
-    renew = "The tokens and shifts change with the key."
-    if key is not None and k2.button("Make a new key", key=keys.REM_KEY_NEW, help=renew):
+    if key is not None and k2.button(
+        "Make a new key", key=keys.rem_key("new"), help="The tokens and shifts change with the key."
+    ):
         _make()
         st.rerun()

@@ -47,21 +47,15 @@ VIEW_AFTER = "rc_view_after"
 USER = "rc_user"
 #: The sidebar's "Your name (for the audit log)" box (its value is kept under :data:`USER`).
 USER_BOX = "rc_user_box"
-#: The work kept for a reload (:mod:`ui.work`): this session's random id (not a person).
-WORK_SESSION = "rc_work_session"
-#: {"for": dataset key, "json": the working profile when the file was opened}: looking
-#: writes nothing, so work is kept only once it differs from this.
-WORK_BASE = "rc_work_base"
-#: {"for": dataset key, "json": the working profile last kept}: there is unsaved work to
-#: warn about before the tab is left.
-WORK_KEPT = "rc_work_kept"
-#: {"for": dataset key, "masking": {column: menu choice}, "shift": {...} or None}: the
-#: Direct identifiers tab's choices as last seen (its widgets forget them on other pages).
-WORK_CHOICES = "rc_work_choices"
-#: {"for": dataset key, "done": "restored"}: the offer to restore is not made again.
-WORK_OFFER = "rc_work_offer"
-#: The "Restore your work from ..." button.
-WORK_RESTORE = "rc_work_restore"
+
+
+def work(name: str) -> str:
+    """Return the key of the work kept for a reload (:mod:`ui.work`): "session" (a random id),
+    "base" / "kept" ({"for": dataset key, "json"}: the profile at the file's first look / last
+    kept), "choices" (the Direct identifiers tab's last choices), "offer", "restore" (button)."""
+    return f"rc_work_{name}"
+
+
 #: Set once the session is marked to end when its tab disconnects (:mod:`ui.memory`).
 SESSION_ENDS_WITH_TAB = "rc_session_ends_with_tab"
 
@@ -251,32 +245,22 @@ def rem_level(qi: str) -> str:
     return rem_widget(f"level_{qi}")
 
 
-#: The session's key for tokens and date shifts (a SecretKey; never exported, never stored:
-#: it lives in this session's memory only, :mod:`ui.keyfile`).
+#: The session's key for tokens and date shifts (a SecretKey, in memory only: :mod:`ui.keyfile`).
 REM_SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
-#: Set while the key made in this session is offered as a file (until it is downloaded or its
-#: saving is confirmed): the Direct identifiers tab offers it once.
+#: Set while a key made here is offered as a file (until downloaded or confirmed saved).
 REM_SECRET_SHOW = "rc_rem_secret_show"  # noqa: S105 - a key name
 #: Where the key came from: "made" (in this session) or "uploaded" (the user's key file).
 REM_SECRET_ORIGIN = "rc_rem_secret_origin"  # noqa: S105 - a key name
-#: True once the user has confirmed the key file is saved (or uploaded it): tables with keyed
-#: tokens or shifts can be downloaded from then on.
+#: True once the key file is confirmed saved (or uploaded): keyed tables can be downloaded.
 REM_SECRET_SAVED = "rc_rem_secret_saved"  # noqa: S105 - a key name
-#: The "I have saved the key file" checkbox.
-REM_KEY_CONFIRM = "rc_rem_key_confirm"
-#: The download of the key file (offered once).
-REM_KEY_DOWNLOAD = "rc_rem_key_download"
-#: The "Make a new key" button.
-REM_KEY_NEW = "rc_rem_key_new"
-#: Number of key files read: the key uploader's key, renewed after each read.
-REM_KEY_UPLOADS = "rc_rem_key_uploads"
-#: Why the last key file could not be read (shown once).
-REM_KEY_ERROR = "rc_rem_key_error"
 
 
-def rem_key_upload(n: int) -> str:
-    """Return the key of the key-file uploader after ``n`` key files read (a new widget each)."""
-    return f"rc_rem_key_upload_{n}"
+def rem_key(name: str) -> str:
+    """Return the key of the key panel's ``name`` (:mod:`ui.keyfile`): "confirm" (the "I have
+    saved the key file" box), "download", "new" (button), "uploads" (files read), "error"
+    (why the last was refused), "upload_<n>" (the uploader after n files read)."""
+    return f"rc_rem_key_{name}"
+
 
 #: The dataset whose free text Presidio scanned.
 REM_PII_FOR = "rc_rem_pii_for"

@@ -113,7 +113,7 @@ def show_on_page(dataset_key: str, recipe: Mapping[str, Any], data: pd.DataFrame
     shift = recipe.get("date_shift")
     for widget in (keys.REM_SHIFT_COLS, keys.REM_SHIFT_PERSON, keys.REM_SHIFT_DAYS):
         st.session_state.pop(widget, None)
-    st.session_state[keys.WORK_CHOICES] = {
+    st.session_state[keys.work("choices")] = {
         "for": dataset_key,
         "masking": masking,
         "shift": None

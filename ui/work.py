@@ -45,7 +45,7 @@ if (!window.__rcGuard) {{
 
 
 def _session() -> str:
-    sid: str = st.session_state.setdefault(keys.WORK_SESSION, secrets.token_hex(8))
+    sid: str = st.session_state.setdefault(keys.work("session"), secrets.token_hex(8))
     return sid
 
 
@@ -66,7 +66,7 @@ def choices(ctx: Context, *, on_page: bool = True) -> dict[str, Any]:
     on another page, or restored work) is seeded from what was remembered. Elsewhere only
     what was remembered is read: a widget key set where no widget is drawn would outlive it.
     """
-    kept = st.session_state.get(keys.WORK_CHOICES) or {}
+    kept = st.session_state.get(keys.work("choices")) or {}
     if kept.get("for") != ctx.key:
         kept = {"for": ctx.key, "masking": {}, "shift": None}
     masking = dict(kept["masking"])
@@ -92,7 +92,7 @@ def choices(ctx: Context, *, on_page: bool = True) -> dict[str, Any]:
             st.session_state[keys.REM_SHIFT_PERSON] = shift["person"]
             st.session_state[keys.REM_SHIFT_DAYS] = int(shift["max_days"])
     masking = {c: op for c, op in masking.items() if op != _DEFAULT_OP}
-    st.session_state[keys.WORK_CHOICES] = {"for": ctx.key, "masking": masking, "shift": shift}
+    st.session_state[keys.work("choices")] = {"for": ctx.key, "masking": masking, "shift": shift}
     return {"masking": masking, "shift": shift}
 
 
@@ -125,11 +125,11 @@ def keep() -> None:
     if ctx is None:
         return
     now = json.dumps(snapshot(ctx), sort_keys=True)
-    base = st.session_state.get(keys.WORK_BASE)
+    base = st.session_state.get(keys.work("base"))
     if base is None or base["for"] != ctx.key:  # the file's first look: nothing to keep
-        st.session_state[keys.WORK_BASE] = {"for": ctx.key, "json": now}
+        st.session_state[keys.work("base")] = {"for": ctx.key, "json": now}
         return
-    kept = st.session_state.get(keys.WORK_KEPT)
+    kept = st.session_state.get(keys.work("kept"))
     if (now == base["json"] and kept is None) or kept == {"for": ctx.key, "json": now}:
         return  # nothing changed since the first look, or this is what is kept already
     try:
@@ -137,12 +137,12 @@ def keep() -> None:
     except RiskcoreError as exc:
         st.sidebar.caption(md(f"Your work could not be kept for a reload: {exc}"))
         return
-    st.session_state[keys.WORK_KEPT] = {"for": ctx.key, "json": now}
+    st.session_state[keys.work("kept")] = {"for": ctx.key, "json": now}
 
 
 def unsaved() -> bool:
     """Return True while this session holds work on its upload (a reload would drop the data)."""
-    kept = st.session_state.get(keys.WORK_KEPT)
+    kept = st.session_state.get(keys.work("kept"))
     ds = st.session_state.get(keys.DATASET) or {}
     return kept is not None and kept["for"] == ds.get("key") and _uploaded()
 
@@ -187,15 +187,15 @@ def restore(kept: KeptWork, ctx: Context) -> None:
         st.session_state.pop(keys.rem_operator(col), None)
     for widget in (keys.REM_SHIFT_COLS, keys.REM_SHIFT_PERSON, keys.REM_SHIFT_DAYS):
         st.session_state.pop(widget, None)
-    st.session_state[keys.WORK_CHOICES] = {"for": ctx.key, "masking": masking, "shift": shift}
-    st.session_state[keys.WORK_OFFER] = {"for": ctx.key, "done": "restored"}
+    st.session_state[keys.work("choices")] = {"for": ctx.key, "masking": masking, "shift": shift}
+    st.session_state[keys.work("offer")] = {"for": ctx.key, "done": "restored"}
 
 
 def offer(ctx: Context) -> None:
     """On the Data page: offer the work another session kept on this same file."""
     if not _uploaded():
         return
-    done = st.session_state.get(keys.WORK_OFFER)
+    done = st.session_state.get(keys.work("offer"))
     if done is not None and done["for"] == ctx.key:
         return
     try:
@@ -207,7 +207,7 @@ def offer(ctx: Context) -> None:
         return
     with st.container(border=True):
         st.info(md(restore_reading(kept.saved, kept_parts(kept.work))))
-        if st.button(md(restore_label(kept.saved)), type="primary", key=keys.WORK_RESTORE):
+        if st.button(md(restore_label(kept.saved)), type="primary", key=keys.work("restore")):
             try:
                 restore(kept, ctx)
             except RiskcoreError as exc:
