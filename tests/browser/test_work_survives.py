@@ -76,4 +76,15 @@ def test_a_reload_asks_first_and_the_same_file_restores_the_work(server, browser
     page.get_by_text("Levels (re-scored as you move them)").first.wait_for()
     assert _age(page).get_attribute("aria-valuetext").startswith("2 of")
     shot(page, "work-4-remediate-restored")
+
+    # the audit name: asked once, in the sidebar; the Report page says which name it logs
+    name = page.get_by_role("textbox", name="Your name (for the audit log)")
+    name.fill("ana")
+    name.press("Enter")
+    wait_idle(page)
+    goto(page, server, "Report")
+    page.get_by_role("button", name="Build the report").click()
+    wait_idle(page)
+    page.get_by_text("The audit log names you as ana").first.wait_for()
+    shot(page, "work-5-report-audit-name")
     ctx.close()
