@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from ui import keys, memory, remediation, state
+from ui import keys, memory, remediation, saved, state, work
 from ui.context import EndPage, context, routed
 from ui.safe import md
 
@@ -49,6 +49,7 @@ def sidebar() -> None:
                 key=keys.VIEW_AFTER,
                 help="The levels chosen on the Remediate page; off: the table as recorded.",
             )
+    saved.name_box()
     if st.button("Reset session", help="Forget the upload, roles and targets of this session"):
         state.reset()
         st.rerun()
@@ -69,3 +70,8 @@ except RiskcoreError as exc:
 finally:
     with panel:
         sidebar()
+        try:  # the work survives a reload (ui.work): kept once changed, guarded while held
+            work.keep()
+        except RiskcoreError as exc:
+            st.caption(md(f"Your work could not be kept for a reload: {exc}"))
+        work.guard(st)

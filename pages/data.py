@@ -14,7 +14,7 @@ from riskcore.report.readings import (
     upload_limit_note,
 )
 from riskcore.roles import ROLES, ColumnRoles
-from ui import budget, keys, state
+from ui import budget, keys, state, work
 from ui import profile as session_profile
 from ui.context import context, end_page
 from ui.encoding import encoding_choice
@@ -68,6 +68,7 @@ if upload is not None and failed is not None:
 if ctx is None:  # pragma: no cover - the demo always loads
     end_page()
 
+work.offer(ctx)  # the work kept on this same file in an earlier session (a reload)
 table = ctx.table
 st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:

@@ -16,7 +16,6 @@ from riskcore.deidentify.hierarchy import (
 from riskcore.deidentify.masking import (
     MENU,
     PLAIN_HASH_NOTE,
-    SecretKey,
     get_operator,
     parse_choice,
 )
@@ -38,7 +37,8 @@ from riskcore.report.readings import (
     search_reading,
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
-from ui import cached, formats, keys, remediation
+from riskcore.report.readings.work import table_download_label
+from ui import cached, formats, keyfile, keys, remediation, work
 from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
 from ui.free_text import free_text_status, scan_limit
@@ -82,12 +82,11 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
     return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
 
 
+work.choices(ctx)  # the masking choices made earlier seed the widgets (they forget them)
 masks, shift = identifier_steps()
 needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m in masks)
-if needs_key and keys.REM_SECRET not in st.session_state:
-    st.session_state[keys.REM_SECRET] = SecretKey.generate()
-    st.session_state[keys.REM_SECRET_SHOW] = True
-secret: SecretKey | None = st.session_state.get(keys.REM_SECRET) if needs_key else None
+secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)
+key_unsaved = secret is not None and keyfile.pending()  # keyed tables wait for the key file
 
 tab_gen, tab_sh, tab_id = st.tabs(
     ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers"]
@@ -249,25 +248,35 @@ def generalization() -> None:
         ("Download the recipe (JSON)", lambda: json.dumps(full.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
+    released = n - after.suppressed  # an empty table would download as its header alone
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
+        table = ext != "json"
         col.download_button(
-            md(label),
+            md(table_download_label(label, released=released, passes=after.anonymous,
+                                    key_unsaved=key_unsaved) if table else label),
             data,
             file_name=name,
             mime=mime,
             on_click="ignore",
             key=keys.rem_download(ext),
-        )
+            disabled=table and (released <= 0 or key_unsaved),
+            wrap=True,  # the label says what the file holds: never cut
+        )  # fmt: skip
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
-    st.caption(
+    st.caption(md(
         "The table and the recipe hold the Direct identifiers tab's choices too. The CSV is "
         "formula-safe and the Excel file has no live formula. The recipe records every step "
         "and re-applies to next month's data: riskcore apply DATA --recipe RECIPE.json --out "
         "OUT.csv"
-        + (" --key-file KEY (the key shown on the Direct identifiers tab)" if secret else "")
-    )
+        + (
+            f" --key-file KEY (the key file downloaded or uploaded on the Direct identifiers "
+            f"tab, check value {key_check(secret)})"
+            if secret
+            else ""
+        )
+    ))  # fmt: skip
 
 
 #: Hierarchies up to this many values are edited in the page; larger ones are downloaded,
@@ -434,15 +443,8 @@ def identifiers_tab() -> None:
         "line under the choice says what the operator keeps and what it risks. These "
         "choices are part of the recipe downloaded on the first tab."
     )
-    if keys.REM_SECRET_SHOW in st.session_state and secret is not None:
-        del st.session_state[keys.REM_SECRET_SHOW]
-        st.warning(
-            "A key was generated for the tokens and date shifts. It is shown once, here: keep "
-            "it apart from the data (whoever holds it can test guesses, or decrypt reversible "
-            "tokens, or undo the shifts); `riskcore apply --key-file` needs it to re-apply the "
-            "recipe. It is not in any download."
-        )
-        st.code(secret.reveal_hex(), language=None)
+    with st.expander("The key of the tokens and date shifts", expanded=needs_key):
+        keyfile.panel((remediation.active(ctx.key) or {}).get("key_check"), stem())
     dates = [c for c in ctx.table.data.columns if _is_date(c)]
     with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
         st.caption(md(DATE_SHIFT.note))
@@ -465,7 +467,8 @@ def identifiers_tab() -> None:
         op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
                           key=keys.rem_operator(col))  # fmt: skip
         c2.caption(md(parse_choice(op)[0].note))
-        done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0)
+        done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0,
+                                     key_check(secret) if secret else "")  # fmt: skip
         if col in done:
             out[col] = done[col]
         else:  # the choice drops the column
@@ -482,13 +485,16 @@ def identifiers_tab() -> None:
         st.info("Every direct identifier is dropped.")
     d1, d2 = st.columns(2)
     d1.download_button(
-        "Download the table with these identifiers (CSV)",
+        md(table_download_label("Download the table with these identifiers (CSV)",
+                                key_unsaved=key_unsaved)),
         lambda: to_csv_bytes(out),
         file_name=f"{stem()}_identifiers_masked.csv",
         mime="text/csv",
         on_click="ignore",
         key=keys.REM_ID_CSV,
-    )
+        disabled=key_unsaved,
+        wrap=True,
+    )  # fmt: skip
     if lookups:
         d2.download_button(
             "Download the surrogates' lookup table (keep it apart)",

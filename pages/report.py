@@ -54,7 +54,7 @@ st.caption(
         )
     )
 )
-who = saved.user_name(keys.USER_REPORT)
+who = saved.audit_user()
 
 built = st.session_state.get(keys.REPORT)
 if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
@@ -151,6 +151,7 @@ with st.container(border=True):
         help="Off unless ticked: without it the database holds aggregates only, and "
         "reopening asks for the file again.",
     )
+    who = saved.logged_as()
     if st.button("Save this assessment", key=keys.SAVE, disabled=stale):
         with st.spinner("Saving ..."):
             try:

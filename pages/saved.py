@@ -39,7 +39,7 @@ except RiskcoreError as exc:  # the audit key is missing or not the file's, a ne
     st.error(md(exc))
     end_page()
 st.caption(md(f"Database: {db.path}"))
-user = saved.user_name(keys.USER_SAVED)
+user = saved.logged_as()
 items = db.summaries()
 labels = {i.id: saved_label(i.to_dict()) for i in items}
 ids = list(labels)[::-1]  # newest first
@@ -106,7 +106,7 @@ with tab_open:
                         if up is not None:
                             state.use_table(up.name, raw, table, file_id=up.file_id)
                             key_now = st.session_state[keys.DATASET]["key"]
-                        saved.restore(record.profile, key_now, columns)
+                        saved.restore(record.profile, key_now, columns, table.data)
                     st.session_state[keys.SAVED_REOPENED] = {
                         "id": record.id,
                         "name": record.name,

@@ -33,7 +33,7 @@ from riskcore.report.readings import (
 )
 from riskcore.store import Store, default_path
 from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
-from ui import formats, keys, state
+from ui import formats, keys, saved, state
 from ui.context import current_table
 from ui.safe import md
 
@@ -101,17 +101,18 @@ def ledger() -> PrivacyLedger:
 
 def handle() -> LedgerHandle:
     """Return what a release charges: it reserves its cost in the database first."""
-    return book().handle(source(), data=_data())
+    return book().handle(source(), data=_data(), user=saved.audit_user())
 
 
 def set_budget(epsilon: float, delta: float, accounting: str, reason: str = "") -> None:
     """Set the budget of the session's data (audited; a reason when it needs one)."""
-    book().set_budget(source(), epsilon, delta, accounting, reason=reason, data=_data())
+    who = saved.audit_user()
+    book().set_budget(source(), epsilon, delta, accounting, reason=reason, data=_data(), user=who)
 
 
 def attach(ledger_name: str) -> None:
     """Charge the session's file to the ledger ``ledger_name`` from now on (audited)."""
-    book().attach(source(), ledger_name)
+    book().attach(source(), ledger_name, user=saved.audit_user())
 
 
 def start_new_ledger(name: str, reason: str) -> None:
@@ -121,6 +122,7 @@ def start_new_ledger(name: str, reason: str) -> None:
         DataSource(name.strip() or src.name, src.fingerprint, src.columns, src.n_rows),
         reason=reason,
         data=_data(),
+        user=saved.audit_user(),
     )
 
 

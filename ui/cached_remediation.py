@@ -214,10 +214,17 @@ def enumeration(key: str, _data: pd.DataFrame, column: str, kind: str) -> Enumer
 
 @st.cache_resource(scope="session", max_entries=8, show_spinner="Masking ...")
 def masked(
-    key: str, _data: pd.DataFrame, column: str, operator: str, _secret: SecretKey | None, seed: int
+    key: str,
+    _data: pd.DataFrame,
+    column: str,
+    operator: str,
+    _secret: SecretKey | None,
+    seed: int,
+    key_id: str = "",
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Return a column masked by one menu choice of the masking registry (a table of that
-    column, or of none when the choice drops it), and the surrogates' lookup table (or None)."""
+    column, or of none when the choice drops it), and the surrogates' lookup table (or None).
+    ``key_id`` is the key's check value: a new or uploaded key masks again."""
     op, params = parse_choice(operator)
     if any(p.name == "seed" for p in op.params):
         params["seed"] = seed

@@ -13,6 +13,7 @@ import streamlit as st
 
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
+from riskcore.report.readings.work import DEMO_NOTICE
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, keys, remediation, state
@@ -96,6 +97,8 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
                 "(nothing is kept once a tab closes); upload it again. The demo is shown."
             )
         )
+    if banner and st.session_state[keys.DATASET]["source"] == "demo":
+        st.caption(md(DEMO_NOTICE))
     enc = cached.encoded(key, table)
     sugg = cached.suggestions(key, table)
     if st.session_state.get(keys.ROLES_FOR) != key:

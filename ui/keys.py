@@ -42,8 +42,20 @@ ENCODING_ERROR = "rc_encoding_error"
 REMEDIATION = "rc_remediation"
 #: The sidebar's switch (app.py): True when every page assesses the generalized table.
 VIEW_AFTER = "rc_view_after"
-#: The name the user typed for the audit log, kept across pages (:mod:`ui.saved`).
+#: The name the user typed for the audit log, kept across pages and through "Reset session"
+#: (:mod:`ui.saved`): asked once per session, in the sidebar.
 USER = "rc_user"
+#: The sidebar's "Your name (for the audit log)" box (its value is kept under :data:`USER`).
+USER_BOX = "rc_user_box"
+
+
+def work(name: str) -> str:
+    """Return the key of the work kept for a reload (:mod:`ui.work`): "session" (a random id),
+    "base" / "kept" ({"for": dataset key, "json"}: the profile at the file's first look / last
+    kept), "choices" (the Direct identifiers tab's last choices), "offer", "restore" (button)."""
+    return f"rc_work_{name}"
+
+
 #: Set once the session is marked to end when its tab disconnects (:mod:`ui.memory`).
 SESSION_ENDS_WITH_TAB = "rc_session_ends_with_tab"
 
@@ -233,10 +245,23 @@ def rem_level(qi: str) -> str:
     return rem_widget(f"level_{qi}")
 
 
-#: The session's key for tokens and date shifts (a SecretKey; never exported).
+#: The session's key for tokens and date shifts (a SecretKey, in memory only: :mod:`ui.keyfile`).
 REM_SECRET = "rc_rem_secret"  # noqa: S105 - a session-state key name, not a secret
-#: Set when the key is new: the Direct identifiers tab shows it once.
+#: Set while a key made here is offered as a file (until downloaded or confirmed saved).
 REM_SECRET_SHOW = "rc_rem_secret_show"  # noqa: S105 - a key name
+#: Where the key came from: "made" (in this session) or "uploaded" (the user's key file).
+REM_SECRET_ORIGIN = "rc_rem_secret_origin"  # noqa: S105 - a key name
+#: True once the key file is confirmed saved (or uploaded): keyed tables can be downloaded.
+REM_SECRET_SAVED = "rc_rem_secret_saved"  # noqa: S105 - a key name
+
+
+def rem_key(name: str) -> str:
+    """Return the key of the key panel's ``name`` (:mod:`ui.keyfile`): "confirm" (the "I have
+    saved the key file" box), "download", "new" (button), "uploads" (files read), "error"
+    (why the last was refused), "upload_<n>" (the uploader after n files read)."""
+    return f"rc_rem_key_{name}"
+
+
 #: The dataset whose free text Presidio scanned.
 REM_PII_FOR = "rc_rem_pii_for"
 #: The least-loss searches of the last two lattices, {lattice key: SearchResult}
@@ -505,8 +530,6 @@ LDP_MARGIN_IN = "rc_ldp_margin_in"
 
 #: The report built last: {"profile": the profile JSON it was built from, "report": Review}.
 REPORT = "rc_report"
-#: The Report page's "your name" box (its value is kept under :data:`USER`).
-USER_REPORT = "rc_user_report"
 #: The "Build the report" button.
 REPORT_BUILD = "rc_report_build"
 #: The download of the report (HTML).
@@ -549,8 +572,6 @@ SAVED_VERIFIED = "rc_saved_verified"
 #: Outcome of the last reopening: {"id", "name", "check": DatasetCheck, "profile"}
 #: (:mod:`ui.saved`).
 SAVED_REOPENED = "rc_saved_reopened"
-#: The Saved page's "your name" box (its value is kept under :data:`USER`).
-USER_SAVED = "rc_user_saved"
 #: The assessment to reopen.
 SAVED_PICK = "rc_saved_pick"
 #: What it is reopened with: the data loaded now or an upload.

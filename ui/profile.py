@@ -22,6 +22,8 @@ from riskcore.profile import DEFAULT_TARGETS, Profile
 from ui import keys, remediation, state
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ui.context import Context
 
 __all__ = ["current", "missing", "restore", "set_targets", "settings", "targets", "threshold"]
@@ -110,11 +112,16 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
     )
 
 
-def restore(profile: Profile, dataset_key: str, columns: list[str]) -> None:
+def restore(
+    profile: Profile, dataset_key: str, columns: list[str], data: pd.DataFrame | None = None
+) -> None:
     """Make a saved profile the session's: roles, targets, policy and the recipe.
 
     Every page reads them from the session, so every page shows them. The
-    target widgets start again from the restored values (a new settings dict).
+    target widgets start again from the restored values (a new settings dict),
+    and the Remediate page's levels, hierarchies and masking choices show the
+    recipe (:func:`ui.remediation.show_on_page`; ``data``, the table, tells its
+    own hierarchies from the defaults).
     """
     mapping = {str(c): "other" for c in columns}
     mapping.update(profile.roles.to_mapping())
@@ -128,6 +135,9 @@ def restore(profile: Profile, dataset_key: str, columns: list[str]) -> None:
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
     st.session_state[keys.TARGETS] = tg
     if profile.recipe is not None:
-        remediation.set_recipe(dataset_key, profile.recipe.to_dict())
+        recipe = profile.recipe.to_dict()
+        remediation.set_recipe(dataset_key, recipe)
+        remediation.show_on_page(dataset_key, recipe, data)
     else:
         remediation.clear()
+        st.session_state.pop(keys.REM_STORE, None)  # the levels start again at 0

@@ -8,18 +8,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from ui import keys
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "active",
     "after_key",
     "clear",
+    "menu_choice",
     "recipe_json",
     "set_recipe",
+    "show_on_page",
     "showing_after",
 ]
 
@@ -59,3 +65,62 @@ def after_key(dataset_key: str, recipe: dict[str, Any]) -> str:
     """Return the dataset key of the generalized table: the dataset's and the recipe's."""
     digest = hashlib.sha256(recipe_json(recipe).encode()).hexdigest()[:16]
     return f"{dataset_key}-generalized-{digest}"
+
+
+def menu_choice(step: Mapping[str, Any]) -> str:
+    """Return the Direct identifiers tab's menu choice of a recipe's masking step
+    (``"hmac_tokens"``, ``"surrogates:name"``)."""
+    from riskcore.deidentify.masking import get_operator
+
+    op = get_operator(str(step["operator"]))
+    params = step.get("params") or {}
+    if op.variant and op.variant in params:
+        return f"{op.name}:{params[op.variant]}"
+    return op.name
+
+
+def show_on_page(dataset_key: str, recipe: Mapping[str, Any], data: pd.DataFrame | None) -> None:
+    """Make the Remediate page show ``recipe``: its levels, hierarchies and masking choices.
+
+    Without this a reopened assessment left the level sliders at 0 while every other
+    page assessed the recipe's levels. The page's store (:data:`ui.keys.REM_STORE`) gets
+    the recipe's levels and its hierarchies (only those that are not the column's default,
+    when ``data`` is given), and the widgets are seeded afresh from it; the Direct
+    identifiers tab's choices are set from the recipe's masking and date-shift steps.
+    """
+    from riskcore.deidentify.hierarchy import default_hierarchy
+
+    qis = [str(q) for q in recipe.get("qis", ())]
+    levels = [int(v) for v in recipe.get("levels", ())]
+    specs = dict(recipe.get("hierarchies") or {})
+    if data is not None:
+        specs = {
+            q: spec
+            for q, spec in specs.items()
+            if q not in data.columns or default_hierarchy(data[q]).recipe() != spec
+        }
+    store: dict[str, Any] = {"for": dataset_key, "hier": specs}
+    for q, lv in zip(qis, levels, strict=False):
+        store[f"level_{q}"] = lv
+        st.session_state.pop(keys.rem_level(q), None)  # seeded again from the store
+    store["hier_ver"] = int(st.session_state.get(keys.REM_STORE, {}).get("hier_ver", 0)) + 1
+    st.session_state[keys.REM_STORE] = store
+    # the choices the Remediate page seeds its widgets from (ui.work.choices): a widget key
+    # set here, where no widget is drawn, would outlive the widget
+    masking = {str(m["column"]): menu_choice(m) for m in recipe.get("masking") or ()}
+    for col in masking:
+        st.session_state.pop(keys.rem_operator(col), None)
+    shift = recipe.get("date_shift")
+    for widget in (keys.REM_SHIFT_COLS, keys.REM_SHIFT_PERSON, keys.REM_SHIFT_DAYS):
+        st.session_state.pop(widget, None)
+    st.session_state[keys.work("choices")] = {
+        "for": dataset_key,
+        "masking": masking,
+        "shift": None
+        if not shift
+        else {
+            "columns": [str(c) for c in shift["columns"]],
+            "person": str(shift["person"]),
+            "max_days": int(shift["max_days"]),
+        },
+    }

@@ -1,4 +1,5 @@
-"""Saved assessments in the session: the store, the user's name, restoring a saved profile.
+"""Saved assessments in the session: the store, the user's name (asked once), restoring a
+saved profile.
 
 The database is :class:`riskcore.store.Store` at ``RISKCORE_DB`` (else the
 user's data directory), opened afresh on each run, so every session and
@@ -17,8 +18,18 @@ from riskcore.profile import Profile
 from riskcore.store import Store, default_path, read_head
 from ui import keys
 from ui import profile as ui_profile
+from ui.safe import md
 
-__all__ = ["audit_head", "exists", "os_user", "restore", "store", "user_name"]
+__all__ = [
+    "audit_head",
+    "audit_user",
+    "exists",
+    "logged_as",
+    "name_box",
+    "os_user",
+    "restore",
+    "store",
+]
 
 
 def store() -> Store:
@@ -48,29 +59,55 @@ def os_user() -> str:
         return "unknown"
 
 
-def user_name(key: str, where: Any = st) -> str | None:
-    """Draw the "your name" box; return the name typed, None if blank.
+def name_box(where: Any = st) -> None:
+    """Draw the one "Your name (for the audit log)" box of the session (the sidebar's).
 
-    The name is kept across pages under :data:`ui.keys.USER`; each page's box has its
-    own ``key`` (a widget keyed alike on two pages is a new widget on the
-    second, which would start blank and forget the name).
+    Asked once per session: its value is kept under :data:`ui.keys.USER`, which
+    every page's audit entry reads (:func:`audit_user`) and "Reset session" keeps.
     """
-    if key not in st.session_state:
-        st.session_state[key] = st.session_state.get(keys.USER, "")
+    if keys.USER_BOX not in st.session_state:
+        st.session_state[keys.USER_BOX] = st.session_state.get(keys.USER, "")
     value = where.text_input(
         "Your name (for the audit log)",
-        key=key,
+        key=keys.USER_BOX,
         placeholder=f"blank: the system user, {os_user()}",
-        help="Written beside every save, reopening, comparison and deletion in the audit log.",
+        help="Asked once for the session: written beside every save, reopening, comparison, "
+        "deletion and privacy-budget change in the audit log.",
     )
     st.session_state[keys.USER] = value
-    return value.strip() or None
 
 
-def restore(profile: dict[str, Any], dataset_key: str, columns: list[str]) -> None:
+def audit_user() -> str | None:
+    """Return the name given in the sidebar for the audit log; None if blank (the system user).
+
+    The box's value is read when it holds one: Streamlit sets it before the page
+    runs, so an audit action on the run that follows the typing logs the new name.
+    """
+    value = st.session_state.get(keys.USER_BOX, st.session_state.get(keys.USER, ""))
+    return str(value or "").strip() or None
+
+
+def logged_as(where: Any = st) -> str | None:
+    """Say under which name this page's audit entries are written; return that name."""
+    who = audit_user()
+    if who is None:
+        where.caption(
+            md(
+                f"The audit log names the system user ({os_user()}): type your name once in "
+                "the sidebar to be named instead."
+            )
+        )
+    else:
+        where.caption(md(f"The audit log names you as {who} (the name in the sidebar)."))
+    return who
+
+
+def restore(
+    profile: dict[str, Any], dataset_key: str, columns: list[str], data: Any = None
+) -> None:
     """Make a saved profile (any version) the session's: roles, targets and the recipe.
 
     Read by :meth:`riskcore.profile.Profile.read` and made the session's by
     :func:`ui.profile.restore`, the one place a profile enters the session.
     """
-    ui_profile.restore(Profile.read(profile), dataset_key, columns)
+    ui_profile.restore(Profile.read(profile), dataset_key, columns, data)

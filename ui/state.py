@@ -49,6 +49,7 @@ __all__ = [
     "is_new_upload",
     "ledger_key",
     "load_error",
+    "release_upload",
     "reread",
     "reset",
     "set_upload",
@@ -227,6 +228,11 @@ def encoding_error(key: str) -> str | None:
     return str(err["message"])
 
 
+def release_upload(file_id: str) -> None:
+    """Drop an upload's bytes from Streamlit's upload store once they are read (a key file)."""
+    _forget_upload_bytes(file_id)
+
+
 def _forget_upload_bytes(file_id: str) -> None:
     """Drop an upload's bytes from Streamlit's in-memory upload store.
 
@@ -275,7 +281,7 @@ def use_demo() -> None:
 
 def reset() -> None:
     """Forget everything of this session (data, roles, targets, every widget's value, its
-    cached results); other sessions keep all of theirs.
+    cached results) but the name given for the audit log; other sessions keep all of theirs.
 
     The privacy ledgers are not the session's: they live in the database
     (:mod:`ui.budget`), so a reset, like a reload, finds the same budget as
@@ -284,8 +290,11 @@ def reset() -> None:
     cached results go through each session-scoped wrapper's own ``clear()``,
     never ``st.cache_resource.clear()``, which would empty every user's caches.
     """
+    user = st.session_state.get(keys.USER)  # the name given once: a reset keeps who you are
     for key in list(st.session_state.keys()):
         del st.session_state[key]
+    if user is not None:
+        st.session_state[keys.USER] = user
     _tables().clear()
     _sources().clear()
     cached.clear_session()
