@@ -57,14 +57,11 @@ level depends only on the data and the hierarchy, and grows with the level.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
-from riskcore.errors import RiskcoreError
+from riskcore.deidentify.objectives import OBJECTIVES, Objective, ObjectiveInfo, check_objective
 
 __all__ = [
     "OBJECTIVES",
@@ -75,100 +72,6 @@ __all__ = [
     "column_penalties",
     "column_shares",
 ]
-
-Objective = Literal[
-    "ncp", "precision", "loss", "loss_geometric", "aecs", "discernibility", "dm_star", "entropy"
-]
-
-
-@dataclass(frozen=True)
-class ObjectiveInfo:
-    """An objective of the least-loss search: its name, label, source and bound.
-
-    Attributes
-    ----------
-    name : str
-        The objective's name (``--objective``).
-    label : str
-        Its name in words, for a selector.
-    source : str
-        The paper and the ARX class it follows.
-    weighted : bool
-        True when per-QI weights apply (a multi-dimensional objective).
-    bound : {"levels", "node"}
-        How the search bounds it: "levels", a sum of one term per QI and
-        level (the objective without suppression), valid for every node
-        before it is evaluated; "node", a value an evaluated node gives for
-        itself and every generalization of it (the classes before
-        suppression: fewer, larger classes up the lattice).
-    """
-
-    name: str
-    label: str
-    source: str
-    weighted: bool
-    bound: Literal["levels", "node"]
-
-
-#: Every objective, in the order a selector lists them.
-OBJECTIVES: dict[str, ObjectiveInfo] = {
-    o.name: o
-    for o in (
-        ObjectiveInfo(
-            "ncp", "Normalized certainty penalty (NCP)", "Xu et al. 2006", True, "levels"
-        ),
-        ObjectiveInfo(
-            "precision",
-            "Precision (generalization intensity)",
-            "Sweeney 2002; ARX's MetricMDPrecision",
-            True,
-            "levels",
-        ),
-        ObjectiveInfo(
-            "loss",
-            "ARX's Loss, arithmetic mean over QIs",
-            "Iyengar 2002; ARX's MetricMDNMLoss (ARITHMETIC_MEAN)",
-            True,
-            "levels",
-        ),
-        ObjectiveInfo(
-            "loss_geometric",
-            "ARX's Loss, geometric mean over QIs",
-            "Iyengar 2002; ARX's MetricMDNMLoss (GEOMETRIC_MEAN)",
-            True,
-            "levels",
-        ),
-        ObjectiveInfo(
-            "entropy",
-            "Non-uniform entropy (bits)",
-            "Gionis & Tassa 2009; ARX's MetricMDNUEntropyPrecomputed",
-            True,
-            "levels",
-        ),
-        ObjectiveInfo(
-            "aecs",
-            "Average equivalence class size (ARX's AECS)",
-            "LeFevre et al. 2006; ARX's MetricSDAECS",
-            False,
-            "node",
-        ),
-        ObjectiveInfo(
-            "discernibility",
-            "Discernibility (suppressed records cost n)",
-            "Bayardo & Agrawal 2005; ARX's MetricSDNMDiscernability",
-            False,
-            "node",
-        ),
-        ObjectiveInfo(
-            "dm_star",
-            "DM* (discernibility, suppression ignored)",
-            "El Emam et al. 2009; ARX's MetricSDDiscernability",
-            False,
-            "node",
-        ),
-    )
-}
-
 
 def column_penalties(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
     """Return, per level, the NCP of each value of a column.
@@ -259,17 +162,3 @@ def column_entropy(maps: list[np.ndarray], counts: np.ndarray) -> np.ndarray:
         b = np.bincount(gen, weights=a)[gen]
         out[level] = float(np.sum(a[on] * np.log2(b[on] / a[on])))
     return out
-
-def check_objective(objective: object) -> Objective:
-    """Return ``objective`` if it names an objective of the search, else refuse it.
-
-    Raises
-    ------
-    RiskcoreError
-        Naming the objectives known (:data:`riskcore.deidentify.loss.OBJECTIVES`).
-    """
-    if objective not in OBJECTIVES:
-        raise RiskcoreError(
-            f"unknown objective {objective!r}: one of {', '.join(map(repr, OBJECTIVES))}"
-        )
-    return objective  # type: ignore[return-value]

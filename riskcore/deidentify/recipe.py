@@ -39,6 +39,7 @@ from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.registry import get_operator, make_step
+from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -163,8 +164,16 @@ class Recipe(Result):
         The sampling fraction of a journalist risk target.
     weights : str or None
         The sampling-weight column of a journalist risk target.
+    steering : dict or None
+        The search's per-QI weights and level bounds
+        (:meth:`riskcore.deidentify.steering.Steering.to_dict`); re-applying
+        checks them against the QIs and hierarchies, and that the recipe's
+        levels lie within the bounds.
+    objective : str or None
+        The objective the levels were chosen by
+        (:data:`riskcore.deidentify.loss.OBJECTIVES`).
 
-    The last five are the profile's (:class:`riskcore.profile.Profile`): a
+    ``missing`` to ``weights`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
     """
 
@@ -184,6 +193,8 @@ class Recipe(Result):
     orders: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     sampling_fraction: float | None = None
     weights: str | None = None
+    steering: dict[str, Any] | None = None
+    objective: str | None = None
 
     @classmethod
     def of(
@@ -203,6 +214,8 @@ class Recipe(Result):
         orders: Mapping[str, Sequence[Any]] | None = None,
         sampling_fraction: float | None = None,
         weights: str | None = None,
+        steering: Steering | None = None,
+        objective: str | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -233,6 +246,8 @@ class Recipe(Result):
             orders={c: tuple(v) for c, v in (orders or {}).items()},
             sampling_fraction=sampling_fraction,
             weights=weights,
+            steering=None if steering is None or steering.empty else steering.to_dict(),
+            objective=objective,
         )
         if not keyed_steps(rec):
             return rec
@@ -444,6 +459,7 @@ def apply_recipe(
             )
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
+    steering = _pinned(rec, hierarchies)
     lattice = Lattice(
         work,
         hierarchies,
@@ -454,6 +470,7 @@ def apply_recipe(
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
+        steering=steering,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)
@@ -467,3 +484,22 @@ def apply_recipe(
         lookup=lookup_table,
         node=node,
     )
+
+
+def _pinned(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
+    """Return the recipe's steering checked, its levels pinned to the recipe's node.
+
+    The weights and bounds are checked against the QIs and the hierarchies'
+    heights, and the recipe's levels must lie within the bounds; the lattice
+    that re-applies the node then holds that one node.
+    """
+    heights = [hierarchies[q].height for q in rec.qis]
+    steering = Steering.from_dict(rec.steering or {}).check(rec.qis, heights)
+    for q, lv, h in zip(rec.qis, rec.levels, heights, strict=True):
+        lo, hi = steering.bounds(q, h)
+        if not lo <= lv <= hi:
+            raise RiskcoreError(
+                f"the recipe's level {lv} of {q!r} lies outside its level bounds {lo}..{hi}"
+            )
+    pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
+    return Steering(steering.weights, pins)

@@ -107,5 +107,5 @@ def test_the_objectives_are_listed_with_labels_and_sources():
     }
     for info in OBJECTIVES.values():
         assert info.label and info.source
-    with pytest.raises(RiskcoreError, match="^unknown objective 'kl': one of 'ncp'"):
+    with pytest.raises(RiskcoreError, match=r"^unknown objective 'kl': one of 'ncp'"):
         check_objective("kl")
