@@ -158,11 +158,11 @@ class Steering(Result):
             every QI weighing 0.
         """
         known = dict(zip(qis, heights, strict=True))
-        for what, cols in (("weight", self.weights), ("level bounds", self.levels)):
+        for what, cols in (("a weight", self.weights), ("level bounds", self.levels)):
             for c in cols:
                 if c not in known:
                     raise RiskcoreError(
-                        f"{c!r} is given a {what} but is not a quasi-identifier "
+                        f"{c!r} is given {what} but is not a quasi-identifier "
                         f"(the QIs: {', '.join(qis)})"
                     )
         for c, (_, hi) in self.levels.items():
