@@ -61,13 +61,19 @@ UCI_COLUMNS = ["age", "workclass", "fnlwgt", "education", "education-num", "mari
 ARX_FIGURES = {0.0: (181, 0.11), 0.02: (2_822, 1.75), 0.04: (2_276, 1.28)}
 
 
+def _shared(name: str) -> Path:
+    """Return a reference data file beside the checkout (or /work/shared/data from a worktree)."""
+    near = ROOT.parent / "shared" / "data" / name
+    return near if near.exists() else Path("/work/shared/data") / name
+
+
 def arx_adult(arx_data: Path) -> None:
     """Print the search on ARX's Adult setting, without and with predictive tagging."""
     import pandas as pd
 
     from riskcore._cli_deidentify import _hierarchies
 
-    raw = ROOT.parent / "shared" / "data" / "uci_adult" / "adult.data"
+    raw = _shared("uci_adult/adult.data")
     if not raw.exists():
         print(f"{raw} is absent: ARX's Adult setting skipped")
         return
@@ -114,7 +120,7 @@ def main() -> int:
 
 
 def issue13() -> None:
-    path = ROOT.parent / "shared" / "data" / "adult.csv"
+    path = _shared("adult.csv")
     if not path.exists():
         raise SystemExit(f"{path} is absent")
     df = load_table(path).data
