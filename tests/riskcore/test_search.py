@@ -263,3 +263,13 @@ def test_a_lattice_over_the_limit_is_refused_before_allocation_and_bounds_bring_
         Lattice(df, hiers)
     bounded = Lattice(df, hiers, steering=Steering(levels={"q0": (0, 9)}))
     assert bounded.size == 10 * 40**3
+
+
+@pytest.mark.parametrize("tagging", [None, False])
+def test_a_tie_winner_visited_after_the_first_tied_node_still_wins(tagging):
+    df, hiers = _tie_table()
+    # the QIs in the order (b, a): (0, 1) generalizes a (classes b0 = 3, b1 = 5) and is
+    # visited first; (1, 0) generalizes b (classes a0 = 4, a1 = 4) and wins the tie
+    lat = Lattice(df[["b", "a"]], {"b": hiers["b"], "a": hiers["a"]}, targets=Targets.of(k=2))
+    result = search(lat, objective="precision", tagging=tagging)
+    assert result.best is not None and result.best.levels == (1, 0)
