@@ -214,13 +214,18 @@ class Lattice:
         self._class_codes = [
             [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
         ]
-        self._class_pen = [
-            [f0 * pen[self.base.keys[i]] for pen in self._ncp[i]] for i in range(len(self.qis))
+        # per QI and level, per base class: (its NCP penalty, its ARX domain share) per record,
+        # side by side so that a node gathers both at once; and their totals over the records
+        self._class_cost = [
+            [
+                np.column_stack([pen[self.base.keys[i]], sh[self.base.keys[i]]])
+                for pen, sh in zip(self._ncp[i], self._share[i], strict=True)
+            ]
+            for i in range(len(self.qis))
         ]
-        self._class_share = [
-            [f0 * sh[self.base.keys[i]] for sh in self._share[i]] for i in range(len(self.qis))
+        self._cost_total = [
+            [np.einsum("j,jc->c", f0, c) for c in costs] for costs in self._class_cost
         ]
-        self._share_total = [[float(c.sum()) for c in shares] for shares in self._class_share]
         w = np.asarray([self.steering.weight(q) for q in self.qis])
         #: Per QI, its weight in a weighted mean (NCP, precision: w_i / sum w) and in ARX's
         #: aggregates (w_i / max w, ``AbstractMetricMultiDimensional``).
@@ -230,11 +235,11 @@ class Lattice:
         # records; entropy in bits): non-decreasing up the hierarchy
         n = max(self.n, 1)
         self._qi_lb: dict[str, list[np.ndarray]] = {
-            "ncp": [np.asarray([float(c.sum()) / n for c in pens]) for pens in self._class_pen],
+            "ncp": [np.asarray([t[0] for t in totals]) / n for totals in self._cost_total],
             "precision": [np.arange(hh + 1) / max(hh, 1) for hh in self.heights],
             "loss": [
-                np.asarray([self._arx_loss(t, 0, i) for t in totals])
-                for i, totals in enumerate(self._share_total)
+                np.asarray([self._arx_loss(float(t[1]), 0, i) for t in totals])
+                for i, totals in enumerate(self._cost_total)
             ],
             "entropy": self._entropy,
         }
@@ -448,21 +453,27 @@ class Lattice:
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
         n = max(self.n, 1)
-        gone = np.flatnonzero(~kept_base)  # the suppressed base classes (few): totals minus them
+        # released sums per QI: a class's penalty and share are those of any of its base
+        # classes (they depend on the generalized value only); the totals minus the suppressed
+        # classes, or the released ones summed when fewer (one gather per QI of the smaller set)
+        rep = np.empty(len(sizes), dtype=np.int64)
+        rep[ids] = np.arange(len(ids))
+        few = int(bad.sum()) <= len(sizes) // 2
+        chosen = np.flatnonzero(bad if few else ~bad)
+        weight, reps = sizes[chosen].astype(np.float64), rep[chosen]
+        part = np.asarray(
+            [np.einsum("j,jc->c", weight, self._class_cost[i][x][reps]) for i, x in enumerate(lv)]
+        )
+        if few:
+            part = np.asarray([self._cost_total[i][x] for i, x in enumerate(lv)]) - part
         # per QI: its mean cost over records, a suppressed record costing 1
-        ncp_q = np.asarray(
-            [self._qi_lb["ncp"][i][x] * n - self._class_pen[i][x][gone].sum()
-             for i, x in enumerate(lv)]
-        )  # fmt: skip
-        ncp_q = (ncp_q + suppressed) / n
+        ncp_q = (part[:, 0] + suppressed) / n
         prec_q = np.asarray(
             [((self.n - suppressed) * x / max(h, 1) + suppressed) / n
              for x, h in zip(lv, self.heights, strict=True)]
         )  # fmt: skip
         loss_q = np.asarray(
-            [self._arx_loss(self._share_total[i][x] - self._class_share[i][x][gone].sum(),
-                            suppressed, i)
-             for i, x in enumerate(lv)]
+            [self._arx_loss(float(t), suppressed, i) for i, t in enumerate(part[:, 1])]
         )  # fmt: skip
         ent_q = np.asarray([self._entropy[i][x] for i, x in enumerate(lv)])
         weighted: dict[str, float] = {}
@@ -565,38 +576,14 @@ class Lattice:
     def apply(
         self, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
     ) -> pd.DataFrame:
-        """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+        """Return ``data`` generalized to ``levels``, the failing classes suppressed
+        (:func:`riskcore.deidentify.recipe.apply_levels`)."""
+        from riskcore.deidentify.recipe import apply_levels
 
-        Parameters
-        ----------
-        data : pandas.DataFrame
-            The table this lattice was built from (same rows, same order).
-        levels : sequence of int
-        suppression : {"drop", "mask"}
-            Drop the suppressed records (default), or keep them with every QI
-            set to ``"*"``.
+        return apply_levels(self, data, levels, suppression=suppression)
 
-        Returns
-        -------
-        pandas.DataFrame
-            Generalized QI columns (level 0 keeps the original values), other
-            columns unchanged, index kept.
-        """
-        from riskcore.deidentify.recipe import generalize_columns
-
-        lv = self._check_levels(levels)
-        if len(data) != self.n:
-            raise RiskcoreError("apply the node to the table the lattice was built from")
-        ids, _, bad = self.failing(lv)
-        rec = self._enc.record_classes(self.qis)  # the base classes' numbering, not re-encoded
-        drop = bad[ids][rec]
-        out = generalize_columns(data, self.hierarchies, dict(zip(self.qis, lv, strict=True)))
-        if suppression == "drop":
-            kept: pd.DataFrame = out.loc[~drop].copy()
-            return kept
-        if suppression == "mask":
-            for q in self.qis:
-                out[q] = out[q].astype(object).where(~drop, "*")
-            return out
-        raise RiskcoreError("suppression is 'drop' or 'mask'")
-
+    def record_failing(self, levels: Sequence[int]) -> np.ndarray:
+        """Return, per record in input order, whether ``levels`` suppresses it."""
+        ids, _, bad = self.failing(self._check_levels(levels))
+        out: np.ndarray = bad[ids][self._enc.record_classes(self.qis)]
+        return out

@@ -30,7 +30,7 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -42,12 +42,16 @@ from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
 
+if TYPE_CHECKING:
+    from riskcore.deidentify.lattice import Lattice
+
 __all__ = [
     "DATE_SHIFT",
     "RECIPE_VERSION",
     "AppliedRecipe",
     "MaskingStep",
     "Recipe",
+    "apply_levels",
     "apply_recipe",
     "generalize_columns",
     "key_check",
@@ -503,3 +507,45 @@ def _pinned(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
             )
     pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
     return Steering(steering.weights, pins)
+
+
+def apply_levels(
+    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+) -> pd.DataFrame:
+    """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The lattice built from ``data``.
+    data : pandas.DataFrame
+        The table the lattice was built from (same rows, same order).
+    levels : sequence of int
+    suppression : {"drop", "mask"}
+        Drop the suppressed records (default), or keep them with every QI
+        set to ``"*"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Generalized QI columns (level 0 keeps the original values), other
+        columns unchanged, index kept.
+
+    Raises
+    ------
+    RiskcoreError
+        For another table than the lattice's, or an unknown suppression.
+    """
+    if len(data) != lattice.n:
+        raise RiskcoreError("apply the node to the table the lattice was built from")
+    drop = lattice.record_failing(levels)
+    lv = [int(x) for x in levels]
+    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
+    if suppression == "drop":
+        kept: pd.DataFrame = out.loc[~drop].copy()
+        return kept
+    if suppression == "mask":
+        for q in lattice.qis:
+            out[q] = out[q].astype(object).where(~drop, "*")
+        return out
+    raise RiskcoreError("suppression is 'drop' or 'mask'")
