@@ -25,8 +25,10 @@ with two kinds of pruning that never change the answer:
   generalization of it as meeting them, a node that fails tags every
   specialization as failing. Before evaluating a candidate of unknown
   status, the search walks a chain up from it (each step raising the QI
-  whose bound grows least, never past the bound) and binary-searches the
-  chain for its highest failing node, whose down-set is then skipped.
+  whose level is lowest relative to its hierarchy's height, a balanced
+  chain; ties to the QI whose bound grows least; never past the bound),
+  binary-searches the chain for its highest failing node and raises that
+  node while it still fails; its down-set is then skipped.
   Entropy and recursive l-diversity, t-closeness and the risk targets are
   not monotone with suppression (merging a class that passes with one that
   fails can make a failing class) and are checked node by node.
@@ -269,21 +271,25 @@ class _Scan:
         """Learn the status of ``start`` by a binary search along a chain up from it.
 
         Returns the nodes evaluated (their indexes). Each step of the chain
-        raises the QI whose bound grows least (the first on a tie); the chain
-        stops at the box's top or before a node whose bound exceeds ``limit``.
+        raises the QI whose next level is lowest relative to its height (a
+        balanced chain; ties: the QI whose bound grows least, then the first);
+        the chain stops at the box's top or before a node whose bound exceeds
+        ``limit``. The highest failing node found is then raised one QI at a
+        time (cheapest first) while it still fails, to tag a larger down-set.
         """
         chain = [start]
         cur = list(start)
         bound = float(self.lb[np.ravel_multi_index(start, self.shape)])
         while True:
             steps = [
-                (float(self.terms[i][cur[i] + 1] - self.terms[i][cur[i]]), i)
+                ((cur[i] + 1) / self.shape[i],
+                 float(self.terms[i][cur[i] + 1] - self.terms[i][cur[i]]), i)
                 for i in range(len(cur))
                 if cur[i] < box[i][1]
-            ]
+            ]  # fmt: skip
             if not steps:
                 break
-            grow, i = min(steps)
+            _, grow, i = min(steps)
             if bound + grow > limit:
                 break
             bound += grow
@@ -309,12 +315,12 @@ class _Scan:
             moved = True
             while moved:
                 moved = False
-                steps = sorted(
+                ups = sorted(
                     (float(self.terms[i][top[i] + 1] - self.terms[i][top[i]]), i)
                     for i in range(len(top))
                     if top[i] < box[i][1]
                 )
-                for grow, i in steps:
+                for grow, i in ups:
                     if bound + grow > limit:
                         break
                     up = (*top[:i], top[i] + 1, *top[i + 1 :])
