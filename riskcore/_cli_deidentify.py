@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from riskcore.deidentify.hierarchy import Hierarchy
     from riskcore.deidentify.masking import SecretKey
     from riskcore.deidentify.recipe import AppliedRecipe
+    from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import add_memory_engine, add_missing, add_targets, parse_threshold
+from riskcore.deidentify.objectives import OBJECTIVES
 
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
 
@@ -104,7 +106,28 @@ def add_parsers(sub: Any) -> None:
     a.add_argument(
         "--lookup-out", default=None, metavar="FILE", help="the surrogates' lookup table (CSV)"
     )
-    a.add_argument("--objective", choices=("ncp", "precision"), default="ncp")
+    a.add_argument(
+        "--objective",
+        choices=tuple(OBJECTIVES),
+        default="ncp",
+        help="the loss the search minimizes: "
+        + "; ".join(f"{o.name}: {o.label}" for o in OBJECTIVES.values()),
+    )
+    a.add_argument(
+        "--weight",
+        action="append",
+        default=[],
+        metavar="COL=W",
+        help="weight of a QI in the objective (default 1; 0 generalizes it for free; "
+        "multi-dimensional objectives only)",
+    )
+    a.add_argument(
+        "--levels",
+        action="append",
+        default=[],
+        metavar="COL=MIN:MAX",
+        help="search only levels MIN to MAX of a QI's hierarchy (MAX below the top keeps it)",
+    )
     a.add_argument("--suppression", choices=("drop", "mask"), default="drop")
     a.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     a.add_argument("--recipe-out", required=True, help="the recipe as JSON")
@@ -186,6 +209,32 @@ def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
     return out
 
 
+def _steering(args: argparse.Namespace) -> Steering:
+    """Return the ``--weight`` and ``--levels`` options as a steering (checked by the lattice)."""
+    from riskcore.deidentify.steering import Steering
+
+    weights: dict[str, float] = {}
+    for col, text in _pairs(args.weight, "--weight", "COL=W").items():
+        try:
+            weights[col] = float(text)
+        except ValueError:
+            raise RiskcoreError(
+                f"--weight {col}: the weight must be a number, not {text!r}"
+            ) from None
+    levels: dict[str, tuple[int, int]] = {}
+    for col, text in _pairs(args.levels, "--levels", "COL=MIN:MAX").items():
+        low, sep, high = text.partition(":")
+        try:
+            levels[col] = (int(low), int(high))
+        except ValueError:
+            raise RiskcoreError(
+                f"--levels {col}: write COL=MIN:MAX with whole numbers, not {text!r}"
+            ) from None
+        if not sep:
+            raise RiskcoreError(f"--levels {col}: write COL=MIN:MAX, not {text!r}")
+    return Steering(weights, levels)
+
+
 def _clip(col: str, text: str) -> dict[str, float | None]:
     """Return the bottom and top codes of ``--clip COL=LOW,HIGH`` (either side may be empty)."""
     low, sep, high = text.partition(",")
@@ -256,6 +305,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.deidentify.search import search
     from riskcore.io.export import write_table
+    from riskcore.report.readings import removed_column_warnings
 
     try:
         if args.max_risk is not None:
@@ -292,6 +342,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         pre = apply_recipe(raw, plain, key=key)
         df = pre.data
         hierarchies = _hierarchies(df, args)
+        steering = _steering(args)
         lattice = Lattice(
             df,
             hierarchies,
@@ -302,6 +353,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             missing=profile.missing,
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
+            steering=steering,
         )
         result = search(lattice, objective=args.objective)
         best = result.best
@@ -328,6 +380,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
             orders=profile.orders,
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
+            steering=steering,
+            objective=args.objective,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
@@ -345,11 +399,20 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "best": best.to_dict(),
         "lattice_size": result.lattice_size,
         "evaluated": result.evaluated,
+        "needed": result.needed,
+        "objective": args.objective,
+        "loss": best.loss(args.objective),
+        "steering": steering.to_dict(),
+        "removed": list(result.removed),
+        "keeping": {q: None if r is None else r.to_dict() for q, r in result.keeping.items()},
+        "warnings": removed_column_warnings(result, lattice.qis),
         "seconds": result.seconds,
         "rows_written": len(out),
         "out": str(args.out),
         "recipe": str(args.recipe_out),
     }
+    for warning in summary["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.format == "json":
         print(dumps(summary))
         return 0
@@ -365,11 +428,16 @@ def run_anonymize(args: argparse.Namespace) -> int:
     )
     print(
         f"Loss: NCP {best.ncp:.4f}, precision {best.precision:.4f}, discernibility "
-        f"{best.discernibility:,.0f}, C_avg {best.avg_class_size:.2f}"
+        f"{best.discernibility:,.0f}, LeFevre's C_avg {best.avg_class_size:.2f}, "
+        f"ARX's AECS {best.aecs:,.2f}, ARX's Loss {best.loss_arithmetic:.4f} (arithmetic) / "
+        f"{best.loss_geometric:.4f} (geometric), DM* {best.dm_star:,.0f}, non-uniform entropy "
+        f"{best.entropy:,.1f} bits"
     )
     print(
         f"Searched {result.evaluated:,} of {result.lattice_size:,} nodes in "
-        f"{result.seconds:.2f} s (exact least {args.objective.upper()})"
+        f"{result.seconds:.2f} s (exact least {OBJECTIVES[args.objective].label}"
+        + (", weighted" if any(w != 1 for w in steering.weights.values()) else "")
+        + ")"
     )
     print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
     return 0

@@ -92,10 +92,22 @@ class Criterion(Result):
     higher_is_safer: ClassVar[bool] = True
     #: Judged once per sensitive attribute.
     per_attribute: ClassVar[bool] = False
-    #: Generalizing a class that meets it, or suppressing other classes, never makes it fail
-    #: (k-anonymity, distinct l-diversity, record risk from class sizes): the property Flash
-    #: and OLA use to tag whole chains of the lattice.
-    monotone: ClassVar[bool] = False
+    #: Monotone under generalization with ARX's suppression: if a lattice node meets it
+    #: within the suppression limit, every generalization of the node does too (and if a node
+    #: fails, every specialization fails). True only when a class merging a passing class
+    #: passes, whatever else it merges, and suppressing other classes never makes a class
+    #: fail: then a generalization's failing classes are merges of failing classes (its
+    #: suppressed records a subset of the node's) and every class it releases contains a
+    #: class the node released. k-anonymity (sizes only grow) and distinct l-diversity
+    #: (distinct values only grow) have it under the missing-value policy "own" (under "any"
+    #: a record with a missing value counts in several classes, and suppressing one class can
+    #: shrink another's compatible set: the search tags only under "own" or when no QI value
+    #: is missing). Entropy and recursive l-diversity and t-closeness do not (merging a
+    #: passing class with a failing one can fail), nor do the risk targets as classes of the
+    #: whole release (the average risk) or of a population model. The search's predictive
+    #: tagging (Flash, Kohlmayer et al. 2012; OLA, El Emam et al. 2009) reads this flag, never
+    #: a list of names.
+    monotone_under_generalization: ClassVar[bool] = False
     #: Needs an identified population table's counts (k-map, delta-presence).
     needs_population_table: ClassVar[bool] = False
     #: Judges the classes with no record too (delta-presence: a population class nobody of

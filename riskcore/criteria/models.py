@@ -105,7 +105,7 @@ class KAnonymity(Criterion):
     """
 
     kind: ClassVar[str] = "k-anonymity"
-    monotone: ClassVar[bool] = True
+    monotone_under_generalization: ClassVar[bool] = True
     k: int = 2
 
     def __post_init__(self) -> None:
@@ -143,7 +143,7 @@ class DistinctLDiversity(Criterion):
 
     kind: ClassVar[str] = "distinct-l-diversity"
     per_attribute: ClassVar[bool] = True
-    monotone: ClassVar[bool] = True
+    monotone_under_generalization: ClassVar[bool] = True
     l: int = 2  # noqa: E741 - the paper's name
     attribute: str | None = None
 

@@ -13,13 +13,19 @@ attribute), and a node's classes are a regrouping of the base classes by
 their generalized codes. Each node costs O(J0), J0 the number of base
 classes, not O(n).
 
-Information loss (:mod:`riskcore.deidentify.loss`) is the normalized
-certainty penalty of Xu et al. (2006) with a suppressed cell costing 1, or
-Sweeney's precision. Both are at least their value without suppression,
-which is a sum of one term per QI and level, non-decreasing up every QI's
-hierarchy (:meth:`Lattice.lower_bound`): a lower bound of the loss of every
-more general node, which the least-loss search
-(:func:`riskcore.deidentify.search.search`) stops on.
+Information loss (:mod:`riskcore.deidentify.loss`, every objective with its
+source): NCP, precision, ARX's Loss and non-uniform entropy are at least
+their value without suppression, a sum of one term per QI and level,
+non-decreasing up every QI's hierarchy (:meth:`Lattice.lower_bound_terms`):
+a lower bound of the loss of every more general node, which the least-loss
+search (:func:`riskcore.deidentify.search.search`) stops on. AECS,
+discernibility and DM* are bounded by an evaluated node's classes before
+suppression (:meth:`Lattice.node_bound`).
+
+Steering (:class:`~riskcore.deidentify.steering.Steering`): per-QI weights
+enter the multi-dimensional objectives, level bounds restrict the nodes
+searched; both are given to the lattice, which checks its size against
+:data:`~riskcore.deidentify.steering.MAX_NODES` before allocating anything.
 
 Engines: the lattice suppresses and rewrites records, so it runs on the in-memory engine only
 (:class:`~riskcore.engine.EncodedTable`); the streaming, DuckDB and Spark
@@ -31,17 +37,25 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from riskcore._results import Result
 from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
-from riskcore.deidentify.loss import column_penalties
+from riskcore.deidentify.loss import (
+    OBJECTIVES,
+    Objective,
+    check_objective,
+    column_entropy,
+    column_penalties,
+    column_shares,
+)
+from riskcore.deidentify.node import NodeResult
+from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.engine.partition import pack_keys
@@ -52,72 +66,8 @@ from riskcore.metrics.missing import MissingPolicy, check_missing
 __all__ = [
     "Lattice",
     "NodeResult",
+    "Objective",
 ]
-
-Objective = Literal["ncp", "precision"]
-
-
-@dataclass(frozen=True)
-class NodeResult(Result):
-    """One node of the lattice: its levels, whether it meets the targets, and its loss.
-
-    Attributes
-    ----------
-    levels : tuple of int
-        Level of each QI (in the lattice's QI order).
-    anonymous : bool
-        True when the records suppressed to meet the targets are within the limit.
-    suppressed : int
-        Records in the classes that break a target (removed from the release).
-    n_classes : int
-        Classes released (not suppressed).
-    k : int
-        Smallest released class (0 when every record is suppressed).
-    ncp : float
-        Normalized certainty penalty (Xu et al. 2006), suppressed cells costing 1.
-    precision : float
-        Sweeney's precision loss: level / height averaged over QIs and records,
-        suppressed records costing 1.
-    discernibility : float
-        sum of f_j^2 over released classes + n per suppressed record
-        (Bayardo & Agrawal 2005).
-    avg_class_size : float
-        C_avg = (released records / released classes) / k_target (LeFevre et
-        al. 2006); NaN when every record is suppressed.
-    success_rate : float
-        Prosecutor success rate of the release: released classes / released
-        records (the expected share re-identified); NaN when nothing is
-        released.
-    lower_bound : float
-        The objective without suppression: a lower bound of this node's loss
-        and of every more general node's.
-    distortion : dict of str to float
-        Per sensitive attribute, the Kullback-Leibler divergence (nats) of its
-        distribution in the release from its distribution in the whole table,
-        sum_s p(s) ln(p(s) / q(s)): generalization leaves it unchanged,
-        suppression shifts it (0: the release keeps the table's proportions).
-    verdict : Verdict or None
-        The targets judged on the node with suppression
-        (:func:`riskcore.criteria.evaluate`): ``anonymous`` is its ``passed``.
-    """
-
-    levels: tuple[int, ...]
-    anonymous: bool
-    suppressed: int
-    n_classes: int
-    k: int
-    ncp: float
-    precision: float
-    discernibility: float
-    avg_class_size: float
-    success_rate: float
-    lower_bound: float
-    distortion: dict[str, float] = field(default_factory=dict)
-    verdict: Verdict | None = None
-
-    def loss(self, objective: Objective) -> float:
-        """Return the node's loss under ``objective``."""
-        return self.ncp if objective == "ncp" else self.precision
 
 
 class Lattice:
@@ -148,13 +98,20 @@ class Lattice:
         pi, for a journalist record-risk target.
     weights : str, optional
         The sampling-weight column, for a journalist record-risk target.
+    steering : Steering, optional
+        Per-QI weights of the objectives and level bounds of the search
+        (:mod:`riskcore.deidentify.steering`).
 
     Raises
     ------
     RiskcoreError
-        When a hierarchy does not hold a value of its column (named), or a
+        When a hierarchy does not hold a value of its column (named), a
         target needs an identified population table (k-map, delta-presence:
-        judged on the Records page and in the report, not searched).
+        judged on the Records page and in the report, not searched), the
+        steering names a column that is not a QI or a level above a
+        hierarchy's height, or the lattice within its level bounds has more
+        than :data:`~riskcore.deidentify.steering.MAX_NODES` nodes (checked
+        before anything is allocated).
     """
 
     def __init__(
@@ -169,12 +126,20 @@ class Lattice:
         missing: MissingPolicy = "own",
         sampling_fraction: float | None = None,
         weights: str | None = None,
+        steering: Steering | None = None,
     ) -> None:
-        enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
-        self._enc = enc  # its partition of the records serves apply()
         self.qis: tuple[str, ...] = tuple(hierarchies)
         if not self.qis:
             raise RiskcoreError("generalization needs at least one quasi-identifier")
+        self.heights = tuple(hierarchies[q].height for q in self.qis)
+        self.steering = (steering or Steering()).check(self.qis, self.heights)
+        #: Lowest and highest level searched per QI.
+        self.bounds: tuple[tuple[int, int], ...] = tuple(
+            self.steering.bounds(q, h) for q, h in zip(self.qis, self.heights, strict=True)
+        )
+        check_size(self.qis, [hi - lo + 1 for lo, hi in self.bounds])  # before any allocation
+        enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
+        self._enc = enc  # its partition of the records serves apply()
         missing_cols = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
         if missing_cols:
             raise RiskcoreError(f"the table has no column {missing_cols[0]!r}")
@@ -195,13 +160,16 @@ class Lattice:
         self.base = tab.classes
         self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
         self.n = int(self.base.n_records)
-        self.heights = tuple(self.hierarchies[q].height for q in self.qis)
         # per QI and level: generalized code of every column code, the number of codes,
         # and the certainty penalty of every column code
         self._maps: list[list[np.ndarray]] = []
         self._cards: list[list[int]] = []
         self._labels: list[list[np.ndarray]] = []
         self._ncp: list[list[np.ndarray]] = []
+        self._share: list[list[np.ndarray]] = []
+        self._domain: list[int] = []
+        self._entropy: list[np.ndarray] = []
+        self._single_top: list[bool] = []
         for i, q in enumerate(self.qis):
             h = self.hierarchies[q]
             labels = self.base.labels[i]
@@ -223,6 +191,11 @@ class Lattice:
             self._cards.append(cards)
             self._labels.append(names)
             self._ncp.append(column_penalties(h, leaf))
+            self._share.append(column_shares(h, leaf))
+            self._domain.append(max(len(h.leaves), 1))
+            counts = np.bincount(self.base.keys[i], weights=self.base.sizes, minlength=len(labels))
+            self._entropy.append(column_entropy(maps, counts))
+            self._single_top.append(len(h.codes(h.height)[1]) <= 1)
         self._population: PopulationEvidence | None = None
         self._weights: np.ndarray | None = None  # sampling weights summed per base class
         if sampling_fraction is not None:
@@ -236,39 +209,122 @@ class Lattice:
                 minlength=self.base.n_classes,
             )
         f0 = self.base.sizes.astype(np.float64)
-        nm = float(self.n * len(self.qis))
         # gathered once per QI and level over the base classes (a few MB): a node only adds
         # arrays up, with no gather per node
         self._class_codes = [
             [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
         ]
-        self._class_pen = [
-            [f0 * pen[self.base.keys[i]] for pen in self._ncp[i]] for i in range(len(self.qis))
+        # per QI and level, per base class: (its NCP penalty, its ARX domain share) per record,
+        # side by side so that a node gathers both at once; and their totals over the records
+        self._class_cost = [
+            [
+                np.column_stack([pen[self.base.keys[i]], sh[self.base.keys[i]]])
+                for pen, sh in zip(self._ncp[i], self._share[i], strict=True)
+            ]
+            for i in range(len(self.qis))
         ]
-        # lower bounds: the objective without suppression, one term per QI and level
-        self._lb: dict[str, list[np.ndarray]] = {
-            "ncp": [
-                np.asarray([float(np.sum(f0 * p[self.base.keys[i]])) / nm for p in self._ncp[i]])
-                for i in range(len(self.qis))
+        self._cost_total = [
+            [np.einsum("j,jc->c", f0, c) for c in costs] for costs in self._class_cost
+        ]
+        w = np.asarray([self.steering.weight(q) for q in self.qis])
+        #: Per QI, its weight in a weighted mean (NCP, precision: w_i / sum w) and in ARX's
+        #: aggregates (w_i / max w, ``AbstractMetricMultiDimensional``).
+        self._w_mean = w / w.sum()
+        self._w_arx = w / w.max()
+        # per QI and level, the QI's part of each objective without suppression (a mean over
+        # records; entropy in bits): non-decreasing up the hierarchy
+        n = max(self.n, 1)
+        self._qi_lb: dict[str, list[np.ndarray]] = {
+            "ncp": [np.asarray([t[0] for t in totals]) / n for totals in self._cost_total],
+            "precision": [np.arange(hh + 1) / max(hh, 1) for hh in self.heights],
+            "loss": [
+                np.asarray([self._arx_loss(float(t[1]), 0, i) for t in totals])
+                for i, totals in enumerate(self._cost_total)
             ],
-            "precision": [
-                np.asarray([lv / max(hh, 1) / len(self.qis) for lv in range(hh + 1)])
-                for hh in self.heights
-            ],
+            "entropy": self._entropy,
         }
+
+    def _arx_loss(self, share_sum: float, suppressed: int, i: int) -> float:
+        """Return ARX's normalized Loss of QI ``i`` (``MetricMDNMLoss.normalizeGeneralized``)."""
+        low = self.n / self._domain[i]
+        span = self.n - low
+        if span <= 0:
+            return 0.0
+        return max((share_sum + suppressed - low) / span, 0.0)
+
+    @property
+    def has_missing(self) -> bool:
+        """Return True when a record has a missing QI value (its own code at every level)."""
+        return any(
+            bool((codes[0] == cards[0] - 1).any())
+            for codes, cards in zip(self._class_codes, self._cards, strict=True)
+        )
 
     @property
     def size(self) -> int:
-        """Return the number of nodes: the product of (height + 1) over the QIs."""
-        return int(np.prod([h + 1 for h in self.heights]))
-
-    def lower_bound(self, levels: Sequence[int], objective: Objective = "ncp") -> float:
-        """Return the objective of ``levels`` without suppression (a bound, see the module)."""
-        return float(sum(self._lb[objective][i][lv] for i, lv in enumerate(levels)))
+        """Return the number of nodes searched: the product of (max - min + 1) within bounds."""
+        return math.prod(hi - lo + 1 for lo, hi in self.bounds)
 
     def lower_bound_terms(self, objective: Objective = "ncp") -> list[np.ndarray]:
-        """Return, per QI, the objective's term of each level (the lower bound is their sum)."""
-        return [t.copy() for t in self._lb[objective]]
+        """Return, per QI, the objective's term of each level 0..height (see the module).
+
+        The terms add up to a monotone transform of the objective without
+        suppression, a lower bound of the node's loss and of every more
+        general node's: the objective itself for NCP, precision, ARX's
+        arithmetic Loss and entropy (per-QI weights applied); log(1 + Loss)
+        for ARX's geometric Loss (:meth:`key`); zeros for AECS,
+        discernibility and DM*, which are bounded per node instead
+        (:meth:`node_bound`).
+
+        Raises
+        ------
+        RiskcoreError
+            For an unknown objective.
+        """
+        check_objective(objective)
+        m = len(self.qis)
+        if OBJECTIVES[objective].bound == "node":
+            return [np.zeros(h + 1) for h in self.heights]
+        if objective == "loss_geometric":
+            return [np.log1p(self._w_arx[i] * t) / m for i, t in enumerate(self._qi_lb["loss"])]
+        factor = self._w_mean if objective in ("ncp", "precision") else self._w_arx
+        if objective == "loss":
+            factor = factor / m
+        return [factor[i] * t for i, t in enumerate(self._qi_lb[objective])]
+
+    def lower_bound(self, levels: Sequence[int], objective: Objective = "ncp") -> float:
+        """Return the lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`)."""
+        terms = self.lower_bound_terms(objective)
+        return float(sum(terms[i][lv] for i, lv in enumerate(levels)))
+
+    @staticmethod
+    def key(objective: Objective, loss: float) -> float:
+        """Return ``loss`` in the space of :meth:`lower_bound_terms` (log1p for geometric Loss)."""
+        return math.log1p(loss) if objective == "loss_geometric" else loss
+
+    def node_bound(self, node: NodeResult, objective: Objective) -> float:
+        """Return a lower bound, in :meth:`key` space, of the loss of ``node`` and every
+        generalization of it.
+
+        AECS: n / (classes before suppression), since a generalization has no
+        more classes and suppression only merges classes into one; DM* and
+        discernibility: DM* of the node, since merging classes raises the sum
+        of squares and a suppressed record costs n >= f_j. The other
+        objectives: their lower bound of the levels.
+        """
+        if objective == "aecs":
+            return self.n / max(node.all_classes, 1)
+        if objective in ("dm_star", "discernibility"):
+            return node.dm_star
+        return self.lower_bound(node.levels, objective)
+
+    def removed(self, levels: Sequence[int]) -> tuple[str, ...]:
+        """Return the QIs ``levels`` generalizes to a single top label (the column removed)."""
+        return tuple(
+            q
+            for q, x, h, one in zip(self.qis, levels, self.heights, self._single_top, strict=True)
+            if x == h and one
+        )
 
     def base_codes(self, qi: int, level: int) -> np.ndarray:
         """Return the code of every base class's value of QI number ``qi`` at ``level``.
@@ -396,26 +452,53 @@ class Lattice:
         kept_base = ~bad[ids]
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
-        nm = float(self.n * m)
-        pen = self._class_pen[0][lv[0]].copy()  # f_j times the class's penalty, summed over QIs
-        for i, x in enumerate(lv[1:], start=1):
-            pen += self._class_pen[i][x]
-        ncp = (float(pen[kept_base].sum()) + suppressed * m) / nm
-        intensity = sum(x / max(h, 1) for x, h in zip(lv, self.heights, strict=True))
-        precision = ((self.n - suppressed) * intensity + suppressed * m) / nm
+        n = max(self.n, 1)
+        # released sums per QI: a class's penalty and share are those of any of its base
+        # classes (they depend on the generalized value only); the totals minus the suppressed
+        # classes, or the released ones summed when fewer (one gather per QI of the smaller set)
+        rep = np.empty(len(sizes), dtype=np.int64)
+        rep[ids] = np.arange(len(ids))
+        few = int(bad.sum()) <= len(sizes) // 2
+        chosen = np.flatnonzero(bad if few else ~bad)
+        weight, reps = sizes[chosen].astype(np.float64), rep[chosen]
+        part = np.asarray(
+            [np.einsum("j,jc->c", weight, self._class_cost[i][x][reps]) for i, x in enumerate(lv)]
+        )
+        if few:
+            part = np.asarray([self._cost_total[i][x] for i, x in enumerate(lv)]) - part
+        # per QI: its mean cost over records, a suppressed record costing 1
+        ncp_q = (part[:, 0] + suppressed) / n
+        prec_q = np.asarray(
+            [((self.n - suppressed) * x / max(h, 1) + suppressed) / n
+             for x, h in zip(lv, self.heights, strict=True)]
+        )  # fmt: skip
+        loss_q = np.asarray(
+            [self._arx_loss(float(t), suppressed, i) for i, t in enumerate(part[:, 1])]
+        )  # fmt: skip
+        ent_q = np.asarray([self._entropy[i][x] for i, x in enumerate(lv)])
+        weighted: dict[str, float] = {}
+        if not self.steering.empty:
+            weighted = {
+                "ncp": float(self._w_mean @ ncp_q),
+                "precision": float(self._w_mean @ prec_q),
+                "loss": float(self._w_arx @ loss_q) / m,
+                "loss_geometric": float(np.prod((self._w_arx * loss_q + 1) ** (1 / m)) - 1),
+                "entropy": float(self._w_arx @ ent_q),
+            }
         released = sizes[~bad]
         n_rel = int(released.sum())
         judged = ev.sizes[~bad] if self.missing == "own" else ev.restrict(~bad).sizes
         distortion = {s: self._kl(self.contingencies[s], kept_base) for s in self.sensitive}
-        dm = float(np.sum(released.astype(np.float64) ** 2)) + float(suppressed) * self.n
+        squares = sizes.astype(np.float64) ** 2
+        dm = float(squares[~bad].sum()) + float(suppressed) * self.n
         return NodeResult(
             levels=lv,
             anonymous=verdict.passed,
             suppressed=suppressed,
             n_classes=len(released),
             k=int(judged.min()) if len(judged) else 0,
-            ncp=ncp,
-            precision=precision,
+            ncp=float(ncp_q.mean()),
+            precision=float(prec_q.mean()),
             discernibility=dm,
             avg_class_size=(n_rel / len(released)) / self.targets.k_required
             if len(released)
@@ -424,6 +507,14 @@ class Lattice:
             lower_bound=self.lower_bound(lv),
             distortion=distortion,
             verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
+            loss_arithmetic=float(loss_q.mean()),
+            loss_geometric=float(np.prod((loss_q + 1) ** (1 / m)) - 1),
+            aecs=self.n / (len(released) + (suppressed > 0)) if self.n else float("nan"),
+            dm_star=float(squares.sum()),
+            entropy=float(ent_q.sum()),
+            all_classes=len(sizes),
+            weighted=weighted,
+            removed=self.removed(lv),
         )
 
     @staticmethod
@@ -466,47 +557,33 @@ class Lattice:
             lower_bound=0.0,
             distortion=dict.fromkeys(self.sensitive, 0.0),
             verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
+            loss_arithmetic=0.0,
+            loss_geometric=0.0,
+            aecs=self.n / len(sizes),
+            dm_star=float(np.sum(sizes.astype(np.float64) ** 2)),
+            entropy=0.0,
+            all_classes=len(sizes),
+            weighted=dict.fromkeys(bottom.weighted, 0.0),
+            removed=bottom.removed,
         )
 
     def nodes(self) -> list[tuple[int, ...]]:
-        """Return every node, bottom first (by sum of levels, then lexicographically)."""
-        all_nodes = list(itertools.product(*(range(h + 1) for h in self.heights)))
+        """Return every node within the level bounds, bottom first (by sum of levels, then
+        lexicographically)."""
+        all_nodes = list(itertools.product(*(range(lo, hi + 1) for lo, hi in self.bounds)))
         return sorted(all_nodes, key=lambda n: (sum(n), n))
 
     def apply(
         self, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
     ) -> pd.DataFrame:
-        """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+        """Return ``data`` generalized to ``levels``, the failing classes suppressed
+        (:func:`riskcore.deidentify.recipe.apply_levels`)."""
+        from riskcore.deidentify.recipe import apply_levels
 
-        Parameters
-        ----------
-        data : pandas.DataFrame
-            The table this lattice was built from (same rows, same order).
-        levels : sequence of int
-        suppression : {"drop", "mask"}
-            Drop the suppressed records (default), or keep them with every QI
-            set to ``"*"``.
+        return apply_levels(self, data, levels, suppression=suppression)
 
-        Returns
-        -------
-        pandas.DataFrame
-            Generalized QI columns (level 0 keeps the original values), other
-            columns unchanged, index kept.
-        """
-        from riskcore.deidentify.recipe import generalize_columns
-
-        lv = self._check_levels(levels)
-        if len(data) != self.n:
-            raise RiskcoreError("apply the node to the table the lattice was built from")
-        ids, _, bad = self.failing(lv)
-        rec = self._enc.record_classes(self.qis)  # the base classes' numbering, not re-encoded
-        drop = bad[ids][rec]
-        out = generalize_columns(data, self.hierarchies, dict(zip(self.qis, lv, strict=True)))
-        if suppression == "drop":
-            kept: pd.DataFrame = out.loc[~drop].copy()
-            return kept
-        if suppression == "mask":
-            for q in self.qis:
-                out[q] = out[q].astype(object).where(~drop, "*")
-            return out
-        raise RiskcoreError("suppression is 'drop' or 'mask'")
+    def record_failing(self, levels: Sequence[int]) -> np.ndarray:
+        """Return, per record in input order, whether ``levels`` suppresses it."""
+        ids, _, bad = self.failing(self._check_levels(levels))
+        out: np.ndarray = bad[ids][self._enc.record_classes(self.qis)]
+        return out

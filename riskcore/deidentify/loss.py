@@ -13,7 +13,42 @@
   intensity" with suppression).
 * Discernibility (Bayardo & Agrawal 2005): sum of f_j^2 over the released
   classes plus n per suppressed record.
-* Average class size C_avg = (n / J) / k (LeFevre, DeWitt & Ramakrishnan 2006).
+* Average class size C_avg = (n / J) / k (LeFevre, DeWitt & Ramakrishnan 2006):
+  the released records per released class over the k required. Not ARX's
+  AECS, which does not divide by k (below).
+* ARX's Loss (Iyengar 2002; ARX's ``org.deidentifier.arx.metric.v2.MetricMDNMLoss``
+  with its default gs-factor 0.5, generalization and suppression weighed
+  equally): a value generalized to a label covering u of the hierarchy's D
+  leaves has the *share* u / D (D counts the hierarchy's leaves, not the
+  data's values: the share of the domain); per QI,
+  L_i = (sum over released records of the share + suppressed records -
+  n / D) / (n - n / D), clipped at 0 (``normalizeGeneralized``); aggregated
+  with the weights w_i divided by their largest as the arithmetic mean
+  sum_i w_i L_i / m (``ILMultiDimensionalArithmeticMean``) or the geometric
+  mean prod_i (w_i L_i + 1)^(1/m) - 1 (``ILMultiDimensionalGeometricMean``,
+  ARX's default aggregate for Loss). A missing value is never generalized:
+  its share is 1 / D at every level.
+* ARX's AECS (LeFevre et al. 2006's average equivalence class size as ARX
+  computes it, ``MetricSDAECS``): n / (released classes + 1 when any record
+  is suppressed: the suppressed records form one more class).
+* DM* (El Emam et al. 2009; ARX's monotone ``MetricSDDiscernability``, the
+  bound of ``MetricSDNMDiscernability``): sum of f_j^2 over every class,
+  suppression ignored.
+* Non-uniform entropy (Gionis & Tassa 2009; De Waal & Willenborg 1999; ARX's
+  ``MetricMDNUEntropyPrecomputed``, the metric of ARX's own Adult test
+  optima): per QI, sum over records of log2(b / a), a the number of records
+  with the record's value and b the number with its generalized label
+  (bits; 0 at level 0), suppression ignored (ARX's precomputed, monotone
+  variant); summed over QIs with the weights divided by their largest
+  (``ILMultiDimensionalSum``).
+
+Two "KL"s are different quantities and are named apart: the *sensitive
+distortion* of a node (:attr:`NodeResult.distortion`) is the
+Kullback-Leibler divergence of a sensitive attribute's distribution in the
+release from the table's (suppression shifts it); Machanavajjhala et al.'s
+KL-divergence utility (ARX's ``MetricSDNMKLDivergence``) compares the
+distributions over QI combinations of the original and generalized tables,
+and is not computed here.
 
 Groups are those of the values present in the data (u and [a, b] count the
 data's values, not every value a hierarchy could name), so the penalty of a
@@ -26,9 +61,17 @@ import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
+from riskcore.deidentify.objectives import OBJECTIVES, Objective, ObjectiveInfo, check_objective
 
-__all__ = ["column_penalties"]
-
+__all__ = [
+    "OBJECTIVES",
+    "Objective",
+    "ObjectiveInfo",
+    "check_objective",
+    "column_entropy",
+    "column_penalties",
+    "column_shares",
+]
 
 def column_penalties(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
     """Return, per level, the NCP of each value of a column.
@@ -67,4 +110,55 @@ def column_penalties(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
             per_leaf[present] = cost
         pen = at_leaves(per_leaf, leaf, 0.0)
         out.append(pen.astype(np.float64))
+    return out
+
+
+def column_shares(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
+    """Return, per level, ARX's domain share of each value of a column (ARX's Loss).
+
+    The share of a value at a level is u / D: u the hierarchy's leaves with
+    the value's label at that level, D all the hierarchy's leaves
+    (``DomainShareMaterialized``). A missing value (``leaf`` -2) has 1 / D.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    leaf : numpy.ndarray
+        Position of each column code among ``h.leaves`` (-2: missing).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``share[l][c]`` for code ``c`` at level ``l``.
+    """
+    d = max(len(h.leaves), 1)
+    out = []
+    for level in range(h.height + 1):
+        codes, _ = h.codes(level)
+        per_leaf = np.bincount(codes)[codes] / d if len(codes) else np.zeros(0)
+        out.append(at_leaves(per_leaf.astype(np.float64), leaf, 1.0 / d).astype(np.float64))
+    return out
+
+
+def column_entropy(maps: list[np.ndarray], counts: np.ndarray) -> np.ndarray:
+    """Return, per level, a column's non-uniform entropy: sum over records of log2(b / a).
+
+    Parameters
+    ----------
+    maps : list of numpy.ndarray
+        Per level, the generalized code of every column code.
+    counts : numpy.ndarray
+        Records holding each column code (a).
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per level, in bits (0 at level 0).
+    """
+    a = counts.astype(np.float64)
+    out = np.zeros(len(maps))
+    on = a > 0
+    for level, gen in enumerate(maps):
+        b = np.bincount(gen, weights=a)[gen]
+        out[level] = float(np.sum(a[on] * np.log2(b[on] / a[on])))
     return out

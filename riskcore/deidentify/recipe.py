@@ -31,7 +31,7 @@ import hmac
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -41,7 +41,11 @@ from riskcore.deidentify._recipe_seal import seal_of
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.registry import get_operator, make_step
+from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
+
+if TYPE_CHECKING:
+    from riskcore.deidentify.lattice import Lattice
 
 __all__ = [
     "DATE_SHIFT",
@@ -49,6 +53,7 @@ __all__ = [
     "AppliedRecipe",
     "MaskingStep",
     "Recipe",
+    "apply_levels",
     "apply_recipe",
     "generalize_columns",
     "key_check",
@@ -61,7 +66,8 @@ __all__ = [
 #: ``safe_harbor``, ``date_shift``, ``masking`` and ``key_check``; version 1 recipes read
 #: as version 2 recipes without them. Version 3 added ``identifiers`` (the direct
 #: identifiers the recipe must mask) and ``seal`` (an HMAC under the key with keyed
-#: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify._recipe_seal`).
+#: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify._recipe_seal`),
+#: ``steering`` (the search's weights and level bounds) and ``objective``.
 RECIPE_VERSION = 3
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
@@ -167,6 +173,14 @@ class Recipe(Result):
         The sampling fraction of a journalist risk target.
     weights : str or None
         The sampling-weight column of a journalist risk target.
+    steering : dict or None
+        The search's per-QI weights and level bounds
+        (:meth:`riskcore.deidentify.steering.Steering.to_dict`); re-applying
+        checks them against the QIs and hierarchies, and that the recipe's
+        levels lie within the bounds.
+    objective : str or None
+        The objective the levels were chosen by
+        (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
     identifiers : tuple of str
         The direct identifiers the recipe must mask: :func:`check_recipe` refuses
         the recipe when one of them has no masking or Safe Harbor step.
@@ -174,7 +188,7 @@ class Recipe(Result):
         ``{"kind", "value"}``: HMAC-SHA256 of the content under the key when a
         step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
 
-    The five before ``identifiers`` are the profile's (:class:`riskcore.profile.Profile`): a
+    ``missing`` to ``weights`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
     """
 
@@ -194,6 +208,8 @@ class Recipe(Result):
     orders: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     sampling_fraction: float | None = None
     weights: str | None = None
+    steering: dict[str, Any] | None = None
+    objective: str | None = None
     identifiers: tuple[str, ...] = ()
     seal: dict[str, str] | None = None
 
@@ -215,6 +231,8 @@ class Recipe(Result):
         orders: Mapping[str, Sequence[Any]] | None = None,
         sampling_fraction: float | None = None,
         weights: str | None = None,
+        steering: Steering | None = None,
+        objective: str | None = None,
         identifiers: Sequence[str] | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
@@ -251,6 +269,8 @@ class Recipe(Result):
             orders={c: tuple(v) for c, v in (orders or {}).items()},
             sampling_fraction=sampling_fraction,
             weights=weights,
+            steering=None if steering is None or steering.empty else steering.to_dict(),
+            objective=objective,
         )
         named = _masked_columns(rec)
         rec = dataclasses.replace(
@@ -480,6 +500,7 @@ def apply_recipe(
             )
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
+    steering = _pinned(rec, hierarchies)
     lattice = Lattice(
         work,
         hierarchies,
@@ -490,6 +511,7 @@ def apply_recipe(
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
+        steering=steering,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)
@@ -503,3 +525,64 @@ def apply_recipe(
         lookup=lookup_table,
         node=node,
     )
+
+
+def _pinned(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
+    """Return the recipe's steering checked, its levels pinned to the recipe's node.
+
+    The weights and bounds are checked against the QIs and the hierarchies'
+    heights, and the recipe's levels must lie within the bounds; the lattice
+    that re-applies the node then holds that one node.
+    """
+    heights = [hierarchies[q].height for q in rec.qis]
+    steering = Steering.from_dict(rec.steering or {}).check(rec.qis, heights)
+    for q, lv, h in zip(rec.qis, rec.levels, heights, strict=True):
+        lo, hi = steering.bounds(q, h)
+        if not lo <= lv <= hi:
+            raise RiskcoreError(
+                f"the recipe's level {lv} of {q!r} lies outside its level bounds {lo}..{hi}"
+            )
+    pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
+    return Steering(steering.weights, pins)
+
+
+def apply_levels(
+    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+) -> pd.DataFrame:
+    """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The lattice built from ``data``.
+    data : pandas.DataFrame
+        The table the lattice was built from (same rows, same order).
+    levels : sequence of int
+    suppression : {"drop", "mask"}
+        Drop the suppressed records (default), or keep them with every QI
+        set to ``"*"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Generalized QI columns (level 0 keeps the original values), other
+        columns unchanged, index kept.
+
+    Raises
+    ------
+    RiskcoreError
+        For another table than the lattice's, or an unknown suppression.
+    """
+    if len(data) != lattice.n:
+        raise RiskcoreError("apply the node to the table the lattice was built from")
+    drop = lattice.record_failing(levels)
+    lv = [int(x) for x in levels]
+    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
+    if suppression == "drop":
+        kept: pd.DataFrame = out.loc[~drop].copy()
+        return kept
+    if suppression == "mask":
+        for q in lattice.qis:
+            out[q] = out[q].astype(object).where(~drop, "*")
+        return out
+    raise RiskcoreError("suppression is 'drop' or 'mask'")

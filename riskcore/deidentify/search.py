@@ -3,18 +3,46 @@
 A node (:class:`~riskcore.deidentify.lattice.Lattice`, one level per
 quasi-identifier, the classes breaking the targets suppressed) is anonymous
 when the suppressed records stay within the limit (ARX's semantics, Prasser
-et al. 2014). Its loss (:mod:`riskcore.deidentify.loss`) is at least its
-value without suppression, which is a sum of one term per QI and level,
-non-decreasing up every QI's hierarchy: a lower bound of the loss of every
-more general node. :func:`search` visits nodes in increasing lower bound and
-stops when the bound reaches the best loss found (branch and bound). It
-returns the exact optimum of the chosen loss over the whole lattice,
-whatever the targets; the monotonicity that Flash (Kohlmayer et al. 2012)
-and OLA (El Emam et al. 2009) use to skip anonymity checks holds only for
-some targets under suppression (k-anonymity and distinct l-diversity; not
-entropy or recursive l-diversity nor t-closeness, where merging a class that
-passes with one that fails can make a failing class), while the bound holds
-for all.
+et al. 2014). :func:`search` returns the exact optimum of the chosen
+objective over the lattice (within its level bounds), whatever the targets,
+with two kinds of pruning that never change the answer:
+
+* **Branch and bound.** Nodes are visited in increasing lower bound
+  (:meth:`Lattice.lower_bound_terms`: the objective without suppression, a
+  sum of one term per QI and level, non-decreasing up every hierarchy); a
+  node whose bound exceeds the best loss found (beyond the tie tolerance) is
+  never evaluated, and the scan stops at the first one. For AECS,
+  discernibility and DM* the bound comes from an evaluated node's classes
+  before suppression and prunes the node's whole up-set
+  (:meth:`Lattice.node_bound`).
+* **Predictive tagging** (Flash, Kohlmayer et al. 2012; OLA, El Emam et al.
+  2009), when every target is monotone under generalization
+  (:attr:`riskcore.criteria.Criterion.monotone_under_generalization`:
+  k-anonymity and distinct l-diversity, with ARX's suppression: a
+  generalization's failing classes are merges of failing classes only, so
+  its suppressed records are a subset of the node's, and every class left
+  contains a class that passed): a node that meets the targets tags every
+  generalization of it as meeting them, a node that fails tags every
+  specialization as failing. Before evaluating a candidate of unknown
+  status, the search walks a chain up from it (each step raising the QI
+  whose level is lowest relative to its hierarchy's height, a balanced
+  chain; ties to the QI whose bound grows least; never past the bound),
+  binary-searches the chain for its highest failing node and raises that
+  node while it still fails; its down-set is then skipped.
+  Entropy and recursive l-diversity, t-closeness and the risk targets are
+  not monotone with suppression (merging a class that passes with one that
+  fails can make a failing class) and are checked node by node.
+
+**Ties** are broken on purpose: among anonymous nodes of equal loss (within
+1e-12 relative, :func:`same_loss`), the one with fewer suppressed records,
+then a larger smallest class, then lower discernibility, then the
+lexicographically smaller levels (:func:`tie_key`). The search evaluates
+every node that could tie, so the rule holds exactly.
+
+**Removed columns.** When the optimum generalizes a QI to its single top
+label (``*``: the column carries nothing), the result names the column and
+the least-loss anonymous node that keeps it (the same search with the QI
+at most one level below its top), or None when no such node exists.
 
 :func:`evaluate_all` evaluates every node (the risk-loss plot of a small
 lattice); :func:`greedy_search` is a one-QI-at-a-time baseline.
@@ -32,14 +60,42 @@ import numpy as np
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import Targets
 from riskcore.deidentify.lattice import Lattice, NodeResult, Objective
-from riskcore.errors import RiskcoreError
+from riskcore.deidentify.loss import OBJECTIVES, check_objective
+from riskcore.deidentify.steering import Steering
 
 __all__ = [
+    "RELATIVE_TIE",
     "SearchResult",
     "evaluate_all",
     "greedy_search",
+    "same_loss",
     "search",
+    "tie_key",
 ]
+
+#: Two losses within this share of each other are a tie (:func:`same_loss`).
+RELATIVE_TIE = 1e-12
+_FLOOR = 1e-15  # float noise around a loss of 0
+
+
+def same_loss(a: float, b: float) -> bool:
+    """Return True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0)."""
+    return abs(a - b) <= RELATIVE_TIE * max(abs(a), abs(b)) + _FLOOR
+
+
+def tie_key(node: NodeResult) -> tuple[int, int, float, tuple[int, ...]]:
+    """Return the order of nodes of equal loss: fewer suppressed records, a larger smallest
+    class, lower discernibility, then the lexicographically smaller levels."""
+    return (node.suppressed, -node.k, node.discernibility, node.levels)
+
+
+def best_of(nodes: Sequence[NodeResult], objective: Objective) -> NodeResult | None:
+    """Return the anonymous node of least loss among ``nodes``, ties by :func:`tie_key`."""
+    ok = [r for r in nodes if r.anonymous]
+    if not ok:
+        return None
+    low = min(r.loss(objective) for r in ok)
+    return min((r for r in ok if same_loss(r.loss(objective), low)), key=tie_key)
 
 
 @dataclass(frozen=True)
@@ -52,19 +108,29 @@ class SearchResult(Result):
     heights : tuple of int
         Height of each QI's hierarchy.
     targets : Targets
-    objective : {"ncp", "precision"}
+    objective : str
+        A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
     best : NodeResult or None
-        The anonymous node of least loss (ties: the first in lower-bound
-        order); None when no node meets the targets.
+        The anonymous node of least loss (ties: :func:`tie_key`); None when
+        no node meets the targets.
     visited : tuple of NodeResult
-        Every node evaluated, in the order visited.
+        Every node evaluated, in the order evaluated (the search's, then the
+        searches for the removed columns').
     lattice_size : int
-        Number of nodes of the lattice.
+        Number of nodes searched (within the level bounds).
     seconds : float
         Wall time of the search.
     needed : int
         Nodes the search evaluated to prove its optimum (``visited`` may hold
-        more when every node was evaluated for a plot, :func:`evaluate_all`).
+        more: the searches for removed columns, or every node evaluated for
+        a plot, :func:`evaluate_all`).
+    steering : Steering
+        The weights and level bounds searched under.
+    removed : tuple of str
+        QIs the optimum generalizes to their single top label (``*``).
+    keeping : dict of str to NodeResult or None
+        Per removed QI, the least-loss anonymous node that keeps it (its
+        level below the top); None when there is none.
     """
 
     qis: tuple[str, ...]
@@ -76,6 +142,9 @@ class SearchResult(Result):
     lattice_size: int = 0
     seconds: float = float("nan")
     needed: int = 0
+    steering: Steering = field(default_factory=Steering)
+    removed: tuple[str, ...] = ()
+    keeping: dict[str, NodeResult | None] = field(default_factory=dict)
 
     @property
     def evaluated(self) -> int:
@@ -83,62 +152,257 @@ class SearchResult(Result):
         return len(self.visited)
 
 
+_FAIL, _UNKNOWN, _PASS = -1, 0, 1
+
+
+class _Scan:
+    """The state shared by a search and its searches for removed columns: the bounds grid,
+    the tags and the nodes evaluated (all over the lattice's level bounds)."""
+
+    def __init__(self, lattice: Lattice, objective: Objective, tagging: bool | None) -> None:
+        self.lattice = lattice
+        self.objective = objective
+        self.lo = np.asarray([lo for lo, _ in lattice.bounds], dtype=np.int64)
+        self.shape = tuple(hi - lo + 1 for lo, hi in lattice.bounds)
+        terms = lattice.lower_bound_terms(objective)
+        self.terms = [t[lo : hi + 1] for t, (lo, hi) in zip(terms, lattice.bounds, strict=True)]
+        grid = self.terms[0]
+        for t in self.terms[1:]:
+            grid = np.add.outer(grid, t)
+        self.lb = np.asarray(grid, dtype=np.float64).reshape(-1)
+        levelsum = np.zeros(1, dtype=np.int64)
+        for s in self.shape:
+            levelsum = np.add.outer(levelsum, np.arange(s)).reshape(-1)
+        self.order = np.lexsort((np.arange(self.lb.size), levelsum, self.lb))
+        criteria = lattice.targets.criteria
+        monotone = (
+            bool(criteria)
+            and all(c.monotone_under_generalization for c in criteria)
+            and (lattice.missing == "own" or not lattice.has_missing)
+        )
+        self.tagging = monotone if tagging is None else tagging and monotone
+        self.status = np.zeros(self.shape, dtype=np.int8)
+        self.cache: dict[int, NodeResult] = {}
+        self.visited: list[NodeResult] = []
+        self.node_bound = OBJECTIVES[objective].bound == "node"
+        self.progress: Callable[[int, int], None] | None = None
+        self.extend = True
+
+    def coords(self, idx: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in np.unravel_index(idx, self.shape))
+
+    def get(self, idx: int) -> NodeResult:
+        """Return the node ``idx`` evaluated (once), tagging its up- or down-set."""
+        node = self.cache.get(idx)
+        if node is not None:
+            return node
+        c = self.coords(idx)
+        node = self.lattice.evaluate(tuple(int(x) for x in self.lo + c))
+        self.cache[idx] = node
+        self.visited.append(node)
+        if self.tagging:
+            if node.anonymous:
+                self.status[tuple(slice(x, None) for x in c)] = _PASS
+            else:
+                self.status[tuple(slice(0, x + 1) for x in c)] = _FAIL
+        if self.progress is not None and len(self.visited) % 64 == 1:
+            self.progress(len(self.visited), self.lb.size)
+        return node
+
+    def run(self, box: Sequence[tuple[int, int]]) -> tuple[NodeResult | None, int]:
+        """Return (the optimum within ``box``, lowest and highest box coordinate per QI; the
+        nodes evaluated)."""
+        lattice, objective = self.lattice, self.objective
+        before = len(self.visited)
+        inside = np.ones(self.shape, dtype=bool)
+        for i, (a, b) in enumerate(box):
+            side = [slice(None)] * len(self.shape)
+            side[i] = slice(0, a)
+            inside[tuple(side)] = False
+            side[i] = slice(b + 1, None)
+            inside[tuple(side)] = False
+        flat_inside = inside.reshape(-1)
+        dead = np.zeros(self.shape, dtype=bool)  # up-sets no node of which can beat the best
+        best = math.inf
+
+        def limit() -> float:
+            # the largest bound that may still tie the best (twice the tolerance: no doubt)
+            if math.isinf(best):
+                return math.inf
+            return lattice.key(objective, best + 2 * (RELATIVE_TIE * abs(best) + _FLOOR))
+
+        def bury(node_idx: int) -> None:
+            node = self.cache[node_idx]
+            if self.node_bound and lattice.node_bound(node, objective) > limit():
+                dead[tuple(slice(x, None) for x in self.coords(node_idx))] = True
+
+        def consider(node_idx: int) -> None:
+            nonlocal best
+            node = self.cache[node_idx]
+            if node.anonymous and flat_inside[node_idx] and node.loss(objective) < best:
+                best = node.loss(objective)
+                if self.node_bound:
+                    for j in self.cache:
+                        bury(j)
+            bury(node_idx)
+
+        for i in self.order:
+            idx = int(i)
+            if not flat_inside[idx]:
+                continue
+            if self.lb[idx] > limit():
+                break  # every node left has a bound at least this one's
+            cut = self.coords(idx)
+            if self.status[cut] == _FAIL or dead[cut]:
+                continue
+            if self.tagging and self.status[cut] == _UNKNOWN:
+                for j in self._resolve(cut, box, limit()):
+                    consider(j)
+                if self.status[cut] == _FAIL:
+                    continue
+            self.get(idx)
+            consider(idx)
+        found = best_of([r for j, r in self.cache.items() if flat_inside[j]], objective)
+        return found, len(self.visited) - before
+
+    def _resolve(
+        self, start: tuple[int, ...], box: Sequence[tuple[int, int]], limit: float
+    ) -> list[int]:
+        """Learn the status of ``start`` by a binary search along a chain up from it.
+
+        Returns the nodes evaluated (their indexes). Each step of the chain
+        raises the QI whose next level is lowest relative to its height (a
+        balanced chain; ties: the QI whose bound grows least, then the first);
+        the chain stops at the box's top or before a node whose bound exceeds
+        ``limit``. The highest failing node found is then raised one QI at a
+        time (cheapest first) while it still fails, to tag a larger down-set.
+        """
+        chain = [start]
+        cur = list(start)
+        bound = float(self.lb[np.ravel_multi_index(start, self.shape)])
+        while True:
+            steps = [
+                ((cur[i] + 1) / self.shape[i],
+                 float(self.terms[i][cur[i] + 1] - self.terms[i][cur[i]]), i)
+                for i in range(len(cur))
+                if cur[i] < box[i][1]
+            ]  # fmt: skip
+            if not steps:
+                break
+            _, grow, i = min(steps)
+            if bound + grow > limit:
+                break
+            bound += grow
+            cur[i] += 1
+            chain.append(tuple(cur))
+        done: list[int] = []
+        lo, hi = 0, len(chain) - 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            state = self.status[chain[mid]]
+            if state == _UNKNOWN:
+                j = int(np.ravel_multi_index(chain[mid], self.shape))
+                self.get(j)
+                done.append(j)
+                state = self.status[chain[mid]]
+            if state == _FAIL:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        if lo > 0 and self.extend:  # raise the highest failing node while it fails: a larger
+            top = list(chain[lo - 1])  # down-set tagged
+            bound = float(self.lb[np.ravel_multi_index(tuple(top), self.shape)])
+            moved = True
+            while moved:
+                moved = False
+                ups = sorted(
+                    (float(self.terms[i][top[i] + 1] - self.terms[i][top[i]]), i)
+                    for i in range(len(top))
+                    if top[i] < box[i][1]
+                )
+                for grow, i in ups:
+                    if bound + grow > limit:
+                        break
+                    up = (*top[:i], top[i] + 1, *top[i + 1 :])
+                    if self.status[up] == _UNKNOWN:
+                        j = int(np.ravel_multi_index(up, self.shape))
+                        self.get(j)
+                        done.append(j)
+                    if self.status[up] == _FAIL:
+                        top, bound, moved = list(up), bound + grow, True
+                        break
+        return done
+
+
 def search(
     lattice: Lattice,
     *,
     objective: Objective = "ncp",
     progress: Callable[[int, int], None] | None = None,
+    alternatives: bool = True,
+    tagging: bool | None = None,
 ) -> SearchResult:
-    """Return the anonymous node of least loss over the whole lattice (exact).
+    """Return the anonymous node of least loss over the lattice (exact; see the module).
 
-    Nodes are visited in increasing lower bound (the loss without
-    suppression, non-decreasing up every hierarchy); the search stops when
-    the next bound is not below the best loss found, since no node left can
-    beat it. Every node visited is kept (for the risk-loss plot).
+    The weights and level bounds are the lattice's
+    (:class:`~riskcore.deidentify.steering.Steering`, given to
+    :class:`~riskcore.deidentify.lattice.Lattice`).
 
     Parameters
     ----------
     lattice : Lattice
-    objective : {"ncp", "precision"}
+    objective : str, default "ncp"
+        A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
     progress : callable, optional
-        Called as ``progress(evaluated, lattice_size)`` every 64 nodes.
+        Called as ``progress(evaluated, lattice_size)`` every 64 nodes evaluated.
+    alternatives : bool, default True
+        For each column the optimum removes, also search the least-loss node
+        that keeps it (:attr:`SearchResult.keeping`).
+    tagging : bool, optional
+        None (default): predictive tagging when every target is monotone;
+        False: none (the plain branch and bound, for comparison). Never
+        changes the answer.
 
     Returns
     -------
     SearchResult
+
+    Raises
+    ------
+    RiskcoreError
+        For an unknown objective.
     """
-    if objective not in ("ncp", "precision"):
-        raise RiskcoreError(f"unknown objective {objective!r}: 'ncp' or 'precision'")
+    check_objective(objective)
     start = time.perf_counter()
-    grids = lattice.lower_bound_terms(objective)
-    lb = grids[0]
-    for g in grids[1:]:
-        lb = np.add.outer(lb, g)
-    shape = tuple(h + 1 for h in lattice.heights)
-    flat = np.asarray(lb, dtype=np.float64).reshape(-1)
-    order = np.lexsort((np.arange(flat.size), np.round(flat, 12)))
-    best: NodeResult | None = None
-    best_loss = math.inf
-    visited: list[NodeResult] = []
-    for count, idx in enumerate(order):
-        if flat[idx] >= best_loss - 1e-12:
-            break
-        node = lattice.evaluate([int(x) for x in np.unravel_index(int(idx), shape)])
-        visited.append(node)
-        if node.anonymous and node.loss(objective) < best_loss - 1e-12:
-            best, best_loss = node, node.loss(objective)
-        if progress is not None and count % 64 == 0:
-            progress(count + 1, flat.size)
+    scan = _Scan(lattice, objective, tagging)
+    scan.progress = progress
+    full = [(0, s - 1) for s in scan.shape]
+    best, needed = scan.run(full)
+    removed = best.removed if best is not None else ()
+    keeping: dict[str, NodeResult | None] = {}
+    if alternatives:
+        for q in removed:
+            i = lattice.qis.index(q)
+            top = lattice.heights[i] - 1 - lattice.bounds[i][0]  # box coordinate below the top
+            if top < 0:
+                keeping[q] = None
+                continue
+            box = list(full)
+            box[i] = (0, top)
+            keeping[q] = scan.run(box)[0]
     return SearchResult(
         qis=lattice.qis,
         heights=lattice.heights,
         targets=lattice.targets,
         objective=objective,
         best=best,
-        visited=tuple(visited),
-        lattice_size=int(flat.size),
+        visited=tuple(scan.visited),
+        lattice_size=int(scan.lb.size),
         seconds=time.perf_counter() - start,
-        needed=len(visited),
+        needed=needed,
+        steering=lattice.steering,
+        removed=removed,
+        keeping=keeping,
     )
 
 
@@ -148,7 +412,8 @@ def evaluate_all(
     known: Sequence[NodeResult] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[NodeResult, ...]:
-    """Return every node of the lattice evaluated (for the risk-loss plot of a small lattice).
+    """Return every node within the level bounds evaluated (the risk-loss plot of a small
+    lattice).
 
     Nodes in ``known`` (a search's visited nodes) are reused, not evaluated again.
     """
@@ -164,15 +429,17 @@ def evaluate_all(
 def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResult | None:
     """Return the node a greedy one-QI-at-a-time generalization reaches (a baseline).
 
-    From the bottom node, raise the one QI whose next level suppresses the
-    fewest records (ties: the least loss, then the first QI), until the node
-    is anonymous. Returns None when even the top node is not.
+    From the lowest node within the level bounds, raise the one QI whose
+    next level suppresses the fewest records (ties: the least loss, then the
+    first QI), until the node is anonymous. Returns None when even the
+    highest node is not.
     """
-    node = lattice.evaluate([0] * len(lattice.qis))
+    check_objective(objective)
+    node = lattice.evaluate([lo for lo, _ in lattice.bounds])
     while not node.anonymous:
         options = []
-        for i, h in enumerate(lattice.heights):
-            if node.levels[i] < h:
+        for i, (_, hi) in enumerate(lattice.bounds):
+            if node.levels[i] < hi:
                 up = list(node.levels)
                 up[i] += 1
                 options.append(lattice.evaluate(up))

@@ -110,3 +110,85 @@ def test_clip_codes_the_outliers_of_a_numeric_qi(tmp_path, capsys):
                                      "30-39", "20-29"]  # fmt: skip
     code = main([*args[:-1], "age=x,90"])
     assert code == 2 and "--clip age: LOW and HIGH must be numbers" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ steering (issue 28)
+
+
+def _small(tmp_path):
+    # a: 4 values grouped in pairs then "*"; b: 2 values then "*". k = 2 without suppression.
+    df = pd.DataFrame(
+        {
+            "a": ["a0", "a0", "a1", "a1", "a2", "a3", "a2", "a3"],
+            "b": ["b0", "b1", "b0", "b1", "b0", "b0", "b1", "b1"],
+        }
+    )
+    src = tmp_path / "d.csv"
+    df.to_csv(src, index=False)
+    ha = tmp_path / "a.csv"
+    ha.write_text("a0;g0;*\na1;g0;*\na2;g1;*\na3;g1;*\n")
+    return src, ["--qi", "a", "--qi", "b", "--k", "2", "--hierarchy", f"a={ha}"]
+
+
+def test_weights_and_levels_steer_the_search_and_go_into_the_recipe(tmp_path, capsys):
+    src, base = _small(tmp_path)
+    out, recipe = tmp_path / "o.csv", tmp_path / "r.json"
+    args = ["anonymize", str(src), *base, "--out", str(out), "--recipe-out", str(recipe)]
+    args += ["--objective", "precision", "--format", "json"]
+    assert main([*args, "--levels", "b=0:0", "--weight", "a=0.5"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    # b kept at level 0: classes (a, b) of 1 record at a level 0; a at level 1 gives classes
+    # (g0, b0) = 2, (g0, b1) = 2, (g1, b0) = 2, (g1, b1) = 2: k = 2
+    assert summary["levels"] == {"a": 1, "b": 0}
+    assert summary["steering"] == {
+        "schema_version": 1,
+        "weights": {"a": 0.5},
+        "levels": {"b": [0, 0]},
+    }
+    spec = json.loads(recipe.read_text())
+    assert spec["steering"]["levels"] == {"b": [0, 0]} and spec["objective"] == "precision"
+    assert main(["apply", str(src), "--recipe", str(recipe), "--out", str(tmp_path / "x.csv")]) == 0
+    # a recipe whose level lies outside its bounds is refused by apply
+    spec["levels"] = [1, 1]
+    recipe.write_text(json.dumps(spec))
+    capsys.readouterr()
+    assert main(["apply", str(src), "--recipe", str(recipe), "--out", str(tmp_path / "y.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "the recipe's level 1 of 'b' lies outside its level bounds 0..0" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--weight", "zz=1"], "'zz' is given a weight but is not a quasi-identifier"),
+        (["--weight", "a=-1"], "the weight of 'a' must be a finite number of at least 0"),
+        (["--weight", "a=nan"], "the weight of 'a' must be a finite number of at least 0"),
+        (["--weight", "a=heavy"], "--weight a: the weight must be a number, not 'heavy'"),
+        (["--levels", "a=2:1"], "the lowest level of 'a' (2) is above its highest level (1)"),
+        (["--levels", "a=0:5"], "the highest level of 'a' is 5, above the height of its"),
+        (["--levels", "a=1"], "--levels a: write COL=MIN:MAX"),
+        (["--levels", "zz=0:1"], "'zz' is given level bounds but is not a quasi-identifier"),
+    ],
+)
+def test_bad_steering_is_refused_with_a_sentence(tmp_path, capsys, extra, message):
+    src, base = _small(tmp_path)
+    args = ["anonymize", str(src), *base, "--out", str(tmp_path / "o.csv")]
+    args += ["--recipe-out", str(tmp_path / "r.json"), *extra]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_a_removed_column_is_warned_about_with_the_best_node_that_keeps_it(tmp_path, capsys):
+    src, base = _small(tmp_path)
+    args = ["anonymize", str(src), *base, "--out", str(tmp_path / "o.csv")]
+    args += ["--recipe-out", str(tmp_path / "r.json"), "--objective", "precision"]
+    args += ["--weight", "a=10"]  # a costs 10 times b: b goes to "*" first
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    # b to "*" (precision 1/2 weighted 1/11) beats a to its groups (1/2 weighted 10/11):
+    # (0, 1) releases classes a0..a3 of 2 records each
+    assert "Levels: a 0 of 2, b 1 of 1" in captured.out
+    assert "warning: The least-loss release removes b entirely" in captured.err
+    assert "The best combination that keeps it (a 1, b 0)" in captured.err
+    assert "--levels b=0:0" in captured.err

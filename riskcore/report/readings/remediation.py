@@ -8,6 +8,7 @@ import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult
+from riskcore.deidentify.loss import OBJECTIVES
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
@@ -26,6 +27,7 @@ __all__ = [
     "pii_table",
     "recipe_table",
     "remediation_intro",
+    "removed_column_warnings",
     "safe_harbor_table",
     "search_reading",
     "visited_table",
@@ -122,7 +124,7 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
         ("precision loss", share, before.precision, after.precision),
         ("discernibility", count, before.discernibility, after.discernibility),
         (
-            f"average class size / k ({targets_k})",
+            f"LeFevre's C_avg: average class size / k ({targets_k})",
             ratio,
             before.avg_class_size,
             after.avg_class_size,
@@ -171,14 +173,57 @@ def search_reading(result: SearchResult) -> str:
         head = (
             f"Searched {result.evaluated:,} of the {result.lattice_size:,} combinations of "
             f"levels in {_seconds(result.seconds)}; the rest cannot lose less (their loss without "
-            "suppression already exceeds the best found)."
+            "suppression already exceeds the best found) or cannot meet the targets (a more "
+            "general combination already fails k or distinct l)."
         )
     if best is None:
         return head + " No combination meets the targets within the suppression limit."
+    info = OBJECTIVES[result.objective]
     return (
-        head + f" The least-loss one loses {best.ncp:.1%} (NCP) and suppresses "
+        head + f" The least-loss one loses {_loss(best.loss(result.objective), result.objective)} "
+        f"({info.label}) and suppresses "
         f"{best.suppressed:,} {plural(best.suppressed, 'record', 'records')}."
     )
+
+
+def _loss(x: float, objective: str) -> str:
+    if objective in ("ncp", "precision", "loss", "loss_geometric"):
+        return f"{x:.1%}"
+    return f"{x:,.4g}"
+
+
+def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[str]:
+    """Return one warning per column the search's optimum removes (generalized to ``*``).
+
+    Each names the least-loss node that keeps the column
+    (:attr:`~riskcore.deidentify.search.SearchResult.keeping`): its levels per
+    QI, its loss and its suppression, or says that no combination within the
+    targets and level bounds keeps it.
+    """
+    out = []
+    info = OBJECTIVES[result.objective]
+    for q in result.removed:
+        alt = result.keeping.get(q)
+        head = (
+            f"The least-loss release removes {q} entirely (every value generalized to '*'). "
+        )
+        if alt is None:
+            out.append(
+                head + f"No combination of levels that keeps {q} meets the targets within the "
+                "suppression limit and the level bounds."
+            )
+            continue
+        levels = ", ".join(f"{c} {lv}" for c, lv in zip(qis, alt.levels, strict=True))
+        top = result.heights[list(result.qis).index(q)]
+        low = result.steering.bounds(q, top)[0]
+        out.append(
+            head + f"The best combination that keeps it ({levels}) loses "
+            f"{_loss(alt.loss(result.objective), result.objective)} ({info.label}) and "
+            f"suppresses {alt.suppressed:,} {plural(alt.suppressed, 'record', 'records')}; "
+            f"to choose it, bound {q}'s level below its top (--levels {q}={low}:{top - 1} "
+            "on the command line)."
+        )
+    return out
 
 
 def visited_table(result: SearchResult, qis: Sequence[str]) -> pd.DataFrame:
