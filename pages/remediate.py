@@ -33,6 +33,7 @@ from riskcore.report.readings import (
     pii_table,
     recipe_table,
     remediation_intro,
+    removed_column_warnings,
     safe_harbor_table,
     search_reading,
 )
@@ -43,6 +44,7 @@ from ui import profile as session_profile
 from ui.context import context, end_page, run_gate
 from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_part, file_stem, md
+from ui.steering import steering_editor
 from ui.targets import targets_editor
 
 st.title("Remediate")
@@ -110,17 +112,28 @@ def generalization() -> None:
     specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
     specs_json = json.dumps(specs, sort_keys=True)
     hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
-    lattice = cached.lattice(ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json)
-    lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}"
 
     with st.expander("Hierarchies: how each quasi-identifier can be generalized"):
         hierarchy_editor(hierarchies, specs)
 
     # ------------------------------------------------------------------ the search
     st.subheader("Least information loss")
+    with st.expander("Steer the search: objective, weights and level bounds per column"):
+        objective, steering, refused = steering_editor(qis, hierarchies)
+    if refused is not None:
+        st.error(md(f"The steering is not used: {refused}"))
+    steering_json = json.dumps(steering.to_dict(), sort_keys=True)
+    try:
+        lattice = cached.lattice(
+            ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json, steering_json
+        )
+    except RiskcoreError as exc:  # e.g. more nodes than the search's stated limit
+        st.error(md(exc))
+        end_page()
+    lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}|{steering_json}|{objective}"
     found = cached.searched(lattice_key)
     if st.button("Find the least-loss generalization", type="primary", key=keys.REM_SEARCH):
-        found = cached.lattice_search(lattice_key, lattice)
+        found = cached.lattice_search(lattice_key, lattice, objective)
         if found.best is not None:
             for q, lv in zip(qis, found.best.levels, strict=True):
                 st.session_state[keys.rem_level(q)] = lv
@@ -128,6 +141,8 @@ def generalization() -> None:
             st.rerun()
     if found is not None:
         st.markdown(md(search_reading(found)))
+        for warning in removed_column_warnings(found, qis):
+            st.warning(md(warning))
         chosen_now = tuple(int(store.get(f"level_{q}", 0)) for q in qis)
         event = st.plotly_chart(
             charts.risk_loss_chart(found.visited, chosen_now, qis),
@@ -205,6 +220,11 @@ def generalization() -> None:
         masking=masks,
         date_shift=shift,
         key=secret,
+        # the steering the levels were searched under; none for levels picked outside it
+        steering=steering
+        if all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
+        else None,
+        objective=objective,
     )
     recipe = full.to_dict()
     in_use = remediation.active(ctx.key)

@@ -26,6 +26,7 @@ from riskcore.deidentify.masking import (
     parse_choice,
     shift_dates,
 )
+from riskcore.deidentify.objectives import Objective
 from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
     SafeHarborCheck,
@@ -34,6 +35,7 @@ from riskcore.deidentify.safe_harbor import (
     safe_harbor_check,
 )
 from riskcore.deidentify.search import SearchResult, evaluate_all, search
+from riskcore.deidentify.steering import Steering
 from riskcore.engine import EncodedTable
 from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
@@ -82,14 +84,17 @@ def lattice(
     qis: tuple[str, ...],
     profile_json: str,
     specs_json: str = "{}",
+    steering_json: str = "{}",
 ) -> Lattice:
     """Return the generalization lattice of the QIs for one profile and set of hierarchies.
 
     ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
     targets, missing-value policy, distances, orders and population model): the lattice
-    judges every node by the same criteria as every other page.
+    judges every node by the same criteria as every other page. ``steering_json`` is the
+    search's weights and level bounds (:class:`~riskcore.deidentify.steering.Steering`).
     """
     p = Profile.read(profile_json)
+    steer = json.loads(steering_json)
     return Lattice(
         _enc,
         {q: _hierarchies[q] for q in qis},
@@ -100,6 +105,7 @@ def lattice(
         missing=p.missing,
         sampling_fraction=p.sampling_fraction,
         weights=p.roles.weight,
+        steering=Steering.from_dict(steer) if steer else None,
     )
 
 
@@ -115,7 +121,9 @@ def node(key: str, _lattice: Lattice, lattice_key: str, levels: tuple[int, ...])
 ALL_NODES_UP_TO = 3_000
 
 
-def lattice_search(lattice_key: str, _lattice: Lattice) -> SearchResult:
+def lattice_search(
+    lattice_key: str, _lattice: Lattice, objective: Objective = "ncp"
+) -> SearchResult:
     """Return the least-loss search over the lattice, with a progress bar.
 
     Kept in session state for the last two lattices (a cached function could
@@ -132,7 +140,7 @@ def lattice_search(lattice_key: str, _lattice: Lattice) -> SearchResult:
             text=f"Evaluated {done:,} of at most {total:,} combinations of levels",
         )
 
-    result = search(_lattice, progress=step)
+    result = search(_lattice, objective=objective, progress=step)
     if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot, not only the visited
         result = dataclasses.replace(
             result, visited=evaluate_all(_lattice, known=result.visited, progress=step)
