@@ -12,6 +12,7 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     delta_reading,
     delta_table,
+    dis_text,
     individual_risk_reading,
     missing_reading,
     population_failing_caption,
@@ -67,7 +68,7 @@ with tab_rec:
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
         c3.metric(
             "DIS probability a unique match is right",
-            "n/a: no sample unique" if s.dis != s.dis else f"{s.dis:.3f}",  # NaN: none unique
+            dis_text(s.dis),
         )
         st.markdown(md(suda_reading(s)))
         if len(qis) > 1 and s.n_msus:

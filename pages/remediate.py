@@ -26,6 +26,7 @@ from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    average_risk_text,
     enumeration_reading,
     level_label,
     node_reading,
@@ -176,7 +177,7 @@ def generalization() -> None:
     )
     m3.metric(
         "Average re-identification risk",
-        f"{after.success_rate:.2%}" if after.n_classes else "n/a: nothing released",
+        average_risk_text(after),
         f"was {recorded.success_rate:.2%}",
         **quiet,
     )

@@ -30,6 +30,7 @@ Nothing here imports plotly (figures live in :mod:`riskcore.report.figures`).
 from __future__ import annotations
 
 from riskcore.report.readings._format import (
+    NOTHING_RELEASED,
     format_number,
     join_names,
     short_share,
@@ -140,6 +141,7 @@ from riskcore.report.readings.records import (
     cover_table,
     delta_reading,
     delta_table,
+    dis_text,
     explorer_intro,
     individual_risk_reading,
     msu_list,
@@ -172,6 +174,7 @@ from riskcore.report.readings.release import (
     worlds_reading,
 )
 from riskcore.report.readings.remediation import (
+    average_risk_text,
     enumeration_reading,
     level_label,
     node_reading,
@@ -211,12 +214,14 @@ __all__ = [
     "EPSILON_STEPS",
     "MAX_HAND_ORDER",
     "MISSING_LABELS",
+    "NOTHING_RELEASED",
     "ORDER_HELP",
     "SIZE_BINS",
     "STORY_CAPTION",
     "STORY_LABELS",
     "STORY_TITLES",
     "attribute_table",
+    "average_risk_text",
     "budget_change_reading",
     "budget_history_table",
     "candidate_table",
@@ -240,6 +245,7 @@ __all__ = [
     "delta_table",
     "differencing_caption",
     "differencing_reading",
+    "dis_text",
     "diversity_distribution",
     "diversity_reading",
     "encoding_reading",

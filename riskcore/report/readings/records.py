@@ -20,6 +20,7 @@ __all__ = [
     "cover_table",
     "delta_reading",
     "delta_table",
+    "dis_text",
     "explorer_intro",
     "individual_risk_reading",
     "msu_list",
@@ -148,6 +149,12 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
             f"{plural(shared, 'record', 'records')}."
         )
     return head + msu + top
+
+
+def dis_text(dis: float) -> str:
+    """Return the DIS probability that a unique match is right ("0.250"), or
+    "n/a: no sample unique" when it is NaN (no record is unique on any combination)."""
+    return "n/a: no sample unique" if dis != dis else f"{dis:.3f}"
 
 
 def suda_reading(s: SudaResult) -> str:

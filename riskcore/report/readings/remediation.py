@@ -14,10 +14,11 @@ from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
 from riskcore.deidentify.search import SearchResult
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.freetext import PiiScan
-from riskcore.report.readings._format import plural
+from riskcore.report.readings._format import or_nothing_released, plural
 from riskcore.roles import RoleSuggestions
 
 __all__ = [
+    "average_risk_text",
     "enumeration_reading",
     "level_label",
     "node_reading",
@@ -100,6 +101,11 @@ def node_reading(
     return escape(text)
 
 
+def average_risk_text(node: NodeResult) -> str:
+    """Return a node's average re-identification risk ("0.52%"), or "n/a: nothing released"."""
+    return or_nothing_released(node.success_rate if node.n_classes else float("nan"), "{:.2%}")
+
+
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
     """Return the figures of the table as recorded (``Lattice.as_recorded``, nothing
     suppressed) beside those of the generalized one, formatted for reading."""
@@ -107,11 +113,11 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     def count(x: float) -> str:
         return f"{x:,.0f}"
 
-    def share(x: float) -> str:
-        return f"{x:.2%}"
+    def share(x: float) -> str:  # a share of the released records: NaN when none is
+        return or_nothing_released(x, "{:.2%}")
 
     def ratio(x: float) -> str:
-        return f"{x:,.2f}"
+        return or_nothing_released(x, "{:,.2f}")
 
     rows = [
         ("smallest released class (k)", count, before.k, after.k),
@@ -144,7 +150,7 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
 
 
 def _kl(x: float) -> str:
-    return f"{x:.4f}"
+    return or_nothing_released(x, "{:.4f}")
 
 
 def _seconds(x: float) -> str:
