@@ -23,6 +23,7 @@ from riskcore.report.readings import (
     records_intro,
     suda_contribution_reading,
     suda_contribution_table,
+    suda_gap_reading,
     suda_reading,
 )
 from ui import cached, keys
@@ -71,6 +72,8 @@ with tab_rec:
             dis_text(s.dis),
         )
         st.markdown(md(suda_reading(s)))
+        if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more
+            st.caption(md(gap))
         if len(qis) > 1 and s.n_msus:
             contrib = suda_contribution_table(s)
             st.plotly_chart(

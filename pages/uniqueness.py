@@ -28,12 +28,14 @@ from riskcore.report.readings import (
     size_histogram,
     subset_reading,
     subset_table,
+    unique_missing_reading,
 )
 from riskcore.roles import ColumnRoles
 from ui import cached, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
+from ui.state import AUTO_RUN_ROWS
 
 st.title("Uniqueness")
 ctx = require_qis(context())
@@ -55,6 +57,17 @@ c3.metric(
     delta_arrow="off",
 )
 c4.metric("k (smallest class)", f"{a.k:,}")
+if policy == "own":  # the Records page's special uniques (SUDA) never use a missing value
+    skipped = (  # counted by SUDA itself on a table small enough to search at once
+        cached.suda(ctx.key, ctx.encoded, qis, len(qis)).unique_missing
+        if a.n_records <= AUTO_RUN_ROWS
+        else None
+    )
+    gap = unique_missing_reading(
+        a.unique_records, cached.unique_missing(ctx.key, ctx.encoded, qis), skipped
+    )
+    if gap:
+        st.caption(md(gap))
 
 st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))

@@ -155,6 +155,7 @@ from riskcore.report.readings.records import (
     records_intro,
     suda_contribution_reading,
     suda_contribution_table,
+    suda_gap_reading,
     suda_reading,
 )
 from riskcore.report.readings.release import (
@@ -206,6 +207,7 @@ from riskcore.report.readings.uniqueness import (
     contribution_table,
     subset_reading,
     subset_table,
+    unique_missing_reading,
 )
 
 __all__ = [
@@ -344,6 +346,7 @@ __all__ = [
     "subset_table",
     "suda_contribution_reading",
     "suda_contribution_table",
+    "suda_gap_reading",
     "suda_reading",
     "t_rule_reading",
     "table_heading",
@@ -352,6 +355,7 @@ __all__ = [
     "targets_reading",
     "text_status",
     "two_release_table",
+    "unique_missing_reading",
     "upload_limit_note",
     "visited_table",
     "worlds_reading",

@@ -1,0 +1,49 @@
+"""AppTest: figures that must agree across pages, or say why not, on the hospital upload.
+
+The issue's walk: 'n/a: nothing released' instead of nan on Remediate, and the Uniqueness
+page's unique people against the Records page's special uniques (SUDA ignores missing values).
+"""
+
+from __future__ import annotations
+
+from riskcore.engine import EncodedTable
+from riskcore.metrics import suda
+from tests.app.test_apptest import clear_caches, metrics, seen  # noqa: F401 (fixture)
+from tests.app.test_one_verdict import _hospital_app
+from tests.hospital import HOSPITAL_QIS, hospital_table
+
+
+def _texts(at) -> list[str]:
+    return [seen(e.value) for e in list(at.caption) + list(at.markdown)]
+
+
+def test_remediate_at_the_default_levels_shows_no_nan():
+    at = _hospital_app()
+    at.switch_page("pages/remediate.py").run()
+    assert not at.exception, at.exception
+    # every record breaks k = 11 as recorded: nothing is released at level 0
+    assert metrics(at)["Average re-identification risk"] == "n/a: nothing released"
+    (table,) = [d.value for d in at.dataframe if "figure" in d.value.columns]
+    cells = table["generalized"].tolist()
+    assert not any("nan" in str(c) for c in cells), cells
+    assert cells.count("n/a: nothing released") >= 2
+
+
+def test_unique_people_and_special_uniques_say_why_they_differ():
+    df = hospital_table()
+    s = suda(EncodedTable(df), HOSPITAL_QIS)
+    gap = s.sample_uniques - s.special_uniques
+    assert gap > 0 and s.unique_missing == gap  # every QI searched: only missing values skip
+    at = _hospital_app()
+    at.switch_page("pages/uniqueness.py").run()
+    assert not at.exception, at.exception
+    assert metrics(at)["Unique people"] == f"{s.sample_uniques:,}"
+    assert any(f"{gap:,} of them are not special uniques there" in t for t in _texts(at))
+    at.switch_page("pages/records.py").run()
+    assert not at.exception, at.exception
+    assert metrics(at)["Special uniques"] == f"{s.special_uniques:,}"
+    assert any(
+        t.startswith(f"{s.sample_uniques:,} records are unique on all the quasi-identifiers")
+        and f"{gap:,} have a missing value, which SUDA never uses" in t
+        for t in _texts(at)
+    )
