@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from riskcore.engine import EncodedTable
@@ -56,6 +58,8 @@ class Context:
     ``key``, ``table`` and ``encoded`` are the generalized table's, while
     ``dataset_key`` stays the dataset's own: the privacy budget and the roles
     belong to the people in the data, whatever view of it is assessed.
+    ``recorded`` is then the table as recorded and ``file_rows`` the position in it of
+    each generalized row (suppressed rows are gone).
     """
 
     key: str
@@ -65,6 +69,23 @@ class Context:
     roles: ColumnRoles
     dataset_key: str = ""
     generalized: bool = False
+    recorded: LoadedTable | None = None
+    file_rows: np.ndarray | None = None
+    recipe_json: str = ""
+
+    @property
+    def as_recorded(self) -> tuple[pd.DataFrame, str, np.ndarray] | None:
+        """Return (the table as recorded, the recipe's JSON, the file rows) of a generalized
+        view, or None: what a simulated attacker knows the true values from."""
+        if self.recorded is None or self.file_rows is None:
+            return None
+        return self.recorded.data, self.recipe_json, self.file_rows
+
+    def row_in_file(self, position: int) -> int:
+        """Return the file's row number (1 = the first data row) of a row of ``table``."""
+        if self.file_rows is None:
+            return int(position) + 1
+        return int(self.file_rows[int(position)]) + 1
 
 
 def current_table() -> tuple[str, LoadedTable]:
@@ -107,7 +128,7 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     if as_recorded or recipe is None or not remediation.showing_after(key):
         return Context(key, table, enc, sugg, roles, dataset_key=key)
     after = remediation.after_key(key, recipe)
-    gen = cached.remediated(after, remediation.recipe_json(recipe), table)
+    gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
         st.info(
             f"This page assesses the generalized table ({gen.n_rows:,} of {table.n_rows:,} "
@@ -115,7 +136,16 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
             "goes back to the table as recorded."
         )
     return Context(
-        after, gen, cached.encoded(after, gen), sugg, roles, dataset_key=key, generalized=True
+        after,
+        gen,
+        cached.encoded(after, gen),
+        sugg,
+        roles,
+        dataset_key=key,
+        generalized=True,
+        recorded=table,
+        file_rows=rows,
+        recipe_json=remediation.recipe_json(recipe),
     )
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "Recipe",
     "apply_recipe",
     "generalize_columns",
+    "generalize_known",
     "key_check",
     "keyed_steps",
     "mask_step",
@@ -124,6 +125,39 @@ def generalize_columns(
         values[leaf == -2] = None
         out[q] = pd.Series(values, index=data.index, dtype=object)
     return out
+
+
+def generalize_known(
+    known: pd.DataFrame, data: pd.DataFrame, recipe: Recipe | Mapping[str, Any]
+) -> pd.DataFrame:
+    """Return what an attacker knows, matched into the released bands of a recipe.
+
+    The attacker of a generalized release knows people's true values (a date of birth,
+    a full ZIP code) and the published generalization: each value is matched to its label
+    at the recipe's level (1934-05-21 to "1930s"), as the release shows it. A wrong value
+    the attacker holds is matched the same way, so it may still fall in the right band;
+    an unknown (missing) value stays unknown.
+
+    Parameters
+    ----------
+    known : pandas.DataFrame
+        The attacker's table: true (or mistaken) values of some of the recipe's QIs.
+    data : pandas.DataFrame
+        The table as recorded, from which the recipe's hierarchies are rebuilt (the
+        same hierarchies :func:`apply_recipe` builds).
+    recipe : Recipe or mapping
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``known`` with each QI column it holds replaced by its released label; other
+        columns unchanged. A value the hierarchy does not hold becomes ``"*"``.
+    """
+    rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
+    level = dict(zip(rec.qis, rec.levels, strict=True))
+    cols = [q for q in rec.qis if q in known.columns and q in data.columns]
+    hierarchies = {q: rebuild(data[q], rec.hierarchies[q]) for q in cols}
+    return generalize_columns(known, hierarchies, {q: int(level[q]) for q in cols})
 
 
 @dataclass(frozen=True)

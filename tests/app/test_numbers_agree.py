@@ -47,3 +47,29 @@ def test_unique_people_and_special_uniques_say_why_they_differ():
         and f"{gap:,} have a missing value, which SUDA never uses" in t
         for t in _texts(at)
     )
+
+
+def test_the_attacker_of_the_remediated_view_knows_true_values_matched_into_the_bands():
+    import pandas as pd
+
+    from riskcore.deidentify.recipe import apply_recipe
+    from tests.hospital import hospital_csv
+
+    at = _hospital_app()
+    at.switch_page("pages/remediate.py").run()
+    at.button(key="rc_rem_search").click().run()
+    at.button(key="rc_rem_use").click().run()
+    at.switch_page("pages/attacks.py").run()
+    assert not at.exception, at.exception
+    # every person of the file is a target, the suppressed ones too (they match nobody)
+    raw = pd.read_csv(pd.io.common.BytesIO(hospital_csv()), encoding="latin-1", dtype=str)
+    release = apply_recipe(raw, at.session_state["rc_remediation"]["recipe"]).data
+    m = metrics(at)
+    assert m["Targets"] == f"{len(raw):,}" and len(release) < len(raw)
+    # error-free: each released class of f records gives its f people 1/f each
+    classes = release.groupby(list(HOSPITAL_QIS), dropna=False, sort=False).ngroups
+    assert m["Expected correct, random pick"] == f"{classes / len(raw):.1%}"
+    texts = _texts(at)
+    assert any("drawn from the table as recorded" in t for t in texts)
+    assert any("matches them into the released bands" in t for t in texts)
+    assert not any("knows everyone's values without error" in t for t in texts)

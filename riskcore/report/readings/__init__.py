@@ -132,6 +132,7 @@ from riskcore.report.readings.linkage import (
     guess_phrase,
     linkage_reading,
     random_pick_phrase,
+    simulated_note,
 )
 from riskcore.report.readings.population import (
     population_reading,
@@ -336,6 +337,7 @@ __all__ = [
     "search_reading",
     "sensitivity_reading",
     "short_share",
+    "simulated_note",
     "size_histogram",
     "slope_unit",
     "solver_caption",
