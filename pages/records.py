@@ -3,6 +3,8 @@ release against a population table (k-map, delta-presence)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from riskcore.criteria.population import judge_population
@@ -25,6 +27,7 @@ from riskcore.report.readings import (
     suda_contribution_table,
     suda_gap_reading,
     suda_reading,
+    suppressed_row_reading,
 )
 from ui import cached, keys
 from ui import profile as session_profile
@@ -91,6 +94,8 @@ with tab_rec:
 
         policy = prof.missing  # the session's profile (set on the Anonymity page)
         table = cached.records(ctx.key, ctx.encoded, prof_json, s, max_size)
+        if ctx.generalized:  # the file's row numbers, not the generalized table's
+            table = table.assign(row=ctx.file_row_numbers(table["row"]))
         st.subheader("Every record's risk")
         if weights is not None:
             st.caption(md(f"Individual risk from the sampling weights in {weights}."))
@@ -119,12 +124,16 @@ with tab_rec:
         row = st.number_input(
             "Row number (the first data row is 1)",
             1,
-            ctx.table.n_rows,
+            ctx.file_n_rows,
             int(riskiest["row"].iloc[0]),
             key=keys.REC_ROW,
         )
-        expl, _ = cached.explained(ctx.key, ctx.encoded, qis, int(row), s, policy)
-        st.markdown(record_reading(expl, escape=md))
+        at = ctx.table_row(int(row))  # None: suppressed by the remediation in use
+        if at is None:
+            st.info(md(suppressed_row_reading(int(row))))
+        else:
+            expl, _ = cached.explained(ctx.key, ctx.encoded, qis, at, s, policy)
+            st.markdown(record_reading(dataclasses.replace(expl, row=int(row)), escape=md))
 
 with tab_pop:
     st.write(md(population_intro()))

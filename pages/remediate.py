@@ -28,6 +28,7 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     average_risk_text,
     enumeration_reading,
+    generalized_in_use,
     level_label,
     node_reading,
     node_table,
@@ -224,16 +225,10 @@ def generalization() -> None:
         st.rerun()
     if in_use is not None:
         st.info(
-            "The generalized table is in use: Uniqueness, Anonymity, Records, Attacks and the DP "
-            "pages assess it, and the report describes it beside the table as recorded (the "
-            "sidebar's switch goes back and forth)."
-            + (
-                ""
-                if in_use == recipe
-                else " The levels above differ from the ones in use."
-                if in_use.get("levels") != recipe["levels"] or in_use.get("qis") != recipe["qis"]
-                else " The targets or the masking steps changed since it was put in use: put it "
-                "in use again to assess it under them."
+            generalized_in_use(
+                same=in_use == recipe,
+                levels_differ=in_use.get("levels") != recipe["levels"]
+                or in_use.get("qis") != recipe["qis"],
             )
         )
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
+from riskcore.report.readings import generalized_banner
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, keys, remediation, state
@@ -81,11 +82,23 @@ class Context:
             return None
         return self.recorded.data, self.recipe_json, self.file_rows
 
-    def row_in_file(self, position: int) -> int:
-        """Return the file's row number (1 = the first data row) of a row of ``table``."""
+    @property
+    def file_n_rows(self) -> int:
+        """Return the number of data rows of the file (the table as recorded)."""
+        return (self.recorded or self.table).n_rows
+
+    def file_row_numbers(self, rows: Any) -> np.ndarray:
+        """Return the file's row numbers (1 = the first data row) of row numbers of ``table``
+        (also from 1): on a generalized view, row 41 there is not row 41 of the file."""
+        numbers = np.asarray(rows, dtype=np.int64)
+        return numbers if self.file_rows is None else self.file_rows[numbers - 1] + 1
+
+    def table_row(self, file_row: int) -> int | None:
+        """Return the row number in ``table`` (from 1) of a file row, None when suppressed."""
         if self.file_rows is None:
-            return int(position) + 1
-        return int(self.file_rows[int(position)]) + 1
+            return int(file_row)
+        at = np.flatnonzero(self.file_rows == int(file_row) - 1)
+        return int(at[0]) + 1 if len(at) else None
 
 
 def current_table() -> tuple[str, LoadedTable]:
@@ -130,11 +143,7 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     after = remediation.after_key(key, recipe)
     gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
-        st.info(
-            f"This page assesses the generalized table ({gen.n_rows:,} of {table.n_rows:,} "
-            "records after suppression) chosen on the Remediate page; the sidebar's switch "
-            "goes back to the table as recorded."
-        )
+        st.info(generalized_banner(gen.n_rows, table.n_rows))
     return Context(
         after,
         gen,

@@ -73,3 +73,50 @@ def test_the_attacker_of_the_remediated_view_knows_true_values_matched_into_the_
     assert any("drawn from the table as recorded" in t for t in texts)
     assert any("matches them into the released bands" in t for t in texts)
     assert not any("knows everyone's values without error" in t for t in texts)
+
+
+def _remediated_hospital():
+    at = _hospital_app()
+    at.switch_page("pages/remediate.py").run()
+    at.button(key="rc_rem_search").click().run()
+    at.button(key="rc_rem_use").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_remediated_view_keeps_the_file_row_numbers_and_names_every_page_it_reaches():
+    import re
+
+    import pandas as pd
+
+    from riskcore.deidentify.recipe import apply_recipe
+    from tests.conftest import ROOT
+    from tests.hospital import hospital_csv
+
+    at = _remediated_hospital()
+    raw = pd.read_csv(pd.io.common.BytesIO(hospital_csv()), encoding="latin-1", dtype=str)
+    kept = apply_recipe(raw, at.session_state["rc_remediation"]["recipe"]).data.index + 1
+    suppressed = sorted(set(range(1, len(raw) + 1)) - set(kept))
+    assert suppressed
+    at.switch_page("pages/records.py").run()
+    assert not at.exception, at.exception
+    (table,) = [d.value for d in at.dataframe if "row" in d.value.columns]
+    # file rows: a suppressed row never shows, and the rows go beyond the released count
+    assert set(table["row"]) <= set(kept) and not set(table["row"]) & set(suppressed)
+    banner = next(seen(i.value) for i in at.info if "generalized table" in seen(i.value))
+    # every page that calls context() without as_recorded, and the Report, is named
+    app = (ROOT / "app.py").read_text()
+    follow = [
+        title
+        for path, title in re.findall(r'st\.Page\("(pages/\w+\.py)", title="([^"]+)"', app)
+        if re.search(r"\bcontext\(\)", (ROOT / path).read_text())
+    ]
+    for title in [*follow, "Report"]:
+        assert title.split(" (")[0] in banner, title
+    # the explorer by row number: a suppressed file row is said to be suppressed
+    at.number_input(key="rc_rec_row").set_value(suppressed[0]).run()
+    assert any(f"Row {suppressed[0]:,} of the file is suppressed" in seen(i.value)
+               for i in at.info)  # fmt: skip
+    first_kept = int(kept[0])
+    at.number_input(key="rc_rec_row").set_value(first_kept).run()
+    assert any(seen(m.value).startswith(f"Row {first_kept:,} ") for m in at.markdown)

@@ -158,6 +158,7 @@ from riskcore.report.readings.records import (
     suda_contribution_table,
     suda_gap_reading,
     suda_reading,
+    suppressed_row_reading,
 )
 from riskcore.report.readings.release import (
     clipping_reading,
@@ -176,8 +177,11 @@ from riskcore.report.readings.release import (
     worlds_reading,
 )
 from riskcore.report.readings.remediation import (
+    GENERALIZED_PAGES,
     average_risk_text,
     enumeration_reading,
+    generalized_banner,
+    generalized_in_use,
     level_label,
     node_reading,
     node_table,
@@ -215,6 +219,7 @@ __all__ = [
     "ACCOUNTANTS",
     "DISTANCE_LABELS",
     "EPSILON_STEPS",
+    "GENERALIZED_PAGES",
     "MAX_HAND_ORDER",
     "MISSING_LABELS",
     "NOTHING_RELEASED",
@@ -263,6 +268,8 @@ __all__ = [
     "free_text_reading",
     "free_text_table",
     "gaussian_reference_reading",
+    "generalized_banner",
+    "generalized_in_use",
     "grr_reading",
     "grr_table",
     "guess_phrase",
@@ -350,6 +357,7 @@ __all__ = [
     "suda_contribution_table",
     "suda_gap_reading",
     "suda_reading",
+    "suppressed_row_reading",
     "t_rule_reading",
     "table_heading",
     "target_checks",

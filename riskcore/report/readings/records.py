@@ -36,6 +36,7 @@ __all__ = [
     "suda_contribution_table",
     "suda_gap_reading",
     "suda_reading",
+    "suppressed_row_reading",
 ]
 
 _MODEL = {
@@ -150,6 +151,15 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
             f"{plural(shared, 'record', 'records')}."
         )
     return head + msu + top
+
+
+def suppressed_row_reading(row: int) -> str:
+    """Return what a file row the remediation suppressed has to say (row numbers from 1)."""
+    return (
+        f"Row {row:,} of the file is suppressed by the remediation in use: it is not released, "
+        "so no attacker can single it out in this release. Pick another row, or go back to the "
+        "table as recorded with the sidebar's switch."
+    )
 
 
 def dis_text(dis: float) -> str:

@@ -18,8 +18,11 @@ from riskcore.report.readings._format import or_nothing_released, plural
 from riskcore.roles import RoleSuggestions
 
 __all__ = [
+    "GENERALIZED_PAGES",
     "average_risk_text",
     "enumeration_reading",
+    "generalized_banner",
+    "generalized_in_use",
     "level_label",
     "node_reading",
     "node_table",
@@ -31,6 +34,62 @@ __all__ = [
     "search_reading",
     "visited_table",
 ]
+
+
+#: The pages that assess the generalized table once it is in use (the sidebar's switch).
+GENERALIZED_PAGES = (
+    "Uniqueness",
+    "Anonymity",
+    "Records",
+    "Attacks",
+    "Differential privacy",
+    "Local DP",
+    "Report",
+)
+
+
+def _pages() -> str:
+    return ", ".join(GENERALIZED_PAGES[:-1]) + " and the " + GENERALIZED_PAGES[-1]
+
+
+def generalized_banner(released: int, recorded: int) -> str:
+    """Return the banner of a page that assesses the generalized table.
+
+    Parameters
+    ----------
+    released, recorded : int
+        Records of the generalized table (after suppression) and of the file.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"This page assesses the generalized table ({released:,} of {recorded:,} records after "
+        f"suppression) chosen on the Remediate page, as do {_pages()} (which describes it beside "
+        "the table as recorded); row numbers are the file's. The sidebar's switch goes back to "
+        "the table as recorded."
+    )
+
+
+def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
+    """Return the Remediate page's note while its generalized table is in use.
+
+    ``same``: the recipe in use is the one the page shows; otherwise ``levels_differ``
+    says whether its levels (or QIs) differ, or only its targets or masking steps.
+    """
+    text = (
+        f"The generalized table is in use: {_pages()} assess it (the Report beside the table "
+        "as recorded); the sidebar's switch goes back and forth."
+    )
+    if same:
+        return text
+    if levels_differ:
+        return text + " The levels above differ from the ones in use."
+    return (
+        text + " The targets or the masking steps changed since it was put in use: put it in "
+        "use again to assess it under them."
+    )
 
 
 def remediation_intro(n_qis: int) -> str:
