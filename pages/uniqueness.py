@@ -11,6 +11,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.profile import Profile
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    anyone_unique,
     candidate_table,
     candidates_reading,
     classes_intro,
@@ -90,8 +91,11 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.S
     elif len(qis) > 1:
         st.info(md(contribution_reading(u)))  # every bar would be 0: say it in words
     subsets = subset_table(u)
-    st.plotly_chart(charts.subset_bars(subsets))
-    st.caption(md(subset_reading(subsets, complete=u.complete)))
+    if anyone_unique(subsets):
+        st.plotly_chart(charts.subset_bars(subsets))
+        st.caption(md(subset_reading(subsets, complete=u.complete)))
+    else:  # every bar would be 0: say it in words
+        st.info(md(subset_reading(subsets, complete=u.complete)))
     with st.expander("All tested combinations"):
         st.dataframe(
             subsets,

@@ -288,3 +288,23 @@ def test_classes_intro_escapes_only_the_names():
     text = rd.classes_intro(("age", "zip"), escape=lambda v: f"<{v}>")
     assert text.startswith("People who share the same values on every quasi-identifier")
     assert text.endswith("anyone who knows their <age + zip> can pick out their record.")
+
+
+def test_nobody_unique_on_any_combination_is_said_in_words():
+    # every (a, b) pair appears twice: no combination of one or both columns is unique
+    df = pd.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "x", "y", "y"]})
+    table = rd.subset_table(subset_uniqueness(df, ["a", "b"]))
+    assert len(table) == 3 and not rd.anyone_unique(table)
+    text = rd.subset_reading(table, complete=True)
+    assert text == (
+        "Nobody is unique on any of the 3 combinations of quasi-identifiers tested: everyone "
+        "shares their values of each with at least one other person."
+    )
+    single = rd.subset_table(subset_uniqueness(df, ["a"]))
+    assert rd.subset_reading(single, complete=True).startswith(
+        "Nobody is unique on the one combination of quasi-identifiers tested (a): everyone"
+    )
+    assert "0.0%" not in text
+    one = rd.subset_table(subset_uniqueness(pd.concat([df, df.head(1).assign(a=3)]), ["a", "b"]))
+    assert rd.anyone_unique(one)
+    assert rd.subset_reading(one, complete=True).startswith("The most identifying combination")

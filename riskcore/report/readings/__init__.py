@@ -206,6 +206,7 @@ from riskcore.report.readings.story import (
     story_intro,
 )
 from riskcore.report.readings.uniqueness import (
+    anyone_unique,
     classes_intro,
     contribution_matters,
     contribution_reading,
@@ -228,6 +229,7 @@ __all__ = [
     "STORY_CAPTION",
     "STORY_LABELS",
     "STORY_TITLES",
+    "anyone_unique",
     "attribute_table",
     "average_risk_text",
     "budget_change_reading",

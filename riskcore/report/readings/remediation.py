@@ -66,9 +66,9 @@ def generalized_banner(released: int, recorded: int) -> str:
     """
     return (
         f"This page assesses the generalized table ({released:,} of {recorded:,} records after "
-        f"suppression) chosen on the Remediate page, as do {_pages()} (which describes it beside "
-        "the table as recorded); row numbers are the file's. The sidebar's switch goes back to "
-        "the table as recorded."
+        "suppression) chosen on the Remediate page, as every page that follows it does: "
+        f"{_pages()} (which describes it beside the table as recorded). Row numbers are the "
+        "file's. The sidebar's switch goes back to the table as recorded."
     )
 
 

@@ -10,6 +10,7 @@ from riskcore.metrics.uniqueness import UniquenessResult
 from riskcore.report.readings._format import join_names, plural, short_share
 
 __all__ = [
+    "anyone_unique",
     "classes_intro",
     "contribution_matters",
     "contribution_reading",
@@ -91,6 +92,12 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     return out
 
 
+def anyone_unique(table: pd.DataFrame) -> bool:
+    """Return whether anyone is unique on a combination of :func:`subset_table` (when nobody
+    is, the chart would be empty and :func:`subset_reading` says so in words)."""
+    return bool(len(table)) and int(table["unique records"].max()) > 0
+
+
 def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     """Return the reading under the subset chart: the most identifying combination.
 
@@ -98,6 +105,19 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     ``complete`` says whether every combination was tested.
     """
     top = table.iloc[0]
+    if int(top["unique records"]) == 0:  # an empty chart: say it in words
+        n = len(table)
+        said = (
+            f"the one combination of quasi-identifiers tested ({top['columns']}): everyone "
+            "shares their values of it"
+            if n == 1
+            else f"any of the {n:,} combinations of quasi-identifiers tested: everyone shares "
+            "their values of each"
+        )
+        return (
+            f"Nobody is unique on {said} with at least one other person."
+            + ("" if complete else " (Only the first 120 combinations were tested.)")
+        )
     return (
         f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
         f"people ({int(top['unique records']):,}) are unique on it."
