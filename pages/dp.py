@@ -11,6 +11,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
+    accountant_totals_reading,
     budget_history_table,
     categorical_columns,
     clipping_reading,
@@ -338,11 +339,9 @@ with tab_budget:
     budget.budget_controls(look)
     spent = ledger.spent()[0]
     tot = ledger.totals()
-    t1, t2, t3, t4 = st.columns(4)
-    t1.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
-    t2.metric("Basic composition", f"{tot.basic[0]:.4g}")
-    t3.metric("Advanced composition", f"{tot.advanced[0]:.4g}")
-    t4.metric("zCDP", f"{tot.zcdp[0]:.4g}")
+    st.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
+    # what the releases would total under each accountant: only the ledger's own is spent
+    st.caption(md(accountant_totals_reading(tot, ledger.accounting)))
     if spent > ledger.epsilon_budget * (1 + 1e-9):
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)

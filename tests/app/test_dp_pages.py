@@ -256,3 +256,19 @@ def test_ldp_numeric_tab_draws_one_report_against_the_average():
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     column = at.selectbox(key="rc_ldp_num_col").value
     assert f"Local Laplace on {column} (epsilon = 1): one report against the average" in titles
+
+
+def test_the_queries_to_plot_slider_sets_the_budget_chart_and_totals_are_not_spends():
+    def chart(at):
+        return next(s for s in _specs(at) if s["layout"]["title"]["text"].startswith("Total"))
+
+    at = run("pages/dp.py")
+    assert chart(at)["layout"]["xaxis"]["range"] == [1, 300]  # the slider's default
+    at.slider(key="rc_dp_kmax").set_value(600).run()
+    assert chart(at)["layout"]["xaxis"]["range"] == [1, 600]
+    at.button(key="rc_dp_release").click().run()  # one release of epsilon 1
+    assert not at.exception, at.exception
+    said = " ".join(seen(c.value) for c in at.caption)
+    assert "The 1 release so far would total epsilon 1 under basic composition" in said
+    assert "only that is spent" in said
+    assert "Advanced composition" not in metrics(at)

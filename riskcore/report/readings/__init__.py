@@ -98,6 +98,8 @@ from riskcore.report.readings.diversity import (
 from riskcore.report.readings.dp import (
     ACCOUNTANTS,
     EPSILON_STEPS,
+    accountant_crossings,
+    accountant_totals_reading,
     categorical_columns,
     coinciding_accountants,
     composition_reading,
@@ -229,6 +231,8 @@ __all__ = [
     "STORY_CAPTION",
     "STORY_LABELS",
     "STORY_TITLES",
+    "accountant_crossings",
+    "accountant_totals_reading",
     "anyone_unique",
     "attribute_table",
     "average_risk_text",
