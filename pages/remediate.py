@@ -29,6 +29,7 @@ from riskcore.report.readings import (
     average_risk_text,
     enumeration_reading,
     generalized_in_use,
+    hierarchy_heading,
     level_label,
     node_reading,
     node_table,
@@ -295,8 +296,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
     h = hierarchies[q]
     series = ctx.table.data[q]
     ver = store.get("hier_ver", 0)
-    own = " (yours)" if q in specs else " (the default)"
-    st.text(f"{q}: {h.kind}, {h.height} levels above the value{own}")
+    st.text(hierarchy_heading(h, own=q in specs))
     if h.kind == "interval":
         st.write("Bands, with outlier clipping: numbers beyond the codes share one band.")
         params = dict(h.params or {})

@@ -23,6 +23,7 @@ __all__ = [
     "enumeration_reading",
     "generalized_banner",
     "generalized_in_use",
+    "hierarchy_heading",
     "level_label",
     "node_reading",
     "node_table",
@@ -106,6 +107,16 @@ def remediation_intro(n_qis: int) -> str:
 
 def _same(text: str) -> str:
     return text
+
+
+def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
+    """Return "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
+
+    ``own``: the user's hierarchy (uploaded or edited), else the default one.
+    """
+    levels = "level" if h.height == 1 else "levels"
+    mine = "yours" if own else "the default"
+    return f"{h.column}: {h.kind}, {h.height} {levels} above the value ({mine})"
 
 
 def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
