@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
+from riskcore.report.readings import roles_summary
 from ui import keys, memory, remediation, state
 from ui.context import EndPage, context, routed
 from ui.safe import md
@@ -39,10 +40,7 @@ def sidebar() -> None:
         st.text(f"{ctx.table.n_rows:,} rows x {ctx.table.n_columns} columns")
         r = ctx.roles
         st.caption("Roles")
-        st.text(
-            f"{len(r.identifiers)} identifier(s), {len(r.quasi_identifiers)} quasi-identifier(s),"
-            f"\n{len(r.sensitive)} sensitive, {len(r.other)} other"
-        )
+        st.text(roles_summary(r))
         if remediation.active(ctx.dataset_key) is not None:
             st.toggle(
                 "Assess the generalized table",

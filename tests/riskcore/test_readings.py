@@ -335,3 +335,8 @@ def test_counts_agree_with_their_nouns():
     assert two.endswith("**2** sampling-weight columns: only one can be used, so tag the "
                         "others as other.")  # fmt: skip
     assert "(s)" not in one + two
+
+
+def test_the_sidebar_counts_roles_without_parentheses():
+    roles = ColumnRoles.from_mapping({"n": "identifier", "a": "quasi_identifier", "d": "other"})
+    assert rd.roles_summary(roles) == "1 identifier, 1 quasi-identifier,\n0 sensitive, 1 other"

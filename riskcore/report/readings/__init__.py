@@ -80,6 +80,7 @@ from riskcore.report.readings.data import (
     report_verdict_reading,
     report_view_reading,
     roles_reading,
+    roles_summary,
     table_heading,
     upload_limit_note,
 )
@@ -344,6 +345,7 @@ __all__ = [
     "risk_reading",
     "risk_table",
     "roles_reading",
+    "roles_summary",
     "rounding_note",
     "safe_harbor_table",
     "sample_aggregate_reading",

@@ -15,6 +15,7 @@ __all__ = [
     "report_intro",
     "report_verdict_reading",
     "roles_reading",
+    "roles_summary",
     "table_heading",
     "upload_limit_note",
 ]
@@ -114,6 +115,20 @@ def upload_limit_note(limit_mb: int) -> str:
         "before it reaches the server. For a larger table, assess it where it lies with the "
         "command line, `riskcore assess FILE --qi COLUMN ...` (same numbers, no upload), or "
         f"save it as Parquet, which is usually 5 to 10 times smaller than the CSV."
+    )
+
+
+def roles_summary(roles: ColumnRoles) -> str:
+    """Return the sidebar's two lines of role counts ("4 identifiers, 5 quasi-identifiers,
+    2 sensitive, 3 other")."""
+
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    return (
+        f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, "
+        f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
+        f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
     )
 
 
