@@ -120,3 +120,16 @@ def test_the_remediated_view_keeps_the_file_row_numbers_and_names_every_page_it_
     first_kept = int(kept[0])
     at.number_input(key="rc_rec_row").set_value(first_kept).run()
     assert any(seen(m.value).startswith(f"Row {first_kept:,} ") for m in at.markdown)
+
+
+def test_anonymity_says_k_and_its_threshold_together_and_the_missing_values_once():
+    at = _hospital_app()
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception, at.exception
+    texts = _texts(at)
+    assert sum(t.startswith("Missing values") for t in texts) == 1
+    assert any(
+        t.startswith("k = 11 and highest record risk 1/11 (0.09091): one target") for t in texts
+    )
+    labels = set(metrics(at))
+    assert "target k" not in labels and "target highest record risk" not in labels
