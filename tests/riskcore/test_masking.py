@@ -416,3 +416,21 @@ def test_enumeration_reads_ssns_that_lost_leading_zeros():
     s = pd.Series([12_345_678, 12_345_678], dtype="int64")  # was 012-34-5678
     r = enumeration_attack(s, "ssn", max_candidates=10_000)
     assert (r.n_hashed, r.n_recovered, r.rows_recovered) == (1, 1, 2)
+
+
+@pytest.mark.parametrize("kind", ["name", "last_name"])
+def test_a_surrogate_is_never_another_real_persons_value(kind):
+    # the column holds the very fakes this seed draws first, in another order: each value's
+    # first draw is another person's real value and must be drawn again
+    drawn = surrogates(series([f"v{i}" for i in range(20)]), kind, seed=3).lookup.surrogate
+    real = series([*drawn.tolist()[1:], drawn.iloc[0].upper()])  # case does not hide one
+    out = surrogates(real, kind, seed=3)
+    folded = {v.casefold() for v in real}
+    assert not any(v.casefold() in folded for v in out.values)
+    assert out.n_real == 0
+
+
+def test_a_real_value_left_after_every_draw_is_counted(monkeypatch):
+    monkeypatch.setattr(fakes, "_draw", lambda fake, kind: "Ann")
+    out = surrogates(series(["Ann", "Bob"]), "name", seed=1)
+    assert out.n_real == 2 and out.lookup.surrogate.tolist() == ["Ann", "Ann"]

@@ -64,11 +64,15 @@ class Surrogates(NamedTuple):
     n_shared : int
         Distinct values that had to share a surrogate with another value
         (the kind has too few fakes, e.g. last names); 0 means one-to-one.
+    n_real : int
+        Surrogates equal to a value present in the column (another real person's
+        value), left after 25 draws avoided them: 0 unless the kind ran out of fakes.
     """
 
     values: pd.Series
     lookup: pd.DataFrame
     n_shared: int
+    n_real: int = 0
 
 
 #: Draws tried for a surrogate not already used before one is shared.
@@ -83,12 +87,14 @@ def surrogates(
     One surrogate per distinct value, drawn in order of first appearance from
     a Faker generator seeded with ``seed``: the same column, seed, locale and
     Faker version (pinned in requirements.txt) give the same surrogates.
-    A surrogate already given to another value is drawn again (up to 25
-    tries), so surrogates are one-to-one unless the kind has too few fakes
-    (``n_shared`` counts those; after the first shared one, the kind is taken
-    as used up and the rest are drawn once each). Surrogates are random, not derived from the
-    values, so with the lookup table kept apart they are a Safe Harbor
-    re-identification code (164.514(c)).
+    A surrogate equal to a value present in the column (compared trimmed and
+    case-folded) is drawn again (up to 25 tries): a fake must never be another real
+    person's value (``n_real`` counts those left). A surrogate already given to
+    another value is drawn again too, so surrogates are one-to-one unless the kind
+    has too few fakes (``n_shared`` counts those; after the first shared one, the
+    kind is taken as used up and only real values are avoided). Surrogates are
+    random, not derived from the values, so with the lookup table kept apart they
+    are a Safe Harbor re-identification code (164.514(c)).
 
     Values are drawn uniformly from Faker's lists (``use_weighting=False``,
     ten times faster than frequency weighting: 100,000 names take about 2 s),
@@ -119,17 +125,22 @@ def surrogates(
     fake = Faker(locale, use_weighting=False)
     fake.seed_instance(seed)
     used: set[str] = set()
-    n_shared = 0
+    n_shared = n_real = 0
     table: dict[str, list[str]] = {"original": [], "surrogate": []}
 
+    def fold(text: str) -> str:
+        return text.strip().casefold()
+
     def draw_all(texts: list[str]) -> list[str]:
-        nonlocal n_shared
+        nonlocal n_shared, n_real
+        real = {fold(t) for t in texts}  # every value present in the column
         for _ in texts:
             value = _draw(fake, kind)
-            for _try in range(_SURROGATE_TRIES - 1 if not n_shared else 0):
-                if value not in used:
+            for _try in range(_SURROGATE_TRIES - 1):
+                if fold(value) not in real and (n_shared or value not in used):
                     break
                 value = _draw(fake, kind)
+            n_real += fold(value) in real
             n_shared += value in used
             used.add(value)
             table["surrogate"].append(value)
@@ -138,4 +149,4 @@ def surrogates(
 
     values = per_value(series, draw_all)
     lookup = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in table.items()})
-    return Surrogates(values, lookup, n_shared)
+    return Surrogates(values, lookup, n_shared, n_real)
