@@ -53,6 +53,7 @@ __all__ = [
     "node",
     "pii_scan",
     "remediated",
+    "remediated_view",
     "safe_harbor",
     "safe_harbor_applied",
     "searched",
