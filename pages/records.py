@@ -72,7 +72,7 @@ with tab_rec:
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
         c3.metric(
             "DIS probability a unique match is right",
-            dis_text(s.dis),
+            md(dis_text(s.dis)),
         )
         st.markdown(md(suda_reading(s)))
         if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more

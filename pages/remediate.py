@@ -20,6 +20,7 @@ from riskcore.deidentify.masking import (
     get_operator,
     parse_choice,
 )
+from riskcore.deidentify.masking.fakes import find_sex_column
 from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.freetext import PRESIDIO_MISSING, presidio_available
@@ -82,7 +83,9 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
         days = int(st.session_state.get(keys.REM_SHIFT_DAYS, 180))
         date_shift = {"person": person, "columns": cols, "max_days": days}
     ops = [(c, st.session_state.get(keys.rem_operator(c), next(iter(MENU)))) for c in ids]
-    return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
+    # name surrogates follow a tagged sex column (a woman's name for a woman's record)
+    sex = find_sex_column(ctx.table.data, [*ctx.roles.quasi_identifiers, *ctx.roles.sensitive])
+    return [mask_step(c, op, sex=sex) for c, op in ops if c not in cols], date_shift
 
 
 masks, shift = identifier_steps()
@@ -179,7 +182,7 @@ def generalization() -> None:
     )
     m3.metric(
         "Average re-identification risk",
-        average_risk_text(after),
+        md(average_risk_text(after)),
         f"was {recorded.success_rate:.2%}",
         **quiet,
     )
@@ -226,10 +229,12 @@ def generalization() -> None:
         st.rerun()
     if in_use is not None:
         st.info(
-            generalized_in_use(
-                same=in_use == recipe,
-                levels_differ=in_use.get("levels") != recipe["levels"]
-                or in_use.get("qis") != recipe["qis"],
+            md(
+                generalized_in_use(
+                    same=in_use == recipe,
+                    levels_differ=in_use.get("levels") != recipe["levels"]
+                    or in_use.get("qis") != recipe["qis"],
+                )
             )
         )
 

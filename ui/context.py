@@ -143,7 +143,7 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     after = remediation.after_key(key, recipe)
     gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
-        st.info(generalized_banner(gen.n_rows, table.n_rows))
+        st.info(md(generalized_banner(gen.n_rows, table.n_rows)))
     return Context(
         after,
         gen,

@@ -38,6 +38,7 @@ import pandas as pd
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
+from riskcore.deidentify.masking.fakes import SEXED_KINDS
 from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.errors import RiskcoreError
 
@@ -77,7 +78,9 @@ def key_check(key: SecretKey | bytes) -> str:
     return hmac.new(raw, b"riskcore recipe key check", hashlib.sha256).hexdigest()[:16]
 
 
-def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
+def mask_step(
+    column: str, operator: str, *, seed: int = 0, sex: str | None = None
+) -> dict[str, Any]:
     """Return the recipe step of one masking operator on one column.
 
     Parameters
@@ -89,6 +92,9 @@ def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
         :data:`~riskcore.deidentify.masking.SURROGATE_KINDS`).
     seed : int, default 0
         The surrogates' Faker seed (ignored by the other operators).
+    sex : str, optional
+        A sex column that name surrogates follow (a first name of the row's sex);
+        ignored by the other operators and kinds.
 
     Returns
     -------
@@ -102,7 +108,8 @@ def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
     RiskcoreError
         For an unknown operator or a missing or unexpected kind.
     """
-    return make_step(column, operator, seed=int(seed))
+    sexed = operator in {f"surrogates:{k}" for k in SEXED_KINDS}
+    return make_step(column, operator, seed=int(seed), sex=(sex or "") if sexed else "")
 
 
 def generalize_columns(

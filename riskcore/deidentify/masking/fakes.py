@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.masking.values import per_value
+from riskcore.deidentify.masking.values import distinct_text, per_value
 
 if TYPE_CHECKING:
     from faker import Faker
 
-__all__ = ["SURROGATE_KINDS", "SURROGATE_NOUNS", "SurrogateKind", "Surrogates", "surrogates"]
+__all__ = [
+    "SEXED_KINDS",
+    "SURROGATE_KINDS",
+    "SURROGATE_NOUNS",
+    "SurrogateKind",
+    "Surrogates",
+    "find_sex_column",
+    "sex_of",
+    "surrogates",
+]
 
 
 SurrogateKind = Literal[
@@ -32,11 +42,48 @@ SURROGATE_NOUNS: dict[str, tuple[str, str]] = {
 SURROGATE_KINDS: tuple[str, ...] = tuple(SURROGATE_NOUNS)
 
 
-def _draw(fake: Faker, kind: str) -> str:
+#: Kinds whose surrogates can follow a sex column (a first name is female or male).
+SEXED_KINDS: tuple[str, ...] = ("name", "first_name")
+_FEMALE = frozenset({"f", "female", "w", "woman", "girl", "fem"})
+_MALE = frozenset({"m", "male", "man", "boy", "masc"})
+
+
+def sex_of(value: object) -> str | None:
+    """Return "female", "male" or None (unknown) for a sex column's value ("F", "male")."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().casefold()
+    return "female" if text in _FEMALE else "male" if text in _MALE else None
+
+
+def find_sex_column(data: pd.DataFrame, candidates: list[str] | tuple[str, ...]) -> str | None:
+    """Return the first of ``candidates`` that is a sex column, or None.
+
+    A sex column's known values are nearly all (95%) read as female or male by
+    :func:`sex_of` ("F", "M", "female", "male").
+    """
+    for c in candidates:
+        if c not in data.columns:
+            continue
+        known = data[c].dropna()
+        if len(known) and known.map(sex_of).notna().mean() >= 0.95:
+            return str(c)
+    return None
+
+
+def _first(fake: Faker, sex: str | None) -> str:
+    if sex == "female":
+        return str(fake.first_name_female())
+    if sex == "male":
+        return str(fake.first_name_male())
+    return str(fake.first_name())
+
+
+def _draw(fake: Faker, kind: str, sex: str | None = None) -> str:
     if kind == "name":  # first and last name only: no "Dr." or "DVM"
-        return f"{fake.first_name()} {fake.last_name()}"
+        return f"{_first(fake, sex)} {fake.last_name()}"
     if kind == "first_name":
-        return str(fake.first_name())
+        return _first(fake, sex)
     if kind == "last_name":
         return str(fake.last_name())
     if kind == "email":
@@ -80,7 +127,12 @@ _SURROGATE_TRIES = 25
 
 
 def surrogates(
-    series: pd.Series, kind: SurrogateKind, *, seed: int, locale: str = "en_US"
+    series: pd.Series,
+    kind: SurrogateKind,
+    *,
+    seed: int,
+    locale: str = "en_US",
+    sex: pd.Series | None = None,
 ) -> Surrogates:
     """Replace each distinct value by a realistic fake one from Faker.
 
@@ -110,6 +162,10 @@ def surrogates(
     seed : int
     locale : str, default "en_US"
         A Faker locale.
+    sex : pandas.Series, optional
+        A sex column of the same rows: a name's surrogate then has a first name of
+        the sex of the value's first row (:func:`sex_of`: "F", "female", "M", "male";
+        other values draw from both). Only for the kinds in :data:`SEXED_KINDS`.
 
     Returns
     -------
@@ -131,15 +187,30 @@ def surrogates(
     def fold(text: str) -> str:
         return text.strip().casefold()
 
+    sexes: dict[str, str | None] = {}
+    if sex is not None and kind in SEXED_KINDS:
+        if len(sex) != len(series):
+            raise ValueError("the sex column must have one value per row of the column")
+        # the sex of each value's first row (its text as per_value reads it)
+        codes, distinct = distinct_text(series)
+        found, rows = np.unique(codes, return_index=True)
+        of_row = sex.to_numpy(dtype=object)
+        sexes = {
+            distinct[int(c)]: sex_of(of_row[int(r)])
+            for c, r in zip(found, rows, strict=True)
+            if c >= 0
+        }
+
     def draw_all(texts: list[str]) -> list[str]:
         nonlocal n_shared, n_real
         real = {fold(t) for t in texts}  # every value present in the column
-        for _ in texts:
-            value = _draw(fake, kind)
+        for text in texts:
+            who = sexes.get(text)
+            value = _draw(fake, kind, who)
             for _try in range(_SURROGATE_TRIES - 1):
                 if fold(value) not in real and (n_shared or value not in used):
                     break
-                value = _draw(fake, kind)
+                value = _draw(fake, kind, who)
             n_real += fold(value) in real
             n_shared += value in used
             used.add(value)
