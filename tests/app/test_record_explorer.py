@@ -117,7 +117,7 @@ def test_the_explorer_on_the_generalized_table_numbers_its_rows():
     at.button(key="rc_rem_use").click().run()
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
-    assert any("row numbers are the file's" in seen(i.value) for i in at.info)
+    assert any("Row numbers are the file's" in seen(i.value) for i in at.info)
     m = metrics(at)
     records = int(m["Records"].replace(",", ""))
     assert records < 32_561  # some were suppressed
