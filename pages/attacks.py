@@ -172,7 +172,8 @@ with tab_link:
             st.error("The attack could not run: " + md(exc))
 
         if result is not None:
-            m1, m2, m3, m4 = st.columns(4)
+            # two rows of two: at 1024 px four in a row cut their labels
+            (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
             m1.metric("Targets", f"{result.n_targets:,}")
             m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")  # one match
             if result.correct is not None:

@@ -174,7 +174,8 @@ def generalization() -> None:
     recorded = lattice.as_recorded()
     after = cached.node(ctx.key, lattice, lattice_key, tuple(levels))
     n = lattice.n
-    m1, m2, m3, m4 = st.columns(4)
+    # two rows of two: at 1024 px four in a row cut their labels ("Smallest released cl...")
+    (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
     quiet = {"delta_color": "off", "delta_arrow": "off"}  # context, not a change for the better
     m1.metric("Smallest released class", f"{after.k:,}", f"was {recorded.k:,}", **quiet)
     m2.metric(

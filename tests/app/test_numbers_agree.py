@@ -133,3 +133,24 @@ def test_anonymity_says_k_and_its_threshold_together_and_the_missing_values_once
     )
     labels = set(metrics(at))
     assert "target k" not in labels and "target highest record risk" not in labels
+
+
+def test_remediate_and_attacks_metrics_sit_two_in_a_row_so_their_labels_fit():
+    from tests.app.test_apptest import run
+
+    def weights(at, labels):
+        out = {}
+        for col in at.columns:
+            for m in col.get("metric"):
+                if seen(m.label) in labels:
+                    out[seen(m.label)] = col.weight
+        return out
+
+    at = run("pages/remediate.py")
+    shown = {"Smallest released class", "Records suppressed", "Average re-identification risk",
+             "Information lost (NCP)"}  # fmt: skip
+    assert weights(at, shown) == dict.fromkeys(shown, 0.5)
+    at.switch_page("pages/attacks.py").run()
+    shown = {"Targets", "Re-identified uniquely", "Re-identified correctly",
+             "Expected correct, random pick"}  # fmt: skip
+    assert weights(at, shown) == dict.fromkeys(shown, 0.5)
