@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
+from riskcore.report.readings import demo_data_note, roles_summary
 from ui import keys, memory, remediation, saved, state, work
 from ui.context import EndPage, context, routed
 from ui.safe import md
@@ -33,16 +34,17 @@ nav = st.navigation(PAGES)
 def sidebar() -> None:
     """The dataset and roles in use, and the reset button (drawn after the page has run)."""
     ctx = context(banner=False)
-    if ctx is not None:
+    if ctx is not None and nav.url_path == "guided_demo":  # the demo runs on its own data
+        st.caption("Dataset")
+        uploaded = None if ctx.table.file_format == "demo" else ctx.table.name
+        st.text(demo_data_note(uploaded))
+    elif ctx is not None:
         st.caption("Dataset")
         st.text(ctx.table.name)
         st.text(f"{ctx.table.n_rows:,} rows x {ctx.table.n_columns} columns")
         r = ctx.roles
         st.caption("Roles")
-        st.text(
-            f"{len(r.identifiers)} identifier(s), {len(r.quasi_identifiers)} quasi-identifier(s),"
-            f"\n{len(r.sensitive)} sensitive, {len(r.other)} other"
-        )
+        st.text(roles_summary(r))
         if remediation.active(ctx.dataset_key) is not None:
             st.toggle(
                 "Assess the generalized table",

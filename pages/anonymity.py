@@ -131,7 +131,7 @@ a = cached.assessment(
     weights=weights,
     missing=tg["missing"],
 )
-missing_line = missing_reading(a.missing, a.missing_records)
+missing_line = missing_reading(a.missing, a.missing_records)  # said once, under the metrics
 
 # the one verdict: the profile's targets judged on this table as it is (riskcore.criteria)
 verdict = evaluate(prof.targets, a.evidence)
@@ -166,7 +166,6 @@ st.dataframe(
     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
 )
 st.caption(md(risk_reading(a)))
-st.caption(md(missing_line))
 if a.population_uniqueness is not None:
     st.caption(md(population_reading(a.population_uniqueness)))
 
@@ -181,7 +180,6 @@ for name in sens:
     r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))
     st.caption(md(diversity_reading(a, name)))
-    st.caption(md(missing_line))
     # the classes breaking this attribute's targets, as the criteria judge them
     masks = [(c, att, bad) for c, att, bad in class_failures(prof.targets, a.evidence)
              if att == name]  # fmt: skip

@@ -21,6 +21,7 @@ from riskcore.report.readings import (
     noise_reading,
     numeric_columns,
     queries_list,
+    simulated_note,
     two_release_table,
 )
 from ui import cached, keys
@@ -41,6 +42,7 @@ data = ctx.table.data
 qis = ctx.roles.quasi_identifiers
 released = tuple(c for c in data.columns if c not in ctx.roles.identifiers)
 sensitive = ctx.roles.sensitive
+people = len(data) if ctx.recorded is None else ctx.recorded.n_rows  # the simulated targets
 
 tab_link, tab_diff, tab_homo, tab_two = st.tabs(
     ["Linkage", "Differencing", "Homogeneity", "Two releases"]
@@ -68,6 +70,7 @@ with tab_link:
         result = None
         try:
             if source == "Simulated from this table":
+                st.caption(md(simulated_note(generalized=ctx.generalized)))
                 c1, c2 = st.columns(2)
                 known = c1.multiselect(
                     "Columns the attacker knows",
@@ -78,8 +81,8 @@ with tab_link:
                 n_targets = c2.number_input(
                     "Targets (people in the attacker's table)",
                     1,
-                    len(data),
-                    len(data),
+                    people,
+                    people,
                     help="A random sample of the table; default everyone.",
                 )
                 c3, c4, c5 = st.columns(3)
@@ -107,7 +110,9 @@ with tab_link:
                 if not known:
                     st.info("Choose at least one column the attacker knows.")
                 elif run_gate(len(data), settings, "Run the attack", keys.LINK_RUN):
-                    result = cached.linkage_simulated(ctx.key, data, released, *settings[1:], ())
+                    result = cached.linkage_simulated(
+                        ctx.key, data, released, *settings[1:], (), ctx.as_recorded
+                    )
             else:
                 up = st.file_uploader(
                     "Auxiliary table (CSV, TSV, Parquet or .xlsx)",
@@ -167,7 +172,8 @@ with tab_link:
             st.error("The attack could not run: " + md(exc))
 
         if result is not None:
-            m1, m2, m3, m4 = st.columns(4)
+            # two rows of two: at 1024 px four in a row cut their labels
+            (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
             m1.metric("Targets", f"{result.n_targets:,}")
             m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")  # one match
             if result.correct is not None:
@@ -204,12 +210,13 @@ with tab_link:
             st.subheader("The more the attacker knows")
             contrib = cached.uniqueness(ctx.key, ctx.encoded, qis)
             order = tuple(c.column for c in contrib.contributions)
-            curve = cached.linkage_curve_simulated(ctx.key, data, order, len(data), 0)
+            curve = cached.linkage_curve_simulated(
+                ctx.key, data, order, people, 0, ctx.as_recorded
+            )
             st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key=keys.LINK_CURVE)
             st.caption(
-                md(curve_reading(curve))
-                + " Columns are added in the order of their contribution to uniqueness; the "
-                "attacker here knows everyone's values without error."
+                md(curve_reading(curve) + " " + simulated_note(generalized=ctx.generalized,
+                                                                curve=True))
             )
 
 # ------------------------------------------------------------------ differencing

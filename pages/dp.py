@@ -11,6 +11,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
+    accountant_totals_reading,
     budget_history_table,
     categorical_columns,
     clipping_reading,
@@ -41,6 +42,7 @@ from riskcore.report.readings import (
 )
 from ui import budget, cached, formats, keys
 from ui.context import capture_leaks, context, end_page
+from ui.defaults import bounds_from_column, leak_messages
 from ui.safe import md
 
 st.title("Differential privacy")
@@ -108,6 +110,9 @@ with tab_noise:
         if pending is not None:
             st.session_state[keys.DP_LO], st.session_state[keys.DP_HI] = pending[0], pending[1]
             st.session_state[keys.DP_BOUNDS_LEAK] = pending
+        # defaults from the column (its minimum and maximum, with their leak warning)
+        bounds_from_column(data[column], lo_key=keys.DP_LO, hi_key=keys.DP_HI,
+                           for_key=keys.DP_BOUNDS_FOR, leak_key=keys.DP_BOUNDS_LEAK)  # fmt: skip
         st.session_state.setdefault(keys.DP_LO, 0.0)
         st.session_state.setdefault(keys.DP_HI, 100.0)
         b1, b2, b3 = st.columns([1, 1, 2])
@@ -201,6 +206,7 @@ with tab_noise:
         f"Target accuracy +/- ({md(unit)})",
         min_value=1e-9,
         value=float(max(round(curves["laplace"].at(epsilon).half_width, 3), 1e-3)),
+        format="%.4g",  # 2.996 reads 2.996, as the chart's "+/- 2.996", not "3.00"
         key=keys.DP_TARGET,
     )
     s2.dataframe(
@@ -341,11 +347,9 @@ with tab_budget:
     budget.budget_controls(look)
     spent = ledger.spent()[0]
     tot = ledger.totals()
-    t1, t2, t3, t4 = st.columns(4)
-    t1.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
-    t2.metric("Basic composition", f"{tot.basic[0]:.4g}")
-    t3.metric("Advanced composition", f"{tot.advanced[0]:.4g}")
-    t4.metric("zCDP", f"{tot.zcdp[0]:.4g}")
+    st.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
+    # what the releases would total under each accountant: only the ledger's own is spent
+    st.caption(md(accountant_totals_reading(tot, ledger.accounting)))
     if spent > ledger.epsilon_budget * (1 + 1e-9):
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)
@@ -446,12 +450,16 @@ with tab_sa:
             unit = slope_unit(ycol, xcol)
         e1, e2, e3 = st.columns(3)
         kb = e1.slider("Blocks k", 2, 500, 50, key=keys.DP_SA_K)
-        slo = e2.number_input(
-            "Clamp low", value=0.0 if stat == "median" else -5.0, key=keys.dp_sa_low(stat)
-        )
-        shi = e3.number_input(
-            "Clamp high", value=100.0 if stat == "median" else 5.0, key=keys.dp_sa_high(stat)
-        )
+        if stat == "median":  # the column's range, with its leak warning
+            bounds_from_column(data[ycol], lo_key=keys.dp_sa_low(stat),
+                               hi_key=keys.dp_sa_high(stat), for_key=keys.dp_sa_for(stat),
+                               leak_key=keys.dp_sa_leak(stat))  # fmt: skip
+        st.session_state.setdefault(keys.dp_sa_low(stat), 0.0 if stat == "median" else -5.0)
+        st.session_state.setdefault(keys.dp_sa_high(stat), 100.0 if stat == "median" else 5.0)
+        slo = e2.number_input("Clamp low", key=keys.dp_sa_low(stat))
+        shi = e3.number_input("Clamp high", key=keys.dp_sa_high(stat))
+        for message in leak_messages(keys.dp_sa_leak(stat), slo, shi):
+            st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
         try:
             if xcol is not None and xcol == ycol:
                 raise RiskcoreError(

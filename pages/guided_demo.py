@@ -7,8 +7,10 @@ import streamlit as st
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     STORY_CAPTION,
+    STORY_END,
     STORY_LABELS,
     STORY_TITLES,
+    exposure_title,
     queries_list,
     size_histogram,
 )
@@ -37,7 +39,7 @@ if step == 0:
         ),
         key=keys.story_chart(0),
     )
-    st.caption(s.caption(0, escape=md))
+    st.info(s.caption(0, escape=md))  # the step's take-away
 elif step == 1:
     r = s.linkage
     st.plotly_chart(
@@ -46,24 +48,24 @@ elif step == 1:
         ),
         key=keys.story_chart(1),
     )
-    st.caption(s.caption(1, escape=md))
+    st.info(s.caption(1, escape=md))  # the step's take-away
 elif step == 2:
     hist = size_histogram(s.after.anonymity.distribution)
     st.plotly_chart(
         charts.class_size_histogram(hist, "age band + ZIP3 + sex"), key=keys.story_chart(2)
     )
-    st.caption(s.caption(2, escape=md))
+    st.info(s.caption(2, escape=md))  # the step's take-away
 elif step == 3:
     st.plotly_chart(
         charts.exposure_bars(
             s.exposure,
             "p",
             "attacker's confidence p (share of the class with the commonest diagnosis)",
-            "People whose diagnosis is exposed at confidence p (k = 5 release)",
+            exposure_title(s.after.k),
         ),
         key=keys.story_chart(3),
     )
-    st.caption(s.caption(3, escape=md))
+    st.info(s.caption(3, escape=md))  # the step's take-away
 elif step == 4:
     d = s.differencing
     st.markdown(queries_list(d, escape=md, labels=STORY_LABELS))
@@ -76,7 +78,7 @@ elif step == 4:
         ),
         key=keys.story_chart(4),
     )
-    st.caption(s.caption(4, escape=md))
+    st.info(s.caption(4, escape=md))  # the step's take-away
 else:
     eps = st.select_slider(
         "epsilon per query", [0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0], value=0.1, key=keys.STORY_EPS
@@ -85,7 +87,9 @@ else:
         charts.noise_success(s.epsilons, s.p_exact, s.count_error, 0.5, epsilon=eps),
         key=keys.story_chart(5),
     )
-    st.caption(s.caption(5, epsilon=eps, escape=md))
+    st.info(s.caption(5, epsilon=eps, escape=md))  # the step's take-away
+    st.success(STORY_END)
+    st.page_link("pages/data.py", label="Now try your own table on the Data page")
 
 back, _, nxt = st.columns([1, 4, 1])
 if back.button("Back", disabled=step == 0, key=keys.STORY_BACK):

@@ -21,6 +21,7 @@ from riskcore.report.readings import (
 )
 from ui import cached, keys
 from ui.context import context, end_page
+from ui.defaults import bounds_from_column, leak_messages
 from ui.safe import md
 
 st.title("Local differential privacy")
@@ -45,6 +46,7 @@ seed = int(c2.number_input("Simulation seed", 0, 10**6, 0, key=keys.LDP_SEED))
 
 tab_rr, tab_num, tab_plan = st.tabs(["Randomized response", "Numeric (local Laplace)", "Planning"])
 
+plan_k = 4  # the planning's default: the categories of the column answered, when there is one
 with tab_rr:
     if not categorical:
         st.info("The table has no column with 2 to 200 different values.")
@@ -55,6 +57,7 @@ with tab_rr:
         except RiskcoreError as exc:
             st.error(md(exc))
         else:
+            plan_k = r.k
             m1, m2, m3 = st.columns(3)
             m1.metric("Categories k", f"{r.k:,}")
             m2.metric("Truthful report probability p", f"{r.p:.1%}")
@@ -73,8 +76,14 @@ with tab_num:
     else:
         n1, n2, n3 = st.columns(3)
         ncol = n1.selectbox("Numeric column", numeric, key=keys.LDP_NUM_COL)
-        lo = n2.number_input("Lower bound L", value=0.0, key=keys.LDP_LO)
-        hi = n3.number_input("Upper bound U", value=100.0, key=keys.LDP_HI)
+        bounds_from_column(data[ncol], lo_key=keys.LDP_LO, hi_key=keys.LDP_HI,
+                           for_key=keys.LDP_BOUNDS_FOR, leak_key=keys.LDP_BOUNDS_LEAK)  # fmt: skip
+        st.session_state.setdefault(keys.LDP_LO, 0.0)
+        st.session_state.setdefault(keys.LDP_HI, 100.0)
+        lo = n2.number_input("Lower bound L", key=keys.LDP_LO)
+        hi = n3.number_input("Upper bound U", key=keys.LDP_HI)
+        for message in leak_messages(keys.LDP_BOUNDS_LEAK, lo, hi):
+            st.warning(f"Privacy leak: {md(message)}", icon="⚠️")
         if hi <= lo:
             st.error("The upper bound must be above the lower bound.")
         else:
@@ -99,7 +108,12 @@ with tab_num:
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)
 
 with tab_plan:
-    k = st.number_input("Categories k", 2, 10_000, 4, key=keys.LDP_PLAN_K)
+    col_now = st.session_state.get(keys.LDP_COL)
+    if st.session_state.get(keys.LDP_PLAN_FOR) != col_now:  # a new column: its categories
+        st.session_state[keys.LDP_PLAN_FOR] = col_now
+        st.session_state[keys.LDP_PLAN_K] = max(int(plan_k), 2)
+    st.session_state.setdefault(keys.LDP_PLAN_K, max(int(plan_k), 2))
+    k = st.number_input("Categories k", 2, 10_000, key=keys.LDP_PLAN_K)
     ns = tuple(sorted({1_000, 10_000, 100_000, max(ctx.table.n_rows, 2)}))
     grid = np.geomspace(0.1, 10, 60)
     st.plotly_chart(

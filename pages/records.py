@@ -3,6 +3,8 @@ release against a population table (k-map, delta-presence)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from riskcore.criteria.population import judge_population
@@ -13,6 +15,7 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     delta_reading,
     delta_table,
+    dis_text,
     individual_risk_reading,
     missing_reading,
     population_failing_caption,
@@ -23,7 +26,9 @@ from riskcore.report.readings import (
     records_intro,
     suda_contribution_reading,
     suda_contribution_table,
+    suda_gap_reading,
     suda_reading,
+    suppressed_row_reading,
 )
 from ui import cached, keys
 from ui import profile as session_profile
@@ -75,9 +80,11 @@ with tab_rec:
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
         c3.metric(
             "DIS probability a unique match is right",
-            "n/a: no sample unique" if s.dis != s.dis else f"{s.dis:.3f}",  # NaN: none unique
+            md(dis_text(s.dis)),
         )
         st.markdown(md(suda_reading(s)))
+        if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more
+            st.caption(md(gap))
         if len(qis) > 1 and s.n_msus:
             contrib = suda_contribution_table(s)
             st.plotly_chart(
@@ -95,6 +102,8 @@ with tab_rec:
 
         policy = prof.missing  # the session's profile (set on the Anonymity page)
         table = cached.records(ctx.key, ctx.encoded, prof_json, s, max_size)
+        if ctx.generalized:  # the file's row numbers, not the generalized table's
+            table = table.assign(row=ctx.file_row_numbers(table["row"]))
         st.subheader("Every record's risk")
         if weights is not None:
             st.caption(md(f"Individual risk from the sampling weights in {weights}."))
@@ -123,12 +132,16 @@ with tab_rec:
         row = st.number_input(
             "Row number (the first data row is 1)",
             1,
-            ctx.table.n_rows,
+            ctx.file_n_rows,
             int(riskiest["row"].iloc[0]),
             key=keys.REC_ROW,
         )
-        expl, _ = cached.explained(ctx.key, ctx.encoded, qis, int(row), s, policy)
-        st.markdown(record_reading(expl, escape=md))
+        at = ctx.table_row(int(row))  # None: suppressed by the remediation in use
+        if at is None:
+            st.info(md(suppressed_row_reading(int(row))))
+        else:
+            expl, _ = cached.explained(ctx.key, ctx.encoded, qis, at, s, policy)
+            st.markdown(record_reading(dataclasses.replace(expl, row=int(row)), escape=md))
 
 with tab_pop:
     st.write(md(population_intro()))

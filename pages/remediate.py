@@ -19,13 +19,17 @@ from riskcore.deidentify.masking import (
     get_operator,
     parse_choice,
 )
+from riskcore.deidentify.masking.fakes import find_sex_column
 from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    average_risk_text,
     enumeration_reading,
+    generalized_in_use,
+    hierarchy_heading,
     level_label,
     node_reading,
     node_table,
@@ -81,7 +85,9 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
         days = int(st.session_state.get(keys.REM_SHIFT_DAYS, 180))
         date_shift = {"person": person, "columns": cols, "max_days": days}
     ops = [(c, st.session_state.get(keys.rem_operator(c), next(iter(MENU)))) for c in ids]
-    return [mask_step(c, op) for c, op in ops if c not in cols], date_shift
+    # name surrogates follow a tagged sex column (a woman's name for a woman's record)
+    sex = find_sex_column(ctx.table.data, [*ctx.roles.quasi_identifiers, *ctx.roles.sensitive])
+    return [mask_step(c, op, sex=sex) for c, op in ops if c not in cols], date_shift
 
 
 work.choices(ctx)  # the masking choices made earlier seed the widgets (they forget them)
@@ -182,7 +188,8 @@ def generalization() -> None:
     recorded = lattice.as_recorded()
     after = cached.node(ctx.key, lattice, lattice_key, tuple(levels))
     n = lattice.n
-    m1, m2, m3, m4 = st.columns(4)
+    # two rows of two: at 1024 px four in a row cut their labels ("Smallest released cl...")
+    (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
     quiet = {"delta_color": "off", "delta_arrow": "off"}  # context, not a change for the better
     m1.metric("Smallest released class", f"{after.k:,}", f"was {recorded.k:,}", **quiet)
     m2.metric(
@@ -190,7 +197,7 @@ def generalization() -> None:
     )
     m3.metric(
         "Average re-identification risk",
-        f"{after.success_rate:.2%}" if after.n_classes else "n/a: nothing released",
+        md(average_risk_text(after)),
         f"was {recorded.success_rate:.2%}",
         **quiet,
     )
@@ -242,16 +249,12 @@ def generalization() -> None:
         st.rerun()
     if in_use is not None:
         st.info(
-            "The generalized table is in use: Uniqueness, Anonymity, Records, Attacks and the DP "
-            "pages assess it, and the report describes it beside the table as recorded (the "
-            "sidebar's switch goes back and forth)."
-            + (
-                ""
-                if in_use == recipe
-                else " The levels above differ from the ones in use."
-                if in_use.get("levels") != recipe["levels"] or in_use.get("qis") != recipe["qis"]
-                else " The targets or the masking steps changed since it was put in use: put it "
-                "in use again to assess it under them."
+            md(
+                generalized_in_use(
+                    same=in_use == recipe,
+                    levels_differ=in_use.get("levels") != recipe["levels"]
+                    or in_use.get("qis") != recipe["qis"],
+                )
             )
         )
 
@@ -328,8 +331,7 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
     h = hierarchies[q]
     series = ctx.table.data[q]
     ver = store.get("hier_ver", 0)
-    own = " (yours)" if q in specs else " (the default)"
-    st.text(f"{q}: {h.kind}, {h.height} levels above the value{own}")
+    st.text(hierarchy_heading(h, own=q in specs))
     if h.kind == "interval":
         st.write("Bands, with outlier clipping: numbers beyond the codes share one band.")
         params = dict(h.params or {})

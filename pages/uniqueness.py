@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from riskcore.criteria import Targets
@@ -9,6 +11,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.profile import Profile
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    anyone_unique,
     candidate_table,
     candidates_reading,
     classes_intro,
@@ -28,12 +31,15 @@ from riskcore.report.readings import (
     size_histogram,
     subset_reading,
     subset_table,
+    suppressed_row_reading,
+    unique_missing_reading,
 )
 from riskcore.roles import ColumnRoles
 from ui import cached, keys
 from ui import profile as session_profile
-from ui.context import context, require_qis, run_gate
+from ui.context import context, end_page, require_qis, run_gate
 from ui.safe import md
+from ui.state import AUTO_RUN_ROWS
 
 st.title("Uniqueness")
 ctx = require_qis(context())
@@ -55,6 +61,17 @@ c3.metric(
     delta_arrow="off",
 )
 c4.metric("k (smallest class)", f"{a.k:,}")
+if policy == "own":  # the Records page's special uniques (SUDA) never use a missing value
+    skipped = (  # counted by SUDA itself on a table small enough to search at once
+        cached.suda(ctx.key, ctx.encoded, qis, len(qis)).unique_missing
+        if a.n_records <= AUTO_RUN_ROWS
+        else None
+    )
+    gap = unique_missing_reading(
+        a.unique_records, cached.unique_missing(ctx.key, ctx.encoded, qis), skipped
+    )
+    if gap:
+        st.caption(md(gap))
 
 st.plotly_chart(
     charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
@@ -74,8 +91,11 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.S
     elif len(qis) > 1:
         st.info(md(contribution_reading(u)))  # every bar would be 0: say it in words
     subsets = subset_table(u)
-    st.plotly_chart(charts.subset_bars(subsets))
-    st.caption(md(subset_reading(subsets, complete=u.complete)))
+    if anyone_unique(subsets):
+        st.plotly_chart(charts.subset_bars(subsets))
+        st.caption(md(subset_reading(subsets, complete=u.complete)))
+    else:  # every bar would be 0: say it in words
+        st.info(md(subset_reading(subsets, complete=u.complete)))
     with st.expander("All tested combinations"):
         st.dataframe(
             subsets,
@@ -85,9 +105,6 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.S
 
 st.subheader("Why is this record risky?")
 st.write(md(explorer_intro()))
-if ctx.generalized:
-    st.caption("Row numbers count the rows of the generalized table chosen on the Remediate "
-               "page, after its suppressed records are removed.")  # fmt: skip
 n = ctx.table.n_rows
 if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     s = cached.suda(ctx.key, ctx.encoded, qis, len(qis))
@@ -103,13 +120,20 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
             1,
             key=keys.EXPLORE_RANK,
         )
-        row = int(order[int(rank) - 1])
+        row: int | None = int(order[int(rank) - 1])
+        file_row = int(ctx.file_row_numbers([row])[0])  # the file's, on a generalized view
     else:
-        row = int(st.number_input("Row number (the first data row is 1)", 1, n, int(order[0]),
-                                  key=keys.EXPLORE_ROW))  # fmt: skip
+        file_row = int(st.number_input("Row number (the first data row is 1)", 1,
+                                       ctx.file_n_rows, int(ctx.file_row_numbers(order[:1])[0]),
+                                       key=keys.EXPLORE_ROW))  # fmt: skip
+        row = ctx.table_row(file_row)  # None: suppressed by the remediation in use
+    if row is None:
+        st.info(md(suppressed_row_reading(file_row)))
+        end_page()
     expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
+    expl = dataclasses.replace(expl, row=file_row)  # the readings name the file's row
     e1, e2, e3, e4 = st.columns(4)
-    e1.metric("Row", f"{row:,}")
+    e1.metric("Row", f"{file_row:,}")
     e2.metric("Class size", f"{expl.class_size:,}")
     e3.metric("Minimal sample uniques", f"{len(expl.msus):,}")
     e4.metric("DIS-SUDA score", f"{expl.dis_suda:.3f}")
@@ -134,7 +158,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     except RiskcoreError as exc:
         st.warning("No generalization could be computed: " + md(exc))
     else:
-        st.markdown(cover_reading(c, escape=md))
+        st.markdown(cover_reading(dataclasses.replace(c, row=file_row), escape=md))
         if c.levels is not None and any(c.levels):
             st.dataframe(
                 cover_table(c),

@@ -38,7 +38,7 @@ from riskcore.metrics.explain import (
     record_subsets,
     riskiest_rows,
 )
-from riskcore.metrics.missing import MissingPolicy, count_missing
+from riskcore.metrics.missing import MissingPolicy, count_missing, count_unique_missing
 from riskcore.metrics.presence import PopulationMatch, population_match
 from riskcore.metrics.records import IndividualRisk, record_individual_risk
 from riskcore.metrics.suda import SudaResult
@@ -74,6 +74,7 @@ from ui.cached_remediation import (
     node,
     pii_scan,
     remediated,
+    remediated_view,
     safe_harbor,
     safe_harbor_applied,
     searched,
@@ -114,6 +115,7 @@ __all__ = [
     "population",
     "records",
     "remediated",
+    "remediated_view",
     "riskiest",
     "safe_harbor",
     "safe_harbor_applied",
@@ -204,6 +206,12 @@ def uniqueness(
 def missing_records(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
     """Return the number of records with at least one missing QI value."""
     return count_missing(_enc.classes(qis))
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def unique_missing(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
+    """Return the number of sample uniques with a missing QI value (SUDA skips the value)."""
+    return count_unique_missing(_enc.classes(qis))
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")

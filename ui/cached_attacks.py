@@ -8,6 +8,8 @@ arguments, no hidden state, ``scope="session"`` with ``max_entries``. Pages reac
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -26,6 +28,7 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
+from riskcore.deidentify.recipe import generalize_known
 from riskcore.engine import EncodedTable
 from ui import keys
 
@@ -36,6 +39,37 @@ __all__ = [
     "linkage_simulated",
     "linkage_uploaded",
 ]
+
+
+def _attacker(
+    data: pd.DataFrame,
+    known: tuple[str, ...],
+    n_targets: int | None,
+    seed: int,
+    recorded: tuple[pd.DataFrame, str, np.ndarray] | None,
+    error_rate: float = 0.0,
+    missing_rate: float = 0.0,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Return the simulated attacker's table and, per target, its record's position in
+    ``data`` (-1: suppressed, not released).
+
+    On the table as recorded (``recorded`` None) the attacker knows the values of ``data``.
+    On a generalized table, ``recorded`` is (the table as recorded, the recipe's JSON, the
+    file position of each generalized row): the attacker knows the people's true values,
+    with the same errors, and matches them into the released bands.
+    """
+    if recorded is None:
+        return simulate_auxiliary(
+            data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
+        )
+    raw, recipe_json, rows = recorded
+    aux, people = simulate_auxiliary(
+        raw, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
+    )
+    aux = generalize_known(aux, raw, json.loads(recipe_json))
+    position = np.full(len(raw), -1, dtype=np.int64)
+    position[rows] = np.arange(len(rows), dtype=np.int64)
+    return aux, position[people]
 
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner="Running the linkage attack ...")
@@ -52,11 +86,12 @@ def linkage_simulated(
     p: float,
     tolerance: tuple[tuple[str, float], ...],
     granularity: tuple[tuple[str, str], ...],
+    _recorded: tuple[pd.DataFrame, str, np.ndarray] | None = None,
 ) -> LinkageResult:
-    """Simulate the attacker's table from the data and join it to the release."""
-    aux, truth = simulate_auxiliary(
-        _data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
-    )
+    """Simulate the attacker's table from the data and join it to the release; on a
+    generalized table (``_recorded``, keyed by ``key``) from the true values, matched into
+    the released bands (see :func:`_attacker`)."""
+    aux, truth = _attacker(_data, known, n_targets, seed, _recorded, error_rate, missing_rate)
     return linkage_attack(
         _data[list(release_cols)],
         aux,
@@ -115,7 +150,12 @@ _CURVES_KEPT = 4
 
 
 def linkage_curve_simulated(
-    key: str, _data: pd.DataFrame, order: tuple[str, ...], n_targets: int, seed: int
+    key: str,
+    _data: pd.DataFrame,
+    order: tuple[str, ...],
+    n_targets: int,
+    seed: int,
+    _recorded: tuple[pd.DataFrame, str, np.ndarray] | None = None,
 ) -> LinkageCurve:
     """Return re-identification against the number of known QIs (error-free attacker).
 
@@ -134,7 +174,7 @@ def linkage_curve_simulated(
             done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
         )
 
-    aux, truth = simulate_auxiliary(_data, order, n=n_targets, seed=seed)
+    aux, truth = _attacker(_data, order, n_targets, seed, _recorded)
     curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
     bar.empty()
     while len(kept) >= _CURVES_KEPT:

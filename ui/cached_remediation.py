@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -54,6 +55,7 @@ __all__ = [
     "node",
     "pii_scan",
     "remediated",
+    "remediated_view",
     "safe_harbor",
     "safe_harbor_applied",
     "searched",
@@ -159,19 +161,32 @@ def searched(lattice_key: str) -> SearchResult | None:
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
-def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
-    """Return the table with a recipe applied (the generalized table every page shows).
+def remediated_view(
+    key: str, recipe_json: str, _table: LoadedTable
+) -> tuple[LoadedTable, np.ndarray]:
+    """Return the table with a recipe applied (the generalized table every page shows) and,
+    per row of it, the position of its record in the file (0-based; suppressed rows are
+    gone, so row 41 there is not row 41 of the file).
 
     Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
     risk figure reads, and the session's key is not needed to assess the table.
     """
-    applied = apply_recipe(_table.data, json.loads(recipe_json), skip_keyed=True)
-    return LoadedTable.from_frame(
+    applied = apply_recipe(
+        _table.data.reset_index(drop=True), json.loads(recipe_json), skip_keyed=True
+    )
+    rows = applied.data.index.to_numpy(dtype=np.int64)
+    table = LoadedTable.from_frame(
         applied.data.reset_index(drop=True),
         name=f"{_table.name}, generalized",
         file_format="remediated",
         notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
     )
+    return table, rows
+
+
+def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:
+    """Return the table with a recipe applied (see :func:`remediated_view`)."""
+    return remediated_view(key, recipe_json, _table)[0]
 
 
 def applied(

@@ -9,10 +9,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
+from riskcore.report.readings import generalized_banner
 from riskcore.report.readings.work import DEMO_NOTICE
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions
@@ -57,6 +60,8 @@ class Context:
     ``key``, ``table`` and ``encoded`` are the generalized table's, while
     ``dataset_key`` stays the dataset's own: the privacy budget and the roles
     belong to the people in the data, whatever view of it is assessed.
+    ``recorded`` is then the table as recorded and ``file_rows`` the position in it of
+    each generalized row (suppressed rows are gone).
     """
 
     key: str
@@ -66,6 +71,35 @@ class Context:
     roles: ColumnRoles
     dataset_key: str = ""
     generalized: bool = False
+    recorded: LoadedTable | None = None
+    file_rows: np.ndarray | None = None
+    recipe_json: str = ""
+
+    @property
+    def as_recorded(self) -> tuple[pd.DataFrame, str, np.ndarray] | None:
+        """Return (the table as recorded, the recipe's JSON, the file rows) of a generalized
+        view, or None: what a simulated attacker knows the true values from."""
+        if self.recorded is None or self.file_rows is None:
+            return None
+        return self.recorded.data, self.recipe_json, self.file_rows
+
+    @property
+    def file_n_rows(self) -> int:
+        """Return the number of data rows of the file (the table as recorded)."""
+        return (self.recorded or self.table).n_rows
+
+    def file_row_numbers(self, rows: Any) -> np.ndarray:
+        """Return the file's row numbers (1 = the first data row) of row numbers of ``table``
+        (also from 1): on a generalized view, row 41 there is not row 41 of the file."""
+        numbers = np.asarray(rows, dtype=np.int64)
+        return numbers if self.file_rows is None else self.file_rows[numbers - 1] + 1
+
+    def table_row(self, file_row: int) -> int | None:
+        """Return the row number in ``table`` (from 1) of a file row, None when suppressed."""
+        if self.file_rows is None:
+            return int(file_row)
+        at = np.flatnonzero(self.file_rows == int(file_row) - 1)
+        return int(at[0]) + 1 if len(at) else None
 
 
 def current_table() -> tuple[str, LoadedTable]:
@@ -110,15 +144,20 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     if as_recorded or recipe is None or not remediation.showing_after(key):
         return Context(key, table, enc, sugg, roles, dataset_key=key)
     after = remediation.after_key(key, recipe)
-    gen = cached.remediated(after, remediation.recipe_json(recipe), table)
+    gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
-        st.info(
-            f"This page assesses the generalized table ({gen.n_rows:,} of {table.n_rows:,} "
-            "records after suppression) chosen on the Remediate page; the sidebar's switch "
-            "goes back to the table as recorded."
-        )
+        st.info(md(generalized_banner(gen.n_rows, table.n_rows)))
     return Context(
-        after, gen, cached.encoded(after, gen), sugg, roles, dataset_key=key, generalized=True
+        after,
+        gen,
+        cached.encoded(after, gen),
+        sugg,
+        roles,
+        dataset_key=key,
+        generalized=True,
+        recorded=table,
+        file_rows=rows,
+        recipe_json=remediation.recipe_json(recipe),
     )
 
 

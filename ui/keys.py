@@ -403,6 +403,8 @@ DP_LO = "rc_dp_lo"
 DP_HI = "rc_dp_hi"
 #: The bounds read from the data and their leak messages, warned while they are in use.
 DP_BOUNDS_LEAK = "rc_dp_bounds_leak"
+#: The column whose data bounds are the sum / mean bounds' defaults.
+DP_BOUNDS_FOR = "rc_dp_bounds_for"
 #: The categorical column of a histogram.
 DP_CAT_COL = "rc_dp_cat_col"
 #: Whether the histogram's categories are public.
@@ -458,6 +460,16 @@ DP_SA_K = "rc_dp_sa_k"
 def dp_sa_low(statistic: str) -> str:
     """Return the key of the low clamp of ``statistic`` (each statistic its own default)."""
     return f"rc_dp_sa_lo_{statistic}"
+
+
+def dp_sa_for(statistic: str) -> str:
+    """Return the key of the column whose data bounds are a statistic's clamps' defaults."""
+    return f"rc_dp_sa_for_{statistic}"
+
+
+def dp_sa_leak(statistic: str) -> str:
+    """Return the key of those clamps and their leak messages."""
+    return f"rc_dp_sa_leak_{statistic}"
 
 
 def dp_sa_high(statistic: str) -> str:
@@ -530,6 +542,12 @@ LDP_HI = "rc_ldp_hi"
 LDP_NUM_CHART = "rc_ldp_num_chart"
 #: The number of categories k (planning).
 LDP_PLAN_K = "rc_ldp_plan_k"
+#: The column whose number of categories is the planning's default k.
+LDP_PLAN_FOR = "rc_ldp_plan_for"
+#: The column whose data bounds are the local-Laplace bounds' defaults.
+LDP_BOUNDS_FOR = "rc_ldp_bounds_for"
+#: Those bounds and their leak messages, warned while they are in use.
+LDP_BOUNDS_LEAK = "rc_ldp_bounds_leak"
 #: The margin chart (planning).
 LDP_MARGIN = "rc_ldp_margin"
 #: The target margin on a share (planning).

@@ -17,7 +17,13 @@ __all__ = ["WORD_JOINER", "md"]
 
 #: Every ASCII punctuation character: CommonMark lets a backslash make each one literal, so
 #: no emphasis, link, image, code, HTML tag, entity, table, LaTeX or directive can start.
-_PUNCT = re.compile(r"[!-/:-@\[-`{-~]")
+#: An underscore or hyphen between two ASCII letters or digits is left as it is: there
+#: neither can start anything (CommonMark 6.2: an underscore both left- and right-flanking
+#: between alphanumerics can neither open nor close emphasis; a hyphen makes a list item,
+#: a thematic break or a setext underline only at the start of a line), and the accessible
+#: name of a widget, which is its label's source, reads "date_of_birth", not
+#: "date\_of\_birth".
+_PUNCT = re.compile(r"(?<![A-Za-z0-9])[_-]|[_-](?![A-Za-z0-9])|[!-,./:-@\[-^`{-~]")
 #: U+2060, invisible and never a line break.
 WORD_JOINER = "\u2060"
 #: Where an autolinker or shortcode would still match after the escapes are read (remark-gfm

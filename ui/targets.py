@@ -21,7 +21,7 @@ from riskcore.criteria import (
     RecordRisk,
     Targets,
 )
-from riskcore.report.readings.criteria import targets_summary
+from riskcore.report.readings.criteria import preset_target_text, targets_summary
 from ui import keys, profile
 from ui.safe import md
 
@@ -134,8 +134,7 @@ def targets_editor(
     else:
         k = int(preset.split("=")[1])
         threshold = 1 / k
-        c2.metric("target k", md(f"{k}"))
-        c3.metric("target highest record risk", md(f"1/{k}"))
+        st.markdown(md(preset_target_text(k)))  # k and 1/k: one idea, said together
     model = st.radio(
         "record-risk attacker",
         ["prosecutor", "journalist"],

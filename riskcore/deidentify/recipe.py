@@ -40,6 +40,7 @@ from riskcore._results import Result
 from riskcore.deidentify._recipe_seal import seal_of
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
+from riskcore.deidentify.masking.fakes import SEXED_KINDS
 from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
@@ -56,6 +57,7 @@ __all__ = [
     "apply_levels",
     "apply_recipe",
     "generalize_columns",
+    "generalize_known",
     "key_check",
     "keyed_steps",
     "mask_step",
@@ -86,7 +88,9 @@ def key_check(key: SecretKey | bytes) -> str:
     return hmac.new(raw, b"riskcore recipe key check", hashlib.sha256).hexdigest()[:16]
 
 
-def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
+def mask_step(
+    column: str, operator: str, *, seed: int = 0, sex: str | None = None
+) -> dict[str, Any]:
     """Return the recipe step of one masking operator on one column.
 
     Parameters
@@ -98,6 +102,9 @@ def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
         :data:`~riskcore.deidentify.masking.SURROGATE_KINDS`).
     seed : int, default 0
         The surrogates' Faker seed (ignored by the other operators).
+    sex : str, optional
+        A sex column that name surrogates follow (a first name of the row's sex);
+        ignored by the other operators and kinds.
 
     Returns
     -------
@@ -111,7 +118,8 @@ def mask_step(column: str, operator: str, *, seed: int = 0) -> dict[str, Any]:
     RiskcoreError
         For an unknown operator or a missing or unexpected kind.
     """
-    return make_step(column, operator, seed=int(seed))
+    sexed = operator in {f"surrogates:{k}" for k in SEXED_KINDS}
+    return make_step(column, operator, seed=int(seed), sex=(sex or "") if sexed else "")
 
 
 def generalize_columns(
@@ -134,6 +142,39 @@ def generalize_columns(
         values[leaf == -2] = None
         out[q] = pd.Series(values, index=data.index, dtype=object)
     return out
+
+
+def generalize_known(
+    known: pd.DataFrame, data: pd.DataFrame, recipe: Recipe | Mapping[str, Any]
+) -> pd.DataFrame:
+    """Return what an attacker knows, matched into the released bands of a recipe.
+
+    The attacker of a generalized release knows people's true values (a date of birth,
+    a full ZIP code) and the published generalization: each value is matched to its label
+    at the recipe's level (1934-05-21 to "1930s"), as the release shows it. A wrong value
+    the attacker holds is matched the same way, so it may still fall in the right band;
+    an unknown (missing) value stays unknown.
+
+    Parameters
+    ----------
+    known : pandas.DataFrame
+        The attacker's table: true (or mistaken) values of some of the recipe's QIs.
+    data : pandas.DataFrame
+        The table as recorded, from which the recipe's hierarchies are rebuilt (the
+        same hierarchies :func:`apply_recipe` builds).
+    recipe : Recipe or mapping
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``known`` with each QI column it holds replaced by its released label; other
+        columns unchanged. A value the hierarchy does not hold becomes ``"*"``.
+    """
+    rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
+    level = dict(zip(rec.qis, rec.levels, strict=True))
+    cols = [q for q in rec.qis if q in known.columns and q in data.columns]
+    hierarchies = {q: rebuild(data[q], rec.hierarchies[q]) for q in cols}
+    return generalize_columns(known, hierarchies, {q: int(level[q]) for q in cols})
 
 
 @dataclass(frozen=True)

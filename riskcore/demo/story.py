@@ -44,7 +44,8 @@ __all__ = ["Story", "guided_story"]
 
 RAW_QIS = ("date_of_birth", "zip", "sex")
 COARSE_QIS = ("age", "zip", "sex")
-SUPPRESS_BELOW = 5
+#: Classes smaller than this are withheld in step 3: the k = 11 target every other page uses.
+SUPPRESS_BELOW = 11
 COMBOS = (("sex",), ("age", "sex"), ("zip",), ("age", "zip", "sex"), ("date_of_birth", "zip"))
 
 
@@ -63,7 +64,7 @@ class Story(Result):
         Voter roll (name, date of birth, ZIP) joined to the release (step 2).
     before, after : Assessment
         Date of birth + ZIP + sex, then age band + ZIP3 + sex with the records
-        of classes under 5 suppressed (step 3).
+        of classes under 11 (:data:`SUPPRESS_BELOW`) suppressed (step 3).
     suppressed : int
         Records suppressed in step 3.
     linkage_after : LinkageResult
@@ -126,7 +127,7 @@ class Story(Result):
 
     def intro(self, step: int) -> str:
         """Return the introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`."""
-        return story_intro(step, suppressed=self.suppressed, n=self.n)
+        return story_intro(step, suppressed=self.suppressed, n=self.n, k=SUPPRESS_BELOW)
 
     def caption(
         self, step: int, *, epsilon: float = 0.1, escape: Callable[[object], str] = str
@@ -142,7 +143,11 @@ class Story(Result):
         if step == 1:
             return linkage_caption(self.linkage)
         if step == 2:
-            return coarsening_caption(self.before, self.after, self.linkage_after)
+            raw = join_names(RAW_QIS[:2])  # steps 1 and 2: date of birth + ZIP
+            earlier = (raw, float(self.combos.set_index("columns")["unique share"][raw]))
+            return coarsening_caption(
+                self.before, self.after, self.linkage_after, earlier=earlier
+            )
         if step == 3:
             return homogeneity_caption(self.after.k, self.exposure)
         if step == 4:

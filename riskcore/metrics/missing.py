@@ -84,6 +84,7 @@ __all__ = [
     "compatible_sizes",
     "compatible_sums",
     "count_missing",
+    "count_unique_missing",
     "known_mask",
 ]
 
@@ -126,6 +127,20 @@ def count_missing(classes: ClassTable) -> int:
         if len(missing_codes):
             some |= np.isin(classes.keys[i], missing_codes)
     return int(classes.sizes[some].sum())
+
+
+def count_unique_missing(classes: ClassTable) -> int:
+    """Return the number of sample uniques (classes of one record, a missing value counting as
+    a value of its own) with at least one missing QI value.
+
+    SUDA never uses a missing value in a minimal sample unique (sdcMicro's ``suda2``), so
+    such a record is a special unique only when its known values alone single it out: these
+    are the records the two counts can differ by.
+    """
+    if not classes.n_classes:
+        return 0
+    one = classes.sizes == 1
+    return int((one & ~known_mask(classes).all(axis=1)).sum())
 
 
 #: Most QIs the policy "any" handles (a missing pattern is one int64 bit mask).

@@ -224,6 +224,11 @@ class SudaResult(Result):
     pair_records : int
         P: records in a class of exactly two on all the QIs (the DIS
         estimate's "pairs", counted in records).
+    unique_missing : int
+        Sample uniques with no MSU that have a missing QI value: SUDA never uses a
+        missing value, and their known values are shared by other records. The other
+        sample uniques with no MSU (``sample_uniques - special_uniques -
+        unique_missing``) are unique only on more than ``max_size`` values.
     dis : float
         File-level DIS probability that a unique match is correct,
         U pi / (U pi + P (1 - pi)) (Skinner and Elliot 2002); NaN when U = 0.
@@ -263,6 +268,7 @@ class SudaResult(Result):
     pair_records: int
     dis: float
     qi_contribution: tuple[float, ...]
+    unique_missing: int = 0
     msu_count: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
     min_msu_size: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
     score: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
@@ -490,6 +496,15 @@ def suda(
         false_matches = p_rec * (1 - pi) / pi  # = U / dis - U
         dis_score[scored] = 1.0 / (1.0 + false_matches / (s_q * adj))
     by_size = np.bincount(ksz, minlength=size_cap + 1)[1 : size_cap + 1]
+    # sample uniques SUDA leaves unscored because of a missing value (never part of an MSU)
+    unique_missing = 0
+    if n:
+        has_missing = np.zeros(n, dtype=bool)
+        for e in enc:
+            if e.n_missing:
+                has_missing |= e.codes == (e.n_values - 1)
+        skipped = (class_sizes[cls] == 1) & has_missing & ~scored
+        unique_missing = int(skipped.sum())
     return SudaResult(
         quasi_identifiers=qis,
         n_records=n,
@@ -502,6 +517,7 @@ def suda(
         pair_records=p_rec,
         dis=float(dis),
         qi_contribution=qi_share,
+        unique_missing=unique_missing,
         msu_count=msu_count,
         min_msu_size=min_size,
         score=score,

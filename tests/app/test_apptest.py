@@ -86,7 +86,7 @@ def test_every_page_file_is_registered():
 
 def test_data_page_opens_on_demo_with_suggested_roles():
     at = run()
-    assert md("Demo people (32,561 rows)") in at.subheader[0].value
+    assert md("Demo people: 32,561 rows x 14 columns") == at.subheader[0].value  # said once
     assert len(at.dataframe) >= 2, "no column summary or role editor"
     roles = at.session_state["rc_roles"]
     assert roles["name"] == "identifier" and roles["ssn"] == "identifier"

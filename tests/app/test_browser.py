@@ -194,7 +194,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
     page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
-    page.get_by_text("2 quasi-identifier(s), 0 sensitive").first.wait_for()  # applied
+    page.get_by_text("2 quasi-identifiers, 0 sensitive").first.wait_for()  # applied
     wait_idle(page)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
@@ -247,7 +247,7 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
     page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
-    page.get_by_text("3 quasi-identifier(s), 0 sensitive").first.wait_for()  # applied
+    page.get_by_text("3 quasi-identifiers, 0 sensitive").first.wait_for()  # applied
     wait_idle(page)
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()

@@ -108,7 +108,8 @@ def test_ldp_page_matches_riskcore():
     assert np.allclose(plotly_values(est["y"]), r.estimated_counts)
     text = _text(at)
     assert "Optimized unary encoding would be more accurate here" in text  # 14 > 3e + 2
-    assert f"{ldp.respondents_needed(0.02, 1.0, 4):,} respondents" in text
+    # the planning starts from the answered column's 14 categories
+    assert f"{ldp.respondents_needed(0.02, 1.0, 14):,} respondents" in text
     at.select_slider(key="rc_ldp_epsilon").set_value(5.0).run()
     assert (
         metrics(at)["Truthful report probability p"] == f"{ldp.grr_probabilities(5.0, 14)[0]:.1%}"
@@ -227,21 +228,26 @@ def test_dp_solver_target_starts_from_the_new_query_default():
     at.selectbox(key="rc_dp_kind").set_value("mean").run()
     assert not at.exception
     column = at.selectbox(key="rc_dp_num_col").value
-    n = len(make_people(32_561, seed=0))
-    sens = dp.sensitivity("mean", neighbouring="add_remove", bounds=(0.0, 100.0), n=n)
-    # the default is the Laplace 95% half-width at epsilon 1: Delta_1 ln 20 / epsilon
-    expected = max(round(sens.l1 * math.log(20), 3), 1e-3)
-    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected)
+    df = make_people(32_561, seed=0)
+
+    def expected(col):  # bounds default to the column's range (with the leak warning)
+        bounds = (float(df[col].min()), float(df[col].max()))
+        sens = dp.sensitivity("mean", neighbouring="add_remove", bounds=bounds, n=len(df))
+        # the default is the Laplace 95% half-width at epsilon 1: Delta_1 ln 20 / epsilon
+        return max(round(sens.l1 * math.log(20), 3), 1e-3)
+
+    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected(column))
     assert at.number_input(key="rc_dp_target").value != 10.0
     at.number_input(key="rc_dp_target").set_value(7.0).run()
     other = next(c for c in at.selectbox(key="rc_dp_num_col").options if c != column)
     at.selectbox(key="rc_dp_num_col").set_value(other).run()
-    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected)
+    assert at.number_input(key="rc_dp_target").value == pytest.approx(expected(other))
 
 
 def test_ldp_numeric_metrics_never_use_an_exponent():
     # issue 12: with U = 1,000,000 the local Laplace scale (U - L) / epsilon read "1e+06"
     at = run("pages/ldp.py")
+    at.number_input(key="rc_ldp_lo").set_value(0.0).run()
     at.number_input(key="rc_ldp_hi").set_value(1_000_000.0).run()
     assert not at.exception
     m = metrics(at)
@@ -256,3 +262,43 @@ def test_ldp_numeric_tab_draws_one_report_against_the_average():
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     column = at.selectbox(key="rc_ldp_num_col").value
     assert f"Local Laplace on {column} (epsilon = 1): one report against the average" in titles
+
+
+def test_the_queries_to_plot_slider_sets_the_budget_chart_and_totals_are_not_spends():
+    def chart(at):
+        return next(s for s in _specs(at) if s["layout"]["title"]["text"].startswith("Total"))
+
+    at = run("pages/dp.py")
+    assert chart(at)["layout"]["xaxis"]["range"] == [1, 300]  # the slider's default
+    at.slider(key="rc_dp_kmax").set_value(600).run()
+    assert chart(at)["layout"]["xaxis"]["range"] == [1, 600]
+    at.button(key="rc_dp_release").click().run()  # one release of epsilon 1
+    assert not at.exception, at.exception
+    said = " ".join(seen(c.value) for c in at.caption)
+    assert "The 1 release so far would total epsilon 1 under basic composition" in said
+    assert "only that is spent" in said
+    assert "Advanced composition" not in metrics(at)
+
+
+def test_dp_and_local_dp_defaults_come_from_the_chosen_column():
+    df = make_people(32_561, seed=0)
+    at = run("pages/dp.py")
+    at.selectbox(key="rc_dp_kind").set_value("mean").run()
+    col = at.selectbox(key="rc_dp_num_col").value
+    lo, hi = float(df[col].min()), float(df[col].max())
+    assert (at.number_input(key="rc_dp_lo").value, at.number_input(key="rc_dp_hi").value) == (
+        lo,
+        hi,
+    )
+    assert any("Privacy leak" in w.value for w in at.warning)  # the data's bounds leak
+    # the solver's input shows its value as the chart does (2.996, not 3.00)
+    assert at.number_input(key="rc_dp_target").proto.format == "%.4g"
+    # sample and aggregate: the median's clamps are the column's range
+    y = at.selectbox(key="rc_dp_sa_y").value
+    assert at.number_input(key="rc_dp_sa_hi_median").value == float(df[y].max())
+    ldp = run("pages/ldp.py")
+    ncol = ldp.selectbox(key="rc_ldp_num_col").value
+    assert ldp.number_input(key="rc_ldp_lo").value == float(df[ncol].min())
+    assert ldp.number_input(key="rc_ldp_hi").value == float(df[ncol].max())
+    rr = ldp.selectbox(key="rc_ldp_col").value
+    assert ldp.number_input(key="rc_ldp_plan_k").value == df[rr].nunique()

@@ -55,8 +55,11 @@ def _rendered_text(source: str) -> str:
 @pytest.mark.parametrize("text", HOSTILE)
 def test_md_leaves_no_markdown_no_html_and_no_autolink(text):
     out = md(text)
-    # every ASCII punctuation character is escaped: no markdown or HTML construct can start
+    # every ASCII punctuation character is escaped (an underscore or hyphen between two
+    # letters or digits aside, where neither can start anything): no markdown or HTML
+    # construct can start
     unescaped = re.sub(r"\\[!-/:-@\[-`{-~]", "", out)
+    unescaped = re.sub(r"(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", "", unescaped)
     assert not re.search(r"[!-/:-@\[-`{-~]", unescaped), out
     seen = _rendered_text(out)
     assert not _GFM_URL.search(seen), seen
@@ -68,6 +71,9 @@ def test_md_leaves_no_markdown_no_html_and_no_autolink(text):
 
 def test_md_keeps_ordinary_text_readable():
     assert md("age, sex and zip") == "age\\, sex and zip"
+    # a widget's accessible name is its label's source: no escape inside a word
+    assert md("date_of_birth") == "date_of_birth" and md("length-of-stay") == "length-of-stay"
+    assert md("_it_ __b__ x__y a- -b") == "\\_it\\_ \\_\\_b\\_\\_ x\\_\\_y a\\- \\-b"
     assert _rendered_text(md("Privacy leak: 12.5% of n")) == "Privacy leak: 12.5% of n"
 
 

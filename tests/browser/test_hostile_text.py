@@ -112,7 +112,7 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
     )
     page.get_by_text("Save or load a role profile").first.click()
     upload(page, profile, nth=1)
-    page.get_by_text("3 quasi-identifier(s), 2 sensitive").first.wait_for()
+    page.get_by_text("3 quasi-identifiers, 2 sensitive").first.wait_for()
     wait_idle(page)
     reasons = page.locator('[data-testid="stExpander"]').filter(has_text="Why each role was")
     reasons.locator("summary").click()

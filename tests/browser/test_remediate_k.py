@@ -40,6 +40,8 @@ def test_a_generalization_on_remediate_raises_k_on_the_anonymity_page(server, br
     goto(page, server, "Remediate")
     page.get_by_text("Levels (re-scored as you move them)").first.wait_for()
     # one level of age by the keyboard: the what-if re-scores at once
+    # the accessible name is the column's name, without markdown escapes (marital\_status)
+    assert page.locator('input[type="range"][aria-label="marital_status"]').count() == 1
     age = page.locator('input[type="range"][aria-label="age"]')
     age.focus()
     page.keyboard.press("ArrowRight")

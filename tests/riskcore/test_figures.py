@@ -7,6 +7,7 @@ is worked out by hand.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -332,18 +333,24 @@ def test_composition_chart():
         "zCDP (Bun-Steinke)",
     ]
     np.testing.assert_allclose(_arr(fig.data[0].y)[:3], [0.1, 0.2, 0.3])  # k epsilon
-    assert fig.layout.shapes[0].y0 == 1.0  # the budget
-    assert list(fig.layout.yaxis.range) == [0, 3.0]
-    # zoom: up to the first k where even the best accountant spends over 3 budgets
-    best = np.minimum(np.minimum(c.basic, c.advanced), c.zcdp)
-    past = np.flatnonzero(best > 3.0)
-    k_end = int(c.k[past[0]]) if past.size else int(c.k[-1])
-    assert list(fig.layout.xaxis.range) == [1, max(k_end, 10)]
+    assert any(sh.y0 == sh.y1 == 1.0 for sh in fig.layout.shapes)  # the budget
+    # the x axis runs over every query plotted (the page's "Queries to plot"); basic
+    # composition reaches 10 = 100 x 0.1, over three budgets: the axis turns log and
+    # runs to 1.5 times the highest line, so no line leaves the plot
+    assert list(fig.layout.xaxis.range) == [1, 100]
+    assert fig.layout.yaxis.type == "log"
+    low, high = (10**v for v in fig.layout.yaxis.range)
+    assert low == pytest.approx(0.1 / 1.5) and high == pytest.approx(1.5 * 10.0)
     assert _titles(fig) == (
         "Total privacy loss of k queries at epsilon = 0.1 each",
         "number of queries k",
-        "total epsilon",
+        "total epsilon (log scale)",
     )
+    # a longer plot is a wider chart
+    assert list(fg.composition_chart(dp.composition_curves(0.1, 600), 1.0).layout.xaxis.range) == [
+        1,
+        600,
+    ]
 
 
 def test_composition_chart_shows_every_accountant_when_one_query_spends_the_budget():
@@ -354,11 +361,11 @@ def test_composition_chart_shows_every_accountant_when_one_query_spends_the_budg
     advanced_1 = math.sqrt(2 * math.log(1e6)) + (math.e - 1)
     assert c.advanced[0] == pytest.approx(advanced_1)
     fig = fg.composition_chart(c, 1.0)
-    low, high = fig.layout.yaxis.range
-    assert low == 0 and high > max(c.basic[0], c.advanced[0], c.zcdp[0])
-    assert high == pytest.approx(1.15 * max(advanced_1, c.zcdp[0]))
-    # x runs to where the cheapest accountant passes the top (basic: k epsilon > high)
-    assert list(fig.layout.xaxis.range) == [1, max(math.floor(high) + 1, 10)]
+    low, high = (10**v for v in fig.layout.yaxis.range)
+    assert low < min(c.basic[0], c.advanced[0], c.zcdp[0])
+    # every line stays inside up to the last query plotted
+    assert high == pytest.approx(1.5 * max(c.basic[-1], c.advanced[-1], c.zcdp[-1]))
+    assert list(fig.layout.xaxis.range) == [1, 300]
 
 
 @pytest.mark.parametrize(
@@ -409,30 +416,54 @@ def test_composition_chart_turns_log_when_one_accountant_starts_far_above():
     assert fig.layout.yaxis.type == "log"
     assert fig.layout.yaxis.title.text == "total epsilon (log scale)"
     low, high = (10**v for v in fig.layout.yaxis.range)
-    # from below the budget (10, also basic's first query) to above every line at k = 10
-    # (basic passes 3 budgets at k = 4; the window keeps at least 10 queries)
-    assert list(fig.layout.xaxis.range) == [1, 10]
+    # from below the budget (10, also basic's first query) to above every line at k = 300
+    assert list(fig.layout.xaxis.range) == [1, 300]
     assert low == pytest.approx(10 / 1.5)
-    assert high == pytest.approx(1.5 * c.advanced[9])
+    assert high == pytest.approx(1.5 * c.advanced[299])
     # decades ticked in plain numbers, never "1e+6"
     assert (
         list(fig.layout.yaxis.ticktext)
-        == ["1", "10", "100", "1,000", "10,000", "100,000", "1,000,000", "10,000,000"][
+        == ["1", "10", "100", "1,000", "10,000", "100,000", "1,000,000", "10,000,000",
+            "100,000,000"][
             : len(fig.layout.yaxis.ticktext)
         ]
     )
     assert all("e+" not in t for t in fig.layout.yaxis.ticktext)
     # the end labels and the budget's sit on the log axis (annotation y is log10)
     by_text = {a.text: a for a in fig.layout.annotations}
-    assert by_text["basic composition"].y == pytest.approx(math.log10(c.basic[9]))
+    assert by_text["basic composition"].y == pytest.approx(math.log10(c.basic[299]))
     assert by_text["budget 10"].y == pytest.approx(1.0)
-    # a small epsilon keeps the linear axis
+    # a small epsilon whose lines stay under three budgets keeps the linear axis
     assert (
         fg.composition_chart(
-            dp.composition_curves(0.1, 300, delta_prime=1e-6), 1.0
+            dp.composition_curves(0.01, 300, delta_prime=1e-6), 1.0
         ).layout.yaxis.type
         != "log"
     )
+
+
+def test_composition_chart_labels_apart_and_the_crossing_marked():
+    # epsilon 1, 600 queries: advanced composition and zCDP end close on a log axis; their
+    # end labels must not print over each other (a label row apart at least)
+    c = dp.composition_curves(1.0, 600, delta_prime=1e-6)
+    fig = fg.composition_chart(c, 1.0)
+    ends = {a.text: a for a in fig.layout.annotations if a.text in
+            {"basic composition", "advanced composition", "zCDP"}}  # fmt: skip
+    assert len(ends) == 3
+    lo, hi = fig.layout.yaxis.range
+    px = {  # where each label's bottom sits, in px of the 260 px plot
+        t: (a.y - lo) / (hi - lo) * 260 + a.yshift for t, a in ends.items()
+    }
+    heights = sorted(px.values())
+    assert all(b - a >= 18 - 1e-6 for a, b in itertools.pairwise(heights)), px
+    # epsilon 0.1: advanced composition falls below basic for good from
+    # k > 2 ln(1/delta') / (2 - e^0.1)^2 = 34.5, so k = 35 (a dotted line, labelled)
+    c = dp.composition_curves(0.1, 100, delta_prime=1e-6)
+    k_cross = math.floor(2 * math.log(1e6) / (2 - math.exp(0.1)) ** 2) + 1
+    fig = fg.composition_chart(c, 1.0)
+    texts = [a.text for a in fig.layout.annotations]
+    assert f"advanced composition below basic composition from k = {k_cross}" in texts
+    assert any(sh.x0 == sh.x1 == k_cross for sh in fig.layout.shapes)
 
 
 def test_posterior_chart():

@@ -91,3 +91,27 @@ def test_to_frame_sorts_numbers_by_value_for_editing():
     h = banded_hierarchy(pd.Series([35, 4, 120, 27], name="age"), 10)
     assert h.to_frame(sort=True)["level 0"].tolist() == [4, 27, 35, 120]
     assert h.to_frame()["level 0"].tolist() == [35, 4, 120, 27]  # first appearance
+
+
+@pytest.mark.parametrize(
+    ("values", "month"),
+    [
+        (["03/04/1985", "12/31/1990", "01/15/2001"], "1985-03"),  # US MM/DD/YYYY
+        (["03/04/1985", "31/12/1990", "15/01/2001"], "1985-04"),  # a day above 12: DD/MM
+        (["03.04.1985", "31.12.1990", "15.01.2001"], "1985-04"),  # DD.MM.YYYY
+        (["1985-03-04", "1990-12-31", "2001-01-15"], "1985-03"),  # ISO
+    ],
+)
+def test_common_date_forms_get_a_date_hierarchy(values, month):
+    from riskcore.deidentify.hierarchy import default_hierarchy
+
+    h = default_hierarchy(pd.Series([*values, None], name="admitted"))
+    assert h.kind == "date" and h.height == 4  # month, year, decade, *
+    rows = zip(*[lv.tolist() for lv in h.levels], strict=True)
+    labels = dict(zip(h.leaves.tolist(), rows, strict=True))
+    assert labels[values[0]][1:4] == (month, "1985", "1980s")
+    assert labels[values[1]][2:4] == ("1990", "1990s")
+    # a recipe rebuilds the same hierarchy on the same text
+    recipe = Recipe.of({"admitted": h}, {"admitted": 2}, Targets.of(k=1))
+    out = apply_recipe(pd.DataFrame({"admitted": values}), recipe).data
+    assert out["admitted"].tolist() == ["1985", "1990", "2001"]

@@ -218,3 +218,35 @@ def test_simulated_errors_remove_own_record_sometimes():
     assert 0.6 < r.in_candidates.rate < 0.7
     with pytest.raises(RiskcoreError):
         simulate_auxiliary(df, ["zip"], error_rate=0.7, missing_rate=0.5)
+
+
+def test_an_attacker_of_a_generalized_release_matches_true_values_into_its_bands():
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.hierarchy import date_hierarchy, flat_hierarchy
+    from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_known
+
+    raw = pd.DataFrame(
+        {
+            "dob": ["1934-05-21", "1938-01-25", "1964-06-23", "1961-02-02", "1999-12-31"],
+            "sex": ["F", "F", "M", "M", "F"],
+        }
+    )
+    recipe = Recipe.of(
+        {"dob": date_hierarchy(raw["dob"]), "sex": flat_hierarchy(raw["sex"])},
+        {"dob": 3, "sex": 0},  # decade
+        Targets.of(k=2, max_suppression=0.5),
+    )
+    # the attacker knows true dates (one of them wrong, one unknown) and the published decades
+    known = pd.DataFrame({"dob": ["1934-05-21", "1961-02-02", None], "sex": ["F", "M", "F"]})
+    banded = generalize_known(known, raw, recipe)
+    # the second target is 1964-06-23: another person's date, yet the right decade
+    assert banded["dob"].tolist() == ["1930s", "1960s", None]
+    assert banded["sex"].tolist() == ["F", "M", "F"]  # level 0: kept
+    # joined to the release: the 1999 woman is suppressed (a class of one) and matches nobody
+    release = apply_recipe(raw, recipe).data
+    assert release["dob"].tolist() == ["1930s", "1930s", "1960s", "1960s"]
+    everyone = generalize_known(raw, raw, recipe)
+    truth = np.array([0, 1, 2, 3, -1])
+    res = linkage_attack(release.reset_index(drop=True), everyone, ["dob", "sex"], truth=truth)
+    assert res.candidates.tolist() == [2, 2, 2, 2, 0]
+    assert res.expected_correct == pytest.approx((4 * 0.5) / 5)

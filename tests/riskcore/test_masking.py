@@ -291,7 +291,7 @@ def test_surrogate_fakes_avoid_real_contacts():
 
 def test_surrogates_share_only_when_the_kind_runs_out(monkeypatch):
     pool = iter(["x", "y", "x", "x", "y", "z"] + ["x"] * 200)
-    monkeypatch.setattr(fakes, "_draw", lambda fake, kind: next(pool))
+    monkeypatch.setattr(fakes, "_draw", lambda fake, kind, *_: next(pool))
     out = surrogates(series(["a", "b", "c", "d"]), "name", seed=1)
     # a: x; b: y; c: x and x and y are taken, z is new; d: 25 draws of x, so it shares x
     assert out.lookup.surrogate.tolist() == ["x", "y", "z", "x"]
@@ -416,3 +416,52 @@ def test_enumeration_reads_ssns_that_lost_leading_zeros():
     s = pd.Series([12_345_678, 12_345_678], dtype="int64")  # was 012-34-5678
     r = enumeration_attack(s, "ssn", max_candidates=10_000)
     assert (r.n_hashed, r.n_recovered, r.rows_recovered) == (1, 1, 2)
+
+
+@pytest.mark.parametrize("kind", ["name", "last_name"])
+def test_a_surrogate_is_never_another_real_persons_value(kind):
+    # the column holds the very fakes this seed draws first, in another order: each value's
+    # first draw is another person's real value and must be drawn again
+    drawn = surrogates(series([f"v{i}" for i in range(20)]), kind, seed=3).lookup.surrogate
+    real = series([*drawn.tolist()[1:], drawn.iloc[0].upper()])  # case does not hide one
+    out = surrogates(real, kind, seed=3)
+    folded = {v.casefold() for v in real}
+    assert not any(v.casefold() in folded for v in out.values)
+    assert out.n_real == 0
+
+
+def test_a_real_value_left_after_every_draw_is_counted(monkeypatch):
+    monkeypatch.setattr(fakes, "_draw", lambda fake, kind, *_: "Ann")
+    out = surrogates(series(["Ann", "Bob"]), "name", seed=1)
+    assert out.n_real == 2 and out.lookup.surrogate.tolist() == ["Ann", "Ann"]
+
+
+def test_name_surrogates_follow_a_sex_column():
+    from faker import Faker
+
+    fake = Faker("en_US")
+    women = set(fake.provider("faker.providers.person").first_names_female)
+    men = set(fake.provider("faker.providers.person").first_names_male)
+    names = series([f"person {i}" for i in range(40)])
+    sex = pd.Series(["F", "male"] * 20)
+    out = surrogates(names, "name", seed=5, sex=sex)
+    first = out.values.str.split(" ").str[0]
+    assert all(f in women for f in first[0::2]) and all(f in men for f in first[1::2])
+    assert fakes.sex_of(" Female ") == "female" and fakes.sex_of("x") is None
+    # through a recipe step: the column the surrogates follow is recorded
+    from riskcore.deidentify.masking import get_operator
+    from riskcore.deidentify.recipe import mask_step
+
+    step = mask_step("name", "surrogates:name", sex="sex")
+    assert step["params"]["sex"] == "sex"
+    assert get_operator("surrogates").words(step["params"]).endswith("following sex)")
+
+
+def test_a_sex_column_is_found_among_the_tagged_columns():
+    df = pd.DataFrame({"age": [30, 40], "sex": ["F", "m"], "g": ["female", None]})
+    assert fakes.find_sex_column(df, ["age", "sex"]) == "sex"
+    assert fakes.find_sex_column(df, ["g"]) == "g" and fakes.find_sex_column(df, ["age"]) is None
+    from riskcore.deidentify.recipe import mask_step
+
+    # only name surrogates follow it
+    assert "sex" not in mask_step("ssn", "surrogates:ssn", sex="sex")["params"]

@@ -276,11 +276,11 @@ def test_table_heading_and_roles_reading():
         {"name": "identifier", "age": "quasi_identifier", "zip": "quasi_identifier", "d": "other"}
     )
     assert rd.roles_reading(roles) == (
-        "**2** quasi-identifier(s), **0** sensitive attribute(s), **1** direct identifier(s)."
+        "**2** quasi-identifiers, **0** sensitive attributes, **1** direct identifier."
     )
     weighted = ColumnRoles.from_mapping({"age": "quasi_identifier", "w": "weight"})
     assert rd.roles_reading(weighted).endswith(
-        "**0** direct identifier(s). **1** sampling-weight column(s) (at most one is allowed)."
+        "**0** direct identifiers. **1** sampling-weight column."
     )
 
 
@@ -288,3 +288,55 @@ def test_classes_intro_escapes_only_the_names():
     text = rd.classes_intro(("age", "zip"), escape=lambda v: f"<{v}>")
     assert text.startswith("People who share the same values on every quasi-identifier")
     assert text.endswith("anyone who knows their <age + zip> can pick out their record.")
+
+
+def test_nobody_unique_on_any_combination_is_said_in_words():
+    # every (a, b) pair appears twice: no combination of one or both columns is unique
+    df = pd.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "x", "y", "y"]})
+    table = rd.subset_table(subset_uniqueness(df, ["a", "b"]))
+    assert len(table) == 3 and not rd.anyone_unique(table)
+    text = rd.subset_reading(table, complete=True)
+    assert text == (
+        "Nobody is unique on any of the 3 combinations of quasi-identifiers tested: everyone "
+        "shares their values of each with at least one other person."
+    )
+    single = rd.subset_table(subset_uniqueness(df, ["a"]))
+    assert rd.subset_reading(single, complete=True).startswith(
+        "Nobody is unique on the one combination of quasi-identifiers tested (a): everyone"
+    )
+    assert "0.0%" not in text
+    one = rd.subset_table(subset_uniqueness(pd.concat([df, df.head(1).assign(a=3)]), ["a", "b"]))
+    assert rd.anyone_unique(one)
+    assert rd.subset_reading(one, complete=True).startswith("The most identifying combination")
+
+
+def test_counts_agree_with_their_nouns():
+    from riskcore.deidentify.hierarchy import flat_hierarchy
+
+    checks = pd.DataFrame({"pass": [False, True, True, True, True]})
+    assert rd.targets_reading(checks, ["a"]) == "1 of 5 targets is not met on a."
+    assert rd.targets_reading(checks.assign(**{"pass": False}), ["a"]).startswith(
+        "5 of 5 targets are not met"
+    )
+    h = flat_hierarchy(pd.Series(["F", "M"], name="sex"))
+    assert rd.hierarchy_heading(h, own=False) == (
+        "sex: flat, 1 level above the value (the default)"
+    )
+    assert rd.table_heading("Demo people (32,561 rows)", 32_561, 14) == (
+        "Demo people: 32,561 rows x 14 columns"
+    )
+    assert rd.table_heading("t.csv", 1, 1) == "t.csv: 1 row x 1 column"
+    one = rd.roles_reading(ColumnRoles(quasi_identifiers=("a",), weights=("w",)))
+    assert one == (
+        "**1** quasi-identifier, **0** sensitive attributes, **0** direct identifiers. "
+        "**1** sampling-weight column."
+    )
+    two = rd.roles_reading(ColumnRoles(weights=("w", "v")))
+    assert two.endswith("**2** sampling-weight columns: only one can be used, so tag the "
+                        "others as other.")  # fmt: skip
+    assert "(s)" not in one + two
+
+
+def test_the_sidebar_counts_roles_without_parentheses():
+    roles = ColumnRoles.from_mapping({"n": "identifier", "a": "quasi_identifier", "d": "other"})
+    assert rd.roles_summary(roles) == "1 identifier, 1 quasi-identifier,\n0 sensitive, 1 other"

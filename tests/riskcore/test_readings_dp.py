@@ -83,9 +83,20 @@ def test_composition_reading():
     zc = _largest_k(
         lambda k: k * eps**2 / 2 + 2 * math.sqrt(k * eps**2 / 2 * math.log(1 / d)), 300, 1
     )
+    # advanced composition falls below basic for good where sqrt(2 k ln(1/d)) < k (2 - e^eps)
+    k_adv = math.floor(2 * math.log(1 / d) / (2 - math.exp(eps)) ** 2) + 1
+    k_z = next(
+        k for k in range(1, 301)
+        if all(j * eps**2 / 2 + 2 * math.sqrt(j * eps**2 / 2 * math.log(1 / d)) < j * eps
+               for j in range(k, 301))
+    )  # fmt: skip
     assert rd.composition_reading(c, 1.0) == (
         f"At epsilon = 0.1 per query and a budget of 1, basic composition allows 10 queries, "
-        f"advanced composition {adv} and zCDP {zc} (the last two spend delta' = 1e-06)."
+        f"advanced composition {adv} and zCDP {zc} (the last two spend delta' = 1e-06). "
+        f"From k = {k_adv} queries on, advanced composition totals less than basic "
+        f"composition. From k = {k_z} queries on, zCDP totals less than basic composition. "
+        "The chart's epsilon axis is logarithmic, so that every line stays in view up to "
+        "k = 300."
     )
     # a budget no accountant exhausts within the plotted queries reads "300+"
     assert "basic composition allows 300+ queries" in rd.composition_reading(c, 100.0)
@@ -482,4 +493,19 @@ def test_composition_reading_says_the_axis_is_logarithmic():
         "The chart's epsilon axis is logarithmic: one query already costs 220,307 under "
         "advanced composition and 10 under basic composition."
     )
-    assert "logarithmic" not in rd.composition_reading(dp.composition_curves(0.1, 300), 1.0)
+    assert "logarithmic" not in rd.composition_reading(dp.composition_curves(0.01, 300), 1.0)
+
+
+def test_accountant_totals_say_which_one_spends():
+    ledger = dp.PrivacyLedger(1.0)
+    assert rd.accountant_totals_reading(ledger.totals(), "basic").startswith("No release yet")
+    tot = ledger.charge(dp.LedgerEntry(query="count", mechanism="laplace", epsilon=1.0)).totals()
+    # one release of epsilon 1: advanced composition sqrt(2 ln 1e6) + (e - 1) = 7.0 > 1
+    advanced = math.sqrt(2 * math.log(1e6)) + math.e - 1
+    text = rd.accountant_totals_reading(tot, "basic")
+    assert text.startswith(
+        "The 1 release so far would total epsilon 1 under basic composition, "
+        f"{advanced:.4g} under advanced composition"
+    )
+    assert "this ledger counts by basic composition, and only that is spent" in text
+    assert "Advanced composition totals more than basic here" in text

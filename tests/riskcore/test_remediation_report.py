@@ -102,3 +102,24 @@ def test_search_reading_when_every_node_is_shown():
     assert rd.search_reading(shown).startswith(
         f"{head}; the search needed {found.needed} of them"
     )
+
+
+def test_a_node_that_releases_nothing_reads_n_a_not_nan():
+    # k = 7 on 6 records: every class breaks it, everything is suppressed, nothing released
+    lat = _lattice(k=7, max_suppression=1.0)
+    after = lat.evaluate([0, 0])
+    assert after.n_classes == 0 and math.isnan(after.success_rate)
+    table = rd.node_table(lat.as_recorded(), after, 7).set_index("figure")
+    cells = table["generalized"].tolist()
+    assert not any("nan" in c for c in cells), cells
+    assert table.loc["average re-identification risk", "generalized"] == rd.NOTHING_RELEASED
+    assert table.loc["average class size / k (7)", "generalized"] == rd.NOTHING_RELEASED
+    assert rd.NOTHING_RELEASED == "n/a: nothing released"
+    assert rd.average_risk_text(after) == rd.NOTHING_RELEASED
+    # released: 2 classes of 4 records (test_node_reading_and_table_by_hand)
+    assert rd.average_risk_text(_lattice(k=2, max_suppression=0.5).evaluate([1, 0])) == "50.00%"
+
+
+def test_a_dis_probability_without_sample_uniques_reads_n_a():
+    assert rd.dis_text(float("nan")) == "n/a: no sample unique"
+    assert rd.dis_text(0.25) == "0.250"

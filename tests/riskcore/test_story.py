@@ -35,7 +35,7 @@ def test_titles_and_intros():
     assert [t.split(".")[0] for t in rd.STORY_TITLES] == ["1", "2", "3", "4", "5", "6"]
     assert rd.STORY_CAPTION.startswith("Built-in demo data: 32,561 made-up people")
     # 1,234 of 32,561 people withheld: 3.8%
-    assert "withhold the 1,234 people (3.8%) still in classes smaller than 5" in (
+    assert "withhold the 1,234 people (3.8%) still in classes smaller than 11 (k = 11, the " in (
         rd.story_intro(2, suppressed=1234, n=32_561)
     )
     assert rd.story_intro(0, suppressed=0, n=1).startswith("The hospital drops names")
@@ -67,6 +67,14 @@ def test_coarsening_caption():
         "k rises from 1 to 6: people unique on q fall from 1 (16.7%) to 0 on their generalized "
         "values, and the voter-roll join now re-identifies 1.2% of voters."
     )
+    # when the earlier steps counted another combination, the reading says so
+    said = rd.coarsening_caption(before, after, _linkage(0.012, 0.01, 0.015), earlier=("p", 0.5))
+    assert said.startswith(
+        "Steps 1 and 2 used p (50.0% unique); this step counts q, as the release publishes "
+        "them: 16.7% are unique on those. k rises from 1 to 6"
+    )
+    same = rd.coarsening_caption(before, after, _linkage(0.012, 0.01, 0.015), earlier=("q", 0.2))
+    assert same.startswith("k rises from 1 to 6")
 
 
 def test_homogeneity_caption():
@@ -152,3 +160,9 @@ def test_story_exposure_counts_nest_and_match_the_homogeneity_result(story):
         hit = h.top_share >= p - 1e-12
         assert classes == int(hit.sum()) and records == int(h.sizes[hit].sum())
     assert list(story.exposure_classes) == sorted(story.exposure_classes, reverse=True)
+
+
+def test_the_sidebar_names_the_demo_data_while_the_guided_demo_runs():
+    assert rd.demo_data_note(None) == "Demo people (32,561 rows), the guided demo's own data"
+    assert rd.demo_data_note("mine.csv").endswith("; mine.csv stays loaded for the other pages")
+    assert rd.exposure_title(11).endswith("(k = 11 release)")

@@ -430,3 +430,45 @@ def test_search_in_small_blocks_gives_the_same_msus(monkeypatch):
             n, m = int(rng.integers(5, 25)), int(rng.integers(2, 6))
             df = pd.DataFrame({f"c{j}": rng.integers(0, 3, n) for j in range(m)})
             _compare(df, None)
+
+
+def test_sample_uniques_that_suda_skips_for_a_missing_value_are_counted():
+    from riskcore.engine import EncodedTable
+    from riskcore.metrics.missing import count_unique_missing
+
+    # r0, r1 share (1, x); r2 (2, missing) is unique only through its missing b, and a = 2
+    # is shared with r3: SUDA never uses a missing value, so r2 has no MSU. r3 (2, y) is
+    # unique on both values (an MSU of size 2), r4 on a = 3 alone (size 1).
+    df = pd.DataFrame({"a": [1, 1, 2, 2, 3], "b": ["x", "x", None, "y", "y"]})
+    s = suda(df, ["a", "b"])
+    assert (s.sample_uniques, s.special_uniques, s.unique_missing) == (3, 2, 1)
+    assert count_unique_missing(EncodedTable(df).classes(("a", "b"))) == 1
+    # searched up to one value: r3's MSU of two is not searched; r2 is still the missing one
+    s1 = suda(df, ["a", "b"], max_size=1)
+    assert (s1.sample_uniques, s1.special_uniques, s1.unique_missing) == (3, 1, 1)
+    # no missing value: nothing skipped for one
+    full = suda(df.fillna("z"), ["a", "b"])
+    assert full.unique_missing == 0 and full.special_uniques == full.sample_uniques == 3
+    assert SudaResult.from_dict(s.to_dict()).unique_missing == 1
+
+
+def test_the_gap_between_sample_and_special_uniques_is_said_with_its_reasons():
+    from riskcore.report import readings as rd
+
+    df = pd.DataFrame({"a": [1, 1, 2, 2, 3], "b": ["x", "x", None, "y", "y"]})
+    text = rd.suda_gap_reading(suda(df, ["a", "b"]))
+    assert text.startswith("3 records are unique on all the quasi-identifiers")
+    assert "1 more than the special uniques: 1 has a missing value, which SUDA never uses" in text
+    assert "largest combination" not in text
+    text1 = rd.suda_gap_reading(suda(df, ["a", "b"], max_size=1))
+    assert "2 more than the special uniques" in text1
+    assert "1 is unique only on more than 1 value (the largest combination searched)" in text1
+    assert rd.suda_gap_reading(suda(df.fillna("z"), ["a", "b"])) == ""
+    # the Uniqueness page's side: unique people with a missing value
+    said = rd.unique_missing_reading(3, 1)
+    assert said.startswith("1 of the 3 unique people has a missing quasi-identifier value")
+    assert "up to 1 lower" in said and rd.unique_missing_reading(3, 0) == ""
+    exact = rd.unique_missing_reading(3, 1, suda(df, ["a", "b"]).unique_missing)
+    assert exact.endswith(": 1 of them is not a special unique there (its known values are "
+                          "shared), so Records counts 1 fewer.")  # fmt: skip
+    assert rd.unique_missing_reading(3, 1, 0).endswith("the counts agree.")

@@ -18,11 +18,14 @@ from riskcore.deidentify.hierarchy.base import TOP, Hierarchy, leaves_of, presen
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "DATE_PATTERNS",
     "banded_hierarchy",
+    "date_format",
     "date_hierarchy",
     "flat_hierarchy",
     "grouping_hierarchy",
     "interval_hierarchy",
+    "parse_dates",
     "prefix_hierarchy",
 ]
 
@@ -113,6 +116,45 @@ def interval_hierarchy(
     )
 
 
+#: Written date formats read by their pattern: (pattern of the text, strptime format or
+#: None for "day or month first, decided by the values"). Others are parsed as pandas reads
+#: them (``format="mixed"``, as the linkage matcher does).
+DATE_PATTERNS: tuple[tuple[str, str | None], ...] = (
+    (r"\d{4}-\d{2}-\d{2}", "%Y-%m-%d"),  # ISO
+    (r"\d{1,2}/\d{1,2}/\d{4}", None),  # US MM/DD/YYYY, or DD/MM/YYYY when a day is > 12
+    (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"),  # DD.MM.YYYY
+)
+
+
+def date_format(text: pd.Series) -> str | None:
+    """Return the strptime format of text that is all dates written one common way, or None.
+
+    ``MM/DD/YYYY`` is the US form; a first number above 12 anywhere makes the column
+    ``DD/MM/YYYY``. ISO ``YYYY-MM-DD`` and ``DD.MM.YYYY`` are read as written.
+    """
+    text = text.astype(str).str.strip()
+    if text.empty:
+        return None
+    for pattern, fmt in DATE_PATTERNS:
+        if text.str.fullmatch(pattern).all():
+            if fmt is not None:
+                return fmt
+            first = text.str.split("/").str[0].astype(int)
+            return "%d/%m/%Y" if bool((first > 12).any()) else "%m/%d/%Y"
+    return None
+
+
+def parse_dates(values: pd.Series) -> pd.Series:
+    """Return text or dates parsed as dates (NaT where one is not), by :func:`date_format`
+    when the text is all one common form, else as pandas reads mixed forms."""
+    if pd.api.types.is_datetime64_any_dtype(values.dtype):
+        return values
+    fmt = date_format(values.dropna())
+    if fmt is not None:
+        return pd.to_datetime(values.astype(str).str.strip(), errors="coerce", format=fmt)
+    return pd.to_datetime(values, errors="coerce", format="mixed")
+
+
 def date_hierarchy(
     series: pd.Series, levels: Sequence[str] = ("month", "year", "decade")
 ) -> Hierarchy:
@@ -129,7 +171,7 @@ def date_hierarchy(
     ):
         raise RiskcoreError(f"date levels must be among {known}, in that order")
     leaves = leaves_of(series)
-    dates = pd.to_datetime(pd.Series(leaves, dtype=object), errors="coerce", format="mixed")
+    dates = parse_dates(pd.Series(leaves, dtype=object))
     if dates.isna().any():
         bad = leaves[int(np.flatnonzero(dates.isna().to_numpy())[0])]
         raise RiskcoreError(f"{series.name!r}: {bad!r} is not a date")

@@ -7,6 +7,7 @@ import pandas as pd
 from riskcore.deidentify.hierarchy.base import Hierarchy, leaves_of, present, text_of
 from riskcore.deidentify.hierarchy.builders import (
     banded_hierarchy,
+    date_format,
     date_hierarchy,
     flat_hierarchy,
     grouping_hierarchy,
@@ -126,7 +127,9 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     * UCI Adult census categories: :func:`builtin_hierarchy`;
     * numbers: bands of a round width (1, 2 or 5 times a power of ten, about
       16 bands over the range), doubling at each level up to the range;
-    * dates (datetime columns, or text that is all ISO dates ``YYYY-MM-DD``):
+    * dates (datetime columns, or text that is all dates written one common way:
+      ISO ``YYYY-MM-DD``, US ``MM/DD/YYYY`` (``DD/MM/YYYY`` when a day is above 12),
+      ``DD.MM.YYYY``; :func:`~riskcore.deidentify.hierarchy.builders.date_format`):
       month, year, decade;
     * codes of one length made of digits (ZIP codes, postcodes): masked from
       the right;
@@ -143,7 +146,7 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     if pd.api.types.is_datetime64_any_dtype(series.dtype):
         return date_hierarchy(series)
     text = values.astype(str)
-    if text.str.fullmatch(r"\d{4}-\d{2}-\d{2}").all():
+    if date_format(text) is not None:
         try:
             return date_hierarchy(series)
         except RiskcoreError:

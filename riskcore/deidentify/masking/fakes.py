@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.masking.values import per_value
+from riskcore.deidentify.masking.values import distinct_text, per_value
 
 if TYPE_CHECKING:
     from faker import Faker
 
-__all__ = ["SURROGATE_KINDS", "SURROGATE_NOUNS", "SurrogateKind", "Surrogates", "surrogates"]
+__all__ = [
+    "SEXED_KINDS",
+    "SURROGATE_KINDS",
+    "SURROGATE_NOUNS",
+    "SurrogateKind",
+    "Surrogates",
+    "find_sex_column",
+    "sex_of",
+    "surrogates",
+]
 
 
 SurrogateKind = Literal[
@@ -32,11 +42,48 @@ SURROGATE_NOUNS: dict[str, tuple[str, str]] = {
 SURROGATE_KINDS: tuple[str, ...] = tuple(SURROGATE_NOUNS)
 
 
-def _draw(fake: Faker, kind: str) -> str:
+#: Kinds whose surrogates can follow a sex column (a first name is female or male).
+SEXED_KINDS: tuple[str, ...] = ("name", "first_name")
+_FEMALE = frozenset({"f", "female", "w", "woman", "girl", "fem"})
+_MALE = frozenset({"m", "male", "man", "boy", "masc"})
+
+
+def sex_of(value: object) -> str | None:
+    """Return "female", "male" or None (unknown) for a sex column's value ("F", "male")."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().casefold()
+    return "female" if text in _FEMALE else "male" if text in _MALE else None
+
+
+def find_sex_column(data: pd.DataFrame, candidates: list[str] | tuple[str, ...]) -> str | None:
+    """Return the first of ``candidates`` that is a sex column, or None.
+
+    A sex column's known values are nearly all (95%) read as female or male by
+    :func:`sex_of` ("F", "M", "female", "male").
+    """
+    for c in candidates:
+        if c not in data.columns:
+            continue
+        known = data[c].dropna()
+        if len(known) and known.map(sex_of).notna().mean() >= 0.95:
+            return str(c)
+    return None
+
+
+def _first(fake: Faker, sex: str | None) -> str:
+    if sex == "female":
+        return str(fake.first_name_female())
+    if sex == "male":
+        return str(fake.first_name_male())
+    return str(fake.first_name())
+
+
+def _draw(fake: Faker, kind: str, sex: str | None = None) -> str:
     if kind == "name":  # first and last name only: no "Dr." or "DVM"
-        return f"{fake.first_name()} {fake.last_name()}"
+        return f"{_first(fake, sex)} {fake.last_name()}"
     if kind == "first_name":
-        return str(fake.first_name())
+        return _first(fake, sex)
     if kind == "last_name":
         return str(fake.last_name())
     if kind == "email":
@@ -64,11 +111,15 @@ class Surrogates(NamedTuple):
     n_shared : int
         Distinct values that had to share a surrogate with another value
         (the kind has too few fakes, e.g. last names); 0 means one-to-one.
+    n_real : int
+        Surrogates equal to a value present in the column (another real person's
+        value), left after 25 draws avoided them: 0 unless the kind ran out of fakes.
     """
 
     values: pd.Series
     lookup: pd.DataFrame
     n_shared: int
+    n_real: int = 0
 
 
 #: Draws tried for a surrogate not already used before one is shared.
@@ -76,19 +127,26 @@ _SURROGATE_TRIES = 25
 
 
 def surrogates(
-    series: pd.Series, kind: SurrogateKind, *, seed: int, locale: str = "en_US"
+    series: pd.Series,
+    kind: SurrogateKind,
+    *,
+    seed: int,
+    locale: str = "en_US",
+    sex: pd.Series | None = None,
 ) -> Surrogates:
     """Replace each distinct value by a realistic fake one from Faker.
 
     One surrogate per distinct value, drawn in order of first appearance from
     a Faker generator seeded with ``seed``: the same column, seed, locale and
     Faker version (pinned in requirements.txt) give the same surrogates.
-    A surrogate already given to another value is drawn again (up to 25
-    tries), so surrogates are one-to-one unless the kind has too few fakes
-    (``n_shared`` counts those; after the first shared one, the kind is taken
-    as used up and the rest are drawn once each). Surrogates are random, not derived from the
-    values, so with the lookup table kept apart they are a Safe Harbor
-    re-identification code (164.514(c)).
+    A surrogate equal to a value present in the column (compared trimmed and
+    case-folded) is drawn again (up to 25 tries): a fake must never be another real
+    person's value (``n_real`` counts those left). A surrogate already given to
+    another value is drawn again too, so surrogates are one-to-one unless the kind
+    has too few fakes (``n_shared`` counts those; after the first shared one, the
+    kind is taken as used up and only real values are avoided). Surrogates are
+    random, not derived from the values, so with the lookup table kept apart they
+    are a Safe Harbor re-identification code (164.514(c)).
 
     Values are drawn uniformly from Faker's lists (``use_weighting=False``,
     ten times faster than frequency weighting: 100,000 names take about 2 s),
@@ -104,6 +162,10 @@ def surrogates(
     seed : int
     locale : str, default "en_US"
         A Faker locale.
+    sex : pandas.Series, optional
+        A sex column of the same rows: a name's surrogate then has a first name of
+        the sex of the value's first row (:func:`sex_of`: "F", "female", "M", "male";
+        other values draw from both). Only for the kinds in :data:`SEXED_KINDS`.
 
     Returns
     -------
@@ -119,17 +181,37 @@ def surrogates(
     fake = Faker(locale, use_weighting=False)
     fake.seed_instance(seed)
     used: set[str] = set()
-    n_shared = 0
+    n_shared = n_real = 0
     table: dict[str, list[str]] = {"original": [], "surrogate": []}
 
+    def fold(text: str) -> str:
+        return text.strip().casefold()
+
+    sexes: dict[str, str | None] = {}
+    if sex is not None and kind in SEXED_KINDS:
+        if len(sex) != len(series):
+            raise ValueError("the sex column must have one value per row of the column")
+        # the sex of each value's first row (its text as per_value reads it)
+        codes, distinct = distinct_text(series)
+        found, rows = np.unique(codes, return_index=True)
+        of_row = sex.to_numpy(dtype=object)
+        sexes = {
+            distinct[int(c)]: sex_of(of_row[int(r)])
+            for c, r in zip(found, rows, strict=True)
+            if c >= 0
+        }
+
     def draw_all(texts: list[str]) -> list[str]:
-        nonlocal n_shared
-        for _ in texts:
-            value = _draw(fake, kind)
-            for _try in range(_SURROGATE_TRIES - 1 if not n_shared else 0):
-                if value not in used:
+        nonlocal n_shared, n_real
+        real = {fold(t) for t in texts}  # every value present in the column
+        for text in texts:
+            who = sexes.get(text)
+            value = _draw(fake, kind, who)
+            for _try in range(_SURROGATE_TRIES - 1):
+                if fold(value) not in real and (n_shared or value not in used):
                     break
-                value = _draw(fake, kind)
+                value = _draw(fake, kind, who)
+            n_real += fold(value) in real
             n_shared += value in used
             used.add(value)
             table["surrogate"].append(value)
@@ -138,4 +220,4 @@ def surrogates(
 
     values = per_value(series, draw_all)
     lookup = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in table.items()})
-    return Surrogates(values, lookup, n_shared)
+    return Surrogates(values, lookup, n_shared, n_real)

@@ -25,7 +25,12 @@ import pandas as pd
 
 from riskcore._validation import check_one_of, check_positive_int
 from riskcore.deidentify.masking.dateshift import shift_dates
-from riskcore.deidentify.masking.fakes import SURROGATE_KINDS, SURROGATE_NOUNS, surrogates
+from riskcore.deidentify.masking.fakes import (
+    SEXED_KINDS,
+    SURROGATE_KINDS,
+    SURROGATE_NOUNS,
+    surrogates,
+)
 from riskcore.deidentify.masking.operators import Apply, Masked, MaskOperator, Param
 from riskcore.deidentify.masking.simple import (
     drop_columns,
@@ -125,7 +130,16 @@ def _surrogates(
     out = data.copy()
     lookups = []
     for col in columns:
-        made = surrogates(data[col], params["kind"], seed=params["seed"], locale=params["locale"])
+        by = params.get("sex") or None
+        if by is not None and by not in data.columns:
+            raise RiskcoreError(f"the table has no column {by!r}, which the surrogates follow")
+        made = surrogates(
+            data[col],
+            params["kind"],
+            seed=params["seed"],
+            locale=params["locale"],
+            sex=None if by is None else data[by],
+        )
         out[col] = made.values
         lookups.append(made.lookup.assign(column=col)[["column", "original", "surrogate"]])
     return Masked(out, pd.concat(lookups, ignore_index=True) if lookups else None)
@@ -170,7 +184,8 @@ def _hmac_words(p: Mapping[str, Any]) -> str:
 
 def _surrogate_words(p: Mapping[str, Any]) -> str:
     where = "" if p["locale"] == "en_US" else f", {p['locale']}"
-    return f"surrogate {SURROGATE_NOUNS[p['kind']][1]} (Faker{where})"
+    sexed = f", following {p['sex']}" if p.get("sex") and p["kind"] in SEXED_KINDS else ""
+    return f"surrogate {SURROGATE_NOUNS[p['kind']][1]} (Faker{where}{sexed})"
 
 
 def _shift_words(p: Mapping[str, Any]) -> str:
@@ -308,6 +323,7 @@ _ALL: tuple[MaskOperator, ...] = (
             Param("kind", None, _one_of("kind", SURROGATE_KINDS), options=SURROGATE_KINDS),
             Param("seed", 0, _seed),
             Param("locale", "en_US", _text("locale"), recorded=False),
+            Param("sex", "", _text("sex")),  # "": no sex column to follow
         ),
         describe=_surrogate_words,
         apply=_surrogates,
@@ -451,7 +467,12 @@ def make_step(column: str, choice: str, **params: Any) -> dict[str, Any]:
     names = {p.name for p in op.params}
     given = {k: v for k, v in params.items() if k in names} | chosen
     full = op.configure(given)
-    kept = {p.name: full[p.name] for p in op.params if p.recorded}
+    # an optional text parameter left at its default "" (no sex column) is not written
+    kept = {
+        p.name: full[p.name]
+        for p in op.params
+        if p.recorded and not (p.default == "" and full[p.name] == "")
+    }
     return {"column": str(column), "operator": op.name, "params": kept}
 
 

@@ -27,7 +27,7 @@ from riskcore.report.figures._style import (
     legend_below,
     reference_line,
 )
-from riskcore.report.readings.dp import ACCOUNTANTS, composition_window
+from riskcore.report.readings.dp import ACCOUNTANTS, accountant_crossings, composition_window
 
 __all__ = [
     "blocks_chart",
@@ -204,13 +204,60 @@ def _marker_sizes(visible: np.ndarray, n_total: int, slot: int) -> list[float]:
     return sizes
 
 
+_FIELD_OF = {name: field for field, name in ACCOUNTANTS}
+#: Height of the composition chart's plot area in px (420 less its margins), for labels.
+_COMPOSITION_PLOT_PX = 260.0
+
+
+def _end_labels(
+    fig: go.Figure,
+    ends: list[tuple[float, int, int, str, str]],
+    bottom: float,
+    top: float,
+    log: bool,
+    k: np.ndarray,
+) -> None:
+    """Label each line at its end, right-aligned, one label row apart where ends are close.
+
+    The ends are placed by their height on the axis (log10 units on a log axis); a label
+    closer than a label row to the one below it is lifted by the rows it needs, so two
+    accountants ending together never print over each other.
+    """
+
+    def height(v: float) -> float:
+        if log:
+            return (math.log10(v) - math.log10(bottom)) / (math.log10(top) - math.log10(bottom))
+        return (v - bottom) / (top - bottom)
+
+    row_share = (LABEL_ROW_PX - 4) / _COMPOSITION_PLOT_PX
+    last = -math.inf
+    for value, j, _slot, name, color in sorted(ends):
+        h = max(height(value), last + row_share)
+        lift = (h - height(value)) * _COMPOSITION_PLOT_PX
+        last = h
+        fig.add_annotation(
+            x=int(k[j]),
+            y=math.log10(value) if log else value,
+            text=name,
+            showarrow=False,
+            xanchor="right",
+            yanchor="bottom",
+            yshift=4 + lift,
+            font={"color": color, "size": NOTE_PX},
+        )
+
+
 def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     """Total epsilon against the number of queries under three composition theorems.
 
     Each accountant has its own colour, dash, width and marker (markers at
-    staggered k), a legend entry and a label at the end of its line, so a
-    line lying on another stays visible; the reading names such pairs
-    (:func:`riskcore.report.readings.dp.coinciding_accountants`).
+    staggered k), a legend entry and a label at the end of its line (lifted a
+    row where ends are close), so a line lying on another stays visible; the
+    reading names such pairs
+    (:func:`riskcore.report.readings.dp.coinciding_accountants`). A dotted line
+    marks where advanced composition or zCDP falls below basic composition
+    (:func:`riskcore.report.readings.dp.accountant_crossings`). The x axis runs
+    over every query plotted.
     """
     bottom, top, k_end, log = composition_window(c, budget)
 
@@ -218,6 +265,7 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
         return math.log10(value) if log else value
 
     fig = go.Figure()
+    ends: list[tuple[float, int, int, str, str]] = []  # (last value, index, slot, name, colour)
     for slot, (field, name) in enumerate(ACCOUNTANTS):
         color, dash, width, symbol = _ACCOUNTANT_STYLE[field]
         y = np.asarray(getattr(c, field), dtype=float)
@@ -238,22 +286,22 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
                 hovertemplate="%{x} queries: epsilon %{y:.3g}<extra>" + name + "</extra>",
             )
         )
-        if visible.size:  # a direct label where the line leaves the plot
-            j = int(visible[-1])
-            left_half = c.k[j] < 1 + (k_end - 1) / 2
-            fig.add_annotation(
-                x=int(c.k[j]),
-                y=at(float(y[j])),
-                text=name,
-                showarrow=False,
-                xanchor="left" if left_half else "right",
-                xshift=6 if left_half else 0,
-                yanchor="bottom",
-                yshift=4 if log else 4 + LABEL_ROW_PX * slot,  # linear: lines may coincide
-                font={"color": color, "size": NOTE_PX},
+        if visible.size:  # a direct label at the end of the line (none leaves the plot)
+            ends.append((float(y[int(visible[-1])]), int(visible[-1]), slot, name, color))
+    _end_labels(fig, ends, bottom, top, log, c.k)
+    # where an accountant's total falls below basic composition's for good
+    for row, (name, other, k) in enumerate(accountant_crossings(c)):
+        if k <= k_end:
+            reference_line(
+                fig,
+                f"{name} below {other} from k = {k:,}",
+                x=k,
+                color=_ACCOUNTANT_STYLE[_FIELD_OF[name]][0],
+                dash="dot",
+                side="right" if k < 1 + (k_end - 1) / 2 else "left",
+                row=row + 1,  # the first row above the plot is the end labels'
             )
-    # a line leaving through the top is labelled above the plot: keep the rows free there
-    labels_above(fig, 1 if log else len(ACCOUNTANTS))
+    labels_above(fig, 1 + len(accountant_crossings(c)))
     fig.add_hline(y=budget, line_color=NEUTRAL)
     fig.add_annotation(
         x=1,

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["format_number", "join_names", "mechanism_label", "plural", "short_share"]
+__all__ = [
+    "NOTHING_RELEASED",
+    "format_number",
+    "join_names",
+    "mechanism_label",
+    "or_nothing_released",
+    "plural",
+    "short_share",
+]
+
+#: What a figure of the released records reads when every record is suppressed (it is NaN).
+NOTHING_RELEASED = "n/a: nothing released"
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -53,3 +64,12 @@ def format_number(x: float, *, integer: bool = False, digits: int = 6) -> str:
         return f"{round(x):,}"
     text = f"{x:,.{digits}g}"
     return f"{x:,.0f}" if "e+" in text else text
+
+
+def or_nothing_released(x: float, fmt: str) -> str:
+    """Return ``x`` formatted by ``fmt`` ("{:.2%}"), or :data:`NOTHING_RELEASED` when it is NaN.
+
+    A figure of the released records (average risk, average class size) is
+    NaN when nothing is released; it must never read "nan%".
+    """
+    return NOTHING_RELEASED if x != x else fmt.format(x)

@@ -271,5 +271,8 @@ def targets_reading(checks: pd.DataFrame, qis: list[str] | tuple[str, ...]) -> s
     """Return how many of the targets of :func:`target_checks` are met on ``qis``."""
     n_fail = int((~checks["pass"].astype(bool)).sum())
     if n_fail:
-        return f"{n_fail} of {len(checks)} targets are not met on {join_names(qis)}."
+        return (
+            f"{n_fail} of {len(checks)} targets {'is' if n_fail == 1 else 'are'} not met on "
+            f"{join_names(qis)}."
+        )
     return f"All {len(checks)} targets are met on {join_names(qis)}."

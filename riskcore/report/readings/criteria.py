@@ -22,6 +22,7 @@ __all__ = [
     "format_achieved",
     "format_target",
     "limit_text",
+    "preset_target_text",
     "records_share",
     "share_text",
     "target_label",
@@ -205,3 +206,11 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
 def threshold_text(value: float) -> str:
     """Return a record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)"."""
     return f"{_threshold(value)}; {threshold_meaning(value)}"
+
+
+def preset_target_text(k: int) -> str:
+    """Return a k preset's one idea: k and the highest record risk 1/k, said together."""
+    return (
+        f"k = {k:,} and highest record risk 1/{k:,} ({1 / k:.4g}): one target, met by a "
+        f"class of {k:,} records or more."
+    )

@@ -15,6 +15,7 @@ __all__ = [
     "report_intro",
     "report_verdict_reading",
     "roles_reading",
+    "roles_summary",
     "table_heading",
     "upload_limit_note",
 ]
@@ -87,8 +88,18 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
 
 
 def table_heading(name: str, n_rows: int, n_columns: int) -> str:
-    """Return the heading of a loaded table: "name: 1,000 rows x 5 columns"."""
-    return f"{name}: {n_rows:,} rows x {n_columns} columns"
+    """Return the heading of a loaded table: "name: 1,000 rows x 5 columns".
+
+    A name that already ends with its row count ("Demo people (32,561 rows)") does not
+    say it twice.
+    """
+    said = f" ({n_rows:,} {'row' if n_rows == 1 else 'rows'})"
+    if name.endswith(said):
+        name = name[: -len(said)]
+    return (
+        f"{name}: {n_rows:,} {'row' if n_rows == 1 else 'rows'} x {n_columns:,} "
+        f"{'column' if n_columns == 1 else 'columns'}"
+    )
 
 
 def upload_limit_note(limit_mb: int) -> str:
@@ -107,14 +118,37 @@ def upload_limit_note(limit_mb: int) -> str:
     )
 
 
+def roles_summary(roles: ColumnRoles) -> str:
+    """Return the sidebar's two lines of role counts ("4 identifiers, 5 quasi-identifiers,
+    2 sensitive, 3 other")."""
+
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    return (
+        f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, "
+        f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
+        f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
+    )
+
+
 def roles_reading(roles: ColumnRoles) -> str:
     """Return how many columns carry each role (markdown, counts in bold)."""
+    def count(n: int, one: str, many: str) -> str:
+        return f"**{n}** {one if n == 1 else many}"
+
     text = (
-        f"**{len(roles.quasi_identifiers)}** quasi-identifier(s), **{len(roles.sensitive)}** "
-        f"sensitive attribute(s), **{len(roles.identifiers)}** direct identifier(s)."
+        f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')}, "
+        f"{count(len(roles.sensitive), 'sensitive attribute', 'sensitive attributes')}, "
+        f"{count(len(roles.identifiers), 'direct identifier', 'direct identifiers')}."
     )
-    if roles.weights:
-        text += f" **{len(roles.weights)}** sampling-weight column(s) (at most one is allowed)."
+    if len(roles.weights) == 1:
+        text += f" {count(1, 'sampling-weight column', '')}."
+    elif roles.weights:
+        text += (
+            f" {count(len(roles.weights), '', 'sampling-weight columns')}: only one can be "
+            "used, so tag the others as other."
+        )
     return text
 
 

@@ -23,6 +23,8 @@ from riskcore.report.readings._format import format_number, mechanism_label, plu
 __all__ = [
     "ACCOUNTANTS",
     "EPSILON_STEPS",
+    "accountant_crossings",
+    "accountant_totals_reading",
     "categorical_columns",
     "coinciding_accountants",
     "composition_reading",
@@ -178,26 +180,69 @@ def composition_window(
 ) -> tuple[float, float, int, bool]:
     """Return (bottom, top, last k shown, log axis) of the composition chart.
 
-    The chart zooms on where the budget is crossed: up to the k where even
-    the cheapest accountant has passed three budgets (at least 10). On a
-    linear axis from 0 to three budgets, or higher when an accountant's
-    first query already costs more, so that every line shows. When the
-    accountants' first queries differ by more than :data:`LOG_SPREAD` times,
-    the axis is logarithmic, from below the budget and the cheapest first
-    query to above every line's value at the last k shown.
+    The chart runs over every query plotted (the page's "Queries to plot", the
+    curves' last k), so that the control changes it. On a linear axis from 0 to
+    three budgets (or higher when an accountant's first query already costs
+    more) while every line stays below that; otherwise, or when the accountants'
+    first queries differ by more than :data:`LOG_SPREAD` times, the axis is
+    logarithmic, from below the budget and the cheapest first query to above
+    every line's last value: no line leaves the plot.
     """
     firsts = [float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0])]
-    log = max(firsts) > LOG_SPREAD * min(firsts)
-    if not log:
-        top = max(budget * 3.0, max(firsts) * 1.15)
-        past = np.flatnonzero(curves.best > top)
-        k_end = int(curves.k[past[0]]) if past.size else int(curves.k[-1])
-        return 0.0, top, max(k_end, 10), False
-    past = np.flatnonzero(curves.best > budget * 3.0)
-    k_end = max(int(curves.k[past[0]]) if past.size else int(curves.k[-1]), 10)
-    shown = curves.k <= k_end
-    highest = max(float(np.max(getattr(curves, f)[shown])) for f, _ in ACCOUNTANTS)
+    k_end = int(curves.k[-1])
+    highest = max(float(np.max(getattr(curves, f))) for f, _ in ACCOUNTANTS)
+    linear_top = max(budget * 3.0, max(firsts) * 1.15)
+    if max(firsts) <= LOG_SPREAD * min(firsts) and highest <= linear_top:
+        return 0.0, linear_top, k_end, False
     return min(min(firsts), budget) / 1.5, highest * 1.5, k_end, True
+
+
+def accountant_crossings(curves: dp.CompositionCurves) -> list[tuple[str, str, int]]:
+    """Return where an accountant's total falls below basic composition's for good.
+
+    Advanced composition and zCDP pay a fixed price (a term in ln(1/delta')) that
+    grows like the square root of k, where basic composition grows like k: they start
+    above it and cross it once. Each entry is (accountant, "basic composition", the
+    first k from which it totals less), for the crossings within the k plotted.
+    """
+    out = []
+    for field, name in ACCOUNTANTS[1:]:
+        y = np.asarray(getattr(curves, field), dtype=float)
+        cheaper = y < np.asarray(curves.basic, dtype=float)
+        if cheaper.all() or not cheaper.any():
+            continue
+        # the last k where it is not cheaper; from the next one on it stays cheaper
+        first = int(np.flatnonzero(~cheaper)[-1]) + 1
+        if first < len(y):
+            out.append((name, ACCOUNTANTS[0][1], int(curves.k[first])))
+    return out
+
+
+def accountant_totals_reading(totals: dp.LedgerTotals, accounting: str) -> str:
+    """Return what the releases so far total under each accountant, and which one spends.
+
+    Only the ledger's own accounting spends the budget; the others are what the same
+    releases would total if counted their way. For a few releases advanced composition
+    and zCDP total more than basic composition (their fixed price in ln(1/delta')):
+    that is not a spend.
+    """
+    n = totals.releases
+    if not n:
+        return "No release yet: nothing is spent under any accountant."
+    spends = "basic composition" if accounting == "basic" else "zCDP"
+    z = format_number(totals.zcdp[0], digits=4)
+    text = (
+        f"The {n:,} {plural(n, 'release', 'releases')} so far would total epsilon "
+        f"{format_number(totals.basic[0], digits=4)} under basic composition, "
+        f"{format_number(totals.advanced[0], digits=4)} under advanced composition and {z} "
+        f"under zCDP; this ledger counts by {spends}, and only that is spent."
+    )
+    if totals.advanced[0] > totals.basic[0]:
+        text += (
+            " Advanced composition totals more than basic here: it adds a fixed price that "
+            "pays off only over many queries (the chart below shows where)."
+        )
+    return text
 
 
 def coinciding_accountants(
@@ -247,14 +292,22 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
         f"composition {fmt(a)} and zCDP "
         f"{fmt(z)} (the last two spend delta' = {curves.delta_prime:g})."
     )
+    for name, other, k in accountant_crossings(curves):
+        text += f" From k = {k:,} queries on, {name} totals less than {other}."
     if composition_window(curves, budget)[3]:
         firsts = {n: float(getattr(curves, f)[0]) for f, n in ACCOUNTANTS}
         top, low = max(firsts, key=firsts.__getitem__), min(firsts, key=firsts.__getitem__)
-        text += (
-            f" The chart's epsilon axis is logarithmic: one query already costs "
-            f"{format_number(firsts[top], digits=3)} under {top} and "
-            f"{format_number(firsts[low], digits=3)} under {low}."
-        )
+        if firsts[top] > LOG_SPREAD * firsts[low]:
+            text += (
+                f" The chart's epsilon axis is logarithmic: one query already costs "
+                f"{format_number(firsts[top], digits=3)} under {top} and "
+                f"{format_number(firsts[low], digits=3)} under {low}."
+            )
+        else:
+            text += (
+                " The chart's epsilon axis is logarithmic, so that every line stays in view "
+                f"up to k = {int(curves.k[-1]):,}."
+            )
     pairs = coinciding_accountants(curves, budget)
     if pairs:
         up_to = min(composition_window(curves, budget)[2], cap)

@@ -13,6 +13,7 @@ __all__ = [
     "guess_phrase",
     "linkage_reading",
     "random_pick_phrase",
+    "simulated_note",
 ]
 
 
@@ -94,4 +95,33 @@ def curve_reading(curve: LinkageCurve) -> str:
     return (
         f"Knowing all {len(rates)} columns re-identifies {rates[-1]:.1%} of targets; the "
         f"biggest jump comes from adding {curve.columns[i]} (+{steps[i]:.1%})."
+    )
+
+
+def simulated_note(*, generalized: bool, curve: bool = False) -> str:
+    """Return who the simulated attacker is: what they know and how it meets the release.
+
+    On a generalized table the attacker knows the people's true values, as recorded, and
+    the published generalization: each value is matched into its released band, and a
+    suppressed person matches nobody. ``curve`` words it for the re-identification curve
+    (an error-free attacker, columns added by their contribution to uniqueness).
+    """
+    if curve:
+        head = "Columns are added in the order of their contribution to uniqueness; the attacker "
+        if not generalized:
+            return head + "here knows everyone's values without error."
+        return (
+            head + "here knows everyone's true values as recorded, without error, and matches "
+            "them into the released bands; suppressed people match nobody."
+        )
+    if not generalized:
+        return (
+            "The attacker's table is drawn from this table: the targets' own values, with the "
+            "errors and gaps set below."
+        )
+    return (
+        "The attacker's table is drawn from the table as recorded: the targets' true values "
+        "(a full date of birth, a full ZIP code), with the errors and gaps set below, matched "
+        "into the released bands as the published generalization says. Suppressed people are "
+        "among the targets and match nobody."
     )

@@ -20,6 +20,7 @@ __all__ = [
     "cover_table",
     "delta_reading",
     "delta_table",
+    "dis_text",
     "explorer_intro",
     "individual_risk_reading",
     "msu_list",
@@ -33,7 +34,9 @@ __all__ = [
     "records_intro",
     "suda_contribution_reading",
     "suda_contribution_table",
+    "suda_gap_reading",
     "suda_reading",
+    "suppressed_row_reading",
 ]
 
 _MODEL = {
@@ -148,6 +151,55 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
             f"{plural(shared, 'record', 'records')}."
         )
     return head + msu + top
+
+
+def suppressed_row_reading(row: int) -> str:
+    """Return what a file row the remediation suppressed has to say (row numbers from 1)."""
+    return (
+        f"Row {row:,} of the file is suppressed by the remediation in use: it is not released, "
+        "so no attacker can single it out in this release. Pick another row, or go back to the "
+        "table as recorded with the sidebar's switch."
+    )
+
+
+def dis_text(dis: float) -> str:
+    """Return the DIS probability that a unique match is right ("0.250"), or
+    "n/a: no sample unique" when it is NaN (no record is unique on any combination)."""
+    return "n/a: no sample unique" if dis != dis else f"{dis:.3f}"
+
+
+def suda_gap_reading(s: SudaResult) -> str:
+    """Return why fewer records are special uniques than are unique on all the QIs, or "".
+
+    Every special unique is unique on all the QIs (a missing value counting as a value of
+    its own, as on the Uniqueness page); the others are counted from the result: those
+    with a missing value, which SUDA never uses (sdcMicro's ``suda2``), and those unique
+    only on more values than the largest combination searched.
+    """
+    gap = s.sample_uniques - s.special_uniques
+    if gap <= 0:
+        return ""
+    beyond = gap - s.unique_missing
+    reasons = []
+    if s.unique_missing:
+        m = s.unique_missing
+        reasons.append(
+            f"{m:,} {plural(m, 'has a missing value', 'have a missing value')}, which SUDA never "
+            f"uses (sdcMicro's rule), and {plural(m, 'its', 'their')} known values are shared "
+            "with other records"
+        )
+    if beyond:
+        reasons.append(
+            f"{beyond:,} {plural(beyond, 'is', 'are')} unique only on more than {s.max_size} "
+            f"{plural(s.max_size, 'value', 'values')} (the largest combination searched)"
+        )
+    return (
+        f"{s.sample_uniques:,} {plural(s.sample_uniques, 'record is', 'records are')} unique on "
+        "all the quasi-identifiers (the Uniqueness page's unique people, a missing value "
+        f"counting as a value of its own), {gap:,} more than the special uniques: "
+        + "; ".join(reasons)
+        + "."
+    )
 
 
 def suda_reading(s: SudaResult) -> str:

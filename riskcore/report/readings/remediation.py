@@ -15,11 +15,16 @@ from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
 from riskcore.deidentify.search import SearchResult
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.freetext import PiiScan
-from riskcore.report.readings._format import plural
+from riskcore.report.readings._format import or_nothing_released, plural
 from riskcore.roles import RoleSuggestions
 
 __all__ = [
+    "GENERALIZED_PAGES",
+    "average_risk_text",
     "enumeration_reading",
+    "generalized_banner",
+    "generalized_in_use",
+    "hierarchy_heading",
     "level_label",
     "node_reading",
     "node_table",
@@ -32,6 +37,62 @@ __all__ = [
     "search_reading",
     "visited_table",
 ]
+
+
+#: The pages that assess the generalized table once it is in use (the sidebar's switch).
+GENERALIZED_PAGES = (
+    "Uniqueness",
+    "Anonymity",
+    "Records",
+    "Attacks",
+    "Differential privacy",
+    "Local DP",
+    "Report",
+)
+
+
+def _pages() -> str:
+    return ", ".join(GENERALIZED_PAGES[:-1]) + " and the " + GENERALIZED_PAGES[-1]
+
+
+def generalized_banner(released: int, recorded: int) -> str:
+    """Return the banner of a page that assesses the generalized table.
+
+    Parameters
+    ----------
+    released, recorded : int
+        Records of the generalized table (after suppression) and of the file.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"This page assesses the generalized table ({released:,} of {recorded:,} records after "
+        "suppression) chosen on the Remediate page, as every page that follows it does: "
+        f"{_pages()} (which describes it beside the table as recorded). Row numbers are the "
+        "file's. The sidebar's switch goes back to the table as recorded."
+    )
+
+
+def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
+    """Return the Remediate page's note while its generalized table is in use.
+
+    ``same``: the recipe in use is the one the page shows; otherwise ``levels_differ``
+    says whether its levels (or QIs) differ, or only its targets or masking steps.
+    """
+    text = (
+        f"The generalized table is in use: {_pages()} assess it (the Report beside the table "
+        "as recorded); the sidebar's switch goes back and forth."
+    )
+    if same:
+        return text
+    if levels_differ:
+        return text + " The levels above differ from the ones in use."
+    return (
+        text + " The targets or the masking steps changed since it was put in use: put it in "
+        "use again to assess it under them."
+    )
 
 
 def remediation_intro(n_qis: int) -> str:
@@ -48,6 +109,16 @@ def remediation_intro(n_qis: int) -> str:
 
 def _same(text: str) -> str:
     return text
+
+
+def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
+    """Return "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
+
+    ``own``: the user's hierarchy (uploaded or edited), else the default one.
+    """
+    levels = "level" if h.height == 1 else "levels"
+    mine = "yours" if own else "the default"
+    return f"{h.column}: {h.kind}, {h.height} {levels} above the value ({mine})"
 
 
 def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
@@ -102,6 +173,11 @@ def node_reading(
     return escape(text)
 
 
+def average_risk_text(node: NodeResult) -> str:
+    """Return a node's average re-identification risk ("0.52%"), or "n/a: nothing released"."""
+    return or_nothing_released(node.success_rate if node.n_classes else float("nan"), "{:.2%}")
+
+
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
     """Return the figures of the table as recorded (``Lattice.as_recorded``, nothing
     suppressed) beside those of the generalized one, formatted for reading."""
@@ -109,11 +185,11 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     def count(x: float) -> str:
         return f"{x:,.0f}"
 
-    def share(x: float) -> str:
-        return f"{x:.2%}"
+    def share(x: float) -> str:  # a share of the released records: NaN when none is
+        return or_nothing_released(x, "{:.2%}")
 
     def ratio(x: float) -> str:
-        return f"{x:,.2f}"
+        return or_nothing_released(x, "{:,.2f}")
 
     rows = [
         ("smallest released class (k)", count, before.k, after.k),
@@ -146,7 +222,7 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
 
 
 def _kl(x: float) -> str:
-    return f"{x:.4f}"
+    return or_nothing_released(x, "{:.4f}")
 
 
 def _seconds(x: float) -> str:

@@ -20,11 +20,14 @@ from riskcore.report.readings.linkage import guess_phrase, random_pick_phrase
 
 __all__ = [
     "STORY_CAPTION",
+    "STORY_END",
     "STORY_LABELS",
     "STORY_TITLES",
     "coarsening_caption",
     "combos_caption",
+    "demo_data_note",
     "differencing_caption",
+    "exposure_title",
     "homogeneity_caption",
     "linkage_caption",
     "published_count_reading",
@@ -64,7 +67,7 @@ _INTROS: tuple[str, ...] = (
     "re-identified, with their diagnosis.",
     "Generalize: ages in 10-year bands instead of dates of birth, the first three ZIP "
     "digits, and withhold the {suppressed:,} people ({share:.1%}) still in "
-    "classes smaller than 5.",
+    "classes smaller than {k} (k = {k}, the target every other page uses).",
     "k-anonymity hides *who* a record is, not *what* it says. In a class where most "
     "people share one diagnosis, an attacker who knows someone's age band, ZIP3 and sex "
     "learns that diagnosis with the class's confidence (the homogeneity attack).",
@@ -75,14 +78,35 @@ _INTROS: tuple[str, ...] = (
 )
 
 
-def story_intro(step: int, *, suppressed: int, n: int) -> str:
+def story_intro(step: int, *, suppressed: int, n: int, k: int = 11) -> str:
     """Return the introduction of step ``step`` (0-5).
 
-    ``suppressed`` of ``n`` people are withheld in step 3 (index 2).
+    ``suppressed`` of ``n`` people are withheld in step 3 (index 2), those in classes
+    smaller than ``k``.
     """
     if not 0 <= step < len(_INTROS):
         raise ValueError(f"step must be 0 to {len(_INTROS) - 1}, got {step!r}")
-    return _INTROS[step].format(suppressed=suppressed, share=suppressed / n if n else 0.0)
+    return _INTROS[step].format(suppressed=suppressed, share=suppressed / n if n else 0.0, k=k)
+
+
+#: The guided demo's last word: the reader's own table next.
+STORY_END = (
+    "That is the story on made-up people. Now try your own table: upload it on the Data "
+    "page, check the roles of its columns, and every page assesses it the same way."
+)
+
+
+def exposure_title(k: int) -> str:
+    """Return the title of step 4's chart (the release of step 3, at its k)."""
+    return f"People whose diagnosis is exposed at confidence p (k = {k} release)"
+
+
+def demo_data_note(uploaded: str | None) -> str:
+    """Return the sidebar's dataset line while the guided demo runs on its own data."""
+    own = "Demo people (32,561 rows), the guided demo's own data"
+    if uploaded is None:
+        return own
+    return f"{own}; {uploaded} stays loaded for the other pages"
 
 
 def combos_caption(combos: pd.DataFrame) -> str:
@@ -108,13 +132,33 @@ def linkage_caption(r: LinkageResult) -> str:
     )
 
 
-def coarsening_caption(before: Assessment, after: Assessment, linkage_after: LinkageResult) -> str:
-    """Return step 3's reading: k and the unique people before and after coarsening."""
+def coarsening_caption(
+    before: Assessment,
+    after: Assessment,
+    linkage_after: LinkageResult,
+    *,
+    earlier: tuple[str, float] | None = None,
+) -> str:
+    """Return step 3's reading: k and the unique people before and after coarsening.
+
+    ``earlier`` is (the combination steps 1 and 2 used, its unique share): when it is not
+    this step's combination, the reading says the quasi-identifiers changed, so that the
+    two shares do not read as one figure that moved.
+    """
     if linkage_after.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
     names = join_names([STORY_LABELS.get(q, q) for q in before.quasi_identifiers])
     share = before.unique_records / max(before.n_records, 1)
-    return (
+    head = ""
+    if earlier is not None:
+        cols, was = earlier
+        said = join_names([STORY_LABELS.get(c, c) for c in cols.split(" + ")])
+        if said != names:
+            head = (
+                f"Steps 1 and 2 used {said} ({was:.1%} unique); this step counts {names}, as "
+                f"the release publishes them: {share:.1%} are unique on those. "
+            )
+    return head + (
         f"k rises from {before.k} to {after.k}: people unique on {names} fall from "
         f"{before.unique_records:,} ({share:.1%}) to {after.unique_records:,} on their "
         f"generalized values, and the voter-roll join now re-identifies "

@@ -7,15 +7,17 @@ from collections.abc import Callable
 import pandas as pd
 
 from riskcore.metrics.uniqueness import UniquenessResult
-from riskcore.report.readings._format import join_names, short_share
+from riskcore.report.readings._format import join_names, plural, short_share
 
 __all__ = [
+    "anyone_unique",
     "classes_intro",
     "contribution_matters",
     "contribution_reading",
     "contribution_table",
     "subset_reading",
     "subset_table",
+    "unique_missing_reading",
 ]
 
 
@@ -90,6 +92,12 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     return out
 
 
+def anyone_unique(table: pd.DataFrame) -> bool:
+    """Return whether anyone is unique on a combination of :func:`subset_table` (when nobody
+    is, the chart would be empty and :func:`subset_reading` says so in words)."""
+    return bool(len(table)) and int(table["unique records"].max()) > 0
+
+
 def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     """Return the reading under the subset chart: the most identifying combination.
 
@@ -97,6 +105,19 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     ``complete`` says whether every combination was tested.
     """
     top = table.iloc[0]
+    if int(top["unique records"]) == 0:  # an empty chart: say it in words
+        n = len(table)
+        said = (
+            f"the one combination of quasi-identifiers tested ({top['columns']}): everyone "
+            "shares their values of it"
+            if n == 1
+            else f"any of the {n:,} combinations of quasi-identifiers tested: everyone shares "
+            "their values of each"
+        )
+        return (
+            f"Nobody is unique on {said} with at least one other person."
+            + ("" if complete else " (Only the first 120 combinations were tested.)")
+        )
     return (
         f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
         f"people ({int(top['unique records']):,}) are unique on it."
@@ -121,4 +142,47 @@ def contribution_table(result: UniquenessResult) -> pd.DataFrame:
             for c in result.contributions
         ],
         columns=["column", "drop", "drop %", "unique without"],
+    )
+
+
+def unique_missing_reading(unique: int, unique_missing: int, skipped: int | None = None) -> str:
+    """Return why the Records page can count fewer special uniques than unique people, or "".
+
+    Parameters
+    ----------
+    unique : int
+        Records unique on all the QIs (a missing value a value of its own).
+    unique_missing : int
+        Of those, records with a missing QI value
+        (:func:`riskcore.metrics.missing.count_unique_missing`).
+    skipped : int, optional
+        Of those, the records SUDA finds no minimal sample unique for
+        (:attr:`riskcore.metrics.SudaResult.unique_missing`); unknown (not searched
+        yet) when None, and the sentence gives the most it can be.
+
+    Returns
+    -------
+    str
+        Empty when no unique record has a missing value.
+    """
+    if not unique_missing:
+        return ""
+    head = (
+        f"{unique_missing:,} of the {unique:,} unique people "
+        f"{'has' if unique_missing == 1 else 'have'} a missing quasi-identifier value, counted "
+        "here as a value of its own. The Records page's special uniques (SUDA) never use a "
+        "missing value"
+    )
+    if skipped is None:
+        return (
+            head + ", so such a record is one only when its known values alone single it out: "
+            f"that count can be up to {unique_missing:,} lower."
+        )
+    if not skipped:
+        return head + ", and the known values of each of these single it out: the counts agree."
+    return (
+        head + f": {skipped:,} of them {plural(skipped, 'is', 'are')} not "
+        f"{plural(skipped, 'a special unique', 'special uniques')} there "
+        f"({plural(skipped, 'its', 'their')} known values are shared), so Records counts "
+        f"{skipped:,} fewer."
     )
