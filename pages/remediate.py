@@ -214,6 +214,7 @@ def generalization() -> None:
     st.subheader("Use and export")
     # what every page assesses, the report files and the downloads hold: the levels and the
     # Direct identifiers tab's steps (never the key, only its check value)
+    within = all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
     full = Recipe.of(
         hierarchies={q: hierarchies[q] for q in qis},
         levels=dict(zip(qis, levels, strict=True)),
@@ -227,10 +228,7 @@ def generalization() -> None:
         masking=masks,
         date_shift=shift,
         key=secret,
-        # the steering the levels were searched under; none for levels picked outside it
-        steering=steering
-        if all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
-        else None,
+        steering=steering if within else None,  # none for levels picked outside its bounds
         objective=objective,
     )
     recipe = full.to_dict()

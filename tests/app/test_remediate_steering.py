@@ -73,3 +73,16 @@ def test_a_weight_of_zero_everywhere_is_refused_with_a_sentence():
     assert not at.exception
     free = expected(Steering(), "ncp")
     assert free.best is not None and levels(at) == free.best.levels
+
+
+def test_levels_picked_outside_the_bounds_leave_the_steering_out_of_the_recipe():
+    at = run("pages/remediate.py")
+    at.select_slider(key="rc_rem_steer_bounds_age").set_value((0, 1)).run()
+    at.button(key="rc_rem_search").click().run()
+    top = len(at.select_slider(key="rc_rem_level_age").options) - 1  # options 0..height
+    at.select_slider(key="rc_rem_level_age").set_value(top).run()  # by hand, above 1
+    at.button(key="rc_rem_use").click().run()
+    assert not at.exception
+    recipe = at.session_state["rc_remediation"]["recipe"]
+    assert recipe["levels"][0] == top > 1
+    assert recipe["steering"] is None  # apply would refuse levels outside the bounds
