@@ -18,7 +18,7 @@ from riskcore.deidentify.objectives import OBJECTIVES
 from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import level_label
-from ui import keys
+from ui import formats, keys
 from ui.safe import md
 
 __all__ = ["steering_editor"]
@@ -66,7 +66,8 @@ def steering_editor(
             md(f"Levels searched for {q}"),
             options=list(range(h.height + 1)),
             value=(0, h.height),
-            format_func=functools.partial(level_label, h),
+            format_func=functools.partial(formats.level_of, h.height),
+            help=md(f"Level {h.height}: {level_label(h, h.height)}"),
             key=keys.rem_steer(q, "bounds"),
         )
         if info.weighted and float(w) != 1.0:
