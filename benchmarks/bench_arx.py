@@ -193,7 +193,7 @@ def our_search(df: Any, hierarchies: dict[str, Any], limit: float, *, k: int) ->
     t0, c0 = time.perf_counter(), time.process_time()
     lattice = Lattice(df, hierarchies, targets=targets)
     t1, c1 = time.perf_counter(), time.process_time()
-    result = search(lattice, objective="precision")
+    result = search(lattice, objective="precision", alternatives=False)  # as ARX: no extras
     t2, c2 = time.perf_counter(), time.process_time()
     best = result.best
     return {
