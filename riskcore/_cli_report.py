@@ -199,10 +199,11 @@ def _signing_key(args: argparse.Namespace) -> Any:
         raise RiskcoreError("--sign signs the PDF and the JSON twin: give --pdf and/or --json")
     import os
 
-    from riskcore.report.sign import MAX_KEY_FILE_BYTES, load_signing_key, read_limited
+    from riskcore._files import read_regular
+    from riskcore.report.sign import MAX_KEY_FILE_BYTES, load_signing_key
 
     name = args.sign_passphrase_env
-    p12 = read_limited(args.sign, MAX_KEY_FILE_BYTES, "the key file")
+    p12 = read_regular(args.sign, what="the key file", limit=MAX_KEY_FILE_BYTES)
     try:
         return load_signing_key(p12, os.environ.get(name))
     except RiskcoreError as exc:
@@ -250,24 +251,26 @@ def run_verify(argv: list[str]) -> int:
     -------
     int
     """
+    from riskcore._files import read_regular
     from riskcore.report.readings.signature import verification_reading
     from riskcore.report.sign import (
         MAX_KEY_FILE_BYTES,
         MAX_PDF_BYTES,
         TWIN_SIGNATURE_SUFFIX,
-        read_limited,
         verify_report,
     )
 
     args = _verify_parser().parse_args(argv)
     try:
-        pdf = read_limited(args.pdf, MAX_PDF_BYTES, "the PDF")
+        pdf = read_regular(args.pdf, what="the PDF", limit=MAX_PDF_BYTES)
         twin = sig = None
         if args.json is not None:
-            twin = read_limited(args.json, MAX_PDF_BYTES, "the JSON twin")
+            twin = read_regular(args.json, what="the JSON twin", limit=MAX_PDF_BYTES)
             sig_path = args.json_signature or args.json + TWIN_SIGNATURE_SUFFIX
-            sig = read_limited(sig_path, MAX_KEY_FILE_BYTES, "the twin's signature")
-        trust = [read_limited(t, MAX_KEY_FILE_BYTES, "the certificate") for t in args.trust]
+            sig = read_regular(sig_path, what="the twin's signature", limit=MAX_KEY_FILE_BYTES)
+        trust = [
+            read_regular(t, what="the certificate", limit=MAX_KEY_FILE_BYTES) for t in args.trust
+        ]
         check = verify_report(pdf, twin=twin, twin_signature=sig, trust=trust)
     except RiskcoreError as exc:
         print(f"Cannot read: {exc}.", file=sys.stderr)

@@ -38,12 +38,9 @@ import dataclasses
 import hashlib
 import io
 import json
-import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from riskcore._results import Result
@@ -58,7 +55,6 @@ __all__ = [
     "SignatureCheck",
     "SigningKey",
     "load_signing_key",
-    "read_limited",
     "review_hash",
     "sign_pdf",
     "sign_twin",
@@ -73,45 +69,6 @@ MAX_KEY_FILE_BYTES = 1 << 20
 MAX_PDF_BYTES = 512 << 20
 #: Name of the signature field added to the PDF.
 FIELD_NAME = "riskcore-signature"
-
-
-def read_limited(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
-    """Return the bytes of a regular file of at most ``limit`` bytes.
-
-    Parameters
-    ----------
-    path : str or path-like
-    limit : int
-        Largest size accepted, in bytes.
-    what : str
-        What the file is, for the message (``"the key file"``).
-
-    Returns
-    -------
-    bytes
-
-    Raises
-    ------
-    RiskcoreError
-        When the file cannot be read, is not a regular file (a FIFO or a
-        device would block or never end) or is larger than ``limit``.
-    """
-    p = Path(path)
-    try:
-        st = p.stat()
-        if not stat.S_ISREG(st.st_mode):
-            raise RiskcoreError(f"{what} {p.name!r} is not a regular file")
-        if st.st_size > limit:
-            raise RiskcoreError(
-                f"{what} {p.name!r} is larger than {limit:,} bytes, the most read"
-            )
-        with p.open("rb") as fh:
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        raise RiskcoreError(f"cannot read {what} {p.name!r} ({exc.strerror})") from None
-    if len(data) > limit:
-        raise RiskcoreError(f"{what} {p.name!r} is larger than {limit:,} bytes, the most read")
-    return data
 
 
 # ------------------------------------------------------------------ the key

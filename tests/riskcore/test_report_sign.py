@@ -276,7 +276,7 @@ def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     run = Run(["report", "verify", str(tmp_path / "x.pdf")])
     assert (run.code, run.err) == (2, "Cannot read: the file is not a PDF.\n")
     run = Run(["report", "verify", str(tmp_path / "absent.pdf")])
-    assert run.code == 2 and run.err.startswith("Cannot read: cannot read the PDF 'absent.pdf'")
+    assert run.code == 2 and run.err.startswith("Cannot read: the PDF 'absent.pdf' does not exist")
     os.mkfifo(tmp_path / "fifo.p12")  # a FIFO would block a plain read
     run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
                "--sign", str(tmp_path / "fifo.p12")])
@@ -286,7 +286,7 @@ def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     (tmp_path / "big.p12").write_bytes(b"\0" * (MAX_KEY_FILE_BYTES + 1))
     run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
                "--sign", str(tmp_path / "big.p12")])
-    assert run.code == 2 and f"larger than {MAX_KEY_FILE_BYTES:,} bytes" in run.err
+    assert run.code == 2 and f"over the limit of {MAX_KEY_FILE_BYTES:,}" in run.err
     with pytest.raises(RiskcoreError, match="larger than"):
         load_signing_key(b"\0" * (MAX_KEY_FILE_BYTES + 1), None)
     d = made["dir"]
