@@ -44,13 +44,14 @@ def check_refused(at, case: Case) -> None:
     errors = _errors(at)
     assert any(e.startswith(f"{case.file} could not be used: ") for e in errors), errors
     assert any(re.search(case.error or "", e) for e in errors), errors
-    assert md("Demo people (32,561 rows)") in at.subheader[0].value  # still the demo
+    assert md("Demo people: 32,561 rows") in at.subheader[0].value  # still the demo
 
 
 def check_loaded(at, case: Case) -> None:
     assert not at.error, _errors(at)
     rows, columns = case.shape or (0, 0)
-    assert seen(at.subheader[0].value) == f"{case.file}: {rows:,} rows x {columns} columns"
+    r, c = "row" if rows == 1 else "rows", "column" if columns == 1 else "columns"
+    assert seen(at.subheader[0].value) == f"{case.file}: {rows:,} {r} x {columns} {c}"
     preview = at.dataframe[1].value  # the first 100 rows, as the Data page shows them
     assert len(preview) == min(rows, 100)
     assert case.check is not None
@@ -79,7 +80,7 @@ def check_usable(at) -> None:
     _reset_button(at).click().run()
     assert not at.exception, at.exception
     assert not at.error, _errors(at)
-    assert md("Demo people (32,561 rows)") in at.subheader[0].value
+    assert md("Demo people: 32,561 rows") in at.subheader[0].value
     assert at.session_state["rc_dataset"]["source"] == "demo"
     assert data_uploader(at).value is None  # a fresh uploader, ready for another file
 
