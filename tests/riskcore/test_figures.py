@@ -275,6 +275,13 @@ def test_error_vs_epsilon():
         "epsilon (log scale; smaller = more privacy, more noise)",
         "95% error, +/- people (log)",
     )
+    # the chosen epsilon's label above the plot area, never beside the marker, where the
+    # Gaussian's line ran through it ("+/- 2.996 at epsilon = 1")
+    assert "text" not in marker.mode
+    (note,) = [a for a in fig.layout.annotations if "at epsilon = 0.5" in a.text]
+    assert note.text == f"+/- {LN20 / 0.5:,.4g} at epsilon = 0.5"
+    assert (note.yref, note.y, note.yanchor) == ("paper", 1.0, "bottom")
+    assert note.x == pytest.approx(np.log10(0.5))  # log axis: log10 of the value
     rel = fg.error_vs_epsilon(curves, 0.5, unit="people", what="count", relative=True)
     np.testing.assert_allclose(_arr(rel.data[1].y), LN20 / eps / 1000 * 100)
     assert _unwrap(rel.layout.yaxis.title.text) == "95% error, +/- % of the true count (log)"
