@@ -177,7 +177,7 @@ with st.container(border=True):
                 )
                 st.page_link("pages/saved.py", label="Open the saved assessments")
 st.text("Reproduce every number with:")
-st.code(report.command, language="bash")
+st.code(report.command, language="bash", wrap_lines=True)  # one line ran off the box
 st.subheader("Limitations")
 for lim in report.limitations:
     st.markdown("- " + md(limitation_text(lim)))
