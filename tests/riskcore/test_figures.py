@@ -527,15 +527,18 @@ def test_grr_bars():
     )
     fig = fg.grr_bars(df, "sex")
     true, observed, est = fig.data
-    np.testing.assert_array_equal(_arr(true.y), [600, 400])
+    # horizontal: the categories in words on y (on x they were turned 90 degrees)
+    assert {d.orientation for d in fig.data} == {"h"}
+    np.testing.assert_array_equal(_arr(true.x), [600, 400])
+    assert list(true.y) == ["f", "m"]
     assert true.marker.color == GREEN and observed.marker.color == YELLOW
-    np.testing.assert_array_equal(_arr(est.error_y.array), [42, 42])  # high - estimate
-    np.testing.assert_array_equal(_arr(est.error_y.arrayminus), [42, 42])  # estimate - low
+    np.testing.assert_array_equal(_arr(est.error_x.array), [42, 42])  # high - estimate
+    np.testing.assert_array_equal(_arr(est.error_x.arrayminus), [42, 42])  # estimate - low
     assert fig.layout.barmode == "group"
     assert _titles(fig) == (
         "Randomized response on sex: what the collector sees and estimates",
-        "sex",
         "people",
+        "sex",
     )
 
 
