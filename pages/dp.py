@@ -91,7 +91,7 @@ tab_noise, tab_clip, tab_budget, tab_di, tab_sa = st.tabs(
         "Noise vs utility",
         "Clipped mean",
         "Budget",
-        "Epsilon from re-identification risk",
+        "Epsilon from risk",
         "Sample and aggregate",
     ]
 )
@@ -196,7 +196,9 @@ with tab_noise:
     st.caption(md(gaussian_reference_reading(sens, epsilon, delta)))
 
     st.subheader("Solvers")
-    s1, s2 = st.columns([1, 2])
+    # the input in a third of the row, the table under it at full width (beside it, its
+    # last column was hidden at 1024 px)
+    s1, _ = st.columns([1, 2])
     # a new query (kind, column, bounds: other units) starts from its own default target
     target_for = (kind, column, bounds)
     if st.session_state.get(keys.DP_TARGET_FOR) != target_for:
@@ -209,7 +211,7 @@ with tab_noise:
         format="%.4g",  # 2.996 reads 2.996, as the chart's "+/- 2.996", not "3.00"
         key=keys.DP_TARGET,
     )
-    s2.dataframe(
+    st.dataframe(
         solver_table(sens, mechs, accuracy=target, epsilon=epsilon, alpha=alpha, delta=delta),
         hide_index=True,
     )

@@ -96,7 +96,9 @@ if caution is not None:
 st.dataframe(check_table(v), hide_index=True)
 st.dataframe(figures_side_by_side(report), hide_index=True)
 stem = file_stem(ctx.table.name, "data")
-c1, c2, c3, c4 = st.columns(4)
+# two buttons a row: four a row cut every label at 1024 px ("Download the profile (reproduc...")
+c1, c2 = st.columns(2)
+c3, c4 = st.columns(2)
 c1.download_button(
     "Download the report (HTML)",
     lambda: render_html(report),
@@ -127,6 +129,7 @@ c3.download_button(
 c4.download_button(
     "Download the profile (reproduces it)",
     built["profile"],
+    help="The roles, targets and recipe this report was built from: they rebuild it.",
     file_name="profile.json",
     mime="application/json",
     on_click="ignore",
@@ -174,7 +177,7 @@ with st.container(border=True):
                 )
                 st.page_link("pages/saved.py", label="Open the saved assessments")
 st.text("Reproduce every number with:")
-st.code(report.command, language="bash")
+st.code(report.command, language="bash", wrap_lines=True)  # one line ran off the box
 st.subheader("Limitations")
 for lim in report.limitations:
     st.markdown("- " + md(limitation_text(lim)))

@@ -144,8 +144,9 @@ with tab_compare:
         shown = st.session_state.get(keys.SAVED_COMPARED)
         if shown is not None and shown["ids"] == (a, b):
             st.write(md(comparison_reading(shown["comparison"])))
-            table = comparison_table(shown["comparison"])
-            st.dataframe(table, hide_index=True, height=38 + 35 * len(table))
+            # a static table: its cells wrap, so no figure name is cut and no column hides
+            # beyond the right edge at 1024 px (a dataframe cut "highest record risk af...")
+            st.table(comparison_table(shown["comparison"]).set_index("figure"))
     else:
         st.caption("Save two assessments to compare them side by side.")
 

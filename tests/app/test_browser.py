@@ -310,7 +310,7 @@ def test_dp_epsilon_control_moves_the_plot(server, browser):
     assert metric(page, "Laplace +/- at epsilon = 0.5") == "5.991"
     shot(page, "21-dp-noise-eps05")
     for i, tab in enumerate(
-        ("Clipped mean", "Budget", "Epsilon from re-identification risk", "Sample and aggregate")
+        ("Clipped mean", "Budget", "Epsilon from risk", "Sample and aggregate")
     ):
         page.get_by_role("tab", name=tab).click()
         wait_idle(page)

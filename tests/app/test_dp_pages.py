@@ -105,7 +105,7 @@ def test_ldp_page_matches_riskcore():
     assert m["Truthful report probability p"] == f"{r.p:.1%}"
     spec = next(s for s in _specs(at) if "Randomized response" in s["layout"]["title"]["text"])
     est = next(t for t in spec["data"] if t["name"].startswith("estimated"))
-    assert np.allclose(plotly_values(est["y"]), r.estimated_counts)
+    assert np.allclose(plotly_values(est["x"]), r.estimated_counts)  # horizontal bars
     text = _text(at)
     assert "Optimized unary encoding would be more accurate here" in text  # 14 > 3e + 2
     # the planning starts from the answered column's 14 categories
@@ -259,7 +259,10 @@ def test_ldp_numeric_tab_draws_one_report_against_the_average():
     """The numeric tab had metrics and a table but no chart."""
     at = run("pages/ldp.py")
     assert not at.exception
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    titles = [
+        json.loads(c.proto.spec)["layout"]["title"]["text"].replace("<br>", " ")  # wrapped
+        for c in at.get("plotly_chart")
+    ]
     column = at.selectbox(key="rc_ldp_num_col").value
     assert f"Local Laplace on {column} (epsilon = 1): one report against the average" in titles
 

@@ -63,7 +63,8 @@ def test_k_map_and_delta_presence_by_hand():
     spec = next(
         json.loads(c.proto.spec)
         for c in at.get("plotly_chart")
-        if "population member" in json.loads(c.proto.spec)["layout"]["title"]["text"]
+        if "population member"
+        in json.loads(c.proto.spec)["layout"]["title"]["text"].replace("<br>", " ")
     )
     # the classes with no released record first, then ten bins of 10 points
     assert plotly_values(spec["data"][0]["y"]) == [1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1]

@@ -32,6 +32,8 @@ def test_report_page_builds_the_sessions_report():
         for w in at.warning
     )
     assert report.command in [c.value for c in at.code]
+    (box,) = [c for c in at.code if c.value == report.command]
+    assert box.proto.wrap_lines  # the long command wraps in its box, not run off it
     # the printed command runs: the demo is "demo" on the command line, not its title
     assert report.command.startswith("python -m riskcore report demo --profile")
     # a change of targets makes the report stale, and the page says so

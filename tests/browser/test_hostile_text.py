@@ -151,7 +151,7 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
     wait_idle(page)
     assert f"Target accuracy +/- ({URL} units)" in main_text(page)
     release(page, "mean", f"Released: mean of {URL}", "31-dp-hostile-mean")
-    for name_ in ("Clipped mean", "Epsilon from re-identification risk", "Sample and aggregate"):
+    for name_ in ("Clipped mean", "Epsilon from risk", "Sample and aggregate"):
         tab(page, name_)
         no_data_addresses(page, f"DP: {name_}")
 

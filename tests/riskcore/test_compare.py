@@ -144,3 +144,20 @@ def test_same_shape_other_bytes_is_refused():
     check = check_dataset(saved, changed)
     assert not check.matches and check.differences == ("sha256",)
     assert "but other bytes" in dataset_check_reading(check, "x")
+
+
+def test_a_missing_figure_reads_none_and_no_difference_is_blank():
+    # A has no remediation, B has: A's "records suppressed" is none in the table as in the
+    # reading, and a difference that is not a number is blank (it read "-" beside "none")
+    a, b = twin(1, 1.0), twin(5, 0.2)
+    b["after"] = {"k": 5, "prosecutor": {"highest_risk": 0.2}}
+    b["remediation"] = {"suppressed": 3}
+    cmp = compare_results(a, b, names=("before", "after"))
+    table = comparison_table(cmp)
+    row = table[table["figure"] == "records suppressed"].iloc[0]
+    assert (row["A: before"], row["B: after"], row["B - A"]) == ("none", "3", "")
+    name = table[table["figure"] == "dataset"].iloc[0]
+    assert name["B - A"] == ""
+    cells = table.drop(columns="figure").to_numpy().ravel().tolist()
+    assert "-" not in cells
+    assert "records suppressed none -> 3" in comparison_reading(cmp)

@@ -115,3 +115,41 @@ def test_the_pdf_figures_of_the_hospital_report(template):
         assert f'width="{PDF_WIDTH}"' in root.group(0) and f'height="{PDF_HEIGHT}"' in root.group(0)
     found = [f"figure {i + 1}: {p}" for i, d in enumerate(measure(svgs)) for p in problems(d)]
     assert not found, "\n".join(found)
+
+
+#: The width (px) of a chart in the app at a 1024 px window (the sidebar open): 564 px
+#: measured in Chromium; a title wrapped for 900 px ran off it ("... one point per combinat").
+APP_NARROW_PX = 560
+
+
+@pytest.fixture(scope="module")
+def narrow_titles() -> dict[str, list[str]]:
+    """Return, by id, the titles of every figure drawn at :data:`APP_NARROW_PX` that lie outside."""
+    require_browser()
+    figs, sizes, ids = [], [], []
+    for builder, label, make, template, _ in CASES:
+        if template != "streamlit":
+            continue
+        with default_template(template):
+            fig = make()
+        figs.append(fig)
+        sizes.append((APP_NARROW_PX, int(fig.layout.height or PDF_HEIGHT)))
+        ids.append(_id(builder, label, template))
+    out = {}
+    for key, d in zip(ids, measure(render_svgs(figs, sizes)), strict=True):
+        out[key] = [
+            p for p in problems(d) if p.startswith("title") and "outside the figure" in p
+        ] + [f"{t.name()} is turned on its side" for t in d.texts if _turned(t)]
+    return out
+
+
+def _turned(t) -> bool:
+    """Whether a tick label of a few characters is drawn rotated (taller than it is wide)."""
+    xs, ys = [c[0] for c in t.corners], [c[1] for c in t.corners]
+    return "tick" in t.role and len(t.text) > 3 and max(ys) - min(ys) > max(xs) - min(xs)
+
+
+def test_every_title_fits_and_no_label_turns_at_1024_px(narrow_titles):
+    """Local DP's categories were drawn at 90 degrees at 564 px (16 diagnoses on x)."""
+    found = [f"{k}: {p}" for k, ps in narrow_titles.items() for p in ps]
+    assert not found, "\n".join(found)

@@ -275,6 +275,13 @@ def test_error_vs_epsilon():
         "epsilon (log scale; smaller = more privacy, more noise)",
         "95% error, +/- people (log)",
     )
+    # the chosen epsilon's label above the plot area, never beside the marker, where the
+    # Gaussian's line ran through it ("+/- 2.996 at epsilon = 1")
+    assert "text" not in marker.mode
+    (note,) = [a for a in fig.layout.annotations if "at epsilon = 0.5" in a.text]
+    assert note.text == f"+/- {LN20 / 0.5:,.4g} at epsilon = 0.5"
+    assert (note.yref, note.y, note.yanchor) == ("paper", 1.0, "bottom")
+    assert note.x == pytest.approx(np.log10(0.5))  # log axis: log10 of the value
     rel = fg.error_vs_epsilon(curves, 0.5, unit="people", what="count", relative=True)
     np.testing.assert_allclose(_arr(rel.data[1].y), LN20 / eps / 1000 * 100)
     assert _unwrap(rel.layout.yaxis.title.text) == "95% error, +/- % of the true count (log)"
@@ -520,15 +527,18 @@ def test_grr_bars():
     )
     fig = fg.grr_bars(df, "sex")
     true, observed, est = fig.data
-    np.testing.assert_array_equal(_arr(true.y), [600, 400])
+    # horizontal: the categories in words on y (on x they were turned 90 degrees)
+    assert {d.orientation for d in fig.data} == {"h"}
+    np.testing.assert_array_equal(_arr(true.x), [600, 400])
+    assert list(true.y) == ["f", "m"]
     assert true.marker.color == GREEN and observed.marker.color == YELLOW
-    np.testing.assert_array_equal(_arr(est.error_y.array), [42, 42])  # high - estimate
-    np.testing.assert_array_equal(_arr(est.error_y.arrayminus), [42, 42])  # estimate - low
+    np.testing.assert_array_equal(_arr(est.error_x.array), [42, 42])  # high - estimate
+    np.testing.assert_array_equal(_arr(est.error_x.arrayminus), [42, 42])  # estimate - low
     assert fig.layout.barmode == "group"
     assert _titles(fig) == (
         "Randomized response on sex: what the collector sees and estimates",
-        "sex",
         "people",
+        "sex",
     )
 
 

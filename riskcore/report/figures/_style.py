@@ -75,9 +75,10 @@ NOTE_PX = 13
 AXIS_TITLE_PX = 15
 TITLE_PX = 18
 #: Characters per line of a figure's title, its x axis title and its y axis title, beyond
-#: which they wrap at a word (about 720, 650 and 240 px at their sizes): plotly never wraps
-#: a title, and a long column name in one ran off the figure.
-TITLE_CHARS = 80
+#: which they wrap at a word (about 480, 650 and 240 px at their sizes): plotly never wraps
+#: a title, and a long column name in one ran off the figure. A title fits the app's chart at
+#: a 1024 px window (564 px wide with the sidebar open); at 80 characters it was cut there.
+TITLE_CHARS = 50
 X_TITLE_CHARS = 90
 Y_TITLE_CHARS = 34
 #: Lines of an axis title at most; the rest is cut with an ellipsis.

@@ -82,18 +82,26 @@ def error_vs_epsilon(
             )
         )
     here = c0.at(epsilon).half_width * scale
-    fig.add_vline(x=epsilon, line_color=ACCENT, line_dash="dot")
     fig.add_trace(
         go.Scatter(
             x=[epsilon],
             y=[here],
-            mode="markers+text",
+            mode="markers",
             marker={"color": ACCENT, "size": 11},
-            text=[f"+/- {here:,.4g}{'%' if relative else ''} at epsilon = {epsilon:g}"],
-            textposition="top right",
             name="chosen epsilon",
             hoverinfo="skip",
         )
+    )
+    # the label above the plot area, on the side with room: beside the marker the
+    # Gaussian's line ran through "+/- 2.996 at epsilon = 1"
+    eps = np.asarray(c0.epsilons, dtype=float)
+    middle = float(np.sqrt(eps.min() * eps.max())) if eps.size else epsilon
+    reference_line(
+        fig,
+        f"+/- {here:,.4g}{'%' if relative else ''} at epsilon = {epsilon:g}",
+        x=epsilon,
+        log=True,
+        side="right" if epsilon <= middle else "left",
     )
     fig.update_xaxes(type="log", dtick=1)
     fig.update_yaxes(type="log", dtick=1)

@@ -31,23 +31,30 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     says how many more there are.
     """
     df, more = _style.top_categories(df, "estimated")
+    # horizontal bars, the categories on the y axis in words: on x, 16 diagnoses were
+    # drawn at 90 degrees in the app's 564 px chart
+    cats = df["category"]
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=df["category"], y=df["true"], name="true", marker_color=GREEN))
+    fig.add_trace(
+        go.Bar(y=cats, x=df["true"], name="true", orientation="h", marker_color=GREEN)
+    )
     fig.add_trace(
         go.Bar(
-            x=df["category"],
-            y=df["observed (randomized)"],
+            y=cats,
+            x=df["observed (randomized)"],
             name="observed (randomized reports)",
+            orientation="h",
             marker_color=YELLOW,
         )
     )
     fig.add_trace(
         go.Bar(
-            x=df["category"],
-            y=df["estimated"],
+            y=cats,
+            x=df["estimated"],
             name="estimated (de-biased), 95% interval",
+            orientation="h",
             marker_color=NEUTRAL,
-            error_y={
+            error_x={
                 "type": "data",
                 "symmetric": False,
                 "array": df["95% high"] - df["estimated"],
@@ -55,17 +62,19 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
             },
         )
     )
-    _style.category_axis(fig, df["category"], axis="x")
+    _style.category_axis(fig, cats, axis="y")
     fig = layout(
         fig,
         f"Randomized response on {column}: what the collector sees and estimates"
         + _style.more_note(len(df), more),
-        column,
         "people",
+        column,
     )
-    fig.update_yaxes(tickformat=",")
+    fig.update_xaxes(tickformat=",")
+    fig.update_yaxes(autorange="reversed")  # the largest estimate on top
     legend_below(fig)
-    fig.update_layout(barmode="group", height=480)
+    rows = _style.row_height(fig.layout.yaxis.ticktext, row_px=48)  # three bars a category
+    fig.update_layout(barmode="group", height=max(320, rows * len(df) + 200))
     return fig
 
 

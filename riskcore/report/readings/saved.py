@@ -155,18 +155,29 @@ def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
     return text + " are in use on every page."
 
 
+def _said(v: Any, share: bool) -> str:
+    """Return a compared figure as text, "none" where the assessment has none."""
+    return "none" if v is None or v == "" else _text(v, share=share)
+
+
 def comparison_table(cmp: Comparison) -> pd.DataFrame:
-    """Return the two assessments' key figures side by side, with the difference and the safer."""
+    """Return the two assessments' key figures side by side, with the difference and the safer.
+
+    One convention, the reading's (:func:`comparison_reading`): a figure an
+    assessment does not have reads "none" (no generalization, nothing
+    suppressed); the difference is blank where it is not a number (two
+    names, two verdicts), never "-" beside a "none".
+    """
     a, b = cmp.names
     labels = {"a": "A", "b": "B", "": ""}
     rows = []
     for f in cmp.figures:
-        x, y = _text(f.a, share=f.share), _text(f.b, share=f.share)
+        x, y = _said(f.a, f.share), _said(f.b, f.share)
         if f.figure == "SHA-256":
             x, y = short_fingerprint(f.a) + "...", short_fingerprint(f.b) + "..."
         d = f.difference
         if d is None:
-            diff = "-"
+            diff = ""
         elif d == 0:
             diff = "0"
         else:
@@ -202,10 +213,7 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
         out.append("Every key figure is the same.")
         return " ".join(out)
 
-    def said(v: Any, share: bool) -> str:
-        return "none" if v is None else _text(v, share=share)
-
-    shown = [f"{f.figure} {said(f.a, f.share)} -> {said(f.b, f.share)}" for f in changed[:limit]]
+    shown = [f"{f.figure} {_said(f.a, f.share)} -> {_said(f.b, f.share)}" for f in changed[:limit]]
     more = len(changed) - len(shown)
     out.append(
         f"{len(changed)} key "
