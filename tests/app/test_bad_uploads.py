@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_apptest import APP, clear_caches, data_uploader, run  # noqa: F401
+from tests.app.helpers import APP, data_uploader, run
 from tests.app.test_config import app_config  # noqa: F401
 from ui.safe import md
 from ui.state import ledger_key

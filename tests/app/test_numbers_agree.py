@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from riskcore.engine import EncodedTable
 from riskcore.metrics import suda
-from tests.app.test_apptest import clear_caches, metrics, seen  # noqa: F401 (fixture)
+from tests.app.helpers import metrics, seen
 from tests.app.test_one_verdict import _hospital_app
 from tests.hospital import HOSPITAL_QIS, hospital_table
 
@@ -136,7 +136,7 @@ def test_anonymity_says_k_and_its_threshold_together_and_the_missing_values_once
 
 
 def test_remediate_and_attacks_metrics_sit_two_in_a_row_so_their_labels_fit():
-    from tests.app.test_apptest import run
+    from tests.app.helpers import run
 
     def weights(at, labels):
         out = {}

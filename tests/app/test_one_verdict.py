@@ -16,7 +16,7 @@ import pandas as pd
 
 from riskcore.criteria import Targets
 from riskcore.metrics import assess
-from tests.app.test_apptest import clear_caches, seen  # noqa: F401 - autouse fixture
+from tests.app.helpers import seen
 from tests.hospital import HOSPITAL_QIS, hospital_csv
 from tests.riskcore.test_criteria_common import random_case
 
@@ -34,7 +34,7 @@ HOSPITAL_ROLES = {
 
 
 def _hospital_app():
-    from tests.app.test_apptest import run
+    from tests.app.helpers import run
 
     at = run()
     at.file_uploader(key="rc_upload").set_value(("hospital.csv", hospital_csv(), "text/csv"))
@@ -106,7 +106,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
 
 def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
     """The Anonymity page as a consumer of the common test: its verdict is evaluate()'s."""
-    from tests.app.test_apptest import run
+    from tests.app.helpers import run
     from tests.riskcore.test_criteria_common import baseline
 
     outcomes = set()
