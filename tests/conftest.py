@@ -142,3 +142,33 @@ def database(tmp_path_factory, monkeypatch) -> Path:
     monkeypatch.delenv(KEY_ENV, raising=False)
     monkeypatch.delenv(KEY_FILE_ENV, raising=False)
     return path
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Run the app on a live server (:func:`tests.browser_helpers.serve`); yield its URL.
+
+    A missing Chromium skips the test outside CI and fails it in CI
+    (``tests/browser/conftest.py`` fails it everywhere).
+    """
+    from tests.browser_helpers import CHROMIUM, serve
+
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail("Chromium is not installed; .ci/run must install it")
+        pytest.skip("Chromium not installed")
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Launch Debian's Chromium through Playwright; yield the browser."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_helpers import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
