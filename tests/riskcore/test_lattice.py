@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
@@ -219,7 +219,6 @@ def small_tables(draw):
     return pd.DataFrame(cols), hiers, targets
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_tables(), st.sampled_from(["ncp", "precision"]))
 def test_search_finds_the_exhaustive_optimum(case, objective):
     df, hiers, targets = case
@@ -237,7 +236,6 @@ def test_search_finds_the_exhaustive_optimum(case, objective):
     assert result.evaluated <= lat.size
 
 
-@settings(max_examples=40, deadline=None)
 @given(small_tables())
 def test_generalizing_a_qi_never_lowers_k_and_sizes_match_groupby(case):
     df, hiers, _ = case
