@@ -1,9 +1,12 @@
-"""Fixtures of the app tests: Streamlit's caches cleared around each test."""
+"""Fixtures of the app tests: Streamlit's caches cleared around each test, the app's config."""
 
 from __future__ import annotations
 
 import pytest
 import streamlit as st
+from streamlit import config
+
+from tests.conftest import ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -14,3 +17,12 @@ def clear_caches():
     yield
     st.cache_data.clear()
     st.cache_resource.clear()
+
+
+@pytest.fixture
+def app_config(monkeypatch):
+    """Streamlit's options as ``streamlit run`` reads them from the project's folder."""
+    monkeypatch.chdir(ROOT)
+    config.get_config_options(force_reparse=True)
+    yield config
+    config.get_config_options(force_reparse=True)
