@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
 from tests.conftest import ROOT
+from tests.hospital import hospital_csv
 from ui.safe import WORD_JOINER
 
 APP = str(ROOT / "app.py")
@@ -58,3 +59,27 @@ def demo_roles(qis, sens=()):
     roles.update({q: "quasi_identifier" for q in qis})
     roles.update({s: "sensitive" for s in sens})
     return roles
+
+
+HOSPITAL_ROLES = {
+    "name": "identifier",
+    "ssn": "identifier",
+    "mrn": "identifier",
+    "date_of_birth": "quasi_identifier",
+    "zip": "quasi_identifier",
+    "sex": "quasi_identifier",
+    "diagnosis": "sensitive",
+    "admission_date": "other",
+    "note": "other",
+}
+
+
+def hospital_app() -> AppTest:
+    """Return the app with the hospital table uploaded and its roles set."""
+    at = run()
+    at.file_uploader(key="rc_upload").set_value(("hospital.csv", hospital_csv(), "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    at.session_state["rc_roles"] = dict(HOSPITAL_ROLES)
+    at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
+    return at
