@@ -9,7 +9,7 @@ import pytest
 
 from riskcore.demo import make_people
 from riskcore.metrics import assess
-from tests.app.test_apptest import clear_caches, demo_roles, run  # noqa: F401 - autouse fixture
+from tests.app.helpers import demo_roles, run
 
 QIS = ["age", "sex", "race"]
 

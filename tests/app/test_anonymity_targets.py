@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from riskcore.criteria import KAnonymity, Targets
-from tests.app.test_apptest import clear_caches, demo_roles, run  # noqa: F401 - autouse fixture
+from tests.app.helpers import demo_roles, run
 
 K_BOX = "k (smallest class; 0: none)"
 

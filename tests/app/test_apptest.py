@@ -2,77 +2,21 @@
 
 from __future__ import annotations
 
-import base64
 import io
 import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
+from tests.app.helpers import data_uploader, demo_roles, metrics, plotly_values, run, seen
 from tests.conftest import ROOT
-from ui.safe import WORD_JOINER, md
-
-APP = str(ROOT / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def clear_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
-
-
-def run(page: str | None = None, roles: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    if roles is not None:
-        at.session_state["rc_roles"] = roles
-        at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def plotly_values(v) -> list:
-    """Decode a plotly array (a list, or a typed array {"dtype", "bdata"})."""
-    if isinstance(v, dict) and "bdata" in v:
-        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).tolist()
-    return list(v)
-
-
-def seen(source: str) -> str:
-    """Return what a reader sees of a markdown ``source`` made by ``ui.safe.md``: the
-    backslash escapes read and the invisible word joiners dropped."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source).replace(WORD_JOINER, "")
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    """Return {label as seen: value} of the page's metrics."""
-    return {seen(m.label): m.value for m in at.metric}
-
-
-def data_uploader(at: AppTest):
-    """Return the Data page's table uploader (its key changes after each successful read)."""
-    return next(u for u in at.get("file_uploader") if u.label.startswith("Upload a table"))
-
-
-def demo_roles(qis, sens=()):
-    df = make_people(32_561, seed=0)
-    roles = {c: "other" for c in df.columns}
-    roles.update({q: "quasi_identifier" for q in qis})
-    roles.update({s: "sensitive" for s in sens})
-    return roles
+from ui.safe import md
 
 
 def test_every_page_file_is_registered():

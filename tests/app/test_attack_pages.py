@@ -10,8 +10,7 @@ from riskcore.attacks import differencing_attack, homogeneity_attack
 from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
 from riskcore.demo import make_people
 from riskcore.demo.story import guided_story
-from tests.app.test_apptest import (  # noqa: F401
-    clear_caches,
+from tests.app.helpers import (
     demo_roles,
     metrics,
     plotly_values,
@@ -226,7 +225,7 @@ def test_the_guided_demo_uses_k_11_says_when_the_qis_change_and_ends_on_your_own
     import pandas as pd
 
     from riskcore.demo.story import SUPPRESS_BELOW
-    from tests.app.test_apptest import seen
+    from tests.app.helpers import seen
 
     s = guided_story(32_561, 0)
     assert SUPPRESS_BELOW == 11 and s.after.k >= 11

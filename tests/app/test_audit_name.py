@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
 from riskcore.store import Store
-from tests.app.test_apptest import APP, clear_caches, data_uploader, seen  # noqa: F401
+from tests.app.helpers import APP, data_uploader, seen
 
 
 def _csv() -> bytes:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_apptest import APP, clear_caches, data_uploader, run  # noqa: F401
-from tests.app.test_config import app_config  # noqa: F401
+from tests.app.helpers import APP, data_uploader, run
 from ui.safe import md
 from ui.state import ledger_key
 
@@ -101,7 +100,7 @@ def test_a_utf8_upload_says_so_and_keeps_no_bytes():
     assert not [s for s in at.selectbox if s.label == "Text encoding of the file"]
 
 
-def test_tables_offer_no_built_in_csv_download(app_config):  # noqa: F811
+def test_tables_offer_no_built_in_csv_download(app_config):
     # st.dataframe's "Download as CSV" wrote an uploaded "=HYPERLINK(...)" cell as a live
     # formula; the app's own downloads are formula-safe (the browser test hovers a table)
     assert app_config.get_option("client.disableDataExport") is True

@@ -7,137 +7,20 @@ Screenshots of every page go to ``screenshots/`` (ignored by git).
 from __future__ import annotations
 
 import json
-import re
-import shutil
-from contextlib import contextmanager
-from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
-from tests import live
-from tests.conftest import IN_CI, ROOT, SHARED
+from tests.browser_helpers import (
+    goto,
+    metric,
+    open_app,
+    shot,
+    upload,
+    wait_idle,
+)
+from tests.conftest import SHARED
 
 pytestmark = pytest.mark.browser
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = ROOT / "screenshots"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT = 30_000
-
-
-@contextmanager
-def serve():
-    """Run the app (:func:`tests.live.serve`); yield its URL."""
-    try:
-        with live.serve() as (url, _, _):
-            yield url
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail("Chromium is not installed; .ci/run must install it")
-        pytest.skip("Chromium not installed")
-    with serve() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def new_page(browser, external: list[str], scheme: str = "light"):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.on("dialog", lambda d: external.append(f"dialog: {d.message}") or d.dismiss())
-
-    def check(req):
-        host = urlparse(req.url).hostname
-        if req.url.startswith(("data:", "blob:")):
-            return
-        if host not in ("localhost", "127.0.0.1"):
-            external.append(req.url)
-
-    page.on("request", check)
-    return ctx, page
-
-
-def open_app(browser, server, external: list[str], scheme: str = "light"):
-    """Open the app in a new browser context and wait until the router has run."""
-    ctx, page = new_page(browser, external, scheme)
-    page.goto(server)
-    wait_idle(page)
-    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
-    return ctx, page
-
-
-def wait_idle(page):
-    """Wait until the run is over (:data:`tests.live.BUSY` turns false)."""
-    page.wait_for_selector('[data-testid="stApp"]')
-    page.wait_for_timeout(300)  # let a rerun (st.rerun after an upload) begin
-    page.wait_for_function(f"() => !({live.BUSY})()", timeout=TIMEOUT)
-    page.wait_for_timeout(300)
-
-
-def goto(page, url, title):
-    page.get_by_role("link", name=title).first.click()
-    wait_idle(page)
-
-
-def metric(page, label: str) -> str:
-    """Return the value of the metric labelled exactly ``label``."""
-    name = re.compile(f"^{re.escape(label)}$")
-    exact = page.locator('[data-testid="stMetricLabel"]', has_text=name)
-    box = page.locator('[data-testid="stMetric"]').filter(has=exact).first
-    return box.locator('[data-testid="stMetricValue"]').inner_text()
-
-
-def shot(page, name):
-    """Screenshot the whole page: Streamlit scrolls inside its main container, so the
-    viewport is stretched to that container's height first, then restored."""
-    SHOTS.mkdir(exist_ok=True)
-    size = page.viewport_size
-    measure = (
-        "() => Math.max(...['stMain', 'stAppViewContainer', 'stMainBlockContainer']"
-        '.map(t => document.querySelector(`[data-testid="${t}"]`))'
-        ".filter(Boolean).map(e => e.scrollHeight), document.body.scrollHeight)"
-    )
-    height, previous = page.evaluate(measure), -1
-    for _ in range(20):  # wait until the page stops growing (elements stream in)
-        if height == previous:
-            break
-        page.wait_for_timeout(400)
-        previous, height = height, page.evaluate(measure)
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
-    page.wait_for_timeout(700)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    page.set_viewport_size(size)
-
-
-def upload(page, path: Path, nth: int = 0):
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(nth).set_input_files(
-        str(path)
-    )
-    wait_idle(page)
 
 
 def test_demo_upload_roles_and_isolation(server, browser, tmp_path):

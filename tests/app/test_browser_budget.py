@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from riskcore.store import Store
-from tests.app.test_browser import (  # noqa: F401
+from tests.browser_helpers import (
     CHROMIUM,
-    browser,
     goto,
     metric,
     open_app,
@@ -56,7 +55,7 @@ def _release_on_dp_page(chrome, url, external, left_before: str):
     return ctx, page
 
 
-def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, database):  # noqa: F811
+def test_the_budget_survives_a_reload_and_a_server_restart(chromium, browser, database):
     external: list[str] = []
     with serve() as url:
         ctx, page = _release_on_dp_page(browser, url, external, "1 of 1")

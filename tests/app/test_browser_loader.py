@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_browser import (  # noqa: F401
-    browser,
+from tests.browser_helpers import (
     goto,
     open_app,
-    server,
     shot,
     upload,
     wait_idle,
@@ -21,7 +19,7 @@ from tests.app.test_browser import (  # noqa: F401
 pytestmark = pytest.mark.browser
 
 
-def test_bad_upload_encoding_and_no_table_download(server, browser, tmp_path):  # noqa: F811
+def test_bad_upload_encoding_and_no_table_download(server, browser, tmp_path):
     external: list[str] = []
     ctx, page = open_app(browser, server, external)
     try:

@@ -8,12 +8,10 @@ from __future__ import annotations
 import pytest
 
 from riskcore.report.sign import verify_report
-from tests.app.test_browser import (  # noqa: F401
+from tests.browser_helpers import (
     TIMEOUT,
-    browser,
     goto,
     open_app,
-    server,
     shot,
     wait_idle,
 )
@@ -22,7 +20,7 @@ from tests.riskcore.signing import PASSPHRASE, make_key
 pytestmark = pytest.mark.browser
 
 
-def test_a_reviewer_signs_the_report_in_the_browser(server, browser, tmp_path):  # noqa: F811
+def test_a_reviewer_signs_the_report_in_the_browser(server, browser, tmp_path):
     external: list[str] = []
     ctx, page = open_app(browser, server, external)
     try:
@@ -43,9 +41,7 @@ def test_a_reviewer_signs_the_report_in_the_browser(server, browser, tmp_path): 
         box.press("Enter")
         wait_idle(page)
         page.get_by_role("button", name="Sign the PDF and the JSON twin").click()
-        page.get_by_text("Signed by Common Name: Rita Reviewer").first.wait_for(
-            timeout=4 * TIMEOUT
-        )
+        page.get_by_text("Signed by Common Name: Rita Reviewer").first.wait_for(timeout=4 * TIMEOUT)
         wait_idle(page)
         shot(page, "report-sign")
         with page.expect_download() as got:

@@ -11,12 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from riskcore.store import Store
 from riskcore.store.ledgers import BudgetStore
-from tests.app.test_apptest import (  # noqa: F401
+from tests.app.helpers import (
     APP,
-    clear_caches,
     data_uploader,
     metrics,
-    run,
     seen,
 )
 

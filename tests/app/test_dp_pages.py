@@ -12,8 +12,7 @@ from riskcore import dp
 from riskcore.demo import make_people
 from riskcore.dp import local as ldp
 from riskcore.store.ledgers import BudgetStore
-from tests.app.test_apptest import (  # noqa: F401
-    clear_caches,
+from tests.app.helpers import (
     demo_roles,
     metrics,
     plotly_values,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 import ui.context
-from tests.app.test_apptest import APP, clear_caches  # noqa: F401
+from tests.app.helpers import APP
 
 
 def test_a_page_that_ends_early_keeps_the_sidebar(monkeypatch) -> None:

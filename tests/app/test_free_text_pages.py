@@ -8,7 +8,7 @@ note is tagged "other".
 
 from __future__ import annotations
 
-from tests.app.test_apptest import clear_caches, data_uploader, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import data_uploader, run, seen
 from tests.hospital import hospital_csv, hospital_table
 
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.app.test_apptest import data_uploader, metrics, run, seen
+from tests.app.helpers import data_uploader, metrics, run, seen
 from tests.hostile_files import CASES, Case, bounded
 from ui.safe import md
 

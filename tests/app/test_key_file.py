@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe import key_check
 from riskcore.demo import make_people
-from tests.app.test_apptest import APP, clear_caches, data_uploader, seen  # noqa: F401
+from tests.app.helpers import APP, data_uploader, seen
 
 KEY = bytes(range(32))
 KEY_HEX = KEY.hex()

@@ -11,7 +11,7 @@ import pytest
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.report.summary import assessment_text
-from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401
+from tests.app.helpers import run, seen
 
 LABEL = "Assess a large file by path (on this server)"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from tests.app.test_apptest import clear_caches, run  # noqa: F401 (fixture)
+from tests.app.helpers import run
 from tests.conftest import ROOT
 
 

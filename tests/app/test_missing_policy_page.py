@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from riskcore import assess
 from riskcore.demo import make_people
-from tests.app.test_apptest import clear_caches, demo_roles, metrics, run, seen  # noqa: F401
+from tests.app.helpers import demo_roles, metrics, run, seen
 
 QIS = ["sex", "workclass", "occupation"]  # workclass and occupation have missing values
 

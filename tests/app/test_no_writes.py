@@ -8,7 +8,7 @@ ledgers' tables to it, on a mere visit.
 from __future__ import annotations
 
 from riskcore.store import Store
-from tests.app.test_apptest import clear_caches, run  # noqa: F401 (fixture)
+from tests.app.helpers import run
 
 PAGES = ["pages/data.py", "pages/dp.py", "pages/report.py", "pages/saved.py"]
 

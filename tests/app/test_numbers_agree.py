@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from riskcore.engine import EncodedTable
 from riskcore.metrics import suda
-from tests.app.test_apptest import clear_caches, metrics, seen  # noqa: F401 (fixture)
-from tests.app.test_one_verdict import _hospital_app
+from tests.app.helpers import hospital_app, metrics, seen
 from tests.hospital import HOSPITAL_QIS, hospital_table
 
 
@@ -18,7 +17,7 @@ def _texts(at) -> list[str]:
 
 
 def test_remediate_at_the_default_levels_shows_no_nan():
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     # every record breaks k = 11 as recorded: nothing is released at level 0
@@ -34,7 +33,7 @@ def test_unique_people_and_special_uniques_say_why_they_differ():
     s = suda(EncodedTable(df), HOSPITAL_QIS)
     gap = s.sample_uniques - s.special_uniques
     assert gap > 0 and s.unique_missing == gap  # every QI searched: only missing values skip
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception, at.exception
     assert metrics(at)["Unique people"] == f"{s.sample_uniques:,}"
@@ -55,7 +54,7 @@ def test_the_attacker_of_the_remediated_view_knows_true_values_matched_into_the_
     from riskcore.deidentify.recipe import apply_recipe
     from tests.hospital import hospital_csv
 
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/remediate.py").run()
     at.button(key="rc_rem_search").click().run()
     at.button(key="rc_rem_use").click().run()
@@ -76,7 +75,7 @@ def test_the_attacker_of_the_remediated_view_knows_true_values_matched_into_the_
 
 
 def _remediated_hospital():
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/remediate.py").run()
     at.button(key="rc_rem_search").click().run()
     at.button(key="rc_rem_use").click().run()
@@ -123,7 +122,7 @@ def test_the_remediated_view_keeps_the_file_row_numbers_and_names_every_page_it_
 
 
 def test_anonymity_says_k_and_its_threshold_together_and_the_missing_values_once():
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/anonymity.py").run()
     assert not at.exception, at.exception
     texts = _texts(at)
@@ -136,7 +135,7 @@ def test_anonymity_says_k_and_its_threshold_together_and_the_missing_values_once
 
 
 def test_remediate_and_attacks_metrics_sit_two_in_a_row_so_their_labels_fit():
-    from tests.app.test_apptest import run
+    from tests.app.helpers import run
 
     def weights(at, labels):
         out = {}

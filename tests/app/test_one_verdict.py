@@ -16,33 +16,9 @@ import pandas as pd
 
 from riskcore.criteria import Targets
 from riskcore.metrics import assess
-from tests.app.test_apptest import clear_caches, seen  # noqa: F401 - autouse fixture
+from tests.app.helpers import hospital_app, seen
 from tests.hospital import HOSPITAL_QIS, hospital_csv
 from tests.riskcore.test_criteria_common import random_case
-
-HOSPITAL_ROLES = {
-    "name": "identifier",
-    "ssn": "identifier",
-    "mrn": "identifier",
-    "date_of_birth": "quasi_identifier",
-    "zip": "quasi_identifier",
-    "sex": "quasi_identifier",
-    "diagnosis": "sensitive",
-    "admission_date": "other",
-    "note": "other",
-}
-
-
-def _hospital_app():
-    from tests.app.test_apptest import run
-
-    at = run()
-    at.file_uploader(key="rc_upload").set_value(("hospital.csv", hospital_csv(), "text/csv"))
-    at.run()
-    assert not at.exception, at.exception
-    at.session_state["rc_roles"] = dict(HOSPITAL_ROLES)
-    at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
-    return at
 
 
 def _says(at, *, passed: bool) -> str:
@@ -55,7 +31,7 @@ def _says(at, *, passed: bool) -> str:
 
 
 def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere():
-    at = _hospital_app()
+    at = hospital_app()
     # Remediate: the least-loss search under the default targets, the k = 11 preset, 2%
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
@@ -106,7 +82,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
 
 def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
     """The Anonymity page as a consumer of the common test: its verdict is evaluate()'s."""
-    from tests.app.test_apptest import run
+    from tests.app.helpers import run
     from tests.riskcore.test_criteria_common import baseline
 
     outcomes = set()
@@ -140,7 +116,7 @@ def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
 
 
 def test_the_anonymity_page_s_figures_are_the_assessment_s():
-    at = _hospital_app()
+    at = hospital_app()
     at.switch_page("pages/anonymity.py").run()
     df = pd.read_csv(pd.io.common.BytesIO(hospital_csv()), encoding="latin-1", dtype=str)
     a = assess(df, quasi_identifiers=list(HOSPITAL_QIS), sensitive=["diagnosis"])

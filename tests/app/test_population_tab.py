@@ -6,8 +6,7 @@ import json
 
 import pandas as pd
 
-from tests.app.test_apptest import (  # noqa: F401 (fixture)
-    clear_caches,
+from tests.app.helpers import (
     data_uploader,
     metrics,
     plotly_values,

@@ -10,8 +10,7 @@ from riskcore.deidentify.recipe import generalize_columns
 from riskcore.demo import make_people
 from riskcore.metrics.suda import suda
 from riskcore.roles import suggest_roles
-from tests.app.test_apptest import (  # noqa: F401 (fixture)
-    clear_caches,
+from tests.app.helpers import (
     data_uploader,
     metrics,
     run,

@@ -7,7 +7,7 @@ from riskcore.criteria.records import record_table
 from riskcore.demo import make_people
 from riskcore.metrics.suda import suda
 from riskcore.roles import suggest_roles
-from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import metrics, run, seen
 
 
 def test_records_page_counts_special_uniques_and_explains_the_riskiest_record():

@@ -11,7 +11,7 @@ from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.store.ledgers import BudgetStore
-from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import metrics, run, seen
 
 
 def level_sliders(at):
@@ -100,7 +100,7 @@ def test_reset_forgets_the_remediation():
 def test_a_table_with_one_qi_and_nothing_to_gain_says_so():
     at = run()
     csv = pd.DataFrame({"sex": ["F", "M"] * 3, "x": range(6)}).to_csv(index=False)
-    from tests.app.test_apptest import data_uploader
+    from tests.app.helpers import data_uploader
 
     data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
     at.session_state["rc_roles"] = {"sex": "quasi_identifier", "x": "other"}

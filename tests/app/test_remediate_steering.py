@@ -9,7 +9,7 @@ from riskcore.deidentify.search import search
 from riskcore.deidentify.steering import Steering
 from riskcore.demo import make_people
 from riskcore.report.readings import removed_column_warnings
-from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import run, seen
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs
 

@@ -18,7 +18,7 @@ from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from riskcore.freetext import presidio_available
-from tests.app.test_apptest import clear_caches, metrics, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import metrics, run, seen
 
 
 def level_sliders(at):
@@ -176,7 +176,7 @@ def test_the_report_says_which_view_it_describes():
 
 
 def test_the_plain_hash_demonstration_offers_only_ssn_and_birth_date_columns():
-    from tests.app.test_apptest import data_uploader
+    from tests.app.helpers import data_uploader
 
     at = run()
     csv = pd.DataFrame(

@@ -13,9 +13,8 @@ import io
 from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
-from tests.app.test_apptest import (  # noqa: F401
+from tests.app.helpers import (
     APP,
-    clear_caches,
     data_uploader,
     metrics,
     seen,

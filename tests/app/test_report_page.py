@@ -6,7 +6,7 @@ from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
-from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import run, seen
 
 
 def test_report_page_builds_the_sessions_report():

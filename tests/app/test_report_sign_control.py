@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from riskcore.report.sign import verify_report
-from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import run, seen
 from tests.riskcore.signing import PASSPHRASE, make_key
 
 

@@ -16,7 +16,7 @@ from streamlit.runtime.caching import cache_resource_api
 from streamlit.testing.v1 import AppTest
 
 import ui.cached
-from tests.app.test_apptest import APP, clear_caches, data_uploader  # noqa: F401
+from tests.app.helpers import APP, data_uploader
 from tests.conftest import ROOT
 
 CSV = b"age,sex,zip\n30,F,021\n31,M,022\n30,F,021\n45,M,023\n"

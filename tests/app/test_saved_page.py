@@ -16,7 +16,7 @@ from riskcore.profile import Profile
 from riskcore.review import review
 from riskcore.roles import ColumnRoles
 from riskcore.store import Store, default_path
-from tests.app.test_apptest import clear_caches, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import run, seen
 
 
 def csv_bytes(n: int, seed: int) -> bytes:

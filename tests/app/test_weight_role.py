@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tests.app.test_apptest import clear_caches, data_uploader, run, seen  # noqa: F401 (fixture)
+from tests.app.helpers import data_uploader, run, seen
 
 
 def test_a_weight_column_is_suggested_and_labelled_on_the_data_page():

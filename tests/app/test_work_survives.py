@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.store.working import holds_work
-from tests.app.test_apptest import APP, clear_caches, data_uploader, seen  # noqa: F401
+from tests.app.helpers import APP, data_uploader, seen
 
 QIS = ("age", "sex", "race", "marital_status", "education")
 

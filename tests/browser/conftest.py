@@ -1,4 +1,5 @@
-"""Fixtures of the browser tests: a live server and Debian's Chromium, which must be there.
+"""Fixtures of the browser tests: a live server, with Debian's Chromium, which must be there
+(the ``browser`` fixture is in ``tests/conftest.py``).
 
 A missing Chromium fails these tests (``apt-get install chromium``), it never skips them.
 """
@@ -9,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, serve
-from tests.app.test_browser import browser as browser  # the same Chromium fixture
+from tests.browser_helpers import CHROMIUM, serve
 
 
 @pytest.fixture(scope="module")

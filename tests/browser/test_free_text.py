@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tests.app.test_browser as tb
-from tests.app.test_browser import goto, new_page, upload, wait_idle
+from tests.browser_helpers import goto, new_page, upload, wait_idle
 from tests.hospital import hospital_csv, hospital_table
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from tests.app.test_browser import goto, new_page, shot, upload, wait_idle
+from tests.browser_helpers import goto, new_page, shot, upload, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ import pytest
 from riskcore.io import load_table
 from riskcore.roles import suggest_roles
 from tests import live
-from tests.app.test_browser import goto, metric, new_page, open_app, upload, wait_idle
+from tests.browser_helpers import goto, metric, new_page, open_app, upload, wait_idle
 from tests.conftest import ROOT
 from tests.hostile_files import BY_NAME, csv_bytes
 

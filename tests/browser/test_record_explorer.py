@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_browser import goto, metric, new_page, wait_idle
+from tests.browser_helpers import goto, metric, new_page, wait_idle
 
 pytestmark = pytest.mark.browser
 

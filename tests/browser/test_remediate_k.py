@@ -16,7 +16,7 @@ from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.search import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
-from tests.app.test_browser import goto, metric, new_page, shot, wait_idle
+from tests.browser_helpers import goto, metric, new_page, shot, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from riskcore.demo import make_people
 from riskcore.profile import Profile
 from riskcore.report.render import render_html
 from riskcore.review import review
-from tests.app.test_browser import ARGS, CHROMIUM
+from tests.browser_helpers import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 

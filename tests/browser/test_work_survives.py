@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from riskcore.demo import make_people
-from tests.app.test_browser import TIMEOUT, goto, shot, upload, wait_idle
+from tests.browser_helpers import TIMEOUT, goto, shot, upload, wait_idle
 
 pytestmark = pytest.mark.browser
 

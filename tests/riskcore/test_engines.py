@@ -170,9 +170,7 @@ def test_ordered_sensitive_attribute_has_the_same_order_on_every_engine(
         assert present == sorted(present) and table.labels[-1] is None
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     rows=st.lists(
         st.tuples(

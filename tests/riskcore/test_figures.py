@@ -22,8 +22,7 @@ from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd
 from riskcore.report.figures._style import GREEN, YELLOW
-from tests.riskcore.test_readings import AB, PEOPLE
-from tests.riskcore.test_readings_attacks import _linkage
+from tests.riskcore.cases import AB, PEOPLE, linkage_case
 
 LN20 = math.log(20.0)
 
@@ -161,7 +160,7 @@ def test_diversity_bars(a):
 
 def test_candidates_bars():
     # candidates 1,1,1,0,2,2,3,5,1,0 of 10 targets: 0 -> 2, 1 -> 4, 2 -> 2, 3-4 -> 1, 5-10 -> 1
-    fig = fg.candidates_bars(_linkage().candidate_histogram(), "Possible identities")
+    fig = fg.candidates_bars(linkage_case().candidate_histogram(), "Possible identities")
     bar = fig.data[0]
     assert list(bar.x)[:5] == ["0 (no match)", "1", "2", "3-4", "5-10"]
     np.testing.assert_allclose(_arr(bar.y), [20, 40, 20, 10, 10, 0, 0, 0, 0])

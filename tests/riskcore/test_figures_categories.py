@@ -18,8 +18,7 @@ from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd
 from riskcore.report.figures._style import tick_label
-from tests.riskcore.test_readings import AB, PEOPLE
-from tests.riskcore.test_readings_attacks import _linkage
+from tests.riskcore.cases import AB, PEOPLE, linkage_case
 
 LONG = "hours_per_week + marital_status + native_country"  # 48 characters
 
@@ -79,7 +78,7 @@ def test_long_labels_are_wrapped_and_the_hover_keeps_the_full_text():
 
 
 def test_attack_bars_label_every_category():
-    hist = _linkage().candidate_histogram()
+    hist = linkage_case().candidate_histogram()
     fig = fg.candidates_bars(hist, "Possible identities")
     _every_tick(fig.layout.xaxis, list(hist["candidates"]))
     df = pd.DataFrame({"p": np.round(np.arange(0.5, 1.0001, 0.05), 2), "classes": 1, "records": 1})

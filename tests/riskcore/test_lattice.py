@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
@@ -34,6 +34,7 @@ from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
 from riskcore.deidentify.search import greedy_search, search
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
+from tests.riskcore.cases import AGES, ages_lattice
 
 # ------------------------------------------------------------------ hierarchies
 
@@ -119,25 +120,9 @@ def test_builtin_adult_hierarchies_cover_the_census_categories():
 
 # ------------------------------------------------------------------ evaluation
 
-AGES = pd.DataFrame(
-    {
-        "age": [20, 25, 30, 40, 40, 41],
-        "sex": ["F", "F", "M", "M", "M", "F"],
-        "dx": ["flu", "hiv", "flu", "flu", "flu", "hiv"],
-    }
-)
-
-
-def _lattice(df=AGES, **targets):
-    h = {
-        "age": interval_hierarchy(df["age"], [10, 20]),
-        "sex": flat_hierarchy(df["sex"]),
-    }
-    return Lattice(df, h, sensitive=["dx"], targets=Targets.of(**targets))
-
 
 def test_ncp_and_suppression_by_hand():
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     # age to decades (20-29, 30-39, 40-49), sex kept: classes (20s, F) x2, (30s, M) x1,
     # (40s, M) x2, (40s, F) x1 -> the two singletons are suppressed: 2 of 6 records
     node = lat.evaluate([1, 0])
@@ -154,18 +139,18 @@ def test_ncp_and_suppression_by_hand():
     assert node.discernibility == 2**2 + 2**2 + 2 * 6
     assert node.success_rate == pytest.approx(2 / 4)
     assert node.lower_bound == pytest.approx((2 * 5 / 21 + 3 * 1 / 21) / 12)
-    assert not _lattice(k=2, max_suppression=0.3).evaluate([1, 0]).anonymous  # 2 > 0.3 * 6
+    assert not ages_lattice(k=2, max_suppression=0.3).evaluate([1, 0]).anonymous  # 2 > 0.3 * 6
 
 
 def test_l_diversity_and_t_targets_suppress_the_classes_that_fail():
     # decades and sex: (20s, F) holds flu and hiv (2 values), (40s, M) only flu
-    lat = _lattice(k=1, l=2, max_suppression=1.0)
+    lat = ages_lattice(k=1, l=2, max_suppression=1.0)
     node = lat.evaluate([1, 0])
     # fails distinct 2-diversity: (30s, M) [flu], (40s, M) [flu, flu], (40s, F) [hiv]
     assert node.suppressed == 4 and node.n_classes == 1
     # t-closeness, equal distance: whole table flu 4/6, hiv 2/6. Class (20s, F) is
     # 1/2, 1/2: D = (|1/2 - 2/3| + |1/2 - 1/3|) / 2 = 1/6; (40s, M) flu only: D = 1/3
-    lat_t = _lattice(k=1, t=0.2, max_suppression=1.0)
+    lat_t = ages_lattice(k=1, t=0.2, max_suppression=1.0)
     _, sizes, bad = lat_t.failing([1, 0])
     groups = generalize_columns(AGES, lat_t.hierarchies, {"age": 1, "sex": 0})
     d = groups.groupby(["age", "sex"])["dx"].apply(
@@ -177,7 +162,7 @@ def test_l_diversity_and_t_targets_suppress_the_classes_that_fail():
 
 
 def test_apply_drops_or_masks_the_suppressed_records():
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     out = lat.apply(AGES, [1, 0])
     assert out.index.tolist() == [0, 1, 3, 4]  # the 30-year-old man and the 41-year-old woman
     assert out["age"].tolist() == ["20-29", "20-29", "40-49", "40-49"]
@@ -219,7 +204,6 @@ def small_tables(draw):
     return pd.DataFrame(cols), hiers, targets
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_tables(), st.sampled_from(["ncp", "precision"]))
 def test_search_finds_the_exhaustive_optimum(case, objective):
     df, hiers, targets = case
@@ -237,7 +221,6 @@ def test_search_finds_the_exhaustive_optimum(case, objective):
     assert result.evaluated <= lat.size
 
 
-@settings(max_examples=40, deadline=None)
 @given(small_tables())
 def test_generalizing_a_qi_never_lowers_k_and_sizes_match_groupby(case):
     df, hiers, _ = case
@@ -278,7 +261,7 @@ def test_adult_eight_qis_optimum_beats_the_greedy_baseline():
 
 
 def test_recipe_round_trip_gives_the_identical_table_and_reports_new_values():
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     best = search(lat).best
     assert best is not None
     table = lat.apply(AGES, best.levels)
@@ -308,7 +291,7 @@ def test_recipe_round_trip_gives_the_identical_table_and_reports_new_values():
 
 
 def test_distortion_of_a_sensitive_attribute_by_suppression():
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     node = lat.evaluate([1, 0])
     # suppressed: the 30-year-old man (flu) and the 41-year-old woman (hiv); the release
     # keeps flu 3, hiv 1 of 4 where the table has flu 4, hiv 2 of 6

@@ -7,7 +7,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from riskcore.attacks.linkage import (
@@ -167,7 +167,6 @@ tables = st.integers(5, 40).flatmap(
 )
 
 
-@settings(max_examples=60, deadline=None)
 @given(tables, st.floats(0, 0.5), st.integers(0, 10_000))
 def test_matches_naive_reference_with_unknown_values(cols, missing, seed):
     a, b, c, s = cols
@@ -179,7 +178,6 @@ def test_matches_naive_reference_with_unknown_values(cols, missing, seed):
     assert r.in_candidates.successes == len(df)
 
 
-@settings(max_examples=40, deadline=None)
 @given(tables, st.integers(0, 10_000))
 def test_knowing_one_more_qi_never_lowers_unique_rate(cols, seed):
     a, b, c, _ = cols
@@ -192,7 +190,6 @@ def test_knowing_one_more_qi_never_lowers_unique_rate(cols, seed):
     assert [r.rate for r in curve.correct] == rates  # error-free: unique means correct
 
 
-@settings(max_examples=40, deadline=None)
 @given(tables, st.integers(2, 4), st.integers(1, 3))
 def test_k_anonymous_release_never_gives_fewer_than_k_candidates(cols, k, n_known):
     a, b, c, _ = cols

@@ -14,7 +14,7 @@ import io
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskcore.errors import DataLoadError
@@ -282,7 +282,6 @@ def _tables(draw):
 
 
 @given(table=_tables(), encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]))
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_tables_round_trip_through_the_csv_loader(table, encoding):
     names = list(table)
     buf = io.StringIO()
@@ -300,7 +299,7 @@ def test_random_tables_round_trip_through_the_csv_loader(table, encoding):
 
 
 @given(raw=st.binary(max_size=2_000))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings().max_examples)  # 300 in CI
 def test_random_bytes_load_or_raise_a_load_error(raw):
     try:
         load_table(raw, name="b.csv")

@@ -313,7 +313,7 @@ def tables(draw: st.DrawFn) -> pd.DataFrame:
     return pd.DataFrame({k: v if k == "s" else pd.array(v, dtype="Int64") for k, v in cols.items()})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=round(1.5 * settings().max_examples))  # 150 in CI
 @given(tables())
 def test_any_equals_brute_force(df: pd.DataFrame) -> None:
     qis = [c for c in df.columns if c != "s"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskcore.metrics import assess
@@ -37,7 +37,7 @@ def tables(draw):
     return df
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings()  # the profile of tests/conftest.py (100 examples in CI)
 
 
 @SETTINGS

@@ -14,6 +14,7 @@ from riskcore.metrics.population import PopulationUniqueness
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import readings as rd
 from riskcore.roles import ColumnRoles, RedundantPair, RoleSuggestion, RoleSuggestions
+from tests.riskcore.cases import AB, PEOPLE
 
 # Eight people, QIs age + zip, sensitive diag. Classes (hand-counted):
 #   (30, 100): flu flu cold  size 3, 2 distinct
@@ -21,13 +22,7 @@ from riskcore.roles import ColumnRoles, RedundantPair, RoleSuggestion, RoleSugge
 #   (50, 300): cold          size 1, unique and homogeneous
 #   (60, 400): flu cold      size 2, 2 distinct
 # Whole table: flu 5/8, cold 3/8.
-PEOPLE = pd.DataFrame(
-    {
-        "age": [30, 30, 30, 40, 40, 50, 60, 60],
-        "zip": ["100", "100", "100", "200", "200", "300", "400", "400"],
-        "diag": ["flu", "flu", "cold", "flu", "flu", "cold", "flu", "cold"],
-    }
-)
+
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +183,7 @@ def test_population_reading():
 
 # a, b: unique on (a, b): (x,2) (y,2) (y,3) (y,4) -> 4 of 6; on b alone: 3 and 4 -> 2;
 # on a alone: nobody. Removing b leaves 0 unique (drop 4, 100%); removing a leaves 2 (drop 2).
-AB = pd.DataFrame({"a": ["x", "x", "x", "y", "y", "y"], "b": [1, 1, 2, 2, 3, 4]})
+
 
 
 @pytest.fixture(scope="module")

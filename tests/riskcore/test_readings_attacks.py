@@ -13,10 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.attacks import DifferencingResult, differencing_attack, homogeneity_attack
-from riskcore.attacks.linkage import AttributeDisclosure, LinkageCurve, LinkageResult, Rate
+from riskcore.attacks import differencing_attack, homogeneity_attack
+from riskcore.attacks.linkage import LinkageCurve, Rate
 from riskcore.engine import EncodedTable
 from riskcore.report import readings as rd
+from tests.riskcore.cases import differencing_case, linkage_case
 
 PEOPLE = pd.DataFrame(
     {
@@ -27,51 +28,25 @@ PEOPLE = pd.DataFrame(
 )
 
 
-def _linkage(correct: bool = True) -> LinkageResult:
-    # 10 targets against 8 released records; candidates per target:
-    # 0 twice (no match), 1 four times, 2 twice, 3 once, 5 once
-    return LinkageResult(
-        n_targets=10,
-        n_release=8,
-        columns=(("dob", "dob"),),
-        candidates=np.array([1, 1, 1, 0, 2, 2, 3, 5, 1, 0]),
-        unique=Rate(4, 10, 0.4, 0.168, 0.687, 0.125),
-        correct=Rate(3, 10, 0.3, 0.108, 0.603, 0.125) if correct else None,
-        expected_correct=0.45,
-        in_candidates=None,
-        attributes=(
-            AttributeDisclosure(
-                attribute="diag",
-                p=0.9,
-                confident=Rate(5, 10, 0.5, 0.237, 0.763, 0.6),
-                correct=Rate(4, 10, 0.4, 0.168, 0.687, 0.6),
-                base_rate=0.6,
-                base_value="flu",
-            ),
-        ),
-        notes=(),
-    )
-
-
 def test_linkage_reading():
-    assert rd.linkage_reading(_linkage()) == (
+    assert rd.linkage_reading(linkage_case()) == (
         "4 of 10 targets (40.0%, 95% CI 16.8%-68.7%) match exactly one released record; "
         "for 3 (30.0%, 95% CI 10.8%-60.3%) it is their own (unique and correct). Picking one "
         "of the matching records at random, an attacker is right for an expected 45.0% of "
         "targets. As a baseline, a guess among all 8 released records is right 1 time in 8 "
         "(12.5%); 2 targets match nobody."
     )
-    without_truth = rd.linkage_reading(_linkage(correct=False))
+    without_truth = rd.linkage_reading(linkage_case(correct=False))
     assert "unique and correct" not in without_truth and "at random" not in without_truth
-    with_ci = dataclasses.replace(_linkage(), expected_correct_ci=(0.1234, 0.5678))
+    with_ci = dataclasses.replace(linkage_case(), expected_correct_ci=(0.1234, 0.5678))
     assert "an expected 45.0% of targets, 95% CI 12.3%-56.8%." in rd.linkage_reading(with_ci)
-    assert rd.guess_phrase(dataclasses.replace(_linkage(), n_release=32_561)) == (
+    assert rd.guess_phrase(dataclasses.replace(linkage_case(), n_release=32_561)) == (
         "a guess among all 32,561 released records is right 1 time in 32,561 (0.00307%)"
     )
 
 
 def test_attribute_table():
-    t = rd.attribute_table(_linkage())
+    t = rd.attribute_table(linkage_case())
     row = t.iloc[0]
     assert row["attribute"] == "diag"
     assert row["learned with confidence >= p"] == 0.5
@@ -128,43 +103,22 @@ def test_homogeneity_reading_when_nothing_is_exposed():
 # ------------------------------------------------------------------ differencing
 
 
-def _diff(**kw: object) -> DifferencingResult:
-    base: dict[str, object] = {
-        "target": 3,
-        "known": ("age", "zip"),
-        "aggregate": "count",
-        "column": None,
-        "condition": (("diag", "flu"),),
-        "n": 200,
-        "group_size": 1,
-        "q_all": 120.0,
-        "q_rest": 119.0,
-        "contributors_all": 200,
-        "contributors_rest": 199,
-        "recovered": 1.0,
-        "true_value": 1.0,
-        "exact": True,
-        "min_cell": 11,
-        "passes_cell_rule": True,
-    }
-    base.update(kw)
-    return DifferencingResult(**base)  # type: ignore[arg-type]
-
-
 def test_differencing_reading_exact_count():
-    assert rd.differencing_reading(_diff()) == (
+    assert rd.differencing_reading(differencing_case()) == (
         "The difference 120 - 119 tells the attacker the target has diag = flu: 1 person "
         "shares the known values, so the difference is theirs. Both answers come from at "
         "least 11 people, so a minimum-cell-size rule would publish them."
     )
-    no = rd.differencing_reading(_diff(recovered=0.0, q_rest=120.0, passes_cell_rule=False))
+    no = rd.differencing_reading(
+        differencing_case(recovered=0.0, q_rest=120.0, passes_cell_rule=False)
+    )
     assert "the target does not have diag = flu" in no
     assert "(A cell-size rule of 11 would suppress at least one answer here" in no
 
 
 def test_differencing_reading_sum_and_group():
     s = rd.differencing_reading(
-        _diff(
+        differencing_case(
             aggregate="sum",
             column="income",
             condition=(),
@@ -174,7 +128,7 @@ def test_differencing_reading_sum_and_group():
         )
     )
     assert "The difference 952,000 - 900,000 tells the attacker the target has income = 52,000" in s
-    g = rd.differencing_reading(_diff(exact=False, group_size=3, recovered=150_000.0))
+    g = rd.differencing_reading(differencing_case(exact=False, group_size=3, recovered=150_000.0))
     assert g == (
         "3 people share the target's known values, so the difference (150,000) is a total "
         "over those 3 people, not the target's own value."
@@ -230,7 +184,7 @@ def test_two_release_table_puts_exact_recoveries_first():
 
 def test_queries_list():
     # _diff: count of people with diag = flu known on age, zip; answers 120 and 119
-    d = _diff(q_all=1234.5, q_rest=1233.5)
+    d = differencing_case(q_all=1234.5, q_rest=1233.5)
     assert rd.queries_list(d) == (
         "1. how many people with diag = flu, over everyone: **1,234.5**\n"
         "2. how many people with diag = flu, over everyone except people with the target's "

@@ -9,7 +9,7 @@ import pandas as pd
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd
-from tests.riskcore.test_lattice import _lattice
+from tests.riskcore.cases import ages_lattice
 
 
 def node(levels, anonymous, ncp, risk, n_classes=3):
@@ -17,7 +17,7 @@ def node(levels, anonymous, ncp, risk, n_classes=3):
 
 
 def test_node_reading_and_table_by_hand():
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     before, after = lat.evaluate([0, 0]), lat.evaluate([1, 0])
     text = rd.node_reading(before, after, 6, lat.base.n_classes / 6)
     # as recorded every (age, sex) pair is its own class but (40, M): 4 of 6 break k = 2;
@@ -38,12 +38,12 @@ def test_node_reading_and_table_by_hand():
     kl = 0.75 * math.log(0.75 / (4 / 6)) + 0.25 * math.log(0.25 / (2 / 6))
     assert table.loc["shift of dx's distribution (KL, nats)"].tolist() == ["0.0000", f"{kl:.4f}"]
     assert "more suppression than the limit" in rd.node_reading(
-        before, _lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
+        before, ages_lattice(k=3, max_suppression=0.0).evaluate([1, 0]), 6, 5 / 6
     )
 
 
 def test_level_label_shows_examples_of_the_level():
-    lat = _lattice()
+    lat = ages_lattice()
     h = lat.hierarchies["age"]
     assert rd.level_label(h, 1) == "level 1 of 3: bands of 10 (20-29, 30-39, 40-49)"
     assert rd.level_label(h, 1, unit="year") == "level 1 of 3: 10-year bands (20-29, 30-39, 40-49)"
@@ -71,7 +71,7 @@ def test_pareto_front_and_chart():
 def test_visited_table_lists_levels_by_qi():
     from riskcore.deidentify.search import search
 
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     result = search(lat)
     table = rd.visited_table(result, lat.qis)
     assert list(table.columns[:2]) == ["age", "sex"] and len(table) == result.evaluated
@@ -87,7 +87,7 @@ def test_search_reading_when_every_node_is_shown():
 
     from riskcore.deidentify.search import evaluate_all, search
 
-    lat = _lattice(k=2, max_suppression=0.5)
+    lat = ages_lattice(k=2, max_suppression=0.5)
     found = search(lat)
     every = evaluate_all(lat, known=found.visited)
     assert len(every) == lat.size == 8  # age 0..3 x sex 0..1
@@ -106,7 +106,7 @@ def test_search_reading_when_every_node_is_shown():
 
 def test_a_node_that_releases_nothing_reads_n_a_not_nan():
     # k = 7 on 6 records: every class breaks it, everything is suppressed, nothing released
-    lat = _lattice(k=7, max_suppression=1.0)
+    lat = ages_lattice(k=7, max_suppression=1.0)
     after = lat.evaluate([0, 0])
     assert after.n_classes == 0 and math.isnan(after.success_rate)
     table = rd.node_table(lat.as_recorded(), after, 7).set_index("figure")
@@ -118,7 +118,7 @@ def test_a_node_that_releases_nothing_reads_n_a_not_nan():
     assert rd.NOTHING_RELEASED == "n/a: nothing released"
     assert rd.average_risk_text(after) == rd.NOTHING_RELEASED
     # released: 2 classes of 4 records (test_node_reading_and_table_by_hand)
-    assert rd.average_risk_text(_lattice(k=2, max_suppression=0.5).evaluate([1, 0])) == "50.00%"
+    assert rd.average_risk_text(ages_lattice(k=2, max_suppression=0.5).evaluate([1, 0])) == "50.00%"
 
 
 def test_a_dis_probability_without_sample_uniques_reads_n_a():

@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskcore.criteria import DistinctLDiversity, KAnonymity, Targets
@@ -83,7 +83,7 @@ def small_tables(draw):
     return pd.DataFrame(cols), hiers, targets, steering, missing
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=round(1.2 * settings().max_examples))  # 120 in CI
 @given(small_tables(), st.sampled_from(sorted(OBJECTIVES)))
 def test_search_finds_the_exhaustive_optimum_and_its_tie_winner(case, objective):
     df, hiers, targets, steering, missing = case

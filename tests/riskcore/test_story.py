@@ -12,7 +12,7 @@ from riskcore.attacks.linkage import LinkageResult, Rate
 from riskcore.demo.story import guided_story
 from riskcore.metrics import assess
 from riskcore.report import readings as rd
-from tests.riskcore.test_readings_attacks import _diff
+from tests.riskcore.cases import differencing_case
 
 
 def _linkage(rate: float, low: float, high: float, n: int = 1000) -> LinkageResult:
@@ -88,7 +88,7 @@ def test_homogeneity_caption():
 
 
 def test_differencing_caption_escapes_only_the_value():
-    d = _diff(target=17, condition=(("diagnosis", "Type_2"),))
+    d = differencing_case(target=17, condition=(("diagnosis", "Type_2"),))
     assert rd.differencing_caption(d) == (
         "The difference is 1: the target (row 17, the only person with their date of birth, "
         "ZIP and sex) has Type_2."

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskcore._results import dumps
@@ -144,14 +144,13 @@ def _tables(draw):
     return df, max_size
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3 * settings().max_examples)  # 300 in CI
 @given(_tables())
 def test_msus_and_scores_match_brute_force(case):
     df, max_size = case
     _compare(df, max_size)
 
 
-@settings(max_examples=60, deadline=None)
 @given(_tables(), st.randoms(use_true_random=False))
 def test_row_order_and_index_play_no_role(case, rnd):
     df, max_size = case

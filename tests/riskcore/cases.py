@@ -1,0 +1,92 @@
+"""Hand-worked tables shared by several test modules of riskcore."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from riskcore.attacks import DifferencingResult
+from riskcore.attacks.linkage import AttributeDisclosure, LinkageResult, Rate
+from riskcore.criteria import Targets
+from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
+from riskcore.deidentify.lattice import Lattice
+
+AGES = pd.DataFrame(
+    {
+        "age": [20, 25, 30, 40, 40, 41],
+        "sex": ["F", "F", "M", "M", "M", "F"],
+        "dx": ["flu", "hiv", "flu", "flu", "flu", "hiv"],
+    }
+)
+
+
+def ages_lattice(df: pd.DataFrame = AGES, **targets: object) -> Lattice:
+    """The lattice of ``df`` (:data:`AGES`): age by 10 then 20 years, sex kept or hidden."""
+    h = {
+        "age": interval_hierarchy(df["age"], [10, 20]),
+        "sex": flat_hierarchy(df["sex"]),
+    }
+    return Lattice(df, h, sensitive=["dx"], targets=Targets.of(**targets))
+
+
+# the 8 people of the readings tests (test_readings, test_figures)
+PEOPLE = pd.DataFrame(
+    {
+        "age": [30, 30, 30, 40, 40, 50, 60, 60],
+        "zip": ["100", "100", "100", "200", "200", "300", "400", "400"],
+        "diag": ["flu", "flu", "cold", "flu", "flu", "cold", "flu", "cold"],
+    }
+)
+
+AB = pd.DataFrame({"a": ["x", "x", "x", "y", "y", "y"], "b": [1, 1, 2, 2, 3, 4]})
+
+
+def linkage_case(correct: bool = True) -> LinkageResult:
+    """A hand-made linkage result: 10 targets against 8 released records."""
+    # 10 targets against 8 released records; candidates per target:
+    # 0 twice (no match), 1 four times, 2 twice, 3 once, 5 once
+    return LinkageResult(
+        n_targets=10,
+        n_release=8,
+        columns=(("dob", "dob"),),
+        candidates=np.array([1, 1, 1, 0, 2, 2, 3, 5, 1, 0]),
+        unique=Rate(4, 10, 0.4, 0.168, 0.687, 0.125),
+        correct=Rate(3, 10, 0.3, 0.108, 0.603, 0.125) if correct else None,
+        expected_correct=0.45,
+        in_candidates=None,
+        attributes=(
+            AttributeDisclosure(
+                attribute="diag",
+                p=0.9,
+                confident=Rate(5, 10, 0.5, 0.237, 0.763, 0.6),
+                correct=Rate(4, 10, 0.4, 0.168, 0.687, 0.6),
+                base_rate=0.6,
+                base_value="flu",
+            ),
+        ),
+        notes=(),
+    )
+
+
+def differencing_case(**kw: object) -> DifferencingResult:
+    """A hand-made differencing result (exact count of one target); ``kw`` replaces fields."""
+    base: dict[str, object] = {
+        "target": 3,
+        "known": ("age", "zip"),
+        "aggregate": "count",
+        "column": None,
+        "condition": (("diag", "flu"),),
+        "n": 200,
+        "group_size": 1,
+        "q_all": 120.0,
+        "q_rest": 119.0,
+        "contributors_all": 200,
+        "contributors_rest": 199,
+        "recovered": 1.0,
+        "true_value": 1.0,
+        "exact": True,
+        "min_cell": 11,
+        "passes_cell_rule": True,
+    }
+    base.update(kw)
+    return DifferencingResult(**base)  # type: ignore[arg-type]
