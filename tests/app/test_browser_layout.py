@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_browser import browser, goto, new_page, server, shot, wait_idle  # noqa: F401
+from tests.browser_helpers import goto, new_page, shot, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ RUNS_OFF = """() => [...document.querySelectorAll(
   .map(e => (e.getAttribute('role') || 'table') + ': ' + e.innerText.trim().slice(0, 50))"""
 
 
-def _page_1024(browser, server):  # noqa: F811
+def _page_1024(browser, server):
     external: list[str] = []
     ctx, page = new_page(browser, external)
     page.set_viewport_size({"width": 1024, "height": 1000})
@@ -45,7 +45,7 @@ def _page_1024(browser, server):  # noqa: F811
     return ctx, page
 
 
-def test_the_dp_tabs_and_solver_table_fit_at_1024_px(server, browser):  # noqa: F811
+def test_the_dp_tabs_and_solver_table_fit_at_1024_px(server, browser):
     ctx, page = _page_1024(browser, server)
     goto(page, server, "Differential privacy")
     page.get_by_text("Solvers").first.wait_for()
@@ -55,7 +55,7 @@ def test_the_dp_tabs_and_solver_table_fit_at_1024_px(server, browser):  # noqa: 
     ctx.close()
 
 
-def test_the_report_downloads_are_not_cut_at_1024_px(server, browser):  # noqa: F811
+def test_the_report_downloads_are_not_cut_at_1024_px(server, browser):
     ctx, page = _page_1024(browser, server)
     goto(page, server, "Report")
     page.get_by_role("button", name="Build the report").click()
