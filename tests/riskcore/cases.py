@@ -8,7 +8,12 @@ import pandas as pd
 from riskcore.attacks import DifferencingResult
 from riskcore.attacks.linkage import AttributeDisclosure, LinkageResult, Rate
 from riskcore.criteria import Targets
-from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
+from riskcore.deidentify.hierarchy import (
+    Hierarchy,
+    flat_hierarchy,
+    grouping_hierarchy,
+    interval_hierarchy,
+)
 from riskcore.deidentify.lattice import Lattice
 
 AGES = pd.DataFrame(
@@ -90,3 +95,32 @@ def differencing_case(**kw: object) -> DifferencingResult:
     }
     base.update(kw)
     return DifferencingResult(**base)  # type: ignore[arg-type]
+
+
+def draw_qi_table(draw) -> tuple[dict[str, pd.Series], dict[str, Hierarchy]]:
+    """Draw (columns, hierarchies) of a small random table for the exhaustive-scan tests.
+
+    One to three QIs ``q0..`` of 4 to 30 rows with up to 6 values each, some missing, each
+    with 0 to 2 nested grouping levels (integer division of the value's number), and a
+    sensitive column ``s`` of x / y / z. ``draw`` is a Hypothesis ``draw``.
+    """
+    from hypothesis import strategies as st
+
+    n = draw(st.integers(4, 30))
+    cols: dict[str, pd.Series] = {}
+    hiers: dict[str, Hierarchy] = {}
+    for j in range(draw(st.integers(1, 3))):
+        card = draw(st.integers(1, 6))
+        vals = draw(st.lists(st.integers(0, card - 1), min_size=n, max_size=n))
+        name = f"q{j}"
+        values = pd.Series([f"v{v}" for v in vals], name=name, dtype=object)
+        if draw(st.booleans()):  # some missing values
+            values[draw(st.integers(0, n - 1))] = None
+        cols[name] = values
+        leaves = sorted(values.dropna().unique())
+        level1 = {v: f"a{int(v[1:]) // 2}" for v in leaves}
+        level2 = {g: f"b{int(g[1:]) // 2}" for g in set(level1.values())}
+        depth = draw(st.integers(0, 2))
+        hiers[name] = grouping_hierarchy(values, [level1, level2][:depth])
+    cols["s"] = pd.Series(draw(st.lists(st.sampled_from("xyz"), min_size=n, max_size=n)))
+    return cols, hiers

@@ -34,7 +34,7 @@ from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
 from riskcore.deidentify.search import greedy_search, search
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
-from tests.riskcore.cases import AGES, ages_lattice
+from tests.riskcore.cases import AGES, ages_lattice, draw_qi_table
 
 # ------------------------------------------------------------------ hierarchies
 
@@ -176,25 +176,7 @@ def test_apply_drops_or_masks_the_suppressed_records():
 
 @st.composite
 def small_tables(draw):
-    n = draw(st.integers(4, 30))
-    m = draw(st.integers(1, 3))
-    cols = {}
-    hiers = {}
-    for j in range(m):
-        card = draw(st.integers(1, 6))
-        vals = draw(st.lists(st.integers(0, card - 1), min_size=n, max_size=n))
-        name = f"q{j}"
-        values = pd.Series([f"v{v}" for v in vals], name=name, dtype=object)
-        if draw(st.booleans()):  # some missing values
-            values[draw(st.integers(0, n - 1))] = None
-        cols[name] = values
-        leaves = sorted(values.dropna().unique())
-        # nested groups by integer division of the value's number
-        level1 = {v: f"a{int(v[1:]) // 2}" for v in leaves}
-        level2 = {g: f"b{int(g[1:]) // 2}" for g in set(level1.values())}
-        depth = draw(st.integers(0, 2))
-        hiers[name] = grouping_hierarchy(values, [level1, level2][:depth])
-    cols["s"] = pd.Series(draw(st.lists(st.sampled_from("xyz"), min_size=n, max_size=n)))
+    cols, hiers = draw_qi_table(draw)
     targets = Targets.of(
         k=draw(st.integers(1, 4)),
         l=draw(st.sampled_from([None, 2])),
