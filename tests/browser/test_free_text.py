@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import tests.app.test_browser as tb
+import tests.browser_helpers as tb
 from tests.browser_helpers import goto, new_page, upload, wait_idle
 from tests.hospital import hospital_csv, hospital_table
 
