@@ -28,20 +28,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_helpers import ARGS
 from tests.conftest import IN_CI
 
 CHROMIUM = Path("/usr/bin/chromium")
-#: Flags for Debian's Chromium on these machines (shared/notes/toolchain.md).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+#: Flags for Debian's Chromium on these machines: the browser tests' own.
+CHROMIUM_ARGS = ARGS
 #: The PDF's figure size in CSS px (riskcore.report.document.figure_svgs).
 PDF_WIDTH, PDF_HEIGHT = 900, 420
 #: Text width of the PDF's A4 page: 210 mm less 14 mm margins each side (_PRINT_CSS).
