@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from riskcore.deidentify.hierarchy import Hierarchy
     from riskcore.deidentify.masking import SecretKey
-    from riskcore.deidentify.recipe import AppliedRecipe
+    from riskcore.deidentify.recipe_apply import AppliedRecipe
     from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import add_memory_engine, add_missing, add_targets, parse_threshold
@@ -301,7 +301,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe import Recipe, apply_recipe, keyed_steps, mask_step
+    from riskcore.deidentify.recipe import Recipe, keyed_steps, mask_step
+    from riskcore.deidentify.recipe_apply import apply_recipe
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.deidentify.search import search
     from riskcore.io.export import write_table
@@ -449,7 +450,8 @@ def run_apply(args: argparse.Namespace) -> int:
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify._recipe_seal import SEAL_HMAC
-    from riskcore.deidentify.recipe import apply_recipe, keyed_steps
+    from riskcore.deidentify.recipe import keyed_steps
+    from riskcore.deidentify.recipe_apply import apply_recipe
     from riskcore.deidentify.recipe_check import check_recipe, read_recipe
     from riskcore.io.export import write_table
 

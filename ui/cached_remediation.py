@@ -28,7 +28,7 @@ from riskcore.deidentify.masking import (
     shift_dates,
 )
 from riskcore.deidentify.objectives import Objective
-from riskcore.deidentify.recipe import AppliedRecipe, apply_recipe
+from riskcore.deidentify.recipe_apply import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
     SafeHarborCheck,
     SafeHarborTransform,

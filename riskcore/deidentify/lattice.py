@@ -577,8 +577,8 @@ class Lattice:
         self, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
     ) -> pd.DataFrame:
         """Return ``data`` generalized to ``levels``, the failing classes suppressed
-        (:func:`riskcore.deidentify.recipe.apply_levels`)."""
-        from riskcore.deidentify.recipe import apply_levels
+        (:func:`riskcore.deidentify.recipe_apply.apply_levels`)."""
+        from riskcore.deidentify.recipe_apply import apply_levels
 
         return apply_levels(self, data, levels, suppression=suppression)
 

@@ -1,7 +1,7 @@
 """Every step of a recipe, in order and in words, derived from the recipe's data.
 
 :func:`recipe_steps` lists what a :class:`~riskcore.deidentify.recipe.Recipe`
-does, in the order :func:`~riskcore.deidentify.recipe.apply_recipe` does it:
+does, in the order :func:`~riskcore.deidentify.recipe_apply.apply_recipe` does it:
 
 1. the HIPAA Safe Harbor transforms ("zip: first 3 digits kept, 000 for areas
    of 20,000 people or fewer (Safe Harbor)");

@@ -171,7 +171,7 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 def _remediate(
     data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
 ) -> tuple[Remediation, pd.DataFrame]:
-    from riskcore.deidentify.recipe import apply_recipe
+    from riskcore.deidentify.recipe_apply import apply_recipe
 
     try:
         # the report holds no key: keyed steps (tokens, date shifts) are named, not redone

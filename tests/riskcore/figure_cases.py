@@ -26,7 +26,8 @@ from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
 from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe, apply_recipe
+from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe_apply import apply_recipe
 from riskcore.deidentify.search import evaluate_all, search
 from riskcore.demo import make_people
 from riskcore.demo.story import guided_story

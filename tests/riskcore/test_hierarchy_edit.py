@@ -14,7 +14,8 @@ from riskcore.deidentify.hierarchy import (
     read_arx_hierarchy,
 )
 from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe, apply_recipe
+from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe_apply import apply_recipe
 from riskcore.errors import RiskcoreError
 
 EDU = pd.Series(["HS", "BA", "MA", "BA", "PhD"], name="edu")

@@ -30,7 +30,8 @@ from riskcore.deidentify.hierarchy import (
     read_arx_hierarchy,
 )
 from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
+from riskcore.deidentify.recipe import Recipe, generalize_columns
+from riskcore.deidentify.recipe_apply import apply_recipe
 from riskcore.deidentify.search import greedy_search, search
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file

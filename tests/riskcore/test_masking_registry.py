@@ -29,7 +29,8 @@ from riskcore.deidentify.masking import (
     spelled_operators,
     step_words,
 )
-from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, apply_recipe, key_check
+from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check
+from riskcore.deidentify.recipe_apply import apply_recipe
 from riskcore.deidentify.steps import recipe_steps
 from riskcore.errors import RiskcoreError
 

@@ -1,0 +1,265 @@
+"""Re-applying a recipe: :func:`apply_recipe` redoes its steps on a table.
+
+The steps run in the order :mod:`riskcore.deidentify.recipe` records them (Safe
+Harbor, date shift, masking, generalization, suppression); :func:`apply_levels`
+generalizes a table to one node of its lattice and suppresses the failing classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore._results import Result
+from riskcore.deidentify.hierarchy import Hierarchy, rebuild
+from riskcore.deidentify.masking import SecretKey
+from riskcore.deidentify.recipe import (
+    Recipe,
+    generalize_columns,
+    key_check,
+    keyed_steps,
+    masking_steps,
+)
+from riskcore.deidentify.steering import Steering
+from riskcore.errors import RiskcoreError
+
+if TYPE_CHECKING:
+    from riskcore.deidentify.lattice import Lattice
+
+__all__ = ["AppliedRecipe", "apply_levels", "apply_recipe"]
+
+
+@dataclass(frozen=True)
+class AppliedRecipe(Result):
+    """A recipe applied to a table: the result and what no longer fits.
+
+    Attributes
+    ----------
+    data : pandas.DataFrame
+        The generalized table, failing classes suppressed (not in JSON).
+    unknown_values : dict of str to list
+        Per QI, values the recipe's hierarchy does not hold (up to 20 shown),
+        made ``"*"``.
+    n_unknown : dict of str to int
+        Per QI, records holding such a value.
+    suppressed : int
+        Records suppressed because their class breaks the targets.
+    within_limit : bool
+        Whether the suppressed records stay within the recipe's limit.
+    skipped : tuple of str
+        Keyed steps left out (``skip_keyed``), in words.
+    lookup : pandas.DataFrame
+        The surrogates' lookup table (``column``, ``original``, ``surrogate``),
+        empty without surrogates (not in JSON: it re-identifies everyone).
+    node : NodeResult or None
+        The recipe's node of the lattice evaluated on this table (its losses
+        and verdict); None when the recipe generalizes nothing (not in JSON).
+    """
+
+    unknown_values: dict[str, list[Any]]
+    n_unknown: dict[str, int]
+    suppressed: int
+    within_limit: bool
+    skipped: tuple[str, ...] = ()
+    data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
+    lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
+    node: Any = field(default=None, compare=False, metadata={"json": False})
+
+
+def apply_recipe(
+    data: pd.DataFrame,
+    recipe: Recipe | Mapping[str, Any],
+    *,
+    key: SecretKey | bytes | None = None,
+    skip_keyed: bool = False,
+) -> AppliedRecipe:
+    """Re-apply a recipe to a table (the same one, or new data of the same shape).
+
+    The steps run in the recipe's order: Safe Harbor transforms, the date
+    shift, the masking of direct identifiers, then generalization and
+    suppression. Hierarchies given by a builder (intervals, dates, prefixes,
+    flat) are rebuilt on the new data, so new numbers and dates have a label;
+    a hierarchy given as a table keeps its table, and values it does not hold
+    are reported and made ``"*"``. Classes that break the recipe's targets are
+    suppressed as the recipe says.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    recipe : Recipe or mapping
+    key : SecretKey or bytes, optional
+        The key of the keyed steps; required when there is one (unless
+        ``skip_keyed``), and checked against the recipe's ``key_check``.
+    skip_keyed : bool, default False
+        Leave the keyed steps out (named in ``skipped``): for a report that
+        has no key and assesses the quasi-identifiers.
+
+    Raises
+    ------
+    RiskcoreError
+        When a column is missing, the key is missing or is not the recipe's.
+    """
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.recipe_check import check_recipe
+    from riskcore.deidentify.safe_harbor import run_safe_harbor
+
+    rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
+    check_recipe(rec, None if skip_keyed else key)
+    named = [str(m["column"]) for m in rec.masking] + [str(x["column"]) for x in rec.safe_harbor]
+    if rec.date_shift is not None:
+        named += [rec.date_shift["person"], *rec.date_shift["columns"]]
+    named += [rec.weights] if rec.weights else []
+    absent = [c for c in (*rec.qis, *rec.sensitive, *named) if c not in data.columns]
+    if absent:
+        raise RiskcoreError(f"the table has no column {absent[0]!r}, which the recipe names")
+    keyed = keyed_steps(rec)
+    secret: SecretKey | None = None
+    if keyed and not skip_keyed:
+        if key is None:
+            raise RiskcoreError(
+                f"the recipe has keyed steps ({'; '.join(keyed)}): give the key they were made "
+                "with (riskcore apply --key-file FILE)"
+            )
+        secret = SecretKey(key)
+        if rec.key_check is not None and key_check(secret) != rec.key_check:
+            raise RiskcoreError(
+                "this key is not the one the recipe was made with (its check value differs): "
+                "the tokens and shifted dates would not match the earlier release"
+            )
+    work = data
+    if rec.safe_harbor:
+        work = run_safe_harbor(work, rec.safe_harbor).data
+    lookups: list[pd.DataFrame] = []
+    for step in masking_steps(rec):
+        if step.operator.needs_key and secret is None:
+            continue
+        done = step.operator.run(work, step.columns, step.params, secret)
+        work = done.data
+        if done.lookup is not None:
+            lookups.append(done.lookup)
+    lookup_table = (
+        pd.concat(lookups, ignore_index=True)[["column", "original", "surrogate"]]
+        if lookups
+        else pd.DataFrame()
+    )
+    skipped = tuple(keyed) if secret is None else ()
+    if not rec.qis:
+        return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table)
+    hierarchies: dict[str, Hierarchy] = {}
+    unknown: dict[str, list[Any]] = {}
+    n_unknown: dict[str, int] = {}
+    for q in rec.qis:
+        h = rebuild(work[q], rec.hierarchies[q])
+        leaf = h.leaf_index(work[q])
+        miss = leaf == -1
+        if miss.any():
+            vals = pd.unique(work[q][miss])
+            unknown[q] = [v.item() if isinstance(v, np.generic) else v for v in vals[:20]]
+            n_unknown[q] = int(miss.sum())
+            # the new values join the top of the hierarchy: "*" at every level but 0
+            extra = np.asarray(vals, dtype=object)
+            tops = np.full(len(extra), "*", dtype=object)
+            h = Hierarchy(
+                q,
+                np.concatenate([h.leaves, extra]),
+                tuple(
+                    np.concatenate([lab, extra if i == 0 else tops])
+                    for i, lab in enumerate(h.levels)
+                ),
+                kind=h.kind,
+                params=h.params,
+                numeric=h.numeric,
+            )
+        hierarchies[q] = h
+    targets = Targets.from_dict(rec.targets)
+    steering = _pinned(rec, hierarchies)
+    lattice = Lattice(
+        work,
+        hierarchies,
+        sensitive=rec.sensitive,
+        targets=targets,
+        distance=rec.distances,  # type: ignore[arg-type]
+        order=rec.orders,
+        missing=rec.missing,
+        sampling_fraction=rec.sampling_fraction,
+        weights=rec.weights,
+        steering=steering,
+    )
+    node = lattice.evaluate(rec.levels)
+    out = lattice.apply(work, rec.levels, suppression=rec.suppression)
+    return AppliedRecipe(
+        unknown_values=unknown,
+        n_unknown=n_unknown,
+        suppressed=node.suppressed,
+        within_limit=node.anonymous,
+        skipped=skipped,
+        data=out,
+        lookup=lookup_table,
+        node=node,
+    )
+
+
+def _pinned(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
+    """Return the recipe's steering checked, its levels pinned to the recipe's node.
+
+    The weights and bounds are checked against the QIs and the hierarchies'
+    heights, and the recipe's levels must lie within the bounds; the lattice
+    that re-applies the node then holds that one node.
+    """
+    heights = [hierarchies[q].height for q in rec.qis]
+    steering = Steering.from_dict(rec.steering or {}).check(rec.qis, heights)
+    for q, lv, h in zip(rec.qis, rec.levels, heights, strict=True):
+        lo, hi = steering.bounds(q, h)
+        if not lo <= lv <= hi:
+            raise RiskcoreError(
+                f"the recipe's level {lv} of {q!r} lies outside its level bounds {lo}..{hi}"
+            )
+    pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
+    return Steering(steering.weights, pins)
+
+
+def apply_levels(
+    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+) -> pd.DataFrame:
+    """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The lattice built from ``data``.
+    data : pandas.DataFrame
+        The table the lattice was built from (same rows, same order).
+    levels : sequence of int
+    suppression : {"drop", "mask"}
+        Drop the suppressed records (default), or keep them with every QI
+        set to ``"*"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Generalized QI columns (level 0 keeps the original values), other
+        columns unchanged, index kept.
+
+    Raises
+    ------
+    RiskcoreError
+        For another table than the lattice's, or an unknown suppression.
+    """
+    if len(data) != lattice.n:
+        raise RiskcoreError("apply the node to the table the lattice was built from")
+    drop = lattice.record_failing(levels)
+    lv = [int(x) for x in levels]
+    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
+    if suppression == "drop":
+        kept: pd.DataFrame = out.loc[~drop].copy()
+        return kept
+    if suppression == "mask":
+        for q in lattice.qis:
+            out[q] = out[q].astype(object).where(~drop, "*")
+        return out
+    raise RiskcoreError("suppression is 'drop' or 'mask'")
