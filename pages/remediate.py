@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 
-import pandas as pd
 import streamlit as st
 
 from riskcore.deidentify.hierarchy import (
@@ -15,38 +14,31 @@ from riskcore.deidentify.hierarchy import (
 )
 from riskcore.deidentify.masking import (
     MENU,
-    PLAIN_HASH_NOTE,
     get_operator,
-    parse_choice,
 )
 from riskcore.deidentify.masking.fakes import find_sex_column
-from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check, mask_step
+from riskcore.deidentify.recipe import Recipe, key_check, mask_step
 from riskcore.errors import RiskcoreError
-from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     average_risk_text,
-    enumeration_reading,
     generalized_in_use,
     hierarchy_heading,
     level_label,
     node_reading,
     node_table,
-    pii_reading,
-    pii_table,
     recipe_table,
     remediation_intro,
     removed_column_warnings,
-    safe_harbor_table,
     search_reading,
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
 from riskcore.report.readings.work import table_download_label
 from ui import cached, formats, keyfile, keys, remediation, work
 from ui import profile as session_profile
-from ui.context import context, end_page, run_gate
-from ui.free_text import free_text_status, scan_limit
+from ui.context import context, end_page
+from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.safe import file_part, file_stem, md
 from ui.steering import steering_editor
 from ui.targets import targets_editor
@@ -397,195 +389,6 @@ def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
         _use_hierarchy(q, specs, None)
 
 
-def safe_harbor_tab() -> None:
-    """The Safe Harbor tab: the 18 categories, each text column's free text, the verdict, and
-    the standard transforms."""
-    st.write(
-        "HIPAA's Safe Harbor method (45 CFR 164.514(b)(2)) removes 18 kinds of identifiers "
-        "and generalizes the rest: ZIP codes to their first 3 digits (000 where that area has "
-        "20,000 people or fewer), ages over 89 to one category, dates to the year. Below, "
-        "what this table holds for each kind, as tagged on the Data page, as the columns "
-        "look, and as written inside their text."
-    )
-    roles_key = tuple(sorted(st.session_state[keys.ROLES].items()))
-    limit = scan_limit(ctx.key)
-    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
-    (st.success if check.passed else st.warning)(md(check.verdict))
-    st.dataframe(safe_harbor_table(check), hide_index=True)
-    free_text_status(check, ctx.key)
-    for note in check.notes:
-        st.caption(md(note))
-    st.subheader("The standard transforms")
-    if check.passed:
-        st.info("Nothing to transform: no column holds a Safe Harbor identifier.")
-        return
-    if not run_gate(ctx.table.n_rows, (ctx.key, roles_key), "Apply the Safe Harbor transforms",
-                    keys.REM_SH_RUN):  # fmt: skip
-        return
-    done, after = cached.safe_harbor_applied(
-        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit
-    )
-    if not done.steps:
-        st.info("No transform applies: what remains needs a decision of yours (see above).")
-        return
-    st.dataframe(
-        [
-            {"column": x.column, "action": x.action, "values changed": x.n_changed, "note": x.note}
-            for x in done.steps
-        ],
-        hide_index=True,
-    )
-    (st.success if after.passed else st.warning)(md("After the transforms: " + after.verdict))
-    st.download_button(
-        "Download the transformed table (CSV)",
-        lambda: to_csv_bytes(done.data),
-        file_name=f"{stem()}_safe_harbor.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=keys.REM_SH_CSV,
-    )
-    st.caption(
-        "Safe Harbor also requires that you have no actual knowledge that what remains could "
-        "identify someone: the other tabs and pages measure that risk."
-    )
-
-
-def identifiers_tab() -> None:
-    """The direct identifiers tab: date shifting, one operator per identifier column, a
-    preview, downloads; then the free-text scan and the plain-hash demonstration."""
-    ids = list(ctx.roles.identifiers)
-    if not ids:
-        st.info("No column is tagged as a direct identifier on the Data page.")
-        free_text_scan()
-        return
-    st.write(
-        "Direct identifiers name a person on their own. Choose what happens to each; the "
-        "line under the choice says what the operator keeps and what it risks. These "
-        "choices are part of the recipe downloaded on the first tab."
-    )
-    with st.expander("The key of the tokens and date shifts", expanded=needs_key):
-        keyfile.panel((remediation.active(ctx.key) or {}).get("key_check"), stem())
-    dates = [c for c in ctx.table.data.columns if _is_date(c)]
-    with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
-        st.caption(md(DATE_SHIFT.note))
-        s1, s2, s3 = st.columns([2, 1, 1])
-        s1.multiselect("Date columns to shift", dates, key=keys.REM_SHIFT_COLS)
-        s2.selectbox("Person (one shift each)", ids, key=keys.REM_SHIFT_PERSON)
-        s3.number_input("Largest shift (days)", 1, 3650, 180, key=keys.REM_SHIFT_DAYS)
-    out = ctx.table.data.copy()
-    if shift is not None:
-        if secret is None:  # a date shift needs the key, made above
-            raise AssertionError("a date shift without the session's key")
-        moved = cached.shifted(ctx.key, ctx.table.data, shift["person"], tuple(shift["columns"]),
-                               shift["max_days"], secret, key_check(secret))  # fmt: skip
-        out[list(moved.columns)] = moved
-    lookups = []
-    for col in ids:
-        if shift is not None and col in shift["columns"]:
-            continue
-        c1, c2 = st.columns([1, 2])
-        op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
-                          key=keys.rem_operator(col))  # fmt: skip
-        c2.caption(md(parse_choice(op)[0].note))
-        done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0,
-                                     key_check(secret) if secret else "")  # fmt: skip
-        if col in done:
-            out[col] = done[col]
-        else:  # the choice drops the column
-            out = out.drop(columns=[col])
-        if lookup is not None:
-            lookups.append(lookup)
-    shown = [c for c in ctx.table.data.columns if c in out.columns
-             and (c in ids or (shift is not None and c in shift["columns"]))]  # fmt: skip
-    # what the identifiers become, never what they were: the page shows no direct identifier
-    if shown:
-        st.write("What the first rows' identifiers become:")
-        st.dataframe(out[shown].head(5), hide_index=True)
-    else:
-        st.info("Every direct identifier is dropped.")
-    d1, d2 = st.columns(2)
-    d1.download_button(
-        md(table_download_label("Download the table with these identifiers (CSV)",
-                                key_unsaved=key_unsaved)),
-        lambda: to_csv_bytes(out),
-        file_name=f"{stem()}_identifiers_masked.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=keys.REM_ID_CSV,
-        disabled=key_unsaved,
-        wrap=True,
-    )  # fmt: skip
-    if lookups:
-        d2.download_button(
-            "Download the surrogates' lookup table (keep it apart)",
-            lambda: to_csv_bytes(pd.concat(lookups, ignore_index=True)),
-            file_name=f"{stem()}_surrogate_lookup.csv",
-            mime="text/csv",
-            on_click="ignore",
-            key=keys.REM_ID_LOOKUP,
-        )
-    free_text_scan()
-    plain_hash()
-
-
-def free_text_scan() -> None:
-    """Presidio's free-text PII detection (optional), beside the role rule's suggestions."""
-    st.subheader("Identifiers inside free text")
-    st.caption(
-        "The role rule (Data page) reads column names and value patterns; Presidio reads the "
-        "text itself and finds e-mails, phone, card and account numbers written inside it "
-        "(not names or ZIP codes). Its findings are shown beside the rule's, never instead."
-    )
-    if not presidio_available():
-        st.info(md("Not installed: " + PRESIDIO_MISSING))
-        return
-    if st.button("Scan the free-text columns (Presidio)", key=keys.REM_PII):
-        st.session_state[keys.REM_PII_FOR] = ctx.key
-    if st.session_state.get(keys.REM_PII_FOR) != ctx.key:
-        return
-    try:
-        scan = cached.pii_scan(ctx.key, ctx.table.data)
-    except RiskcoreError as exc:
-        st.error(md(exc))
-        return
-    st.markdown(md(pii_reading(scan)))
-    if scan.findings:
-        st.dataframe(pii_table(scan, ctx.suggestions), hide_index=True)
-
-
-def plain_hash() -> None:
-    """The enumeration attack on a plain SHA-256 of an SSN or birth-date column."""
-    st.subheader("Why never a plain hash")
-    st.caption(md(PLAIN_HASH_NOTE))
-    kinds = {c: k for c in ctx.table.data.columns if (k := _hash_kind(c)) is not None}
-    if not kinds:
-        st.info("No SSN or birth-date column to try it on.")
-        return
-    col = st.selectbox("Column", list(kinds), key=keys.REM_ENUM_COL)
-    if st.button(md(f"Reverse a SHA-256 of {col}"), key=keys.REM_ENUM):
-        r = cached.enumeration(ctx.key, ctx.table.data, col, kinds[col])
-        st.markdown(md(enumeration_reading(r, col)))
-
-
-def _is_date(column: str) -> bool:
-    """Return True for a column of dates (the role rule's dates and birth dates, datetimes)."""
-    kind = ctx.suggestions[column].kind if column in ctx.suggestions else ""
-    return kind in ("dob", "date") or pd.api.types.is_datetime64_any_dtype(
-        ctx.table.data[column].dtype
-    )
-
-
-def _hash_kind(column: str) -> str | None:
-    """Return "ssn" or "birth_date" for a column the role rule reads as one (its kind, not its
-    reason's words: the reason for "sex" cites "date of birth"), else None."""
-    kind = ctx.suggestions[column].kind if column in ctx.suggestions else ""
-    if kind == "ssn" or "ssn" in column.lower():
-        return "ssn"
-    if kind == "dob" or "birth" in column.lower() or column.lower() == "dob":
-        return "birth_date"
-    return None
-
-
 def stem() -> str:
     """Return a file-name stem from the table's name."""
     return file_stem(ctx.table.name)
@@ -594,6 +397,6 @@ def stem() -> str:
 with tab_gen:
     generalization()
 with tab_sh:
-    safe_harbor_tab()
+    safe_harbor_tab(ctx)
 with tab_id:
-    identifiers_tab()
+    identifiers_tab(ctx, shift, secret, needs_key=needs_key, key_unsaved=key_unsaved)
