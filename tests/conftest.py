@@ -102,7 +102,8 @@ def starts_process(func: types.FunctionType, depth: int = 2) -> bool:
 def pytest_collection_modifyitems(config, items):
     """Mark by rule: ``browser`` (under tests/browser, or using the live-server or
     Chromium fixtures), ``subprocess`` (starting the CLI, Python or a server in a
-    process, or using the live-server fixture), ``slow`` (listed in slow_tests.txt)."""
+    process, or using the live-server fixture), ``slow`` (listed in slow_tests.txt); and
+    the xdist groups that keep browser tests on one worker, Spark tests on one worker."""
     slow = slow_ids()
     browser_dir = ROOT / "tests" / "browser"
     for item in items:
@@ -110,6 +111,11 @@ def pytest_collection_modifyitems(config, items):
         path = Path(item.path)
         if browser_dir in path.parents or fixtures & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
+            # under ``--dist loadgroup`` (pyproject's addopts) one worker runs every browser
+            # test in turn: one live server and one Chromium at a time, as without xdist
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif item.get_closest_marker("spark") is not None:
+            item.add_marker(pytest.mark.xdist_group("spark"))  # one Spark session at a time
         func = getattr(item, "function", None)
         if "server" in fixtures or (isinstance(func, types.FunctionType) and starts_process(func)):
             item.add_marker(pytest.mark.subprocess)
