@@ -6,6 +6,7 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import demo_data_note, roles_summary
+from riskcore.workguard import memory_message
 from ui import keys, memory, remediation, saved, state, work
 from ui.context import EndPage, context, routed
 from ui.safe import md
@@ -60,7 +61,8 @@ def sidebar() -> None:
 # The sidebar's place is reserved before the page runs and filled after it, so that it
 # shows what the page has just chosen (an upload, new roles), even when the page stops early.
 # A riskcore error a page did not catch is shown as its message, never as a traceback, and
-# the sidebar (with "Reset session") is drawn all the same.
+# the sidebar (with "Reset session") is drawn all the same; so is a request that ran past
+# the server's memory ceiling (riskcore.workguard).
 panel = st.sidebar.container()
 try:
     with routed():
@@ -69,6 +71,8 @@ except EndPage:  # the page ended early (ui.context.end_page), with its message 
     pass
 except RiskcoreError as exc:
     st.error(md(exc))
+except MemoryError:  # past the process's memory ceiling (ui.memory): this request only
+    st.error(memory_message(memory.ceiling()))
 finally:
     with panel:
         sidebar()

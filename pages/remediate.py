@@ -35,7 +35,8 @@ from riskcore.report.readings import (
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
 from riskcore.report.readings.work import table_download_label
-from ui import cached, formats, keyfile, keys, remediation, work
+from riskcore.workguard import WorkTooLongError, memory_message
+from ui import cached, formats, keyfile, keys, memory, remediation, work
 from ui import profile as session_profile
 from ui.context import context, end_page
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
@@ -131,8 +132,13 @@ def generalization() -> None:
     lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}|{steering_json}|{objective}"
     found = cached.searched(lattice_key)
     if st.button("Find the least-loss generalization", type="primary", key=keys.REM_SEARCH):
-        found = cached.lattice_search(lattice_key, lattice, objective)
-        if found.best is not None:
+        try:
+            found = cached.lattice_search(lattice_key, lattice, objective)
+        except WorkTooLongError as exc:  # past its time budget: say so, keep the page
+            st.error(md(exc))
+        except MemoryError:  # past the server's memory ceiling (riskcore.workguard)
+            st.error(memory_message(memory.ceiling()))
+        if found is not None and found.best is not None:
             for q, lv in zip(qis, found.best.levels, strict=True):
                 st.session_state[keys.rem_level(q)] = lv
                 store[f"level_{q}"] = lv

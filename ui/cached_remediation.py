@@ -42,6 +42,7 @@ from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
 from riskcore.profile import Profile
 from riskcore.roles import ColumnRoles, RoleSuggestions
+from riskcore.workguard import Deadline, time_limit
 from ui import keys
 
 __all__ = [
@@ -123,6 +124,13 @@ def node(key: str, _lattice: Lattice, lattice_key: str, levels: tuple[int, ...])
 ALL_NODES_UP_TO = 3_000
 
 
+#: What to do when the search runs past its time budget (riskcore.workguard.Deadline).
+SEARCH_ADVICE = (
+    "pin some levels or narrow their bounds under Steering, use fewer quasi-identifiers or "
+    "shorter hierarchies, or run riskcore anonymize on the command line"
+)
+
+
 def lattice_search(
     lattice_key: str, _lattice: Lattice, objective: Objective = "ncp"
 ) -> SearchResult:
@@ -142,12 +150,16 @@ def lattice_search(
             text=f"Evaluated {done:,} of at most {total:,} combinations of levels",
         )
 
-    result = search(_lattice, objective=objective, progress=step)
-    if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot, not only the visited
-        result = dataclasses.replace(
-            result, visited=evaluate_all(_lattice, known=result.visited, progress=step)
-        )
-    bar.empty()
+    deadline = Deadline(time_limit(), "The least-loss search", SEARCH_ADVICE)
+    try:
+        result = search(_lattice, objective=objective, progress=deadline.watch(step))
+        if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot
+            everything = evaluate_all(
+                _lattice, known=result.visited, progress=deadline.watch(step)
+            )
+            result = dataclasses.replace(result, visited=everything)
+    finally:
+        bar.empty()
     while len(kept) >= 2:
         kept.pop(next(iter(kept)))
     kept[lattice_key] = result

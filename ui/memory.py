@@ -15,21 +15,25 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import sys
 import threading
 import time
 from typing import Any
 
 import streamlit as st
 
+from riskcore.errors import RiskcoreError
+from riskcore.workguard import apply_memory_ceiling, memory_ceiling
 from ui import keys
 
-__all__ = ["TRIM_EVERY_S", "end_with_tab", "release_memory", "start"]
+__all__ = ["TRIM_EVERY_S", "ceiling", "end_with_tab", "release_memory", "start"]
 
 #: Seconds between two returns of free memory to the system.
 TRIM_EVERY_S = 20.0
 
 _lock = threading.Lock()
 _started = False
+_ceiling: int | None = None
 
 
 def _malloc_trim() -> object | None:
@@ -88,8 +92,15 @@ def _loop() -> None:
 
 
 def start() -> None:
-    """Set up memory handling once per process (later calls do nothing)."""
-    global _started
+    """Set up memory handling once per process (later calls do nothing).
+
+    Also puts the process under its memory ceiling (:mod:`riskcore.workguard`:
+    ``RISKCORE_MEMORY_LIMIT``, by default 3/4 of the machine's memory), so that a
+    request asking for too much gets ``MemoryError`` (shown by ``app.py``) instead of
+    the kernel ending the server; a ceiling that cannot be read is reported on stderr
+    and the default one applies.
+    """
+    global _started, _ceiling
     with _lock:
         if _started:
             return
@@ -98,7 +109,18 @@ def start() -> None:
 
     _fix_mmap_threshold()
     pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        wanted = memory_ceiling()
+    except RiskcoreError as exc:
+        print(f"riskcore: {exc}; using the default memory ceiling", file=sys.stderr)
+        wanted = memory_ceiling({})
+    _ceiling = apply_memory_ceiling(wanted)
     threading.Thread(target=_loop, name="riskcore-release-memory", daemon=True).start()
+
+
+def ceiling() -> int | None:
+    """Return the process's memory ceiling in bytes (None: none set)."""
+    return _ceiling
 
 
 def end_with_tab() -> None:
