@@ -45,6 +45,17 @@ def identifiability_epsilon(m: int, rho: float) -> float:
     ValueError
         When rho <= 1/m: the prior alone is already 1/m, so no finite noise
         keeps the posterior at or below rho.
+
+    Examples
+    --------
+    100 candidates and a posterior of at most 1.5%: ln(99 x 0.015 / 0.985).
+
+    >>> round(identifiability_epsilon(100, 0.015), 4)
+    0.4105
+    >>> identifiability_epsilon(100, 0.01)
+    Traceback (most recent call last):
+    ...
+    ValueError: rho = 0.01 is not above 1/m = 0.01: ...
     """
     check_positive_int("m (the number of possible worlds)", m, minimum=2)
     check_probability("rho", rho)

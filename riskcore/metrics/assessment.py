@@ -306,6 +306,23 @@ def assess(
     RiskcoreError
         When the ordered distance is asked of text without an order, an order
         leaves out a value or names an attribute that is not sensitive.
+
+    Examples
+    --------
+    Six people in three classes on (age, sex): (30, F) of 3, (40, M) of 2 and
+    (50, F) of 1, so k = 1 and one record is unique; the success rate is J/n =
+    3/6. Class (40, M) is all flu (distinct l = 1). Against the table's
+    (flu 4/6, cold 2/6), class (50, F) is all cold: equal distance
+    1/2 (4/6 + 4/6) = 2/3, the largest, so t = 0.667.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFFMMF"),
+    ...                    "diagnosis": ["flu", "flu", "cold", "flu", "flu", "cold"]})
+    >>> a = assess(df, quasi_identifiers=["age", "sex"], sensitive=["diagnosis"])
+    >>> a.k, a.unique_records, a.n_classes, a.prosecutor.success_rate
+    (1, 1, 3, 0.5)
+    >>> a.sensitive["diagnosis"].distinct_l, round(a.sensitive["diagnosis"].t_closeness, 3)
+    (1, 0.667)
     """
     engine: Engine = data if isinstance(data, Engine) else EncodedTable(data)
     qis, sens = _check_roles(engine, quasi_identifiers, sensitive)

@@ -389,6 +389,21 @@ def suda(
     RiskcoreError
         Beyond :data:`SUDA_MAX_QIS` QIs or :data:`SUDA_MAX_COMBINATIONS`
         combinations (:func:`check_suda_bounds`), before any work.
+
+    Examples
+    --------
+    Five records on two QIs; as sdcMicro pads fewer than three QIs to three,
+    M = 3 (:func:`msu_weight`). Rows 1 and 2 share (1, x): no MSU. Rows 3 and 4
+    share each of their values with another row but are unique on the pair:
+    one MSU of size 2, score (3 - 2)! = 1. Row 5 is unique on a = 3 alone: one
+    MSU of size 1, score (3 - 1)! = 2.
+
+    >>> import pandas as pd
+    >>> r = suda(pd.DataFrame({"a": [1, 1, 2, 2, 3], "b": list("xxxyy")}), ["a", "b"])
+    >>> r.score.tolist(), r.min_msu_size.tolist(), r.msus_by_size
+    ([0.0, 0.0, 1.0, 1.0, 2.0], [0, 0, 2, 2, 1], (1, 2))
+    >>> r.msus_of(4)
+    (('a',),)
     """
     if not isinstance(table, EncodedTable):
         table = EncodedTable(table)
