@@ -7,7 +7,7 @@ apply_recipe``); each is imported from its module on first use (PEP 562), so imp
 package stays cheap:
 
 :class:`~riskcore.deidentify.lattice.Lattice`, :class:`~riskcore.deidentify.search.SearchResult`,
-:class:`~riskcore.deidentify.recipe.Recipe`, :func:`~riskcore.deidentify.recipe.apply_recipe`,
+:class:`~riskcore.deidentify.recipe.Recipe`, :func:`~riskcore.deidentify.recipe_apply.apply_recipe`,
 :func:`~riskcore.deidentify.safe_harbor.apply_safe_harbor` and
 :func:`~riskcore.deidentify.safe_harbor.safe_harbor_check`. The search itself is
 ``riskcore.deidentify.search.search`` (the package's ``search`` is its module).
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe import Recipe, apply_recipe
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_apply import apply_recipe
     from riskcore.deidentify.safe_harbor import apply_safe_harbor, safe_harbor_check
     from riskcore.deidentify.search import SearchResult
 
@@ -28,7 +29,7 @@ _LAZY: dict[str, str] = {
     "Lattice": "riskcore.deidentify.lattice",
     "Recipe": "riskcore.deidentify.recipe",
     "SearchResult": "riskcore.deidentify.search",
-    "apply_recipe": "riskcore.deidentify.recipe",
+    "apply_recipe": "riskcore.deidentify.recipe_apply",
     "apply_safe_harbor": "riskcore.deidentify.safe_harbor",
     "safe_harbor_check": "riskcore.deidentify.safe_harbor",
 }

@@ -13,7 +13,7 @@ import riskcore.deidentify as package
 
 def test_central_names_are_importable_from_the_package():
     from riskcore.deidentify import apply_recipe
-    from riskcore.deidentify.recipe import apply_recipe as defined
+    from riskcore.deidentify.recipe_apply import apply_recipe as defined
 
     assert apply_recipe is defined
     for name in package.__all__:
