@@ -13,7 +13,9 @@ __all__ = [
     "APPROVAL_SENTENCES",
     "approval_reading",
     "approval_status_reading",
+    "approved_reading",
     "identity_reading",
+    "login_reading",
 ]
 
 #: One sentence per reason of :func:`riskcore.store.identity.may_approve`.
@@ -94,3 +96,17 @@ def approval_status_reading(author: str | None, approvers: Sequence[str]) -> str
     if not approvers:
         return f"{made} Not approved yet."
     return f"{made} Approved by {'; '.join(approvers)}."
+
+
+def login_reading() -> str:
+    """Return what the login page says before anyone has logged in."""
+    return (
+        "This dashboard requires a login: every audit entry, saved assessment, privacy-budget "
+        "release and report names who made it, and a reviewer approves another person's "
+        "saved assessment."
+    )
+
+
+def approved_reading(name: str, seq: int) -> str:
+    """Return what an approval made says: which assessment, and the audit entry naming you."""
+    return f"Approved {name}: audit entry {seq} records it under your login."
