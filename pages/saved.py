@@ -158,6 +158,9 @@ with tab_compare:
 with tab_approve:
     if ids:
         pick = choose("Assessment to approve", keys.SAVED_APPROVE_PICK)
+        done = st.session_state.get(keys.SAVED_APPROVED)
+        if done is not None and done["id"] == pick:
+            (st.success if done["ok"] else st.error)(md(done["text"]))
         author = db.author(pick)
         st.write(
             md(
@@ -182,9 +185,6 @@ with tab_approve:
                     "text": approved_reading(labels[pick], seq),
                 }
             st.rerun()
-        done = st.session_state.get(keys.SAVED_APPROVED)
-        if done is not None and done["id"] == pick:
-            (st.success if done["ok"] else st.error)(md(done["text"]))
     else:
         st.caption("Nothing to approve.")
 

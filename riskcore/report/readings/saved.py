@@ -331,5 +331,6 @@ def saved_intro() -> str:
         "twin) and the HTML report, and the raw data only when that was ticked. Reopening "
         "asks for the data again and restores the roles, targets and generalization only "
         "for the file that was assessed (the same SHA-256). Every save, reopening, "
-        "comparison and deletion is written to the append-only audit log below."
+        "comparison, approval and deletion is written to the append-only audit log below, "
+        "under the identity of who did it; a reviewer approves another person's assessment."
     )
