@@ -105,4 +105,5 @@ def test_a_name_typed_later_names_the_actions_after_it(database):
     _ok(at)
     users = [(e.action, e.user) for e in Store(database).audit()]
     assert users[-1] == ("dp_budget", "unauthenticated: bo")
-    assert all(u != "unauthenticated: bo" for _, u in users[:-1])  # the release came before the name
+    # the release came before the name
+    assert all(u != "unauthenticated: bo" for _, u in users[:-1])

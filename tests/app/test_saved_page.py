@@ -81,7 +81,8 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert not at.exception, at.exception
     listed = frame_with(at, "verdict")
     assert listed["name"].tolist() == ["first look"]
-    assert listed["user"].tolist() == ["unauthenticated: ana"] and listed["verdict"].tolist() == ["fail"]
+    assert listed["user"].tolist() == ["unauthenticated: ana"]
+    assert listed["verdict"].tolist() == ["fail"]
     assert listed["fingerprint"].tolist() == [item.fingerprint[:12]]
     assert listed["dataset"].tolist() == ["people.csv"]
 

@@ -33,7 +33,12 @@ from tests.browser_helpers import CHROMIUM, TIMEOUT, goto, shot, upload, wait_id
 
 pytestmark = [pytest.mark.browser, pytest.mark.subprocess]
 
-ANA = {"sub": "ana", "name": "Ana Analyst", "email": "ana@example.org", "roles": ["analyst", "reviewer"]}  # fmt: skip
+ANA = {
+    "sub": "ana",
+    "name": "Ana Analyst",
+    "email": "ana@example.org",
+    "roles": ["analyst", "reviewer"],
+}
 REV = {"sub": "rev", "name": "Rev Iewer", "email": "rev@example.org"}
 # the provider's pages (not the app's) link this stylesheet; it is refused like any other
 PROVIDER_CSS = "https://cdn.jsdelivr.net/npm/@picocss/"
@@ -58,7 +63,7 @@ def provider():
     command = [sys.executable, "-m", "oidc_provider_mock", "--port", str(port)]
     for user in (ANA, REV):
         command += ["--user-claims", json.dumps(user)]
-    proc = subprocess.Popen(  # noqa: S603 - our interpreter, fixed arguments
+    proc = subprocess.Popen(
         command,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -210,3 +210,33 @@ def test_an_assessment_saved_without_a_login_cannot_be_approved(tmp_path):
     with pytest.raises(RiskcoreError, match="no saved assessment"):
         s.approve(99, REV)
 
+
+
+# ---- the report: HTML and JSON twin say who built it, proven or not ----
+
+
+def _report(**who):
+    import pandas as pd
+
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    df = pd.DataFrame({"q": list("aabbbc"), "s": list("001101")})
+    p = Profile(roles=ColumnRoles(quasi_identifiers=("q",), sensitive=("s",)))
+    r = review(df, p, name="t.csv", **who)
+    return r, render_html(r, figures=False)
+
+
+def test_the_report_says_who_built_it_and_whether_a_login_proves_it():
+    r, text = _report(built_by=REV.label, identity=REV.to_dict())
+    assert r.to_dict()["identity"]["subject"] == "rev"
+    assert type(r).from_dict(r.to_dict()).identity == REV.to_dict()
+    assert "(logged in; roles: reviewer)" in text and "subject rev at" in text
+    _, typed = _report(built_by=NOBODY.label, identity=NOBODY.to_dict())
+    assert "unauthenticated: Ana" in typed and "logged in" not in typed
+    _, cli = _report(built_by="Dana")  # a name on the command line: no login checked it
+    assert "by Dana (unauthenticated) &middot;" in cli
+    _, blank = _report()
+    assert "by unauthenticated &middot;" in blank

@@ -7,16 +7,22 @@ layer sits below the store and does not import it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "APPROVAL_SENTENCES",
+    "UNAUTHENTICATED_NAME",
     "approval_reading",
     "approval_status_reading",
     "approved_reading",
+    "built_by_note",
     "identity_reading",
     "login_reading",
 ]
+
+#: What a report built without a name or a login says built it (as an entry's user column).
+UNAUTHENTICATED_NAME = "unauthenticated"
 
 #: One sentence per reason of :func:`riskcore.store.identity.may_approve`.
 APPROVAL_SENTENCES = {
@@ -110,3 +116,26 @@ def login_reading() -> str:
 def approved_reading(name: str, seq: int) -> str:
     """Return what an approval made says: which assessment, and the audit entry naming you."""
     return f"Approved {name}: audit entry {seq} records it under your login."
+
+
+def built_by_note(built_by: str | None, identity: Mapping[str, Any] | None) -> str:
+    """Return what follows the report's "built by NAME": whether a login proves the name.
+
+    ``" (logged in; roles: ...)"`` for a login; ``""`` when the name already
+    says ``unauthenticated`` (the app's label without a login); else
+    ``" (unauthenticated)"`` (a name given on the command line, which no
+    login checks).
+
+    Parameters
+    ----------
+    built_by : str or None
+        The report's ``built_by``.
+    identity : mapping or None
+        The report's ``identity`` (``Identity.to_dict()``).
+    """
+    if identity is not None and identity.get("authenticated") is True:
+        roles = identity.get("roles") or []
+        return f" (logged in; roles: {', '.join(map(str, roles)) if roles else 'none'})"
+    if not built_by or built_by.startswith(UNAUTHENTICATED_NAME):
+        return ""
+    return f" ({UNAUTHENTICATED_NAME})"
