@@ -175,6 +175,7 @@ def test_two_logins_show_the_approval_rule(login_app, provider, browser):
         page.get_by_role("button", name="Save this assessment").click()
         wait_idle(page)
         page.get_by_text("Saved as #1").wait_for()
+        shot(page, "login_report_saved")
 
         # ... and cannot approve it, reviewer though she is
         _approve_tab(page, url)
