@@ -240,3 +240,23 @@ def test_the_report_says_who_built_it_and_whether_a_login_proves_it():
     assert "by Dana (unauthenticated) &middot;" in cli
     _, blank = _report()
     assert "by unauthenticated &middot;" in blank
+
+
+def test_a_budget_release_carries_the_identity(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    from riskcore import dp
+    from riskcore.dp.release import Query, release
+    from riskcore.store.ledgers import BudgetStore
+
+    book = BudgetStore(Store(tmp_path / "r.db"))
+    source = dp.DataSource("adult.csv", "a" * 64, ("age",), 100)
+    data = pd.DataFrame({"age": np.arange(100)})
+    release(data, Query("count"), epsilon=0.5, ledger=book.handle(source, user=ANA))
+    entry = book.store.audit()[-1]
+    assert entry.action == "dp_release" and entry.user == ANA.label
+    assert entry.changes["identity"]["subject"] == "ana"
+    with closing(sqlite3.connect(book.store.path)) as con:  # the release row's own user column
+        users = {r[0] for r in con.execute("SELECT user FROM dp_ledger_entries")}
+    assert users == {ANA.label}
