@@ -7,7 +7,7 @@ import streamlit as st
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import demo_data_note, roles_summary
 from riskcore.workguard import memory_message
-from ui import keys, memory, remediation, saved, state, work
+from ui import identity, keys, memory, remediation, saved, state, work
 from ui.context import EndPage, context, routed
 from ui.safe import md
 
@@ -15,6 +15,7 @@ st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", la
 memory.start()
 memory.end_with_tab()
 state.init_state()
+identity.gate()  # with a login configured (secrets.toml [auth]), nothing runs before it
 
 PAGES = [
     st.Page("pages/data.py", title="Data", default=True),
@@ -52,7 +53,7 @@ def sidebar() -> None:
                 key=keys.VIEW_AFTER,
                 help="The levels chosen on the Remediate page; off: the table as recorded.",
             )
-    saved.name_box()
+    identity.sidebar(saved.name_box)  # the login and "Log out", else the name box
     if st.button("Reset session", help="Forget the upload, roles and targets of this session"):
         state.reset()
         st.rerun()

@@ -66,7 +66,8 @@ if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
                 # the demo is "demo" on the command line, so the printed command runs
                 name="demo" if ctx.table.info.file_format == "demo" else ctx.table.name,
                 sha256=ctx.table.info.fingerprint,
-                built_by=who,
+                built_by=who.label,  # "unauthenticated: ..." without a login
+                identity=who.to_dict(),
                 profile_name="profile.json",
                 audit_head=saved.audit_head(),
             )

@@ -1,4 +1,4 @@
-"""Saved assessments page: list, reopen, compare, delete; the audit log and its check."""
+"""Saved assessments page: list, reopen, compare, approve, delete; the audit log and its check."""
 
 from __future__ import annotations
 
@@ -6,6 +6,11 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
+from riskcore.report.readings.identity import (
+    approval_reading,
+    approval_status_reading,
+    approved_reading,
+)
 from riskcore.report.readings.saved import (
     audit_head_reading,
     audit_table,
@@ -58,8 +63,8 @@ def choose(label: str, key: str, where=st, index: int = 0) -> int:
     return where.selectbox(md(label), ids, index=index, format_func=labels.__getitem__, key=key)
 
 
-tab_open, tab_compare, tab_delete, tab_audit = st.tabs(
-    ["Reopen", "Compare two", "Delete", "Audit log"]
+tab_open, tab_compare, tab_approve, tab_delete, tab_audit = st.tabs(
+    ["Reopen", "Compare two", "Approve", "Delete", "Audit log"]
 )
 
 with tab_open:
@@ -149,6 +154,39 @@ with tab_compare:
             st.table(comparison_table(shown["comparison"]).set_index("figure"))
     else:
         st.caption("Save two assessments to compare them side by side.")
+
+with tab_approve:
+    if ids:
+        pick = choose("Assessment to approve", keys.SAVED_APPROVE_PICK)
+        done = st.session_state.get(keys.SAVED_APPROVED)
+        if done is not None and done["id"] == pick:
+            (st.success if done["ok"] else st.error)(md(done["text"]))
+        author = db.author(pick)
+        st.write(
+            md(
+                approval_status_reading(
+                    None if author is None else author.label,
+                    [a.label for a in db.approvals(pick)],
+                )
+            )
+        )
+        may = db.approval(pick, user)  # the rule: riskcore.store.identity.may_approve
+        if not may.allowed:
+            st.info(md(approval_reading(may.reason)))
+        if st.button("Approve", type="primary", disabled=not may.allowed, key=keys.SAVED_APPROVE):
+            try:
+                seq = db.approve(pick, user)
+            except RiskcoreError as exc:  # refused meanwhile (another tab approved it)
+                st.session_state[keys.SAVED_APPROVED] = {"id": pick, "ok": False, "text": str(exc)}
+            else:
+                st.session_state[keys.SAVED_APPROVED] = {
+                    "id": pick,
+                    "ok": True,
+                    "text": approved_reading(labels[pick], seq),
+                }
+            st.rerun()
+    else:
+        st.caption("Nothing to approve.")
 
 with tab_delete:
     if ids:

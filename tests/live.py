@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,21 +43,27 @@ def free_port() -> int:
 
 @contextmanager
 def serve(
-    timeout: float = 60.0, *, env: dict[str, str] | None = None, log: Path | None = None
+    timeout: float = 60.0,
+    *,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    port: int | None = None,
+    options: Sequence[str] = (),
 ) -> Iterator[tuple[str, subprocess.Popen[bytes], float]]:
     """Run the app; yield (URL, process, seconds until it answered its health check).
 
     ``env`` adds to (or overrides) the environment of the server; its standard output and
-    error go to the file ``log`` when one is given.
+    error go to the file ``log`` when one is given; ``port`` (default a free one) is where
+    it listens, ``options`` more Streamlit options (``--secrets.files PATH``).
 
     Raises
     ------
     RuntimeError
         When the server does not answer within ``timeout`` seconds.
     """
-    port = free_port()
+    port = free_port() if port is None else port
     command = [sys.executable, "-m", "riskcore", "app"]
-    command += ["--server.port", str(port), "--server.headless", "true"]
+    command += ["--server.port", str(port), "--server.headless", "true", *options]
     environ = {**os.environ, **(env or {})}
     # never the user's own database: a benchmark or test server saves into a temporary one
     scratch = tempfile.TemporaryDirectory(prefix="riskcore-live-")

@@ -47,6 +47,10 @@ VIEW_AFTER = "rc_view_after"
 USER = "rc_user"
 #: The sidebar's "Your name (for the audit log)" box (its value is kept under :data:`USER`).
 USER_BOX = "rc_user_box"
+#: The "Log in" button shown instead of any page when a login is configured (:mod:`ui.identity`).
+LOGIN = "rc_login"
+#: The sidebar's "Log out" button (:mod:`ui.identity`).
+LOGOUT = "rc_logout"
 
 
 def work(name: str) -> str:

@@ -81,6 +81,12 @@ SAVED_SURE = "rc_saved_sure"
 SAVED_DELETE = "rc_saved_delete"
 #: The "Verify the chain" button.
 SAVED_VERIFY = "rc_saved_verify"
+#: The assessment to approve.
+SAVED_APPROVE_PICK = "rc_saved_approve_pick"
+#: The "Approve" button.
+SAVED_APPROVE = "rc_saved_approve"
+#: Outcome of the last approval: {"id", "ok": bool, "text"}.
+SAVED_APPROVED = "rc_saved_approved"
 
 # ------------------------------------------------------------------ Guided demo page
 

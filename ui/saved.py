@@ -1,5 +1,5 @@
-"""Saved assessments in the session: the store, the user's name (asked once), restoring a
-saved profile.
+"""Saved assessments in the session: the store, who acts (a login or a name asked once),
+restoring a saved profile.
 
 The database is :class:`riskcore.store.Store` at ``RISKCORE_DB`` (else the
 user's data directory), opened afresh on each run, so every session and
@@ -8,15 +8,16 @@ every page sees what the others saved.
 
 from __future__ import annotations
 
-import getpass
 from typing import Any
 
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.profile import Profile
+from riskcore.report.readings.identity import identity_reading
 from riskcore.store import Store, default_path, read_head
-from ui import keys
+from riskcore.store.identity import Identity
+from ui import identity, keys
 from ui import profile as ui_profile
 from ui.safe import md
 
@@ -26,7 +27,6 @@ __all__ = [
     "exists",
     "logged_as",
     "name_box",
-    "os_user",
     "restore",
     "store",
 ]
@@ -51,54 +51,42 @@ def exists() -> bool:
     return default_path().is_file()
 
 
-def os_user() -> str:
-    """Return the operating-system user, the name logged when none is typed."""
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):
-        return "unknown"
-
-
 def name_box(where: Any = st) -> None:
     """Draw the one "Your name (for the audit log)" box of the session (the sidebar's).
 
-    Asked once per session: its value is kept under :data:`ui.keys.USER`, which
-    every page's audit entry reads (:func:`audit_user`) and "Reset session" keeps.
+    Shown only without a login (:func:`ui.identity.sidebar`). Asked once per
+    session: its value is kept under :data:`ui.keys.USER`, which every page's
+    audit entry reads (:func:`audit_user`) and "Reset session" keeps; it is
+    logged as ``unauthenticated: NAME``.
     """
     if keys.USER_BOX not in st.session_state:
         st.session_state[keys.USER_BOX] = st.session_state.get(keys.USER, "")
     value = where.text_input(
         "Your name (for the audit log)",
         key=keys.USER_BOX,
-        placeholder=f"blank: the system user, {os_user()}",
+        placeholder="blank: unauthenticated",
         help="Asked once for the session: written beside every save, reopening, comparison, "
-        "deletion and privacy-budget change in the audit log.",
+        "deletion and privacy-budget change in the audit log, marked 'unauthenticated' (no "
+        "login proves it; the operator can require one, docs/identity.md).",
     )
     st.session_state[keys.USER] = value
 
 
-def audit_user() -> str | None:
-    """Return the name given in the sidebar for the audit log; None if blank (the system user).
+def audit_user() -> Identity:
+    """Return who this session's audit entries, saves, releases and reports name.
 
-    The box's value is read when it holds one: Streamlit sets it before the page
-    runs, so an audit action on the run that follows the typing logs the new name.
+    The login when one is configured, else the name typed in the sidebar
+    (:func:`ui.identity.current`): the box's value is read when it holds one,
+    since Streamlit sets it before the page runs, so an audit action on the
+    run that follows the typing logs the new name.
     """
-    value = st.session_state.get(keys.USER_BOX, st.session_state.get(keys.USER, ""))
-    return str(value or "").strip() or None
+    return identity.current()
 
 
-def logged_as(where: Any = st) -> str | None:
-    """Say under which name this page's audit entries are written; return that name."""
+def logged_as(where: Any = st) -> Identity:
+    """Say under which identity this page's audit entries are written; return it."""
     who = audit_user()
-    if who is None:
-        where.caption(
-            md(
-                f"The audit log names the system user ({os_user()}): type your name once in "
-                "the sidebar to be named instead."
-            )
-        )
-    else:
-        where.caption(md(f"The audit log names you as {who} (the name in the sidebar)."))
+    where.caption(md(identity_reading(who.label, who.authenticated, who.roles)))
     return who
 
 

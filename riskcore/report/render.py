@@ -215,6 +215,7 @@ def document_context(review: Review) -> dict[str, Any]:
     from riskcore.metrics import SudaResult
     from riskcore.report.readings.budget import ledger_provenance_reading
     from riskcore.report.readings.criteria import verdict_reading
+    from riskcore.report.readings.identity import UNAUTHENTICATED_NAME, built_by_note
     from riskcore.report.readings.records import suda_reading
     from riskcore.report.readings.review import (
         ROLE_LABELS,
@@ -240,7 +241,8 @@ def document_context(review: Review) -> dict[str, Any]:
     ctx: dict[str, Any] = {
         "schema": r.schema,
         "built_at": r.built_at.replace("T", " ").rstrip("Z"),
-        "built_by": r.built_by or "(no name given)",
+        "built_by": r.built_by or UNAUTHENTICATED_NAME,
+        "built_by_note": built_by_note(r.built_by, r.identity),
         "version": r.software.get("riskcore", "?"),
         "dataset_name": d["name"],
         "passed": v.passed,

@@ -222,6 +222,7 @@ def review(
     options: Sequence[str] = (),
     now: datetime | None = None,
     audit_head: Mapping[str, Any] | None = None,
+    identity: Mapping[str, Any] | None = None,
 ) -> Review:
     """Compute everything a report states about a table under a profile.
 
@@ -249,6 +250,9 @@ def review(
     audit_head : mapping, optional
         ``{"seq", "hash"}`` of the audit log's last entry now
         (:meth:`riskcore.store.AuditHead.to_dict`), recorded in the report.
+    identity : mapping, optional
+        Who builds it (:meth:`riskcore.store.identity.Identity.to_dict`),
+        recorded in the report; ``built_by`` is then its label.
 
     Returns
     -------
@@ -344,4 +348,5 @@ def review(
         audit_head=None
         if audit_head is None
         else {"seq": int(audit_head["seq"]), "hash": str(audit_head["hash"])},
+        identity=None if identity is None else dict(identity),
     )

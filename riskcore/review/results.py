@@ -188,6 +188,11 @@ class Review(Result):
         ``{"seq": int, "hash": str}``: the audit log's last entry when the
         report was built (:class:`riskcore.store.AuditHead`), given by the
         caller; None when there was no audit log.
+    identity : dict or None
+        Who built it (:meth:`riskcore.store.identity.Identity.to_dict`:
+        subject, issuer, roles, authenticated), given by the caller; None
+        when none was given (the command line): the report says
+        "unauthenticated".
     parameters : dict
         Every parameter of the assessment (c, threshold, distances, engine, policy).
     command : str
@@ -215,6 +220,7 @@ class Review(Result):
     privacy_budget: dict[str, Any] | None = None
     limitations: tuple[Limitation, ...] = ()
     audit_head: dict[str, Any] | None = None
+    identity: dict[str, Any] | None = None
 
     @property
     def verdict(self) -> Verdict:

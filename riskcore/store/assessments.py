@@ -7,7 +7,11 @@ fingerprint; saving, reopening, comparing and deleting are logged in the
 audit log (:mod:`riskcore.store.audit`), in the same transaction as the
 change, and the rows saved or deleted are in the chain
 (:mod:`riskcore.store.chain`). Each saved assessment keeps the audit log's
-head when it was saved.
+head when it was saved. Every entry carries who acted
+(:mod:`riskcore.store.identity`); a reviewer approves another person's
+saved assessment (:meth:`Store.approve`, the rule in
+:func:`riskcore.store.identity.may_approve`), the approval and each refusal
+logged.
 """
 
 from __future__ import annotations
@@ -21,7 +25,13 @@ from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 from riskcore.store.audit import AuditLog
 from riskcore.store.chain import GENESIS
-from riskcore.store.database import user_name, utc_now
+from riskcore.store.database import Who, user_name, utc_now
+from riskcore.store.identity import (
+    ApprovalDecision,
+    ApprovalRefusedError,
+    Identity,
+    may_approve,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -137,7 +147,7 @@ class Store(AuditLog):
         profile: Mapping[str, Any],
         results: Mapping[str, Any],
         report: str | None = None,
-        user: str | None = None,
+        user: Who = None,
         data: pd.DataFrame | None = None,
     ) -> int:
         """Save an assessment and log it, in one transaction; return its id.
@@ -285,7 +295,7 @@ class Store(AuditLog):
         current: Mapping[str, Any],
         *,
         columns: list[str] | tuple[str, ...] | None = None,
-        user: str | None = None,
+        user: Who = None,
     ) -> tuple[SavedAssessment, DatasetCheck]:
         """Check a file against a saved assessment's dataset, and log the reopening.
 
@@ -331,7 +341,7 @@ class Store(AuditLog):
         )
         return saved, check
 
-    def compare(self, id_a: int, id_b: int, *, user: str | None = None) -> Comparison:
+    def compare(self, id_a: int, id_b: int, *, user: Who = None) -> Comparison:
         """Compare two saved assessments and log it.
 
         See :func:`riskcore.report.compare.compare_results`.
@@ -352,7 +362,7 @@ class Store(AuditLog):
         )
         return cmp
 
-    def delete(self, assessment_id: int, *, user: str | None = None) -> None:
+    def delete(self, assessment_id: int, *, user: Who = None) -> None:
         """Delete a saved assessment; the deletion itself is logged (one transaction)."""
         with self._transaction() as con:
             row = con.execute(
@@ -369,3 +379,92 @@ class Store(AuditLog):
                 fingerprint=row[1],
                 changes={"id": assessment_id, "name": row[0]},
             )
+
+    def _entries_of(self, con: Any, action: str, assessment_id: int) -> list[dict[str, Any]]:
+        """Return the changes of the entries ``action`` on one assessment, oldest first."""
+        rows = con.execute(
+            "SELECT changes FROM audit WHERE action = ? AND json_extract(changes, '$.id') = ? "
+            "ORDER BY seq",
+            (action, int(assessment_id)),
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def author(self, assessment_id: int) -> Identity | None:
+        """Return who saved an assessment, as its "save" entry records it.
+
+        None when the entry holds no identity (saved by a caller that gave a
+        name, or before identities were recorded): its author is not proven.
+        """
+        with self._connect() as con:
+            return _identity(self._entries_of(con, "save", assessment_id))
+
+    def approvals(self, assessment_id: int) -> list[Identity]:
+        """Return who approved an assessment, oldest first (the "approve" entries)."""
+        with self._connect() as con:
+            found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
+            return [i for i in found if i is not None]
+
+    def approval(self, assessment_id: int, approver: Identity) -> ApprovalDecision:
+        """Return whether ``approver`` may approve the assessment now (nothing is written)."""
+        with self._connect() as con:
+            return self._decide(con, assessment_id, approver)[0]
+
+    def _decide(
+        self, con: Any, assessment_id: int, approver: Identity
+    ) -> tuple[ApprovalDecision, Identity | None, tuple[Any, ...]]:
+        row = con.execute(
+            "SELECT name, fingerprint FROM assessments WHERE id = ?", (int(assessment_id),)
+        ).fetchone()
+        if row is None:
+            raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
+        author = _identity(self._entries_of(con, "save", assessment_id))
+        found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
+        done = [i for i in found if i is not None]
+        return may_approve(approver, author, done), author, tuple(row)
+
+    def approve(self, assessment_id: int, approver: Identity) -> int:
+        """Approve a saved assessment as ``approver``; return the approval's audit entry number.
+
+        The rule is :func:`riskcore.store.identity.may_approve`, decided
+        inside the write transaction (two reviewers at once cannot both
+        pass a check the other's write changes). The approval ("approve") or
+        the refusal ("approve_refused", with its reason) is logged with the
+        approver's identity and the author's.
+
+        Raises
+        ------
+        ApprovalRefusedError
+            When the rule refuses (after the refusal is logged); its
+            ``decision`` says why.
+        RiskcoreError
+            When there is no saved assessment with this id.
+        """
+        from riskcore.report.readings.identity import approval_reading
+
+        with self._transaction() as con:
+            decision, author, (name, fp) = self._decide(con, assessment_id, approver)
+            entry = self._append(
+                con,
+                "approve" if decision.allowed else "approve_refused",
+                user=approver,
+                fingerprint=fp,
+                changes={
+                    "id": int(assessment_id),
+                    "name": name,
+                    "author": None if author is None else author.label,
+                    "reason": decision.reason,
+                },
+            )
+        if not decision.allowed:
+            raise ApprovalRefusedError(approval_reading(decision.reason), decision)
+        return entry.seq
+
+
+def _identity(changes: list[dict[str, Any]]) -> Identity | None:
+    """Return the identity recorded in the first of ``changes``; None when there is none."""
+    if not changes or not isinstance(changes[0].get("identity"), dict):
+        return None
+    try:
+        return Identity.from_dict(changes[0]["identity"])
+    except (KeyError, TypeError, ValueError):
+        return None

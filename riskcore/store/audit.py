@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from riskcore._results import Result
 from riskcore.store.chain import GENESIS, entry_hash
-from riskcore.store.database import Database, append_entry
+from riskcore.store.database import Database, Who, append_entry
 from riskcore.store.verify import (
     AuditHead,
     AuditUnreadableError,
@@ -106,7 +106,7 @@ class AuditLog(Database):
         con: sqlite3.Connection,
         action: str,
         *,
-        user: str | None,
+        user: Who,
         fingerprint: str | None,
         changes: Mapping[str, Any],
     ) -> AuditEntry:
@@ -120,7 +120,7 @@ class AuditLog(Database):
         self,
         action: str,
         *,
-        user: str | None = None,
+        user: Who = None,
         fingerprint: str | None = None,
         changes: Mapping[str, Any] | None = None,
     ) -> AuditEntry:

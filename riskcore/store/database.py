@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from riskcore.errors import RiskcoreError
 from riskcore.store.auditkey import AuditKeyError, create_key, key_check, key_source, load_key
@@ -47,19 +47,25 @@ from riskcore.store.chain import (
     table_digests,
     trigger_sql,
 )
+from riskcore.store.identity import UNAUTHENTICATED, Identity
 
 __all__ = [
     "DB_ENV",
     "SCHEMA",
     "SCHEMA_VERSION",
     "Database",
+    "Who",
     "append_entry",
     "default_path",
+    "identity_changes",
     "key_place",
     "newer_message",
     "user_name",
     "utc_now",
 ]
+
+#: Who an entry names: an :class:`~riskcore.store.identity.Identity`, a name, or None.
+Who: TypeAlias = str | Identity | None
 
 #: Environment variable overriding the database path.
 DB_ENV = "RISKCORE_DB"
@@ -133,14 +139,37 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def user_name(user: str | None) -> str:
-    """Return the name typed (stripped), else the operating-system user, else "unknown"."""
+def user_name(user: Who) -> str:
+    """Return who an entry names, as the user column holds it.
+
+    An :class:`~riskcore.store.identity.Identity` gives its
+    :attr:`~riskcore.store.identity.Identity.label` (``unauthenticated: ...``
+    without a login); a name is kept as given (stripped); None or blank is
+    ``unauthenticated: <operating-system user> (system user)``, never a bare
+    system name that would pass for a proven one.
+    """
+    if isinstance(user, Identity):
+        return user.label
     if user and user.strip():
         return user.strip()
     try:
-        return getpass.getuser()
+        system = getpass.getuser()
     except (OSError, KeyError):
-        return "unknown"
+        return UNAUTHENTICATED
+    return f"{UNAUTHENTICATED}: {system} (system user)"
+
+
+def identity_changes(user: Who, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``changes`` with the identity's every field under ``"identity"`` (in the chain).
+
+    The user column holds a label; the entry's changes, covered by its MAC,
+    hold the subject, issuer, roles and whether it was proven, which
+    :meth:`riskcore.store.Store.approve` reads back.
+    """
+    out = dict(changes)
+    if isinstance(user, Identity):
+        out["identity"] = user.to_dict()
+    return out
 
 
 def key_place(db_path: str | Path) -> str:
@@ -153,7 +182,7 @@ def append_entry(
     con: sqlite3.Connection,
     action: str,
     *,
-    user: str | None,
+    user: Who,
     fingerprint: str | None,
     changes: Mapping[str, Any],
     records: str | None = None,
@@ -189,7 +218,7 @@ def append_entry(
     row = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
     seq, prev = (1, GENESIS) if row is None else (int(row[0]) + 1, str(row[1]))
     time, who = utc_now(), user_name(user)
-    text = json.dumps(dict(changes), sort_keys=True, allow_nan=False, default=str)
+    text = json.dumps(identity_changes(user, changes), sort_keys=True, allow_nan=False, default=str)
     recs = drain(con) if records is None else records
     h = entry_mac(key, seq, time, who, action, fingerprint, text, recs, prev)
     con.execute(

@@ -55,7 +55,7 @@ from riskcore.dp.sources import (
 from riskcore.errors import RiskcoreError
 from riskcore.store import population
 from riskcore.store.assessments import Store
-from riskcore.store.database import user_name, utc_now
+from riskcore.store.database import Who, user_name, utc_now
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,7 +156,7 @@ class LedgerHandle:
 
     store: BudgetStore
     source: DataSource
-    user: str | None = None
+    user: Who = None
     data: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
@@ -341,7 +341,7 @@ class BudgetStore:
             return [self._ledger(con, i) for i in ids]
 
     def handle(
-        self, source: DataSource, *, user: str | None = None, data: pd.DataFrame | None = None
+        self, source: DataSource, *, user: Who = None, data: pd.DataFrame | None = None
     ) -> LedgerHandle:
         """Return the handle a release charges (:class:`LedgerHandle`)."""
         return LedgerHandle(self, source, user, data)
@@ -351,7 +351,7 @@ class BudgetStore:
         self,
         con: sqlite3.Connection,
         source: DataSource,
-        user: str | None,
+        user: Who,
         probe: TableProbe | None = None,
     ) -> int:
         """Return the ledger id of ``source``, making the ledger or adding the file first."""
@@ -406,7 +406,7 @@ class BudgetStore:
             (source.fingerprint, lid, source.shape, now, who),
         )
 
-    def attach(self, source: DataSource, ledger: str, *, user: str | None = None) -> StoredLedger:
+    def attach(self, source: DataSource, ledger: str, *, user: Who = None) -> StoredLedger:
         """Charge the file of ``source`` to the existing ledger named ``ledger`` from now on.
 
         What the user chooses for a near duplicate: continue the ledger that
@@ -454,7 +454,7 @@ class BudgetStore:
         *,
         reason: str,
         data: pd.DataFrame | None = None,
-        user: str | None = None,
+        user: Who = None,
     ) -> StoredLedger:
         """Begin a ledger for ``source``, with a reason (:func:`population.start_new_ledger`)."""
         return population.start_new_ledger(self, source, reason=reason, data=data, user=user)
@@ -464,7 +464,7 @@ class BudgetStore:
         source: DataSource,
         entry: LedgerEntry,
         *,
-        user: str | None = None,
+        user: Who = None,
         data: pd.DataFrame | None = None,
     ) -> PrivacyLedger:
         """Charge ``entry`` to the ledger of ``source``, atomically, or refuse it.
@@ -527,7 +527,7 @@ class BudgetStore:
         accounting: str = "basic",
         *,
         reason: str = "",
-        user: str | None = None,
+        user: Who = None,
         data: pd.DataFrame | None = None,
     ) -> PrivacyLedger:
         """Give the ledger of ``source`` a new budget, with a reason when one is needed.
@@ -595,5 +595,5 @@ class BudgetStore:
         return new
 
 
-def _now_user(user: str | None) -> tuple[str, str]:
+def _now_user(user: Who) -> tuple[str, str]:
     return utc_now(), user_name(user)

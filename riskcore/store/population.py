@@ -35,7 +35,7 @@ from riskcore.dp.sources import (
 )
 from riskcore.errors import RiskcoreError
 from riskcore.store.assessments import Store
-from riskcore.store.database import user_name, utc_now
+from riskcore.store.database import Who, user_name, utc_now
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,7 +167,7 @@ def keep_sketch(
     ledger: int,
     fingerprint: str,
     sketch: PeopleSketch,
-    user: str | None,
+    user: Who,
 ) -> None:
     """Keep the sketch of a file charged before sketches were kept, with its audit entry.
 
@@ -248,7 +248,7 @@ def start_new_ledger(
     *,
     reason: str,
     data: pd.DataFrame | None = None,
-    user: str | None = None,
+    user: Who = None,
 ) -> StoredLedger:
     """Begin a ledger of its own for ``source``, a decision that needs a reason.
 

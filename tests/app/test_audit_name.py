@@ -59,7 +59,7 @@ def test_the_name_given_once_is_on_every_audit_entry_of_every_page(database):
     _save(at, "first")
     # the report page asks for no name of its own; it says which one the log gets
     assert not [t for t in at.main.text_input if "name" in t.label.lower() and "audit" in t.label]
-    assert any("names you as ana" in seen(c.value) for c in at.caption)
+    assert any("name you 'unauthenticated: ana'" in seen(c.value) for c in at.caption)
 
     # a reset forgets the data, the roles and the targets, not who you are
     _router(at)
@@ -89,7 +89,7 @@ def test_the_name_given_once_is_on_every_audit_entry_of_every_page(database):
     entries = Store(database).audit()
     actions = {e.action for e in entries}
     assert {"save", "reopen", "compare", "delete", "dp_release", "dp_budget"} <= actions, actions
-    assert {(e.action, e.user) for e in entries if e.user != "ana"} == set()
+    assert {(e.action, e.user) for e in entries if e.user != "unauthenticated: ana"} == set()
 
 
 def test_a_name_typed_later_names_the_actions_after_it(database):
@@ -104,5 +104,6 @@ def test_a_name_typed_later_names_the_actions_after_it(database):
     at.number_input(key="rc_dp_budget").set_value(0.5)
     _ok(at)
     users = [(e.action, e.user) for e in Store(database).audit()]
-    assert users[-1] == ("dp_budget", "bo")
-    assert all(u != "bo" for _, u in users[:-1])  # the release came before the name
+    assert users[-1] == ("dp_budget", "unauthenticated: bo")
+    # the release came before the name
+    assert all(u != "unauthenticated: bo" for _, u in users[:-1])

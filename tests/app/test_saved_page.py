@@ -61,7 +61,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     roles_saved = dict(at.session_state["rc_roles"])
     dataset_key = at.session_state["rc_dataset"]["key"]
     (item,) = Store(database).assessments()
-    assert item.name == "first look" and item.user == "ana"
+    assert item.name == "first look" and item.user == "unauthenticated: ana"
     assert item.profile["roles"]["quasi_identifiers"] == [
         c for c, r in roles_saved.items() if r == "quasi_identifier"
     ]
@@ -81,7 +81,8 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert not at.exception, at.exception
     listed = frame_with(at, "verdict")
     assert listed["name"].tolist() == ["first look"]
-    assert listed["user"].tolist() == ["ana"] and listed["verdict"].tolist() == ["fail"]
+    assert listed["user"].tolist() == ["unauthenticated: ana"]
+    assert listed["verdict"].tolist() == ["fail"]
     assert listed["fingerprint"].tolist() == [item.fingerprint[:12]]
     assert listed["dataset"].tolist() == ["people.csv"]
 
@@ -97,7 +98,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert at.session_state["rc_roles_for"] == dataset_key
     assert at.session_state["rc_targets"]["targets"].find("k-anonymity").k == 11
     actions = [(e.action, e.user) for e in Store(database).audit()]
-    assert actions == [("save", "ana"), ("reopen", "ana")]
+    assert actions == [("save", "unauthenticated: ana"), ("reopen", "unauthenticated: ana")]
     assert Store(database).audit()[-1].changes["outcome"] == "restored"
     # and every page shows them: the Anonymity page assesses the restored QIs
     at.switch_page("pages/anonymity.py").run()

@@ -235,7 +235,10 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
 
 
 def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.DataFrame:
-    """Return the audit log, newest first: time, user, action, dataset, the changed values.
+    """Return the audit log, newest first: time, user, roles, action, dataset, the changed values.
+
+    The identity an entry holds (:mod:`riskcore.store.identity`) is shown as
+    the user (its label) and the roles, not repeated among the changed values.
 
     Parameters
     ----------
@@ -246,19 +249,23 @@ def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.Da
     """
     rows = []
     for e in reversed(entries):
-        text = json.dumps(e.get("changes") or {}, ensure_ascii=False, sort_keys=True)
+        changes = dict(e.get("changes") or {})
+        who = changes.pop("identity", None)
+        roles = who.get("roles") if isinstance(who, Mapping) else None
+        text = json.dumps(changes, ensure_ascii=False, sort_keys=True)
         rows.append(
             {
                 "entry": int(e["seq"]),
                 "time (UTC)": str(e["time"])[:19].replace("T", " "),
                 "user": str(e["user"]),
+                "roles": ", ".join(map(str, roles)) if roles else "-",
                 "action": str(e["action"]),
                 "dataset": short_fingerprint(e.get("fingerprint")),
                 "changed values": text if len(text) <= width else text[: width - 3] + "...",
                 "hash": short_fingerprint(e["hash"]),
             }
         )
-    cols = ["entry", "time (UTC)", "user", "action", "dataset", "changed values", "hash"]
+    cols = ["entry", "time (UTC)", "user", "roles", "action", "dataset", "changed values", "hash"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -324,5 +331,6 @@ def saved_intro() -> str:
         "twin) and the HTML report, and the raw data only when that was ticked. Reopening "
         "asks for the data again and restores the roles, targets and generalization only "
         "for the file that was assessed (the same SHA-256). Every save, reopening, "
-        "comparison and deletion is written to the append-only audit log below."
+        "comparison, approval and deletion is written to the append-only audit log below, "
+        "under the identity of who did it; a reviewer approves another person's assessment."
     )

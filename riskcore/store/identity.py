@@ -1,0 +1,313 @@
+"""Who acts: an identity proven by an OpenID Connect login, or a name typed without one.
+
+When the operator configures OpenID Connect, the app (``st.login`` /
+``st.user``, :mod:`ui.identity`) builds an :class:`Identity` from the ID
+token's claims (:meth:`Identity.from_claims`): the subject ``sub`` and the
+issuer ``iss`` identify the person (OpenID Connect Core 1.0, section 2: "sub
+... locally unique and never reassigned identifier within the Issuer"; the
+pair is the identity, neither alone), the name and e-mail only describe
+them. Without it (one person on localhost) the identity is
+:meth:`Identity.unauthenticated`: the typed name, marked as not proven.
+
+Roles (:class:`RoleConfig`): ``analyst`` (builds and saves assessments) and
+``reviewer`` (approves them), read from a claim of the token (``roles`` by
+default; ``groups`` with many providers) and from lists in the configuration
+naming subjects, or e-mail addresses the provider says are verified.
+
+Approval follows the four-eyes principle (separation of duties, NIST SP
+800-53 Rev. 5 control AC-5): :func:`may_approve` is the one decision. Only
+an authenticated reviewer approves, never an assessment saved under their
+own ``(iss, sub)``, never one whose author is not proven (saved without a
+login), and once per reviewer.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from riskcore._results import Result
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "ANALYST",
+    "APPROVAL_REASONS",
+    "REVIEWER",
+    "ROLES",
+    "UNAUTHENTICATED",
+    "ApprovalDecision",
+    "ApprovalRefusedError",
+    "Identity",
+    "RoleConfig",
+    "may_approve",
+]
+
+#: The role that builds and saves assessments.
+ANALYST = "analyst"
+#: The role that approves another person's saved assessment.
+REVIEWER = "reviewer"
+#: Every role riskcore knows, in the order they are shown.
+ROLES = (ANALYST, REVIEWER)
+#: What an audit entry names when nobody logged in.
+UNAUTHENTICATED = "unauthenticated"
+
+#: Longest text kept from one claim (a name, an e-mail, a subject).
+_MAX_CLAIM = 200
+
+
+def clean(text: object) -> str:
+    """Return ``text`` as one line: control and format characters (bidi overrides) dropped.
+
+    A claim is shown in the audit table, the report and the terminal, so a
+    name holding U+202E or an escape sequence must not reorder or recolour
+    what follows; whitespace runs become one space; at most 200 characters.
+    """
+    s = "".join(
+        " " if ch.isspace() else ch
+        for ch in str(text)
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf")
+    )
+    return " ".join(s.split())[:_MAX_CLAIM]
+
+
+@dataclass(frozen=True)
+class Identity(Result):
+    """Who acts: an OpenID Connect login, or a name typed without one.
+
+    Attributes
+    ----------
+    subject : str
+        The token's ``sub`` (empty when unauthenticated).
+    name : str or None
+        The display name: the ``name`` claim, or the name typed.
+    email : str or None
+        The ``email`` claim.
+    issuer : str or None
+        The token's ``iss`` (None when unauthenticated).
+    roles : tuple of str
+        Among :data:`ROLES`; empty when unauthenticated.
+    authenticated : bool
+        True only for an identity built from a login.
+    """
+
+    subject: str
+    name: str | None
+    email: str | None
+    issuer: str | None
+    roles: tuple[str, ...]
+    authenticated: bool
+
+    @classmethod
+    def unauthenticated(cls, name: str | None = None) -> Identity:
+        """Return the identity of a session without a login: the typed name, not proven.
+
+        Parameters
+        ----------
+        name : str, optional
+            The name typed; blank or None for none.
+        """
+        typed = clean(name or "") or None
+        return cls("", typed, None, None, (), False)
+
+    @classmethod
+    def from_claims(cls, claims: Mapping[str, Any], config: RoleConfig | None = None) -> Identity:
+        """Return the identity of a login from its ID token's claims.
+
+        Parameters
+        ----------
+        claims : mapping
+            The claims (``st.user`` in the app): ``sub`` and ``iss`` required,
+            ``name``, ``email``, ``email_verified`` and the role claim read.
+        config : RoleConfig, optional
+            Where the roles come from; default :class:`RoleConfig` ().
+
+        Raises
+        ------
+        RiskcoreError
+            When ``sub`` or ``iss`` is missing: without them nobody is identified.
+        """
+        sub, iss = clean(claims.get("sub") or ""), clean(claims.get("iss") or "")
+        if not sub or not iss:
+            raise RiskcoreError(
+                "the login gave no subject ('sub') or issuer ('iss'): the identity provider's "
+                "ID token must carry both (see docs/identity.md)"
+            )
+        email = clean(claims.get("email") or "") or None
+        name = clean(claims.get("name") or "") or None
+        roles = (config or RoleConfig()).roles(claims)
+        return cls(sub, name, email, iss, roles, True)
+
+    @property
+    def key(self) -> tuple[str, str] | None:
+        """Return ``(issuer, subject)``, what identifies the person; None unauthenticated."""
+        if not self.authenticated or self.issuer is None:
+            return None
+        return (self.issuer, self.subject)
+
+    @property
+    def label(self) -> str:
+        """Return the identity as the audit log's user column and the report name it.
+
+        ``Name <email> (subject SUB at ISSUER)`` for a login;
+        ``unauthenticated: NAME`` (or ``unauthenticated``) without one.
+        """
+        if not self.authenticated:
+            return f"{UNAUTHENTICATED}: {self.name}" if self.name else UNAUTHENTICATED
+        shown = " ".join(
+            p for p in (self.name, f"<{self.email}>" if self.email else None) if p
+        )
+        proof = f"subject {self.subject} at {self.issuer}"
+        return f"{shown} ({proof})" if shown else proof
+
+    def has(self, role: str) -> bool:
+        """Return whether an authenticated identity holds ``role``."""
+        return self.authenticated and role in self.roles
+
+
+@dataclass(frozen=True)
+class RoleConfig(Result):
+    """Where roles come from: a claim of the ID token, and lists in the configuration.
+
+    Attributes
+    ----------
+    claim : str
+        The claim holding role names (a list, or one string split on spaces
+        and commas); its values ``analyst`` / ``reviewer`` count.
+    analysts, reviewers : tuple of str
+        Subjects, or e-mail addresses (counted only when the token says
+        ``email_verified: true``), given the role whatever the claim says.
+    """
+
+    claim: str = "roles"
+    analysts: tuple[str, ...] = ()
+    reviewers: tuple[str, ...] = ()
+
+    @classmethod
+    def from_mapping(cls, conf: Mapping[str, Any] | None) -> RoleConfig:
+        """Return the configuration from ``[riskcore.roles]`` (secrets.toml) or similar.
+
+        Parameters
+        ----------
+        conf : mapping or None
+            ``claim`` (str), ``analysts`` and ``reviewers`` (lists of str).
+
+        Raises
+        ------
+        RiskcoreError
+            When a key is unknown or a value is of the wrong type.
+        """
+        if not conf:
+            return cls()
+        unknown = sorted(set(conf) - {"claim", "analysts", "reviewers"})
+        if unknown:
+            raise RiskcoreError(
+                f"[riskcore.roles] has unknown keys {unknown}: use claim, analysts and reviewers"
+            )
+        claim = conf.get("claim", "roles")
+        if not isinstance(claim, str) or not claim.strip():
+            raise RiskcoreError("[riskcore.roles] claim must be the name of a claim (a string)")
+        lists = {}
+        for k in ("analysts", "reviewers"):
+            v = conf.get(k, [])
+            if isinstance(v, str) or not isinstance(v, Sequence) or not all(
+                isinstance(x, str) for x in v
+            ):
+                raise RiskcoreError(
+                    f"[riskcore.roles] {k} must be a list of subjects or e-mail addresses"
+                )
+            lists[k] = tuple(x.strip() for x in v if x.strip())
+        return cls(claim.strip(), lists["analysts"], lists["reviewers"])
+
+    def roles(self, claims: Mapping[str, Any]) -> tuple[str, ...]:
+        """Return the roles of a login's claims, in the order of :data:`ROLES`.
+
+        Parameters
+        ----------
+        claims : mapping
+            The ID token's claims.
+        """
+        raw = claims.get(self.claim)
+        if isinstance(raw, str):
+            named = set(raw.replace(",", " ").split())
+        elif isinstance(raw, Sequence):
+            named = {str(x).strip() for x in raw}
+        else:
+            named = set()
+        who = {str(claims.get("sub") or "")}
+        if claims.get("email_verified") is True and claims.get("email"):
+            who.add(str(claims["email"]))
+        listed = {ANALYST: self.analysts, REVIEWER: self.reviewers}
+        return tuple(r for r in ROLES if r in named or who & set(listed[r]))
+
+
+#: Why an approval is refused or allowed: the reasons :func:`may_approve` returns.
+APPROVAL_REASONS = (
+    "allowed",
+    "unauthenticated",
+    "not_reviewer",
+    "own",
+    "author_unproven",
+    "already",
+)
+
+
+@dataclass(frozen=True)
+class ApprovalDecision(Result):
+    """Whether an identity may approve a saved assessment, and why.
+
+    Attributes
+    ----------
+    allowed : bool
+    reason : str
+        One of :data:`APPROVAL_REASONS`.
+    """
+
+    allowed: bool
+    reason: str
+
+
+class ApprovalRefusedError(RiskcoreError):
+    """Raise when an approval is refused; ``decision`` says why."""
+
+    def __init__(self, message: str, decision: ApprovalDecision) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
+def may_approve(
+    approver: Identity, author: Identity | None, approved_by: Sequence[Identity] = ()
+) -> ApprovalDecision:
+    """Decide whether ``approver`` may approve an assessment saved by ``author``.
+
+    The four-eyes rule (separation of duties, NIST SP 800-53 Rev. 5 AC-5),
+    checked in this order: the approver logged in (an unproven name could
+    be anyone's, the author's included); holds the reviewer role; is not
+    the author (same issuer and subject, whatever their roles); the author
+    is proven (an assessment saved without a login has no author to be
+    different from); and has not approved it already.
+
+    Parameters
+    ----------
+    approver : Identity
+    author : Identity or None
+        Who saved it (None: not recorded).
+    approved_by : sequence of Identity
+        Who approved it already.
+
+    Returns
+    -------
+    ApprovalDecision
+    """
+    if not approver.authenticated:
+        return ApprovalDecision(False, "unauthenticated")
+    if REVIEWER not in approver.roles:
+        return ApprovalDecision(False, "not_reviewer")
+    if author is not None and author.key == approver.key:
+        return ApprovalDecision(False, "own")
+    if author is None or author.key is None:
+        return ApprovalDecision(False, "author_unproven")
+    if any(a.key == approver.key for a in approved_by):
+        return ApprovalDecision(False, "already")
+    return ApprovalDecision(True, "allowed")
