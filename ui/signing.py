@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
+from riskcore.report.readings.identity import sign_refused_reading
 from riskcore.report.readings.signature import SIGN_INTRO, signed_reading
 from riskcore.report.render import render_pdf
 from riskcore.report.sign import (
@@ -20,7 +21,8 @@ from riskcore.report.sign import (
     sign_twin,
 )
 from riskcore.review import Review
-from ui import keys
+from riskcore.store.identity import may_sign
+from ui import identity, keys
 from ui.safe import md
 
 __all__ = ["sign_control"]
@@ -71,12 +73,15 @@ def sign_control(report: Review, profile_json: str, *, stale: bool, stem: str) -
         passphrase = c2.text_input(
             "Passphrase of the key file", type="password", key=keys.SIGN_PASSPHRASE
         )
+        allowed = may_sign(identity.current(), login_required=identity.configured())
+        if not allowed.allowed:
+            st.info(md(sign_refused_reading(allowed.reason)))
         if st.button(
             "Sign the PDF and the JSON twin",
             key=keys.SIGN,
-            disabled=stale or upload is None,
+            disabled=stale or upload is None or not allowed.allowed,
             help="Needs the key file; the report must be up to date.",
-        ) and upload is not None:
+        ) and upload is not None and allowed.allowed:
             _sign(report, profile_json, upload.getvalue(), passphrase)
         done = st.session_state.get(keys.SIGNED)
         if (

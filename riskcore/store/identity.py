@@ -42,6 +42,7 @@ __all__ = [
     "Identity",
     "RoleConfig",
     "may_approve",
+    "may_sign",
 ]
 
 #: The role that builds and saves assessments.
@@ -310,4 +311,33 @@ def may_approve(
         return ApprovalDecision(False, "author_unproven")
     if any(a.key == approver.key for a in approved_by):
         return ApprovalDecision(False, "already")
+    return ApprovalDecision(True, "allowed")
+
+
+def may_sign(signer: Identity, *, login_required: bool) -> ApprovalDecision:
+    """Decide whether ``signer`` may sign a report in the dashboard.
+
+    A signature says a reviewer vouches for the report, so once the operator has
+    turned the login on, only a logged-in reviewer signs (the same role that
+    approves, :func:`may_approve`). Without a login (one person on localhost) the
+    key file itself is the proof: whoever holds it and its passphrase signs.
+
+    Parameters
+    ----------
+    signer : Identity
+        This session's identity.
+    login_required : bool
+        Whether the dashboard requires a login (OpenID Connect configured).
+
+    Returns
+    -------
+    ApprovalDecision
+        ``reason`` is ``"allowed"``, ``"unauthenticated"`` or ``"not_reviewer"``.
+    """
+    if not login_required:
+        return ApprovalDecision(True, "allowed")
+    if not signer.authenticated:
+        return ApprovalDecision(False, "unauthenticated")
+    if REVIEWER not in signer.roles:
+        return ApprovalDecision(False, "not_reviewer")
     return ApprovalDecision(True, "allowed")

@@ -99,3 +99,21 @@ def test_the_reviewers_list_of_the_secrets_gives_the_role(database):
     plain = approve_tab(app(user=who, secrets={"auth": AUTH}))
     assert plain.button(key="rc_saved_approve").disabled
     assert any("Only a reviewer approves" in seen(i.value) for i in plain.info)
+
+
+def test_with_a_login_only_a_reviewer_may_sign_the_report():
+    from tests.riskcore.signing import make_key
+
+    p12, _, _ = make_key("Rita Reviewer")
+    for claims, allowed in ((ANA, False), (REV, True)):
+        at = app(user=claims, secrets={"auth": AUTH})
+        at.run()
+        at.switch_page("pages/report.py").run()
+        at.button(key="rc_report_build").click().run()
+        assert not at.exception, at.exception
+        at.file_uploader(key="rc_sign_key_file").set_value(
+            ("reviewer.p12", p12, "application/x-pkcs12")
+        ).run()
+        assert at.button(key="rc_sign").disabled is (not allowed)
+        refused = [seen(i.value) for i in at.info if "Only a reviewer signs" in seen(i.value)]
+        assert bool(refused) is (not allowed)

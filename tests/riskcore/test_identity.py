@@ -260,3 +260,16 @@ def test_a_budget_release_carries_the_identity(tmp_path):
     with closing(sqlite3.connect(book.store.path)) as con:  # the release row's own user column
         users = {r[0] for r in con.execute("SELECT user FROM dp_ledger_entries")}
     assert users == {ANA.label}
+
+
+def test_with_a_login_only_a_logged_in_reviewer_signs_without_one_the_key_holder_does():
+    from riskcore.store.identity import ApprovalDecision, may_sign
+
+    analyst = Identity.from_claims({"sub": "a", "iss": "https://idp", "roles": ["analyst"]})
+    reviewer = Identity.from_claims({"sub": "r", "iss": "https://idp", "roles": ["reviewer"]})
+    typed = Identity.unauthenticated("Rita")
+    assert may_sign(reviewer, login_required=True) == ApprovalDecision(True, "allowed")
+    assert may_sign(analyst, login_required=True).reason == "not_reviewer"
+    assert may_sign(typed, login_required=True).reason == "unauthenticated"
+    for who in (analyst, reviewer, typed):
+        assert may_sign(who, login_required=False).allowed

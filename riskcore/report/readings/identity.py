@@ -19,6 +19,7 @@ __all__ = [
     "built_by_note",
     "identity_reading",
     "login_reading",
+    "sign_refused_reading",
 ]
 
 #: What a report built without a name or a login says built it (as an entry's user column).
@@ -139,3 +140,26 @@ def built_by_note(built_by: str | None, identity: Mapping[str, Any] | None) -> s
     if not built_by or built_by.startswith(UNAUTHENTICATED_NAME):
         return ""
     return f" ({UNAUTHENTICATED_NAME})"
+
+
+def sign_refused_reading(reason: str) -> str:
+    """Return why the Sign control is closed to this session.
+
+    Parameters
+    ----------
+    reason : str
+        A refusing reason of :func:`riskcore.store.identity.may_sign`.
+
+    Raises
+    ------
+    KeyError
+        For a reason the rule never returns when it refuses.
+    """
+    return {
+        "unauthenticated": "Signing needs a login: log in as a reviewer to sign the report.",
+        "not_reviewer": (
+            "Only a reviewer signs: your login has no reviewer role (from the identity "
+            "provider's role claim or the [riskcore.roles] reviewers list). A reviewer "
+            "signs this report once it is saved and approved."
+        ),
+    }[reason]
