@@ -178,7 +178,8 @@ def builder_panel(q: str, h: Hierarchy, series: pd.Series, specs: dict, store: d
         return
     shown = preview(built, series)
     st.markdown(md(preview_reading(shown)))
-    st.dataframe(shown.summary(), hide_index=True)
+    st.dataframe(shown.summary(), hide_index=True,
+                 column_config={"what it does": st.column_config.TextColumn(width="large")})
     level = st.selectbox(
         "Groups of level", list(range(built.height + 1)),
         format_func=lambda lv: f"{lv}: {shown.levels[lv].words}",
