@@ -208,6 +208,8 @@ def test_preview_counts_the_records_of_each_group_by_hand():
     assert type(p).from_dict(p.to_dict()) == p
     # a value the hierarchy lacks is counted apart, in no group
     assert preview(h, pd.Series([23, 55], name="age")).unmatched == 1
+    # groups without a record in the column are not listed
+    assert preview(h, pd.Series([23], name="age")).levels[1].groups == ("20-29",)
 
 
 def test_preview_of_adult_age_agrees_with_an_independent_count(adult):
