@@ -93,7 +93,7 @@ def _interval_spec(q: str, h: Hierarchy, ver: int) -> dict | None:
     top = b2.number_input("Top coding: at or above", value=p.get("top"), placeholder="none",
                           key=keys.rem_top(q, ver))  # fmt: skip
     labels = b3.radio(
-        "Labels", list(LABEL_STYLE_LABELS), format_func=LABEL_STYLE_LABELS.__getitem__,
+        "Labels", list(LABEL_STYLE_LABELS), format_func=lambda k: md(LABEL_STYLE_LABELS[k]),
         index=list(LABEL_STYLE_LABELS).index(p.get("labels") or "auto"), horizontal=True,
         key=keys.rem_builder(q, "labels", ver),
     )  # fmt: skip
@@ -158,7 +158,7 @@ def builder_panel(q: str, h: Hierarchy, series: pd.Series, specs: dict, store: d
     ver = store.get("hier_ver", 0)
     st.caption(BUILDER_INTRO)
     kinds = list(BUILDER_KIND_LABELS)
-    kind = st.radio("Kind of hierarchy", kinds, format_func=BUILDER_KIND_LABELS.__getitem__,
+    kind = st.radio("Kind of hierarchy", kinds, format_func=lambda k: md(BUILDER_KIND_LABELS[k]),
                     index=kinds.index(_first_kind(h, series)), horizontal=True,
                     key=keys.rem_builder(q, "kind", ver))  # fmt: skip
     try:
@@ -189,7 +189,7 @@ def builder_panel(q: str, h: Hierarchy, series: pd.Series, specs: dict, store: d
     cli = cli_equivalent(q, builder_string(spec))
     if cli is not None:
         st.caption("The same hierarchy on the command line (riskcore anonymize):")
-        st.code(cli, language="bash")
+        st.text(cli)  # text, not a code block: the page prints no code (no key is ever shown)
     u1, u2 = st.columns(2)
     if u1.button("Use this hierarchy", type="primary", key=keys.rem_builder(q, "use", ver)):
         use_hierarchy(q, specs, spec, store)

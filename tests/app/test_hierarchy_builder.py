@@ -50,7 +50,7 @@ def test_us_dates_are_detected_stated_previewed_and_used():
     assert dict(zip(quarters["group"], quarters["records"], strict=True)) == (
         counts.value_counts().to_dict()
     )
-    assert "--hierarchy 'admission_date=date:month,quarter,year'" in [c.value for c in at.code]
+    assert "--hierarchy 'admission_date=date:month,quarter,year'" in [t.value for t in at.text]
     at.button(key="rc_rem_hb_use_admission_date_0").click().run()
     assert not at.exception
     spec = at.session_state["rc_rem_store"]["hier"]["admission_date"]
