@@ -7,11 +7,6 @@ import json
 
 import streamlit as st
 
-from riskcore.deidentify.hierarchy import (
-    banded_hierarchy,
-    hierarchy_from_table,
-    load_arx_hierarchy,
-)
 from riskcore.deidentify.masking import (
     MENU,
     get_operator,
@@ -24,7 +19,6 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     average_risk_text,
     generalized_in_use,
-    hierarchy_heading,
     level_label,
     node_reading,
     node_table,
@@ -39,8 +33,9 @@ from riskcore.workguard import WorkTooLongError, memory_message
 from ui import cached, formats, keyfile, keys, memory, remediation, work
 from ui import profile as session_profile
 from ui.context import context, end_page
+from ui.hierarchy_builder import hierarchy_editor
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
-from ui.safe import file_part, file_stem, md
+from ui.safe import file_stem, md
 from ui.steering import steering_editor
 from ui.targets import targets_editor
 
@@ -113,7 +108,7 @@ def generalization() -> None:
     hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
 
     with st.expander("Hierarchies: how each quasi-identifier can be generalized"):
-        hierarchy_editor(hierarchies, specs)
+        hierarchy_editor(ctx.table.data, list(qis), hierarchies, specs, store)
 
     # ------------------------------------------------------------------ the search
     st.subheader("Least information loss")
@@ -296,103 +291,6 @@ def generalization() -> None:
             else ""
         )
     ))  # fmt: skip
-
-
-#: Hierarchies up to this many values are edited in the page; larger ones are downloaded,
-#: edited elsewhere and uploaded.
-EDIT_ROWS = 2_000
-
-
-def _use_hierarchy(q: str, specs: dict, spec: dict | None) -> None:
-    """Make ``spec`` the hierarchy of ``q`` (None: the default), level 0, fresh widgets."""
-    if spec is None:
-        specs.pop(q, None)
-    else:
-        specs[q] = spec
-    store[f"level_{q}"] = 0
-    st.session_state.pop(keys.rem_level(q), None)
-    store["hier_ver"] = store.get("hier_ver", 0) + 1
-    st.rerun()
-
-
-def hierarchy_editor(hierarchies: dict, specs: dict) -> None:
-    """One QI's hierarchy: bands with outlier clipping, an ARX upload, the table to edit, a
-    download. Every user hierarchy is checked by riskcore before it is used."""
-    st.caption(
-        "A hierarchy gives each value its label at every level; the search and the levels "
-        "below use these. Bring your own in ARX's format (one row per value: "
-        "value;level 1;...;*), or edit the labels in the table."
-    )
-    q = st.selectbox("Quasi-identifier", list(qis), key=keys.REM_HIERARCHY_QI)
-    h = hierarchies[q]
-    series = ctx.table.data[q]
-    ver = store.get("hier_ver", 0)
-    st.text(hierarchy_heading(h, own=q in specs))
-    if h.kind == "interval":
-        st.write("Bands, with outlier clipping: numbers beyond the codes share one band.")
-        params = dict(h.params or {})
-        b1, b2, b3 = st.columns(3)
-        width = b1.number_input("Band width", min_value=0.0, value=float(params["widths"][0]),
-                                key=keys.rem_band_width(q, ver))  # fmt: skip
-        bottom = b2.number_input("Bottom coding: below", value=params.get("bottom"),
-                                 placeholder="none", key=keys.rem_bottom(q, ver))  # fmt: skip
-        top = b3.number_input("Top coding: at or above", value=params.get("top"),
-                              placeholder="none", key=keys.rem_top(q, ver))  # fmt: skip
-        if st.button("Use these bands", key=keys.rem_use_bands(q)):
-            try:
-                banded = banded_hierarchy(series, width or None, bottom=bottom, top=top)
-            except RiskcoreError as exc:
-                st.error(md(exc))
-            else:
-                _use_hierarchy(q, specs, banded.recipe())
-    up = st.file_uploader(
-        md(f"Upload a hierarchy for {q} (ARX CSV)"),
-        type=["csv", "txt"],
-        key=keys.rem_hierarchy_upload(q, ver),
-    )
-    if up is not None:
-        try:
-            loaded = load_arx_hierarchy(up.getvalue(), series)
-        except RiskcoreError as exc:
-            st.error(md(exc))
-        else:
-            _use_hierarchy(q, specs, loaded.recipe())
-    if len(h.leaves) > EDIT_ROWS:
-        st.caption(f"{len(h.leaves):,} values: too many to edit here; download, edit and upload.")
-        st.dataframe(h.to_frame().head(8).astype(str), hide_index=True)
-    else:
-        frame = h.to_frame(sort=True).astype(str)
-        edited = st.data_editor(
-            frame,
-            hide_index=True,
-            disabled=["level 0"],
-            num_rows="fixed",
-            key=keys.rem_hierarchy_edit(q, ver),
-        )
-        if not edited.equals(frame):
-            try:
-                mine = hierarchy_from_table(edited, series)
-            except RiskcoreError as exc:
-                st.error(md(exc))
-            else:
-                st.success("The edited hierarchy is consistent and covers every value.")
-                if st.button(
-                    "Use the edited hierarchy", type="primary", key=keys.rem_use_edited(q)
-                ):
-                    _use_hierarchy(q, specs, mine.recipe())
-    d1, d2 = st.columns(2)
-    d1.download_button(
-        md(f"Download the hierarchy of {q} (ARX CSV)"),
-        h.to_arx_csv,  # written on click
-        file_name=f"hierarchy_{file_part(q)}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=keys.rem_hierarchy_download(q),
-    )
-    if q in specs and d2.button(
-        "Go back to the default hierarchy", key=keys.rem_hierarchy_reset(q)
-    ):
-        _use_hierarchy(q, specs, None)
 
 
 def stem() -> str:

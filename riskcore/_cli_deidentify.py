@@ -55,8 +55,15 @@ def add_parsers(sub: Any) -> None:
         "--hierarchy",
         action="append",
         default=[],
-        metavar="COL=FILE",
-        help="a hierarchy in ARX's CSV format (value;level 1;...;*) for one QI",
+        metavar="COL=SPEC",
+        help="the hierarchy of one QI: a file in ARX's CSV format (value;level 1;...;*) or "
+        "a builder string: interval:W1,W2,...[;start=S][;bottom=B][;top=T]"
+        "[;labels=range|interval] (nested bands, e.g. 'age=interval:5,10,20;top=90'), "
+        "date:LEVELS from day, week, month, quarter, year, 5y, 10y (e.g. "
+        "'admitted=date:month,year,5y'; ISO, US MM/DD/YYYY and DD.MM.YYYY detected), "
+        "mask:N1,N2,...[;width=W] (N characters masked from the right per level, leading "
+        "zeros kept, e.g. 'zip=mask:1,2,3'), or flat; quote it in the shell "
+        "(docs/hierarchy-builder.md)",
     )
     a.add_argument(
         "--intervals",
@@ -250,16 +257,44 @@ def _clip(col: str, text: str) -> dict[str, float | None]:
     return codes
 
 
+def _hierarchy_option(series: pd.Series, text: str) -> Hierarchy:
+    """Return the hierarchy of ``--hierarchy COL=SPEC``: a builder string built on the
+    column (:func:`~riskcore.deidentify.hierarchy.parse_builder`), else an ARX CSV file."""
+    import pandas as pd
+
+    from riskcore.deidentify.hierarchy import (
+        check_covers,
+        parse_builder,
+        read_arx_hierarchy,
+        rebuild,
+    )
+
+    q = str(series.name)
+    try:
+        spec = parse_builder(text)
+        if spec is not None:
+            return rebuild(series, spec)
+    except RiskcoreError as exc:
+        raise RiskcoreError(f"--hierarchy {q}: {exc}") from None
+    try:
+        raw = Path(text).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise RiskcoreError(
+            f"--hierarchy {q}: cannot read {text!r} ({exc}); a builder string starts with "
+            "interval:, date:, mask or flat"
+        ) from None
+    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype))
+    return check_covers(read_arx_hierarchy(raw, q, numeric=numeric), series)
+
+
 def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
     from riskcore.deidentify.hierarchy import (
         banded_hierarchy,
-        check_covers,
         default_hierarchy,
         interval_hierarchy,
-        read_arx_hierarchy,
     )
 
-    files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=FILE")
+    files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=SPEC (a file or a builder string)")
     bands = _pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
     clips = {c: _clip(c, v) for c, v in _pairs(args.clip, "--clip", "COLUMN=LOW,HIGH").items()}
     for col in (*files, *bands, *clips):
@@ -271,14 +306,7 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
     out: dict[str, Hierarchy] = {}
     for q in args.qi:
         if q in files:
-            try:
-                text = Path(files[q]).read_text(encoding="utf-8-sig")
-            except OSError as exc:
-                raise RiskcoreError(f"--hierarchy {q}: cannot read {files[q]!r} ({exc})") from None
-            import pandas as pd
-
-            numeric = bool(pd.api.types.is_numeric_dtype(df[q].dtype))
-            out[q] = check_covers(read_arx_hierarchy(text, q, numeric=numeric), df[q])
+            out[q] = _hierarchy_option(df[q], files[q])
         elif q in bands:
             try:
                 widths = [float(w) for w in bands[q].split(",")]

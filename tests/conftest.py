@@ -31,7 +31,7 @@ atexit.register(shutil.rmtree, _SESSION_DB, ignore_errors=True)  # no folder lef
 os.environ[DB_ENV] = str(Path(_SESSION_DB) / "riskcore.db")
 os.environ.pop(KEY_ENV, None)  # so the audit key is the one beside the database, there too
 os.environ.pop(KEY_FILE_ENV, None)
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = Path(os.environ.get("RISKCORE_SHARED_DATA") or ROOT.parent / "shared" / "data")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 # hypothesis: ``ci`` runs hypothesis' default 100 examples a test (at least what each test

@@ -341,6 +341,11 @@ def rem_hierarchy_download(qi: str) -> str:
     return f"rc_rem_h_{qi}"
 
 
+def rem_builder(qi: str, what: str, version: int) -> str:
+    """Return the key of one input of ``qi``'s hierarchy builder ("kind", "widths", ...)."""
+    return f"rc_rem_hb_{what}_{qi}_{version}"
+
+
 def rem_hierarchy_reset(qi: str) -> str:
     """Return the key of the "Go back to the default hierarchy" button of ``qi``."""
     return f"rc_rem_hreset_{qi}"

@@ -13,11 +13,19 @@ Modules:
 * :mod:`~riskcore.deidentify.hierarchy.base`: the :class:`Hierarchy` type;
 * :mod:`~riskcore.deidentify.hierarchy.builders`: :func:`interval_hierarchy`
   (nested bands of growing width, "30-34", "30-39", ..., with optional bottom
-  and top coding "<18", "90+") and :func:`banded_hierarchy` (round widths,
-  doubling); :func:`date_hierarchy` (month, year, decade);
-  :func:`prefix_hierarchy` (codes such as ZIP codes masked from the right,
-  "02139", "0213*", ..., leading zeros kept); :func:`grouping_hierarchy`
-  (user-given groups per level); :func:`flat_hierarchy` (the value or ``"*"``);
+  and top coding "<18", "90+", range or interval labels) and
+  :func:`banded_hierarchy` (round widths, doubling); :func:`prefix_hierarchy`
+  (codes such as ZIP codes masked from the right, "02139", "0213*", ...,
+  leading zeros kept); :func:`grouping_hierarchy` (user-given groups per
+  level); :func:`flat_hierarchy` (the value or ``"*"``);
+* :mod:`~riskcore.deidentify.hierarchy.dates`: :func:`detect_date_format`
+  (ISO, US, European, with times) and :func:`date_hierarchy` (day, week,
+  month, quarter, year, 5 years, decade);
+* :mod:`~riskcore.deidentify.hierarchy.grammar`: the builder string of the
+  CLI (``interval:5,10,20;top=90``, ``date:month,year``, ``mask:1,2,3``):
+  :func:`parse_builder`, :func:`builder_string`;
+* :mod:`~riskcore.deidentify.hierarchy.preview`: :func:`preview`, the groups
+  of every level and their sizes in the data;
 * :mod:`~riskcore.deidentify.hierarchy.tables`: ARX's CSV format
   (:func:`read_arx_hierarchy`, :func:`load_arx_hierarchy`,
   :meth:`Hierarchy.to_arx_csv`), a table edited by the user
@@ -44,7 +52,15 @@ from riskcore.deidentify.hierarchy.builders import (
     interval_hierarchy,
     prefix_hierarchy,
 )
+from riskcore.deidentify.hierarchy.dates import (
+    DATE_LEVELS,
+    DateFormat,
+    date_labels,
+    detect_date_format,
+)
 from riskcore.deidentify.hierarchy.defaults import builtin_hierarchy, default_hierarchy
+from riskcore.deidentify.hierarchy.grammar import BUILDER_KINDS, builder_string, parse_builder
+from riskcore.deidentify.hierarchy.preview import HierarchyPreview, LevelGroups, preview
 from riskcore.deidentify.hierarchy.tables import (
     ARX_MAX_BYTES,
     REBUILDERS,
@@ -59,16 +75,24 @@ from riskcore.deidentify.hierarchy.words import LEVEL_WORDS, level_words
 
 __all__ = [
     "ARX_MAX_BYTES",
+    "BUILDER_KINDS",
+    "DATE_LEVELS",
     "LEVEL_WORDS",
     "REBUILDERS",
     "TOP",
+    "DateFormat",
     "Hierarchy",
+    "HierarchyPreview",
+    "LevelGroups",
     "at_leaves",
     "banded_hierarchy",
+    "builder_string",
     "builtin_hierarchy",
     "check_covers",
     "date_hierarchy",
+    "date_labels",
     "default_hierarchy",
+    "detect_date_format",
     "flat_hierarchy",
     "grouping_hierarchy",
     "hierarchy_from_spec",
@@ -76,7 +100,9 @@ __all__ = [
     "interval_hierarchy",
     "level_words",
     "load_arx_hierarchy",
+    "parse_builder",
     "prefix_hierarchy",
+    "preview",
     "read_arx_hierarchy",
     "rebuild",
 ]

@@ -9,16 +9,24 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.hierarchy.base import TOP, Hierarchy, leaves_of, present, text_of
+from riskcore.deidentify.hierarchy.dates import (
+    DATE_PATTERNS,
+    date_format,
+    date_hierarchy,
+    parse_dates,
+)
 from riskcore.errors import RiskcoreError
 
 __all__ = [
     "DATE_PATTERNS",
+    "LABEL_STYLES",
+    "LabelStyle",
     "banded_hierarchy",
     "date_format",
     "date_hierarchy",
@@ -43,10 +51,21 @@ def flat_hierarchy(series: pd.Series) -> Hierarchy:
     )
 
 
-def _band_label(lo: float, width: float, integral: bool) -> str:
-    if integral:
-        return f"{int(lo)}-{int(lo + width - 1)}"
-    return f"[{lo:g}, {lo + width:g})"
+#: Label styles of numeric bands: ``"range"`` "30-39" (whole numbers, both ends in the band),
+#: ``"interval"`` "[30, 40)" (half-open), ``"auto"`` the first for whole numbers, else the second.
+LabelStyle = Literal["auto", "range", "interval"]
+LABEL_STYLES: tuple[str, ...] = ("auto", "range", "interval")
+
+
+def _number_text(x: np.ndarray) -> np.ndarray:
+    """Return numbers as short text ("30", "2.5"), vectorized over distinct values."""
+    uniq, inverse = np.unique(x, return_inverse=True)
+    text = np.asarray([f"{v:g}" if not float(v).is_integer() else str(int(v)) for v in uniq])
+    return text[inverse].astype(object)
+
+
+def _one(x: float) -> str:
+    return str(_number_text(np.asarray([float(x)]))[0])
 
 
 def interval_hierarchy(
@@ -56,30 +75,45 @@ def interval_hierarchy(
     start: float = 0.0,
     bottom: float | None = None,
     top: float | None = None,
+    labels: LabelStyle = "auto",
 ) -> Hierarchy:
     """Return nested bands of the given widths, then ``"*"``.
 
     Level i (1..len(widths)) puts each number x in the band of width
-    ``widths[i-1]`` that holds it, counted from ``start``: integer columns get
-    inclusive labels ``"30-34"``, others half-open ``"[30, 35)"``. Each width
-    must be a multiple of the one before, so that the bands nest.
+    ``w = widths[i-1]`` that holds it, counted from ``start``: the band
+    ``[start + j w, start + (j + 1) w)`` with ``j = floor((x - start) / w)``
+    (ARX's ``HierarchyBuilderIntervalBased``: intervals of a fixed width from
+    a reference value, grouped again level by level). Each width must be a
+    multiple of the one before, so that the bands nest.
 
     Parameters
     ----------
     series : pandas.Series
         The numeric column.
     widths : sequence of float
-        Band widths, increasing, each a multiple of the previous.
+        Band widths, increasing, each a whole multiple of the previous.
     start : float, default 0
-        Left edge of a band (bands are ``start + j * width``).
+        The start offset: the left edge of a band (bands are ``start + j * width``).
     bottom, top : float, optional
         Bottom and top coding at every level above 0: numbers below ``bottom``
-        become ``"<bottom"``, numbers at or above ``top`` ``">=top"`` (for
-        integers ``"top+"``, as HIPAA's "90+").
+        become ``"<bottom"``, numbers at or above ``top`` ``"top+"`` (range
+        labels, as HIPAA's "90+") or ``">=top"`` (interval labels).
+    labels : {"auto", "range", "interval"}, default "auto"
+        ``"range"``: ``"30-39"`` (whole numbers, whole widths and start only);
+        ``"interval"``: ``"[30, 40)"``; ``"auto"``: range labels when all are
+        whole numbers, else interval labels.
 
     Returns
     -------
     Hierarchy
+        Of kind ``"interval"``; its parameters rebuild it (``labels`` recorded
+        when not ``"auto"``).
+
+    Raises
+    ------
+    RiskcoreError
+        For values that are not numbers, widths that do not nest, bottom coding
+        not below top coding, or range labels on fractions.
     """
     x = pd.to_numeric(present(series), errors="coerce")
     if x.isna().any():
@@ -94,126 +128,105 @@ def interval_hierarchy(
             )
     if bottom is not None and top is not None and not bottom < top:
         raise RiskcoreError("bottom coding must lie below top coding")
+    if labels not in LABEL_STYLES:
+        raise RiskcoreError(f"the label style must be one of {', '.join(LABEL_STYLES)}, "
+                            f"got {labels!r}")  # fmt: skip
     leaves = np.asarray(pd.unique(x), dtype=object)
     vals = np.asarray(leaves, dtype=float)
-    integral = bool(np.all(vals == np.round(vals))) and float(start).is_integer()
-    integral = integral and all(w.is_integer() for w in widths)
+    whole = bool(np.all(vals == np.round(vals))) and float(start).is_integer()
+    whole = whole and all(w.is_integer() for w in widths)
+    if labels == "range" and not whole:
+        raise RiskcoreError(
+            f"range labels such as 30-39 need whole numbers, widths and start; {series.name!r} "
+            "needs interval labels such as [30, 40)"
+        )
+    ranged = whole if labels == "auto" else labels == "range"
     levels: list[np.ndarray] = [leaves]
     for w in widths:
         lo = start + np.floor((vals - start) / w) * w
-        lab = np.asarray([_band_label(v, w, integral) for v in lo], dtype=object)
+        if ranged:
+            lab = _number_text(lo) + "-" + _number_text(lo + w - 1)
+        else:
+            lab = "[" + _number_text(lo) + ", " + _number_text(lo + w) + ")"
         if bottom is not None:
-            b_lab = f"<{int(bottom)}" if integral else f"<{bottom:g}"
-            lab = np.where(vals < bottom, b_lab, lab)
+            lab = np.where(vals < bottom, f"<{_one(bottom)}", lab)
         if top is not None:
-            t_lab = f"{int(top)}+" if integral else f">={top:g}"
+            t_lab = f"{_one(top)}+" if ranged else f">={_one(top)}"
             lab = np.where(vals >= top, t_lab, lab)
-        levels.append(lab)
+        levels.append(np.asarray(lab, dtype=object))
     levels.append(np.full(len(leaves), TOP, dtype=object))
-    params = {"widths": widths, "start": float(start), "bottom": bottom, "top": top}
+    params: dict[str, Any] = {"widths": widths, "start": float(start), "bottom": bottom,
+                              "top": top}  # fmt: skip
+    if labels != "auto":
+        params["labels"] = labels
     return Hierarchy(
         str(series.name), leaves, tuple(levels), kind="interval", params=params, numeric=True
     )
 
 
-#: Written date formats read by their pattern: (pattern of the text, strptime format or
-#: None for "day or month first, decided by the values"). Others are parsed as pandas reads
-#: them (``format="mixed"``, as the linkage matcher does).
-DATE_PATTERNS: tuple[tuple[str, str | None], ...] = (
-    (r"\d{4}-\d{2}-\d{2}", "%Y-%m-%d"),  # ISO
-    (r"\d{1,2}/\d{1,2}/\d{4}", None),  # US MM/DD/YYYY, or DD/MM/YYYY when a day is > 12
-    (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"),  # DD.MM.YYYY
-)
-
-
-def date_format(text: pd.Series) -> str | None:
-    """Return the strptime format of text that is all dates written one common way, or None.
-
-    ``MM/DD/YYYY`` is the US form; a first number above 12 anywhere makes the column
-    ``DD/MM/YYYY``. ISO ``YYYY-MM-DD`` and ``DD.MM.YYYY`` are read as written.
-    """
-    text = text.astype(str).str.strip()
-    if text.empty:
-        return None
-    for pattern, fmt in DATE_PATTERNS:
-        if text.str.fullmatch(pattern).all():
-            if fmt is not None:
-                return fmt
-            first = text.str.split("/").str[0].astype(int)
-            return "%d/%m/%Y" if bool((first > 12).any()) else "%m/%d/%Y"
-    return None
-
-
-def parse_dates(values: pd.Series) -> pd.Series:
-    """Return text or dates parsed as dates (NaT where one is not), by :func:`date_format`
-    when the text is all one common form, else as pandas reads mixed forms."""
-    if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        return values
-    fmt = date_format(values.dropna())
-    if fmt is not None:
-        return pd.to_datetime(values.astype(str).str.strip(), errors="coerce", format=fmt)
-    return pd.to_datetime(values, errors="coerce", format="mixed")
-
-
-def date_hierarchy(
-    series: pd.Series, levels: Sequence[str] = ("month", "year", "decade")
+def prefix_hierarchy(
+    series: pd.Series, *, width: int | None = None, masked: Sequence[int] | None = None
 ) -> Hierarchy:
-    """Return dates generalized to month ("1985-03"), year ("1985") and decade ("1980s").
+    """Return codes masked from the right: "02139", "0213*", "021**", ..., then ``"*"``.
 
-    Values that are text are parsed as dates (ISO, or the formats the loader
-    knows); a value that is not a date is an error.
-    """
-    known = ("month", "year", "decade")
-    if (
-        not levels
-        or any(lv not in known for lv in levels)
-        or list(levels) != sorted(levels, key=known.index)
-    ):
-        raise RiskcoreError(f"date levels must be among {known}, in that order")
-    leaves = leaves_of(series)
-    dates = parse_dates(pd.Series(leaves, dtype=object))
-    if dates.isna().any():
-        bad = leaves[int(np.flatnonzero(dates.isna().to_numpy())[0])]
-        raise RiskcoreError(f"{series.name!r}: {bad!r} is not a date")
-    out: list[np.ndarray] = [leaves]
-    for lv in levels:
-        if lv == "month":
-            lab = dates.dt.strftime("%Y-%m")
-        elif lv == "year":
-            lab = dates.dt.year.astype(str)
-        else:
-            lab = (dates.dt.year // 10 * 10).astype(str) + "s"
-        out.append(np.asarray(lab, dtype=object))
-    out.append(np.full(len(leaves), TOP, dtype=object))
-    return Hierarchy(
-        str(series.name), leaves, tuple(out), kind="date", params={"levels": list(levels)}
-    )
+    ARX's ``HierarchyBuilderRedactionBased`` (characters redacted from the
+    right, one more per level). The values are read as text, so leading zeros
+    count. A numeric column whose codes lost their leading zeros (ZIP 2139
+    for 02139) is padded to ``width`` first (default: the longest value).
 
+    Parameters
+    ----------
+    series : pandas.Series
+        The codes (text, or numbers that were codes).
+    width : int, optional
+        The length of every code (default: the longest value).
+    masked : sequence of int, optional
+        How many characters are masked at each level, increasing, each from 1
+        to ``width - 1`` (``[2]``: ZIP5 to ZIP3 in one step); ``"*"`` above the
+        last. Default: one more character per level, 1 to ``width - 1``.
 
-def prefix_hierarchy(series: pd.Series, *, width: int | None = None) -> Hierarchy:
-    """Return codes masked from the right one character per level: "02139", "0213*", ...
+    Returns
+    -------
+    Hierarchy
+        Of kind ``"prefix"``, parameters ``{"width"}`` (and ``"masked"`` when given).
 
-    The values are read as text, so leading zeros count. A numeric column
-    whose codes lost their leading zeros (ZIP 2139 for 02139) is padded to
-    ``width`` first (default: the longest value).
+    Raises
+    ------
+    RiskcoreError
+        For codes of different lengths, or masked counts out of range or order.
     """
     leaves = leaves_of(series)
-    text = [text_of(v) for v in leaves]
-    w = max((len(t) for t in text), default=0) if width is None else int(width)
+    text = pd.Series([text_of(v) for v in leaves], dtype=object).astype(str)
+    w = int(text.str.len().max()) if width is None and len(text) else int(width or 0)
     if pd.api.types.is_numeric_dtype(series.dtype):
-        text = [t.zfill(w) for t in text]
-    if any(len(t) != w for t in text):
+        text = text.str.zfill(w)
+    lengths = text.str.len()
+    if bool((lengths != w).any()):
+        bad = text[lengths != w].iloc[0]
         raise RiskcoreError(
             f"{series.name!r}: codes of different lengths cannot be masked by position "
-            f"(expected {w} characters)"
+            f"(expected {w} characters, {bad!r} has {len(bad)})"
         )
+    counts = list(range(1, w)) if masked is None else [int(m) for m in masked]
+    if masked is not None:
+        if any(m < 1 or m >= max(w, 1) for m in counts):
+            raise RiskcoreError(
+                f"{series.name!r}: each level masks from 1 to {max(w - 1, 1)} of its {w} "
+                f"characters (got {', '.join(map(str, counts))})"
+            )
+        if any(b <= a for a, b in itertools.pairwise(counts)):
+            raise RiskcoreError(
+                f"{series.name!r}: each level must mask more characters than the one below "
+                f"(got {', '.join(map(str, counts))})"
+            )
     out: list[np.ndarray] = [leaves]
-    for masked in range(1, w + 1):
-        out.append(np.asarray([t[: w - masked] + "*" * masked for t in text], dtype=object))
-    out[-1] = np.full(len(leaves), TOP, dtype=object)
-    if w == 0:
-        out.append(np.full(len(leaves), TOP, dtype=object))
-    return Hierarchy(str(series.name), leaves, tuple(out), kind="prefix", params={"width": w})
+    for m in counts:
+        out.append(np.asarray(text.str.slice(0, w - m) + "*" * m, dtype=object))
+    out.append(np.full(len(leaves), TOP, dtype=object))
+    params: dict[str, Any] = {"width": w}
+    if masked is not None:
+        params["masked"] = counts
+    return Hierarchy(str(series.name), leaves, tuple(out), kind="prefix", params=params)
 
 
 def grouping_hierarchy(

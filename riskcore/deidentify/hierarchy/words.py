@@ -53,7 +53,15 @@ def _interval(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit:
     return text
 
 
-_DATE_WORDS = {"month": "year and month", "year": "year", "decade": "decade"}
+_DATE_WORDS = {
+    "day": "day",
+    "week": "week (Monday to Sunday, within the month)",
+    "month": "year and month",
+    "quarter": "quarter",
+    "year": "year",
+    "5y": "5-year period",
+    "decade": "decade",
+}
 _DATE_LEVELS = ("month", "year", "decade")
 
 
@@ -63,7 +71,10 @@ def _date(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit: str
 
 
 def _prefix(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit: str | None) -> str:
-    kept = int(p["width"]) - lv
+    masked = p.get("masked")
+    if masked is not None and lv > len(masked):
+        return removed()
+    kept = int(p["width"]) - (int(masked[lv - 1]) if masked is not None else lv)
     if kept <= 0:
         return removed()
     return "first character kept" if kept == 1 else f"first {kept} characters kept"
@@ -100,13 +111,20 @@ def _params(spec: Mapping[str, Any]) -> dict[str, Any]:
     return dict(spec.get("params") or {})
 
 
+def _prefix_height(spec: Mapping[str, Any]) -> int:
+    p = _params(spec)
+    if p.get("masked") is not None:
+        return len(p["masked"]) + 1
+    return max(int(p["width"]), 1)
+
+
 #: Words of each kind of hierarchy spec (:meth:`Hierarchy.recipe`): the same kinds as
 #: :data:`~riskcore.deidentify.hierarchy.tables.REBUILDERS` (a common test checks it).
 LEVEL_WORDS: Mapping[str, KindWords] = types.MappingProxyType(
     {
         "interval": KindWords(lambda s: len(_params(s)["widths"]) + 1, _interval),
         "date": KindWords(lambda s: len(_params(s).get("levels") or _DATE_LEVELS) + 1, _date),
-        "prefix": KindWords(lambda s: max(int(_params(s)["width"]), 1), _prefix),
+        "prefix": KindWords(_prefix_height, _prefix),
         "flat": KindWords(lambda s: 1, _flat),
         "table": KindWords(lambda s: len(s["rows"][0]) - 1 if s.get("rows") else 1, _table),
     }
