@@ -47,7 +47,7 @@ import pandas as pd
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import evaluate
 from riskcore.criteria.models import RecordRisk
-from riskcore.deidentify.hierarchy import at_leaves, level_words
+from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, level_words
 from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.loss import column_penalties
 from riskcore.deidentify.node import NodeResult
@@ -262,7 +262,7 @@ def _plain_loss(node: NodeResult, name: str) -> float:
     return float(getattr(node, attr))
 
 
-def _level_words(lattice_heights: Sequence[int], hierarchies: Mapping[str, Any],
+def _level_words(lattice_heights: Sequence[int], hierarchies: Mapping[str, Hierarchy],
                  qis: Sequence[str]) -> list[list[str]]:  # fmt: skip
     return [[level_words(hierarchies[q], lv) for lv in range(h + 1)]
             for q, h in zip(qis, lattice_heights, strict=True)]  # fmt: skip
@@ -270,7 +270,7 @@ def _level_words(lattice_heights: Sequence[int], hierarchies: Mapping[str, Any],
 
 def candidate_table(
     result: SearchResult,
-    hierarchies: Mapping[str, Any],
+    hierarchies: Mapping[str, Hierarchy],
     *,
     lattice: Lattice | None = None,
     threshold: float = 1 / 11,
@@ -433,11 +433,12 @@ def column_ncp(lattice: Lattice, levels: Sequence[int]) -> dict[str, float]:
     return out
 
 
-def _labels_at(h: Any, values: pd.Series, level: int) -> np.ndarray:
+def _labels_at(h: Hierarchy, values: pd.Series, level: int) -> np.ndarray:
     """Return each value's label at ``level`` of hierarchy ``h`` (None for a missing one)."""
     codes, labels = h.codes(level)
     names = np.asarray([*labels, None], dtype=object)
-    return names[at_leaves(codes, h.leaf_index(values), len(labels))]
+    out: np.ndarray = names[at_leaves(codes, h.leaf_index(values), len(labels))]
+    return out
 
 
 def compare_candidates(

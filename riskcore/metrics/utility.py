@@ -253,7 +253,9 @@ def _top(table: pd.DataFrame, top: int) -> pd.DataFrame:
     """Return ``table`` with its ``top`` largest rows and columns, the rest summed in "other"."""
     out = table
     for axis in (0, 1):
-        totals = out.sum(axis=1 - axis).sort_values(ascending=False, kind="stable")
+        totals = (out.sum(axis=1) if axis == 0 else out.sum(axis=0)).sort_values(
+            ascending=False, kind="stable"
+        )
         if len(totals) > top:
             keep, rest = totals.index[:top], totals.index[top:]
             if axis == 0:
