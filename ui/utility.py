@@ -52,6 +52,12 @@ def utility_section(
     lv = tuple(int(x) for x in levels)
     base = f"{lattice_key}|{lv}"
     st.subheader("Utility: what the release keeps")
+    if not st.toggle(
+        "Show the utility views (each column before and after, a two-way table, a model's "
+        "accuracy; computed once per combination of levels)",
+        key=keys.REM_UTIL_SHOW,
+    ):
+        return
     after = kept("released", base, lambda: lattice.apply(data, lv))
     if len(after) == 0:
         st.info("These levels suppress every record: nothing is released to compare.")
