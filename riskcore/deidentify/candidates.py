@@ -69,9 +69,11 @@ __all__ = [
 ]
 
 #: "Many": above this many anonymous nodes (after the filters) the table holds their Pareto
-#: front of risk against loss. A table of 1,000 rows is what a person can scan and sort; the
-#: front of Adult at 8 QIs (7,776 nodes) has tens.
-MAX_ROWS = 1_000
+#: front of risk against loss. 500 rows is more than a person scans, and a table of 500 renders
+#: in about a second after the search at worst (each row's records at risk may regroup the
+#: classes, ~2 ms a node on Adult; benchmarks/bench_candidates.py); the front of Adult at 8
+#: QIs (1,620 anonymous of 7,776 nodes) has 32 rows.
+MAX_ROWS = 500
 
 
 def _achieved_key(kind: str, attribute: str | None) -> str:
@@ -294,7 +296,7 @@ def candidate_table(
     filters : mapping of str to (int, int), optional
         Per QI, the lowest and highest level a candidate may have ("keep the year of
         birth": the highest level that keeps it).
-    limit : int, default :data:`MAX_ROWS`
+    limit : int, default :data:`MAX_ROWS` (500)
         Above this many matching nodes, only their Pareto front is listed.
 
     Returns
@@ -406,7 +408,19 @@ class Comparison(Result):
     sample: pd.DataFrame = field(default_factory=pd.DataFrame, compare=False, metadata=NOT_IN_JSON)
 
 
-def column_ncp(lattice: Lattice, levels: Sequence[int]) -> dict[str, float]:
+def _penalties(lattice: Lattice) -> list[list[np.ndarray]]:
+    """Return, per QI and level, the certainty penalty of every base class's value."""
+    out = []
+    for i, q in enumerate(lattice.qis):
+        h = lattice.hierarchies[q]
+        leaf = h.leaf_index(pd.Series(lattice.base.labels[i], dtype=object))
+        out.append([pen[lattice.base.keys[i]] for pen in column_penalties(h, leaf)])
+    return out
+
+
+def column_ncp(
+    lattice: Lattice, levels: Sequence[int], *, _pens: list[list[np.ndarray]] | None = None
+) -> dict[str, float]:
     """Return each QI's normalized certainty penalty under a node (Xu et al. 2006).
 
     Per QI, the mean over all records of the certainty penalty of the
@@ -421,16 +435,14 @@ def column_ncp(lattice: Lattice, levels: Sequence[int]) -> dict[str, float]:
     """
     ids, sizes, bad = lattice.failing(levels)
     kept = ~bad[ids]  # per base class
-    f = lattice.base.sizes.astype(np.float64)
+    f = np.where(kept, lattice.base.sizes.astype(np.float64), 0.0)
     suppressed = float(sizes[bad].sum())
     n = max(lattice.n, 1)
-    out = {}
-    for i, q in enumerate(lattice.qis):
-        h = lattice.hierarchies[q]
-        leaf = h.leaf_index(pd.Series(lattice.base.labels[i], dtype=object))
-        pen = column_penalties(h, leaf)[int(levels[i])][lattice.base.keys[i]]
-        out[q] = float((f[kept] @ pen[kept] + suppressed) / n)
-    return out
+    pens = _pens if _pens is not None else _penalties(lattice)
+    return {
+        q: float((np.einsum("j,j->", f, pens[i][int(levels[i])]) + suppressed) / n)
+        for i, q in enumerate(lattice.qis)
+    }
 
 
 def _labels_at(h: Hierarchy, values: pd.Series, level: int) -> np.ndarray:
@@ -492,6 +504,7 @@ def compare_candidates(
             Candidate(**row, records_at_risk=records_at_risk(lattice, node.levels, threshold))
         )
         kept.append(~lattice.record_failing(node.levels))
+    pens = _penalties(lattice)  # once for both
     both = np.flatnonzero(kept[0] & kept[1])
     pick = np.unique(np.linspace(0, len(both) - 1, min(sample, len(both))).astype(np.int64))
     rows = both[pick] if len(both) else both
@@ -506,7 +519,7 @@ def compare_candidates(
         qis=lattice.qis,
         a=pair[0],
         b=pair[1],
-        column_ncp_a=column_ncp(lattice, pair[0].levels),
-        column_ncp_b=column_ncp(lattice, pair[1].levels),
+        column_ncp_a=column_ncp(lattice, pair[0].levels, _pens=pens),
+        column_ncp_b=column_ncp(lattice, pair[1].levels, _pens=pens),
         sample=pd.DataFrame(cols),
     )
