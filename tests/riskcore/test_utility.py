@@ -166,3 +166,40 @@ def test_figures_have_titles_axis_titles_and_the_data():
     acc = accuracy_bars(cu)
     assert acc.layout.yaxis.title.text.startswith("held-out records")
     assert [t.name for t in acc.data] == ["naive Bayes", "always the most common value"]
+
+
+def test_the_report_states_the_remediation_utility_and_its_json_twin_holds_it():
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.demo import make_people
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
+    from riskcore.review.results import Review
+
+    people = make_people(2_000, seed=0)
+    recipe = Recipe.of(
+        {"age": interval_hierarchy(people["age"], [10, 20]),
+         "sex": default_hierarchy(people["sex"])},
+        {"age": 1, "sex": 0},
+        Targets.of(k=5, max_suppression=0.05),
+    ).to_dict()  # fmt: skip
+    sens = [c for c in people.columns if c not in ("age", "sex", "name")][-1]
+    profile = Profile.from_dict(
+        {"quasi_identifiers": ["age", "sex"], "sensitive": [sens], "recipe": recipe,
+         "targets": {"k": 5}}
+    )  # fmt: skip
+    r = review(people, profile)
+    rem = r.remediation
+    assert rem is not None
+    released = apply_recipe(people, recipe).data
+    assert [c.column for c in rem.column_changes] == ["age", "sex", sens]
+    assert rem.column_changes[0] == column_change(people, released, "age")
+    assert rem.classification == classification_utility(people, released, sens, ["age", "sex"])
+    back = Review.from_dict(r.to_dict())
+    assert back.remediation is not None and back.remediation.column_changes == rem.column_changes
+    html = render_html(r, figures=False)
+    assert "What the recipe did to each column" in html
+    assert classification_reading(rem.classification) in html
