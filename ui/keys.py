@@ -575,8 +575,8 @@ def rem_cand_filter(qi: str) -> str:
     return f"rc_rem_cand_filter_{qi}"
 
 
-#: The utility views: whether they are shown, the column shown before / after, the two columns of the two-way
-#: table, the column predicted and the columns it is predicted from.
+#: The utility views: whether they are shown, the column shown before / after, the two
+#: columns of the two-way table, the column predicted and the columns it is predicted from.
 REM_UTIL_SHOW = "rc_rem_util_show"
 REM_UTIL_COLUMN = "rc_rem_util_column"
 REM_UTIL_ROWS = "rc_rem_util_rows"

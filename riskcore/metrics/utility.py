@@ -35,6 +35,7 @@ Values are compared by their text form (:func:`riskcore._values.value_text`:
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -53,6 +54,7 @@ __all__ = [
     "column_change",
     "cramers_v",
     "naive_bayes_scores",
+    "natural_order",
     "texts",
     "two_way",
     "value_counts",
@@ -177,14 +179,39 @@ def _bins(values: pd.Series, edges: np.ndarray) -> pd.Series:
     return out
 
 
+_LEADING_NUMBER = re.compile(r"^[\[(]?\s*(-?\d+(?:\.\d+)?)")
+
+
+def natural_order(labels: Sequence[str]) -> list[str]:
+    """Return ``labels`` in reading order: by their leading number when every label starts
+    with one ("0-19", "[20, 40)", "100"), else as given; "other ..." and "(missing)" last.
+
+    Parameters
+    ----------
+    labels : sequence of str
+
+    Returns
+    -------
+    list of str
+    """
+    tail = [x for x in labels if x.startswith("other") or x == "(missing)"]
+    head = [x for x in labels if x not in tail]
+    numbers = [_LEADING_NUMBER.match(x) for x in head]
+    if head and all(numbers):
+        head = [x for _, x in sorted(zip([float(m.group(1)) for m in numbers if m], head,
+                                         strict=True), key=lambda p: p[0])]  # fmt: skip
+    return head + tail
+
+
 def _text_counts(values: pd.Series, top: int) -> pd.Series:
-    """Return the records of each text value, the ``top`` largest first, the rest summed."""
+    """Return the records of each text value: the ``top`` largest, the rest summed, in
+    reading order (:func:`natural_order`; else largest first)."""
     counts = texts(values).fillna("(missing)").value_counts()  # largest first
     if len(counts) > top:
         rest = counts.iloc[top:]
         counts = counts.iloc[:top].copy()
         counts[f"other values ({len(rest):,})"] = int(rest.sum())
-    return counts.astype(np.int64)
+    return counts.astype(np.int64).reindex(natural_order([str(x) for x in counts.index]))
 
 
 def value_counts(
@@ -264,6 +291,8 @@ def _top(table: pd.DataFrame, top: int) -> pd.DataFrame:
             else:
                 other = out[rest].sum(axis=1).rename(f"other ({len(rest):,})")
                 out = pd.concat([out[keep], other], axis=1)
+    out = out.loc[natural_order([str(x) for x in out.index])]
+    out = out[natural_order([str(x) for x in out.columns])]
     return out
 
 

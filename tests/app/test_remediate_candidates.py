@@ -40,7 +40,7 @@ def test_the_candidate_table_filters_and_use_sets_the_levels():
     table = _expected(at)
     shown = _shown(at)
     assert len(shown) == len(table.rows) > 2
-    assert shown["best"].iloc[0] == "search's choice"
+    assert shown["search's choice"].iloc[0] == "yes"
     assert shown["suppressed"].tolist() == [r.suppressed for r in table.rows]
     # B (the second candidate) put in the level controls, as the search's button does
     at.button(key="rc_rem_cand_use_b").click().run()

@@ -47,20 +47,20 @@ from riskcore.report.readings.candidates import (
 DATA = pd.DataFrame(
     {"x": ["a", "a", "b", "b", "c", "c"], "y": ["p", "p", "p", "q", "q", "q"]}
 )
-O = object
+OBJ = object
 
 
 def _hierarchies():
     x = Hierarchy(
         "x",
-        np.array(["a", "b", "c"], dtype=O),
-        (np.array(["a", "b", "c"], dtype=O), np.array(["ab", "ab", "c"], dtype=O),
-         np.array(["*", "*", "*"], dtype=O)),
+        np.array(["a", "b", "c"], dtype=OBJ),
+        (np.array(["a", "b", "c"], dtype=OBJ), np.array(["ab", "ab", "c"], dtype=OBJ),
+         np.array(["*", "*", "*"], dtype=OBJ)),
     )  # fmt: skip
     y = Hierarchy(
         "y",
-        np.array(["p", "q"], dtype=O),
-        (np.array(["p", "q"], dtype=O), np.array(["*", "*"], dtype=O)),
+        np.array(["p", "q"], dtype=OBJ),
+        (np.array(["p", "q"], dtype=OBJ), np.array(["*", "*"], dtype=OBJ)),
     )
     return {"x": x, "y": y}
 
@@ -150,7 +150,7 @@ def test_the_frame_sorts_by_any_column(setup):
     shown = candidate_display(t)
     assert shown["x"].iloc[0] == "1: grouped into 2 groups"
     assert shown["NCP"].iloc[0] == pytest.approx(7 / 24)
-    assert shown["best"].tolist()[:2] == ["search's choice", ""]
+    assert shown["search's choice"].tolist()[:2] == ["yes", ""]
 
 
 def test_pareto_mask_keeps_the_first_of_equal_points():

@@ -126,7 +126,9 @@ def test_naive_bayes_scores_by_hand():
 
 def test_a_separable_toy_case_and_what_generalizing_the_feature_costs():
     n = 100
-    before = pd.DataFrame({"f": ["u", "v"] * (n // 2), "g": ["s"] * n, "y": ["yes", "no"] * (n // 2)})
+    before = pd.DataFrame(
+        {"f": ["u", "v"] * (n // 2), "g": ["s"] * n, "y": ["yes", "no"] * (n // 2)}
+    )
     # the feature that separates the classes removed (every value '*'), one record suppressed
     after = before.drop(index=[7]).assign(f="*")
     cu = classification_utility(before, after, "y", ["f", "g"], test_share=0.3, seed=1)
@@ -203,3 +205,15 @@ def test_the_report_states_the_remediation_utility_and_its_json_twin_holds_it():
     html = render_html(r, figures=False)
     assert "What the recipe did to each column" in html
     assert classification_reading(rem.classification) in html
+
+
+def test_labels_read_in_the_order_of_their_numbers():
+    from riskcore.metrics.utility import natural_order
+
+    assert natural_order(["20-39", "0-19", "other values (3)", "100-119", "(missing)"]) == [
+        "0-19", "20-39", "100-119", "other values (3)", "(missing)"
+    ]
+    assert natural_order(["[20, 40)", "[0, 20)"]) == ["[0, 20)", "[20, 40)"]
+    assert natural_order(["b", "a", "10"]) == ["b", "a", "10"]  # not all numbers: as given
+    got = value_counts(pd.Series(["5", "30", "30"]), pd.Series(["20-39", "0-19", "20-39"]))
+    assert got["value"].tolist() == ["5", "30", "0-19", "20-39"]

@@ -86,7 +86,7 @@ def change_bars(table: pd.DataFrame) -> go.Figure:
     category_axis(fig, table["column"], axis="y")
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(range=[0, 100], ticksuffix="%")
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend_traceorder="normal")
     layout(
         fig,
         "What the remediation did to each column's values",
@@ -190,7 +190,7 @@ def column_ncp_bars(cmp: Comparison) -> go.Figure:
     layout(
         fig,
         "Information lost per quasi-identifier, candidate A against B",
-        "normalized certainty penalty of the column (%; a suppressed cell counts 100%)",
+        "information lost in the column (NCP, %)",
         "quasi-identifier",
     )
     legend_below(fig)

@@ -58,23 +58,26 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
     """Return the candidate table for reading: numbers kept (so every column sorts), named.
 
     Per QI its level in words ("1: 10-year bands"); the objectives by their short names
-    (:data:`LOSS_NAMES`); "best" marks the search's optimum. The levels themselves stay in
+    (:data:`LOSS_NAMES`), NCP and the average risk first; "search's choice" marks the
+    search's optimum. The levels themselves stay in
     :meth:`CandidateTable.frame` (the filters read them).
     """
     f = table.frame()
     out = pd.DataFrame(index=f.index)
-    out["best"] = f["best"].map({True: "search's choice", False: ""})
+    out["search's choice"] = f["best"].map({True: "yes", False: ""})
     for q in table.qis:
         out[q] = f[q].astype(str) + ": " + f[f"{q} (in words)"]
+    out["NCP"] = f["ncp"]
+    out["average risk"] = f["average risk"]
     out["suppressed"] = f["suppressed"]
     out["classes"] = f["classes"]
     out["smallest class"] = f["smallest class"]
     out["records at risk"] = f["records at risk"]
-    out["average risk"] = f["average risk"]
     for key in [c for c in f.columns if c.endswith(" achieved")]:
         out[key] = f[key]
     for name, short in LOSS_NAMES.items():
-        out[short] = f[name]
+        if name != "ncp":
+            out[short] = f[name]
     return out
 
 
@@ -136,8 +139,13 @@ def comparison_reading(cmp: Comparison) -> str:
     if a.levels == b.levels:
         return "A and B are the same combination of levels."
     na, nb = a.losses["ncp"], b.losses["ncp"]
+    loses = (
+        f"A and B both lose {na:.1%} of the QI cells' precision (NCP)"
+        if f"{na:.1%}" == f"{nb:.1%}"
+        else f"A loses {na:.1%} of the QI cells' precision (NCP) and B {nb:.1%}"
+    )
     text = (
-        f"A loses {na:.1%} of the QI cells' precision (NCP) and B {nb:.1%}; "
+        loses + "; "
         f"A suppresses {a.suppressed:,} {plural(a.suppressed, 'record', 'records')} and B "
         f"{b.suppressed:,}; A releases {a.classes:,} "
         f"{plural(a.classes, 'class', 'classes')} of at least {a.smallest_class:,} records, "
