@@ -155,8 +155,8 @@ def test_figures_have_titles_axis_titles_and_the_data():
     after = before.iloc[:3]
     counts = value_counts(before["a"], after["a"])
     fig = value_bars(counts, "a")
-    assert fig.layout.barmode == "group" and list(fig.data[0].y) == [2, 2]
-    assert "a" in fig.layout.title.text and fig.layout.yaxis.title.text == "records (people)"
+    assert fig.layout.barmode == "group" and list(fig.data[0].x) == [2, 2]
+    assert "a" in fig.layout.title.text and fig.layout.xaxis.title.text == "records (people)"
     gen = value_bars(value_counts(before["a"], after["a"].map({"x": "*", "y": "*"})), "a")
     assert gen.layout.barmode == "overlay"
     ch = change_bars(change_table([column_change(before, after, "a")]))

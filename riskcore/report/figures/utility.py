@@ -33,35 +33,41 @@ __all__ = [
 
 
 def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
-    """Records per value of a column as recorded and released, on one axis.
+    """Records per value of a column as recorded and released, on one axis (horizontal bars).
 
     ``counts`` is :func:`riskcore.metrics.utility.value_counts`. Values found
     on both sides stand side by side; a generalized column's values (bins
     or categories as recorded, then its labels released) follow each other
-    on the same axis and the same scale of records.
+    on the same axis and the same scale of records. Horizontal, so that
+    every label has a row of its own however many there are.
     """
     both = bool(((counts["before"] > 0) & (counts["after"] > 0)).any())
     fig = go.Figure()
     for side, name, color in (("before", "as recorded", GREY), ("after", "released", NEUTRAL)):
         fig.add_trace(
             go.Bar(
-                x=counts["value"],
-                y=counts[side],
+                y=counts["value"],
+                x=counts[side],
+                orientation="h",
                 name=name,
                 marker_color=color,
-                hovertemplate=f"%{{x}}: %{{y:,}} records {name}<extra></extra>",
+                hovertemplate=f"%{{y}}: %{{x:,}} records {name}<extra></extra>",
             )
         )
-    category_axis(fig, counts["value"], axis="x")
-    fig.update_yaxes(tickformat=",", rangemode="tozero")
-    fig.update_layout(barmode="group" if both else "overlay")
+    category_axis(fig, counts["value"], axis="y")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickformat=",", rangemode="tozero")
+    fig.update_layout(barmode="group" if both else "overlay", legend_traceorder="normal")
     layout(
         fig,
         f"Values of {column}, as recorded and released",
-        f"value of {column} (numbers in bins; a generalized column's labels after its values)",
         "records (people)",
+        f"value of {column} (a generalized column's labels after its values)",
     )
     legend_below(fig)
+    texts = [tick_label(v, 32) for v in counts["value"]]
+    per_row = row_height(texts) * (1.6 if both else 1.0)  # two bars a row when grouped
+    fig.update_layout(height=180 + int(per_row * max(len(counts), 1)))
     return fig
 
 
