@@ -39,12 +39,13 @@ T = TypeVar("T")
 KEEP = 4
 
 
-def kept(name: str, key: str, compute: Callable[[], T]) -> T:
-    """Return ``compute()`` kept in the session under ``name`` and ``key`` (a few entries)."""
+def kept(name: str, key: str, compute: Callable[[], T], *, keep: int = KEEP) -> T:
+    """Return ``compute()`` kept in the session under ``name`` and ``key`` (the last ``keep``
+    entries of that name: 1 for a whole table)."""
     box: dict[str, dict[str, Any]] = st.session_state.setdefault(keys.REM_WORKBENCH, {})
     entries = box.setdefault(name, {})
     if key not in entries:
-        while len(entries) >= KEEP:
+        while len(entries) >= keep:
             entries.pop(next(iter(entries)))
         entries[key] = compute()
     value: T = entries[key]

@@ -58,7 +58,7 @@ def utility_section(
         key=keys.REM_UTIL_SHOW,
     ):
         return
-    after = kept("released", base, lambda: lattice.apply(data, lv))
+    after = kept("released", base, lambda: lattice.apply(data, lv), keep=1)  # a whole table
     if len(after) == 0:
         st.info("These levels suppress every record: nothing is released to compare.")
         return
