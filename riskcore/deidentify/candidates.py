@@ -20,7 +20,9 @@ lists them, one row per anonymous node (:class:`Candidate`):
 
 **Many candidates.** When more than ``limit`` (:data:`MAX_ROWS`) anonymous
 nodes meet the filters, the table holds their Pareto front of average risk
-against the search objective's loss (no other listed node is lower on both;
+against the search objective's loss as the search compares it (per-QI
+weights applied; the table's loss columns are the standard definitions)
+(no other listed node is lower on both;
 ties in both keep the lexicographically smaller levels), and says so
 (:attr:`CandidateTable.front_only`). Filters (a highest and a lowest level
 per QI: "keep the year of birth" is a highest level) apply before the front
