@@ -32,12 +32,14 @@ from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import WorkTooLongError, memory_message
 from ui import cached, formats, keyfile, keys, memory, remediation, work
 from ui import profile as session_profile
+from ui.candidates import candidates_section
 from ui.context import context, end_page
 from ui.hierarchy_builder import hierarchy_editor
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.safe import file_stem, md
 from ui.steering import steering_editor
 from ui.targets import targets_editor
+from ui.utility import utility_section
 
 st.title("Remediate")
 ctx = context(as_recorded=True)
@@ -160,6 +162,8 @@ def generalization() -> None:
                     st.session_state[keys.rem_level(q)] = lv
                     store[f"level_{q}"] = lv
                 st.rerun()
+        candidates_section(ctx.table.data, lattice, found, hierarchies, store,
+                           lattice_key=lattice_key, threshold=prof.threshold)  # fmt: skip
 
     # ------------------------------------------------------------------ what-if
     st.subheader("Levels (re-scored as you move them)")
@@ -202,6 +206,7 @@ def generalization() -> None:
         )
     st.markdown(md(node_reading(before, after, n, recorded.success_rate)))
     st.dataframe(node_table(recorded, after, targets.k_required), hide_index=True)
+    utility_section(ctx.table.data, lattice, levels, lattice_key=lattice_key, sensitive=sens)
 
     # ------------------------------------------------------------------ use and export
     st.subheader("Use and export")

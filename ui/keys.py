@@ -565,3 +565,7 @@ LDP_MARGIN_IN = "rc_ldp_margin_in"
 # ------------------------------------------------------------------ Report, Saved, Guided demo
 # (in ui/keys_report.py, one namespace with this module)
 from ui.keys_report import *  # noqa: E402, F403
+
+# ------------------------------------------------------------------ Remediate: candidates, utility
+# (in ui/keys_workbench.py, one namespace with this module)
+from ui.keys_workbench import *  # noqa: E402, F403

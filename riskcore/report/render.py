@@ -330,6 +330,7 @@ def document_context(review: Review) -> dict[str, Any]:
             if rem.not_reapplied
             else "",
             "recipe_json": json.dumps(rem.recipe.to_dict(), indent=2, allow_nan=False),
+            **_utility_context(rem),
         }
     b = r.privacy_budget
     if b is not None:
@@ -350,6 +351,24 @@ def document_context(review: Review) -> dict[str, Any]:
             ),
         }
     return ctx
+
+
+def _utility_context(rem: Any) -> dict[str, Any]:
+    """Return the remediation's utility for the document: the per-column change table and
+    the classifier's reading (:mod:`riskcore.report.readings.utility`)."""
+    from riskcore.report.readings.utility import change_table, classification_reading
+
+    out: dict[str, Any] = {"utility": None, "utility_reading": ""}
+    if rem.column_changes:
+        rows = change_table(rem.column_changes).to_dict("records")
+        out["utility"] = _frame(
+            ["column", "value unchanged", "generalized or masked", "suppressed"],
+            [[r["column"], _pct(r["unchanged"]), _pct(r["changed"]), _pct(r["suppressed"])]
+             for r in rows],
+        )  # fmt: skip
+    if rem.classification is not None:
+        out["utility_reading"] = classification_reading(rem.classification)
+    return out
 
 
 # ------------------------------------------------------------------ figures

@@ -26,6 +26,7 @@ from riskcore.deidentify.steps import recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess
+from riskcore.metrics.utility import ClassificationUtility, ColumnChange
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
@@ -168,8 +169,29 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
     }
 
 
+def _utility(
+    data: pd.DataFrame, released: pd.DataFrame, profile: Profile
+) -> tuple[tuple[ColumnChange, ...], ClassificationUtility | None]:
+    """Return the per-column change of the QIs and sensitive attributes, and a naive Bayes
+    predicting the first sensitive attribute from the QIs, before and after
+    (:mod:`riskcore.metrics.utility`)."""
+    from riskcore.metrics.utility import classification_utility, column_change
+
+    roles = profile.roles
+    both = [c for c in (*roles.quasi_identifiers, *roles.sensitive) if c in released.columns]
+    changes = tuple(column_change(data, released, c) for c in both)
+    features = [q for q in roles.quasi_identifiers if q in released.columns]
+    model = None
+    if roles.sensitive and roles.sensitive[0] in released.columns and features:
+        try:
+            model = classification_utility(data, released, roles.sensitive[0], features)
+        except RiskcoreError:  # too few records to split: the report says nothing of a model
+            model = None
+    return changes, model
+
+
 def _remediate(
-    data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str]
+    data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str], profile: Profile | None = None
 ) -> tuple[Remediation, pd.DataFrame]:
     from riskcore.deidentify.recipe_apply import apply_recipe
 
@@ -189,6 +211,7 @@ def _remediate(
         }
     if len(applied.data) == 0:
         raise RiskcoreError("the recipe suppresses every record: nothing is left to assess")
+    changes, model = _utility(data, applied.data, profile) if profile is not None else ((), None)
     return (
         Remediation(
             recipe=recipe,
@@ -200,6 +223,8 @@ def _remediate(
             n_unknown=dict(applied.n_unknown),
             information_loss=loss,
             not_reapplied=tuple(applied.skipped),
+            column_changes=changes,
+            classification=model,
         ),
         applied.data,
     )
@@ -299,7 +324,7 @@ def review(
     released = data
     reasons, units = _reasons(data, profile)
     if profile.recipe is not None:
-        remediation, released = _remediate(data, profile.recipe, units)
+        remediation, released = _remediate(data, profile.recipe, units, profile)
         after = assess(released, **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")

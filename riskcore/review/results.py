@@ -18,6 +18,7 @@ from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.steps import RecipeStep
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Assessment
+from riskcore.metrics.utility import ClassificationUtility, ColumnChange
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
@@ -121,6 +122,14 @@ class Remediation(Result):
         NCP, precision, discernibility and average class size of the levels.
     not_reapplied : tuple of str
         Keyed steps named but not redone (the report holds no key).
+    column_changes : tuple of ColumnChange
+        Per quasi-identifier and sensitive attribute, the records whose value is unchanged,
+        changed or suppressed (:func:`riskcore.metrics.utility.column_change`).
+    classification : ClassificationUtility or None
+        A naive Bayes predicting the first sensitive attribute from the quasi-identifiers,
+        trained and scored before and after
+        (:func:`riskcore.metrics.utility.classification_utility`); None without a
+        sensitive attribute.
     """
 
     recipe: Recipe
@@ -132,6 +141,8 @@ class Remediation(Result):
     n_unknown: dict[str, int]
     information_loss: dict[str, float] | None
     not_reapplied: tuple[str, ...] = ()
+    column_changes: tuple[ColumnChange, ...] = ()
+    classification: ClassificationUtility | None = None
 
 
 @dataclass(frozen=True)

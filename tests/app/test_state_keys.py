@@ -17,7 +17,11 @@ from tests.conftest import ROOT
 from ui import cached, cached_attacks, cached_dp, cached_remediation, keys, state
 
 # ui.keys, and the part of it kept in its own file (re-exported by ui.keys)
-KEYS_MODULES = (ROOT / "ui" / "keys.py", ROOT / "ui" / "keys_report.py")
+KEYS_MODULES = (
+    ROOT / "ui" / "keys.py",
+    ROOT / "ui" / "keys_report.py",
+    ROOT / "ui" / "keys_workbench.py",
+)
 PREFIX = "rc_"
 
 
@@ -130,7 +134,7 @@ def test_every_split_wrapper_is_reached_through_ui_cached(module):
 @pytest.mark.parametrize(
     "path", [ROOT / "ui" / f for f in ("cached.py", "cached_attacks.py", "cached_dp.py",
                                       "cached_remediation.py", "keys.py",
-                                      "keys_report.py")],
+                                      "keys_report.py", "keys_workbench.py")],
     ids=lambda p: p.name,
 )  # fmt: skip
 def test_the_split_modules_stay_under_600_lines(path):

@@ -39,6 +39,7 @@ from riskcore.metrics.suda import suda
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd
+from riskcore.report.readings import utility as rdu
 from tests.hospital import HOSPITAL_QIS, hospital_table
 
 Case = tuple[str, Callable[[], go.Figure]]
@@ -363,6 +364,60 @@ def _risk_loss(long: bool) -> go.Figure:
     return fg.risk_loss_chart(nodes, tuple(HOSPITAL_LEVELS.values()), names)
 
 
+def _utility(long: bool) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Return the hospital table, generalized, and its QIs and diagnosis (the utility views)."""
+    diagnosis = LONG["diagnosis"] if long else "diagnosis"
+    return hospital(long), hospital_generalized(long), [*qis(long), diagnosis]
+
+
+def _change(long: bool) -> go.Figure:
+    from riskcore.metrics.utility import column_change
+
+    before, after, cols = _utility(long)
+    return fg.change_bars(rdu.change_table([column_change(before, after, c) for c in cols]))
+
+
+def _values(long: bool, which: int) -> go.Figure:
+    from riskcore.metrics.utility import value_counts
+
+    before, after, cols = _utility(long)
+    return fg.value_bars(value_counts(before[cols[which]], after[cols[which]]), cols[which])
+
+
+def _demo_age() -> go.Figure:
+    from riskcore.metrics.utility import value_counts
+
+    return fg.value_bars(value_counts(people()["age"], people_generalized()["age"]), "age")
+
+
+def _two_way(long: bool, after: bool) -> go.Figure:
+    from riskcore.metrics.utility import two_way
+
+    before, released, cols = _utility(long)
+    tw = two_way(before, released, cols[1], cols[-1])
+    return fg.two_way_heatmap(tw, after=after, zmax=float(tw.before.to_numpy().max()))
+
+
+def _accuracy(long: bool) -> go.Figure:
+    from riskcore.metrics.utility import classification_utility
+
+    before, after, cols = _utility(long)
+    return fg.accuracy_bars(classification_utility(before, after, cols[-1], cols[:-1]))
+
+
+def _ncp_bars(long: bool) -> go.Figure:
+    from riskcore.deidentify.candidates import compare_candidates
+
+    df = hospital(long)
+    names = qis(long)
+    lat = Lattice(EncodedTable(df), {n: default_hierarchy(df[n]) for n in names},
+                  targets=Targets.of(k=11, max_suppression=0.02))  # fmt: skip
+    best = search(lat).best
+    assert best is not None
+    other = tuple(min(lv + 1, h) for lv, h in zip(best.levels, lat.heights, strict=True))
+    return fg.column_ncp_bars(compare_candidates(lat, df, best.levels, other))
+
+
 def app_cases() -> dict[str, list[Case]]:
     """Return the cases of the builders the app's pages draw (drawn 900 px wide)."""
     p = functools.partial
@@ -448,6 +503,25 @@ def app_cases() -> dict[str, list[Case]]:
         "risk_loss_chart": [
             ("hospital", p(_risk_loss, False)),
             ("hospital long names", p(_risk_loss, True)),
+        ],
+        "change_bars": [("hospital", p(_change, False)), ("hospital long names", p(_change, True))],
+        "value_bars": [
+            ("hospital date of birth by decade", p(_values, False, 0)),
+            ("hospital ZIP3, long names", p(_values, True, 1)),
+            ("hospital diagnosis, suppression only", p(_values, False, 3)),
+            ("demo age binned, then bands", _demo_age),
+        ],
+        "two_way_heatmap": [
+            ("hospital ZIP against diagnosis, as recorded", p(_two_way, False, False)),
+            ("hospital long names, released", p(_two_way, True, True)),
+        ],
+        "accuracy_bars": [
+            ("hospital diagnosis", p(_accuracy, False)),
+            ("hospital long names", p(_accuracy, True)),
+        ],
+        "column_ncp_bars": [
+            ("hospital", p(_ncp_bars, False)),
+            ("hospital long names", p(_ncp_bars, True)),
         ],
     }
 

@@ -37,16 +37,26 @@ from riskcore.report.figures.uniqueness import (
     share_bars,
     subset_bars,
 )
+from riskcore.report.figures.utility import (
+    accuracy_bars,
+    change_bars,
+    column_ncp_bars,
+    two_way_heatmap,
+    value_bars,
+)
 
 __all__ = [
     "ACCENT",
     "MECH_COLORS",
     "NEUTRAL",
+    "accuracy_bars",
     "blocks_chart",
     "candidates_bars",
     "candidates_curve",
+    "change_bars",
     "class_size_histogram",
     "clipping_chart",
+    "column_ncp_bars",
     "composition_chart",
     "contribution_bars",
     "criterion_lines",
@@ -66,4 +76,6 @@ __all__ = [
     "share_bars",
     "subset_bars",
     "two_queries",
+    "two_way_heatmap",
+    "value_bars",
 ]

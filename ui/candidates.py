@@ -1,0 +1,159 @@
+"""The Remediate page's candidate solutions: the search's anonymous nodes, filtered, sorted,
+two compared side by side, and either put in the level controls.
+
+riskcore computes everything (:mod:`riskcore.deidentify.candidates`); the sentences come
+from :mod:`riskcore.report.readings.candidates`. Results are kept in session state
+(:data:`ui.keys.REM_WORKBENCH`, a few entries), not in a cache: the search result they
+read is kept there too (:func:`ui.cached_remediation.lattice_search`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from riskcore.deidentify.candidates import CandidateTable, candidate_table, compare_candidates
+from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search import SearchResult
+from riskcore.errors import RiskcoreError
+from riskcore.report.figures.utility import column_ncp_bars
+from riskcore.report.readings.candidates import (
+    candidate_display,
+    candidates_reading,
+    comparison_reading,
+    comparison_table,
+)
+from ui import formats, keys
+from ui.safe import md
+
+__all__ = ["candidates_section", "kept"]
+
+T = TypeVar("T")
+
+#: Results kept per kind (the latest first out).
+KEEP = 4
+
+
+def kept(name: str, key: str, compute: Callable[[], T], *, keep: int = KEEP) -> T:
+    """Return ``compute()`` kept in the session under ``name`` and ``key`` (the last ``keep``
+    entries of that name: 1 for a whole table)."""
+    box: dict[str, dict[str, Any]] = st.session_state.setdefault(keys.REM_WORKBENCH, {})
+    entries = box.setdefault(name, {})
+    if key not in entries:
+        while len(entries) >= keep:
+            entries.pop(next(iter(entries)))
+        entries[key] = compute()
+    value: T = entries[key]
+    return value
+
+
+def _use_levels(qis: Sequence[str], levels: Sequence[int], store: dict) -> None:
+    """Put ``levels`` in the level controls, as the search's button does (a callback)."""
+    for q, lv in zip(qis, levels, strict=True):
+        st.session_state[keys.rem_level(q)] = int(lv)
+        store[f"level_{q}"] = int(lv)
+
+
+def _label(table: CandidateTable, i: int) -> str:
+    row = table.rows[i]
+    levels = ", ".join(f"{q} {lv}" for q, lv in zip(table.qis, row.levels, strict=True))
+    return f"{i + 1}: {levels}" + (" (search's choice)" if row.best else "")
+
+
+def candidates_section(
+    data: Any,
+    lattice: Lattice,
+    found: SearchResult,
+    hierarchies: Mapping[str, Hierarchy],
+    store: dict,
+    *,
+    lattice_key: str,
+    threshold: float,
+) -> None:
+    """Draw the candidate table (filters, sort), the comparison of two and their "use" buttons.
+
+    ``data`` is the table the lattice was built from (the comparison's sample rows).
+    """
+    qis = list(found.qis)
+    st.subheader("Candidate solutions")
+    st.caption(
+        "Every combination of levels the search evaluated that meets the targets. Filter "
+        "the levels a column may take (keep the year of birth: its highest level below "
+        "the year's), sort by any column, and compare two side by side."
+    )
+    filters: dict[str, tuple[int, int]] = {}
+    cols = st.columns(min(len(qis), 4))
+    for i, q in enumerate(qis):
+        h = hierarchies[q]
+        lo, hi = cols[i % len(cols)].select_slider(
+            md(f"Levels of {q}"),
+            options=list(range(h.height + 1)),
+            value=(0, h.height),
+            format_func=functools.partial(formats.level_of, h.height),
+            key=keys.rem_cand_filter(q),
+        )
+        if (int(lo), int(hi)) != (0, h.height):
+            filters[q] = (int(lo), int(hi))
+    fkey = f"{lattice_key}|{json.dumps(filters, sort_keys=True)}|{threshold}|{found.evaluated}"
+    try:
+        table = kept(
+            "candidates",
+            fkey,
+            lambda: candidate_table(
+                found, hierarchies, lattice=lattice, threshold=threshold, filters=filters
+            ),
+        )
+    except RiskcoreError as exc:
+        st.error(md(exc))
+        return
+    st.write(md(candidates_reading(table)))
+    if not table.rows:
+        return
+    shown = candidate_display(table)
+    s1, s2 = st.columns([3, 1])
+    by = s1.selectbox("Sort by", list(shown.columns), index=None, key=keys.REM_CAND_SORT,
+                      placeholder="least loss first")  # fmt: skip
+    desc = s2.toggle("Highest first", key=keys.REM_CAND_DESC)
+    order = list(range(len(shown)))
+    if by is not None:
+        shown = shown.sort_values(by, ascending=not desc, kind="stable", na_position="last")
+        order = [int(i) for i in shown.index]
+    shown.index = [i + 1 for i in shown.index]  # the row numbers the comparison names
+    pct = st.column_config.NumberColumn(format="percent")
+    st.dataframe(
+        shown,
+        column_config={"average risk": pct, "NCP": pct, "precision loss": pct,
+                       "ARX Loss (mean)": pct, "ARX Loss (geometric)": pct},
+        height=min(38 + 35 * len(shown), 420),
+    )  # fmt: skip
+    if len(table.rows) < 2:
+        st.caption("One candidate: nothing to compare it with.")
+        labels = [_label(table, order[0])]
+    else:
+        labels = [_label(table, i) for i in order]
+    c1, c2 = st.columns(2)
+    a_label = c1.selectbox("Candidate A", labels, index=0, key=keys.REM_CAND_A)
+    b_label = c2.selectbox("Candidate B", labels, index=min(1, len(labels) - 1),
+                           key=keys.REM_CAND_B)  # fmt: skip
+    a = table.rows[order[labels.index(a_label)] if a_label in labels else 0]
+    b = table.rows[order[labels.index(b_label)] if b_label in labels else 0]
+    c1.button("Use A's levels", key=keys.REM_CAND_USE_A, on_click=_use_levels,
+              args=(qis, a.levels, store))  # fmt: skip
+    c2.button("Use B's levels", key=keys.REM_CAND_USE_B, on_click=_use_levels,
+              args=(qis, b.levels, store))  # fmt: skip
+    cmp = kept(
+        "comparison",
+        f"{lattice_key}|{a.levels}|{b.levels}|{threshold}",
+        lambda: compare_candidates(lattice, data, a.levels, b.levels, threshold=threshold),
+    )
+    st.markdown(md(comparison_reading(cmp)))
+    left, right = st.columns(2)
+    left.dataframe(comparison_table(cmp), hide_index=True, height=420)
+    right.plotly_chart(column_ncp_bars(cmp), key=keys.REM_CAND_CHART)
+    st.caption("The same released records under A and B (the row is its position in the file):")
+    st.dataframe(cmp.sample.astype(str), hide_index=True)

@@ -1,0 +1,40 @@
+"""Keys of the Remediate page's candidate solutions and utility views (re-exported by
+:mod:`ui.keys`: one namespace; split off to keep that module under 600 lines)."""
+
+from __future__ import annotations
+
+#: The candidate solutions' and utility views' results kept for the session, {name: {key: value}}
+#: (:mod:`ui.candidates`, :mod:`ui.utility`; a few entries each).
+REM_WORKBENCH = "rc_rem_workbench"
+#: The column the candidate table is sorted by, and whether from the highest.
+REM_CAND_SORT = "rc_rem_cand_sort"
+REM_CAND_DESC = "rc_rem_cand_desc"
+#: The candidates compared (A and B), and the buttons that use their levels.
+REM_CAND_A = "rc_rem_cand_a"
+REM_CAND_B = "rc_rem_cand_b"
+REM_CAND_USE_A = "rc_rem_cand_use_a"
+REM_CAND_USE_B = "rc_rem_cand_use_b"
+#: The chart of the two candidates' loss per column.
+REM_CAND_CHART = "rc_rem_cand_chart"
+
+
+def rem_cand_filter(qi: str) -> str:
+    """Return the key of the candidate table's filter (lowest, highest level) of ``qi``."""
+    return f"rc_rem_cand_filter_{qi}"
+
+
+#: The utility views: whether they are shown, the column shown before / after, the two
+#: columns of the two-way table, the column predicted and the columns it is predicted from.
+REM_UTIL_SHOW = "rc_rem_util_show"
+REM_UTIL_COLUMN = "rc_rem_util_column"
+REM_UTIL_ROWS = "rc_rem_util_rows"
+REM_UTIL_COLS = "rc_rem_util_cols"
+REM_UTIL_TARGET = "rc_rem_util_target"
+REM_UTIL_FEATURES = "rc_rem_util_features"
+#: The utility views' charts: per column changed, one column's values, the two-way table
+#: as recorded and released, the classifier's accuracy.
+REM_UTIL_CHANGE_CHART = "rc_rem_util_change_chart"
+REM_UTIL_VALUES_CHART = "rc_rem_util_values_chart"
+REM_UTIL_TWO_BEFORE = "rc_rem_util_two_before"
+REM_UTIL_TWO_AFTER = "rc_rem_util_two_after"
+REM_UTIL_ACCURACY_CHART = "rc_rem_util_accuracy_chart"
