@@ -1,0 +1,12 @@
+"""Perturbative methods of statistical disclosure control, after sdcMicro.
+
+Modules: ``suppression`` (local suppression of single quasi-identifier cells until
+k-anonymity holds under "missing matches any value"), ``microaggregation`` (MDAV on
+standardized variables), ``utility`` (interval disclosure risk ``dRisk`` and the
+information loss IL1s), ``pram`` (invariant PRAM) and ``noise`` (additive noise).
+Every method changes values (it never drops a record): the report says which.
+"""
+
+from riskcore.perturb.suppression import LocalSuppression, default_importance, local_suppression
+
+__all__ = ["LocalSuppression", "default_importance", "local_suppression"]
