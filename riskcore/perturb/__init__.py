@@ -7,6 +7,13 @@ information loss IL1s), ``pram`` (invariant PRAM) and ``noise`` (additive noise)
 Every method changes values (it never drops a record): the report says which.
 """
 
+from riskcore.perturb.microaggregation import Microaggregation, microaggregate
 from riskcore.perturb.suppression import LocalSuppression, default_importance, local_suppression
 
-__all__ = ["LocalSuppression", "default_importance", "local_suppression"]
+__all__ = [
+    "LocalSuppression",
+    "Microaggregation",
+    "default_importance",
+    "local_suppression",
+    "microaggregate",
+]

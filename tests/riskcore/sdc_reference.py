@@ -73,3 +73,50 @@ def suppress_like_sdcmicro(mat: np.ndarray, k: int, importance: list[int]) -> np
         fk = fk_any(sub)
     mat[keep_idx] = sub
     return mat
+
+
+def mdav_like_sdcmicro(x: np.ndarray, k: int) -> np.ndarray:
+    """sdcMicro's Mdav.cpp, step by step: returns the aggregated matrix (no missing values).
+
+    Active rows kept as a Python list in row order; distances weighted by 1 / variance
+    (population variance); the farthest row is the first maximum; the k closest are
+    taken in increasing distance, a later row before an earlier one at equal distance
+    (the hash sort of Mdav.cpp inserts a new row before equal ones).
+    """
+    n, m = x.shape
+    weights = []
+    for j in range(m):
+        col = x[:, j]
+        var = float(np.mean(col**2) - np.mean(col) ** 2)
+        weights.append(1.0 / var if var else 1.0)
+
+    def dist(a: np.ndarray, b: np.ndarray) -> float:
+        return sum(weights[j] * (a[j] - b[j]) ** 2 for j in range(m))
+
+    res = np.full_like(x, np.nan, dtype=float)
+    active = list(range(n))
+
+    def take(centre_row: np.ndarray) -> None:
+        ranked = sorted(active, key=lambda i: (dist(x[i], centre_row), -i))
+        group = ranked[:k]
+        res[group] = x[group].mean(axis=0)
+        for i in group:
+            active.remove(i)
+
+    while len(active) - k >= k:
+        ngroups = 1 if len(active) - 2 * k < k else 2
+        centre = x[active].mean(axis=0)
+        far = active[0]
+        for i in active:
+            if dist(x[i], centre) > dist(x[far], centre):
+                far = i
+        for _ in range(ngroups):
+            farthest = active[0]
+            for i in active:
+                if dist(x[i], x[far]) > dist(x[farthest], x[far]):
+                    farthest = i
+            take(x[far])
+            far = farthest
+    if active:
+        res[active] = x[active].mean(axis=0)
+    return res
