@@ -9,11 +9,16 @@ Every method changes values (it never drops a record): the report says which.
 
 from riskcore.perturb.microaggregation import Microaggregation, microaggregate
 from riskcore.perturb.suppression import LocalSuppression, default_importance, local_suppression
+from riskcore.perturb.utility import NumericRiskUtility, drisk, il1s, numeric_risk_utility
 
 __all__ = [
     "LocalSuppression",
     "Microaggregation",
+    "NumericRiskUtility",
     "default_importance",
+    "drisk",
+    "il1s",
     "local_suppression",
     "microaggregate",
+    "numeric_risk_utility",
 ]
