@@ -38,6 +38,7 @@ from riskcore.report.readings.work import table_download_label
 from ui import cached, formats, keyfile, keys, remediation, work
 from ui import profile as session_profile
 from ui.context import context, end_page
+from ui.perturb import perturb_tab
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.safe import file_part, file_stem, md
 from ui.steering import steering_editor
@@ -88,8 +89,8 @@ needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m
 secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)
 key_unsaved = secret is not None and keyfile.pending()  # keyed tables wait for the key file
 
-tab_gen, tab_sh, tab_id = st.tabs(
-    ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers"]
+tab_gen, tab_sh, tab_id, tab_pert = st.tabs(
+    ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers", "Perturb"]
 )
 
 
@@ -400,3 +401,5 @@ with tab_sh:
     safe_harbor_tab(ctx)
 with tab_id:
     identifiers_tab(ctx, shift, secret, needs_key=needs_key, key_unsaved=key_unsaved)
+with tab_pert:
+    perturb_tab(ctx)

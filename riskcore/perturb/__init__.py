@@ -9,7 +9,12 @@ Every method changes values (it never drops a record): the report says which.
 
 from riskcore.perturb.microaggregation import Microaggregation, microaggregate
 from riskcore.perturb.random import Noise, Pram, add_noise, invariant_matrix, pram
-from riskcore.perturb.suppression import LocalSuppression, default_importance, local_suppression
+from riskcore.perturb.suppression import (
+    LocalSuppression,
+    default_importance,
+    local_suppression,
+    match_counts,
+)
 from riskcore.perturb.utility import NumericRiskUtility, drisk, il1s, numeric_risk_utility
 
 __all__ = [
@@ -24,6 +29,7 @@ __all__ = [
     "il1s",
     "invariant_matrix",
     "local_suppression",
+    "match_counts",
     "microaggregate",
     "numeric_risk_utility",
     "pram",

@@ -71,7 +71,7 @@ from riskcore.engine import ClassTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.missing import MAX_QIS, compatible_sizes
 
-__all__ = ["LocalSuppression", "default_importance", "local_suppression"]
+__all__ = ["LocalSuppression", "default_importance", "local_suppression", "match_counts"]
 
 #: Largest (problem keys x distinct keys x QIs) block compared at once.
 _BLOCK = 4_000_000
@@ -279,6 +279,28 @@ def _kept(problem: np.ndarray, col: np.ndarray, count: np.ndarray, k: int) -> np
     first[order[np.r_[True, group[order][1:] != group[order][:-1]]]] = True
     out: np.ndarray = first & (keys[group] > 1) & (total[group] >= k)
     return out
+
+
+def match_counts(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    """Return each record's f_k: the records it matches on the QIs, a missing value matching any.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    quasi_identifiers : sequence of str
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 per record (itself included); k = its minimum.
+
+    Raises
+    ------
+    RiskcoreError
+        When a QI is not a column of ``data``.
+    """
+    qis = _check_qis(data, quasi_identifiers)
+    return _counts(_codes(data, qis))
 
 
 def local_suppression(

@@ -124,3 +124,11 @@ def test_bad_input_has_a_sentence(kwargs, message):
     args = {"quasi_identifiers": ["a", "b", "c"], **kwargs}
     with pytest.raises((RiskcoreError, ValueError), match=message):
         local_suppression(_table(), **args)
+
+
+def test_match_counts_by_hand():
+    from riskcore.perturb import match_counts
+
+    # (1, NaN) matches both others; (1, 1) and (1, 2) match themselves and (1, NaN)
+    df = pd.DataFrame({"a": [1, 1, 1], "b": [1.0, 2.0, np.nan]})
+    assert match_counts(df, ["a", "b"]).tolist() == [2, 2, 3]

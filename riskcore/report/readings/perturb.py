@@ -7,7 +7,7 @@ from typing import Any
 
 from riskcore.perturb import LocalSuppression, Microaggregation, Noise, NumericRiskUtility, Pram
 
-__all__ = ["METHOD_NOTES", "perturb_lines"]
+__all__ = ["METHOD_NOTES", "PERTURB_INTRO", "numeric_table", "perturb_lines", "suppression_reading"]
 
 #: Per method: its name, one line on its strength and one on its weakness.
 METHOD_NOTES: dict[str, tuple[str, str, str]] = {
@@ -36,6 +36,63 @@ METHOD_NOTES: dict[str, tuple[str, str, str]] = {
         "noise blurs relations.",
     ),
 }
+
+
+#: The Perturb tab's opening sentence.
+PERTURB_INTRO = (
+    "Instead of coarsening whole columns, change single cells or values, as statistical "
+    "offices do with sdcMicro: every record is kept. Each method below changes values, so "
+    "a release says which; the recipe records every step with its seed."
+)
+
+
+def suppression_reading(k: int, below_before: int, below_after: int, n: int) -> str:
+    """Return the re-scoring of local suppression: records below k before and after.
+
+    Parameters
+    ----------
+    k : int
+    below_before, below_after : int
+        Records matching fewer than k records, a missing value matching any value.
+    n : int
+        Records in the table.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"Records matching fewer than {k:,} records (a blank matching any value): "
+        f"{below_before:,} of {n:,} before, {below_after:,} after."
+    )
+
+
+def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list[dict[str, Any]]:
+    """Return dRisk and IL1s before and after as display rows.
+
+    Parameters
+    ----------
+    before, after : NumericRiskUtility
+
+    Returns
+    -------
+    list of dict
+        One row per measure: "Measure", "Before", "After", "Better when".
+    """
+    return [
+        {
+            "Measure": f"Interval disclosure risk (dRisk, k = {after.k:g})",
+            "Before": f"{before.drisk:.1%}",
+            "After": f"{after.drisk:.1%}",
+            "Better when": "lower",
+        },
+        {
+            "Measure": "Information loss IL1s (per cell)",
+            "Before": f"{before.il1s_per_cell:.3f}",
+            "After": f"{after.il1s_per_cell:.3f}",
+            "Better when": "lower",
+        },
+    ]
 
 
 def _one(result: Any) -> str:
