@@ -21,7 +21,7 @@ def test_local_suppression_and_pram_on_the_hospital_table():
     at = hospital_app()
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
-    name, strength, weakness = METHOD_NOTES["local_suppression"]
+    _, strength, weakness = METHOD_NOTES["local_suppression"]
     assert strength in _texts(at) and weakness in _texts(at)
     at.button(key=RUN).click().run()
     assert not at.exception, at.exception
