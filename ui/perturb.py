@@ -26,6 +26,7 @@ from riskcore.perturb import (
 from riskcore.report.readings.perturb import (
     METHOD_NOTES,
     PERTURB_INTRO,
+    PRAM_MATRIX_CAPTION,
     numeric_table,
     perturb_lines,
     suppression_reading,
@@ -144,6 +145,8 @@ def perturb_tab(ctx: Context) -> None:
     _, res, lines, shown = done
     for line in lines:
         st.write(md(line))
+    if settings[0] == "pram":
+        st.caption(PRAM_MATRIX_CAPTION)
     st.dataframe(shown)
     st.download_button(
         "Download the perturbed table (CSV)",

@@ -7,7 +7,14 @@ from typing import Any
 
 from riskcore.perturb import LocalSuppression, Microaggregation, Noise, NumericRiskUtility, Pram
 
-__all__ = ["METHOD_NOTES", "PERTURB_INTRO", "numeric_table", "perturb_lines", "suppression_reading"]
+__all__ = [
+    "METHOD_NOTES",
+    "PERTURB_INTRO",
+    "PRAM_MATRIX_CAPTION",
+    "numeric_table",
+    "perturb_lines",
+    "suppression_reading",
+]
 
 #: Per method: its name, one line on its strength and one on its weakness.
 METHOD_NOTES: dict[str, tuple[str, str, str]] = {
@@ -43,6 +50,13 @@ PERTURB_INTRO = (
     "Instead of coarsening whole columns, change single cells or values, as statistical "
     "offices do with sdcMicro: every record is kept. Each method below changes values, so "
     "a release says which; the recipe records every step with its seed."
+)
+
+
+#: What the PRAM matrix's rows and columns are.
+PRAM_MATRIX_CAPTION = (
+    "Each row is a value as recorded, each column a value as released: the chance that "
+    "one becomes the other (rows sum to 1)."
 )
 
 
