@@ -111,3 +111,22 @@ def test_bad_options_have_a_sentence(tmp_path, capsys):
     assert code == 2 and "--importance sex: write a whole number" in capsys.readouterr().err
     code, _, _ = _run(tmp_path, ["--microaggregate", "nope", "--aggregation-k", "3"])
     assert code == 2 and "no column 'nope'" in capsys.readouterr().err
+
+
+def test_the_recipe_steps_in_words(tmp_path, capsys):
+    from riskcore.deidentify.steps import recipe_steps
+
+    extra = [*QI_ARGS, "--local-suppression", "--k", "2", "--microaggregate", "income,savings"]
+    extra += ["--noise", "age=20", "--pram", "water", "--seed", "3"]
+    code, _, recipe = _run(tmp_path, extra)
+    assert code == 0, capsys.readouterr().err
+    words = [s.words for s in recipe_steps(json.loads(recipe.read_text()))]
+    mdav = "replaced by the means of groups of at least 3 records (MDAV over income, savings)"
+    assert words == [
+        f"income: {mdav}",
+        f"savings: {mdav}",
+        "age: normal noise of 20.0% of its standard deviation added (seed 3)",
+        "water: randomized by invariant PRAM (pd 0.8, alpha 0.5, seed 3; matrix recorded)",
+        "single cells of urbrur, roof, walls, water, electcon, relat, sex blanked until every "
+        "record matches at least 2 records, a blank matching any value (local suppression)",
+    ]
