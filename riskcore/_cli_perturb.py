@@ -169,6 +169,9 @@ def run_perturb(args: argparse.Namespace) -> int:
         after = numeric_risk_utility(raw, out, numeric) if numeric else None
         write_table(out, args.out)
         Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+        if args.profile_out:
+            done = profile.with_(recipe=recipe, missing="any")
+            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

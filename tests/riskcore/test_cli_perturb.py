@@ -130,3 +130,21 @@ def test_the_recipe_steps_in_words(tmp_path, capsys):
         "single cells of urbrur, roof, walls, water, electcon, relat, sex blanked until every "
         "record matches at least 2 records, a blank matching any value (local suppression)",
     ]
+
+
+def test_the_report_says_which_values_were_perturbed(tmp_path, capsys):
+    from riskcore.profile import Profile
+    from riskcore.report.readings.review import limitation_text
+    from riskcore.review import review
+
+    prof = tmp_path / "p.json"
+    extra = [*QI_ARGS, "--k", "2", "--local-suppression", "--noise", "age=20", "--seed", "1"]
+    code, _, _ = _run(tmp_path, [*extra, "--profile-out", str(prof)])
+    assert code == 0, capsys.readouterr().err
+    r = review(pd.read_csv(DATA), Profile.read(prof))
+    (lim,) = [x for x in r.limitations if x.kind == "perturbed"]
+    text = limitation_text(lim)
+    assert "age: noise added" in text and "cells blanked (a blank matches any value)" in text
+    (missing,) = [x for x in r.limitations if x.kind == "missing"]
+    assert missing.facts == {"policy": "any"}  # k after local suppression: the "any" convention
+    assert r.after is not None and r.after.k >= 2
