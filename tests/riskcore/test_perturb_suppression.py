@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.perturb import LocalSuppression, default_importance, local_suppression
@@ -132,3 +134,34 @@ def test_match_counts_by_hand():
     # (1, NaN) matches both others; (1, 1) and (1, 2) match themselves and (1, NaN)
     df = pd.DataFrame({"a": [1, 1, 1], "b": [1.0, 2.0, np.nan]})
     assert match_counts(df, ["a", "b"]).tolist() == [2, 2, 3]
+
+
+def _matrix(frame: pd.DataFrame) -> np.ndarray:
+    """Codes of a frame as floats, NaN where a value is missing (for the naive f_k)."""
+    out = np.array(frame.apply(lambda s: pd.factorize(s)[0]).to_numpy(), dtype=float)
+    out[frame.isna().to_numpy()] = np.nan
+    return out
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([1, 2, 3, None]), st.sampled_from("abc"), st.integers(0, 2)),
+        min_size=3,
+        max_size=25,
+    ),
+    st.integers(1, 3),
+)
+def test_property_k_reached_by_blanking_qi_cells_only(rows, k):
+    cols = ["a", "b", "c"]
+    df = pd.DataFrame(rows, columns=cols).assign(other=range(len(rows)))
+    df.index = df.index * 3 + 7  # a non-range index plays no role
+    res = local_suppression(df, cols, k)
+    assert fk_any(_matrix(res.data[cols])).min() >= k  # the naive reference
+    before, after = df[cols].isna().to_numpy(), res.data[cols].isna().to_numpy()
+    assert (after >= before).all() and (res.cells == (after & ~before)).all()
+    kept = ~after
+    assert (res.data[cols].to_numpy()[kept] == df[cols].to_numpy()[kept]).all()
+    assert res.data["other"].tolist() == list(range(len(rows)))
+    if fk_any(_matrix(df[cols])).min() >= k:
+        assert res.total_suppressed == 0
