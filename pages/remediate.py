@@ -35,6 +35,7 @@ from ui import profile as session_profile
 from ui.candidates import candidates_section
 from ui.context import context, end_page
 from ui.hierarchy_builder import hierarchy_editor
+from ui.perturb import perturb_tab
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.safe import file_stem, md
 from ui.steering import steering_editor
@@ -86,8 +87,8 @@ needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m
 secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)
 key_unsaved = secret is not None and keyfile.pending()  # keyed tables wait for the key file
 
-tab_gen, tab_sh, tab_id = st.tabs(
-    ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers"]
+tab_gen, tab_sh, tab_id, tab_pert = st.tabs(
+    ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers", "Perturb"]
 )
 
 
@@ -309,3 +310,5 @@ with tab_sh:
     safe_harbor_tab(ctx)
 with tab_id:
     identifiers_tab(ctx, shift, secret, needs_key=needs_key, key_unsaved=key_unsaved)
+with tab_pert:
+    perturb_tab(ctx)

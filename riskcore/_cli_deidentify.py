@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import add_memory_engine, add_missing, add_targets, parse_threshold
+from riskcore._cli_perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.deidentify.objectives import OBJECTIVES
 
 __all__ = ["add_parsers", "run_anonymize", "run_apply"]
@@ -145,6 +146,7 @@ def add_parsers(sub: Any) -> None:
         help="the assessment profile with this recipe (for riskcore report --profile)",
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
+    add_perturb_arguments(a)
 
     p = sub.add_parser("apply", help="re-apply a recipe to a table")
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
@@ -336,6 +338,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings
 
+    if perturbing(args):
+        return run_perturb(args)
     try:
         if args.max_risk is not None:
             if args.threshold is not None:

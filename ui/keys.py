@@ -284,6 +284,17 @@ def rem_steer(qi: str, what: str) -> str:
     return f"rc_rem_steer_{what}_{qi}"
 
 
+#: The Perturb tab's chosen method (:mod:`ui.perturb`).
+REM_PERTURB_METHOD = "rc_rem_perturb_method"
+#: The Perturb tab's last run: (its settings, its result, extras to show).
+REM_PERTURB_RESULT = "rc_rem_perturb_result"
+
+
+def rem_perturb(name: str) -> str:
+    """Return the key of the Perturb tab's widget ``name``."""
+    return f"rc_rem_perturb_{name}"
+
+
 #: The "Assess the generalized table on every page" button.
 REM_USE = "rc_rem_use"
 #: The "Go back to the table as recorded" button.

@@ -10,9 +10,11 @@ A recipe records every step, in the order :func:`apply_recipe` redoes them:
    comes from the key and not from a seed written next to the data;
 3. ``masking``: one operator per direct identifier with its parameters
    (:data:`~riskcore.deidentify.masking.registry.OPERATORS`);
-4. generalization: per quasi-identifier, its hierarchy (the builder and its
+4. ``perturb``: local suppression, microaggregation, PRAM and noise steps
+   (:mod:`riskcore.perturb.steps`), with their parameters and seeds;
+5. generalization: per quasi-identifier, its hierarchy (the builder and its
    parameters, or the table of labels) and the level chosen;
-5. suppression of the classes that break the targets.
+6. suppression of the classes that break the targets.
 
 Keys of keyed operators (HMAC and AES-SIV tokens, keyed date shifts) are never
 part of a recipe: it holds only ``key_check``, a 64-bit HMAC of a fixed text
@@ -64,7 +66,10 @@ __all__ = [
 #: identifiers the recipe must mask) and ``seal`` (an HMAC under the key with keyed
 #: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify._recipe_seal`),
 #: ``steering`` (the search's weights and level bounds) and ``objective``.
-RECIPE_VERSION = 3
+#: Version 4 added ``perturb`` (local suppression, microaggregation, PRAM and noise
+#: steps, :mod:`riskcore.perturb.steps`); an empty ``perturb`` is left out of ``to_dict``
+#: (so out of the seal's content), so version 3 recipes read and keep their seals.
+RECIPE_VERSION = 4
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -219,6 +224,10 @@ class Recipe(Result):
     identifiers : tuple of str
         The direct identifiers the recipe must mask: :func:`check_recipe` refuses
         the recipe when one of them has no masking or Safe Harbor step.
+    perturb : tuple of dict
+        Perturbation steps (:func:`riskcore.perturb.steps.step_of`: method,
+        columns, parameters, seed; a PRAM step with its matrix), applied after
+        the masking and before the generalization.
     seal : dict or None
         ``{"kind", "value"}``: HMAC-SHA256 of the content under the key when a
         step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
@@ -246,7 +255,16 @@ class Recipe(Result):
     steering: dict[str, Any] | None = None
     objective: str | None = None
     identifiers: tuple[str, ...] = ()
+    perturb: tuple[dict[str, Any], ...] = ()
     seal: dict[str, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the recipe as JSON values; an empty ``perturb`` is left out (version 3's
+        content, so its seal, stays the same)."""
+        out = super().to_dict()
+        if not out.get("perturb"):
+            out.pop("perturb", None)
+        return out
 
     @classmethod
     def of(
@@ -269,6 +287,7 @@ class Recipe(Result):
         steering: Steering | None = None,
         objective: str | None = None,
         identifiers: Sequence[str] | None = None,
+        perturb: Sequence[Mapping[str, Any]] = (),
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -306,6 +325,7 @@ class Recipe(Result):
             weights=weights,
             steering=None if steering is None or steering.empty else steering.to_dict(),
             objective=objective,
+            perturb=tuple(dict(x) for x in perturb),
         )
         named = _masked_columns(rec)
         rec = dataclasses.replace(

@@ -1,7 +1,7 @@
 """Re-applying a recipe: :func:`apply_recipe` redoes its steps on a table.
 
 The steps run in the order :mod:`riskcore.deidentify.recipe` records them (Safe
-Harbor, date shift, masking, generalization, suppression); :func:`apply_levels`
+Harbor, date shift, masking, perturbation, generalization, suppression); :func:`apply_levels`
 generalizes a table to one node of its lattice and suppresses the failing classes.
 """
 
@@ -26,6 +26,7 @@ from riskcore.deidentify.recipe import (
 )
 from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
+from riskcore.perturb.steps import run_steps
 
 if TYPE_CHECKING:
     from riskcore.deidentify.lattice import Lattice
@@ -148,6 +149,8 @@ def apply_recipe(
         else pd.DataFrame()
     )
     skipped = tuple(keyed) if secret is None else ()
+    if rec.perturb:
+        work = run_steps(work, rec.perturb)
     if not rec.qis:
         return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table)
     hierarchies: dict[str, Hierarchy] = {}

@@ -13,13 +13,16 @@ does, in the order :func:`~riskcore.deidentify.recipe_apply.apply_recipe` does i
    digits kept", "mrn: keyed HMAC-SHA256 token (16 hex characters, 64 bits),
    key check 1a2b...", "name: surrogate names (Faker)", "note: redacted",
    "fax: column dropped");
-4. each quasi-identifier's generalization level, in the words of its
+4. each perturbation step (local suppression, microaggregation, PRAM, noise:
+   "income: replaced by the means of groups of at least 3 records (MDAV over
+   income, savings)");
+5. each quasi-identifier's generalization level, in the words of its
    hierarchy's kind (:func:`~riskcore.deidentify.hierarchy.level_words`:
    "date_of_birth: removed (*)", "date_of_birth: year", "age: 10-year bands",
    "zip: first 3 characters kept", "sex: kept as recorded");
-5. the suppression ("records of classes that break the targets removed, up
+6. the suppression ("records of classes that break the targets removed, up
    to 2% allowed");
-6. the key's check value (never the key).
+7. the key's check value (never the key).
 
 Each step is a :class:`RecipeStep` (JSON-ready); its words are derived from
 its data and never read back into data.
@@ -45,6 +48,7 @@ STEP_KINDS: Mapping[str, str] = types.MappingProxyType(
         "safe_harbor": "Safe Harbor",
         "date_shift": "date shift",
         "masking": "masking",
+        "perturbation": "perturbation",
         "generalization": "generalization",
         "suppression": "suppression",
         "key": "key",
@@ -130,6 +134,43 @@ def _suppression(how: str, max_suppression: float) -> str:
     return f"records of classes that break the targets removed, {limit}"
 
 
+def _perturb_words(step: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Return (column, effect) pairs of one ``perturb`` step (:mod:`riskcore.perturb.steps`)."""
+    method = str(step.get("method"))
+    cols = [str(c) for c in step.get("columns") or []]
+    params = dict(step.get("params") or {})
+    seed = step.get("seed")
+    if method == "local_suppression":
+        return [
+            (
+                "",
+                f"single cells of {', '.join(cols)} blanked until every record matches at "
+                f"least {params.get('k')} records, a blank matching any value (local "
+                "suppression)",
+            )
+        ]
+    if method == "microaggregation":
+        how = "MDAV over " + ", ".join(cols) if params.get("method") == "mdav" else "sorted"
+        effect = f"replaced by the means of groups of at least {params.get('k')} records ({how})"
+        return [(c, effect) for c in cols]
+    if method == "pram":
+        return [
+            (
+                c,
+                f"randomized by invariant PRAM (pd {params.get('pd')}, alpha "
+                f"{params.get('alpha')}, seed {seed}; matrix recorded)",
+            )
+            for c in cols
+        ]
+    if method == "noise":
+        pct = dict(params.get("percent") or {})
+        return [
+            (c, f"normal noise of {pct.get(c)}% of its standard deviation added (seed {seed})")
+            for c in cols
+        ]
+    raise RiskcoreError(f"unknown perturbation method {method!r} in the recipe")
+
+
 def recipe_steps(
     recipe: Recipe | Mapping[str, Any], *, units: Mapping[str, str] | None = None
 ) -> tuple[RecipeStep, ...]:
@@ -176,6 +217,10 @@ def recipe_steps(
         effect = m.operator.describe(params) + (check if m.operator.needs_key else "")
         for col in m.columns:
             out.append(_step(m.section, col, m.operator.name, params, effect))
+    for p in rec.perturb:
+        params = {k: v for k, v in p.items() if k not in ("method", "columns")}
+        for col, effect in _perturb_words(p):
+            out.append(_step("perturbation", col, str(p.get("method")), params, effect))
     for q, lv in zip(rec.qis, rec.levels, strict=True):
         spec = rec.hierarchies[q]
         params = {"level": int(lv), **dict(spec.get("params") or {})}

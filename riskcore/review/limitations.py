@@ -45,6 +45,7 @@ def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
         return size, Limitation("suda-capped", facts)
     return size, None
 
+
 def with_suppression(verdict: Verdict, remediation: Remediation, targets: Targets) -> Verdict:
     """Return the remediated table's verdict with the records the recipe suppressed.
 
@@ -66,7 +67,6 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
         needed=remediation.suppressed,
         suppression=True,
     )
-
 
 
 def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation:
@@ -155,6 +155,12 @@ def limitations(
     out.append(Limitation("attacks-not-run", {"attacks": ["differencing", "two releases"]}))
     if remediation is not None and remediation.not_reapplied:
         out.append(Limitation("keyed-steps", {"steps": list(remediation.not_reapplied)}))
+    if profile.recipe is not None and profile.recipe.perturb:
+        steps = [
+            {"method": str(x.get("method")), "columns": [str(c) for c in x.get("columns") or []]}
+            for x in profile.recipe.perturb
+        ]
+        out.append(Limitation("perturbed", {"steps": steps}))
     if remediation is not None and not remediation.within_limit:
         out.append(Limitation("recipe-limit", {"suppressed": remediation.suppressed}))
     if suda is not None:  # skipped or capped (:func:`suda_plan`)
@@ -163,5 +169,3 @@ def limitations(
         out.append(Limitation("population-table", {}))
     out.append(free_text_limitation(released, profile))
     return tuple(out)
-
-

@@ -172,9 +172,7 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
             other = after.get((c.kind, c.label, c.attribute))
             row["after remediation"] = "n/a" if other is None else cell(other, va.released)
         rows.append(row)
-    cols = ["target", "required", "as recorded"] + (
-        ["after remediation"] if va is not None else []
-    )
+    cols = ["target", "required", "as recorded"] + (["after remediation"] if va is not None else [])
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -225,6 +223,26 @@ def released_identifiers_warning(review: Review) -> str | None:
     )
 
 
+_PERTURBED = {
+    "local_suppression": "cells blanked (a blank matches any value)",
+    "microaggregation": "numbers replaced by group means",
+    "pram": "categories changed at random (PRAM)",
+    "noise": "noise added",
+}
+
+
+def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
+    """Return the Limitations sentence of a perturbed release: which values changed, and how."""
+    parts = [
+        f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
+    ]
+    return (
+        "Perturbed values: the release changes values, not only their detail ("
+        + "; ".join(parts)
+        + "); statistics of these columns differ from the data's, and a value may be false."
+    )
+
+
 def limitation_text(lim: Limitation) -> str:
     """Return one limitation of the report as a sentence."""
     f = lim.facts
@@ -262,9 +280,7 @@ def limitation_text(lim: Limitation) -> str:
             "(sdcMicro's convention)."
         )
     if lim.kind == "not-applicable":
-        return (
-            "Not judged: " + ", ".join(f["targets"]) + " (no column is tagged sensitive)."
-        )
+        return "Not judged: " + ", ".join(f["targets"]) + " (no column is tagged sensitive)."
     if lim.kind == "attacks-not-run":
         return (
             "Attacks not run here: " + " and ".join(f["attacks"]) + " (they need a target "
@@ -276,6 +292,8 @@ def limitation_text(lim: Limitation) -> str:
             + "; ".join(f["steps"])
             + "."
         )
+    if lim.kind == "perturbed":
+        return perturbed_limitation(f["steps"])
     if lim.kind == "recipe-limit":
         n = int(f["suppressed"])
         return (
@@ -301,10 +319,7 @@ def limitation_text(lim: Limitation) -> str:
             "uniques are not counted, so the scores are lower bounds."
         )
     if lim.kind == "population-table":
-        return (
-            "No identified population table was given: k-map and delta-presence are not "
-            "judged."
-        )
+        return "No identified population table was given: k-map and delta-presence are not judged."
     if lim.kind == "free-text":
         return _free_text_text(f)
     return lim.kind

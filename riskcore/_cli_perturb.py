@@ -1,0 +1,200 @@
+"""The perturbative options of ``anonymize`` (issue 30): cells, not classes, change.
+
+``--local-suppression --k K [--importance COL=N ...]`` blanks single QI cells
+(no generalization; same rows in the same order); ``--microaggregate
+COL[,COL...] --aggregation-k K [--method mdav]`` replaces numbers by group
+means; ``--pram COL --pram-p P --seed S`` randomizes a category; ``--noise
+COL=PCT --seed S`` adds noise. Any of them makes ``anonymize`` perturb instead of
+searching the generalization lattice; they run in the order microaggregation,
+noise, PRAM, local suppression (so k holds on the released values), and the
+recipe records each step with its seed (PRAM with its matrix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from riskcore.errors import RiskcoreError
+
+__all__ = ["add_perturb_arguments", "perturbing", "run_perturb"]
+
+
+def add_perturb_arguments(a: Any) -> None:
+    """Add the perturbative options to the ``anonymize`` parser."""
+    g = a.add_argument_group("perturbation (instead of generalization)")
+    g.add_argument(
+        "--local-suppression",
+        action="store_true",
+        help="blank single QI cells until every record matches --k records, a missing value "
+        "matching any value (sdcMicro's localSuppression)",
+    )
+    g.add_argument(
+        "--importance",
+        action="append",
+        default=[],
+        metavar="COL=N",
+        help="importance of a QI for --local-suppression (1 = suppressed last); give every QI "
+        "or none (default: sdcMicro's, by number of values)",
+    )
+    g.add_argument(
+        "--microaggregate",
+        action="append",
+        default=[],
+        metavar="COL[,COL...]",
+        help="replace these numeric columns by the means of groups of --aggregation-k records",
+    )
+    g.add_argument("--aggregation-k", type=int, default=3, metavar="K", help="(default 3)")
+    g.add_argument("--method", choices=("mdav", "single"), default="mdav")
+    g.add_argument(
+        "--pram", action="append", default=[], metavar="COL", help="randomize by invariant PRAM"
+    )
+    g.add_argument(
+        "--pram-p",
+        type=float,
+        default=0.8,
+        metavar="P",
+        help="PRAM's least diagonal probability pd (default 0.8)",
+    )
+    g.add_argument(
+        "--noise",
+        action="append",
+        default=[],
+        metavar="COL=PCT",
+        help="add normal noise with a standard deviation of PCT percent of the column's",
+    )
+    g.add_argument("--seed", type=int, default=None, help="the seed of --pram and --noise")
+
+
+def perturbing(args: argparse.Namespace) -> bool:
+    """Return whether any perturbative option was given."""
+    return bool(
+        getattr(args, "local_suppression", False)
+        or getattr(args, "microaggregate", [])
+        or getattr(args, "pram", [])
+        or getattr(args, "noise", [])
+    )
+
+
+def _number(flag: str, col: str, text: str, kind: type) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise RiskcoreError(f"{flag} {col}: write {what}, not {text!r}") from None
+
+
+def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        col, sep, value = item.partition("=")
+        if not sep or not col or not value:
+            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
+        out[col] = value
+    return out
+
+
+def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, list[Any]]:
+    """Run the options' steps in order; return the table and the results."""
+    from riskcore.perturb import add_noise, local_suppression, microaggregate, pram
+
+    if (args.pram or args.noise) and args.seed is None:
+        raise RiskcoreError("--pram and --noise draw at random: give --seed S to repeat them")
+    results: list[Any] = []
+    work = raw
+    for spec in args.microaggregate:
+        cols = [c.strip() for c in spec.split(",") if c.strip()]
+        results.append(microaggregate(work, cols, args.aggregation_k, method=args.method))
+        work = results[-1].data
+    if args.noise:
+        pct = {
+            c: _number("--noise", c, v, float)
+            for c, v in _pairs(args.noise, "--noise", "COL=PCT").items()
+        }
+        results.append(add_noise(work, pct, seed=args.seed))
+        work = results[-1].data
+    for i, col in enumerate(args.pram):
+        results.append(pram(work, col, diagonal=args.pram_p, seed=args.seed + i))
+        work = results[-1].data
+    if args.local_suppression:
+        if args.k is None:
+            raise RiskcoreError("--local-suppression needs --k K (every record matches K records)")
+        if not qis:
+            raise RiskcoreError("--local-suppression needs the quasi-identifiers: --qi COL")
+        imp = {
+            c: _number("--importance", c, v, int)
+            for c, v in _pairs(args.importance, "--importance", "COL=N").items()
+        }
+        results.append(local_suppression(work, qis, args.k, importance=imp or None))
+        work = results[-1].data
+    elif args.importance:
+        raise RiskcoreError("--importance goes with --local-suppression")
+    return work, results
+
+
+def run_perturb(args: argparse.Namespace) -> int:
+    """Run ``anonymize`` with perturbative options; return the exit code (2 on bad input)."""
+    from riskcore._cli_args import profile_from_args
+    from riskcore._results import dumps
+    from riskcore.cli import _load
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.io.export import write_table
+    from riskcore.perturb import Microaggregation, Noise, numeric_risk_utility
+    from riskcore.perturb.steps import step_of
+
+    try:
+        profile = profile_from_args(args, qis=args.qi)
+        qis = list(profile.roles.quasi_identifiers)
+        raw = _load(args.data)
+        out, results = _perturb(raw, args, qis)
+        recipe = Recipe.of(
+            {},
+            {},
+            profile.targets,
+            missing="any",
+            perturb=[step_of(r) for r in results],
+        )
+        numeric = list(
+            dict.fromkeys(
+                c
+                for r in results
+                if isinstance(r, (Microaggregation, Noise))
+                for c in (r.columns if isinstance(r, Microaggregation) else r.percent)
+            )
+        )
+        before = numeric_risk_utility(raw, raw, numeric) if numeric else None
+        after = numeric_risk_utility(raw, out, numeric) if numeric else None
+        write_table(out, args.out)
+        Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+        if args.profile_out:
+            done = profile.with_(recipe=recipe, missing="any")
+            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+    except (RiskcoreError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    summary: dict[str, Any] = {
+        "steps": [{**step_of(r), "result": r.to_dict()} for r in results],
+        "rows_written": len(out),
+        "out": str(args.out),
+        "recipe": str(args.recipe_out),
+    }
+    if after is not None and before is not None:
+        summary |= {
+            "numeric_columns": numeric,
+            "drisk": after.drisk,
+            "il1s": after.il1s,
+            "il1s_per_cell": after.il1s_per_cell,
+            "before": {"drisk": before.drisk, "il1s": before.il1s},
+        }
+    if args.format == "json":
+        print(dumps(summary))
+        return 0
+    from riskcore.report.readings.perturb import perturb_lines
+
+    for line in perturb_lines(results, before, after):
+        print(line)
+    print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
+    return 0

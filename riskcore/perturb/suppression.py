@@ -1,0 +1,393 @@
+"""Local suppression: blank single quasi-identifier cells until every record has k matches.
+
+The algorithm of sdcMicro's ``localSuppression`` / ``kAnon`` ([TKM15]_, source
+``sdcTools/sdcMicro`` ``R/localSuppression.R``, function ``suppSubset``, and
+``src/calcSuppInds.cpp``), after Sweeney's k-anonymity ([Swe02]_):
+
+1. A record's frequency count f_k(r) is judged with a missing value matching
+   any value (our ``"any"`` policy, sdcMicro's ``alpha = 1``; computed by
+   :func:`riskcore.metrics.missing.compatible_sizes`). The records with
+   f_k(r) < k are the *problem* records of a round.
+2. For a problem record r, the distance to another record s is the number of
+   QIs known in both on which they differ (``cpp_calcSuppInds``). The
+   *nearest* records are those at the smallest non-zero distance.
+3. The QIs are tried in decreasing importance number (importance 1 is
+   suppressed last; ties in column order): r's cell is suppressed in the first
+   QI on which r differs from a nearest record that knows it. This makes r
+   match that record on one more QI.
+4. f_k is computed again; rounds go on until every record has f_k >= k.
+
+Without an importance, sdcMicro's default is used (:func:`default_importance`):
+the QI with the most distinct values gets the highest number (suppressed
+first), the one with the fewest gets 1.
+
+How the rounds differ from sdcMicro's (vectorized: no loop over records):
+
+- sdcMicro judges f_k on a reduced table in which every class with more than
+  k records keeps only k of them (its step 3); here f_k is that of the whole
+  table, which never counts fewer matches, so a record is done no later.
+- sdcMicro treats every problem record of a round one after another (in
+  decreasing individual risk), each seeing the cells suppressed before it.
+  Here a round treats, all at once, the problem records whose nearest records
+  are nearest of all (smallest distance over the problem records): one cell
+  each makes them match a record, whatever the others do, since a suppressed
+  cell only adds matches. The others wait for the next round, where the cells
+  just suppressed may have brought them closer.
+- Problem records that would become identical once their chosen cell is
+  suppressed differ only in that cell; when they number at least k together,
+  the key with the most records keeps its cell (every other one then matches
+  the whole group, and it matches every other one).
+
+Each round suppresses at least one cell, and a record whose QIs are all
+missing matches all n >= k records, so the rounds end. Measured on sdcMicro's
+``testdata2`` (seven key variables, default importance): k = 2, 72 cells
+(sdcMicro's own test expects 97); k = 3, 116 (a re-implementation of
+sdcMicro's loop gives 117); k = 5, 168 (against 157: more, so "never more than
+sdcMicro" is not guaranteed). Cost per round: problem keys x distinct keys x
+QIs comparisons (Adult, eight QIs, k = 2: 9,853 cells in about 100 s on one core).
+
+References
+----------
+.. [TKM15] M. Templ, A. Kowarik, B. Meindl, "Statistical disclosure control for
+   micro-data using the R package sdcMicro", Journal of Statistical Software
+   67(4), 2015.
+.. [Swe02] L. Sweeney, "k-anonymity: a model for protecting privacy",
+   International Journal of Uncertainty, Fuzziness and Knowledge-Based Systems
+   10(5), 557-570, 2002.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskcore._results import Result
+from riskcore._validation import check_positive_int
+from riskcore.engine import ClassTable
+from riskcore.errors import RiskcoreError
+from riskcore.metrics.missing import MAX_QIS, compatible_sizes
+
+__all__ = ["LocalSuppression", "default_importance", "local_suppression", "match_counts"]
+
+#: Largest (problem keys x distinct keys x QIs) block compared at once.
+_BLOCK = 4_000_000
+
+
+@dataclass(frozen=True)
+class LocalSuppression(Result):
+    """The result of :func:`local_suppression`.
+
+    Attributes
+    ----------
+    quasi_identifiers : tuple of str
+    k : int
+        The target: every record matches at least k records (itself included),
+        a missing value matching any value.
+    importance : dict of str to int
+        The importance used per QI (1 = suppressed last).
+    suppressed : dict of str to int
+        Cells suppressed per QI by this run (missing values already in the data
+        not counted).
+    missing_before : dict of str to int
+        Missing values per QI before the run.
+    records_touched : int
+        Records with at least one suppressed cell.
+    rounds : int
+        Suppression rounds run (0 when the table already met k).
+    smallest_count : int
+        The smallest f_k after suppression (at least ``k``).
+    data : pandas.DataFrame
+        The table with the suppressed cells missing; same rows in the same
+        order, other columns unchanged (not in JSON).
+    cells : numpy.ndarray
+        bool, shape (records, QIs): the cells this run suppressed (not in JSON).
+    """
+
+    quasi_identifiers: tuple[str, ...]
+    k: int
+    importance: dict[str, int]
+    suppressed: dict[str, int]
+    missing_before: dict[str, int]
+    records_touched: int
+    rounds: int
+    smallest_count: int
+    data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
+    cells: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 0), dtype=bool), metadata={"json": False}
+    )
+
+    @property
+    def total_suppressed(self) -> int:
+        """Return the number of cells suppressed by this run."""
+        return int(sum(self.suppressed.values()))
+
+    @property
+    def touched(self) -> np.ndarray:
+        """Return the positions of the records with a suppressed cell (int64)."""
+        return np.flatnonzero(self.cells.any(axis=1)) if self.cells.size else np.zeros(0, int)
+
+
+def _check_qis(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> tuple[str, ...]:
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
+    if isinstance(quasi_identifiers, str):
+        quasi_identifiers = [quasi_identifiers]
+    qis = tuple(str(q) for q in quasi_identifiers)
+    if not qis:
+        raise RiskcoreError("local suppression needs at least one quasi-identifier")
+    if len(set(qis)) != len(qis):
+        raise RiskcoreError("a quasi-identifier is named twice")
+    absent = [q for q in qis if q not in data.columns]
+    if absent:
+        raise RiskcoreError(f"the table has no column {absent[0]!r}")
+    if len(qis) > MAX_QIS:
+        raise RiskcoreError(f"local suppression handles up to {MAX_QIS} quasi-identifiers")
+    return qis
+
+
+def default_importance(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> dict[str, int]:
+    """Return sdcMicro's default importance: QIs with fewer distinct values are kept longer.
+
+    sdcMicro ranks the key variables by their number of distinct (non-missing)
+    values, fewest first, ties in column order (``R/localSuppression.R``:
+    ``match(names(xx), names(sort(unlist(xx))))``): the rank is the importance,
+    so the QI with the most values gets the highest number and is suppressed
+    first.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    quasi_identifiers : sequence of str
+
+    Returns
+    -------
+    dict of str to int
+        Each QI's importance, 1 to the number of QIs.
+
+    Raises
+    ------
+    RiskcoreError
+        When a QI is not a column of ``data``.
+    """
+    qis = _check_qis(data, quasi_identifiers)
+    counts = np.array([data[q].nunique(dropna=True) for q in qis])
+    order = np.argsort(counts, kind="stable")
+    ranks = np.empty(len(qis), dtype=np.int64)
+    ranks[order] = np.arange(1, len(qis) + 1)
+    return {q: int(r) for q, r in zip(qis, ranks, strict=True)}
+
+
+def _check_importance(qis: tuple[str, ...], importance: Mapping[str, Any]) -> dict[str, int]:
+    unknown = [c for c in importance if c not in qis]
+    if unknown:
+        raise RiskcoreError(
+            f"an importance is given for {unknown[0]!r}, which is not a quasi-identifier"
+        )
+    absent = [q for q in qis if q not in importance]
+    if absent:
+        raise RiskcoreError(
+            "give every quasi-identifier an importance (1 = suppressed last); "
+            f"{absent[0]!r} has none"
+        )
+    out: dict[str, int] = {}
+    for q in qis:
+        value = importance[q]
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise RiskcoreError(f"the importance of {q!r} must be a whole number, not {value!r}")
+        if not 1 <= int(value) <= len(qis):
+            raise RiskcoreError(
+                f"the importance of {q!r} must be between 1 and {len(qis)} "
+                f"(the number of quasi-identifiers), not {value}"
+            )
+        out[q] = int(value)
+    return out
+
+
+def _codes(data: pd.DataFrame, qis: tuple[str, ...]) -> np.ndarray:
+    """Return the (records, QIs) int64 codes; -1 for a missing value."""
+    cols = [pd.factorize(data[q], use_na_sentinel=True)[0].astype(np.int64) for q in qis]
+    return np.column_stack(cols) if cols else np.zeros((len(data), 0), dtype=np.int64)
+
+
+def _counts(codes: np.ndarray) -> np.ndarray:
+    """Return f_k of every record, a missing value (-1) matching any value."""
+    uniq, inverse, sizes = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
+    m = codes.shape[1]
+    labels = tuple(
+        np.array([None, *range(int(uniq[:, i].max(initial=-1)) + 1)], dtype=object)
+        for i in range(m)
+    )
+    classes = ClassTable(
+        qis=tuple(str(i) for i in range(m)),
+        sizes=sizes.astype(np.int64),
+        keys=[uniq[:, i] + 1 for i in range(m)],
+        labels=labels,
+    )
+    fk: np.ndarray = compatible_sizes(classes)[inverse.reshape(-1)]
+    return fk
+
+
+def _choose(
+    problem: np.ndarray, keys: np.ndarray, order: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return, per problem key, the QI to suppress (sdcMicro's choice, vectorized) and the
+    distance to its nearest records.
+
+    ``problem`` (u, m) and ``keys`` (d, m) are distinct code rows; ``order`` lists
+    the QIs in the order they are tried.
+    """
+    m = keys.shape[1]
+    known_k = keys >= 0
+    step = max(1, _BLOCK // max(1, len(keys) * m))
+    out = np.empty(len(problem), dtype=np.int64)
+    dist_out = np.empty(len(problem), dtype=np.int64)
+    for start in range(0, len(problem), step):
+        p = problem[start : start + step]
+        diff = (p[:, None, :] != keys[None, :, :]) & (p >= 0)[:, None, :] & known_k[None, :, :]
+        dist = diff.sum(axis=2)
+        nearest = np.where(dist > 0, dist, m + 1).min(axis=1)
+        if (nearest > m).any():  # every record matches: f_k = n >= k, never a problem
+            raise RiskcoreError("local suppression found a record with no other record to match")
+        near = dist == nearest[:, None]
+        differs = (diff & near[:, :, None]).any(axis=1)[:, order]
+        out[start : start + step] = order[np.argmax(differs, axis=1)]
+        dist_out[start : start + step] = nearest
+    return out, dist_out
+
+
+def _kept(problem: np.ndarray, col: np.ndarray, count: np.ndarray, k: int) -> np.ndarray:
+    """Return, per problem key, whether it can keep its cell this round.
+
+    Problem keys that would become the same key once their chosen cell is
+    suppressed differ only in that cell: when their records number at least k
+    together, suppressing all but the key with the most records suffices (each
+    suppressed record then matches the whole group, and the kept key matches
+    every suppressed one).
+    """
+    after = problem.copy()
+    after[np.arange(len(problem)), col] = -1
+    _, group = np.unique(after, axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    total = np.bincount(group, weights=count)
+    keys = np.bincount(group)
+    order = np.lexsort((np.arange(len(group)), -count, group))
+    first = np.zeros(len(group), dtype=bool)
+    first[order[np.r_[True, group[order][1:] != group[order][:-1]]]] = True
+    out: np.ndarray = first & (keys[group] > 1) & (total[group] >= k)
+    return out
+
+
+def match_counts(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    """Return each record's f_k: the records it matches on the QIs, a missing value matching any.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    quasi_identifiers : sequence of str
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 per record (itself included); k = its minimum.
+
+    Raises
+    ------
+    RiskcoreError
+        When a QI is not a column of ``data``.
+    """
+    qis = _check_qis(data, quasi_identifiers)
+    return _counts(_codes(data, qis))
+
+
+def local_suppression(
+    data: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    k: int,
+    importance: Mapping[str, int] | None = None,
+) -> LocalSuppression:
+    """Suppress single QI cells until every record matches at least k records.
+
+    sdcMicro's ``localSuppression`` algorithm (see the module docstring), a
+    missing value matching any value; rows and non-QI columns are unchanged.
+    A table that already meets k comes back unchanged.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Not modified.
+    quasi_identifiers : sequence of str
+    k : int
+        At least 1 and at most the number of records.
+    importance : mapping of str to int, optional
+        Per QI a number from 1 (suppressed last) to the number of QIs
+        (suppressed first); ties allowed. Default: :func:`default_importance`.
+
+    Returns
+    -------
+    LocalSuppression
+
+    Raises
+    ------
+    RiskcoreError
+        When a QI is not a column, k exceeds the number of records, or the
+        importance does not give each QI a number from 1 to the number of QIs.
+    """
+    qis = _check_qis(data, quasi_identifiers)
+    k = check_positive_int("k", k)
+    n = len(data)
+    if k > n:
+        raise RiskcoreError(f"k = {k} is more than the {n} records of the table")
+    imp = (
+        default_importance(data, qis) if importance is None else _check_importance(qis, importance)
+    )
+    # Tried first: the highest importance number; ties in column order (sdcMicro's
+    # order(importanceI), a stable sort).
+    order = np.argsort(-np.array([imp[q] for q in qis]), kind="stable")
+    codes = _codes(data, qis)
+    before = codes < 0
+    rounds = 0
+    fk = _counts(codes)
+    while (fk < k).any():
+        if rounds > codes.size:  # pragma: no cover - each round blanks at least one cell
+            raise RiskcoreError("local suppression did not reach k; please report this table")
+        rounds += 1
+        rows = np.flatnonzero(fk < k)
+        problem, which = np.unique(codes[rows], axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        col, dist = _choose(problem, np.unique(codes, axis=0), order)
+        treat = (dist == dist.min()) & ~_kept(problem, col, np.bincount(which), k)
+        now = treat[which]
+        codes[rows[now], col[which[now]]] = -1
+        fk = _counts(codes)
+    cells = (codes < 0) & ~before
+    out = data.copy()
+    for i, q in enumerate(qis):
+        if cells[:, i].any():
+            out[q] = _masked(out[q], cells[:, i])
+    return LocalSuppression(
+        quasi_identifiers=qis,
+        k=k,
+        importance=imp,
+        suppressed={q: int(cells[:, i].sum()) for i, q in enumerate(qis)},
+        missing_before={q: int(before[:, i].sum()) for i, q in enumerate(qis)},
+        records_touched=int(cells.any(axis=1).sum()),
+        rounds=rounds,
+        smallest_count=int(fk.min()),
+        data=out,
+        cells=cells,
+    )
+
+
+def _masked(column: pd.Series, mask: np.ndarray) -> pd.Series:
+    """Return ``column`` with the masked cells missing, whole numbers staying whole."""
+    if pd.api.types.is_bool_dtype(column.dtype):
+        column = column.astype("boolean")
+    elif pd.api.types.is_integer_dtype(column.dtype) and not isinstance(
+        column.dtype, pd.api.extensions.ExtensionDtype
+    ):
+        column = column.astype("Int64")
+    return column.mask(mask)

@@ -1,0 +1,163 @@
+"""Readings of the perturbative methods: each method's strength and weakness, a run in words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from riskcore.perturb import LocalSuppression, Microaggregation, Noise, NumericRiskUtility, Pram
+
+__all__ = [
+    "METHOD_NOTES",
+    "PERTURB_INTRO",
+    "PRAM_MATRIX_CAPTION",
+    "numeric_table",
+    "perturb_lines",
+    "suppression_reading",
+]
+
+#: Per method: its name, one line on its strength and one on its weakness.
+METHOD_NOTES: dict[str, tuple[str, str, str]] = {
+    "local_suppression": (
+        "Local suppression",
+        "Blanks only the few cells that make a record stand out; every record and every "
+        "other value is kept.",
+        "Blank cells are visible, and records with blanks are those that were rare.",
+    ),
+    "microaggregation": (
+        "Microaggregation (MDAV)",
+        "Numbers stay numbers, and each group of k similar records shares its means, so "
+        "totals and means are kept.",
+        "Spread, extremes and correlations within a group are lost.",
+    ),
+    "pram": (
+        "PRAM",
+        "Categories change at random with an invariant matrix: the expected frequencies are "
+        "those of the data, and no one can be sure a value is true.",
+        "Individual values may be false, and relations with other columns weaken.",
+    ),
+    "noise": (
+        "Additive noise",
+        "Every number moves a little; means are kept on average.",
+        "Small noise protects little against someone who knows a value roughly; large "
+        "noise blurs relations.",
+    ),
+}
+
+
+#: The Perturb tab's opening sentence.
+PERTURB_INTRO = (
+    "Instead of coarsening whole columns, change single cells or values, as statistical "
+    "offices do with sdcMicro: every record is kept. Each method below changes values, so "
+    "a release says which; the recipe records every step with its seed."
+)
+
+
+#: What the PRAM matrix's rows and columns are.
+PRAM_MATRIX_CAPTION = (
+    "Each row is a value as recorded, each column a value as released: the chance that "
+    "one becomes the other (rows sum to 1)."
+)
+
+
+def suppression_reading(k: int, below_before: int, below_after: int, n: int) -> str:
+    """Return the re-scoring of local suppression: records below k before and after.
+
+    Parameters
+    ----------
+    k : int
+    below_before, below_after : int
+        Records matching fewer than k records, a missing value matching any value.
+    n : int
+        Records in the table.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"Records matching fewer than {k:,} records (a blank matching any value): "
+        f"{below_before:,} of {n:,} before, {below_after:,} after."
+    )
+
+
+def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list[dict[str, Any]]:
+    """Return dRisk and IL1s before and after as display rows.
+
+    Parameters
+    ----------
+    before, after : NumericRiskUtility
+
+    Returns
+    -------
+    list of dict
+        One row per measure: "Measure", "Before", "After", "Better when".
+    """
+    return [
+        {
+            "Measure": f"Interval disclosure risk (dRisk, k = {after.k:g})",
+            "Before": f"{before.drisk:.1%}",
+            "After": f"{after.drisk:.1%}",
+            "Better when": "lower",
+        },
+        {
+            "Measure": "Information loss IL1s (per cell)",
+            "Before": f"{before.il1s_per_cell:.3f}",
+            "After": f"{after.il1s_per_cell:.3f}",
+            "Better when": "lower",
+        },
+    ]
+
+
+def _one(result: Any) -> str:
+    if isinstance(result, LocalSuppression):
+        per = ", ".join(f"{q} {n:,}" for q, n in result.suppressed.items() if n)
+        return (
+            f"Local suppression: {result.total_suppressed:,} cells blanked in "
+            f"{result.records_touched:,} records ({per or 'none'}); every record now matches "
+            f"at least {result.k:,} records, a missing value matching any value."
+        )
+    if isinstance(result, Microaggregation):
+        return (
+            f"Microaggregation ({result.method}) of {', '.join(result.columns)}: "
+            f"{result.n_groups:,} groups of {result.smallest_group:,} to "
+            f"{result.largest_group:,} records share their means."
+        )
+    if isinstance(result, Pram):
+        return (
+            f"PRAM of {result.column}: {result.changed:,} values changed "
+            f"(pd {result.diagonal:g}, alpha {result.alpha:g}, seed {result.seed})."
+        )
+    if isinstance(result, Noise):
+        parts = ", ".join(f"{c} {p:g}%" for c, p in result.percent.items())
+        return f"Noise added to {parts} of each column's standard deviation (seed {result.seed})."
+    return str(result)
+
+
+def perturb_lines(
+    results: Sequence[Any],
+    before: NumericRiskUtility | None = None,
+    after: NumericRiskUtility | None = None,
+) -> list[str]:
+    """Return one sentence per perturbation run, then dRisk and IL1s before and after.
+
+    Parameters
+    ----------
+    results : sequence
+        LocalSuppression, Microaggregation, Pram or Noise results, in order.
+    before, after : NumericRiskUtility, optional
+        dRisk and IL1s of the numeric columns before and after.
+
+    Returns
+    -------
+    list of str
+    """
+    lines = [_one(r) for r in results]
+    if before is not None and after is not None:
+        lines.append(
+            f"Interval disclosure risk (dRisk, k = {after.k:g}) of {', '.join(after.columns)}: "
+            f"{before.drisk:.1%} of records before, {after.drisk:.1%} after (lower is safer); "
+            f"information loss IL1s {before.il1s:,.2f} before, {after.il1s:,.2f} after "
+            f"({after.il1s_per_cell:.3f} per cell)."
+        )
+    return lines

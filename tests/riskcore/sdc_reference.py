@@ -1,0 +1,122 @@
+"""Independent re-implementations written from sdcMicro's source, for the tests only.
+
+Plain Python loops, as in sdcMicro's R and C++ (``sdcTools/sdcMicro`` 5.8.1), so that
+the vectorized code of :mod:`riskcore.perturb` is checked against a second reading of
+the same source.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def fk_any(mat: np.ndarray) -> np.ndarray:
+    """f_k of each row of a float matrix, NaN matching any value (freqCalc, alpha = 1)."""
+    n = len(mat)
+    out = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        for j in range(n):
+            a, b = mat[i], mat[j]
+            both = ~np.isnan(a) & ~np.isnan(b)
+            if np.all(a[both] == b[both]):
+                out[i] += 1
+    return out
+
+
+def suppress_like_sdcmicro(mat: np.ndarray, k: int, importance: list[int]) -> np.ndarray:
+    """sdcMicro's suppSubset (R/localSuppression.R) on a table without missing values.
+
+    Step 3 (classes with more than k records keep their first k), then rounds in
+    which the problem records (f_k < k, the first-kept order, decreasing risk 1/f_k,
+    ties in row order) are treated one after another by cpp_calcSuppInds' rule.
+    Returns the table with NaN in the suppressed cells.
+    """
+    mat = mat.astype(float).copy()
+    n, m = mat.shape
+    _, inv, counts = np.unique(mat, axis=0, return_inverse=True, return_counts=True)
+    inv = inv.reshape(-1)
+    seen: dict[int, int] = {}
+    keep = []
+    for i in range(n):
+        seen[inv[i]] = seen.get(inv[i], 0) + 1
+        if counts[inv[i]] <= k or seen[inv[i]] <= k:
+            keep.append(i)
+    keep_idx = np.array(keep)
+    sub = mat[keep_idx].copy()
+    imp_i = [len(importance) + 1 - v for v in importance]
+    cols = sorted(range(m), key=lambda c: imp_i[c])  # stable: ties in column order
+    fk = fk_any(sub)
+    while (fk < k).any():
+        problems = [i for i in range(len(sub)) if fk[i] < k]
+        problems.sort(key=lambda i: -1.0 / fk[i])  # decreasing rk = 1/fk, stable
+        for p in problems:
+            row = sub[p]
+            dists = np.array(
+                [
+                    sum(
+                        1
+                        for c in range(m)
+                        if not np.isnan(sub[j, c]) and not np.isnan(row[c]) and sub[j, c] != row[c]
+                    )
+                    for j in range(len(sub))
+                ]
+            )
+            positive = dists[dists > 0]
+            min_d = positive.min() if len(positive) else m
+            ids = np.flatnonzero(dists == min_d)
+            for c in cols:
+                if not np.isnan(row[c]) and any(
+                    row[c] != sub[j, c] and not np.isnan(sub[j, c]) for j in ids
+                ):
+                    sub[p, c] = np.nan
+                    break
+        fk = fk_any(sub)
+    mat[keep_idx] = sub
+    return mat
+
+
+def mdav_like_sdcmicro(x: np.ndarray, k: int) -> np.ndarray:
+    """sdcMicro's Mdav.cpp, step by step: returns the aggregated matrix (no missing values).
+
+    Active rows kept as a Python list in row order; distances weighted by 1 / variance
+    (population variance); the farthest row is the first maximum; the k closest are
+    taken in increasing distance, a later row before an earlier one at equal distance
+    (the hash sort of Mdav.cpp inserts a new row before equal ones).
+    """
+    n, m = x.shape
+    weights = []
+    for j in range(m):
+        col = x[:, j]
+        var = float(np.mean(col**2) - np.mean(col) ** 2)
+        weights.append(1.0 / var if var else 1.0)
+
+    def dist(a: np.ndarray, b: np.ndarray) -> float:
+        return sum(weights[j] * (a[j] - b[j]) ** 2 for j in range(m))
+
+    res = np.full_like(x, np.nan, dtype=float)
+    active = list(range(n))
+
+    def take(centre_row: np.ndarray) -> None:
+        ranked = sorted(active, key=lambda i: (dist(x[i], centre_row), -i))
+        group = ranked[:k]
+        res[group] = x[group].mean(axis=0)
+        for i in group:
+            active.remove(i)
+
+    while len(active) - k >= k:
+        ngroups = 1 if len(active) - 2 * k < k else 2
+        centre = x[active].mean(axis=0)
+        far = active[0]
+        for i in active:
+            if dist(x[i], centre) > dist(x[far], centre):
+                far = i
+        for _ in range(ngroups):
+            farthest = active[0]
+            for i in active:
+                if dist(x[i], x[far]) > dist(x[farthest], x[far]):
+                    farthest = i
+            take(x[far])
+            far = farthest
+    if active:
+        res[active] = x[active].mean(axis=0)
+    return res

@@ -1,0 +1,167 @@
+"""Local suppression (riskcore.perturb.suppression) against sdcMicro and hand-worked tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from riskcore.errors import RiskcoreError
+from riskcore.perturb import LocalSuppression, default_importance, local_suppression
+from tests.riskcore.sdc_reference import fk_any, suppress_like_sdcmicro
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "sdcmicro"
+KEYS = ["urbrur", "roof", "walls", "water", "electcon", "relat", "sex"]
+
+
+@pytest.fixture(scope="module")
+def testdata2() -> pd.DataFrame:
+    return pd.read_csv(DATA / "testdata2.csv")
+
+
+def test_default_importance_is_sdcmicros_rank_of_distinct_values(testdata2):
+    # distinct values: urbrur 2, roof 5, walls 3, water 8, electcon 2, relat 6, sex 2;
+    # ranked fewest first, ties in column order: urbrur, electcon, sex, walls, roof, relat, water
+    assert default_importance(testdata2, KEYS) == {
+        "urbrur": 1,
+        "electcon": 2,
+        "sex": 3,
+        "walls": 4,
+        "roof": 5,
+        "relat": 6,
+        "water": 7,
+    }
+
+
+def test_testdata2_k2_reaches_k_with_no_more_cells_than_sdcmicro(testdata2):
+    # sdcMicro's tests/testthat/test_localSuppression.R: newSupps == 97 (k = 2, default importance)
+    res = local_suppression(testdata2, KEYS, 2)
+    after = res.data[KEYS].astype("float64").to_numpy()
+    assert fk_any(after).min() >= 2  # judged by the naive reference, NaN matching anything
+    assert res.total_suppressed <= 97
+    assert res.total_suppressed == int(np.isnan(after).sum())
+    assert res.total_suppressed == 72
+    assert res.smallest_count >= 2
+
+
+def test_reference_reproduces_sdcmicros_97(testdata2):
+    out = suppress_like_sdcmicro(testdata2[KEYS].to_numpy(), 2, [1, 5, 4, 7, 2, 6, 3])
+    assert int(np.isnan(out).sum()) == 97
+
+
+def test_rows_order_and_other_columns_unchanged(testdata2):
+    res = local_suppression(testdata2, KEYS, 2)
+    others = [c for c in testdata2.columns if c not in KEYS]
+    pd.testing.assert_frame_equal(res.data[others], testdata2[others])
+    kept = ~res.cells
+    for i, q in enumerate(KEYS):
+        assert (res.data[q].to_numpy()[kept[:, i]] == testdata2[q].to_numpy()[kept[:, i]]).all()
+        assert res.data[q].isna().sum() == res.suppressed[q]
+    assert str(res.data["roof"].dtype) == "Int64"  # whole numbers stay whole
+
+
+def _table() -> pd.DataFrame:
+    # record 4 (1, 2, 1) is unique; it is at distance 1 from (1, 1, 1) (column b)
+    # and from (2, 2, 1) (column a)
+    return pd.DataFrame(
+        {
+            "a": [1, 1, 2, 2, 1],
+            "b": [1, 1, 2, 2, 2],
+            "c": [1, 1, 1, 1, 1],
+            "other": list("vwxyz"),
+        }
+    )
+
+
+def test_importance_decides_which_cell_goes():
+    res = local_suppression(_table(), ["a", "b", "c"], 2, importance={"a": 1, "b": 2, "c": 3})
+    # c: no nearest record differs on it; then b (importance 2) before a (importance 1)
+    assert res.suppressed == {"a": 0, "b": 1, "c": 0}
+    assert pd.isna(res.data.loc[4, "b"]) and res.records_touched == 1
+    res = local_suppression(_table(), ["a", "b", "c"], 2, importance={"a": 2, "b": 1, "c": 3})
+    assert res.suppressed == {"a": 1, "b": 0, "c": 0}
+    assert pd.isna(res.data.loc[4, "a"])
+    assert res.touched.tolist() == [4]
+
+
+def test_k_anonymous_table_comes_back_unchanged():
+    df = _table().iloc[:4]
+    res = local_suppression(df, ["a", "b", "c"], 2)
+    pd.testing.assert_frame_equal(res.data, df)
+    assert res.rounds == 0 and res.total_suppressed == 0
+
+
+def test_missing_values_match_any_value():
+    # (1, NaN) matches (1, 1) and (1, 2): every record has f_k >= 2 under "any"
+    # (under "own" each would be unique), so nothing is suppressed
+    df = pd.DataFrame({"a": [1, 1, 1], "b": [1.0, 2.0, np.nan]})
+    res = local_suppression(df, ["a", "b"], 2)
+    assert res.total_suppressed == 0
+    assert res.missing_before == {"a": 0, "b": 1}
+
+
+def test_json_round_trip(testdata2):
+    res = local_suppression(testdata2, KEYS, 3)
+    back = LocalSuppression.from_dict(res.to_dict())
+    assert back.suppressed == res.suppressed and back.importance == res.importance
+    assert back.k == 3 and back.smallest_count >= 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k": 6}, "k = 6 is more than the 5 records"),
+        ({"k": 0}, "k"),
+        ({"k": 2, "quasi_identifiers": ["a", "zz"]}, "no column 'zz'"),
+        ({"k": 2, "importance": {"a": 1, "b": 2}}, "'c' has none"),
+        ({"k": 2, "importance": {"a": 1, "b": 2, "c": 4}}, "between 1 and 3"),
+        ({"k": 2, "importance": {"a": 1, "b": 2, "c": 3, "other": 1}}, "'other'"),
+    ],
+)
+def test_bad_input_has_a_sentence(kwargs, message):
+    args = {"quasi_identifiers": ["a", "b", "c"], **kwargs}
+    with pytest.raises((RiskcoreError, ValueError), match=message):
+        local_suppression(_table(), **args)
+
+
+def test_match_counts_by_hand():
+    from riskcore.perturb import match_counts
+
+    # (1, NaN) matches both others; (1, 1) and (1, 2) match themselves and (1, NaN)
+    df = pd.DataFrame({"a": [1, 1, 1], "b": [1.0, 2.0, np.nan]})
+    assert match_counts(df, ["a", "b"]).tolist() == [2, 2, 3]
+
+
+def _matrix(frame: pd.DataFrame) -> np.ndarray:
+    """Codes of a frame as floats, NaN where a value is missing (for the naive f_k)."""
+    out = np.array(frame.apply(lambda s: pd.factorize(s)[0]).to_numpy(), dtype=float)
+    out[frame.isna().to_numpy()] = np.nan
+    return out
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([1, 2, 3, None]), st.sampled_from("abc"), st.integers(0, 2)),
+        min_size=3,
+        max_size=25,
+    ),
+    st.integers(1, 3),
+)
+def test_property_k_reached_by_blanking_qi_cells_only(rows, k):
+    cols = ["a", "b", "c"]
+    df = pd.DataFrame(rows, columns=cols).assign(other=range(len(rows)))
+    df.index = df.index * 3 + 7  # a non-range index plays no role
+    res = local_suppression(df, cols, k)
+    assert fk_any(_matrix(res.data[cols])).min() >= k  # the naive reference
+    before, after = df[cols].isna().to_numpy(), res.data[cols].isna().to_numpy()
+    assert (after >= before).all() and (res.cells == (after & ~before)).all()
+    kept = ~after
+    assert (res.data[cols].to_numpy()[kept] == df[cols].to_numpy()[kept]).all()
+    assert res.data["other"].tolist() == list(range(len(rows)))
+    if fk_any(_matrix(df[cols])).min() >= k:
+        assert res.total_suppressed == 0

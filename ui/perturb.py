@@ -1,0 +1,157 @@
+"""The Remediate page's Perturb tab: local suppression, microaggregation, PRAM and noise.
+
+Each method shows its one-line strength and weakness (``riskcore.report.readings.perturb``),
+runs on a click, and is re-scored at once: records below k (a blank matching any value)
+for local suppression, dRisk and IL1s for numeric columns, the matrix for PRAM.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from riskcore.errors import RiskcoreError
+from riskcore.io.export import to_csv_bytes
+from riskcore.perturb import (
+    add_noise,
+    default_importance,
+    local_suppression,
+    match_counts,
+    microaggregate,
+    numeric_risk_utility,
+    pram,
+)
+from riskcore.report.readings.perturb import (
+    METHOD_NOTES,
+    PERTURB_INTRO,
+    PRAM_MATRIX_CAPTION,
+    numeric_table,
+    perturb_lines,
+    suppression_reading,
+)
+from ui import keys
+from ui.context import Context
+from ui.safe import file_stem, md
+
+__all__ = ["perturb_tab"]
+
+_ORDER = ("local_suppression", "microaggregation", "pram", "noise")
+
+
+def _numeric(data: pd.DataFrame) -> list[str]:
+    return [
+        str(c)
+        for c in data.columns
+        if pd.api.types.is_numeric_dtype(data[c].dtype)
+        and not pd.api.types.is_bool_dtype(data[c].dtype)
+    ]
+
+
+def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
+    """Draw the method's controls; return its settings (None when it cannot run)."""
+    data, qis = ctx.table.data, list(ctx.roles.quasi_identifiers)
+    if method == "local_suppression":
+        if not qis:
+            st.info("Tag at least one quasi-identifier on the Data page.")
+            return None
+        k = int(st.number_input("k", 2, 1000, 2, key=keys.rem_perturb("k")))
+        imp = default_importance(data, qis)
+        ranked = sorted(qis, key=lambda q: -imp[q])
+        st.caption(
+            md(f"Suppressed first to last (sdcMicro's default importance): {', '.join(ranked)}.")
+        )
+        return (method, tuple(qis), k)
+    numeric = _numeric(data)
+    if method in ("microaggregation", "noise"):
+        if not numeric:
+            st.info("The table has no numeric column.")
+            return None
+        default = [c for c in qis if c in numeric][:3] or numeric[:1]
+        cols = st.multiselect(
+            "Numeric columns", numeric, default, key=keys.rem_perturb(f"{method}_cols")
+        )
+        if not cols:
+            return None
+        if method == "microaggregation":
+            k = int(st.number_input("Group size k", 2, 1000, 3, key=keys.rem_perturb("agg_k")))
+            return (method, tuple(cols), k)
+        pct = float(st.number_input("Noise, % of each column's standard deviation", 1.0, 1000.0,
+                                    150.0, key=keys.rem_perturb("pct")))  # fmt: skip
+        seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("noise_seed")))
+        return (method, tuple(cols), pct, seed)
+    cats = [str(c) for c in data.columns if c not in numeric and data[c].nunique() <= 50]
+    if not cats:
+        st.info("No column has 50 categories or fewer.")
+        return None
+    col = st.selectbox("Categorical column", cats, key=keys.rem_perturb("pram_col"))
+    pd_ = float(st.slider("pd: least chance a value stays itself", 0.0, 1.0, 0.8, 0.05,
+                          key=keys.rem_perturb("pd")))  # fmt: skip
+    seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("pram_seed")))
+    return (method, col, pd_, seed)
+
+
+def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str], Any]:
+    """Run one method; return its result, the sentences and the table to show."""
+    method = settings[0]
+    if method == "local_suppression":
+        _, qis, k = settings
+        res = local_suppression(data, list(qis), k)
+        before = int((match_counts(data, qis) < k).sum())
+        after = int((match_counts(res.data, qis) < k).sum())
+        lines = [*perturb_lines([res]), suppression_reading(k, before, after, len(data))]
+        shown = pd.DataFrame(
+            {"Cells blanked": res.suppressed, "Missing before": res.missing_before}
+        )
+        return res, lines, shown
+    if method == "pram":
+        _, col, pd_, seed = settings
+        res = pram(data, col, diagonal=pd_, seed=seed)
+        names = [str(c) for c in res.categories]
+        return res, perturb_lines([res]), pd.DataFrame(res.matrix, index=names, columns=names)
+    cols = list(settings[1])
+    if method == "microaggregation":
+        res = microaggregate(data, cols, settings[2])
+    else:
+        res = add_noise(data, dict.fromkeys(cols, settings[2]), seed=settings[3])
+    before = numeric_risk_utility(data, data, cols)
+    after = numeric_risk_utility(data, res.data, cols)
+    return res, perturb_lines([res], before, after), pd.DataFrame(numeric_table(before, after))
+
+
+def perturb_tab(ctx: Context) -> None:
+    """The Perturb tab: choose a method, see its strength and weakness, run it, see the scores."""
+    st.write(PERTURB_INTRO)
+    method = st.radio("Method", _ORDER, format_func=lambda m: METHOD_NOTES[m][0],
+                      horizontal=True, key=keys.REM_PERTURB_METHOD)  # fmt: skip
+    _, strength, weakness = METHOD_NOTES[method]
+    st.caption(md(f"Strength: {strength}  \nWeakness: {weakness}"))
+    settings = _settings(method, ctx)
+    if settings is None:
+        return
+    done = st.session_state.get(keys.REM_PERTURB_RESULT)
+    wanted = (ctx.key, settings)
+    if st.button("Perturb", key=keys.rem_perturb("run"), type="primary"):
+        try:
+            done = (wanted, *_run(settings, ctx.table.data))
+        except RiskcoreError as exc:
+            st.error(md(str(exc)))
+            return
+        st.session_state[keys.REM_PERTURB_RESULT] = done
+    if done is None or done[0] != wanted:
+        st.caption("Change the settings, then press Perturb to see the result and its scores.")
+        return
+    _, res, lines, shown = done
+    for line in lines:
+        st.write(md(line))
+    if settings[0] == "pram":
+        st.caption(PRAM_MATRIX_CAPTION)
+    st.dataframe(shown)
+    st.download_button(
+        "Download the perturbed table (CSV)",
+        to_csv_bytes(res.data),
+        file_name=f"{file_stem(ctx.table.name)}-{settings[0]}.csv",
+        mime="text/csv",
+        key=keys.rem_perturb("csv"),
+    )
