@@ -101,3 +101,19 @@ def test_ties_take_the_later_row_first():
     # The three 1s (rows 1-3) are equally close to 9: sdcMicro's hash sort takes row 3.
     df = pd.DataFrame({"a": [0, 1, 1, 1, 9], "b": [0, 1, 1, 1, 9]})
     assert microaggregate(df, ["a", "b"], 2).groups.tolist() == [1, 1, 1, 0, 0]
+
+
+def test_mdav_past_its_row_limit_is_refused_before_it_starts(monkeypatch):
+    from riskcore.errors import RiskcoreError
+    from riskcore.perturb import microaggregation as ma
+
+    def never(*args, **kwargs):
+        raise AssertionError("MDAV started")
+
+    monkeypatch.setattr(ma, "MDAV_MAX_ROWS", 5)
+    monkeypatch.setattr(ma, "mdav_groups", never)
+    df = pd.DataFrame({"a": range(6), "b": range(6)})
+    with pytest.raises(RiskcoreError, match="MDAV on 6 records is past its limit of 5"):
+        microaggregate(df, ["a", "b"], 2)
+    # one column: the single-variable method, a sort, has no limit
+    assert microaggregate(df, ["a"], 2).n_groups == 3
