@@ -32,6 +32,7 @@ from riskcore.report.readings.perturb import (
     suppression_reading,
 )
 from ui import keys
+from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
 
@@ -56,7 +57,9 @@ def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
         if not qis:
             st.info("Tag at least one quasi-identifier on the Data page.")
             return None
-        k = int(st.number_input("k", 2, 1000, 2, key=keys.rem_perturb("k")))
+        target = session_profile.targets().find("k-anonymity")  # the profile's k by default
+        first = max(2, min(1000, int(getattr(target, "k", 2))))
+        k = int(st.number_input("k", 2, 1000, first, key=keys.rem_perturb("k")))
         imp = default_importance(data, qis)
         ranked = sorted(qis, key=lambda q: -imp[q])
         st.caption(

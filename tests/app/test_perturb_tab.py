@@ -23,6 +23,12 @@ def test_local_suppression_and_pram_on_the_hospital_table():
     assert not at.exception, at.exception
     _, strength, weakness = METHOD_NOTES["local_suppression"]
     assert strength in _texts(at) and weakness in _texts(at)
+    # k starts at the profile's target k (the Anonymity page's), not at 2
+    from ui.profile import DEFAULT_TARGETS
+
+    target_k = DEFAULT_TARGETS.find("k-anonymity").k
+    assert at.number_input(key="rc_rem_perturb_k").value == target_k > 2
+    at.number_input(key="rc_rem_perturb_k").set_value(2).run()
     at.button(key=RUN).click().run()
     assert not at.exception, at.exception
     text = _texts(at)
