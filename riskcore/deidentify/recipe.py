@@ -222,6 +222,10 @@ class Recipe(Result):
     objective : str or None
         The objective the levels were chosen by
         (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
+    population : dict or None
+        The population table of k-map and delta-presence targets, by name and
+        SHA-256 (:class:`riskcore.profile.PopulationReference`); re-applying
+        needs the same table.
     identifiers : tuple of str
         The direct identifiers the recipe must mask: :func:`check_recipe` refuses
         the recipe when one of them has no masking or Safe Harbor step.
@@ -251,6 +255,7 @@ class Recipe(Result):
     weights: str | None = None
     steering: dict[str, Any] | None = None
     objective: str | None = None
+    population: dict[str, Any] | None = None
     identifiers: tuple[str, ...] = ()
     seal: dict[str, str] | None = None
 
@@ -275,6 +280,7 @@ class Recipe(Result):
         steering: Steering | None = None,
         objective: str | None = None,
         identifiers: Sequence[str] | None = None,
+        population: Mapping[str, Any] | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -312,6 +318,7 @@ class Recipe(Result):
             weights=weights,
             steering=None if steering is None or steering.empty else steering.to_dict(),
             objective=objective,
+            population=None if population is None else dict(population),
         )
         named = _masked_columns(rec)
         rec = dataclasses.replace(
@@ -440,6 +447,7 @@ def apply_recipe(
     *,
     key: SecretKey | bytes | None = None,
     skip_keyed: bool = False,
+    population: pd.DataFrame | None = None,
 ) -> AppliedRecipe:
     """Re-apply a recipe to a table (the same one, or new data of the same shape).
 
@@ -461,6 +469,8 @@ def apply_recipe(
     skip_keyed : bool, default False
         Leave the keyed steps out (named in ``skipped``): for a report that
         has no key and assesses the quasi-identifiers.
+    population : pandas.DataFrame, optional
+        The population table of the recipe's k-map and delta-presence targets.
 
     Raises
     ------
@@ -553,6 +563,7 @@ def apply_recipe(
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
         steering=steering,
+        population=population,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)

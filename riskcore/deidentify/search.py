@@ -296,6 +296,8 @@ class _Scan:
             cur[i] += 1
             chain.append(tuple(cur))
         done: list[int] = []
+        if len(chain) > 2:  # the chain's bottom tabulated once: every node of the chain and
+            self.lattice.prepare(tuple(int(x) for x in self.lo + start))  # up rolls up from it
         lo, hi = 0, len(chain) - 1
         while lo <= hi:
             mid = (lo + hi) // 2
