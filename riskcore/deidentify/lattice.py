@@ -155,7 +155,7 @@ class Lattice:
         if self.targets.needs_population_table and population is None:
             raise RiskcoreError(
                 "k-map and delta-presence are judged against the identified population table "
-                "the data were drawn from: give it (--population FILE)"
+                "the data were drawn from: give it to the search (--population FILE)"
             )
         self.hierarchies = dict(hierarchies)
         self.sensitive = tuple(sensitive)
@@ -246,9 +246,8 @@ class Lattice:
                 totals.append(counts @ per_column)
             self._code_cost.append(tables)
             self._cost_total.append(totals)
-        # node class tables rolled up from evaluated nodes (ARX's snapshots); the base-class
-        # map of each node is kept only when something reads it (sensitive contingencies,
-        # sampling weights)
+        # node class tables rolled up from evaluated nodes (ARX's snapshots); each node's
+        # base-class map kept only for the sensitive contingencies and sampling weights
         self._tables = ClassTables(
             self._class_codes,
             self._maps,
@@ -278,6 +277,7 @@ class Lattice:
             ],
             "entropy": self._entropy,
         }
+        self._ncp_terms = [self._w_mean[i] * t for i, t in enumerate(self._qi_lb["ncp"])]
 
     def _arx_loss(self, share_sum: float, suppressed: int, i: int) -> float:
         """Return ARX's normalized Loss of QI ``i`` (``MetricMDNMLoss.normalizeGeneralized``)."""
@@ -530,7 +530,7 @@ class Lattice:
             if len(released)
             else float("nan"),
             success_rate=len(released) / n_rel if n_rel else float("nan"),
-            lower_bound=self.lower_bound(lv),
+            lower_bound=float(sum(t[x] for t, x in zip(self._ncp_terms, lv, strict=True))),
             distortion=distortion,
             verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
             loss_arithmetic=float(loss_q.mean()),

@@ -140,7 +140,8 @@ class ClassTables:
         self._count = np.full(self.capacity, np.iinfo(np.int64).max, dtype=np.int64)
         self._entries: list[NodeClasses | None] = [None] * self.capacity
         self._order: deque[int] = deque()  # occupied slots, oldest first
-        self._free = list(range(self.capacity - 1, -1, -1))
+        self._free = list(range(self.capacity - 1, -1, -1))  # lowest slots first
+        self._top = 0  # slots below this one have been used (the rest are empty)
         self.rolled = 0  # nodes rolled up from a snapshot (the rest tabulated from the base)
 
     def _store(self, node: NodeClasses) -> None:
@@ -156,6 +157,7 @@ class ClassTables:
             self._count[old] = np.iinfo(np.int64).max
             self._free.append(old)
         slot = self._free.pop()
+        self._top = max(self._top, slot + 1)
         self._entries[slot] = node
         self._levels[:, slot] = node.levels
         self._count[slot] = node.n_classes
@@ -164,9 +166,10 @@ class ClassTables:
 
     def _source(self, levels: tuple[int, ...]) -> NodeClasses | None:
         """Return the cached node below ``levels`` with the fewest classes (None: none)."""
-        below = self._count < np.iinfo(np.int64).max
+        top = self._top
+        below = self._count[:top] < np.iinfo(np.int64).max
         for row, x in zip(self._levels, levels, strict=True):
-            below &= row <= x
+            below &= row[:top] <= x
         if not self.functional and below.any():
             for i in range(self._m):
                 rows = np.flatnonzero(below)
@@ -176,7 +179,7 @@ class ClassTables:
                 below[rows[~ok]] = False
         if not below.any():
             return None
-        count = np.where(below, self._count, np.iinfo(np.int64).max)
+        count = np.where(below, self._count[:top], np.iinfo(np.int64).max)
         return self._entries[int(np.argmin(count))]
 
     def get(self, levels: Sequence[int]) -> NodeClasses:
@@ -193,15 +196,15 @@ class ClassTables:
             self._store(node)
             return node
         self.rolled += 1
-        up = src.codes.copy()
+        rows = list(src.codes)  # each QI's codes mapped up where its level rises (no copy)
         for i, (a, b, table) in enumerate(zip(src.levels, lv, tables, strict=True)):
             if a != b and table is not None:
-                up[i] = table[up[i]]
-        merged, n = group(list(up), [self._cards[i][x] for i, x in enumerate(lv)])
+                rows[i] = table[rows[i]]
+        merged, n = group(rows, [self._cards[i][x] for i, x in enumerate(lv)])
         sizes = np.bincount(merged, weights=src.sizes, minlength=n).astype(np.int64)
         rep = np.empty(n, dtype=np.int64)
         rep[merged] = np.arange(len(merged))
-        codes = up[:, rep]
+        codes = np.stack([row[rep] for row in rows])
         ids = None if src.ids is None else merged[src.ids]
         node = NodeClasses(lv, codes, sizes, ids)
         self._store(node)
