@@ -38,7 +38,7 @@ def tables_and_orders(draw):
     return df, hiers, order
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=max(settings().max_examples // 5, 4), deadline=None)  # 20 in CI
 @given(tables_and_orders(), st.integers(1, 3), st.booleans())
 def test_rolled_up_classes_are_the_rows_grouped(case, entries, sensitive):
     df, hiers, order = case

@@ -59,7 +59,7 @@ def drawn_with_population(draw):
     return df, population, hiers, targets
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)  # the profile's examples: 100 in CI, 20 in dev
 @given(drawn_with_population(), st.sampled_from(["precision", "ncp", "dm_star"]))
 def test_search_with_k_map_and_delta_presence_finds_the_exhaustive_optimum(case, objective):
     df, population, hiers, targets = case
