@@ -136,6 +136,15 @@ def add_parsers(sub: Any) -> None:
         metavar="COL=MIN:MAX",
         help="search only levels MIN to MAX of a QI's hierarchy (MAX below the top keeps it)",
     )
+    a.add_argument(
+        "--k-map", type=int, default=None, metavar="K",
+        help="k-map: every released class matches at least K people of --population",
+    )  # fmt: skip
+    a.add_argument(
+        "--delta", default=None, metavar="MIN:MAX",
+        help="delta-presence: every population class has a share in [MIN, MAX] released",
+    )  # fmt: skip
+    add_population(a)
     a.add_argument("--suppression", choices=("drop", "mask"), default="drop")
     a.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     a.add_argument("--recipe-out", required=True, help="the recipe as JSON")
@@ -152,6 +161,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
     add_memory_engine(p, "apply")
     p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
+    add_population(p)
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     p.add_argument(
         "--key-file",
@@ -206,6 +216,61 @@ def _write_lookup(applied: AppliedRecipe, path: str | None) -> None:
 
     if path is not None and not applied.lookup.empty:
         write_table(applied.lookup, path)
+
+
+def add_population(parser: Any) -> None:
+    """Add ``--population FILE`` (the table of k-map and delta-presence targets)."""
+    parser.add_argument(
+        "--population", default=None, metavar="FILE",
+        help="the identified population table the data were drawn from (CSV, Parquet or "
+        ".xlsx, one row per person, with the QI columns): k-map and delta-presence",
+    )  # fmt: skip
+
+
+def _population(
+    args: argparse.Namespace, named: Any
+) -> tuple[pd.DataFrame | None, dict[str, Any] | None]:
+    """Return (the --population table, its reference), checked against ``named`` (the
+    profile's or the recipe's reference, a dict or None)."""
+    import hashlib
+
+    from riskcore.cli import _load
+    from riskcore.profile import PopulationReference
+
+    if args.population is None:
+        return None, None
+    table = _load(args.population)  # (a sentence for a file that cannot be read)
+    with open(args.population, "rb") as fh:
+        sha = hashlib.file_digest(fh, "sha256").hexdigest()
+    if named is not None and named.get("sha256") != sha:
+        raise RiskcoreError(
+            f"the population table {Path(args.population).name!r} is not the one the profile "
+            f"or recipe names ({named.get('name')!r}): give that table"
+        )
+    ref = PopulationReference(Path(args.population).name, sha)
+    return table, ref.to_dict()
+
+
+def _with_population_targets(targets: Any, args: argparse.Namespace) -> Any:
+    """Return ``targets`` with --k-map and --delta added (replacing the profile's)."""
+    from riskcore.criteria import DeltaPresence, KMap, Targets
+
+    added: list[Any] = []
+    if args.k_map is not None:
+        added.append(KMap(k=args.k_map))
+    if args.delta is not None:
+        low, sep, high = str(args.delta).partition(":")
+        try:
+            added.append(DeltaPresence(delta_min=float(low), delta_max=float(high)))
+        except ValueError:
+            raise RiskcoreError("--delta is MIN:MAX, two shares: 0:0.5") from None
+        if not sep:
+            raise RiskcoreError("--delta is MIN:MAX, two shares: 0:0.5")
+    if not added:
+        return targets
+    kinds = {c.kind for c in added}
+    kept = tuple(c for c in targets.criteria if c.kind not in kinds)
+    return Targets(criteria=kept + tuple(added), max_suppression=targets.max_suppression)
 
 
 def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
@@ -346,7 +411,9 @@ def run_anonymize(args: argparse.Namespace) -> int:
                 raise RiskcoreError("give --threshold or --max-risk, not both")
             args.threshold = args.max_risk
         profile = profile_from_args(args, qis=args.qi)
-        targets = profile.targets
+        targets = _with_population_targets(profile.targets, args)
+        named = None if profile.population is None else profile.population.to_dict()
+        population, reference = _population(args, named)
         sensitive = tuple(profile.roles.sensitive)
         if not profile.roles.quasi_identifiers:
             raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
@@ -387,6 +454,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
             steering=steering,
+            population=population,
         )
         result = search(lattice, objective=args.objective)
         best = result.best
@@ -415,6 +483,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             weights=profile.roles.weight,
             steering=steering,
             objective=args.objective,
+            population=reference,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
@@ -502,7 +571,8 @@ def run_apply(args: argparse.Namespace) -> int:
                     "were removed): use the recipe anonymize wrote with this key"
                 )
             check_recipe(rec, key, sealed=True)  # the HMAC, now that the key is read
-            applied = apply_recipe(df, rec, key=key)
+            population, _ = _population(args, rec.population)
+            applied = apply_recipe(df, rec, key=key, population=population)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
         write_table(applied.data, args.out)

@@ -98,8 +98,10 @@ class Criterion(Result):
     #: passes, whatever else it merges, and suppressing other classes never makes a class
     #: fail: then a generalization's failing classes are merges of failing classes (its
     #: suppressed records a subset of the node's) and every class it releases contains a
-    #: class the node released. k-anonymity (sizes only grow) and distinct l-diversity
-    #: (distinct values only grow) have it under the missing-value policy "own" (under "any"
+    #: class the node released. k-anonymity (sizes only grow), distinct l-diversity
+    #: (distinct values only grow) and k-map against a population table (population counts
+    #: only grow; ARX's ``KMap`` is monotone with suppression, its ``DPresence`` is not) have
+    #: it under the missing-value policy "own" (under "any"
     #: a record with a missing value counts in several classes, and suppressing one class can
     #: shrink another's compatible set: the search tags only under "own" or when no QI value
     #: is missing). Entropy and recursive l-diversity and t-closeness do not (merging a

@@ -436,7 +436,9 @@ class KMap(Criterion):
     """k-map [S02]_: every released class matches at least k members of the population table.
 
     ARX's ``KMap`` with an explicit population: F_j >= k for every class with
-    a released record.
+    a released record. Monotone under generalization with suppression (F_j
+    only grows when classes merge, and suppression leaves the population
+    alone; ARX constructs ``KMap`` ``monotonicWithSuppression = true``).
 
     Attributes
     ----------
@@ -445,6 +447,7 @@ class KMap(Criterion):
 
     kind: ClassVar[str] = "k-map"
     needs_population_table: ClassVar[bool] = True
+    monotone_under_generalization: ClassVar[bool] = True
     k: int = 2
 
     def __post_init__(self) -> None:
@@ -476,6 +479,8 @@ class DeltaPresence(Criterion):
     Over every class of the population table: a class with no released
     record has delta_j = 0 and, with delta_min > 0, fails; it has no record to
     suppress, so it fails the release (ARX's ``HashGroupify.analyzeAll``).
+    Not monotone under generalization (a merged class's delta lies between
+    its parts'; ARX's ``DPresence`` is ``monotonicWithSuppression = false``).
 
     Attributes
     ----------

@@ -9,9 +9,10 @@ records stay within the limit (ARX's semantics, Prasser et al. 2014).
 
 Evaluation never returns to the rows: the table is tabulated once over the
 QIs at level 0 (the base classes, with one sparse contingency per sensitive
-attribute), and a node's classes are a regrouping of the base classes by
-their generalized codes. Each node costs O(J0), J0 the number of base
-classes, not O(n).
+attribute); a node's classes are rolled up from an evaluated node below it
+(:mod:`riskcore.deidentify.rollup`, ARX's snapshots) or regrouped from the
+base classes. k-map and delta-presence read an identified population table
+generalized alike (:mod:`riskcore.deidentify.population`).
 
 Information loss (:mod:`riskcore.deidentify.loss`, every objective with its
 source): NCP, precision, ARX's Loss and non-uniform entropy are at least
@@ -27,10 +28,8 @@ enter the multi-dimensional objectives, level bounds restrict the nodes
 searched; both are given to the lattice, which checks its size against
 :data:`~riskcore.deidentify.steering.MAX_NODES` before allocating anything.
 
-Engines: the lattice suppresses and rewrites records, so it runs on the in-memory engine only
-(:class:`~riskcore.engine.EncodedTable`); the streaming, DuckDB and Spark
-engines return class counts, which every figure of ``assess`` needs and no
-more (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
+Engines: in memory only (:class:`~riskcore.engine.EncodedTable`); the other
+engines return class counts (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
 """
 
 from __future__ import annotations
@@ -53,12 +52,14 @@ from riskcore.deidentify.loss import (
     column_entropy,
     column_penalties,
     column_shares,
+    sensitive_distortion,
 )
 from riskcore.deidentify.node import NodeResult
+from riskcore.deidentify.population import PopulationClasses
+from riskcore.deidentify.rollup import ClassTables, NodeClasses, regroup
 from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
-from riskcore.engine.partition import pack_keys
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence, PopulationEvidence, SensitiveEvidence
 from riskcore.metrics.missing import MissingPolicy, check_missing
@@ -101,13 +102,19 @@ class Lattice:
     steering : Steering, optional
         Per-QI weights of the objectives and level bounds of the search
         (:mod:`riskcore.deidentify.steering`).
+    population : pandas.DataFrame, optional
+        The identified population table the data were drawn from (one row
+        per person, with the QIs), for k-map and delta-presence targets
+        (:mod:`riskcore.deidentify.population`: k-map prunes like k,
+        delta-presence is checked at each node).
 
     Raises
     ------
     RiskcoreError
-        When a hierarchy does not hold a value of its column (named), a
-        target needs an identified population table (k-map, delta-presence:
-        judged on the Records page and in the report, not searched), the
+        When a hierarchy does not hold a value of its column or of the
+        population table (named), a k-map or delta-presence target comes
+        without a population table, under the missing-value policy "any",
+        or the data are not a subset of the population table, the
         steering names a column that is not a QI or a level above a
         hierarchy's height, or the lattice within its level bounds has more
         than :data:`~riskcore.deidentify.steering.MAX_NODES` nodes (checked
@@ -127,6 +134,7 @@ class Lattice:
         sampling_fraction: float | None = None,
         weights: str | None = None,
         steering: Steering | None = None,
+        population: pd.DataFrame | None = None,
     ) -> None:
         self.qis: tuple[str, ...] = tuple(hierarchies)
         if not self.qis:
@@ -144,16 +152,21 @@ class Lattice:
         if missing_cols:
             raise RiskcoreError(f"the table has no column {missing_cols[0]!r}")
         self.targets = targets if targets is not None else Targets.of(k=2)
-        if self.targets.needs_population_table:
+        if self.targets.needs_population_table and population is None:
             raise RiskcoreError(
-                "k-map and delta-presence are judged against a population table on the Records "
-                "page and in the report; the search does not take them as targets"
+                "k-map and delta-presence are judged against the identified population table "
+                "the data were drawn from: give it to the search (--population FILE)"
             )
         self.hierarchies = dict(hierarchies)
         self.sensitive = tuple(sensitive)
         self.distance = dict(distance or {})
         self.order = {k: tuple(v) for k, v in (order or {}).items()}
         self.missing: MissingPolicy = check_missing(missing)
+        if self.targets.needs_population_table and self.missing == "any":
+            raise RiskcoreError(
+                "k-map and delta-presence count a missing value as a value of its own; "
+                "search them under the missing-value policy 'own'"
+            )
         if sampling_fraction is not None and weights is not None:
             raise RiskcoreError("give a sampling fraction or sampling weights, not both")
         tab = enc.tabulate(self.qis, self.sensitive)
@@ -214,18 +227,39 @@ class Lattice:
         self._class_codes = [
             [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
         ]
-        # per QI and level, per base class: (its NCP penalty, its ARX domain share) per record,
-        # side by side so that a node gathers both at once; and their totals over the records
-        self._class_cost = [
-            [
-                np.column_stack([pen[self.base.keys[i]], sh[self.base.keys[i]]])
-                for pen, sh in zip(self._ncp[i], self._share[i], strict=True)
-            ]
-            for i in range(len(self.qis))
-        ]
-        self._cost_total = [
-            [np.einsum("j,jc->c", f0, c) for c in costs] for costs in self._class_cost
-        ]
+        # per QI and level, per generalized code: (its NCP penalty, its ARX domain share) per
+        # record (they depend on the generalized value only), and their totals over the records
+        self._code_cost: list[list[np.ndarray]] = []
+        self._cost_total: list[list[np.ndarray]] = []
+        for i in range(len(self.qis)):
+            counts = np.bincount(
+                self.base.keys[i], weights=f0, minlength=len(self.base.labels[i])
+            )
+            tables, totals = [], []
+            for gen, pen, sh, card in zip(
+                self._maps[i], self._ncp[i], self._share[i], self._cards[i], strict=True
+            ):
+                per_column = np.column_stack([pen, sh])
+                table = np.zeros((card, 2))
+                table[gen] = per_column
+                tables.append(table)
+                totals.append(counts @ per_column)
+            self._code_cost.append(tables)
+            self._cost_total.append(totals)
+        # node class tables rolled up from evaluated nodes (ARX's snapshots); each node's
+        # base-class map kept only for the sensitive contingencies and sampling weights
+        self._tables = ClassTables(
+            self._class_codes,
+            self._maps,
+            self._cards,
+            self.base.sizes,
+            track_ids=bool(self.sensitive) or self._weights is not None,
+        )
+        self._pop: PopulationClasses | None = None
+        self._absent = any(c.judges_empty_classes for c in self.targets.criteria)
+        if self.targets.needs_population_table and population is not None:
+            self._pop = PopulationClasses(population, self.hierarchies, self._cards)
+            self._pop.check_subset(self._tables.direct([0] * len(self.qis))[1])
         w = np.asarray([self.steering.weight(q) for q in self.qis])
         #: Per QI, its weight in a weighted mean (NCP, precision: w_i / sum w) and in ARX's
         #: aggregates (w_i / max w, ``AbstractMetricMultiDimensional``).
@@ -243,6 +277,7 @@ class Lattice:
             ],
             "entropy": self._entropy,
         }
+        self._ncp_terms = [self._w_mean[i] * t for i, t in enumerate(self._qi_lb["ncp"])]
 
     def _arx_loss(self, share_sum: float, suppressed: int, i: int) -> float:
         """Return ARX's normalized Loss of QI ``i`` (``MetricMDNMLoss.normalizeGeneralized``)."""
@@ -255,10 +290,8 @@ class Lattice:
     @property
     def has_missing(self) -> bool:
         """Return True when a record has a missing QI value (its own code at every level)."""
-        return any(
-            bool((codes[0] == cards[0] - 1).any())
-            for codes, cards in zip(self._class_codes, self._cards, strict=True)
-        )
+        pairs = zip(self._class_codes, self._cards, strict=True)
+        return any(bool((codes[0] == cards[0] - 1).any()) for codes, cards in pairs)
 
     @property
     def size(self) -> int:
@@ -294,8 +327,8 @@ class Lattice:
 
     def lower_bound(self, levels: Sequence[int], objective: Objective = "ncp") -> float:
         """Return the lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`)."""
-        terms = self.lower_bound_terms(objective)
-        return float(sum(terms[i][lv] for i, lv in enumerate(levels)))
+        terms = zip(self.lower_bound_terms(objective), levels, strict=True)
+        return float(sum(t[x] for t, x in terms))
 
     @staticmethod
     def key(objective: Objective, loss: float) -> float:
@@ -350,43 +383,19 @@ class Lattice:
 
     def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Return (the node's class of every base class, the node's class sizes)."""
-        lv = self._check_levels(levels)
-        codes = [self._class_codes[i][x] for i, x in enumerate(lv)]
-        cards = [self._cards[i][x] for i, x in enumerate(lv)]
-        key, card = pack_keys(codes, cards)
-        if card <= 8 * len(key) + 1024:
-            counts = np.bincount(key, minlength=card)
-            present = np.flatnonzero(counts)
-            remap = np.zeros(card, dtype=np.int64)
-            remap[present] = np.arange(len(present))
-            ids = remap[key]
-        else:  # a hash table (pandas), not a sort: class numbering is free here
-            ids = pd.factorize(key)[0].astype(np.int64, copy=False)
-        sizes = np.bincount(ids, weights=self.base.sizes).astype(np.int64)
-        return ids, sizes
+        ids, node = self._node(levels)
+        return ids, node.sizes
 
-    def _regroup(self, table: Contingency, ids: np.ndarray, sizes: np.ndarray) -> Contingency:
-        m = max(len(table.value_totals), 1)
-        key = ids[table.cell_class] * m + table.cell_value
-        # cells sorted by class then value, as the contract wants: a count per possible cell
-        # when there are few (the common case above the bottom), else a sort
-        if len(sizes) * m <= 8 * len(key) + 1024:
-            full = np.bincount(key, weights=table.cell_count, minlength=len(sizes) * m)
-            cells = np.flatnonzero(full)
-            counts = full[cells].astype(np.int64)
-        else:
-            cells, inv = np.unique(key, return_inverse=True)
-            counts = np.bincount(inv.reshape(-1), weights=table.cell_count).astype(np.int64)
-        return Contingency(
-            table.attribute,
-            cells // m,
-            cells % m,
-            counts,
-            sizes,
-            table.value_totals,
-            table.ordered,
-            table.labels,
-        )
+    def prepare(self, levels: Sequence[int]) -> None:
+        """Tabulate the classes of ``levels`` (not judged), for its generalizations to roll up
+        from (:mod:`riskcore.deidentify.rollup`)."""
+        self._tables.get(self._check_levels(levels))
+
+    def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
+        """Return (the node's class of every base class, the node's classes)."""
+        lv = self._check_levels(levels)
+        node = self._tables.get(lv)
+        return (node.ids, node) if node.ids is not None else self._tables.direct(lv)
 
     def evidence(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence]:
         """Return (the node's class of every base class, the node's classes as evidence).
@@ -396,37 +405,47 @@ class Lattice:
         reads one), its class table (under the missing-value policy "any")
         and the population model of a journalist risk target.
         """
-        lv = self._check_levels(levels)
-        ids, sizes = self.classes(lv)
+        ids, node = self._node(levels)
+        return ids, self._evidence(node, ids)
+
+    def _evidence(self, node: NodeClasses, ids: np.ndarray | None) -> Evidence:
+        """Return the node's evidence (``ids``, the node's class of every base class, read
+        by the sensitive contingencies and sampling weights, tracked when they exist)."""
+        sizes, lv = node.sizes, node.levels
+        counts = None
+        if self._pop is not None:  # F_j; delta-presence also judges the absent classes
+            counts, absent, _ = self._pop.counts(node.codes, lv)
+            if self._absent and len(absent):
+                sizes = np.concatenate([sizes, np.zeros(len(absent), dtype=np.int64)])
+                counts = np.concatenate([counts, absent])
         sens = {}
-        if self.targets.needs_sensitive:
+        if self.targets.needs_sensitive and ids is not None:
             for s in self.sensitive:
-                table = self._regroup(self.contingencies[s], ids, sizes)
+                table = regroup(self.contingencies[s], ids, sizes)
                 d = self.distance.get(s) or ("ordered" if table.ordered else "equal")
                 sens[s] = SensitiveEvidence(table, d, self.order.get(s))
         classes = None
         if self.missing == "any":
-            first = np.full(len(sizes), len(ids), dtype=np.int64)
-            np.minimum.at(first, ids, np.arange(len(ids), dtype=np.int64))
             classes = ClassTable(
                 self.qis,
                 sizes,
-                tuple(self._class_codes[i][x][first] for i, x in enumerate(lv)),
+                tuple(c.astype(np.int64) for c in node.codes),
                 tuple(self._labels[i][x] for i, x in enumerate(lv)),
             )
         population = self._population
-        if self._weights is not None:
+        if self._weights is not None and ids is not None:
             population = PopulationEvidence(
-                "weights", weight_sums=np.bincount(ids, weights=self._weights)
+                "weights",
+                weight_sums=np.bincount(ids, weights=self._weights, minlength=len(sizes)),
             )
-        ev = Evidence(
+        return Evidence(
             records=sizes,
             sensitive=sens,
             missing=self.missing,
             classes=classes,
             population=population,
+            population_counts=counts,
         )
-        return ids, ev
 
     def judge(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence, Verdict]:
         """Return (node class of every base class, the node's evidence, its verdict).
@@ -441,29 +460,30 @@ class Lattice:
     def failing(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return (node class of every base class, class sizes, which classes break a target)."""
         ids, ev, verdict = self.judge(levels)
-        return ids, ev.records, verdict.failing
+        j = int(ids.max()) + 1 if len(ids) else 0  # (not the absent population classes)
+        return ids, ev.records[:j], verdict.failing[:j]
 
     def evaluate(self, levels: Sequence[int]) -> NodeResult:
         """Evaluate one node: suppression, whether it meets the targets, and its losses."""
-        lv = self._check_levels(levels)
-        ids, ev, verdict = self.judge(lv)
-        bad = verdict.failing
-        sizes = ev.records
-        kept_base = ~bad[ids]
+        node = self._tables.get(self._check_levels(levels))
+        lv = node.levels
+        ev = self._evidence(node, node.ids)
+        verdict = evaluate(self.targets, ev, suppress=True)
+        bad = verdict.failing[: node.n_classes]  # (not the absent population classes)
+        sizes = node.sizes
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
         n = max(self.n, 1)
-        # released sums per QI: a class's penalty and share are those of any of its base
-        # classes (they depend on the generalized value only); the totals minus the suppressed
-        # classes, or the released ones summed when fewer (one gather per QI of the smaller set)
-        rep = np.empty(len(sizes), dtype=np.int64)
-        rep[ids] = np.arange(len(ids))
+        # released sums per QI: a class's penalty and share are those of its generalized code;
+        # the totals minus the suppressed classes, or the released ones summed when fewer
         few = int(bad.sum()) <= len(sizes) // 2
         chosen = np.flatnonzero(bad if few else ~bad)
-        weight, reps = sizes[chosen].astype(np.float64), rep[chosen]
+        weight = sizes[chosen].astype(np.float64)
+        codes = node.codes[:, chosen]
         part = np.asarray(
-            [np.einsum("j,jc->c", weight, self._class_cost[i][x][reps]) for i, x in enumerate(lv)]
-        )
+            [np.bincount(codes[i], weights=weight, minlength=len(t)) @ t
+             for i, t in enumerate(self._code_cost[i][x] for i, x in enumerate(lv))]
+        )  # fmt: skip
         if few:
             part = np.asarray([self._cost_total[i][x] for i, x in enumerate(lv)]) - part
         # per QI: its mean cost over records, a suppressed record costing 1
@@ -487,8 +507,14 @@ class Lattice:
             }
         released = sizes[~bad]
         n_rel = int(released.sum())
-        judged = ev.sizes[~bad] if self.missing == "own" else ev.restrict(~bad).sizes
-        distortion = {s: self._kl(self.contingencies[s], kept_base) for s in self.sensitive}
+        if self.missing == "own":
+            judged = ev.sizes[: len(bad)][~bad]
+        else:
+            judged = ev.restrict(~bad).sizes
+        kept_base = ~bad[node.ids] if node.ids is not None else bad
+        distortion = {
+            s: sensitive_distortion(self.contingencies[s], kept_base) for s in self.sensitive
+        }
         squares = sizes.astype(np.float64) ** 2
         dm = float(squares[~bad].sum()) + float(suppressed) * self.n
         return NodeResult(
@@ -504,7 +530,7 @@ class Lattice:
             if len(released)
             else float("nan"),
             success_rate=len(released) / n_rel if n_rel else float("nan"),
-            lower_bound=self.lower_bound(lv),
+            lower_bound=float(sum(t[x] for t, x in zip(self._ncp_terms, lv, strict=True))),
             distortion=distortion,
             verdict=dataclasses.replace(verdict, failing=np.zeros(0, dtype=bool)),
             loss_arithmetic=float(loss_q.mean()),
@@ -516,22 +542,6 @@ class Lattice:
             weighted=weighted,
             removed=self.removed(lv),
         )
-
-    @staticmethod
-    def _kl(table: Contingency, kept_base: np.ndarray) -> float:
-        """Return KL(release || table) of a sensitive attribute, records of the base classes
-        not in ``kept_base`` removed."""
-        q = table.value_totals.astype(np.float64)
-        kept = np.bincount(
-            table.cell_value[kept_base[table.cell_class]],
-            weights=table.cell_count[kept_base[table.cell_class]],
-            minlength=len(q),
-        )
-        if kept.sum() == 0 or q.sum() == 0:
-            return float("nan")
-        p, q = kept / kept.sum(), q / q.sum()
-        on = p > 0
-        return float(np.sum(p[on] * np.log(p[on] / q[on])))
 
     def as_recorded(self) -> NodeResult:
         """Return the table as recorded: every QI at level 0 and nothing suppressed.

@@ -62,6 +62,7 @@ import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.objectives import OBJECTIVES, Objective, ObjectiveInfo, check_objective
+from riskcore.engine.contract import Contingency
 
 __all__ = [
     "OBJECTIVES",
@@ -71,7 +72,9 @@ __all__ = [
     "column_entropy",
     "column_penalties",
     "column_shares",
+    "sensitive_distortion",
 ]
+
 
 def column_penalties(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
     """Return, per level, the NCP of each value of a column.
@@ -162,3 +165,19 @@ def column_entropy(maps: list[np.ndarray], counts: np.ndarray) -> np.ndarray:
         b = np.bincount(gen, weights=a)[gen]
         out[level] = float(np.sum(a[on] * np.log2(b[on] / a[on])))
     return out
+
+
+def sensitive_distortion(table: Contingency, kept_base: np.ndarray) -> float:
+    """Return KL(release || table) of a sensitive attribute, records of the base classes
+    not in ``kept_base`` removed."""
+    q = table.value_totals.astype(np.float64)
+    kept = np.bincount(
+        table.cell_value[kept_base[table.cell_class]],
+        weights=table.cell_count[kept_base[table.cell_class]],
+        minlength=len(q),
+    )
+    if kept.sum() == 0 or q.sum() == 0:
+        return float("nan")
+    p, q = kept / kept.sum(), q / q.sum()
+    on = p > 0
+    return float(np.sum(p[on] * np.log(p[on] / q[on])))

@@ -221,6 +221,10 @@ class Recipe(Result):
     objective : str or None
         The objective the levels were chosen by
         (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
+    population : dict or None
+        The population table of k-map and delta-presence targets, by name and
+        SHA-256 (:class:`riskcore.profile.PopulationReference`); re-applying
+        needs the same table.
     identifiers : tuple of str
         The direct identifiers the recipe must mask: :func:`check_recipe` refuses
         the recipe when one of them has no masking or Safe Harbor step.
@@ -254,16 +258,18 @@ class Recipe(Result):
     weights: str | None = None
     steering: dict[str, Any] | None = None
     objective: str | None = None
+    population: dict[str, Any] | None = None
     identifiers: tuple[str, ...] = ()
     perturb: tuple[dict[str, Any], ...] = ()
     seal: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the recipe as JSON values; an empty ``perturb`` is left out (version 3's
-        content, so its seal, stays the same)."""
+        """Return the recipe as JSON values; an empty ``perturb`` and no ``population`` are
+        left out (version 3's content, so its seal, stays the same)."""
         out = super().to_dict()
-        if not out.get("perturb"):
-            out.pop("perturb", None)
+        for name in ("perturb", "population"):
+            if not out.get(name):
+                out.pop(name, None)
         return out
 
     @classmethod
@@ -288,6 +294,7 @@ class Recipe(Result):
         objective: str | None = None,
         identifiers: Sequence[str] | None = None,
         perturb: Sequence[Mapping[str, Any]] = (),
+        population: Mapping[str, Any] | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -326,6 +333,7 @@ class Recipe(Result):
             steering=None if steering is None or steering.empty else steering.to_dict(),
             objective=objective,
             perturb=tuple(dict(x) for x in perturb),
+            population=None if population is None else dict(population),
         )
         named = _masked_columns(rec)
         rec = dataclasses.replace(

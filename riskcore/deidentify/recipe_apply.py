@@ -77,6 +77,7 @@ def apply_recipe(
     *,
     key: SecretKey | bytes | None = None,
     skip_keyed: bool = False,
+    population: pd.DataFrame | None = None,
 ) -> AppliedRecipe:
     """Re-apply a recipe to a table (the same one, or new data of the same shape).
 
@@ -98,6 +99,8 @@ def apply_recipe(
     skip_keyed : bool, default False
         Leave the keyed steps out (named in ``skipped``): for a report that
         has no key and assesses the quasi-identifiers.
+    population : pandas.DataFrame, optional
+        The population table of the recipe's k-map and delta-presence targets.
 
     Raises
     ------
@@ -192,6 +195,7 @@ def apply_recipe(
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
         steering=steering,
+        population=population,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)

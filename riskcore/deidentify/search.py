@@ -18,7 +18,8 @@ with two kinds of pruning that never change the answer:
 * **Predictive tagging** (Flash, Kohlmayer et al. 2012; OLA, El Emam et al.
   2009), when every target is monotone under generalization
   (:attr:`riskcore.criteria.Criterion.monotone_under_generalization`:
-  k-anonymity and distinct l-diversity, with ARX's suppression: a
+  k-anonymity, distinct l-diversity and k-map against a population table
+  (:mod:`riskcore.deidentify.population`), with ARX's suppression: a
   generalization's failing classes are merges of failing classes only, so
   its suppressed records are a subset of the node's, and every class left
   contains a class that passed): a node that meets the targets tags every
@@ -29,9 +30,10 @@ with two kinds of pruning that never change the answer:
   chain; ties to the QI whose bound grows least; never past the bound),
   binary-searches the chain for its highest failing node and raises that
   node while it still fails; its down-set is then skipped.
-  Entropy and recursive l-diversity, t-closeness and the risk targets are
-  not monotone with suppression (merging a class that passes with one that
-  fails can make a failing class) and are checked node by node.
+  Entropy and recursive l-diversity, t-closeness, the risk targets and
+  delta-presence are not monotone with suppression (merging a class that
+  passes with one that fails can make a failing class) and are checked node
+  by node.
 
 **Ties** are broken on purpose: among anonymous nodes of equal loss (within
 1e-12 relative, :func:`same_loss`), the one with fewer suppressed records,
@@ -296,6 +298,8 @@ class _Scan:
             cur[i] += 1
             chain.append(tuple(cur))
         done: list[int] = []
+        if len(chain) > 2:  # the chain's bottom tabulated once: every node of the chain and
+            self.lattice.prepare(tuple(int(x) for x in self.lo + start))  # up rolls up from it
         lo, hi = 0, len(chain) - 1
         while lo <= hi:
             mid = (lo + hi) // 2

@@ -198,3 +198,49 @@ def test_a_removed_column_is_warned_about_with_the_best_node_that_keeps_it(tmp_p
     assert "warning: The least-loss release removes b entirely" in captured.err
     assert "The best combination that keeps it (a 1, b 0)" in captured.err
     assert "--levels b=0:0" in captured.err
+
+
+def test_k_map_and_delta_against_a_population_table_through_anonymize_and_apply(
+    tmp_path, capsys
+):
+    src, base = _small(tmp_path)
+    base[base.index("--k") + 1] = "1"  # k-map alone (k = 1 replaces the preset k = 11)
+    # the population: the 8 people and 4 more, (a0, b0) x 3 and (a1, b1)
+    pop = pd.concat(
+        [pd.read_csv(src), pd.DataFrame({"a": ["a0", "a0", "a0", "a1"],
+                                         "b": ["b0", "b0", "b0", "b1"]})]
+    )  # fmt: skip
+    population = tmp_path / "pop.csv"
+    pop.to_csv(population, index=False)
+    out, recipe = tmp_path / "o.csv", tmp_path / "r.json"
+    args = ["anonymize", str(src), *base, "--out", str(out), "--recipe-out", str(recipe)]
+    args += ["--objective", "precision", "--format", "json", "--max-suppression", "0"]
+    # k-map 2 with nothing suppressed: at (0, 0) most classes match one person; at (0, 1),
+    # b removed: a0 F=5, a1 F=3, a2 F=2, a3 F=2 (precision (0 + 1) / 2 = 1/2); at (1, 0):
+    # (g0, b0) F=5, (g0, b1) F=3, (g1, b0) F=2, (g1, b1) F=2 (precision (1/2 + 0) / 2 = 1/4)
+    assert main([*args, "--k-map", "2", "--population", str(population)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["levels"] == {"a": 1, "b": 0}
+    spec = json.loads(recipe.read_text())
+    assert spec["population"]["name"] == "pop.csv"
+    assert any(c["kind"] == "k-map" for c in spec["targets"]["criteria"])
+    again = tmp_path / "again.csv"
+    code = main(["apply", str(src), "--recipe", str(recipe), "--out", str(again),
+                 "--population", str(population)])  # fmt: skip
+    assert code == 0 and again.read_bytes() == out.read_bytes()
+    capsys.readouterr()
+    # apply needs the same table; anonymize needs one for --k-map
+    other = tmp_path / "other.csv"
+    pop.iloc[::-1].to_csv(other, index=False)
+    code = main(["apply", str(src), "--recipe", str(recipe), "--out", str(again),
+                 "--population", str(other)])  # fmt: skip
+    assert code == 2 and "not the one the profile or recipe names" in capsys.readouterr().err
+    assert main([*args, "--k-map", "2"]) == 2
+    assert "population table" in capsys.readouterr().err
+    # delta-presence [0, 0.5]: every person of a2 and a3 is released (delta 1 while a is
+    # below its top), and at a's top (*, b0) has 4 of 7 released, (*, *) 8 of 12: with no
+    # suppression allowed, no node meets it
+    assert main([*args, "--delta", "0:0.5", "--population", str(population)]) == 2
+    assert "no generalization meets the targets" in capsys.readouterr().err
+    assert main([*args, "--delta", "0.5", "--population", str(population)]) == 2
+    assert "MIN:MAX" in capsys.readouterr().err

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskcore.criteria import DistinctLDiversity, KAnonymity, Targets
+from riskcore.criteria import DistinctLDiversity, KAnonymity, KMap, Targets
 from riskcore.criteria.base import REGISTRY
 from riskcore.deidentify.hierarchy import Hierarchy, grouping_hierarchy
 from riskcore.deidentify.lattice import Lattice
@@ -148,9 +148,9 @@ def test_ties_of_equal_class_sizes_go_to_lower_discernibility_then_smaller_level
     assert search(lat2, objective="precision").best.levels == (0, 1)  # lexicographically first
 
 
-def test_only_k_and_distinct_l_are_monotone_under_generalization():
+def test_only_k_distinct_l_and_k_map_are_monotone_under_generalization():
     monotone = {kind for kind, cls in REGISTRY.items() if cls.monotone_under_generalization}
-    assert monotone == {KAnonymity.kind, DistinctLDiversity.kind}
+    assert monotone == {KAnonymity.kind, DistinctLDiversity.kind, KMap.kind}
 
 
 def test_tagging_evaluates_fewer_nodes_and_finds_the_same_node():
