@@ -233,3 +233,13 @@ def test_the_script_reproduces_the_table_byte_for_byte(tmp_path):
     released = pd.read_csv(out, dtype=str)
     assert "617-555-0100" in set(released["phone"])  # the undone mask is not redone
     assert not set(released["ssn"]) & set(_patients()["ssn"])  # the kept ones are
+
+
+def test_a_new_hierarchy_puts_its_column_back_to_level_0():
+    age = {"kind": "interval", "params": {"widths": [10.0, 20.0]}}
+    h = History().apply(Step("hierarchy", {"column": "age", "hierarchy": age}))
+    h = h.apply(Step("levels", {"levels": {"age": 2}}))
+    assert h.to_recipe(_base()).levels == (2,)
+    coarser = {"kind": "interval", "params": {"widths": [5.0]}}
+    got = h.apply(Step("hierarchy", {"column": "age", "hierarchy": coarser})).to_recipe(_base())
+    assert got.levels == (0,) and got.hierarchies == {"age": coarser}
