@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,11 +101,11 @@ def test_undo_redo_and_go_to_move_the_cursor_and_apply_drops_the_redo_tail():
     assert back.go_to(4) == h
     start = h.go_to(0)
     assert start.current_steps() == () and start.current is None and not start.can_undo
-    with pytest.raises(RiskcoreError, match="^there is no step to undo$"):
+    with pytest.raises(RiskcoreError, match=r"^there is no step to undo$"):
         start.undo()
-    with pytest.raises(RiskcoreError, match="^there is no step to redo$"):
+    with pytest.raises(RiskcoreError, match=r"^there is no step to redo$"):
         h.redo()
-    with pytest.raises(RiskcoreError, match="^there is no step 5: the history holds 4 steps$"):
+    with pytest.raises(RiskcoreError, match=r"^there is no step 5: the history holds 4 steps$"):
         h.go_to(5)
     with pytest.raises(RiskcoreError, match="position is 3"):
         History((a, b), 3)
@@ -148,15 +149,15 @@ def test_a_recipe_becomes_a_history_that_folds_back_into_it():
     again = History.of_recipe(recipe).to_recipe(_base(), key=KEY)
     assert again == recipe
     kinds = [s.kind for s in steps_of(recipe)]
-    assert kinds == ["date_shift", "masking", "masking", "hierarchy", "hierarchy", "search"] + [
-        "steering",
-        "targets",
+    assert kinds == [
+        *("date_shift", "masking", "masking", "hierarchy", "hierarchy", "search"),
+        *("steering", "targets"),
     ]
 
 
 def test_a_levels_step_needs_the_hierarchy_first():
     h = History().apply(Step("levels", {"levels": {"age": 1}}))
-    with pytest.raises(RiskcoreError, match="^the levels step sets the level of 'age', which"):
+    with pytest.raises(RiskcoreError, match=r"^the levels step sets the level of 'age', which"):
         h.to_recipe(_base())
 
 
@@ -222,8 +223,9 @@ def test_the_script_reproduces_the_table_byte_for_byte(tmp_path):
     assert script.startswith("#!/bin/sh\n") and KEY.hex() not in script
     (tmp_path / "run.sh").write_text(script)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    sh = shutil.which("sh") or "/bin/sh"
     done = subprocess.run(
-        ["sh", str(tmp_path / "run.sh")], cwd=ROOT, env=env, capture_output=True, text=True
+        [sh, str(tmp_path / "run.sh")], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     expected = tmp_path / "expected.csv"
