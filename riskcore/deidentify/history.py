@@ -175,9 +175,10 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
         from riskcore.deidentify.masking.registry import get_operator
 
         _text(params, "column", kind)
-        get_operator(str(params.get("operator")))  # an unknown operator is refused
+        op = get_operator(str(params.get("operator")))  # an unknown operator is refused
         if not isinstance(params.get("params", {}), Mapping):
             raise RiskcoreError("a masking step's 'params' is a mapping")
+        op.configure(params.get("params", {}))  # and a parameter it does not take
     elif kind == "hierarchy":
         _text(params, "column", kind)
         spec = params.get("hierarchy")
