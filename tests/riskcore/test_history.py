@@ -168,6 +168,11 @@ def test_a_levels_step_needs_the_hierarchy_first():
         ("levels", {"levels": {"age": -1}}, "^the levels step's level of 'age' is -1"),
         ("search", {"levels": {"age": 1}, "objective": "x"}, "^a search step's objective is 'x'"),
         ("masking", {"column": "ssn", "operator": "nope"}, "nope"),
+        (
+            "masking",
+            {"column": "ssn", "operator": "mask_digits", "params": {"keep": 3}},
+            "takes no parameter 'keep'",
+        ),
         ("date_shift", {"person": "p", "columns": ["d"], "max_days": 0}, "'max_days' is 0"),
         ("safe_harbor", {"steps": [{"column": "zip", "action": "zip9"}]}, "action 'zip9'"),
         ("levels", {"levels": {"age": float("nan")}}, "finite numbers$"),
