@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
@@ -250,3 +253,44 @@ def test_a_new_hierarchy_puts_its_column_back_to_level_0():
     coarser = {"kind": "interval", "params": {"widths": [5.0]}}
     got = h.apply(Step("hierarchy", {"column": "age", "hierarchy": coarser})).to_recipe(_base())
     assert got.levels == (0,) and got.hierarchies == {"age": coarser}
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("apply"), st.integers(0, 4)),
+        st.tuples(st.just("undo"), st.just(0)),
+        st.tuples(st.just("redo"), st.just(0)),
+        st.tuples(st.just("go_to"), st.integers(0, 12)),
+    ),
+    max_size=25,
+)
+_STEPS = [_mask(col, "redact") for col in ("a", "b", "c", "d", "e")]
+
+
+@given(_OPS)
+def test_the_cursor_moves_as_a_plain_list_and_index_model_says(ops):
+    """A list and an index, worked by the editor's rules, against the History."""
+    h, model, pos = History(), [], 0
+    for op, arg in ops:
+        if op == "apply":
+            model, pos = [*model[:pos], _STEPS[arg]], pos + 1
+            h = h.apply(_STEPS[arg])
+        elif op == "undo" and pos > 0:
+            pos, h = pos - 1, h.undo()
+        elif op == "redo" and pos < len(model):
+            pos, h = pos + 1, h.redo()
+        elif op == "go_to" and arg <= len(model):
+            pos, h = arg, h.go_to(arg)
+        assert h.steps == tuple(model) and h.position == pos
+        assert h.current_steps() == tuple(model[:pos])
+        assert (h.can_undo, h.can_redo) == (pos > 0, pos < len(model))
+
+
+def test_the_script_quotes_names_the_shell_would_expand():
+    name = "data $(touch x); `id` *.csv"
+    script = command_script(History(), name, base=_base(), out_name="out & more.csv")
+    assert shlex.split(script.splitlines()[-1]) == [
+        *("riskcore", "apply", name, "--recipe", "recipe.json", "--out", "out & more.csv"),
+    ]
+    with pytest.raises(RiskcoreError, match="not starting with '-'"):
+        command_script(History(), "--out=/etc/passwd", base=_base())
