@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
@@ -268,6 +268,7 @@ _STEPS = [_mask(col, "redact") for col in ("a", "b", "c", "d", "e")]
 
 
 @given(_OPS)
+@example([("apply", 0), ("apply", 1), ("apply", 2), ("undo", 0), ("undo", 0), ("redo", 0)])
 def test_the_cursor_moves_as_a_plain_list_and_index_model_says(ops):
     """A list and an index, worked by the editor's rules, against the History."""
     h, model, pos = History(), [], 0
