@@ -27,6 +27,7 @@ from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.io.export import write_table
+from riskcore.profile import Profile
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = bytes(range(32))
@@ -295,3 +296,17 @@ def test_the_script_quotes_names_the_shell_would_expand():
     ]
     with pytest.raises(RiskcoreError, match="not starting with '-'"):
         command_script(History(), "--out=/etc/passwd", base=_base())
+
+
+def test_the_profile_keeps_the_history_and_reads_it_back():
+    h, _ = _session()
+    profile = Profile().with_(history=h)
+    back = Profile.read(profile.to_json())
+    assert back.history == h and back == profile
+    assert "history" not in Profile().to_dict()  # a profile without one is written as before
+    assert Profile.read(Profile().to_json()).history is None
+    spec = {**profile.to_dict(), "history": {"steps": [], "position": 2}}
+    with pytest.raises(RiskcoreError, match="position is 2"):
+        Profile.read(spec)
+    with pytest.raises(RiskcoreError, match=r"^'history' in the profile must be an object$"):
+        Profile.read({**profile.to_dict(), "history": [1]})
