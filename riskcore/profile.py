@@ -5,8 +5,10 @@ the suppression limit, :class:`riskcore.criteria.Targets`), the missing-value
 policy, the population model (a sampling fraction; sampling weights are a
 column role), the value orders and t-closeness distances of the sensitive
 attributes, a reference to a population table (its name and fingerprint,
-never its rows) and the full remediation recipe, masking steps included with
-their parameters and the key's check value (never the key). It is frozen and
+never its rows), the full remediation recipe, masking steps included with
+their parameters and the key's check value (never the key), and the history of
+remediation steps with its undo / redo cursor
+(:class:`riskcore.deidentify.history.History`). It is frozen and
 validated once, here; the app keeps one in its session, the command line
 reads it with ``--profile`` and writes it with ``assess --profile-out``, the
 report and saved assessments store it. Every reader and writer goes through
@@ -30,6 +32,7 @@ from typing import Any, ClassVar, Literal, Self
 from riskcore._json import read_json
 from riskcore._results import Result, dumps
 from riskcore.criteria import Targets
+from riskcore.deidentify.history import History
 from riskcore.deidentify.recipe import Recipe
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import MISSING_POLICIES
@@ -106,6 +109,10 @@ class Profile(Result):
     ledger : dict or None
         A differential-privacy ledger as JSON (:class:`riskcore.dp.PrivacyLedger`),
         reported with the assessment.
+    history : History or None
+        The remediation steps applied in the session and the ones an undo took
+        back (never a key); written only when there is one. Its applied steps fold
+        into the recipe (:meth:`History.to_recipe`).
     """
 
     schema_version: ClassVar[int] = PROFILE_VERSION
@@ -119,6 +126,7 @@ class Profile(Result):
     population: PopulationReference | None = None
     recipe: Recipe | None = None
     ledger: dict[str, Any] | None = None
+    history: History | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.roles, ColumnRoles):
@@ -148,6 +156,8 @@ class Profile(Result):
         object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
         if self.ledger is not None and not isinstance(self.ledger, Mapping):
             raise RiskcoreError("'ledger' in the profile must be an object")
+        if self.history is not None and not isinstance(self.history, History):
+            raise RiskcoreError("the profile's history must be a History")
 
     # ------------------------------------------------------------------ use
 
@@ -186,7 +196,7 @@ class Profile(Result):
         """Return the profile as JSON-ready values (version :data:`PROFILE_VERSION`)."""
         roles = self.roles.to_dict()
         roles.pop("schema_version", None)
-        return {
+        out = {
             "riskcore_profile": PROFILE_VERSION,
             "roles": roles,
             "targets": self.targets.to_dict(),
@@ -198,6 +208,9 @@ class Profile(Result):
             "recipe": None if self.recipe is None else self.recipe.to_dict(),
             "ledger": self.ledger,
         }
+        if self.history is not None:  # only when there is one: older readers read the rest
+            out["history"] = self.history.to_dict()
+        return out
 
     def to_json(self) -> str:
         """Return the profile as strict JSON text (indented)."""
@@ -226,7 +239,7 @@ class Profile(Result):
             )
         known = {
             "riskcore_profile", "roles", "targets", "missing", "sampling_fraction", "distances",
-            "orders", "population", "recipe", "ledger",
+            "orders", "population", "recipe", "ledger", "history",
         }  # fmt: skip
         unknown = sorted(set(map(str, data)) - known)
         if unknown:
@@ -245,6 +258,7 @@ class Profile(Result):
             population=_population(data.get("population")),
             recipe=_recipe(data.get("recipe")),
             ledger=_mapping("ledger", data.get("ledger")),
+            history=_history(data.get("history")),
         )
 
     @classmethod
@@ -338,6 +352,17 @@ def _recipe(value: Any) -> Recipe | None:
         return Recipe.from_dict(value)
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
+
+
+def _history(value: Any) -> History | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RiskcoreError("'history' in the profile must be an object")
+    try:
+        return History.from_dict(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the history in the profile is not valid: {exc}") from None
 
 
 def _population(value: Any) -> PopulationReference | None:

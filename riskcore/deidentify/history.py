@@ -1,0 +1,564 @@
+"""A session's history of remediation steps, with undo, redo and "go back to here".
+
+Every step a user applies (a Safe Harbor transform, a date shift, a masking, a
+hierarchy, a change of levels, a search result chosen, a steering, new targets) is
+one :class:`Step`: what (``kind``), its parameters (JSON values), when (ISO 8601,
+UTC) and the risk and loss after it (plain numbers the caller measured). A
+:class:`History` holds the steps and a cursor, ``position``: the steps before it are
+applied, the ones after it are the redo tail. Applying a step after an undo drops
+the redo tail, as in every editor (and sdcMicro's sdcApp).
+
+The recipe is the list: each kind maps onto one field of
+:class:`~riskcore.deidentify.recipe.Recipe`, and :meth:`History.to_recipe` folds the
+applied steps, in order, into a recipe (a later step of the same column replaces an
+earlier one, as re-applying the recipe does it once):
+
+============  =====================================================================
+kind          parameters -> recipe field
+============  =====================================================================
+safe_harbor   ``{"steps": [{"column", "action", ...}, ...]}``
+              (:func:`~riskcore.deidentify.safe_harbor.safe_harbor_plan`) -> ``safe_harbor``
+date_shift    ``{"person", "columns", "max_days"}`` -> ``date_shift``
+masking       ``{"column", "operator", "params"}``
+              (:func:`~riskcore.deidentify.recipe.mask_step`) -> ``masking``
+hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
+              <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
+              (the column joins ``qis``; its level restarts at 0)
+levels        ``{"levels": {column: level}}`` -> ``levels``
+search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
+steering      :meth:`Steering.to_dict <riskcore.deidentify.steering.Steering.to_dict>`
+              -> ``steering``
+targets       :meth:`Targets.to_dict <riskcore.criteria.Targets.to_dict>` -> ``targets``
+============  =====================================================================
+
+:func:`steps_of` gives the steps of a recipe (its inverse: a recipe loaded from a
+file becomes a history), and :func:`~riskcore.deidentify.history_script.command_script`
+writes a POSIX shell script that reproduces the table with ``riskcore apply`` (the
+counterpart of sdcApp's R script).
+Keys never enter a step, a history, its JSON or the script: a parameter named like
+a key, or a value that is not JSON (a :class:`~riskcore.deidentify.masking.SecretKey`),
+is refused, and the script names only the file the key must be in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from riskcore._results import Result
+from riskcore.deidentify._recipe_seal import seal_of
+from riskcore.deidentify.masking import SecretKey
+from riskcore.deidentify.recipe import (
+    RECIPE_VERSION,
+    SAFE_HARBOR_ACTIONS,
+    Recipe,
+    _masked_columns,
+    _spec,
+    key_check,
+    keyed_steps,
+)
+from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "MAX_STEPS",
+    "STEP_KINDS",
+    "History",
+    "Step",
+    "steps_of",
+]
+
+#: The most steps a history holds; :meth:`History.apply` refuses one more.
+MAX_STEPS = 500
+
+#: The kinds of step, with their labels, in the order a recipe applies them.
+STEP_KINDS: Mapping[str, str] = types.MappingProxyType(
+    {
+        "safe_harbor": "Safe Harbor",
+        "date_shift": "date shift",
+        "masking": "masking",
+        "hierarchy": "hierarchy",
+        "levels": "levels",
+        "search": "search result",
+        "steering": "steering",
+        "targets": "targets",
+    }
+)
+
+#: Parameter names refused anywhere in a step: a key never enters a history.
+_KEY_NAMES = frozenset({"key", "secret", "secret_key", "key_hex", "password"})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _json(value: Any, where: str) -> Any:
+    """Return ``value`` as fresh JSON values, or refuse it (a key, NaN, an object)."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RiskcoreError(f"{where} is {value!r}: a step's parameters are finite numbers")
+        return value
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise RiskcoreError(f"{where} has the name {k!r}: names of parameters are text")
+            if k.lower() in _KEY_NAMES:
+                raise RiskcoreError(
+                    f"{where} has a parameter {k!r}: a step never holds a key (only the "
+                    "recipe's key check, made when the recipe is written)"
+                )
+            out[k] = _json(v, f"{where}.{k}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, SecretKey):
+        raise RiskcoreError(f"{where} is a key: a step never holds a key")
+    raise RiskcoreError(
+        f"{where} is a {type(value).__name__}: a step's parameters are JSON values "
+        "(text, numbers, true / false, null, lists and mappings)"
+    )
+
+
+def _text(params: Mapping[str, Any], name: str, kind: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value:
+        raise RiskcoreError(f"a {kind} step needs {name!r}: a column name, not {value!r}")
+    return value
+
+
+def _levels(params: Mapping[str, Any], kind: str) -> dict[str, int]:
+    levels = params.get("levels")
+    if not isinstance(levels, Mapping) or not levels:
+        raise RiskcoreError(f"a {kind} step needs 'levels': a mapping of column to level")
+    for q, lv in levels.items():
+        if isinstance(lv, bool) or not isinstance(lv, int) or lv < 0:
+            raise RiskcoreError(
+                f"the {kind} step's level of {q!r} is {lv!r}, not a level 0, 1, ..."
+            )
+    return {str(q): int(lv) for q, lv in levels.items()}
+
+
+def _check(kind: str, params: Mapping[str, Any]) -> None:
+    """Refuse parameters that do not have the shape of their kind (see the module's table)."""
+    if kind == "safe_harbor":
+        steps = params.get("steps")
+        if not isinstance(steps, list) or not steps:
+            raise RiskcoreError("a safe_harbor step needs 'steps': a list of Safe Harbor steps")
+        for s in steps:
+            _text(s if isinstance(s, Mapping) else {}, "column", kind)
+            if s.get("action") not in SAFE_HARBOR_ACTIONS:
+                raise RiskcoreError(
+                    f"unknown Safe Harbor action {s.get('action')!r}; known: "
+                    + ", ".join(SAFE_HARBOR_ACTIONS)
+                )
+    elif kind == "date_shift":
+        _text(params, "person", kind)
+        cols = params.get("columns")
+        if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols):
+            raise RiskcoreError("a date_shift step needs 'columns': a list of date columns")
+        days = params.get("max_days")
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise RiskcoreError(
+                f"a date_shift step's 'max_days' is {days!r}, not a whole number >= 1"
+            )
+    elif kind == "masking":
+        from riskcore.deidentify.masking.registry import get_operator
+
+        _text(params, "column", kind)
+        op = get_operator(str(params.get("operator")))  # an unknown operator is refused
+        if not isinstance(params.get("params", {}), Mapping):
+            raise RiskcoreError("a masking step's 'params' is a mapping")
+        op.configure(params.get("params", {}))  # and a parameter it does not take
+    elif kind == "hierarchy":
+        _text(params, "column", kind)
+        spec = params.get("hierarchy")
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
+            raise RiskcoreError(
+                "a hierarchy step needs 'hierarchy': a hierarchy's recipe (its kind)"
+            )
+    elif kind in ("levels", "search"):
+        _levels(params, kind)
+        if kind == "search":
+            from riskcore.deidentify.objectives import OBJECTIVES
+
+            if params.get("objective") not in OBJECTIVES:
+                raise RiskcoreError(
+                    f"a search step's objective is {params.get('objective')!r}; known: "
+                    + ", ".join(OBJECTIVES)
+                )
+    elif kind in ("steering", "targets"):
+        _revived(kind, params)
+
+
+def _revived(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a steering or targets step's parameters read and written back (checked)."""
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.steering import Steering
+
+    try:
+        if kind == "steering":
+            steering = Steering.from_dict(params)
+            return {} if steering.empty else steering.to_dict()
+        return Targets.from_dict(params).to_dict()
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RiskcoreError(f"the {kind} step's parameters are not valid: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Step(Result):
+    """One step a user applied: what, its parameters, when, and the risk and loss after it.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`STEP_KINDS`.
+    parameters : dict
+        JSON values of the shape of its kind (the table of :mod:`this module
+        <riskcore.deidentify.history>`); never a key.
+    risk : float or None
+        The risk after the step, as the caller measured it (the page's headline
+        risk, e.g. the largest record risk); None when not measured.
+    loss : float or None
+        The information loss after the step, as the caller measured it (e.g. NCP).
+    at : str
+        When it was applied: ISO 8601 (default now, UTC, to the second).
+
+    Raises
+    ------
+    RiskcoreError
+        For an unknown kind, parameters not of its shape or not JSON (a key), a
+        time that is not ISO 8601, or a risk or loss that is not a finite number.
+    """
+
+    kind: str
+    parameters: dict[str, Any]
+    risk: float | None = None
+    loss: float | None = None
+    at: str = field(default_factory=_now)
+
+    def __post_init__(self) -> None:
+        if self.kind not in STEP_KINDS:
+            raise RiskcoreError(
+                f"unknown kind of step {self.kind!r}; known: {', '.join(STEP_KINDS)}"
+            )
+        if not isinstance(self.parameters, Mapping):
+            raise RiskcoreError(f"a {self.kind} step's parameters are a mapping")
+        params = _json(self.parameters, f"the {self.kind} step's parameters")
+        _check(self.kind, params)
+        object.__setattr__(self, "parameters", params)
+        for name in ("risk", "loss"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise RiskcoreError(f"a step's {name} is a number or None, not {value!r}")
+            if not math.isfinite(value):  # from_dict reads a written None back as NaN
+                object.__setattr__(self, name, None)
+            else:
+                object.__setattr__(self, name, float(value))
+        try:
+            datetime.fromisoformat(str(self.at))
+        except ValueError:
+            raise RiskcoreError(f"a step's time is ISO 8601, not {self.at!r}") from None
+
+
+@dataclass(frozen=True)
+class History(Result):
+    """The steps of a session and a cursor: what is applied, what can be redone.
+
+    Every method returns a new history (it is frozen), so a page keeps the
+    latest one in its state.
+
+    Attributes
+    ----------
+    steps : tuple of Step
+        Every step kept, in the order applied; at most :data:`MAX_STEPS`.
+    position : int
+        How many of ``steps`` are applied (0 to ``len(steps)``); the steps after
+        it are the redo tail.
+
+    Raises
+    ------
+    RiskcoreError
+        For a position outside 0 to ``len(steps)`` or more than
+        :data:`MAX_STEPS` steps.
+    """
+
+    steps: tuple[Step, ...] = ()
+    position: int = 0
+
+    def __post_init__(self) -> None:
+        steps = tuple(self.steps)
+        if not all(isinstance(s, Step) for s in steps):
+            raise RiskcoreError("a history holds steps (riskcore.deidentify.history.Step)")
+        if len(steps) > MAX_STEPS:
+            raise RiskcoreError(f"a history holds at most {MAX_STEPS} steps, not {len(steps)}")
+        pos = self.position
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= len(steps):
+            raise RiskcoreError(
+                f"the history's position is {pos!r}; it lies from 0 to {len(steps)} (its steps)"
+            )
+        object.__setattr__(self, "steps", steps)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether a step is applied (undo goes back one)."""
+        return self.position > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone step waits to be redone."""
+        return self.position < len(self.steps)
+
+    @property
+    def current(self) -> Step | None:
+        """The last applied step (its risk and loss are the table's now); None before any."""
+        return self.steps[self.position - 1] if self.position else None
+
+    def current_steps(self) -> tuple[Step, ...]:
+        """Return the applied steps, in order (the recipe's list).
+
+        Returns
+        -------
+        tuple of Step
+        """
+        return self.steps[: self.position]
+
+    def apply(self, step: Step) -> History:
+        """Return the history with ``step`` applied after the current one; the redo tail is dropped.
+
+        Parameters
+        ----------
+        step : Step
+
+        Returns
+        -------
+        History
+
+        Raises
+        ------
+        RiskcoreError
+            When ``step`` is not a Step, or the history already holds
+            :data:`MAX_STEPS` applied steps.
+        """
+        if not isinstance(step, Step):
+            raise RiskcoreError(f"apply a Step, not {type(step).__name__}")
+        if self.position >= MAX_STEPS:
+            raise RiskcoreError(
+                f"the history holds at most {MAX_STEPS} steps: save the recipe and start a "
+                "new history from it (History.of_recipe)"
+            )
+        return History((*self.steps[: self.position], step), self.position + 1)
+
+    def undo(self) -> History:
+        """Return the history one step back (the step stays in the redo tail).
+
+        Raises
+        ------
+        RiskcoreError
+            When no step is applied.
+        """
+        if not self.can_undo:
+            raise RiskcoreError("there is no step to undo")
+        return History(self.steps, self.position - 1)
+
+    def redo(self) -> History:
+        """Return the history with the next undone step applied again.
+
+        Raises
+        ------
+        RiskcoreError
+            When no step was undone.
+        """
+        if not self.can_redo:
+            raise RiskcoreError("there is no step to redo")
+        return History(self.steps, self.position + 1)
+
+    def go_to(self, position: int) -> History:
+        """Return the history with the first ``position`` steps applied; the rest stay redoable.
+
+        "Go back to here" on entry ``i`` (counted from 0) is ``go_to(i + 1)``;
+        ``go_to(0)`` is the table before any step.
+
+        Parameters
+        ----------
+        position : int
+            0 to ``len(steps)``.
+
+        Raises
+        ------
+        RiskcoreError
+            For a position outside 0 to ``len(steps)``.
+        """
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise RiskcoreError(f"go to a whole number of steps, not {position!r}")
+        if not 0 <= position <= len(self.steps):
+            raise RiskcoreError(
+                f"there is no step {position}: the history holds {len(self.steps)} steps"
+            )
+        return History(self.steps, position)
+
+    @classmethod
+    def of_recipe(cls, recipe: Recipe, *, at: str | None = None) -> History:
+        """Return a history whose applied steps are a recipe's (:func:`steps_of`)."""
+        steps = steps_of(recipe, at=at)
+        return cls(steps, len(steps))
+
+    def to_recipe(self, base: Recipe, *, key: SecretKey | bytes | None = None) -> Recipe:
+        """Return ``base`` with the applied steps folded in, in order, sealed.
+
+        Safe Harbor and masking steps replace ``base``'s step of the same column
+        or are added after them; a date shift, steering or targets step replaces
+        ``base``'s; a hierarchy step sets the column's hierarchy (adding it to the
+        QIs at level 0, or putting an existing QI back to level 0); a levels or
+        search step sets the levels of the QIs it names (a search also the
+        objective). ``identifiers`` are ``base``'s and every column a step masks
+        or drops. The recipe is sealed as :meth:`Recipe.of` seals it: an HMAC
+        under ``key`` when a step is keyed, a SHA-256 otherwise.
+
+        Parameters
+        ----------
+        base : Recipe
+            The recipe before any step: the sensitive columns, the suppression,
+            the missing-value policy, and whatever the steps do not set.
+        key : SecretKey or bytes, optional
+            The key of the keyed steps (needed when there is one); only its
+            check value enters the recipe.
+
+        Returns
+        -------
+        Recipe
+            Re-applied with :func:`~riskcore.deidentify.recipe_apply.apply_recipe`,
+            it gives the table the steps give.
+
+        Raises
+        ------
+        RiskcoreError
+            When a levels step names a column without a hierarchy, or a step is
+            keyed and no ``key`` is given.
+        """
+        return _fold(base, self.current_steps(), key)
+
+
+def _put(items: list[dict[str, Any]], item: dict[str, Any]) -> None:
+    """Replace the item of the same column in ``items``, or add ``item`` at the end."""
+    for i, old in enumerate(items):
+        if old.get("column") == item["column"]:
+            items[i] = item
+            return
+    items.append(item)
+
+
+def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) -> Recipe:
+    safe_harbor = [dict(x) for x in base.safe_harbor]
+    masking = [dict(x) for x in base.masking]
+    date_shift = base.date_shift
+    hierarchies = dict(base.hierarchies)
+    levels = dict(zip(base.qis, base.levels, strict=True))
+    targets, steering, objective = base.targets, base.steering, base.objective
+    for step in steps:
+        p = step.parameters
+        if step.kind == "safe_harbor":
+            for s in p["steps"]:
+                _put(safe_harbor, dict(s))
+        elif step.kind == "date_shift":
+            date_shift = {
+                "person": p["person"],
+                "columns": list(p["columns"]),
+                "max_days": p["max_days"],
+            }
+        elif step.kind == "masking":
+            m = {"column": p["column"], "operator": p["operator"], "params": p.get("params", {})}
+            _put(masking, m)
+        elif step.kind == "hierarchy":
+            hierarchies[p["column"]] = p["hierarchy"]
+            levels[p["column"]] = 0
+        elif step.kind in ("levels", "search"):
+            for q, lv in _levels(p, step.kind).items():
+                if q not in hierarchies:
+                    raise RiskcoreError(
+                        f"the {step.kind} step sets the level of {q!r}, which has no hierarchy "
+                        "(a hierarchy step comes first)"
+                    )
+                levels[q] = lv
+            if step.kind == "search":
+                objective = p["objective"]
+        elif step.kind == "steering":
+            steering = _revived("steering", p) or None
+        else:  # targets
+            targets = _revived("targets", p)
+    qis = tuple(hierarchies)
+    rec = dataclasses.replace(
+        base,
+        qis=qis,
+        levels=tuple(levels[q] for q in qis),
+        hierarchies=hierarchies,
+        targets=targets,
+        version=RECIPE_VERSION,
+        safe_harbor=tuple(safe_harbor),
+        date_shift=date_shift,
+        masking=tuple(masking),
+        key_check=None,
+        steering=steering,
+        objective=objective,
+        seal=None,
+    )
+    named = dict.fromkeys([*base.identifiers, *_masked_columns(rec)])
+    rec = dataclasses.replace(rec, identifiers=tuple(named))
+    if keyed_steps(rec):
+        if key is None:
+            raise RiskcoreError(f"{keyed_steps(rec)[0]} needs a key")
+        rec = dataclasses.replace(rec, key_check=key_check(key))
+        return dataclasses.replace(rec, seal=seal_of(_spec(rec), key))
+    return dataclasses.replace(rec, seal=seal_of(_spec(rec), None))
+
+
+def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
+    """Return the steps of a recipe, in the order it applies them.
+
+    One safe_harbor step (when it has any), the date shift, one masking step
+    per column, one hierarchy step per QI, one levels step, the steering and
+    the targets; folded into an empty recipe of the same sensitive columns and
+    policy (:meth:`History.to_recipe`) they give the recipe back.
+
+    Parameters
+    ----------
+    recipe : Recipe
+    at : str, optional
+        The time of every step (default now).
+
+    Returns
+    -------
+    tuple of Step
+    """
+    when = at or _now()
+    out: list[Step] = []
+    if recipe.safe_harbor:
+        out.append(Step("safe_harbor", {"steps": [dict(s) for s in recipe.safe_harbor]}, at=when))
+    if recipe.date_shift is not None:
+        out.append(Step("date_shift", dict(recipe.date_shift), at=when))
+    out += [Step("masking", dict(m), at=when) for m in recipe.masking]
+    out += [
+        Step("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)
+        for q in recipe.qis
+    ]
+    if recipe.qis:
+        levels = dict(zip(recipe.qis, recipe.levels, strict=True))
+        if recipe.objective is None:
+            out.append(Step("levels", {"levels": levels}, at=when))
+        else:
+            out.append(Step("search", {"levels": levels, "objective": recipe.objective}, at=when))
+    if recipe.steering:
+        out.append(Step("steering", dict(recipe.steering), at=when))
+    out.append(Step("targets", dict(recipe.targets), at=when))
+    return tuple(out)

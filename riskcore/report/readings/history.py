@@ -1,0 +1,139 @@
+"""Readings of a session's history: each step in words, and the history as a table.
+
+Imported from its module (``from riskcore.report.readings.history import history_table``).
+The words are derived from each step's parameters
+(:class:`~riskcore.deidentify.history.Step`), never read back into data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from riskcore.criteria import Targets
+from riskcore.deidentify.history import STEP_KINDS, History, Step
+from riskcore.deidentify.masking.registry import get_operator
+from riskcore.deidentify.objectives import OBJECTIVES
+from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.steps import SAFE_HARBOR_WORDS
+from riskcore.report.readings.criteria import targets_summary
+
+__all__ = ["history_reading", "history_table", "step_words"]
+
+
+def _levels(levels: Mapping[str, Any]) -> str:
+    return ", ".join(f"{q} level {lv}" for q, lv in levels.items())
+
+
+def _safe_harbor(p: Mapping[str, Any]) -> str:
+    return "; ".join(f"{s['column']}: {SAFE_HARBOR_WORDS[s['action']](s)}" for s in p["steps"])
+
+
+def _date_shift(p: Mapping[str, Any]) -> str:
+    cols = ", ".join(p["columns"])
+    return (
+        f"{cols}: shifted by one keyed random number of days per {p['person']}, at most "
+        f"{p['max_days']} days either way"
+    )
+
+
+def _masking(p: Mapping[str, Any]) -> str:
+    op = get_operator(str(p["operator"]))
+    return f"{p['column']}: {op.describe(op.configure(p.get('params') or {}))}"
+
+
+def _hierarchy(p: Mapping[str, Any]) -> str:
+    return f"{p['column']}: new hierarchy ({p['hierarchy']['kind']}), back to level 0"
+
+
+def _search(p: Mapping[str, Any]) -> str:
+    label = OBJECTIVES[p["objective"]].label
+    label = label[:1].lower() + label[1:]
+    return f"search result chosen (least {label}): {_levels(p['levels'])}"
+
+
+def _steering(p: Mapping[str, Any]) -> str:
+    s = Steering.from_dict(p)
+    if s.empty:
+        return "search steering removed"
+    parts = [f"{q} weight {w:g}" for q, w in s.weights.items()]
+    parts += [f"{q} levels {lo} to {hi}" for q, (lo, hi) in s.levels.items()]
+    return "search steered: " + ", ".join(parts)
+
+
+_WORDS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "safe_harbor": _safe_harbor,
+    "date_shift": _date_shift,
+    "masking": _masking,
+    "hierarchy": _hierarchy,
+    "levels": lambda p: f"levels set: {_levels(p['levels'])}",
+    "search": _search,
+    "steering": _steering,
+    "targets": lambda p: "targets: " + targets_summary(Targets.from_dict(p)),
+}
+
+
+def step_words(step: Step) -> str:
+    """Return what a step did, in one line ("ssn: last 4 digits kept").
+
+    Parameters
+    ----------
+    step : Step
+
+    Returns
+    -------
+    str
+    """
+    return _WORDS[step.kind](step.parameters)
+
+
+def history_table(history: History) -> pd.DataFrame:
+    """Return the history as a table, one row per step, the redo tail marked.
+
+    Parameters
+    ----------
+    history : History
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``step`` (1, 2, ...), ``when`` (ISO 8601), ``kind`` (its label),
+        ``what`` (:func:`step_words`), ``risk after``, ``loss after`` (None when not
+        measured) and ``applied`` (False for the steps an undo took back).
+    """
+    rows = [
+        {
+            "step": i + 1,
+            "when": s.at,
+            "kind": STEP_KINDS[s.kind],
+            "what": step_words(s),
+            "risk after": s.risk,
+            "loss after": s.loss,
+            "applied": i < history.position,
+        }
+        for i, s in enumerate(history.steps)
+    ]
+    cols = ["step", "when", "kind", "what", "risk after", "loss after", "applied"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def history_reading(history: History) -> str:
+    """Return where the history stands, in one sentence.
+
+    Parameters
+    ----------
+    history : History
+
+    Returns
+    -------
+    str
+        "No step applied yet.", or "3 of 5 steps applied; 2 can be redone."
+    """
+    n, pos = len(history.steps), history.position
+    if n == 0:
+        return "No step applied yet."
+    text = f"{pos} of {n} step{'' if n == 1 else 's'} applied"
+    tail = n - pos
+    return text + (f"; {tail} can be redone." if tail else ".")
