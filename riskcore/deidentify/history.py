@@ -21,6 +21,8 @@ safe_harbor   ``{"steps": [{"column", "action", ...}, ...]}``
 date_shift    ``{"person", "columns", "max_days"}`` -> ``date_shift``
 masking       ``{"column", "operator", "params"}``
               (:func:`~riskcore.deidentify.recipe.mask_step`) -> ``masking``
+perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.step_of`)
+              -> appended to ``perturb`` (each runs on the result of the ones before)
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
               <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
               (the column joins ``qis``; its level restarts at 0)
@@ -81,6 +83,7 @@ STEP_KINDS: Mapping[str, str] = types.MappingProxyType(
         "safe_harbor": "Safe Harbor",
         "date_shift": "date shift",
         "masking": "masking",
+        "perturb": "perturbation",
         "hierarchy": "hierarchy",
         "levels": "levels",
         "search": "search result",
@@ -179,6 +182,14 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
         if not isinstance(params.get("params", {}), Mapping):
             raise RiskcoreError("a masking step's 'params' is a mapping")
         op.configure(params.get("params", {}))  # and a parameter it does not take
+    elif kind == "perturb":  # a recipe's perturb entry (riskcore.perturb.steps.step_of)
+        from riskcore.perturb.steps import PERTURB_METHODS
+
+        if params.get("method") not in PERTURB_METHODS:
+            raise RiskcoreError(
+                f"a perturb step's method is {params.get('method')!r}; known: "
+                + ", ".join(PERTURB_METHODS)
+            )
     elif kind == "hierarchy":
         _text(params, "column", kind)
         spec = params.get("hierarchy")
@@ -462,6 +473,7 @@ def _put(items: list[dict[str, Any]], item: dict[str, Any]) -> None:
 def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) -> Recipe:
     safe_harbor = [dict(x) for x in base.safe_harbor]
     masking = [dict(x) for x in base.masking]
+    perturb = [dict(x) for x in base.perturb]
     date_shift = base.date_shift
     hierarchies = dict(base.hierarchies)
     levels = dict(zip(base.qis, base.levels, strict=True))
@@ -480,6 +492,8 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
         elif step.kind == "masking":
             m = {"column": p["column"], "operator": p["operator"], "params": p.get("params", {})}
             _put(masking, m)
+        elif step.kind == "perturb":  # each runs after the ones before (no replacing)
+            perturb.append(dict(p))
         elif step.kind == "hierarchy":
             hierarchies[p["column"]] = p["hierarchy"]
             levels[p["column"]] = 0
@@ -508,6 +522,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
         safe_harbor=tuple(safe_harbor),
         date_shift=date_shift,
         masking=tuple(masking),
+        perturb=tuple(perturb),
         key_check=None,
         steering=steering,
         objective=objective,
@@ -527,9 +542,10 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
     """Return the steps of a recipe, in the order it applies them.
 
     One safe_harbor step (when it has any), the date shift, one masking step
-    per column, one hierarchy step per QI, one levels step, the steering and
-    the targets; folded into an empty recipe of the same sensitive columns and
-    policy (:meth:`History.to_recipe`) they give the recipe back.
+    per column, one perturb step per perturbation, one hierarchy step per QI,
+    one levels step, the steering and the targets; folded into an empty recipe
+    of the same sensitive columns and policy (:meth:`History.to_recipe`) they
+    give the recipe back.
 
     Parameters
     ----------
@@ -548,6 +564,7 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
     if recipe.date_shift is not None:
         out.append(Step("date_shift", dict(recipe.date_shift), at=when))
     out += [Step("masking", dict(m), at=when) for m in recipe.masking]
+    out += [Step("perturb", dict(x), at=when) for x in recipe.perturb]
     out += [
         Step("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)
         for q in recipe.qis

@@ -310,3 +310,25 @@ def test_the_profile_keeps_the_history_and_reads_it_back():
         Profile.read(spec)
     with pytest.raises(RiskcoreError, match=r"^'history' in the profile must be an object$"):
         Profile.read({**profile.to_dict(), "history": [1]})
+
+
+def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
+    from riskcore.deidentify.history import History, Step, steps_of
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.report.readings.history import step_words
+
+    noise = {"method": "noise", "columns": ["age"], "params": {"percent": {"age": 150.0}},
+             "seed": 1}  # fmt: skip
+    pram = {"method": "pram", "columns": ["sex"], "params": {"pd": 0.8}, "seed": 2}
+    base = Recipe.from_dict(
+        {"qis": [], "levels": [], "hierarchies": {}, "targets": {}, "version": 4}
+    )
+    h = History().apply(Step("perturb", noise)).apply(Step("perturb", pram))
+    rec = h.to_recipe(base)
+    assert [dict(x) for x in rec.perturb] == [noise, pram]  # both, in the order applied
+    assert [dict(x) for x in h.undo().to_recipe(base).perturb] == [noise]
+    back = [s for s in steps_of(rec) if s.kind == "perturb"]
+    assert [s.parameters for s in back] == [noise, pram]
+    assert step_words(back[0]).startswith("age: ")
+    with pytest.raises(RiskcoreError, match="a perturb step's method is 'shuffle'"):
+        Step("perturb", {"method": "shuffle", "columns": ["age"]})

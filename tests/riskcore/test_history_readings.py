@@ -22,6 +22,11 @@ STEPS = [
     Step("search", {"levels": {"age": 2, "sex": 0}, "objective": "ncp"}),
     Step("steering", {"weights": {"age": 2.0}, "levels": {"sex": [0, 1]}}),
     Step("targets", Targets.of(k=5, max_suppression=0.02).to_dict()),
+    Step(
+        "perturb",
+        {"method": "local_suppression", "columns": ["age", "sex"],
+         "params": {"k": 3, "importance": {}}, "seed": None},
+    ),
 ]
 
 
@@ -43,6 +48,8 @@ def test_each_step_reads_as_its_parameters_say():
         "sex level 0",
         "search steered: age weight 2, sex levels 0 to 1",
         "targets: k-anonymity 5; a remediation may suppress up to 2% of the records",
+        "single cells of age, sex blanked until every record matches at least 3 records, a "
+        "blank matching any value (local suppression)",
     ]
 
 

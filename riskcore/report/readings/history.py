@@ -44,6 +44,12 @@ def _masking(p: Mapping[str, Any]) -> str:
     return f"{p['column']}: {op.describe(op.configure(p.get('params') or {}))}"
 
 
+def _perturb(p: Mapping[str, Any]) -> str:
+    from riskcore.deidentify.steps import _perturb_words
+
+    return "; ".join(f"{c}: {e}" if c else e for c, e in _perturb_words(p))
+
+
 def _hierarchy(p: Mapping[str, Any]) -> str:
     return f"{p['column']}: new hierarchy ({p['hierarchy']['kind']}), back to level 0"
 
@@ -67,6 +73,7 @@ _WORDS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "safe_harbor": _safe_harbor,
     "date_shift": _date_shift,
     "masking": _masking,
+    "perturb": _perturb,
     "hierarchy": _hierarchy,
     "levels": lambda p: f"levels set: {_levels(p['levels'])}",
     "search": _search,
