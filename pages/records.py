@@ -197,6 +197,11 @@ with tab_pop:
             except RiskcoreError as exc:
                 st.error("The tables could not be matched: " + md(exc))
             else:
+                st.session_state[keys.POP_MATCHED] = {  # for the Remediate page's search
+                    "for": ctx.dataset_key,
+                    "key": f"{up.file_id}|{sorted(mapping.items())}",
+                    "table": population,
+                }
                 # judged by the criteria (KMap, DeltaPresence), as every target is
                 judged = judge_population(m, k=k_map_target, delta_min=d_min, delta_max=d_max)
                 failing = m.classes[judged.failing].reset_index(drop=True)

@@ -28,6 +28,7 @@ from riskcore.report.readings import (
     search_reading,
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
+from riskcore.report.readings.remediation import POPULATION_FIRST
 from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import WorkTooLongError, memory_message
 from ui import cached, formats, keyfile, keys, memory, remediation, work
@@ -120,12 +121,17 @@ def generalization() -> None:
     if refused is not None:
         st.error(md(f"The steering is not used: {refused}"))
     steering_json = json.dumps(steering.to_dict(), sort_keys=True)
+    pop = st.session_state.get(keys.POP_MATCHED)  # k-map / delta-presence: Records page
+    pop = pop if pop is not None and pop["for"] == ctx.dataset_key else None
     try:
         lattice = cached.lattice(
-            ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json, steering_json
-        )
+            ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json, steering_json,
+            pop["key"] if pop else "", pop["table"] if pop else None,
+        )  # fmt: skip
     except RiskcoreError as exc:  # e.g. more nodes than the search's stated limit
         st.error(md(exc))
+        if targets.needs_population_table and pop is None:
+            st.info(md(POPULATION_FIRST))
         end_page()
     lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}|{steering_json}|{objective}"
     found = cached.searched(lattice_key)

@@ -88,6 +88,8 @@ def lattice(
     profile_json: str,
     specs_json: str = "{}",
     steering_json: str = "{}",
+    population_key: str = "",
+    _population: pd.DataFrame | None = None,
 ) -> Lattice:
     """Return the generalization lattice of the QIs for one profile and set of hierarchies.
 
@@ -95,6 +97,8 @@ def lattice(
     targets, missing-value policy, distances, orders and population model): the lattice
     judges every node by the same criteria as every other page. ``steering_json`` is the
     search's weights and level bounds (:class:`~riskcore.deidentify.steering.Steering`).
+    ``_population`` is the population table k-map and delta-presence targets are judged
+    against (matched on the Records page), ``population_key`` its cache key.
     """
     p = Profile.read(profile_json)
     steer = json.loads(steering_json)
@@ -109,6 +113,7 @@ def lattice(
         sampling_fraction=p.sampling_fraction,
         weights=p.roles.weight,
         steering=Steering.from_dict(steer) if steer else None,
+        population=_population if p.targets.needs_population_table else None,
     )
 
 

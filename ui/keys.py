@@ -171,6 +171,10 @@ REC_CSV = "rc_rec_csv"
 REC_ROW = "rc_rec_row"
 #: The uploader of the population table.
 POP_UPLOAD = "rc_pop_upload"
+#: The population table last matched on the Records page ({"for": dataset key, "key": its
+#: cache key, "table": the QIs under their own names}): the Remediate page's search judges
+#: k-map and delta-presence targets against it.
+POP_MATCHED = "rc_pop_matched"
 
 
 def pop_map(qi: str) -> str:

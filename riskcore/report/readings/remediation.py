@@ -20,6 +20,7 @@ from riskcore.roles import RoleSuggestions
 
 __all__ = [
     "GENERALIZED_PAGES",
+    "POPULATION_FIRST",
     "average_risk_text",
     "enumeration_reading",
     "generalized_banner",
@@ -48,6 +49,14 @@ GENERALIZED_PAGES = (
     "Differential privacy",
     "Local DP",
     "Report",
+)
+
+
+#: What to do when a k-map or delta-presence target has no population table to judge by.
+POPULATION_FIRST = (
+    "k-map and delta-presence are judged against the population table the data were drawn "
+    "from: upload it on the Records page's Population tab and match its columns, then come "
+    "back; the search uses the table matched last (on the command line: --population FILE)."
 )
 
 
