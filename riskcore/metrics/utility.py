@@ -214,18 +214,70 @@ def _text_counts(values: pd.Series, top: int) -> pd.Series:
     return counts.astype(np.int64).reindex(natural_order([str(x) for x in counts.index]))
 
 
+_NUM = r"(-?\d+(?:\.\d+)?)"
+#: Band labels of the interval hierarchies (riskcore.deidentify.hierarchy.builders) and the
+#: half-open interval each stands for: "30-39" (whole numbers, so [30, 40)), "[30, 40)",
+#: top coding "90+" or ">=90", bottom coding "<18".
+_BANDS = (
+    (re.compile(rf"^{_NUM}-{_NUM}$"), lambda a, b: (a, b + 1)),
+    (re.compile(rf"^\[{_NUM}, {_NUM}\)$"), lambda a, b: (a, b)),
+    (re.compile(rf"^{_NUM}\+$"), lambda a: (a, np.inf)),
+    (re.compile(rf"^>={_NUM}$"), lambda a: (a, np.inf)),
+    (re.compile(rf"^<{_NUM}$"), lambda a: (-np.inf, a)),
+)
+
+
+def _released_bands(before: pd.Series, after: pd.Series) -> pd.Series | None:
+    """Return the recorded numbers counted in the released column's bands, or None.
+
+    When every released value other than ``"*"`` is a band label (:data:`_BANDS`)
+    and the bands do not overlap, each recorded number is counted in the band
+    that holds it, so both sides of the chart share one axis: the bands. None when
+    a label is not a band, bands overlap, or a recorded number lies in no band.
+    """
+    labels = [str(x) for x in pd.unique(texts(after).dropna()) if str(x) != "*"]
+    if not labels:
+        return None
+    bands = []
+    for lab in labels:
+        for pattern, interval in _BANDS:
+            m = pattern.match(lab)
+            if m is not None:
+                lo, hi = interval(*map(float, m.groups()))
+                bands.append((lo, hi, lab))
+                break
+        else:
+            return None
+    bands.sort()
+    lo = np.array([b[0] for b in bands])
+    hi = np.array([b[1] for b in bands])
+    if (lo[1:] < hi[:-1]).any():  # overlapping bands: not one partition of the numbers
+        return None
+    x = before.dropna().to_numpy(dtype=np.float64)
+    at = np.searchsorted(lo, x, side="right") - 1
+    if (at < 0).any() or (x >= hi[np.maximum(at, 0)]).any():
+        return None
+    out = pd.Series(np.bincount(at, minlength=len(bands)), index=[b[2] for b in bands])
+    if before.isna().any():
+        out["(missing)"] = int(before.isna().sum())
+    return out.astype(np.int64)
+
+
 def value_counts(
     before: pd.Series, after: pd.Series, *, top: int = TOP_VALUES, bins: int = 20
 ) -> pd.DataFrame:
     """Return the count of each value before and after, on one axis.
 
-    A numeric column with more than ``top`` values before is counted in
-    histogram bins (numpy's edges of the values before, at most ``bins``),
-    labelled "[a, b)" (the last bin closed); the values after share the bins
-    when they are numbers too. Otherwise each text value is a category, the
-    ``top`` largest of each side shown and the rest summed in one "other
-    values (N)" row; a missing value is "(missing)". The rows of the values
-    before come first, largest first, then the values only found after.
+    A numeric column generalized into bands ("30-39", "[30, 40)", "90+", "<18")
+    is counted in the released bands on both sides (:func:`_released_bands`), so
+    the chart compares like with like. Otherwise a numeric column with more than
+    ``top`` values before is counted in histogram bins (numpy's edges of the
+    values before, at most ``bins``), labelled "[a, b)" (the last bin closed);
+    the values after share the bins when they are numbers too. Otherwise each
+    text value is a category, the ``top`` largest of each side shown and the
+    rest summed in one "other values (N)" row; a missing value is "(missing)".
+    The rows of the values before come first, largest first, then the values
+    only found after.
 
     Parameters
     ----------
@@ -241,7 +293,11 @@ def value_counts(
     """
     num = pd.api.types.is_numeric_dtype
     numeric = num(before) and not pd.api.types.is_bool_dtype(before)
-    if numeric and before.nunique() > top:
+    banded = _released_bands(before, after) if numeric and not num(after) else None
+    if banded is not None:  # generalized into bands: the recorded numbers in those bands
+        b = banded
+        a = texts(after).fillna("(missing)").value_counts().astype(np.int64)
+    elif numeric and before.nunique() > top:
         edges = np.histogram_bin_edges(before.dropna().to_numpy(dtype=np.float64), bins=bins)
         b = _bins(before, edges)
         a = _bins(after, edges) if num(after) else _text_counts(after, top)

@@ -217,3 +217,21 @@ def test_labels_read_in_the_order_of_their_numbers():
     assert natural_order(["b", "a", "10"]) == ["b", "a", "10"]  # not all numbers: as given
     got = value_counts(pd.Series(["5", "30", "30"]), pd.Series(["20-39", "0-19", "20-39"]))
     assert got["value"].tolist() == ["5", "30", "0-19", "20-39"]
+
+
+def test_numbers_generalized_into_bands_are_counted_in_those_bands_on_both_sides():
+    # ages 17, 18, 25, 34, 35, 39, 91, 95 and one missing; released in bands of 10 with
+    # bottom coding at 20 and top coding at 90, one record suppressed (*)
+    before = pd.Series([17, 18, 25, 34, 35, 39, 91, 95, np.nan])
+    after = pd.Series(["<20", "<20", "20-29", "30-39", "30-39", "*", "90+", "90+", None])
+    got = value_counts(before, after)
+    assert got.to_dict("list") == {
+        "value": ["<20", "20-29", "30-39", "90+", "(missing)", "*"],
+        "before": [2, 1, 3, 2, 1, 0],
+        "after": [2, 1, 2, 2, 1, 1],
+    }
+    # interval labels too; a recorded number in no released band: back to histogram bins
+    iv = value_counts(pd.Series([30.5, 41.0]), pd.Series(["[30, 40)", "[40, 50)"]))
+    assert iv["value"].tolist() == ["[30, 40)", "[40, 50)"] and iv["before"].tolist() == [1, 1]
+    gap = value_counts(pd.Series([30.0, 55.0]), pd.Series(["[30, 40)", "[40, 50)"]))
+    assert "[30, 40)" not in gap.loc[gap["before"] > 0, "value"].tolist()
