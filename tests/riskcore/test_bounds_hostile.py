@@ -269,3 +269,30 @@ def test_a_report_beyond_the_qi_limit_is_refused_before_any_work() -> None:
     prof = Profile(roles=ColumnRoles(quasi_identifiers=tuple(data.columns)))
     with bounded(seconds=5, mb=100), pytest.raises(RiskcoreError, match="REPORT_MAX_QIS"):
         review(data, prof)
+
+
+# --- perturbation: MDAV's records; a search past its time budget --------------------------
+
+
+def test_mdav_on_more_records_than_its_limit_is_refused_before_grouping() -> None:
+    from riskcore.perturb.microaggregation import MDAV_MAX_ROWS, microaggregate
+
+    rng = np.random.default_rng(0)
+    big = pd.DataFrame(rng.normal(size=(MDAV_MAX_ROWS + 1, 2)), columns=["a", "b"])
+    with bounded(seconds=5, mb=200), pytest.raises(RiskcoreError, match="past its limit") as e:
+        microaggregate(big, ["a", "b"], 3)
+    assert f"{MDAV_MAX_ROWS:,}" in str(e.value) and "single-variable method" in str(e.value)
+
+
+def test_a_search_past_its_deadline_stops_with_the_budget_named() -> None:
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.hierarchy import default_hierarchy
+    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.search import search
+    from riskcore.workguard import Deadline, WorkTooLongError
+
+    df = _qis(6, 2_000)
+    lattice = Lattice(df, {q: default_hierarchy(df[q]) for q in df}, targets=Targets.of(k=50))
+    deadline = Deadline(0.0, "The least-loss search", "pin some levels")
+    with bounded(seconds=5, mb=200), pytest.raises(WorkTooLongError, match="budget of 0 s"):
+        search(lattice, progress=deadline.watch())
