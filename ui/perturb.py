@@ -31,7 +31,8 @@ from riskcore.report.readings.perturb import (
     perturb_lines,
     suppression_reading,
 )
-from ui import keys
+from riskcore.workguard import Deadline, memory_message, time_limit
+from ui import keys, memory
 from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
@@ -95,12 +96,20 @@ def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
     return (method, col, pd_, seed)
 
 
+#: What to do when local suppression runs past the dashboard's time budget.
+LOCAL_SUPPRESSION_ADVICE = (
+    "use fewer quasi-identifiers or generalize them first (the Generalize tab), or run "
+    "riskcore anonymize --local-suppression on the command line"
+)
+
+
 def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str], Any]:
     """Run one method; return its result, the sentences and the table to show."""
     method = settings[0]
     if method == "local_suppression":
         _, qis, k = settings
-        res = local_suppression(data, list(qis), k)
+        deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
+        res = local_suppression(data, list(qis), k, progress=deadline.watch())
         before = int((match_counts(data, qis) < k).sum())
         after = int((match_counts(res.data, qis) < k).sum())
         lines = [*perturb_lines([res]), suppression_reading(k, before, after, len(data))]
@@ -137,9 +146,13 @@ def perturb_tab(ctx: Context) -> None:
     wanted = (ctx.key, settings)
     if st.button("Perturb", key=keys.rem_perturb("run"), type="primary"):
         try:
-            done = (wanted, *_run(settings, ctx.table.data))
-        except RiskcoreError as exc:
+            with st.spinner("Perturbing ..."):
+                done = (wanted, *_run(settings, ctx.table.data))
+        except RiskcoreError as exc:  # a stated limit, or past the time budget
             st.error(md(str(exc)))
+            return
+        except MemoryError:  # past the server's memory ceiling (riskcore.workguard)
+            st.error(memory_message(memory.ceiling()))
             return
         st.session_state[keys.REM_PERTURB_RESULT] = done
     if done is None or done[0] != wanted:

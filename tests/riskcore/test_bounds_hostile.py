@@ -296,3 +296,25 @@ def test_a_search_past_its_deadline_stops_with_the_budget_named() -> None:
     deadline = Deadline(0.0, "The least-loss search", "pin some levels")
     with bounded(seconds=5, mb=200), pytest.raises(WorkTooLongError, match="budget of 0 s"):
         search(lattice, progress=deadline.watch())
+
+
+def test_local_suppression_past_its_cell_limit_is_refused_and_its_rounds_see_a_deadline(
+    monkeypatch,
+) -> None:
+    from riskcore.perturb import suppression
+    from riskcore.workguard import Deadline, WorkTooLongError
+
+    df = _qis(4, 300)
+    monkeypatch.setattr(suppression, "MAX_CELLS", 1_199)
+    with bounded(seconds=5, mb=200), pytest.raises(RiskcoreError, match="limit of 1,199 cells"):
+        suppression.local_suppression(df, list(df), 2)
+    monkeypatch.setattr(suppression, "MAX_CELLS", 1_200)
+    stop = Deadline(0.0, "Local suppression", "use fewer quasi-identifiers")
+    with pytest.raises(WorkTooLongError, match=r"^Local suppression was stopped"):
+        suppression.local_suppression(df, list(df), 2, progress=stop.watch())
+    rounds: list[tuple[int, int]] = []
+    done = suppression.local_suppression(
+        df, list(df), 2, progress=lambda r, n: rounds.append((r, n))
+    )
+    assert rounds and rounds[0][0] == 1 and all(n > 0 for _, n in rounds)
+    assert (suppression.match_counts(done.data, list(df)) >= 2).all()
