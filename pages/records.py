@@ -73,14 +73,16 @@ with tab_rec:
     if within and run_gate(ctx.table.n_rows, (ctx.key, qis, max_size),
                            "Find the special uniques", keys.REC_RUN):  # fmt: skip
         s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
-        c1, c2, c3 = st.columns(3)
+        c1, c2, c3 = st.columns([1, 1.2, 1.6])  # the longer labels get more width (1024 px)
         c1.metric("Special uniques", f"{s.special_uniques:,}",
                   f"{s.special_uniques / s.n_records:.1%}", delta_color="off",
                   delta_arrow="off")  # fmt: skip
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
         c3.metric(
-            "DIS probability a unique match is right",
+            "DIS match probability",
             md(dis_text(s.dis)),
+            help="The DIS probability that a unique match in the released table is right "
+            "(Skinner and Elliot 2002).",
         )
         st.markdown(md(suda_reading(s)))
         if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more

@@ -132,7 +132,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
         end_page()
     expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
     expl = dataclasses.replace(expl, row=file_row)  # the readings name the file's row
-    e1, e2, e3, e4 = st.columns(4)
+    e1, e2, e3, e4 = st.columns([0.8, 0.8, 1.4, 1])  # room for the long label at 1024 px
     e1.metric("Row", f"{file_row:,}")
     e2.metric("Class size", f"{expl.class_size:,}")
     e3.metric("Minimal sample uniques", f"{len(expl.msus):,}")
