@@ -20,6 +20,7 @@ from ui.context import context, end_page
 from ui.encoding import encoding_choice
 from ui.large import large_file_panel
 from ui.safe import md
+from ui.tables import fitted
 
 ROLE_LABELS = {
     "identifier": "direct identifier",
@@ -103,12 +104,14 @@ edited = st.data_editor(
     hide_index=True,
     disabled=["column", "why it was suggested"],
     height=min(38 + 35 * len(editor_df), 740),
-    column_config={
-        "why it was suggested": st.column_config.TextColumn(width="large"),
-        "role": st.column_config.SelectboxColumn(
-            "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
-        ),
-    },
+    column_config=fitted(  # all three columns show at 1024 px; the reasons in full below
+        editor_df,
+        {
+            "role": st.column_config.SelectboxColumn(
+                "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
+            )
+        },
+    ),
     key=keys.roles_editor(ctx.key),
 )
 with st.expander("Why each role was suggested (the reasons in full)"):

@@ -34,6 +34,7 @@ from ui import cached, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
+from ui.tables import fitted
 
 SHOWN = 200  # rows of the per-record table on screen; the download has every record
 CLASSES_SHOWN = 500  # failing population classes on screen
@@ -114,7 +115,8 @@ with tab_rec:
         )
         st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
                       "the download has all."))  # fmt: skip
-        st.dataframe(riskiest.head(SHOWN), hide_index=True)
+        shown = riskiest.head(SHOWN)
+        st.dataframe(shown, hide_index=True, column_config=fitted(shown))
         st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
         st.download_button(
             "Download every record's risk (CSV)",
