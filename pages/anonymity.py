@@ -158,6 +158,8 @@ m2.metric(  # a definition, not a change: no arrow, no colour
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.4g}")
 st.caption(md(missing_line))
 checks = check_table(verdict)
+if not checks["note"].astype(bool).any():  # an empty column costs the others their width
+    checks = checks.drop(columns="note")
 st.dataframe(checks, hide_index=True, column_config=fitted(checks))
 
 st.subheader("Re-identification risk")
@@ -165,8 +167,16 @@ risks = risk_table(a)
 st.dataframe(
     risks,
     hide_index=True,
-    column_config=fitted(
-        risks, {c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]}
+    column_config=fitted(  # short headers, the full ones in the tooltip (1024 px)
+        risks,
+        {
+            c: st.column_config.NumberColumn(label, help=c, format="%.4f")
+            for c, label in zip(
+                risks.columns[1:],
+                ["highest", "share at risk", "expected re-id", "mean class risk"],
+                strict=True,
+            )
+        },
     ),
 )
 st.caption(md(risk_reading(a)))

@@ -199,14 +199,15 @@ with tab_link:
                     hide_index=True,
                     column_config=fitted(
                         attrs,
-                        {
-                            k: st.column_config.NumberColumn(format="percent")
-                            for k in (
-                                "learned with confidence >= p",
-                                "learned and correct",
-                                "base rate (always guess the commonest)",
+                        {  # short headers, the full ones in the tooltip (1024 px)
+                            k: st.column_config.NumberColumn(label, help=k, format="percent")
+                            for k, label in (
+                                ("learned with confidence >= p", "learned"),
+                                ("learned and correct", "correct"),
+                                ("base rate (always guess the commonest)", "base rate"),
                             )
-                        },
+                        }
+                        | {"commonest value": st.column_config.TextColumn("commonest")},
                     ),
                 )
             with st.expander("How each column was matched"):

@@ -115,8 +115,21 @@ with tab_rec:
         )
         st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
                       "the download has all."))  # fmt: skip
-        shown = riskiest.head(SHOWN)
-        st.dataframe(shown, hide_index=True, column_config=fitted(shown))
+        # on screen the columns a reader sorts by (the download has all): nine did not fit
+        # at 1024 px; individual risk only when sampling weights make it differ
+        shown = riskiest.head(SHOWN)[
+            ["row", "class_size", "prosecutor_risk"]
+            + (["individual_risk"] if weights is not None else [])
+            + ["dis_suda", "failing_targets"]
+        ]
+        labels = {
+            "class_size": "class size",
+            "prosecutor_risk": "prosecutor risk",
+            "individual_risk": "individual risk",
+            "dis_suda": "DIS-SUDA",
+            "failing_targets": "targets failed",
+        }
+        st.dataframe(shown, hide_index=True, column_config=fitted(shown, labels))
         st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
         st.download_button(
             "Download every record's risk (CSV)",

@@ -25,7 +25,15 @@ PAD_PX = 22
 MIN_PX = 60
 
 
-def _natural(df: pd.DataFrame) -> dict[str, float]:
+def _label(name: str, given: object) -> str:
+    """Return the header shown for column ``name`` under its ``column_config`` entry."""
+    if isinstance(given, str):
+        return given
+    label = given.get("label") if isinstance(given, dict) else None
+    return str(label) if label else name
+
+
+def _natural(df: pd.DataFrame, config: dict[str, Any]) -> dict[str, float]:
     """Estimate each column's natural width (px) from its header and its longest value."""
     head = df.head(200)
     out = {}
@@ -35,7 +43,8 @@ def _natural(df: pd.DataFrame) -> dict[str, float]:
             chars = 8  # shown rounded ("0.0909", "12.5%")
         else:
             chars = int(values.astype(str).str.len().max()) if len(values) else 0
-        out[str(c)] = max(len(str(c)), chars) * CHAR_PX + PAD_PX
+        header = _label(str(c), config.get(str(c)))
+        out[str(c)] = max(len(header), chars) * CHAR_PX + PAD_PX
     return out
 
 
@@ -51,7 +60,7 @@ def fitted(
     assumed hidden (``hide_index=True``).
     """
     config = dict(config or {})
-    natural = _natural(df)
+    natural = _natural(df, config)
     if sum(natural.values()) <= width:
         return config
     widths = sorted(natural.values())
@@ -66,7 +75,8 @@ def fitted(
         given = config.get(name) or {}
         entry = {"label": given} if isinstance(given, str) else dict(given)
         entry["width"] = px
-        if px < len(name) * CHAR_PX + PAD_PX:
-            entry.setdefault("help", name)
+        header = _label(name, given)
+        if px < len(header) * CHAR_PX + PAD_PX - 1:
+            entry.setdefault("help", header)
         config[name] = entry
     return config

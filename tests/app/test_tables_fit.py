@@ -37,3 +37,12 @@ def test_a_narrowed_header_keeps_its_name_in_the_tooltip_and_the_given_settings_
 def test_a_label_given_as_a_string_is_kept():
     df = pd.DataFrame({"n": ["v" * 200]})
     assert fitted(df, {"n": "name"}, width=100)["n"]["label"] == "name"
+
+
+def test_the_header_measured_is_the_label_shown():
+    # "dis_suda" labelled "DIS-SUDA score of the record" (28 chars, 232 px) with 8-character
+    # values: within 150 px the column is cut and its label is the tooltip
+    df = pd.DataFrame({"dis_suda": [0.25]})
+    labels = {"dis_suda": "DIS-SUDA score of the record"}
+    assert fitted(df, labels, width=300) == labels  # 232 px fit in 300
+    assert fitted(df, labels, width=150)["dis_suda"]["help"] == labels["dis_suda"]
