@@ -31,7 +31,7 @@ from ui import cached, formats, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis
 from ui.safe import file_part, md
-from ui.tables import fitted
+from ui.tables import drop_empty, fitted
 from ui.targets import targets_editor
 
 FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
@@ -157,9 +157,7 @@ m2.metric(  # a definition, not a change: no arrow, no colour
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.4g}")
 st.caption(md(missing_line))
-checks = check_table(verdict)
-if not checks["note"].astype(bool).any():  # an empty column costs the others their width
-    checks = checks.drop(columns="note")
+checks = drop_empty(check_table(verdict), "note")
 st.dataframe(checks, hide_index=True, column_config=fitted(checks))
 
 st.subheader("Re-identification risk")

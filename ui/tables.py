@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FIT_PX", "fitted"]
+__all__ = ["FIT_PX", "drop_empty", "fitted"]
 
 #: The width every table must fit: the main column at 1024 px (562 px), less a margin.
 FIT_PX = 540
@@ -80,3 +80,10 @@ def fitted(
             entry.setdefault("help", header)
         config[name] = entry
     return config
+
+
+def drop_empty(df: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """Return ``df`` without those of ``columns`` that hold nothing ("" or missing
+    everywhere): an empty column on screen costs the others their width."""
+    empty = [c for c in columns if c in df.columns and not df[c].fillna("").astype(bool).any()]
+    return df.drop(columns=empty)

@@ -9,6 +9,8 @@ dataframe whose columns all show is 9 px wider than its box, its scroll bar). Sc
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.browser_helpers import goto, new_page, shot, wait_idle
@@ -157,6 +159,13 @@ def test_the_uniqueness_page_of_the_hospital_table_fits(server, browser, tmp_pat
     wait_idle(page)
     upload(page, path)
     page.get_by_text(f"{path.name}:").first.wait_for(timeout=60_000)
+    # the dates and the ZIP code as quasi-identifiers (the suggestion makes them direct
+    # identifiers: Safe Harbor), as a user who keeps them generalized would
+    qis = ["date_of_birth", "admission_date", "zip", "sex"]
+    profile = tmp_path / "roles.json"
+    profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": ["diagnosis"]}))
+    upload(page, profile, nth=1)
+    page.get_by_text("4 quasi-identifiers, 1 sensitive").first.wait_for()  # applied
     goto(page, server, "Uniqueness")
     page.get_by_text("People unique on each combination").first.wait_for(timeout=120_000)
     found = _measure(page, "uniqueness-hospital")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ui.tables import CHAR_PX, MIN_PX, PAD_PX, fitted
+from ui.tables import CHAR_PX, MIN_PX, PAD_PX, drop_empty, fitted
 
 
 def test_a_narrow_table_is_left_as_it_is():
@@ -46,3 +46,8 @@ def test_the_header_measured_is_the_label_shown():
     labels = {"dis_suda": "DIS-SUDA score of the record"}
     assert fitted(df, labels, width=300) == labels  # 232 px fit in 300
     assert fitted(df, labels, width=150)["dis_suda"]["help"] == labels["dis_suda"]
+
+
+def test_an_empty_column_is_dropped_and_a_filled_one_kept():
+    df = pd.DataFrame({"target": ["k", "t"], "note": ["", None], "other": ["", "x"]})
+    assert list(drop_empty(df, "note", "other", "absent").columns) == ["target", "other"]
