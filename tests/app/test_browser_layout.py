@@ -1,10 +1,11 @@
-"""At a 1024 px window (the sidebar open) no label is cut and no tab or table runs off.
+"""At 1400 and 1024 px windows (the sidebar open) no label is cut, no tab row or table
+runs off and no tick labels overlap, on every page (docs/layout.md).
 
-Measured in Chromium: a text cut with an ellipsis, a tab row or a table wider
-than the main column (its last columns hidden) is found by comparing each
-element's scroll width with its client width (a table's by more than 16 px: a
-dataframe whose columns all show is 9 px wider than its box, its scroll bar). Screenshots go to
-``screenshots/`` (ignored by git): look at them.
+Measured in Chromium: a text cut with an ellipsis or a tab row wider than the main
+column is found by comparing each element's scroll width with its client width; a
+dataframe by its grid's scroller (Glide's ``.dvn-scroller``), more than 16 px wider
+than its box when its last columns are hidden; overlapping tick labels by their
+boxes. Screenshots go to ``screenshots/`` (ignored by git): look at them.
 """
 
 from __future__ import annotations
