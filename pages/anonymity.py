@@ -31,6 +31,7 @@ from ui import cached, formats, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis
 from ui.safe import file_part, md
+from ui.tables import drop_empty, fitted
 from ui.targets import targets_editor
 
 FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
@@ -156,14 +157,25 @@ m2.metric(  # a definition, not a change: no arrow, no colour
 )
 m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.4g}")
 st.caption(md(missing_line))
-st.dataframe(check_table(verdict), hide_index=True)
+checks = drop_empty(check_table(verdict), "note")
+st.dataframe(checks, hide_index=True, column_config=fitted(checks))
 
 st.subheader("Re-identification risk")
 risks = risk_table(a)
 st.dataframe(
     risks,
     hide_index=True,
-    column_config={c: st.column_config.NumberColumn(format="%.4f") for c in risks.columns[1:]},
+    column_config=fitted(  # short headers, the full ones in the tooltip (1024 px)
+        risks,
+        {
+            c: st.column_config.NumberColumn(label, help=c, format="%.4f")
+            for c, label in zip(
+                risks.columns[1:],
+                ["highest", "share at risk", "expected re-id", "mean class risk"],
+                strict=True,
+            )
+        },
+    ),
 )
 st.caption(md(risk_reading(a)))
 if a.population_uniqueness is not None:

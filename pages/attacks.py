@@ -27,6 +27,7 @@ from riskcore.report.readings import (
 from ui import cached, keys
 from ui.context import context, end_page, run_gate
 from ui.safe import md
+from ui.tables import fitted
 
 st.title("Attacks")
 st.write(
@@ -192,17 +193,22 @@ with tab_link:
             st.caption(md(linkage_reading(result)))
             if result.attributes:
                 st.markdown(f"**Attribute disclosure (confidence >= {p:.0%})**")
+                attrs = attribute_table(result)
                 st.dataframe(
-                    attribute_table(result),
+                    attrs,
                     hide_index=True,
-                    column_config={
-                        k: st.column_config.NumberColumn(format="percent")
-                        for k in (
-                            "learned with confidence >= p",
-                            "learned and correct",
-                            "base rate (always guess the commonest)",
-                        )
-                    },
+                    column_config=fitted(
+                        attrs,
+                        {  # short headers, the full ones in the tooltip (1024 px)
+                            k: st.column_config.NumberColumn(label, help=k, format="percent")
+                            for k, label in (
+                                ("learned with confidence >= p", "learned"),
+                                ("learned and correct", "correct"),
+                                ("base rate (always guess the commonest)", "base rate"),
+                            )
+                        }
+                        | {"commonest value": st.column_config.TextColumn("commonest")},
+                    ),
                 )
             with st.expander("How each column was matched"):
                 for note in result.notes:

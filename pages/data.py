@@ -20,6 +20,7 @@ from ui.context import context, end_page
 from ui.encoding import encoding_choice
 from ui.large import large_file_panel
 from ui.safe import md
+from ui.tables import fitted
 
 ROLE_LABELS = {
     "identifier": "direct identifier",
@@ -39,19 +40,17 @@ st.write(
 
 state.init_state()
 limit_mb = int(st.get_option("server.maxUploadSize"))
-col_a, col_b = st.columns([2, 1])
-with col_a:
-    upload = st.file_uploader(
-        f"Upload a table (CSV, TSV, Parquet or Excel .xlsx; up to {limit_mb:,} MB)",
-        type=["csv", "tsv", "txt", "parquet", "xlsx"],
-        key=state.uploader_key(),
-        help=upload_limit_note(limit_mb),
-    )
-    st.caption(upload_limit_note(limit_mb))
-with col_b:
-    st.write("")
-    if st.button("Use the demo data"):
-        state.use_demo()
+# the uploader at the full width: in two thirds of it, at 1024 px, Streamlit cut its own
+# hint ("500MB per file - CSV, TSV, ...") with an ellipsis (no option sets that text)
+upload = st.file_uploader(
+    f"Upload a table (CSV, TSV, Parquet or Excel .xlsx; up to {limit_mb:,} MB)",
+    type=["csv", "tsv", "txt", "parquet", "xlsx"],
+    key=state.uploader_key(),
+    help=upload_limit_note(limit_mb),
+)
+st.caption(upload_limit_note(limit_mb))
+if st.button("Use the demo data"):
+    state.use_demo()
 large_file_panel(session_profile.threshold())
 if (
     upload is not None
@@ -105,12 +104,14 @@ edited = st.data_editor(
     hide_index=True,
     disabled=["column", "why it was suggested"],
     height=min(38 + 35 * len(editor_df), 740),
-    column_config={
-        "why it was suggested": st.column_config.TextColumn(width="large"),
-        "role": st.column_config.SelectboxColumn(
-            "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
-        ),
-    },
+    column_config=fitted(  # all three columns show at 1024 px; the reasons in full below
+        editor_df,
+        {
+            "role": st.column_config.SelectboxColumn(
+                "role", options=[ROLE_LABELS[r] for r in ROLES], required=True
+            )
+        },
+    ),
     key=keys.roles_editor(ctx.key),
 )
 with st.expander("Why each role was suggested (the reasons in full)"):

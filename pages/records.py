@@ -34,6 +34,7 @@ from ui import cached, keys
 from ui import profile as session_profile
 from ui.context import context, require_qis, run_gate
 from ui.safe import md
+from ui.tables import fitted
 
 SHOWN = 200  # rows of the per-record table on screen; the download has every record
 CLASSES_SHOWN = 500  # failing population classes on screen
@@ -73,14 +74,16 @@ with tab_rec:
     if within and run_gate(ctx.table.n_rows, (ctx.key, qis, max_size),
                            "Find the special uniques", keys.REC_RUN):  # fmt: skip
         s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
-        c1, c2, c3 = st.columns(3)
+        c1, c2, c3 = st.columns([1, 1.2, 1.6])  # the longer labels get more width (1024 px)
         c1.metric("Special uniques", f"{s.special_uniques:,}",
                   f"{s.special_uniques / s.n_records:.1%}", delta_color="off",
                   delta_arrow="off")  # fmt: skip
         c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
         c3.metric(
-            "DIS probability a unique match is right",
+            "DIS match probability",
             md(dis_text(s.dis)),
+            help="The DIS probability that a unique match in the released table is right "
+            "(Skinner and Elliot 2002).",
         )
         st.markdown(md(suda_reading(s)))
         if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more
@@ -112,7 +115,21 @@ with tab_rec:
         )
         st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
                       "the download has all."))  # fmt: skip
-        st.dataframe(riskiest.head(SHOWN), hide_index=True)
+        # on screen the columns a reader sorts by (the download has all): nine did not fit
+        # at 1024 px; individual risk only when sampling weights make it differ
+        shown = riskiest.head(SHOWN)[
+            ["row", "class_size", "prosecutor_risk"]
+            + (["individual_risk"] if weights is not None else [])
+            + ["dis_suda", "failing_targets"]
+        ]
+        labels = {
+            "class_size": "class size",
+            "prosecutor_risk": "prosecutor risk",
+            "individual_risk": "individual risk",
+            "dis_suda": "DIS-SUDA",
+            "failing_targets": "targets failed",
+        }
+        st.dataframe(shown, hide_index=True, column_config=fitted(shown, labels))
         st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
         st.download_button(
             "Download every record's risk (CSV)",

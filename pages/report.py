@@ -23,6 +23,7 @@ from ui import profile as session_profile
 from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
 from ui.signing import sign_control
+from ui.tables import drop_empty, fitted
 
 st.title("Report")
 ctx = require_qis(context(as_recorded=True))
@@ -94,7 +95,8 @@ else:
 caution = released_identifiers_warning(report)
 if caution is not None:
     st.warning(md(caution))
-st.dataframe(check_table(v), hide_index=True)
+checks = drop_empty(check_table(v), "note")
+st.dataframe(checks, hide_index=True, column_config=fitted(checks))
 st.dataframe(figures_side_by_side(report), hide_index=True)
 stem = file_stem(ctx.table.name, "data")
 # two buttons a row: four a row cut every label at 1024 px ("Download the profile (reproduc...")

@@ -40,6 +40,7 @@ from ui import profile as session_profile
 from ui.context import context, end_page, require_qis, run_gate
 from ui.safe import md
 from ui.state import AUTO_RUN_ROWS
+from ui.tables import fitted
 
 st.title("Uniqueness")
 ctx = require_qis(context())
@@ -132,7 +133,7 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
         end_page()
     expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
     expl = dataclasses.replace(expl, row=file_row)  # the readings name the file's row
-    e1, e2, e3, e4 = st.columns(4)
+    e1, e2, e3, e4 = st.columns([0.8, 0.8, 1.4, 1])  # room for the long label at 1024 px
     e1.metric("Row", f"{file_row:,}")
     e2.metric("Class size", f"{expl.class_size:,}")
     e3.metric("Minimal sample uniques", f"{len(expl.msus):,}")
@@ -144,7 +145,8 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     st.caption("How many records share each combination of its values: its minimal sample "
                "uniques (no one else has them) first; combinations containing one are left "
                "out.")  # fmt: skip
-    st.dataframe(record_subset_table(subsets, expl), hide_index=True, key=keys.EXPLORE_SUBSETS)
+    sub = record_subset_table(subsets, expl)
+    st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:
@@ -160,11 +162,12 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     else:
         st.markdown(cover_reading(dataclasses.replace(c, row=file_row), escape=md))
         if c.levels is not None and any(c.levels):
+            cover = cover_table(c)
             st.dataframe(
-                cover_table(c),
+                cover,
                 hide_index=True,
                 key=keys.EXPLORE_COVER,
-                column_config={
-                    "information loss (%)": st.column_config.NumberColumn(format="%.1f")
-                },
+                column_config=fitted(
+                    cover, {"information loss (%)": st.column_config.NumberColumn(format="%.1f")}
+                ),
             )
