@@ -85,6 +85,6 @@ def test_a_reload_asks_first_and_the_same_file_restores_the_work(server, browser
     goto(page, server, "Report")
     page.get_by_role("button", name="Build the report").click()
     wait_idle(page)
-    page.get_by_text("The audit log names you as ana").first.wait_for()
+    page.get_by_text("reports name you 'unauthenticated: ana'").first.wait_for()
     shot(page, "work-5-report-audit-name")
     ctx.close()
