@@ -24,6 +24,7 @@ __all__ = [
     "add_memory_engine",
     "add_missing",
     "add_targets",
+    "column_pairs",
     "parse_threshold",
     "profile_from_args",
 ]
@@ -217,3 +218,29 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         recipe=base.recipe,
         ledger=base.ledger,
     )
+
+
+def column_pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
+    """Return the ``COL=VALUE`` items of a repeated option as a mapping of column to value.
+
+    Parameters
+    ----------
+    items : list of str
+        The option's values, e.g. ``["age=2", "zip=0.5"]``.
+    flag : str
+        The option, for the message (``"--weight"``).
+    shape : str
+        What an item looks like, for the message (``"COL=W"``).
+
+    Raises
+    ------
+    RiskcoreError
+        For an item without ``=``, a column or a value.
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        col, sep, value = item.partition("=")
+        if not sep or not col or not value:
+            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
+        out[col] = value
+    return out

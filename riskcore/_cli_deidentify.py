@@ -26,7 +26,13 @@ if TYPE_CHECKING:
     from riskcore.deidentify.recipe_apply import AppliedRecipe
     from riskcore.deidentify.steering import Steering
 
-from riskcore._cli_args import add_memory_engine, add_missing, add_targets, parse_threshold
+from riskcore._cli_args import (
+    add_memory_engine,
+    add_missing,
+    add_targets,
+    column_pairs,
+    parse_threshold,
+)
 from riskcore._cli_perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.deidentify.objectives import OBJECTIVES
 
@@ -273,22 +279,12 @@ def _with_population_targets(targets: Any, args: argparse.Namespace) -> Any:
     return Targets(criteria=kept + tuple(added), max_suppression=targets.max_suppression)
 
 
-def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        col, sep, value = item.partition("=")
-        if not sep or not col or not value:
-            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
-        out[col] = value
-    return out
-
-
 def _steering(args: argparse.Namespace) -> Steering:
     """Return the ``--weight`` and ``--levels`` options as a steering (checked by the lattice)."""
     from riskcore.deidentify.steering import Steering
 
     weights: dict[str, float] = {}
-    for col, text in _pairs(args.weight, "--weight", "COL=W").items():
+    for col, text in column_pairs(args.weight, "--weight", "COL=W").items():
         try:
             weights[col] = float(text)
         except ValueError:
@@ -296,7 +292,7 @@ def _steering(args: argparse.Namespace) -> Steering:
                 f"--weight {col}: the weight must be a number, not {text!r}"
             ) from None
     levels: dict[str, tuple[int, int]] = {}
-    for col, text in _pairs(args.levels, "--levels", "COL=MIN:MAX").items():
+    for col, text in column_pairs(args.levels, "--levels", "COL=MIN:MAX").items():
         low, sep, high = text.partition(":")
         try:
             levels[col] = (int(low), int(high))
@@ -361,9 +357,10 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
         interval_hierarchy,
     )
 
-    files = _pairs(args.hierarchy, "--hierarchy", "COLUMN=SPEC (a file or a builder string)")
-    bands = _pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
-    clips = {c: _clip(c, v) for c, v in _pairs(args.clip, "--clip", "COLUMN=LOW,HIGH").items()}
+    files = column_pairs(args.hierarchy, "--hierarchy", "COLUMN=SPEC (a file or a builder string)")
+    bands = column_pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
+    clip_pairs = column_pairs(args.clip, "--clip", "COLUMN=LOW,HIGH")
+    clips = {c: _clip(c, v) for c, v in clip_pairs.items()}
     for col in (*files, *bands, *clips):
         if col not in args.qi:
             raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
@@ -422,7 +419,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         sh = safe_harbor_plan(raw) if args.safe_harbor else []
-        masks = [mask_step(c, op) for c, op in _pairs(args.mask, "--mask", "COL=OP").items()]
+        masks = [mask_step(c, op) for c, op in column_pairs(args.mask, "--mask", "COL=OP").items()]
         shift: dict[str, Any] | None = None
         if args.shift_dates:
             if args.person is None:

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from riskcore._cli_args import column_pairs
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_perturb_arguments", "perturbing", "run_perturb"]
@@ -87,16 +88,6 @@ def _number(flag: str, col: str, text: str, kind: type) -> Any:
         raise RiskcoreError(f"{flag} {col}: write {what}, not {text!r}") from None
 
 
-def _pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        col, sep, value = item.partition("=")
-        if not sep or not col or not value:
-            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
-        out[col] = value
-    return out
-
-
 def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, list[Any]]:
     """Run the options' steps in order; return the table and the results."""
     from riskcore.perturb import add_noise, local_suppression, microaggregate, pram
@@ -112,7 +103,7 @@ def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, l
     if args.noise:
         pct = {
             c: _number("--noise", c, v, float)
-            for c, v in _pairs(args.noise, "--noise", "COL=PCT").items()
+            for c, v in column_pairs(args.noise, "--noise", "COL=PCT").items()
         }
         results.append(add_noise(work, pct, seed=args.seed))
         work = results[-1].data
@@ -126,7 +117,7 @@ def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, l
             raise RiskcoreError("--local-suppression needs the quasi-identifiers: --qi COL")
         imp = {
             c: _number("--importance", c, v, int)
-            for c, v in _pairs(args.importance, "--importance", "COL=N").items()
+            for c, v in column_pairs(args.importance, "--importance", "COL=N").items()
         }
         results.append(local_suppression(work, qis, args.k, importance=imp or None))
         work = results[-1].data
