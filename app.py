@@ -73,7 +73,7 @@ except EndPage:  # the page ended early (ui.context.end_page), with its message 
 except RiskcoreError as exc:
     st.error(md(exc))
 except MemoryError:  # past the process's memory ceiling (ui.memory): this request only
-    st.error(memory_message(memory.ceiling()))
+    st.error(md(memory_message(memory.ceiling())))
 finally:
     with panel:
         sidebar()

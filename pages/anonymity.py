@@ -168,7 +168,7 @@ st.dataframe(
     column_config=fitted(  # short headers, the full ones in the tooltip (1024 px)
         risks,
         {
-            c: st.column_config.NumberColumn(label, help=c, format="%.4f")
+            c: st.column_config.NumberColumn(md(label), help=md(c), format="%.4f")
             for c, label in zip(
                 risks.columns[1:],
                 ["highest", "share at risk", "expected re-id", "mean class risk"],

@@ -200,7 +200,9 @@ with tab_link:
                     column_config=fitted(
                         attrs,
                         {  # short headers, the full ones in the tooltip (1024 px)
-                            k: st.column_config.NumberColumn(label, help=k, format="percent")
+                            k: st.column_config.NumberColumn(
+                                md(label), help=md(k), format="percent"
+                            )
                             for k, label in (
                                 ("learned with confidence >= p", "learned"),
                                 ("learned and correct", "correct"),

@@ -141,7 +141,7 @@ def generalization() -> None:
         except WorkTooLongError as exc:  # past its time budget: say so, keep the page
             st.error(md(exc))
         except MemoryError:  # past the server's memory ceiling (riskcore.workguard)
-            st.error(memory_message(memory.ceiling()))
+            st.error(md(memory_message(memory.ceiling())))
         if found is not None and found.best is not None:
             for q, lv in zip(qis, found.best.levels, strict=True):
                 st.session_state[keys.rem_level(q)] = lv

@@ -152,7 +152,7 @@ def perturb_tab(ctx: Context) -> None:
             st.error(md(str(exc)))
             return
         except MemoryError:  # past the server's memory ceiling (riskcore.workguard)
-            st.error(memory_message(memory.ceiling()))
+            st.error(md(memory_message(memory.ceiling())))
             return
         st.session_state[keys.REM_PERTURB_RESULT] = done
     if done is None or done[0] != wanted:

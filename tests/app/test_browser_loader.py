@@ -48,6 +48,8 @@ def test_bad_upload_encoding_and_no_table_download(server, browser, tmp_path):
         picker = page.locator('[data-testid="stSelectbox"]').filter(
             has_text="Text encoding of the file"
         )
+        picker.first.wait_for()  # drawn after the caption above: wait, then count it
+        wait_idle(page)
         assert picker.count() == 1
         page.get_by_text("Preview the first 100 rows").click()
         wait_idle(page)
