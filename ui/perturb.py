@@ -166,8 +166,9 @@ def perturb_tab(ctx: Context) -> None:
     st.dataframe(shown)
     st.download_button(
         "Download the perturbed table (CSV)",
-        to_csv_bytes(res.data),
+        lambda: to_csv_bytes(res.data),
         file_name=f"{file_stem(ctx.table.name)}-{settings[0]}.csv",
         mime="text/csv",
         key=keys.rem_perturb("csv"),
+        on_click="ignore",
     )

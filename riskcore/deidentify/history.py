@@ -53,16 +53,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from riskcore._results import Result
-from riskcore.deidentify._recipe_seal import seal_of
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe import (
     RECIPE_VERSION,
     SAFE_HARBOR_ACTIONS,
     Recipe,
     _masked_columns,
-    _spec,
-    key_check,
-    keyed_steps,
+    seal_recipe,
 )
 from riskcore.errors import RiskcoreError
 
@@ -530,12 +527,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     )
     named = dict.fromkeys([*base.identifiers, *_masked_columns(rec)])
     rec = dataclasses.replace(rec, identifiers=tuple(named))
-    if keyed_steps(rec):
-        if key is None:
-            raise RiskcoreError(f"{keyed_steps(rec)[0]} needs a key")
-        rec = dataclasses.replace(rec, key_check=key_check(key))
-        return dataclasses.replace(rec, seal=seal_of(_spec(rec), key))
-    return dataclasses.replace(rec, seal=seal_of(_spec(rec), None))
+    return seal_recipe(rec, key)
 
 
 def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:

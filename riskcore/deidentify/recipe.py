@@ -58,6 +58,7 @@ __all__ = [
     "keyed_steps",
     "mask_step",
     "masking_steps",
+    "seal_recipe",
 ]
 
 #: Version of the recipe format; raise it when a field changes meaning. Version 2 added
@@ -339,11 +340,7 @@ class Recipe(Result):
         rec = dataclasses.replace(
             rec, identifiers=tuple(named if identifiers is None else map(str, identifiers))
         )
-        if not keyed_steps(rec):
-            return _sealed(rec, None)
-        if key is None:
-            raise RiskcoreError(f"{keyed_steps(rec)[0]} needs a key")
-        return _sealed(dataclasses.replace(rec, key_check=key_check(key)), key)
+        return seal_recipe(rec, key)
 
 
 def _spec(recipe: Recipe) -> dict[str, Any]:
@@ -353,6 +350,21 @@ def _spec(recipe: Recipe) -> dict[str, Any]:
 
 def _sealed(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
     return dataclasses.replace(recipe, seal=seal_of(_spec(recipe), key))
+
+
+def seal_recipe(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
+    """Return ``recipe`` with its key check (when it has keyed steps) and its seal.
+
+    Raises
+    ------
+    RiskcoreError
+        When the recipe has keyed steps and no key is given.
+    """
+    if not keyed_steps(recipe):
+        return _sealed(recipe, None)
+    if key is None:
+        raise RiskcoreError(f"{keyed_steps(recipe)[0]} needs a key")
+    return _sealed(dataclasses.replace(recipe, key_check=key_check(key)), key)
 
 
 def _masked_columns(recipe: Recipe) -> list[str]:
