@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.recipe import generalize_columns
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.utility import classification_utility, column_change, two_way, value_counts
 from riskcore.report.figures.utility import (
@@ -34,6 +35,18 @@ from ui.candidates import kept
 from ui.safe import md
 
 __all__ = ["utility_section"]
+
+
+def _counts(
+    data: pd.DataFrame, after: pd.DataFrame, lattice: Lattice, levels: tuple[int, ...], col: str
+) -> pd.DataFrame:
+    """Count ``col`` as recorded and released; a generalized QI's recorded values are
+    counted in the labels of its level (the hierarchy's, not read back from text)."""
+    at = dict(zip(lattice.qis, levels, strict=True))
+    released_as = None
+    if at.get(col, 0) > 0:
+        released_as = generalize_columns(data[[col]], lattice.hierarchies, {col: at[col]})[col]
+    return value_counts(data[col], after[col], released_as=released_as)
 
 
 def utility_section(
@@ -72,7 +85,7 @@ def utility_section(
         )
     )
     col = st.selectbox("Column as recorded and released", shown_cols, key=keys.REM_UTIL_COLUMN)
-    counts = kept(f"counts|{col}", base, lambda: value_counts(data[col], after[col]))
+    counts = kept(f"counts|{col}", base, lambda: _counts(data, after, lattice, lv, col))
     st.plotly_chart(value_bars(counts, col), key=keys.REM_UTIL_VALUES_CHART)
     st.caption(md(values_reading(changes[shown_cols.index(col)], counts)))
 

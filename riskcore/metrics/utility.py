@@ -214,88 +214,77 @@ def _text_counts(values: pd.Series, top: int) -> pd.Series:
     return counts.astype(np.int64).reindex(natural_order([str(x) for x in counts.index]))
 
 
-_NUM = r"(-?\d+(?:\.\d+)?)"
-#: Band labels of the interval hierarchies (riskcore.deidentify.hierarchy.builders) and the
-#: half-open interval each stands for: "30-39" (whole numbers, so [30, 40)), "[30, 40)",
-#: top coding "90+" or ">=90", bottom coding "<18".
-_BANDS = (
-    (re.compile(rf"^{_NUM}-{_NUM}$"), lambda a, b: (a, b + 1)),
-    (re.compile(rf"^\[{_NUM}, {_NUM}\)$"), lambda a, b: (a, b)),
-    (re.compile(rf"^{_NUM}\+$"), lambda a: (a, np.inf)),
-    (re.compile(rf"^>={_NUM}$"), lambda a: (a, np.inf)),
-    (re.compile(rf"^<{_NUM}$"), lambda a: (-np.inf, a)),
-)
-
-
-def _released_bands(before: pd.Series, after: pd.Series) -> pd.Series | None:
-    """Return the recorded numbers counted in the released column's bands, or None.
-
-    When every released value other than ``"*"`` is a band label (:data:`_BANDS`)
-    and the bands do not overlap, each recorded number is counted in the band
-    that holds it, so both sides of the chart share one axis: the bands. None when
-    a label is not a band, bands overlap, or a recorded number lies in no band.
-    """
-    labels = [str(x) for x in pd.unique(texts(after).dropna()) if str(x) != "*"]
-    if not labels:
-        return None
-    bands = []
-    for lab in labels:
-        for pattern, interval in _BANDS:
-            m = pattern.match(lab)
-            if m is not None:
-                lo, hi = interval(*map(float, m.groups()))
-                bands.append((lo, hi, lab))
-                break
-        else:
-            return None
-    bands.sort()
-    lo = np.array([b[0] for b in bands])
-    hi = np.array([b[1] for b in bands])
-    if (lo[1:] < hi[:-1]).any():  # overlapping bands: not one partition of the numbers
-        return None
-    x = before.dropna().to_numpy(dtype=np.float64)
-    at = np.searchsorted(lo, x, side="right") - 1
-    if (at < 0).any() or (x >= hi[np.maximum(at, 0)]).any():
-        return None
-    out = pd.Series(np.bincount(at, minlength=len(bands)), index=[b[2] for b in bands])
-    if before.isna().any():
-        out["(missing)"] = int(before.isna().sum())
-    return out.astype(np.int64)
+def _released_counts(before: pd.Series, released_as: pd.Series) -> pd.Series:
+    """Return the recorded records per released label: numbers' labels in the order of the
+    smallest recorded value of each (bands read low to high), others in reading order
+    (:func:`natural_order`); "(missing)" last."""
+    labels = texts(released_as).fillna("(missing)")
+    counts = labels.value_counts()
+    if pd.api.types.is_numeric_dtype(before) and not pd.api.types.is_bool_dtype(before):
+        lowest = pd.Series(before.to_numpy(), index=labels.to_numpy()).groupby(level=0).min()
+        order = lowest.drop("(missing)", errors="ignore").sort_values(kind="stable").index
+        head = order.tolist()
+        order_all = head + [x for x in counts.index if x not in set(head)]
+    else:
+        order_all = natural_order([str(x) for x in counts.index])
+    return counts.reindex(order_all).astype(np.int64)
 
 
 def value_counts(
-    before: pd.Series, after: pd.Series, *, top: int = TOP_VALUES, bins: int = 20
+    before: pd.Series,
+    after: pd.Series,
+    *,
+    released_as: pd.Series | None = None,
+    top: int = TOP_VALUES,
+    bins: int = 20,
 ) -> pd.DataFrame:
     """Return the count of each value before and after, on one axis.
 
-    A numeric column generalized into bands ("30-39", "[30, 40)", "90+", "<18")
-    is counted in the released bands on both sides (:func:`_released_bands`), so
-    the chart compares like with like. Otherwise a numeric column with more than
-    ``top`` values before is counted in histogram bins (numpy's edges of the
-    values before, at most ``bins``), labelled "[a, b)" (the last bin closed);
-    the values after share the bins when they are numbers too. Otherwise each
-    text value is a category, the ``top`` largest of each side shown and the
-    rest summed in one "other values (N)" row; a missing value is "(missing)".
-    The rows of the values before come first, largest first, then the values
-    only found after.
+    A generalized column (numbers in bands such as "30-39" or "90+", dates in
+    decades, codes masked) is counted, when ``released_as`` gives every recorded
+    record's label (the hierarchy at the released level, before suppression), in
+    those labels on both sides, so the chart compares like with like; the labels
+    come from the hierarchy, never read back from their text. Otherwise a numeric column with
+    more than ``top`` values before is counted in histogram bins (numpy's edges
+    of the values before, at most ``bins``), labelled "[a, b)" (the last bin
+    closed); the values after share the bins when they are numbers too.
+    Otherwise each text value is a category, the ``top`` largest of each side
+    shown and the rest summed in one "other values (N)" row; a missing value is
+    "(missing)". The rows of the values before come first, then the values only
+    found after (such as "*" for suppressed records).
 
     Parameters
     ----------
-    before, after : pandas.Series
+    before : pandas.Series
+        The column as recorded.
+    after : pandas.Series
+        The column as released.
+    released_as : pandas.Series, optional
+        The label of each recorded record (same index as ``before``) at the
+        released level, e.g. :func:`riskcore.deidentify.recipe.generalize_columns`
+        of the recorded table, for a generalized column.
     top : int, default :data:`TOP_VALUES`
+        Categories shown per side before the rest is summed.
     bins : int, default 20
+        Most histogram bins of a numeric column.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``value`` (str), ``before``, ``after`` (counts; 0 where a side has no
         such value).
+
+    Raises
+    ------
+    RiskcoreError
+        When ``released_as`` does not have one label per recorded record.
     """
     num = pd.api.types.is_numeric_dtype
     numeric = num(before) and not pd.api.types.is_bool_dtype(before)
-    banded = _released_bands(before, after) if numeric and not num(after) else None
-    if banded is not None:  # generalized into bands: the recorded numbers in those bands
-        b = banded
+    if released_as is not None and len(released_as) != len(before):
+        raise RiskcoreError("give one released label per recorded record")
+    if released_as is not None:  # generalized: both sides in the released labels
+        b = _released_counts(before, released_as)
         a = texts(after).fillna("(missing)").value_counts().astype(np.int64)
     elif numeric and before.nunique() > top:
         edges = np.histogram_bin_edges(before.dropna().to_numpy(dtype=np.float64), bins=bins)

@@ -12,7 +12,7 @@ import json
 from riskcore.deidentify.candidates import candidate_table
 from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.io import load_table
-from tests.app.helpers import hospital_app, seen
+from tests.app.helpers import hospital_app, plotly_values, seen
 from tests.hospital import HOSPITAL_QIS, hospital_csv
 
 
@@ -74,3 +74,16 @@ def test_the_utility_views_draw_with_titles_and_readings():
         assert c["layout"]["xaxis"]["title"]["text"] and c["layout"]["yaxis"]["title"]["text"]
     captions = " ".join(seen(c.value) for c in at.caption)
     assert "naive Bayes" in captions and "Cramer" in captions and "keep their value" in captions
+    # a generalized QI is counted in its released labels on both sides (one axis)
+    lv = dict(zip(HOSPITAL_QIS, (at.session_state["rc_rem_store"][f"level_{q}"]
+                                 for q in HOSPITAL_QIS), strict=True))  # fmt: skip
+    col = next(q for q in HOSPITAL_QIS if lv[q] > 0)
+    at.selectbox(key="rc_rem_util_column").set_value(col).run()
+    assert not at.exception, at.exception
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    chart = next(c for c in specs if "as recorded and released" in c["layout"]["title"]["text"])
+    (by, bx), (ay, ax) = ((plotly_values(t["y"]), plotly_values(t["x"])) for t in chart["data"][:2])
+    recorded = {y for y, x in zip(by, bx, strict=True) if x > 0}
+    released = {y for y, x in zip(ay, ax, strict=True) if x > 0}
+    assert recorded and recorded <= released | {"(missing)"}
+    assert sum(bx) == 5000 and 0 < sum(ax) <= 5000  # every recorded record; the released ones

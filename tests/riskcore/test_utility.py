@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskcore.deidentify.hierarchy.builders import interval_hierarchy
+from riskcore.deidentify.recipe import generalize_columns
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.utility import (
     classification_utility,
@@ -221,17 +223,25 @@ def test_labels_read_in_the_order_of_their_numbers():
 
 def test_numbers_generalized_into_bands_are_counted_in_those_bands_on_both_sides():
     # ages 17, 18, 25, 34, 35, 39, 91, 95 and one missing; released in bands of 10 with
-    # bottom coding at 20 and top coding at 90, one record suppressed (*)
+    # bottom coding at 20 and top coding at 90, one record suppressed (*); the recorded
+    # side is counted in the hierarchy's labels at the released level
     before = pd.Series([17, 18, 25, 34, 35, 39, 91, 95, np.nan])
     after = pd.Series(["<20", "<20", "20-29", "30-39", "30-39", "*", "90+", "90+", None])
-    got = value_counts(before, after)
+    h = interval_hierarchy(before, [10], bottom=20, top=90, labels="range")
+    released_as = generalize_columns(before.to_frame("age"), {"age": h}, {"age": 1})["age"]
+    got = value_counts(before, after, released_as=released_as)
     assert got.to_dict("list") == {
         "value": ["<20", "20-29", "30-39", "90+", "(missing)", "*"],
         "before": [2, 1, 3, 2, 1, 0],
         "after": [2, 1, 2, 2, 1, 1],
     }
-    # interval labels too; a recorded number in no released band: back to histogram bins
-    iv = value_counts(pd.Series([30.5, 41.0]), pd.Series(["[30, 40)", "[40, 50)"]))
-    assert iv["value"].tolist() == ["[30, 40)", "[40, 50)"] and iv["before"].tolist() == [1, 1]
-    gap = value_counts(pd.Series([30.0, 55.0]), pd.Series(["[30, 40)", "[40, 50)"]))
-    assert "[30, 40)" not in gap.loc[gap["before"] > 0, "value"].tolist()
+    # the order follows the recorded numbers, not the labels' text ("a" holds the smallest)
+    odd = value_counts(pd.Series([5.0, 50.0]), pd.Series(["b", "a"]),
+                       released_as=pd.Series(["b", "a"]))  # fmt: skip
+    assert odd["value"].tolist() == ["b", "a"]
+    # without the hierarchy's labels, a label is never read back as a number
+    plain = value_counts(before, after)
+    shown = plain.loc[plain["before"] > 0, "value"].tolist()
+    assert plain["before"].sum() == 9 and "<20" not in shown
+    with pytest.raises(RiskcoreError, match="one released label"):
+        value_counts(before, after, released_as=released_as.iloc[:3])

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from riskcore.deidentify.candidates import pareto_mask
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.report.figures._style import ACCENT, NEUTRAL, layout, legend_below
 
@@ -18,17 +19,30 @@ def _levels(qis: Sequence[str], levels: Sequence[int]) -> str:
 
 
 def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
-    """Return the positions of the nodes that meet the targets and that no other such node
-    beats on both loss (NCP) and average risk (lower is better on both), by loss."""
-    ok = [i for i, r in enumerate(nodes) if r.anonymous and r.n_classes]
-    ok.sort(key=lambda i: (nodes[i].ncp, nodes[i].success_rate))
-    front: list[int] = []
-    best_risk = np.inf
-    for i in ok:
-        if nodes[i].success_rate < best_risk - 1e-15:
-            front.append(i)
-            best_risk = nodes[i].success_rate
-    return front
+    """Return the positions of the best trade-offs among the nodes that meet the targets.
+
+    A node is on the front when it meets the targets and no other such node is lower on
+    both information loss (NCP) and average risk; the front itself is
+    :func:`riskcore.deidentify.candidates.pareto_mask`, the one home of that rule.
+
+    Parameters
+    ----------
+    nodes : Sequence[NodeResult]
+        The nodes the search visited.
+
+    Returns
+    -------
+    list[int]
+        Positions in ``nodes``, by increasing loss.
+    """
+    ok = np.array([i for i, r in enumerate(nodes) if r.anonymous and r.n_classes], dtype=np.int64)
+    if not len(ok):
+        return []
+    loss = np.array([nodes[i].ncp for i in ok], dtype=np.float64)
+    risk = np.array([nodes[i].success_rate for i in ok], dtype=np.float64)
+    on = pareto_mask(loss, risk)
+    front = ok[on]
+    return [int(i) for i in front[np.lexsort((front, risk[on], loss[on]))]]
 
 
 def risk_loss_chart(
