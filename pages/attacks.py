@@ -72,13 +72,13 @@ with tab_link:
         try:
             if source == "Simulated from this table":
                 st.caption(md(simulated_note(generalized=ctx.generalized)))
-                c1, c2 = st.columns(2)
-                known = c1.multiselect(
+                known = st.multiselect(  # a row of its own: every chip shows
                     "Columns the attacker knows",
                     list(released),
                     default=list(qis),
                     key=keys.LINK_KNOWN,
                 )
+                c2, c5 = st.columns(2)
                 n_targets = c2.number_input(
                     "Targets (people in the attacker's table)",
                     1,
@@ -86,10 +86,10 @@ with tab_link:
                     people,
                     help="A random sample of the table; default everyone.",
                 )
-                c3, c4, c5 = st.columns(3)
+                seed = c5.number_input("Random seed", 0, 10**6, 0)
+                c3, c4 = st.columns(2)
                 err = c3.slider("Share of known values that are wrong", 0.0, 0.5, 0.0, 0.01)
                 miss = c4.slider("Share of known values unknown", 0.0, 0.5, 0.0, 0.01)
-                seed = c5.number_input("Random seed", 0, 10**6, 0)
                 numeric = numeric_columns(data, known)
                 tol_col = st.selectbox("Numeric tolerance on", ["(none)", *numeric])
                 tol = (

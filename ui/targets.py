@@ -89,13 +89,10 @@ def targets_editor(
         # start again from them
         tg["widget_token"] = secrets.token_hex(4)
     presets = [f"k = {k}" for k in RISK_PRESETS] + [_CUSTOM, _NONE]
-    labels = {
-        f"k = {k}": f"k = {k} ({words.split(': ', 1)[-1]})" for k, words in RISK_PRESETS.items()
-    }
+    labels = {f"k = {k}": words for k, words in RISK_PRESETS.items()}  # "k = 11: US public ..."
     labels[_CUSTOM] = "custom k and record-risk threshold"
     labels[_NONE] = "no k-anonymity or record-risk target"
-    c1, c2, c3 = st.columns([2, 1, 1])
-    preset = c1.selectbox(
+    preset = st.selectbox(  # a row of its own: the preset's words are long
         "Targets",
         presets,
         format_func=labels.__getitem__,
@@ -108,6 +105,7 @@ def targets_editor(
     k: int | None
     threshold: float | None
     if preset == _CUSTOM:
+        c2, c3 = st.columns(2)
         k = int(
             c2.number_input(
                 "k (smallest class; 0: none)",

@@ -19,7 +19,19 @@ from tests.browser_helpers import goto, new_page, shot, wait_idle
 pytestmark = pytest.mark.browser
 
 #: The elements whose text is cut when wider than their box, by Streamlit's test id.
-LABELS = ["stMetricLabel", "stWidgetLabel", "stBaseButton-secondary", "stDownloadButton"]
+LABELS = [
+    "stMetricLabel",
+    "stWidgetLabel",
+    "stBaseButton-secondary",
+    "stDownloadButton",
+    "stMultiSelect",  # its chips
+]
+#: A select box's chosen value is the text of an input (a combo box): cut when the input
+#: scrolls.
+INPUTS = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stSelectbox"] input')]
+  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && e.value.trim())
+  .map(e => `stSelectbox: ${e.value.trim().slice(0, 60)}`)"""
 CUT = """(ids) => {
   const out = [];
   for (const id of ids) {
@@ -124,7 +136,10 @@ def _measure(page, name: str) -> dict[int, list[str]]:
         page.wait_for_timeout(500)  # plotly redraws on resize
         shot(page, f"walk-{width}-{name}")
         found[width] = (
-            page.evaluate(CUT, LABELS + HINTS) + page.evaluate(RUNS_OFF) + page.evaluate(OVERLAP)
+            page.evaluate(CUT, LABELS + HINTS)
+            + page.evaluate(INPUTS)
+            + page.evaluate(RUNS_OFF)
+            + page.evaluate(OVERLAP)
         )
     return found
 
