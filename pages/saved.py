@@ -28,6 +28,7 @@ from riskcore.review import dataset_facts
 from ui import cached, keys, saved, state
 from ui.context import current_table, end_page
 from ui.safe import file_stem, md
+from ui.tables import fitted
 
 UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 
@@ -52,7 +53,8 @@ gone = st.session_state.pop(keys.SAVED_DELETED, None)
 if gone is not None:
     st.success(md(gone))
 if items:
-    st.dataframe(saved_table([i.to_dict() for i in items]), hide_index=True)
+    listed = saved_table([i.to_dict() for i in items])
+    st.dataframe(listed, hide_index=True, column_config=fitted(listed))
 else:
     st.info("Nothing is saved yet: build a report on the Report page and save it there.")
     st.page_link("pages/report.py", label="Go to the Report page")
@@ -222,4 +224,5 @@ with tab_audit:
     verified = st.session_state.get(keys.SAVED_VERIFIED)
     if verified is not None and verified[2] == len(entries):  # until the log grows
         (st.success if verified[0] else st.error)(md(verified[1]))
-    st.dataframe(audit_table([e.to_dict() for e in entries]), hide_index=True)
+    logged = audit_table([e.to_dict() for e in entries])
+    st.dataframe(logged, hide_index=True, column_config=fitted(logged))

@@ -21,8 +21,10 @@ from riskcore.deidentify.hierarchy import Hierarchy
 from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.search import SearchResult
 from riskcore.errors import RiskcoreError
+from riskcore.io.export import to_csv_bytes
 from riskcore.report.figures.utility import column_ncp_bars
 from riskcore.report.readings.candidates import (
+    candidate_columns_shown,
     candidate_display,
     candidates_reading,
     comparison_reading,
@@ -30,6 +32,7 @@ from riskcore.report.readings.candidates import (
 )
 from ui import formats, keys
 from ui.safe import md
+from ui.tables import fitted
 
 __all__ = ["candidates_section", "kept"]
 
@@ -60,9 +63,11 @@ def _use_levels(qis: Sequence[str], levels: Sequence[int], store: dict) -> None:
 
 
 def _label(table: CandidateTable, i: int) -> str:
+    """Return "#2: levels 3 / 2 / 0": the row number of the table and the levels in the order
+    of its columns (short, so that eight QIs fit at 1024 px)."""
     row = table.rows[i]
-    levels = ", ".join(f"{q} {lv}" for q, lv in zip(table.qis, row.levels, strict=True))
-    return f"{i + 1}: {levels}" + (" (search's choice)" if row.best else "")
+    levels = " / ".join(str(lv) for lv in row.levels)
+    return f"#{i + 1}: levels {levels}" + (" (search's choice)" if row.best else "")
 
 
 def candidates_section(
@@ -114,23 +119,35 @@ def candidates_section(
     st.write(md(candidates_reading(table)))
     if not table.rows:
         return
-    shown = candidate_display(table)
+    every = candidate_display(table)
+    picked = st.multiselect(
+        "Columns shown (sorting and the download use every column)",
+        list(every.columns),
+        default=candidate_columns_shown(every),
+        key=keys.REM_CAND_COLUMNS,
+    )
     s1, s2 = st.columns([3, 1])
-    by = s1.selectbox("Sort by", list(shown.columns), index=None, key=keys.REM_CAND_SORT,
+    by = s1.selectbox("Sort by", list(every.columns), index=None, key=keys.REM_CAND_SORT,
                       placeholder="least loss first")  # fmt: skip
     desc = s2.toggle("Highest first", key=keys.REM_CAND_DESC)
-    order = list(range(len(shown)))
+    order = list(range(len(every)))
     if by is not None:
-        shown = shown.sort_values(by, ascending=not desc, kind="stable", na_position="last")
-        order = [int(i) for i in shown.index]
-    shown.index = [i + 1 for i in shown.index]  # the row numbers the comparison names
+        every = every.sort_values(by, ascending=not desc, kind="stable", na_position="last")
+        order = [int(i) for i in every.index]
+    every.index = [i + 1 for i in every.index]  # the row numbers the comparison names
+    shown = every.reset_index(names="#")[["#", *[c for c in every.columns if c in picked]]]
     pct = st.column_config.NumberColumn(format="percent")
-    st.dataframe(
-        shown,
-        column_config={"average risk": pct, "NCP": pct, "precision loss": pct,
-                       "ARX Loss (mean)": pct, "ARX Loss (geometric)": pct},
-        height=min(38 + 35 * len(shown), 420),
-    )  # fmt: skip
+    config = {c: pct for c in ("average risk", "NCP", "precision loss", "ARX Loss (mean)",
+                               "ARX Loss (geometric)") if c in shown.columns}  # fmt: skip
+    st.dataframe(shown, hide_index=True, column_config=fitted(shown, config, min_px=50),
+                 height=min(38 + 35 * len(shown), 420))  # fmt: skip
+    st.download_button(
+        "Download every candidate (CSV)",
+        lambda: to_csv_bytes(every.reset_index(names="#")),
+        file_name="candidates.csv",
+        mime="text/csv",
+        key=keys.REM_CAND_DOWNLOAD,
+    )
     if len(table.rows) < 2:
         st.caption("One candidate: nothing to compare it with.")
         labels = [_label(table, order[0])]
@@ -152,8 +169,14 @@ def candidates_section(
         lambda: compare_candidates(lattice, data, a.levels, b.levels, threshold=threshold),
     )
     st.markdown(md(comparison_reading(cmp)))
-    left, right = st.columns(2)
-    left.dataframe(comparison_table(cmp), hide_index=True, height=420)
-    right.plotly_chart(column_ncp_bars(cmp), key=keys.REM_CAND_CHART)
-    st.caption("The same released records under A and B (the row is its position in the file):")
-    st.dataframe(cmp.sample.astype(str), hide_index=True)
+    side = comparison_table(cmp)
+    st.dataframe(side, hide_index=True, column_config=fitted(side), height=420)
+    st.plotly_chart(column_ncp_bars(cmp), key=keys.REM_CAND_CHART)
+    st.caption("The same released records as recorded and under A and B (the row is its "
+               "position in the file):")  # fmt: skip
+    sample = cmp.sample.astype(str)
+    row = [c for c in sample.columns if c == "row"]
+    for tab, suffix in zip(st.tabs(["As recorded", "Under A", "Under B"]), ("", " (A)", " (B)"),
+                           strict=True):  # fmt: skip
+        part = sample[[*row, *(q + suffix for q in qis if q + suffix in sample.columns)]]
+        tab.dataframe(part, hide_index=True, column_config=fitted(part))

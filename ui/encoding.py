@@ -29,7 +29,7 @@ def encoding_choice(key: str, table: LoadedTable) -> None:
     current = str(table.info.encoding)
     options = list(dict.fromkeys([current, *TEXT_ENCODINGS]))
     widget = keys.encoding(key)
-    st.columns([1, 2])[0].selectbox(
+    st.columns([3, 2])[0].selectbox(  # wide enough for "Windows-1252 (Western European)" at 1024 px
         "Text encoding of the file",
         options,
         index=0,

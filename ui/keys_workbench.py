@@ -9,6 +9,9 @@ REM_WORKBENCH = "rc_rem_workbench"
 #: The column the candidate table is sorted by, and whether from the highest.
 REM_CAND_SORT = "rc_rem_cand_sort"
 REM_CAND_DESC = "rc_rem_cand_desc"
+#: The candidate table's columns shown, and its download (every column).
+REM_CAND_COLUMNS = "rc_rem_cand_columns"
+REM_CAND_DOWNLOAD = "rc_rem_cand_download"
 #: The candidates compared (A and B), and the buttons that use their levels.
 REM_CAND_A = "rc_rem_cand_a"
 REM_CAND_B = "rc_rem_cand_b"

@@ -49,13 +49,18 @@ def _natural(df: pd.DataFrame, config: dict[str, Any]) -> dict[str, float]:
 
 
 def fitted(
-    df: pd.DataFrame, config: dict[str, Any] | None = None, *, width: int = FIT_PX
+    df: pd.DataFrame,
+    config: dict[str, Any] | None = None,
+    *,
+    width: int = FIT_PX,
+    min_px: int = MIN_PX,
 ) -> dict[str, Any]:
     """Return ``config`` (a ``column_config``) with widths that make ``df`` fit ``width`` px.
 
     Unchanged when the natural widths already fit. Otherwise the widest columns
     are capped at one width ("water filling": the cap is the largest that keeps
-    the sum within ``width``), never under :data:`MIN_PX`; a column narrowed
+    the sum within ``width``), never under ``min_px`` (:data:`MIN_PX`; a table of many
+    short numbers may go down to about 50); a column narrowed
     below its header's width gets the header as its tooltip. The index is
     assumed hidden (``hide_index=True``).
     """
@@ -71,7 +76,7 @@ def fitted(
             break
         left, rest = left - w, rest - 1
     for name, w in natural.items():
-        px = int(max(MIN_PX, min(w, cap)))
+        px = int(max(min_px, min(w, cap)))
         given = config.get(name) or {}
         entry = {"label": given} if isinstance(given, str) else dict(given)
         entry["width"] = px

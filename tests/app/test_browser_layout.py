@@ -14,49 +14,10 @@ import json
 
 import pytest
 
-from tests.browser_helpers import goto, new_page, shot, wait_idle
+from tests.browser_helpers import goto, new_page, wait_idle
+from tests.layout_checks import measure
 
 pytestmark = pytest.mark.browser
-
-#: The elements whose text is cut when wider than their box, by Streamlit's test id.
-LABELS = [
-    "stMetricLabel",
-    "stWidgetLabel",
-    "stBaseButton-secondary",
-    "stDownloadButton",
-    "stMultiSelect",  # its chips
-]
-#: A select box's chosen value is the text of an input (a combo box): cut when the input
-#: scrolls.
-INPUTS = """() => [...document.querySelectorAll(
-    '[data-testid="stMain"] [data-testid="stSelectbox"] input')]
-  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && e.value.trim())
-  .map(e => `stSelectbox: ${e.value.trim().slice(0, 60)}`)"""
-CUT = """(ids) => {
-  const out = [];
-  for (const id of ids) {
-    for (const box of document.querySelectorAll(`[data-testid="stMain"] [data-testid="${id}"]`)) {
-      for (const e of [box, ...box.querySelectorAll('*')]) {
-        if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && e.innerText.trim())
-          out.push(`${id}: ${e.innerText.trim().slice(0, 60)}`);
-      }
-    }
-  }
-  return [...new Set(out)];
-}"""
-RUNS_OFF = """() => [
-  ...[...document.querySelectorAll('[data-testid="stMain"] [role="tablist"]')]
-    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 16)
-    .map(e => 'tablist: ' + e.innerText.trim().slice(0, 50)),
-  // a dataframe (Glide data grid) scrolls inside its ".dvn-scroller": wider than its box
-  // when its last columns are hidden
-  ...[...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')]
-    .map(e => [e, e.querySelector('.dvn-scroller') || e])
-    .filter(([e, s]) => e.offsetParent !== null && s.scrollWidth > s.clientWidth + 16)
-    .map(([e, s]) => 'table: ' + [...e.querySelectorAll('th, [role="columnheader"]')]
-      .map(h => h.textContent.trim()).filter(Boolean).slice(0, 4).join(' | ')
-      + ` (${s.scrollWidth} of ${s.clientWidth} px)`),
-]"""
 
 
 def _page_1024(browser, server):
@@ -73,7 +34,7 @@ def test_the_dp_tabs_and_solver_table_fit_at_1024_px(server, browser):
     ctx, page = _page_1024(browser, server)
     goto(page, server, "Differential privacy")
     page.get_by_text("Solvers").first.wait_for()
-    found = _measure(page, "dp")  # was: the tab row (597 of 564 px) and the solver table
+    found = measure(page, "dp")  # was: the tab row (597 of 564 px) and the solver table
     ctx.close()
     assert found == {1400: [], 1024: []}
 
@@ -84,34 +45,11 @@ def test_the_report_downloads_are_not_cut_at_1024_px(server, browser):
     page.get_by_role("button", name="Build the report").click()
     wait_idle(page)
     page.get_by_text("Download the profile").first.wait_for(timeout=120_000)
-    found = _measure(page, "report")  # was: "Download the profile (reproduc..."
+    found = measure(page, "report")  # was: "Download the profile (reproduc..."
     ctx.close()
     assert found == {1400: [], 1024: []}
 
 
-#: The uploader's hint ("Drag and drop file here", "Limit ... per file"), Streamlit's own text.
-HINTS = ["stFileUploaderDropzoneInstructions"]
-#: Tick labels of a plotly chart that lie over each other (a pair on one axis whose boxes
-#: intersect by more than 2 px), with the chart's title.
-OVERLAP = """() => {
-  const out = [];
-  for (const plot of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
-    const title = (plot.querySelector('.gtitle') || {}).textContent || '?';
-    for (const [cls, a, b] of [['ytick', 'top', 'bottom'], ['xtick', 'left', 'right']]) {
-      for (const layer of plot.querySelectorAll(`.${cls[0]}axislayer-above`)) {
-        const boxes = [...layer.querySelectorAll(`.${cls} text`)]
-          .map(t => [t.getBoundingClientRect(), t.textContent])
-          .filter(([r, t]) => r.width > 0 && t.trim())
-          .sort((p, q) => p[0][a] - q[0][a]);
-        for (let i = 1; i < boxes.length; i++) {
-          if (boxes[i][0][a] < boxes[i - 1][0][b] - 2)
-            out.push(`${title.slice(0, 50)}: ${boxes[i - 1][1]} / ${boxes[i][1]}`);
-        }
-      }
-    }
-  }
-  return [...new Set(out)];
-}"""
 #: Every page, by its link in the sidebar, with the text that says it has drawn its results.
 PAGES = {
     "Data": "Upload a table",
@@ -126,24 +64,6 @@ PAGES = {
 }
 
 
-def _measure(page, name: str) -> dict[int, list[str]]:
-    """Screenshot and measure the page at 1400 and 1024 px; return what is cut, runs off
-    or overlaps, by width."""
-    found = {}
-    for width in (1400, 1024):
-        page.set_viewport_size({"width": width, "height": 1000})
-        wait_idle(page)
-        page.wait_for_timeout(500)  # plotly redraws on resize
-        shot(page, f"walk-{width}-{name}")
-        found[width] = (
-            page.evaluate(CUT, LABELS + HINTS)
-            + page.evaluate(INPUTS)
-            + page.evaluate(RUNS_OFF)
-            + page.evaluate(OVERLAP)
-        )
-    return found
-
-
 @pytest.mark.parametrize("title", list(PAGES))
 def test_no_label_is_cut_and_no_table_runs_off_at_1400_and_1024_px(server, browser, title):
     """Every page on the demo data, loaded once and measured at both widths (the DP and
@@ -155,7 +75,7 @@ def test_no_label_is_cut_and_no_table_runs_off_at_1400_and_1024_px(server, brows
     page.get_by_text("Demo people (32,561 rows)").first.wait_for()
     goto(page, server, title)
     page.get_by_text(PAGES[title]).first.wait_for(timeout=120_000)
-    found = _measure(page, title.split(" ")[0].lower())
+    found = measure(page, title.split(" ")[0].lower())
     ctx.close()
     assert found == {1400: [], 1024: []}
 
@@ -184,6 +104,6 @@ def test_the_uniqueness_page_of_the_hospital_table_fits(server, browser, tmp_pat
     page.get_by_text("4 quasi-identifiers, 1 sensitive").first.wait_for()  # applied
     goto(page, server, "Uniqueness")
     page.get_by_text("People unique on each combination").first.wait_for(timeout=120_000)
-    found = _measure(page, "uniqueness-hospital")
+    found = measure(page, "uniqueness-hospital")
     ctx.close()
     assert found == {1400: [], 1024: []}

@@ -12,6 +12,7 @@ from riskcore.report.readings._format import or_nothing_released, plural
 
 __all__ = [
     "LOSS_NAMES",
+    "candidate_columns_shown",
     "candidate_display",
     "candidates_reading",
     "comparison_reading",
@@ -79,6 +80,28 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
         if name != "ncp":
             out[short] = f[name]
     return out
+
+
+def candidate_columns_shown(display: pd.DataFrame) -> list[str]:
+    """Return the columns of :func:`candidate_display` shown at first: the search's choice,
+    each QI's level, NCP, average risk, suppressed records, the smallest class and the
+    records at risk (the rest, the other objectives and each target's achieved figure, are a
+    choice away and in the download).
+
+    Parameters
+    ----------
+    display : pandas.DataFrame
+        :func:`candidate_display` of a candidate table.
+
+    Returns
+    -------
+    list of str
+        Column names, in the table's order.
+    """
+    first = {"search's choice", "NCP", "average risk", "suppressed", "smallest class",
+             "records at risk"}  # fmt: skip
+    qis = list(display.columns[1 : display.columns.get_loc("NCP")])
+    return [c for c in display.columns if c in first or c in qis]
 
 
 def _fmt_loss(name: str, x: float) -> str:

@@ -1,0 +1,97 @@
+"""Layout checks of the browser tests: labels cut, tables or tab rows running off, tick
+labels lying over each other, measured in Chromium at 1400 and 1024 px (docs/layout.md).
+
+A text cut with an ellipsis or a tab row wider than the main column is found by comparing
+each element's scroll width with its client width; a select box's chosen value by its
+input; a dataframe by its grid's scroller (Glide's ``.dvn-scroller``), more than 16 px wider
+than its box when its last columns are hidden; overlapping tick labels by their boxes.
+"""
+
+from __future__ import annotations
+
+from tests.browser_helpers import shot, wait_idle
+
+__all__ = ["CUT", "HINTS", "INPUTS", "LABELS", "OVERLAP", "RUNS_OFF", "measure"]
+
+#: The elements whose text is cut when wider than their box, by Streamlit's test id.
+LABELS = [
+    "stMetricLabel",
+    "stWidgetLabel",
+    "stBaseButton-secondary",
+    "stDownloadButton",
+    "stMultiSelect",  # its chips
+]
+#: A select box's chosen value is the text of an input (a combo box): cut when the input
+#: scrolls.
+INPUTS = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stSelectbox"] input')]
+  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && e.value.trim())
+  .map(e => `stSelectbox: ${e.value.trim().slice(0, 60)}`)"""
+CUT = """(ids) => {
+  const out = [];
+  for (const id of ids) {
+    for (const box of document.querySelectorAll(`[data-testid="stMain"] [data-testid="${id}"]`)) {
+      for (const e of [box, ...box.querySelectorAll('*')]) {
+        if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && e.innerText.trim())
+          out.push(`${id}: ${e.innerText.trim().slice(0, 60)}`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}"""
+RUNS_OFF = """() => [
+  ...[...document.querySelectorAll('[data-testid="stMain"] [role="tablist"]')]
+    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 16)
+    .map(e => 'tablist: ' + e.innerText.trim().slice(0, 50)),
+  // a dataframe (Glide data grid) scrolls inside its ".dvn-scroller": wider than its box
+  // when its last columns are hidden
+  ...[...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')]
+    .map(e => [e, e.querySelector('.dvn-scroller') || e])
+    .filter(([e, s]) => e.offsetParent !== null && s.scrollWidth > s.clientWidth + 16)
+    .map(([e, s]) => 'table: ' + [...e.querySelectorAll('th, [role="columnheader"]')]
+      .map(h => h.textContent.trim()).filter(Boolean).slice(0, 4).join(' | ')
+      + ` (${s.scrollWidth} of ${s.clientWidth} px)`),
+]"""
+
+
+#: The uploader's hint ("Drag and drop file here", "Limit ... per file"), Streamlit's own text.
+HINTS = ["stFileUploaderDropzoneInstructions"]
+#: Tick labels of a plotly chart that lie over each other (a pair on one axis whose boxes
+#: intersect by more than 2 px), with the chart's title.
+OVERLAP = """() => {
+  const out = [];
+  for (const plot of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+    const title = (plot.querySelector('.gtitle') || {}).textContent || '?';
+    for (const [cls, a, b] of [['ytick', 'top', 'bottom'], ['xtick', 'left', 'right']]) {
+      for (const layer of plot.querySelectorAll(`.${cls[0]}axislayer-above`)) {
+        const boxes = [...layer.querySelectorAll(`.${cls} text`)]
+          .map(t => [t.getBoundingClientRect(), t.textContent])
+          .filter(([r, t]) => r.width > 0 && t.trim())
+          .sort((p, q) => p[0][a] - q[0][a]);
+        for (let i = 1; i < boxes.length; i++) {
+          if (boxes[i][0][a] < boxes[i - 1][0][b] - 2)
+            out.push(`${title.slice(0, 50)}: ${boxes[i - 1][1]} / ${boxes[i][1]}`);
+        }
+      }
+    }
+  }
+  return [...new Set(out)];
+}"""
+
+
+def measure(page, name: str) -> dict[int, list[str]]:
+    """Screenshot and measure the page at 1400 and 1024 px; return what is cut, runs off
+    or overlaps, by width."""
+    found = {}
+    for width in (1400, 1024):
+        page.set_viewport_size({"width": width, "height": 1000})
+        wait_idle(page)
+        page.wait_for_timeout(500)  # plotly redraws on resize
+        shot(page, f"walk-{width}-{name}")
+        found[width] = (
+            page.evaluate(CUT, LABELS + HINTS)
+            + page.evaluate(INPUTS)
+            + page.evaluate(RUNS_OFF)
+            + page.evaluate(OVERLAP)
+        )
+    return found
