@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.engine import EncodedTable, pack_keys
 from riskcore.errors import RiskcoreError
@@ -336,7 +337,8 @@ def _is_missing(value: object) -> bool:
     return bool(pd.isna(np.array([value], dtype=object))[0])
 
 
-def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
+@renamed_arguments(table="data")
+def unique_target(data: EncodedTable, known: tuple[str, ...]) -> int | None:
     """Return the first row unique on the ``known`` columns, the natural differencing target.
 
     A differencing attack isolates exactly one person only when nobody else
@@ -345,7 +347,7 @@ def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
 
     Parameters
     ----------
-    table : EncodedTable
+    data : EncodedTable
     known : tuple of str
         Columns the attacker knows about the target.
 
@@ -356,7 +358,7 @@ def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
     """
     if not known:
         return None
-    ids = table.record_classes(known)  # groups once; class_sizes reuses that partition
-    sizes = table.class_sizes(known)[ids]
+    ids = data.record_classes(known)  # groups once; class_sizes reuses that partition
+    sizes = data.class_sizes(known)[ids]
     hits = np.flatnonzero(sizes == 1)
     return int(hits[0]) if hits.size else None

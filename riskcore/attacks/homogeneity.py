@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.engine import Contingency, EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
@@ -129,8 +130,9 @@ class HomogeneityResult(Result):
         )
 
 
+@renamed_arguments(table="data")
 def homogeneity_attack(
-    table: EncodedTable | pd.DataFrame,
+    data: EncodedTable | pd.DataFrame,
     quasi_identifiers: list[str] | tuple[str, ...],
     sensitive: str,
     *,
@@ -154,7 +156,7 @@ def homogeneity_attack(
 
     Parameters
     ----------
-    table : EncodedTable or pandas.DataFrame
+    data : EncodedTable or pandas.DataFrame
     quasi_identifiers : list of str
     sensitive : str
     p : float
@@ -170,7 +172,7 @@ def homogeneity_attack(
     """
     if not 0 < p <= 1:
         raise RiskcoreError(f"p must be in (0, 1], got {p!r}")
-    enc = table if isinstance(table, EncodedTable) else EncodedTable(table)
+    enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
     part = enc.partition(list(quasi_identifiers))
     cont = class_value_counts(part, enc.column(sensitive))
     sizes = cont.class_sizes

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.report.figures._style import ACCENT, NEUTRAL, layout, legend_below
 
@@ -31,8 +32,9 @@ def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
     return front
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def risk_loss_chart(
-    nodes: Sequence[NodeResult], chosen: Sequence[int] | None, qis: Sequence[str]
+    nodes: Sequence[NodeResult], chosen: Sequence[int] | None, quasi_identifiers: Sequence[str]
 ) -> go.Figure:
     """Average re-identification risk against information loss, one point per node.
 
@@ -55,7 +57,7 @@ def risk_loss_chart(
                 mode="markers",
                 marker={"color": color, "size": 6, "opacity": 0.7},
                 name=name,
-                text=[_levels(qis, nodes[i].levels) for i in idx],
+                text=[_levels(quasi_identifiers, nodes[i].levels) for i in idx],
                 customdata=idx,
                 hovertemplate=hover,
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.metrics import Assessment, ClassSizeDistribution
 from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings._format import join_names
@@ -267,12 +268,13 @@ def target_table(checks: pd.DataFrame) -> pd.DataFrame:
     return checks.assign(achieved=achieved, target=target)
 
 
-def targets_reading(checks: pd.DataFrame, qis: list[str] | tuple[str, ...]) -> str:
-    """Return how many of the targets of :func:`target_checks` are met on ``qis``."""
+@renamed_arguments(qis="quasi_identifiers")
+def targets_reading(checks: pd.DataFrame, quasi_identifiers: list[str] | tuple[str, ...]) -> str:
+    """Return how many of the targets of :func:`target_checks` are met on ``quasi_identifiers``."""
     n_fail = int((~checks["pass"].astype(bool)).sum())
     if n_fail:
         return (
             f"{n_fail} of {len(checks)} targets {'is' if n_fail == 1 else 'are'} not met on "
-            f"{join_names(qis)}."
+            f"{join_names(quasi_identifiers)}."
         )
-    return f"All {len(checks)} targets are met on {join_names(qis)}."
+    return f"All {len(checks)} targets are met on {join_names(quasi_identifiers)}."

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
 from riskcore.engine import EncodedTable
 from riskcore.report.readings._format import format_number, join_names
@@ -26,13 +27,16 @@ __all__ = [
 ]
 
 
-def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) -> str:
+@renamed_arguments(qis="quasi_identifiers")
+def homogeneity_reading(
+    h: HomogeneityResult, quasi_identifiers: tuple[str, ...] | list[str]
+) -> str:
     """Return the reading under the homogeneity results."""
     if not len(h.exposed):
         how = "for certain" if h.p >= 1 else f"with confidence {h.p:.0%} or more"
         return (
             f"No class reveals {h.attribute} {how}: knowing "
-            f"someone's {join_names(qis)} does not pin down their {h.attribute}."
+            f"someone's {join_names(quasi_identifiers)} does not pin down their {h.attribute}."
         )
     share = h.exposed_records / max(h.n_records, 1)
     where = (
@@ -42,20 +46,21 @@ def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) 
     )
     return (
         f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
-        f"{where}: anyone who knows their {join_names(qis)} learns it."
+        f"{where}: anyone who knows their {join_names(quasi_identifiers)} learns it."
     )
 
 
+@renamed_arguments(df="data", qis="quasi_identifiers")
 def exposed_table(
-    df: pd.DataFrame,
+    data: pd.DataFrame,
     enc: EncodedTable,
-    qis: list[str] | tuple[str, ...],
+    quasi_identifiers: list[str] | tuple[str, ...],
     h: HomogeneityResult,
     limit: int = 200,
 ) -> pd.DataFrame:
     """Return the exposed classes (largest first) with their QI values and leaked value."""
     ids = h.exposed[:limit]
-    rows = enc.classes(list(qis)).values(ids)
+    rows = enc.classes(list(quasi_identifiers)).values(ids)
     rows.insert(0, "class", ids)
     rows["people"] = h.sizes[:limit]
     rows[f"leaked {h.attribute}"] = h.top_value[:limit]
@@ -192,13 +197,14 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     )
 
 
+@renamed_arguments(df="data")
 def two_release_table(
-    df: pd.DataFrame, columns: list[str], limit: int = 5_000
+    data: pd.DataFrame, columns: list[str], limit: int = 5_000
 ) -> tuple[TwoReleaseResult, pd.DataFrame]:
     """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first."""
     from riskcore.attacks import two_release_attack
 
-    part = df[list(columns)].head(limit)
+    part = data[list(columns)].head(limit)
     res = two_release_attack(part)
     table = part.assign(inferred=res.inferred, exact=res.exact).sort_values(
         "exact", ascending=False, kind="stable"

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 
 __all__ = [
@@ -21,7 +22,8 @@ __all__ = [
 ]
 
 
-def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
+@renamed_arguments(df="data")
+def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
     """Summarise each column: type, missing values, distinct values and suggested role.
 
     Returns
@@ -29,10 +31,10 @@ def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) 
     pandas.DataFrame
         One row per column.
     """
-    n = len(df)
+    n = len(data)
     rows = []
-    for i, col in enumerate(df.columns):
-        s = df.iloc[:, i]
+    for i, col in enumerate(data.columns):
+        s = data.iloc[:, i]
         sug = suggestions.get(str(col))
         missing = int(s.isna().sum())
         rows.append(
@@ -49,12 +51,13 @@ def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) 
     return pd.DataFrame(rows)
 
 
-def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
+@renamed_arguments(df="data")
+def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
     """Return the numeric (not boolean) columns among ``columns``."""
     return [
         c
         for c in columns
-        if pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c])
+        if pd.api.types.is_numeric_dtype(data[c].dtype) and not pd.api.types.is_bool_dtype(data[c])
     ]
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore import dp
+from riskcore._deprecation import renamed_arguments
 from riskcore.dp import local as ldp
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
@@ -345,12 +346,13 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     )
 
 
-def categorical_columns(enc: EncodedTable, *, max_values: int = 200) -> list[str]:
+@renamed_arguments(enc="data")
+def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[str]:
     """Return columns with 2..max_values distinct values (candidates for histograms and RR).
 
-    Reads the cached per-column codes of ``enc`` (a missing value counts as a value).
+    Reads the cached per-column codes of ``data`` (a missing value counts as a value).
     """
-    return [str(c) for c in enc.df.columns if 2 <= len(enc.column(str(c)).labels) <= max_values]
+    return [str(c) for c in data.df.columns if 2 <= len(data.column(str(c)).labels) <= max_values]
 
 
 def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
@@ -359,12 +361,13 @@ def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) 
     return first + [c for c in columns if c not in first]
 
 
+@renamed_arguments(enc="data", qis="quasi_identifiers")
 def identifiability_worlds(
-    enc: EncodedTable,
+    data: EncodedTable,
     column: str,
     *,
     source: str,
-    qis: tuple[str, ...] = (),
+    quasi_identifiers: tuple[str, ...] = (),
     m: int | None = None,
     seed: int = 0,
 ) -> tuple[np.ndarray, str]:
@@ -378,21 +381,21 @@ def identifiability_worlds(
     ----------
     source : {"class", "sample"}
         "class": the candidates are the smallest equivalence class on
-        ``qis`` (the attacker narrowed the person down to it); "sample": m
+        ``quasi_identifiers`` (the attacker narrowed the person down to it); "sample": m
         records drawn at random (seeded) from the table.
     """
-    values = pd.to_numeric(enc.df[column], errors="coerce").to_numpy(dtype=float)
+    values = pd.to_numeric(data.df[column], errors="coerce").to_numpy(dtype=float)
     if source == "class":
-        if not qis:
+        if not quasi_identifiers:
             raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
-        sizes = enc.classes(qis).sizes
+        sizes = data.classes(quasi_identifiers).sizes
         smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
         if sizes[smallest] < 2:
             raise RiskcoreError("every class is a single record: there is no candidate set")
-        rows = np.flatnonzero(enc.record_classes(qis) == smallest)
+        rows = np.flatnonzero(data.record_classes(quasi_identifiers) == smallest)
         desc = (
             f"the {len(rows):,} people of the smallest class with 2 or more records on "
-            + ", ".join(qis)
+            + ", ".join(quasi_identifiers)
         )
     else:
         if m is None or m < 2:

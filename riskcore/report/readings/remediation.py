@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.deidentify.loss import OBJECTIVES
@@ -277,7 +278,8 @@ def _loss(x: float, objective: str) -> str:
     return f"{x:,.4g}"
 
 
-def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[str]:
+@renamed_arguments(qis="quasi_identifiers")
+def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[str]) -> list[str]:
     """Return one warning per column the search's optimum removes (generalized to ``*``).
 
     Each names the least-loss node that keeps the column
@@ -298,7 +300,7 @@ def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[st
                 "suppression limit and the level bounds."
             )
             continue
-        levels = ", ".join(f"{c} {lv}" for c, lv in zip(qis, alt.levels, strict=True))
+        levels = ", ".join(f"{c} {lv}" for c, lv in zip(quasi_identifiers, alt.levels, strict=True))
         top = result.heights[list(result.qis).index(q)]
         low = result.steering.bounds(q, top)[0]
         out.append(
@@ -311,12 +313,13 @@ def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[st
     return out
 
 
-def visited_table(result: SearchResult, qis: Sequence[str]) -> pd.DataFrame:
+@renamed_arguments(qis="quasi_identifiers")
+def visited_table(result: SearchResult, quasi_identifiers: Sequence[str]) -> pd.DataFrame:
     """Return one row per node the search evaluated: levels, whether it passes, risk and loss."""
     return pd.DataFrame(
         [
             {
-                **{q: lv for q, lv in zip(qis, r.levels, strict=True)},
+                **{q: lv for q, lv in zip(quasi_identifiers, r.levels, strict=True)},
                 "meets the targets": r.anonymous,
                 "suppressed": r.suppressed,
                 "k": r.k,

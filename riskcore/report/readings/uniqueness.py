@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.metrics.uniqueness import UniquenessResult
 from riskcore.report.readings._format import join_names, plural, short_share
 
@@ -21,17 +22,18 @@ __all__ = [
 ]
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def classes_intro(
-    qis: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
+    quasi_identifiers: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
 ) -> str:
-    """Return the Uniqueness page's introduction: classes and uniques on ``qis`` (markdown).
+    """Return the Uniqueness page's introduction: classes and uniques on the QIs (markdown).
 
     ``escape`` escapes the column names (they come from the user's file).
     """
     return (
         "People who share the same values on every quasi-identifier form an *equivalence class*. "
         "Someone alone in their class is *unique*: anyone who knows their "
-        f"{escape(join_names(qis))} can pick out their record."
+        f"{escape(join_names(quasi_identifiers))} can pick out their record."
     )
 
 
