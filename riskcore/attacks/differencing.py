@@ -98,6 +98,15 @@ class DifferencingResult(Result):
 
         ``labels`` gives a reader's name for a column ({"date_of_birth":
         "date of birth"}); other columns keep their own names.
+
+        Parameters
+        ----------
+        labels : mapping of str to str, optional
+
+        Returns
+        -------
+        tuple of (str, str)
+            The two queries in plain words.
         """
         name = (lambda c: labels.get(c, c)) if labels else (lambda c: c)
         what = {
@@ -114,7 +123,13 @@ class DifferencingResult(Result):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict, with the queries in words and the answers as pairs."""
+        """Return a JSON-ready dict, with the queries in words and the answers as pairs.
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dict, with the queries in words and the answers as pairs.
+        """
         out = super().to_dict()
         out["queries"] = list(self.queries())
         out["answers"] = [out["q_all"], out["q_rest"]]

@@ -48,7 +48,17 @@ class PopulationJudgement(Result):
 
 
 def population_evidence(match: PopulationMatch) -> Evidence:
-    """Return the evidence of a population match: one class per row of ``match.classes``."""
+    """Return the evidence of a population match: one class per row of ``match.classes``.
+
+    Parameters
+    ----------
+    match : PopulationMatch
+
+    Returns
+    -------
+    Evidence
+        The evidence of a population match: one class per row of ``match.classes``.
+    """
     c = match.classes
     return Evidence(
         records=c["released"].to_numpy(dtype=np.int64),

@@ -169,6 +169,11 @@ class CandidateTable(Result):
         ``suppressed``, ``classes``, ``smallest class``, ``average risk``, ``records at
         risk``, each objective by its name, each target achieved (``<kind> achieved``) and
         ``best``. Levels and figures stay numbers, so the table sorts by any column.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate: levels, words, losses, suppression, classes, risk.
         """
         cols: dict[str, Any] = {}
         rows = self.rows
@@ -224,6 +229,18 @@ def records_at_risk(lattice: Lattice, levels: Sequence[int], threshold: float) -
     judged, as it is, by the record-risk criterion
     (:class:`~riskcore.criteria.models.RecordRisk`, 1/f_j above the
     threshold; El Emam 2013): its failing records.
+
+    Parameters
+    ----------
+    lattice : Lattice
+    levels : sequence of int
+    threshold : float
+        The record-risk threshold.
+
+    Returns
+    -------
+    int
+        The released records of a node whose prosecutor risk exceeds ``threshold``.
 
     Raises
     ------
@@ -429,6 +446,16 @@ def column_ncp(
     record's generalized value (:func:`~riskcore.deidentify.loss.column_penalties`),
     a suppressed record costing 1: the terms whose mean over the QIs is the
     node's NCP (:attr:`NodeResult.ncp`). Summed over the base classes, not the rows.
+
+    Parameters
+    ----------
+    lattice : Lattice
+    levels : sequence of int
+
+    Returns
+    -------
+    dict of str to float
+        Each QI's normalized certainty penalty under a node (Xu et al. 2006).
 
     Raises
     ------

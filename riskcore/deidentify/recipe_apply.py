@@ -102,6 +102,10 @@ def apply_recipe(
     population : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
 
+    Returns
+    -------
+    AppliedRecipe
+
     Raises
     ------
     RiskcoreError

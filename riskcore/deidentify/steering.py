@@ -179,11 +179,32 @@ class Steering(Result):
         return self
 
     def weight(self, qi: str) -> float:
-        """Return the weight of ``qi`` (1 when not named)."""
+        """Return the weight of ``qi`` (1 when not named).
+
+        Parameters
+        ----------
+        qi : str
+
+        Returns
+        -------
+        float
+            The weight of ``qi`` (1 when not named).
+        """
         return self.weights.get(qi, 1.0)
 
     def bounds(self, qi: str, height: int) -> tuple[int, int]:
-        """Return the (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``."""
+        """Return the (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``.
+
+        Parameters
+        ----------
+        qi : str
+        height : int
+
+        Returns
+        -------
+        tuple of (int, int)
+            The (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``.
+        """
         return self.levels.get(qi, (0, height))
 
     @classmethod
@@ -192,12 +213,34 @@ class Steering(Result):
         weights: Mapping[str, float] | None = None,
         levels: Mapping[str, tuple[int, int]] | None = None,
     ) -> Steering:
-        """Return a steering from plain mappings (None: nothing steered)."""
+        """Return a steering from plain mappings (None: nothing steered).
+
+        Parameters
+        ----------
+        weights : mapping of str to float, optional
+            The weight of each quasi-identifier in the loss (1 when not given).
+        levels : mapping of str to tuple of (int, int), optional
+
+        Returns
+        -------
+        Steering
+            A steering from plain mappings (None: nothing steered).
+        """
         return cls(dict(weights or {}), dict(levels or {}))
 
     @classmethod
     def from_dict(cls, data: Any) -> Self:
-        """Rebuild a steering from :meth:`to_dict`, refusing malformed input with a sentence."""
+        """Rebuild a steering from :meth:`to_dict`, refusing malformed input with a sentence.
+
+        Parameters
+        ----------
+        data : Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if not isinstance(data, Mapping):
             raise RiskcoreError(f"the steering is an object with weights and levels, not {data!r}")
         weights = data.get("weights") or {}

@@ -59,6 +59,19 @@ def noise_scale(
     Laplace and discrete Laplace: Delta_1 / epsilon; Gaussian and discrete
     Gaussian: the sigma OpenDP releases with for Delta_2 and ``delta``,
     certified through zCDP (see :func:`riskcore.dp.mechanisms.mechanism_scale`).
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+    sens : Sensitivity
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     return mechanism_scale(mechanism, sens.l1, sens.l2, epsilon, delta=delta)
 
@@ -100,6 +113,16 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     half-width is s ln(2 / (alpha (1 + r))); E|Y| = 2r / (1 - r^2).
     Discrete Gaussian(s): the smallest integer k with P(|Y| >= k) <= alpha
     [CKS20]_. These agree with OpenDP's ``*_scale_to_accuracy`` helpers.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+    scale : float
+    alpha : float, optional
+
+    Returns
+    -------
+    NoiseError
     """
     mech = as_mechanism(mechanism)
     check_positive("scale", scale)
@@ -114,6 +137,18 @@ def simulate_noise(
     """Draw noise with numpy for *simulated* plots only (not for releases).
 
     See :func:`riskcore.dp.mechanisms.mechanism_sample`.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+    scale : float or numpy.ndarray
+    size : int or tuple of int
+    rng : Any
+        The random generator.
+
+    Returns
+    -------
+    numpy.ndarray
     """
     return mechanism_sample(mechanism, scale, size, rng)
 
@@ -156,7 +191,18 @@ class ErrorCurve(Result):
     simulations: int
 
     def at(self, epsilon: float) -> NoiseError:
-        """Return the closed-form error at one epsilon (on or off the grid)."""
+        """Return the closed-form error at one epsilon (on or off the grid).
+
+        Parameters
+        ----------
+        epsilon : float
+            The privacy-loss parameter ε (> 0).
+
+        Returns
+        -------
+        NoiseError
+            The closed-form error at one epsilon (on or off the grid).
+        """
         scale = noise_scale(self.mechanism, self.sensitivity, epsilon, delta=self.delta)
         return noise_error(self.mechanism, scale, alpha=self.alpha)
 
@@ -174,6 +220,17 @@ def epsilon_grid(
 
     The one grid of the package: the DP page's error chart, the noise curve
     of the attacks page and the guided demo all use it.
+
+    Parameters
+    ----------
+    lo : float, optional
+    hi : float, optional
+    points : int, optional
+
+    Returns
+    -------
+    numpy.ndarray
+        The log-spaced grid of epsilons (default 61 points from 0.01 to 10).
     """
     return np.geomspace(lo, hi, points)
 
@@ -253,7 +310,22 @@ def accuracy_for_epsilon(
     alpha: float = 0.05,
     delta: float | None = None,
 ) -> float:
-    """Compute the +/- half-width (confidence 1 - alpha) a given epsilon buys."""
+    """Compute the +/- half-width (confidence 1 - alpha) a given epsilon buys.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    sens : Sensitivity
+    mechanism : Mechanism or str, optional
+    alpha : float, optional
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
+    """
     scale = noise_scale(mechanism, sens, epsilon, delta=delta)
     return noise_error(mechanism, scale, alpha=alpha).half_width
 
@@ -274,6 +346,19 @@ def epsilon_for_accuracy(
     sigma with P(|Y| >= floor(a)) <= alpha [CKS20]_; then the epsilon OpenDP
     certifies for that sigma at ``delta``
     (:func:`riskcore.dp.mechanisms.opendp_gaussian_epsilon`).
+
+    Parameters
+    ----------
+    accuracy : float
+    sens : Sensitivity
+    mechanism : Mechanism or str, optional
+    alpha : float, optional
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     mech = as_mechanism(mechanism)
     check_positive("accuracy", accuracy)
@@ -391,6 +476,10 @@ def clipping_tradeoff(
         Upper bounds to try (each > L).
     epsilon : float
         Epsilon of the mean (sensitivity (U - L) / n).
+
+    Returns
+    -------
+    ClippingTradeoff
     """
     check_epsilon(epsilon)
     x = np.asarray(values, dtype=float)

@@ -66,7 +66,13 @@ class SampleAggregate(Result):
         return (self.bounds[1] - self.bounds[0]) / self.k
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the result as JSON-ready values, with the derived ``sensitivity``."""
+        """Return the result as JSON-ready values, with the derived ``sensitivity``.
+
+        Returns
+        -------
+        dict of str to Any
+            The result as JSON-ready values, with the derived ``sensitivity``.
+        """
         return {**super().to_dict(), "sensitivity": self.sensitivity}
 
 
@@ -99,6 +105,22 @@ def sample_and_aggregate(
     sensitivity. The noisy release itself is drawn by OpenDP in
     :func:`riskcore.dp.release.release_sample_aggregate`. The random split is
     seeded (it is not noise). Records with a missing value are dropped.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+    k : int
+    bounds : tuple of (float, float)
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    statistic : Statistic, optional
+    x : sequence of float or numpy.ndarray, optional
+    seed : int, optional
+        Seed of the random generator (the same seed gives the same result).
+
+    Returns
+    -------
+    SampleAggregate
     """
     check_epsilon(epsilon)
     check_one_of("statistic", statistic, ("median", "slope"))

@@ -43,6 +43,16 @@ def shape_of(columns: tuple[str, ...] | list[str], n_rows: int) -> str:
     The names are sorted, so a file with its columns reordered (other bytes,
     the same people) has the same shape.
 
+    Parameters
+    ----------
+    columns : tuple of str or list of str
+    n_rows : int
+
+    Returns
+    -------
+    str
+        The shape two near-duplicate files share: sorted column names and row count.
+
     Examples
     --------
     >>> shape_of(("b", "a"), 3)

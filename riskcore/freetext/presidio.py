@@ -126,7 +126,13 @@ class PiiScan(Result):
 
 
 def presidio_available() -> bool:
-    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra)."""
+    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra).
+
+    Returns
+    -------
+    bool
+        True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra).
+    """
     import importlib.util
 
     try:

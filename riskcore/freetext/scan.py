@@ -169,7 +169,17 @@ class TextScan(Result):
         object.__setattr__(self, "columns", tuple(self.columns))
 
     def get(self, column: str) -> ColumnScan | None:
-        """Return the scan of a column, or None when it was not among those scanned."""
+        """Return the scan of a column, or None when it was not among those scanned.
+
+        Parameters
+        ----------
+        column : str
+
+        Returns
+        -------
+        ColumnScan or None
+            The scan of a column, or None when it was not among those scanned.
+        """
         return next((c for c in self.columns if c.column == column), None)
 
     @property
@@ -188,6 +198,15 @@ def is_text_column(series: pd.Series) -> bool:
 
     Numbers, booleans and datetimes are not text; neither is a categorical of
     numbers.
+
+    Parameters
+    ----------
+    series : pandas.Series
+
+    Returns
+    -------
+    bool
+        True for a column of text: object, string, or categorical of text.
     """
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -197,7 +216,18 @@ def is_text_column(series: pd.Series) -> bool:
 
 
 def text_columns(data: pd.DataFrame) -> list[str]:
-    """Return the names of the text columns of a table, in table order."""
+    """Return the names of the text columns of a table, in table order.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    list of str
+        The names of the text columns of a table, in table order.
+    """
     return [str(c) for i, c in enumerate(data.columns) if is_text_column(data.iloc[:, i])]
 
 

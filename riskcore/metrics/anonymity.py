@@ -46,6 +46,17 @@ def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
 
     The one rule for thresholds: a figure passes when it is at most its
     limit, so a record risk of exactly 1/11 passes the threshold 1/11.
+
+    Parameters
+    ----------
+    value : numpy.ndarray or float
+    limit : float
+        The limit compared with.
+
+    Returns
+    -------
+    numpy.ndarray or bool
+        Whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
     """
     if isinstance(value, np.ndarray):
         result: np.ndarray = value > limit + TOLERANCE
@@ -54,7 +65,18 @@ def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
 
 
 def threshold_meaning(threshold: float) -> str:
-    """Return what a record-risk threshold stands for: its precedent, or "a custom threshold"."""
+    """Return what a record-risk threshold stands for: its precedent, or "a custom threshold".
+
+    Parameters
+    ----------
+    threshold : float
+        The record-risk threshold.
+
+    Returns
+    -------
+    str
+        What a record-risk threshold stands for: its precedent, or "a custom threshold".
+    """
     for tau, words in THRESHOLDS.items():
         if abs(threshold - tau) <= TOLERANCE:
             return words

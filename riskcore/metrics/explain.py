@@ -44,7 +44,18 @@ __all__ = [
 
 
 def row_position(row: object, n: int) -> int:
-    """Return the 0-based position of a row number (the first data row is 1), checked."""
+    """Return the 0-based position of a row number (the first data row is 1), checked.
+
+    Parameters
+    ----------
+    row : object
+    n : int
+
+    Returns
+    -------
+    int
+        The 0-based position of a row number (the first data row is 1), checked.
+    """
     if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
         raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
     return int(row) - 1

@@ -375,7 +375,17 @@ def _utility_context(rem: Any) -> dict[str, Any]:
 
 
 def figure_objects(review: Review) -> list[Any]:
-    """Return the report's plotly figures: class sizes and candidates, before (and after)."""
+    """Return the report's plotly figures: class sizes and candidates, before (and after).
+
+    Parameters
+    ----------
+    review : Review
+
+    Returns
+    -------
+    list of Any
+        The report's plotly figures: class sizes and candidates, before (and after).
+    """
     from riskcore.report.figures import candidates_curve, class_size_histogram
     from riskcore.report.readings import candidate_table, join_names, size_histogram
 
@@ -404,6 +414,15 @@ def figure_svgs(review: Review) -> list[bytes]:
 
     plotly.js comes from the installed plotly package (a ``file:`` URL) and
     MathJax is switched off, so the drawing fetches nothing from the network.
+
+    Parameters
+    ----------
+    review : Review
+
+    Returns
+    -------
+    list of bytes
+        The report's figures as static SVG, drawn by kaleido in the system Chromium.
 
     Raises
     ------

@@ -248,6 +248,11 @@ class Review(Result):
 
         ``verdict`` repeats the verdict the report gives (with ``of``), so a
         reader need not choose between ``verdict_before`` and ``verdict_after``.
+
+        Returns
+        -------
+        dict of str to Any
+            The JSON twin: every field, with ``schema``, ``schema_version``, the verdict.
         """
         out = {"schema": self.schema, **super().to_dict()}
         out["verdict"] = {"of": self.of, **self.verdict.to_dict()}
@@ -255,7 +260,17 @@ class Review(Result):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a review from its JSON twin (without per-class arrays)."""
+        """Rebuild a review from its JSON twin (without per-class arrays).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if data.get("schema") != REPORT_SCHEMA:
             raise RiskcoreError(
                 f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
@@ -264,7 +279,13 @@ class Review(Result):
         return super().from_dict(rest)
 
     def to_json(self) -> str:
-        """Return the JSON twin as strict JSON text (indented, keys in field order)."""
+        """Return the JSON twin as strict JSON text (indented, keys in field order).
+
+        Returns
+        -------
+        str
+            The JSON twin as strict JSON text (indented, keys in field order).
+        """
         return dumps(self.to_dict(), indent=2)
 
 

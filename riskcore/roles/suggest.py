@@ -364,7 +364,16 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
 
 
 def roles_from_suggestions(suggestions: Mapping[str, RoleSuggestion]) -> ColumnRoles:
-    """Turn suggestions into a :class:`ColumnRoles`."""
+    """Turn suggestions into a :class:`ColumnRoles`.
+
+    Parameters
+    ----------
+    suggestions : mapping of str to RoleSuggestion
+
+    Returns
+    -------
+    ColumnRoles
+    """
     return ColumnRoles.from_mapping({c: s.role for c, s in suggestions.items()})
 
 

@@ -23,6 +23,15 @@ __all__ = ["check_series", "distinct_text", "per_value", "take_back"]
 def check_series(series: object) -> pd.Series:
     """Return ``series`` when it is a pandas Series.
 
+    Parameters
+    ----------
+    series : object
+
+    Returns
+    -------
+    pandas.Series
+        ``series`` when it is a pandas Series.
+
     Raises
     ------
     TypeError

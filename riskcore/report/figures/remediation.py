@@ -19,8 +19,20 @@ def _levels(qis: Sequence[str], levels: Sequence[int]) -> str:
 
 
 def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
-    """Return the positions of the nodes that meet the targets and that no other such node
-    beats on both loss (NCP) and average risk (lower is better on both), by loss."""
+    """Return the positions of the Pareto front of the nodes that meet the targets, by loss.
+
+    The front: the nodes no other such node beats on both loss (NCP) and average risk
+    (lower is better on both).
+
+    Parameters
+    ----------
+    nodes : sequence of NodeResult
+
+    Returns
+    -------
+    list of int
+        The positions of the front's nodes, by loss.
+    """
     ok = [i for i, r in enumerate(nodes) if r.anonymous and r.n_classes]
     ok.sort(key=lambda i: (nodes[i].ncp, nodes[i].success_rate))
     front: list[int] = []
@@ -42,6 +54,17 @@ def risk_loss_chart(
     (no node is better on both axes) is joined by a line; the chosen levels
     are marked in red. Each point carries its position in ``nodes``
     (``customdata``), so a click can pick it.
+
+    Parameters
+    ----------
+    nodes : sequence of NodeResult
+    chosen : sequence of int or None
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     hover = "NCP %{x:.1%}, risk %{y:.2%}<br>levels %{text}<extra></extra>"

@@ -26,6 +26,12 @@ __all__ = [
 def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
     """Summarise each column: type, missing values, distinct values and suggested role.
 
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    suggestions : mapping of str to RoleSuggestion
+
     Returns
     -------
     pandas.DataFrame
@@ -53,7 +59,19 @@ def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]
 
 @renamed_arguments(df="data")
 def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
-    """Return the numeric (not boolean) columns among ``columns``."""
+    """Return the numeric (not boolean) columns among ``columns``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    columns : list of str or tuple of str
+
+    Returns
+    -------
+    list of str
+        The numeric (not boolean) columns among ``columns``.
+    """
     return [
         c
         for c in columns
@@ -70,6 +88,11 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
         ``LoadInfo.encoding``: None for Parquet, Excel and the demo.
     guessed : bool
         ``LoadInfo.encoding_guessed``: the encoding was assumed (cp1252 / latin-1).
+
+    Returns
+    -------
+    str or None
+        How a text file's encoding was chosen, or None for other formats (plain text).
     """
     from riskcore.io import TEXT_ENCODINGS
 
@@ -95,6 +118,17 @@ def table_heading(name: str, n_rows: int, n_columns: int) -> str:
 
     A name that already ends with its row count ("Demo people (32,561 rows)") does not
     say it twice.
+
+    Parameters
+    ----------
+    name : str
+    n_rows : int
+    n_columns : int
+
+    Returns
+    -------
+    str
+        The heading of a loaded table: "name: 1,000 rows x 5 columns".
     """
     said = f" ({n_rows:,} {'row' if n_rows == 1 else 'rows'})"
     if name.endswith(said):
@@ -112,6 +146,11 @@ def upload_limit_note(limit_mb: int) -> str:
     ----------
     limit_mb : int
         The server's upload limit in megabytes (``server.maxUploadSize``).
+
+    Returns
+    -------
+    str
+        What the upload accepts and what to do with a larger file (markdown).
     """
     return (
         f"Files up to {limit_mb:,} MB can be uploaded here; the browser refuses a larger one "
@@ -122,8 +161,19 @@ def upload_limit_note(limit_mb: int) -> str:
 
 
 def roles_summary(roles: ColumnRoles) -> str:
-    """Return the sidebar's two lines of role counts ("4 identifiers, 5 quasi-identifiers,
-    2 sensitive, 3 other")."""
+    """Return the sidebar's two lines of role counts.
+
+    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other".
+
+    Parameters
+    ----------
+    roles : ColumnRoles
+
+    Returns
+    -------
+    str
+        The sidebar's two lines of role counts.
+    """
 
     def count(n: int, one: str, many: str) -> str:
         return f"{n} {one if n == 1 else many}"
@@ -136,7 +186,17 @@ def roles_summary(roles: ColumnRoles) -> str:
 
 
 def roles_reading(roles: ColumnRoles) -> str:
-    """Return how many columns carry each role (markdown, counts in bold)."""
+    """Return how many columns carry each role (markdown, counts in bold).
+
+    Parameters
+    ----------
+    roles : ColumnRoles
+
+    Returns
+    -------
+    str
+        How many columns carry each role (markdown, counts in bold).
+    """
     def count(n: int, one: str, many: str) -> str:
         return f"**{n}** {one if n == 1 else many}"
 
@@ -158,6 +218,10 @@ def roles_reading(roles: ColumnRoles) -> str:
 def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | None:
     """Return the note on quasi-identifiers left out as functions of others, or None.
 
+    Parameters
+    ----------
+    suggestions : RoleSuggestions
+
     Returns
     -------
     tuple of (str, list of str) or None
@@ -176,7 +240,13 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
 
 
 def report_intro() -> str:
-    """Return the Report page's opening paragraph."""
+    """Return the Report page's opening paragraph.
+
+    Returns
+    -------
+    str
+        The Report page's opening paragraph.
+    """
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
         "its values), the roles and why, the targets and what they mean, every figure with "
@@ -197,6 +267,11 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
         A generalization was chosen on the Remediate page.
     shown : bool
         The sidebar's switch shows it (the report then holds before / after).
+
+    Returns
+    -------
+    str
+        Which table the report describes.
     """
     if chosen and shown:
         return (
@@ -217,7 +292,17 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
 
 
 def report_verdict_reading(verdict: dict[str, object]) -> str:
-    """Return the report's verdict in one sentence (``Report.verdict``)."""
+    """Return the report's verdict in one sentence (``Report.verdict``).
+
+    Parameters
+    ----------
+    verdict : dict of str to object
+
+    Returns
+    -------
+    str
+        The report's verdict in one sentence (``Report.verdict``).
+    """
     head = "Passes" if verdict["pass"] else "Does not pass"
     return (
         f"{head}, on {verdict['of']}: {verdict['reason']} (threshold {verdict['threshold']:g}; "
@@ -232,6 +317,11 @@ def large_file_intro(root: str) -> str:
     ----------
     root : str
         The data directory the server's operator allowed (``RISKCORE_DATA_ROOT``).
+
+    Returns
+    -------
+    str
+        What "assess a large file by path" does and what it does not (plain text).
     """
     return (
         f"Files below {root} on this server can be assessed where they lie, without an "
@@ -244,5 +334,17 @@ def large_file_intro(root: str) -> str:
 
 
 def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
-    """Return one line on a file opened by path: its size and the engine reading it."""
+    """Return one line on a file opened by path: its size and the engine reading it.
+
+    Parameters
+    ----------
+    n_records : int
+    n_columns : int
+    engine : str
+
+    Returns
+    -------
+    str
+        One line on a file opened by path: its size and the engine reading it.
+    """
     return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."
