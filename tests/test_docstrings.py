@@ -4,6 +4,7 @@ a one-line summary, Parameters matching the signature, Returns when something is
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 from pathlib import Path
 
@@ -90,3 +91,25 @@ def test_an_allowed_fault_that_passes_must_leave_the_list():
         "riskcore.metrics.assessment.assess: PARAMS: passes now; remove it from "
         "scripts/docstring_allowlist.txt"
     ]
+
+
+def test_every_public_module_exports_what_it_names():
+    """Each public module with public functions or classes has an ``__all__``, and every name
+    of it (and of riskcore's own) is importable from there, as the API reference shows."""
+    import importlib
+
+    missing, broken = [], []
+    for name in CHECK.public_modules():
+        module = importlib.import_module(name)
+        defined = [
+            attr
+            for attr, value in vars(module).items()
+            if not attr.startswith("_")
+            and getattr(value, "__module__", None) == name
+            and (inspect.isfunction(value) or inspect.isclass(value))
+        ]
+        if defined and not hasattr(module, "__all__"):
+            missing.append(name)
+        broken += [f"{name}.{a}" for a in getattr(module, "__all__", []) if not hasattr(module, a)]
+    assert not missing, f"public modules without __all__: {missing}"
+    assert not broken, f"names in __all__ that do not import: {broken}"

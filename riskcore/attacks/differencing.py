@@ -26,6 +26,14 @@ from riskcore._results import Result
 from riskcore.engine import EncodedTable, pack_keys
 from riskcore.errors import RiskcoreError
 
+__all__ = [
+    "DifferencingResult",
+    "difference_within_probability",
+    "differencing_attack",
+    "simulate_noisy_difference",
+    "unique_target",
+]
+
 Aggregate = Literal["count", "sum", "mean"]
 
 

@@ -32,6 +32,13 @@ from riskcore.metrics import (
     t_closeness_per_class,
 )
 
+__all__ = [
+    "CRITERION_COLUMNS",
+    "CriterionLevel",
+    "HomogeneityResult",
+    "homogeneity_attack",
+]
+
 # ------------------------------------------------------------------ homogeneity
 
 

@@ -24,6 +24,11 @@ from riskcore.attacks.linkage import parse_interval
 from riskcore.engine import pack_keys
 from riskcore.errors import RiskcoreError
 
+__all__ = [
+    "TwoReleaseResult",
+    "two_release_attack",
+]
+
 # ------------------------------------------------------------------ two releases
 
 

@@ -27,6 +27,19 @@ import numpy as np
 from riskcore._results import Result
 from riskcore._validation import check_one_of, check_unit_interval
 
+__all__ = [
+    "THRESHOLDS",
+    "TOLERANCE",
+    "ClassSizeDistribution",
+    "KAnonymityResult",
+    "RiskResult",
+    "class_size_distribution",
+    "exceeds",
+    "k_anonymity",
+    "reidentification_risk",
+    "threshold_meaning",
+]
+
 #: Record-risk thresholds used in practice, with what they mean (El Emam 2013, "cell size
 #: precedents"), exact: the threshold of k is 1/k, so a class of exactly k records meets it.
 THRESHOLDS: dict[float, str] = {

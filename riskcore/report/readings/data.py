@@ -11,10 +11,14 @@ from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 
 __all__ = [
     "column_summary",
+    "encoding_reading",
+    "large_file_facts",
+    "large_file_intro",
     "numeric_columns",
     "redundancy_reading",
     "report_intro",
     "report_verdict_reading",
+    "report_view_reading",
     "roles_reading",
     "roles_summary",
     "table_heading",
