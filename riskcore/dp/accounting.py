@@ -73,7 +73,9 @@ def advanced_composition(
     epsilon : float or sequence of float or numpy.ndarray
         The privacy-loss parameter ε (> 0).
     k : int, optional
+        The number of releases composed.
     delta_prime : float
+        The delta' the composition bound allows.
 
     Returns
     -------
@@ -116,7 +118,9 @@ def zcdp_of_gaussian(l2: float, sigma: float) -> float:
     Parameters
     ----------
     l2 : float
+        The L2 sensitivity of the query.
     sigma : float
+        Standard deviation of the Gaussian noise.
 
     Returns
     -------
@@ -135,6 +139,7 @@ def zcdp_to_approx(rho: float, delta: float) -> float:
     Parameters
     ----------
     rho : float
+        The zCDP parameter rho.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -189,7 +194,9 @@ def composition_curves(
     epsilon : float
         The privacy-loss parameter ε (> 0).
     k_max : int
+        The largest number of releases on the curves.
     delta_prime : float, optional
+        The delta' the composition bound allows.
 
     Returns
     -------
@@ -267,6 +274,7 @@ class LedgerTotals(Result):
         (rho + 2 sqrt(rho ln(1/delta')), delta') with rho = sum rho_i [BS16]_;
         ``None`` when an entry's delta is not from a Gaussian/zCDP mechanism.
     rho : float
+        The zCDP parameter rho.
     parallel_saving : float
         Epsilon saved by parallel composition: sum eps_i (groups_i - 1).
     releases : int
@@ -326,6 +334,7 @@ class PrivacyLedger(Result):
         Parameters
         ----------
         delta_prime : float, optional
+            The delta' the composition bound allows.
 
         Returns
         -------
@@ -373,6 +382,7 @@ class PrivacyLedger(Result):
         Parameters
         ----------
         entry : LedgerEntry
+            The release to charge.
 
         Returns
         -------
@@ -433,6 +443,7 @@ class Charger(Protocol):
         Parameters
         ----------
         entry : LedgerEntry
+            The release to charge.
 
         Returns
         -------

@@ -63,7 +63,9 @@ def noise_scale(
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     sens : Sensitivity
+        The query's sensitivity.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float, optional
@@ -83,6 +85,7 @@ class NoiseError(Result):
     Attributes
     ----------
     mechanism : str
+        The mechanism, or its name.
     scale : float
         Laplace b, Gaussian sigma or discrete Laplace s.
     alpha : float
@@ -117,8 +120,11 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     scale : float
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     alpha : float, optional
+        The probability that the noise exceeds the error.
 
     Returns
     -------
@@ -141,8 +147,11 @@ def simulate_noise(
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     size : int or tuple of int
+        The shape of the noise drawn.
     rng : Any
         The random generator.
 
@@ -160,11 +169,13 @@ class ErrorCurve(Result):
     Attributes
     ----------
     mechanism : str
+        The mechanism, or its name.
     true_answer : float
     sensitivity : Sensitivity
     delta : float or None
         Gaussian delta.
     alpha : float
+        The probability that the noise exceeds the error.
     epsilons : ndarray
     scale, half_width, expected_abs : ndarray
         Closed-form noise scale, (1 - alpha) half-width and E|error|.
@@ -224,8 +235,11 @@ def epsilon_grid(
     Parameters
     ----------
     lo : float, optional
+        The smallest epsilon of the grid.
     hi : float, optional
+        The largest epsilon of the grid.
     points : int, optional
+        The number of epsilons on the grid.
 
     Returns
     -------
@@ -253,7 +267,9 @@ def error_curve(
     true_answer : float
         The exact answer (used for the relative error only).
     sens : Sensitivity
+        The query's sensitivity.
     mechanism : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}, keyword-only
+        The mechanism, or its name.
     epsilons : ndarray, optional
         Defaults to :func:`epsilon_grid`.
     delta : float, optional
@@ -317,8 +333,11 @@ def accuracy_for_epsilon(
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sens : Sensitivity
+        The query's sensitivity.
     mechanism : Mechanism or str, optional
+        The mechanism, or its name.
     alpha : float, optional
+        The probability that the noise exceeds the error.
     delta : float, optional
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -350,9 +369,13 @@ def epsilon_for_accuracy(
     Parameters
     ----------
     accuracy : float
+        The error wanted, exceeded with probability ``alpha``.
     sens : Sensitivity
+        The query's sensitivity.
     mechanism : Mechanism or str, optional
+        The mechanism, or its name.
     alpha : float, optional
+        The probability that the noise exceeds the error.
     delta : float, optional
         The δ of approximate differential privacy (0 for pure ε-DP).
 

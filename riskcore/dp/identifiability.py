@@ -43,7 +43,9 @@ def identifiability_epsilon(m: int, rho: float) -> float:
     Parameters
     ----------
     m : int
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
     rho : float
+        The bound on the adversary's posterior of the true world.
 
     Returns
     -------
@@ -83,8 +85,11 @@ def identifiability_scale(sensitive_range: float, m: int, rho: float) -> float:
     Parameters
     ----------
     sensitive_range : float
+        The sensitivity S(f) of the released statistic.
     m : int
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
     rho : float
+        The bound on the adversary's posterior of the true world.
 
     Returns
     -------
@@ -171,7 +176,9 @@ def worst_case_identifiability_risk(
     Parameters
     ----------
     world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
     scale : float
+        Laplace scale lambda.
 
     Returns
     -------
@@ -187,7 +194,9 @@ def most_exposed_world(world_values: Sequence[float] | np.ndarray, scale: float)
     Parameters
     ----------
     world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
     scale : float
+        Laplace scale lambda.
 
     Returns
     -------
@@ -210,7 +219,9 @@ def tight_identifiability_epsilon(world_values: Sequence[float] | np.ndarray, rh
     Parameters
     ----------
     world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
     rho : float
+        The bound on the adversary's posterior of the true world.
 
     Returns
     -------
@@ -289,9 +300,13 @@ def identifiability(
     Parameters
     ----------
     rho : float
+        The bound on the adversary's posterior of the true world.
     m : int, optional
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
     world_values : sequence of float or numpy.ndarray, optional
+        f on every possible world, the true one included.
     sensitive_range : float, optional
+        The sensitivity S(f) of the released statistic.
 
     Returns
     -------
@@ -328,9 +343,13 @@ def posterior_curve(
     Parameters
     ----------
     true_value : float
+        f(D) on the true world.
     world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
     scale : float
+        Laplace scale lambda.
     points : int, optional
+        The number of points on the curve.
 
     Returns
     -------

@@ -84,6 +84,7 @@ def warner_estimate(yes_share: float | np.ndarray, epsilon: float) -> float | np
     Parameters
     ----------
     yes_share : float or numpy.ndarray
+        The share of yes answers observed.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
@@ -108,6 +109,7 @@ def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
     epsilon : float
         The privacy-loss parameter ε (> 0).
     k : int
+        The number of categories.
 
     Returns
     -------
@@ -132,6 +134,7 @@ def grr_estimate(observed_counts: Sequence[float] | np.ndarray, epsilon: float) 
     Parameters
     ----------
     observed_counts : sequence of float or numpy.ndarray
+        The randomized answers' count per category.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
@@ -169,7 +172,9 @@ def grr_variance(epsilon: float | np.ndarray, k: int, n: int | np.ndarray) -> fl
     epsilon : float or numpy.ndarray
         The privacy-loss parameter ε (> 0).
     k : int
+        The number of categories.
     n : int or numpy.ndarray
+        The number of respondents.
 
     Returns
     -------
@@ -194,6 +199,7 @@ def oue_variance(epsilon: float, n: int | np.ndarray) -> float | np.ndarray:
     epsilon : float
         The privacy-loss parameter ε (> 0).
     n : int or numpy.ndarray
+        The number of respondents.
 
     Returns
     -------
@@ -213,6 +219,7 @@ def unary_beats_grr(k: int, epsilon: float) -> bool:
     Parameters
     ----------
     k : int
+        The number of categories.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
@@ -237,7 +244,9 @@ def respondents_needed(margin: float, epsilon: float, k: int, *, alpha: float = 
     epsilon : float
         The privacy-loss parameter ε (> 0).
     k : int
+        The number of categories.
     alpha : float, optional
+        One minus the confidence level of the margin.
 
     Returns
     -------
@@ -259,8 +268,10 @@ class GrrResult(Result):
     Attributes
     ----------
     column : str
+        The column's name, for the result.
     epsilon : float
     n : int
+        The number of respondents.
     categories : tuple of str
         Missing values form their own category.
     p, q : float
@@ -312,11 +323,13 @@ def grr_simulate(
     Parameters
     ----------
     values : pandas.Series
+        The column's values.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
     max_categories : int, optional
+        At most this many categories (more are refused).
 
     Returns
     -------
@@ -367,8 +380,10 @@ class LaplaceLdpResult(Result):
     Attributes
     ----------
     column : str
+        The column's name, for the result.
     epsilon : float
     bounds : tuple of float
+        The (lower, upper) bounds the values are clipped to.
     n : int
         Respondents with a value.
     true_mean : float
@@ -414,12 +429,15 @@ def laplace_ldp_simulate(
     Parameters
     ----------
     values : sequence of float or numpy.ndarray or pandas.Series
+        The column's values.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     bounds : tuple of (float, float)
+        The (lower, upper) bounds the values are clipped to.
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
     column : str, optional
+        The column's name, for the result.
 
     Returns
     -------

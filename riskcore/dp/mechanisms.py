@@ -114,7 +114,9 @@ def as_mechanism(value: Any, *, allowed: tuple[Mechanism, ...] = ANALYSED_MECHAN
     Parameters
     ----------
     value : Any
+        A Mechanism or its name.
     allowed : tuple of Mechanism, optional
+        The mechanisms accepted.
 
     Returns
     -------
@@ -145,7 +147,9 @@ def laplace_half_width(scale: float | np.ndarray, alpha: float = 0.05) -> Any:
     Parameters
     ----------
     scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     alpha : float, optional
+        The probability that the noise exceeds the error.
 
     Returns
     -------
@@ -161,6 +165,7 @@ def normal_quantile(p: float) -> float:
     Parameters
     ----------
     p : float
+        A probability, 0 < p < 1.
 
     Returns
     -------
@@ -190,7 +195,9 @@ def gaussian_delta(sigma: float, l2: float, epsilon: float) -> float:
     Parameters
     ----------
     sigma : float
+        Standard deviation of the Gaussian noise.
     l2 : float
+        The L2 sensitivity of the query.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
@@ -217,6 +224,7 @@ def gaussian_sigma_analytic(l2: float, epsilon: float, delta: float) -> float:
     Parameters
     ----------
     l2 : float
+        The L2 sensitivity of the query.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float
@@ -248,6 +256,7 @@ def gaussian_sigma_classic(l2: float, epsilon: float, delta: float) -> float:
     Parameters
     ----------
     l2 : float
+        The L2 sensitivity of the query.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float
@@ -275,7 +284,9 @@ def gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
     Parameters
     ----------
     sigma : float
+        Standard deviation of the Gaussian noise.
     l2 : float
+        The L2 sensitivity of the query.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -355,7 +366,9 @@ def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
     Parameters
     ----------
     sigma : float
+        Standard deviation of the Gaussian noise.
     l2 : float
+        The L2 sensitivity of the query.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -402,7 +415,9 @@ def opendp_gaussian_sigmas(l2: float, epsilons: np.ndarray, delta: float) -> np.
     Parameters
     ----------
     l2 : float
+        The L2 sensitivity of the query.
     epsilons : numpy.ndarray
+        The privacy-loss parameters, one per sigma.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -449,7 +464,9 @@ def discrete_gaussian_tail(scale: float, k: int) -> float:
     Parameters
     ----------
     scale : float
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     k : int
+        The integer threshold.
 
     Returns
     -------
@@ -513,8 +530,11 @@ def mechanism_scale(
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     l1 : float
+        The L1 sensitivity of the query.
     l2 : float
+        The L2 sensitivity of the query.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float, optional
@@ -552,8 +572,11 @@ def mechanism_error(
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     scale : numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     alpha : float
+        The probability that the noise exceeds the error.
 
     Returns
     -------
@@ -591,8 +614,11 @@ def mechanism_sample(
     Parameters
     ----------
     mechanism : Mechanism or str
+        The mechanism, or its name.
     scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
     size : int or tuple of int
+        The shape of the noise drawn.
     rng : Any
         The random generator.
 

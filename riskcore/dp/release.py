@@ -414,6 +414,7 @@ def release_sample_aggregate(result: SampleAggregate, *, ledger: Charger) -> Sam
     result : SampleAggregate
         The result to describe.
     ledger : Charger
+        The ledger charged before the noise is drawn (:class:`Charger`).
 
     Returns
     -------

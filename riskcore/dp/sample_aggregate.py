@@ -31,6 +31,7 @@ class SampleAggregate(Result):
     Attributes
     ----------
     statistic : str
+        The statistic computed on each subsample.
     k : int
         Number of disjoint blocks.
     block_size : int
@@ -109,11 +110,15 @@ def sample_and_aggregate(
     Parameters
     ----------
     values : sequence of float or numpy.ndarray
+        The column's values.
     k : int
+        The number of disjoint subsamples.
     bounds : tuple of (float, float)
+        The (lower, upper) bounds the statistic is clipped to.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     statistic : Statistic, optional
+        The statistic computed on each subsample.
     x : sequence of float or numpy.ndarray, optional
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).

@@ -153,6 +153,7 @@ def data_bounds(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     Parameters
     ----------
     values : sequence of float or numpy.ndarray
+        The column's values.
 
     Returns
     -------

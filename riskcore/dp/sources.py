@@ -46,7 +46,9 @@ def shape_of(columns: tuple[str, ...] | list[str], n_rows: int) -> str:
     Parameters
     ----------
     columns : tuple of str or list of str
+        The table's columns.
     n_rows : int
+        The table's number of rows.
 
     Returns
     -------
@@ -72,7 +74,9 @@ class DataSource(Result):
     fingerprint : str
         SHA-256 of the file's bytes (the demo's key for the demo).
     columns : tuple of str
+        The table's columns.
     n_rows : int
+        The table's number of rows.
     """
 
     name: str
