@@ -204,6 +204,16 @@ def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
 
     The sizes of :func:`_dense_ids` without the per-record class ids: a
     ``bincount`` for small key spaces, else one sort and its run lengths.
+
+    Parameters
+    ----------
+    key : numpy.ndarray
+    key_card : int
+
+    Returns
+    -------
+    numpy.ndarray
+        The class sizes f_j of packed keys, in increasing key order.
     """
     n = len(key)
     if n == 0:
