@@ -114,6 +114,12 @@ def to_xlsx_bytes(df: pd.DataFrame) -> bytes:
 def write_table(df: pd.DataFrame, path: str | Path) -> None:
     """Write ``df`` to ``path`` by its suffix: .csv / .tsv (formula-safe), .parquet, .xlsx.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    path : str or Path
+        The file.
+
     Raises
     ------
     RiskcoreError
