@@ -340,7 +340,7 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
         redundant pairs in ``redundant`` and the free-text scan in ``text``.
     """
     if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"df must be a DataFrame, got {type(data).__name__}")
+        raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
     n = len(data)
     names = [str(c) for c in data.columns]
     columns = {c: data.iloc[:, i] for i, c in enumerate(names)}
