@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from riskcore._deprecation import renamed_arguments
+from riskcore.engine import EncodedTable
+from riskcore.io.export import to_csv_bytes
 from riskcore.metrics.records import record_risk
 from riskcore.roles import suggest_roles
 
@@ -51,3 +53,14 @@ def test_a_renamed_public_function_accepts_its_old_keyword():
     pd.testing.assert_frame_equal(old, new)
     with pytest.warns(DeprecationWarning, match="'df' is deprecated; use 'data'"):
         assert suggest_roles(df=data).keys() == suggest_roles(data).keys()
+
+
+def test_the_engine_and_the_export_accept_their_old_keywords():
+    data = pd.DataFrame({"age": [30, 30, 41]})
+    with pytest.warns(DeprecationWarning, match="'df' is deprecated; use 'data'"):
+        enc = EncodedTable(df=data)
+    assert enc.n_records == 3
+    with pytest.warns(DeprecationWarning, match="'qis' is deprecated; use 'quasi_identifiers'"):
+        assert enc.partition(qis=["age"]).sizes.tolist() == [2, 1]
+    with pytest.warns(DeprecationWarning, match="'df' is deprecated; use 'data'"):
+        assert to_csv_bytes(df=data) == to_csv_bytes(data)
