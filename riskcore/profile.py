@@ -90,7 +90,9 @@ class Profile(Result):
     Attributes
     ----------
     roles : ColumnRoles
+        The role of every column.
     targets : Targets
+        The targets the release must meet.
     missing : {"own", "any"}
         The missing-value policy of every class-based figure.
     sampling_fraction : float or None

@@ -160,6 +160,7 @@ def differencing_attack(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     target : int
         Position (not label) of the target's row.
     known : list of str
@@ -341,6 +342,7 @@ def simulate_noisy_difference(
     sensitivity : float
     draws : int
     seed : int
+        Seed of the random generator.
 
     Returns
     -------

@@ -164,7 +164,9 @@ def homogeneity_attack(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : list of str
+        The quasi-identifier columns.
     sensitive : str
     p : float
         Confidence threshold in (0, 1].

@@ -36,6 +36,7 @@ class PopulationJudgement(Result):
     Attributes
     ----------
     verdict : Verdict
+        The verdict on the targets.
     kmap_failing, delta_failing, failing : numpy.ndarray
         Per row of ``PopulationMatch.classes``: breaks k-map, breaks the delta
         range, breaks either (not in JSON).

@@ -132,6 +132,7 @@ class CandidateTable(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     objective : str
         The search's objective: the loss of the Pareto front.
     threshold : float
@@ -233,6 +234,7 @@ def records_at_risk(lattice: Lattice, levels: Sequence[int], threshold: float) -
     Parameters
     ----------
     lattice : Lattice
+        The generalization lattice of the table.
     levels : sequence of int
     threshold : float
         The record-risk threshold.
@@ -408,6 +410,7 @@ class Comparison(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     a, b : Candidate
         The two nodes, with their records at risk counted.
     column_ncp_a, column_ncp_b : dict of str to float
@@ -450,6 +453,7 @@ def column_ncp(
     Parameters
     ----------
     lattice : Lattice
+        The generalization lattice of the table.
     levels : sequence of int
 
     Returns

@@ -105,6 +105,7 @@ def mask_step(
     Parameters
     ----------
     column : str
+        The column's name.
     operator : str
         A name of :data:`~riskcore.deidentify.masking.registry.OPERATORS`, or
         ``"surrogates:KIND"`` (``KIND`` one of
@@ -206,6 +207,7 @@ class Recipe(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     levels : tuple of int
         Level of each QI.
     hierarchies : dict

@@ -92,6 +92,7 @@ def apply_recipe(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     recipe : Recipe or mapping
     key : SecretKey or bytes, optional
         The key of the keyed steps; required when there is one (unless

@@ -146,6 +146,7 @@ class Steering(Result):
         Parameters
         ----------
         quasi_identifiers : sequence of str
+            The quasi-identifier columns.
         heights : sequence of int
             Height of each QI's hierarchy.
 

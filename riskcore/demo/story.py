@@ -227,6 +227,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     ----------
     n : int
     seed : int
+        Seed of the random generator.
 
     Returns
     -------

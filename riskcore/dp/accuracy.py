@@ -460,6 +460,7 @@ class ClippingTradeoff(Result):
     best_upper : float
         The U of smallest RMSE on the grid.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     n : int
     true_mean : float
     """

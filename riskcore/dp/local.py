@@ -270,6 +270,7 @@ class GrrResult(Result):
     column : str
         The column's name, for the result.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     n : int
         The number of respondents.
     categories : tuple of str
@@ -282,6 +283,7 @@ class GrrResult(Result):
         95% normal intervals from the exact variance
         n [f p (1 - p) + (1 - f) q (1 - q)] / (p - q)^2 at the estimated f.
     seed : int
+        Seed of the random generator.
     """
 
     column: str
@@ -382,6 +384,7 @@ class LaplaceLdpResult(Result):
     column : str
         The column's name, for the result.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     bounds : tuple of float
         The (lower, upper) bounds the values are clipped to.
     n : int

@@ -351,6 +351,7 @@ def probe_table(data: pd.DataFrame, *, key: bytes) -> TableProbe:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     key : bytes
         The ledger's secret (at least 16 bytes); the same key must sketch every table compared.
 

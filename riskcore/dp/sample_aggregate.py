@@ -44,6 +44,7 @@ class SampleAggregate(Result):
     full_data_value : float
         The statistic on all records (what a non-private analysis reports).
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     scale : float
         Laplace scale (hi - lo) / (k epsilon).
     half_width : float

@@ -86,6 +86,7 @@ class PiiFinding(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     entity : str
         Presidio's entity type (``"EMAIL_ADDRESS"``, ``"CREDIT_CARD"`` ...).
     n_values : int
@@ -209,6 +210,7 @@ def scan_free_text(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     columns : sequence of str, optional
         Columns to scan; default every text column.
     sample : int, default 200
@@ -272,6 +274,7 @@ def add_presidio(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     scans : sequence of ColumnScan
         The built-in scans.
     positions : dict

@@ -53,6 +53,7 @@ class TextFinding(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     kind : str
         The entity (``"phone"``, ``"email"`` ...; Presidio's entity type in
         lower case when ``source`` is ``"presidio"``).
@@ -91,6 +92,7 @@ class ColumnScan(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     status : str
         ``"clean"`` (every value scanned, nothing found), ``"found"`` (every
         value scanned, identifiers found), ``"partial"`` (only the first
@@ -174,6 +176,7 @@ class TextScan(Result):
         Parameters
         ----------
         column : str
+            The column's name.
 
         Returns
         -------
@@ -202,6 +205,7 @@ def is_text_column(series: pd.Series) -> bool:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -416,6 +420,7 @@ def scan_text(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     columns : sequence of str, optional
         Columns to scan; default every text column (:func:`text_columns`).
     max_chars : int, default :data:`MAX_CHARS`
@@ -481,6 +486,7 @@ def redact_found(series: pd.Series) -> tuple[pd.Series, dict[str, int]]:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------

@@ -70,6 +70,7 @@ class RecordExplanation(Result):
     row : int
         Row number (the first data row is 1).
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     values : tuple of str or None
         The record's value of each QI as text (None when missing); never a
         direct identifier.
@@ -122,7 +123,9 @@ def explain_record(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     row : int
         Row number, the first data row being 1 (as in :func:`record_risk`).
     suda_result : SudaResult, optional
@@ -214,7 +217,9 @@ def record_subsets(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     row : int
         Row number, the first data row being 1.
     msus : sequence of sequence of str
@@ -292,7 +297,9 @@ def riskiest_rows(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     suda_result : SudaResult
         SUDA computed on the same table and QIs.
 

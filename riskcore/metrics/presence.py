@@ -100,6 +100,7 @@ class PopulationCounts(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_released : int
         Records of the release, n(T).
     n_population : int
@@ -187,6 +188,7 @@ class PopulationMatch(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_released : int
         Records of the release, n(T).
     n_population : int

@@ -125,7 +125,9 @@ def sampling_weights(data: EncodedTable | pd.DataFrame, column: str) -> np.ndarr
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     column : str
+        The column's name.
 
     Returns
     -------
@@ -169,6 +171,7 @@ class IndividualRisk(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     model : str
         How the population class sizes were estimated: "weights" (the sum of
         the weights of a class's records), "sampling fraction" (f_j / pi),
@@ -265,7 +268,9 @@ def record_individual_risk(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     weights : str, optional
         The sampling-weight column (numbers of at least 1, none missing).
     sampling_fraction : float, optional
@@ -381,6 +386,7 @@ def record_risk(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
         The quasi-identifiers.
     weights : str, optional

@@ -209,6 +209,7 @@ class SudaResult(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_records : int
     max_size : int
         Largest MSU size searched.

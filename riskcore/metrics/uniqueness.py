@@ -53,6 +53,7 @@ class QIContribution(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     unique_without : int
         Records unique on all the other QIs.
     drop : int
@@ -131,6 +132,7 @@ def subset_uniqueness(
         An engine (an :class:`~riskcore.engine.EncodedTable` reuses its cached
         codes for every subset) or a table.
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     max_size : int, default 3
         Largest subset size enumerated (1 = singles only).
     budget : int, default 200

@@ -74,6 +74,7 @@ def texts(values: pd.Series) -> pd.Series:
     Parameters
     ----------
     values : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -103,6 +104,7 @@ class ColumnChange(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     records : int
         Records before.
     unchanged : int
@@ -138,6 +140,7 @@ def column_change(before: pd.DataFrame, after: pd.DataFrame, column: str) -> Col
     before, after : pandas.DataFrame
         The table as recorded and remediated (records matched by index).
     column : str
+        The column's name.
 
     Returns
     -------

@@ -206,6 +206,7 @@ def document_context(review: Review) -> dict[str, Any]:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -380,6 +381,7 @@ def figure_objects(review: Review) -> list[Any]:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -418,6 +420,7 @@ def figure_svgs(review: Review) -> list[bytes]:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -516,6 +519,7 @@ def render_html(review: Review, *, figures: bool = True) -> str:
     Parameters
     ----------
     review : Review
+        The review the report states.
     figures : bool, default True
         Include the plotly figures (and plotly.js, about 4.8 MB).
 
@@ -553,6 +557,7 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
     Parameters
     ----------
     review : Review
+        The review the report states.
     figures : bool, default True
         Draw the figures (needs kaleido and Chromium).
 

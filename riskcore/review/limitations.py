@@ -57,6 +57,7 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     Parameters
     ----------
     verdict : Verdict
+        The verdict on the targets.
     remediation : Remediation
     targets : Targets
         The targets the release must meet.
@@ -154,6 +155,7 @@ def limitations(
     data : pandas.DataFrame
         The table.
     verdict : Verdict
+        The verdict on the targets.
     suda : Limitation or None
     remediation : Remediation or None
     released : pandas.DataFrame

@@ -54,6 +54,7 @@ class RoleReason(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     role : str
         The role it has.
     suggested : str or None
@@ -297,6 +298,7 @@ def dataset_facts(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     sha256 : str, optional
         SHA-256 of the file's bytes; without it, of the table written as CSV
         (UTF-8, no index).

@@ -95,6 +95,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         column : str
+            The column's name.
 
         Returns
         -------

@@ -421,6 +421,7 @@ def share(values: pd.Series, pattern: re.Pattern[str]) -> float:
     Parameters
     ----------
     values : pandas.Series
+        The column's values.
     pattern : re.Pattern[str]
 
     Returns

@@ -50,6 +50,7 @@ class RoleSuggestion(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     role : str
         One of :data:`~riskcore.roles.ROLES`.
     reason : str
@@ -330,6 +331,7 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     max_chars : int, default :data:`riskcore.freetext.MAX_CHARS`
         Characters of distinct values the free-text scan reads per column.
 

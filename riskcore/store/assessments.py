@@ -250,6 +250,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
 
         Returns
         -------
@@ -270,6 +271,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
 
         Returns
         -------
@@ -318,6 +320,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
 
         Returns
         -------
@@ -352,6 +355,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
         current : mapping
             The file's :func:`riskcore.review.dataset_facts`.
         columns : sequence of str, optional
@@ -423,6 +427,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
         user : Who, optional
         """
         with self._transaction() as con:
@@ -459,6 +464,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
 
         Returns
         -------
@@ -474,6 +480,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
 
         Returns
         -------
@@ -490,6 +497,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
         approver : Identity
 
         Returns
@@ -525,6 +533,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
         approver : Identity
 
         Returns

@@ -31,6 +31,7 @@ def present(series: pd.Series) -> pd.Series:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -268,6 +269,7 @@ def leaves_of(series: pd.Series) -> np.ndarray:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------

@@ -44,6 +44,7 @@ def flat_hierarchy(series: pd.Series) -> Hierarchy:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -252,6 +253,7 @@ def grouping_hierarchy(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     groups : sequence of mapping of Any to str
     column : str, optional
 
@@ -315,6 +317,7 @@ def banded_hierarchy(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     width : float, optional
     bottom : float, optional
     top : float, optional

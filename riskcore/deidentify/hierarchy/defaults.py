@@ -107,6 +107,7 @@ def builtin_hierarchy(series: pd.Series) -> Hierarchy | None:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -147,6 +148,7 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------

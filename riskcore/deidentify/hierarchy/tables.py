@@ -46,6 +46,7 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
     ----------
     text : str
     column : str
+        The column's name.
     numeric : bool, optional
 
     Returns
@@ -81,6 +82,7 @@ def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
     ----------
     hierarchy : Hierarchy
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -177,6 +179,7 @@ def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
     ----------
     raw : bytes
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -218,6 +221,7 @@ def hierarchy_from_spec(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     spec : mapping of str to Any
 
     Returns
@@ -259,6 +263,7 @@ def rebuild(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     spec : mapping
         ``{"kind", "params"}`` of a builder, or ``{"kind": "table", "numeric", "rows"}``.
 

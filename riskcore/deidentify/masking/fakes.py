@@ -179,8 +179,10 @@ def surrogates(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     kind : {"name", "first_name", "last_name", "email", "phone", "address", "company", "ssn"}
     seed : int
+        Seed of the random generator.
     locale : str, default "en_US"
         A Faker locale.
     sex : pandas.Series, optional

@@ -179,6 +179,7 @@ class MaskOperator:
         Parameters
         ----------
         data : pandas.DataFrame
+            The table.
         columns : sequence of str
         params : mapping, optional
             Checked with :meth:`configure`.

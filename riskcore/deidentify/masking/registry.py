@@ -452,6 +452,7 @@ def make_step(column: str, choice: str, **params: Any) -> dict[str, Any]:
     Parameters
     ----------
     column : str
+        The column's name.
     choice : str
         A menu choice (:func:`parse_choice`).
     **params

@@ -218,6 +218,7 @@ def hmac_tokens(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     key : SecretKey or bytes
         At least 16 bytes; :meth:`SecretKey.generate` makes one.
     length : int, default 16
@@ -302,6 +303,7 @@ def reversible_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     key : SecretKey or bytes
         32, 48 or 64 bytes (AES-128/192/256-SIV); ``SecretKey.generate(64)``.
 

@@ -50,6 +50,7 @@ def distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -96,6 +97,7 @@ def per_value(series: pd.Series, transform: Callable[[list[str]], Sequence[objec
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     transform : callable
         Gets the distinct non-missing texts (first-appearance order) and
         returns one output per text.

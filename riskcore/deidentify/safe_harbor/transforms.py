@@ -37,6 +37,7 @@ class TransformStep(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     action : str
         ``"dropped"``, ``"zip3"``, ``"age_90_plus"``, ``"date_year"`` or
         ``"redact_text"``.
@@ -59,6 +60,7 @@ class SafeHarborTransform(NamedTuple):
     Attributes
     ----------
     data : pandas.DataFrame
+        The table.
     steps : tuple of TransformStep
         One per column changed or dropped, in column order.
     """

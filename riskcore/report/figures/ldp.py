@@ -34,6 +34,7 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     ----------
     df : pandas.DataFrame
     column : str
+        The column's name.
 
     Returns
     -------

@@ -45,6 +45,7 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     ----------
     counts : pandas.DataFrame
     column : str
+        The column's name.
 
     Returns
     -------

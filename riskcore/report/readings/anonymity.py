@@ -154,6 +154,7 @@ def histogram_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
 
     Returns
     -------
@@ -177,6 +178,7 @@ def candidates_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
 
     Returns
     -------
@@ -198,6 +200,7 @@ def risk_table(assessment: Assessment) -> pd.DataFrame:
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
 
     Returns
     -------
@@ -226,6 +229,7 @@ def risk_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
 
     Returns
     -------
@@ -262,6 +266,7 @@ def target_checks(
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
     k : int
     l : int
     t : float

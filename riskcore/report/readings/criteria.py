@@ -199,6 +199,7 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     Parameters
     ----------
     verdict : Verdict
+        The verdict on the targets.
 
     Returns
     -------
@@ -228,6 +229,7 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
     Parameters
     ----------
     verdict : Verdict
+        The verdict on the targets.
     of : str, default "the table"
         What was judged ("the table as recorded", "these levels", ...).
 

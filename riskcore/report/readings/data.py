@@ -172,6 +172,7 @@ def roles_summary(roles: ColumnRoles) -> str:
     Parameters
     ----------
     roles : ColumnRoles
+        The role of every column.
 
     Returns
     -------
@@ -195,6 +196,7 @@ def roles_reading(roles: ColumnRoles) -> str:
     Parameters
     ----------
     roles : ColumnRoles
+        The role of every column.
 
     Returns
     -------

@@ -52,6 +52,7 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
         The sensitive attribute judged (None for a model on the classes alone).
 
@@ -81,6 +82,7 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     Parameters
     ----------
     assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
         The sensitive attribute judged (None for a model on the classes alone).
 

@@ -538,6 +538,7 @@ def identifiability_worlds(
     data : EncodedTable
         The encoded table.
     column : str
+        The column's name.
     source : {"class", "sample"}
         "class": the candidates are the smallest equivalence class on
         ``quasi_identifiers`` (the attacker narrowed the person down to it); "sample": m

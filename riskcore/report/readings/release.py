@@ -277,6 +277,7 @@ def posterior_reading(column: str, true_value: float, rho: float) -> str:
     Parameters
     ----------
     column : str
+        The column's name.
     true_value : float
     rho : float
 

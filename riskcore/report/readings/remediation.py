@@ -246,6 +246,7 @@ def average_risk_text(node: NodeResult) -> str:
     Parameters
     ----------
     node : NodeResult
+        The evaluated node.
 
     Returns
     -------
@@ -454,6 +455,7 @@ def enumeration_reading(r: EnumerationResult, column: str) -> str:
     ----------
     r : EnumerationResult
     column : str
+        The column's name.
 
     Returns
     -------

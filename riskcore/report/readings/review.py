@@ -87,6 +87,7 @@ def target_rows(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -155,6 +156,7 @@ def figures_side_by_side(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -185,6 +187,7 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -249,6 +252,7 @@ def released_identifiers_warning(review: Review) -> str | None:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
