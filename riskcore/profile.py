@@ -90,7 +90,9 @@ class Profile(Result):
     Attributes
     ----------
     roles : ColumnRoles
+        The role of every column.
     targets : Targets
+        The targets the release must meet.
     missing : {"own", "any"}
         The missing-value policy of every class-based figure.
     sampling_fraction : float or None
@@ -164,6 +166,14 @@ class Profile(Result):
     def validate_against(self, columns: Sequence[str]) -> Profile:
         """Check that every column the profile names is in the table; return self.
 
+        Parameters
+        ----------
+        columns : sequence of str
+
+        Returns
+        -------
+        Profile
+
         Raises
         ------
         RiskcoreError
@@ -176,7 +186,17 @@ class Profile(Result):
         return self
 
     def with_(self, **changes: Any) -> Profile:
-        """Return a copy with some fields changed (validated again)."""
+        """Return a copy with some fields changed (validated again).
+
+        Parameters
+        ----------
+        **changes : Any
+
+        Returns
+        -------
+        Profile
+            A copy with some fields changed (validated again).
+        """
         return replace(self, **changes)
 
     @property
@@ -193,7 +213,13 @@ class Profile(Result):
     # ------------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the profile as JSON-ready values (version :data:`PROFILE_VERSION`)."""
+        """Return the profile as JSON-ready values (version :data:`PROFILE_VERSION`).
+
+        Returns
+        -------
+        dict of str to Any
+            The profile as JSON-ready values (version :data:`PROFILE_VERSION`).
+        """
         roles = self.roles.to_dict()
         roles.pop("schema_version", None)
         out = {
@@ -213,12 +239,27 @@ class Profile(Result):
         return out
 
     def to_json(self) -> str:
-        """Return the profile as strict JSON text (indented)."""
+        """Return the profile as strict JSON text (indented).
+
+        Returns
+        -------
+        str
+            The profile as strict JSON text (indented).
+        """
         return dumps(self.to_dict(), indent=2)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Read a profile of any version (see the module).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
 
         Raises
         ------

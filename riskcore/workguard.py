@@ -59,6 +59,15 @@ class WorkTooLongError(RiskcoreError):
 def parse_size(text: str) -> int:
     """Return the number of bytes in ``"6G"``, ``"512M"``, ``"1.5GiB"`` or ``"1048576"``.
 
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+        The number of bytes in ``"6G"``, ``"512M"``, ``"1.5GiB"`` or ``"1048576"``.
+
     Raises
     ------
     RiskcoreError
@@ -73,7 +82,17 @@ def parse_size(text: str) -> int:
 
 
 def format_size(n: int) -> str:
-    """Return ``n`` bytes in words: ``"6.0 GB"``, ``"512 MB"`` (binary units)."""
+    """Return ``n`` bytes in words: ``"6.0 GB"``, ``"512 MB"`` (binary units).
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    str
+        ``n`` bytes in words: ``"6.0 GB"``, ``"512 MB"`` (binary units).
+    """
     if n >= 1 << 30:
         return f"{n / (1 << 30):.1f} GB"
     return f"{n / (1 << 20):.0f} MB"
@@ -149,6 +168,11 @@ def apply_memory_ceiling(limit: int | None) -> int | None:
 
     Never raises the limit above the hard limit or a lower soft limit already set.
 
+    Parameters
+    ----------
+    limit : int or None
+        The memory ceiling in bytes (None: none).
+
     Returns
     -------
     int or None
@@ -170,7 +194,18 @@ def apply_memory_ceiling(limit: int | None) -> int | None:
 
 
 def memory_message(limit: int | None) -> str:
-    """Return the sentence shown when a request ran out of its memory budget."""
+    """Return the sentence shown when a request ran out of its memory budget.
+
+    Parameters
+    ----------
+    limit : int or None
+        The memory ceiling in bytes (None: none).
+
+    Returns
+    -------
+    str
+        The sentence shown when a request ran out of its memory budget.
+    """
     budget = "the memory this machine has" if limit is None else f"{format_size(limit)}"
     return (
         f"This step needed more memory than the server's budget ({budget}) and was "
@@ -182,6 +217,15 @@ def memory_message(limit: int | None) -> str:
 
 def time_limit(environ: Mapping[str, str] | None = None) -> float:
     """Return the seconds of ``RISKCORE_TIME_LIMIT`` (default :data:`DEFAULT_SECONDS`).
+
+    Parameters
+    ----------
+    environ : mapping of str to str, optional
+
+    Returns
+    -------
+    float
+        The seconds of ``RISKCORE_TIME_LIMIT`` (default :data:`DEFAULT_SECONDS`).
 
     Raises
     ------
@@ -240,7 +284,17 @@ class Deadline:
     def watch(
         self, progress: Callable[[int, int], None] | None = None
     ) -> Callable[[int, int], None]:
-        """Return a progress callback that checks the deadline, then calls ``progress``."""
+        """Return a progress callback that checks the deadline, then calls ``progress``.
+
+        Parameters
+        ----------
+        progress : callable, optional
+
+        Returns
+        -------
+        callable
+            A progress callback that checks the deadline, then calls ``progress``.
+        """
 
         def step(done: int, total: int) -> None:
             self.check()

@@ -56,7 +56,9 @@ def slow_ids(path: Path = SLOW_LIST) -> dict[str, float]:
     """Return {node id: measured seconds} of ``tests/slow_tests.txt``.
 
     Each line is a node id relative to the project root, then ``# <seconds> s``; blank
-    lines and lines starting with ``#`` are skipped.
+    lines and lines starting with ``#`` are skipped. A test file's path alone (no ``::``)
+    marks every test of the file (for a module whose shared fixture is the slow part: marking
+    one test would only move that cost to the next).
     """
     out: dict[str, float] = {}
     for line in path.read_text().splitlines():
@@ -119,7 +121,7 @@ def pytest_collection_modifyitems(config, items):
         func = getattr(item, "function", None)
         if "server" in fixtures or (isinstance(func, types.FunctionType) and starts_process(func)):
             item.add_marker(pytest.mark.subprocess)
-        if item.nodeid in slow:
+        if item.nodeid in slow or item.nodeid.partition("::")[0] in slow:
             item.add_marker(pytest.mark.slow)
 
 

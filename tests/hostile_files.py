@@ -21,8 +21,17 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from tests.riskcore.test_loader_hostile import NAMES, ODD_NAMES, _distinct, _odd_names_csv, _wide
-from tests.riskcore.test_loader_xlsx import billion_laughs, repeat, sheet, workbook
+from tests.file_builders import (
+    NAMES,
+    ODD_NAMES,
+    billion_laughs,
+    distinct,
+    odd_names_csv,
+    repeat,
+    sheet,
+    wide,
+    workbook,
+)
 
 
 @dataclass(frozen=True)
@@ -178,7 +187,7 @@ CASES: list[Case] = [
     Case(
         "100,000 columns",
         "wide.csv",
-        lambda: _wide(100_000),
+        lambda: wide(100_000),
         error=r"has 100,000 columns, above the limit",
     ),
     Case(
@@ -214,7 +223,7 @@ CASES: list[Case] = [
     Case(
         "1,000,000 distinct values",
         "distinct.csv",
-        lambda: _distinct(1_000_000),
+        lambda: distinct(1_000_000),
         shape=(1_000_000, 2),
         check=_check_distinct,
         qi=("id",),
@@ -233,7 +242,7 @@ CASES: list[Case] = [
     Case(
         "HTML, script, newline, emoji names",
         "odd.csv",
-        _odd_names_csv,
+        odd_names_csv,
         shape=(1, len(ODD_NAMES)),
         check=_check_odd_names,
         qi=(ODD_NAMES[0], ODD_NAMES[3], ODD_NAMES[5]),

@@ -18,6 +18,8 @@ def _test_exists(node: str) -> str | None:
     if not (ROOT / path).is_file() or not path.endswith(".py"):
         return f"{path} is not a test file"
     module = importlib.import_module(path[:-3].replace("/", "."))
+    if not rest:
+        return None  # the whole file
     name, bracket, _ = rest.partition("[")
     obj: object = module
     for part in name.split("::"):
@@ -42,6 +44,8 @@ def test_the_slow_list_reader_and_a_gone_test(tmp_path):
     assert _test_exists("tests/test_markers.py::test_a") is not None
     assert _test_exists("tests/test_markers.py::test_every_listed_slow_test_exists") is None
     assert _test_exists("tests/nowhere.py::test_x") is not None
+    assert _test_exists("tests/test_markers.py") is None
+    assert _test_exists("tests/nowhere.py") is not None
 
 
 def _cli_help() -> str:

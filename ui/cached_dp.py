@@ -72,7 +72,9 @@ def dp_worlds(
     seed: int,
 ) -> tuple[np.ndarray, str]:
     """Return the possible worlds (candidates' values) for differential identifiability."""
-    return identifiability_worlds(_enc, column, source=source, qis=qis, m=m, seed=seed)
+    return identifiability_worlds(
+        _enc, column, source=source, quasi_identifiers=qis, m=m, seed=seed
+    )
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)

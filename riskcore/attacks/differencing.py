@@ -21,9 +21,18 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.engine import EncodedTable, pack_keys
 from riskcore.errors import RiskcoreError
+
+__all__ = [
+    "DifferencingResult",
+    "difference_within_probability",
+    "differencing_attack",
+    "simulate_noisy_difference",
+    "unique_target",
+]
 
 Aggregate = Literal["count", "sum", "mean"]
 
@@ -97,6 +106,15 @@ class DifferencingResult(Result):
 
         ``labels`` gives a reader's name for a column ({"date_of_birth":
         "date of birth"}); other columns keep their own names.
+
+        Parameters
+        ----------
+        labels : mapping of str to str, optional
+
+        Returns
+        -------
+        tuple of (str, str)
+            The two queries in plain words.
         """
         name = (lambda c: labels.get(c, c)) if labels else (lambda c: c)
         what = {
@@ -113,7 +131,13 @@ class DifferencingResult(Result):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict, with the queries in words and the answers as pairs."""
+        """Return a JSON-ready dict, with the queries in words and the answers as pairs.
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dict, with the queries in words and the answers as pairs.
+        """
         out = super().to_dict()
         out["queries"] = list(self.queries())
         out["answers"] = [out["q_all"], out["q_rest"]]
@@ -136,6 +160,7 @@ def differencing_attack(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     target : int
         Position (not label) of the target's row.
     known : list of str
@@ -317,6 +342,7 @@ def simulate_noisy_difference(
     sensitivity : float
     draws : int
     seed : int
+        Seed of the random generator.
 
     Returns
     -------
@@ -336,7 +362,8 @@ def _is_missing(value: object) -> bool:
     return bool(pd.isna(np.array([value], dtype=object))[0])
 
 
-def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
+@renamed_arguments(table="data")
+def unique_target(data: EncodedTable, known: tuple[str, ...]) -> int | None:
     """Return the first row unique on the ``known`` columns, the natural differencing target.
 
     A differencing attack isolates exactly one person only when nobody else
@@ -345,7 +372,7 @@ def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
 
     Parameters
     ----------
-    table : EncodedTable
+    data : EncodedTable
     known : tuple of str
         Columns the attacker knows about the target.
 
@@ -356,7 +383,7 @@ def unique_target(table: EncodedTable, known: tuple[str, ...]) -> int | None:
     """
     if not known:
         return None
-    ids = table.record_classes(known)  # groups once; class_sizes reuses that partition
-    sizes = table.class_sizes(known)[ids]
+    ids = data.record_classes(known)  # groups once; class_sizes reuses that partition
+    sizes = data.class_sizes(known)[ids]
     hits = np.flatnonzero(sizes == 1)
     return int(hits[0]) if hits.size else None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.engine import Contingency, EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
@@ -30,6 +31,13 @@ from riskcore.metrics import (
     recursive_l_per_class,
     t_closeness_per_class,
 )
+
+__all__ = [
+    "CRITERION_COLUMNS",
+    "CriterionLevel",
+    "HomogeneityResult",
+    "homogeneity_attack",
+]
 
 # ------------------------------------------------------------------ homogeneity
 
@@ -129,8 +137,9 @@ class HomogeneityResult(Result):
         )
 
 
+@renamed_arguments(table="data")
 def homogeneity_attack(
-    table: EncodedTable | pd.DataFrame,
+    data: EncodedTable | pd.DataFrame,
     quasi_identifiers: list[str] | tuple[str, ...],
     sensitive: str,
     *,
@@ -154,8 +163,10 @@ def homogeneity_attack(
 
     Parameters
     ----------
-    table : EncodedTable or pandas.DataFrame
+    data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : list of str
+        The quasi-identifier columns.
     sensitive : str
     p : float
         Confidence threshold in (0, 1].
@@ -170,7 +181,7 @@ def homogeneity_attack(
     """
     if not 0 < p <= 1:
         raise RiskcoreError(f"p must be in (0, 1], got {p!r}")
-    enc = table if isinstance(table, EncodedTable) else EncodedTable(table)
+    enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
     part = enc.partition(list(quasi_identifiers))
     cont = class_value_counts(part, enc.column(sensitive))
     sizes = cont.class_sizes

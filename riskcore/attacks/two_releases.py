@@ -24,6 +24,11 @@ from riskcore.attacks.linkage import parse_interval
 from riskcore.engine import pack_keys
 from riskcore.errors import RiskcoreError
 
+__all__ = [
+    "TwoReleaseResult",
+    "two_release_attack",
+]
+
 # ------------------------------------------------------------------ two releases
 
 
@@ -68,6 +73,11 @@ class TwoReleaseResult(Result):
         """Return a JSON-ready dict: the exact rows and the inference per record.
 
         ``low`` and ``high`` are not written (:meth:`from_dict` leaves them empty).
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dict: the exact rows and the inference per record.
         """
         out = super().to_dict()
         out["n_records"] = len(self.exact)
@@ -78,7 +88,17 @@ class TwoReleaseResult(Result):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a result from :meth:`to_dict` output (``inferred`` and ``exact`` restored)."""
+        """Rebuild a result from :meth:`to_dict` output (``inferred`` and ``exact`` restored).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         base = super().from_dict(data)
         exact = np.zeros(int(data.get("n_records", 0)), dtype=bool)
         exact[np.asarray(data.get("exact_rows", []), dtype=np.int64)] = True

@@ -143,7 +143,18 @@ class Criterion(Result):
     # ------------------------------------------------------------------ decisions
 
     def attributes(self, evidence: Evidence) -> tuple[str | None, ...]:
-        """Return what it is judged on: each sensitive attribute, or (None,) for the QIs."""
+        """Return what it is judged on: each sensitive attribute, or (None,) for the QIs.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+
+        Returns
+        -------
+        tuple of str | None
+            What it is judged on: each sensitive attribute, or (None,) for the QIs.
+        """
         if not self.per_attribute:
             return (None,)
         chosen = getattr(self, "attribute", None)
@@ -160,29 +171,88 @@ class Criterion(Result):
 
         Classes with no record are judged only by a model that
         ``judges_empty_classes``; :meth:`breaks` applies that rule.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        numpy.ndarray
         """
         raise NotImplementedError
 
     def breaks(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        """Return, per class, whether it breaks the criterion, by the rule on empty classes."""
+        """Return, per class, whether it breaks the criterion, by the rule on empty classes.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         bad = np.asarray(self.failing(evidence, attribute), dtype=bool)
         if not self.judges_empty_classes:
             bad &= evidence.present
         return bad
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        """Return the value the classes achieve (NaN without classes)."""
+        """Return the value the classes achieve (NaN without classes).
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        float
+            The value the classes achieve (NaN without classes).
+        """
         raise NotImplementedError
 
     def code(self, attribute: str | None) -> str:
         """Return the short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").
 
         Derived from the parameters: the records table's ``failing_targets``.
+
+        Parameters
+        ----------
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        str
+            The short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").
         """
         raise NotImplementedError
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
-        """Return the upper end achieved, for a range target (None otherwise)."""
+        """Return the upper end achieved, for a range target (None otherwise).
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        float or None
+            The upper end achieved, for a range target (None otherwise).
+        """
         return None
 
     def release_passes(self, evidence: Evidence, attribute: str | None) -> tuple[bool, str]:
@@ -191,11 +261,36 @@ class Criterion(Result):
         Most models are met once every failing class is suppressed: (True,
         ""). A whole-release model (an average risk) says False with the
         reason.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        tuple of (bool, str)
+            Whether the release meets the parts no suppression can fix, and why not.
         """
         return True, ""
 
     def check(self, evidence: Evidence, attribute: str | None) -> Check:
-        """Return the criterion judged on ``evidence`` (every class as it is)."""
+        """Return the criterion judged on ``evidence`` (every class as it is).
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        Check
+            The criterion judged on ``evidence`` (every class as it is).
+        """
         bad = self.breaks(evidence, attribute)
         whole, why = self.release_passes(evidence, attribute)
         empty = int((bad & ~evidence.present).sum())
@@ -222,14 +317,30 @@ class Criterion(Result):
     # ------------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the criterion's parameters with its ``kind`` (JSON-ready)."""
+        """Return the criterion's parameters with its ``kind`` (JSON-ready).
+
+        Returns
+        -------
+        dict of str to Any
+            The criterion's parameters with its ``kind`` (JSON-ready).
+        """
         params = super().to_dict()
         params.pop("schema_version", None)  # the enclosing targets or profile carry the version
         return {"kind": self.kind, **params}
 
     @classmethod
     def from_dict(cls, data: Any) -> Self:
-        """Rebuild the criterion from :meth:`to_dict` (the ``kind`` must be this class's)."""
+        """Rebuild the criterion from :meth:`to_dict` (the ``kind`` must be this class's).
+
+        Parameters
+        ----------
+        data : Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if not isinstance(data, dict):
             raise RiskcoreError(f"a criterion is a JSON object, not {data!r}")
         rest = dict(data)
@@ -244,6 +355,16 @@ class Criterion(Result):
 
 def criterion_from_dict(data: Any) -> Criterion:
     """Return the criterion a :meth:`Criterion.to_dict` wrote, by its ``kind``.
+
+    Parameters
+    ----------
+    data : Any
+        The values :meth:`to_dict` wrote.
+
+    Returns
+    -------
+    Criterion
+        The criterion a :meth:`Criterion.to_dict` wrote, by its ``kind``.
 
     Raises
     ------
@@ -261,10 +382,30 @@ def criterion_from_dict(data: Any) -> Criterion:
 
 
 def minimum(values: np.ndarray) -> float:
-    """Return the minimum, NaN for no values."""
+    """Return the minimum, NaN for no values.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+
+    Returns
+    -------
+    float
+        The minimum, NaN for no values.
+    """
     return float(values.min()) if len(values) else math.nan
 
 
 def maximum(values: np.ndarray) -> float:
-    """Return the maximum, NaN for no values."""
+    """Return the maximum, NaN for no values.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+
+    Returns
+    -------
+    float
+        The maximum, NaN for no values.
+    """
     return float(values.max()) if len(values) else math.nan

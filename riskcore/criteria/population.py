@@ -36,6 +36,7 @@ class PopulationJudgement(Result):
     Attributes
     ----------
     verdict : Verdict
+        The verdict on the targets.
     kmap_failing, delta_failing, failing : numpy.ndarray
         Per row of ``PopulationMatch.classes``: breaks k-map, breaks the delta
         range, breaks either (not in JSON).
@@ -48,7 +49,17 @@ class PopulationJudgement(Result):
 
 
 def population_evidence(match: PopulationMatch) -> Evidence:
-    """Return the evidence of a population match: one class per row of ``match.classes``."""
+    """Return the evidence of a population match: one class per row of ``match.classes``.
+
+    Parameters
+    ----------
+    match : PopulationMatch
+
+    Returns
+    -------
+    Evidence
+        The evidence of a population match: one class per row of ``match.classes``.
+    """
     c = match.classes
     return Evidence(
         records=c["released"].to_numpy(dtype=np.int64),

@@ -38,6 +38,7 @@ def failing_targets(targets: Targets, evidence: Evidence) -> np.ndarray:
     Parameters
     ----------
     targets : Targets
+        The targets the release must meet.
     evidence : Evidence
 
     Returns
@@ -89,7 +90,9 @@ def record_table(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     targets : Targets, optional
         Without targets ``failing_targets`` is "" everywhere.
     sensitive : sequence of str

@@ -163,7 +163,17 @@ class Targets(Result):
     # ------------------------------------------------------------------ reading
 
     def find(self, kind: str) -> Criterion | None:
-        """Return the first criterion of ``kind`` (None when there is none)."""
+        """Return the first criterion of ``kind`` (None when there is none).
+
+        Parameters
+        ----------
+        kind : str
+
+        Returns
+        -------
+        Criterion or None
+            The first criterion of ``kind`` (None when there is none).
+        """
         return next((c for c in self.criteria if c.kind == kind), None)
 
     @property
@@ -195,7 +205,13 @@ class Targets(Result):
     # ------------------------------------------------------------------ JSON
 
     def to_dict(self) -> dict[str, Any]:
-        """Return ``{"schema_version", "criteria": [...], "max_suppression"}``."""
+        """Return ``{"schema_version", "criteria": [...], "max_suppression"}``.
+
+        Returns
+        -------
+        dict of str to Any
+            ``{"schema_version", "criteria": [...], "max_suppression"}``.
+        """
         return {
             "schema_version": self.schema_version,
             "criteria": [c.to_dict() for c in self.criteria],
@@ -205,6 +221,15 @@ class Targets(Result):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Read targets written by :meth:`to_dict`, or by older riskcore (see the module).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
 
         Raises
         ------

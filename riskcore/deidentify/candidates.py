@@ -132,6 +132,7 @@ class CandidateTable(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     objective : str
         The search's objective: the loss of the Pareto front.
     threshold : float
@@ -169,6 +170,11 @@ class CandidateTable(Result):
         ``suppressed``, ``classes``, ``smallest class``, ``average risk``, ``records at
         risk``, each objective by its name, each target achieved (``<kind> achieved``) and
         ``best``. Levels and figures stay numbers, so the table sorts by any column.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per candidate: levels, words, losses, suppression, classes, risk.
         """
         cols: dict[str, Any] = {}
         rows = self.rows
@@ -224,6 +230,19 @@ def records_at_risk(lattice: Lattice, levels: Sequence[int], threshold: float) -
     judged, as it is, by the record-risk criterion
     (:class:`~riskcore.criteria.models.RecordRisk`, 1/f_j above the
     threshold; El Emam 2013): its failing records.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The generalization lattice of the table.
+    levels : sequence of int
+    threshold : float
+        The record-risk threshold.
+
+    Returns
+    -------
+    int
+        The released records of a node whose prosecutor risk exceeds ``threshold``.
 
     Raises
     ------
@@ -391,6 +410,7 @@ class Comparison(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     a, b : Candidate
         The two nodes, with their records at risk counted.
     column_ncp_a, column_ncp_b : dict of str to float
@@ -429,6 +449,17 @@ def column_ncp(
     record's generalized value (:func:`~riskcore.deidentify.loss.column_penalties`),
     a suppressed record costing 1: the terms whose mean over the QIs is the
     node's NCP (:attr:`NodeResult.ncp`). Summed over the base classes, not the rows.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The generalization lattice of the table.
+    levels : sequence of int
+
+    Returns
+    -------
+    dict of str to float
+        Each QI's normalized certainty penalty under a node (Xu et al. 2006).
 
     Raises
     ------

@@ -66,6 +66,7 @@ class RecordCover(Result):
     row : int
         Row number (the first data row is 1).
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     heights : tuple of int
         Height of each QI's hierarchy.
     k : int

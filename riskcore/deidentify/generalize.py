@@ -70,6 +70,7 @@ def mask_trailing(series: pd.Series, keep: int, *, width: int | None = None) -> 
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     keep : int
         Characters kept (>= 0).
     width : int, optional
@@ -133,7 +134,9 @@ def suppress_small_classes(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     quasi_identifiers : list of str
+        The quasi-identifier columns.
     k : int
         Smallest class size kept (>= 1).
 

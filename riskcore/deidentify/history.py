@@ -371,6 +371,11 @@ class History(Result):
     def undo(self) -> History:
         """Return the history one step back (the step stays in the redo tail).
 
+        Returns
+        -------
+        History
+            The history one step back (the step stays in the redo tail).
+
         Raises
         ------
         RiskcoreError
@@ -382,6 +387,11 @@ class History(Result):
 
     def redo(self) -> History:
         """Return the history with the next undone step applied again.
+
+        Returns
+        -------
+        History
+            The history with the next undone step applied again.
 
         Raises
         ------
@@ -403,6 +413,11 @@ class History(Result):
         position : int
             0 to ``len(steps)``.
 
+        Returns
+        -------
+        History
+            The history with the first ``position`` steps applied; the rest stay redoable.
+
         Raises
         ------
         RiskcoreError
@@ -418,7 +433,18 @@ class History(Result):
 
     @classmethod
     def of_recipe(cls, recipe: Recipe, *, at: str | None = None) -> History:
-        """Return a history whose applied steps are a recipe's (:func:`steps_of`)."""
+        """Return a history whose applied steps are a recipe's (:func:`steps_of`).
+
+        Parameters
+        ----------
+        recipe : Recipe
+        at : str, optional
+
+        Returns
+        -------
+        History
+            A history whose applied steps are a recipe's (:func:`steps_of`).
+        """
         steps = steps_of(recipe, at=at)
         return cls(steps, len(steps))
 

@@ -309,6 +309,14 @@ class Lattice:
         discernibility and DM*, which are bounded per node instead
         (:meth:`node_bound`).
 
+        Parameters
+        ----------
+        objective : Objective, optional
+
+        Returns
+        -------
+        list of numpy.ndarray
+
         Raises
         ------
         RiskcoreError
@@ -326,24 +334,57 @@ class Lattice:
         return [factor[i] * t for i, t in enumerate(self._qi_lb[objective])]
 
     def lower_bound(self, levels: Sequence[int], objective: Objective = "ncp") -> float:
-        """Return the lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`)."""
+        """Return the lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`).
+
+        Parameters
+        ----------
+        levels : sequence of int
+        objective : Objective, optional
+
+        Returns
+        -------
+        float
+            The lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`).
+        """
         terms = zip(self.lower_bound_terms(objective), levels, strict=True)
         return float(sum(t[x] for t, x in terms))
 
     @staticmethod
     def key(objective: Objective, loss: float) -> float:
-        """Return ``loss`` in the space of :meth:`lower_bound_terms` (log1p for geometric Loss)."""
+        """Return ``loss`` in the space of :meth:`lower_bound_terms` (log1p for geometric Loss).
+
+        Parameters
+        ----------
+        objective : Objective
+        loss : float
+
+        Returns
+        -------
+        float
+            ``loss`` in the space of :meth:`lower_bound_terms` (log1p for geometric Loss).
+        """
         return math.log1p(loss) if objective == "loss_geometric" else loss
 
     def node_bound(self, node: NodeResult, objective: Objective) -> float:
-        """Return a lower bound, in :meth:`key` space, of the loss of ``node`` and every
-        generalization of it.
+        """Return a lower bound of the loss of ``node`` and of every generalization of it.
+
+        The bound is in :meth:`key` space.
 
         AECS: n / (classes before suppression), since a generalization has no
         more classes and suppression only merges classes into one; DM* and
         discernibility: DM* of the node, since merging classes raises the sum
         of squares and a suppressed record costs n >= f_j. The other
         objectives: their lower bound of the levels.
+
+        Parameters
+        ----------
+        node : NodeResult
+        objective : Objective
+
+        Returns
+        -------
+        float
+            The lower bound, in :meth:`key` space.
         """
         if objective == "aecs":
             return self.n / max(node.all_classes, 1)
@@ -352,7 +393,17 @@ class Lattice:
         return self.lower_bound(node.levels, objective)
 
     def removed(self, levels: Sequence[int]) -> tuple[str, ...]:
-        """Return the QIs ``levels`` generalizes to a single top label (the column removed)."""
+        """Return the QIs ``levels`` generalizes to a single top label (the column removed).
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of str
+            The QIs ``levels`` generalizes to a single top label (the column removed).
+        """
         return tuple(
             q
             for q, x, h, one in zip(self.qis, levels, self.heights, self._single_top, strict=True)
@@ -364,12 +415,28 @@ class Lattice:
 
         Two base classes share a value at that level exactly when their codes
         are equal (a missing value has a code of its own at every level).
+
+        Parameters
+        ----------
+        qi : int
+        level : int
+
+        Returns
+        -------
+        numpy.ndarray
+            The code of every base class's value of QI number ``qi`` at ``level``.
         """
         codes: np.ndarray = self._class_codes[qi][level]
         return codes
 
     def record_base_classes(self) -> np.ndarray:
-        """Return the base class of every record, in input order (numbered as :attr:`base`)."""
+        """Return the base class of every record, in input order (numbered as :attr:`base`).
+
+        Returns
+        -------
+        numpy.ndarray
+            The base class of every record, in input order (numbered as :attr:`base`).
+        """
         return self._enc.record_classes(self.qis)
 
     def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]:
@@ -382,13 +449,29 @@ class Lattice:
         return lv
 
     def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Return (the node's class of every base class, the node's class sizes)."""
+        """Return (the node's class of every base class, the node's class sizes).
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray)
+            (the node's class of every base class, the node's class sizes).
+        """
         ids, node = self._node(levels)
         return ids, node.sizes
 
     def prepare(self, levels: Sequence[int]) -> None:
-        """Tabulate the classes of ``levels`` (not judged), for its generalizations to roll up
-        from (:mod:`riskcore.deidentify.rollup`)."""
+        """Tabulate the classes of ``levels`` (not judged) for its generalizations to roll up.
+
+        The generalizations roll up from them (:mod:`riskcore.deidentify.rollup`).
+
+        Parameters
+        ----------
+        levels : sequence of int
+        """
         self._tables.get(self._check_levels(levels))
 
     def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
@@ -404,6 +487,15 @@ class Lattice:
         the node's class sizes, its sensitive contingencies (when a target
         reads one), its class table (under the missing-value policy "any")
         and the population model of a journalist risk target.
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, Evidence)
+            (the node's class of every base class, the node's classes as evidence).
         """
         ids, node = self._node(levels)
         return ids, self._evidence(node, ids)
@@ -453,18 +545,46 @@ class Lattice:
         The verdict is :func:`riskcore.criteria.evaluate` with suppression: the
         classes that break a target are suppressed within the limit, and the
         release is judged again (ARX's semantics, the release re-judged).
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, Evidence, Verdict)
+            (node class of every base class, the node's evidence, its verdict).
         """
         ids, ev = self.evidence(levels)
         return ids, ev, evaluate(self.targets, ev, suppress=True)
 
     def failing(self, levels: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return (node class of every base class, class sizes, which classes break a target)."""
+        """Return (node class of every base class, class sizes, which classes break a target).
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+            (node class of every base class, class sizes, which classes break a target).
+        """
         ids, ev, verdict = self.judge(levels)
         j = int(ids.max()) + 1 if len(ids) else 0  # (not the absent population classes)
         return ids, ev.records[:j], verdict.failing[:j]
 
     def evaluate(self, levels: Sequence[int]) -> NodeResult:
-        """Evaluate one node: suppression, whether it meets the targets, and its losses."""
+        """Evaluate one node: suppression, whether it meets the targets, and its losses.
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        NodeResult
+        """
         node = self._tables.get(self._check_levels(levels))
         lv = node.levels
         ev = self._evidence(node, node.ids)
@@ -548,6 +668,11 @@ class Lattice:
 
         ``anonymous`` says whether it meets the targets without suppressing
         anything; the losses are 0.
+
+        Returns
+        -------
+        NodeResult
+            The table as recorded: every QI at level 0 and nothing suppressed.
         """
         sizes = self.base.sizes
         bottom = self.evaluate([0] * len(self.qis))
@@ -578,22 +703,52 @@ class Lattice:
         )
 
     def nodes(self) -> list[tuple[int, ...]]:
-        """Return every node within the level bounds, bottom first (by sum of levels, then
-        lexicographically)."""
+        """Return every node within the level bounds, bottom first.
+
+        By sum of levels, then lexicographically.
+
+        Returns
+        -------
+        list of tuple of int
+            Every node within the level bounds, bottom first.
+        """
         all_nodes = list(itertools.product(*(range(lo, hi + 1) for lo, hi in self.bounds)))
         return sorted(all_nodes, key=lambda n: (sum(n), n))
 
     def apply(
         self, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
     ) -> pd.DataFrame:
-        """Return ``data`` generalized to ``levels``, the failing classes suppressed
-        (:func:`riskcore.deidentify.recipe_apply.apply_levels`)."""
+        """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+        As :func:`riskcore.deidentify.recipe_apply.apply_levels` does.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            The table: a DataFrame, or an EncodedTable already encoded.
+        levels : sequence of int
+        suppression : str, optional
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``data`` generalized to ``levels``, the failing classes suppressed.
+        """
         from riskcore.deidentify.recipe_apply import apply_levels
 
         return apply_levels(self, data, levels, suppression=suppression)
 
     def record_failing(self, levels: Sequence[int]) -> np.ndarray:
-        """Return, per record in input order, whether ``levels`` suppresses it."""
+        """Return, per record in input order, whether ``levels`` suppresses it.
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         ids, _, bad = self.failing(self._check_levels(levels))
         out: np.ndarray = bad[ids][self._enc.record_classes(self.qis)]
         return out

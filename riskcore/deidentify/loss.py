@@ -168,8 +168,21 @@ def column_entropy(maps: list[np.ndarray], counts: np.ndarray) -> np.ndarray:
 
 
 def sensitive_distortion(table: Contingency, kept_base: np.ndarray) -> float:
-    """Return KL(release || table) of a sensitive attribute, records of the base classes
-    not in ``kept_base`` removed."""
+    """Return KL(release || table) of a sensitive attribute.
+
+    The release is the table with the records of the base classes not in ``kept_base``
+    removed.
+
+    Parameters
+    ----------
+    table : Contingency
+    kept_base : numpy.ndarray
+
+    Returns
+    -------
+    float
+        KL(release || table) of the sensitive attribute.
+    """
     q = table.value_totals.astype(np.float64)
     kept = np.bincount(
         table.cell_value[kept_base[table.cell_class]],

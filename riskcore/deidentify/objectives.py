@@ -111,6 +111,15 @@ OBJECTIVES: dict[str, ObjectiveInfo] = {
 def check_objective(objective: object) -> Objective:
     """Return ``objective`` if it names an objective of the search, else refuse it.
 
+    Parameters
+    ----------
+    objective : object
+
+    Returns
+    -------
+    Objective
+        ``objective`` if it names an objective of the search, else refuse it.
+
     Raises
     ------
     RiskcoreError

@@ -140,8 +140,13 @@ class PopulationClasses:
         return big_f[joint[:j]], big_f[absent], pop[:, rep[absent]]
 
     def check_subset(self, bottom: NodeClasses) -> None:
-        """Refuse data that are not a subset of the population (``bottom``: the data's
-        classes at level 0).
+        """Refuse data that are not a subset of the population.
+
+        ``bottom`` holds the data's classes at level 0.
+
+        Parameters
+        ----------
+        bottom : NodeClasses
 
         Raises
         ------

@@ -83,6 +83,15 @@ def key_check(key: SecretKey | bytes) -> str:
 
     It tells two keys apart without revealing either (the key is 128 bits or
     more; 64 bits of one HMAC output give nothing back of it).
+
+    Parameters
+    ----------
+    key : SecretKey or bytes
+
+    Returns
+    -------
+    str
+        The key's check value: the first 16 hex digits of HMAC-SHA256(key, fixed text).
     """
     raw = bytes.fromhex(SecretKey(key).reveal_hex())
     return hmac.new(raw, b"riskcore recipe key check", hashlib.sha256).hexdigest()[:16]
@@ -96,6 +105,7 @@ def mask_step(
     Parameters
     ----------
     column : str
+        The column's name.
     operator : str
         A name of :data:`~riskcore.deidentify.masking.registry.OPERATORS`, or
         ``"surrogates:KIND"`` (``KIND`` one of
@@ -130,6 +140,19 @@ def generalize_columns(
     Level 0 keeps the column as it is; above it the column holds the labels
     (text). Missing values stay missing. A value the hierarchy does not hold
     becomes ``"*"`` (reported by :func:`apply_recipe`).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    hierarchies : mapping of str to Hierarchy
+        The generalization hierarchy of each quasi-identifier.
+    levels : mapping of str to int
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``data`` with each QI replaced by its label at its level.
     """
     out = data.copy()
     for q, level in levels.items():
@@ -184,6 +207,7 @@ class Recipe(Result):
     Attributes
     ----------
     qis : tuple of str
+        The quasi-identifier columns.
     levels : tuple of int
         Level of each QI.
     hierarchies : dict
@@ -265,8 +289,16 @@ class Recipe(Result):
     seal: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the recipe as JSON values; an empty ``perturb`` and no ``population`` are
-        left out (version 3's content, so its seal, stays the same)."""
+        """Return the recipe as JSON values.
+
+        An empty ``perturb`` and no ``population`` are left out (version 3's content, so
+        its seal, stays the same).
+
+        Returns
+        -------
+        dict of str to Any
+            The recipe as JSON values.
+        """
         out = super().to_dict()
         for name in ("perturb", "population"):
             if not out.get(name):
@@ -303,6 +335,39 @@ class Recipe(Result):
         ``dropped`` step treats) are the direct identifiers the recipe must
         mask; the recipe is sealed (``seal``) under ``key`` when a step is
         keyed, with a SHA-256 of its content otherwise.
+
+        Parameters
+        ----------
+        hierarchies : mapping of str to Hierarchy
+            The generalization hierarchy of each quasi-identifier.
+        levels : mapping of str to int
+        targets : Any
+            The targets (a Targets).
+        sensitive : tuple of str, optional
+            The sensitive column(s).
+        suppression : str, optional
+        safe_harbor : sequence of mapping of str to Any, optional
+        date_shift : mapping of str to Any, optional
+        masking : sequence of mapping of str to Any, optional
+        key : SecretKey or bytes, optional
+        missing : Literal['own', 'any'], optional
+            How a missing value matches: ``own`` (a value of its own) or ``any`` (any value).
+        distances : mapping of str to str, optional
+        orders : mapping of str to sequence of Any, optional
+        sampling_fraction : float, optional
+            n / N, when the data are a sample of a population of N.
+        weights : str, optional
+            The sampling-weight column (numbers of at least 1), if any.
+        steering : Steering, optional
+        objective : str, optional
+        identifiers : sequence of str, optional
+        perturb : sequence of mapping of str to Any, optional
+        population : mapping of str to Any, optional
+
+        Returns
+        -------
+        Recipe
+            The recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
         Raises
         ------
@@ -354,6 +419,16 @@ def _sealed(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
 
 def seal_recipe(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
     """Return ``recipe`` with its key check (when it has keyed steps) and its seal.
+
+    Parameters
+    ----------
+    recipe : Recipe
+    key : SecretKey or bytes or None
+
+    Returns
+    -------
+    Recipe
+        ``recipe`` with its key check (when it has keyed steps) and its seal.
 
     Raises
     ------
@@ -422,7 +497,17 @@ def masking_steps(recipe: Recipe) -> list[MaskingStep]:
 
 
 def keyed_steps(recipe: Recipe) -> list[str]:
-    """Return the recipe's steps that need the key, in words ("hmac tokens of 'ssn'")."""
+    """Return the recipe's steps that need the key, in words ("hmac tokens of 'ssn'").
+
+    Parameters
+    ----------
+    recipe : Recipe
+
+    Returns
+    -------
+    list of str
+        The recipe's steps that need the key, in words ("hmac tokens of 'ssn'").
+    """
     return [
         f"{'the date shift' if s.section == 'date_shift' else s.operator.name.replace('_', ' ')}"
         f" of {', '.join(map(repr, s.columns))}"

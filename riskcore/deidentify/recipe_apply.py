@@ -92,6 +92,7 @@ def apply_recipe(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     recipe : Recipe or mapping
     key : SecretKey or bytes, optional
         The key of the keyed steps; required when there is one (unless
@@ -101,6 +102,10 @@ def apply_recipe(
         has no key and assesses the quasi-identifiers.
     population : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
+
+    Returns
+    -------
+    AppliedRecipe
 
     Raises
     ------

@@ -75,6 +75,16 @@ def group(codes: Sequence[np.ndarray], cards: Sequence[int]) -> tuple[np.ndarray
     Mixed-radix keys (:func:`riskcore.engine.partition.pack_keys`), numbered
     through a count per possible key when the key space is small, else a hash
     table (pandas' factorize): no sort.
+
+    Parameters
+    ----------
+    codes : sequence of numpy.ndarray
+    cards : sequence of int
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, int)
+        (the group of each row of equal code tuples, the number of groups).
     """
     key, card = pack_keys(list(codes), list(cards))
     if card <= 8 * len(key) + 1024:
@@ -183,7 +193,17 @@ class ClassTables:
         return self._entries[int(np.argmin(count))]
 
     def get(self, levels: Sequence[int]) -> NodeClasses:
-        """Return the classes of the node ``levels`` (rolled up when it can be)."""
+        """Return the classes of the node ``levels`` (rolled up when it can be).
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        NodeClasses
+            The classes of the node ``levels`` (rolled up when it can be).
+        """
         lv = tuple(int(x) for x in levels)
         src = self._source(lv)
         if src is not None and src.levels == lv:
@@ -211,8 +231,19 @@ class ClassTables:
         return node
 
     def direct(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
-        """Return (the node's class of every base class, the classes of the node ``levels``)
-        tabulated from the base classes (never cached)."""
+        """Return the classes of the node ``levels`` tabulated from the base classes.
+
+        Never cached.
+
+        Parameters
+        ----------
+        levels : sequence of int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, NodeClasses)
+            (the node's class of every base class, the classes of the node ``levels``).
+        """
         lv = tuple(int(x) for x in levels)
         cards = [self._cards[i][x] for i, x in enumerate(lv)]
         ids, n = group([self._codes[i][x] for i, x in enumerate(lv)], cards)
@@ -229,8 +260,21 @@ def _nbytes(node: NodeClasses) -> int:
 
 
 def regroup(table: Contingency, ids: np.ndarray, sizes: np.ndarray) -> Contingency:
-    """Return a sensitive contingency of the base classes regrouped into a node's classes
-    (``ids``: the node's class of every base class; ``sizes``: the node's class sizes)."""
+    """Return a sensitive contingency of the base classes regrouped into a node's classes.
+
+    ``ids`` holds the node's class of every base class, ``sizes`` the node's class sizes.
+
+    Parameters
+    ----------
+    table : Contingency
+    ids : numpy.ndarray
+    sizes : numpy.ndarray
+
+    Returns
+    -------
+    Contingency
+        A sensitive contingency of the base classes regrouped into a node's classes.
+    """
     m = max(len(table.value_totals), 1)
     key = ids[table.cell_class] * m + table.cell_value
     # cells sorted by class then value, as the contract wants: a count per possible cell

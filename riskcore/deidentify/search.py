@@ -81,18 +81,52 @@ _FLOOR = 1e-15  # float noise around a loss of 0
 
 
 def same_loss(a: float, b: float) -> bool:
-    """Return True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0)."""
+    """Return True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0).
+
+    Parameters
+    ----------
+    a : float
+    b : float
+
+    Returns
+    -------
+    bool
+        True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0).
+    """
     return abs(a - b) <= RELATIVE_TIE * max(abs(a), abs(b)) + _FLOOR
 
 
 def tie_key(node: NodeResult) -> tuple[int, int, float, tuple[int, ...]]:
-    """Return the order of nodes of equal loss: fewer suppressed records, a larger smallest
-    class, lower discernibility, then the lexicographically smaller levels."""
+    """Return the key that orders nodes of equal loss.
+
+    Fewer suppressed records first, then a larger smallest class, lower discernibility, then
+    the lexicographically smaller levels.
+
+    Parameters
+    ----------
+    node : NodeResult
+
+    Returns
+    -------
+    tuple of (int, int, float, tuple of int)
+        The sort key: suppressed records, minus the smallest class, discernibility, levels.
+    """
     return (node.suppressed, -node.k, node.discernibility, node.levels)
 
 
 def best_of(nodes: Sequence[NodeResult], objective: Objective) -> NodeResult | None:
-    """Return the anonymous node of least loss among ``nodes``, ties by :func:`tie_key`."""
+    """Return the anonymous node of least loss among ``nodes``, ties by :func:`tie_key`.
+
+    Parameters
+    ----------
+    nodes : sequence of NodeResult
+    objective : Objective
+
+    Returns
+    -------
+    NodeResult or None
+        The anonymous node of least loss among ``nodes``, ties by :func:`tie_key`.
+    """
     ok = [r for r in nodes if r.anonymous]
     if not ok:
         return None
@@ -416,10 +450,22 @@ def evaluate_all(
     known: Sequence[NodeResult] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[NodeResult, ...]:
-    """Return every node within the level bounds evaluated (the risk-loss plot of a small
-    lattice).
+    """Return every node within the level bounds evaluated.
+
+    For the risk-loss plot of a small lattice.
 
     Nodes in ``known`` (a search's visited nodes) are reused, not evaluated again.
+
+    Parameters
+    ----------
+    lattice : Lattice
+    known : sequence of NodeResult, optional
+    progress : callable, optional
+
+    Returns
+    -------
+    tuple of NodeResult
+        Every node within the level bounds, evaluated.
     """
     done = {r.levels: r for r in known}
     out = []
@@ -437,6 +483,16 @@ def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResu
     next level suppresses the fewest records (ties: the least loss, then the
     first QI), until the node is anonymous. Returns None when even the
     highest node is not.
+
+    Parameters
+    ----------
+    lattice : Lattice
+    objective : Objective, optional
+
+    Returns
+    -------
+    NodeResult or None
+        The node a greedy one-QI-at-a-time generalization reaches (a baseline).
     """
     check_objective(objective)
     node = lattice.evaluate([lo for lo, _ in lattice.bounds])

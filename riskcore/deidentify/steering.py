@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 
@@ -42,12 +43,13 @@ __all__ = ["MAX_NODES", "Steering", "check_size"]
 MAX_NODES = 1_000_000
 
 
-def check_size(qis: Sequence[str], spans: Sequence[int]) -> int:
+@renamed_arguments(qis="quasi_identifiers")
+def check_size(quasi_identifiers: Sequence[str], spans: Sequence[int]) -> int:
     """Return the number of nodes, the product of ``spans``; refuse more than :data:`MAX_NODES`.
 
     Parameters
     ----------
-    qis : sequence of str
+    quasi_identifiers : sequence of str
         The QIs, named in the message.
     spans : sequence of int
         Levels searched per QI (height + 1, or max - min + 1 within bounds).
@@ -64,7 +66,7 @@ def check_size(qis: Sequence[str], spans: Sequence[int]) -> int:
     """
     size = math.prod(int(s) for s in spans)
     if size > MAX_NODES:
-        detail = ", ".join(f"{q} {s}" for q, s in zip(qis, spans, strict=True))
+        detail = ", ".join(f"{q} {s}" for q, s in zip(quasi_identifiers, spans, strict=True))
         raise RiskcoreError(
             f"the generalization lattice has {size:,} nodes (levels searched per QI: {detail}), "
             f"more than the {MAX_NODES:,} the search takes: use fewer quasi-identifiers, "
@@ -137,12 +139,14 @@ class Steering(Result):
         """Return True when nothing is steered (every weight 1, every level allowed)."""
         return all(w == 1.0 for w in self.weights.values()) and not self.levels
 
-    def check(self, qis: Sequence[str], heights: Sequence[int]) -> Self:
+    @renamed_arguments(qis="quasi_identifiers")
+    def check(self, quasi_identifiers: Sequence[str], heights: Sequence[int]) -> Self:
         """Return the steering checked against the QIs and their hierarchies' heights.
 
         Parameters
         ----------
-        qis : sequence of str
+        quasi_identifiers : sequence of str
+            The quasi-identifier columns.
         heights : sequence of int
             Height of each QI's hierarchy.
 
@@ -157,13 +161,13 @@ class Steering(Result):
             For a column that is not a QI, a level above the QI's height, or
             every QI weighing 0.
         """
-        known = dict(zip(qis, heights, strict=True))
+        known = dict(zip(quasi_identifiers, heights, strict=True))
         for what, cols in (("a weight", self.weights), ("level bounds", self.levels)):
             for c in cols:
                 if c not in known:
                     raise RiskcoreError(
                         f"{c!r} is given {what} but is not a quasi-identifier "
-                        f"(the QIs: {', '.join(qis)})"
+                        f"(the QIs: {', '.join(quasi_identifiers)})"
                     )
         for c, (_, hi) in self.levels.items():
             if hi > known[c]:
@@ -171,16 +175,37 @@ class Steering(Result):
                     f"the highest level of {c!r} is {hi}, above the height of its hierarchy "
                     f"({known[c]})"
                 )
-        if qis and all(self.weight(q) == 0 for q in qis):
+        if quasi_identifiers and all(self.weight(q) == 0 for q in quasi_identifiers):
             raise RiskcoreError("at least one quasi-identifier must weigh more than 0")
         return self
 
     def weight(self, qi: str) -> float:
-        """Return the weight of ``qi`` (1 when not named)."""
+        """Return the weight of ``qi`` (1 when not named).
+
+        Parameters
+        ----------
+        qi : str
+
+        Returns
+        -------
+        float
+            The weight of ``qi`` (1 when not named).
+        """
         return self.weights.get(qi, 1.0)
 
     def bounds(self, qi: str, height: int) -> tuple[int, int]:
-        """Return the (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``."""
+        """Return the (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``.
+
+        Parameters
+        ----------
+        qi : str
+        height : int
+
+        Returns
+        -------
+        tuple of (int, int)
+            The (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``.
+        """
         return self.levels.get(qi, (0, height))
 
     @classmethod
@@ -189,12 +214,34 @@ class Steering(Result):
         weights: Mapping[str, float] | None = None,
         levels: Mapping[str, tuple[int, int]] | None = None,
     ) -> Steering:
-        """Return a steering from plain mappings (None: nothing steered)."""
+        """Return a steering from plain mappings (None: nothing steered).
+
+        Parameters
+        ----------
+        weights : mapping of str to float, optional
+            The weight of each quasi-identifier in the loss (1 when not given).
+        levels : mapping of str to tuple of (int, int), optional
+
+        Returns
+        -------
+        Steering
+            A steering from plain mappings (None: nothing steered).
+        """
         return cls(dict(weights or {}), dict(levels or {}))
 
     @classmethod
     def from_dict(cls, data: Any) -> Self:
-        """Rebuild a steering from :meth:`to_dict`, refusing malformed input with a sentence."""
+        """Rebuild a steering from :meth:`to_dict`, refusing malformed input with a sentence.
+
+        Parameters
+        ----------
+        data : Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if not isinstance(data, Mapping):
             raise RiskcoreError(f"the steering is an object with weights and levels, not {data!r}")
         weights = data.get("weights") or {}

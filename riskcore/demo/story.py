@@ -121,12 +121,32 @@ class Story(Result):
         )
 
     def relative_count_error(self, epsilon: float) -> float:
-        """95% error of the step-5 count at the grid epsilon nearest ``epsilon``, as a share."""
+        """95% error of the step-5 count at the grid epsilon nearest ``epsilon``, as a share.
+
+        Parameters
+        ----------
+        epsilon : float
+            The privacy-loss parameter ε (> 0).
+
+        Returns
+        -------
+        float
+        """
         i = int(np.abs(self.epsilons - epsilon).argmin())
         return float(self.count_error[i] / self.differencing.q_all)
 
     def intro(self, step: int) -> str:
-        """Return the introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`."""
+        """Return the introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`.
+
+        Parameters
+        ----------
+        step : int
+
+        Returns
+        -------
+        str
+            The introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`.
+        """
         return story_intro(step, suppressed=self.suppressed, n=self.n, k=SUPPRESS_BELOW)
 
     def caption(
@@ -137,6 +157,19 @@ class Story(Result):
         ``epsilon`` is the per-query epsilon chosen in step 6; ``escape``
         escapes the untrusted parts (the diagnosis value, step 6's noise
         sentence) for markdown, as the page does with ``ui.safe.md``.
+
+        Parameters
+        ----------
+        step : int
+        epsilon : float, optional
+            The privacy-loss parameter ε (> 0).
+        escape : callable, optional
+            Escapes user-supplied text (column names, values) for where it is shown.
+
+        Returns
+        -------
+        str
+            The reading under step ``step``'s chart (0-5).
         """
         if step == 0:
             return combos_caption(self.combos)
@@ -194,6 +227,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     ----------
     n : int
     seed : int
+        Seed of the random generator.
 
     Returns
     -------

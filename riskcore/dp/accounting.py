@@ -67,6 +67,19 @@ def advanced_composition(
 
     Given a sequence of different epsilons, the same Azuma argument gives
     sqrt(2 ln(1/delta') sum eps_i^2) + sum eps_i (e^eps_i - 1).
+
+    Parameters
+    ----------
+    epsilon : float or sequence of float or numpy.ndarray
+        The privacy-loss parameter ε (> 0).
+    k : int, optional
+        The number of releases composed.
+    delta_prime : float
+        The delta' the composition bound allows.
+
+    Returns
+    -------
+    float
     """
     check_probability("delta_prime", delta_prime)
     if isinstance(epsilon, (int, float, np.floating)):
@@ -84,12 +97,36 @@ def advanced_composition(
 
 
 def zcdp_of_pure(epsilon: float) -> float:
-    """Return rho = epsilon^2 / 2: an epsilon-DP release is rho-zCDP [BS16]_ (Prop. 1.4)."""
+    """Return rho = epsilon^2 / 2: an epsilon-DP release is rho-zCDP [BS16]_ (Prop. 1.4).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    float
+        rho = epsilon^2 / 2: an epsilon-DP release is rho-zCDP [BS16]_ (Prop. 1.4).
+    """
     return 0.5 * float(epsilon) ** 2
 
 
 def zcdp_of_gaussian(l2: float, sigma: float) -> float:
-    """Return rho = Delta_2^2 / (2 sigma^2) of the Gaussian mechanism [BS16]_ (Prop. 1.6)."""
+    """Return rho = Delta_2^2 / (2 sigma^2) of the Gaussian mechanism [BS16]_ (Prop. 1.6).
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 sensitivity of the query.
+    sigma : float
+        Standard deviation of the Gaussian noise.
+
+    Returns
+    -------
+    float
+        rho = Delta_2^2 / (2 sigma^2) of the Gaussian mechanism [BS16]_ (Prop. 1.6).
+    """
     check_positive("sigma", sigma)
     return float(l2) ** 2 / (2.0 * float(sigma) ** 2)
 
@@ -98,6 +135,18 @@ def zcdp_to_approx(rho: float, delta: float) -> float:
     """Return epsilon = rho + 2 sqrt(rho ln(1/delta)).
 
     rho-zCDP implies (epsilon, delta)-DP for this epsilon [BS16]_ (Prop. 1.3).
+
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter rho.
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
+        epsilon = rho + 2 sqrt(rho ln(1/delta)).
     """
     check_probability("delta", delta)
     return float(rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta)))
@@ -139,6 +188,19 @@ def composition_curves(
     composition ([DRV10]_): epsilon sqrt(2k ln(1/delta')) + k epsilon
     (e^epsilon - 1), delta'. zCDP ([BS16]_): rho = k epsilon^2 / 2, then
     rho + 2 sqrt(rho ln(1/delta')), delta'.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    k_max : int
+        The largest number of releases on the curves.
+    delta_prime : float, optional
+        The delta' the composition bound allows.
+
+    Returns
+    -------
+    CompositionCurves
     """
     check_epsilon(epsilon)
     check_probability("delta_prime", delta_prime)
@@ -212,6 +274,7 @@ class LedgerTotals(Result):
         (rho + 2 sqrt(rho ln(1/delta')), delta') with rho = sum rho_i [BS16]_;
         ``None`` when an entry's delta is not from a Gaussian/zCDP mechanism.
     rho : float
+        The zCDP parameter rho.
     parallel_saving : float
         Epsilon saved by parallel composition: sum eps_i (groups_i - 1).
     releases : int
@@ -266,7 +329,18 @@ class PrivacyLedger(Result):
             raise ValueError("zCDP accounting needs a positive delta budget")
 
     def totals(self, *, delta_prime: float | None = None) -> LedgerTotals:
-        """Return the total loss under basic, advanced and zCDP composition."""
+        """Return the total loss under basic, advanced and zCDP composition.
+
+        Parameters
+        ----------
+        delta_prime : float, optional
+            The delta' the composition bound allows.
+
+        Returns
+        -------
+        LedgerTotals
+            The total loss under basic, advanced and zCDP composition.
+        """
         dp_ = self.delta_budget if delta_prime is None else delta_prime
         if not 0 < dp_ < 1:
             dp_ = 1e-6
@@ -280,18 +354,40 @@ class PrivacyLedger(Result):
         return LedgerTotals(basic, adv, z, rho, saving, len(self.entries))
 
     def spent(self) -> tuple[float, float]:
-        """Return (epsilon, delta) spent under this ledger's accounting."""
+        """Return (epsilon, delta) spent under this ledger's accounting.
+
+        Returns
+        -------
+        tuple of (float, float)
+            (epsilon, delta) spent under this ledger's accounting.
+        """
         t = self.totals()
         if self.accounting == "basic":
             return t.basic
         return t.zcdp if t.rho > 0 else (0.0, 0.0)
 
     def remaining(self) -> float:
-        """Return the epsilon left under this ledger's accounting (never negative)."""
+        """Return the epsilon left under this ledger's accounting (never negative).
+
+        Returns
+        -------
+        float
+            The epsilon left under this ledger's accounting (never negative).
+        """
         return max(self.epsilon_budget - self.spent()[0], 0.0)
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
         """Return a new ledger with ``entry`` added, or refuse it.
+
+        Parameters
+        ----------
+        entry : LedgerEntry
+            The release to charge.
+
+        Returns
+        -------
+        PrivacyLedger
+            A new ledger with ``entry`` added.
 
         Raises
         ------
@@ -322,6 +418,11 @@ class PrivacyLedger(Result):
         """Return the ledger as JSON-ready values, with what is spent and the totals.
 
         ``spent`` and ``totals`` are derived (``from_dict`` ignores them).
+
+        Returns
+        -------
+        dict of str to Any
+            The ledger as JSON-ready values, with what is spent and the totals.
         """
         return {
             **super().to_dict(),
@@ -331,12 +432,24 @@ class PrivacyLedger(Result):
 
 
 class Charger(Protocol):
-    """What a release charges before it draws noise: a :class:`PrivacyLedger` (in memory),
-    or a persisted ledger's handle (:class:`riskcore.store.ledgers.LedgerHandle`), which reserves
-    the cost in the database."""
+    """What a release charges before it draws noise.
+
+    A :class:`PrivacyLedger` (in memory), or a persisted ledger's handle
+    (:class:`riskcore.store.ledgers.LedgerHandle`), which reserves the cost in the database."""
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
-        """Return the ledger with ``entry`` charged, or raise :class:`BudgetExceededError`."""
+        """Return the ledger with ``entry`` charged, or raise :class:`BudgetExceededError`.
+
+        Parameters
+        ----------
+        entry : LedgerEntry
+            The release to charge.
+
+        Returns
+        -------
+        PrivacyLedger
+            The ledger with ``entry`` charged.
+        """
         ...
 
 

@@ -59,6 +59,21 @@ def noise_scale(
     Laplace and discrete Laplace: Delta_1 / epsilon; Gaussian and discrete
     Gaussian: the sigma OpenDP releases with for Delta_2 and ``delta``,
     certified through zCDP (see :func:`riskcore.dp.mechanisms.mechanism_scale`).
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    sens : Sensitivity
+        The query's sensitivity.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     return mechanism_scale(mechanism, sens.l1, sens.l2, epsilon, delta=delta)
 
@@ -70,6 +85,7 @@ class NoiseError(Result):
     Attributes
     ----------
     mechanism : str
+        The mechanism, or its name.
     scale : float
         Laplace b, Gaussian sigma or discrete Laplace s.
     alpha : float
@@ -100,6 +116,19 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     half-width is s ln(2 / (alpha (1 + r))); E|Y| = 2r / (1 - r^2).
     Discrete Gaussian(s): the smallest integer k with P(|Y| >= k) <= alpha
     [CKS20]_. These agree with OpenDP's ``*_scale_to_accuracy`` helpers.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    scale : float
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    alpha : float, optional
+        The probability that the noise exceeds the error.
+
+    Returns
+    -------
+    NoiseError
     """
     mech = as_mechanism(mechanism)
     check_positive("scale", scale)
@@ -114,6 +143,21 @@ def simulate_noise(
     """Draw noise with numpy for *simulated* plots only (not for releases).
 
     See :func:`riskcore.dp.mechanisms.mechanism_sample`.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    size : int or tuple of int
+        The shape of the noise drawn.
+    rng : Any
+        The random generator.
+
+    Returns
+    -------
+    numpy.ndarray
     """
     return mechanism_sample(mechanism, scale, size, rng)
 
@@ -125,11 +169,13 @@ class ErrorCurve(Result):
     Attributes
     ----------
     mechanism : str
+        The mechanism, or its name.
     true_answer : float
     sensitivity : Sensitivity
     delta : float or None
         Gaussian delta.
     alpha : float
+        The probability that the noise exceeds the error.
     epsilons : ndarray
     scale, half_width, expected_abs : ndarray
         Closed-form noise scale, (1 - alpha) half-width and E|error|.
@@ -156,7 +202,18 @@ class ErrorCurve(Result):
     simulations: int
 
     def at(self, epsilon: float) -> NoiseError:
-        """Return the closed-form error at one epsilon (on or off the grid)."""
+        """Return the closed-form error at one epsilon (on or off the grid).
+
+        Parameters
+        ----------
+        epsilon : float
+            The privacy-loss parameter ε (> 0).
+
+        Returns
+        -------
+        NoiseError
+            The closed-form error at one epsilon (on or off the grid).
+        """
         scale = noise_scale(self.mechanism, self.sensitivity, epsilon, delta=self.delta)
         return noise_error(self.mechanism, scale, alpha=self.alpha)
 
@@ -174,6 +231,20 @@ def epsilon_grid(
 
     The one grid of the package: the DP page's error chart, the noise curve
     of the attacks page and the guided demo all use it.
+
+    Parameters
+    ----------
+    lo : float, optional
+        The smallest epsilon of the grid.
+    hi : float, optional
+        The largest epsilon of the grid.
+    points : int, optional
+        The number of epsilons on the grid.
+
+    Returns
+    -------
+    numpy.ndarray
+        The log-spaced grid of epsilons (default 61 points from 0.01 to 10).
     """
     return np.geomspace(lo, hi, points)
 
@@ -196,7 +267,9 @@ def error_curve(
     true_answer : float
         The exact answer (used for the relative error only).
     sens : Sensitivity
+        The query's sensitivity.
     mechanism : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}, keyword-only
+        The mechanism, or its name.
     epsilons : ndarray, optional
         Defaults to :func:`epsilon_grid`.
     delta : float, optional
@@ -253,7 +326,25 @@ def accuracy_for_epsilon(
     alpha: float = 0.05,
     delta: float | None = None,
 ) -> float:
-    """Compute the +/- half-width (confidence 1 - alpha) a given epsilon buys."""
+    """Compute the +/- half-width (confidence 1 - alpha) a given epsilon buys.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    sens : Sensitivity
+        The query's sensitivity.
+    mechanism : Mechanism or str, optional
+        The mechanism, or its name.
+    alpha : float, optional
+        The probability that the noise exceeds the error.
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
+    """
     scale = noise_scale(mechanism, sens, epsilon, delta=delta)
     return noise_error(mechanism, scale, alpha=alpha).half_width
 
@@ -274,6 +365,23 @@ def epsilon_for_accuracy(
     sigma with P(|Y| >= floor(a)) <= alpha [CKS20]_; then the epsilon OpenDP
     certifies for that sigma at ``delta``
     (:func:`riskcore.dp.mechanisms.opendp_gaussian_epsilon`).
+
+    Parameters
+    ----------
+    accuracy : float
+        The error wanted, exceeded with probability ``alpha``.
+    sens : Sensitivity
+        The query's sensitivity.
+    mechanism : Mechanism or str, optional
+        The mechanism, or its name.
+    alpha : float, optional
+        The probability that the noise exceeds the error.
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     mech = as_mechanism(mechanism)
     check_positive("accuracy", accuracy)
@@ -352,6 +460,7 @@ class ClippingTradeoff(Result):
     best_upper : float
         The U of smallest RMSE on the grid.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     n : int
     true_mean : float
     """
@@ -391,6 +500,10 @@ def clipping_tradeoff(
         Upper bounds to try (each > L).
     epsilon : float
         Epsilon of the mean (sensitivity (U - L) / n).
+
+    Returns
+    -------
+    ClippingTradeoff
     """
     check_epsilon(epsilon)
     x = np.asarray(values, dtype=float)

@@ -40,6 +40,17 @@ def identifiability_epsilon(m: int, rho: float) -> float:
 
         epsilon = ln((m - 1) rho / (1 - rho)).
 
+    Parameters
+    ----------
+    m : int
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
+    rho : float
+        The bound on the adversary's posterior of the true world.
+
+    Returns
+    -------
+    float
+
     Raises
     ------
     ValueError
@@ -69,7 +80,22 @@ def identifiability_epsilon(m: int, rho: float) -> float:
 
 
 def identifiability_scale(sensitive_range: float, m: int, rho: float) -> float:
-    """Return the Laplace scale lambda = S(f) / epsilon of Theorem 1 in [LC12]_."""
+    """Return the Laplace scale lambda = S(f) / epsilon of Theorem 1 in [LC12]_.
+
+    Parameters
+    ----------
+    sensitive_range : float
+        The sensitivity S(f) of the released statistic.
+    m : int
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
+    rho : float
+        The bound on the adversary's posterior of the true world.
+
+    Returns
+    -------
+    float
+        The Laplace scale lambda = S(f) / epsilon of Theorem 1 in [LC12]_.
+    """
     check_positive("sensitive_range", sensitive_range)
     return float(sensitive_range / identifiability_epsilon(m, rho))
 
@@ -146,13 +172,37 @@ def worst_case_identifiability_risk(
     1 / sum_w e^{(|R - f_i| - |R - f_w|)/lambda} is largest at R = f_i
     (moving R away from f_i only raises each exponent), so the worst case is
     max_i 1 / sum_w e^{-|f_i - f_w| / lambda}.
+
+    Parameters
+    ----------
+    world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
+    scale : float
+        Laplace scale lambda.
+
+    Returns
+    -------
+    float
     """
     _, total = _peak_log_totals(world_values, scale)
     return float(np.exp(-total.min()))
 
 
 def most_exposed_world(world_values: Sequence[float] | np.ndarray, scale: float) -> float:
-    """Return the world value whose posterior peak is highest (the most exposed candidate)."""
+    """Return the world value whose posterior peak is highest (the most exposed candidate).
+
+    Parameters
+    ----------
+    world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
+    scale : float
+        Laplace scale lambda.
+
+    Returns
+    -------
+    float
+        The world value whose posterior peak is highest (the most exposed candidate).
+    """
     f, total = _peak_log_totals(world_values, scale)
     return float(f[int(np.argmin(total))])
 
@@ -165,6 +215,13 @@ def tight_identifiability_epsilon(world_values: Sequence[float] | np.ndarray, rh
     so less noise (a larger epsilon) already keeps every posterior at or
     below rho. Bisection on log lambda over
     :func:`worst_case_identifiability_risk` (decreasing in lambda).
+
+    Parameters
+    ----------
+    world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
+    rho : float
+        The bound on the adversary's posterior of the true world.
 
     Returns
     -------
@@ -239,6 +296,21 @@ def identifiability(
 
     Give either ``world_values`` (m and S(f) follow) or ``m`` and
     ``sensitive_range``.
+
+    Parameters
+    ----------
+    rho : float
+        The bound on the adversary's posterior of the true world.
+    m : int, optional
+        The number of possible worlds (the individual is one of m candidates, uniform prior).
+    world_values : sequence of float or numpy.ndarray, optional
+        f on every possible world, the true one included.
+    sensitive_range : float, optional
+        The sensitivity S(f) of the released statistic.
+
+    Returns
+    -------
+    IdentifiabilityResult
     """
     if world_values is not None:
         w = np.asarray(world_values, dtype=float)
@@ -266,7 +338,24 @@ def posterior_curve(
     *,
     points: int = 201,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return (responses, posterior of the true world) over a range around the worlds."""
+    """Return (responses, posterior of the true world) over a range around the worlds.
+
+    Parameters
+    ----------
+    true_value : float
+        f(D) on the true world.
+    world_values : sequence of float or numpy.ndarray
+        f on every possible world, the true one included.
+    scale : float
+        Laplace scale lambda.
+    points : int, optional
+        The number of points on the curve.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        (responses, posterior of the true world) over a range around the worlds.
+    """
     w = np.asarray(world_values, dtype=float)
     lo, hi = float(w.min()), float(w.max())
     pad = max(3.0 * scale, (hi - lo) * 0.25, 1e-9)

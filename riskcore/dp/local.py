@@ -57,7 +57,18 @@ def _eps(epsilon: float) -> float:
 
 
 def warner_keep_probability(epsilon: float) -> float:
-    """Return p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_."""
+    """Return p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    float
+        p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_.
+    """
     from scipy import special
 
     return float(special.expit(_eps(epsilon)))
@@ -69,6 +80,17 @@ def warner_estimate(yes_share: float | np.ndarray, epsilon: float) -> float | np
     [War65]_: each person tells the truth with probability p and lies
     otherwise, so lambda_obs = p pi + (1 - p)(1 - pi) and the unbiased
     estimate is pi_hat = (lambda_obs - (1 - p)) / (2p - 1).
+
+    Parameters
+    ----------
+    yes_share : float or numpy.ndarray
+        The share of yes answers observed.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    float or numpy.ndarray
     """
     p = warner_keep_probability(epsilon)
     out = (np.asarray(yes_share, dtype=float) - (1.0 - p)) / (2.0 * p - 1.0)
@@ -81,6 +103,18 @@ def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
     The true value is kept with p = e^epsilon / (e^epsilon + k - 1) and each
     of the k - 1 other values is reported with q = 1 / (e^epsilon + k - 1);
     p / q = e^epsilon, which is epsilon-LDP.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    k : int
+        The number of categories.
+
+    Returns
+    -------
+    tuple of (float, float)
+        (p, q) of k-ary generalized randomized response [WBLJ17]_.
     """
     if k < 2:
         raise ValueError(f"randomized response needs at least 2 categories, got {k!r}")
@@ -96,6 +130,17 @@ def grr_estimate(observed_counts: Sequence[float] | np.ndarray, epsilon: float) 
     the unbiased frequency of v is (C_v / n - q) / (p - q); the count is n
     times that, in the input's order. Estimates can be negative for rare
     values (they are unbiased, not clipped).
+
+    Parameters
+    ----------
+    observed_counts : sequence of float or numpy.ndarray
+        The randomized answers' count per category.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
 
     Examples
     --------
@@ -121,6 +166,20 @@ def grr_variance(epsilon: float | np.ndarray, k: int, n: int | np.ndarray) -> fl
 
     Var(f_hat) ~= (e^epsilon + k - 2) / (n (e^epsilon - 1)^2), the term that
     does not depend on the true frequency (exact when it is 0).
+
+    Parameters
+    ----------
+    epsilon : float or numpy.ndarray
+        The privacy-loss parameter ε (> 0).
+    k : int
+        The number of categories.
+    n : int or numpy.ndarray
+        The number of respondents.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The approximate variance of a GRR frequency estimate [WBLJ17]_.
     """
     eps = np.asarray(epsilon, dtype=float)
     if np.any(~(eps > 0)) or np.any(~np.isfinite(eps)):
@@ -134,6 +193,18 @@ def oue_variance(epsilon: float, n: int | np.ndarray) -> float | np.ndarray:
     """Return the variance of optimized unary encoding [WBLJ17]_.
 
     Var = 4 e^epsilon / (n (e^epsilon - 1)^2), whatever the number of categories.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    n : int or numpy.ndarray
+        The number of respondents.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The variance of optimized unary encoding [WBLJ17]_.
     """
     e = math.exp(_eps(epsilon))
     return 4.0 * e / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
@@ -144,6 +215,18 @@ def unary_beats_grr(k: int, epsilon: float) -> bool:
 
     Comparing :func:`grr_variance` with :func:`oue_variance`:
     e^epsilon + k - 2 > 4 e^epsilon iff k > 3 e^epsilon + 2 [WBLJ17]_.
+
+    Parameters
+    ----------
+    k : int
+        The number of categories.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    bool
+        True when optimized unary encoding has lower variance than GRR: k > 3 e^epsilon + 2.
     """
     return bool(k > 3.0 * math.exp(_eps(epsilon)) + 2.0)
 
@@ -158,6 +241,17 @@ def respondents_needed(margin: float, epsilon: float, k: int, *, alpha: float = 
     ----------
     margin : float
         Half-width on the share, e.g. 0.02 for +/- 2 percentage points.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    k : int
+        The number of categories.
+    alpha : float, optional
+        One minus the confidence level of the margin.
+
+    Returns
+    -------
+    int
+        How many respondents make a GRR share accurate to +/- margin.
     """
     if not 0 < margin < 1:
         raise ValueError(f"margin is a share between 0 and 1, got {margin!r}")
@@ -174,8 +268,11 @@ class GrrResult(Result):
     Attributes
     ----------
     column : str
+        The column's name, for the result.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     n : int
+        The number of respondents.
     categories : tuple of str
         Missing values form their own category.
     p, q : float
@@ -186,6 +283,7 @@ class GrrResult(Result):
         95% normal intervals from the exact variance
         n [f p (1 - p) + (1 - f) q (1 - q)] / (p - q)^2 at the estimated f.
     seed : int
+        Seed of the random generator.
     """
 
     column: str
@@ -223,6 +321,21 @@ def grr_simulate(
 
     Vectorized: one uniform draw decides keep/replace, one integer draw picks
     the replacement among the other k - 1 categories.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's values.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    seed : int, optional
+        Seed of the random generator (the same seed gives the same result).
+    max_categories : int, optional
+        At most this many categories (more are refused).
+
+    Returns
+    -------
+    GrrResult
     """
     s = pd.Series(values)
     codes, uniques = pd.factorize(s.astype("string").fillna(MISSING), sort=True)
@@ -269,8 +382,11 @@ class LaplaceLdpResult(Result):
     Attributes
     ----------
     column : str
+        The column's name, for the result.
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     bounds : tuple of float
+        The (lower, upper) bounds the values are clipped to.
     n : int
         Respondents with a value.
     true_mean : float
@@ -312,6 +428,23 @@ def laplace_ldp_simulate(
     One value in [L, U] changes by at most U - L, so each report is
     epsilon-LDP; the mean of the reports is unbiased for the clipped mean
     (formulas.md, Local DP).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray or pandas.Series
+        The column's values.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    bounds : tuple of (float, float)
+        The (lower, upper) bounds the values are clipped to.
+    seed : int, optional
+        Seed of the random generator (the same seed gives the same result).
+    column : str, optional
+        The column's name, for the result.
+
+    Returns
+    -------
+    LaplaceLdpResult
     """
     lo, hi = check_bounds("bounds", bounds)
     x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)

@@ -111,6 +111,18 @@ LAPLACE_95: float = math.log(20.0)
 def as_mechanism(value: Any, *, allowed: tuple[Mechanism, ...] = ANALYSED_MECHANISMS) -> Mechanism:
     """Return ``value`` (a :class:`Mechanism` or its string) as a Mechanism.
 
+    Parameters
+    ----------
+    value : Any
+        A Mechanism or its name.
+    allowed : tuple of Mechanism, optional
+        The mechanisms accepted.
+
+    Returns
+    -------
+    Mechanism
+        ``value`` (a :class:`Mechanism` or its string) as a Mechanism.
+
     Raises
     ------
     ValueError
@@ -131,12 +143,35 @@ def laplace_half_width(scale: float | np.ndarray, alpha: float = 0.05) -> Any:
 
     P(|Y| >= t) = e^{-t/b}, so at alpha = 0.05 the half-width is b ln 20
     (:data:`LAPLACE_95`).
+
+    Parameters
+    ----------
+    scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    alpha : float, optional
+        The probability that the noise exceeds the error.
+
+    Returns
+    -------
+    Any
+        b ln(1/alpha): Laplace(b) noise exceeds it with probability alpha [DR14]_.
     """
     return scale * math.log(1.0 / alpha)
 
 
 def normal_quantile(p: float) -> float:
-    """Return the standard normal quantile z_p (``scipy.special.ndtri``)."""
+    """Return the standard normal quantile z_p (``scipy.special.ndtri``).
+
+    Parameters
+    ----------
+    p : float
+        A probability, 0 < p < 1.
+
+    Returns
+    -------
+    float
+        The standard normal quantile z_p (``scipy.special.ndtri``).
+    """
     from scipy import special
 
     return float(special.ndtri(p))
@@ -156,6 +191,19 @@ def gaussian_delta(sigma: float, l2: float, epsilon: float) -> float:
 
     The second term is evaluated as ``exp(epsilon + log Phi(.))`` so large
     epsilons do not overflow.
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the Gaussian noise.
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    float
     """
     from scipy import special
 
@@ -172,6 +220,19 @@ def gaussian_sigma_analytic(l2: float, epsilon: float, delta: float) -> float:
     Solves ``gaussian_delta(sigma, l2, epsilon) = delta`` for sigma (the
     left side decreases in sigma) by Brent's method on log sigma. Valid for
     every epsilon > 0, unlike the classical bound.
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     from scipy import optimize
 
@@ -191,6 +252,19 @@ def gaussian_sigma_classic(l2: float, epsilon: float, delta: float) -> float:
 
     Theorem A.1 of [DR14]_, proved only for epsilon < 1; larger epsilons
     raise ``ValueError`` (use :func:`gaussian_sigma_analytic`).
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     check_positive("epsilon", epsilon)
     check_delta(delta)
@@ -206,6 +280,19 @@ def gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
     """Compute the smallest epsilon for which N(0, sigma^2) noise is (epsilon, delta)-DP.
 
     Inverts :func:`gaussian_delta` in epsilon (it decreases in epsilon).
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the Gaussian noise.
+    l2 : float
+        The L2 sensitivity of the query.
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     from scipy import optimize
 
@@ -275,6 +362,20 @@ def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
 
     The privacy profile of OpenDP's zCDP Gaussian (``make_zCDP_to_approxDP``)
     read at ``delta``: the inverse of :func:`opendp_gaussian_sigma`.
+
+    Parameters
+    ----------
+    sigma : float
+        Standard deviation of the Gaussian noise.
+    l2 : float
+        The L2 sensitivity of the query.
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
+        The epsilon OpenDP certifies for N(0, sigma^2) noise at ``delta`` [CKS20]_.
     """
     check_positive("sigma", sigma)
     check_positive("l2", l2)
@@ -310,6 +411,20 @@ def opendp_gaussian_sigmas(l2: float, epsilons: np.ndarray, delta: float) -> np.
     with :func:`opendp_gaussian_sigma` to about 1e-6 (tested). Epsilons
     outside the profile (below about 1e-4 or above 600) are calibrated one
     by one.
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilons : numpy.ndarray
+        The privacy-loss parameters, one per sigma.
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    numpy.ndarray
+        OpenDP's Gaussian sigma over a grid of epsilons, for plots.
     """
     from scipy import interpolate
 
@@ -345,6 +460,18 @@ def discrete_gaussian_tail(scale: float, k: int) -> float:
 
     Summed directly over the mass function [CKS20]_; above scale 2e5 the
     continuity-corrected normal tail 2 (1 - Phi((k - 1/2) / s)).
+
+    Parameters
+    ----------
+    scale : float
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    k : int
+        The integer threshold.
+
+    Returns
+    -------
+    float
+        P(|Y| >= k) for the discrete Gaussian, P(Y = y) proportional to e^{-y^2/(2 s^2)}.
     """
     if k <= 0:
         return 1.0
@@ -399,6 +526,23 @@ def mechanism_scale(
     Gaussian: the sigma OpenDP releases with, certified through zCDP
     (:func:`opendp_gaussian_sigma`), for the L2 sensitivity and ``delta``;
     not the smaller analytic sigma of [BW18]_, which OpenDP does not certify.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    l1 : float
+        The L1 sensitivity of the query.
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float, optional
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    float
     """
     mech = as_mechanism(mechanism)
     check_positive("epsilon", epsilon)
@@ -424,6 +568,20 @@ def mechanism_error(
     [CKS20]_: the smallest integer k with P(|Y| >= k) <= alpha, and E|Y| and
     sd summed over the mass function. These agree with OpenDP's
     ``*_scale_to_accuracy`` helpers, which the release reports.
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    scale : numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    alpha : float
+        The probability that the noise exceeds the error.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        (half_width, expected_abs, std) of a mechanism's noise for an array of scales.
     """
     mech = as_mechanism(mechanism)
     s = np.asarray(scale, dtype=float)
@@ -452,6 +610,21 @@ def mechanism_sample(
     probability 1 - e^{-1/s} [GRS12]_; the discrete Gaussian by inverting
     its cumulative distribution over |y| <= 12 s + 2 (rounded normal draws
     above scale 2e5).
+
+    Parameters
+    ----------
+    mechanism : Mechanism or str
+        The mechanism, or its name.
+    scale : float or numpy.ndarray
+        The noise scale of the mechanism (Laplace b, Gaussian sigma).
+    size : int or tuple of int
+        The shape of the noise drawn.
+    rng : Any
+        The random generator.
+
+    Returns
+    -------
+    numpy.ndarray
     """
     mech = as_mechanism(mechanism)
     gen = np.random.default_rng(rng)

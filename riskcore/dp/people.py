@@ -181,7 +181,13 @@ class ColumnSketch(Result):
     cells: str
 
     def sample(self) -> np.ndarray:
-        """Return the sampled rows' 16-bit cell hashes."""
+        """Return the sampled rows' 16-bit cell hashes.
+
+        Returns
+        -------
+        numpy.ndarray
+            The sampled rows' 16-bit cell hashes.
+        """
         return np.frombuffer(base64.b64decode(self.cells), dtype="<u2").astype(np.uint64)
 
 
@@ -308,7 +314,18 @@ class TableProbe:
         return int(self.hashes.shape[0])
 
     def sketch(self, *, sample_rows: int = SAMPLE_ROWS, k: int = COLUMN_SKETCH) -> PeopleSketch:
-        """Return the sketch the ledger stores for this table (:class:`PeopleSketch`)."""
+        """Return the sketch the ledger stores for this table (:class:`PeopleSketch`).
+
+        Parameters
+        ----------
+        sample_rows : int, optional
+        k : int, optional
+
+        Returns
+        -------
+        PeopleSketch
+            The sketch the ledger stores for this table (:class:`PeopleSketch`).
+        """
         n = self.n_rows
         rows = _row_keys(self.hashes)
         order = np.lexsort((np.arange(n), rows))[: min(sample_rows, n)]
@@ -334,6 +351,7 @@ def probe_table(data: pd.DataFrame, *, key: bytes) -> TableProbe:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     key : bytes
         The ledger's secret (at least 16 bytes); the same key must sketch every table compared.
 

@@ -63,7 +63,13 @@ class Query(Result):
             object.__setattr__(self, "bounds", (float(self.bounds[0]), float(self.bounds[1])))
 
     def describe(self) -> str:
-        """Return the query in plain words."""
+        """Return the query in plain words.
+
+        Returns
+        -------
+        str
+            The query in plain words.
+        """
         where = " and ".join(
             f"{c} is {' or '.join(v) if v else '(nothing)'}" for c, v in self.filters
         )
@@ -76,7 +82,13 @@ class Query(Result):
         return f"{self.kind} of {self.column} clipped to [{lo:g}, {hi:g}]{cond}"
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the query as JSON-ready values, with its ``description`` (derived)."""
+        """Return the query as JSON-ready values, with its ``description`` (derived).
+
+        Returns
+        -------
+        dict of str to Any
+            The query as JSON-ready values, with its ``description`` (derived).
+        """
         return {**super().to_dict(), "description": self.describe()}
 
 
@@ -137,6 +149,16 @@ def true_answer(data: pd.DataFrame, query: Query) -> float | tuple[tuple[str, ..
 
     Missing values are left out of a sum or mean; a histogram returns
     (labels, counts).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    query : Query
+
+    Returns
+    -------
+    float or tuple of (tuple of str, numpy.ndarray)
     """
     rows = _filtered(data, query)
     if query.kind == "count":

@@ -409,6 +409,13 @@ def release_sample_aggregate(result: SampleAggregate, *, ledger: Charger) -> Sam
     one person changes (they sit in one block), so OpenDP's Laplace on that
     scalar, at d_in = (hi - lo) / k, is calibrated to ``result.epsilon``.
 
+    Parameters
+    ----------
+    result : SampleAggregate
+        The result to describe.
+    ledger : Charger
+        The ledger charged before the noise is drawn (:class:`Charger`).
+
     Returns
     -------
     SampleAggregateRelease

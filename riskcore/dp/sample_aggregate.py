@@ -31,6 +31,7 @@ class SampleAggregate(Result):
     Attributes
     ----------
     statistic : str
+        The statistic computed on each subsample.
     k : int
         Number of disjoint blocks.
     block_size : int
@@ -43,6 +44,7 @@ class SampleAggregate(Result):
     full_data_value : float
         The statistic on all records (what a non-private analysis reports).
     epsilon : float
+        The privacy-loss parameter epsilon (> 0).
     scale : float
         Laplace scale (hi - lo) / (k epsilon).
     half_width : float
@@ -66,7 +68,13 @@ class SampleAggregate(Result):
         return (self.bounds[1] - self.bounds[0]) / self.k
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the result as JSON-ready values, with the derived ``sensitivity``."""
+        """Return the result as JSON-ready values, with the derived ``sensitivity``.
+
+        Returns
+        -------
+        dict of str to Any
+            The result as JSON-ready values, with the derived ``sensitivity``.
+        """
         return {**super().to_dict(), "sensitivity": self.sensitivity}
 
 
@@ -99,6 +107,26 @@ def sample_and_aggregate(
     sensitivity. The noisy release itself is drawn by OpenDP in
     :func:`riskcore.dp.release.release_sample_aggregate`. The random split is
     seeded (it is not noise). Records with a missing value are dropped.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column's values.
+    k : int
+        The number of disjoint subsamples.
+    bounds : tuple of (float, float)
+        The (lower, upper) bounds the statistic is clipped to.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    statistic : Statistic, optional
+        The statistic computed on each subsample.
+    x : sequence of float or numpy.ndarray, optional
+    seed : int, optional
+        Seed of the random generator (the same seed gives the same result).
+
+    Returns
+    -------
+    SampleAggregate
     """
     check_epsilon(epsilon)
     check_one_of("statistic", statistic, ("median", "slope"))

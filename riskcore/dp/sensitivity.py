@@ -150,6 +150,16 @@ def data_bounds(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     CEO's), so noise calibrated to them is not differentially private.
     Mirrors diffprivlib's ``PrivacyLeakWarning``.
 
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column's values.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The data's (min, max) as clipping bounds, warning that this leaks.
+
     Warns
     -----
     PrivacyLeakWarning

@@ -43,6 +43,18 @@ def shape_of(columns: tuple[str, ...] | list[str], n_rows: int) -> str:
     The names are sorted, so a file with its columns reordered (other bytes,
     the same people) has the same shape.
 
+    Parameters
+    ----------
+    columns : tuple of str or list of str
+        The table's columns.
+    n_rows : int
+        The table's number of rows.
+
+    Returns
+    -------
+    str
+        The shape two near-duplicate files share: sorted column names and row count.
+
     Examples
     --------
     >>> shape_of(("b", "a"), 3)
@@ -62,7 +74,9 @@ class DataSource(Result):
     fingerprint : str
         SHA-256 of the file's bytes (the demo's key for the demo).
     columns : tuple of str
+        The table's columns.
     n_rows : int
+        The table's number of rows.
     """
 
     name: str

@@ -97,7 +97,13 @@ class PackedCodes(Sequence[np.ndarray]):
         return done
 
     def n_classes(self) -> int:
-        """Return the number of classes."""
+        """Return the number of classes.
+
+        Returns
+        -------
+        int
+            The number of classes.
+        """
         return len(self.packed)
 
 
@@ -353,6 +359,16 @@ class Engine(Protocol):
         The cheap question asked once per QI subset by
         :func:`riskcore.metrics.uniqueness.subset_uniqueness`: a group-by count,
         without the QI values of each class.
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            The quasi-identifier columns.
+
+        Returns
+        -------
+        numpy.ndarray
+            The class sizes f_j over the QIs (int64), in any order.
         """
         ...
 

@@ -47,7 +47,20 @@ MERGE_ROWS = 1 << 22
 def reduce_codes(
     codes: list[np.ndarray], cards: list[int], weights: np.ndarray | None
 ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Return the distinct code tuples and their total weights (count when ``weights`` is None)."""
+    """Return the distinct code tuples and their total weights (count when ``weights`` is None).
+
+    Parameters
+    ----------
+    codes : list of numpy.ndarray
+    cards : list of int
+    weights : numpy.ndarray or None
+        The sampling-weight column (numbers of at least 1), if any.
+
+    Returns
+    -------
+    tuple of (list of numpy.ndarray, numpy.ndarray)
+        The distinct code tuples and their total weights (count when ``weights`` is None).
+    """
     key, card = pack_keys(codes, cards)
     n = len(key)
     if card <= 8 * n + 1024:
@@ -73,6 +86,18 @@ class TooWideError(Exception):
 
 
 def radix_product(radices: Sequence[int]) -> int:
+    """Return the number of distinct keys of mixed radices: their product (0 counted as 1).
+
+    Parameters
+    ----------
+    radices : sequence of int
+        The radix (number of codes) of each column.
+
+    Returns
+    -------
+    int
+        The product of the radices, each at least 1 (a Python int: it never overflows).
+    """
     out = 1
     for r in radices:
         out *= max(int(r), 1)
@@ -86,6 +111,16 @@ def encode_keys(
 
     ``out``, an int64 buffer at least as long as the codes, receives the key
     (a view of it is returned) instead of a new array.
+
+    Parameters
+    ----------
+    codes : sequence of numpy.ndarray
+    radices : sequence of int
+    out : numpy.ndarray, optional
+
+    Returns
+    -------
+    numpy.ndarray
     """
     if out is None:
         key = codes[0].astype(np.int64, copy=True)
@@ -99,7 +134,17 @@ def encode_keys(
 
 
 def decode_keys(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
-    """Unpack keys made by :func:`encode_keys` into their code columns."""
+    """Unpack keys made by :func:`encode_keys` into their code columns.
+
+    Parameters
+    ----------
+    key : numpy.ndarray
+    radices : sequence of int
+
+    Returns
+    -------
+    list of numpy.ndarray
+    """
     out: list[np.ndarray] = []
     rest = key
     for r in reversed(radices[1:]):
@@ -114,7 +159,18 @@ def decode_keys(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
 
 
 def runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the distinct keys of a sorted array and the summed counts of each."""
+    """Return the distinct keys of a sorted array and the summed counts of each.
+
+    Parameters
+    ----------
+    sorted_keys : numpy.ndarray
+    counts : numpy.ndarray
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        The distinct keys of a sorted array and the summed counts of each.
+    """
     n = len(sorted_keys)
     if n < 2:
         return sorted_keys.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)
@@ -139,7 +195,17 @@ def runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np
 
 
 def sorted_counts(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the distinct keys of a sorted array and how many times each occurs."""
+    """Return the distinct keys of a sorted array and how many times each occurs.
+
+    Parameters
+    ----------
+    sorted_keys : numpy.ndarray
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        The distinct keys of a sorted array and how many times each occurs.
+    """
     starts = run_starts(sorted_keys)
     lengths = np.diff(starts, append=len(sorted_keys))
     return np.take(sorted_keys, starts, mode="clip") if len(starts) else sorted_keys, lengths
@@ -165,6 +231,16 @@ def merge_counts(
     (``key << b | count``) and the packed integers are sorted by value
     (numpy's vectorized sort, several times faster than an argsort), so the
     counts travel with their keys; otherwise an argsort orders both.
+
+    Parameters
+    ----------
+    parts : sequence of tuple of (numpy.ndarray, numpy.ndarray | None)
+    card : int
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        The distinct keys of several parts, sorted, and the summed count of each.
     """
     parts = [p for p in parts if len(p[0])]
     if not parts:
@@ -202,6 +278,17 @@ def rekeyed(keys: np.ndarray, old: Sequence[int], new: Sequence[int]) -> np.ndar
     digits from the first changed radix on are unpacked; the ones before it
     move together (the new values of the sensitive attribute, the usual
     case, unpack one digit).
+
+    Parameters
+    ----------
+    keys : numpy.ndarray
+    old : sequence of int
+    new : sequence of int
+
+    Returns
+    -------
+    numpy.ndarray
+        Keys packed with radices ``old`` packed again with radices ``new``.
     """
     old, new = tuple(old), tuple(new)
     if old == new or not len(keys):
@@ -230,6 +317,10 @@ class KeyCounter:
     distinct, left as they are) and wait for a merge, which happens when
     the waiting keys outnumber the kept ones four to one, and at the end:
     each key is sorted a bounded number of times.
+
+    Parameters
+    ----------
+    n_records : int, optional
     """
 
     def __init__(self, n_records: int = 0) -> None:
@@ -251,7 +342,12 @@ class KeyCounter:
         return radix_product(self.radices)
 
     def set_radices(self, radices: tuple[int, ...]) -> None:
-        """Key the counts with new radices (each at least the old one)."""
+        """Key the counts with new radices (each at least the old one).
+
+        Parameters
+        ----------
+        radices : tuple of int
+        """
         if radices == self.radices:
             return
         old = self.radices
@@ -282,7 +378,13 @@ class KeyCounter:
             self.counts = np.zeros(0, dtype=np.int64)
 
     def add(self, class_key: np.ndarray, codes: np.ndarray | None) -> None:
-        """Count one batch: its class keys and, with a sensitive attribute, its codes."""
+        """Count one batch: its class keys and, with a sensitive attribute, its codes.
+
+        Parameters
+        ----------
+        class_key : numpy.ndarray
+        codes : numpy.ndarray or None
+        """
         if codes is None:
             key = class_key
         else:
@@ -319,7 +421,13 @@ class KeyCounter:
         self.keys, self.counts = merge_counts(parts, self.card)
 
     def result(self) -> tuple[np.ndarray, np.ndarray]:
-        """Return the present keys (sorted) and their counts."""
+        """Return the present keys (sorted) and their counts.
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray)
+            The present keys (sorted) and their counts.
+        """
         if self.dense is not None:
             keys = np.flatnonzero(self.dense).astype(np.int64)
             return keys, self.dense[keys].astype(np.int64)
@@ -328,20 +436,51 @@ class KeyCounter:
 
 
 def grown_radices(radices: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """Return radices covering ``cards``, doubled where they grow (headroom)."""
+    """Return radices covering ``cards``, doubled where they grow (headroom).
+
+    Parameters
+    ----------
+    radices : tuple of int
+    cards : tuple of int
+
+    Returns
+    -------
+    tuple of int
+        Radices covering ``cards``, doubled where they grow (headroom).
+    """
     old = radices or tuple(0 for _ in cards)
     return tuple(r if c <= r else max(c, 2 * r) for c, r in zip(cards, old, strict=True))
 
 
 def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
-    """Return where each run of equal values of a sorted array starts."""
+    """Return where each run of equal values of a sorted array starts.
+
+    Parameters
+    ----------
+    sorted_keys : numpy.ndarray
+
+    Returns
+    -------
+    numpy.ndarray
+        Where each run of equal values of a sorted array starts.
+    """
     if not len(sorted_keys):
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
 
 
 def run_index(starts: np.ndarray, n: int) -> np.ndarray:
-    """Return, for each of ``n`` positions, the number of the run it is in."""
+    """Return, for each of ``n`` positions, the number of the run it is in.
+
+    Parameters
+    ----------
+    starts : numpy.ndarray
+    n : int
+
+    Returns
+    -------
+    numpy.ndarray
+    """
     if len(starts) == n:
         return np.arange(n, dtype=np.int64)
     index = np.zeros(n, dtype=np.int64)
@@ -357,6 +496,17 @@ def sorted_cells(
     The cells come grouped by class, in the dictionary's code order inside a
     class; only the classes of two or more cells can be out of order, and
     only those are sorted. ``value`` and ``counts`` are reordered in place.
+
+    Parameters
+    ----------
+    cls : numpy.ndarray
+    value : numpy.ndarray
+    counts : numpy.ndarray
+    m : int
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray)
     """
     key = cls * max(m, 1) + value
     if len(key) < 2 or bool(np.all(key[1:] > key[:-1])):
@@ -379,6 +529,15 @@ def argsort_int(keys: np.ndarray) -> np.ndarray:
     Each key is packed with its position (key * n + i) and the packed
     integers sorted by value, several times faster than an argsort; an
     argsort when the packed integers would not fit int64.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray
+
+    Returns
+    -------
+    numpy.ndarray
+        The stable sorting order of non-negative integer keys.
     """
     n = len(keys)
     if n and (int(keys.max()) + 1) * n < 2**63:

@@ -47,7 +47,13 @@ __all__ = ["DuckDBEngine", "duckdb_available"]
 
 
 def duckdb_available() -> bool:
-    """Return True when the optional ``duckdb`` package can be imported."""
+    """Return True when the optional ``duckdb`` package can be imported.
+
+    Returns
+    -------
+    bool
+        True when the optional ``duckdb`` package can be imported.
+    """
     try:
         import duckdb  # noqa: F401
     except ImportError:
@@ -229,7 +235,18 @@ def _files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) ->
 
 
 def sniff_file(path: str) -> str:
-    """Return the delimiter of a CSV file, sniffed from its first lines by the loader's rule."""
+    """Return the delimiter of a CSV file, sniffed from its first lines by the loader's rule.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+
+    Returns
+    -------
+    str
+        The delimiter of a CSV file, sniffed from its first lines by the loader's rule.
+    """
     from riskcore.io._text import sniff_delimiter
 
     with open(path, "rb") as fh:

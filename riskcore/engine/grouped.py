@@ -70,6 +70,16 @@ class ArrowCodes:
         ``out``, an int64 buffer at least as long as the array, receives the
         codes (a view of it is returned): a stream reuses one buffer per
         column instead of allocating one per batch.
+
+        Parameters
+        ----------
+        arr : Any
+        out : numpy.ndarray, optional
+
+        Returns
+        -------
+        numpy.ndarray
+            The global code of every value of an Arrow array (nulls included).
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -119,6 +129,17 @@ class ArrowCodes:
         (:func:`~riskcore.engine.partition.encode_column`), so numbers sort,
         and ``None`` / ``NaN`` / ``NaT`` become one missing value, exactly as
         on the in-memory engine.
+
+        Parameters
+        ----------
+        name : str
+        codes : numpy.ndarray
+        ordered : bool or None
+
+        Returns
+        -------
+        EncodedColumn
+            The final codes of grouped rows, re-encoded by the in-memory engine's rule.
         """
         enc = self.final(name, ordered=ordered)
         final = np.take(enc.codes, codes, mode="clip") if len(codes) else enc.codes[codes]
@@ -131,6 +152,16 @@ class ArrowCodes:
         map from this dictionary's codes to the in-memory engine's. It is
         one-to-one unless two entries are one value to the in-memory engine
         (a ``NaN`` and a null of one float column).
+
+        Parameters
+        ----------
+        name : str
+        ordered : bool or None
+
+        Returns
+        -------
+        EncodedColumn
+            The dictionary's values encoded by the in-memory engine's rule.
         """
         import pyarrow as pa
 
@@ -146,6 +177,16 @@ def encode_any(column: Any, name: str, *, ordered: bool | None = None) -> Encode
     engine's rule (:func:`~riskcore.engine.partition.encode_column`): the
     same codes and missing-value rule at a fraction of the cost of a pandas
     conversion of every value.
+
+    Parameters
+    ----------
+    column : Any
+    name : str
+    ordered : bool, optional
+
+    Returns
+    -------
+    EncodedColumn
     """
     if isinstance(column, pd.Series):
         return encode_column(column.reset_index(drop=True).rename(name), ordered=ordered)
@@ -354,7 +395,17 @@ class GroupingEngine:
         return self._n
 
     def groups(self, columns: Sequence[str]) -> Any:
-        """Return the grouped rows "columns -> count" (count column :data:`COUNT`)."""
+        """Return the grouped rows "columns -> count" (count column :data:`COUNT`).
+
+        Parameters
+        ----------
+        columns : sequence of str
+
+        Returns
+        -------
+        Any
+            The grouped rows "columns -> count" (count column :data:`COUNT`).
+        """
         raise NotImplementedError
 
     def _checked(self, columns: Sequence[str]) -> list[str]:
@@ -370,6 +421,16 @@ class GroupingEngine:
 
         The summary pushdown, computed where the data lie; engines that
         cannot raise ``NotImplementedError`` (the default).
+
+        Parameters
+        ----------
+        quasi_identifiers : sequence of str
+            The quasi-identifier columns.
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray)
+            (each distinct class size, the number of classes of that size).
         """
         raise NotImplementedError
 
@@ -437,6 +498,16 @@ class GroupingEngine:
 
 
 def first_line(exc: Exception) -> str:
-    """Return the first line of an engine's error (DuckDB's and Spark's run long), or its type."""
+    """Return the first line of an engine's error (DuckDB's and Spark's run long), or its type.
+
+    Parameters
+    ----------
+    exc : Exception
+
+    Returns
+    -------
+    str
+        The first line of an engine's error (DuckDB's and Spark's run long), or its type.
+    """
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__

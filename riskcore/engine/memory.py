@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.engine.contract import ClassTable, Tabulation
 from riskcore.engine.partition import (
     EncodedColumn,
@@ -44,20 +45,21 @@ class EncodedTable:
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    data : pandas.DataFrame
         The table; it is not copied or modified. Its index plays no role
         (everything is positional).
     """
 
     name = "memory"
 
-    def __init__(self, df: pd.DataFrame) -> None:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"df must be a DataFrame, got {type(df).__name__}")
-        if df.columns.has_duplicates:
-            dup = df.columns[df.columns.duplicated()][0]
+    @renamed_arguments(df="data")
+    def __init__(self, data: pd.DataFrame) -> None:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
+        if data.columns.has_duplicates:
+            dup = data.columns[data.columns.duplicated()][0]
             raise RolesError(f"the table has two columns named {dup!r}; rename one")
-        self.df = df
+        self.df = data
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
         self._partitions: OrderedDict[tuple[str, ...], Partition] = OrderedDict()
 
@@ -96,12 +98,13 @@ class EncodedTable:
             self._cache[key] = encode_column(self.df[name], ordered=ordered)
         return self._cache[key]
 
-    def partition(self, qis: Iterable[str]) -> Partition:
-        """Return the equivalence classes over ``qis`` (the engine's internal grouping).
+    @renamed_arguments(qis="quasi_identifiers")
+    def partition(self, quasi_identifiers: Iterable[str]) -> Partition:
+        """Return the equivalence classes over the QIs (the engine's internal grouping).
 
         Parameters
         ----------
-        qis : iterable of str
+        quasi_identifiers : iterable of str
             At least one column.
 
         Returns
@@ -110,7 +113,7 @@ class EncodedTable:
             Holds per-record arrays; code outside the engine should use
             :meth:`tabulate` (per class) or :meth:`record_classes` (per record).
         """
-        key = tuple(qis)
+        key = tuple(quasi_identifiers)
         part = self._partitions.get(key)
         if part is None:
             part = build_partition({q: self.column(q) for q in key}, key)

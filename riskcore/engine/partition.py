@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.engine.contract import ClassTable, Contingency
 
 __all__ = [
@@ -204,6 +205,16 @@ def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
 
     The sizes of :func:`_dense_ids` without the per-record class ids: a
     ``bincount`` for small key spaces, else one sort and its run lengths.
+
+    Parameters
+    ----------
+    key : numpy.ndarray
+    key_card : int
+
+    Returns
+    -------
+    numpy.ndarray
+        The class sizes f_j of packed keys, in increasing key order.
     """
     n = len(key)
     if n == 0:
@@ -246,9 +257,10 @@ class Partition:
         return len(self.sizes)
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def build_partition(
     columns: dict[str, EncodedColumn] | list[EncodedColumn],
-    qis: list[str] | tuple[str, ...] | None = None,
+    quasi_identifiers: list[str] | tuple[str, ...] | None = None,
 ) -> Partition:
     """Group records into equivalence classes over the quasi-identifiers.
 
@@ -259,7 +271,7 @@ def build_partition(
     ----------
     columns : dict of str to EncodedColumn, or list of EncodedColumn
         Encoded columns (from :func:`encode_column`).
-    qis : sequence of str, optional
+    quasi_identifiers : sequence of str, optional
         Which of ``columns`` are the QIs; default all of them, in order.
 
     Returns
@@ -268,7 +280,7 @@ def build_partition(
     """
     if isinstance(columns, list):
         columns = {c.name: c for c in columns}
-    names = tuple(columns) if qis is None else tuple(qis)
+    names = tuple(columns) if quasi_identifiers is None else tuple(quasi_identifiers)
     if not names:
         raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
     missing = [q for q in names if q not in columns]

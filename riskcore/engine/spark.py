@@ -37,7 +37,13 @@ __all__ = ["SparkEngine", "spark_available"]
 
 
 def spark_available() -> bool:
-    """Return True when the optional ``pyspark`` package can be imported."""
+    """Return True when the optional ``pyspark`` package can be imported.
+
+    Returns
+    -------
+    bool
+        True when the optional ``pyspark`` package can be imported.
+    """
     try:
         import pyspark  # noqa: F401
     except ImportError:

@@ -72,7 +72,13 @@ class Entity:
     keep_last: int = 0
 
     def compiled(self) -> re.Pattern[str]:
-        """Return the compiled pattern (cached by :mod:`re`)."""
+        """Return the compiled pattern (cached by :mod:`re`).
+
+        Returns
+        -------
+        re.Pattern[str]
+            The compiled pattern (cached by :mod:`re`).
+        """
         return re.compile(self.regex)
 
 
@@ -211,6 +217,15 @@ _BY_KIND = {e.kind: e for e in ENTITIES}
 
 def entity(kind: str) -> Entity:
     """Return the built-in entity of a kind.
+
+    Parameters
+    ----------
+    kind : str
+
+    Returns
+    -------
+    Entity
+        The built-in entity of a kind.
 
     Raises
     ------

@@ -86,6 +86,7 @@ class PiiFinding(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     entity : str
         Presidio's entity type (``"EMAIL_ADDRESS"``, ``"CREDIT_CARD"`` ...).
     n_values : int
@@ -126,7 +127,13 @@ class PiiScan(Result):
 
 
 def presidio_available() -> bool:
-    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra)."""
+    """Return True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra).
+
+    Returns
+    -------
+    bool
+        True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra).
+    """
     import importlib.util
 
     try:
@@ -203,6 +210,7 @@ def scan_free_text(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     columns : sequence of str, optional
         Columns to scan; default every text column.
     sample : int, default 200
@@ -266,6 +274,7 @@ def add_presidio(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     scans : sequence of ColumnScan
         The built-in scans.
     positions : dict

@@ -53,6 +53,7 @@ class TextFinding(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     kind : str
         The entity (``"phone"``, ``"email"`` ...; Presidio's entity type in
         lower case when ``source`` is ``"presidio"``).
@@ -91,6 +92,7 @@ class ColumnScan(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     status : str
         ``"clean"`` (every value scanned, nothing found), ``"found"`` (every
         value scanned, identifiers found), ``"partial"`` (only the first
@@ -169,7 +171,18 @@ class TextScan(Result):
         object.__setattr__(self, "columns", tuple(self.columns))
 
     def get(self, column: str) -> ColumnScan | None:
-        """Return the scan of a column, or None when it was not among those scanned."""
+        """Return the scan of a column, or None when it was not among those scanned.
+
+        Parameters
+        ----------
+        column : str
+            The column's name.
+
+        Returns
+        -------
+        ColumnScan or None
+            The scan of a column, or None when it was not among those scanned.
+        """
         return next((c for c in self.columns if c.column == column), None)
 
     @property
@@ -188,6 +201,16 @@ def is_text_column(series: pd.Series) -> bool:
 
     Numbers, booleans and datetimes are not text; neither is a categorical of
     numbers.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    bool
+        True for a column of text: object, string, or categorical of text.
     """
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -197,7 +220,18 @@ def is_text_column(series: pd.Series) -> bool:
 
 
 def text_columns(data: pd.DataFrame) -> list[str]:
-    """Return the names of the text columns of a table, in table order."""
+    """Return the names of the text columns of a table, in table order.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+
+    Returns
+    -------
+    list of str
+        The names of the text columns of a table, in table order.
+    """
     return [str(c) for i, c in enumerate(data.columns) if is_text_column(data.iloc[:, i])]
 
 
@@ -386,6 +420,7 @@ def scan_text(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     columns : sequence of str, optional
         Columns to scan; default every text column (:func:`text_columns`).
     max_chars : int, default :data:`MAX_CHARS`
@@ -451,6 +486,7 @@ def redact_found(series: pd.Series) -> tuple[pd.Series, dict[str, int]]:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------

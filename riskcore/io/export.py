@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.errors import RiskcoreError
 
 __all__ = ["FORMULA_PREFIXES", "formula_safe", "to_csv_bytes", "to_xlsx_bytes", "write_table"]
@@ -22,12 +23,13 @@ __all__ = ["FORMULA_PREFIXES", "formula_safe", "to_csv_bytes", "to_xlsx_bytes", 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
-def formula_safe(df: pd.DataFrame) -> pd.DataFrame:
-    """Return a copy of ``df`` whose text cells cannot start a formula.
+@renamed_arguments(df="data")
+def formula_safe(data: pd.DataFrame) -> pd.DataFrame:
+    """Return a copy of ``data`` whose text cells cannot start a formula.
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    data : pandas.DataFrame
         Any table; numeric, boolean and date columns are left as they are.
 
     Returns
@@ -37,7 +39,7 @@ def formula_safe(df: pd.DataFrame) -> pd.DataFrame:
         starts with one of :data:`FORMULA_PREFIXES` prefixed with ``'``;
         missing values stay missing. Column names are neutralised the same way.
     """
-    out = df.copy()
+    out = data.copy()
     for name in out.columns:
         col = out[name]
         if not (
@@ -57,23 +59,25 @@ def formula_safe(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def to_csv_bytes(df: pd.DataFrame) -> bytes:
-    """Return ``df`` as formula-safe UTF-8 CSV (no index), for a download.
+@renamed_arguments(df="data")
+def to_csv_bytes(data: pd.DataFrame) -> bytes:
+    """Return ``data`` as formula-safe UTF-8 CSV (no index), for a download.
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    data : pandas.DataFrame
 
     Returns
     -------
     bytes
         CSV text with a byte-order mark, so that Excel reads UTF-8 correctly.
     """
-    return formula_safe(df).to_csv(index=False).encode("utf-8-sig")
+    return formula_safe(data).to_csv(index=False).encode("utf-8-sig")
 
 
-def to_xlsx_bytes(df: pd.DataFrame) -> bytes:
-    """Return ``df`` as an .xlsx workbook with no live formula, for a download.
+@renamed_arguments(df="data")
+def to_xlsx_bytes(data: pd.DataFrame) -> bytes:
+    """Return ``data`` as an .xlsx workbook with no live formula, for a download.
 
     Every text cell is written as a string cell (``t="s"``): a text starting
     with ``=`` stays the text ``=...`` (Excel shows it, never evaluates it),
@@ -82,7 +86,7 @@ def to_xlsx_bytes(df: pd.DataFrame) -> bytes:
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    data : pandas.DataFrame
 
     Returns
     -------
@@ -103,16 +107,23 @@ def to_xlsx_bytes(df: pd.DataFrame) -> bytes:
         c.data_type = "s"  # text, even when it starts with "="
         return c
 
-    ws.append([cell(str(c)) for c in df.columns])
-    for row in df.itertuples(index=False, name=None):
+    ws.append([cell(str(c)) for c in data.columns])
+    for row in data.itertuples(index=False, name=None):
         ws.append([cell(v.item() if hasattr(v, "item") else v) for v in row])
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
 
 
-def write_table(df: pd.DataFrame, path: str | Path) -> None:
-    """Write ``df`` to ``path`` by its suffix: .csv / .tsv (formula-safe), .parquet, .xlsx.
+@renamed_arguments(df="data")
+def write_table(data: pd.DataFrame, path: str | Path) -> None:
+    """Write ``data`` to ``path`` by its suffix: .csv / .tsv (formula-safe), .parquet, .xlsx.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    path : str or Path
+        The file.
 
     Raises
     ------
@@ -122,12 +133,12 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".csv":
-        p.write_bytes(to_csv_bytes(df))
+        p.write_bytes(to_csv_bytes(data))
     elif suffix == ".tsv":
-        p.write_bytes(formula_safe(df).to_csv(index=False, sep="\t").encode("utf-8-sig"))
+        p.write_bytes(formula_safe(data).to_csv(index=False, sep="\t").encode("utf-8-sig"))
     elif suffix == ".parquet":
-        df.reset_index(drop=True).to_parquet(p, index=False)
+        data.reset_index(drop=True).to_parquet(p, index=False)
     elif suffix == ".xlsx":
-        p.write_bytes(to_xlsx_bytes(df))
+        p.write_bytes(to_xlsx_bytes(data))
     else:
         raise RiskcoreError(f"{p.name}: write .csv, .tsv, .parquet or .xlsx")

@@ -253,5 +253,11 @@ class LoadedTable:
         return self.data.shape[1]
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-ready metadata (without the data): ``info.to_dict()``."""
+        """Return the JSON-ready metadata (without the data): ``info.to_dict()``.
+
+        Returns
+        -------
+        dict of str to Any
+            The JSON-ready metadata (without the data): ``info.to_dict()``.
+        """
         return self.info.to_dict()

@@ -27,6 +27,19 @@ import numpy as np
 from riskcore._results import Result
 from riskcore._validation import check_one_of, check_unit_interval
 
+__all__ = [
+    "THRESHOLDS",
+    "TOLERANCE",
+    "ClassSizeDistribution",
+    "KAnonymityResult",
+    "RiskResult",
+    "class_size_distribution",
+    "exceeds",
+    "k_anonymity",
+    "reidentification_risk",
+    "threshold_meaning",
+]
+
 #: Record-risk thresholds used in practice, with what they mean (El Emam 2013, "cell size
 #: precedents"), exact: the threshold of k is 1/k, so a class of exactly k records meets it.
 THRESHOLDS: dict[float, str] = {
@@ -46,6 +59,17 @@ def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
 
     The one rule for thresholds: a figure passes when it is at most its
     limit, so a record risk of exactly 1/11 passes the threshold 1/11.
+
+    Parameters
+    ----------
+    value : numpy.ndarray or float
+    limit : float
+        The limit compared with.
+
+    Returns
+    -------
+    numpy.ndarray or bool
+        Whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
     """
     if isinstance(value, np.ndarray):
         result: np.ndarray = value > limit + TOLERANCE
@@ -54,7 +78,18 @@ def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
 
 
 def threshold_meaning(threshold: float) -> str:
-    """Return what a record-risk threshold stands for: its precedent, or "a custom threshold"."""
+    """Return what a record-risk threshold stands for: its precedent, or "a custom threshold".
+
+    Parameters
+    ----------
+    threshold : float
+        The record-risk threshold.
+
+    Returns
+    -------
+    str
+        What a record-risk threshold stands for: its precedent, or "a custom threshold".
+    """
     for tau, words in THRESHOLDS.items():
         if abs(threshold - tau) <= TOLERANCE:
             return words

@@ -73,6 +73,7 @@ class Assessment(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     anonymity : KAnonymityResult
         k, classes, unique records, class-size distribution.
     prosecutor : RiskResult

@@ -34,6 +34,13 @@ from riskcore._validation import check_one_of
 from riskcore.engine import Contingency, Engine
 from riskcore.errors import RiskcoreError
 
+__all__ = [
+    "has_natural_order",
+    "order_choices",
+    "order_values",
+    "t_closeness_per_class",
+]
+
 #: The ground distance of t-closeness: ordered (numeric or ordinal values) or equal (categories).
 Distance = Literal["ordered", "equal"]
 

@@ -66,6 +66,10 @@ __all__ = [
 def distinct_l_per_class(table: Contingency) -> np.ndarray:
     """Count distinct sensitive values in each class [M07]_.
 
+    Parameters
+    ----------
+    table : Contingency
+
     Returns
     -------
     numpy.ndarray
@@ -80,6 +84,10 @@ def entropy_per_class(table: Contingency) -> np.ndarray:
     H_j = -sum_s p(s) ln p(s), p(s) the share of class j with value s.
     Entropy l-diversity is exp(min_j H_j); a class with m equally frequent
     values has H = ln m, hence entropy l = m.
+
+    Parameters
+    ----------
+    table : Contingency
 
     Returns
     -------

@@ -109,7 +109,17 @@ class PopulationEvidence:
     table_counts: np.ndarray | None = None
 
     def restrict(self, keep: np.ndarray) -> PopulationEvidence:
-        """Return the model for the classes ``keep`` (a boolean mask)."""
+        """Return the model for the classes ``keep`` (a boolean mask).
+
+        Parameters
+        ----------
+        keep : numpy.ndarray
+
+        Returns
+        -------
+        PopulationEvidence
+            The model for the classes ``keep`` (a boolean mask).
+        """
         return replace(
             self,
             weight_sums=None if self.weight_sums is None else self.weight_sums[keep],
@@ -205,7 +215,18 @@ class Evidence:
         return tuple(self.sensitive)
 
     def cached(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        """Return the figure under ``key``, computing it once (per-class arrays, read-only)."""
+        """Return the figure under ``key``, computing it once (per-class arrays, read-only).
+
+        Parameters
+        ----------
+        key : Hashable
+        compute : callable
+
+        Returns
+        -------
+        Any
+            The figure under ``key``, computing it once (per-class arrays, read-only).
+        """
         if key not in self._cache:
             value = compute()
             if isinstance(value, np.ndarray):
@@ -232,8 +253,20 @@ class Evidence:
         return result
 
     def table(self, attribute: str) -> Contingency:
-        """Return the contingency each class of ``attribute`` is judged by (compatible sets
-        under ``"any"``)."""
+        """Return the contingency each class of ``attribute`` is judged by.
+
+        Under the ``"any"`` missing-value policy, the compatible sets.
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        Contingency
+            The contingency each class of ``attribute`` is judged by.
+        """
         if attribute not in self.sensitive:
             raise RiskcoreError(f"{attribute!r} is not a sensitive attribute of this assessment")
         own = self.sensitive[attribute].table
@@ -247,7 +280,13 @@ class Evidence:
         return result
 
     def population_sizes(self) -> np.ndarray | None:
-        """Return F_j per class for the journalist (None without a population model)."""
+        """Return F_j per class for the journalist (None without a population model).
+
+        Returns
+        -------
+        numpy.ndarray or None
+            F_j per class for the journalist (None without a population model).
+        """
         pop = self.population
         if pop is None:
             return None
@@ -279,6 +318,15 @@ class Evidence:
         table, or E[1/F_j | f_j] of the individual-risk model with a sampling
         fraction or sampling weights (Benedetti and Franconi 1998), never
         1/(f_j / pi); without a population model it equals the prosecutor's.
+
+        Parameters
+        ----------
+        model : Literal['prosecutor', 'journalist']
+
+        Returns
+        -------
+        numpy.ndarray
+            Each class's record re-identification risk under the attacker ``model``.
         """
 
         def compute() -> np.ndarray:
@@ -302,21 +350,55 @@ class Evidence:
     # ------------------------------------------------------------------ per-class figures
 
     def distinct(self, attribute: str) -> np.ndarray:
-        """Return the distinct sensitive values of each class (Machanavajjhala et al. 2007)."""
+        """Return the distinct sensitive values of each class (Machanavajjhala et al. 2007).
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        numpy.ndarray
+            The distinct sensitive values of each class (Machanavajjhala et al. 2007).
+        """
         result: np.ndarray = self.cached(
             ("distinct", attribute), lambda: distinct_l_per_class(self.table(attribute))
         )
         return result
 
     def entropy(self, attribute: str) -> np.ndarray:
-        """Return each class's entropy H_j = -sum_s p(s) ln p(s), in nats."""
+        """Return each class's entropy H_j = -sum_s p(s) ln p(s), in nats.
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        numpy.ndarray
+            Each class's entropy H_j = -sum_s p(s) ln p(s), in nats.
+        """
         result: np.ndarray = self.cached(
             ("entropy", attribute), lambda: entropy_per_class(self.table(attribute))
         )
         return result
 
     def recursive(self, attribute: str, c: float) -> np.ndarray:
-        """Return the largest l each class is recursive (c,l)-diverse for."""
+        """Return the largest l each class is recursive (c,l)-diverse for.
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+        c : float
+
+        Returns
+        -------
+        numpy.ndarray
+            The largest l each class is recursive (c,l)-diverse for.
+        """
         result: np.ndarray = self.cached(
             ("recursive", attribute, float(c)),
             lambda: recursive_l_per_class(self.table(attribute), float(c)),
@@ -328,6 +410,17 @@ class Evidence:
 
         ``distance`` defaults to the attribute's (:class:`SensitiveEvidence`);
         the ordered distance uses the attribute's value order.
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+        distance : str, optional
+
+        Returns
+        -------
+        numpy.ndarray
+            Each class's t-closeness distance from the table's distribution.
         """
         s = self.sensitive[attribute]
         d = distance or s.distance
@@ -347,6 +440,14 @@ class Evidence:
         ``per_class`` as :attr:`riskcore.metrics.DiversityResult.per_class`:
         ``distinct``, ``entropy``, ``recursive_l`` (for ``c``) and ``t`` (for
         ``distance``), computed on :meth:`table` of ``attribute``.
+
+        Parameters
+        ----------
+        attribute : str
+            The sensitive attribute judged (None for a model on the classes alone).
+        per_class : mapping of str to numpy.ndarray
+        c : float
+        distance : str
         """
         for key, name in (
             (("distinct", attribute), "distinct"),

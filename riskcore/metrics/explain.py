@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
@@ -43,7 +44,18 @@ __all__ = [
 
 
 def row_position(row: object, n: int) -> int:
-    """Return the 0-based position of a row number (the first data row is 1), checked."""
+    """Return the 0-based position of a row number (the first data row is 1), checked.
+
+    Parameters
+    ----------
+    row : object
+    n : int
+
+    Returns
+    -------
+    int
+        The 0-based position of a row number (the first data row is 1), checked.
+    """
     if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
         raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
     return int(row) - 1
@@ -58,6 +70,7 @@ class RecordExplanation(Result):
     row : int
         Row number (the first data row is 1).
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     values : tuple of str or None
         The record's value of each QI as text (None when missing); never a
         direct identifier.
@@ -94,9 +107,10 @@ class RecordExplanation(Result):
     top_share: float
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def explain_record(
     data: EncodedTable | pd.DataFrame,
-    qis: Sequence[str],
+    quasi_identifiers: Sequence[str],
     row: int,
     *,
     suda_result: SudaResult | None = None,
@@ -109,7 +123,9 @@ def explain_record(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
-    qis : sequence of str
+        The table, or its encoded form (whose codes are cached).
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     row : int
         Row number, the first data row being 1 (as in :func:`record_risk`).
     suda_result : SudaResult, optional
@@ -133,7 +149,7 @@ def explain_record(
     from riskcore._values import value_text
 
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
-    q = _qis(table, qis)
+    q = _qis(table, quasi_identifiers)
     n = table.n_records
     pos = row_position(row, n)
     if suda_result is None:
@@ -176,9 +192,10 @@ def explain_record(
 ALL_SUBSETS_UP_TO = 10
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def record_subsets(
     data: EncodedTable | pd.DataFrame,
-    qis: Sequence[str],
+    quasi_identifiers: Sequence[str],
     row: int,
     *,
     msus: Sequence[Sequence[str]] = (),
@@ -200,7 +217,9 @@ def record_subsets(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
-    qis : sequence of str
+        The table, or its encoded form (whose codes are cached).
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     row : int
         Row number, the first data row being 1.
     msus : sequence of sequence of str
@@ -225,7 +244,7 @@ def record_subsets(
     import itertools
 
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
-    q = _qis(table, qis)
+    q = _qis(table, quasi_identifiers)
     pos = row_position(row, table.n_records)
     index = {name: i for i, name in enumerate(q)}
     msu_masks = set()
@@ -266,8 +285,9 @@ def record_subsets(
     return out.sort_values(["size", "sharing"], kind="stable").reset_index(drop=True)
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def riskiest_rows(
-    data: EncodedTable | pd.DataFrame, qis: Sequence[str], suda_result: SudaResult
+    data: EncodedTable | pd.DataFrame, quasi_identifiers: Sequence[str], suda_result: SudaResult
 ) -> np.ndarray:
     """Return every row number (the first data row is 1), the riskiest record first.
 
@@ -277,7 +297,9 @@ def riskiest_rows(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
-    qis : sequence of str
+        The table, or its encoded form (whose codes are cached).
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     suda_result : SudaResult
         SUDA computed on the same table and QIs.
 
@@ -287,7 +309,7 @@ def riskiest_rows(
         int64 row numbers, a permutation of 1 .. n.
     """
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
-    q = _qis(table, qis)
+    q = _qis(table, quasi_identifiers)
     if suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
     size = table.classes(q).sizes[table.record_classes(q)]

@@ -94,13 +94,28 @@ MISSING_POLICIES: tuple[str, ...] = ("own", "any")
 
 
 def check_missing(missing: object) -> MissingPolicy:
-    """Return ``missing`` checked to be "own" or "any" (ValueError naming it otherwise)."""
+    """Return ``missing`` checked to be "own" or "any" (ValueError naming it otherwise).
+
+    Parameters
+    ----------
+    missing : object
+        The policy to check.
+
+    Returns
+    -------
+    MissingPolicy
+        ``missing`` checked to be "own" or "any" (ValueError naming it otherwise).
+    """
     value: MissingPolicy = check_one_of("missing", missing, MISSING_POLICIES)
     return value
 
 
 def known_mask(classes: ClassTable) -> np.ndarray:
     """Return, per class and QI, whether the class's value is known (not missing).
+
+    Parameters
+    ----------
+    classes : ClassTable
 
     Returns
     -------
@@ -120,6 +135,15 @@ def count_missing(classes: ClassTable) -> int:
     """Return the number of records with at least one missing QI value.
 
     Only the codes of QIs that have a missing value are read.
+
+    Parameters
+    ----------
+    classes : ClassTable
+
+    Returns
+    -------
+    int
+        The number of records with at least one missing QI value.
     """
     some = np.zeros(classes.n_classes, dtype=bool)
     for i, labels in enumerate(classes.labels):
@@ -130,12 +154,22 @@ def count_missing(classes: ClassTable) -> int:
 
 
 def count_unique_missing(classes: ClassTable) -> int:
-    """Return the number of sample uniques (classes of one record, a missing value counting as
-    a value of its own) with at least one missing QI value.
+    """Return the number of sample uniques with at least one missing QI value.
+
+    A sample unique is a class of one record, a missing value counting as a value of its own.
 
     SUDA never uses a missing value in a minimal sample unique (sdcMicro's ``suda2``), so
     such a record is a special unique only when its known values alone single it out: these
     are the records the two counts can differ by.
+
+    Parameters
+    ----------
+    classes : ClassTable
+
+    Returns
+    -------
+    int
+        The number of sample uniques with at least one missing QI value.
     """
     if not classes.n_classes:
         return 0

@@ -127,6 +127,12 @@ def pitman_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     Gamma(theta + 1) / Gamma(theta + alpha) N^alpha. The starting point is
     ARX's moment-type guess.
 
+    Parameters
+    ----------
+    sizes : npt.ArrayLike
+    sampling_fraction : float
+        n / N, when the data are a sample of a population of N.
+
     Returns
     -------
     float
@@ -210,6 +216,12 @@ def snb_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
 
     (alpha, beta) solve E c_1 = c_1, E c_2 = c_2, and the population uniques
     are K P(X = 0) = K beta^alpha.
+
+    Parameters
+    ----------
+    sizes : npt.ArrayLike
+    sampling_fraction : float
+        n / N, when the data are a sample of a population of N.
 
     Returns
     -------

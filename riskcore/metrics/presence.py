@@ -100,6 +100,7 @@ class PopulationCounts(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_released : int
         Records of the release, n(T).
     n_population : int
@@ -146,7 +147,13 @@ class PopulationCounts(Result):
         return out
 
     def record_k_map(self) -> np.ndarray:
-        """Return F_j of each released record's class, in release order (int64)."""
+        """Return F_j of each released record's class, in release order (int64).
+
+        Returns
+        -------
+        numpy.ndarray
+            F_j of each released record's class, in release order (int64).
+        """
         out: np.ndarray = self.population[self.record_class].astype(np.int64)
         return out
 
@@ -174,12 +181,14 @@ class PopulationCounts(Result):
 
 @dataclass(frozen=True)
 class PopulationMatch(Result):
-    """k-map and delta-presence of a release against its population table (judged by
-    :func:`riskcore.criteria.population.judge_population`).
+    """k-map and delta-presence of a release against its population table.
+
+    Judged by :func:`riskcore.criteria.population.judge_population`.
 
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_released : int
         Records of the release, n(T).
     n_population : int
@@ -429,6 +438,18 @@ def k_map(
     min over classes with released records of F_j (ARX ``KMap`` with a
     population table); see :func:`population_match` (same parameters and
     errors).
+
+    Parameters
+    ----------
+    released : pandas.DataFrame
+    population : pandas.DataFrame
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    int
+        k-map: the smallest population class matching a released record.
     """
     return population_match(released, population, quasi_identifiers).k_map
 
@@ -442,6 +463,18 @@ def delta_presence(
     delta_min is 0 when there is one (Nergiz, Atzori and Clifton 2007; ARX
     ``DPresence``). See :func:`population_match` (same parameters and
     errors).
+
+    Parameters
+    ----------
+    released : pandas.DataFrame
+    population : pandas.DataFrame
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    tuple of (float, float)
+        (delta_min, delta_max) of delta_j = f_j(T) / F_j(P) over every population class.
     """
     m = population_match(released, population, quasi_identifiers)
     return m.delta_min, m.delta_max

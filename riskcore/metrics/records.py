@@ -44,6 +44,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import (
     check_fraction,
@@ -114,7 +115,8 @@ def _matching(
     return cls, classes.sizes, False
 
 
-def sampling_weights(table: EncodedTable | pd.DataFrame, column: str) -> np.ndarray:
+@renamed_arguments(table="data")
+def sampling_weights(data: EncodedTable | pd.DataFrame, column: str) -> np.ndarray:
     """Return a column of sampling weights, checked: numbers of at least 1, none missing.
 
     A sampling weight w_i is the number of population members record i
@@ -122,8 +124,10 @@ def sampling_weights(table: EncodedTable | pd.DataFrame, column: str) -> np.ndar
 
     Parameters
     ----------
-    table : EncodedTable or pandas.DataFrame
+    data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     column : str
+        The column's name.
 
     Returns
     -------
@@ -136,7 +140,7 @@ def sampling_weights(table: EncodedTable | pd.DataFrame, column: str) -> np.ndar
         When the column is absent, not numeric, has a missing value or a
         value below 1 (the message names the first such row, counted from 1).
     """
-    df = table.df if isinstance(table, EncodedTable) else table
+    df = data.df if isinstance(data, EncodedTable) else data
     if column not in df.columns:
         raise RolesError(f"the weight column {column!r} is not in the table")
     col = df[column]
@@ -167,6 +171,7 @@ class IndividualRisk(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     model : str
         How the population class sizes were estimated: "weights" (the sum of
         the weights of a class's records), "sampling fraction" (f_j / pi),
@@ -227,8 +232,9 @@ class IndividualRisk(Result):
     missing: str = "own"
 
 
+@renamed_arguments(table="data")
 def record_individual_risk(
-    table: EncodedTable | pd.DataFrame,
+    data: EncodedTable | pd.DataFrame,
     quasi_identifiers: Sequence[str],
     *,
     weights: str | None = None,
@@ -261,8 +267,10 @@ def record_individual_risk(
 
     Parameters
     ----------
-    table : EncodedTable or pandas.DataFrame
+    data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form (whose codes are cached).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     weights : str, optional
         The sampling-weight column (numbers of at least 1, none missing).
     sampling_fraction : float, optional
@@ -286,19 +294,19 @@ def record_individual_risk(
     RiskcoreError
         When both weights and a sampling fraction are given.
     """
-    if not isinstance(table, EncodedTable):
-        table = EncodedTable(table)
-    qis = _qis(table, quasi_identifiers)
+    if not isinstance(data, EncodedTable):
+        data = EncodedTable(data)
+    qis = _qis(data, quasi_identifiers)
     check_one_of("method", method, ("exact", "approx"))
     tau = check_unit_interval("threshold", threshold)
     if weights is not None and sampling_fraction is not None:
         raise RiskcoreError("give sampling weights or a sampling fraction, not both")
     if weights is not None and weights in qis:
         raise RolesError(f"the weight column {weights!r} cannot also be a quasi-identifier")
-    n = table.n_records
+    n = data.n_records
     if n == 0:
         raise RiskcoreError("the table has no records")
-    cls, sizes, any_policy = _matching(table, qis, missing)
+    cls, sizes, any_policy = _matching(data, qis, missing)
     pi = (
         None
         if sampling_fraction is None
@@ -306,10 +314,10 @@ def record_individual_risk(
     )
     big_f: np.ndarray
     if weights is not None:
-        w = sampling_weights(table, weights)
+        w = sampling_weights(data, weights)
         big_f = np.bincount(cls, weights=w, minlength=len(sizes))
         if any_policy:  # the weights of every compatible record
-            big_f = compatible_sizes(table.classes(qis), weights=big_f)
+            big_f = compatible_sizes(data.classes(qis), weights=big_f)
         model = "weights"
     elif pi is not None:
         big_f = sizes / pi
@@ -342,9 +350,10 @@ def record_individual_risk(
     )
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def record_risk(
     data: EncodedTable | pd.DataFrame,
-    qis: Sequence[str],
+    quasi_identifiers: Sequence[str],
     *,
     weights: str | None = None,
     sampling_fraction: float | None = None,
@@ -377,7 +386,8 @@ def record_risk(
     Parameters
     ----------
     data : EncodedTable or pandas.DataFrame
-    qis : sequence of str
+        The table, or its encoded form (whose codes are cached).
+    quasi_identifiers : sequence of str
         The quasi-identifiers.
     weights : str, optional
         Sampling-weight column.
@@ -409,7 +419,7 @@ def record_risk(
         For unknown columns, bad weights or targets (messages for people).
     """
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
-    q = _qis(table, qis)
+    q = _qis(table, quasi_identifiers)
     ir = record_individual_risk(
         table,
         q,

@@ -51,6 +51,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import check_fraction, check_positive_int
 from riskcore.engine import EncodedTable
@@ -208,6 +209,7 @@ class SudaResult(Result):
     Attributes
     ----------
     quasi_identifiers : tuple of str
+        The quasi-identifier columns.
     n_records : int
     max_size : int
         Largest MSU size searched.
@@ -304,8 +306,9 @@ class SudaResult(Result):
         return tuple(found)
 
 
+@renamed_arguments(table="data")
 def suda(
-    table: EncodedTable | pd.DataFrame,
+    data: EncodedTable | pd.DataFrame,
     quasi_identifiers: list[str] | tuple[str, ...],
     *,
     max_size: int | None = None,
@@ -364,7 +367,7 @@ def suda(
 
     Parameters
     ----------
-    table : EncodedTable or pandas.DataFrame
+    data : EncodedTable or pandas.DataFrame
         The records; an :class:`~riskcore.engine.EncodedTable` reuses its
         cached column codes.
     quasi_identifiers : sequence of str
@@ -405,8 +408,8 @@ def suda(
     >>> r.msus_of(4)
     (('a',),)
     """
-    if not isinstance(table, EncodedTable):
-        table = EncodedTable(table)
+    if not isinstance(data, EncodedTable):
+        data = EncodedTable(data)
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
@@ -416,10 +419,10 @@ def suda(
     size_cap = m if max_size is None else check_positive_int("max_size", max_size)
     size_cap = min(size_cap, m)
     pi = check_fraction("dis_fraction", dis_fraction)
-    enc = [table.column(q) for q in qis]
+    enc = [data.column(q) for q in qis]
     # a QI holding one value is pruned from the search: only the varying ones count
     check_suda_bounds(m, size_cap, varying=sum(e.n_values > 1 for e in enc))
-    n = table.n_records
+    n = data.n_records
     m_eff = max(m, _SDCMICRO_MIN_COLUMNS)
     weights = np.array([0.0] + [msu_weight(k, m) for k in range(1, m + 1)])
 
@@ -428,8 +431,8 @@ def suda(
     msu_size: list[np.ndarray] = []
     if n:
         # Deduplicate: one row per distinct QI combination, weight min(f, 2).
-        cls = table.record_classes(qis)
-        sizes = table.classes(qis).sizes
+        cls = data.record_classes(qis)
+        sizes = data.classes(qis).sizes
         _, first = np.unique(cls, return_index=True)
         f = sizes[cls[first]]
         w = np.minimum(f, 2).astype(np.int64)
@@ -499,7 +502,7 @@ def suda(
     )
 
     # DIS calibration (Skinner and Elliot 2002; Elliot 2005; sdcMicro suda2).
-    class_sizes = table.classes(qis).sizes if n else np.zeros(0, dtype=np.int64)
+    class_sizes = data.classes(qis).sizes if n else np.zeros(0, dtype=np.int64)
     u = int((class_sizes == 1).sum())
     p_rec = int(2 * (class_sizes == 2).sum())
     dis = u * pi / (u * pi + p_rec * (1 - pi)) if u else math.nan

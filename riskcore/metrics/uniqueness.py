@@ -14,6 +14,7 @@ from itertools import combinations
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore._validation import check_positive_int
 from riskcore.engine import EncodedTable, Engine
@@ -52,6 +53,7 @@ class QIContribution(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     unique_without : int
         Records unique on all the other QIs.
     drop : int
@@ -113,8 +115,9 @@ def _unique_on(
     return SubsetUniqueness(cols, u, u / n if n else 0.0, len(sizes), k)
 
 
+@renamed_arguments(table="data")
 def subset_uniqueness(
-    table: Engine | pd.DataFrame,
+    data: Engine | pd.DataFrame,
     quasi_identifiers: list[str] | tuple[str, ...],
     *,
     max_size: int = 3,
@@ -125,10 +128,11 @@ def subset_uniqueness(
 
     Parameters
     ----------
-    table : Engine or pandas.DataFrame
+    data : Engine or pandas.DataFrame
         An engine (an :class:`~riskcore.engine.EncodedTable` reuses its cached
         codes for every subset) or a table.
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     max_size : int, default 3
         Largest subset size enumerated (1 = singles only).
     budget : int, default 200
@@ -141,15 +145,15 @@ def subset_uniqueness(
     -------
     UniquenessResult
     """
-    if not isinstance(table, Engine):
-        table = EncodedTable(table)
+    if not isinstance(data, Engine):
+        data = EncodedTable(data)
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
     check_positive_int("max_size", max_size)
     check_positive_int("budget", budget)
     missing = check_missing(missing)
-    full = _unique_on(table, qis, missing)
+    full = _unique_on(data, qis, missing)
     subsets: list[SubsetUniqueness] = []
     complete = True
     for size in range(1, min(max_size, len(qis)) + 1):
@@ -157,17 +161,17 @@ def subset_uniqueness(
             if len(subsets) >= budget:
                 complete = False
                 break
-            subsets.append(full if cols == qis else _unique_on(table, cols, missing))
+            subsets.append(full if cols == qis else _unique_on(data, cols, missing))
     contributions = []
     for q in qis:
         rest = tuple(x for x in qis if x != q)
-        u_without = _unique_on(table, rest, missing).unique_records if rest else 0
+        u_without = _unique_on(data, rest, missing).unique_records if rest else 0
         drop = full.unique_records - u_without
         share = drop / full.unique_records if full.unique_records else 0.0
         contributions.append(QIContribution(q, u_without, drop, share))
     contributions.sort(key=lambda c: (-c.drop, c.column))
     return UniquenessResult(
-        n_records=table.n_records,
+        n_records=data.n_records,
         all_qis=full,
         subsets=tuple(subsets),
         contributions=tuple(contributions),

@@ -74,6 +74,7 @@ def texts(values: pd.Series) -> pd.Series:
     Parameters
     ----------
     values : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -103,6 +104,7 @@ class ColumnChange(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     records : int
         Records before.
     unchanged : int
@@ -138,6 +140,7 @@ def column_change(before: pd.DataFrame, after: pd.DataFrame, column: str) -> Col
     before, after : pandas.DataFrame
         The table as recorded and remediated (records matched by index).
     column : str
+        The column's name.
 
     Returns
     -------
@@ -183,8 +186,10 @@ _LEADING_NUMBER = re.compile(r"^[\[(]?\s*(-?\d+(?:\.\d+)?)")
 
 
 def natural_order(labels: Sequence[str]) -> list[str]:
-    """Return ``labels`` in reading order: by their leading number when every label starts
-    with one ("0-19", "[20, 40)", "100"), else as given; "other ..." and "(missing)" last.
+    """Return ``labels`` in reading order.
+
+    By their leading number when every label starts with one ("0-19", "[20, 40)", "100"),
+    else as given; "other ..." and "(missing)" last.
 
     Parameters
     ----------
@@ -305,6 +310,15 @@ def cramers_v(table: np.ndarray) -> float:
 
     Rows or columns without any record are dropped first. NaN when fewer than two
     rows or columns are left (an association needs two values on each side).
+
+    Parameters
+    ----------
+    table : numpy.ndarray
+
+    Returns
+    -------
+    float
+        Cramer's V of a contingency table (Cramer 1946; see the module).
     """
     t = np.asarray(table, dtype=np.float64)
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
@@ -376,6 +390,19 @@ def two_way(
     before: pd.DataFrame, after: pd.DataFrame, rows: str, columns: str, *, top: int = TOP_TWO_WAY
 ) -> TwoWay:
     """Return the contingency tables of two columns before and after (see the module).
+
+    Parameters
+    ----------
+    before : pandas.DataFrame
+    after : pandas.DataFrame
+    rows : str
+    columns : str
+    top : int, optional
+
+    Returns
+    -------
+    TwoWay
+        The contingency tables of two columns before and after (see the module).
 
     Raises
     ------

@@ -262,7 +262,18 @@ def _keeps_dtype(values: pd.Series) -> bool:
 
 
 def pd_codes(values: pd.Series, categories: Sequence[Any]) -> np.ndarray:
-    """Return each value's position among ``categories`` (-1: missing or not among them)."""
+    """Return each value's position among ``categories`` (-1: missing or not among them).
+
+    Parameters
+    ----------
+    values : pandas.Series
+    categories : sequence of Any
+
+    Returns
+    -------
+    numpy.ndarray
+        Each value's position among ``categories`` (-1: missing or not among them).
+    """
     index = pd.Index(list(categories), dtype=object)
     codes: np.ndarray = index.get_indexer(values.astype(object)).astype(np.int64)
     return codes

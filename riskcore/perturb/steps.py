@@ -124,7 +124,18 @@ def run_step(data: pd.DataFrame, step: Mapping[str, Any]) -> Outcome:
 
 
 def run_steps(data: pd.DataFrame, steps: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Run recorded steps in order; return the perturbed table (``data`` is not modified)."""
+    """Run recorded steps in order; return the perturbed table (``data`` is not modified).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table: a DataFrame, or an EncodedTable already encoded.
+    steps : sequence of mapping of str to Any
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     out = data
     for step in steps:
         out = run_step(out, step).data

@@ -134,6 +134,15 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     ``assessment`` (as recorded), ``after``, ``roles``, ``targets`` ({model:
     target}), ``verdict`` ({"pass": bool}), ``remediation.levels`` and the
     attacks as ``{"linkage": {"result": ...}, "homogeneity": [...]}``.
+
+    Parameters
+    ----------
+    r : mapping of str to Any
+
+    Returns
+    -------
+    dict of str to Any
+        A report's JSON twin in the shape the figures read, whatever its schema.
     """
     if r.get("schema") != "riskcore-report/2":
         out = dict(r)

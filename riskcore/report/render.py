@@ -206,6 +206,7 @@ def document_context(review: Review) -> dict[str, Any]:
     Parameters
     ----------
     review : Review
+        The review the report states.
 
     Returns
     -------
@@ -375,7 +376,18 @@ def _utility_context(rem: Any) -> dict[str, Any]:
 
 
 def figure_objects(review: Review) -> list[Any]:
-    """Return the report's plotly figures: class sizes and candidates, before (and after)."""
+    """Return the report's plotly figures: class sizes and candidates, before (and after).
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    list of Any
+        The report's plotly figures: class sizes and candidates, before (and after).
+    """
     from riskcore.report.figures import candidates_curve, class_size_histogram
     from riskcore.report.readings import candidate_table, join_names, size_histogram
 
@@ -404,6 +416,16 @@ def figure_svgs(review: Review) -> list[bytes]:
 
     plotly.js comes from the installed plotly package (a ``file:`` URL) and
     MathJax is switched off, so the drawing fetches nothing from the network.
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    list of bytes
+        The report's figures as static SVG, drawn by kaleido in the system Chromium.
 
     Raises
     ------
@@ -497,6 +519,7 @@ def render_html(review: Review, *, figures: bool = True) -> str:
     Parameters
     ----------
     review : Review
+        The review the report states.
     figures : bool, default True
         Include the plotly figures (and plotly.js, about 4.8 MB).
 
@@ -534,6 +557,7 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
     Parameters
     ----------
     review : Review
+        The review the report states.
     figures : bool, default True
         Draw the figures (needs kaleido and Chromium).
 

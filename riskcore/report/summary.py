@@ -66,6 +66,7 @@ def verdict_text(verdict: Verdict, targets: Targets) -> str:
     verdict : Verdict
         :func:`riskcore.criteria.evaluate` of the targets.
     targets : Targets
+        The targets the release must meet.
 
     Returns
     -------

@@ -53,6 +53,19 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     it passes only when the records suppressed to make it fit the profile's
     suppression limit: the verdict a lattice node gets for the same levels
     (:meth:`riskcore.deidentify.lattice.Lattice.evaluate`).
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The verdict on the targets.
+    remediation : Remediation
+    targets : Targets
+        The targets the release must meet.
+
+    Returns
+    -------
+    Verdict
+        The remediated table's verdict with the records the recipe suppressed.
     """
     n = remediation.records_before
     within = remediation.suppressed <= targets.max_suppression * n + 1e-9
@@ -78,6 +91,16 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
     the report cannot redo that step) are scanned within the scan's
     character limit (:func:`riskcore.freetext.scan_text`); a column read only
     in part is unchecked.
+
+    Parameters
+    ----------
+    released : pandas.DataFrame
+    profile : Profile
+
+    Returns
+    -------
+    Limitation
+        What the built-in patterns found in the released free text.
     """
     from riskcore.deidentify.recipe import masking_steps
     from riskcore.freetext import scan_text
@@ -125,6 +148,22 @@ def limitations(
     ``released`` is the table the verdict is on; every one of its columns but
     the quasi-identifiers and the direct identifiers (left out of the attacks' release)
     is assumed unknown to the attacker, whatever its role (tagged or not).
+
+    Parameters
+    ----------
+    profile : Profile
+    data : pandas.DataFrame
+        The table.
+    verdict : Verdict
+        The verdict on the targets.
+    suda : Limitation or None
+    remediation : Remediation or None
+    released : pandas.DataFrame
+
+    Returns
+    -------
+    tuple of Limitation
+        What the report assumed or did not check, as data (phrased by the renderer).
     """
     roles = profile.roles
     known = set(roles.quasi_identifiers) | set(roles.identifiers)

@@ -54,6 +54,7 @@ class RoleReason(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     role : str
         The role it has.
     suggested : str or None
@@ -248,6 +249,11 @@ class Review(Result):
 
         ``verdict`` repeats the verdict the report gives (with ``of``), so a
         reader need not choose between ``verdict_before`` and ``verdict_after``.
+
+        Returns
+        -------
+        dict of str to Any
+            The JSON twin: every field, with ``schema``, ``schema_version``, the verdict.
         """
         out = {"schema": self.schema, **super().to_dict()}
         out["verdict"] = {"of": self.of, **self.verdict.to_dict()}
@@ -255,7 +261,17 @@ class Review(Result):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a review from its JSON twin (without per-class arrays)."""
+        """Rebuild a review from its JSON twin (without per-class arrays).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if data.get("schema") != REPORT_SCHEMA:
             raise RiskcoreError(
                 f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
@@ -264,7 +280,13 @@ class Review(Result):
         return super().from_dict(rest)
 
     def to_json(self) -> str:
-        """Return the JSON twin as strict JSON text (indented, keys in field order)."""
+        """Return the JSON twin as strict JSON text (indented, keys in field order).
+
+        Returns
+        -------
+        str
+            The JSON twin as strict JSON text (indented, keys in field order).
+        """
         return dumps(self.to_dict(), indent=2)
 
 
@@ -276,6 +298,7 @@ def dataset_facts(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     sha256 : str, optional
         SHA-256 of the file's bytes; without it, of the table written as CSV
         (UTF-8, no index).

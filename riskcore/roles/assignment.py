@@ -90,7 +90,18 @@ class ColumnRoles(Result):
         return self.weights[0] if self.weights else None
 
     def role_of(self, column: str) -> str | None:
-        """Return the role of a column, or None when it has none."""
+        """Return the role of a column, or None when it has none.
+
+        Parameters
+        ----------
+        column : str
+            The column's name.
+
+        Returns
+        -------
+        str or None
+            The role of a column, or None when it has none.
+        """
         for role in ROLES:
             if column in getattr(self, _FIELD[role]):
                 return role
@@ -98,6 +109,14 @@ class ColumnRoles(Result):
 
     def validate_against(self, columns: list[str] | pd.Index) -> ColumnRoles:
         """Check that every named column exists in the table; return self.
+
+        Parameters
+        ----------
+        columns : list of str or pd.Index
+
+        Returns
+        -------
+        ColumnRoles
 
         Raises
         ------
@@ -116,7 +135,16 @@ class ColumnRoles(Result):
 
     @classmethod
     def from_mapping(cls, mapping: dict[str, str]) -> ColumnRoles:
-        """Build roles from ``{column: role}``; roles as in :data:`ROLES`."""
+        """Build roles from ``{column: role}``; roles as in :data:`ROLES`.
+
+        Parameters
+        ----------
+        mapping : dict of str to str
+
+        Returns
+        -------
+        ColumnRoles
+        """
         groups: dict[str, list[str]] = {r: [] for r in ROLES}
         for col, role in mapping.items():
             if role not in groups:
@@ -127,23 +155,49 @@ class ColumnRoles(Result):
         return cls(**{_FIELD[r]: tuple(v) for r, v in groups.items()})
 
     def to_mapping(self) -> dict[str, str]:
-        """Return ``{column: role}``."""
+        """Return ``{column: role}``.
+
+        Returns
+        -------
+        dict of str to str
+            ``{column: role}``.
+        """
         return {c: r for r in ROLES for c in getattr(self, _FIELD[r])}
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dictionary (the saved role profile format)."""
+        """Return a JSON-ready dictionary (the saved role profile format).
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dictionary (the saved role profile format).
+        """
         return {
             "schema_version": self.schema_version,
             **{_FIELD[r]: list(getattr(self, _FIELD[r])) for r in ROLES},
         }
 
     def to_json(self) -> str:
-        """Return the role profile as JSON text."""
+        """Return the role profile as JSON text.
+
+        Returns
+        -------
+        str
+            The role profile as JSON text.
+        """
         return json.dumps({"riskcore_roles": 1, **self.to_dict()}, indent=2, allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ColumnRoles:
         """Read a role profile written by :meth:`to_json`.
+
+        Parameters
+        ----------
+        text : str or bytes
+
+        Returns
+        -------
+        ColumnRoles
 
         Raises
         ------
@@ -170,6 +224,14 @@ class ColumnRoles(Result):
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> Self:
         """Read roles from :meth:`to_dict` output (a role profile).
+
+        Parameters
+        ----------
+        obj : mapping of str to Any
+
+        Returns
+        -------
+        Self
 
         Raises
         ------

@@ -123,6 +123,15 @@ def redundant_pairs(columns: dict[str, pd.Series], n: int) -> list[RedundantPair
     determines it. For a one-to-one pair the text column is kept (it reads
     more easily); when b is a function of a but not the reverse, a is kept:
     b splits no equivalence class that a does not.
+
+    Parameters
+    ----------
+    columns : dict of str to pandas.Series
+    n : int
+
+    Returns
+    -------
+    list of RedundantPair
     """
     funcs = _functions(columns, n)
     if not funcs:

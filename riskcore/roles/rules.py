@@ -374,7 +374,17 @@ NAME_VALUE_RE = re.compile(r"^[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+){1,2}$")
 
 
 def luhn_valid(number: str) -> bool:
-    """Return True when a digit string passes the Luhn checksum (ISO/IEC 7812-1)."""
+    """Return True when a digit string passes the Luhn checksum (ISO/IEC 7812-1).
+
+    Parameters
+    ----------
+    number : str
+
+    Returns
+    -------
+    bool
+        True when a digit string passes the Luhn checksum (ISO/IEC 7812-1).
+    """
     digits = [int(ch) for ch in str(number) if ch.isdigit()]
     if len(digits) < 2:
         return False
@@ -389,14 +399,36 @@ def luhn_valid(number: str) -> bool:
 
 
 def normalise_name(name: str) -> str:
-    """Return a column name in lower case, words split at case changes and punctuation."""
+    """Return a column name in lower case, words split at case changes and punctuation.
+
+    Parameters
+    ----------
+    name : str
+
+    Returns
+    -------
+    str
+        A column name in lower case, words split at case changes and punctuation.
+    """
     s = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
     s = re.sub(r"[^0-9A-Za-z]+", " ", s).strip().lower()
     return s
 
 
 def share(values: pd.Series, pattern: re.Pattern[str]) -> float:
-    """Return the share of text values matching a pattern from their start (0 when empty)."""
+    """Return the share of text values matching a pattern from their start (0 when empty).
+
+    Parameters
+    ----------
+    values : pandas.Series
+        The column's values.
+    pattern : re.Pattern[str]
+
+    Returns
+    -------
+    float
+        The share of text values matching a pattern from their start (0 when empty).
+    """
     if values.empty:
         return 0.0
     return float(values.map(lambda v: bool(pattern.match(v))).mean())

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.freetext import MAX_CHARS, ColumnScan, TextScan, scan_text
 from riskcore.roles.assignment import ColumnRoles
@@ -49,6 +50,7 @@ class RoleSuggestion(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     role : str
         One of :data:`~riskcore.roles.ROLES`.
     reason : str
@@ -285,7 +287,8 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
         return ColumnRoles.from_mapping({c: s.role for c, s in self.items()})
 
 
-def suggest_roles(df: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSuggestions:
+@renamed_arguments(df="data")
+def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSuggestions:
     """Propose a role for every column, with a human-readable reason.
 
     One rule for every table (the demo included). In order:
@@ -327,7 +330,8 @@ def suggest_roles(df: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugges
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    data : pandas.DataFrame
+        The table.
     max_chars : int, default :data:`riskcore.freetext.MAX_CHARS`
         Characters of distinct values the free-text scan reads per column.
 
@@ -337,12 +341,12 @@ def suggest_roles(df: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugges
         A mapping ``{column: RoleSuggestion}`` in column order, with the
         redundant pairs in ``redundant`` and the free-text scan in ``text``.
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a DataFrame, got {type(df).__name__}")
-    n = len(df)
-    names = [str(c) for c in df.columns]
-    columns = {c: df.iloc[:, i] for i, c in enumerate(names)}
-    text = scan_text(df, max_chars=max_chars)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
+    n = len(data)
+    names = [str(c) for c in data.columns]
+    columns = {c: data.iloc[:, i] for i, c in enumerate(names)}
+    text = scan_text(data, max_chars=max_chars)
     sugg = {c: _suggest_one(c, col, n, text.get(c)) for c, col in columns.items()}
     qis = [c for c, s in sugg.items() if s.role == "quasi_identifier"]
     pairs = redundant_pairs({c: columns[c] for c in qis}, n)
@@ -362,7 +366,16 @@ def suggest_roles(df: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugges
 
 
 def roles_from_suggestions(suggestions: Mapping[str, RoleSuggestion]) -> ColumnRoles:
-    """Turn suggestions into a :class:`ColumnRoles`."""
+    """Turn suggestions into a :class:`ColumnRoles`.
+
+    Parameters
+    ----------
+    suggestions : mapping of str to RoleSuggestion
+
+    Returns
+    -------
+    ColumnRoles
+    """
     return ColumnRoles.from_mapping({c: s.role for c, s in suggestions.items()})
 
 

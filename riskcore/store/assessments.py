@@ -167,6 +167,10 @@ class Store(AuditLog):
             The name typed; default the operating-system user.
         data : pandas.DataFrame, optional
             The raw data, stored (as Parquet) only when given.
+
+        Returns
+        -------
+        int
         """
         if not str(name).strip():
             raise RiskcoreError("give the assessment a name")
@@ -211,7 +215,13 @@ class Store(AuditLog):
         return new_id
 
     def summaries(self) -> list[SavedSummary]:
-        """Return every saved assessment as listed (oldest first), without reading its report."""
+        """Return every saved assessment as listed (oldest first), without reading its report.
+
+        Returns
+        -------
+        list of SavedSummary
+            Every saved assessment as listed (oldest first), without reading its report.
+        """
         with self._connect() as con:
             rows = con.execute(
                 "SELECT a.id, a.name, a.created, a.user, a.fingerprint, "
@@ -235,7 +245,18 @@ class Store(AuditLog):
         ]
 
     def report(self, assessment_id: int) -> str | None:
-        """Return the rendered report (HTML) of a saved assessment, None if none was saved."""
+        """Return the rendered report (HTML) of a saved assessment, None if none was saved.
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+
+        Returns
+        -------
+        str or None
+            The rendered report (HTML) of a saved assessment, None if none was saved.
+        """
         with self._connect() as con:
             row = con.execute(
                 "SELECT report FROM assessments WHERE id = ?", (assessment_id,)
@@ -245,7 +266,18 @@ class Store(AuditLog):
         return None if row[0] is None else str(row[0])
 
     def data(self, assessment_id: int) -> pd.DataFrame | None:
-        """Return the raw data stored with an assessment, None when they were not stored."""
+        """Return the raw data stored with an assessment, None when they were not stored.
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+
+        Returns
+        -------
+        pandas.DataFrame or None
+            The raw data stored with an assessment, None when they were not stored.
+        """
         import io
 
         import pandas as pd
@@ -257,7 +289,13 @@ class Store(AuditLog):
         return None if row is None else pd.read_parquet(io.BytesIO(row[0]))
 
     def assessments(self) -> list[SavedAssessment]:
-        """Return every saved assessment, oldest first (reports included)."""
+        """Return every saved assessment, oldest first (reports included).
+
+        Returns
+        -------
+        list of SavedAssessment
+            Every saved assessment, oldest first (reports included).
+        """
         return self._select("ORDER BY id")
 
     def _select(self, where: str, params: tuple[Any, ...] = ()) -> list[SavedAssessment]:
@@ -278,6 +316,16 @@ class Store(AuditLog):
 
     def load(self, assessment_id: int) -> SavedAssessment:
         """Return one saved assessment.
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+
+        Returns
+        -------
+        SavedAssessment
+            One saved assessment.
 
         Raises
         ------
@@ -307,6 +355,7 @@ class Store(AuditLog):
         Parameters
         ----------
         assessment_id : int
+            The saved assessment's id.
         current : mapping
             The file's :func:`riskcore.review.dataset_facts`.
         columns : sequence of str, optional
@@ -345,6 +394,16 @@ class Store(AuditLog):
         """Compare two saved assessments and log it.
 
         See :func:`riskcore.report.compare.compare_results`.
+
+        Parameters
+        ----------
+        id_a : int
+        id_b : int
+        user : Who, optional
+
+        Returns
+        -------
+        Comparison
         """
         from riskcore.report.compare import compare_results
 
@@ -363,7 +422,14 @@ class Store(AuditLog):
         return cmp
 
     def delete(self, assessment_id: int, *, user: Who = None) -> None:
-        """Delete a saved assessment; the deletion itself is logged (one transaction)."""
+        """Delete a saved assessment; the deletion itself is logged (one transaction).
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+        user : Who, optional
+        """
         with self._transaction() as con:
             row = con.execute(
                 "SELECT name, fingerprint FROM assessments WHERE id = ?", (assessment_id,)
@@ -394,18 +460,51 @@ class Store(AuditLog):
 
         None when the entry holds no identity (saved by a caller that gave a
         name, or before identities were recorded): its author is not proven.
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+
+        Returns
+        -------
+        Identity or None
+            Who saved an assessment, as its "save" entry records it.
         """
         with self._connect() as con:
             return _identity(self._entries_of(con, "save", assessment_id))
 
     def approvals(self, assessment_id: int) -> list[Identity]:
-        """Return who approved an assessment, oldest first (the "approve" entries)."""
+        """Return who approved an assessment, oldest first (the "approve" entries).
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+
+        Returns
+        -------
+        list of Identity
+            Who approved an assessment, oldest first (the "approve" entries).
+        """
         with self._connect() as con:
             found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
             return [i for i in found if i is not None]
 
     def approval(self, assessment_id: int, approver: Identity) -> ApprovalDecision:
-        """Return whether ``approver`` may approve the assessment now (nothing is written)."""
+        """Return whether ``approver`` may approve the assessment now (nothing is written).
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+        approver : Identity
+
+        Returns
+        -------
+        ApprovalDecision
+            Whether ``approver`` may approve the assessment now (nothing is written).
+        """
         with self._connect() as con:
             return self._decide(con, assessment_id, approver)[0]
 
@@ -430,6 +529,16 @@ class Store(AuditLog):
         pass a check the other's write changes). The approval ("approve") or
         the refusal ("approve_refused", with its reason) is logged with the
         approver's identity and the author's.
+
+        Parameters
+        ----------
+        assessment_id : int
+            The saved assessment's id.
+        approver : Identity
+
+        Returns
+        -------
+        int
 
         Raises
         ------

@@ -136,6 +136,10 @@ class AuditLog(Database):
             SHA-256 of the dataset concerned.
         changes : mapping, optional
             The changed values (JSON-ready).
+
+        Returns
+        -------
+        AuditEntry
         """
         if not action:
             raise ValueError("action must not be empty")
@@ -145,7 +149,13 @@ class AuditLog(Database):
             )
 
     def audit(self) -> list[AuditEntry]:
-        """Return the audit log, first entry first."""
+        """Return the audit log, first entry first.
+
+        Returns
+        -------
+        list of AuditEntry
+            The audit log, first entry first.
+        """
         return [_entry(r) for r in self._audit_rows()]
 
     def _audit_rows(self) -> list[tuple[Any, ...]]:
@@ -157,7 +167,13 @@ class AuditLog(Database):
             ).fetchall()
 
     def head(self) -> AuditHead:
-        """Return the last entry's ``(seq, hash)``: ``(0, GENESIS)`` for an empty log."""
+        """Return the last entry's ``(seq, hash)``: ``(0, GENESIS)`` for an empty log.
+
+        Returns
+        -------
+        AuditHead
+            The last entry's ``(seq, hash)``: ``(0, GENESIS)`` for an empty log.
+        """
         found = read_head(self.path)
         return found if found is not None else AuditHead(0, GENESIS)
 
@@ -171,6 +187,10 @@ class AuditLog(Database):
         expect_head : AuditHead, optional
             A head kept elsewhere that the log must still hold.
 
+        Returns
+        -------
+        AuditVerification
+
         Raises
         ------
         riskcore.store.verify.AuditUnreadableError
@@ -179,7 +199,16 @@ class AuditLog(Database):
         return verify_file(self.path, expect_head=expect_head)
 
     def export(self, out: TextIO) -> int:
-        """Write the audit log to ``out`` as JSON lines; return the number of entries."""
+        """Write the audit log to ``out`` as JSON lines; return the number of entries.
+
+        Parameters
+        ----------
+        out : TextIO
+
+        Returns
+        -------
+        int
+        """
         return write_json_lines(self.audit(), out)
 
 
@@ -189,6 +218,16 @@ def _entry(r: tuple[Any, ...]) -> AuditEntry:
 
 def read_entries(path: str | Path) -> list[AuditEntry]:
     """Return the audit log in ``path``, first entry first, read-only (nothing is migrated).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    list of AuditEntry
+        The audit log in ``path``, first entry first, read-only (nothing is migrated).
 
     Raises
     ------
@@ -203,7 +242,17 @@ def read_entries(path: str | Path) -> list[AuditEntry]:
 
 
 def write_json_lines(entries: list[AuditEntry], out: TextIO) -> int:
-    """Write entries to ``out`` as JSON lines; return how many."""
+    """Write entries to ``out`` as JSON lines; return how many.
+
+    Parameters
+    ----------
+    entries : list of AuditEntry
+    out : TextIO
+
+    Returns
+    -------
+    int
+    """
     for e in entries:
         out.write(json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n")
     return len(entries)

@@ -210,5 +210,14 @@ def key_check(key: bytes) -> str:
 
     Stored in the database, it tells "this is not the key the log was written
     with" apart from "an entry was changed" without revealing the key.
+
+    Parameters
+    ----------
+    key : bytes
+
+    Returns
+    -------
+    str
+        The key's check value: HMAC-SHA256 of a fixed label, 16 hex digits.
     """
     return hmac.new(key, b"riskcore audit key check", hashlib.sha256).hexdigest()[:16]

@@ -97,6 +97,21 @@ def entry_hash(
     different entries share the input. Anyone who can write the file can
     recompute it: it proves nothing alone, and is checked only for the
     entries before the chain was keyed.
+
+    Parameters
+    ----------
+    seq : int
+    time : str
+    user : str
+    action : str
+    fingerprint : str or None
+    changes : str
+    prev_hash : str
+
+    Returns
+    -------
+    str
+        The unkeyed SHA-256 of an entry of an old (schema 1) log.
     """
     text = _text([seq, time, user, action, fingerprint, changes, prev_hash])
     return hashlib.sha256(text).hexdigest()
@@ -154,13 +169,36 @@ def row_digest(table: str, names: list[str] | tuple[str, ...], values: tuple[Any
     of a blob), so 1 and "1" differ; NULL columns are left out, so a column
     added later (NULL in old rows) leaves old rows' digests as they were,
     while setting or clearing any value changes the digest.
+
+    Parameters
+    ----------
+    table : str
+    names : list of str or tuple of str
+    values : tuple of Any
+
+    Returns
+    -------
+    str
+        The SHA-256 of one row: its table and every non-NULL column, by name.
     """
     cells = sorted((n, _cell(v)) for n, v in zip(names, values, strict=True) if v is not None)
     return hashlib.sha256(_text([table, cells])).hexdigest()
 
 
 def table_digests(con: sqlite3.Connection, table: str) -> dict[Any, str]:
-    """Return every row of a guarded table: its key -> :func:`row_digest`."""
+    """Return every row of a guarded table: its key -> :func:`row_digest`.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    table : str
+
+    Returns
+    -------
+    dict of Any to str
+        Every row of a guarded table: its key -> :func:`row_digest`.
+    """
     key = GUARDED[table]
     cur = con.execute(f"SELECT * FROM main.{table}")  # noqa: S608 (a GUARDED name)
     names = [d[0] for d in cur.description]
@@ -175,7 +213,18 @@ def _tables(con: sqlite3.Connection) -> set[str]:
 
 
 def missing_triggers(con: sqlite3.Connection) -> list[str]:
-    """Return the append-only triggers missing on tables that exist (dropped outside riskcore)."""
+    """Return the append-only triggers missing on tables that exist (dropped outside riskcore).
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+
+    Returns
+    -------
+    list of str
+        The append-only triggers missing on tables that exist (dropped outside riskcore).
+    """
     have = {
         str(r[0])
         for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'trigger'")
@@ -189,6 +238,11 @@ def capture(con: sqlite3.Connection) -> None:
 
     Call inside the write transaction, before any write; the triggers and
     their table live on this connection only.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
     """
     con.execute(
         "CREATE TEMP TABLE IF NOT EXISTS riskcore_pending (tbl TEXT NOT NULL, key NOT NULL)"
@@ -208,7 +262,18 @@ def capture(con: sqlite3.Connection) -> None:
 
 
 def pending(con: sqlite3.Connection) -> int:
-    """Return how many row writes of this connection no entry has taken yet."""
+    """Return how many row writes of this connection no entry has taken yet.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+
+    Returns
+    -------
+    int
+        How many row writes of this connection no entry has taken yet.
+    """
     try:
         return int(con.execute("SELECT count(*) FROM temp.riskcore_pending").fetchone()[0])
     except sqlite3.OperationalError:  # no capture on this connection
@@ -217,6 +282,11 @@ def pending(con: sqlite3.Connection) -> int:
 
 def drain(con: sqlite3.Connection) -> str:
     """Return the rows this connection touched since the last entry, as the entry's records.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
 
     Returns
     -------
@@ -247,7 +317,18 @@ _TRIGGER_WHAT = {"audit": "the audit log"}
 
 
 def trigger_sql(table: str, op: str) -> str:
-    """Return the statement making the trigger that refuses ``op`` (UPDATE, DELETE) on ``table``."""
+    """Return the statement making the trigger that refuses ``op`` (UPDATE, DELETE) on ``table``.
+
+    Parameters
+    ----------
+    table : str
+    op : str
+
+    Returns
+    -------
+    str
+        The statement making the trigger that refuses ``op`` (UPDATE, DELETE) on ``table``.
+    """
     what = _TRIGGER_WHAT.get(table, "the privacy ledger")
     return (
         f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "

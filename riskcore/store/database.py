@@ -123,7 +123,13 @@ _KEYS: dict[sqlite3.Connection, bytes] = {}
 
 
 def default_path() -> Path:
-    """Return the database path: ``RISKCORE_DB``, else riskcore.db in the user's data directory."""
+    """Return the database path: ``RISKCORE_DB``, else riskcore.db in the user's data directory.
+
+    Returns
+    -------
+    Path
+        The database path: ``RISKCORE_DB``, else riskcore.db in the user's data directory.
+    """
     env = os.environ.get(DB_ENV)
     if env:
         return Path(env).expanduser()
@@ -135,7 +141,13 @@ def default_path() -> Path:
 
 
 def utc_now() -> str:
-    """Return the time now in UTC, ISO 8601 with microseconds (the time of every row written)."""
+    """Return the time now in UTC, ISO 8601 with microseconds (the time of every row written).
+
+    Returns
+    -------
+    str
+        The time now in UTC, ISO 8601 with microseconds (the time of every row written).
+    """
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
@@ -147,6 +159,15 @@ def user_name(user: Who) -> str:
     without a login); a name is kept as given (stripped); None or blank is
     ``unauthenticated: <operating-system user> (system user)``, never a bare
     system name that would pass for a proven one.
+
+    Parameters
+    ----------
+    user : Who
+
+    Returns
+    -------
+    str
+        Who an entry names, as the user column holds it.
     """
     if isinstance(user, Identity):
         return user.label
@@ -165,6 +186,16 @@ def identity_changes(user: Who, changes: Mapping[str, Any]) -> dict[str, Any]:
     The user column holds a label; the entry's changes, covered by its MAC,
     hold the subject, issuer, roles and whether it was proven, which
     :meth:`riskcore.store.Store.approve` reads back.
+
+    Parameters
+    ----------
+    user : Who
+    changes : mapping of str to Any
+
+    Returns
+    -------
+    dict of str to Any
+        ``changes`` with the identity's every field under ``"identity"`` (in the chain).
     """
     out = dict(changes)
     if isinstance(user, Identity):
@@ -173,7 +204,17 @@ def identity_changes(user: Who, changes: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def key_place(db_path: str | Path) -> str:
-    """Return where the audit key of ``db_path`` is read from, in words (never the key)."""
+    """Return where the audit key of ``db_path`` is read from, in words (never the key).
+
+    Parameters
+    ----------
+    db_path : str or Path
+
+    Returns
+    -------
+    str
+        Where the audit key of ``db_path`` is read from, in words (never the key).
+    """
     path = key_source(db_path)
     return "the environment variable RISKCORE_AUDIT_KEY" if path is None else repr(str(path))
 
@@ -234,7 +275,19 @@ def _version(con: sqlite3.Connection) -> int:
 
 
 def newer_message(path: str | Path, version: int) -> str:
-    """Return the refusal of a file written by a newer riskcore."""
+    """Return the refusal of a file written by a newer riskcore.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    version : int
+
+    Returns
+    -------
+    str
+        The refusal of a file written by a newer riskcore.
+    """
     return (
         f"the database {str(path)!r} was written by a newer riskcore (schema version {version}; "
         f"this one knows up to {SCHEMA_VERSION}): upgrade riskcore to open it"

@@ -64,6 +64,15 @@ def clean(text: object) -> str:
     A claim is shown in the audit table, the report and the terminal, so a
     name holding U+202E or an escape sequence must not reorder or recolour
     what follows; whitespace runs become one space; at most 200 characters.
+
+    Parameters
+    ----------
+    text : object
+
+    Returns
+    -------
+    str
+        ``text`` as one line: control and format characters (bidi overrides) dropped.
     """
     s = "".join(
         " " if ch.isspace() else ch
@@ -108,6 +117,11 @@ class Identity(Result):
         ----------
         name : str, optional
             The name typed; blank or None for none.
+
+        Returns
+        -------
+        Identity
+            The identity of a session without a login: the typed name, not proven.
         """
         typed = clean(name or "") or None
         return cls("", typed, None, None, (), False)
@@ -123,6 +137,11 @@ class Identity(Result):
             ``name``, ``email``, ``email_verified`` and the role claim read.
         config : RoleConfig, optional
             Where the roles come from; default :class:`RoleConfig` ().
+
+        Returns
+        -------
+        Identity
+            The identity of a login from its ID token's claims.
 
         Raises
         ------
@@ -163,7 +182,17 @@ class Identity(Result):
         return f"{shown} ({proof})" if shown else proof
 
     def has(self, role: str) -> bool:
-        """Return whether an authenticated identity holds ``role``."""
+        """Return whether an authenticated identity holds ``role``.
+
+        Parameters
+        ----------
+        role : str
+
+        Returns
+        -------
+        bool
+            Whether an authenticated identity holds ``role``.
+        """
         return self.authenticated and role in self.roles
 
 
@@ -193,6 +222,11 @@ class RoleConfig(Result):
         ----------
         conf : mapping or None
             ``claim`` (str), ``analysts`` and ``reviewers`` (lists of str).
+
+        Returns
+        -------
+        RoleConfig
+            The configuration from ``[riskcore.roles]`` (secrets.toml) or similar.
 
         Raises
         ------
@@ -228,6 +262,11 @@ class RoleConfig(Result):
         ----------
         claims : mapping
             The ID token's claims.
+
+        Returns
+        -------
+        tuple of str
+            The roles of a login's claims, in the order of :data:`ROLES`.
         """
         raw = claims.get(self.claim)
         if isinstance(raw, str):

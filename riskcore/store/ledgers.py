@@ -117,6 +117,11 @@ def holds_ledgers(path: str | Path) -> bool:
     path : str or Path
         The database file.
 
+    Returns
+    -------
+    bool
+        Whether the database at ``path`` exists and holds the ledgers' tables.
+
     Raises
     ------
     RiskcoreError
@@ -160,11 +165,26 @@ class LedgerHandle:
     data: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
-        """Reserve ``entry`` in the database (:meth:`BudgetStore.reserve`)."""
+        """Reserve ``entry`` in the database (:meth:`BudgetStore.reserve`).
+
+        Parameters
+        ----------
+        entry : LedgerEntry
+
+        Returns
+        -------
+        PrivacyLedger
+        """
         return self.store.reserve(self.source, entry, user=self.user, data=self.data)
 
     def current(self) -> PrivacyLedger:
-        """Return the ledger in force now."""
+        """Return the ledger in force now.
+
+        Returns
+        -------
+        PrivacyLedger
+            The ledger in force now.
+        """
         return self.store.lookup(self.source).budget
 
 
@@ -326,6 +346,17 @@ class BudgetStore:
         Reads only: a new ledger, or a new file of a ledger, is written at the
         first charge or budget change. With ``data`` (the table), a new file
         holding a ledger's people is found (``how == "people"``, with the match).
+
+        Parameters
+        ----------
+        source : DataSource
+        data : pandas.DataFrame, optional
+            The table.
+
+        Returns
+        -------
+        LedgerLookup
+            The ledger ``source``'s releases are charged to, and the near duplicates.
         """
         probe = self._probe(source, data, create=False)
         with self._read() as con:
@@ -335,7 +366,13 @@ class BudgetStore:
         return LedgerLookup(source, how, stored, near, match)
 
     def ledgers(self) -> list[StoredLedger]:
-        """Return every ledger, oldest first."""
+        """Return every ledger, oldest first.
+
+        Returns
+        -------
+        list of StoredLedger
+            Every ledger, oldest first.
+        """
         with self._read() as con:
             ids = [int(r[0]) for r in con.execute("SELECT id FROM dp_ledgers ORDER BY id")]
             return [self._ledger(con, i) for i in ids]
@@ -343,7 +380,20 @@ class BudgetStore:
     def handle(
         self, source: DataSource, *, user: Who = None, data: pd.DataFrame | None = None
     ) -> LedgerHandle:
-        """Return the handle a release charges (:class:`LedgerHandle`)."""
+        """Return the handle a release charges (:class:`LedgerHandle`).
+
+        Parameters
+        ----------
+        source : DataSource
+        user : Who, optional
+        data : pandas.DataFrame, optional
+            The table.
+
+        Returns
+        -------
+        LedgerHandle
+            The handle a release charges (:class:`LedgerHandle`).
+        """
         return LedgerHandle(self, source, user, data)
 
     # -- writing (each in one transaction, with its audit entry) --------------------------
@@ -412,6 +462,16 @@ class BudgetStore:
         What the user chooses for a near duplicate: continue the ledger that
         spent its budget on (nearly) the same data. Logged as ``dp_ledger_join``.
 
+        Parameters
+        ----------
+        source : DataSource
+        ledger : str
+        user : Who, optional
+
+        Returns
+        -------
+        StoredLedger
+
         Raises
         ------
         RiskcoreError
@@ -456,7 +516,20 @@ class BudgetStore:
         data: pd.DataFrame | None = None,
         user: Who = None,
     ) -> StoredLedger:
-        """Begin a ledger for ``source``, with a reason (:func:`population.start_new_ledger`)."""
+        """Begin a ledger for ``source``, with a reason (:func:`population.start_new_ledger`).
+
+        Parameters
+        ----------
+        source : DataSource
+        reason : str
+        data : pandas.DataFrame, optional
+            The table.
+        user : Who, optional
+
+        Returns
+        -------
+        StoredLedger
+        """
         return population.start_new_ledger(self, source, reason=reason, data=data, user=user)
 
     def reserve(
@@ -477,6 +550,14 @@ class BudgetStore:
         answer; if it fails after this, the budget stays spent (the safe side).
         With ``data``, a new file holding a ledger's people is charged to that
         ledger, and the file's keyed sketch is kept.
+
+        Parameters
+        ----------
+        source : DataSource
+        entry : LedgerEntry
+        user : Who, optional
+        data : pandas.DataFrame, optional
+            The table.
 
         Returns
         -------
@@ -537,6 +618,17 @@ class BudgetStore:
         (:func:`riskcore.dp.change_needs_reason`). Every change is kept (the
         old budgets stay in the ledger's history) and logged as ``dp_budget``
         with the old and new values and the reason.
+
+        Parameters
+        ----------
+        source : DataSource
+        epsilon_budget : float
+        delta_budget : float
+        accounting : str, optional
+        reason : str, optional
+        user : Who, optional
+        data : pandas.DataFrame, optional
+            The table.
 
         Returns
         -------

@@ -85,7 +85,17 @@ CREATE TABLE IF NOT EXISTS dp_ledger_splits (
 
 
 def key_path(database: str | Path) -> Path:
-    """Return the key file of the database at ``database``: ``<database>.people-key``."""
+    """Return the key file of the database at ``database``: ``<database>.people-key``.
+
+    Parameters
+    ----------
+    database : str or Path
+
+    Returns
+    -------
+    Path
+        The key file of the database at ``database``: ``<database>.people-key``.
+    """
     p = Path(database)
     return p.with_name(p.name + ".people-key")
 
@@ -154,6 +164,18 @@ def record_sketch(
     Returns whether a sketch was written (False when the file had one): the row is in the
     audit chain (:data:`riskcore.store.chain.GUARDED`), so the caller's transaction must
     append an audit entry when it writes one.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    ledger : int
+    fingerprint : str
+    sketch : PeopleSketch
+
+    Returns
+    -------
+    bool
     """
     cur = con.execute(
         "INSERT OR IGNORE INTO dp_ledger_people (fingerprint, ledger, sketch) VALUES (?, ?, ?)",
@@ -173,6 +195,15 @@ def keep_sketch(
 
     The sketch decides which ledger a table's people are charged to, so its row is in the
     audit chain: an entry ``dp_ledger_sketch`` vouches for it (none when it was kept before).
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    ledger : int
+    fingerprint : str
+    sketch : PeopleSketch
+    user : Who
     """
     if record_sketch(con, ledger, fingerprint, sketch):
         Store._append(
@@ -188,6 +219,17 @@ def best_match(
     Every stored sketch is matched (:func:`riskcore.dp.people.match_people`);
     among the matches, the one with the largest corrected share wins (the oldest ledger
     on a tie). None when no sketch matches.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    probe : TableProbe
+
+    Returns
+    -------
+    tuple of (int, PeopleMatch) or None
+        The ledger whose people the probed table holds most, and the match.
     """
     # the tables are append-only: their row count stamps what was matched against, so a page
     # rerun with the same table and no new sketch reuses the answer
@@ -217,7 +259,18 @@ def record_split(
     now: str,
     who: str,
 ) -> None:
-    """Keep why ``ledger`` was begun although its file matched ``match.ledger``."""
+    """Keep why ``ledger`` was begun although its file matched ``match.ledger``.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    ledger : int
+    match : PeopleMatch
+    reason : str
+    now : str
+    who : str
+    """
     con.execute(
         "INSERT INTO dp_ledger_splits (ledger, resembles, match, reason, time, user) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -226,7 +279,19 @@ def record_split(
 
 
 def split_of(con: sqlite3.Connection, ledger: int) -> LedgerSplit | None:
-    """Return why ``ledger`` was begun despite a match, or None for an ordinary ledger."""
+    """Return why ``ledger`` was begun despite a match, or None for an ordinary ledger.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    ledger : int
+
+    Returns
+    -------
+    LedgerSplit or None
+        Why ``ledger`` was begun despite a match, or None for an ordinary ledger.
+    """
     try:
         row = con.execute(
             "SELECT resembles, match, reason, time, user FROM dp_ledger_splits WHERE ledger = ?",
@@ -256,6 +321,19 @@ def start_new_ledger(
     that ledger by default): the new ledger, named ``source.name``, keeps
     the match and the reason (:class:`riskcore.dp.LedgerSplit`), and the
     audit log gets a ``dp_ledger_new`` entry with both.
+
+    Parameters
+    ----------
+    book : BudgetStore
+    source : DataSource
+    reason : str
+    data : pandas.DataFrame, optional
+        The table.
+    user : Who, optional
+
+    Returns
+    -------
+    StoredLedger
 
     Raises
     ------

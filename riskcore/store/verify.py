@@ -99,6 +99,14 @@ class AuditHead(Result):
     def parse(cls, text: str) -> Self:
         """Read ``SEQ:HASH`` (as :meth:`__str__` writes it).
 
+        Parameters
+        ----------
+        text : str
+
+        Returns
+        -------
+        Self
+
         Raises
         ------
         RiskcoreError
@@ -151,6 +159,15 @@ def _uri(path: Path, mode: str) -> str:
 def open_readonly(path: str | Path) -> Iterator[sqlite3.Connection]:
     """Yield a read-only connection to an existing, non-empty file; nothing is written.
 
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    Iterator[sqlite3.Connection]
+
     Raises
     ------
     AuditUnreadableError
@@ -200,6 +217,18 @@ def _read(
 
 def read_rows(con: sqlite3.Connection, path: Path) -> list[tuple[Any, ...]]:
     """Return the audit rows of a read-only connection (``records`` "[]" in an old file).
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    path : Path
+        The database file.
+
+    Returns
+    -------
+    list of tuple of Any
+        The audit rows of a read-only connection (``records`` "[]" in an old file).
 
     Raises
     ------
@@ -371,6 +400,16 @@ def read_head(path: str | Path) -> AuditHead | None:
 
     What a report or a saved assessment records: the state of the log when
     it was made. None when there is no database file yet.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    AuditHead or None
+        The last entry's ``(seq, hash)`` read-only, without checking the chain.
 
     Raises
     ------

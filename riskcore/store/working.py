@@ -175,8 +175,9 @@ class WorkStore:
         return KeptWork(fingerprint, session, now, json.loads(text))
 
     def latest(self, fingerprint: str, *, other_than: str | None = None) -> KeptWork | None:
-        """Return the newest work kept on ``fingerprint`` (by another session than
-        ``other_than``), None when there is none. Reads only.
+        """Return the newest work kept on ``fingerprint``, None when there is none.
+
+        Work by another session than ``other_than``; reads only.
 
         Parameters
         ----------
@@ -187,6 +188,7 @@ class WorkStore:
         Returns
         -------
         KeptWork or None
+            The newest work kept on ``fingerprint`` by another session.
 
         Raises
         ------

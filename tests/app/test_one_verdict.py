@@ -18,7 +18,7 @@ from riskcore.criteria import Targets
 from riskcore.metrics import assess
 from tests.app.helpers import hospital_app, seen
 from tests.hospital import HOSPITAL_QIS, hospital_csv
-from tests.riskcore.test_criteria_common import random_case
+from tests.riskcore.criteria_cases import baseline, random_case
 
 
 def _says(at, *, passed: bool) -> str:
@@ -83,7 +83,6 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
 def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
     """The Anonymity page as a consumer of the common test: its verdict is evaluate()'s."""
     from tests.app.helpers import run
-    from tests.riskcore.test_criteria_common import baseline
 
     outcomes = set()
     for seed in range(0, 24, 3):

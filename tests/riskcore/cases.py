@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -15,6 +17,12 @@ from riskcore.deidentify.hierarchy import (
     interval_hierarchy,
 )
 from riskcore.deidentify.lattice import Lattice
+
+#: ARX hierarchy files kept in tests/data (the builders' and the CLI's hierarchy tests).
+DATA = Path(__file__).resolve().parents[1] / "data"
+AGE_CSV = DATA / "adult_age_hierarchy.csv"
+COUNTRY_CSV = DATA / "adult_native_country_hierarchy.csv"
+DATES_CSV = DATA / "us_dates_hierarchy.csv"
 
 AGES = pd.DataFrame(
     {

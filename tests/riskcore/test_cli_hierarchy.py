@@ -9,7 +9,7 @@ import pandas as pd
 
 from riskcore.cli import main
 from tests.conftest import shared_file
-from tests.riskcore.test_hierarchy_builders import AGE_CSV, COUNTRY_CSV, DATES_CSV
+from tests.riskcore.cases import AGE_CSV, COUNTRY_CSV, DATES_CSV
 
 
 def _anonymize(tmp_path, name, src, qis, specs, k="2", more=()):

@@ -11,8 +11,6 @@ and decade, their weekdays checked with the standard library's calendar.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,11 +32,7 @@ from riskcore.deidentify.hierarchy import (
 from riskcore.deidentify.hierarchy.base import text_of
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
-
-DATA = Path(__file__).resolve().parents[1] / "data"
-AGE_CSV = DATA / "adult_age_hierarchy.csv"
-COUNTRY_CSV = DATA / "adult_native_country_hierarchy.csv"
-DATES_CSV = DATA / "us_dates_hierarchy.csv"
+from tests.riskcore.cases import AGE_CSV, COUNTRY_CSV, DATES_CSV
 
 
 def rows_of(h: Hierarchy, values: pd.Series) -> dict[str, tuple[str, ...]]:

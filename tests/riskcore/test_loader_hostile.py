@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from riskcore.errors import DataLoadError
 from riskcore.io import load_table
 from riskcore.report.readings import encoding_reading
+from tests.file_builders import NAMES, ODD_NAMES, distinct, odd_names_csv, wide
 
 # --- parser warnings and errors are DataLoadErrors naming the line (issue 17) ---------
 
@@ -75,8 +76,6 @@ def test_empty_lines_before_the_header_are_skipped():
 
 
 # --- encodings: every character survives (issue 17) --------------------------------------
-
-NAMES = ["Muñoz", "São", "Åsa", "Zoë", "Ørsted"]
 
 
 @pytest.mark.parametrize(
@@ -158,13 +157,6 @@ def test_the_encoding_round_trips_through_json():
 # --- a table of hostile and careless files: each a clear error or a correct load ----------
 
 
-def _wide(n: int) -> bytes:
-    return (",".join(f"c{i}" for i in range(n)) + "\n" + ",".join("1" * n) + "\n").encode()
-
-
-def _distinct(n: int) -> bytes:
-    return ("id,sex\n" + "".join(f"p{i},{'FM'[i % 2]}\n" for i in range(n))).encode()
-
 
 def _check_values(t, column, values):
     assert t.data[column].tolist() == values
@@ -192,25 +184,6 @@ def _check_big_field(t):
     assert t.data["b"].iloc[1] == "short"
 
 
-ODD_NAMES = [
-    "<script>alert(1)</script>",
-    "![x](http://127.0.0.9/x.png)",
-    "<b>bold</b> & <i>x</i>",
-    "line\nbreak",
-    "tab\there",
-    "😀 emoji 👩‍👩‍👧",
-    "‮right-to-left",
-    '=HYPERLINK("http://x")',
-]
-
-
-def _odd_names_csv() -> bytes:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(ODD_NAMES)
-    w.writerow([f"v{i}" for i in range(len(ODD_NAMES))])
-    return buf.getvalue().encode()
-
 
 HOSTILE: dict[str, tuple[object, object]] = {
     # name: (the file's bytes, or a function making them; a regex of the error, or a check)
@@ -218,7 +191,7 @@ HOSTILE: dict[str, tuple[object, object]] = {
     "random bytes without NUL": (bytes(range(1, 256)) * 400, r"binary data \(.* control"),
     "PNG image": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64, r"binary data"),
     "gzip bomb": (lambda: __import__("gzip").compress(b"\x00" * 100_000_000), r"gzip.*refused"),
-    "100,000 columns": (lambda: _wide(100_000), r"has 100,000 columns, above the limit"),
+    "100,000 columns": (lambda: wide(100_000), r"has 100,000 columns, above the limit"),
     "ragged first row": (b"a,b\n1,2,3\n", r"line 2 has 3 fields"),
     "header and one empty line": (b"a,b\n\n", r"header but no data rows"),
     "only delimiters": (b",\n,\n", _check_empty_record),
@@ -226,8 +199,8 @@ HOSTILE: dict[str, tuple[object, object]] = {
         lambda: b'a,b\n1,"' + b"x" * 50_000_000 + b'"\n2,short\n',
         _check_big_field,
     ),
-    "1,000,000 distinct values": (lambda: _distinct(1_000_000), _check_distinct),
-    "HTML, script, newline, emoji names": (_odd_names_csv, _check_odd_names),
+    "1,000,000 distinct values": (lambda: distinct(1_000_000), _check_distinct),
+    "HTML, script, newline, emoji names": (odd_names_csv, _check_odd_names),
     "one-valued column": (b"sex,dx\nF,flu\nM,flu\nF,flu\n", _check_one_value),
     # a comma file whose quoted value holds semicolons and quotes: Python's sniffer said ";"
     "semicolons and quotes in a value": (

@@ -6,8 +6,6 @@ import datetime as dt
 import io
 import time
 import tracemalloc
-import zipfile
-from collections.abc import Iterable
 
 import openpyxl
 import pandas as pd
@@ -17,59 +15,7 @@ import pytest
 from riskcore.errors import DataLoadError
 from riskcore.io import MISSING_MARKERS, LoadLimits, load_table
 from riskcore.io._typing import type_columns
-
-_NS = "http://schemas.openxmlformats.org/"
-CONTENT_TYPES = (
-    f'<Types xmlns="{_NS}package/2006/content-types">'
-    f'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
-    'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
-    'officedocument.spreadsheetml.sheet.main+xml"/>'
-    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
-    'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'
-)
-RELS = (
-    f'<Relationships xmlns="{_NS}package/2006/relationships"><Relationship Id="rId1" '
-    f'Type="{_NS}officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>'
-    "</Relationships>"
-)
-WORKBOOK = (
-    f'<workbook xmlns="{_NS}spreadsheetml/2006/main" '
-    f'xmlns:r="{_NS}officeDocument/2006/relationships">'
-    '<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'
-)
-WORKBOOK_RELS = (
-    f'<Relationships xmlns="{_NS}package/2006/relationships"><Relationship Id="rId1" '
-    f'Type="{_NS}officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
-    "</Relationships>"
-)
-SHEET_HEAD = f'<worksheet xmlns="{_NS}spreadsheetml/2006/main">'.encode()
-HEADER_ROW = b'<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row>'
-
-
-def workbook(sheet: Iterable[bytes]) -> bytes:
-    """Return an .xlsx whose first sheet's XML is the concatenated chunks (written streaming)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("[Content_Types].xml", CONTENT_TYPES)
-        z.writestr("_rels/.rels", RELS)
-        z.writestr("xl/workbook.xml", WORKBOOK)
-        z.writestr("xl/_rels/workbook.xml.rels", WORKBOOK_RELS)
-        with z.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as f:
-            for chunk in sheet:
-                f.write(chunk)
-    return buf.getvalue()
-
-
-def sheet(rows: Iterable[bytes], head: bytes = b"") -> Iterable[bytes]:
-    yield SHEET_HEAD + head + b"<sheetData>" + HEADER_ROW
-    yield from rows
-    yield b"</sheetData></worksheet>"
-
-
-def repeat(piece: bytes, times: int, per_chunk: int = 100_000) -> Iterable[bytes]:
-    for start in range(0, times, per_chunk):
-        yield piece * min(per_chunk, times - start)
+from tests.file_builders import billion_laughs, repeat, sheet, workbook
 
 
 def refused_quickly(
@@ -148,19 +94,6 @@ def test_a_value_far_right_is_refused_and_far_down_costs_nothing():
     assert t.n_rows == 1
     assert any(n.startswith("1,048,574 empty row(s) between data rows") for n in t.notes)
 
-
-def billion_laughs() -> bytes:
-    """Return an .xlsx whose sheet's one cell is an entity expanding to 10^8 "a"s x 49."""
-    lol = (
-        b'<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">'
-        + b"".join(
-            f'<!ENTITY {b} "{("&" + a + ";") * 10}">'.encode()
-            for a, b in zip("abcdefgh", "bcdefghi", strict=True)
-        )
-        + b"]>"
-    )
-    body = b'<row r="2"><c r="A2" t="inlineStr"><is><t>&i;</t></is></c></row>'
-    return workbook([lol, *sheet([body])])
 
 
 def test_billion_laughs_is_refused():

@@ -176,7 +176,9 @@ PEOPLE = pd.DataFrame(
 def test_identifiability_worlds():
     enc = EncodedTable(PEOPLE)
     # smallest class with 2 or more people: (40, 200), rows 3 and 4
-    w, desc = rd.identifiability_worlds(enc, "income", source="class", qis=("age", "zip"))
+    w, desc = rd.identifiability_worlds(
+        enc, "income", source="class", quasi_identifiers=("age", "zip")
+    )
     np.testing.assert_allclose(np.sort(w), [40.0, 50.0])
     assert desc == "the 2 people of the smallest class with 2 or more records on age, zip"
     w, desc = rd.identifiability_worlds(enc, "income", source="sample", m=5, seed=1)

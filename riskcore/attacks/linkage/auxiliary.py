@@ -53,6 +53,7 @@ def simulate_auxiliary(
     error_rate, missing_rate : float
         In [0, 1], with error_rate + missing_rate <= 1.
     seed : int
+        Seed of the random generator.
 
     Returns
     -------

@@ -58,6 +58,10 @@ def parse_interval(label: object) -> tuple[float, float, bool, bool] | None:
     ``"90+"`` / ``">=90"`` / ``">90"``, ``"<18"`` / ``"<=18"``, and a plain
     number (a one-point band).
 
+    Parameters
+    ----------
+    label : object
+
     Returns
     -------
     tuple or None

@@ -129,12 +129,29 @@ class Rate(Result):
 
     @classmethod
     def of(cls, successes: int, n: int, baseline: float) -> Rate:
-        """Build a rate with its interval."""
+        """Build a rate with its interval.
+
+        Parameters
+        ----------
+        successes : int
+        n : int
+        baseline : float
+
+        Returns
+        -------
+        Rate
+        """
         low, high = wilson_interval(int(successes), int(n))
         return cls(int(successes), int(n), successes / n if n else 0.0, low, high, baseline)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict, the interval as ``ci95: [low, high]``."""
+        """Return a JSON-ready dict, the interval as ``ci95: [low, high]``.
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dict, the interval as ``ci95: [low, high]``.
+        """
         return {
             "schema_version": self.schema_version,
             "successes": self.successes,
@@ -146,7 +163,17 @@ class Rate(Result):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a rate from :meth:`to_dict` output (``ci95`` read as low, high)."""
+        """Rebuild a rate from :meth:`to_dict` output (``ci95`` read as low, high).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if not isinstance(data, Mapping) or "ci95" not in data:
             raise ValueError(f"Rate data needs a ci95 interval, got {data!r}")
         low, high = data["ci95"]
@@ -269,7 +296,12 @@ class LinkageResult(Result):
         return self.bins[0]
 
     def candidate_histogram(self) -> pd.DataFrame:
-        """Targets by candidate-set size bin (0, 1, 2, 3-4, 5-10, 11-19, 20-49, 50-99, 100+)."""
+        """Targets by candidate-set size bin (0, 1, 2, 3-4, 5-10, 11-19, 20-49, 50-99, 100+).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         counts = np.asarray(self.bins, dtype=np.int64)
         n = max(self.n_targets, 1)
         return pd.DataFrame(
@@ -277,7 +309,13 @@ class LinkageResult(Result):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict, the bins as ``candidate_histogram`` {bin: targets}."""
+        """Return a JSON-ready dict, the bins as ``candidate_histogram`` {bin: targets}.
+
+        Returns
+        -------
+        dict of str to Any
+            A JSON-ready dict, the bins as ``candidate_histogram`` {bin: targets}.
+        """
         out = super().to_dict()
         bins = out.pop("bins")
         out["candidate_histogram"] = dict(zip(CANDIDATE_BINS, bins, strict=True))
@@ -286,7 +324,17 @@ class LinkageResult(Result):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a result from :meth:`to_dict` output (without the per-target array)."""
+        """Rebuild a result from :meth:`to_dict` output (without the per-target array).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            The values :meth:`to_dict` wrote.
+
+        Returns
+        -------
+        Self
+        """
         if not isinstance(data, Mapping) or "candidate_histogram" not in data:
             raise ValueError("LinkageResult data needs a candidate_histogram")
         hist = data["candidate_histogram"]
@@ -311,7 +359,13 @@ class LinkageCurve(Result):
     correct: tuple[Rate, ...]
 
     def to_frame(self) -> pd.DataFrame:
-        """Return one row per step."""
+        """Return one row per step.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per step.
+        """
         return pd.DataFrame(
             {
                 "known": [" + ".join(self.columns[: i + 1]) for i in range(len(self.columns))],

@@ -26,18 +26,40 @@ TOP = "*"
 
 
 def present(series: pd.Series) -> pd.Series:
-    """Return the non-missing values of ``series`` (index kept)."""
+    """Return the non-missing values of ``series`` (index kept).
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    pandas.Series
+        The non-missing values of ``series`` (index kept).
+    """
     return series[series.notna()]
 
 
 def text_of(value: Any) -> str:
-    """Return a value as text (leading zeros of text kept; "" for a missing value)."""
+    """Return a value as text (leading zeros of text kept; "" for a missing value).
+
+    Parameters
+    ----------
+    value : Any
+
+    Returns
+    -------
+    str
+        A value as text (leading zeros of text kept; "" for a missing value).
+    """
     return value_text(value) or ""
 
 
 def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
-    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative (a value the
-    hierarchy does not hold, -1, or a missing one, -2).
+    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
+
+    A negative position is a value the hierarchy does not hold (-1) or a missing one (-2).
 
     Safe when the hierarchy has no leaves at all (a column of only missing values).
 
@@ -49,6 +71,11 @@ def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
         Positions among the leaves, as :meth:`Hierarchy.leaf_index` returns them.
     fill : scalar
         The entry of a negative position.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
     """
     extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
     return extended[np.where(leaf >= 0, leaf, len(per_leaf))]
@@ -119,13 +146,34 @@ class Hierarchy:
         return len(self.levels) - 1
 
     def codes(self, level: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return (code of each leaf at ``level``, the labels of those codes)."""
+        """Return (code of each leaf at ``level``, the labels of those codes).
+
+        Parameters
+        ----------
+        level : int
+
+        Returns
+        -------
+        tuple of (numpy.ndarray, numpy.ndarray)
+            (code of each leaf at ``level``, the labels of those codes).
+        """
         codes, labels = pd.factorize(pd.Series(self.levels[level], dtype=object), sort=False)
         return codes.astype(np.int64), np.asarray(labels, dtype=object)
 
     def leaf_index(self, values: pd.Series) -> np.ndarray:
-        """Return the leaf of each value: its position in :attr:`leaves`, -1 for a value the
-        hierarchy does not hold, -2 for a missing value."""
+        """Return the leaf of each value: its position in :attr:`leaves`.
+
+        Parameters
+        ----------
+        values : pandas.Series
+            The column's values.
+
+        Returns
+        -------
+        numpy.ndarray
+            The position of each value in :attr:`leaves`; -1 for a value the hierarchy
+            does not hold, -2 for a missing value.
+        """
         index = pd.Index(pd.Series(self.leaves, dtype=object))
         pos = index.get_indexer(pd.Series(values, dtype=object))
         if self.numeric and len(self.leaves):  # 30 and 30.0 are one value
@@ -144,6 +192,15 @@ class Hierarchy:
 
         With ``sort``, rows are in the values' order (numbers by value, other
         values by their text) instead of their first appearance, index reset.
+
+        Parameters
+        ----------
+        sort : bool, optional
+
+        Returns
+        -------
+        pandas.DataFrame
+            The hierarchy as a table: one row per value, one column per level.
         """
         frame = pd.DataFrame(
             {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
@@ -159,7 +216,13 @@ class Hierarchy:
         return frame.iloc[order].reset_index(drop=True)
 
     def to_arx_csv(self) -> str:
-        """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row."""
+        """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row.
+
+        Returns
+        -------
+        str
+            The hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row.
+        """
         out = io.StringIO()
         writer = csv.writer(out, delimiter=";", lineterminator="\n")
         for row in zip(*self.levels, strict=True):
@@ -168,12 +231,21 @@ class Hierarchy:
 
     @property
     def spec_kind(self) -> str:
-        """Return the kind :meth:`recipe` records: the builder's, or ``"table"`` for a
-        hierarchy given by its labels (groups, ARX files, edited tables)."""
+        """Return the kind :meth:`recipe` records: the builder's, or ``"table"``.
+
+        ``"table"`` is the kind of a hierarchy given by its labels (groups, ARX files,
+        edited tables).
+        """
         return self.kind if self.params is not None and self.kind != "grouping" else "table"
 
     def recipe(self) -> dict[str, Any]:
-        """Return what rebuilds this hierarchy: the builder and its parameters, or the table."""
+        """Return what rebuilds this hierarchy: the builder and its parameters, or the table.
+
+        Returns
+        -------
+        dict of str to Any
+            What rebuilds this hierarchy: the builder and its parameters, or the table.
+        """
         if self.spec_kind != "table":
             return {"kind": self.kind, "params": dict(self.params or {})}
         return {
@@ -192,5 +264,16 @@ def _json_value(v: Any) -> Any:
 
 
 def leaves_of(series: pd.Series) -> np.ndarray:
-    """Return the distinct non-missing values of ``series``, in order of first appearance."""
+    """Return the distinct non-missing values of ``series``, in order of first appearance.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    numpy.ndarray
+        The distinct non-missing values of ``series``, in order of first appearance.
+    """
     return np.asarray(pd.unique(present(series)), dtype=object)

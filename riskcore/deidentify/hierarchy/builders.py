@@ -39,7 +39,18 @@ __all__ = [
 
 
 def flat_hierarchy(series: pd.Series) -> Hierarchy:
-    """Return the two-level hierarchy "value" or ``"*"``: keep the column or suppress it."""
+    """Return the two-level hierarchy "value" or ``"*"``: keep the column or suppress it.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    Hierarchy
+        The two-level hierarchy "value" or ``"*"``: keep the column or suppress it.
+    """
     leaves = leaves_of(series)
     return Hierarchy(
         str(series.name),
@@ -238,6 +249,18 @@ def grouping_hierarchy(
     level-1 group to its level-2 group, and so on. A value (or group) that a
     mapping does not name is an error naming it, so no value is silently
     left ungeneralized.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+    groups : sequence of mapping of Any to str
+    column : str, optional
+
+    Returns
+    -------
+    Hierarchy
+        Categories grouped level by level, then ``"*"``.
     """
     leaves = leaves_of(series)
     cur = np.asarray(leaves, dtype=object)
@@ -290,6 +313,19 @@ def banded_hierarchy(
     every number below ``bottom`` becomes ``"<bottom"`` and every number at or
     above ``top`` ``"top+"`` at every level above the value, so the few
     extreme values no longer form classes of their own.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+    width : float, optional
+    bottom : float, optional
+    top : float, optional
+
+    Returns
+    -------
+    Hierarchy
+        Bands of ``width``, doubling at each level up to the range, with outlier clipping.
     """
     values = present(series)
     x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)

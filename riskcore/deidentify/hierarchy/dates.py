@@ -143,6 +143,7 @@ def parse_dates(values: pd.Series) -> pd.Series:
     Parameters
     ----------
     values : pandas.Series
+        The column's values.
 
     Returns
     -------

@@ -103,6 +103,16 @@ def builtin_hierarchy(series: pd.Series) -> Hierarchy | None:
     (the last two: value or ``"*"``), and native-country (country, then
     "United-States" / "Other", then ``"*"``). Values not in the census
     categories make it None (the caller then builds a flat hierarchy).
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    Hierarchy or None
+        The built-in hierarchy of a UCI Adult census column, or None.
     """
     name = str(series.name).strip().lower()
     name = _ADULT_ALIASES.get(name, name)
@@ -134,6 +144,16 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     * codes of one length made of digits (ZIP codes, postcodes): masked from
       the right;
     * anything else: the value or ``"*"``.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    Hierarchy
+        A hierarchy suited to a column when the user gave none.
     """
     built = builtin_hierarchy(series)
     if built is not None:

@@ -41,6 +41,17 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
 
     Rows must all have the same number of fields; the separator is ``;``
     (ARX's) or ``,`` when no line holds a ``;``.
+
+    Parameters
+    ----------
+    text : str
+    column : str
+        The column's name.
+    numeric : bool, optional
+
+    Returns
+    -------
+    Hierarchy
     """
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
@@ -66,6 +77,17 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
 
 def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
     """Return ``hierarchy`` when it holds every value of ``series``; else say which it lacks.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    Hierarchy
+        ``hierarchy`` when it holds every value of ``series``; else say which it lacks.
 
     Raises
     ------
@@ -153,6 +175,16 @@ def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
     when the column is numeric, and every value of the column needs a row
     (:func:`check_covers`).
 
+    Parameters
+    ----------
+    raw : bytes
+    series : pandas.Series
+        The column's values.
+
+    Returns
+    -------
+    Hierarchy
+
     Raises
     ------
     RiskcoreError
@@ -185,6 +217,17 @@ def hierarchy_from_spec(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy
     """Return the hierarchy ``spec`` describes (:meth:`Hierarchy.recipe`), built on ``series``.
 
     A table must hold every value of the column (:func:`check_covers`).
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column's values.
+    spec : mapping of str to Any
+
+    Returns
+    -------
+    Hierarchy
+        The hierarchy ``spec`` describes (:meth:`Hierarchy.recipe`), built on ``series``.
     """
     h = rebuild(series, spec)
     return check_covers(h, series) if spec.get("kind") == "table" else h
@@ -220,6 +263,7 @@ def rebuild(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     spec : mapping
         ``{"kind", "params"}`` of a builder, or ``{"kind": "table", "numeric", "rows"}``.
 

@@ -32,7 +32,17 @@ LevelDescriber = Callable[[Mapping[str, Any], Sequence[Any] | None, int, str | N
 
 
 def removed(label: object = TOP) -> str:
-    """Return the words of a level where every value has one label: "removed (*)"."""
+    """Return the words of a level where every value has one label: "removed (*)".
+
+    Parameters
+    ----------
+    label : object, optional
+
+    Returns
+    -------
+    str
+        The words of a level where every value has one label: "removed (*)".
+    """
     return f"removed ({text_of(label)})"
 
 

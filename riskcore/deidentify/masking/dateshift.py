@@ -68,6 +68,7 @@ def shift_dates(
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     person : str
         Column identifying the person.
     columns : sequence of str
@@ -75,6 +76,7 @@ def shift_dates(
     max_days : int
         Largest shift, >= 1.
     seed : int, optional
+        Seed of the random generator.
     key : SecretKey or bytes, optional
         Exactly one of ``seed`` and ``key``.
 

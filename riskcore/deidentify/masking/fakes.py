@@ -49,7 +49,17 @@ _MALE = frozenset({"m", "male", "man", "boy", "masc"})
 
 
 def sex_of(value: object) -> str | None:
-    """Return "female", "male" or None (unknown) for a sex column's value ("F", "male")."""
+    """Return "female", "male" or None (unknown) for a sex column's value ("F", "male").
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    str or None
+        "female", "male" or None (unknown) for a sex column's value ("F", "male").
+    """
     if not isinstance(value, str):
         return None
     text = value.strip().casefold()
@@ -61,6 +71,17 @@ def find_sex_column(data: pd.DataFrame, candidates: list[str] | tuple[str, ...])
 
     A sex column's known values are nearly all (95%) read as female or male by
     :func:`sex_of` ("F", "M", "female", "male").
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    candidates : list of str or tuple of str
+
+    Returns
+    -------
+    str or None
+        The first of ``candidates`` that is a sex column, or None.
     """
     for c in candidates:
         if c not in data.columns:
@@ -158,8 +179,10 @@ def surrogates(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     kind : {"name", "first_name", "last_name", "email", "phone", "address", "company", "ssn"}
     seed : int
+        Seed of the random generator.
     locale : str, default "en_US"
         A Faker locale.
     sex : pandas.Series, optional

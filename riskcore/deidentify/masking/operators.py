@@ -154,7 +154,17 @@ class MaskOperator:
         return out
 
     def words(self, params: Mapping[str, Any] | None = None) -> str:
-        """Return what a step with these parameters does, in words (checked first)."""
+        """Return what a step with these parameters does, in words (checked first).
+
+        Parameters
+        ----------
+        params : mapping of str to Any, optional
+
+        Returns
+        -------
+        str
+            What a step with these parameters does, in words (checked first).
+        """
         return self.describe(self.configure(params))
 
     def run(
@@ -169,6 +179,7 @@ class MaskOperator:
         Parameters
         ----------
         data : pandas.DataFrame
+            The table.
         columns : sequence of str
         params : mapping, optional
             Checked with :meth:`configure`.

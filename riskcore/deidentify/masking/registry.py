@@ -452,6 +452,7 @@ def make_step(column: str, choice: str, **params: Any) -> dict[str, Any]:
     Parameters
     ----------
     column : str
+        The column's name.
     choice : str
         A menu choice (:func:`parse_choice`).
     **params
@@ -479,6 +480,15 @@ def make_step(column: str, choice: str, **params: Any) -> dict[str, Any]:
 def step_words(step: Mapping[str, Any]) -> str:
     """Return what a recipe's masking step does to its column, in words ("last 4 digits kept").
 
+    Parameters
+    ----------
+    step : mapping of str to Any
+
+    Returns
+    -------
+    str
+        What a recipe's masking step does to its column, in words ("last 4 digits kept").
+
     Raises
     ------
     RiskcoreError
@@ -489,6 +499,15 @@ def step_words(step: Mapping[str, Any]) -> str:
 
 def choice_label(choice: str) -> str:
     """Return a menu choice's label ("keep the last 4 digits").
+
+    Parameters
+    ----------
+    choice : str
+
+    Returns
+    -------
+    str
+        A menu choice's label ("keep the last 4 digits").
 
     Raises
     ------

@@ -24,6 +24,7 @@ def drop_columns(data: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     columns : sequence of str
         Columns to remove; each must exist.
 
@@ -54,6 +55,7 @@ def redact(series: pd.Series, *, text: str = "[REDACTED]") -> pd.Series:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     text : str, default "[REDACTED]"
 
     Returns
@@ -77,6 +79,7 @@ def mask_digits(series: pd.Series, *, keep_last: int = 4, mask: str = "*") -> pd
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     keep_last : int, default 4
         Digits kept at the end (>= 0).
     mask : str, default "*"
@@ -116,6 +119,7 @@ def keep_initials(series: pd.Series) -> pd.Series:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -147,6 +151,7 @@ def substitute(series: pd.Series, *, prefix: str = "Person", width: int = 5) -> 
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     prefix : str, default "Person"
     width : int, default 5
         Digits of the number, zero-padded (more when there are more values).

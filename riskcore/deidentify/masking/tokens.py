@@ -78,6 +78,11 @@ class SecretKey:
         ----------
         nbytes : int, default 32
             32 (256 bits) for HMAC tokens; 64 for AES-256-SIV.
+
+        Returns
+        -------
+        SecretKey
+            A new random key from :func:`secrets.token_bytes`.
         """
         if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 16:
             raise ValueError(f"nbytes must be an integer >= 16, got {nbytes!r}")
@@ -86,6 +91,14 @@ class SecretKey:
     @classmethod
     def from_hex(cls, text: str) -> SecretKey:
         """Read a key written by :meth:`reveal_hex`.
+
+        Parameters
+        ----------
+        text : str
+
+        Returns
+        -------
+        SecretKey
 
         Raises
         ------
@@ -100,7 +113,13 @@ class SecretKey:
             raise ValueError("the key is not hexadecimal text of at least 16 bytes") from None
 
     def reveal_hex(self) -> str:
-        """Return the key as hexadecimal text: show it to its owner once, store it apart."""
+        """Return the key as hexadecimal text: show it to its owner once, store it apart.
+
+        Returns
+        -------
+        str
+            The key as hexadecimal text: show it to its owner once, store it apart.
+        """
         return self._key.hex()
 
     @property
@@ -199,6 +218,7 @@ def hmac_tokens(
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     key : SecretKey or bytes
         At least 16 bytes; :meth:`SecretKey.generate` makes one.
     length : int, default 16
@@ -283,6 +303,7 @@ def reversible_tokens(series: pd.Series, key: SecretKey | bytes) -> pd.Series:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     key : SecretKey or bytes
         32, 48 or 64 bytes (AES-128/192/256-SIV); ``SecretKey.generate(64)``.
 

@@ -23,6 +23,15 @@ __all__ = ["check_series", "distinct_text", "per_value", "take_back"]
 def check_series(series: object) -> pd.Series:
     """Return ``series`` when it is a pandas Series.
 
+    Parameters
+    ----------
+    series : object
+
+    Returns
+    -------
+    pandas.Series
+        ``series`` when it is a pandas Series.
+
     Raises
     ------
     TypeError
@@ -41,6 +50,7 @@ def distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
 
     Returns
     -------
@@ -87,6 +97,7 @@ def per_value(series: pd.Series, transform: Callable[[list[str]], Sequence[objec
     Parameters
     ----------
     series : pandas.Series
+        The column's values.
     transform : callable
         Gets the distinct non-missing texts (first-appearance order) and
         returns one output per text.

@@ -192,12 +192,30 @@ def inputs(
     text: TextScan | None = None,
     max_chars: int = MAX_CHARS,
 ) -> tuple[int, RoleSuggestions, set[str], tuple[ColumnScan, ...]]:
-    """Return the year, the role rule's suggestions, the user's direct identifiers and the
+    """Return what the Safe Harbor check reads: the year, the roles and the free text.
+
+    That is the year, the role rule's suggestions, the user's direct identifiers and the
     status of every text column's free text.
 
     The scan is ``text`` when given, else the one the suggestions were made
     from, else a new one (:func:`riskcore.freetext.scan_text`). A text column
     the scan does not cover is "not scanned".
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    roles : ColumnRoles or None
+    as_of : int or None
+    suggestions : RoleSuggestions or None
+    text : TextScan, optional
+    max_chars : int, optional
+
+    Returns
+    -------
+    tuple of (int, RoleSuggestions, set of str, tuple of ColumnScan)
+        The year, the role rule's suggestions, the user's direct identifiers and the
+        scan of every text column.
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")

@@ -83,6 +83,7 @@ def run_safe_harbor(data: pd.DataFrame, plan: Sequence[Mapping[str, Any]]) -> Sa
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     plan : sequence of mapping
         Steps ``{"column", "action", ...}``; actions ``zip3``,
         ``age_90_plus``, ``date_year`` (with ``birth``, ``as_of``),

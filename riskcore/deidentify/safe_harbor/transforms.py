@@ -37,6 +37,7 @@ class TransformStep(Result):
     Attributes
     ----------
     column : str
+        The column's name.
     action : str
         ``"dropped"``, ``"zip3"``, ``"age_90_plus"``, ``"date_year"`` or
         ``"redact_text"``.
@@ -59,6 +60,7 @@ class SafeHarborTransform(NamedTuple):
     Attributes
     ----------
     data : pandas.DataFrame
+        The table.
     steps : tuple of TransformStep
         One per column changed or dropped, in column order.
     """
@@ -69,6 +71,15 @@ class SafeHarborTransform(NamedTuple):
 
 def year_of(as_of: int | None) -> int:
     """Return the year ages are counted to: ``as_of``, or this year.
+
+    Parameters
+    ----------
+    as_of : int or None
+
+    Returns
+    -------
+    int
+        The year ages are counted to: ``as_of``, or this year.
 
     Raises
     ------
@@ -83,7 +94,17 @@ def year_of(as_of: int | None) -> int:
 
 
 def rows_of(codes: np.ndarray, which: Sequence[bool]) -> int:
-    """Rows whose distinct value is flagged in ``which``."""
+    """Rows whose distinct value is flagged in ``which``.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+    which : sequence of bool
+
+    Returns
+    -------
+    int
+    """
     if not len(which):
         return 0
     flags = np.append(np.asarray(which, dtype=bool), False)
@@ -196,7 +217,17 @@ def ages_to_90_plus(series: pd.Series) -> tuple[pd.Series, TransformStep]:
 
 
 def birth_year_label(as_of: int) -> str:
-    """Return the one category of birth years implying an age over 89 ("1936 or earlier")."""
+    """Return the one category of birth years implying an age over 89 ("1936 or earlier").
+
+    Parameters
+    ----------
+    as_of : int
+
+    Returns
+    -------
+    str
+        The one category of birth years implying an age over 89 ("1936 or earlier").
+    """
     return f"{as_of - 90} or earlier"
 
 

@@ -38,7 +38,17 @@ __all__ = [
 
 
 def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
-    """Targets by candidate-set size; exactly one candidate highlighted."""
+    """Targets by candidate-set size; exactly one candidate highlighted.
+
+    Parameters
+    ----------
+    hist : pandas.DataFrame
+    title : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     colors = [ACCENT if c == "1" else NEUTRAL for c in hist["candidates"]]
     fig = go.Figure(
         go.Bar(
@@ -59,7 +69,16 @@ def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
 
 
 def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
-    """Re-identification rate with its 95% interval as the attacker knows more columns."""
+    """Re-identification rate with its 95% interval as the attacker knows more columns.
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
@@ -97,7 +116,19 @@ def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
 
 
 def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figure:
-    """Records exposed by the homogeneity attack against a parameter."""
+    """Records exposed by the homogeneity attack against a parameter.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    x : str
+    x_title : str
+    title : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure(
         go.Bar(
             x=df[x].astype(str),
@@ -113,7 +144,16 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
 
 
 def criterion_lines(df: pd.DataFrame) -> go.Figure:
-    """Exposed records left among the classes that satisfy each l-diversity level."""
+    """Exposed records left among the classes that satisfy each l-diversity level.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     palette = {"distinct l": NEUTRAL, "entropy l": YELLOW, "t-closeness": GREEN}
     for crit, part in df.groupby("criterion", sort=False):
@@ -142,7 +182,19 @@ def criterion_lines(df: pd.DataFrame) -> go.Figure:
 
 
 def two_queries(labels: list[str], values: list[float], title: str, y: str) -> go.Figure:
-    """Two query answers side by side, and their difference."""
+    """Two query answers side by side, and their difference.
+
+    Parameters
+    ----------
+    labels : list of str
+    values : list of float
+    title : str
+    y : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure(
         go.Bar(
             x=labels,
@@ -172,6 +224,20 @@ def noise_success(
     With ``epsilon``, a vertical marker at the chosen epsilon carries the
     label of :func:`riskcore.report.readings.attacks.noise_marker_label`
     (the numbers of the caption under the plot, for ``sensitivity``).
+
+    Parameters
+    ----------
+    eps : numpy.ndarray
+    p_within : numpy.ndarray
+    error : numpy.ndarray
+    within : float
+    epsilon : float, optional
+        The privacy-loss parameter ε (> 0).
+    sensitivity : float, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     fig.add_trace(
@@ -262,7 +328,19 @@ def noise_success(
 
 
 def estimate_histogram(draws: np.ndarray, truth: float, title: str, *, unit: str) -> go.Figure:
-    """Histogram of simulated attacker estimates (a simulation, not a release), in ``unit``."""
+    """Histogram of simulated attacker estimates (a simulation, not a release), in ``unit``.
+
+    Parameters
+    ----------
+    draws : numpy.ndarray
+    truth : float
+    title : str
+    unit : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure(go.Histogram(x=draws, nbinsx=60, marker_color=NEUTRAL))
     reference_line(fig, f"true value {truth:,.4g}", x=truth, dash="solid")
     fig.update_yaxes(tickformat=",")

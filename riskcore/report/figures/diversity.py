@@ -16,6 +16,16 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
     Up to :data:`._style.MAX_CATEGORIES` counts, one labelled bar each; more,
     and the axis is numeric (the counts are ordered, a skipped tick label
     cannot be misread).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    attribute : str
+        The sensitive attribute judged (None for a model on the classes alone).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     colors = [ACCENT if v == 1 else NEUTRAL for v in df["distinct values"]]
     fig = go.Figure(

@@ -61,8 +61,23 @@ def error_vs_epsilon(
     what: str,
     relative: bool = False,
 ) -> go.Figure:
-    """95% error of a noisy answer against epsilon per mechanism (log-log), with the
-    simulated band of the first mechanism and a marker at the chosen epsilon."""
+    """Return the 95% error of a noisy answer against epsilon per mechanism (log-log).
+
+    With the simulated band of the first mechanism and a marker at the chosen epsilon.
+
+    Parameters
+    ----------
+    curves : dict of str to dp.ErrorCurve
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    unit : str
+    what : str
+    relative : bool, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     first = next(iter(curves))
     c0 = curves[first]
@@ -118,7 +133,17 @@ def error_vs_epsilon(
 
 
 def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
-    """Clipping bias, sampling and privacy noise, and total RMSE against the upper bound."""
+    """Clipping bias, sampling and privacy noise, and total RMSE against the upper bound.
+
+    Parameters
+    ----------
+    t : dp.ClippingTradeoff
+    unit : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     for y, name, color, dash in (
         (np.abs(t.bias), "|clipping bias|", ACCENT, "dash"),
@@ -266,6 +291,15 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     marks where advanced composition or zCDP falls below basic composition
     (:func:`riskcore.report.readings.dp.accountant_crossings`). The x axis runs
     over every query plotted.
+
+    Parameters
+    ----------
+    c : dp.CompositionCurves
+    budget : float
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     bottom, top, k_end, log = composition_window(c, budget)
 
@@ -341,7 +375,20 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
 def posterior_chart(
     r: np.ndarray, gamma: np.ndarray, rho: float, true_value: float, unit: str
 ) -> go.Figure:
-    """Attacker's posterior of the true world against the noisy response."""
+    """Attacker's posterior of the true world against the noisy response.
+
+    Parameters
+    ----------
+    r : numpy.ndarray
+    gamma : numpy.ndarray
+    rho : float
+    true_value : float
+    unit : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure(
         go.Scatter(
             x=r,
@@ -362,7 +409,17 @@ def posterior_chart(
 
 
 def blocks_chart(sa: dp.SampleAggregate, unit: str) -> go.Figure:
-    """Block statistics, clamp bounds, their average and the full-data value."""
+    """Block statistics, clamp bounds, their average and the full-data value.
+
+    Parameters
+    ----------
+    sa : dp.SampleAggregate
+    unit : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure(
         go.Scatter(
             x=np.arange(1, sa.k + 1),

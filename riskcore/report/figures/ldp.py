@@ -29,6 +29,16 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     More than :data:`._style.MAX_CATEGORIES` categories: those with the
     largest estimated count (what the collector can rank by), and the title
     says how many more there are.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    column : str
+        The column's name.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     df, more = _style.top_categories(df, "estimated")
     # horizontal bars, the categories on the y axis in words: on x, 16 diagnoses were
@@ -79,7 +89,18 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
 
 
 def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
-    """95% margin on a share against epsilon for several numbers of respondents."""
+    """95% margin on a share against epsilon for several numbers of respondents.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     fig = go.Figure()
     for n, part in df.groupby("n", sort=False):
         fig.add_trace(
@@ -127,6 +148,14 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
     (P(|Y| > t) = e^{-t/b} = 0.05), and the interval of the average of the
     n reports (:attr:`LaplaceLdpResult.half_width`), with the true and the
     clipped mean as lines.
+
+    Parameters
+    ----------
+    r : LaplaceLdpResult
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     one = r.scale * math.log(20.0)
     rows = [

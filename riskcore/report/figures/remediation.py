@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.candidates import pareto_mask
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.report.figures._style import ACCENT, NEUTRAL, layout, legend_below
@@ -45,8 +46,9 @@ def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
     return [int(i) for i in front[np.lexsort((front, risk[on], loss[on]))]]
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def risk_loss_chart(
-    nodes: Sequence[NodeResult], chosen: Sequence[int] | None, qis: Sequence[str]
+    nodes: Sequence[NodeResult], chosen: Sequence[int] | None, quasi_identifiers: Sequence[str]
 ) -> go.Figure:
     """Average re-identification risk against information loss, one point per node.
 
@@ -54,6 +56,17 @@ def risk_loss_chart(
     (no node is better on both axes) is joined by a line; the chosen levels
     are marked in red. Each point carries its position in ``nodes``
     (``customdata``), so a click can pick it.
+
+    Parameters
+    ----------
+    nodes : sequence of NodeResult
+    chosen : sequence of int or None
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     hover = "NCP %{x:.1%}, risk %{y:.2%}<br>levels %{text}<extra></extra>"
@@ -69,7 +82,7 @@ def risk_loss_chart(
                 mode="markers",
                 marker={"color": color, "size": 6, "opacity": 0.7},
                 name=name,
-                text=[_levels(qis, nodes[i].levels) for i in idx],
+                text=[_levels(quasi_identifiers, nodes[i].levels) for i in idx],
                 customdata=idx,
                 hovertemplate=hover,
             )

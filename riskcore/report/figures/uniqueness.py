@@ -35,6 +35,16 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str, *, suffix: str = ""
 
     ``suffix`` ends the title (" (after remediation)"), which then wraps as
     a whole; appended after the figure is built it could run off the figure.
+
+    Parameters
+    ----------
+    hist : pandas.DataFrame
+    qis_label : str
+    suffix : str, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     colors = [ACCENT if i == 0 else NEUTRAL for i in range(len(hist))]
     fig = go.Figure(
@@ -70,6 +80,16 @@ def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = 
     a second one the target k ("target k = 5"); one line says both when
     k = 11. The axis is ticked at 1, 2, 5, 10, 20, ... in plain numbers.
     ``suffix`` ends the title (" (after remediation)") before it wraps.
+
+    Parameters
+    ----------
+    cand : pandas.DataFrame
+    k : int, optional
+    suffix : str, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure(
         go.Scatter(
@@ -107,6 +127,14 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
     At most :data:`._style.MAX_CATEGORIES` subsets, the most identifying; the
     title counts those left out (here, or by :func:`~riskcore.report.readings.subset_table`,
     which records them in ``df.attrs["more"]``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     earlier = int(df.attrs.get("more", 0))
     df, more = top_categories(df, "unique %")
@@ -136,7 +164,16 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
 
 
 def contribution_bars(df: pd.DataFrame) -> go.Figure:
-    """Bars: share of the unique records each QI is responsible for (the top 25 at most)."""
+    """Bars: share of the unique records each QI is responsible for (the top 25 at most).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     df, more = top_categories(df, "drop %")
     fig = go.Figure(
         go.Bar(
@@ -164,6 +201,19 @@ def share_bars(
 
     More than :data:`._style.MAX_CATEGORIES` rows: the largest shares, and
     the title says how many more there are.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    x : str
+    y : str
+    title : str
+    x_title : str
+    y_title : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     df, more = top_categories(df, y)
     fig = go.Figure(
@@ -184,8 +234,19 @@ def share_bars(
 
 
 def delta_bars(table: pd.DataFrame) -> go.Figure:
-    """Population classes by delta-presence (from ``delta_table``: the classes with no released
-    record first, then ten bins); bins with a class outside the allowed range in the risk colour."""
+    """Return the bar chart of the population classes by delta-presence.
+
+    From ``delta_table``: the classes with no released record first, then ten bins; bins
+    with a class outside the allowed range in the risk colour.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     colors = [ACCENT if o else NEUTRAL for o in table["outside"]]
     fig = go.Figure(
         go.Bar(

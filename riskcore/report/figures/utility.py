@@ -40,6 +40,16 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     or categories as recorded, then its labels released) follow each other
     on the same axis and the same scale of records. Horizontal, so that
     every label has a row of its own however many there are.
+
+    Parameters
+    ----------
+    counts : pandas.DataFrame
+    column : str
+        The column's name.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     both = bool(((counts["before"] > 0) & (counts["after"] > 0)).any())
     fig = go.Figure()
@@ -76,6 +86,14 @@ def change_bars(table: pd.DataFrame) -> go.Figure:
 
     ``table`` is :func:`riskcore.report.readings.utility.change_table`; one
     stacked horizontal bar per column, summing to 100%.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     for part, color in (("unchanged", NEUTRAL), ("changed", YELLOW), ("suppressed", ACCENT)):
@@ -110,6 +128,16 @@ def two_way_heatmap(tw: TwoWay, *, after: bool, zmax: float | None = None) -> go
 
     ``zmax`` sets the top of the colour scale (give both figures the larger
     of their maxima, so that a colour is the same count in both).
+
+    Parameters
+    ----------
+    tw : TwoWay
+    after : bool
+    zmax : float, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     table = tw.after if after else tw.before
     which = "released" if after else "as recorded"
@@ -141,7 +169,16 @@ def two_way_heatmap(tw: TwoWay, *, after: bool, zmax: float | None = None) -> go
 
 
 def accuracy_bars(cu: ClassificationUtility) -> go.Figure:
-    """A naive Bayes's accuracy as recorded and released, beside the most-common-value guess."""
+    """A naive Bayes's accuracy as recorded and released, beside the most-common-value guess.
+
+    Parameters
+    ----------
+    cu : ClassificationUtility
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     x = ["as recorded", "released"]
     fig = go.Figure()
     for name, values, color in (
@@ -172,7 +209,16 @@ def accuracy_bars(cu: ClassificationUtility) -> go.Figure:
 
 
 def column_ncp_bars(cmp: Comparison) -> go.Figure:
-    """Each QI's information loss (NCP) under two candidates A and B, side by side."""
+    """Each QI's information loss (NCP) under two candidates A and B, side by side.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     qis = list(cmp.qis)
     fig = go.Figure()
     for name, values, color in (

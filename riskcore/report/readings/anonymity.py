@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.metrics import Assessment, ClassSizeDistribution
 from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings._format import join_names
@@ -89,6 +90,10 @@ def missing_reading(policy: str, missing_records: int) -> str:
 def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
     """Bin records by the size of their equivalence class.
 
+    Parameters
+    ----------
+    dist : ClassSizeDistribution
+
     Returns
     -------
     pandas.DataFrame
@@ -121,6 +126,10 @@ def candidate_table(dist: ClassSizeDistribution) -> pd.DataFrame:
     A record in a class of size f has f candidates (itself included): an
     attacker who knows its QI values must pick among f people.
 
+    Parameters
+    ----------
+    dist : ClassSizeDistribution
+
     Returns
     -------
     pandas.DataFrame
@@ -140,7 +149,18 @@ def _records_below_11(dist: ClassSizeDistribution) -> int:
 
 
 def histogram_reading(assessment: Assessment) -> str:
-    """Return the one-line reading under the class-size histogram."""
+    """Return the one-line reading under the class-size histogram.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+
+    Returns
+    -------
+    str
+        The one-line reading under the class-size histogram.
+    """
     n = assessment.n_records
     u = assessment.unique_records
     qis = join_names(assessment.quasi_identifiers)
@@ -153,7 +173,18 @@ def histogram_reading(assessment: Assessment) -> str:
 
 
 def candidates_reading(assessment: Assessment) -> str:
-    """Return the reading under the candidates-per-record curve."""
+    """Return the reading under the candidates-per-record curve.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+
+    Returns
+    -------
+    str
+        The reading under the candidates-per-record curve.
+    """
     n = assessment.n_records
     below = _records_below_11(assessment.anonymity.distribution)
     return (
@@ -164,7 +195,18 @@ def candidates_reading(assessment: Assessment) -> str:
 
 
 def risk_table(assessment: Assessment) -> pd.DataFrame:
-    """Return prosecutor / journalist / marketer risk as one table (rows = models)."""
+    """Return prosecutor / journalist / marketer risk as one table (rows = models).
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Prosecutor / journalist / marketer risk as one table (rows = models).
+    """
     rows = []
     for r in (assessment.prosecutor, assessment.journalist, assessment.marketer):
         if r is None:
@@ -182,7 +224,18 @@ def risk_table(assessment: Assessment) -> pd.DataFrame:
 
 
 def risk_reading(assessment: Assessment) -> str:
-    """Return the reading under the risk table: what prosecutor risk and the threshold mean."""
+    """Return the reading under the risk table: what prosecutor risk and the threshold mean.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+
+    Returns
+    -------
+    str
+        The reading under the risk table: what prosecutor risk and the threshold mean.
+    """
     a = assessment
     return (
         f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
@@ -209,6 +262,19 @@ def target_checks(
     Columns: ``criterion``, ``attribute``, ``achieved``, ``target``, ``pass``.
     For l the target applies to distinct, entropy and recursive (c,l); for t
     the achieved value must not exceed the target.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+    k : int
+    l : int
+    t : float
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each target with the achieved value and pass / fail.
     """
     rows = [
         {
@@ -258,6 +324,15 @@ def target_table(checks: pd.DataFrame) -> pd.DataFrame:
 
     k, distinct l and recursive l are counts ("1" against "11", never "1.000");
     entropy l and t are real numbers (achieved to 3 decimals, the target as typed).
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`target_checks` as shown: whole numbers as integers, others to 3 decimals.
     """
     whole = checks["criterion"].str.startswith(("k-anonymity", "distinct", "recursive"))
     achieved = [
@@ -267,12 +342,25 @@ def target_table(checks: pd.DataFrame) -> pd.DataFrame:
     return checks.assign(achieved=achieved, target=target)
 
 
-def targets_reading(checks: pd.DataFrame, qis: list[str] | tuple[str, ...]) -> str:
-    """Return how many of the targets of :func:`target_checks` are met on ``qis``."""
+@renamed_arguments(qis="quasi_identifiers")
+def targets_reading(checks: pd.DataFrame, quasi_identifiers: list[str] | tuple[str, ...]) -> str:
+    """Return how many of the targets of :func:`target_checks` are met on ``quasi_identifiers``.
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+    quasi_identifiers : list of str or tuple of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    str
+        How many of the targets of :func:`target_checks` are met on ``quasi_identifiers``.
+    """
     n_fail = int((~checks["pass"].astype(bool)).sum())
     if n_fail:
         return (
             f"{n_fail} of {len(checks)} targets {'is' if n_fail == 1 else 'are'} not met on "
-            f"{join_names(qis)}."
+            f"{join_names(quasi_identifiers)}."
         )
-    return f"All {len(checks)} targets are met on {join_names(qis)}."
+    return f"All {len(checks)} targets are met on {join_names(quasi_identifiers)}."

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.attacks import DifferencingResult, HomogeneityResult, TwoReleaseResult
 from riskcore.engine import EncodedTable
 from riskcore.report.readings._format import format_number, join_names
@@ -26,13 +27,28 @@ __all__ = [
 ]
 
 
-def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) -> str:
-    """Return the reading under the homogeneity results."""
+@renamed_arguments(qis="quasi_identifiers")
+def homogeneity_reading(
+    h: HomogeneityResult, quasi_identifiers: tuple[str, ...] | list[str]
+) -> str:
+    """Return the reading under the homogeneity results.
+
+    Parameters
+    ----------
+    h : HomogeneityResult
+    quasi_identifiers : tuple of str or list of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    str
+        The reading under the homogeneity results.
+    """
     if not len(h.exposed):
         how = "for certain" if h.p >= 1 else f"with confidence {h.p:.0%} or more"
         return (
             f"No class reveals {h.attribute} {how}: knowing "
-            f"someone's {join_names(qis)} does not pin down their {h.attribute}."
+            f"someone's {join_names(quasi_identifiers)} does not pin down their {h.attribute}."
         )
     share = h.exposed_records / max(h.n_records, 1)
     where = (
@@ -42,20 +58,38 @@ def homogeneity_reading(h: HomogeneityResult, qis: tuple[str, ...] | list[str]) 
     )
     return (
         f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
-        f"{where}: anyone who knows their {join_names(qis)} learns it."
+        f"{where}: anyone who knows their {join_names(quasi_identifiers)} learns it."
     )
 
 
+@renamed_arguments(df="data", qis="quasi_identifiers")
 def exposed_table(
-    df: pd.DataFrame,
+    data: pd.DataFrame,
     enc: EncodedTable,
-    qis: list[str] | tuple[str, ...],
+    quasi_identifiers: list[str] | tuple[str, ...],
     h: HomogeneityResult,
     limit: int = 200,
 ) -> pd.DataFrame:
-    """Return the exposed classes (largest first) with their QI values and leaked value."""
+    """Return the exposed classes (largest first) with their QI values and leaked value.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    enc : EncodedTable
+    quasi_identifiers : list of str or tuple of str
+        The quasi-identifier columns.
+    h : HomogeneityResult
+    limit : int, optional
+        At most this many rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The exposed classes (largest first) with their QI values and leaked value.
+    """
     ids = h.exposed[:limit]
-    rows = enc.classes(list(qis)).values(ids)
+    rows = enc.classes(list(quasi_identifiers)).values(ids)
     rows.insert(0, "class", ids)
     rows["people"] = h.sizes[:limit]
     rows[f"leaked {h.attribute}"] = h.top_value[:limit]
@@ -76,6 +110,19 @@ def queries_list(
     (a count as a whole number with thousands separators, never "1e+06").
     ``escape`` escapes the query texts (they quote column names and values);
     ``labels`` gives readers' names for columns (see ``DifferencingResult.queries``).
+
+    Parameters
+    ----------
+    r : DifferencingResult
+    number_format : str, optional
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+    labels : mapping of str to str, optional
+
+    Returns
+    -------
+    str
+        The two published queries and their answers as a numbered markdown list.
     """
     q1, q2 = r.queries(labels)
     return (
@@ -92,7 +139,17 @@ def _answer(r: DifferencingResult, x: float, number_format: str | None = None) -
 
 
 def differencing_reading(r: DifferencingResult) -> str:
-    """Return the reading under the two queries."""
+    """Return the reading under the two queries.
+
+    Parameters
+    ----------
+    r : DifferencingResult
+
+    Returns
+    -------
+    str
+        The reading under the two queries.
+    """
     if r.exact:
         what = (
             ("has" if r.recovered == 1 else "does not have")
@@ -127,6 +184,18 @@ def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[floa
     P(|D| <= x) = 1 - e^{-x/b} (1 + x / (2b)) for the difference D of two
     Laplace(b) noises, b = sensitivity / epsilon; the error is the Laplace
     95% half-width b ln 20 (P(|X| > x) = e^{-x/b}).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    sensitivity : float
+    within : float
+
+    Returns
+    -------
+    tuple of (float, float)
+        (attacker's success, 95% error of one answer) at ``epsilon``.
     """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import laplace_half_width
@@ -136,7 +205,20 @@ def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[floa
 
 
 def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
-    """Return the reading under the noise plot at the chosen epsilon."""
+    """Return the reading under the noise plot at the chosen epsilon.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    sensitivity : float
+    within : float
+
+    Returns
+    -------
+    str
+        The reading under the noise plot at the chosen epsilon.
+    """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
         f"At epsilon = {epsilon:g} per query, each answer is off by up to +/- "
@@ -150,6 +232,18 @@ def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str
     """Return the label of the chosen-epsilon marker on the noise plot.
 
     The same numbers as :func:`noise_reading` (both from :func:`noise_point`).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    sensitivity : float
+    within : float
+
+    Returns
+    -------
+    str
+        The label of the chosen-epsilon marker on the noise plot.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
@@ -162,6 +256,17 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     """Return the reading under the histogram of simulated attacker estimates.
 
     The share is counted on the simulated ``draws`` (|draw - truth| <= within).
+
+    Parameters
+    ----------
+    draws : numpy.ndarray
+    truth : float
+    within : float
+
+    Returns
+    -------
+    str
+        The reading under the histogram of simulated attacker estimates.
     """
     d = np.asarray(draws, dtype=float)
     share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
@@ -178,6 +283,15 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     ``p within`` is :func:`riskcore.attacks.difference_within_probability`;
     ``error95`` = b ln 20 with b = sensitivity / epsilon, since
     P(|Laplace(b)| > x) = e^{-x/b}.
+
+    Parameters
+    ----------
+    within : float
+    sensitivity : float, optional
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import LAPLACE_95, epsilon_grid
@@ -192,13 +306,27 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     )
 
 
+@renamed_arguments(df="data")
 def two_release_table(
-    df: pd.DataFrame, columns: list[str], limit: int = 5_000
+    data: pd.DataFrame, columns: list[str], limit: int = 5_000
 ) -> tuple[TwoReleaseResult, pd.DataFrame]:
-    """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first."""
+    """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    columns : list of str
+    limit : int, optional
+        At most this many rows.
+
+    Returns
+    -------
+    tuple of (TwoReleaseResult, pandas.DataFrame)
+    """
     from riskcore.attacks import two_release_attack
 
-    part = df[list(columns)].head(limit)
+    part = data[list(columns)].head(limit)
     res = two_release_attack(part)
     table = part.assign(inferred=res.inferred, exact=res.exact).sort_values(
         "exact", ascending=False, kind="stable"
@@ -213,7 +341,17 @@ _NEEDS_QIS = {
 
 
 def needs_qis_reading(attack: str) -> str:
-    """Return why an attack tab waits for quasi-identifiers (the other attacks do not)."""
+    """Return why an attack tab waits for quasi-identifiers (the other attacks do not).
+
+    Parameters
+    ----------
+    attack : str
+
+    Returns
+    -------
+    str
+        Why an attack tab waits for quasi-identifiers (the other attacks do not).
+    """
     return (
         f"Tag at least one quasi-identifier on the Data page: {_NEEDS_QIS[attack]}. The "
         "differencing and two-release attacks do not need them."

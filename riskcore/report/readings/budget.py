@@ -44,6 +44,17 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
     17:40 UTC, on 1 file: epsilon 1 of 1 spent. It is kept in /…/riskcore.db
     and survives a page reload, a new session, a server restart and "Reset
     session"; nothing in the app resets it."
+
+    Parameters
+    ----------
+    lookup : dp.LedgerLookup
+    path : str
+        Where the ledger is kept, as shown.
+
+    Returns
+    -------
+    str
+        Which ledger this file's releases are charged to, where it is kept, and why.
     """
     keep = (
         f"It is kept in {path} and survives a page reload, a new session, a server restart "
@@ -103,6 +114,16 @@ def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
     “patients.csv” (begun ...; epsilon 0.9 of 1 spent on 1 release). If these
     are other people, start a new ledger for it, with a reason (kept in the
     audit log and the report)."
+
+    Parameters
+    ----------
+    match : dp.PeopleMatch
+    stored : dp.StoredLedger
+
+    Returns
+    -------
+    str
+        Why a new file is charged to the ledger of the people it holds.
     """
     led = stored.ledger
     n = len(led.entries)
@@ -124,6 +145,15 @@ def split_reading(split: dp.LedgerSplit) -> str:
     "It was begun on 2026-11-26 18:00 UTC by ana although its first file held
     the people of the ledger “patients.csv” (99.8% of its rows, on 8 columns);
     the reason given: “re-consented cohort”."
+
+    Parameters
+    ----------
+    split : dp.LedgerSplit
+
+    Returns
+    -------
+    str
+        Why a ledger was begun for a table holding another ledger's people.
     """
     m = split.match
     return (
@@ -140,6 +170,15 @@ def concurrent_refusal_reading(refusal: str) -> str:
     "Refused: the budget was spent by another release (made at the same time,
     in another session or window). Nothing was released and nothing was
     charged. <the ledger's own refusal>"
+
+    Parameters
+    ----------
+    refusal : str
+
+    Returns
+    -------
+    str
+        The refusal of a release that lost the race for the last of the budget.
     """
     return (
         "Refused: the budget was spent by another release (made at the same time, in another "
@@ -153,6 +192,15 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
     Keys: ``ledger`` (its name), ``how`` ("fingerprint", "people", "name" or
     "new"), ``match`` (the people match, when ``how`` is "people") and
     ``split`` (why the ledger was begun despite a match, when it was).
+
+    Parameters
+    ----------
+    lookup : dp.LedgerLookup
+
+    Returns
+    -------
+    dict of str to object
+        Which ledger the data is charged to and why, as data for the report.
     """
     stored = lookup.ledger
     return {
@@ -168,6 +216,15 @@ def ledger_provenance_reading(provenance: dict[str, object]) -> str:
 
     "The budget is the ledger “patients.csv”, charged because this table holds
     its people (99.8% of the rows, on 8 columns (...))."
+
+    Parameters
+    ----------
+    provenance : dict of str to object
+
+    Returns
+    -------
+    str
+        The report's sentence: which ledger is the budget, and why.
     """
     name = str(provenance.get("ledger", ""))
     text = f"The budget is the ledger “{name}”"
@@ -190,6 +247,16 @@ def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
     "This file has the same 15 columns and 32,561 rows as a file on which the
     ledger “adult.csv” spent epsilon 1 of 1, but other bytes: it may be the
     same people with a few bytes changed. ..."
+
+    Parameters
+    ----------
+    source : dp.DataSource
+    near : dp.StoredLedger
+
+    Returns
+    -------
+    str
+        The warning for a new file shaped like one whose budget was spent.
     """
     led = near.ledger
     k = len(source.columns)
@@ -210,6 +277,16 @@ def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
     privacy ledger “people.csv” spent epsilon 1 of 1, but other bytes. If
     it is the same data, continue that ledger on the Budget tab of the
     Differential privacy page before any release."
+
+    Parameters
+    ----------
+    source : dp.DataSource
+    near : dp.StoredLedger
+
+    Returns
+    -------
+    str
+        The short warning shown where the file is opened and where releases are made.
     """
     k = len(source.columns)
     return (
@@ -227,6 +304,16 @@ def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
     "Epsilon 1 is already spent on this data. Raising the epsilon budget
     from 1 to 5 needs a reason, which the audit log keeps with the change;
     until it is applied the budget stays as it was."
+
+    Parameters
+    ----------
+    old : dp.PrivacyLedger
+    new : dp.PrivacyLedger
+
+    Returns
+    -------
+    str
+        Why a proposed budget change waits for a reason.
     """
     parts = []
     if new.epsilon_budget != old.epsilon_budget:
@@ -246,7 +333,17 @@ def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
 
 
 def budget_history_table(stored: dp.StoredLedger) -> pd.DataFrame:
-    """Return every budget the ledger was given, oldest first, with who, when and why."""
+    """Return every budget the ledger was given, oldest first, with who, when and why.
+
+    Parameters
+    ----------
+    stored : dp.StoredLedger
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every budget the ledger was given, oldest first, with who, when and why.
+    """
     return pd.DataFrame(
         [
             {

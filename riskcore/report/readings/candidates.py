@@ -34,7 +34,17 @@ _SHARES = ("ncp", "precision", "loss", "loss_geometric")
 
 
 def candidates_reading(table: CandidateTable) -> str:
-    """Return what the candidate table lists: how many nodes, filtered, and whether a front."""
+    """Return what the candidate table lists: how many nodes, filtered, and whether a front.
+
+    Parameters
+    ----------
+    table : CandidateTable
+
+    Returns
+    -------
+    str
+        What the candidate table lists: how many nodes, filtered, and whether a front.
+    """
     t = table
     head = (
         f"{t.anonymous:,} of the {t.evaluated:,} "
@@ -62,6 +72,15 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
     (:data:`LOSS_NAMES`), NCP and the average risk first; "search's choice" marks the
     search's optimum. The levels themselves stay in
     :meth:`CandidateTable.frame` (the filters read them).
+
+    Parameters
+    ----------
+    table : CandidateTable
+
+    Returns
+    -------
+    pandas.DataFrame
+        The candidate table for reading: numbers kept (so every column sorts), named.
     """
     f = table.frame()
     out = pd.DataFrame(index=f.index)
@@ -83,10 +102,11 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
 
 
 def candidate_columns_shown(display: pd.DataFrame) -> list[str]:
-    """Return the columns of :func:`candidate_display` shown at first: the search's choice,
-    each QI's level, NCP, average risk, suppressed records, the smallest class and the
-    records at risk (the rest, the other objectives and each target's achieved figure, are a
-    choice away and in the download).
+    """Return the columns of :func:`candidate_display` shown at first.
+
+    They are the search's choice, each QI's level, NCP, average risk, suppressed records,
+    the smallest class and the records at risk; the rest (the other objectives and each
+    target's achieved figure) are a choice away and in the download.
 
     Parameters
     ----------
@@ -118,6 +138,15 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     """Return two candidates side by side: levels, per-column NCP, classes, risk and losses.
 
     Columns ``figure``, ``A``, ``B``; every cell is text.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    pandas.DataFrame
+        Two candidates side by side: levels, per-column NCP, classes, risk and losses.
     """
     a, b = cmp.a, cmp.b
     rows: list[tuple[str, str, str]] = []
@@ -157,6 +186,15 @@ def comparison_reading(cmp: Comparison) -> str:
     """Return two candidates compared in one or two sentences: loss, suppression, classes.
 
     Names the columns where they differ most in NCP.
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    str
+        Two candidates compared in one or two sentences: loss, suppression, classes.
     """
     a, b = cmp.a, cmp.b
     if a.levels == b.levels:

@@ -37,19 +37,51 @@ _RISK = frozenset({"record-risk", "average-risk"})
 
 
 def share_text(share: float) -> str:
-    """Return a share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%."""
+    """Return a share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%.
+
+    Parameters
+    ----------
+    share : float
+
+    Returns
+    -------
+    str
+        A share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%.
+    """
     if share == 0 or share >= 0.1:
         return f"{share:.1%}"
     return f"{share:.2%}"
 
 
 def limit_text(limit: float) -> str:
-    """Return a suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%"."""
+    """Return a suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%".
+
+    Parameters
+    ----------
+    limit : float
+        The suppression limit, a share (0.02 for 2%).
+
+    Returns
+    -------
+    str
+        A suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%".
+    """
     return f"{100 * limit:.4g}%"
 
 
 def records_share(count: int, total: int) -> str:
-    """Return "1,234 records (24.7%)": a count with its share of ``total``."""
+    """Return "1,234 records (24.7%)": a count with its share of ``total``.
+
+    Parameters
+    ----------
+    count : int
+    total : int
+
+    Returns
+    -------
+    str
+        "1,234 records (24.7%)": a count with its share of ``total``.
+    """
     share = count / total if total else 0.0
     return f"{count:,} {plural(count, 'record', 'records')} ({share_text(share)})"
 
@@ -65,7 +97,17 @@ def _threshold(value: float) -> str:
 
 
 def format_target(check: Check) -> str:
-    """Return the target as shown: a count, a threshold with its fraction, or a range."""
+    """Return the target as shown: a count, a threshold with its fraction, or a range.
+
+    Parameters
+    ----------
+    check : Check
+
+    Returns
+    -------
+    str
+        The target as shown: a count, a threshold with its fraction, or a range.
+    """
     if check.target_high is not None:
         return f"[{check.target:g}, {check.target_high:g}]"
     if check.kind in _WHOLE:
@@ -76,7 +118,17 @@ def format_target(check: Check) -> str:
 
 
 def format_achieved(check: Check) -> str:
-    """Return the value achieved as shown ("n/a: nothing judged" when there is none)."""
+    """Return the value achieved as shown ("n/a: nothing judged" when there is none).
+
+    Parameters
+    ----------
+    check : Check
+
+    Returns
+    -------
+    str
+        The value achieved as shown ("n/a: nothing judged" when there is none).
+    """
     if math.isnan(check.achieved):
         return "n/a: nothing judged"
     if check.achieved_high is not None and not math.isnan(check.achieved_high):
@@ -89,7 +141,17 @@ def format_achieved(check: Check) -> str:
 
 
 def target_label(check: Check) -> str:
-    """Return "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like."""
+    """Return "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like.
+
+    Parameters
+    ----------
+    check : Check
+
+    Returns
+    -------
+    str
+        "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like.
+    """
     return check.label + (f" of {check.attribute}" if check.attribute else "")
 
 
@@ -97,6 +159,16 @@ def targets_summary(targets: Targets) -> str:
     """Return the targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
 
     The suppression limit is added when it is above 0.
+
+    Parameters
+    ----------
+    targets : Targets
+        The targets the release must meet.
+
+    Returns
+    -------
+    str
+        The targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
     """
     parts = []
     for c in targets.criteria:
@@ -123,6 +195,16 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     Columns: ``target`` (the model and attribute), ``required``, ``achieved``,
     ``result`` ("pass" / "fail"), ``records failing`` (count and share of the
     records judged), ``note``.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The verdict on the targets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per check, as shown on the pages and in the report.
     """
     rows = []
     for c in verdict.checks:
@@ -147,6 +229,7 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
     Parameters
     ----------
     verdict : Verdict
+        The verdict on the targets.
     of : str, default "the table"
         What was judged ("the table as recorded", "these levels", ...).
 
@@ -204,12 +287,32 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
 
 
 def threshold_text(value: float) -> str:
-    """Return a record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)"."""
+    """Return a record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)".
+
+    Parameters
+    ----------
+    value : float
+
+    Returns
+    -------
+    str
+        A record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)".
+    """
     return f"{_threshold(value)}; {threshold_meaning(value)}"
 
 
 def preset_target_text(k: int) -> str:
-    """Return a k preset's one idea: k and the highest record risk 1/k, said together."""
+    """Return a k preset's one idea: k and the highest record risk 1/k, said together.
+
+    Parameters
+    ----------
+    k : int
+
+    Returns
+    -------
+    str
+        A k preset's one idea: k and the highest record risk 1/k, said together.
+    """
     return (
         f"k = {k:,} and highest record risk 1/{k:,} ({1 / k:.4g}): one target, met by a "
         f"class of {k:,} records or more."

@@ -6,14 +6,19 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 
 __all__ = [
     "column_summary",
+    "encoding_reading",
+    "large_file_facts",
+    "large_file_intro",
     "numeric_columns",
     "redundancy_reading",
     "report_intro",
     "report_verdict_reading",
+    "report_view_reading",
     "roles_reading",
     "roles_summary",
     "table_heading",
@@ -21,18 +26,25 @@ __all__ = [
 ]
 
 
-def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
+@renamed_arguments(df="data")
+def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) -> pd.DataFrame:
     """Summarise each column: type, missing values, distinct values and suggested role.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    suggestions : mapping of str to RoleSuggestion
 
     Returns
     -------
     pandas.DataFrame
         One row per column.
     """
-    n = len(df)
+    n = len(data)
     rows = []
-    for i, col in enumerate(df.columns):
-        s = df.iloc[:, i]
+    for i, col in enumerate(data.columns):
+        s = data.iloc[:, i]
         sug = suggestions.get(str(col))
         missing = int(s.isna().sum())
         rows.append(
@@ -49,12 +61,25 @@ def column_summary(df: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]) 
     return pd.DataFrame(rows)
 
 
-def numeric_columns(df: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
-    """Return the numeric (not boolean) columns among ``columns``."""
+@renamed_arguments(df="data")
+def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[str]:
+    """Return the numeric (not boolean) columns among ``columns``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    columns : list of str or tuple of str
+
+    Returns
+    -------
+    list of str
+        The numeric (not boolean) columns among ``columns``.
+    """
     return [
         c
         for c in columns
-        if pd.api.types.is_numeric_dtype(df[c].dtype) and not pd.api.types.is_bool_dtype(df[c])
+        if pd.api.types.is_numeric_dtype(data[c].dtype) and not pd.api.types.is_bool_dtype(data[c])
     ]
 
 
@@ -67,6 +92,11 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
         ``LoadInfo.encoding``: None for Parquet, Excel and the demo.
     guessed : bool
         ``LoadInfo.encoding_guessed``: the encoding was assumed (cp1252 / latin-1).
+
+    Returns
+    -------
+    str or None
+        How a text file's encoding was chosen, or None for other formats (plain text).
     """
     from riskcore.io import TEXT_ENCODINGS
 
@@ -92,6 +122,17 @@ def table_heading(name: str, n_rows: int, n_columns: int) -> str:
 
     A name that already ends with its row count ("Demo people (32,561 rows)") does not
     say it twice.
+
+    Parameters
+    ----------
+    name : str
+    n_rows : int
+    n_columns : int
+
+    Returns
+    -------
+    str
+        The heading of a loaded table: "name: 1,000 rows x 5 columns".
     """
     said = f" ({n_rows:,} {'row' if n_rows == 1 else 'rows'})"
     if name.endswith(said):
@@ -109,6 +150,11 @@ def upload_limit_note(limit_mb: int) -> str:
     ----------
     limit_mb : int
         The server's upload limit in megabytes (``server.maxUploadSize``).
+
+    Returns
+    -------
+    str
+        What the upload accepts and what to do with a larger file (markdown).
     """
     return (
         f"Files up to {limit_mb:,} MB can be uploaded here; the browser refuses a larger one "
@@ -119,8 +165,20 @@ def upload_limit_note(limit_mb: int) -> str:
 
 
 def roles_summary(roles: ColumnRoles) -> str:
-    """Return the sidebar's two lines of role counts ("4 identifiers, 5 quasi-identifiers,
-    2 sensitive, 3 other")."""
+    """Return the sidebar's two lines of role counts.
+
+    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other".
+
+    Parameters
+    ----------
+    roles : ColumnRoles
+        The role of every column.
+
+    Returns
+    -------
+    str
+        The sidebar's two lines of role counts.
+    """
 
     def count(n: int, one: str, many: str) -> str:
         return f"{n} {one if n == 1 else many}"
@@ -133,7 +191,18 @@ def roles_summary(roles: ColumnRoles) -> str:
 
 
 def roles_reading(roles: ColumnRoles) -> str:
-    """Return how many columns carry each role (markdown, counts in bold)."""
+    """Return how many columns carry each role (markdown, counts in bold).
+
+    Parameters
+    ----------
+    roles : ColumnRoles
+        The role of every column.
+
+    Returns
+    -------
+    str
+        How many columns carry each role (markdown, counts in bold).
+    """
     def count(n: int, one: str, many: str) -> str:
         return f"**{n}** {one if n == 1 else many}"
 
@@ -155,6 +224,10 @@ def roles_reading(roles: ColumnRoles) -> str:
 def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | None:
     """Return the note on quasi-identifiers left out as functions of others, or None.
 
+    Parameters
+    ----------
+    suggestions : RoleSuggestions
+
     Returns
     -------
     tuple of (str, list of str) or None
@@ -173,7 +246,13 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
 
 
 def report_intro() -> str:
-    """Return the Report page's opening paragraph."""
+    """Return the Report page's opening paragraph.
+
+    Returns
+    -------
+    str
+        The Report page's opening paragraph.
+    """
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
         "its values), the roles and why, the targets and what they mean, every figure with "
@@ -194,6 +273,11 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
         A generalization was chosen on the Remediate page.
     shown : bool
         The sidebar's switch shows it (the report then holds before / after).
+
+    Returns
+    -------
+    str
+        Which table the report describes.
     """
     if chosen and shown:
         return (
@@ -214,7 +298,17 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
 
 
 def report_verdict_reading(verdict: dict[str, object]) -> str:
-    """Return the report's verdict in one sentence (``Report.verdict``)."""
+    """Return the report's verdict in one sentence (``Report.verdict``).
+
+    Parameters
+    ----------
+    verdict : dict of str to object
+
+    Returns
+    -------
+    str
+        The report's verdict in one sentence (``Report.verdict``).
+    """
     head = "Passes" if verdict["pass"] else "Does not pass"
     return (
         f"{head}, on {verdict['of']}: {verdict['reason']} (threshold {verdict['threshold']:g}; "
@@ -229,6 +323,11 @@ def large_file_intro(root: str) -> str:
     ----------
     root : str
         The data directory the server's operator allowed (``RISKCORE_DATA_ROOT``).
+
+    Returns
+    -------
+    str
+        What "assess a large file by path" does and what it does not (plain text).
     """
     return (
         f"Files below {root} on this server can be assessed where they lie, without an "
@@ -241,5 +340,17 @@ def large_file_intro(root: str) -> str:
 
 
 def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
-    """Return one line on a file opened by path: its size and the engine reading it."""
+    """Return one line on a file opened by path: its size and the engine reading it.
+
+    Parameters
+    ----------
+    n_records : int
+    n_columns : int
+    engine : str
+
+    Returns
+    -------
+    str
+        One line on a file opened by path: its size and the engine reading it.
+    """
     return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."

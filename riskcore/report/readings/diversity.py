@@ -48,6 +48,18 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     """Return records by the number of distinct sensitive values in their class.
 
     Columns: ``distinct values``, ``classes``, ``records``.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+    attribute : str
+        The sensitive attribute judged (None for a model on the classes alone).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Records by the number of distinct sensitive values in their class.
     """
     r = assessment.sensitive[attribute]
     if r.per_class is None or assessment.classes is None:
@@ -65,7 +77,20 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
 
 
 def diversity_reading(assessment: Assessment, attribute: str) -> str:
-    """Return the reading under the diversity chart: homogeneous classes, l and t."""
+    """Return the reading under the diversity chart: homogeneous classes, l and t.
+
+    Parameters
+    ----------
+    assessment : Assessment
+        The assessment, as :func:`riskcore.metrics.assess` returns it.
+    attribute : str
+        The sensitive attribute judged (None for a model on the classes alone).
+
+    Returns
+    -------
+    str
+        The reading under the diversity chart: homogeneous classes, l and t.
+    """
     r = assessment.sensitive[attribute]
     head = (
         f"{r.homogeneous_records:,} people ({r.homogeneous_records / assessment.n_records:.1%}) "
@@ -90,6 +115,15 @@ def t_rule_reading(r: DiversityResult) -> str:
     distance a missing value has no rank: t is the larger of the two
     distances with it ranked lowest and highest
     (:func:`riskcore.metrics.t_closeness_per_class`).
+
+    Parameters
+    ----------
+    r : DiversityResult
+
+    Returns
+    -------
+    str
+        How t ranked the values and treated missing ones ("" when there is nothing to say).
     """
     text = ""
     if r.distance == "ordered" and r.order_source in _ORDER_FROM:
@@ -112,7 +146,18 @@ def t_rule_reading(r: DiversityResult) -> str:
 
 
 def order_pending(attribute: str) -> str:
-    """Return the note in place of an attribute's figures while its order is incomplete."""
+    """Return the note in place of an attribute's figures while its order is incomplete.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute judged (None for a model on the classes alone).
+
+    Returns
+    -------
+    str
+        The note in place of an attribute's figures while its order is incomplete.
+    """
     return (
         f"No l or t for {attribute} yet: its ordered distance waits for the order of its values "
         "(under 't-closeness: distance between values' above), or choose the equal distance."
@@ -120,7 +165,19 @@ def order_pending(attribute: str) -> str:
 
 
 def order_prompt(attribute: str, n_values: int) -> str:
-    """Return the label of the order editor of a text attribute."""
+    """Return the label of the order editor of a text attribute.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute judged (None for a model on the classes alone).
+    n_values : int
+
+    Returns
+    -------
+    str
+        The label of the order editor of a text attribute.
+    """
     return f"Order of {attribute}: pick all {n_values:,} values, lowest first"
 
 
@@ -141,6 +198,11 @@ def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) 
         Its values (without the missing one).
     picked : sequence
         The values ordered so far, lowest first.
+
+    Returns
+    -------
+    str or None
+        Why t of a text attribute cannot be computed yet; None once the order is complete.
     """
     if len(values) > MAX_HAND_ORDER:
         return (
@@ -175,6 +237,19 @@ def failing_reading(
     column); ``shown`` is how many rows the table on screen
     holds; when it is fewer than ``n_failing`` the heading says so and points
     to the full download.
+
+    Parameters
+    ----------
+    n_failing : int
+    targets : list of str or tuple of str
+    shown : int, optional
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        The heading of the failing-class table (markdown, count in bold).
     """
     if not targets:
         return "No target reads this attribute: set an l or t target to list its failing classes."

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore import dp
+from riskcore._deprecation import renamed_arguments
 from riskcore.dp import local as ldp
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
@@ -49,7 +50,17 @@ EPSILON_STEPS: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5
 
 
 def mechanisms_for(kind: str) -> tuple[str, ...]:
-    """Return the mechanisms compared for a query kind (the discrete ones for counts only)."""
+    """Return the mechanisms compared for a query kind (the discrete ones for counts only).
+
+    Parameters
+    ----------
+    kind : str
+
+    Returns
+    -------
+    tuple of str
+        The mechanisms compared for a query kind (the discrete ones for counts only).
+    """
     if kind in ("count", "histogram"):
         return ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
     return ("laplace", "gaussian")
@@ -77,7 +88,20 @@ def _pct(x: float) -> str:
 
 
 def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
-    """Return "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300"."""
+    """Return "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300".
+
+    Parameters
+    ----------
+    curve : dp.ErrorCurve
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    what : str
+
+    Returns
+    -------
+    str
+        "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300".
+    """
     here = curve.at(epsilon)
     low = curve.at(0.01)
     conf = f"{1 - curve.alpha:.0%}"
@@ -92,7 +116,19 @@ def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
 
 
 def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFrame:
-    """Return one row per mechanism: scale, 95% half-width, E|error|, relative error."""
+    """Return one row per mechanism: scale, 95% half-width, E|error|, relative error.
+
+    Parameters
+    ----------
+    curves : dict of str to dp.ErrorCurve
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per mechanism: scale, 95% half-width, E|error|, relative error.
+    """
     rows = []
     for mech, c in curves.items():
         e = c.at(epsilon)
@@ -116,6 +152,19 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     to (epsilon, delta) (Canonne, Kamath & Steinke 2020); the analytic
     calibration of Balle & Wang (2018) is the smallest sigma that is
     (epsilon, delta)-DP. The page plans, releases and charges the first.
+
+    Parameters
+    ----------
+    sens : dp.Sensitivity
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    str
+        How much more noise OpenDP's certified Gaussian adds than the analytic optimum.
     """
     certified = dp.noise_scale("gaussian", sens, epsilon, delta=delta)
     analytic = dp.gaussian_sigma_analytic(sens.l2, epsilon, delta)
@@ -137,7 +186,23 @@ def solver_table(
     alpha: float,
     delta: float,
 ) -> pd.DataFrame:
-    """Return, per mechanism, the epsilon a target accuracy needs and the accuracy epsilon buys."""
+    """Return, per mechanism, the epsilon a target accuracy needs and the accuracy epsilon buys.
+
+    Parameters
+    ----------
+    sens : dp.Sensitivity
+    mechanisms : tuple of str
+    accuracy : float
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    alpha : float
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     rows = []
     for m in mechanisms:
         rows.append(
@@ -155,7 +220,18 @@ def solver_table(
 
 
 def queries_allowed(values: np.ndarray, budget: float) -> int:
-    """Return how many releases a cumulative-loss curve allows within ``budget``."""
+    """Return how many releases a cumulative-loss curve allows within ``budget``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+    budget : float
+
+    Returns
+    -------
+    int
+        How many releases a cumulative-loss curve allows within ``budget``.
+    """
     return int(np.searchsorted(values, budget * (1 + 1e-12), side="right"))
 
 
@@ -187,6 +263,16 @@ def composition_window(
     first queries differ by more than :data:`LOG_SPREAD` times, the axis is
     logarithmic, from below the budget and the cheapest first query to above
     every line's last value: no line leaves the plot.
+
+    Parameters
+    ----------
+    curves : dp.CompositionCurves
+    budget : float
+
+    Returns
+    -------
+    tuple of (float, float, int, bool)
+        (bottom, top, last k shown, log axis) of the composition chart.
     """
     firsts = [float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0])]
     k_end = int(curves.k[-1])
@@ -204,6 +290,15 @@ def accountant_crossings(curves: dp.CompositionCurves) -> list[tuple[str, str, i
     grows like the square root of k, where basic composition grows like k: they start
     above it and cross it once. Each entry is (accountant, "basic composition", the
     first k from which it totals less), for the crossings within the k plotted.
+
+    Parameters
+    ----------
+    curves : dp.CompositionCurves
+
+    Returns
+    -------
+    list of tuple of (str, str, int)
+        Where an accountant's total falls below basic composition's for good.
     """
     out = []
     for field, name in ACCOUNTANTS[1:]:
@@ -225,6 +320,16 @@ def accountant_totals_reading(totals: dp.LedgerTotals, accounting: str) -> str:
     releases would total if counted their way. For a few releases advanced composition
     and zCDP total more than basic composition (their fixed price in ln(1/delta')):
     that is not a spend.
+
+    Parameters
+    ----------
+    totals : dp.LedgerTotals
+    accounting : str
+
+    Returns
+    -------
+    str
+        What the releases so far total under each accountant, and which one spends.
     """
     n = totals.releases
     if not n:
@@ -254,6 +359,16 @@ def coinciding_accountants(
     they are never more than 1% of the chart's height apart (values above
     the top clipped to it; heights in log10 units on a log axis). Each pair
     comes with its largest gap in epsilon.
+
+    Parameters
+    ----------
+    curves : dp.CompositionCurves
+    budget : float
+
+    Returns
+    -------
+    list of tuple of (str, str, float)
+        The pairs of accountants whose lines overlap on the composition chart.
     """
     bottom, top, k_end, log = composition_window(curves, budget)
     shown = curves.k <= k_end
@@ -277,6 +392,16 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
 
     When two accountants' lines overlap on the chart
     (:func:`coinciding_accountants`), a sentence says so.
+
+    Parameters
+    ----------
+    curves : dp.CompositionCurves
+    budget : float
+
+    Returns
+    -------
+    str
+        How many queries each accountant allows within the budget.
     """
     b = queries_allowed(curves.basic, budget)
     a = queries_allowed(curves.advanced, budget)
@@ -327,7 +452,17 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
 
 
 def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
-    """Return the ledger as a table (one row per release)."""
+    """Return the ledger as a table (one row per release).
+
+    Parameters
+    ----------
+    ledger : dp.PrivacyLedger
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ledger as a table (one row per release).
+    """
     return pd.DataFrame(
         [
             {
@@ -345,26 +480,50 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     )
 
 
-def categorical_columns(enc: EncodedTable, *, max_values: int = 200) -> list[str]:
+@renamed_arguments(enc="data")
+def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[str]:
     """Return columns with 2..max_values distinct values (candidates for histograms and RR).
 
-    Reads the cached per-column codes of ``enc`` (a missing value counts as a value).
+    Reads the cached per-column codes of ``data`` (a missing value counts as a value).
+
+    Parameters
+    ----------
+    data : EncodedTable
+        The encoded table.
+    max_values : int, optional
+
+    Returns
+    -------
+    list of str
+        Columns with 2..max_values distinct values (candidates for histograms and RR).
     """
-    return [str(c) for c in enc.df.columns if 2 <= len(enc.column(str(c)).labels) <= max_values]
+    return [str(c) for c in data.df.columns if 2 <= len(data.column(str(c)).labels) <= max_values]
 
 
 def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
-    """Return ``columns`` with those in ``preferred`` first (their order kept)."""
+    """Return ``columns`` with those in ``preferred`` first (their order kept).
+
+    Parameters
+    ----------
+    columns : list of str
+    preferred : tuple of str or list of str
+
+    Returns
+    -------
+    list of str
+        ``columns`` with those in ``preferred`` first (their order kept).
+    """
     first = [c for c in columns if c in preferred]
     return first + [c for c in columns if c not in first]
 
 
+@renamed_arguments(enc="data", qis="quasi_identifiers")
 def identifiability_worlds(
-    enc: EncodedTable,
+    data: EncodedTable,
     column: str,
     *,
     source: str,
-    qis: tuple[str, ...] = (),
+    quasi_identifiers: tuple[str, ...] = (),
     m: int | None = None,
     seed: int = 0,
 ) -> tuple[np.ndarray, str]:
@@ -376,23 +535,37 @@ def identifiability_worlds(
 
     Parameters
     ----------
+    data : EncodedTable
+        The encoded table.
+    column : str
+        The column's name.
     source : {"class", "sample"}
         "class": the candidates are the smallest equivalence class on
-        ``qis`` (the attacker narrowed the person down to it); "sample": m
+        ``quasi_identifiers`` (the attacker narrowed the person down to it); "sample": m
         records drawn at random (seeded) from the table.
+    quasi_identifiers : tuple of str, optional
+        The quasi-identifier columns.
+    m : int, optional
+    seed : int, optional
+        Seed of the random generator (the same seed gives the same result).
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, str)
+        The candidates' values of ``column`` (the possible worlds) and a description.
     """
-    values = pd.to_numeric(enc.df[column], errors="coerce").to_numpy(dtype=float)
+    values = pd.to_numeric(data.df[column], errors="coerce").to_numpy(dtype=float)
     if source == "class":
-        if not qis:
+        if not quasi_identifiers:
             raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
-        sizes = enc.classes(qis).sizes
+        sizes = data.classes(quasi_identifiers).sizes
         smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
         if sizes[smallest] < 2:
             raise RiskcoreError("every class is a single record: there is no candidate set")
-        rows = np.flatnonzero(enc.record_classes(qis) == smallest)
+        rows = np.flatnonzero(data.record_classes(quasi_identifiers) == smallest)
         desc = (
             f"the {len(rows):,} people of the smallest class with 2 or more records on "
-            + ", ".join(qis)
+            + ", ".join(quasi_identifiers)
         )
     else:
         if m is None or m < 2:
@@ -408,7 +581,17 @@ def identifiability_worlds(
 
 
 def identifiability_reading(res: dp.IdentifiabilityResult) -> str:
-    """Return the reading of an identifiability result."""
+    """Return the reading of an identifiability result.
+
+    Parameters
+    ----------
+    res : dp.IdentifiabilityResult
+
+    Returns
+    -------
+    str
+        The reading of an identifiability result.
+    """
     tight = ""
     if res.tight_epsilon is not None:
         tight = (
@@ -429,7 +612,17 @@ def identifiability_reading(res: dp.IdentifiabilityResult) -> str:
 
 
 def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
-    """Return true, observed and estimated counts per category with the 95% interval."""
+    """Return true, observed and estimated counts per category with the 95% interval.
+
+    Parameters
+    ----------
+    r : ldp.GrrResult
+
+    Returns
+    -------
+    pandas.DataFrame
+        True, observed and estimated counts per category with the 95% interval.
+    """
     return pd.DataFrame(
         {
             "category": list(r.categories),
@@ -443,7 +636,17 @@ def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
 
 
 def grr_reading(r: ldp.GrrResult) -> str:
-    """Return the reading of a randomized-response simulation."""
+    """Return the reading of a randomized-response simulation.
+
+    Parameters
+    ----------
+    r : ldp.GrrResult
+
+    Returns
+    -------
+    str
+        The reading of a randomized-response simulation.
+    """
     err = np.abs(r.estimated_counts - r.true_counts)
     worst = int(np.argmax(err))
     design = (
@@ -462,7 +665,20 @@ def grr_reading(r: ldp.GrrResult) -> str:
 
 
 def planning_reading(k: int, epsilon: float, margin: float) -> tuple[str, str]:
-    """Return (respondents needed for +/- margin points, which protocol to use)."""
+    """Return (respondents needed for +/- margin points, which protocol to use).
+
+    Parameters
+    ----------
+    k : int
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    margin : float
+
+    Returns
+    -------
+    tuple of (str, str)
+        (respondents needed for +/- margin points, which protocol to use).
+    """
     needed = ldp.respondents_needed(margin / 100.0, epsilon, k)
     first = (
         f"At epsilon = {epsilon:g} with k = {k} categories, {needed:,} respondents give "
@@ -485,7 +701,20 @@ def planning_reading(k: int, epsilon: float, margin: float) -> tuple[str, str]:
 def ldp_planning(
     k: int, epsilons: np.ndarray, ns: tuple[int, ...], *, alpha: float = 0.05
 ) -> pd.DataFrame:
-    """Return the 95% margin on a share against epsilon for several n (GRR), long format."""
+    """Return the 95% margin on a share against epsilon for several n (GRR), long format.
+
+    Parameters
+    ----------
+    k : int
+    epsilons : numpy.ndarray
+    ns : tuple of int
+    alpha : float, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+        The 95% margin on a share against epsilon for several n (GRR), long format.
+    """
     z = normal_quantile(1.0 - alpha / 2.0)
     rows = []
     for n in ns:

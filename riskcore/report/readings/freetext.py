@@ -20,7 +20,17 @@ _STATUS = {
 
 
 def text_status(scan: ColumnScan) -> str:
-    """Return a text column's status in a few words ("scanned: identifiers found" ...)."""
+    """Return a text column's status in a few words ("scanned: identifiers found" ...).
+
+    Parameters
+    ----------
+    scan : ColumnScan
+
+    Returns
+    -------
+    str
+        A text column's status in a few words ("scanned: identifiers found" ...).
+    """
     return _STATUS[scan.status]
 
 

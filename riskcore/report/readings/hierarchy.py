@@ -71,6 +71,7 @@ def date_format_reading(column: str, found: DateFormat | None, *, stored_as_date
     Parameters
     ----------
     column : str
+        The column's name.
     found : DateFormat or None
         :func:`~riskcore.deidentify.hierarchy.detect_date_format` of its values.
     stored_as_dates : bool
@@ -126,6 +127,7 @@ def cli_equivalent(column: str, builder: str | None) -> str | None:
     Parameters
     ----------
     column : str
+        The column's name.
     builder : str or None
         :func:`~riskcore.deidentify.hierarchy.builder_string` of the spec (None for a
         table: the command line then takes the downloaded ARX file).

@@ -57,6 +57,11 @@ def approval_reading(reason: str) -> str:
     reason : str
         One of :data:`riskcore.store.identity.APPROVAL_REASONS`.
 
+    Returns
+    -------
+    str
+        The sentence of an approval decision's reason.
+
     Raises
     ------
     KeyError
@@ -76,6 +81,11 @@ def identity_reading(label: str, authenticated: bool, roles: Sequence[str]) -> s
         Whether it comes from a login.
     roles : sequence of str
         The login's roles.
+
+    Returns
+    -------
+    str
+        Who this session's audit entries, saves, releases and reports name.
     """
     if authenticated:
         held = ", ".join(roles) if roles else "no role (you may save, not approve)"
@@ -98,6 +108,11 @@ def approval_status_reading(author: str | None, approvers: Sequence[str]) -> str
         The author's label; None when the save recorded no identity.
     approvers : sequence of str
         The approvers' labels, oldest first.
+
+    Returns
+    -------
+    str
+        Who saved an assessment and who approved it.
     """
     made = f"Saved by {author}." if author else "Saved without a recorded identity."
     if not approvers:
@@ -106,7 +121,13 @@ def approval_status_reading(author: str | None, approvers: Sequence[str]) -> str
 
 
 def login_reading() -> str:
-    """Return what the login page says before anyone has logged in."""
+    """Return what the login page says before anyone has logged in.
+
+    Returns
+    -------
+    str
+        What the login page says before anyone has logged in.
+    """
     return (
         "This dashboard requires a login: every audit entry, saved assessment, privacy-budget "
         "release and report names who made it, and a reviewer approves another person's "
@@ -115,7 +136,18 @@ def login_reading() -> str:
 
 
 def approved_reading(name: str, seq: int) -> str:
-    """Return what an approval made says: which assessment, and the audit entry naming you."""
+    """Return what an approval made says: which assessment, and the audit entry naming you.
+
+    Parameters
+    ----------
+    name : str
+    seq : int
+
+    Returns
+    -------
+    str
+        What an approval made says: which assessment, and the audit entry naming you.
+    """
     return f"Approved {name}: audit entry {seq} records it under your login."
 
 
@@ -133,6 +165,11 @@ def built_by_note(built_by: str | None, identity: Mapping[str, Any] | None) -> s
         The report's ``built_by``.
     identity : mapping or None
         The report's ``identity`` (``Identity.to_dict()``).
+
+    Returns
+    -------
+    str
+        What follows the report's "built by NAME": whether a login proves the name.
     """
     if identity is not None and identity.get("authenticated") is True:
         roles = identity.get("roles") or []
@@ -149,6 +186,11 @@ def sign_refused_reading(reason: str) -> str:
     ----------
     reason : str
         A refusing reason of :func:`riskcore.store.identity.may_sign`.
+
+    Returns
+    -------
+    str
+        Why the Sign control is closed to this session.
 
     Raises
     ------

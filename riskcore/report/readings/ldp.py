@@ -11,7 +11,17 @@ __all__ = ["local_laplace_reading"]
 
 
 def local_laplace_reading(r: LaplaceLdpResult) -> str:
-    """Return the reading of a local-Laplace survey: noise per report and the mean's accuracy."""
+    """Return the reading of a local-Laplace survey: noise per report and the mean's accuracy.
+
+    Parameters
+    ----------
+    r : LaplaceLdpResult
+
+    Returns
+    -------
+    str
+        The reading of a local-Laplace survey: noise per report and the mean's accuracy.
+    """
     lo, hi = r.bounds
     return (
         f"Each of {r.n:,} people clips their {r.column} to [{lo:g}, {hi:g}] and adds "

@@ -22,6 +22,16 @@ def random_pick_phrase(result: LinkageResult) -> str:
 
     Empty when the attack had no ground truth. The same words serve the
     Attacks page and the guided demo.
+
+    Parameters
+    ----------
+    result : LinkageResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The expected share right when the attacker picks one matching record at random.
     """
     e = result.expected_correct
     if e is None:
@@ -39,7 +49,18 @@ def _sentence(phrase: str) -> str:
 
 
 def guess_phrase(result: LinkageResult) -> str:
-    """Return the baseline: a guess among all released records."""
+    """Return the baseline: a guess among all released records.
+
+    Parameters
+    ----------
+    result : LinkageResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The baseline: a guess among all released records.
+    """
     return (
         f"a guess among all {result.n_release:,} released records is right 1 time in "
         f"{result.n_release:,} ({100 / max(result.n_release, 1):.3g}%)"
@@ -52,6 +73,16 @@ def linkage_reading(result: LinkageResult) -> str:
     Unique (exactly one matching record), unique and correct (that record is
     the target's own, needs ground truth), expected correct under a random
     pick among the matching records, and a guess among all records.
+
+    Parameters
+    ----------
+    result : LinkageResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The reading under the candidate-set chart: three labelled figures and a baseline.
     """
     u = result.unique
     text = (
@@ -69,7 +100,18 @@ def linkage_reading(result: LinkageResult) -> str:
 
 
 def attribute_table(result: LinkageResult) -> pd.DataFrame:
-    """Return one row per sensitive attribute: what the attacker learns through the join."""
+    """Return one row per sensitive attribute: what the attacker learns through the join.
+
+    Parameters
+    ----------
+    result : LinkageResult
+        The result to describe.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per sensitive attribute: what the attacker learns through the join.
+    """
     rows = []
     for a in result.attributes:
         rows.append(
@@ -86,7 +128,17 @@ def attribute_table(result: LinkageResult) -> pd.DataFrame:
 
 
 def curve_reading(curve: LinkageCurve) -> str:
-    """Return the reading under the re-identification curve."""
+    """Return the reading under the re-identification curve.
+
+    Parameters
+    ----------
+    curve : LinkageCurve
+
+    Returns
+    -------
+    str
+        The reading under the re-identification curve.
+    """
     rates = [r.rate for r in curve.unique]
     if not rates:
         return ""
@@ -105,6 +157,16 @@ def simulated_note(*, generalized: bool, curve: bool = False) -> str:
     the published generalization: each value is matched into its released band, and a
     suppressed person matches nobody. ``curve`` words it for the re-identification curve
     (an error-free attacker, columns added by their contribution to uniqueness).
+
+    Parameters
+    ----------
+    generalized : bool
+    curve : bool, optional
+
+    Returns
+    -------
+    str
+        Who the simulated attacker is: what they know and how it meets the release.
     """
     if curve:
         head = "Columns are added in the order of their contribution to uniqueness; the attacker "

@@ -8,7 +8,17 @@ __all__ = ["population_reading"]
 
 
 def population_reading(pu: PopulationUniqueness) -> str:
-    """Return the reading of the population-uniqueness estimates (all four models)."""
+    """Return the reading of the population-uniqueness estimates (all four models).
+
+    Parameters
+    ----------
+    pu : PopulationUniqueness
+
+    Returns
+    -------
+    str
+        The reading of the population-uniqueness estimates (all four models).
+    """
     return (
         f"Population uniques estimated with the {pu.model} model (Dankar et al. 2012 rule): "
         f"{pu.uniques:,.0f} of about {pu.population_size:,.0f} people ({pu.uniqueness:.2%}); "

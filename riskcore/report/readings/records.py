@@ -51,6 +51,16 @@ def individual_risk_reading(result: IndividualRisk) -> str:
 
     Plain text; the weight column's name is in it, so escape it before
     rendering as markdown.
+
+    Parameters
+    ----------
+    result : IndividualRisk
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The reading of the individual risk: expected re-identifications and records above tau.
     """
     model = _MODEL[result.model].format(w=result.weight_column, pi=result.sampling_fraction or 0.0)
     method = (
@@ -70,6 +80,16 @@ def population_match_reading(result: PopulationMatch) -> str:
 
     Says how many population classes have no released record and that they
     put delta_min at 0 (with the lowest delta of the released classes).
+
+    Parameters
+    ----------
+    result : PopulationMatch
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The reading of k-map and delta-presence against a population table.
     """
     absent = (
         f" {result.absent_classes:,} of {result.n_population_classes:,} population "
@@ -107,6 +127,17 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
 
     ``escape`` escapes column names and values (they come from the user's
     file); the default leaves them as they are (plain text).
+
+    Parameters
+    ----------
+    expl : RecordExplanation
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        Why one record is risky, in plain sentences.
     """
     qis = expl.quasi_identifiers
     f = expl.class_size
@@ -154,7 +185,17 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
 
 
 def suppressed_row_reading(row: int) -> str:
-    """Return what a file row the remediation suppressed has to say (row numbers from 1)."""
+    """Return what a file row the remediation suppressed has to say (row numbers from 1).
+
+    Parameters
+    ----------
+    row : int
+
+    Returns
+    -------
+    str
+        What a file row the remediation suppressed has to say (row numbers from 1).
+    """
     return (
         f"Row {row:,} of the file is suppressed by the remediation in use: it is not released, "
         "so no attacker can single it out in this release. Pick another row, or go back to the "
@@ -163,8 +204,19 @@ def suppressed_row_reading(row: int) -> str:
 
 
 def dis_text(dis: float) -> str:
-    """Return the DIS probability that a unique match is right ("0.250"), or
-    "n/a: no sample unique" when it is NaN (no record is unique on any combination)."""
+    """Return the DIS probability that a unique match is right ("0.250") as text.
+
+    "n/a: no sample unique" when it is NaN (no record is unique on any combination).
+
+    Parameters
+    ----------
+    dis : float
+
+    Returns
+    -------
+    str
+        The probability as text, or "n/a: no sample unique".
+    """
     return "n/a: no sample unique" if dis != dis else f"{dis:.3f}"
 
 
@@ -175,6 +227,15 @@ def suda_gap_reading(s: SudaResult) -> str:
     its own, as on the Uniqueness page); the others are counted from the result: those
     with a missing value, which SUDA never uses (sdcMicro's ``suda2``), and those unique
     only on more values than the largest combination searched.
+
+    Parameters
+    ----------
+    s : SudaResult
+
+    Returns
+    -------
+    str
+        Why fewer records are special uniques than are unique on all the QIs, or "".
     """
     gap = s.sample_uniques - s.special_uniques
     if gap <= 0:
@@ -203,7 +264,17 @@ def suda_gap_reading(s: SudaResult) -> str:
 
 
 def suda_reading(s: SudaResult) -> str:
-    """Return what the special-uniques search found, in two sentences."""
+    """Return what the special-uniques search found, in two sentences.
+
+    Parameters
+    ----------
+    s : SudaResult
+
+    Returns
+    -------
+    str
+        What the special-uniques search found, in two sentences.
+    """
     n = s.n_records
     sizes = [f"{c:,} of size {i + 1}" for i, c in enumerate(s.msus_by_size) if c]
     return (
@@ -219,13 +290,29 @@ def suda_reading(s: SudaResult) -> str:
 
 
 def suda_contribution_table(s: SudaResult) -> pd.DataFrame:
-    """Return each QI's share of the total SUDA score, largest first."""
+    """Return each QI's share of the total SUDA score, largest first.
+
+    Parameters
+    ----------
+    s : SudaResult
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each QI's share of the total SUDA score, largest first.
+    """
     df = pd.DataFrame({"column": list(s.quasi_identifiers), "share": list(s.qi_contribution)})
     return df.sort_values("share", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def records_intro() -> str:
-    """Return the Records page's opening paragraph."""
+    """Return the Records page's opening paragraph.
+
+    Returns
+    -------
+    str
+        The Records page's opening paragraph.
+    """
     return (
         "Class sizes say how many records share all their quasi-identifier values. A record "
         "can also stand out on a few of them: a 17-year-old widow is unique on age and "
@@ -235,7 +322,17 @@ def records_intro() -> str:
 
 
 def suda_contribution_reading(table: pd.DataFrame) -> str:
-    """Return the reading of :func:`suda_contribution_table` (largest share first)."""
+    """Return the reading of :func:`suda_contribution_table` (largest share first).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+
+    Returns
+    -------
+    str
+        The reading of :func:`suda_contribution_table` (largest share first).
+    """
     top = table.iloc[0]
     return (
         f"{top['column']} takes part in the unique combinations that make "
@@ -248,7 +345,13 @@ _MISSING = "(missing)"
 
 
 def explorer_intro() -> str:
-    """Return the opening sentence of the record explorer."""
+    """Return the opening sentence of the record explorer.
+
+    Returns
+    -------
+    str
+        The opening sentence of the record explorer.
+    """
     return (
         "Pick a record, the riskiest first or by its row number (the first data row is 1), "
         "to see its quasi-identifier values (never its direct identifiers), who shares them, "
@@ -261,6 +364,15 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     """Return one record's QI values and how many records share each value alone.
 
     Only the quasi-identifiers of ``expl`` appear: a direct identifier is never shown.
+
+    Parameters
+    ----------
+    expl : RecordExplanation
+
+    Returns
+    -------
+    pandas.DataFrame
+        One record's QI values and how many records share each value alone.
     """
     return pd.DataFrame(
         {
@@ -283,6 +395,19 @@ def msu_list(
     One item per MSU, smallest first ("**unique by age = 67 + zip = 021 alone**"), at
     most ``limit``, then one saying how many more; "" when it has none. Column names
     and values go through ``escape``.
+
+    Parameters
+    ----------
+    expl : RecordExplanation
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+    limit : int, optional
+        At most this many are listed.
+
+    Returns
+    -------
+    str
+        The record's minimal sample uniques as a markdown list, each in bold.
     """
     lines = [
         f"- **unique by {_assignment(expl, cols, escape)} alone**" for cols in expl.msus[:limit]
@@ -301,6 +426,16 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
     says nothing new). Columns: ``combination`` (``age = 67 + zip = 021``),
     ``values``, ``records sharing`` (the record included) and ``minimal
     sample unique``.
+
+    Parameters
+    ----------
+    subsets : pandas.DataFrame
+    expl : RecordExplanation
+
+    Returns
+    -------
+    pandas.DataFrame
+        The combinations of one record's values (from ``record_subsets``) for display.
     """
     msus = [set(m) for m in expl.msus]
     keep = [
@@ -338,7 +473,19 @@ def _changes(
 
 
 def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) -> str:
-    """Return which generalization would put the record in a class of at least k."""
+    """Return which generalization would put the record in a class of at least k.
+
+    Parameters
+    ----------
+    cover : RecordCover
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        Which generalization would put the record in a class of at least k.
+    """
     k = cover.k
     if cover.levels is None:
         return (
@@ -389,6 +536,15 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     Columns: ``generalization`` (the QIs changed, ``age 67 to 60-69``),
     ``levels`` (one per QI, as in the Remediate page), ``class size`` and
     ``information loss (%)``.
+
+    Parameters
+    ----------
+    cover : RecordCover
+
+    Returns
+    -------
+    pandas.DataFrame
+        The minimal generalizations covering the record, least loss first.
     """
     return pd.DataFrame(
         {
@@ -403,7 +559,13 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
 
 
 def population_intro() -> str:
-    """Return the opening paragraph of the population tab."""
+    """Return the opening paragraph of the population tab.
+
+    Returns
+    -------
+    str
+        The opening paragraph of the population tab.
+    """
     return (
         "An attacker may hold the population this table was drawn from, or a public table "
         "covering it (a voter roll, a registry), with names and the same quasi-identifiers. "
@@ -427,6 +589,17 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     ``outside`` (classes of the bin that break the delta range: ``outside``, per row
     of ``result.classes``, as :func:`riskcore.criteria.population.judge_population`
     judges them).
+
+    Parameters
+    ----------
+    result : PopulationMatch
+        The result to describe.
+    outside : numpy.ndarray
+
+    Returns
+    -------
+    pandas.DataFrame
+        The population classes by delta_j = f_j / F_j: "none released", then ten bins.
     """
     c = result.classes
     delta = c["delta"].to_numpy(dtype=float)
@@ -456,7 +629,22 @@ def delta_reading(
     delta_min: float,
     delta_max: float,
 ) -> str:
-    """Return the one-line reading of the delta chart and the failing classes (the criteria's)."""
+    """Return the one-line reading of the delta chart and the failing classes (the criteria's).
+
+    Parameters
+    ----------
+    result : PopulationMatch
+        The result to describe.
+    judged : PopulationJudgement
+    k : int
+    delta_min : float
+    delta_max : float
+
+    Returns
+    -------
+    str
+        The one-line reading of the delta chart and the failing classes (the criteria's).
+    """
     c = result.classes
     present = c["released"].to_numpy() > 0
     small = int(judged.kmap_failing.sum())
@@ -519,7 +707,18 @@ def population_failing_caption(
 
 
 def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
-    """Return each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class)."""
+    """Return each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class).
+
+    Parameters
+    ----------
+    result : PopulationMatch
+        The result to describe.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class).
+    """
     return pd.DataFrame(
         {
             "row": np.arange(1, result.n_released + 1, dtype=np.int64),

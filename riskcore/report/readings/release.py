@@ -42,6 +42,16 @@ def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
     ``("count", None)`` -> ("count", "people"); ``("sum", "income")`` ->
     ("sum of income", "income units"); a histogram is read through its
     largest bar, a count of people.
+
+    Parameters
+    ----------
+    kind : str
+    column : str or None
+
+    Returns
+    -------
+    tuple of (str, str)
+        (what the query answers, its unit) in words, as the readings quote them.
     """
     if kind == "histogram":
         return f"largest bar of the {column} histogram", "people"
@@ -50,12 +60,34 @@ def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
 
 
 def sensitivity_reading(sens: dp.Sensitivity) -> str:
-    """Return why the query has the sensitivity it has."""
+    """Return why the query has the sensitivity it has.
+
+    Parameters
+    ----------
+    sens : dp.Sensitivity
+
+    Returns
+    -------
+    str
+        Why the query has the sensitivity it has.
+    """
     return f"Sensitivity: {sens.reason}."
 
 
 def solver_caption(confidence: float, delta: float) -> str:
-    """Return the caption of the solver table (its confidence and Gaussian delta)."""
+    """Return the caption of the solver table (its confidence and Gaussian delta).
+
+    Parameters
+    ----------
+    confidence : float
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+
+    Returns
+    -------
+    str
+        The caption of the solver table (its confidence and Gaussian delta).
+    """
     return (
         f"At {confidence:.0%} confidence. Gaussian: the sigma OpenDP certifies through zCDP "
         f"(the one released), delta = {delta:g}."
@@ -63,7 +95,17 @@ def solver_caption(confidence: float, delta: float) -> str:
 
 
 def release_reading(rel: Release) -> str:
-    """Return what an OpenDP release cost and how accurate it is, with its notes."""
+    """Return what an OpenDP release cost and how accurate it is, with its notes.
+
+    Parameters
+    ----------
+    rel : Release
+
+    Returns
+    -------
+    str
+        What an OpenDP release cost and how accurate it is, with its notes.
+    """
     return (
         f"{mechanism_label(rel.mechanism)} noise of scale {rel.scale:,.4g} (OpenDP); certified "
         f"cost epsilon {rel.epsilon:.4g}, delta {rel.delta:g}; "
@@ -84,6 +126,22 @@ def stale_release_reading(
 
     The value is not repeated next to controls it does not belong to; the
     note names the settings it was made for and where it is recorded.
+
+    Parameters
+    ----------
+    query : Query
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    mechanism : str
+    neighbours : str
+    delta : float
+        The δ of approximate differential privacy (0 for pure ε-DP).
+    other_data : bool, optional
+
+    Returns
+    -------
+    str
+        The note that replaces a release made with settings other than those shown.
     """
     data = " on another dataset" if other_data else ""
     return (
@@ -105,13 +163,32 @@ def released_values(rel: Release) -> tuple[float, ...]:
     A count drawn with Laplace or Gaussian noise comes out fractional
     (32,561.8); rounding it is post-processing, which costs no privacy
     (Dwork & Roth 2014, Proposition 2.1). Other releases are shown as drawn.
+
+    Parameters
+    ----------
+    rel : Release
+
+    Returns
+    -------
+    tuple of float
+        The values to show: counts with continuous noise rounded to whole numbers.
     """
     values = rel.value if isinstance(rel.value, tuple) else (rel.value,)
     return tuple(float(np.round(v)) + 0.0 for v in values) if _rounds(rel) else tuple(values)
 
 
 def rounding_note(rel: Release) -> str | None:
-    """Return the note under a rounded count (``None`` when nothing was rounded)."""
+    """Return the note under a rounded count (``None`` when nothing was rounded).
+
+    Parameters
+    ----------
+    rel : Release
+
+    Returns
+    -------
+    str or None
+        The note under a rounded count (``None`` when nothing was rounded).
+    """
     if not _rounds(rel):
         return None
     drawn = f" (OpenDP drew {rel.value:,.2f})" if not isinstance(rel.value, tuple) else ""
@@ -125,13 +202,33 @@ def slope_unit(y: str, x: str) -> str:
     """Return the unit of the slope of ``y`` on ``x``: "hours_per_week per year of age".
 
     A column named "age" is read in years; any other predictor in its own units.
+
+    Parameters
+    ----------
+    y : str
+    x : str
+
+    Returns
+    -------
+    str
+        The unit of the slope of ``y`` on ``x``: "hours_per_week per year of age".
     """
     per = "per year of age" if x.strip().lower() == "age" else f"per unit of {x}"
     return f"{y} {per}"
 
 
 def clipping_reading(t: dp.ClippingTradeoff) -> str:
-    """Return the reading under the clipping chart: the best upper bound and its error."""
+    """Return the reading under the clipping chart: the best upper bound and its error.
+
+    Parameters
+    ----------
+    t : dp.ClippingTradeoff
+
+    Returns
+    -------
+    str
+        The reading under the clipping chart: the best upper bound and its error.
+    """
     return (
         f"At epsilon = {t.epsilon:g} over {t.n:,} values, the smallest total error "
         f"is at U = {t.best_upper:,.4g} (RMSE {float(np.min(t.rmse)):,.3g} around a true "
@@ -141,7 +238,17 @@ def clipping_reading(t: dp.ClippingTradeoff) -> str:
 
 
 def parallel_reading(saving: float) -> str:
-    """Return what parallel composition saved the ledger (``LedgerTotals.parallel_saving``)."""
+    """Return what parallel composition saved the ledger (``LedgerTotals.parallel_saving``).
+
+    Parameters
+    ----------
+    saving : float
+
+    Returns
+    -------
+    str
+        What parallel composition saved the ledger (``LedgerTotals.parallel_saving``).
+    """
     return (
         f"Parallel composition: the histograms cover disjoint groups of people, so each "
         f"costs its epsilon once. Counting every bar separately would have cost "
@@ -150,12 +257,35 @@ def parallel_reading(saving: float) -> str:
 
 
 def worlds_reading(description: str) -> str:
-    """Return who the attacker's candidates are (``identifiability_worlds``' description)."""
+    """Return who the attacker's candidates are (``identifiability_worlds``' description).
+
+    Parameters
+    ----------
+    description : str
+
+    Returns
+    -------
+    str
+        Who the attacker's candidates are (``identifiability_worlds``' description).
+    """
     return f"Candidates: {description}."
 
 
 def posterior_reading(column: str, true_value: float, rho: float) -> str:
-    """Return the reading under the posterior chart (the most exposed candidate)."""
+    """Return the reading under the posterior chart (the most exposed candidate).
+
+    Parameters
+    ----------
+    column : str
+        The column's name.
+    true_value : float
+    rho : float
+
+    Returns
+    -------
+    str
+        The reading under the posterior chart (the most exposed candidate).
+    """
     return (
         f"The curve follows the most exposed candidate ({column} = {true_value:,.4g}): "
         "the attacker's certainty peaks when the noisy answer lands on that person's "
@@ -167,6 +297,16 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
     """Return the reading under the block chart: estimate, noise and its 95% half-width.
 
     ``unit`` (say "hours_per_week per year of age") follows the two estimates.
+
+    Parameters
+    ----------
+    sa : dp.SampleAggregate
+    unit : str, optional
+
+    Returns
+    -------
+    str
+        The reading under the block chart: estimate, noise and its 95% half-width.
     """
     u = f" {unit}" if unit else ""
     return (
@@ -179,5 +319,18 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
 
 
 def sample_aggregate_release_reading(statistic: str, value: float, epsilon: float) -> str:
-    """Return the message after a sample-and-aggregate release through OpenDP."""
+    """Return the message after a sample-and-aggregate release through OpenDP.
+
+    Parameters
+    ----------
+    statistic : str
+    value : float
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+
+    Returns
+    -------
+    str
+        The message after a sample-and-aggregate release through OpenDP.
+    """
     return f"Released {statistic}: {format_number(value)} (certified epsilon {epsilon:.4g})."

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.deidentify.loss import OBJECTIVES
@@ -89,6 +90,16 @@ def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
 
     ``same``: the recipe in use is the one the page shows; otherwise ``levels_differ``
     says whether its levels (or QIs) differ, or only its targets or masking steps.
+
+    Parameters
+    ----------
+    same : bool
+    levels_differ : bool
+
+    Returns
+    -------
+    str
+        The Remediate page's note while its generalized table is in use.
     """
     text = (
         f"The generalized table is in use: {_pages()} assess it (the Report beside the table "
@@ -105,7 +116,17 @@ def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
 
 
 def remediation_intro(n_qis: int) -> str:
-    """Return the Remediate page's opening paragraph."""
+    """Return the Remediate page's opening paragraph.
+
+    Parameters
+    ----------
+    n_qis : int
+
+    Returns
+    -------
+    str
+        The Remediate page's opening paragraph.
+    """
     return (
         f"Lower the risk by making the {n_qis} quasi-identifier{'s' if n_qis != 1 else ''} "
         "less precise: each is replaced by its value at one level of its hierarchy (ages in "
@@ -124,6 +145,16 @@ def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
     """Return "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
 
     ``own``: the user's hierarchy (uploaded or edited), else the default one.
+
+    Parameters
+    ----------
+    h : Hierarchy
+    own : bool
+
+    Returns
+    -------
+    str
+        "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
     """
     levels = "level" if h.height == 1 else "levels"
     mine = "yours" if own else "the default"
@@ -131,10 +162,23 @@ def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
 
 
 def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
-    """Return "level 1 of 5: bands of 5 (35-39, 40-44, ...)": the level in words
-    (:func:`~riskcore.deidentify.hierarchy.level_words`) and a few of its labels as examples.
+    """Return a level in words and a few of its labels as examples.
+
+    For example "level 1 of 5: bands of 5 (35-39, 40-44, ...)" (the words from
+    :func:`~riskcore.deidentify.hierarchy.level_words`).
 
     ``unit`` is what the numbers of an interval hierarchy count ("year").
+
+    Parameters
+    ----------
+    h : Hierarchy
+    level : int
+    unit : str, optional
+
+    Returns
+    -------
+    str
+        The level in words, then a few of its labels.
     """
     labels = pd.unique(pd.Series(h.levels[level], dtype=object))
     shown = ", ".join(str(v) for v in labels[:4])
@@ -155,6 +199,20 @@ def node_reading(
     ``before`` is the node with every QI at level 0 (the table as it is,
     the same targets); ``n`` is the number of records; ``original_risk`` the
     average prosecutor risk of the table as recorded, J / n.
+
+    Parameters
+    ----------
+    before : NodeResult
+    after : NodeResult
+    n : int
+    original_risk : float
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        What a generalization does: k, suppression and loss, before and after.
     """
     text = (
         f"As recorded, {before.suppressed:,} of {n:,} "
@@ -183,13 +241,37 @@ def node_reading(
 
 
 def average_risk_text(node: NodeResult) -> str:
-    """Return a node's average re-identification risk ("0.52%"), or "n/a: nothing released"."""
+    """Return a node's average re-identification risk ("0.52%"), or "n/a: nothing released".
+
+    Parameters
+    ----------
+    node : NodeResult
+        The evaluated node.
+
+    Returns
+    -------
+    str
+        A node's average re-identification risk ("0.52%"), or "n/a: nothing released".
+    """
     return or_nothing_released(node.success_rate if node.n_classes else float("nan"), "{:.2%}")
 
 
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
-    """Return the figures of the table as recorded (``Lattice.as_recorded``, nothing
-    suppressed) beside those of the generalized one, formatted for reading."""
+    """Return the figures of the table as recorded beside the generalized one's.
+
+    As recorded: ``Lattice.as_recorded``, nothing suppressed; formatted for reading.
+
+    Parameters
+    ----------
+    before : NodeResult
+    after : NodeResult
+    targets_k : int
+
+    Returns
+    -------
+    pandas.DataFrame
+        The figures of the table as recorded beside the generalized one's.
+    """
 
     def count(x: float) -> str:
         return f"{x:,.0f}"
@@ -239,7 +321,18 @@ def _seconds(x: float) -> str:
 
 
 def search_reading(result: SearchResult) -> str:
-    """Return the outcome of the least-loss search in one or two sentences."""
+    """Return the outcome of the least-loss search in one or two sentences.
+
+    Parameters
+    ----------
+    result : SearchResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The outcome of the least-loss search in one or two sentences.
+    """
     best = result.best
     if result.evaluated >= result.lattice_size:
         empty = sum(1 for v in result.visited if v.n_classes == 0)
@@ -277,13 +370,26 @@ def _loss(x: float, objective: str) -> str:
     return f"{x:,.4g}"
 
 
-def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[str]:
+@renamed_arguments(qis="quasi_identifiers")
+def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[str]) -> list[str]:
     """Return one warning per column the search's optimum removes (generalized to ``*``).
 
     Each names the least-loss node that keeps the column
     (:attr:`~riskcore.deidentify.search.SearchResult.keeping`): its levels per
     QI, its loss and its suppression, or says that no combination within the
     targets and level bounds keeps it.
+
+    Parameters
+    ----------
+    result : SearchResult
+        The result to describe.
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    list of str
+        One warning per column the search's optimum removes (generalized to ``*``).
     """
     out = []
     info = OBJECTIVES[result.objective]
@@ -298,7 +404,7 @@ def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[st
                 "suppression limit and the level bounds."
             )
             continue
-        levels = ", ".join(f"{c} {lv}" for c, lv in zip(qis, alt.levels, strict=True))
+        levels = ", ".join(f"{c} {lv}" for c, lv in zip(quasi_identifiers, alt.levels, strict=True))
         top = result.heights[list(result.qis).index(q)]
         low = result.steering.bounds(q, top)[0]
         out.append(
@@ -311,12 +417,26 @@ def removed_column_warnings(result: SearchResult, qis: Sequence[str]) -> list[st
     return out
 
 
-def visited_table(result: SearchResult, qis: Sequence[str]) -> pd.DataFrame:
-    """Return one row per node the search evaluated: levels, whether it passes, risk and loss."""
+@renamed_arguments(qis="quasi_identifiers")
+def visited_table(result: SearchResult, quasi_identifiers: Sequence[str]) -> pd.DataFrame:
+    """Return one row per node the search evaluated: levels, whether it passes, risk and loss.
+
+    Parameters
+    ----------
+    result : SearchResult
+        The result to describe.
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per node the search evaluated: levels, whether it passes, risk and loss.
+    """
     return pd.DataFrame(
         [
             {
-                **{q: lv for q, lv in zip(qis, r.levels, strict=True)},
+                **{q: lv for q, lv in zip(quasi_identifiers, r.levels, strict=True)},
                 "meets the targets": r.anonymous,
                 "suppressed": r.suppressed,
                 "k": r.k,
@@ -329,7 +449,19 @@ def visited_table(result: SearchResult, qis: Sequence[str]) -> pd.DataFrame:
 
 
 def enumeration_reading(r: EnumerationResult, column: str) -> str:
-    """Return what a plain SHA-256 of the column would give away, measured vs projected."""
+    """Return what a plain SHA-256 of the column would give away, measured vs projected.
+
+    Parameters
+    ----------
+    r : EnumerationResult
+    column : str
+        The column's name.
+
+    Returns
+    -------
+    str
+        What a plain SHA-256 of the column would give away, measured vs projected.
+    """
     what = "SSNs" if r.kind == "ssn" else "birth dates"
     head = (
         f"Hashing {column} with plain SHA-256 would not protect it: trying "
@@ -348,7 +480,17 @@ def enumeration_reading(r: EnumerationResult, column: str) -> str:
 
 
 def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
-    """Return the 18-category checklist as a table: what the data holds and what remains."""
+    """Return the 18-category checklist as a table: what the data holds and what remains.
+
+    Parameters
+    ----------
+    check : SafeHarborCheck
+
+    Returns
+    -------
+    pandas.DataFrame
+        The 18-category checklist as a table: what the data holds and what remains.
+    """
     return pd.DataFrame(
         [
             {
@@ -370,6 +512,16 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
     highest confidence, 0-1), ``values`` ("n of m sampled"), ``Safe Harbor``
     (the category, or "none of the 18") and ``role rule`` (the suggested role
     and its reason, which the scan never replaces).
+
+    Parameters
+    ----------
+    scan : PiiScan
+    suggestions : RoleSuggestions
+
+    Returns
+    -------
+    pandas.DataFrame
+        Presidio's findings beside the role rule: one row per column and entity.
     """
     rows = []
     for f in scan.findings:
@@ -392,7 +544,17 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
 
 
 def pii_reading(scan: PiiScan) -> str:
-    """Return what the free-text scan found, in one sentence, and what it cannot see."""
+    """Return what the free-text scan found, in one sentence, and what it cannot see.
+
+    Parameters
+    ----------
+    scan : PiiScan
+
+    Returns
+    -------
+    str
+        What the free-text scan found, in one sentence, and what it cannot see.
+    """
     cols = sorted({f.column for f in scan.findings})
     n = len(scan.columns)
     if not cols:
@@ -422,6 +584,15 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
     ``step`` (Safe Harbor, date shift, masking, generalization, suppression,
     key), ``column``, ``operation`` (as the recipe names it), ``parameters``
     and ``in words`` (what the step does to the column).
+
+    Parameters
+    ----------
+    recipe : Recipe
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every step a recipe records, in the order it applies them (never a key).
     """
     rows = [
         {

@@ -60,7 +60,18 @@ _MEANINGS: dict[str, str] = {
 
 
 def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
-    """Return why a column has its role: the rule that suggested it, or who chose it."""
+    """Return why a column has its role: the rule that suggested it, or who chose it.
+
+    Parameters
+    ----------
+    reason : RoleReason
+    built_by : str or None
+
+    Returns
+    -------
+    str
+        Why a column has its role: the rule that suggested it, or who chose it.
+    """
     if not reason.chosen:
         return reason.reason
     who = f"chosen by {built_by}" if built_by else "chosen when the report was built"
@@ -71,7 +82,18 @@ def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
 
 
 def target_rows(review: Review) -> pd.DataFrame:
-    """Return the targets: ``target``, ``value`` (with its preset) and ``meaning``."""
+    """Return the targets: ``target``, ``value`` (with its preset) and ``meaning``.
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The targets: ``target``, ``value`` (with its preset) and ``meaning``.
+    """
     rows = []
     for c in review.profile.targets.criteria:
         if c.target_high is not None:
@@ -130,6 +152,16 @@ def figures_side_by_side(review: Review) -> pd.DataFrame:
     """Return the figures of the table as recorded beside those after remediation.
 
     Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``.
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The figures of the table as recorded beside those after remediation.
     """
     before = _risk_cells(review.before)
     if review.after is None:
@@ -151,6 +183,16 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
 
     Columns ``target``, ``required``, ``as recorded`` (achieved, pass or fail,
     records failing) and, with a recipe, ``after remediation``.
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every target judged on the table as recorded and after remediation.
     """
 
     def cell(c: Any, released: int) -> str:
@@ -206,6 +248,16 @@ def released_identifiers_warning(review: Review) -> str | None:
 
     None when the built-in patterns found no Safe Harbor identifier in the
     released columns outside the quasi-identifiers (the free-text limitation).
+
+    Parameters
+    ----------
+    review : Review
+        The review the report states.
+
+    Returns
+    -------
+    str or None
+        The caution shown under the verdict when identifiers remain in the released text.
     """
     lim = next((x for x in review.limitations if x.kind == "free-text"), None)
     found = [] if lim is None else lim.facts.get("found") or []
@@ -232,7 +284,17 @@ _PERTURBED = {
 
 
 def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
-    """Return the Limitations sentence of a perturbed release: which values changed, and how."""
+    """Return the Limitations sentence of a perturbed release: which values changed, and how.
+
+    Parameters
+    ----------
+    steps : list of dict of str to Any
+
+    Returns
+    -------
+    str
+        The Limitations sentence of a perturbed release: which values changed, and how.
+    """
     parts = [
         f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
     ]
@@ -244,7 +306,17 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
 
 
 def limitation_text(lim: Limitation) -> str:
-    """Return one limitation of the report as a sentence."""
+    """Return one limitation of the report as a sentence.
+
+    Parameters
+    ----------
+    lim : Limitation
+
+    Returns
+    -------
+    str
+        One limitation of the report as a sentence.
+    """
     f = lim.facts
     if lim.kind == "attacker":
         unknown = f.get("unknown_to_attacker") or []

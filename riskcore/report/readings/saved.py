@@ -35,7 +35,17 @@ _DATASET_LABEL = {
 
 
 def short_fingerprint(sha: object) -> str:
-    """Return the first 12 hex digits of a SHA-256 ("-" when there is none)."""
+    """Return the first 12 hex digits of a SHA-256 ("-" when there is none).
+
+    Parameters
+    ----------
+    sha : object
+
+    Returns
+    -------
+    str
+        The first 12 hex digits of a SHA-256 ("-" when there is none).
+    """
     return "-" if not sha else str(sha)[:12]
 
 
@@ -59,7 +69,17 @@ def _verdict_text(v: object) -> str:
 
 
 def saved_label(item: Mapping[str, Any]) -> str:
-    """Return how an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)"."""
+    """Return how an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)".
+
+    Parameters
+    ----------
+    item : mapping of str to Any
+
+    Returns
+    -------
+    str
+        How an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)".
+    """
     return f"#{item['id']} {item['name']} (saved {str(item['created'])[:16].replace('T', ' ')})"
 
 
@@ -70,6 +90,11 @@ def saved_table(items: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     ----------
     items : sequence of mapping
         :meth:`riskcore.store.SavedSummary.to_dict` of each.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per saved assessment: name, time, user, dataset, fingerprint, verdict.
     """
     rows = [
         {
@@ -89,7 +114,17 @@ def saved_table(items: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
-    """Return the saved dataset's figures against the file's: SHA-256, rows, columns, missing."""
+    """Return the saved dataset's figures against the file's: SHA-256, rows, columns, missing.
+
+    Parameters
+    ----------
+    check : DatasetCheck
+
+    Returns
+    -------
+    pandas.DataFrame
+        The saved dataset's figures against the file's: SHA-256, rows, columns, missing.
+    """
     rows = []
     for key, label in _DATASET_LABEL.items():
         s, c = check.saved.get(key), check.current.get(key)
@@ -107,7 +142,18 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
 
 
 def dataset_check_reading(check: DatasetCheck, name: str) -> str:
-    """Return why a file is accepted for, or refused by, a saved assessment."""
+    """Return why a file is accepted for, or refused by, a saved assessment.
+
+    Parameters
+    ----------
+    check : DatasetCheck
+    name : str
+
+    Returns
+    -------
+    str
+        Why a file is accepted for, or refused by, a saved assessment.
+    """
     if check.matches:
         return (
             f"This file is the one '{name}' assessed (SHA-256 "
@@ -138,7 +184,18 @@ def dataset_check_reading(check: DatasetCheck, name: str) -> str:
 
 
 def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
-    """Return what reopening an assessment restored into the session (a profile of any version)."""
+    """Return what reopening an assessment restored into the session (a profile of any version).
+
+    Parameters
+    ----------
+    name : str
+    profile : mapping of str to Any
+
+    Returns
+    -------
+    str
+        What reopening an assessment restored into the session (a profile of any version).
+    """
     from riskcore.profile import Profile
     from riskcore.report.readings.criteria import targets_summary
 
@@ -167,6 +224,15 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     assessment does not have reads "none" (no generalization, nothing
     suppressed); the difference is blank where it is not a number (two
     names, two verdicts), never "-" beside a "none".
+
+    Parameters
+    ----------
+    cmp : Comparison
+
+    Returns
+    -------
+    pandas.DataFrame
+        The two assessments' key figures side by side, with the difference and the safer.
     """
     a, b = cmp.names
     labels = {"a": "A", "b": "B", "": ""}
@@ -195,7 +261,19 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
 
 
 def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
-    """Return how two assessments differ: the data, the roles, then the figures that changed."""
+    """Return how two assessments differ: the data, the roles, then the figures that changed.
+
+    Parameters
+    ----------
+    cmp : Comparison
+    limit : int, optional
+        At most this many are listed.
+
+    Returns
+    -------
+    str
+        How two assessments differ: the data, the roles, then the figures that changed.
+    """
     a, b = cmp.names
     data = "the same file" if cmp.same_data else "different data"
     out = [f"'{a}' (A) and '{b}' (B) assess {data}."]
@@ -246,6 +324,11 @@ def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.Da
         :meth:`riskcore.store.AuditEntry.to_dict` of each.
     width : int
         The changed values (as JSON) are cut to this many characters.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The audit log, newest first: time, user, roles, action, dataset, the changed values.
     """
     rows = []
     for e in reversed(entries):
@@ -288,6 +371,11 @@ def audit_verify_reading(
         :class:`riskcore.store.AuditVerification`'s fields.
     keyed : bool, default True
         False for an old unkeyed log (which is never proven).
+
+    Returns
+    -------
+    str
+        The outcome of checking the audit log, in one sentence.
     """
     if ok:
         return (
@@ -312,6 +400,11 @@ def audit_head_reading(head: Mapping[str, Any] | None) -> str:
     head : mapping or None
         ``{"seq": int, "hash": str}`` (:class:`riskcore.store.AuditHead`); None
         when there was no audit log.
+
+    Returns
+    -------
+    str
+        The audit log's head as a report or the command line states it.
     """
     if head is None:
         return "There was no audit log when this was made, so no audit head is recorded."
@@ -324,7 +417,13 @@ def audit_head_reading(head: Mapping[str, Any] | None) -> str:
 
 
 def saved_intro() -> str:
-    """Return the Saved-assessments page's opening paragraph."""
+    """Return the Saved-assessments page's opening paragraph.
+
+    Returns
+    -------
+    str
+        The Saved-assessments page's opening paragraph.
+    """
     return (
         "Assessments saved from the Report page, kept in a local SQLite database: each holds "
         "its profile (roles, targets, the generalization), its results (the report's JSON "

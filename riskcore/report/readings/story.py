@@ -83,6 +83,18 @@ def story_intro(step: int, *, suppressed: int, n: int, k: int = 11) -> str:
 
     ``suppressed`` of ``n`` people are withheld in step 3 (index 2), those in classes
     smaller than ``k``.
+
+    Parameters
+    ----------
+    step : int
+    suppressed : int
+    n : int
+    k : int, optional
+
+    Returns
+    -------
+    str
+        The introduction of step ``step`` (0-5).
     """
     if not 0 <= step < len(_INTROS):
         raise ValueError(f"step must be 0 to {len(_INTROS) - 1}, got {step!r}")
@@ -97,12 +109,32 @@ STORY_END = (
 
 
 def exposure_title(k: int) -> str:
-    """Return the title of step 4's chart (the release of step 3, at its k)."""
+    """Return the title of step 4's chart (the release of step 3, at its k).
+
+    Parameters
+    ----------
+    k : int
+
+    Returns
+    -------
+    str
+        The title of step 4's chart (the release of step 3, at its k).
+    """
     return f"People whose diagnosis is exposed at confidence p (k = {k} release)"
 
 
 def demo_data_note(uploaded: str | None) -> str:
-    """Return the sidebar's dataset line while the guided demo runs on its own data."""
+    """Return the sidebar's dataset line while the guided demo runs on its own data.
+
+    Parameters
+    ----------
+    uploaded : str or None
+
+    Returns
+    -------
+    str
+        The sidebar's dataset line while the guided demo runs on its own data.
+    """
     own = "Demo people (32,561 rows), the guided demo's own data"
     if uploaded is None:
         return own
@@ -113,6 +145,15 @@ def combos_caption(combos: pd.DataFrame) -> str:
     """Return step 1's reading: the share unique on date of birth + ZIP.
 
     ``combos`` has columns ``columns`` (joined names) and ``unique share``.
+
+    Parameters
+    ----------
+    combos : pandas.DataFrame
+
+    Returns
+    -------
+    str
+        Step 1's reading: the share unique on date of birth + ZIP.
     """
     unique = combos.set_index("columns")["unique share"]
     return (
@@ -122,7 +163,17 @@ def combos_caption(combos: pd.DataFrame) -> str:
 
 
 def linkage_caption(r: LinkageResult) -> str:
-    """Return step 2's reading: voters re-identified correctly by the join."""
+    """Return step 2's reading: voters re-identified correctly by the join.
+
+    Parameters
+    ----------
+    r : LinkageResult
+
+    Returns
+    -------
+    str
+        Step 2's reading: voters re-identified correctly by the join.
+    """
     if r.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
     return (
@@ -144,6 +195,18 @@ def coarsening_caption(
     ``earlier`` is (the combination steps 1 and 2 used, its unique share): when it is not
     this step's combination, the reading says the quasi-identifiers changed, so that the
     two shares do not read as one figure that moved.
+
+    Parameters
+    ----------
+    before : Assessment
+    after : Assessment
+    linkage_after : LinkageResult
+    earlier : tuple of (str, float), optional
+
+    Returns
+    -------
+    str
+        Step 3's reading: k and the unique people before and after coarsening.
     """
     if linkage_after.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
@@ -170,6 +233,16 @@ def homogeneity_caption(k: int, exposure: pd.DataFrame) -> str:
     """Return step 4's reading: people exposed at confidence 60% and 80%.
 
     ``exposure`` has columns ``p``, ``classes`` and ``records`` (rows for 0.6 and 0.8).
+
+    Parameters
+    ----------
+    k : int
+    exposure : pandas.DataFrame
+
+    Returns
+    -------
+    str
+        Step 4's reading: people exposed at confidence 60% and 80%.
     """
     records = exposure.set_index("p")["records"]
     return (
@@ -180,7 +253,19 @@ def homogeneity_caption(k: int, exposure: pd.DataFrame) -> str:
 
 
 def differencing_caption(d: DifferencingResult, *, escape: Callable[[object], str] = str) -> str:
-    """Return step 5's reading: the difference is the target's diagnosis."""
+    """Return step 5's reading: the difference is the target's diagnosis.
+
+    Parameters
+    ----------
+    d : DifferencingResult
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        Step 5's reading: the difference is the target's diagnosis.
+    """
     return (
         f"The difference is {d.recovered:.0f}: the target (row {d.target}, the only person "
         f"with their date of birth, ZIP and sex) has {escape(d.condition[0][1])}."
@@ -188,5 +273,16 @@ def differencing_caption(d: DifferencingResult, *, escape: Callable[[object], st
 
 
 def published_count_reading(count: float, relative_error: float) -> str:
-    """Return step 6's second sentence: how little the noise moves a large count."""
+    """Return step 6's second sentence: how little the noise moves a large count.
+
+    Parameters
+    ----------
+    count : float
+    relative_error : float
+
+    Returns
+    -------
+    str
+        Step 6's second sentence: how little the noise moves a large count.
+    """
     return f" The published count of {count:,.0f} stays within {relative_error:.2%} of the truth."

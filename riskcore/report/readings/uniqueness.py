@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.metrics.uniqueness import UniquenessResult
 from riskcore.report.readings._format import join_names, plural, short_share
 
@@ -21,17 +22,30 @@ __all__ = [
 ]
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def classes_intro(
-    qis: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
+    quasi_identifiers: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
 ) -> str:
-    """Return the Uniqueness page's introduction: classes and uniques on ``qis`` (markdown).
+    """Return the Uniqueness page's introduction: classes and uniques on the QIs (markdown).
 
     ``escape`` escapes the column names (they come from the user's file).
+
+    Parameters
+    ----------
+    quasi_identifiers : list of str or tuple of str
+        The quasi-identifier columns.
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        The Uniqueness page's introduction: classes and uniques on the QIs (markdown).
     """
     return (
         "People who share the same values on every quasi-identifier form an *equivalence class*. "
         "Someone alone in their class is *unique*: anyone who knows their "
-        f"{escape(join_names(qis))} can pick out their record."
+        f"{escape(join_names(quasi_identifiers))} can pick out their record."
     )
 
 
@@ -41,6 +55,16 @@ def contribution_reading(result: UniquenessResult) -> str:
     When no single column's removal makes anyone non-unique the chart would be
     all zeros; :func:`contribution_matters` is then False and this sentence
     says why instead.
+
+    Parameters
+    ----------
+    result : UniquenessResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        The reading under the per-QI contribution chart (or instead of it).
     """
     u = result.all_qis.unique_records
     if u == 0:
@@ -61,7 +85,18 @@ def contribution_reading(result: UniquenessResult) -> str:
 
 
 def contribution_matters(result: UniquenessResult) -> bool:
-    """Return True when removing some single QI makes at least one person non-unique."""
+    """Return True when removing some single QI makes at least one person non-unique.
+
+    Parameters
+    ----------
+    result : UniquenessResult
+        The result to describe.
+
+    Returns
+    -------
+    bool
+        True when removing some single QI makes at least one person non-unique.
+    """
     return any(c.drop > 0 for c in result.contributions)
 
 
@@ -71,6 +106,17 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     Columns: ``columns`` (joined names), ``size`` (number of QIs),
     ``unique records``, ``unique %``, ``k``; ``attrs["more"]`` is the number
     of subsets left out.
+
+    Parameters
+    ----------
+    result : UniquenessResult
+        The result to describe.
+    top : int, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+        The QI subsets with the highest uniqueness, for a bar chart.
     """
     rows = [
         {
@@ -93,8 +139,19 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
 
 
 def anyone_unique(table: pd.DataFrame) -> bool:
-    """Return whether anyone is unique on a combination of :func:`subset_table` (when nobody
-    is, the chart would be empty and :func:`subset_reading` says so in words)."""
+    """Return whether anyone is unique on a combination of :func:`subset_table`.
+
+    When nobody is, the chart would be empty and :func:`subset_reading` says so in words.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+
+    Returns
+    -------
+    bool
+        Whether anyone is unique on a combination of :func:`subset_table`.
+    """
     return bool(len(table)) and int(table["unique records"].max()) > 0
 
 
@@ -103,6 +160,16 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
 
     ``table`` is :func:`subset_table` (sorted, most identifying first);
     ``complete`` says whether every combination was tested.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    complete : bool
+
+    Returns
+    -------
+    str
+        The reading under the subset chart: the most identifying combination.
     """
     top = table.iloc[0]
     if int(top["unique records"]) == 0:  # an empty chart: say it in words
@@ -130,6 +197,16 @@ def contribution_table(result: UniquenessResult) -> pd.DataFrame:
 
     Columns: ``column``, ``drop`` (people who stop being unique when it is
     removed), ``drop %`` (of the unique people), ``unique without``.
+
+    Parameters
+    ----------
+    result : UniquenessResult
+        The result to describe.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each QI's contribution to uniqueness (largest first).
     """
     return pd.DataFrame(
         [

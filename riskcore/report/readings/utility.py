@@ -23,7 +23,17 @@ V_KEPT = 0.05
 
 
 def change_reading(change: ColumnChange) -> str:
-    """Return one column's change in one line: the shares unchanged, changed and suppressed."""
+    """Return one column's change in one line: the shares unchanged, changed and suppressed.
+
+    Parameters
+    ----------
+    change : ColumnChange
+
+    Returns
+    -------
+    str
+        One column's change in one line: the shares unchanged, changed and suppressed.
+    """
     c = change
     if not c.records:
         return f"{c.column}: the table has no record."
@@ -39,6 +49,16 @@ def values_reading(change: ColumnChange, counts: pd.DataFrame) -> str:
     """Return the reading under a column's before / after chart: its change and the bars.
 
     ``counts`` is :func:`riskcore.metrics.utility.value_counts` of the column.
+
+    Parameters
+    ----------
+    change : ColumnChange
+    counts : pandas.DataFrame
+
+    Returns
+    -------
+    str
+        The reading under a column's before / after chart: its change and the bars.
     """
     kinds_before = int((counts["before"] > 0).sum())
     kinds_after = int((counts["after"] > 0).sum())
@@ -53,6 +73,15 @@ def change_table(changes: Sequence[ColumnChange]) -> pd.DataFrame:
     """Return one row per column: the shares of records unchanged, changed and suppressed.
 
     Columns ``column``, ``unchanged``, ``changed``, ``suppressed`` (shares, numbers).
+
+    Parameters
+    ----------
+    changes : sequence of ColumnChange
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column: the shares of records unchanged, changed and suppressed.
     """
     return pd.DataFrame(
         [
@@ -73,7 +102,17 @@ def _v(x: float) -> str:
 
 
 def two_way_reading(tw: TwoWay) -> str:
-    """Return a two-way table before and after in one line: its size and Cramer's V."""
+    """Return a two-way table before and after in one line: its size and Cramer's V.
+
+    Parameters
+    ----------
+    tw : TwoWay
+
+    Returns
+    -------
+    str
+        A two-way table before and after in one line: its size and Cramer's V.
+    """
     (rb, cb), (ra, ca) = tw.shape_before, tw.shape_after
     text = (
         f"{tw.rows} against {tw.columns}: {rb:,} x {cb:,} values as recorded "
@@ -94,7 +133,17 @@ def _pct(x: float) -> str:
 
 
 def classification_reading(cu: ClassificationUtility) -> str:
-    """Return the classifier's accuracy before and after in one or two sentences."""
+    """Return the classifier's accuracy before and after in one or two sentences.
+
+    Parameters
+    ----------
+    cu : ClassificationUtility
+
+    Returns
+    -------
+    str
+        The classifier's accuracy before and after in one or two sentences.
+    """
     n = len(cu.features)
     text = (
         f"Predicting {cu.target} from {n:,} {plural(n, 'column', 'columns')}, a naive Bayes "

@@ -1,0 +1,135 @@
+"""Random tables, profiles and the criteria's own decision, shared by the common test of the
+targets' consumers (``test_criteria_common.py``) and the Anonymity page's (``tests/app``).
+
+:data:`FACTORIES` holds one random instance maker per privacy model of
+:data:`riskcore.criteria.REGISTRY`; :func:`random_case` draws a table and a profile;
+:func:`baseline` is the decision every consumer must agree with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from riskcore.criteria import (
+    REGISTRY,
+    AverageRisk,
+    Criterion,
+    DeltaPresence,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    KMap,
+    RecordRisk,
+    RecursiveCLDiversity,
+    Targets,
+    TCloseness,
+    evaluate,
+)
+from riskcore.engine import EncodedTable
+from riskcore.metrics import Population, assess
+from riskcore.profile import Profile
+from riskcore.roles import ColumnRoles
+
+Rng = np.random.Generator
+
+
+#: One random instance maker per privacy model, by kind (parameters that make both outcomes
+#: likely on the small random tables below).
+FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
+    "k-anonymity": lambda r: KAnonymity(k=int(r.integers(1, 5))),
+    "distinct-l-diversity": lambda r: DistinctLDiversity(l=int(r.integers(1, 4))),
+    "entropy-l-diversity": lambda r: EntropyLDiversity(l=float(r.choice([1.0, 1.5, 2.0]))),
+    "recursive-cl-diversity": lambda r: RecursiveCLDiversity(
+        c=float(r.choice([1.5, 2.0, 3.0])), l=int(r.integers(1, 4))
+    ),
+    "t-closeness": lambda r: TCloseness(
+        t=float(r.choice([0.15, 0.3, 0.5])), distance=r.choice([None, "equal"])
+    ),
+    "record-risk": lambda r: RecordRisk(
+        threshold=float(r.choice([1 / 2, 1 / 3, 1 / 5])),
+        model=str(r.choice(["prosecutor", "journalist"])),  # type: ignore[arg-type]
+    ),
+    "average-risk": lambda r: AverageRisk(threshold=float(r.choice([0.3, 0.5, 0.8]))),
+    "k-map": lambda r: KMap(k=int(r.integers(1, 5))),
+    "delta-presence": lambda r: DeltaPresence(
+        delta_min=float(r.choice([0.0, 0.2])), delta_max=float(r.choice([0.5, 1.0]))
+    ),
+}
+
+
+#: The models judged against an identified population table (the population tab's).
+POPULATION_KINDS = frozenset(k for k, c in REGISTRY.items() if c.needs_population_table)
+
+
+def random_table(r: Rng) -> pd.DataFrame:
+    """Return 25 to 60 records: 2-3 QIs with missing values, two sensitive attributes, a weight."""
+    n = int(r.integers(25, 61))
+    df = pd.DataFrame(
+        {
+            "a": r.choice(["x", "y", "z"], n).astype(object),
+            "b": r.choice(["p", "q"], n).astype(object),
+            "c": r.integers(1, 4, n),
+            "s": r.choice(["flu", "hiv", "cold", "gout"], n, p=[0.5, 0.2, 0.2, 0.1]),
+            "v": r.integers(0, 5, n),
+            "w": r.uniform(1.0, 8.0, n).round(2),
+        }
+    )
+    for col in ("a", "b"):
+        df.loc[r.random(n) < 0.08, col] = None
+    return df
+
+
+def random_case(seed: int) -> tuple[pd.DataFrame, Profile]:
+    """Return a table and a profile whose targets hold 1-3 random table-level models."""
+    r = np.random.default_rng(seed)
+    df = random_table(r)
+    qis = ("a", "b") if r.random() < 0.5 else ("a", "b", "c")
+    sens = ("s", "v")[: int(r.integers(1, 3))]
+    kinds = [k for k in FACTORIES if k not in POPULATION_KINDS]
+    chosen = r.choice(kinds, size=int(r.integers(1, 4)), replace=False)
+    crit = tuple(FACTORIES[str(k)](r) for k in chosen)
+    population = str(r.choice(["none", "weights", "fraction"]))
+    roles = ColumnRoles(
+        quasi_identifiers=qis,
+        sensitive=sens,
+        weights=("w",) if population == "weights" else (),
+        other=tuple(c for c in df.columns if c not in (*qis, *sens, "w"))
+        + (("w",) if population != "weights" else ()),
+    )
+    profile = Profile(
+        roles=roles,
+        targets=Targets(criteria=crit),
+        missing=str(r.choice(["own", "any"])),  # type: ignore[arg-type]
+        sampling_fraction=0.2 if population == "fraction" else None,
+        distances={"v": "ordered"} if "v" in sens else {},
+    )
+    return df, profile
+
+
+def population_of(profile: Profile) -> Population | None:
+    if profile.roles.weight is not None:
+        return Population(weights=profile.roles.weight)
+    if profile.sampling_fraction is not None:
+        return Population(sampling_fraction=profile.sampling_fraction)
+    return None
+
+
+Decision = tuple[np.ndarray | None, bool | None]
+
+
+def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
+    """The assessment judged by the criteria: what every consumer must agree with."""
+    enc = EncodedTable(df)
+    a = assess(
+        enc,
+        quasi_identifiers=profile.roles.quasi_identifiers,
+        sensitive=profile.roles.sensitive,
+        distance=profile.distances or None,
+        population=population_of(profile),
+        missing=profile.missing,
+    )
+    v = evaluate(profile.targets, a.evidence)
+    return v.failing[enc.record_classes(profile.roles.quasi_identifiers)], v.passed
