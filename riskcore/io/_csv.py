@@ -34,9 +34,12 @@ import re
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw, count_byte
@@ -49,10 +52,10 @@ from riskcore.io._text import (
     transcode,
     utf8_body,
 )
-from riskcore.io._typing import CATEGORICAL_SHARE, type_columns
+from riskcore.io._typing import CATEGORICAL_SHARE, Typed, type_columns
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
 
-__all__ = ["load_csv"]
+__all__ = ["ParsedCsv", "load_csv", "parse_csv"]
 
 #: Bytes per parsing block: fewer, larger chunks than pyarrow's 1 MB default
 #: make the per-column steps after parsing cheaper, at the same parse speed.
@@ -77,8 +80,33 @@ class _Layout:
     skip: int
 
 
-def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
-    """Read a delimited text table.
+@dataclass(frozen=True)
+class ParsedCsv:
+    """A delimited text file read into a typed Arrow table, and how it was read.
+
+    Attributes
+    ----------
+    typed : Typed
+        The typed ``pyarrow.Table`` and what typing did.
+    notes : list of str
+        Notes on repairs (renamed headers, short rows, missing markers).
+    encoding : str
+        The text encoding used.
+    guessed : bool
+        Whether the encoding was assumed.
+    delimiter : str
+        The field delimiter.
+    """
+
+    typed: Typed
+    notes: list[str]
+    encoding: str
+    guessed: bool
+    delimiter: str
+
+
+def parse_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> ParsedCsv:
+    """Read a delimited text table into a typed Arrow table (pandas only for odd files).
 
     Parameters
     ----------
@@ -93,7 +121,12 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
 
     Returns
     -------
-    LoadedTable
+    ParsedCsv
+
+    Raises
+    ------
+    DataLoadError
+        For a file that cannot be read as a table, or beyond the limits.
     """
     body, used, head = utf8_body(raw, name, encoding)
     delimiter = sniff_delimiter(head)
@@ -125,16 +158,39 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
             + ", ".join(repr(m) for m in MISSING_MARKERS if m)
             + " were read as missing"
         )
+    return ParsedCsv(typed, notes, used, guessed, delimiter)
+
+
+def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
+    """Read a delimited text table.
+
+    Parameters
+    ----------
+    raw : bytes or mmap.mmap
+        The file.
+    name : str
+        File name for messages.
+    limits : LoadLimits
+        Row and column limits.
+    encoding : str, optional
+        The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
+
+    Returns
+    -------
+    LoadedTable
+    """
+    parsed = parse_csv(raw, name, limits, encoding)
+    typed = parsed.typed
     return LoadedTable.from_frame(
         typed.to_pandas(),
         name=name,
         file_format="csv",
-        encoding=used,
-        encoding_guessed=guessed,
-        delimiter=delimiter,
+        encoding=parsed.encoding,
+        encoding_guessed=parsed.guessed,
+        delimiter=parsed.delimiter,
         text_columns=typed.text_columns,
         untyped=typed.untyped,
-        notes=[*notes, *typed.notes],
+        notes=[*parsed.notes, *typed.notes],
         n_bytes=len(raw),
     )
 
