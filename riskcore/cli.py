@@ -132,8 +132,9 @@ def _add_assess(sub: Any) -> None:
         default="auto",
         help=(
             "what reads the data: pandas (in memory), arrow (Parquet streamed), duckdb, "
-            "spark; auto keeps a file under 1 GiB in memory and streams larger files, "
-            "directories and globs (default auto)"
+            "spark; auto keeps a file under 1 GiB in memory (a CSV read by pyarrow, without "
+            "pandas: the same figures) and streams larger files, directories and globs "
+            "(default auto)"
         ),
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
