@@ -228,15 +228,16 @@ def main() -> int:
     ap.add_argument("--peer-timeout", type=float, default=120.0)
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     ap.add_argument("--adult-only", action="store_true", help="only the Adult comparison")
-    ap.add_argument("--adult", default=str(ADULT), help="UCI Adult CSV (default %(default)s)")
+    ap.add_argument("--adult", default=None, help="UCI Adult CSV (default ../shared/data)")
     ap.add_argument("--repeat", type=int, default=9, help="runs of our command (median)")
     ap.add_argument("--peer-repeat", type=int, default=3, help="runs of pyCANON (median)")
     args = ap.parse_args()
     if args.worker:
         print(json.dumps(worker(args.worker[0], int(args.worker[1]))))
         return 0
-    global ADULT
-    ADULT = Path(args.adult)
+    if args.adult:
+        global ADULT
+        ADULT = Path(args.adult)
     if args.adult_only:
         return 0 if adult_comparison(args.repeat, args.peer_repeat, not args.no_peer) else 1
 

@@ -159,7 +159,9 @@ def _load(spec: str) -> pd.DataFrame:
     return load_table(spec).data
 
 
-def _assess_engine(args: argparse.Namespace, *, weights: bool) -> Engine:
+def _assess_engine(
+    args: argparse.Namespace, *, weights: bool, columns: Sequence[str] | None = None
+) -> Engine:
     """Return the engine ``assess`` reads the data with: without pandas wherever it can.
 
     A CSV / TSV file that ``--engine auto`` keeps in memory is read by
@@ -168,7 +170,8 @@ def _assess_engine(args: argparse.Namespace, *, weights: bool) -> Engine:
     importing pandas). The pandas engine reads everything else: Parquet and
     ``.xlsx`` files, the demo data, ``--engine pandas``, and ``--weights`` (the
     weight sums need each record's class, which only
-    :class:`~riskcore.engine.EncodedTable` answers).
+    :class:`~riskcore.engine.EncodedTable` answers). ``columns``: the only
+    columns the Arrow path reads (the QIs and sensitive attributes).
     """
     from riskcore.engine.select import open_engine, resolve_engine
 
@@ -179,7 +182,7 @@ def _assess_engine(args: argparse.Namespace, *, weights: bool) -> Engine:
             from riskcore.engine.columnar import ArrowTable
             from riskcore.io import load_arrow
 
-            table = load_arrow(spec)
+            table = load_arrow(spec, columns=columns)
             if table is not None:
                 return ArrowTable(table)
     return open_engine(spec, args.engine, load=_load)
@@ -355,7 +358,11 @@ def _run_assess(args: argparse.Namespace) -> int:
             population = Population(sampling_fraction=profile.sampling_fraction)
         recursive = profile.targets.find("recursive-cl-diversity")
         c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
-        engine = _assess_engine(args, weights=roles.weight is not None)
+        engine = _assess_engine(
+            args,
+            weights=roles.weight is not None,
+            columns=[*roles.quasi_identifiers, *roles.sensitive],
+        )
         order: dict[str, list[object]] = {c_: list(v) for c_, v in profile.orders.items()}
         order.update({col: _typed_order(engine, col, v) for col, v in orders.items()})
         result = assess(

@@ -32,6 +32,7 @@ import io
 import os
 import re
 import warnings
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -78,6 +79,8 @@ class _Layout:
     columns: list[str]
     #: Records to skip to pass the header: the empty lines before it, and the header.
     skip: int
+    #: The only columns to convert (None: all), in the file's order.
+    include: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,20 @@ class ParsedCsv:
     delimiter: str
 
 
-def parse_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> ParsedCsv:
+def parse_csv(
+    raw: Raw,
+    name: str,
+    limits: LoadLimits,
+    encoding: str | None = None,
+    *,
+    columns: Sequence[str] | None = None,
+) -> ParsedCsv:
     """Read a delimited text table into a typed Arrow table (pandas only for odd files).
+
+    With ``columns``, only those columns are converted and typed (the parser
+    still reads every field of every row, so a ragged row or a byte that is
+    not UTF-8 anywhere in the file is found as in a full read); each column
+    is typed on its own, so it is the column a full read gives.
 
     Parameters
     ----------
@@ -118,6 +133,9 @@ def parse_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = No
         Row and column limits.
     encoding : str, optional
         The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
+    columns : sequence of str, optional
+        The columns wanted (names after repair of the header); names the file
+        does not have are left out. Default: every column.
 
     Returns
     -------
@@ -135,9 +153,12 @@ def parse_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = No
         raise DataLoadError(
             f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
         )
-    columns, notes = dedupe_header(header)
-    layout = _Layout(delimiter, columns, blank + 1)
+    names, notes = dedupe_header(header)
+    wanted = None if columns is None else [c for c in names if c in set(columns)]
+    layout = _Layout(delimiter, names, blank + 1, wanted)
     table, used, more = _parse(raw, body, used, layout, name, limits)
+    if wanted is not None and table.column_names != wanted:  # read whole (quotes, pandas)
+        table = table.select(wanted)
     notes += more
     guessed = encoding is None and is_guess(used)
     if table.num_rows > limits.max_rows:
@@ -225,6 +246,10 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
         return "skip"
 
     columns = layout.columns
+    # only the wanted columns are converted, unless quotes ask for the checks on the last one
+    include = layout.include if not quotes else None
+    if include is not None and not _valid_utf8(body):
+        raise _NotUtf8Error  # a column left out would have failed its conversion
     text_type = pa.dictionary(pa.int32(), pa.string())
     few = _few_distinct(body, layout, bool(quotes))
     try:
@@ -242,7 +267,7 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
                 invalid_row_handler=on_invalid,
             ),
             convert_options=_convert_options(
-                {c: text_type if c in few else pa.string() for c in columns}
+                {c: text_type if c in few else pa.string() for c in columns}, include
             ),
         )
     except pa.ArrowInvalid as exc:
@@ -259,7 +284,7 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
     return _strip_initial_space(table)
 
 
-def _convert_options(column_types: dict[str, Any]) -> Any:
+def _convert_options(column_types: dict[str, Any], include: list[str] | None = None) -> Any:
     """Return pyarrow's conversion options: the given text types, the missing-value markers."""
     import pyarrow.csv as pacsv
 
@@ -268,7 +293,23 @@ def _convert_options(column_types: dict[str, Any]) -> Any:
         null_values=list(MISSING_MARKERS),
         strings_can_be_null=True,
         quoted_strings_can_be_null=True,
+        include_columns=include,
     )
+
+
+def _valid_utf8(body: Raw) -> bool:
+    """Return whether the whole body is UTF-8 (decoded in 16 MB pieces, nothing kept)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    step = 16 << 20
+    try:
+        for start in range(0, len(body), step):
+            decoder.decode(body[start : start + step])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _few_distinct(body: Raw, layout: _Layout, quotes: bool) -> set[str]:
@@ -295,12 +336,12 @@ def _few_distinct(body: Raw, layout: _Layout, quotes: bool) -> set[str]:
             parse_options=pacsv.ParseOptions(
                 delimiter=layout.delimiter, newlines_in_values=quotes, invalid_row_handler=_skip
             ),
-            convert_options=_convert_options({c: pa.string() for c in columns}),
+            convert_options=_convert_options({c: pa.string() for c in columns}, layout.include),
         )
     except (pa.ArrowInvalid, ValueError):
         return set()
     few = set()
-    for c, col in zip(columns, table.columns, strict=True):
+    for c, col in zip(table.column_names, table.columns, strict=True):
         present = len(col) - col.null_count
         if present >= 50 and len(pc.unique(col.drop_null())) <= CATEGORICAL_SHARE * present:
             few.add(c)

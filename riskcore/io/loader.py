@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -112,6 +113,7 @@ def load_arrow(
     *,
     limits: LoadLimits | None = None,
     encoding: str | None = None,
+    columns: Sequence[str] | None = None,
 ) -> Any | None:
     """Read a CSV / TSV file into a typed ``pyarrow.Table``, without pandas.
 
@@ -130,6 +132,9 @@ def load_arrow(
         Byte, row and column limits.
     encoding : str, optional
         Text encoding, as for :func:`load_table`.
+    columns : sequence of str, optional
+        Read only these columns (the others are parsed, never converted or
+        typed); names the file lacks are left out. Default: every column.
 
     Returns
     -------
@@ -157,7 +162,7 @@ def load_arrow(
     from riskcore.io._csv import parse_csv
 
     try:
-        return parse_csv(raw, name, limits, encoding).typed.table
+        return parse_csv(raw, name, limits, encoding, columns=columns).typed.table
     except DataLoadError:
         raise
     except Exception as exc:  # the net of _guarded, without importing pandas for it

@@ -77,6 +77,26 @@ TABLES: dict[str, tuple[str, list[str], list[str]]] = {
         ["age"],
         ["s"],
     ),
+    # odd files: a short row (read by pandas' reader), quoted values with the delimiter,
+    # a column the assessment does not read holding a byte that is not UTF-8 (cp1252: the
+    # whole file is then decoded as cp1252, the columns read included)
+    "ragged": (
+        "a,b,c,s\n1,x,u,p\n1,x\n2,y,v,q\n1,x,w,p\n",
+        ["a", "b"],
+        ["s", "c"],
+    ),
+    "quoted": (
+        'a,b,s,z\n"1,5",x,p,1\n"1,5",x,q,2\n2,"y ""z""",p,3\n',
+        ["a", "b"],
+        ["s"],
+    ),
+    # ("\u00c3\u00a9" is the bytes C3 A9 in cp1252: valid UTF-8 for "\u00e9", so only the
+    # unread column says the file is cp1252)
+    "cp1252": (
+        "a,b,note,s\n\u00c3\u00a9,1,r\u00e9sum\u00e9,p\n\u00c3\u00a9,1,x,q\nT,2,y,p\n",
+        ["a", "b"],
+        ["s"],
+    ),
 }
 
 
@@ -84,7 +104,7 @@ TABLES: dict[str, tuple[str, list[str], list[str]]] = {
 def table(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, list[str], list[str]]:
     text, qis, sens = TABLES[request.param]
     path = tmp_path / f"{request.param}.csv"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="cp1252" if request.param == "cp1252" else "utf-8")
     return path, qis, sens
 
 
@@ -121,10 +141,14 @@ def test_encode_arrow_hand_worked() -> None:
 
 
 def test_columns_are_encoded_as_the_pandas_engine_encodes_them(table) -> None:
-    path, _, _ = table
+    path, qis, sens = table
     arrow = load_arrow(path)
     frame = load_table(path).data
     assert arrow.column_names == list(frame.columns)
+    some = load_arrow(path, columns=[*sens, *qis, "not there"])  # only these, in file order
+    assert some.column_names == [c for c in frame.columns if c in {*qis, *sens}]
+    for name in some.column_names:
+        assert some.column(name).equals(arrow.column(name)), name
     for name in frame.columns:
         for ordered in (None, True, False):
             got = encode_arrow(name, arrow.column(name), ordered=ordered)
@@ -192,6 +216,19 @@ def test_ordered_text_and_a_larger_file_equal_the_pandas_engine(tmp_path: Path) 
     got = json.loads(fast[1])
     assert got["sensitive"]["grade"]["distance"] == "ordered"
     assert got["sensitive"]["weight"]["distance"] == "ordered"
+
+
+def test_a_byte_not_utf8_in_a_column_not_read_still_decodes_the_file_as_cp1252(
+    tmp_path: Path,
+) -> None:
+    """Past the first megabyte (which the encoding rule reads), in a column left unconverted."""
+    rows = "T,2,y,p\n" * 150_000 + "\u00c3\u00a9,1,r\u00e9sum\u00e9,p\n"
+    path = tmp_path / "late.csv"
+    path.write_bytes(("a,b,note,s\n" + rows).encode("cp1252"))
+    assert path.stat().st_size > 1 << 20
+    some = load_arrow(path, columns=["a", "s"])
+    assert some.column("a")[-1].as_py() == "\u00c3\u00a9"  # cp1252, as load_table reads it
+    assert load_table(path).data["a"].iloc[-1] == "\u00c3\u00a9"
 
 
 def _engine_for(argv: list[str]) -> str:
