@@ -287,9 +287,12 @@ def test_assess_never_imports_pandas(tmp_path: Path) -> None:
     text, qis, sens = TABLES["missing"]
     path = tmp_path / "m.csv"
     path.write_text(text, encoding="utf-8")
+    profile = tmp_path / "p.json"
+    argv = ["assess", str(path), "--qi", "age", "--sensitive", "income", "--k", "2"]
+    assert _run([*argv, "--profile-out", str(profile)])[0] == 0  # read back below
     argv = ["assess", str(path), "--format", "json", "--sampling-fraction", "0.5"]
-    argv += ["--missing", "any", "--order", "income=low,high", "--k", "2", "--l", "2"]
-    argv += ["--profile-out", str(tmp_path / "p.json")]
+    argv += ["--missing", "any", "--order", "income=low,high", "--l", "2", "--t", "0.4"]
+    argv += ["--profile", str(profile), "--profile-out", str(tmp_path / "q.json")]
     for q in qis:
         argv += ["--qi", q]
     for s in sens:
@@ -297,6 +300,7 @@ def test_assess_never_imports_pandas(tmp_path: Path) -> None:
     out, loaded = _modules_after(argv, tmp_path)
     assert not loaded
     assert json.loads(out)["n_records"] == 7
+    assert (tmp_path / "q.json").is_file()
     weighted = tmp_path / "w.csv"
     weighted.write_text("a,w\n1,2\n1,3\n2,4\n", encoding="utf-8")
     out, loaded = _modules_after(["assess", str(weighted), "--qi", "a", "--weights", "w"], tmp_path)
