@@ -8,9 +8,14 @@ granularity is ``"%Y-%m-%d"``), so the rules live here once.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 __all__ = ["DATE_FORMATS", "value_text"]
 

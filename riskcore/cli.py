@@ -17,7 +17,7 @@ import io
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from riskcore.errors import RiskcoreError
 
@@ -39,11 +39,35 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _build_parser() -> argparse.ArgumentParser:
-    from riskcore._cli_args import add_missing, add_targets
+def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Return the parser: every sub-command, or ``assess`` alone when ``command`` is "assess".
 
+    ``assess`` alone spares its run the imports of the other sub-commands'
+    options (the remediation code among them).
+    """
     p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_assess(sub)
+    if command == "assess":
+        return p
+    from riskcore._cli_app import add_parser as add_app
+    from riskcore._cli_deidentify import add_parsers
+    from riskcore._cli_records import add_parser as add_records
+    from riskcore._cli_report import add_parser as add_report
+    from riskcore._cli_store import add_parser as add_audit
+
+    add_parsers(sub)
+    add_records(sub)
+    add_report(sub)
+    add_audit(sub)
+    add_app(sub)
+    return p
+
+
+def _add_assess(sub: Any) -> None:
+    """Add the ``assess`` sub-command and its options."""
+    from riskcore._cli_args import add_missing, add_targets
+
     a = sub.add_parser("assess", help="k-anonymity, risk, l-diversity and t-closeness")
     a.add_argument(
         "data",
@@ -108,23 +132,12 @@ def _build_parser() -> argparse.ArgumentParser:
         default="auto",
         help=(
             "what reads the data: pandas (in memory), arrow (Parquet streamed), duckdb, "
-            "spark; auto keeps a file under 1 GiB in memory and streams larger files, "
-            "directories and globs (default auto)"
+            "spark; auto keeps a file under 1 GiB in memory (a CSV read by pyarrow, without "
+            "pandas: the same figures) and streams larger files, directories and globs "
+            "(default auto)"
         ),
     )
     a.add_argument("--format", choices=("text", "json"), default="text")
-    from riskcore._cli_app import add_parser as add_app
-    from riskcore._cli_deidentify import add_parsers
-    from riskcore._cli_records import add_parser as add_records
-    from riskcore._cli_report import add_parser as add_report
-    from riskcore._cli_store import add_parser as add_audit
-
-    add_parsers(sub)
-    add_records(sub)
-    add_report(sub)
-    add_audit(sub)
-    add_app(sub)
-    return p
 
 
 def _load(spec: str) -> pd.DataFrame:
@@ -144,6 +157,35 @@ def _load(spec: str) -> pd.DataFrame:
     from riskcore.io import load_table
 
     return load_table(spec).data
+
+
+def _assess_engine(
+    args: argparse.Namespace, *, weights: bool, columns: Sequence[str] | None = None
+) -> Engine:
+    """Return the engine ``assess`` reads the data with: without pandas wherever it can.
+
+    A CSV / TSV file that ``--engine auto`` keeps in memory is read by
+    :func:`riskcore.io.load_arrow` into an :class:`~riskcore.engine.columnar.ArrowTable`
+    (pyarrow and numpy: the same figures as the pandas engine, without
+    importing pandas). The pandas engine reads everything else: Parquet and
+    ``.xlsx`` files, the demo data, ``--engine pandas``, and ``--weights`` (the
+    weight sums need each record's class, which only
+    :class:`~riskcore.engine.EncodedTable` answers). ``columns``: the only
+    columns the Arrow path reads (the QIs and sensitive attributes).
+    """
+    from riskcore.engine.select import open_engine, resolve_engine
+
+    spec = args.data
+    if args.engine == "auto" and not weights and resolve_engine(spec, "auto") == "pandas":
+        demo = spec == "demo" or spec.startswith("demo:")
+        if not demo:
+            from riskcore.engine.columnar import ArrowTable
+            from riskcore.io import load_arrow
+
+            table = load_arrow(spec, columns=columns)
+            if table is not None:
+                return ArrowTable(table)
+    return open_engine(spec, args.engine, load=_load)
 
 
 def _typed_order(engine: Engine, column: str, values: list[str]) -> list[object]:
@@ -239,7 +281,7 @@ def _main(argv: list[str]) -> int:
         from riskcore._cli_report import run_verify
 
         return run_verify(argv[2:])
-    args = _build_parser().parse_args(argv)
+    args = _build_parser(argv[0] if argv else None).parse_args(argv)
     if args.command in ("anonymize", "apply", "records", "report"):
         from riskcore.engine.select import check_supported
 
@@ -277,7 +319,6 @@ def _run_assess(args: argparse.Namespace) -> int:
     from riskcore._cli_args import profile_from_args
     from riskcore._results import dumps
     from riskcore.criteria import evaluate
-    from riskcore.engine.select import open_engine
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text, verdict_text
 
@@ -317,7 +358,11 @@ def _run_assess(args: argparse.Namespace) -> int:
             population = Population(sampling_fraction=profile.sampling_fraction)
         recursive = profile.targets.find("recursive-cl-diversity")
         c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
-        engine = open_engine(args.data, args.engine, load=_load)
+        engine = _assess_engine(
+            args,
+            weights=roles.weight is not None,
+            columns=[*roles.quasi_identifiers, *roles.sensitive],
+        )
         order: dict[str, list[object]] = {c_: list(v) for c_, v in profile.orders.items()}
         order.update({col: _typed_order(engine, col, v) for col, v in orders.items()})
         result = assess(

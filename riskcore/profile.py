@@ -27,16 +27,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from riskcore._json import read_json
 from riskcore._results import Result, dumps
 from riskcore.criteria import Targets
-from riskcore.deidentify.history import History
-from riskcore.deidentify.recipe import Recipe
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import MISSING_POLICIES
 from riskcore.roles import ColumnRoles
+
+if TYPE_CHECKING:  # imported where used: `riskcore assess` never loads the remediation code
+    from riskcore.deidentify.history import History
+    from riskcore.deidentify.recipe import Recipe
 
 __all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile"]
 
@@ -158,8 +160,11 @@ class Profile(Result):
         object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
         if self.ledger is not None and not isinstance(self.ledger, Mapping):
             raise RiskcoreError("'ledger' in the profile must be an object")
-        if self.history is not None and not isinstance(self.history, History):
-            raise RiskcoreError("the profile's history must be a History")
+        if self.history is not None:
+            from riskcore.deidentify.history import History
+
+            if not isinstance(self.history, History):
+                raise RiskcoreError("the profile's history must be a History")
 
     # ------------------------------------------------------------------ use
 
@@ -389,6 +394,8 @@ def _recipe(value: Any) -> Recipe | None:
         return None
     if not isinstance(value, Mapping):
         raise RiskcoreError("'recipe' in the profile must be an object")
+    from riskcore.deidentify.recipe import Recipe
+
     try:
         return Recipe.from_dict(value)
     except (KeyError, TypeError, ValueError) as exc:
@@ -400,6 +407,8 @@ def _history(value: Any) -> History | None:
         return None
     if not isinstance(value, Mapping):
         raise RiskcoreError("'history' in the profile must be an object")
+    from riskcore.deidentify.history import History
+
     try:
         return History.from_dict(value)
     except (KeyError, TypeError, ValueError) as exc:

@@ -20,10 +20,14 @@ classes, because the groups are re-aggregated after encoding.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
 from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys

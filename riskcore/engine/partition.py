@@ -19,9 +19,14 @@ role.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
 from riskcore.engine.contract import ClassTable, Contingency

@@ -23,10 +23,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
+from riskcore._lazy import is_frame
 from riskcore.engine.contract import Engine
 from riskcore.engine.grouped import CSV_SUFFIXES
 from riskcore.engine.memory import EncodedTable
@@ -202,7 +206,7 @@ def distinct_values(engine: Engine, column: str) -> list[Any]:
     if column not in engine.columns:
         raise RiskcoreError(f"the data have no column {column!r}")
     frame = getattr(engine, "df", None)
-    if isinstance(frame, pd.DataFrame):
+    if is_frame(frame):
         return list(frame[column].dropna().unique())
     labels = engine.tabulate([column]).classes.labels[0]
     return [v for v in labels if v is not None and not (isinstance(v, float) and v != v)]

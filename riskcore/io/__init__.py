@@ -3,7 +3,14 @@
 from riskcore.io._text import TEXT_ENCODINGS
 from riskcore.io.export import formula_safe, to_csv_bytes
 from riskcore.io.fingerprint import fingerprint
-from riskcore.io.loader import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits, load_table
+from riskcore.io.loader import (
+    MISSING_MARKERS,
+    LoadedTable,
+    LoadInfo,
+    LoadLimits,
+    load_arrow,
+    load_table,
+)
 
 __all__ = [
     "MISSING_MARKERS",
@@ -13,6 +20,7 @@ __all__ = [
     "LoadedTable",
     "fingerprint",
     "formula_safe",
+    "load_arrow",
     "load_table",
     "to_csv_bytes",
 ]

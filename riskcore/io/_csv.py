@@ -32,11 +32,15 @@ import io
 import os
 import re
 import warnings
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw, count_byte
@@ -49,10 +53,10 @@ from riskcore.io._text import (
     transcode,
     utf8_body,
 )
-from riskcore.io._typing import CATEGORICAL_SHARE, type_columns
+from riskcore.io._typing import CATEGORICAL_SHARE, Typed, type_columns
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadLimits
 
-__all__ = ["load_csv"]
+__all__ = ["ParsedCsv", "load_csv", "parse_csv"]
 
 #: Bytes per parsing block: fewer, larger chunks than pyarrow's 1 MB default
 #: make the per-column steps after parsing cheaper, at the same parse speed.
@@ -75,10 +79,49 @@ class _Layout:
     columns: list[str]
     #: Records to skip to pass the header: the empty lines before it, and the header.
     skip: int
+    #: The only columns to convert (None: all), in the file's order.
+    include: list[str] | None = None
 
 
-def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
-    """Read a delimited text table.
+@dataclass(frozen=True)
+class ParsedCsv:
+    """A delimited text file read into a typed Arrow table, and how it was read.
+
+    Attributes
+    ----------
+    typed : Typed
+        The typed ``pyarrow.Table`` and what typing did.
+    notes : list of str
+        Notes on repairs (renamed headers, short rows, missing markers).
+    encoding : str
+        The text encoding used.
+    guessed : bool
+        Whether the encoding was assumed.
+    delimiter : str
+        The field delimiter.
+    """
+
+    typed: Typed
+    notes: list[str]
+    encoding: str
+    guessed: bool
+    delimiter: str
+
+
+def parse_csv(
+    raw: Raw,
+    name: str,
+    limits: LoadLimits,
+    encoding: str | None = None,
+    *,
+    columns: Sequence[str] | None = None,
+) -> ParsedCsv:
+    """Read a delimited text table into a typed Arrow table (pandas only for odd files).
+
+    With ``columns``, only those columns are converted and typed (the parser
+    still reads every field of every row, so a ragged row or a byte that is
+    not UTF-8 anywhere in the file is found as in a full read); each column
+    is typed on its own, so it is the column a full read gives.
 
     Parameters
     ----------
@@ -90,10 +133,18 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
         Row and column limits.
     encoding : str, optional
         The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
+    columns : sequence of str, optional
+        The columns wanted (names after repair of the header); names the file
+        does not have are left out. Default: every column.
 
     Returns
     -------
-    LoadedTable
+    ParsedCsv
+
+    Raises
+    ------
+    DataLoadError
+        For a file that cannot be read as a table, or beyond the limits.
     """
     body, used, head = utf8_body(raw, name, encoding)
     delimiter = sniff_delimiter(head)
@@ -102,9 +153,12 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
         raise DataLoadError(
             f"{name} has {len(header):,} columns, above the limit of {limits.max_columns:,}"
         )
-    columns, notes = dedupe_header(header)
-    layout = _Layout(delimiter, columns, blank + 1)
+    names, notes = dedupe_header(header)
+    wanted = None if columns is None else [c for c in names if c in set(columns)]
+    layout = _Layout(delimiter, names, blank + 1, wanted)
     table, used, more = _parse(raw, body, used, layout, name, limits)
+    if wanted is not None and table.column_names != wanted:  # read whole (quotes, pandas)
+        table = table.select(wanted)
     notes += more
     guessed = encoding is None and is_guess(used)
     if table.num_rows > limits.max_rows:
@@ -125,16 +179,39 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
             + ", ".join(repr(m) for m in MISSING_MARKERS if m)
             + " were read as missing"
         )
+    return ParsedCsv(typed, notes, used, guessed, delimiter)
+
+
+def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
+    """Read a delimited text table.
+
+    Parameters
+    ----------
+    raw : bytes or mmap.mmap
+        The file.
+    name : str
+        File name for messages.
+    limits : LoadLimits
+        Row and column limits.
+    encoding : str, optional
+        The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
+
+    Returns
+    -------
+    LoadedTable
+    """
+    parsed = parse_csv(raw, name, limits, encoding)
+    typed = parsed.typed
     return LoadedTable.from_frame(
         typed.to_pandas(),
         name=name,
         file_format="csv",
-        encoding=used,
-        encoding_guessed=guessed,
-        delimiter=delimiter,
+        encoding=parsed.encoding,
+        encoding_guessed=parsed.guessed,
+        delimiter=parsed.delimiter,
         text_columns=typed.text_columns,
         untyped=typed.untyped,
-        notes=[*notes, *typed.notes],
+        notes=[*parsed.notes, *typed.notes],
         n_bytes=len(raw),
     )
 
@@ -169,6 +246,10 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
         return "skip"
 
     columns = layout.columns
+    # only the wanted columns are converted, unless quotes ask for the checks on the last one
+    include = layout.include if not quotes else None
+    if include is not None and not _valid_utf8(body):
+        raise _NotUtf8Error  # a column left out would have failed its conversion
     text_type = pa.dictionary(pa.int32(), pa.string())
     few = _few_distinct(body, layout, bool(quotes))
     try:
@@ -186,7 +267,7 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
                 invalid_row_handler=on_invalid,
             ),
             convert_options=_convert_options(
-                {c: text_type if c in few else pa.string() for c in columns}
+                {c: text_type if c in few else pa.string() for c in columns}, include
             ),
         )
     except pa.ArrowInvalid as exc:
@@ -203,7 +284,7 @@ def _read_arrow(body: Raw, layout: _Layout) -> Any:
     return _strip_initial_space(table)
 
 
-def _convert_options(column_types: dict[str, Any]) -> Any:
+def _convert_options(column_types: dict[str, Any], include: list[str] | None = None) -> Any:
     """Return pyarrow's conversion options: the given text types, the missing-value markers."""
     import pyarrow.csv as pacsv
 
@@ -212,7 +293,23 @@ def _convert_options(column_types: dict[str, Any]) -> Any:
         null_values=list(MISSING_MARKERS),
         strings_can_be_null=True,
         quoted_strings_can_be_null=True,
+        include_columns=include,
     )
+
+
+def _valid_utf8(body: Raw) -> bool:
+    """Return whether the whole body is UTF-8 (decoded in 16 MB pieces, nothing kept)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    step = 16 << 20
+    try:
+        for start in range(0, len(body), step):
+            decoder.decode(body[start : start + step])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _few_distinct(body: Raw, layout: _Layout, quotes: bool) -> set[str]:
@@ -239,12 +336,12 @@ def _few_distinct(body: Raw, layout: _Layout, quotes: bool) -> set[str]:
             parse_options=pacsv.ParseOptions(
                 delimiter=layout.delimiter, newlines_in_values=quotes, invalid_row_handler=_skip
             ),
-            convert_options=_convert_options({c: pa.string() for c in columns}),
+            convert_options=_convert_options({c: pa.string() for c in columns}, layout.include),
         )
     except (pa.ArrowInvalid, ValueError):
         return set()
     few = set()
-    for c, col in zip(columns, table.columns, strict=True):
+    for c, col in zip(table.column_names, table.columns, strict=True):
         present = len(col) - col.null_count
         if present >= 50 and len(pc.unique(col.drop_null())) <= CATEGORICAL_SHARE * present:
             few.add(c)

@@ -28,9 +28,12 @@ import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 __all__ = ["KEEP_TEXT_NAME", "Typed", "type_column", "type_columns"]
 
@@ -258,11 +261,15 @@ def _as_number(name: str, col: Any, *, missing: bool, probe: Any = None) -> tupl
 def _sample(col: Any) -> Any:
     """Return about 10,000 values spread evenly over the column."""
     import numpy as np
+    import pyarrow as pa
 
     n = len(col)
     if n <= _SAMPLE:
         return col
-    return col.take(np.arange(0, n, n // _SAMPLE, dtype=np.int64))
+    positions = np.arange(0, n, n // _SAMPLE, dtype=np.int64)
+    # from the buffer: pa.array(numpy) would import pandas (pyarrow's check for pandas input)
+    indices = pa.Array.from_buffers(pa.int64(), len(positions), [None, pa.py_buffer(positions)])
+    return col.take(indices)
 
 
 def _maybe_categorical(col: Any, sample: Any) -> Any:

@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw, is_blank, read_source
 from riskcore.io.fingerprint import fingerprint
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits
 
-__all__ = ["MISSING_MARKERS", "LoadInfo", "LoadLimits", "LoadedTable", "load_table"]
+__all__ = ["MISSING_MARKERS", "LoadInfo", "LoadLimits", "LoadedTable", "load_arrow", "load_table"]
 
 _MAGIC: list[tuple[bytes, str]] = [
     (b"\x1f\x8b", "a gzip-compressed file"),
@@ -104,6 +106,102 @@ def load_table(
         fp = pool.submit(fingerprint, raw)
         table = _guarded(raw, name, limits, encoding)
         return LoadedTable(table.data, replace(table.info, fingerprint=fp.result()))
+
+
+def load_arrow(
+    source: str | os.PathLike[str],
+    *,
+    limits: LoadLimits | None = None,
+    encoding: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> Any | None:
+    """Read a CSV / TSV file into a typed ``pyarrow.Table``, without pandas.
+
+    The same reader, checks and typing as :func:`load_table` (leading zeros
+    kept, numbers typed on the whole column, low-cardinality text
+    dictionary-encoded, the same messages), stopping before the conversion
+    to pandas: what ``riskcore assess`` needs (:class:`riskcore.engine.columnar.ArrowTable`).
+    Only a file whose text the fast reader cannot parse exactly (ragged rows,
+    odd quoting) goes through pandas' reader, as in :func:`load_table`.
+
+    Parameters
+    ----------
+    source : path
+        A local file path.
+    limits : LoadLimits, optional
+        Byte, row and column limits.
+    encoding : str, optional
+        Text encoding, as for :func:`load_table`.
+    columns : sequence of str, optional
+        Read only these columns (the others are parsed, never converted or
+        typed); names the file lacks are left out. Default: every column.
+
+    Returns
+    -------
+    pyarrow.Table or None
+        None when the file is Parquet or Excel (then use :func:`load_table`).
+
+    Raises
+    ------
+    DataLoadError
+        With a plain-language message, for every unreadable input.
+    """
+    limits = LoadLimits() if limits is None else limits
+    raw, name = read_source(source, None, limits)
+    if is_blank(raw):
+        raise DataLoadError(f"{name} is empty: it has no header and no rows")
+    start = raw[:16]
+    for magic, what in _MAGIC:
+        if start.startswith(magic):
+            raise DataLoadError(
+                f"{name} is {what}, not a table. Compressed files and archives are refused "
+                "for safety; unpack it and load the CSV, Parquet or .xlsx file inside."
+            )
+    if raw[:4] in (b"PAR1", b"PK\x03\x04", b"PK\x05\x06"):
+        return None
+    from riskcore.io._csv import parse_csv
+
+    try:
+        return parse_csv(raw, name, limits, encoding, columns=columns).typed.table
+    except DataLoadError:
+        raise
+    except Exception as exc:  # the net of _guarded, without importing pandas for it
+        if not isinstance(exc, _parse_errors()):
+            raise
+        detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+        raise DataLoadError(
+            f"{name} could not be read as a table ({type(exc).__name__}"
+            + (f": {detail})" if detail else ")")
+        ) from None
+
+
+def _parse_errors() -> tuple[type[BaseException], ...]:
+    """Return the parser errors turned into a DataLoadError (pandas' once pandas is loaded)."""
+    import csv
+    import sys
+    import xml.etree.ElementTree as ET
+    import zipfile
+    import zlib
+
+    import pyarrow as pa
+
+    errors: tuple[type[BaseException], ...] = (
+        pa.ArrowInvalid,
+        csv.Error,
+        UnicodeError,
+        zipfile.BadZipFile,
+        zlib.error,
+        ET.ParseError,
+        EOFError,
+    )
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        errors += (
+            pd.errors.ParserError,
+            pd.errors.ParserWarning,
+            pd.errors.EmptyDataError,
+        )
+    return errors
 
 
 def _guarded(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> LoadedTable:

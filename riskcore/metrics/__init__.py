@@ -30,6 +30,10 @@ assessment
     :func:`assess`: one partition, every metric.
 """
 
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from riskcore.metrics.anonymity import (
     THRESHOLDS,
     ClassSizeDistribution,
@@ -54,18 +58,72 @@ from riskcore.metrics.diversity import (
     recursive_l_per_class,
     sensitive_metrics,
 )
-from riskcore.metrics.explain import RecordExplanation, explain_record
 from riskcore.metrics.population_model import Population
-from riskcore.metrics.presence import (
-    PopulationCounts,
-    PopulationMatch,
-    delta_presence,
-    k_map,
-    population_counts,
-    population_match,
-)
-from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
-from riskcore.metrics.suda import SudaResult, msu_weight, suda
+
+if TYPE_CHECKING:
+    from riskcore.metrics.explain import RecordExplanation, explain_record
+    from riskcore.metrics.presence import (
+        PopulationCounts,
+        PopulationMatch,
+        delta_presence,
+        k_map,
+        population_counts,
+        population_match,
+    )
+    from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
+    from riskcore.metrics.suda import SudaResult, msu_weight, suda
+
+#: The names of the per-record modules (explain, presence, records, suda) and where each is
+#: defined: imported when first read (PEP 562), so ``riskcore assess`` does not load them.
+_WHERE: dict[str, str] = {
+    "RecordExplanation": "explain",
+    "explain_record": "explain",
+    "PopulationCounts": "presence",
+    "PopulationMatch": "presence",
+    "delta_presence": "presence",
+    "k_map": "presence",
+    "population_counts": "presence",
+    "population_match": "presence",
+    "IndividualRisk": "records",
+    "record_individual_risk": "records",
+    "record_risk": "records",
+    "SudaResult": "suda",
+    "msu_weight": "suda",
+    "suda": "suda",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value  # read once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
+
+
+class _Package(types.ModuleType):
+    """This package's module type: ``riskcore.metrics.suda`` stays the function ``suda``.
+
+    Importing a submodule binds it as an attribute of its package; the eager
+    imports this package had re-bound ``suda`` to the function right after.
+    Binding the function in its place keeps that meaning however the
+    submodule is first imported.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "MISSING_POLICY",

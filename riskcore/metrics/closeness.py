@@ -25,11 +25,16 @@ import datetime
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
+
+from riskcore._lazy import is_frame, is_missing, missing_mask
 from riskcore._validation import check_one_of
 from riskcore.engine import Contingency, Engine
 from riskcore.errors import RiskcoreError
@@ -54,7 +59,7 @@ _SHOWN = 5  # values quoted in an error message
 
 
 def _missing_mask(labels: np.ndarray) -> np.ndarray:
-    return np.asarray(pd.isna(np.asarray(labels, dtype=object)), dtype=bool)
+    return missing_mask(labels)
 
 
 def _quote(values: Sequence[Any]) -> str:
@@ -80,7 +85,7 @@ def has_natural_order(labels: Iterable[Any]) -> bool:
     bool
     """
     kinds = (numbers.Real, np.datetime64, np.timedelta64, datetime.date, datetime.timedelta)
-    return all(isinstance(v, kinds) for v in labels if not pd.isna(v))
+    return all(isinstance(v, kinds) for v in labels if not is_missing(v))
 
 
 #: Where an attribute's order can come from: its values, an ordered
@@ -110,7 +115,7 @@ def order_choices(dtype: Any, labels: Iterable[Any]) -> tuple[OrderKind, list[An
     """
     if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
         return "categories", []
-    values = [v for v in labels if not pd.isna(v)]
+    values = [v for v in labels if not is_missing(v)]
     if has_natural_order(values):
         return "value", []
     if isinstance(dtype, pd.CategoricalDtype):
@@ -392,7 +397,7 @@ def _value_orders(
                     "use the ordered distance or drop the order"
                 )
             orders[s], sources[s] = given[s], "given"
-        elif isinstance(frame, pd.DataFrame) and s in frame.columns:
+        elif is_frame(frame) and s in frame.columns:
             dtype = frame[s].dtype
             if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
                 orders[s], sources[s] = list(dtype.categories), "categories"

@@ -68,8 +68,8 @@ from dataclasses import replace
 from typing import Literal
 
 import numpy as np
-import pandas as pd
 
+from riskcore._lazy import missing_mask
 from riskcore._validation import check_one_of
 from riskcore.engine import ClassTable, Contingency
 from riskcore.engine.partition import pack_keys
@@ -124,7 +124,7 @@ def known_mask(classes: ClassTable) -> np.ndarray:
     """
     cols = []
     for key, labels in zip(classes.keys, classes.labels, strict=True):
-        missing_codes = np.flatnonzero(pd.isna(np.asarray(labels, dtype=object)))
+        missing_codes = np.flatnonzero(missing_mask(labels))
         cols.append(~np.isin(key, missing_codes))
     if not cols:
         return np.zeros((classes.n_classes, 0), dtype=bool)
@@ -147,7 +147,7 @@ def count_missing(classes: ClassTable) -> int:
     """
     some = np.zeros(classes.n_classes, dtype=bool)
     for i, labels in enumerate(classes.labels):
-        missing_codes = np.flatnonzero(pd.isna(np.asarray(labels, dtype=object)))
+        missing_codes = np.flatnonzero(missing_mask(labels))
         if len(missing_codes):
             some |= np.isin(classes.keys[i], missing_codes)
     return int(classes.sizes[some].sum())

@@ -10,9 +10,14 @@ sampling fraction, a column of sampling weights, or a population table);
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore._validation import check_fraction
 from riskcore.engine import ClassTable, EncodedTable, Engine

@@ -6,7 +6,7 @@ from riskcore.criteria import Targets, Verdict
 from riskcore.metrics import Assessment
 from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings.anonymity import missing_reading
-from riskcore.report.readings.criteria import check_table, targets_summary, verdict_reading
+from riskcore.report.readings.criteria import check_rows, targets_summary, verdict_reading
 from riskcore.report.readings.population import population_reading
 
 __all__ = ["assessment_text", "verdict_text"]
@@ -73,7 +73,7 @@ def verdict_text(verdict: Verdict, targets: Targets) -> str:
     str
     """
     lines = [f"Targets: {targets_summary(targets)}"]
-    for row in check_table(verdict).to_dict("records"):
+    for row in check_rows(verdict):
         lines.append(
             f"  {str(row['result']).upper():4}  {row['target']}: {row['achieved']} (required "
             f"{row['required']}); failing {row['records failing']}"

@@ -22,16 +22,53 @@ redundancy
 
 from __future__ import annotations
 
-from riskcore.roles.assignment import ROLES, ColumnRoles, Role
-from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair
-from riskcore.roles.rules import Rule, luhn_valid, safe_harbor_reason
-from riskcore.roles.suggest import (
-    RoleSuggestion,
-    RoleSuggestions,
-    free_text_reason,
-    roles_from_suggestions,
-    suggest_roles,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from riskcore.roles.assignment import ROLES, ColumnRoles, Role
+    from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair
+    from riskcore.roles.rules import Rule, luhn_valid, safe_harbor_reason
+    from riskcore.roles.suggest import (
+        RoleSuggestion,
+        RoleSuggestions,
+        free_text_reason,
+        roles_from_suggestions,
+        suggest_roles,
+    )
+
+#: Each public name and the module that defines it. The modules are imported when a name
+#: is first read (PEP 562), so a profile's ColumnRoles does not load the suggestion rules
+#: (hundreds of regular expressions), which ``riskcore assess`` never uses.
+_WHERE: dict[str, str] = {
+    "ROLES": "assignment",
+    "ColumnRoles": "assignment",
+    "Role": "assignment",
+    "MAX_LEVELS": "redundancy",
+    "RedundantPair": "redundancy",
+    "Rule": "rules",
+    "luhn_valid": "rules",
+    "safe_harbor_reason": "rules",
+    "RoleSuggestion": "suggest",
+    "RoleSuggestions": "suggest",
+    "free_text_reason": "suggest",
+    "roles_from_suggestions": "suggest",
+    "suggest_roles": "suggest",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value  # read once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
 
 __all__ = [
     "MAX_LEVELS",

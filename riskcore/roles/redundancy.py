@@ -8,10 +8,15 @@ them is suggested as a quasi-identifier (:func:`redundant_pairs`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore._results import Result
 

@@ -7,8 +7,14 @@ target tables, and the one-line readings printed under each of them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
 from riskcore.metrics import Assessment, ClassSizeDistribution

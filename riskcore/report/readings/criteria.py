@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 
 from riskcore.criteria import RISK_PRESETS, Check, Targets, Verdict, threshold_meaning
 from riskcore.report.readings._format import plural
 
 __all__ = [
+    "check_rows",
     "check_table",
     "format_achieved",
     "format_target",
@@ -189,12 +194,42 @@ def targets_summary(targets: Targets) -> str:
     return text
 
 
+def check_rows(verdict: Verdict) -> list[dict[str, str | None]]:
+    """Return one row per check as a plain dict: what :func:`check_table` shows, without pandas.
+
+    The command line prints these rows (``riskcore assess`` never imports pandas).
+
+    Parameters
+    ----------
+    verdict : Verdict
+        :func:`riskcore.criteria.evaluate` of the targets.
+
+    Returns
+    -------
+    list of dict
+        Keys ``target``, ``required``, ``achieved``, ``result`` ("pass" /
+        "fail"), ``records failing`` (count and share of the records judged),
+        ``note`` (None when there is none).
+    """
+    return [
+        {
+            "target": target_label(c),
+            "required": format_target(c),
+            "achieved": format_achieved(c),
+            "result": "pass" if c.passed else "fail",
+            "records failing": records_share(c.failing_records, verdict.released),
+            "note": c.note,
+        }
+        for c in verdict.checks
+    ]
+
+
 def check_table(verdict: Verdict) -> pd.DataFrame:
     """Return one row per check, as shown on the pages and in the report.
 
     Columns: ``target`` (the model and attribute), ``required``, ``achieved``,
     ``result`` ("pass" / "fail"), ``records failing`` (count and share of the
-    records judged), ``note``.
+    records judged), ``note``: the rows of :func:`check_rows`.
 
     Parameters
     ----------
@@ -206,20 +241,9 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     pandas.DataFrame
         One row per check, as shown on the pages and in the report.
     """
-    rows = []
-    for c in verdict.checks:
-        rows.append(
-            {
-                "target": target_label(c),
-                "required": format_target(c),
-                "achieved": format_achieved(c),
-                "result": "pass" if c.passed else "fail",
-                "records failing": records_share(c.failing_records, verdict.released),
-                "note": c.note,
-            }
-        )
     return pd.DataFrame(
-        rows, columns=["target", "required", "achieved", "result", "records failing", "note"]
+        check_rows(verdict),
+        columns=["target", "required", "achieved", "result", "records failing", "note"],
     )
 
 
