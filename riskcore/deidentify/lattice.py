@@ -391,6 +391,10 @@ class Lattice:
         from (:mod:`riskcore.deidentify.rollup`)."""
         self._tables.get(self._check_levels(levels))
 
+    def has_snapshot(self, low: Sequence[int], high: Sequence[int]) -> bool:
+        """Return True when the classes of a node between ``low`` and ``high`` are cached."""
+        return self._tables.between(low, high)
+
     def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
         """Return (the node's class of every base class, the node's classes)."""
         lv = self._check_levels(levels)

@@ -182,6 +182,25 @@ class ClassTables:
         count = np.where(below, self._count[:top], np.iinfo(np.int64).max)
         return self._entries[int(np.argmin(count))]
 
+    def between(self, low: Sequence[int], high: Sequence[int]) -> bool:
+        """Return True when a cached node lies between ``low`` and ``high`` (every level of
+        it within theirs).
+
+        Parameters
+        ----------
+        low, high : sequence of int
+            Levels per QI.
+
+        Returns
+        -------
+        bool
+        """
+        top = self._top
+        inside = self._count[:top] < np.iinfo(np.int64).max
+        for row, a, b in zip(self._levels, low, high, strict=True):
+            inside &= (row[:top] >= a) & (row[:top] <= b)
+        return bool(inside.any())
+
     def get(self, levels: Sequence[int]) -> NodeClasses:
         """Return the classes of the node ``levels`` (rolled up when it can be)."""
         lv = tuple(int(x) for x in levels)

@@ -176,6 +176,8 @@ class _Scan:
         for s in self.shape:
             levelsum = np.add.outer(levelsum, np.arange(s)).reshape(-1)
         self.order = np.lexsort((np.arange(self.lb.size), levelsum, self.lb))
+        #: highest first: by decreasing sum of levels, then decreasing bound
+        self.down = np.lexsort((np.arange(self.lb.size), -self.lb, -levelsum))
         criteria = lattice.targets.criteria
         monotone = (
             bool(criteria)
@@ -211,6 +213,25 @@ class _Scan:
             self.progress(len(self.visited), self.lb.size)
         return node
 
+    def feed(self, cut: tuple[int, ...]) -> None:
+        """Tabulate snapshots below ``cut`` for it to roll up from (see the module).
+
+        The nodes ``cut - 1``, ``cut - 2``, ... (every level lowered by one, at
+        least the box's bottom) are tabulated from the lowest up, down to the
+        first one with a cached node between it and ``cut``.
+        """
+        high = tuple(int(x) for x in self.lo + cut)
+        hubs = []
+        x = np.asarray(cut)
+        while x.any():
+            x = np.maximum(x - 1, 0)
+            low = tuple(int(v) for v in self.lo + x)
+            if self.lattice.has_snapshot(low, high):
+                break
+            hubs.append(low)
+        for levels in reversed(hubs):
+            self.lattice.prepare(levels)
+
     def run(self, box: Sequence[tuple[int, int]]) -> tuple[NodeResult | None, int]:
         """Return (the optimum within ``box``, lowest and highest box coordinate per QI; the
         nodes evaluated)."""
@@ -225,45 +246,60 @@ class _Scan:
             inside[tuple(side)] = False
         flat_inside = inside.reshape(-1)
         dead = np.zeros(self.shape, dtype=bool)  # up-sets no node of which can beat the best
+        flat_dead = dead.reshape(-1)
+        flat_status = self.status.reshape(-1)  # views: tags set on the grid show here
         best = math.inf
-
-        def limit() -> float:
-            # the largest bound that may still tie the best (twice the tolerance: no doubt)
-            if math.isinf(best):
-                return math.inf
-            return lattice.key(objective, best + 2 * (RELATIVE_TIE * abs(best) + _FLOOR))
+        limit = math.inf  # the largest bound that may still tie the best
 
         def bury(node_idx: int) -> None:
             node = self.cache[node_idx]
-            if self.node_bound and lattice.node_bound(node, objective) > limit():
+            if self.node_bound and lattice.node_bound(node, objective) > limit:
                 dead[tuple(slice(x, None) for x in self.coords(node_idx))] = True
 
         def consider(node_idx: int) -> None:
-            nonlocal best
+            nonlocal best, limit
             node = self.cache[node_idx]
             if node.anonymous and flat_inside[node_idx] and node.loss(objective) < best:
                 best = node.loss(objective)
+                # twice the tie tolerance: no doubt
+                limit = lattice.key(objective, best + 2 * (RELATIVE_TIE * abs(best) + _FLOOR))
                 if self.node_bound:
                     for j in self.cache:
                         bury(j)
             bury(node_idx)
 
-        for i in self.order:
-            idx = int(i)
-            if not flat_inside[idx]:
-                continue
-            if self.lb[idx] > limit():
-                break  # every node left has a bound at least this one's
-            cut = self.coords(idx)
-            if self.status[cut] == _FAIL or dead[cut]:
-                continue
-            if self.tagging and self.status[cut] == _UNKNOWN:
-                for j in self._resolve(cut, box, limit()):
-                    consider(j)
-                if self.status[cut] == _FAIL:
+        def ascend(until_found: bool) -> None:
+            # nodes by increasing bound; an unknown one resolved along a chain first
+            for i in self.order[flat_inside[self.order]]:
+                if until_found and not math.isinf(best):
+                    return
+                idx = int(i)
+                if self.lb[idx] > limit:
+                    return  # every node left has a bound at least this one's
+                if flat_status[idx] == _FAIL or flat_dead[idx]:
                     continue
-            self.get(idx)
-            consider(idx)
+                if self.tagging and flat_status[idx] == _UNKNOWN:
+                    for j in self._resolve(self.coords(idx), box, limit):
+                        consider(j)
+                    if flat_status[idx] == _FAIL:
+                        continue
+                self.get(idx)
+                consider(idx)
+
+        def descend() -> None:
+            # every node of unknown status within the bound, highest first (see the module)
+            for i in self.down[flat_inside[self.down] & (self.lb[self.down] <= limit)]:
+                idx = int(i)
+                if flat_status[idx] != _UNKNOWN or self.lb[idx] > limit:
+                    continue
+                self.feed(self.coords(idx))
+                self.get(idx)
+                consider(idx)
+
+        if self.tagging and not self.node_bound:
+            ascend(until_found=True)  # an incumbent, then the region below its loss top-down
+            descend()
+        ascend(until_found=False)
         found = best_of([r for j, r in self.cache.items() if flat_inside[j]], objective)
         return found, len(self.visited) - before
 
