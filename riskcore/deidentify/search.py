@@ -9,7 +9,8 @@ with two kinds of pruning that never change the answer:
 
 * **Branch and bound.** Nodes are visited in increasing lower bound
   (:meth:`Lattice.lower_bound_terms`: the objective without suppression, a
-  sum of one term per QI and level, non-decreasing up every hierarchy); a
+  sum of one term per QI and level, non-decreasing up every hierarchy;
+  top-down in phase 2 of the tagging below); a
   node whose bound exceeds the best loss found (beyond the tie tolerance) is
   never evaluated, and the scan stops at the first one. For AECS,
   discernibility and DM* the bound comes from an evaluated node's classes
@@ -24,16 +25,37 @@ with two kinds of pruning that never change the answer:
   its suppressed records are a subset of the node's, and every class left
   contains a class that passed): a node that meets the targets tags every
   generalization of it as meeting them, a node that fails tags every
-  specialization as failing. Before evaluating a candidate of unknown
-  status, the search walks a chain up from it (each step raising the QI
-  whose level is lowest relative to its hierarchy's height, a balanced
-  chain; ties to the QI whose bound grows least; never past the bound),
-  binary-searches the chain for its highest failing node and raises that
-  node while it still fails; its down-set is then skipped.
-  Entropy and recursive l-diversity, t-closeness, the risk targets and
-  delta-presence are not monotone with suppression (merging a class that
-  passes with one that fails can make a failing class) and are checked node
-  by node.
+  specialization as failing. The search runs in three phases. (1) Nodes
+  by increasing bound until one meets the targets (an incumbent): before
+  evaluating a candidate of unknown status, it walks a chain up from it
+  (each step raising the QI whose level is lowest relative to its
+  hierarchy's height, a balanced chain; ties to the QI whose bound grows
+  least; never past the bound), binary-searches the chain for its highest
+  failing node and raises that node while it still fails. (2) Top-down:
+  every node of unknown status whose bound may still beat the incumbent,
+  by decreasing sum of levels (then decreasing bound), is evaluated; a
+  failing node high in the region tags its whole down-set at once, and a
+  node that passes lowers the incumbent's loss and with it the region.
+  (3) Nodes by increasing bound again, stopping at the bound: only nodes
+  tagged as passing but not evaluated are left to evaluate there (their
+  loss is needed). After phase 2 no node within the bound has an unknown
+  status, so the optimum is among the nodes evaluated, as in a plain scan.
+  (On ARX's Adult, k = 5, precision, suppression 0 / 2 / 4%: 112 / 815 /
+  732 nodes evaluated, against 174 / 1,579 / 1,147 by phase 1's chains
+  alone and ARX's 181 / 1,230 / 930.) Entropy and recursive l-diversity,
+  t-closeness, the risk targets and delta-presence are not monotone with
+  suppression (merging a class that passes with one that fails can make a
+  failing class) and are checked node by node, by increasing bound; so
+  are AECS, discernibility and DM* (no per-level bound: the region of
+  phase 2 would be the whole lattice).
+
+**Snapshots.** Each node's classes are rolled up from a cached node below
+it (:mod:`riskcore.deidentify.rollup`). Top-down, the nodes below are not
+evaluated yet, so before evaluating a node ``x`` in phase 2 the search
+tabulates ``x - 1``, ``x - 2``, ... (every level lowered by one) from the
+lowest up, down to the first with a cached node between it and ``x``
+(``_Scan.feed``): each rolls up from the one below, and the nodes
+evaluated next share them.
 
 **Ties** are broken on purpose: among anonymous nodes of equal loss (within
 1e-12 relative, :func:`same_loss`), the one with fewer suppressed records,
