@@ -107,6 +107,12 @@ class LossTables:
         for i, e in enumerate(entropy):
             self._entropy[i, : len(e)] = e
         self._rows = np.arange(self.m)
+        # the same per QI and level, padded to one array: a node's entries in one gather
+        self._card_table = np.ones((self.m, width), dtype=np.int64)
+        self._total_table = np.zeros((self.m, width, 2))
+        for i, (card, totals) in enumerate(zip(cards, self.cost_total, strict=True)):
+            self._card_table[i, : len(card)] = card
+            self._total_table[i, : len(totals)] = totals
 
     def arx_loss(
         self, share_sums: np.ndarray, suppressed: int, qi: int | None = None
@@ -158,19 +164,19 @@ class LossTables:
         lv = np.asarray(levels, dtype=np.int64)
         suppressed = int(sizes[bad].sum())
         n = max(self.n, 1)
-        # sums over the smaller of the suppressed and the released classes
-        few = int(bad.sum()) <= len(sizes) // 2
-        chosen = np.flatnonzero(bad if few else ~bad)
-        cards = np.asarray([c[x] for c, x in zip(self._cards, levels, strict=True)])
-        offsets = np.concatenate(([0], np.cumsum(cards)[:-1]))
-        index = (codes[:, chosen] + offsets[:, None]).reshape(-1)
-        weight = np.tile(sizes[chosen].astype(np.float64), self.m)
-        counts = np.bincount(index, weights=weight, minlength=int(cards.sum()))
-        table = np.concatenate([t[x] for t, x in zip(self.code_cost, levels, strict=True)])
-        part = np.add.reduceat(counts[:, None] * table, offsets, axis=0)
-        if few:
-            total = np.stack([t[x] for t, x in zip(self.cost_total, levels, strict=True)])
-            part = total - part
+        part = self._total_table[self._rows, lv]  # the sums over every record
+        n_bad = int(bad.sum())
+        if n_bad:  # over the smaller of the suppressed and the released classes
+            few = n_bad <= len(sizes) // 2
+            chosen = np.flatnonzero(bad if few else ~bad)
+            cards = self._card_table[self._rows, lv]
+            offsets = np.concatenate(([0], np.cumsum(cards)[:-1]))
+            index = (codes.T[chosen] + offsets).reshape(-1)  # class by class, QI by QI
+            weight = np.repeat(sizes[chosen].astype(np.float64), self.m)
+            counts = np.bincount(index, weights=weight, minlength=int(cards.sum()))
+            table = np.concatenate([t[x] for t, x in zip(self.code_cost, levels, strict=True)])
+            sums = np.add.reduceat(counts[:, None] * table, offsets, axis=0)
+            part = part - sums if few else sums
         return QiLosses(
             ncp=(part[:, 0] + suppressed) / n,
             precision=((self.n - suppressed) * lv / self._heights + suppressed) / n,

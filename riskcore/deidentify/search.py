@@ -183,6 +183,9 @@ class _Scan:
     """The state shared by a search and its searches for removed columns: the bounds grid,
     the tags and the nodes evaluated (all over the lattice's level bounds)."""
 
+    #: Phase 2 of the tagged search (top-down); False leaves phases 1 and 3 (for comparison).
+    top_down = True
+
     def __init__(self, lattice: Lattice, objective: Objective, tagging: bool | None) -> None:
         self.lattice = lattice
         self.objective = objective
@@ -291,8 +294,12 @@ class _Scan:
             bury(node_idx)
 
         def ascend(until_found: bool) -> None:
-            # nodes by increasing bound; an unknown one resolved along a chain first
-            for i in self.order[flat_inside[self.order]]:
+            # nodes by increasing bound; an unknown one resolved along a chain first. Tags
+            # and burials are never lifted and the limit only falls: a node skipped here
+            # would be skipped in the loop
+            order = self.order
+            keep = flat_inside[order] & (flat_status[order] != _FAIL) & ~flat_dead[order]
+            for i in order[keep & (self.lb[order] <= limit)]:
                 if until_found and not math.isinf(best):
                     return
                 idx = int(i)
@@ -318,7 +325,7 @@ class _Scan:
                 self.get(idx)
                 consider(idx)
 
-        if self.tagging and not self.node_bound:
+        if self.top_down and self.tagging and not self.node_bound:
             ascend(until_found=True)  # an incumbent, then the region below its loss top-down
             descend()
         ascend(until_found=False)
