@@ -382,7 +382,19 @@ class Lattice:
         self._tables.get(self._check_levels(levels))
 
     def has_snapshot(self, low: Sequence[int], high: Sequence[int]) -> bool:
-        """Return True when the classes of a node between ``low`` and ``high`` are cached."""
+        """Return True when the classes of a node between ``low`` and ``high`` are cached.
+
+        Parameters
+        ----------
+        low, high : sequence of int
+            Levels per QI; a node lies between them when each of its levels does.
+
+        Returns
+        -------
+        bool
+            True when :meth:`prepare` (or an evaluation) left such a node's class
+            table in the snapshot cache (:mod:`riskcore.deidentify.rollup`).
+        """
         return self._tables.between(low, high)
 
     def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
