@@ -55,6 +55,7 @@ from riskcore.deidentify.loss import (
     sensitive_distortion,
 )
 from riskcore.deidentify.node import NodeResult
+from riskcore.deidentify.node_losses import LossTables
 from riskcore.deidentify.population import PopulationClasses
 from riskcore.deidentify.rollup import ClassTables, NodeClasses, regroup
 from riskcore.deidentify.steering import Steering, check_size
@@ -227,25 +228,22 @@ class Lattice:
         self._class_codes = [
             [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
         ]
-        # per QI and level, per generalized code: (its NCP penalty, its ARX domain share) per
-        # record (they depend on the generalized value only), and their totals over the records
-        self._code_cost: list[list[np.ndarray]] = []
-        self._cost_total: list[list[np.ndarray]] = []
-        for i in range(len(self.qis)):
-            counts = np.bincount(
-                self.base.keys[i], weights=f0, minlength=len(self.base.labels[i])
-            )
-            tables, totals = [], []
-            for gen, pen, sh, card in zip(
-                self._maps[i], self._ncp[i], self._share[i], self._cards[i], strict=True
-            ):
-                per_column = np.column_stack([pen, sh])
-                table = np.zeros((card, 2))
-                table[gen] = per_column
-                tables.append(table)
-                totals.append(counts @ per_column)
-            self._code_cost.append(tables)
-            self._cost_total.append(totals)
+        # per QI and level, per generalized code: its NCP penalty and ARX domain share (they
+        # depend on the generalized value only), for the losses of every node
+        self._losses = LossTables(
+            self._maps,
+            self._cards,
+            self._ncp,
+            self._share,
+            [
+                np.bincount(self.base.keys[i], weights=f0, minlength=len(self.base.labels[i]))
+                for i in range(len(self.qis))
+            ],
+            self.heights,
+            self._domain,
+            self._entropy,
+            self.n,
+        )
         # node class tables rolled up from evaluated nodes (ARX's snapshots); each node's
         # base-class map kept only for the sensitive contingencies and sampling weights
         self._tables = ClassTables(
@@ -269,23 +267,15 @@ class Lattice:
         # records; entropy in bits): non-decreasing up the hierarchy
         n = max(self.n, 1)
         self._qi_lb: dict[str, list[np.ndarray]] = {
-            "ncp": [np.asarray([t[0] for t in totals]) / n for totals in self._cost_total],
+            "ncp": [np.asarray([t[0] for t in totals]) / n for totals in self._losses.cost_total],
             "precision": [np.arange(hh + 1) / max(hh, 1) for hh in self.heights],
             "loss": [
-                np.asarray([self._arx_loss(float(t[1]), 0, i) for t in totals])
-                for i, totals in enumerate(self._cost_total)
+                self._losses.arx_loss(np.asarray([t[1] for t in totals]), 0, qi=i)
+                for i, totals in enumerate(self._losses.cost_total)
             ],
             "entropy": self._entropy,
         }
         self._ncp_terms = [self._w_mean[i] * t for i, t in enumerate(self._qi_lb["ncp"])]
-
-    def _arx_loss(self, share_sum: float, suppressed: int, i: int) -> float:
-        """Return ARX's normalized Loss of QI ``i`` (``MetricMDNMLoss.normalizeGeneralized``)."""
-        low = self.n / self._domain[i]
-        span = self.n - low
-        if span <= 0:
-            return 0.0
-        return max((share_sum + suppressed - low) / span, 0.0)
 
     @property
     def has_missing(self) -> bool:
@@ -474,6 +464,22 @@ class Lattice:
         """
         self._tables.get(self._check_levels(levels))
 
+    def has_snapshot(self, low: Sequence[int], high: Sequence[int]) -> bool:
+        """Return True when the classes of a node between ``low`` and ``high`` are cached.
+
+        Parameters
+        ----------
+        low, high : sequence of int
+            Levels per QI; a node lies between them when each of its levels does.
+
+        Returns
+        -------
+        bool
+            True when :meth:`prepare` (or an evaluation) left such a node's class
+            table in the snapshot cache (:mod:`riskcore.deidentify.rollup`).
+        """
+        return self._tables.between(low, high)
+
     def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
         """Return (the node's class of every base class, the node's classes)."""
         lv = self._check_levels(levels)
@@ -593,29 +599,8 @@ class Lattice:
         sizes = node.sizes
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
-        n = max(self.n, 1)
-        # released sums per QI: a class's penalty and share are those of its generalized code;
-        # the totals minus the suppressed classes, or the released ones summed when fewer
-        few = int(bad.sum()) <= len(sizes) // 2
-        chosen = np.flatnonzero(bad if few else ~bad)
-        weight = sizes[chosen].astype(np.float64)
-        codes = node.codes[:, chosen]
-        part = np.asarray(
-            [np.bincount(codes[i], weights=weight, minlength=len(t)) @ t
-             for i, t in enumerate(self._code_cost[i][x] for i, x in enumerate(lv))]
-        )  # fmt: skip
-        if few:
-            part = np.asarray([self._cost_total[i][x] for i, x in enumerate(lv)]) - part
-        # per QI: its mean cost over records, a suppressed record costing 1
-        ncp_q = (part[:, 0] + suppressed) / n
-        prec_q = np.asarray(
-            [((self.n - suppressed) * x / max(h, 1) + suppressed) / n
-             for x, h in zip(lv, self.heights, strict=True)]
-        )  # fmt: skip
-        loss_q = np.asarray(
-            [self._arx_loss(float(t), suppressed, i) for i, t in enumerate(part[:, 1])]
-        )  # fmt: skip
-        ent_q = np.asarray([self._entropy[i][x] for i, x in enumerate(lv)])
+        q = self._losses.losses(lv, node.codes, sizes, bad)
+        ncp_q, prec_q, loss_q, ent_q = q.ncp, q.precision, q.loss, q.entropy
         weighted: dict[str, float] = {}
         if not self.steering.empty:
             weighted = {

@@ -86,7 +86,11 @@ def group(codes: Sequence[np.ndarray], cards: Sequence[int]) -> tuple[np.ndarray
     tuple of (numpy.ndarray, int)
         (the group of each row of equal code tuples, the number of groups).
     """
-    key, card = pack_keys(list(codes), list(cards))
+    keep = [i for i, c in enumerate(cards) if c > 1]  # a constant column splits nothing
+    if not keep:
+        rows = len(codes[0])
+        return np.zeros(rows, dtype=np.int64), int(rows > 0)
+    key, card = pack_keys([codes[i] for i in keep], [cards[i] for i in keep])
     if card <= 8 * len(key) + 1024:
         counts = np.bincount(key, minlength=card)
         present = counts > 0
@@ -126,7 +130,9 @@ class ClassTables:
     ) -> None:
         self.track_ids = track_ids
         self._codes = class_codes
-        self._cards = cards
+        # per QI and level, one more than the highest code of a base class: the codes that
+        # occur (the code of a missing value only when one is), the width of the keys
+        self._span = [[int(c.max()) + 1 if len(c) else 1 for c in per] for per in class_codes]
         self._sizes = base_sizes
         self._m = len(class_codes)
         # per QI, up[a][b]: the code at level b of every code at level a (None: not a function)
@@ -192,6 +198,25 @@ class ClassTables:
         count = np.where(below, self._count[:top], np.iinfo(np.int64).max)
         return self._entries[int(np.argmin(count))]
 
+    def between(self, low: Sequence[int], high: Sequence[int]) -> bool:
+        """Return True when a cached node lies between ``low`` and ``high`` (every level of
+        it within theirs).
+
+        Parameters
+        ----------
+        low, high : sequence of int
+            Levels per QI.
+
+        Returns
+        -------
+        bool
+        """
+        top = self._top
+        inside = self._count[:top] < np.iinfo(np.int64).max
+        for row, a, b in zip(self._levels, low, high, strict=True):
+            inside &= (row[:top] >= a) & (row[:top] <= b)
+        return bool(inside.any())
+
     def get(self, levels: Sequence[int]) -> NodeClasses:
         """Return the classes of the node ``levels`` (rolled up when it can be).
 
@@ -220,7 +245,7 @@ class ClassTables:
         for i, (a, b, table) in enumerate(zip(src.levels, lv, tables, strict=True)):
             if a != b and table is not None:
                 rows[i] = table[rows[i]]
-        merged, n = group(rows, [self._cards[i][x] for i, x in enumerate(lv)])
+        merged, n = group(rows, [self._span[i][x] for i, x in enumerate(lv)])
         sizes = np.bincount(merged, weights=src.sizes, minlength=n).astype(np.int64)
         rep = np.empty(n, dtype=np.int64)
         rep[merged] = np.arange(len(merged))
@@ -245,7 +270,7 @@ class ClassTables:
             (the node's class of every base class, the classes of the node ``levels``).
         """
         lv = tuple(int(x) for x in levels)
-        cards = [self._cards[i][x] for i, x in enumerate(lv)]
+        cards = [self._span[i][x] for i, x in enumerate(lv)]
         ids, n = group([self._codes[i][x] for i, x in enumerate(lv)], cards)
         sizes = np.bincount(ids, weights=self._sizes, minlength=n).astype(np.int64)
         rep = np.empty(n, dtype=np.int64)

@@ -9,7 +9,8 @@ with two kinds of pruning that never change the answer:
 
 * **Branch and bound.** Nodes are visited in increasing lower bound
   (:meth:`Lattice.lower_bound_terms`: the objective without suppression, a
-  sum of one term per QI and level, non-decreasing up every hierarchy); a
+  sum of one term per QI and level, non-decreasing up every hierarchy;
+  top-down in phase 2 of the tagging below); a
   node whose bound exceeds the best loss found (beyond the tie tolerance) is
   never evaluated, and the scan stops at the first one. For AECS,
   discernibility and DM* the bound comes from an evaluated node's classes
@@ -24,16 +25,37 @@ with two kinds of pruning that never change the answer:
   its suppressed records are a subset of the node's, and every class left
   contains a class that passed): a node that meets the targets tags every
   generalization of it as meeting them, a node that fails tags every
-  specialization as failing. Before evaluating a candidate of unknown
-  status, the search walks a chain up from it (each step raising the QI
-  whose level is lowest relative to its hierarchy's height, a balanced
-  chain; ties to the QI whose bound grows least; never past the bound),
-  binary-searches the chain for its highest failing node and raises that
-  node while it still fails; its down-set is then skipped.
-  Entropy and recursive l-diversity, t-closeness, the risk targets and
-  delta-presence are not monotone with suppression (merging a class that
-  passes with one that fails can make a failing class) and are checked node
-  by node.
+  specialization as failing. The search runs in three phases. (1) Nodes
+  by increasing bound until one meets the targets (an incumbent): before
+  evaluating a candidate of unknown status, it walks a chain up from it
+  (each step raising the QI whose level is lowest relative to its
+  hierarchy's height, a balanced chain; ties to the QI whose bound grows
+  least; never past the bound), binary-searches the chain for its highest
+  failing node and raises that node while it still fails. (2) Top-down:
+  every node of unknown status whose bound may still beat the incumbent,
+  by decreasing sum of levels (then decreasing bound), is evaluated; a
+  failing node high in the region tags its whole down-set at once, and a
+  node that passes lowers the incumbent's loss and with it the region.
+  (3) Nodes by increasing bound again, stopping at the bound: only nodes
+  tagged as passing but not evaluated are left to evaluate there (their
+  loss is needed). After phase 2 no node within the bound has an unknown
+  status, so the optimum is among the nodes evaluated, as in a plain scan.
+  (On ARX's Adult, k = 5, precision, suppression 0 / 2 / 4%: 112 / 815 /
+  732 nodes evaluated, against 174 / 1,579 / 1,147 by phase 1's chains
+  alone and ARX's 181 / 1,230 / 930.) Entropy and recursive l-diversity,
+  t-closeness, the risk targets and delta-presence are not monotone with
+  suppression (merging a class that passes with one that fails can make a
+  failing class) and are checked node by node, by increasing bound; so
+  are AECS, discernibility and DM* (no per-level bound: the region of
+  phase 2 would be the whole lattice).
+
+**Snapshots.** Each node's classes are rolled up from a cached node below
+it (:mod:`riskcore.deidentify.rollup`). Top-down, the nodes below are not
+evaluated yet, so before evaluating a node ``x`` in phase 2 the search
+tabulates ``x - 1``, ``x - 2``, ... (every level lowered by one) from the
+lowest up, down to the first with a cached node between it and ``x``
+(``_Scan.feed``): each rolls up from the one below, and the nodes
+evaluated next share them.
 
 **Ties** are broken on purpose: among anonymous nodes of equal loss (within
 1e-12 relative, :func:`same_loss`), the one with fewer suppressed records,
@@ -195,6 +217,9 @@ class _Scan:
     """The state shared by a search and its searches for removed columns: the bounds grid,
     the tags and the nodes evaluated (all over the lattice's level bounds)."""
 
+    #: Phase 2 of the tagged search (top-down); False leaves phases 1 and 3 (for comparison).
+    top_down = True
+
     def __init__(self, lattice: Lattice, objective: Objective, tagging: bool | None) -> None:
         self.lattice = lattice
         self.objective = objective
@@ -210,6 +235,8 @@ class _Scan:
         for s in self.shape:
             levelsum = np.add.outer(levelsum, np.arange(s)).reshape(-1)
         self.order = np.lexsort((np.arange(self.lb.size), levelsum, self.lb))
+        #: highest first: by decreasing sum of levels, then decreasing bound
+        self.down = np.lexsort((np.arange(self.lb.size), -self.lb, -levelsum))
         criteria = lattice.targets.criteria
         monotone = (
             bool(criteria)
@@ -245,6 +272,25 @@ class _Scan:
             self.progress(len(self.visited), self.lb.size)
         return node
 
+    def feed(self, cut: tuple[int, ...]) -> None:
+        """Tabulate snapshots below ``cut`` for it to roll up from (see the module).
+
+        The nodes ``cut - 1``, ``cut - 2``, ... (every level lowered by one, at
+        least the box's bottom) are tabulated from the lowest up, down to the
+        first one with a cached node between it and ``cut``.
+        """
+        high = tuple(int(x) for x in self.lo + cut)
+        hubs = []
+        x = np.asarray(cut)
+        while x.any():
+            x = np.maximum(x - 1, 0)
+            low = tuple(int(v) for v in self.lo + x)
+            if self.lattice.has_snapshot(low, high):
+                break
+            hubs.append(low)
+        for levels in reversed(hubs):
+            self.lattice.prepare(levels)
+
     def run(self, box: Sequence[tuple[int, int]]) -> tuple[NodeResult | None, int]:
         """Return (the optimum within ``box``, lowest and highest box coordinate per QI; the
         nodes evaluated)."""
@@ -259,45 +305,64 @@ class _Scan:
             inside[tuple(side)] = False
         flat_inside = inside.reshape(-1)
         dead = np.zeros(self.shape, dtype=bool)  # up-sets no node of which can beat the best
+        flat_dead = dead.reshape(-1)
+        flat_status = self.status.reshape(-1)  # views: tags set on the grid show here
         best = math.inf
-
-        def limit() -> float:
-            # the largest bound that may still tie the best (twice the tolerance: no doubt)
-            if math.isinf(best):
-                return math.inf
-            return lattice.key(objective, best + 2 * (RELATIVE_TIE * abs(best) + _FLOOR))
+        limit = math.inf  # the largest bound that may still tie the best
 
         def bury(node_idx: int) -> None:
             node = self.cache[node_idx]
-            if self.node_bound and lattice.node_bound(node, objective) > limit():
+            if self.node_bound and lattice.node_bound(node, objective) > limit:
                 dead[tuple(slice(x, None) for x in self.coords(node_idx))] = True
 
         def consider(node_idx: int) -> None:
-            nonlocal best
+            nonlocal best, limit
             node = self.cache[node_idx]
             if node.anonymous and flat_inside[node_idx] and node.loss(objective) < best:
                 best = node.loss(objective)
+                # twice the tie tolerance: no doubt
+                limit = lattice.key(objective, best + 2 * (RELATIVE_TIE * abs(best) + _FLOOR))
                 if self.node_bound:
                     for j in self.cache:
                         bury(j)
             bury(node_idx)
 
-        for i in self.order:
-            idx = int(i)
-            if not flat_inside[idx]:
-                continue
-            if self.lb[idx] > limit():
-                break  # every node left has a bound at least this one's
-            cut = self.coords(idx)
-            if self.status[cut] == _FAIL or dead[cut]:
-                continue
-            if self.tagging and self.status[cut] == _UNKNOWN:
-                for j in self._resolve(cut, box, limit()):
-                    consider(j)
-                if self.status[cut] == _FAIL:
+        def ascend(until_found: bool) -> None:
+            # nodes by increasing bound; an unknown one resolved along a chain first. Tags
+            # and burials are never lifted and the limit only falls: a node skipped here
+            # would be skipped in the loop
+            order = self.order
+            keep = flat_inside[order] & (flat_status[order] != _FAIL) & ~flat_dead[order]
+            for i in order[keep & (self.lb[order] <= limit)]:
+                if until_found and not math.isinf(best):
+                    return
+                idx = int(i)
+                if self.lb[idx] > limit:
+                    return  # every node left has a bound at least this one's
+                if flat_status[idx] == _FAIL or flat_dead[idx]:
                     continue
-            self.get(idx)
-            consider(idx)
+                if self.tagging and flat_status[idx] == _UNKNOWN:
+                    for j in self._resolve(self.coords(idx), box, limit):
+                        consider(j)
+                    if flat_status[idx] == _FAIL:
+                        continue
+                self.get(idx)
+                consider(idx)
+
+        def descend() -> None:
+            # every node of unknown status within the bound, highest first (see the module)
+            for i in self.down[flat_inside[self.down] & (self.lb[self.down] <= limit)]:
+                idx = int(i)
+                if flat_status[idx] != _UNKNOWN or self.lb[idx] > limit:
+                    continue
+                self.feed(self.coords(idx))
+                self.get(idx)
+                consider(idx)
+
+        if self.top_down and self.tagging and not self.node_bound:
+            ascend(until_found=True)  # an incumbent, then the region below its loss top-down
+            descend()
+        ascend(until_found=False)
         found = best_of([r for j, r in self.cache.items() if flat_inside[j]], objective)
         return found, len(self.visited) - before
 
