@@ -199,8 +199,9 @@ class ClassTables:
         return self._entries[int(np.argmin(count))]
 
     def between(self, low: Sequence[int], high: Sequence[int]) -> bool:
-        """Return True when a cached node lies between ``low`` and ``high`` (every level of
-        it within theirs).
+        """Return True when a cached node lies between ``low`` and ``high``.
+
+        Between: every level of the cached node is within those of ``low`` and ``high``.
 
         Parameters
         ----------
