@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.hierarchy import TOP, at_leaves
 from riskcore.deidentify.engines.table import SourceTable, is_missing
+from riskcore.deidentify.hierarchy import TOP, at_leaves
 from riskcore.deidentify.lattice import Lattice
 from riskcore.errors import RiskcoreError
 

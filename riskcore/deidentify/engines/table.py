@@ -303,8 +303,9 @@ class SourceTable(EncodedTable):
             labels = self.tabulate([column]).classes.labels[0]
         present = [v for v in labels if not is_missing(v)]
         has_missing = len(present) < len(labels)
+        series: pd.Series
         try:
-            series = pa.array(present, type=self.arrow_type(column)).to_pandas()
+            series = pd.Series(pa.array(present, type=self.arrow_type(column)).to_pandas())
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
             series = pd.Series(present, dtype=object).infer_objects()
         if has_missing and pd.api.types.is_integer_dtype(series.dtype):
