@@ -53,8 +53,7 @@ def add_remediation_engine(parser: Any, command: str) -> None:
         "--memory-limit",
         default=None,
         metavar="SIZE",
-        help="duckdb: its memory limit, e.g. 3GB (above it DuckDB spills to a temporary "
-        "directory)",
+        help="duckdb: its memory limit, e.g. 3GB (above it DuckDB spills to a temporary directory)",
     )
 
 
@@ -224,7 +223,9 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         f"{OBJECTIVES[args.objective].label}, {best.loss(args.objective):.4f}) on the {engine} "
         f"engine's class table; " + _times(release.seconds)
     )
-    print(f"Wrote {release.rows_written:,} rows to {release.out} and the recipe to {args.recipe_out}")
+    print(
+        f"Wrote {release.rows_written:,} rows to {release.out} and the recipe to {args.recipe_out}"
+    )
     return 0
 
 
@@ -274,5 +275,6 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
         + ("within" if release.within_limit else "BEYOND")
         + " the recipe's limit"
     )
-    print(f"Wrote {release.rows_written:,} rows to {release.out} ({engine}; {_times(release.seconds)})")
+    times = _times(release.seconds)
+    print(f"Wrote {release.rows_written:,} rows to {release.out} ({engine}; {times})")
     return 0 if release.within_limit else 1

@@ -105,7 +105,9 @@ CASES = {
 }  # fmt: skip
 
 
-def _anonymize(data: dict[str, Any], engine: str, case: str, out: Path, *extra: str) -> dict[str, Any]:
+def _anonymize(
+    data: dict[str, Any], engine: str, case: str, out: Path, *extra: str
+) -> dict[str, Any]:
     tmp = out.parent
     source = str(data["one"] if engine == "pandas" else data["folder"])
     code = main(
@@ -131,7 +133,9 @@ def test_anonymize_on_the_engine_writes_the_in_memory_release(
     if case != "l-diversity, dates":
         assert got["best"]["suppressed"] > 0  # the suppression join is exercised
     assert got["rows_written"] == memory["rows_written"]
-    assert _rows(tmp_path / "engine.parquet", COLUMNS) == _rows(tmp_path / "memory.parquet", COLUMNS)
+    assert _rows(tmp_path / "engine.parquet", COLUMNS) == _rows(
+        tmp_path / "memory.parquet", COLUMNS
+    )
     # the recipe is the in-memory one (the same hierarchies, built on the distinct values)
     a = json.loads((tmp_path / "memory.json").read_text())
     b = json.loads((tmp_path / "engine.json").read_text())
@@ -170,9 +174,13 @@ def test_apply_on_the_engine_reproduces_the_in_memory_apply(
     pq.write_table(pa.Table.from_pandas(new, preserve_index=False), one)
     recipe = str(tmp_path / "first.json")
     args = ["--recipe", recipe, "--format", "json"]
-    code_m = main(["apply", str(one), "--engine", "pandas", "--out", str(tmp_path / "m.parquet"), *args])
+    code_m = main(
+        ["apply", str(one), "--engine", "pandas", "--out", str(tmp_path / "m.parquet"), *args]
+    )
     memory = json.loads(capsys.readouterr().out)
-    code_e = main(["apply", str(folder), "--engine", engine, "--out", str(tmp_path / "e.parquet"), *args])
+    code_e = main(
+        ["apply", str(folder), "--engine", engine, "--out", str(tmp_path / "e.parquet"), *args]
+    )
     got = json.loads(capsys.readouterr().out)
     assert code_e == code_m
     assert got["suppressed"] == memory["suppressed"] > 0
@@ -226,7 +234,9 @@ def test_bad_sources_and_outputs_get_a_sentence(
 ) -> None:
     rec = ["--recipe-out", str(tmp_path / "r.json"), "--qi", "age"]
     out = ["--out", str(tmp_path / "o.parquet")]
-    err = _error(capsys, ["anonymize", str(tmp_path / "none-*.parquet"), "--engine", "arrow", *out, *rec])
+    err = _error(
+        capsys, ["anonymize", str(tmp_path / "none-*.parquet"), "--engine", "arrow", *out, *rec]
+    )
     assert "no file matches" in err
     csv = tmp_path / "t.csv"
     data["df"].to_csv(csv, index=False)
@@ -251,8 +261,9 @@ def test_apply_refuses_a_recipe_with_steps_on_each_record(
     data: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     recipe = tmp_path / "r.json"
-    assert main(["anonymize", str(data["one"]), "--qi", "age", "--k", "2", "--mask", "zip=drop",
-                 "--out", str(tmp_path / "m.parquet"), "--recipe-out", str(recipe)]) == 0  # fmt: skip
+    argv = ["anonymize", str(data["one"]), "--qi", "age", "--k", "2", "--mask", "zip=drop",
+            "--out", str(tmp_path / "m.parquet"), "--recipe-out", str(recipe)]  # fmt: skip
+    assert main(argv) == 0
     capsys.readouterr()
     err = _error(capsys, ["apply", str(data["folder"]), "--engine", "arrow", "--recipe",
                           str(recipe), "--out", str(tmp_path / "e.parquet")])  # fmt: skip
