@@ -45,15 +45,23 @@ def _table(n: int, seed: int) -> pd.DataFrame:
             "dob": dob.astype("datetime64[us]"),
             "diagnosis": rng.choice(np.array(["flu", "cold", "asthma", None], dtype=object), n),
             "income": rng.normal(50, 10, n).round(1),
+            # whole numbers with missing values: Parquet int16 with nulls, loaded as float64
+            "visits": pd.array(
+                np.where(rng.random(n) < 0.05, -1, rng.integers(0, 12, n)), dtype="Int16"
+            ),
         }
-    )
+    ).assign(visits=lambda f: f["visits"].mask(f["visits"] < 0))
+
+
+def _arrow(df: pd.DataFrame) -> pa.Table:
+    """Return ``df`` as Arrow without pandas' metadata (so integers with nulls load as floats)."""
+    return pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
 
 
 def _write(df: pd.DataFrame, folder: Path, parts: int = 3) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for i, chunk in enumerate(np.array_split(np.arange(len(df)), parts)):
-        table = pa.Table.from_pandas(df.iloc[chunk], preserve_index=False)
-        pq.write_table(table, folder / f"part-{i}.parquet", row_group_size=211)
+        pq.write_table(_arrow(df.iloc[chunk]), folder / f"part-{i}.parquet", row_group_size=211)
     return folder
 
 
@@ -88,16 +96,16 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     df = _table(2_400, 11)
     folder = _write(df, root / "parquet")
     one = root / "one.parquet"
-    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), one)
+    pq.write_table(_arrow(df), one)
     return {"df": df, "folder": folder, "one": one, "root": root}
 
 
-COLUMNS = ["age", "sex", "zip", "dob", "diagnosis", "income"]
+COLUMNS = ["age", "sex", "zip", "dob", "diagnosis", "income", "visits"]
 
 CASES = {
     "k with suppression": ["--qi", "age", "--qi", "sex", "--qi", "zip", "--k", "4",
                            "--max-suppression", "0.1", "--levels", "zip=0:3"],
-    "l-diversity, dates": ["--qi", "age", "--qi", "dob", "--sensitive", "diagnosis",
+    "l-diversity, dates": ["--qi", "visits", "--qi", "dob", "--sensitive", "diagnosis",
                            "--k", "3", "--l", "2", "--max-suppression", "0.08"],
     "missing any, mask": ["--qi", "age", "--qi", "sex", "--qi", "zip", "--k", "3",
                           "--missing", "any", "--max-suppression", "0.2", "--suppression",
@@ -171,7 +179,7 @@ def test_apply_on_the_engine_reproduces_the_in_memory_apply(
     new.loc[:4, "zip"] = "99999"  # unknown to the hierarchy table: made "*"
     folder = _write(new, tmp_path / "new", parts=2)
     one = tmp_path / "new.parquet"
-    pq.write_table(pa.Table.from_pandas(new, preserve_index=False), one)
+    pq.write_table(_arrow(new), one)
     recipe = str(tmp_path / "first.json")
     args = ["--recipe", recipe, "--format", "json"]
     code_m = main(
@@ -275,9 +283,10 @@ def test_source_table_holds_no_rows(data: dict[str, Any]) -> None:
     assert table.n_records == len(data["df"]) and table.columns == tuple(data["df"].columns)
     with pytest.raises(RiskcoreError, match="needs each record, which the arrow engine"):
         table.record_classes(["age"])
-    values = table.distinct("age")  # an integer column with a missing value is float, as loaded
+    assert table.arrow_type("visits") == pa.int16()
+    values = table.distinct("visits")  # whole numbers with a missing value: float, as loaded
     assert values.dtype == np.float64 and not values.isna().any()
-    assert sorted(values) == sorted(data["df"]["age"].dropna().unique())
+    assert sorted(values) == list(range(12))
 
 
 @pytest.mark.spark
