@@ -89,7 +89,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rows", type=int, default=50_000_000)
     p.add_argument("--engines", default="duckdb")
-    p.add_argument("--k", type=int, default=100)
+    p.add_argument("--k", type=int, default=1000)
     p.add_argument("--max-suppression", default="0.02")
     p.add_argument("--dir", default=None, help="where the generated Parquet goes (kept)")
     p.add_argument("--timeout", type=float, default=1800.0)

@@ -11,9 +11,12 @@ files and row groups, and rare combinations that force suppression.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,55 +116,75 @@ CASES = {
 }  # fmt: skip
 
 
-def _anonymize(
-    data: dict[str, Any], engine: str, case: str, out: Path, *extra: str
-) -> dict[str, Any]:
-    tmp = out.parent
+def _anonymize(data: dict[str, Any], engine: str, case: str, out: Path, *extra: str) -> None:
     source = str(data["one"] if engine == "pandas" else data["folder"])
     code = main(
         ["anonymize", source, "--engine", engine, *CASES[case], "--out", str(out),
-         "--recipe-out", str(tmp / f"{out.stem}.json"), "--format", "json", *extra]
+         "--recipe-out", str(out.parent / f"{out.stem}.json"), "--format", "json", *extra]
     )  # fmt: skip
     assert code == 0
-    return {"summary": None, "recipe": tmp / f"{out.stem}.json"}
+
+
+@pytest.fixture(scope="module")
+def memory(
+    data: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[str], tuple[dict[str, Any], Path]]:
+    """Return, per case, the in-memory path's JSON summary and release (run once per case)."""
+    done: dict[str, tuple[dict[str, Any], Path]] = {}
+
+    def run(case: str) -> tuple[dict[str, Any], Path]:
+        if case not in done:
+            out = tmp_path_factory.mktemp("memory") / "memory.parquet"
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                _anonymize(data, "pandas", case, out)
+            done[case] = (json.loads(printed.getvalue()), out)
+        return done[case]
+
+    return run
 
 
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("engine", ENGINES)
 def test_anonymize_on_the_engine_writes_the_in_memory_release(
-    data: dict[str, Any], engine: str, case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: dict[str, Any],
+    memory: Callable[[str], tuple[dict[str, Any], Path]],
+    engine: str,
+    case: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _anonymize(data, "pandas", case, tmp_path / "memory.parquet")
-    memory = json.loads(capsys.readouterr().out)
+    reference, released = memory(case)
     _anonymize(data, engine, case, tmp_path / "engine.parquet")
     got = json.loads(capsys.readouterr().out)
     assert got["engine"] == engine
-    assert got["levels"] == memory["levels"]
-    assert got["best"]["suppressed"] == memory["best"]["suppressed"]
+    assert got["levels"] == reference["levels"]
+    assert got["best"]["suppressed"] == reference["best"]["suppressed"]
     if case != "l-diversity, dates":
         assert got["best"]["suppressed"] > 0  # the suppression join is exercised
-    assert got["rows_written"] == memory["rows_written"]
-    assert _rows(tmp_path / "engine.parquet", COLUMNS) == _rows(
-        tmp_path / "memory.parquet", COLUMNS
-    )
+    assert got["rows_written"] == reference["rows_written"]
+    assert _rows(tmp_path / "engine.parquet", COLUMNS) == _rows(released, COLUMNS)
     # the recipe is the in-memory one (the same hierarchies, built on the distinct values)
-    a = json.loads((tmp_path / "memory.json").read_text())
+    a = json.loads((released.parent / "memory.json").read_text())
     b = json.loads((tmp_path / "engine.json").read_text())
     assert a["hierarchies"] == b["hierarchies"] and a["levels"] == b["levels"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_partitioned_release_holds_the_same_rows(
-    data: dict[str, Any], engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: dict[str, Any],
+    memory: Callable[[str], tuple[dict[str, Any], Path]],
+    engine: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    case = "k with suppression"
-    _anonymize(data, "pandas", case, tmp_path / "memory.parquet")
-    _anonymize(data, engine, case, tmp_path / "engine", "--partition-by", "sex")
+    _, released = memory("k with suppression")
+    _anonymize(data, engine, "k with suppression", tmp_path / "engine", "--partition-by", "sex")
     capsys.readouterr()
     assert sorted(p.name for p in (tmp_path / "engine").iterdir()) == [
         "sex=F", "sex=M", "sex=__HIVE_DEFAULT_PARTITION__",
     ]  # fmt: skip
-    assert _rows(tmp_path / "engine", COLUMNS) == _rows(tmp_path / "memory.parquet", COLUMNS)
+    assert _rows(tmp_path / "engine", COLUMNS) == _rows(released, COLUMNS)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -291,24 +314,24 @@ def test_source_table_holds_no_rows(data: dict[str, Any]) -> None:
 
 @pytest.mark.spark
 def test_spark_writes_the_in_memory_release(
-    data: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: dict[str, Any],
+    memory: Callable[[str], tuple[dict[str, Any], Path]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     for case in ("k with suppression", "missing any, mask"):
-        _anonymize(data, "pandas", case, tmp_path / "memory.parquet")
-        memory = json.loads(capsys.readouterr().out)
-        _anonymize(data, "spark", case, tmp_path / "engine.parquet")
+        reference, released = memory(case)
+        _anonymize(data, "spark", case, tmp_path / f"{len(case)}.parquet")
         got = json.loads(capsys.readouterr().out)
-        assert got["levels"] == memory["levels"] and got["best"]["suppressed"] > 0
-        assert _rows(tmp_path / "engine.parquet", COLUMNS) == _rows(
-            tmp_path / "memory.parquet", COLUMNS
-        )
+        assert got["levels"] == reference["levels"] and got["best"]["suppressed"] > 0
+        assert _rows(tmp_path / f"{len(case)}.parquet", COLUMNS) == _rows(released, COLUMNS)
+    _, released = memory("k with suppression")
     _anonymize(data, "spark", "k with suppression", tmp_path / "part", "--partition-by", "sex")
     capsys.readouterr()
-    _anonymize(data, "pandas", "k with suppression", tmp_path / "memory.parquet")
-    capsys.readouterr()
-    assert _rows(tmp_path / "part", COLUMNS) == _rows(tmp_path / "memory.parquet", COLUMNS)
-    code = main(["apply", str(data["folder"]), "--engine", "spark", "--recipe",
-                 str(tmp_path / "memory.json"), "--out", str(tmp_path / "a.parquet")])  # fmt: skip
+    assert _rows(tmp_path / "part", COLUMNS) == _rows(released, COLUMNS)
+    recipe = str(released.parent / "memory.json")
+    code = main(["apply", str(data["folder"]), "--engine", "spark", "--recipe", recipe,
+                 "--out", str(tmp_path / "a.parquet")])  # fmt: skip
     capsys.readouterr()
     assert code == 0
-    assert _rows(tmp_path / "a.parquet", COLUMNS) == _rows(tmp_path / "memory.parquet", COLUMNS)
+    assert _rows(tmp_path / "a.parquet", COLUMNS) == _rows(released, COLUMNS)
