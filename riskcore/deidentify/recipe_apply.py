@@ -206,12 +206,14 @@ def with_unknown(hierarchy: Hierarchy, values: Any) -> Hierarchy:
     Parameters
     ----------
     hierarchy : Hierarchy
+        The recipe's hierarchy rebuilt on the data.
     values : array-like
         Values the hierarchy does not hold (distinct).
 
     Returns
     -------
     Hierarchy
+        The same levels, one more leaf per value.
     """
     h = hierarchy
     extra = np.asarray(values, dtype=object)
@@ -236,12 +238,14 @@ def pinned_steering(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steeri
     Parameters
     ----------
     rec : Recipe
+        The recipe.
     hierarchies : mapping of str to Hierarchy
         The recipe's hierarchies rebuilt on the data.
 
     Returns
     -------
     Steering
+        The recipe's weights, every QI's bounds its level.
 
     Raises
     ------

@@ -101,12 +101,16 @@ def hierarchy_values(
     Parameters
     ----------
     table : SourceTable
+        The data on their engine.
     quasi_identifiers : sequence of str
+        The QIs, in order.
     sensitive : sequence of str
+        The sensitive attributes the lattice will read.
 
     Returns
     -------
     dict of str to pandas.Series
+        Per QI, its distinct non-missing values (:meth:`SourceTable.distinct`).
     """
     qis = list(quasi_identifiers)
     tab = table.tabulate(qis, [s for s in sensitive if s not in qis])
@@ -119,10 +123,12 @@ def record_steps(recipe: Recipe) -> list[str]:
     Parameters
     ----------
     recipe : Recipe
+        A recipe read and checked.
 
     Returns
     -------
     list of str
+        Empty when every step is generalization and suppression.
     """
     steps = []
     if recipe.safe_harbor:

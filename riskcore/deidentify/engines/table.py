@@ -38,7 +38,17 @@ REMEDIATION_ENGINES = ("arrow", "duckdb", "spark")
 
 
 def is_missing(value: object) -> bool:
-    """Return True for a missing value: None, or a floating-point NaN."""
+    """Return True for a missing value: None, or a floating-point NaN.
+
+    Parameters
+    ----------
+    value : object
+        A label of a class table.
+
+    Returns
+    -------
+    bool
+    """
     return value is None or (isinstance(value, float) and value != value)
 
 
