@@ -87,6 +87,11 @@ def run_engine_command(args: argparse.Namespace) -> int | None:
     try:
         engine = _engine(args)
         if engine is None:
+            if args.partition_by or args.memory_limit:
+                raise RiskcoreError(
+                    "--partition-by and --memory-limit apply to --engine arrow, duckdb or "
+                    "spark (Parquet); this table is remediated in memory"
+                )
             return None
         if args.command == "anonymize":
             return _anonymize(args, engine)

@@ -285,6 +285,9 @@ def test_bad_sources_and_outputs_get_a_sentence(
     err = _error(capsys, ["anonymize", str(data["folder"]), "--engine", "arrow", "--out",
                           str(tmp_path / "d"), "--partition-by", "nope", *rec])  # fmt: skip
     assert "--partition-by 'nope'" in err
+    err = _error(capsys, ["anonymize", str(data["one"]), "--engine", "pandas", *out, *rec,
+                          "--partition-by", "sex"])  # fmt: skip
+    assert "--partition-by and --memory-limit apply to --engine arrow" in err
     assert not (tmp_path / "o.parquet").exists() and not (tmp_path / "r.json").exists()
 
 
