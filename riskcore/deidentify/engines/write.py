@@ -370,7 +370,9 @@ def _write_spark(
     frame = frame.select(*items)
     try:
         if partition_by:
-            frame.write.mode("errorifexists").partitionBy(*partition_by).parquet(out)
+            # an existing directory is empty (check_out): overwriting it loses nothing
+            mode = "overwrite" if os.path.isdir(out) else "errorifexists"
+            frame.write.mode(mode).partitionBy(*partition_by).parquet(out)
             written = session.read.parquet(out).count()
         else:
             staging = tempfile.mkdtemp(prefix="riskcore-spark-", dir=os.path.dirname(out) or ".")
@@ -379,15 +381,12 @@ def _write_spark(
                 frame.coalesce(1).write.parquet(target)
                 parts = sorted(Path(target).glob("part-*.parquet"))
                 written = session.read.parquet(target).count()
-                if len(parts) == 1:
-                    shutil.move(str(parts[0]), out)
-                else:  # an empty release: Spark may write no part file
-                    import pyarrow.parquet as pq
-
-                    schema = pa.schema([])
-                    if parts:
-                        schema = pq.read_schema(parts[0])
-                    pq.write_table(pa.Table.from_pylist([], schema=schema), out)
+                if len(parts) != 1:  # one partition writes one file, empty or not
+                    raise RiskcoreError(
+                        f"Spark wrote {len(parts)} files where one was asked: the release is "
+                        "not written; give --partition-by COL and a directory"
+                    )
+                shutil.move(str(parts[0]), out)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except RiskcoreError:
