@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import (
-    add_memory_engine,
     add_missing,
     add_targets,
     column_pairs,
     parse_threshold,
 )
+from riskcore._cli_engine_remediate import add_remediation_engine
 from riskcore._cli_perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.deidentify.objectives import OBJECTIVES
 
@@ -46,7 +46,7 @@ def add_parsers(sub: Any) -> None:
         help="generalize and suppress to meet k (l, t, risk) with the least information loss",
     )
     a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
-    add_memory_engine(a, "anonymize")
+    add_remediation_engine(a, "anonymize")
     a.add_argument(
         "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
     )
@@ -165,7 +165,7 @@ def add_parsers(sub: Any) -> None:
 
     p = sub.add_parser("apply", help="re-apply a recipe to a table")
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
-    add_memory_engine(p, "apply")
+    add_remediation_engine(p, "apply")
     p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
     add_population(p)
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
@@ -350,7 +350,7 @@ def _hierarchy_option(series: pd.Series, text: str) -> Hierarchy:
     return check_covers(read_arx_hierarchy(raw, q, numeric=numeric), series)
 
 
-def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierarchy]:
+def _hierarchies(df: pd.DataFrame | dict[str, pd.Series], args: Any) -> dict[str, Hierarchy]:
     from riskcore.deidentify.hierarchy import (
         banded_hierarchy,
         default_hierarchy,
@@ -364,7 +364,7 @@ def _hierarchies(df: pd.DataFrame, args: argparse.Namespace) -> dict[str, Hierar
     for col in (*files, *bands, *clips):
         if col not in args.qi:
             raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
-    absent = [c for c in (*args.qi, *args.sensitive) if c not in df.columns]
+    absent = [c for c in (*args.qi, *args.sensitive) if c not in df]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}")
     out: dict[str, Hierarchy] = {}

@@ -292,6 +292,11 @@ def _main(argv: list[str]) -> int:
             return 2
     if args.command in ("anonymize", "apply"):
         from riskcore import _cli_deidentify
+        from riskcore._cli_engine_remediate import run_engine_command
+
+        on_engine = run_engine_command(args)  # None: the in-memory path
+        if on_engine is not None:
+            return on_engine
 
         run_cmd = (
             _cli_deidentify.run_anonymize

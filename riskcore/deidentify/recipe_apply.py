@@ -31,7 +31,7 @@ from riskcore.perturb.steps import run_steps
 if TYPE_CHECKING:
     from riskcore.deidentify.lattice import Lattice
 
-__all__ = ["AppliedRecipe", "apply_levels", "apply_recipe"]
+__all__ = ["AppliedRecipe", "apply_levels", "apply_recipe", "pinned_steering", "with_unknown"]
 
 
 @dataclass(frozen=True)
@@ -172,23 +172,10 @@ def apply_recipe(
             vals = pd.unique(work[q][miss])
             unknown[q] = [v.item() if isinstance(v, np.generic) else v for v in vals[:20]]
             n_unknown[q] = int(miss.sum())
-            # the new values join the top of the hierarchy: "*" at every level but 0
-            extra = np.asarray(vals, dtype=object)
-            tops = np.full(len(extra), "*", dtype=object)
-            h = Hierarchy(
-                q,
-                np.concatenate([h.leaves, extra]),
-                tuple(
-                    np.concatenate([lab, extra if i == 0 else tops])
-                    for i, lab in enumerate(h.levels)
-                ),
-                kind=h.kind,
-                params=h.params,
-                numeric=h.numeric,
-            )
+            h = with_unknown(h, vals)
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
-    steering = _pinned(rec, hierarchies)
+    steering = pinned_steering(rec, hierarchies)
     lattice = Lattice(
         work,
         hierarchies,
@@ -216,12 +203,59 @@ def apply_recipe(
     )
 
 
-def _pinned(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
+def with_unknown(hierarchy: Hierarchy, values: Any) -> Hierarchy:
+    """Return ``hierarchy`` with ``values`` it does not hold joined at the top.
+
+    Each new value is its own label at level 0 and ``"*"`` at every level above.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+        The recipe's hierarchy rebuilt on the data.
+    values : array-like
+        Values the hierarchy does not hold (distinct).
+
+    Returns
+    -------
+    Hierarchy
+        The same levels, one more leaf per value.
+    """
+    h = hierarchy
+    extra = np.asarray(values, dtype=object)
+    tops = np.full(len(extra), "*", dtype=object)
+    return Hierarchy(
+        h.column,
+        np.concatenate([h.leaves, extra]),
+        tuple(np.concatenate([lab, extra if i == 0 else tops]) for i, lab in enumerate(h.levels)),
+        kind=h.kind,
+        params=h.params,
+        numeric=h.numeric,
+    )
+
+
+def pinned_steering(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steering:
     """Return the recipe's steering checked, its levels pinned to the recipe's node.
 
     The weights and bounds are checked against the QIs and the hierarchies'
     heights, and the recipe's levels must lie within the bounds; the lattice
     that re-applies the node then holds that one node.
+
+    Parameters
+    ----------
+    rec : Recipe
+        The recipe.
+    hierarchies : mapping of str to Hierarchy
+        The recipe's hierarchies rebuilt on the data.
+
+    Returns
+    -------
+    Steering
+        The recipe's weights, every QI's bounds its level.
+
+    Raises
+    ------
+    RiskcoreError
+        For a recipe level outside its bounds (or a steering that does not fit).
     """
     heights = [hierarchies[q].height for q in rec.qis]
     steering = Steering.from_dict(rec.steering or {}).check(rec.qis, heights)

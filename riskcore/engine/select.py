@@ -6,7 +6,8 @@ engine    when
 pandas    the table fits in memory: loaded by :func:`riskcore.io.load_table`
           (every loader check), then :class:`~riskcore.engine.EncodedTable`;
           the only engine that answers per-record questions (SUDA, record
-          risk, the remediation lattice).
+          risk); remediation runs on every engine
+          (:mod:`riskcore.deidentify.engines`).
 arrow     Parquet files, directories or globs streamed by pyarrow in
           bounded memory (:class:`~riskcore.engine.arrow.ArrowEngine`).
 duckdb    Parquet or CSV, out of core, in DuckDB (optional extra).
@@ -63,8 +64,8 @@ SUPPORTED_ENGINES: dict[str, tuple[str, ...]] = {
     "records": ("pandas",),
     "SUDA": ("pandas",),
     "record explorer": ("pandas",),
-    "anonymize": ("pandas",),
-    "apply": ("pandas",),
+    "anonymize": ("pandas", "arrow", "duckdb", "spark"),
+    "apply": ("pandas", "arrow", "duckdb", "spark"),
     "report": ("pandas",),
 }
 
