@@ -26,8 +26,10 @@ perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.ste
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
               <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
               (the column joins ``qis``; its level restarts at 0)
-levels        ``{"levels": {column: level}}`` -> ``levels``
+levels        ``{"levels": {column: level}}`` -> ``levels`` (an optional ``"hierarchies"``
+              ``{column: hierarchy's recipe}`` sets them first: one step, one undo)
 search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
+              (``"hierarchies"`` as for levels)
 steering      :meth:`Steering.to_dict <riskcore.deidentify.steering.Steering.to_dict>`
               -> ``steering``
 targets       :meth:`Targets.to_dict <riskcore.criteria.Targets.to_dict>` -> ``targets``
@@ -196,6 +198,9 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
             )
     elif kind in ("levels", "search"):
         _levels(params, kind)
+        for q, spec in (params.get("hierarchies") or {}).items():  # optional: set first
+            if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
+                raise RiskcoreError(f"the {kind} step's hierarchy of {q!r} has no kind")
         if kind == "search":
             from riskcore.deidentify.objectives import OBJECTIVES
 
@@ -495,6 +500,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
             hierarchies[p["column"]] = p["hierarchy"]
             levels[p["column"]] = 0
         elif step.kind in ("levels", "search"):
+            hierarchies.update(p.get("hierarchies") or {})  # the step's own come first
             for q, lv in _levels(p, step.kind).items():
                 if q not in hierarchies:
                     raise RiskcoreError(
