@@ -108,7 +108,10 @@ def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
         view, rows = cached.remediated_view(
             remediation.after_key(ctx.key, spec), remediation.recipe_json(spec), ctx.table
         )
-        scores = step_scores(ctx.table.data, view.data, ctx.roles.quasi_identifiers, rows)
+        blanks = any(p.get("method") == "local_suppression" for p in spec.get("perturb", ()))
+        policy = "any" if blanks else session_profile.missing()
+        scores = step_scores(ctx.table.data, view.data, ctx.roles.quasi_identifiers, rows,
+                             missing="any" if policy == "any" else "own")  # fmt: skip
         done = now.apply(Step(kind, step.parameters, risk=scores.risk, loss=scores.loss,
                               at=step.at))  # fmt: skip
     except RiskcoreError as exc:

@@ -11,7 +11,8 @@ the redo tail, as in every editor (and sdcMicro's sdcApp).
 The recipe is the list: each kind maps onto one field of
 :class:`~riskcore.deidentify.recipe.Recipe`, and :meth:`History.to_recipe` folds the
 applied steps, in order, into a recipe (a later step of the same column replaces an
-earlier one, as re-applying the recipe does it once):
+earlier one, as re-applying the recipe does it once; a Safe Harbor drop and a masking of
+the same column replace each other):
 
 ============  =====================================================================
 kind          parameters -> recipe field
@@ -482,9 +483,11 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     targets, steering, objective = base.targets, base.steering, base.objective
     for step in steps:
         p = step.parameters
-        if step.kind == "safe_harbor":
+        if step.kind == "safe_harbor":  # a column it drops loses its masking, and back
             for s in p["steps"]:
                 _put(safe_harbor, dict(s))
+            gone = {s["column"] for s in p["steps"] if s["action"] == "dropped"}
+            masking = [m for m in masking if m["column"] not in gone]
         elif step.kind == "date_shift":
             date_shift = {
                 "person": p["person"],
@@ -494,6 +497,8 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
         elif step.kind == "masking":
             m = {"column": p["column"], "operator": p["operator"], "params": p.get("params", {})}
             _put(masking, m)
+            safe_harbor = [x for x in safe_harbor
+                           if (x["column"], x["action"]) != (p["column"], "dropped")]  # fmt: skip
         elif step.kind == "perturb":  # each runs after the ones before (no replacing)
             perturb.append(dict(p))
         elif step.kind == "hierarchy":

@@ -8,7 +8,10 @@ against the table as recorded, the same way for every kind:
   ``1 / min(f_j)`` over the equivalence classes ``j`` of the quasi-identifiers in the
   released table (El Emam, *Guide to the De-Identification of Personal Health Information*,
   2013, ch. 14; Sweeney 2002's k is ``min(f_j)``). A missing value is a value of its own
-  (``groupby(dropna=False)``).
+  (``groupby(dropna=False)``), or, under the "any" convention (``missing="any"``: the
+  profile's policy, and always after a local suppression, whose blanks are meant to match
+  any value, as sdcMicro judges it), a wildcard: ``f`` is then the number of records each
+  record matches (:func:`riskcore.perturb.match_counts`).
 * **loss**: the share of the quasi-identifier values of the recorded table that the
   release does not hold as they were: changed (generalized, perturbed, blanked) or gone
   with a suppressed record. 0 when nothing changed, 1 when every value changed.
@@ -17,12 +20,13 @@ against the table as recorded, the same way for every kind:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from riskcore.errors import RiskcoreError
+from riskcore.perturb import match_counts
 
 __all__ = ["StepScores", "step_scores"]
 
@@ -57,6 +61,8 @@ def step_scores(
     released: pd.DataFrame,
     quasi_identifiers: Sequence[str],
     rows: Sequence[int] | np.ndarray,
+    *,
+    missing: Literal["own", "any"] = "own",
 ) -> StepScores:
     """Compute the largest record risk and the share of QI values lost in a release.
 
@@ -70,6 +76,8 @@ def step_scores(
         The quasi-identifiers; those the release dropped count as wholly lost.
     rows : sequence of int
         For each row of ``released``, the position of its record in ``data`` (0-based).
+    missing : {"own", "any"}, default "own"
+        A missing QI value is a value of its own, or matches any value.
 
     Returns
     -------
@@ -85,9 +93,9 @@ def step_scores(
     qis = [str(q) for q in quasi_identifiers]
     if not qis:
         return StepScores(None, None)
-    missing = [q for q in qis if q not in data.columns]
-    if missing:
-        raise RiskcoreError(f"{missing[0]!r} is not a column of the table as recorded")
+    absent = [q for q in qis if q not in data.columns]
+    if absent:
+        raise RiskcoreError(f"{absent[0]!r} is not a column of the table as recorded")
     pos = np.asarray(rows, dtype=np.int64)
     if len(pos) != len(released) or (len(pos) and (pos.min() < 0 or pos.max() >= len(data))):
         raise RiskcoreError(
@@ -106,5 +114,7 @@ def step_scores(
         return StepScores(0.0, loss)
     if not kept:  # every QI dropped: the release is one class
         return StepScores(1.0 / len(released), loss)
+    if missing == "any":
+        return StepScores(1.0 / float(match_counts(released, kept).min()), loss)
     sizes = released[kept].groupby(kept, dropna=False, observed=True, sort=False).size()
     return StepScores(1.0 / float(sizes.min()), loss)
