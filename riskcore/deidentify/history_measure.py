@@ -109,7 +109,7 @@ def step_scores(
         before = _as_text(data[q].iloc[pos].reset_index(drop=True))
         after = _as_text(released[q].reset_index(drop=True))
         same += int((before == after).sum())  # None == None: missing stayed missing
-    loss = 1.0 - same / total if total else 0.0
+    loss = (total - same) / total if total else 0.0
     if not len(released):
         return StepScores(0.0, loss)
     if not kept:  # every QI dropped: the release is one class
