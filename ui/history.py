@@ -240,7 +240,7 @@ def panel(ctx: Context) -> None:
         )  # fmt: skip
         d1, d2 = st.columns(2)
         d1.download_button(
-            "Download the recipe (JSON)",
+            "Download the steps' recipe (JSON)",
             _recipe_text(recipe),
             file_name=f"{stem}_recipe.json",
             mime="application/json",
@@ -248,7 +248,7 @@ def panel(ctx: Context) -> None:
             key=keys.REM_HISTORY_RECIPE,
         )
         d2.download_button(
-            "Download the command script (.sh)",
+            "Download the steps as a command script (.sh)",
             script,
             file_name=f"{stem}_steps.sh",
             mime="text/x-shellscript",

@@ -65,7 +65,7 @@ def test_bad_positions_and_columns_are_refused_with_a_sentence():
     d = _data()
     with pytest.raises(RiskcoreError, match=r"^the release needs one position .* \(6 rows, 5 "):
         step_scores(d, d, QIS, range(5))
-    with pytest.raises(RiskcoreError, match="^'zip' is not a column of the table as recorded$"):
+    with pytest.raises(RiskcoreError, match=r"^'zip' is not a column of the table as recorded$"):
         step_scores(d, d, ["zip"], range(6))
 
 
@@ -82,7 +82,7 @@ def test_a_levels_step_may_carry_its_hierarchies_and_one_undo_takes_both_back():
     assert h.undo().to_recipe(_base()).qis == ()
     search = Step("search", {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}})
     assert History().apply(search).to_recipe(_base()).objective == "ncp"
-    with pytest.raises(RiskcoreError, match="^the levels step's hierarchy of 'age' has no kind$"):
+    with pytest.raises(RiskcoreError, match=r"^the levels step's hierarchy of 'age' has no kind$"):
         Step("levels", {"levels": {"age": 1}, "hierarchies": {"age": {"widths": [10]}}})
 
 
