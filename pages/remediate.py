@@ -175,7 +175,8 @@ def generalization() -> None:
             threshold=prof.threshold,
             apply=functools.partial(history.apply_levels, ctx,
                                     specs={q: hierarchies[q].recipe() for q in qis},
-                                    objective=objective),
+                                    objective=objective,
+                                    steering={} if steering.empty else steering.to_dict()),
         )  # fmt: skip
 
     # ------------------------------------------------------------------ what-if
@@ -246,10 +247,16 @@ def generalization() -> None:
     ):
         best = found.best.levels if found is not None and found.best is not None else None
         searched = best is not None and tuple(levels) == tuple(best)  # its result applied
-        history.apply_levels(ctx, chosen, specs_now, objective=objective if searched else None)
+        # the steering goes with levels within its bounds (none for levels picked outside)
+        within = all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
+        history.apply_levels(ctx, chosen, specs_now, objective=objective if searched else None,
+                             steering=steering.to_dict() if within and not steering.empty
+                             else {})  # fmt: skip
         st.rerun()
     if in_use is not None:
         st.info(md(generalized_in_use(same=same, levels_differ=not same)))
+
+    recipe_out = full if full is not None else history.base(ctx, now)  # no step: the start
 
     def _generalized():
         return cached.applied(
@@ -261,7 +268,7 @@ def generalization() -> None:
          "text/csv"),
         ("Download it as Excel (.xlsx)", lambda: to_xlsx_bytes(_generalized()), "xlsx",
          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-        ("Download the recipe (JSON)", lambda: json.dumps(full.to_dict(), indent=2), "json",
+        ("Download the recipe (JSON)", lambda: json.dumps(recipe_out.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
     released = n - after.suppressed  # an empty table would download as its header alone
@@ -276,7 +283,7 @@ def generalization() -> None:
             mime=mime,
             on_click="ignore",
             key=keys.rem_download(ext),
-            disabled=full is None or (table and (released <= 0 or key_unsaved)),
+            disabled=table and (full is None or released <= 0 or key_unsaved),
             wrap=True,  # the label says what the file holds: never cut
         )  # fmt: skip
     if full is None:

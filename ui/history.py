@@ -128,10 +128,12 @@ def apply_levels(
     specs: dict[str, dict[str, Any]],
     *,
     objective: str | None = None,
+    steering: dict[str, Any] | None = None,
 ) -> bool:
     """Record levels as one step: a "search" step (a search result or one of its candidates)
     when ``objective`` is given, else a "levels" step; the QIs' hierarchies (``specs``, their
-    recipes) ride along where the applied steps have another one (one step, one undo)."""
+    recipes) ride along where the applied steps have another one (one step, one undo), and
+    so does the search's ``steering`` (its ``to_dict()``; ``{}`` for none) when it changes."""
     try:
         now = folded(ctx, remediation.history(ctx.key))
     except RiskcoreError:
@@ -141,6 +143,8 @@ def apply_levels(
     params: dict[str, Any] = {"levels": dict(levels)}
     if differ:
         params["hierarchies"] = differ
+    if steering is not None and (now.steering if now is not None else None) != (steering or None):
+        params["steering"] = steering
     if objective is None:
         return record(ctx, "levels", params)
     return record(ctx, "search", {**params, "objective": objective})

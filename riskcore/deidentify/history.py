@@ -30,7 +30,7 @@ hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
 levels        ``{"levels": {column: level}}`` -> ``levels`` (an optional ``"hierarchies"``
               ``{column: hierarchy's recipe}`` sets them first: one step, one undo)
 search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
-              (``"hierarchies"`` as for levels)
+              (``"hierarchies"`` as for levels; an optional ``"steering"`` -> ``steering``)
 steering      :meth:`Steering.to_dict <riskcore.deidentify.steering.Steering.to_dict>`
               -> ``steering``
 targets       :meth:`Targets.to_dict <riskcore.criteria.Targets.to_dict>` -> ``targets``
@@ -202,6 +202,8 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
         for q, spec in (params.get("hierarchies") or {}).items():  # optional: set first
             if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
                 raise RiskcoreError(f"the {kind} step's hierarchy of {q!r} has no kind")
+        if "steering" in params:  # optional: the steering the levels were found under
+            _revived("steering", params["steering"])
         if kind == "search":
             from riskcore.deidentify.objectives import OBJECTIVES
 
@@ -515,6 +517,8 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
                 levels[q] = lv
             if step.kind == "search":
                 objective = p["objective"]
+            if "steering" in p:
+                steering = _revived("steering", p["steering"]) or None
         elif step.kind == "steering":
             steering = _revived("steering", p) or None
         else:  # targets

@@ -103,3 +103,16 @@ def test_a_position_in_words():
     h = History().apply(Step("masking", mask_step("ssn", "redact")))
     assert position_label(h, 0) == "Before any step (the table as recorded)"
     assert position_label(h, 1).startswith("After step 1: masking (ssn: ")
+
+
+def test_a_search_step_may_carry_its_steering_and_an_empty_one_removes_it():
+    age = {"kind": "interval", "params": {"widths": [10.0, 20.0]}}
+    steer = {"weights": {"age": 2.0}, "levels": {"age": [0, 2]}, "schema_version": 1}
+    params = {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}}
+    h = History().apply(Step("search", {**params, "steering": steer}))
+    assert h.to_recipe(_base()).steering == steer
+    h = h.apply(Step("search", {"levels": {"age": 2}, "objective": "ncp", "steering": {}}))
+    assert h.to_recipe(_base()).steering is None
+    assert h.undo().to_recipe(_base()).steering == steer
+    with pytest.raises(RiskcoreError, match=r"^the steering step's parameters are not valid"):
+        Step("search", {**params, "steering": {"weights": {"age": "x"}}})
