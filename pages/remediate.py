@@ -271,12 +271,20 @@ def generalization() -> None:
         ("Download the recipe (JSON)", lambda: json.dumps(recipe_out.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
-    released = n - after.suppressed  # an empty table would download as its header alone
+    # what the table downloads hold: the applied steps' levels (the levels shown before any)
+    released, passes = n - after.suppressed, after.anonymous  # an empty table: a header alone
+    if full is not None and full.qis == tuple(qis) and all(
+        full.hierarchies[q] == specs_now[q] for q in qis
+    ):
+        applied = cached.node(ctx.key, lattice, lattice_key, tuple(full.levels))
+        released, passes = n - applied.suppressed, applied.anonymous
+    elif full is not None and not full.qis:  # no generalization: no record suppressed
+        released, passes = n, bool(recorded.anonymous)
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
         table = ext != "json"
         col.download_button(
-            md(table_download_label(label, released=released, passes=after.anonymous,
+            md(table_download_label(label, released=released, passes=passes,
                                     key_unsaved=key_unsaved) if table else label),
             data,
             file_name=name,

@@ -54,8 +54,14 @@ PRESS = {"report": "Build the report"}
 
 
 def _choose(page, combobox: str, option: str) -> None:
-    page.get_by_role("combobox", name=combobox).click()
-    page.get_by_role("option", name=option).click()
+    for _ in range(3):  # the list may close while the page reruns: open it again
+        page.get_by_role("combobox", name=combobox, exact=True).click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
+            break
+        except Exception:  # playwright's TimeoutError: try again
+            page.keyboard.press("Escape")
+            wait_idle(page)
     wait_idle(page)
 
 
