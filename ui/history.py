@@ -206,18 +206,24 @@ def panel(ctx: Context) -> None:
         if error:
             st.error(md(error))
         st.caption(md(HISTORY_NOTE))
-        b1, b2, b3 = st.columns(3)
+        b1, b2, b3 = st.columns([1, 1, 2])
         b1.button("Undo", key=keys.REM_HISTORY_UNDO, disabled=not now.can_undo,
                   on_click=move, args=(ctx, "undo"), width="stretch")  # fmt: skip
         b2.button("Redo", key=keys.REM_HISTORY_REDO, disabled=not now.can_redo,
                   on_click=move, args=(ctx, "redo"), width="stretch")  # fmt: skip
         if not now.steps:
             return
-        pct = st.column_config.NumberColumn(format="percent")
+        pct = st.column_config.NumberColumn(format="percent", width=70)
+        shown = history_table(now)
+        shown["when"] = shown["when"].str[11:19]  # the time of day (UTC); the date is the session's
         st.dataframe(
-            history_table(now),
+            shown[["step", "when", "kind", "risk after", "loss after", "applied", "what"]],
             hide_index=True,
-            column_config={"risk after": pct, "loss after": pct,
+            column_config={"step": st.column_config.NumberColumn(width=40),
+                           "risk after": pct, "loss after": pct,
+                           "applied": st.column_config.CheckboxColumn(width=60),
+                           "when": st.column_config.TextColumn("when (UTC)", width=75),
+                           "kind": st.column_config.TextColumn(width=100),
                            "what": st.column_config.TextColumn(width="large")},
         )  # fmt: skip
         g1, g2 = st.columns([3, 1], vertical_alignment="bottom")
@@ -250,14 +256,18 @@ def panel(ctx: Context) -> None:
             mime="application/json",
             on_click="ignore",
             key=keys.REM_HISTORY_RECIPE,
+            width="stretch",
+            wrap=True,
         )
         d2.download_button(
-            "Download the steps as a command script (.sh)",
+            "Download the command script (.sh)",
             script,
             file_name=f"{stem}_steps.sh",
             mime="text/x-shellscript",
             on_click="ignore",
             key=keys.REM_HISTORY_SCRIPT,
+            width="stretch",
+            wrap=True,
         )
         st.caption(md(SCRIPT_NOTE))
 

@@ -108,7 +108,7 @@ def test_four_steps_two_undone_one_redone_survive_a_reload_and_match_the_cli(
                       tmp_path / "page.csv")  # fmt: skip
     recipe = json.loads(_download(page, "Download the steps' recipe (JSON)",
                                   tmp_path / "page_recipe.json"))  # fmt: skip
-    script = _download(page, "Download the steps as a command script (.sh)",
+    script = _download(page, "Download the command script (.sh)",
                        tmp_path / "steps.sh").decode()  # fmt: skip
     ctx.close()
     assert external == [], f"requests left localhost: {external}"

@@ -35,7 +35,7 @@ __all__ = [
 HISTORY_NOTE = (
     "Every step applied on this page, in order. The table every page assesses, the "
     "downloads and the recipe are those of the applied steps. Undo takes the last step "
-    "back, Redo applies it again, and *Go back to here* keeps the steps up to the one "
+    "back, Redo applies it again, and Go back to here keeps the steps up to the one "
     "chosen; the later ones can be redone until a new step is applied. Risk after: the "
     "largest record risk (1 / the smallest class of the quasi-identifiers; a blank left by "
     "local suppression matches any value). Loss after: the "
