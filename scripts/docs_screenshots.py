@@ -90,18 +90,25 @@ def hierarchy_view(page) -> None:
     """The hierarchy builder of the Generalize tab, opened on the first QI (age)."""
     page.get_by_text("Hierarchies: how each quasi-identifier can be generalized").click()
     wait_idle(page)
-    page.get_by_text("Kind of hierarchy").first.scroll_into_view_if_needed()
-    page.mouse.wheel(0, -150)
+    page.get_by_text("Kind of hierarchy").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
 
 
 def perturb_view(page) -> None:
-    """The Perturb tab after local suppression at the profile's k."""
+    """The Perturb tab after local suppression at k = 2."""
     page.get_by_role("tab", name="Perturb").click()
-    page.get_by_text("Suppressed first to last").first.wait_for()
-    page.get_by_role("button", name="Perturb", exact=True).click()
+    page.get_by_text("Local suppression", exact=True).click()  # the method last chosen may differ
     wait_idle(page)
-    page.get_by_text("Local suppression:").first.scroll_into_view_if_needed()
-    page.mouse.wheel(0, -300)
+    page.get_by_text("Suppressed first to last").first.wait_for()
+    box = page.get_by_label("k", exact=True)
+    box.fill("2")  # k = 2: a few seconds on the demo (the profile's k = 11 takes longer)
+    box.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Perturb", exact=True).click()
+    page.get_by_text("of 32,561 before, 0 after").first.wait_for(timeout=300_000)
+    wait_idle(page)
+    page.get_by_role("tab", name="Perturb").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
 
 
 # a view: docs/img/<name>.png, drawn on the page it names by a function of the page
