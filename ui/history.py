@@ -49,7 +49,19 @@ def _shifted(history: History) -> set[str]:
 
 def base(ctx: Context, history: History) -> Recipe:
     """Return the recipe before any step: the profile's targets and policy, and every direct
-    identifier dropped (the Direct identifiers tab's default) unless a step says otherwise."""
+    identifier dropped (the Direct identifiers tab's default) unless a step says otherwise.
+
+    Parameters
+    ----------
+    ctx : Context
+        The page's table and roles.
+    history : History
+        The history (a column its date shift moves is not dropped).
+
+    Returns
+    -------
+    Recipe
+    """
     prof = session_profile.current(ctx, with_recipe=False)
     shifted = _shifted(history)
     return Recipe.of(
@@ -68,6 +80,15 @@ def base(ctx: Context, history: History) -> Recipe:
 
 def folded(ctx: Context, history: History) -> Recipe | None:
     """Return the recipe of the applied steps (None before any), sealed with the session's key.
+
+    Parameters
+    ----------
+    ctx : Context
+    history : History
+
+    Returns
+    -------
+    Recipe or None
 
     Raises
     ------
@@ -94,7 +115,21 @@ def _use(ctx: Context, recipe: Recipe | None) -> None:
 
 def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
     """Apply one step: measure the table it gives, add it to the history, make it the table
-    every page sees. Return False (the panel shows why) when it cannot be applied."""
+    every page sees.
+
+    Parameters
+    ----------
+    ctx : Context
+    kind : str
+        The step's kind (:data:`riskcore.deidentify.history.STEP_KINDS`).
+    params : dict
+        Its parameters (JSON values; never a key).
+
+    Returns
+    -------
+    bool
+        False when it cannot be applied (the panel shows why; the history is unchanged).
+    """
     now = remediation.history(ctx.key)
     try:
         if _keyed(kind, params):
@@ -133,7 +168,25 @@ def apply_levels(
     """Record levels as one step: a "search" step (a search result or one of its candidates)
     when ``objective`` is given, else a "levels" step; the QIs' hierarchies (``specs``, their
     recipes) ride along where the applied steps have another one (one step, one undo), and
-    so does the search's ``steering`` (its ``to_dict()``; ``{}`` for none) when it changes."""
+    so does the search's ``steering`` (its ``to_dict()``; ``{}`` for none) when it changes.
+
+    Parameters
+    ----------
+    ctx : Context
+    levels : dict
+        Level per QI.
+    specs : dict
+        :meth:`Hierarchy.recipe` per QI (the hierarchies the levels are of).
+    objective : str, optional
+        The search's objective (a search result or a candidate).
+    steering : dict, optional
+        The search's steering.
+
+    Returns
+    -------
+    bool
+        As :func:`record`.
+    """
     try:
         now = folded(ctx, remediation.history(ctx.key))
     except RiskcoreError:
@@ -171,7 +224,15 @@ def _reseed(ctx: Context, recipe: Recipe | None) -> None:
 def move(ctx: Context, where: str, position: int | None = None) -> None:
     """Undo, redo or go back to the step chosen in the panel (``where``: "undo", "redo",
     "go_to": to ``position``, or the one chosen in the panel); the table every page sees and
-    the page's controls follow (a callback)."""
+    the page's controls follow (a callback).
+
+    Parameters
+    ----------
+    ctx : Context
+    where : {"undo", "redo", "go_to"}
+    position : int, optional
+        Where "go_to" goes (default: the panel's choice).
+    """
     now = remediation.history(ctx.key)
     try:
         if where == "undo":
@@ -191,7 +252,16 @@ def move(ctx: Context, where: str, position: int | None = None) -> None:
 
 
 def data_name(ctx: Context) -> str:
-    """Return the table as the command script names it: the file's name, or ``demo:N``."""
+    """Return the table as the command script names it: the file's name, or ``demo:N``.
+
+    Parameters
+    ----------
+    ctx : Context
+
+    Returns
+    -------
+    str
+    """
     ds = st.session_state.get(keys.DATASET) or {}
     if ds.get("source") == "demo":
         return f"demo:{ctx.table.n_rows}"
@@ -199,7 +269,13 @@ def data_name(ctx: Context) -> str:
 
 
 def panel(ctx: Context) -> None:
-    """Draw the history: its steps, Undo / Redo / Go back to here, the recipe and the script."""
+    """Draw the history: its steps, Undo / Redo / Go back to here, the recipe and the script.
+
+    Parameters
+    ----------
+    ctx : Context
+        The Remediate page's table (as recorded) and roles.
+    """
     now = remediation.history(ctx.key)
     with st.expander(md(f"History: {history_reading(now)}"), expanded=True):
         error = st.session_state.pop(keys.REM_HISTORY_ERROR, None)

@@ -44,7 +44,16 @@ def active(dataset_key: str) -> dict[str, Any] | None:
 
 
 def history(dataset_key: str) -> History:
-    """Return the dataset's history of remediation steps (empty when none was applied)."""
+    """Return the dataset's history of remediation steps (empty when none was applied).
+
+    Parameters
+    ----------
+    dataset_key : str
+
+    Returns
+    -------
+    History
+    """
     from riskcore.deidentify.history import History
 
     kept = st.session_state.get(keys.REM_HISTORY)
@@ -55,7 +64,13 @@ def history(dataset_key: str) -> History:
 
 
 def set_history(dataset_key: str, value: History | None) -> None:
-    """Make ``value`` the dataset's history (None forgets it)."""
+    """Make ``value`` the dataset's history (None forgets it).
+
+    Parameters
+    ----------
+    dataset_key : str
+    value : History or None
+    """
     if value is None:
         st.session_state.pop(keys.REM_HISTORY, None)
     else:
