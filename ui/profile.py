@@ -138,7 +138,15 @@ def restore(
     tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
     st.session_state[keys.TARGETS] = tg
-    remediation.set_history(dataset_key, profile.history)  # the steps, undo and redo with them
+    steps = profile.history
+    if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps
+        from riskcore.deidentify.history import History
+
+        try:
+            steps = History.of_recipe(profile.recipe)
+        except RiskcoreError:
+            steps = None
+    remediation.set_history(dataset_key, steps)  # the steps, undo and redo with them
     if profile.recipe is not None:
         recipe = profile.recipe.to_dict()
         remediation.set_recipe(dataset_key, recipe)
