@@ -30,7 +30,8 @@ from riskcore.report.readings.history import (
     history_table,
     position_label,
 )
-from ui import cached, keyfile, keys, remediation
+from riskcore.workguard import memory_message
+from ui import cached, keyfile, keys, memory, remediation
 from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
@@ -149,8 +150,11 @@ def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
                              missing="any" if policy == "any" else "own")  # fmt: skip
         done = now.apply(Step(kind, step.parameters, risk=scores.risk, loss=scores.loss,
                               at=step.at))  # fmt: skip
-    except RiskcoreError as exc:
+    except (RiskcoreError, ValueError) as exc:  # a sentence for people, never a traceback
         st.session_state[keys.REM_HISTORY_ERROR] = f"The step was not applied: {exc}"
+        return False
+    except MemoryError:  # past the server's memory ceiling (riskcore.workguard)
+        st.session_state[keys.REM_HISTORY_ERROR] = memory_message(memory.ceiling())
         return False
     remediation.set_history(ctx.key, done)
     _use(ctx, recipe)
