@@ -12,7 +12,7 @@ from riskcore.deidentify.masking import (
     get_operator,
 )
 from riskcore.deidentify.masking.fakes import find_sex_column
-from riskcore.deidentify.recipe import Recipe, key_check, mask_step
+from riskcore.deidentify.recipe import key_check, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts
@@ -28,10 +28,11 @@ from riskcore.report.readings import (
     search_reading,
 )
 from riskcore.report.readings.criteria import share_text, verdict_reading
+from riskcore.report.readings.history import NOTHING_APPLIED
 from riskcore.report.readings.remediation import POPULATION_FIRST
 from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import WorkTooLongError, memory_message
-from ui import cached, formats, keyfile, keys, memory, remediation, work
+from ui import cached, formats, history, keyfile, keys, memory, remediation, work
 from ui import profile as session_profile
 from ui.candidates import candidates_section
 from ui.context import context, end_page
@@ -88,6 +89,7 @@ needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m
 secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)
 key_unsaved = secret is not None and keyfile.pending()  # keyed tables wait for the key file
 
+history.panel(ctx)  # every step applied, undo / redo / go back, the recipe and the script
 tab_gen, tab_sh, tab_id, tab_pert = st.tabs(
     ["Generalize and suppress", "HIPAA Safe Harbor", "Direct identifiers", "Perturb"]
 )
@@ -105,7 +107,6 @@ def generalization() -> None:
     # the session's profile: its targets, missing-value policy, distances and population model
     prof = session_profile.current(ctx, with_recipe=False)
     targets = prof.targets
-    sensitive = sens
     profile_json = prof.to_json()  # without a recipe: the lattice's cache key
     specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
     specs_json = json.dumps(specs, sort_keys=True)
@@ -169,8 +170,14 @@ def generalization() -> None:
                     st.session_state[keys.rem_level(q)] = lv
                     store[f"level_{q}"] = lv
                 st.rerun()
-        candidates_section(ctx.table.data, lattice, found, hierarchies, store,
-                           lattice_key=lattice_key, threshold=prof.threshold)  # fmt: skip
+        candidates_section(
+            ctx.table.data, lattice, found, hierarchies, store, lattice_key=lattice_key,
+            threshold=prof.threshold,
+            apply=functools.partial(history.apply_levels, ctx,
+                                    specs={q: hierarchies[q].recipe() for q in qis},
+                                    objective=objective,
+                                    steering={} if steering.empty else steering.to_dict()),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ what-if
     st.subheader("Levels (re-scored as you move them)")
@@ -217,49 +224,39 @@ def generalization() -> None:
 
     # ------------------------------------------------------------------ use and export
     st.subheader("Use and export")
-    # what every page assesses, the report files and the downloads hold: the levels and the
-    # Direct identifiers tab's steps (never the key, only its check value)
-    within = all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
-    full = Recipe.of(
-        hierarchies={q: hierarchies[q] for q in qis},
-        levels=dict(zip(qis, levels, strict=True)),
-        targets=targets,
-        sensitive=tuple(sensitive),
-        missing=prof.missing,
-        distances=prof.distances,
-        orders=prof.orders,
-        sampling_fraction=prof.sampling_fraction,
-        weights=prof.roles.weight,
-        masking=masks,
-        date_shift=shift,
-        key=secret,
-        steering=steering if within else None,  # none for levels picked outside its bounds
-        objective=objective,
-    )
-    recipe = full.to_dict()
+    # what every page assesses, the report files and the downloads hold: the recipe of the
+    # history's applied steps (never the key, only its check value)
+    now = remediation.history(ctx.key)
+    try:
+        full = history.folded(ctx, now)
+    except RiskcoreError as exc:  # keyed steps without the key (after a reload)
+        st.info(md(f"The table waits for the key: {exc}"))
+        full = None
     in_use = remediation.active(ctx.key)
-    u1, u2 = st.columns(2)
-    if u1.button(
-        "Assess the generalized table on every page",
+    chosen = dict(zip(qis, levels, strict=True))
+    specs_now = {q: hierarchies[q].recipe() for q in qis}
+    in_full = {} if full is None else dict(zip(full.qis, full.levels, strict=True))
+    same = full is not None and all(
+        in_full.get(q) == lv and full.hierarchies.get(q) == specs_now[q] for q, lv in chosen.items()
+    )
+    if st.button(
+        "Apply these levels (a step in the history)",
         type="primary",
-        disabled=not after.anonymous or in_use == recipe,
+        disabled=not after.anonymous or same,
         key=keys.REM_USE,
     ):
-        remediation.set_recipe(ctx.key, recipe)
-        st.rerun()
-    if in_use is not None and u2.button("Go back to the table as recorded", key=keys.REM_CLEAR):
-        remediation.clear()
+        best = found.best.levels if found is not None and found.best is not None else None
+        searched = best is not None and tuple(levels) == tuple(best)  # its result applied
+        # the steering goes with levels within its bounds (none for levels picked outside)
+        within = all(lo <= lv <= hi for lv, (lo, hi) in zip(levels, lattice.bounds, strict=True))
+        history.apply_levels(ctx, chosen, specs_now, objective=objective if searched else None,
+                             steering=steering.to_dict() if within and not steering.empty
+                             else {})  # fmt: skip
         st.rerun()
     if in_use is not None:
-        st.info(
-            md(
-                generalized_in_use(
-                    same=in_use == recipe,
-                    levels_differ=in_use.get("levels") != recipe["levels"]
-                    or in_use.get("qis") != recipe["qis"],
-                )
-            )
-        )
+        st.info(md(generalized_in_use(same=same, levels_differ=not same)))
+
+    recipe_out = full if full is not None else history.base(ctx, now)  # no step: the start
 
     def _generalized():
         return cached.applied(
@@ -271,31 +268,42 @@ def generalization() -> None:
          "text/csv"),
         ("Download it as Excel (.xlsx)", lambda: to_xlsx_bytes(_generalized()), "xlsx",
          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-        ("Download the recipe (JSON)", lambda: json.dumps(full.to_dict(), indent=2), "json",
+        ("Download the recipe (JSON)", lambda: json.dumps(recipe_out.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
-    released = n - after.suppressed  # an empty table would download as its header alone
+    # what the table downloads hold: the applied steps' levels (the levels shown before any)
+    released, passes = n - after.suppressed, after.anonymous  # an empty table: a header alone
+    if full is not None and full.qis == tuple(qis) and all(
+        full.hierarchies[q] == specs_now[q] for q in qis
+    ):
+        applied = cached.node(ctx.key, lattice, lattice_key, tuple(full.levels))
+        released, passes = n - applied.suppressed, applied.anonymous
+    elif full is not None and not full.qis:  # no generalization: no record suppressed
+        released, passes = n, bool(recorded.anonymous)
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
         table = ext != "json"
         col.download_button(
-            md(table_download_label(label, released=released, passes=after.anonymous,
+            md(table_download_label(label, released=released, passes=passes,
                                     key_unsaved=key_unsaved) if table else label),
             data,
             file_name=name,
             mime=mime,
             on_click="ignore",
             key=keys.rem_download(ext),
-            disabled=table and (released <= 0 or key_unsaved),
+            disabled=table and (full is None or released <= 0 or key_unsaved),
             wrap=True,  # the label says what the file holds: never cut
         )  # fmt: skip
+    if full is None:
+        st.caption(md(NOTHING_APPLIED))
+        return
     with st.expander("What the recipe records"):
         st.dataframe(recipe_table(full), hide_index=True)
     st.caption(md(
-        "The table and the recipe hold the Direct identifiers tab's choices too. The CSV is "
-        "formula-safe and the Excel file has no live formula. The recipe records every step "
-        "and re-applies to next month's data: riskcore apply DATA --recipe RECIPE.json --out "
-        "OUT.csv"
+        "The table and the recipe hold the history's applied steps (the Direct identifiers "
+        "tab's choices too). The CSV is formula-safe and the Excel file has no live formula. "
+        "The recipe re-applies to next month's data: riskcore apply DATA --recipe RECIPE.json "
+        "--out OUT.csv"
         + (
             f" --key-file KEY (the key file downloaded or uploaded on the Direct identifiers "
             f"tab, check value {key_check(secret)})"

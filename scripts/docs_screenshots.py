@@ -8,11 +8,15 @@ window, saved as an optimized palette PNG. On the Report page it builds the repo
 (into the server's temporary database), so the Saved assessments page shows one. Run from
 the repository root::
 
-    python scripts/docs_screenshots.py            # every page
+    python scripts/docs_screenshots.py            # every page, then the views
     python scripts/docs_screenshots.py data dp    # some pages
+    python scripts/docs_screenshots.py remediate-history   # one view
 
 The list of pages is :data:`PAGES` (file stem of ``pages/*.py`` -> title in ``app.py``);
 ``tests/test_docs.py`` checks that every page of the app has a guide page showing its image.
+:data:`VIEWS` are parts of a page reached by a few clicks (the Remediate page's history
+panel after four steps, its hierarchy builder, its Perturb tab after a run), each shown by
+the docs page :data:`VIEW_DOCS` names.
 """
 
 from __future__ import annotations
@@ -49,6 +53,78 @@ PAGES = {
 PRESS = {"report": "Build the report"}
 
 
+def _choose(page, combobox: str, option: str) -> None:
+    for _ in range(3):  # the list may close while the page reruns: open it again
+        page.get_by_role("combobox", name=combobox, exact=True).click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
+            break
+        except Exception:  # playwright's TimeoutError: try again
+            page.keyboard.press("Escape")
+            wait_idle(page)
+    wait_idle(page)
+
+
+def history_view(page) -> None:
+    """Four steps on the Remediate page (two masking choices, PRAM, the search's result)."""
+    page.get_by_role("tab", name="Direct identifiers").click()
+    _choose(page, "ssn", "keep the last 4 digits")
+    _choose(page, "name", "redact (one text for all)")
+    page.get_by_role("tab", name="Perturb").click()
+    page.get_by_text("PRAM", exact=True).click()
+    wait_idle(page)
+    page.get_by_role("button", name="Perturb", exact=True).click()
+    wait_idle(page)
+    page.get_by_role("tab", name="Generalize and suppress").click()
+    page.get_by_role("button", name="Find the least-loss generalization").click()
+    wait_idle(page)
+    page.get_by_role("button", name="Apply these levels (a step in the history)").click()
+    wait_idle(page)
+    page.get_by_text("History: 4 of 4 steps applied.").first.wait_for()
+    page.get_by_role("button", name="Undo").click()  # one step in the redo tail
+    wait_idle(page)
+    page.mouse.wheel(0, -10_000)
+
+
+def hierarchy_view(page) -> None:
+    """The hierarchy builder of the Generalize tab, opened on the first QI (age)."""
+    page.get_by_text("Hierarchies: how each quasi-identifier can be generalized").click()
+    wait_idle(page)
+    page.get_by_text("Kind of hierarchy").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+
+
+def perturb_view(page) -> None:
+    """The Perturb tab after local suppression at k = 2."""
+    page.get_by_role("tab", name="Perturb").click()
+    page.get_by_text("Local suppression", exact=True).click()  # the method last chosen may differ
+    wait_idle(page)
+    page.get_by_text("Suppressed first to last").first.wait_for()
+    box = page.get_by_label("k", exact=True)
+    box.fill("2")  # k = 2: a few seconds on the demo (the profile's k = 11 takes longer)
+    box.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Perturb", exact=True).click()
+    page.get_by_text("of 32,561 before, 0 after").first.wait_for(timeout=300_000)
+    wait_idle(page)
+    page.get_by_role("tab", name="Perturb").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+
+
+# a view: docs/img/<name>.png, drawn on the page it names by a function of the page
+VIEWS = {
+    "remediate-history": ("Remediate", history_view),
+    "remediate-hierarchy-builder": ("Remediate", hierarchy_view),
+    "remediate-perturb": ("Remediate", perturb_view),
+}
+# the docs page that shows each view
+VIEW_DOCS = {
+    "remediate-history": "guide/remediate.md",
+    "remediate-hierarchy-builder": "hierarchy-builder.md",
+    "remediate-perturb": "perturbation.md",
+}
+
+
 def save_assessment(page) -> None:
     """Save the report just built as "Demo, as recorded" (the Saved assessments page lists it)."""
     page.get_by_label("Name of the assessment").fill("Demo, as recorded")
@@ -74,10 +150,11 @@ def optimized_png(raw: bytes) -> bytes:
 def main(names: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    wanted = names or list(PAGES)
-    unknown = [n for n in wanted if n not in PAGES]
+    wanted = names or [*PAGES, *VIEWS]
+    unknown = [n for n in wanted if n not in PAGES and n not in VIEWS]
     if unknown:
-        print(f"unknown page(s): {', '.join(unknown)}; pages: {', '.join(PAGES)}", file=sys.stderr)
+        print(f"unknown page(s): {', '.join(unknown)}; pages: {', '.join([*PAGES, *VIEWS])}",
+              file=sys.stderr)  # fmt: skip
         return 2
     IMG.mkdir(parents=True, exist_ok=True)
     with live.serve() as (url, _, _), sync_playwright() as p:
@@ -89,8 +166,11 @@ def main(names: list[str]) -> int:
         wait_idle(page)
         page.get_by_text("Demo people (32,561 rows)").first.wait_for()
         for name in wanted:
-            page.get_by_role("link", name=PAGES[name]).first.click()
+            title, view = VIEWS.get(name, (PAGES.get(name), None))
+            page.get_by_role("link", name=title).first.click()
             wait_idle(page)
+            if view is not None:
+                view(page)
             if name in PRESS:
                 page.get_by_role("button", name=PRESS[name]).first.click()
                 wait_idle(page)

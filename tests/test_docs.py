@@ -61,6 +61,21 @@ def test_the_screenshot_script_knows_every_page_by_its_title_in_the_router():
         assert f'st.Page("pages/{stem}.py", title="{title}"' in router, stem
 
 
+def test_every_view_the_screenshot_script_draws_is_shown_by_its_docs_page():
+    shots = _module(ROOT / "scripts" / "docs_screenshots.py")
+    assert set(shots.VIEWS) == set(shots.VIEW_DOCS) >= {
+        "remediate-history", "remediate-hierarchy-builder", "remediate-perturb"
+    }
+    for name, where in shots.VIEW_DOCS.items():
+        doc = DOCS / where
+        images = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", doc.read_text(encoding="utf-8"))
+        up = "../" * (len(Path(where).parts) - 1)
+        assert f"{up}img/{name}.png" in images, f"{doc} does not show {up}img/{name}.png"
+        image = DOCS / "img" / f"{name}.png"
+        assert image.is_file(), f"{image} is missing: python scripts/docs_screenshots.py {name}"
+        assert png_size(image)[0] == 1400 and image.stat().st_size < 400_000, name
+
+
 def test_every_docs_page_is_in_the_navigation():
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nhooks:")[0])
     assert config["docs_dir"] == "docs"

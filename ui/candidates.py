@@ -55,11 +55,19 @@ def kept(name: str, key: str, compute: Callable[[], T], *, keep: int = KEEP) -> 
     return value
 
 
-def _use_levels(qis: Sequence[str], levels: Sequence[int], store: dict) -> None:
-    """Put ``levels`` in the level controls, as the search's button does (a callback)."""
+def _use_levels(
+    qis: Sequence[str],
+    levels: Sequence[int],
+    store: dict,
+    apply: Callable[[dict[str, int]], object] | None = None,
+) -> None:
+    """Put ``levels`` in the level controls, as the search's button does, and apply them as
+    one step of the history when ``apply`` is given (a callback)."""
     for q, lv in zip(qis, levels, strict=True):
         st.session_state[keys.rem_level(q)] = int(lv)
         store[f"level_{q}"] = int(lv)
+    if apply is not None:
+        apply({q: int(lv) for q, lv in zip(qis, levels, strict=True)})
 
 
 def _label(table: CandidateTable, i: int) -> str:
@@ -79,10 +87,12 @@ def candidates_section(
     *,
     lattice_key: str,
     threshold: float,
+    apply: Callable[[dict[str, int]], object] | None = None,
 ) -> None:
-    """Draw the candidate table (filters, sort), the comparison of two and their "use" buttons.
+    """Draw the candidate table (filters, sort), the comparison of two and their "apply" buttons.
 
-    ``data`` is the table the lattice was built from (the comparison's sample rows).
+    ``data`` is the table the lattice was built from (the comparison's sample rows);
+    ``apply`` records a candidate's levels as a step of the history (:mod:`ui.history`).
     """
     qis = list(found.qis)
     st.subheader("Candidate solutions")
@@ -159,10 +169,10 @@ def candidates_section(
                            key=keys.REM_CAND_B)  # fmt: skip
     a = table.rows[order[labels.index(a_label)] if a_label in labels else 0]
     b = table.rows[order[labels.index(b_label)] if b_label in labels else 0]
-    c1.button("Use A's levels", key=keys.REM_CAND_USE_A, on_click=_use_levels,
-              args=(qis, a.levels, store))  # fmt: skip
-    c2.button("Use B's levels", key=keys.REM_CAND_USE_B, on_click=_use_levels,
-              args=(qis, b.levels, store))  # fmt: skip
+    c1.button("Apply A's levels", key=keys.REM_CAND_USE_A, on_click=_use_levels,
+              args=(qis, a.levels, store, apply))  # fmt: skip
+    c2.button("Apply B's levels", key=keys.REM_CAND_USE_B, on_click=_use_levels,
+              args=(qis, b.levels, store, apply))  # fmt: skip
     cmp = kept(
         "comparison",
         f"{lattice_key}|{a.levels}|{b.levels}|{threshold}",

@@ -41,3 +41,22 @@ REM_UTIL_VALUES_CHART = "rc_rem_util_values_chart"
 REM_UTIL_TWO_BEFORE = "rc_rem_util_two_before"
 REM_UTIL_TWO_AFTER = "rc_rem_util_two_after"
 REM_UTIL_ACCURACY_CHART = "rc_rem_util_accuracy_chart"
+
+#: The Remediate page's history (:mod:`ui.history`): {"for": dataset key, "history": History};
+#: the message of a step that could not be applied (shown once by the panel); the panel's
+#: buttons, its "go back to" choice and its downloads.
+REM_HISTORY = "rc_rem_history"
+REM_HISTORY_ERROR = "rc_rem_history_error"
+REM_HISTORY_UNDO = "rc_rem_history_undo"
+REM_HISTORY_REDO = "rc_rem_history_redo"
+REM_HISTORY_GO = "rc_rem_history_go"
+REM_HISTORY_RECIPE = "rc_rem_history_recipe"
+REM_HISTORY_SCRIPT = "rc_rem_history_script"
+#: The Safe Harbor tab's button that applies the transforms as a step of the history.
+REM_SH_APPLY = "rc_rem_sh_apply"
+
+
+def rem_history_goto(steps: int, position: int) -> str:
+    """Return the key of the panel's "go back to" choice for a history of ``steps`` steps at
+    ``position`` (a new choice, showing where it stands, each time the history moves)."""
+    return f"rc_rem_history_goto_{steps}_{position}"

@@ -1,7 +1,8 @@
 """The Remediate page's Perturb tab: local suppression, microaggregation, PRAM and noise.
 
 Each method shows its one-line strength and weakness (``riskcore.report.readings.perturb``),
-runs on a click, and is re-scored at once: records below k (a blank matching any value)
+runs on a click as one step of the page's history (:mod:`ui.history`: the table every page
+sees is perturbed too), and is re-scored at once: records below k (a blank matching any value)
 for local suppression, dRisk and IL1s for numeric columns, the matrix for PRAM.
 """
 
@@ -23,6 +24,7 @@ from riskcore.perturb import (
     numeric_risk_utility,
     pram,
 )
+from riskcore.perturb.steps import step_of
 from riskcore.report.readings.perturb import (
     METHOD_NOTES,
     PERTURB_INTRO,
@@ -32,7 +34,7 @@ from riskcore.report.readings.perturb import (
     suppression_reading,
 )
 from riskcore.workguard import Deadline, memory_message, time_limit
-from ui import keys, memory
+from ui import history, keys, memory
 from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
@@ -155,6 +157,10 @@ def perturb_tab(ctx: Context) -> None:
             st.error(md(memory_message(memory.ceiling())))
             return
         st.session_state[keys.REM_PERTURB_RESULT] = done
+        # one step of the history: the table every page sees is perturbed too (re-applied
+        # from the recipe with the same seed, on the table the steps before it give)
+        history.record(ctx, "perturb", step_of(done[1]))
+        st.rerun()
     if done is None or done[0] != wanted:
         st.caption("Change the settings, then press Perturb to see the result and its scores.")
         return

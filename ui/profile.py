@@ -76,14 +76,16 @@ def _attribute_settings(
 
 
 def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
-    """Return the session's profile of the table in ``ctx``: roles, targets, policy, recipe.
+    """Return the session's profile of the table in ``ctx``: roles, targets, policy, recipe,
+    and the Remediate page's history (with the recipe).
 
     Parameters
     ----------
     ctx : Context
         The page's table and roles.
     with_recipe : bool, default True
-        Include the recipe in use for this dataset (every step, masking too).
+        Include the recipe in use for this dataset (every step, masking too) and the
+        history of the steps (:func:`ui.remediation.history`).
 
     Returns
     -------
@@ -101,7 +103,9 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
                 recipe = Recipe.from_dict(spec)
             except (KeyError, TypeError, ValueError, RiskcoreError):
                 recipe = None
+    steps = remediation.history(ctx.key) if with_recipe else None
     return Profile(
+        history=steps if steps is not None and steps.steps else None,
         roles=ctx.roles,
         targets=targets(),
         missing=tg.get("missing", "own"),
@@ -115,7 +119,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
 def restore(
     profile: Profile, dataset_key: str, columns: list[str], data: pd.DataFrame | None = None
 ) -> None:
-    """Make a saved profile the session's: roles, targets, policy and the recipe.
+    """Make a saved profile the session's: roles, targets, policy, the recipe and its history.
 
     Every page reads them from the session, so every page shows them. The
     target widgets start again from the restored values (a new settings dict),
@@ -134,6 +138,15 @@ def restore(
     tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
     st.session_state[keys.TARGETS] = tg
+    steps = profile.history
+    if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps
+        from riskcore.deidentify.history import History
+
+        try:
+            steps = History.of_recipe(profile.recipe)
+        except RiskcoreError:
+            steps = None
+    remediation.set_history(dataset_key, steps)  # the steps, undo and redo with them
     if profile.recipe is not None:
         recipe = profile.recipe.to_dict()
         remediation.set_recipe(dataset_key, recipe)

@@ -6,7 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from riskcore.deidentify.masking import MENU, PLAIN_HASH_NOTE, SecretKey, parse_choice
-from riskcore.deidentify.recipe import DATE_SHIFT, key_check
+from riskcore.deidentify.masking.fakes import find_sex_column
+from riskcore.deidentify.recipe import DATE_SHIFT, key_check, mask_step
+from riskcore.deidentify.safe_harbor import safe_harbor_plan
 from riskcore.errors import RiskcoreError
 from riskcore.freetext import PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes
@@ -17,7 +19,7 @@ from riskcore.report.readings import (
     safe_harbor_table,
 )
 from riskcore.report.readings.work import table_download_label
-from ui import cached, formats, keyfile, keys, remediation
+from ui import cached, formats, history, keyfile, keys, remediation
 from ui.context import Context, run_gate
 from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_stem, md
@@ -64,6 +66,8 @@ def safe_harbor_tab(ctx: Context) -> None:
         hide_index=True,
     )
     (st.success if after.passed else st.warning)(md("After the transforms: " + after.verdict))
+    st.button("Apply the transforms to the table (a step in the history)", type="primary",
+              key=keys.REM_SH_APPLY, on_click=_apply_safe_harbor, args=(ctx,))  # fmt: skip
     st.download_button(
         "Download the transformed table (CSV)",
         lambda: to_csv_bytes(done.data),
@@ -105,9 +109,12 @@ def identifiers_tab(
     with st.expander("Shift dates per person (keeps intervals)", expanded=bool(shift)):
         st.caption(md(DATE_SHIFT.note))
         s1, s2, s3 = st.columns([2, 1, 1])
-        s1.multiselect("Date columns to shift", dates, key=keys.REM_SHIFT_COLS)
-        s2.selectbox("Person (one shift each)", ids, key=keys.REM_SHIFT_PERSON)
-        s3.number_input("Largest shift (days)", 1, 3650, 180, key=keys.REM_SHIFT_DAYS)
+        s1.multiselect("Date columns to shift", dates, key=keys.REM_SHIFT_COLS,
+                       on_change=_shift_step, args=(ctx,))  # fmt: skip
+        s2.selectbox("Person (one shift each)", ids, key=keys.REM_SHIFT_PERSON,
+                     on_change=_shift_step, args=(ctx,))  # fmt: skip
+        s3.number_input("Largest shift (days)", 1, 3650, 180, key=keys.REM_SHIFT_DAYS,
+                        on_change=_shift_step, args=(ctx,))  # fmt: skip
     out = ctx.table.data.copy()
     if shift is not None:
         if secret is None:  # a date shift needs the key, made above
@@ -121,7 +128,8 @@ def identifiers_tab(
             continue
         c1, c2 = st.columns([1, 2])
         op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
-                          key=keys.rem_operator(col))  # fmt: skip
+                          key=keys.rem_operator(col), on_change=_mask_step,
+                          args=(ctx, col))  # fmt: skip
         c2.caption(md(parse_choice(op)[0].note))
         done, lookup = cached.masked(ctx.key, ctx.table.data, col, op, secret, 0,
                                      key_check(secret) if secret else "")  # fmt: skip
@@ -162,6 +170,31 @@ def identifiers_tab(
         )
     free_text_scan(ctx)
     plain_hash(ctx)
+
+
+def _apply_safe_harbor(ctx: Context) -> None:
+    """Record the Safe Harbor transforms as one step of the history (a callback)."""
+    plan = safe_harbor_plan(ctx.table.data, ctx.roles, suggestions=ctx.suggestions,
+                            max_chars=scan_limit(ctx.key))  # fmt: skip
+    if plan:
+        history.record(ctx, "safe_harbor", {"steps": plan})
+
+
+def _mask_step(ctx: Context, column: str) -> None:
+    """Record the operator just chosen for ``column`` as one masking step (a callback)."""
+    sex = find_sex_column(ctx.table.data, [*ctx.roles.quasi_identifiers, *ctx.roles.sensitive])
+    op = str(st.session_state[keys.rem_operator(column)])
+    history.record(ctx, "masking", mask_step(column, op, sex=sex))
+
+
+def _shift_step(ctx: Context) -> None:
+    """Record the date shift as one step once it names columns and a person (a callback)."""
+    cols = [str(c) for c in st.session_state.get(keys.REM_SHIFT_COLS) or []]
+    person = st.session_state.get(keys.REM_SHIFT_PERSON)
+    if cols and person:
+        days = int(st.session_state.get(keys.REM_SHIFT_DAYS, 180))
+        history.record(ctx, "date_shift",
+                       {"person": str(person), "columns": cols, "max_days": days})  # fmt: skip
 
 
 def free_text_scan(ctx: Context) -> None:

@@ -18,12 +18,16 @@ from ui import keys
 if TYPE_CHECKING:
     import pandas as pd
 
+    from riskcore.deidentify.history import History
+
 __all__ = [
     "active",
     "after_key",
     "clear",
+    "history",
     "menu_choice",
     "recipe_json",
+    "set_history",
     "set_recipe",
     "show_on_page",
     "showing_after",
@@ -37,6 +41,40 @@ def active(dataset_key: str) -> dict[str, Any] | None:
         return None
     recipe: dict[str, Any] = rem["recipe"]
     return recipe
+
+
+def history(dataset_key: str) -> History:
+    """Return the dataset's history of remediation steps (empty when none was applied).
+
+    Parameters
+    ----------
+    dataset_key : str
+
+    Returns
+    -------
+    History
+    """
+    from riskcore.deidentify.history import History
+
+    kept = st.session_state.get(keys.REM_HISTORY)
+    if kept is None or kept["for"] != dataset_key or not isinstance(kept["history"], History):
+        return History()
+    found: History = kept["history"]
+    return found
+
+
+def set_history(dataset_key: str, value: History | None) -> None:
+    """Make ``value`` the dataset's history (None forgets it).
+
+    Parameters
+    ----------
+    dataset_key : str
+    value : History or None
+    """
+    if value is None:
+        st.session_state.pop(keys.REM_HISTORY, None)
+    else:
+        st.session_state[keys.REM_HISTORY] = {"for": dataset_key, "history": value}
 
 
 def set_recipe(dataset_key: str, recipe: dict[str, Any]) -> None:

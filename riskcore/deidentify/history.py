@@ -11,7 +11,8 @@ the redo tail, as in every editor (and sdcMicro's sdcApp).
 The recipe is the list: each kind maps onto one field of
 :class:`~riskcore.deidentify.recipe.Recipe`, and :meth:`History.to_recipe` folds the
 applied steps, in order, into a recipe (a later step of the same column replaces an
-earlier one, as re-applying the recipe does it once):
+earlier one, as re-applying the recipe does it once; a Safe Harbor drop and a masking of
+the same column replace each other):
 
 ============  =====================================================================
 kind          parameters -> recipe field
@@ -26,8 +27,10 @@ perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.ste
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
               <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
               (the column joins ``qis``; its level restarts at 0)
-levels        ``{"levels": {column: level}}`` -> ``levels``
+levels        ``{"levels": {column: level}}`` -> ``levels`` (an optional ``"hierarchies"``
+              ``{column: hierarchy's recipe}`` sets them first: one step, one undo)
 search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
+              (``"hierarchies"`` as for levels; an optional ``"steering"`` -> ``steering``)
 steering      :meth:`Steering.to_dict <riskcore.deidentify.steering.Steering.to_dict>`
               -> ``steering``
 targets       :meth:`Targets.to_dict <riskcore.criteria.Targets.to_dict>` -> ``targets``
@@ -196,6 +199,11 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
             )
     elif kind in ("levels", "search"):
         _levels(params, kind)
+        for q, spec in (params.get("hierarchies") or {}).items():  # optional: set first
+            if not isinstance(spec, Mapping) or not isinstance(spec.get("kind"), str):
+                raise RiskcoreError(f"the {kind} step's hierarchy of {q!r} has no kind")
+        if "steering" in params:  # optional: the steering the levels were found under
+            _revived("steering", params["steering"])
         if kind == "search":
             from riskcore.deidentify.objectives import OBJECTIVES
 
@@ -503,9 +511,11 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     targets, steering, objective = base.targets, base.steering, base.objective
     for step in steps:
         p = step.parameters
-        if step.kind == "safe_harbor":
+        if step.kind == "safe_harbor":  # a column it drops loses its masking, and back
             for s in p["steps"]:
                 _put(safe_harbor, dict(s))
+            gone = {s["column"] for s in p["steps"] if s["action"] == "dropped"}
+            masking = [m for m in masking if m["column"] not in gone]
         elif step.kind == "date_shift":
             date_shift = {
                 "person": p["person"],
@@ -515,12 +525,15 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
         elif step.kind == "masking":
             m = {"column": p["column"], "operator": p["operator"], "params": p.get("params", {})}
             _put(masking, m)
+            safe_harbor = [x for x in safe_harbor
+                           if (x["column"], x["action"]) != (p["column"], "dropped")]  # fmt: skip
         elif step.kind == "perturb":  # each runs after the ones before (no replacing)
             perturb.append(dict(p))
         elif step.kind == "hierarchy":
             hierarchies[p["column"]] = p["hierarchy"]
             levels[p["column"]] = 0
         elif step.kind in ("levels", "search"):
+            hierarchies.update(p.get("hierarchies") or {})  # the step's own come first
             for q, lv in _levels(p, step.kind).items():
                 if q not in hierarchies:
                     raise RiskcoreError(
@@ -530,6 +543,8 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
                 levels[q] = lv
             if step.kind == "search":
                 objective = p["objective"]
+            if "steering" in p:
+                steering = _revived("steering", p["steering"]) or None
         elif step.kind == "steering":
             steering = _revived("steering", p) or None
         else:  # targets

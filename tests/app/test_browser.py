@@ -220,7 +220,7 @@ def test_remediation_raises_k_on_the_anonymity_page(server, browser):
     wait_idle(page)
     page.get_by_text("The release at these levels meets both targets").first.wait_for()
     shot(page, "13-remediate")
-    page.get_by_role("button", name="Assess the generalized table on every page").click()
+    page.get_by_role("button", name="Apply these levels (a step in the history)").click()
     wait_idle(page)
     goto(page, server, "Anonymity (k / l / t)")
     page.get_by_text("This page assesses the generalized table").first.wait_for()

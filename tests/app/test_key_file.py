@@ -141,6 +141,10 @@ def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
     with sqlite3.connect(database) as con:
         (kept,) = con.execute("SELECT work FROM working_profiles").fetchone()
     assert key_check(KEY) in kept and '"ssn": "hmac_tokens"' in kept
+    # the history of the steps is kept and saved too (ui.history): the keyed steps by their
+    # operator, never by their key
+    assert '"history"' in kept and '"operator": "hmac_tokens"' in kept
+    assert '"operator": "reversible_tokens"' in built["profile"]
     assert built["report"].to_json().count(key_check(KEY)) >= 1  # the check value is recorded
     found = {
         "recipe": str(recipe),

@@ -1,7 +1,7 @@
 """AppTest: the Remediate page's candidate solutions and utility views (issue 29, items 3-4).
 
 On the hospital table (5,000 rows, 3 QIs): the page's table is riskcore's candidate table of
-the session's own search result, "Use B's levels" sets the level controls, a filter narrows
+the session's own search result, "Apply B's levels" sets the level controls, a filter narrows
 the table, and the utility views draw with their titles and readings.
 """
 

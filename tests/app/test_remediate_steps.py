@@ -130,7 +130,7 @@ def test_dates_shift_per_person_with_the_session_key_and_the_recipe_records_ever
         u = int.from_bytes(hmac.new(key, b"person:" + ssn.encode(), hashlib.sha256).digest()[:8],
                            "big") % 360  # fmt: skip
         assert d.days == (u - 180 if u < 180 else u - 179)
-    steps = next(d.value for d in at.dataframe if "step" in d.value.columns)
+    steps = next(d.value for d in at.dataframe if "operation" in d.value.columns)
     rows = steps[["step", "column", "operation"]].values.tolist()
     assert ["date shift", "date_of_birth", "shift_dates"] in rows
     assert ["masking", "ssn", "hmac_tokens"] in rows and ["masking", "name", "drop"] in rows
@@ -206,7 +206,7 @@ def test_identifier_choices_notes_and_words_come_from_the_masking_registry():
     assert OPERATORS["mask_digits"].note in captions and OPERATORS["surrogates"].note in captions
     preview = next(d.value for d in at.dataframe if "ssn" in d.value.columns)
     assert preview["ssn"].str.fullmatch(r"\*\*\*-\*\*-\d{4}").all()
-    steps = next(d.value for d in at.dataframe if "step" in d.value.columns)
+    steps = next(d.value for d in at.dataframe if "operation" in d.value.columns)
     words = dict(zip(steps["column"], steps["in words"], strict=True))
     # the demo's sex is a tagged quasi-identifier: the name surrogates follow it
     assert words["ssn"] == "last 4 digits kept"

@@ -8,10 +8,12 @@ a download of a table that is empty or breaks the targets says so on its button.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from streamlit.testing.v1 import AppTest
 
+from riskcore.deidentify.recipe import Recipe
 from riskcore.demo import make_people
 from tests.app.helpers import (
     APP,
@@ -73,6 +75,15 @@ def test_reopening_restores_the_levels_and_masking_choices_of_the_recipe():
     _ok(again.switch_page("pages/saved.py"))
     again.button(key="rc_saved_reopen").click()
     _ok(again)
+    # the reopened profile's history: its own, or its recipe's steps; either way it folds
+    # back into the recipe in use, so the next step builds on it (ui.history)
+    history = again.session_state["rc_rem_history"]["history"]
+    in_use = again.session_state["rc_remediation"]["recipe"]
+    start = dataclasses.replace(Recipe.from_dict(in_use), qis=(), levels=(), hierarchies={})
+    folded = history.to_recipe(start)
+    assert history.position and (list(folded.qis), list(folded.levels)) == (
+        in_use["qis"], in_use["levels"]
+    )
     _ok(again.switch_page("pages/remediate.py"))
     assert _levels(again) == chosen
     assert again.selectbox(key="rc_rem_op_ssn").value == "mask_digits"

@@ -51,7 +51,7 @@ def test_a_generalization_on_remediate_raises_k_on_the_anonymity_page(server, br
     page.get_by_role("button", name="Find the least-loss generalization").click()
     wait_idle(page)
     assert metric(page, "Smallest released class") == f"{lat.evaluate(best.levels).k:,}"
-    page.get_by_role("button", name="Assess the generalized table on every page").click()
+    page.get_by_role("button", name="Apply these levels (a step in the history)").click()
     wait_idle(page)
     shot(page, "remediate-generalized-in-use")
     goto(page, server, ANONYMITY)

@@ -20,7 +20,41 @@ from riskcore.deidentify.steering import Steering
 from riskcore.deidentify.steps import SAFE_HARBOR_WORDS
 from riskcore.report.readings.criteria import targets_summary
 
-__all__ = ["history_reading", "history_table", "step_words"]
+__all__ = [
+    "HISTORY_NOTE",
+    "NOTHING_APPLIED",
+    "SCRIPT_NOTE",
+    "history_reading",
+    "history_table",
+    "position_label",
+    "step_words",
+]
+
+#: What the history panel of the Remediate page holds and how its figures are measured
+#: (:func:`riskcore.deidentify.history_measure.step_scores`).
+HISTORY_NOTE = (
+    "Every step applied on this page, in order. The table every page assesses, the "
+    "downloads and the recipe are those of the applied steps. Undo takes the last step "
+    "back, Redo applies it again, and Go back to here keeps the steps up to the one "
+    "chosen; the later ones can be redone until a new step is applied. Risk after: the "
+    "largest record risk (1 / the smallest class of the quasi-identifiers; a blank left by "
+    "local suppression matches any value). Loss after: the "
+    "share of quasi-identifier values changed or suppressed."
+)
+
+#: The Remediate page's export while no step is applied.
+NOTHING_APPLIED = (
+    "No step is applied yet: every page assesses the table as recorded. Apply these levels, a "
+    "candidate, the Safe Harbor transforms, a masking choice or a perturbation, and the table, "
+    "the recipe and the script follow the history."
+)
+
+#: What the command script does (:func:`riskcore.deidentify.history_script.command_script`).
+SCRIPT_NOTE = (
+    "The script lists the applied steps, writes their recipe and runs riskcore apply on the "
+    "table: the same table as the download, on this file or next month's. It never holds the "
+    "key: keyed steps read the key file it names."
+)
 
 
 def _levels(levels: Mapping[str, Any]) -> str:
@@ -144,3 +178,26 @@ def history_reading(history: History) -> str:
     text = f"{pos} of {n} step{'' if n == 1 else 's'} applied"
     tail = n - pos
     return text + (f"; {tail} can be redone." if tail else ".")
+
+
+def position_label(history: History, position: int) -> str:
+    """Return a point of the history in words, for "go back to here".
+
+    Parameters
+    ----------
+    history : History
+    position : int
+        How many steps are applied there (0: none).
+
+    Returns
+    -------
+    str
+        "Before any step (the table as recorded)" or "After step 2: masking (ssn: ...)".
+    """
+    if position <= 0 or position > len(history.steps):
+        return "Before any step (the table as recorded)"
+    step = history.steps[position - 1]
+    what = step_words(step)
+    if len(what) > 80:
+        what = what[:77] + "..."
+    return f"After step {position}: {STEP_KINDS[step.kind]} ({what})"
