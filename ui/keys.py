@@ -299,7 +299,7 @@ def rem_perturb(name: str) -> str:
     return f"rc_rem_perturb_{name}"
 
 
-#: The "Assess the generalized table on every page" button.
+#: The "Apply these levels (a step in the history)" button.
 REM_USE = "rc_rem_use"
 #: The "Go back to the table as recorded" button.
 REM_CLEAR = "rc_rem_clear"

@@ -78,7 +78,7 @@ def test_the_three_journeys_at_1400_and_1024_px(server, browser, tmp_path):
             break
         page.wait_for_timeout(500)
     assert any(not v.startswith("0 of") for v in chosen.values()), chosen
-    page.get_by_role("button", name="Assess the generalized table on every page").click()
+    page.get_by_role("button", name="Apply these levels (a step in the history)").click()
     wait_idle(page)
     found["officer-remediate"] = measure(page, "journey-officer-remediate")
     goto(page, server, "Report")
