@@ -97,7 +97,9 @@ if caution is not None:
     st.warning(md(caution))
 checks = drop_empty(check_table(v), "note")
 st.dataframe(checks, hide_index=True, column_config=fitted(checks))
-st.dataframe(figures_side_by_side(report), hide_index=True)
+side = figures_side_by_side(report)
+# every figure in view: the document a reviewer signs hides nothing behind a scroll bar
+st.dataframe(side, hide_index=True, column_config=fitted(side), height=38 + 35 * len(side))
 stem = file_stem(ctx.table.name, "data")
 # two buttons a row: four a row cut every label at 1024 px ("Download the profile (reproduc...")
 c1, c2 = st.columns(2)

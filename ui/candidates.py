@@ -182,8 +182,8 @@ def candidates_section(
     side = comparison_table(cmp)
     st.dataframe(side, hide_index=True, column_config=fitted(side), height=420)
     st.plotly_chart(column_ncp_bars(cmp), key=keys.REM_CAND_CHART)
-    st.caption("The same released records as recorded and under A and B (the row is its "
-               "position in the file):")  # fmt: skip
+    st.caption("The same released records as recorded and under A and B (row: the file's row "
+               "number, the first data row is 1):")  # fmt: skip
     sample = cmp.sample.astype(str)
     row = [c for c in sample.columns if c == "row"]
     for tab, suffix in zip(st.tabs(["As recorded", "Under A", "Under B"]), ("", " (A)", " (B)"),

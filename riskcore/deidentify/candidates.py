@@ -417,7 +417,8 @@ class Comparison(Result):
         Per QI, its normalized certainty penalty under each node (a suppressed cell costs 1;
         their mean over the QIs is the node's NCP).
     sample : pandas.DataFrame
-        The same released records under both: the row's position in the table, then per QI
+        The same released records under both: the row number in the file (the first data
+        row is 1, as on every page), then per QI
         the value as recorded and its label under A and under B (not in JSON: it holds
         values of the data).
     """
@@ -541,7 +542,7 @@ def compare_candidates(
     both = np.flatnonzero(kept[0] & kept[1])
     pick = np.unique(np.linspace(0, len(both) - 1, min(sample, len(both))).astype(np.int64))
     rows = both[pick] if len(both) else both
-    cols: dict[str, Any] = {"row": rows}
+    cols: dict[str, Any] = {"row": rows + 1}  # the file's row number: the first data row is 1
     for i, q in enumerate(lattice.qis):
         values = data[q].iloc[rows].reset_index(drop=True)
         h = lattice.hierarchies[q]

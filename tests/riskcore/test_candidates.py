@@ -166,8 +166,9 @@ def test_comparison_by_hand(setup):
     assert cmp.column_ncp_b == pytest.approx({"x": 2.5 / 6, "y": 1 / 6})
     assert (cmp.a.suppressed, cmp.b.suppressed) == (2, 1)
     assert (cmp.a.records_at_risk, cmp.b.records_at_risk) == (4, 2)
-    # released under both: records 0, 1, 4, 5; two of them, the first and the last
-    assert cmp.sample["row"].tolist() == [0, 5]
+    # released under both: records 0, 1, 4, 5; two of them, the first and the last, numbered
+    # as the file's rows (the first data row is 1)
+    assert cmp.sample["row"].tolist() == [1, 6]
     assert cmp.sample["x (A)"].tolist() == ["a", "c"]
     assert cmp.sample["x (B)"].tolist() == ["ab", "c"]
     table = comparison_table(cmp)
