@@ -32,6 +32,18 @@ BLOCK = 4_000_000
 #: Below this many (targets x distinct rows x QIs) comparisons, pairs are compared directly.
 PAIRWISE = 20_000_000
 
+#: Below this many, :func:`choose` compares pairs (its counting pays off on larger blocks).
+CHOOSE_PAIRWISE = 20_000_000
+
+#: Restoring stops after a round that puts back fewer than 1 / STOP_SHARE of the blank cells
+#: it started from (at least one cell): the late rounds of a large table put back a few
+#: cells each for as long as the first ones.
+STOP_SHARE = 20
+
+#: Most (candidates x candidates x QIs) comparisons a restoring round spends on the
+#: candidates it put off (the first ones in priority order; the rest wait).
+LATE_PAIRS = 200_000_000
+
 #: Subset levels counted by projection while they need at most this many subsets.
 MAX_SUBSETS = 64
 
@@ -130,7 +142,16 @@ def fk(codes: np.ndarray) -> np.ndarray:
         int64 per record.
     """
     keys, inverse, sizes = distinct(codes)
-    out: np.ndarray = np.rint(compatible(keys, keys, sizes)).astype(np.int64)[inverse]
+    m = keys.shape[1]
+    known = keys >= 0
+    cols = [np.where(known[:, i], keys[:, i], 0) for i in range(m)]
+    # every row is its own class: rows of one pattern meet their own row only (no join)
+    t, _, s = compatible_sums(
+        cols, known, cols, known, sizes, source_target=np.arange(len(keys))
+    )
+    per_key = np.zeros(len(keys))
+    per_key[t] = s
+    out: np.ndarray = np.rint(per_key).astype(np.int64)[inverse]
     return out
 
 
@@ -191,7 +212,7 @@ def choose(
         int64 per problem row.
     """
     u, m = problem.shape
-    if u * len(keys) * m <= PAIRWISE:
+    if u * len(keys) * m <= CHOOSE_PAIRWISE:
         return _choose_pairwise(problem, keys, order)
     rank = np.empty(m, dtype=np.int64)
     rank[order] = np.arange(m)
@@ -247,22 +268,22 @@ def _attempt(
     cols: np.ndarray,
     chosen: np.ndarray,
     k: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Restore the chosen cells; return the table and, per candidate, whether it is involved
-    in a record falling below k (it fell below k, or it stopped matching such a record)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Restore the chosen cells; return the table, its f_k and, per candidate, whether it is
+    involved in a record falling below k (it fell below k, or stopped matching such a record)."""
     trial = codes.copy()
     trial[rows[chosen], cols[chosen]] = original[rows[chosen], cols[chosen]]
     trial_fk = fk(trial)
     involved = np.zeros(len(rows), dtype=bool)
     if trial_fk.min() >= k:
-        return trial, involved
+        return trial, trial_fk, involved
     low, _, _ = distinct(trial[trial_fk < k])
     idx = np.flatnonzero(chosen)
     ones = np.ones(len(low))
     matched = compatible(codes[rows[idx]], low, ones) > 0.5
     still = compatible(trial[rows[idx]], low, ones) > 0.5
     involved[idx] = (matched & ~still) | (trial_fk[rows[idx]] < k)
-    return trial, involved
+    return trial, trial_fk, involved
 
 
 def restore(
@@ -277,14 +298,18 @@ def restore(
     A suppressed cell of record r can be restored when (i) r, with its value
     back, is still compatible with at least k records and (ii) no record that
     r stops matching has exactly k (it would lose one). Both are counted for
-    every suppressed cell at once (:func:`compatible` on the class table). A
-    round restores the candidates no earlier candidate is compatible with (two
-    compatible restorations can take the same match away), most important QI
-    first (``rank`` 0 is suppressed first, so restored last); the table is
-    checked, and candidates involved in a record falling below k are put off to
-    the next round. A restoration only removes matches, never adds one, so
-    each round keeps f_k >= k; rounds end when no cell can come back. The
-    number of blank cells can only go down.
+    every suppressed cell at once (:func:`compatible` on the class table),
+    most important QI first (``rank`` 0 is suppressed first, so restored
+    last). A round restores them all at once and checks the table: the
+    candidates involved in a record falling below k (it fell below k, or it
+    stopped matching such a record) are put off, except those, among the first
+    :data:`LATE_PAIRS`-bounded few, no earlier involved candidate is compatible with (two compatible restorations can take
+    the same match away), and the table is checked again until no record is
+    below k, putting off the involved ones each time. The candidates put off
+    wait for the next round. A restoration only removes matches, so each round
+    keeps f_k >= k; rounds end when no cell can come back, or after
+    a round that put back fewer than 1 / :data:`STOP_SHARE` of the cells blank
+    when restoring began. The number of blank cells can only go down.
 
     Parameters
     ----------
@@ -306,15 +331,20 @@ def restore(
     """
     codes = codes.copy()
     rounds = 0
+    counts = fk(codes)
+    blank = int(((codes < 0) & (original >= 0)).sum())
+    enough = max(1, blank // STOP_SHARE)
     while True:
         rows, cols = np.nonzero((codes < 0) & (original >= 0))
-        if not len(rows):
+        if not len(rows) or (rounds and blank - len(rows) < enough):
             break
+        blank = len(rows)
         rounds += 1
         if progress is not None:
             progress(rounds, len(rows))
         keys, inverse, sizes = distinct(codes)
-        key_fk = compatible(keys, keys, sizes)
+        key_fk = np.zeros(len(keys))
+        key_fk[inverse] = counts
         # one candidate per (class, QI, original value)
         triple = np.column_stack([inverse[rows], cols, original[rows, cols]])
         _, first = np.unique(triple, axis=0, return_index=True)
@@ -334,15 +364,16 @@ def restore(
         rows, cols = rows[priority], cols[priority]
         # all candidates at once; those involved in a record falling below k are put off
         chosen = np.ones(len(rows), dtype=bool)
-        trial, involved = _attempt(codes, original, rows, cols, chosen, k)
+        trial, counts, involved = _attempt(codes, original, rows, cols, chosen, k)
         if involved.any():
             # keep the others; add back the involved ones no earlier involved candidate is
             # compatible with; check again, putting off the involved ones until none is
             chosen = ~involved
             late = np.flatnonzero(involved)
+            late = late[: max(1, int((LATE_PAIRS / codes.shape[1]) ** 0.5))]
             chosen[late] = ~_earlier_compatible(codes[rows[late]])
             while True:
-                trial, again = _attempt(codes, original, rows, cols, chosen, k)
+                trial, counts, again = _attempt(codes, original, rows, cols, chosen, k)
                 if not again.any():
                     break
                 drop = again & involved
