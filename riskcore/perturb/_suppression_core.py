@@ -143,6 +143,9 @@ def fk(codes: np.ndarray) -> np.ndarray:
     """
     keys, inverse, sizes = distinct(codes)
     m = keys.shape[1]
+    if len(keys) ** 2 * m <= PAIRWISE:
+        small: np.ndarray = np.rint(compatible(keys, keys, sizes)).astype(np.int64)[inverse]
+        return small
     known = keys >= 0
     cols = [np.where(known[:, i], keys[:, i], 0) for i in range(m)]
     # every row is its own class: rows of one pattern meet their own row only (no join)

@@ -11,15 +11,14 @@ import numpy as np
 
 
 def fk_any(mat: np.ndarray) -> np.ndarray:
-    """f_k of each row of a float matrix, NaN matching any value (freqCalc, alpha = 1)."""
-    n = len(mat)
-    out = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        for j in range(n):
-            a, b = mat[i], mat[j]
-            both = ~np.isnan(a) & ~np.isnan(b)
-            if np.all(a[both] == b[both]):
-                out[i] += 1
+    """f_k of each row of a float matrix, NaN matching any value (freqCalc, alpha = 1).
+
+    Every pair of rows compared at once (rows x rows x columns): a pair matches when
+    no column known in both differs.
+    """
+    a, b = mat[:, None, :], mat[None, :, :]
+    clash = ~np.isnan(a) & ~np.isnan(b) & (a != b)
+    out: np.ndarray = (~clash.any(axis=2)).sum(axis=1).astype(np.int64)
     return out
 
 
@@ -51,16 +50,8 @@ def suppress_like_sdcmicro(mat: np.ndarray, k: int, importance: list[int]) -> np
         problems.sort(key=lambda i: -1.0 / fk[i])  # decreasing rk = 1/fk, stable
         for p in problems:
             row = sub[p]
-            dists = np.array(
-                [
-                    sum(
-                        1
-                        for c in range(m)
-                        if not np.isnan(sub[j, c]) and not np.isnan(row[c]) and sub[j, c] != row[c]
-                    )
-                    for j in range(len(sub))
-                ]
-            )
+            # cpp_calcSuppInds: per record, the columns known in both that differ
+            dists = (~np.isnan(sub) & ~np.isnan(row) & (sub != row)).sum(axis=1)
             positive = dists[dists > 0]
             min_d = positive.min() if len(positive) else m
             ids = np.flatnonzero(dists == min_d)
