@@ -149,9 +149,7 @@ def fk(codes: np.ndarray) -> np.ndarray:
     known = keys >= 0
     cols = [np.where(known[:, i], keys[:, i], 0) for i in range(m)]
     # every row is its own class: rows of one pattern meet their own row only (no join)
-    t, _, s = compatible_sums(
-        cols, known, cols, known, sizes, source_target=np.arange(len(keys))
-    )
+    t, _, s = compatible_sums(cols, known, cols, known, sizes, source_target=np.arange(len(keys)))
     per_key = np.zeros(len(keys))
     per_key[t] = s
     out: np.ndarray = np.rint(per_key).astype(np.int64)[inverse]
@@ -302,16 +300,20 @@ def restore(
     back, is still compatible with at least k records and (ii) no record that
     r stops matching has exactly k (it would lose one). Both are counted for
     every suppressed cell at once (:func:`compatible` on the class table),
-    most important QI first (``rank`` 0 is suppressed first, so restored
-    last). A round restores them all at once and checks the table: the
-    candidates involved in a record falling below k (it fell below k, or it
-    stopped matching such a record) are put off, except those, among the first
-    :data:`LATE_PAIRS`-bounded few, no earlier involved candidate is compatible with (two compatible restorations can take
-    the same match away), and the table is checked again until no record is
-    below k, putting off the involved ones each time. The candidates put off
-    wait for the next round. A restoration only removes matches, so each round
-    keeps f_k >= k; rounds end when no cell can come back, or after
-    a round that put back fewer than 1 / :data:`STOP_SHARE` of the cells blank
+    one candidate per (class, QI, original value), most important QI first
+    (``rank`` 0 is suppressed first, so restored last).
+
+    A round restores all candidates at once and checks the table. Those
+    involved in a record falling below k (it fell below k, or it stopped
+    matching such a record) are put off; among the first of them (at most
+    :data:`LATE_PAIRS` comparisons), those no earlier one is compatible with
+    are tried again (two compatible restorations can take the same match
+    away), and the table is checked again until no record is below k, the
+    involved ones put off each time (each check puts off one at least, and
+    the first candidate alone is valid, so the checks end). The candidates put
+    off wait for the next round. A restoration only removes matches, so each
+    round keeps f_k >= k; rounds end when no cell can come back, or after a
+    round that put back fewer than 1 / :data:`STOP_SHARE` of the cells blank
     when restoring began. The number of blank cells can only go down.
 
     Parameters

@@ -99,6 +99,7 @@ __all__ = [
 #: 6 s. Checked before it starts; the dashboard also gives it a deadline.
 MAX_CELLS = 1_000_000
 
+
 @dataclass(frozen=True)
 class LocalSuppression(Result):
     """The result of :func:`local_suppression`.

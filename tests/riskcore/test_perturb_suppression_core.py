@@ -18,10 +18,16 @@ def _naive_choice(problem: np.ndarray, keys: np.ndarray, order: np.ndarray):
     """cpp_calcSuppInds + suppSubset's column rule, one problem row and one key at a time."""
     cols, dists = [], []
     for p in problem:
-        d = [sum(1 for c in range(len(p)) if p[c] >= 0 and q[c] >= 0 and p[c] != q[c]) for q in keys]
+        d = [
+            sum(1 for c in range(len(p)) if p[c] >= 0 and q[c] >= 0 and p[c] != q[c]) for q in keys
+        ]
         nearest = min(x for x in d if x > 0)
         ids = [j for j, x in enumerate(d) if x == nearest]
-        col = next(c for c in order if any(p[c] >= 0 and keys[j][c] >= 0 and p[c] != keys[j][c] for j in ids))
+        col = next(
+            c
+            for c in order
+            if any(p[c] >= 0 and keys[j][c] >= 0 and p[c] != keys[j][c] for j in ids)
+        )
         cols.append(col)
         dists.append(nearest)
     return np.array(cols), np.array(dists)
