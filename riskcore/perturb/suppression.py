@@ -93,10 +93,11 @@ __all__ = [
     "match_counts",
 ]
 
-#: The most QI cells (records x quasi-identifiers) local suppression takes on: each round
-#: compares the records below k with every pattern of the table. UCI Adult's 32,561 records
-#: x 8 QIs (260,488 cells, k = 2) took about 100 s here on 2 loaded cores; the demo's 5 QIs
-#: 6 s. Checked before it starts; the dashboard also gives it a deadline.
+#: The most QI cells (records x quasi-identifiers) local suppression takes on, checked before
+#: it starts (the dashboard also gives it a deadline). Each round and each restoring round
+#: joins class tables whose missing-value patterns grow with the cells blanked. UCI Adult's
+#: 32,561 records x 8 QIs (260,488 cells): k = 2 in 29 s, k = 5 in 76 s, measured with a load
+#: average of 12 on 2 cores (``benchmarks/bench_perturb.py``).
 MAX_CELLS = 1_000_000
 
 
