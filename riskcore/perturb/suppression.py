@@ -54,8 +54,8 @@ Each round suppresses at least one cell, and a record whose QIs are all
 missing matches all n >= k records, so the rounds end. Measured on sdcMicro's
 ``testdata2`` (seven key variables, default importance), cells blanked by
 riskcore / by sdcMicro (its test for k = 2, a re-implementation of its loop
-from its source for the others): k = 2, 56 / 97; k = 3, 88 / 117; k = 4,
-108 / 138; k = 5, 122 / 157 (``tests/riskcore/test_perturb_suppression.py``
+from its source for the others): k = 2, 57 / 97; k = 3, 88 / 117; k = 4,
+107 / 138; k = 5, 128 / 157 (``tests/riskcore/test_perturb_suppression.py``
 checks these and two other importance orders, and random small tables).
 Fewer is checked, not proven: the rounds and the restoring are heuristics,
 like sdcMicro's loop.
