@@ -34,6 +34,16 @@ References
 .. [DM02] J. Domingo-Ferrer, J. M. Mateo-Sanz, "Practical data-oriented
    microaggregation for statistical disclosure control", IEEE Transactions on
    Knowledge and Data Engineering 14(1), 189-201, 2002.
+
+Missing values, as sdcMicro's ``mdav()`` (``R/mdav.R``, ``src/Mdav.h``): the
+variances are those of the known values; between two records of which one
+misses a variable, that variable adds the widest squared gap of the variable
+((max - min)^2 / variance), and nothing when both miss it; a centre is the
+mean of the known values. Each group's values become the means of its known
+values, and a missing value stays missing. One difference: sdcMicro's last
+group divides its sums by all its records, known or not (``Mdav.cpp``, the
+``NbRowLeft`` branch); here every group divides by its known values, as
+sdcMicro's other groups do.
 """
 
 from __future__ import annotations
@@ -109,12 +119,14 @@ def _values(data: pd.DataFrame, columns: Sequence[str]) -> tuple[tuple[str, ...]
     out = []
     for c in cols:
         values = pd.to_numeric(data[c], errors="coerce")
-        bad = int(values.isna().sum())
+        bad = int((values.isna() & data[c].notna()).sum())
         if bad:
             raise RiskcoreError(
-                f"microaggregation needs a number in every row of {c!r}; {bad} rows have "
-                "none (a missing or non-numeric value)"
+                f"microaggregation needs numbers in {c!r}; {bad} rows hold something else "
+                "(missing values are allowed and stay missing)"
             )
+        if values.isna().all():
+            raise RiskcoreError(f"{c!r} has no value to aggregate (every row is missing)")
         out.append(values.to_numpy(dtype=np.float64))
     return cols, np.column_stack(out)
 
@@ -138,8 +150,13 @@ def mdav_groups(x: np.ndarray, k: int) -> np.ndarray:
         int64 group per row, numbered in the order the groups were formed.
     """
     n = len(x)
-    var = x.var(axis=0)
+    missing = np.isnan(x)
+    has_missing = bool(missing.any())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.nanvar(x, axis=0) if has_missing else x.var(axis=0)
     weight = np.where(var > 0, 1.0 / np.where(var > 0, var, 1.0), 1.0)
+    # Mdav.h: one value missing of the two costs the widest squared gap of the variable
+    gap = (np.nanmax(x, axis=0) - np.nanmin(x, axis=0)) ** 2 * weight if has_missing else weight
     groups = np.full(n, -1, dtype=np.int64)
     left = np.arange(n)
     xl = x  # the rows left, kept compact
@@ -147,8 +164,23 @@ def mdav_groups(x: np.ndarray, k: int) -> np.ndarray:
 
     def distances(centre: np.ndarray) -> np.ndarray:
         diff = xl - centre
-        out: np.ndarray = (diff * diff * weight).sum(axis=1)  # sdcMicro's arithmetic
-        return out
+        if not has_missing:
+            out: np.ndarray = (diff * diff * weight).sum(axis=1)  # sdcMicro's arithmetic
+            return out
+        one = np.isnan(xl) ^ np.isnan(centre)
+        term = np.where(one, gap, np.nan_to_num(diff * diff * weight))  # both missing: 0
+        result: np.ndarray = term.sum(axis=1)
+        return result
+
+    def centroid(rows: np.ndarray) -> np.ndarray:
+        if not has_missing:
+            out: np.ndarray = rows.mean(axis=0)
+            return out
+        known = ~np.isnan(rows)
+        count = known.sum(axis=0)
+        total = np.where(known, rows, 0.0).sum(axis=0)
+        mean: np.ndarray = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+        return mean
 
     def nearest(d: np.ndarray) -> np.ndarray:
         """Return the positions in ``left`` of the k smallest distances ``d``.
@@ -173,7 +205,7 @@ def mdav_groups(x: np.ndarray, k: int) -> np.ndarray:
         left, xl = left[keep], xl[keep]
 
     while len(left) >= 2 * k:
-        r_pos = int(np.argmax(distances(xl.mean(axis=0))))
+        r_pos = int(np.argmax(distances(centroid(xl))))
         two = len(left) >= 3 * k
         d_r = distances(xl[r_pos])
         s_row = left[int(np.argmax(d_r))]
@@ -230,7 +262,8 @@ def microaggregate(
     k : int
         The least group size; at most the number of records.
     method : {"mdav", "single"}
-        ``"single"`` needs one column; one column always uses it.
+        ``"single"`` needs one column; one column always uses it, unless it has
+        a missing value (MDAV then).
 
     Returns
     -------
@@ -239,7 +272,8 @@ def microaggregate(
     Raises
     ------
     RiskcoreError
-        When a column is absent or has a missing or non-numeric value, k
+        When a column is absent, has a non-numeric value or no value at all,
+        ``"single"`` meets a missing value, k
         exceeds the records, ``"single"`` is asked for several columns, or MDAV
         is asked for more than :data:`MDAV_MAX_ROWS` records.
     """
@@ -258,10 +292,25 @@ def microaggregate(
             "the square of the records): aggregate one column at a time (sdcMicro's "
             "single-variable method, any size), or a sample or each stratum apart"
         )
+    missing = np.isnan(x)
+    if missing.any():
+        if method == "single":
+            raise RiskcoreError(
+                "the single-variable method needs a value in every row; MDAV (the default) "
+                "handles missing values"
+            )
+        used = "mdav"
     groups = single_groups(x[:, 0], k) if used == "single" else mdav_groups(x, k)
     sizes = np.bincount(groups)
-    sums = np.vstack([np.bincount(groups, weights=x[:, j]) for j in range(x.shape[1])]).T
-    means = (sums / sizes[:, None])[groups]
+    # each group's mean over its known values; a missing value stays missing (sdcMicro's
+    # mdav(): dat[TF] <- NA)
+    known = ~missing
+    filled = np.where(known, x, 0.0)
+    sums = np.vstack([np.bincount(groups, weights=filled[:, j]) for j in range(x.shape[1])]).T
+    counts = np.vstack([np.bincount(groups, weights=known[:, j]) for j in range(x.shape[1])]).T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)[groups]
+    means[missing] = np.nan
     out = data.copy()
     for j, c in enumerate(cols):
         out[c] = means[:, j]

@@ -37,14 +37,28 @@ How the rounds differ from sdcMicro's (vectorized: no loop over records):
   suppressed differ only in that cell; when they number at least k together,
   the key with the most records keeps its cell (every other one then matches
   the whole group, and it matches every other one).
+- The nearest distance and the QI chosen are counted on the class table by
+  inclusion and exclusion over sets of ignored QIs
+  (:func:`riskcore.perturb._suppression_core.choose`), not by comparing every
+  problem record with every record.
+- **Restoring** (after the rounds; sdcMicro has no such step): a blank cell
+  gets its value back when the record, with it, still matches at least k
+  records and no record it stops matching has exactly k
+  (:func:`riskcore.perturb._suppression_core.restore`). Greedy suppression
+  blanks cells that later blanks made unnecessary (a record that reached k
+  early through a cell that a neighbour's later blank would also have given);
+  restoring takes them back, most important QI first. It can only lower the
+  count.
 
 Each round suppresses at least one cell, and a record whose QIs are all
 missing matches all n >= k records, so the rounds end. Measured on sdcMicro's
-``testdata2`` (seven key variables, default importance): k = 2, 72 cells
-(sdcMicro's own test expects 97); k = 3, 116 (a re-implementation of
-sdcMicro's loop gives 117); k = 5, 168 (against 157: more, so "never more than
-sdcMicro" is not guaranteed). Cost per round: problem keys x distinct keys x
-QIs comparisons (Adult, eight QIs, k = 2: 9,853 cells in about 100 s on one core).
+``testdata2`` (seven key variables, default importance), cells blanked by
+riskcore / by sdcMicro (its test for k = 2, a re-implementation of its loop
+from its source for the others): k = 2, 57 / 97; k = 3, 88 / 117; k = 4,
+107 / 138; k = 5, 128 / 157 (``tests/riskcore/test_perturb_suppression.py``
+checks these and two other importance orders, and random small tables).
+Fewer is checked, not proven: the rounds and the restoring are heuristics,
+like sdcMicro's loop.
 
 References
 ----------
@@ -67,9 +81,9 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_positive_int
-from riskcore.engine import ClassTable
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.missing import MAX_QIS, compatible_sizes
+from riskcore.metrics.missing import MAX_QIS
+from riskcore.perturb._suppression_core import choose, distinct, fk, restore
 
 __all__ = [
     "MAX_CELLS",
@@ -79,14 +93,12 @@ __all__ = [
     "match_counts",
 ]
 
-#: The most QI cells (records x quasi-identifiers) local suppression takes on: each round
-#: compares the records below k with every pattern of the table. UCI Adult's 32,561 records
-#: x 8 QIs (260,488 cells, k = 2) took about 100 s here on 2 loaded cores; the demo's 5 QIs
-#: 6 s. Checked before it starts; the dashboard also gives it a deadline.
+#: The most QI cells (records x quasi-identifiers) local suppression takes on, checked before
+#: it starts (the dashboard also gives it a deadline). Each round and each restoring round
+#: joins class tables whose missing-value patterns grow with the cells blanked. UCI Adult's
+#: 32,561 records x 8 QIs (260,488 cells): k = 2 in 29 s, k = 5 in 76 s, measured with a load
+#: average of 12 on 2 cores (``benchmarks/bench_perturb.py``).
 MAX_CELLS = 1_000_000
-
-#: Largest (problem keys x distinct keys x QIs) block compared at once.
-_BLOCK = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,9 @@ class LocalSuppression(Result):
         Records with at least one suppressed cell.
     rounds : int
         Suppression rounds run (0 when the table already met k).
+    restore_rounds : int
+        Restoring rounds run after them (0 when nothing was suppressed or
+        restoring was switched off).
     smallest_count : int
         The smallest f_k after suppression (at least ``k``).
     data : pandas.DataFrame
@@ -127,6 +142,7 @@ class LocalSuppression(Result):
     records_touched: int
     rounds: int
     smallest_count: int
+    restore_rounds: int = 0
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     cells: np.ndarray = field(
         default_factory=lambda: np.zeros((0, 0), dtype=bool), metadata={"json": False}
@@ -225,52 +241,6 @@ def _codes(data: pd.DataFrame, qis: tuple[str, ...]) -> np.ndarray:
     return np.column_stack(cols) if cols else np.zeros((len(data), 0), dtype=np.int64)
 
 
-def _counts(codes: np.ndarray) -> np.ndarray:
-    """Return f_k of every record, a missing value (-1) matching any value."""
-    uniq, inverse, sizes = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
-    m = codes.shape[1]
-    labels = tuple(
-        np.array([None, *range(int(uniq[:, i].max(initial=-1)) + 1)], dtype=object)
-        for i in range(m)
-    )
-    classes = ClassTable(
-        qis=tuple(str(i) for i in range(m)),
-        sizes=sizes.astype(np.int64),
-        keys=[uniq[:, i] + 1 for i in range(m)],
-        labels=labels,
-    )
-    fk: np.ndarray = compatible_sizes(classes)[inverse.reshape(-1)]
-    return fk
-
-
-def _choose(
-    problem: np.ndarray, keys: np.ndarray, order: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return, per problem key, the QI to suppress (sdcMicro's choice, vectorized) and the
-    distance to its nearest records.
-
-    ``problem`` (u, m) and ``keys`` (d, m) are distinct code rows; ``order`` lists
-    the QIs in the order they are tried.
-    """
-    m = keys.shape[1]
-    known_k = keys >= 0
-    step = max(1, _BLOCK // max(1, len(keys) * m))
-    out = np.empty(len(problem), dtype=np.int64)
-    dist_out = np.empty(len(problem), dtype=np.int64)
-    for start in range(0, len(problem), step):
-        p = problem[start : start + step]
-        diff = (p[:, None, :] != keys[None, :, :]) & (p >= 0)[:, None, :] & known_k[None, :, :]
-        dist = diff.sum(axis=2)
-        nearest = np.where(dist > 0, dist, m + 1).min(axis=1)
-        if (nearest > m).any():  # every record matches: f_k = n >= k, never a problem
-            raise RiskcoreError("local suppression found a record with no other record to match")
-        near = dist == nearest[:, None]
-        differs = (diff & near[:, :, None]).any(axis=1)[:, order]
-        out[start : start + step] = order[np.argmax(differs, axis=1)]
-        dist_out[start : start + step] = nearest
-    return out, dist_out
-
-
 def _kept(problem: np.ndarray, col: np.ndarray, count: np.ndarray, k: int) -> np.ndarray:
     """Return, per problem key, whether it can keep its cell this round.
 
@@ -312,7 +282,7 @@ def match_counts(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> np.nda
         When a QI is not a column of ``data``.
     """
     qis = _check_qis(data, quasi_identifiers)
-    return _counts(_codes(data, qis))
+    return fk(_codes(data, qis))
 
 
 def local_suppression(
@@ -322,6 +292,7 @@ def local_suppression(
     importance: Mapping[str, int] | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    restore_cells: bool = True,
 ) -> LocalSuppression:
     """Suppress single QI cells until every record matches at least k records.
 
@@ -341,7 +312,12 @@ def local_suppression(
         (suppressed first); ties allowed. Default: :func:`default_importance`.
     progress : callable, optional
         Called as ``progress(round, records below k)`` before each round (a
-        :class:`riskcore.workguard.Deadline` stops the work from there).
+        :class:`riskcore.workguard.Deadline` stops the work from there); the
+        restoring rounds that follow are reported as ``progress(round, 0)``,
+        their numbers going on from the suppression rounds.
+    restore_cells : bool, default True
+        Run the restoring pass (see the module docstring); ``False`` gives the
+        suppression rounds' result alone.
 
     Returns
     -------
@@ -373,23 +349,31 @@ def local_suppression(
     # order(importanceI), a stable sort).
     order = np.argsort(-np.array([imp[q] for q in qis]), kind="stable")
     codes = _codes(data, qis)
+    original = codes.copy()
     before = codes < 0
     rounds = 0
-    fk = _counts(codes)
-    while (fk < k).any():
+    counts = fk(codes)
+    while (counts < k).any():
         if rounds > codes.size:  # pragma: no cover - each round blanks at least one cell
             raise RiskcoreError("local suppression did not reach k; please report this table")
         rounds += 1
-        rows = np.flatnonzero(fk < k)
+        rows = np.flatnonzero(counts < k)
         if progress is not None:
             progress(rounds, len(rows))
-        problem, which = np.unique(codes[rows], axis=0, return_inverse=True)
-        which = which.reshape(-1)
-        col, dist = _choose(problem, np.unique(codes, axis=0), order)
-        treat = (dist == dist.min()) & ~_kept(problem, col, np.bincount(which), k)
+        problem, which, per_key = distinct(codes[rows])
+        keys, _, sizes = distinct(codes)
+        col, dist = choose(problem, keys, sizes, order)
+        treat = (dist == dist.min()) & ~_kept(problem, col, per_key, k)
         now = treat[which]
         codes[rows[now], col[which[now]]] = -1
-        fk = _counts(codes)
+        counts = fk(codes)
+    restore_rounds = 0
+    if restore_cells and rounds:
+        rank = np.empty(len(qis), dtype=np.int64)
+        rank[order] = np.arange(len(qis))
+        step = None if progress is None else _after(progress, rounds)
+        codes, restore_rounds = restore(codes, original, k, rank, step)
+        counts = fk(codes)
     cells = (codes < 0) & ~before
     out = data.copy()
     for i, q in enumerate(qis):
@@ -403,10 +387,20 @@ def local_suppression(
         missing_before={q: int(before[:, i].sum()) for i, q in enumerate(qis)},
         records_touched=int(cells.any(axis=1).sum()),
         rounds=rounds,
-        smallest_count=int(fk.min()),
+        restore_rounds=restore_rounds,
+        smallest_count=int(counts.min()),
         data=out,
         cells=cells,
     )
+
+
+def _after(progress: Callable[[int, int], None], offset: int) -> Callable[[int, int], None]:
+    """Return a callback reporting restoring round r as round ``offset + r``, none below k."""
+
+    def report(rnd: int, _cells: int) -> None:
+        progress(offset + rnd, 0)
+
+    return report
 
 
 def _masked(column: pd.Series, mask: np.ndarray) -> pd.Series:

@@ -11,15 +11,14 @@ import numpy as np
 
 
 def fk_any(mat: np.ndarray) -> np.ndarray:
-    """f_k of each row of a float matrix, NaN matching any value (freqCalc, alpha = 1)."""
-    n = len(mat)
-    out = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        for j in range(n):
-            a, b = mat[i], mat[j]
-            both = ~np.isnan(a) & ~np.isnan(b)
-            if np.all(a[both] == b[both]):
-                out[i] += 1
+    """f_k of each row of a float matrix, NaN matching any value (freqCalc, alpha = 1).
+
+    Every pair of rows compared at once (rows x rows x columns): a pair matches when
+    no column known in both differs.
+    """
+    a, b = mat[:, None, :], mat[None, :, :]
+    clash = ~np.isnan(a) & ~np.isnan(b) & (a != b)
+    out: np.ndarray = (~clash.any(axis=2)).sum(axis=1).astype(np.int64)
     return out
 
 
@@ -51,16 +50,8 @@ def suppress_like_sdcmicro(mat: np.ndarray, k: int, importance: list[int]) -> np
         problems.sort(key=lambda i: -1.0 / fk[i])  # decreasing rk = 1/fk, stable
         for p in problems:
             row = sub[p]
-            dists = np.array(
-                [
-                    sum(
-                        1
-                        for c in range(m)
-                        if not np.isnan(sub[j, c]) and not np.isnan(row[c]) and sub[j, c] != row[c]
-                    )
-                    for j in range(len(sub))
-                ]
-            )
+            # cpp_calcSuppInds: per record, the columns known in both that differ
+            dists = (~np.isnan(sub) & ~np.isnan(row) & (sub != row)).sum(axis=1)
             positive = dists[dists > 0]
             min_d = positive.min() if len(positive) else m
             ids = np.flatnonzero(dists == min_d)
@@ -120,3 +111,65 @@ def mdav_like_sdcmicro(x: np.ndarray, k: int) -> np.ndarray:
     if active:
         res[active] = x[active].mean(axis=0)
     return res
+
+
+def mdav_like_sdcmicro_missing(x: np.ndarray, k: int) -> np.ndarray:
+    """sdcMicro's Mdav.cpp with NaN for missing values; returns the group of every row.
+
+    Written from Mdav.h: a variable adds (max - min)^2 * weight when one of the two
+    values is missing, nothing when both are; centres are means of the known values.
+    """
+    n, m = x.shape
+    weights, gaps = [], []
+    for j in range(m):
+        col = x[~np.isnan(x[:, j]), j]
+        var = float(np.mean(col**2) - np.mean(col) ** 2)
+        w = 1.0 / var if var else 1.0
+        weights.append(w)
+        gaps.append((col.max() - col.min()) ** 2 * w)
+
+    def dist(a: np.ndarray, b: np.ndarray) -> float:
+        total = 0.0
+        for j in range(m):
+            if np.isnan(a[j]) != np.isnan(b[j]):
+                total += gaps[j]
+            elif not np.isnan(a[j]):
+                total += weights[j] * (a[j] - b[j]) ** 2
+        return total
+
+    def centre(rows: list[int]) -> np.ndarray:
+        out = np.full(m, np.nan)
+        for j in range(m):
+            known = [x[i, j] for i in rows if not np.isnan(x[i, j])]
+            if known:
+                out[j] = sum(known) / len(known)
+        return out
+
+    groups = np.full(n, -1)
+    active = list(range(n))
+    g = 0
+
+    def take(centre_row: np.ndarray) -> None:
+        nonlocal g
+        ranked = sorted(active, key=lambda i: (dist(x[i], centre_row), -i))
+        for i in ranked[:k]:
+            groups[i] = g
+            active.remove(i)
+        g += 1
+
+    while len(active) - k >= k:
+        ngroups = 1 if len(active) - 2 * k < k else 2
+        c = centre(active)
+        far = active[0]
+        for i in active:
+            if dist(x[i], c) > dist(x[far], c):
+                far = i
+        for _ in range(ngroups):
+            farthest = active[0]
+            for i in active:
+                if dist(x[i], x[far]) > dist(x[farthest], x[far]):
+                    farthest = i
+            take(x[far])
+            far = farthest
+    groups[active] = g
+    return groups

@@ -39,7 +39,10 @@ def test_local_suppression_blanks_cells_only(tmp_path, capsys):
     pd.testing.assert_frame_equal(got[others], src[others])  # same rows, same order
     blank = got[KEYS] == ""
     assert ((got[KEYS] == src[KEYS]) | blank).all().all()  # a QI cell is kept or blanked
-    assert int(blank.sum().sum()) == 72 <= 97  # sdcMicro's own test: 97
+    from riskcore.perturb import local_suppression
+
+    # the library's cells, and no more than sdcMicro's own test (97)
+    assert int(blank.sum().sum()) == local_suppression(src, KEYS, 2).total_suppressed <= 97
     values = got[KEYS].replace("", np.nan).astype(float).to_numpy()
     assert fk_any(values).min() >= 2
     spec = json.loads(recipe.read_text())

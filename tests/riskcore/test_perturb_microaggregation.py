@@ -10,7 +10,7 @@ import pytest
 
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.microaggregation import Microaggregation, microaggregate
-from tests.riskcore.sdc_reference import mdav_like_sdcmicro
+from tests.riskcore.sdc_reference import mdav_like_sdcmicro, mdav_like_sdcmicro_missing
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sdcmicro"
 
@@ -86,12 +86,15 @@ def test_json_round_trip():
     ("columns", "k", "message"),
     [
         (["a", "zz"], 2, "no column 'zz'"),
-        (["a", "c"], 2, "needs a number in every row of 'c'; 1 rows"),
+        (["a", "d"], 2, "needs numbers in 'd'; 1 rows hold something else"),
+        (["a", "e"], 2, "'e' has no value to aggregate"),
         (["a", "b"], 9, "k = 9 is more than the 4 records"),
     ],
 )
 def test_bad_input(columns, k, message):
-    df = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 2, 3, 4], "c": [1, None, 3, 4]})
+    df = pd.DataFrame(
+        {"a": [1, 2, 3, 4], "b": [1, 2, 3, 4], "d": [1, "x", 3, 4], "e": [None] * 4}
+    )
     with pytest.raises(RiskcoreError, match=message):
         microaggregate(df, columns, k)
 
@@ -117,3 +120,42 @@ def test_mdav_past_its_row_limit_is_refused_before_it_starts(monkeypatch):
         microaggregate(df, ["a", "b"], 2)
     # one column: the single-variable method, a sort, has no limit
     assert microaggregate(df, ["a"], 2).n_groups == 3
+
+
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    pairs = set(zip(a.tolist(), b.tolist(), strict=True))
+    return len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))
+
+
+def test_missing_values_as_sdcmicros_mdav():
+    df = pd.read_csv(DATA / "testdata.csv").iloc[:120].copy()
+    rng = np.random.default_rng(7)
+    for c in ["expend", "income", "savings"]:
+        df.loc[rng.random(len(df)) < 0.15, c] = np.nan
+    res = microaggregate(df, ["expend", "income", "savings"], 3)
+    x = df[["expend", "income", "savings"]].to_numpy(dtype=float)
+    want = mdav_like_sdcmicro_missing(x, 3)
+    assert _same_partition(res.groups, want)
+    out = res.data[["expend", "income", "savings"]].to_numpy()
+    assert (np.isnan(out) == np.isnan(x)).all()  # a missing value stays missing
+    for g in np.unique(want):  # each group's known values become their mean
+        rows = want == g
+        for j in range(3):
+            known = rows & ~np.isnan(x[:, j])
+            if known.any():
+                assert np.allclose(out[known, j], x[known, j].mean())
+
+
+def test_missing_values_by_hand():
+    # k = 2, one variable with a missing value (so MDAV, not the single method). Known
+    # values 0, 1, 10, 11: centre 5.5, variance 25.25; the missing row is 11^2 / 25.25 =
+    # 4.79 from the centre (the others at most 30.25 / 25.25 = 1.2), so it is r. Its
+    # nearest: itself (both missing: 0), then all four at 4.79, the later row first: row 3.
+    # Group {4, 3} (mean of its known value 11); the rest {0, 1, 2} (mean 11 / 3).
+    df = pd.DataFrame({"v": [0.0, 1.0, 10.0, 11.0, None]})
+    res = microaggregate(df, ["v"], 2)
+    assert res.method == "mdav"
+    assert np.allclose(res.data["v"].tolist()[:4], [11 / 3, 11 / 3, 11 / 3, 11.0])
+    assert np.isnan(res.data["v"].iloc[4])
+    with pytest.raises(RiskcoreError, match="single-variable method needs a value"):
+        microaggregate(df, ["v"], 2, method="single")
