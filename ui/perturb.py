@@ -18,8 +18,8 @@ from riskcore.io.export import to_csv_bytes
 from riskcore.perturb import (
     add_noise,
     default_importance,
+    k_verdict,
     local_suppression,
-    match_counts,
     microaggregate,
     numeric_risk_utility,
     pram,
@@ -112,8 +112,8 @@ def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str],
         _, qis, k = settings
         deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
         res = local_suppression(data, list(qis), k, progress=deadline.watch())
-        before = int((match_counts(data, qis) < k).sum())
-        after = int((match_counts(res.data, qis) < k).sum())
+        # records below k judged by the criteria ("any": a blank cell matches every value)
+        before, after = (k_verdict(t, list(qis), k).needed for t in (data, res.data))
         lines = [*perturb_lines([res]), suppression_reading(k, before, after, len(data))]
         shown = pd.DataFrame(
             {"Cells blanked": res.suppressed, "Missing before": res.missing_before}

@@ -44,7 +44,11 @@ def step_of(result: Outcome) -> dict[str, Any]:
         return {
             "method": "local_suppression",
             "columns": list(result.quasi_identifiers),
-            "params": {"k": result.k, "importance": dict(result.importance)},
+            "params": {
+                "k": result.k,
+                "importance": dict(result.importance),
+                "restore_cells": result.restore_cells,
+            },
             "seed": None,
         }
     if isinstance(result, Microaggregation):
@@ -97,8 +101,12 @@ def run_step(data: pd.DataFrame, step: Mapping[str, Any]) -> Outcome:
     params = dict(step.get("params") or {})
     try:
         if method == "local_suppression":
-            return local_suppression(
-                data, columns, int(params["k"]), importance=params.get("importance")
+            return local_suppression(  # a step recorded before the restoring pass: without it
+                data,
+                columns,
+                int(params["k"]),
+                importance=params.get("importance"),
+                restore_cells=bool(params.get("restore_cells", False)),
             )
         if method == "microaggregation":
             return microaggregate(

@@ -125,6 +125,9 @@ class LocalSuppression(Result):
     restore_rounds : int
         Restoring rounds run after them (0 when nothing was suppressed or
         restoring was switched off).
+    restore_cells : bool
+        Whether the restoring pass was asked for (a recipe step records it, so that a
+        step recorded before the pass existed replays without it, byte for byte).
     smallest_count : int
         The smallest f_k after suppression (at least ``k``).
     data : pandas.DataFrame
@@ -143,6 +146,7 @@ class LocalSuppression(Result):
     rounds: int
     smallest_count: int
     restore_rounds: int = 0
+    restore_cells: bool = False
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     cells: np.ndarray = field(
         default_factory=lambda: np.zeros((0, 0), dtype=bool), metadata={"json": False}
@@ -388,6 +392,7 @@ def local_suppression(
         records_touched=int(cells.any(axis=1).sum()),
         rounds=rounds,
         restore_rounds=restore_rounds,
+        restore_cells=bool(restore_cells),
         smallest_count=int(counts.min()),
         data=out,
         cells=cells,

@@ -202,3 +202,19 @@ def test_property_k_reached_by_blanking_qi_cells_only(rows, k):
     assert res.data["other"].tolist() == list(range(len(rows)))
     if fk_any(_matrix(df[cols])).min() >= k:
         assert res.total_suppressed == 0
+
+
+def test_a_recipe_step_replays_the_pass_it_was_made_with(testdata2):
+    """A step recorded before the restoring pass existed (no ``restore_cells``) replays without
+    it, byte for byte; a step made now records the pass and replays with it."""
+    from riskcore.perturb.steps import run_step, step_of
+
+    new = local_suppression(testdata2, KEYS, 3)
+    old = local_suppression(testdata2, KEYS, 3, restore_cells=False)
+    assert new.restore_cells and not old.restore_cells
+    assert int(new.cells.sum()) < int(old.cells.sum())  # the pass put cells back
+    step = step_of(new)
+    assert step["params"]["restore_cells"] is True
+    assert run_step(testdata2, step).data.equals(new.data)
+    legacy = {**step, "params": {"k": 3, "importance": step["params"]["importance"]}}
+    assert run_step(testdata2, legacy).data.equals(old.data)
