@@ -218,3 +218,34 @@ def test_a_recipe_step_replays_the_pass_it_was_made_with(testdata2):
     assert run_step(testdata2, step).data.equals(new.data)
     legacy = {**step, "params": {"k": 3, "importance": step["params"]["importance"]}}
     assert run_step(testdata2, legacy).data.equals(old.data)
+
+
+def test_sdcmicros_order_is_kept_when_it_blanks_fewer():
+    """Found by hypothesis: on these four records the batched rounds and restoring blank 5
+    cells, sdcMicro's one-record-after-another order 4; the fewer is kept."""
+    rows = [(0, 0, 0), (0, 2, 1), (1, 2, 1), (2, 1, 0)]
+    mat = np.array(rows)
+    df = pd.DataFrame(mat, columns=["a", "b", "c"])
+    imp = {"a": 1, "b": 3, "c": 2}
+    sdcmicro = int(np.isnan(suppress_like_sdcmicro(mat, 2, [1, 3, 2])).sum())
+    assert sdcmicro == 4
+    res = local_suppression(df, ["a", "b", "c"], 2, importance=imp)
+    assert res.total_suppressed <= sdcmicro
+    assert fk_any(_matrix(res.data[["a", "b", "c"]])).min() >= 2
+    alone = local_suppression(df, ["a", "b", "c"], 2, importance=imp, restore_cells=False)
+    assert alone.total_suppressed > sdcmicro  # the rounds alone: more
+
+
+def test_the_production_port_of_sdcmicros_order_equals_the_reference(testdata2):
+    from riskcore.perturb._sdcmicro_order import sdcmicro_order
+    from riskcore.perturb._suppression_core import fk
+    from riskcore.perturb.suppression import _codes
+
+    mat = _matrix(testdata2[KEYS])
+    imp = default_importance(testdata2, KEYS)
+    order = np.argsort(-np.array([imp[q] for q in KEYS]), kind="stable")
+    ours = sdcmicro_order(_codes(testdata2, KEYS), 2, order, fk)
+    ref = suppress_like_sdcmicro(mat, 2, [imp[q] for q in KEYS])
+    assert ours is not None and int((ours < 0).sum()) == int(np.isnan(ref).sum()) == 97
+    assert np.array_equal(ours < 0, np.isnan(ref))
+    assert sdcmicro_order(_codes(testdata2, KEYS), 2, order, fk, max_work=10) is None
