@@ -303,15 +303,15 @@ def panel(ctx: Context) -> None:
                            "risk after": pct, "loss after": pct,
                            "applied": st.column_config.CheckboxColumn(width=60),
                            "when": st.column_config.TextColumn("when (UTC)", width=75),
-                           "kind": st.column_config.TextColumn(width=100),
-                           "what": st.column_config.TextColumn(width="large")},
+                           "kind": st.column_config.TextColumn(width=90),
+                           # fits 1024 px (528 px here); the whole text shows on hover
+                           "what": st.column_config.TextColumn(width=120)},
         )  # fmt: skip
-        g1, g2 = st.columns([3, 1], vertical_alignment="bottom")
         positions = list(range(len(now.steps) + 1))
-        g1.selectbox("Go back to", positions, index=now.position, key=_goto(now),
+        st.selectbox("Go back to", positions, index=now.position, key=_goto(now),
                      format_func=lambda i: position_label(now, i))  # fmt: skip
-        g2.button("Go back to here", key=keys.REM_HISTORY_GO, on_click=move,
-                  args=(ctx, "go_to"), width="stretch")  # fmt: skip
+        st.button("Go back to here", key=keys.REM_HISTORY_GO, on_click=move,
+                  args=(ctx, "go_to"))  # fmt: skip
         b3.button("Back to the table as recorded", key=keys.REM_CLEAR, disabled=not now.position,
                   on_click=_recorded, args=(ctx,), width="stretch")  # fmt: skip
         if not now.position:

@@ -198,6 +198,6 @@ def position_label(history: History, position: int) -> str:
         return "Before any step (the table as recorded)"
     step = history.steps[position - 1]
     what = step_words(step)
-    if len(what) > 80:
-        what = what[:77] + "..."
+    if len(what) > 40:  # a select box's line at 1024 px
+        what = what[:37] + "..."
     return f"After step {position}: {STEP_KINDS[step.kind]} ({what})"
