@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from riskcore.demo.story import SUPPRESS_BELOW
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     STORY_CAPTION,
@@ -52,7 +53,8 @@ elif step == 1:
 elif step == 2:
     hist = size_histogram(s.after.anonymity.distribution)
     st.plotly_chart(
-        charts.class_size_histogram(hist, "age band + ZIP3 + sex"), key=keys.story_chart(2)
+        charts.class_size_histogram(hist, "age band + ZIP3 + sex", k=SUPPRESS_BELOW),
+        key=keys.story_chart(2),
     )
     st.info(s.caption(2, escape=md))  # the step's take-away
 elif step == 3:

@@ -75,7 +75,11 @@ if policy == "own":  # the Records page's special uniques (SUDA) never use a mis
         st.caption(md(gap))
 
 st.plotly_chart(
-    charts.class_size_histogram(size_histogram(a.anonymity.distribution), join_names(qis))
+    charts.class_size_histogram(
+        size_histogram(a.anonymity.distribution),
+        join_names(qis),
+        k=session_profile.targets().k_required,  # the bins below it in the accent colour
+    )
 )
 st.caption(md(histogram_reading(a)))
 st.caption(md(missing_reading(a.missing, a.missing_records)))

@@ -400,7 +400,10 @@ def figure_objects(review: Review) -> list[Any]:
         dist = a.anonymity.distribution
         out.append(
             class_size_histogram(
-                size_histogram(dist), join_names(a.quasi_identifiers), suffix=suffix
+                size_histogram(dist),
+                join_names(a.quasi_identifiers),
+                suffix=suffix,
+                k=review.profile.targets.k_required,
             )
         )
         out.append(

@@ -55,6 +55,14 @@ def test_class_size_histogram(a):
     assert list(bar.x) == [b[0] for b in rd.SIZE_BINS]
     np.testing.assert_array_equal(_arr(bar.y), [1, 4, 3, 0, 0, 0, 0, 0])
     assert list(bar.marker.color) == [fg.ACCENT] + [fg.NEUTRAL] * 7  # uniques highlighted
+    # given the target k, every bin holding classes below it: 1, 2, 3-4 and 5-10 below 11;
+    # at k = 4 the bin 3-4 holds classes of 3 (below) and is highlighted too
+    hist = rd.size_histogram(a.anonymity.distribution)
+    at11 = fg.class_size_histogram(hist, "age + zip", k=11).data[0]
+    assert list(at11.marker.color) == [fg.ACCENT] * 4 + [fg.NEUTRAL] * 4
+    assert "below the target k = 11" in at11.customdata[1][2] and at11.customdata[4][2] == ""
+    at4 = fg.class_size_histogram(hist, "age + zip", k=4).data[0]
+    assert list(at4.marker.color) == [fg.ACCENT] * 3 + [fg.NEUTRAL] * 5
     assert _titles(fig) == (
         "Records by equivalence-class size on age + zip",
         "class size (records sharing the same QI values)",

@@ -19,6 +19,7 @@ from riskcore.report.figures._style import (
     row_height,
     top_categories,
 )
+from riskcore.report.readings.anonymity import SIZE_BINS
 
 __all__ = [
     "candidates_curve",
@@ -30,8 +31,14 @@ __all__ = [
 ]
 
 
-def class_size_histogram(hist: pd.DataFrame, qis_label: str, *, suffix: str = "") -> go.Figure:
-    """Bar chart of records per class-size bin; unique records highlighted.
+def class_size_histogram(
+    hist: pd.DataFrame, qis_label: str, *, suffix: str = "", k: int | None = None
+) -> go.Figure:
+    """Bar chart of records per class-size bin; the bins below the target k highlighted.
+
+    Given ``k``, every bin that holds classes smaller than k (its smallest size below k,
+    :data:`riskcore.report.readings.anonymity.SIZE_BINS`) is drawn in the accent colour, as
+    the targets judge them; without it only the unique records are.
 
     ``suffix`` ends the title (" (after remediation)"), which then wraps as
     a whole; appended after the figure is built it could run off the figure.
@@ -39,22 +46,33 @@ def class_size_histogram(hist: pd.DataFrame, qis_label: str, *, suffix: str = ""
     Parameters
     ----------
     hist : pandas.DataFrame
+        :func:`riskcore.report.readings.anonymity.size_histogram`.
     qis_label : str
+        The quasi-identifiers, as the title names them.
     suffix : str, optional
+        Ends the title.
+    k : int, optional
+        The target k: the bins with classes below it are highlighted.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    colors = [ACCENT if i == 0 else NEUTRAL for i in range(len(hist))]
+    lowest = {label: lo for label, lo, _ in SIZE_BINS}
+    below = [
+        (lowest.get(str(b), 1) < k) if k is not None and k > 1 else i == 0
+        for i, b in enumerate(hist["class size"])
+    ]
+    colors = [ACCENT if x else NEUTRAL for x in below]
+    note = [f"<br>below the target k = {k}" if x and k else "" for x in below]
     fig = go.Figure(
         go.Bar(
             x=hist["class size"],
             y=hist["records"],
             marker_color=colors,
-            customdata=hist[["classes", "share"]],
+            customdata=list(zip(hist["classes"], hist["share"], note, strict=True)),
             hovertemplate="class size %{x}<br>%{y:,} records in %{customdata[0]:,} classes"
-            "<br>%{customdata[1]:.1%} of records<extra></extra>",
+            "<br>%{customdata[1]:.1%} of records%{customdata[2]}<extra></extra>",
         )
     )
     category_axis(fig, hist["class size"], axis="x")
