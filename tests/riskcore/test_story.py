@@ -166,3 +166,12 @@ def test_the_sidebar_names_the_demo_data_while_the_guided_demo_runs():
     assert rd.demo_data_note(None) == "Demo people (32,561 rows), the guided demo's own data"
     assert rd.demo_data_note("mine.csv").endswith("; mine.csv stays loaded for the other pages")
     assert rd.exposure_title(11).endswith("(k = 11 release)")
+
+
+def test_step_three_says_when_it_withholds_more_than_the_suppression_limit():
+    from riskcore.report.readings.story import story_intro
+
+    over = story_intro(2, suppressed=1_257, n=32_561, k=11)
+    assert "1,257 people (3.9%)" in over and "more than the 2% a remediation may suppress" in over
+    under = story_intro(2, suppressed=300, n=32_561, k=11)
+    assert "more than" not in under and under.endswith("the target every other page uses).")

@@ -67,7 +67,7 @@ _INTROS: tuple[str, ...] = (
     "re-identified, with their diagnosis.",
     "Generalize: ages in 10-year bands instead of dates of birth, the first three ZIP "
     "digits, and withhold the {suppressed:,} people ({share:.1%}) still in "
-    "classes smaller than {k} (k = {k}, the target every other page uses).",
+    "classes smaller than {k} (k = {k}, the target every other page uses){limit}.",
     "k-anonymity hides *who* a record is, not *what* it says. In a class where most "
     "people share one diagnosis, an attacker who knows someone's age band, ZIP3 and sex "
     "learns that diagnosis with the class's confidence (the homogeneity attack).",
@@ -78,7 +78,9 @@ _INTROS: tuple[str, ...] = (
 )
 
 
-def story_intro(step: int, *, suppressed: int, n: int, k: int = 11) -> str:
+def story_intro(
+    step: int, *, suppressed: int, n: int, k: int = 11, max_suppression: float = 0.02
+) -> str:
     """Return the introduction of step ``step`` (0-5).
 
     ``suppressed`` of ``n`` people are withheld in step 3 (index 2), those in classes
@@ -90,6 +92,9 @@ def story_intro(step: int, *, suppressed: int, n: int, k: int = 11) -> str:
     suppressed : int
     n : int
     k : int, optional
+    max_suppression : float, default 0.02
+        The share of records a remediation may suppress on the other pages (the default
+        targets'): a step that withholds more says so.
 
     Returns
     -------
@@ -98,7 +103,14 @@ def story_intro(step: int, *, suppressed: int, n: int, k: int = 11) -> str:
     """
     if not 0 <= step < len(_INTROS):
         raise ValueError(f"step must be 0 to {len(_INTROS) - 1}, got {step!r}")
-    return _INTROS[step].format(suppressed=suppressed, share=suppressed / n if n else 0.0, k=k)
+    share = suppressed / n if n else 0.0
+    limit = (
+        f"; more than the {max_suppression:.0%} a remediation may suppress on the other pages, "
+        "where the search would generalize further"
+        if share > max_suppression
+        else ""
+    )
+    return _INTROS[step].format(suppressed=suppressed, share=share, k=k, limit=limit)
 
 
 #: The guided demo's last word: the reader's own table next.
