@@ -62,7 +62,7 @@ with st.expander("Targets (the same on every page)", expanded=True):
     targets_editor(page="anonymity", sensitive=sens, suppression=False)
 with st.expander("Population and missing values", expanded=True):
     tg["sampling_fraction"] = st.number_input(
-        "sampling fraction n/N (0 = the table is the whole population)",
+        "sampling fraction n/N of a sample (0 when the table is the whole population)",
         min_value=0.0,
         max_value=1.0,
         step=0.01,

@@ -73,7 +73,9 @@ with tab_rec:
         within = False
     if within and run_gate(ctx.table.n_rows, (ctx.key, qis, max_size),
                            "Find the special uniques", keys.REC_RUN):  # fmt: skip
-        s = cached.suda(ctx.key, ctx.encoded, qis, max_size)
+        # DIS-SUDA at the profile's n/N when set (the report's rule), else sdcMicro's 0.01
+        fraction = float(session_profile.settings().get("sampling_fraction") or 0.0)
+        s = cached.suda(ctx.key, ctx.encoded, qis, max_size, fraction or 0.01)
         c1, c2, c3 = st.columns([1, 1.2, 1.6])  # the longer labels get more width (1024 px)
         c1.metric("Special uniques", f"{s.special_uniques:,}",
                   f"{s.special_uniques / s.n_records:.1%}", delta_color="off",

@@ -221,9 +221,12 @@ def story(n: int, seed: int) -> Story:
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")
-def suda(key: str, _enc: EncodedTable, qis: tuple[str, ...], max_size: int) -> SudaResult:
-    """Return the SUDA special uniques of the table over the QIs."""
-    return _suda(_enc, qis, max_size=max_size)
+def suda(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], max_size: int, dis_fraction: float = 0.01
+) -> SudaResult:
+    """Return the SUDA special uniques of the table over the QIs (DIS-SUDA at ``dis_fraction``:
+    the profile's n/N when one is set, else sdcMicro's default 0.01, as the report)."""
+    return _suda(_enc, qis, max_size=max_size, dis_fraction=dis_fraction)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Scoring every record ...")

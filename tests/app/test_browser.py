@@ -36,7 +36,8 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     shot(page, "3-anonymity-demo")
     # a 5% sample: journalist risk from the individual-risk model, said on the page
     box = page.get_by_role(
-        "spinbutton", name="sampling fraction n/N (0 = the table is the whole population)"
+        "spinbutton",
+        name="sampling fraction n/N of a sample (0 when the table is the whole population)",
     )
     box.fill("0.05")
     box.press("Enter")

@@ -33,3 +33,18 @@ def test_records_page_counts_special_uniques_and_explains_the_riskiest_record():
     at.number_input(key="rc_rec_row").set_value(1).run()
     assert not at.exception
     assert any(seen(x.value).startswith("Row 1 ") for x in at.markdown)
+
+
+def test_dis_suda_uses_the_sampling_fraction_set_with_the_targets():
+    """The Records page's DIS-SUDA takes the profile's n/N as the report does, and sdcMicro's
+    0.01 only when none is set (it used 0.01 whatever was set)."""
+    at = run("pages/records.py")
+    text = " ".join(seen(m.value) for m in at.markdown)
+    assert "(sampling fraction 0.01: the n/N set with the targets, else sdcMicro's" in text
+    at.switch_page("pages/anonymity.py").run()
+    box = next(n for n in at.number_input if n.label.startswith("sampling fraction"))
+    box.set_value(0.05).run()
+    at.switch_page("pages/records.py").run()
+    assert not at.exception, at.exception
+    text = " ".join(seen(m.value) for m in at.markdown)
+    assert "(sampling fraction 0.05: the n/N set with the targets" in text

@@ -285,7 +285,8 @@ def suda_reading(s: SudaResult) -> str:
         + (f" ({', '.join(sizes)})" if sizes else "")
         + ". The smaller a record's smallest unique combination, the less an intruder needs "
         "to know; SUDA scores weight small combinations most, and DIS-SUDA turns them into "
-        f"the probability that a unique match is correct (sampling fraction {s.dis_fraction:g})."
+        f"the probability that a unique match is correct (sampling fraction {s.dis_fraction:g}: "
+        "the n/N set with the targets, else sdcMicro's default 0.01, as DIS needs one)."
     )
 
 
