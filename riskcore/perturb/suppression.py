@@ -325,8 +325,9 @@ def local_suppression(
     progress : callable, optional
         Called as ``progress(round, records below k)`` before each round (a
         :class:`riskcore.workguard.Deadline` stops the work from there); the
-        restoring rounds that follow are reported as ``progress(round, 0)``,
-        their numbers going on from the suppression rounds.
+        restoring rounds that follow, then the rounds of sdcMicro's own order,
+        are reported as ``progress(round, 0)``, their numbers going on from the
+        suppression rounds.
     restore_cells : bool, default True
         Run the restoring pass (see the module docstring); ``False`` gives the
         suppression rounds' result alone.
@@ -389,7 +390,8 @@ def local_suppression(
         # sdcMicro's own order (one problem record after another) blanks fewer cells on some
         # tables: keep whichever blanks fewer, so never more than sdcMicro (within its work
         # limit; past it the rounds' result stands)
-        theirs = sdcmicro_order(original, k, order, fk, progress=step)
+        after = None if progress is None else _after(progress, rounds + restore_rounds)
+        theirs = sdcmicro_order(original, k, order, fk, progress=after)
         if theirs is not None and (theirs < 0).sum() < (codes < 0).sum():
             codes, counts = theirs, fk(theirs)
     cells = (codes < 0) & ~before
