@@ -15,8 +15,9 @@ the repository root::
 The list of pages is :data:`PAGES` (file stem of ``pages/*.py`` -> title in ``app.py``);
 ``tests/test_docs.py`` checks that every page of the app has a guide page showing its image.
 :data:`VIEWS` are parts of a page reached by a few clicks (the Remediate page's history
-panel after four steps, its hierarchy builder, its Perturb tab after a run), each shown by
-the docs page :data:`VIEW_DOCS` names.
+panel after four steps, its hierarchy builder, its Perturb tab after a run, the candidate
+table, two candidates compared and the utility views after the search), each shown by the
+docs page :data:`VIEW_DOCS` names.
 """
 
 from __future__ import annotations
@@ -111,17 +112,59 @@ def perturb_view(page) -> None:
     page.wait_for_timeout(500)
 
 
+def _searched(page) -> None:
+    """Open the Generalize tab and run the least-loss search unless its result is shown."""
+    page.get_by_role("tab", name="Generalize and suppress").click()
+    wait_idle(page)
+    if not page.get_by_text("Candidate solutions").count():
+        page.get_by_role("button", name="Find the least-loss generalization").click()
+        wait_idle(page)
+    page.get_by_text("Candidate solutions").first.wait_for()
+
+
+def _top(page, text: str) -> None:
+    page.get_by_text(text).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+
+
+def candidates_view(page) -> None:
+    """The candidate table after the search."""
+    _searched(page)
+    _top(page, "Candidate solutions")
+
+
+def comparison_view(page) -> None:
+    """Two candidates compared side by side."""
+    _searched(page)
+    _top(page, "Candidate A")
+
+
+def utility_view(page) -> None:
+    """The utility views of the levels chosen."""
+    _searched(page)
+    toggle = page.get_by_text("Show the utility views").first
+    toggle.click()
+    wait_idle(page)
+    _top(page, "Utility: what the release keeps")
+
+
 # a view: docs/img/<name>.png, drawn on the page it names by a function of the page
 VIEWS = {
     "remediate-history": ("Remediate", history_view),
     "remediate-hierarchy-builder": ("Remediate", hierarchy_view),
     "remediate-perturb": ("Remediate", perturb_view),
+    "remediate-candidates": ("Remediate", candidates_view),
+    "remediate-comparison": ("Remediate", comparison_view),
+    "remediate-utility": ("Remediate", utility_view),
 }
 # the docs page that shows each view
 VIEW_DOCS = {
     "remediate-history": "guide/remediate.md",
     "remediate-hierarchy-builder": "hierarchy-builder.md",
     "remediate-perturb": "perturbation.md",
+    "remediate-candidates": "candidates-and-utility.md",
+    "remediate-comparison": "candidates-and-utility.md",
+    "remediate-utility": "candidates-and-utility.md",
 }
 
 
