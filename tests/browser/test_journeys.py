@@ -72,14 +72,17 @@ def test_the_three_journeys_at_1400_and_1024_px(server, browser, tmp_path):
     page.get_by_role("button", name="Find the least-loss generalization").click()
     wait_idle(page)
     page.get_by_text("Candidate solutions").first.wait_for(timeout=120_000)
-    for _ in range(60):  # the search's levels are set by a rerun after its result is drawn
-        chosen = _levels(page)
-        if any(not v.startswith("0 of") for v in chosen.values()):
+    chosen, last = {}, None
+    for _ in range(60):  # the search's levels are set by a rerun after its result is drawn:
+        chosen = _levels(page)  # wait until they are set and stay (the sliders redraw one by one)
+        if chosen == last and any(not v.startswith("0 of") for v in chosen.values()):
             break
+        last = chosen
         page.wait_for_timeout(500)
     assert any(not v.startswith("0 of") for v in chosen.values()), chosen
     page.get_by_role("button", name="Apply these levels (a step in the history)").click()
     wait_idle(page)
+    assert _levels(page) == chosen  # applied as shown
     found["officer-remediate"] = measure(page, "journey-officer-remediate")
     goto(page, server, "Report")
     page.get_by_role("button", name="Build the report").click()
