@@ -42,10 +42,9 @@ from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
     build_partition,
-    class_table,
-    class_value_counts,
     key_sizes,
     pack_keys,
+    tabulate_encoded,
 )
 from riskcore.errors import RolesError
 
@@ -343,12 +342,6 @@ class ArrowTable:
         -------
         Tabulation
         """
-        qis = tuple(quasi_identifiers)
-        part = self.partition(qis)
-        order = ordered or {}
-        tables = {
-            s: class_value_counts(part, self.column(s, ordered=order.get(s))) for s in sensitive
-        }
-        return Tabulation(
-            class_table(part, {q: self.column(q) for q in qis}), tables, engine=self.name
+        return tabulate_encoded(
+            self.partition, self.column, quasi_identifiers, sensitive, ordered, engine=self.name
         )

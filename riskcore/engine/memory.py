@@ -28,10 +28,10 @@ from riskcore.engine.partition import (
     Partition,
     build_partition,
     class_table,
-    class_value_counts,
     encode_column,
     key_sizes,
     pack_keys,
+    tabulate_encoded,
 )
 from riskcore.errors import RolesError
 
@@ -195,14 +195,8 @@ class EncodedTable:
         -------
         Tabulation
         """
-        qis = tuple(quasi_identifiers)
-        part = self.partition(qis)
-        order = ordered or {}
-        tables = {
-            s: class_value_counts(part, self.column(s, ordered=order.get(s))) for s in sensitive
-        }
-        return Tabulation(
-            class_table(part, {q: self.column(q) for q in qis}), tables, engine=self.name
+        return tabulate_encoded(
+            self.partition, self.column, quasi_identifiers, sensitive, ordered, engine=self.name
         )
 
     def record_classes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:

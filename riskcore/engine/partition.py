@@ -18,6 +18,7 @@ role.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.engine.contract import ClassTable, Contingency
+from riskcore.engine.contract import ClassTable, Contingency, Tabulation
 
 __all__ = [
     "EncodedColumn",
@@ -40,6 +41,7 @@ __all__ = [
     "encode_column",
     "key_sizes",
     "pack_keys",
+    "tabulate_encoded",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -361,3 +363,44 @@ def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contin
         sensitive.ordered,
         sensitive.labels,
     )
+
+
+def tabulate_encoded(
+    partition: Callable[[tuple[str, ...]], Partition],
+    column: Callable[..., EncodedColumn],
+    quasi_identifiers: Sequence[str],
+    sensitive: Sequence[str],
+    ordered: Mapping[str, bool | None] | None,
+    *,
+    engine: str,
+) -> Tabulation:
+    """Return the class table and contingencies of an engine that encodes its columns itself.
+
+    The one body of :meth:`riskcore.engine.EncodedTable.tabulate` and
+    :meth:`riskcore.engine.columnar.ArrowTable.tabulate`: one partition over the QIs, the
+    class table of the QIs' codes, and per sensitive attribute its value counts per class.
+
+    Parameters
+    ----------
+    partition : callable
+        The engine's partition over a tuple of QIs.
+    column : callable
+        The engine's encoded column of a name (keyword ``ordered``).
+    quasi_identifiers : sequence of str
+        At least one column.
+    sensitive : sequence of str
+        Sensitive attributes.
+    ordered : mapping of str to bool or None, optional
+        Per sensitive attribute, whether value codes must follow value order.
+    engine : str
+        The engine's name, recorded in the tabulation.
+
+    Returns
+    -------
+    Tabulation
+    """
+    qis = tuple(quasi_identifiers)
+    part = partition(qis)
+    order = ordered or {}
+    tables = {s: class_value_counts(part, column(s, ordered=order.get(s))) for s in sensitive}
+    return Tabulation(class_table(part, {q: column(q) for q in qis}), tables, engine=engine)
