@@ -117,3 +117,23 @@ def upload(page, path: Path, nth: int = 0):
         str(path)
     )
     wait_idle(page)
+
+
+def load_roles(page, path: Path, applied: str | re.Pattern[str], data_name: str | None = None):
+    """Load a role profile on the Data page and wait until the sidebar shows it applied.
+
+    The profile goes to the uploader labelled "Load a role profile" (never the n-th
+    uploader of the page), once the run that follows a data upload is over: the data
+    uploader is re-mounted by that run (a fresh key), and a file set while it is being
+    drawn can be lost. ``data_name``, when given, is waited for in the sidebar first: the
+    sidebar is drawn last, so it names the new table only once that run is over.
+    """
+    if data_name is not None:
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        sidebar.get_by_text(data_name, exact=True).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Load a role profile")
+    box.locator('input[type="file"]').set_input_files(str(path))
+    wait_idle(page)
+    page.get_by_text(applied).first.wait_for(timeout=60_000)
+    wait_idle(page)

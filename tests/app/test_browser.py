@@ -12,6 +12,7 @@ import pytest
 
 from tests.browser_helpers import (
     goto,
+    load_roles,
     metric,
     open_app,
     shot,
@@ -77,9 +78,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     qis = ["sex", "race"] if "sex" in adult.read_text()[:200] else ["Sex", "Race"]
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
     page.get_by_text("Save or load a role profile").first.click()
-    upload(page, profile, nth=1)
-    page.get_by_text("2 quasi-identifiers, 0 sensitive").first.wait_for()  # applied
-    wait_idle(page)
+    load_roles(page, profile, "2 quasi-identifiers, 0 sensitive")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
     assert metric(page, "Equivalence classes") != classes_before
@@ -130,9 +129,7 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     profile = tmp_path / "p.json"
     profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
     page.get_by_text("Save or load a role profile").first.click()
-    upload(page, profile, nth=1)
-    page.get_by_text("3 quasi-identifiers, 0 sensitive").first.wait_for()  # applied
-    wait_idle(page)
+    load_roles(page, profile, "3 quasi-identifiers, 0 sensitive")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
     body = page.locator('[data-testid="stMain"]').inner_text()

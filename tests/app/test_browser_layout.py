@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from tests.browser_helpers import goto, new_page, wait_idle
+from tests.browser_helpers import goto, load_roles, new_page, wait_idle
 from tests.layout_checks import measure
 
 pytestmark = pytest.mark.browser
@@ -100,8 +100,7 @@ def test_the_uniqueness_page_of_the_hospital_table_fits(server, browser, tmp_pat
     qis = ["date_of_birth", "admission_date", "zip", "sex"]
     profile = tmp_path / "roles.json"
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": ["diagnosis"]}))
-    upload(page, profile, nth=1)
-    page.get_by_text("4 quasi-identifiers, 1 sensitive").first.wait_for()  # applied
+    load_roles(page, profile, "4 quasi-identifiers, 1 sensitive", data_name=path.name)
     goto(page, server, "Uniqueness")
     page.get_by_text("People unique on each combination").first.wait_for(timeout=120_000)
     found = measure(page, "uniqueness-hospital")

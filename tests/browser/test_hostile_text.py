@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from tests.browser_helpers import goto, new_page, shot, upload, wait_idle
+from tests.browser_helpers import goto, load_roles, new_page, shot, upload, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -111,9 +111,7 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
         json.dumps({"quasi_identifiers": [IMG, LINK, RTL], "sensitive": [ANCHOR, HTML_IMG]})
     )
     page.get_by_text("Save or load a role profile").first.click()
-    upload(page, profile, nth=1)
-    page.get_by_text("3 quasi-identifiers, 2 sensitive").first.wait_for()
-    wait_idle(page)
+    load_roles(page, profile, "3 quasi-identifiers, 2 sensitive")
     reasons = page.locator('[data-testid="stExpander"]').filter(has_text="Why each role was")
     reasons.locator("summary").click()
     reasons.get_by_text("no identifying pattern in the name").first.wait_for()

@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from tests.browser_helpers import goto, new_page, upload, wait_idle
+from tests.browser_helpers import goto, load_roles, new_page, upload, wait_idle
 from tests.hospital import hospital_csv
 from tests.layout_checks import measure
 
@@ -56,8 +56,12 @@ def test_the_three_journeys_at_1400_and_1024_px(server, browser, tmp_path):
     wait_idle(page)
     upload(page, data)
     page.get_by_text("hospital.csv:").first.wait_for(timeout=60_000)
-    upload(page, roles, nth=1)
-    page.get_by_text(re.compile(r"3 identifiers, 3 quasi-identifiers,\s+1 sensitive")).first.wait_for()  # noqa: E501
+    load_roles(
+        page,
+        roles,
+        re.compile(r"3 identifiers, 3 quasi-identifiers,\s+1 sensitive"),
+        data_name="hospital.csv",
+    )
     found["officer-data"] = measure(page, "journey-officer-data")
     for title, drawn in (
         ("Uniqueness", "People unique on each combination"),
