@@ -176,9 +176,14 @@ def run_perturb(args: argparse.Namespace) -> int:
         summary |= {
             "numeric_columns": numeric,
             "drisk": after.drisk,
+            "drisk_all_inside": after.drisk_all_inside,
             "il1s": after.il1s,
             "il1s_per_cell": after.il1s_per_cell,
-            "before": {"drisk": before.drisk, "il1s": before.il1s},
+            "before": {
+                "drisk": before.drisk,
+                "drisk_all_inside": before.drisk_all_inside,
+                "il1s": before.il1s,
+            },
         }
     if args.format == "json":
         print(dumps(summary))

@@ -17,7 +17,13 @@ from riskcore.perturb.suppression import (
     local_suppression,
     match_counts,
 )
-from riskcore.perturb.utility import NumericRiskUtility, drisk, il1s, numeric_risk_utility
+from riskcore.perturb.utility import (
+    NumericRiskUtility,
+    drisk,
+    drisk_all_inside,
+    il1s,
+    numeric_risk_utility,
+)
 
 __all__ = [
     "LocalSuppression",
@@ -28,6 +34,7 @@ __all__ = [
     "add_noise",
     "default_importance",
     "drisk",
+    "drisk_all_inside",
     "il1s",
     "invariant_matrix",
     "k_verdict",

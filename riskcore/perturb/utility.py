@@ -3,14 +3,19 @@
 Interval disclosure risk ([MDT05]_; sdcMicro ``R/dRisk.R``, ``dRiskWORK``):
 around each perturbed value x'_ij an interval of half-width k * s'_j is
 drawn, s'_j the standard deviation (n - 1 in the denominator) of the perturbed
-column j; a record is at risk when every one of its original values lies in
-its interval (missing values ignored), and
+column j; with o_i the number of record i's original values outside their
+intervals (missing values ignored, as sdcMicro's ``na.rm = TRUE``), sdcMicro
+counts a record at risk when **at most one** value lies outside
+(``rowSums(x < mi | x > ma, na.rm = TRUE) %in% 0:1``):
 
-.. math:: \\mathrm{dRisk} = \\frac{1}{n} \\#\\{i : |x_{ij} - x'_{ij}| \\le k s'_j
-          \\ \\forall j\\}
+.. math:: \\mathrm{dRisk} = \\frac{1}{n} \\#\\{i : o_i \\le 1\\}, \\quad
+          o_i = \\#\\{j : |x_{ij} - x'_{ij}| > k s'_j\\}
 
 with k = 0.05 by default. Unperturbed data have dRisk = 1 (every record at risk);
-lower is safer.
+lower is safer. A consequence of that rule: on a single numeric column every
+record is counted (o_i is 0 or 1), whatever the perturbation. The stricter share
+of records with **every** value inside, (1/n) #{i : o_i = 0}, is reported beside
+it (:attr:`NumericRiskUtility.drisk_all_inside`, :func:`drisk_all_inside`).
 
 Information loss IL1s (Yancey, Winkler and Creecy 2002, scaled as sdcMicro's
 ``dUtility(method = "IL1s")``, ``R/dUtility.R``): the sum over all cells of
@@ -45,7 +50,14 @@ from riskcore._results import Result
 from riskcore._validation import check_positive
 from riskcore.errors import RiskcoreError
 
-__all__ = ["DRISK_K", "NumericRiskUtility", "drisk", "il1s", "numeric_risk_utility"]
+__all__ = [
+    "DRISK_K",
+    "NumericRiskUtility",
+    "drisk",
+    "drisk_all_inside",
+    "il1s",
+    "numeric_risk_utility",
+]
 
 #: sdcMicro's default half-width of the intervals, in perturbed standard deviations.
 DRISK_K = 0.05
@@ -59,9 +71,9 @@ class NumericRiskUtility(Result):
     ----------
     columns : tuple of str
     drisk : float
-        Share of records whose every original value lies within k perturbed
-        standard deviations of its perturbed value (1 for unperturbed data;
-        lower is safer).
+        sdcMicro's dRisk: the share of records with at most one original value
+        outside k perturbed standard deviations of its perturbed value (1 for
+        unperturbed data, and always 1 on a single column; lower is safer).
     il1s : float
         sdcMicro's IL1s, a sum over cells (0 for unperturbed data; lower keeps
         more).
@@ -69,6 +81,9 @@ class NumericRiskUtility(Result):
         IL1s divided by the number of cells.
     k : float
         The half-width of the intervals, in perturbed standard deviations.
+    drisk_all_inside : float
+        The share of records with every original value inside its interval
+        (at most ``drisk``; NaN when read from a result written before it existed).
     """
 
     columns: tuple[str, ...]
@@ -76,6 +91,7 @@ class NumericRiskUtility(Result):
     il1s: float
     il1s_per_cell: float
     k: float = DRISK_K
+    drisk_all_inside: float = float("nan")
 
 
 def _pair(
@@ -98,6 +114,21 @@ def _pair(
     return cols, x.astype(np.float64), xm.astype(np.float64)
 
 
+def _outside(
+    original: pd.DataFrame, perturbed: pd.DataFrame, columns: Sequence[str], k: float
+) -> np.ndarray:
+    """Return, per record, how many original values lie outside their intervals."""
+    k = check_positive("k", k)
+    _, x, xm = _pair(original, perturbed, columns)
+    if len(xm) > 1:
+        sd = np.nanstd(xm, axis=0, ddof=1)
+    else:
+        sd = np.zeros(xm.shape[1])
+    with np.errstate(invalid="ignore"):
+        outside = (x < xm - k * sd) | (x > xm + k * sd)  # NaN compares False: ignored
+    return np.asarray(outside.sum(axis=1))
+
+
 def drisk(
     original: pd.DataFrame,
     perturbed: pd.DataFrame,
@@ -107,32 +138,65 @@ def drisk(
 ) -> float:
     """Return sdcMicro's interval disclosure risk ``dRisk`` (see the module docstring).
 
+    A record counts when at most one of its original values lies outside its
+    interval, as in sdcMicro's ``dRiskWORK``.
+
     Parameters
     ----------
     original, perturbed : pandas.DataFrame
         The same records in the same order.
     columns : sequence of str
+        The numeric columns compared.
     k : float, default 0.05
         Half-width of the intervals, in perturbed standard deviations.
 
     Returns
     -------
     float
-        In [0, 1]; lower is safer.
+        In [0, 1]; lower is safer. NaN on an empty table.
 
     Raises
     ------
     RiskcoreError
         When the tables differ in length or lack a column.
     """
-    k = check_positive("k", k)
-    _, x, xm = _pair(original, perturbed, columns)
-    if not len(x):
-        return float("nan")
-    sd = np.nanstd(xm, axis=0, ddof=1) if len(xm) > 1 else np.zeros(xm.shape[1])
-    with np.errstate(invalid="ignore"):
-        outside = (x < xm - k * sd) | (x > xm + k * sd)  # NaN compares False: ignored
-    return float((~outside.any(axis=1)).mean())
+    o = _outside(original, perturbed, columns, k)
+    return float((o <= 1).mean()) if len(o) else float("nan")
+
+
+def drisk_all_inside(
+    original: pd.DataFrame,
+    perturbed: pd.DataFrame,
+    columns: Sequence[str],
+    *,
+    k: float = DRISK_K,
+) -> float:
+    """Return the share of records whose every original value lies inside its interval.
+
+    The stricter companion of :func:`drisk`: (1/n) #{i : o_i = 0} (see the module
+    docstring); on a single column it is the share :func:`drisk` cannot show.
+
+    Parameters
+    ----------
+    original, perturbed : pandas.DataFrame
+        The same records in the same order.
+    columns : sequence of str
+        The numeric columns compared.
+    k : float, default 0.05
+        Half-width of the intervals, in perturbed standard deviations.
+
+    Returns
+    -------
+    float
+        In [0, 1], at most :func:`drisk`; lower is safer. NaN on an empty table.
+
+    Raises
+    ------
+    RiskcoreError
+        When the tables differ in length or lack a column.
+    """
+    o = _outside(original, perturbed, columns, k)
+    return float((o == 0).mean()) if len(o) else float("nan")
 
 
 def il1s(original: pd.DataFrame, perturbed: pd.DataFrame, columns: Sequence[str]) -> float:
@@ -192,10 +256,13 @@ def numeric_risk_utility(
     cols = tuple(str(c) for c in ([columns] if isinstance(columns, str) else columns))
     loss = il1s(original, perturbed, cols)
     cells = len(original) * len(cols)
+    o = _outside(original, perturbed, cols, k)
+    nan = float("nan")
     return NumericRiskUtility(
         columns=cols,
-        drisk=drisk(original, perturbed, cols, k=k),
+        drisk=float((o <= 1).mean()) if len(o) else nan,
         il1s=loss,
         il1s_per_cell=loss / cells if cells else 0.0,
         k=float(k),
+        drisk_all_inside=float((o == 0).mean()) if len(o) else nan,
     )

@@ -95,9 +95,16 @@ def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list
     """
     return [
         {
-            "Measure": f"Interval disclosure risk (dRisk, k = {after.k:g})",
+            "Measure": f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}): "
+            "records with at most one value outside its interval",
             "Before": f"{before.drisk:.1%}",
             "After": f"{after.drisk:.1%}",
+            "Better when": "lower",
+        },
+        {
+            "Measure": "Records with every value inside its interval",
+            "Before": _share(before.drisk_all_inside),
+            "After": _share(after.drisk_all_inside),
             "Better when": "lower",
         },
         {
@@ -107,6 +114,10 @@ def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list
             "Better when": "lower",
         },
     ]
+
+
+def _share(value: float) -> str:
+    return "n/a" if value != value else f"{value:.1%}"  # NaN: written before it was kept
 
 
 def _one(result: Any) -> str:
@@ -154,9 +165,17 @@ def perturb_lines(
     """
     lines = [_one(r) for r in results]
     if before is not None and after is not None:
+        single = (
+            " (on one column sdcMicro's rule counts every record)"
+            if len(after.columns) == 1
+            else ""
+        )
         lines.append(
-            f"Interval disclosure risk (dRisk, k = {after.k:g}) of {', '.join(after.columns)}: "
-            f"{before.drisk:.1%} of records before, {after.drisk:.1%} after (lower is safer); "
+            f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}: at most one value "
+            f"outside its interval) of {', '.join(after.columns)}: "
+            f"{before.drisk:.1%} of records before, {after.drisk:.1%} after{single}; "
+            f"every value inside: {_share(before.drisk_all_inside)} before, "
+            f"{_share(after.drisk_all_inside)} after (lower is safer); "
             f"information loss IL1s {before.il1s:,.2f} before, {after.il1s:,.2f} after "
             f"({after.il1s_per_cell:.3f} per cell)."
         )
