@@ -65,8 +65,8 @@ def slow_ids(path: Path = SLOW_LIST) -> dict[str, float]:
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        node, _, comment = line.rpartition("#")
-        seconds = re.search(r"[0-9.]+", comment)
+        node, _, comment = line.partition("#")  # a line without a comment is a node alone
+        seconds = re.search(r"[0-9]+(?:\.[0-9]+)?", comment)
         out[node.strip()] = float(seconds.group()) if seconds else float("nan")
     return out
 

@@ -26,7 +26,8 @@ from riskcore.deidentify.recipe import (
 )
 from riskcore.deidentify.steering import Steering
 from riskcore.errors import RiskcoreError
-from riskcore.perturb.steps import run_steps
+from riskcore.perturb.steps import numeric_columns, run_steps
+from riskcore.perturb.utility import NumericRiskUtility, numeric_risk_utility
 
 if TYPE_CHECKING:
     from riskcore.deidentify.lattice import Lattice
@@ -59,6 +60,11 @@ class AppliedRecipe(Result):
     node : NodeResult or None
         The recipe's node of the lattice evaluated on this table (its losses
         and verdict); None when the recipe generalizes nothing (not in JSON).
+    numeric : NumericRiskUtility or None
+        dRisk and IL1s of the columns the recipe's microaggregation and noise steps
+        change, the table right after its perturbation steps against the table as
+        given (:func:`riskcore.perturb.utility.numeric_risk_utility`); None without
+        such steps.
     """
 
     unknown_values: dict[str, list[Any]]
@@ -69,6 +75,7 @@ class AppliedRecipe(Result):
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     node: Any = field(default=None, compare=False, metadata={"json": False})
+    numeric: NumericRiskUtility | None = None
 
 
 def apply_recipe(
@@ -157,10 +164,17 @@ def apply_recipe(
         else pd.DataFrame()
     )
     skipped = tuple(keyed) if secret is None else ()
+    numeric: NumericRiskUtility | None = None
     if rec.perturb:
+        before = work
         work = run_steps(work, rec.perturb)
+        changed = numeric_columns(rec.perturb)
+        if changed:  # perturbation keeps every row in its place: compare row by row
+            numeric = numeric_risk_utility(before, work, changed)
     if not rec.qis:
-        return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table)
+        return AppliedRecipe(
+            {}, {}, 0, True, skipped, work.copy(), lookup_table, numeric=numeric
+        )
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
@@ -200,6 +214,7 @@ def apply_recipe(
         data=out,
         lookup=lookup_table,
         node=node,
+        numeric=numeric,
     )
 
 

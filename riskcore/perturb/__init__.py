@@ -23,6 +23,7 @@ from riskcore.perturb.utility import (
     drisk_all_inside,
     il1s,
     numeric_risk_utility,
+    unperturbed,
 )
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "microaggregate",
     "numeric_risk_utility",
     "pram",
+    "unperturbed",
 ]

@@ -20,7 +20,14 @@ from riskcore.perturb.microaggregation import Microaggregation, microaggregate
 from riskcore.perturb.random import Noise, Pram, add_noise, pram
 from riskcore.perturb.suppression import LocalSuppression, local_suppression
 
-__all__ = ["PERTURB_METHODS", "run_step", "run_steps", "step_of"]
+__all__ = [
+    "NUMERIC_METHODS",
+    "PERTURB_METHODS",
+    "numeric_columns",
+    "run_step",
+    "run_steps",
+    "step_of",
+]
 
 #: The methods a ``perturb`` step may name, in the order anonymize runs them.
 PERTURB_METHODS: tuple[str, ...] = ("microaggregation", "noise", "pram", "local_suppression")
@@ -148,3 +155,24 @@ def run_steps(data: pd.DataFrame, steps: Sequence[Mapping[str, Any]]) -> pd.Data
     for step in steps:
         out = run_step(out, step).data
     return out
+
+
+#: The methods that change numbers, judged by dRisk and IL1s (:mod:`riskcore.perturb.utility`).
+NUMERIC_METHODS = ("microaggregation", "noise")
+
+
+def numeric_columns(steps: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return the columns that recorded steps change as numbers, in first-seen order.
+
+    Parameters
+    ----------
+    steps : sequence of mapping of str to Any
+        Recipe steps (:func:`step_of`).
+
+    Returns
+    -------
+    list of str
+        The columns of the microaggregation and noise steps; empty without them.
+    """
+    cols = [str(c) for x in steps if x.get("method") in NUMERIC_METHODS for c in x["columns"]]
+    return list(dict.fromkeys(cols))

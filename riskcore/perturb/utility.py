@@ -57,6 +57,7 @@ __all__ = [
     "drisk_all_inside",
     "il1s",
     "numeric_risk_utility",
+    "unperturbed",
 ]
 
 #: sdcMicro's default half-width of the intervals, in perturbed standard deviations.
@@ -265,4 +266,29 @@ def numeric_risk_utility(
         il1s_per_cell=loss / cells if cells else 0.0,
         k=float(k),
         drisk_all_inside=float((o == 0).mean()) if len(o) else nan,
+    )
+
+
+def unperturbed(columns: Sequence[str], k: float = DRISK_K) -> NumericRiskUtility:
+    """Return dRisk and IL1s of columns left as they are: the "before" of every comparison.
+
+    By the definitions (module docstring) an unchanged column has every original value
+    at the centre of its interval, so dRisk = 1 and every value is inside, and IL1s = 0;
+    this is :func:`numeric_risk_utility` of a table against itself, without the table.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The numeric columns.
+    k : float, default 0.05
+        The half-width of the intervals, in perturbed standard deviations.
+
+    Returns
+    -------
+    NumericRiskUtility
+        dRisk 1, every value inside 1, IL1s 0.
+    """
+    cols = tuple(str(c) for c in ([columns] if isinstance(columns, str) else columns))
+    return NumericRiskUtility(
+        columns=cols, drisk=1.0, il1s=0.0, il1s_per_cell=0.0, k=float(k), drisk_all_inside=1.0
     )

@@ -369,6 +369,18 @@ def _utility_context(rem: Any) -> dict[str, Any]:
         )  # fmt: skip
     if rem.classification is not None:
         out["utility_reading"] = classification_reading(rem.classification)
+    out["numeric"], out["numeric_reading"] = None, ""
+    if rem.numeric is not None:  # microaggregation or noise: sdcMicro's dRisk and IL1s
+        from riskcore.perturb.utility import unperturbed
+        from riskcore.report.readings.perturb import numeric_reading, numeric_table
+
+        before = unperturbed(rem.numeric.columns, rem.numeric.k)
+        numeric = numeric_table(before, rem.numeric)
+        out["numeric"] = _frame(
+            ["measure", "before", "after", "better when"],
+            [[r["Measure"], r["Before"], r["After"], r["Better when"]] for r in numeric],
+        )
+        out["numeric_reading"] = numeric_reading(before, rem.numeric)
     return out
 
 

@@ -225,6 +225,7 @@ def _remediate(
             not_reapplied=tuple(applied.skipped),
             column_changes=changes,
             classification=model,
+            numeric=applied.numeric,
         ),
         applied.data,
     )

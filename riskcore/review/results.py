@@ -19,6 +19,7 @@ from riskcore.deidentify.steps import RecipeStep
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Assessment
 from riskcore.metrics.utility import ClassificationUtility, ColumnChange
+from riskcore.perturb.utility import NumericRiskUtility
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
@@ -131,6 +132,11 @@ class Remediation(Result):
         trained and scored before and after
         (:func:`riskcore.metrics.utility.classification_utility`); None without a
         sensitive attribute.
+    numeric : NumericRiskUtility or None
+        sdcMicro's dRisk and IL1s of the columns the recipe microaggregates or adds noise
+        to, after its perturbation steps (:attr:`AppliedRecipe.numeric
+        <riskcore.deidentify.recipe_apply.AppliedRecipe>`); None without such steps. Before
+        any perturbation dRisk is 1 and IL1s 0 by definition.
     """
 
     recipe: Recipe
@@ -144,6 +150,7 @@ class Remediation(Result):
     not_reapplied: tuple[str, ...] = ()
     column_changes: tuple[ColumnChange, ...] = ()
     classification: ClassificationUtility | None = None
+    numeric: NumericRiskUtility | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ __all__ = [
     "METHOD_NOTES",
     "PERTURB_INTRO",
     "PRAM_MATRIX_CAPTION",
+    "numeric_reading",
     "numeric_table",
     "perturb_lines",
     "suppression_reading",
@@ -165,18 +166,33 @@ def perturb_lines(
     """
     lines = [_one(r) for r in results]
     if before is not None and after is not None:
-        single = (
-            " (on one column sdcMicro's rule counts every record)"
-            if len(after.columns) == 1
-            else ""
-        )
-        lines.append(
-            f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}: at most one value "
-            f"outside its interval) of {', '.join(after.columns)}: "
-            f"{before.drisk:.1%} of records before, {after.drisk:.1%} after{single}; "
-            f"every value inside: {_share(before.drisk_all_inside)} before, "
-            f"{_share(after.drisk_all_inside)} after (lower is safer); "
-            f"information loss IL1s {before.il1s:,.2f} before, {after.il1s:,.2f} after "
-            f"({after.il1s_per_cell:.3f} per cell)."
-        )
+        lines.append(numeric_reading(before, after))
     return lines
+
+
+def numeric_reading(before: NumericRiskUtility, after: NumericRiskUtility) -> str:
+    """Return dRisk and IL1s before and after in one sentence.
+
+    Parameters
+    ----------
+    before, after : NumericRiskUtility
+        dRisk and IL1s of the numeric columns before and after.
+
+    Returns
+    -------
+    str
+        "Interval disclosure risk (sdcMicro's dRisk, ...) of age: 100.0% of records
+        before, ..."
+    """
+    single = (
+        " (on one column sdcMicro's rule counts every record)" if len(after.columns) == 1 else ""
+    )
+    return (
+        f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}: at most one value "
+        f"outside its interval) of {', '.join(after.columns)}: "
+        f"{before.drisk:.1%} of records before, {after.drisk:.1%} after{single}; "
+        f"every value inside: {_share(before.drisk_all_inside)} before, "
+        f"{_share(after.drisk_all_inside)} after (lower is safer); "
+        f"information loss IL1s {before.il1s:,.2f} before, {after.il1s:,.2f} after "
+        f"({after.il1s_per_cell:.3f} per cell)."
+    )
