@@ -10,7 +10,8 @@ concern:
 ``population``            population uniqueness estimates
 ``diversity``             l-diversity and t-closeness of a sensitive attribute
 ``uniqueness``            uniqueness per QI subset, each QI's contribution
-``records``               individual risk, k-map / delta-presence, one record explained
+``records``               individual risk, special uniques, one record explained
+``presence``              k-map and delta-presence against a population table
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
 ``dp``                    noise vs utility, composition, identifiability, GRR
@@ -150,19 +151,21 @@ if TYPE_CHECKING:
     from riskcore.report.readings.population import (
         population_reading,
     )
-    from riskcore.report.readings.records import (
-        cover_reading,
-        cover_table,
+    from riskcore.report.readings.presence import (
         delta_reading,
         delta_table,
-        dis_text,
-        explorer_intro,
-        individual_risk_reading,
-        msu_list,
         population_failing_caption,
         population_intro,
         population_match_reading,
         record_kmap_table,
+    )
+    from riskcore.report.readings.records import (
+        cover_reading,
+        cover_table,
+        dis_text,
+        explorer_intro,
+        individual_risk_reading,
+        msu_list,
         record_reading,
         record_subset_table,
         record_values_table,
@@ -334,16 +337,16 @@ _WHERE: dict[str, str] = {
     "population_reading": "population",
     "cover_reading": "records",
     "cover_table": "records",
-    "delta_reading": "records",
-    "delta_table": "records",
+    "delta_reading": "presence",
+    "delta_table": "presence",
     "dis_text": "records",
     "explorer_intro": "records",
     "individual_risk_reading": "records",
     "msu_list": "records",
-    "population_failing_caption": "records",
-    "population_intro": "records",
-    "population_match_reading": "records",
-    "record_kmap_table": "records",
+    "population_failing_caption": "presence",
+    "population_intro": "presence",
+    "population_match_reading": "presence",
+    "record_kmap_table": "presence",
     "record_reading": "records",
     "record_subset_table": "records",
     "record_values_table": "records",
