@@ -14,7 +14,7 @@ concern:
 ``presence``              k-map and delta-presence against a population table
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
-``dp``                    noise vs utility, composition, identifiability, GRR
+``dp``                    noise vs utility, identifiability, GRR (composition: ``composition``)
 ``budget``                the persisted privacy budget: its ledger, near duplicates, changes
 ``release``               OpenDP releases, clipping, sample and aggregate
 ``ldp``                   local Laplace
@@ -301,14 +301,14 @@ _WHERE: dict[str, str] = {
     "order_prompt": "diversity",
     "order_refusal": "diversity",
     "t_rule_reading": "diversity",
-    "ACCOUNTANTS": "dp",
+    "ACCOUNTANTS": "composition",
     "EPSILON_STEPS": "dp",
-    "accountant_crossings": "dp",
-    "accountant_totals_reading": "dp",
+    "accountant_crossings": "composition",
+    "accountant_totals_reading": "composition",
     "categorical_columns": "dp",
-    "coinciding_accountants": "dp",
-    "composition_reading": "dp",
-    "composition_window": "dp",
+    "coinciding_accountants": "composition",
+    "composition_reading": "composition",
+    "composition_window": "composition",
     "error_reading": "dp",
     "error_table": "dp",
     "gaussian_reference_reading": "dp",
@@ -317,11 +317,11 @@ _WHERE: dict[str, str] = {
     "identifiability_reading": "dp",
     "identifiability_worlds": "dp",
     "ldp_planning": "dp",
-    "ledger_table": "dp",
+    "ledger_table": "composition",
     "mechanisms_for": "dp",
     "planning_reading": "dp",
     "preferred_first": "dp",
-    "queries_allowed": "dp",
+    "queries_allowed": "composition",
     "solver_table": "dp",
     "free_text_reading": "freetext",
     "free_text_table": "freetext",
