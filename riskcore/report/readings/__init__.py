@@ -19,7 +19,7 @@ concern:
 ``release``               OpenDP releases, clipping, sample and aggregate
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
-``remediation``           a generalization before / after, the least-loss search
+``remediation``           a generalization before / after (the search: ``search``)
 ``freetext``              identifiers written inside text: each text column's status
 ``saved``                 saved assessments, a reopened file's check, a comparison, the audit
                           log (imported from its module)
@@ -383,10 +383,10 @@ _WHERE: dict[str, str] = {
     "pii_table": "remediation",
     "recipe_table": "remediation",
     "remediation_intro": "remediation",
-    "removed_column_warnings": "remediation",
+    "removed_column_warnings": "search",
     "safe_harbor_table": "remediation",
-    "search_reading": "remediation",
-    "visited_table": "remediation",
+    "search_reading": "search",
+    "visited_table": "search",
     "STORY_CAPTION": "story",
     "STORY_END": "story",
     "STORY_LABELS": "story",
