@@ -3,8 +3,10 @@
 Modules
 -------
 :mod:`~riskcore.dp.mechanisms`
-    :class:`Mechanism` and each mechanism's scale and error formulas; the
-    Gaussian as OpenDP certifies it (zCDP) and the analytic reference.
+    :class:`Mechanism` and each mechanism's scale and error formulas.
+:mod:`~riskcore.dp.gaussian`
+    The Gaussian's calibration: as OpenDP certifies it (zCDP) and the analytic
+    reference.
 :mod:`~riskcore.dp.sensitivity`
     Global sensitivity of counts, sums, means and histograms.
 :mod:`~riskcore.dp.accuracy`
@@ -63,6 +65,15 @@ from riskcore.dp.accuracy import (
     noise_scale,
     simulate_noise,
 )
+from riskcore.dp.gaussian import (
+    gaussian_delta,
+    gaussian_epsilon,
+    gaussian_sigma_analytic,
+    gaussian_sigma_classic,
+    opendp_gaussian_epsilon,
+    opendp_gaussian_sigma,
+    opendp_gaussian_sigmas,
+)
 from riskcore.dp.identifiability import (
     IdentifiabilityResult,
     identifiability,
@@ -82,14 +93,7 @@ from riskcore.dp.mechanisms import (
     Mechanism,
     as_mechanism,
     discrete_gaussian_tail,
-    gaussian_delta,
-    gaussian_epsilon,
-    gaussian_sigma_analytic,
-    gaussian_sigma_classic,
     laplace_half_width,
-    opendp_gaussian_epsilon,
-    opendp_gaussian_sigma,
-    opendp_gaussian_sigmas,
 )
 from riskcore.dp.people import (
     ColumnPair,

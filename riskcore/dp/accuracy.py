@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive, check_probability
+from riskcore.dp.gaussian import opendp_gaussian_epsilon, opendp_gaussian_sigmas
 from riskcore.dp.mechanisms import (
     Mechanism,
     as_mechanism,
@@ -30,8 +30,6 @@ from riskcore.dp.mechanisms import (
     mechanism_sample,
     mechanism_scale,
     normal_quantile,
-    opendp_gaussian_epsilon,
-    opendp_gaussian_sigmas,
 )
 from riskcore.dp.sensitivity import Sensitivity
 from riskcore.errors import RiskcoreError
@@ -137,29 +135,9 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     return NoiseError(mech, float(scale), alpha, float(hw[0]), float(ea[0]), float(sd[0]))
 
 
-def simulate_noise(
-    mechanism: Mechanism | str, scale: float | np.ndarray, size: int | tuple[int, ...], rng: Any
-) -> np.ndarray:
-    """Draw noise with numpy for *simulated* plots only (not for releases).
-
-    See :func:`riskcore.dp.mechanisms.mechanism_sample`.
-
-    Parameters
-    ----------
-    mechanism : Mechanism or str
-        The mechanism, or its name.
-    scale : float or numpy.ndarray
-        The noise scale of the mechanism (Laplace b, Gaussian sigma).
-    size : int or tuple of int
-        The shape of the noise drawn.
-    rng : Any
-        The random generator.
-
-    Returns
-    -------
-    numpy.ndarray
-    """
-    return mechanism_sample(mechanism, scale, size, rng)
+#: Draw a mechanism's noise with numpy, for *simulated* plots only (not for releases):
+#: :func:`riskcore.dp.mechanisms.mechanism_sample` under the name :mod:`riskcore.dp` exports.
+simulate_noise = mechanism_sample
 
 
 @dataclass(frozen=True)
@@ -274,7 +252,7 @@ def error_curve(
         Defaults to :func:`epsilon_grid`.
     delta : float, optional
         Required for the Gaussian mechanisms; their sigmas are OpenDP's
-        (:func:`riskcore.dp.mechanisms.opendp_gaussian_sigmas`).
+        (:func:`riskcore.dp.gaussian.opendp_gaussian_sigmas`).
     alpha : float
         1 - confidence of the half-width (0.05 gives 95%).
     simulations : int
@@ -292,9 +270,7 @@ def error_curve(
     if eps.size == 0 or np.any(~(eps > 0)):
         raise ValueError(f"epsilons must be positive, got {epsilons!r}")
     if mech.is_gaussian:
-        if delta is None:
-            raise ValueError("the Gaussian mechanism needs delta")
-        scale = opendp_gaussian_sigmas(sens.l2, eps, delta)
+        scale = opendp_gaussian_sigmas(sens.l2, eps, mech.required_delta(delta))
     else:
         scale = sens.l1 / eps
     hw, ea, _ = mechanism_error(mech, scale, alpha)
@@ -364,7 +340,7 @@ def epsilon_for_accuracy(
     Gaussian: sigma = a / z_{1-alpha/2}; discrete Gaussian: the largest
     sigma with P(|Y| >= floor(a)) <= alpha [CKS20]_; then the epsilon OpenDP
     certifies for that sigma at ``delta``
-    (:func:`riskcore.dp.mechanisms.opendp_gaussian_epsilon`).
+    (:func:`riskcore.dp.gaussian.opendp_gaussian_epsilon`).
 
     Parameters
     ----------
@@ -389,13 +365,12 @@ def epsilon_for_accuracy(
     if mech is Mechanism.LAPLACE:
         return sens.l1 * math.log(1.0 / alpha) / accuracy
     if mech.is_gaussian:
-        if delta is None:
-            raise ValueError("the Gaussian mechanism needs delta")
+        checked = mech.required_delta(delta)
         if mech is Mechanism.GAUSSIAN:
             sigma = accuracy / normal_quantile(1.0 - alpha / 2.0)
         else:
             sigma = _discrete_gaussian_scale_for(accuracy, alpha)
-        return opendp_gaussian_epsilon(sigma, sens.l2, delta) if sigma > 0 else math.inf
+        return opendp_gaussian_epsilon(sigma, sens.l2, checked) if sigma > 0 else math.inf
     s = _discrete_laplace_scale_for(accuracy, alpha)
     return sens.l1 / s if s > 0 else math.inf
 

@@ -118,6 +118,10 @@ def test_gaussian_scale_is_opendps_zcdp_conversion(mechanism, sens, eps, delta):
     assert sigma > dp.gaussian_sigma_analytic(sens.l2, eps, delta)
     with pytest.raises(ValueError, match="needs delta"):
         dp.noise_scale(mechanism, sens, eps)
+    with pytest.raises(ValueError, match="needs delta"):
+        dp.error_curve(10.0, sens, mechanism=mechanism)
+    with pytest.raises(ValueError, match="needs delta"):
+        dp.epsilon_for_accuracy(10.0, sens, mechanism=mechanism)
 
 
 def test_count_gaussian_at_epsilon_1_delta_1e5_hand_values():
@@ -307,6 +311,10 @@ def test_validators_return_plain_values():
         lambda: dp.PrivacyLedger(0.0),
         lambda: dp.PrivacyLedger(1.0, accounting="rdp"),
         lambda: dp.gaussian_sigma_analytic(1.0, 1.0, 1.5),
+        lambda: dp.gaussian_sigma_classic(0.0, 0.5, 1e-5),
+        lambda: dp.opendp_gaussian_sigma(1.0, 0.0, 1e-5),
+        lambda: dp.gaussian_epsilon(1.0, -1.0, 1e-5),
+        lambda: dp.opendp_gaussian_epsilon(0.0, 1.0, 1e-5),
         lambda: dp.sample_and_aggregate([1.0] * 20, k=2, bounds=(3, 1), epsilon=1.0),
         lambda: dp.identifiability_epsilon(1, 0.5),
         lambda: ldp.grr_probabilities(0.0, 3),

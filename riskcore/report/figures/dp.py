@@ -27,7 +27,11 @@ from riskcore.report.figures._style import (
     legend_below,
     reference_line,
 )
-from riskcore.report.readings.dp import ACCOUNTANTS, accountant_crossings, composition_window
+from riskcore.report.readings.composition import (
+    ACCOUNTANTS,
+    accountant_crossings,
+    composition_window,
+)
 
 __all__ = [
     "blocks_chart",
@@ -287,9 +291,9 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     staggered k), a legend entry and a label at the end of its line (lifted a
     row where ends are close), so a line lying on another stays visible; the
     reading names such pairs
-    (:func:`riskcore.report.readings.dp.coinciding_accountants`). A dotted line
+    (:func:`riskcore.report.readings.composition.coinciding_accountants`). A dotted line
     marks where advanced composition or zCDP falls below basic composition
-    (:func:`riskcore.report.readings.dp.accountant_crossings`). The x axis runs
+    (:func:`riskcore.report.readings.composition.accountant_crossings`). The x axis runs
     over every query plotted.
 
     Parameters

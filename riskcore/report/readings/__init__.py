@@ -10,15 +10,16 @@ concern:
 ``population``            population uniqueness estimates
 ``diversity``             l-diversity and t-closeness of a sensitive attribute
 ``uniqueness``            uniqueness per QI subset, each QI's contribution
-``records``               individual risk, k-map / delta-presence, one record explained
+``records``               individual risk, special uniques, one record explained
+``presence``              k-map and delta-presence against a population table
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
-``dp``                    noise vs utility, composition, identifiability, GRR
+``dp``                    noise vs utility, identifiability, GRR (composition: ``composition``)
 ``budget``                the persisted privacy budget: its ledger, near duplicates, changes
 ``release``               OpenDP releases, clipping, sample and aggregate
 ``ldp``                   local Laplace
 ``story``                 the guided demo's narrative
-``remediation``           a generalization before / after, the least-loss search
+``remediation``           a generalization before / after (the search: ``search``)
 ``freetext``              identifiers written inside text: each text column's status
 ``saved``                 saved assessments, a reopened file's check, a comparison, the audit
                           log (imported from its module)
@@ -150,19 +151,21 @@ if TYPE_CHECKING:
     from riskcore.report.readings.population import (
         population_reading,
     )
-    from riskcore.report.readings.records import (
-        cover_reading,
-        cover_table,
+    from riskcore.report.readings.presence import (
         delta_reading,
         delta_table,
-        dis_text,
-        explorer_intro,
-        individual_risk_reading,
-        msu_list,
         population_failing_caption,
         population_intro,
         population_match_reading,
         record_kmap_table,
+    )
+    from riskcore.report.readings.records import (
+        cover_reading,
+        cover_table,
+        dis_text,
+        explorer_intro,
+        individual_risk_reading,
+        msu_list,
         record_reading,
         record_subset_table,
         record_values_table,
@@ -298,14 +301,14 @@ _WHERE: dict[str, str] = {
     "order_prompt": "diversity",
     "order_refusal": "diversity",
     "t_rule_reading": "diversity",
-    "ACCOUNTANTS": "dp",
+    "ACCOUNTANTS": "composition",
     "EPSILON_STEPS": "dp",
-    "accountant_crossings": "dp",
-    "accountant_totals_reading": "dp",
+    "accountant_crossings": "composition",
+    "accountant_totals_reading": "composition",
     "categorical_columns": "dp",
-    "coinciding_accountants": "dp",
-    "composition_reading": "dp",
-    "composition_window": "dp",
+    "coinciding_accountants": "composition",
+    "composition_reading": "composition",
+    "composition_window": "composition",
     "error_reading": "dp",
     "error_table": "dp",
     "gaussian_reference_reading": "dp",
@@ -314,11 +317,11 @@ _WHERE: dict[str, str] = {
     "identifiability_reading": "dp",
     "identifiability_worlds": "dp",
     "ldp_planning": "dp",
-    "ledger_table": "dp",
+    "ledger_table": "composition",
     "mechanisms_for": "dp",
     "planning_reading": "dp",
     "preferred_first": "dp",
-    "queries_allowed": "dp",
+    "queries_allowed": "composition",
     "solver_table": "dp",
     "free_text_reading": "freetext",
     "free_text_table": "freetext",
@@ -334,16 +337,16 @@ _WHERE: dict[str, str] = {
     "population_reading": "population",
     "cover_reading": "records",
     "cover_table": "records",
-    "delta_reading": "records",
-    "delta_table": "records",
+    "delta_reading": "presence",
+    "delta_table": "presence",
     "dis_text": "records",
     "explorer_intro": "records",
     "individual_risk_reading": "records",
     "msu_list": "records",
-    "population_failing_caption": "records",
-    "population_intro": "records",
-    "population_match_reading": "records",
-    "record_kmap_table": "records",
+    "population_failing_caption": "presence",
+    "population_intro": "presence",
+    "population_match_reading": "presence",
+    "record_kmap_table": "presence",
     "record_reading": "records",
     "record_subset_table": "records",
     "record_values_table": "records",
@@ -380,10 +383,10 @@ _WHERE: dict[str, str] = {
     "pii_table": "remediation",
     "recipe_table": "remediation",
     "remediation_intro": "remediation",
-    "removed_column_warnings": "remediation",
+    "removed_column_warnings": "search",
     "safe_harbor_table": "remediation",
-    "search_reading": "remediation",
-    "visited_table": "remediation",
+    "search_reading": "search",
+    "visited_table": "search",
     "STORY_CAPTION": "story",
     "STORY_END": "story",
     "STORY_LABELS": "story",
