@@ -30,7 +30,7 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
-from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "CSV_SUFFIXES",
     "GroupingEngine",
     "first_line",
+    "importable",
     "tabulate_codes",
     "tabulate_tables",
     "text_groups",
@@ -491,10 +492,7 @@ class GroupingEngine:
         -------
         Tabulation
         """
-        qis = tuple(quasi_identifiers)
-        if not qis:
-            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        sens = tuple(s for s in sensitive if s not in qis)
+        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
         self._checked(qis + sens)
         frames = {s: self.groups([*qis, s]) for s in sens}
         base = frames[sens[0]] if sens else self.groups(list(qis))
@@ -515,3 +513,25 @@ def first_line(exc: Exception) -> str:
     """
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def importable(module: str) -> bool:
+    """Return True when the optional package ``module`` can be imported (an engine's backend).
+
+    Parameters
+    ----------
+    module : str
+        The package's import name (``"duckdb"``, ``"pyspark"``).
+
+    Returns
+    -------
+    bool
+        True when importing ``module`` raises no ImportError.
+    """
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
