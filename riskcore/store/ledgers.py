@@ -55,6 +55,7 @@ from riskcore.dp.sources import (
 from riskcore.errors import RiskcoreError
 from riskcore.store import population
 from riskcore.store.assessments import Store
+from riskcore.store.chain import append_only_sql
 from riskcore.store.database import Who, user_name, utc_now
 
 if TYPE_CHECKING:
@@ -98,12 +99,7 @@ CREATE TABLE IF NOT EXISTS dp_ledger_entries (
     user TEXT NOT NULL,
     entry TEXT NOT NULL
 );
-""" + "".join(
-    f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op.lower()} BEFORE {op} ON {t} BEGIN SELECT "
-    f"RAISE(ABORT, 'the privacy ledger is append-only: {op} refused'); END;\n"
-    for t in _TABLES
-    for op in ("UPDATE", "DELETE")
-)
+""" + append_only_sql(_TABLES)
 
 
 def holds_ledgers(path: str | Path) -> bool:
