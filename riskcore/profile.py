@@ -396,26 +396,8 @@ def _member(
 ) -> _T | None:
     """Return the profile's member ``name`` read by ``from_dict``, None when it has none.
 
-    Parameters
-    ----------
-    name : str
-        Its key in the profile, for the message.
-    what : str
-        What it is, for the message ("recipe", "population table").
-    value : object
-        The key's value.
-    from_dict : callable
-        Reads the member from a dict.
-
-    Returns
-    -------
-    object or None
-        What ``from_dict`` returns.
-
-    Raises
-    ------
-    RiskcoreError
-        When the value is not an object, or ``from_dict`` refuses it.
+    A value that is not an object, or that ``from_dict`` refuses, is a RiskcoreError naming
+    ``what`` ("recipe", "population table").
     """
     obj = _mapping(name, value)
     if obj is None:
