@@ -24,6 +24,7 @@ __all__ = [
     "add_memory_engine",
     "add_missing",
     "add_targets",
+    "anonymize_inputs",
     "column_pairs",
     "parse_threshold",
     "profile_from_args",
@@ -219,6 +220,58 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         ledger=base.ledger,
     )
 
+
+
+def anonymize_inputs(
+    args: argparse.Namespace,
+) -> tuple[Any, Any, tuple[str, ...], Any, dict[str, Any] | None]:
+    """Return what ``anonymize`` works to, in memory or on an engine, checked.
+
+    ``--max-risk`` is taken as ``--threshold`` (giving both is refused); the
+    targets are the profile's with ``--k-map`` and ``--delta`` added; the
+    ``--population`` table is checked against the profile's reference.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options.
+
+    Returns
+    -------
+    profile : riskcore.profile.Profile
+        The profile the options describe (:func:`profile_from_args`).
+    targets : riskcore.criteria.Targets
+        Its targets with the population ones.
+    sensitive : tuple of str
+        The sensitive attributes.
+    population : pandas.DataFrame or None
+        The ``--population`` table.
+    reference : dict or None
+        That table's reference (name and SHA-256).
+
+    Raises
+    ------
+    RiskcoreError
+        For ``--threshold`` with ``--max-risk``, no quasi-identifier, l or t
+        targets without a sensitive attribute, or a population table other
+        than the profile's.
+    """
+    from riskcore._cli_deidentify import _population, _with_population_targets
+
+    if args.max_risk is not None:
+        if args.threshold is not None:
+            raise RiskcoreError("give --threshold or --max-risk, not both")
+        args.threshold = args.max_risk
+    profile = profile_from_args(args, qis=args.qi)
+    targets = _with_population_targets(profile.targets, args)
+    named = None if profile.population is None else profile.population.to_dict()
+    population, reference = _population(args, named)
+    sensitive = tuple(profile.roles.sensitive)
+    if not profile.roles.quasi_identifiers:
+        raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
+    if targets.needs_sensitive and not sensitive:
+        raise RiskcoreError("--l and --t need at least one --sensitive column")
+    return profile, targets, sensitive, population, reference
 
 def column_pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
     """Return the ``COL=VALUE`` items of a repeated option as a mapping of column to value.

@@ -389,7 +389,7 @@ def _hierarchies(df: pd.DataFrame | dict[str, pd.Series], args: Any) -> dict[str
 
 def run_anonymize(args: argparse.Namespace) -> int:
     """Run ``anonymize``; return the exit code (2 with a message on bad input)."""
-    from riskcore._cli_args import profile_from_args
+    from riskcore._cli_args import anonymize_inputs
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
@@ -403,19 +403,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
     if perturbing(args):
         return run_perturb(args)
     try:
-        if args.max_risk is not None:
-            if args.threshold is not None:
-                raise RiskcoreError("give --threshold or --max-risk, not both")
-            args.threshold = args.max_risk
-        profile = profile_from_args(args, qis=args.qi)
-        targets = _with_population_targets(profile.targets, args)
-        named = None if profile.population is None else profile.population.to_dict()
-        population, reference = _population(args, named)
-        sensitive = tuple(profile.roles.sensitive)
-        if not profile.roles.quasi_identifiers:
-            raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
-        if targets.needs_sensitive and not sensitive:
-            raise RiskcoreError("--l and --t need at least one --sensitive column")
+        profile, targets, sensitive, population, reference = anonymize_inputs(args)
         args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         sh = safe_harbor_plan(raw) if args.safe_harbor else []

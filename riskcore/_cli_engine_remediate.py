@@ -119,13 +119,8 @@ def _table(args: argparse.Namespace, engine: str) -> Any:
 def _anonymize(args: argparse.Namespace, engine: str) -> int:
     import pandas as pd
 
-    from riskcore._cli_args import profile_from_args
-    from riskcore._cli_deidentify import (
-        _hierarchies,
-        _population,
-        _steering,
-        _with_population_targets,
-    )
+    from riskcore._cli_args import anonymize_inputs
+    from riskcore._cli_deidentify import _hierarchies, _steering
     from riskcore._cli_perturb import perturbing
     from riskcore._results import dumps
     from riskcore.deidentify.engines import anonymize_source, hierarchy_values
@@ -138,19 +133,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         "--mask": args.mask, "--shift-dates": args.shift_dates,
         "--lookup-out": args.lookup_out, "--key-file": args.key_file,
     })  # fmt: skip
-    if args.max_risk is not None:
-        if args.threshold is not None:
-            raise RiskcoreError("give --threshold or --max-risk, not both")
-        args.threshold = args.max_risk
-    profile = profile_from_args(args, qis=args.qi)
-    targets = _with_population_targets(profile.targets, args)
-    named = None if profile.population is None else profile.population.to_dict()
-    population, reference = _population(args, named)
-    sensitive = tuple(profile.roles.sensitive)
-    if not profile.roles.quasi_identifiers:
-        raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
-    if targets.needs_sensitive and not sensitive:
-        raise RiskcoreError("--l and --t need at least one --sensitive column")
+    profile, targets, sensitive, population, reference = anonymize_inputs(args)
     if profile.roles.weight:
         _refuse(args, engine, {f"the sampling-weight column {profile.roles.weight!r}": True})
     args.qi = list(profile.roles.quasi_identifiers)

@@ -24,10 +24,10 @@ and 1/11, and without a threshold it had the default 0.09, now 1/11.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
 from riskcore._json import read_json
 from riskcore._results import Result, dumps
@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # imported where used: `riskcore assess` never loads the reme
     from riskcore.deidentify.recipe import Recipe
 
 __all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile"]
+
+_T = TypeVar("_T")
 
 #: Version of the profile JSON this riskcore writes.
 PROFILE_VERSION = 2
@@ -389,38 +391,40 @@ def _mapping(name: str, value: Any) -> dict[str, Any] | None:
     return dict(value)
 
 
-def _recipe(value: Any) -> Recipe | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise RiskcoreError("'recipe' in the profile must be an object")
-    from riskcore.deidentify.recipe import Recipe
+def _member(
+    name: str, what: str, value: Any, from_dict: Callable[[dict[str, Any]], _T]
+) -> _T | None:
+    """Return the profile's member ``name`` read by ``from_dict``, None when it has none.
 
+    A value that is not an object, or that ``from_dict`` refuses, is a RiskcoreError naming
+    ``what`` ("recipe", "population table").
+    """
+    obj = _mapping(name, value)
+    if obj is None:
+        return None
     try:
-        return Recipe.from_dict(value)
+        return from_dict(obj)
     except (KeyError, TypeError, ValueError) as exc:
-        raise RiskcoreError(f"the recipe in the profile is not valid: {exc}") from None
+        raise RiskcoreError(f"the {what} in the profile is not valid: {exc}") from None
+
+
+def _recipe(value: Any) -> Recipe | None:
+    def read(obj: dict[str, Any]) -> Recipe:
+        from riskcore.deidentify.recipe import Recipe
+
+        return Recipe.from_dict(obj)
+
+    return _member("recipe", "recipe", value, read)
 
 
 def _history(value: Any) -> History | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise RiskcoreError("'history' in the profile must be an object")
-    from riskcore.deidentify.history import History
+    def read(obj: dict[str, Any]) -> History:
+        from riskcore.deidentify.history import History
 
-    try:
-        return History.from_dict(value)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RiskcoreError(f"the history in the profile is not valid: {exc}") from None
+        return History.from_dict(obj)
+
+    return _member("history", "history", value, read)
 
 
 def _population(value: Any) -> PopulationReference | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise RiskcoreError("'population' in the profile must be an object")
-    try:
-        return PopulationReference.from_dict(value)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RiskcoreError(f"the population table in the profile is not valid: {exc}") from None
+    return _member("population", "population table", value, PopulationReference.from_dict)

@@ -166,10 +166,33 @@ class Criterion(Result):
             )
         return (chosen,)
 
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        """Return, per class, the figure compared with :attr:`target` (k's sizes, t's distances).
+
+        The default :meth:`failing` and :meth:`achieved` read it; a model whose
+        rule is not "each class's figure against the target" overrides those
+        two instead.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            What the data give the criteria (classes, their sizes and the sensitive tabulations).
+        attribute : str or None
+            The sensitive attribute judged (None for a model on the classes alone).
+
+        Returns
+        -------
+        numpy.ndarray
+            One figure per class.
+        """
+        raise NotImplementedError
+
     def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         """Return, per class, whether it breaks the criterion (bool).
 
-        Classes with no record are judged only by a model that
+        By default a class breaks it when its :meth:`class_figures` figure is
+        below the target (``higher_is_safer``) or :func:`exceeds` it. Classes
+        with no record are judged only by a model that
         ``judges_empty_classes``; :meth:`breaks` applies that rule.
 
         Parameters
@@ -183,7 +206,10 @@ class Criterion(Result):
         -------
         numpy.ndarray
         """
-        raise NotImplementedError
+        figures = self.class_figures(evidence, attribute)
+        if self.higher_is_safer:
+            return np.asarray(figures < self.target, dtype=bool)
+        return np.asarray(exceeds(figures, self.target), dtype=bool)
 
     def breaks(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         """Return, per class, whether it breaks the criterion, by the rule on empty classes.
@@ -207,6 +233,9 @@ class Criterion(Result):
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         """Return the value the classes achieve (NaN without classes).
 
+        By default the worst :meth:`class_figures` figure of the classes with
+        a record: the smallest (``higher_is_safer``) or the largest.
+
         Parameters
         ----------
         evidence : Evidence
@@ -219,7 +248,8 @@ class Criterion(Result):
         float
             The value the classes achieve (NaN without classes).
         """
-        raise NotImplementedError
+        figures = self.class_figures(evidence, attribute)[evidence.present]
+        return minimum(figures) if self.higher_is_safer else maximum(figures)
 
     def code(self, attribute: str | None) -> str:
         """Return the short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").

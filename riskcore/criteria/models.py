@@ -122,12 +122,8 @@ class KAnonymity(Criterion):
     def target(self) -> float:
         return float(self.k)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        result: np.ndarray = evidence.sizes < self.k
-        return result
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return minimum(evidence.sizes[evidence.present])
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return evidence.sizes
 
 
 @dataclass(frozen=True)
@@ -161,14 +157,9 @@ class DistinctLDiversity(Criterion):
     def target(self) -> float:
         return float(self.l)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
-        result: np.ndarray = evidence.distinct(attribute) < self.l
-        return result
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        assert attribute is not None  # noqa: S101
-        return minimum(evidence.distinct(attribute)[evidence.present])
+        return evidence.distinct(attribute)
 
 
 @dataclass(frozen=True)
@@ -253,14 +244,9 @@ class RecursiveCLDiversity(Criterion):
     def target(self) -> float:
         return float(self.l)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101
-        result: np.ndarray = evidence.recursive(attribute, float(self.c)) < self.l
-        return result
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        assert attribute is not None  # noqa: S101
-        return minimum(evidence.recursive(attribute, float(self.c))[evidence.present])
+        return evidence.recursive(attribute, float(self.c))
 
 
 @dataclass(frozen=True)
@@ -306,15 +292,9 @@ class TCloseness(Criterion):
     def target(self) -> float:
         return float(self.t)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101
-        d = _distance(evidence, attribute, self.distance)
-        return np.asarray(exceeds(evidence.t(attribute, d), self.t), dtype=bool)
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        assert attribute is not None  # noqa: S101
-        d = _distance(evidence, attribute, self.distance)
-        return maximum(evidence.t(attribute, d)[evidence.present])
+        return evidence.t(attribute, _distance(evidence, attribute, self.distance))
 
     def check(self, evidence: Evidence, attribute: str | None) -> Check:
         out = super().check(evidence, attribute)
@@ -367,11 +347,8 @@ class RecordRisk(Criterion):
     def target(self) -> float:
         return float(self.threshold)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        return np.asarray(exceeds(evidence.record_risk(self.model), self.threshold), dtype=bool)
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return maximum(evidence.record_risk(self.model)[evidence.present])
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return evidence.record_risk(self.model)
 
 
 @dataclass(frozen=True)
@@ -464,12 +441,8 @@ class KMap(Criterion):
     def target(self) -> float:
         return float(self.k)
 
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        result: np.ndarray = _counts(evidence, "k-map") < self.k
-        return result
-
-    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return minimum(_counts(evidence, "k-map")[evidence.present])
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return _counts(evidence, "k-map")
 
 
 @dataclass(frozen=True)

@@ -38,13 +38,30 @@ from riskcore.engine.counting import (
     sorted_cells,
 )
 from riskcore.engine.grouped import ArrowCodes, tabulate_codes
-from riskcore.engine.partition import pack_keys
+from riskcore.engine.partition import pack_keys, tabulation_roles
 from riskcore.errors import DataLoadError, RolesError
 
-__all__ = ["ArrowEngine", "parquet_files"]
+__all__ = ["ArrowEngine", "parquet_files", "source_texts"]
 
 #: Records per batch read from the files.
 BATCH_ROWS = 1 << 20
+
+
+def source_texts(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Return the paths or patterns a source names, as text (one for a single path).
+
+    Parameters
+    ----------
+    source : str, path or sequence of them
+        A file, directory or glob, or a sequence of them.
+
+    Returns
+    -------
+    list of str
+        Each path or pattern, in order.
+    """
+    items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    return [os.fspath(i) for i in items]
 
 
 def parquet_files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -66,10 +83,8 @@ def parquet_files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[st
     DataLoadError
         When nothing matches.
     """
-    items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     files: list[str] = []
-    for item in items:
-        text = os.fspath(item)
+    for text in source_texts(source):
         if any(ch in text for ch in "*?["):
             found = sorted(glob.glob(text, recursive=True))
             if not found:
@@ -242,10 +257,7 @@ class ArrowEngine:
         -------
         Tabulation
         """
-        qis = tuple(quasi_identifiers)
-        if not qis:
-            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        sens = tuple(s for s in sensitive if s not in qis)
+        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
         order = ordered or {}
         try:
             return self._tabulate_keys(qis, sens, order)

@@ -42,8 +42,7 @@ from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
     build_partition,
-    key_sizes,
-    pack_keys,
+    encoded_sizes,
     tabulate_encoded,
 )
 from riskcore.errors import RolesError
@@ -311,11 +310,7 @@ class ArrowTable:
         numpy.ndarray
             int64 sizes.
         """
-        qis = tuple(quasi_identifiers)
-        if not qis:
-            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        enc = [self.column(q) for q in qis]
-        return key_sizes(*pack_keys([e.codes for e in enc], [e.n_values for e in enc]))
+        return encoded_sizes(self.column, quasi_identifiers)
 
     def tabulate(
         self,

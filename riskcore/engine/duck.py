@@ -33,12 +33,13 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.arrow import parquet_files
+from riskcore.engine.arrow import parquet_files, source_texts
 from riskcore.engine.grouped import (
     COUNT,
     CSV_SUFFIXES,
     GroupingEngine,
     first_line,
+    importable,
     text_groups,
 )
 from riskcore.errors import DataLoadError, RiskcoreError
@@ -54,11 +55,7 @@ def duckdb_available() -> bool:
     bool
         True when the optional ``duckdb`` package can be imported.
     """
-    try:
-        import duckdb  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importable("duckdb")
 
 
 def _quote(name: str) -> str:
@@ -216,8 +213,7 @@ def _missing_as_null(column: str, sql_type: str) -> str:
 
 def _files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
     """Return the files of a source; CSV globs and files are taken as they are."""
-    items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-    texts = [os.fspath(i) for i in items]
+    texts = source_texts(source)
     if all(t.lower().endswith(CSV_SUFFIXES) for t in texts):
         import glob
 

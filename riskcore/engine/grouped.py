@@ -30,7 +30,7 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
-from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "CSV_SUFFIXES",
     "GroupingEngine",
     "first_line",
+    "importable",
     "tabulate_codes",
     "tabulate_tables",
     "text_groups",
@@ -217,6 +218,28 @@ def _counts(frame: Any, count: str) -> np.ndarray:
     return np.asarray(col.to_numpy(), dtype=np.int64)
 
 
+def _row_classes(
+    qis: tuple[str, ...], qi_cols: Sequence[EncodedColumn], weights: np.ndarray
+) -> tuple[ClassTable, np.ndarray]:
+    """Return the class table of grouped rows and each row's class (numbered by packed key).
+
+    The class sizes add the weights of the first ``len(weights)`` rows (the
+    rows that count the records; later rows only find their class).
+    """
+    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
+    _, first, class_of = np.unique(key, return_index=True, return_inverse=True)
+    class_of = class_of.reshape(-1).astype(np.int64, copy=False)
+    n_classes = len(first)
+    sizes = np.bincount(class_of[: len(weights)], weights=weights, minlength=n_classes)
+    classes = ClassTable(
+        qis,
+        sizes.astype(np.int64),
+        tuple(c.codes[first] for c in qi_cols),
+        tuple(c.labels for c in qi_cols),
+    )
+    return classes, class_of
+
+
 def tabulate_tables(
     base: pd.DataFrame,
     tables: dict[str, pd.DataFrame],
@@ -256,18 +279,9 @@ def tabulate_tables(
     frames = [base, *tables.values()]
     sizes = [len(f) for f in frames]
     qi_cols = [encode_any(_column(base, q, frames), q) for q in qis]
-    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
-    _, first, class_of = np.unique(key, return_index=True, return_inverse=True)
-    class_of = class_of.reshape(-1).astype(np.int64, copy=False)
-    n_classes = len(first)
+    classes, class_of = _row_classes(qis, qi_cols, _counts(base, count))
+    n_classes = classes.n_classes
     bounds = np.cumsum([0, *sizes])
-    base_w = _counts(base, count)
-    classes = ClassTable(
-        qis,
-        np.bincount(class_of[: sizes[0]], weights=base_w, minlength=n_classes).astype(np.int64),
-        tuple(c.codes[first] for c in qi_cols),
-        tuple(c.labels for c in qi_cols),
-    )
     out: dict[str, Contingency] = {}
     for i, (s, frame) in enumerate(tables.items(), start=1):
         col = encode_any(frame[s], s, ordered=order.get(s))
@@ -307,17 +321,8 @@ def tabulate_codes(
     -------
     Tabulation
     """
-    key, _ = pack_keys([c.codes for c in qi_cols], [c.n_values for c in qi_cols])
-    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1).astype(np.int64, copy=False)
-    n_classes = len(uniq)
-    sizes = np.bincount(inv, weights=weights, minlength=n_classes).astype(np.int64)
-    classes = ClassTable(
-        tuple(c.name for c in qi_cols),
-        sizes,
-        tuple(c.codes[first] for c in qi_cols),
-        tuple(c.labels for c in qi_cols),
-    )
+    classes, inv = _row_classes(tuple(c.name for c in qi_cols), qi_cols, weights)
+    n_classes = classes.n_classes
     tables = {
         s: Contingency.from_cells(
             s,
@@ -491,10 +496,7 @@ class GroupingEngine:
         -------
         Tabulation
         """
-        qis = tuple(quasi_identifiers)
-        if not qis:
-            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-        sens = tuple(s for s in sensitive if s not in qis)
+        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
         self._checked(qis + sens)
         frames = {s: self.groups([*qis, s]) for s in sens}
         base = frames[sens[0]] if sens else self.groups(list(qis))
@@ -515,3 +517,25 @@ def first_line(exc: Exception) -> str:
     """
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def importable(module: str) -> bool:
+    """Return True when the optional package ``module`` can be imported (an engine's backend).
+
+    Parameters
+    ----------
+    module : str
+        The package's import name (``"duckdb"``, ``"pyspark"``).
+
+    Returns
+    -------
+    bool
+        True when importing ``module`` raises no ImportError.
+    """
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True

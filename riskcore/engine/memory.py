@@ -29,8 +29,8 @@ from riskcore.engine.partition import (
     build_partition,
     class_table,
     encode_column,
-    key_sizes,
-    pack_keys,
+    encoded_sizes,
+    quasi_identifier_key,
     tabulate_encoded,
 )
 from riskcore.errors import RolesError
@@ -146,14 +146,11 @@ class EncodedTable:
         numpy.ndarray
             int64 sizes, in the class order of :meth:`tabulate`.
         """
-        qis = tuple(quasi_identifiers)
-        if not qis:
-            raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+        qis = quasi_identifier_key(quasi_identifiers)
         part = self._partitions.get(qis)
         if part is not None:
             return part.sizes
-        enc = [self.column(q) for q in qis]
-        return key_sizes(*pack_keys([e.codes for e in enc], [e.n_values for e in enc]))
+        return encoded_sizes(self.column, qis)
 
     def classes(self, quasi_identifiers: Sequence[str]) -> ClassTable:
         """Return the class table over the QIs (sizes and QI values of each class).

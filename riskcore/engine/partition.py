@@ -18,7 +18,7 @@ role.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,9 +39,12 @@ __all__ = [
     "class_table",
     "class_value_counts",
     "encode_column",
+    "encoded_sizes",
     "key_sizes",
     "pack_keys",
+    "quasi_identifier_key",
     "tabulate_encoded",
+    "tabulation_roles",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -264,6 +267,82 @@ class Partition:
         return len(self.sizes)
 
 
+def quasi_identifier_key(quasi_identifiers: Iterable[str]) -> tuple[str, ...]:
+    """Return the quasi-identifiers as a tuple, refusing none (no class can be formed).
+
+    Parameters
+    ----------
+    quasi_identifiers : iterable of str
+        The QI columns.
+
+    Returns
+    -------
+    tuple of str
+        The QIs, in order.
+
+    Raises
+    ------
+    ValueError
+        When there is no QI.
+    """
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    return qis
+
+
+def tabulation_roles(
+    quasi_identifiers: Iterable[str], sensitive: Iterable[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the QIs (at least one) and the sensitive attributes that are not QIs.
+
+    Parameters
+    ----------
+    quasi_identifiers : iterable of str
+        The QI columns.
+    sensitive : iterable of str
+        The sensitive attributes; one that is also a QI is dropped.
+
+    Returns
+    -------
+    qis, sensitive : tuple of str
+        The QIs and the sensitive attributes to tabulate, in order.
+
+    Raises
+    ------
+    ValueError
+        When there is no QI.
+    """
+    qis = quasi_identifier_key(quasi_identifiers)
+    return qis, tuple(s for s in sensitive if s not in qis)
+
+
+def encoded_sizes(
+    column: Callable[[str], EncodedColumn], quasi_identifiers: Iterable[str]
+) -> np.ndarray:
+    """Return the class sizes over the QIs from a count of their packed codes (no class ids).
+
+    Parameters
+    ----------
+    column : callable
+        The engine's encoded column of a name.
+    quasi_identifiers : iterable of str
+        At least one column.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 sizes.
+
+    Raises
+    ------
+    ValueError
+        When there is no QI.
+    """
+    enc = [column(q) for q in quasi_identifier_key(quasi_identifiers)]
+    return key_sizes(*pack_keys([e.codes for e in enc], [e.n_values for e in enc]))
+
+
 @renamed_arguments(qis="quasi_identifiers")
 def build_partition(
     columns: dict[str, EncodedColumn] | list[EncodedColumn],
@@ -287,9 +366,7 @@ def build_partition(
     """
     if isinstance(columns, list):
         columns = {c.name: c for c in columns}
-    names = tuple(columns) if quasi_identifiers is None else tuple(quasi_identifiers)
-    if not names:
-        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    names = quasi_identifier_key(columns if quasi_identifiers is None else quasi_identifiers)
     missing = [q for q in names if q not in columns]
     if missing:
         raise KeyError(f"no encoded column named {missing[0]!r}")

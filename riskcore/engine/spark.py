@@ -29,6 +29,7 @@ from riskcore.engine.grouped import (
     CSV_SUFFIXES,
     GroupingEngine,
     first_line,
+    importable,
     text_groups,
 )
 from riskcore.errors import DataLoadError, RiskcoreError
@@ -44,11 +45,7 @@ def spark_available() -> bool:
     bool
         True when the optional ``pyspark`` package can be imported.
     """
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importable("pyspark")
 
 
 def local_session(master: str = "local[*]") -> Any:
@@ -122,10 +119,9 @@ class SparkEngine(GroupingEngine):
         if hasattr(source, "groupBy") and hasattr(source, "columns"):
             self.frame = source
         else:
-            from riskcore.engine.arrow import parquet_files
+            from riskcore.engine.arrow import parquet_files, source_texts
 
-            items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-            texts = [os.fspath(i) for i in items]
+            texts = source_texts(source)
             self.csv = all(t.lower().endswith(CSV_SUFFIXES) for t in texts)
             files = texts if self.csv else parquet_files(texts)
             try:

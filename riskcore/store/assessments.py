@@ -488,8 +488,7 @@ class Store(AuditLog):
             Who approved an assessment, oldest first (the "approve" entries).
         """
         with self._connect() as con:
-            found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
-            return [i for i in found if i is not None]
+            return self._approvers(con, assessment_id)
 
     def approval(self, assessment_id: int, approver: Identity) -> ApprovalDecision:
         """Return whether ``approver`` may approve the assessment now (nothing is written).
@@ -517,9 +516,13 @@ class Store(AuditLog):
         if row is None:
             raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
         author = _identity(self._entries_of(con, "save", assessment_id))
-        found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
-        done = [i for i in found if i is not None]
+        done = self._approvers(con, assessment_id)
         return may_approve(approver, author, done), author, tuple(row)
+
+    def _approvers(self, con: Any, assessment_id: int) -> list[Identity]:
+        """Return who approved an assessment, oldest first, on an open connection."""
+        found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
+        return [i for i in found if i is not None]
 
     def approve(self, assessment_id: int, approver: Identity) -> int:
         """Approve a saved assessment as ``approver``; return the approval's audit entry number.

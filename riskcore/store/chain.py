@@ -31,12 +31,14 @@ import hashlib
 import hmac
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
     "APPEND_ONLY",
     "GENESIS",
     "GUARDED",
+    "append_only_sql",
     "capture",
     "drain",
     "entry_hash",
@@ -334,3 +336,20 @@ def trigger_sql(table: str, op: str) -> str:
         f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
         f"BEGIN SELECT RAISE(ABORT, '{what} is append-only: {op} refused'); END"
     )
+
+
+def append_only_sql(tables: Sequence[str]) -> str:
+    """Return the statements making the triggers that refuse UPDATE and DELETE on ``tables``.
+
+    Parameters
+    ----------
+    tables : sequence of str
+        The append-only tables.
+
+    Returns
+    -------
+    str
+        One :func:`trigger_sql` statement per table and operation, each ending with ``;``
+        and a new line (a script for ``executescript``).
+    """
+    return "".join(f"{trigger_sql(t, op)};\n" for t in tables for op in ("UPDATE", "DELETE"))

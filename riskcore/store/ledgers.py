@@ -53,6 +53,7 @@ from riskcore.dp.sources import (
 from riskcore.errors import RiskcoreError
 from riskcore.store import population
 from riskcore.store.assessments import Store
+from riskcore.store.chain import append_only_sql
 from riskcore.store.database import Who, user_name, utc_now
 from riskcore.store.ledger_reading import LedgerReader
 
@@ -97,12 +98,7 @@ CREATE TABLE IF NOT EXISTS dp_ledger_entries (
     user TEXT NOT NULL,
     entry TEXT NOT NULL
 );
-""" + "".join(
-    f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op.lower()} BEFORE {op} ON {t} BEGIN SELECT "
-    f"RAISE(ABORT, 'the privacy ledger is append-only: {op} refused'); END;\n"
-    for t in _TABLES
-    for op in ("UPDATE", "DELETE")
-)
+""" + append_only_sql(_TABLES)
 
 
 def holds_ledgers(path: str | Path) -> bool:

@@ -35,6 +35,7 @@ from riskcore.dp.sources import (
 )
 from riskcore.errors import RiskcoreError
 from riskcore.store.assessments import Store
+from riskcore.store.chain import append_only_sql
 from riskcore.store.database import Who, user_name, utc_now
 
 if TYPE_CHECKING:
@@ -76,12 +77,7 @@ CREATE TABLE IF NOT EXISTS dp_ledger_splits (
     time TEXT NOT NULL,
     user TEXT NOT NULL
 );
-""" + "".join(
-    f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op.lower()} BEFORE {op} ON {t} BEGIN SELECT "
-    f"RAISE(ABORT, 'the privacy ledger is append-only: {op} refused'); END;\n"
-    for t in _TABLES
-    for op in ("UPDATE", "DELETE")
-)
+""" + append_only_sql(_TABLES)
 
 
 def key_path(database: str | Path) -> Path:

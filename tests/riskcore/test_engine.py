@@ -113,6 +113,36 @@ def test_unknown_column_is_a_roles_error_for_any_engine():
         assess(GroupbyEngine(PEOPLE), quasi_identifiers=["zipcode"])
 
 
+def _arrow_table(df: pd.DataFrame):
+    import pyarrow as pa
+
+    from riskcore.engine.columnar import ArrowTable
+
+    return ArrowTable(pa.Table.from_pandas(df, preserve_index=False))
+
+
+@pytest.mark.parametrize("make", [EncodedTable, _arrow_table], ids=["pandas", "arrow-table"])
+def test_no_quasi_identifier_is_refused_by_every_in_memory_engine(make):
+    table = make(PEOPLE)
+    needed = r"^at least one quasi-identifier is needed to form equivalence classes$"
+    with pytest.raises(ValueError, match=needed):
+        table.class_sizes([])
+    with pytest.raises(ValueError, match=needed):
+        table.tabulate([], ["diagnosis"])
+    assert sorted(table.class_sizes(["age"]).tolist()) == [1, 2, 2, 3]
+
+
+def test_a_sensitive_attribute_that_is_a_qi_is_not_tabulated():
+    from riskcore.engine.partition import tabulation_roles
+
+    assert tabulation_roles(["age", "zip"], ["zip", "diagnosis"]) == (
+        ("age", "zip"),
+        ("diagnosis",),
+    )
+    with pytest.raises(ValueError, match=r"^at least one quasi-identifier"):
+        tabulation_roles([], ["diagnosis"])
+
+
 def _wide_frame(n: int, seed: int) -> pd.DataFrame:
     """Columns whose packed key space exceeds 8 n (the sort path), with missing values."""
     rng = np.random.default_rng(seed)

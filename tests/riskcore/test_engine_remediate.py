@@ -260,6 +260,25 @@ def test_bad_anonymize_input_gets_a_sentence(
     assert not (tmp_path / "o.parquet").exists()
 
 
+@pytest.mark.parametrize("engine", ["pandas", "arrow"])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--qi", "age", "--threshold", "0.2", "--max-risk", "0.1"], "--threshold or --max-risk,"),
+        (["--k", "2"], "give the quasi-identifiers: --qi COL"),
+        (["--qi", "age", "--l", "2"], "--l and --t need at least one --sensitive column"),
+    ],
+)
+def test_anonymize_inputs_are_checked_alike_in_memory_and_on_an_engine(
+    data: dict[str, Any], engine: str, extra: list[str], message: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    out = ["--out", str(tmp_path / "o.parquet"), "--recipe-out", str(tmp_path / "r.json")]
+    err = _error(capsys, ["anonymize", str(data["one"]), "--engine", engine, *extra, *out])
+    assert message in err, err
+    assert not (tmp_path / "o.parquet").exists()
+
+
 def test_bad_sources_and_outputs_get_a_sentence(
     data: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

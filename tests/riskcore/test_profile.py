@@ -102,6 +102,13 @@ def test_the_lattice_targets_of_older_recipes_load():
             "'a', which is not sensitive",
         ),
         ({"riskcore_profile": 2, "recipe": [1]}, "'recipe' in the profile must be an object"),
+        ({"riskcore_profile": 2, "recipe": {}}, "^the recipe in the profile is not valid: "),
+        ({"riskcore_profile": 2, "history": 3}, "^'history' in the profile must be an object$"),
+        ({"riskcore_profile": 2, "population": []}, "^'population' in the profile must be an obj"),
+        (
+            {"riskcore_profile": 2, "population": {"name": "p.csv"}},
+            "^the population table in the profile is not valid: .*'sha256'",
+        ),
         ({"riskcore_profile": 2, "targets": {"criteria": [{"kind": "k-x"}]}}, "unknown privacy"),
     ],
 )

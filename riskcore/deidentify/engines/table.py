@@ -84,7 +84,7 @@ class SourceTable(EncodedTable):
         memory_limit: str | None = None,
         threads: int | None = None,
     ) -> None:
-        from riskcore.engine.arrow import parquet_files
+        from riskcore.engine.arrow import parquet_files, source_texts
         from riskcore.engine.grouped import CSV_SUFFIXES
 
         if engine not in REMEDIATION_ENGINES:
@@ -92,8 +92,7 @@ class SourceTable(EncodedTable):
                 f"remediation beyond memory runs on {', '.join(REMEDIATION_ENGINES)}, "
                 f"not {engine!r}"
             )
-        items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
-        if any(os.fspath(i).lower().endswith(CSV_SUFFIXES) for i in items):
+        if any(t.lower().endswith(CSV_SUFFIXES) for t in source_texts(source)):
             raise RiskcoreError(
                 f"the {engine} engine remediates Parquet files, directories or globs; convert "
                 "the CSV to Parquet first (riskcore convert, or DuckDB's COPY ... TO "
