@@ -286,27 +286,14 @@ class Readiness(Result):
     def to_dict(self) -> dict[str, Any]:
         """Return the readiness as JSON-ready values, with ``ready``.
 
+        :meth:`from_dict` (the base's) reads the fields and derives ``ready`` again.
+
         Returns
         -------
         dict of str to Any
             Every field, with ``schema_version`` and ``ready`` (derived).
         """
         return {**super().to_dict(), "ready": self.ready}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild a readiness from :meth:`to_dict` output (``ready`` is derived again).
-
-        Parameters
-        ----------
-        data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
-
-        Returns
-        -------
-        Self
-        """
-        return super().from_dict({k: v for k, v in data.items() if k != "ready"})
 
 
 @dataclass(frozen=True)
