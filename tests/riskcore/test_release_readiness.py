@@ -150,3 +150,20 @@ def test_the_json_twin_carries_the_readiness_and_round_trips(amber):
     # a twin written before the readiness existed still loads, and derives it again
     del twin["readiness"]
     assert Review.from_dict(twin).readiness == amber.readiness
+
+
+def test_the_command_line_prints_not_ready_and_fails_on_targets_only(tmp_path, capsys):
+    from riskcore.cli import main
+
+    data, profile = tmp_path / "t.csv", tmp_path / "p.json"
+    pd.DataFrame(TABLE).to_csv(data, index=False)
+    profile.write_text(Profile.read(MET).to_json())
+    argv = ["report", str(data), "--profile", str(profile), "--out", str(tmp_path / "r.html"),
+            "--no-figures", "--fail-on-targets"]  # fmt: skip
+    assert main(argv) == 0  # the targets are met: --fail-on-targets judges them only
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "NOT READY: Targets met; not ready to release: identifiers remain in released "
+        "columns (ref: Social Security numbers, 3 cells)."
+    )
+    assert "PASS" not in out
