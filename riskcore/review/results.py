@@ -249,9 +249,7 @@ class Readiness(Result):
     @property
     def ready(self) -> bool:
         """Return whether the release is ready: targets met, scanned, nothing found or unread."""
-        return (
-            self.targets_met and self.scanned and not self.identifiers and not self.unchecked
-        )
+        return self.targets_met and self.scanned and not self.identifiers and not self.unchecked
 
     @classmethod
     def of_review(cls, verdict: Verdict, of: str, limitations: Sequence[Limitation]) -> Self:
@@ -277,9 +275,7 @@ class Readiness(Result):
             targets_met=bool(verdict.passed),
             of=of,
             scanned=scan is not None,
-            identifiers=tuple(
-                ReleasedIdentifiers.from_found(x) for x in facts.get("found") or ()
-            ),
+            identifiers=tuple(ReleasedIdentifiers.from_found(x) for x in facts.get("found") or ()),
             unchecked=tuple(str(u["column"]) for u in facts.get("unchecked") or ()),
         )
 

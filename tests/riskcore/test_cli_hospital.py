@@ -3,8 +3,9 @@
 One verdict (issue 25): ``anonymize`` to the "k = 11" preset (k-anonymity 11 and a
 highest prosecutor risk of 1/11, exact) with 2% suppression and four masking steps writes
 a profile holding the recipe; ``report`` of that profile and ``assess`` of the remediated
-table both pass it (the report calls the release not ready: admission dates remain), and both fail when k is raised to 12 (exit 1 with
-``--fail-on-targets``, after writing their outputs). The report lists every masking step in
+table both pass it (the report calls the release not ready: admission dates remain), and
+both fail when k is raised to 12 (exit 1 with ``--fail-on-targets``, after writing their
+outputs). The report lists every masking step in
 words in the HTML, the JSON twin and the PDF, states who built it and when, and never holds
 the key. The old report could do none of this: 1/11 > 0.09 failed every k = 11 release,
 and its recipe section had ``"masking": []``.
