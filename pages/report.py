@@ -10,11 +10,11 @@ import streamlit as st
 from riskcore import dp
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import ledger_provenance, report_intro
-from riskcore.report.readings.criteria import check_table, verdict_reading
+from riskcore.report.readings.criteria import check_table
 from riskcore.report.readings.review import (
     figures_side_by_side,
     limitation_text,
-    released_identifiers_warning,
+    release_banner,
 )
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
@@ -85,17 +85,13 @@ if stale:
         "(the downloads and the save wait for it)."
     )
 report = built["report"]
-v = report.verdict
-said = ("Passes: " if v.passed else "Does not pass: ") + verdict_reading(v, of=report.of)
-said = said.replace(": The ", ": the ", 1)
+# the release decision: green ready, amber targets met with identifiers left, red failing
+banner = release_banner(report)
 if stale:  # the verdict of the report built earlier, not of the targets now
-    st.info(md("The report built earlier: " + said))
+    st.info(md("The report built earlier: " + banner.line))
 else:
-    (st.success if v.passed else st.warning)(md(said))
-caution = released_identifiers_warning(report)
-if caution is not None:
-    st.warning(md(caution))
-checks = drop_empty(check_table(v), "note")
+    {"pass": st.success, "hold": st.warning, "fail": st.error}[banner.state](md(banner.line))
+checks = drop_empty(check_table(report.verdict), "note")
 st.dataframe(checks, hide_index=True, column_config=fitted(checks))
 side = figures_side_by_side(report)
 # every figure in view: the document a reviewer signs hides nothing behind a scroll bar

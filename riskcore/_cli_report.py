@@ -127,7 +127,7 @@ def _audit_head(db: str | None) -> dict[str, Any] | None:
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
     from riskcore._cli_args import profile_from_args
-    from riskcore.report.readings.criteria import verdict_reading
+    from riskcore.report.readings.review import release_banner
     from riskcore.report.render import render_html, render_pdf
     from riskcore.review import review
 
@@ -171,7 +171,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     v = report.verdict
-    print(("PASS: " if v.passed else "FAIL: ") + verdict_reading(v, of=report.of))
+    banner = release_banner(report)  # PASS, NOT READY (identifiers left) or FAIL, as the report
+    print(f"{banner.mark}: {banner.text}")
     print(
         f"Wrote the report to {args.out}"
         + (f" and its JSON twin to {args.json}" if args.json else "")

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from riskcore._results import plain
 from riskcore.errors import RiskcoreError
+from riskcore.report._css import CSS as _CSS
+from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report.methods import METHOD_NOTES
 from riskcore.review import AttackRun, Review
 
@@ -41,33 +43,6 @@ __all__ = [
 
 #: Name of the JSON twin embedded in the PDF.
 ATTACHMENT_NAME = "report.json"
-
-_CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:62rem;margin:2rem auto;
-padding:0 1rem;color:#1b1b1b;line-height:1.45}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc;
-margin-top:2rem}table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
-td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f2f2f2}.num{text-align:right;font-variant-numeric:tabular-nums}
-.pass{color:#1a7f37;font-weight:600}.fail{color:#b42318;font-weight:600}
-.verdict{padding:.6rem 1rem;border:2px solid;border-radius:.4rem;margin:1rem 0;font-weight:400}
-.caution{padding:.5rem 1rem;border-left:4px solid #b54708;background:#fffaeb;margin:.5rem 0 1rem}
-code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;
-white-space:pre-wrap;overflow-wrap:anywhere}
-.field{border-bottom:1px solid #888;min-height:1.6rem;margin:.4rem 0 1rem}
-.small{color:#555;font-size:.85rem}
-@media print{.plot{page-break-inside:avoid}}
-"""
-
-_PRINT_CSS = """
-@page{{size:A4;margin:20mm 14mm 18mm;
-@top-left{{content:"Re-identification risk report";font-size:7.5pt;color:#555}}
-@top-right{{content:"SHA-256 {sha}";font-size:6.5pt;color:#555;font-family:monospace}}
-@bottom-center{{content:"page " counter(page) " of " counter(pages);font-size:8pt;color:#555}}}}
-body{{max-width:none;margin:0;padding:0;font-size:9.5pt}}
-table{{font-size:8pt}}.plot img{{width:100%}}details{{display:block}}
-h2{{page-break-after:avoid}}table,.plot{{page-break-inside:avoid}}
-"""
 
 
 # ------------------------------------------------------------------ the context
@@ -215,7 +190,6 @@ def document_context(review: Review) -> dict[str, Any]:
     """
     from riskcore.metrics import SudaResult
     from riskcore.report.readings.budget import ledger_provenance_reading
-    from riskcore.report.readings.criteria import verdict_reading
     from riskcore.report.readings.identity import UNAUTHENTICATED_NAME, built_by_note
     from riskcore.report.readings.records import suda_reading
     from riskcore.report.readings.review import (
@@ -223,7 +197,7 @@ def document_context(review: Review) -> dict[str, Any]:
         checks_side_by_side,
         figures_side_by_side,
         limitation_text,
-        released_identifiers_warning,
+        release_banner,
         role_reason_text,
         target_rows,
     )
@@ -231,7 +205,7 @@ def document_context(review: Review) -> dict[str, Any]:
 
     r = review
     d = r.dataset
-    v = r.verdict
+    banner = release_banner(r)
     rem = r.remediation
     view = (
         "This report describes the table as recorded and the table after the remediation "
@@ -246,10 +220,9 @@ def document_context(review: Review) -> dict[str, Any]:
         "built_by_note": built_by_note(r.built_by, r.identity),
         "version": r.software.get("riskcore", "?"),
         "dataset_name": d["name"],
-        "passed": v.passed,
-        "verdict_head": "PASS" if v.passed else "FAIL",
-        "verdict_text": verdict_reading(v, of=r.of),
-        "caution": released_identifiers_warning(r),
+        "verdict_state": banner.state,
+        "verdict_head": banner.mark,
+        "verdict_text": banner.text,
         "view": view,
         "dataset": _frame(
             ["file", "rows", "columns", "missing cells"],

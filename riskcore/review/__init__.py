@@ -15,7 +15,9 @@ Modules
 -------
 results
     The results: :class:`Review`, :class:`RoleReason`, :class:`AttackRun`,
-    :class:`Remediation`, :class:`Limitation`, :func:`dataset_facts`.
+    :class:`Remediation`, :class:`Limitation`, :class:`Readiness` (the release
+    decision: the targets met and no identifier left in released columns),
+    :func:`dataset_facts`.
 limitations
     What was assumed or not checked (the free text included), as data.
 compute
@@ -30,6 +32,8 @@ from riskcore.review.results import (
     SUDA_MAX_ROWS,
     AttackRun,
     Limitation,
+    Readiness,
+    ReleasedIdentifiers,
     Remediation,
     Review,
     RoleReason,
@@ -42,6 +46,8 @@ __all__ = [
     "SUDA_MAX_ROWS",
     "AttackRun",
     "Limitation",
+    "Readiness",
+    "ReleasedIdentifiers",
     "Remediation",
     "Review",
     "RoleReason",

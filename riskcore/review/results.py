@@ -6,7 +6,7 @@ is the report's JSON twin (``riskcore-report/2``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -31,6 +31,8 @@ __all__ = [
     "SUDA_MAX_ROWS",
     "AttackRun",
     "Limitation",
+    "Readiness",
+    "ReleasedIdentifiers",
     "Remediation",
     "Review",
     "RoleReason",
@@ -172,6 +174,132 @@ class Limitation(Result):
 
 
 @dataclass(frozen=True)
+class ReleasedIdentifiers(Result):
+    """Identifiers the built-in patterns found written in one released column.
+
+    Read from the ``found`` facts of the ``free-text`` :class:`Limitation`
+    (:func:`riskcore.review.limitations.free_text_limitation`).
+
+    Attributes
+    ----------
+    column : str
+        The released column (tagged other or sensitive, or untagged).
+    kinds : tuple of str
+        What was found, as the patterns name it ("SSNs", "phone numbers").
+    letters : tuple of str
+        Their HIPAA Safe Harbor letters (45 CFR 164.514(b)(2)(i)), sorted.
+    cells : int
+        Cells holding one: the most of any one kind.
+    """
+
+    column: str
+    kinds: tuple[str, ...]
+    letters: tuple[str, ...] = ()
+    cells: int = 0
+
+    @classmethod
+    def from_found(cls, found: Mapping[str, Any]) -> Self:
+        """Read one entry of the free-text limitation's ``found`` facts.
+
+        Parameters
+        ----------
+        found : mapping of str to Any
+            ``column``, ``kinds``, ``letters`` and ``cells``, as
+            :func:`riskcore.review.limitations.free_text_limitation` writes them.
+
+        Returns
+        -------
+        Self
+            The identifiers found in that column.
+        """
+        return cls(
+            column=str(found["column"]),
+            kinds=tuple(str(k) for k in found.get("kinds") or ()),
+            letters=tuple(str(k) for k in found.get("letters") or ()),
+            cells=int(found.get("cells") or 0),
+        )
+
+
+@dataclass(frozen=True)
+class Readiness(Result):
+    """Whether the release may go: the targets met and no identifier left in released columns.
+
+    Derived, never judged again: ``targets_met`` is the ``passed`` of the
+    verdict the report gives (:func:`riskcore.criteria.evaluate`, the only
+    judge of targets), and the identifiers are the free-text scan's findings
+    (:func:`riskcore.review.limitations.free_text_limitation`). A release is
+    ready when the targets are met, the released columns were scanned, the
+    built-in patterns found no HIPAA Safe Harbor identifier in them
+    (45 CFR 164.514(b)(2)(i)) and none was left partly read.
+
+    Attributes
+    ----------
+    targets_met : bool
+        The verdict's ``passed``.
+    of : str
+        Which table the verdict is on.
+    scanned : bool
+        Whether the released columns were scanned (False for a review
+        without the free-text limitation: one filed before the scan existed).
+    identifiers : tuple of ReleasedIdentifiers
+        Per released column, the identifiers found written in it.
+    unchecked : tuple of str
+        Released text columns read only in part (beyond the scan's limit).
+    """
+
+    targets_met: bool
+    of: str
+    scanned: bool = True
+    identifiers: tuple[ReleasedIdentifiers, ...] = ()
+    unchecked: tuple[str, ...] = ()
+
+    @property
+    def ready(self) -> bool:
+        """Return whether the release is ready: targets met, scanned, nothing found or unread."""
+        return self.targets_met and self.scanned and not self.identifiers and not self.unchecked
+
+    @classmethod
+    def of_review(cls, verdict: Verdict, of: str, limitations: Sequence[Limitation]) -> Self:
+        """Return the readiness of a release from its verdict and its limitations.
+
+        Parameters
+        ----------
+        verdict : Verdict
+            The verdict the report gives (its ``passed`` is taken as it is).
+        of : str
+            Which table the verdict is on.
+        limitations : sequence of Limitation
+            The review's limitations; the ``free-text`` one holds the scan's facts.
+
+        Returns
+        -------
+        Readiness
+            The readiness of a release from its verdict and its limitations.
+        """
+        scan = next((x for x in limitations if x.kind == "free-text"), None)
+        facts = {} if scan is None else scan.facts
+        return cls(
+            targets_met=bool(verdict.passed),
+            of=of,
+            scanned=scan is not None,
+            identifiers=tuple(ReleasedIdentifiers.from_found(x) for x in facts.get("found") or ()),
+            unchecked=tuple(str(u["column"]) for u in facts.get("unchecked") or ()),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the readiness as JSON-ready values, with ``ready``.
+
+        :meth:`from_dict` (the base's) reads the fields and derives ``ready`` again.
+
+        Returns
+        -------
+        dict of str to Any
+            Every field, with ``schema_version`` and ``ready`` (derived).
+        """
+        return {**super().to_dict(), "ready": self.ready}
+
+
+@dataclass(frozen=True)
 class Review(Result):
     """Every number of one filed assessment, and what produced it.
 
@@ -251,11 +379,23 @@ class Review(Result):
         """Return which table the verdict is on."""
         return "the remediated table" if self.after is not None else "the table as recorded"
 
+    @property
+    def readiness(self) -> Readiness:
+        """Return the release decision: the verdict's targets and the identifiers left.
+
+        Derived from :attr:`verdict` (never judged again) and the ``free-text``
+        limitation; see :class:`Readiness`.
+        """
+        return Readiness.of_review(self.verdict, self.of, self.limitations)
+
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON twin: every field, with ``schema``, ``schema_version``, the verdict.
 
         ``verdict`` repeats the verdict the report gives (with ``of``), so a
-        reader need not choose between ``verdict_before`` and ``verdict_after``.
+        reader need not choose between ``verdict_before`` and ``verdict_after``;
+        ``readiness`` states the release decision (:attr:`readiness`: the
+        targets met and no identifier left in released columns, with ``ready``).
+        Both are derived: :meth:`from_dict` reads past them.
 
         Returns
         -------
@@ -264,6 +404,7 @@ class Review(Result):
         """
         out = {"schema": self.schema, **super().to_dict()}
         out["verdict"] = {"of": self.of, **self.verdict.to_dict()}
+        out["readiness"] = self.readiness.to_dict()
         return out
 
     @classmethod
@@ -283,7 +424,7 @@ class Review(Result):
             raise RiskcoreError(
                 f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
             )
-        rest = {k: v for k, v in data.items() if k not in ("schema", "verdict")}
+        rest = {k: v for k, v in data.items() if k not in ("schema", "verdict", "readiness")}
         return super().from_dict(rest)
 
     def to_json(self) -> str:

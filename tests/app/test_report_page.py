@@ -6,7 +6,7 @@ from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
-from tests.app.helpers import run, seen
+from tests.app.helpers import data_uploader, run, seen
 
 
 def test_report_page_builds_the_sessions_report():
@@ -27,10 +27,12 @@ def test_report_page_builds_the_sessions_report():
         "Download the JSON twin",
         "Download the PDF (PDF/A-3b)",
     ]
+    # a failing target is red (st.error), never the amber of a warning
     assert any(
-        seen(w.value).startswith("Does not pass: the table as recorded does not meet")
-        for w in at.warning
+        seen(e.value).startswith("Does not pass: the table as recorded does not meet")
+        for e in at.error
     )
+    assert not any(seen(w.value).startswith("Does not pass") for w in at.warning)
     assert report.command in [c.value for c in at.code]
     (box,) = [c for c in at.code if c.value == report.command]
     assert box.proto.wrap_lines  # the long command wraps in its box, not run off it
@@ -61,3 +63,43 @@ def test_the_report_and_its_save_record_the_audit_head(database):
     (saved,) = store.assessments()
     assert saved.results["audit_head"] == {"seq": 1, "hash": head.hash}
     assert saved.audit_head == f"1:{head.hash}" and store.verify().ok
+
+
+def _small_csv() -> bytes:
+    """Two classes on q ({a} x 4, {b} x 4): k = 4; ``ref`` holds an SSN in 3 of 8 rows."""
+    ssns = ["123-45-6789", "none", "234-56-7890", "none", "345-67-8901", "none", "none", "none"]
+    rows = [f"{q},{s},{r}" for q, s, r in zip("aaaabbbb", "xyxyxyxy", ssns, strict=True)]
+    return ("q,s,ref\n" + "\n".join(rows) + "\n").encode()
+
+
+def test_the_banner_is_amber_while_ssns_are_left_in_an_other_column_green_once_not():
+    at = run("pages/data.py")
+    data_uploader(at).set_value(("small.csv", _small_csv(), "text/csv")).run()
+    assert not at.exception, at.exception
+    at.session_state["rc_roles"] = {"q": "quasi_identifier", "s": "sensitive", "ref": "other"}
+    at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
+    at.switch_page("pages/report.py").run()
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=4)  # met: both classes hold 4
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["rc_report"]["report"].verdict.passed is True
+    (said,) = [seen(w.value) for w in at.warning if "not ready" in w.value]
+    assert said.startswith(
+        "Targets met; not ready to release: identifiers remain in released columns "
+        "(ref: Social Security numbers, 3 cells)."
+    )
+    assert not at.success  # no green while identifiers remain
+    assert sum("ref: Social Security numbers, 3 cells)" in seen(w.value) for w in at.warning) == 1
+    # a target failing: red, the identifiers left named in the same banner
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=5)
+    at.button(key="rc_report_build").click().run()
+    (red,) = [seen(e.value) for e in at.error if e.value.startswith("Does not pass")]
+    assert "Identifiers remain in released columns (ref: Social" in red
+    # tagged a direct identifier, the column leaves the release: ready, green
+    at.session_state["rc_roles"] = {"q": "quasi_identifier", "s": "sensitive", "ref": "identifier"}
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=4)
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception, at.exception
+    (green,) = [seen(s.value) for s in at.success]
+    assert green.startswith("Passes: the table as recorded meets its one target.")
+    assert not any("not ready" in w.value for w in at.warning)

@@ -36,7 +36,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ARGS
 #: The PDF's figure size in CSS px (riskcore.report.document.figure_svgs).
 PDF_WIDTH, PDF_HEIGHT = 900, 420
-#: Text width of the PDF's A4 page: 210 mm less 14 mm margins each side (_PRINT_CSS).
+#: Text width of the PDF's A4 page: 210 mm less 14 mm margins each side (report._css.PRINT_CSS).
 PAGE_TEXT_MM = 210.0 - 2 * 14.0
 #: Smallest text allowed once a figure 900 px wide is printed at the text width, in points
 #: (the report's tables are 8 pt; 7 pt is about the smallest print a reader takes in).

@@ -3,8 +3,9 @@
 One verdict (issue 25): ``anonymize`` to the "k = 11" preset (k-anonymity 11 and a
 highest prosecutor risk of 1/11, exact) with 2% suppression and four masking steps writes
 a profile holding the recipe; ``report`` of that profile and ``assess`` of the remediated
-table both pass it, and both fail when k is raised to 12 (exit 1 with
-``--fail-on-targets``, after writing their outputs). The report lists every masking step in
+table both pass it (the report calls the release not ready: admission dates remain), and
+both fail when k is raised to 12 (exit 1 with ``--fail-on-targets``, after writing their
+outputs). The report lists every masking step in
 words in the HTML, the JSON twin and the PDF, states who built it and when, and never holds
 the key. The old report could do none of this: 1/11 > 0.09 failed every k = 11 release,
 and its recipe section had ``"masking": []``.
@@ -101,9 +102,20 @@ def test_report_and_assess_pass_the_k_11_preset(remediated, capsys):
                           "--built-by", "Dana Q.")  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.startswith("PASS: The remediated table meets both targets")
+    # the targets are met, and admission_date (left "other" by the profile) still holds a date
+    # in every released record, a Safe Harbor identifier: the release is not ready (amber)
+    assert out.startswith(
+        "NOT READY: Targets met; not ready to release: identifiers remain in released columns "
+        "(admission_date: dates, "
+    )
+    assert "The remediated table meets both targets" in out
     twin = json.loads(paths["json"].read_text())
     assert twin["verdict"]["of"] == "the remediated table" and twin["verdict"]["passed"] is True
+    ready = twin["readiness"]
+    assert (ready["targets_met"], ready["ready"]) == (True, False)
+    (dates,) = ready["identifiers"]
+    assert dates["column"] == "admission_date" and "dates" in dates["kinds"]
+    assert dates["cells"] == twin["remediation"]["records_after"]
     # judged by hand on the remediated CSV: its smallest class has at least 11 records, so
     # every record's prosecutor risk is at most 1/11 (a class of 11 meets 1/11 exactly)
     released = pd.read_csv(remediated["out"], dtype=str, keep_default_na=False)

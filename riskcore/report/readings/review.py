@@ -1,4 +1,4 @@
-"""Readings of a review: role reasons, limitations, and the before / after tables of the report.
+"""Readings of a review: the verdict banner, role reasons, limitations, the before / after tables.
 
 Every sentence and cell is derived from a :class:`riskcore.review.Review`;
 shares are percentages with their counts ("12 records (0.24%)").
@@ -6,7 +6,8 @@ shares are percentages with their counts ("12 records (0.24%)").
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -18,15 +19,17 @@ from riskcore.report.readings.criteria import (
     records_share,
     target_label,
     threshold_text,
+    verdict_reading,
 )
-from riskcore.review import Limitation, Review, RoleReason
+from riskcore.review import Limitation, ReleasedIdentifiers, Review, RoleReason
 
 __all__ = [
     "ROLE_LABELS",
+    "ReleaseBanner",
     "checks_side_by_side",
     "figures_side_by_side",
     "limitation_text",
-    "released_identifiers_warning",
+    "release_banner",
     "role_reason_text",
     "target_rows",
 ]
@@ -218,18 +221,18 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def _identifiers_text(x: ReleasedIdentifiers) -> str:
+    """Return one released column's identifiers: "note: phone numbers, 12 cells"."""
+    return f"{x.column}: {', '.join(x.kinds)}, {x.cells:,} {plural(x.cells, 'cell', 'cells')}"
+
+
 def _free_text_text(f: dict[str, Any]) -> str:
-    found = f.get("found") or []
+    found = [ReleasedIdentifiers.from_found(x) for x in f.get("found") or []]
     unchecked = f.get("unchecked") or []
-    parts = []
-    for x in found:
-        letters = ", ".join(x.get("letters") or [])
-        parts.append(
-            f"{x['column']} holds {', '.join(x['kinds'])} ({x['cells']:,} "
-            f"{plural(int(x['cells']), 'cell', 'cells')}"
-            + (f"; Safe Harbor {letters}" if letters else "")
-            + ")"
-        )
+    parts = [
+        _identifiers_text(x) + (f", Safe Harbor {', '.join(x.letters)}" if x.letters else "")
+        for x in found
+    ]
     text = "Free text: the released text columns other than the quasi-identifiers were read by "
     text += "the built-in patterns (phone "
     text += "numbers, e-mail, SSNs, URLs, IP addresses, dates, record numbers, ZIP codes)"
@@ -243,11 +246,44 @@ def _free_text_text(f: dict[str, Any]) -> str:
     return text + "."
 
 
-def released_identifiers_warning(review: Review) -> str | None:
-    """Return the caution shown under the verdict when identifiers remain in the released text.
+@dataclass(frozen=True)
+class ReleaseBanner:
+    """The report's verdict banner: the release decision in colour, mark and sentences.
 
-    None when the built-in patterns found no Safe Harbor identifier in the
-    released columns outside the quasi-identifiers (the free-text limitation).
+    Attributes
+    ----------
+    state : {"pass", "hold", "fail"}
+        ``pass`` (green): the targets are met and the release is ready;
+        ``hold`` (amber): the targets are met and it is not ready;
+        ``fail`` (red): a target fails.
+    mark : str
+        "PASS", "NOT READY" or "FAIL": the document's and the command line's mark.
+    text : str
+        The sentences beside the mark.
+    line : str
+        The banner as one line on the page: "Passes: the table ...", "Targets
+        met; not ready to release: ..." or "Does not pass: the table ...".
+    """
+
+    state: Literal["pass", "hold", "fail"]
+    mark: str
+    text: str
+    line: str
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def release_banner(review: Review) -> ReleaseBanner:
+    """Return the verdict banner of the report: the release decision and its reasons.
+
+    Read from :attr:`riskcore.review.Review.readiness` (the targets as the
+    verdict judged them, never judged again, and the identifiers the free-text
+    scan found in released columns): green only when the targets are met and
+    the release is ready; amber when the targets are met and identifiers
+    remain in released columns (or released text was not fully read, or not
+    scanned); red when a target fails, the identifiers left named as well.
 
     Parameters
     ----------
@@ -256,23 +292,41 @@ def released_identifiers_warning(review: Review) -> str | None:
 
     Returns
     -------
-    str or None
-        The caution shown under the verdict when identifiers remain in the released text.
+    ReleaseBanner
+        The verdict banner of the report: the release decision and its reasons.
     """
-    lim = next((x for x in review.limitations if x.kind == "free-text"), None)
-    found = [] if lim is None else lim.facts.get("found") or []
-    if not found:
-        return None
-    cols = "; ".join(
-        f"{x['column']} ({', '.join(x['kinds'])}, {x['cells']:,} "
-        f"{plural(int(x['cells']), 'cell', 'cells')})"
-        for x in found
+    r = review.readiness
+    verdict = verdict_reading(review.verdict, of=r.of)
+    if r.ready:
+        text = (
+            f"{verdict} The built-in patterns found no identifier written in the released "
+            "columns (see Limitations)."
+        )
+        return ReleaseBanner("pass", "PASS", text, "Passes: " + _lower_first(text))
+    reasons = []
+    if r.identifiers:
+        cols = "; ".join(_identifiers_text(x) for x in r.identifiers)
+        reasons.append(f"identifiers remain in released columns ({cols})")
+    if r.unchecked:
+        reasons.append(f"released text not fully read for identifiers ({', '.join(r.unchecked)})")
+    if not r.scanned:
+        reasons.append("the released columns were not scanned for identifiers")
+    todo = (
+        "these are HIPAA Safe Harbor identifiers to remove or mask before release"
+        if r.identifiers
+        else "the released text is to be read for identifiers before release"
     )
-    return (
-        f"Identifiers are still written in released columns: {cols}. The verdict covers "
-        "re-identification through the quasi-identifiers; these are HIPAA Safe Harbor "
-        "identifiers to remove or mask before release (see Limitations)."
+    if not r.targets_met:
+        text = verdict
+        if reasons:
+            said = "; ".join(reasons)
+            text += f" {said[:1].upper()}{said[1:]}; {todo} (see Limitations)."
+        return ReleaseBanner("fail", "FAIL", text, "Does not pass: " + _lower_first(text))
+    text = (
+        f"Targets met; not ready to release: {'; '.join(reasons)}. {verdict} The targets cover "
+        f"re-identification through the quasi-identifiers; {todo} (see Limitations)."
     )
+    return ReleaseBanner("hold", "NOT READY", text, text)
 
 
 _PERTURBED = {
