@@ -137,3 +137,21 @@ def load_roles(page, path: Path, applied: str | re.Pattern[str], data_name: str 
     wait_idle(page)
     page.get_by_text(applied).first.wait_for(timeout=60_000)
     wait_idle(page)
+
+
+def open_expander(page, title: str):
+    """Open the expander titled ``title`` (when closed) once the run is over; return it.
+
+    A click while the page is being redrawn (the run after an upload) can land on an
+    expander that the redraw then shows closed: the state is checked after each click.
+    """
+    box = page.locator('[data-testid="stExpander"]').filter(has_text=title).first
+    box.wait_for(timeout=60_000)
+    for _ in range(3):
+        wait_idle(page)
+        if box.locator("details[open]").count():
+            return box
+        box.locator("summary").first.click()
+    wait_idle(page)
+    assert box.locator("details[open]").count(), f"the expander {title!r} did not open"
+    return box

@@ -15,6 +15,7 @@ from tests.browser_helpers import (
     load_roles,
     metric,
     open_app,
+    open_expander,
     shot,
     upload,
     wait_idle,
@@ -77,7 +78,7 @@ def test_demo_upload_roles_and_isolation(server, browser, tmp_path):
     profile = tmp_path / "roles.json"
     qis = ["sex", "race"] if "sex" in adult.read_text()[:200] else ["Sex", "Race"]
     profile.write_text(json.dumps({"quasi_identifiers": qis, "sensitive": []}))
-    page.get_by_text("Save or load a role profile").first.click()
+    open_expander(page, "Save or load a role profile")
     load_roles(page, profile, "2 quasi-identifiers, 0 sensitive")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()
@@ -128,7 +129,7 @@ def test_hostile_column_names_render_as_text(server, browser, tmp_path):
     wait_idle(page)
     profile = tmp_path / "p.json"
     profile.write_text(json.dumps({"quasi_identifiers": [evil, md_img, "sex"]}))
-    page.get_by_text("Save or load a role profile").first.click()
+    open_expander(page, "Save or load a role profile")
     load_roles(page, profile, "3 quasi-identifiers, 0 sensitive")
     goto(page, server, "Uniqueness")
     page.get_by_text("Records by equivalence-class size").first.wait_for()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import tests.browser_helpers as tb
-from tests.browser_helpers import goto, new_page, upload, wait_idle
+from tests.browser_helpers import goto, new_page, open_expander, upload, wait_idle
 from tests.hospital import hospital_csv, hospital_table
 
 pytestmark = pytest.mark.browser
@@ -34,10 +34,9 @@ def test_hospital_note_on_the_data_page_and_the_safe_harbor_tab(server, browser,
     wait_idle(page)
     goto(page, server, "Data")
     upload(page, path)
-    page.get_by_text("hospital.csv").first.wait_for()
-    page.get_by_text("Why each role was suggested").first.click()
-    wait_idle(page)
-    reasons = page.locator('[data-testid="stExpander"] li')
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("hospital.csv", exact=True).first.wait_for(timeout=60_000)  # run over
+    reasons = open_expander(page, "Why each role was suggested").locator("li")
     reason = reasons.filter(has_text=f"phone numbers, {n:,} in {n:,} of 5,000 cells").first
     reason.wait_for()
     assert reason.inner_text().startswith("note: direct identifier. free text holding")

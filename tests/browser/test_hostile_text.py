@@ -14,7 +14,15 @@ import json
 
 import pytest
 
-from tests.browser_helpers import goto, load_roles, new_page, shot, upload, wait_idle
+from tests.browser_helpers import (
+    goto,
+    load_roles,
+    new_page,
+    open_expander,
+    shot,
+    upload,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -110,7 +118,7 @@ def test_hostile_upload_stays_text_on_every_page(server, browser, tmp_path):
     profile.write_text(
         json.dumps({"quasi_identifiers": [IMG, LINK, RTL], "sensitive": [ANCHOR, HTML_IMG]})
     )
-    page.get_by_text("Save or load a role profile").first.click()
+    open_expander(page, "Save or load a role profile")
     load_roles(page, profile, "3 quasi-identifiers, 2 sensitive")
     reasons = page.locator('[data-testid="stExpander"]').filter(has_text="Why each role was")
     reasons.locator("summary").click()

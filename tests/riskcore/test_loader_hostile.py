@@ -214,13 +214,13 @@ HOSTILE: dict[str, tuple[object, object]] = {
 def test_hostile_input_is_a_clear_error_or_a_correct_load(case):
     made, expect = HOSTILE[case]
     raw = made() if callable(made) else made
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU seconds: not stretched by the machine's load
     if isinstance(expect, str):
         with pytest.raises(DataLoadError, match=expect):
             load_table(raw, name="h.csv")
     else:
         expect(load_table(raw, name="h.csv"))
-    assert time.perf_counter() - t0 < 60  # generous: the figures are in the README
+    assert time.process_time() - t0 < 60  # generous: the figures are in the README
 
 
 # --- hypothesis: random well-formed tables round-trip; random bytes never escape ---------
