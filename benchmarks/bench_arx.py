@@ -232,11 +232,12 @@ def our_search(
 
 
 def agreement(arx: dict[str, Any], ours: dict[str, Any]) -> str:
-    """Return "yes", "tie" (same loss, another node) or "NO" for two optima."""
+    """Return "yes", "tie" (same loss, another node), "same node" (another loss: ARX's
+    non-monotone entropy charges suppressed records, ours does not) or "NO"."""
     if arx["loss"] is None or ours["loss"] is None:
         return "yes" if arx["loss"] is ours["loss"] else "NO"
-    if abs(arx["loss"] - ours["loss"]) > 1e-9:
-        return "NO"
+    if abs(arx["loss"] - ours["loss"]) > 1e-9 * max(1.0, abs(arx["loss"])):
+        return "same node" if arx["levels"] == ours["levels"] else "NO"
     return "yes" if arx["levels"] == ours["levels"] else "tie"
 
 
