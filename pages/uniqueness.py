@@ -18,6 +18,7 @@ from riskcore.report.readings import (
     contribution_matters,
     contribution_reading,
     contribution_table,
+    cover_columns_help,
     cover_reading,
     cover_table,
     explorer_intro,
@@ -164,14 +165,12 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     except RiskcoreError as exc:
         st.warning("No generalization could be computed: " + md(exc))
     else:
-        st.markdown(cover_reading(dataclasses.replace(c, row=file_row), escape=md))
+        c = dataclasses.replace(c, row=file_row)  # the readings name the file's row
+        st.markdown(cover_reading(c, escape=md))
         if c.levels is not None and any(c.levels):
-            cover = cover_table(c)
+            cover = cover_table(c)  # one short column per QI generalized: nothing cut
+            config: dict = {q: {"help": md(text)} for q, text in cover_columns_help(c).items()}
+            config["information loss (%)"] = st.column_config.NumberColumn(format="%.1f")
             st.dataframe(
-                cover,
-                hide_index=True,
-                key=keys.EXPLORE_COVER,
-                column_config=fitted(
-                    cover, {"information loss (%)": st.column_config.NumberColumn(format="%.1f")}
-                ),
+                cover, hide_index=True, key=keys.EXPLORE_COVER, column_config=fitted(cover, config)
             )

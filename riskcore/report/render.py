@@ -438,6 +438,8 @@ def figure_svgs(review: Review) -> list[bytes]:
     import asyncio
 
     figs = figure_objects(review)
+    for fig in figs:  # a drawing has no mode bar: no band above the title (figures.MODEBAR_PX)
+        fig.update_layout(title_pad_t=0)
     try:
         import kaleido
     except ImportError:

@@ -22,6 +22,7 @@ __all__ = [
     "MAX_CATEGORIES",
     "MECH_COLORS",
     "MECH_DASHES",
+    "MODEBAR_PX",
     "NEUTRAL",
     "NOTE_PX",
     "PURPLE",
@@ -85,6 +86,10 @@ Y_TITLE_CHARS = 34
 TITLE_LINES = 3
 #: Space (px) between the title and the plot area, more when labels sit there (labels_above).
 TITLE_PAD_PX = 12
+#: Free band (px) above the title, where plotly's mode bar (its toolbar: download as PNG,
+#: zoom, ...) shows on hover: 2 px from the figure's top, buttons 22 px high. A title
+#: reaching the right half of a narrow chart (the app's at a 1024 px window) lay under it.
+MODEBAR_PX = 28
 #: Space (px) between an axis's tick labels and its title (plotly's default left the y title
 #: 3 px from "3,000" when the PDF draws the SVG with its own fonts).
 TITLE_STANDOFF_PX = 12
@@ -100,7 +105,10 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     on the title, set here rather than left to the template: the one
     Streamlit installs as plotly's default has none, and the y ticks of 5,000
     records were cut to "0"). The title sits above the plot area, so a note
-    at the top of the plot (yanchor "top" at paper y = 1) never meets it.
+    at the top of the plot (yanchor "top" at paper y = 1) never meets it, and
+    below a free band of :data:`MODEBAR_PX` (its top padding, which the margin
+    makes room for), so plotly's mode bar never lies over it whatever the
+    figure's width.
 
     It also makes every text of the figure plain (:func:`plain`): the titles,
     and the traces' categories, texts, names and custom data, which plotly
@@ -117,7 +125,11 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
             "y": 1.0,
             "yref": "paper",
             "yanchor": "bottom",
-            "pad": {"l": 8, "b": max(TITLE_PAD_PX, fig.layout.title.pad.b or 0)},
+            "pad": {
+                "l": 8,
+                "t": MODEBAR_PX,
+                "b": max(TITLE_PAD_PX, fig.layout.title.pad.b or 0),
+            },
             "automargin": True,
             "font": {"size": TITLE_PX},
         },

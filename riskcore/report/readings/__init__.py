@@ -151,6 +151,7 @@ if TYPE_CHECKING:
         population_reading,
     )
     from riskcore.report.readings.records import (
+        cover_columns_help,
         cover_reading,
         cover_table,
         delta_reading,
@@ -332,6 +333,7 @@ _WHERE: dict[str, str] = {
     "random_pick_phrase": "linkage",
     "simulated_note": "linkage",
     "population_reading": "population",
+    "cover_columns_help": "records",
     "cover_reading": "records",
     "cover_table": "records",
     "delta_reading": "records",
@@ -458,6 +460,7 @@ __all__ = [
     "contribution_matters",
     "contribution_reading",
     "contribution_table",
+    "cover_columns_help",
     "cover_reading",
     "cover_table",
     "curve_reading",

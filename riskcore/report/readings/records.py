@@ -16,6 +16,7 @@ from riskcore.metrics.suda import SudaResult
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
 
 __all__ = [
+    "cover_columns_help",
     "cover_reading",
     "cover_table",
     "delta_reading",
@@ -531,12 +532,21 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     return head + tail
 
 
+def _cover_column(q: str) -> str:
+    """Return the column of QI ``q`` in :func:`cover_table` (suffixed if its name is taken)."""
+    taken = ("levels", "class size", "information loss (%)")
+    return f"{q} (generalized)" if q in taken else q
+
+
 def cover_table(cover: RecordCover) -> pd.DataFrame:
     """Return the minimal generalizations covering the record, least loss first.
 
-    Columns: ``generalization`` (the QIs changed, ``age 67 to 60-69``),
+    One column per quasi-identifier that any of them generalizes, holding the record's
+    value under it (``30-39``; blank where that one keeps it as recorded), then
     ``levels`` (one per QI, as in the Remediate page), ``class size`` and
-    ``information loss (%)``.
+    ``information loss (%)``. Short cells: a sentence per row ("age 67 to 60-69, zip
+    02139 to 021**") was cut at a 1024 px window. A QI named like one of the last three
+    columns is suffixed " (generalized)".
 
     Parameters
     ----------
@@ -547,16 +557,45 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     pandas.DataFrame
         The minimal generalizations covering the record, least loss first.
     """
-    return pd.DataFrame(
-        {
-            "generalization": [
-                _changes(cover, labels, str) or "(as recorded)" for labels in cover.minimal_labels
-            ],
-            "levels": [", ".join(str(x) for x in node) for node in cover.minimal],
-            "class size": list(cover.minimal_size),
-            "information loss (%)": [100 * x for x in cover.minimal_loss],
-        }
-    )
+    out: dict[str, list[object]] = {}
+    for i, q in enumerate(cover.quasi_identifiers):
+        if any(node[i] for node in cover.minimal):
+            name = _cover_column(q)
+            out[name] = [
+                (_MISSING if labels[i] is None else str(labels[i])) if node[i] else ""
+                for node, labels in zip(cover.minimal, cover.minimal_labels, strict=True)
+            ]
+    out["levels"] = [", ".join(str(x) for x in node) for node in cover.minimal]
+    out["class size"] = list(cover.minimal_size)
+    out["information loss (%)"] = [100 * x for x in cover.minimal_loss]
+    return pd.DataFrame(out)
+
+
+def cover_columns_help(cover: RecordCover) -> dict[str, str]:
+    """Return the tooltip of each column of :func:`cover_table`: a QI's recorded value.
+
+    Parameters
+    ----------
+    cover : RecordCover
+
+    Returns
+    -------
+    dict of str to str
+        Column of :func:`cover_table` to its tooltip.
+    """
+    out = {}
+    shown = cover_table(cover).columns
+    for q, value in zip(cover.quasi_identifiers, cover.values, strict=True):
+        if _cover_column(q) in shown:
+            recorded = _MISSING if value is None else value
+            out[_cover_column(q)] = (
+                f"{q} of row {cover.row:,} under each generalization (as recorded: "
+                f"{recorded}; blank: kept as recorded)"
+            )
+    names = ", ".join(cover.quasi_identifiers)
+    out["levels"] = f"levels: one per quasi-identifier ({names}); 0 = as recorded"
+    out["class size"] = "class size: the records sharing the row's generalized values"
+    return out
 
 
 def population_intro() -> str:
