@@ -148,8 +148,8 @@ def candidates_section(
     every.index = [i + 1 for i in every.index]  # the row numbers the comparison names
     shown = every.reset_index(names="#")[["#", *[c for c in every.columns if c in picked]]]
     pct = st.column_config.NumberColumn(format="percent")
-    config: dict[str, Any] = {c: pct for c in ("average risk", "NCP", "precision loss",
-                              "ARX Loss (mean)", "ARX Loss (geometric)") if c in shown.columns}  # fmt: skip
+    shares = ("average risk", "NCP", "precision loss", "ARX Loss (mean)", "ARX Loss (geometric)")
+    config: dict[str, Any] = {c: pct for c in shares if c in shown.columns}
     for q, text in candidate_level_help(table).items():
         if q in shown.columns:
             config[q] = st.column_config.NumberColumn(help=md(text), format="%d")
