@@ -147,9 +147,9 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     if expl.msus:
         st.markdown(msu_list(expl, escape=md))
     st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
-    st.caption("How many records share each combination of its values: its minimal sample "
-               "uniques (no one else has them) first; combinations containing one are left "
-               "out.")  # fmt: skip
+    st.caption("How many records share each combination of its values (a row's values; blank: "
+               "a column not in it): its minimal sample uniques (no one else has them) first; "
+               "combinations containing one are left out.")  # fmt: skip
     sub = record_subset_table(subsets, expl)
     st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
     # the class size the session's targets need by size alone (k, and 1/threshold)

@@ -103,7 +103,8 @@ CELLS = """() => {
   const boxes = document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]');
   for (const box of boxes) {
     if (box.offsetParent === null) continue;
-    const canvas = box.querySelector('canvas');
+    const canvas = box.querySelector('canvas[data-testid="data-grid-canvas"]');
+    if (!canvas) continue;  // not drawn (in a closed expander)
     const key = canvas && Object.keys(canvas).find(k => k.startsWith('__reactFiber$'));
     let fiber = key ? canvas[key] : null, grid = null;
     for (let i = 0; fiber && i < 80 && !grid; i++, fiber = fiber.return) {

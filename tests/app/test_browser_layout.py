@@ -113,7 +113,7 @@ def test_the_uniqueness_page_of_the_hospital_table_fits(server, browser, tmp_pat
     ctx, page = _hospital(browser, server, tmp_path, qis)
     goto(page, server, "Uniqueness")
     page.get_by_text("People unique on each combination").first.wait_for(timeout=120_000)
-    page.get_by_text("information loss (%)").first.wait_for(timeout=120_000)
+    page.get_by_text("information loss (%)").first.wait_for(state="attached", timeout=120_000)
     found = measure(page, "uniqueness-hospital", cells=True)
     ctx.close()
     assert found == {1400: [], 1024: []}

@@ -296,7 +296,12 @@ def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
     e = explain_record(df, ("a", "b", "c"), 4)
     assert e.msus == (("c",), ("a", "b"))
     t = record_subset_table(record_subsets(df, ("a", "b", "c"), 4, msus=e.msus), e)
-    assert t["combination"].tolist() == ["c = 1", "a = 2 + b = y", "a = 2", "b = y"]
+    # one column per QI, the record's value where the combination holds it ("c = 1",
+    # "a = 2 + b = y", "a = 2", "b = y"): a sentence a row was cut at 1024 px
+    assert list(t.columns[:3]) == ["a", "b", "c"]
+    assert t["a"].tolist() == ["", "2", "2", ""]
+    assert t["b"].tolist() == ["", "y", "", "y"]
+    assert t["c"].tolist() == ["1", "", "", ""]
     assert t["records sharing"].tolist() == [1, 1, 2, 2]
     assert t["minimal sample unique"].tolist() == [True, True, False, False]
     assert msu_list(e, escape=lambda x: f"<{x}>") == (

@@ -385,10 +385,6 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     )
 
 
-def _combination(expl: RecordExplanation, cols: tuple[str, ...]) -> str:
-    return _assignment(expl, cols, str)
-
-
 def msu_list(
     expl: RecordExplanation, *, escape: Callable[[object], str] = str, limit: int = 10
 ) -> str:
@@ -425,9 +421,11 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
 
     Minimal sample uniques first, then by size and fewest sharing; a
     combination holding an MSU and more is left out (it is unique too, and
-    says nothing new). Columns: ``combination`` (``age = 67 + zip = 021``),
-    ``values``, ``records sharing`` (the record included) and ``minimal
-    sample unique``.
+    says nothing new). Columns: one per QI, the record's value where the
+    combination holds that QI (blank where not: one sentence a row, "age = 67 +
+    zip = 021 + ...", was cut at a 1024 px window; a QI named like a later column
+    is suffixed " (value)"), then ``values``, ``records sharing`` (the record
+    included) and ``minimal sample unique``.
 
     Parameters
     ----------
@@ -445,14 +443,15 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
         for cols, is_msu in zip(subsets["columns"], subsets["msu"], strict=True)
     ]
     shown = subsets[keep]
-    df = pd.DataFrame(
-        {
-            "combination": [_combination(expl, tuple(c)) for c in shown["columns"]],
-            "values": shown["size"].to_numpy(),
-            "records sharing": shown["sharing"].to_numpy(),
-            "minimal sample unique": shown["msu"].to_numpy(dtype=bool),
-        }
-    )
+    taken = ("values", "records sharing", "minimal sample unique")
+    cols: dict[str, object] = {}
+    for q, v in zip(expl.quasi_identifiers, expl.values, strict=True):
+        value = _MISSING if v is None else str(v)
+        cols[_own_column(q, taken, "value")] = [value if q in c else "" for c in shown["columns"]]
+    cols["values"] = shown["size"].to_numpy()
+    cols["records sharing"] = shown["sharing"].to_numpy()
+    cols["minimal sample unique"] = shown["msu"].to_numpy(dtype=bool)
+    df = pd.DataFrame(cols)
     order = df.sort_values(
         ["minimal sample unique", "values", "records sharing"],
         ascending=[False, True, True],
@@ -532,10 +531,14 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     return head + tail
 
 
+def _own_column(q: str, taken: tuple[str, ...], suffix: str) -> str:
+    """Return the column of QI ``q`` in a table whose other columns are ``taken``."""
+    return f"{q} ({suffix})" if q in taken else q
+
+
 def _cover_column(q: str) -> str:
     """Return the column of QI ``q`` in :func:`cover_table` (suffixed if its name is taken)."""
-    taken = ("levels", "class size", "information loss (%)")
-    return f"{q} (generalized)" if q in taken else q
+    return _own_column(q, ("levels", "class size", "information loss (%)"), "generalized")
 
 
 def cover_table(cover: RecordCover) -> pd.DataFrame:
