@@ -46,6 +46,17 @@ def a():
     return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"])
 
 
+def test_the_title_leaves_a_band_for_the_mode_bar(a):
+    # plotly's mode bar (top right, 2 px down, 22 px buttons) lay over titles at 1024 px: the
+    # title keeps MODEBAR_PX above it (its top padding, counted in the margin by automargin)
+    from riskcore.report.figures._style import MODEBAR_PX
+
+    fig = fg.class_size_histogram(rd.size_histogram(a.anonymity.distribution), "age + zip")
+    title = fig.layout.title
+    assert MODEBAR_PX >= 2 + 22 and title.pad.t == MODEBAR_PX
+    assert (title.yref, title.yanchor, title.automargin) == ("paper", "bottom", True)
+
+
 # ------------------------------------------------------------------ uniqueness and k
 
 
