@@ -18,6 +18,7 @@ from riskcore.report.readings import (
     contribution_matters,
     contribution_reading,
     contribution_table,
+    cover_columns_help,
     cover_reading,
     cover_table,
     explorer_intro,
@@ -146,9 +147,9 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     if expl.msus:
         st.markdown(msu_list(expl, escape=md))
     st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
-    st.caption("How many records share each combination of its values: its minimal sample "
-               "uniques (no one else has them) first; combinations containing one are left "
-               "out.")  # fmt: skip
+    st.caption("How many records share each combination of its values (a row's values; blank: "
+               "a column not in it): its minimal sample uniques (no one else has them) first; "
+               "combinations containing one are left out.")  # fmt: skip
     sub = record_subset_table(subsets, expl)
     st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
     # the class size the session's targets need by size alone (k, and 1/threshold)
@@ -164,14 +165,12 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     except RiskcoreError as exc:
         st.warning("No generalization could be computed: " + md(exc))
     else:
-        st.markdown(cover_reading(dataclasses.replace(c, row=file_row), escape=md))
+        c = dataclasses.replace(c, row=file_row)  # the readings name the file's row
+        st.markdown(cover_reading(c, escape=md))
         if c.levels is not None and any(c.levels):
-            cover = cover_table(c)
+            cover = cover_table(c)  # one short column per QI generalized: nothing cut
+            config: dict = {q: {"help": md(text)} for q, text in cover_columns_help(c).items()}
+            config["information loss (%)"] = st.column_config.NumberColumn(format="%.1f")
             st.dataframe(
-                cover,
-                hide_index=True,
-                key=keys.EXPLORE_COVER,
-                column_config=fitted(
-                    cover, {"information loss (%)": st.column_config.NumberColumn(format="%.1f")}
-                ),
+                cover, hide_index=True, key=keys.EXPLORE_COVER, column_config=fitted(cover, config)
             )

@@ -26,6 +26,7 @@ from riskcore.report.figures.utility import column_ncp_bars
 from riskcore.report.readings.candidates import (
     candidate_columns_shown,
     candidate_display,
+    candidate_level_help,
     candidates_reading,
     comparison_reading,
     comparison_table,
@@ -129,7 +130,7 @@ def candidates_section(
     st.write(md(candidates_reading(table)))
     if not table.rows:
         return
-    every = candidate_display(table)
+    every = candidate_display(table, levels="numbers")  # the words: each header's tooltip
     picked = st.multiselect(
         "Columns shown (sorting and the download use every column)",
         list(every.columns),
@@ -147,13 +148,18 @@ def candidates_section(
     every.index = [i + 1 for i in every.index]  # the row numbers the comparison names
     shown = every.reset_index(names="#")[["#", *[c for c in every.columns if c in picked]]]
     pct = st.column_config.NumberColumn(format="percent")
-    config = {c: pct for c in ("average risk", "NCP", "precision loss", "ARX Loss (mean)",
-                               "ARX Loss (geometric)") if c in shown.columns}  # fmt: skip
+    shares = ("average risk", "NCP", "precision loss", "ARX Loss (mean)", "ARX Loss (geometric)")
+    config: dict[str, Any] = {c: pct for c in shares if c in shown.columns}
+    for q, text in candidate_level_help(table).items():
+        if q in shown.columns:
+            config[q] = st.column_config.NumberColumn(help=md(text), format="%d")
     st.dataframe(shown, hide_index=True, column_config=fitted(shown, config, min_px=50),
                  height=min(38 + 35 * len(shown), 420))  # fmt: skip
+    worded = candidate_display(table).loc[order]  # the download: levels in words, same order
+    worded.index = every.index
     st.download_button(
         "Download every candidate (CSV)",
-        lambda: to_csv_bytes(every.reset_index(names="#")),
+        lambda: to_csv_bytes(worded.reset_index(names="#")),
         file_name="candidates.csv",
         mime="text/csv",
         key=keys.REM_CAND_DOWNLOAD,

@@ -14,6 +14,8 @@ from typing import Any
 
 import pandas as pd
 
+from ui.safe import md
+
 __all__ = ["FIT_PX", "drop_empty", "fitted"]
 
 #: The width every table must fit: the main column at 1024 px (562 px), less a margin.
@@ -61,8 +63,25 @@ def fitted(
     are capped at one width ("water filling": the cap is the largest that keeps
     the sum within ``width``), never under ``min_px`` (:data:`MIN_PX`; a table of many
     short numbers may go down to about 50); a column narrowed
-    below its header's width gets the header as its tooltip. The index is
+    below its header's width gets the header as its tooltip (a column's name escaped
+    for markdown, :func:`ui.safe.md`; a label given as it is). The index is
     assumed hidden (``hide_index=True``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table shown (its index hidden).
+    config : dict, optional
+        The ``column_config`` given (labels, formats, tooltips); kept.
+    width : int, default FIT_PX
+        The width (px) the columns must fit.
+    min_px : int, default MIN_PX
+        The narrowest a column is made.
+
+    Returns
+    -------
+    dict
+        ``config`` with a width (and a tooltip where the header is cut) per column.
     """
     config = dict(config or {})
     natural = _natural(df, config)
@@ -82,7 +101,9 @@ def fitted(
         entry["width"] = px
         header = _label(name, given)
         if px < len(header) * CHAR_PX + PAD_PX - 1:
-            entry.setdefault("help", header)
+            # a tooltip is markdown: a column's own name (the user's) is shown as written; a
+            # label given is the page's own text
+            entry.setdefault("help", md(header) if header == name else header)
         config[name] = entry
     return config
 

@@ -42,6 +42,13 @@ def test_the_candidate_table_filters_and_use_sets_the_levels():
     assert len(shown) == len(table.rows) > 2
     assert shown["search's choice"].iloc[0] == "yes"
     assert shown["suppressed"].tolist() == [r.suppressed for r in table.rows]
+    # the levels as numbers (their words were cut: "3: decad"), the words in each tooltip
+    assert shown["zip"].tolist() == [r.levels[1] for r in table.rows]
+    box = next(d for d in at.dataframe if "smallest class" in d.value.columns)
+    help_zip = json.loads(box.proto.columns)["zip"]["help"]
+    first = table.rows[0]
+    assert seen(help_zip).startswith("Levels of zip: ")
+    assert f"{first.levels[1]} {first.words[1]}" in seen(help_zip)
     # B (the second candidate) put in the level controls, as the search's button does
     at.button(key="rc_rem_cand_use_b").click().run()
     assert not at.exception

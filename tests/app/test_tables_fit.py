@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ui.safe import md
 from ui.tables import CHAR_PX, MIN_PX, PAD_PX, drop_empty, fitted
 
 
@@ -29,7 +30,7 @@ def test_a_narrowed_header_keeps_its_name_in_the_tooltip_and_the_given_settings_
     long = "base rate (always guess the commonest)"
     df = pd.DataFrame({long: [0.5], "x": ["y" * 80]})
     c = fitted(df, {long: {"type_config": {"type": "number", "format": "percent"}}}, width=200)
-    assert c[long]["help"] == long
+    assert c[long]["help"] == md(long) != long  # escaped: a tooltip is markdown
     assert c[long]["type_config"]["format"] == "percent"
     assert c["x"]["width"] <= 200 and c[long]["width"] <= 200
 

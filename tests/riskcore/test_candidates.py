@@ -39,6 +39,7 @@ from riskcore.deidentify.search import evaluate_all, search
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings.candidates import (
     candidate_display,
+    candidate_level_help,
     candidates_reading,
     comparison_reading,
     comparison_table,
@@ -151,6 +152,22 @@ def test_the_frame_sorts_by_any_column(setup):
     assert shown["x"].iloc[0] == "1: grouped into 2 groups"
     assert shown["NCP"].iloc[0] == pytest.approx(7 / 24)
     assert shown["search's choice"].tolist()[:2] == ["yes", ""]
+
+
+def test_the_screen_shows_level_numbers_with_the_words_in_the_tooltips(setup):
+    # "3: decad": the words were cut at 1024 px; on screen the numbers, the words in the help
+    hier, lat, found = setup
+    t = candidate_table(found, hier, lattice=lat, filters={"x": (1, 2)})  # x at 1 or 2 only
+    numbers = candidate_display(t, levels="numbers")
+    assert numbers["x"].tolist() == [1, 2, 1, 2]  # BY_LOSS within the filter
+    assert numbers["y"].tolist() == [0, 0, 1, 1]
+    words = candidate_display(t)
+    assert words["x"].tolist()[:2] == ["1: grouped into 2 groups", "2: removed (*)"]
+    assert list(numbers.columns) == list(words.columns)  # the download has the same columns
+    assert candidate_level_help(t) == {
+        "x": "Levels of x: 1 grouped into 2 groups; 2 removed (*)",  # the levels listed only
+        "y": "Levels of y: 0 kept as recorded; 1 removed (*)",
+    }
 
 
 def test_pareto_mask_keeps_the_first_of_equal_points():

@@ -239,7 +239,7 @@ def test_subsets_refuse_an_msu_of_another_column():
 
 
 def test_cover_reading_and_table_by_hand():
-    from riskcore.report.readings import cover_reading, cover_table
+    from riskcore.report.readings import cover_columns_help, cover_reading, cover_table
 
     c = cover_record(_lattice(PEOPLE), 1, k=2, objective="precision")
     text = cover_reading(c, escape=lambda x: f"<{x}>")
@@ -253,9 +253,27 @@ def test_cover_reading_and_table_by_hand():
         "One column generalized alone would also do: <zip> alone to <021**> (33%)."
     )
     table = cover_table(c)
-    assert table["generalization"].tolist() == ["age 30 to 30-39", "zip 02139 to 021**"]
+    # one short column per QI generalized, blank where kept (a sentence per row was cut)
+    assert list(table.columns) == ["age", "zip", "levels", "class size", "information loss (%)"]
+    assert table["age"].tolist() == ["30-39", ""]
+    assert table["zip"].tolist() == ["", "021**"]
     assert table["levels"].tolist() == ["1, 0", "0, 2"]
     assert table["information loss (%)"].tolist() == pytest.approx([25, 100 / 3])
+    tips = cover_columns_help(c)
+    assert tips["age"] == (
+        "age of row 1 under each generalization (as recorded: 30; blank: kept as recorded)"
+    )
+    assert set(tips) == {"age", "zip", "levels", "class size"}
+
+
+def test_a_qi_named_like_a_cover_column_gets_its_own_name():
+    from riskcore.report.readings import cover_table
+
+    people = PEOPLE.rename(columns={"age": "levels"})
+    lattice = Lattice(people, {"levels": AGE, "zip": ZIP}, targets=Targets.of(k=3))
+    table = cover_table(cover_record(lattice, 1, k=2))
+    assert list(table.columns)[:2] == ["levels (generalized)", "zip"]
+    assert table["levels (generalized)"].tolist() == ["30-39", ""]
 
 
 def test_cover_reading_when_nothing_or_everything_covers():
@@ -278,7 +296,12 @@ def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
     e = explain_record(df, ("a", "b", "c"), 4)
     assert e.msus == (("c",), ("a", "b"))
     t = record_subset_table(record_subsets(df, ("a", "b", "c"), 4, msus=e.msus), e)
-    assert t["combination"].tolist() == ["c = 1", "a = 2 + b = y", "a = 2", "b = y"]
+    # one column per QI, the record's value where the combination holds it ("c = 1",
+    # "a = 2 + b = y", "a = 2", "b = y"): a sentence a row was cut at 1024 px
+    assert list(t.columns[:3]) == ["a", "b", "c"]
+    assert t["a"].tolist() == ["", "2", "2", ""]
+    assert t["b"].tolist() == ["", "y", "", "y"]
+    assert t["c"].tolist() == ["1", "", "", ""]
     assert t["records sharing"].tolist() == [1, 1, 2, 2]
     assert t["minimal sample unique"].tolist() == [True, True, False, False]
     assert msu_list(e, escape=lambda x: f"<{x}>") == (

@@ -160,6 +160,7 @@ if TYPE_CHECKING:
         record_kmap_table,
     )
     from riskcore.report.readings.records import (
+        cover_columns_help,
         cover_reading,
         cover_table,
         dis_text,
@@ -335,6 +336,7 @@ _WHERE: dict[str, str] = {
     "random_pick_phrase": "linkage",
     "simulated_note": "linkage",
     "population_reading": "population",
+    "cover_columns_help": "records",
     "cover_reading": "records",
     "cover_table": "records",
     "delta_reading": "presence",
@@ -461,6 +463,7 @@ __all__ = [
     "contribution_matters",
     "contribution_reading",
     "contribution_table",
+    "cover_columns_help",
     "cover_reading",
     "cover_table",
     "curve_reading",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import pandas as pd
 
@@ -14,6 +15,7 @@ __all__ = [
     "LOSS_NAMES",
     "candidate_columns_shown",
     "candidate_display",
+    "candidate_level_help",
     "candidates_reading",
     "comparison_reading",
     "comparison_table",
@@ -65,17 +67,23 @@ def candidates_reading(table: CandidateTable) -> str:
     return head + f". All {len(t.rows):,} are listed, least loss first."
 
 
-def candidate_display(table: CandidateTable) -> pd.DataFrame:
+def candidate_display(
+    table: CandidateTable, *, levels: Literal["words", "numbers"] = "words"
+) -> pd.DataFrame:
     """Return the candidate table for reading: numbers kept (so every column sorts), named.
 
-    Per QI its level in words ("1: 10-year bands"); the objectives by their short names
+    Per QI its level in words ("1: 10-year bands", the download) or its number alone (the
+    screen, where "3: decade" was cut to "3: decad": each column's words are in its
+    header's tooltip, :func:`candidate_level_help`); the objectives by their short names
     (:data:`LOSS_NAMES`), NCP and the average risk first; "search's choice" marks the
-    search's optimum. The levels themselves stay in
-    :meth:`CandidateTable.frame` (the filters read them).
+    search's optimum. The levels themselves stay in :meth:`CandidateTable.frame` (the
+    filters read them).
 
     Parameters
     ----------
     table : CandidateTable
+    levels : {"words", "numbers"}, default "words"
+        Each QI's cell: its level and words ("3: decade") or the level alone (3).
 
     Returns
     -------
@@ -86,7 +94,7 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
     out = pd.DataFrame(index=f.index)
     out["search's choice"] = f["best"].map({True: "yes", False: ""})
     for q in table.qis:
-        out[q] = f[q].astype(str) + ": " + f[f"{q} (in words)"]
+        out[q] = f[q] if levels == "numbers" else f[q].astype(str) + ": " + f[f"{q} (in words)"]
     out["NCP"] = f["ncp"]
     out["average risk"] = f["average risk"]
     out["suppressed"] = f["suppressed"]
@@ -98,6 +106,31 @@ def candidate_display(table: CandidateTable) -> pd.DataFrame:
     for name, short in LOSS_NAMES.items():
         if name != "ncp":
             out[short] = f[name]
+    return out
+
+
+def candidate_level_help(table: CandidateTable) -> dict[str, str]:
+    """Return each QI column's tooltip: its levels in the table, in words.
+
+    "Levels of age: 0 kept as recorded; 3 bands of 20; 5 removed (*)", the levels
+    the listed candidates take, lowest first (the screen shows the numbers alone,
+    :func:`candidate_display` with ``levels="numbers"``).
+
+    Parameters
+    ----------
+    table : CandidateTable
+
+    Returns
+    -------
+    dict of str to str
+        QI to its tooltip.
+    """
+    f = table.frame()
+    out = {}
+    for q in table.qis:
+        pairs = f[[q, f"{q} (in words)"]].drop_duplicates(q).sort_values(q)
+        words = "; ".join(f"{lv} {w}" for lv, w in pairs.itertuples(index=False))
+        out[q] = f"Levels of {q}: {words}"
     return out
 
 

@@ -25,6 +25,7 @@ from riskcore.report.readings.presence import (
 )
 
 __all__ = [
+    "cover_columns_help",
     "cover_reading",
     "cover_table",
     "delta_reading",
@@ -356,10 +357,6 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     )
 
 
-def _combination(expl: RecordExplanation, cols: tuple[str, ...]) -> str:
-    return _assignment(expl, cols, str)
-
-
 def msu_list(
     expl: RecordExplanation, *, escape: Callable[[object], str] = str, limit: int = 10
 ) -> str:
@@ -396,9 +393,11 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
 
     Minimal sample uniques first, then by size and fewest sharing; a
     combination holding an MSU and more is left out (it is unique too, and
-    says nothing new). Columns: ``combination`` (``age = 67 + zip = 021``),
-    ``values``, ``records sharing`` (the record included) and ``minimal
-    sample unique``.
+    says nothing new). Columns: one per QI, the record's value where the
+    combination holds that QI (blank where not: one sentence a row, "age = 67 +
+    zip = 021 + ...", was cut at a 1024 px window; a QI named like a later column
+    is suffixed " (value)"), then ``values``, ``records sharing`` (the record
+    included) and ``minimal sample unique``.
 
     Parameters
     ----------
@@ -416,14 +415,15 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
         for cols, is_msu in zip(subsets["columns"], subsets["msu"], strict=True)
     ]
     shown = subsets[keep]
-    df = pd.DataFrame(
-        {
-            "combination": [_combination(expl, tuple(c)) for c in shown["columns"]],
-            "values": shown["size"].to_numpy(),
-            "records sharing": shown["sharing"].to_numpy(),
-            "minimal sample unique": shown["msu"].to_numpy(dtype=bool),
-        }
-    )
+    taken = ("values", "records sharing", "minimal sample unique")
+    cols: dict[str, object] = {}
+    for q, v in zip(expl.quasi_identifiers, expl.values, strict=True):
+        value = _MISSING if v is None else str(v)
+        cols[_own_column(q, taken, "value")] = [value if q in c else "" for c in shown["columns"]]
+    cols["values"] = shown["size"].to_numpy()
+    cols["records sharing"] = shown["sharing"].to_numpy()
+    cols["minimal sample unique"] = shown["msu"].to_numpy(dtype=bool)
+    df = pd.DataFrame(cols)
     order = df.sort_values(
         ["minimal sample unique", "values", "records sharing"],
         ascending=[False, True, True],
@@ -503,12 +503,25 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     return head + tail
 
 
+def _own_column(q: str, taken: tuple[str, ...], suffix: str) -> str:
+    """Return the column of QI ``q`` in a table whose other columns are ``taken``."""
+    return f"{q} ({suffix})" if q in taken else q
+
+
+def _cover_column(q: str) -> str:
+    """Return the column of QI ``q`` in :func:`cover_table` (suffixed if its name is taken)."""
+    return _own_column(q, ("levels", "class size", "information loss (%)"), "generalized")
+
+
 def cover_table(cover: RecordCover) -> pd.DataFrame:
     """Return the minimal generalizations covering the record, least loss first.
 
-    Columns: ``generalization`` (the QIs changed, ``age 67 to 60-69``),
+    One column per quasi-identifier that any of them generalizes, holding the record's
+    value under it (``30-39``; blank where that one keeps it as recorded), then
     ``levels`` (one per QI, as in the Remediate page), ``class size`` and
-    ``information loss (%)``.
+    ``information loss (%)``. Short cells: a sentence per row ("age 67 to 60-69, zip
+    02139 to 021**") was cut at a 1024 px window. A QI named like one of the last three
+    columns is suffixed " (generalized)".
 
     Parameters
     ----------
@@ -519,13 +532,42 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     pandas.DataFrame
         The minimal generalizations covering the record, least loss first.
     """
-    return pd.DataFrame(
-        {
-            "generalization": [
-                _changes(cover, labels, str) or "(as recorded)" for labels in cover.minimal_labels
-            ],
-            "levels": [", ".join(str(x) for x in node) for node in cover.minimal],
-            "class size": list(cover.minimal_size),
-            "information loss (%)": [100 * x for x in cover.minimal_loss],
-        }
-    )
+    out: dict[str, list[object]] = {}
+    for i, q in enumerate(cover.quasi_identifiers):
+        if any(node[i] for node in cover.minimal):
+            name = _cover_column(q)
+            out[name] = [
+                (_MISSING if labels[i] is None else str(labels[i])) if node[i] else ""
+                for node, labels in zip(cover.minimal, cover.minimal_labels, strict=True)
+            ]
+    out["levels"] = [", ".join(str(x) for x in node) for node in cover.minimal]
+    out["class size"] = list(cover.minimal_size)
+    out["information loss (%)"] = [100 * x for x in cover.minimal_loss]
+    return pd.DataFrame(out)
+
+
+def cover_columns_help(cover: RecordCover) -> dict[str, str]:
+    """Return the tooltip of each column of :func:`cover_table`: a QI's recorded value.
+
+    Parameters
+    ----------
+    cover : RecordCover
+
+    Returns
+    -------
+    dict of str to str
+        Column of :func:`cover_table` to its tooltip.
+    """
+    out = {}
+    shown = cover_table(cover).columns
+    for q, value in zip(cover.quasi_identifiers, cover.values, strict=True):
+        if _cover_column(q) in shown:
+            recorded = _MISSING if value is None else value
+            out[_cover_column(q)] = (
+                f"{q} of row {cover.row:,} under each generalization (as recorded: "
+                f"{recorded}; blank: kept as recorded)"
+            )
+    names = ", ".join(cover.quasi_identifiers)
+    out["levels"] = f"levels: one per quasi-identifier ({names}); 0 = as recorded"
+    out["class size"] = "class size: the records sharing the row's generalized values"
+    return out
