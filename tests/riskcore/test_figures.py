@@ -75,6 +75,8 @@ def test_class_size_histogram(a):
     at11 = fg.class_size_histogram(hist, "age + zip", k=11).data[0]
     assert list(at11.marker.color) == [fg.ACCENT] * 4 + [fg.NEUTRAL] * 4
     assert "below the target k = 11" in at11.customdata[1][2] and at11.customdata[4][2] == ""
+    # plotly shows customdata as text: a tag in it would read "<br>" on the hover
+    assert not any("<" in str(row[2]) for row in at11.customdata)
     at4 = fg.class_size_histogram(hist, "age + zip", k=4).data[0]
     assert list(at4.marker.color) == [fg.ACCENT] * 3 + [fg.NEUTRAL] * 5
     assert _titles(fig) == (

@@ -64,7 +64,7 @@ def class_size_histogram(
         for i, b in enumerate(hist["class size"])
     ]
     colors = [ACCENT if x else NEUTRAL for x in below]
-    note = [f"<br>below the target k = {k}" if x and k else "" for x in below]
+    note = [f", below the target k = {k}" if x and k else "" for x in below]
     fig = go.Figure(
         go.Bar(
             x=hist["class size"],
