@@ -563,7 +563,8 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
     if not all(ch in "0123456789abcdef" for ch in sha):
         raise RiskcoreError("the fingerprint must be a hex SHA-256")
     css = _CSS + _PRINT_CSS.format(sha=sha)
-    text = _render(review, head=[], figures=blocks[: len(main)], css=css, utility=blocks[len(main):])
+    n = len(main)
+    text = _render(review, head=[], figures=blocks[:n], css=css, utility=blocks[n:])
     fetcher = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
     twin = weasyprint.Attachment(
         string=review.to_json().encode("utf-8"),
