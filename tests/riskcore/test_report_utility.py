@@ -151,12 +151,24 @@ def test_the_document_states_each_reading_with_its_figure_before_it(reviewed):
     assert n == 4 + len(rem.value_counts) + 2  # class sizes and candidates, before and after
 
 
-def test_the_columns_charted_are_bounded_and_the_rest_named(people, monkeypatch):
+def test_the_columns_charted_and_their_bars_are_bounded_and_the_rest_named(
+    people, released, monkeypatch
+):
     import riskcore.review.utility as ru
 
-    monkeypatch.setattr(ru, "REPORT_MAX_VALUE_COLUMNS", 2)
-    r = _review(people, [SENS])
-    assert r.remediation is not None
-    assert [v.column for v in r.remediation.value_counts] == ["age", "sex"]
+    monkeypatch.setattr(ru, "REPORT_MAX_VALUE_COLUMNS", 4)
+    r = _review(people, ["education", "hours_per_week", SENS])
+    rem = r.remediation
+    assert rem is not None
+    assert [v.column for v in rem.value_counts] == ["age", "sex", "education", "hours_per_week"]
+    education, hours = rem.value_counts[2], rem.value_counts[3]
+    # 16 educations: the 12 largest and one "other values (4)" bar
+    assert len(education.values) == REPORT_TOP_VALUES + 1
+    assert "other values (4)" in education.values
+    # 57 numbers of hours: counted in at most 12 bins
+    assert len(hours.values) == REPORT_TOP_VALUES
+    got = value_counts(people["hours_per_week"], released["hours_per_week"],
+                       top=REPORT_TOP_VALUES, bins=REPORT_TOP_VALUES)  # fmt: skip
+    pd.testing.assert_frame_equal(hours.frame(), got, check_dtype=False)
     html = render_html(r, figures=False)
     assert "at most; 1 more is not charted: income." in html
