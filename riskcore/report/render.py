@@ -414,8 +414,10 @@ def _draw(figs: Sequence[Any]) -> list[bytes]:
 
     async def draw() -> list[bytes]:
         async with kaleido.Kaleido(n=1, mathjax=False) as k:
-            opts = {"format": "svg", "width": 900, "height": 420}
-            return [bytes(await k.calc_fig(fig, opts=opts)) for fig in figs]
+            # 900 x 420 px, or taller for a figure laid out taller (a chart with many bars)
+            sizes = [max(420, int(fig.layout.height or 420)) for fig in figs]
+            opts = [{"format": "svg", "width": 900, "height": h} for h in sizes]
+            return [bytes(await k.calc_fig(f, opts=o)) for f, o in zip(figs, opts, strict=True)]
 
     try:
         return asyncio.run(draw())
