@@ -77,7 +77,8 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     legend_below(fig)
     texts = [tick_label(v, 32) for v in counts["value"]]
     per_row = row_height(texts) * (1.6 if both else 1.0)  # two bars a row when grouped
-    fig.update_layout(height=180 + int(per_row * max(len(counts), 1)))
+    # at least 340 px: the axis title (two lines) stays within the plot of a two-value column
+    fig.update_layout(height=max(340, 180 + int(per_row * max(len(counts), 1))))
     return fig
 
 
