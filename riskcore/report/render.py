@@ -332,8 +332,10 @@ def document_context(review: Review) -> dict[str, Any]:
 
 
 def figure_objects(review: Review) -> list[Any]:
-    """Return the report's plotly figures: class sizes and candidates, before (and after),
-    then the remediation's utility figures (:func:`utility_figures`).
+    """Return the report's plotly figures: class sizes and candidates, then the utility ones.
+
+    Class sizes and candidates as recorded (and after remediation), then the
+    remediation's utility figures (:func:`utility_figures`).
 
     Parameters
     ----------
@@ -343,7 +345,7 @@ def figure_objects(review: Review) -> list[Any]:
     Returns
     -------
     list of Any
-        The report's plotly figures: class sizes and candidates, before (and after).
+        The report's plotly figures: class sizes and candidates, then the utility ones.
     """
     main, util = _figure_groups(review)
     return [*main, *util]
