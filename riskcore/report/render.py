@@ -25,6 +25,7 @@ from riskcore._results import plain
 from riskcore.errors import RiskcoreError
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
+from riskcore.report._utility_section import utility_context, utility_figures
 from riskcore.report.methods import METHOD_NOTES
 from riskcore.review import AttackRun, Review
 
@@ -304,7 +305,7 @@ def document_context(review: Review) -> dict[str, Any]:
             if rem.not_reapplied
             else "",
             "recipe_json": json.dumps(rem.recipe.to_dict(), indent=2, allow_nan=False),
-            **_utility_context(rem),
+            **utility_context(rem, _frame),
         }
     b = r.privacy_budget
     if b is not None:
@@ -327,41 +328,14 @@ def document_context(review: Review) -> dict[str, Any]:
     return ctx
 
 
-def _utility_context(rem: Any) -> dict[str, Any]:
-    """Return the remediation's utility for the document: the per-column change table and
-    the classifier's reading (:mod:`riskcore.report.readings.utility`)."""
-    from riskcore.report.readings.utility import change_table, classification_reading
-
-    out: dict[str, Any] = {"utility": None, "utility_reading": ""}
-    if rem.column_changes:
-        rows = change_table(rem.column_changes).to_dict("records")
-        out["utility"] = _frame(
-            ["column", "value unchanged", "generalized or masked", "suppressed"],
-            [[r["column"], _pct(r["unchanged"]), _pct(r["changed"]), _pct(r["suppressed"])]
-             for r in rows],
-        )  # fmt: skip
-    if rem.classification is not None:
-        out["utility_reading"] = classification_reading(rem.classification)
-    out["numeric"], out["numeric_reading"] = None, ""
-    if rem.numeric is not None:  # microaggregation or noise: sdcMicro's dRisk and IL1s
-        from riskcore.perturb.utility import unperturbed
-        from riskcore.report.readings.perturb import numeric_reading, numeric_table
-
-        before = unperturbed(rem.numeric.columns, rem.numeric.k)
-        numeric = numeric_table(before, rem.numeric)
-        out["numeric"] = _frame(
-            ["measure", "before", "after", "better when"],
-            [[r["Measure"], r["Before"], r["After"], r["Better when"]] for r in numeric],
-        )
-        out["numeric_reading"] = numeric_reading(before, rem.numeric)
-    return out
-
-
 # ------------------------------------------------------------------ figures
 
 
 def figure_objects(review: Review) -> list[Any]:
-    """Return the report's plotly figures: class sizes and candidates, before (and after).
+    """Return the report's plotly figures: class sizes and candidates, then the utility ones.
+
+    Class sizes and candidates as recorded (and after remediation), then the
+    remediation's utility figures (:func:`utility_figures`).
 
     Parameters
     ----------
@@ -371,8 +345,14 @@ def figure_objects(review: Review) -> list[Any]:
     Returns
     -------
     list of Any
-        The report's plotly figures: class sizes and candidates, before (and after).
+        The report's plotly figures: class sizes and candidates, then the utility ones.
     """
+    main, util = _figure_groups(review)
+    return [*main, *util]
+
+
+def _figure_groups(review: Review) -> tuple[list[Any], list[Any]]:
+    """Return the figures of the risk section and of the remediation's utility."""
     from riskcore.report.figures import candidates_curve, class_size_histogram
     from riskcore.report.readings import candidate_table, join_names, size_histogram
 
@@ -396,7 +376,7 @@ def figure_objects(review: Review) -> list[Any]:
                 candidate_table(dist), k=None if k is None else int(k.target), suffix=suffix
             )
         )
-    return out
+    return out, list(utility_figures(review.remediation))
 
 
 def figure_svgs(review: Review) -> list[bytes]:
@@ -420,11 +400,14 @@ def figure_svgs(review: Review) -> list[bytes]:
     RiskcoreError
         When kaleido is not installed or cannot start Chromium.
     """
+    return _draw(figure_objects(review))
+
+
+def _draw(figs: Sequence[Any]) -> list[bytes]:
     import asyncio
 
     from riskcore.report.figures._style import MARGIN_T
 
-    figs = figure_objects(review)
     for fig in figs:  # a drawing has no mode bar: no band above the title (automargin fits it)
         fig.update_layout(margin_t=MARGIN_T)
     try:
@@ -437,8 +420,10 @@ def figure_svgs(review: Review) -> list[bytes]:
 
     async def draw() -> list[bytes]:
         async with kaleido.Kaleido(n=1, mathjax=False) as k:
-            opts = {"format": "svg", "width": 900, "height": 420}
-            return [bytes(await k.calc_fig(fig, opts=opts)) for fig in figs]
+            # 900 x 420 px, or taller for a figure laid out taller (a chart with many bars)
+            sizes = [max(420, int(fig.layout.height or 420)) for fig in figs]
+            opts = [{"format": "svg", "width": 900, "height": h} for h in sizes]
+            return [bytes(await k.calc_fig(f, opts=o)) for f, o in zip(figs, opts, strict=True)]
 
     try:
         return asyncio.run(draw())
@@ -487,7 +472,10 @@ def _template() -> Any:
     return env.get_template("report.html.j2")
 
 
-def _render(review: Review, *, head: Sequence[str], figures: Sequence[str], css: str) -> str:
+def _render(
+    review: Review, *, head: Sequence[str], figures: Sequence[str], css: str,
+    utility: Sequence[str] = (),
+) -> str:
     from markupsafe import Markup
 
     return str(
@@ -496,6 +484,7 @@ def _render(review: Review, *, head: Sequence[str], figures: Sequence[str], css:
             css=Markup(css),  # noqa: S704 - the module's own constant
             head=[Markup(h) for h in head],  # noqa: S704 - plotly.js and our own CSS
             figures=[Markup(f) for f in figures],  # noqa: S704 - plotly's own HTML / our <img>
+            utility_figures=[Markup(f) for f in utility],  # noqa: S704 - as the figures
         )
     )
 
@@ -520,19 +509,19 @@ def render_html(review: Review, *, figures: bool = True) -> str:
     str
     """
     head: list[str] = []
-    blocks: list[str] = []
+    blocks: list[list[str]] = [[], []]
     if figures:
         import plotly.offline
 
         head.append(f'<script type="text/javascript">{plotly.offline.get_plotlyjs()}</script>')
         config = {"displaylogo": False, "responsive": True}
         blocks = [
-            '<div class="plot">'
-            + fig.to_html(full_html=False, include_plotlyjs=False, config=config)
-            + "</div>"
-            for fig in figure_objects(review)
-        ]
-    return _render(review, head=head, figures=blocks, css=_CSS)
+            ['<div class="plot">'
+             + fig.to_html(full_html=False, include_plotlyjs=False, config=config)
+             + "</div>" for fig in group]
+            for group in _figure_groups(review)
+        ]  # fmt: skip
+    return _render(review, head=head, figures=blocks[0], css=_CSS, utility=blocks[1])
 
 
 def render_pdf(review: Review, *, figures: bool = True) -> bytes:
@@ -574,15 +563,16 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
             "apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
         ) from None
     blocks = []
-    if figures:
-        for svg in figure_svgs(review):
-            b64 = base64.b64encode(svg).decode("ascii")
-            blocks.append(f'<div class="plot"><img src="data:image/svg+xml;base64,{b64}"></div>')
+    main, util = _figure_groups(review) if figures else ([], [])
+    for svg in _draw([*main, *util]) if figures else []:
+        b64 = base64.b64encode(svg).decode("ascii")
+        blocks.append(f'<div class="plot"><img src="data:image/svg+xml;base64,{b64}"></div>')
     sha = review.dataset["sha256"]
     if not all(ch in "0123456789abcdef" for ch in sha):
         raise RiskcoreError("the fingerprint must be a hex SHA-256")
     css = _CSS + _PRINT_CSS.format(sha=sha)
-    text = _render(review, head=[], figures=blocks, css=css)
+    n = len(main)
+    text = _render(review, head=[], figures=blocks[:n], css=css, utility=blocks[n:])
     fetcher = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
     twin = weasyprint.Attachment(
         string=review.to_json().encode("utf-8"),

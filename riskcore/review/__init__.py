@@ -18,6 +18,9 @@ results
     :class:`Remediation`, :class:`Limitation`, :class:`Readiness` (the release
     decision: the targets met and no identifier left in released columns),
     :func:`dataset_facts`.
+utility
+    What the remediation keeps, as plain values: :class:`~riskcore.review.utility.ValueCounts`
+    per released column, :class:`~riskcore.review.utility.TwoWayTable` (with Cramer's V).
 limitations
     What was assumed or not checked (the free text included), as data.
 compute

@@ -26,7 +26,6 @@ from riskcore.deidentify.steps import recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess
-from riskcore.metrics.utility import ClassificationUtility, ColumnChange
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
@@ -170,24 +169,71 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 
 
 def _utility(
-    data: pd.DataFrame, released: pd.DataFrame, profile: Profile
-) -> tuple[tuple[ColumnChange, ...], ClassificationUtility | None]:
-    """Return the per-column change of the QIs and sensitive attributes, and a naive Bayes
-    predicting the first sensitive attribute from the QIs, before and after
-    (:mod:`riskcore.metrics.utility`)."""
-    from riskcore.metrics.utility import classification_utility, column_change
+    data: pd.DataFrame, released: pd.DataFrame, profile: Profile, recipe: Recipe
+) -> dict[str, Any]:
+    """Return the remediation's utility fields (:mod:`riskcore.metrics.utility`).
+
+    Per released QI and sensitive attribute its change and (the first
+    :data:`~riskcore.review.utility.REPORT_MAX_VALUE_COLUMNS`) its values before and
+    after, a generalized QI's recorded values counted in its released labels (as the
+    Remediate page counts them); the first QI against the first sensitive attribute (or
+    the second QI); and a naive Bayes predicting the first sensitive attribute from the
+    QIs, before and after.
+    """
+    from riskcore.deidentify.recipe import generalize_known
+    from riskcore.metrics.utility import (
+        classification_utility,
+        column_change,
+        two_way,
+        value_counts,
+    )
+    from riskcore.review.utility import (
+        REPORT_MAX_VALUE_COLUMNS,
+        REPORT_TOP_VALUES,
+        TwoWayTable,
+        ValueCounts,
+    )
 
     roles = profile.roles
-    both = [c for c in (*roles.quasi_identifiers, *roles.sensitive) if c in released.columns]
+    both = list(
+        dict.fromkeys(c for c in (*roles.quasi_identifiers, *roles.sensitive)
+                      if c in released.columns)
+    )  # fmt: skip
     changes = tuple(column_change(data, released, c) for c in both)
+    level = dict(zip(recipe.qis, recipe.levels, strict=True))
+    charted = both[:REPORT_MAX_VALUE_COLUMNS]
+    generalized = [c for c in charted if level.get(c, 0) > 0 and c in data.columns]
+    try:
+        labels = generalize_known(data[generalized], data, recipe) if generalized else None
+    except (RiskcoreError, KeyError, ValueError):  # the labels are not rebuilt: counted apart
+        labels = None
+    counts = tuple(
+        ValueCounts.of(c, value_counts(
+            data[c], released[c], top=REPORT_TOP_VALUES, bins=REPORT_TOP_VALUES,
+            released_as=labels[c] if labels is not None and c in generalized else None))
+        for c in charted
+    )  # fmt: skip
     features = [q for q in roles.quasi_identifiers if q in released.columns]
+    sens = [s for s in roles.sensitive if s in released.columns and s not in features]
+    pair = [*features[:1], *sens[:1]] if sens else features[:2]
+    table = None
+    if len(pair) == 2:
+        try:
+            table = TwoWayTable.of(two_way(data, released, pair[0], pair[1]))
+        except RiskcoreError:  # the rows do not keep their index: no table
+            table = None
     model = None
     if roles.sensitive and roles.sensitive[0] in released.columns and features:
         try:
             model = classification_utility(data, released, roles.sensitive[0], features)
         except RiskcoreError:  # too few records to split: the report says nothing of a model
             model = None
-    return changes, model
+    return {
+        "column_changes": changes,
+        "classification": model,
+        "value_counts": counts,
+        "two_way": table,
+    }
 
 
 def _remediate(
@@ -211,7 +257,7 @@ def _remediate(
         }
     if len(applied.data) == 0:
         raise RiskcoreError("the recipe suppresses every record: nothing is left to assess")
-    changes, model = _utility(data, applied.data, profile) if profile is not None else ((), None)
+    utility = _utility(data, applied.data, profile, recipe) if profile is not None else {}
     return (
         Remediation(
             recipe=recipe,
@@ -223,9 +269,8 @@ def _remediate(
             n_unknown=dict(applied.n_unknown),
             information_loss=loss,
             not_reapplied=tuple(applied.skipped),
-            column_changes=changes,
-            classification=model,
             numeric=applied.numeric,
+            **utility,
         ),
         applied.data,
     )

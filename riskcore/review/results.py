@@ -21,6 +21,7 @@ from riskcore.metrics import Assessment
 from riskcore.metrics.utility import ClassificationUtility, ColumnChange
 from riskcore.perturb.utility import NumericRiskUtility
 from riskcore.profile import Profile
+from riskcore.review.utility import CountTable, TwoWayTable, ValueCounts
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,12 +31,15 @@ __all__ = [
     "REPORT_SCHEMA",
     "SUDA_MAX_ROWS",
     "AttackRun",
+    "CountTable",
     "Limitation",
     "Readiness",
     "ReleasedIdentifiers",
     "Remediation",
     "Review",
     "RoleReason",
+    "TwoWayTable",
+    "ValueCounts",
     "dataset_facts",
 ]
 
@@ -134,6 +138,15 @@ class Remediation(Result):
         trained and scored before and after
         (:func:`riskcore.metrics.utility.classification_utility`); None without a
         sensitive attribute.
+    value_counts : tuple of ValueCounts
+        Per quasi-identifier and sensitive attribute released (at most
+        :data:`~riskcore.review.utility.REPORT_MAX_VALUE_COLUMNS`), its records per value
+        as recorded and released (:func:`riskcore.metrics.utility.value_counts`, at most
+        :data:`~riskcore.review.utility.REPORT_TOP_VALUES` bars a side).
+    two_way : TwoWayTable or None
+        The first quasi-identifier against the first sensitive attribute (or the second
+        quasi-identifier) before and after, with Cramer's V
+        (:func:`riskcore.metrics.utility.two_way`); None without two such columns.
     numeric : NumericRiskUtility or None
         sdcMicro's dRisk and IL1s of the columns the recipe microaggregates or adds noise
         to, after its perturbation steps (:attr:`AppliedRecipe.numeric
@@ -153,6 +166,8 @@ class Remediation(Result):
     column_changes: tuple[ColumnChange, ...] = ()
     classification: ClassificationUtility | None = None
     numeric: NumericRiskUtility | None = None
+    value_counts: tuple[ValueCounts, ...] = ()
+    two_way: TwoWayTable | None = None
 
 
 @dataclass(frozen=True)

@@ -101,18 +101,24 @@ def test_the_pdf_figures_of_the_hospital_report(template):
     """The report's own figures, drawn by ``figure_svgs`` as the PDF holds them."""
     require_browser()
     from riskcore.profile import Profile
-    from riskcore.report.render import figure_svgs
+    from riskcore.report.render import figure_objects, figure_svgs
     from riskcore.review import review
 
     with default_template(template):
         profile = Profile.read(fc.hospital_profile())
         report = review(fc.hospital(), profile, name="hospital.csv")
         svgs = [s.decode("utf-8") for s in figure_svgs(report)]
-    assert len(svgs) == 4  # class sizes and candidates, as recorded and after remediation
-    for svg in svgs:  # the size the helper draws at is the PDF's
+        heights = [int(f.layout.height or PDF_HEIGHT) for f in figure_objects(report)]
+    assert report.remediation is not None
+    # class sizes and candidates, as recorded and after remediation; then each released
+    # column's values and the two-way heatmaps, as recorded and released
+    utility = len(report.remediation.value_counts) + 2 * (report.remediation.two_way is not None)
+    assert len(svgs) == 4 + utility and utility > 0
+    for svg, height in zip(svgs, heights, strict=True):  # the PDF's size, or taller
         root = re.search(r"<svg[^>]*>", svg)
         assert root is not None
-        assert f'width="{PDF_WIDTH}"' in root.group(0) and f'height="{PDF_HEIGHT}"' in root.group(0)
+        assert f'width="{PDF_WIDTH}"' in root.group(0)
+        assert f'height="{max(PDF_HEIGHT, height)}"' in root.group(0)
     found = [f"figure {i + 1}: {p}" for i, d in enumerate(measure(svgs)) for p in problems(d)]
     assert not found, "\n".join(found)
 

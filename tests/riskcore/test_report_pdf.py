@@ -100,8 +100,8 @@ def test_no_direct_identifier_is_in_the_pdf(demo, pdf):
 def test_the_fetcher_refuses_anything_but_data_urls(report, monkeypatch, url):
     real = render._render
 
-    def leaky(rep, *, head, figures, css):
-        return real(rep, head=head, figures=[*figures, f'<img src="{url}">'], css=css)
+    def leaky(rep, *, head, figures, css, **rest):
+        return real(rep, head=head, figures=[*figures, f'<img src="{url}">'], css=css, **rest)
 
     monkeypatch.setattr(render, "_render", leaky)
     with pytest.raises(RiskcoreError, match=f'data: URLs only, refused: Error fetching "{url}"'):
@@ -115,8 +115,8 @@ def test_a_data_url_is_allowed(report, monkeypatch):
         "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
     )
 
-    def with_image(rep, *, head, figures, css):
-        return real(rep, head=head, figures=[*figures, f'<img src="{pixel}">'], css=css)
+    def with_image(rep, *, head, figures, css, **rest):
+        return real(rep, head=head, figures=[*figures, f'<img src="{pixel}">'], css=css, **rest)
 
     monkeypatch.setattr(render, "_render", with_image)
     assert render_pdf(report, figures=False).startswith(b"%PDF-")

@@ -78,8 +78,9 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     legend_below(fig)
     texts = [tick_label(v, 32) for v in counts["value"]]
     per_row = row_height(texts) * (1.6 if both else 1.0)  # two bars a row when grouped
-    # the band above the title (MODEBAR_PX) on top: few rows left no room for it
-    fig.update_layout(height=180 + MODEBAR_PX + int(per_row * max(len(counts), 1)))
+    # the band above the title (MODEBAR_PX) on top, and at least 340 px: the axis title
+    # (two lines) stays within the plot of a two-value column
+    fig.update_layout(height=max(340, 180 + MODEBAR_PX + int(per_row * max(len(counts), 1))))
     return fig
 
 

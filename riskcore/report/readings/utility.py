@@ -15,6 +15,7 @@ __all__ = [
     "change_table",
     "classification_reading",
     "two_way_reading",
+    "values_not_charted",
     "values_reading",
 ]
 
@@ -162,3 +163,28 @@ def classification_reading(cu: ClassificationUtility) -> str:
         else:
             text += " The remediation leaves the model's accuracy as it was."
     return text
+
+
+def values_not_charted(columns: Sequence[str], limit: int) -> str:
+    """Return the sentence naming the columns whose values a report does not chart.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The columns left out (empty: none).
+    limit : int
+        Columns charted at most.
+
+    Returns
+    -------
+    str
+        Empty when none is left out.
+    """
+    if not columns:
+        return ""
+    return (
+        f"The report charts the values of {limit:,} columns at most; "
+        f"{len(columns):,} more {plural(len(columns), 'is', 'are')} not charted: "
+        + ", ".join(columns)
+        + "."
+    )
