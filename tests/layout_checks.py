@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tests.browser_helpers import shot, wait_idle
 
-__all__ = ["CELLS", "CUT", "HINTS", "INPUTS", "LABELS", "MODEBAR", "OVERLAP", "RUNS_OFF", "measure"]
+__all__ = ["CELLS", "CUT", "HINTS", "INPUTS", "LABELS", "OVERLAP", "RUNS_OFF", "measure"]
 
 #: The elements whose text is cut when wider than their box, by Streamlit's test id.
 LABELS = [
@@ -77,21 +77,6 @@ OVERLAP = """() => {
   }
   return [...new Set(out)];
 }"""
-#: A plotly mode bar (the toolbar shown on hover: download as PNG, zoom, ...) whose box
-#: meets the chart's title: it is laid out (transparent) before the pointer comes, so its box
-#: is there to compare with the title's.
-MODEBAR = """() => {
-  const out = [];
-  for (const plot of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
-    const bar = plot.querySelector('.modebar'), title = plot.querySelector('.gtitle');
-    if (!bar || !title || !title.textContent.trim()) continue;
-    const a = bar.getBoundingClientRect(), b = title.getBoundingClientRect();
-    if (a.width > 0 && b.width > 0 && a.left < b.right - 1 && b.left < a.right - 1
-        && a.top < b.bottom - 1 && b.top < a.bottom - 1)
-      out.push(`modebar over the title: ${title.textContent.trim().slice(0, 50)}`);
-  }
-  return out;
-}"""
 #: Cells of a dataframe whose text is wider than their column (cut where the grid's canvas
 #: ends the cell). The grid (Glide) draws on a canvas: its columns (with their widths), cells
 #: and theme are read from the props of its React component, each cell's text is measured in
@@ -154,7 +139,6 @@ def measure(page, name: str, *, cells: bool = False) -> dict[int, list[str]]:
             + page.evaluate(INPUTS)
             + page.evaluate(RUNS_OFF)
             + page.evaluate(OVERLAP)
-            + page.evaluate(MODEBAR)
             + (page.evaluate(CELLS) if cells else [])
         )
     return found

@@ -406,10 +406,6 @@ def figure_svgs(review: Review) -> list[bytes]:
 def _draw(figs: Sequence[Any]) -> list[bytes]:
     import asyncio
 
-    from riskcore.report.figures._style import MARGIN_T
-
-    for fig in figs:  # a drawing has no mode bar: no band above the title (automargin fits it)
-        fig.update_layout(margin_t=MARGIN_T)
     try:
         import kaleido
     except ImportError:

@@ -46,20 +46,6 @@ def a():
     return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"])
 
 
-def test_the_title_leaves_a_band_for_the_mode_bar(a):
-    # plotly's mode bar (top right, 2 px down, 22 px buttons) lay over titles at 1024 px: the
-    # top margin holds the title's lines (18 px at plotly's 1.3 line spacing), its bottom
-    # padding and MODEBAR_PX above them (the title sits on the plot area: paper, bottom)
-    from riskcore.report.figures._style import MODEBAR_PX
-
-    fig = fg.class_size_histogram(rd.size_histogram(a.anonymity.distribution), "age + zip")
-    title = fig.layout.title
-    assert "<br>" not in title.text  # one line
-    assert MODEBAR_PX >= 2 + 22
-    assert fig.layout.margin.t == math.ceil(MODEBAR_PX + 1.3 * 18 + title.pad.b)
-    assert (title.yref, title.yanchor) == ("paper", "bottom")
-
-
 # ------------------------------------------------------------------ uniqueness and k
 
 

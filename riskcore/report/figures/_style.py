@@ -19,11 +19,9 @@ __all__ = [
     "GREY",
     "LABEL_ROW_PX",
     "LABEL_WIDTH",
-    "MARGIN_T",
     "MAX_CATEGORIES",
     "MECH_COLORS",
     "MECH_DASHES",
-    "MODEBAR_PX",
     "NEUTRAL",
     "NOTE_PX",
     "PURPLE",
@@ -87,14 +85,6 @@ Y_TITLE_CHARS = 34
 TITLE_LINES = 3
 #: Space (px) between the title and the plot area, more when labels sit there (labels_above).
 TITLE_PAD_PX = 12
-#: Free band (px) above the title, where plotly's mode bar (its toolbar: download as PNG,
-#: zoom, ...) shows on hover: 2 px from the figure's top, buttons 22 px high. A title
-#: reaching the right half of a narrow chart (the app's at a 1024 px window) lay under it.
-MODEBAR_PX = 28
-#: Height (px) of a line of the title (plotly's line spacing, 1.3 em) and the figure's top
-#: margin without a title.
-TITLE_LINE_PX = 1.3 * 18
-MARGIN_T = 10
 #: Space (px) between an axis's tick labels and its title (plotly's default left the y title
 #: 3 px from "3,000" when the PDF draws the SVG with its own fonts).
 TITLE_STANDOFF_PX = 12
@@ -110,11 +100,7 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     on the title, set here rather than left to the template: the one
     Streamlit installs as plotly's default has none, and the y ticks of 5,000
     records were cut to "0"). The title sits above the plot area, so a note
-    at the top of the plot (yanchor "top" at paper y = 1) never meets it, and
-    below a free band of :data:`MODEBAR_PX`, so plotly's mode bar never lies over
-    it whatever the figure's width: the top margin is set to the title's lines,
-    its bottom padding and the band (a title padding at the top, plotly's own
-    way, was dropped by its automargin for a one-line title).
+    at the top of the plot (yanchor "top" at paper y = 1) never meets it.
 
     It also makes every text of the figure plain (:func:`plain`): the titles,
     and the traces' categories, texts, names and custom data, which plotly
@@ -122,19 +108,16 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     ``<a href="http://host">x</a>`` would be a link in the title and the hover).
     Call it after the traces are added.
     """
-    text = wrap(title, TITLE_CHARS, lines=None)
-    pad_b = max(TITLE_PAD_PX, fig.layout.title.pad.b or 0)
-    top = MODEBAR_PX + TITLE_LINE_PX * (text.count("<br>") + 1) + pad_b
     fig.update_layout(
         title={
-            "text": text,
+            "text": wrap(title, TITLE_CHARS, lines=None),
             "x": 0.0,
             "xref": "container",
             "xanchor": "left",
             "y": 1.0,
             "yref": "paper",
             "yanchor": "bottom",
-            "pad": {"l": 8, "b": pad_b},
+            "pad": {"l": 8, "b": max(TITLE_PAD_PX, fig.layout.title.pad.b or 0)},
             "automargin": True,
             "font": {"size": TITLE_PX},
         },
@@ -158,7 +141,7 @@ def layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
             },
             "automargin": True,
         },
-        margin={"l": 10, "r": 16, "t": math.ceil(top) if title else MARGIN_T, "b": 10},
+        margin={"l": 10, "r": 16, "t": 10, "b": 10},
         height=380,
         showlegend=False,
     )
@@ -280,9 +263,8 @@ def labels_above(fig: go.Figure, rows: int) -> None:
     leave them room (it only grows: two calls keep the larger).
     """
     pad = TITLE_PAD_PX + LABEL_ROW_PX * rows
-    before = fig.layout.title.pad.b or 0
-    if before < pad:  # the top margin (layout) grows with it: the band above stays
-        fig.update_layout(title_pad_b=pad, margin_t=(fig.layout.margin.t or 0) + pad - before)
+    if (fig.layout.title.pad.b or 0) < pad:
+        fig.update_layout(title_pad_b=pad)
 
 
 _PLOTLY_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})

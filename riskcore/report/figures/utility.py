@@ -14,7 +14,6 @@ from riskcore.metrics.utility import ClassificationUtility, TwoWay
 from riskcore.report.figures._style import (
     ACCENT,
     GREY,
-    MODEBAR_PX,
     NEUTRAL,
     YELLOW,
     category_axis,
@@ -78,9 +77,8 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     legend_below(fig)
     texts = [tick_label(v, 32) for v in counts["value"]]
     per_row = row_height(texts) * (1.6 if both else 1.0)  # two bars a row when grouped
-    # the band above the title (MODEBAR_PX) on top, and at least 340 px: the axis title
-    # (two lines) stays within the plot of a two-value column
-    fig.update_layout(height=max(340, 180 + MODEBAR_PX + int(per_row * max(len(counts), 1))))
+    # at least 340 px: the axis title (two lines) stays within the plot of a two-value column
+    fig.update_layout(height=max(340, 180 + int(per_row * max(len(counts), 1))))
     return fig
 
 
@@ -122,7 +120,7 @@ def change_bars(table: pd.DataFrame) -> go.Figure:
     )
     legend_below(fig)
     texts = [tick_label(c, 32) for c in table["column"]]
-    fig.update_layout(height=160 + MODEBAR_PX + row_height(texts) * max(len(table), 1))
+    fig.update_layout(height=160 + row_height(texts) * max(len(table), 1))
     return fig
 
 
