@@ -1,11 +1,14 @@
 """The command line's ``report`` command: the assessment as an HTML / JSON (/ PDF) document.
 
 ``python -m riskcore report DATA --profile PROFILE.json --out report.html
-[--json report.json] [--pdf report.pdf] [--fail-on-targets]`` reviews DATA under the
+[--json report.json] [--pdf report.pdf] [--fail-on-targets | --fail-unless-ready]`` reviews
+DATA under the
 assessment profile (:class:`riskcore.profile.Profile`; the target options replace its
 targets, as for ``assess``) with :func:`riskcore.review.review` and writes the offline HTML
 report, its JSON twin and the PDF/A-3b report (:mod:`riskcore.report.render`). With
-``--fail-on-targets`` it exits 1 when the verdict fails, after writing them. With ``--sign
+``--fail-on-targets`` it exits 1 when the verdict fails, after writing them; with
+``--fail-unless-ready`` also when identifiers remain in released columns (the review's
+:attr:`~riskcore.review.Review.readiness`, the banner's NOT READY). With ``--sign
 KEY.p12`` it signs the PDF (PAdES) and the JSON twin (a detached CMS signature written beside
 it as ``R.json.p7s``), the key's passphrase read from an environment variable
 (:mod:`riskcore.report.sign`).
@@ -47,6 +50,12 @@ def add_parser(sub: Any) -> None:
         "--fail-on-targets",
         action="store_true",
         help="exit 1 when a target fails (after writing the report), for pipelines",
+    )
+    r.add_argument(
+        "--fail-unless-ready",
+        action="store_true",
+        help="exit 1 unless the release is ready: every target met and no identifier left "
+        "in a released column (the report's PASS; after writing it), for pipelines",
     )
     r.add_argument("--built-by", default=None, metavar="NAME", help="who builds the report")
     r.add_argument(
@@ -185,6 +194,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             + ([f"the JSON twin (signature {args.json}.p7s)"] if args.json else [])
         )
         print(f"Signed {what} as {shown(key.subject)}.")
+    if args.fail_unless_ready and not report.readiness.ready:
+        return 1
     return 1 if args.fail_on_targets and not v.passed else 0
 
 

@@ -4,9 +4,9 @@ Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
 risk table), ``report`` (the HTML / JSON / PDF report; ``report verify`` checks
 a signed one) and ``audit`` (the audit log's hash chain).
 
-Exit codes: 0 success, 1 a target failed under ``--fail-on-targets`` (the
-outputs are written first), 2 bad input or usage (message on stderr, no
-traceback).
+Exit codes: 0 success, 1 a target failed under ``--fail-on-targets`` or the
+release is not ready under ``report --fail-unless-ready`` (the outputs are
+written first), 2 bad input or usage (message on stderr, no traceback).
 """
 
 from __future__ import annotations

@@ -167,3 +167,13 @@ def test_the_command_line_prints_not_ready_and_fails_on_targets_only(tmp_path, c
         "columns (ref: Social Security numbers, 3 cells)."
     )
     assert "PASS" not in out
+    # --fail-unless-ready: the SSNs left in ref stop the pipeline, after the report is written
+    (tmp_path / "r.html").unlink()
+    assert main([*argv[:-1], "--fail-unless-ready"]) == 1
+    assert (tmp_path / "r.html").exists()
+    capsys.readouterr()
+    # without them the release is ready: PASS and exit 0
+    clean = pd.DataFrame(TABLE).assign(ref=["none", "kept", "none", "kept", "none"])
+    clean.to_csv(data, index=False)
+    assert main([*argv[:-1], "--fail-unless-ready"]) == 0
+    assert capsys.readouterr().out.startswith("PASS: ")
