@@ -24,6 +24,7 @@ from ui.tables import fitted
 
 ROLE_LABELS = {
     "identifier": "direct identifier",
+    "person": "person (links the rows of one individual)",
     "quasi_identifier": "quasi-identifier",
     "sensitive": "sensitive",
     "weight": "sampling weight",

@@ -18,9 +18,11 @@ from riskcore.errors import RiskcoreError, RolesError
 
 __all__ = ["ROLES", "ColumnRoles", "Role"]
 
-Role = Literal["identifier", "quasi_identifier", "sensitive", "weight", "other"]
-#: The five roles, in display order.
-ROLES: tuple[str, ...] = ("identifier", "quasi_identifier", "sensitive", "weight", "other")
+Role = Literal["identifier", "person", "quasi_identifier", "sensitive", "weight", "other"]
+#: The six roles, in display order.
+ROLES: tuple[str, ...] = (
+    "identifier", "person", "quasi_identifier", "sensitive", "weight", "other"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,13 @@ class ColumnRoles(Result):
         how many population members each record stands for. When present,
         population class sizes are estimated as the sum of the weights of a
         class's records (see :mod:`riskcore.metrics.records`).
+    persons : tuple of str
+        The person column, at most one (:attr:`person` raises when there are
+        more): the column whose equal values are the rows of one individual
+        (a patient id on claims or visits). When present, the unit of privacy
+        is the person, not the row: every class counts distinct people
+        (:mod:`riskcore.engine.people`). It is a direct identifier too, masked
+        as a keyed token in a release.
 
     Raises
     ------
@@ -56,6 +65,7 @@ class ColumnRoles(Result):
     sensitive: tuple[str, ...] = ()
     other: tuple[str, ...] = ()
     weights: tuple[str, ...] = ()
+    persons: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         seen: dict[str, str] = {}
@@ -91,6 +101,23 @@ class ColumnRoles(Result):
                 f"{self.weights[0]!r} and {self.weights[1]!r} are both tagged"
             )
         return self.weights[0] if self.weights else None
+
+    @property
+    def person(self) -> str | None:
+        """Return the person column (the rows of one individual), or None when there is none.
+
+        Raises
+        ------
+        RolesError
+            When two or more columns are tagged as the person (checked where it is
+            used, as for :attr:`weight`).
+        """
+        if len(self.persons) > 1:
+            raise RolesError(
+                "only one column can link the rows of one person; "
+                f"{self.persons[0]!r} and {self.persons[1]!r} are both tagged"
+            )
+        return self.persons[0] if self.persons else None
 
     def role_of(self, column: str) -> str | None:
         """Return the role of a column, or None when it has none.
@@ -175,10 +202,13 @@ class ColumnRoles(Result):
         dict of str to Any
             A JSON-ready dictionary (the saved role profile format).
         """
-        return {
+        out = {
             "schema_version": self.schema_version,
             **{_FIELD[r]: list(getattr(self, _FIELD[r])) for r in ROLES},
         }
+        if not self.persons:  # written only when set: a profile without one reads as before
+            del out["persons"]
+        return out
 
     def to_json(self) -> str:
         """Return the role profile as JSON text.
@@ -248,7 +278,7 @@ class ColumnRoles(Result):
             )
         kwargs = {}
         for r in ROLES:
-            v = obj.get(_FIELD[r], [])
+            v = obj.get(_FIELD[r], [])  # a profile written before a role existed lacks it
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise RolesError(f"{_FIELD[r]!r} in the role profile must be a list of names")
             kwargs[_FIELD[r]] = tuple(v)
@@ -260,6 +290,7 @@ _FIELD = {
     "quasi_identifier": "quasi_identifiers",
     "sensitive": "sensitive",
     "weight": "weights",
+    "person": "persons",
     "other": "other",
 }
 _LABEL = {
@@ -267,5 +298,6 @@ _LABEL = {
     "quasi_identifier": "a quasi-identifier",
     "sensitive": "a sensitive attribute",
     "weight": "the sampling weight",
+    "person": "the person",
     "other": "other",
 }
