@@ -467,11 +467,12 @@ def column_ncp(
     RiskcoreError
         For levels that do not fit the lattice.
     """
-    ids, sizes, bad = lattice.failing(levels)
+    ids, _, bad = lattice.failing(levels)
     kept = ~bad[ids]  # per base class
-    f = np.where(kept, lattice.base.sizes.astype(np.float64), 0.0)
-    suppressed = float(sizes[bad].sum())
-    n = max(lattice.n, 1)
+    rows = lattice.base.sizes.astype(np.float64)  # the cells are the rows' (people or not)
+    f = np.where(kept, rows, 0.0)
+    suppressed = float(rows[~kept].sum())
+    n = max(lattice.n_rows, 1)
     pens = _pens if _pens is not None else _penalties(lattice)
     return {
         q: float((np.einsum("j,j->", f, pens[i][int(levels[i])]) + suppressed) / n)
@@ -521,9 +522,9 @@ def compare_candidates(
         For levels that do not fit the lattice, a table of another length, or a sample
         below 0.
     """
-    if len(data) != lattice.n:
+    if len(data) != lattice.n_rows:
         raise RiskcoreError(
-            f"the table has {len(data):,} rows and the lattice {lattice.n:,}: compare the "
+            f"the table has {len(data):,} rows and the lattice {lattice.n_rows:,}: compare the "
             "candidates on the table the search ran on"
         )
     if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:

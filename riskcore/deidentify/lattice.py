@@ -53,6 +53,7 @@ from riskcore.deidentify.node import NodeResult
 from riskcore.deidentify.node_losses import LossTables
 from riskcore.deidentify.population import PopulationClasses
 from riskcore.deidentify.rollup import ClassTables, NodeClasses, regroup
+from riskcore.deidentify.signatures import PersonBase, person_base, regroup_people
 from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
@@ -103,6 +104,11 @@ class Lattice(LatticeLosses):
         per person, with the QIs), for k-map and delta-presence targets
         (:mod:`riskcore.deidentify.population`: k-map prunes like k,
         delta-presence is checked at each node).
+    person : str, optional
+        The column linking the rows of one person: every class counts people
+        (their QI signatures, :mod:`riskcore.deidentify.signatures`), the
+        suppression limit counts people, and a suppressed class loses all of
+        its people's rows. The losses are measured on the rows of the release.
 
     Raises
     ------
@@ -131,6 +137,7 @@ class Lattice(LatticeLosses):
         weights: str | None = None,
         steering: Steering | None = None,
         population: pd.DataFrame | None = None,
+        person: str | None = None,
     ) -> None:
         self.qis: tuple[str, ...] = tuple(hierarchies)
         if not self.qis:
@@ -147,6 +154,13 @@ class Lattice(LatticeLosses):
         missing_cols = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
         if missing_cols:
             raise RiskcoreError(f"the table has no column {missing_cols[0]!r}")
+        #: The person column (None: each row is taken to be a different person).
+        self.person = person
+        self._people: PersonBase | None = None
+        if person is not None:
+            if person in sensitive:
+                raise RiskcoreError(f"the person column {person!r} cannot be sensitive too")
+            self._people = person_base(enc, self.qis, person)
         self.targets = targets if targets is not None else Targets.of(k=2)
         if self.targets.needs_population_table and population is None:
             raise RiskcoreError(
@@ -165,10 +179,27 @@ class Lattice(LatticeLosses):
             )
         if sampling_fraction is not None and weights is not None:
             raise RiskcoreError("give a sampling fraction or sampling weights, not both")
-        tab = enc.tabulate(self.qis, self.sensitive)
-        self.base = tab.classes
+        if self._people is not None and not self._people.single:
+            if self.targets.needs_population_table:
+                raise RiskcoreError(
+                    "k-map and delta-presence match a population table of one row per person; "
+                    "some people here have rows with different quasi-identifier values"
+                )
+            if self.missing == "any":
+                raise RiskcoreError(
+                    "a missing value matching any value is defined between records, and some "
+                    "people have rows with different quasi-identifier values; search under "
+                    "the missing-value policy 'own'"
+                )
+        # base classes: the classes of the rows over the QIs, or with a person column the
+        # units (base signature, tuple) whose sizes are rows; the contingencies count people
+        tab = enc.tabulate(self.qis, self.sensitive, person=person)
+        self.base = tab.classes if self._people is None else self._people.units
         self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
-        self.n = int(self.base.n_records)
+        #: Rows of the table (what the losses are measured on).
+        self.n_rows = int(self.base.n_records)
+        #: The units the classes count: people with a person column, else rows.
+        self.n = self.n_rows if self._people is None else self._people.n_people
         # per QI and level: generalized code of every column code, the number of codes,
         # and the certainty penalty of every column code
         self._maps: list[list[np.ndarray]] = []
@@ -212,11 +243,14 @@ class Lattice(LatticeLosses):
         elif weights is not None:
             from riskcore.metrics.records import sampling_weights
 
-            self._weights = np.bincount(
-                enc.record_classes(self.qis),
-                weights=sampling_weights(enc, weights),
-                minlength=self.base.n_classes,
-            )
+            if self._people is not None:  # per base signature, its people's weights
+                self._weights = self._people.owner_weights(sampling_weights(enc, weights))
+            else:
+                self._weights = np.bincount(
+                    enc.record_classes(self.qis),
+                    weights=sampling_weights(enc, weights),
+                    minlength=self.base.n_classes,
+                )
         f0 = self.base.sizes.astype(np.float64)
         # gathered once per QI and level over the base classes (a few MB): a node only adds
         # arrays up, with no gather per node
@@ -237,7 +271,7 @@ class Lattice(LatticeLosses):
             self.heights,
             self._domain,
             self._entropy,
-            self.n,
+            self.n_rows,
         )
         # node class tables rolled up from evaluated nodes (ARX's snapshots); each node's
         # base-class map kept only for the sensitive contingencies and sampling weights
@@ -246,7 +280,7 @@ class Lattice(LatticeLosses):
             self._maps,
             self._cards,
             self.base.sizes,
-            track_ids=bool(self.sensitive) or self._weights is not None,
+            track_ids=bool(self.sensitive) or self._weights is not None or person is not None,
         )
         self._pop: PopulationClasses | None = None
         self._absent = any(c.judges_empty_classes for c in self.targets.criteria)
@@ -265,7 +299,6 @@ class Lattice(LatticeLosses):
     def size(self) -> int:
         """Return the number of nodes searched: the product of (max - min + 1) within bounds."""
         return math.prod(hi - lo + 1 for lo, hi in self.bounds)
-
 
     def removed(self, levels: Sequence[int]) -> tuple[str, ...]:
         """Return the QIs ``levels`` generalizes to a single top label (the column removed).
@@ -307,11 +340,16 @@ class Lattice(LatticeLosses):
     def record_base_classes(self) -> np.ndarray:
         """Return the base class of every record, in input order (numbered as :attr:`base`).
 
+        With a person column the base classes are the units (base signature,
+        tuple) of :mod:`riskcore.deidentify.signatures`.
+
         Returns
         -------
         numpy.ndarray
             The base class of every record, in input order (numbered as :attr:`base`).
         """
+        if self._people is not None:
+            return self._people.row_unit
         return self._enc.record_classes(self.qis)
 
     def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]:
@@ -333,10 +371,14 @@ class Lattice(LatticeLosses):
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray)
-            (the node's class of every base class, the node's class sizes).
+            (the node's class of every base class, the node's class sizes);
+            with a person column, classes of people and their sizes in people.
         """
         ids, node = self._node(levels)
-        return ids, node.sizes
+        if self._people is None:
+            return ids, node.sizes
+        owner, sizes = self._people.node_people(ids)
+        return self._people.unit_classes(owner), sizes
 
     def prepare(self, levels: Sequence[int]) -> None:
         """Tabulate the classes of ``levels`` (not judged) for its generalizations to roll up.
@@ -389,12 +431,22 @@ class Lattice(LatticeLosses):
             (the node's class of every base class, the node's classes as evidence).
         """
         ids, node = self._node(levels)
-        return ids, self._evidence(node, ids)
+        if self._people is None:
+            return ids, self._evidence(node, ids)
+        owner, sizes = self._people.node_people(ids)
+        return self._people.unit_classes(owner), self._evidence(node, owner, sizes)
 
-    def _evidence(self, node: NodeClasses, ids: np.ndarray | None) -> Evidence:
-        """Return the node's evidence (``ids``, the node's class of every base class, read
-        by the sensitive contingencies and sampling weights, tracked when they exist)."""
-        sizes, lv = node.sizes, node.levels
+    def _evidence(
+        self, node: NodeClasses, ids: np.ndarray | None, people: np.ndarray | None = None
+    ) -> Evidence:
+        """Return the node's evidence.
+
+        ``ids``: the node's class of every base class, read by the sensitive
+        contingencies and sampling weights (tracked when they exist). With a
+        person column, ``ids`` is the node's class of people of every base
+        signature and ``people`` the people of each class.
+        """
+        sizes, lv = (node.sizes if people is None else people), node.levels
         counts = None
         if self._pop is not None:  # F_j; delta-presence also judges the absent classes
             counts, absent, _ = self._pop.counts(node.codes, lv)
@@ -404,7 +456,11 @@ class Lattice(LatticeLosses):
         sens = {}
         if self.targets.needs_sensitive and ids is not None:
             for s in self.sensitive:
-                table = regroup(self.contingencies[s], ids, sizes)
+                table = (
+                    regroup(self.contingencies[s], ids, sizes)
+                    if people is None
+                    else regroup_people(self.contingencies[s], ids, len(sizes))
+                )
                 d = self.distance.get(s) or ("ordered" if table.ordered else "equal")
                 sens[s] = SensitiveEvidence(table, d, self.order.get(s))
         classes = None
@@ -465,7 +521,6 @@ class Lattice(LatticeLosses):
         j = int(ids.max()) + 1 if len(ids) else 0  # (not the absent population classes)
         return ids, ev.records[:j], verdict.failing[:j]
 
-
     def nodes(self) -> list[tuple[int, ...]]:
         """Return every node within the level bounds, bottom first.
 
@@ -514,5 +569,5 @@ class Lattice(LatticeLosses):
         numpy.ndarray
         """
         ids, _, bad = self.failing(self._check_levels(levels))
-        out: np.ndarray = bad[ids][self._enc.record_classes(self.qis)]
+        out: np.ndarray = bad[ids][self.record_base_classes()]
         return out

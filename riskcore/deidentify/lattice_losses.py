@@ -35,6 +35,7 @@ from riskcore.deidentify.loss import (
 from riskcore.deidentify.node import NodeResult
 from riskcore.deidentify.node_losses import LossTables
 from riskcore.deidentify.rollup import ClassTables, NodeClasses
+from riskcore.deidentify.signatures import PersonBase
 from riskcore.deidentify.steering import Steering
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.metrics.evidence import Evidence
@@ -54,6 +55,9 @@ class LatticeLosses:
     qis: tuple[str, ...]
     heights: tuple[int, ...]
     n: int
+    n_rows: int
+    _people: PersonBase | None
+    _class_codes: list[list[np.ndarray]]
     targets: Targets
     steering: Steering
     sensitive: tuple[str, ...]
@@ -68,7 +72,9 @@ class LatticeLosses:
 
         def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]: ...
 
-        def _evidence(self, node: NodeClasses, ids: np.ndarray | None) -> Evidence: ...
+        def _evidence(
+            self, node: NodeClasses, ids: np.ndarray | None, people: np.ndarray | None = None
+        ) -> Evidence: ...
 
         def evidence(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence]: ...
 
@@ -82,8 +88,8 @@ class LatticeLosses:
         self._w_mean = w / w.sum()
         self._w_arx = w / w.max()
         # per QI and level, the QI's part of each objective without suppression (a mean over
-        # records; entropy in bits): non-decreasing up the hierarchy
-        n = max(self.n, 1)
+        # records (rows); entropy in bits): non-decreasing up the hierarchy
+        n = max(self.n_rows, 1)
         self._qi_lb: dict[str, list[np.ndarray]] = {
             "ncp": [np.asarray([t[0] for t in totals]) / n for totals in self._losses.cost_total],
             "precision": [np.arange(hh + 1) / max(hh, 1) for hh in self.heights],
@@ -202,13 +208,27 @@ class LatticeLosses:
         """
         node = self._tables.get(self._check_levels(levels))
         lv = node.levels
-        ev = self._evidence(node, node.ids)
-        verdict = evaluate(self.targets, ev, suppress=True)
-        bad = verdict.failing[: node.n_classes]  # (not the absent population classes)
-        sizes = node.sizes
+        if self._people is None:
+            ev = self._evidence(node, node.ids)
+            verdict = evaluate(self.targets, ev, suppress=True)
+            bad = verdict.failing[: node.n_classes]  # (not the absent population classes)
+            sizes = node.sizes
+            q = self._losses.losses(lv, node.codes, sizes, bad)
+            kept_base = ~bad[node.ids] if node.ids is not None else bad
+            suppressed_rows = None
+        else:  # classes of people; the losses over the units' rows
+            assert node.ids is not None  # noqa: S101 - tracked with a person column
+            owner, sizes = self._people.node_people(node.ids)
+            ev = self._evidence(node, owner, sizes)
+            verdict = evaluate(self.targets, ev, suppress=True)
+            bad = verdict.failing[: len(sizes)]
+            unit_bad = bad[self._people.unit_classes(owner)]
+            codes = np.stack([self._class_codes[i][x] for i, x in enumerate(lv)])
+            q = self._losses.losses(lv, codes, self.base.sizes, unit_bad)
+            kept_base = ~bad[owner]  # per base signature: the contingencies' classes
+            suppressed_rows = int(self.base.sizes[unit_bad].sum())
         suppressed = int(sizes[bad].sum())
         m = len(self.qis)
-        q = self._losses.losses(lv, node.codes, sizes, bad)
         ncp_q, prec_q, loss_q, ent_q = q.ncp, q.precision, q.loss, q.entropy
         weighted: dict[str, float] = {}
         if not self.steering.empty:
@@ -225,7 +245,6 @@ class LatticeLosses:
             judged = ev.sizes[: len(bad)][~bad]
         else:
             judged = ev.restrict(~bad).sizes
-        kept_base = ~bad[node.ids] if node.ids is not None else bad
         distortion = {
             s: sensitive_distortion(self.contingencies[s], kept_base) for s in self.sensitive
         }
@@ -255,6 +274,7 @@ class LatticeLosses:
             all_classes=len(sizes),
             weighted=weighted,
             removed=self.removed(lv),
+            suppressed_rows=suppressed_rows,
         )
 
     def as_recorded(self) -> NodeResult:
@@ -268,8 +288,8 @@ class LatticeLosses:
         NodeResult
             The table as recorded: every QI at level 0 and nothing suppressed.
         """
-        sizes = self.base.sizes
         bottom = self.evaluate([0] * len(self.qis))
+        sizes = self.base.sizes if self._people is None else self._people.owner_people
         _, ev = self.evidence(bottom.levels)
         verdict = evaluate(self.targets, ev)  # the table as it is: nothing suppressed
         return NodeResult(
@@ -294,4 +314,5 @@ class LatticeLosses:
             all_classes=len(sizes),
             weighted=dict.fromkeys(bottom.weighted, 0.0),
             removed=bottom.removed,
+            suppressed_rows=None if self._people is None else 0,
         )

@@ -30,7 +30,8 @@ class NodeResult(Result):
     anonymous : bool
         True when the records suppressed to meet the targets are within the limit.
     suppressed : int
-        Records in the classes that break a target (removed from the release).
+        Records in the classes that break a target (removed from the release);
+        people, with a person column.
     n_classes : int
         Classes released (not suppressed).
     k : int
@@ -86,6 +87,9 @@ class NodeResult(Result):
     removed : tuple of str
         QIs generalized to their hierarchy's single top label (``*``): the
         column carries nothing in the release.
+    suppressed_rows : int or None
+        With a person column: the rows of the suppressed people (``suppressed``
+        then counts people, as every class figure does); None without one.
     """
 
     levels: tuple[int, ...]
@@ -109,6 +113,7 @@ class NodeResult(Result):
     all_classes: int = 0
     weighted: dict[str, float] = field(default_factory=dict)
     removed: tuple[str, ...] = ()
+    suppressed_rows: int | None = None
 
     @property
     def c_avg(self) -> float:

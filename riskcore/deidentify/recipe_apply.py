@@ -172,9 +172,7 @@ def apply_recipe(
         if changed:  # perturbation keeps every row in its place: compare row by row
             numeric = numeric_risk_utility(before, work, changed)
     if not rec.qis:
-        return AppliedRecipe(
-            {}, {}, 0, True, skipped, work.copy(), lookup_table, numeric=numeric
-        )
+        return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table, numeric=numeric)
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
@@ -311,7 +309,7 @@ def apply_levels(
     RiskcoreError
         For another table than the lattice's, or an unknown suppression.
     """
-    if len(data) != lattice.n:
+    if len(data) != lattice.n_rows:
         raise RiskcoreError("apply the node to the table the lattice was built from")
     drop = lattice.record_failing(levels)
     lv = [int(x) for x in levels]

@@ -39,6 +39,7 @@ from riskcore.engine.counting import (
 )
 from riskcore.engine.grouped import ArrowCodes, tabulate_codes
 from riskcore.engine.partition import pack_keys, tabulation_roles
+from riskcore.engine.people import refuse_people
 from riskcore.errors import DataLoadError, RolesError
 
 __all__ = ["ArrowEngine", "parquet_files", "source_texts"]
@@ -218,20 +219,24 @@ class ArrowEngine:
         weights = np.concatenate([p[1] for p in parts]).astype(np.float64)
         return reduce_codes(codes, [len(d) for d in dicts], weights)
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes f_j over the QIs (one pass over the files).
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column (not counted by this engine yet: refused).
 
         Returns
         -------
         numpy.ndarray
             int64 sizes.
         """
-        return self.tabulate(quasi_identifiers).classes.sizes
+        return self.tabulate(quasi_identifiers, person=person).classes.sizes
 
     def tabulate(
         self,
@@ -239,6 +244,7 @@ class ArrowEngine:
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the class table and one sparse contingency per sensitive attribute.
 
@@ -252,11 +258,14 @@ class ArrowEngine:
             Sensitive attributes.
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
+        person : str, optional
+            The person column (not counted by this engine yet: refused).
 
         Returns
         -------
         Tabulation
         """
+        refuse_people(self.name, person)
         qis, sens = tabulation_roles(quasi_identifiers, sensitive)
         order = ordered or {}
         try:

@@ -42,6 +42,7 @@ from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
     build_partition,
+    build_person_partition,
     encoded_sizes,
     tabulate_encoded,
 )
@@ -241,7 +242,7 @@ class ArrowTable:
             raise RolesError(f"the table has two columns named {dup!r}; rename one")
         self.table = table
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
-        self._partition: tuple[tuple[str, ...], Partition] | None = None
+        self._partition: tuple[tuple[tuple[str, ...], str | None], Partition] | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -279,37 +280,53 @@ class ArrowTable:
             self._cache[key] = encode_arrow(name, self.table.column(name), ordered=ordered)
         return self._cache[key]
 
-    def partition(self, quasi_identifiers: Sequence[str]) -> Partition:
+    def partition(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> Partition:
         """Return the equivalence classes over the QIs (the last one is kept).
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column: people grouped by their QI signature.
 
         Returns
         -------
         Partition
         """
-        key = tuple(quasi_identifiers)
+        qis = tuple(quasi_identifiers)
+        key = (qis, person)
         if self._partition is None or self._partition[0] != key:
-            part = build_partition({q: self.column(q) for q in key}, key)
+            columns = {q: self.column(q) for q in qis}
+            part = (
+                build_partition(columns, qis)
+                if person is None
+                else build_person_partition(columns, qis, self.column(person))
+            )
             self._partition = (key, part)
         return self._partition[1]
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes f_j over the QIs.
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column: the sizes count people.
 
         Returns
         -------
         numpy.ndarray
             int64 sizes.
         """
+        if person is not None:
+            return self.partition(quasi_identifiers, person=person).sizes
         return encoded_sizes(self.column, quasi_identifiers)
 
     def tabulate(
@@ -318,6 +335,7 @@ class ArrowTable:
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the class table and one sparse contingency per sensitive attribute.
 
@@ -332,11 +350,19 @@ class ArrowTable:
             Sensitive attributes.
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
+        person : str, optional
+            The person column: classes and contingencies count people.
 
         Returns
         -------
         Tabulation
         """
         return tabulate_encoded(
-            self.partition, self.column, quasi_identifiers, sensitive, ordered, engine=self.name
+            self.partition,
+            self.column,
+            quasi_identifiers,
+            sensitive,
+            ordered,
+            engine=self.name,
+            person=person,
         )

@@ -16,6 +16,12 @@ tables add up: partial contingencies of disjoint parts of the data,
 concatenated and re-aggregated (:meth:`Contingency.from_cells`), equal the
 table of the whole.
 
+With a person column (several rows per person), the classes count people:
+a class is the people sharing one QI signature, the set of the QI tuples of
+their rows (:mod:`riskcore.engine.people`, :class:`Signatures`), and a
+contingency cell counts the people of a class holding a value. Those tables
+add up over parts of the data that never split a person's rows.
+
 Per-record questions (which class each record is in, which rows are unique)
 are not part of the contract: only an engine that holds the rows can answer
 them, through its own explicit method
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-__all__ = ["ClassTable", "Contingency", "Engine", "PackedCodes", "Tabulation"]
+__all__ = ["ClassTable", "Contingency", "Engine", "PackedCodes", "Signatures", "Tabulation"]
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
@@ -112,6 +118,79 @@ class PackedCodes(Sequence[np.ndarray]):
 
 
 @dataclass(frozen=True, eq=False)
+class Signatures:
+    """The QI tuples held by each class's people, when the classes count people.
+
+    With a person column, a class is the people sharing one *signature*: the
+    set of the distinct QI tuples of their rows (:mod:`riskcore.engine.people`).
+    A class whose people hold one tuple each is described by that tuple's
+    codes, as a class of rows is; a class of several tuples is described by
+    all of them.
+
+    Attributes
+    ----------
+    person : str
+        The person column.
+    offsets : numpy.ndarray
+        ``n_classes + 1`` offsets into :attr:`members`.
+    members : numpy.ndarray
+        Tuple ids of each class's signature, ascending:
+        ``members[offsets[j]:offsets[j + 1]]``.
+    tuple_keys : tuple of numpy.ndarray
+        Per QI, the code of each tuple's value.
+    rows : numpy.ndarray
+        The rows of each class (its people's rows).
+    """
+
+    person: str
+    offsets: np.ndarray
+    members: np.ndarray = field(repr=False)
+    tuple_keys: tuple[np.ndarray, ...] = field(repr=False)
+    rows: np.ndarray = field(repr=False)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Return the number of QI tuples of each class's signature."""
+        out: np.ndarray = np.diff(self.offsets)
+        return out
+
+    @property
+    def single(self) -> bool:
+        """Return True when every class's people hold one QI tuple each."""
+        return bool((self.lengths == 1).all())
+
+    def member_classes(self) -> np.ndarray:
+        """Return the class of each entry of :attr:`members`.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 class id per member tuple.
+        """
+        out: np.ndarray = np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int64), self.lengths)
+        return out
+
+    def restrict(self, keep: np.ndarray) -> Signatures:
+        """Return the signatures of the kept classes (a boolean mask), renumbered.
+
+        Parameters
+        ----------
+        keep : numpy.ndarray
+            bool per class.
+
+        Returns
+        -------
+        Signatures
+        """
+        lengths = self.lengths[keep]
+        take = keep[self.member_classes()]
+        offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        return Signatures(
+            self.person, offsets, self.members[take], self.tuple_keys, self.rows[keep]
+        )
+
+
+@dataclass(frozen=True, eq=False)
 class ClassTable:
     """Equivalence classes over the quasi-identifiers, one row per class.
 
@@ -127,12 +206,18 @@ class ClassTable:
     labels : tuple of numpy.ndarray
         ``labels[i][c]`` is the value of code ``c`` of ``qis[i]`` (``None`` for
         a missing value, which is one more value: no record is dropped).
+    signatures : Signatures or None
+        With a person column: the classes count people (``sizes[j]`` is the
+        number of people of class j), and this holds each class's QI tuples
+        and rows; ``keys`` then give each class's first tuple. None: a class
+        is a set of rows.
     """
 
     qis: tuple[str, ...]
     sizes: np.ndarray
     keys: Sequence[np.ndarray] = field(repr=False)
     labels: tuple[np.ndarray, ...] = field(repr=False)
+    signatures: Signatures | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.keys) != len(self.qis) or len(self.labels) != len(self.qis):
@@ -147,8 +232,25 @@ class ClassTable:
 
     @property
     def n_records(self) -> int:
-        """Return n, the number of records (sum of the class sizes)."""
+        """Return n, the number of units counted (sum of the class sizes: people or rows)."""
         return int(self.sizes.sum())
+
+    @property
+    def n_rows(self) -> int:
+        """Return the number of rows of the classes (n, unless the classes count people)."""
+        if self.signatures is None:
+            return int(self.sizes.sum())
+        return int(self.signatures.rows.sum())
+
+    @property
+    def person(self) -> str | None:
+        """Return the person column whose people the classes count (None: rows)."""
+        return None if self.signatures is None else self.signatures.person
+
+    @property
+    def rows(self) -> np.ndarray:
+        """Return the rows of each class (its sizes, unless the classes count people)."""
+        return self.sizes if self.signatures is None else self.signatures.rows
 
     @property
     def n_classes(self) -> int:
@@ -174,6 +276,9 @@ class ClassTable:
             if class_ids is None
             else np.asarray(class_ids, dtype=np.int64)
         )
+        sig = self.signatures
+        if sig is not None and not bool((sig.lengths[ids] == 1).all()):
+            return self._signature_values(sig, ids)
         return pd.DataFrame(
             {
                 q: pd.Series(np.asarray(lab, dtype=object)[key[ids]], dtype=object).infer_objects()
@@ -181,6 +286,30 @@ class ClassTable:
             },
             columns=list(self.qis),
         )
+
+    def _signature_values(self, sig: Signatures, ids: np.ndarray) -> pd.DataFrame:
+        """Return the values of classes some of whose signatures hold several QI tuples.
+
+        Per QI, the distinct values of the class's tuples, joined by " | " in
+        code order when there are several (the classes asked for only: a
+        display of at most a page of classes).
+        """
+        out: dict[str, list[Any]] = {q: [] for q in self.qis}
+        for j in ids.tolist():  # the classes displayed, not every class
+            tuples = sig.members[sig.offsets[j] : sig.offsets[j + 1]]
+            for q, keys, lab in zip(self.qis, sig.tuple_keys, self.labels, strict=True):
+                codes = np.unique(keys[tuples])
+                values = [lab[c] for c in codes.tolist()]
+                out[q].append(values[0] if len(values) == 1 else " | ".join(map(_shown, values)))
+        return pd.DataFrame(
+            {q: pd.Series(v, dtype=object).infer_objects() for q, v in out.items()},
+            columns=list(self.qis),
+        )
+
+
+def _shown(value: Any) -> str:
+    """Return a value as text in a list of a class's values (a missing value: "missing")."""
+    return "missing" if value is None or value != value else str(value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,7 +328,11 @@ class Contingency:
     cell_class, cell_value, cell_count : numpy.ndarray
         One entry per present (class, value) cell.
     class_sizes : numpy.ndarray
-        f_j per class (sum of the class's cells).
+        f_j per class (sum of the class's cells). When the classes count
+        people, a cell counts the people of the class who hold the value on
+        at least one of their rows (a person counts once per distinct value
+        they hold), and this is the sum of the cells: the number of
+        (person, value) pairs of the class.
     value_totals : numpy.ndarray
         Count of each value over the whole table (length m).
     ordered : bool
@@ -357,7 +490,9 @@ class Engine(Protocol):
         """Return the number of records."""
         ...
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes f_j over the QIs (int64), in any order.
 
         The cheap question asked once per QI subset by
@@ -368,6 +503,8 @@ class Engine(Protocol):
         ----------
         quasi_identifiers : sequence of str
             The quasi-identifier columns.
+        person : str, optional
+            The person column: the sizes count people (their signatures).
 
         Returns
         -------
@@ -382,6 +519,7 @@ class Engine(Protocol):
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the class table over the QIs and one contingency per sensitive attribute.
 
@@ -395,6 +533,9 @@ class Engine(Protocol):
             Per sensitive attribute, whether its value codes must follow the
             order of the values (for the ordered distance of t-closeness);
             None: the engine's default for the column type.
+        person : str, optional
+            The column linking the rows of one person: the classes and the
+            contingencies count people (:class:`Signatures`).
 
         Returns
         -------

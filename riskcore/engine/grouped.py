@@ -31,6 +31,7 @@ else:
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
 from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
+from riskcore.engine.people import refuse_people
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -443,7 +444,9 @@ class GroupingEngine:
         """
         raise NotImplementedError
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes f_j over the QIs.
 
         From the size histogram pushed down to the engine
@@ -455,12 +458,15 @@ class GroupingEngine:
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column (not counted by this engine yet: refused).
 
         Returns
         -------
         numpy.ndarray
             int64 sizes (in increasing order from the pushdown; in class order otherwise).
         """
+        refuse_people(self.name, person)
         if not self.csv:
             try:
                 sizes, counts = self.size_histogram(quasi_identifiers)
@@ -468,7 +474,7 @@ class GroupingEngine:
                 pass
             else:
                 return np.repeat(sizes, counts)
-        return self.tabulate(quasi_identifiers).classes.sizes
+        return self.tabulate(quasi_identifiers, person=person).classes.sizes
 
     def tabulate(
         self,
@@ -476,6 +482,7 @@ class GroupingEngine:
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the class table and one sparse contingency per sensitive attribute.
 
@@ -491,11 +498,14 @@ class GroupingEngine:
             Sensitive attributes.
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
+        person : str, optional
+            The person column (not counted by this engine yet: refused).
 
         Returns
         -------
         Tabulation
         """
+        refuse_people(self.name, person)
         qis, sens = tabulation_roles(quasi_identifiers, sensitive)
         self._checked(qis + sens)
         frames = {s: self.groups([*qis, s]) for s in sens}

@@ -27,6 +27,7 @@ from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
     build_partition,
+    build_person_partition,
     class_table,
     encode_column,
     encoded_sizes,
@@ -66,7 +67,7 @@ class EncodedTable:
             raise RolesError(f"the table has two columns named {dup!r}; rename one")
         self.df = data
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
-        self._partitions: OrderedDict[tuple[str, ...], Partition] = OrderedDict()
+        self._partitions: OrderedDict[tuple[tuple[str, ...], str | None], Partition] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.df)
@@ -104,13 +105,18 @@ class EncodedTable:
         return self._cache[key]
 
     @renamed_arguments(qis="quasi_identifiers")
-    def partition(self, quasi_identifiers: Iterable[str]) -> Partition:
+    def partition(
+        self, quasi_identifiers: Iterable[str], *, person: str | None = None
+    ) -> Partition:
         """Return the equivalence classes over the QIs (the engine's internal grouping).
 
         Parameters
         ----------
         quasi_identifiers : iterable of str
             At least one column.
+        person : str, optional
+            The column linking the rows of one person: the classes are people
+            grouped by their QI signature (:func:`build_person_partition`).
 
         Returns
         -------
@@ -118,10 +124,19 @@ class EncodedTable:
             Holds per-record arrays; code outside the engine should use
             :meth:`tabulate` (per class) or :meth:`record_classes` (per record).
         """
-        key = tuple(quasi_identifiers)
+        qis = tuple(quasi_identifiers)
+        key = (qis, person)
         part = self._partitions.get(key)
         if part is None:
-            part = build_partition({q: self.column(q) for q in key}, key)
+            if person is None:
+                part = build_partition({q: self.column(q) for q in qis}, qis)
+            else:
+                part = build_person_partition(
+                    {q: self.column(q) for q in qis},
+                    qis,
+                    self.column(person),
+                    rows=self.partition(qis),  # kept too: the rows' tuples
+                )
             self._partitions[key] = part
             while len(self._partitions) > _PARTITIONS_KEPT:
                 self._partitions.popitem(last=False)
@@ -129,7 +144,9 @@ class EncodedTable:
             self._partitions.move_to_end(key)
         return part
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes f_j over the QIs, without grouping the records.
 
         What uniqueness over many QI subsets needs: the sizes of a cached
@@ -140,6 +157,8 @@ class EncodedTable:
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column: the sizes count people.
 
         Returns
         -------
@@ -147,25 +166,29 @@ class EncodedTable:
             int64 sizes, in the class order of :meth:`tabulate`.
         """
         qis = quasi_identifier_key(quasi_identifiers)
-        part = self._partitions.get(qis)
+        if person is not None:
+            return self.partition(qis, person=person).sizes
+        part = self._partitions.get((qis, None))
         if part is not None:
             return part.sizes
         return encoded_sizes(self.column, qis)
 
-    def classes(self, quasi_identifiers: Sequence[str]) -> ClassTable:
+    def classes(self, quasi_identifiers: Sequence[str], *, person: str | None = None) -> ClassTable:
         """Return the class table over the QIs (sizes and QI values of each class).
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column: the classes count people.
 
         Returns
         -------
         ClassTable
         """
         qis = tuple(quasi_identifiers)
-        return class_table(self.partition(qis), {q: self.column(q) for q in qis})
+        return class_table(self.partition(qis, person=person), {q: self.column(q) for q in qis})
 
     def tabulate(
         self,
@@ -173,6 +196,7 @@ class EncodedTable:
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the class table and one sparse contingency per sensitive attribute.
 
@@ -187,16 +211,27 @@ class EncodedTable:
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value
             order (None: numeric, boolean and date columns are ordered).
+        person : str, optional
+            The column linking the rows of one person: classes and
+            contingencies count people.
 
         Returns
         -------
         Tabulation
         """
         return tabulate_encoded(
-            self.partition, self.column, quasi_identifiers, sensitive, ordered, engine=self.name
+            self.partition,
+            self.column,
+            quasi_identifiers,
+            sensitive,
+            ordered,
+            engine=self.name,
+            person=person,
         )
 
-    def record_classes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def record_classes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class of every record (positional), numbered as in :meth:`tabulate`.
 
         The one per-record question of the engine: which rows are in a
@@ -207,10 +242,12 @@ class EncodedTable:
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column: each row gets its person's class.
 
         Returns
         -------
         numpy.ndarray
             int64 class id per record, in ``[0, n_classes)``.
         """
-        return self.partition(tuple(quasi_identifiers)).class_id
+        return self.partition(tuple(quasi_identifiers), person=person).class_id

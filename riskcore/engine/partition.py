@@ -30,12 +30,14 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
+from riskcore.engine.people import PersonGroups, person_codes, person_groups
 
 __all__ = [
     "EncodedColumn",
     "Partition",
     "build_partition",
+    "build_person_partition",
     "class_table",
     "class_value_counts",
     "encode_column",
@@ -249,16 +251,26 @@ class Partition:
         ``sizes[j]`` is f_j, the number of records in class j.
     first_row : numpy.ndarray
         Position of the first record of each class (to show its QI values).
+    people : PersonGroups or None
+        With a person column: the people and their signatures; ``sizes`` then
+        counts people and ``class_id`` gives each row its person's class.
+    person : str or None
+        The person column.
+    tuples : Partition or None
+        With a person column: the partition of the rows by their QI tuple.
     """
 
     qis: tuple[str, ...]
     class_id: np.ndarray
     sizes: np.ndarray
     first_row: np.ndarray
+    people: PersonGroups | None = None
+    person: str | None = None
+    tuples: Partition | None = None
 
     @property
     def n_records(self) -> int:
-        """Return n, the number of records."""
+        """Return the number of rows (records) grouped."""
         return len(self.class_id)
 
     @property
@@ -376,6 +388,56 @@ def build_partition(
     return Partition(names, class_id, sizes, first)
 
 
+def build_person_partition(
+    columns: Mapping[str, EncodedColumn],
+    quasi_identifiers: Sequence[str],
+    person: EncodedColumn,
+    *,
+    rows: Partition | None = None,
+) -> Partition:
+    """Group people into equivalence classes by their QI signature (the set of their tuples).
+
+    The rows are grouped by their QI tuple first (:func:`build_partition`),
+    then each person's set of tuple ids is grouped exactly
+    (:func:`riskcore.engine.people.person_groups`): two people share a class
+    iff their rows carry the same set of QI tuples. A row whose person value
+    is missing is a person of its own.
+
+    Parameters
+    ----------
+    columns : mapping of str to EncodedColumn
+        The encoded QI columns.
+    quasi_identifiers : sequence of str
+        The QIs, in order.
+    person : EncodedColumn
+        The person column, encoded.
+    rows : Partition, optional
+        The partition of the rows over the same QIs, when the caller has it.
+
+    Returns
+    -------
+    Partition
+        ``sizes`` counts people; ``class_id`` is each row's person's class;
+        ``first_row`` a row of each class's first tuple.
+    """
+    if rows is None or rows.qis != tuple(quasi_identifiers) or rows.people is not None:
+        rows = build_partition(dict(columns), tuple(quasi_identifiers))
+    if len(person.codes) != rows.n_records:
+        raise ValueError("the person column needs one value per row")
+    missing = person.n_values - 1 if person.n_missing else None
+    who, n_people = person_codes(person.codes, missing)
+    groups = person_groups(who, n_people, rows.class_id, rows.n_classes)
+    return Partition(
+        rows.qis,
+        groups.row_class,
+        groups.classes.sizes,
+        rows.first_row[groups.classes.first],
+        people=groups,
+        person=person.name,
+        tuples=rows,
+    )
+
+
 def class_table(partition: Partition, columns: dict[str, EncodedColumn]) -> ClassTable:
     """Return the engine-neutral class table of a partition (QI codes of each class).
 
@@ -391,11 +453,22 @@ def class_table(partition: Partition, columns: dict[str, EncodedColumn]) -> Clas
     ClassTable
     """
     enc = [columns[q] for q in partition.qis]
+    signatures = None
+    if partition.people is not None and partition.tuples is not None:
+        sets = partition.people.classes
+        signatures = Signatures(
+            str(partition.person),
+            sets.offsets,
+            sets.members,
+            tuple(e.codes[partition.tuples.first_row] for e in enc),
+            partition.people.rows,
+        )
     return ClassTable(
         partition.qis,
         partition.sizes,
         tuple(e.codes[partition.first_row] for e in enc),
         tuple(e.labels for e in enc),
+        signatures,
     )
 
 
@@ -412,8 +485,13 @@ def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contin
     Returns
     -------
     Contingency
-        Sparse cells sorted by class, then value code.
+        Sparse cells sorted by class, then value code. When the partition
+        counts people, a cell counts the people of the class holding the
+        value on at least one of their rows (each person once per distinct
+        value).
     """
+    if partition.people is not None:
+        return _person_value_counts(partition.people, partition.sizes, sensitive)
     if len(sensitive.codes) != partition.n_records:
         raise ValueError(
             f"sensitive column {sensitive.name!r} has {len(sensitive.codes)} values "
@@ -442,14 +520,38 @@ def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contin
     )
 
 
+def _person_value_counts(
+    people: PersonGroups, sizes: np.ndarray, sensitive: EncodedColumn
+) -> Contingency:
+    """Count people per (class, sensitive value): each person once per distinct value."""
+    if len(sensitive.codes) != len(people.person):
+        raise ValueError(
+            f"sensitive column {sensitive.name!r} has {len(sensitive.codes)} values "
+            f"but the partition has {len(people.person)} records"
+        )
+    m = max(sensitive.n_values, 1)
+    pairs = np.unique(people.person * m + sensitive.codes)  # distinct (person, value)
+    cls = people.classes.owner_class[pairs // m]
+    return Contingency.from_cells(
+        sensitive.name,
+        cls,
+        pairs % m,
+        np.ones(len(pairs), dtype=np.int64),
+        n_classes=len(sizes),
+        labels=sensitive.labels,
+        ordered=sensitive.ordered,
+    )
+
+
 def tabulate_encoded(
-    partition: Callable[[tuple[str, ...]], Partition],
+    partition: Callable[..., Partition],
     column: Callable[..., EncodedColumn],
     quasi_identifiers: Sequence[str],
     sensitive: Sequence[str],
     ordered: Mapping[str, bool | None] | None,
     *,
     engine: str,
+    person: str | None = None,
 ) -> Tabulation:
     """Return the class table and contingencies of an engine that encodes its columns itself.
 
@@ -460,7 +562,7 @@ def tabulate_encoded(
     Parameters
     ----------
     partition : callable
-        The engine's partition over a tuple of QIs.
+        The engine's partition over a tuple of QIs (keyword ``person``).
     column : callable
         The engine's encoded column of a name (keyword ``ordered``).
     quasi_identifiers : sequence of str
@@ -471,13 +573,15 @@ def tabulate_encoded(
         Per sensitive attribute, whether value codes must follow value order.
     engine : str
         The engine's name, recorded in the tabulation.
+    person : str, optional
+        The person column: classes and contingencies count people.
 
     Returns
     -------
     Tabulation
     """
     qis = tuple(quasi_identifiers)
-    part = partition(qis)
+    part = partition(qis, person=person)
     order = ordered or {}
     tables = {s: class_value_counts(part, column(s, ordered=order.get(s))) for s in sensitive}
     return Tabulation(class_table(part, {q: column(q) for q in qis}), tables, engine=engine)

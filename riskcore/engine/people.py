@@ -38,7 +38,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PersonGroups", "SetClasses", "group_sets", "person_codes", "person_groups"]
+__all__ = [
+    "PersonGroups",
+    "SetClasses",
+    "group_sets",
+    "person_codes",
+    "person_groups",
+    "refuse_people",
+]
 
 _INT64_MAX = np.iinfo(np.int64).max
 _HASH_SEED = 0x5EED_36
@@ -349,3 +356,27 @@ def person_groups(
     classes = group_sets(person, tuple_id, n_owners=n_people, n_items=n_tuples)
     rows = np.bincount(classes.owner_class[person], minlength=classes.n_classes).astype(np.int64)
     return PersonGroups(person, int(n_people), tuple_id, int(n_tuples), classes, rows)
+
+
+def refuse_people(engine: str, person: str | None) -> None:
+    """Refuse a person column on an engine that counts rows only.
+
+    Parameters
+    ----------
+    engine : str
+        The engine's name.
+    person : str or None
+        The person column asked for.
+
+    Raises
+    ------
+    RiskcoreError
+        When ``person`` is set.
+    """
+    if person is not None:
+        from riskcore.errors import RiskcoreError
+
+        raise RiskcoreError(
+            f"the {engine} engine counts rows only: assess people ({person!r}) in memory "
+            "(--engine pandas)"
+        )

@@ -39,6 +39,7 @@ from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
 from riskcore.metrics.evidence import Evidence
 from riskcore.metrics.missing import (
     MissingPolicy,
+    check_any_policy,
     check_missing,
     count_missing,
 )
@@ -113,6 +114,14 @@ class Assessment(Result):
         The classes as the privacy models judge them
         (:mod:`riskcore.criteria`: ``evaluate(targets, assessment.evidence)``);
         not in :meth:`to_dict`, None after :meth:`from_dict`.
+    person : str or None
+        The column linking the rows of one person. When set, the unit of
+        privacy is the person: every class counts distinct people (their QI
+        signatures, :mod:`riskcore.engine.people`), so k, the class sizes,
+        uniques, the risks and l / t are in people; None: each row is taken
+        to be a different person.
+    rows : int or None
+        The rows of the table (None: as many as the people, one row each).
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -131,16 +140,32 @@ class Assessment(Result):
     missing_records: int = 0
     matching: np.ndarray | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
     evidence: Evidence | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
+    person: str | None = None
+    rows: int | None = None
 
     @property
     def k(self) -> int:
-        """Return k."""
+        """Return k (in people when a person column is set)."""
         return self.anonymity.k
 
     @property
     def n_records(self) -> int:
-        """Return n."""
+        """Return the number of rows (records) of the table."""
+        return self.anonymity.n_records if self.rows is None else int(self.rows)
+
+    @property
+    def n_people(self) -> int:
+        """Return the number of people: the units every class-based figure counts.
+
+        With a person column, the distinct people; without one, each row is
+        taken to be a different person (so this equals :attr:`n_records`).
+        """
         return self.anonymity.n_records
+
+    @property
+    def unit(self) -> str:
+        """Return what the figures count: "person" (a person column is set) or "record"."""
+        return "record" if self.person is None else "person"
 
     @property
     def n_classes(self) -> int:
@@ -158,7 +183,9 @@ class Assessment(Result):
         Returns
         -------
         dict
-            Flat headline figures (``n_records``, ``k``, ...) first, then the
+            Flat headline figures (``n_records`` the rows, ``n_people``,
+            ``person`` and ``unit``, ``k`` in people when a person column is
+            set, ...) first, then the
             risk models, per-attribute diversity and the class-size
             distribution; ``journalist`` / ``marketer`` / population keys only
             when population sizes were given.
@@ -166,6 +193,9 @@ class Assessment(Result):
         out: dict[str, Any] = {
             "schema_version": self.schema_version,
             "n_records": self.n_records,
+            "n_people": self.n_people,
+            "person": self.person,
+            "unit": self.unit,
             "n_classes": self.n_classes,
             "k": self.k,
             "unique_records": self.unique_records,
@@ -208,9 +238,10 @@ class Assessment(Result):
                 f"Assessment data has schema version {version!r}; this riskcore reads "
                 f"versions up to {cls.schema_version}"
             )
+        n_people = int(data.get("n_people", data["n_records"]))
         anonymity = KAnonymityResult(
             k=int(data["k"]),
-            n_records=int(data["n_records"]),
+            n_records=n_people,
             n_classes=int(data["n_classes"]),
             unique_records=int(data["unique_records"]),
             distribution=ClassSizeDistribution.from_dict(data["class_size_distribution"]),
@@ -237,6 +268,8 @@ class Assessment(Result):
             engine=str(data.get("engine", "memory")),
             missing=str(data.get("missing", "own")),
             missing_records=int(data.get("missing_records", 0)),
+            person=None if data.get("person") is None else str(data["person"]),
+            rows=None if data.get("person") is None else int(data["n_records"]),
         )
 
 
@@ -251,6 +284,7 @@ def assess(
     order: Mapping[str, Iterable[Any]] | None = None,
     population: Population | None = None,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> Assessment:
     """Assess a table: k-anonymity, risk, l-diversity and t-closeness.
 
@@ -298,6 +332,14 @@ def assess(
         a population the compatible population count. Population uniqueness
         (Zayatz, Pitman, SNB) needs disjoint classes and is computed on the
         ``"own"`` classes under both policies (the population note says so).
+    person : str, optional
+        The column linking the rows of one person (a patient id on claims).
+        The unit of privacy is then the person: a class is the people sharing
+        one QI signature (the set of their rows' QI tuples,
+        :mod:`riskcore.engine.people`), so k, uniques, every risk and the
+        population estimates count people, and l-diversity and t-closeness
+        count each person once per distinct sensitive value they hold. A row
+        with no person value is a person of its own.
 
     Returns
     -------
@@ -330,16 +372,20 @@ def assess(
     (1, 0.667)
     """
     engine: Engine = data if isinstance(data, Engine) else EncodedTable(data)
-    qis, sens = _check_roles(engine, quasi_identifiers, sensitive)
+    qis, sens = _check_roles(engine, quasi_identifiers, sensitive, person)
     if isinstance(distance, str) or distance is None:
         dist = {s: distance for s in sens}
     else:
         dist = {s: distance.get(s) for s in sens}
     orders, sources = _value_orders(engine, sens, dist, order or {})
     policy = check_missing(missing)
-    tab = engine.tabulate(qis, sens)
+    tab = (
+        engine.tabulate(qis, sens) if person is None else engine.tabulate(qis, sens, person=person)
+    )
     own = tab.classes.sizes
     missing_records = count_missing(tab.classes)
+    if policy == "any" and missing_records:
+        check_any_policy(tab.classes)
     evidence = Evidence.of(
         tab.classes,
         tab.sensitive,
@@ -408,15 +454,30 @@ def assess(
         missing_records=missing_records,
         matching=sizes if policy == "any" else None,
         evidence=evidence,
+        person=person,
+        rows=None if person is None else tab.classes.n_rows,
     )
 
 
 def _check_roles(
-    engine: Engine, quasi_identifiers: Iterable[str], sensitive: Iterable[str]
+    engine: Engine,
+    quasi_identifiers: Iterable[str],
+    sensitive: Iterable[str],
+    person: str | None = None,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Return the QIs and sensitive attributes as tuples, or raise RolesError."""
     qis = tuple(str(q) for q in quasi_identifiers)
     sens = tuple(str(s) for s in sensitive)
+    if person is not None:
+        if not isinstance(person, str):
+            raise RolesError(f"the person column must be a column name, not {person!r}")
+        if person in qis or person in sens:
+            raise RolesError(
+                f"the person column {person!r} links a person's rows; it cannot be a "
+                "quasi-identifier or sensitive attribute too"
+            )
+        if person not in set(engine.columns):
+            raise RolesError(f"the table has no person column {person!r}")
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
     for group, label in ((qis, "quasi-identifier"), (sens, "sensitive attribute")):
@@ -459,7 +520,9 @@ def class_table(
     Returns
     -------
     pandas.DataFrame
-        One row per class: the QI values, ``records``, ``risk`` (1/f_j) and,
+        One row per class: the QI values, ``records`` (with a person column,
+        ``people`` and their ``rows``; a class whose people hold several QI
+        tuples lists each QI's values joined by " | "), ``risk`` (1/f_j) and,
         per sensitive attribute, distinct values, entropy l, recursive l,
         t and the share of the most frequent value. Under the missing-value
         policy "any", also ``compatible records`` (f_k), the risk being 1/f_k
@@ -475,7 +538,11 @@ def class_table(
         ids = ids[:limit]
     out = classes.values(ids)
     out.insert(0, "class", ids)
-    out["records"] = classes.sizes[ids]
+    if classes.signatures is None:
+        out["records"] = classes.sizes[ids]
+    else:  # the classes count people
+        out["people"] = classes.sizes[ids]
+        out["rows"] = classes.rows[ids]
     if assessment.matching is not None:
         out["compatible records"] = sizes[ids]
     out["risk"] = 1.0 / sizes[ids]

@@ -110,6 +110,23 @@ def check_missing(missing: object) -> MissingPolicy:
     return value
 
 
+def _missing_in(classes: ClassTable, qi: int, missing_codes: np.ndarray) -> np.ndarray:
+    """Return, per class, whether its value of QI number ``qi`` is missing.
+
+    A class of people whose signature holds several QI tuples has a missing
+    value when one of its tuples does.
+    """
+    sig = classes.signatures
+    if sig is None or sig.single:
+        out: np.ndarray = np.isin(classes.keys[qi], missing_codes)
+        return out
+    per_tuple = np.isin(sig.tuple_keys[qi], missing_codes)
+    hits = np.bincount(
+        sig.member_classes(), weights=per_tuple[sig.members], minlength=classes.n_classes
+    )
+    return hits > 0
+
+
 def known_mask(classes: ClassTable) -> np.ndarray:
     """Return, per class and QI, whether the class's value is known (not missing).
 
@@ -123,9 +140,9 @@ def known_mask(classes: ClassTable) -> np.ndarray:
         bool, shape (J, number of QIs).
     """
     cols = []
-    for key, labels in zip(classes.keys, classes.labels, strict=True):
+    for i, labels in enumerate(classes.labels):
         missing_codes = np.flatnonzero(missing_mask(labels))
-        cols.append(~np.isin(key, missing_codes))
+        cols.append(~_missing_in(classes, i, missing_codes))
     if not cols:
         return np.zeros((classes.n_classes, 0), dtype=bool)
     return np.column_stack(cols)
@@ -134,7 +151,9 @@ def known_mask(classes: ClassTable) -> np.ndarray:
 def count_missing(classes: ClassTable) -> int:
     """Return the number of records with at least one missing QI value.
 
-    Only the codes of QIs that have a missing value are read.
+    Only the codes of QIs that have a missing value are read. When the
+    classes count people, the number of people with a missing QI value on at
+    least one of their rows.
 
     Parameters
     ----------
@@ -143,14 +162,42 @@ def count_missing(classes: ClassTable) -> int:
     Returns
     -------
     int
-        The number of records with at least one missing QI value.
+        The number of records (people) with at least one missing QI value.
     """
     some = np.zeros(classes.n_classes, dtype=bool)
     for i, labels in enumerate(classes.labels):
         missing_codes = np.flatnonzero(missing_mask(labels))
         if len(missing_codes):
-            some |= np.isin(classes.keys[i], missing_codes)
+            some |= _missing_in(classes, i, missing_codes)
     return int(classes.sizes[some].sum())
+
+
+def check_any_policy(classes: ClassTable) -> None:
+    """Refuse the policy "any" on people whose rows carry different QI values.
+
+    A missing value matching any value is defined between two records; a
+    person whose rows carry several QI tuples is a set of tuples, and which
+    sets are compatible is not defined by sdcMicro's convention. With a
+    person column the policy "any" therefore needs each person's QIs to be
+    one tuple (constant over their rows).
+
+    Parameters
+    ----------
+    classes : ClassTable
+
+    Raises
+    ------
+    RiskcoreError
+        When a class of people holds several QI tuples.
+    """
+    sig = classes.signatures
+    if sig is not None and not sig.single:
+        many = int(classes.sizes[sig.lengths > 1].sum())
+        raise RiskcoreError(
+            f"a missing value matching any value is defined between records, and "
+            f"{many:,} people have rows with different quasi-identifier values; "
+            "judge missing values as a value of their own (missing 'own')"
+        )
 
 
 def count_unique_missing(classes: ClassTable) -> int:

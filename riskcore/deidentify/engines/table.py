@@ -29,6 +29,7 @@ import pandas as pd
 from riskcore.engine.contract import Engine, Tabulation
 from riskcore.engine.memory import EncodedTable
 from riskcore.engine.partition import EncodedColumn, Partition
+from riskcore.engine.people import refuse_people
 from riskcore.errors import DataLoadError, RiskcoreError, RolesError
 
 __all__ = ["REMEDIATION_ENGINES", "SourceTable", "is_missing"]
@@ -108,7 +109,7 @@ class SourceTable(EncodedTable):
         # what EncodedTable holds; never filled (no rows here)
         self.df = pd.DataFrame()
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
-        self._partitions: OrderedDict[tuple[str, ...], Partition] = OrderedDict()
+        self._partitions: OrderedDict[tuple[tuple[str, ...], str | None], Partition] = OrderedDict()
         self._tabulated: dict[tuple[tuple[str, ...], tuple[str, ...]], Tabulation] = {}
         #: Wall time the engine spent tabulating, in seconds.
         self.seconds = 0.0
@@ -174,6 +175,7 @@ class SourceTable(EncodedTable):
         sensitive: Sequence[str] = (),
         *,
         ordered: dict[str, bool | None] | None = None,
+        person: str | None = None,
     ) -> Tabulation:
         """Return the engine's class table and contingencies (computed once per roles).
 
@@ -185,11 +187,14 @@ class SourceTable(EncodedTable):
             Sensitive attributes.
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
+        person : str, optional
+            The person column (not counted by these engines yet: refused).
 
         Returns
         -------
         Tabulation
         """
+        refuse_people(self.name, person)
         self.check_columns((*quasi_identifiers, *sensitive))
         key = (tuple(quasi_identifiers), tuple(sensitive))
         if ordered or key not in self._tabulated:
@@ -203,18 +208,23 @@ class SourceTable(EncodedTable):
             self._tabulated[key] = tab
         return self._tabulated[key]
 
-    def class_sizes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def class_sizes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Return the class sizes over the QIs, from the engine.
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
+        person : str, optional
+            The person column (refused by these engines for now).
 
         Returns
         -------
         numpy.ndarray
         """
+        refuse_people(self.name, person)
         return self.engine.class_sizes(quasi_identifiers)
 
     def _no_rows(self, what: str) -> RiskcoreError:
@@ -245,13 +255,15 @@ class SourceTable(EncodedTable):
         """
         raise self._no_rows(f"the codes of every record of {name!r}")
 
-    def partition(self, qis: Iterable[str]) -> Partition:
+    def partition(self, qis: Iterable[str], *, person: str | None = None) -> Partition:
         """Refuse: the class of every record is not held.
 
         Parameters
         ----------
         qis : iterable of str
             Quasi-identifiers.
+        person : str, optional
+            Unused.
 
         Returns
         -------
@@ -265,13 +277,17 @@ class SourceTable(EncodedTable):
         """
         raise self._no_rows("the class of every record")
 
-    def record_classes(self, quasi_identifiers: Sequence[str]) -> np.ndarray:
+    def record_classes(
+        self, quasi_identifiers: Sequence[str], *, person: str | None = None
+    ) -> np.ndarray:
         """Refuse: the class of every record is not held (sampling weights need it).
 
         Parameters
         ----------
         quasi_identifiers : sequence of str
             Quasi-identifiers.
+        person : str, optional
+            Unused.
 
         Returns
         -------
