@@ -21,6 +21,7 @@ from typing import Any
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "DATA_HELP",
     "add_memory_engine",
     "add_missing",
     "add_targets",
@@ -29,6 +30,12 @@ __all__ = [
     "parse_threshold",
     "profile_from_args",
 ]
+
+#: The data argument of the per-record commands.
+DATA_HELP = (
+    "CSV, Parquet or .xlsx file, or demo data: 'demo' / 'demo:N' (people), 'claims' / "
+    "'claims:N' (patients' visits, person column patient_id)"
+)
 
 MISSING_HELP = (
     "a missing QI value is a value of its own (default) or matches any value "
@@ -75,6 +82,13 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
             "replace its values",
         )
     parser.add_argument("--sensitive", action="append", default=[], metavar="COL")
+    parser.add_argument(
+        "--person",
+        default=None,
+        metavar="COL",
+        help="the column linking the rows of one person (a patient id on claims or visits): "
+        "every class, k, risk and the suppression limit count people, not rows",
+    )
     parser.add_argument(
         "--k", type=int, default=None, help="k-anonymity: smallest class size (preset: 11)"
     )
@@ -135,8 +149,8 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     """Return the :class:`~riskcore.profile.Profile` the options describe.
 
     The profile of ``--profile`` (or a new one); ``--qi`` (``qis``),
-    ``--sensitive``, ``--weights``, ``--sampling-fraction``, ``--missing``
-    replace its roles and policy; each target option given replaces the
+    ``--sensitive``, ``--weights``, ``--person``, ``--sampling-fraction``,
+    ``--missing`` replace its roles and policy; each target option given replaces the
     profile's target of the same kind (``--l`` with ``--l-kind`` and ``--c``
     the l-diversity one). A new profile given some target options has those
     targets only; given none, the k = 11 preset.
@@ -157,17 +171,24 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     roles = base.roles
     sens = list(_given(args, "sensitive") or [])
     weights = _given(args, "weights")
-    if qis or sens or weights:
-        q = list(qis) if qis else list(roles.quasi_identifiers)
-        s = sens or [c for c in roles.sensitive if c not in q]
+    person = _given(args, "person")
+    if person is not None and (person in (qis or []) or person in sens):
+        raise RiskcoreError(
+            f"--person {person!r} links a person's rows: it cannot be a --qi or --sensitive too"
+        )
+    if qis or sens or weights or person:
+        q = list(qis) if qis else [c for c in roles.quasi_identifiers if c != person]
+        s = sens or [c for c in roles.sensitive if c not in q and c != person]
         w = [weights] if weights else [c for c in roles.weights if c not in q + s]
-        taken = set(q) | set(s) | set(w)
+        p = [person] if person else [c for c in roles.persons if c not in q + s + w]
+        taken = set(q) | set(s) | set(w) | set(p)
         roles = ColumnRoles(
             identifiers=tuple(c for c in roles.identifiers if c not in taken),
             quasi_identifiers=tuple(q),
             sensitive=tuple(s),
             other=tuple(c for c in roles.other if c not in taken),
             weights=tuple(w),
+            persons=tuple(p),
         )
     k, l_, t, tau = (_given(args, n) for n in ("k", "l", "t", "threshold"))
     for name, value in (("--k", k), ("--l", l_)):

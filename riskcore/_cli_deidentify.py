@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import (
+    DATA_HELP,
     add_missing,
     add_targets,
     column_pairs,
@@ -45,7 +46,7 @@ def add_parsers(sub: Any) -> None:
         "anonymize",
         help="generalize and suppress to meet k (l, t, risk) with the least information loss",
     )
-    a.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    a.add_argument("data", help=DATA_HELP)
     add_remediation_engine(a, "anonymize")
     a.add_argument(
         "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
@@ -108,7 +109,6 @@ def add_parsers(sub: Any) -> None:
         metavar="COL",
         help="shift this date column by one keyed random offset per --person (needs --key-file)",
     )
-    a.add_argument("--person", default=None, metavar="COL", help="the person of --shift-dates")
     a.add_argument("--max-days", type=int, default=180, help="largest date shift (default 180)")
     a.add_argument(
         "--key-file",
@@ -394,11 +394,11 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import Recipe, keyed_steps, mask_step
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe_apply import PERSON_KEY, apply_recipe, with_person_key
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
     from riskcore.deidentify.search import search
     from riskcore.io.export import write_table
-    from riskcore.report.readings import removed_column_warnings
+    from riskcore.report.readings import removed_column_warnings, suppression_line
 
     if perturbing(args):
         return run_perturb(args)
@@ -408,11 +408,18 @@ def run_anonymize(args: argparse.Namespace) -> int:
         raw = _load(args.data)
         sh = safe_harbor_plan(raw) if args.safe_harbor else []
         masks = [mask_step(c, op) for c, op in column_pairs(args.mask, "--mask", "COL=OP").items()]
+        person = profile.roles.person
+        if person is not None and person not in raw.columns:
+            raise RiskcoreError(f"the table has no person column {person!r}")
+        if person is not None and not any(m["column"] == person for m in masks):
+            # the release keeps the person as a keyed token: an analyst can still link a
+            # person's visits, and nobody without the key can read the identifier back
+            masks.append(mask_step(person, "hmac_tokens"))
         shift: dict[str, Any] | None = None
         if args.shift_dates:
-            if args.person is None:
+            if person is None:
                 raise RiskcoreError("--shift-dates needs --person COL (whose dates move together)")
-            shift = {"person": args.person, "columns": args.shift_dates, "max_days": args.max_days}
+            shift = {"person": person, "columns": args.shift_dates, "max_days": args.max_days}
         # the steps before the generalization, to name the keyed ones and to run them
         plain = Recipe(
             (),
@@ -426,6 +433,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         key = _key(args.key_file, keyed_steps(plain), create=True)
         pre = apply_recipe(raw, plain, key=key)
         df = pre.data
+        if person is not None:  # the people as given, whatever the masking did to the column
+            df = with_person_key(df, raw[person].to_numpy())
         hierarchies = _hierarchies(df, args)
         steering = _steering(args)
         lattice = Lattice(
@@ -440,6 +449,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             weights=profile.roles.weight,
             steering=steering,
             population=population,
+            person=None if person is None else PERSON_KEY,
         )
         result = search(lattice, objective=args.objective)
         best = result.best
@@ -450,6 +460,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
                 "the targets"
             )
         out = lattice.apply(df, best.levels, suppression=args.suppression)
+        if person is not None:
+            out = out.drop(columns=PERSON_KEY)
         levels = dict(zip(lattice.qis, best.levels, strict=True))
         recipe = Recipe.of(
             hierarchies,
@@ -469,6 +481,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             steering=steering,
             objective=args.objective,
             population=reference,
+            person=person,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
@@ -509,10 +522,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             f"{q} {lv} of {h}" for (q, lv), h in zip(levels.items(), lattice.heights, strict=True)
         )
     )
-    print(
-        f"k = {best.k:,}; suppressed {best.suppressed:,} of {lattice.n:,} records "
-        f"({best.suppressed / lattice.n:.2%}); {best.n_classes:,} classes released"
-    )
+    print(suppression_line(best, lattice.n, lattice.n_rows, person=lattice.person))
     print(
         f"Loss: NCP {best.ncp:.4f}, precision {best.precision:.4f}, discernibility "
         f"{best.discernibility:,.0f}, LeFevre's C_avg {best.avg_class_size:.2f}, "

@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from riskcore._cli_args import add_memory_engine, add_missing, add_targets
+from riskcore._cli_args import DATA_HELP, add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_records"]
@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
         "records",
         help="per-record risk table: class size, prosecutor / individual risk, SUDA, targets",
     )
-    r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    r.add_argument("data", help=DATA_HELP)
     add_memory_engine(r, "records")
     r.add_argument(
         "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
@@ -87,6 +87,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
             "sampling_fraction": profile.sampling_fraction,
             "method": args.method,
             "missing": profile.missing,
+            "person": profile.roles.person,
         }
         ir = record_individual_risk(table, qis, threshold=profile.threshold, **model)
         out = record_table(
@@ -105,8 +106,15 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     failing = int((out["failing_targets"] != "").sum())
+    person = profile.roles.person
     print(individual_risk_reading(ir))
-    print(missing_reading(profile.missing, count_missing(table.classes(qis))))
+    print(
+        missing_reading(
+            profile.missing,
+            count_missing(table.classes(qis, person=person)),
+            people=person is not None,
+        )
+    )
     print(f"{failing:,} of {len(out):,} records are in a class failing a target.")
     print(f"Wrote {len(out):,} rows to {args.out}.")
     return 0

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riskcore._cli_args import add_memory_engine, add_missing, add_targets
+from riskcore._cli_args import DATA_HELP, add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["PASSPHRASE_ENV", "add_parser", "run_report", "run_verify"]
@@ -42,7 +42,7 @@ def add_parser(sub: Any) -> None:
         epilog="riskcore report verify R.pdf [--json R.json] [--trust CERT.pem] checks a "
         "signed report (riskcore report verify --help)",
     )
-    r.add_argument("data", help="CSV, Parquet or .xlsx file, or 'demo' / 'demo:N'")
+    r.add_argument("data", help=DATA_HELP)
     add_memory_engine(r, "report")
     add_targets(r)
     r.add_argument("--out", required=True, help="the HTML report")
@@ -146,7 +146,9 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         key = _signing_key(args)  # before the work: a wrong passphrase answers at once
         profile = profile_from_args(args)
         sha256 = None
-        if args.data == "demo" or args.data.startswith("demo:"):
+        from riskcore.demo import is_demo
+
+        if is_demo(args.data):
             df = load(args.data)
         else:
             from riskcore.io import load_table

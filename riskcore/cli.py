@@ -72,7 +72,8 @@ def _add_assess(sub: Any) -> None:
     a.add_argument(
         "data",
         help=(
-            "CSV, Parquet or .xlsx file, or 'demo' / 'demo:N' for demo data; with --engine "
+            "CSV, Parquet or .xlsx file, or 'demo' / 'demo:N' (people) or 'claims' / "
+            "'claims:N' (patients' visits) for demo data; with --engine "
             "arrow / duckdb / spark also a directory or a glob of Parquet (or CSV) files"
         ),
     )
@@ -141,19 +142,10 @@ def _add_assess(sub: Any) -> None:
 
 
 def _load(spec: str) -> pd.DataFrame:
-    if spec == "demo" or spec.startswith("demo:"):
-        from riskcore.demo import make_people
+    from riskcore.demo import is_demo, load_demo
 
-        n = 32_561
-        if ":" in spec:
-            try:
-                n = int(spec.split(":", 1)[1].replace(",", "").replace("_", ""))
-            except ValueError:
-                raise RiskcoreError(f"{spec!r}: write demo:N with N a number of rows") from None
-        try:
-            return make_people(n)
-        except ValueError as exc:
-            raise RiskcoreError(str(exc)) from None
+    if is_demo(spec):
+        return load_demo(spec)
     from riskcore.io import load_table
 
     return load_table(spec).data
@@ -177,8 +169,9 @@ def _assess_engine(
 
     spec = args.data
     if args.engine == "auto" and not weights and resolve_engine(spec, "auto") == "pandas":
-        demo = spec == "demo" or spec.startswith("demo:")
-        if not demo:
+        from riskcore.demo import is_demo
+
+        if not is_demo(spec):
             from riskcore.engine.columnar import ArrowTable
             from riskcore.io import load_arrow
 
@@ -366,7 +359,11 @@ def _run_assess(args: argparse.Namespace) -> int:
         engine = _assess_engine(
             args,
             weights=roles.weight is not None,
-            columns=[*roles.quasi_identifiers, *roles.sensitive],
+            columns=[
+                *roles.quasi_identifiers,
+                *roles.sensitive,
+                *([roles.person] if roles.person else []),
+            ],
         )
         order: dict[str, list[object]] = {c_: list(v) for c_, v in profile.orders.items()}
         order.update({col: _typed_order(engine, col, v) for col, v in orders.items()})
@@ -380,6 +377,7 @@ def _run_assess(args: argparse.Namespace) -> int:
             order=order or None,
             population=population,
             missing=profile.missing,
+            person=roles.person,
         )
         if result.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")

@@ -81,6 +81,7 @@ def record_table(
     distance: Mapping[str, str] | None = None,
     order: Mapping[str, Sequence[Any]] | None = None,
     evidence: Evidence | None = None,
+    person: str | None = None,
 ) -> pd.DataFrame:
     """Return one row per input record with its risk figures and the targets it fails.
 
@@ -105,6 +106,9 @@ def record_table(
     evidence : Evidence, optional
         The assessment's evidence of the same table, QIs and policy
         (:attr:`riskcore.metrics.Assessment.evidence`), reused.
+    person : str, optional
+        The column linking the rows of one person: every row carries its
+        person's class (counted in people), risk and failing targets.
 
     Returns
     -------
@@ -127,6 +131,7 @@ def record_table(
         dis_fraction=dis_fraction,
         suda_result=suda_result,
         missing=missing,
+        person=person,
     )
     failing = np.full(table.n_records, "", dtype=object)
     if targets is not None and targets.criteria:
@@ -146,10 +151,11 @@ def record_table(
                 order=order,
                 population=population,
                 missing=missing,
+                person=person,
             ).evidence
             if found is None:
                 raise RiskcoreError("the assessment gave no evidence to judge the targets on")
             evidence = found
         per_class = failing_targets(targets, evidence)
-        failing = per_class[table.record_classes(tuple(quasi_identifiers))]
+        failing = per_class[table.record_classes(tuple(quasi_identifiers), person=person)]
     return out.assign(failing_targets=pd.Series(failing, dtype=object))[list(RECORD_COLUMNS)]

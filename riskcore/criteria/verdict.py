@@ -68,6 +68,9 @@ class Verdict(Result):
         judged as it is.
     failing : numpy.ndarray
         Per class of the evidence, whether it breaks a target (not in JSON).
+    person : str or None
+        The column linking the rows of one person: every count above is of
+        people (None: of records, each taken to be a different person).
     """
 
     passed: bool
@@ -84,6 +87,7 @@ class Verdict(Result):
     failing: np.ndarray = field(
         default_factory=_no_bools, repr=False, compare=False, metadata=NOT_IN_JSON
     )
+    person: str | None = None
 
     @property
     def failed(self) -> tuple[Check, ...]:
@@ -175,6 +179,7 @@ def evaluate(
             not_applicable=tuple(not_applicable),
             suppression=False,
             failing=failing,
+            person=evidence.person,
         )
     within = needed <= limit * n + 1e-9
     if within and failing.any():
@@ -197,4 +202,5 @@ def evaluate(
         not_applicable=tuple(not_applicable),
         suppression=True,
         failing=failing,
+        person=evidence.person,
     )

@@ -484,6 +484,7 @@ class Lattice(LatticeLosses):
             classes=classes,
             population=population,
             population_counts=counts,
+            person=self.person,
         )
 
     def judge(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence, Verdict]:

@@ -70,7 +70,10 @@ __all__ = [
 #: Version 4 added ``perturb`` (local suppression, microaggregation, PRAM and noise
 #: steps, :mod:`riskcore.perturb.steps`); an empty ``perturb`` is left out of ``to_dict``
 #: (so out of the seal's content), so version 3 recipes read and keep their seals.
-RECIPE_VERSION = 4
+#: Version 5 added ``person`` (the column linking the rows of one person: the classes
+#: count people and a suppressed class loses all of its people's rows); no ``person``
+#: is left out of ``to_dict``, so version 4 recipes read and keep their seals.
+RECIPE_VERSION = 5
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -260,6 +263,11 @@ class Recipe(Result):
     seal : dict or None
         ``{"kind", "value"}``: HMAC-SHA256 of the content under the key when a
         step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
+    person : str or None
+        The column linking the rows of one person: the targets were judged on
+        classes of people (:mod:`riskcore.deidentify.signatures`), and a table
+        re-applied must have it. Usually masked as keyed tokens by a masking
+        step, so that the release still links a person's rows.
 
     ``missing`` to ``weights`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
@@ -287,12 +295,13 @@ class Recipe(Result):
     identifiers: tuple[str, ...] = ()
     perturb: tuple[dict[str, Any], ...] = ()
     seal: dict[str, str] | None = None
+    person: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the recipe as JSON values.
 
-        An empty ``perturb`` and no ``population`` are left out (version 3's content, so
-        its seal, stays the same).
+        An empty ``perturb``, no ``population`` and no ``person`` are left out (version
+        3's content, so its seal, stays the same).
 
         Returns
         -------
@@ -300,7 +309,7 @@ class Recipe(Result):
             The recipe as JSON values.
         """
         out = super().to_dict()
-        for name in ("perturb", "population"):
+        for name in ("perturb", "population", "person"):
             if not out.get(name):
                 out.pop(name, None)
         return out
@@ -328,6 +337,7 @@ class Recipe(Result):
         identifiers: Sequence[str] | None = None,
         perturb: Sequence[Mapping[str, Any]] = (),
         population: Mapping[str, Any] | None = None,
+        person: str | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -363,6 +373,8 @@ class Recipe(Result):
         identifiers : sequence of str, optional
         perturb : sequence of mapping of str to Any, optional
         population : mapping of str to Any, optional
+        person : str, optional
+            The column linking the rows of one person (the classes were judged in people).
 
         Returns
         -------
@@ -400,6 +412,7 @@ class Recipe(Result):
             objective=objective,
             perturb=tuple(dict(x) for x in perturb),
             population=None if population is None else dict(population),
+            person=None if person is None else str(person),
         )
         named = _masked_columns(rec)
         rec = dataclasses.replace(

@@ -32,7 +32,40 @@ from riskcore.perturb.utility import NumericRiskUtility, numeric_risk_utility
 if TYPE_CHECKING:
     from riskcore.deidentify.lattice import Lattice
 
-__all__ = ["AppliedRecipe", "apply_levels", "apply_recipe", "pinned_steering", "with_unknown"]
+__all__ = [
+    "PERSON_KEY",
+    "AppliedRecipe",
+    "apply_levels",
+    "apply_recipe",
+    "pinned_steering",
+    "with_person_key",
+    "with_unknown",
+]
+
+#: The name of the person column the lattice reads while a recipe runs: the person's
+#: values as given, before any masking step (a token keeps people apart, a dropped or
+#: redacted column would not). It never leaves :func:`apply_recipe`.
+PERSON_KEY = "\x00riskcore:person"
+
+
+def with_person_key(data: pd.DataFrame, values: Any) -> pd.DataFrame:
+    """Return ``data`` with the people's values as given under :data:`PERSON_KEY`.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table after the steps before the generalization (same rows, same order).
+    values : array-like
+        The person column's values before those steps, one per row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with one more column.
+    """
+    if len(values) != len(data):
+        raise RiskcoreError("the steps before the generalization changed the number of rows")
+    return data.assign(**{PERSON_KEY: np.asarray(values, dtype=object)})
 
 
 @dataclass(frozen=True)
@@ -65,6 +98,10 @@ class AppliedRecipe(Result):
         change, the table right after its perturbation steps against the table as
         given (:func:`riskcore.perturb.utility.numeric_risk_utility`); None without
         such steps.
+    person : str or None
+        The recipe's person column: ``suppressed`` then counts people.
+    suppressed_rows : int or None
+        With a person column, the rows of the suppressed people.
     """
 
     unknown_values: dict[str, list[Any]]
@@ -76,6 +113,8 @@ class AppliedRecipe(Result):
     lookup: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     node: Any = field(default=None, compare=False, metadata={"json": False})
     numeric: NumericRiskUtility | None = None
+    person: str | None = None
+    suppressed_rows: int | None = None
 
 
 def apply_recipe(
@@ -130,6 +169,12 @@ def apply_recipe(
     if rec.date_shift is not None:
         named += [rec.date_shift["person"], *rec.date_shift["columns"]]
     named += [rec.weights] if rec.weights else []
+    if rec.person is not None and rec.person not in data.columns:
+        raise RiskcoreError(
+            f"the table has no column {rec.person!r}, which links the rows of one person in "
+            "the recipe: its classes count people, and without that column a person's rows "
+            "cannot be told apart from other people's"
+        )
     absent = [c for c in (*rec.qis, *rec.sensitive, *named) if c not in data.columns]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}, which the recipe names")
@@ -148,6 +193,7 @@ def apply_recipe(
                 "the tokens and shifted dates would not match the earlier release"
             )
     work = data
+    people = None if rec.person is None else data[rec.person].to_numpy()
     if rec.safe_harbor:
         work = run_safe_harbor(work, rec.safe_harbor).data
     lookups: list[pd.DataFrame] = []
@@ -188,6 +234,8 @@ def apply_recipe(
         hierarchies[q] = h
     targets = Targets.from_dict(rec.targets)
     steering = pinned_steering(rec, hierarchies)
+    if people is not None:
+        work = with_person_key(work, people)
     lattice = Lattice(
         work,
         hierarchies,
@@ -200,9 +248,12 @@ def apply_recipe(
         weights=rec.weights,
         steering=steering,
         population=population,
+        person=None if people is None else PERSON_KEY,
     )
     node = lattice.evaluate(rec.levels)
     out = lattice.apply(work, rec.levels, suppression=rec.suppression)
+    if people is not None:
+        out = out.drop(columns=PERSON_KEY)
     return AppliedRecipe(
         unknown_values=unknown,
         n_unknown=n_unknown,
@@ -213,6 +264,8 @@ def apply_recipe(
         lookup=lookup_table,
         node=node,
         numeric=numeric,
+        person=rec.person,
+        suppressed_rows=node.suppressed_rows,
     )
 
 

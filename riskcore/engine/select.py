@@ -108,7 +108,7 @@ def resolve_engine(spec: str, engine: str = "auto") -> str:
     Parameters
     ----------
     spec : str
-        A file, a directory, a glob, or ``demo`` / ``demo:N``.
+        A file, a directory, a glob, or demo data (``demo``, ``claims``, ``:N``).
     engine : str
         One of :data:`ENGINES`.
 
@@ -123,7 +123,9 @@ def resolve_engine(spec: str, engine: str = "auto") -> str:
     """
     if engine not in ENGINES:
         raise RiskcoreError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
-    demo = spec == "demo" or spec.startswith("demo:")
+    from riskcore.demo import is_demo
+
+    demo = is_demo(spec)
     csv = spec.lower().endswith(CSV_SUFFIXES)
     if engine == "auto":
         if demo:
@@ -159,7 +161,7 @@ def open_engine(
     Parameters
     ----------
     spec : str
-        A file, a directory, a glob, or ``demo`` / ``demo:N``.
+        A file, a directory, a glob, or demo data (``demo``, ``claims``, ``:N``).
     engine : str
         One of :data:`ENGINES` (see :func:`resolve_engine`).
     load : callable, optional

@@ -165,6 +165,9 @@ class Evidence:
     population_counts : numpy.ndarray or None
         Per class, its members in an identified population table (k-map,
         delta-presence).
+    person : str or None
+        The column linking the rows of one person: ``records`` then counts
+        people (the unit every decision and its words are in).
     """
 
     records: np.ndarray
@@ -173,6 +176,7 @@ class Evidence:
     classes: ClassTable | None = None
     population: PopulationEvidence | None = None
     population_counts: np.ndarray | None = None
+    person: str | None = None
     _cache: dict[Hashable, Any] = field(default_factory=dict, repr=False, init=False)
 
     def __post_init__(self) -> None:
@@ -503,6 +507,7 @@ class Evidence:
             population_counts=None
             if self.population_counts is None
             else self.population_counts[keep],
+            person=self.person,
         )
 
     @classmethod
@@ -550,4 +555,5 @@ class Evidence:
             missing=check_missing(missing),
             classes=classes,
             population=population,
+            person=classes.person,
         )

@@ -59,6 +59,7 @@ from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import (
     MissingPolicy,
+    check_any_policy,
     check_missing,
     compatible_sizes,
     known_mask,
@@ -104,19 +105,31 @@ def _qis(table: EncodedTable, quasi_identifiers: Sequence[str]) -> tuple[str, ..
 
 
 def _matching(
-    table: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy
+    table: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy, person: str | None = None
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Return each record's class, the size each class is judged by, and whether it is f_k.
 
     Under ``"own"`` (or without a missing QI value) the size is f_j, the
     class size; under ``"any"`` it is f_k, the records compatible with the
     class's records (:func:`riskcore.metrics.missing.compatible_sizes`).
+    With a person column, each row's class is its person's and the sizes
+    count people.
     """
-    cls = table.record_classes(qis)
-    classes = table.classes(qis)
+    cls = table.record_classes(qis, person=person)
+    classes = table.classes(qis, person=person)
     if check_missing(missing) == "any" and not known_mask(classes).all():
+        check_any_policy(classes)
         return cls, compatible_sizes(classes), True
     return cls, classes.sizes, False
+
+
+def _person_check(table: EncodedTable, qis: tuple[str, ...], person: str | None) -> None:
+    """Refuse a person column that is unknown or is also a QI."""
+    if person is None:
+        return
+    if person in qis:
+        raise RolesError(f"the person column {person!r} cannot be a quasi-identifier too")
+    table.column(person)  # raises RolesError naming an unknown column
 
 
 @renamed_arguments(table="data")
@@ -209,6 +222,13 @@ class IndividualRisk(Result):
         The estimated population size of each record's class.
     missing : {"own", "any"}
         The missing-value policy (:mod:`riskcore.metrics.missing`).
+    person : str or None
+        The column linking the rows of one person: the classes, ``n_people``,
+        the expected re-identifications and ``records_above`` count people,
+        and each row carries its person's risk (the per-record arrays stay
+        one entry per row).
+    n_people : int or None
+        The people (with a person column).
 
     The per-record arrays are not written to JSON.
     """
@@ -234,6 +254,8 @@ class IndividualRisk(Result):
         default_factory=lambda: _no_floats, repr=False, metadata=NOT_IN_JSON
     )
     missing: str = "own"
+    person: str | None = None
+    n_people: int | None = None
 
 
 @renamed_arguments(table="data")
@@ -246,6 +268,7 @@ def record_individual_risk(
     method: Method = "exact",
     threshold: float = 1 / 11,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> IndividualRisk:
     """Compute every record's individual risk and the expected number of re-identifications.
 
@@ -285,6 +308,12 @@ def record_individual_risk(
         release; El Emam 2013).
     missing : {"own", "any"}, default "own"
         The missing-value policy.
+    person : str, optional
+        The column linking the rows of one person. The classes are then
+        people sharing a QI signature (:mod:`riskcore.engine.people`), f_j
+        counts people, a person's weight is read on their first row, the
+        expected re-identifications sum each person's risk once, and every
+        row carries its person's risk.
 
     Returns
     -------
@@ -307,10 +336,11 @@ def record_individual_risk(
         raise RiskcoreError("give sampling weights or a sampling fraction, not both")
     if weights is not None and weights in qis:
         raise RolesError(f"the weight column {weights!r} cannot also be a quasi-identifier")
+    _person_check(data, qis, person)
     n = data.n_records
     if n == 0:
         raise RiskcoreError("the table has no records")
-    cls, sizes, any_policy = _matching(data, qis, missing)
+    cls, sizes, any_policy = _matching(data, qis, missing, person)
     pi = (
         None
         if sampling_fraction is None
@@ -319,9 +349,16 @@ def record_individual_risk(
     big_f: np.ndarray
     if weights is not None:
         w = sampling_weights(data, weights)
+        if person is not None:  # a person's weight, read on their first row
+            people = data.partition(qis, person=person).people
+            assert people is not None  # noqa: S101 - a person partition
+            _, first = np.unique(people.person, return_index=True)
+            only = np.zeros(n, dtype=np.float64)
+            only[first] = w[first]
+            w = only
         big_f = np.bincount(cls, weights=w, minlength=len(sizes))
         if any_policy:  # the weights of every compatible record
-            big_f = compatible_sizes(data.classes(qis), weights=big_f)
+            big_f = compatible_sizes(data.classes(qis, person=person), weights=big_f)
         model = "weights"
     elif pi is not None:
         big_f = sizes / pi
@@ -331,8 +368,13 @@ def record_individual_risk(
         model = "none"
     r_class = weighted_individual_risk(sizes, np.maximum(big_f, sizes), method=method)
     r = r_class[cls]
-    er = float(r.sum())
-    above = int((r > tau).sum())
+    if person is None:
+        units, er, above = n, float(r.sum()), int((r > tau).sum())
+    else:  # each person once: f_j people of risk r_j in class j
+        own = data.classes(qis, person=person).sizes
+        units = int(own.sum())
+        er = float((own * r_class).sum())
+        above = int(own[r_class > tau].sum())
     return IndividualRisk(
         quasi_identifiers=qis,
         model=model,
@@ -342,15 +384,17 @@ def record_individual_risk(
         n_records=n,
         population_estimate=float(big_f.sum()),
         expected_reidentifications=er,
-        global_risk=er / n,
+        global_risk=er / units,
         highest_risk=float(r.max()),
         threshold=tau,
         records_above=above,
-        share_above=above / n,
+        share_above=above / units,
         risk=r,
         class_size=sizes[cls].astype(np.int64),
         population_size=big_f[cls],
         missing=missing,
+        person=person,
+        n_people=None if person is None else units,
     )
 
 
@@ -366,6 +410,7 @@ def record_risk(
     dis_fraction: float | None = None,
     suda_result: SudaResult | None = None,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> pd.DataFrame:
     """Return one row per input record, in input order, with its risk figures.
 
@@ -411,6 +456,10 @@ def record_risk(
         individual risk (:mod:`riskcore.metrics.missing`);
         the SUDA figures keep sdcMicro's rule (a missing value is never part
         of a minimal sample unique).
+    person : str, optional
+        The column linking the rows of one person: ``class_size`` counts the
+        people of the row's person's class, and every row carries its
+        person's risk and SUDA figures.
 
     Returns
     -------
@@ -431,14 +480,21 @@ def record_risk(
         sampling_fraction=sampling_fraction,
         method=method,
         missing=missing,
+        person=person,
     )
     if dis_fraction is None:
         dis_fraction = sampling_fraction if sampling_fraction is not None else 0.01
     if suda_result is None:
-        suda_result = suda(table, q, max_size=max_msu_size, dis_fraction=dis_fraction)
-    elif suda_result.quasi_identifiers != q or suda_result.n_records != table.n_records:
+        suda_result = suda(
+            table, q, max_size=max_msu_size, dis_fraction=dis_fraction, person=person
+        )
+    elif (
+        suda_result.quasi_identifiers != q
+        or suda_result.n_records != table.n_records
+        or suda_result.person != person
+    ):
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
-    cls, sizes, _ = _matching(table, q, missing)
+    cls, sizes, _ = _matching(table, q, missing, person)
     f = sizes[cls].astype(np.int64)
     return pd.DataFrame(
         {

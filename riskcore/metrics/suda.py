@@ -44,6 +44,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import partial
@@ -260,6 +261,14 @@ class SudaResult(Result):
         One entry per MSU: the record (position) it belongs to, sorted.
     msu_columns : numpy.ndarray
         ``(n_msus, n_qis)`` booleans: the QIs making up each MSU.
+    person : str or None
+        The column linking the rows of one person: SUDA ran on one record per
+        person, so the MSU, unique and pair counts are of people, each row
+        carries its person's figures, and ``msu_record`` holds person numbers.
+    n_people : int or None
+        The people (with a person column).
+    row_person : numpy.ndarray
+        With a person column, each row's person number (empty otherwise).
 
     The per-record and per-MSU arrays are not written to JSON.
     """
@@ -285,6 +294,9 @@ class SudaResult(Result):
     )
     msu_record: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
     msu_columns: np.ndarray = field(default_factory=_no_flags, repr=False, metadata=NOT_IN_JSON)
+    person: str | None = None
+    n_people: int | None = None
+    row_person: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
 
     def msus_of(self, record: int) -> tuple[tuple[str, ...], ...]:
         """Return the MSUs of one record, each as the QI names it is made of.
@@ -300,6 +312,8 @@ class SudaResult(Result):
             Smallest MSUs first, then in QI order.
         """
         record = check_positive_int("record", record, minimum=0)
+        if len(self.row_person):  # the MSUs are the row's person's
+            record = int(self.row_person[record])
         lo, hi = np.searchsorted(self.msu_record, [record, record + 1])
         flags = self.msu_columns[lo:hi]
         found = [
@@ -318,6 +332,7 @@ def suda(
     *,
     max_size: int | None = None,
     dis_fraction: float = 0.01,
+    person: str | None = None,
 ) -> SudaResult:
     """Compute the minimal sample uniques and SUDA / DIS-SUDA scores of every record.
 
@@ -382,6 +397,13 @@ def suda(
     dis_fraction : float, default 0.01
         The sampling fraction pi of the DIS calibration (sdcMicro
         ``DisFraction``), in (0, 1].
+    person : str, optional
+        The column linking the rows of one person. SUDA then runs on one
+        record per person (the unit of privacy), each row carrying its
+        person's figures; this needs each person's QIs to be one tuple (the
+        same on all their rows): a set of several tuples is not a record, and
+        the uniqueness of a set of values is then of people, not of rows
+        (a QI that changes from visit to visit is an event: see k^m-anonymity).
 
     Returns
     -------
@@ -415,6 +437,8 @@ def suda(
     """
     if not isinstance(data, EncodedTable):
         data = EncodedTable(data)
+    if person is not None:
+        return _suda_people(data, tuple(quasi_identifiers), person, max_size, dis_fraction)
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
@@ -548,4 +572,47 @@ def suda(
         contribution=contribution,
         msu_record=rec,
         msu_columns=cols,
+    )
+
+
+def _suda_people(
+    data: EncodedTable,
+    qis: tuple[str, ...],
+    person: str,
+    max_size: int | None,
+    dis_fraction: float,
+) -> SudaResult:
+    """Return SUDA on one record per person, each row carrying its person's figures."""
+    if person in qis:
+        raise RolesError(f"the person column {person!r} cannot be a quasi-identifier too")
+    if not qis:
+        raise RolesError("choose at least one quasi-identifier")
+    part = data.partition(qis, person=person)
+    people = part.people
+    assert people is not None  # noqa: S101 - a person partition
+    if not people.single:
+        lengths = people.classes.lengths
+        several = int(part.sizes[lengths > 1].sum())
+        raise RiskcoreError(
+            f"special uniques are found per person, and {several:,} people have rows with "
+            "different quasi-identifier values (a record per person is one tuple): keep as "
+            "quasi-identifiers the columns that stay the same on a person's rows (a year of "
+            "birth rather than the age at each visit), and judge the ones that change from "
+            "visit to visit as events (k^m-anonymity)"
+        )
+    _, first = np.unique(people.person, return_index=True)  # person p's first row
+    one = EncodedTable(data.df.iloc[first][list(qis)].reset_index(drop=True))
+    res = suda(one, list(qis), max_size=max_size, dis_fraction=dis_fraction)
+    rp = people.person
+    return dataclasses.replace(
+        res,
+        n_records=len(rp),
+        msu_count=res.msu_count[rp],
+        min_msu_size=res.min_msu_size[rp],
+        score=res.score[rp],
+        dis_score=res.dis_score[rp],
+        contribution=res.contribution[rp],
+        person=person,
+        n_people=res.n_records,
+        row_person=rp,
     )

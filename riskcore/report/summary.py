@@ -27,19 +27,25 @@ def assessment_text(a: Assessment) -> str:
         sensitive attribute, and the missing-value policy.
     """
     pr = a.prosecutor
+    who = "records" if a.person is None else "people"
+    size = (
+        f"Records: {a.n_records:,}"
+        if a.person is None
+        else f"People: {a.n_people:,} in {a.n_records:,} rows (person column {a.person})"
+    )
     lines = [
-        f"Records: {a.n_records:,}   equivalence classes: {a.n_classes:,}   "
+        f"{size}   equivalence classes: {a.n_classes:,}   "
         f"quasi-identifiers: {', '.join(a.quasi_identifiers)}",
-        f"k-anonymity: k = {a.k}   records unique on the QIs: {a.unique_records:,} "
+        f"k-anonymity: k = {a.k}   {who} unique on the QIs: {a.unique_records:,} "
         f"({a.anonymity.unique_share:.1%})",
-        f"Prosecutor risk: highest {pr.highest_risk:.4g}; records above the {pr.threshold:.4g} "
+        f"Prosecutor risk: highest {pr.highest_risk:.4g}; {who} above the {pr.threshold:.4g} "
         f"threshold: {pr.records_at_risk:.1%}; expected share re-identified {pr.success_rate:.1%}",
     ]
     lines.append(f"  (threshold {pr.threshold:.4g}: {threshold_meaning(pr.threshold)})")
     for label, r in (("Journalist", a.journalist), ("Marketer", a.marketer)):
         if r is not None:
             lines.append(
-                f"{label} risk: highest {r.highest_risk:.4f}; records at risk "
+                f"{label} risk: highest {r.highest_risk:.4f}; {who} at risk "
                 f"{r.records_at_risk:.1%}; success rate {r.success_rate:.2%}"
             )
     if a.journalist is not None:
@@ -52,9 +58,9 @@ def assessment_text(a: Assessment) -> str:
             f"Sensitive {name!r} ({s.n_values} values): distinct l = {s.distinct_l}, "
             f"entropy l = {s.entropy_l:.3f}, recursive ({s.c:g},l) l = {s.recursive_l}, "
             f"t = {s.t_closeness:.3f} ({s.distance} distance); "
-            f"{s.homogeneous_records:,} records in {s.homogeneous_classes:,} homogeneous classes"
+            f"{s.homogeneous_records:,} {who} in {s.homogeneous_classes:,} homogeneous classes"
         )
-    lines.append(missing_reading(a.missing, a.missing_records))
+    lines.append(missing_reading(a.missing, a.missing_records, people=a.person is not None))
     return "\n".join(lines)
 
 
@@ -72,7 +78,7 @@ def verdict_text(verdict: Verdict, targets: Targets) -> str:
     -------
     str
     """
-    lines = [f"Targets: {targets_summary(targets)}"]
+    lines = [f"Targets: {targets_summary(targets, people=verdict.person is not None)}"]
     for row in check_rows(verdict):
         lines.append(
             f"  {str(row['result']).upper():4}  {row['target']}: {row['achieved']} (required "

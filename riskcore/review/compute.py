@@ -25,15 +25,18 @@ from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.steps import recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
-from riskcore.metrics import Population, assess
+from riskcore.metrics import Assessment, Population, assess
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
     import pandas as pd
+else:
+    from riskcore._lazy import pandas as pd
 from riskcore.review.limitations import limitations, suda_plan, with_suppression
 from riskcore.review.results import (
     ATTACK_P,
     AttackRun,
+    Limitation,
     Remediation,
     Review,
     RoleReason,
@@ -46,9 +49,8 @@ __all__ = ["REPORT_MAX_QIS", "review"]
 #: (SUDA skipped above :data:`~riskcore.metrics.suda.SUDA_MAX_QIS`, stated in the report).
 REPORT_MAX_QIS = 100
 
-def _reasons(
-    data: pd.DataFrame, profile: Profile
-) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
+
+def _reasons(data: pd.DataFrame, profile: Profile) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
     """Return why each column has its role, and the units of the numeric QIs (ages: year)."""
     from riskcore.roles import suggest_roles
 
@@ -165,6 +167,7 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
         "order": {c: list(v) for c, v in profile.orders.items()} or None,
         "population": population,
         "missing": profile.missing,
+        "person": roles.person,
     }
 
 
@@ -258,6 +261,12 @@ def _remediate(
     if len(applied.data) == 0:
         raise RiskcoreError("the recipe suppresses every record: nothing is left to assess")
     utility = _utility(data, applied.data, profile, recipe) if profile is not None else {}
+    person = recipe.person
+    people_before = people_after = None
+    if person is not None:
+        people_before = _people(data[person])
+        kept = data[person].to_numpy()[applied.data.index.to_numpy()]
+        people_after = _people(pd.Series(kept))
     return (
         Remediation(
             recipe=recipe,
@@ -270,11 +279,39 @@ def _remediate(
             information_loss=loss,
             not_reapplied=tuple(applied.skipped),
             numeric=applied.numeric,
+            person=person,
+            people_before=people_before,
+            people_after=people_after,
+            suppressed_rows=applied.suppressed_rows,
             **utility,
         ),
         applied.data,
     )
 
+
+def _people(values: pd.Series) -> int:
+    """Return the people of a person column: its distinct values, each missing one a person."""
+    return int(values.nunique(dropna=True)) + int(values.isna().sum())
+
+
+def _several_tuples(assessment: Assessment) -> int:
+    """Return the people whose rows carry several QI tuples (0 without a person column)."""
+    classes = assessment.classes
+    sig = None if classes is None else classes.signatures
+    if classes is None or sig is None:
+        return 0
+    return int(classes.sizes[sig.lengths > 1].sum())
+
+
+def _with_people(released: pd.DataFrame, data: pd.DataFrame, person: str | None) -> pd.DataFrame:
+    """Return the release with its person column as recorded (the recipe may have dropped it).
+
+    The release keeps the labels of the table's rows (positions, from
+    :func:`review`), so each released row finds its person again.
+    """
+    if person is None:
+        return released
+    return released.assign(**{person: data[person].to_numpy()[released.index.to_numpy()]})
 
 
 def _file_name(path: str) -> str:
@@ -348,6 +385,7 @@ def review(
             "quasi-identifiers only the columns an attacker could know"
         )
     kw = _assess_kwargs(profile)
+    data = data.reset_index(drop=True)  # positions: a release's rows are found by label
     encoded = EncodedTable(data)  # one coding of the table for assess, SUDA and homogeneity
     before = assess(encoded, **kw)
     if before.evidence is None:
@@ -358,20 +396,25 @@ def review(
     if suda_size is not None:  # within SUDA's limits, checked before it starts
         from riskcore.metrics import suda
 
-        su = suda(
-            encoded,
-            profile.roles.quasi_identifiers,
-            max_size=suda_size,
-            dis_fraction=profile.sampling_fraction or 0.01,
-        )
-        special = su.to_dict()
+        people = _several_tuples(before)
+        if people:  # SUDA is per person: a set of several tuples is not one record
+            suda_note = Limitation("suda-people", {"people": people})
+        else:
+            su = suda(
+                encoded,
+                profile.roles.quasi_identifiers,
+                max_size=suda_size,
+                dis_fraction=profile.sampling_fraction or 0.01,
+                person=profile.roles.person,
+            )
+            special = su.to_dict()
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
     remediation = after = verdict_after = attacks_after = None
     released = data
     reasons, units = _reasons(data, profile)
     if profile.recipe is not None:
         remediation, released = _remediate(data, profile.recipe, units, profile)
-        after = assess(released, **kw)
+        after = assess(_with_people(released, data, kw["person"]), **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
         verdict_after = with_suppression(

@@ -67,13 +67,13 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     Verdict
         The remediated table's verdict with the records the recipe suppressed.
     """
-    n = remediation.records_before
+    n = remediation.units_before  # people with a person column, else records
     within = remediation.suppressed <= targets.max_suppression * n + 1e-9
     return dataclasses.replace(
         verdict,
         passed=verdict.passed and within,
         n_records=n,
-        released=remediation.records_after,
+        released=remediation.units_after,
         suppressed=remediation.suppressed,
         max_suppression=targets.max_suppression,
         within_limit=within,
@@ -167,7 +167,12 @@ def limitations(
     """
     roles = profile.roles
     known = set(roles.quasi_identifiers) | set(roles.identifiers)
+    person = roles.person
+    unit: dict[str, object] = {"person": person, "rows": len(data)}
+    if person is not None and person in data.columns:
+        unit["people"] = int(data[person].nunique(dropna=True)) + int(data[person].isna().sum())
     out = [
+        Limitation("unit", unit),
         Limitation(
             "attacker",
             {
@@ -176,7 +181,7 @@ def limitations(
                     str(c) for c in data.columns if c in released.columns and c not in known
                 ],
             },
-        )
+        ),
     ]
     if roles.weight is not None:
         out.append(Limitation("population", {"model": "weights", "column": roles.weight}))

@@ -152,6 +152,13 @@ class Remediation(Result):
         to, after its perturbation steps (:attr:`AppliedRecipe.numeric
         <riskcore.deidentify.recipe_apply.AppliedRecipe>`); None without such steps. Before
         any perturbation dRisk is 1 and IL1s 0 by definition.
+    person : str or None
+        The recipe's person column: ``suppressed`` counts people (all of their rows
+        removed), of ``people_before``.
+    people_before, people_after : int or None
+        With a person column, the people of the table and of the release.
+    suppressed_rows : int or None
+        With a person column, the rows of the suppressed people.
     """
 
     recipe: Recipe
@@ -168,6 +175,20 @@ class Remediation(Result):
     numeric: NumericRiskUtility | None = None
     value_counts: tuple[ValueCounts, ...] = ()
     two_way: TwoWayTable | None = None
+    person: str | None = None
+    people_before: int | None = None
+    people_after: int | None = None
+    suppressed_rows: int | None = None
+
+    @property
+    def units_before(self) -> int:
+        """Return what ``suppressed`` is a share of: the people, else the records."""
+        return self.records_before if self.people_before is None else self.people_before
+
+    @property
+    def units_after(self) -> int:
+        """Return the people (else the records) of the release."""
+        return self.records_after if self.people_after is None else self.people_after
 
 
 @dataclass(frozen=True)
@@ -179,7 +200,8 @@ class Limitation(Result):
     kind : str
         ``attacker``, ``population``, ``missing``, ``not-applicable``,
         ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``, ``suda-capped``,
-        ``free-text``, ``population-table`` or ``recipe-limit``.
+        ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit`` or
+        ``unit`` (the unit of privacy: a person column, its people and rows).
     facts : dict
         What the sentence needs (column names, counts, models).
     """

@@ -148,6 +148,11 @@ if TYPE_CHECKING:
         random_pick_phrase,
         simulated_note,
     )
+    from riskcore.report.readings.people import (
+        people_phrase,
+        suppression_line,
+        unit_reading,
+    )
     from riskcore.report.readings.population import (
         population_reading,
     )
@@ -279,6 +284,9 @@ _WHERE: dict[str, str] = {
     "near_duplicate_reading": "budget",
     "people_match_reading": "budget",
     "split_reading": "budget",
+    "people_phrase": "people",
+    "suppression_line": "people",
+    "unit_reading": "people",
     "column_summary": "data",
     "encoding_reading": "data",
     "large_file_facts": "data",
@@ -530,6 +538,7 @@ __all__ = [
     "order_refusal",
     "parallel_reading",
     "people_match_reading",
+    "people_phrase",
     "pii_reading",
     "pii_table",
     "planning_reading",
@@ -585,6 +594,7 @@ __all__ = [
     "suda_gap_reading",
     "suda_reading",
     "suppressed_row_reading",
+    "suppression_line",
     "t_rule_reading",
     "table_heading",
     "target_checks",
@@ -593,6 +603,7 @@ __all__ = [
     "text_status",
     "two_release_table",
     "unique_missing_reading",
+    "unit_reading",
     "upload_limit_note",
     "visited_table",
     "worlds_reading",

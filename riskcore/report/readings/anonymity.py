@@ -56,7 +56,7 @@ MISSING_LABELS: dict[str, str] = {
 }
 
 
-def missing_reading(policy: str, missing_records: int) -> str:
+def missing_reading(policy: str, missing_records: int, *, people: bool = False) -> str:
     """Return the "Missing values: ..." line shown beside every class-based figure.
 
     Parameters
@@ -64,7 +64,10 @@ def missing_reading(policy: str, missing_records: int) -> str:
     policy : {"own", "any"}
         The missing-value policy the figures were computed under.
     missing_records : int
-        Records with at least one missing quasi-identifier value.
+        Records with at least one missing quasi-identifier value (people with
+        one on a row, with a person column).
+    people : bool, default False
+        The figures count people (a person column is set).
 
     Returns
     -------
@@ -77,7 +80,10 @@ def missing_reading(policy: str, missing_records: int) -> str:
             "Missing values: no quasi-identifier value is missing, so both policies (a value "
             "of its own, or matches any value) give the same figures."
         )
-    who = f"{missing_records:,} record{'s' if missing_records != 1 else ''}"
+    if people:
+        who = f"{missing_records:,} {'person' if missing_records == 1 else 'people'}"
+    else:
+        who = f"{missing_records:,} record{'s' if missing_records != 1 else ''}"
     if policy == "own":
         return (
             f"Missing values: a missing quasi-identifier value counts as a value of its own "

@@ -74,13 +74,15 @@ def limit_text(limit: float) -> str:
     return f"{100 * limit:.4g}%"
 
 
-def records_share(count: int, total: int) -> str:
+def records_share(count: int, total: int, *, people: bool = False) -> str:
     """Return "1,234 records (24.7%)": a count with its share of ``total``.
 
     Parameters
     ----------
     count : int
     total : int
+    people : bool, default False
+        The count is of people (a person column is set): "1,234 people (24.7%)".
 
     Returns
     -------
@@ -88,7 +90,8 @@ def records_share(count: int, total: int) -> str:
         "1,234 records (24.7%)": a count with its share of ``total``.
     """
     share = count / total if total else 0.0
-    return f"{count:,} {plural(count, 'record', 'records')} ({share_text(share)})"
+    noun = plural(count, "person", "people") if people else plural(count, "record", "records")
+    return f"{count:,} {noun} ({share_text(share)})"
 
 
 def _threshold(value: float) -> str:
@@ -160,7 +163,7 @@ def target_label(check: Check) -> str:
     return check.label + (f" of {check.attribute}" if check.attribute else "")
 
 
-def targets_summary(targets: Targets) -> str:
+def targets_summary(targets: Targets, *, people: bool = False) -> str:
     """Return the targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
 
     The suppression limit is added when it is above 0.
@@ -169,6 +172,8 @@ def targets_summary(targets: Targets) -> str:
     ----------
     targets : Targets
         The targets the release must meet.
+    people : bool, default False
+        The suppression limit counts people (a person column is set).
 
     Returns
     -------
@@ -189,7 +194,7 @@ def targets_summary(targets: Targets) -> str:
     if targets.max_suppression > 0:
         text += (
             f"; a remediation may suppress up to {limit_text(targets.max_suppression)} of the "
-            "records"
+            + ("people (all of a person's rows)" if people else "records")
         )
     return text
 
@@ -217,7 +222,9 @@ def check_rows(verdict: Verdict) -> list[dict[str, str | None]]:
             "required": format_target(c),
             "achieved": format_achieved(c),
             "result": "pass" if c.passed else "fail",
-            "records failing": records_share(c.failing_records, verdict.released),
+            "records failing": records_share(
+                c.failing_records, verdict.released, people=verdict.person is not None
+            ),
             "note": c.note,
         }
         for c in verdict.checks
@@ -241,10 +248,13 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     pandas.DataFrame
         One row per check, as shown on the pages and in the report.
     """
-    return pd.DataFrame(
+    table = pd.DataFrame(
         check_rows(verdict),
         columns=["target", "required", "achieved", "result", "records failing", "note"],
     )
+    if verdict.person is not None:  # every count is of people
+        table = table.rename(columns={"records failing": "people failing"})
+    return table
 
 
 def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
@@ -264,6 +274,11 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
     n = verdict.n_records
     if n == 0:
         return f"{of[0].upper()}{of[1:]} holds no record: nothing to judge (n/a)."
+    people = verdict.person is not None
+
+    def share(count: int, total: int) -> str:
+        return records_share(count, total, people=people)
+
     failed = verdict.failed
     head = f"{of[0].upper()}{of[1:]}"
     parts = []
@@ -271,12 +286,12 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
         if not verdict.within_limit:
             return (
                 f"{head} does not meet the targets: they would need "
-                f"{records_share(verdict.needed, n)} suppressed, above the limit of "
+                f"{share(verdict.needed, n)} suppressed, above the limit of "
                 f"{limit_text(verdict.max_suppression)}."
             )
         if verdict.suppressed:
             parts.append(
-                f"after suppressing {records_share(verdict.suppressed, n)}, within the "
+                f"after suppressing {share(verdict.suppressed, n)}, within the "
                 f"{limit_text(verdict.max_suppression)} limit"
             )
     if not verdict.checks:
@@ -285,7 +300,7 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
         what = "; ".join(
             f"{target_label(c)} {format_achieved(c)} against {format_target(c)}"
             + (
-                f", failing {records_share(c.failing_records, verdict.released)}"
+                f", failing {share(c.failing_records, verdict.released)}"
                 if c.failing_records
                 else f": {c.note}"
                 if c.note

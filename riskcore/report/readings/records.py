@@ -76,10 +76,16 @@ def individual_risk_reading(result: IndividualRisk) -> str:
     method = (
         "" if result.model == "none" else f", {result.method} Benedetti-Franconi individual risk"
     )
+    if result.person is not None and result.n_people is not None:
+        of = f"{result.n_people:,} people (in {result.n_records:,} rows)"
+        above = plural(result.records_above, "person has", "people have")
+    else:
+        of = f"{result.n_records:,} records"
+        above = plural(result.records_above, "record has", "records have")
     return (
         f"Expected re-identifications: {format_number(result.expected_reidentifications)} of "
-        f"{result.n_records:,} records (global risk {100 * result.global_risk:.3g}%); "
-        f"{result.records_above:,} {plural(result.records_above, 'record has', 'records have')} "
+        f"{of} (global risk {100 * result.global_risk:.3g}%); "
+        f"{result.records_above:,} {above} "
         f"a risk above {result.threshold:g} (highest {format_number(result.highest_risk)}), "
         f"with {model}{method}."
     )

@@ -21,6 +21,7 @@ from riskcore.report.readings.criteria import (
     threshold_text,
     verdict_reading,
 )
+from riskcore.report.readings.people import unit_reading
 from riskcore.review import Limitation, ReleasedIdentifiers, Review, RoleReason
 
 __all__ = [
@@ -372,6 +373,16 @@ def limitation_text(lim: Limitation) -> str:
         One limitation of the report as a sentence.
     """
     f = lim.facts
+    if lim.kind == "unit":
+        rows = int(f["rows"])
+        return unit_reading(int(f.get("people", rows)), rows, f.get("person"))
+    if lim.kind == "suda-people":
+        return (
+            f"Special uniques (SUDA) not computed: they are found per person, and "
+            f"{int(f['people']):,} people have rows with different quasi-identifier values; "
+            "quasi-identifiers that change from visit to visit are judged as events "
+            "(k^m-anonymity)."
+        )
     if lim.kind == "attacker":
         unknown = f.get("unknown_to_attacker") or []
         return (

@@ -1,0 +1,175 @@
+"""A release in people: the search, its suppression limit and the written table (issue 36).
+
+Every release is checked apart from riskcore: each kept person's set of generalized QI
+tuples (pandas, on the written table), grouped by the person column, must be shared by
+at least k people, and every person keeps all of their rows or none.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.cli import main
+from riskcore.criteria import Targets
+from riskcore.deidentify.hierarchy import default_hierarchy, flat_hierarchy
+from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search import search
+from riskcore.demo.claims import make_claims
+
+QIS = ["age", "sex", "zip"]
+
+
+def _smallest_class(release: pd.DataFrame, qis: list[str], person: str) -> int:
+    text = release[qis].astype(str).agg("|".join, axis=1)
+    signature = text.groupby(release[person].to_numpy()).agg(lambda s: tuple(sorted(set(s))))
+    return int(signature.value_counts().min())
+
+
+def _whole_people(
+    original: pd.DataFrame, release: pd.DataFrame, person: str, released_as: str | None = None
+) -> bool:
+    before = original.groupby(person).size()
+    after = release.groupby(released_as or person).size()
+    return bool((before.loc[after.index] == after).all())
+
+
+@pytest.fixture(scope="module")
+def claims() -> pd.DataFrame:
+    return make_claims(1_500, seed=4)
+
+
+def test_the_least_loss_release_holds_k_people_per_class(claims: pd.DataFrame) -> None:
+    hierarchies = {q: default_hierarchy(claims[q]) for q in QIS}
+    targets = Targets.of(k=5, max_suppression=0.04)
+    lattice = Lattice(claims, hierarchies, targets=targets, person="patient_id")
+    assert lattice.n == claims["patient_id"].nunique() and lattice.n_rows == len(claims)
+    best = search(lattice).best
+    assert best is not None and best.k >= 5
+    assert best.suppressed <= 0.04 * lattice.n  # the limit counts people
+    out = lattice.apply(claims, best.levels)
+    assert _smallest_class(out, QIS, "patient_id") >= 5
+    assert _whole_people(claims, out, "patient_id")
+    kept = out["patient_id"].nunique()
+    assert lattice.n - kept == best.suppressed
+    assert len(claims) - len(out) == best.suppressed_rows
+
+
+def test_rows_counted_as_people_would_break_k(claims: pd.DataFrame) -> None:
+    """The row search's node, judged in people, has classes below k: why the unit matters."""
+    hierarchies = {q: default_hierarchy(claims[q]) for q in QIS}
+    targets = Targets.of(k=5, max_suppression=0.04)
+    rows = Lattice(claims, hierarchies, targets=targets)
+    best = search(rows).best
+    assert best is not None
+    out = rows.apply(claims, best.levels)
+    assert _smallest_class(out, QIS, "patient_id") < 5
+
+
+def test_a_person_whose_qis_change_is_judged_on_the_set() -> None:
+    # p1 is 30 then 31; p2 and p3 are 30; p4 and p5 are 31: at the bottom p1 is alone, and
+    # once age is suppressed everyone shares one class of 5 people
+    df = pd.DataFrame(
+        {
+            "pid": ["p1", "p1", "p2", "p3", "p4", "p5", "p5"],
+            "age": [30, 31, 30, 30, 31, 31, 31],
+        }
+    )
+    lattice = Lattice(df, {"age": flat_hierarchy(df["age"])}, targets=Targets.of(k=2), person="pid")
+    _, sizes = lattice.classes([0])
+    assert sorted(sizes.tolist()) == [1, 2, 2]
+    node = lattice.evaluate([0])
+    assert node.suppressed == 1 and node.suppressed_rows == 2 and not node.anonymous
+    assert lattice.evaluate([1]).k == 5
+    failing = lattice.record_failing([0])
+    assert failing.tolist() == [True, True, False, False, False, False, False]
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_anonymize_with_a_person_writes_k_people_per_class(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "claims.csv"
+    make_claims(800, seed=5).to_csv(data, index=False)
+    out, recipe, key = tmp_path / "rel.csv", tmp_path / "recipe.json", tmp_path / "key.hex"
+    code, text, err = _run(
+        [
+            "anonymize", str(data), "--qi", "age", "--qi", "sex", "--qi", "zip",
+            "--person", "patient_id", "--k", "5", "--max-suppression", "0.05",
+            "--out", str(out), "--recipe-out", str(recipe), "--key-file", str(key),
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert re.search(r"k = \d+ people; suppressed [\d,]+ of 800 people", text)
+    original = pd.read_csv(data, dtype=str)
+    release = pd.read_csv(out, dtype=str)
+    # the person is a keyed token, one per person, never the identifier
+    assert not set(release["patient_id"]) & set(original["patient_id"])
+    assert release["patient_id"].str.fullmatch(r"[0-9a-f]{16}").all()
+    assert _smallest_class(release, QIS, "patient_id") >= 5
+    by_claim = original.set_index("claim_id")["patient_id"]
+    kept = release.assign(original=by_claim.loc[release["claim_id"]].to_numpy())
+    assert _whole_people(original, kept, "patient_id", "original")
+    assert kept.groupby("original")["patient_id"].nunique().max() == 1
+    spec = json.loads(recipe.read_text())
+    assert spec["person"] == "patient_id" and spec["version"] == 5
+    again = tmp_path / "again.csv"
+    code, _, err = _run(
+        ["apply", str(data), "--recipe", str(recipe), "--key-file", str(key), "--out", str(again)],
+        capsys,
+    )
+    assert code == 0, err
+    assert pd.read_csv(again, dtype=str).equals(release)
+
+
+def test_cli_apply_refuses_a_table_without_the_person(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    df = make_claims(300, seed=6)
+    data, other = tmp_path / "claims.csv", tmp_path / "other.csv"
+    df.to_csv(data, index=False)
+    df.drop(columns="patient_id").to_csv(other, index=False)
+    recipe, key = tmp_path / "recipe.json", tmp_path / "key.hex"
+    code, _, err = _run(
+        [
+            "anonymize", str(data), "--qi", "sex", "--qi", "race", "--person", "patient_id",
+            "--k", "2", "--out", str(tmp_path / "r.csv"), "--recipe-out", str(recipe),
+            "--key-file", str(key),
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    code, _, err = _run(
+        ["apply", str(other), "--recipe", str(recipe), "--key-file", str(key),
+         "--out", str(tmp_path / "x.csv")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2
+    assert "patient_id" in err and "links the rows of one person" in err
+
+
+def test_cli_assess_with_a_person_counts_people(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, err = _run(
+        ["assess", "claims:400", "--qi", "sex", "--qi", "race", "--qi", "zip",
+         "--person", "patient_id", "--format", "json"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    out = json.loads(text)
+    df = make_claims(400)
+    sig = df.groupby("patient_id")[["sex", "race", "zip"]].agg(lambda s: tuple(sorted(set(s))))
+    counts = sig.astype(str).agg("|".join, axis=1).value_counts()
+    assert (out["n_people"], out["n_records"], out["k"]) == (400, len(df), int(counts.min()))
+    assert out["verdict"]["person"] == "patient_id"
+    assert np.isclose(out["prosecutor"]["success_rate"], len(counts) / 400)
