@@ -321,7 +321,8 @@ def household_risk(
     missing = hcol.codes == hcol.n_values - 1 if hcol.n_missing else np.zeros(n, dtype=bool)
     raw = np.where(missing, hcol.n_values + member, hcol.codes)
     base = hcol.n_values + n_members
-    pair = np.unique(member * base + raw)
+    pair = np.sort(member * base + raw)  # the distinct (member, household) pairs
+    pair = pair[np.r_[True, pair[1:] != pair[:-1]]]
     # a person's records without a household take the household of their other records
     several = np.bincount(pair // base, minlength=n_members) > 1
     pair = pair[~(several[pair // base] & (pair % base >= hcol.n_values))]

@@ -66,9 +66,10 @@ least an attacker must know).
 
 **Limit.** The work is the number of itemset occurrences,
 sum_p sum_{j <= m} C(L_p, j); it is computed from the L_p before any itemset
-is generated and refused above :data:`MAX_ITEMSET_OCCURRENCES` (20 million,
-about 1 GB of working arrays at the limit), with a message naming the figure
-and suggesting a smaller m or coarser events.
+is generated and refused above :data:`MAX_ITEMSET_OCCURRENCES` (20 million;
+measured at 18 million, 400,000 people of 9 items with m = 2: 1.3 GB of
+working arrays at the peak and 15 s on a loaded 2-core machine), with a
+message naming the figure and suggesting a smaller m or coarser events.
 
 References
 ----------
@@ -222,9 +223,9 @@ def event_items(
             if s is not None:
                 keep &= ~s
         row = np.flatnonzero(keep).astype(np.int64)
-        _, first, inv = np.unique(key[row], return_index=True, return_inverse=True)
-        codes = np.stack([c.codes[row[first]] for c in cols], axis=1).astype(np.int64)
-        return EventItems(row, inv.reshape(-1).astype(np.int64), len(first), codes)
+        item, rep = _numbered(key[row])
+        codes = np.stack([c.codes[row[rep]] for c in cols], axis=1).astype(np.int64)
+        return EventItems(row, item, len(rep), codes)
     offsets = np.concatenate(([0], np.cumsum([c.n_values for c in cols]))).astype(np.int64)
     rows, raw = [], []
     for i, (c, s) in enumerate(zip(cols, skipped, strict=True)):  # a loop over the columns
@@ -232,11 +233,20 @@ def event_items(
         rows.append(r)
         raw.append(offsets[i] + c.codes[r])
     row, flat = np.concatenate(rows), np.concatenate(raw)
-    uniq, inv = np.unique(flat, return_inverse=True)
+    item, rep = _numbered(flat)
+    uniq = flat[rep]
     col = np.searchsorted(offsets, uniq, side="right") - 1
     codes = np.full((len(uniq), len(cols)), -1, dtype=np.int64)
     codes[np.arange(len(uniq)), col] = uniq - offsets[col]
-    return EventItems(row, inv.reshape(-1).astype(np.int64), len(uniq), codes)
+    return EventItems(row, item, len(uniq), codes)
+
+
+def _numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (dense number of each key, in increasing key order; one position of each)."""
+    ids, counts = _dense(key)
+    rep = np.empty(len(counts), dtype=np.int64)
+    rep[ids] = np.arange(len(key), dtype=np.int64)  # any position of a key will do
+    return ids, rep
 
 
 # ---------------------------------------------------------------- the kernel
@@ -334,6 +344,13 @@ def itemset_occurrences(items_held: np.ndarray, m: int) -> np.ndarray:
     return out
 
 
+def _distinct(key: np.ndarray) -> np.ndarray:
+    """Return the distinct keys, ascending (a sort: numpy 2.4's hashing ``unique`` is slower)."""
+    ordered = np.sort(key)
+    out: np.ndarray = ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(key) else ordered
+    return out
+
+
 def _dense(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (dense id of each key, in increasing key order; count of each id)."""
     order = np.argsort(key)
@@ -344,6 +361,21 @@ def _dense(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ids[order] = np.cumsum(start) - 1
     counts = np.diff(np.append(np.flatnonzero(start), len(key))).astype(np.int64)
     return ids, counts
+
+
+def _extend(last: np.ndarray, pair_end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the itemsets one item larger: (the itemset each extends, its new last pair).
+
+    An itemset whose last item is pair ``l`` of its person (whose pairs end
+    before ``pair_end[l]``) is extended by each later pair l + 1, ...,
+    pair_end[l] - 1, in order: ``np.repeat`` of the extension counts and an
+    offset ``arange`` restarting at each itemset.
+    """
+    ext = pair_end[last] - last - 1
+    parent = np.repeat(np.arange(len(last), dtype=np.int64), ext)
+    new_last = last[parent] + 1 + np.arange(len(parent), dtype=np.int64)
+    new_last -= np.repeat(np.cumsum(ext) - ext, ext)
+    return parent, new_last
 
 
 def _check_limit(items_held: np.ndarray, m: int, width: int, max_itemsets: int) -> np.ndarray:
@@ -433,7 +465,7 @@ def itemset_support(
     ):
         raise ValueError("a person or item number is out of range")
     # distinct pairs, by person then item; person * n_items + item < n_rows^2 fits int64
-    pair = np.unique(person * n_items + item)
+    pair = _distinct(person * n_items + item)
     pp, pi = pair // n_items, pair % n_items
     held = np.bincount(pp, minlength=n_people).astype(np.int64)
     width = min(m, int(held.max()) if len(held) else 0)
@@ -450,10 +482,7 @@ def itemset_support(
     c = np.ones(n_people, dtype=np.float64)
     for j in range(1, width + 1):  # a loop over the itemset sizes
         if j > 1:
-            ext = pair_end[last] - last - 1  # later items of the same person
-            parent = np.repeat(np.arange(len(last), dtype=np.int64), ext)
-            last = last[parent] + 1 + np.arange(len(parent), dtype=np.int64)
-            last -= np.repeat(np.cumsum(ext) - ext, ext)
+            parent, last = _extend(last, pair_end)
             ids, support = _dense(ids[parent] * n_items + pi[last])
             parents.append(parent)
             lasts.append(last)
@@ -676,7 +705,10 @@ def _rarest(
     rows = np.column_stack(
         (support.person_support[who], support.witness_size[who], support.witness[who])
     )
-    distinct, people = np.unique(rows, axis=0, return_counts=True)  # sorted: support, size, items
+    rows = rows[np.lexsort(rows.T[::-1])]  # by support, then size, then items
+    start = np.r_[True, (rows[1:] != rows[:-1]).any(axis=1)]
+    distinct = rows[start]
+    people = np.diff(np.append(np.flatnonzero(start), len(rows)))
     out = []
     for row, n in zip(distinct[:top].tolist(), people[:top].tolist(), strict=True):  # <= top
         size = int(row[1])

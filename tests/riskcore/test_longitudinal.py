@@ -311,10 +311,12 @@ def test_a_count_above_the_limit_is_refused_before_any_itemset_is_made(monkeypat
     df = pd.DataFrame({"patient": ["a"] * 30, "dx": [f"d{i}" for i in range(30)]})
     assert km_anonymity(df, "patient", ["dx"], m=3, max_itemsets=4525).k_achieved == 1
 
-    def no_counting(key):
+    def no_itemsets(last, pair_end):
         raise AssertionError("itemsets were generated")
 
-    monkeypatch.setattr(longitudinal, "_dense", no_counting)
+    monkeypatch.setattr(longitudinal, "_extend", no_itemsets)
+    with pytest.raises(AssertionError, match="generated"):  # the patch is in the way below it
+        km_anonymity(df, "patient", ["dx"], m=3, max_itemsets=4525)
     with pytest.raises(RiskcoreError, match=r"4,525 itemset occurrences.*limit of 4,524 "
                        r"\(MAX_ITEMSET_OCCURRENCES\); choose a smaller m"):  # fmt: skip
         km_anonymity(df, "patient", ["dx"], m=3, max_itemsets=4524)
