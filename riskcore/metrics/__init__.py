@@ -18,6 +18,10 @@ records
     Per-record risk: individual risk with sampling weights, the records table.
 explain
     One record explained: its class, MSUs and shared values; the riskiest rows.
+longitudinal
+    Many rows per person: k^m-anonymity of a person's events (visits, diagnoses).
+household
+    Household risk: 1 - prod(1 - r_i) over a household's members (sdcMicro).
 presence
     Against a population table: k-map and delta-presence, and the per-class
     counts they judge.
@@ -62,6 +66,8 @@ from riskcore.metrics.population_model import Population
 
 if TYPE_CHECKING:
     from riskcore.metrics.explain import RecordExplanation, explain_record
+    from riskcore.metrics.household import HouseholdRisk, household_risk
+    from riskcore.metrics.longitudinal import KmAnonymity, km_anonymity
     from riskcore.metrics.presence import (
         PopulationCounts,
         PopulationMatch,
@@ -73,11 +79,16 @@ if TYPE_CHECKING:
     from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
     from riskcore.metrics.suda import SudaResult, msu_weight, suda
 
-#: The names of the per-record modules (explain, presence, records, suda) and where each is
+#: The names of the per-record modules (explain, household, longitudinal, presence, records,
+#: suda) and where each is
 #: defined: imported when first read (PEP 562), so ``riskcore assess`` does not load them.
 _WHERE: dict[str, str] = {
     "RecordExplanation": "explain",
     "explain_record": "explain",
+    "HouseholdRisk": "household",
+    "household_risk": "household",
+    "KmAnonymity": "longitudinal",
+    "km_anonymity": "longitudinal",
     "PopulationCounts": "presence",
     "PopulationMatch": "presence",
     "delta_presence": "presence",
@@ -131,8 +142,10 @@ __all__ = [
     "Assessment",
     "ClassSizeDistribution",
     "DiversityResult",
+    "HouseholdRisk",
     "IndividualRisk",
     "KAnonymityResult",
+    "KmAnonymity",
     "Population",
     "PopulationCounts",
     "PopulationMatch",
@@ -147,8 +160,10 @@ __all__ = [
     "distinct_l_per_class",
     "entropy_per_class",
     "explain_record",
+    "household_risk",
     "k_anonymity",
     "k_map",
+    "km_anonymity",
     "msu_weight",
     "order_choices",
     "order_values",

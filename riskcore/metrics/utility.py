@@ -27,6 +27,12 @@ so a record missing from it was suppressed.
   category (a number, a band, a ZIP prefix), so generalized labels are
   features as they are. No scikit-learn: the model is a few array
   operations, and scikit-learn 1.9 would break diffprivlib (notes/toolchain).
+  When one person can be several records (claims, visits), the split is by
+  person (:func:`held_out_rows` with ``person``): with a patient's near-copy
+  rows on both sides the model would be scored on records it has in effect
+  seen, and the accuracy "as recorded" would be inflated (the group split of
+  scikit-learn's ``GroupShuffleSplit``; Kaufman, Rosset, Perlich & Stitelman
+  2012 call this leakage).
 
 Values are compared by their text form (:func:`riskcore._values.value_text`:
 39, 39.0 and "39" are one value), computed once per distinct value.
@@ -44,6 +50,8 @@ import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._values import value_text
+from riskcore.engine import encode_column
+from riskcore.engine.people import person_codes
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -53,6 +61,7 @@ __all__ = [
     "classification_utility",
     "column_change",
     "cramers_v",
+    "held_out_rows",
     "naive_bayes_scores",
     "natural_order",
     "texts",
@@ -486,6 +495,11 @@ class ClassificationUtility(Result):
         The same for always predicting the training split's most common class.
     seed : int
         Seed of the split.
+    person : str or None
+        The person column the split grouped by (no person on both sides), or
+        None (records split one by one).
+    train_people, test_people : int or None
+        With ``person``: the people of the training and held-out splits.
     """
 
     target: str
@@ -498,6 +512,9 @@ class ClassificationUtility(Result):
     baseline_before: float
     baseline_after: float
     seed: int = 0
+    person: str | None = None
+    train_people: int | None = None
+    test_people: int | None = None
 
 
 def _accuracy(
@@ -512,6 +529,70 @@ def _accuracy(
     return float(np.mean(predicted == truth)), float(np.mean(truth == common))
 
 
+def held_out_rows(
+    data: pd.DataFrame,
+    *,
+    test_share: float = 0.3,
+    seed: int = 0,
+    person: str | None = None,
+) -> tuple[np.ndarray, int, int]:
+    """Return which rows a seeded split holds out, and how many people it holds out of how many.
+
+    Without ``person``, the rows are split one by one:
+    ``numpy.random.default_rng(seed).permutation(n)``, the first
+    round(test_share * n) rows of it held out (at least 1, at most n - 1).
+    With ``person``, the people are split the same way (a group split, as
+    scikit-learn's ``GroupShuffleSplit``): the people, numbered by their
+    value's order of first appearance (numbers: by value), permuted by the
+    seed, the first round(test_share * P) of the P people held out with all
+    of their rows, so no person has rows on both sides; a row without a
+    person is a person of its own. With one row per person the two splits
+    hold out the same rows.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table as recorded.
+    test_share : float, default 0.3
+        Share of the rows (or of the people) held out, in (0, 1).
+    seed : int, default 0
+    person : str, optional
+        The person column.
+
+    Returns
+    -------
+    held_out : numpy.ndarray
+        bool per row (by position).
+    held_out_units : int
+        The people held out (the rows, without ``person``).
+    units : int
+        The people (the rows, without ``person``).
+
+    Raises
+    ------
+    RiskcoreError
+        For a share outside (0, 1), fewer than 2 rows (or people), or an
+        unknown person column.
+    """
+    if not 0 < test_share < 1:
+        raise RiskcoreError(f"the share held out must be between 0 and 1, not {test_share!r}")
+    if person is None:
+        unit, n_units = np.arange(len(data), dtype=np.int64), len(data)
+    elif person not in data.columns:
+        raise RiskcoreError(f"the table has no person column {person!r}")
+    else:
+        col = encode_column(data[person])
+        unit, n_units = person_codes(col.codes, col.n_values - 1 if col.n_missing else None)
+    if n_units < 2:
+        what = "records" if person is None else "people"
+        raise RiskcoreError(f"a classifier needs at least 2 {what} (one to train, one to test)")
+    order = np.random.default_rng(seed).permutation(n_units)
+    n_test = min(max(round(test_share * n_units), 1), n_units - 1)
+    chosen = np.zeros(n_units, dtype=bool)
+    chosen[order[:n_test]] = True
+    return chosen[unit], n_test, n_units
+
+
 def classification_utility(
     before: pd.DataFrame,
     after: pd.DataFrame,
@@ -520,14 +601,17 @@ def classification_utility(
     *,
     test_share: float = 0.3,
     seed: int = 0,
+    person: str | None = None,
 ) -> ClassificationUtility:
     """Return a naive Bayes's accuracy trained before and after a remediation (see the module).
 
-    The records of the table as recorded are split once at random (``seed``):
-    ``test_share`` held out, the rest for training. Before: trained on the
-    training records as recorded, scored on the held-out ones. After: trained
-    on the training records the remediation released, as released, scored on
-    the held-out records it released.
+    The records of the table as recorded are split once at random (``seed``,
+    :func:`held_out_rows`): ``test_share`` held out, the rest for training;
+    with ``person``, the people are split, each with all of their records,
+    so that no person is on both sides. Before: trained on the training
+    records as recorded, scored on the held-out ones. After: trained on the
+    training records the remediation released, as released, scored on the
+    held-out records it released.
 
     Parameters
     ----------
@@ -540,6 +624,10 @@ def classification_utility(
     test_share : float, default 0.3
         Share held out, in (0, 1).
     seed : int, default 0
+    person : str, optional
+        The person column of ``before`` (the remediated table need not keep
+        it): split by person; the share held out is then a share of the
+        people.
 
     Returns
     -------
@@ -549,21 +637,18 @@ def classification_utility(
     ------
     RiskcoreError
         For a missing column, no feature, the target among the features, a share outside
-        (0, 1), fewer than 2 records, or rows that do not keep their records' index.
+        (0, 1), fewer than 2 records (or people), or rows that do not keep their records'
+        index.
     """
     feats = list(dict.fromkeys(features))
     if not feats:
         raise RiskcoreError("choose at least one column to predict from")
     if target in feats:
         raise RiskcoreError(f"{target!r} is the column predicted: it cannot be a feature too")
-    if not 0 < test_share < 1:
-        raise RiskcoreError(f"the share held out must be between 0 and 1, not {test_share!r}")
     _check_pair(before, after, [target, *feats])
-    if len(before) < 2:
-        raise RiskcoreError("a classifier needs at least 2 records (one to train, one to test)")
-    order = np.random.default_rng(seed).permutation(len(before))
-    n_test = min(max(round(test_share * len(before)), 1), len(before) - 1)
-    test_idx = before.index[np.sort(order[:n_test])]
+    held, people, everyone = held_out_rows(before, test_share=test_share, seed=seed, person=person)
+    test_idx = before.index[held]
+    n_test = len(test_idx)
     is_test = after.index.isin(test_idx)
     acc_b, base_b = _accuracy(before.drop(test_idx), before.loc[test_idx], target, feats)
     acc_a, base_a = _accuracy(after[~is_test], after[is_test], target, feats)
@@ -578,4 +663,7 @@ def classification_utility(
         baseline_before=base_b,
         baseline_after=base_a,
         seed=seed,
+        person=person,
+        train_people=None if person is None else everyone - people,
+        test_people=None if person is None else people,
     )

@@ -173,3 +173,42 @@ def mdav_like_sdcmicro_missing(x: np.ndarray, k: int) -> np.ndarray:
             far = farthest
     groups[active] = g
     return groups
+
+
+def _boole_combine(value: float, index: int, level: int, risks: list[float]) -> float:
+    """sdcMicro's boole_combine (src/Measure_Hierarchical.h): the signed products above one."""
+    total = 0.0
+    for i in range(index, len(risks)):
+        combination = value * risks[i]
+        if i < len(risks) - 1:
+            total += _boole_combine(combination, i + 1, level + 1, risks)
+        total += (-1.0) ** (level + 1) * combination
+    return total
+
+
+def measure_hierachical(hid: list[object], risk: list[float]) -> tuple[list[float], float, float]:
+    """sdcMicro's measure_hierachical: each household's risk by Boole's formula, per record.
+
+    The records sorted by household id (measure_riskWORK's ``order(data[, hid])``, stable),
+    each run of one id a household; its risk is ``boole`` of its members' risks, written
+    back to every member; ``hier_risk_ER`` is the sum over the records and ``hier_risk``
+    its share of them. Returns (per-record risk in input order, hier_risk_ER, hier_risk).
+    """
+    order = sorted(range(len(hid)), key=lambda i: hid[i])
+    out = [0.0] * len(hid)
+    er = 0.0
+    start = 0
+    while start < len(order):
+        end = start
+        while end < len(order) and hid[order[end]] == hid[order[start]]:
+            end += 1
+        members = [risk[order[i]] for i in range(start, end)]
+        if len(members) == 1:
+            group = members[0]
+        else:
+            group = sum(r + _boole_combine(r, i + 1, 2, members) for i, r in enumerate(members))
+        for i in range(start, end):
+            out[order[i]] = group
+            er += group
+        start = end
+    return out, er, er / len(hid)

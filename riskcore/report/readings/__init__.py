@@ -11,6 +11,7 @@ concern:
 ``diversity``             l-diversity and t-closeness of a sensitive attribute
 ``uniqueness``            uniqueness per QI subset, each QI's contribution
 ``records``               individual risk, special uniques, one record explained
+``longitudinal``          many rows per person: k^m-anonymity of the events, household risk
 ``presence``              k-map and delta-presence against a population table
 ``linkage``               the linkage attack and its curve
 ``attacks``               homogeneity, differencing, two releases, noise
@@ -147,6 +148,12 @@ if TYPE_CHECKING:
         linkage_reading,
         random_pick_phrase,
         simulated_note,
+    )
+    from riskcore.report.readings.longitudinal import (
+        RARE_COLUMNS,
+        household_reading,
+        km_reading,
+        rare_itemset_table,
     )
     from riskcore.report.readings.people import (
         people_phrase,
@@ -343,6 +350,10 @@ _WHERE: dict[str, str] = {
     "linkage_reading": "linkage",
     "random_pick_phrase": "linkage",
     "simulated_note": "linkage",
+    "RARE_COLUMNS": "longitudinal",
+    "household_reading": "longitudinal",
+    "km_reading": "longitudinal",
+    "rare_itemset_table": "longitudinal",
     "population_reading": "population",
     "cover_columns_help": "records",
     "cover_reading": "records",
@@ -435,6 +446,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
+
 __all__ = [
     "ACCOUNTANTS",
     "DISTANCE_LABELS",
@@ -444,6 +456,7 @@ __all__ = [
     "MISSING_LABELS",
     "NOTHING_RELEASED",
     "ORDER_HELP",
+    "RARE_COLUMNS",
     "SIZE_BINS",
     "STORY_CAPTION",
     "STORY_END",
@@ -505,10 +518,12 @@ __all__ = [
     "histogram_reading",
     "homogeneity_caption",
     "homogeneity_reading",
+    "household_reading",
     "identifiability_reading",
     "identifiability_worlds",
     "individual_risk_reading",
     "join_names",
+    "km_reading",
     "large_file_facts",
     "large_file_intro",
     "ldp_planning",
@@ -553,6 +568,7 @@ __all__ = [
     "queries_list",
     "query_phrase",
     "random_pick_phrase",
+    "rare_itemset_table",
     "recipe_table",
     "record_kmap_table",
     "record_reading",

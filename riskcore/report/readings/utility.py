@@ -146,10 +146,17 @@ def classification_reading(cu: ClassificationUtility) -> str:
         The classifier's accuracy before and after in one or two sentences.
     """
     n = len(cu.features)
+    trained, held = f"{cu.train:,} records", f"{cu.test:,} held-out records"
+    if cu.person is not None and cu.train_people is not None and cu.test_people is not None:
+        trained += f" of {cu.train_people:,} {plural(cu.train_people, 'person', 'people')}"
+        held += (
+            f" (of {cu.test_people:,} other {plural(cu.test_people, 'person', 'people')}: "
+            f"split by {cu.person}, no person on both sides)"
+        )
     text = (
         f"Predicting {cu.target} from {n:,} {plural(n, 'column', 'columns')}, a naive Bayes "
-        f"classifier trained on {cu.train:,} records is right for "
-        f"{_pct(cu.accuracy_before)} of {cu.test:,} held-out records as recorded and for "
+        f"classifier trained on {trained} is right for "
+        f"{_pct(cu.accuracy_before)} of {held} as recorded and for "
         f"{_pct(cu.accuracy_after)} of the {cu.test_released:,} of them released (always "
         f"guessing the most common value: {_pct(cu.baseline_before)} and "
         f"{_pct(cu.baseline_after)})."
