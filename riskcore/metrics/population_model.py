@@ -79,8 +79,9 @@ def _population_evidence(
     the individual-risk model
     (:func:`~riskcore.metrics.population.individual_risk`), never
     1/(f_j / pi), and F^_j = f_j / pi serves only in J / sum F^_j. With
-    sampling weights w_i, F^_j = sum of w_i over the class's records and the
-    record risk is E[1/F_j | f_j] with p_j = f_j / F^_j
+    sampling weights w_i, F^_j = sum of w_i over the class's records (its
+    people, each person's weight read on their first row, with a person
+    column) and the record risk is E[1/F_j | f_j] with p_j = f_j / F^_j
     (:func:`~riskcore.metrics.population.weighted_individual_risk`, exact),
     as sdcMicro's ``measure_risk`` with ``weightVar``. The judged F_j and
     risks are derived by :class:`~riskcore.metrics.evidence.Evidence`.
@@ -104,8 +105,14 @@ def _population_evidence(
                 "gives: assess an EncodedTable or a DataFrame"
             )
         w = sampling_weights(engine, col)
+        if classes.person is not None:  # each person's weight once (their first row)
+            from riskcore.metrics.records import person_weights
+
+            w = person_weights(engine, classes.qis, classes.person, w)
         per_class = np.bincount(
-            engine.record_classes(classes.qis), weights=w, minlength=classes.n_classes
+            engine.record_classes(classes.qis, person=classes.person),
+            weights=w,
+            minlength=classes.n_classes,
         )
         return (
             PopulationEvidence("weights", weight_sums=per_class),

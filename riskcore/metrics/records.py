@@ -72,6 +72,7 @@ __all__ = [
     "IndividualRisk",
     "record_individual_risk",
     "record_risk",
+    "person_weights",
     "sampling_weights",
 ]
 
@@ -179,6 +180,39 @@ def sampling_weights(data: EncodedTable | pd.DataFrame, column: str) -> np.ndarr
             "for, at least 1 (rescale normalised weights to sum to the population size)"
         )
     return w
+
+
+def person_weights(
+    data: EncodedTable, quasi_identifiers: Sequence[str], person: str, weights: np.ndarray
+) -> np.ndarray:
+    """Return the sampling weights with each person's weight on their first row only.
+
+    A survey weight belongs to the person (it repeats on their rows): summed
+    per class of people it must count each person once. It is read on the
+    person's first row.
+
+    Parameters
+    ----------
+    data : EncodedTable
+        The table.
+    quasi_identifiers : sequence of str
+        The QIs of the person partition (any: the people are the same).
+    person : str
+        The person column.
+    weights : numpy.ndarray
+        One weight per row (:func:`sampling_weights`).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one per row: the person's weight on their first row, 0 elsewhere.
+    """
+    people = data.partition(tuple(quasi_identifiers), person=person).people
+    assert people is not None  # noqa: S101 - a person partition
+    _, first = np.unique(people.person, return_index=True)
+    out = np.zeros(len(weights), dtype=np.float64)
+    out[first] = weights[first]
+    return out
 
 
 @dataclass(frozen=True)
@@ -349,13 +383,8 @@ def record_individual_risk(
     big_f: np.ndarray
     if weights is not None:
         w = sampling_weights(data, weights)
-        if person is not None:  # a person's weight, read on their first row
-            people = data.partition(qis, person=person).people
-            assert people is not None  # noqa: S101 - a person partition
-            _, first = np.unique(people.person, return_index=True)
-            only = np.zeros(n, dtype=np.float64)
-            only[first] = w[first]
-            w = only
+        if person is not None:
+            w = person_weights(data, qis, person, w)
         big_f = np.bincount(cls, weights=w, minlength=len(sizes))
         if any_policy:  # the weights of every compatible record
             big_f = compatible_sizes(data.classes(qis, person=person), weights=big_f)
@@ -398,6 +427,39 @@ def record_individual_risk(
     )
 
 
+def _one_tuple_each(table: EncodedTable, qis: tuple[str, ...], person: str) -> bool:
+    """Return True when every person's rows carry one QI tuple (SUDA is defined per person)."""
+    people = table.partition(qis, person=person).people
+    return people is None or people.single
+
+
+def _without_suda(
+    table: EncodedTable,
+    qis: tuple[str, ...],
+    missing: MissingPolicy,
+    person: str,
+    risk: np.ndarray,
+) -> pd.DataFrame:
+    """Return the records table whose SUDA columns are empty (people of several QI tuples)."""
+    cls, sizes, _ = _matching(table, qis, missing, person)
+    f = sizes[cls].astype(np.int64)
+    n = table.n_records
+    empty_int = pd.array([pd.NA] * n, dtype="Int64")
+    return pd.DataFrame(
+        {
+            "row": np.arange(1, n + 1, dtype=np.int64),
+            "class_size": f,
+            "prosecutor_risk": 1.0 / f,
+            "individual_risk": risk,
+            "msu_count": empty_int,
+            "min_msu_size": empty_int.copy(),
+            "suda_score": np.full(n, np.nan),
+            "dis_suda": np.full(n, np.nan),
+        },
+        columns=list(RECORD_COLUMNS),
+    )
+
+
 @renamed_arguments(qis="quasi_identifiers")
 def record_risk(
     data: EncodedTable | pd.DataFrame,
@@ -430,7 +492,10 @@ def record_risk(
     ``msu_count``, ``min_msu_size``, ``suda_score``, ``dis_suda``
         The record's minimal sample uniques (count, smallest size; 0 when
         none), SUDA and DIS-SUDA scores, as sdcMicro's ``suda2`` computes
-        them (:func:`riskcore.metrics.suda.suda`).
+        them (:func:`riskcore.metrics.suda.suda`). With a person column SUDA
+        runs on one record per person; when some people's rows carry
+        different QI tuples it is not defined, and these four columns are
+        empty (missing) rather than a false 0.
 
     Parameters
     ----------
@@ -484,6 +549,8 @@ def record_risk(
     )
     if dis_fraction is None:
         dis_fraction = sampling_fraction if sampling_fraction is not None else 0.01
+    if suda_result is None and person is not None and not _one_tuple_each(table, q, person):
+        return _without_suda(table, q, missing, person, ir.risk)
     if suda_result is None:
         suda_result = suda(
             table, q, max_size=max_msu_size, dis_fraction=dis_fraction, person=person

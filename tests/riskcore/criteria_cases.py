@@ -82,10 +82,34 @@ def random_table(r: Rng) -> pd.DataFrame:
     return df
 
 
-def random_case(seed: int) -> tuple[pd.DataFrame, Profile]:
-    """Return a table and a profile whose targets hold 1-3 random table-level models."""
+def random_person_table(r: Rng) -> pd.DataFrame:
+    """Return 12 to 30 people of 1-3 rows each (column ``pid``), as :func:`random_table`.
+
+    A person's quasi-identifiers and weight repeat on their rows, but for about one
+    person in four whose ``c`` changes on a later row (a person of several QI tuples);
+    the sensitive values are drawn per row. One row in twenty has no person id.
+    """
+    people = random_table(r)[: int(r.integers(12, 31))].reset_index(drop=True)
+    rows = r.integers(1, 4, len(people))
+    df = people.iloc[np.repeat(np.arange(len(people)), rows)].reset_index(drop=True)
+    df.insert(0, "pid", np.repeat([f"p{i}" for i in range(len(people))], rows).astype(object))
+    later = df["pid"].duplicated().to_numpy()
+    change = later & (r.random(len(df)) < 0.25)
+    df.loc[change, "c"] = r.integers(1, 4, int(change.sum()))
+    df["s"] = r.choice(["flu", "hiv", "cold", "gout"], len(df), p=[0.5, 0.2, 0.2, 0.1])
+    df["v"] = r.integers(0, 5, len(df))
+    df.loc[r.random(len(df)) < 0.05, "pid"] = None
+    return df.sample(frac=1.0, random_state=int(r.integers(1_000))).reset_index(drop=True)
+
+
+def random_case(seed: int, *, person: bool = False) -> tuple[pd.DataFrame, Profile]:
+    """Return a table and a profile whose targets hold 1-3 random table-level models.
+
+    With ``person``, a table of people of several rows (:func:`random_person_table`)
+    whose profile tags ``pid`` as the person: every consumer must count people.
+    """
     r = np.random.default_rng(seed)
-    df = random_table(r)
+    df = random_person_table(r) if person else random_table(r)
     qis = ("a", "b") if r.random() < 0.5 else ("a", "b", "c")
     sens = ("s", "v")[: int(r.integers(1, 3))]
     kinds = [k for k in FACTORIES if k not in POPULATION_KINDS]
@@ -96,13 +120,17 @@ def random_case(seed: int) -> tuple[pd.DataFrame, Profile]:
         quasi_identifiers=qis,
         sensitive=sens,
         weights=("w",) if population == "weights" else (),
-        other=tuple(c for c in df.columns if c not in (*qis, *sens, "w"))
+        persons=("pid",) if person else (),
+        other=tuple(c for c in df.columns if c not in (*qis, *sens, "w", "pid"))
         + (("w",) if population != "weights" else ()),
     )
+    missing = str(r.choice(["own", "any"]))
+    if person and "c" in qis:  # "any" is not defined on people of several QI tuples
+        missing = "own"
     profile = Profile(
         roles=roles,
         targets=Targets(criteria=crit),
-        missing=str(r.choice(["own", "any"])),  # type: ignore[arg-type]
+        missing=missing,  # type: ignore[arg-type]
         sampling_fraction=0.2 if population == "fraction" else None,
         distances={"v": "ordered"} if "v" in sens else {},
     )
@@ -123,6 +151,7 @@ Decision = tuple[np.ndarray | None, bool | None]
 def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
     """The assessment judged by the criteria: what every consumer must agree with."""
     enc = EncodedTable(df)
+    person = profile.roles.person
     a = assess(
         enc,
         quasi_identifiers=profile.roles.quasi_identifiers,
@@ -130,6 +159,8 @@ def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
         distance=profile.distances or None,
         population=population_of(profile),
         missing=profile.missing,
+        person=person,
     )
     v = evaluate(profile.targets, a.evidence)
-    return v.failing[enc.record_classes(profile.roles.quasi_identifiers)], v.passed
+    rows = enc.record_classes(profile.roles.quasi_identifiers, person=person)
+    return v.failing[rows], v.passed

@@ -170,3 +170,34 @@ def test_record_classes_give_each_row_its_person_class() -> None:
     people = pd.Series(df["patient_id"].to_numpy()).groupby(cls).nunique()
     assert people.sort_index().tolist() == sizes.tolist()
     assert math.isclose(float(sizes.sum()), df["patient_id"].nunique())
+
+
+def test_suda_runs_on_one_record_per_person() -> None:
+    from riskcore.metrics.suda import suda
+
+    df = make_claims(400, seed=8)
+    qis = ["sex", "race", "zip"]  # constant on a person's rows
+    people = suda(df, qis, person="patient_id")
+    first = df.drop_duplicates("patient_id").reset_index(drop=True)
+    alone = suda(first, qis)
+    assert people.n_people == len(first) and people.n_records == len(df)
+    assert (people.special_uniques, people.n_msus) == (alone.special_uniques, alone.n_msus)
+    by_person = dict(zip(first["patient_id"], alone.score, strict=True))
+    expected = df["patient_id"].map(by_person).to_numpy()
+    np.testing.assert_array_equal(people.score, expected)
+    row = int(np.flatnonzero(people.score > 0)[0])
+    mine = first.index[first["patient_id"] == df["patient_id"].iloc[row]][0]
+    assert people.msus_of(row) == alone.msus_of(int(mine))
+
+
+def test_suda_refuses_people_whose_qis_change_and_the_records_table_leaves_it_empty() -> None:
+    from riskcore.criteria.records import record_table
+    from riskcore.metrics.suda import suda
+
+    with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
+        suda(HAND, ["age", "sex"], person="pid")
+    table = record_table(HAND, ["age", "sex"], person="pid")
+    assert table["msu_count"].isna().all() and table["suda_score"].isna().all()
+    # each row carries its person's class (in people) and risk
+    assert table["class_size"].tolist() == [3, 3, 3, 1, 1, 2, 2, 2, 2, 1, 3]
+    assert table["prosecutor_risk"].iloc[3] == 1.0
