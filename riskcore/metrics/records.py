@@ -70,9 +70,9 @@ from riskcore.metrics.suda import SudaResult, suda
 __all__ = [
     "RECORD_COLUMNS",
     "IndividualRisk",
+    "person_weights",
     "record_individual_risk",
     "record_risk",
-    "person_weights",
     "sampling_weights",
 ]
 
