@@ -88,7 +88,9 @@ def _number(flag: str, col: str, text: str, kind: type) -> Any:
         raise RiskcoreError(f"{flag} {col}: write {what}, not {text!r}") from None
 
 
-def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, list[Any]]:
+def _perturb(
+    raw: Any, args: argparse.Namespace, qis: list[str], person: str | None = None
+) -> tuple[Any, list[Any]]:
     """Run the options' steps in order; return the table and the results."""
     from riskcore.perturb import add_noise, local_suppression, microaggregate, pram
 
@@ -119,7 +121,9 @@ def _perturb(raw: Any, args: argparse.Namespace, qis: list[str]) -> tuple[Any, l
             c: _number("--importance", c, v, int)
             for c, v in column_pairs(args.importance, "--importance", "COL=N").items()
         }
-        results.append(local_suppression(work, qis, args.k, importance=imp or None))
+        results.append(
+            local_suppression(work, qis, args.k, importance=imp or None, person=person)
+        )
         work = results[-1].data
     elif args.importance:
         raise RiskcoreError("--importance goes with --local-suppression")
@@ -140,13 +144,14 @@ def run_perturb(args: argparse.Namespace) -> int:
         profile = profile_from_args(args, qis=args.qi)
         qis = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
-        out, results = _perturb(raw, args, qis)
+        out, results = _perturb(raw, args, qis, profile.roles.person)
         recipe = Recipe.of(
             {},
             {},
             profile.targets,
             missing="any",
             perturb=[step_of(r) for r in results],
+            person=profile.roles.person,
         )
         numeric = list(
             dict.fromkeys(

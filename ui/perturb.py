@@ -68,7 +68,7 @@ def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
         st.caption(
             md(f"Suppressed first to last (sdcMicro's default importance): {', '.join(ranked)}.")
         )
-        return (method, tuple(qis), k)
+        return (method, tuple(qis), k, ctx.roles.person)
     numeric = _numeric(data)
     if method in ("microaggregation", "noise"):
         if not numeric:
@@ -105,16 +105,29 @@ LOCAL_SUPPRESSION_ADVICE = (
 )
 
 
+def before_people(data: pd.DataFrame, person: str | None) -> int:
+    """Return the people of the table (each row with no person id one of them)."""
+    if person is None:
+        return len(data)
+    return int(data[person].nunique(dropna=True)) + int(data[person].isna().sum())
+
+
 def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str], Any]:
     """Run one method; return its result, the sentences and the table to show."""
     method = settings[0]
     if method == "local_suppression":
-        _, qis, k = settings
+        _, qis, k, person = settings
         deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
-        res = local_suppression(data, list(qis), k, progress=deadline.watch())
+        res = local_suppression(data, list(qis), k, progress=deadline.watch(), person=person)
         # records below k judged by the criteria ("any": a blank cell matches every value)
-        before, after = (k_verdict(t, list(qis), k).needed for t in (data, res.data))
-        lines = [*perturb_lines([res]), suppression_reading(k, before, after, len(data))]
+        before, after = (
+            k_verdict(t, list(qis), k, person=person).needed for t in (data, res.data)
+        )
+        n = len(data) if res.people_touched is None else before_people(data, person)
+        lines = [
+            *perturb_lines([res]),
+            suppression_reading(k, before, after, n, people=person is not None),
+        ]
         shown = pd.DataFrame(
             {"Cells blanked": res.suppressed, "Missing before": res.missing_before}
         )

@@ -119,7 +119,9 @@ def utility_section(
         cu = kept(
             f"model|{target}|{features}",
             base,
-            lambda: classification_utility(data, after, target, features),
+            lambda: classification_utility(
+                data, after, target, features, person=lattice.person
+            ),
         )
     except RiskcoreError as exc:
         st.info(md(exc))

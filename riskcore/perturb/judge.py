@@ -18,12 +18,15 @@ from riskcore._validation import check_positive_int
 from riskcore.criteria import KAnonymity, Verdict, evaluate
 from riskcore.engine import EncodedTable
 from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.missing import check_any_policy
 from riskcore.perturb.suppression import _check_qis
 
 __all__ = ["k_verdict"]
 
 
-def k_verdict(data: pd.DataFrame, quasi_identifiers: Sequence[str], k: int) -> Verdict:
+def k_verdict(
+    data: pd.DataFrame, quasi_identifiers: Sequence[str], k: int, *, person: str | None = None
+) -> Verdict:
     """Judge k-anonymity with a missing value matching any value (the ``"any"`` policy).
 
     The judgement local suppression aims at: every record must match at least
@@ -38,6 +41,9 @@ def k_verdict(data: pd.DataFrame, quasi_identifiers: Sequence[str], k: int) -> V
     quasi_identifiers : sequence of str
     k : int
         At least 1.
+    person : str, optional
+        The column linking the rows of one person: people are judged (each
+        must match at least k people), and ``verdict.needed`` counts people.
 
     Returns
     -------
@@ -55,6 +61,9 @@ def k_verdict(data: pd.DataFrame, quasi_identifiers: Sequence[str], k: int) -> V
     """
     qis = _check_qis(data, quasi_identifiers)
     k = check_positive_int("k", k)
-    tab = EncodedTable(data[list(qis)]).tabulate(list(qis), [])
+    columns = [*qis, *([person] if person is not None else [])]
+    tab = EncodedTable(data[columns]).tabulate(list(qis), [], person=person)
+    if person is not None:
+        check_any_policy(tab.classes)
     evidence = Evidence.of(tab.classes, missing="any")
     return evaluate([KAnonymity(k=k)], evidence)

@@ -55,6 +55,7 @@ def step_of(result: Outcome) -> dict[str, Any]:
                 "k": result.k,
                 "importance": dict(result.importance),
                 "restore_cells": result.restore_cells,
+                **({} if result.person is None else {"person": result.person}),
             },
             "seed": None,
         }
@@ -114,6 +115,7 @@ def run_step(data: pd.DataFrame, step: Mapping[str, Any]) -> Outcome:
                 int(params["k"]),
                 importance=params.get("importance"),
                 restore_cells=bool(params.get("restore_cells", False)),
+                person=params.get("person"),
             )
         if method == "microaggregation":
             return microaggregate(

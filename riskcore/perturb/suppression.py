@@ -79,6 +79,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,6 +144,12 @@ class LocalSuppression(Result):
         order, other columns unchanged (not in JSON).
     cells : numpy.ndarray
         bool, shape (records, QIs): the cells this run suppressed (not in JSON).
+    person : str or None
+        The column linking the rows of one person: the run counted people (one
+        record per person), ``smallest_count`` is in people, and a person's
+        blank is made on every one of their rows.
+    people_touched : int or None
+        With a person column, the people with a suppressed cell.
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -159,6 +166,8 @@ class LocalSuppression(Result):
     cells: np.ndarray = field(
         default_factory=lambda: np.zeros((0, 0), dtype=bool), metadata={"json": False}
     )
+    person: str | None = None
+    people_touched: int | None = None
 
     @property
     def total_suppressed(self) -> int:
@@ -305,6 +314,7 @@ def local_suppression(
     *,
     progress: Callable[[int, int], None] | None = None,
     restore_cells: bool = True,
+    person: str | None = None,
 ) -> LocalSuppression:
     """Suppress single QI cells until every record matches at least k records.
 
@@ -331,6 +341,13 @@ def local_suppression(
     restore_cells : bool, default True
         Run the restoring pass (see the module docstring); ``False`` gives the
         suppression rounds' result alone.
+    person : str, optional
+        The column linking the rows of one person. The run then works on one
+        record per person, so every person matches at least k people, and a
+        cell blanked for a person is blanked on all of their rows. This needs
+        each person's QIs to be the same on all their rows (a blank matching
+        any value is defined between records; a person of several QI tuples is
+        a set of them).
 
     Returns
     -------
@@ -345,6 +362,8 @@ def local_suppression(
     """
     qis = _check_qis(data, quasi_identifiers)
     k = check_positive_int("k", k)
+    if person is not None:
+        return _people(data, qis, k, importance, person, progress, restore_cells)
     n = len(data)
     if n * len(qis) > MAX_CELLS:
         raise RiskcoreError(
@@ -412,6 +431,58 @@ def local_suppression(
         smallest_count=int(counts.min()),
         data=out,
         cells=cells,
+    )
+
+
+def _people(
+    data: pd.DataFrame,
+    qis: tuple[str, ...],
+    k: int,
+    importance: Mapping[str, int] | None,
+    person: str,
+    progress: Callable[[int, int], None] | None,
+    restore_cells: bool,
+) -> LocalSuppression:
+    """Return local suppression on one record per person, its blanks made on every row."""
+    from riskcore.engine import EncodedTable
+
+    if person in qis:
+        raise RiskcoreError(f"the person column {person!r} cannot be a quasi-identifier too")
+    if person not in data.columns:
+        raise RiskcoreError(f"the table has no person column {person!r}")
+    people = EncodedTable(data).partition(qis, person=person).people
+    assert people is not None  # noqa: S101 - a person partition
+    if not people.single:
+        several = int(people.classes.sizes[people.classes.lengths > 1].sum())
+        raise RiskcoreError(
+            f"local suppression counts people, and {several:,} people have rows with different "
+            "quasi-identifier values: a blank matching any value is defined between records, "
+            "not between sets of them. Keep as quasi-identifiers the columns that stay the "
+            "same on a person's rows, or generalize them first"
+        )
+    _, first = np.unique(people.person, return_index=True)
+    one = local_suppression(
+        data.iloc[first].reset_index(drop=True),
+        qis,
+        k,
+        importance,
+        progress=progress,
+        restore_cells=restore_cells,
+    )
+    cells = one.cells[people.person]
+    out = data.copy()
+    for i, q in enumerate(qis):
+        if cells[:, i].any():
+            out[q] = _masked(out[q], cells[:, i])
+    return dataclasses.replace(
+        one,
+        suppressed={q: int(cells[:, i].sum()) for i, q in enumerate(qis)},
+        missing_before={q: int(data[q].isna().sum()) for q in qis},
+        records_touched=int(cells.any(axis=1).sum()),
+        data=out,
+        cells=cells,
+        person=person,
+        people_touched=one.records_touched,
     )
 
 

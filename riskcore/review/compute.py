@@ -228,7 +228,9 @@ def _utility(
     model = None
     if roles.sensitive and roles.sensitive[0] in released.columns and features:
         try:
-            model = classification_utility(data, released, roles.sensitive[0], features)
+            model = classification_utility(
+                data, released, roles.sensitive[0], features, person=roles.person
+            )
         except RiskcoreError:  # too few records to split: the report says nothing of a model
             model = None
     return {

@@ -173,3 +173,33 @@ def test_cli_assess_with_a_person_counts_people(capsys: pytest.CaptureFixture[st
     assert (out["n_people"], out["n_records"], out["k"]) == (400, len(df), int(counts.min()))
     assert out["verdict"]["person"] == "patient_id"
     assert np.isclose(out["prosecutor"]["success_rate"], len(counts) / 400)
+
+
+def test_local_suppression_counts_people_and_blanks_all_of_a_person_s_rows() -> None:
+    from riskcore.perturb import local_suppression
+    from riskcore.perturb.judge import k_verdict
+    from riskcore.perturb.steps import run_step, step_of
+
+    df = make_claims(500, seed=9)
+    qis = ["sex", "race", "zip"]
+    res = local_suppression(df, qis, 3, person="patient_id")
+    one = df.drop_duplicates("patient_id").reset_index(drop=True)
+    alone = local_suppression(one, qis, 3)
+    assert res.people_touched == alone.records_touched
+    blanks = pd.DataFrame(res.cells, columns=qis).groupby(df["patient_id"].to_numpy())
+    assert int(blanks.nunique().to_numpy().max()) == 1  # a person's rows alike
+    mine = blanks.first().loc[one["patient_id"]].to_numpy()
+    np.testing.assert_array_equal(mine, alone.cells)
+    # judged apart: every person now matches at least 3 people (a blank matching any value)
+    assert k_verdict(res.data, qis, 3, person="patient_id").needed == 0
+    assert k_verdict(df, qis, 3, person="patient_id").needed > 0
+    again = run_step(df, step_of(res))
+    assert again.data.equals(res.data)
+
+
+def test_local_suppression_refuses_people_whose_qis_change() -> None:
+    from riskcore.errors import RiskcoreError
+    from riskcore.perturb import local_suppression
+
+    with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
+        local_suppression(make_claims(200, seed=1), ["sex", "age"], 2, person="patient_id")

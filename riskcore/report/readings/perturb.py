@@ -61,7 +61,9 @@ PRAM_MATRIX_CAPTION = (
 )
 
 
-def suppression_reading(k: int, below_before: int, below_after: int, n: int) -> str:
+def suppression_reading(
+    k: int, below_before: int, below_after: int, n: int, *, people: bool = False
+) -> str:
     """Return the re-scoring of local suppression: records below k before and after.
 
     Parameters
@@ -71,13 +73,17 @@ def suppression_reading(k: int, below_before: int, below_after: int, n: int) -> 
         Records matching fewer than k records, a missing value matching any value.
     n : int
         Records in the table.
+    people : bool, default False
+        The counts are of people (a person column is set).
 
     Returns
     -------
     str
     """
+    who = "People" if people else "Records"
+    of = "people" if people else "records"
     return (
-        f"Records matching fewer than {k:,} records (a blank matching any value): "
+        f"{who} matching fewer than {k:,} {of} (a blank matching any value): "
         f"{below_before:,} of {n:,} before, {below_after:,} after."
     )
 
