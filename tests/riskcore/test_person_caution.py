@@ -15,7 +15,7 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.profile import Profile
-from riskcore.report.readings import person_reading, roles_reading
+from riskcore.report.readings import person_reading, roles_reading, roles_summary
 from riskcore.report.readings.criteria import rows_not_people_reading
 from riskcore.report.readings.review import limitation_text, release_banner
 from riskcore.report.render import render_html
@@ -135,9 +135,9 @@ def _candidate(**kw) -> PersonCandidate:
 
 def test_the_data_pages_person_reading():
     lead = (
-        "patient_id: 2,500 people in 8,098 rows, 1-10 rows each (median 2). Its repeated "
-        "values' rows differ in other columns and agree on date_of_birth and sex: each value "
-        "is the rows of one person. "
+        "patient_id: 2,500 people in 8,098 rows, 1-10 rows each (median 2). The rows of each "
+        "repeated value differ in other columns and agree on date_of_birth and sex: each "
+        "value is the rows of one person. "
     )
     assert person_reading(_candidate(), None) == lead + (
         "Tag it as the person (the suggestion): until a column is, every count is of rows, "
@@ -150,8 +150,8 @@ def test_the_data_pages_person_reading():
     some = person_reading(_candidate(same_person=0.97, n_missing=12, median_rows=2.5), None)
     assert some.startswith(
         "patient_id: 2,500 people in 8,098 rows, 1-10 rows each (median 2.5), and 12 rows "
-        "without a value. Its repeated values' rows differ in other columns, and 97% of them "
-        "agree on date_of_birth and sex: "
+        "without a value. The rows of each repeated value differ in other columns, and those "
+        "of 97% of them agree on date_of_birth and sex: "
     )
     bare = person_reading(_candidate(same_person=None, traits=()), None)
     assert "differ in other columns: each value is the rows of one person." in bare
@@ -164,4 +164,11 @@ def test_roles_reading_counts_the_person_column():
     assert two.endswith(
         " **2** person columns: only one can link the rows of one individual, so tag the "
         "others as direct identifiers."
+    )
+
+
+def test_the_sidebars_role_counts_count_the_person_column():
+    roles = ColumnRoles(identifiers=("a", "b"), quasi_identifiers=("q",), persons=("p",))
+    assert (
+        roles_summary(roles) == "2 identifiers, 1 quasi-identifier,\n0 sensitive, 0 other, 1 person"
     )

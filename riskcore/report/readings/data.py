@@ -169,7 +169,8 @@ def upload_limit_note(limit_mb: int) -> str:
 def roles_summary(roles: ColumnRoles) -> str:
     """Return the sidebar's two lines of role counts.
 
-    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other".
+    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other"; a person
+    column is counted last ("..., 2 other, 1 person").
 
     Parameters
     ----------
@@ -189,6 +190,7 @@ def roles_summary(roles: ColumnRoles) -> str:
         f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, "
         f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
         f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
+        + (f", {count(len(roles.persons), 'person', 'persons')}" if roles.persons else "")
     )
 
 
@@ -277,11 +279,11 @@ def person_reading(candidate: PersonCandidate, person: str | None) -> str:
     )
     if c.n_missing:
         text += f", and {c.n_missing:,} {'row' if c.n_missing == 1 else 'rows'} without a value"
-    text += ". Its repeated values' rows differ in other columns"
+    text += ". The rows of each repeated value differ in other columns"
     if c.same_person == 1:
         text += f" and agree on {' and '.join(c.traits)}"
     elif c.same_person is not None:
-        text += f", and {c.same_person:.0%} of them agree on {' and '.join(c.traits)}"
+        text += f", and those of {c.same_person:.0%} of them agree on {' and '.join(c.traits)}"
     text += ": each value is the rows of one person. "
     if person == c.column:
         return (
