@@ -46,7 +46,7 @@ def test_the_claims_demo_suggests_the_person_and_says_why():
     assert note.endswith("It is tagged as the person: each person, not each row, is the unit "
                          "of privacy.")  # fmt: skip
     heading = seen(at.subheader[0].value)
-    assert heading.startswith(f"Demo claims (2,500 patients, {len(CLAIMS):,} rows)")
+    assert heading == f"Demo claims (2,500 patients): {len(CLAIMS):,} rows x 14 columns"
     # tagged otherwise, the note says what to do; the people demo has no such note
     _untag(at)
     at.run()

@@ -3,8 +3,9 @@
 The Data page's second demo button opens the claims (2,500 patients, 1-10 rows each); the
 page says why patient_id is suggested as the person. A role profile tagging it as a direct
 identifier instead (no column the person) brings the rows-not-people caution beside the
-Anonymity page's verdict. Screenshots go to ``RISKCORE_SHOTS`` (default /tmp/shots-claims),
-outside the repository. Nothing may leave localhost.
+Anonymity page's verdict. The Data page on the claims fits at 1400 and 1024 px.
+Screenshots go to ``RISKCORE_SHOTS`` (default /tmp/shots-claims), outside the repository.
+Nothing may leave localhost.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 import tests.browser_helpers as tb
 from riskcore.demo.claims import make_claims
 from tests.browser_helpers import goto, load_roles, new_page, open_expander, wait_idle
+from tests.layout_checks import measure
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(os.environ.get("RISKCORE_SHOTS", "/tmp/shots-claims"))
@@ -35,13 +37,16 @@ def test_claims_demo_person_note_and_caution(server, browser, tmp_path, monkeypa
     page.get_by_role("button", name="Use the claims demo (many rows per person)").click()
     wait_idle(page)
     sidebar = page.locator('[data-testid="stSidebar"]')
-    name = f"Demo claims (2,500 patients, {len(claims):,} rows)"
+    name = "Demo claims (2,500 patients)"
     sidebar.get_by_text(name, exact=True).first.wait_for(timeout=60_000)
     note = page.locator('[data-testid="stAlert"]').filter(has_text=f"patient_id: {facts}").first
     note.wait_for()
     assert note.inner_text().strip().endswith("each person, not each row, is the unit of privacy.")
     assert "1 person" in sidebar.inner_text()
     tb.shot(page, "data-claims")
+    # no label cut, no table running off, at 1400 and 1024 px (docs/layout.md)
+    assert measure(page, "data-claims") == {1400: [], 1024: []}
+    page.set_viewport_size({"width": 1400, "height": 1000})
     # patient_id tagged as a direct identifier: no column is the person
     profile = tmp_path / "roles.json"
     roles = {
