@@ -321,3 +321,11 @@ def test_at_most_max_columns_are_counted_a_person_named_one_first():
     found = find_persons(df, kinds=kinds)
     assert len(found.checked) == persons_module.MAX_COLUMNS
     assert found.checked[0] == "patient_id" and found.best.column == "patient_id"
+
+
+def test_a_categorical_id_counts_only_the_values_present():
+    df = _visits(20, [2])
+    ids = [f"P{i:05d}" for i in range(100)]  # 80 categories no row holds
+    df["patient_id"] = pd.Categorical(df["patient_id"], categories=ids)
+    best = find_persons(df).best
+    assert best is not None and (best.n_people, best.min_rows, best.max_rows) == (20, 2, 2)
