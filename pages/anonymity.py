@@ -29,7 +29,7 @@ from riskcore.report.readings import (
 from riskcore.report.readings.criteria import check_table, target_label, verdict_reading
 from ui import cached, formats, keys
 from ui import profile as session_profile
-from ui.context import context, require_qis
+from ui.context import context, person_caution, require_qis
 from ui.safe import file_part, md
 from ui.tables import drop_empty, fitted
 from ui.targets import targets_editor
@@ -137,6 +137,7 @@ missing_line = missing_reading(a.missing, a.missing_records)  # said once, under
 # the one verdict: the profile's targets judged on this table as it is (riskcore.criteria)
 verdict = evaluate(prof.targets, a.evidence)
 (st.success if verdict.passed else st.error)(md(verdict_reading(verdict, of="this table")))
+person_caution(ctx)  # a person column, none tagged: the verdict counted rows
 k_check = next((c for c in verdict.checks if c.kind == "k-anonymity"), None)
 m1, m2, m3 = st.columns(3)
 k_met = k_check is None or k_check.passed  # the criterion's decision, not the page's

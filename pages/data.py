@@ -8,6 +8,7 @@ from riskcore.errors import RolesError
 from riskcore.report.readings import (
     column_summary,
     free_text_reading,
+    person_reading,
     redundancy_reading,
     roles_reading,
     table_heading,
@@ -35,8 +36,9 @@ LABEL_TO_ROLE = {v: k for k, v in ROLE_LABELS.items()}
 st.title("Data")
 st.write(
     "Start with the built-in demo (32,561 made-up people with names, SSN-like numbers, dates "
-    "of birth and ZIP codes) or upload your own table. Nothing you upload leaves this "
-    "session's memory: it is not written to disk and no other user can see it."
+    "of birth and ZIP codes), the claims demo (2,500 made-up patients, one row per visit), or "
+    "upload your own table. Nothing you upload leaves this session's memory: it is not "
+    "written to disk and no other user can see it."
 )
 
 state.init_state()
@@ -50,8 +52,11 @@ upload = st.file_uploader(
     help=upload_limit_note(limit_mb),
 )
 st.caption(upload_limit_note(limit_mb))
-if st.button("Use the demo data"):
-    state.use_demo()
+with st.container(horizontal=True):
+    if st.button("Use the demo data", key=keys.DEMO_PEOPLE):
+        state.use_demo()
+    if st.button("Use the claims demo (many rows per person)", key=keys.DEMO_CLAIMS):
+        state.use_demo("claims")
 large_file_panel(session_profile.threshold())
 if (
     upload is not None
@@ -129,6 +134,10 @@ redundant = redundancy_reading(ctx.suggestions)
 if redundant is not None:
     lead, lines = redundant
     st.info("\n".join([md(lead), "", *(f"- {md(line)}" for line in lines)]))
+person = ctx.suggestions.persons.best  # a column whose values are the rows of one person
+if person is not None:
+    tagged = ctx.roles.persons[0] if len(ctx.roles.persons) == 1 else None
+    st.info(md(person_reading(person, tagged)))
 new_roles = {c: LABEL_TO_ROLE[r] for c, r in zip(edited["column"], edited["role"], strict=True)}
 if new_roles != roles_now:
     st.session_state[keys.ROLES] = new_roles

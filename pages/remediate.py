@@ -35,7 +35,7 @@ from riskcore.workguard import WorkTooLongError, memory_message
 from ui import cached, formats, history, keyfile, keys, memory, remediation, work
 from ui import profile as session_profile
 from ui.candidates import candidates_section
-from ui.context import context, end_page
+from ui.context import context, end_page, person_caution
 from ui.hierarchy_builder import hierarchy_editor
 from ui.perturb import perturb_tab
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
@@ -218,6 +218,7 @@ def generalization() -> None:
         (st.success if after.anonymous else st.warning)(
             md(verdict_reading(after.verdict, of="the release at these levels"))
         )
+        person_caution(ctx)  # a person column, none tagged: the verdict counted rows
     st.markdown(md(node_reading(before, after, n, recorded.success_rate)))
     st.dataframe(node_table(recorded, after, targets.k_required), hide_index=True)
     utility_section(ctx.table.data, lattice, levels, lattice_key=lattice_key, sensitive=sens)

@@ -18,7 +18,7 @@ from riskcore.report.readings.review import (
 )
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
-from ui import budget, keys, saved
+from ui import budget, keys, saved, state
 from ui import profile as session_profile
 from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
@@ -64,8 +64,8 @@ if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
             report = review(
                 ctx.table.data,
                 prof,
-                # the demo is "demo" on the command line, so the printed command runs
-                name="demo" if ctx.table.info.file_format == "demo" else ctx.table.name,
+                # the people demo is "demo" on the command line, so the printed command runs
+                name="demo" if state.is_people_demo() else ctx.table.name,
                 sha256=ctx.table.info.fingerprint,
                 built_by=who.label,  # "unauthenticated: ..." without a login
                 identity=who.to_dict(),

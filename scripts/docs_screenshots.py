@@ -11,13 +11,14 @@ the repository root::
     python scripts/docs_screenshots.py            # every page, then the views
     python scripts/docs_screenshots.py data dp    # some pages
     python scripts/docs_screenshots.py remediate-history   # one view
+    python scripts/docs_screenshots.py data-claims-person  # the Data page on the claims demo
 
 The list of pages is :data:`PAGES` (file stem of ``pages/*.py`` -> title in ``app.py``);
 ``tests/test_docs.py`` checks that every page of the app has a guide page showing its image.
 :data:`VIEWS` are parts of a page reached by a few clicks (the Remediate page's history
 panel after four steps, its hierarchy builder, its Perturb tab after a run, the candidate
-table, two candidates compared and the utility views after the search), each shown by the
-docs page :data:`VIEW_DOCS` names.
+table, two candidates compared and the utility views after the search; the Data page on the
+claims demo), each shown by the docs page :data:`VIEW_DOCS` names.
 """
 
 from __future__ import annotations
@@ -148,6 +149,28 @@ def utility_view(page) -> None:
     _top(page, "Utility: what the release keeps")
 
 
+def claims_view(page) -> None:
+    """The Data page on the claims demo: the roles, patient_id suggested as the person.
+
+    The window is 1,080 px high for it, so that the roles' heading can reach its top (at
+    1,400 the page ends first and a table's cut rows show above the heading).
+    """
+    page.get_by_role("button", name="Use the claims demo (many rows per person)").click()
+    wait_idle(page)
+    page.get_by_text("patient_id: 2,500 people in").first.wait_for()
+    page.set_viewport_size({"width": WIDTH, "height": 1_080})
+    page.wait_for_timeout(500)
+    _top(page, "Column roles")
+
+
+def people_again(page) -> None:
+    """Back to the people demo and the usual window, after the claims view."""
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    page.get_by_role("button", name="Use the demo data").click()
+    wait_idle(page)
+    page.get_by_text("Demo people (32,561 rows)").first.wait_for()
+
+
 # a view: docs/img/<name>.png, drawn on the page it names by a function of the page
 VIEWS = {
     "remediate-history": ("Remediate", history_view),
@@ -156,9 +179,13 @@ VIEWS = {
     "remediate-candidates": ("Remediate", candidates_view),
     "remediate-comparison": ("Remediate", comparison_view),
     "remediate-utility": ("Remediate", utility_view),
+    "data-claims-person": ("Data", claims_view),
 }
+# what to do after a view's screenshot, so that the next one starts as the others do
+AFTER = {"data-claims-person": people_again}
 # the docs page that shows each view
 VIEW_DOCS = {
+    "data-claims-person": "guide/data.md",
     "remediate-history": "guide/remediate.md",
     "remediate-hierarchy-builder": "hierarchy-builder.md",
     "remediate-perturb": "perturbation.md",
@@ -223,6 +250,8 @@ def main(names: list[str]) -> int:
             print(f"docs/img/{name}.png: {len(data) // 1024} KB")
             if name == "report":
                 save_assessment(page)
+            if name in AFTER:
+                AFTER[name](page)
         browser.close()
     return 0
 

@@ -16,9 +16,10 @@ import streamlit as st
 from riskcore.engine import EncodedTable
 from riskcore.io import LoadedTable
 from riskcore.report.readings import generalized_banner
+from riskcore.report.readings.criteria import rows_not_people_reading
 from riskcore.report.readings.work import DEMO_NOTICE
 from riskcore.roles import ROLES as ROLE_NAMES
-from riskcore.roles import ColumnRoles, RoleSuggestions
+from riskcore.roles import ColumnRoles, RoleSuggestions, rows_not_people
 from ui import cached, keys, remediation, state
 from ui.safe import md
 
@@ -111,6 +112,8 @@ def current_table() -> tuple[str, LoadedTable]:
     if ds["source"] != "demo":  # released when the tab disconnected: say so, show the demo
         st.session_state[keys.RELEASED] = ds["name"]
         state.use_demo()
+    elif ds.get("demo") == "claims":
+        return ds["key"], cached.loaded_claims(state.CLAIMS_PATIENTS, 0)
     return state.demo_dataset()["key"], cached.loaded_demo(state.DEMO_ROWS, 0)
 
 
@@ -159,6 +162,14 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
         file_rows=rows,
         recipe_json=remediation.recipe_json(recipe),
     )
+
+
+def person_caution(ctx: Context) -> None:
+    """Warn beside a verdict when the table holds a person column and none is tagged as the
+    person: every count is then of rows (:func:`riskcore.roles.rows_not_people`)."""
+    caution = rows_not_people(ctx.suggestions.persons, ctx.roles)
+    if caution is not None:
+        st.warning(md(rows_not_people_reading(caution)))
 
 
 def require_qis(ctx: Context | None) -> Context:

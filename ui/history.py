@@ -31,7 +31,7 @@ from riskcore.report.readings.history import (
     position_label,
 )
 from riskcore.workguard import memory_message
-from ui import cached, keyfile, keys, memory, remediation
+from ui import cached, keyfile, keys, memory, remediation, state
 from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
@@ -256,7 +256,8 @@ def move(ctx: Context, where: str, position: int | None = None) -> None:
 
 
 def data_name(ctx: Context) -> str:
-    """Return the table as the command script names it: the file's name, or ``demo:N``.
+    """Return the table as the command script names it: the file's name, or ``demo:N`` for the
+    people demo (the claims demo by its name: the command line has no claims demo).
 
     Parameters
     ----------
@@ -266,8 +267,7 @@ def data_name(ctx: Context) -> str:
     -------
     str
     """
-    ds = st.session_state.get(keys.DATASET) or {}
-    if ds.get("source") == "demo":
+    if state.is_people_demo():
         return f"demo:{ctx.table.n_rows}"
     return str(ctx.table.name) or "data.csv"
 

@@ -84,6 +84,9 @@ def roles_editor(dataset_key: str) -> str:
 
 #: The uploader of a role profile (JSON).
 ROLE_PROFILE_UPLOAD = "rc_profile"
+#: The buttons opening the built-in demos: the people, the claims (many rows per person).
+DEMO_PEOPLE = "rc_demo_people"
+DEMO_CLAIMS = "rc_demo_claims"
 
 
 def encoding(dataset_key: str) -> str:
@@ -545,6 +548,7 @@ def dp_new_ledger(fingerprint: str, part: str) -> str:
     "start" (the button).
     """
     return f"rc_dp_new_ledger_{part}_{fingerprint[:16]}"
+
 
 # ------------------------------------------------------------------ Local DP page
 

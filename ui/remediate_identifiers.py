@@ -19,12 +19,20 @@ from riskcore.report.readings import (
     safe_harbor_table,
 )
 from riskcore.report.readings.work import table_download_label
+from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui import cached, formats, history, keyfile, keys, remediation
 from ui.context import Context, run_gate
 from ui.free_text import free_text_status, scan_limit
 from ui.safe import file_stem, md
 
 __all__ = ["identifiers_tab", "safe_harbor_tab"]
+
+
+def _identifying(ctx: Context) -> tuple[ColumnRoles, RoleSuggestions]:
+    """Return the roles and suggestions with the person column as the direct identifier it
+    is too: the Safe Harbor check and plan know direct identifiers only, and a patient id
+    (a record number, (H)) must be listed and removed whether it links rows or not."""
+    return ctx.roles.persons_as_identifiers(), ctx.suggestions.persons_as_identifiers()
 
 
 def safe_harbor_tab(ctx: Context) -> None:
@@ -39,7 +47,8 @@ def safe_harbor_tab(ctx: Context) -> None:
     )
     roles_key = tuple(sorted(st.session_state[keys.ROLES].items()))
     limit = scan_limit(ctx.key)
-    check = cached.safe_harbor(ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit)
+    roles, sugg = _identifying(ctx)
+    check = cached.safe_harbor(ctx.key, ctx.table, roles, roles_key, sugg, limit)
     (st.success if check.passed else st.warning)(md(check.verdict))
     st.dataframe(safe_harbor_table(check), hide_index=True)
     free_text_status(check, ctx.key)
@@ -52,9 +61,7 @@ def safe_harbor_tab(ctx: Context) -> None:
     if not run_gate(ctx.table.n_rows, (ctx.key, roles_key), "Apply the Safe Harbor transforms",
                     keys.REM_SH_RUN):  # fmt: skip
         return
-    done, after = cached.safe_harbor_applied(
-        ctx.key, ctx.table, ctx.roles, roles_key, ctx.suggestions, limit
-    )
+    done, after = cached.safe_harbor_applied(ctx.key, ctx.table, roles, roles_key, sugg, limit)
     if not done.steps:
         st.info("No transform applies: what remains needs a decision of yours (see above).")
         return
@@ -174,7 +181,8 @@ def identifiers_tab(
 
 def _apply_safe_harbor(ctx: Context) -> None:
     """Record the Safe Harbor transforms as one step of the history (a callback)."""
-    plan = safe_harbor_plan(ctx.table.data, ctx.roles, suggestions=ctx.suggestions,
+    roles, sugg = _identifying(ctx)
+    plan = safe_harbor_plan(ctx.table.data, roles, suggestions=sugg,
                             max_chars=scan_limit(ctx.key))  # fmt: skip
     if plan:
         history.record(ctx, "safe_harbor", {"steps": plan})

@@ -7,6 +7,7 @@ targets, errors, the DP page's sources and last release) are re-exported here.
 from __future__ import annotations
 
 import hashlib
+from typing import Literal
 
 import streamlit as st
 
@@ -30,6 +31,7 @@ from ui.safe import md
 
 __all__ = [
     "AUTO_RUN_ROWS",
+    "CLAIMS_PATIENTS",
     "DATASET",
     "DEMO_ROWS",
     "DP_SOURCES",
@@ -47,6 +49,7 @@ __all__ = [
     "encoding_error",
     "init_state",
     "is_new_upload",
+    "is_people_demo",
     "ledger_key",
     "load_error",
     "release_upload",
@@ -60,6 +63,8 @@ __all__ = [
 ]
 
 DEMO_ROWS = 32_561
+#: Patients of the claims demo (riskcore.demo.make_claims: 1-10 rows each, 8,177 rows).
+CLAIMS_PATIENTS = 2_500
 #: Tables up to this many rows are attacked as the controls move (each run well under 1 s);
 #: larger ones wait for a Run button, so no slider starts a run of several seconds.
 AUTO_RUN_ROWS = 200_000
@@ -76,8 +81,20 @@ def default_targets() -> dict:
     }
 
 
-def demo_dataset() -> dict:
-    """Return the dataset record of the built-in demo."""
+def demo_dataset(which: Literal["people", "claims"] = "people") -> dict:
+    """Return the dataset record of a built-in demo: the people (the default) or the claims.
+
+    The claims demo's record says so in ``"demo"``; the people demo's has no such key, as
+    before the claims existed.
+    """
+    if which == "claims":
+        return {
+            "source": "demo",
+            "demo": "claims",
+            "name": f"Demo claims ({CLAIMS_PATIENTS:,} patients)",
+            "key": f"demo-claims-{CLAIMS_PATIENTS}-0",
+            "file_id": None,
+        }
     return {
         "source": "demo",
         "name": f"Demo people ({DEMO_ROWS:,} rows)",
@@ -273,9 +290,16 @@ def table_of(dataset: dict) -> LoadedTable | None:
     return _tables().get(dataset["key"])
 
 
-def use_demo() -> None:
-    """Go back to the built-in demo dataset."""
-    st.session_state[DATASET] = demo_dataset()
+def is_people_demo() -> bool:
+    """Return whether the session's dataset is the people demo: the command line's ``demo``
+    (it has no claims demo, so a command naming the claims names the table instead)."""
+    ds = st.session_state.get(DATASET) or {}
+    return ds.get("source") == "demo" and ds.get("demo", "people") == "people"
+
+
+def use_demo(which: Literal["people", "claims"] = "people") -> None:
+    """Go back to a built-in demo dataset: the people (the default) or the claims."""
+    st.session_state[DATASET] = demo_dataset(which)
     st.session_state[LOAD_ERROR] = None
 
 

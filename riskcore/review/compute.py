@@ -30,6 +30,8 @@ from riskcore.profile import Profile
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from riskcore.roles import RoleSuggestions
 else:
     from riskcore._lazy import pandas as pd
 from riskcore.review.limitations import limitations, suda_plan, with_suppression
@@ -50,11 +52,10 @@ __all__ = ["REPORT_MAX_QIS", "review"]
 REPORT_MAX_QIS = 100
 
 
-def _reasons(data: pd.DataFrame, profile: Profile) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
+def _reasons(
+    data: pd.DataFrame, profile: Profile, suggested: RoleSuggestions
+) -> tuple[tuple[RoleReason, ...], dict[str, str]]:
     """Return why each column has its role, and the units of the numeric QIs (ages: year)."""
-    from riskcore.roles import suggest_roles
-
-    suggested = suggest_roles(data)
     units = {s.column: "year" for s in suggested.suggestions if s.kind == "age"}
     out = []
     for col, role in profile.roles.to_mapping().items():
@@ -88,7 +89,7 @@ def _attacks(
 
     roles = profile.roles
     qis = list(roles.quasi_identifiers)
-    released = [c for c in data.columns if c not in roles.identifiers]
+    released = [c for c in data.columns if c not in roles.identifiers and c not in roles.persons]
     aux, truth = simulate_auxiliary(data, qis)
     link = linkage_attack(
         data[released], aux, qis, truth=truth, sensitive=roles.sensitive, p=ATTACK_P
@@ -413,7 +414,10 @@ def review(
     attacks_before = _attacks(data, profile, of="the table as recorded", encoded=encoded)
     remediation = after = verdict_after = attacks_after = None
     released = data
-    reasons, units = _reasons(data, profile)
+    from riskcore.roles import suggest_roles
+
+    suggested = suggest_roles(data)
+    reasons, units = _reasons(data, profile, suggested)
     if profile.recipe is not None:
         remediation, released = _remediate(data, profile.recipe, units, profile)
         after = assess(_with_people(released, data, kw["person"]), **kw)
@@ -448,6 +452,7 @@ def review(
             suda=suda_note,
             remediation=remediation,
             released=released,
+            persons=suggested.persons,
         ),
         parameters={
             **({"c": kw["c"]} if profile.targets.find("recursive-cl-diversity") else {}),

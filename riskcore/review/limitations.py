@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from riskcore.criteria import Targets, Verdict
 from riskcore.profile import Profile
+from riskcore.roles.persons import PersonCandidates, rows_not_people
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,7 +112,9 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
         for step in masking_steps(profile.recipe):
             if step.operator.needs_key:
                 keyed.update(step.columns)
-    modelled = {*roles.identifiers, *roles.quasi_identifiers, *roles.weights, *keyed}
+    modelled = {
+        *roles.identifiers, *roles.persons, *roles.quasi_identifiers, *roles.weights, *keyed
+    }  # fmt: skip
     cols = [c for c in released.columns if c not in modelled]
     scan = scan_text(released[cols])
     return Limitation(
@@ -142,12 +145,17 @@ def limitations(
     suda: Limitation | None,
     remediation: Remediation | None,
     released: pd.DataFrame,
+    persons: PersonCandidates | None = None,
 ) -> tuple[Limitation, ...]:
     """Return what the report assumed or did not check, as data (phrased by the renderer).
 
     ``released`` is the table the verdict is on; every one of its columns but
-    the quasi-identifiers and the direct identifiers (left out of the attacks' release)
-    is assumed unknown to the attacker, whatever its role (tagged or not).
+    the quasi-identifiers and the direct identifiers, the person column
+    included (left out of the attacks' release), is assumed unknown to the
+    attacker, whatever its role (tagged or not). When the table holds a
+    person column (``persons``) and none is tagged as the person, the
+    ``rows-not-people`` limitation holds its facts
+    (:func:`riskcore.roles.persons.rows_not_people`).
 
     Parameters
     ----------
@@ -159,6 +167,10 @@ def limitations(
     suda : Limitation or None
     remediation : Remediation or None
     released : pandas.DataFrame
+    persons : PersonCandidates, optional
+        The table's person columns (:attr:`RoleSuggestions.persons
+        <riskcore.roles.RoleSuggestions.persons>`); without them no
+        ``rows-not-people`` limitation is made.
 
     Returns
     -------
@@ -166,7 +178,7 @@ def limitations(
         What the report assumed or did not check, as data (phrased by the renderer).
     """
     roles = profile.roles
-    known = set(roles.quasi_identifiers) | set(roles.identifiers)
+    known = set(roles.quasi_identifiers) | set(roles.identifiers) | set(roles.persons)
     person = roles.person
     unit: dict[str, object] = {"person": person, "rows": len(data)}
     if person is not None and person in data.columns:
@@ -183,6 +195,11 @@ def limitations(
             },
         ),
     ]
+    caution = None if persons is None else rows_not_people(persons, roles)
+    if caution is not None:  # every count is of rows, and rows are not people
+        facts = caution.to_dict()
+        del facts["schema_version"]
+        out.append(Limitation("rows-not-people", facts))
     if roles.weight is not None:
         out.append(Limitation("population", {"model": "weights", "column": roles.weight}))
     elif profile.sampling_fraction is not None:

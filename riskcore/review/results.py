@@ -22,6 +22,7 @@ from riskcore.metrics.utility import ClassificationUtility, ColumnChange
 from riskcore.perturb.utility import NumericRiskUtility
 from riskcore.profile import Profile
 from riskcore.review.utility import CountTable, TwoWayTable, ValueCounts
+from riskcore.roles.persons import RowsNotPeople
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -200,8 +201,10 @@ class Limitation(Result):
     kind : str
         ``attacker``, ``population``, ``missing``, ``not-applicable``,
         ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``, ``suda-capped``,
-        ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit`` or
-        ``unit`` (the unit of privacy: a person column, its people and rows).
+        ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit``,
+        ``unit`` (the unit of privacy: a person column, its people and rows) or
+        ``rows-not-people`` (a person column in the table, none tagged: its facts
+        are a :class:`~riskcore.roles.persons.RowsNotPeople`).
     facts : dict
         What the sentence needs (column names, counts, models).
     """
@@ -267,7 +270,9 @@ class Readiness(Result):
     (:func:`riskcore.review.limitations.free_text_limitation`). A release is
     ready when the targets are met, the released columns were scanned, the
     built-in patterns found no HIPAA Safe Harbor identifier in them
-    (45 CFR 164.514(b)(2)(i)) and none was left partly read.
+    (45 CFR 164.514(b)(2)(i)), none was left partly read, and no person
+    column goes untagged (``rows_not_people``: the targets were then judged
+    on rows, and a class of k rows can hold fewer than k people).
 
     Attributes
     ----------
@@ -282,6 +287,9 @@ class Readiness(Result):
         Per released column, the identifiers found written in it.
     unchecked : tuple of str
         Released text columns read only in part (beyond the scan's limit).
+    rows_not_people : RowsNotPeople or None
+        The table's person column when none is tagged as the person (the
+        ``rows-not-people`` limitation); None otherwise.
     """
 
     targets_met: bool
@@ -289,11 +297,18 @@ class Readiness(Result):
     scanned: bool = True
     identifiers: tuple[ReleasedIdentifiers, ...] = ()
     unchecked: tuple[str, ...] = ()
+    rows_not_people: RowsNotPeople | None = None
 
     @property
     def ready(self) -> bool:
-        """Return whether the release is ready: targets met, scanned, nothing found or unread."""
-        return self.targets_met and self.scanned and not self.identifiers and not self.unchecked
+        """Return whether the release is ready: targets met on people, nothing found or unread."""
+        return (
+            self.targets_met
+            and self.scanned
+            and not self.identifiers
+            and not self.unchecked
+            and self.rows_not_people is None
+        )
 
     @classmethod
     def of_review(cls, verdict: Verdict, of: str, limitations: Sequence[Limitation]) -> Self:
@@ -315,25 +330,32 @@ class Readiness(Result):
         """
         scan = next((x for x in limitations if x.kind == "free-text"), None)
         facts = {} if scan is None else scan.facts
+        person = next((x for x in limitations if x.kind == "rows-not-people"), None)
         return cls(
             targets_met=bool(verdict.passed),
             of=of,
             scanned=scan is not None,
             identifiers=tuple(ReleasedIdentifiers.from_found(x) for x in facts.get("found") or ()),
             unchecked=tuple(str(u["column"]) for u in facts.get("unchecked") or ()),
+            rows_not_people=None if person is None else RowsNotPeople.from_dict(person.facts),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the readiness as JSON-ready values, with ``ready``.
 
         :meth:`from_dict` (the base's) reads the fields and derives ``ready`` again.
+        ``rows_not_people`` is written only when set, so a readiness without it reads
+        as before it existed.
 
         Returns
         -------
         dict of str to Any
             Every field, with ``schema_version`` and ``ready`` (derived).
         """
-        return {**super().to_dict(), "ready": self.ready}
+        out = {**super().to_dict(), "ready": self.ready}
+        if self.rows_not_people is None:
+            del out["rows_not_people"]
+        return out
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Column roles (direct identifier, quasi-identifier, sensitive, sampling weight, other).
+"""Column roles (direct identifier, person, quasi-identifier, sensitive, sampling weight, other).
 
 :class:`ColumnRoles` is the validated, frozen assignment a user confirms;
 :func:`suggest_roles` proposes one role per column from the column's name, a
@@ -18,6 +18,11 @@ suggest
 redundancy
     :class:`RedundantPair`, :data:`MAX_LEVELS`: quasi-identifiers that are a
     function of another one.
+persons
+    :func:`find_persons`, :class:`PersonCandidate`, :class:`PersonCandidates`:
+    a direct identifier whose values repeat, each value the rows of one
+    person; :func:`rows_not_people` and :class:`RowsNotPeople`, the caution
+    of a table holding one while no column is tagged as the person.
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from riskcore.roles.assignment import ROLES, ColumnRoles, Role
+    from riskcore.roles.persons import (
+        PersonCandidate,
+        PersonCandidates,
+        RowsNotPeople,
+        find_persons,
+        rows_not_people,
+    )
     from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair
     from riskcore.roles.rules import Rule, luhn_valid, safe_harbor_reason
     from riskcore.roles.suggest import (
@@ -45,6 +57,11 @@ _WHERE: dict[str, str] = {
     "Role": "assignment",
     "MAX_LEVELS": "redundancy",
     "RedundantPair": "redundancy",
+    "PersonCandidate": "persons",
+    "PersonCandidates": "persons",
+    "RowsNotPeople": "persons",
+    "find_persons": "persons",
+    "rows_not_people": "persons",
     "Rule": "rules",
     "luhn_valid": "rules",
     "safe_harbor_reason": "rules",
@@ -70,18 +87,24 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
+
 __all__ = [
     "MAX_LEVELS",
     "ROLES",
     "ColumnRoles",
+    "PersonCandidate",
+    "PersonCandidates",
     "RedundantPair",
     "Role",
     "RoleSuggestion",
     "RoleSuggestions",
+    "RowsNotPeople",
     "Rule",
+    "find_persons",
     "free_text_reason",
     "luhn_valid",
     "roles_from_suggestions",
+    "rows_not_people",
     "safe_harbor_reason",
     "suggest_roles",
 ]

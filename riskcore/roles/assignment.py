@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -118,6 +119,21 @@ class ColumnRoles(Result):
                 f"{self.persons[0]!r} and {self.persons[1]!r} are both tagged"
             )
         return self.persons[0] if self.persons else None
+
+    def persons_as_identifiers(self) -> ColumnRoles:
+        """Return these roles with the person column listed among the direct identifiers.
+
+        The person column is a direct identifier too: a consumer that knows direct
+        identifiers only (the Safe Harbor check) reads it as one.
+
+        Returns
+        -------
+        ColumnRoles
+            Self when no column is tagged as the person.
+        """
+        if not self.persons:
+            return self
+        return dataclasses.replace(self, identifiers=(*self.identifiers, *self.persons), persons=())
 
     def role_of(self, column: str) -> str | None:
         """Return the role of a column, or None when it has none.

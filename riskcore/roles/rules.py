@@ -38,6 +38,10 @@ _WHAT = {
     "A": "name",
     "B": "geographic subdivision smaller than a state",
     "C": "all elements of dates except the year",
+    "D": "telephone number",
+    "F": "e-mail address",
+    "G": "Social Security number",
+    "H": "record number",
     "J": "account number",
     "R": "any other unique identifying number",
 }

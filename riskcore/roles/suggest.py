@@ -24,6 +24,7 @@ from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.freetext import MAX_CHARS, ColumnScan, TextScan, scan_text
 from riskcore.roles.assignment import ColumnRoles
+from riskcore.roles.persons import PersonCandidate, PersonCandidates, find_persons, person_facts
 from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair, redundant_pairs
 from riskcore.roles.rules import (
     CARD_RE,
@@ -64,8 +65,9 @@ class RoleSuggestion(Result):
         What the column appears to hold ("ssn", "zip", "age", "free_text" ...).
     letters : tuple of str
         The HIPAA Safe Harbor categories (45 CFR 164.514(b)(2)(i)(A)-(R)) the
-        column holds as a direct identifier, by paragraph letter; empty for
-        every other role. Free text can hold several.
+        column holds as a direct identifier or as the person column (a
+        direct identifier too), by paragraph letter; empty for every other
+        role. Free text can hold several.
     """
 
     column: str
@@ -258,11 +260,16 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
     text : TextScan or None
         The built-in scan of the text columns the suggestions read (None
         when suggestions were made without one).
+    persons : PersonCandidates
+        The columns that may link the rows of one person
+        (:func:`riskcore.roles.persons.find_persons`); the best is
+        suggested as the person.
     """
 
     suggestions: tuple[RoleSuggestion, ...] = ()
     redundant: tuple[RedundantPair, ...] = ()
     text: TextScan | None = None
+    persons: PersonCandidates = field(default_factory=PersonCandidates)
     _by_column: dict[str, RoleSuggestion] = field(
         init=False, repr=False, compare=False, metadata=NOT_IN_JSON
     )
@@ -290,6 +297,27 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
     def roles(self) -> ColumnRoles:
         """The suggested roles as a :class:`ColumnRoles`."""
         return ColumnRoles.from_mapping({c: s.role for c, s in self.items()})
+
+    def persons_as_identifiers(self) -> RoleSuggestions:
+        """Return the suggestions with the person column suggested as a direct identifier.
+
+        The person column is a direct identifier too (its kind, letters and reason are
+        kept): a consumer that knows direct identifiers only (the Safe Harbor check)
+        reads it as one.
+
+        Returns
+        -------
+        RoleSuggestions
+            Self when no column is suggested as the person.
+        """
+        if all(s.role != "person" for s in self.suggestions):
+            return self
+        return replace(
+            self,
+            suggestions=tuple(
+                replace(s, role="identifier") if s.role == "person" else s for s in self.suggestions
+            ),
+        )
 
 
 @renamed_arguments(df="data")
@@ -323,7 +351,16 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
        (:func:`riskcore.freetext.scan_text`, every text column, whatever
        its name): a note holding phone numbers is a direct identifier, its
        reason naming the counts and categories found;
-    4. a column whose every value differs is a unique key (identifier).
+    4. a column whose every value differs is a unique key (identifier);
+    5. the person: of the columns named like a person's identifier (patient
+       id, member no ...) or suggested as a key held by one individual (a
+       record number, SSN, account, e-mail, phone), the best whose values
+       repeat, each value the rows of one individual, is suggested as the
+       person, its reason stating the people, rows and rows per person
+       (:func:`riskcore.roles.persons.find_persons`: the rule, and what it
+       reads of a large table). A unique key (a claim number) stays a direct
+       identifier; so does a column whose groups mix individuals (a
+       household id: different dates of birth in one group).
 
     A column matching nothing is "other". Finally, when one suggested
     quasi-identifier is a function of another (every value of A occurs with
@@ -344,7 +381,8 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
     -------
     RoleSuggestions
         A mapping ``{column: RoleSuggestion}`` in column order, with the
-        redundant pairs in ``redundant`` and the free-text scan in ``text``.
+        redundant pairs in ``redundant``, the free-text scan in ``text`` and
+        the person columns in ``persons``.
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
@@ -367,7 +405,34 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
             "weight (only one column can be)",
             letters=(),
         )
-    return RoleSuggestions(tuple(sugg.values()), tuple(pairs), text)
+    persons = find_persons(data, kinds={c: s.kind for c, s in sugg.items()}, scan=text)
+    if persons.best is not None:
+        sugg[persons.best.column] = _person(persons.best, sugg[persons.best.column])
+    return RoleSuggestions(tuple(sugg.values()), tuple(pairs), text, persons)
+
+
+def _person(best: PersonCandidate, before: RoleSuggestion) -> RoleSuggestion:
+    """Return the suggestion of the person column, its reason from the candidate's facts."""
+    kind, letters = (
+        (before.kind, before.letters) if before.role == "identifier" else ("record_id", ("H",))
+    )
+    why = "its values repeat, each the rows of one person: " + person_facts(
+        best.n_people, best.n_rows, best.min_rows, best.max_rows
+    )
+    if best.n_missing:
+        why += f" ({best.n_missing:,} rows without a value)"
+    if best.same_person is not None:
+        traits = list(best.traits)
+        names = traits[0] if len(traits) == 1 else ", ".join(traits[:-1]) + " and " + traits[-1]
+        which = (
+            "every repeated value"
+            if best.same_person == 1
+            else f"{best.same_person:.0%} of the repeated values"
+        )
+        why += f"; the rows of {which} agree on {names}"
+    if letters:
+        why += f"; a direct identifier too: {safe_harbor_reason(letters[0])}"
+    return RoleSuggestion(before.column, "person", why, kind, letters)
 
 
 def roles_from_suggestions(suggestions: Mapping[str, RoleSuggestion]) -> ColumnRoles:

@@ -220,6 +220,7 @@ def inputs(
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
     sugg = suggest_roles(data, max_chars=max_chars) if suggestions is None else suggestions
+    sugg = sugg.persons_as_identifiers()  # the person column is a direct identifier too
     scan = text if text is not None else sugg.text
     if scan is None:
         scan = scan_text(data, max_chars=max_chars)
@@ -234,7 +235,7 @@ def inputs(
         )
         for c in text_columns(data)
     )
-    tagged = set(roles.identifiers) if roles is not None else set()
+    tagged = set(roles.identifiers) | set(roles.persons) if roles is not None else set()
     return year_of(as_of), sugg, tagged, status
 
 

@@ -20,6 +20,7 @@ else:
 
 from riskcore.criteria import RISK_PRESETS, Check, Targets, Verdict, threshold_meaning
 from riskcore.report.readings._format import plural
+from riskcore.roles.persons import RowsNotPeople, person_facts
 
 __all__ = [
     "check_rows",
@@ -29,6 +30,7 @@ __all__ = [
     "limit_text",
     "preset_target_text",
     "records_share",
+    "rows_not_people_reading",
     "share_text",
     "target_label",
     "targets_summary",
@@ -323,6 +325,31 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
             + ", ".join(verdict.not_applicable)
         )
     return text + "."
+
+
+def rows_not_people_reading(caution: RowsNotPeople) -> str:
+    """Return the caution beside the verdict of a table whose person column is not tagged.
+
+    "patient_id repeats (2,500 people in 8,177 rows, 1-10 rows each) but no
+    column is tagged as the person: ..." Derived from the caution's facts.
+
+    Parameters
+    ----------
+    caution : RowsNotPeople
+        The caution (:func:`riskcore.roles.persons.rows_not_people`).
+
+    Returns
+    -------
+    str
+    """
+    col = caution.column
+    facts = person_facts(caution.n_people, caution.n_rows, caution.min_rows, caution.max_rows)
+    return (
+        f"{col} repeats ({facts}) but no column is tagged as the person: every count here is "
+        "of rows, and a class of k rows can hold fewer than k people, so k overstates how many "
+        f"people share a class and the risks understate theirs. Tag {col} as the person on the "
+        "Data page."
+    )
 
 
 def threshold_text(value: float) -> str:

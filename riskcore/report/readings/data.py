@@ -8,6 +8,7 @@ import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
+from riskcore.roles.persons import PersonCandidate, person_facts
 
 __all__ = [
     "column_summary",
@@ -15,6 +16,7 @@ __all__ = [
     "large_file_facts",
     "large_file_intro",
     "numeric_columns",
+    "person_reading",
     "redundancy_reading",
     "report_intro",
     "report_verdict_reading",
@@ -167,7 +169,8 @@ def upload_limit_note(limit_mb: int) -> str:
 def roles_summary(roles: ColumnRoles) -> str:
     """Return the sidebar's two lines of role counts.
 
-    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other".
+    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other"; a person
+    column is counted last ("..., 2 other, 1 person").
 
     Parameters
     ----------
@@ -187,6 +190,7 @@ def roles_summary(roles: ColumnRoles) -> str:
         f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, "
         f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
         f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
+        + (f", {count(len(roles.persons), 'person', 'persons')}" if roles.persons else "")
     )
 
 
@@ -203,6 +207,7 @@ def roles_reading(roles: ColumnRoles) -> str:
     str
         How many columns carry each role (markdown, counts in bold).
     """
+
     def count(n: int, one: str, many: str) -> str:
         return f"**{n}** {one if n == 1 else many}"
 
@@ -211,13 +216,16 @@ def roles_reading(roles: ColumnRoles) -> str:
         f"{count(len(roles.sensitive), 'sensitive attribute', 'sensitive attributes')}, "
         f"{count(len(roles.identifiers), 'direct identifier', 'direct identifiers')}."
     )
-    if len(roles.weights) == 1:
-        text += f" {count(1, 'sampling-weight column', '')}."
-    elif roles.weights:
-        text += (
-            f" {count(len(roles.weights), '', 'sampling-weight columns')}: only one can be "
-            "used, so tag the others as other."
-        )
+    # the roles only one column can have: what one does, and what to do with more
+    for cols, one, note, others in (
+        (roles.persons, "person column", ": it links the rows of one individual",
+         "link the rows of one individual, so tag the others as direct identifiers"),
+        (roles.weights, "sampling-weight column", "", "be used, so tag the others as other"),
+    ):  # fmt: skip
+        if len(cols) == 1:
+            text += f" {count(1, one, '')}{note}."
+        elif cols:
+            text += f" {count(len(cols), '', one + 's')}: only one can {others}."
     return text
 
 
@@ -243,6 +251,50 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
         "equivalence classes, so only one of each pair is suggested as a quasi-identifier."
     )
     return lead, [f"{p.reason}." for p in suggestions.redundant]
+
+
+def person_reading(candidate: PersonCandidate, person: str | None) -> str:
+    """Return the Data page's note on the column that links the rows of one person.
+
+    "patient_id: 2,500 people in 8,177 rows, 1-10 rows each (median 2). ..."
+    Derived from the candidate's facts (:func:`riskcore.roles.persons.find_persons`)
+    and the column tagged as the person; plain text (it names columns: escape
+    it for markdown).
+
+    Parameters
+    ----------
+    candidate : PersonCandidate
+        The best person column of the table.
+    person : str or None
+        The column tagged as the person, None when there is none.
+
+    Returns
+    -------
+    str
+    """
+    c = candidate
+    text = (
+        f"{c.column}: {person_facts(c.n_people, c.n_rows, c.min_rows, c.max_rows)} "
+        f"(median {c.median_rows:,.3g})"
+    )
+    if c.n_missing:
+        text += f", and {c.n_missing:,} {'row' if c.n_missing == 1 else 'rows'} without a value"
+    text += ". The rows of each repeated value differ in other columns"
+    if c.same_person == 1:
+        text += f" and agree on {' and '.join(c.traits)}"
+    elif c.same_person is not None:
+        text += f", and those of {c.same_person:.0%} of them agree on {' and '.join(c.traits)}"
+    text += ": each value is the rows of one person. "
+    if person == c.column:
+        return (
+            text + "It is tagged as the person: each person, not each row, is the unit of privacy."
+        )
+    if person is not None:
+        return text + f"{person} is tagged as the person."
+    return text + (
+        "Tag it as the person (the suggestion): until a column is, every count is of rows, "
+        "not people."
+    )
 
 
 def report_intro() -> str:

@@ -17,12 +17,14 @@ from riskcore.report.readings.criteria import (
     format_achieved,
     format_target,
     records_share,
+    rows_not_people_reading,
     target_label,
     threshold_text,
     verdict_reading,
 )
 from riskcore.report.readings.people import unit_reading
 from riskcore.review import Limitation, ReleasedIdentifiers, Review, RoleReason
+from riskcore.roles.persons import RowsNotPeople, person_facts
 
 __all__ = [
     "ROLE_LABELS",
@@ -38,6 +40,7 @@ __all__ = [
 #: A role as the report names it.
 ROLE_LABELS: dict[str, str] = {
     "identifier": "direct identifier",
+    "person": "the person (a direct identifier linking the rows of one individual)",
     "quasi_identifier": "quasi-identifier",
     "sensitive": "sensitive",
     "weight": "sampling weight",
@@ -317,16 +320,31 @@ def release_banner(review: Review) -> ReleaseBanner:
         if r.identifiers
         else "the released text is to be read for identifiers before release"
     )
+    rows, person, again = r.rows_not_people, "", ""
+    if rows is not None:  # a person column, none tagged: the targets counted rows
+        facts = person_facts(rows.n_people, rows.n_rows, rows.min_rows, rows.max_rows)
+        person = f"{rows.column} repeats ({facts}) and no column is tagged as the person"
+        again = (
+            f"the targets were judged on rows, not people; tag {rows.column} as the person "
+            "and judge them again (see Limitations)."
+        )
     if not r.targets_met:
         text = verdict
         if reasons:
             said = "; ".join(reasons)
             text += f" {said[:1].upper()}{said[1:]}; {todo} (see Limitations)."
+        if person:
+            text += f" {person}: {again}"
         return ReleaseBanner("fail", "FAIL", text, "Does not pass: " + _lower_first(text))
-    text = (
-        f"Targets met; not ready to release: {'; '.join(reasons)}. {verdict} The targets cover "
-        f"re-identification through the quasi-identifiers; {todo} (see Limitations)."
-    )
+    why = "; ".join([*reasons, person] if person else reasons)
+    text = f"Targets met; not ready to release: {why}. {verdict}"
+    if reasons:
+        text += (
+            " The targets cover re-identification through the quasi-identifiers; "
+            f"{todo} (see Limitations)."
+        )
+    if person:
+        text += f" {again[:1].upper()}{again[1:]}"
     return ReleaseBanner("hold", "NOT READY", text, text)
 
 
@@ -459,4 +477,6 @@ def limitation_text(lim: Limitation) -> str:
         return "No identified population table was given: k-map and delta-presence are not judged."
     if lim.kind == "free-text":
         return _free_text_text(f)
+    if lim.kind == "rows-not-people":
+        return "Rows, not people: " + rows_not_people_reading(RowsNotPeople.from_dict(f))
     return lim.kind
