@@ -80,3 +80,36 @@ def test_python_by_example_blocks_run_in_order():
     expected = math.log(99 * 0.015 / 0.985)
     assert dp.identifiability_epsilon(100, 0.015) == pytest.approx(expected)
     assert f"{expected:.4f}" == "0.4105"
+
+
+def test_readme_people_example_runs_and_counts_people(tmp_path, monkeypatch, capsys):
+    """The claims commands run, and their figures are those of a pandas count of each
+    patient's set of QI tuples (and of the release, kept whole per patient)."""
+    from riskcore.demo.claims import make_claims
+
+    text = README.read_text(encoding="utf-8")
+    (block,) = re.findall(r"<!-- cli-people -->\n```bash\n(.*?)```", text, flags=re.S)
+    lines = block.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("riskcore ") for line in lines)
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        assert main(shlex.split(line)[1:]) == 0, line
+    capsys.readouterr()
+    claims = make_claims(2_500)
+    qis = ["sex", "race", "zip"]
+    key = claims[qis].astype(str).agg("|".join, axis=1)
+    sig = key.groupby(claims["patient_id"].to_numpy()).agg(lambda s: tuple(sorted(set(s))))
+    counts = sig.value_counts()
+    unique, rows_unique = int((counts == 1).sum()), int((key.value_counts() == 1).sum())
+    assert f"{unique:,} of the {len(sig):,} patients ({100 * unique / len(sig):.1f}%)" in text
+    assert f"{rows_unique:,} of {len(claims):,}" in text
+    release = pd.read_csv("visits.csv", dtype=str)
+    rel_key = release[["age", "sex", "zip"]].astype(str).agg("|".join, axis=1)
+    rel_sig = rel_key.groupby(release["patient_id"].to_numpy()).agg(
+        lambda s: tuple(sorted(set(s)))
+    )
+    assert rel_sig.value_counts().min() >= 5
+    by_claim = claims.set_index("claim_id")["patient_id"]
+    kept = by_claim.loc[release["claim_id"]]
+    whole = claims[claims["patient_id"].isin(set(kept))].groupby("patient_id").size()
+    assert (kept.value_counts().sort_index() == whole.sort_index()).all()
