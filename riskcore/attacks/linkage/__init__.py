@@ -26,12 +26,17 @@ Matching rules, per column pair (auxiliary -> release):
 * a missing auxiliary value means the attacker does not know it: it matches
   every released value. A missing released value is its own value.
 
+With a person column (``person=``) targets and candidates are people: a
+target is linked to the released people whose signature (the set of their
+rows' tuples) holds a match for what the attacker knows.
+
 Modules: :mod:`~riskcore.attacks.linkage.matching` (column pairs into one
 code space), :mod:`~riskcore.attacks.linkage.candidates` (candidate windows
-and their majority values), :mod:`~riskcore.attacks.linkage.attack` (the
-attack and the curve), :mod:`~riskcore.attacks.linkage.auxiliary`
-(simulated attacker tables), :mod:`~riskcore.attacks.linkage.results`
-(result types).
+and their majority values), :mod:`~riskcore.attacks.linkage.people` (the
+join in people), :mod:`~riskcore.attacks.linkage.attack` (the attack and the
+curve), :mod:`~riskcore.attacks.linkage.truth` (ground truth, in records or
+people), :mod:`~riskcore.attacks.linkage.auxiliary` (simulated attacker
+tables), :mod:`~riskcore.attacks.linkage.results` (result types).
 
 References
 ----------
