@@ -296,3 +296,21 @@ def test_claims_curve_in_people_never_falls(claims):
     )
     rates = [r.rate for r in curve.unique]
     assert rates == sorted(rates) and curve.unique[0].n == 2500
+
+
+def test_a_person_is_released_while_any_of_their_rows_is():
+    from riskcore.attacks.linkage import released_positions
+
+    recorded = RELEASE.assign(pid=RELEASE["pid"].fillna("lone"))
+    kept = np.array([1, 2, 3, 4, 7, 8])  # Ann's first row, Dee and the lone row suppressed
+    release = recorded.iloc[kept].reset_index(drop=True)
+    drawn = np.array([0, 5, 3])  # Ann's suppressed row, Dee's only row, Cal's first row
+    assert released_positions(drawn, kept, len(recorded)).tolist() == [-1, -1, 2]
+    truth = released_positions(drawn, kept, len(recorded), person=recorded["pid"])
+    assert truth.tolist() == [0, -1, 2]  # Ann through her kept row (release row 0)
+    aux = recorded.iloc[drawn][ON].reset_index(drop=True)
+    r = linkage_attack(release, aux, ON, truth=truth, person="pid")
+    # Ann's known (34, F, 1) and Dee's are held by Bea alone now (Ann released at 35 only):
+    # one candidate each, neither their own; Cal's (50, M, 2) by Cal alone
+    assert r.candidates.tolist() == [1, 1, 1]
+    assert r.in_candidates.successes == 1 and r.correct.successes == 1

@@ -52,7 +52,7 @@ from riskcore.attacks.linkage.attack import (
     linkage_curve,
     row_number_truth,
 )
-from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
+from riskcore.attacks.linkage.auxiliary import released_positions, simulate_auxiliary
 from riskcore.attacks.linkage.matching import parse_interval
 from riskcore.attacks.linkage.results import (
     AttributeDisclosure,
@@ -73,6 +73,7 @@ __all__ = [
     "linkage_curve",
     "mean_interval",
     "parse_interval",
+    "released_positions",
     "row_number_truth",
     "simulate_auxiliary",
     "wilson_interval",

@@ -23,7 +23,7 @@ from riskcore.attacks._people import check_person, person_ids
 from riskcore.attacks.linkage.matching import _is_numeric
 from riskcore.errors import RiskcoreError
 
-__all__ = ["simulate_auxiliary"]
+__all__ = ["released_positions", "simulate_auxiliary"]
 
 
 def simulate_auxiliary(
@@ -108,6 +108,59 @@ def simulate_auxiliary(
             col = _overwrite(col, np.flatnonzero(gone), np.nan)
         aux[c] = col
     return aux, truth
+
+
+def released_positions(
+    drawn: np.ndarray, kept: np.ndarray, n_rows: int, *, person: pd.Series | None = None
+) -> np.ndarray:
+    """Return where each drawn record of the table as recorded stands in a release (-1: nowhere).
+
+    For an attacker's table drawn from the table as recorded (its truth
+    :func:`simulate_auxiliary`'s positions) and joined to a release that
+    kept some of its rows (a generalization that suppressed the others).
+    Without ``person`` a drawn record is released when its row was kept.
+    With ``person`` the target is the person: released when any of their
+    rows was kept, at the first kept one (so :func:`~riskcore.attacks.linkage.linkage_attack`
+    with ``person`` finds their person there).
+
+    Parameters
+    ----------
+    drawn : numpy.ndarray
+        Positions in the recorded table of the targets' rows.
+    kept : numpy.ndarray
+        The recorded position of each released row, in release order.
+    n_rows : int
+        Rows of the recorded table.
+    person : pandas.Series, optional
+        The recorded table's person column.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 release position per target, -1 when not released.
+
+    Examples
+    --------
+    Rows 0 and 2 are one person; row 0 was suppressed, rows 1 and 2 kept:
+
+    >>> kept = np.array([1, 2])
+    >>> released_positions(np.array([0, 1]), kept, 3).tolist()
+    [-1, 0]
+    >>> released_positions(np.array([0, 1]), kept, 3, person=pd.Series(["a", "b", "a"])).tolist()
+    [1, 0]
+    """
+    kept = np.asarray(kept, dtype=np.int64)
+    position = np.full(n_rows, -1, dtype=np.int64)
+    position[kept] = np.arange(len(kept), dtype=np.int64)
+    drawn = np.asarray(drawn, dtype=np.int64)
+    if person is None:
+        out: np.ndarray = position[drawn]
+        return out
+    who, n_people = person_ids(person)
+    first = np.full(n_people, -1, dtype=np.int64)
+    first[who[kept][::-1]] = np.arange(len(kept), dtype=np.int64)[::-1]  # the first kept row
+    got: np.ndarray = first[who[drawn]]
+    return got
 
 
 def _one_row_each(data: pd.DataFrame, person: str, n: int, rng: np.random.Generator) -> np.ndarray:

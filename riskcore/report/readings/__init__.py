@@ -65,7 +65,9 @@ if TYPE_CHECKING:
         noise_marker_label,
         noise_point,
         noise_reading,
+        people_note,
         queries_list,
+        recovered_metric,
         two_release_table,
     )
     from riskcore.report.readings.budget import (
@@ -147,6 +149,7 @@ if TYPE_CHECKING:
         linkage_reading,
         random_pick_phrase,
         simulated_note,
+        targets_label,
     )
     from riskcore.report.readings.population import (
         population_reading,
@@ -269,6 +272,8 @@ _WHERE: dict[str, str] = {
     "noise_reading": "attacks",
     "queries_list": "attacks",
     "two_release_table": "attacks",
+    "people_note": "attacks",
+    "recovered_metric": "attacks",
     "budget_change_reading": "budget",
     "budget_history_table": "budget",
     "concurrent_refusal_reading": "budget",
@@ -335,6 +340,7 @@ _WHERE: dict[str, str] = {
     "linkage_reading": "linkage",
     "random_pick_phrase": "linkage",
     "simulated_note": "linkage",
+    "targets_label": "linkage",
     "population_reading": "population",
     "cover_columns_help": "records",
     "cover_reading": "records",
@@ -530,6 +536,7 @@ __all__ = [
     "order_refusal",
     "parallel_reading",
     "people_match_reading",
+    "people_note",
     "pii_reading",
     "pii_table",
     "planning_reading",
@@ -550,6 +557,7 @@ __all__ = [
     "record_subset_table",
     "record_values_table",
     "records_intro",
+    "recovered_metric",
     "redundancy_reading",
     "release_reading",
     "released_values",
@@ -589,6 +597,7 @@ __all__ = [
     "table_heading",
     "target_checks",
     "target_table",
+    "targets_label",
     "targets_reading",
     "text_status",
     "two_release_table",
