@@ -203,7 +203,10 @@ class AttributeDisclosure(Result):
         truth); baseline = the base rate (always guessing the most common
         value).
     base_rate : float
-        Share of the most common value in the whole release.
+        Share of the most common value in the whole release (with a person
+        column: the share of the released people holding it on one of their
+        rows; a person may hold several values, so these shares may add up
+        to more than 1).
     base_value : str
     """
 
