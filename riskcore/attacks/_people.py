@@ -161,7 +161,8 @@ def value_sets(person: np.ndarray, n_people: int, codes: np.ndarray, n_values: i
     ValueSets
     """
     m = max(int(n_values), 1)
-    pairs = np.unique(np.asarray(person, dtype=np.int64) * m + np.asarray(codes, dtype=np.int64))
+    pairs = np.sort(np.asarray(person, dtype=np.int64) * m + np.asarray(codes, dtype=np.int64))
+    pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs  # distinct
     owner, value = pairs // m, pairs % m
     ptr = np.concatenate(([0], np.cumsum(np.bincount(owner, minlength=n_people)))).astype(np.int64)
     people = np.bincount(value, minlength=n_values).astype(np.int64)

@@ -270,7 +270,8 @@ def _expand(
         n = int(lens.sum())
         flat = np.repeat(ix.lo[at] - (np.cumsum(lens) - lens), lens) + np.arange(n)
         keys.append(np.repeat(targets, lens) * max(n_owners, 1) + ix.win_owner[flat])
-    pairs = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    pairs = np.sort(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    pairs = pairs[_run_starts(pairs)]  # distinct (a sort: numpy's hashed unique is slower here)
     return pairs // max(n_owners, 1), pairs % max(n_owners, 1)
 
 
