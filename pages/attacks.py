@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from riskcore.attacks import simulate_noisy_difference, unique_target
+from riskcore.attacks import people_count, simulate_noisy_difference, unique_target
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.report import figures as charts
@@ -20,8 +20,11 @@ from riskcore.report.readings import (
     noise_curve,
     noise_reading,
     numeric_columns,
+    people_note,
     queries_list,
+    recovered_metric,
     simulated_note,
+    targets_label,
     two_release_table,
 )
 from ui import cached, keys
@@ -41,9 +44,17 @@ if ctx is None:  # pragma: no cover - the demo always loads
     end_page()
 data = ctx.table.data
 qis = ctx.roles.quasi_identifiers
-released = tuple(c for c in data.columns if c not in ctx.roles.identifiers)
+try:
+    person = ctx.roles.person  # the column linking a person's rows: every attack counts people
+except RiskcoreError as exc:
+    st.error(md(exc))
+    end_page()
+released = tuple(c for c in data.columns if c not in ctx.roles.identifiers and c != person)
 sensitive = ctx.roles.sensitive
-people = len(data) if ctx.recorded is None else ctx.recorded.n_rows  # the simulated targets
+recorded = data if ctx.recorded is None else ctx.recorded.data
+people = people_count(recorded, person)  # the simulated targets: the people as recorded
+if person is not None:
+    st.caption(md(people_note(person, people_count(ctx.encoded, person), len(data))))
 
 tab_link, tab_diff, tab_homo, tab_two = st.tabs(
     ["Linkage", "Differencing", "Homogeneity", "Two releases"]
@@ -107,12 +118,13 @@ with tab_link:
                     sensitive,
                     float(p),
                     ((tol_col, float(tol)),) if tol_col != "(none)" else (),
+                    person,
                 )
                 if not known:
                     st.info("Choose at least one column the attacker knows.")
                 elif run_gate(len(data), settings, "Run the attack", keys.LINK_RUN):
                     result = cached.linkage_simulated(
-                        ctx.key, data, released, *settings[1:], (), ctx.as_recorded
+                        ctx.key, data, released, *settings[1:-1], (), ctx.as_recorded, person
                     )
             else:
                 up = st.file_uploader(
@@ -152,7 +164,7 @@ with tab_link:
                         st.info("Map at least one column.")
                     elif run_gate(
                         len(data),
-                        (ctx.key, up.file_id, tuple(mapping), truth, float(p)),
+                        (ctx.key, up.file_id, tuple(mapping), truth, float(p), person),
                         "Run the attack",
                         keys.LINK_RUN,
                     ):
@@ -168,6 +180,7 @@ with tab_link:
                             float(p),
                             (),
                             (),
+                            person,
                         )
         except RiskcoreError as exc:
             st.error("The attack could not run: " + md(exc))
@@ -175,7 +188,7 @@ with tab_link:
         if result is not None:
             # two rows of two: at 1024 px four in a row cut their labels
             (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
-            m1.metric("Targets", f"{result.n_targets:,}")
+            m1.metric(md(targets_label(result)), f"{result.n_targets:,}")
             m2.metric("Re-identified uniquely", f"{result.unique.rate:.1%}")  # one match
             if result.correct is not None:
                 m3.metric("Re-identified correctly", f"{result.correct.rate:.1%}")
@@ -219,12 +232,15 @@ with tab_link:
             contrib = cached.uniqueness(ctx.key, ctx.encoded, qis)
             order = tuple(c.column for c in contrib.contributions)
             curve = cached.linkage_curve_simulated(
-                ctx.key, data, order, people, 0, ctx.as_recorded
+                ctx.key, data, order, people, 0, ctx.as_recorded, person
             )
             st.plotly_chart(charts.linkage_curve_chart(curve.to_frame()), key=keys.LINK_CURVE)
             st.caption(
-                md(curve_reading(curve) + " " + simulated_note(generalized=ctx.generalized,
-                                                                curve=True))
+                md(
+                    curve_reading(curve)
+                    + " "
+                    + simulated_note(generalized=ctx.generalized, curve=True)
+                )
             )
 
 # ------------------------------------------------------------------ differencing
@@ -237,7 +253,7 @@ with tab_diff:
     known_d = d2.multiselect(
         "What the attacker knows about the target", list(released), default=list(qis)
     )
-    first_unique = unique_target(ctx.encoded, tuple(known_d))
+    first_unique = unique_target(ctx.encoded, tuple(known_d), person=person)
     target = d1.number_input(
         "Target row (position, from 0)",
         0,
@@ -267,7 +283,7 @@ with tab_diff:
     if known_d and (aggregate == "count" or column):
         try:
             diff = cached.differencing(
-                ctx.key, data, int(target), tuple(known_d), aggregate, column, condition
+                ctx.key, data, int(target), tuple(known_d), aggregate, column, condition, person
             )
         except RiskcoreError as exc:
             st.error("The attack could not run: " + md(exc))
@@ -341,10 +357,10 @@ with tab_homo:
             h1, h2 = st.columns(2)
             attr = h1.selectbox("Sensitive attribute", list(sensitive))
             hp = h2.slider("Attacker's confidence (p)", 0.5, 1.0, 1.0, 0.05, key=keys.HOMO_P)
-            h = cached.homogeneity(ctx.key, ctx.encoded, qis, attr, float(hp), 2.0)
+            h = cached.homogeneity(ctx.key, ctx.encoded, qis, attr, float(hp), 2.0, person)
             e1, e2 = st.columns(2)
             e1.metric("Classes exposed", f"{len(h.exposed):,} of {h.n_classes:,}")
-            e2.metric("People exposed", f"{h.exposed_records:,}")
+            e2.metric("People exposed", f"{h.exposed_people:,}")
             st.caption(md(homogeneity_reading(h, qis)))
             st.plotly_chart(charts.criterion_lines(h.by_criterion), key=keys.HOMO_LINES)
             st.caption(
@@ -368,16 +384,17 @@ with tab_two:
     )
     picks = st.multiselect(
         f"Columns of {md(ctx.table.name)} holding the releases (two or more)",
-        list(map(str, data.columns)),
+        [str(c) for c in data.columns if c != person],
         key=keys.TWO_COLS,
     )
     if len(picks) >= 2:
         try:
-            two, two_table = two_release_table(data, picks)
+            two, two_table = two_release_table(data, picks, person=person)
         except RiskcoreError as exc:
             st.error("Cannot combine these columns: " + md(exc))
         else:
-            st.metric("Values recovered exactly", f"{two.n_exact:,} of {len(two.exact):,}")
+            label, recovered = recovered_metric(two)
+            st.metric(md(label), md(recovered))
             st.dataframe(two_table, hide_index=False)
     else:
         st.caption(

@@ -25,6 +25,7 @@ from riskcore.attacks.linkage import (
     LinkageResult,
     linkage_attack,
     linkage_curve,
+    released_positions,
     row_number_truth,
     simulate_auxiliary,
 )
@@ -49,6 +50,7 @@ def _attacker(
     recorded: tuple[pd.DataFrame, str, np.ndarray] | None,
     error_rate: float = 0.0,
     missing_rate: float = 0.0,
+    person: str | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Return the simulated attacker's table and, per target, its record's position in
     ``data`` (-1: suppressed, not released).
@@ -56,20 +58,30 @@ def _attacker(
     On the table as recorded (``recorded`` None) the attacker knows the values of ``data``.
     On a generalized table, ``recorded`` is (the table as recorded, the recipe's JSON, the
     file position of each generalized row): the attacker knows the people's true values,
-    with the same errors, and matches them into the released bands.
+    with the same errors, and matches them into the released bands. With ``person`` the
+    targets are people, one row each, released when any of their rows is.
     """
-    if recorded is None:
-        return simulate_auxiliary(
-            data, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
-        )
-    raw, recipe_json, rows = recorded
-    aux, people = simulate_auxiliary(
-        raw, known, n=n_targets, error_rate=error_rate, missing_rate=missing_rate, seed=seed
+    source = data if recorded is None else recorded[0]
+    aux, drawn = simulate_auxiliary(
+        source,
+        known,
+        n=n_targets,
+        error_rate=error_rate,
+        missing_rate=missing_rate,
+        seed=seed,
+        person=person,
     )
+    if recorded is None:
+        return aux, drawn
+    raw, recipe_json, rows = recorded
     aux = generalize_known(aux, raw, json.loads(recipe_json))
-    position = np.full(len(raw), -1, dtype=np.int64)
-    position[rows] = np.arange(len(rows), dtype=np.int64)
-    return aux, position[people]
+    who = None if person is None else raw[person]
+    return aux, released_positions(drawn, rows, len(raw), person=who)
+
+
+def _release(data: pd.DataFrame, columns: tuple[str, ...], person: str | None) -> pd.DataFrame:
+    """Return the released columns, with the person column that links a person's rows."""
+    return data[[*columns, *((person,) if person and person not in columns else ())]]
 
 
 @st.cache_resource(scope="session", max_entries=3, show_spinner="Running the linkage attack ...")
@@ -87,13 +99,16 @@ def linkage_simulated(
     tolerance: tuple[tuple[str, float], ...],
     granularity: tuple[tuple[str, str], ...],
     _recorded: tuple[pd.DataFrame, str, np.ndarray] | None = None,
+    person: str | None = None,
 ) -> LinkageResult:
     """Simulate the attacker's table from the data and join it to the release; on a
     generalized table (``_recorded``, keyed by ``key``) from the true values, matched into
-    the released bands (see :func:`_attacker`)."""
-    aux, truth = _attacker(_data, known, n_targets, seed, _recorded, error_rate, missing_rate)
+    the released bands (see :func:`_attacker`); with ``person``, in people."""
+    aux, truth = _attacker(
+        _data, known, n_targets, seed, _recorded, error_rate, missing_rate, person
+    )
     return linkage_attack(
-        _data[list(release_cols)],
+        _release(_data, release_cols, person),
         aux,
         list(known),
         truth=truth,
@@ -101,6 +116,7 @@ def linkage_simulated(
         p=p,
         tolerance=dict(tolerance),
         granularity=dict(granularity),
+        person=person,
     )
 
 
@@ -117,14 +133,15 @@ def linkage_uploaded(
     p: float,
     tolerance: tuple[tuple[str, float], ...],
     granularity: tuple[tuple[str, str], ...],
+    person: str | None = None,
 ) -> LinkageResult:
-    """Join an uploaded auxiliary table to the release.
+    """Join an uploaded auxiliary table to the release (in people with ``person``).
 
     ``truth`` is (auxiliary id column, released id column), or (auxiliary
     column, None) when the auxiliary column holds release row numbers (1 =
     the first row), for an attacker's table drawn from the data itself.
     """
-    release = _data[list(release_cols)]
+    release = _release(_data, release_cols, person)
     how: np.ndarray | tuple[str, str] | None = None
     if truth is not None and truth[1] is None:
         how = row_number_truth(_aux, truth[0], len(_data))
@@ -143,6 +160,7 @@ def linkage_uploaded(
         p=p,
         tolerance=dict(tolerance),
         granularity=dict(granularity),
+        person=person,
     )
 
 
@@ -156,6 +174,7 @@ def linkage_curve_simulated(
     n_targets: int,
     seed: int,
     _recorded: tuple[pd.DataFrame, str, np.ndarray] | None = None,
+    person: str | None = None,
 ) -> LinkageCurve:
     """Return re-identification against the number of known QIs (error-free attacker).
 
@@ -164,7 +183,7 @@ def linkage_curve_simulated(
     could not draw the bar.
     """
     kept: dict = st.session_state.setdefault(keys.LINKAGE_CURVES, {})
-    args = (key, order, n_targets, seed)
+    args = (key, order, n_targets, seed, person)
     if args in kept:
         return kept[args]
     bar = st.progress(0.0, text=f"Adding one column at a time: 0 of {len(order):,} attacks")
@@ -174,8 +193,10 @@ def linkage_curve_simulated(
             done / total, text=f"Adding one column at a time: {done:,} of {total:,} attacks"
         )
 
-    aux, truth = _attacker(_data, order, n_targets, seed, _recorded)
-    curve = linkage_curve(_data[list(order)], aux, order, truth=truth, progress=step)
+    aux, truth = _attacker(_data, order, n_targets, seed, _recorded, person=person)
+    curve = linkage_curve(
+        _release(_data, order, person), aux, order, truth=truth, progress=step, person=person
+    )
     bar.empty()
     while len(kept) >= _CURVES_KEPT:
         kept.pop(next(iter(kept)))
@@ -185,10 +206,16 @@ def linkage_curve_simulated(
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner=False)
 def homogeneity(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], sensitive: str, p: float, c: float
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    sensitive: str,
+    p: float,
+    c: float,
+    person: str | None = None,
 ) -> HomogeneityResult:
-    """Return the classes exposed by the homogeneity attack."""
-    return homogeneity_attack(_enc, qis, sensitive, p=p, c=c)
+    """Return the classes exposed by the homogeneity attack (of people with ``person``)."""
+    return homogeneity_attack(_enc, qis, sensitive, p=p, c=c, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
@@ -200,8 +227,15 @@ def differencing(
     aggregate: str,
     column: str | None,
     condition: tuple[tuple[str, object], ...],
+    person: str | None = None,
 ) -> DifferencingResult:
-    """Return the differencing attack on one target."""
+    """Return the differencing attack on one target (counting people with ``person``)."""
     return differencing_attack(
-        _data, target, known, aggregate=aggregate, column=column, condition=dict(condition)
+        _data,
+        target,
+        known,
+        aggregate=aggregate,
+        column=column,
+        condition=dict(condition),
+        person=person,
     )

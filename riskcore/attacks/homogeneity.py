@@ -3,6 +3,15 @@
 Computed from the engine's tabulation (class sizes and the sparse class x value
 contingency); loops run over criteria levels only, never over records or classes.
 
+With a person column the classes are people grouped by their QI signature
+(the set of their rows' QI tuples, ``shared/notes/formulas.md``, "Many rows
+per person"), and a cell f_j(s) counts the people of class j holding value s
+on at least one of their rows (each person once per distinct value they
+hold, :func:`riskcore.engine.class_value_counts`). Class j is then exposed
+when max_s f_j(s) / F_j >= p, F_j its number of people: at p = 1 every one
+of its people holds the value, so knowing a person's QIs tells that they had
+it (on some row).
+
 References
 ----------
 .. [M07] A. Machanavajjhala et al., "l-diversity: privacy beyond
@@ -22,6 +31,7 @@ import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
+from riskcore.attacks._people import check_person
 from riskcore.engine import Contingency, EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import (
@@ -34,6 +44,7 @@ from riskcore.metrics import (
 
 __all__ = [
     "CRITERION_COLUMNS",
+    "PEOPLE_LEFT",
     "CriterionLevel",
     "HomogeneityResult",
     "homogeneity_attack",
@@ -56,6 +67,9 @@ class CriterionLevel(Result):
         Classes that satisfy it.
     exposed_classes_left, exposed_records_left : int
         Exposed classes (and their records) that satisfy it all the same.
+    exposed_people_left : int or None
+        With a person column, the people of those classes (None: one row per
+        person, as many as the records).
     """
 
     criterion: str
@@ -63,10 +77,11 @@ class CriterionLevel(Result):
     classes_satisfying: int
     exposed_classes_left: int
     exposed_records_left: int
+    exposed_people_left: int | None = None
 
 
 #: Column names of :attr:`HomogeneityResult.by_criterion`, one per field of
-#: :class:`CriterionLevel`.
+#: :class:`CriterionLevel` (the people left only with a person column).
 CRITERION_COLUMNS = (
     "criterion",
     "level",
@@ -74,6 +89,8 @@ CRITERION_COLUMNS = (
     "exposed classes left",
     "exposed records left",
 )
+#: The column of :attr:`HomogeneityResult.by_criterion` counting people, with a person column.
+PEOPLE_LEFT = "exposed people left"
 
 
 def _no_ints() -> np.ndarray:
@@ -97,8 +114,9 @@ class HomogeneityResult(Result):
     attribute : str
     p : float
     n_records, n_classes : int
+        Rows of the table, and its classes (of people with a person column).
     exposed_records : int
-        Records in exposed classes.
+        Records (rows) in exposed classes.
     exposed_classes : int
         Number of exposed classes.
     criteria : tuple of CriterionLevel
@@ -112,9 +130,18 @@ class HomogeneityResult(Result):
     top_share : numpy.ndarray
         Its share in the class (the attacker's confidence).
     sizes : numpy.ndarray
-        Size of each exposed class.
+        Size of each exposed class (people with a person column).
+    person : str or None
+        The column linking a person's rows; None: each record is taken to be
+        a different person.
+    people, people_exposed : int or None
+        With ``person``: the people of the table and of the exposed classes
+        (read them as :attr:`n_people` and :attr:`exposed_people`).
+    class_rows : numpy.ndarray
+        Rows of each exposed class (its people's rows; its size without a
+        person column).
 
-    The four per-class arrays are not written to JSON.
+    The five per-class arrays are not written to JSON.
     """
 
     attribute: str
@@ -128,13 +155,37 @@ class HomogeneityResult(Result):
     top_value: np.ndarray = field(default_factory=_no_values, repr=False, metadata=NOT_IN_JSON)
     top_share: np.ndarray = field(default_factory=_no_floats, repr=False, metadata=NOT_IN_JSON)
     sizes: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    person: str | None = None
+    people: int | None = None
+    people_exposed: int | None = None
+    class_rows: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+
+    @property
+    def unit(self) -> str:
+        """Return what the classes count: "person" (a person column is set) or "record"."""
+        return "record" if self.person is None else "person"
+
+    @property
+    def n_people(self) -> int:
+        """Return the people of the table (its records without a person column)."""
+        return self.n_records if self.people is None else int(self.people)
+
+    @property
+    def exposed_people(self) -> int:
+        """Return the people in exposed classes (the records without a person column)."""
+        return self.exposed_records if self.people_exposed is None else int(self.people_exposed)
 
     @property
     def by_criterion(self) -> pd.DataFrame:
-        """Return :attr:`criteria` as a table, one row per criterion level."""
-        return pd.DataFrame(
-            [dataclasses.astuple(row) for row in self.criteria], columns=list(CRITERION_COLUMNS)
-        )
+        """Return :attr:`criteria` as a table, one row per criterion level.
+
+        With a person column the table has one more column, :data:`PEOPLE_LEFT`.
+        """
+        rows = [dataclasses.astuple(row)[: len(CRITERION_COLUMNS)] for row in self.criteria]
+        table = pd.DataFrame(rows, columns=list(CRITERION_COLUMNS))
+        if self.person is not None:
+            table[PEOPLE_LEFT] = [row.exposed_people_left for row in self.criteria]
+        return table
 
 
 @renamed_arguments(table="data")
@@ -147,12 +198,20 @@ def homogeneity_attack(
     l_levels: tuple[int, ...] = (1, 2, 3, 4, 5),
     c: float = 2.0,
     t_levels: tuple[float, ...] = (1.0, 0.5, 0.3, 0.2, 0.15, 0.1),
+    person: str | None = None,
 ) -> HomogeneityResult:
     """Find the classes that disclose a sensitive value to anyone who knows the QIs [M07]_.
 
     Class j is exposed when max_s f_j(s) / f_j >= p. p = 1 is the
     homogeneity attack (everyone in the class shares the value); p < 1 adds
     the background-knowledge case where the attacker is confident enough.
+
+    With ``person`` the classes are people with equal QI signatures, f_j
+    counts people and f_j(s) the people of class j holding s on one of
+    their rows (each person once per distinct value): class j is exposed
+    when max_s f_j(s) / f_j >= p, so at p = 1 when all its people share a
+    value (a person may hold others besides). Without ``person`` (or with
+    one row per person) this is the class of records above.
 
     For each criterion level, ``by_criterion`` counts the exposed classes
     that still *satisfy* the criterion: distinct l_j >= L, entropy
@@ -174,6 +233,9 @@ def homogeneity_attack(
     c : float
         The c of recursive (c,l)-diversity.
     t_levels : tuple of float
+    person : str, optional
+        The column linking the rows of one person (a row with no person
+        value is a person of its own); it cannot be a QI or the attribute.
 
     Returns
     -------
@@ -182,9 +244,17 @@ def homogeneity_attack(
     if not 0 < p <= 1:
         raise RiskcoreError(f"p must be in (0, 1], got {p!r}")
     enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
-    part = enc.partition(list(quasi_identifiers))
+    qis = list(quasi_identifiers)
+    check_person(enc.columns, person)
+    if person is not None and (person in qis or person == sensitive):
+        raise RiskcoreError(
+            f"the person column {person!r} links a person's rows: it cannot be a "
+            "quasi-identifier or the sensitive attribute"
+        )
+    part = enc.partition(qis, person=person)
     cont = class_value_counts(part, enc.column(sensitive))
-    sizes = cont.class_sizes
+    sizes = part.sizes  # people with a person column (the contingency counts (person, value))
+    rows_of = sizes if part.people is None else part.people.rows
     n_classes = len(sizes)
     top_count, top_code = class_majority(cont)
     share = top_count / np.maximum(sizes, 1)
@@ -192,20 +262,33 @@ def homogeneity_attack(
     ex = np.flatnonzero(exposed_mask)
     ex = ex[np.argsort(-sizes[ex], kind="stable")]
 
-    rows = _criteria(cont, exposed_mask, c=c, l_levels=l_levels, t_levels=t_levels)
+    levels = _criteria(
+        cont,
+        exposed_mask,
+        sizes,
+        rows_of,
+        c=c,
+        l_levels=l_levels,
+        t_levels=t_levels,
+        people=person is not None,
+    )
     labels = cont.labels
     return HomogeneityResult(
         attribute=str(sensitive),
         p=float(p),
-        n_records=int(sizes.sum()),
+        n_records=int(rows_of.sum()),
         n_classes=n_classes,
         exposed=ex,
         top_value=np.asarray(labels, dtype=object)[top_code[ex]],
         top_share=share[ex],
         sizes=sizes[ex],
-        exposed_records=int(sizes[ex].sum()),
+        exposed_records=int(rows_of[ex].sum()),
         exposed_classes=len(ex),
-        criteria=rows,
+        criteria=levels,
+        person=person,
+        people=None if person is None else int(sizes.sum()),
+        people_exposed=None if person is None else int(sizes[ex].sum()),
+        class_rows=rows_of[ex],
     )
 
 
@@ -224,18 +307,22 @@ def _at_most(values: np.ndarray, level: float) -> np.ndarray:
 def _criteria(
     cont: Contingency,
     exposed_mask: np.ndarray,
+    sizes: np.ndarray,
+    rows_of: np.ndarray,
     *,
     c: float,
     l_levels: Sequence[float],
     t_levels: Sequence[float],
+    people: bool,
 ) -> tuple[CriterionLevel, ...]:
     """Count, per criterion level, the classes satisfying it and the exposed ones left.
 
     Criteria: distinct l_j >= L, entropy exp(H_j) >= L, recursive (c,L) and
-    t_j <= t [M07]_ [L07]_; the loop runs over the levels, each vectorized
-    over classes.
+    t_j <= t [M07]_ [L07]_, read from the contingency as an assessment reads
+    them; the loop runs over the levels, each vectorized over classes.
+    ``sizes`` are the classes' units (people or records), ``rows_of`` their
+    rows.
     """
-    sizes = cont.class_sizes
     checks: tuple[tuple[str, np.ndarray, Sequence[float], Callable[..., np.ndarray]], ...] = (
         ("distinct l", distinct_l_per_class(cont), l_levels, _at_least),
         ("entropy l", np.exp(entropy_per_class(cont)), l_levels, _entropy_at_least),
@@ -253,7 +340,8 @@ def _criteria(
                     level=float(lv),
                     classes_satisfying=int(ok.sum()),
                     exposed_classes_left=int(keep.sum()),
-                    exposed_records_left=int(sizes[keep].sum()),
+                    exposed_records_left=int(rows_of[keep].sum()),
+                    exposed_people_left=int(sizes[keep].sum()) if people else None,
                 )
             )
     return tuple(rows)

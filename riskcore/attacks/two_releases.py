@@ -3,6 +3,12 @@
 Computed from encoded columns; loops run over the released groupings only,
 never over records.
 
+The attack reads no equivalence class: its unknowns are the rows' values,
+and a row's value is recovered or not whoever holds it. With a person
+column it counts people too: a person is exposed when the value of at least
+one of their rows is recovered exactly (the unit of privacy is the person,
+``shared/notes/formulas.md``, "Many rows per person").
+
 References
 ----------
 .. [DN03] I. Dinur, K. Nissim, "Revealing information while preserving
@@ -20,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result
+from riskcore.attacks._people import check_person, person_ids
 from riskcore.attacks.linkage import parse_interval
 from riskcore.engine import pack_keys
 from riskcore.errors import RiskcoreError
@@ -54,6 +61,13 @@ class TwoReleaseResult(Result):
         ``inferred`` where the cell total is determined, NaN elsewhere.
     exact : numpy.ndarray of bool
         Records whose individual value is determined by the releases.
+    person : str or None
+        The column linking a person's rows; None: each record is taken to be
+        a different person.
+    people, people_exact : int or None
+        With ``person``: the people of the records, and those with at least
+        one record recovered exactly (read them as :attr:`n_people` and
+        :attr:`n_exact_people`).
     """
 
     kind: str
@@ -63,11 +77,29 @@ class TwoReleaseResult(Result):
     exact: np.ndarray = field(
         default_factory=lambda: np.zeros(0, dtype=bool), repr=False, metadata=NOT_IN_JSON
     )
+    person: str | None = None
+    people: int | None = None
+    people_exact: int | None = None
 
     @property
     def n_exact(self) -> int:
         """Return the number of exactly recoverable records."""
         return int(self.exact.sum())
+
+    @property
+    def unit(self) -> str:
+        """Return what :attr:`n_people` counts: "person" (a person column is set) or "record"."""
+        return "record" if self.person is None else "person"
+
+    @property
+    def n_people(self) -> int:
+        """Return the people of the records (the records without a person column)."""
+        return len(self.exact) if self.people is None else int(self.people)
+
+    @property
+    def n_exact_people(self) -> int:
+        """Return the people with a value recovered exactly (the records without a person)."""
+        return self.n_exact if self.people_exact is None else int(self.people_exact)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict: the exact rows and the inference per record.
@@ -112,7 +144,10 @@ _MAX_TWO_RELEASE_ROWS = 5_000
 
 
 def two_release_attack(
-    releases: pd.DataFrame | list[pd.Series], *, kind: Literal["mean", "interval"] | None = None
+    releases: pd.DataFrame | list[pd.Series],
+    *,
+    kind: Literal["mean", "interval"] | None = None,
+    person: str | None = None,
 ) -> TwoReleaseResult:
     """Combine several generalizations of one numeric column released separately.
 
@@ -129,6 +164,10 @@ def two_release_attack(
     *Intervals*: a record's value lies in the intersection of its bands; it
     is exact when the intersection is a single point.
 
+    *People*: with ``person``, the same system over the records; a person
+    is exposed when one of their records is exact (each person counted
+    once, a record with no person value a person of its own).
+
     Parameters
     ----------
     releases : pandas.DataFrame or list of pandas.Series
@@ -136,11 +175,25 @@ def two_release_attack(
         means: the projector is dense).
     kind : {"mean", "interval"}, optional
         Default: "interval" when every value parses as a band, else "mean".
+    person : str, optional
+        A column of ``releases`` (a DataFrame) linking the records of one
+        person; it is not a release.
 
     Returns
     -------
     TwoReleaseResult
     """
+    if person is not None:
+        if not isinstance(releases, pd.DataFrame):
+            raise RiskcoreError("a person column needs the releases as a table that holds it")
+        check_person(releases.columns, person)
+        who, n_people = person_ids(releases[person])
+        found = two_release_attack(releases.drop(columns=[person]), kind=kind)
+        exposed = np.zeros(n_people, dtype=bool)
+        exposed[who[found.exact]] = True
+        return dataclasses.replace(
+            found, person=person, people=n_people, people_exact=int(exposed.sum())
+        )
     cols = (
         [releases[c] for c in releases.columns]
         if isinstance(releases, pd.DataFrame)

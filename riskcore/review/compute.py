@@ -89,13 +89,24 @@ def _attacks(
 
     roles = profile.roles
     qis = list(roles.quasi_identifiers)
+    person = roles.person  # targets and candidates are people: the column links their rows
     released = [c for c in data.columns if c not in roles.identifiers and c not in roles.persons]
-    aux, truth = simulate_auxiliary(data, qis)
+    if person is not None:
+        released.append(person)
+    aux, truth = simulate_auxiliary(data, qis, person=person)
     link = linkage_attack(
-        data[released], aux, qis, truth=truth, sensitive=roles.sensitive, p=ATTACK_P
+        data[released],
+        aux,
+        qis,
+        truth=truth,
+        sensitive=roles.sensitive,
+        p=ATTACK_P,
+        person=person,
     )
     table = encoded if encoded is not None else EncodedTable(data)
-    homo = tuple(homogeneity_attack(table, qis, s, p=1.0) for s in roles.sensitive)
+    homo = tuple(
+        homogeneity_attack(table, qis, s, p=1.0, person=person) for s in roles.sensitive
+    )
     return AttackRun(of=of, known=tuple(qis), p=ATTACK_P, linkage=link, homogeneity=homo)
 
 
@@ -426,7 +437,9 @@ def review(
         verdict_after = with_suppression(
             evaluate(profile.targets, after.evidence), remediation, profile.targets
         )
-        attacks_after = _attacks(released, profile, of="the remediated table")
+        attacks_after = _attacks(
+            _with_people(released, data, kw["person"]), profile, of="the remediated table"
+        )
     final = verdict_after if verdict_after is not None else verdict_before
     when = (now or datetime.now(UTC)).astimezone(UTC)
     return Review(

@@ -220,3 +220,64 @@ def test_differencing_counts_on_a_million_rows_read_as_whole_numbers():
     assert rd.estimate_reading(np.array([0.0]), 1_500_000.0, 0.5).endswith(
         "the true value 1,500,000; the rest point to a wrong answer."
     )
+
+
+# ------------------------------------------------------------------ people
+
+
+def test_linkage_reading_in_people():
+    # the hand-made case, its 8 released units being people in 20 rows
+    r = dataclasses.replace(linkage_case(), person="pid", release_rows=20)
+    assert rd.linkage_reading(r) == (
+        "4 of 10 target people (40.0%, 95% CI 16.8%-68.7%) match exactly one released person; "
+        "for 3 (30.0%, 95% CI 10.8%-60.3%) it is their own (unique and correct). Picking one "
+        "of the matching people at random, an attacker is right for an expected 45.0% of "
+        "targets. As a baseline, a guess among all 8 released people (in 20 rows) is right 1 "
+        "time in 8 (12.5%); 2 targets match nobody."
+    )
+    assert rd.targets_label(r) == "Targets (people)"
+    assert rd.targets_label(linkage_case()) == "Targets"
+
+
+def test_homogeneity_reading_in_people_states_the_rows():
+    # one person per row but two rows for the person "b" of (40, 200): 8 rows, 7 people
+    df = PEOPLE.assign(pid=["a1", "a2", "a3", "b", "b", "c", "d1", "d2"])
+    h = homogeneity_attack(df, ["age", "zip"], "diag", p=1.0, person="pid")
+    # exposed: (40, 200) is one person (b, flu on both rows) and (50, 300) one (cold):
+    # 2 of 7 people, in 3 of 8 rows
+    assert rd.homogeneity_reading(h, ["age", "zip"]) == (
+        "2 people (28.6%; 3 of 8 rows) sit in 2 classes where every person has had the same "
+        "diag on one of their rows: anyone who knows their age + zip learns it."
+    )
+    t = rd.exposed_table(df, EncodedTable(df), ["age", "zip"], h)
+    assert list(t["people"]) == [1, 1] and list(t["rows"]) == [2, 1]
+    assert list(t["age"]) == [40, 50]
+
+
+def test_differencing_reading_in_people():
+    exact = differencing_case(person="pid", rows=500)
+    assert "1 person holds the known values on one of their rows, so the difference is theirs" in (
+        rd.differencing_reading(exact)
+    )
+    group = differencing_case(person="pid", rows=500, group_size=3, exact=False, recovered=2.0)
+    assert rd.differencing_reading(group).startswith(
+        "3 people hold the target's known values on one of their rows, so the difference (2)"
+    )
+
+
+def test_people_note_and_recovered_metric():
+    assert rd.people_note("patient_id", 2_500, 8_177).startswith(
+        "Counted in people: patient_id links a person's rows, 2,500 people in 8,177 rows."
+    )
+    bands = pd.DataFrame(
+        {"pid": ["a", "a", "b"], "r1": ["40-44", "40-44", "30-34"], "r2": ["44-48", "44-48", "35+"]}
+    )
+    res, table = rd.two_release_table(bands, ["r1", "r2"], person="pid")
+    # rows 0 and 1 are 44 exactly, both a's: one person of two, two rows of three
+    assert rd.recovered_metric(res) == (
+        "People with a value recovered exactly",
+        "1 of 2 (2 of 3 rows)",
+    )
+    assert list(table.columns) == ["r1", "r2", "inferred", "exact"]
+    plain, _ = rd.two_release_table(bands, ["r1", "r2"])
+    assert rd.recovered_metric(plain) == ("Values recovered exactly", "2 of 3")

@@ -26,12 +26,17 @@ Matching rules, per column pair (auxiliary -> release):
 * a missing auxiliary value means the attacker does not know it: it matches
   every released value. A missing released value is its own value.
 
+With a person column (``person=``) targets and candidates are people: a
+target is linked to the released people whose signature (the set of their
+rows' tuples) holds a match for what the attacker knows.
+
 Modules: :mod:`~riskcore.attacks.linkage.matching` (column pairs into one
 code space), :mod:`~riskcore.attacks.linkage.candidates` (candidate windows
-and their majority values), :mod:`~riskcore.attacks.linkage.attack` (the
-attack and the curve), :mod:`~riskcore.attacks.linkage.auxiliary`
-(simulated attacker tables), :mod:`~riskcore.attacks.linkage.results`
-(result types).
+and their majority values), :mod:`~riskcore.attacks.linkage.people` (the
+join in people), :mod:`~riskcore.attacks.linkage.attack` (the attack and the
+curve), :mod:`~riskcore.attacks.linkage.truth` (ground truth, in records or
+people), :mod:`~riskcore.attacks.linkage.auxiliary` (simulated attacker
+tables), :mod:`~riskcore.attacks.linkage.results` (result types).
 
 References
 ----------
@@ -47,7 +52,7 @@ from riskcore.attacks.linkage.attack import (
     linkage_curve,
     row_number_truth,
 )
-from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
+from riskcore.attacks.linkage.auxiliary import released_positions, simulate_auxiliary
 from riskcore.attacks.linkage.matching import parse_interval
 from riskcore.attacks.linkage.results import (
     AttributeDisclosure,
@@ -68,6 +73,7 @@ __all__ = [
     "linkage_curve",
     "mean_interval",
     "parse_interval",
+    "released_positions",
     "row_number_truth",
     "simulate_auxiliary",
     "wilson_interval",

@@ -8,6 +8,11 @@ expected share re-identified by a random pick is
 (1/T) sum_t [own record in C_t] / |C_t|. Attribute disclosure: the attacker
 predicts the most common sensitive value of C_t, with confidence its share.
 
+With a person column (``person=``) targets and candidates are people: a
+target is linked to the released people whose signature (the set of their
+rows' tuples) holds a match for what the attacker knows
+(:mod:`riskcore.attacks.linkage.people`).
+
 References
 ----------
 .. [S02] L. Sweeney, "k-anonymity: a model for protecting privacy",
@@ -17,13 +22,14 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from riskcore.attacks.linkage.candidates import _majority_in_windows, _windows
-from riskcore.attacks.linkage.matching import _UNKNOWN, _as_text, _encode_pair, _Pair
+from riskcore.attacks._people import check_person, person_ids, value_sets
+from riskcore.attacks.linkage.candidates import _Join, _majority_in_windows, _patterns, _windows
+from riskcore.attacks.linkage.matching import _encode_pair, _Pair
+from riskcore.attacks.linkage.people import Owners, join_people
 from riskcore.attacks.linkage.results import (
     AttributeDisclosure,
     LinkageCurve,
@@ -31,7 +37,13 @@ from riskcore.attacks.linkage.results import (
     Rate,
     mean_interval,
 )
-from riskcore.engine import Engine, encode_column
+from riskcore.attacks.linkage.truth import (
+    _target_groups,
+    _truth_people,
+    _truth_positions,
+    row_number_truth,
+)
+from riskcore.engine import EncodedColumn, Engine, encode_column
 from riskcore.errors import RiskcoreError
 
 __all__ = ["linkage_attack", "linkage_counts", "linkage_curve", "row_number_truth"]
@@ -47,6 +59,7 @@ def linkage_attack(
     p: float = 0.9,
     tolerance: dict[str, float] | None = None,
     granularity: dict[str, str] | None = None,
+    person: str | None = None,
 ) -> LinkageResult:
     """Join an auxiliary table to a release on shared quasi-identifiers.
 
@@ -55,6 +68,18 @@ def linkage_attack(
     target is re-identified uniquely when |C_t| = 1, and correctly when that
     one record is its own [S02]_. Attribute disclosure: the attacker predicts
     the most common sensitive value in C_t, with confidence (its count) / |C_t|.
+
+    With ``person``, the unit is the person. Each row of ``auxiliary`` is
+    what the attacker knows of one person (one tuple, e.g. the demographics);
+    its candidates are the released people whose signature holds a matching
+    tuple, C_t = {P : some row of P agrees with t}, counted in people, and a
+    random pick among them is right with probability 1 / |C_t| when the
+    target's own person is among them. Rows of ``auxiliary`` that the ground
+    truth ties to one released person are one target, linked to the people
+    holding a match for each of those rows (without ground truth every row
+    is a target of its own). A candidate holds a sensitive value when one of
+    their rows carries it; the attacker predicts the value held by most
+    candidates (:mod:`riskcore.attacks.linkage.people`).
 
     Parameters
     ----------
@@ -76,15 +101,23 @@ def linkage_attack(
         {auxiliary column: t}: numbers match when |a - r| <= t (one column at most).
     granularity : dict, optional
         {auxiliary column: "day" | "month" | "year"} for date columns.
+    person : str, optional
+        The released column linking the rows of one person: targets and
+        candidates are people (a released row with no person value is a
+        person of its own). It cannot be a joined or sensitive column.
 
     Returns
     -------
     LinkageResult
+        With ``person``: ``n_targets`` and ``n_release`` count people,
+        ``release_rows`` and ``auxiliary_rows`` the rows.
 
     Raises
     ------
     RiskcoreError
-        Unknown columns, bad parameters or incompatible column pairs.
+        Unknown columns, bad parameters or incompatible column pairs; with
+        ``person``, more than :data:`~riskcore.attacks.linkage.people.MAX_PAIRS`
+        (target, person) pairs to expand.
     """
     mapping, tol, gran = _check_options(
         release,
@@ -94,49 +127,114 @@ def linkage_attack(
         p=p,
         tolerance=tolerance,
         granularity=granularity,
+        person=person,
     )
     n_rel, n_t = len(release), len(auxiliary)
-    pairs = [
-        _encode_pair(
-            auxiliary[a].reset_index(drop=True),
-            release[r].reset_index(drop=True),
-            tolerance=tol.get(a, 0.0),
-            granularity=gran.get(a),
-        )
-        for a, r in mapping.items()
-    ]
+    pairs = _pairs(auxiliary, release, mapping, tol, gran)
+    sens = [encode_column(release[s]) for s in sensitive]
+    if person is not None:
+        return _linkage_people(release, auxiliary, mapping, pairs, sens, truth, p=p, person=person)
     true_pos = _truth_positions(release, auxiliary, truth)
-    sens_codes = [(e.codes, e.labels) for e in (encode_column(release[s]) for s in sensitive)]
-    join = _join(pairs, n_rel, n_t, true_pos, [codes for codes, _ in sens_codes])
-    candidates = join.candidates
+    join = _join(pairs, n_rel, n_t, true_pos, [e.codes for e in sens])
+    attrs = []
+    for k, (name, e) in enumerate(zip(sensitive, sens, strict=True)):
+        holds = None
+        if true_pos is not None:
+            own = np.where(true_pos >= 0, e.codes[np.maximum(true_pos, 0)], -2)
+            holds = join.predicted[k] == own
+        totals = np.bincount(e.codes, minlength=len(e.labels))
+        attrs.append(_disclosure(name, e.labels, totals, n_rel, join, k, holds=holds, p=p))
+    return _result(join, mapping, pairs, tuple(attrs), n_rel, has_truth=true_pos is not None)
 
-    baseline = 1.0 / n_rel
-    unique = Rate.of(int((candidates == 1).sum()), n_t, baseline)
+
+def _linkage_people(
+    release: pd.DataFrame,
+    auxiliary: pd.DataFrame,
+    mapping: dict[str, str],
+    pairs: list[_Pair],
+    sens: list[EncodedColumn],
+    truth: np.ndarray | tuple[str, str] | None,
+    *,
+    p: float,
+    person: str,
+) -> LinkageResult:
+    """Run the linkage attack in people (see :func:`linkage_attack`)."""
+    who, n_people = person_ids(release[person])
+    true_row = _truth_people(release, auxiliary, truth, who)
+    target_of_row, n_t = _target_groups(true_row, len(auxiliary))
+    true_owner = None
+    if true_row is not None:
+        true_owner = np.full(n_t, -1, dtype=np.int64)
+        true_owner[target_of_row] = true_row  # one person per merged target
+    sets = tuple(value_sets(who, n_people, e.codes, e.n_values) for e in sens)
+    owners = Owners(who, np.ones(n_people, dtype=np.int64))
+    join = join_people(pairs, owners, target_of_row, n_t, true_owner=true_owner, values=sets)
+    attrs = tuple(
+        _disclosure(
+            e.name,
+            e.labels,
+            vs.people,
+            n_people,
+            join,
+            k,
+            holds=None if true_owner is None else vs.holds(true_owner, join.predicted[k]),
+            p=p,
+        )
+        for k, (e, vs) in enumerate(zip(sens, sets, strict=True))
+    )
+    return _result(
+        join,
+        mapping,
+        pairs,
+        attrs,
+        n_people,
+        has_truth=true_owner is not None,
+        person=person,
+        release_rows=len(release),
+        auxiliary_rows=len(auxiliary),
+    )
+
+
+def _result(
+    join: _Join,
+    mapping: dict[str, str],
+    pairs: list[_Pair],
+    attributes: tuple[AttributeDisclosure, ...],
+    n_release: int,
+    *,
+    has_truth: bool,
+    person: str | None = None,
+    release_rows: int | None = None,
+    auxiliary_rows: int | None = None,
+) -> LinkageResult:
+    """Score the join: unique, correct, a random pick among the candidates, own among them."""
+    candidates = join.candidates
+    n_t = len(candidates)
+    baseline = 1.0 / n_release
     correct = in_cand = None
     expected: float | None = None
     expected_ci: tuple[float, float] | None = None
-    if true_pos is not None:
+    if has_truth:
         correct = Rate.of(int(((candidates == 1) & join.in_set).sum()), n_t, baseline)
         picks = np.where(join.in_set, 1.0 / np.maximum(candidates, 1), 0.0)  # per target
         expected = float(picks.mean()) if n_t else 0.0
         expected_ci = mean_interval(picks)
         in_cand = Rate.of(int(join.in_set.sum()), n_t, 1.0)
-    attrs = tuple(
-        _disclosure(name, codes, labels, join, k, true_pos=true_pos, p=p)
-        for k, (name, (codes, labels)) in enumerate(zip(sensitive, sens_codes, strict=True))
-    )
     return LinkageResult(
         n_targets=n_t,
-        n_release=n_rel,
+        n_release=n_release,
         columns=tuple((str(a), str(r)) for a, r in mapping.items()),
-        unique=unique,
+        unique=Rate.of(int((candidates == 1).sum()), n_t, baseline),
         correct=correct,
         expected_correct=expected,
         in_candidates=in_cand,
-        attributes=attrs,
+        attributes=attributes,
         notes=tuple(pr.note for pr in pairs),
         candidates=candidates,
         expected_correct_ci=expected_ci,
+        person=person,
+        release_rows=release_rows,
+        auxiliary_rows=auxiliary_rows,
     )
 
 
@@ -147,6 +245,7 @@ def linkage_counts(
     *,
     tolerance: dict[str, float] | None = None,
     granularity: dict[str, str] | None = None,
+    person: str | None = None,
 ) -> LinkageResult:
     """Count every target's candidates through any engine: the linkage join on the class table.
 
@@ -164,6 +263,14 @@ def linkage_counts(
     target's own record and attribute disclosure the sensitive values of the
     candidates: use :func:`linkage_attack` on the rows for those.
 
+    With ``person`` the classes are people grouped by their signatures
+    (:class:`~riskcore.engine.contract.Signatures`): the release is read as
+    its (class, tuple) pairs, a class weighing its people, and |C_t| is the
+    number of people of the classes holding a tuple that matches t, each
+    class counted once (:mod:`riskcore.attacks.linkage.people`): the same
+    counts as :func:`linkage_attack` with ``person``, every row of
+    ``auxiliary`` a target of its own.
+
     Parameters
     ----------
     release : Engine
@@ -174,6 +281,9 @@ def linkage_counts(
         {auxiliary column: released column}, or names present in both.
     tolerance, granularity : dict, optional
         As for :func:`linkage_attack`.
+    person : str, optional
+        The released column linking a person's rows (an engine that counts
+        rows only refuses it).
 
     Returns
     -------
@@ -189,23 +299,16 @@ def linkage_counts(
         p=1.0,
         tolerance=tolerance,
         granularity=granularity,
+        person=person,
     )
     rel_cols = list(dict.fromkeys(mapping.values()))
+    if person is not None:
+        return _counts_people(release, auxiliary, mapping, tol, gran, rel_cols, person)
     classes = release.tabulate(rel_cols).classes
     values, sizes = classes.values(), classes.sizes.astype(np.int64)
     n_rel, n_t = int(sizes.sum()), len(auxiliary)
-    pairs = [
-        _encode_pair(
-            auxiliary[a].reset_index(drop=True),
-            values[r].rename(r),
-            tolerance=tol.get(a, 0.0),
-            granularity=gran.get(a),
-        )
-        for a, r in mapping.items()
-    ]
-    unknown = np.stack([pr.aux_codes == _UNKNOWN for pr in pairs], axis=1)
-    weights = 1 << np.arange(unknown.shape[1], dtype=np.int64)
-    pattern = (unknown.astype(np.int64) * weights).sum(axis=1) if n_t else np.zeros(0, np.int64)
+    pairs = _pairs(auxiliary, values, mapping, tol, gran)
+    pattern = _patterns(pairs, n_t)
     candidates = np.zeros(n_t, dtype=np.int64)
     for pat in np.unique(pattern):  # a handful of patterns of unknown values, never the rows
         idx = np.flatnonzero(pattern == pat)
@@ -231,6 +334,64 @@ def linkage_counts(
     )
 
 
+def _counts_people(
+    release: Engine,
+    auxiliary: pd.DataFrame,
+    mapping: dict[str, str],
+    tol: dict[str, float],
+    gran: dict[str, str],
+    rel_cols: list[str],
+    person: str,
+) -> LinkageResult:
+    """Count every target's candidate people from the signatures of an engine's classes."""
+    classes = release.tabulate(rel_cols, person=person).classes
+    sig = classes.signatures
+    if sig is None:  # pragma: no cover - an engine that counts people gives signatures
+        raise RiskcoreError(f"the {release.name} engine did not group people by {person!r}")
+    tuples = sig.members
+    values = pd.DataFrame(
+        {
+            q: pd.Series(np.asarray(lab, dtype=object)[keys[tuples]], dtype=object).infer_objects()
+            for q, keys, lab in zip(classes.qis, sig.tuple_keys, classes.labels, strict=True)
+        }
+    )
+    sizes = classes.sizes.astype(np.int64)
+    pairs = _pairs(auxiliary, values, mapping, tol, gran)
+    n_t = len(auxiliary)
+    owners = Owners(sig.member_classes(), sizes)
+    join = join_people(pairs, owners, np.arange(n_t, dtype=np.int64), n_t)
+    return _result(
+        join,
+        mapping,
+        pairs,
+        (),
+        int(sizes.sum()),
+        has_truth=False,
+        person=person,
+        release_rows=classes.n_rows,
+        auxiliary_rows=n_t,
+    )
+
+
+def _pairs(
+    auxiliary: pd.DataFrame,
+    release: pd.DataFrame,
+    mapping: dict[str, str],
+    tol: dict[str, float],
+    gran: dict[str, str],
+) -> list[_Pair]:
+    """Encode every matched column pair (auxiliary, released) into one code space."""
+    return [
+        _encode_pair(
+            auxiliary[a].reset_index(drop=True),
+            release[r].reset_index(drop=True).rename(r),
+            tolerance=tol.get(a, 0.0),
+            granularity=gran.get(a),
+        )
+        for a, r in mapping.items()
+    ]
+
+
 def _check_options(
     release: pd.DataFrame | tuple[tuple[str, ...], int],
     auxiliary: pd.DataFrame,
@@ -240,11 +401,13 @@ def _check_options(
     p: float,
     tolerance: dict[str, float] | None,
     granularity: dict[str, str] | None,
+    person: str | None = None,
 ) -> tuple[dict[str, str], dict[str, float], dict[str, str]]:
     """Validate the options of :func:`linkage_attack`; return (mapping, tolerance, granularity).
 
     ``release`` is the released table, or (its column names, its number of
-    records) when an engine holds it.
+    records) when an engine holds it. The person column links a person's
+    rows: the attacker does not join on it, and it is not a sensitive value.
     """
     if isinstance(release, pd.DataFrame):
         rel_columns, n_release = tuple(release.columns), len(release)
@@ -271,17 +434,13 @@ def _check_options(
             raise RiskcoreError(f"bad tolerance {k!r}: {v!r}")
     if n_release == 0:
         raise RiskcoreError("the released table is empty")
+    check_person(rel_columns, person, where="released table")
+    if person is not None and (person in mapping.values() or person in sensitive):
+        raise RiskcoreError(
+            f"the person column {person!r} links a person's rows: it cannot be a column the "
+            "attacker joins on or a sensitive attribute"
+        )
     return mapping, tol, dict(granularity or {})
-
-
-@dataclass(frozen=True)
-class _Join:
-    """Per target: candidate-set size, own record among them, majority share and value."""
-
-    candidates: np.ndarray
-    in_set: np.ndarray
-    confidence: list[np.ndarray]
-    predicted: list[np.ndarray]
 
 
 def _join(
@@ -296,9 +455,7 @@ def _join(
     The loop runs over the patterns of wildcards (at most 2^q for q known
     columns, usually a handful), each join vectorized over its targets.
     """
-    unknown = np.stack([pr.aux_codes == _UNKNOWN for pr in pairs], axis=1)
-    weights = 1 << np.arange(unknown.shape[1], dtype=np.int64)
-    pattern = (unknown.astype(np.int64) * weights).sum(axis=1) if n_t else np.zeros(0, np.int64)
+    pattern = _patterns(pairs, n_t)
     join = _Join(
         candidates=np.zeros(n_t, dtype=np.int64),
         in_set=np.zeros(n_t, dtype=bool),
@@ -331,24 +488,28 @@ def _join(
 
 def _disclosure(
     attribute: str,
-    codes: np.ndarray,
     labels: np.ndarray,
+    totals: np.ndarray,
+    n_units: int,
     join: _Join,
     k: int,
     *,
-    true_pos: np.ndarray | None,
+    holds: np.ndarray | None,
     p: float,
 ) -> AttributeDisclosure:
-    """Score the attacker's prediction of sensitive attribute number ``k``."""
-    n_rel, n_t = len(codes), len(join.candidates)
-    totals = np.bincount(codes, minlength=len(labels))
+    """Score the attacker's prediction of sensitive attribute number ``k``.
+
+    ``totals`` counts the released units (records, or people) holding each
+    value, out of ``n_units``; ``holds`` says, per target, whether its own
+    record or person holds the predicted value (None without ground truth).
+    """
+    n_t = len(join.candidates)
     base_code = int(np.argmax(totals))  # the most common value, ties to the smallest code
-    base_rate = float(totals[base_code] / n_rel)
+    base_rate = float(totals[base_code] / n_units)
     confident = (join.candidates > 0) & (join.confidence[k] >= p - 1e-12)
     attr_correct = None
-    if true_pos is not None:
-        truth_val = np.where(true_pos >= 0, codes[np.maximum(true_pos, 0)], -2)
-        hit = confident & (join.predicted[k] == truth_val)
+    if holds is not None:
+        hit = confident & holds
         attr_correct = Rate.of(int(hit.sum()), n_t, base_rate)
     return AttributeDisclosure(
         attribute=attribute,
@@ -360,69 +521,6 @@ def _disclosure(
     )
 
 
-def _truth_positions(
-    release: pd.DataFrame, auxiliary: pd.DataFrame, truth: np.ndarray | tuple[str, str] | None
-) -> np.ndarray | None:
-    if truth is None:
-        return None
-    if isinstance(truth, tuple):
-        a_col, r_col = truth
-        if a_col not in auxiliary.columns or r_col not in release.columns:
-            raise RiskcoreError(f"ground-truth columns not found: {a_col!r}, {r_col!r}")
-        r_ids = _as_text(pd.Series(release[r_col].to_numpy(dtype=object)))
-        a_ids = _as_text(pd.Series(auxiliary[a_col].to_numpy(dtype=object)))
-        if r_ids.duplicated().any():
-            raise RiskcoreError(f"the released id column {r_col!r} has duplicate values")
-        return np.asarray(pd.Index(r_ids).get_indexer(pd.Index(a_ids)), dtype=np.int64)
-    pos = np.asarray(truth, dtype=np.int64)
-    if pos.shape != (len(auxiliary),):
-        raise RiskcoreError("truth must give one release position per auxiliary row")
-    if (pos >= len(release)).any() or (pos < -1).any():
-        raise RiskcoreError("truth positions must be -1 or valid release rows")
-    return pos
-
-
-def row_number_truth(auxiliary: pd.DataFrame, column: str, n_release: int) -> np.ndarray:
-    """Read the ground truth from a column of release row numbers (the first row is 1).
-
-    For an attacker's table drawn from the release itself (a sample with its
-    row numbers kept): row number r of the auxiliary row is the release
-    record at position r - 1. A blank means "not in the release" (-1).
-
-    Parameters
-    ----------
-    auxiliary : pandas.DataFrame
-    column : str
-        The auxiliary column holding row numbers 1 .. ``n_release``.
-    n_release : int
-        Number of records in the release.
-
-    Returns
-    -------
-    numpy.ndarray
-        The release position of each auxiliary row (-1: none), to pass as
-        ``truth`` to :func:`linkage_attack`.
-
-    Raises
-    ------
-    RiskcoreError
-        When the column is absent, or holds a value that is not a row number.
-    """
-    if column not in auxiliary.columns:
-        raise RiskcoreError(f"the attacker's table has no column {column!r}")
-    raw = auxiliary[column]
-    num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
-    blank = raw.isna().to_numpy()
-    bad = ~blank & (np.isnan(num) | (num != np.round(num)) | (num < 1) | (num > n_release))
-    if bad.any():
-        examples = ", ".join(repr(str(v)) for v in raw[bad].unique()[:3])
-        raise RiskcoreError(
-            f"{column!r} must hold row numbers from 1 to {n_release:,}; "
-            f"{int(bad.sum()):,} value(s) are not, e.g. {examples}"
-        )
-    return np.where(blank, -1, np.nan_to_num(num) - 1).astype(np.int64)
-
-
 def linkage_curve(
     release: pd.DataFrame,
     auxiliary: pd.DataFrame,
@@ -431,6 +529,7 @@ def linkage_curve(
     truth: np.ndarray | tuple[str, str] | None,
     mapping: dict[str, str] | None = None,
     progress: Callable[[int, int], object] | None = None,
+    person: str | None = None,
 ) -> LinkageCurve:
     """Run the linkage attack knowing the first 1, 2, ..., q columns of ``order``.
 
@@ -450,6 +549,9 @@ def linkage_curve(
     progress : callable, optional
         Called as ``progress(done, total)`` after each of the ``total``
         attacks (a progress bar; a long run is one attack per column).
+    person : str, optional
+        The released column linking a person's rows: each attack counts
+        people (see :func:`linkage_attack`).
 
     Returns
     -------
@@ -459,7 +561,7 @@ def linkage_curve(
     uniq, corr = [], []
     for i in range(1, len(order) + 1):
         on = {c: mapping[c] for c in order[:i]}
-        res = linkage_attack(release, auxiliary, on, truth=truth)
+        res = linkage_attack(release, auxiliary, on, truth=truth, person=person)
         uniq.append(res.unique)
         corr.append(res.correct if res.correct is not None else res.unique)
         if progress is not None:

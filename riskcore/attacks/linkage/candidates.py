@@ -17,14 +17,40 @@ References
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from riskcore.attacks.linkage.matching import _ABSENT, _Pair
+from riskcore.attacks.linkage.matching import _ABSENT, _UNKNOWN, _Pair
 from riskcore.engine import Contingency, pack_keys
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import class_majority
 
 _MAX_SENSITIVE_VALUES_WITH_TOLERANCE = 256
+
+
+@dataclass(frozen=True)
+class _Join:
+    """Per target: candidate-set size, own record among them, majority share and value."""
+
+    candidates: np.ndarray
+    in_set: np.ndarray
+    confidence: list[np.ndarray]
+    predicted: list[np.ndarray]
+
+
+def _patterns(pairs: list[_Pair], n_t: int) -> np.ndarray:
+    """Return each target's pattern of unknown values: bit j set when column j is unknown.
+
+    The joins loop over these patterns (at most 2^q for q known columns,
+    usually a handful), each vectorized over its targets.
+    """
+    if not n_t:
+        return np.zeros(0, np.int64)
+    unknown = np.stack([pr.aux_codes == _UNKNOWN for pr in pairs], axis=1)
+    weights = 1 << np.arange(unknown.shape[1], dtype=np.int64)
+    out: np.ndarray = (unknown.astype(np.int64) * weights).sum(axis=1)
+    return out
 
 
 def _windows(

@@ -203,7 +203,10 @@ class AttributeDisclosure(Result):
         truth); baseline = the base rate (always guessing the most common
         value).
     base_rate : float
-        Share of the most common value in the whole release.
+        Share of the most common value in the whole release (with a person
+        column: the share of the released people holding it on one of their
+        rows; a person may hold several values, so these shares may add up
+        to more than 1).
     base_value : str
     """
 
@@ -245,6 +248,9 @@ class LinkageResult(Result):
     Attributes
     ----------
     n_targets, n_release : int
+        Targets, and the released units a target can be linked to: records,
+        or people when ``person`` is set (then the candidate counts, the
+        rates and the baseline 1 / n_release are in people too).
     columns : tuple of (str, str)
         Matched (auxiliary column, released column) pairs.
     unique : Rate
@@ -269,6 +275,14 @@ class LinkageResult(Result):
         Targets per candidate-set size bin (:data:`CANDIDATE_BINS`), counted
         from ``candidates`` unless given; written to JSON as
         ``candidate_histogram``.
+    person : str or None
+        The released column linking a person's rows; None: each record is
+        taken to be a different person.
+    release_rows : int or None
+        With ``person``: the released rows of the ``n_release`` people.
+    auxiliary_rows : int or None
+        With ``person``: the rows of the attacker's table (more than
+        ``n_targets`` when the ground truth ties several rows to one person).
     """
 
     n_targets: int
@@ -285,10 +299,18 @@ class LinkageResult(Result):
     )
     bins: tuple[int, ...] = ()
     expected_correct_ci: tuple[float, float] | None = None
+    person: str | None = None
+    release_rows: int | None = None
+    auxiliary_rows: int | None = None
 
     def __post_init__(self) -> None:
         if not self.bins:  # counted from the per-target array unless given (from JSON)
             object.__setattr__(self, "bins", candidate_bins(self.candidates))
+
+    @property
+    def unit(self) -> str:
+        """Return what targets and candidates count: "person" or "record"."""
+        return "record" if self.person is None else "person"
 
     @property
     def no_match(self) -> int:

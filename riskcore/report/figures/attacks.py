@@ -144,16 +144,22 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
 
 
 def criterion_lines(df: pd.DataFrame) -> go.Figure:
-    """Exposed records left among the classes that satisfy each l-diversity level.
+    """Exposed people left among the classes that satisfy each l-diversity level.
+
+    Plots ``exposed people left`` when the table has it (a person column:
+    people, not their rows), else ``exposed records left`` (one row per
+    person).
 
     Parameters
     ----------
     df : pandas.DataFrame
+        :attr:`riskcore.attacks.HomogeneityResult.by_criterion`.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    left = "exposed people left" if "exposed people left" in df.columns else "exposed records left"
     fig = go.Figure()
     palette = {"distinct l": NEUTRAL, "entropy l": YELLOW, "t-closeness": GREEN}
     for crit, part in df.groupby("criterion", sort=False):
@@ -162,7 +168,7 @@ def criterion_lines(df: pd.DataFrame) -> go.Figure:
         fig.add_trace(
             go.Scatter(
                 x=part["level"],
-                y=part["exposed records left"],
+                y=part[left],
                 mode="lines+markers",
                 name=str(crit),
                 line={"color": palette.get(str(crit), ACCENT)},

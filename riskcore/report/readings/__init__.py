@@ -66,7 +66,9 @@ if TYPE_CHECKING:
         noise_marker_label,
         noise_point,
         noise_reading,
+        people_note,
         queries_list,
+        recovered_metric,
         two_release_table,
     )
     from riskcore.report.readings.budget import (
@@ -149,6 +151,7 @@ if TYPE_CHECKING:
         linkage_reading,
         random_pick_phrase,
         simulated_note,
+        targets_label,
     )
     from riskcore.report.readings.longitudinal import (
         RARE_COLUMNS,
@@ -282,6 +285,8 @@ _WHERE: dict[str, str] = {
     "noise_reading": "attacks",
     "queries_list": "attacks",
     "two_release_table": "attacks",
+    "people_note": "attacks",
+    "recovered_metric": "attacks",
     "budget_change_reading": "budget",
     "budget_history_table": "budget",
     "concurrent_refusal_reading": "budget",
@@ -356,6 +361,7 @@ _WHERE: dict[str, str] = {
     "household_reading": "longitudinal",
     "km_reading": "longitudinal",
     "rare_itemset_table": "longitudinal",
+    "targets_label": "linkage",
     "population_reading": "population",
     "cover_columns_help": "records",
     "cover_reading": "records",
@@ -555,6 +561,7 @@ __all__ = [
     "order_refusal",
     "parallel_reading",
     "people_match_reading",
+    "people_note",
     "people_phrase",
     "person_reading",
     "pii_reading",
@@ -578,6 +585,7 @@ __all__ = [
     "record_subset_table",
     "record_values_table",
     "records_intro",
+    "recovered_metric",
     "redundancy_reading",
     "release_reading",
     "released_values",
@@ -618,6 +626,7 @@ __all__ = [
     "table_heading",
     "target_checks",
     "target_table",
+    "targets_label",
     "targets_reading",
     "text_status",
     "two_release_table",

@@ -22,9 +22,34 @@ __all__ = [
     "noise_marker_label",
     "noise_point",
     "noise_reading",
+    "people_note",
     "queries_list",
+    "recovered_metric",
     "two_release_table",
 ]
+
+
+def people_note(person: str, n_people: int, n_rows: int) -> str:
+    """Return the line that says the attacks count people, and how many in how many rows.
+
+    Parameters
+    ----------
+    person : str
+        The column linking a person's rows.
+    n_people, n_rows : int
+        The table's people and rows.
+
+    Returns
+    -------
+    str
+        For example "Counted in people: patient_id links a person's rows, 2,500 people in
+        8,177 rows. ..."
+    """
+    return (
+        f"Counted in people: {person} links a person's rows, {n_people:,} people in "
+        f"{n_rows:,} rows. Every target, match, group and class below is a person, counted "
+        "once however many rows they have."
+    )
 
 
 @renamed_arguments(qis="quasi_identifiers")
@@ -50,15 +75,24 @@ def homogeneity_reading(
             f"No class reveals {h.attribute} {how}: knowing "
             f"someone's {join_names(quasi_identifiers)} does not pin down their {h.attribute}."
         )
-    share = h.exposed_records / max(h.n_records, 1)
-    where = (
-        f"everyone has the same {h.attribute}"
-        if h.p >= 1.0
-        else f"at least {h.p:.0%} share one {h.attribute}"
-    )
+    share = h.exposed_people / max(h.n_people, 1)
+    if h.person is None:
+        where = (
+            f"everyone has the same {h.attribute}"
+            if h.p >= 1.0
+            else f"at least {h.p:.0%} share one {h.attribute}"
+        )
+        rows = ""
+    else:
+        where = (
+            f"every person has had the same {h.attribute} on one of their rows"
+            if h.p >= 1.0
+            else f"at least {h.p:.0%} of the people have had one {h.attribute}"
+        )
+        rows = f"; {h.exposed_records:,} of {h.n_records:,} rows"
     return (
-        f"{h.exposed_records:,} people ({share:.1%}) sit in {len(h.exposed):,} classes where "
-        f"{where}: anyone who knows their {join_names(quasi_identifiers)} learns it."
+        f"{h.exposed_people:,} people ({share:.1%}{rows}) sit in {len(h.exposed):,} classes "
+        f"where {where}: anyone who knows their {join_names(quasi_identifiers)} learns it."
     )
 
 
@@ -71,6 +105,10 @@ def exposed_table(
     limit: int = 200,
 ) -> pd.DataFrame:
     """Return the exposed classes (largest first) with their QI values and leaked value.
+
+    With a person column (``h.person``) the classes are people's signatures
+    (a class of several QI tuples shows its values joined by " | "), and a
+    ``rows`` column gives their people's rows.
 
     Parameters
     ----------
@@ -89,9 +127,11 @@ def exposed_table(
         The exposed classes (largest first) with their QI values and leaked value.
     """
     ids = h.exposed[:limit]
-    rows = enc.classes(list(quasi_identifiers)).values(ids)
+    rows = enc.classes(list(quasi_identifiers), person=h.person).values(ids)
     rows.insert(0, "class", ids)
     rows["people"] = h.sizes[:limit]
+    if h.person is not None:
+        rows["rows"] = h.class_rows[:limit]
     rows[f"leaked {h.attribute}"] = h.top_value[:limit]
     rows["confidence"] = h.top_share[:limit]
     return rows
@@ -150,6 +190,8 @@ def differencing_reading(r: DifferencingResult) -> str:
     str
         The reading under the two queries.
     """
+    holds = "shares" if r.person is None else "holds"
+    held = "" if r.person is None else " on one of their rows"
     if r.exact:
         what = (
             ("has" if r.recovered == 1 else "does not have")
@@ -167,13 +209,13 @@ def differencing_reading(r: DifferencingResult) -> str:
         return (
             f"The difference {_answer(r, r.q_all)} - {_answer(r, r.q_rest)} tells the attacker "
             "the target "
-            f"{what}: {r.group_size} person shares the known values, so the difference is theirs."
-            + rule
+            f"{what}: {r.group_size} person {holds} the known values{held}, so the difference is "
+            "theirs." + rule
         )
     return (
-        f"{r.group_size:,} people share the target's known values, so the difference "
-        f"({_answer(r, r.recovered)}) is a total over those {r.group_size:,} people, not the "
-        "target's own value."
+        f"{r.group_size:,} people {'share' if r.person is None else 'hold'} the target's known "
+        f"values{held}, so the difference ({_answer(r, r.recovered)}) is a total over those "
+        f"{r.group_size:,} people, not the target's own value."
     )
 
 
@@ -308,7 +350,7 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
 
 @renamed_arguments(df="data")
 def two_release_table(
-    data: pd.DataFrame, columns: list[str], limit: int = 5_000
+    data: pd.DataFrame, columns: list[str], limit: int = 5_000, *, person: str | None = None
 ) -> tuple[TwoReleaseResult, pd.DataFrame]:
     """Combine released columns (first ``limit`` rows) and tabulate, exact recoveries first.
 
@@ -319,6 +361,9 @@ def two_release_table(
     columns : list of str
     limit : int, optional
         At most this many rows.
+    person : str, optional
+        The column linking a person's rows: the result counts people too
+        (the table shows the released columns only).
 
     Returns
     -------
@@ -327,11 +372,36 @@ def two_release_table(
     from riskcore.attacks import two_release_attack
 
     part = data[list(columns)].head(limit)
-    res = two_release_attack(part)
+    if person is None or person in columns:
+        res = two_release_attack(part)
+    else:
+        res = two_release_attack(data[[*columns, person]].head(limit), person=person)
     table = part.assign(inferred=res.inferred, exact=res.exact).sort_values(
         "exact", ascending=False, kind="stable"
     )
     return res, table
+
+
+def recovered_metric(result: TwoReleaseResult) -> tuple[str, str]:
+    """Return the label and value of the two-release metric: records, or people, recovered.
+
+    Parameters
+    ----------
+    result : TwoReleaseResult
+
+    Returns
+    -------
+    tuple of (str, str)
+        ("Values recovered exactly", "3 of 40") without a person column;
+        ("People with a value recovered exactly", "2 of 12 (3 of 40 rows)") with one.
+    """
+    if result.person is None:
+        return "Values recovered exactly", f"{result.n_exact:,} of {len(result.exact):,}"
+    return (
+        "People with a value recovered exactly",
+        f"{result.n_exact_people:,} of {result.n_people:,} "
+        f"({result.n_exact:,} of {len(result.exact):,} rows)",
+    )
 
 
 _NEEDS_QIS = {

@@ -14,7 +14,29 @@ __all__ = [
     "linkage_reading",
     "random_pick_phrase",
     "simulated_note",
+    "targets_label",
 ]
+
+
+def _units(result: LinkageResult) -> str:
+    """Return what a target is linked to: "records", or "people" with a person column."""
+    return "records" if result.person is None else "people"
+
+
+def targets_label(result: LinkageResult) -> str:
+    """Return the label of the targets' count: "Targets (people)" when they are people.
+
+    Parameters
+    ----------
+    result : LinkageResult
+        The result to describe.
+
+    Returns
+    -------
+    str
+        "Targets (people)" with a person column, else "Targets".
+    """
+    return "Targets" if result.person is None else "Targets (people)"
 
 
 def random_pick_phrase(result: LinkageResult) -> str:
@@ -39,7 +61,7 @@ def random_pick_phrase(result: LinkageResult) -> str:
     ci = result.expected_correct_ci
     interval = f", 95% CI {ci[0]:.1%}-{ci[1]:.1%}" if ci is not None else ""
     return (
-        f"picking one of the matching records at random, an attacker is right for an "
+        f"picking one of the matching {_units(result)} at random, an attacker is right for an "
         f"expected {e:.1%} of targets{interval}"
     )
 
@@ -49,7 +71,7 @@ def _sentence(phrase: str) -> str:
 
 
 def guess_phrase(result: LinkageResult) -> str:
-    """Return the baseline: a guess among all released records.
+    """Return the baseline: a guess among all released records (people, with a person column).
 
     Parameters
     ----------
@@ -59,11 +81,12 @@ def guess_phrase(result: LinkageResult) -> str:
     Returns
     -------
     str
-        The baseline: a guess among all released records.
+        The baseline: a guess among all released records, or people (in so many rows).
     """
+    rows = "" if result.release_rows is None else f" (in {result.release_rows:,} rows)"
     return (
-        f"a guess among all {result.n_release:,} released records is right 1 time in "
-        f"{result.n_release:,} ({100 / max(result.n_release, 1):.3g}%)"
+        f"a guess among all {result.n_release:,} released {_units(result)}{rows} is right 1 "
+        f"time in {result.n_release:,} ({100 / max(result.n_release, 1):.3g}%)"
     )
 
 
@@ -72,7 +95,8 @@ def linkage_reading(result: LinkageResult) -> str:
 
     Unique (exactly one matching record), unique and correct (that record is
     the target's own, needs ground truth), expected correct under a random
-    pick among the matching records, and a guess among all records.
+    pick among the matching records, and a guess among all records. With a
+    person column targets and matches are people.
 
     Parameters
     ----------
@@ -85,9 +109,11 @@ def linkage_reading(result: LinkageResult) -> str:
         The reading under the candidate-set chart: three labelled figures and a baseline.
     """
     u = result.unique
+    one = "record" if result.person is None else "person"
+    who = "targets" if result.person is None else "target people"
     text = (
-        f"{u.successes:,} of {result.n_targets:,} targets ({u.rate:.1%}, 95% CI "
-        f"{u.low:.1%}-{u.high:.1%}) match exactly one released record"
+        f"{u.successes:,} of {result.n_targets:,} {who} ({u.rate:.1%}, 95% CI "
+        f"{u.low:.1%}-{u.high:.1%}) match exactly one released {one}"
     )
     if result.correct is not None:
         c = result.correct
