@@ -122,12 +122,20 @@ def target_rows(review: Review) -> pd.DataFrame:
 
 
 def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
-    n = a.n_records
-    out = [
-        ("records", f"{n:,}"),
+    people = a.person is not None
+    n = a.n_people  # the units every class figure counts (the records without a person)
+    who = "people" if people else "records"
+
+    def share(count: int) -> str:
+        return records_share(count, n, people=people)
+
+    out = [("records", f"{a.n_records:,}")]
+    if people:
+        out.append((f"people (linked by {a.person})", f"{n:,}"))
+    out += [
         ("equivalence classes", f"{a.n_classes:,}"),
-        ("k (smallest class)", f"{a.k:,}"),
-        ("records unique on the quasi-identifiers", records_share(a.unique_records, n)),
+        ("k (smallest class)", f"{a.k:,}" + (" people" if people else "")),
+        (f"{who} unique on the quasi-identifiers", share(a.unique_records)),
     ]
     for r in (a.prosecutor, a.journalist, a.marketer):
         if r is None:
@@ -135,10 +143,7 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
         at_risk = round(r.records_at_risk * n)
         out += [
             (f"{r.model}: highest record risk", f"{r.highest_risk:.4g}"),
-            (
-                f"{r.model}: records with risk above {r.threshold:.4g}",
-                records_share(at_risk, n),
-            ),
+            (f"{r.model}: {who} with risk above {r.threshold:.4g}", share(at_risk)),
             (f"{r.model}: expected share re-identified", f"{r.success_rate:.2%}"),
         ]
     for name, s in a.sensitive.items():
@@ -147,10 +152,7 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
             (f"{name}: entropy l", f"{s.entropy_l:.3f}"),
             (f"{name}: recursive ({s.c:g},l) l", f"{s.recursive_l:,}"),
             (f"{name}: t ({s.distance} distance)", f"{s.t_closeness:.3f}"),
-            (
-                f"{name}: people in classes of one value",
-                records_share(s.homogeneous_records, n),
-            ),
+            (f"{name}: people in classes of one value", share(s.homogeneous_records)),
         ]
     return out
 
@@ -202,9 +204,12 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
         Every target judged on the table as recorded and after remediation.
     """
 
+    people = review.before.person is not None
+
     def cell(c: Any, released: int) -> str:
         mark = "pass" if c.passed else "fail"
-        fail = f", {records_share(c.failing_records, released)} failing" if not c.passed else ""
+        failing = records_share(c.failing_records, released, people=people)
+        fail = f", {failing} failing" if not c.passed else ""
         note = f"; {c.note}" if c.note else ""
         return f"{format_achieved(c)}: {mark}{fail}{note}"
 
