@@ -77,6 +77,7 @@ __all__ = [
     "RowsPerPerson",
     "bound_rows",
     "bound_tradeoff",
+    "bounded_answer",
     "bounded_sensitivity",
     "person_ranks",
     "rows_per_person",
@@ -308,6 +309,34 @@ def bound_rows(
     return data.iloc[np.flatnonzero(keep)], BoundedRows(
         unit, seed, n, kept, people, without, n - kept - without
     )
+
+
+def bounded_answer(
+    data: pd.DataFrame, query: Query, unit: PrivacyUnit, *, seed: int = 0
+) -> float | tuple[tuple[str, ...], np.ndarray]:
+    """Return a query's exact answer on the rows a release reads: filtered, then bounded.
+
+    :func:`riskcore.dp.query.true_answer` of the rows :func:`bound_rows` keeps after the
+    query's filters, as :func:`riskcore.dp.release.release` answers it before the noise
+    (for comparison on the page only: it is not private).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    query : Query
+        The query.
+    unit : PrivacyUnit
+        The unit of privacy (the one-row unit gives ``true_answer``).
+    seed : int, keyword-only
+        The seed of the per-person sample.
+
+    Returns
+    -------
+    float or tuple of (tuple of str, numpy.ndarray)
+    """
+    kept, _ = bound_rows(_filtered(data, query), unit, seed=seed)
+    return true_answer(kept, query)
 
 
 def bounded_sensitivity(sens: Sensitivity, unit: PrivacyUnit) -> Sensitivity:
@@ -605,7 +634,8 @@ def bound_tradeoff(
     c = np.arange(1, size + 1)
     per_row = mechanism_scale(mech, sens.l1, sens.l2, epsilon, delta=delta)
     noise = mechanism_error(mech, c * per_row, alpha)[0]
-    error = answer - truth
+    # no row left out: the answer is the truth (up to the order of a float sum)
+    error = np.where(left_out == 0, 0.0, answer - truth)
     complete = np.flatnonzero(left_out == 0)
     return BoundTradeoff(
         query.kind,

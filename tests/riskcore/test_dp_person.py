@@ -444,3 +444,20 @@ def test_an_older_ledger_entry_without_a_unit_still_loads_as_one_row(tmp_path):
     assert [e.query for e in entries] == ["count of rows", "sum of amount"]
     assert entries[1].unit == ONE_ROW
     assert book.lookup(source).budget.spent()[0] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("l2", [1.0, 40.0, 2_000.0, 30_000.0])
+@pytest.mark.parametrize(("eps", "delta"), [(0.01, 1e-9), (1.0, 1e-6), (10.0, 1e-5)])
+def test_the_gaussian_search_bracket_holds_opendps_sigma(l2, eps, delta):
+    # below the bracket OpenDP refuses (epsilon, delta); above it, it certifies them
+    from riskcore.dp.gaussian import gaussian_search_bounds
+
+    low, high = gaussian_search_bounds(l2, eps, delta)
+    space = odp.vector_domain(odp.atom_domain(T=float, nan=False)), odp.l2_distance(T=float)
+
+    def certified(sigma: float) -> bool:
+        meas = odp.c.make_zCDP_to_approxDP(odp.m.make_gaussian(*space, scale=sigma))
+        return bool(odp.c.make_fix_delta(meas, delta).check(l2, (eps, delta)))
+
+    assert not certified(low) and certified(high)
+    assert low < dp.opendp_gaussian_sigma(l2, eps, delta) <= high

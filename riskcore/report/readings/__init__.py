@@ -131,6 +131,15 @@ if TYPE_CHECKING:
         queries_allowed,
         solver_table,
     )
+    from riskcore.report.readings.dp_unit import (
+        bound_tradeoff_reading,
+        bounded_rows_reading,
+        ledger_unit_reading,
+        local_unit_reading,
+        rows_per_person_reading,
+        unit_phrase,
+        unit_reading,
+    )
     from riskcore.report.readings.freetext import (
         free_text_reading,
         free_text_table,
@@ -324,6 +333,13 @@ _WHERE: dict[str, str] = {
     "preferred_first": "dp",
     "queries_allowed": "composition",
     "solver_table": "dp",
+    "bound_tradeoff_reading": "dp_unit",
+    "bounded_rows_reading": "dp_unit",
+    "ledger_unit_reading": "dp_unit",
+    "local_unit_reading": "dp_unit",
+    "rows_per_person_reading": "dp_unit",
+    "unit_phrase": "dp_unit",
+    "unit_reading": "dp_unit",
     "free_text_reading": "freetext",
     "free_text_table": "freetext",
     "scan_all_label": "freetext",
@@ -427,6 +443,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
 
+
 __all__ = [
     "ACCOUNTANTS",
     "DISTANCE_LABELS",
@@ -446,6 +463,8 @@ __all__ = [
     "anyone_unique",
     "attribute_table",
     "average_risk_text",
+    "bound_tradeoff_reading",
+    "bounded_rows_reading",
     "budget_change_reading",
     "budget_history_table",
     "candidate_table",
@@ -508,10 +527,12 @@ __all__ = [
     "ledger_provenance_reading",
     "ledger_source_reading",
     "ledger_table",
+    "ledger_unit_reading",
     "level_label",
     "linkage_caption",
     "linkage_reading",
     "local_laplace_reading",
+    "local_unit_reading",
     "mechanisms_for",
     "missing_reading",
     "msu_list",
@@ -563,6 +584,7 @@ __all__ = [
     "roles_reading",
     "roles_summary",
     "rounding_note",
+    "rows_per_person_reading",
     "safe_harbor_table",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
@@ -593,6 +615,8 @@ __all__ = [
     "text_status",
     "two_release_table",
     "unique_missing_reading",
+    "unit_phrase",
+    "unit_reading",
     "upload_limit_note",
     "visited_table",
     "worlds_reading",
