@@ -434,7 +434,7 @@ def release(
     if unit.max_rows is None:
         raise ValueError("a release needs a bound on rows per person (max_rows)")
     build = _noise_builder(mech, delta)
-    rows, bounded = bound_rows(_filtered(data, query), unit, seed=seed)
+    rows, bounded = bound_rows(_filtered(data, query), unit, seed=seed, columns=query.reads)
     if query.kind in ("count", "histogram"):
         plan = _plan_counts(rows, query, neighbouring, mech, unit)
     else:

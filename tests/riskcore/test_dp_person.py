@@ -461,3 +461,35 @@ def test_the_gaussian_search_bracket_holds_opendps_sigma(l2, eps, delta):
 
     assert not certified(low) and certified(high)
     assert low < dp.opendp_gaussian_sigma(l2, eps, delta) <= high
+
+
+def test_the_release_the_plot_and_the_exact_answer_read_the_same_sample():
+    # A's five rows have different diagnoses, so which two are kept matters
+    data = hand_table().assign(diagnosis=["x", "y", "y", "x", "z", "x", "y", "x", "y"])
+    q = Query("histogram", column="diagnosis", categories=("x", "y", "z"))
+    for seed in range(4):
+        labels, exact = dp.bounded_answer(data, q, PrivacyUnit("pid", 2), seed=seed)
+        r = release(
+            data, q, epsilon=700.0, mechanism="discrete_laplace", ledger=_ledger(),
+            unit=PrivacyUnit("pid", 2), seed=seed,
+        )  # fmt: skip
+        assert labels == ("x", "y", "z") and r.value == tuple(float(v) for v in exact)
+        assert sum(exact) == 5  # A 2, B 2, C 1
+    # the trade-off's answers are the bounded answers, c by c
+    count = Query("count", filters=(("diagnosis", ("y",)),))
+    t = bound_tradeoff(
+        data, count, dp.sensitivity("count"), person="pid", epsilon=1.0, chosen=1, max_bound=5
+    )
+    assert t.answer.tolist() == [
+        dp.bounded_answer(data, count, PrivacyUnit("pid", c)) for c in range(1, 6)
+    ]
+    # y: A has 2 such rows, B 2, C none: min(2, c) + min(2, c)
+    assert t.answer.tolist() == [2, 4, 4, 4, 4]
+
+
+def test_rows_equal_on_the_hashed_columns_are_ordered_as_in_the_table():
+    data = hand_table()
+    # the count hashes no column: each person's rows keep the table's order
+    ranks = person_ranks(data, "pid", columns=())
+    assert ranks.tolist() == [0, 0, 1, 0, 2, -1, 1, 3, 4]
+    assert not np.array_equal(ranks, person_ranks(data, "pid", columns=("visit",)))
