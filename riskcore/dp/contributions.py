@@ -243,7 +243,7 @@ def person_ranks(
     if n == 0:
         return ranks
     hashed = data if columns is None else data[list(dict.fromkeys(columns))]
-    h = np.zeros(n, dtype=np.uint64)
+    h: np.ndarray = np.zeros(n, dtype=np.uint64)
     if hashed.shape[1]:
         key = f"{seed:016x}"  # SipHash's 16-byte key
         h = pd.util.hash_pandas_object(hashed, index=False, hash_key=key).to_numpy(np.uint64)
