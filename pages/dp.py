@@ -228,11 +228,9 @@ with tab_noise:
     if privacy_unit.is_person:  # what the bound costs: rows left out against the noise saved
         st.subheader("What the bound on rows per person costs")
         try:
-            most = cached.dp_rows_per_person(ctx.key, data, person).most_rows
             cost = cached.dp_bound_tradeoff(
-                ctx.key, data, base, row_sens, person, float(epsilon), privacy_unit.factor,
-                min(max(privacy_unit.factor, most), dp.MAX_ROWS_PER_PERSON),
-            )  # fmt: skip
+                ctx.key, data, base, row_sens, person, float(epsilon), privacy_unit.factor
+            )
         except (RiskcoreError, ValueError) as exc:
             st.error(md(exc))
         else:

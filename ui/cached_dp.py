@@ -60,11 +60,16 @@ def dp_bound_tradeoff(
     person: str,
     epsilon: float,
     chosen: int,
-    max_bound: int,
 ) -> _dp.BoundTradeoff:
-    """Return what each bound c on rows per person costs the query (Laplace noise)."""
+    """Return what each bound c on rows per person costs the query (Laplace noise).
+
+    The bounds run from 1 to the most rows a person has (or the chosen c, if larger), at
+    most :data:`riskcore.dp.MAX_ROWS_PER_PERSON`.
+    """
+    most = dp_rows_per_person(key, _data, person).most_rows
+    top = min(max(chosen, most), _dp.MAX_ROWS_PER_PERSON)
     return _dp.bound_tradeoff(
-        _data, query, sens, person=person, epsilon=epsilon, chosen=chosen, max_bound=max_bound
+        _data, query, sens, person=person, epsilon=epsilon, chosen=chosen, max_bound=top
     )
 
 
