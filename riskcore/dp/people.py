@@ -371,10 +371,8 @@ def probe_table(data: pd.DataFrame, *, key: bytes) -> TableProbe:
         pd.util.hash_array(normalize_cells(data.iloc[:, j]), hash_key=sip, categorize=True)
         for j in range(data.shape[1])
     ]
-    matrix = (
-        np.column_stack(cols).astype(np.uint64)
-        if len(data)
-        else np.zeros((0, data.shape[1]), dtype=np.uint64)
+    matrix = np.column_stack(cols).astype(np.uint64) if len(data) else np.zeros(
+        (0, data.shape[1]), dtype=np.uint64
     )
     return TableProbe(tuple(str(c) for c in data.columns), matrix)
 
@@ -437,7 +435,9 @@ def pair_columns(
 
     if not table.columns or not ledger.columns:
         return ()
-    k = min(max(len(c.hashes) for c in table.columns), max(len(c.hashes) for c in ledger.columns))
+    k = min(
+        max(len(c.hashes) for c in table.columns), max(len(c.hashes) for c in ledger.columns)
+    )
     both = np.array([[_pair_score(a, b, k) for b in ledger.columns] for a in table.columns])
     score, weighted = both.max(axis=2), both[:, :, 1]
     same = np.array(
