@@ -12,6 +12,8 @@ from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
     accountant_totals_reading,
+    bound_tradeoff_reading,
+    bounded_rows_reading,
     budget_history_table,
     categorical_columns,
     clipping_reading,
@@ -22,6 +24,7 @@ from riskcore.report.readings import (
     gaussian_reference_reading,
     identifiability_reading,
     ledger_table,
+    ledger_unit_reading,
     mechanisms_for,
     numeric_columns,
     parallel_reading,
@@ -29,8 +32,10 @@ from riskcore.report.readings import (
     preferred_first,
     query_phrase,
     release_reading,
+    release_unit_reading,
     released_values,
     rounding_note,
+    rows_per_person_reading,
     sample_aggregate_reading,
     sample_aggregate_release_reading,
     sensitivity_reading,
@@ -85,6 +90,27 @@ delta = c3.select_slider(
 )
 confidence = c4.select_slider("Confidence", options=[0.9, 0.95, 0.99], value=0.95)
 alpha = round(1.0 - confidence, 4)
+
+# the unit of privacy: one row, or one person (the person column) with at most c rows
+privacy_unit = budget.unit_control(
+    ctx,
+    key=keys.DP_MAX_ROWS,
+    label="Most rows per person, c",
+    help="Public: fix it before looking at the data (from how the data were collected). Each "
+    "person's rows beyond c are left out before every query, and the noise is set for c rows.",
+)
+person = privacy_unit.person
+if person is not None:
+    with st.expander("How many rows people have (read from the data, outside the guarantee)"):
+        try:
+            per_person = cached.dp_rows_per_person(ctx.key, data, person)
+        except RiskcoreError as exc:  # the person column is not in this view of the table
+            st.error(md(exc))
+            end_page()
+        st.plotly_chart(
+            charts.rows_per_person_chart(per_person, privacy_unit.factor), key=keys.DP_ROWS_CHART
+        )
+        st.markdown(md(rows_per_person_reading(per_person, privacy_unit.factor)))
 
 tab_noise, tab_clip, tab_budget, tab_di, tab_sa = st.tabs(
     [
@@ -166,9 +192,13 @@ with tab_noise:
             answer = float(np.max(counts)) if len(counts) else 0.0
         else:
             answer = float(truth)
-        what, unit = query_phrase(kind, column)
-        n_rows = int(cached.dp_true_answer(ctx.key, data, Query("count", filters=filters)))
-        sens = dp.sensitivity(kind, neighbouring=neighbouring, bounds=bounds, n=max(n_rows, 1))
+        what, units = query_phrase(kind, column)
+        # the rows a release reads: the filtered rows, at most c per person
+        n_rows = int(
+            cached.dp_bounded_answer(ctx.key, data, Query("count", filters=filters), privacy_unit)
+        )
+        row_sens = dp.sensitivity(kind, neighbouring=neighbouring, bounds=bounds, n=max(n_rows, 1))
+        sens = dp.bounded_sensitivity(row_sens, privacy_unit)
         mechs = mechanisms_for(kind)
         curves = cached.dp_curves(ctx.key, answer, sens, mechs, delta, alpha)
     except (RiskcoreError, ValueError) as exc:
@@ -184,7 +214,7 @@ with tab_noise:
     st.markdown(md(sensitivity_reading(sens)))
     relative = st.toggle("Show the error relative to the true answer (%)", key=keys.DP_RELATIVE)
     st.plotly_chart(
-        charts.error_vs_epsilon(curves, epsilon, unit=unit, what=what, relative=relative),
+        charts.error_vs_epsilon(curves, epsilon, unit=units, what=what, relative=relative),
         key=keys.DP_ERROR_CHART,
     )
     st.markdown(md(error_reading(curves["laplace"], epsilon, what=what)))
@@ -194,6 +224,18 @@ with tab_noise:
         column_config={"relative error": st.column_config.NumberColumn(format="percent")},
     )
     st.caption(md(gaussian_reference_reading(sens, epsilon, delta)))
+
+    if privacy_unit.is_person:  # what the bound costs: rows left out against the noise saved
+        st.subheader("What the bound on rows per person costs")
+        try:
+            cost = cached.dp_bound_tradeoff(
+                ctx.key, data, base, row_sens, person, float(epsilon), privacy_unit.factor
+            )
+        except (RiskcoreError, ValueError) as exc:
+            st.error(md(exc))
+        else:
+            st.plotly_chart(charts.bound_tradeoff_chart(cost, unit=units), key=keys.DP_BOUND_CHART)
+            st.markdown(md(bound_tradeoff_reading(cost, what=what, unit=units)))
 
     st.subheader("Solvers")
     # the input in a third of the row, the table under it at full width (beside it, its
@@ -205,7 +247,7 @@ with tab_noise:
         st.session_state.pop(keys.DP_TARGET, None)
         st.session_state[keys.DP_TARGET_FOR] = target_for
     target = s1.number_input(
-        f"Target accuracy +/- ({md(unit)})",
+        f"Target accuracy +/- ({md(units)})",
         min_value=1e-9,
         value=float(max(round(curves["laplace"].at(epsilon).half_width, 3), 1e-3)),
         format="%.4g",  # 2.996 reads 2.996, as the chart's "+/- 2.996", not "3.00"
@@ -244,6 +286,7 @@ with tab_noise:
         "mechanism": mech,
         "neighbouring": neighbouring,
         "delta": delta,
+        "unit": privacy_unit,
     }
     # a refusal also depends on the budget: raising it (or a release elsewhere) clears it
     budget_now = (ledger.epsilon_budget, ledger.delta_budget, ledger.accounting)
@@ -261,6 +304,7 @@ with tab_noise:
                 neighbouring=neighbouring,
                 delta=delta,
                 ledger=budget.handle(),  # reserves the cost in the database before any noise
+                unit=privacy_unit,  # at most c rows per person, left out before the query
             )
             st.session_state[keys.LAST_RELEASE] = {
                 "settings": settings,
@@ -313,6 +357,9 @@ with tab_noise:
         if note:
             st.caption(md(note))
         st.markdown(md(release_reading(rel)))
+        left_out = bounded_rows_reading(rel.bounded)
+        if left_out:
+            st.markdown(md(left_out))
 
 # ------------------------------------------------------------------ clipped mean
 with tab_clip:
@@ -355,6 +402,9 @@ with tab_budget:
     if spent > ledger.epsilon_budget * (1 + 1e-9):
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)
+    other_units = ledger_unit_reading(ledger, person)
+    if other_units:
+        st.warning(md(other_units), icon="⚠️")
     if tot.parallel_saving > 0:
         st.markdown(md(parallel_reading(tot.parallel_saving)))
     if look.ledger is not None and len(look.ledger.budgets) > 1:
@@ -468,13 +518,15 @@ with tab_sa:
                     "Pick two different columns: the slope of a column on itself is 1."
                 )
             sa = cached.dp_sample_aggregate(
-                ctx.key, data, ycol, xcol, stat, kb, (float(slo), float(shi)), epsilon
+                ctx.key, data, ycol, xcol, stat, kb, (float(slo), float(shi)), epsilon, person
             )
         except (RiskcoreError, ValueError) as exc:
             st.error(md(exc))
         else:
             st.plotly_chart(charts.blocks_chart(sa, unit), key=keys.DP_SA_CHART)
             st.markdown(md(sample_aggregate_reading(sa, unit)))
+            if sa.unit.is_person:  # blocks of people: no bound on rows needed
+                st.caption(md(release_unit_reading(sa.unit)))
             if st.button("Release this estimate through OpenDP", key=keys.DP_SA_RELEASE):
                 try:
                     sa_rel = release_sample_aggregate(sa, ledger=budget.handle())

@@ -15,11 +15,12 @@ from riskcore.report.readings import (
     grr_table,
     ldp_planning,
     local_laplace_reading,
+    local_unit_reading,
     numeric_columns,
     planning_reading,
     preferred_first,
 )
-from ui import cached, keys
+from ui import budget, cached, keys
 from ui.context import context, end_page
 from ui.defaults import bounds_from_column, leak_messages
 from ui.safe import md
@@ -44,6 +45,16 @@ epsilon = c1.select_slider(
 )
 seed = int(c2.number_input("Simulation seed", 0, 10**6, 0, key=keys.LDP_SEED))
 
+# with a person column a person sends at most c reports, each at epsilon / c
+privacy_unit = budget.unit_control(
+    ctx,
+    key=keys.LDP_MAX_ROWS,
+    label="Most reports per person, c",
+    help="Public: fixed before the survey. A person's rows beyond c are not sent, and each "
+    "report is randomized at epsilon / c.",
+)
+person, max_rows = privacy_unit.person, privacy_unit.factor
+
 tab_rr, tab_num, tab_plan = st.tabs(["Randomized response", "Numeric (local Laplace)", "Planning"])
 
 plan_k = 4  # the planning's default: the categories of the column answered, when there is one
@@ -53,7 +64,7 @@ with tab_rr:
     else:
         col = st.selectbox("Column each person answers", categorical, key=keys.LDP_COL)
         try:
-            r = cached.ldp_grr(ctx.key, data, col, float(epsilon), seed)
+            r = cached.ldp_grr(ctx.key, data, col, float(epsilon), seed, person, max_rows)
         except RiskcoreError as exc:
             st.error(md(exc))
         else:
@@ -64,6 +75,9 @@ with tab_rr:
             m3.metric("Each other value q", f"{r.q:.2%}")
             st.plotly_chart(charts.grr_bars(grr_table(r), col), key=keys.LDP_GRR_CHART)
             st.markdown(md(grr_reading(r)))
+            sent = local_unit_reading(r)
+            if sent:
+                st.markdown(md(sent))
             st.dataframe(grr_table(r).round(1), hide_index=True)
             st.caption(
                 "Estimates use (C_v/n - q)/(p - q) (Wang et al. 2017) and can be negative for "
@@ -89,8 +103,9 @@ with tab_num:
         else:
             try:
                 lr = cached.ldp_laplace(
-                    ctx.key, data, ncol, float(epsilon), (float(lo), float(hi)), seed
-                )
+                    ctx.key, data, ncol, float(epsilon), (float(lo), float(hi)), seed,
+                    person, max_rows,
+                )  # fmt: skip
             except RiskcoreError as exc:
                 st.error(md(exc))
             else:
@@ -104,6 +119,9 @@ with tab_num:
                 k3.metric("Noise per report (Laplace scale)", format_number(lr.scale, digits=4))
                 st.plotly_chart(charts.laplace_ldp_chart(lr), key=keys.LDP_NUM_CHART)
                 st.markdown(md(local_laplace_reading(lr)))
+                sent = local_unit_reading(lr)
+                if sent:
+                    st.markdown(md(sent))
                 st.write("What the collector receives (first 10 reports):")
                 st.dataframe({"report": np.round(lr.example_reports, 2)}, hide_index=False)
 

@@ -7,7 +7,8 @@ tables share, by content: :mod:`riskcore.store.population`) or the data source's
 name (:mod:`riskcore.store.ledgers`),
 so a reload, a new session, "Reset session" and a server restart all find the
 same budget. The session keeps only the source name typed for a file that no
-ledger holds yet.
+ledger holds yet. :func:`unit_control` offers what every release's epsilon
+protects: one row, or one person with at most c rows (the ledger keeps it).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ import pandas as pd
 import streamlit as st
 
 from riskcore.dp import (
+    MAX_ROWS_PER_PERSON,
+    ONE_ROW,
     BudgetExceededError,
     DataSource,
     LedgerLookup,
     PrivacyLedger,
+    PrivacyUnit,
     change_needs_reason,
 )
 from riskcore.errors import RiskcoreError
@@ -30,11 +34,12 @@ from riskcore.report.readings import (
     near_duplicate_note,
     near_duplicate_reading,
     people_match_reading,
+    release_unit_reading,
 )
 from riskcore.store import Store, default_path
 from riskcore.store.ledgers import BudgetStore, LedgerHandle, holds_ledgers
 from ui import formats, keys, saved, state
-from ui.context import current_table
+from ui.context import Context, current_table, end_page
 from ui.safe import md
 
 
@@ -256,3 +261,27 @@ def budget_controls(look: LedgerLookup) -> None:
             st.error(md(exc))
         else:
             st.rerun()
+
+
+def unit_control(ctx: Context, *, key: str, label: str, help: str) -> PrivacyUnit:
+    """Draw the unit of privacy and, with a person column, the bound c; return the unit.
+
+    Without a person column the unit is one row, and the sentence says what that means;
+    with one, a number input offers c (public, 1 by default) beside the sentence stating
+    the unit. Two columns tagged as the person end the page with the roles' message.
+    """
+    try:
+        person = ctx.roles.person
+    except RiskcoreError as exc:  # two columns tagged as the person
+        st.error(md(exc))
+        end_page()
+    if person is None:
+        st.markdown(md(release_unit_reading(ONE_ROW)))
+        return ONE_ROW
+    left, right = st.columns([1, 3])
+    c = left.number_input(
+        label, min_value=1, max_value=MAX_ROWS_PER_PERSON, value=1, step=1, key=key, help=help
+    )
+    unit = PrivacyUnit(person, int(c))
+    right.markdown(md(release_unit_reading(unit)))
+    return unit

@@ -56,8 +56,11 @@ from ui.cached_attacks import (
     linkage_uploaded,
 )
 from ui.cached_dp import (
+    dp_bound_tradeoff,
+    dp_bounded_answer,
     dp_clipping,
     dp_curves,
+    dp_rows_per_person,
     dp_sample_aggregate,
     dp_true_answer,
     dp_worlds,
@@ -90,8 +93,11 @@ __all__ = [
     "cover",
     "dataset_facts",
     "differencing",
+    "dp_bound_tradeoff",
+    "dp_bounded_answer",
     "dp_clipping",
     "dp_curves",
+    "dp_rows_per_person",
     "dp_sample_aggregate",
     "dp_true_answer",
     "dp_worlds",

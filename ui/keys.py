@@ -416,6 +416,12 @@ DP_SOURCES = "rc_dp_sources"
 LAST_RELEASE = "rc_dp_last_release"
 #: Epsilon of the query.
 DP_EPSILON = "rc_dp_epsilon"
+#: The bound c on rows per person (with a person column).
+DP_MAX_ROWS = "rc_dp_max_rows"
+#: The histogram of rows per person (read from the data).
+DP_ROWS_CHART = "rc_dp_rows_chart"
+#: The chart of what the bound on rows per person costs.
+DP_BOUND_CHART = "rc_dp_bound_chart"
 #: What neighbouring datasets differ by (its label).
 DP_NEIGHBOURING = "rc_dp_neighbouring"
 #: The query ("count", "histogram", "sum", "mean").
@@ -556,6 +562,8 @@ def dp_new_ledger(fingerprint: str, part: str) -> str:
 LDP_EPSILON = "rc_ldp_epsilon"
 #: The simulation seed.
 LDP_SEED = "rc_ldp_seed"
+#: The most reports one person sends, c (with a person column).
+LDP_MAX_ROWS = "rc_ldp_max_rows"
 #: The column each person answers (randomized response).
 LDP_COL = "rc_ldp_col"
 #: The randomized-response chart.

@@ -9,6 +9,9 @@ Modules
     reference.
 :mod:`~riskcore.dp.sensitivity`
     Global sensitivity of counts, sums, means and histograms.
+:mod:`~riskcore.dp.contributions`
+    The person as the unit of privacy: the privacy unit, the seeded per-person
+    sample keeping at most c rows, its effect on sensitivity and its cost.
 :mod:`~riskcore.dp.accuracy`
     Error of a noisy answer over epsilons, the epsilon/accuracy solvers and
     the clipped-mean trade-off.
@@ -29,7 +32,7 @@ Modules
     Local DP (randomized response, local Laplace).
 
 Closed forms and seeded numpy *simulations* (for plots) live in the first
-six; values offered as releases go through OpenDP. scipy and opendp are
+seven; values offered as releases go through OpenDP. scipy and opendp are
 imported inside the functions that use them, so ``import riskcore.dp`` loads
 neither. Every public name of these modules except those of ``release`` and
 ``local`` is importable from :mod:`riskcore.dp` itself.
@@ -64,6 +67,20 @@ from riskcore.dp.accuracy import (
     noise_error,
     noise_scale,
     simulate_noise,
+)
+from riskcore.dp.contributions import (
+    MAX_ROWS_PER_PERSON,
+    ONE_ROW,
+    BoundedRows,
+    BoundTradeoff,
+    PrivacyUnit,
+    RowsPerPerson,
+    bound_rows,
+    bound_tradeoff,
+    bounded_answer,
+    bounded_sensitivity,
+    person_ranks,
+    rows_per_person,
 )
 from riskcore.dp.gaussian import (
     gaussian_delta,
@@ -132,9 +149,13 @@ __all__ = [
     "DEFAULT_EPSILON_BUDGET",
     "EPSILON_GRID_RANGE",
     "LAPLACE_95",
+    "MAX_ROWS_PER_PERSON",
     "MECHANISM_LABELS",
     "NEIGHBOURING_LABELS",
+    "ONE_ROW",
     "Accounting",
+    "BoundTradeoff",
+    "BoundedRows",
     "BudgetChangeRefusedError",
     "BudgetExceededError",
     "BudgetSetting",
@@ -156,7 +177,9 @@ __all__ = [
     "PeopleMatch",
     "PeopleSketch",
     "PrivacyLedger",
+    "PrivacyUnit",
     "QueryKind",
+    "RowsPerPerson",
     "SampleAggregate",
     "Sensitivity",
     "Statistic",
@@ -165,6 +188,10 @@ __all__ = [
     "accuracy_for_epsilon",
     "advanced_composition",
     "as_mechanism",
+    "bound_rows",
+    "bound_tradeoff",
+    "bounded_answer",
+    "bounded_sensitivity",
     "change_needs_reason",
     "clipping_tradeoff",
     "composition_curves",
@@ -192,8 +219,10 @@ __all__ = [
     "opendp_gaussian_sigma",
     "opendp_gaussian_sigmas",
     "pair_columns",
+    "person_ranks",
     "posterior_curve",
     "probe_table",
+    "rows_per_person",
     "sample_and_aggregate",
     "sensitivity",
     "shape_of",

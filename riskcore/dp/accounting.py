@@ -27,6 +27,7 @@ from riskcore._validation import (
     check_positive_int,
     check_probability,
 )
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -236,6 +237,12 @@ class LedgerEntry(Result):
     groups : int
         Disjoint groups answered at once (a histogram's bars). By parallel
         composition the release costs epsilon once, not ``groups`` times.
+    unit : PrivacyUnit
+        What the epsilon protects: one row, or one person (the person column) with at
+        most c rows. An entry written before units were recorded reads as one row.
+        Epsilons of one ledger add up per person only when every entry's unit is
+        that person: a row-unit entry costs a person with m rows up to m times its
+        epsilon (group privacy, [DR14]_ Theorem 2.2).
     """
 
     query: str
@@ -244,6 +251,7 @@ class LedgerEntry(Result):
     delta: float = 0.0
     rho: float | None = None
     groups: int = 1
+    unit: PrivacyUnit = ONE_ROW
 
     def __post_init__(self) -> None:
         if not (self.epsilon >= 0 and math.isfinite(self.epsilon)):

@@ -41,6 +41,7 @@ from riskcore._validation import check_delta, check_positive
 __all__ = [
     "gaussian_delta",
     "gaussian_epsilon",
+    "gaussian_search_bounds",
     "gaussian_sigma_analytic",
     "gaussian_sigma_classic",
     "opendp_gaussian_epsilon",
@@ -207,6 +208,39 @@ def _gaussian_space(odp: Any) -> tuple[Any, Any]:
     return odp.vector_domain(odp.atom_domain(T=float, nan=False)), odp.l2_distance(T=float)
 
 
+def gaussian_search_bounds(l2: float, epsilon: float, delta: float) -> tuple[float, float]:
+    """Return (low, high) bracketing the sigma OpenDP certifies, for its binary search.
+
+    Left to itself, ``opendp.binary_search_param`` tries sigmas so small that the zCDP
+    to (epsilon, delta) conversion overflows (``inf_exp() is not finite``) once Delta_2
+    is in the hundreds, and the release failed: a sum clipped to [0, 500] with the
+    Gaussian, or a count whose bound on rows per person is several hundred. The bracket:
+    below, half the analytic sigma of [BW18]_ (no Gaussian with a smaller sigma is
+    (epsilon, delta)-DP); above, twice the sigma of [BS16]_ Proposition 1.3,
+    rho + 2 sqrt(rho ln(1/delta)) = epsilon, so rho = (sqrt(ln(1/delta) + epsilon) -
+    sqrt(ln(1/delta)))^2 and sigma = Delta_2 / sqrt(2 rho), which OpenDP's tighter
+    conversion [CKS20]_ certifies too.
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 sensitivity of the query.
+    epsilon : float
+        The privacy-loss parameter ε (> 0).
+    delta : float
+        The δ of approximate differential privacy (0 < δ < 1).
+
+    Returns
+    -------
+    tuple of (float, float)
+        Sigmas below and above the one OpenDP certifies.
+    """
+    _check_calibration(l2, epsilon, delta)
+    log_inv = math.log(1.0 / delta)
+    rho = (math.sqrt(log_inv + epsilon) - math.sqrt(log_inv)) ** 2
+    return 0.5 * gaussian_sigma_analytic(l2, epsilon, delta), 2.0 * l2 / math.sqrt(2.0 * rho)
+
+
 @functools.lru_cache(maxsize=1024)
 def opendp_gaussian_sigma(l2: float, epsilon: float, delta: float) -> float:
     """Return the sigma OpenDP releases a Gaussian with at (epsilon, delta) [OpenDP]_.
@@ -228,7 +262,10 @@ def opendp_gaussian_sigma(l2: float, epsilon: float, delta: float) -> float:
         return odp.c.make_fix_delta(odp.c.make_zCDP_to_approxDP(meas), delta)
 
     d_out = (float(epsilon), float(delta))
-    return float(odp.binary_search_param(chain, d_in=float(l2), d_out=d_out, T=float))
+    bounds = gaussian_search_bounds(l2, epsilon, delta)
+    return float(
+        odp.binary_search_param(chain, d_in=float(l2), d_out=d_out, bounds=bounds, T=float)
+    )
 
 
 def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:

@@ -5,6 +5,14 @@ so the collector never sees true values. The collector then de-biases the
 aggregate. Simulations here use a seeded numpy generator and are labelled
 as simulations: they model what respondents' devices would send.
 
+With a person column (many rows per person) each person sends at most c
+reports: their rows beyond c are left out by the seeded per-person sample of
+:func:`riskcore.dp.contributions.person_ranks`, and each report is randomized
+at epsilon / c, so a person's reports together are epsilon-LDP by basic
+composition ([DR14]_ Theorem 3.16): the epsilon stated is per person. For
+local Laplace this is the per-report scale c (U - L) / epsilon, c times a
+row's sensitivity, as for the central releases.
+
 References
 ----------
 .. [War65] S. L. Warner. Randomized Response: A Survey Technique for
@@ -13,6 +21,8 @@ References
    Private Protocols for Frequency Estimation. USENIX Security 2017.
 .. [DJW13] J. Duchi, M. Jordan, M. Wainwright. Local Privacy and
    Statistical Minimax Rates. FOCS 2013 (local Laplace on bounded values).
+.. [DR14] C. Dwork, A. Roth. The Algorithmic Foundations of Differential
+   Privacy. Foundations and Trends in TCS 9(3-4), 2014.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_bounds, check_epsilon, check_positive_int, check_probability
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.errors import RiskcoreError
 
@@ -284,6 +295,10 @@ class GrrResult(Result):
         n [f p (1 - p) + (1 - f) q (1 - q)] / (p - q)^2 at the estimated f.
     seed : int
         Seed of the random generator.
+    unit : PrivacyUnit
+        One row, or one person sending at most c reports.
+    left_out : int
+        Rows not sent: beyond c per person, or without a person.
     """
 
     column: str
@@ -298,11 +313,41 @@ class GrrResult(Result):
     ci_low: np.ndarray
     ci_high: np.ndarray
     seed: int
+    unit: PrivacyUnit = ONE_ROW
+    left_out: int = 0
 
     @property
     def k(self) -> int:
         """Return the number of categories."""
         return len(self.categories)
+
+    @property
+    def report_epsilon(self) -> float:
+        """Return the epsilon of one report: epsilon / c (c reports per person at most)."""
+        return self.epsilon / self.unit.factor
+
+
+def _reported(
+    values: pd.Series, persons: pd.Series | None, max_rows: int, seed: int
+) -> tuple[pd.Series, PrivacyUnit, int]:
+    """Return the values sent (at most ``max_rows`` per person), the unit and the rows left out.
+
+    With ``persons`` the seeded per-person sample of
+    :func:`riskcore.dp.contributions.bound_rows` keeps at most c rows of each person,
+    ranked on the (person, value) pairs; without, every value is sent.
+    """
+    s = pd.Series(values)
+    if persons is None:
+        if max_rows != 1:
+            raise ValueError("a bound on rows per person needs the persons")
+        return s, ONE_ROW, 0
+    if len(persons) != len(s):
+        raise ValueError(f"persons has {len(persons):,} values for {len(s):,} rows")
+    unit = PrivacyUnit(str(persons.name), max_rows)
+    frame = pd.DataFrame({"person": np.asarray(persons), "value": s.to_numpy()})
+    kept, bounded = bound_rows(frame, PrivacyUnit("person", max_rows), seed=seed)
+    out = pd.Series(kept["value"].to_numpy(), name=s.name, dtype=s.dtype)
+    return out, unit, bounded.rows - bounded.kept
 
 
 def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Generator) -> np.ndarray:
@@ -315,12 +360,21 @@ def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Gener
 
 
 def grr_simulate(
-    values: pd.Series, epsilon: float, *, seed: int = 0, max_categories: int = 200
+    values: pd.Series,
+    epsilon: float,
+    *,
+    seed: int = 0,
+    max_categories: int = 200,
+    persons: pd.Series | None = None,
+    max_rows: int = 1,
 ) -> GrrResult:
     """Simulate every respondent answering ``values`` through k-ary randomized response.
 
     Vectorized: one uniform draw decides keep/replace, one integer draw picks
-    the replacement among the other k - 1 categories.
+    the replacement among the other k - 1 categories. With ``persons``, each
+    person sends at most ``max_rows`` = c reports (a seeded per-person sample of
+    their rows), each randomized at epsilon / c (basic composition: epsilon per
+    person); the categories are those of every row.
 
     Parameters
     ----------
@@ -332,15 +386,20 @@ def grr_simulate(
         Seed of the random generator (the same seed gives the same result).
     max_categories : int, optional
         At most this many categories (more are refused).
+    persons : pandas.Series, optional
+        The person of each value (its name is the person column); None when each row
+        is a different person.
+    max_rows : int, optional
+        The most reports one person sends, c (public; 1 without ``persons``).
 
     Returns
     -------
     GrrResult
     """
-    s = pd.Series(values)
-    codes, uniques = pd.factorize(s.astype("string").fillna(MISSING), sort=True)
+    everyone = pd.Series(values)
+    _, uniques = pd.factorize(everyone.astype("string").fillna(MISSING), sort=True)
     k = len(uniques)
-    if len(s) == 0:
+    if len(everyone) == 0:
         raise RiskcoreError("the column is empty")
     if k < 2:
         raise RiskcoreError("randomized response needs a column with at least 2 different values")
@@ -349,13 +408,18 @@ def grr_simulate(
             f"the column has {k:,} different values; randomized response over more than "
             f"{max_categories} categories leaves almost no signal. Choose a coarser column."
         )
+    s, unit, left_out = _reported(everyone, persons, max_rows, seed)
+    if len(s) == 0:
+        raise RiskcoreError("no row has a person to report it")
+    codes = pd.Index(uniques).get_indexer(s.astype("string").fillna(MISSING))
+    per_report = _eps(epsilon) / unit.factor
     gen = np.random.default_rng(seed)
-    reports = _grr_reports(codes.astype(np.int64), k, epsilon, gen)
+    reports = _grr_reports(codes.astype(np.int64), k, per_report, gen)
     true = np.bincount(codes, minlength=k).astype(float)
     obs = np.bincount(reports, minlength=k).astype(float)
-    est = grr_estimate(obs, epsilon)
+    est = grr_estimate(obs, per_report)
     n = len(s)
-    p, q = grr_probabilities(epsilon, k)
+    p, q = grr_probabilities(per_report, k)
     f = np.clip(est / n, 0.0, 1.0)
     var = n * (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2
     half = _z95() * np.sqrt(var)
@@ -372,6 +436,8 @@ def grr_simulate(
         est - half,
         est + half,
         int(seed),
+        unit,
+        left_out,
     )
 
 
@@ -401,6 +467,10 @@ class LaplaceLdpResult(Result):
         Per-report Laplace scale b.
     example_reports : ndarray
         The first few reports (what the collector sees).
+    unit : PrivacyUnit
+        One row, or one person sending at most c reports.
+    left_out : int
+        Rows with a number not sent: beyond c per person, or without a person.
     """
 
     column: str
@@ -413,6 +483,8 @@ class LaplaceLdpResult(Result):
     half_width: float
     scale: float
     example_reports: np.ndarray
+    unit: PrivacyUnit = ONE_ROW
+    left_out: int = 0
 
 
 def laplace_ldp_simulate(
@@ -422,12 +494,17 @@ def laplace_ldp_simulate(
     bounds: tuple[float, float],
     seed: int = 0,
     column: str = "value",
+    persons: pd.Series | None = None,
+    max_rows: int = 1,
 ) -> LaplaceLdpResult:
-    """Simulate local Laplace reports: clip to [L, U], add Laplace((U - L) / epsilon) each.
+    """Simulate local Laplace reports: clip to [L, U], add Laplace(c (U - L) / epsilon) each.
 
     One value in [L, U] changes by at most U - L, so each report is
-    epsilon-LDP; the mean of the reports is unbiased for the clipped mean
-    (formulas.md, Local DP).
+    (epsilon / c)-LDP and a person's at most c reports are epsilon-LDP together
+    ([DR14]_ Theorem 3.16); c = 1 without ``persons``. The mean of the reports is
+    unbiased for the clipped mean of the rows sent (formulas.md, Local DP).
+    Rows without a number are not sent; of the others, at most c per person (a
+    seeded per-person sample).
 
     Parameters
     ----------
@@ -441,30 +518,41 @@ def laplace_ldp_simulate(
         Seed of the random generator (the same seed gives the same result).
     column : str, optional
         The column's name, for the result.
+    persons : pandas.Series, optional
+        The person of each value (its name is the person column).
+    max_rows : int, optional
+        The most reports one person sends, c (public; 1 without ``persons``).
 
     Returns
     -------
     LaplaceLdpResult
     """
     lo, hi = check_bounds("bounds", bounds)
-    x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
-    x = x[np.isfinite(x)]
-    if x.size == 0:
+    everything = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+    finite = np.isfinite(everything)
+    if not finite.any():
         raise RiskcoreError("the column has no numeric values")
-    b = (hi - lo) / _eps(epsilon)
-    c = np.clip(x, lo, hi)
-    reports = c + np.random.default_rng(seed).laplace(0.0, b, x.size)
-    var_c = float(c.var(ddof=1)) if x.size > 1 else 0.0
+    who = None if persons is None else pd.Series(np.asarray(persons)[finite], name=persons.name)
+    sent, unit, left_out = _reported(pd.Series(everything[finite]), who, max_rows, seed)
+    x = sent.to_numpy(dtype=float)
+    if x.size == 0:
+        raise RiskcoreError("no row with a number has a person to report it")
+    b = unit.factor * (hi - lo) / _eps(epsilon)
+    clipped = np.clip(x, lo, hi)
+    reports = clipped + np.random.default_rng(seed).laplace(0.0, b, x.size)
+    var_c = float(clipped.var(ddof=1)) if x.size > 1 else 0.0
     half = _z95() * math.sqrt((var_c + 2 * b * b) / x.size)
     return LaplaceLdpResult(
         column,
         float(epsilon),
         (lo, hi),
         int(x.size),
-        float(x.mean()),
-        float(c.mean()),
+        float(everything[finite].mean()),
+        float(clipped.mean()),
         float(reports.mean()),
         half,
         b,
         reports[:10],
+        unit,
+        left_out,
     )

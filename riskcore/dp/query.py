@@ -62,6 +62,12 @@ class Query(Result):
         if self.bounds is not None:  # floats, so the JSON reads back equal
             object.__setattr__(self, "bounds", (float(self.bounds[0]), float(self.bounds[1])))
 
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """Return the columns the query reads: its filters' columns, then its column."""
+        named = [c for c, _ in self.filters] + ([self.column] if self.column else [])
+        return tuple(dict.fromkeys(named))
+
     def describe(self) -> str:
         """Return the query in plain words.
 

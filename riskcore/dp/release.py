@@ -16,9 +16,21 @@ drawn, so a refused release reveals nothing.
   (Casacuberta et al., CCS 2022);
 * sample and aggregate: OpenDP Laplace on the mean of clamped block values.
 
+With a person column (:class:`riskcore.dp.contributions.PrivacyUnit`) every release
+keeps at most c rows of each person (a seeded per-person sample, after the query's
+filters and before it is answered: :func:`riskcore.dp.contributions.bound_rows`) and
+is calibrated to OpenDP's unit ``unit_of(contributions=c)`` of those rows: sums and
+means through OpenDP's own stability maps, counts and histograms at c times a row's
+sensitivity on OpenDP's aggregate units ``unit_of(absolute=...)``, ``unit_of(l1=...)``,
+``unit_of(l2=...)``. The epsilon charged is then per person, and the ledger entry
+records the unit.
+
 References
 ----------
 .. [OpenDP] The OpenDP Library, https://docs.opendp.org (version 0.16).
+.. [WZLDSG20] R. J. Wilson, C. Y. Zhang, W. Lam, D. Desfontaines, D. Simmons-Marengo,
+   B. Gipson. Differentially Private SQL with Bounded User Contribution. PoPETs
+   2020(2), 230-250.
 """
 
 from __future__ import annotations
@@ -33,6 +45,14 @@ import pandas as pd
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore._validation import check_delta, check_epsilon, check_one_of
 from riskcore.dp.accounting import Charger, LedgerEntry, PrivacyLedger
+from riskcore.dp.contributions import (
+    ONE_ROW,
+    BoundedRows,
+    PrivacyUnit,
+    bound_rows,
+    bounded_sensitivity,
+)
+from riskcore.dp.gaussian import gaussian_search_bounds
 from riskcore.dp.mechanisms import Mechanism, as_mechanism
 from riskcore.dp.query import Query, _bounds, _column, _filtered, _histogram, _numeric, true_answer
 from riskcore.dp.sample_aggregate import SampleAggregate
@@ -92,6 +112,10 @@ class Release(Result):
     ledger : PrivacyLedger or None
         The session's ledger with ``entry`` charged (keep it: it replaces the
         ledger passed in). Not written to JSON; ``None`` when read back.
+    unit : PrivacyUnit
+        The unit of privacy: one row, or one person with at most c rows.
+    bounded : BoundedRows or None
+        The rows kept and left out by the bound on rows per person (None for one row).
     """
 
     query: Query
@@ -110,6 +134,8 @@ class Release(Result):
     ledger: PrivacyLedger | None = field(
         default=None, metadata=NOT_IN_JSON, compare=False, repr=False
     )
+    unit: PrivacyUnit = ONE_ROW
+    bounded: BoundedRows | None = None
 
 
 @dataclass(frozen=True)
@@ -183,12 +209,22 @@ def _noise_builder(mechanism: Mechanism, delta: float | None) -> Any:
 
 
 def _calibrate(
-    make_chain: Any, d_in: Any, epsilon: float, delta: float | None, gaussian: bool
+    make_chain: Any, d_in: Any, epsilon: float, delta: float | None, l2: float | None
 ) -> float:
-    """Find the smallest scale whose OpenDP-certified cost is within (epsilon, delta)."""
+    """Find the smallest scale whose OpenDP-certified cost is within (epsilon, delta).
+
+    ``l2``: the L2 sensitivity of a Gaussian (None for Laplace), whose search is
+    bracketed (:func:`riskcore.dp.gaussian.gaussian_search_bounds`).
+    """
+    gaussian = l2 is not None
     d_out = (epsilon, delta) if gaussian else epsilon
+    bounds: Any = (None, None)
+    if l2 is not None and delta is not None:
+        bounds = gaussian_search_bounds(l2, epsilon, delta)
     try:
-        return float(_odp().binary_search_param(make_chain, d_in=d_in, d_out=d_out, T=float))
+        return float(
+            _odp().binary_search_param(make_chain, d_in=d_in, d_out=d_out, bounds=bounds, T=float)
+        )
     except Exception as exc:  # OpenDP raises its own error types
         raise RiskcoreError(f"OpenDP could not calibrate the noise: {exc}") from exc
 
@@ -208,14 +244,18 @@ class _Plan:
 
 
 def _plan_counts(
-    rows: pd.DataFrame, query: Query, neighbouring: Neighbouring, mechanism: Mechanism
+    rows: pd.DataFrame,
+    query: Query,
+    neighbouring: Neighbouring,
+    mechanism: Mechanism,
+    unit: PrivacyUnit,
 ) -> _Plan:
     odp = _odp()
     notes: list[str] = []
     labels: tuple[str, ...] | None = None
     if query.kind == "count":
         answer: Any = len(rows)
-        sens = sensitivity("count", neighbouring=neighbouring)
+        sens = bounded_sensitivity(sensitivity("count", neighbouring=neighbouring), unit)
     else:
         if query.categories is None:
             warnings.warn(
@@ -227,23 +267,26 @@ def _plan_counts(
             )
             notes.append("categories were read from the data (not private)")
         labels, answer = _histogram(rows, query)
-        sens = sensitivity("histogram", neighbouring=neighbouring)
+        sens = bounded_sensitivity(sensitivity("histogram", neighbouring=neighbouring), unit)
     T: type = int if mechanism.is_discrete else float
     atom = odp.atom_domain(T=T) if mechanism.is_discrete else odp.atom_domain(T=T, nan=False)
     norm = sens.l2 if mechanism.is_gaussian else sens.l1
+    # the aggregate's privacy unit: how far one person (c rows) moves it [OpenDP]_
     if query.kind == "count":
-        domain, metric, arg = atom, odp.absolute_distance(T=T), T(answer)
-        d_in: Any = T(norm)
+        domain, arg = atom, T(answer)
+        metric, d_in = odp.unit_of(absolute=T(norm), U=T)
     else:
         domain, arg = odp.vector_domain(atom), [T(v) for v in answer]
         if mechanism.is_gaussian:  # an f64 L2 metric takes the sqrt(2) of change-one exactly
-            metric, d_in = odp.l2_distance(T=float), float(norm)
+            metric, d_in = odp.unit_of(l2=float(norm))
         else:
-            metric, d_in = odp.l1_distance(T=T), T(norm)
+            metric, d_in = odp.unit_of(l1=T(norm), U=T)
     return _Plan(None, domain, metric, d_in, arg, sens, labels, tuple(notes))
 
 
-def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: Neighbouring) -> _Plan:
+def _plan_numeric(
+    rows: pd.DataFrame, query: Query, neighbouring: Neighbouring, unit: PrivacyUnit
+) -> _Plan:
     odp = _odp()
     x = _numeric(rows, _column(query))
     lo, hi = _bounds(query)
@@ -255,20 +298,21 @@ def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: Neighbouring) 
         x = x[finite]
         if missing:
             notes.append(f"{missing:,} rows without a number were left out")
-        d_in = 1
     else:
         x = np.where(finite, x, (lo + hi) / 2.0)
         if missing:
             notes.append(
                 f"{missing:,} rows without a number count as the midpoint {(lo + hi) / 2:g}"
             )
-        d_in = 2  # changing one row is symmetric distance 2
     if x.size == 0:
         raise RiskcoreError(f"no numeric values of {query.column!r} match the query")
     sized = odp.vector_domain(odp.atom_domain(T=float, nan=False), size=int(x.size))
-    sym = odp.symmetric_distance()
+    # OpenDP's privacy unit: one person adds or removes at most c rows (symmetric
+    # distance c), or changes at most c rows (2c); its stability maps scale the noise
+    sym, d_in = unit.opendp_unit(neighbouring)
     if query.kind == "sum":
         sens = sensitivity("sum", neighbouring=neighbouring, bounds=(lo, hi))
+        sens = bounded_sensitivity(sens, unit)
         domain = free if neighbouring == "add_remove" else sized
         pre = odp.t.make_clamp(domain, sym, bounds=(lo, hi)) >> odp.t.then_sum()
     elif neighbouring == "add_remove":
@@ -283,14 +327,18 @@ def _plan_numeric(rows: pd.DataFrame, query: Query, neighbouring: Neighbouring) 
             n_pub = int(x.size)
             notes.append("n was read from the data (not private)")
         notes.append(f"the data are resized to the public n = {n_pub:,} (OpenDP make_resize)")
-        sens = sensitivity("mean", neighbouring="add_remove", bounds=(lo, hi), n=n_pub)
+        sens = bounded_sensitivity(
+            sensitivity("mean", neighbouring="add_remove", bounds=(lo, hi), n=n_pub), unit
+        )
         pre = (
             odp.t.make_clamp(free, sym, bounds=(lo, hi))
             >> odp.t.then_resize(size=n_pub, constant=(lo + hi) / 2.0)
             >> odp.t.then_mean()
         )
     else:
-        sens = sensitivity("mean", neighbouring="change_one", bounds=(lo, hi), n=int(x.size))
+        sens = bounded_sensitivity(
+            sensitivity("mean", neighbouring="change_one", bounds=(lo, hi), n=int(x.size)), unit
+        )
         pre = odp.t.make_clamp(sized, sym, bounds=(lo, hi)) >> odp.t.then_mean()
     return _Plan(
         pre, pre.output_domain, pre.output_metric, d_in, x.tolist(), sens, None, tuple(notes)
@@ -310,7 +358,9 @@ def _measure(
         noise = build(plan.domain, plan.metric, scale, zcdp)
         return noise if plan.pre is None else plan.pre >> noise
 
-    scale = _calibrate(chain, plan.d_in, epsilon, delta, mechanism.is_gaussian)
+    scale = _calibrate(
+        chain, plan.d_in, epsilon, delta, plan.sens.l2 if mechanism.is_gaussian else None
+    )
     meas = chain(scale)
     cost = meas.map(plan.d_in)
     if mechanism.is_gaussian:
@@ -328,8 +378,16 @@ def release(
     neighbouring: Neighbouring = "add_remove",
     delta: float | None = None,
     ledger: Charger,
+    unit: PrivacyUnit = ONE_ROW,
+    seed: int = 0,
 ) -> Release:
     """Release a differentially private answer through OpenDP and charge the ledger.
+
+    With a person as the unit, the rows the query's filters select are bounded to at
+    most c per person (:func:`riskcore.dp.contributions.bound_rows`, a seeded sample)
+    before the query is answered, and the noise is calibrated to c times a row's
+    sensitivity (OpenDP's ``unit_of(contributions=c)``): the epsilon charged is per
+    person [WZLDSG20]_.
 
     Parameters
     ----------
@@ -347,6 +405,11 @@ def release(
         drawn) when it would exceed the budget. A persisted ledger's handle
         (:class:`riskcore.store.ledgers.LedgerHandle`) reserves the cost in the
         database, atomically, before the noise is drawn.
+    unit : PrivacyUnit, optional
+        The unit of privacy: one row (the default), or one person with at most c
+        rows (c public, chosen by the user).
+    seed : int, optional
+        The seed of the per-person sample (public; it does not affect the guarantee).
 
     Returns
     -------
@@ -368,16 +431,18 @@ def release(
         raise RiskcoreError(
             "discrete mechanisms release integer counts: use Laplace or Gaussian for a sum or mean"
         )
+    if unit.max_rows is None:
+        raise ValueError("a release needs a bound on rows per person (max_rows)")
     build = _noise_builder(mech, delta)
-    rows = _filtered(data, query)
+    rows, bounded = bound_rows(_filtered(data, query), unit, seed=seed, columns=query.reads)
     if query.kind in ("count", "histogram"):
-        plan = _plan_counts(rows, query, neighbouring, mech)
+        plan = _plan_counts(rows, query, neighbouring, mech, unit)
     else:
-        plan = _plan_numeric(rows, query, neighbouring)
+        plan = _plan_numeric(rows, query, neighbouring, unit)
 
     meas, scale, (eps_c, delta_c, rho) = _measure(plan, build, mech, epsilon, delta)
     groups = len(plan.labels) if plan.labels else 1
-    entry = LedgerEntry(query.describe(), mech.value, eps_c, delta_c, rho, groups)
+    entry = LedgerEntry(query.describe(), mech.value, eps_c, delta_c, rho, groups, unit)
     # Charge first: a refused release must not draw (or reveal) any noise.
     new_ledger = ledger.charge(entry)
     raw = meas(plan.arg)
@@ -399,6 +464,8 @@ def release(
         plan.notes,
         entry,
         new_ledger,
+        unit,
+        bounded if unit.is_person else None,
     )
 
 
@@ -429,11 +496,14 @@ def release_sample_aggregate(result: SampleAggregate, *, ledger: Charger) -> Sam
     def chain(scale: float) -> Any:
         return odp.m.make_laplace(atom, odp.absolute_distance(T=float), scale=scale)
 
-    scale = _calibrate(chain, d_in, result.epsilon, None, False)
+    scale = _calibrate(chain, d_in, result.epsilon, None, None)
     meas = chain(scale)
     eps_c = float(meas.map(d_in))
     entry = LedgerEntry(
-        f"sample-and-aggregate {result.statistic} (k = {result.k})", Mechanism.LAPLACE.value, eps_c
+        f"sample-and-aggregate {result.statistic} (k = {result.k})",
+        Mechanism.LAPLACE.value,
+        eps_c,
+        unit=result.unit,
     )
     new = ledger.charge(entry)
     value = float(meas(float(result.aggregate)))

@@ -1,5 +1,9 @@
 """Sample and aggregate: a DP estimate of any statistic from disjoint blocks.
 
+With a person column the blocks are blocks of *people*: all of a person's rows go to
+the block of that person, so one person still changes one block, whatever their number
+of rows, and no bound on rows per person is needed.
+
 References
 ----------
 .. [NRS07] K. Nissim, S. Raskhodnikova, A. Smith. Smooth Sensitivity and
@@ -13,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_bounds, check_epsilon, check_one_of, check_positive_int
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit
 from riskcore.dp.mechanisms import laplace_half_width
 from riskcore.errors import RiskcoreError
 
@@ -35,6 +41,7 @@ class SampleAggregate(Result):
     k : int
         Number of disjoint blocks.
     block_size : int
+        Records per block; with a person column, people per block.
     bounds : tuple of float
         Clamp [lo, hi] applied to each block's statistic.
     block_values : ndarray
@@ -49,6 +56,9 @@ class SampleAggregate(Result):
         Laplace scale (hi - lo) / (k epsilon).
     half_width : float
         95% half-width of the noise.
+    unit : PrivacyUnit
+        One row, or one person (``max_rows`` None: all of a person's rows are in one
+        block).
     """
 
     statistic: str
@@ -61,6 +71,7 @@ class SampleAggregate(Result):
     epsilon: float
     scale: float
     half_width: float
+    unit: PrivacyUnit = ONE_ROW
 
     @property
     def sensitivity(self) -> float:
@@ -78,13 +89,35 @@ class SampleAggregate(Result):
         return {**super().to_dict(), "sensitivity": self.sensitivity}
 
 
-def _block_slopes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Least-squares slope of y on x per row of 2-D arrays (NaN when x is constant)."""
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean(axis=1, keepdims=True)
-    sxx = (xc * xc).sum(axis=1)
+def _block_medians(y: np.ndarray, block: np.ndarray, k: int) -> np.ndarray:
+    """Return the median of ``y`` in each block 0 .. k-1 (every block non-empty).
+
+    One ``numpy.lexsort`` by (block, value); a block of s values sorted from ``start``
+    has its median at the mean of positions start + (s - 1) // 2 and start + s // 2.
+    """
+    order = np.lexsort((y, block))
+    ys = y[order]
+    counts = np.bincount(block, minlength=k)
+    starts = np.cumsum(counts) - counts
+    result: np.ndarray = (ys[starts + (counts - 1) // 2] + ys[starts + counts // 2]) / 2.0
+    return result
+
+
+def _block_slopes(x: np.ndarray, y: np.ndarray, block: np.ndarray, k: int) -> np.ndarray:
+    """Return the least-squares slope of y on x in each block 0 .. k-1 (NaN when x is constant).
+
+    Two passes of ``numpy.bincount``: the block means, then the centred sums
+    S_xy / S_xx.
+    """
+    counts = np.bincount(block, minlength=k).astype(float)
+    mx = np.bincount(block, weights=x, minlength=k) / counts
+    my = np.bincount(block, weights=y, minlength=k) / counts
+    xc, yc = x - mx[block], y - my[block]
+    sxx = np.bincount(block, weights=xc * xc, minlength=k)
+    sxy = np.bincount(block, weights=xc * yc, minlength=k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(sxx > 0, (xc * yc).sum(axis=1) / sxx, np.nan)
+        slopes: np.ndarray = np.where(sxx > 0, sxy / sxx, np.nan)
+    return slopes
 
 
 def sample_and_aggregate(
@@ -96,6 +129,7 @@ def sample_and_aggregate(
     statistic: Statistic = "median",
     x: Sequence[float] | np.ndarray | None = None,
     seed: int = 0,
+    persons: pd.Series | None = None,
 ) -> SampleAggregate:
     """Split the records into k disjoint blocks and average the clamped block statistic.
 
@@ -107,6 +141,14 @@ def sample_and_aggregate(
     sensitivity. The noisy release itself is drawn by OpenDP in
     :func:`riskcore.dp.release.release_sample_aggregate`. The random split is
     seeded (it is not noise). Records with a missing value are dropped.
+
+    With ``persons`` the split is of people: a seeded permutation of the people
+    is cut into k blocks of floor(P / k) people (the rest left out), and every
+    row of a person joins that person's block, so adding or removing one
+    person, with any number of rows, changes one block and the sensitivity
+    stays (hi - lo) / k. Rows without a person are dropped. The block
+    statistics are computed for all blocks at once (a sort for the medians,
+    ``numpy.bincount`` sums for the slopes).
 
     Parameters
     ----------
@@ -123,6 +165,9 @@ def sample_and_aggregate(
     x : sequence of float or numpy.ndarray, optional
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
+    persons : pandas.Series, optional
+        The person of each value (its name is the person column); None when each
+        record is a different person.
 
     Returns
     -------
@@ -133,33 +178,42 @@ def sample_and_aggregate(
     k = check_positive_int("k", k)
     lo, hi = check_bounds("bounds", bounds)
     y = np.asarray(values, dtype=float)
+    xv = y if x is None else np.asarray(x, dtype=float)
+    if statistic == "slope" and x is None:
+        raise ValueError("the slope needs x")
+    if persons is None:
+        codes = np.arange(y.size)
+        unit = ONE_ROW
+    else:
+        if len(persons) != y.size:
+            raise ValueError(f"persons has {len(persons):,} values for {y.size:,} records")
+        codes = np.asarray(pd.factorize(persons, use_na_sentinel=True)[0], dtype=np.int64)
+        unit = PrivacyUnit(str(persons.name), None)
+    keep = np.isfinite(y) & np.isfinite(xv) & (codes >= 0)
+    y, xv = y[keep], xv[keep]
+    codes = np.unique(codes[keep], return_inverse=True)[1].reshape(-1)  # people 0 .. P-1
+    people = int(codes.max()) + 1 if codes.size else 0
     if statistic == "slope":
-        if x is None:
-            raise ValueError("the slope needs x")
-        xv = np.asarray(x, dtype=float)
-        keep = np.isfinite(y) & np.isfinite(xv)
-        y, xv = y[keep], xv[keep]
-        full = float(_block_slopes(xv[None, :], y[None, :])[0])
+        full = float(_block_slopes(xv, y, np.zeros(y.size, np.int64), 1)[0])
     else:
-        y = y[np.isfinite(y)]
-        xv = None
         full = float(np.median(y)) if y.size else float("nan")
-    n = y.size
     min_block = 3 if statistic == "slope" else 1
-    if k < 2 or n < k * min_block:
+    who = "records" if persons is None else "people"
+    if k < 2 or people < k * min_block:
         raise RiskcoreError(
-            f"sample and aggregate needs at least {min_block} records per block: "
-            f"{n:,} records cannot fill k = {k} blocks"
+            f"sample and aggregate needs at least {min_block} {who} per block: "
+            f"{people:,} {who} cannot fill k = {k} blocks"
         )
-    b = n // k
-    order = np.random.default_rng(seed).permutation(n)[: k * b]
-    yb = y[order].reshape(k, b)
+    b = people // k
+    order = np.random.default_rng(seed).permutation(people)[: k * b]
+    person_block = np.full(people, -1, dtype=np.int64)
+    person_block[order] = np.arange(k * b) // b
+    block = person_block[codes]
+    inside = block >= 0
     if statistic == "median":
-        blocks = np.median(yb, axis=1)
+        blocks = _block_medians(y[inside], block[inside], k)
     else:
-        if xv is None:  # the slope branch above set it
-            raise AssertionError("the slope statistic without x")
-        blocks = _block_slopes(xv[order].reshape(k, b), yb)
+        blocks = _block_slopes(xv[inside], y[inside], block[inside], k)
     clamped = np.clip(np.nan_to_num(blocks, nan=(lo + hi) / 2.0), lo, hi)
     scale = (hi - lo) / (k * epsilon)
     return SampleAggregate(
@@ -173,4 +227,5 @@ def sample_and_aggregate(
         float(epsilon),
         scale,
         laplace_half_width(scale),
+        unit,
     )

@@ -54,6 +54,10 @@ class Sensitivity(Result):
         Sensitivities in the L1 norm (Laplace) and the L2 norm (Gaussian).
     reason : str
         One sentence: why this value.
+    max_rows : int
+        The most rows one person contributes, c: 1 for a row's sensitivity, c when it
+        is scaled to the person as the unit
+        (:func:`riskcore.dp.contributions.bounded_sensitivity`).
     """
 
     kind: str
@@ -61,6 +65,7 @@ class Sensitivity(Result):
     l1: float
     l2: float
     reason: str
+    max_rows: int = 1
 
 
 def sensitivity(

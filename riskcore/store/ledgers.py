@@ -13,6 +13,9 @@ and nothing resets it:
   ``BEGIN IMMEDIATE`` transaction (read what is spent, refuse if the budget
   would be exceeded, insert the entry, log it, commit), so two sessions or
   processes can never overspend the same ledger between them;
+- every release's entry keeps its unit of privacy (the person column and the
+  bound c on rows per person, or one row): an entry written before units were
+  kept reads as one row;
 - after a release, a change of budget that could leave more to spend (a
   higher epsilon or delta, another accounting) needs a reason, which the
   audit log keeps with the change; lowering is always allowed;
@@ -455,6 +458,8 @@ class BudgetStore(LedgerReader):
                     "epsilon": entry.epsilon,
                     "delta": entry.delta,
                     "rho": entry.rho,
+                    # what the epsilon protects: the person column and c, or one row
+                    "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
                     "spent_before": before.spent,
                     "spent_after": after.spent()[0],
                     **_budget_dict(after),

@@ -335,6 +335,32 @@ def _blocks() -> go.Figure:
     return fg.blocks_chart(sa, "age units")
 
 
+@functools.cache
+def claims() -> pd.DataFrame:
+    """Return the seeded claims table: 2,500 patients, 1 to 10 visits each."""
+    from riskcore.demo.claims import make_claims
+
+    return make_claims(2_500, seed=0)
+
+
+def _rows_per_person(c: int, max_visits: int = 10) -> go.Figure:
+    from riskcore.demo.claims import make_claims
+
+    data = claims() if max_visits == 10 else make_claims(2_500, seed=0, max_visits=max_visits)
+    return fg.rows_per_person_chart(dp.rows_per_person(data, "patient_id"), c)
+
+
+def _bound_tradeoff(kind: str) -> go.Figure:
+    from riskcore.dp.release import Query
+
+    query = Query("count") if kind == "count" else Query("sum", column="amount", bounds=(0, 500))
+    sens = dp.sensitivity(kind, bounds=query.bounds)
+    t = dp.bound_tradeoff(
+        claims(), query, sens, person="patient_id", epsilon=1.0, chosen=4, max_bound=10
+    )
+    return fg.bound_tradeoff_chart(t, unit="rows" if kind == "count" else "amount units")
+
+
 def _grr(column: str) -> go.Figure:
     df = people() if column == "occupation" else hospital(True)
     return fg.grr_bars(rd.grr_table(grr_simulate(df[column], 1.0, seed=0)), column)
@@ -499,6 +525,14 @@ def app_cases() -> dict[str, list[Case]]:
             ("hospital diagnosis, long name", p(_grr, LONG["diagnosis"])),
         ],
         "laplace_ldp_chart": [("demo hours, long name", _laplace_ldp)],
+        "rows_per_person_chart": [
+            ("claims, c = 4", p(_rows_per_person, 4)),
+            ("claims up to 60 visits, c = 1", p(_rows_per_person, 1, 60)),
+        ],
+        "bound_tradeoff_chart": [
+            ("claims count", p(_bound_tradeoff, "count")),
+            ("claims sum of amount", p(_bound_tradeoff, "sum")),
+        ],
         "margin_chart": [("k = 4", _margin)],
         "risk_loss_chart": [
             ("hospital", p(_risk_loss, False)),

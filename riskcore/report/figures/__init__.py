@@ -27,6 +27,7 @@ from riskcore.report.figures.dp import (
     error_vs_epsilon,
     posterior_chart,
 )
+from riskcore.report.figures.dp_unit import bound_tradeoff_chart, rows_per_person_chart
 from riskcore.report.figures.ldp import grr_bars, laplace_ldp_chart, margin_chart
 from riskcore.report.figures.remediation import pareto_front, risk_loss_chart
 from riskcore.report.figures.uniqueness import (
@@ -51,6 +52,7 @@ __all__ = [
     "NEUTRAL",
     "accuracy_bars",
     "blocks_chart",
+    "bound_tradeoff_chart",
     "candidates_bars",
     "candidates_curve",
     "change_bars",
@@ -73,6 +75,7 @@ __all__ = [
     "pareto_front",
     "posterior_chart",
     "risk_loss_chart",
+    "rows_per_person_chart",
     "share_bars",
     "subset_bars",
     "two_queries",

@@ -18,6 +18,7 @@ import pandas as pd
 
 from riskcore import dp
 from riskcore.report.readings._format import format_number, mechanism_label, plural
+from riskcore.report.readings.dp_unit import unit_phrase
 
 __all__ = [
     "ACCOUNTANTS",
@@ -267,7 +268,10 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
 
 
 def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
-    """Return the ledger as a table (one row per release).
+    """Return the ledger as a table (one row per release), with what each epsilon protects.
+
+    The "unit" column is :func:`riskcore.report.readings.dp_unit.unit_phrase` of the
+    entry's unit; an entry written before units were kept reads "one row".
 
     Parameters
     ----------
@@ -288,8 +292,18 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
                 "delta": e.delta,
                 "zCDP rho": e.zcdp,
                 "bars (parallel)": e.groups,
+                "unit": unit_phrase(e.unit),
             }
             for i, e in enumerate(ledger.entries)
         ],
-        columns=["#", "query", "mechanism", "epsilon", "delta", "zCDP rho", "bars (parallel)"],
+        columns=[
+            "#",
+            "query",
+            "mechanism",
+            "epsilon",
+            "delta",
+            "zCDP rho",
+            "bars (parallel)",
+            "unit",
+        ],
     )

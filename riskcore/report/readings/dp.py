@@ -402,15 +402,19 @@ def grr_reading(r: ldp.GrrResult) -> str:
     design = (
         "Warner's binary design" if r.k == 2 else f"k-ary randomized response over k = {r.k} values"
     )
-    unary = (
+    unary = (  # at the epsilon of one report (epsilon / c with c reports per person)
         " Optimized unary encoding would be more accurate here (k > 3e^epsilon + 2)."
-        if ldp.unary_beats_grr(r.k, r.epsilon)
+        if ldp.unary_beats_grr(r.k, r.report_epsilon)
         else ""
     )
+    at, who, counted = f"epsilon = {r.epsilon:g}", "each person reports their", "people"
+    if r.unit.is_person:  # several reports per person: each at epsilon / c
+        at = f"epsilon = {r.epsilon:g} per person ({r.report_epsilon:.3g} per report)"
+        who, counted = "each report carries the", "reports"
     return (
-        f"With {design} at epsilon = {r.epsilon:g}, each person reports their true value "
+        f"With {design} at {at}, {who} true value "
         f"with probability {r.p:.1%}. From {r.n:,} randomized reports the estimates are off "
-        f"by at most {err.max():,.0f} people (for {r.categories[worst]!r}).{unary}"
+        f"by at most {err.max():,.0f} {counted} (for {r.categories[worst]!r}).{unary}"
     )
 
 

@@ -23,9 +23,14 @@ def local_laplace_reading(r: LaplaceLdpResult) -> str:
         The reading of a local-Laplace survey: noise per report and the mean's accuracy.
     """
     lo, hi = r.bounds
+    # with a person column a person sends up to c reports: count reports, not people
+    sent = (
+        f"Each of {r.n:,} reports is one row's {r.column} clipped to [{lo:g}, {hi:g}] plus "
+        if r.unit.is_person
+        else f"Each of {r.n:,} people clips their {r.column} to [{lo:g}, {hi:g}] and adds "
+    )
     return (
-        f"Each of {r.n:,} people clips their {r.column} to [{lo:g}, {hi:g}] and adds "
-        f"Laplace noise of scale {r.scale:,.4g}, so a single report says almost "
+        f"{sent}Laplace noise of scale {r.scale:,.4g}, so a single report says almost "
         f"nothing; the average of all reports is {r.estimated_mean:,.4g} +/- "
         f"{r.half_width:,.3g} (95%) for a clipped mean of {r.clipped_mean:,.4g}."
     )
