@@ -321,11 +321,22 @@ def document_context(review: Review) -> dict[str, Any]:
                 )
             ),
             "entries": _frame(
-                ["query", "mechanism", "epsilon", "delta"],
-                [[e["query"], e["mechanism"], e["epsilon"], e["delta"]] for e in b["entries"]],
+                ["query", "mechanism", "epsilon", "delta", "unit"],
+                [
+                    [e["query"], e["mechanism"], e["epsilon"], e["delta"], _unit(e.get("unit"))]
+                    for e in b["entries"]
+                ],
             ),
         }
     return ctx
+
+
+def _unit(unit: Any) -> str:
+    """Return what one entry's epsilon protects ("one row" for an entry written before units)."""
+    from riskcore.dp.contributions import ONE_ROW, PrivacyUnit
+    from riskcore.report.readings.dp_unit import unit_phrase
+
+    return unit_phrase(ONE_ROW if not isinstance(unit, dict) else PrivacyUnit.from_dict(unit))
 
 
 # ------------------------------------------------------------------ figures

@@ -255,6 +255,21 @@ def test_the_budget_spent_adds_the_ledger_up():
     assert r.privacy_budget["epsilon_remaining"] == pytest.approx(1.25)
     text = render_html(r, figures=False)
     assert "epsilon spent 0.75 of 2 (remaining 1.25)" in text
+    # entries written before units were kept protect one row
+    assert text.count("one row (each row is taken to be a different person)") >= 2
+
+
+def test_the_ledger_table_states_each_release_s_unit():
+    df = pd.DataFrame({"q": ["a", "a", "b", "b"]})
+    ledger = {
+        "epsilon_budget": 2.0,
+        "entries": [
+            {"query": "count", "mechanism": "laplace", "epsilon": 0.5,
+             "unit": {"person": "patient_id", "max_rows": 4}},
+        ],
+    }  # fmt: skip
+    text = render_html(build(df, {"quasi_identifiers": ["q"], "ledger": ledger}), figures=False)
+    assert "one person, at most 4 rows each" in text
 
 
 @pytest.mark.parametrize(
