@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from riskcore.io._source import is_demo
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -35,23 +37,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
-
-
-def is_demo(spec: str) -> bool:
-    """Return True when a data argument names generated demo data, not a file.
-
-    Parameters
-    ----------
-    spec : str
-        The command line's data argument.
-
-    Returns
-    -------
-    bool
-        For ``demo``, ``demo:N``, ``claims`` and ``claims:N``.
-    """
-    head = spec.split(":", 1)[0]
-    return head in ("demo", "claims") and (spec == head or spec.startswith(head + ":"))
 
 
 def load_demo(spec: str) -> pd.DataFrame:

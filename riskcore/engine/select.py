@@ -123,7 +123,7 @@ def resolve_engine(spec: str, engine: str = "auto") -> str:
     """
     if engine not in ENGINES:
         raise RiskcoreError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
-    from riskcore.demo import is_demo
+    from riskcore.io._source import is_demo
 
     demo = is_demo(spec)
     csv = spec.lower().endswith(CSV_SUFFIXES)

@@ -20,10 +20,27 @@ from typing import TypeAlias
 from riskcore.errors import DataLoadError
 from riskcore.io.table import LoadLimits
 
-__all__ = ["Raw", "count_byte", "is_blank", "read_source"]
+__all__ = ["Raw", "count_byte", "is_blank", "is_demo", "read_source"]
 
 #: The file's bytes: ``bytes`` (an upload) or a read-only memory map (a path).
 Raw: TypeAlias = bytes | mmap.mmap
+
+
+def is_demo(spec: str) -> bool:
+    """Return True when a data argument names generated demo data, not a file.
+
+    Parameters
+    ----------
+    spec : str
+        The command line's data argument.
+
+    Returns
+    -------
+    bool
+        For ``demo``, ``demo:N``, ``claims`` and ``claims:N`` (:mod:`riskcore.demo`).
+    """
+    head = spec.split(":", 1)[0]
+    return head in ("demo", "claims") and (spec == head or spec.startswith(head + ":"))
 
 
 def read_source(
