@@ -168,6 +168,10 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
         "population": population,
         "missing": profile.missing,
         "person": roles.person,
+        "events": profile.events,
+        "m": profile.m,
+        "event_k": profile.event_k,
+        "household": profile.household,
     }
 
 

@@ -21,6 +21,7 @@ The Anonymity page, the one consumer drawn by Streamlit, has its own test in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -45,10 +46,12 @@ from riskcore.profile import Profile
 from riskcore.report.compare import key_figures
 from riskcore.review import review
 from tests.riskcore.criteria_cases import (
+    EVENT_KINDS,
     FACTORIES,
     POPULATION_KINDS,
     Decision,
     baseline,
+    event_case,
     random_case,
     random_table,
 )
@@ -63,7 +66,6 @@ def test_every_criterion_has_a_factory():
 
 
 # ------------------------------------------------------------------ random cases
-
 
 
 # ------------------------------------------------------------------ the consumers
@@ -99,6 +101,8 @@ def records_table(df: pd.DataFrame, profile: Profile) -> Decision:
         sampling_fraction=profile.sampling_fraction,
         missing=profile.missing,
         distance=profile.distances,
+        person=profile.roles.person,
+        events=profile.events,
     )
     return (out["failing_targets"] != "").to_numpy(), None
 
@@ -108,7 +112,8 @@ def reviewed(df: pd.DataFrame, profile: Profile) -> Decision:
     r = review(df, profile, name="t.csv")
     v = r.verdict_before
     enc = EncodedTable(df)
-    return v.failing[enc.record_classes(profile.roles.quasi_identifiers)], v.passed
+    classes = enc.record_classes(profile.roles.quasi_identifiers, person=profile.roles.person)
+    return v.failing[classes], v.passed
 
 
 def compared(df: pd.DataFrame, profile: Profile) -> Decision:
@@ -139,12 +144,12 @@ CONSUMERS = {
 }
 
 
-@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
-def test_every_consumer_gives_the_assessment_s_decision(consumer):
+def _agree(consumer: str, case: Callable[[int], tuple[pd.DataFrame, Profile]]) -> None:
+    """Check that ``consumer`` gives the baseline's decisions on :data:`CASES` cases."""
     decide = CONSUMERS[consumer]
-    seen_fail = seen_pass = 0
+    outcomes = set()
     for seed in range(CASES):
-        df, profile = random_case(seed)
+        df, profile = case(seed)
         want_rows, want = baseline(df, profile)
         got_rows, got = decide(df, profile)
         if got_rows is not None:
@@ -153,9 +158,31 @@ def test_every_consumer_gives_the_assessment_s_decision(consumer):
             )
         if got is not None:
             assert got == want, f"{consumer}, case {seed}: {profile.targets}"
-        seen_fail += not want
-        seen_pass += bool(want)
-    assert seen_fail and seen_pass  # the cases exercise both outcomes
+        outcomes.add(want)
+    assert outcomes == {True, False}  # the cases exercise both outcomes
+
+
+@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
+def test_every_consumer_gives_the_assessment_s_decision(consumer):
+    _agree(consumer, random_case)
+
+
+#: The consumers of a table with several rows per person and event columns.
+EVENT_CONSUMERS = ("records table", "review", "saved comparison")
+
+
+@pytest.mark.parametrize("consumer", EVENT_CONSUMERS)
+def test_every_consumer_judges_a_person_s_events_alike(consumer):
+    """The k^m-anonymity target among others, on people with visits: the same decision."""
+    _agree(consumer, event_case)
+
+
+def test_the_command_line_judges_a_person_s_events_alike(tmp_path, capsys):
+    for seed in range(0, CASES, 4):
+        df, profile = event_case(seed)
+        _, want = baseline(df, profile)
+        _, got = cli_assess(df, profile, tmp_path, capsys)
+        assert got == want, f"case {seed}: {profile.targets}"
 
 
 def test_the_command_line_gives_the_assessment_s_decision(tmp_path, capsys):
@@ -229,6 +256,11 @@ def test_each_model_fails_and_passes_somewhere(kind):
                 **_population_kwargs(FACTORIES[kind](r)),
             )
             outcomes.add(judged.verdict.passed)
+        elif kind in EVENT_KINDS:
+            df, profile = event_case(seed)
+            crit = FACTORIES[kind](r)
+            one = profile.with_(targets=Targets(criteria=(crit,)), m=getattr(crit, "m", 2))
+            outcomes.add(baseline(df, one)[1])
         else:
             df, profile = random_case(seed)
             one = dataclass_replace_targets(profile, FACTORIES[kind](r))
