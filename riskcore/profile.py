@@ -192,12 +192,9 @@ class Profile(Result):
 
     def _check_events(self) -> None:
         """Check the event columns, m, the household and the k^m target against each other."""
-        events = self.events
-        if isinstance(events, str) or not all(isinstance(e, str) for e in events):
-            raise RiskcoreError(f"'events' must be a list of column names, not {events!r}")
-        object.__setattr__(self, "events", tuple(events))
-        if len(set(self.events)) != len(self.events):
-            raise RiskcoreError("an event column is listed twice")
+        from riskcore.metrics.longitudinal import event_names
+
+        object.__setattr__(self, "events", event_names(self.events))
         m = self.m
         if isinstance(m, bool) or not isinstance(m, int) or m < 1:
             raise RiskcoreError(f"m must be a whole number of at least 1, not {m!r}")

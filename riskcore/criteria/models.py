@@ -65,6 +65,7 @@ import numpy as np
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.longitudinal import event_names
 
 __all__ = [
     "AverageRisk",
@@ -556,12 +557,7 @@ class KmAnonymity(Criterion):
     def __post_init__(self) -> None:
         _whole("k", self.k)
         _whole("m", self.m)
-        events = self.events
-        if isinstance(events, str) or not all(isinstance(e, str) for e in events):
-            raise RiskcoreError(f"the event columns must be a list of names, not {events!r}")
-        object.__setattr__(self, "events", tuple(events))
-        if len(set(self.events)) != len(self.events):
-            raise RiskcoreError("an event column is listed twice")
+        object.__setattr__(self, "events", event_names(self.events))
 
     @property
     def label(self) -> str:

@@ -535,9 +535,9 @@ def _check_events(
     household: str | None,
 ) -> tuple[str, ...]:
     """Return the event columns as a tuple, checked with the household, or raise."""
-    if isinstance(events, str):
-        raise RolesError("the event columns are a list of column names, not one string")
-    cols = tuple(str(e) for e in events)
+    from riskcore.metrics.longitudinal import event_names
+
+    cols = event_names(events)
     if (cols or household is not None) and not isinstance(engine, EncodedTable):
         raise RiskcoreError(
             "k^m-anonymity and household risk read each row: assess them in memory "
@@ -547,8 +547,6 @@ def _check_events(
         raise RolesError(
             "k^m-anonymity counts each person's events: give the person column too (--person)"
         )
-    if len(set(cols)) != len(cols):
-        raise RolesError("an event column is listed twice")
     for col in cols:
         if col in qis or col in sens:
             raise RolesError(

@@ -114,6 +114,7 @@ __all__ = [
     "KmAnonymity",
     "RareItemset",
     "event_items",
+    "event_names",
     "event_pairs",
     "itemset_occurrences",
     "itemset_support",
@@ -159,6 +160,34 @@ class EventItems:
     item: np.ndarray
     n_items: int
     codes: np.ndarray
+
+
+def event_names(events: object) -> tuple[str, ...]:
+    """Return the event columns as a tuple of names, each once (the one check of them).
+
+    Parameters
+    ----------
+    events : sequence of str
+        The event columns.
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    RolesError
+        For one string instead of a list, a name that is not text, or a
+        column listed twice.
+    """
+    if isinstance(events, str) or not isinstance(events, Sequence):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    if not all(isinstance(e, str) for e in events):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    names = tuple(events)
+    if len(set(names)) != len(names):
+        raise RolesError("an event column is listed twice")
+    return names
 
 
 def _missing_code(column: EncodedColumn) -> int | None:
@@ -825,11 +854,9 @@ def _event_columns(
     """Return the event names, their encoded columns (generalized where given), the replaced."""
     if person not in table.columns:
         raise RolesError(f"the table has no person column {person!r}")
-    names = tuple(events)
-    if isinstance(events, str) or not names:
+    if isinstance(events, str) or not tuple(events):
         raise RolesError("choose at least one event column (a list of column names)")
-    if len(set(names)) != len(names):
-        raise RolesError("an event column is listed twice")
+    names = event_names(events)
     if person in names:
         raise RolesError(f"{person!r} is the person column: it cannot be an event column too")
     given = dict(generalized or {})

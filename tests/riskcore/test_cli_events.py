@@ -9,6 +9,7 @@ functions called directly.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -123,3 +124,66 @@ def test_records_writes_the_household_risk_beside_the_individual_risk(claims_csv
     np.testing.assert_allclose(table["household_risk"], keep.loc[df["household_id"]].to_numpy())
     assert table["failing_targets"].str.contains(r"k\^2<11").any()
     assert "Household risk (household_id)" in capsys.readouterr().out
+
+
+def _least_supports(release: pd.DataFrame, person: str, events: list[str], m: int) -> list[int]:
+    """Return each released person's least support over their sets of <= m visits (itertools)."""
+    sets = release.groupby(person)[events].apply(
+        lambda g: frozenset(map(tuple, g.astype(str).to_numpy()))
+    )
+    every = list(sets)
+    out = []
+    for held in every:
+        out.append(
+            min(
+                sum(set(x) <= s for s in every)
+                for j in range(1, min(m, len(held)) + 1)
+                for x in itertools.combinations(sorted(held), j)
+            )
+        )
+    return out
+
+
+def test_anonymize_generalizes_the_events_and_apply_replays_it(tmp_path, capsys):
+    data = tmp_path / "claims.csv"
+    make_claims(400, seed=5).to_csv(data, index=False)
+    out, recipe, key = tmp_path / "out.csv", tmp_path / "r.json", tmp_path / "key.hex"
+    argv = ["anonymize", str(data), "--qi", "age", "--qi", "sex", "--person", "patient_id",
+            "--event", "visit_date", "--event", "diagnosis",
+            "--hierarchy", "visit_date=date:month,quarter,year", "--k", "3", "--threshold",
+            "1/3", "--max-suppression", "0.1", "--out", str(out), "--recipe-out", str(recipe),
+            "--key-file", str(key), "--format", "json"]  # fmt: skip
+    summary = _json(argv, capsys)
+    assert summary["events"] == ["visit_date", "diagnosis"]
+    spec = json.loads(recipe.read_text())
+    assert (spec["version"], spec["events"]) == (6, ["visit_date", "diagnosis"])
+    assert spec["qis"] == ["age", "sex", "visit_date", "diagnosis"]
+    assert {"kind": "km-anonymity", "k": 3, "m": 2, "events": ["visit_date", "diagnosis"]} in (
+        spec["targets"]["criteria"]
+    )
+    release = pd.read_csv(out, dtype=str)
+    # every person's set of at most 2 released visits is held by at least 3 released people
+    assert min(_least_supports(release, "patient_id", ["visit_date", "diagnosis"], 2)) >= 3
+    level = dict(zip(spec["qis"], spec["levels"], strict=True))
+    if level["visit_date"] == 1:  # months: the release holds no day
+        assert release["visit_date"].str.fullmatch(r"\d{4}-\d{2}").all()
+    again = tmp_path / "again.csv"
+    capsys.readouterr()
+    assert main(["apply", str(data), "--recipe", str(recipe), "--out", str(again),
+                 "--key-file", str(key)]) == 0  # fmt: skip
+    assert again.read_bytes() == out.read_bytes()
+    assert "people (all of their rows)" in capsys.readouterr().out
+
+
+def test_a_hierarchy_for_a_column_that_is_neither_a_qi_nor_an_event_is_refused(
+    claims_csv, tmp_path, capsys
+):
+    capsys.readouterr()
+    code = main(["anonymize", str(claims_csv), "--qi", "sex", "--person", "patient_id",
+                 "--hierarchy", "provider=flat", "--out", str(tmp_path / "o.csv"),
+                 "--recipe-out", str(tmp_path / "r.json"), "--key-file",
+                 str(tmp_path / "key.hex")])  # fmt: skip
+    assert code == 2
+    assert "'provider' is given a hierarchy but is not a --qi or --event column" in (
+        capsys.readouterr().err
+    )

@@ -39,7 +39,7 @@ from riskcore.criteria import (
 from riskcore.criteria.population import judge_population
 from riskcore.criteria.records import record_table
 from riskcore.deidentify.hierarchy import flat_hierarchy
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.lattice import Lattice, NodeResult
 from riskcore.engine import EncodedTable
 from riskcore.metrics.presence import population_match
 from riskcore.profile import Profile
@@ -77,15 +77,17 @@ def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
     qis = profile.roles.quasi_identifiers
     lat = Lattice(
         df,
-        {q: flat_hierarchy(df[q]) for q in qis},
+        {q: flat_hierarchy(df[q]) for q in (*qis, *profile.events)},
         sensitive=profile.roles.sensitive,
         targets=profile.targets,
         distance=profile.distances,  # type: ignore[arg-type]
         missing=profile.missing,
         sampling_fraction=profile.sampling_fraction,
         weights=profile.roles.weight,
+        person=profile.roles.person,
+        events=profile.events,
     )
-    bottom = [0] * len(qis)
+    bottom = [0] * len(lat.qis)
     ids, _, bad = lat.failing(bottom)
     return bad[ids][lat.record_base_classes()], lat.evaluate(bottom).anonymous
 
@@ -168,7 +170,7 @@ def test_every_consumer_gives_the_assessment_s_decision(consumer):
 
 
 #: The consumers of a table with several rows per person and event columns.
-EVENT_CONSUMERS = ("records table", "review", "saved comparison")
+EVENT_CONSUMERS = ("lattice", "records table", "review", "saved comparison")
 
 
 @pytest.mark.parametrize("consumer", EVENT_CONSUMERS)
@@ -235,10 +237,52 @@ def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
         )
-        after = review(df, profile.with_(recipe=recipe), name="t.csv").verdict_after
-        assert after is not None
-        assert after.passed == node.anonymous, f"case {seed}: {targets}, levels {levels}"
-        assert after.suppressed == node.suppressed
+        _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
+        outcomes.add(node.anonymous)
+    assert outcomes == {True, False}
+
+
+def _the_report_agrees(df: pd.DataFrame, profile: Profile, node: NodeResult, case: str) -> None:
+    """Check the report's verdict on the recipe's release against the lattice node's."""
+    after = review(df, profile, name="t.csv").verdict_after
+    assert after is not None
+    assert after.passed == node.anonymous, f"{case}: {profile.targets}"
+    assert after.suppressed == node.suppressed, case
+
+
+def test_a_generalization_of_events_is_judged_alike_by_the_search_and_the_report():
+    """A lattice node over QIs and event columns (the k^m target judged on the visits
+    generalized to its levels, suppression of whole people) is the report's verdict on the
+    table its recipe releases."""
+    from riskcore.deidentify.recipe import Recipe
+
+    outcomes = set()
+    for seed in range(CASES):
+        df, profile = event_case(seed)
+        r = np.random.default_rng(700 + seed)
+        targets = Targets(
+            criteria=profile.targets.criteria, max_suppression=float(r.choice([0.0, 0.2, 0.5]))
+        )
+        profile = profile.with_(targets=targets)
+        dims = (*profile.roles.quasi_identifiers, *profile.events)
+        hier = {q: flat_hierarchy(df[q]) for q in dims}
+        levels = {q: int(r.integers(0, 2)) for q in dims}
+        lat = Lattice(
+            df,
+            hier,
+            sensitive=profile.roles.sensitive,
+            targets=targets,
+            person="pid",
+            events=profile.events,
+        )
+        node = lat.evaluate([levels[q] for q in lat.qis])
+        if node.suppressed == lat.n:
+            continue  # nothing released: the report refuses to assess an empty table
+        recipe = Recipe.of(
+            hier, levels, targets, sensitive=profile.roles.sensitive, person="pid",
+            events=profile.events,
+        )  # fmt: skip
+        _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
         outcomes.add(node.anonymous)
     assert outcomes == {True, False}
 

@@ -122,7 +122,10 @@ def test_the_criterion_needs_the_events_and_names_them():
     [
         (lambda: KmAnonymity(k=0), "^k must be a whole number of at least 1, not 0$"),
         (lambda: KmAnonymity(m=0), "^m must be a whole number of at least 1, not 0$"),
-        (lambda: KmAnonymity(events="dx"), "must be a list of names"),  # type: ignore[arg-type]
+        (
+            lambda: KmAnonymity(events="dx"),
+            "the event columns are a list of column names, not 'dx'",
+        ),  # type: ignore[arg-type]
         (lambda: KmAnonymity(events=("dx", "dx")), "listed twice"),
     ],
 )
