@@ -70,6 +70,7 @@ from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
+from riskcore.metrics import longitudinal
 from riskcore.metrics.evidence import (
     EventEvidence,
     Evidence,
@@ -397,7 +398,13 @@ class Lattice(LatticeLosses):
             ]
             cards = [self._cards[d][x] for d, x in zip(dims, key, strict=True)]
             item, n_items = visit_items(codes, cards)
-            pairs = EventPairs(self._people.row_person, item, self._people.n_people, n_items)
+            pairs = EventPairs(
+                self._people.row_person,
+                item,
+                self._people.n_people,
+                n_items,
+                longitudinal.MAX_ITEMSET_OCCURRENCES,  # read now: the limit as it stands
+            )
             self._pairs[key] = pairs
             if len(self._pairs) > _EVENT_CACHE:
                 self._pairs.popitem(last=False)

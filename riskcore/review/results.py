@@ -200,8 +200,10 @@ class Limitation(Result):
     kind : str
         ``attacker``, ``population``, ``missing``, ``not-applicable``,
         ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``, ``suda-capped``,
-        ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit`` or
-        ``unit`` (the unit of privacy: a person column, its people and rows).
+        ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit``,
+        ``unit`` (the unit of privacy: a person column, its people and rows),
+        ``events`` (k^m-anonymity's attacker: the event columns, m, k) or
+        ``household`` (the household risk's independence assumption).
     facts : dict
         What the sentence needs (column names, counts, models).
     """
@@ -458,9 +460,7 @@ class Review(Result):
         Self
         """
         if data.get("schema") != REPORT_SCHEMA:
-            raise RiskcoreError(
-                f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
-            )
+            raise RiskcoreError(f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})")
         rest = {k: v for k, v in data.items() if k not in ("schema", "verdict", "readiness")}
         return super().from_dict(rest)
 
@@ -510,5 +510,3 @@ def dataset_facts(
         "columns": data.shape[1],
         "missing": int(data.isna().sum().sum()),
     }
-
-

@@ -174,3 +174,21 @@ def test_the_scan_meets_both_outcomes():
         lattice = Lattice(df, _hierarchies(df), targets=targets, person="pid", events=EVENTS)
         outcomes |= {lattice.evaluate(n).anonymous for n in lattice.nodes()}
     assert outcomes == {True, False}
+
+
+def test_itemsets_above_the_limit_are_refused_before_the_search(monkeypatch):
+    # one person with 30 distinct diagnoses: C(30,1) + C(30,2) + C(30,3) = 4,525 occurrences
+    # at the finest events; the lattice counts them when it is built, before any node
+    from riskcore.errors import RiskcoreError
+    from riskcore.metrics import longitudinal
+
+    df = pd.DataFrame(
+        {"pid": ["a"] * 30 + ["b"], "sex": ["F"] * 31, "dx": [f"d{i}" for i in range(31)]}
+    )
+    hier = {"sex": flat_hierarchy(df["sex"]), "dx": flat_hierarchy(df["dx"])}
+    targets = Targets(criteria=(KmAnonymity(k=2, m=3),))
+    monkeypatch.setattr(longitudinal, "MAX_ITEMSET_OCCURRENCES", 4_526)
+    Lattice(df, hier, targets=targets, person="pid", events=["dx"])
+    monkeypatch.setattr(longitudinal, "MAX_ITEMSET_OCCURRENCES", 4_525)
+    with pytest.raises(RiskcoreError, match=r"4,526 itemset occurrences.*limit of 4,525"):
+        Lattice(df, hier, targets=targets, person="pid", events=["dx"])
