@@ -88,6 +88,9 @@ __all__ = [
 
 #: Event levels whose (person, visit) pairs and least supports a lattice keeps at once.
 _EVENT_CACHE = 16
+#: Bytes of the classes of people a lattice with event columns keeps per QI levels (the nodes
+#: that differ only in their event levels share them).
+_PEOPLE_CACHE_BYTES = 64 * 2**20
 
 
 def _event_dims(
@@ -373,6 +376,9 @@ class Lattice(LatticeLosses):
         #: Per event column, its code of every row.
         self._event_codes = [enc.column(e).codes.astype(np.int64) for e in self.events]
         self._pairs: OrderedDict[tuple[int, ...], EventPairs] = OrderedDict()
+        self._people_cache: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = (
+            OrderedDict()
+        )
         if not self.events:
             self._unit_base = self._unit_rows = self._unit_events = None
             return
@@ -385,6 +391,26 @@ class Lattice(LatticeLosses):
         self._unit_base: np.ndarray | None = (uniq // n_ev).astype(np.int64)
         self._unit_rows: np.ndarray | None = rows.astype(np.int64)
         self._unit_events: list[np.ndarray] | None = [c[first] for c in self._event_codes]
+
+    def _node_people(
+        self, levels: tuple[int, ...], ids: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return :meth:`PersonBase.node_people` of the QI ``levels`` (kept for the nodes that
+        differ only in their event levels, within :data:`_PEOPLE_CACHE_BYTES`)."""
+        assert self._people is not None  # noqa: S101 - with a person column
+        if not self.events:  # each QI node is judged once: nothing to keep
+            return self._people.node_people(ids)
+        found = self._people_cache.get(levels)
+        if found is not None:
+            self._people_cache.move_to_end(levels)
+            return found
+        found = self._people.node_people(ids)
+        self._people_cache[levels] = found
+        held = sum(a.nbytes + b.nbytes for a, b in self._people_cache.values())
+        while held > _PEOPLE_CACHE_BYTES and len(self._people_cache) > 1:
+            a, b = self._people_cache.popitem(last=False)[1]
+            held -= a.nbytes + b.nbytes
+        return found
 
     def _event_pairs(self, levels: Sequence[int]) -> EventPairs:
         """Return the (person, visit) pairs with the events at ``levels`` (a few kept)."""
@@ -501,7 +527,7 @@ class Lattice(LatticeLosses):
         ids, node = self._node(levels)
         if self._people is None:
             return ids, node.sizes
-        owner, sizes = self._people.node_people(ids)
+        owner, sizes = self._node_people(node.levels, ids)
         return self._people.unit_classes(owner), sizes
 
     def prepare(self, levels: Sequence[int]) -> None:
@@ -557,7 +583,7 @@ class Lattice(LatticeLosses):
         ids, node = self._node(levels)
         if self._people is None:
             return ids, self._evidence(node, ids)
-        owner, sizes = self._people.node_people(ids)
+        owner, sizes = self._node_people(node.levels, ids)
         events = self._check_levels(levels)[self._nq :]
         return self._people.unit_classes(owner), self._evidence(node, owner, sizes, events)
 

@@ -90,6 +90,10 @@ class LatticeLosses:
 
         def removed(self, levels: Sequence[int]) -> tuple[str, ...]: ...
 
+        def _node_people(
+            self, levels: tuple[int, ...], ids: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray]: ...
+
     def _init_bounds(self) -> None:
         """Set the per-QI weights and each objective's per-QI terms without suppression."""
         w = np.asarray([self.steering.weight(q) for q in self.qis])
@@ -228,7 +232,7 @@ class LatticeLosses:
             suppressed_rows = None
         else:  # classes of people; the losses over the units' rows
             assert node.ids is not None  # noqa: S101 - tracked with a person column
-            owner, sizes = self._people.node_people(node.ids)
+            owner, sizes = self._node_people(node.levels, node.ids)
             ev = self._evidence(node, owner, sizes, lv[self._nq :])
             verdict = evaluate(self.targets, ev, suppress=True)
             bad = verdict.failing[: len(sizes)]
