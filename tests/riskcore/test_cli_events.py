@@ -187,3 +187,34 @@ def test_a_hierarchy_for_a_column_that_is_neither_a_qi_nor_an_event_is_refused(
     assert "'provider' is given a hierarchy but is not a --qi or --event column" in (
         capsys.readouterr().err
     )
+
+
+def test_the_engines_refuse_people_events_and_households(tmp_path, capsys):
+    data = tmp_path / "claims.parquet"
+    make_claims(200, seed=1).to_parquet(data)
+    capsys.readouterr()
+    code = main(["anonymize", str(data), "--engine", "arrow", "--qi", "sex",
+                 "--person", "patient_id", "--event", "diagnosis",
+                 "--out", str(tmp_path / "o.parquet"),
+                 "--recipe-out", str(tmp_path / "r.json")])  # fmt: skip
+    assert code == 2
+    assert "the person column 'patient_id' works on each record, which the arrow engine" in (
+        capsys.readouterr().err
+    )
+
+
+def test_the_report_reproduces_the_event_options(claims_csv, tmp_path, capsys):
+    from riskcore.roles import ColumnRoles
+
+    prof = tmp_path / "p.json"
+    prof.write_text(Profile(roles=ColumnRoles(quasi_identifiers=("sex",))).to_json())
+    html, twin = tmp_path / "r.html", tmp_path / "r.json"
+    assert main(["report", str(claims_csv), "--profile", str(prof), "--person", "patient_id",
+                 "--event", "diagnosis", "--m", "1", "--household", "household_id",
+                 "--out", str(html), "--json", str(twin), "--db",
+                 str(tmp_path / "none.db")]) in (0, 1)  # fmt: skip
+    doc = json.loads(twin.read_text())
+    for part in ("--event diagnosis", "--m 1", "--household household_id", "--person patient_id"):
+        assert part in doc["command"]
+    assert doc["before"]["km_anonymity"]["m"] == 1
+    assert "Many rows per person" in html.read_text()
