@@ -126,3 +126,15 @@ def test_the_household_figure_is_sdcmicro_s_product_over_people(claims, profile)
     r_h = (1 - risk).groupby(home).prod().rsub(1)
     assert hh.expected_reidentifications == pytest.approx(float(r_h.loc[home].sum()))
     assert hh.individual_expected == pytest.approx(float(risk.sum()))
+
+
+def test_the_recipe_steps_name_the_event_columns(claims):
+    from riskcore.deidentify.steps import recipe_steps
+
+    hier = {"sex": flat_hierarchy(claims["sex"]), "diagnosis": flat_hierarchy(claims["diagnosis"])}
+    recipe = Recipe.of(
+        hier, {"sex": 0, "diagnosis": 1}, TARGETS, person="patient_id", events=("diagnosis",)
+    )
+    words = {s.column: s.words for s in recipe_steps(recipe)}
+    assert words["diagnosis"].endswith("(an event column: its visits judged by k^m-anonymity)")
+    assert "event" not in words["sex"]
