@@ -4,10 +4,14 @@ they make.
 Every command that judges targets (``assess``, ``records``, ``anonymize``,
 ``report``) takes ``--profile P.json`` (the one :class:`riskcore.profile.Profile`)
 and the target options ``--k --l --l-kind --c --t --threshold --risk-model
---max-suppression``; :func:`profile_from_args` builds the profile they
-describe: the file's (or a new one's), with every option given replacing
-the same kind of target. Without a profile and without a target option the
-targets are the k = 11 preset (:data:`riskcore.profile.DEFAULT_TARGETS`).
+--max-suppression``, with the many-rows-per-person options ``--person``,
+``--event`` (repeatable), ``--m`` and ``--household``; :func:`profile_from_args`
+builds the profile they describe: the file's (or a new one's), with every
+option given replacing the same kind of target. Without a profile and
+without a target option the targets are the k = 11 preset
+(:data:`riskcore.profile.DEFAULT_TARGETS`). Event columns add the
+k^m-anonymity target, judged with the k every class needs by the other
+targets (k, and a prosecutor threshold 1/k; 11 when they set none).
 """
 
 from __future__ import annotations
@@ -90,6 +94,30 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
         "every class, k, risk and the suppression limit count people, not rows",
     )
     parser.add_argument(
+        "--event",
+        action="append",
+        default=[],
+        metavar="COL",
+        help="an event column (repeat for each): a quasi-identifier that changes from visit "
+        "to visit (visit date, diagnosis, provider); adds the k^m-anonymity target: every "
+        "set of at most --m of a person's visits is held by at least k people (k of --k and "
+        "--threshold; needs --person)",
+    )
+    parser.add_argument(
+        "--m",
+        type=int,
+        default=None,
+        metavar="M",
+        help="the most visits the k^m-anonymity attacker knows (default 2; needs --event)",
+    )
+    parser.add_argument(
+        "--household",
+        default=None,
+        metavar="COL",
+        help="the household column: sdcMicro's household risk (1 - prod(1 - r_i) over a "
+        "household's members) beside each record's individual risk",
+    )
+    parser.add_argument(
         "--k", type=int, default=None, help="k-anonymity: smallest class size (preset: 11)"
     )
     parser.add_argument(
@@ -150,10 +178,15 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
 
     The profile of ``--profile`` (or a new one); ``--qi`` (``qis``),
     ``--sensitive``, ``--weights``, ``--person``, ``--sampling-fraction``,
-    ``--missing`` replace its roles and policy; each target option given replaces the
+    ``--missing``, ``--event``, ``--m`` and ``--household`` replace its roles,
+    policy and attacker models; each target option given replaces the
     profile's target of the same kind (``--l`` with ``--l-kind`` and ``--c``
     the l-diversity one). A new profile given some target options has those
-    targets only; given none, the k = 11 preset.
+    targets only; given none, the k = 11 preset. With event columns the
+    k^m-anonymity target is (re)made, k being :attr:`Targets.k_required` of
+    the other targets (11 when they set none), whenever ``--event``, ``--m``, ``--k`` or
+    ``--threshold`` is given or the profile has none; otherwise the
+    profile's stands.
 
     Raises
     ------
@@ -221,13 +254,13 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
             criteria=kept + given.criteria, max_suppression=base.targets.max_suppression
         )
     elif given.criteria:
-        targets = Targets(
-            criteria=given.criteria, max_suppression=DEFAULT_TARGETS.max_suppression
-        )
+        targets = Targets(criteria=given.criteria, max_suppression=DEFAULT_TARGETS.max_suppression)
     else:
         targets = DEFAULT_TARGETS
     if limit is not None:
         targets = dataclasses.replace(targets, max_suppression=limit)
+    events, m, household = _event_options(args, base, roles)
+    targets = _with_km(targets, args, events, m)
     keep = set(roles.sensitive)
     return Profile(
         roles=roles,
@@ -239,8 +272,60 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         population=base.population,
         recipe=base.recipe,
         ledger=base.ledger,
+        events=events,
+        m=m,
+        household=household,
     )
 
+
+def _event_options(
+    args: argparse.Namespace, base: Any, roles: Any
+) -> tuple[tuple[str, ...], int, str | None]:
+    """Return the event columns, m and the household of the options (else the profile's).
+
+    Raises
+    ------
+    RiskcoreError
+        For ``--m`` without event columns, event columns without a person
+        column, or an m below 1.
+    """
+    given = tuple(_given(args, "event") or ())
+    events = given or tuple(base.events)
+    m = _given(args, "m")
+    if m is not None and m < 1:
+        raise RiskcoreError("--m must be at least 1")
+    if m is not None and not events:
+        raise RiskcoreError(
+            "--m is the m of k^m-anonymity: give the event columns too (--event COL)"
+        )
+    if events and roles.person is None:
+        raise RiskcoreError(
+            "--event needs --person COL: k^m-anonymity counts each person's events (the "
+            "visits an attacker knows are a person's)"
+        )
+    household = _given(args, "household") or base.household
+    return events, base.m if m is None else int(m), household
+
+
+def _with_km(targets: Any, args: argparse.Namespace, events: tuple[str, ...], m: int) -> Any:
+    """Return ``targets`` with the k^m-anonymity target of the events (see the module)."""
+    from riskcore.criteria import KmAnonymity, Targets
+    from riskcore.profile import DEFAULT_TARGETS
+
+    if not events:
+        return targets
+    old = targets.find("km-anonymity")
+    changed = any(_given(args, n) not in (None, []) for n in ("event", "m", "k", "threshold"))
+    if old is not None and not changed:
+        return targets
+    others = tuple(c for c in targets.criteria if c.kind != "km-anonymity")
+    need = Targets(criteria=others).k_required
+    if need == 1:  # no k and no prosecutor threshold: the k = 11 preset's
+        need = DEFAULT_TARGETS.k_required
+    return Targets(
+        criteria=(*others, KmAnonymity(k=need, m=m, events=events)),
+        max_suppression=targets.max_suppression,
+    )
 
 
 def anonymize_inputs(
@@ -293,6 +378,7 @@ def anonymize_inputs(
     if targets.needs_sensitive and not sensitive:
         raise RiskcoreError("--l and --t need at least one --sensitive column")
     return profile, targets, sensitive, population, reference
+
 
 def column_pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
     """Return the ``COL=VALUE`` items of a repeated option as a mapping of column to value.

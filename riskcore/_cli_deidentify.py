@@ -48,9 +48,7 @@ def add_parsers(sub: Any) -> None:
     )
     a.add_argument("data", help=DATA_HELP)
     add_remediation_engine(a, "anonymize")
-    a.add_argument(
-        "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
-    )
+    a.add_argument("--qi", action="append", default=[], metavar="COL", help="(or the --profile's)")
     add_targets(a)
     a.add_argument(
         "--max-risk",
@@ -350,7 +348,14 @@ def _hierarchy_option(series: pd.Series, text: str) -> Hierarchy:
     return check_covers(read_arx_hierarchy(raw, q, numeric=numeric), series)
 
 
-def _hierarchies(df: pd.DataFrame | dict[str, pd.Series], args: Any) -> dict[str, Hierarchy]:
+def _hierarchies(
+    df: pd.DataFrame | dict[str, pd.Series], args: Any, events: tuple[str, ...] = ()
+) -> dict[str, Hierarchy]:
+    """Return the hierarchy of every QI, then of every event column (``--event``).
+
+    Each from ``--hierarchy``, ``--intervals`` or ``--clip`` when given, else the
+    column's default hierarchy (:func:`~riskcore.deidentify.hierarchy.default_hierarchy`).
+    """
     from riskcore.deidentify.hierarchy import (
         banded_hierarchy,
         default_hierarchy,
@@ -361,14 +366,15 @@ def _hierarchies(df: pd.DataFrame | dict[str, pd.Series], args: Any) -> dict[str
     bands = column_pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
     clip_pairs = column_pairs(args.clip, "--clip", "COLUMN=LOW,HIGH")
     clips = {c: _clip(c, v) for c, v in clip_pairs.items()}
+    dims = [*args.qi, *events]
     for col in (*files, *bands, *clips):
-        if col not in args.qi:
-            raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi column")
-    absent = [c for c in (*args.qi, *args.sensitive) if c not in df]
+        if col not in dims:
+            raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi or --event column")
+    absent = [c for c in (*dims, *args.sensitive) if c not in df]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}")
     out: dict[str, Hierarchy] = {}
-    for q in args.qi:
+    for q in dims:
         if q in files:
             out[q] = _hierarchy_option(df[q], files[q])
         elif q in bands:
@@ -435,7 +441,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         df = pre.data
         if person is not None:  # the people as given, whatever the masking did to the column
             df = with_person_key(df, raw[person].to_numpy())
-        hierarchies = _hierarchies(df, args)
+        hierarchies = _hierarchies(df, args, profile.events)
         steering = _steering(args)
         lattice = Lattice(
             df,
@@ -450,6 +456,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             steering=steering,
             population=population,
             person=None if person is None else PERSON_KEY,
+            events=profile.events,
         )
         result = search(lattice, objective=args.objective)
         best = result.best
@@ -482,6 +489,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             objective=args.objective,
             population=reference,
             person=person,
+            events=profile.events,
         )
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
@@ -495,6 +503,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
     summary = {
         "levels": levels,
         "hierarchies": {q: h.kind for q, h in hierarchies.items()},
+        "events": list(lattice.events),
         "heights": dict(zip(lattice.qis, lattice.heights, strict=True)),
         "best": best.to_dict(),
         "lattice_size": result.lattice_size,
@@ -523,6 +532,12 @@ def run_anonymize(args: argparse.Namespace) -> int:
         )
     )
     print(suppression_line(best, lattice.n, lattice.n_rows, person=lattice.person))
+    for check in best.verdict.checks if best.verdict is not None else ():
+        if check.kind == "km-anonymity":  # the events, judged on the release
+            print(
+                f"{check.label} of {', '.join(lattice.events)}: every set of visits held by "
+                f"at least {check.achieved:,.0f} people (required {check.target:,.0f})"
+            )
     print(
         f"Loss: NCP {best.ncp:.4f}, precision {best.precision:.4f}, discernibility "
         f"{best.discernibility:,.0f}, LeFevre's C_avg {best.avg_class_size:.2f}, "
@@ -585,8 +600,9 @@ def run_apply(args: argparse.Namespace) -> int:
         print(
             f"{q}: {n:,} {hold} the recipe's hierarchy does not know ({shown}); generalized to '*'"
         )
+    unit = "people (all of their rows)" if applied.person is not None else "records"
     print(
-        f"Suppressed {applied.suppressed:,} records; "
+        f"Suppressed {applied.suppressed:,} {unit}; "
         + ("within" if applied.within_limit else "BEYOND")
         + " the recipe's limit"
     )

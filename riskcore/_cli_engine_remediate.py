@@ -136,6 +136,11 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     profile, targets, sensitive, population, reference = anonymize_inputs(args)
     if profile.roles.weight:
         _refuse(args, engine, {f"the sampling-weight column {profile.roles.weight!r}": True})
+    # the engines count rows: people, their visits and households are counted in memory
+    _refuse(args, engine, {
+        f"the person column {profile.roles.person!r}": profile.roles.person,
+        "--event": profile.events, "--household": profile.household,
+    })  # fmt: skip
     args.qi = list(profile.roles.quasi_identifiers)
     table = _table(args, engine)
     table.check_columns((*args.qi, *sensitive, *args.sensitive))

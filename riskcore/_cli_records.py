@@ -3,7 +3,8 @@
 ``python -m riskcore records DATA --qi COL ... [--weights COL] --out RISK.csv``
 writes one row per input record, in input order, with the columns of
 :data:`riskcore.criteria.records.RECORD_COLUMNS` (``failing_targets`` judged by the
-profile's targets through :mod:`riskcore.criteria`), formula-safe
+profile's targets through :mod:`riskcore.criteria`; with ``--household`` also
+``household_risk`` beside ``individual_risk``), formula-safe
 (:func:`riskcore.io.export.write_table`), and prints the expected number of
 re-identifications. Heavy imports happen inside the handler.
 """
@@ -28,9 +29,7 @@ def add_parser(sub: Any) -> None:
     )
     r.add_argument("data", help=DATA_HELP)
     add_memory_engine(r, "records")
-    r.add_argument(
-        "--qi", action="append", default=[], metavar="COL", help="(or the --profile's)"
-    )
+    r.add_argument("--qi", action="append", default=[], metavar="COL", help="(or the --profile's)")
     r.add_argument(
         "--weights", default=None, metavar="COL", help="sampling-weight column (numbers >= 1)"
     )
@@ -99,6 +98,8 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
             order=profile.orders,
             max_msu_size=args.max_msu_size,
             dis_fraction=args.dis_fraction,
+            events=profile.events,
+            household=profile.household,
             **model,
         )
         write_table(out, args.out)
@@ -116,5 +117,11 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
         )
     )
     print(f"{failing:,} of {len(out):,} records are in a class failing a target.")
+    if profile.household is not None:
+        print(
+            f"Household risk ({profile.household}): the highest is "
+            f"{float(out['household_risk'].max()):.4g}; each row's is in household_risk, beside "
+            "its individual_risk."
+        )
     print(f"Wrote {len(out):,} rows to {args.out}.")
     return 0

@@ -106,6 +106,9 @@ _PROFILE_OPTIONS = (
     ("--risk-model", "risk_model"),
     ("--max-suppression", "max_suppression"),
     ("--missing", "missing"),
+    ("--person", "person"),
+    ("--m", "m"),
+    ("--household", "household"),
 )
 
 
@@ -114,6 +117,8 @@ def _profile_options(args: argparse.Namespace) -> list[str]:
     out: list[str] = []
     for col in args.sensitive or []:
         out += ["--sensitive", col]
+    for col in getattr(args, "event", None) or []:
+        out += ["--event", col]
     for flag, name in _PROFILE_OPTIONS:
         value = getattr(args, name, None)
         if value is not None:  # repr: a float reads back exactly (1/11 as 0.09090909090909091)

@@ -160,8 +160,9 @@ def _assess_engine(
     :func:`riskcore.io.load_arrow` into an :class:`~riskcore.engine.columnar.ArrowTable`
     (pyarrow and numpy: the same figures as the pandas engine, without
     importing pandas). The pandas engine reads everything else: Parquet and
-    ``.xlsx`` files, the demo data, ``--engine pandas``, and ``--weights`` (the
-    weight sums need each record's class, which only
+    ``.xlsx`` files, the demo data, ``--engine pandas``, and ``--weights``, event
+    columns or a household column (``weights``: the weight sums, the visits and
+    the households need each record, which only
     :class:`~riskcore.engine.EncodedTable` answers). ``columns``: the only
     columns the Arrow path reads (the QIs and sensitive attributes).
     """
@@ -356,9 +357,10 @@ def _run_assess(args: argparse.Namespace) -> int:
             population = Population(sampling_fraction=profile.sampling_fraction)
         recursive = profile.targets.find("recursive-cl-diversity")
         c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
+        per_row = bool(profile.events) or profile.household is not None
         engine = _assess_engine(
             args,
-            weights=roles.weight is not None,
+            weights=roles.weight is not None or per_row,
             columns=[
                 *roles.quasi_identifiers,
                 *roles.sensitive,
@@ -378,6 +380,10 @@ def _run_assess(args: argparse.Namespace) -> int:
             population=population,
             missing=profile.missing,
             person=roles.person,
+            events=profile.events,
+            m=profile.m,
+            event_k=profile.event_k,
+            household=profile.household,
         )
         if result.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
@@ -386,7 +392,8 @@ def _run_assess(args: argparse.Namespace) -> int:
             from pathlib import Path
 
             saved = profile.with_(
-                distances=distance, orders={c_: tuple(map(str, v)) for c_, v in orders.items()}
+                distances=distance,
+                orders={c_: tuple(map(str, v)) for c_, v in orders.items()}
                 | {c_: v for c_, v in profile.orders.items() if c_ not in orders},
             )
             Path(args.profile_out).write_text(saved.to_json() + "\n", encoding="utf-8")

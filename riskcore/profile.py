@@ -14,8 +14,14 @@ reads it with ``--profile`` and writes it with ``assess --profile-out``, the
 report and saved assessments store it. Every reader and writer goes through
 :meth:`Profile.read` and :meth:`Profile.to_json`.
 
-Versions: this writes version 2, ``{"riskcore_profile": 2, "roles": {...},
-"targets": {...}, ...}``. Version 1 (a Data page role profile with the
+Versions: this writes version 3, ``{"riskcore_profile": 3, "roles": {...},
+"targets": {...}, ..., "events": [...], "m": 2, "household": null}``. Version 3
+added the event columns and m of k^m-anonymity and the household column
+(version 2 profiles read with none). They are fields of the profile, not
+column roles: they parameterize an attacker model (k^m's "m visits of these
+columns", the household's members) rather than say what a column is, a
+column tagged "other" can be an event, and the role editor's six roles stay
+as they are. Version 2 is version 3 without them. Version 1 (a Data page role profile with the
 report's optional keys ``targets``, ``c``, ``sampling_fraction``, ``recipe``,
 ``ledger`` and ``missing`` beside the roles) still loads: its ``l`` is distinct
 l, its thresholds 0.33 and 0.09 (which stood for k = 3 and k = 11) become 1/3
@@ -24,6 +30,7 @@ and 1/11, and without a threshold it had the default 0.09, now 1/11.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -44,8 +51,8 @@ __all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile
 
 _T = TypeVar("_T")
 
-#: Version of the profile JSON this riskcore writes.
-PROFILE_VERSION = 2
+#: Version of the profile JSON this riskcore writes (3 added events, m and household).
+PROFILE_VERSION = 3
 
 #: The targets of a new profile: the k = 11 preset (k-anonymity 11 and a highest prosecutor
 #: record risk of 1/11, the US public-release precedent), with up to 2% of the records
@@ -119,6 +126,17 @@ class Profile(Result):
         The remediation steps applied in the session and the ones an undo took
         back (never a key); written only when there is one. Its applied steps fold
         into the recipe (:meth:`History.to_recipe`).
+    events : tuple of str
+        Event columns: quasi-identifiers that change from visit to visit (visit
+        date, diagnosis, provider), judged by k^m-anonymity of each person's
+        visits (:mod:`riskcore.metrics.longitudinal`); they need the person role
+        and are not quasi-identifiers, sensitive, weights or identifiers too.
+    m : int
+        The most visits the k^m attacker knows (default 2). A k^m-anonymity
+        target carries the same m and the same events (checked here).
+    household : str or None
+        The household column: sdcMicro's household risk beside the individual
+        risk (:mod:`riskcore.metrics.household`).
     """
 
     schema_version: ClassVar[int] = PROFILE_VERSION
@@ -133,6 +151,9 @@ class Profile(Result):
     recipe: Recipe | None = None
     ledger: dict[str, Any] | None = None
     history: History | None = None
+    events: tuple[str, ...] = ()
+    m: int = 2
+    household: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.roles, ColumnRoles):
@@ -167,6 +188,68 @@ class Profile(Result):
 
             if not isinstance(self.history, History):
                 raise RiskcoreError("the profile's history must be a History")
+        self._check_events()
+
+    def _check_events(self) -> None:
+        """Check the event columns, m, the household and the k^m target against each other."""
+        from riskcore.metrics.longitudinal import event_names
+
+        object.__setattr__(self, "events", event_names(self.events))
+        m = self.m
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+            raise RiskcoreError(f"m must be a whole number of at least 1, not {m!r}")
+        hh = self.household
+        if hh is not None and not isinstance(hh, str):
+            raise RiskcoreError(f"'household' must be a column name, not {hh!r}")
+        roles = self.roles
+        taken = {
+            **{c: "a quasi-identifier" for c in roles.quasi_identifiers},
+            **{c: "sensitive" for c in roles.sensitive},
+            **{c: "the sampling weight" for c in roles.weights},
+            **{c: "the person" for c in roles.persons},
+        }
+        for col in self.events:
+            if col in taken or col in roles.identifiers:
+                what = taken.get(col, "a direct identifier")
+                raise RiskcoreError(f"the event column {col!r} cannot be {what} too")
+        if self.events and not roles.persons:
+            raise RiskcoreError(
+                "event columns need the person column (k^m-anonymity counts each person's "
+                "events): tag the column linking a person's rows"
+            )
+        if hh is not None and (hh in taken or hh in self.events):
+            raise RiskcoreError(
+                f"the household column {hh!r} cannot be {taken.get(hh, 'an event column')} too"
+            )
+        km = self.targets.find("km-anonymity")
+        if km is not None:
+            if not self.events:
+                raise RiskcoreError(
+                    "a k^m-anonymity target needs event columns (and the person column)"
+                )
+            named = tuple(getattr(km, "events", ()))
+            if named and set(named) != set(self.events):
+                raise RiskcoreError(
+                    f"the k^m-anonymity target names the event columns {', '.join(named)}; "
+                    f"the profile's are {', '.join(self.events)}"
+                )
+            if getattr(km, "m", self.m) != self.m:
+                raise RiskcoreError(
+                    f"the k^m-anonymity target has m = {getattr(km, 'm', None)}; the "
+                    f"profile's m is {self.m}"
+                )
+
+    @property
+    def event_k(self) -> int:
+        """Return the k people at risk of k^m-anonymity are counted by.
+
+        The k^m-anonymity target's k, else the k of the record-risk threshold
+        (the smallest class size whose risk 1/k is within it: 11 for 1/11).
+        """
+        km = self.targets.find("km-anonymity")
+        if km is not None:
+            return int(getattr(km, "k"))  # noqa: B009 - a KmAnonymity
+        return max(math.ceil(1.0 / self.threshold - 1e-9), 1)
 
     # ------------------------------------------------------------------ use
 
@@ -190,6 +273,13 @@ class Profile(Result):
             self.roles.validate_against(list(columns))
         except RolesError as exc:
             raise RiskcoreError(str(exc)) from None
+        present = set(map(str, columns))
+        for what, col in (
+            *(("event", c) for c in self.events),
+            *((("household", self.household),) if self.household is not None else ()),
+        ):
+            if col not in present:
+                raise RiskcoreError(f"the {what} column {col!r} is not in the table")
         return self
 
     def with_(self, **changes: Any) -> Profile:
@@ -243,6 +333,9 @@ class Profile(Result):
         }
         if self.history is not None:  # only when there is one: older readers read the rest
             out["history"] = self.history.to_dict()
+        out["events"] = list(self.events)
+        out["m"] = self.m
+        out["household"] = self.household
         return out
 
     def to_json(self) -> str:
@@ -289,6 +382,8 @@ class Profile(Result):
             "riskcore_profile", "roles", "targets", "missing", "sampling_fraction", "distances",
             "orders", "population", "recipe", "ledger", "history",
         }  # fmt: skip
+        if version >= 3:
+            known |= {"events", "m", "household"}
         unknown = sorted(set(map(str, data)) - known)
         if unknown:
             raise RiskcoreError(f"the profile has an unknown key {unknown[0]!r}")
@@ -307,6 +402,9 @@ class Profile(Result):
             recipe=_recipe(data.get("recipe")),
             ledger=_mapping("ledger", data.get("ledger")),
             history=_history(data.get("history")),
+            events=_names("events", data.get("events") or []),
+            m=data.get("m", 2),
+            household=data.get("household"),
         )
 
     @classmethod
@@ -372,15 +470,19 @@ class Profile(Result):
             except OSError as exc:
                 raise RiskcoreError(f"cannot read the profile {source}: {exc.strerror}") from None
             if len(raw) > MAX_PROFILE_BYTES:
-                raise RiskcoreError(
-                    f"the profile {source} is over {MAX_PROFILE_BYTES // 2**20} MB"
-                )
+                raise RiskcoreError(f"the profile {source} is over {MAX_PROFILE_BYTES // 2**20} MB")
             source = raw
         if isinstance(source, (str, bytes)):
             obj = read_json(source, what="the profile")
         else:
             obj = source
         return cls.from_dict(obj)
+
+
+def _names(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise RiskcoreError(f"'{name}' in the profile must be a list of column names")
+    return tuple(value)
 
 
 def _mapping(name: str, value: Any) -> dict[str, Any] | None:

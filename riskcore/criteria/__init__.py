@@ -17,7 +17,8 @@ base
     :class:`Criterion`, :class:`Check`, the registry, the one threshold rule.
 models
     k-anonymity, distinct / entropy / recursive (c,l)-diversity, t-closeness,
-    record risk, average (marketer) risk, k-map, delta-presence.
+    record risk, average (marketer) risk, k-map, delta-presence, k^m-anonymity
+    of a person's events.
 targets
     :class:`Targets` and the exact record-risk presets.
 verdict
@@ -38,6 +39,7 @@ from riskcore.criteria.models import (
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    KmAnonymity,
     KMap,
     RecordRisk,
     RecursiveCLDiversity,
@@ -68,6 +70,7 @@ __all__ = [
     "Evidence",
     "KAnonymity",
     "KMap",
+    "KmAnonymity",
     "PopulationEvidence",
     "RecordRisk",
     "RecursiveCLDiversity",

@@ -115,6 +115,8 @@ class Criterion(Result):
     #: Judges the classes with no record too (delta-presence: a population class nobody of
     #: which is released has delta 0). Every other model judges the classes with records.
     judges_empty_classes: ClassVar[bool] = False
+    #: Reads each person's events (k^m-anonymity): needs a person column and event columns.
+    needs_events: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

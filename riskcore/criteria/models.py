@@ -31,6 +31,10 @@ the threshold 1/11).
   population class, those with no released record having delta_j = 0; such
   a class cannot be suppressed, so with delta_min > 0 it fails the release
   (ARX's ``HashGroupify.analyzeAll``).
+- :class:`KmAnonymity` (Terrovitis, Mamoulis and Kalnis 2008; El Emam's
+  longitudinal attacker who knows m of a person's visits): with a person
+  column and event columns, class j passes iff every person of it holds only
+  itemsets of at most m visits that at least k people hold.
 
 References
 ----------
@@ -44,6 +48,10 @@ References
    data dissemination", NTTS 1998.
 .. [N07] M. E. Nergiz, M. Atzori, C. Clifton, "Hiding the presence of individuals from shared
    databases", SIGMOD 2007.
+.. [TMK08] M. Terrovitis, N. Mamoulis, P. Kalnis, "Privacy-preserving anonymization of
+   set-valued data", PVLDB 1(1), 115-125, 2008.
+.. [EAK12] K. El Emam, L. Arbuckle, G. Koru et al., "De-identification methods for open health
+   data: the case of the Heritage Health Prize claims dataset", JMIR 14(1), e33, 2012.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ import numpy as np
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.longitudinal import event_names
 
 __all__ = [
     "AverageRisk",
@@ -65,6 +74,7 @@ __all__ = [
     "EntropyLDiversity",
     "KAnonymity",
     "KMap",
+    "KmAnonymity",
     "RecordRisk",
     "RecursiveCLDiversity",
     "TCloseness",
@@ -393,9 +403,7 @@ class AverageRisk(Criterion):
         risk = evidence.record_risk("journalist")
         return float((evidence.records * risk).sum() / n)
 
-    def release_passes(
-        self, evidence: Evidence, attribute: str | None
-    ) -> tuple[bool, str]:
+    def release_passes(self, evidence: Evidence, attribute: str | None) -> tuple[bool, str]:
         rate = self.achieved(evidence, attribute)
         if not math.isnan(rate) and exceeds(rate, self.threshold):
             return False, f"the release's average risk {rate:.4g} is above {self.threshold:.4g}"
@@ -502,3 +510,71 @@ class DeltaPresence(Criterion):
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
         return maximum(self._delta(evidence))
+
+
+@dataclass(frozen=True)
+class KmAnonymity(Criterion):
+    """k^m-anonymity [TMK08]_ of a person's events: El Emam's attacker who knows m visits [EAK12]_.
+
+    Each person p holds the set S_p of their visits (the tuple of the event
+    columns' values on one row, a missing value a value of its own);
+    support(I) = |{p : I subset of S_p}|. The data are k^m-anonymous iff
+    support(I) >= k for every itemset I of 1 <= |I| <= m visits held by
+    someone. The verdict is class-based: a class of people (those sharing one
+    QI signature) fails when it holds a person whose least support,
+    min over I subset of S_p, |I| <= m, of support(I), is below k
+    (:meth:`riskcore.metrics.evidence.Evidence.event_support`); suppression
+    removes whole classes, and the release is judged again with the supports
+    counted over the people left (removing people can only lower a support,
+    so a release can fail where the table's other people passed).
+
+    Monotonicity (for the search): generalizing an event column never lowers
+    a person's least support (a coarser itemset of no more items is held by
+    everyone who held a finer one), so with the QIs fixed a node that passes
+    keeps passing as its events are coarsened; generalizing a QI merges a
+    class that passes with one holding a person at risk into a class that
+    fails, and the suppression that follows lowers supports, so the model is
+    not monotone under generalization with suppression and the search judges
+    it node by node.
+
+    Attributes
+    ----------
+    k : int
+        The fewest people an itemset of at most m visits may be held by.
+    m : int
+        The most visits an attacker knows (at least 1).
+    events : tuple of str
+        The event columns judged; empty: those of the evidence. When given,
+        they must be the evidence's.
+    """
+
+    kind: ClassVar[str] = "km-anonymity"
+    needs_events: ClassVar[bool] = True
+    k: int = 2
+    m: int = 2
+    events: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _whole("k", self.k)
+        _whole("m", self.m)
+        object.__setattr__(self, "events", event_names(self.events))
+
+    @property
+    def label(self) -> str:
+        return f"k^m-anonymity (m = {self.m})"
+
+    def code(self, attribute: str | None) -> str:
+        return f"k^{self.m}<{self.k}"
+
+    @property
+    def target(self) -> float:
+        return float(self.k)
+
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        events = evidence.events
+        if self.events and events is not None and set(self.events) != set(events.columns):
+            raise RiskcoreError(
+                f"{self.label} names the event columns {', '.join(self.events)}; the "
+                f"assessment counted {', '.join(events.columns)}"
+            )
+        return evidence.event_support(self.m)

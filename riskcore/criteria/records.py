@@ -6,6 +6,9 @@ privacy models (:class:`~riskcore.criteria.Targets`) that the record's class
 breaks, judged by the criteria on the assessment's evidence (the same
 objects and rule as every other consumer), each by its short mark
 (:meth:`~riskcore.criteria.Criterion.code`), "; "-separated, "" when none.
+With a household column the table also carries ``household_risk`` beside
+``individual_risk``: sdcMicro's household risk, 1 - prod(1 - r_i) over the
+household's members (:func:`riskcore.metrics.household.household_risk`).
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from riskcore.metrics.records import RECORD_COLUMNS as _RISK_COLUMNS
 from riskcore.metrics.records import record_risk
 from riskcore.metrics.suda import SudaResult
 
-__all__ = ["RECORD_COLUMNS", "failing_targets", "record_table"]
+__all__ = ["HOUSEHOLD_COLUMN", "RECORD_COLUMNS", "failing_targets", "record_table"]
 
-#: The columns of :func:`record_table`, in order.
+#: The columns of :func:`record_table`, in order (with a household column, ``household_risk``
+#: follows ``individual_risk``).
 RECORD_COLUMNS: tuple[str, ...] = (*_RISK_COLUMNS, "failing_targets")
+#: The column a household adds, after ``individual_risk``.
+HOUSEHOLD_COLUMN = "household_risk"
 
 
 def failing_targets(targets: Targets, evidence: Evidence) -> np.ndarray:
@@ -82,6 +88,8 @@ def record_table(
     order: Mapping[str, Sequence[Any]] | None = None,
     evidence: Evidence | None = None,
     person: str | None = None,
+    events: Sequence[str] = (),
+    household: str | None = None,
 ) -> pd.DataFrame:
     """Return one row per input record with its risk figures and the targets it fails.
 
@@ -109,6 +117,12 @@ def record_table(
     person : str, optional
         The column linking the rows of one person: every row carries its
         person's class (counted in people), risk and failing targets.
+    events : sequence of str, default ()
+        The event columns a k^m-anonymity target judges (with ``person``).
+    household : str, optional
+        The household column: adds ``household_risk``, the household risk of
+        each row from the ``individual_risk`` of its household's members
+        (people with ``person``).
 
     Returns
     -------
@@ -152,10 +166,18 @@ def record_table(
                 population=population,
                 missing=missing,
                 person=person,
+                events=events,
             ).evidence
             if found is None:
                 raise RiskcoreError("the assessment gave no evidence to judge the targets on")
             evidence = found
         per_class = failing_targets(targets, evidence)
         failing = per_class[table.record_classes(tuple(quasi_identifiers), person=person)]
-    return out.assign(failing_targets=pd.Series(failing, dtype=object))[list(RECORD_COLUMNS)]
+    columns = list(RECORD_COLUMNS)
+    if household is not None:
+        from riskcore.metrics.household import household_risk
+
+        hh = household_risk(table, household, out["individual_risk"].to_numpy(), person=person)
+        out = out.assign(**{HOUSEHOLD_COLUMN: hh.risk})
+        columns.insert(columns.index("individual_risk") + 1, HOUSEHOLD_COLUMN)
+    return out.assign(failing_targets=pd.Series(failing, dtype=object))[columns]

@@ -26,6 +26,7 @@ from riskcore.criteria.models import (
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    KmAnonymity,
     KMap,
     RecordRisk,
     RecursiveCLDiversity,
@@ -103,6 +104,9 @@ class Targets(Result):
         average_risk: float | None = None,
         k_map: int | None = None,
         delta: tuple[float, float] | None = None,
+        km: int | None = None,
+        m: int = 2,
+        events: Sequence[str] = (),
         max_suppression: float = 0.0,
     ) -> Targets:
         """Return the targets of the usual options (each left None is not a target).
@@ -129,6 +133,12 @@ class Targets(Result):
             k-map against a population table.
         delta : (float, float), optional
             delta-presence range against a population table.
+        km : int, optional
+            k of k^m-anonymity of each person's events (with a person column).
+        m : int, default 2
+            m of k^m-anonymity: the most events an attacker knows.
+        events : sequence of str, default ()
+            The event columns of k^m-anonymity (empty: the assessment's).
         max_suppression : float, default 0
             Share of records a remediation may suppress.
 
@@ -158,6 +168,8 @@ class Targets(Result):
             crit.append(KMap(k=k_map))
         if delta is not None:
             crit.append(DeltaPresence(delta_min=float(delta[0]), delta_max=float(delta[1])))
+        if km is not None:
+            crit.append(KmAnonymity(k=km, m=m, events=tuple(events)))
         return cls(criteria=tuple(crit), max_suppression=max_suppression)
 
     # ------------------------------------------------------------------ reading

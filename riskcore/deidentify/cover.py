@@ -189,11 +189,16 @@ def cover_record(
     ------
     RiskcoreError
         When the row number is outside 1 .. n, k is not a positive integer,
-        the objective is unknown, or the lattice has more than
-        :data:`MAX_GRID` nodes.
+        the objective is unknown, the lattice has event columns, or it has
+        more than :data:`MAX_GRID` nodes.
     """
     if objective not in ("ncp", "precision"):
         raise RiskcoreError(f"objective is 'ncp' or 'precision', not {objective!r}")
+    if lattice.events:
+        raise RiskcoreError(
+            "a record's cover generalizes the quasi-identifiers of its class: build the "
+            "lattice without event columns"
+        )
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
         raise RiskcoreError(f"k must be a whole number of at least 1, not {k!r}")
     want = lattice.targets.k_required if k is None else int(k)

@@ -26,6 +26,17 @@ enter the multi-dimensional objectives, level bounds restrict the nodes
 searched; both are given to the lattice, which checks its size against
 :data:`~riskcore.deidentify.steering.MAX_NODES` before allocating anything.
 
+Event columns (``events``, with a person column): quasi-identifiers that
+change from visit to visit, judged by k^m-anonymity of each person's visits
+(:class:`riskcore.criteria.KmAnonymity`) rather than by the classes. Each is
+one more dimension of the lattice, after the QIs, generalized by its
+hierarchy; the classes of people stay those of the QIs (their signatures), and
+at each node the visits are the tuples of the event columns generalized to the
+node's event levels (:func:`riskcore.metrics.longitudinal.visit_items`), their
+least supports counted once per event levels and again on each release left
+after suppression. The losses take the event columns as they take the QIs,
+over the rows released.
+
 Engines: in memory only (:class:`~riskcore.engine.EncodedTable`); the other
 engines return class counts (:data:`riskcore.engine.select.SUPPORTED_ENGINES`).
 """
@@ -34,6 +45,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -58,7 +70,14 @@ from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.evidence import Evidence, PopulationEvidence, SensitiveEvidence
+from riskcore.metrics import longitudinal
+from riskcore.metrics.evidence import (
+    EventEvidence,
+    Evidence,
+    PopulationEvidence,
+    SensitiveEvidence,
+)
+from riskcore.metrics.longitudinal import EventPairs, event_names, visit_items
 from riskcore.metrics.missing import MissingPolicy, check_missing
 
 __all__ = [
@@ -66,6 +85,27 @@ __all__ = [
     "NodeResult",
     "Objective",
 ]
+
+#: Event levels whose (person, visit) pairs and least supports a lattice keeps at once.
+_EVENT_CACHE = 16
+#: Bytes of the classes of people a lattice with event columns keeps per QI levels (the nodes
+#: that differ only in their event levels share them).
+_PEOPLE_CACHE_BYTES = 64 * 2**20
+
+
+def _event_dims(
+    hierarchies: Mapping[str, Hierarchy], events: Sequence[str], person: str | None
+) -> tuple[str, ...]:
+    """Return the event columns, checked: each with a hierarchy, once, with a person column."""
+    out = event_names(events)
+    if out and person is None:
+        raise RiskcoreError(
+            "event columns need the person column: k^m-anonymity counts each person's visits"
+        )
+    for e in out:
+        if e not in hierarchies:
+            raise RiskcoreError(f"give the event column {e!r} a hierarchy (flat keeps it as is)")
+    return out
 
 
 class Lattice(LatticeLosses):
@@ -76,7 +116,10 @@ class Lattice(LatticeLosses):
     data : pandas.DataFrame or EncodedTable
         The table.
     hierarchies : mapping of str to Hierarchy
-        One hierarchy per quasi-identifier (the QIs, in this order).
+        One hierarchy per quasi-identifier (the QIs, in this order) and per
+        event column. The lattice's dimensions (:attr:`qis`, the order of a
+        node's levels) are the QIs in this order, then the event columns in
+        the order of ``events``.
     sensitive : sequence of str
         Sensitive attributes (for l-diversity and t-closeness targets).
     targets : Targets
@@ -109,6 +152,15 @@ class Lattice(LatticeLosses):
         (their QI signatures, :mod:`riskcore.deidentify.signatures`), the
         suppression limit counts people, and a suppressed class loses all of
         its people's rows. The losses are measured on the rows of the release.
+    events : sequence of str, default ()
+        Event columns (with ``person``): each has a hierarchy in
+        ``hierarchies`` and is a dimension of the lattice after the QIs; the
+        k^m-anonymity targets judge each node on the visits generalized to its
+        event levels (see the module). Their itemsets at the lowest event
+        levels searched are counted once here, so that a count above
+        :data:`~riskcore.metrics.longitudinal.MAX_ITEMSET_OCCURRENCES` is
+        refused before the search (coarser events and fewer people count
+        fewer).
 
     Raises
     ------
@@ -120,7 +172,9 @@ class Lattice(LatticeLosses):
         steering names a column that is not a QI or a level above a
         hierarchy's height, or the lattice within its level bounds has more
         than :data:`~riskcore.deidentify.steering.MAX_NODES` nodes (checked
-        before anything is allocated).
+        before anything is allocated); for event columns without a person
+        column or a hierarchy, with a population table's targets, or whose
+        itemsets exceed their limit.
     """
 
     def __init__(
@@ -138,10 +192,18 @@ class Lattice(LatticeLosses):
         steering: Steering | None = None,
         population: pd.DataFrame | None = None,
         person: str | None = None,
+        events: Sequence[str] = (),
     ) -> None:
-        self.qis: tuple[str, ...] = tuple(hierarchies)
-        if not self.qis:
+        #: The event columns (the last dimensions of the lattice).
+        self.events: tuple[str, ...] = _event_dims(hierarchies, events, person)
+        class_qis = tuple(q for q in hierarchies if q not in self.events)
+        if not class_qis:
             raise RiskcoreError("generalization needs at least one quasi-identifier")
+        #: Every dimension: the QIs that form the classes, then the event columns.
+        self.qis: tuple[str, ...] = (*class_qis, *self.events)
+        #: The QIs that form the classes (the first dimensions).
+        self.class_qis = class_qis
+        nq = self._nq = len(class_qis)
         self.heights = tuple(hierarchies[q].height for q in self.qis)
         self.steering = (steering or Steering()).check(self.qis, self.heights)
         #: Lowest and highest level searched per QI.
@@ -160,8 +222,13 @@ class Lattice(LatticeLosses):
         if person is not None:
             if person in sensitive:
                 raise RiskcoreError(f"the person column {person!r} cannot be sensitive too")
-            self._people = person_base(enc, self.qis, person)
+            self._people = person_base(enc, class_qis, person)
         self.targets = targets if targets is not None else Targets.of(k=2)
+        if self.events and self.targets.needs_population_table:
+            raise RiskcoreError(
+                "k-map and delta-presence match a population table of one row per person, "
+                "and event columns are many values per person: search them apart"
+            )
         if self.targets.needs_population_table and population is None:
             raise RiskcoreError(
                 "k-map and delta-presence are judged against the identified population table "
@@ -193,7 +260,7 @@ class Lattice(LatticeLosses):
                 )
         # base classes: the classes of the rows over the QIs, or with a person column the
         # units (base signature, tuple) whose sizes are rows; the contingencies count people
-        tab = enc.tabulate(self.qis, self.sensitive, person=person)
+        tab = enc.tabulate(class_qis, self.sensitive, person=person)
         self.base = tab.classes if self._people is None else self._people.units
         self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
         #: Rows of the table (what the losses are measured on).
@@ -210,9 +277,10 @@ class Lattice(LatticeLosses):
         self._domain: list[int] = []
         self._entropy: list[np.ndarray] = []
         self._single_top: list[bool] = []
+        column_counts: list[np.ndarray] = []  # per dimension, the rows of each column code
         for i, q in enumerate(self.qis):
             h = self.hierarchies[q]
-            labels = self.base.labels[i]
+            labels = self.base.labels[i] if i < nq else enc.column(q).labels
             leaf = h.leaf_index(pd.Series(labels, dtype=object))
             if (leaf == -1).any():
                 bad = labels[int(np.flatnonzero(leaf == -1)[0])]
@@ -233,7 +301,8 @@ class Lattice(LatticeLosses):
             self._ncp.append(column_penalties(h, leaf))
             self._share.append(column_shares(h, leaf))
             self._domain.append(max(len(h.leaves), 1))
-            counts = np.bincount(self.base.keys[i], weights=self.base.sizes, minlength=len(labels))
+            counts = self._column_counts(enc, i, len(labels))
+            column_counts.append(counts)
             self._entropy.append(column_entropy(maps, counts))
             self._single_top.append(len(h.codes(h.height)[1]) <= 1)
         self._population: PopulationEvidence | None = None
@@ -247,16 +316,13 @@ class Lattice(LatticeLosses):
                 self._weights = self._people.owner_weights(sampling_weights(enc, weights))
             else:
                 self._weights = np.bincount(
-                    enc.record_classes(self.qis),
+                    enc.record_classes(class_qis),
                     weights=sampling_weights(enc, weights),
                     minlength=self.base.n_classes,
                 )
-        f0 = self.base.sizes.astype(np.float64)
         # gathered once per QI and level over the base classes (a few MB): a node only adds
         # arrays up, with no gather per node
-        self._class_codes = [
-            [gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(len(self.qis))
-        ]
+        self._class_codes = [[gen[self.base.keys[i]] for gen in self._maps[i]] for i in range(nq)]
         # per QI and level, per generalized code: its NCP penalty and ARX domain share (they
         # depend on the generalized value only), for the losses of every node
         self._losses = LossTables(
@@ -264,10 +330,7 @@ class Lattice(LatticeLosses):
             self._cards,
             self._ncp,
             self._share,
-            [
-                np.bincount(self.base.keys[i], weights=f0, minlength=len(self.base.labels[i]))
-                for i in range(len(self.qis))
-            ],
+            column_counts,
             self.heights,
             self._domain,
             self._entropy,
@@ -277,22 +340,108 @@ class Lattice(LatticeLosses):
         # base-class map kept only for the sensitive contingencies and sampling weights
         self._tables = ClassTables(
             self._class_codes,
-            self._maps,
-            self._cards,
+            self._maps[:nq],
+            self._cards[:nq],
             self.base.sizes,
             track_ids=bool(self.sensitive) or self._weights is not None or person is not None,
         )
+        self._event_base(enc)
         self._pop: PopulationClasses | None = None
         self._absent = any(c.judges_empty_classes for c in self.targets.criteria)
         if self.targets.needs_population_table and population is not None:
             self._pop = PopulationClasses(population, self.hierarchies, self._cards)
-            self._pop.check_subset(self._tables.direct([0] * len(self.qis))[1])
+            self._pop.check_subset(self._tables.direct([0] * nq)[1])
         self._init_bounds()
+        if self.events:  # the itemsets of the finest events searched, counted (or refused) now
+            lowest = tuple(lo for lo, _ in self.bounds[nq:])
+            for m in {int(getattr(c, "m", 2)) for c in self.targets.criteria if c.needs_events}:
+                self._event_pairs(lowest).least_support(m)
+
+    def _column_counts(self, enc: EncodedTable, i: int, n_codes: int) -> np.ndarray:
+        """Return the rows holding each code of dimension ``i`` (a QI's or an event's)."""
+        if i < self._nq:
+            return np.bincount(
+                self.base.keys[i], weights=self.base.sizes.astype(np.float64), minlength=n_codes
+            )
+        codes = enc.column(self.qis[i]).codes
+        return np.bincount(codes, minlength=n_codes).astype(np.float64)
+
+    def _event_base(self, enc: EncodedTable) -> None:
+        """Set the event columns' codes per row and the units the losses are summed over.
+
+        Without events the units are the base classes. With events a unit is a
+        distinct (base unit, tuple of the event codes) with its rows: its QI
+        codes are its base unit's, its event codes its tuple's.
+        """
+        #: Per event column, its code of every row.
+        self._event_codes = [enc.column(e).codes.astype(np.int64) for e in self.events]
+        self._pairs: OrderedDict[tuple[int, ...], EventPairs] = OrderedDict()
+        self._people_cache: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = (
+            OrderedDict()
+        )
+        if not self.events:
+            self._unit_base = self._unit_rows = self._unit_events = None
+            return
+        assert self._people is not None  # noqa: S101 - events need a person column
+        cards = [enc.column(e).n_values for e in self.events]
+        row_event, _ = visit_items(self._event_codes, cards)
+        n_ev = int(row_event.max()) + 1 if len(row_event) else 1
+        key = self._people.row_unit * n_ev + row_event
+        uniq, first, rows = np.unique(key, return_index=True, return_counts=True)
+        self._unit_base: np.ndarray | None = (uniq // n_ev).astype(np.int64)
+        self._unit_rows: np.ndarray | None = rows.astype(np.int64)
+        self._unit_events: list[np.ndarray] | None = [c[first] for c in self._event_codes]
+
+    def _node_people(
+        self, levels: tuple[int, ...], ids: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return :meth:`PersonBase.node_people` of the QI ``levels`` (kept for the nodes that
+        differ only in their event levels, within :data:`_PEOPLE_CACHE_BYTES`)."""
+        assert self._people is not None  # noqa: S101 - with a person column
+        if not self.events:  # each QI node is judged once: nothing to keep
+            return self._people.node_people(ids)
+        found = self._people_cache.get(levels)
+        if found is not None:
+            self._people_cache.move_to_end(levels)
+            return found
+        found = self._people.node_people(ids)
+        self._people_cache[levels] = found
+        held = sum(a.nbytes + b.nbytes for a, b in self._people_cache.values())
+        while held > _PEOPLE_CACHE_BYTES and len(self._people_cache) > 1:
+            a, b = self._people_cache.popitem(last=False)[1]
+            held -= a.nbytes + b.nbytes
+        return found
+
+    def _event_pairs(self, levels: Sequence[int]) -> EventPairs:
+        """Return the (person, visit) pairs with the events at ``levels`` (a few kept)."""
+        key = tuple(int(x) for x in levels)
+        pairs = self._pairs.get(key)
+        if pairs is None:
+            assert self._people is not None  # noqa: S101 - events need a person column
+            dims = range(self._nq, len(self.qis))
+            codes = [
+                self._maps[d][x][c] for d, x, c in zip(dims, key, self._event_codes, strict=True)
+            ]
+            cards = [self._cards[d][x] for d, x in zip(dims, key, strict=True)]
+            item, n_items = visit_items(codes, cards)
+            pairs = EventPairs(
+                self._people.row_person,
+                item,
+                self._people.n_people,
+                n_items,
+                longitudinal.MAX_ITEMSET_OCCURRENCES,  # read now: the limit as it stands
+            )
+            self._pairs[key] = pairs
+            if len(self._pairs) > _EVENT_CACHE:
+                self._pairs.popitem(last=False)
+        else:
+            self._pairs.move_to_end(key)
+        return pairs
 
     @property
     def has_missing(self) -> bool:
         """Return True when a record has a missing QI value (its own code at every level)."""
-        pairs = zip(self._class_codes, self._cards, strict=True)
+        pairs = zip(self._class_codes, self._cards[: self._nq], strict=True)
         return any(bool((codes[0] == cards[0] - 1).any()) for codes, cards in pairs)
 
     @property
@@ -322,7 +471,8 @@ class Lattice(LatticeLosses):
         """Return the code of every base class's value of QI number ``qi`` at ``level``.
 
         Two base classes share a value at that level exactly when their codes
-        are equal (a missing value has a code of its own at every level).
+        are equal (a missing value has a code of its own at every level). A
+        QI of the classes only (not an event column).
 
         Parameters
         ----------
@@ -377,7 +527,7 @@ class Lattice(LatticeLosses):
         ids, node = self._node(levels)
         if self._people is None:
             return ids, node.sizes
-        owner, sizes = self._people.node_people(ids)
+        owner, sizes = self._node_people(node.levels, ids)
         return self._people.unit_classes(owner), sizes
 
     def prepare(self, levels: Sequence[int]) -> None:
@@ -389,7 +539,7 @@ class Lattice(LatticeLosses):
         ----------
         levels : sequence of int
         """
-        self._tables.get(self._check_levels(levels))
+        self._tables.get(self._check_levels(levels)[: self._nq])
 
     def has_snapshot(self, low: Sequence[int], high: Sequence[int]) -> bool:
         """Return True when the classes of a node between ``low`` and ``high`` are cached.
@@ -405,11 +555,11 @@ class Lattice(LatticeLosses):
             True when :meth:`prepare` (or an evaluation) left such a node's class
             table in the snapshot cache (:mod:`riskcore.deidentify.rollup`).
         """
-        return self._tables.between(low, high)
+        return self._tables.between(low[: self._nq], high[: self._nq])
 
     def _node(self, levels: Sequence[int]) -> tuple[np.ndarray, NodeClasses]:
         """Return (the node's class of every base class, the node's classes)."""
-        lv = self._check_levels(levels)
+        lv = self._check_levels(levels)[: self._nq]
         node = self._tables.get(lv)
         return (node.ids, node) if node.ids is not None else self._tables.direct(lv)
 
@@ -433,18 +583,24 @@ class Lattice(LatticeLosses):
         ids, node = self._node(levels)
         if self._people is None:
             return ids, self._evidence(node, ids)
-        owner, sizes = self._people.node_people(ids)
-        return self._people.unit_classes(owner), self._evidence(node, owner, sizes)
+        owner, sizes = self._node_people(node.levels, ids)
+        events = self._check_levels(levels)[self._nq :]
+        return self._people.unit_classes(owner), self._evidence(node, owner, sizes, events)
 
     def _evidence(
-        self, node: NodeClasses, ids: np.ndarray | None, people: np.ndarray | None = None
+        self,
+        node: NodeClasses,
+        ids: np.ndarray | None,
+        people: np.ndarray | None = None,
+        events: Sequence[int] = (),
     ) -> Evidence:
         """Return the node's evidence.
 
         ``ids``: the node's class of every base class, read by the sensitive
         contingencies and sampling weights (tracked when they exist). With a
         person column, ``ids`` is the node's class of people of every base
-        signature and ``people`` the people of each class.
+        signature, ``people`` the people of each class and ``events`` the
+        node's levels of the event columns.
         """
         sizes, lv = (node.sizes if people is None else people), node.levels
         counts = None
@@ -477,6 +633,12 @@ class Lattice(LatticeLosses):
                 "weights",
                 weight_sums=np.bincount(ids, weights=self._weights, minlength=len(sizes)),
             )
+        event_evidence = None
+        if self.events and any(c.needs_events for c in self.targets.criteria):
+            assert self._people is not None and ids is not None  # noqa: S101 - with people
+            event_evidence = EventEvidence(
+                self.events, ids[self._people.person_owner], self._event_pairs(events)
+            )
         return Evidence(
             records=sizes,
             sensitive=sens,
@@ -485,6 +647,7 @@ class Lattice(LatticeLosses):
             population=population,
             population_counts=counts,
             person=self.person,
+            events=event_evidence,
         )
 
     def judge(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence, Verdict]:

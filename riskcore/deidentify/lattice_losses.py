@@ -33,7 +33,7 @@ from riskcore.deidentify.loss import (
     sensitive_distortion,
 )
 from riskcore.deidentify.node import NodeResult
-from riskcore.deidentify.node_losses import LossTables
+from riskcore.deidentify.node_losses import LossTables, QiLosses
 from riskcore.deidentify.rollup import ClassTables, NodeClasses
 from riskcore.deidentify.signatures import PersonBase
 from riskcore.deidentify.steering import Steering
@@ -53,6 +53,12 @@ class LatticeLosses:
     """
 
     qis: tuple[str, ...]
+    events: tuple[str, ...]
+    _nq: int
+    _unit_base: np.ndarray | None
+    _unit_rows: np.ndarray | None
+    _unit_events: list[np.ndarray] | None
+    _maps: list[list[np.ndarray]]
     heights: tuple[int, ...]
     n: int
     n_rows: int
@@ -73,12 +79,20 @@ class LatticeLosses:
         def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]: ...
 
         def _evidence(
-            self, node: NodeClasses, ids: np.ndarray | None, people: np.ndarray | None = None
+            self,
+            node: NodeClasses,
+            ids: np.ndarray | None,
+            people: np.ndarray | None = None,
+            events: Sequence[int] = (),
         ) -> Evidence: ...
 
         def evidence(self, levels: Sequence[int]) -> tuple[np.ndarray, Evidence]: ...
 
         def removed(self, levels: Sequence[int]) -> tuple[str, ...]: ...
+
+        def _node_people(
+            self, levels: tuple[int, ...], ids: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray]: ...
 
     def _init_bounds(self) -> None:
         """Set the per-QI weights and each objective's per-QI terms without suppression."""
@@ -206,8 +220,8 @@ class LatticeLosses:
         -------
         NodeResult
         """
-        node = self._tables.get(self._check_levels(levels))
-        lv = node.levels
+        lv = self._check_levels(levels)
+        node = self._tables.get(lv[: self._nq])
         if self._people is None:
             ev = self._evidence(node, node.ids)
             verdict = evaluate(self.targets, ev, suppress=True)
@@ -218,13 +232,12 @@ class LatticeLosses:
             suppressed_rows = None
         else:  # classes of people; the losses over the units' rows
             assert node.ids is not None  # noqa: S101 - tracked with a person column
-            owner, sizes = self._people.node_people(node.ids)
-            ev = self._evidence(node, owner, sizes)
+            owner, sizes = self._node_people(node.levels, node.ids)
+            ev = self._evidence(node, owner, sizes, lv[self._nq :])
             verdict = evaluate(self.targets, ev, suppress=True)
             bad = verdict.failing[: len(sizes)]
             unit_bad = bad[self._people.unit_classes(owner)]
-            codes = np.stack([self._class_codes[i][x] for i, x in enumerate(lv)])
-            q = self._losses.losses(lv, codes, self.base.sizes, unit_bad)
+            q = self._unit_losses(lv, unit_bad)
             kept_base = ~bad[owner]  # per base signature: the contingencies' classes
             suppressed_rows = int(self.base.sizes[unit_bad].sum())
         suppressed = int(sizes[bad].sum())
@@ -276,6 +289,26 @@ class LatticeLosses:
             removed=self.removed(lv),
             suppressed_rows=suppressed_rows,
         )
+
+    def _unit_losses(self, lv: tuple[int, ...], unit_bad: np.ndarray) -> QiLosses:
+        """Return the losses of the units' rows with a person column, ``unit_bad`` suppressed.
+
+        Without events the units are the base units; with events each unit is
+        a (base unit, event tuple) and carries both codes
+        (:meth:`~riskcore.deidentify.lattice.Lattice._event_base`).
+        """
+        nq = self._nq
+        if self._unit_base is None:
+            codes = np.stack([self._class_codes[i][x] for i, x in enumerate(lv)])
+            return self._losses.losses(lv, codes, self.base.sizes, unit_bad)
+        assert self._unit_rows is not None and self._unit_events is not None  # noqa: S101
+        base = self._unit_base
+        rows = [self._class_codes[i][x][base] for i, x in enumerate(lv[:nq])]
+        rows += [
+            self._maps[nq + j][x][c]
+            for j, (x, c) in enumerate(zip(lv[nq:], self._unit_events, strict=True))
+        ]
+        return self._losses.losses(lv, np.stack(rows), self._unit_rows, unit_bad[base])
 
     def as_recorded(self) -> NodeResult:
         """Return the table as recorded: every QI at level 0 and nothing suppressed.

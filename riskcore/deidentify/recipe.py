@@ -13,7 +13,9 @@ A recipe records every step, in the order :func:`apply_recipe` redoes them:
 4. ``perturb``: local suppression, microaggregation, PRAM and noise steps
    (:mod:`riskcore.perturb.steps`), with their parameters and seeds;
 5. generalization: per quasi-identifier, its hierarchy (the builder and its
-   parameters, or the table of labels) and the level chosen;
+   parameters, or the table of labels) and the level chosen; the event columns
+   (``events``: quasi-identifiers that change from visit to visit, judged by
+   k^m-anonymity) are generalized alike, listed among ``qis`` with their levels;
 6. suppression of the classes that break the targets.
 
 Keys of keyed operators (HMAC and AES-SIV tokens, keyed date shifts) are never
@@ -73,7 +75,10 @@ __all__ = [
 #: Version 5 added ``person`` (the column linking the rows of one person: the classes
 #: count people and a suppressed class loses all of its people's rows); no ``person``
 #: is left out of ``to_dict``, so version 4 recipes read and keep their seals.
-RECIPE_VERSION = 5
+#: Version 6 added ``events`` (the event columns among ``qis``: generalized by their
+#: hierarchies and levels like the QIs, judged by k^m-anonymity of each person's visits
+#: rather than by the classes); no ``events`` is left out of ``to_dict``.
+RECIPE_VERSION = 6
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -268,6 +273,11 @@ class Recipe(Result):
         classes of people (:mod:`riskcore.deidentify.signatures`), and a table
         re-applied must have it. Usually masked as keyed tokens by a masking
         step, so that the release still links a person's rows.
+    events : tuple of str
+        The event columns among ``qis`` (with ``person``): generalized to their
+        levels like the QIs, judged by k^m-anonymity of each person's visits
+        (:class:`riskcore.criteria.KmAnonymity`) rather than forming the
+        classes (:class:`riskcore.deidentify.lattice.Lattice`'s ``events``).
 
     ``missing`` to ``weights`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
@@ -296,12 +306,13 @@ class Recipe(Result):
     perturb: tuple[dict[str, Any], ...] = ()
     seal: dict[str, str] | None = None
     person: str | None = None
+    events: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the recipe as JSON values.
 
-        An empty ``perturb``, no ``population`` and no ``person`` are left out (version
-        3's content, so its seal, stays the same).
+        An empty ``perturb``, no ``population``, no ``person`` and no ``events`` are
+        left out (version 3's content, so its seal, stays the same).
 
         Returns
         -------
@@ -309,7 +320,7 @@ class Recipe(Result):
             The recipe as JSON values.
         """
         out = super().to_dict()
-        for name in ("perturb", "population", "person"):
+        for name in ("perturb", "population", "person", "events"):
             if not out.get(name):
                 out.pop(name, None)
         return out
@@ -338,6 +349,7 @@ class Recipe(Result):
         perturb: Sequence[Mapping[str, Any]] = (),
         population: Mapping[str, Any] | None = None,
         person: str | None = None,
+        events: Sequence[str] = (),
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -375,6 +387,8 @@ class Recipe(Result):
         population : mapping of str to Any, optional
         person : str, optional
             The column linking the rows of one person (the classes were judged in people).
+        events : sequence of str, default ()
+            The event columns among ``hierarchies`` (judged by k^m-anonymity).
 
         Returns
         -------
@@ -413,7 +427,11 @@ class Recipe(Result):
             perturb=tuple(dict(x) for x in perturb),
             population=None if population is None else dict(population),
             person=None if person is None else str(person),
+            events=tuple(str(e) for e in events),
         )
+        absent = [e for e in rec.events if e not in qis]
+        if absent:
+            raise RiskcoreError(f"the event column {absent[0]!r} has no hierarchy in the recipe")
         named = _masked_columns(rec)
         rec = dataclasses.replace(
             rec, identifiers=tuple(named if identifiers is None else map(str, identifiers))

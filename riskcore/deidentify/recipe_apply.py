@@ -249,9 +249,12 @@ def apply_recipe(
         steering=steering,
         population=population,
         person=None if people is None else PERSON_KEY,
+        events=rec.events,
     )
-    node = lattice.evaluate(rec.levels)
-    out = lattice.apply(work, rec.levels, suppression=rec.suppression)
+    level = dict(zip(rec.qis, rec.levels, strict=True))
+    levels = [level[q] for q in lattice.qis]  # the lattice's order: the QIs, then the events
+    node = lattice.evaluate(levels)
+    out = lattice.apply(work, levels, suppression=rec.suppression)
     if people is not None:
         out = out.drop(columns=PERSON_KEY)
     return AppliedRecipe(

@@ -16,8 +16,8 @@ does, in the order :func:`~riskcore.deidentify.recipe_apply.apply_recipe` does i
 4. each perturbation step (local suppression, microaggregation, PRAM, noise:
    "income: replaced by the means of groups of at least 3 records (MDAV over
    income, savings)");
-5. each quasi-identifier's generalization level, in the words of its
-   hierarchy's kind (:func:`~riskcore.deidentify.hierarchy.level_words`:
+5. each quasi-identifier's (and event column's) generalization level, in the
+   words of its hierarchy's kind (:func:`~riskcore.deidentify.hierarchy.level_words`:
    "date_of_birth: removed (*)", "date_of_birth: year", "age: 10-year bands",
    "zip: first 3 characters kept", "sex: kept as recorded");
 6. the suppression ("records of classes that break the targets removed, up
@@ -225,6 +225,8 @@ def recipe_steps(
         spec = rec.hierarchies[q]
         params = {"level": int(lv), **dict(spec.get("params") or {})}
         effect = level_words(spec, int(lv), unit=units.get(q))
+        if q in rec.events:
+            effect += " (an event column: its visits judged by k^m-anonymity)"
         out.append(_step("generalization", q, str(spec.get("kind")), params, effect))
     if rec.qis:
         limit = float(rec.targets.get("max_suppression") or 0.0)

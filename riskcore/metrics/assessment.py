@@ -13,7 +13,8 @@ ordered distance are read by :mod:`riskcore.metrics.closeness`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Self
 
@@ -21,12 +22,15 @@ import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from riskcore.metrics.household import HouseholdRisk
+    from riskcore.metrics.longitudinal import KmAnonymity
 else:
     from riskcore._lazy import pandas as pd
 
 from riskcore._results import NOT_IN_JSON, Result, plain
 from riskcore.engine import ClassTable, EncodedTable, Engine
-from riskcore.errors import RolesError
+from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.anonymity import (
     ClassSizeDistribution,
     KAnonymityResult,
@@ -36,7 +40,7 @@ from riskcore.metrics.anonymity import (
 )
 from riskcore.metrics.closeness import _value_orders
 from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
-from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.evidence import EventEvidence, Evidence
 from riskcore.metrics.missing import (
     MissingPolicy,
     check_any_policy,
@@ -122,6 +126,12 @@ class Assessment(Result):
         to be a different person.
     rows : int or None
         The rows of the table (None: as many as the people, one row each).
+    km_anonymity : KmAnonymity or None
+        k^m-anonymity of each person's events (visits of the event columns),
+        when event columns were given (:func:`riskcore.metrics.longitudinal.km_anonymity`).
+    household : HouseholdRisk or None
+        sdcMicro's household risk of every record from its individual risk,
+        when a household column was given (:func:`riskcore.metrics.household.household_risk`).
     """
 
     quasi_identifiers: tuple[str, ...]
@@ -142,6 +152,8 @@ class Assessment(Result):
     evidence: Evidence | None = field(default=None, repr=False, metadata=NOT_IN_JSON)
     person: str | None = None
     rows: int | None = None
+    km_anonymity: KmAnonymity | None = None
+    household: HouseholdRisk | None = None
 
     @property
     def k(self) -> int:
@@ -217,6 +229,10 @@ class Assessment(Result):
             out["population_note"] = self.population_note
         if self.population_uniqueness is not None:
             out["population_uniqueness"] = self.population_uniqueness.to_dict()
+        if self.km_anonymity is not None:
+            out["km_anonymity"] = self.km_anonymity.to_dict()
+        if self.household is not None:
+            out["household"] = self.household.to_dict()
         return plain(out)  # type: ignore[no-any-return]
 
     @classmethod
@@ -254,6 +270,15 @@ class Assessment(Result):
         if prosecutor is None:
             raise ValueError("an assessment's JSON needs its prosecutor risk")
         pu = data.get("population_uniqueness")
+        km = hh = None
+        if data.get("km_anonymity") is not None:
+            from riskcore.metrics.longitudinal import KmAnonymity
+
+            km = KmAnonymity.from_dict(data["km_anonymity"])
+        if data.get("household") is not None:
+            from riskcore.metrics.household import HouseholdRisk
+
+            hh = HouseholdRisk.from_dict(data["household"])
         return cls(
             quasi_identifiers=tuple(data["quasi_identifiers"]),
             anonymity=anonymity,
@@ -270,6 +295,8 @@ class Assessment(Result):
             missing_records=int(data.get("missing_records", 0)),
             person=None if data.get("person") is None else str(data["person"]),
             rows=None if data.get("person") is None else int(data["n_records"]),
+            km_anonymity=km,
+            household=hh,
         )
 
 
@@ -285,6 +312,10 @@ def assess(
     population: Population | None = None,
     missing: MissingPolicy = "own",
     person: str | None = None,
+    events: Sequence[str] = (),
+    m: int = 2,
+    event_k: int | None = None,
+    household: str | None = None,
 ) -> Assessment:
     """Assess a table: k-anonymity, risk, l-diversity and t-closeness.
 
@@ -340,6 +371,24 @@ def assess(
         population estimates count people, and l-diversity and t-closeness
         count each person once per distinct sensitive value they hold. A row
         with no person value is a person of its own.
+    events : sequence of str, default ()
+        Event columns (QIs that change from visit to visit: visit date,
+        diagnosis, provider), with ``person``: k^m-anonymity of each person's
+        visits (:func:`riskcore.metrics.longitudinal.km_anonymity`, visits as
+        items, a missing value a value of its own) in ``km_anonymity``, and
+        the evidence of the k^m-anonymity criterion. In memory only.
+    m : int, default 2
+        The most visits the k^m attacker knows.
+    event_k : int, optional
+        People holding a set of at most m visits held by fewer than this many
+        people are at risk (default: the k of ``threshold``, the smallest
+        class size whose risk 1/k is within it; 11 for 1/11).
+    household : str, optional
+        The household column: sdcMicro's household risk
+        (:func:`riskcore.metrics.household.household_risk`) of every record
+        from its individual risk (the journalist's record risk of its class:
+        E[1/F_j | f_j] with a population model, else 1/f_j), members being
+        people with ``person``. In memory only.
 
     Returns
     -------
@@ -352,7 +401,10 @@ def assess(
         and sensitive.
     RiskcoreError
         When the ordered distance is asked of text without an order, an order
-        leaves out a value or names an attribute that is not sensitive.
+        leaves out a value or names an attribute that is not sensitive; when
+        events or a household are asked of an engine other than the in-memory
+        one, or the events' itemsets exceed their limit
+        (:data:`riskcore.metrics.longitudinal.MAX_ITEMSET_OCCURRENCES`).
 
     Examples
     --------
@@ -373,6 +425,7 @@ def assess(
     """
     engine: Engine = data if isinstance(data, Engine) else EncodedTable(data)
     qis, sens = _check_roles(engine, quasi_identifiers, sensitive, person)
+    event_cols = _check_events(engine, qis, sens, person, events, household)
     if isinstance(distance, str) or distance is None:
         dist = {s: distance for s in sens}
     else:
@@ -393,6 +446,11 @@ def assess(
         distance={s: d for s, d in dist.items() if d is not None},
         order={s: list(o) for s, o in orders.items()},
     )
+    km = None
+    if event_cols:
+        assert isinstance(engine, EncodedTable) and person is not None  # noqa: S101 - checked
+        km, events_of = _events(engine, qis, person, event_cols, m, event_k, threshold)
+        evidence = replace(evidence, events=events_of)
     records: np.ndarray | None = None
     sizes = own
     if policy == "any" and missing_records:
@@ -437,6 +495,13 @@ def assess(
         if result.per_class is not None:
             evidence.seed(s, result.per_class, c=result.c, distance=result.distance)
         diversity[s] = result
+    households = None
+    if household is not None:
+        from riskcore.metrics.household import household_risk
+
+        assert isinstance(engine, EncodedTable)  # noqa: S101 - checked
+        row_risk = evidence.record_risk("journalist")[engine.record_classes(qis, person=person)]
+        households = household_risk(engine, household, row_risk, person=person, threshold=threshold)
     return Assessment(
         quasi_identifiers=qis,
         anonymity=k_anonymity(sizes, records=records),
@@ -456,7 +521,73 @@ def assess(
         evidence=evidence,
         person=person,
         rows=None if person is None else tab.classes.n_rows,
+        km_anonymity=km,
+        household=households,
     )
+
+
+def _check_events(
+    engine: Engine,
+    qis: tuple[str, ...],
+    sens: tuple[str, ...],
+    person: str | None,
+    events: Sequence[str],
+    household: str | None,
+) -> tuple[str, ...]:
+    """Return the event columns as a tuple, checked with the household, or raise."""
+    from riskcore.metrics.longitudinal import event_names
+
+    cols = event_names(events)
+    if (cols or household is not None) and not isinstance(engine, EncodedTable):
+        raise RiskcoreError(
+            "k^m-anonymity and household risk read each row: assess them in memory "
+            "(--engine pandas)"
+        )
+    if cols and person is None:
+        raise RolesError(
+            "k^m-anonymity counts each person's events: give the person column too (--person)"
+        )
+    for col in cols:
+        if col in qis or col in sens:
+            raise RolesError(
+                f"the event column {col!r} cannot be a quasi-identifier or sensitive attribute "
+                "too (its values change from visit to visit: k^m-anonymity judges it)"
+            )
+    if household is not None and (household in qis or household in sens or household in cols):
+        raise RolesError(
+            f"the household column {household!r} cannot be a quasi-identifier, sensitive "
+            "attribute or event column too"
+        )
+    for col in (*cols, *([household] if household is not None else [])):
+        if col not in set(engine.columns):
+            raise RolesError(f"the table has no column {col!r}")
+    return cols
+
+
+def _events(
+    table: EncodedTable,
+    qis: tuple[str, ...],
+    person: str,
+    events: tuple[str, ...],
+    m: int,
+    event_k: int | None,
+    threshold: float,
+) -> tuple[KmAnonymity, EventEvidence]:
+    """Return k^m-anonymity of the events and the evidence the criterion judges on.
+
+    The evidence's least supports of ``m`` are the result's (the same people
+    and items: :func:`riskcore.metrics.longitudinal.event_pairs`), kept rather
+    than counted twice.
+    """
+    from riskcore.metrics.longitudinal import event_pairs, km_anonymity
+
+    k = event_k if event_k is not None else max(math.ceil(1.0 / threshold - 1e-9), 1)
+    result = km_anonymity(table, person, events, k=k, m=m)
+    _, pairs = event_pairs(table, person, events)
+    pairs.seed(m, result.person_support)
+    people = table.partition(qis, person=person).people
+    assert people is not None  # noqa: S101 - a person partition
+    return result, EventEvidence(events, people.classes.owner_class, pairs)
 
 
 def _check_roles(

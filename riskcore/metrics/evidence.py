@@ -17,14 +17,20 @@ equivalence class over the quasi-identifiers, holding what the privacy models
   sampling weights (record risk E[1/F_j | f_j], Benedetti and Franconi
   1998), or counted in a population table (record risk 1/F_j); and the
   counts of an identified population table over the same classes (k-map,
-  delta-presence), with the population classes that have no released record.
+  delta-presence), with the population classes that have no released record;
+- optionally the events of a table with several rows per person
+  (:class:`EventEvidence`): each person's class and the (person, item) pairs
+  of their visits, from which k^m-anonymity reads, per class, the least
+  support of its people's itemsets (:meth:`Evidence.event_support`).
 
 The same object comes from :func:`riskcore.metrics.assess` (a table as it is),
 from a lattice node (:mod:`riskcore.deidentify.lattice`, the classes of a
 generalization) and from the records table; :meth:`Evidence.restrict` keeps
 some classes (the release after suppression) and recomputes what depends on
-the whole release: the table-wide distribution Q of t-closeness, and under
-``"any"`` the compatible sets (a suppressed record no longer matches anyone).
+the whole release: the table-wide distribution Q of t-closeness, under
+``"any"`` the compatible sets (a suppressed record no longer matches anyone),
+and the itemset supports of the events (a suppressed person no longer holds
+their itemsets, so the supports of the people left can only fall).
 
 Per-class figures are computed once per evidence and kept (a model asked
 again, or two models reading the same figure, reuse them).
@@ -35,7 +41,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -56,11 +62,15 @@ from riskcore.metrics.missing import (
 )
 from riskcore.metrics.population import individual_risk, weighted_individual_risk
 
-__all__ = ["Evidence", "PopulationEvidence", "SensitiveEvidence"]
+if TYPE_CHECKING:
+    from riskcore.metrics.longitudinal import EventPairs
+
+__all__ = ["EventEvidence", "Evidence", "PopulationEvidence", "SensitiveEvidence"]
 
 
 def _same(value: np.ndarray) -> np.ndarray:
     return value
+
 
 PopulationModel = Literal["fraction", "weights", "table"]
 
@@ -127,6 +137,70 @@ class PopulationEvidence:
         )
 
 
+@dataclass(frozen=True, eq=False)
+class EventEvidence:
+    """The events of a table with several rows per person, as k^m-anonymity reads them.
+
+    Attributes
+    ----------
+    columns : tuple of str
+        The event columns (visits of their values together are the items).
+    person_class : numpy.ndarray
+        int64 class of each person of ``pairs`` in the evidence, -1 for a
+        person no longer released.
+    pairs : EventPairs
+        The (person, item) pairs (:class:`riskcore.metrics.longitudinal.EventPairs`),
+        with each person's least support per m.
+    """
+
+    columns: tuple[str, ...]
+    person_class: np.ndarray
+    pairs: EventPairs
+
+    def class_support(self, m: int, n_classes: int) -> np.ndarray:
+        """Return, per class, the least support of its people's itemsets of at most m items.
+
+        min over the people p of the class holding an item of min over their
+        itemsets I, 1 <= |I| <= m, of support(I) (Terrovitis, Mamoulis and
+        Kalnis 2008); infinity for a class none of whose people holds an item.
+
+        Parameters
+        ----------
+        m : int
+        n_classes : int
+
+        Returns
+        -------
+        numpy.ndarray
+            float64 per class.
+        """
+        support = self.pairs.least_support(m)
+        who = np.flatnonzero((support > 0) & (self.person_class >= 0))
+        out = np.full(n_classes, np.inf)
+        np.minimum.at(out, self.person_class[who], support[who].astype(np.float64))
+        return out
+
+    def restrict(self, keep: np.ndarray, new_id: np.ndarray) -> EventEvidence:
+        """Return the events of the people of the kept classes (their supports counted anew).
+
+        Parameters
+        ----------
+        keep : numpy.ndarray
+            bool per class.
+        new_id : numpy.ndarray
+            The new number of each kept class.
+
+        Returns
+        -------
+        EventEvidence
+        """
+        inside = self.person_class >= 0
+        kept = inside.copy()
+        kept[inside] = keep[self.person_class[inside]]
+        person_class = np.where(kept, new_id[np.maximum(self.person_class, 0)], -1)
+        return EventEvidence(self.columns, person_class.astype(np.int64), self.pairs.keep(kept))
+
+
 def _restrict_table(table: Contingency, keep: np.ndarray, new_id: np.ndarray) -> Contingency:
     """Return ``table`` over the kept classes, renumbered, with Q the kept records' totals."""
     cells = keep[table.cell_class]
@@ -168,6 +242,8 @@ class Evidence:
     person : str or None
         The column linking the rows of one person: ``records`` then counts
         people (the unit every decision and its words are in).
+    events : EventEvidence or None
+        The events of each person, for k^m-anonymity (with a person column).
     """
 
     records: np.ndarray
@@ -177,6 +253,7 @@ class Evidence:
     population: PopulationEvidence | None = None
     population_counts: np.ndarray | None = None
     person: str | None = None
+    events: EventEvidence | None = None
     _cache: dict[Hashable, Any] = field(default_factory=dict, repr=False, init=False)
 
     def __post_init__(self) -> None:
@@ -189,6 +266,8 @@ class Evidence:
                 raise ValueError("every contingency needs one class per class of the evidence")
         if self.population_counts is not None and len(self.population_counts) != n:
             raise ValueError("population_counts needs one entry per class")
+        if self.events is not None and len(self.events.person_class) != self.events.pairs.n_people:
+            raise ValueError("the events need one class per person")
 
     # ------------------------------------------------------------------ facts
 
@@ -351,6 +430,38 @@ class Evidence:
         result: np.ndarray = self.cached(("risk", model), compute)
         return result
 
+    def event_support(self, m: int) -> np.ndarray:
+        """Return, per class, the least support of its people's sets of at most m events.
+
+        See :meth:`EventEvidence.class_support` (infinity: no person of the
+        class holds an event).
+
+        Parameters
+        ----------
+        m : int
+            The most events an attacker knows.
+
+        Returns
+        -------
+        numpy.ndarray
+            float64 per class.
+
+        Raises
+        ------
+        RiskcoreError
+            When the evidence holds no events (no event or person column).
+        """
+        events = self.events
+        if events is None:
+            raise RiskcoreError(
+                "k^m-anonymity counts each person's events: give the event columns and the "
+                "person column (--event COL --person COL)"
+            )
+        result: np.ndarray = self.cached(
+            ("events", int(m)), lambda: events.class_support(int(m), self.n_classes)
+        )
+        return result
+
     # ------------------------------------------------------------------ per-class figures
 
     def distinct(self, attribute: str) -> np.ndarray:
@@ -469,9 +580,10 @@ class Evidence:
 
         Classes are renumbered in order. The table-wide distribution of each
         sensitive attribute (Q of t-closeness) becomes that of the kept
-        records, and under ``"any"`` the compatible sets are those within the
-        kept records: what a reader of the release sees. Population counts
-        (fixed by the population) are kept as they are.
+        records, under ``"any"`` the compatible sets are those within the
+        kept records, and the itemset supports of the events are counted
+        again over the people kept: what a reader of the release sees.
+        Population counts (fixed by the population) are kept as they are.
 
         Parameters
         ----------
@@ -508,6 +620,7 @@ class Evidence:
             if self.population_counts is None
             else self.population_counts[keep],
             person=self.person,
+            events=None if self.events is None else self.events.restrict(keep, new_id),
         )
 
     @classmethod

@@ -108,14 +108,18 @@ __all__ = [
     "MAX_ITEMSET_OCCURRENCES",
     "TOP_ITEMSETS",
     "EventItems",
+    "EventPairs",
     "ItemsetLevel",
     "ItemsetSupport",
     "KmAnonymity",
     "RareItemset",
     "event_items",
+    "event_names",
+    "event_pairs",
     "itemset_occurrences",
     "itemset_support",
     "km_anonymity",
+    "visit_items",
 ]
 
 ItemKind = Literal["visit", "value"]
@@ -156,6 +160,34 @@ class EventItems:
     item: np.ndarray
     n_items: int
     codes: np.ndarray
+
+
+def event_names(events: object) -> tuple[str, ...]:
+    """Return the event columns as a tuple of names, each once (the one check of them).
+
+    Parameters
+    ----------
+    events : sequence of str
+        The event columns.
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    RolesError
+        For one string instead of a list, a name that is not text, or a
+        column listed twice.
+    """
+    if isinstance(events, str) or not isinstance(events, Sequence):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    if not all(isinstance(e, str) for e in events):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    names = tuple(events)
+    if len(set(names)) != len(names):
+        raise RolesError("an event column is listed twice")
+    return names
 
 
 def _missing_code(column: EncodedColumn) -> int | None:
@@ -526,6 +558,174 @@ def itemset_support(
     return ItemsetSupport(best, witness, best_size, held, tuple(levels), n_items)
 
 
+# ---------------------------------------------------------------- the pairs a verdict reads
+
+
+def visit_items(codes: Sequence[np.ndarray], cards: Sequence[int]) -> tuple[np.ndarray, int]:
+    """Return each row's visit item (its tuple of event codes, numbered densely) and their count.
+
+    The ``"visit"`` items of :func:`event_items` with a missing value a value of
+    its own, from code arrays the caller may have generalized (a lattice node's
+    codes of each event column: equal codes, equal labels at that level).
+
+    Parameters
+    ----------
+    codes : sequence of numpy.ndarray
+        One int64 code array per event column, one code per row.
+    cards : sequence of int
+        The number of codes of each column (codes lie in ``[0, card)``).
+
+    Returns
+    -------
+    item : numpy.ndarray
+        int64 item of every row, in ``[0, n_items)``, in increasing tuple order.
+    n_items : int
+
+    Examples
+    --------
+    >>> visit_items([np.array([0, 0, 1]), np.array([1, 0, 1])], [2, 2])
+    (array([1, 0, 2]), 3)
+    """
+    key, _ = pack_keys([np.asarray(c, dtype=np.int64) for c in codes], list(cards))
+    item, rep = _numbered(key)
+    return item, len(rep)
+
+
+@dataclass(frozen=True, eq=False)
+class EventPairs:
+    """The (person, item) pairs of a table's events, with each person's least support.
+
+    What :class:`riskcore.metrics.evidence.Evidence` keeps of the events for the
+    k^m-anonymity criterion: no rows, only who holds which item. People keep
+    their numbers when some are removed (:meth:`keep`); a person holding no
+    item has least support 0 (nothing to single them out by).
+
+    Attributes
+    ----------
+    person : numpy.ndarray
+        int64 person of each pair, in ``[0, n_people)``.
+    item : numpy.ndarray
+        int64 item of each pair, in ``[0, n_items)``.
+    n_people : int
+    n_items : int
+    max_itemsets : int
+        The most itemset occurrences counted (:data:`MAX_ITEMSET_OCCURRENCES`).
+    """
+
+    person: np.ndarray
+    item: np.ndarray
+    n_people: int
+    n_items: int
+    max_itemsets: int = MAX_ITEMSET_OCCURRENCES
+    _support: dict[int, np.ndarray] = field(default_factory=dict, init=False, repr=False)
+
+    def least_support(self, m: int) -> np.ndarray:
+        """Return each person's least support over their itemsets of at most ``m`` items.
+
+        :func:`itemset_support`'s ``person_support``, computed once per m
+        (the occurrences checked against :attr:`max_itemsets` first).
+
+        Parameters
+        ----------
+        m : int
+            The most items an attacker knows.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 per person (0: the person holds no item); read-only.
+        """
+        m = check_positive_int("m", m)
+        if m not in self._support:
+            found = itemset_support(
+                self.person,
+                self.item,
+                n_people=self.n_people,
+                n_items=self.n_items,
+                m=m,
+                max_itemsets=self.max_itemsets,
+            ).person_support
+            self.seed(m, found)
+        return self._support[m]
+
+    def seed(self, m: int, support: np.ndarray) -> None:
+        """Keep the least supports of ``m`` computed elsewhere on these very pairs.
+
+        Parameters
+        ----------
+        m : int
+        support : numpy.ndarray
+            One least support per person (:attr:`ItemsetSupport.person_support`).
+        """
+        if len(support) != self.n_people:
+            raise ValueError("give one least support per person")
+        kept = np.asarray(support, dtype=np.int64).copy()
+        kept.flags.writeable = False
+        self._support[int(m)] = kept
+
+    def keep(self, people: np.ndarray) -> EventPairs:
+        """Return the pairs of the people kept (a boolean mask), numbered as before.
+
+        The least supports are not carried over: removing people can only
+        lower a support, so they are counted again on what remains.
+
+        Parameters
+        ----------
+        people : numpy.ndarray
+            bool per person.
+
+        Returns
+        -------
+        EventPairs
+        """
+        take = np.asarray(people, dtype=bool)[self.person]
+        return EventPairs(
+            self.person[take], self.item[take], self.n_people, self.n_items, self.max_itemsets
+        )
+
+
+def event_pairs(
+    table: EncodedTable,
+    person: str,
+    events: Sequence[str],
+    *,
+    max_itemsets: int = MAX_ITEMSET_OCCURRENCES,
+) -> tuple[np.ndarray, EventPairs]:
+    """Return the person of every row and the (person, visit item) pairs of the events.
+
+    Visits as items and a missing value a value of its own (the defaults of
+    :func:`km_anonymity`, whose people and items these are); a row without a
+    person is a person of its own.
+
+    Parameters
+    ----------
+    table : EncodedTable
+        The table.
+    person : str
+        The person column.
+    events : sequence of str
+        The event columns.
+    max_itemsets : int, default :data:`MAX_ITEMSET_OCCURRENCES`
+
+    Returns
+    -------
+    row_person : numpy.ndarray
+        int64 person of every row (:func:`riskcore.engine.people.person_codes`).
+    pairs : EventPairs
+
+    Raises
+    ------
+    RolesError
+        For an unknown or repeated column, or the person among the events.
+    """
+    _, cols, _ = _event_columns(table, person, events, None)
+    pcol = table.column(person)
+    row_person, n_people = person_codes(pcol.codes, _missing_code(pcol))
+    ev = event_items(cols)
+    pairs = EventPairs(row_person[ev.row], ev.item, n_people, ev.n_items, max_itemsets)
+    return row_person, pairs
+
+
 # ---------------------------------------------------------------- the public figure
 
 
@@ -654,11 +854,9 @@ def _event_columns(
     """Return the event names, their encoded columns (generalized where given), the replaced."""
     if person not in table.columns:
         raise RolesError(f"the table has no person column {person!r}")
-    names = tuple(events)
-    if isinstance(events, str) or not names:
+    if isinstance(events, str) or not tuple(events):
         raise RolesError("choose at least one event column (a list of column names)")
-    if len(set(names)) != len(names):
-        raise RolesError("an event column is listed twice")
+    names = event_names(events)
     if person in names:
         raise RolesError(f"{person!r} is the person column: it cannot be an event column too")
     given = dict(generalized or {})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["METHOD_NOTES"]
+__all__ = ["EVENT_METHOD_NOTES", "METHOD_NOTES"]
 
 #: Method notes printed in every report: (topic, how it is computed, citation).
 METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
@@ -85,3 +85,29 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
         "Bun M, Steinke T. Concentrated differential privacy, TCC 2016",
     ),
 )
+
+
+#: Method notes of the models of many rows per person, printed when the profile uses them:
+#: ``events`` (k^m-anonymity) and ``household`` (household risk).
+EVENT_METHOD_NOTES: dict[str, tuple[str, str, str]] = {
+    "events": (
+        "k^m-anonymity of a person's visits",
+        "each person holds the set S_p of their visits (the event columns' values on one row, a "
+        "missing value a value of its own); support(I) = |{p : I subset of S_p}|; k^m-anonymous "
+        "iff support(I) >= k for every I of at most m visits held by someone; a person is at "
+        "risk when one of their sets of at most m visits has support < k; a class of people "
+        "fails when it holds a person at risk",
+        "Terrovitis M, Mamoulis N, Kalnis P. Privacy-preserving anonymization of set-valued "
+        "data. PVLDB 1(1), 2008; El Emam K et al. De-identification methods for open health "
+        "data: the Heritage Health Prize claims dataset. JMIR 14(1):e33, 2012",
+    ),
+    "household": (
+        "household risk",
+        "r_h = 1 - prod over the household's members of (1 - r_i), r_i the individual risk "
+        "(E[1/F_j | f_j], or 1/f_j without a population model); each member carries r_h; "
+        "expected re-identifications = sum over members of r_h, global risk = that sum / the "
+        "members (members are people with a person column)",
+        "Templ M, Kowarik A, Meindl B. sdcMicro, J Stat Softw 67(4), 2015 (measure_risk, hid); "
+        "Franconi L, Polettini S. Individual risk estimation in mu-Argus, PSD 2004",
+    ),
+}

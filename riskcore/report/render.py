@@ -26,7 +26,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report._utility_section import utility_context, utility_figures
-from riskcore.report.methods import METHOD_NOTES
+from riskcore.report.methods import EVENT_METHOD_NOTES, METHOD_NOTES
 from riskcore.review import AttackRun, Review
 
 if TYPE_CHECKING:
@@ -176,6 +176,41 @@ def _readings(review: Review, after: bool) -> list[str]:
     return out
 
 
+def _method_notes(review: Review) -> list[tuple[str, str, str]]:
+    """Return the method notes: every report's, then those of the profile's events and
+    household."""
+    p = review.profile
+    used = [k for k, on in (("events", bool(p.events)), ("household", p.household)) if on]
+    return [*METHOD_NOTES, *(EVENT_METHOD_NOTES[k] for k in used)]
+
+
+def _events_context(review: Review) -> list[dict[str, Any]]:
+    """Return the many-rows-per-person section: per table, the k^m-anonymity and household
+    readings and the rarest sets of visits (empty without events or a household)."""
+    from riskcore.report.readings.longitudinal import (
+        household_reading,
+        km_reading,
+        rare_itemset_table,
+    )
+
+    out = []
+    for of, a in (("As recorded", review.before), ("After remediation", review.after)):
+        if a is None or (a.km_anonymity is None and a.household is None):
+            continue
+        km, hh = a.km_anonymity, a.household
+        out.append(
+            {
+                "of": of,
+                "readings": [
+                    *([km_reading(km)] if km is not None else []),
+                    *([household_reading(hh)] if hh is not None else []),
+                ],
+                "rarest": _df(rare_itemset_table(km)) if km is not None and km.rarest else None,
+            }
+        )
+    return out
+
+
 def document_context(review: Review) -> dict[str, Any]:
     """Return every sentence and table of the report, derived from the review.
 
@@ -249,7 +284,8 @@ def document_context(review: Review) -> dict[str, Any]:
         "remediation": None,
         "budget": None,
         "limitations": [limitation_text(x) for x in r.limitations],
-        "methods": _frame(["topic", "computed as", "citation"], list(METHOD_NOTES)),
+        "methods": _frame(["topic", "computed as", "citation"], _method_notes(r)),
+        "events": _events_context(r),
         "missing_policy": r.before.missing_policy,
         "software": _frame(["software", "version"], list(r.software.items())),
         "parameters": _frame(
@@ -480,7 +516,11 @@ def _template() -> Any:
 
 
 def _render(
-    review: Review, *, head: Sequence[str], figures: Sequence[str], css: str,
+    review: Review,
+    *,
+    head: Sequence[str],
+    figures: Sequence[str],
+    css: str,
     utility: Sequence[str] = (),
 ) -> str:
     from markupsafe import Markup

@@ -11,6 +11,9 @@ from riskcore.report.readings.population import population_reading
 
 __all__ = ["assessment_text", "verdict_text"]
 
+#: The rarest sets of visits the text summary lists at most.
+TEXT_ITEMSETS = 5
+
 
 def assessment_text(a: Assessment) -> str:
     """Return the plain-text summary of an assessment printed by the command line.
@@ -24,7 +27,9 @@ def assessment_text(a: Assessment) -> str:
     str
         One line per figure: classes, k, prosecutor (journalist, marketer)
         risk against the threshold with its cited meaning, l and t per
-        sensitive attribute, and the missing-value policy.
+        sensitive attribute, the missing-value policy; with event columns
+        k^m-anonymity and the rarest sets of visits (at most
+        :data:`TEXT_ITEMSETS`), with a household column the household risk.
     """
     pr = a.prosecutor
     who = "records" if a.person is None else "people"
@@ -61,6 +66,23 @@ def assessment_text(a: Assessment) -> str:
             f"{s.homogeneous_records:,} {who} in {s.homogeneous_classes:,} homogeneous classes"
         )
     lines.append(missing_reading(a.missing, a.missing_records, people=a.person is not None))
+    km, hh = a.km_anonymity, a.household
+    if km is not None or hh is not None:  # (pandas, loaded only for many rows per person)
+        from riskcore.report.readings.longitudinal import (
+            household_reading,
+            km_reading,
+            rare_itemset_table,
+        )
+    if km is not None:
+        lines.append(km_reading(km))
+        rare = rare_itemset_table(km).head(TEXT_ITEMSETS)
+        for row in rare.itertuples(index=False):
+            lines.append(
+                f"  {row[0]}: held by {row[2]:,}, the rarest set of {row[3]:,} "
+                f"{'person' if row[3] == 1 else 'people'}"
+            )
+    if hh is not None:
+        lines.append(household_reading(hh))
     return "\n".join(lines)
 
 

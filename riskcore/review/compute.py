@@ -180,6 +180,10 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
         "population": population,
         "missing": profile.missing,
         "person": roles.person,
+        "events": profile.events,
+        "m": profile.m,
+        "event_k": profile.event_k,
+        "household": profile.household,
     }
 
 
@@ -317,15 +321,17 @@ def _several_tuples(assessment: Assessment) -> int:
     return int(classes.sizes[sig.lengths > 1].sum())
 
 
-def _with_people(released: pd.DataFrame, data: pd.DataFrame, person: str | None) -> pd.DataFrame:
-    """Return the release with its person column as recorded (the recipe may have dropped it).
+def _with_links(released: pd.DataFrame, data: pd.DataFrame, *columns: str | None) -> pd.DataFrame:
+    """Return the release with its person and household columns as recorded.
 
-    The release keeps the labels of the table's rows (positions, from
-    :func:`review`), so each released row finds its person again.
+    The recipe may have masked or dropped them; the assessment of the release
+    links a person's rows and a household's people as the table did. The
+    release keeps the labels of the table's rows (positions, from
+    :func:`review`), so each released row finds its values again.
     """
-    if person is None:
-        return released
-    return released.assign(**{person: data[person].to_numpy()[released.index.to_numpy()]})
+    rows = released.index.to_numpy()
+    links = {c: data[c].to_numpy()[rows] for c in columns if c is not None}
+    return released.assign(**links) if links else released
 
 
 def _file_name(path: str) -> str:
@@ -431,14 +437,14 @@ def review(
     reasons, units = _reasons(data, profile, suggested)
     if profile.recipe is not None:
         remediation, released = _remediate(data, profile.recipe, units, profile)
-        after = assess(_with_people(released, data, kw["person"]), **kw)
+        after = assess(_with_links(released, data, kw["person"], kw["household"]), **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
         verdict_after = with_suppression(
             evaluate(profile.targets, after.evidence), remediation, profile.targets
         )
         attacks_after = _attacks(
-            _with_people(released, data, kw["person"]), profile, of="the remediated table"
+            _with_links(released, data, kw["person"]), profile, of="the remediated table"
         )
     final = verdict_after if verdict_after is not None else verdict_before
     when = (now or datetime.now(UTC)).astimezone(UTC)

@@ -211,6 +211,21 @@ def limitations(
     else:
         out.append(Limitation("population", {"model": "none"}))
     out.append(Limitation("missing", {"policy": profile.missing}))
+    if profile.events:
+        km = profile.targets.find("km-anonymity")
+        out.append(
+            Limitation(
+                "events",
+                {
+                    "events": list(profile.events),
+                    "m": profile.m,
+                    "k": profile.event_k,
+                    "judged": km is not None,
+                },
+            )
+        )
+    if profile.household is not None:
+        out.append(Limitation("household", {"household": profile.household, "person": person}))
     if verdict.not_applicable:
         out.append(Limitation("not-applicable", {"targets": list(verdict.not_applicable)}))
     out.append(Limitation("attacks-not-run", {"attacks": ["differencing", "two releases"]}))

@@ -202,9 +202,11 @@ class Limitation(Result):
         ``attacker``, ``population``, ``missing``, ``not-applicable``,
         ``attacks-not-run``, ``keyed-steps``, ``suda-skipped``, ``suda-capped``,
         ``suda-people``, ``free-text``, ``population-table``, ``recipe-limit``,
-        ``unit`` (the unit of privacy: a person column, its people and rows) or
+        ``unit`` (the unit of privacy: a person column, its people and rows),
         ``rows-not-people`` (a person column in the table, none tagged: its facts
-        are a :class:`~riskcore.roles.persons.RowsNotPeople`).
+        are a :class:`~riskcore.roles.persons.RowsNotPeople`), ``events``
+        (k^m-anonymity's attacker: the event columns, m, k) or ``household``
+        (the household risk's independence assumption).
     facts : dict
         What the sentence needs (column names, counts, models).
     """
@@ -480,9 +482,7 @@ class Review(Result):
         Self
         """
         if data.get("schema") != REPORT_SCHEMA:
-            raise RiskcoreError(
-                f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})"
-            )
+            raise RiskcoreError(f"not a {REPORT_SCHEMA} document (schema {data.get('schema')!r})")
         rest = {k: v for k, v in data.items() if k not in ("schema", "verdict", "readiness")}
         return super().from_dict(rest)
 
@@ -532,5 +532,3 @@ def dataset_facts(
         "columns": data.shape[1],
         "missing": int(data.isna().sum().sum()),
     }
-
-

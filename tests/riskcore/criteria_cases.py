@@ -2,7 +2,9 @@
 targets' consumers (``test_criteria_common.py``) and the Anonymity page's (``tests/app``).
 
 :data:`FACTORIES` holds one random instance maker per privacy model of
-:data:`riskcore.criteria.REGISTRY`; :func:`random_case` draws a table and a profile;
+:data:`riskcore.criteria.REGISTRY`; :func:`random_case` draws a table and a profile (the
+models of a population table or of a person's events apart); :func:`event_case` draws
+visits of people with event columns and a k^m-anonymity target among others;
 :func:`baseline` is the decision every consumer must agree with.
 """
 
@@ -21,6 +23,7 @@ from riskcore.criteria import (
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    KmAnonymity,
     KMap,
     RecordRisk,
     RecursiveCLDiversity,
@@ -57,11 +60,14 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
     "delta-presence": lambda r: DeltaPresence(
         delta_min=float(r.choice([0.0, 0.2])), delta_max=float(r.choice([0.5, 1.0]))
     ),
+    "km-anonymity": lambda r: KmAnonymity(k=int(r.integers(1, 4)), m=int(r.integers(1, 3))),
 }
 
 
 #: The models judged against an identified population table (the population tab's).
 POPULATION_KINDS = frozenset(k for k, c in REGISTRY.items() if c.needs_population_table)
+#: The models of a person's events (k^m-anonymity): judged on :func:`event_case` tables.
+EVENT_KINDS = frozenset(k for k, c in REGISTRY.items() if c.needs_events)
 
 
 def random_table(r: Rng) -> pd.DataFrame:
@@ -112,7 +118,7 @@ def random_case(seed: int, *, person: bool = False) -> tuple[pd.DataFrame, Profi
     df = random_person_table(r) if person else random_table(r)
     qis = ("a", "b") if r.random() < 0.5 else ("a", "b", "c")
     sens = ("s", "v")[: int(r.integers(1, 3))]
-    kinds = [k for k in FACTORIES if k not in POPULATION_KINDS]
+    kinds = [k for k in FACTORIES if k not in POPULATION_KINDS | EVENT_KINDS]
     chosen = r.choice(kinds, size=int(r.integers(1, 4)), replace=False)
     crit = tuple(FACTORIES[str(k)](r) for k in chosen)
     population = str(r.choice(["none", "weights", "fraction"]))
@@ -145,6 +151,50 @@ def population_of(profile: Profile) -> Population | None:
     return None
 
 
+def event_case(seed: int) -> tuple[pd.DataFrame, Profile]:
+    """Return visits of 8-20 people (1-4 rows each) and a profile with event columns.
+
+    Columns: ``pid`` (the person, a few rows without one), QIs ``a`` and ``b`` (the
+    same on a person's rows: the records table's SUDA refuses others), event columns
+    ``dx`` and ``day`` (missing values too), a sensitive ``s`` and a household ``hh``.
+    The targets: k^m-anonymity (random k and m, the profile's m) with 0-2 table-level
+    models.
+    """
+    r = np.random.default_rng(2000 + seed)
+    n_people = int(r.integers(8, 21))
+    visits = r.integers(1, 5, n_people)
+    pid = np.repeat(np.arange(n_people), visits)
+    n = len(pid)
+    df = pd.DataFrame(
+        {
+            "pid": pd.Series([f"p{i}" for i in pid], dtype=object),
+            "a": r.choice(["x", "y"], n_people)[pid].astype(object),
+            "b": r.choice(["p", "q"], n_people)[pid].astype(object),
+            "dx": r.choice(["A", "B", "C", "D"], n, p=[0.4, 0.3, 0.2, 0.1]).astype(object),
+            "day": r.integers(0, 3, n),
+            "s": r.choice(["flu", "cold", "gout"], n),
+            "hh": (pid // 2).astype(str).astype(object),
+        }
+    )
+    df.loc[r.random(n) < 0.05, "pid"] = None
+    df.loc[r.random(n) < 0.05, "dx"] = None
+    df = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    events = ("dx", "day") if r.random() < 0.5 else ("dx",)
+    km = FACTORIES["km-anonymity"](r)
+    assert isinstance(km, KmAnonymity)
+    others = [k for k in FACTORIES if k not in POPULATION_KINDS | EVENT_KINDS]
+    chosen = r.choice(others, size=int(r.integers(0, 3)), replace=False)
+    crit = (*(FACTORIES[str(k)](r) for k in chosen), KmAnonymity(k=km.k, m=km.m, events=events))
+    roles = ColumnRoles(
+        quasi_identifiers=("a", "b"),
+        sensitive=("s",),
+        persons=("pid",),
+        other=tuple(c for c in df.columns if c not in ("a", "b", "s", "pid")),
+    )
+    profile = Profile(roles=roles, targets=Targets(criteria=crit), events=events, m=km.m)
+    return df, profile
+
+
 Decision = tuple[np.ndarray | None, bool | None]
 
 
@@ -160,6 +210,8 @@ def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
         population=population_of(profile),
         missing=profile.missing,
         person=person,
+        events=profile.events,
+        m=profile.m,
     )
     v = evaluate(profile.targets, a.evidence)
     rows = enc.record_classes(profile.roles.quasi_identifiers, person=person)

@@ -46,7 +46,7 @@ def test_local_suppression_blanks_cells_only(tmp_path, capsys):
     values = got[KEYS].replace("", np.nan).astype(float).to_numpy()
     assert fk_any(values).min() >= 2
     spec = json.loads(recipe.read_text())
-    assert spec["version"] == 5 and spec["perturb"][0]["method"] == "local_suppression"
+    assert spec["version"] == 6 and spec["perturb"][0]["method"] == "local_suppression"
     assert spec["perturb"][0]["params"]["importance"]["water"] == 7
     _apply_matches(tmp_path, out, recipe)
 

@@ -86,11 +86,10 @@ def test_average_risk_is_classes_per_record_without_a_population():
 
 # ------------------------------------------------------------------ l and t
 
+
 def test_recursive_cl_diversity_of_counts_5_1_1():
     # the table: two classes with sensitive counts (5, 1, 1), c = 2
-    df = pd.DataFrame(
-        {"q": ["a"] * 7 + ["b"] * 7, "s": (["x"] * 5 + ["y", "z"]) * 2}
-    )
+    df = pd.DataFrame({"q": ["a"] * 7 + ["b"] * 7, "s": (["x"] * 5 + ["y", "z"]) * 2})
     ev = _evidence(df)
     # r1 = 5 < 2 (r2 + r3) = 4 is false: not (2,2)-diverse; l = 1 is trivially met
     c = _check(RecursiveCLDiversity(c=2, l=2), ev, "s")
@@ -128,6 +127,7 @@ def test_an_l_target_without_a_sensitive_attribute_is_not_applicable():
 
 
 # ------------------------------------------------------------------ suppression
+
 
 def test_suppression_within_the_limit_and_beyond():
     ev = _evidence(SIZES_2_5)
@@ -172,6 +172,7 @@ def test_compatible_sets_are_judged_again_on_the_release():
 
 # ------------------------------------------------------------------ population table
 
+
 def _population_evidence(records, counts):
     return Evidence(
         records=np.asarray(records, dtype=np.int64),
@@ -210,6 +211,7 @@ def test_population_models_need_the_table():
 
 # ------------------------------------------------------------------ JSON and validation
 
+
 @pytest.mark.parametrize(
     "criterion",
     [
@@ -234,6 +236,7 @@ def test_the_registry_holds_every_model():
     assert set(REGISTRY) == {
         "k-anonymity", "distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity",
         "t-closeness", "record-risk", "average-risk", "k-map", "delta-presence",
+        "km-anonymity",
     }  # fmt: skip
 
 

@@ -20,7 +20,9 @@ The Anonymity page, the one consumer drawn by Streamlit, has its own test in
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,17 +40,19 @@ from riskcore.criteria import (
 from riskcore.criteria.population import judge_population
 from riskcore.criteria.records import record_table
 from riskcore.deidentify.hierarchy import flat_hierarchy
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.lattice import Lattice, NodeResult
 from riskcore.engine import EncodedTable
 from riskcore.metrics.presence import population_match
 from riskcore.profile import Profile
 from riskcore.report.compare import key_figures
 from riskcore.review import review
 from tests.riskcore.criteria_cases import (
+    EVENT_KINDS,
     FACTORIES,
     POPULATION_KINDS,
     Decision,
     baseline,
+    event_case,
     random_case,
     random_table,
 )
@@ -65,7 +69,6 @@ def test_every_criterion_has_a_factory():
 # ------------------------------------------------------------------ random cases
 
 
-
 # ------------------------------------------------------------------ the consumers
 # Each returns (per-record failing or None when it has none, overall passed or None).
 
@@ -75,7 +78,7 @@ def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
     qis = profile.roles.quasi_identifiers
     lat = Lattice(
         df,
-        {q: flat_hierarchy(df[q]) for q in qis},
+        {q: flat_hierarchy(df[q]) for q in (*qis, *profile.events)},
         sensitive=profile.roles.sensitive,
         targets=profile.targets,
         distance=profile.distances,  # type: ignore[arg-type]
@@ -83,8 +86,9 @@ def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
         sampling_fraction=profile.sampling_fraction,
         weights=profile.roles.weight,
         person=profile.roles.person,
+        events=profile.events,
     )
-    bottom = [0] * len(qis)
+    bottom = [0] * len(lat.qis)
     ids, _, bad = lat.failing(bottom)
     return bad[ids][lat.record_base_classes()], lat.evaluate(bottom).anonymous
 
@@ -101,6 +105,7 @@ def records_table(df: pd.DataFrame, profile: Profile) -> Decision:
         missing=profile.missing,
         distance=profile.distances,
         person=profile.roles.person,
+        events=profile.events,
     )
     return (out["failing_targets"] != "").to_numpy(), None
 
@@ -142,15 +147,12 @@ CONSUMERS = {
 }
 
 
-@pytest.mark.parametrize("person", [False, True], ids=["rows", "people"])
-@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
-def test_every_consumer_gives_the_assessment_s_decision(consumer, person):
-    """Each consumer against the criteria; with ``person``, on tables of people of several
-    rows (some whose QIs change between rows) with the person column tagged."""
+def _agree(consumer: str, case: Callable[[int], tuple[pd.DataFrame, Profile]]) -> None:
+    """Check that ``consumer`` gives the baseline's decisions on :data:`CASES` cases."""
     decide = CONSUMERS[consumer]
-    seen_fail = seen_pass = 0
+    outcomes = set()
     for seed in range(CASES):
-        df, profile = random_case(seed, person=person)
+        df, profile = case(seed)
         want_rows, want = baseline(df, profile)
         got_rows, got = decide(df, profile)
         if got_rows is not None:
@@ -159,9 +161,34 @@ def test_every_consumer_gives_the_assessment_s_decision(consumer, person):
             )
         if got is not None:
             assert got == want, f"{consumer}, case {seed}: {profile.targets}"
-        seen_fail += not want
-        seen_pass += bool(want)
-    assert seen_fail and seen_pass  # the cases exercise both outcomes
+        outcomes.add(want)
+    assert outcomes == {True, False}  # the cases exercise both outcomes
+
+
+@pytest.mark.parametrize("person", [False, True], ids=["rows", "people"])
+@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
+def test_every_consumer_gives_the_assessment_s_decision(consumer, person):
+    """Each consumer against the criteria; with ``person``, on tables of people of several
+    rows (some whose QIs change between rows) with the person column tagged."""
+    _agree(consumer, functools.partial(random_case, person=person))
+
+
+#: The consumers of a table with several rows per person and event columns.
+EVENT_CONSUMERS = ("lattice", "records table", "review", "saved comparison")
+
+
+@pytest.mark.parametrize("consumer", EVENT_CONSUMERS)
+def test_every_consumer_judges_a_person_s_events_alike(consumer):
+    """The k^m-anonymity target among others, on people with visits: the same decision."""
+    _agree(consumer, event_case)
+
+
+def test_the_command_line_judges_a_person_s_events_alike(tmp_path, capsys):
+    for seed in range(0, CASES, 4):
+        df, profile = event_case(seed)
+        _, want = baseline(df, profile)
+        _, got = cli_assess(df, profile, tmp_path, capsys)
+        assert got == want, f"case {seed}: {profile.targets}"
 
 
 @pytest.mark.parametrize("person", [False, True], ids=["rows", "people"])
@@ -218,10 +245,52 @@ def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_
             weights=profile.roles.weight,
             person=profile.roles.person,
         )
-        after = review(df, profile.with_(recipe=recipe), name="t.csv").verdict_after
-        assert after is not None
-        assert after.passed == node.anonymous, f"case {seed}: {targets}, levels {levels}"
-        assert after.suppressed == node.suppressed
+        _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
+        outcomes.add(node.anonymous)
+    assert outcomes == {True, False}
+
+
+def _the_report_agrees(df: pd.DataFrame, profile: Profile, node: NodeResult, case: str) -> None:
+    """Check the report's verdict on the recipe's release against the lattice node's."""
+    after = review(df, profile, name="t.csv").verdict_after
+    assert after is not None
+    assert after.passed == node.anonymous, f"{case}: {profile.targets}"
+    assert after.suppressed == node.suppressed, case
+
+
+def test_a_generalization_of_events_is_judged_alike_by_the_search_and_the_report():
+    """A lattice node over QIs and event columns (the k^m target judged on the visits
+    generalized to its levels, suppression of whole people) is the report's verdict on the
+    table its recipe releases."""
+    from riskcore.deidentify.recipe import Recipe
+
+    outcomes = set()
+    for seed in range(CASES):
+        df, profile = event_case(seed)
+        r = np.random.default_rng(700 + seed)
+        targets = Targets(
+            criteria=profile.targets.criteria, max_suppression=float(r.choice([0.0, 0.2, 0.5]))
+        )
+        profile = profile.with_(targets=targets)
+        dims = (*profile.roles.quasi_identifiers, *profile.events)
+        hier = {q: flat_hierarchy(df[q]) for q in dims}
+        levels = {q: int(r.integers(0, 2)) for q in dims}
+        lat = Lattice(
+            df,
+            hier,
+            sensitive=profile.roles.sensitive,
+            targets=targets,
+            person="pid",
+            events=profile.events,
+        )
+        node = lat.evaluate([levels[q] for q in lat.qis])
+        if node.suppressed == lat.n:
+            continue  # nothing released: the report refuses to assess an empty table
+        recipe = Recipe.of(
+            hier, levels, targets, sensitive=profile.roles.sensitive, person="pid",
+            events=profile.events,
+        )  # fmt: skip
+        _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
         outcomes.add(node.anonymous)
     assert outcomes == {True, False}
 
@@ -239,6 +308,11 @@ def test_each_model_fails_and_passes_somewhere(kind):
                 **_population_kwargs(FACTORIES[kind](r)),
             )
             outcomes.add(judged.verdict.passed)
+        elif kind in EVENT_KINDS:
+            df, profile = event_case(seed)
+            crit = FACTORIES[kind](r)
+            one = profile.with_(targets=Targets(criteria=(crit,)), m=getattr(crit, "m", 2))
+            outcomes.add(baseline(df, one)[1])
         else:
             df, profile = random_case(seed)
             one = dataclass_replace_targets(profile, FACTORIES[kind](r))

@@ -84,7 +84,7 @@ def test_the_lattice_targets_of_older_recipes_load():
     [
         ("{", "^the profile is not valid JSON"),
         ("[]", "^the profile must be a JSON object$"),
-        ({"riskcore_profile": 3}, "version 3; this riskcore reads versions up to 2"),
+        ({"riskcore_profile": 4}, "version 4; this riskcore reads versions up to 3"),
         ({"riskcore_profile": 2, "rolez": {}}, "unknown key 'rolez'"),
         ({"quasi_identifiers": ["a"], "colour": 1}, "unknown key 'colour'"),
         ({"riskcore_profile": 2, "missing": "some"}, "missing must be 'own' or 'any'"),
@@ -133,3 +133,77 @@ def test_reading_a_file(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(RiskcoreError, match="not a regular file"):
         Profile.read(fifo)  # refused at once, never opened (it would block)
+
+
+# ------------------------------------------------------------------ events, m and household
+
+PEOPLE = ColumnRoles(
+    quasi_identifiers=("age", "zip"), persons=("pid",), other=("visit", "dx", "hh")
+)
+
+
+def test_events_m_and_the_household_survive_the_json():
+    from riskcore.criteria import KmAnonymity
+
+    p = Profile(
+        roles=PEOPLE,
+        targets=Targets(criteria=(KAnonymity(k=5), KmAnonymity(k=5, m=3, events=("visit", "dx")))),
+        events=("visit", "dx"),
+        m=3,
+        household="hh",
+    )
+    data = json.loads(p.to_json())
+    assert (data["riskcore_profile"], data["events"], data["m"], data["household"]) == (
+        3,
+        ["visit", "dx"],
+        3,
+        "hh",
+    )
+    assert Profile.read(p.to_json()) == p
+    assert p.event_k == 5  # the target's k
+    assert Profile(roles=PEOPLE, events=("dx",)).event_k == 11  # the k of the threshold 1/11
+
+
+def test_a_version_2_profile_reads_without_events():
+    old = json.loads(Profile(roles=ROLES).to_json())
+    for key in ("events", "m", "household"):
+        del old[key]
+    old["riskcore_profile"] = 2
+    p = Profile.read(json.dumps(old))
+    assert (p.events, p.m, p.household) == ((), 2, None)
+    old["events"] = ["dx"]  # a key version 2 did not have
+    with pytest.raises(RiskcoreError, match="unknown key 'events'"):
+        Profile.read(json.dumps(old))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"events": ("age",)}, "^the event column 'age' cannot be a quasi-identifier too$"),
+        ({"events": ("dx", "dx")}, "^an event column is listed twice$"),
+        ({"events": ("dx",), "m": 0}, "^m must be a whole number of at least 1, not 0$"),
+        ({"household": "pid"}, "^the household column 'pid' cannot be the person too$"),
+        ({"events": ("dx",), "household": "dx"}, "cannot be an event column too$"),
+        ({"targets": Targets.of(km=5)}, "^a k\\^m-anonymity target needs event columns"),
+        (
+            {"events": ("dx",), "targets": Targets.of(km=5, m=3)},
+            "^the k\\^m-anonymity target has m = 3; the profile's m is 2$",
+        ),
+        (
+            {"events": ("dx",), "targets": Targets.of(km=5, events=("visit",))},
+            "names the event columns visit; the profile's are dx$",
+        ),
+    ],
+)
+def test_inconsistent_events_are_refused(changes, message):
+    with pytest.raises(RiskcoreError, match=message):
+        Profile(roles=PEOPLE, **changes)
+
+
+def test_events_need_the_person():
+    with pytest.raises(RiskcoreError, match="event columns need the person column"):
+        Profile(roles=ROLES, events=("note",))
+    with pytest.raises(RiskcoreError, match=r"^the event column 'dx' is not in the table$"):
+        Profile(
+            roles=ColumnRoles(quasi_identifiers=("age",), persons=("pid",)), events=("dx",)
+        ).validate_against(["age", "pid"])

@@ -21,9 +21,7 @@ SSNS = [f"{100 + i:03d}-55-{1000 + i:04d}" for i in range(12)]
 
 @pytest.fixture
 def made(tmp_path, capsys):
-    df = pd.DataFrame(
-        {"ssn": SSNS, "name": [f"P{i}" for i in range(12)], "sex": ["F", "M"] * 6}
-    )
+    df = pd.DataFrame({"ssn": SSNS, "name": [f"P{i}" for i in range(12)], "sex": ["F", "M"] * 6})
     src = tmp_path / "d.csv"
     df.to_csv(src, index=False)
     key = tmp_path / "k.hex"
@@ -55,7 +53,7 @@ def _apply(made, spec, capsys, *, key=True):
 
 def test_the_recipe_is_sealed_by_an_hmac_under_the_key_and_recorded(made):
     spec = json.loads(made["keyed"].read_text())
-    assert spec["version"] == 5 and spec["identifiers"] == ["ssn", "name"]
+    assert spec["version"] == 6 and spec["identifiers"] == ["ssn", "name"]
     assert spec["seal"]["kind"] == "hmac-sha256"
     # recomputed independently: HMAC-SHA256(HMAC-SHA256(key, label), canonical JSON)
     raw = bytes.fromhex(made["key"].read_text().strip())

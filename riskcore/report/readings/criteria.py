@@ -38,7 +38,9 @@ __all__ = [
 ]
 
 #: Kinds whose target and achieved value are counts (printed as whole numbers).
-_WHOLE = frozenset({"k-anonymity", "distinct-l-diversity", "recursive-cl-diversity", "k-map"})
+_WHOLE = frozenset(
+    {"k-anonymity", "distinct-l-diversity", "recursive-cl-diversity", "k-map", "km-anonymity"}
+)
 #: Kinds whose values are shares or probabilities (printed to 4 significant digits).
 _RISK = frozenset({"record-risk", "average-risk"})
 
@@ -141,6 +143,8 @@ def format_achieved(check: Check) -> str:
     """
     if math.isnan(check.achieved):
         return "n/a: nothing judged"
+    if math.isinf(check.achieved):  # k^m with no event held by anyone judged
+        return "n/a: no event held"
     if check.achieved_high is not None and not math.isnan(check.achieved_high):
         return f"[{check.achieved:.3g}, {check.achieved_high:.3g}]"
     if check.kind in _WHOLE:
@@ -313,16 +317,19 @@ def verdict_reading(verdict: Verdict, *, of: str = "the table") -> str:
         text = f"{head} does not meet {len(failed)} of {len(verdict.checks)} targets: {what}"
     else:
         n_checks = len(verdict.checks)
-        every = "its one target" if n_checks == 1 else "both targets" if n_checks == 2 else (
-            f"all {n_checks} targets"
+        every = (
+            "its one target"
+            if n_checks == 1
+            else "both targets"
+            if n_checks == 2
+            else (f"all {n_checks} targets")
         )
         text = f"{head} meets {every}" if verdict.checks else head
     if parts:
         text += " (" + "; ".join(parts) + ")"
     if verdict.not_applicable:
-        text += (
-            ". Not judged, as no column is tagged sensitive: "
-            + ", ".join(verdict.not_applicable)
+        text += ". Not judged, as no column is tagged sensitive: " + ", ".join(
+            verdict.not_applicable
         )
     return text + "."
 

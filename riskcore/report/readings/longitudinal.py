@@ -1,16 +1,32 @@
-"""Readings of many rows per person: k^m-anonymity of the events, household risk."""
+"""Readings of many rows per person: k^m-anonymity of the events, household risk.
+
+Also the report's parts of them: the figures beside the other risks
+(:func:`event_cells`) and the limitations their models assume
+(:func:`events_limitation`, :func:`household_limitation`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 
+from riskcore.metrics import Assessment
 from riskcore.metrics.household import HouseholdRisk
 from riskcore.metrics.longitudinal import KmAnonymity, RareItemset
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
+from riskcore.report.readings.criteria import records_share
 
-__all__ = ["RARE_COLUMNS", "household_reading", "km_reading", "rare_itemset_table"]
+__all__ = [
+    "RARE_COLUMNS",
+    "event_cells",
+    "events_limitation",
+    "household_limitation",
+    "household_reading",
+    "km_reading",
+    "rare_itemset_table",
+]
 
 #: The columns of :func:`rare_itemset_table`.
 RARE_COLUMNS = ("events known", "size", "people holding them", "people they single out")
@@ -136,4 +152,101 @@ def household_reading(result: HouseholdRisk, *, escape: Callable[[object], str] 
         f"{result.n_households:,} {plural(result.n_households, 'household', 'households')}, "
         f"the largest with {result.largest_household:,} "
         f"{plural(result.largest_household, 'member', 'members')}."
+    )
+
+
+def event_cells(a: Assessment) -> list[tuple[str, str]]:
+    """Return the report's figures of k^m-anonymity and household risk, as (figure, value).
+
+    Parameters
+    ----------
+    a : Assessment
+        An assessment with event columns, a household column, both or neither
+        (then no figure).
+
+    Returns
+    -------
+    list of (str, str)
+        k^m: the fewest people holding a set of at most m visits and the
+        people at risk against k; households: the expected
+        re-identifications, the global risk and the members above the
+        threshold.
+    """
+    out: list[tuple[str, str]] = []
+    km = a.km_anonymity
+    if km is not None:
+        out += [
+            (
+                f"k^m-anonymity (m = {km.m}): fewest people holding a set of visits",
+                f"{km.k_achieved:,}",
+            ),
+            (
+                f"people holding a set of at most {km.m} visits held by fewer than {km.k}",
+                records_share(km.people_at_risk, km.n_people, people=True),
+            ),
+        ]
+    hh = a.household
+    if hh is not None:
+        out += [
+            (
+                "households: expected re-identifications (sdcMicro's hier_risk_ER)",
+                f"{format_number(hh.expected_reidentifications)} of {hh.n_members:,}",
+            ),
+            ("households: global risk (sdcMicro's hier_risk)", f"{hh.global_risk:.2%}"),
+            (
+                f"households: members with a household risk above {hh.threshold:.4g}",
+                records_share(hh.members_above, hh.n_members, people=hh.person is not None),
+            ),
+        ]
+    return out
+
+
+def events_limitation(facts: Mapping[str, Any]) -> str:
+    """Return the limitation of k^m-anonymity's attacker, in words.
+
+    Parameters
+    ----------
+    facts : mapping
+        ``events``, ``m``, ``k`` and ``judged`` (a k^m-anonymity target is set).
+
+    Returns
+    -------
+    str
+    """
+    m = int(facts["m"])
+    cols = join_names(list(facts["events"]))
+    judged = (
+        f"judged by the k^m-anonymity target (k = {int(facts['k'])})"
+        if facts.get("judged")
+        else f"reported, not judged (no k^m-anonymity target; people at risk against k = "
+        f"{int(facts['k'])})"
+    )
+    return (
+        f"Events ({cols}): an attacker is assumed to know at most {m:,} of a person's "
+        f"{plural(m, 'visit', 'visits')} (the values of the event columns on one row together) "
+        f"and nothing else of them; {judged}. The quasi-identifiers and the visits are judged "
+        "apart (the classes by the quasi-identifiers, the visits by k^m-anonymity): an attacker "
+        "who knows both is not modelled together. A class of people is suppressed whole when "
+        "one of its people is at risk, and the release is judged again on the people left."
+    )
+
+
+def household_limitation(facts: Mapping[str, Any]) -> str:
+    """Return the limitation of the household risk's model, in words.
+
+    Parameters
+    ----------
+    facts : mapping
+        ``household`` and ``person`` (the members are people with one).
+
+    Returns
+    -------
+    str
+    """
+    members = "people" if facts.get("person") else "records"
+    return (
+        f"Households ({facts['household']}): the members ({members}) of a household are "
+        "taken to be re-identified independently, each with their individual risk, and the "
+        "household when any of them is (sdcMicro's household risk); the figure is reported "
+        "beside the individual risk and judged by no target."
     )

@@ -22,6 +22,11 @@ from riskcore.report.readings.criteria import (
     threshold_text,
     verdict_reading,
 )
+from riskcore.report.readings.longitudinal import (
+    event_cells,
+    events_limitation,
+    household_limitation,
+)
 from riskcore.report.readings.people import unit_reading
 from riskcore.review import Limitation, ReleasedIdentifiers, Review, RoleReason
 from riskcore.roles.persons import RowsNotPeople, person_facts
@@ -146,6 +151,7 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
             (f"{r.model}: {who} with risk above {r.threshold:.4g}", share(at_risk)),
             (f"{r.model}: expected share re-identified", f"{r.success_rate:.2%}"),
         ]
+    out += event_cells(a)
     for name, s in a.sensitive.items():
         out += [
             (f"{name}: distinct l", f"{s.distinct_l:,}"),
@@ -399,6 +405,10 @@ def limitation_text(lim: Limitation) -> str:
     if lim.kind == "unit":
         rows = int(f["rows"])
         return unit_reading(int(f.get("people", rows)), rows, f.get("person"))
+    if lim.kind == "events":
+        return events_limitation(f)
+    if lim.kind == "household":
+        return household_limitation(f)
     if lim.kind == "suda-people":
         return (
             f"Special uniques (SUDA) not computed: they are found per person, and "
