@@ -119,23 +119,29 @@ def target_rows(review: Review) -> pd.DataFrame:
 
 
 def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
-    n = a.n_records
+    people = a.person is not None  # every class figure counts people
+    n = a.n_people
+
+    def share(count: int) -> str:
+        return records_share(count, n, people=people)
+
+    unit = "people" if people else "records"
     out = [
-        ("records", f"{n:,}"),
+        ("people", f"{n:,} (in {a.n_records:,} rows)") if people else ("records", f"{n:,}"),
         ("equivalence classes", f"{a.n_classes:,}"),
-        ("k (smallest class)", f"{a.k:,}"),
-        ("records unique on the quasi-identifiers", records_share(a.unique_records, n)),
+        ("k (smallest class, people)" if people else "k (smallest class)", f"{a.k:,}"),
+        (f"{unit} unique on the quasi-identifiers", share(a.unique_records)),
     ]
     for r in (a.prosecutor, a.journalist, a.marketer):
         if r is None:
             continue
         at_risk = round(r.records_at_risk * n)
         out += [
-            (f"{r.model}: highest record risk", f"{r.highest_risk:.4g}"),
             (
-                f"{r.model}: records with risk above {r.threshold:.4g}",
-                records_share(at_risk, n),
+                f"{r.model}: highest {'person' if people else 'record'} risk",
+                f"{r.highest_risk:.4g}",
             ),
+            (f"{r.model}: {unit} with risk above {r.threshold:.4g}", share(at_risk)),
             (f"{r.model}: expected share re-identified", f"{r.success_rate:.2%}"),
         ]
     for name, s in a.sensitive.items():
@@ -144,10 +150,7 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
             (f"{name}: entropy l", f"{s.entropy_l:.3f}"),
             (f"{name}: recursive ({s.c:g},l) l", f"{s.recursive_l:,}"),
             (f"{name}: t ({s.distance} distance)", f"{s.t_closeness:.3f}"),
-            (
-                f"{name}: people in classes of one value",
-                records_share(s.homogeneous_records, n),
-            ),
+            (f"{name}: people in classes of one value", share(s.homogeneous_records)),
         ]
     return out
 
@@ -155,7 +158,8 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
 def figures_side_by_side(review: Review) -> pd.DataFrame:
     """Return the figures of the table as recorded beside those after remediation.
 
-    Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``.
+    Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``. With a
+    person column every count is of people (the first row says how many, in how many rows).
 
     Parameters
     ----------
@@ -199,9 +203,12 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
         Every target judged on the table as recorded and after remediation.
     """
 
+    people = review.verdict_before.person is not None  # the counts are of people
+
     def cell(c: Any, released: int) -> str:
         mark = "pass" if c.passed else "fail"
-        fail = f", {records_share(c.failing_records, released)} failing" if not c.passed else ""
+        failing = records_share(c.failing_records, released, people=people)
+        fail = f", {failing} failing" if not c.passed else ""
         note = f"; {c.note}" if c.note else ""
         return f"{format_achieved(c)}: {mark}{fail}{note}"
 
