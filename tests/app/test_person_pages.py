@@ -299,3 +299,19 @@ def test_levels_applied_on_remediate_release_whole_patients_on_every_page():
     people = next(x for x in at.metric if x.label == "People")
     assert people.delta == f"in {8_177 - best.suppressed_rows:,} rows"
     assert int(m["k (people)"]) >= 11
+
+
+def test_two_columns_tagged_as_the_person_stop_the_page_with_a_message():
+    at = run()
+    at.file_uploader(key="rc_upload").set_value(("claims.csv", _csv(), "text/csv"))
+    at.run()
+    roles = _roles(QIS, person=True)
+    roles["household_id"] = "person"
+    at.session_state["rc_roles"] = roles
+    at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
+    for page in ("pages/uniqueness.py", "pages/anonymity.py", "pages/records.py"):
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+        errors = " ".join(seen(x.value) for x in at.error)
+        assert "only one column can link the rows of one person" in errors, page
+        assert not at.metric, page
