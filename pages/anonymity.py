@@ -41,6 +41,8 @@ st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
 person = people.person(ctx)  # with one, every class, k and risk counts people
+if person is not None:
+    people.unit_line(cached.people_count(ctx.key, ctx.encoded, person), ctx.table.n_rows, person)
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 tg = session_profile.settings()
 
@@ -139,7 +141,6 @@ try:
 except RiskcoreError as exc:  # e.g. "matches any value" with people whose QIs change
     st.error(md(exc))
     end_page()
-people.unit_line(a.n_people, a.n_records, person)
 missing_line = missing_reading(  # said once, under the metrics
     a.missing, a.missing_records, people=person is not None
 )

@@ -165,8 +165,9 @@ with tab_rec:
             st.markdown(md(individual_risk_reading(ir)))
 
         st.subheader("Why is this record risky?")
-        st.caption("The Uniqueness page explores any record further: who shares each "
-                   "combination of its values, and the generalization covering it.")  # fmt: skip
+        covering = ", and the generalization covering it" if person is None else ""  # rows only
+        st.caption(md("The Uniqueness page explores any record further: who shares each "
+                      f"combination of its values{covering}."))  # fmt: skip
         row = st.number_input(
             "Row number (the first data row is 1)",
             1,

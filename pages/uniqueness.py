@@ -172,7 +172,7 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
     if expl.msus:
         st.markdown(msu_list(expl, escape=md))
     st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
-    st.caption(md(record_subsets_caption(person)))
+    st.caption(md(record_subsets_caption(person, searched=searched)))
     sub = record_subset_table(subsets, expl)
     st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
     if person is not None:  # the cover counts rows: the Remediate page searches in people

@@ -90,22 +90,29 @@ def metric(page, label: str) -> str:
     return box.locator('[data-testid="stMetricValue"]').inner_text()
 
 
-def shot(page, name):
-    """Screenshot the whole page: Streamlit scrolls inside its main container, so the
-    viewport is stretched to that container's height first, then restored."""
-    SHOTS.mkdir(exist_ok=True)
-    size = page.viewport_size
+def page_height(page) -> int:
+    """Return the height of the whole page once it stops growing (elements stream in):
+    Streamlit scrolls inside its main container, whose height this is."""
     measure = (
         "() => Math.max(...['stMain', 'stAppViewContainer', 'stMainBlockContainer']"
         '.map(t => document.querySelector(`[data-testid="${t}"]`))'
         ".filter(Boolean).map(e => e.scrollHeight), document.body.scrollHeight)"
     )
     height, previous = page.evaluate(measure), -1
-    for _ in range(20):  # wait until the page stops growing (elements stream in)
+    for _ in range(20):
         if height == previous:
             break
         page.wait_for_timeout(400)
         previous, height = height, page.evaluate(measure)
+    return int(height)
+
+
+def shot(page, name):
+    """Screenshot the whole page: the viewport is stretched to the page's height first
+    (:func:`page_height`), then restored."""
+    SHOTS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    height = page_height(page)
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
     page.wait_for_timeout(700)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -152,6 +152,9 @@ def candidates_section(
     pct = st.column_config.NumberColumn(format="percent")
     shares = ("average risk", "NCP", "precision loss", "ARX Loss (mean)", "ARX Loss (geometric)")
     config: dict[str, Any] = {c: pct for c in shares if c in shown.columns}
+    for c, short in (("people suppressed", "suppressed"), ("people at risk", "at risk")):
+        if c in shown.columns:  # short headers (cut at 1400 px), the unit in the tooltip
+            config[c] = st.column_config.NumberColumn(md(short), help=md(c))
     for q, text in candidate_level_help(table).items():
         if q in shown.columns:
             config[q] = st.column_config.NumberColumn(help=md(text), format="%d")

@@ -299,6 +299,17 @@ def test_levels_applied_on_remediate_release_whole_patients_on_every_page():
     people = next(x for x in at.metric if x.label == "People")
     assert people.delta == f"in {8_177 - best.suppressed_rows:,} rows"
     assert int(m["k (people)"]) >= 11
+    # the report states the table as recorded and after the recipe, both in people
+    at.switch_page("pages/report.py").run()
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception, at.exception
+    figures = next(d.value for d in at.dataframe if "figure" in d.value.columns)
+    cells = figures.set_index("figure")
+    assert cells.loc["people", "as recorded"] == "2,500 (in 8,177 rows)"
+    assert cells.loc["people", "after remediation"] == (
+        f"{2_500 - best.suppressed:,} (in {8_177 - best.suppressed_rows:,} rows)"
+    )
+    assert cells.loc["k (smallest class, people)", "after remediation"] == f"{best.k:,}"
 
 
 def test_two_columns_tagged_as_the_person_stop_the_page_with_a_message():

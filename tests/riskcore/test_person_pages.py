@@ -30,8 +30,10 @@ from riskcore.report.readings import (
     population_match_reading,
     record_reading,
     record_subset_table,
+    record_subsets_caption,
     record_values_table,
     risk_table,
+    roles_summary,
     size_histogram,
     subset_table,
     suda_reading,
@@ -306,3 +308,30 @@ def test_node_readings_count_people_with_their_rows() -> None:
     table = node_table(before, after, 4).set_index("figure")
     assert table.loc["people suppressed", "generalized"] == "2"
     assert table.loc["their rows suppressed", "generalized"] == "3"
+
+
+def test_a_table_of_combinations_has_no_msu_column_when_none_was_searched() -> None:
+    s = suda_not_searched(T, QIS, person="pid")
+    e = explain_record(T, QIS, 2, suda_result=s, person="pid")
+    sub = record_subset_table(record_subsets(T, QIS, 2, person="pid"), e)
+    assert "minimal sample unique" not in sub.columns
+    assert record_subsets_caption("pid", searched=False).endswith("fewest values first.")
+    searched = explain_record(T, QIS, 2, suda_result=suda(T, QIS))
+    assert "minimal sample unique" in record_subset_table(record_subsets(T, QIS, 2), searched)
+
+
+def test_the_sidebar_counts_the_person_column_and_the_search_plot_says_person() -> None:
+    from riskcore.deidentify.hierarchy import default_hierarchy
+    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.search import evaluate_all
+    from riskcore.report.figures import risk_loss_chart
+    from riskcore.roles import ColumnRoles
+
+    roles = ColumnRoles.from_mapping({"pid": "person", "age": "quasi_identifier"})
+    assert roles_summary(roles).startswith("0 identifiers, 1 person, 1 quasi-identifier,")
+    assert "person" not in roles_summary(ColumnRoles.from_mapping({"age": "quasi_identifier"}))
+    steady = T[T["pid"] != "a"]
+    for person, unit in (("pid", "person"), (None, "record")):
+        lattice = Lattice(steady, {"zip": default_hierarchy(steady["zip"])}, person=person)
+        fig = risk_loss_chart(evaluate_all(lattice), None, ["zip"])
+        assert fig.layout.yaxis.title.text.replace("<br>", " ").endswith(f"of a released {unit}")

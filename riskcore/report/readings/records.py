@@ -447,7 +447,7 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
     zip = 021 + ...", was cut at a 1024 px window; a QI named like a later column
     is suffixed " (value)"), then ``values``, ``records sharing`` (the record
     included; ``people sharing`` with a person column) and ``minimal sample
-    unique``.
+    unique`` (left out when the special uniques were not searched).
 
     Parameters
     ----------
@@ -479,17 +479,21 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
         ["minimal sample unique", "values", sharing],
         ascending=[False, True, True],
         kind="stable",
-    )
-    return order.reset_index(drop=True)
+    ).reset_index(drop=True)
+    if not expl.searched:  # no MSU is known: a column of blanks would read "none is one"
+        order = order.drop(columns="minimal sample unique")
+    return order
 
 
-def record_subsets_caption(person: str | None = None) -> str:
+def record_subsets_caption(person: str | None = None, *, searched: bool = True) -> str:
     """Return the caption of the combinations table of one record (:func:`record_subset_table`).
 
     Parameters
     ----------
     person : str, optional
         The column linking the rows of one person: the counts are of people.
+    searched : bool, default True
+        Whether the special uniques were searched (else the table has no MSU column).
 
     Returns
     -------
@@ -500,10 +504,12 @@ def record_subsets_caption(person: str | None = None) -> str:
         if person is None
         else "How many people hold, on at least one of their rows,"
     )
+    head = f"{who} each combination of its values (a row's values; blank: a column not in it)"
+    if not searched:
+        return head + ", fewest values first."
     return (
-        f"{who} each combination of its values (a row's values; blank: a column not in it): "
-        "its minimal sample uniques (no one else has them) first; combinations containing "
-        "one are left out."
+        head + ": its minimal sample uniques (no one else has them) first; combinations "
+        "containing one are left out."
     )
 
 
