@@ -20,9 +20,10 @@ panel after four steps, its hierarchy builder, its Perturb tab after a run, the 
 table, two candidates compared and the utility views after the search), each shown by the
 docs page :data:`VIEW_DOCS` names. :data:`PEOPLE` are five pages on the claims
 (``make_claims(2500, seed=0)``, uploaded as a CSV) with patient_id tagged as the person
-(:data:`CLAIMS_ROLES`, loaded as a role profile), each a full-page screenshot (the window
-stretched to the page's height) for ``docs/howto/claims.md``; the search's levels are applied
-after the Remediate page's, so the report states the table before and after.
+(``tests.browser_helpers.CLAIMS_ROLES``, loaded as a role profile), each a full-page
+screenshot (the window stretched to the page's height) for ``docs/howto/claims.md``; the
+search's levels are applied after the Remediate page's, so the report states the table before
+and after.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tests import live  # noqa: E402
 from tests.browser_helpers import (  # noqa: E402
     ARGS,
     CHROMIUM,
+    CLAIMS_ROLES,
     open_expander,
     page_height,
     wait_idle,
@@ -181,15 +183,6 @@ VIEW_DOCS = {
 }
 
 
-#: The claims' roles of the how-to: patient_id links the rows of one patient; the age at the
-#: visit changes across birthdays, so some patients hold several QI tuples.
-CLAIMS_ROLES = {
-    "riskcore_roles": 1,
-    "identifiers": ["claim_id", "household_id", "name", "ssn", "date_of_birth", "visit_date"],
-    "persons": ["patient_id"],
-    "quasi_identifiers": ["sex", "race", "age", "zip"],
-    "sensitive": ["diagnosis"],
-}
 # docs/img/<name>.png: a page on the claims in people, and the button pressed there first
 PEOPLE = {
     "people-uniqueness": ("Uniqueness", None),
@@ -201,7 +194,7 @@ PEOPLE = {
 
 
 def claims_data(page, folder: Path) -> None:
-    """Upload the claims on the Data page and load :data:`CLAIMS_ROLES` as a role profile."""
+    """Upload the claims on the Data page and load ``CLAIMS_ROLES`` as a role profile."""
     from riskcore.demo.claims import make_claims
 
     data, roles = folder / "claims.csv", folder / "claims-roles.json"

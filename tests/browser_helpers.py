@@ -31,6 +31,16 @@ ARGS = [
     "--disable-sync",
 ]
 TIMEOUT = 30_000
+#: The roles of the claims (``make_claims``) as a role profile, patient_id the person: the
+#: how-to's screenshots (scripts/docs_screenshots.py) and the browser test of the claims. The
+#: age at the visit changes across birthdays, so some patients hold several QI tuples.
+CLAIMS_ROLES = {
+    "riskcore_roles": 1,
+    "identifiers": ["claim_id", "household_id", "name", "ssn", "date_of_birth", "visit_date"],
+    "persons": ["patient_id"],
+    "quasi_identifiers": ["sex", "race", "age", "zip"],
+    "sensitive": ["diagnosis"],
+}
 
 
 @contextmanager

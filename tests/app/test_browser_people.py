@@ -13,6 +13,7 @@ import pytest
 from riskcore import assess
 from riskcore.demo.claims import make_claims
 from tests.browser_helpers import (
+    CLAIMS_ROLES,
     goto,
     load_roles,
     metric,
@@ -25,22 +26,16 @@ from tests.browser_helpers import (
 
 pytestmark = pytest.mark.browser
 
-ROLES = {
-    "riskcore_roles": 1,
-    "identifiers": ["claim_id", "household_id", "name", "ssn", "date_of_birth", "visit_date"],
-    "persons": ["patient_id"],
-    "quasi_identifiers": ["sex", "race", "age", "zip"],
-    "sensitive": ["diagnosis"],
-}
-
 
 def test_the_claims_in_people_through_a_real_upload(server, browser, tmp_path):
     data = make_claims(2500, seed=0)
     path, roles = tmp_path / "claims.csv", tmp_path / "roles.json"
     data.to_csv(path, index=False)
-    roles.write_text(json.dumps(ROLES))
+    roles.write_text(json.dumps(CLAIMS_ROLES))
     expected = assess(
-        data.astype({"zip": str}), quasi_identifiers=ROLES["quasi_identifiers"], person="patient_id"
+        data.astype({"zip": str}),
+        quasi_identifiers=CLAIMS_ROLES["quasi_identifiers"],
+        person="patient_id",
     )
     external: list[str] = []
     ctx, page = open_app(browser, server, external)
