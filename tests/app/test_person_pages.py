@@ -326,3 +326,15 @@ def test_two_columns_tagged_as_the_person_stop_the_page_with_a_message():
         errors = " ".join(seen(x.value) for x in at.error)
         assert "only one column can link the rows of one person" in errors, page
         assert not at.metric, page
+
+
+def test_the_utility_views_split_the_model_by_patient():
+    at = _claims_app("pages/remediate.py", STEADY)
+    at.button(key="rc_rem_search").click().run()
+    at.toggle(key="rc_rem_util_show").set_value(True).run()
+    assert not at.exception, at.exception
+    best = search(_lattice(STEADY, "patient_id")).best
+    assert best is not None and best.suppressed_rows is not None
+    captions = " ".join(_captions(at))
+    assert f"loses the {best.suppressed_rows:,} rows of the suppressed people" in captions
+    assert "split by patient_id, no person on both sides" in captions
