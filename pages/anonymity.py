@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 from riskcore.criteria import class_failures, evaluate
+from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.metrics import class_table, order_choices
 from riskcore.report import figures as charts
@@ -27,9 +28,9 @@ from riskcore.report.readings import (
     risk_table,
 )
 from riskcore.report.readings.criteria import check_table, target_label, verdict_reading
-from ui import cached, formats, keys
+from ui import cached, formats, keys, people
 from ui import profile as session_profile
-from ui.context import context, person_caution, require_qis
+from ui.context import context, end_page, person_caution, require_qis
 from ui.safe import file_part, md
 from ui.tables import drop_empty, fitted
 from ui.targets import targets_editor
@@ -39,6 +40,9 @@ FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download h
 st.title("Anonymity: k / l / t and re-identification risk")
 ctx = require_qis(context())
 qis, sens = ctx.roles.quasi_identifiers, ctx.roles.sensitive
+person = people.person(ctx)  # with one, every class, k and risk counts people
+if person is not None:
+    people.unit_line(cached.people_count(ctx.key, ctx.encoded, person), ctx.table.n_rows, person)
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 tg = session_profile.settings()
 
@@ -59,7 +63,7 @@ def seeded(key: str, value: object) -> str:
 
 
 with st.expander("Targets (the same on every page)", expanded=True):
-    targets_editor(page="anonymity", sensitive=sens, suppression=False)
+    targets_editor(page="anonymity", sensitive=sens, suppression=False, person=person)
 with st.expander("Population and missing values", expanded=True):
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N of a sample (0 when the table is the whole population)",
@@ -115,24 +119,31 @@ if sens:
 assessed = tuple(s for s in sens if s not in refused)
 prof = session_profile.current(ctx, with_recipe=False)
 recursive = prof.targets.find("recursive-cl-diversity")
-a = cached.assessment(
-    ctx.key,
-    ctx.encoded,
-    qis,
-    assessed,
-    float(getattr(recursive, "c", 2.0)),
-    prof.threshold,
-    float(tg["sampling_fraction"]),
-    tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
-    tuple(
-        (s, tuple(orders[f"{ctx.key}:{s}"]))
-        for s in assessed
-        if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
-    ),
-    weights=weights,
-    missing=tg["missing"],
+try:
+    a = cached.assessment(
+        ctx.key,
+        ctx.encoded,
+        qis,
+        assessed,
+        float(getattr(recursive, "c", 2.0)),
+        prof.threshold,
+        float(tg["sampling_fraction"]),
+        tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
+        tuple(
+            (s, tuple(orders[f"{ctx.key}:{s}"]))
+            for s in assessed
+            if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
+        ),
+        weights=weights,
+        missing=tg["missing"],
+        person=person,
+    )
+except RiskcoreError as exc:  # e.g. "matches any value" with people whose QIs change
+    st.error(md(exc))
+    end_page()
+missing_line = missing_reading(  # said once, under the metrics
+    a.missing, a.missing_records, people=person is not None
 )
-missing_line = missing_reading(a.missing, a.missing_records)  # said once, under the metrics
 
 # the one verdict: the profile's targets judged on this table as it is (riskcore.criteria)
 verdict = evaluate(prof.targets, a.evidence)
@@ -148,15 +159,18 @@ m1.metric(  # the arrow says where k stands against its target; red when the ris
     delta_color="normal" if k_met else "inverse",
     delta_arrow="up" if k_met else "down",
 )
-at_risk = round(a.prosecutor.records_at_risk * a.n_records)
+at_risk = round(a.prosecutor.records_at_risk * a.n_people)  # a share of the people
 m2.metric(  # a definition, not a change: no arrow, no colour
-    "records at risk (prosecutor)",
+    "records at risk (prosecutor)" if person is None else "people at risk (prosecutor)",
     f"{at_risk:,}",
     f"{a.prosecutor.records_at_risk:.1%}, risk above {a.threshold:.4g}",
     delta_color="off",
     delta_arrow="off",
 )
-m3.metric("highest record risk", f"{a.prosecutor.highest_risk:.4g}")
+m3.metric(
+    "highest record risk" if person is None else "highest person risk",
+    f"{a.prosecutor.highest_risk:.4g}",
+)
 st.caption(md(missing_line))
 checks = drop_empty(check_table(verdict), "note")
 st.dataframe(checks, hide_index=True, column_config=fitted(checks))

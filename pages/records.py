@@ -24,15 +24,16 @@ from riskcore.report.readings import (
     record_kmap_table,
     record_reading,
     records_intro,
+    records_shown_caption,
     suda_contribution_reading,
     suda_contribution_table,
     suda_gap_reading,
     suda_reading,
     suppressed_row_reading,
 )
-from ui import cached, keys
+from ui import cached, keys, people
 from ui import profile as session_profile
-from ui.context import context, require_qis, run_gate
+from ui.context import context, end_page, require_qis, run_gate
 from ui.safe import md
 from ui.tables import fitted
 
@@ -43,10 +44,19 @@ NOT_MAPPED = "(not in the table)"
 st.title("Records: special uniques and per-record risk")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
+person = people.person(ctx)  # with one, every row carries its person's class and risk
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 prof = session_profile.current(ctx, with_recipe=False)
 prof_json = prof.to_json()  # without a recipe: the cache key of the records table
 k = int(getattr(prof.targets.find("k-anonymity"), "k", 11))
+if person is not None:  # the people and rows (the Uniqueness page's assessment, which also
+    try:  # refuses what no figure here can be computed under: "matches any value" with people
+        a = cached.assessment(ctx.key, ctx.encoded, qis, (), 2.0, session_profile.threshold(),
+                              0.0, (), (), missing=prof.missing, person=person)  # fmt: skip
+    except RiskcoreError as exc:  # whose QIs change between their rows
+        st.error(md(exc))
+        end_page()
+    people.unit_line(a.n_people, a.n_records, person)
 tab_rec, tab_pop = st.tabs(["Special uniques and per-record risk", "Against a population table"])
 
 with tab_rec:
@@ -75,21 +85,27 @@ with tab_rec:
                            "Find the special uniques", keys.REC_RUN):  # fmt: skip
         # DIS-SUDA at the profile's n/N when set (the report's rule), else sdcMicro's 0.01
         fraction = float(session_profile.settings().get("sampling_fraction") or 0.0)
-        s = cached.suda(ctx.key, ctx.encoded, qis, max_size, fraction or 0.01)
-        c1, c2, c3 = st.columns([1, 1.2, 1.6])  # the longer labels get more width (1024 px)
-        c1.metric("Special uniques", f"{s.special_uniques:,}",
-                  f"{s.special_uniques / s.n_records:.1%}", delta_color="off",
-                  delta_arrow="off")  # fmt: skip
-        c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
-        c3.metric(
-            "DIS match probability",
-            md(dis_text(s.dis)),
-            help="The DIS probability that a unique match in the released table is right "
-            "(Skinner and Elliot 2002).",
-        )
-        st.markdown(md(suda_reading(s)))
-        if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more
-            st.caption(md(gap))
+        try:  # in people: refused when people's QIs change between their rows
+            s = cached.suda(ctx.key, ctx.encoded, qis, max_size, fraction or 0.01, person)
+        except RiskcoreError as exc:  # said, and the records table goes without SUDA
+            st.info(md(f"Special uniques (SUDA) not searched: {exc}."))
+            s = cached.suda_skipped(ctx.key, ctx.encoded, qis, person)
+        if s.searched:
+            c1, c2, c3 = st.columns([1, 1.2, 1.6])  # the longer labels get more width (1024 px)
+            n_units = s.n_records if s.n_people is None else s.n_people  # people, with a person
+            c1.metric("Special uniques", f"{s.special_uniques:,}",
+                      f"{s.special_uniques / n_units:.1%}", delta_color="off",
+                      delta_arrow="off")  # fmt: skip
+            c2.metric("Minimal sample uniques", f"{s.n_msus:,}")
+            c3.metric(
+                "DIS match probability",
+                md(dis_text(s.dis)),
+                help="The DIS probability that a unique match in the released table is right "
+                "(Skinner and Elliot 2002).",
+            )
+            st.markdown(md(suda_reading(s)))
+            if gap := suda_gap_reading(s):  # the Uniqueness page's unique people are more
+                st.caption(md(gap))
         if len(qis) > 1 and s.n_msus:
             contrib = suda_contribution_table(s)
             st.plotly_chart(
@@ -115,24 +131,27 @@ with tab_rec:
         riskiest = table.sort_values(
             ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
         )
-        st.caption(md(f"The {min(SHOWN, len(table)):,} riskiest of {len(table):,} records; "
-                      "the download has all."))  # fmt: skip
+        st.caption(md(records_shown_caption(min(SHOWN, len(table)), len(table),
+                                            n_people=s.n_people, person=person)))  # fmt: skip
         # on screen the columns a reader sorts by (the download has all): nine did not fit
         # at 1024 px; individual risk only when sampling weights make it differ
         shown = riskiest.head(SHOWN)[
             ["row", "class_size", "prosecutor_risk"]
             + (["individual_risk"] if weights is not None else [])
-            + ["dis_suda", "failing_targets"]
+            + (["dis_suda"] if s.searched else [])  # not searched: no column of blanks
+            + ["failing_targets"]
         ]
         labels = {
-            "class_size": "class size",
+            "class_size": "class size" if person is None else "class size (people)",
             "prosecutor_risk": "prosecutor risk",
             "individual_risk": "individual risk",
             "dis_suda": "DIS-SUDA",
             "failing_targets": "targets failed",
         }
         st.dataframe(shown, hide_index=True, column_config=fitted(shown, labels))
-        st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis))))
+        st.caption(md(missing_reading(policy, cached.missing_records(ctx.key, ctx.encoded, qis,
+                                                                     person),
+                                      people=person is not None)))  # fmt: skip
         st.download_button(
             "Download every record's risk (CSV)",
             lambda: to_csv_bytes(table),
@@ -142,12 +161,13 @@ with tab_rec:
             key=keys.REC_CSV,
         )
         if weights is not None:
-            ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy)
+            ir = cached.individual_risk(ctx.key, ctx.encoded, qis, weights, policy, person)
             st.markdown(md(individual_risk_reading(ir)))
 
         st.subheader("Why is this record risky?")
-        st.caption("The Uniqueness page explores any record further: who shares each "
-                   "combination of its values, and the generalization covering it.")  # fmt: skip
+        covering = ", and the generalization covering it" if person is None else ""  # rows only
+        st.caption(md("The Uniqueness page explores any record further: who shares each "
+                      f"combination of its values{covering}."))  # fmt: skip
         row = st.number_input(
             "Row number (the first data row is 1)",
             1,
@@ -159,7 +179,7 @@ with tab_rec:
         if at is None:
             st.info(md(suppressed_row_reading(int(row))))
         else:
-            expl, _ = cached.explained(ctx.key, ctx.encoded, qis, at, s, policy)
+            expl, _ = cached.explained(ctx.key, ctx.encoded, qis, at, s, policy, person)
             st.markdown(record_reading(dataclasses.replace(expl, row=int(row)), escape=md))
 
 with tab_pop:
@@ -200,7 +220,7 @@ with tab_pop:
                     + md(", ".join(missing)) + ".")  # fmt: skip
         elif run_gate(
             ctx.table.n_rows + len(pop),
-            (ctx.key, up.file_id, tuple(mapping.items())),
+            (ctx.key, up.file_id, tuple(mapping.items()), person),
             "Match the population",
             keys.POP_RUN,
         ):
@@ -209,9 +229,10 @@ with tab_pop:
                 m = cached.population(
                     ctx.key,
                     f"{up.file_id}|{sorted(mapping.items())}",
-                    ctx.table.data[list(qis)],
+                    ctx.table.data[[*qis, *([] if person is None else [person])]],
                     population,
                     qis,
+                    person,  # the table matched as its people (one row per person there)
                 )
             except RiskcoreError as exc:
                 st.error("The tables could not be matched: " + md(exc))

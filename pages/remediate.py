@@ -26,13 +26,14 @@ from riskcore.report.readings import (
     remediation_intro,
     removed_column_warnings,
     search_reading,
+    suppressed_share,
 )
-from riskcore.report.readings.criteria import share_text, verdict_reading
+from riskcore.report.readings.criteria import verdict_reading
 from riskcore.report.readings.history import NOTHING_APPLIED
 from riskcore.report.readings.remediation import POPULATION_FIRST
 from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import WorkTooLongError, memory_message
-from ui import cached, formats, history, keyfile, keys, memory, remediation, work
+from ui import cached, formats, history, keyfile, keys, memory, people, remediation, work
 from ui import profile as session_profile
 from ui.candidates import candidates_section
 from ui.context import context, end_page, person_caution
@@ -50,6 +51,9 @@ if ctx is None:  # no table: context() has said why
     end_page()
 qis = ctx.roles.quasi_identifiers
 sens = ctx.roles.sensitive
+person = people.person(ctx)  # with one, the search, k and suppression count people
+if person is not None:
+    people.unit_line(cached.people_count(ctx.key, ctx.encoded, person), ctx.table.n_rows, person)
 store: dict = st.session_state.setdefault(keys.REM_STORE, {})
 if store.get("for") != ctx.key:  # another dataset: start again
     store.clear()
@@ -103,7 +107,7 @@ def generalization() -> None:
     st.write(md(remediation_intro(len(qis))))
 
     with st.expander("Targets (the same on every page)", expanded=True):
-        targets_editor(page="remediate", sensitive=sens)
+        targets_editor(page="remediate", sensitive=sens, person=person)
     # the session's profile: its targets, missing-value policy, distances and population model
     prof = session_profile.current(ctx, with_recipe=False)
     targets = prof.targets
@@ -203,8 +207,11 @@ def generalization() -> None:
     (m1, m2), (m3, m4) = st.columns(2), st.columns(2)
     quiet = {"delta_color": "off", "delta_arrow": "off"}  # context, not a change for the better
     m1.metric("Smallest released class", f"{after.k:,}", f"was {recorded.k:,}", **quiet)
-    m2.metric(
-        "Records suppressed", f"{after.suppressed:,}", md(share_text(after.suppressed / n)), **quiet
+    m2.metric(  # people with their rows, with a person column
+        "Records suppressed" if person is None else "People suppressed",
+        f"{after.suppressed:,}",
+        md(suppressed_share(after.suppressed, n, after.suppressed_rows)),
+        **quiet,
     )
     m3.metric(
         "Average re-identification risk",
@@ -219,7 +226,8 @@ def generalization() -> None:
             md(verdict_reading(after.verdict, of="the release at these levels"))
         )
         person_caution(ctx)  # a person column, none tagged: the verdict counted rows
-    st.markdown(md(node_reading(before, after, n, recorded.success_rate)))
+    st.markdown(md(node_reading(before, after, n, recorded.success_rate, person=person,
+                                n_rows=lattice.n_rows)))  # fmt: skip
     st.dataframe(node_table(recorded, after, targets.k_required), hide_index=True)
     utility_section(ctx.table.data, lattice, levels, lattice_key=lattice_key, sensitive=sens)
 

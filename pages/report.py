@@ -18,7 +18,7 @@ from riskcore.report.readings.review import (
 )
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
-from ui import budget, keys, saved, state
+from ui import budget, cached, keys, people, saved, state
 from ui import profile as session_profile
 from ui.context import context, end_page, require_qis
 from ui.safe import file_stem, md
@@ -27,6 +27,9 @@ from ui.tables import drop_empty, fitted
 
 st.title("Report")
 ctx = require_qis(context(as_recorded=True))
+person = people.person(ctx)  # with one, the report counts people
+if person is not None:
+    people.unit_line(cached.people_count(ctx.key, ctx.encoded, person), ctx.table.n_rows, person)
 st.write(md(report_intro()))
 
 # the session's one profile: roles, targets, policy and the recipe in use (masking included)

@@ -19,6 +19,7 @@ from riskcore.report.readings import (
     contribution_reading,
     contribution_table,
     cover_columns_help,
+    cover_people_note,
     cover_reading,
     cover_table,
     explorer_intro,
@@ -28,6 +29,7 @@ from riskcore.report.readings import (
     msu_list,
     record_reading,
     record_subset_table,
+    record_subsets_caption,
     record_values_table,
     size_histogram,
     subset_reading,
@@ -36,7 +38,7 @@ from riskcore.report.readings import (
     unique_missing_reading,
 )
 from riskcore.roles import ColumnRoles
-from ui import cached, keys
+from ui import cached, keys, people
 from ui import profile as session_profile
 from ui.context import context, end_page, require_qis, run_gate
 from ui.safe import md
@@ -46,51 +48,70 @@ from ui.tables import fitted
 st.title("Uniqueness")
 ctx = require_qis(context())
 qis = ctx.roles.quasi_identifiers
+person = people.person(ctx)  # with one, every figure counts people
 policy = session_profile.missing()  # the session's profile (set on the Anonymity page)
-a = cached.assessment(
-    ctx.key, ctx.encoded, qis, (), 2.0, session_profile.threshold(), 0.0, (), (), missing=policy
-)
+try:
+    a = cached.assessment(
+        ctx.key, ctx.encoded, qis, (), 2.0, session_profile.threshold(), 0.0, (), (),
+        missing=policy, person=person,
+    )  # fmt: skip
+except RiskcoreError as exc:  # e.g. "matches any value" with people whose QIs change
+    st.error(md(exc))
+    end_page()
+people.unit_line(a.n_people, a.n_records, person)
 
-st.write(classes_intro(qis, escape=md))
+st.write(classes_intro(qis, escape=md, person=person))
 c1, c2, c3, c4 = st.columns(4)
-c1.metric("Records", f"{a.n_records:,}")
+if person is None:
+    c1.metric("Records", f"{a.n_records:,}")
+else:  # "2,500 people in 8,177 rows"
+    c1.metric("People", f"{a.n_people:,}", f"in {a.n_records:,} rows", delta_color="off",
+              delta_arrow="off")  # fmt: skip
 c2.metric("Equivalence classes", f"{a.n_classes:,}")
 c3.metric(
     "Unique people",
     f"{a.unique_records:,}",
-    f"{a.anonymity.unique_share:.1%} of records",
+    f"{a.anonymity.unique_share:.1%} of " + ("records" if person is None else "people"),
     delta_color="off",  # a share, not a change: no arrow, no colour
     delta_arrow="off",
 )
-c4.metric("k (smallest class)", f"{a.k:,}")
+c4.metric("k (smallest class)" if person is None else "k (people)", f"{a.k:,}")
 if policy == "own":  # the Records page's special uniques (SUDA) never use a missing value
-    skipped = (  # counted by SUDA itself on a table small enough to search at once
-        cached.suda(ctx.key, ctx.encoded, qis, len(qis)).unique_missing
-        if a.n_records <= AUTO_RUN_ROWS
-        else None
-    )
+    skipped = None  # counted by SUDA itself on a table small enough to search at once
+    if a.n_records <= AUTO_RUN_ROWS:
+        try:
+            skipped = cached.suda(ctx.key, ctx.encoded, qis, len(qis), person=person).unique_missing
+        except RiskcoreError:  # not searched (people whose QIs change): the bound is said
+            skipped = None
     gap = unique_missing_reading(
-        a.unique_records, cached.unique_missing(ctx.key, ctx.encoded, qis), skipped
+        a.unique_records, cached.unique_missing(ctx.key, ctx.encoded, qis, person), skipped
     )
     if gap:
         st.caption(md(gap))
 
 st.plotly_chart(
     charts.class_size_histogram(
-        size_histogram(a.anonymity.distribution),
+        size_histogram(a.anonymity.distribution, people=person is not None),
         join_names(qis),
         k=session_profile.targets().k_required,  # the bins below it in the accent colour
     )
 )
 st.caption(md(histogram_reading(a)))
-st.caption(md(missing_reading(a.missing, a.missing_records)))
+st.caption(md(missing_reading(a.missing, a.missing_records, people=person is not None)))
 
-st.plotly_chart(charts.candidates_curve(candidate_table(a.anonymity.distribution)))
+st.plotly_chart(
+    charts.candidates_curve(candidate_table(a.anonymity.distribution, people=person is not None))
+)
 st.caption(md(candidates_reading(a)))
 
 st.subheader("Which quasi-identifier drives the risk")
-if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.SUBSETS_RUN):
-    u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy)
+if run_gate(a.n_records, (ctx.key, qis, person), "Count uniques per combination",
+            keys.SUBSETS_RUN):  # fmt: skip
+    try:
+        u = cached.uniqueness(ctx.key, ctx.encoded, qis, policy, person)
+    except RiskcoreError as exc:
+        st.error(md(exc))
+        end_page()
     if len(qis) > 1 and contribution_matters(u):
         st.plotly_chart(charts.contribution_bars(contribution_table(u)))
         st.caption(md(contribution_reading(u)))
@@ -112,12 +133,15 @@ if run_gate(a.n_records, (ctx.key, qis), "Count uniques per combination", keys.S
 st.subheader("Why is this record risky?")
 st.write(md(explorer_intro()))
 n = ctx.table.n_rows
-if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
-    s = cached.suda(ctx.key, ctx.encoded, qis, len(qis))
+if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
+    try:
+        s = cached.suda(ctx.key, ctx.encoded, qis, len(qis), person=person)
+    except RiskcoreError:  # people whose QIs change: explained without special uniques
+        s = cached.suda_skipped(ctx.key, ctx.encoded, qis, person)
     how = st.radio(
         "Pick a record", ["Riskiest first", "By row number"], horizontal=True, key=keys.EXPLORE_HOW
     )
-    order = cached.riskiest(ctx.key, ctx.encoded, qis, s)
+    order = cached.riskiest(ctx.key, ctx.encoded, qis, s, person)
     if how == "Riskiest first":
         rank = st.number_input(
             "Rank (1 = the riskiest: smallest class, then highest DIS-SUDA score)",
@@ -136,22 +160,24 @@ if run_gate(n, (ctx.key, qis), "Explain the records", keys.EXPLORE_RUN):
     if row is None:
         st.info(md(suppressed_row_reading(file_row)))
         end_page()
-    expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy)
+    expl, subsets = cached.explained(ctx.key, ctx.encoded, qis, row, s, policy, person)
     expl = dataclasses.replace(expl, row=file_row)  # the readings name the file's row
     e1, e2, e3, e4 = st.columns([0.8, 0.8, 1.4, 1])  # room for the long label at 1024 px
     e1.metric("Row", f"{file_row:,}")
-    e2.metric("Class size", f"{expl.class_size:,}")
-    e3.metric("Minimal sample uniques", f"{len(expl.msus):,}")
-    e4.metric("DIS-SUDA score", f"{expl.dis_suda:.3f}")
+    e2.metric("Class size" if person is None else "Class (people)", f"{expl.class_size:,}")
+    searched = expl.searched  # special uniques not searched: no count, no score
+    e3.metric("Minimal sample uniques", f"{len(expl.msus):,}" if searched else "not searched")
+    e4.metric("DIS-SUDA score", f"{expl.dis_suda:.3f}" if searched else "n/a")
     st.markdown(record_reading(expl, escape=md))
     if expl.msus:
         st.markdown(msu_list(expl, escape=md))
     st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
-    st.caption("How many records share each combination of its values (a row's values; blank: "
-               "a column not in it): its minimal sample uniques (no one else has them) first; "
-               "combinations containing one are left out.")  # fmt: skip
+    st.caption(md(record_subsets_caption(person, searched=searched)))
     sub = record_subset_table(subsets, expl)
     st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
+    if person is not None:  # the cover counts rows: the Remediate page searches in people
+        st.info(md(cover_people_note(person)))
+        end_page()
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:

@@ -12,26 +12,42 @@ the repository root::
     python scripts/docs_screenshots.py data dp    # some pages
     python scripts/docs_screenshots.py remediate-history   # one view
     python scripts/docs_screenshots.py data-claims-person  # the Data page on the claims demo
+    python scripts/docs_screenshots.py people-uniqueness people-report   # the claims in people
 
 The list of pages is :data:`PAGES` (file stem of ``pages/*.py`` -> title in ``app.py``);
 ``tests/test_docs.py`` checks that every page of the app has a guide page showing its image.
 :data:`VIEWS` are parts of a page reached by a few clicks (the Remediate page's history
 panel after four steps, its hierarchy builder, its Perturb tab after a run, the candidate
 table, two candidates compared and the utility views after the search; the Data page on the
-claims demo), each shown by the docs page :data:`VIEW_DOCS` names.
+claims demo), each shown by the docs page :data:`VIEW_DOCS` names. :data:`PEOPLE` are five
+pages on the claims
+(``make_claims(2500, seed=0)``, uploaded as a CSV) with patient_id tagged as the person
+(``tests.browser_helpers.CLAIMS_ROLES``, loaded as a role profile), each a full-page
+screenshot (the window stretched to the page's height) for ``docs/howto/claims.md``; the
+search's levels are applied after the Remediate page's, so the report states the table before
+and after.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import live  # noqa: E402
-from tests.browser_helpers import ARGS, CHROMIUM, wait_idle  # noqa: E402
+from tests.browser_helpers import (  # noqa: E402
+    ARGS,
+    CHROMIUM,
+    CLAIMS_ROLES,
+    open_expander,
+    page_height,
+    wait_idle,
+)
 
 IMG = ROOT / "docs" / "img"
 WIDTH, HEIGHT = 1400, 1400
@@ -195,6 +211,78 @@ VIEW_DOCS = {
 }
 
 
+# docs/img/<name>.png: a page on the claims in people, and the button pressed there first
+PEOPLE = {
+    "people-uniqueness": ("Uniqueness", None),
+    "people-anonymity": ("Anonymity (k / l / t)", None),
+    "people-records": ("Records", None),
+    "people-remediate": ("Remediate", "Find the least-loss generalization"),
+    "people-report": ("Report", "Build the report"),
+}
+
+
+def claims_data(page, folder: Path) -> None:
+    """Upload the claims on the Data page and load ``CLAIMS_ROLES`` as a role profile."""
+    from riskcore.demo.claims import make_claims
+
+    data, roles = folder / "claims.csv", folder / "claims-roles.json"
+    make_claims(2500, seed=0).to_csv(data, index=False)
+    roles.write_text(json.dumps(CLAIMS_ROLES))
+    page.get_by_role("link", name="Data").first.click()
+    wait_idle(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
+        str(data)
+    )
+    wait_idle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("claims.csv").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    open_expander(page, "Save or load a role profile")
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Load a role profile")
+    box.locator('input[type="file"]').set_input_files(str(roles))
+    wait_idle(page)
+    page.get_by_text("quasi-identifiers, 1 sensitive attribute, 6 direct").first.wait_for()
+
+
+def full_page(page) -> bytes:
+    """Return a screenshot of the whole page (the window stretched to its height, then
+    restored: Streamlit scrolls inside its main container)."""
+    size = page.viewport_size
+    height = page_height(page)
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
+    page.wait_for_timeout(1500)  # the charts redraw at the new size
+    raw = page.screenshot(full_page=True)
+    page.set_viewport_size(size)
+    return raw
+
+
+def people_views(browser, url: str, names: list[str]) -> None:
+    """Save the :data:`PEOPLE` screenshots named in ``names``, on the claims in people."""
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = ctx.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(url)
+    wait_idle(page)
+    with tempfile.TemporaryDirectory() as folder:
+        claims_data(page, Path(folder))
+    for name in names:
+        title, press = PEOPLE[name]
+        page.get_by_role("link", name=title).first.click()
+        wait_idle(page)
+        if press is not None:
+            page.get_by_role("button", name=press).first.click()
+            wait_idle(page)
+        page.mouse.wheel(0, -10_000)
+        data = optimized_png(full_page(page))
+        (IMG / f"{name}.png").write_bytes(data)
+        print(f"docs/img/{name}.png: {len(data) // 1024} KB")
+        if name == "people-remediate" and "people-report" in names:  # a report before / after
+            page.get_by_role("button", name="Apply these levels (a step in the history)").click()
+            wait_idle(page)
+            page.get_by_text("History: 1 of 1 step applied.").first.wait_for()
+    ctx.close()
+
+
 def save_assessment(page) -> None:
     """Save the report just built as "Demo, as recorded" (the Saved assessments page lists it)."""
     page.get_by_label("Name of the assessment").fill("Demo, as recorded")
@@ -220,12 +308,14 @@ def optimized_png(raw: bytes) -> bytes:
 def main(names: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    wanted = names or [*PAGES, *VIEWS]
-    unknown = [n for n in wanted if n not in PAGES and n not in VIEWS]
+    wanted = names or [*PAGES, *VIEWS, *PEOPLE]
+    unknown = [n for n in wanted if n not in PAGES and n not in VIEWS and n not in PEOPLE]
     if unknown:
-        print(f"unknown page(s): {', '.join(unknown)}; pages: {', '.join([*PAGES, *VIEWS])}",
-              file=sys.stderr)  # fmt: skip
+        print(f"unknown page(s): {', '.join(unknown)}; pages: "
+              f"{', '.join([*PAGES, *VIEWS, *PEOPLE])}", file=sys.stderr)  # fmt: skip
         return 2
+    people = [n for n in wanted if n in PEOPLE]  # on the claims, after the demo's pages
+    wanted = [n for n in wanted if n not in PEOPLE]
     IMG.mkdir(parents=True, exist_ok=True)
     with live.serve() as (url, _, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -252,6 +342,8 @@ def main(names: list[str]) -> int:
                 save_assessment(page)
             if name in AFTER:
                 AFTER[name](page)
+        if people:
+            people_views(browser, url, people)
         browser.close()
     return 0
 

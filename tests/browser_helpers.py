@@ -31,6 +31,16 @@ ARGS = [
     "--disable-sync",
 ]
 TIMEOUT = 30_000
+#: The roles of the claims (``make_claims``) as a role profile, patient_id the person: the
+#: how-to's screenshots (scripts/docs_screenshots.py) and the browser test of the claims. The
+#: age at the visit changes across birthdays, so some patients hold several QI tuples.
+CLAIMS_ROLES = {
+    "riskcore_roles": 1,
+    "identifiers": ["claim_id", "household_id", "name", "ssn", "date_of_birth", "visit_date"],
+    "persons": ["patient_id"],
+    "quasi_identifiers": ["sex", "race", "age", "zip"],
+    "sensitive": ["diagnosis"],
+}
 
 
 @contextmanager
@@ -90,22 +100,29 @@ def metric(page, label: str) -> str:
     return box.locator('[data-testid="stMetricValue"]').inner_text()
 
 
-def shot(page, name):
-    """Screenshot the whole page: Streamlit scrolls inside its main container, so the
-    viewport is stretched to that container's height first, then restored."""
-    SHOTS.mkdir(exist_ok=True)
-    size = page.viewport_size
+def page_height(page) -> int:
+    """Return the height of the whole page once it stops growing (elements stream in):
+    Streamlit scrolls inside its main container, whose height this is."""
     measure = (
         "() => Math.max(...['stMain', 'stAppViewContainer', 'stMainBlockContainer']"
         '.map(t => document.querySelector(`[data-testid="${t}"]`))'
         ".filter(Boolean).map(e => e.scrollHeight), document.body.scrollHeight)"
     )
     height, previous = page.evaluate(measure), -1
-    for _ in range(20):  # wait until the page stops growing (elements stream in)
+    for _ in range(20):
         if height == previous:
             break
         page.wait_for_timeout(400)
         previous, height = height, page.evaluate(measure)
+    return int(height)
+
+
+def shot(page, name):
+    """Screenshot the whole page: the viewport is stretched to the page's height first
+    (:func:`page_height`), then restored."""
+    SHOTS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    height = page_height(page)
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
     page.wait_for_timeout(700)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

@@ -126,3 +126,17 @@ def test_every_public_module_is_in_the_api_reference():
     head = "    options:\n      show_root_heading: false\n"
     assert f"::: riskcore.metrics\n{head}      members: false\n" in text
     assert f"::: riskcore.metrics.suda\n{head}\n" in text + "\n"
+
+
+def test_the_claims_how_to_shows_every_page_in_people():
+    shots = _module(ROOT / "scripts" / "docs_screenshots.py")
+    assert set(shots.PEOPLE) == {
+        f"people-{p}" for p in ("uniqueness", "anonymity", "records", "remediate", "report")
+    }
+    doc = DOCS / "howto" / "claims.md"
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", doc.read_text(encoding="utf-8"))
+    for name in shots.PEOPLE:
+        assert f"../img/{name}.png" in images, f"{doc} does not show ../img/{name}.png"
+        image = DOCS / "img" / f"{name}.png"
+        assert image.is_file(), f"{image} is missing: python scripts/docs_screenshots.py {name}"
+        assert png_size(image)[0] == 1400 and image.stat().st_size < 400_000, name

@@ -8,6 +8,10 @@ per-record or per-class arrays (a 1,000,000-row assessment holds about
 120 MB) keep only a few entries, so one session stays under 800 MB. Objects are returned
 without copying (``cache_resource``); riskcore results are frozen.
 
+With a person column tagged (the rows of one individual linked), every wrapper that groups
+rows takes it as its ``person`` argument (part of the cache key): the classes, counts and
+risks are then of people.
+
 This module holds the wrappers of measuring (the demo, codes, role suggestions, the
 assessment, uniqueness, SUDA, per-record risk, one record explained, a population table)
 and re-exports those of the attacks (:mod:`ui.cached_attacks`), differential privacy
@@ -31,6 +35,7 @@ from riskcore.demo import make_people
 from riskcore.demo.claims import make_claims
 from riskcore.demo.story import Story, guided_story
 from riskcore.engine import EncodedTable
+from riskcore.engine.people import person_codes
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.explain import (
@@ -42,7 +47,7 @@ from riskcore.metrics.explain import (
 from riskcore.metrics.missing import MissingPolicy, count_missing, count_unique_missing
 from riskcore.metrics.presence import PopulationMatch, population_match
 from riskcore.metrics.records import IndividualRisk, record_individual_risk
-from riskcore.metrics.suda import SudaResult
+from riskcore.metrics.suda import SudaResult, suda_not_searched
 from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.profile import Profile
@@ -119,6 +124,7 @@ __all__ = [
     "masked",
     "missing_records",
     "node",
+    "people_count",
     "pii_scan",
     "population",
     "records",
@@ -131,6 +137,7 @@ __all__ = [
     "shifted",
     "story",
     "suda",
+    "suda_skipped",
     "suggestions",
     "uniqueness",
     "uploaded_table",
@@ -187,13 +194,15 @@ def assessment(
     order: tuple[tuple[str, tuple[object, ...]], ...] = (),
     weights: str | None = None,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
     ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
     to :func:`riskcore.assess` as mappings. With a sampling-weight column the
     population class sizes are the weight sums (the sampling fraction is not
-    used). ``missing`` is the missing-value policy ("own" or "any").
+    used). ``missing`` is the missing-value policy ("own" or "any"); ``person``
+    the column linking the rows of one person (every figure then counts people).
     """
     population = (
         Population(weights=weights)
@@ -212,27 +221,47 @@ def assessment(
         order=dict(order),
         population=population,
         missing=missing,
+        person=person,
     )
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner="Counting uniques ...")
 def uniqueness(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], missing: MissingPolicy = "own"
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> UniquenessResult:
-    """Return uniqueness per QI subset (singles, pairs, triples within a budget)."""
-    return subset_uniqueness(_enc, qis, max_size=3, budget=120, missing=missing)
+    """Return uniqueness per QI subset (singles, pairs, triples within a budget), in people
+    with a ``person`` column."""
+    return subset_uniqueness(_enc, qis, max_size=3, budget=120, missing=missing, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=8, show_spinner=False)
-def missing_records(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
-    """Return the number of records with at least one missing QI value."""
-    return count_missing(_enc.classes(qis))
+def missing_records(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], person: str | None = None
+) -> int:
+    """Return the number of records (people, with a ``person`` column) with at least one
+    missing QI value."""
+    return count_missing(_enc.classes(qis, person=person))
 
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner=False)
-def unique_missing(key: str, _enc: EncodedTable, qis: tuple[str, ...]) -> int:
-    """Return the number of sample uniques with a missing QI value (SUDA skips the value)."""
-    return count_unique_missing(_enc.classes(qis))
+def unique_missing(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], person: str | None = None
+) -> int:
+    """Return the number of sample uniques (people, with a ``person`` column) with a missing
+    QI value (SUDA skips the value)."""
+    return count_unique_missing(_enc.classes(qis, person=person))
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def people_count(key: str, _enc: EncodedTable, person: str) -> int:
+    """Return the people of the table: the person column's distinct values, a row with no
+    value a person of its own (as every class counts them, :mod:`riskcore.engine.people`)."""
+    col = _enc.column(person)
+    return person_codes(col.codes, col.n_values - 1 if col.n_missing else None)[1]
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")
@@ -243,11 +272,26 @@ def story(n: int, seed: int) -> Story:
 
 @st.cache_resource(scope="session", max_entries=4, show_spinner="Searching special uniques ...")
 def suda(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], max_size: int, dis_fraction: float = 0.01
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    max_size: int,
+    dis_fraction: float = 0.01,
+    person: str | None = None,
 ) -> SudaResult:
     """Return the SUDA special uniques of the table over the QIs (DIS-SUDA at ``dis_fraction``:
-    the profile's n/N when one is set, else sdcMicro's default 0.01, as the report)."""
-    return _suda(_enc, qis, max_size=max_size, dis_fraction=dis_fraction)
+    the profile's n/N when one is set, else sdcMicro's default 0.01, as the report); with a
+    ``person`` column one record per person (refused, a RiskcoreError, when people's QIs
+    change between their rows)."""
+    return _suda(_enc, qis, max_size=max_size, dis_fraction=dis_fraction, person=person)
+
+
+@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
+def suda_skipped(
+    key: str, _enc: EncodedTable, qis: tuple[str, ...], person: str | None = None
+) -> SudaResult:
+    """Return the stand-in for special uniques not searched (the scores missing, never 0)."""
+    return suda_not_searched(_enc, qis, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Scoring every record ...")
@@ -259,7 +303,8 @@ def records(
     max_size: int,
 ) -> pd.DataFrame:
     """Return the per-record risk table (one row per record, input order), the targets each
-    record's class fails judged by the profile's criteria (the same as every page)."""
+    record's class fails judged by the profile's criteria (the same as every page); with the
+    profile's person every row carries its person's class (in people), risk and targets."""
     from riskcore.criteria.records import record_table
 
     p = Profile.read(profile_json)
@@ -274,15 +319,22 @@ def records(
         missing=p.missing,
         distance=p.distances,
         order=p.orders,
+        person=p.roles.person,
     )
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
 def individual_risk(
-    key: str, _enc: EncodedTable, qis: tuple[str, ...], weights: str, missing: MissingPolicy = "own"
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    weights: str,
+    missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> IndividualRisk:
-    """Return the individual risk of every record from the sampling weights."""
-    return record_individual_risk(_enc, qis, weights=weights, missing=missing)
+    """Return the individual risk of every record from the sampling weights (each row its
+    person's, counted once per person, with a ``person`` column)."""
+    return record_individual_risk(_enc, qis, weights=weights, missing=missing, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner=False)
@@ -297,9 +349,16 @@ def dataset_facts(key: str, _table: LoadedTable) -> dict:
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Ranking the records ...")
-def riskiest(key: str, _enc: EncodedTable, qis: tuple[str, ...], _suda: SudaResult) -> np.ndarray:
-    """Return the row numbers, riskiest record first (the Records page's order)."""
-    return riskiest_rows(_enc, qis, _suda)
+def riskiest(
+    key: str,
+    _enc: EncodedTable,
+    qis: tuple[str, ...],
+    _suda: SudaResult,
+    person: str | None = None,
+) -> np.ndarray:
+    """Return the row numbers, riskiest record first (the Records page's order; by their
+    person's risk with a ``person`` column)."""
+    return riskiest_rows(_enc, qis, _suda, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
@@ -310,14 +369,16 @@ def explained(
     row: int,
     _suda: SudaResult,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> tuple[RecordExplanation, pd.DataFrame]:
     """Return one record explained and the records sharing each combination of its values.
 
     Its class size follows the missing-value policy (f_k under "any"); the
-    combinations are counted with a missing value as a value of its own.
+    combinations are counted with a missing value as a value of its own. With a
+    ``person`` column the row is explained as its person, and the counts are of people.
     """
-    expl = explain_record(_enc, qis, row, suda_result=_suda, missing=missing)
-    return expl, record_subsets(_enc, qis, row, msus=expl.msus)
+    expl = explain_record(_enc, qis, row, suda_result=_suda, missing=missing, person=person)
+    return expl, record_subsets(_enc, qis, row, msus=expl.msus, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
@@ -328,10 +389,16 @@ def cover(lattice_key: str, _lattice: Lattice, row: int) -> RecordCover:
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Matching the population ...")
 def population(
-    key: str, pop_key: str, _data: pd.DataFrame, _pop: pd.DataFrame, qis: tuple[str, ...]
+    key: str,
+    pop_key: str,
+    _data: pd.DataFrame,
+    _pop: pd.DataFrame,
+    qis: tuple[str, ...],
+    person: str | None = None,
 ) -> PopulationMatch:
-    """Return k-map and delta-presence of the table against an uploaded population table."""
-    return population_match(_data, _pop, qis)
+    """Return k-map and delta-presence of the table against an uploaded population table
+    (the table matched as its people with a ``person`` column in ``_data``)."""
+    return population_match(_data, _pop, qis, person=person)
 
 
 @st.cache_resource(scope="session", max_entries=1, show_spinner="Reading the table ...")

@@ -94,9 +94,11 @@ def lattice(
     """Return the generalization lattice of the QIs for one profile and set of hierarchies.
 
     ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
-    targets, missing-value policy, distances, orders and population model): the lattice
-    judges every node by the same criteria as every other page. ``steering_json`` is the
-    search's weights and level bounds (:class:`~riskcore.deidentify.steering.Steering`).
+    the person among them, targets, missing-value policy, distances, orders and population
+    model): the lattice judges every node by the same criteria as every other page, in
+    people when the roles have a person (every node's classes, k and suppression).
+    ``steering_json`` is the search's weights and level bounds
+    (:class:`~riskcore.deidentify.steering.Steering`).
     ``_population`` is the population table k-map and delta-presence targets are judged
     against (matched on the Records page), ``population_key`` its cache key.
     """
@@ -114,6 +116,7 @@ def lattice(
         weights=p.roles.weight,
         steering=Steering.from_dict(steer) if steer else None,
         population=_population if p.targets.needs_population_table else None,
+        person=p.roles.person,
     )
 
 

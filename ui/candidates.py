@@ -130,7 +130,9 @@ def candidates_section(
     st.write(md(candidates_reading(table)))
     if not table.rows:
         return
-    every = candidate_display(table, levels="numbers")  # the words: each header's tooltip
+    people = lattice.person is not None  # the lattice's classes count people
+    # the words: each header's tooltip
+    every = candidate_display(table, levels="numbers", people=people)
     picked = st.multiselect(
         "Columns shown (sorting and the download use every column)",
         list(every.columns),
@@ -150,12 +152,16 @@ def candidates_section(
     pct = st.column_config.NumberColumn(format="percent")
     shares = ("average risk", "NCP", "precision loss", "ARX Loss (mean)", "ARX Loss (geometric)")
     config: dict[str, Any] = {c: pct for c in shares if c in shown.columns}
+    for c, short in (("people suppressed", "suppressed"), ("people at risk", "at risk")):
+        if c in shown.columns:  # short headers (cut at 1400 px), the unit in the tooltip
+            config[c] = st.column_config.NumberColumn(md(short), help=md(c))
     for q, text in candidate_level_help(table).items():
         if q in shown.columns:
             config[q] = st.column_config.NumberColumn(help=md(text), format="%d")
     st.dataframe(shown, hide_index=True, column_config=fitted(shown, config, min_px=50),
                  height=min(38 + 35 * len(shown), 420))  # fmt: skip
-    worded = candidate_display(table).loc[order]  # the download: levels in words, same order
+    # the download: levels in words, same order
+    worded = candidate_display(table, people=people).loc[order]
     worded.index = every.index
     st.download_button(
         "Download every candidate (CSV)",
@@ -184,8 +190,9 @@ def candidates_section(
         f"{lattice_key}|{a.levels}|{b.levels}|{threshold}",
         lambda: compare_candidates(lattice, data, a.levels, b.levels, threshold=threshold),
     )
-    st.markdown(md(comparison_reading(cmp)))
-    side = comparison_table(cmp)
+    people = lattice.person is not None  # the lattice's classes count people
+    st.markdown(md(comparison_reading(cmp, people=people)))
+    side = comparison_table(cmp, people=people)
     st.dataframe(side, hide_index=True, column_config=fitted(side), height=420)
     st.plotly_chart(column_ncp_bars(cmp), key=keys.REM_CAND_CHART)
     st.caption("The same released records as recorded and under A and B (row: the file's row "

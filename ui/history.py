@@ -76,6 +76,7 @@ def base(ctx: Context, history: History) -> Recipe:
         sampling_fraction=prof.sampling_fraction,
         weights=prof.roles.weight,
         masking=[mask_step(c, "drop") for c in ctx.roles.identifiers if c not in shifted],
+        person=prof.roles.person,  # the classes count people; a suppressed class all its rows
     )
 
 

@@ -64,7 +64,7 @@ def _seeded(tg: dict[str, Any], page: str, name: str, value: object) -> str:
 
 
 def targets_editor(
-    *, page: str, sensitive: tuple[str, ...], suppression: bool = True
+    *, page: str, sensitive: tuple[str, ...], suppression: bool = True, person: str | None = None
 ) -> Targets:
     """Draw the targets editor; return the session's targets after the user's changes.
 
@@ -77,6 +77,9 @@ def targets_editor(
     suppression : bool, default True
         Show the suppression limit (the Remediate page's; the Anonymity page
         judges the table as it is).
+    person : str, optional
+        The column linking the rows of one person: a class, and the suppression limit,
+        count people.
 
     Returns
     -------
@@ -132,7 +135,8 @@ def targets_editor(
     else:
         k = int(preset.split("=")[1])
         threshold = 1 / k
-        st.markdown(md(preset_target_text(k)))  # k and 1/k: one idea, said together
+        # k and 1/k: one idea, said together
+        st.markdown(md(preset_target_text(k, people=person is not None)))
     model = st.radio(
         "record-risk attacker",
         ["prosecutor", "journalist"],
@@ -172,12 +176,18 @@ def targets_editor(
     if suppression:
         limit = (
             t3.slider(
-                "Records a remediation may suppress (%)",
+                "Records a remediation may suppress (%)"
+                if person is None
+                else "People a remediation may suppress (%)",
                 0.0,
                 20.0,
                 step=0.5,
                 help="Records of classes that still break a target are removed from the "
-                "release, up to this share (ARX's suppression).",
+                "release, up to this share (ARX's suppression)."
+                if person is None
+                else "People of classes that still break a target are removed from the "
+                "release with all of their rows, up to this share of the people (ARX's "
+                "suppression).",
                 key=_seeded(tg, page, "suppression", round(100 * t.max_suppression, 1)),
             )
             / 100.0
@@ -200,5 +210,5 @@ def targets_editor(
     new = Targets(criteria=drawn.criteria + kept, max_suppression=drawn.max_suppression)
     profile.set_targets(new)
     tg["drawn"] = new
-    st.caption(md("Judged everywhere: " + targets_summary(new) + "."))
+    st.caption(md("Judged everywhere: " + targets_summary(new, people=person is not None) + "."))
     return new

@@ -78,10 +78,15 @@ def utility_section(
     shown_cols = list(dict.fromkeys([*qis, *sensitive]))
     changes = kept("changes", base, lambda: [column_change(data, after, c) for c in shown_cols])
     st.plotly_chart(change_bars(change_table(changes)), key=keys.REM_UTIL_CHANGE_CHART)
+    gone = len(data) - len(after)
     st.caption(
         md(
             "Quasi-identifiers and sensitive attributes; every other column keeps its values "
-            f"and loses the {len(data) - len(after):,} suppressed records."
+            + (
+                f"and loses the {gone:,} suppressed records."
+                if lattice.person is None
+                else f"and loses the {gone:,} rows of the suppressed people."
+            )
         )
     )
     col = st.selectbox("Column as recorded and released", shown_cols, key=keys.REM_UTIL_COLUMN)
@@ -119,6 +124,7 @@ def utility_section(
         cu = kept(
             f"model|{target}|{features}",
             base,
+            # split by person with one: no patient's rows on both sides of the split
             lambda: classification_utility(
                 data, after, target, features, person=lattice.person
             ),

@@ -37,6 +37,22 @@ returns "too small" for ``count == 0`` before d-presence is checked, so such
 classes never fail the transformation there; ARX's effective delta_min is
 then taken over the released classes only.
 
+In people (``person=``, a column of the release linking the rows of one
+individual; :mod:`riskcore.engine.people`): the population table has one row
+per person, so a released class counts people, not rows. A released person
+whose rows all carry one QI tuple is matched as that tuple: f_j is the number
+of released people whose tuple is class j, k-map the least F_j over released
+classes, delta_j = f_j / F_j the chance that a population member of class j is
+in the release, and each released row carries its person's F_j. A person
+whose rows carry several tuples (a QI that changes from visit to visit) is
+not one row of the population table: which population members such a set of
+tuples could be is not defined by k-map or delta-presence, so the match is
+refused, naming how many people do (the generalization search refuses the
+same, :class:`riskcore.deidentify.lattice.Lattice`); keep as QIs the columns
+that stay the same on a person's rows. A row whose person value is missing is
+a person of its own; a missing QI value is a value of its own, so a person
+with a missing value on one row and a known one on another holds two tuples.
+
 What riskcore does: exactly the definitions above, whatever other targets
 are set. delta_min and delta_max are taken over every population class
 (absent ones included, delta 0); :attr:`PopulationMatch.delta_min_released`
@@ -78,6 +94,7 @@ __all__ = [
     "PopulationMatch",
     "delta_presence",
     "k_map",
+    "people_of_release",
     "population_counts",
     "population_match",
 ]
@@ -194,7 +211,7 @@ class PopulationMatch(Result):
     quasi_identifiers : tuple of str
         The quasi-identifier columns.
     n_released : int
-        Records of the release, n(T).
+        Records of the release, n(T) (people, with a person column).
     n_population : int
         Records of the population table, N(P).
     n_classes : int
@@ -222,9 +239,16 @@ class PopulationMatch(Result):
         ``population`` (F_j) and ``delta``, largest delta first (the classes
         with no released record last).
     record_k_map : numpy.ndarray
-        F_j of each released record's class, in release order.
+        F_j of each released record's class, in release order (with a person
+        column, one entry per released row: its person's F_j).
+    person : str or None
+        The column of the release linking the rows of one person: the
+        released counts (``n_released``, ``released``, ``n_classes``) are of
+        people (None: each row is taken to be a different person).
+    released_rows : int or None
+        The rows of the release (with a person column).
 
-    The last two are not written to JSON.
+    The last three arrays and tables are not written to JSON.
     """
 
     #: 2: delta_min over every population class (1: over released classes).
@@ -243,6 +267,8 @@ class PopulationMatch(Result):
     absent_records: int
     classes: pd.DataFrame = field(default_factory=_empty_frame, repr=False, metadata=NOT_IN_JSON)
     record_k_map: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    person: str | None = None
+    released_rows: int | None = None
 
 
 def _describe(values: pd.DataFrame, qis: tuple[str, ...]) -> str:
@@ -360,10 +386,73 @@ def population_counts(
     )
 
 
+def people_of_release(
+    released: pd.DataFrame, quasi_identifiers: Sequence[str], person: str
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Return one row per released person (their QI tuple) and each row's person.
+
+    Parameters
+    ----------
+    released : pandas.DataFrame
+        The release, with the QIs and the person column.
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+    person : str
+        The column linking the rows of one person; a row whose person value
+        is missing is a person of its own.
+
+    Returns
+    -------
+    people : pandas.DataFrame
+        The QIs of each person's first row, one row per person, in the order
+        of the people's numbers.
+    row_person : numpy.ndarray
+        int64 person number of every released row.
+
+    Raises
+    ------
+    RolesError
+        When the person column is absent or is also a QI.
+    RiskcoreError
+        When people's rows carry several QI tuples (named how many): a set of
+        tuples is not one row of a population table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"pid": ["a", "a", "b"], "zip": ["021", "021", "100"]})
+    >>> one, who = people_of_release(t, ["zip"], "pid")
+    >>> one["zip"].tolist(), who.tolist()
+    (['021', '100'], [0, 0, 1])
+    """
+    qis = tuple(quasi_identifiers)
+    if person not in released.columns:
+        raise RolesError(f"the release has no person column {person!r}")
+    if person in qis:
+        raise RolesError(f"the person column {person!r} cannot be a quasi-identifier too")
+    enc = EncodedTable(released[[*qis, person]].reset_index(drop=True))
+    part = enc.partition(qis, person=person)
+    people = part.people
+    assert people is not None  # noqa: S101 - a person partition
+    if not people.single:
+        several = int(part.sizes[people.classes.lengths > 1].sum())
+        raise RiskcoreError(
+            f"k-map and delta-presence match a population table of one row per person, and "
+            f"{several:,} {'person has' if several == 1 else 'people have'} rows with "
+            "different quasi-identifier values (a set of tuples is not one row of it): keep "
+            "as quasi-identifiers the columns that stay the same on a person's rows"
+        )
+    _, first = np.unique(people.person, return_index=True)  # person p's first row
+    one = released[list(qis)].iloc[first].reset_index(drop=True)
+    return one, people.person
+
+
 def population_match(
     released: pd.DataFrame,
     population: pd.DataFrame,
     quasi_identifiers: Sequence[str],
+    *,
+    person: str | None = None,
 ) -> PopulationMatch:
     """Compute k-map and delta-presence of the release against the population table.
 
@@ -388,6 +477,11 @@ def population_match(
         P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         Columns of both tables.
+    person : str, optional
+        A column of the release linking the rows of one person: the release
+        is matched as its people, each the one QI tuple of their rows (the
+        population table holding one row per person; the module states the
+        rule), and each released row carries its person's k-map.
 
     Returns
     -------
@@ -397,14 +491,33 @@ def population_match(
     ------
     RolesError
         When a QI is missing from either table, or is numeric in one and
-        text in the other.
+        text in the other; when the person column is absent or a QI.
     RiskcoreError
         When the release is empty, or a released class is absent from the
-        population or has more released records than population members (T
-        is then not a subset of P); the message names the classes.
+        population or has more released records (people) than population
+        members (T is then not a subset of P); the message names the
+        classes. With a person column, when people's rows carry several QI
+        tuples.
+
+    Examples
+    --------
+    Person a's two rows and person b's one row are all zip 021, which the
+    population table holds 3 times: the release holds 2 of those 3 people
+    (delta 2/3), where its rows would count 3 of 3.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"pid": ["a", "a", "b"], "zip": ["021", "021", "021"]})
+    >>> p = pd.DataFrame({"zip": ["021", "021", "021", "100"]})
+    >>> m = population_match(t, p, ["zip"], person="pid")
+    >>> m.n_released, m.released_rows, m.k_map, round(m.delta_max, 3), m.record_k_map.tolist()
+    (2, 3, 3, 0.667, [3, 3, 3])
     """
     if isinstance(released, pd.DataFrame) and len(released) == 0:
         raise RiskcoreError("the release has no records")
+    row_person: np.ndarray | None = None
+    if person is not None:
+        _check_tables(released, population, tuple(quasi_identifiers))
+        released, row_person = people_of_release(released, quasi_identifiers, person)
     counts = population_counts(released, population, quasi_identifiers)
     qis = counts.quasi_identifiers
     f, big_f = counts.released, counts.population
@@ -430,7 +543,11 @@ def population_match(
         absent_classes=int(absent.sum()),
         absent_records=int(big_f[ids][absent].sum()),
         classes=classes,
-        record_k_map=counts.record_k_map(),
+        record_k_map=counts.record_k_map()
+        if row_person is None
+        else counts.record_k_map()[row_person],
+        person=person,
+        released_rows=None if row_person is None else len(row_person),
     )
 
 

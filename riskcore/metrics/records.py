@@ -515,7 +515,9 @@ def record_risk(
         Sampling fraction of the DIS-SUDA calibration; default
         ``sampling_fraction`` when given, else 0.01 (sdcMicro's default).
     suda_result : SudaResult, optional
-        A SUDA result already computed on the same table and QIs (reused).
+        A SUDA result already computed on the same table and QIs (reused);
+        one of :func:`~riskcore.metrics.suda.suda_not_searched` leaves the four
+        SUDA columns missing (``<NA>`` counts, NaN scores).
     missing : {"own", "any"}, default "own"
         The missing-value policy of the class size, the prosecutor and
         individual risk (:mod:`riskcore.metrics.missing`);
@@ -563,14 +565,18 @@ def record_risk(
         raise RiskcoreError("the SUDA result given was computed on other QIs or another table")
     cls, sizes, _ = _matching(table, q, missing, person)
     f = sizes[cls].astype(np.int64)
+    msu_count: object = suda_result.msu_count
+    min_msu_size: object = suda_result.min_msu_size
+    if not suda_result.searched:  # not searched: missing values, never zeros
+        msu_count = min_msu_size = pd.array([pd.NA] * table.n_records, dtype="Int64")
     return pd.DataFrame(
         {
             "row": np.arange(1, table.n_records + 1, dtype=np.int64),
             "class_size": f,
             "prosecutor_risk": 1.0 / f,
             "individual_risk": ir.risk,
-            "msu_count": suda_result.msu_count,
-            "min_msu_size": suda_result.min_msu_size,
+            "msu_count": msu_count,
+            "min_msu_size": min_msu_size,
             "suda_score": suda_result.score,
             "dis_suda": suda_result.dis_score,
         },

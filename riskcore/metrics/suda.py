@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -73,6 +74,7 @@ __all__ = [
     "msu_weight",
     "suda",
     "suda_combinations",
+    "suda_not_searched",
 ]
 
 #: Most quasi-identifiers SUDA is run on. The MSU search grows with the number of
@@ -269,6 +271,10 @@ class SudaResult(Result):
         The people (with a person column).
     row_person : numpy.ndarray
         With a person column, each row's person number (empty otherwise).
+    searched : bool
+        False for :func:`suda_not_searched`: the special uniques were not
+        searched (with a person column, people whose rows carry several QI
+        tuples), so no count or score holds (the scores are NaN).
 
     The per-record and per-MSU arrays are not written to JSON.
     """
@@ -297,6 +303,7 @@ class SudaResult(Result):
     person: str | None = None
     n_people: int | None = None
     row_person: np.ndarray = field(default_factory=_no_ints, repr=False, metadata=NOT_IN_JSON)
+    searched: bool = field(default=True, metadata=NOT_IN_JSON)
 
     def msus_of(self, record: int) -> tuple[tuple[str, ...], ...]:
         """Return the MSUs of one record, each as the QI names it is made of.
@@ -615,4 +622,68 @@ def _suda_people(
         person=person,
         n_people=res.n_records,
         row_person=rp,
+    )
+
+
+def suda_not_searched(
+    data: EncodedTable | pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    person: str | None = None,
+) -> SudaResult:
+    """Return the result standing for special uniques that were not searched.
+
+    Where :func:`suda` refuses (with a person column, people whose rows carry
+    several QI tuples: a set of tuples is not one record), the per-record
+    risk table is still wanted without its SUDA columns: this result has
+    ``searched=False``, no MSU, every count 0 and every per-record score NaN,
+    so :func:`riskcore.metrics.records.record_risk` writes the SUDA columns as
+    missing values rather than as zeros.
+
+    Parameters
+    ----------
+    data : EncodedTable or pandas.DataFrame
+        The table, or its encoded form.
+    quasi_identifiers : sequence of str
+        The quasi-identifier columns.
+    person : str, optional
+        The column linking the rows of one person.
+
+    Returns
+    -------
+    SudaResult
+        With ``searched`` False.
+    """
+    if not isinstance(data, EncodedTable):
+        data = EncodedTable(data)
+    qis = tuple(quasi_identifiers)
+    n, m = data.n_records, len(qis)
+    rp, n_people = _no_ints(), None
+    if person is not None:
+        people = data.partition(qis, person=person).people
+        assert people is not None  # noqa: S101 - a person partition
+        rp, n_people = people.person, people.n_people
+    return SudaResult(
+        quasi_identifiers=qis,
+        n_records=n,
+        max_size=0,
+        dis_fraction=float("nan"),
+        n_msus=0,
+        msus_by_size=(),
+        special_uniques=0,
+        sample_uniques=0,
+        pair_records=0,
+        dis=float("nan"),
+        qi_contribution=(0.0,) * m,
+        msu_count=np.zeros(n, dtype=np.int64),
+        min_msu_size=np.zeros(n, dtype=np.int64),
+        score=np.full(n, np.nan),
+        dis_score=np.full(n, np.nan),
+        contribution=np.zeros((n, m), dtype=np.float64),
+        msu_record=_no_ints(),
+        msu_columns=np.zeros((0, m), dtype=bool),
+        person=person,
+        n_people=n_people,
+        row_person=rp,
+        searched=False,
     )

@@ -5,6 +5,12 @@ within a budget, the share of records unique on that subset; and for each
 QI, how many of the records unique on all QIs stop being unique when that QI
 is removed. All subsets reuse the cached column codes of an
 :class:`~riskcore.engine.EncodedTable`.
+
+With a person column (the rows of one individual linked) every count is of
+people: on a subset S of the QIs a person's signature is the set of their
+rows' tuples over S (:mod:`riskcore.engine.people`), a person is unique on S
+when nobody else has the same signature over S, and the shares are of the
+people. On one row per person this is the count of records.
 """
 
 from __future__ import annotations
@@ -22,8 +28,14 @@ from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore._validation import check_positive_int
 from riskcore.engine import EncodedTable, Engine
-from riskcore.errors import RolesError
-from riskcore.metrics.missing import MissingPolicy, check_missing, compatible_sizes, known_mask
+from riskcore.errors import RiskcoreError, RolesError
+from riskcore.metrics.missing import (
+    MissingPolicy,
+    check_any_policy,
+    check_missing,
+    compatible_sizes,
+    known_mask,
+)
 
 __all__ = ["QIContribution", "SubsetUniqueness", "UniquenessResult", "subset_uniqueness"]
 
@@ -36,9 +48,11 @@ class SubsetUniqueness(Result):
     ----------
     columns : tuple of str
     unique_records : int
-        Records alone in their class over these columns.
+        Records alone in their class over these columns (people, with a
+        person column).
     unique_share : float
-        unique_records / n (lower is safer).
+        unique_records / n, n the records (the people, with a person column;
+        lower is safer).
     n_classes : int
     k : int
     """
@@ -59,9 +73,9 @@ class QIContribution(Result):
     column : str
         The column's name.
     unique_without : int
-        Records unique on all the other QIs.
+        Records unique on all the other QIs (people, with a person column).
     drop : int
-        Records that stop being unique when the column is removed
+        Records (people) that stop being unique when the column is removed
         (unique on all QIs minus unique without it).
     drop_share : float
         drop / records unique on all QIs: the share of the unique records
@@ -81,6 +95,7 @@ class UniquenessResult(Result):
     Attributes
     ----------
     n_records : int
+        The rows of the table.
     all_qis : SubsetUniqueness
     subsets : tuple of SubsetUniqueness
         Singles, then pairs, then triples, as far as the budget allowed.
@@ -88,6 +103,11 @@ class UniquenessResult(Result):
         Largest drop first.
     complete : bool
         False when the budget stopped the enumeration early.
+    person : str or None
+        The column linking the rows of one person: every count and share is
+        of people (None: each row is taken to be a different person).
+    n_people : int or None
+        The people (with a person column).
     """
 
     n_records: int
@@ -95,10 +115,17 @@ class UniquenessResult(Result):
     subsets: tuple[SubsetUniqueness, ...]
     contributions: tuple[QIContribution, ...]
     complete: bool
+    person: str | None = None
+    n_people: int | None = None
+
+    @property
+    def n_units(self) -> int:
+        """Return what the counts are of: the people with a person column, else the records."""
+        return self.n_records if self.n_people is None else self.n_people
 
 
 def _unique_on(
-    engine: Engine, cols: tuple[str, ...], missing: MissingPolicy = "own"
+    engine: Engine, cols: tuple[str, ...], missing: MissingPolicy = "own", person: str | None = None
 ) -> SubsetUniqueness:
     """Return uniqueness over ``cols`` from the engine's class sizes alone.
 
@@ -106,14 +133,22 @@ def _unique_on(
     record is unique when no other record agrees with it wherever both are
     known (f_k = 1), and k = min f_k; this needs the class table (the QI
     values of each class), which :class:`~riskcore.engine.EncodedTable` gives.
+    With a person column (an :class:`~riskcore.engine.EncodedTable` only) the
+    classes are people grouped by their signature over ``cols``.
     """
-    sizes = engine.class_sizes(cols)
+    if person is None:
+        sizes = engine.class_sizes(cols)
+    elif isinstance(engine, EncodedTable):
+        sizes = engine.class_sizes(cols, person=person)
+    else:  # pragma: no cover - subset_uniqueness refuses another engine with a person
+        raise RiskcoreError("uniqueness in people needs the in-memory engine")
     n = int(sizes.sum())
     u = int((sizes == 1).sum())
     k = int(sizes.min()) if len(sizes) else 0
     if missing == "any" and isinstance(engine, EncodedTable):
-        classes = engine.classes(cols)
+        classes = engine.classes(cols, person=person)
         if not known_mask(classes).all():
+            check_any_policy(classes)  # people whose rows carry several tuples: refused
             fk = compatible_sizes(classes)
             u, k = int(classes.sizes[fk == 1].sum()), int(fk.min())
     return SubsetUniqueness(cols, u, u / n if n else 0.0, len(sizes), k)
@@ -127,6 +162,7 @@ def subset_uniqueness(
     max_size: int = 3,
     budget: int = 200,
     missing: MissingPolicy = "own",
+    person: str | None = None,
 ) -> UniquenessResult:
     """Compute uniqueness per QI subset and each QI's contribution.
 
@@ -144,20 +180,54 @@ def subset_uniqueness(
     missing : {"own", "any"}, default "own"
         The missing-value policy (:mod:`riskcore.metrics.missing`); "any"
         needs an :class:`~riskcore.engine.EncodedTable` (a table is wrapped in one).
+    person : str, optional
+        The column linking the rows of one person: a person is unique on a
+        subset when no one else holds the same set of tuples over it, and
+        every count and share is of people. Needs an
+        :class:`~riskcore.engine.EncodedTable` (a table is wrapped in one).
+        Under ``missing="any"`` each person's QIs must be one tuple (refused
+        otherwise, as everywhere).
 
     Returns
     -------
     UniquenessResult
+
+    Raises
+    ------
+    RolesError
+        For no QI, an unknown column, or a person column that is also a QI.
+    RiskcoreError
+        Under ``missing="any"``, when people's rows carry several QI tuples.
+
+    Examples
+    --------
+    Person a has two visits at ages 30 and 31, person b one at 30, person c
+    one at 40: on age, a's signature {30, 31} is theirs alone, and so are b's
+    {30} and c's {40}, so all three people are unique (the rows would count 2
+    unique of 4).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"pid": ["a", "a", "b", "c"], "age": [30, 31, 30, 40]})
+    >>> r = subset_uniqueness(df, ["age"], person="pid")
+    >>> r.all_qis.unique_records, r.n_units, subset_uniqueness(df, ["age"]).all_qis.unique_records
+    (3, 3, 2)
     """
     if not isinstance(data, Engine):
         data = EncodedTable(data)
+    if person is not None and not isinstance(data, EncodedTable):
+        raise RiskcoreError(f"uniqueness in people needs the in-memory engine, not {data.name!r}")
     qis = tuple(quasi_identifiers)
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
+    if person is not None:
+        if person in qis:
+            raise RolesError(f"the person column {person!r} cannot be a quasi-identifier too")
+        if person not in data.columns:
+            raise RolesError(f"the table has no person column {person!r}")
     check_positive_int("max_size", max_size)
     check_positive_int("budget", budget)
     missing = check_missing(missing)
-    full = _unique_on(data, qis, missing)
+    full = _unique_on(data, qis, missing, person)
     subsets: list[SubsetUniqueness] = []
     complete = True
     for size in range(1, min(max_size, len(qis)) + 1):
@@ -165,11 +235,11 @@ def subset_uniqueness(
             if len(subsets) >= budget:
                 complete = False
                 break
-            subsets.append(full if cols == qis else _unique_on(data, cols, missing))
+            subsets.append(full if cols == qis else _unique_on(data, cols, missing, person))
     contributions = []
     for q in qis:
         rest = tuple(x for x in qis if x != q)
-        u_without = _unique_on(data, rest, missing).unique_records if rest else 0
+        u_without = _unique_on(data, rest, missing, person).unique_records if rest else 0
         drop = full.unique_records - u_without
         share = drop / full.unique_records if full.unique_records else 0.0
         contributions.append(QIContribution(q, u_without, drop, share))
@@ -180,4 +250,6 @@ def subset_uniqueness(
         subsets=tuple(subsets),
         contributions=tuple(contributions),
         complete=complete and max_size >= min(3, len(qis)),
+        person=person,
+        n_people=None if person is None else int(data.class_sizes(qis, person=person).sum()),
     )

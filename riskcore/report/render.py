@@ -165,7 +165,7 @@ def _readings(review: Review, after: bool) -> list[str]:
     if a is None:
         return []
     out = [
-        missing_reading(a.missing, a.missing_records),
+        missing_reading(a.missing, a.missing_records, people=a.person is not None),
         histogram_reading(a),
         candidates_reading(a),
         risk_reading(a),
@@ -412,7 +412,7 @@ def _figure_groups(review: Review) -> tuple[list[Any], list[Any]]:
         dist = a.anonymity.distribution
         out.append(
             class_size_histogram(
-                size_histogram(dist),
+                size_histogram(dist, people=a.person is not None),
                 join_names(a.quasi_identifiers),
                 suffix=suffix,
                 k=review.profile.targets.k_required,
@@ -420,7 +420,9 @@ def _figure_groups(review: Review) -> tuple[list[Any], list[Any]]:
         )
         out.append(
             candidates_curve(
-                candidate_table(dist), k=None if k is None else int(k.target), suffix=suffix
+                candidate_table(dist, people=a.person is not None),
+                k=None if k is None else int(k.target),
+                suffix=suffix,
             )
         )
     return out, list(utility_figures(review.remediation))

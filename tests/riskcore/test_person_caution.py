@@ -170,5 +170,5 @@ def test_roles_reading_counts_the_person_column():
 def test_the_sidebars_role_counts_count_the_person_column():
     roles = ColumnRoles(identifiers=("a", "b"), quasi_identifiers=("q",), persons=("p",))
     assert (
-        roles_summary(roles) == "2 identifiers, 1 quasi-identifier,\n0 sensitive, 0 other, 1 person"
+        roles_summary(roles) == "2 identifiers, 1 person, 1 quasi-identifier,\n0 sensitive, 0 other"
     )

@@ -20,6 +20,8 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
     Parameters
     ----------
     df : pandas.DataFrame
+        :func:`riskcore.report.readings.diversity_distribution`; with its ``people`` column
+        the bars count people.
     attribute : str
         The sensitive attribute judged (None for a model on the classes alone).
 
@@ -28,10 +30,11 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
     plotly.graph_objects.Figure
     """
     colors = [ACCENT if v == 1 else NEUTRAL for v in df["distinct values"]]
+    people = "people" in df.columns  # a person column is set: the classes count people
     fig = go.Figure(
         go.Bar(
             x=df["distinct values"].astype(str),
-            y=df["records"],
+            y=df["people" if people else "records"],
             marker_color=colors,
             hovertemplate="%{y:,} people in classes with %{x} distinct values<extra></extra>",
         )
@@ -45,5 +48,5 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
         fig,
         f"Diversity of {attribute} within equivalence classes",
         f"distinct values of {attribute} in the person's class",
-        "records (people)",
+        "people" if people else "records (people)",
     )

@@ -55,7 +55,8 @@ def risk_loss_chart(
     Nodes that meet the targets are blue, the others grey; the Pareto front
     (no node is better on both axes) is joined by a line; the chosen levels
     are marked in red. Each point carries its position in ``nodes``
-    (``customdata``), so a click can pick it.
+    (``customdata``), so a click can pick it. Nodes of a lattice with a person
+    column (their ``suppressed_rows`` set) give the risk of a released person.
 
     Parameters
     ----------
@@ -116,7 +117,9 @@ def risk_loss_chart(
         fig,
         "Re-identification risk against information loss, one point per combination of levels",
         "information loss (normalized certainty penalty, share of precision lost)",
-        "average re-identification risk of a released record",
+        "average re-identification risk of a released person"
+        if any(r.suppressed_rows is not None for r in nodes)  # the lattice counts people
+        else "average re-identification risk of a released record",
     )
     fig.update_xaxes(tickformat=".0%")
     fig.update_yaxes(tickformat=".1%", rangemode="tozero")

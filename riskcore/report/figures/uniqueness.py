@@ -46,7 +46,9 @@ def class_size_histogram(
     Parameters
     ----------
     hist : pandas.DataFrame
-        :func:`riskcore.report.readings.anonymity.size_histogram`.
+        :func:`riskcore.report.readings.anonymity.size_histogram`; with its
+        ``people`` column (a person column set) the bars, title and axes count
+        people.
     qis_label : str
         The quasi-identifiers, as the title names them.
     suffix : str, optional
@@ -65,18 +67,26 @@ def class_size_histogram(
     ]
     colors = [ACCENT if x else NEUTRAL for x in below]
     note = [f", below the target k = {k}" if x and k else "" for x in below]
+    unit = "people" if "people" in hist.columns else "records"
     fig = go.Figure(
         go.Bar(
             x=hist["class size"],
-            y=hist["records"],
+            y=hist[unit],
             marker_color=colors,
             customdata=list(zip(hist["classes"], hist["share"], note, strict=True)),
-            hovertemplate="class size %{x}<br>%{y:,} records in %{customdata[0]:,} classes"
-            "<br>%{customdata[1]:.1%} of records%{customdata[2]}<extra></extra>",
+            hovertemplate=f"class size %{{x}}<br>%{{y:,}} {unit} in %{{customdata[0]:,}} classes"
+            f"<br>%{{customdata[1]:.1%}} of {unit}%{{customdata[2]}}<extra></extra>",
         )
     )
     category_axis(fig, hist["class size"], axis="x")
     fig.update_yaxes(tickformat=",", rangemode="tozero")  # "5,000", never "5k"
+    if unit == "people":  # a class is the people whose rows carry one set of QI values
+        return layout(
+            fig,
+            f"People by equivalence-class size on {qis_label}{suffix}",
+            "class size (people whose rows share the same set of QI values)",
+            "people",
+        )
     return layout(
         fig,
         f"Records by equivalence-class size on {qis_label}{suffix}",
@@ -102,6 +112,8 @@ def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = 
     Parameters
     ----------
     cand : pandas.DataFrame
+        :func:`riskcore.report.readings.anonymity.candidate_table`; with its
+        ``people`` column (a person column set) the x axis counts people.
     k : int, optional
     suffix : str, optional
 
@@ -134,7 +146,9 @@ def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = 
     return layout(
         fig,
         f"How many people share each person's QI values{suffix}",
-        "candidates per record (class size, log scale)",
+        "candidates per person (class size in people, log scale)"
+        if "people" in cand.columns
+        else "candidates per record (class size, log scale)",
         "people with at most this many candidates (%)",
     )
 
@@ -149,12 +163,15 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     df : pandas.DataFrame
+        :func:`riskcore.report.readings.subset_table`; with its ``unique
+        people`` column (a person column set) the axis counts people.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
     earlier = int(df.attrs.get("more", 0))
+    unit = "people" if "unique people" in df.columns else "records"
     df, more = top_categories(df, "unique %")
     fig = go.Figure(
         go.Bar(
@@ -162,7 +179,7 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
             y=df["columns"],
             orientation="h",
             marker_color=NEUTRAL,
-            customdata=df[["unique records"]],
+            customdata=df[[f"unique {unit}"]],
             hovertemplate="%{y}: %{x:.2f}% unique (%{customdata[0]:,} people)<extra></extra>",
         )
     )
@@ -172,7 +189,7 @@ def subset_bars(df: pd.DataFrame) -> go.Figure:
         fig,
         "People unique on each combination of quasi-identifiers"
         + more_note(len(df), more + earlier),
-        "records unique on the combination (%)",
+        f"{unit} unique on the combination (%)",
         "quasi-identifiers",
     )
     # one bar row of 26 px per subset (more for wrapped labels): set after layout(), whose
@@ -255,7 +272,8 @@ def delta_bars(table: pd.DataFrame) -> go.Figure:
     """Return the bar chart of the population classes by delta-presence.
 
     From ``delta_table``: the classes with no released record first, then ten bins; bins
-    with a class outside the allowed range in the risk colour.
+    with a class outside the allowed range in the risk colour. With its ``people`` column
+    (the release matched in people) the released count is of people.
 
     Parameters
     ----------
@@ -266,13 +284,14 @@ def delta_bars(table: pd.DataFrame) -> go.Figure:
     plotly.graph_objects.Figure
     """
     colors = [ACCENT if o else NEUTRAL for o in table["outside"]]
+    unit = "people" if "people" in table.columns else "records"
     fig = go.Figure(
         go.Bar(
             x=table["delta"],
             y=table["classes"],
             marker_color=colors,
-            customdata=table[["records", "outside"]],
-            hovertemplate="delta %{x}: %{y:,} classes, %{customdata[0]:,} released records"
+            customdata=table[[unit, "outside"]],
+            hovertemplate=f"delta %{{x}}: %{{y:,}} classes, %{{customdata[0]:,}} released {unit}"
             "<br>%{customdata[1]:,} classes outside the allowed range<extra></extra>",
         )
     )
@@ -280,6 +299,6 @@ def delta_bars(table: pd.DataFrame) -> go.Figure:
     return layout(
         fig,
         "Population classes by the chance a population member is in the table",
-        "delta = released records / population members of the class (%)",
+        f"delta = released {unit} / population members of the class (%)",
         "population classes",
     )

@@ -99,19 +99,23 @@ def missing_reading(policy: str, missing_records: int, *, people: bool = False) 
     )
 
 
-def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
+def size_histogram(dist: ClassSizeDistribution, *, people: bool = False) -> pd.DataFrame:
     """Bin records by the size of their equivalence class.
 
     Parameters
     ----------
     dist : ClassSizeDistribution
+    people : bool, default False
+        The classes count people (a person column is set): the count column
+        is then ``people``.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``class size`` (bin label), ``records``, ``classes``,
-        ``share`` (of records); one row per bin of :data:`SIZE_BINS`,
-        empty bins included so the axis is stable.
+        Columns ``class size`` (bin label), ``records`` (``people`` with a
+        person column), ``classes``, ``share`` (of records, or people); one
+        row per bin of :data:`SIZE_BINS`, empty bins included so the axis is
+        stable.
     """
     size = np.asarray(dist.size, dtype=np.int64)
     recs = np.asarray(dist.n_records, dtype=np.int64)
@@ -124,7 +128,7 @@ def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
         rows.append(
             {
                 "class size": label,
-                "records": r,
+                "people" if people else "records": r,
                 "classes": int(cls[m].sum()),
                 "share": r / total if total else 0.0,
             }
@@ -132,7 +136,7 @@ def size_histogram(dist: ClassSizeDistribution) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def candidate_table(dist: ClassSizeDistribution) -> pd.DataFrame:
+def candidate_table(dist: ClassSizeDistribution, *, people: bool = False) -> pd.DataFrame:
     """Cumulative share of records by how many candidates share their QI values.
 
     A record in a class of size f has f candidates (itself included): an
@@ -141,18 +145,24 @@ def candidate_table(dist: ClassSizeDistribution) -> pd.DataFrame:
     Parameters
     ----------
     dist : ClassSizeDistribution
+    people : bool, default False
+        The classes count people (a person column is set): the count column
+        is then ``people`` and a candidate is a person.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``candidates`` (class size), ``records``, ``cumulative share``
-        (share of records with at most that many candidates).
+        Columns ``candidates`` (class size), ``records`` (``people`` with a
+        person column), ``cumulative share`` (share of records, or people,
+        with at most that many candidates).
     """
     size = np.asarray(dist.size, dtype=np.int64)
     recs = np.asarray(dist.n_records, dtype=np.int64)
     total = recs.sum()
     cum = np.cumsum(recs) / total if total else np.zeros(len(recs))
-    return pd.DataFrame({"candidates": size, "records": recs, "cumulative share": cum})
+    return pd.DataFrame(
+        {"candidates": size, "people" if people else "records": recs, "cumulative share": cum}
+    )
 
 
 def _records_below_11(dist: ClassSizeDistribution) -> int:
@@ -173,7 +183,7 @@ def histogram_reading(assessment: Assessment) -> str:
     str
         The one-line reading under the class-size histogram.
     """
-    n = assessment.n_records
+    n = assessment.n_people  # the units the classes count (the rows without a person column)
     u = assessment.unique_records
     qis = join_names(assessment.quasi_identifiers)
     below = _records_below_11(assessment.anonymity.distribution)
@@ -197,7 +207,7 @@ def candidates_reading(assessment: Assessment) -> str:
     str
         The reading under the candidates-per-record curve.
     """
-    n = assessment.n_records
+    n = assessment.n_people  # the units the classes count (the rows without a person column)
     below = _records_below_11(assessment.anonymity.distribution)
     return (
         f"An attacker who knows someone's {join_names(assessment.quasi_identifiers)} is left "
@@ -217,8 +227,11 @@ def risk_table(assessment: Assessment) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Prosecutor / journalist / marketer risk as one table (rows = models).
+        Prosecutor / journalist / marketer risk as one table (rows = models);
+        the share at risk is of "people" when a person column is set, else of
+        "records".
     """
+    unit = "records" if assessment.person is None else "people"
     rows = []
     for r in (assessment.prosecutor, assessment.journalist, assessment.marketer):
         if r is None:
@@ -226,8 +239,10 @@ def risk_table(assessment: Assessment) -> pd.DataFrame:
         rows.append(
             {
                 "attacker model": r.model,
-                "highest record risk": r.highest_risk,
-                f"records with risk > {r.threshold:g}": r.records_at_risk,
+                "highest record risk" if unit == "records" else "highest person risk": (
+                    r.highest_risk
+                ),
+                f"{unit} with risk > {r.threshold:g}": r.records_at_risk,
                 "expected share re-identified": r.success_rate,
                 "mean class risk": r.mean_class_risk,
             }
@@ -249,10 +264,14 @@ def risk_reading(assessment: Assessment) -> str:
         The reading under the risk table: what prosecutor risk and the threshold mean.
     """
     a = assessment
+    at_risk = (
+        "Records at risk = share of people whose record risk 1/(class size) exceeds"
+        if a.person is None
+        else "People at risk = share of people whose risk 1/(class size in people) exceeds"
+    )
     return (
-        f"Prosecutor: the attacker knows the person is in the table. Records at risk = share of "
-        f"people whose record risk 1/(class size) exceeds {a.threshold:.4g} "
-        f"({threshold_meaning(a.threshold)}; El Emam 2013)."
+        f"Prosecutor: the attacker knows the person is in the table. {at_risk} "
+        f"{a.threshold:.4g} ({threshold_meaning(a.threshold)}; El Emam 2013)."
         + (
             f" Journalist and marketer: {a.population_note}."
             if a.journalist

@@ -68,7 +68,7 @@ def candidates_reading(table: CandidateTable) -> str:
 
 
 def candidate_display(
-    table: CandidateTable, *, levels: Literal["words", "numbers"] = "words"
+    table: CandidateTable, *, levels: Literal["words", "numbers"] = "words", people: bool = False
 ) -> pd.DataFrame:
     """Return the candidate table for reading: numbers kept (so every column sorts), named.
 
@@ -84,6 +84,9 @@ def candidate_display(
     table : CandidateTable
     levels : {"words", "numbers"}, default "words"
         Each QI's cell: its level and words ("3: decade") or the level alone (3).
+    people : bool, default False
+        The lattice counts people (a person column is set): the suppressed and the at-risk
+        counts are of people ("people suppressed", "people at risk").
 
     Returns
     -------
@@ -97,10 +100,10 @@ def candidate_display(
         out[q] = f[q] if levels == "numbers" else f[q].astype(str) + ": " + f[f"{q} (in words)"]
     out["NCP"] = f["ncp"]
     out["average risk"] = f["average risk"]
-    out["suppressed"] = f["suppressed"]
+    out["people suppressed" if people else "suppressed"] = f["suppressed"]
     out["classes"] = f["classes"]
     out["smallest class"] = f["smallest class"]
-    out["records at risk"] = f["records at risk"]
+    out["people at risk" if people else "records at risk"] = f["records at risk"]
     for key in [c for c in f.columns if c.endswith(" achieved")]:
         out[key] = f[key]
     for name, short in LOSS_NAMES.items():
@@ -152,7 +155,7 @@ def candidate_columns_shown(display: pd.DataFrame) -> list[str]:
         Column names, in the table's order.
     """
     first = {"search's choice", "NCP", "average risk", "suppressed", "smallest class",
-             "records at risk"}  # fmt: skip
+             "records at risk", "people suppressed", "people at risk"}  # fmt: skip
     qis = list(display.columns[1 : display.columns.get_loc("NCP")])
     return [c for c in display.columns if c in first or c in qis]
 
@@ -167,7 +170,7 @@ def _at_risk(c: Candidate) -> str:
     return "not counted" if c.records_at_risk is None else f"{c.records_at_risk:,}"
 
 
-def comparison_table(cmp: Comparison) -> pd.DataFrame:
+def comparison_table(cmp: Comparison, *, people: bool = False) -> pd.DataFrame:
     """Return two candidates side by side: levels, per-column NCP, classes, risk and losses.
 
     Columns ``figure``, ``A``, ``B``; every cell is text.
@@ -175,6 +178,8 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     Parameters
     ----------
     cmp : Comparison
+    people : bool, default False
+        The lattice counts people: the suppressed and at-risk counts are of people.
 
     Returns
     -------
@@ -182,16 +187,17 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
         Two candidates side by side: levels, per-column NCP, classes, risk and losses.
     """
     a, b = cmp.a, cmp.b
+    unit = "people" if people else "records"
     rows: list[tuple[str, str, str]] = []
     for i, q in enumerate(cmp.qis):
         rows.append((f"{q}: level", f"{a.levels[i]}: {a.words[i]}", f"{b.levels[i]}: {b.words[i]}"))
     for q in cmp.qis:
         rows.append((f"{q}: NCP", f"{cmp.column_ncp_a[q]:.1%}", f"{cmp.column_ncp_b[q]:.1%}"))
     rows += [
-        ("records suppressed", f"{a.suppressed:,}", f"{b.suppressed:,}"),
+        (f"{unit} suppressed", f"{a.suppressed:,}", f"{b.suppressed:,}"),
         ("classes released", f"{a.classes:,}", f"{b.classes:,}"),
         ("smallest released class", f"{a.smallest_class:,}", f"{b.smallest_class:,}"),
-        ("records at risk", _at_risk(a), _at_risk(b)),
+        (f"{unit} at risk", _at_risk(a), _at_risk(b)),
         (
             "average re-identification risk",
             or_nothing_released(a.average_risk, "{:.2%}"),
@@ -215,7 +221,7 @@ def _which(x: float, y: float, lower: str, higher: str) -> str:
     return lower if x < y else higher
 
 
-def comparison_reading(cmp: Comparison) -> str:
+def comparison_reading(cmp: Comparison, *, people: bool = False) -> str:
     """Return two candidates compared in one or two sentences: loss, suppression, classes.
 
     Names the columns where they differ most in NCP.
@@ -223,6 +229,8 @@ def comparison_reading(cmp: Comparison) -> str:
     Parameters
     ----------
     cmp : Comparison
+    people : bool, default False
+        The lattice counts people: the suppression and the classes are in people.
 
     Returns
     -------
@@ -238,11 +246,12 @@ def comparison_reading(cmp: Comparison) -> str:
         if f"{na:.1%}" == f"{nb:.1%}"
         else f"A loses {na:.1%} of the QI cells' precision (NCP) and B {nb:.1%}"
     )
+    one, many = ("person", "people") if people else ("record", "records")
     text = (
         loses + "; "
-        f"A suppresses {a.suppressed:,} {plural(a.suppressed, 'record', 'records')} and B "
+        f"A suppresses {a.suppressed:,} {plural(a.suppressed, one, many)} and B "
         f"{b.suppressed:,}; A releases {a.classes:,} "
-        f"{plural(a.classes, 'class', 'classes')} of at least {a.smallest_class:,} records, "
+        f"{plural(a.classes, 'class', 'classes')} of at least {a.smallest_class:,} {many}, "
         f"B {b.classes:,} of at least {b.smallest_class:,}."
     )
     diff = {q: cmp.column_ncp_a[q] - cmp.column_ncp_b[q] for q in cmp.qis}

@@ -374,12 +374,14 @@ def threshold_text(value: float) -> str:
     return f"{_threshold(value)}; {threshold_meaning(value)}"
 
 
-def preset_target_text(k: int) -> str:
+def preset_target_text(k: int, *, people: bool = False) -> str:
     """Return a k preset's one idea: k and the highest record risk 1/k, said together.
 
     Parameters
     ----------
     k : int
+    people : bool, default False
+        The classes count people (a person column is set).
 
     Returns
     -------
@@ -388,5 +390,5 @@ def preset_target_text(k: int) -> str:
     """
     return (
         f"k = {k:,} and highest record risk 1/{k:,} ({1 / k:.4g}): one target, met by a "
-        f"class of {k:,} records or more."
+        f"class of {k:,} {'people' if people else 'records'} or more."
     )

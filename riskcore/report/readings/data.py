@@ -169,8 +169,9 @@ def upload_limit_note(limit_mb: int) -> str:
 def roles_summary(roles: ColumnRoles) -> str:
     """Return the sidebar's two lines of role counts.
 
-    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other"; a person
-    column is counted last ("..., 2 other, 1 person").
+    For example "4 identifiers, 5 quasi-identifiers, 2 sensitive, 3 other"; with a column
+    tagged as the person, "1 person" follows the identifiers (every figure then counts
+    people).
 
     Parameters
     ----------
@@ -186,11 +187,11 @@ def roles_summary(roles: ColumnRoles) -> str:
     def count(n: int, one: str, many: str) -> str:
         return f"{n} {one if n == 1 else many}"
 
+    person = f"{count(len(roles.persons), 'person', 'persons')}, " if roles.persons else ""
     return (
-        f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, "
+        f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, {person}"
         f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
         f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
-        + (f", {count(len(roles.persons), 'person', 'persons')}" if roles.persons else "")
     )
 
 

@@ -51,7 +51,8 @@ _QUOTED = 5  # values quoted in a sentence
 def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFrame:
     """Return records by the number of distinct sensitive values in their class.
 
-    Columns: ``distinct values``, ``classes``, ``records``.
+    Columns: ``distinct values``, ``classes``, ``records`` (``people`` when the
+    assessment counts people: a person column is set).
 
     Parameters
     ----------
@@ -75,7 +76,9 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
         {
             "distinct values": values,
             "classes": np.bincount(inverse, minlength=len(values)),
-            "records": np.bincount(inverse, weights=sizes, minlength=len(values)).astype(np.int64),
+            "records" if assessment.person is None else "people": np.bincount(
+                inverse, weights=sizes, minlength=len(values)
+            ).astype(np.int64),
         }
     )
 
@@ -97,7 +100,7 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     """
     r = assessment.sensitive[attribute]
     head = (
-        f"{r.homogeneous_records:,} people ({r.homogeneous_records / assessment.n_records:.1%}) "
+        f"{r.homogeneous_records:,} people ({r.homogeneous_records / assessment.n_people:.1%}) "
         f"are in {r.homogeneous_classes:,} "
         f"{plural(r.homogeneous_classes, 'class', 'classes')} where everyone has the same "
         f"{attribute}: anyone who knows their {join_names(assessment.quasi_identifiers)} "

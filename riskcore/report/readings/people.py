@@ -10,7 +10,36 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["people_phrase", "suppression_line", "unit_reading"]
+__all__ = ["people_phrase", "suppressed_share", "suppression_line", "unit_reading"]
+
+
+def suppressed_share(suppressed: int, n_units: int, suppressed_rows: int | None) -> str:
+    """Return the share suppressed, with the suppressed people's rows when they count people.
+
+    Parameters
+    ----------
+    suppressed : int
+        Records suppressed (people, with a person column).
+    n_units : int
+        The records (people) the share is of.
+    suppressed_rows : int or None
+        The rows of the suppressed people (None without a person column).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> suppressed_share(64, 2500, 283), suppressed_share(5, 100, None)
+    ('2.56%, their 283 rows', '5.00%')
+    """
+    from riskcore.report.readings.criteria import share_text
+
+    share = share_text(suppressed / max(n_units, 1))
+    if suppressed_rows is None:
+        return share
+    return f"{share}, their {suppressed_rows:,} row{'' if suppressed_rows == 1 else 's'}"
 
 
 def people_phrase(n_people: int, n_rows: int, person: str | None) -> str:

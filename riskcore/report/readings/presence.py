@@ -43,20 +43,29 @@ def population_match_reading(result: PopulationMatch) -> str:
     str
         The reading of k-map and delta-presence against a population table.
     """
+    unit = "record" if result.person is None else "person"
     absent = (
         f" {result.absent_classes:,} of {result.n_population_classes:,} population "
         f"{plural(result.n_population_classes, 'class', 'classes')} "
-        f"{plural(result.absent_classes, 'has', 'have')} no released record "
+        f"{plural(result.absent_classes, 'has', 'have')} no released {unit} "
         f"({result.absent_records:,} {plural(result.absent_records, 'person', 'people')} "
         "known to be absent): "
         f"{plural(result.absent_classes, 'its', 'their')} delta is 0, which puts delta min "
-        "at 0, so any lowest delta above 0 fails and suppressing records cannot mend it "
+        f"at 0, so any lowest delta above 0 fails and suppressing {unit}s cannot mend it "
         f"(the lowest delta among released classes is {short_share(result.delta_min_released)})."
         if result.absent_classes
         else ""
     )
-    return (
-        f"k-map {result.k_map:,}: every released record matches at least {result.k_map:,} "
+    people = (
+        ""
+        if result.person is None or result.released_rows is None
+        else f"The release is matched as its {result.n_released:,} "
+        f"{plural(result.n_released, 'person', 'people')} (in {result.released_rows:,} "
+        f"{plural(result.released_rows, 'row', 'rows')}; the population table holds one row "
+        "per person). "
+    )
+    return people + (
+        f"k-map {result.k_map:,}: every released {unit} matches at least {result.k_map:,} "
         f"{plural(result.k_map, 'person', 'people')} of the population table. "
         f"delta-presence ({result.delta_min:.3g}, {result.delta_max:.3g}): a member of a "
         f"population class is in the release with probability between "
@@ -93,7 +102,8 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     The first row holds the population classes with no released record
     (delta 0); the released classes follow in ten bins of 10 points
     ("0-10%" ... "90-100%"; delta 1 is in the last). Columns: ``delta`` (the
-    bin), ``classes``, ``records`` (released records in those classes),
+    bin), ``classes``, ``records`` (released records in those classes;
+    ``people``, the released people, when the release was matched in people),
     ``outside`` (classes of the bin that break the delta range: ``outside``, per row
     of ``result.classes``, as :func:`riskcore.criteria.population.judge_population`
     judges them).
@@ -123,7 +133,9 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
             "delta": [_NONE_RELEASED]
             + [f"{i * step}-{(i + 1) * step}%" for i in range(_DELTA_BINS)],
             "classes": np.bincount(b, minlength=n),
-            "records": np.bincount(b, weights=released, minlength=n).astype(np.int64),
+            "records" if result.person is None else "people": np.bincount(
+                b, weights=released, minlength=n
+            ).astype(np.int64),
             "outside": np.bincount(b, weights=out, minlength=n).astype(np.int64),
         }
     )

@@ -26,6 +26,7 @@ from riskcore.report.readings.presence import (
 
 __all__ = [
     "cover_columns_help",
+    "cover_people_note",
     "cover_reading",
     "cover_table",
     "delta_reading",
@@ -40,8 +41,10 @@ __all__ = [
     "record_kmap_table",
     "record_reading",
     "record_subset_table",
+    "record_subsets_caption",
     "record_values_table",
     "records_intro",
+    "records_shown_caption",
     "suda_contribution_reading",
     "suda_contribution_table",
     "suda_gap_reading",
@@ -120,7 +123,23 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
     """
     qis = expl.quasi_identifiers
     f = expl.class_size
-    if f == 1:
+    people = expl.person is not None
+    if people:
+        tuples = (
+            ""
+            if expl.person_tuples == 1
+            else f", carrying {expl.person_tuples:,} different sets of values"
+        )
+        rows = f"{expl.person_rows:,} {plural(expl.person_rows, 'row', 'rows')}{tuples}"
+        head = f"Row {expl.row:,} belongs to a person with {rows}. " + (
+            f"No one else has their values of {escape(join_names(qis))} on their rows: "
+            "anyone who knows them singles the person out."
+            if f == 1
+            else f"{f - 1:,} other {plural(f - 1, 'person has', 'people have')} the same "
+            f"values of {escape(join_names(qis))} on their rows (a class of {f:,} people); "
+            f"a match on them is right with probability 1/{f:,}."
+        )
+    elif f == 1:
         head = (
             f"Row {expl.row:,} is the only record with its values of "
             f"{escape(join_names(qis))}: anyone who knows them singles it out."
@@ -131,12 +150,18 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
             f"{f - 1:,} other {plural(f - 1, 'record', 'records')} (a class of {f:,}); a "
             f"match on them is right with probability 1/{f:,}."
         )
-    if expl.msus:
+    it = "The person" if people else "It"
+    if not expl.searched:
+        msu = (
+            f" {'Their' if people else 'Its'} special uniques (SUDA) were not searched, so "
+            "which smaller sets of values single them out is not known here."
+        )
+    elif expl.msus:
         first = expl.msus[0]
         others = len(expl.msus) - 1
         more = f" and on {others:,} other {plural(others, 'combination', 'combinations')}"
         msu = (
-            f" It is unique on {_assignment(expl, first, escape)} alone"
+            f" {it} is unique on {_assignment(expl, first, escape)} alone"
             f"{more if others else ''} ({len(expl.msus):,} minimal sample "
             f"{plural(len(expl.msus), 'unique', 'uniques')}, the smallest of {len(first)} "
             f"{plural(len(first), 'value', 'values')}; SUDA score "
@@ -145,7 +170,7 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
     elif f == 1:
         msu = " No smaller set of its values, up to the size searched, is unique on its own."
     else:
-        msu = " No set of its values is unique: it is not a special unique."
+        msu = f" No set of its values is unique: {it.lower()} is not a special unique."
     i = qis.index(expl.top_qi)
     value = expl.values[i]
     shared = expl.value_counts[i]
@@ -157,8 +182,12 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
     else:
         top = (
             f" Its rarest value is {escape(expl.top_qi)} = "
-            f"{escape('(missing)' if value is None else value)}, shared by {shared:,} "
-            f"{plural(shared, 'record', 'records')}."
+            f"{escape('(missing)' if value is None else value)}, "
+            + (
+                f"held by {shared:,} {plural(shared, 'person', 'people')} on at least one row."
+                if people
+                else f"shared by {shared:,} {plural(shared, 'record', 'records')}."
+            )
         )
     return head + msu + top
 
@@ -226,15 +255,20 @@ def suda_gap_reading(s: SudaResult) -> str:
         reasons.append(
             f"{m:,} {plural(m, 'has a missing value', 'have a missing value')}, which SUDA never "
             f"uses (sdcMicro's rule), and {plural(m, 'its', 'their')} known values are shared "
-            "with other records"
+            + ("with other records" if s.person is None else "with other people")
         )
     if beyond:
         reasons.append(
             f"{beyond:,} {plural(beyond, 'is', 'are')} unique only on more than {s.max_size} "
             f"{plural(s.max_size, 'value', 'values')} (the largest combination searched)"
         )
+    who = (
+        plural(s.sample_uniques, "record is", "records are")
+        if s.person is None
+        else plural(s.sample_uniques, "person is", "people are")
+    )
     return (
-        f"{s.sample_uniques:,} {plural(s.sample_uniques, 'record is', 'records are')} unique on "
+        f"{s.sample_uniques:,} {who} unique on "
         "all the quasi-identifiers (the Uniqueness page's unique people, a missing value "
         f"counting as a value of its own), {gap:,} more than the special uniques: "
         + "; ".join(reasons)
@@ -254,10 +288,15 @@ def suda_reading(s: SudaResult) -> str:
     str
         What the special-uniques search found, in two sentences.
     """
-    n = s.n_records
+    n = s.n_records if s.n_people is None else s.n_people
     sizes = [f"{c:,} of size {i + 1}" for i, c in enumerate(s.msus_by_size) if c]
+    who = (
+        plural(n, "record", "records")
+        if s.person is None
+        else f"{plural(n, 'person', 'people')} (one record per person, in {s.n_records:,} rows)"
+    )
     return (
-        f"{s.special_uniques:,} of {n:,} {plural(n, 'record', 'records')} "
+        f"{s.special_uniques:,} of {n:,} {who} "
         f"({s.special_uniques / n:.1%}) are unique on some combination of at most "
         f"{s.max_size} of their quasi-identifier values (special uniques, Elliot et al. 2002): "
         f"{s.n_msus:,} minimal sample {plural(s.n_msus, 'unique', 'uniques')}"
@@ -352,13 +391,17 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One record's QI values and how many records share each value alone.
+        One record's QI values and how many records share each value alone
+        (``people with this value`` with a person column: the people holding
+        it on at least one row).
     """
     return pd.DataFrame(
         {
             "quasi-identifier": list(expl.quasi_identifiers),
             "value": [_MISSING if v is None else v for v in expl.values],
-            "records with this value": list(expl.value_counts),
+            "records with this value" if expl.person is None else "people with this value": list(
+                expl.value_counts
+            ),
         }
     )
 
@@ -403,7 +446,8 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
     combination holds that QI (blank where not: one sentence a row, "age = 67 +
     zip = 021 + ...", was cut at a 1024 px window; a QI named like a later column
     is suffixed " (value)"), then ``values``, ``records sharing`` (the record
-    included) and ``minimal sample unique``.
+    included; ``people sharing`` with a person column) and ``minimal sample
+    unique`` (left out when the special uniques were not searched).
 
     Parameters
     ----------
@@ -421,21 +465,106 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
         for cols, is_msu in zip(subsets["columns"], subsets["msu"], strict=True)
     ]
     shown = subsets[keep]
-    taken = ("values", "records sharing", "minimal sample unique")
+    sharing = "records sharing" if expl.person is None else "people sharing"
+    taken = ("values", sharing, "minimal sample unique")
     cols: dict[str, object] = {}
     for q, v in zip(expl.quasi_identifiers, expl.values, strict=True):
         value = _MISSING if v is None else str(v)
         cols[_own_column(q, taken, "value")] = [value if q in c else "" for c in shown["columns"]]
     cols["values"] = shown["size"].to_numpy()
-    cols["records sharing"] = shown["sharing"].to_numpy()
+    cols[sharing] = shown["sharing"].to_numpy()
     cols["minimal sample unique"] = shown["msu"].to_numpy(dtype=bool)
     df = pd.DataFrame(cols)
     order = df.sort_values(
-        ["minimal sample unique", "values", "records sharing"],
+        ["minimal sample unique", "values", sharing],
         ascending=[False, True, True],
         kind="stable",
+    ).reset_index(drop=True)
+    if not expl.searched:  # no MSU is known: a column of blanks would read "none is one"
+        order = order.drop(columns="minimal sample unique")
+    return order
+
+
+def record_subsets_caption(person: str | None = None, *, searched: bool = True) -> str:
+    """Return the caption of the combinations table of one record (:func:`record_subset_table`).
+
+    Parameters
+    ----------
+    person : str, optional
+        The column linking the rows of one person: the counts are of people.
+    searched : bool, default True
+        Whether the special uniques were searched (else the table has no MSU column).
+
+    Returns
+    -------
+    str
+    """
+    who = (
+        "How many records share"
+        if person is None
+        else "How many people hold, on at least one of their rows,"
     )
-    return order.reset_index(drop=True)
+    head = f"{who} each combination of its values (a row's values; blank: a column not in it)"
+    if not searched:
+        return head + ", fewest values first."
+    return (
+        head + ": its minimal sample uniques (no one else has them) first; combinations "
+        "containing one are left out."
+    )
+
+
+def records_shown_caption(
+    shown: int, n_rows: int, *, n_people: int | None = None, person: str | None = None
+) -> str:
+    """Return the caption of the per-record table: how many of how many rows are shown.
+
+    Parameters
+    ----------
+    shown : int
+        Rows on screen (the riskiest).
+    n_rows : int
+        Rows of the table (the download holds them all).
+    n_people : int, optional
+        The people, with a person column.
+    person : str, optional
+        The column linking the rows of one person.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> records_shown_caption(200, 8177, n_people=2500, person="patient_id")[:60]
+    'The 200 riskiest of 8,177 rows (2,500 people, linked by pati'
+    """
+    if person is None:
+        return f"The {shown:,} riskiest of {n_rows:,} records; the download has all."
+    who = "" if n_people is None else f"{n_people:,} {plural(n_people, 'person', 'people')}, "
+    return (
+        f"The {shown:,} riskiest of {n_rows:,} rows ({who}linked by {person}): every row "
+        "carries its person's class size in people, risk and targets failed; the download "
+        "has all."
+    )
+
+
+def cover_people_note(person: str) -> str:
+    """Return why the record explorer shows no covering generalization while a person is set.
+
+    Parameters
+    ----------
+    person : str
+        The column linking the rows of one person.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        "The least generalization that would hide one record counts rows, not people, so it "
+        f"is not shown while {person} links the rows of one person. The Remediate page's "
+        "search generalizes in people: every released class then holds at least k people."
+    )
 
 
 def _changes(

@@ -18,6 +18,7 @@ from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.freetext import PiiScan
 from riskcore.report.readings._format import or_nothing_released, plural
+from riskcore.report.readings.people import people_phrase
 from riskcore.report.readings.search import (
     removed_column_warnings,
     search_reading,
@@ -199,12 +200,16 @@ def node_reading(
     original_risk: float,
     *,
     escape: Callable[[str], str] = _same,
+    person: str | None = None,
+    n_rows: int | None = None,
 ) -> str:
     """Return what a generalization does: k, suppression and loss, before and after.
 
     ``before`` is the node with every QI at level 0 (the table as it is,
-    the same targets); ``n`` is the number of records; ``original_risk`` the
-    average prosecutor risk of the table as recorded, J / n.
+    the same targets); ``n`` is the number of records (of people with a
+    person column); ``original_risk`` the average prosecutor risk of the
+    table as recorded, J / n. With a person column the suppression counts
+    people, with their rows (the nodes' ``suppressed_rows``).
 
     Parameters
     ----------
@@ -214,27 +219,45 @@ def node_reading(
     original_risk : float
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
+    person : str, optional
+        The column linking the rows of one person: ``n`` counts people.
+    n_rows : int, optional
+        The rows of the table (with a person column).
 
     Returns
     -------
     str
         What a generalization does: k, suppression and loss, before and after.
     """
+    if person is None:
+        one, many = "record", "records"
+        of = f"{n:,} {plural(n, one, many)}"
+        rows_after = ""
+    else:
+        one, many = "person", "people"
+        of = people_phrase(n, n if n_rows is None else n_rows, person)  # "2,500 people in ..."
+        rows_after = (
+            ""
+            if after.suppressed_rows is None
+            else f" with their {after.suppressed_rows:,} "
+            f"{plural(after.suppressed_rows, 'row', 'rows')}"
+        )
     text = (
-        f"As recorded, {before.suppressed:,} of {n:,} "
-        f"{plural(n, 'record', 'records')} ({before.suppressed / n:.1%}) sit in classes that "
+        f"As recorded, {before.suppressed:,} of {of} "
+        f"({before.suppressed / n:.1%}) sit in classes that "
         f"break the targets. With these levels, {after.suppressed:,} "
-        f"({after.suppressed / n:.1%}) do, and are suppressed; "
+        f"({after.suppressed / n:.1%}) do, and are suppressed{rows_after}; "
         + (
             f"the {after.n_classes:,} released {plural(after.n_classes, 'class', 'classes')} "
-            f"have at least {after.k:,} {plural(after.k, 'record', 'records')}."
+            f"have at least {after.k:,} {plural(after.k, one, many)}."
             if after.n_classes
             else "nothing is released."
         )
     )
     if after.n_classes:
         text += (
-            f" An attacker who knows someone is in the release picks the right record with "
+            f" An attacker who knows someone is in the release picks the right "
+            f"{'record' if person is None else 'person'} with "
             f"probability {after.success_rate:.2%} on average (was {original_risk:.2%})."
         )
     text += (
@@ -265,7 +288,9 @@ def average_risk_text(node: NodeResult) -> str:
 def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.DataFrame:
     """Return the figures of the table as recorded beside the generalized one's.
 
-    As recorded: ``Lattice.as_recorded``, nothing suppressed; formatted for reading.
+    As recorded: ``Lattice.as_recorded``, nothing suppressed; formatted for reading. With
+    a person column (the nodes' ``suppressed_rows`` set) the suppression is of people, and
+    their rows are a row of their own.
 
     Parameters
     ----------
@@ -288,9 +313,26 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     def ratio(x: float) -> str:
         return or_nothing_released(x, "{:,.2f}")
 
-    rows = [
+    people = after.suppressed_rows is not None
+    rows: list[tuple[str, Callable[[float], str], float, float]] = [
         ("smallest released class (k)", count, before.k, after.k),
-        ("records suppressed", count, before.suppressed, after.suppressed),
+        (
+            "people suppressed" if people else "records suppressed",
+            count,
+            before.suppressed,
+            after.suppressed,
+        ),
+    ]
+    if people:
+        rows.append(
+            (
+                "their rows suppressed",
+                count,
+                before.suppressed_rows or 0,
+                after.suppressed_rows or 0,
+            )
+        )
+    rows += [
         ("classes released", count, before.n_classes, after.n_classes),
         ("average re-identification risk", share, before.success_rate, after.success_rate),
         ("information loss (NCP)", share, before.ncp, after.ncp),

@@ -127,28 +127,29 @@ def target_rows(review: Review) -> pd.DataFrame:
 
 
 def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
-    people = a.person is not None
-    n = a.n_people  # the units every class figure counts (the records without a person)
-    who = "people" if people else "records"
+    people = a.person is not None  # every class figure counts people
+    n = a.n_people
 
     def share(count: int) -> str:
         return records_share(count, n, people=people)
 
-    out = [("records", f"{a.n_records:,}")]
-    if people:
-        out.append((f"people (linked by {a.person})", f"{n:,}"))
-    out += [
+    unit = "people" if people else "records"
+    out = [
+        ("people", f"{n:,} (in {a.n_records:,} rows)") if people else ("records", f"{n:,}"),
         ("equivalence classes", f"{a.n_classes:,}"),
-        ("k (smallest class)", f"{a.k:,}" + (" people" if people else "")),
-        (f"{who} unique on the quasi-identifiers", share(a.unique_records)),
+        ("k (smallest class, people)" if people else "k (smallest class)", f"{a.k:,}"),
+        (f"{unit} unique on the quasi-identifiers", share(a.unique_records)),
     ]
     for r in (a.prosecutor, a.journalist, a.marketer):
         if r is None:
             continue
         at_risk = round(r.records_at_risk * n)
         out += [
-            (f"{r.model}: highest record risk", f"{r.highest_risk:.4g}"),
-            (f"{r.model}: {who} with risk above {r.threshold:.4g}", share(at_risk)),
+            (
+                f"{r.model}: highest {'person' if people else 'record'} risk",
+                f"{r.highest_risk:.4g}",
+            ),
+            (f"{r.model}: {unit} with risk above {r.threshold:.4g}", share(at_risk)),
             (f"{r.model}: expected share re-identified", f"{r.success_rate:.2%}"),
         ]
     out += event_cells(a)
@@ -166,7 +167,8 @@ def _risk_cells(a: Assessment) -> list[tuple[str, str]]:
 def figures_side_by_side(review: Review) -> pd.DataFrame:
     """Return the figures of the table as recorded beside those after remediation.
 
-    Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``.
+    Columns ``figure``, ``as recorded`` and, with a recipe, ``after remediation``. With a
+    person column every count is of people (the first row says how many, in how many rows).
 
     Parameters
     ----------
@@ -210,7 +212,7 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
         Every target judged on the table as recorded and after remediation.
     """
 
-    people = review.before.person is not None
+    people = review.verdict_before.person is not None  # the counts are of people
 
     def cell(c: Any, released: int) -> str:
         mark = "pass" if c.passed else "fail"

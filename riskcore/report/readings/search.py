@@ -15,6 +15,7 @@ import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.loss import OBJECTIVES
+from riskcore.deidentify.node import NodeResult
 from riskcore.deidentify.search import SearchResult
 from riskcore.report.readings._format import plural
 
@@ -64,8 +65,17 @@ def search_reading(result: SearchResult) -> str:
     info = OBJECTIVES[result.objective]
     return (
         head + f" The least-loss one loses {_loss(best.loss(result.objective), result.objective)} "
-        f"({info.label}) and suppresses "
-        f"{best.suppressed:,} {plural(best.suppressed, 'record', 'records')}."
+        f"({info.label}) and suppresses {_suppressed(best)}."
+    )
+
+
+def _suppressed(node: NodeResult) -> str:
+    """Return "12 records", or "3 people (their 9 rows)" when the node counts people."""
+    if node.suppressed_rows is None:
+        return f"{node.suppressed:,} {plural(node.suppressed, 'record', 'records')}"
+    return (
+        f"{node.suppressed:,} {plural(node.suppressed, 'person', 'people')} (their "
+        f"{node.suppressed_rows:,} {plural(node.suppressed_rows, 'row', 'rows')})"
     )
 
 
@@ -115,7 +125,7 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
         out.append(
             head + f"The best combination that keeps it ({levels}) loses "
             f"{_loss(alt.loss(result.objective), result.objective)} ({info.label}) and "
-            f"suppresses {alt.suppressed:,} {plural(alt.suppressed, 'record', 'records')}; "
+            f"suppresses {_suppressed(alt)}; "
             f"to choose it, bound {q}'s level below its top (--levels {q}={low}:{top - 1} "
             "on the command line)."
         )

@@ -24,7 +24,10 @@ __all__ = [
 
 @renamed_arguments(qis="quasi_identifiers")
 def classes_intro(
-    quasi_identifiers: list[str] | tuple[str, ...], *, escape: Callable[[object], str] = str
+    quasi_identifiers: list[str] | tuple[str, ...],
+    *,
+    escape: Callable[[object], str] = str,
+    person: str | None = None,
 ) -> str:
     """Return the Uniqueness page's introduction: classes and uniques on the QIs (markdown).
 
@@ -36,12 +39,23 @@ def classes_intro(
         The quasi-identifier columns.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
+    person : str, optional
+        The column linking the rows of one person: a class is then the people
+        whose rows carry the same set of values.
 
     Returns
     -------
     str
         The Uniqueness page's introduction: classes and uniques on the QIs (markdown).
     """
+    if person is not None:
+        return (
+            "People whose rows carry the same set of values on every quasi-identifier form "
+            "an *equivalence class* (the rows of one person are linked by "
+            f"{escape(person)}). Someone alone in their class is *unique*: anyone who knows "
+            f"their {escape(join_names(quasi_identifiers))} on each of their rows can pick "
+            "out their rows."
+        )
     return (
         "People who share the same values on every quasi-identifier form an *equivalence class*. "
         "Someone alone in their class is *unique*: anyone who knows their "
@@ -104,8 +118,8 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     """Return the QI subsets with the highest uniqueness, for a bar chart.
 
     Columns: ``columns`` (joined names), ``size`` (number of QIs),
-    ``unique records``, ``unique %``, ``k``; ``attrs["more"]`` is the number
-    of subsets left out.
+    ``unique records`` (``unique people`` when the result counts people),
+    ``unique %``, ``k``; ``attrs["more"]`` is the number of subsets left out.
 
     Parameters
     ----------
@@ -118,17 +132,18 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     pandas.DataFrame
         The QI subsets with the highest uniqueness, for a bar chart.
     """
+    unique = "unique records" if result.person is None else "unique people"
     rows = [
         {
             "columns": join_names(s.columns),
             "size": len(s.columns),
-            "unique records": s.unique_records,
+            unique: s.unique_records,
             "unique %": 100.0 * s.unique_share,
             "k": s.k,
         }
         for s in result.subsets
     ]
-    df = pd.DataFrame(rows, columns=["columns", "size", "unique records", "unique %", "k"])
+    df = pd.DataFrame(rows, columns=["columns", "size", unique, "unique %", "k"])
     out = (
         df.sort_values(["unique %", "size"], ascending=[False, True])
         .head(top)
@@ -152,7 +167,12 @@ def anyone_unique(table: pd.DataFrame) -> bool:
     bool
         Whether anyone is unique on a combination of :func:`subset_table`.
     """
-    return bool(len(table)) and int(table["unique records"].max()) > 0
+    return bool(len(table)) and int(table[_unique_column(table)].max()) > 0
+
+
+def _unique_column(table: pd.DataFrame) -> str:
+    """Return the count column of :func:`subset_table`: of people or of records."""
+    return "unique people" if "unique people" in table.columns else "unique records"
 
 
 def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
@@ -172,7 +192,8 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
         The reading under the subset chart: the most identifying combination.
     """
     top = table.iloc[0]
-    if int(top["unique records"]) == 0:  # an empty chart: say it in words
+    unique = int(top[_unique_column(table)])
+    if unique == 0:  # an empty chart: say it in words
         n = len(table)
         said = (
             f"the one combination of quasi-identifiers tested ({top['columns']}): everyone "
@@ -187,7 +208,7 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
         )
     return (
         f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
-        f"people ({int(top['unique records']):,}) are unique on it."
+        f"people ({unique:,}) are unique on it."
         + ("" if complete else " (Only the first 120 combinations were tested.)")
     )
 
