@@ -486,8 +486,10 @@ class ClippingTradeoff(Result):
 
     @property
     def bound_shift(self) -> float:
-        """Return how far the bound moved the mean: ``true_mean - every_row_mean`` (read
-        from the data; 0 when nothing was left out or the mean of every row is unknown)."""
+        """Return how far the bound moved the mean: ``true_mean - every_row_mean``.
+
+        Read from the data; 0 when nothing was left out or the mean of every row is unknown.
+        """
         if self.every_row_mean is None or not self.rows_left_out:
             return 0.0
         return float(self.true_mean - self.every_row_mean)
