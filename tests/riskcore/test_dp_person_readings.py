@@ -37,6 +37,17 @@ def _trade_off(**extra) -> dp.ClippingTradeoff:
     )
 
 
+# ------------------------------------------------------------------ the query's unit
+
+
+def test_a_count_counts_rows_with_a_person():
+    assert rd.query_phrase("count", None, unit=UNIT) == ("count", "rows")
+    bar = rd.query_phrase("histogram", "dx", unit=UNIT)
+    assert bar == ("largest bar of the dx histogram", "rows")
+    assert rd.query_phrase("sum", "amount", unit=UNIT) == ("sum of amount", "amount units")
+    assert rd.query_phrase("count", None, unit=dp.ONE_ROW) == ("count", "people")
+
+
 # ------------------------------------------------------------------ the clipped mean
 
 

@@ -36,27 +36,33 @@ __all__ = [
 ]
 
 
-def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
+def query_phrase(
+    kind: str, column: str | None, *, unit: dp.PrivacyUnit | None = None
+) -> tuple[str, str]:
     """Return (what the query answers, its unit) in words, as the readings quote them.
 
     ``("count", None)`` -> ("count", "people"); ``("sum", "income")`` ->
     ("sum of income", "income units"); a histogram is read through its
-    largest bar, a count of people.
+    largest bar, a count of people. With a person unit a count counts rows (a person
+    may be several), so its unit is "rows".
 
     Parameters
     ----------
     kind : str
     column : str or None
+    unit : dp.PrivacyUnit, optional
+        The unit of privacy; a person unit makes a count's unit "rows".
 
     Returns
     -------
     tuple of (str, str)
         (what the query answers, its unit) in words, as the readings quote them.
     """
+    counted = "rows" if unit is not None and unit.is_person else "people"
     if kind == "histogram":
-        return f"largest bar of the {column} histogram", "people"
+        return f"largest bar of the {column} histogram", counted
     what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
-    return what, "people" if kind == "count" else f"{column} units"
+    return what, counted if kind == "count" else f"{column} units"
 
 
 def sensitivity_reading(sens: dp.Sensitivity) -> str:
