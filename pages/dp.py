@@ -192,7 +192,7 @@ with tab_noise:
             answer = float(np.max(counts)) if len(counts) else 0.0
         else:
             answer = float(truth)
-        what, units = query_phrase(kind, column)
+        what, units = query_phrase(kind, column, unit=privacy_unit)  # rows, with a person
         # the rows a release reads: the filtered rows, at most c per person
         n_rows = int(
             cached.dp_bounded_answer(ctx.key, data, Query("count", filters=filters), privacy_unit)
@@ -377,8 +377,10 @@ with tab_clip:
         if ctop <= clo:
             st.error("The largest U must be above L.")
         else:
-            try:
-                t = cached.dp_clipping(ctx.key, data, ccol, float(clo), float(ctop), float(epsilon))
+            try:  # with a person column: the rows a release reads, at most c per person
+                t = cached.dp_clipping(
+                    ctx.key, data, ccol, float(clo), float(ctop), float(epsilon), privacy_unit
+                )
                 st.plotly_chart(charts.clipping_chart(t, f"{ccol} units"), key=keys.DP_CLIP_CHART)
                 st.markdown(md(clipping_reading(t)))
             except RiskcoreError as exc:
@@ -447,15 +449,13 @@ with tab_di:
         )
         j1, j2 = st.columns(2)
         dcol = j1.selectbox("The query sums", numeric, key=keys.DP_DI_COL)
-        m = (
-            int(j2.number_input("m (candidates)", 2, 1_000_000, 200, key=keys.DP_M))
-            if src == "sample"
-            else None
-        )
-        try:
+        who = "m (candidate people)" if person is not None else "m (candidates)"
+        m = int(j2.number_input(who, 2, 1_000_000, 200, key=keys.DP_M)) if src == "sample" else None
+        try:  # with a person column the candidates are people, a world adds one person's rows
             worlds, desc = cached.dp_worlds(
-                ctx.key, ctx.encoded, dcol, src, tuple(ctx.roles.quasi_identifiers), m, 0
-            )
+                ctx.key, ctx.encoded, dcol, src, tuple(ctx.roles.quasi_identifiers), m, 0,
+                privacy_unit,
+            )  # fmt: skip
             res = dp.identifiability(rho, world_values=worlds)
         except (RiskcoreError, ValueError) as exc:
             st.error(md(exc))
@@ -475,8 +475,8 @@ with tab_di:
                 charts.posterior_chart(r, g, rho, true_value, f"{dcol} units"),
                 key=keys.DP_POST_CHART,
             )
-            st.markdown(md(identifiability_reading(res)))
-            st.markdown(md(posterior_reading(dcol, true_value, rho)))
+            st.markdown(md(identifiability_reading(res, unit=privacy_unit)))
+            st.markdown(md(posterior_reading(dcol, true_value, rho, unit=privacy_unit)))
 
 # ------------------------------------------------------------------ sample and aggregate
 with tab_sa:

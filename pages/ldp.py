@@ -73,7 +73,10 @@ with tab_rr:
             m1.metric("Categories k", f"{r.k:,}")
             m2.metric("Truthful report probability p", f"{r.p:.1%}")
             m3.metric("Each other value q", f"{r.q:.2%}")
-            st.plotly_chart(charts.grr_bars(grr_table(r), col), key=keys.LDP_GRR_CHART)
+            counted = "reports" if privacy_unit.is_person else "people"
+            st.plotly_chart(
+                charts.grr_bars(grr_table(r), col, counted=counted), key=keys.LDP_GRR_CHART
+            )
             st.markdown(md(grr_reading(r)))
             sent = local_unit_reading(r)
             if sent:
@@ -132,13 +135,20 @@ with tab_plan:
         st.session_state[keys.LDP_PLAN_K] = max(int(plan_k), 2)
     st.session_state.setdefault(keys.LDP_PLAN_K, max(int(plan_k), 2))
     k = st.number_input("Categories k", 2, 10_000, key=keys.LDP_PLAN_K)
-    ns = tuple(sorted({1_000, 10_000, 100_000, max(ctx.table.n_rows, 2)}))
+    # this table's respondents: its rows, or its people sending their reports (at most c each)
+    here, sent = max(ctx.table.n_rows, 2), None
+    if person is not None:
+        per_person = cached.dp_rows_per_person(ctx.key, data, person)
+        here = max(per_person.people, 2)
+        sent = {here: max(per_person.kept(max_rows), 1)}
+    ns = tuple(sorted({1_000, 10_000, 100_000, here}))
     grid = np.geomspace(0.1, 10, 60)
+    plan = ldp_planning(int(k), grid, ns, unit=privacy_unit, reports=sent)
     st.plotly_chart(
-        charts.margin_chart(ldp_planning(int(k), grid, ns), float(epsilon)), key=keys.LDP_MARGIN
+        charts.margin_chart(plan, float(epsilon), unit=privacy_unit), key=keys.LDP_MARGIN
     )
     margin = st.number_input(
         "Target margin on a share (+/- percentage points)", 0.1, 50.0, 2.0, key=keys.LDP_MARGIN_IN
     )
-    for line in planning_reading(int(k), float(epsilon), float(margin)):
+    for line in planning_reading(int(k), float(epsilon), float(margin), unit=privacy_unit):
         st.markdown(md(line))

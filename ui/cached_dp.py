@@ -90,13 +90,23 @@ def dp_curves(
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
 def dp_clipping(
-    key: str, _data: pd.DataFrame, column: str, lower: float, top: float, epsilon: float
+    key: str,
+    _data: pd.DataFrame,
+    column: str,
+    lower: float,
+    top: float,
+    epsilon: float,
+    unit: _dp.PrivacyUnit = _dp.ONE_ROW,
 ) -> _dp.ClippingTradeoff:
-    """Return the clipping trade-off of a column's mean over U in (lower, top]."""
-    values = pd.to_numeric(_data[column], errors="coerce").to_numpy(dtype=float)
+    """Return the clipping trade-off of a column's mean over U in (lower, top].
+
+    With a person unit, on the rows the release reads (at most c per person).
+    """
     span = top - lower
     uppers = lower + np.geomspace(span / 1000.0, span, 120)
-    return _dp.clipping_tradeoff(values, lower=lower, uppers=uppers, epsilon=epsilon)
+    return _dp.column_clipping_tradeoff(
+        _data, column, lower=lower, uppers=uppers, epsilon=epsilon, unit=unit
+    )
 
 
 @st.cache_resource(scope="session", max_entries=16, show_spinner=False)
@@ -108,10 +118,14 @@ def dp_worlds(
     qis: tuple[str, ...],
     m: int | None,
     seed: int,
+    unit: _dp.PrivacyUnit = _dp.ONE_ROW,
 ) -> tuple[np.ndarray, str]:
-    """Return the possible worlds (candidates' values) for differential identifiability."""
+    """Return the possible worlds (candidates' values) for differential identifiability.
+
+    With a person unit the candidates are people and a world adds one person's rows.
+    """
     return identifiability_worlds(
-        _enc, column, source=source, quasi_identifiers=qis, m=m, seed=seed
+        _enc, column, source=source, quasi_identifiers=qis, m=m, seed=seed, unit=unit
     )
 
 

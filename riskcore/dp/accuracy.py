@@ -9,18 +9,27 @@ References
    Privacy. Foundations and Trends in TCS 9(3-4), 2014.
 .. [CKS20] C. Canonne, G. Kamath, T. Steinke. The Discrete Gaussian for
    Differential Privacy. NeurIPS 2020.
+.. [WZLDSG20] R. J. Wilson, C. Y. Zhang, W. Lam, D. Desfontaines, D. Simmons-Marengo,
+   B. Gipson. Differentially Private SQL with Bounded User Contribution. Proceedings on
+   Privacy Enhancing Technologies 2020(2), 230-250 (each user's contribution bounded,
+   the sensitivity scaled by the bound).
+.. [CM15] A. C. Cameron, D. L. Miller. A Practitioner's Guide to Cluster-Robust
+   Inference. Journal of Human Resources 50(2), 317-372, 2015 (the CR1 variance,
+   G / (G - 1) times the sum of squared cluster scores).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive, check_probability
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows, person_mean_variance
 from riskcore.dp.gaussian import opendp_gaussian_epsilon, opendp_gaussian_sigmas
 from riskcore.dp.mechanisms import (
     Mechanism,
@@ -40,6 +49,7 @@ __all__ = [
     "NoiseError",
     "accuracy_for_epsilon",
     "clipping_tradeoff",
+    "column_clipping_tradeoff",
     "epsilon_for_accuracy",
     "epsilon_grid",
     "error_curve",
@@ -417,27 +427,46 @@ def _discrete_gaussian_scale_for(accuracy: float, alpha: float) -> float:
 class ClippingTradeoff(Result):
     """Error of a DP mean against the upper clipping bound U (lower bound fixed).
 
-    For values x_1..x_n and bounds [L, U] the DP mean is
-    mean(clip(x, L, U)) + Laplace((U - L) / (n epsilon)). Its error against
-    the population mean splits into three parts [DR14]_ (formulas.md):
+    For the n values x_1..x_n the mean reads and bounds [L, U], the DP mean is
+    mean(clip(x, L, U)) + Laplace(b), b = c (U - L) / (n epsilon), where c is the most
+    rows a person contributes (1 when each row is taken to be a person; see
+    :func:`clipping_tradeoff` for the sensitivity c (U - L) / n). Its error against the
+    mean of the values it reads splits into three parts [DR14]_ (formulas.md):
 
-    * clipping bias  = mean(clip(x, L, U)) - mean(x)
-    * sampling sd    = sd(clip(x, L, U)) / sqrt(n)
-    * privacy sd     = sqrt(2) (U - L) / (n epsilon)
+    * clipping bias = mean(clip(x, L, U)) - mean(x)
+    * sampling sd   = the standard error of mean(clip(x, L, U)): sd / sqrt(n) when each
+      row is a person, the standard error clustered by person otherwise [CM15]_
+    * privacy sd    = sqrt(2) b, the Laplace noise's standard deviation
 
     and the root-mean-square error is sqrt(bias^2 + sampling^2 + privacy^2).
 
     Attributes
     ----------
     lower : float
-    uppers : ndarray
-    bias, sampling_sd, noise_sd, rmse : ndarray
+        The fixed lower clipping bound L.
+    uppers : numpy.ndarray
+        The upper bounds U tried.
+    bias, sampling_sd, noise_sd, rmse : numpy.ndarray
+        The three parts of the error and the RMSE, per U.
     best_upper : float
         The U of smallest RMSE on the grid.
     epsilon : float
-        The privacy-loss parameter epsilon (> 0).
+        The privacy-loss parameter epsilon (> 0), per person with a person column.
     n : int
+        The values the mean reads: with a person column, the rows with a number among
+        the at most c kept per person.
     true_mean : float
+        The mean of those n values (unclipped).
+    unit : PrivacyUnit
+        One row, or one person with at most c rows.
+    people : int
+        The people among the n values (0 when each row is taken to be a person).
+    rows_left_out : int
+        Rows with a number left out before the mean: beyond c per person, or without a
+        person (0 for the one-row unit).
+    every_row_mean : float or None
+        The mean of every row with a number, before the bound (None: not computed, or the
+        one-row unit, where it is ``true_mean``).
     """
 
     lower: float
@@ -450,6 +479,45 @@ class ClippingTradeoff(Result):
     epsilon: float
     n: int
     true_mean: float
+    unit: PrivacyUnit = ONE_ROW
+    people: int = 0
+    rows_left_out: int = 0
+    every_row_mean: float | None = None
+
+    @property
+    def bound_shift(self) -> float:
+        """Return how far the bound moved the mean: ``true_mean - every_row_mean``.
+
+        Read from the data; 0 when nothing was left out or the mean of every row is unknown.
+        """
+        if self.every_row_mean is None or not self.rows_left_out:
+            return 0.0
+        return float(self.true_mean - self.every_row_mean)
+
+
+def _person_numbers(persons: Sequence[object] | np.ndarray, n: int) -> np.ndarray:
+    """Return each value's person as a dense integer, refusing a missing person."""
+    codes, _ = pd.factorize(pd.Series(np.asarray(persons, dtype=object)), use_na_sentinel=True)
+    if codes.size != n:
+        raise ValueError(f"persons has {codes.size:,} values for {n:,} values")
+    if np.any(codes < 0):
+        raise ValueError(
+            "every value needs its person: rows without one are left out of a release, "
+            "leave them out here too"
+        )
+    return np.asarray(codes, dtype=np.int64)
+
+
+def _clustered_sd(clipped_low: np.ndarray, person: np.ndarray, uppers: np.ndarray) -> np.ndarray:
+    """Return, per U, the standard error of mean(clip(x, L, U)) clustered by person [CM15]_.
+
+    :func:`riskcore.dp.contributions.person_mean_variance` of the values clipped at each
+    U: one ``numpy.bincount`` per U.
+    """
+    _, codes = np.unique(person, return_inverse=True)
+    var = [person_mean_variance(np.minimum(clipped_low, u), codes) for u in uppers]
+    out: np.ndarray = np.sqrt(np.asarray(var, dtype=float))
+    return out
 
 
 def clipping_tradeoff(
@@ -458,54 +526,164 @@ def clipping_tradeoff(
     lower: float,
     uppers: np.ndarray,
     epsilon: float,
+    persons: Sequence[object] | np.ndarray | None = None,
+    unit: PrivacyUnit = ONE_ROW,
 ) -> ClippingTradeoff:
     """Compute clipping bias, sampling noise and privacy noise against U.
 
-    Vectorized over the grid of upper bounds: the values are sorted once and
-    the clipped sums and sums of squares come from cumulative sums, so the
-    cost is O(n log n + grid log n). See :class:`ClippingTradeoff`.
+    **Sensitivity.** The mean is released with a public n: the values are resized to n
+    (OpenDP's ``make_resize`` pads with a constant in [L, U] or drops values) and their
+    clipped sum divided by n. Adding or removing one row changes at most one of the n
+    resized values, by at most U - L, so the mean moves by at most (U - L) / n [DR14]_.
+    With a person as the unit, each person keeps at most c rows before the mean
+    (:func:`riskcore.dp.contributions.bound_rows`), so tables that differ by one person
+    differ by at most c rows, at most c resized values change, and by the triangle
+    inequality the mean moves by at most c (U - L) / n [WZLDSG20]_ (group privacy over
+    the c rows, [DR14]_ Theorem 2.2). The Laplace scale is b = c (U - L) / (n epsilon),
+    its standard deviation sqrt(2) b, and epsilon is then per person.
+
+    **Sampling.** When each row is a person, the standard error of the clipped mean is
+    sd / sqrt(n) (sd with n - 1 in the denominator). A person's rows are not independent
+    draws, so with ``persons`` it is the cluster-robust standard error of a mean over the
+    G people [CM15]_: sqrt(G / (G - 1) sum_g (S_g - ybar n_g)^2) / n, with S_g the sum of
+    person g's n_g clipped values and ybar their overall mean; with one value per person
+    the two coincide.
+
+    Vectorized over the grid of upper bounds: without persons the values are sorted
+    once and the clipped sums and sums of squares come from cumulative sums,
+    O(n log n + grid log n); with persons, one ``numpy.bincount`` per U, O(n grid).
 
     Parameters
     ----------
     values : array-like of float
-        The column (non-finite values are ignored).
+        The values the mean reads (non-finite values are ignored): with a person
+        column, the rows kept by the bound (at most c per person).
     lower : float, keyword-only
         Fixed lower clipping bound L.
-    uppers : ndarray
+    uppers : numpy.ndarray
         Upper bounds to try (each > L).
     epsilon : float
-        Epsilon of the mean (sensitivity (U - L) / n).
+        Epsilon of the mean (per person with a person unit).
+    persons : array-like, optional
+        The person of each value (required with a person unit, refused without one);
+        no person may be missing.
+    unit : PrivacyUnit, optional
+        The unit of privacy; its bound c scales the noise.
 
     Returns
     -------
     ClippingTradeoff
+
+    References
+    ----------
+    See the module's references; [CM15]_ for the clustered standard error.
     """
     check_epsilon(epsilon)
     x = np.asarray(values, dtype=float)
-    x = np.sort(x[np.isfinite(x)])
+    if unit.is_person != (persons is not None):
+        raise ValueError(
+            "give the persons of the values with a person unit, and only then"
+            f" (unit {unit.person!r}, persons {'given' if persons is not None else 'None'})"
+        )
+    person = None if persons is None else _person_numbers(persons, x.size)
+    finite = np.isfinite(x)
+    if person is not None:
+        person = person[finite]
+    x = x[finite]
     n = x.size
     if n == 0:
         raise RiskcoreError("the column has no numeric values")
     u = np.asarray(uppers, dtype=float)
     if np.any(u <= lower):
         raise ValueError("every upper bound must exceed the lower bound")
-    lo_clipped = np.maximum(x, lower)  # sorted, clip below once
+    order = np.argsort(x, kind="stable")
+    lo_clipped = np.maximum(x[order], lower)  # sorted, clip below once
     c1 = np.concatenate([[0.0], np.cumsum(lo_clipped)])
-    c2 = np.concatenate([[0.0], np.cumsum(lo_clipped**2)])
     j = np.searchsorted(lo_clipped, u, side="left")  # values < U kept, the rest become U
-    above = n - j
-    s1 = c1[j] + above * u
-    s2 = c2[j] + above * u * u
-    mean_c = s1 / n
-    var_c = np.maximum(s2 / n - mean_c**2, 0.0) * n / max(n - 1, 1)
-    # s2/n - mean^2 cancels: below this floor the clipped values are all equal
-    var_c[var_c < 1e-10 * np.maximum(mean_c**2, 1.0)] = 0.0
+    mean_c = (c1[j] + (n - j) * u) / n
+    if person is None:
+        c2 = np.concatenate([[0.0], np.cumsum(lo_clipped**2)])
+        s2 = c2[j] + (n - j) * u * u
+        var_c = np.maximum(s2 / n - mean_c**2, 0.0) * n / max(n - 1, 1)
+        # s2/n - mean^2 cancels: below this floor the clipped values are all equal
+        var_c[var_c < 1e-10 * np.maximum(mean_c**2, 1.0)] = 0.0
+        sampling = np.sqrt(var_c / n)
+        people = 0
+    else:
+        sampling = _clustered_sd(lo_clipped, person[order], u)
+        people = int(np.unique(person).size)
     true_mean = float(x.mean())
     bias = mean_c - true_mean
-    sampling = np.sqrt(var_c / n)
-    noise = math.sqrt(2.0) * (u - lower) / (n * epsilon)
+    noise = math.sqrt(2.0) * unit.factor * (u - lower) / (n * epsilon)
     rmse = np.sqrt(bias**2 + sampling**2 + noise**2)
     best = float(u[int(np.argmin(rmse))])
     return ClippingTradeoff(
-        float(lower), u, bias, sampling, noise, rmse, best, epsilon, n, true_mean
+        float(lower), u, bias, sampling, noise, rmse, best, epsilon, n, true_mean, unit, people
     )
+
+
+def column_clipping_tradeoff(
+    data: pd.DataFrame,
+    column: str,
+    *,
+    lower: float,
+    uppers: np.ndarray,
+    epsilon: float,
+    unit: PrivacyUnit = ONE_ROW,
+    seed: int = 0,
+) -> ClippingTradeoff:
+    """Compute the clipping trade-off of a column's mean on the rows a release reads.
+
+    Without a person column, every row with a number. With one, the rows the release
+    of the column's mean (:func:`riskcore.dp.release.release`) reads: at most c per
+    person by the same seeded sample (:func:`riskcore.dp.contributions.bound_rows` on
+    the column), rows without a person left out, then the rows with a number; the noise
+    is c times a row's and the sampling error is clustered by person
+    (:func:`clipping_tradeoff`). The mean of every row with a number is kept beside, so
+    the figure can say how far the bound moved the mean (read from the data).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The table.
+    column : str
+        The numeric column.
+    lower : float, keyword-only
+        Fixed lower clipping bound L.
+    uppers : numpy.ndarray
+        Upper bounds to try (each > L).
+    epsilon : float
+        Epsilon of the mean (per person with a person unit).
+    unit : PrivacyUnit, optional
+        The unit of privacy.
+    seed : int, optional
+        The seed of the per-person sample (the release's).
+
+    Returns
+    -------
+    ClippingTradeoff
+
+    Raises
+    ------
+    RiskcoreError
+        When a column is not in the table, or no value is left to average.
+    """
+    for name in (column, unit.person) if unit.is_person else (column,):
+        if name not in data.columns:
+            raise RiskcoreError(f"the column {name!r} is not in the table")
+    every = pd.to_numeric(data[column], errors="coerce").to_numpy(dtype=float)
+    every = every[np.isfinite(every)]
+    if not unit.is_person:
+        return clipping_tradeoff(every, lower=lower, uppers=uppers, epsilon=epsilon)
+    kept, _ = bound_rows(data, unit, seed=seed, columns=(column,))
+    x = pd.to_numeric(kept[column], errors="coerce").to_numpy(dtype=float)
+    has = np.isfinite(x)
+    t = clipping_tradeoff(
+        x[has],
+        lower=lower,
+        uppers=uppers,
+        epsilon=epsilon,
+        persons=kept[str(unit.person)].to_numpy()[has],
+        unit=unit,
+    )
+    return replace(t, rows_left_out=int(every.size - t.n), every_row_mean=float(every.mean()))

@@ -39,6 +39,8 @@ References
    B. Gipson. Differentially Private SQL with Bounded User Contribution. Proceedings on
    Privacy Enhancing Technologies 2020(2), 230-250 (per-user contribution bounding:
    reservoir-sample each user's rows, then scale the sensitivity by the bound).
+.. [CM15] A. C. Cameron, D. L. Miller. A Practitioner's Guide to Cluster-Robust
+   Inference. Journal of Human Resources 50(2), 317-372, 2015 (the CR1 variance).
 .. [OpenDP] The OpenDP Library 0.16, https://docs.opendp.org: privacy units
    (``opendp.context.unit_of``) and ``make_count`` / ``make_count_by_categories``
    stability maps.
@@ -80,6 +82,7 @@ __all__ = [
     "bound_tradeoff",
     "bounded_answer",
     "bounded_sensitivity",
+    "person_mean_variance",
     "person_ranks",
     "rows_per_person",
 ]
@@ -701,3 +704,48 @@ def _query_rows(
     finite = np.isfinite(x)
     clipped = np.clip(np.where(finite, x, 0.0), *_bounds(query))
     return float(truth), finite, clipped  # type: ignore[arg-type]
+
+
+def person_mean_variance(values: np.ndarray, person: np.ndarray) -> float:
+    """Return the sampling variance of a mean of rows, clustered by person [CM15]_.
+
+    A person's rows are not independent draws, so the variance of the mean ybar of n
+    rows held by G people is the cluster-robust (CR1) variance of a mean (a regression
+    on a constant)
+
+        Var(ybar) = G / (G - 1) * sum_g (S_g - ybar n_g)^2 / n^2,
+
+    with S_g the sum of person g's n_g values. With one row per person it is
+    s^2 / n (s^2 with n - 1 in the denominator), the usual variance of a mean.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The n values (finite).
+    person : numpy.ndarray
+        Each value's person as an integer code in [0, G) (``pandas.factorize``).
+
+    Returns
+    -------
+    float
+        The variance (0 for a single person).
+
+    Examples
+    --------
+    Person 0 holds 1 and 3, person 1 holds 8: ybar = 4, scores -4 and 4, so
+    2 * (16 + 16) / 9.
+
+    >>> person_mean_variance(np.array([1.0, 3.0, 8.0]), np.array([0, 0, 1]))
+    7.111111111111111
+    """
+    y = np.asarray(values, dtype=float)
+    n = y.size
+    if n == 0:
+        raise ValueError("no values")
+    codes = np.asarray(person, dtype=np.int64)
+    n_g = np.bincount(codes).astype(float)
+    g = int(np.count_nonzero(n_g))
+    if g < 2:
+        return 0.0
+    scores = np.bincount(codes, weights=y, minlength=n_g.size) - (y.sum() / n) * n_g
+    return float(g / (g - 1) * float(scores @ scores) / (n * n))

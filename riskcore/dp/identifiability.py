@@ -1,8 +1,27 @@
 """Differential identifiability: epsilon from a bound on re-identification.
 
+Lee and Clifton [LC12]_: the attacker knows the data D' without one individual and a
+set of m candidates, one of whom completes it; the possible worlds are
+Psi = {D' + {i} : i a candidate}, equally likely a priori, and a query f answered with
+Laplace(lambda) noise is rho-differentially identifiable when the attacker's posterior
+of the true world never exceeds rho.
+
+With a person column the individual is a *person*, not a row (formulas.md, "Many rows
+per person"): a world adds one person's rows, as a release reads them, at most c of
+them by the seeded per-person sample of :mod:`riskcore.dp.contributions`, so the
+query's value in a world is f(D') plus that person's bounded contribution, and the
+candidates are people (:func:`candidate_worlds`). Theorem 1 of [LC12]_ uses the worlds
+only through their values f(w) and their spread S(f) (the posterior of a world is at
+most 1 / (1 + (m - 1) e^{-S(f) / lambda}) because |R - f(w)| <= |R - f(w*)| + S(f)), so
+it holds unchanged with worlds of people: m counts people, S(f) is the spread of the
+people's contributions, and the epsilon it gives is per person.
+
 References
 ----------
 .. [LC12] J. Lee, C. Clifton. Differential Identifiability. KDD 2012.
+.. [WZLDSG20] R. J. Wilson, C. Y. Zhang, W. Lam, D. Desfontaines, D. Simmons-Marengo,
+   B. Gipson. Differentially Private SQL with Bounded User Contribution. PoPETs
+   2020(2), 230-250 (a person's contribution bounded to c rows).
 """
 
 from __future__ import annotations
@@ -12,13 +31,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_positive, check_positive_int, check_probability
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, person_ranks
+from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "CandidateWorlds",
     "IdentifiabilityResult",
+    "candidate_worlds",
     "identifiability",
     "identifiability_epsilon",
     "identifiability_risk",
@@ -361,3 +385,178 @@ def posterior_curve(
     pad = max(3.0 * scale, (hi - lo) * 0.25, 1e-9)
     r = np.linspace(lo - pad, hi + pad, points)
     return r, np.asarray(identifiability_risk(true_value, w, r, scale))
+
+
+@dataclass(frozen=True)
+class CandidateWorlds(Result):
+    """The attacker's candidates and the query's value in each possible world [LC12]_.
+
+    The query sums a numeric column over D' plus one individual: the worlds differ only
+    in what the individual adds, so each candidate's contribution is its world's value up
+    to the common f(D').
+
+    Attributes
+    ----------
+    column : str
+        The column the query sums.
+    values : numpy.ndarray
+        f(D' + candidate) - f(D') for each candidate with a number: the candidate row's
+        value (one row), or the sum of the values in the person's kept rows (a person).
+    source : str
+        "class" (the smallest equivalence class with 2 or more candidates on the QIs) or
+        "sample" (drawn at random, seeded).
+    unit : PrivacyUnit
+        One row, or one person with at most c rows: what a world adds.
+    candidates : int
+        Candidates drawn (people with a person column, else rows), before those
+        without a number are left out.
+    population : int
+        Whom they were drawn from: the table's people (with a person column) or rows.
+    without_number : int
+        Candidates left out because their (kept) rows hold no number of the column.
+    rows : int
+        The rows with a number the candidates' worlds add (``len(values)`` for one row).
+    quasi_identifiers : tuple of str
+        The QIs of the class (empty for a sample).
+    """
+
+    column: str
+    values: np.ndarray
+    source: str
+    unit: PrivacyUnit
+    candidates: int
+    population: int
+    without_number: int
+    rows: int
+    quasi_identifiers: tuple[str, ...] = ()
+
+    @property
+    def m(self) -> int:
+        """Return m, the number of possible worlds (candidates with a number)."""
+        return int(self.values.size)
+
+
+def _smallest_class(sizes: np.ndarray, what: str) -> int:
+    """Return the smallest class with 2 or more members, refusing when there is none."""
+    smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
+    if sizes.size == 0 or sizes[smallest] < 2:
+        raise RiskcoreError(f"every class is a single {what}: there is no candidate set")
+    return smallest
+
+
+def candidate_worlds(
+    data: EncodedTable,
+    column: str,
+    *,
+    source: str,
+    quasi_identifiers: tuple[str, ...] = (),
+    m: int | None = None,
+    seed: int = 0,
+    unit: PrivacyUnit = ONE_ROW,
+    bound_seed: int = 0,
+) -> CandidateWorlds:
+    """Return the attacker's candidates and the query's value in each world [LC12]_.
+
+    The worlds are Psi = {D' + {i}} for the m candidates i (module docstring). The
+    query sums ``column``.
+
+    *One row* (no person column): a candidate is a row and its world's value is the
+    row's value. "class": the rows of the smallest equivalence class on the QIs with 2
+    or more rows; "sample": m rows drawn at random.
+
+    *A person* (``unit`` names the person column, c = ``unit.max_rows``): a candidate is
+    a person and a world adds all of that person's rows a release reads: at most c, the
+    seeded per-person sample of :func:`riskcore.dp.contributions.person_ranks` on the
+    column (the release's sample for the same ``bound_seed``), so its value is the sum of
+    the column over those rows [WZLDSG20]_. "class": the people of the smallest class
+    with 2 or more *people* in the engine's person partition
+    (:meth:`riskcore.engine.EncodedTable.record_classes` with ``person``: people grouped
+    by the set of their rows' QI tuples); "sample": m people drawn at random. Rows
+    without a person are left out of every release, so they are no candidate.
+
+    Either way a candidate whose rows hold no number of the column is left out (and
+    counted in ``without_number``).
+
+    Parameters
+    ----------
+    data : EncodedTable
+        The encoded table.
+    column : str
+        The numeric column the query sums.
+    source : {"class", "sample"}
+        Where the candidates come from.
+    quasi_identifiers : tuple of str, optional
+        The quasi-identifier columns (required for "class").
+    m : int, optional
+        The number of candidates drawn for "sample" (at least 2; at most everyone).
+    seed : int, optional
+        Seed of the draw of a sample (the same seed gives the same candidates).
+    unit : PrivacyUnit, optional
+        The unit of privacy: one row, or one person with at most c rows.
+    bound_seed : int, optional
+        The seed of the per-person sample of rows (the release's).
+
+    Returns
+    -------
+    CandidateWorlds
+
+    Raises
+    ------
+    RiskcoreError
+        Without QIs for a class, with m < 2, when every class is a single candidate, or
+        when fewer than 2 candidates have a number.
+    """
+    if source not in ("class", "sample"):
+        raise ValueError(f"source must be 'class' or 'sample', got {source!r}")
+    if source == "class" and not quasi_identifiers:
+        raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
+    if source == "sample" and (m is None or m < 2):
+        raise RiskcoreError("m must be at least 2")
+    df = data.df
+    if column not in df.columns:
+        raise RiskcoreError(f"the column {column!r} is not in the table")
+    x = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
+    qis = tuple(quasi_identifiers) if source == "class" else ()
+    rng = np.random.default_rng(seed)
+    if not unit.is_person:
+        if source == "class":
+            smallest = _smallest_class(data.classes(qis).sizes, "record")
+            chosen = np.flatnonzero(data.record_classes(qis) == smallest)
+        else:
+            chosen = rng.choice(x.size, size=min(int(m or 0), x.size), replace=False)
+        values = x[chosen]
+        values = values[np.isfinite(values)]
+        population, rows = x.size, values.size
+    else:
+        person = str(unit.person)
+        ranks = person_ranks(df, person, seed=bound_seed, columns=(column,))
+        codes, uniques = pd.factorize(df[person], use_na_sentinel=True)
+        population = len(uniques)
+        has = codes >= 0
+        if source == "class":
+            row_class = data.record_classes(qis, person=person)
+            person_class = np.zeros(population, dtype=np.int64)
+            person_class[codes[has]] = row_class[has]  # a person's rows share their class
+            smallest = _smallest_class(np.bincount(person_class), "person")
+            chosen = np.flatnonzero(person_class == smallest)
+        else:
+            chosen = rng.choice(population, size=min(int(m or 0), population), replace=False)
+        read = has & (ranks < unit.factor) & np.isfinite(x)  # the rows a release reads
+        sums = np.bincount(codes[read], weights=x[read], minlength=population)
+        counts = np.bincount(codes[read], minlength=population)
+        chosen = np.asarray(chosen, dtype=np.int64)
+        with_number = chosen[counts[chosen] > 0]
+        values, rows = sums[with_number], int(counts[with_number].sum())
+    if values.size < 2:
+        raise RiskcoreError(f"the candidates have fewer than 2 numeric values of {column!r}")
+    return CandidateWorlds(
+        column,
+        np.asarray(values, dtype=float),
+        source,
+        unit,
+        len(chosen),
+        int(population),
+        int(len(chosen) - values.size),
+        int(rows),
+        qis,
+    )

@@ -36,7 +36,7 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore._validation import check_bounds, check_epsilon, check_positive_int, check_probability
-from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows, person_mean_variance
 from riskcore.dp.mechanisms import normal_quantile
 from riskcore.errors import RiskcoreError
 
@@ -50,6 +50,7 @@ __all__ = [
     "laplace_ldp_simulate",
     "oue_variance",
     "respondents_needed",
+    "share_margin",
     "unary_beats_grr",
     "warner_estimate",
     "warner_keep_probability",
@@ -242,34 +243,85 @@ def unary_beats_grr(k: int, epsilon: float) -> bool:
     return bool(k > 3.0 * math.exp(_eps(epsilon)) + 2.0)
 
 
-def respondents_needed(margin: float, epsilon: float, k: int, *, alpha: float = 0.05) -> int:
+def share_margin(
+    epsilon: float | np.ndarray,
+    k: int,
+    reports: int | np.ndarray,
+    *,
+    max_rows: int = 1,
+    alpha: float = 0.05,
+) -> float | np.ndarray:
+    """Return the (1 - alpha) margin on a GRR share when each report is at epsilon / c.
+
+    z_{1-alpha/2} sqrt(Var) with the variance of :func:`grr_variance` at the epsilon of
+    one report, epsilon / c: a person sends at most c = ``max_rows`` reports, each
+    randomized at epsilon / c, so that together they are epsilon-LDP ([DR14]_ Theorem
+    3.16). The reports' randomizations are independent, even two of one person's, so the
+    variance of a share of the ``reports`` is that of ``reports`` independent reports
+    at epsilon / c [WBLJ17]_ (it is the noise of the randomization, for the shares among
+    the reports sent; c = 1 is one report per person).
+
+    Parameters
+    ----------
+    epsilon : float or numpy.ndarray
+        The privacy-loss parameter ε (> 0) per person.
+    k : int
+        The number of categories.
+    reports : int or numpy.ndarray
+        The reports sent (a person's count at most c times).
+    max_rows : int, optional
+        The most reports one person sends, c.
+    alpha : float, optional
+        One minus the confidence level of the margin.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The margin on a share (0.02 is +/- 2 percentage points).
+    """
+    c = check_positive_int("max_rows", max_rows)
+    check_probability("alpha", alpha)
+    z = normal_quantile(1.0 - alpha / 2.0)
+    out = z * np.sqrt(grr_variance(np.asarray(epsilon, dtype=float) / c, k, reports))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def respondents_needed(
+    margin: float, epsilon: float, k: int, *, alpha: float = 0.05, max_rows: int = 1
+) -> int:
     """Return how many respondents make a GRR share accurate to +/- margin.
 
     Solves z_{1-alpha/2} sqrt(Var) = margin with the variance of
-    :func:`grr_variance`: n = z^2 (e^epsilon + k - 2) / (margin^2 (e^epsilon - 1)^2).
+    :func:`grr_variance`: n = z^2 (e^epsilon + k - 2) / (margin^2 (e^epsilon - 1)^2)
+    reports. With c = ``max_rows`` reports per person, each at epsilon / c
+    (:func:`share_margin`), the people needed when each sends c reports are
+    ceil(z^2 (e' + k - 2) / (margin^2 (e' - 1)^2 c)) with e' = e^{epsilon / c}.
 
     Parameters
     ----------
     margin : float
         Half-width on the share, e.g. 0.02 for +/- 2 percentage points.
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The privacy-loss parameter ε (> 0), per person.
     k : int
         The number of categories.
     alpha : float, optional
         One minus the confidence level of the margin.
+    max_rows : int, optional
+        The reports each person sends, c (1: one report per person).
 
     Returns
     -------
     int
-        How many respondents make a GRR share accurate to +/- margin.
+        How many respondents (people) make a GRR share accurate to +/- margin.
     """
     if not 0 < margin < 1:
         raise ValueError(f"margin is a share between 0 and 1, got {margin!r}")
     check_probability("alpha", alpha)
+    c = check_positive_int("max_rows", max_rows)
     z = normal_quantile(1.0 - alpha / 2.0)
-    e = math.exp(_eps(epsilon))
-    return math.ceil(z * z * (e + k - 2) / (margin * margin * (e - 1.0) ** 2))
+    e = math.exp(_eps(epsilon) / c)
+    return math.ceil(z * z * (e + k - 2) / (margin * margin * (e - 1.0) ** 2 * c))
 
 
 @dataclass(frozen=True)
@@ -329,8 +381,9 @@ class GrrResult(Result):
 
 def _reported(
     values: pd.Series, persons: pd.Series | None, max_rows: int, seed: int
-) -> tuple[pd.Series, PrivacyUnit, int]:
-    """Return the values sent (at most ``max_rows`` per person), the unit and the rows left out.
+) -> tuple[pd.Series, PrivacyUnit, int, np.ndarray | None]:
+    """Return the values sent (at most ``max_rows`` per person), the unit, the rows left out
+    and the person of each value sent (an integer code; None without persons).
 
     With ``persons`` the seeded per-person sample of
     :func:`riskcore.dp.contributions.bound_rows` keeps at most c rows of each person,
@@ -340,14 +393,15 @@ def _reported(
     if persons is None:
         if max_rows != 1:
             raise ValueError("a bound on rows per person needs the persons")
-        return s, ONE_ROW, 0
+        return s, ONE_ROW, 0, None
     if len(persons) != len(s):
         raise ValueError(f"persons has {len(persons):,} values for {len(s):,} rows")
     unit = PrivacyUnit(str(persons.name), max_rows)
     frame = pd.DataFrame({"person": np.asarray(persons), "value": s.to_numpy()})
     kept, bounded = bound_rows(frame, PrivacyUnit("person", max_rows), seed=seed)
     out = pd.Series(kept["value"].to_numpy(), name=s.name, dtype=s.dtype)
-    return out, unit, bounded.rows - bounded.kept
+    codes, _ = pd.factorize(kept["person"])
+    return out, unit, bounded.rows - bounded.kept, np.asarray(codes, dtype=np.int64)
 
 
 def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Generator) -> np.ndarray:
@@ -408,7 +462,7 @@ def grr_simulate(
             f"the column has {k:,} different values; randomized response over more than "
             f"{max_categories} categories leaves almost no signal. Choose a coarser column."
         )
-    s, unit, left_out = _reported(everyone, persons, max_rows, seed)
+    s, unit, left_out, _ = _reported(everyone, persons, max_rows, seed)
     if len(s) == 0:
         raise RiskcoreError("no row has a person to report it")
     codes = pd.Index(uniques).get_indexer(s.astype("string").fillna(MISSING))
@@ -458,11 +512,15 @@ class LaplaceLdpResult(Result):
     true_mean : float
         Mean of the raw values.
     clipped_mean : float
-        Mean of the clipped values (what the reports estimate without bias).
+        Mean of the clipped values sent (what the reports estimate without bias).
     estimated_mean : float
         Mean of the noisy reports.
     half_width : float
-        95% half-width, 1.96 sqrt((var(clipped) + 2 b^2) / n), b = (U - L) / epsilon.
+        95% half-width of the mean of the reports, 1.96 sqrt(V + 2 b^2 / n): V the
+        sampling variance of the clipped mean, var(clipped) / n when each row is a
+        person, clustered by person otherwise
+        (:func:`riskcore.dp.contributions.person_mean_variance`), and 2 b^2 / n the
+        noise's (independent per report).
     scale : float
         Per-report Laplace scale b.
     example_reports : ndarray
@@ -533,15 +591,18 @@ def laplace_ldp_simulate(
     if not finite.any():
         raise RiskcoreError("the column has no numeric values")
     who = None if persons is None else pd.Series(np.asarray(persons)[finite], name=persons.name)
-    sent, unit, left_out = _reported(pd.Series(everything[finite]), who, max_rows, seed)
+    sent, unit, left_out, person = _reported(pd.Series(everything[finite]), who, max_rows, seed)
     x = sent.to_numpy(dtype=float)
     if x.size == 0:
         raise RiskcoreError("no row with a number has a person to report it")
     b = unit.factor * (hi - lo) / _eps(epsilon)
     clipped = np.clip(x, lo, hi)
     reports = clipped + np.random.default_rng(seed).laplace(0.0, b, x.size)
-    var_c = float(clipped.var(ddof=1)) if x.size > 1 else 0.0
-    half = _z95() * math.sqrt((var_c + 2 * b * b) / x.size)
+    if person is None:  # rows are people: s^2 / n
+        sampling = float(clipped.var(ddof=1)) / x.size if x.size > 1 else 0.0
+    else:  # a person's rows are not independent draws: clustered by person
+        sampling = person_mean_variance(clipped, person)
+    half = _z95() * math.sqrt(sampling + 2 * b * b / x.size)
     return LaplaceLdpResult(
         column,
         float(epsilon),

@@ -377,6 +377,35 @@ def _margin() -> go.Figure:
     return fg.margin_chart(rd.ldp_planning(4, grid, (1_000, 10_000, 32_561, 100_000)), 1.0)
 
 
+def _claims_clipping(c: int) -> go.Figure:
+    """The claims' amount at c rows per person: the bound moves the mean (a line at the shift)."""
+    t = dp.column_clipping_tradeoff(
+        claims(), "amount", lower=0.0, uppers=np.geomspace(0.2, 200, 120), epsilon=1.0,
+        unit=dp.PrivacyUnit("patient_id", c),
+    )  # fmt: skip
+    return fg.clipping_chart(t, "amount units")
+
+
+def _claims_margin() -> go.Figure:
+    """The claims' planning: 2,500 patients sending at most 3 reports each."""
+    unit = dp.PrivacyUnit("patient_id", 3)
+    sent = int(np.minimum(claims().groupby("patient_id").size(), 3).sum())
+    grid = np.geomspace(0.1, 10, 60)
+    plan = rd.ldp_planning(
+        14, grid, (1_000, 2_500, 10_000, 100_000), unit=unit, reports={2_500: sent}
+    )
+    return fg.margin_chart(plan, 1.0, unit=unit)
+
+
+def _claims_laplace_ldp() -> go.Figure:
+    persons = claims()["patient_id"]
+    r = laplace_ldp_simulate(
+        claims()["amount"], 1.0, bounds=(0.0, 500.0), column="amount", persons=persons,
+        max_rows=3,
+    )  # fmt: skip
+    return fg.laplace_ldp_chart(r)
+
+
 def _risk_loss(long: bool) -> go.Figure:
     df = hospital(long)
     names = qis(long)
@@ -503,7 +532,10 @@ def app_cases() -> dict[str, list[Case]]:
         ],
         "estimate_histogram": [("epsilon 0.1", _estimate)],
         "error_vs_epsilon": [("count of 32,561", p(_error, False)), ("relative", p(_error, True))],
-        "clipping_chart": [("demo hours per week", _clipping)],
+        "clipping_chart": [
+            ("demo hours per week", _clipping),
+            ("claims amount, c = 4 per person", p(_claims_clipping, 4)),
+        ],
         "composition_chart": [
             (
                 "epsilon 0.1, linear",
@@ -524,7 +556,10 @@ def app_cases() -> dict[str, list[Case]]:
             ("demo occupation", p(_grr, "occupation")),
             ("hospital diagnosis, long name", p(_grr, LONG["diagnosis"])),
         ],
-        "laplace_ldp_chart": [("demo hours, long name", _laplace_ldp)],
+        "laplace_ldp_chart": [
+            ("demo hours, long name", _laplace_ldp),
+            ("claims amount, c = 3 per person", _claims_laplace_ldp),
+        ],
         "rows_per_person_chart": [
             ("claims, c = 4", p(_rows_per_person, 4)),
             ("claims up to 60 visits, c = 1", p(_rows_per_person, 1, 60)),
@@ -533,7 +568,7 @@ def app_cases() -> dict[str, list[Case]]:
             ("claims count", p(_bound_tradeoff, "count")),
             ("claims sum of amount", p(_bound_tradeoff, "sum")),
         ],
-        "margin_chart": [("k = 4", _margin)],
+        "margin_chart": [("k = 4", _margin), ("claims, c = 3 reports per person", _claims_margin)],
         "risk_loss_chart": [
             ("hospital", p(_risk_loss, False)),
             ("hospital long names", p(_risk_loss, True)),

@@ -139,22 +139,32 @@ def error_vs_epsilon(
 def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
     """Clipping bias, sampling and privacy noise, and total RMSE against the upper bound.
 
+    With a person unit the title states it (epsilon per person, at most c rows each),
+    the privacy noise is named for c rows and the sampling noise as counted by person,
+    and the shift of the mean from the rows the bound left out (read from the data, not
+    in the total) is a dotted horizontal line when it falls on the plot.
+
     Parameters
     ----------
     t : dp.ClippingTradeoff
     unit : str
+        The column's unit ("amount units").
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    person = t.unit.is_person
+    c = t.unit.factor if person else 1
     fig = go.Figure()
     for y, name, color, dash in (
         (np.abs(t.bias), "|clipping bias|", ACCENT, "dash"),
-        (t.sampling_sd, "sampling noise (sd)", GREEN, "dot"),
-        (t.noise_sd, "privacy noise (sd)", YELLOW, "dash"),
+        (t.sampling_sd, "sampling noise (sd, by person)" if person else "sampling noise (sd)",
+         GREEN, "dot"),
+        (t.noise_sd, f"privacy noise (sd, for {c:,} rows per person)" if person
+         else "privacy noise (sd)", YELLOW, "dash"),
         (t.rmse, "total error (RMSE)", NEUTRAL, "solid"),
-    ):
+    ):  # fmt: skip
         fig.add_trace(
             go.Scatter(
                 x=t.uppers,
@@ -191,11 +201,27 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
         side="left" if at > 0.6 else "right",  # the label on the side with room
     )
     bottom, top = float(t.rmse.min()) / 100.0, float(np.nanmax(t.rmse)) * 2.0
+    shift = abs(t.bound_shift)
+    if person and bottom < shift < top:  # what the rows left out moved the mean
+        reference_line(
+            fig,
+            f"rows beyond {c:,} per person left out: the mean moves {shift:,.3g} "
+            "(read from the data, not in the total)",
+            y=shift,
+            log=True,
+            color=ACCENT,
+            side="left",
+        )
     fig.update_yaxes(type="log", range=[math.log10(bottom), math.log10(top)])
     decade_ticks(fig, "y", bottom, top)
+    at_eps = (
+        f"epsilon = {t.epsilon:g} per person, at most {c:,} {'row' if c == 1 else 'rows'} each"
+        if person
+        else f"epsilon = {t.epsilon:g}"
+    )
     fig = layout(
         fig,
-        f"Error of the DP mean against the upper clipping bound U (epsilon = {t.epsilon:g})",
+        f"Error of the DP mean against the upper clipping bound U ({at_eps})",
         f"upper clipping bound U ({unit}, log scale)",
         f"error of the mean ({unit}, log)",
     )

@@ -8,6 +8,7 @@ import math
 import pandas as pd
 import plotly.graph_objects as go
 
+from riskcore.dp.contributions import ONE_ROW, PrivacyUnit
 from riskcore.dp.local import LaplaceLdpResult
 from riskcore.report.figures import _style
 from riskcore.report.figures._style import (
@@ -23,7 +24,7 @@ from riskcore.report.figures._style import (
 __all__ = ["grr_bars", "laplace_ldp_chart", "margin_chart"]
 
 
-def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
+def grr_bars(df: pd.DataFrame, column: str, *, counted: str = "people") -> go.Figure:
     """True, randomized and estimated counts per category, with 95% intervals.
 
     More than :data:`._style.MAX_CATEGORIES` categories: those with the
@@ -35,6 +36,9 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     df : pandas.DataFrame
     column : str
         The column's name.
+    counted : str, optional
+        What the counts count, the x axis's title: "people" (one report each), or
+        "reports" when a person sends several.
 
     Returns
     -------
@@ -45,9 +49,7 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     # drawn at 90 degrees in the app's 564 px chart
     cats = df["category"]
     fig = go.Figure()
-    fig.add_trace(
-        go.Bar(y=cats, x=df["true"], name="true", orientation="h", marker_color=GREEN)
-    )
+    fig.add_trace(go.Bar(y=cats, x=df["true"], name="true", orientation="h", marker_color=GREEN))
     fig.add_trace(
         go.Bar(
             y=cats,
@@ -77,7 +79,7 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
         fig,
         f"Randomized response on {column}: what the collector sees and estimates"
         + _style.more_note(len(df), more),
-        "people",
+        counted,
         column,
     )
     fig.update_xaxes(tickformat=",")
@@ -88,14 +90,21 @@ def grr_bars(df: pd.DataFrame, column: str) -> go.Figure:
     return fig
 
 
-def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
+def margin_chart(df: pd.DataFrame, epsilon: float, *, unit: PrivacyUnit = ONE_ROW) -> go.Figure:
     """95% margin on a share against epsilon for several numbers of respondents.
+
+    With a person unit, epsilon is per person and each person sends up to c reports at
+    epsilon / c (:func:`riskcore.report.readings.ldp_planning`): the title and the x
+    axis say so.
 
     Parameters
     ----------
     df : pandas.DataFrame
+        :func:`riskcore.report.readings.ldp_planning`'s table.
     epsilon : float
         The privacy-loss parameter ε (> 0).
+    unit : PrivacyUnit, optional
+        One row, or one person sending at most c reports.
 
     Returns
     -------
@@ -129,12 +138,18 @@ def margin_chart(df: pd.DataFrame, epsilon: float) -> go.Figure:
         showarrow=False,
         font={"size": NOTE_PX, "color": NEUTRAL},
     )
-    fig = layout(
-        fig,
-        "Local DP: accuracy of one category's share, by epsilon and number of respondents",
-        "epsilon (log scale)",
-        "95% margin on a share (+/- percentage points, log)",
-    )
+    if unit.is_person:
+        c = unit.factor
+        reports = "1 report" if c == 1 else f"{c:,} reports"
+        title = (
+            "Local DP: accuracy of one category's share of the reports, by epsilon per "
+            f"person and number of people (each sends up to {reports} at epsilon / {c:,})"
+        )
+        x_title = "epsilon per person (log scale)"
+    else:
+        title = "Local DP: accuracy of one category's share, by epsilon and number of respondents"
+        x_title = "epsilon (log scale)"
+    fig = layout(fig, title, x_title, "95% margin on a share (+/- percentage points, log)")
     legend_below(fig)
     fig.update_layout(height=420)
     return fig
@@ -158,8 +173,14 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
     plotly.graph_objects.Figure
     """
     one = r.scale * math.log(20.0)
+    person = r.unit.is_person
     rows = [
-        ("one person's report (noise only)", r.clipped_mean, one, YELLOW),
+        (
+            "one report (noise only)" if person else "one person's report (noise only)",
+            r.clipped_mean,
+            one,
+            YELLOW,
+        ),
         (f"average of {r.n:,} reports", r.estimated_mean, r.half_width, NEUTRAL),
     ]
     fig = go.Figure()
@@ -182,9 +203,14 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
     reference_line(fig, f"clipped mean {r.clipped_mean:,.4g}", x=r.clipped_mean, side="right")
     lo, hi = r.bounds
     fig.add_vrect(x0=lo, x1=hi, fillcolor=NEUTRAL, opacity=0.08, line_width=0)
+    at = (
+        f"epsilon = {r.epsilon:g} per person, {r.epsilon / r.unit.factor:.3g} per report"
+        if person
+        else f"epsilon = {r.epsilon:g}"
+    )
     fig = layout(
         fig,
-        f"Local Laplace on {r.column} (epsilon = {r.epsilon:g}): one report against the average",
+        f"Local Laplace on {r.column} ({at}): one report against the average",
         f"{r.column} (shaded: the clipping range [{lo:g}, {hi:g}]); bars are 95% ranges",
         "",
     )

@@ -16,9 +16,7 @@ import pandas as pd
 from riskcore import dp
 from riskcore._deprecation import renamed_arguments
 from riskcore.dp import local as ldp
-from riskcore.dp.mechanisms import normal_quantile
 from riskcore.engine import EncodedTable
-from riskcore.errors import RiskcoreError
 from riskcore.report.readings.composition import (
     ACCOUNTANTS,
     accountant_crossings,
@@ -37,6 +35,7 @@ __all__ = [
     "EPSILON_STEPS",
     "accountant_crossings",
     "accountant_totals_reading",
+    "candidates_description",
     "categorical_columns",
     "coinciding_accountants",
     "composition_reading",
@@ -276,12 +275,15 @@ def identifiability_worlds(
     quasi_identifiers: tuple[str, ...] = (),
     m: int | None = None,
     seed: int = 0,
+    unit: dp.PrivacyUnit = dp.ONE_ROW,
 ) -> tuple[np.ndarray, str]:
     """Return the candidates' values of ``column`` (the possible worlds) and a description.
 
-    The query is a sum (or mean) of ``column`` over the release D' plus one
-    unknown individual i; the worlds differ only in i's value, so the
-    candidates' own values give the worlds up to a common shift [LC12]_.
+    The query is a sum of ``column`` over the release D' plus one unknown individual i;
+    the worlds differ only in what i adds, so the candidates' contributions give the
+    worlds up to a common shift [LC12]_: a row's value, or with a person unit the sum
+    over the person's rows a release reads (at most c), the candidates being people
+    (:func:`riskcore.dp.identifiability.candidate_worlds`).
 
     Parameters
     ----------
@@ -292,50 +294,86 @@ def identifiability_worlds(
     source : {"class", "sample"}
         "class": the candidates are the smallest equivalence class on
         ``quasi_identifiers`` (the attacker narrowed the person down to it); "sample": m
-        records drawn at random (seeded) from the table.
+        records (people, with a person unit) drawn at random (seeded) from the table.
     quasi_identifiers : tuple of str, optional
         The quasi-identifier columns.
     m : int, optional
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
+    unit : PrivacyUnit, optional
+        One row, or one person with at most c rows.
 
     Returns
     -------
     tuple of (numpy.ndarray, str)
         The candidates' values of ``column`` (the possible worlds) and a description.
     """
-    values = pd.to_numeric(data.df[column], errors="coerce").to_numpy(dtype=float)
-    if source == "class":
-        if not quasi_identifiers:
-            raise RiskcoreError("tag quasi-identifiers to take m from the smallest class")
-        sizes = data.classes(quasi_identifiers).sizes
-        smallest = int(np.argmin(np.where(sizes >= 2, sizes, np.iinfo(np.int64).max)))
-        if sizes[smallest] < 2:
-            raise RiskcoreError("every class is a single record: there is no candidate set")
-        rows = np.flatnonzero(data.record_classes(quasi_identifiers) == smallest)
-        desc = (
-            f"the {len(rows):,} people of the smallest class with 2 or more records on "
-            + ", ".join(quasi_identifiers)
+    worlds = dp.candidate_worlds(
+        data, column, source=source, quasi_identifiers=quasi_identifiers, m=m, seed=seed,
+        unit=unit,
+    )  # fmt: skip
+    return worlds.values, candidates_description(worlds)
+
+
+def candidates_description(worlds: dp.CandidateWorlds) -> str:
+    """Return who the attacker's candidates are and what a world adds.
+
+    One row: "the 2 people of the smallest class with 2 or more records on age, zip",
+    "200 people drawn at random from the table". A person: the people of the smallest
+    class counted in people (or drawn from the table's people), and that a world adds
+    one person's rows, at most c, so its value is their sum.
+
+    Parameters
+    ----------
+    worlds : dp.CandidateWorlds
+
+    Returns
+    -------
+    str
+    """
+    qis = ", ".join(worlds.quasi_identifiers)
+    n = worlds.candidates
+    if not worlds.unit.is_person:
+        text = (
+            f"the {n:,} people of the smallest class with 2 or more records on {qis}"
+            if worlds.source == "class"
+            else f"{n:,} people drawn at random from the table"
         )
     else:
-        if m is None or m < 2:
-            raise RiskcoreError("m must be at least 2")
-        n = len(values)
-        rows = np.random.default_rng(seed).choice(n, size=min(m, n), replace=False)
-        desc = f"{len(rows):,} people drawn at random from the table"
-    w = values[rows]
-    w = w[np.isfinite(w)]
-    if w.size < 2:
-        raise RiskcoreError(f"the candidates have fewer than 2 numeric values of {column!r}")
-    return w, desc
+        person, c = worlds.unit.person, worlds.unit.factor
+        who = f"{n:,} {'person' if n == 1 else 'people'} ({person})"
+        text = (
+            f"the {who} of the smallest class with 2 or more people on {qis}"
+            if worlds.source == "class"
+            else f"{who} drawn at random from the table's {worlds.population:,} people"
+        )
+        most = "1 row" if c == 1 else f"{c:,} rows"
+        text += (
+            f"; a world adds one person's rows (at most {most}, {worlds.rows:,} rows in all), "
+            f"so its value is that person's sum of {worlds.column}"
+        )
+    if worlds.without_number:
+        k = worlds.without_number
+        text += (
+            f"; {k:,} of them {'has' if k == 1 else 'have'} no number of {worlds.column} "
+            f"and {'is' if k == 1 else 'are'} left out (m = {worlds.m:,})"
+        )
+    return text
 
 
-def identifiability_reading(res: dp.IdentifiabilityResult) -> str:
+def identifiability_reading(
+    res: dp.IdentifiabilityResult, *, unit: dp.PrivacyUnit = dp.ONE_ROW
+) -> str:
     """Return the reading of an identifiability result.
+
+    With a person unit the candidates are people, each world adds one person's rows (at
+    most c), and the epsilon is per person (:mod:`riskcore.dp.identifiability`).
 
     Parameters
     ----------
     res : dp.IdentifiabilityResult
+    unit : dp.PrivacyUnit, optional
+        The unit the candidates' worlds were made with.
 
     Returns
     -------
@@ -352,6 +390,15 @@ def identifiability_reading(res: dp.IdentifiabilityResult) -> str:
                 else f"{res.tight_epsilon:.3g}"
             )
             + "; the closed form is the safe choice when the candidates are not known in advance."
+        )
+    if unit.is_person:
+        c = unit.factor
+        return (
+            f"To keep the attacker's certainty about which of m = {res.m:,} candidate people "
+            f"is in the data at or below {res.rho:.1%}, use epsilon = {res.epsilon:.3g} per "
+            f"person: Laplace noise of scale {res.scale:,.4g} on a query whose answer ranges "
+            f"over {res.sensitive_range:,.4g} across the candidates' worlds, each adding one "
+            f"person's rows (at most {c:,}).{tight}"
         )
     return (
         f"To keep the attacker's certainty that a record is a given person at or below "
@@ -418,60 +465,104 @@ def grr_reading(r: ldp.GrrResult) -> str:
     )
 
 
-def planning_reading(k: int, epsilon: float, margin: float) -> tuple[str, str]:
+def planning_reading(
+    k: int, epsilon: float, margin: float, *, unit: dp.PrivacyUnit = dp.ONE_ROW
+) -> tuple[str, str]:
     """Return (respondents needed for +/- margin points, which protocol to use).
+
+    With a person unit each person sends c reports at epsilon / c
+    (:func:`riskcore.dp.local.share_margin`): the people needed when each sends c, the
+    reports that makes, and, for c > 1, the people one report each at epsilon would
+    need; the protocols are compared at the epsilon of one report.
 
     Parameters
     ----------
     k : int
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The privacy-loss parameter ε (> 0), per person.
     margin : float
+        The margin on a share, in percentage points.
+    unit : dp.PrivacyUnit, optional
+        One row, or one person sending at most c reports.
 
     Returns
     -------
     tuple of (str, str)
         (respondents needed for +/- margin points, which protocol to use).
     """
-    needed = ldp.respondents_needed(margin / 100.0, epsilon, k)
-    first = (
-        f"At epsilon = {epsilon:g} with k = {k} categories, {needed:,} respondents give "
-        f"each share to within +/- {margin:g} points (95%)."
-    )
-    threshold = 3.0 * math.exp(epsilon) + 2.0
-    if ldp.unary_beats_grr(k, epsilon):
+    c = unit.factor if unit.is_person else 1
+    per = epsilon / c
+    needed = ldp.respondents_needed(margin / 100.0, epsilon, k, max_rows=c)
+    if not unit.is_person:
+        first = (
+            f"At epsilon = {epsilon:g} with k = {k} categories, {needed:,} respondents give "
+            f"each share to within +/- {margin:g} points (95%)."
+        )
+    else:
+        sends = "one report" if c == 1 else f"{c:,} reports at epsilon {per:.3g} each"
+        first = (
+            f"At epsilon = {epsilon:g} per person with k = {k} categories, each person "
+            f"sending {sends}, {needed:,} people ({needed * c:,} reports) give each share "
+            f"of the reports to within +/- {margin:g} points (95%)."
+        )
+        if c > 1:
+            one = ldp.respondents_needed(margin / 100.0, epsilon, k)
+            first += f" With one report per person at epsilon {epsilon:g}, {one:,} people would."
+    threshold = 3.0 * math.exp(per) + 2.0
+    e_name = "e^epsilon" if c == 1 else f"e^(epsilon / {c:,})"
+    if ldp.unary_beats_grr(k, per):
         second = (
-            f"With k = {k} > 3e^epsilon + 2 = {threshold:.1f}, optimized unary encoding has "
+            f"With k = {k} > 3{e_name} + 2 = {threshold:.1f}, optimized unary encoding has "
             "lower variance than k-ary randomized response (Wang et al. 2017): use it."
         )
     else:
         second = (
             "k-ary randomized response is the better protocol here: unary encoding only wins "
-            f"when k > 3e^epsilon + 2 = {threshold:.1f}."
+            f"when k > 3{e_name} + 2 = {threshold:.1f}."
         )
     return first, second
 
 
 def ldp_planning(
-    k: int, epsilons: np.ndarray, ns: tuple[int, ...], *, alpha: float = 0.05
+    k: int,
+    epsilons: np.ndarray,
+    ns: tuple[int, ...],
+    *,
+    alpha: float = 0.05,
+    unit: dp.PrivacyUnit = dp.ONE_ROW,
+    reports: dict[int, int] | None = None,
 ) -> pd.DataFrame:
     """Return the 95% margin on a share against epsilon for several n (GRR), long format.
+
+    One row per person: n respondents, one report each at epsilon. A person unit: n
+    people, each sending c reports at epsilon / c (n c reports), except a crowd whose
+    reports ``reports`` gives (the table's people, with fewer rows than c for some)
+    (:func:`riskcore.dp.local.share_margin`).
 
     Parameters
     ----------
     k : int
     epsilons : numpy.ndarray
+        Epsilons per person.
     ns : tuple of int
+        Respondents (people).
     alpha : float, optional
+    unit : dp.PrivacyUnit, optional
+        One row, or one person sending at most c reports.
+    reports : dict of int to int, optional
+        For some n of ``ns``, the reports those people send (default n c).
 
     Returns
     -------
     pandas.DataFrame
-        The 95% margin on a share against epsilon for several n (GRR), long format.
+        Columns "epsilon", "n" (the line's label) and "margin".
     """
-    z = normal_quantile(1.0 - alpha / 2.0)
+    c = unit.factor if unit.is_person else 1
+    sent = reports or {}
     rows = []
     for n in ns:
-        sd = np.sqrt(ldp.grr_variance(np.asarray(epsilons, dtype=float), k, n))
-        rows.append(pd.DataFrame({"epsilon": epsilons, "n": f"n = {n:,}", "margin": z * sd}))
+        r = int(sent.get(n, n * c))
+        margin = ldp.share_margin(np.asarray(epsilons, dtype=float), k, r, max_rows=c, alpha=alpha)
+        label = f"n = {n:,}" if not unit.is_person else f"{n:,} people, {r:,} reports"
+        rows.append(pd.DataFrame({"epsilon": epsilons, "n": label, "margin": margin}))
     return pd.concat(rows, ignore_index=True)

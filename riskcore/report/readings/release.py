@@ -36,27 +36,33 @@ __all__ = [
 ]
 
 
-def query_phrase(kind: str, column: str | None) -> tuple[str, str]:
+def query_phrase(
+    kind: str, column: str | None, *, unit: dp.PrivacyUnit | None = None
+) -> tuple[str, str]:
     """Return (what the query answers, its unit) in words, as the readings quote them.
 
     ``("count", None)`` -> ("count", "people"); ``("sum", "income")`` ->
     ("sum of income", "income units"); a histogram is read through its
-    largest bar, a count of people.
+    largest bar, a count of people. With a person unit a count counts rows (a person
+    may be several), so its unit is "rows".
 
     Parameters
     ----------
     kind : str
     column : str or None
+    unit : dp.PrivacyUnit, optional
+        The unit of privacy; a person unit makes a count's unit "rows".
 
     Returns
     -------
     tuple of (str, str)
         (what the query answers, its unit) in words, as the readings quote them.
     """
+    counted = "rows" if unit is not None and unit.is_person else "people"
     if kind == "histogram":
-        return f"largest bar of the {column} histogram", "people"
+        return f"largest bar of the {column} histogram", counted
     what = {"count": "count", "sum": f"sum of {column}", "mean": f"mean of {column}"}[kind]
-    return what, "people" if kind == "count" else f"{column} units"
+    return what, counted if kind == "count" else f"{column} units"
 
 
 def sensitivity_reading(sens: dp.Sensitivity) -> str:
@@ -220,6 +226,11 @@ def slope_unit(y: str, x: str) -> str:
 def clipping_reading(t: dp.ClippingTradeoff) -> str:
     """Return the reading under the clipping chart: the best upper bound and its error.
 
+    With a person unit it states the unit: the values are the rows kept (at most c per
+    person), the noise is for c rows (sensitivity c (U - L) / n), the sampling error is
+    counted by person, and how far leaving the other rows out moved the mean (read from
+    the data).
+
     Parameters
     ----------
     t : dp.ClippingTradeoff
@@ -229,12 +240,36 @@ def clipping_reading(t: dp.ClippingTradeoff) -> str:
     str
         The reading under the clipping chart: the best upper bound and its error.
     """
-    return (
-        f"At epsilon = {t.epsilon:g} over {t.n:,} values, the smallest total error "
-        f"is at U = {t.best_upper:,.4g} (RMSE {float(np.min(t.rmse)):,.3g} around a true "
-        f"mean of {t.true_mean:,.4g}). Picking U from this plot uses the data "
-        "itself: fix it in advance or spend a little budget on a private quantile."
+    leak = (
+        " Picking U from this plot uses the data itself: fix it in advance or spend a "
+        "little budget on a private quantile."
     )
+    best = (
+        f"the smallest total error is at U = {t.best_upper:,.4g} (RMSE "
+        f"{float(np.min(t.rmse)):,.3g} around a"
+    )
+    if not t.unit.is_person:
+        return (
+            f"At epsilon = {t.epsilon:g} over {t.n:,} values, {best} true mean of "
+            f"{t.true_mean:,.4g}).{leak}"
+        )
+    c = t.unit.factor
+    rows = "1 row" if c == 1 else f"{c:,} rows"
+    out = f"{t.rows_left_out:,} {'row' if t.rows_left_out == 1 else 'rows'} left out"
+    text = (
+        f"At epsilon = {t.epsilon:g} per person over the {t.n:,} values of {t.people:,} "
+        f"people kept (at most {rows} each, a seeded sample; {out}), "
+        f"{best} mean of {t.true_mean:,.4g} over the kept rows). The privacy noise is set "
+        f"for {rows} per person, sensitivity {c:,} (U - L) / {t.n:,}, and the sampling "
+        "noise counts people, not rows."
+    )
+    if t.rows_left_out and t.every_row_mean is not None:
+        text += (
+            f" Leaving out the rows beyond {c:,} per person moved the mean from "
+            f"{t.every_row_mean:,.4g} (every row) to {t.true_mean:,.4g} (read from the data; "
+            "not in the total)."
+        )
+    return text + leak
 
 
 def parallel_reading(saving: float) -> str:
@@ -271,7 +306,9 @@ def worlds_reading(description: str) -> str:
     return f"Candidates: {description}."
 
 
-def posterior_reading(column: str, true_value: float, rho: float) -> str:
+def posterior_reading(
+    column: str, true_value: float, rho: float, *, unit: dp.PrivacyUnit | None = None
+) -> str:
     """Return the reading under the posterior chart (the most exposed candidate).
 
     Parameters
@@ -279,15 +316,26 @@ def posterior_reading(column: str, true_value: float, rho: float) -> str:
     column : str
         The column's name.
     true_value : float
+        The most exposed candidate's contribution to the sum.
     rho : float
+    unit : dp.PrivacyUnit, optional
+        With a person unit, the value is the person's sum over their kept rows.
 
     Returns
     -------
     str
         The reading under the posterior chart (the most exposed candidate).
     """
+    if unit is not None and unit.is_person:
+        most = "1 row" if unit.factor == 1 else f"{unit.factor:,} rows"
+        who = (
+            f"the most exposed candidate person (their {column} summed over at most "
+            f"{most}: {true_value:,.4g})"
+        )
+    else:
+        who = f"the most exposed candidate ({column} = {true_value:,.4g})"
     return (
-        f"The curve follows the most exposed candidate ({column} = {true_value:,.4g}): "
+        f"The curve follows {who}: "
         "the attacker's certainty peaks when the noisy answer lands on that person's "
         f"value and stays at or below {rho:.1%}."
     )
