@@ -165,6 +165,13 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("data", help="CSV, Parquet or .xlsx file")
     add_remediation_engine(p, "apply")
     p.add_argument("--recipe", required=True, help="a recipe written by anonymize")
+    p.add_argument(
+        "--person",
+        default=None,
+        metavar="COL",
+        help="the column linking the rows of one person: must be the recipe's (a recipe made "
+        "with --person counts people, and needs this column in the table)",
+    )
     add_population(p)
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     p.add_argument(
@@ -177,6 +184,24 @@ def add_parsers(sub: Any) -> None:
         "--lookup-out", default=None, metavar="FILE", help="the surrogates' lookup table (CSV)"
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _same_person(given: str | None, recorded: str | None) -> None:
+    """Refuse ``apply --person`` naming another column than the recipe's person.
+
+    A recipe judges its classes in the unit it was made in: people of its person column,
+    or rows. Replaying it in another unit would release a table judged by other rules.
+    """
+    if given is None or given == recorded:
+        return
+    if recorded is None:
+        raise RiskcoreError(
+            f"the recipe was made counting rows, not people of {given!r}: make it again with "
+            f"riskcore anonymize --person {given}"
+        )
+    raise RiskcoreError(
+        f"the recipe counts people of {recorded!r}, not of {given!r}: give --person {recorded}"
+    )
 
 
 def _key(path: str | None, needed: list[str], *, create: bool) -> SecretKey | None:
@@ -581,6 +606,7 @@ def run_apply(args: argparse.Namespace) -> int:
                     "were removed): use the recipe anonymize wrote with this key"
                 )
             check_recipe(rec, key, sealed=True)  # the HMAC, now that the key is read
+            _same_person(args.person, rec.person)
             population, _ = _population(args, rec.population)
             applied = apply_recipe(df, rec, key=key, population=population)
         except (KeyError, TypeError, ValueError) as exc:

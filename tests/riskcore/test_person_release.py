@@ -203,3 +203,39 @@ def test_local_suppression_refuses_people_whose_qis_change() -> None:
 
     with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
         local_suppression(make_claims(200, seed=1), ["sex", "age"], 2, person="patient_id")
+
+
+def test_cli_apply_person_must_be_the_recipe_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    df = make_claims(300, seed=7)
+    data = tmp_path / "claims.csv"
+    df.to_csv(data, index=False)
+    made = {}
+    for unit, extra in (("people", ["--person", "patient_id"]), ("rows", [])):
+        recipe, key = tmp_path / f"{unit}.json", tmp_path / f"{unit}.hex"
+        code, _, err = _run(
+            ["anonymize", str(data), "--qi", "sex", "--qi", "race", "--k", "2", *extra,
+             "--out", str(tmp_path / f"{unit}.csv"), "--recipe-out", str(recipe),
+             "--key-file", str(key)],
+            capsys,
+        )  # fmt: skip
+        assert code == 0, err
+        made[unit] = (recipe, key)
+    recipe, key = made["people"]
+    out = ["--out", str(tmp_path / "x.csv"), "--key-file", str(key)]
+    code, _, err = _run(
+        ["apply", str(data), "--recipe", str(recipe), "--person", "household_id", *out], capsys
+    )
+    assert code == 2 and "counts people of 'patient_id', not of 'household_id'" in err
+    code, _, err = _run(
+        ["apply", str(data), "--recipe", str(recipe), "--person", "patient_id", *out], capsys
+    )
+    assert code == 0, err
+    recipe, key = made["rows"]
+    code, _, err = _run(
+        ["apply", str(data), "--recipe", str(recipe), "--person", "patient_id", "--out",
+         str(tmp_path / "y.csv")] + (["--key-file", str(key)] if key.exists() else []),
+        capsys,
+    )  # fmt: skip
+    assert code == 2 and "made counting rows" in err
