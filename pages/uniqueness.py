@@ -19,7 +19,6 @@ from riskcore.report.readings import (
     contribution_reading,
     contribution_table,
     cover_columns_help,
-    cover_people_note,
     cover_reading,
     cover_table,
     explorer_intro,
@@ -175,15 +174,11 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
     st.caption(md(record_subsets_caption(person, searched=searched)))
     sub = record_subset_table(subsets, expl)
     st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
-    if person is not None:  # the cover counts rows: the Remediate page searches in people
-        st.info(md(cover_people_note(person)))
-        end_page()
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:
-        pj = Profile(
-            roles=ColumnRoles(quasi_identifiers=qis), targets=Targets.of(k=k), missing=policy
-        ).to_json()
+        roles = ColumnRoles(quasi_identifiers=qis, persons=() if person is None else (person,))
+        pj = Profile(roles=roles, targets=Targets.of(k=k), missing=policy).to_json()
         lattice = cached.lattice(
             ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis, pj
         )

@@ -26,6 +26,13 @@ Sweeney's precision), ties broken by the fewest levels. It is the least
 full-domain generalization of the table (Samarati 2001) that puts r in a
 class of at least k; other records may still be in smaller classes.
 
+With a person column the class counts people: the base classes are then the
+people's one-tuple signatures (each person's QIs the same on all their rows)
+and f_c counts the people of c, so F_r(x) is the people sharing r's person's
+values at x. When a person's rows carry several QI tuples the class at x is
+the people whose whole generalized signatures are equal, which no cumulative
+sum gives: the cover is refused then.
+
 References
 ----------
 .. [S01] P. Samarati, "Protecting respondents' identities in microdata
@@ -108,6 +115,8 @@ class RecordCover(Result):
     single_labels : tuple of str or None
         The record's label of that QI at that level (None when no level
         covers, or the value is missing).
+    person : str or None
+        The person column: ``class_size`` and the sizes count people.
     """
 
     row: int
@@ -130,6 +139,7 @@ class RecordCover(Result):
     single_levels: tuple[int | None, ...]
     single_loss: tuple[float | None, ...]
     single_labels: tuple[str | None, ...]
+    person: str | None = None
 
 
 def _label(lattice: Lattice, i: int, base_class: int, level: int) -> str | None:
@@ -152,6 +162,21 @@ def _first_levels(lattice: Lattice, base_class: int) -> list[np.ndarray]:
             first[codes == codes[base_class]] = level
         out.append(first)
     return out
+
+
+def _weights(lattice: Lattice) -> np.ndarray:
+    """Return what each base class adds to a class: its records, or its people."""
+    people = lattice.people_base
+    if people is None:
+        return np.asarray(lattice.base.sizes, dtype=np.float64)
+    if not people.single:
+        several = int(people.owner_people[np.bincount(people.unit_owner) > 1].sum())
+        raise RiskcoreError(
+            f"a record's cover counts the people sharing its values, and {several:,} people "
+            "have rows with different quasi-identifier values: their classes are sets of "
+            "tuples, which the cover cannot sum; the Remediate page's search judges them"
+        )
+    return people.owner_people.astype(np.float64)  # units and people's signatures one to one
 
 
 def cover_record(
@@ -189,8 +214,9 @@ def cover_record(
     ------
     RiskcoreError
         When the row number is outside 1 .. n, k is not a positive integer,
-        the objective is unknown, the lattice has event columns, or it has
-        more than :data:`MAX_GRID` nodes.
+        the objective is unknown, the lattice has event columns, people's rows
+        carry several QI tuples (with a person column), or it has more than
+        :data:`MAX_GRID` nodes.
     """
     if objective not in ("ncp", "precision"):
         raise RiskcoreError(f"objective is 'ncp' or 'precision', not {objective!r}")
@@ -215,7 +241,7 @@ def cover_record(
         )
     first = _first_levels(lattice, b)
     flat = np.ravel_multi_index(tuple(first), shape)
-    grid = np.bincount(flat, weights=lattice.base.sizes, minlength=cells).reshape(shape)
+    grid = np.bincount(flat, weights=_weights(lattice), minlength=cells).reshape(shape)
     for axis in range(m):
         grid = np.cumsum(grid, axis=axis)
     size = np.rint(grid[tuple(slice(0, h + 1) for h in heights)]).astype(np.int64)
@@ -283,4 +309,5 @@ def cover_record(
         single_levels=tuple(single_levels),
         single_loss=tuple(single_loss),
         single_labels=tuple(single_labels),
+        person=lattice.person,
     )

@@ -439,6 +439,11 @@ class Lattice(LatticeLosses):
         return pairs
 
     @property
+    def people_base(self) -> PersonBase | None:
+        """Return the people of the base classes (None without a person column)."""
+        return self._people
+
+    @property
     def has_missing(self) -> bool:
         """Return True when a record has a missing QI value (its own code at every level)."""
         pairs = zip(self._class_codes, self._cards[: self._nq], strict=True)

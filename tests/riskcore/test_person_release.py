@@ -239,3 +239,34 @@ def test_cli_apply_person_must_be_the_recipe_s(
         capsys,
     )  # fmt: skip
     assert code == 2 and "made counting rows" in err
+
+
+def test_a_record_s_cover_counts_people() -> None:
+    """The least generalization putting a row's person in a class of k people, against a
+    pandas count of people per generalized value (one QI tuple per person)."""
+    from riskcore.deidentify.cover import cover_record
+    from riskcore.errors import RiskcoreError
+
+    df = make_claims(400, seed=11)
+    qis = ["sex", "zip"]
+    hierarchies = {q: default_hierarchy(df[q]) for q in qis}
+    lattice = Lattice(df, hierarchies, targets=Targets.of(k=6), person="patient_id")
+    rows = Lattice(df, hierarchies, targets=Targets.of(k=6))
+    row = int(np.flatnonzero(df["patient_id"].duplicated(keep=False).to_numpy())[0]) + 1
+    c = cover_record(lattice, row)
+    assert c.person == "patient_id" and c.levels is not None
+    general = lattice.apply(df, c.levels, suppression="mask")  # every row, generalized
+    key = general[qis].astype(str).agg("|".join, axis=1)
+    people = df["patient_id"].groupby(key.to_numpy()).nunique()
+    assert c.covered_size == int(people[key.iloc[row - 1]]) >= 6
+    assert c.class_size == int(
+        df["patient_id"].groupby(df[qis].astype(str).agg("|".join, axis=1).to_numpy()).nunique()[
+            "|".join(df[qis].astype(str).iloc[row - 1])
+        ]
+    )
+    assert cover_record(rows, row).class_size >= c.class_size  # rows count the visits too
+    changing = Lattice(
+        df, {q: default_hierarchy(df[q]) for q in ["sex", "age"]}, person="patient_id"
+    )
+    with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
+        cover_record(changing, row)

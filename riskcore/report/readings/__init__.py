@@ -188,7 +188,6 @@ if TYPE_CHECKING:
     )
     from riskcore.report.readings.records import (
         cover_columns_help,
-        cover_people_note,
         cover_reading,
         cover_table,
         dis_text,
@@ -402,7 +401,6 @@ _WHERE: dict[str, str] = {
     "record_reading": "records",
     "record_subset_table": "records",
     "record_subsets_caption": "records",
-    "cover_people_note": "records",
     "record_values_table": "records",
     "records_intro": "records",
     "records_shown_caption": "records",
@@ -522,7 +520,6 @@ __all__ = [
     "contribution_reading",
     "contribution_table",
     "cover_columns_help",
-    "cover_people_note",
     "cover_reading",
     "cover_table",
     "curve_reading",

@@ -26,7 +26,6 @@ from riskcore.report.readings.presence import (
 
 __all__ = [
     "cover_columns_help",
-    "cover_people_note",
     "cover_reading",
     "cover_table",
     "delta_reading",
@@ -548,25 +547,6 @@ def records_shown_caption(
     )
 
 
-def cover_people_note(person: str) -> str:
-    """Return why the record explorer shows no covering generalization while a person is set.
-
-    Parameters
-    ----------
-    person : str
-        The column linking the rows of one person.
-
-    Returns
-    -------
-    str
-    """
-    return (
-        "The least generalization that would hide one record counts rows, not people, so it "
-        f"is not shown while {person} links the rows of one person. The Remediate page's "
-        "search generalizes in people: every released class then holds at least k people."
-    )
-
-
 def _changes(
     cover: RecordCover, labels: tuple[str | None, ...], escape: Callable[[object], str]
 ) -> str:
@@ -599,7 +579,8 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
         return (
             f"No generalization within the hierarchies puts row {cover.row:,} in a class of "
             f"{k:,}: even with every quasi-identifier at its top level fewer than {k:,} "
-            "records share its values. Suppress the record, or lower k."
+            f"{'people' if cover.person else 'records'} share its values. Suppress the "
+            f"{'person' if cover.person else 'record'}, or lower k."
         )
     if not any(cover.levels):
         return (
@@ -610,7 +591,8 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     head = (
         f"Generalizing {_changes(cover, cover.generalized, escape)} (the other "
         f"quasi-identifiers as recorded) puts row {cover.row:,} in a class of "
-        f"{cover.covered_size:,} (k = {k:,}): the least generalization of the table that covers "
+        f"{cover.covered_size:,}{' people' if cover.person else ''} (k = {k:,}): the least "
+        "generalization of the table that covers "
         f"it, losing {short_share(cover.loss)} of the table's detail ({cost}, before "
         "suppression)."
     )
