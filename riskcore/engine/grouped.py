@@ -30,8 +30,8 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.pairs import people_from_pairs, person_keys
 from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
-from riskcore.engine.people import refuse_people
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -459,15 +459,15 @@ class GroupingEngine:
         quasi_identifiers : sequence of str
             At least one column.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The person column: the sizes count people, from the grouped
+            (person, QIs) pairs (:meth:`tabulate`; no pushdown).
 
         Returns
         -------
         numpy.ndarray
             int64 sizes (in increasing order from the pushdown; in class order otherwise).
         """
-        refuse_people(self.name, person)
-        if not self.csv:
+        if not self.csv and person is None:
             try:
                 sizes, counts = self.size_histogram(quasi_identifiers)
             except NotImplementedError:
@@ -490,6 +490,14 @@ class GroupingEngine:
         when there is none): grouping by all sensitive attributes at once
         would multiply the groups by their combinations.
 
+        With a person column, the group-bys are "person + QIs (+ s) -> rows":
+        the distinct (person, QI tuple, value) groups, at most one per row,
+        come back and are encoded as above; the people are then grouped by
+        their signatures on those pairs
+        (:func:`riskcore.engine.pairs.people_from_pairs`). A ``NULL`` person
+        groups its rows by tuple and value, and each of those rows counts as a
+        person of its own (its group's count is its number of people).
+
         Parameters
         ----------
         quasi_identifiers : sequence of str
@@ -499,18 +507,20 @@ class GroupingEngine:
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The column linking the rows of one person: classes and
+            contingencies count people.
 
         Returns
         -------
         Tabulation
         """
-        refuse_people(self.name, person)
         qis, sens = tabulation_roles(quasi_identifiers, sensitive)
-        self._checked(qis + sens)
-        frames = {s: self.groups([*qis, s]) for s in sens}
-        base = frames[sens[0]] if sens else self.groups(list(qis))
-        return tabulate_tables(base, frames, qis, engine=self.name, ordered=ordered)
+        keys = qis if person is None else person_keys(person, qis, sens)
+        self._checked(keys + sens)
+        frames = {s: self.groups([*keys, s]) for s in sens}
+        base = frames[sens[0]] if sens else self.groups(list(keys))
+        tab = tabulate_tables(base, frames, keys, engine=self.name, ordered=ordered)
+        return tab if person is None else people_from_pairs(tab, person, engine=self.name)
 
 
 def first_line(exc: Exception) -> str:

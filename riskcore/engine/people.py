@@ -41,10 +41,10 @@ import numpy as np
 __all__ = [
     "PersonGroups",
     "SetClasses",
+    "distinct_pairs",
     "group_sets",
     "person_codes",
     "person_groups",
-    "refuse_people",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -92,10 +92,28 @@ class SetClasses:
         return out
 
 
-def _distinct_pairs(
+def distinct_pairs(
     owner: np.ndarray, item: np.ndarray, n_items: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return the distinct (owner, item) pairs, sorted by owner then item."""
+    """Return the distinct (owner, item) pairs, sorted by owner then item.
+
+    One sort of ``owner * n_items + item`` (exact: when that key would
+    overflow int64 the pairs are sorted as pairs instead).
+
+    Parameters
+    ----------
+    owner : numpy.ndarray
+        int64 owner of each pair (non-negative).
+    item : numpy.ndarray
+        int64 item of each pair, in ``[0, n_items)``.
+    n_items : int
+        The number of items.
+
+    Returns
+    -------
+    owner, item : numpy.ndarray
+        The distinct pairs.
+    """
     n_items = max(int(n_items), 1)
     n_owners = int(owner.max()) + 1 if len(owner) else 0
     if n_owners and n_owners > _INT64_MAX // n_items:  # pragma: no cover - beyond every limit
@@ -216,7 +234,7 @@ def group_sets(
     if n_owners == 0:
         empty = np.zeros(0, dtype=np.int64)
         return SetClasses(empty, empty, np.zeros(1, dtype=np.int64), empty)
-    po, pi = _distinct_pairs(owner, item, n_items)
+    po, pi = distinct_pairs(owner, item, n_items)
     lengths = np.bincount(po, minlength=n_owners).astype(np.int64)
     if len(lengths) != n_owners or not bool(lengths.all()):
         raise ValueError("every owner must hold at least one item")
@@ -356,27 +374,3 @@ def person_groups(
     classes = group_sets(person, tuple_id, n_owners=n_people, n_items=n_tuples)
     rows = np.bincount(classes.owner_class[person], minlength=classes.n_classes).astype(np.int64)
     return PersonGroups(person, int(n_people), tuple_id, int(n_tuples), classes, rows)
-
-
-def refuse_people(engine: str, person: str | None) -> None:
-    """Refuse a person column on an engine that counts rows only.
-
-    Parameters
-    ----------
-    engine : str
-        The engine's name.
-    person : str or None
-        The person column asked for.
-
-    Raises
-    ------
-    RiskcoreError
-        When ``person`` is set.
-    """
-    if person is not None:
-        from riskcore.errors import RiskcoreError
-
-        raise RiskcoreError(
-            f"the {engine} engine counts rows only: assess people ({person!r}) in memory "
-            "(--engine pandas)"
-        )
