@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
-from riskcore.engine.partition import pack_keys
+from riskcore.engine.partition import pack_keys, people_contingency
 from riskcore.engine.people import SetClasses, distinct_pairs, group_sets
 
 __all__ = ["people_from_pairs", "person_keys"]
@@ -125,11 +125,20 @@ def _people_cells(
     real = np.flatnonzero(~lone_cell)
     alone = np.flatnonzero(lone_cell)
     person, value = distinct_pairs(who[cc[real]], cv[real], max(table.n_values, 1))
-    return Contingency.from_cells(
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray | None] = (
+        sets.owner_class[person],
+        value,
+        None,
+    )
+    if len(alone):  # a missing person's cell of c rows: c people
+        cells = (
+            np.concatenate((cells[0], pair_class[cc[alone]])),
+            np.concatenate((value, cv[alone])),
+            np.concatenate((np.ones(len(person), dtype=np.int64), cn[alone])),
+        )
+    return people_contingency(
         table.attribute,
-        np.concatenate((sets.owner_class[person], pair_class[cc[alone]])),
-        np.concatenate((value, cv[alone])),
-        np.concatenate((np.ones(len(person), dtype=np.int64), cn[alone])),
+        cells,
         n_classes=sets.n_classes,
         labels=table.labels,
         ordered=table.ordered,

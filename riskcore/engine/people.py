@@ -45,9 +45,14 @@ __all__ = [
     "group_sets",
     "person_codes",
     "person_groups",
+    "sorted_unique",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
+
+#: Pairs are told apart in a boolean array of their key space (no sort) while that space
+#: is at most this many times their number (a byte per key: 8 bytes per pair at most).
+PRESENCE_PER_PAIR = 8
 _HASH_SEED = 0x5EED_36
 
 
@@ -97,8 +102,12 @@ def distinct_pairs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the distinct (owner, item) pairs, sorted by owner then item.
 
-    One sort of ``owner * n_items + item`` (exact: when that key would
-    overflow int64 the pairs are sorted as pairs instead).
+    The pairs' key ``owner * n_items + item`` is marked in a boolean array
+    when the key space is at most :data:`PRESENCE_PER_PAIR` times the number
+    of pairs (no sort: a person's distinct sensitive values), else sorted once
+    (``np.sort``; ``np.unique`` hashes first since numpy 2.3, twenty times
+    slower on ten million keys). Exact: when the key would overflow int64 the
+    pairs are sorted as pairs instead.
 
     Parameters
     ----------
@@ -121,8 +130,40 @@ def distinct_pairs(
         o, i = owner[order], item[order]
         keep = np.r_[True, (o[1:] != o[:-1]) | (i[1:] != i[:-1])]
         return o[keep], i[keep]
-    key = np.unique(owner * n_items + item)
+    key = owner * n_items + item
+    space = n_owners * n_items
+    if space <= PRESENCE_PER_PAIR * len(key) + 1024:
+        seen = np.zeros(space, dtype=bool)
+        seen[key] = True
+        key = np.flatnonzero(seen)
+    else:
+        key = sorted_unique(key)
     return key // n_items, key % n_items
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Return the distinct values of an integer array, ascending: one ``np.sort``, then a mask.
+
+    What ``np.unique(values)`` returns, without its hash table (numpy 2.3 and
+    later), which is far slower than a sort on millions of distinct keys.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Integers.
+
+    Returns
+    -------
+    numpy.ndarray
+        The distinct values, ascending.
+    """
+    out = np.sort(values)
+    if len(out) < 2:
+        return out
+    keep = np.empty(len(out), dtype=bool)
+    keep[0] = True
+    np.not_equal(out[1:], out[:-1], out=keep[1:])
+    return out[keep]
 
 
 def _hashes(n_items: int) -> tuple[np.ndarray, np.ndarray]:
@@ -300,13 +341,29 @@ def person_codes(codes: np.ndarray, missing_code: int | None) -> tuple[np.ndarra
         int64 person of each row, in ``[0, n_people)``.
     n_people : int
         The number of people.
+
+    Notes
+    -----
+    The rows of the missing value are numbered after every code, in row
+    order. An encoder's codes are dense (every code in ``[0, n)`` used, the
+    missing value last), and then so are these numbers: they are returned
+    as they are, after one count (no sort of the rows). Other codes are
+    made dense by ``np.unique``.
     """
     codes = np.asarray(codes, dtype=np.int64)
+    if not len(codes):
+        return codes.copy(), 0
     if missing_code is not None:
-        lone = codes == missing_code
-        if lone.any():
+        lone = np.flatnonzero(codes == missing_code)
+        if len(lone):
+            top = int(codes.max())
+            # from the missing code itself when it is the last one (the encoder's rule)
+            start = missing_code if missing_code >= top else top + 1
             codes = codes.copy()
-            codes[lone] = missing_code + 1 + np.arange(int(lone.sum()), dtype=np.int64)
+            codes[lone] = start + np.arange(len(lone), dtype=np.int64)
+    top = int(codes.max())
+    if int(codes.min()) >= 0 and top < len(codes) and bool(np.bincount(codes).all()):
+        return codes, top + 1  # dense already
     uniq, inv = np.unique(codes, return_inverse=True)
     return inv.reshape(-1).astype(np.int64), len(uniq)
 
