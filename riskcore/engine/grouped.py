@@ -277,18 +277,20 @@ def tabulate_tables(
     """
     qis = tuple(quasi_identifiers)
     order = ordered or {}
-    frames = [base, *tables.values()]
-    sizes = [len(f) for f in frames]
+    # base first, each table once (base is often the first attribute's table)
+    frames = [base, *(f for f in tables.values() if f is not base)]
+    bounds = np.cumsum([0, *(len(f) for f in frames)])
+    start = {id(f): int(b) for f, b in zip(frames, bounds, strict=False)}
     qi_cols = [encode_any(_column(base, q, frames), q) for q in qis]
     classes, class_of = _row_classes(qis, qi_cols, _counts(base, count))
     n_classes = classes.n_classes
-    bounds = np.cumsum([0, *sizes])
     out: dict[str, Contingency] = {}
-    for i, (s, frame) in enumerate(tables.items(), start=1):
+    for s, frame in tables.items():
         col = encode_any(frame[s], s, ordered=order.get(s))
+        at = start[id(frame)]
         out[s] = Contingency.from_cells(
             s,
-            class_of[bounds[i] : bounds[i + 1]],
+            class_of[at : at + len(frame)],
             col.codes,
             _counts(frame, count),
             n_classes=n_classes,

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
-from riskcore.engine.partition import pack_keys, people_contingency
+from riskcore.engine.partition import key_classes, pack_keys, people_contingency
 from riskcore.engine.people import SetClasses, distinct_pairs, group_sets
 
 __all__ = ["people_from_pairs", "person_keys"]
@@ -84,12 +84,7 @@ def person_keys(
 
 def _tuples(keys: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Return (tuple id of each pair, first pair of each tuple), tuples in packed-key order."""
-    if not len(keys[0]):
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    key, _ = pack_keys(keys, cards)
-    _, first, tuple_of = np.unique(key, return_index=True, return_inverse=True)
-    return tuple_of.reshape(-1).astype(np.int64, copy=False), first.astype(np.int64)
+    return key_classes(*pack_keys(keys, cards))
 
 
 def _owners(

@@ -43,6 +43,7 @@ __all__ = [
     "count_cells",
     "encode_column",
     "encoded_sizes",
+    "key_classes",
     "key_sizes",
     "pack_keys",
     "people_contingency",
@@ -212,6 +213,28 @@ def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, 
     class_id[order] = np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
     first = np.minimum.reduceat(order, starts).astype(np.int64)
     return class_id, sizes, first
+
+
+def key_classes(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (class id of each key, first position of each class), classes in key order.
+
+    What ``np.unique(key, return_index=True, return_inverse=True)`` returns,
+    counted with ``np.bincount`` when the key space is small (no sort).
+
+    Parameters
+    ----------
+    key : numpy.ndarray
+        Packed int64 keys in ``[0, key_card)`` (:func:`pack_keys`).
+    key_card : int
+        The size of the key space.
+
+    Returns
+    -------
+    class_id, first : numpy.ndarray
+        int64 class of each key and the first position of each class.
+    """
+    class_id, _, first = _dense_ids(key, key_card)
+    return class_id, first
 
 
 def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
