@@ -60,15 +60,57 @@ class ArrowCodes:
 
     The values are kept as Arrow arrays of the column's own type, so the
     labels convert to pandas exactly as the loader converts the column.
+    Text is looked up in Arrow (``pyarrow.compute.index_in`` against the
+    values seen so far, byte for byte): a person id column of a million
+    values is never turned into Python strings batch after batch. Other
+    types are looked up in a pandas index of their values.
     """
 
     def __init__(self) -> None:
         self.index: pd.Index = pd.Index([], dtype=object)
         self.chunks: list[Any] = []
         self.missing: int | None = None  # code of the Arrow null, allocated when first seen
+        self.size = 0
+        self.text: Any = None  # text seen so far (an Arrow array), and the code of each
+        self.text_codes = np.zeros(0, dtype=np.int64)
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.size
+
+    def _lookup(self, dictionary: Any, null_entries: np.ndarray) -> np.ndarray:
+        """Return the code of each dictionary entry, new values coded (nulls left at -1)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        text = pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type)
+        if text:
+            local = np.full(len(dictionary), -1, dtype=np.int64)
+            if self.text is not None and len(dictionary):
+                at = pc.index_in(dictionary, value_set=self.text)
+                found = ~np.asarray(at.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                pos = np.asarray(pc.fill_null(at, 0).to_numpy(zero_copy_only=False), np.int64)
+                local[found] = self.text_codes[pos[found]]
+        else:
+            values = dictionary.to_numpy(zero_copy_only=False)
+            if len(self.index):
+                local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
+            else:
+                local = np.full(len(values), -1, dtype=np.int64)
+        new = np.flatnonzero((local < 0) & ~null_entries)
+        if len(new):
+            start = self.size
+            added = dictionary.take(pa.array(new))
+            self.chunks.append(added)
+            codes = np.arange(start, start + len(new), dtype=np.int64)
+            local[new] = codes
+            self.size += len(new)
+            if text:
+                self.text = added if self.text is None else pa.concat_arrays([self.text, added])
+                self.text_codes = np.concatenate((self.text_codes, codes))
+            else:
+                fresh = pd.Index(values[new], dtype=object)
+                self.index = self.index.append(fresh) if len(self.index) else fresh
+        return local
 
     def codes(self, arr: Any, out: np.ndarray | None = None) -> np.ndarray:
         """Return the global code of every value of an Arrow array (nulls included).
@@ -95,30 +137,23 @@ class ArrowCodes:
         if not pa.types.is_dictionary(arr.type):
             arr = pc.dictionary_encode(arr)
         dictionary = arr.dictionary
-        values = dictionary.to_numpy(zero_copy_only=False)
-        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
-        if len(self.index):
-            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
-        else:
-            local = np.full(len(values), -1, dtype=np.int64)
-        new = np.flatnonzero((local < 0) & ~null_entries)
-        if len(new):
-            start = len(self.index)
-            added = pd.Index(values[new], dtype=object)
-            self.index = self.index.append(added) if start else added
-            self.chunks.append(dictionary.take(pa.array(new)))
-            local[new] = np.arange(start, start + len(new), dtype=np.int64)
+        if self.text is not None and dictionary.type != self.text.type:
+            dictionary = dictionary.cast(self.text.type)  # string and large_string files
+        null_entries = np.asarray(dictionary.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        local = self._lookup(dictionary, null_entries)
         idx = arr.indices
         if idx.null_count or null_entries.any():
             if self.missing is None:
-                self.missing = len(self.index)
+                self.missing = self.size
+                self.size += 1
                 # a marker no value equals holds the null's place in the lookup index (None
                 # would be one more missing value beside a NaN, and the index must be unique)
-                self.index = self.index.append(pd.Index([_NULL_SLOT], dtype=object))
+                if self.text is None:  # the lookup index of other types holds every code
+                    self.index = self.index.append(pd.Index([_NULL_SLOT], dtype=object))
                 self.chunks.append(pa.nulls(1, type=dictionary.type))
             local[null_entries] = self.missing
             local = np.append(local, self.missing)
-            idx = pc.fill_null(idx, len(values))
+            idx = pc.fill_null(idx, len(dictionary))
         positions = idx.to_numpy(zero_copy_only=False)
         if out is None:
             result: np.ndarray = np.take(local, positions, mode="clip")

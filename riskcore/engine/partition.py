@@ -566,10 +566,18 @@ def count_cells(
     -------
     cell_class, cell_value, cell_count : numpy.ndarray
         One entry per present cell (a cell whose weights sum to 0 is absent).
+
+    Raises
+    ------
+    ValueError
+        When ``n_classes * n_values`` does not fit int64 (checked first; the
+        classes and values of a table are at most its records each).
     """
     m = max(int(n_values), 1)
-    key = cell_class * m + cell_value
     n_cells_max = int(n_classes) * m
+    if n_cells_max > _INT64_MAX:
+        raise ValueError(f"{n_classes:,} classes x {m:,} values do not fit an int64 cell key")
+    key = cell_class * m + cell_value
     if n_cells_max <= 8 * len(key) + 1024:
         # float sums of whole numbers below 2**53 (the records counted): exact
         counts = np.bincount(key, weights=weights, minlength=n_cells_max)

@@ -334,3 +334,26 @@ def test_spark_counts_the_people_of_the_memory_engine(claims: dict[str, Any]) ->
                 assert sorted(engine.class_sizes(qis, person=PERSON).tolist()) == sorted(
                     want.classes.sizes.tolist()
                 )
+
+
+def test_text_codes_are_global_across_batches_and_string_types() -> None:
+    # a person id seen in several batches (string, large_string, dictionary, with nulls) keeps
+    # one code; different ids get different codes; every null gets the one missing code
+    from riskcore.engine.grouped import ArrowCodes
+
+    batches = [
+        pa.array(["p1", "p2", "p1"]),
+        pa.array(["p3", None, "p2", "p4"], type=pa.large_string()),
+        pa.array([None, "p4", "p1", "p5"]).dictionary_encode(),
+        pa.array(["p5", "", None], type=pa.large_string()).dictionary_encode(),
+    ]
+    book = ArrowCodes()
+    seen: dict[Any, set[int]] = {}
+    for batch in batches:
+        for value, code in zip(batch.to_pylist(), book.codes(batch).tolist(), strict=True):
+            seen.setdefault(value, set()).add(code)
+    assert all(len(codes) == 1 for codes in seen.values())
+    assert len({next(iter(codes)) for codes in seen.values()}) == len(seen) == len(book) == 7
+    final = book.final("who", ordered=None)
+    assert sorted(final.labels[:-1].tolist()) == ["", "p1", "p2", "p3", "p4", "p5"]
+    assert final.labels[-1] is None and final.codes[book.missing] == len(final.labels) - 1

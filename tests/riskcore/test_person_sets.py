@@ -176,3 +176,10 @@ def test_count_cells_adds_up_every_entry(weighted: bool, n_classes: int) -> None
         want[(c, v)] += 1 if w is None else int(w[j])
     assert list(zip(cc.tolist(), cv.tolist(), strict=True)) == sorted(want)
     assert cn.tolist() == [want[k] for k in sorted(want)]
+
+
+def test_count_cells_refuses_a_key_beyond_int64_before_counting() -> None:
+    from riskcore.engine.partition import count_cells
+
+    with pytest.raises(ValueError, match="do not fit an int64 cell key"):
+        count_cells(np.array([0]), np.array([0]), 2**62, 4)
