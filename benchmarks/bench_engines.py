@@ -146,6 +146,11 @@ def run(engine: str, source: Path, n_qis: int, timeout: float) -> dict[str, obje
     code = WORKER.format(
         root=str(ROOT), engine=engine, source=str(source), qis=QI_SETS[n_qis], sens=SENSITIVE
     )
+    return run_code(code, timeout)
+
+
+def run_code(code: str, timeout: float) -> dict[str, object]:
+    """Run a worker's code in a fresh Python; return the JSON of its last line, or an error."""
     try:
         out = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout

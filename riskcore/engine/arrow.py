@@ -38,8 +38,8 @@ from riskcore.engine.counting import (
     sorted_cells,
 )
 from riskcore.engine.grouped import ArrowCodes, tabulate_codes
+from riskcore.engine.pairs import people_from_pairs, person_keys
 from riskcore.engine.partition import pack_keys, tabulation_roles
-from riskcore.engine.people import refuse_people
 from riskcore.errors import DataLoadError, RolesError
 
 __all__ = ["ArrowEngine", "parquet_files", "source_texts"]
@@ -229,7 +229,7 @@ class ArrowEngine:
         quasi_identifiers : sequence of str
             At least one column.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The person column: the sizes count people.
 
         Returns
         -------
@@ -250,6 +250,16 @@ class ArrowEngine:
 
         One pass over the files, whatever the number of sensitive attributes.
 
+        With a person column, the partial tables count "person, QIs (, s)"
+        keys: the person is one more column of every key, coded against one
+        dictionary for the whole stream (:class:`ArrowCodes`, grown batch by
+        batch across row groups and files), so the distinct (person, tuple,
+        value) keys of every batch merge into one table however a person's
+        rows are spread. The people are grouped by their signatures once the
+        stream ends (:func:`riskcore.engine.pairs.people_from_pairs`). Memory
+        is then bounded by the number of distinct (person, tuple, value)
+        keys, at most the number of records.
+
         Parameters
         ----------
         quasi_identifiers : sequence of str
@@ -259,15 +269,24 @@ class ArrowEngine:
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The column linking the rows of one person: classes and
+            contingencies count people.
 
         Returns
         -------
         Tabulation
         """
-        refuse_people(self.name, person)
         qis, sens = tabulation_roles(quasi_identifiers, sensitive)
-        order = ordered or {}
+        if person is None:
+            return self._tabulate_rows(qis, sens, ordered or {})
+        keys = person_keys(person, qis, sens)
+        pairs = self._tabulate_rows(keys, sens, ordered or {})
+        return people_from_pairs(pairs, person, engine=self.name)
+
+    def _tabulate_rows(
+        self, qis: tuple[str, ...], sens: tuple[str, ...], order: dict[str, bool | None]
+    ) -> Tabulation:
+        """Return the tabulation counting rows: exact keys, else code tuples when too wide."""
         try:
             return self._tabulate_keys(qis, sens, order)
         except TooWideError:

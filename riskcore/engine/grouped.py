@@ -30,8 +30,8 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
+from riskcore.engine.pairs import people_from_pairs, person_keys
 from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
-from riskcore.engine.people import refuse_people
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -60,15 +60,57 @@ class ArrowCodes:
 
     The values are kept as Arrow arrays of the column's own type, so the
     labels convert to pandas exactly as the loader converts the column.
+    Text is looked up in Arrow (``pyarrow.compute.index_in`` against the
+    values seen so far, byte for byte): a person id column of a million
+    values is never turned into Python strings batch after batch. Other
+    types are looked up in a pandas index of their values.
     """
 
     def __init__(self) -> None:
         self.index: pd.Index = pd.Index([], dtype=object)
         self.chunks: list[Any] = []
         self.missing: int | None = None  # code of the Arrow null, allocated when first seen
+        self.size = 0
+        self.text: Any = None  # text seen so far (an Arrow array), and the code of each
+        self.text_codes = np.zeros(0, dtype=np.int64)
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.size
+
+    def _lookup(self, dictionary: Any, null_entries: np.ndarray) -> np.ndarray:
+        """Return the code of each dictionary entry, new values coded (nulls left at -1)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        text = pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type)
+        if text:
+            local = np.full(len(dictionary), -1, dtype=np.int64)
+            if self.text is not None and len(dictionary):
+                at = pc.index_in(dictionary, value_set=self.text)
+                found = ~np.asarray(at.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+                pos = np.asarray(pc.fill_null(at, 0).to_numpy(zero_copy_only=False), np.int64)
+                local[found] = self.text_codes[pos[found]]
+        else:
+            values = dictionary.to_numpy(zero_copy_only=False)
+            if len(self.index):
+                local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
+            else:
+                local = np.full(len(values), -1, dtype=np.int64)
+        new = np.flatnonzero((local < 0) & ~null_entries)
+        if len(new):
+            start = self.size
+            added = dictionary.take(pa.array(new))
+            self.chunks.append(added)
+            codes = np.arange(start, start + len(new), dtype=np.int64)
+            local[new] = codes
+            self.size += len(new)
+            if text:
+                self.text = added if self.text is None else pa.concat_arrays([self.text, added])
+                self.text_codes = np.concatenate((self.text_codes, codes))
+            else:
+                fresh = pd.Index(values[new], dtype=object)
+                self.index = self.index.append(fresh) if len(self.index) else fresh
+        return local
 
     def codes(self, arr: Any, out: np.ndarray | None = None) -> np.ndarray:
         """Return the global code of every value of an Arrow array (nulls included).
@@ -95,30 +137,23 @@ class ArrowCodes:
         if not pa.types.is_dictionary(arr.type):
             arr = pc.dictionary_encode(arr)
         dictionary = arr.dictionary
-        values = dictionary.to_numpy(zero_copy_only=False)
-        null_entries = dictionary.is_null().to_numpy(zero_copy_only=False)
-        if len(self.index):
-            local = np.asarray(self.index.get_indexer(values), dtype=np.int64)
-        else:
-            local = np.full(len(values), -1, dtype=np.int64)
-        new = np.flatnonzero((local < 0) & ~null_entries)
-        if len(new):
-            start = len(self.index)
-            added = pd.Index(values[new], dtype=object)
-            self.index = self.index.append(added) if start else added
-            self.chunks.append(dictionary.take(pa.array(new)))
-            local[new] = np.arange(start, start + len(new), dtype=np.int64)
+        if self.text is not None and dictionary.type != self.text.type:
+            dictionary = dictionary.cast(self.text.type)  # string and large_string files
+        null_entries = np.asarray(dictionary.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        local = self._lookup(dictionary, null_entries)
         idx = arr.indices
         if idx.null_count or null_entries.any():
             if self.missing is None:
-                self.missing = len(self.index)
+                self.missing = self.size
+                self.size += 1
                 # a marker no value equals holds the null's place in the lookup index (None
                 # would be one more missing value beside a NaN, and the index must be unique)
-                self.index = self.index.append(pd.Index([_NULL_SLOT], dtype=object))
+                if self.text is None:  # the lookup index of other types holds every code
+                    self.index = self.index.append(pd.Index([_NULL_SLOT], dtype=object))
                 self.chunks.append(pa.nulls(1, type=dictionary.type))
             local[null_entries] = self.missing
             local = np.append(local, self.missing)
-            idx = pc.fill_null(idx, len(values))
+            idx = pc.fill_null(idx, len(dictionary))
         positions = idx.to_numpy(zero_copy_only=False)
         if out is None:
             result: np.ndarray = np.take(local, positions, mode="clip")
@@ -277,18 +312,20 @@ def tabulate_tables(
     """
     qis = tuple(quasi_identifiers)
     order = ordered or {}
-    frames = [base, *tables.values()]
-    sizes = [len(f) for f in frames]
+    # base first, each table once (base is often the first attribute's table)
+    frames = [base, *(f for f in tables.values() if f is not base)]
+    bounds = np.cumsum([0, *(len(f) for f in frames)])
+    start = {id(f): int(b) for f, b in zip(frames, bounds, strict=False)}
     qi_cols = [encode_any(_column(base, q, frames), q) for q in qis]
     classes, class_of = _row_classes(qis, qi_cols, _counts(base, count))
     n_classes = classes.n_classes
-    bounds = np.cumsum([0, *sizes])
     out: dict[str, Contingency] = {}
-    for i, (s, frame) in enumerate(tables.items(), start=1):
+    for s, frame in tables.items():
         col = encode_any(frame[s], s, ordered=order.get(s))
+        at = start[id(frame)]
         out[s] = Contingency.from_cells(
             s,
-            class_of[bounds[i] : bounds[i + 1]],
+            class_of[at : at + len(frame)],
             col.codes,
             _counts(frame, count),
             n_classes=n_classes,
@@ -459,15 +496,15 @@ class GroupingEngine:
         quasi_identifiers : sequence of str
             At least one column.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The person column: the sizes count people, from the grouped
+            (person, QIs) pairs (:meth:`tabulate`; no pushdown).
 
         Returns
         -------
         numpy.ndarray
             int64 sizes (in increasing order from the pushdown; in class order otherwise).
         """
-        refuse_people(self.name, person)
-        if not self.csv:
+        if not self.csv and person is None:
             try:
                 sizes, counts = self.size_histogram(quasi_identifiers)
             except NotImplementedError:
@@ -490,6 +527,14 @@ class GroupingEngine:
         when there is none): grouping by all sensitive attributes at once
         would multiply the groups by their combinations.
 
+        With a person column, the group-bys are "person + QIs (+ s) -> rows":
+        the distinct (person, QI tuple, value) groups, at most one per row,
+        come back and are encoded as above; the people are then grouped by
+        their signatures on those pairs
+        (:func:`riskcore.engine.pairs.people_from_pairs`). A ``NULL`` person
+        groups its rows by tuple and value, and each of those rows counts as a
+        person of its own (its group's count is its number of people).
+
         Parameters
         ----------
         quasi_identifiers : sequence of str
@@ -499,18 +544,20 @@ class GroupingEngine:
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
         person : str, optional
-            The person column (not counted by this engine yet: refused).
+            The column linking the rows of one person: classes and
+            contingencies count people.
 
         Returns
         -------
         Tabulation
         """
-        refuse_people(self.name, person)
         qis, sens = tabulation_roles(quasi_identifiers, sensitive)
-        self._checked(qis + sens)
-        frames = {s: self.groups([*qis, s]) for s in sens}
-        base = frames[sens[0]] if sens else self.groups(list(qis))
-        return tabulate_tables(base, frames, qis, engine=self.name, ordered=ordered)
+        keys = qis if person is None else person_keys(person, qis, sens)
+        self._checked(keys + sens)
+        frames = {s: self.groups([*keys, s]) for s in sens}
+        base = frames[sens[0]] if sens else self.groups(list(keys))
+        tab = tabulate_tables(base, frames, keys, engine=self.name, ordered=ordered)
+        return tab if person is None else people_from_pairs(tab, person, engine=self.name)
 
 
 def first_line(exc: Exception) -> str:

@@ -31,7 +31,7 @@ else:
 
 from riskcore._deprecation import renamed_arguments
 from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
-from riskcore.engine.people import PersonGroups, person_codes, person_groups
+from riskcore.engine.people import PersonGroups, distinct_pairs, person_codes, person_groups
 
 __all__ = [
     "EncodedColumn",
@@ -40,10 +40,13 @@ __all__ = [
     "build_person_partition",
     "class_table",
     "class_value_counts",
+    "count_cells",
     "encode_column",
     "encoded_sizes",
+    "key_classes",
     "key_sizes",
     "pack_keys",
+    "people_contingency",
     "quasi_identifier_key",
     "tabulate_encoded",
     "tabulation_roles",
@@ -210,6 +213,28 @@ def _dense_ids(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray, 
     class_id[order] = np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
     first = np.minimum.reduceat(order, starts).astype(np.int64)
     return class_id, sizes, first
+
+
+def key_classes(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (class id of each key, first position of each class), classes in key order.
+
+    What ``np.unique(key, return_index=True, return_inverse=True)`` returns,
+    counted with ``np.bincount`` when the key space is small (no sort).
+
+    Parameters
+    ----------
+    key : numpy.ndarray
+        Packed int64 keys in ``[0, key_card)`` (:func:`pack_keys`).
+    key_card : int
+        The size of the key space.
+
+    Returns
+    -------
+    class_id, first : numpy.ndarray
+        int64 class of each key and the first position of each class.
+    """
+    class_id, _, first = _dense_ids(key, key_card)
+    return class_id, first
 
 
 def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
@@ -497,27 +522,79 @@ def class_value_counts(partition: Partition, sensitive: EncodedColumn) -> Contin
             f"sensitive column {sensitive.name!r} has {len(sensitive.codes)} values "
             f"but the partition has {partition.n_records} records"
         )
-    m = max(sensitive.n_values, 1)
-    key = partition.class_id * m + sensitive.codes
-    n_cells_max = partition.n_classes * m
-    if n_cells_max <= 8 * partition.n_records + 1024:
-        counts = np.bincount(key, minlength=n_cells_max)
-        cells = np.flatnonzero(counts)
-        cell_count = counts[cells].astype(np.int64)
-    else:
-        cells, cell_count = np.unique(key, return_counts=True)
-        cell_count = cell_count.astype(np.int64)
+    cell_class, cell_value, cell_count = count_cells(
+        partition.class_id, sensitive.codes, partition.n_classes, sensitive.n_values
+    )
     value_totals = np.bincount(sensitive.codes, minlength=sensitive.n_values).astype(np.int64)
     return Contingency(
         sensitive.name,
-        cells // m,
-        cells % m,
+        cell_class,
+        cell_value,
         cell_count,
         partition.sizes,
         value_totals,
         sensitive.ordered,
         sensitive.labels,
     )
+
+
+def count_cells(
+    cell_class: np.ndarray,
+    cell_value: np.ndarray,
+    n_classes: int,
+    n_values: int,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the present (class, value) cells, sorted by class then value, and their counts.
+
+    The cells' key ``class * m + value`` is counted with ``np.bincount`` when
+    the key space is at most eight times the number of entries, else sorted
+    once (``np.sort``, or an argsort with weights) and its runs summed.
+
+    Parameters
+    ----------
+    cell_class, cell_value : numpy.ndarray
+        int64 class and value code of each entry (a record, or a cell to add up).
+    n_classes : int
+        The number of classes.
+    n_values : int
+        m, the number of value codes.
+    weights : numpy.ndarray, optional
+        int64 count of each entry (default 1).
+
+    Returns
+    -------
+    cell_class, cell_value, cell_count : numpy.ndarray
+        One entry per present cell (a cell whose weights sum to 0 is absent).
+
+    Raises
+    ------
+    ValueError
+        When ``n_classes * n_values`` does not fit int64 (checked first; the
+        classes and values of a table are at most its records each).
+    """
+    m = max(int(n_values), 1)
+    n_cells_max = int(n_classes) * m
+    if n_cells_max > _INT64_MAX:
+        raise ValueError(f"{n_classes:,} classes x {m:,} values do not fit an int64 cell key")
+    key = cell_class * m + cell_value
+    if n_cells_max <= 8 * len(key) + 1024:
+        # float sums of whole numbers below 2**53 (the records counted): exact
+        counts = np.bincount(key, weights=weights, minlength=n_cells_max)
+        cells = np.flatnonzero(counts)
+        cell_count = counts[cells].astype(np.int64)
+    elif weights is None:
+        ordered = np.sort(key)
+        starts, cell_count = _runs(ordered)
+        cells = ordered[starts]
+    else:
+        order = np.argsort(key)
+        starts, _ = _runs(key[order])
+        cells = key[order[starts]]
+        cell_count = np.add.reduceat(np.asarray(weights, dtype=np.int64)[order], starts)
+        keep = cell_count != 0
+        cells, cell_count = cells[keep], cell_count[keep]
+    return cells // m, cells % m, cell_count.astype(np.int64, copy=False)
 
 
 def _person_value_counts(
@@ -529,17 +606,50 @@ def _person_value_counts(
             f"sensitive column {sensitive.name!r} has {len(sensitive.codes)} values "
             f"but the partition has {len(people.person)} records"
         )
-    m = max(sensitive.n_values, 1)
-    pairs = np.unique(people.person * m + sensitive.codes)  # distinct (person, value)
-    cls = people.classes.owner_class[pairs // m]
-    return Contingency.from_cells(
+    person, value = distinct_pairs(people.person, sensitive.codes, sensitive.n_values)
+    return people_contingency(
         sensitive.name,
-        cls,
-        pairs % m,
-        np.ones(len(pairs), dtype=np.int64),
+        (people.classes.owner_class[person], value, None),
         n_classes=len(sizes),
         labels=sensitive.labels,
         ordered=sensitive.ordered,
+    )
+
+
+def people_contingency(
+    attribute: str,
+    cells: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+    *,
+    n_classes: int,
+    labels: np.ndarray,
+    ordered: bool,
+) -> Contingency:
+    """Return a contingency of people from (class, value, people) entries, added up and sorted.
+
+    A class's size is the sum of its cells (its (person, value) pairs), the
+    value totals the people holding each value.
+
+    Parameters
+    ----------
+    attribute : str
+        Sensitive attribute name.
+    cells : tuple of numpy.ndarray or None
+        int64 class, value code and people of each entry (None: one each), in
+        any order, repeats added up.
+    n_classes : int
+        The number of classes.
+    labels : numpy.ndarray
+        Value of each code.
+    ordered : bool
+        Whether codes follow the order of the values.
+
+    Returns
+    -------
+    Contingency
+    """
+    cc, cv, cn = count_cells(cells[0], cells[1], n_classes, len(labels), cells[2])
+    return Contingency.from_cells(  # sorted and added up: taken as they are
+        attribute, cc, cv, cn, n_classes=n_classes, labels=labels, ordered=ordered
     )
 
 

@@ -41,13 +41,18 @@ import numpy as np
 __all__ = [
     "PersonGroups",
     "SetClasses",
+    "distinct_pairs",
     "group_sets",
     "person_codes",
     "person_groups",
-    "refuse_people",
+    "sorted_unique",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
+
+#: Pairs are told apart in a boolean array of their key space (no sort) while that space
+#: is at most this many times their number (a byte per key: 8 bytes per pair at most).
+PRESENCE_PER_PAIR = 8
 _HASH_SEED = 0x5EED_36
 
 
@@ -92,10 +97,32 @@ class SetClasses:
         return out
 
 
-def _distinct_pairs(
+def distinct_pairs(
     owner: np.ndarray, item: np.ndarray, n_items: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return the distinct (owner, item) pairs, sorted by owner then item."""
+    """Return the distinct (owner, item) pairs, sorted by owner then item.
+
+    The pairs' key ``owner * n_items + item`` is marked in a boolean array
+    when the key space is at most :data:`PRESENCE_PER_PAIR` times the number
+    of pairs (no sort: a person's distinct sensitive values), else sorted once
+    (``np.sort``; ``np.unique`` hashes first since numpy 2.3, twenty times
+    slower on ten million keys). Exact: when the key would overflow int64 the
+    pairs are sorted as pairs instead.
+
+    Parameters
+    ----------
+    owner : numpy.ndarray
+        int64 owner of each pair (non-negative).
+    item : numpy.ndarray
+        int64 item of each pair, in ``[0, n_items)``.
+    n_items : int
+        The number of items.
+
+    Returns
+    -------
+    owner, item : numpy.ndarray
+        The distinct pairs.
+    """
     n_items = max(int(n_items), 1)
     n_owners = int(owner.max()) + 1 if len(owner) else 0
     if n_owners and n_owners > _INT64_MAX // n_items:  # pragma: no cover - beyond every limit
@@ -103,8 +130,40 @@ def _distinct_pairs(
         o, i = owner[order], item[order]
         keep = np.r_[True, (o[1:] != o[:-1]) | (i[1:] != i[:-1])]
         return o[keep], i[keep]
-    key = np.unique(owner * n_items + item)
+    key = owner * n_items + item
+    space = n_owners * n_items
+    if space <= PRESENCE_PER_PAIR * len(key) + 1024:
+        seen = np.zeros(space, dtype=bool)
+        seen[key] = True
+        key = np.flatnonzero(seen)
+    else:
+        key = sorted_unique(key)
     return key // n_items, key % n_items
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Return the distinct values of an integer array, ascending: one ``np.sort``, then a mask.
+
+    What ``np.unique(values)`` returns, without its hash table (numpy 2.3 and
+    later), which is far slower than a sort on millions of distinct keys.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Integers.
+
+    Returns
+    -------
+    numpy.ndarray
+        The distinct values, ascending.
+    """
+    out = np.sort(values)
+    if len(out) < 2:
+        return out
+    keep = np.empty(len(out), dtype=bool)
+    keep[0] = True
+    np.not_equal(out[1:], out[:-1], out=keep[1:])
+    return out[keep]
 
 
 def _hashes(n_items: int) -> tuple[np.ndarray, np.ndarray]:
@@ -216,7 +275,7 @@ def group_sets(
     if n_owners == 0:
         empty = np.zeros(0, dtype=np.int64)
         return SetClasses(empty, empty, np.zeros(1, dtype=np.int64), empty)
-    po, pi = _distinct_pairs(owner, item, n_items)
+    po, pi = distinct_pairs(owner, item, n_items)
     lengths = np.bincount(po, minlength=n_owners).astype(np.int64)
     if len(lengths) != n_owners or not bool(lengths.all()):
         raise ValueError("every owner must hold at least one item")
@@ -282,13 +341,29 @@ def person_codes(codes: np.ndarray, missing_code: int | None) -> tuple[np.ndarra
         int64 person of each row, in ``[0, n_people)``.
     n_people : int
         The number of people.
+
+    Notes
+    -----
+    The rows of the missing value are numbered after every code, in row
+    order. An encoder's codes are dense (every code in ``[0, n)`` used, the
+    missing value last), and then so are these numbers: they are returned
+    as they are, after one count (no sort of the rows). Other codes are
+    made dense by ``np.unique``.
     """
     codes = np.asarray(codes, dtype=np.int64)
+    if not len(codes):
+        return codes.copy(), 0
     if missing_code is not None:
-        lone = codes == missing_code
-        if lone.any():
+        lone = np.flatnonzero(codes == missing_code)
+        if len(lone):
+            top = int(codes.max())
+            # from the missing code itself when it is the last one (the encoder's rule)
+            start = missing_code if missing_code >= top else top + 1
             codes = codes.copy()
-            codes[lone] = missing_code + 1 + np.arange(int(lone.sum()), dtype=np.int64)
+            codes[lone] = start + np.arange(len(lone), dtype=np.int64)
+    top = int(codes.max())
+    if int(codes.min()) >= 0 and top < len(codes) and bool(np.bincount(codes).all()):
+        return codes, top + 1  # dense already
     uniq, inv = np.unique(codes, return_inverse=True)
     return inv.reshape(-1).astype(np.int64), len(uniq)
 
@@ -356,27 +431,3 @@ def person_groups(
     classes = group_sets(person, tuple_id, n_owners=n_people, n_items=n_tuples)
     rows = np.bincount(classes.owner_class[person], minlength=classes.n_classes).astype(np.int64)
     return PersonGroups(person, int(n_people), tuple_id, int(n_tuples), classes, rows)
-
-
-def refuse_people(engine: str, person: str | None) -> None:
-    """Refuse a person column on an engine that counts rows only.
-
-    Parameters
-    ----------
-    engine : str
-        The engine's name.
-    person : str or None
-        The person column asked for.
-
-    Raises
-    ------
-    RiskcoreError
-        When ``person`` is set.
-    """
-    if person is not None:
-        from riskcore.errors import RiskcoreError
-
-        raise RiskcoreError(
-            f"the {engine} engine counts rows only: assess people ({person!r}) in memory "
-            "(--engine pandas)"
-        )

@@ -14,6 +14,8 @@ import json
 import math
 import shutil
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -268,16 +270,27 @@ def test_unknown_column_and_bad_file_are_plain_errors(tmp_path: Path, data: dict
         DuckDBEngine(data["folder"]).tabulate(["nope"])
 
 
-@pytest.mark.spark
-def test_spark_equals_memory(data: dict[str, Any]) -> None:
+@contextmanager
+def spark_session() -> Iterator[Any]:
+    """Yield a local Spark session, stopped afterwards (skip without Java; fail so in CI)."""
     if shutil.which("java") is None:
         if IN_CI:
             pytest.fail("Java is missing in CI: .ci/run installs openjdk-17-jre-headless")
         pytest.skip("no Java runtime for Spark")
-    from riskcore.engine.spark import SparkEngine, local_session
+    from riskcore.engine.spark import local_session
 
     session = local_session("local[2]")
     try:
+        yield session
+    finally:
+        session.stop()
+
+
+@pytest.mark.spark
+def test_spark_equals_memory(data: dict[str, Any]) -> None:
+    from riskcore.engine.spark import SparkEngine
+
+    with spark_session() as session:
         for source, memory in (("folder", "memory_parquet"), ("csv", "memory_csv")):
             engine = SparkEngine(data[source], session=session)
             for qis, sens in ROLES:
@@ -292,8 +305,6 @@ def test_spark_equals_memory(data: dict[str, Any]) -> None:
         pq.write_table(nan, data["folder"].parent / "nan.parquet")
         engine = SparkEngine(data["folder"].parent / "nan.parquet", session=session)
         assert engine.class_sizes(["x"]).tolist() == [1, 1, 4]  # NaN and null: one value
-    finally:
-        session.stop()
 
 
 def test_path_under_root_refuses_every_way_out(tmp_path: Path) -> None:

@@ -127,3 +127,59 @@ def pd_factorize(s: object) -> tuple[np.ndarray, object]:
 
     codes, uniq = pd.factorize(s)  # type: ignore[call-overload]
     return codes.astype(np.int64), uniq
+
+
+@given(
+    st.lists(st.one_of(st.none(), st.integers(0, 6)), min_size=1, max_size=40),
+    st.booleans(),
+)
+def test_person_numbers_tell_people_apart_dense_or_not(values: list[int | None], gap: bool) -> None:
+    """Same number iff same known id; each missing id a person of its own (dense codes or not)."""
+    known = sorted({v for v in values if v is not None})
+    code_of = {v: (2 * i if gap else i) for i, v in enumerate(known)}  # gap: unused codes
+    missing = 2 * len(known) if gap else len(known)
+    codes = np.array([missing if v is None else code_of[v] for v in values], dtype=np.int64)
+    person, n = person_codes(codes, missing if None in values else None)
+    assert n == len(known) + values.count(None)
+    assert sorted(set(person.tolist())) == list(range(n))
+    for a, va in enumerate(values):
+        for b, vb in enumerate(values):
+            same = (va is not None and va == vb) or a == b
+            assert (person[a] == person[b]) == same
+
+
+@pytest.mark.parametrize("presence", [0, 8, 10**9])
+def test_distinct_pairs_by_presence_or_by_sort(
+    monkeypatch: pytest.MonkeyPatch, presence: int
+) -> None:
+    monkeypatch.setattr(people, "PRESENCE_PER_PAIR", presence)
+    rng = np.random.default_rng(presence)
+    owner, item = rng.integers(0, 300, 2000), rng.integers(0, 50, 2000)
+    o, i = people.distinct_pairs(owner, item, 50)
+    want = sorted(set(zip(owner.tolist(), item.tolist(), strict=True)))
+    assert list(zip(o.tolist(), i.tolist(), strict=True)) == want
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n_classes", [5, 10**6])  # counted by bincount, then by a sort
+def test_count_cells_adds_up_every_entry(weighted: bool, n_classes: int) -> None:
+    from collections import Counter
+
+    from riskcore.engine.partition import count_cells
+
+    rng = np.random.default_rng(n_classes)
+    cls, val = rng.integers(0, 5, 300) * (n_classes // 5), rng.integers(0, 4, 300)
+    w = rng.integers(1, 9, 300) if weighted else None
+    cc, cv, cn = count_cells(cls, val, n_classes, 4, w)
+    want: Counter[tuple[int, int]] = Counter()
+    for j, (c, v) in enumerate(zip(cls.tolist(), val.tolist(), strict=True)):
+        want[(c, v)] += 1 if w is None else int(w[j])
+    assert list(zip(cc.tolist(), cv.tolist(), strict=True)) == sorted(want)
+    assert cn.tolist() == [want[k] for k in sorted(want)]
+
+
+def test_count_cells_refuses_a_key_beyond_int64_before_counting() -> None:
+    from riskcore.engine.partition import count_cells
+
+    with pytest.raises(ValueError, match="do not fit an int64 cell key"):
+        count_cells(np.array([0]), np.array([0]), 2**62, 4)

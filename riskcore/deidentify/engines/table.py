@@ -29,7 +29,6 @@ import pandas as pd
 from riskcore.engine.contract import Engine, Tabulation
 from riskcore.engine.memory import EncodedTable
 from riskcore.engine.partition import EncodedColumn, Partition
-from riskcore.engine.people import refuse_people
 from riskcore.errors import DataLoadError, RiskcoreError, RolesError
 
 __all__ = ["REMEDIATION_ENGINES", "SourceTable", "is_missing"]
@@ -110,7 +109,7 @@ class SourceTable(EncodedTable):
         self.df = pd.DataFrame()
         self._cache: dict[tuple[str, bool | None], EncodedColumn] = {}
         self._partitions: OrderedDict[tuple[tuple[str, ...], str | None], Partition] = OrderedDict()
-        self._tabulated: dict[tuple[tuple[str, ...], tuple[str, ...]], Tabulation] = {}
+        self._tabulated: dict[tuple[tuple[str, ...], tuple[str, ...], str | None], Tabulation] = {}
         #: Wall time the engine spent tabulating, in seconds.
         self.seconds = 0.0
 
@@ -188,20 +187,20 @@ class SourceTable(EncodedTable):
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether value codes must follow value order.
         person : str, optional
-            The person column (not counted by these engines yet: refused).
+            The column linking the rows of one person: the engine's classes and
+            contingencies count people.
 
         Returns
         -------
         Tabulation
         """
-        refuse_people(self.name, person)
-        self.check_columns((*quasi_identifiers, *sensitive))
-        key = (tuple(quasi_identifiers), tuple(sensitive))
+        self.check_columns((*quasi_identifiers, *sensitive, *([] if person is None else [person])))
+        key = (tuple(quasi_identifiers), tuple(sensitive), person)
         if ordered or key not in self._tabulated:
             import time
 
             t0 = time.perf_counter()
-            tab = self.engine.tabulate(quasi_identifiers, sensitive, ordered=ordered)
+            tab = self.engine.tabulate(quasi_identifiers, sensitive, ordered=ordered, person=person)
             self.seconds += time.perf_counter() - t0
             if ordered:
                 return tab
@@ -218,14 +217,15 @@ class SourceTable(EncodedTable):
         quasi_identifiers : sequence of str
             At least one column.
         person : str, optional
-            The person column (refused by these engines for now).
+            The person column: the sizes count people.
 
         Returns
         -------
         numpy.ndarray
         """
-        refuse_people(self.name, person)
-        return self.engine.class_sizes(quasi_identifiers)
+        if person is not None:
+            self.check_columns((person,))
+        return self.engine.class_sizes(quasi_identifiers, person=person)
 
     def _no_rows(self, what: str) -> RiskcoreError:
         return RiskcoreError(
@@ -258,12 +258,17 @@ class SourceTable(EncodedTable):
     def partition(self, qis: Iterable[str], *, person: str | None = None) -> Partition:
         """Refuse: the class of every record is not held.
 
+        The lattice asks for it with a person column: its units (each base
+        signature's tuples and their rows) and the release's suppression of
+        a class's people are built from the person and class of every row
+        (:func:`riskcore.deidentify.signatures.person_base`).
+
         Parameters
         ----------
         qis : iterable of str
             Quasi-identifiers.
         person : str, optional
-            Unused.
+            The person column.
 
         Returns
         -------
@@ -275,6 +280,13 @@ class SourceTable(EncodedTable):
         RiskcoreError
             Always.
         """
+        if person is not None:
+            raise RiskcoreError(
+                f"generalizing people (the person column {person!r}) needs the person and "
+                "class of every row (each signature's rows, and every row of a suppressed "
+                f"person), which the {self.name} engine does not hold: remediate in memory "
+                "(--engine pandas)"
+            )
         raise self._no_rows("the class of every record")
 
     def record_classes(
