@@ -270,3 +270,23 @@ def test_a_record_s_cover_counts_people() -> None:
     )
     with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
         cover_record(changing, row)
+
+
+@pytest.mark.parametrize("engine", ["arrow", "duckdb"])
+def test_cli_assess_in_people_on_an_engine_equals_in_memory(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "claims.parquet"
+    make_claims(600, seed=12).to_parquet(data, index=False)
+    args = ["assess", str(data), "--qi", "sex", "--qi", "zip", "--qi", "age", "--sensitive",
+            "diagnosis", "--person", "patient_id", "--format", "json"]  # fmt: skip
+    outs = []
+    for name in ("pandas", engine):
+        code, text, err = _run([*args, "--engine", name], capsys)
+        assert code == 0, err
+        outs.append(json.loads(text))
+    memory, other = outs
+    for key in ("n_people", "n_records", "k", "n_classes", "unique_records", "prosecutor"):
+        assert other[key] == memory[key], key
+    assert other["sensitive"]["diagnosis"] == memory["sensitive"]["diagnosis"]
+    assert other["engine"] == engine and memory["n_people"] == 600
