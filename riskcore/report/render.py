@@ -263,6 +263,19 @@ def document_context(review: Review) -> dict[str, Any]:
         "dataset": _frame(
             ["file", "rows", "columns", "missing cells"],
             [[d["name"], d["rows"], d["columns"], d["missing"]]],
+        )
+        if r.before.person is None
+        else _frame(  # with a person column the unit: "2,500 people in 8,177 rows"
+            ["file", "people", "rows", "columns", "missing cells"],
+            [
+                [
+                    d["name"],
+                    f"{r.before.n_people:,} (linked by {r.before.person})",
+                    d["rows"],
+                    d["columns"],
+                    d["missing"],
+                ]
+            ],
         ),
         "sha256": d["sha256"],
         "fingerprint_of": d["fingerprint_of"],

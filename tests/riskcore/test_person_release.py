@@ -290,3 +290,22 @@ def test_cli_assess_in_people_on_an_engine_equals_in_memory(
         assert other[key] == memory[key], key
     assert other["sensitive"]["diagnosis"] == memory["sensitive"]["diagnosis"]
     assert other["engine"] == engine and memory["n_people"] == 600
+
+
+def test_the_report_states_people_in_rows() -> None:
+    from riskcore.profile import Profile
+    from riskcore.report.render import render_html
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    df = make_claims(300, seed=13)
+    roles = ColumnRoles(quasi_identifiers=("sex", "race"), persons=("patient_id",))
+    r = review(df, Profile(roles=roles, targets=Targets.of(k=2)), name="claims.csv")
+    text = render_html(r, figures=False)
+    n = df["patient_id"].nunique()
+    assert f"{n:,} (linked by patient_id)" in text
+    assert f"The unit of privacy is one person: {n:,} people in {len(df):,} rows" in text
+    assert "share of the people a remediation may remove" in text
+    twin = r.to_dict()
+    assert twin["before"]["n_people"] == n and twin["before"]["n_records"] == len(df)
+    assert twin["verdict_before"]["person"] == "patient_id"

@@ -120,7 +120,12 @@ def target_rows(review: Review) -> pd.DataFrame:
         {
             "target": "suppression limit",
             "value": f"{limit:.1%}",
-            "meaning": "share of the records a remediation may remove (ARX's suppression)",
+            "meaning": (
+                "share of the people a remediation may remove, each with all of their rows "
+                "(ARX's suppression, in people)"
+                if review.profile.roles.person is not None
+                else "share of the records a remediation may remove (ARX's suppression)"
+            ),
         }
     )
     return pd.DataFrame(rows, columns=["target", "value", "meaning"])
