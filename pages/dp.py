@@ -450,7 +450,11 @@ with tab_di:
         j1, j2 = st.columns(2)
         dcol = j1.selectbox("The query sums", numeric, key=keys.DP_DI_COL)
         who = "m (candidate people)" if person is not None else "m (candidates)"
-        m = int(j2.number_input(who, 2, 1_000_000, 200, key=keys.DP_M)) if src == "sample" else None
+        m = (
+            int(j2.number_input(md(who), 2, 1_000_000, 200, key=keys.DP_M))
+            if src == "sample"
+            else None
+        )
         try:  # with a person column the candidates are people, a world adds one person's rows
             worlds, desc = cached.dp_worlds(
                 ctx.key, ctx.encoded, dcol, src, tuple(ctx.roles.quasi_identifiers), m, 0,

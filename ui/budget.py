@@ -280,7 +280,13 @@ def unit_control(ctx: Context, *, key: str, label: str, help: str) -> PrivacyUni
         return ONE_ROW
     left, right = st.columns([1, 3])
     c = left.number_input(
-        label, min_value=1, max_value=MAX_ROWS_PER_PERSON, value=1, step=1, key=key, help=help
+        md(label),
+        min_value=1,
+        max_value=MAX_ROWS_PER_PERSON,
+        value=1,
+        step=1,
+        key=key,
+        help=md(help),
     )
     unit = PrivacyUnit(person, int(c))
     right.markdown(md(release_unit_reading(unit)))
