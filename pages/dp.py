@@ -192,6 +192,14 @@ with tab_noise:
             answer = float(np.max(counts)) if len(counts) else 0.0
         else:
             answer = float(truth)
+        every_row = answer  # over every row: what a release with no bound would be near
+        if privacy_unit.is_person:  # a release answers on the kept rows (at most c a person)
+            kept = cached.dp_bounded_answer(ctx.key, data, base, privacy_unit)
+            answer = (
+                float(np.max(kept[1])) if kind == "histogram" and len(kept[1]) else float(kept)
+                if kind != "histogram"
+                else 0.0
+            )
         what, units = query_phrase(kind, column, unit=privacy_unit)  # rows, with a person
         # the rows a release reads: the filtered rows, at most c per person
         n_rows = int(
@@ -206,7 +214,17 @@ with tab_noise:
         end_page()
 
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"True {md(what)}", format_number(answer, integer=kind in ("count", "histogram")))
+    whole = kind in ("count", "histogram")
+    m1.metric(
+        f"True {md(what)}" + (", kept rows" if privacy_unit.is_person else ""),
+        format_number(answer, integer=whole),
+        help=None
+        if not privacy_unit.is_person
+        else md(
+            f"Over every row, with no bound: {format_number(every_row, integer=whole)} (read "
+            "from the data; the release answers on the rows the bound keeps)"
+        ),
+    )
     m2.metric("Sensitivity (L1 / L2)", f"{sens.l1:,.4g} / {sens.l2:,.4g}")
     m3.metric(
         f"Laplace +/- at epsilon = {epsilon:g}", f"{curves['laplace'].at(epsilon).half_width:,.4g}"

@@ -395,7 +395,7 @@ def bounded_sensitivity(sens: Sensitivity, unit: PrivacyUnit) -> Sensitivity:
     c = unit.factor
     if not unit.is_person:
         return sens
-    rows = "row" if c == 1 else f"{c:,} rows"
+    rows = "1 row" if c == 1 else f"{c:,} rows"
     return replace(
         sens,
         l1=c * sens.l1,
