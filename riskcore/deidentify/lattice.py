@@ -626,11 +626,11 @@ class Lattice(LatticeLosses):
                 sens[s] = SensitiveEvidence(table, d, self.order.get(s))
         classes = None
         if self.missing == "any":
-            classes = ClassTable(
-                self.qis,
+            classes = ClassTable(  # the classes are over the class QIs (not the events)
+                self.class_qis,
                 sizes,
                 tuple(c.astype(np.int64) for c in node.codes),
-                tuple(self._labels[i][x] for i, x in enumerate(lv)),
+                tuple(self._labels[i][x] for i, x in enumerate(lv[: len(self.class_qis)])),
             )
         population = self._population
         if self._weights is not None and ids is not None:

@@ -309,3 +309,34 @@ def test_the_report_states_people_in_rows() -> None:
     twin = r.to_dict()
     assert twin["before"]["n_people"] == n and twin["before"]["n_records"] == len(df)
     assert twin["verdict_before"]["person"] == "patient_id"
+
+
+def test_events_with_missing_matching_any_value_judge_the_bottom_as_the_assessment() -> None:
+    """With event columns and the policy "any" the lattice's classes are over the QIs alone
+    (it once built their table with the events' codes too, and failed)."""
+    from riskcore import assess
+    from riskcore.criteria import KmAnonymity, evaluate
+
+    df = make_claims(300, seed=3)
+    some = df["patient_id"].isin(df["patient_id"].unique()[:5])
+    df.loc[some, "race"] = None  # a whole person's race unknown
+    km = KmAnonymity(k=10, m=1, events=("diagnosis",))
+    targets = Targets(criteria=(*Targets.of(k=10).criteria, km))
+    hierarchies = {
+        "sex": default_hierarchy(df["sex"]),
+        "race": flat_hierarchy(df["race"]),
+        "diagnosis": flat_hierarchy(df["diagnosis"]),
+    }
+    lattice = Lattice(
+        df, hierarchies, targets=targets, person="patient_id", events=("diagnosis",),
+        missing="any",
+    )  # fmt: skip
+    a = assess(
+        df, quasi_identifiers=["sex", "race"], person="patient_id", missing="any",
+        events=("diagnosis",), m=1,
+    )  # fmt: skip
+    judged = evaluate(targets, a.evidence)
+    bottom = lattice.judge([0, 0, 0])[2]
+    want = evaluate(targets, a.evidence, suppress=True)
+    assert (bottom.needed, bottom.passed) == (want.needed, want.passed)
+    assert judged.needed > 0
