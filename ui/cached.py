@@ -35,7 +35,6 @@ from riskcore.demo import make_people
 from riskcore.demo.claims import make_claims
 from riskcore.demo.story import Story, guided_story
 from riskcore.engine import EncodedTable
-from riskcore.engine.people import person_codes
 from riskcore.io import LoadedTable
 from riskcore.metrics import Assessment, Population
 from riskcore.metrics.explain import (
@@ -260,8 +259,9 @@ def unique_missing(
 def people_count(key: str, _enc: EncodedTable, person: str) -> int:
     """Return the people of the table: the person column's distinct values, a row with no
     value a person of its own (as every class counts them, :mod:`riskcore.engine.people`)."""
-    col = _enc.column(person)
-    return person_codes(col.codes, col.n_values - 1 if col.n_missing else None)[1]
+    from riskcore.attacks import people_count as count
+
+    return count(_enc, person)
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Preparing the story ...")

@@ -107,9 +107,9 @@ LOCAL_SUPPRESSION_ADVICE = (
 
 def before_people(data: pd.DataFrame, person: str | None) -> int:
     """Return the people of the table (each row with no person id one of them)."""
-    if person is None:
-        return len(data)
-    return int(data[person].nunique(dropna=True)) + int(data[person].isna().sum())
+    from riskcore.attacks import people_count
+
+    return people_count(data, person)
 
 
 def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str], Any]:

@@ -78,7 +78,7 @@ from riskcore.metrics.evidence import (
     SensitiveEvidence,
 )
 from riskcore.metrics.longitudinal import EventPairs, event_names, visit_items
-from riskcore.metrics.missing import MissingPolicy, check_missing
+from riskcore.metrics.missing import MissingPolicy, check_any_policy, check_missing
 
 __all__ = [
     "Lattice",
@@ -252,15 +252,11 @@ class Lattice(LatticeLosses):
                     "k-map and delta-presence match a population table of one row per person; "
                     "some people here have rows with different quasi-identifier values"
                 )
-            if self.missing == "any":
-                raise RiskcoreError(
-                    "a missing value matching any value is defined between records, and some "
-                    "people have rows with different quasi-identifier values; search under "
-                    "the missing-value policy 'own'"
-                )
         # base classes: the classes of the rows over the QIs, or with a person column the
         # units (base signature, tuple) whose sizes are rows; the contingencies count people
         tab = enc.tabulate(class_qis, self.sensitive, person=person)
+        if self.missing == "any":  # refused before the search for people of several tuples
+            check_any_policy(tab.classes)
         self.base = tab.classes if self._people is None else self._people.units
         self.contingencies: dict[str, Contingency] = dict(tab.sensitive)
         #: Rows of the table (what the losses are measured on).

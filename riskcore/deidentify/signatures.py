@@ -34,6 +34,7 @@ import numpy as np
 
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
+from riskcore.engine.partition import people_contingency
 from riskcore.engine.people import group_sets
 from riskcore.errors import RiskcoreError
 
@@ -180,11 +181,15 @@ def person_base(enc: EncodedTable, qis: tuple[str, ...], person: str) -> PersonB
     part = enc.partition(qis, person=person)
     people, tuples = part.people, part.tuples
     assert people is not None and tuples is not None  # noqa: S101 - a person partition
+    # the units are each base signature's tuples, in order (signatures ascending, their
+    # tuples ascending): the sorted keys a row's (class, tuple) is looked up in
+    sets = people.classes
     n_tuples = max(tuples.n_classes, 1)
-    key = people.row_class * n_tuples + people.tuple_id
-    uniq, row_unit, rows = np.unique(key, return_inverse=True, return_counts=True)
-    unit_owner = (uniq // n_tuples).astype(np.int64)
-    unit_tuple = (uniq % n_tuples).astype(np.int64)
+    unit_owner = np.repeat(np.arange(sets.n_classes, dtype=np.int64), sets.lengths)
+    unit_tuple = sets.members.astype(np.int64)
+    keys = unit_owner * n_tuples + unit_tuple
+    row_unit = np.searchsorted(keys, people.row_class * n_tuples + people.tuple_id)
+    rows = np.bincount(row_unit, minlength=len(keys))
     first = tuples.first_row[unit_tuple]
     columns = [enc.column(q) for q in qis]
     units = ClassTable(
@@ -198,8 +203,8 @@ def person_base(enc: EncodedTable, qis: tuple[str, ...], person: str) -> PersonB
         units,
         unit_owner,
         part.sizes.astype(np.int64),
-        row_unit.reshape(-1).astype(np.int64),
-        bool(len(uniq) == len(part.sizes)),
+        row_unit.astype(np.int64),
+        people.single,
         people.person,
         people.classes.owner_class,
     )
@@ -225,11 +230,9 @@ def regroup_people(table: Contingency, owner_class: np.ndarray, n_classes: int) 
     -------
     Contingency
     """
-    return Contingency.from_cells(
+    return people_contingency(  # counted per cell, not sorted again, at every node
         table.attribute,
-        owner_class[table.cell_class],
-        table.cell_value,
-        table.cell_count,
+        (owner_class[table.cell_class], table.cell_value, table.cell_count),
         n_classes=n_classes,
         labels=table.labels,
         ordered=table.ordered,

@@ -243,6 +243,13 @@ class ClassTable:
         return int(self.signatures.rows.sum())
 
     @property
+    def several_tuples(self) -> int:
+        """Return the people whose rows carry several QI tuples (0 when classes are rows)."""
+        if self.signatures is None:
+            return 0
+        return int(self.sizes[self.signatures.lengths > 1].sum())
+
+    @property
     def person(self) -> str | None:
         """Return the person column whose people the classes count (None: rows)."""
         return None if self.signatures is None else self.signatures.person

@@ -407,6 +407,11 @@ class PersonGroups:
         """Return True when every class's people hold a single QI tuple."""
         return bool((self.classes.lengths == 1).all())
 
+    @property
+    def several(self) -> int:
+        """Return the people whose rows carry several QI tuples."""
+        return int(self.classes.sizes[self.classes.lengths > 1].sum())
+
 
 def person_groups(
     person: np.ndarray, n_people: int, tuple_id: np.ndarray, n_tuples: int

@@ -43,7 +43,6 @@ from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
 from riskcore.metrics.evidence import EventEvidence, Evidence
 from riskcore.metrics.missing import (
     MissingPolicy,
-    check_any_policy,
     check_missing,
     count_missing,
 )
@@ -437,8 +436,6 @@ def assess(
     )
     own = tab.classes.sizes
     missing_records = count_missing(tab.classes)
-    if policy == "any" and missing_records:
-        check_any_policy(tab.classes)
     evidence = Evidence.of(
         tab.classes,
         tab.sensitive,

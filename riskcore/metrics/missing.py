@@ -192,7 +192,7 @@ def check_any_policy(classes: ClassTable) -> None:
     """
     sig = classes.signatures
     if sig is not None and not sig.single:
-        many = int(classes.sizes[sig.lengths > 1].sum())
+        many = classes.several_tuples
         raise RiskcoreError(
             f"a missing value matching any value is defined between records, and "
             f"{many:,} people have rows with different quasi-identifier values; "
@@ -389,7 +389,14 @@ def compatible_sizes(classes: ClassTable, weights: np.ndarray | None = None) -> 
     numpy.ndarray
         Per class, the sum over the classes compatible with it (itself
         included) of their sizes (int64), or of ``weights`` (float64).
+
+    Raises
+    ------
+    RiskcoreError
+        When the classes count people some of whom hold several QI tuples
+        (:func:`check_any_policy`).
     """
+    check_any_policy(classes)
     known = known_mask(classes)
     codes = list(classes.keys)
     w = classes.sizes if weights is None else np.asarray(weights, dtype=np.float64)
@@ -421,7 +428,13 @@ def compatible_contingency(classes: ClassTable, table: Contingency) -> Contingen
     Returns
     -------
     Contingency
+
+    Raises
+    ------
+    RiskcoreError
+        As :func:`compatible_sizes`.
     """
+    check_any_policy(classes)
     known = known_mask(classes)
     codes = list(classes.keys)
     cc = table.cell_class

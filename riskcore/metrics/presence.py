@@ -435,7 +435,7 @@ def people_of_release(
     people = part.people
     assert people is not None  # noqa: S101 - a person partition
     if not people.single:
-        several = int(part.sizes[people.classes.lengths > 1].sum())
+        several = people.several
         raise RiskcoreError(
             f"k-map and delta-presence match a population table of one row per person, and "
             f"{several:,} {'person has' if several == 1 else 'people have'} rows with "

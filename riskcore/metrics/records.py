@@ -59,7 +59,6 @@ from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import (
     MissingPolicy,
-    check_any_policy,
     check_missing,
     compatible_sizes,
     known_mask,
@@ -119,7 +118,6 @@ def _matching(
     cls = table.record_classes(qis, person=person)
     classes = table.classes(qis, person=person)
     if check_missing(missing) == "any" and not known_mask(classes).all():
-        check_any_policy(classes)
         return cls, compatible_sizes(classes), True
     return cls, classes.sizes, False
 

@@ -598,8 +598,7 @@ def _suda_people(
     people = part.people
     assert people is not None  # noqa: S101 - a person partition
     if not people.single:
-        lengths = people.classes.lengths
-        several = int(part.sizes[lengths > 1].sum())
+        several = people.several
         raise RiskcoreError(
             f"special uniques are found per person, and {several:,} people have rows with "
             "different quasi-identifier values (a record per person is one tuple): keep as "

@@ -31,7 +31,6 @@ from riskcore.engine import EncodedTable, Engine
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import (
     MissingPolicy,
-    check_any_policy,
     check_missing,
     compatible_sizes,
     known_mask,
@@ -148,7 +147,6 @@ def _unique_on(
     if missing == "any" and isinstance(engine, EncodedTable):
         classes = engine.classes(cols, person=person)
         if not known_mask(classes).all():
-            check_any_policy(classes)  # people whose rows carry several tuples: refused
             fk = compatible_sizes(classes)
             u, k = int(classes.sizes[fk == 1].sum()), int(fk.min())
     return SubsetUniqueness(cols, u, u / n if n else 0.0, len(sizes), k)

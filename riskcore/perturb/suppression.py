@@ -453,7 +453,7 @@ def _people(
     people = EncodedTable(data).partition(qis, person=person).people
     assert people is not None  # noqa: S101 - a person partition
     if not people.single:
-        several = int(people.classes.sizes[people.classes.lengths > 1].sum())
+        several = people.several
         raise RiskcoreError(
             f"local suppression counts people, and {several:,} people have rows with different "
             "quasi-identifier values: a blank matching any value is defined between records, "

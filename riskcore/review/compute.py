@@ -25,7 +25,7 @@ from riskcore.deidentify.recipe import Recipe
 from riskcore.deidentify.steps import recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
-from riskcore.metrics import Assessment, Population, assess
+from riskcore.metrics import Population, assess
 from riskcore.profile import Profile
 
 if TYPE_CHECKING:
@@ -260,6 +260,7 @@ def _utility(
 def _remediate(
     data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str], profile: Profile | None = None
 ) -> tuple[Remediation, pd.DataFrame]:
+    from riskcore.attacks import people_count
     from riskcore.deidentify.recipe_apply import apply_recipe
 
     try:
@@ -282,9 +283,9 @@ def _remediate(
     person = recipe.person
     people_before = people_after = None
     if person is not None:
-        people_before = _people(data[person])
+        people_before = people_count(data, person)
         kept = data[person].to_numpy()[applied.data.index.to_numpy()]
-        people_after = _people(pd.Series(kept))
+        people_after = people_count(pd.DataFrame({person: kept}), person)
     return (
         Remediation(
             recipe=recipe,
@@ -305,20 +306,6 @@ def _remediate(
         ),
         applied.data,
     )
-
-
-def _people(values: pd.Series) -> int:
-    """Return the people of a person column: its distinct values, each missing one a person."""
-    return int(values.nunique(dropna=True)) + int(values.isna().sum())
-
-
-def _several_tuples(assessment: Assessment) -> int:
-    """Return the people whose rows carry several QI tuples (0 without a person column)."""
-    classes = assessment.classes
-    sig = None if classes is None else classes.signatures
-    if classes is None or sig is None:
-        return 0
-    return int(classes.sizes[sig.lengths > 1].sum())
 
 
 def _with_links(released: pd.DataFrame, data: pd.DataFrame, *columns: str | None) -> pd.DataFrame:
@@ -416,7 +403,7 @@ def review(
     if suda_size is not None:  # within SUDA's limits, checked before it starts
         from riskcore.metrics import suda
 
-        people = _several_tuples(before)
+        people = 0 if before.classes is None else before.classes.several_tuples
         if people:  # SUDA is per person: a set of several tuples is not one record
             suda_note = Limitation("suda-people", {"people": people})
         else:

@@ -182,7 +182,9 @@ def limitations(
     person = roles.person
     unit: dict[str, object] = {"person": person, "rows": len(data)}
     if person is not None and person in data.columns:
-        unit["people"] = int(data[person].nunique(dropna=True)) + int(data[person].isna().sum())
+        from riskcore.attacks import people_count
+
+        unit["people"] = people_count(data, person)
     out = [
         Limitation("unit", unit),
         Limitation(
