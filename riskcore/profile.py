@@ -192,7 +192,7 @@ class Profile(Result):
 
     def _check_events(self) -> None:
         """Check the event columns, m, the household and the k^m target against each other."""
-        from riskcore.metrics.longitudinal import event_names
+        from riskcore.roles.assignment import event_names
 
         object.__setattr__(self, "events", event_names(self.events))
         m = self.m

@@ -218,6 +218,9 @@ PEOPLE = {
     "people-records": ("Records", None),
     "people-remediate": ("Remediate", "Find the least-loss generalization"),
     "people-report": ("Report", "Build the report"),
+    "people-attacks": ("Attacks", None),
+    "people-dp": ("Differential privacy", None),
+    "people-ldp": ("Local DP", None),
 }
 
 

@@ -65,7 +65,7 @@ import numpy as np
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
-from riskcore.metrics.longitudinal import event_names
+from riskcore.roles.assignment import event_names
 
 __all__ = [
     "AverageRisk",

@@ -532,7 +532,7 @@ def _check_events(
     household: str | None,
 ) -> tuple[str, ...]:
     """Return the event columns as a tuple, checked with the household, or raise."""
-    from riskcore.metrics.longitudinal import event_names
+    from riskcore.roles.assignment import event_names
 
     cols = event_names(events)
     if (cols or household is not None) and not isinstance(engine, EncodedTable):

@@ -103,6 +103,7 @@ from riskcore._values import value_text
 from riskcore.engine import EncodedColumn, EncodedTable, encode_column, pack_keys
 from riskcore.engine.people import person_codes
 from riskcore.errors import RiskcoreError, RolesError
+from riskcore.roles.assignment import event_names
 
 __all__ = [
     "MAX_ITEMSET_OCCURRENCES",
@@ -160,34 +161,6 @@ class EventItems:
     item: np.ndarray
     n_items: int
     codes: np.ndarray
-
-
-def event_names(events: object) -> tuple[str, ...]:
-    """Return the event columns as a tuple of names, each once (the one check of them).
-
-    Parameters
-    ----------
-    events : sequence of str
-        The event columns.
-
-    Returns
-    -------
-    tuple of str
-
-    Raises
-    ------
-    RolesError
-        For one string instead of a list, a name that is not text, or a
-        column listed twice.
-    """
-    if isinstance(events, str) or not isinstance(events, Sequence):
-        raise RolesError(f"the event columns are a list of column names, not {events!r}")
-    if not all(isinstance(e, str) for e in events):
-        raise RolesError(f"the event columns are a list of column names, not {events!r}")
-    names = tuple(events)
-    if len(set(names)) != len(names):
-        raise RolesError("an event column is listed twice")
-    return names
 
 
 def _missing_code(column: EncodedColumn) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self
 
@@ -17,7 +17,7 @@ from riskcore._json import read_json
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError, RolesError
 
-__all__ = ["ROLES", "ColumnRoles", "Role"]
+__all__ = ["ROLES", "ColumnRoles", "Role", "event_names"]
 
 Role = Literal["identifier", "person", "quasi_identifier", "sensitive", "weight", "other"]
 #: The six roles, in display order.
@@ -317,3 +317,31 @@ _LABEL = {
     "person": "the person",
     "other": "other",
 }
+
+
+def event_names(events: object) -> tuple[str, ...]:
+    """Return the event columns as a tuple of names, each once (the one check of them).
+
+    Parameters
+    ----------
+    events : sequence of str
+        The event columns.
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    RolesError
+        For one string instead of a list, a name that is not text, or a
+        column listed twice.
+    """
+    if isinstance(events, str) or not isinstance(events, Sequence):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    if not all(isinstance(e, str) for e in events):
+        raise RolesError(f"the event columns are a list of column names, not {events!r}")
+    names = tuple(events)
+    if len(set(names)) != len(names):
+        raise RolesError("an event column is listed twice")
+    return names
