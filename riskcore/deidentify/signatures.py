@@ -80,11 +80,6 @@ class PersonBase:
         """Return the number of people."""
         return int(self.owner_people.sum())
 
-    @property
-    def n_rows(self) -> int:
-        """Return the number of rows."""
-        return len(self.row_unit)
-
     def node_people(self, unit_class: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (the node's class of people of every base signature, people per class).
 

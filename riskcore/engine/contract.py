@@ -170,25 +170,6 @@ class Signatures:
         out: np.ndarray = np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int64), self.lengths)
         return out
 
-    def restrict(self, keep: np.ndarray) -> Signatures:
-        """Return the signatures of the kept classes (a boolean mask), renumbered.
-
-        Parameters
-        ----------
-        keep : numpy.ndarray
-            bool per class.
-
-        Returns
-        -------
-        Signatures
-        """
-        lengths = self.lengths[keep]
-        take = keep[self.member_classes()]
-        offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-        return Signatures(
-            self.person, offsets, self.members[take], self.tuple_keys, self.rows[keep]
-        )
-
 
 @dataclass(frozen=True, eq=False)
 class ClassTable:
@@ -298,20 +279,30 @@ class ClassTable:
         """Return the values of classes some of whose signatures hold several QI tuples.
 
         Per QI, the distinct values of the class's tuples, joined by " | " in
-        code order when there are several (the classes asked for only: a
-        display of at most a page of classes).
+        code order when there are several. The classes' tuples are gathered
+        at once and their distinct (class, code) pairs counted; only the text
+        of the classes of several values is joined (pandas, per such cell).
         """
-        out: dict[str, list[Any]] = {q: [] for q in self.qis}
-        for j in ids.tolist():  # the classes displayed, not every class
-            tuples = sig.members[sig.offsets[j] : sig.offsets[j + 1]]
-            for q, keys, lab in zip(self.qis, sig.tuple_keys, self.labels, strict=True):
-                codes = np.unique(keys[tuples])
-                values = [lab[c] for c in codes.tolist()]
-                out[q].append(values[0] if len(values) == 1 else " | ".join(map(_shown, values)))
-        return pd.DataFrame(
-            {q: pd.Series(v, dtype=object).infer_objects() for q, v in out.items()},
-            columns=list(self.qis),
-        )
+        lengths = sig.lengths[ids]
+        row = np.repeat(np.arange(len(ids), dtype=np.int64), lengths)  # the output row
+        before = np.cumsum(lengths) - lengths
+        within = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(before, lengths)
+        tuples = sig.members[np.repeat(sig.offsets[ids], lengths) + within]
+        out: dict[str, pd.Series] = {}
+        for q, keys, lab in zip(self.qis, sig.tuple_keys, self.labels, strict=True):
+            card = max(len(lab), 1)
+            pairs = np.unique(row * card + keys[tuples])  # (row, code), sorted by row then code
+            where, code = pairs // card, pairs % card
+            n = np.bincount(where, minlength=len(ids))
+            first = np.flatnonzero(np.r_[True, where[1:] != where[:-1]])
+            column = np.asarray(lab, dtype=object)[code[first]].copy()  # one value: as it is
+            many = n > 1
+            if many.any():
+                text = pd.Series(np.asarray(lab, dtype=object)[code]).map(_shown)
+                joined = text.groupby(where).agg(" | ".join)
+                column[many] = joined.to_numpy()[many]
+            out[q] = pd.Series(column, dtype=object).infer_objects()
+        return pd.DataFrame(out, columns=list(self.qis))
 
 
 def _shown(value: Any) -> str:

@@ -64,7 +64,7 @@ from riskcore.metrics.missing import (
     known_mask,
 )
 from riskcore.metrics.population import weighted_individual_risk
-from riskcore.metrics.suda import SudaResult, suda
+from riskcore.metrics.suda import SudaResult, suda, suda_not_searched
 
 __all__ = [
     "RECORD_COLUMNS",
@@ -425,39 +425,6 @@ def record_individual_risk(
     )
 
 
-def _one_tuple_each(table: EncodedTable, qis: tuple[str, ...], person: str) -> bool:
-    """Return True when every person's rows carry one QI tuple (SUDA is defined per person)."""
-    people = table.partition(qis, person=person).people
-    return people is None or people.single
-
-
-def _without_suda(
-    table: EncodedTable,
-    qis: tuple[str, ...],
-    missing: MissingPolicy,
-    person: str,
-    risk: np.ndarray,
-) -> pd.DataFrame:
-    """Return the records table whose SUDA columns are empty (people of several QI tuples)."""
-    cls, sizes, _ = _matching(table, qis, missing, person)
-    f = sizes[cls].astype(np.int64)
-    n = table.n_records
-    empty_int = pd.array([pd.NA] * n, dtype="Int64")
-    return pd.DataFrame(
-        {
-            "row": np.arange(1, n + 1, dtype=np.int64),
-            "class_size": f,
-            "prosecutor_risk": 1.0 / f,
-            "individual_risk": risk,
-            "msu_count": empty_int,
-            "min_msu_size": empty_int.copy(),
-            "suda_score": np.full(n, np.nan),
-            "dis_suda": np.full(n, np.nan),
-        },
-        columns=list(RECORD_COLUMNS),
-    )
-
-
 @renamed_arguments(qis="quasi_identifiers")
 def record_risk(
     data: EncodedTable | pd.DataFrame,
@@ -549,8 +516,9 @@ def record_risk(
     )
     if dis_fraction is None:
         dis_fraction = sampling_fraction if sampling_fraction is not None else 0.01
-    if suda_result is None and person is not None and not _one_tuple_each(table, q, person):
-        return _without_suda(table, q, missing, person, ir.risk)
+    people = None if person is None else table.partition(q, person=person).people
+    if suda_result is None and people is not None and not people.single:
+        suda_result = suda_not_searched(table, q, person=person)  # not defined per person
     if suda_result is None:
         suda_result = suda(
             table, q, max_size=max_msu_size, dis_fraction=dis_fraction, person=person
