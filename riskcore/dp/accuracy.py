@@ -44,6 +44,7 @@ from riskcore.dp.sensitivity import Sensitivity
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "MAX_CLIPPING_CELLS",
     "ClippingTradeoff",
     "ErrorCurve",
     "NoiseError",
@@ -205,6 +206,10 @@ class ErrorCurve(Result):
         scale = noise_scale(self.mechanism, self.sensitivity, epsilon, delta=self.delta)
         return noise_error(self.mechanism, scale, alpha=self.alpha)
 
+
+#: Most values x upper bounds the clustered trade-off of a clipped mean computes (one pass
+#: over the values per upper bound, with a person column): 200 million.
+MAX_CLIPPING_CELLS = 200_000_000
 
 #: The epsilons every error-against-epsilon chart is drawn on: 61 log-spaced points, 0.01 to 10.
 EPSILON_GRID_RANGE: tuple[float, float, int] = (0.01, 10.0, 61)
@@ -574,6 +579,12 @@ def clipping_tradeoff(
     -------
     ClippingTradeoff
 
+    Raises
+    ------
+    RiskcoreError
+        With a person column, when the values times the upper bounds pass
+        :data:`MAX_CLIPPING_CELLS` (checked before the passes).
+
     References
     ----------
     See the module's references; [CM15]_ for the clustered standard error.
@@ -596,6 +607,12 @@ def clipping_tradeoff(
     u = np.asarray(uppers, dtype=float)
     if np.any(u <= lower):
         raise ValueError("every upper bound must exceed the lower bound")
+    if person is not None and n * u.size > MAX_CLIPPING_CELLS:  # before the passes
+        raise RiskcoreError(
+            f"the clipped mean's trade-off over {u.size:,} upper bounds reads the {n:,} values "
+            f"once per bound ({n * u.size:,} cells), past its limit of "
+            f"{MAX_CLIPPING_CELLS:,}: try fewer upper bounds"
+        )
     order = np.argsort(x, kind="stable")
     lo_clipped = np.maximum(x[order], lower)  # sorted, clip below once
     c1 = np.concatenate([[0.0], np.cumsum(lo_clipped)])

@@ -70,16 +70,15 @@ def assessment_text(a: Assessment) -> str:
     if km is not None or hh is not None:  # (pandas, loaded only for many rows per person)
         from riskcore.report.readings.longitudinal import (
             household_reading,
+            itemset_text,
             km_reading,
-            rare_itemset_table,
         )
     if km is not None:
         lines.append(km_reading(km))
-        rare = rare_itemset_table(km).head(TEXT_ITEMSETS)
-        for row in rare.itertuples(index=False):
+        for x in km.rarest[:TEXT_ITEMSETS]:  # the facts, not the display table's columns
             lines.append(
-                f"  {row[0]}: held by {row[2]:,}, the rarest set of {row[3]:,} "
-                f"{'person' if row[3] == 1 else 'people'}"
+                f"  {itemset_text(x)}: held by {x.support:,}, the rarest set of {x.people:,} "
+                f"{'person' if x.people == 1 else 'people'}"
             )
     if hh is not None:
         lines.append(household_reading(hh))

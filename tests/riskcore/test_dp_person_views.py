@@ -304,3 +304,24 @@ def test_the_person_results_round_trip_through_strict_json():
         text = dumps(result)
         back = type(result).from_dict(json.loads(text))
         assert dumps(back) == text and back.unit == unit
+
+
+def test_the_clustered_clipping_trade_off_checks_its_limit_first(monkeypatch) -> None:
+    import numpy as np
+    import pytest
+
+    from riskcore.dp import accuracy
+    from riskcore.dp.contributions import PrivacyUnit
+    from riskcore.errors import RiskcoreError
+
+    monkeypatch.setattr(accuracy, "MAX_CLIPPING_CELLS", 99)
+    values, persons = np.arange(10.0), np.repeat(np.arange(5), 2)
+    with pytest.raises(RiskcoreError, match="past its limit of 99"):
+        accuracy.clipping_tradeoff(
+            values, lower=0.0, uppers=np.arange(1.0, 11.0), epsilon=1.0,
+            unit=PrivacyUnit("p", 2), persons=persons,
+        )  # fmt: skip
+    accuracy.clipping_tradeoff(  # within: 10 values x 9 bounds
+        values, lower=0.0, uppers=np.arange(1.0, 10.0), epsilon=1.0,
+        unit=PrivacyUnit("p", 2), persons=persons,
+    )  # fmt: skip

@@ -490,7 +490,7 @@ def planning_reading(
     tuple of (str, str)
         (respondents needed for +/- margin points, which protocol to use).
     """
-    c = unit.factor if unit.is_person else 1
+    c = unit.factor  # 1 for the one-row unit
     per = epsilon / c
     needed = ldp.respondents_needed(margin / 100.0, epsilon, k, max_rows=c)
     if not unit.is_person:
@@ -557,7 +557,7 @@ def ldp_planning(
     pandas.DataFrame
         Columns "epsilon", "n" (the line's label) and "margin".
     """
-    c = unit.factor if unit.is_person else 1
+    c = unit.factor  # 1 for the one-row unit
     sent = reports or {}
     rows = []
     for n in ns:

@@ -24,6 +24,7 @@ __all__ = [
     "events_limitation",
     "household_limitation",
     "household_reading",
+    "itemset_text",
     "km_reading",
     "rare_itemset_table",
 ]
@@ -90,7 +91,21 @@ def km_reading(result: KmAnonymity, *, escape: Callable[[object], str] = str) ->
     return text
 
 
-def _itemset_text(x: RareItemset, escape: Callable[[object], str]) -> str:
+def itemset_text(x: RareItemset, escape: Callable[[object], str] = str) -> str:
+    """Return the events an attacker would know, in words: "(a = 1, b = x) and a = 2".
+
+    Parameters
+    ----------
+    x : RareItemset
+        One rare itemset.
+    escape : callable, optional
+        Escapes user-supplied text (column names, values).
+
+    Returns
+    -------
+    str
+        A visit's values in parentheses, the items joined by "and".
+    """
     parts = []
     for item in x.items:
         pairs = [f"{escape(c)} = {escape('(missing)' if v is None else v)}" for c, v in item]
@@ -118,7 +133,7 @@ def rare_itemset_table(
         the people holding all of them, and the people whose rarest set they
         are.
     """
-    rows = [(_itemset_text(x, escape), x.size, x.support, x.people) for x in result.rarest]
+    rows = [(itemset_text(x, escape), x.size, x.support, x.people) for x in result.rarest]
     return pd.DataFrame(rows, columns=list(RARE_COLUMNS))
 
 
