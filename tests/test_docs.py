@@ -132,7 +132,9 @@ def test_the_claims_how_to_shows_every_page_in_people():
     shots = _module(ROOT / "scripts" / "docs_screenshots.py")
     assert set(shots.PEOPLE) == {
         f"people-{p}"
-        for p in ("uniqueness", "anonymity", "records", "remediate", "report", "attacks", "dp", "ldp")
+        for p in (
+            "uniqueness", "anonymity", "records", "remediate", "report", "attacks", "dp", "ldp"
+        )
     }
     doc = DOCS / "howto" / "claims.md"
     images = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", doc.read_text(encoding="utf-8"))
