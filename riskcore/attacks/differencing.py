@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
+from riskcore._lazy import is_missing
 from riskcore._results import Result
 from riskcore.attacks._people import check_person, person_ids
 from riskcore.engine import EncodedTable, pack_keys
@@ -252,7 +253,7 @@ def differencing_attack(
     cond_pairs: list[tuple[str, str]] = []
     for c, v in (condition or {}).items():  # a few filter columns
         s = data[c]
-        match &= (s == v).fillna(False).to_numpy(dtype=bool) if not _is_missing(v) else s.isna()
+        match &= (s == v).fillna(False).to_numpy(dtype=bool) if not is_missing(v) else s.isna()
         cond_pairs.append((str(c), str(v)))
     if person is None:
         g, n_units = int(in_group.sum()), n
@@ -478,11 +479,6 @@ def simulate_noisy_difference(
     rng = np.random.default_rng(seed)
     b = sensitivity / epsilon
     return recovered + rng.laplace(0, b, draws) - rng.laplace(0, b, draws)
-
-
-def _is_missing(value: object) -> bool:
-    """Return whether a condition value is missing (None, NaN, NaT or pd.NA)."""
-    return bool(pd.isna(np.array([value], dtype=object))[0])
 
 
 @renamed_arguments(table="data")

@@ -32,15 +32,18 @@ import pandas as pd
 from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.attacks._people import check_person
+from riskcore.criteria import (
+    Criterion,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    Evidence,
+    RecursiveCLDiversity,
+    SensitiveEvidence,
+    TCloseness,
+)
 from riskcore.engine import Contingency, EncodedTable, class_value_counts
 from riskcore.errors import RiskcoreError
-from riskcore.metrics import (
-    class_majority,
-    distinct_l_per_class,
-    entropy_per_class,
-    recursive_l_per_class,
-    t_closeness_per_class,
-)
+from riskcore.metrics import class_majority
 
 __all__ = [
     "CRITERION_COLUMNS",
@@ -292,18 +295,6 @@ def homogeneity_attack(
     )
 
 
-def _at_least(values: np.ndarray, level: float) -> np.ndarray:
-    return values >= level
-
-
-def _entropy_at_least(values: np.ndarray, level: float) -> np.ndarray:
-    return values >= level - 1e-9
-
-
-def _at_most(values: np.ndarray, level: float) -> np.ndarray:
-    return values <= level + 1e-12
-
-
 def _criteria(
     cont: Contingency,
     exposed_mask: np.ndarray,
@@ -317,22 +308,28 @@ def _criteria(
 ) -> tuple[CriterionLevel, ...]:
     """Count, per criterion level, the classes satisfying it and the exposed ones left.
 
-    Criteria: distinct l_j >= L, entropy exp(H_j) >= L, recursive (c,L) and
-    t_j <= t [M07]_ [L07]_, read from the contingency as an assessment reads
-    them; the loop runs over the levels, each vectorized over classes.
-    ``sizes`` are the classes' units (people or records), ``rows_of`` their
-    rows.
+    Each level is judged by its criterion (:mod:`riskcore.criteria`), the
+    one home of every pass / fail: distinct l_j >= L, entropy H_j >= ln L,
+    recursive (c,L) and t_j <= t [M07]_ [L07]_, over the attack's classes
+    and contingency; the loop runs over the levels, each vectorized over
+    classes. ``sizes`` are the classes' units (people or records),
+    ``rows_of`` their rows.
     """
-    checks: tuple[tuple[str, np.ndarray, Sequence[float], Callable[..., np.ndarray]], ...] = (
-        ("distinct l", distinct_l_per_class(cont), l_levels, _at_least),
-        ("entropy l", np.exp(entropy_per_class(cont)), l_levels, _entropy_at_least),
-        (f"recursive ({c:g},l)", recursive_l_per_class(cont, c), l_levels, _at_least),
-        ("t-closeness", t_closeness_per_class(cont), t_levels, _at_most),
+    attribute = "sensitive"
+    evidence = Evidence(
+        records=np.asarray(sizes, dtype=np.int64),
+        sensitive={attribute: SensitiveEvidence(cont, "ordered" if cont.ordered else "equal")},
+    )
+    models: tuple[tuple[str, Sequence[float], Callable[[float], Criterion]], ...] = (
+        ("distinct l", l_levels, lambda lv: DistinctLDiversity(l=int(lv))),
+        ("entropy l", l_levels, lambda lv: EntropyLDiversity(l=float(lv))),
+        (f"recursive ({c:g},l)", l_levels, lambda lv: RecursiveCLDiversity(c=c, l=int(lv))),
+        ("t-closeness", t_levels, lambda lv: TCloseness(t=float(lv))),
     )
     rows = []
-    for crit, values, levels, passes in checks:
+    for crit, levels, model in models:
         for lv in levels:
-            ok = passes(values, lv)
+            ok = ~model(lv).breaks(evidence, attribute)
             keep = exposed_mask & ok
             rows.append(
                 CriterionLevel(

@@ -89,6 +89,28 @@ class Targets(Result):
         object.__setattr__(self, "criteria", crit)
         object.__setattr__(self, "max_suppression", _suppression(self.max_suppression))
 
+    def within_limit(self, suppressed: int, units: int) -> bool:
+        """Return whether suppressing ``suppressed`` of ``units`` stays within the limit.
+
+        The one rule every consumer applies (the verdict, the lattice's nodes,
+        a recipe's release in the report): suppressed <= max_suppression x
+        units, ARX's ``suppressionLimit`` read as a share of the records (of
+        the people, with a person column), with 1e-9 of slack for the
+        share's floating point.
+
+        Parameters
+        ----------
+        suppressed : int
+            Records (or people) suppressed.
+        units : int
+            Records (or people) of the table before suppression.
+
+        Returns
+        -------
+        bool
+        """
+        return suppressed <= self.max_suppression * units + 1e-9
+
     @classmethod
     def of(
         cls,

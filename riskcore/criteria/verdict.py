@@ -181,7 +181,7 @@ def evaluate(
             failing=failing,
             person=evidence.person,
         )
-    within = needed <= limit * n + 1e-9
+    within = (targets if isinstance(targets, Targets) else Targets()).within_limit(needed, n)
     if within and failing.any():
         released = evidence.restrict(stays)
         checks = _checks(criteria, released)

@@ -69,7 +69,7 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
         The remediated table's verdict with the records the recipe suppressed.
     """
     n = remediation.units_before  # people with a person column, else records
-    within = remediation.suppressed <= targets.max_suppression * n + 1e-9
+    within = targets.within_limit(remediation.suppressed, n)
     return dataclasses.replace(
         verdict,
         passed=verdict.passed and within,

@@ -363,3 +363,72 @@ def test_the_population_tab_judges_by_the_criteria(kind):
             bad = (d < crit.delta_min - 1e-12) | (d > crit.delta_max + 1e-12)
         assert int(judged.failing.sum()) == int(bad.sum()), f"case {seed}: {crit}"
         assert judged.verdict.passed == (not bad.any()), f"case {seed}: {crit}"
+
+
+def _a_recipe_that_suppresses_within_its_limit() -> tuple[pd.DataFrame, Profile]:
+    """Return the first random case whose recipe meets its targets by suppressing records."""
+    from riskcore.deidentify.recipe import Recipe
+
+    for seed in range(CASES):
+        df, profile = random_case(seed)
+        targets = Targets(criteria=profile.targets.criteria, max_suppression=0.3)
+        qis = profile.roles.quasi_identifiers
+        hier = {q: flat_hierarchy(df[q]) for q in qis}
+        levels = {q: 0 for q in qis}
+        lat = Lattice(df, hier, sensitive=profile.roles.sensitive, targets=targets)
+        node = lat.evaluate([0] * len(qis))
+        if node.anonymous and 0 < node.suppressed < lat.n:
+            recipe = Recipe.of(hier, levels, targets, sensitive=profile.roles.sensitive)
+            return df, profile.with_(targets=targets, recipe=recipe)
+    raise AssertionError("no random case suppresses within its limit")
+
+
+def test_the_report_judges_the_suppression_limit_by_the_targets(monkeypatch):
+    """A mutation check: the report's verdict on a recipe follows ``Targets.within_limit``.
+
+    A consumer that restates the limit (``suppressed <= limit * n``) keeps its
+    own answer when the rule changes, and fails here.
+    """
+    df, profile = _a_recipe_that_suppresses_within_its_limit()
+    after = review(df, profile, name="t.csv").verdict_after
+    assert after is not None and after.within_limit and after.suppressed > 0
+    monkeypatch.setattr(Targets, "within_limit", lambda self, suppressed, units: False)
+    after = review(df, profile, name="t.csv").verdict_after
+    assert after is not None and not after.within_limit and not after.passed
+
+
+def test_the_homogeneity_attack_judges_l_and_t_by_the_criteria(monkeypatch):
+    """A mutation check: the attack's "classes satisfying l / t" follow the criteria's rule.
+
+    With every criterion made to fail every class, no class satisfies any
+    level; an attack that judges l and t with its own tolerances does not
+    notice, and fails here.
+    """
+    from riskcore.attacks import homogeneity_attack
+
+    df = pd.DataFrame(
+        {
+            "a": [1, 1, 1, 2, 2, 2, 3, 3],
+            "s": ["x", "y", "z", "x", "x", "y", "z", "z"],
+        }
+    )
+    levels = homogeneity_attack(df, ["a"], "s").criteria
+    assert any(level.classes_satisfying for level in levels)
+    monkeypatch.setattr(
+        Criterion, "breaks", lambda self, evidence, attribute: np.ones(evidence.n_classes, bool)
+    )
+    after = homogeneity_attack(df, ["a"], "s").criteria
+    assert {level.classes_satisfying for level in after} == {0}
+
+
+@pytest.mark.parametrize("value", [None, np.nan, pd.NaT, pd.NA, np.datetime64("NaT")])
+def test_every_module_reads_missing_values_alike(value):
+    """One rule for "is missing": the engines' class labels and the differencing attack's
+    conditions read NaT and pd.NA as the assessment does (``riskcore._lazy.missing_mask``)."""
+    from riskcore._lazy import missing_mask
+    from riskcore.attacks import differencing
+    from riskcore.deidentify.engines import table
+
+    assert bool(missing_mask([value])[0])
+    assert table.is_missing(value)
+    assert differencing.is_missing(value)

@@ -107,20 +107,6 @@ def test_risk_reading_names_a_cited_threshold():
     )
 
 
-def test_target_checks_and_reading(a):
-    fail = rd.target_checks(a, k=2, l=2, t=0.5)
-    # k = 1 < 2; distinct l = 1; entropy l = exp(0) = 1; recursive l = 1; t = 0.625 > 0.5
-    assert list(fail["pass"]) == [False] * 5
-    np.testing.assert_allclose(fail["achieved"], [1, 1, 1, 1, 0.625])
-    assert rd.targets_reading(fail, ["age", "zip"]) == "5 of 5 targets are not met on age + zip."
-    shown = rd.target_table(fail)
-    assert list(shown["achieved"]) == ["1", "1", "1.000", "1", "0.625"]  # counts as integers
-    assert list(shown["target"]) == ["2", "2", "2", "2", "0.5"]
-    ok = rd.target_checks(a, k=1, l=1, t=0.7)
-    assert bool(ok["pass"].all())
-    assert rd.targets_reading(ok, ("age", "zip")) == "All 5 targets are met on age + zip."
-
-
 # ------------------------------------------------------------------ diversity
 
 
@@ -308,11 +294,6 @@ def test_nobody_unique_on_any_combination_is_said_in_words():
 def test_counts_agree_with_their_nouns():
     from riskcore.deidentify.hierarchy import flat_hierarchy
 
-    checks = pd.DataFrame({"pass": [False, True, True, True, True]})
-    assert rd.targets_reading(checks, ["a"]) == "1 of 5 targets is not met on a."
-    assert rd.targets_reading(checks.assign(**{"pass": False}), ["a"]).startswith(
-        "5 of 5 targets are not met"
-    )
     h = flat_hierarchy(pd.Series(["F", "M"], name="sex"))
     assert rd.hierarchy_heading(h, own=False) == (
         "sex: flat, 1 level above the value (the default)"

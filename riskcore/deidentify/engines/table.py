@@ -26,30 +26,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskcore._lazy import is_missing
 from riskcore.engine.contract import Engine, Tabulation
 from riskcore.engine.memory import EncodedTable
 from riskcore.engine.partition import EncodedColumn, Partition
 from riskcore.errors import DataLoadError, RiskcoreError, RolesError
 
-__all__ = ["REMEDIATION_ENGINES", "SourceTable", "is_missing"]
+__all__ = ["REMEDIATION_ENGINES", "SourceTable", "is_missing"]  # is_missing: the one rule
 
 #: The engines remediation runs on beyond memory.
 REMEDIATION_ENGINES = ("arrow", "duckdb", "spark")
-
-
-def is_missing(value: object) -> bool:
-    """Return True for a missing value: None, or a floating-point NaN.
-
-    Parameters
-    ----------
-    value : object
-        A label of a class table.
-
-    Returns
-    -------
-    bool
-    """
-    return value is None or (isinstance(value, float) and value != value)
 
 
 class SourceTable(EncodedTable):

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-from riskcore._deprecation import renamed_arguments
 from riskcore.metrics import Assessment, ClassSizeDistribution
 from riskcore.metrics.anonymity import threshold_meaning
 from riskcore.report.readings._format import join_names
@@ -31,9 +30,6 @@ __all__ = [
     "risk_reading",
     "risk_table",
     "size_histogram",
-    "target_checks",
-    "target_table",
-    "targets_reading",
 ]
 
 #: Class-size bins of the histogram: (label, lowest size, highest size).
@@ -279,119 +275,3 @@ def risk_reading(assessment: Assessment) -> str:
             "marketer risk."
         )
     )
-
-
-def target_checks(
-    assessment: Assessment,
-    *,
-    k: int,
-    l: int,  # noqa: E741 - the name used by the papers
-    t: float,
-) -> pd.DataFrame:
-    """Return each target with the achieved value and pass / fail.
-
-    Columns: ``criterion``, ``attribute``, ``achieved``, ``target``, ``pass``.
-    For l the target applies to distinct, entropy and recursive (c,l); for t
-    the achieved value must not exceed the target.
-
-    Parameters
-    ----------
-    assessment : Assessment
-        The assessment, as :func:`riskcore.metrics.assess` returns it.
-    k : int
-    l : int
-    t : float
-
-    Returns
-    -------
-    pandas.DataFrame
-        Each target with the achieved value and pass / fail.
-    """
-    rows = [
-        {
-            "criterion": "k-anonymity",
-            "attribute": "(all QIs)",
-            "achieved": float(assessment.k),
-            "target": float(k),
-            "pass": assessment.k >= k,
-        }
-    ]
-    for name, r in assessment.sensitive.items():
-        rows += [
-            {
-                "criterion": "distinct l-diversity",
-                "attribute": name,
-                "achieved": float(r.distinct_l),
-                "target": float(l),
-                "pass": r.distinct_l >= l,
-            },
-            {
-                "criterion": "entropy l-diversity",
-                "attribute": name,
-                "achieved": r.entropy_l,
-                "target": float(l),
-                "pass": r.entropy_l >= l - 1e-9,
-            },
-            {
-                "criterion": f"recursive ({r.c:g},l)-diversity",
-                "attribute": name,
-                "achieved": float(r.recursive_l),
-                "target": float(l),
-                "pass": r.recursive_l >= l,
-            },
-            {
-                "criterion": f"t-closeness ({r.distance} distance)",
-                "attribute": name,
-                "achieved": r.t_closeness,
-                "target": t,
-                "pass": r.t_closeness <= t + 1e-12,
-            },
-        ]
-    return pd.DataFrame(rows)
-
-
-def target_table(checks: pd.DataFrame) -> pd.DataFrame:
-    """Return :func:`target_checks` as shown: whole numbers as integers, others to 3 decimals.
-
-    k, distinct l and recursive l are counts ("1" against "11", never "1.000");
-    entropy l and t are real numbers (achieved to 3 decimals, the target as typed).
-
-    Parameters
-    ----------
-    checks : pandas.DataFrame
-
-    Returns
-    -------
-    pandas.DataFrame
-        :func:`target_checks` as shown: whole numbers as integers, others to 3 decimals.
-    """
-    whole = checks["criterion"].str.startswith(("k-anonymity", "distinct", "recursive"))
-    achieved = [
-        f"{v:,.0f}" if w else f"{v:.3f}" for v, w in zip(checks["achieved"], whole, strict=True)
-    ]
-    target = [f"{v:,.0f}" if w else f"{v:g}" for v, w in zip(checks["target"], whole, strict=True)]
-    return checks.assign(achieved=achieved, target=target)
-
-
-@renamed_arguments(qis="quasi_identifiers")
-def targets_reading(checks: pd.DataFrame, quasi_identifiers: list[str] | tuple[str, ...]) -> str:
-    """Return how many of the targets of :func:`target_checks` are met on ``quasi_identifiers``.
-
-    Parameters
-    ----------
-    checks : pandas.DataFrame
-    quasi_identifiers : list of str or tuple of str
-        The quasi-identifier columns.
-
-    Returns
-    -------
-    str
-        How many of the targets of :func:`target_checks` are met on ``quasi_identifiers``.
-    """
-    n_fail = int((~checks["pass"].astype(bool)).sum())
-    if n_fail:
-        return (
-            f"{n_fail} of {len(checks)} targets {'is' if n_fail == 1 else 'are'} not met on "
-            f"{join_names(quasi_identifiers)}."
-        )
-    return f"All {len(checks)} targets are met on {join_names(quasi_identifiers)}."
