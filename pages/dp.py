@@ -419,7 +419,7 @@ with tab_budget:
     st.metric("Spent (this accounting)", f"{spent:.4g}", help=f"budget {ledger.epsilon_budget:g}")
     # what the releases would total under each accountant: only the ledger's own is spent
     st.caption(md(accountant_totals_reading(tot, ledger.accounting)))
-    if spent > ledger.epsilon_budget * (1 + 1e-9):
+    if ledger.exceeds(*ledger.spent()):
         st.error("The releases already made exceed this budget; new releases will be refused.")
     st.dataframe(ledger_table(ledger), hide_index=True)
     other_units = ledger_unit_reading(ledger, person)

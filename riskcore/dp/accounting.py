@@ -384,6 +384,32 @@ class PrivacyLedger(Result):
         """
         return max(self.epsilon_budget - self.spent()[0], 0.0)
 
+    def exceeds(self, epsilon: float, delta: float = 0.0) -> Literal["epsilon", "delta"] | None:
+        """Return which budget the totals ``epsilon`` and ``delta`` break, or None.
+
+        The one budget rule (:meth:`charge` refuses by it; the DP page warns by
+        it): epsilon above the epsilon budget, or, under basic composition,
+        delta above the delta budget, each with a relative slack of 1e-9 for
+        the sums' floating point.
+
+        Parameters
+        ----------
+        epsilon : float
+            Total epsilon spent under this ledger's accounting.
+        delta : float, default 0
+            Total delta spent.
+
+        Returns
+        -------
+        {"epsilon", "delta"} or None
+        """
+        tol = 1e-9
+        if epsilon > self.epsilon_budget * (1 + tol):
+            return "epsilon"
+        if self.accounting == "basic" and delta > self.delta_budget * (1 + tol):
+            return "delta"
+        return None
+
     def charge(self, entry: LedgerEntry) -> PrivacyLedger:
         """Return a new ledger with ``entry`` added, or refuse it.
 
@@ -405,8 +431,8 @@ class PrivacyLedger(Result):
         """
         new = replace(self, entries=(*self.entries, entry))
         eps, dl = new.spent()
-        tol = 1e-9
-        if eps > self.epsilon_budget * (1 + tol):
+        over = self.exceeds(eps, dl)
+        if over == "epsilon":
             spent = self.spent()[0]
             raise BudgetExceededError(
                 f"Refused: this release costs epsilon {entry.epsilon:.4g} and this data "
@@ -415,7 +441,7 @@ class PrivacyLedger(Result):
                 f"Only {self.remaining():.4g} is left. Ask a cheaper query (smaller "
                 f"epsilon) or raise the budget before any release is published."
             )
-        if self.accounting == "basic" and dl > self.delta_budget * (1 + tol):
+        if over == "delta":
             raise BudgetExceededError(
                 f"Refused: this release's delta {entry.delta:.3g} would bring the total "
                 f"delta to {dl:.3g}, above the budget of {self.delta_budget:.3g}."

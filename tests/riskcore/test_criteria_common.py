@@ -432,3 +432,12 @@ def test_every_module_reads_missing_values_alike(value):
     assert bool(missing_mask([value])[0])
     assert table.is_missing(value)
     assert differencing.is_missing(value)
+
+
+def test_the_guided_demo_reads_the_suppression_limit_from_the_targets(monkeypatch):
+    """A mutation check: the story's "more than the limit" follows ``Targets.within_limit``."""
+    from riskcore.report.readings import story_intro
+
+    assert "more than the 2%" in story_intro(2, suppressed=50, n=100)
+    monkeypatch.setattr(Targets, "within_limit", lambda self, suppressed, units: True)
+    assert "more than" not in story_intro(2, suppressed=50, n=100)

@@ -283,6 +283,18 @@ def test_ledger_refuses_and_parallel_composition():
     assert len(ledger.entries) == 2  # the ledger is a value: unchanged by the refusal
 
 
+def test_a_ledger_whose_budget_was_lowered_below_its_spending_is_overspent_in_delta_too():
+    """The one budget rule: a delta spent above a lowered delta budget is overspent (the DP
+    page's warning read epsilon only)."""
+    spent = dp.PrivacyLedger(1.0, 1e-5).charge(dp.LedgerEntry("count", "gaussian", 0.5, 1e-5))
+    lowered = dp.PrivacyLedger(1.0, 1e-6, "basic", spent.entries)
+    assert lowered.exceeds(*lowered.spent()) == "delta"
+    assert dp.PrivacyLedger(0.25, 1e-5, "basic", spent.entries).exceeds(*spent.spent()) == "epsilon"
+    assert spent.exceeds(*spent.spent()) is None
+    with pytest.raises(dp.BudgetExceededError, match="total delta"):
+        lowered.charge(dp.LedgerEntry("count", "laplace", 0.1))
+
+
 def test_a_ledger_has_no_restart_and_a_looser_budget_after_spending_needs_a_reason():
     # issue 17: "Start a new ledger" undid the budget; a ledger now only grows
     assert not hasattr(dp.PrivacyLedger, "restart")

@@ -14,6 +14,7 @@ import pandas as pd
 
 from riskcore.attacks import DifferencingResult
 from riskcore.attacks.linkage import LinkageResult
+from riskcore.criteria import Targets
 from riskcore.metrics import Assessment
 from riskcore.report.readings._format import join_names
 from riskcore.report.readings.linkage import guess_phrase, random_pick_phrase
@@ -107,7 +108,7 @@ def story_intro(
     limit = (
         f"; more than the {max_suppression:.0%} a remediation may suppress on the other pages, "
         "where the search would generalize further"
-        if share > max_suppression
+        if not Targets(max_suppression=max_suppression).within_limit(suppressed, n)
         else ""
     )
     return _INTROS[step].format(suppressed=suppressed, share=share, k=k, limit=limit)
