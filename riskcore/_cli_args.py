@@ -17,6 +17,7 @@ targets (k, and a prosecutor threshold 1/k; 11 when they set none).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -118,7 +119,11 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
         "household's members) beside each record's individual risk",
     )
     parser.add_argument(
-        "--k", type=int, default=None, help="k-anonymity: smallest class size (preset: 11)"
+        "--k",
+        type=int,
+        default=None,
+        help="k-anonymity: smallest class size (preset: 11; 1: no k-anonymity target, so a "
+        "risk or attribute model is judged alone)",
     )
     parser.add_argument(
         "--l", type=float, default=None, help="l-diversity of each sensitive column"
@@ -130,6 +135,29 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
     parser.add_argument("--c", type=float, default=None, help="c of recursive (c,l)-diversity")
     parser.add_argument(
         "--t", type=float, default=None, help="t-closeness of each sensitive column"
+    )
+    parser.add_argument(
+        "--beta",
+        type=float,
+        default=None,
+        metavar="B",
+        help="beta-likeness of each sensitive column: no class raises the share of a value it "
+        "holds by more than B relative to the table, (p - q) / q <= B (Cao and Karras 2012)",
+    )
+    parser.add_argument(
+        "--beta-kind",
+        choices=("basic", "enhanced"),
+        default=None,
+        help="basic, or enhanced beta-likeness: a common value may gain at most -ln q "
+        "(default basic)",
+    )
+    parser.add_argument(
+        "--delta-disclosure",
+        type=float,
+        default=None,
+        metavar="D",
+        help="delta-disclosure privacy of each sensitive column: |log2(p / q)| < D for every "
+        "value a class holds (Brickell and Shmatikov 2008)",
     )
     parser.add_argument(
         "--threshold",
@@ -230,15 +258,25 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     c = _given(args, "c")
     if c is not None and c <= 0:
         raise RiskcoreError("--c must be positive")
+    beta, delta_d = _given(args, "beta"), _given(args, "delta_disclosure")
+    for name, value in (("--beta", beta), ("--delta-disclosure", delta_d)):
+        if value is not None and not (value > 0 and math.isfinite(value)):
+            raise RiskcoreError(f"{name} must be a positive number")
+    if _given(args, "beta_kind") is not None and beta is None:
+        raise RiskcoreError("--beta-kind is the kind of beta-likeness: give --beta B too")
     given = Targets.of(
-        k=k,
+        k=None if k == 1 else k,  # k = 1 holds for any table: no k-anonymity target
         l=l_,
         l_kind=_given(args, "l_kind") or "distinct",
         c=2.0 if c is None else c,
         t=t,
         threshold=tau,
         risk_model=_given(args, "risk_model") or "prosecutor",
+        beta=beta,
+        beta_kind=_given(args, "beta_kind") or "basic",
+        delta_disclosure=delta_d,
     )
+    chosen = bool(given.criteria) or k == 1  # a target option given (k = 1 among them)
     limit = _given(args, "max_suppression")
     if limit is not None and not 0 <= limit <= 1:
         raise RiskcoreError("--max-suppression must be a share in [0, 1] (0.02 for 2%)")
@@ -246,14 +284,14 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     if sf is not None and not 0 < sf <= 1:
         raise RiskcoreError("--sampling-fraction must be in (0, 1]")
     if path:
-        kinds = {x.kind for x in given.criteria}
+        kinds = {x.kind for x in given.criteria} | ({"k-anonymity"} if k == 1 else set())
         if l_ is not None:  # one l-diversity target, of the kind given
             kinds |= {"distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity"}
         kept = tuple(x for x in base.targets.criteria if x.kind not in kinds)
         targets = Targets(
             criteria=kept + given.criteria, max_suppression=base.targets.max_suppression
         )
-    elif given.criteria:
+    elif chosen:
         targets = Targets(criteria=given.criteria, max_suppression=DEFAULT_TARGETS.max_suppression)
     else:
         targets = DEFAULT_TARGETS

@@ -3,7 +3,8 @@
 It reads and writes the session's :class:`riskcore.criteria.Targets`
 (:func:`ui.profile.targets`): a preset (k = 3, 5, 11 or 20, each with the
 exact record-risk threshold 1/k) or custom k and threshold, l-diversity of a
-chosen kind, t-closeness, and the share of records a remediation may
+chosen kind, t-closeness, basic or enhanced beta-likeness, delta-disclosure privacy,
+and the share of records a remediation may
 suppress. Both pages draw the same editor, so a target changed on one is the
 target of the other.
 """
@@ -172,6 +173,34 @@ def targets_editor(
         "t", 0.0, 1.0, step=0.05, key=_seeded(tg, page, "t", float(getattr(t_now, "t", 0.2))),
         disabled=not use_t,
     )  # fmt: skip
+    b1, b2, b3, b4, b5 = st.columns(5)
+    b_now = t.find("beta-likeness")
+    use_b = b1.toggle(
+        "beta-likeness", key=_seeded(tg, page, "use_beta", b_now is not None),
+        disabled=not sensitive,
+        help="No class raises the share of a sensitive value it holds by more than beta, "
+        "relative to the table: (p - q) / q <= beta (Cao and Karras 2012; ARX's "
+        "BasicBLikeness). Enhanced: a common value may gain at most -ln q.",
+    )  # fmt: skip
+    b_kind = b2.selectbox(
+        "likeness", ["basic", "enhanced"],
+        key=_seeded(tg, page, "beta_kind", getattr(b_now, "variant", "basic")), disabled=not use_b,
+    )  # fmt: skip
+    b_value = b3.number_input(
+        "beta", 0.01, 1000.0, step=0.5, format="%g",
+        key=_seeded(tg, page, "beta", float(getattr(b_now, "beta", 1.0))), disabled=not use_b,
+    )  # fmt: skip
+    d_now = t.find("delta-disclosure")
+    use_d = b4.toggle(
+        "delta-disclosure", key=_seeded(tg, page, "use_dd", d_now is not None),
+        disabled=not sensitive,
+        help="No class moves the belief in a value it holds by a factor of 2^delta or more: "
+        "|log2(p / q)| < delta (Brickell and Shmatikov 2008; ARX's DDisclosurePrivacy).",
+    )  # fmt: skip
+    d_value = b5.number_input(
+        "delta", 0.01, 100.0, step=0.25, format="%g",
+        key=_seeded(tg, page, "dd", float(getattr(d_now, "delta", 1.0))), disabled=not use_d,
+    )  # fmt: skip
     limit = t.max_suppression
     if suppression:
         limit = (
@@ -203,6 +232,9 @@ def targets_editor(
         c=float(c_value),
         t=float(t_value) if use_t and sensitive else None,
         distance=getattr(t_now, "distance", None),
+        beta=float(b_value) if use_b and sensitive else None,
+        beta_kind=b_kind,
+        delta_disclosure=float(d_value) if use_d and sensitive else None,
         max_suppression=float(limit),
     )
     # the targets this editor does not draw (set by a reopened profile) are kept

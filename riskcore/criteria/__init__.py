@@ -35,6 +35,8 @@ from riskcore.criteria.base import (
 )
 from riskcore.criteria.models import (
     AverageRisk,
+    BetaLikeness,
+    DeltaDisclosure,
     DeltaPresence,
     DistinctLDiversity,
     EntropyLDiversity,
@@ -62,8 +64,10 @@ __all__ = [
     "RISK_PRESETS",
     "TOLERANCE",
     "AverageRisk",
+    "BetaLikeness",
     "Check",
     "Criterion",
+    "DeltaDisclosure",
     "DeltaPresence",
     "DistinctLDiversity",
     "EntropyLDiversity",

@@ -15,6 +15,13 @@ the threshold 1/11).
 - :class:`TCloseness` (Li, Li and Venkatasubramanian 2007): the earth mover's
   distance of the class's distribution from the release's, equal or ordered
   ground distance, <= t.
+- :class:`BetaLikeness` (Cao and Karras 2012; ARX's ``BasicBLikeness`` and
+  ``EnhancedBLikeness``), per sensitive attribute: every value s present in
+  class j gains at most beta relative to the release, (p_j(s) - q(s)) / q(s)
+  <= beta (enhanced: <= min(beta, -ln q(s))).
+- :class:`DeltaDisclosure` (Brickell and Shmatikov 2008; ARX's
+  ``DDisclosurePrivacy``), per sensitive attribute: |log2(p_j(s) / q(s))| <
+  delta for every value present in class j (strict).
 - :class:`RecordRisk` (El Emam 2013; ARX's risk models): the record
   re-identification risk of the class's records <= tau: 1/f_j for the
   prosecutor; for the journalist 1/F_j from a population table or
@@ -50,6 +57,10 @@ References
    databases", SIGMOD 2007.
 .. [TMK08] M. Terrovitis, N. Mamoulis, P. Kalnis, "Privacy-preserving anonymization of
    set-valued data", PVLDB 1(1), 115-125, 2008.
+.. [CK12] J. Cao, P. Karras, "Publishing microdata with a robust privacy guarantee",
+   PVLDB 5(11), 1388-1399, 2012.
+.. [BS08] J. Brickell, V. Shmatikov, "The cost of privacy: destruction of data-mining utility
+   in anonymized data publishing", KDD 2008, 70-78.
 .. [EAK12] K. El Emam, L. Arbuckle, G. Koru et al., "De-identification methods for open health
    data: the case of the Heritage Health Prize claims dataset", JMIR 14(1), e33, 2012.
 """
@@ -65,10 +76,17 @@ import numpy as np
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.likeness import (
+    delta_disclosure_per_class,
+    enhanced_likeness_per_class,
+    likeness_per_class,
+)
 from riskcore.roles.assignment import event_names
 
 __all__ = [
     "AverageRisk",
+    "BetaLikeness",
+    "DeltaDisclosure",
     "DeltaPresence",
     "DistinctLDiversity",
     "EntropyLDiversity",
@@ -311,6 +329,125 @@ class TCloseness(Criterion):
         assert attribute is not None  # noqa: S101
         d = _distance(evidence, attribute, self.distance)
         return Check(**{**out.__dict__, "label": f"t-closeness ({d} distance)"})
+
+
+def _positive(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise RiskcoreError(f"{name} must be a number, not {value!r}")
+    v = float(value)
+    if not (v > 0 and math.isfinite(v)):
+        raise RiskcoreError(f"{name} must be a positive number, not {v!r}")
+    return v
+
+
+BetaKind = Literal["basic", "enhanced"]
+
+
+@dataclass(frozen=True)
+class BetaLikeness(Criterion):
+    """beta-likeness [CK12]_: no class raises the belief in a sensitive value by more than beta.
+
+    With q(s) the share of value s in the release and p_j(s) in class j, the
+    relative gain of a value present in the class is
+    g_j(s) = (p_j(s) - q(s)) / q(s). Basic: g_j(s) <= beta for every present
+    value; enhanced: g_j(s) <= min(beta, -ln q(s)), so a common value (q(s)
+    above e^-beta) may gain less. ARX 3.9.2's ``BasicBLikeness`` and
+    ``EnhancedBLikeness`` (values present in the class, monotone under
+    suppression but not under generalization). The achieved figure is the
+    largest relative gain (basic) or the largest gain measured against its
+    own limit on beta's scale (enhanced: beta x max_s g_j(s) / min(beta,
+    -ln q(s))), so a class passes when its figure is at most beta.
+
+    Attributes
+    ----------
+    beta : float
+        The largest relative gain allowed (positive).
+    variant : {"basic", "enhanced"}
+    attribute : str or None
+        The sensitive attribute (None: every sensitive attribute).
+    """
+
+    kind: ClassVar[str] = "beta-likeness"
+    higher_is_safer: ClassVar[bool] = False
+    per_attribute: ClassVar[bool] = True
+    beta: float = 1.0
+    variant: BetaKind = "basic"
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        _positive("beta", self.beta)
+        if self.variant not in ("basic", "enhanced"):
+            raise RiskcoreError(f"beta-likeness is 'basic' or 'enhanced', not {self.variant!r}")
+
+    @property
+    def label(self) -> str:
+        return f"{self.variant} beta-likeness"
+
+    def code(self, attribute: str | None) -> str:
+        return f"{self.variant} beta>{self.beta:g} ({attribute})"
+
+    @property
+    def target(self) -> float:
+        return float(self.beta)
+
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101 - per attribute
+        table = evidence.table(attribute)
+        if self.variant == "enhanced":
+            return enhanced_likeness_per_class(table, float(self.beta))
+        return likeness_per_class(table)
+
+
+@dataclass(frozen=True)
+class DeltaDisclosure(Criterion):
+    """delta-disclosure privacy [BS08]_: |log2(p_j(s) / q(s))| < delta for every class.
+
+    Over the values s present in class j, with q(s) the share of s in the
+    release: no class moves the belief in a value it holds by a factor of
+    2^delta or more, up or down. Strict, as the paper and ARX 3.9.2's
+    ``DDisclosurePrivacy`` (base-2 logarithm; values present in the class;
+    monotone neither under generalization nor suppression): a class at
+    exactly delta fails.
+
+    Attributes
+    ----------
+    delta : float
+        Positive.
+    attribute : str or None
+        The sensitive attribute (None: every sensitive attribute).
+    """
+
+    kind: ClassVar[str] = "delta-disclosure"
+    higher_is_safer: ClassVar[bool] = False
+    per_attribute: ClassVar[bool] = True
+    delta: float = 1.0
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        _positive("delta", self.delta)
+
+    @property
+    def label(self) -> str:
+        return "delta-disclosure privacy"
+
+    def code(self, attribute: str | None) -> str:
+        return f"delta>={self.delta:g} ({attribute})"
+
+    @property
+    def target(self) -> float:
+        return float(self.delta)
+
+    def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        assert attribute is not None  # noqa: S101 - per attribute
+        table = evidence.table(attribute)
+        result: np.ndarray = evidence.cached(
+            ("delta-disclosure", attribute), lambda: delta_disclosure_per_class(table)
+        )
+        return result
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        result: np.ndarray = self.class_figures(evidence, attribute) >= self.delta - TOLERANCE
+        return result
 
 
 RiskModel = Literal["prosecutor", "journalist"]

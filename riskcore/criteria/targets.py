@@ -22,6 +22,9 @@ from riskcore._results import Result
 from riskcore.criteria.base import Criterion, criterion_from_dict
 from riskcore.criteria.models import (
     AverageRisk,
+    BetaKind,
+    BetaLikeness,
+    DeltaDisclosure,
     DeltaPresence,
     DistinctLDiversity,
     EntropyLDiversity,
@@ -129,6 +132,9 @@ class Targets(Result):
         km: int | None = None,
         m: int = 2,
         events: Sequence[str] = (),
+        beta: float | None = None,
+        beta_kind: BetaKind = "basic",
+        delta_disclosure: float | None = None,
         max_suppression: float = 0.0,
     ) -> Targets:
         """Return the targets of the usual options (each left None is not a target).
@@ -161,6 +167,11 @@ class Targets(Result):
             m of k^m-anonymity: the most events an attacker knows.
         events : sequence of str, default ()
             The event columns of k^m-anonymity (empty: the assessment's).
+        beta : float, optional
+            beta-likeness of every sensitive attribute, of the kind ``beta_kind``.
+        beta_kind : {"basic", "enhanced"}, default "basic"
+        delta_disclosure : float, optional
+            delta-disclosure privacy of every sensitive attribute.
         max_suppression : float, default 0
             Share of records a remediation may suppress.
 
@@ -182,6 +193,10 @@ class Targets(Result):
                 raise RiskcoreError(f"the kind of l-diversity is one of {L_KINDS}, not {l_kind!r}")
         if t is not None:
             crit.append(TCloseness(t=float(t), distance=distance))
+        if beta is not None:
+            crit.append(BetaLikeness(beta=float(beta), variant=beta_kind))
+        if delta_disclosure is not None:
+            crit.append(DeltaDisclosure(delta=float(delta_disclosure)))
         if threshold is not None:
             crit.append(RecordRisk(threshold=float(threshold), model=risk_model))
         if average_risk is not None:

@@ -154,7 +154,8 @@ def pitman_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     if u < 2 or n < 2:
         return float("nan")
     cc = c1 * (c1 - 1) / c2
-    t0 = (n * u * cc - c1 * (n - 1) * (2 * u + cc)) / (2 * c1 * u + c1 * cc - n * cc)
+    den = 2 * c1 * u + c1 * cc - n * cc  # 0 for some histograms (3 uniques and a class of 4)
+    t0 = (n * u * cc - c1 * (n - 1) * (2 * u + cc)) / den if den else float("nan")
     a0 = (t0 * (c1 - n) + (n - 1) * c1) / (n * u)
     big = i > 1
 

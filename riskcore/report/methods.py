@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["EVENT_METHOD_NOTES", "METHOD_NOTES"]
+__all__ = ["EVENT_METHOD_NOTES", "METHOD_NOTES", "MODEL_METHOD_NOTES"]
 
 #: Method notes printed in every report: (topic, how it is computed, citation).
 METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
@@ -109,5 +109,23 @@ EVENT_METHOD_NOTES: dict[str, tuple[str, str, str]] = {
         "members (members are people with a person column)",
         "Templ M, Kowarik A, Meindl B. sdcMicro, J Stat Softw 67(4), 2015 (measure_risk, hid); "
         "Franconi L, Polettini S. Individual risk estimation in mu-Argus, PSD 2004",
+    ),
+}
+
+#: Method notes of the privacy models a report prints only when its targets hold them, by kind.
+MODEL_METHOD_NOTES: dict[str, tuple[str, str, str]] = {
+    "beta-likeness": (
+        "beta-likeness",
+        "relative gain g_j(s) = (p_j(s) - q(s)) / q(s) of each value s present in class j; "
+        "basic: g_j(s) <= beta; enhanced: g_j(s) <= min(beta, -ln q(s)) (ARX 3.9.2's "
+        "BasicBLikeness, EnhancedBLikeness)",
+        "Cao J, Karras P. Publishing microdata with a robust privacy guarantee. PVLDB 5(11), 2012",
+    ),
+    "delta-disclosure": (
+        "delta-disclosure privacy",
+        "|log2(p_j(s) / q(s))| < delta for each value s present in class j (ARX 3.9.2's "
+        "DDisclosurePrivacy)",
+        "Brickell J, Shmatikov V. The cost of privacy: destruction of data-mining utility in "
+        "anonymized data publishing. KDD 2008",
     ),
 }

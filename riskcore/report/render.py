@@ -26,7 +26,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report._utility_section import utility_context, utility_figures
-from riskcore.report.methods import EVENT_METHOD_NOTES, METHOD_NOTES
+from riskcore.report.methods import EVENT_METHOD_NOTES, METHOD_NOTES, MODEL_METHOD_NOTES
 from riskcore.review import AttackRun, Review
 
 if TYPE_CHECKING:
@@ -178,10 +178,15 @@ def _readings(review: Review, after: bool) -> list[str]:
 
 def _method_notes(review: Review) -> list[tuple[str, str, str]]:
     """Return the method notes: every report's, then those of the profile's events and
-    household."""
+    household, then those of the privacy models its targets hold beyond every report's."""
     p = review.profile
     used = [k for k, on in (("events", bool(p.events)), ("household", p.household)) if on]
-    return [*METHOD_NOTES, *(EVENT_METHOD_NOTES[k] for k in used)]
+    kinds = dict.fromkeys(c.kind for c in p.targets.criteria if c.kind in MODEL_METHOD_NOTES)
+    return [
+        *METHOD_NOTES,
+        *(EVENT_METHOD_NOTES[k] for k in used),
+        *(MODEL_METHOD_NOTES[k] for k in kinds),
+    ]
 
 
 def _events_context(review: Review) -> list[dict[str, Any]]:

@@ -91,7 +91,7 @@ def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
     from tests.app.helpers import run
 
     outcomes = set()
-    for seed in range(0, 24, 3):
+    for seed in range(1, 25, 3):  # 8 cases, both outcomes among them
         df, profile = random_case(seed)
         _, want = baseline(df, profile)
         at = run()

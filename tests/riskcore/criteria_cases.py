@@ -18,7 +18,9 @@ import pandas as pd
 from riskcore.criteria import (
     REGISTRY,
     AverageRisk,
+    BetaLikeness,
     Criterion,
+    DeltaDisclosure,
     DeltaPresence,
     DistinctLDiversity,
     EntropyLDiversity,
@@ -51,6 +53,11 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
     "t-closeness": lambda r: TCloseness(
         t=float(r.choice([0.15, 0.3, 0.5])), distance=r.choice([None, "equal"])
     ),
+    "beta-likeness": lambda r: BetaLikeness(
+        beta=float(r.choice([0.5, 1.0, 2.0])),
+        variant=str(r.choice(["basic", "enhanced"])),  # type: ignore[arg-type]
+    ),
+    "delta-disclosure": lambda r: DeltaDisclosure(delta=float(r.choice([0.5, 1.0, 2.0]))),
     "record-risk": lambda r: RecordRisk(
         threshold=float(r.choice([1 / 2, 1 / 3, 1 / 5])),
         model=str(r.choice(["prosecutor", "journalist"])),  # type: ignore[arg-type]

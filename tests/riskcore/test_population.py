@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from riskcore._results import dumps
@@ -140,6 +141,17 @@ def test_pitman_against_a_direct_maximisation_of_the_sampling_formula():
         special.gammaln(theta + 1) - special.gammaln(theta + alpha) + alpha * math.log(n / pi)
     )
     assert pitman_uniques(SIZES, pi) == pytest.approx(expected, rel=1e-4)
+
+
+def test_pitman_survives_a_histogram_whose_moment_start_divides_by_zero():
+    # three uniques and one class of 4: n = 7, u = 4, c_1 = 3, c_2 = 0 (read as 1), so
+    # c_1 (c_1 - 1) / c_2 = 6 and ARX's start (theta_0) has 2 c_1 u + 6 c_1 - 6 n = 0 below
+    # its line; the other starts are tried (a ZeroDivisionError ended assess before)
+    value = pitman_uniques(np.array([1, 1, 1, 4]), 0.1)
+    assert math.isnan(value) or 0 <= value <= 70
+    table = pd.DataFrame({"q": ["a", "b", "c", "d", "d", "d", "d"]})
+    a = assess(table, quasi_identifiers=["q"], population=Population(sampling_fraction=0.1))
+    assert a.to_dict()["population_uniqueness"]["model"]
 
 
 def test_snb_against_probabilities_summed_directly_from_the_model():

@@ -42,7 +42,12 @@ def _reference(lat, objective):
 @st.composite
 def small_tables(draw):
     cols, hiers = draw_qi_table(draw)
-    kind = draw(st.sampled_from(["k", "distinct", "entropy", "recursive", "t", "risk", "avg"]))
+    kind = draw(
+        st.sampled_from(
+            ["k", "distinct", "entropy", "recursive", "t", "risk", "avg", "beta", "enhanced",
+             "delta-disclosure", "beta-alone"]
+        )
+    )  # fmt: skip
     k = draw(st.integers(1, 4))
     sup = draw(st.sampled_from([0.0, 0.1, 0.3]))
     targets = {
@@ -53,6 +58,10 @@ def small_tables(draw):
         "t": Targets.of(k=k, t=0.4, max_suppression=sup),
         "risk": Targets.of(threshold=0.5, max_suppression=sup),
         "avg": Targets.of(k=k, average_risk=0.4, max_suppression=sup),
+        "beta": Targets.of(k=k, beta=1.0, max_suppression=sup),
+        "enhanced": Targets.of(k=k, beta=1.5, beta_kind="enhanced", max_suppression=sup),
+        "delta-disclosure": Targets.of(k=k, delta_disclosure=1.0, max_suppression=sup),
+        "beta-alone": Targets.of(beta=0.5, max_suppression=sup),  # no k: a model searched alone
     }[kind]
     weights = {q: draw(st.sampled_from([0.0, 0.5, 1.0, 3.0])) for q in hiers}
     if all(w == 0 for w in weights.values()):

@@ -63,6 +63,10 @@ _MEANINGS: dict[str, str] = {
     "(Machanavajjhala et al. 2007)",
     "t-closeness": "largest distance of a class's sensitive distribution from the release's "
     "(Li et al. 2007)",
+    "beta-likeness": "largest relative gain (p - q) / q of a sensitive value in a class over "
+    "its share of the release (enhanced: at most -ln q too) (Cao and Karras 2012)",
+    "delta-disclosure": "bound on |log2(p / q)| for every sensitive value a class holds, strict "
+    "(Brickell and Shmatikov 2008)",
     "record-risk": "highest acceptable record re-identification risk (El Emam 2013)",
     "average-risk": "highest acceptable share of records re-identified on average (El Emam 2013)",
     "k-map": "fewest population members any released record matches (Sweeney 2002)",

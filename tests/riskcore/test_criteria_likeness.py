@@ -1,0 +1,206 @@
+"""beta-likeness (basic, enhanced) and delta-disclosure privacy: hand-worked and independent.
+
+The hand-worked table (8 records, QI ``a``, sensitive ``s``): flu 3/8, cold 3/8, hiv 2/8.
+
+=====  ==========================  =====================================
+class  values                      relative gains (p - q) / q
+=====  ==========================  =====================================
+a=1    flu, flu                    flu (1 - 3/8)/(3/8) = 5/3
+a=2    flu, cold, cold, hiv        flu -1/3, cold 1/3, hiv 0
+a=3    cold, hiv                   cold 1/3, hiv (1/2 - 1/4)/(1/4) = 1
+=====  ==========================  =====================================
+
+|log2(p / q)|: a=1 flu log2(8/3); a=2 flu log2(3/2), cold log2(4/3), hiv 0; a=3 cold
+log2(4/3), hiv 1. Enhanced limits min(beta, -ln q): flu and cold -ln(3/8) = 0.981, hiv
+-ln(1/4) = 1.386.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore.cli import main
+from riskcore.criteria import (
+    BetaLikeness,
+    DeltaDisclosure,
+    Targets,
+    criterion_from_dict,
+    evaluate,
+)
+from riskcore.errors import RiskcoreError
+from riskcore.metrics import assess
+
+TABLE = pd.DataFrame(
+    {
+        "a": [1, 1, 2, 2, 2, 2, 3, 3],
+        "s": ["flu", "flu", "flu", "cold", "cold", "hiv", "cold", "hiv"],
+    }
+)
+
+
+def _check(criterion, df=TABLE, **kw):
+    a = assess(df, quasi_identifiers=["a"], sensitive=["s"], **kw)
+    (check,) = evaluate([criterion], a.evidence).checks
+    return check
+
+
+def _figures(criterion, df=TABLE, **kw):
+    a = assess(df, quasi_identifiers=["a"], sensitive=["s"], **kw)
+    return criterion.class_figures(a.evidence, "s")
+
+
+def test_basic_beta_likeness_by_hand_at_its_boundary():
+    np.testing.assert_allclose(_figures(BetaLikeness(beta=1.0)), [5 / 3, 1 / 3, 1.0])
+    at = _check(BetaLikeness(beta=5 / 3))
+    assert at.passed and at.achieved == pytest.approx(5 / 3)  # at most beta passes
+    below = _check(BetaLikeness(beta=5 / 3 - 1e-6))
+    assert not below.passed and below.failing_classes == 1 and below.failing_records == 2
+    one = _check(BetaLikeness(beta=1.0))  # a=3's hiv gains exactly 1: passes
+    assert not one.passed and one.failing_classes == 1
+
+
+def test_enhanced_beta_likeness_by_hand_caps_a_common_value_s_gain():
+    flu_limit = -math.log(3 / 8)  # 0.981: below beta = 1, so flu and cold are held to it
+    np.testing.assert_allclose(
+        _figures(BetaLikeness(beta=1.0, variant="enhanced")),
+        [(5 / 3) / flu_limit, max((1 / 3) / flu_limit, 0.0), max((1 / 3) / flu_limit, 1.0)],
+    )
+    # a=3: hiv gains 1 against min(1, ln 4) = 1 (passes at the boundary); cold 1/3 < 0.981
+    # a=1: flu gains 5/3 > 0.981 whatever beta: enhanced fails where basic at beta 2 passes
+    assert _check(BetaLikeness(beta=2.0)).passed
+    high = _check(BetaLikeness(beta=2.0, variant="enhanced"))
+    assert not high.passed and high.failing_classes == 1 and high.failing_records == 2
+    # the figure is on beta's scale: beta x max gain / limit
+    assert high.achieved == pytest.approx(2.0 * (5 / 3) / flu_limit)
+    # without class a=1, q: flu 1/6, cold 1/2, hiv 1/3; a=2 flu gains (1/4-1/6)/(1/6) = 1/2,
+    # cold 0, hiv -1/4; a=3 cold 0, hiv (1/2-1/3)/(1/3) = 1/2. Limits -ln q: flu 1.79, hiv 1.10
+    rest = TABLE[TABLE["a"] != 1]
+    loose = _check(BetaLikeness(beta=1.0, variant="enhanced"), rest)
+    assert loose.passed and loose.achieved == pytest.approx(0.5)
+    assert _check(BetaLikeness(beta=0.5, variant="enhanced"), rest).passed  # at the boundary
+    assert not _check(BetaLikeness(beta=0.5 - 1e-6, variant="enhanced"), rest).passed
+
+
+def test_delta_disclosure_by_hand_is_strict():
+    np.testing.assert_allclose(
+        _figures(DeltaDisclosure(delta=1.0)), [math.log2(8 / 3), math.log2(3 / 2), 1.0]
+    )
+    exactly = _check(DeltaDisclosure(delta=1.0))  # a=3's hiv doubles: |log2 2| = 1, not < 1
+    assert not exactly.passed and exactly.failing_classes == 2 and exactly.failing_records == 4
+    above = _check(DeltaDisclosure(delta=math.log2(8 / 3) + 1e-9))
+    assert above.passed and above.achieved == pytest.approx(math.log2(8 / 3))
+    at = _check(DeltaDisclosure(delta=math.log2(8 / 3)))
+    assert not at.passed and at.failing_classes == 1
+
+
+def _by_pandas(df: pd.DataFrame, qis: list[str], person: str | None = None) -> pd.DataFrame:
+    """Return each (class, value) cell's p and q, straight from the rows (no riskcore code)."""
+    if person is None:
+        pairs = df[[*qis, "s"]]
+    else:  # a person's class is their set of QI tuples; each person once per value
+        sig = df.groupby(person)[qis].apply(
+            lambda g: tuple(sorted(map(tuple, g.drop_duplicates().to_numpy().tolist())))
+        )
+        pairs = (df[[person, "s"]].drop_duplicates().assign(cls=lambda d: d[person].map(sig)))[
+            ["cls", "s"]
+        ]
+        qis = ["cls"]
+    counts = pairs.groupby([*qis, "s"], dropna=False).size().rename("n").reset_index()
+    sizes = counts.groupby(qis, dropna=False)["n"].transform("sum")
+    totals = counts.groupby("s")["n"].transform("sum")
+    return counts.assign(p=counts["n"] / sizes, q=totals / counts["n"].sum())
+
+
+@pytest.mark.parametrize("person", [False, True], ids=["rows", "people"])
+def test_every_model_agrees_with_the_cells_read_off_the_rows(person):
+    r = np.random.default_rng(11)
+    for case in range(30):
+        n = int(r.integers(10, 60))
+        df = pd.DataFrame(
+            {
+                "pid": r.integers(0, max(n // 2, 2), n) if person else np.arange(n),
+                "a": r.integers(0, 4, n),
+                "s": r.choice(["flu", "hiv", "cold"], n, p=[0.6, 0.25, 0.15]),
+            }
+        )
+        if person:  # a person's QI is constant over their rows
+            df["a"] = df["pid"] % 4
+        cells = _by_pandas(df, ["a"], "pid" if person else None)
+        gain = (cells["p"] - cells["q"]) / cells["q"]
+        log_ratio = np.abs(np.log2(cells["p"] / cells["q"]))
+        limit = np.minimum(1.0, -np.log(cells["q"]))
+        kw = {"person": "pid"} if person else {}
+        basic = _check(BetaLikeness(beta=1.0), df, **kw)
+        assert basic.passed == bool((gain <= 1.0 + 1e-12).all()), case
+        assert basic.achieved == pytest.approx(gain.max()), case
+        enhanced = _check(BetaLikeness(beta=1.0, variant="enhanced"), df, **kw)
+        assert enhanced.passed == bool((gain <= limit + 1e-12).all()), case
+        delta = _check(DeltaDisclosure(delta=1.2), df, **kw)
+        assert delta.passed == bool((log_ratio < 1.2 - 1e-12).all()), case
+        assert delta.achieved == pytest.approx(log_ratio.max()), case
+
+
+def test_the_models_survive_json_and_refuse_bad_parameters():
+    for crit in (BetaLikeness(beta=0.5, variant="enhanced", attribute="s"), DeltaDisclosure(2)):
+        assert criterion_from_dict(crit.to_dict()) == crit
+    with pytest.raises(RiskcoreError, match="beta must be a positive number"):
+        BetaLikeness(beta=0)
+    with pytest.raises(RiskcoreError, match="'basic' or 'enhanced'"):
+        BetaLikeness(beta=1, variant="strong")  # type: ignore[arg-type]
+    with pytest.raises(RiskcoreError, match="delta must be a positive number"):
+        DeltaDisclosure(delta=float("inf"))
+    targets = Targets.of(beta=1.5, beta_kind="enhanced", delta_disclosure=0.7)
+    assert targets.criteria == (BetaLikeness(1.5, "enhanced"), DeltaDisclosure(0.7))
+
+
+def _cli(tmp_path, capsys, *extra):
+    path = tmp_path / "t.csv"
+    TABLE.to_csv(path, index=False)
+    code = main(["assess", str(path), "--qi", "a", "--sensitive", "s", "--format", "json", *extra])
+    out = capsys.readouterr()
+    return code, out
+
+
+def test_the_command_line_takes_each_model_and_k_1_means_no_k_target(tmp_path, capsys):
+    import json
+
+    code, out = _cli(tmp_path, capsys, "--k", "1", "--beta", "1.7")
+    assert code == 0, out.err
+    kinds = [t["kind"] for t in json.loads(out.out)["verdict"]["checks"]]
+    assert kinds == ["beta-likeness"]  # no k-anonymity, and not the k = 11 preset
+    code, out = _cli(tmp_path, capsys, "--k", "1")
+    assert json.loads(out.out)["verdict"]["checks"] == []
+    code, out = _cli(tmp_path, capsys, "--delta-disclosure", "1", "--beta", "1", "--beta-kind",
+                     "enhanced")  # fmt: skip
+    checks = json.loads(out.out)["verdict"]["checks"]
+    assert [(c["label"], c["passed"]) for c in checks] == [
+        ("enhanced beta-likeness", False),
+        ("delta-disclosure privacy", False),
+    ]
+    for bad, message in (
+        (["--beta", "0"], "--beta must be a positive number"),
+        (["--beta-kind", "enhanced"], "give --beta B too"),
+        (["--delta-disclosure", "-1"], "--delta-disclosure must be a positive number"),
+    ):
+        code, out = _cli(tmp_path, capsys, *bad)
+        assert code != 0 and message in out.err
+
+
+def test_the_report_states_the_method_of_a_model_only_when_it_is_a_target():
+    from riskcore.profile import Profile
+    from riskcore.report.render import _method_notes
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    roles = ColumnRoles(quasi_identifiers=("a",), sensitive=("s",))
+    plain = review(TABLE, Profile(roles=roles, targets=Targets.of(k=2)), name="t.csv")
+    assert not [n for n in _method_notes(plain) if "likeness" in n[0] or "disclosure" in n[0]]
+    both = Targets.of(beta=1.0, delta_disclosure=1.0)
+    notes = _method_notes(review(TABLE, Profile(roles=roles, targets=both), name="t.csv"))
+    topics = [n[0] for n in notes]
+    assert topics[-2:] == ["beta-likeness", "delta-disclosure privacy"]
+    assert "Cao J, Karras P" in notes[-2][2] and "Brickell J, Shmatikov V" in notes[-1][2]
