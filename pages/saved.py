@@ -14,6 +14,7 @@ from riskcore.report.readings.identity import (
 from riskcore.report.readings.saved import (
     audit_head_reading,
     audit_table,
+    audit_verify_command,
     audit_verify_reading,
     comparison_reading,
     comparison_table,
@@ -211,6 +212,7 @@ with tab_delete:
 with tab_audit:
     entries = db.audit()
     if st.button("Verify the chain", key=keys.SAVED_VERIFY):
+        command = ""
         try:
             v = db.verify()
         except RiskcoreError as exc:
@@ -218,11 +220,14 @@ with tab_audit:
         else:
             text = audit_verify_reading(v.ok, v.entries, v.first_broken, v.reason, keyed=v.keyed)
             if v.head is not None:
-                text += " " + audit_head_reading(v.head.to_dict())
+                text += " " + audit_head_reading(v.head.to_dict(), command_below=True)
+                command = audit_verify_command(v.head.to_dict())
             good = v.ok
-        st.session_state[keys.SAVED_VERIFIED] = (good, text, len(entries))
+        st.session_state[keys.SAVED_VERIFIED] = (good, text, len(entries), command)
     verified = st.session_state.get(keys.SAVED_VERIFIED)
     if verified is not None and verified[2] == len(entries):  # until the log grows
         (st.success if verified[0] else st.error)(md(verified[1]))
+        if verified[3]:  # a code block: copied exactly (md's joiners would break SEQ:HASH)
+            st.code(verified[3], language="bash", wrap_lines=True)
     logged = audit_table([e.to_dict() for e in entries])
     st.dataframe(logged, hide_index=True, column_config=fitted(logged))

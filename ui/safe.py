@@ -39,7 +39,9 @@ def md(text: object) -> str:
     Every ASCII punctuation character is backslash-escaped, and an invisible word joiner
     (U+2060) breaks ``scheme:``, ``www.``, ``@`` and ``:shortcode:`` so that neither
     GitHub-flavoured autolinking nor emoji or icon shortcodes apply. The reader sees the
-    original characters; a copy of the text holds the joiners.
+    original characters; a copy of the text holds the joiners, so text meant to be copied
+    (a command, a hash, ``SEQ:HASH``) is shown with ``st.code`` instead, never through this
+    (``tests/app/test_copyable_text.py``).
     """
     joined = _LINK_POINTS.sub(WORD_JOINER, str(text))
     return _PUNCT.sub(r"\\\g<0>", joined)

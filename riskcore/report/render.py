@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from riskcore._results import plain
 from riskcore.errors import RiskcoreError
+from riskcore.report._appendix import printed_json, recipe_pointer
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report._utility_section import utility_context, utility_figures
@@ -328,6 +329,7 @@ def document_context(review: Review) -> dict[str, Any]:
         ctx["suda_reading"] = suda_reading(SudaResult.from_dict(su))
     if rem is not None:
         loss = rem.information_loss or {}
+        printed, abridged = printed_json(rem.recipe.to_dict())
         ctx["remediation"] = {
             "steps": [s.words for s in rem.steps],
             "loss": _frame(
@@ -359,6 +361,8 @@ def document_context(review: Review) -> dict[str, Any]:
             if rem.not_reapplied
             else "",
             "recipe_json": json.dumps(rem.recipe.to_dict(), indent=2, allow_nan=False),
+            "recipe_printed": printed,
+            "recipe_pointer": recipe_pointer(ATTACHMENT_NAME, abridged=abridged),
             **utility_context(rem, _frame),
         }
     b = r.privacy_budget
@@ -542,6 +546,7 @@ def _render(
     figures: Sequence[str],
     css: str,
     utility: Sequence[str] = (),
+    printed: bool = False,
 ) -> str:
     from markupsafe import Markup
 
@@ -552,6 +557,7 @@ def _render(
             head=[Markup(h) for h in head],  # noqa: S704 - plotly.js and our own CSS
             figures=[Markup(f) for f in figures],  # noqa: S704 - plotly's own HTML / our <img>
             utility_figures=[Markup(f) for f in utility],  # noqa: S704 - as the figures
+            printed=printed,  # the PDF: the recipe abridged, the whole of it attached
         )
     )
 
@@ -639,7 +645,7 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
         raise RiskcoreError("the fingerprint must be a hex SHA-256")
     css = _CSS + _PRINT_CSS.format(sha=sha)
     n = len(main)
-    text = _render(review, head=[], figures=blocks[:n], css=css, utility=blocks[n:])
+    text = _render(review, head=[], figures=blocks[:n], css=css, utility=blocks[n:], printed=True)
     fetcher = URLFetcher(allowed_protocols=("data",), fail_on_errors=True)
     twin = weasyprint.Attachment(
         string=review.to_json().encode("utf-8"),

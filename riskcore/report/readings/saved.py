@@ -14,6 +14,7 @@ from riskcore.report.readings._format import format_number, plural
 __all__ = [
     "audit_head_reading",
     "audit_table",
+    "audit_verify_command",
     "audit_verify_reading",
     "comparison_reading",
     "comparison_table",
@@ -392,7 +393,23 @@ def audit_verify_reading(
     return f"The audit log is BROKEN at entry {first_broken}: {reason}."
 
 
-def audit_head_reading(head: Mapping[str, Any] | None) -> str:
+def audit_verify_command(head: Mapping[str, Any]) -> str:
+    """Return the command that checks the audit log against ``head``, to copy as it is.
+
+    Parameters
+    ----------
+    head : mapping
+        ``{"seq": int, "hash": str}`` (:class:`riskcore.store.AuditHead`).
+
+    Returns
+    -------
+    str
+        ``riskcore audit verify --expect-head SEQ:HASH``.
+    """
+    return f"riskcore audit verify --expect-head {int(head['seq'])}:{head['hash']}"
+
+
+def audit_head_reading(head: Mapping[str, Any] | None, *, command_below: bool = False) -> str:
     """Return the audit log's head as a report or the command line states it.
 
     Parameters
@@ -400,6 +417,10 @@ def audit_head_reading(head: Mapping[str, Any] | None) -> str:
     head : mapping or None
         ``{"seq": int, "hash": str}`` (:class:`riskcore.store.AuditHead`); None
         when there was no audit log.
+    command_below : bool, default False
+        A page shows :func:`audit_verify_command` on its own below (a code block,
+        copied as it is): the sentence points to it and quotes no head, since a
+        page's markdown text holds invisible joiners after colons (``ui.safe.md``).
 
     Returns
     -------
@@ -408,11 +429,16 @@ def audit_head_reading(head: Mapping[str, Any] | None) -> str:
     """
     if head is None:
         return "There was no audit log when this was made, so no audit head is recorded."
-    seq, h = int(head["seq"]), str(head["hash"])
+    seq = int(head["seq"])
+    if command_below:
+        return (
+            f"Audit log head: entry {seq} and its HMAC-SHA256. Keep the command below apart "
+            "from the database: it shows whether the log was later cut back or replaced."
+        )
     return (
-        f"Audit log head: {seq}:{h} (entry {seq} and its HMAC-SHA256); kept apart from the "
-        f"database, `riskcore audit verify --expect-head {seq}:{h}` shows whether the log "
-        "was later cut back or replaced."
+        f"Audit log head: {seq}:{head['hash']} (entry {seq} and its HMAC-SHA256); kept apart "
+        f"from the database, `{audit_verify_command(head)}` shows whether the log was later "
+        "cut back or replaced."
     )
 
 
