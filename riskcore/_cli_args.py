@@ -160,6 +160,44 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
         "value a class holds (Brickell and Shmatikov 2008)",
     )
     parser.add_argument(
+        "--average-risk",
+        type=float,
+        default=None,
+        metavar="A",
+        help="highest average re-identification risk (the marketer's: classes per record "
+        "without a population model); a search suppresses the smallest classes to meet it, as "
+        "ARX does",
+    )
+    parser.add_argument(
+        "--sample-uniqueness",
+        type=float,
+        default=None,
+        metavar="U",
+        help="highest share of records unique on the QIs (ARX's SampleUniqueness)",
+    )
+    parser.add_argument(
+        "--population-uniqueness",
+        type=float,
+        default=None,
+        metavar="U",
+        help="highest estimated share of the population unique on the QIs (ARX's "
+        "PopulationUniqueness); needs --population-size or --sampling-fraction",
+    )
+    parser.add_argument(
+        "--population-model",
+        choices=("dankar", "pitman", "zayatz", "snb"),
+        default=None,
+        help="the estimator of --population-uniqueness (default dankar: Pitman when the "
+        "sampling fraction is at most 0.1, else the smaller of Zayatz and SNB)",
+    )
+    parser.add_argument(
+        "--population-size",
+        type=float,
+        default=None,
+        metavar="N",
+        help="the population the table was drawn from, for --population-uniqueness",
+    )
+    parser.add_argument(
         "--threshold",
         type=parse_threshold,
         default=None,
@@ -262,6 +300,23 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     for name, value in (("--beta", beta), ("--delta-disclosure", delta_d)):
         if value is not None and not (value > 0 and math.isfinite(value)):
             raise RiskcoreError(f"{name} must be a positive number")
+    avg, su, pu = (_given(args, n) for n in ("average_risk", "sample_uniqueness",
+                                             "population_uniqueness"))  # fmt: skip
+    for name, value in (("--average-risk", avg), ("--sample-uniqueness", su),
+                        ("--population-uniqueness", pu)):  # fmt: skip
+        if value is not None and not 0 <= value <= 1:
+            raise RiskcoreError(f"{name} must be a share in [0, 1]")
+    big_n, sf_given = _given(args, "population_size"), _given(args, "sampling_fraction")
+    pop_model = _given(args, "population_model")
+    if pu is None and (big_n is not None or pop_model is not None):
+        raise RiskcoreError(
+            "--population-size and --population-model go with --population-uniqueness U"
+        )
+    if pu is not None and big_n is None and sf_given is None:
+        raise RiskcoreError(
+            "--population-uniqueness needs the population: give --population-size N or "
+            "--sampling-fraction F"
+        )
     if _given(args, "beta_kind") is not None and beta is None:
         raise RiskcoreError("--beta-kind is the kind of beta-likeness: give --beta B too")
     given = Targets.of(
@@ -275,6 +330,12 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         beta=beta,
         beta_kind=_given(args, "beta_kind") or "basic",
         delta_disclosure=delta_d,
+        average_risk=avg,
+        sample_uniqueness=su,
+        population_uniqueness=pu,
+        population_model=pop_model or "dankar",
+        population_size=big_n,
+        sampling_fraction=sf_given,
     )
     chosen = bool(given.criteria) or k == 1  # a target option given (k = 1 among them)
     limit = _given(args, "max_suppression")

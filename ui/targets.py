@@ -31,7 +31,9 @@ __all__ = ["targets_editor"]
 _CUSTOM = "custom"
 _NONE = "none"
 #: Targets a profile may hold that the editor does not draw (kept as they are).
-_NOT_DRAWN = frozenset({"average-risk", "k-map", "delta-presence"})
+_NOT_DRAWN = frozenset(
+    {"average-risk", "k-map", "delta-presence", "sample-uniqueness", "population-uniqueness"}
+)
 _L_KINDS = {"distinct": "distinct", "entropy": "entropy", "recursive": "recursive (c,l)"}
 _KIND_OF = {
     "distinct-l-diversity": "distinct",

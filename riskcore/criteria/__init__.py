@@ -43,8 +43,10 @@ from riskcore.criteria.models import (
     KAnonymity,
     KmAnonymity,
     KMap,
+    PopulationUniqueness,
     RecordRisk,
     RecursiveCLDiversity,
+    SampleUniqueness,
     TCloseness,
 )
 from riskcore.criteria.targets import (
@@ -76,8 +78,10 @@ __all__ = [
     "KMap",
     "KmAnonymity",
     "PopulationEvidence",
+    "PopulationUniqueness",
     "RecordRisk",
     "RecursiveCLDiversity",
+    "SampleUniqueness",
     "SensitiveEvidence",
     "TCloseness",
     "Targets",

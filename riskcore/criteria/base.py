@@ -110,6 +110,11 @@ class Criterion(Result):
     #: tagging (Flash, Kohlmayer et al. 2012; OLA, El Emam et al. 2009) reads this flag, never
     #: a list of names.
     monotone_under_generalization: ClassVar[bool] = False
+    #: A whole-release model that suppression can meet, as ARX's ``RiskBasedCriterion.enforce``
+    #: (3.9.2): in a release judged with suppression that does not meet it, the smallest classes
+    #: still released are suppressed, fewest records first, until it does, within the limit
+    #: (the average risk, sample and population uniqueness).
+    suppresses_smallest: ClassVar[bool] = False
     #: Needs an identified population table's counts (k-map, delta-presence).
     needs_population_table: ClassVar[bool] = False
     #: Judges the classes with no record too (delta-presence: a population class nobody of
@@ -143,6 +148,24 @@ class Criterion(Result):
         return None
 
     # ------------------------------------------------------------------ decisions
+
+    def resolved(self, evidence: Evidence) -> Criterion:
+        """Return the criterion with what it reads off the table judged fixed (itself by default).
+
+        :func:`~riskcore.criteria.evaluate` resolves every criterion on the table
+        before any suppression: a population size given as a sampling fraction
+        stays the same population when the release suppresses records.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            The table judged, before any suppression.
+
+        Returns
+        -------
+        Criterion
+        """
+        return self
 
     def attributes(self, evidence: Evidence) -> tuple[str | None, ...]:
         """Return what it is judged on: each sensitive attribute, or (None,) for the QIs.

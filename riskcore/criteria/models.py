@@ -67,6 +67,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -81,6 +82,7 @@ from riskcore.metrics.likeness import (
     enhanced_likeness_per_class,
     likeness_per_class,
 )
+from riskcore.metrics.population import pitman_uniques, snb_uniques, zayatz_uniques
 from riskcore.roles.assignment import event_names
 
 __all__ = [
@@ -93,8 +95,10 @@ __all__ = [
     "KAnonymity",
     "KMap",
     "KmAnonymity",
+    "PopulationUniqueness",
     "RecordRisk",
     "RecursiveCLDiversity",
+    "SampleUniqueness",
     "TCloseness",
 ]
 
@@ -499,12 +503,44 @@ class RecordRisk(Criterion):
 
 
 @dataclass(frozen=True)
-class AverageRisk(Criterion):
+class _ReleaseShare(Criterion):
+    """A share of the whole release at most a threshold, met ARX's way (a ``RiskBasedCriterion``).
+
+    No class breaks it alone; judged with suppression, the smallest classes
+    are suppressed until it holds, within the limit
+    (:attr:`~riskcore.criteria.base.Criterion.suppresses_smallest`).
+    Subclasses give :meth:`achieved` and the words of a failure.
+    """
+
+    higher_is_safer: ClassVar[bool] = False
+    suppresses_smallest: ClassVar[bool] = True
+    threshold: float = 0.05
+    #: The release's figure in words ("the release's average risk").
+    what: ClassVar[str] = ""
+
+    @property
+    def target(self) -> float:
+        return float(self.threshold)
+
+    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
+        return _no_class(evidence)
+
+    def release_passes(self, evidence: Evidence, attribute: str | None) -> tuple[bool, str]:
+        value = self.achieved(evidence, attribute)
+        if not math.isnan(value) and exceeds(value, self.threshold):
+            return False, f"{self.what} {value:.4g} is above {self.threshold:.4g}"
+        return True, ""
+
+
+@dataclass(frozen=True)
+class AverageRisk(_ReleaseShare):
     """The marketer's risk [E13]_: the expected share of records re-identified, at most tau.
 
     (1/n) sum_j r_j risk_j with the journalist's record risk (1/f_j without a
     population model: then J/n, the classes per record). A property of the
-    whole release: suppressing one class does not decide it.
+    whole release: no class breaks it alone. Judged with suppression, the
+    smallest classes are suppressed until it holds, within the limit (ARX
+    3.9.2's ``AverageReidentificationRisk``, a ``RiskBasedCriterion``).
 
     Attributes
     ----------
@@ -513,7 +549,7 @@ class AverageRisk(Criterion):
     """
 
     kind: ClassVar[str] = "average-risk"
-    higher_is_safer: ClassVar[bool] = False
+    what: ClassVar[str] = "the release's average risk"
     threshold: float = 0.05
 
     def __post_init__(self) -> None:
@@ -526,13 +562,6 @@ class AverageRisk(Criterion):
     def code(self, attribute: str | None) -> str:
         return f"average risk>{self.threshold:.4g}"
 
-    @property
-    def target(self) -> float:
-        return float(self.threshold)
-
-    def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
-        return _no_class(evidence)
-
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         n = evidence.n_records
         if n == 0:
@@ -540,11 +569,187 @@ class AverageRisk(Criterion):
         risk = evidence.record_risk("journalist")
         return float((evidence.records * risk).sum() / n)
 
+
+@dataclass(frozen=True)
+class SampleUniqueness(_ReleaseShare):
+    """Sample uniqueness: the share of records unique on the quasi-identifiers, at most tau.
+
+    (records in classes of size 1) / n, ARX 3.9.2's ``SampleUniqueness``
+    (``getFractionOfRecordsInClassesOfSize(1) <= threshold``); with a person
+    column, people in classes of one person over the people. A property of
+    the whole release; judged with suppression, the smallest classes are
+    suppressed until it holds, within the limit (ARX's ``RiskBasedCriterion``).
+
+    Attributes
+    ----------
+    threshold : float
+        tau in [0, 1].
+    """
+
+    kind: ClassVar[str] = "sample-uniqueness"
+    what: ClassVar[str] = "the share of the release unique on the QIs"
+    threshold: float = 0.0
+
+    def __post_init__(self) -> None:
+        _share("threshold", self.threshold)
+
+    @property
+    def label(self) -> str:
+        return "sample uniqueness"
+
+    def code(self, attribute: str | None) -> str:
+        return f"sample uniques>{self.threshold:.4g}"
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        n = evidence.n_records
+        if n == 0:
+            return math.nan
+        return float(evidence.records[evidence.sizes == 1].sum() / n)
+
+
+PopulationModelName = Literal["dankar", "pitman", "zayatz", "snb"]
+
+
+@dataclass(frozen=True)
+class PopulationUniqueness(_ReleaseShare):
+    """Population uniqueness: the estimated share of the population that is unique, at most tau.
+
+    The population uniques U estimated from the release's class-size
+    histogram by the chosen model (Pitman, Zayatz, SNB; Dankar et al.'s
+    rule: Pitman when pi <= 0.1, else the smaller of Zayatz and SNB), with
+    pi = n / N, over the population size N; ARX 3.9.2's
+    ``PopulationUniqueness`` decision: passes when 0 < U / N <= tau, or when
+    U = 0 and no record is a sample unique (a model that finds no valid
+    estimate, or an estimate of 0 with sample uniques, fails; the Dankar rule
+    does not fall back on Zayatz). N is fixed (the population does not shrink
+    when the release suppresses records). A property of the whole release;
+    judged with suppression, the smallest classes are suppressed until it
+    holds, within the limit (ARX's ``RiskBasedCriterion``).
+
+    Attributes
+    ----------
+    threshold : float
+        tau in [0, 1].
+    population_size : float or None
+        N, at least the records (people) of the release.
+    model : {"dankar", "pitman", "zayatz", "snb"}
+    sampling_fraction : float or None
+        pi of the table judged, instead of N: N = n / pi, n the records (people)
+        of the table before any suppression (:meth:`resolved`).
+    """
+
+    kind: ClassVar[str] = "population-uniqueness"
+    threshold: float = 0.01
+    population_size: float | None = None
+    model: PopulationModelName = "dankar"
+    sampling_fraction: float | None = None
+
+    def __post_init__(self) -> None:
+        _share("threshold", self.threshold)
+        if (self.population_size is None) == (self.sampling_fraction is None):
+            raise RiskcoreError(
+                "population uniqueness needs the population size or the sampling fraction "
+                "(one of them)"
+            )
+        if self.population_size is not None:
+            _positive("population_size", self.population_size)
+        if self.sampling_fraction is not None:
+            _share("sampling_fraction", self.sampling_fraction, open_low=True)
+        if self.model not in ("dankar", "pitman", "zayatz", "snb"):
+            raise RiskcoreError(
+                f"the population model is dankar, pitman, zayatz or snb, not {self.model!r}"
+            )
+
+    @property
+    def label(self) -> str:
+        return f"population uniqueness ({self.model})"
+
+    def code(self, attribute: str | None) -> str:
+        return f"population uniques>{self.threshold:.4g}"
+
+    def resolved(self, evidence: Evidence) -> PopulationUniqueness:
+        """Return the model with N fixed: n / pi of ``evidence`` when a sampling fraction is given.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            The table judged, before any suppression.
+
+        Returns
+        -------
+        PopulationUniqueness
+        """
+        if self.sampling_fraction is None:
+            return self
+        big_n = evidence.n_records / self.sampling_fraction
+        return dataclasses.replace(self, population_size=max(big_n, 1.0), sampling_fraction=None)
+
+    def _size(self) -> float:
+        if self.population_size is None:
+            raise RiskcoreError("the population size is fixed by resolved() before judging")
+        return float(self.population_size)
+
+    def uniques(self, evidence: Evidence) -> float:
+        """Return the estimated population uniques U (0 when the model has no valid estimate).
+
+        Parameters
+        ----------
+        evidence : Evidence
+            The release's classes.
+
+        Returns
+        -------
+        float
+        """
+        sizes = evidence.sizes[evidence.present]
+        n = float(sizes.sum())
+        if n == 0 or not np.any(sizes == 1):
+            return 0.0
+        big_n = self._size()
+        if n > big_n:
+            raise RiskcoreError(
+                f"the population size {big_n:,.0f} is below the release's {n:,.0f} records"
+            )
+        pi = n / big_n
+        estimators = {"zayatz": zayatz_uniques, "pitman": pitman_uniques, "snb": snb_uniques}
+
+        def estimate(name: str) -> float:
+            return float(estimators[name](sizes, pi))
+
+        if self.model == "dankar":
+            if pi <= 0.1:
+                value = estimate("pitman")
+            else:
+                zv, sv = estimate("zayatz"), estimate("snb")
+                value = zv if not _valid(sv) or zv < sv else sv
+        else:
+            value = estimate(self.model)
+        return value if _valid(value) else 0.0
+
+    def achieved(self, evidence: Evidence, attribute: str | None) -> float:
+        if evidence.n_records == 0:
+            return math.nan
+        return self.uniques(evidence) / self._size()
+
     def release_passes(self, evidence: Evidence, attribute: str | None) -> tuple[bool, str]:
-        rate = self.achieved(evidence, attribute)
-        if not math.isnan(rate) and exceeds(rate, self.threshold):
-            return False, f"the release's average risk {rate:.4g} is above {self.threshold:.4g}"
-        return True, ""
+        if evidence.n_records == 0:
+            return True, ""
+        share = self.achieved(evidence, attribute)
+        if share > 0 and not exceeds(share, self.threshold):
+            return True, ""
+        if share == 0 and not np.any(evidence.sizes[evidence.present] == 1):
+            return True, ""
+        if share == 0:
+            return False, f"the {self.model} model gives no estimate of the population uniques"
+        return False, (
+            f"an estimated {share:.4g} of the population is unique on the QIs, above "
+            f"{self.threshold:.4g}"
+        )
+
+
+def _valid(value: float) -> bool:
+    """Return ARX's ``isValid``: a number, and not 0."""
+    return not math.isnan(value) and value != 0.0
 
 
 def _counts(evidence: Evidence, label: str) -> np.ndarray:

@@ -31,8 +31,11 @@ from riskcore.criteria.models import (
     KAnonymity,
     KmAnonymity,
     KMap,
+    PopulationModelName,
+    PopulationUniqueness,
     RecordRisk,
     RecursiveCLDiversity,
+    SampleUniqueness,
     TCloseness,
 )
 from riskcore.errors import RiskcoreError
@@ -112,7 +115,24 @@ class Targets(Result):
         -------
         bool
         """
-        return suppressed <= self.max_suppression * units + 1e-9
+        return suppressed <= self.most_suppressed(units)
+
+    def most_suppressed(self, units: int) -> float:
+        """Return the most records (or people) of ``units`` a remediation may suppress.
+
+        max_suppression x units, with 1e-9 of slack for the share's floating
+        point: :meth:`within_limit`'s bound.
+
+        Parameters
+        ----------
+        units : int
+            Records (or people) of the table before suppression.
+
+        Returns
+        -------
+        float
+        """
+        return self.max_suppression * units + 1e-9
 
     @classmethod
     def of(
@@ -135,6 +155,11 @@ class Targets(Result):
         beta: float | None = None,
         beta_kind: BetaKind = "basic",
         delta_disclosure: float | None = None,
+        sample_uniqueness: float | None = None,
+        population_uniqueness: float | None = None,
+        population_model: PopulationModelName = "dankar",
+        population_size: float | None = None,
+        sampling_fraction: float | None = None,
         max_suppression: float = 0.0,
     ) -> Targets:
         """Return the targets of the usual options (each left None is not a target).
@@ -172,6 +197,16 @@ class Targets(Result):
         beta_kind : {"basic", "enhanced"}, default "basic"
         delta_disclosure : float, optional
             delta-disclosure privacy of every sensitive attribute.
+        sample_uniqueness : float, optional
+            Highest share of records unique on the QIs.
+        population_uniqueness : float, optional
+            Highest estimated share of the population unique on the QIs.
+        population_model : {"dankar", "pitman", "zayatz", "snb"}, default "dankar"
+            The estimator of ``population_uniqueness``.
+        population_size : float, optional
+            N of ``population_uniqueness`` (else ``sampling_fraction``).
+        sampling_fraction : float, optional
+            pi of ``population_uniqueness`` when N is not given.
         max_suppression : float, default 0
             Share of records a remediation may suppress.
 
@@ -197,6 +232,17 @@ class Targets(Result):
             crit.append(BetaLikeness(beta=float(beta), variant=beta_kind))
         if delta_disclosure is not None:
             crit.append(DeltaDisclosure(delta=float(delta_disclosure)))
+        if sample_uniqueness is not None:
+            crit.append(SampleUniqueness(threshold=float(sample_uniqueness)))
+        if population_uniqueness is not None:
+            crit.append(
+                PopulationUniqueness(
+                    threshold=float(population_uniqueness),
+                    population_size=population_size,
+                    model=population_model,
+                    sampling_fraction=None if population_size is not None else sampling_fraction,
+                )
+            )
         if threshold is not None:
             crit.append(RecordRisk(threshold=float(threshold), model=risk_model))
         if average_risk is not None:

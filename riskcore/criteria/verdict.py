@@ -127,6 +127,47 @@ def _checks(criteria: tuple[Criterion, ...], evidence: Evidence) -> tuple[Check,
     return tuple(c.check(evidence, a) for c in criteria for a in c.attributes(evidence))
 
 
+def _enforce(crit: Criterion, evidence: Evidence, failing: np.ndarray, most: float) -> np.ndarray:
+    """Return ``failing`` with the fewest smallest classes added that make ``crit`` hold.
+
+    ARX 3.9.2's ``HashGroupifyDistribution.suppressWhileNotFulfilledBinary``:
+    the classes still released, sorted by records (then by their order),
+    are suppressed as a prefix whose length is found by binary search, the
+    shortest for which the whole-release model holds on what remains, and
+    never more records in all than ``most``. When no such prefix fits, the
+    classes are left as they are (the release then fails the model).
+    """
+    attributes = crit.attributes(evidence)
+
+    def holds(keep: np.ndarray) -> bool:
+        released = evidence.restrict(keep)
+        return all(crit.release_passes(released, a)[0] for a in attributes)
+
+    stays = ~failing & evidence.present
+    if holds(stays):
+        return failing
+    idx = np.flatnonzero(stays)
+    order = idx[np.argsort(evidence.records[idx], kind="stable")]
+    spent = float(evidence.records[failing].sum())
+    room = int(np.searchsorted(np.cumsum(evidence.records[order]) + spent, most, side="right"))
+
+    def with_prefix(m: int) -> np.ndarray:
+        out = failing.copy()
+        out[order[:m]] = True
+        return out
+
+    if room == 0 or not holds(stays & ~with_prefix(room)):
+        return failing
+    low, high = 1, room  # holds at high; find the least m that holds
+    while low < high:
+        mid = (low + high) // 2
+        if holds(stays & ~with_prefix(mid)):
+            high = mid
+        else:
+            low = mid + 1
+    return with_prefix(low)
+
+
 def evaluate(
     targets: Targets | Iterable[Criterion],
     evidence: Evidence,
@@ -151,6 +192,7 @@ def evaluate(
     Verdict
     """
     criteria, limit = _criteria(targets)
+    criteria = tuple(c.resolved(evidence) for c in criteria)
     n = evidence.n_records
     failing = np.zeros(evidence.n_classes, dtype=bool)
     not_applicable = []
@@ -160,6 +202,11 @@ def evaluate(
             not_applicable.append(crit.label)
         for attribute in attributes:
             failing |= crit.breaks(evidence, attribute)
+    rule = targets if isinstance(targets, Targets) else Targets()
+    if suppress:
+        for crit in criteria:
+            if crit.suppresses_smallest:
+                failing = _enforce(crit, evidence, failing, rule.most_suppressed(n))
     needed = int(evidence.records[failing].sum())
     # a failing class with no record (a population class under delta-presence) has nothing
     # to suppress: it stays, and fails the release
@@ -181,7 +228,7 @@ def evaluate(
             failing=failing,
             person=evidence.person,
         )
-    within = (targets if isinstance(targets, Targets) else Targets()).within_limit(needed, n)
+    within = rule.within_limit(needed, n)
     if within and failing.any():
         released = evidence.restrict(stays)
         checks = _checks(criteria, released)

@@ -27,8 +27,10 @@ from riskcore.criteria import (
     KAnonymity,
     KmAnonymity,
     KMap,
+    PopulationUniqueness,
     RecordRisk,
     RecursiveCLDiversity,
+    SampleUniqueness,
     Targets,
     TCloseness,
     evaluate,
@@ -58,6 +60,12 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
         variant=str(r.choice(["basic", "enhanced"])),  # type: ignore[arg-type]
     ),
     "delta-disclosure": lambda r: DeltaDisclosure(delta=float(r.choice([0.5, 1.0, 2.0]))),
+    "sample-uniqueness": lambda r: SampleUniqueness(threshold=float(r.choice([0.0, 0.1, 0.3]))),
+    "population-uniqueness": lambda r: PopulationUniqueness(
+        threshold=float(r.choice([0.01, 0.05, 0.2])),
+        model=str(r.choice(["dankar", "pitman", "zayatz", "snb"])),  # type: ignore[arg-type]
+        sampling_fraction=float(r.choice([0.05, 0.3])),
+    ),
     "record-risk": lambda r: RecordRisk(
         threshold=float(r.choice([1 / 2, 1 / 3, 1 / 5])),
         model=str(r.choice(["prosecutor", "journalist"])),  # type: ignore[arg-type]

@@ -236,7 +236,8 @@ def test_the_registry_holds_every_model():
     assert set(REGISTRY) == {
         "k-anonymity", "distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity",
         "t-closeness", "record-risk", "average-risk", "k-map", "delta-presence",
-        "km-anonymity", "beta-likeness", "delta-disclosure",
+        "km-anonymity", "beta-likeness", "delta-disclosure", "sample-uniqueness",
+        "population-uniqueness",
     }  # fmt: skip
 
 

@@ -45,7 +45,7 @@ def small_tables(draw):
     kind = draw(
         st.sampled_from(
             ["k", "distinct", "entropy", "recursive", "t", "risk", "avg", "beta", "enhanced",
-             "delta-disclosure", "beta-alone"]
+             "delta-disclosure", "beta-alone", "sample", "population"]
         )
     )  # fmt: skip
     k = draw(st.integers(1, 4))
@@ -62,6 +62,10 @@ def small_tables(draw):
         "enhanced": Targets.of(k=k, beta=1.5, beta_kind="enhanced", max_suppression=sup),
         "delta-disclosure": Targets.of(k=k, delta_disclosure=1.0, max_suppression=sup),
         "beta-alone": Targets.of(beta=0.5, max_suppression=sup),  # no k: a model searched alone
+        "sample": Targets.of(sample_uniqueness=0.1, max_suppression=sup),
+        "population": Targets.of(
+            k=k, population_uniqueness=0.05, sampling_fraction=0.3, max_suppression=sup
+        ),
     }[kind]
     weights = {q: draw(st.sampled_from([0.0, 0.5, 1.0, 3.0])) for q in hiers}
     if all(w == 0 for w in weights.values()):

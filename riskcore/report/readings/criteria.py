@@ -43,6 +43,8 @@ _WHOLE = frozenset(
 )
 #: Kinds whose values are shares or probabilities (printed to 4 significant digits).
 _RISK = frozenset({"record-risk", "average-risk"})
+#: Kinds whose achieved values are small shares (printed to 4 significant digits too).
+_SHARES = _RISK | {"sample-uniqueness", "population-uniqueness"}
 
 
 def share_text(share: float) -> str:
@@ -149,7 +151,7 @@ def format_achieved(check: Check) -> str:
         return f"[{check.achieved:.3g}, {check.achieved_high:.3g}]"
     if check.kind in _WHOLE:
         return f"{check.achieved:,.0f}"
-    if check.kind in _RISK:
+    if check.kind in _SHARES:
         return f"{check.achieved:.4g}"
     return f"{check.achieved:.3f}"
 
