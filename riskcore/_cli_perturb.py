@@ -121,9 +121,7 @@ def _perturb(
             c: _number("--importance", c, v, int)
             for c, v in column_pairs(args.importance, "--importance", "COL=N").items()
         }
-        results.append(
-            local_suppression(work, qis, args.k, importance=imp or None, person=person)
-        )
+        results.append(local_suppression(work, qis, args.k, importance=imp or None, person=person))
         work = results[-1].data
     elif args.importance:
         raise RiskcoreError("--importance goes with --local-suppression")
@@ -181,12 +179,10 @@ def run_perturb(args: argparse.Namespace) -> int:
         summary |= {
             "numeric_columns": numeric,
             "drisk": after.drisk,
-            "drisk_all_inside": after.drisk_all_inside,
             "il1s": after.il1s,
             "il1s_per_cell": after.il1s_per_cell,
             "before": {
                 "drisk": before.drisk,
-                "drisk_all_inside": before.drisk_all_inside,
                 "il1s": before.il1s,
             },
         }

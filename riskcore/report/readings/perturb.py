@@ -103,15 +103,9 @@ def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list
     return [
         {
             "Measure": f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}): "
-            "records with at most one value outside its interval",
+            "records with every value inside its interval",
             "Before": f"{before.drisk:.1%}",
             "After": f"{after.drisk:.1%}",
-            "Better when": "lower",
-        },
-        {
-            "Measure": "Records with every value inside its interval",
-            "Before": _share(before.drisk_all_inside),
-            "After": _share(after.drisk_all_inside),
             "Better when": "lower",
         },
         {
@@ -121,10 +115,6 @@ def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list
             "Better when": "lower",
         },
     ]
-
-
-def _share(value: float) -> str:
-    return "n/a" if value != value else f"{value:.1%}"  # NaN: written before it was kept
 
 
 def _one(result: Any) -> str:
@@ -190,15 +180,10 @@ def numeric_reading(before: NumericRiskUtility, after: NumericRiskUtility) -> st
         "Interval disclosure risk (sdcMicro's dRisk, ...) of age: 100.0% of records
         before, ..."
     """
-    single = (
-        " (on one column sdcMicro's rule counts every record)" if len(after.columns) == 1 else ""
-    )
     return (
-        f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}: at most one value "
-        f"outside its interval) of {', '.join(after.columns)}: "
-        f"{before.drisk:.1%} of records before, {after.drisk:.1%} after{single}; "
-        f"every value inside: {_share(before.drisk_all_inside)} before, "
-        f"{_share(after.drisk_all_inside)} after (lower is safer); "
+        f"Interval disclosure risk (sdcMicro's dRisk, k = {after.k:g}: every value inside "
+        f"its interval) of {', '.join(after.columns)}: "
+        f"{before.drisk:.1%} of records before, {after.drisk:.1%} after (lower is safer); "
         f"information loss IL1s {before.il1s:,.2f} before, {after.il1s:,.2f} after "
         f"({after.il1s_per_cell:.3f} per cell)."
     )
