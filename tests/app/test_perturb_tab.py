@@ -43,6 +43,12 @@ def test_local_suppression_and_pram_on_the_hospital_table():
     assert "PRAM of diagnosis: " in _texts(at)
     matrix = at.dataframe[-1].value
     np.testing.assert_allclose(matrix.sum(axis=1).to_numpy(), 1.0)
+    # issue 38.13: pd bounds the basic matrix's diagonal, not the matrix applied (alpha and
+    # the invariant step mix it): the slider does not call it the least chance a value stays
+    # itself, and the reading gives that chance from the matrix shown
+    assert "stays itself" not in at.slider(key="rc_rem_perturb_pd").label
+    diag = np.diag(matrix.to_numpy(dtype=float))
+    assert f"stays itself with probability {diag.min():.2f} to {diag.max():.2f}" in _texts(at)
 
 
 def test_microaggregation_and_noise_on_the_demo_show_drisk_and_il1s():

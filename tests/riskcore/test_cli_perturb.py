@@ -155,3 +155,17 @@ def test_the_report_says_which_values_were_perturbed(tmp_path, capsys):
     (missing,) = [x for x in r.limitations if x.kind == "missing"]
     assert missing.facts == {"policy": "any"}  # k after local suppression: the "any" convention
     assert r.after is not None and r.after.k >= 2
+
+
+def test_local_suppression_stops_at_the_dashboards_time_budget(tmp_path, capsys, monkeypatch):
+    # Issue 37.16: the command line had no deadline (just under its cell limit local
+    # suppression ran past 400 s); it now gets the app's budget, RISKCORE_TIME_LIMIT,
+    # checked before each round. testdata2 at k = 2 needs rounds, so a budget of a
+    # nanosecond is spent before the first.
+    monkeypatch.setenv("RISKCORE_TIME_LIMIT", "1e-9")
+    code, out, recipe = _run(tmp_path, [*QI_ARGS, "--local-suppression", "--k", "2"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Local suppression was stopped after its time budget of 1e-09 s" in err
+    assert "use fewer quasi-identifiers" in err and "RISKCORE_TIME_LIMIT" in err
+    assert "Traceback" not in err and not out.exists() and not recipe.exists()

@@ -134,12 +134,27 @@ def _one(result: Any) -> str:
     if isinstance(result, Pram):
         return (
             f"PRAM of {result.column}: {result.changed:,} values changed "
-            f"(pd {result.diagonal:g}, alpha {result.alpha:g}, seed {result.seed})."
+            f"(pd {result.diagonal:g}, alpha {result.alpha:g}, seed {result.seed}).{_stays(result)}"
         )
     if isinstance(result, Noise):
         parts = ", ".join(f"{c} {p:g}%" for c, p in result.percent.items())
         return f"Noise added to {parts} of each column's standard deviation (seed {result.seed})."
     return str(result)
+
+
+def _stays(result: Pram) -> str:
+    """Return the chance a value stays itself in the matrix applied, and why it is not pd."""
+    diag = [row[i] for i, row in enumerate(result.matrix)]
+    if not diag:
+        return ""
+    low, high = min(diag), max(diag)
+    span = f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f} to {high:.2f}"
+    return (
+        f" A value stays itself with probability {span} (the diagonal of the matrix applied); "
+        f"pd {result.diagonal:g} is the least diagonal drawn for the basic matrix, which the "
+        f"invariant step (it keeps the frequencies) and alpha {result.alpha:g} (the identity's "
+        "share) mix, so the chance can fall below pd."
+    )
 
 
 def perturb_lines(
