@@ -73,3 +73,54 @@ def test_unperturbed_is_a_table_against_itself():
     people = make_people(200, seed=3)
     cols = ["age", "hours_per_week"]
     assert unperturbed(cols) == numeric_risk_utility(people, people, cols)
+
+
+def test_the_reproduce_section_names_every_seed_the_recipe_draws_with():
+    # Issue 38.10: the report said "No random numbers are drawn: no seed is needed" beside a
+    # recipe whose PRAM step draws with seed 0; the sentence now comes from the recipe's steps
+    from riskcore.perturb import pram
+
+    people = make_people(600, seed=1)
+    steps = [
+        step_of(add_noise(people, {"hours_per_week": 50}, seed=4)),
+        step_of(pram(people, "race", seed=0)),
+    ]
+    recipe = _recipe(people, steps)
+    profile = Profile.from_dict(
+        {"quasi_identifiers": ["sex"], "sensitive": ["diagnosis"], "recipe": recipe}
+    )
+    r = review(people, profile)
+    assert r.remediation is not None and r.remediation.classification is not None
+    split = r.remediation.classification.seed
+    assert r.parameters["seeds"] == [
+        {"step": "noise", "columns": ["hours_per_week"], "seed": 4},
+        {"step": "pram", "columns": ["race"], "seed": 0},
+        {"step": "classification split", "columns": ["diagnosis"], "seed": split},
+    ]
+    html = render_html(r, figures=False)
+    assert "no seed is needed" not in html
+    assert "noise on hours_per_week, seed 4; PRAM of race, seed 0; the held-out split" in html
+    assert f"(predicting diagnosis), seed {split}." in html
+    # a review read back from its JSON twin says the same
+    assert render_html(Review.from_dict(r.to_dict()), figures=False).count("PRAM of race, seed 0")
+    # without a recipe nothing is drawn
+    plain = review(people, Profile.from_dict({"quasi_identifiers": ["sex"]}))
+    assert plain.parameters["seeds"] == []
+    assert "No random numbers are drawn: no seed is needed." in render_html(plain, figures=False)
+
+
+def test_seeds_used_reads_surrogates_and_skips_what_does_not_draw():
+    from types import SimpleNamespace
+
+    from riskcore.deidentify.recipe import mask_step
+    from riskcore.perturb import local_suppression
+    from riskcore.review.seeds import seeds_used
+
+    people = make_people(200, seed=3)
+    recipe = SimpleNamespace(
+        masking=(mask_step("name", "surrogates:name", seed=7), mask_step("ssn", "mask_digits")),
+        perturb=(step_of(local_suppression(people, ["sex", "race"], 2)),),
+    )
+    rem = SimpleNamespace(recipe=recipe, classification=None)
+    assert seeds_used(rem) == [{"step": "surrogates", "columns": ["name"], "seed": 7}]
+    assert seeds_used(None) == []
