@@ -92,8 +92,8 @@ def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
         st.info("No column has 50 categories or fewer.")
         return None
     col = st.selectbox("Categorical column", cats, key=keys.rem_perturb("pram_col"))
-    pd_ = float(st.slider("pd: least chance a value stays itself", 0.0, 1.0, 0.8, 0.05,
-                          key=keys.rem_perturb("pd")))  # fmt: skip
+    pd_ = float(st.slider("pd: least diagonal of the basic matrix", 0.0, 1.0, 0.8, 0.05,
+                          key=keys.rem_perturb("pd"), help=PD_HELP))  # fmt: skip
     seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("pram_seed")))
     return (method, col, pd_, seed)
 
@@ -101,7 +101,16 @@ def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
 #: What to do when local suppression runs past the dashboard's time budget.
 LOCAL_SUPPRESSION_ADVICE = (
     "use fewer quasi-identifiers or generalize them first (the Generalize tab), or run "
-    "riskcore anonymize --local-suppression on the command line"
+    "riskcore anonymize --local-suppression on the command line (the same budget, which "
+    "RISKCORE_TIME_LIMIT=SECONDS raises there)"
+)
+
+#: What PRAM's pd is, and why the matrix applied can keep a value less often.
+PD_HELP = (
+    "sdcMicro's pd: each category's chance of staying itself in the basic matrix is drawn "
+    "between pd and 1. The matrix applied mixes it with its backward matrix (so the "
+    "frequencies are kept) and with the identity (alpha 0.5), so its diagonal, shown after "
+    "the run, can fall below pd."
 )
 
 
@@ -120,9 +129,7 @@ def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str],
         deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
         res = local_suppression(data, list(qis), k, progress=deadline.watch(), person=person)
         # records below k judged by the criteria ("any": a blank cell matches every value)
-        before, after = (
-            k_verdict(t, list(qis), k, person=person).needed for t in (data, res.data)
-        )
+        before, after = (k_verdict(t, list(qis), k, person=person).needed for t in (data, res.data))
         n = len(data) if res.people_touched is None else before_people(data, person)
         lines = [
             *perturb_lines([res]),

@@ -55,6 +55,7 @@ def step_of(result: Outcome) -> dict[str, Any]:
                 "k": result.k,
                 "importance": dict(result.importance),
                 "restore_cells": result.restore_cells,
+                "lowest_last": result.lowest_last,
                 **({} if result.person is None else {"person": result.person}),
             },
             "seed": None,
@@ -109,13 +110,14 @@ def run_step(data: pd.DataFrame, step: Mapping[str, Any]) -> Outcome:
     params = dict(step.get("params") or {})
     try:
         if method == "local_suppression":
-            return local_suppression(  # a step recorded before the restoring pass: without it
+            return local_suppression(  # a step recorded before a pass existed: without it
                 data,
                 columns,
                 int(params["k"]),
                 importance=params.get("importance"),
                 restore_cells=bool(params.get("restore_cells", False)),
                 person=params.get("person"),
+                lowest_last=bool(params.get("lowest_last", False)),
             )
         if method == "microaggregation":
             return microaggregate(

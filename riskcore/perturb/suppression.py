@@ -33,6 +33,23 @@ How the rounds differ from sdcMicro's (vectorized: no loop over records):
   each makes them match a record, whatever the others do, since a suppressed
   cell only adds matches. The others wait for the next round, where the cells
   just suppressed may have brought them closer.
+- **Importance 1 last.** sdcMicro sorts the QIs by importance once
+  (``colIndsSorted <- keyVars[order(importanceI)]`` in ``suppSubset``,
+  ``R/localSuppression.R`` at commit cf32510, version 5.8.1) and treats one
+  record after another, each seeing the blanks made before it. Here a problem
+  record whose chosen cell lies in the QIs of the lowest importance (importance
+  1, suppressed last) waits while other problem records can be treated in other
+  QIs; their blanks may bring it nearer a record that differs from it in
+  another QI. A round in which every problem record left would be treated in
+  the lowest-importance QIs blanks them, as sdcMicro must then too. Treating
+  such a record in the first round blanked a water cell where sdcMicro blanks
+  none (issue 38: sdcMicro's ``testdata``, k = 3, water at importance 1;
+  record 210 differs from each of its nearest records in water alone, and
+  sdcMicro reaches it after other records' blanks brought a record differing
+  in sex nearer). Neither order is a guarantee: with the other keys in column
+  order sdcMicro blanks one water cell there, riskcore none; and when
+  sdcMicro's own order blanks fewer cells in all (below) its result is kept,
+  lowest-importance blanks included.
 - Problem records that would become identical once their chosen cell is
   suppressed differ only in that cell; when they number at least k together,
   the key with the most records keeps its cell (every other one then matches
@@ -54,8 +71,8 @@ Each round suppresses at least one cell, and a record whose QIs are all
 missing matches all n >= k records, so the rounds end. Measured on sdcMicro's
 ``testdata2`` (seven key variables, default importance), cells blanked by
 riskcore / by sdcMicro (its test for k = 2, a re-implementation of its loop
-from its source for the others): k = 2, 57 / 97; k = 3, 88 / 117; k = 4,
-107 / 138; k = 5, 128 / 157 (``tests/riskcore/test_perturb_suppression.py``
+from its source for the others): k = 2, 57 / 97; k = 3, 89 / 117; k = 4,
+105 / 138; k = 5, 131 / 157 (``tests/riskcore/test_perturb_suppression.py``
 checks these and two other importance orders, and random small tables).
 - **Never more than sdcMicro.** The rounds and the restoring are heuristics, like
   sdcMicro's loop, and on some small tables sdcMicro's order (each problem record
@@ -105,8 +122,8 @@ __all__ = [
 #: The most QI cells (records x quasi-identifiers) local suppression takes on, checked before
 #: it starts (the dashboard also gives it a deadline). Each round and each restoring round
 #: joins class tables whose missing-value patterns grow with the cells blanked. UCI Adult's
-#: 32,561 records x 8 QIs (260,488 cells): k = 2 in 29 s, k = 5 in 76 s, measured with a load
-#: average of 12 on 2 cores (``benchmarks/bench_perturb.py``).
+#: 32,561 records x 8 QIs (260,488 cells): k = 2 in 28 s, k = 5 in 80 s, measured with a load
+#: average of 4 to 7 on 2 cores (``benchmarks/bench_perturb.py``, 2026-12-07).
 MAX_CELLS = 1_000_000
 
 
@@ -137,6 +154,9 @@ class LocalSuppression(Result):
     restore_cells : bool
         Whether the restoring pass was asked for (a recipe step records it, so that a
         step recorded before the pass existed replays without it, byte for byte).
+    lowest_last : bool
+        Whether records to be blanked in the lowest-importance QIs waited for the others
+        (a recipe step records it; a step recorded before replays without it).
     smallest_count : int
         The smallest f_k after suppression (at least ``k``).
     data : pandas.DataFrame
@@ -162,6 +182,7 @@ class LocalSuppression(Result):
     smallest_count: int
     restore_rounds: int = 0
     restore_cells: bool = False
+    lowest_last: bool = False
     data: pd.DataFrame = field(default_factory=pd.DataFrame, metadata={"json": False})
     cells: np.ndarray = field(
         default_factory=lambda: np.zeros((0, 0), dtype=bool), metadata={"json": False}
@@ -315,6 +336,7 @@ def local_suppression(
     progress: Callable[[int, int], None] | None = None,
     restore_cells: bool = True,
     person: str | None = None,
+    lowest_last: bool = True,
 ) -> LocalSuppression:
     """Suppress single QI cells until every record matches at least k records.
 
@@ -348,6 +370,10 @@ def local_suppression(
         each person's QIs to be the same on all their rows (a blank matching
         any value is defined between records; a person of several QI tuples is
         a set of them).
+    lowest_last : bool, default True
+        A record whose cell would be blanked in the QIs of the lowest importance waits
+        while other records can be treated in other QIs (see the module docstring);
+        ``False`` treats it at once, as recipe steps recorded before did.
 
     Returns
     -------
@@ -363,7 +389,7 @@ def local_suppression(
     qis = _check_qis(data, quasi_identifiers)
     k = check_positive_int("k", k)
     if person is not None:
-        return _people(data, qis, k, importance, person, progress, restore_cells)
+        return _people(data, qis, k, importance, person, progress, restore_cells, lowest_last)
     n = len(data)
     if n * len(qis) > MAX_CELLS:
         raise RiskcoreError(
@@ -379,7 +405,11 @@ def local_suppression(
     )
     # Tried first: the highest importance number; ties in column order (sdcMicro's
     # order(importanceI), a stable sort).
-    order = np.argsort(-np.array([imp[q] for q in qis]), kind="stable")
+    weights = np.array([imp[q] for q in qis])
+    order = np.argsort(-weights, kind="stable")
+    # The QIs suppressed last (the lowest importance, unless every QI has it): a record whose
+    # cell would go there waits while other records can be treated in other QIs.
+    last = (weights == weights.min()) & (weights.min() < weights.max()) & bool(lowest_last)
     codes = _codes(data, qis)
     original = codes.copy()
     before = codes < 0
@@ -395,7 +425,10 @@ def local_suppression(
         problem, which, per_key = distinct(codes[rows])
         keys, _, sizes = distinct(codes)
         col, dist = choose(problem, keys, sizes, order)
-        treat = (dist == dist.min()) & ~_kept(problem, col, per_key, k)
+        ready = ~last[col]
+        if not ready.any():  # no record left can be treated in another QI
+            ready[:] = True
+        treat = ready & (dist == dist[ready].min()) & ~_kept(problem, col, per_key, k)
         now = treat[which]
         codes[rows[now], col[which[now]]] = -1
         counts = fk(codes)
@@ -428,6 +461,7 @@ def local_suppression(
         rounds=rounds,
         restore_rounds=restore_rounds,
         restore_cells=bool(restore_cells),
+        lowest_last=bool(lowest_last),
         smallest_count=int(counts.min()),
         data=out,
         cells=cells,
@@ -442,6 +476,7 @@ def _people(
     person: str,
     progress: Callable[[int, int], None] | None,
     restore_cells: bool,
+    lowest_last: bool,
 ) -> LocalSuppression:
     """Return local suppression on one record per person, its blanks made on every row."""
     from riskcore.engine import EncodedTable
@@ -468,6 +503,7 @@ def _people(
         importance,
         progress=progress,
         restore_cells=restore_cells,
+        lowest_last=lowest_last,
     )
     cells = one.cells[people.person]
     out = data.copy()

@@ -1,21 +1,23 @@
 """Risk and utility of perturbed numeric variables: sdcMicro's ``dRisk`` and IL1s.
 
-Interval disclosure risk ([MDT05]_; sdcMicro ``R/dRisk.R``, ``dRiskWORK``):
-around each perturbed value x'_ij an interval of half-width k * s'_j is
-drawn, s'_j the standard deviation (n - 1 in the denominator) of the perturbed
-column j; with o_i the number of record i's original values outside their
-intervals (missing values ignored, as sdcMicro's ``na.rm = TRUE``), sdcMicro
-counts a record at risk when **at most one** value lies outside
-(``rowSums(x < mi | x > ma, na.rm = TRUE) %in% 0:1``):
+Interval disclosure risk ([MDT05]_; sdcMicro ``R/dRisk.R``, ``dRiskWORK``, read at
+commit cf32510, version 5.8.1): around each perturbed value x'_ij an interval of
+half-width k * s'_j is drawn, s'_j the standard deviation (n - 1 in the
+denominator) of the perturbed column j; with o_i the number of record i's original
+values outside their intervals (missing values ignored, as sdcMicro's
+``na.rm = TRUE``), a record is counted when **every** value lies inside
+(``w <- rowSums(x < mi | x > ma, na.rm = TRUE) == 0; mean(w)``):
 
-.. math:: \\mathrm{dRisk} = \\frac{1}{n} \\#\\{i : o_i \\le 1\\}, \\quad
+.. math:: \\mathrm{dRisk} = \\frac{1}{n} \\#\\{i : o_i = 0\\}, \\quad
           o_i = \\#\\{j : |x_{ij} - x'_{ij}| > k s'_j\\}
 
 with k = 0.05 by default. Unperturbed data have dRisk = 1 (every record at risk);
-lower is safer. A consequence of that rule: on a single numeric column every
-record is counted (o_i is 0 or 1), whatever the perturbation. The stricter share
-of records with **every** value inside, (1/n) #{i : o_i = 0}, is reported beside
-it (:attr:`NumericRiskUtility.drisk_all_inside`, :func:`drisk_all_inside`).
+lower is safer. sdcMicro has counted so since commit c2022f6 ("wrong calculation in
+numrisk fixed", 2020-09-30; first released in 5.6.0). Version 5.5.1 and earlier
+counted a record when at most one value lay outside (``%in% 0:1``), which counts
+every record of a single column whatever the perturbation; riskcore 0.2.0 followed
+that older rule, with today's figure beside it as ``drisk_all_inside``. The older
+figure is no longer given, and ``drisk_all_inside`` is a deprecated name of ``drisk``.
 
 Information loss IL1s (Yancey, Winkler and Creecy 2002, scaled as sdcMicro's
 ``dUtility(method = "IL1s")``, ``R/dUtility.R``): the sum over all cells of
@@ -40,8 +42,10 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
@@ -63,6 +67,11 @@ __all__ = [
 #: sdcMicro's default half-width of the intervals, in perturbed standard deviations.
 DRISK_K = 0.05
 
+_RENAMED = (
+    "drisk_all_inside is deprecated: it is drisk, which counts the records with every value "
+    "inside its interval as sdcMicro 5.8.1 does"
+)
+
 
 @dataclass(frozen=True)
 class NumericRiskUtility(Result):
@@ -72,9 +81,9 @@ class NumericRiskUtility(Result):
     ----------
     columns : tuple of str
     drisk : float
-        sdcMicro's dRisk: the share of records with at most one original value
-        outside k perturbed standard deviations of its perturbed value (1 for
-        unperturbed data, and always 1 on a single column; lower is safer).
+        sdcMicro's dRisk: the share of records whose every original value lies
+        within k perturbed standard deviations of its perturbed value (1 for
+        unperturbed data; lower is safer).
     il1s : float
         sdcMicro's IL1s, a sum over cells (0 for unperturbed data; lower keeps
         more).
@@ -82,9 +91,6 @@ class NumericRiskUtility(Result):
         IL1s divided by the number of cells.
     k : float
         The half-width of the intervals, in perturbed standard deviations.
-    drisk_all_inside : float
-        The share of records with every original value inside its interval
-        (at most ``drisk``; NaN when read from a result written before it existed).
     """
 
     columns: tuple[str, ...]
@@ -92,7 +98,33 @@ class NumericRiskUtility(Result):
     il1s: float
     il1s_per_cell: float
     k: float = DRISK_K
-    drisk_all_inside: float = float("nan")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild the result from :meth:`to_dict` output, older shapes included.
+
+        A result written by riskcore 0.2.0, whose ``drisk`` followed sdcMicro's pre-2020
+        rule (at most one value outside), also holds ``drisk_all_inside``, the share
+        with every value inside: that is today's ``drisk``, and it is read as such.
+
+        Parameters
+        ----------
+        data : mapping
+            A :meth:`to_dict` output of this version or of 0.2.0.
+
+        Returns
+        -------
+        NumericRiskUtility
+        """
+        if "drisk_all_inside" in data:
+            data = {**data, "drisk": data["drisk_all_inside"]}
+        return super().from_dict(data)
+
+    @property
+    def drisk_all_inside(self) -> float:
+        """Return ``drisk`` (deprecated name, from when ``drisk`` followed the pre-2020 rule)."""
+        warnings.warn(_RENAMED, DeprecationWarning, stacklevel=2)
+        return self.drisk
 
 
 def _pair(
@@ -139,8 +171,8 @@ def drisk(
 ) -> float:
     """Return sdcMicro's interval disclosure risk ``dRisk`` (see the module docstring).
 
-    A record counts when at most one of its original values lies outside its
-    interval, as in sdcMicro's ``dRiskWORK``.
+    A record counts when every one of its original values lies inside its
+    interval, as in sdcMicro 5.8.1's ``dRiskWORK``.
 
     Parameters
     ----------
@@ -162,7 +194,7 @@ def drisk(
         When the tables differ in length or lack a column.
     """
     o = _outside(original, perturbed, columns, k)
-    return float((o <= 1).mean()) if len(o) else float("nan")
+    return float((o == 0).mean()) if len(o) else float("nan")
 
 
 def drisk_all_inside(
@@ -172,10 +204,7 @@ def drisk_all_inside(
     *,
     k: float = DRISK_K,
 ) -> float:
-    """Return the share of records whose every original value lies inside its interval.
-
-    The stricter companion of :func:`drisk`: (1/n) #{i : o_i = 0} (see the module
-    docstring); on a single column it is the share :func:`drisk` cannot show.
+    """Return :func:`drisk` (deprecated name, from when ``drisk`` followed the pre-2020 rule).
 
     Parameters
     ----------
@@ -189,15 +218,10 @@ def drisk_all_inside(
     Returns
     -------
     float
-        In [0, 1], at most :func:`drisk`; lower is safer. NaN on an empty table.
-
-    Raises
-    ------
-    RiskcoreError
-        When the tables differ in length or lack a column.
+        :func:`drisk` of the same arguments.
     """
-    o = _outside(original, perturbed, columns, k)
-    return float((o == 0).mean()) if len(o) else float("nan")
+    warnings.warn(_RENAMED, DeprecationWarning, stacklevel=2)
+    return drisk(original, perturbed, columns, k=k)
 
 
 def il1s(original: pd.DataFrame, perturbed: pd.DataFrame, columns: Sequence[str]) -> float:
@@ -257,15 +281,12 @@ def numeric_risk_utility(
     cols = tuple(str(c) for c in ([columns] if isinstance(columns, str) else columns))
     loss = il1s(original, perturbed, cols)
     cells = len(original) * len(cols)
-    o = _outside(original, perturbed, cols, k)
-    nan = float("nan")
     return NumericRiskUtility(
         columns=cols,
-        drisk=float((o <= 1).mean()) if len(o) else nan,
+        drisk=drisk(original, perturbed, cols, k=k),
         il1s=loss,
         il1s_per_cell=loss / cells if cells else 0.0,
         k=float(k),
-        drisk_all_inside=float((o == 0).mean()) if len(o) else nan,
     )
 
 
@@ -273,7 +294,7 @@ def unperturbed(columns: Sequence[str], k: float = DRISK_K) -> NumericRiskUtilit
     """Return dRisk and IL1s of columns left as they are: the "before" of every comparison.
 
     By the definitions (module docstring) an unchanged column has every original value
-    at the centre of its interval, so dRisk = 1 and every value is inside, and IL1s = 0;
+    at the centre of its interval, so dRisk = 1 and IL1s = 0;
     this is :func:`numeric_risk_utility` of a table against itself, without the table.
 
     Parameters
@@ -286,9 +307,7 @@ def unperturbed(columns: Sequence[str], k: float = DRISK_K) -> NumericRiskUtilit
     Returns
     -------
     NumericRiskUtility
-        dRisk 1, every value inside 1, IL1s 0.
+        dRisk 1, IL1s 0.
     """
     cols = tuple(str(c) for c in ([columns] if isinstance(columns, str) else columns))
-    return NumericRiskUtility(
-        columns=cols, drisk=1.0, il1s=0.0, il1s_per_cell=0.0, k=float(k), drisk_all_inside=1.0
-    )
+    return NumericRiskUtility(columns=cols, drisk=1.0, il1s=0.0, il1s_per_cell=0.0, k=float(k))

@@ -241,6 +241,7 @@ def document_context(review: Review) -> dict[str, Any]:
         limitation_text,
         release_banner,
         role_reason_text,
+        seeds_reading,
         target_rows,
     )
     from riskcore.report.readings.saved import audit_head_reading
@@ -312,6 +313,7 @@ def document_context(review: Review) -> dict[str, Any]:
             [[k, json.dumps(plain(val), allow_nan=False)] for k, val in r.parameters.items()],
         ),
         "command": r.command,
+        "seeds": seeds_reading(r),
     }
     su = r.special_uniques
     if su is not None:

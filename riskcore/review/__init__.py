@@ -23,6 +23,8 @@ utility
     per released column, :class:`~riskcore.review.utility.TwoWayTable` (with Cramer's V).
 limitations
     What was assumed or not checked (the free text included), as data.
+seeds
+    :func:`~riskcore.review.seeds.seeds_used`: the seeds the remediation drew with.
 compute
     :func:`review`.
 """

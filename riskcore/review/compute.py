@@ -44,6 +44,7 @@ from riskcore.review.results import (
     RoleReason,
     dataset_facts,
 )
+from riskcore.review.seeds import seeds_used
 
 __all__ = ["REPORT_MAX_QIS", "review"]
 
@@ -469,7 +470,7 @@ def review(
             "engine": before.engine,
             "missing": before.missing,
             "missing_policy": before.missing_policy,
-            "seeds": None,
+            "seeds": seeds_used(remediation),
         },
         command=_command(name, profile_name, options),
         audit_head=None

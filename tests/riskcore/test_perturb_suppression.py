@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.perturb import LocalSuppression, default_importance, local_suppression
+from riskcore.perturb.steps import run_step, step_of
 from tests.riskcore.sdc_reference import fk_any, suppress_like_sdcmicro
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sdcmicro"
@@ -69,6 +70,56 @@ def test_reference_reproduces_sdcmicros_97(testdata2):
     # sdcMicro's tests/testthat/test_localSuppression.R: newSupps == 97 (k = 2, default importance)
     out = suppress_like_sdcmicro(testdata2[KEYS].to_numpy(), 2, [1, 5, 4, 7, 2, 6, 3])
     assert int(np.isnan(out).sum()) == 97
+
+
+@pytest.fixture(scope="module")
+def testdata() -> pd.DataFrame:
+    return pd.read_csv(DATA / "testdata.csv")
+
+
+WATER_LAST = {
+    # sdcMicro's default ranking of the other keys (fewest distinct values first), water at 1
+    "default, water last": {
+        "water": 1,
+        "urbrur": 2,
+        "sex": 3,
+        "walls": 4,
+        "electcon": 5,
+        "roof": 6,
+        "relat": 7,
+    },
+    "reversed, water last": {
+        "water": 1,
+        "sex": 2,
+        "relat": 3,
+        "electcon": 4,
+        "walls": 5,
+        "roof": 6,
+        "urbrur": 7,
+    },
+}
+
+
+@pytest.mark.parametrize("name", list(WATER_LAST))
+def test_importance_one_is_suppressed_last_on_testdata(testdata, name):
+    # Issue 38.3: with water at importance 1, sdcMicro 5.8.1 (R/localSuppression.R at
+    # cf32510, re-implemented in sdc_reference.py) blanks no water value on its testdata at
+    # k = 3; record 210 differs from each of its nearest records only in water, and sdcMicro
+    # reaches it after other records' blanks brought a record differing in sex nearer.
+    imp = WATER_LAST[name]
+    reference = suppress_like_sdcmicro(testdata[KEYS].to_numpy(), 3, [imp[q] for q in KEYS])
+    assert not np.isnan(reference[:, KEYS.index("water")]).any()
+    for restore_cells in (True, False):
+        res = local_suppression(testdata, KEYS, 3, importance=imp, restore_cells=restore_cells)
+        assert res.suppressed["water"] == 0
+        assert _smallest_fk(res.data[KEYS]) >= 3
+        assert res.total_suppressed <= int(np.isnan(reference).sum())
+    # the recipe step records it; a step recorded before replays the rounds as they were
+    step = step_of(res)
+    assert step["params"]["lowest_last"] is True
+    assert run_step(testdata, step).data.equals(res.data)
+    legacy = {**step, "params": {k: v for k, v in step["params"].items() if k != "lowest_last"}}
+    assert run_step(testdata, legacy).suppressed["water"] == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -173,6 +224,16 @@ def test_match_counts_by_hand():
     assert match_counts(df, ["a", "b"]).tolist() == [2, 2, 3]
 
 
+def _smallest_fk(frame: pd.DataFrame) -> int:
+    """The smallest f_k of a frame by the naive rule, on its distinct rows weighted by count."""
+    codes = np.nan_to_num(_matrix(frame), nan=-1.0)
+    rows, counts = np.unique(codes, axis=0, return_counts=True)
+    rows[rows < 0] = np.nan
+    a, b = rows[:, None, :], rows[None, :, :]
+    clash = ~np.isnan(a) & ~np.isnan(b) & (a != b)
+    return int(((~clash.any(axis=2)).astype(np.int64) @ counts).min())
+
+
 def _matrix(frame: pd.DataFrame) -> np.ndarray:
     """Codes of a frame as floats, NaN where a value is missing (for the naive f_k)."""
     out = np.array(frame.apply(lambda s: pd.factorize(s)[0]).to_numpy(), dtype=float)
@@ -207,10 +268,9 @@ def test_property_k_reached_by_blanking_qi_cells_only(rows, k):
 def test_a_recipe_step_replays_the_pass_it_was_made_with(testdata2):
     """A step recorded before the restoring pass existed (no ``restore_cells``) replays without
     it, byte for byte; a step made now records the pass and replays with it."""
-    from riskcore.perturb.steps import run_step, step_of
 
     new = local_suppression(testdata2, KEYS, 3)
-    old = local_suppression(testdata2, KEYS, 3, restore_cells=False)
+    old = local_suppression(testdata2, KEYS, 3, restore_cells=False, lowest_last=False)
     assert new.restore_cells and not old.restore_cells
     assert int(new.cells.sum()) < int(old.cells.sum())  # the pass put cells back
     step = step_of(new)

@@ -46,3 +46,16 @@ def test_lines_say_what_each_run_did():
     assert lines[2].startswith("PRAM of c: ")
     assert lines[3].startswith("Local suppression: 1 cells blanked in 1 records (b 1)")
     assert "100.0% of records before" in lines[4] and "IL1s 0.00 before" in lines[4]
+
+
+def test_pram_line_gives_the_chance_a_value_stays_itself_from_the_matrix_applied():
+    # Issue 38.13: pd (0.8) is the least diagonal drawn for the basic matrix P; the matrix
+    # applied, alpha R + (1 - alpha) I with R = P Q, keeps a rare category less often.
+    df = pd.DataFrame({"c": list("a" * 90 + "b" * 6 + "c" * 3 + "d")})
+    res = pram(df, "c", diagonal=0.8, seed=1)
+    diag = [res.matrix[i][i] for i in range(len(res.categories))]
+    assert min(diag) < 0.8  # the rare "d": below pd
+    line = perturb_lines([res])[0]
+    assert f"stays itself with probability {min(diag):.2f} to {max(diag):.2f}" in line
+    assert "pd 0.8 is the least diagonal drawn for the basic matrix" in line
+    assert "can fall below pd" in line

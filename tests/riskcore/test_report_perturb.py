@@ -40,17 +40,16 @@ def test_the_report_and_its_json_twin_state_drisk_and_il1s_of_the_perturbed_colu
     r = review(people, profile)
     rem = r.remediation
     assert rem is not None and rem.numeric is not None
-    # recomputed apart: the two steps run by hand on the table, then sdcMicro's rule
-    # (at most one of the two values outside k = 0.05 perturbed standard deviations)
+    # recomputed apart: the two steps run by hand on the table, then sdcMicro 5.8.1's rule
+    # (both values inside k = 0.05 perturbed standard deviations; R/dRisk.R at cf32510)
     x = people[["age", "hours_per_week"]].to_numpy(float)
     aggregated = microaggregate(people, ["age"], 3).data
     noisy = add_noise(aggregated, {"hours_per_week": 50}, seed=4).data
     xm = noisy[["age", "hours_per_week"]].to_numpy(float)
     half = 0.05 * xm.std(axis=0, ddof=1)
     outside = ((x < xm - half) | (x > xm + half)).sum(axis=1)
-    assert rem.numeric.drisk == np.mean(outside <= 1)
-    assert rem.numeric.drisk_all_inside == np.mean(outside == 0)
-    assert 0 < rem.numeric.drisk_all_inside < rem.numeric.drisk < 1
+    assert rem.numeric.drisk == np.mean(outside == 0)
+    assert 0 < rem.numeric.drisk < np.mean(outside <= 1) < 1  # not the rule of 5.5.1
     assert rem.numeric == apply_recipe(people, recipe).numeric
     # the JSON twin holds it, and reads back equal
     back = Review.from_dict(r.to_dict())
@@ -58,7 +57,7 @@ def test_the_report_and_its_json_twin_state_drisk_and_il1s_of_the_perturbed_colu
     html = render_html(r, figures=False)
     assert "sdcMicro&#39;s dRisk" in html or "sdcMicro's dRisk" in html
     assert f"{rem.numeric.drisk:.1%} after" in html
-    assert "Records with every value inside its interval" in html
+    assert "records with every value inside its interval" in html
 
 
 def test_no_numeric_step_no_numeric_section():
@@ -74,3 +73,54 @@ def test_unperturbed_is_a_table_against_itself():
     people = make_people(200, seed=3)
     cols = ["age", "hours_per_week"]
     assert unperturbed(cols) == numeric_risk_utility(people, people, cols)
+
+
+def test_the_reproduce_section_names_every_seed_the_recipe_draws_with():
+    # Issue 38.10: the report said "No random numbers are drawn: no seed is needed" beside a
+    # recipe whose PRAM step draws with seed 0; the sentence now comes from the recipe's steps
+    from riskcore.perturb import pram
+
+    people = make_people(600, seed=1)
+    steps = [
+        step_of(add_noise(people, {"hours_per_week": 50}, seed=4)),
+        step_of(pram(people, "race", seed=0)),
+    ]
+    recipe = _recipe(people, steps)
+    profile = Profile.from_dict(
+        {"quasi_identifiers": ["sex"], "sensitive": ["diagnosis"], "recipe": recipe}
+    )
+    r = review(people, profile)
+    assert r.remediation is not None and r.remediation.classification is not None
+    split = r.remediation.classification.seed
+    assert r.parameters["seeds"] == [
+        {"step": "noise", "columns": ["hours_per_week"], "seed": 4},
+        {"step": "pram", "columns": ["race"], "seed": 0},
+        {"step": "classification split", "columns": ["diagnosis"], "seed": split},
+    ]
+    html = render_html(r, figures=False)
+    assert "no seed is needed" not in html
+    assert "noise on hours_per_week, seed 4; PRAM of race, seed 0; the held-out split" in html
+    assert f"(predicting diagnosis), seed {split}." in html
+    # a review read back from its JSON twin says the same
+    assert render_html(Review.from_dict(r.to_dict()), figures=False).count("PRAM of race, seed 0")
+    # without a recipe nothing is drawn
+    plain = review(people, Profile.from_dict({"quasi_identifiers": ["sex"]}))
+    assert plain.parameters["seeds"] == []
+    assert "No random numbers are drawn: no seed is needed." in render_html(plain, figures=False)
+
+
+def test_seeds_used_reads_surrogates_and_skips_what_does_not_draw():
+    from types import SimpleNamespace
+
+    from riskcore.deidentify.recipe import mask_step
+    from riskcore.perturb import local_suppression
+    from riskcore.review.seeds import seeds_used
+
+    people = make_people(200, seed=3)
+    recipe = SimpleNamespace(
+        masking=(mask_step("name", "surrogates:name", seed=7), mask_step("ssn", "mask_digits")),
+        perturb=(step_of(local_suppression(people, ["sex", "race"], 2)),),
+    )
+    rem = SimpleNamespace(recipe=recipe, classification=None)
+    assert seeds_used(rem) == [{"step": "surrogates", "columns": ["name"], "seed": 7}]
+    assert seeds_used(None) == []

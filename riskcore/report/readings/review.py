@@ -29,6 +29,7 @@ from riskcore.report.readings.longitudinal import (
 )
 from riskcore.report.readings.people import unit_reading
 from riskcore.review import Limitation, ReleasedIdentifiers, Review, RoleReason
+from riskcore.review.seeds import seeds_used
 from riskcore.roles.persons import RowsNotPeople, person_facts
 
 __all__ = [
@@ -39,8 +40,17 @@ __all__ = [
     "limitation_text",
     "release_banner",
     "role_reason_text",
+    "seeds_reading",
     "target_rows",
 ]
+
+#: Each drawing step of :func:`riskcore.review.seeds.seeds_used`, in words ("{}": its columns).
+_SEED_STEPS: dict[str, str] = {
+    "surrogates": "surrogates (Faker) of {}",
+    "pram": "PRAM of {}",
+    "noise": "noise on {}",
+    "classification split": "the held-out split of the classification check (predicting {})",
+}
 
 #: A role as the report names it.
 ROLE_LABELS: dict[str, str] = {
@@ -506,3 +516,34 @@ def limitation_text(lim: Limitation) -> str:
     if lim.kind == "rows-not-people":
         return "Rows, not people: " + rows_not_people_reading(RowsNotPeople.from_dict(f))
     return lim.kind
+
+
+def seeds_reading(review: Review) -> str:
+    """Return the Reproduce section's sentence on random numbers: every seed, or none needed.
+
+    Derived from the recipe the review applied (:func:`riskcore.review.seeds.seeds_used`):
+    its PRAM, noise and surrogate steps and the classification check's held-out split.
+
+    Parameters
+    ----------
+    review : Review
+
+    Returns
+    -------
+    str
+        "No random numbers are drawn: no seed is needed." or "Random numbers are drawn with
+        these seeds, recorded so that the command above gives the same numbers: PRAM of
+        diagnosis, seed 0; ..."
+    """
+    seeds = seeds_used(review.remediation)
+    if not seeds:
+        return "No random numbers are drawn: no seed is needed."
+    parts = [
+        _SEED_STEPS.get(x["step"], str(x["step"]) + " of {}").format(", ".join(x["columns"]))
+        + f", seed {x['seed']}"
+        for x in seeds
+    ]
+    return (
+        "Random numbers are drawn with these seeds, recorded so that the command above gives "
+        f"the same numbers: {'; '.join(parts)}."
+    )
