@@ -1,0 +1,103 @@
+"""The hostile suite of the privacy-budget ledgers (issue 37, items 4 and 5).
+
+Each attack gave people a fresh budget, or a pooled table one ledger only: the same
+1,000 people charged to a ledger, then a table of them changed so that no row is equal
+on every column (one column jittered, shuffled or rounded), or 45% of them padded with
+other people, looked up again; and a table pooling two ledgers' people. Each must be
+charged to the ledger(s) of its people. Small tables of other people that match every
+row on two low-cardinality columns must not be.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskcore import dp
+from riskcore.demo import make_people
+from riskcore.store import Store
+from riskcore.store.ledgers import BudgetStore
+
+
+def _source(df: pd.DataFrame, name: str) -> dp.DataSource:
+    digest = hashlib.sha256(df.to_csv(index=False).encode("utf-8")).hexdigest()
+    return dp.DataSource(name, digest, tuple(map(str, df.columns)), len(df))
+
+
+def _entry(eps: float) -> dp.LedgerEntry:
+    return dp.LedgerEntry("count of rows", "laplace", eps)
+
+
+@pytest.fixture(scope="module")
+def people() -> pd.DataFrame:
+    return make_people(1000, seed=0)
+
+
+@pytest.fixture
+def book(tmp_path, people) -> BudgetStore:
+    store = BudgetStore(Store(tmp_path / "r.db"))
+    store.reserve(_source(people, "people.csv"), _entry(0.9), data=people)
+    return store
+
+
+def _jitter_age(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    return df.assign(age=df["age"] + rng.choice([-1, 1], len(df)))
+
+
+def _shuffle_ssn(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    # the most telling column (every value distinct) moved to other rows
+    return df.assign(ssn=df["ssn"].to_numpy()[rng.permutation(len(df))])
+
+
+def _round_numbers(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    return df.assign(
+        age=(df["age"] / 10).round().astype("int64") * 10,
+        hours_per_week=(df["hours_per_week"] / 10).round().astype("int64") * 10,
+    )
+
+
+def _keep_45_and_pad(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    keep = df.iloc[rng.permutation(len(df))[:450]]
+    others = make_people(1000, seed=1).iloc[:550]  # other people, new names and SSNs
+    return pd.concat([keep, others], ignore_index=True)
+
+
+ONE_COLUMN_CHANGED = {
+    "age jittered by 1": _jitter_age,
+    "the SSN column shuffled": _shuffle_ssn,
+    "age and hours rounded to 10": _round_numbers,
+    "45% kept, padded with other people": _keep_45_and_pad,
+}
+
+
+@pytest.mark.parametrize("change", list(ONE_COLUMN_CHANGED))
+def test_one_changed_column_does_not_give_the_same_people_a_fresh_budget(book, people, change):
+    changed = ONE_COLUMN_CHANGED[change](people, np.random.default_rng(5))
+    src = _source(changed, f"{change}.csv")
+    look = book.lookup(src, data=changed)
+    assert look.how == "people" and look.name == "people.csv", look.match
+    assert look.budget.remaining() == pytest.approx(0.1)
+    with pytest.raises(dp.BudgetExceededError, match=r"^Refused"):
+        book.reserve(src, _entry(0.5), data=changed)
+    assert len(book.ledgers()) == 1
+
+
+@pytest.mark.parametrize("n", [20, 50, 200])
+@pytest.mark.parametrize("columns", [("sex", "race"), ("sex", "income"), ("race", "workclass")])
+def test_small_tables_of_other_people_are_not_charged_by_chance(book, people, n, columns):
+    # every row's values of the two columns are a ledger row's: every row "matches" on them
+    rng = np.random.default_rng(n)
+    rows = people.iloc[rng.choice(len(people), n, replace=False)]
+    table = pd.DataFrame(
+        {
+            columns[0]: rows[columns[0]].to_numpy(),
+            columns[1]: rows[columns[1]].to_numpy(),
+            "member": [f"M{v}" for v in rng.integers(10**8, size=n)],
+            "score": rng.normal(size=n).round(3),
+        }
+    )
+    look = book.lookup(_source(table, "club.csv"), data=table)
+    assert look.how == "new" and look.match is None
