@@ -18,6 +18,7 @@ import pytest
 
 from riskcore import dp
 from riskcore.demo import make_people
+from riskcore.report.readings import ledger_source_reading
 from riskcore.store import Store
 from riskcore.store.ledgers import BudgetStore
 
@@ -101,3 +102,55 @@ def test_small_tables_of_other_people_are_not_charged_by_chance(book, people, n,
     )
     look = book.lookup(_source(table, "club.csv"), data=table)
     assert look.how == "new" and look.match is None
+
+
+# --- issue 37, item 5: a pooled table is charged to every ledger of its people ----------
+
+
+@pytest.fixture
+def halves(tmp_path) -> tuple[BudgetStore, pd.DataFrame]:
+    """Half A charged epsilon 0.5, half B its whole budget of 1; the pool of both."""
+    pool = make_people(2000, seed=3)
+    store = BudgetStore(Store(tmp_path / "h.db"))
+    a, b = pool.iloc[:1000], pool.iloc[1000:]
+    store.reserve(_source(a, "half-a.csv"), _entry(0.5), data=a)
+    store.reserve(_source(b, "half-b.csv"), _entry(1.0), data=b)
+    return store, pool
+
+
+def test_a_pooled_table_is_checked_against_every_ledger_of_its_people(halves):
+    store, pool = halves
+    src = _source(pool, "pooled.csv")
+    # the issue: charged to A alone, B's people reached epsilon 1.5 against a budget of 1
+    with pytest.raises(dp.BudgetExceededError, match="half-b.csv") as refused:
+        store.reserve(src, _entry(0.5), data=pool)
+    assert str(refused.value).startswith("Refused")
+    spent = {s.source: s.ledger.spent()[0] for s in store.ledgers()}
+    assert spent == {"half-a.csv": 0.5, "half-b.csv": 1.0}  # nothing written
+    look = store.lookup(src, data=pool)
+    assert {s.source for s in look.charged} == {"half-a.csv", "half-b.csv"}
+    assert look.remaining == 0.0  # B's people have no budget left
+    text = ledger_source_reading(look, "r.db")
+    assert "also holds the people of the ledger “half-b.csv”" in text
+    assert "at most epsilon 0 can be spent now" in text
+
+
+def test_a_pooled_release_is_charged_to_every_ledger_of_its_people(halves, tmp_path):
+    store, pool = halves
+    store.set_budget(_source(pool.iloc[1000:], "half-b.csv"), 1.5, 1e-6, reason="re-consented")
+    store.reserve(_source(pool, "pooled.csv"), _entry(0.25), data=pool)
+    spent = {s.source: s.ledger.spent()[0] for s in store.ledgers()}
+    assert spent == {"half-a.csv": 0.75, "half-b.csv": 1.25}
+    releases = [e for e in store.store.audit() if e.action == "dp_release"]
+    assert {e.changes["ledger"] for e in releases[-2:]} == {"half-a.csv", "half-b.csv"}
+
+
+def test_a_ledger_begun_with_a_reason_is_not_charged_for_the_ledger_it_split_from(book, people):
+    # the user said "these are other people": neither ledger is charged for the other's files
+    copy = people.iloc[::-1]
+    src = _source(copy, "cohort-2.csv")
+    book.start_new_ledger(src, reason="a re-consented cohort", data=copy)
+    book.reserve(src, _entry(0.3), data=copy)
+    book.reserve(_source(people, "people.csv"), _entry(0.05), data=people)
+    spent = {s.source: s.ledger.spent()[0] for s in book.ledgers()}
+    assert spent == pytest.approx({"people.csv": 0.95, "cohort-2.csv": 0.3})

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
         near_duplicate_note,
         near_duplicate_reading,
         people_match_reading,
+        pooled_reading,
         split_reading,
     )
     from riskcore.report.readings.data import (
@@ -309,6 +310,7 @@ _WHERE: dict[str, str] = {
     "near_duplicate_note": "budget",
     "near_duplicate_reading": "budget",
     "people_match_reading": "budget",
+    "pooled_reading": "budget",
     "split_reading": "budget",
     "people_phrase": "people",
     "suppressed_share": "people",
@@ -596,6 +598,7 @@ __all__ = [
     "pii_reading",
     "pii_table",
     "planning_reading",
+    "pooled_reading",
     "population_failing_caption",
     "population_intro",
     "population_match_reading",
