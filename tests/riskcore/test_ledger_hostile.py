@@ -11,6 +11,7 @@ row on two low-cardinality columns must not be.
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ import pytest
 
 from riskcore import dp
 from riskcore.demo import make_people
+from riskcore.io import load_table
 from riskcore.report.readings import ledger_source_reading
 from riskcore.store import Store
 from riskcore.store.ledgers import BudgetStore
@@ -122,7 +124,7 @@ def test_a_pooled_table_is_checked_against_every_ledger_of_its_people(halves):
     store, pool = halves
     src = _source(pool, "pooled.csv")
     # the issue: charged to A alone, B's people reached epsilon 1.5 against a budget of 1
-    with pytest.raises(dp.BudgetExceededError, match="half-b.csv") as refused:
+    with pytest.raises(dp.BudgetExceededError, match=r"half-b\.csv") as refused:
         store.reserve(src, _entry(0.5), data=pool)
     assert str(refused.value).startswith("Refused")
     spent = {s.source: s.ledger.spent()[0] for s in store.ledgers()}
@@ -154,3 +156,48 @@ def test_a_ledger_begun_with_a_reason_is_not_charged_for_the_ledger_it_split_fro
     book.reserve(_source(people, "people.csv"), _entry(0.05), data=people)
     spent = {s.source: s.ledger.spent()[0] for s in book.ledgers()}
     assert spent == pytest.approx({"people.csv": 0.95, "cohort-2.csv": 0.3})
+
+
+# --- issue 37, item 11: the command-line report states the database's ledger, not the claim --
+
+_PROFILE = {
+    "quasi_identifiers": ["age", "sex", "zip"],
+    "sensitive": ["income"],
+    "targets": {"k": 3},
+    "ledger": {
+        **dp.PrivacyLedger(1.0, 1e-6).to_dict(),  # claims nothing was spent
+        "charged_to": {"ledger": "patients.csv", "how": "fingerprint", "match": None},
+    },
+}
+
+
+def _report(tmp_path, db) -> tuple[dict, str]:
+    from riskcore.cli import main
+
+    profile = tmp_path / "profile.json"
+    profile.write_text(json.dumps(_PROFILE))
+    out, twin = tmp_path / "r.html", tmp_path / "r.json"
+    argv = ["report", str(tmp_path / "patients.csv"), "--profile", str(profile)]
+    assert main([*argv, "--out", str(out), "--json", str(twin), "--db", str(db)]) in (0, 1)
+    return json.loads(twin.read_text())["privacy_budget"], out.read_text(encoding="utf-8")
+
+
+def test_the_report_says_a_claimed_ledger_was_not_checked(tmp_path, people):
+    people.to_csv(tmp_path / "patients.csv", index=False)
+    budget, html = _report(tmp_path, tmp_path / "none.db")
+    assert budget["checked"]["found"] is False
+    assert "Not checked: the database" in html and "The profile states:" in html
+
+
+def test_the_report_states_the_databases_ledger_not_the_profiles_claim(tmp_path, people):
+    people.to_csv(tmp_path / "patients.csv", index=False)
+    table = load_table(str(tmp_path / "patients.csv"))
+    src = dp.DataSource(
+        "patients.csv", table.info.fingerprint, tuple(table.data.columns), len(table.data)
+    )
+    db = tmp_path / "r.db"
+    BudgetStore(Store(db)).reserve(src, _entry(0.9), data=table.data)
+    budget, html = _report(tmp_path, db)
+    assert budget["epsilon_spent"] == pytest.approx(0.9)  # the claim said 0
+    assert budget["checked"] == {"against": str(db), "found": True}
+    assert "epsilon spent 0.9 of 1" in html and "Read from the privacy ledger in" in html

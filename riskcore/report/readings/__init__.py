@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     )
     from riskcore.report.readings.budget import (
         budget_change_reading,
+        budget_check_reading,
         budget_history_table,
         concurrent_refusal_reading,
         ledger_provenance,
@@ -302,6 +303,7 @@ _WHERE: dict[str, str] = {
     "people_note": "attacks",
     "recovered_metric": "attacks",
     "budget_change_reading": "budget",
+    "budget_check_reading": "budget",
     "budget_history_table": "budget",
     "concurrent_refusal_reading": "budget",
     "ledger_provenance": "budget",
@@ -504,6 +506,7 @@ __all__ = [
     "bound_tradeoff_reading",
     "bounded_rows_reading",
     "budget_change_reading",
+    "budget_check_reading",
     "budget_history_table",
     "candidate_table",
     "candidates_description",

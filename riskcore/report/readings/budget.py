@@ -15,6 +15,7 @@ from riskcore.report.readings._format import plural
 
 __all__ = [
     "budget_change_reading",
+    "budget_check_reading",
     "budget_history_table",
     "concurrent_refusal_reading",
     "ledger_provenance",
@@ -259,6 +260,36 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
             for s, m in zip(lookup.also, lookup.also_matches, strict=True)
         ],
     }
+
+
+def budget_check_reading(stated: str, checked: object) -> str:
+    """Return the report's budget sentence with where its figures come from.
+
+    Read from the database: "<stated> Read from the privacy ledger in /…/riskcore.db."
+    Not: "Not checked: the database /…/riskcore.db holds no ledger of this data. The
+    profile states: <stated>" (a profile's ledger is a claim, not a ledger). A report built
+    without a check (by a page, from its own lookup) says nothing more.
+
+    Parameters
+    ----------
+    stated : str
+        The budget as stated (accounting, epsilon and delta spent, which ledger).
+    checked : object
+        The review's ``privacy_budget["checked"]``: a dict with ``against`` (the
+        database), ``found`` and ``why``; None when not asked.
+
+    Returns
+    -------
+    str
+        The report's budget sentence with where its figures come from.
+    """
+    if not isinstance(checked, dict):
+        return stated
+    where = str(checked.get("against", ""))
+    if checked.get("found"):
+        return f"{stated} Read from the privacy ledger in {where}."
+    why = str(checked.get("why") or f"the database {where} holds no ledger of this data")
+    return f"Not checked: {why}. The profile states: {stated}"
 
 
 def ledger_provenance_reading(provenance: dict[str, object]) -> str:
