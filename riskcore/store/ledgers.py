@@ -451,48 +451,29 @@ class BudgetStore(LedgerReader):
                     "VALUES (?, ?, ?, ?, ?)",
                     (charged, source.fingerprint, now, who, text),
                 )
-            for other, match in also:
+            # one dp_release entry per ledger charged: this file's first, then the others
+            notes: list[tuple[StoredLedger, dict[str, Any]]] = [
+                (before, {"also_charged": [other.source for other, _m in also]})
+            ]
+            notes += [
+                (
+                    other,
+                    {
+                        "how": "the table also holds this ledger's people",
+                        "with": before.source,
+                        "match": match.to_dict(),
+                    },
+                )
+                for other, match in also
+            ]
+            for stored, extra in notes:
                 Store._append(
                     con,
                     "dp_release",
                     user=user,
                     fingerprint=source.fingerprint,
-                    changes={
-                        "ledger": other.source,
-                        "how": "the table also holds this ledger's people",
-                        "with": before.source,
-                        "match": match.to_dict(),
-                        "query": entry.query,
-                        "mechanism": entry.mechanism,
-                        "epsilon": entry.epsilon,
-                        "delta": entry.delta,
-                        "rho": entry.rho,
-                        "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
-                        "spent_before": other.ledger.spent()[0],
-                        "spent_after": other.ledger.charge(entry).spent()[0],
-                        **_budget_dict(other.ledger),
-                    },
+                    changes={**_release_changes(stored, entry), **extra},
                 )
-            Store._append(
-                con,
-                "dp_release",
-                user=user,
-                fingerprint=source.fingerprint,
-                changes={
-                    "ledger": before.source,
-                    "query": entry.query,
-                    "mechanism": entry.mechanism,
-                    "epsilon": entry.epsilon,
-                    "delta": entry.delta,
-                    "rho": entry.rho,
-                    # what the epsilon protects: the person column and c, or one row
-                    "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
-                    "spent_before": before.spent,
-                    "spent_after": after.spent()[0],
-                    "also_charged": [other.source for other, _m in also],
-                    **_budget_dict(after),
-                },
-            )
         return after
 
     def set_budget(
@@ -580,6 +561,24 @@ class BudgetStore(LedgerReader):
                 },
             )
         return new
+
+
+def _release_changes(stored: StoredLedger, entry: LedgerEntry) -> dict[str, Any]:
+    """Return a ``dp_release`` audit entry's changes: ``entry`` charged to ``stored``."""
+    after = stored.ledger.charge(entry)
+    return {
+        "ledger": stored.source,
+        "query": entry.query,
+        "mechanism": entry.mechanism,
+        "epsilon": entry.epsilon,
+        "delta": entry.delta,
+        "rho": entry.rho,
+        # what the epsilon protects: the person column and c, or one row
+        "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
+        "spent_before": stored.spent,
+        "spent_after": after.spent()[0],
+        **_budget_dict(after),
+    }
 
 
 def _charge_also(other: StoredLedger, match: PeopleMatch, entry: LedgerEntry) -> None:
