@@ -310,7 +310,9 @@ class PeopleMatch(Result):
 
     @property
     def corrected(self) -> float:
-        """Return the larger share corrected for chance, (s - c) / (1 - c): what is decided on.
+        """Return the larger share corrected for chance, (s - c) / (1 - c), as found.
+
+        The decision is on :attr:`score`, which corrects the shares' Wilson lower bounds.
 
         Examples
         --------
