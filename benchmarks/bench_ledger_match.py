@@ -18,6 +18,7 @@ Run: ``.venv/bin/python benchmarks/bench_ledger_match.py [--adult PATH] [--rando
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from riskcore.io import load_table  # noqa: E402
 from tests.hospital import hospital_table  # noqa: E402
 
 KEY = bytes(range(32))
-Change = Callable[[pd.DataFrame, np.random.Generator], pd.DataFrame]
+Change = Callable[[pd.DataFrame, np.random.Generator], pd.DataFrame | None]
 
 
 def _reload(df: pd.DataFrame, sep: str, name: str) -> pd.DataFrame:
@@ -59,6 +60,43 @@ def _add_new_people(df: pd.DataFrame, rng: np.random.Generator, share: float) ->
         {c: df[c].sample(n, replace=True, random_state=rng).to_numpy() for c in df}
     )
     return pd.concat([df, extra], ignore_index=True)
+
+
+def _numeric(df: pd.DataFrame) -> list[str]:
+    """Return the numeric columns with more than 20 distinct values (ages, hours, weights)."""
+    return [c for c in df if pd.api.types.is_numeric_dtype(df[c]) and df[c].nunique() > 20]
+
+
+def _jitter(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame | None:
+    """Move every age (else the first numeric column) by one, up or down at random."""
+    cols = ["age"] if "age" in df else _numeric(df)[:1]
+    if not cols:
+        return None
+    return df.assign(**{cols[0]: df[cols[0]] + rng.choice([-1, 1], len(df))})
+
+
+def _shuffle_one(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Shuffle the column with the most distinct values (the most telling one) alone."""
+    col = str(df.nunique().idxmax())
+    return df.assign(**{col: df[col].to_numpy()[rng.permutation(len(df))]})
+
+
+def _round(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame | None:
+    """Round every numeric column of more than 20 values to the nearest 10 (39 -> 40)."""
+    cols = _numeric(df)
+    if not cols:
+        return None
+    return df.assign(**{c: (df[c] / 10).round().astype("int64") * 10 for c in cols})
+
+
+def _keep_and_pad(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """Keep 45% of the rows; pad to the same size with synthetic rows (columns drawn apart)."""
+    keep = df.sample(frac=0.45, random_state=rng)
+    n = len(df) - len(keep)
+    extra = pd.DataFrame(
+        {c: df[c].sample(n, replace=True, random_state=rng).to_numpy() for c in df}
+    )
+    return pd.concat([keep, extra], ignore_index=True)
 
 
 def _everything(df: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
@@ -87,6 +125,11 @@ CHANGES: dict[str, Change] = {
     "half the rows": lambda d, r: d.iloc[: len(d) // 2],
     "20% new people added": lambda d, r: _add_new_people(d, r, 0.2),
     "all of the above at once": lambda d, r: _everything(d, r),
+    # issue 37, item 4: one changed column gave the same people a fresh budget
+    "age jittered by 1 (issue 37)": _jitter,
+    "one column shuffled (the most distinct; issue 37)": _shuffle_one,
+    "numbers rounded to 10 (issue 37)": _round,
+    "45% of rows kept, padded with synthetic rows (issue 37)": _keep_and_pad,
 }
 
 
@@ -114,11 +157,37 @@ def _small(seed: int) -> pd.DataFrame:
     )
 
 
+def _few_other_people(
+    base: pd.DataFrame, name: str, unrelated: Callable[[str, pd.DataFrame, pd.DataFrame], None]
+) -> None:
+    """Match small tables of other people whose every row is a ledger row on two columns.
+
+    Each takes two low-cardinality columns of the base (sex and race, sex and income, ...)
+    from rows of the base, so that every row "matches" on them, and adds columns of other
+    people (a random identifier and a random number) that pair with nothing.
+    """
+    rng = np.random.default_rng(7)
+    low = [c for c in base if 2 <= base[c].nunique() <= 10][:4]
+    for a, b in itertools.pairwise(low):
+        for n in (20, 50, 200):
+            rows = base.iloc[rng.choice(len(base), n, replace=False)]
+            table = pd.DataFrame(
+                {
+                    a: rows[a].to_numpy(),
+                    b: rows[b].to_numpy(),
+                    "member": [f"M{rng.integers(10**8)}" for _ in range(n)],
+                    "score": rng.normal(size=n).round(3),
+                }
+            )
+            unrelated(f"{n} other people, every row on {a} x {b} of {name}", base, table)
+
+
 def _line(label: str, m: pp.PeopleMatch, seconds: float) -> str:
     return (
         f"  {label:<48} ledger {m.share_of_ledger:6.3f}  table {m.share_of_table:6.3f}  "
         f"chance {max(m.chance_of_ledger, m.chance_of_table):5.3f}  "
-        f"corrected {m.corrected:5.3f}  columns {len(m.pairs):2d}  "
+        f"corrected {m.corrected:5.3f}  score {m.score:5.3f}  rows {m.rows_matched:6d}  "
+        f"columns {len(m.pairs):2d}{'-' + str(len(m.left_out)) if m.left_out else '':3}  "
         f"{'MATCH' if m.matched else '-':5}  {seconds:5.2f} s"
     )
 
@@ -150,6 +219,7 @@ def main() -> None:
     )
     true_shares: list[float] = []
     missed: list[str] = []
+    decided: dict[str, dict[str, str]] = {label: {} for label in CHANGES}
     for name, base in bases.items():
         t0 = time.perf_counter()
         sketch = pp.probe_table(base, key=KEY).sketch()
@@ -158,9 +228,14 @@ def main() -> None:
             f"{time.perf_counter() - t0:.2f} s"
         )
         for label, change in CHANGES.items():
-            m, s = _match(change(base, np.random.default_rng(3)), sketch)
+            changed = change(base, np.random.default_rng(3))
+            if changed is None:  # no numeric column to jitter or round
+                decided[label][name] = "n/a"
+                continue
+            m, s = _match(changed, sketch)
             print(_line(label, m, s))
-            true_shares.append(m.corrected if m.matched else 0.0)
+            decided[label][name] = f"{'same ledger' if m.matched else 'FRESH'} ({m.score:.2f})"
+            true_shares.append(m.score if m.matched else 0.0)
             if not m.matched:
                 missed.append(f"{name}: {label}")
         print()
@@ -202,6 +277,9 @@ def main() -> None:
     for seed in range(4, 14):
         unrelated(f"small 300 rows seed 3 vs seed {seed}", _small(3), _small(seed))
     unrelated("hospital 5000 vs demo people", hospital_table(5000), make_people(2000, seed=0))
+    for base_name in ("Adult", "demo people 2000"):
+        if base_name in bases:
+            _few_other_people(bases[base_name], base_name, unrelated)
     rng = np.random.default_rng(11)
     shares = []
     for _ in range(args.random):
@@ -221,13 +299,18 @@ def main() -> None:
         f"true matches found: {n_true - len(missed)} of {n_true}"
         + (f" (missed: {'; '.join(missed)})" if missed else "")
     )
-    print(f"smallest corrected share of a true match: {min(s for s in true_shares if s > 0):.3f}")
+    print(f"smallest score of a true match: {min(s for s in true_shares if s > 0):.3f}")
     print(f"false matches: {sum(m.matched for _, m in false)} of {len(false)}")
-    worst = max(false, key=lambda lm: lm[1].corrected)
+    worst = max(false, key=lambda lm: lm[1].score)
     print(
-        f"largest corrected share of an unrelated pair: {worst[1].corrected:.3f} ({worst[0]}; "
-        f"share as found {worst[1].share:.3f})"
+        f"largest score of an unrelated pair: {worst[1].score:.3f} ({worst[0]}; "
+        f"share as found {worst[1].share:.3f}, corrected {worst[1].corrected:.3f})"
     )
+    print("\nsame ledger or fresh, per transformation (score in brackets):\n")
+    print("| transformation | " + " | ".join(bases) + " |")
+    print("|---|" + "---|" * len(bases))
+    for label, row in decided.items():
+        print(f"| {label} | " + " | ".join(row.get(b, "") for b in bases) + " |")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from riskcore.report.readings import (
     mechanisms_for,
     numeric_columns,
     parallel_reading,
+    pooled_reading,
     posterior_reading,
     preferred_first,
     query_phrase,
@@ -196,7 +197,9 @@ with tab_noise:
         if privacy_unit.is_person:  # a release answers on the kept rows (at most c a person)
             kept = cached.dp_bounded_answer(ctx.key, data, base, privacy_unit)
             answer = (
-                float(np.max(kept[1])) if kind == "histogram" and len(kept[1]) else float(kept)
+                float(np.max(kept[1]))
+                if kind == "histogram" and len(kept[1])
+                else float(kept)
                 if kind != "histogram"
                 else 0.0
             )
@@ -295,7 +298,10 @@ with tab_noise:
         end_page()
     ledger = look.budget
     budget.near_duplicate_notes(look)
-    r2.metric("Budget left", f"{ledger.remaining():.4g} of {ledger.epsilon_budget:g}")
+    # a pooled table is charged to every ledger of its people: the least left of them counts
+    r2.metric("Budget left", f"{look.remaining:.4g} of {ledger.epsilon_budget:g}")
+    if look.also:
+        st.warning(md(pooled_reading(look)), icon="⚠️")
     # what the release below is made for: a shown result or refusal belongs to these settings
     settings = {
         "dataset": ctx.key,

@@ -61,8 +61,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument(
         "--db",
         default=None,
-        help="the database whose audit-log head the report records (default RISKCORE_DB or "
-        "the user data directory; none recorded when it does not exist)",
+        help="the database whose audit-log head the report records, and whose privacy ledger "
+        "of the data the report states (default RISKCORE_DB or the user data directory; none "
+        "recorded when it does not exist, and a profile's ledger then stated as not checked)",
     )
     r.add_argument("--json", default=None, help="the JSON twin")
     r.add_argument(
@@ -146,6 +147,50 @@ def _audit_head(db: str | None) -> dict[str, Any] | None:
     return None if head is None else head.to_dict()
 
 
+def _checked_ledger(profile: Any, data: Any, args: argparse.Namespace, sha256: str | None) -> Any:
+    """Return the profile with its ledger read from the database, or marked as not checked.
+
+    A profile's ``ledger`` is a claim (it may name a ledger the database never held, and
+    say nothing was spent): the report states the database's ledger of this data (its
+    file, its people, or the source name the profile names), with every other ledger of
+    its people, and the claim only as "not checked" when the database holds none.
+    """
+    if profile.ledger is None:
+        return profile
+    from riskcore.dp import DataSource
+    from riskcore.report.readings import ledger_provenance
+    from riskcore.store import Store, default_path
+    from riskcore.store.ledgers import BudgetStore, holds_ledgers
+
+    path = Path(args.db) if args.db else default_path()
+    claimed = dict(profile.ledger)
+    named = claimed.get("charged_to")
+    name = str(named.get("ledger", "")) if isinstance(named, dict) else ""
+    source = DataSource(
+        name or Path(str(args.data)).name,
+        sha256 or str(args.data),
+        tuple(str(c) for c in data.columns),
+        len(data),
+    )
+    why = f"the database {path} holds no privacy ledger"
+    try:
+        if holds_ledgers(path):
+            look = BudgetStore(Store(path)).lookup(source, data=data)
+            if look.ledger is not None:
+                return profile.with_(
+                    ledger={
+                        **look.budget.to_dict(),
+                        "charged_to": ledger_provenance(look),
+                        "checked": {"against": str(path), "found": True},
+                    }
+                )
+            why = f"the database {path} holds no ledger of this data"
+    except RiskcoreError as exc:
+        why = str(exc)
+    claimed["checked"] = {"against": str(path), "found": False, "why": why}
+    return profile.with_(ledger=claimed)
+
+
 def run_report(args: argparse.Namespace, load: Any) -> int:
     """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
     from riskcore._cli_args import profile_from_args
@@ -168,6 +213,7 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
 
             loaded = load_table(args.data)
             df, sha256 = loaded.data, loaded.info.fingerprint
+        profile = _checked_ledger(profile, df, args, sha256)
         report = review(
             df,
             profile,

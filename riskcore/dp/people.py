@@ -33,27 +33,39 @@ values or plain hashes of them:
    rows found among the ledger's sampled rows, divided by the sampling
    fraction, the share of the table's people in the ledger (both exact for a
    ledgered table of up to ``SAMPLE_ROWS`` rows, which is kept whole; above,
-   the second is biased upwards by rows repeated in the ledger).
-6. **Correct for chance**: rows of other people also "match" when the paired
-   columns have few combinations (two tables sharing only ``age`` and ``sex``).
-   The chance that a row of other people hits the ledger's rows is estimated
-   leave-one-out by the share of the ledger's (sampled) rows whose key another
-   of its rows shares, and the chance that a ledger row hits the table's rows
-   by the same share in the table; each share is corrected as Cohen's kappa
-   corrects an agreement, :math:`(s - c) / (1 - c)` (Cohen 1960). The table
-   holds the ledger's people when at least ``MIN_COLUMNS`` columns are paired
-   and the larger corrected share is ``MATCH_THRESHOLD`` or more.
+   the second is biased upwards by rows repeated in the ledger). So that one
+   changed column (an age jittered, a column shuffled, numbers rounded) does
+   not hide the people, the rows are compared on several sets of the paired
+   columns: all; each leaving one out (up to ``MAX_LEAVE_ONE_OUT`` columns);
+   the pairs whose value shares agree (weighted Jaccard ``ALIKE`` or more);
+   and the columns on which the rows linked one to one by the best of these
+   agree (``AGREEMENT`` of them or more). The set with the largest score wins.
+6. **Correct for chance, and ask for evidence**: rows of other people also
+   "match" when the compared columns have few combinations (two tables sharing
+   only ``age`` and ``sex``). The chance that a row of other people hits the
+   ledger's rows is estimated leave-one-out by the share of the table's rows
+   whose key another of its rows shares, and the chance that a ledger row hits
+   the table's rows by the same share in the ledger's sample. The score of a
+   set is the larger share's Wilson lower bound (z = ``Z_SCORE``; Wilson 1927),
+   over as many draws as the smaller side has distinct rows, corrected as
+   Cohen's kappa corrects an agreement, :math:`(s - c) / (1 - c)` (Cohen 1960).
+   The table holds the ledger's people when at least ``MIN_COLUMNS`` columns
+   are paired, the score is ``MATCH_THRESHOLD`` or more (no 50% floor: 45% of
+   a ledger's people padded with others are its people) and at least
+   ``MIN_ROWS_MATCHED`` distinct ledger rows are found (a small table of
+   other people matching on two low-cardinality columns is not enough).
 
 With the key, the 16-bit cell hashes reveal the values of columns whose domain
 can be enumerated (an age, a sex): the key file must be guarded like the data.
 
 The thresholds are justified by ``benchmarks/bench_ledger_match.py`` (see
-docs/ledger-matching.md): unrelated tables score at most a few percent, every
-transformation of the issue above 0.99.
+docs/ledger-matching.md): unrelated tables score at most 0.06, every
+transformation of issues 26 and 37 of the demo and Adult at least 0.4.
 
 References
 ----------
 J. Cohen, "A coefficient of agreement for nominal scales", 1960.
+E. B. Wilson, "Probable inference, the law of succession, and statistical inference", 1927.
 A. Z. Broder, "On the resemblance and containment of documents", 1997.
 E. Cohen, H. Kaplan, "Summarizing data using bottom-k sketches", PODC 2007.
 J.-P. Aumasson, D. J. Bernstein, "SipHash: a fast short-input PRF", 2012.
@@ -73,11 +85,16 @@ from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "AGREEMENT",
+    "ALIKE",
     "COLUMN_SKETCH",
     "MATCH_THRESHOLD",
+    "MAX_LEAVE_ONE_OUT",
     "MIN_COLUMNS",
+    "MIN_ROWS_MATCHED",
     "PAIR_THRESHOLD",
     "SAMPLE_ROWS",
+    "Z_SCORE",
     "ColumnPair",
     "ColumnSketch",
     "PeopleMatch",
@@ -95,11 +112,23 @@ SAMPLE_ROWS = 50_000
 #: Distinct values per column kept in its bottom-k sketch.
 COLUMN_SKETCH = 64
 #: A column pair's score needed to count the two columns as one attribute.
-PAIR_THRESHOLD = 0.5
-#: The share of people (of the ledger's or of the table's), corrected for chance, for a match.
-MATCH_THRESHOLD = 0.5
+PAIR_THRESHOLD = 0.3
+#: The score for a match: the share of people (of the ledger's or of the table's), its
+#: Wilson lower bound corrected for chance (module doc, step 6). No 50% floor: a table that
+#: holds a tenth of a ledger's people (or whose people are a tenth the ledger's) is charged.
+MATCH_THRESHOLD = 0.1
 #: Paired columns needed before rows are compared at all.
 MIN_COLUMNS = 2
+#: Distinct rows of the ledger that must be found in the table for a match.
+MIN_ROWS_MATCHED = 10
+#: The z of the Wilson lower bound of a share (4: about 3e-5 one-sided).
+Z_SCORE = 4.0
+#: Columns compared leaving one out at a time, at most (beyond: all together only).
+MAX_LEAVE_ONE_OUT = 64
+#: A pair's weighted Jaccard of value shares for the set of columns "distributed alike".
+ALIKE = 0.5
+#: The share of linked rows agreeing on a column for it to be compared.
+AGREEMENT = 0.9
 _NAME_TIE = 1e-6
 _MASK16 = np.uint64(0xFFFF)
 
@@ -220,11 +249,14 @@ class ColumnPair(Result):
     score : float
         The larger of the distinct-value containment and the weighted Jaccard of
         the value shares, in [0, 1].
+    alike : float
+        The weighted Jaccard of the value shares alone (1: the values are spread alike).
     """
 
     table_column: str
     ledger_column: str
     score: float
+    alike: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -251,6 +283,12 @@ class PeopleMatch(Result):
         The ledger's rows compared (its sample).
     ledger : str
         The ledger's name, once the store has said which ledger ("" before).
+    left_out : tuple of ColumnPair
+        Paired columns left out of the comparison (changed: jittered, shuffled, rounded).
+    rows_matched : int
+        Distinct rows of the ledger's sample found in the table.
+    score : float
+        What is decided on: the larger share's Wilson lower bound corrected for chance.
     """
 
     matched: bool
@@ -261,6 +299,9 @@ class PeopleMatch(Result):
     chance_of_table: float = 0.0
     sampled: int = 0
     ledger: str = ""
+    left_out: tuple[ColumnPair, ...] = field(default_factory=tuple)
+    rows_matched: int = 0
+    score: float = 0.0
 
     @property
     def share(self) -> float:
@@ -269,7 +310,9 @@ class PeopleMatch(Result):
 
     @property
     def corrected(self) -> float:
-        """Return the larger share corrected for chance, (s - c) / (1 - c): what is decided on.
+        """Return the larger share corrected for chance, (s - c) / (1 - c), as found.
+
+        The decision is on :attr:`score`, which corrects the shares' Wilson lower bounds.
 
         Examples
         --------
@@ -371,8 +414,10 @@ def probe_table(data: pd.DataFrame, *, key: bytes) -> TableProbe:
         pd.util.hash_array(normalize_cells(data.iloc[:, j]), hash_key=sip, categorize=True)
         for j in range(data.shape[1])
     ]
-    matrix = np.column_stack(cols).astype(np.uint64) if len(data) else np.zeros(
-        (0, data.shape[1]), dtype=np.uint64
+    matrix = (
+        np.column_stack(cols).astype(np.uint64)
+        if len(data)
+        else np.zeros((0, data.shape[1]), dtype=np.uint64)
     )
     return TableProbe(tuple(str(c) for c in data.columns), matrix)
 
@@ -435,9 +480,7 @@ def pair_columns(
 
     if not table.columns or not ledger.columns:
         return ()
-    k = min(
-        max(len(c.hashes) for c in table.columns), max(len(c.hashes) for c in ledger.columns)
-    )
+    k = min(max(len(c.hashes) for c in table.columns), max(len(c.hashes) for c in ledger.columns))
     both = np.array([[_pair_score(a, b, k) for b in ledger.columns] for a in table.columns])
     score, weighted = both.max(axis=2), both[:, :, 1]
     same = np.array(
@@ -448,7 +491,12 @@ def pair_columns(
         (int(c), int(r)) for r, c in zip(rows, cols, strict=True) if score[r, c] >= threshold
     )
     return tuple(
-        ColumnPair(table.columns[r].name, ledger.columns[c].name, round(float(score[r, c]), 4))
+        ColumnPair(
+            table.columns[r].name,
+            ledger.columns[c].name,
+            round(float(score[r, c]), 4),
+            round(float(weighted[r, c]), 4),
+        )
         for c, r in kept
     )
 
@@ -462,6 +510,11 @@ def match_people(
 ) -> PeopleMatch:
     """Return how far the probed table holds the people of a ledgered table.
 
+    The rows are compared on several sets of the paired columns (module doc, step 5):
+    all of them; each leaving one out; the pairs whose value shares agree; and the
+    columns on which the rows linked by the best of these agree. The set with the
+    largest score (step 6) is kept.
+
     Parameters
     ----------
     probe : TableProbe
@@ -471,7 +524,7 @@ def match_people(
     table : PeopleSketch, optional
         ``probe.sketch()``, when the caller matches one table against many.
     threshold : float
-        The share of people needed (``MATCH_THRESHOLD``).
+        The score needed (``MATCH_THRESHOLD``).
 
     Returns
     -------
@@ -486,22 +539,112 @@ def match_people(
     stored = {c.name: c for c in ledger.columns}
     new_cells = probe.hashes[:, [index[p.table_column] for p in pairs]] & _MASK16
     old_cells = np.column_stack([stored[p.ledger_column].sample() for p in pairs])
-    new_keys = _row_keys(new_cells)
-    old_keys = _row_keys(old_cells)
-    sampled = len(old_keys)
-    share_ledger = float(np.isin(old_keys, new_keys).mean())
-    fraction = sampled / max(ledger.n_rows, 1)  # 1 up to SAMPLE_ROWS rows: exact
-    share_table = min(1.0, float(np.isin(new_keys, old_keys).mean()) / fraction)
-    found = PeopleMatch(
+    fraction = len(old_cells) / max(ledger.n_rows, 1)  # 1 up to SAMPLE_ROWS rows: exact
+    m = len(pairs)
+    candidates: list[tuple[int, ...]] = [tuple(range(m))]
+    if 3 <= m <= MAX_LEAVE_ONE_OUT:
+        candidates += [tuple(j for j in range(m) if j != left) for left in range(m)]
+    alike = tuple(j for j, p in enumerate(pairs) if p.alike >= ALIKE)
+    if len(alike) >= MIN_COLUMNS and alike not in candidates:
+        candidates.append(alike)
+    tried = {
+        cols: _compare(new_cells[:, cols], old_cells[:, cols], fraction) for cols in candidates
+    }
+    best = max(tried, key=lambda cols: tried[cols].score)
+    agreeing = _agreeing(new_cells, old_cells, best)
+    if len(agreeing) >= MIN_COLUMNS and agreeing not in tried:
+        tried[agreeing] = _compare(new_cells[:, agreeing], old_cells[:, agreeing], fraction)
+        best = max(tried, key=lambda cols: tried[cols].score)
+    found = tried[best]
+    used = tuple(pairs[j] for j in best)
+    left = tuple(pairs[j] for j in range(m) if j not in best)
+    result = PeopleMatch(
         False,
-        round(share_ledger, 4),
-        round(share_table, 4),
-        pairs,
-        round(_shared_key_share(new_keys), 4),
-        round(_shared_key_share(old_keys), 4),
-        sampled,
+        found.share_of_ledger,
+        found.share_of_table,
+        used,
+        found.chance_of_ledger,
+        found.chance_of_table,
+        len(old_cells),
+        left_out=left,
+        rows_matched=found.rows_matched,
+        score=found.score,
     )
-    return replace(found, matched=found.corrected >= threshold)
+    return replace(
+        result, matched=found.score >= threshold and found.rows_matched >= MIN_ROWS_MATCHED
+    )
+
+
+@dataclass(frozen=True)
+class _Compared:
+    """The rows of a table and a ledger compared on one set of columns (module doc, step 6)."""
+
+    share_of_ledger: float
+    share_of_table: float
+    chance_of_ledger: float
+    chance_of_table: float
+    rows_matched: int
+    score: float
+
+
+def _wilson_low(share: float, n: int, z: float = Z_SCORE) -> float:
+    """Return the Wilson lower bound of a share seen on ``n`` draws (Wilson 1927).
+
+    Examples
+    --------
+    >>> round(_wilson_low(1.0, 12), 3)  # 12 of 12 at z = 4: 12 / (12 + 16)
+    0.429
+    """
+    if n <= 0:
+        return 0.0
+    z2 = z * z
+    centre = share + z2 / (2 * n)
+    spread = z * np.sqrt(max(share * (1 - share), 0.0) / n + z2 / (4 * n * n))
+    return float(max(0.0, (centre - spread) / (1 + z2 / n)))
+
+
+def _compare(new_cells: np.ndarray, old_cells: np.ndarray, fraction: float) -> _Compared:
+    """Compare the table's rows with the ledger's sampled rows on the columns given."""
+    un, inv_n, cnt_n = np.unique(_row_keys(new_cells), return_inverse=True, return_counts=True)
+    uo, inv_o, cnt_o = np.unique(_row_keys(old_cells), return_inverse=True, return_counts=True)
+    hit_o = np.isin(uo, un, assume_unique=True)
+    hit_n = np.isin(un, uo, assume_unique=True)
+    share_ledger = float(hit_o[inv_o].mean())
+    raw_table = float(hit_n[inv_n].mean())
+    chance_ledger = float((cnt_n[inv_n] > 1).mean())
+    chance_table = float((cnt_o[inv_o] > 1).mean())
+    draws = min(len(un), len(uo))  # distinct rows: repeated rows are no more evidence
+    score = max(
+        _kappa(_wilson_low(share_ledger, draws), chance_ledger),
+        _kappa(min(1.0, _wilson_low(raw_table, draws) / fraction), chance_table),
+    )
+    return _Compared(
+        round(share_ledger, 4),
+        round(min(1.0, raw_table / fraction), 4),
+        round(chance_ledger, 4),
+        round(chance_table, 4),
+        int(hit_o.sum()),
+        score,
+    )
+
+
+def _agreeing(
+    new_cells: np.ndarray, old_cells: np.ndarray, cols: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Return the columns on which the rows linked on ``cols`` agree (``AGREEMENT`` or more).
+
+    Rows are linked when their key on ``cols`` is unique in the table and in the ledger's
+    sample and the same in both; with fewer than ``MIN_ROWS_MATCHED`` links, ``cols``.
+    """
+    nk, ok = _row_keys(new_cells[:, cols]), _row_keys(old_cells[:, cols])
+    un, at_n, cnt_n = np.unique(nk, return_index=True, return_counts=True)
+    uo, at_o, cnt_o = np.unique(ok, return_index=True, return_counts=True)
+    once_n, once_o = cnt_n == 1, cnt_o == 1
+    _, a, b = np.intersect1d(un[once_n], uo[once_o], assume_unique=True, return_indices=True)
+    if len(a) < MIN_ROWS_MATCHED:
+        return cols
+    agree = (new_cells[at_n[once_n][a]] == old_cells[at_o[once_o][b]]).mean(axis=0)
+    return tuple(int(j) for j in np.flatnonzero(agree >= AGREEMENT))
 
 
 def _shared_key_share(keys: np.ndarray) -> float:

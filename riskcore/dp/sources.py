@@ -208,6 +208,11 @@ class LedgerLookup(Result):
     match : PeopleMatch or None
         When ``how`` is "people": which ledger's rows were found, what share,
         on which columns (:func:`riskcore.dp.people.match_people`).
+    also : tuple of StoredLedger
+        The other ledgers whose people the table also holds (a pooled table): each
+        release is charged to, and checked against, every one of them as well.
+    also_matches : tuple of PeopleMatch
+        The match of each of ``also``, in the same order.
     """
 
     source: DataSource
@@ -215,6 +220,25 @@ class LedgerLookup(Result):
     ledger: StoredLedger | None = None
     near: tuple[StoredLedger, ...] = ()
     match: PeopleMatch | None = None
+    also: tuple[StoredLedger, ...] = ()
+    also_matches: tuple[PeopleMatch, ...] = ()
+
+    @property
+    def charged(self) -> tuple[StoredLedger, ...]:
+        """Return every ledger a release is charged to: ``ledger`` first, then ``also``."""
+        return ((self.ledger,) if self.ledger is not None else ()) + self.also
+
+    @property
+    def remaining(self) -> float:
+        """Return the epsilon a release may still spend: the least left of every ledger charged.
+
+        Examples
+        --------
+        >>> src = DataSource("t.csv", "0" * 64, ("a",), 1)
+        >>> LedgerLookup(src, "new").remaining  # a new ledger's default budget
+        1.0
+        """
+        return min([s.ledger.remaining() for s in self.also] + [self.budget.remaining()])
 
     @property
     def budget(self) -> PrivacyLedger:

@@ -231,7 +231,7 @@ def document_context(review: Review) -> dict[str, Any]:
         What the template lays out (see ``templates/report.html.j2``).
     """
     from riskcore.metrics import SudaResult
-    from riskcore.report.readings.budget import ledger_provenance_reading
+    from riskcore.report.readings.budget import budget_check_reading, ledger_provenance_reading
     from riskcore.report.readings.identity import UNAUTHENTICATED_NAME, built_by_note
     from riskcore.report.readings.records import suda_reading
     from riskcore.report.readings.review import (
@@ -370,7 +370,7 @@ def document_context(review: Review) -> dict[str, Any]:
     b = r.privacy_budget
     if b is not None:
         ctx["budget"] = {
-            "text": (
+            "text": budget_check_reading(
                 f"Accounting {b['accounting']}: epsilon spent {b['epsilon_spent']:.4g} of "
                 f"{b['epsilon_budget']:.4g} (remaining {b['epsilon_remaining']:.4g}); delta "
                 f"spent {b['delta_spent']:.3g} of {b['delta_budget']:.3g}."
@@ -378,7 +378,8 @@ def document_context(review: Review) -> dict[str, Any]:
                     " " + ledger_provenance_reading(b["charged_to"])
                     if isinstance(b.get("charged_to"), dict)
                     else ""
-                )
+                ),
+                b.get("checked"),
             ),
             "entries": _frame(
                 ["query", "mechanism", "epsilon", "delta", "unit"],

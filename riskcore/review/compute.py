@@ -105,9 +105,7 @@ def _attacks(
         person=person,
     )
     table = encoded if encoded is not None else EncodedTable(data)
-    homo = tuple(
-        homogeneity_attack(table, qis, s, p=1.0, person=person) for s in roles.sensitive
-    )
+    homo = tuple(homogeneity_attack(table, qis, s, p=1.0, person=person) for s in roles.sensitive)
     return AttackRun(of=of, known=tuple(qis), p=ATTACK_P, linkage=link, homogeneity=homo)
 
 
@@ -131,6 +129,8 @@ def _budget(ledger: Mapping[str, Any]) -> dict[str, Any]:
         "charged_to": (
             dict(ledger["charged_to"]) if isinstance(ledger.get("charged_to"), Mapping) else None
         ),
+        # whether the figures were read from the database's ledger, or are the profile's claim
+        "checked": dict(ledger["checked"]) if isinstance(ledger.get("checked"), Mapping) else None,
     }
 
 

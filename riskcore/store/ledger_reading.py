@@ -93,6 +93,33 @@ class LedgerReader:
         return "people", found[0], found[1]
 
     @staticmethod
+    def _also(
+        con: sqlite3.Connection, ledger_id: int | None, probe: TableProbe | None
+    ) -> tuple[tuple[int, PeopleMatch], ...]:
+        """Return the other ledgers whose people the table holds, each charged too.
+
+        Every ledger :func:`population.people_matches` finds, but ``ledger_id`` and the
+        ledgers a split separates from it: a ledger begun with a reason for "other people"
+        (:func:`population.start_new_ledger`) is not charged for the ledger it split from,
+        nor that ledger for it.
+        """
+        if probe is None:
+            return ()
+        found = [(lid, m) for lid, m in population.people_matches(con, probe) if lid != ledger_id]
+        if not found or ledger_id is None:
+            return tuple(found)
+        mine = con.execute("SELECT source FROM dp_ledgers WHERE id = ?", (ledger_id,)).fetchone()
+        own = population.split_of(con, ledger_id)
+        apart = {own.resembles} if own is not None else set()
+        kept = []
+        for lid, m in found:
+            theirs = population.split_of(con, lid)
+            if m.ledger in apart or (theirs is not None and mine and theirs.resembles == mine[0]):
+                continue
+            kept.append((lid, m))
+        return tuple(kept)
+
+    @staticmethod
     def _ledger(con: sqlite3.Connection, ledger_id: int) -> StoredLedger:
         row = con.execute(
             "SELECT id, source, created FROM dp_ledgers WHERE id = ?", (ledger_id,)
@@ -154,7 +181,8 @@ class LedgerReader:
 
         Reads only: a new ledger, or a new file of a ledger, is written at the
         first charge or budget change. With ``data`` (the table), a new file
-        holding a ledger's people is found (``how == "people"``, with the match).
+        holding a ledger's people is found (``how == "people"``, with the match), and every
+        other ledger whose people it holds too (``also``: each is charged as well).
 
         Parameters
         ----------
@@ -172,7 +200,9 @@ class LedgerReader:
             how, lid, match = self._locate(con, source, probe)
             stored = None if lid is None else self._ledger(con, lid)
             near = () if how in ("fingerprint", "people") else self._near(con, source, lid)
-        return LedgerLookup(source, how, stored, near, match)
+            also = self._also(con, lid, probe)
+            others = tuple(self._ledger(con, i) for i, _m in also)
+        return LedgerLookup(source, how, stored, near, match, others, tuple(m for _i, m in also))
 
     def ledgers(self) -> list[StoredLedger]:
         """Return every ledger, oldest first.

@@ -42,11 +42,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from riskcore.dp.accounting import (
     BudgetChangeRefusedError,
+    BudgetExceededError,
     LedgerEntry,
     PrivacyLedger,
     change_needs_reason,
 )
-from riskcore.dp.people import TableProbe
+from riskcore.dp.people import PeopleMatch, TableProbe
 from riskcore.dp.sources import (
     DEFAULT_DELTA_BUDGET,
     DEFAULT_EPSILON_BUDGET,
@@ -439,32 +440,40 @@ class BudgetStore(LedgerReader):
             lid = self._ensure(con, source, user, probe)
             before = self._ledger(con, lid)
             after = before.ledger.charge(entry)
+            also = [(self._ledger(con, i), m) for i, m in self._also(con, lid, probe)]
+            for other, match in also:  # a pooled table: every ledger of its people, checked
+                _charge_also(other, match, entry)
             now, who = _now_user(user)
             text = json.dumps(entry.to_dict(), allow_nan=False)
-            con.execute(
-                "INSERT INTO dp_ledger_entries (ledger, fingerprint, time, user, entry) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (lid, source.fingerprint, now, who, text),
-            )
-            Store._append(
-                con,
-                "dp_release",
-                user=user,
-                fingerprint=source.fingerprint,
-                changes={
-                    "ledger": before.source,
-                    "query": entry.query,
-                    "mechanism": entry.mechanism,
-                    "epsilon": entry.epsilon,
-                    "delta": entry.delta,
-                    "rho": entry.rho,
-                    # what the epsilon protects: the person column and c, or one row
-                    "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
-                    "spent_before": before.spent,
-                    "spent_after": after.spent()[0],
-                    **_budget_dict(after),
-                },
-            )
+            for charged in [lid] + [other.id for other, _m in also]:
+                con.execute(
+                    "INSERT INTO dp_ledger_entries (ledger, fingerprint, time, user, entry) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (charged, source.fingerprint, now, who, text),
+                )
+            # one dp_release entry per ledger charged: this file's first, then the others
+            notes: list[tuple[StoredLedger, dict[str, Any]]] = [
+                (before, {"also_charged": [other.source for other, _m in also]})
+            ]
+            notes += [
+                (
+                    other,
+                    {
+                        "how": "the table also holds this ledger's people",
+                        "with": before.source,
+                        "match": match.to_dict(),
+                    },
+                )
+                for other, match in also
+            ]
+            for stored, extra in notes:
+                Store._append(
+                    con,
+                    "dp_release",
+                    user=user,
+                    fingerprint=source.fingerprint,
+                    changes={**_release_changes(stored, entry), **extra},
+                )
         return after
 
     def set_budget(
@@ -552,6 +561,37 @@ class BudgetStore(LedgerReader):
                 },
             )
         return new
+
+
+def _release_changes(stored: StoredLedger, entry: LedgerEntry) -> dict[str, Any]:
+    """Return a ``dp_release`` audit entry's changes: ``entry`` charged to ``stored``."""
+    after = stored.ledger.charge(entry)
+    return {
+        "ledger": stored.source,
+        "query": entry.query,
+        "mechanism": entry.mechanism,
+        "epsilon": entry.epsilon,
+        "delta": entry.delta,
+        "rho": entry.rho,
+        # what the epsilon protects: the person column and c, or one row
+        "unit": {"person": entry.unit.person, "max_rows": entry.unit.max_rows},
+        "spent_before": stored.spent,
+        "spent_after": after.spent()[0],
+        **_budget_dict(after),
+    }
+
+
+def _charge_also(other: StoredLedger, match: PeopleMatch, entry: LedgerEntry) -> None:
+    """Check ``entry`` against a ledger the table also holds the people of; refuse as it would."""
+    try:
+        other.ledger.charge(entry)
+    except BudgetExceededError as exc:
+        why = str(exc).removeprefix("Refused: ")
+        raise BudgetExceededError(
+            f"Refused: this table also holds the people of the ledger “{other.source}” "
+            f"({100 * match.share_of_ledger:.1f}% of that ledger's rows), which every release "
+            f"from it is charged to as well. For that ledger: {why}"
+        ) from None
 
 
 def _now_user(user: Who) -> tuple[str, str]:

@@ -50,6 +50,7 @@ __all__ = [
     "keep_sketch",
     "key_path",
     "people_key",
+    "people_matches",
     "record_sketch",
     "record_split",
     "split_of",
@@ -207,14 +208,52 @@ def keep_sketch(
         )
 
 
-def best_match(
+def people_matches(
     con: sqlite3.Connection, probe: TableProbe
-) -> tuple[int, PeopleMatch] | None:
+) -> tuple[tuple[int, PeopleMatch], ...]:
+    """Return every ledger whose people the probed table holds, with its match, best first.
+
+    Every stored sketch is matched (:func:`riskcore.dp.people.match_people`); a ledger
+    with several sketches (files) counts once, by its best. Sorted by score, largest first
+    (the oldest ledger first on a tie). A table pooling the people of several ledgers holds
+    the people of each: every one of them is charged (issue 37, item 5).
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+    probe : TableProbe
+
+    Returns
+    -------
+    tuple of (int, PeopleMatch)
+        The ledgers whose people the probed table holds, and each match; empty for none.
+    """
+    # the tables are append-only: their row count stamps what was matched against, so a page
+    # rerun with the same table and no new sketch reuses the answer
+    stamp = ("people_matches", con.execute("SELECT COUNT(*) FROM dp_ledger_people").fetchone()[0])
+    if stamp in probe.matches:
+        return probe.matches[stamp]  # type: ignore[return-value]
+    rows = con.execute(
+        "SELECT p.ledger, l.source, p.sketch FROM dp_ledger_people p "
+        "JOIN dp_ledgers l ON l.id = p.ledger ORDER BY p.ledger, p.rowid"
+    ).fetchall()
+    best: dict[int, PeopleMatch] = {}
+    mine = probe.sketch() if rows else None
+    for lid, name, text in rows:
+        m = match_people(probe, PeopleSketch.from_dict(json.loads(text)), table=mine)
+        if m.matched and (int(lid) not in best or m.score > best[int(lid)].score):
+            best[int(lid)] = replace(m, ledger=str(name))
+    found = tuple(sorted(best.items(), key=lambda item: (-item[1].score, item[0])))
+    probe.matches.clear()
+    probe.matches[stamp] = found
+    return found
+
+
+def best_match(con: sqlite3.Connection, probe: TableProbe) -> tuple[int, PeopleMatch] | None:
     """Return the ledger whose people the probed table holds most, and the match.
 
-    Every stored sketch is matched (:func:`riskcore.dp.people.match_people`);
-    among the matches, the one with the largest corrected share wins (the oldest ledger
-    on a tie). None when no sketch matches.
+    The first of :func:`people_matches`; None when no sketch matches.
 
     Parameters
     ----------
@@ -227,24 +266,8 @@ def best_match(
     tuple of (int, PeopleMatch) or None
         The ledger whose people the probed table holds most, and the match.
     """
-    # the tables are append-only: their row count stamps what was matched against, so a page
-    # rerun with the same table and no new sketch reuses the answer
-    stamp = ("best_match", con.execute("SELECT COUNT(*) FROM dp_ledger_people").fetchone()[0])
-    if stamp in probe.matches:
-        return probe.matches[stamp]  # type: ignore[return-value]
-    rows = con.execute(
-        "SELECT p.ledger, l.source, p.sketch FROM dp_ledger_people p "
-        "JOIN dp_ledgers l ON l.id = p.ledger ORDER BY p.ledger, p.rowid"
-    ).fetchall()
-    best: tuple[int, PeopleMatch] | None = None
-    mine = probe.sketch() if rows else None
-    for lid, name, text in rows:
-        m = match_people(probe, PeopleSketch.from_dict(json.loads(text)), table=mine)
-        if m.matched and (best is None or m.corrected > best[1].corrected):
-            best = (int(lid), replace(m, ledger=str(name)))
-    probe.matches.clear()
-    probe.matches[stamp] = best
-    return best
+    found = people_matches(con, probe)
+    return found[0] if found else None
 
 
 def record_split(
@@ -298,7 +321,10 @@ def split_of(con: sqlite3.Connection, ledger: int) -> LedgerSplit | None:
     if row is None:
         return None
     return LedgerSplit(
-        str(row[0]), PeopleMatch.from_dict(json.loads(row[1])), str(row[2]), str(row[3]),
+        str(row[0]),
+        PeopleMatch.from_dict(json.loads(row[1])),
+        str(row[2]),
+        str(row[3]),
         str(row[4]),
     )
 

@@ -295,3 +295,21 @@ def test_the_session_that_loses_a_race_for_the_budget_shows_a_refusal(monkeypatc
     assert _actions().count("dp_release") == 1  # B's; the loser charged nothing
     a.run()  # the refusal stays until the settings or the budget change
     assert any(seen(e.value).startswith("Refused: the budget was spent") for e in a.error)
+
+
+def test_a_pooled_table_shows_every_ledger_of_its_people_and_the_least_left():
+    # issue 37, item 5: halves A (epsilon 0.5 spent) and B (1, all of it) pooled in one file
+    from riskcore import dp
+    from riskcore.demo import make_people
+    from riskcore.io import load_table
+
+    pool = make_people(600, seed=4)
+    book = BudgetStore()
+    for name, half, eps in (("a.csv", pool.iloc[:300], 0.5), ("b.csv", pool.iloc[300:], 1.0)):
+        table = load_table(half.to_csv(index=False).encode(), name=name)
+        src = dp.DataSource(name, table.info.fingerprint, tuple(table.data.columns), 300)
+        book.reserve(src, dp.LedgerEntry("count of rows", "laplace", eps), data=table.data)
+    at = _session(("pooled.csv", pool.to_csv(index=False).encode()))
+    assert _left(at) == "0 of 1"  # B's people have nothing left; A alone had 0.5
+    (warning,) = [seen(w.value) for w in at.warning if "also holds the people" in seen(w.value)]
+    assert "the ledger “b.csv”" in warning and "at most epsilon 0 can be spent now" in warning

@@ -243,7 +243,11 @@ def test_the_chance_correction_by_hand():
     assert m.share_of_table == 0.25  # (a,1) of 4
     assert (m.chance_of_ledger, m.chance_of_table) == (0.0, 0.5)
     # corrected: ledger (0.5 - 0) / (1 - 0) = 0.5; table (0.25 - 0.5) / 0.5 < 0, so 0
-    assert m.corrected == 0.5 and m.matched  # MATCH_THRESHOLD = 0.5
+    assert m.corrected == 0.5
+    # decided on the Wilson lower bound (z = 4) over min(4, 3) = 3 distinct rows:
+    # (0.5 + 16/6 - 4 sqrt(0.25/3 + 16/36)) / (1 + 16/3) = 0.0412, then (0.0412 - 0) / 1
+    assert m.score == pytest.approx(0.0412, abs=1e-4)
+    assert m.rows_matched == 1 and not m.matched  # one row is no evidence of people
 
 
 def test_shares_by_hand_when_people_are_added_and_dropped():
@@ -257,9 +261,13 @@ def test_shares_by_hand_when_people_are_added_and_dropped():
     assert m.share_of_ledger == pytest.approx(0.6)  # 600 of the ledger's 1000
     assert m.share_of_table == pytest.approx(0.4)  # 600 of the table's 1500
     assert m.matched  # 0.6 >= MATCH_THRESHOLD
+    # issue 37, item 4: no 50% floor. 400 of the ledger's 1000 people beside 900 others were
+    # a fresh budget (the id column paired at containment 0.4, below the pairing floor of 0.5,
+    # and 400 of 1000 was below the match threshold of 0.5); they are the ledger's people
     fewer = pd.concat([ledger.iloc[:400], others])
     m = match_people(probe_table(fewer, key=KEY), probe_table(ledger, key=KEY).sketch())
-    assert not m.matched  # 400 of 1000, 400 of 1300: below MATCH_THRESHOLD either way
+    assert m.share_of_ledger == pytest.approx(0.4) and m.rows_matched == 400
+    assert m.matched
 
 
 def test_the_report_names_the_ledger_the_match_and_the_reason(charged):

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     )
     from riskcore.report.readings.budget import (
         budget_change_reading,
+        budget_check_reading,
         budget_history_table,
         concurrent_refusal_reading,
         ledger_provenance,
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
         near_duplicate_note,
         near_duplicate_reading,
         people_match_reading,
+        pooled_reading,
         split_reading,
     )
     from riskcore.report.readings.data import (
@@ -295,6 +297,7 @@ _WHERE: dict[str, str] = {
     "people_note": "attacks",
     "recovered_metric": "attacks",
     "budget_change_reading": "budget",
+    "budget_check_reading": "budget",
     "budget_history_table": "budget",
     "concurrent_refusal_reading": "budget",
     "ledger_provenance": "budget",
@@ -303,6 +306,7 @@ _WHERE: dict[str, str] = {
     "near_duplicate_note": "budget",
     "near_duplicate_reading": "budget",
     "people_match_reading": "budget",
+    "pooled_reading": "budget",
     "split_reading": "budget",
     "people_phrase": "people",
     "suppressed_share": "people",
@@ -496,6 +500,7 @@ __all__ = [
     "bound_tradeoff_reading",
     "bounded_rows_reading",
     "budget_change_reading",
+    "budget_check_reading",
     "budget_history_table",
     "candidate_table",
     "candidates_description",
@@ -590,6 +595,7 @@ __all__ = [
     "pii_reading",
     "pii_table",
     "planning_reading",
+    "pooled_reading",
     "population_failing_caption",
     "population_intro",
     "population_match_reading",

@@ -15,6 +15,7 @@ from riskcore.report.readings._format import plural
 
 __all__ = [
     "budget_change_reading",
+    "budget_check_reading",
     "budget_history_table",
     "concurrent_refusal_reading",
     "ledger_provenance",
@@ -23,6 +24,7 @@ __all__ = [
     "near_duplicate_note",
     "near_duplicate_reading",
     "people_match_reading",
+    "pooled_reading",
     "split_reading",
 ]
 
@@ -61,6 +63,8 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
         "and “Reset session”; nothing in the app resets it."
     )
     stored = lookup.ledger
+    if lookup.also:
+        keep = pooled_reading(lookup) + " " + keep
     if lookup.how == "new" or stored is None:
         return (
             f"No ledger holds this file or a source named “{lookup.source.name}”: the first "
@@ -88,20 +92,62 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
     )
 
 
+def pooled_reading(lookup: dp.LedgerLookup) -> str:
+    """Return which other ledgers a release from a pooled table is charged to as well.
+
+    "This table also holds the people of the ledger “half-b.csv” (100% of its rows, on
+    14 columns; epsilon 1 of 1 spent): every release from it is charged to, and checked
+    against, that ledger too, so at most epsilon 0 can be spent now."
+
+    Parameters
+    ----------
+    lookup : dp.LedgerLookup
+
+    Returns
+    -------
+    str
+        Which other ledgers a release from a pooled table is charged to as well ("" for none).
+    """
+    if not lookup.also:
+        return ""
+    parts = [
+        f"“{s.source}” ({_pct(m.share_of_ledger)} of its rows, on {_columns(m, names=False)}; "
+        f"epsilon {s.ledger.spent()[0]:.4g} of {s.ledger.epsilon_budget:g} spent)"
+        for s, m in zip(lookup.also, lookup.also_matches, strict=True)
+    ]
+    k = len(parts)
+    return (
+        f"This table also holds the people of the {plural(k, 'ledger', 'ledgers')} "
+        f"{', '.join(parts)}: every release from it is charged to, and checked against, "
+        f"{plural(k, 'that ledger', 'those ledgers')} too, so at most epsilon "
+        f"{lookup.remaining:.4g} can be spent now."
+    )
+
+
 def _pct(share: float) -> str:
     return f"{100 * share:.1f}%".replace(".0%", "%")
 
 
-def _columns(match: dp.PeopleMatch) -> str:
-    """Return "8 columns (date_of_birth, postcode = zip, ...)": renamed ones show both names."""
-    names = [
+def _columns(match: dp.PeopleMatch, *, names: bool = True) -> str:
+    """Return "8 columns (date_of_birth, postcode = zip, ...)": renamed ones show both names.
+
+    Columns left out of the comparison (changed: jittered, shuffled, rounded) are named after
+    them; ``names=False`` gives the count alone ("8 columns").
+    """
+    k = len(match.pairs)
+    if not names:
+        return f"{k:,} {plural(k, 'column', 'columns')}"
+    shown = [
         p.table_column
         if p.table_column == p.ledger_column
         else f"{p.table_column} = {p.ledger_column}"
         for p in match.pairs
     ]
-    k = len(names)
-    return f"{k:,} {plural(k, 'column', 'columns')} ({', '.join(names)})"
+    left = [p.ledger_column for p in match.left_out]
+    out = f"{k:,} {plural(k, 'column', 'columns')} ({', '.join(shown)})"
+    if left:
+        out += f", leaving out {', '.join(left)} (changed or not agreeing row by row)"
+    return out
 
 
 def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
@@ -208,7 +254,42 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
         "how": lookup.how,
         "match": None if lookup.match is None else lookup.match.to_dict(),
         "split": None if stored is None or stored.split is None else stored.split.to_dict(),
+        # the other ledgers whose people the table holds, charged as well (issue 37, item 5)
+        "also": [
+            {"ledger": s.source, "match": m.to_dict(), "spent": s.ledger.spent()[0]}
+            for s, m in zip(lookup.also, lookup.also_matches, strict=True)
+        ],
     }
+
+
+def budget_check_reading(stated: str, checked: object) -> str:
+    """Return the report's budget sentence with where its figures come from.
+
+    Read from the database: "<stated> Read from the privacy ledger in /…/riskcore.db."
+    Not: "Not checked: the database /…/riskcore.db holds no ledger of this data. The
+    profile states: <stated>" (a profile's ledger is a claim, not a ledger). A report built
+    without a check (by a page, from its own lookup) says nothing more.
+
+    Parameters
+    ----------
+    stated : str
+        The budget as stated (accounting, epsilon and delta spent, which ledger).
+    checked : object
+        The review's ``privacy_budget["checked"]``: a dict with ``against`` (the
+        database), ``found`` and ``why``; None when not asked.
+
+    Returns
+    -------
+    str
+        The report's budget sentence with where its figures come from.
+    """
+    if not isinstance(checked, dict):
+        return stated
+    where = str(checked.get("against", ""))
+    if checked.get("found"):
+        return f"{stated} Read from the privacy ledger in {where}."
+    why = str(checked.get("why") or f"the database {where} holds no ledger of this data")
+    return f"Not checked: {why}. The profile states: {stated}"
 
 
 def ledger_provenance_reading(provenance: dict[str, object]) -> str:
@@ -238,6 +319,13 @@ def ledger_provenance_reading(provenance: dict[str, object]) -> str:
     text += "."
     if isinstance(split, dict):
         text += " " + split_reading(dp.LedgerSplit.from_dict(split))
+    also = provenance.get("also")
+    if isinstance(also, list) and also:
+        names = ", ".join(f"“{a.get('ledger', '')}”" for a in also if isinstance(a, dict))
+        text += (
+            f" The table also holds the people of {names}: every release from it is charged "
+            "to those ledgers too."
+        )
     return text
 
 
