@@ -18,11 +18,20 @@ import streamlit as st
 
 from riskcore.criteria import (
     RISK_PRESETS,
+    AverageRisk,
+    Criterion,
     KAnonymity,
+    PopulationUniqueness,
     RecordRisk,
+    SampleUniqueness,
     Targets,
 )
-from riskcore.report.readings.criteria import preset_target_text, targets_summary
+from riskcore.report.readings.criteria import (
+    MODEL_GUIDE,
+    model_guide_table,
+    preset_target_text,
+    targets_summary,
+)
 from ui import keys, profile
 from ui.safe import md
 
@@ -31,9 +40,7 @@ __all__ = ["targets_editor"]
 _CUSTOM = "custom"
 _NONE = "none"
 #: Targets a profile may hold that the editor does not draw (kept as they are).
-_NOT_DRAWN = frozenset(
-    {"average-risk", "k-map", "delta-presence", "sample-uniqueness", "population-uniqueness"}
-)
+_NOT_DRAWN = frozenset({"k-map", "delta-presence"})
 _L_KINDS = {"distinct": "distinct", "entropy": "entropy", "recursive": "recursive (c,l)"}
 _KIND_OF = {
     "distinct-l-diversity": "distinct",
@@ -64,6 +71,69 @@ def _seeded(tg: dict[str, Any], page: str, name: str, value: object) -> str:
     if key not in st.session_state:
         st.session_state[key] = value
     return key
+
+
+def _risk_models(tg: dict[str, Any], page: str, t: Targets) -> tuple[Criterion, ...]:
+    """Draw every privacy model under ARX's name; return the whole-release risk models chosen.
+
+    The average risk, sample uniqueness and population uniqueness (ARX's risk-based
+    criteria) are chosen here; the table names every model with what it protects against
+    (:data:`riskcore.report.readings.criteria.MODEL_GUIDE`).
+    """
+    out: list[Criterion] = []
+    with st.expander("Every privacy model (ARX's names) and the risk models of the release"):
+        st.table(model_guide_table(t).set_index("model"))  # not a frame: checks first
+        a1, a2, a3 = st.columns(3)
+        avg_now = t.find("average-risk")
+        if a1.toggle(
+            "average risk", key=_seeded(tg, page, "use_avg", avg_now is not None),
+            help=MODEL_GUIDE["average-risk"][2],
+        ):  # fmt: skip
+            value = a1.number_input(
+                "highest average risk", 0.0001, 1.0, step=0.01, format="%.4f",
+                key=_seeded(tg, page, "avg", float(getattr(avg_now, "threshold", 0.05))),
+            )  # fmt: skip
+            out.append(AverageRisk(threshold=float(value)))
+        su_now = t.find("sample-uniqueness")
+        if a2.toggle(
+            "sample uniqueness", key=_seeded(tg, page, "use_su", su_now is not None),
+            help=MODEL_GUIDE["sample-uniqueness"][2],
+        ):  # fmt: skip
+            value = a2.number_input(
+                "highest share unique", 0.0, 1.0, step=0.005, format="%.4f",
+                key=_seeded(tg, page, "su", float(getattr(su_now, "threshold", 0.01))),
+            )  # fmt: skip
+            out.append(SampleUniqueness(threshold=float(value)))
+        pu_now = t.find("population-uniqueness")
+        if a3.toggle(
+            "population uniqueness", key=_seeded(tg, page, "use_pu", pu_now is not None),
+            help=MODEL_GUIDE["population-uniqueness"][2],
+        ):  # fmt: skip
+            value = a3.number_input(
+                "highest share of the population unique", 0.0, 1.0, step=0.001, format="%.4f",
+                key=_seeded(tg, page, "pu", float(getattr(pu_now, "threshold", 0.01))),
+            )  # fmt: skip
+            model = a3.selectbox(
+                "estimator", ["dankar", "pitman", "zayatz", "snb"],
+                key=_seeded(tg, page, "pu_model", getattr(pu_now, "model", "dankar")),
+            )  # fmt: skip
+            fraction = getattr(pu_now, "sampling_fraction", None)
+            if fraction is not None:  # a profile's sampling fraction: N = n / pi, kept
+                a3.caption(md(f"Population: the table's records / {fraction:g}."))
+                crit = PopulationUniqueness(
+                    threshold=float(value), sampling_fraction=fraction, model=model
+                )
+            else:
+                size_now = float(getattr(pu_now, "population_size", 1e6))
+                size = a3.number_input(
+                    "population size", 1.0, 1e10, step=1000.0, format="%.0f",
+                    key=_seeded(tg, page, "pu_size", size_now),
+                )  # fmt: skip
+                crit = PopulationUniqueness(
+                    threshold=float(value), population_size=float(size), model=model
+                )
+            out.append(crit)
+    return tuple(out)
 
 
 def targets_editor(
@@ -203,6 +273,7 @@ def targets_editor(
         "delta", 0.01, 100.0, step=0.25, format="%g",
         key=_seeded(tg, page, "dd", float(getattr(d_now, "delta", 1.0))), disabled=not use_d,
     )  # fmt: skip
+    risk_models = _risk_models(tg, page, t)
     limit = t.max_suppression
     if suppression:
         limit = (
@@ -241,7 +312,9 @@ def targets_editor(
     )
     # the targets this editor does not draw (set by a reopened profile) are kept
     kept = tuple(c for c in t.criteria if c.kind in _NOT_DRAWN)
-    new = Targets(criteria=drawn.criteria + kept, max_suppression=drawn.max_suppression)
+    new = Targets(
+        criteria=drawn.criteria + risk_models + kept, max_suppression=drawn.max_suppression
+    )
     profile.set_targets(new)
     tg["drawn"] = new
     st.caption(md("Judged everywhere: " + targets_summary(new, people=person is not None) + "."))

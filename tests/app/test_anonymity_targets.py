@@ -21,7 +21,7 @@ def test_a_second_edit_of_a_target_is_kept():
     _k_box(at).set_value(7).run()
     assert not at.exception
     assert _k_box(at).value == 7
-    checks = at.dataframe[0].value
+    checks = next(d.value for d in at.dataframe if "required" in d.value.columns)
     assert checks.loc[checks["target"] == "k-anonymity", "required"].iloc[0] == "7"
     assert at.session_state["rc_targets"]["targets"].find("k-anonymity") == KAnonymity(k=7)
     # kept across a page switch, and the same on the Remediate page
@@ -45,3 +45,31 @@ def test_reset_session_restores_the_default_targets():
     assert at.session_state["rc_targets"]["targets"] == Targets.of(
         k=11, threshold=1 / 11, max_suppression=0.02
     )
+
+
+def test_every_privacy_model_is_named_and_the_risk_models_are_chosen_on_the_page():
+    """The model picker: every model of the registry under ARX's name with what it protects
+    against; sample uniqueness, beta-likeness and delta-disclosure chosen on the page are judged
+    by the one verdict and kept on the Remediate page."""
+    from riskcore.criteria import REGISTRY, BetaLikeness, DeltaDisclosure, SampleUniqueness
+
+    at = run("pages/anonymity.py", demo_roles(["age", "sex"], ["income"]))
+    guide = next(d.value for d in at.table if "ARX class" in d.value.columns)
+    assert len(guide) == len(REGISTRY)
+    assert {"SampleUniqueness", "BasicBLikeness, EnhancedBLikeness", "DDisclosurePrivacy"} <= set(
+        guide["ARX class"]
+    )
+    next(w for w in at.toggle if w.label == "sample uniqueness").set_value(True).run()
+    next(w for w in at.toggle if w.label == "beta-likeness").set_value(True).run()
+    next(w for w in at.toggle if w.label == "delta-disclosure").set_value(True).run()
+    assert not at.exception, at.exception
+    targets = at.session_state["rc_targets"]["targets"]
+    assert targets.find("sample-uniqueness") == SampleUniqueness(threshold=0.01)
+    assert targets.find("beta-likeness") == BetaLikeness(beta=1.0)
+    assert targets.find("delta-disclosure") == DeltaDisclosure(delta=1.0)
+    checks = next(d.value for d in at.dataframe if "required" in d.value.columns)
+    assert {"sample uniqueness", "basic beta-likeness of income",
+            "delta-disclosure privacy of income"} <= set(checks["target"])  # fmt: skip
+    at.switch_page("pages/remediate.py").run()
+    assert not at.exception, at.exception
+    assert at.session_state["rc_targets"]["targets"] == targets

@@ -204,3 +204,14 @@ def test_the_report_states_the_method_of_a_model_only_when_it_is_a_target():
     topics = [n[0] for n in notes]
     assert topics[-2:] == ["beta-likeness", "delta-disclosure privacy"]
     assert "Cao J, Karras P" in notes[-2][2] and "Brickell J, Shmatikov V" in notes[-1][2]
+
+
+def test_every_privacy_model_has_a_name_an_arx_class_and_a_reading():
+    from riskcore.criteria import REGISTRY
+    from riskcore.report.readings.criteria import MODEL_GUIDE, model_guide_table
+
+    assert set(MODEL_GUIDE) == set(REGISTRY)
+    table = model_guide_table(Targets.of(beta=2.0))
+    assert len(table) == len(REGISTRY)
+    row = table[table["model"] == "beta-likeness"].iloc[0]
+    assert row["target"] == "basic beta-likeness 2" and row["ARX class"].startswith("BasicB")

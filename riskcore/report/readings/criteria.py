@@ -23,11 +23,13 @@ from riskcore.report.readings._format import plural
 from riskcore.roles.persons import RowsNotPeople, person_facts
 
 __all__ = [
+    "MODEL_GUIDE",
     "check_rows",
     "check_table",
     "format_achieved",
     "format_target",
     "limit_text",
+    "model_guide_table",
     "preset_target_text",
     "records_share",
     "rows_not_people_reading",
@@ -36,6 +38,101 @@ __all__ = [
     "targets_summary",
     "verdict_reading",
 ]
+
+#: Every privacy model as the app names it: (name, ARX 3.9.2's class, what it protects
+#: against, in one line). One entry per kind of :data:`riskcore.criteria.REGISTRY` (a test
+#: holds them equal).
+MODEL_GUIDE: dict[str, tuple[str, str, str]] = {
+    "k-anonymity": (
+        "k-anonymity", "KAnonymity",
+        "identity disclosure: every record hides among at least k with the same "
+        "quasi-identifiers",
+    ),
+    "record-risk": (
+        "highest re-identification risk", "KAnonymity (prosecutor, k = 1/risk)",
+        "identity disclosure: no record's risk, 1 / its class's size (or the population's), "
+        "above the threshold",
+    ),
+    "average-risk": (
+        "average re-identification risk", "AverageReidentificationRisk",
+        "a marketer matching every record: the expected share re-identified stays below the "
+        "threshold",
+    ),
+    "sample-uniqueness": (
+        "sample uniqueness", "SampleUniqueness",
+        "records unique in the data, the easiest to single out: their share below the "
+        "threshold",
+    ),
+    "population-uniqueness": (
+        "population uniqueness", "PopulationUniqueness",
+        "people unique in the whole population (found by anyone with a register): their "
+        "estimated share below the threshold",
+    ),
+    "distinct-l-diversity": (
+        "distinct l-diversity", "DistinctLDiversity",
+        "attribute disclosure: at least l different sensitive values in every class",
+    ),
+    "entropy-l-diversity": (
+        "entropy l-diversity", "EntropyLDiversity",
+        "attribute disclosure: every class's sensitive values as spread as l equally common "
+        "ones",
+    ),
+    "recursive-cl-diversity": (
+        "recursive (c,l)-diversity", "RecursiveCLDiversity",
+        "attribute disclosure: a class's most common value below c times its rarer ones",
+    ),
+    "t-closeness": (
+        "t-closeness", "EqualDistanceTCloseness, OrderedDistanceTCloseness",
+        "skewness: every class's sensitive distribution within t of the whole table's",
+    ),
+    "beta-likeness": (
+        "beta-likeness", "BasicBLikeness, EnhancedBLikeness",
+        "attribute disclosure: no class raises a sensitive value's share by more than beta "
+        "relative to the table",
+    ),
+    "delta-disclosure": (
+        "delta-disclosure privacy", "DDisclosurePrivacy",
+        "attribute disclosure: no class moves the belief in a value it holds by a factor of "
+        "2^delta",
+    ),
+    "k-map": (
+        "k-map", "KMap",
+        "identity disclosure against a population table: every record matches at least k "
+        "of its people",
+    ),
+    "delta-presence": (
+        "delta-presence", "DPresence",
+        "membership disclosure: the chance a person of the population is in the release "
+        "stays in range",
+    ),
+    "km-anonymity": (
+        "k^m-anonymity", "(none: Terrovitis et al. 2008)",
+        "an attacker who knows m of a person's visits: each such set held by at least k "
+        "people",
+    ),
+}  # fmt: skip
+
+
+def model_guide_table(targets: Targets) -> pd.DataFrame:
+    """Return every privacy model with ARX's class, what it protects against and its target.
+
+    Parameters
+    ----------
+    targets : Targets
+        The session's targets: a model among them shows its target in words.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``ARX class``, ``protects against``, ``target``.
+    """
+    summary = {c.kind: f"{c.label} {c.target:.4g}" for c in targets.criteria}
+    rows = [
+        {"model": name, "ARX class": arx, "protects against": what, "target": summary.get(k, "")}
+        for k, (name, arx, what) in MODEL_GUIDE.items()
+    ]
+    return pd.DataFrame(rows)
+
 
 #: Kinds whose target and achieved value are counts (printed as whole numbers).
 _WHOLE = frozenset(
