@@ -40,7 +40,11 @@ def add_parser(sub: Any) -> None:
 
 
 def _verify(path: Any, expect: str | None) -> int:
-    from riskcore.report.readings.saved import audit_head_reading, audit_verify_reading
+    from riskcore.report.readings.saved import (
+        audit_head_reading,
+        audit_verify_reading,
+        head_kept_reading,
+    )
     from riskcore.store import AuditHead, verify_file
 
     head = AuditHead.parse(expect) if expect is not None else None
@@ -49,15 +53,22 @@ def _verify(path: Any, expect: str | None) -> int:
     print(text, file=sys.stdout if v.ok else sys.stderr)
     if v.head is not None:
         print(audit_head_reading(v.head.to_dict()))
+        print(head_kept_reading())
     return 0 if v.ok else 1
 
 
 def _migrate(path: Any) -> int:
-    from riskcore.store import SCHEMA_VERSION, Store
+    import sqlite3
+
+    from riskcore.report.readings.saved import head_kept_reading
+    from riskcore.store import SCHEMA_VERSION, AuditUnreadableError, Store
     from riskcore.store.verify import open_readonly
 
-    with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
-        before = int(con.execute("PRAGMA user_version").fetchone()[0])
+    try:
+        with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
+            before = int(con.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:  # not a database at all
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     store = Store(path, rekey=True)  # asked for: keyed even when a key already exists
     head = store.head()
     if before >= SCHEMA_VERSION:
@@ -67,6 +78,7 @@ def _migrate(path: Any) -> int:
             f"The audit log is now keyed (schema version {before} to {SCHEMA_VERSION}, entry "
             f"{head.seq} 'audit_keyed' continues the old chain); its head is {head}."
         )
+    print(head_kept_reading())
     return 0
 
 
