@@ -34,6 +34,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -239,27 +240,41 @@ def head_path(db_path: str | Path) -> Path:
     return db.with_name(db.name + ".head")
 
 
-def _head_of(con: sqlite3.Connection) -> tuple[int, str] | None:
+def _head_of(con: sqlite3.Connection, db_path: Path) -> tuple[int, str] | None:
+    """Return the head to leave in the head file after this commit; None to leave it as it is.
+
+    Read inside the write transaction (its lock held). The file is left alone when the log
+    does not hold the entry it names (the log was cut back or replaced: the evidence stays
+    for ``verify``, and later writes do not overwrite it), when it is not ``SEQ:HASH``, or
+    when it already names this entry or a later one.
+    """
     row = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-    return None if row is None else (int(row[0]), str(row[1]))
+    if row is None:
+        return None
+    try:
+        raw = head_path(db_path).read_bytes()[:200].decode("ascii")
+    except FileNotFoundError:
+        return (int(row[0]), str(row[1]))
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-f]{64})\s*", raw)
+    if m is None or int(m.group(1)) >= int(row[0]):
+        return None
+    held = con.execute("SELECT hash FROM audit WHERE seq = ?", (int(m.group(1)),)).fetchone()
+    if int(m.group(1)) > 0 and (held is None or str(held[0]) != m.group(2)):
+        return None
+    return (int(row[0]), str(row[1]))
 
 
 def _keep_head(db_path: Path, head: tuple[int, str] | None) -> None:
-    """Write ``SEQ:HASH`` to the head file (atomically), unless it already holds a later one.
+    """Write ``SEQ:HASH`` to the head file atomically (after the commit; see :func:`_head_of`).
 
-    Called after the commit, so the file never names an entry the log lacks; a writer
-    racing another may leave the earlier head, which the log still holds. A head file that
-    cannot be written is left as it was: the write itself is done.
+    A writer racing another may leave the earlier head, which the log still holds. A head
+    file that cannot be written is left as it was: the write itself is done.
     """
     if head is None:
         return
     path = head_path(db_path)
-    try:
-        old = path.read_text(encoding="ascii", errors="replace").split(":", 1)[0].strip()
-        if old.isdigit() and int(old) >= head[0]:
-            return
-    except OSError:
-        pass
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         tmp.write_text(f"{head[0]}:{head[1]}\n", encoding="ascii")
@@ -474,7 +489,7 @@ class Database:
                     raise RiskcoreError(
                         "rows were written without an audit entry, so nothing was written"
                     )
-                head = _head_of(con)
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
@@ -499,7 +514,7 @@ class Database:
                 if version < SCHEMA_VERSION:
                     refuse_foreign(con, self.path)
                     self._migrate(con, version)
-                head = _head_of(con)
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
@@ -541,7 +556,7 @@ class Database:
                         changes={"missing": missing},
                         records="[]",
                     )
-                head = _head_of(con)
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise

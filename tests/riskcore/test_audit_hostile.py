@@ -14,6 +14,7 @@ from riskcore.cli import main
 from riskcore.errors import RiskcoreError
 from riskcore.store import AuditUnreadableError, Store, verify_file
 from riskcore.store import database as store_database
+from riskcore.store.chain import trigger_sql
 from riskcore.store.database import head_path
 from riskcore.store.identity import Identity
 from riskcore.store.working import WorkStore
@@ -290,6 +291,21 @@ def test_every_write_leaves_the_head_beside_the_database(spent, capsys):
     head_path(s.path).write_text("garbage")
     assert _verify(s.path) == 2
     assert "does not hold SEQ:HASH" in capsys.readouterr().err
+
+
+def test_later_writes_do_not_overwrite_a_head_the_log_no_longer_holds(spent):
+    s = spent[0]
+    s.log("roles", user="ana")  # an entry that vouches for no row: cut, it leaves no trace
+    head = s.head()
+    with _raw(s.path) as con:
+        con.execute("DROP TRIGGER audit_no_delete")
+        con.execute("DELETE FROM audit WHERE seq = ?", (head.seq,))
+        con.execute(trigger_sql("audit", "DELETE"))  # put back as it was
+    s.log("roles", user="ana")  # riskcore writes on, twice: the head file keeps the evidence
+    s.log("roles", user="ana")
+    assert head_path(s.path).read_text() == f"{head}\n"
+    v = verify_file(s.path)
+    assert not v.ok and f"entry {head.seq} does not have the head's hash" in v.reason
 
 
 def test_where_the_head_is_shown_it_says_what_only_a_head_kept_elsewhere_finds(
