@@ -1,12 +1,14 @@
 """The command line's ``audit`` command: check, key or export the audit log (:mod:`riskcore.store`).
 
 ``python -m riskcore audit verify [--db PATH] [--expect-head SEQ:HASH]`` checks
-the log read-only (:func:`riskcore.store.verify_file`) and prints its head;
-exit 0 intact, 1 broken (or an old unkeyed log, which proves nothing), 2 when
-the file cannot be checked (missing, empty, not SQLite, not an audit log, a
-newer schema, the key missing). ``audit migrate [--db PATH]`` keys an old
-log (one entry, ``audit_keyed``); ``audit export [--db PATH] [--out FILE]``
-writes the log as JSON lines, read-only.
+the log read-only (:func:`riskcore.store.verify_file`, which also compares the
+head file ``<database>.head`` when it is there) and prints its head with what
+only a head kept elsewhere finds; exit 0 intact, 1 broken (or an old unkeyed
+log, which proves nothing), 2 when the file cannot be checked (missing, empty,
+not SQLite, not an audit log, a newer schema, the key missing, a head file or
+``keyed_from`` that is not one). ``audit migrate [--db PATH]`` keys an old log
+(one entry, ``audit_keyed``, saying it was asked for) and prints the head;
+``audit export [--db PATH] [--out FILE]`` writes the log as JSON lines, read-only.
 """
 
 from __future__ import annotations
