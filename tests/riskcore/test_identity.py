@@ -218,6 +218,7 @@ def test_an_assessment_saved_without_a_login_cannot_be_approved(tmp_path):
         s.approve(99, REV)
 
 
+
 # ---- the report: HTML and JSON twin say who built it, proven or not ----
 
 
