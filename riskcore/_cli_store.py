@@ -1,12 +1,14 @@
 """The command line's ``audit`` command: check, key or export the audit log (:mod:`riskcore.store`).
 
 ``python -m riskcore audit verify [--db PATH] [--expect-head SEQ:HASH]`` checks
-the log read-only (:func:`riskcore.store.verify_file`) and prints its head;
-exit 0 intact, 1 broken (or an old unkeyed log, which proves nothing), 2 when
-the file cannot be checked (missing, empty, not SQLite, not an audit log, a
-newer schema, the key missing). ``audit migrate [--db PATH]`` keys an old
-log (one entry, ``audit_keyed``); ``audit export [--db PATH] [--out FILE]``
-writes the log as JSON lines, read-only.
+the log read-only (:func:`riskcore.store.verify_file`, which also compares the
+head file ``<database>.head`` when it is there) and prints its head with what
+only a head kept elsewhere finds; exit 0 intact, 1 broken (or an old unkeyed
+log, which proves nothing), 2 when the file cannot be checked (missing, empty,
+not SQLite, not an audit log, a newer schema, the key missing, a head file or
+``keyed_from`` that is not one). ``audit migrate [--db PATH]`` keys an old log
+(one entry, ``audit_keyed``, saying it was asked for) and prints the head;
+``audit export [--db PATH] [--out FILE]`` writes the log as JSON lines, read-only.
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ def add_parser(sub: Any) -> None:
 
 
 def _verify(path: Any, expect: str | None) -> int:
-    from riskcore.report.readings.saved import audit_head_reading, audit_verify_reading
+    from riskcore.report.readings.saved import (
+        audit_head_reading,
+        audit_verify_reading,
+        head_kept_reading,
+    )
     from riskcore.store import AuditHead, verify_file
 
     head = AuditHead.parse(expect) if expect is not None else None
@@ -49,15 +55,22 @@ def _verify(path: Any, expect: str | None) -> int:
     print(text, file=sys.stdout if v.ok else sys.stderr)
     if v.head is not None:
         print(audit_head_reading(v.head.to_dict()))
+        print(head_kept_reading())
     return 0 if v.ok else 1
 
 
 def _migrate(path: Any) -> int:
-    from riskcore.store import SCHEMA_VERSION, Store
+    import sqlite3
+
+    from riskcore.report.readings.saved import head_kept_reading
+    from riskcore.store import SCHEMA_VERSION, AuditUnreadableError, Store
     from riskcore.store.verify import open_readonly
 
-    with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
-        before = int(con.execute("PRAGMA user_version").fetchone()[0])
+    try:
+        with open_readonly(path) as con:  # refuses a missing / empty file: nothing is made
+            before = int(con.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:  # not a database at all
+        raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     store = Store(path, rekey=True)  # asked for: keyed even when a key already exists
     head = store.head()
     if before >= SCHEMA_VERSION:
@@ -67,6 +80,7 @@ def _migrate(path: Any) -> int:
             f"The audit log is now keyed (schema version {before} to {SCHEMA_VERSION}, entry "
             f"{head.seq} 'audit_keyed' continues the old chain); its head is {head}."
         )
+    print(head_kept_reading())
     return 0
 
 

@@ -7,7 +7,8 @@ the roles, targets, policy, distances and orders and the recipe in use (the
 :class:`~riskcore.profile.Profile`), the Remediate page's levels and hierarchies, and the
 Direct identifiers tab's masking choices; never the data, never the key. When the same file
 is uploaded again, the Data page offers "Restore your work from <time>"; restoring is the
-user's click. While work exists, leaving the tab asks first (``beforeunload``).
+user's click. With a login the work is the login's: offered to that login only. While work
+exists, leaving the tab asks first (``beforeunload``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.profile import Profile
 from riskcore.report.readings.work import kept_parts, restore_label, restore_reading
 from riskcore.store.working import KeptWork, WorkStore
-from ui import keys, state
+from ui import identity, keys, state
 from ui import profile as session_profile
 from ui.context import Context, context
 from ui.safe import md
@@ -133,7 +134,7 @@ def keep() -> None:
     if (now == base["json"] and kept is None) or kept == {"for": ctx.key, "json": now}:
         return  # nothing changed since the first look, or this is what is kept already
     try:
-        WorkStore().keep(_fingerprint(ctx), _session(), json.loads(now))
+        WorkStore().keep(_fingerprint(ctx), _session(), json.loads(now), user=identity.current())
     except RiskcoreError as exc:
         st.sidebar.caption(md(f"Your work could not be kept for a reload: {exc}"))
         return
@@ -149,9 +150,7 @@ def unsaved() -> bool:
 
 def guard(where: Any) -> None:
     """Install the ``beforeunload`` guard in the page, armed while :func:`unsaved`."""
-    where.html(
-        _GUARD.format(armed="true" if unsaved() else "false"), unsafe_allow_javascript=True
-    )
+    where.html(_GUARD.format(armed="true" if unsaved() else "false"), unsafe_allow_javascript=True)
 
 
 def restore(kept: KeptWork, ctx: Context) -> None:
@@ -199,7 +198,7 @@ def offer(ctx: Context) -> None:
     if done is not None and done["for"] == ctx.key:
         return
     try:
-        kept = WorkStore().latest(_fingerprint(ctx), other_than=_session())
+        kept = WorkStore().latest(_fingerprint(ctx), other_than=_session(), user=identity.current())
     except RiskcoreError as exc:
         st.caption(md(f"Work kept earlier could not be read: {exc}"))
         return

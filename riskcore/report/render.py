@@ -244,7 +244,7 @@ def document_context(review: Review) -> dict[str, Any]:
         seeds_reading,
         target_rows,
     )
-    from riskcore.report.readings.saved import audit_head_reading
+    from riskcore.report.readings.saved import audit_head_reading, head_kept_reading
 
     r = review
     d = r.dataset
@@ -286,7 +286,8 @@ def document_context(review: Review) -> dict[str, Any]:
         ),
         "sha256": d["sha256"],
         "fingerprint_of": d["fingerprint_of"],
-        "audit_head": audit_head_reading(r.audit_head),
+        "audit_head": audit_head_reading(r.audit_head)
+        + ("" if r.audit_head is None else " " + head_kept_reading()),
         "roles": _frame(
             ["column", "role", "why"],
             [

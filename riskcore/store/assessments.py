@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 from riskcore.store.audit import AuditLog
-from riskcore.store.chain import GENESIS
+from riskcore.store.chain import GENESIS, table_digests
 from riskcore.store.database import Who, user_name, utc_now
 from riskcore.store.identity import (
     ApprovalDecision,
@@ -446,20 +446,40 @@ class Store(AuditLog):
                 changes={"id": assessment_id, "name": row[0]},
             )
 
-    def _entries_of(self, con: Any, action: str, assessment_id: int) -> list[dict[str, Any]]:
-        """Return the changes of the entries ``action`` on one assessment, oldest first."""
+    def _entries_of(
+        self, con: Any, action: str, assessment_id: int, *, after: int = 0
+    ) -> list[tuple[int, dict[str, Any], list[Any]]]:
+        """Return ``(seq, changes, records)`` of one assessment's ``action`` entries after
+        ``after``."""
         rows = con.execute(
-            "SELECT changes FROM audit WHERE action = ? AND json_extract(changes, '$.id') = ? "
-            "ORDER BY seq",
-            (action, int(assessment_id)),
+            "SELECT seq, changes, records FROM audit WHERE action = ? AND "
+            "json_extract(changes, '$.id') = ? AND seq > ? ORDER BY seq",
+            (action, int(assessment_id), int(after)),
         ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [(int(r[0]), json.loads(r[1]), json.loads(r[2])) for r in rows]
+
+    def _saved_by(self, con: Any, assessment_id: int) -> tuple[int, Identity | None] | None:
+        """Return ``(seq, identity)`` of the entry that wrote the assessment's row as it is.
+
+        The last ``save`` entry whose records hold the row with its present
+        digest (:mod:`riskcore.store.chain`): the entry that wrote it, not any
+        entry naming its id. None when no entry wrote the row as it is (an
+        assessment saved before the log was keyed, or a row changed outside
+        riskcore).
+        """
+        digest = table_digests(con, "assessments", key=int(assessment_id)).get(int(assessment_id))
+        found = None
+        for seq, changes, records in self._entries_of(con, "save", assessment_id):
+            if ["assessments", int(assessment_id), digest] in records:
+                found = (seq, _identity(changes))
+        return None if digest is None else found
 
     def author(self, assessment_id: int) -> Identity | None:
-        """Return who saved an assessment, as its "save" entry records it.
+        """Return who saved an assessment, as the "save" entry that wrote its row records it.
 
         None when the entry holds no identity (saved by a caller that gave a
-        name, or before identities were recorded): its author is not proven.
+        name, or before identities were recorded), or no entry wrote the row
+        as it stands: its author is not proven.
 
         Parameters
         ----------
@@ -472,10 +492,13 @@ class Store(AuditLog):
             Who saved an assessment, as its "save" entry records it.
         """
         with self._connect() as con:
-            return _identity(self._entries_of(con, "save", assessment_id))
+            saved = self._saved_by(con, assessment_id)
+        return None if saved is None else saved[1]
 
     def approvals(self, assessment_id: int) -> list[Identity]:
-        """Return who approved an assessment, oldest first (the "approve" entries).
+        """Return who approved an assessment, oldest first (its "approve" entries).
+
+        Only those after the entry that saved its row as it stands count.
 
         Parameters
         ----------
@@ -515,13 +538,21 @@ class Store(AuditLog):
         ).fetchone()
         if row is None:
             raise RiskcoreError(f"no saved assessment has the id {assessment_id}")
-        author = _identity(self._entries_of(con, "save", assessment_id))
+        saved = self._saved_by(con, assessment_id)
+        author = None if saved is None else saved[1]
         done = self._approvers(con, assessment_id)
         return may_approve(approver, author, done), author, tuple(row)
 
     def _approvers(self, con: Any, assessment_id: int) -> list[Identity]:
-        """Return who approved an assessment, oldest first, on an open connection."""
-        found = (_identity([c]) for c in self._entries_of(con, "approve", assessment_id))
+        """Return who approved an assessment, oldest first, on an open connection.
+
+        Only approvals after the entry that saved its row count (none when no entry did).
+        """
+        saved = self._saved_by(con, assessment_id)
+        if saved is None:
+            return []
+        entries = self._entries_of(con, "approve", assessment_id, after=saved[0])
+        found = (_identity(changes) for _seq, changes, _recs in entries)
         return [i for i in found if i is not None]
 
     def approve(self, assessment_id: int, approver: Identity) -> int:
@@ -572,11 +603,11 @@ class Store(AuditLog):
         return entry.seq
 
 
-def _identity(changes: list[dict[str, Any]]) -> Identity | None:
-    """Return the identity recorded in the first of ``changes``; None when there is none."""
-    if not changes or not isinstance(changes[0].get("identity"), dict):
+def _identity(changes: dict[str, Any]) -> Identity | None:
+    """Return the identity recorded in an entry's ``changes``; None when there is none."""
+    if not isinstance(changes, dict) or not isinstance(changes.get("identity"), dict):
         return None
     try:
-        return Identity.from_dict(changes[0]["identity"])
+        return Identity.from_dict(changes["identity"])
     except (KeyError, TypeError, ValueError):
         return None

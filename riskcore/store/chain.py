@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -38,16 +39,20 @@ __all__ = [
     "APPEND_ONLY",
     "GENESIS",
     "GUARDED",
+    "VOUCHES",
+    "WORK_GUARDED",
     "append_only_sql",
     "capture",
     "drain",
     "entry_hash",
     "entry_mac",
+    "foreign_schema",
     "missing_triggers",
     "pending",
     "row_digest",
     "table_digests",
     "trigger_sql",
+    "unvouched",
 ]
 
 #: The "previous hash" of the first audit entry.
@@ -63,6 +68,21 @@ GUARDED: dict[str, str] = {
     "dp_ledger_entries": "seq",
     "dp_ledger_people": "fingerprint",  # which ledger a table's people are charged to
     "dp_ledger_splits": "ledger",  # ledgers begun despite a match, with the reason
+    "working_profiles": "rowid",  # work kept for a reload (key: fingerprint and session)
+}
+
+#: The action of the entry that put kept work (``working_profiles``) under the chain: the
+#: table's rows count from the first such entry on (before it riskcore wrote them unlogged).
+WORK_GUARDED = "work_guarded"
+
+#: The actions whose entry must vouch for the row it wrote: action -> (table, key in changes).
+#: A ``save`` writes the assessment ``changes["id"]``; a ``dp_release`` one release row; a
+#: ``dp_budget`` one budget row (key None: any row of the table). A row hidden from the write
+#: (a trigger ``RAISE(IGNORE)``, a conflict clause) leaves the entry without it.
+VOUCHES: dict[str, tuple[str, str | None]] = {
+    "save": ("assessments", "id"),
+    "dp_release": ("dp_ledger_entries", None),
+    "dp_budget": ("dp_ledger_budgets", None),
 }
 
 #: The append-only tables and the triggers that refuse UPDATE and DELETE on them.
@@ -187,7 +207,12 @@ def row_digest(table: str, names: list[str] | tuple[str, ...], values: tuple[Any
     return hashlib.sha256(_text([table, cells])).hexdigest()
 
 
-def table_digests(con: sqlite3.Connection, table: str) -> dict[Any, str]:
+def _columns(table: str) -> str:
+    """Return the columns a row digest covers: every column, and the rowid when it names rows."""
+    return "rowid AS rowid, *" if GUARDED[table] == "rowid" else "*"
+
+
+def table_digests(con: sqlite3.Connection, table: str, *, key: Any = None) -> dict[Any, str]:
     """Return every row of a guarded table: its key -> :func:`row_digest`.
 
     Parameters
@@ -195,16 +220,22 @@ def table_digests(con: sqlite3.Connection, table: str) -> dict[Any, str]:
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     table : str
+    key : Any, optional
+        Only the row of this key (empty when there is none).
 
     Returns
     -------
     dict of Any to str
-        Every row of a guarded table: its key -> :func:`row_digest`.
+        Every row of a guarded table (or the one row): its key -> :func:`row_digest`.
     """
-    key = GUARDED[table]
-    cur = con.execute(f"SELECT * FROM main.{table}")  # noqa: S608 (a GUARDED name)
+    col = GUARDED[table]
+    where = "" if key is None else f" WHERE {col} = ?"
+    cur = con.execute(
+        f"SELECT {_columns(table)} FROM main.{table}{where}",  # noqa: S608 (GUARDED names)
+        () if key is None else (key,),
+    )
     names = [d[0] for d in cur.description]
-    at = names.index(key)
+    at = names.index(col)
     return {row[at]: row_digest(table, names, row) for row in cur}
 
 
@@ -228,11 +259,88 @@ def missing_triggers(con: sqlite3.Connection) -> list[str]:
         The append-only triggers missing on tables that exist (dropped outside riskcore).
     """
     have = {
-        str(r[0])
-        for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'trigger'")
+        str(r[0]) for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'trigger'")
     }
     tables = _tables(con)
     return [t for tab, pair in APPEND_ONLY.items() if tab in tables for t in pair if t not in have]
+
+
+def _ours(name: str, sql: str | None) -> bool:
+    """Return whether a trigger is one of :data:`APPEND_ONLY`, refusing what its name says."""
+    for table, pair in APPEND_ONLY.items():
+        for trigger in pair:
+            if name == trigger:
+                op = trigger.rsplit("_no_", 1)[1].upper()
+                shape = (
+                    rf"CREATE TRIGGER \"?{trigger}\"? BEFORE {op} ON \"?{table}\"? "
+                    r"BEGIN SELECT RAISE\(ABORT, '[^']*'\); END"
+                )
+                return re.fullmatch(shape, " ".join(str(sql or "").split()), re.I) is not None
+    return False
+
+
+def foreign_schema(con: sqlite3.Connection) -> list[str]:
+    """Return the triggers and views of the file that riskcore did not make, as "kind name".
+
+    riskcore makes no view and only the append-only triggers (:data:`APPEND_ONLY`, each
+    ``BEFORE UPDATE`` / ``BEFORE DELETE`` raising ``ABORT``); any other trigger can hide or
+    change a write (``BEFORE INSERT ... RAISE(IGNORE)`` drops a release row while its entry
+    is written), so a writer refuses a file holding one and ``verify`` names it.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        An open connection to the store's SQLite database.
+
+    Returns
+    -------
+    list of str
+        ``"trigger NAME"`` / ``"view NAME"``, sorted; empty when there is none.
+    """
+    rows = con.execute(
+        "SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('trigger', 'view')"
+    ).fetchall()
+    return sorted(
+        f"{kind} {name}" for kind, name, sql in rows if kind == "view" or not _ours(name, sql)
+    )
+
+
+def unvouched(action: str, changes: Any, records: Any) -> str | None:
+    """Return the row an entry of ``action`` should vouch for and does not; None when it does.
+
+    See :data:`VOUCHES`: a ``save`` must list its assessment (``changes["id"]``), a
+    ``dp_release`` a release row, a ``dp_budget`` a budget row, each with a digest (written,
+    not deleted). Other actions vouch for nothing in particular.
+
+    Parameters
+    ----------
+    action : str
+        The entry's action.
+    changes : Any
+        Its changed values (decoded JSON).
+    records : Any
+        Its records (decoded JSON: ``[[table, key, digest or None], ...]``).
+
+    Returns
+    -------
+    str or None
+        ``"table TABLE"`` or ``"table TABLE, row KEY"`` when the row is not among the
+        records; None when it is, or the action vouches for nothing.
+    """
+    if action not in VOUCHES:
+        return None
+    table, field = VOUCHES[action]
+    key = changes.get(field) if field is not None and isinstance(changes, dict) else None
+    for rec in records if isinstance(records, list) else []:
+        if (
+            isinstance(rec, list)
+            and len(rec) == 3
+            and rec[0] == table
+            and rec[2] is not None
+            and (field is None or rec[1] == key)
+        ):
+            return None
+    return f"table {table}" if field is None else f"table {table}, row {key!r}"
 
 
 def capture(con: sqlite3.Connection) -> None:
@@ -303,15 +411,7 @@ def drain(con: sqlite3.Connection) -> str:
     except sqlite3.OperationalError:  # no capture on this connection
         return "[]"
     con.execute("DELETE FROM temp.riskcore_pending")
-    records = []
-    for table, key in touched:
-        cur = con.execute(
-            f"SELECT * FROM main.{table} WHERE {GUARDED[table]} = ?",  # noqa: S608 (GUARDED)
-            (key,),
-        )
-        row = cur.fetchone()
-        names = [d[0] for d in cur.description]
-        records.append([table, key, None if row is None else row_digest(table, names, row)])
+    records = [[table, key, table_digests(con, table, key=key).get(key)] for table, key in touched]
     return json.dumps(records, separators=(",", ":"))
 
 

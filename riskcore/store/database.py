@@ -14,10 +14,19 @@ unkeyed SHA-256 chain; :data:`SCHEMA_VERSION` (2) is the keyed chain
 once, in one transaction: the new columns and the key-check table are added,
 the key is made if there is none (:mod:`riskcore.store.auditkey`), and one
 entry, ``audit_keyed``, continues the old chain from its last hash and vouches
-for every row already in the guarded tables. A file of a newer version is
-refused. Opening a current file checks the key against the file's key check
-and, if an append-only trigger was dropped, restores it and logs
+for every row already in the guarded tables. An older file that holds any
+table while its key already exists, or whose meta still holds a key check,
+is keyed only when asked (``rekey``, ``riskcore audit migrate``, logged in
+that entry): it may be a keyed log emptied and set back. A file of a newer
+version is refused. Opening a current file checks the key against the file's
+key check and, if an append-only trigger was dropped, restores it and logs
 ``audit_triggers_restored`` (the evidence stays in the chain).
+
+No write touches a file holding a trigger or a view riskcore did not make
+(:func:`refuse_foreign`), and an entry that should vouch for the row it
+wrote (a save, a release, a budget) is refused without it. After each
+commit the log's head, ``SEQ:HASH``, is left in ``<database>.head``
+(:func:`head_path`), which ``verify`` compares with when it is there.
 """
 
 from __future__ import annotations
@@ -25,6 +34,8 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
+import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
@@ -42,10 +53,12 @@ from riskcore.store.chain import (
     drain,
     entry_hash,
     entry_mac,
+    foreign_schema,
     missing_triggers,
     pending,
     table_digests,
     trigger_sql,
+    unvouched,
 )
 from riskcore.store.identity import UNAUTHENTICATED, Identity
 
@@ -57,9 +70,11 @@ __all__ = [
     "Who",
     "append_entry",
     "default_path",
+    "head_path",
     "identity_changes",
     "key_place",
     "newer_message",
+    "refuse_foreign",
     "user_name",
     "utc_now",
 ]
@@ -114,9 +129,9 @@ _ADDED = (
 )
 
 #: The tables of saved assessments and of the audit log (its triggers refuse UPDATE and DELETE).
-SCHEMA = ";\n".join(
-    (*_TABLES, trigger_sql("audit", "UPDATE"), trigger_sql("audit", "DELETE"))
-) + ";\n"
+SCHEMA = (
+    ";\n".join((*_TABLES, trigger_sql("audit", "UPDATE"), trigger_sql("audit", "DELETE"))) + ";\n"
+)
 
 #: The audit key of each connection inside a store transaction (read by :func:`append_entry`).
 _KEYS: dict[sqlite3.Connection, bytes] = {}
@@ -203,6 +218,98 @@ def identity_changes(user: Who, changes: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def head_path(db_path: str | Path) -> Path:
+    """Return the head file beside the database, ``<database>.head`` (``riskcore.db.head``).
+
+    Every write of riskcore leaves the log's last ``SEQ:HASH`` in it (after the commit), and
+    :func:`riskcore.store.verify.verify_file` checks that the log still holds that entry
+    when the file is there. Beside the database, it is as easy to change as the database:
+    it finds a cut made without it in mind; a copy kept elsewhere finds the rest.
+
+    Parameters
+    ----------
+    db_path : str or Path
+        The database file.
+
+    Returns
+    -------
+    Path
+        ``<db_path>.head``.
+    """
+    db = Path(db_path)
+    return db.with_name(db.name + ".head")
+
+
+def _head_of(con: sqlite3.Connection, db_path: Path) -> tuple[int, str] | None:
+    """Return the head to leave in the head file after this commit; None to leave it as it is.
+
+    Read inside the write transaction (its lock held). The file is left alone when the log
+    does not hold the entry it names (the log was cut back or replaced: the evidence stays
+    for ``verify``, and later writes do not overwrite it), when it is not ``SEQ:HASH``, or
+    when it already names this entry or a later one.
+    """
+    row = con.execute("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    try:
+        raw = head_path(db_path).read_bytes()[:200].decode("ascii")
+    except FileNotFoundError:
+        return (int(row[0]), str(row[1]))
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-f]{64})\s*", raw)
+    if m is None or int(m.group(1)) >= int(row[0]):
+        return None
+    held = con.execute("SELECT hash FROM audit WHERE seq = ?", (int(m.group(1)),)).fetchone()
+    if int(m.group(1)) > 0 and (held is None or str(held[0]) != m.group(2)):
+        return None
+    return (int(row[0]), str(row[1]))
+
+
+def _keep_head(db_path: Path, head: tuple[int, str] | None) -> None:
+    """Write ``SEQ:HASH`` to the head file atomically (after the commit; see :func:`_head_of`).
+
+    A writer racing another may leave the earlier head, which the log still holds. A head
+    file that cannot be written is left as it was: the write itself is done.
+    """
+    if head is None:
+        return
+    path = head_path(db_path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        tmp.write_text(f"{head[0]}:{head[1]}\n", encoding="ascii")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def refuse_foreign(con: sqlite3.Connection, path: str | Path) -> None:
+    """Refuse to write a file holding a trigger or view riskcore did not make.
+
+    Parameters
+    ----------
+    con : sqlite3.Connection
+        A connection inside the write transaction (``BEGIN IMMEDIATE`` holds the lock, so
+        no trigger can be added between this check and the writes).
+    path : str or Path
+        The database file, for the message.
+
+    Raises
+    ------
+    RiskcoreError
+        Naming the first such object (:func:`riskcore.store.chain.foreign_schema`).
+    """
+    found = foreign_schema(con)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise RiskcoreError(
+            f"the database {str(path)!r} holds the {found[0]}{more}, which riskcore did not "
+            "make and which could hide or change what is written, so nothing was written: "
+            "check the log with `riskcore audit verify` and remove it (SECURITY.md, 'The "
+            "audit log')"
+        )
+
+
 def key_place(db_path: str | Path) -> str:
     """Return where the audit key of ``db_path`` is read from, in words (never the key).
 
@@ -251,7 +358,8 @@ def append_entry(
     Raises
     ------
     RiskcoreError
-        When ``con`` is not inside a store transaction (no key).
+        When ``con`` is not inside a store transaction (no key), or the entry's action
+        vouches for a row (:data:`riskcore.store.chain.VOUCHES`) that its records lack.
     """
     key = _KEYS.get(con)
     if key is None:
@@ -261,6 +369,12 @@ def append_entry(
     time, who = utc_now(), user_name(user)
     text = json.dumps(identity_changes(user, changes), sort_keys=True, allow_nan=False, default=str)
     recs = drain(con) if records is None else records
+    missing = unvouched(action, json.loads(text), json.loads(recs))
+    if missing is not None:
+        raise RiskcoreError(
+            f"the '{action}' entry's row ({missing}) was not written: something in the "
+            "database hid it, so nothing was written"
+        )
     h = entry_mac(key, seq, time, who, action, fingerprint, text, recs, prev)
     con.execute(
         "INSERT INTO audit (seq, time, user, action, fingerprint, changes, prev_hash, hash, "
@@ -352,23 +466,37 @@ class Database:
         The rows the transaction writes to the guarded tables are captured
         for the next audit entry (:func:`riskcore.store.chain.capture`); a
         transaction that writes such a row and no entry after it is rolled back.
+        A file holding a trigger or view riskcore did not make is refused
+        (:func:`refuse_foreign`). After the commit the log's head is left in
+        the head file (:func:`head_path`).
         """
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             _KEYS[con] = self._key
             try:
+                version = _version(con)
+                if version != SCHEMA_VERSION:  # set back (or on) since this process opened it
+                    raise RiskcoreError(
+                        f"the database {str(self.path)!r} is no longer at schema version "
+                        f"{SCHEMA_VERSION} (it is {version}) though it was when opened: it was "
+                        "changed outside riskcore, so nothing was written; check it with "
+                        "`riskcore audit verify`"
+                    )
+                refuse_foreign(con, self.path)
                 capture(con)
                 yield con
                 if pending(con):
                     raise RiskcoreError(
                         "rows were written without an audit entry, so nothing was written"
                     )
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
             finally:
                 _KEYS.pop(con, None)
             con.execute("COMMIT")
+            _keep_head(self.path, head)
 
     # -- opening: schema version, migration, key --------------------------------------------
     def _open(self) -> bytes:
@@ -384,11 +512,14 @@ class Database:
                 if version > SCHEMA_VERSION:
                     raise RiskcoreError(newer_message(self.path, version))
                 if version < SCHEMA_VERSION:
+                    refuse_foreign(con, self.path)
                     self._migrate(con, version)
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
             con.execute("COMMIT")
+            _keep_head(self.path, head)
             return self._current(con)
 
     def _current(self, con: sqlite3.Connection) -> bytes:
@@ -411,6 +542,7 @@ class Database:
             con.execute("BEGIN IMMEDIATE")
             _KEYS[con] = key
             try:
+                refuse_foreign(con, self.path)
                 missing = missing_triggers(con)
                 for name in missing:
                     table, op = name.rsplit("_no_", 1)
@@ -424,13 +556,39 @@ class Database:
                         changes={"missing": missing},
                         records="[]",
                     )
+                head = _head_of(con, self.path)
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
             finally:
                 _KEYS.pop(con, None)
             con.execute("COMMIT")
+            _keep_head(self.path, head)
         return key
+
+    def _refuse_rekey(self, con: sqlite3.Connection, version: int, existed: set[str]) -> None:
+        """Refuse to key an old file that may be a keyed one rewritten to look old.
+
+        A file that holds any table (it is not new) while the audit key already
+        exists, or whose ``audit_meta`` still holds a key check, was keyed before
+        or belongs with that key: emptied and set back to schema 1, it would
+        otherwise be keyed again silently, its budget rows adopted.
+        """
+        why = None
+        if (
+            "audit_meta" in existed
+            and con.execute("SELECT 1 FROM audit_meta WHERE name = 'key_check'").fetchone()
+        ):
+            why = "its key check shows it was keyed before"
+        elif existed and load_key(self.path) is not None:
+            why = f"its audit key already exists ({key_place(self.path)})"
+        if why is not None:
+            raise RiskcoreError(
+                f"the database {str(self.path)!r} is in the old unkeyed format (schema version "
+                f"{version}), yet {why}: a keyed log may have been rewritten to look old or "
+                "emptied; check it with `riskcore audit verify --expect-head`, then key it "
+                "explicitly with `riskcore audit migrate` (which logs that it did)"
+            )
 
     def _migrate(self, con: sqlite3.Connection, version: int) -> None:
         """Bring an old (schema 0 / 1) or new file to :data:`SCHEMA_VERSION`, in a transaction."""
@@ -455,19 +613,16 @@ class Database:
             "SELECT seq, time, user, action, fingerprint, changes, prev_hash, hash "
             "FROM audit ORDER BY seq"
         ).fetchall()
-        if rows and not self._rekey and load_key(self.path) is not None:
-            raise RiskcoreError(
-                f"the database {str(self.path)!r} holds an unkeyed audit log, yet its audit key "
-                f"already exists ({key_place(self.path)}): a keyed log may have been rewritten to "
-                "look old; check it with `riskcore audit verify --expect-head`, then key it "
-                "explicitly with `riskcore audit migrate`"
-            )
+        if not self._rekey:
+            self._refuse_rekey(con, version, existed)
         key = create_key(self.path)
         broken, prev = None, GENESIS
         for i, (seq, time, user, action, fp, changes, prev_hash, h) in enumerate(rows, 1):
-            if seq != i or prev_hash != prev or entry_hash(
-                seq, time, user, action, fp, changes, prev_hash
-            ) != h:
+            if (
+                seq != i
+                or prev_hash != prev
+                or entry_hash(seq, time, user, action, fp, changes, prev_hash) != h
+            ):
                 broken = i
                 break
             prev = h
@@ -485,7 +640,7 @@ class Database:
                 ("migrated_from", str(version)),
             ],
         )
-        if rows or adopted or missing:
+        if rows or adopted or missing or self._rekey:
             _KEYS[con] = key
             try:
                 append_entry(
@@ -503,6 +658,8 @@ class Database:
                         else f"broken at entry {broken}",
                         "rows_adopted": len(adopted),
                         "triggers_missing": missing,
+                        # keyed by `riskcore audit migrate`, despite a key that existed
+                        "explicit": self._rekey,
                     },
                     records=json.dumps(adopted, separators=(",", ":")),
                 )

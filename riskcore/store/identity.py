@@ -12,7 +12,8 @@ them. Without it (one person on localhost) the identity is
 Roles (:class:`RoleConfig`): ``analyst`` (builds and saves assessments) and
 ``reviewer`` (approves them), read from a claim of the token (``roles`` by
 default; ``groups`` with many providers) and from lists in the configuration
-naming subjects, or e-mail addresses the provider says are verified.
+naming subjects, or e-mail addresses the provider says are verified, of the one
+issuer the configuration names (a subject is unique within its issuer only).
 
 Approval follows the four-eyes principle (separation of duties, NIST SP
 800-53 Rev. 5 control AC-5): :func:`may_approve` is the one decision. Only
@@ -175,9 +176,7 @@ class Identity(Result):
         """
         if not self.authenticated:
             return f"{UNAUTHENTICATED}: {self.name}" if self.name else UNAUTHENTICATED
-        shown = " ".join(
-            p for p in (self.name, f"<{self.email}>" if self.email else None) if p
-        )
+        shown = " ".join(p for p in (self.name, f"<{self.email}>" if self.email else None) if p)
         proof = f"subject {self.subject} at {self.issuer}"
         return f"{shown} ({proof})" if shown else proof
 
@@ -207,12 +206,18 @@ class RoleConfig(Result):
         and commas); its values ``analyst`` / ``reviewer`` count.
     analysts, reviewers : tuple of str
         Subjects, or e-mail addresses (counted only when the token says
-        ``email_verified: true``), given the role whatever the claim says.
+        ``email_verified: true``), given the role whatever the claim says,
+        when the token comes from ``issuer``.
+    issuer : str
+        The ``iss`` whose subjects and e-mails the lists name (OpenID Connect
+        Core 1.0, section 2: ``sub`` is unique within its issuer only); the
+        lists count for no other issuer, and for none when this is empty.
     """
 
     claim: str = "roles"
     analysts: tuple[str, ...] = ()
     reviewers: tuple[str, ...] = ()
+    issuer: str = ""
 
     @classmethod
     def from_mapping(cls, conf: Mapping[str, Any] | None) -> RoleConfig:
@@ -221,7 +226,8 @@ class RoleConfig(Result):
         Parameters
         ----------
         conf : mapping or None
-            ``claim`` (str), ``analysts`` and ``reviewers`` (lists of str).
+            ``claim`` (str), ``analysts`` and ``reviewers`` (lists of str), ``issuer``
+            (str; needed when a list names anyone).
 
         Returns
         -------
@@ -231,14 +237,16 @@ class RoleConfig(Result):
         Raises
         ------
         RiskcoreError
-            When a key is unknown or a value is of the wrong type.
+            When a key is unknown or a value is of the wrong type, or a list names
+            someone without ``issuer``.
         """
         if not conf:
             return cls()
-        unknown = sorted(set(conf) - {"claim", "analysts", "reviewers"})
+        unknown = sorted(set(conf) - {"claim", "analysts", "reviewers", "issuer"})
         if unknown:
             raise RiskcoreError(
-                f"[riskcore.roles] has unknown keys {unknown}: use claim, analysts and reviewers"
+                f"[riskcore.roles] has unknown keys {unknown}: use claim, analysts, reviewers "
+                "and issuer"
             )
         claim = conf.get("claim", "roles")
         if not isinstance(claim, str) or not claim.strip():
@@ -246,14 +254,25 @@ class RoleConfig(Result):
         lists = {}
         for k in ("analysts", "reviewers"):
             v = conf.get(k, [])
-            if isinstance(v, str) or not isinstance(v, Sequence) or not all(
-                isinstance(x, str) for x in v
+            if (
+                isinstance(v, str)
+                or not isinstance(v, Sequence)
+                or not all(isinstance(x, str) for x in v)
             ):
                 raise RiskcoreError(
                     f"[riskcore.roles] {k} must be a list of subjects or e-mail addresses"
                 )
             lists[k] = tuple(x.strip() for x in v if x.strip())
-        return cls(claim.strip(), lists["analysts"], lists["reviewers"])
+        issuer = conf.get("issuer", "")
+        if not isinstance(issuer, str):
+            raise RiskcoreError("[riskcore.roles] issuer must be the provider's 'iss' (a string)")
+        if (lists["analysts"] or lists["reviewers"]) and not issuer.strip():
+            raise RiskcoreError(
+                "[riskcore.roles] names analysts or reviewers but no issuer: a subject is "
+                "unique only within its issuer, so set issuer to your provider's 'iss' (the "
+                "issuer URL its discovery document gives; see docs/identity.md)"
+            )
+        return cls(claim.strip(), lists["analysts"], lists["reviewers"], issuer.strip())
 
     def roles(self, claims: Mapping[str, Any]) -> tuple[str, ...]:
         """Return the roles of a login's claims, in the order of :data:`ROLES`.
@@ -278,6 +297,8 @@ class RoleConfig(Result):
         who = {str(claims.get("sub") or "")}
         if claims.get("email_verified") is True and claims.get("email"):
             who.add(str(claims["email"]))
+        if not self.issuer or clean(claims.get("iss") or "") != self.issuer:
+            who = set()  # the lists name people of one issuer: none of another
         listed = {ANALYST: self.analysts, REVIEWER: self.reviewers}
         return tuple(r for r in ROLES if r in named or who & set(listed[r]))
 

@@ -42,12 +42,15 @@ from riskcore.store.auditkey import AuditKeyError, key_check, load_key
 from riskcore.store.chain import (
     GENESIS,
     GUARDED,
+    WORK_GUARDED,
     entry_hash,
     entry_mac,
+    foreign_schema,
     missing_triggers,
     table_digests,
+    unvouched,
 )
-from riskcore.store.database import SCHEMA_VERSION, key_place, newer_message
+from riskcore.store.database import SCHEMA_VERSION, head_path, key_place, newer_message
 
 __all__ = [
     "AuditHead",
@@ -55,6 +58,7 @@ __all__ = [
     "AuditVerification",
     "open_readonly",
     "read_head",
+    "read_head_file",
     "read_rows",
     "verify_file",
 ]
@@ -69,6 +73,7 @@ ROW_LABELS = {
     "dp_ledger_entries": "release",
     "dp_ledger_people": "people sketch",
     "dp_ledger_splits": "new-ledger decision",
+    "working_profiles": "kept work",
 }
 
 
@@ -198,9 +203,7 @@ def _read(
     version = int(con.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         raise AuditUnreadableError("cannot read the audit log: " + newer_message(path, version))
-    tables = {
-        str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
+    tables = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "audit" not in tables:
         raise AuditUnreadableError(f"cannot read the audit log: {str(path)!r} holds no audit log")
     cols = {str(r[1]) for r in con.execute("PRAGMA table_info(audit)")}
@@ -239,14 +242,21 @@ def read_rows(con: sqlite3.Connection, path: Path) -> list[tuple[Any, ...]]:
 
 
 def _rows_problem(
-    con: sqlite3.Connection, expected: dict[tuple[str, Any], tuple[str, int]]
+    con: sqlite3.Connection,
+    expected: dict[tuple[str, Any], tuple[str, int]],
+    *,
+    work: bool,
 ) -> tuple[int | None, str] | None:
-    """Compare the guarded tables with the rows the chain vouches for; return the first problem."""
-    tables = {
-        str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
+    """Compare the guarded tables with the rows the chain vouches for; return the first problem.
+
+    Kept work counts only once an entry put it under the chain (``work``): before that
+    riskcore wrote it outside the chain.
+    """
+    tables = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     actual: dict[tuple[str, Any], str] = {}
     for table in GUARDED:
+        if table == "working_profiles" and not work:
+            continue
         if table in tables:
             actual.update(((table, k), d) for k, d in table_digests(con, table).items())
     problems: list[tuple[int, str]] = []
@@ -271,6 +281,87 @@ def _rows_problem(
     )
 
 
+_NOT_KEYING = (
+    "the log says it was keyed at this entry (audit_meta keyed_from), but this is not the "
+    "entry that keyed it: the older entries' plain SHA-256 proves nothing"
+)
+
+
+def _json(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _keyed_from(meta: dict[str, str], keyed: bool, n: int) -> int:
+    """Return the first keyed entry's number from the meta table (``n + 1`` for an old log)."""
+    if not keyed:
+        return n + 1
+    text = meta.get("keyed_from", "1")
+    if not text.isdigit() or len(text) > 18 or int(text) < 1:
+        raise AuditUnreadableError(
+            f"cannot check the audit log: its first keyed entry (audit_meta keyed_from = "
+            f"{text[:40]!r}) is not an entry number"
+        )
+    return int(text)
+
+
+def _head_problem(
+    rows: list[tuple[Any, ...]], expect: AuditHead, name: str, kept: str = ""
+) -> tuple[int | None, str] | None:
+    """Return why the log does not hold the head ``expect`` (``name``, ``kept`` say which)."""
+    if expect.seq > len(rows):
+        return None, (
+            f"it ends at entry {len(rows)}, before {name} {expect.seq}{kept}: entries were "
+            "removed from its end, or the file was replaced"
+        )
+    if expect.seq > 0 and rows[expect.seq - 1][7] != expect.hash:
+        return expect.seq, (
+            f"entry {expect.seq} does not have {name}'s hash{kept}: the log was replaced or "
+            "rewritten"
+        )
+    return None
+
+
+def read_head_file(path: str | Path) -> AuditHead | None:
+    """Return the head left beside the database (:func:`.database.head_path`); None if none.
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.
+
+    Returns
+    -------
+    AuditHead or None
+        The head in ``<database>.head``; None when there is no such file.
+
+    Raises
+    ------
+    AuditUnreadableError
+        When the file cannot be read or is not ``SEQ:HASH``.
+    """
+    place = head_path(path)
+    try:
+        with open(place, "rb") as fh:
+            raw = fh.read(200)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise AuditUnreadableError(
+            f"cannot check the audit log: its head file {str(place)!r} cannot be read: "
+            f"{exc.strerror}"
+        ) from None
+    try:
+        return AuditHead.parse(raw.decode("ascii"))
+    except (UnicodeDecodeError, RiskcoreError):
+        raise AuditUnreadableError(
+            f"cannot check the audit log: its head file {str(place)!r} does not hold SEQ:HASH "
+            "(the last entry's number and hash)"
+        ) from None
+
+
 def _walk(
     rows: list[tuple[Any, ...]], key: bytes | None, keyed_from: int
 ) -> tuple[int | None, str, dict[tuple[str, Any], tuple[str, int]]]:
@@ -289,6 +380,19 @@ def _walk(
         if not good:
             return int(seq), "its contents do not match its hash (it was changed)", expected
         if key is not None and seq >= keyed_from:
+            if seq == keyed_from > 1 and action != "audit_keyed":
+                return int(seq), _NOT_KEYING, expected
+            lack = unvouched(action, _json(changes), _json(recs))
+            if lack is not None:
+                return (
+                    int(seq),
+                    (
+                        f"it is a '{action}' entry that vouches for no row it wrote ({lack}): the "
+                        "row was hidden from the write (a trigger or rule riskcore did not make), "
+                        "or riskcore did not write the entry"
+                    ),
+                    expected,
+                )
             for table, k, digest in json.loads(recs):
                 if digest is None:
                     expected.pop((table, k), None)
@@ -298,9 +402,7 @@ def _walk(
     return None, "", expected
 
 
-def verify_file(
-    path: str | Path, *, expect_head: AuditHead | None = None
-) -> AuditVerification:
+def verify_file(path: str | Path, *, expect_head: AuditHead | None = None) -> AuditVerification:
     """Check the audit log in ``path`` read-only; say whether it proves what it holds.
 
     Parameters
@@ -348,24 +450,38 @@ def _verify(path: Path, expect_head: AuditHead | None) -> AuditVerification:
             head = AuditHead(int(rows[-1][0]), str(rows[-1][7])) if rows else AuditHead(0, GENESIS)
             if keyed and (key is None or meta.get("key_check") != key_check(key)):
                 return AuditVerification(
-                    False, len(rows), None,
+                    False,
+                    len(rows),
+                    None,
                     "it was not written under this key: the file was replaced, or the key "
                     f"({key_place(path)}) is not its own",
                     head,
                 )
-            keyed_from = int(meta.get("keyed_from", "1")) if keyed else len(rows) + 1
+            keyed_from = _keyed_from(meta, keyed, len(rows))
             broken, reason, expected = _walk(rows, key, keyed_from)
+            if broken is None and keyed and 1 < keyed_from and len(rows) < keyed_from:
+                broken, reason = keyed_from, f"entry {keyed_from} is missing ({_NOT_KEYING})"
+            foreign = foreign_schema(con)
+            also = (
+                f" (the file also holds {', '.join(foreign[:10])}, which riskcore did not make)"
+                if foreign
+                else ""
+            )
             if broken is not None:
-                return AuditVerification(False, len(rows), broken, reason, None, keyed)
+                return AuditVerification(False, len(rows), broken, reason + also, None, keyed)
             if not keyed:
                 return AuditVerification(
-                    False, len(rows), None,
+                    False,
+                    len(rows),
+                    None,
                     "it is in the old unkeyed format, a SHA-256 chain that anyone able to write "
                     "the file can rebuild, so it proves nothing; key it with `riskcore audit "
                     "migrate` (its chain holds so far)",
-                    head, False,
+                    head,
+                    False,
                 )
-            problem = _rows_problem(con, expected)
+            work = any(r[3] == WORK_GUARDED for r in rows[keyed_from - 1 :])
+            problem = _rows_problem(con, expected, work=work)
             gone = missing_triggers(con)
             if problem is None and gone:
                 problem = (
@@ -373,25 +489,25 @@ def _verify(path: Path, expect_head: AuditHead | None) -> AuditVerification:
                     f"the append-only trigger {gone[0]} is missing: it was dropped outside "
                     "riskcore",
                 )
+            if problem is None and foreign:
+                problem = (
+                    None,
+                    f"the file holds {', '.join(foreign[:10])}"
+                    + (f" and {len(foreign) - 10} more" if len(foreign) > 10 else "")
+                    + ", which riskcore did not make and which could hide or change what it "
+                    "writes",
+                )
+            elif problem is not None:
+                problem = (problem[0], problem[1] + also)
     except sqlite3.Error as exc:
         raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
+    if problem is None and expect_head is not None:
+        problem = _head_problem(rows, expect_head, "the expected head")
+    kept = read_head_file(path)
+    if problem is None and kept is not None:
+        problem = _head_problem(rows, kept, "the head", f" kept in {head_path(path).name!r}")
     if problem is not None:
         return AuditVerification(False, len(rows), problem[0], problem[1], head)
-    if expect_head is not None:
-        if expect_head.seq > len(rows):
-            return AuditVerification(
-                False, len(rows), None,
-                f"it ends at entry {len(rows)}, before the expected head {expect_head.seq}: "
-                "entries were removed from its end, or the file was replaced",
-                head,
-            )
-        if expect_head.seq > 0 and rows[expect_head.seq - 1][7] != expect_head.hash:
-            return AuditVerification(
-                False, len(rows), expect_head.seq,
-                f"entry {expect_head.seq} does not have the expected head's hash: the log was "
-                "replaced or rewritten",
-                head,
-            )
     return AuditVerification(True, len(rows), head=head)
 
 

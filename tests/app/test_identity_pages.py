@@ -94,7 +94,7 @@ def test_the_analyst_cannot_approve_their_own(database):
 def test_the_reviewers_list_of_the_secrets_gives_the_role(database):
     seed(database)
     who = {"sub": "rev", "iss": ISS}  # no role claim at all
-    conf = {"auth": AUTH, "riskcore": {"roles": {"reviewers": ["rev"]}}}
+    conf = {"auth": AUTH, "riskcore": {"roles": {"reviewers": ["rev"], "issuer": ISS}}}
     assert not approve_tab(app(user=who, secrets=conf)).button(key="rc_saved_approve").disabled
     plain = approve_tab(app(user=who, secrets={"auth": AUTH}))
     assert plain.button(key="rc_saved_approve").disabled

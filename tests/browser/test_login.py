@@ -94,7 +94,8 @@ def login_app(provider, tmp_path_factory):
         'client_secret = "not-a-secret"\n'
         f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n'
         "\n[riskcore.roles]\n"
-        'reviewers = ["rev"]\n',
+        'reviewers = ["rev"]\n'
+        f'issuer = "{provider}"\n',
         encoding="utf-8",
     )
     db = folder / "r.db"

@@ -29,6 +29,7 @@ from riskcore.store import (
     entry_hash,
     verify_file,
 )
+from riskcore.store.database import head_path
 
 FP = "ab" * 32
 
@@ -65,6 +66,20 @@ def store(tmp_path):
     return s
 
 
+def _rehash_plain(con) -> int:
+    """Re-hash every entry with plain SHA-256 (no key), as the attacker can; return how many."""
+    con.execute("DROP TRIGGER audit_no_update")
+    rows = con.execute(
+        "SELECT seq, time, user, action, fingerprint, changes FROM audit ORDER BY seq"
+    ).fetchall()
+    prev = "0" * 64
+    for seq, time, user, action, fp, changes in rows:
+        h = entry_hash(seq, time, user, action, fp, changes, prev)
+        con.execute("UPDATE audit SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
+        prev = h
+    return len(rows)
+
+
 def _snapshot(path: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file()}
 
@@ -80,9 +95,7 @@ def test_an_intact_log_exits_0_and_prints_its_head(store, capsys):
     assert _verify(store.path, "--expect-head", str(head)) == 0
 
 
-def test_deleting_the_last_entries_after_dropping_the_trigger_is_found_by_the_head(
-    store, capsys
-):
+def test_deleting_the_last_entries_after_dropping_the_trigger_is_found_by_the_head(store, capsys):
     head = store.head()
     with _raw(store.path) as con:
         con.execute("DROP TRIGGER audit_no_delete")
@@ -91,8 +104,12 @@ def test_deleting_the_last_entries_after_dropping_the_trigger_is_found_by_the_he
             "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT "
             "RAISE(ABORT, 'the audit log is append-only: DELETE refused'); END"
         )
-    # a cut at an entry that vouched for no row leaves a consistent prefix: only the head kept
-    # elsewhere shows it (SECURITY.md says so)
+    # a cut at an entry that vouched for no row leaves a consistent prefix: the head file
+    # beside the database shows it (issue 37, item 17) ...
+    assert _verify(store.path) == 1
+    assert "before the head 6 kept in 'r.db.head'" in capsys.readouterr().err
+    # ... and once that is removed too, only the head kept elsewhere (SECURITY.md says so)
+    head_path(store.path).unlink()
     assert _verify(store.path) == 0
     capsys.readouterr()
     assert _verify(store.path, "--expect-head", str(head)) == 1
@@ -110,12 +127,15 @@ def test_deleting_entries_that_vouch_for_releases_is_found_without_the_head(stor
 
 def test_replacing_the_whole_file_with_an_older_copy_is_found_by_the_head(store, tmp_path):
     old = tmp_path / "old.db"
-    shutil.copy(store.path, old)  # a backup with 6 entries, same key
+    shutil.copy(store.path, old)  # a backup with 6 entries, same key, and its head file
+    shutil.copy(head_path(store.path), head_path(old))
     store.log("roles", user="ana", changes={"step": 2})
     head = store.head()
     for suffix in ("-wal", "-shm"):
         Path(str(store.path) + suffix).unlink(missing_ok=True)
     shutil.copy(old, store.path)
+    assert _verify(store.path) == 1  # the head file beside it holds entry 7
+    shutil.copy(head_path(old), head_path(store.path))  # put back with it
     assert _verify(store.path) == 0  # a valid log of its own ...
     assert _verify(store.path, "--expect-head", str(head)) == 1  # ... but not this one
 
@@ -129,6 +149,7 @@ def test_replacing_the_whole_file_with_another_log_is_found(store, tmp_path, cap
     assert "not written under this key" in capsys.readouterr().err
     # the attacker also swaps the key file: only the head kept elsewhere shows it
     shutil.copy(Path(str(other.path) + ".key"), Path(str(store.path) + ".key"))
+    shutil.copy(head_path(other.path), head_path(store.path))
     assert _verify(store.path) == 0
     assert _verify(store.path, "--expect-head", str(head)) == 1
 
@@ -146,15 +167,7 @@ def test_an_entry_edited_and_rehashed_with_plain_sha256_is_found(store, capsys):
 
 def test_rehashing_every_entry_with_sha256_without_the_key_is_found(store):
     with _raw(store.path) as con:
-        con.execute("DROP TRIGGER audit_no_update")
-        rows = con.execute(
-            "SELECT seq, time, user, action, fingerprint, changes FROM audit ORDER BY seq"
-        ).fetchall()
-        prev = "0" * 64
-        for seq, time, user, action, fp, changes in rows:
-            h = entry_hash(seq, time, user, action, fp, changes, prev)
-            con.execute("UPDATE audit SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
-            prev = h
+        _rehash_plain(con)
     assert _verify(store.path) == 1
 
 
@@ -247,9 +260,7 @@ def test_an_empty_file_is_not_an_audit_log_and_stays_empty(tmp_path, capsys):
     empty.touch()
     assert _verify(empty) == 2
     assert "is empty" in _one_error(capsys)
-    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == [
-        "empty.db"
-    ]
+    assert empty.stat().st_size == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
 
 
 def test_a_missing_file_is_not_made(tmp_path, capsys):
@@ -318,9 +329,7 @@ def test_the_key_is_made_beside_the_database_with_mode_0600(tmp_path):
     if os.name == "posix":
         assert stat.S_IMODE(key.stat().st_mode) == 0o600
     with _raw(tmp_path / "r.db") as con:  # the key is not in the file
-        blob = b"".join(
-            str(r).encode() for r in con.execute("SELECT * FROM audit_meta").fetchall()
-        )
+        blob = b"".join(str(r).encode() for r in con.execute("SELECT * FROM audit_meta").fetchall())
     assert text.strip().encode() not in blob and text.strip().encode() not in (
         (tmp_path / "r.db").read_bytes()
     )
@@ -422,9 +431,7 @@ def _old_file(path: Path, n: int = 3) -> list[str]:
             fields = [i, f"2026-01-0{i}", "ana", "roles", FP, f'{{"step":{i}}}', prev]
             text = json.dumps(fields, separators=(",", ":"))
             h = hashlib.sha256(text.encode()).hexdigest()
-            con.execute(
-                "INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (*fields, h)
-            )
+            con.execute("INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (*fields, h))
             hashes.append(h)
             prev = h
     return hashes
@@ -480,15 +487,7 @@ def test_the_old_entries_and_rows_are_anchored_by_the_keyed_entry(tmp_path):
 def test_a_keyed_log_rewritten_to_look_old_is_not_keyed_again_silently(store, capsys):
     # the downgrade: every entry re-hashed with plain SHA-256, the key check and version gone
     with _raw(store.path) as con:
-        con.execute("DROP TRIGGER audit_no_update")
-        rows = con.execute(
-            "SELECT seq, time, user, action, fingerprint, changes FROM audit ORDER BY seq"
-        ).fetchall()
-        prev = "0" * 64
-        for seq, time, user, action, fp, changes in rows:
-            h = entry_hash(seq, time, user, action, fp, changes, prev)
-            con.execute("UPDATE audit SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
-            prev = h
+        _rehash_plain(con)
         con.execute("DROP TABLE audit_meta")
         con.execute("PRAGMA user_version = 0")
     assert _verify(store.path) == 1
@@ -542,9 +541,7 @@ def test_the_report_records_the_audit_head(store, tmp_path, capsys):
     )
     html, twin = tmp_path / "r.html", tmp_path / "r.json"
     args = ["report", str(data), "--profile", str(profile), "--out", str(html), "--no-figures"]
-    assert main([*args, "--json", str(twin), "--db", str(store.path)]) == 0, (
-        capsys.readouterr().err
-    )
+    assert main([*args, "--json", str(twin), "--db", str(store.path)]) == 0, capsys.readouterr().err
     head = store.head()
     assert json.loads(twin.read_text())["audit_head"] == {"seq": head.seq, "hash": head.hash}
     assert f"Audit log head: {head.seq}:{head.hash}" in html.read_text()

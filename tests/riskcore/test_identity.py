@@ -109,16 +109,20 @@ def test_claims_lose_control_and_bidi_characters():
         ({"roles": "analyst, reviewer"}, RoleConfig(), ("analyst", "reviewer")),
         ({"groups": ["reviewer"]}, RoleConfig(claim="groups"), ("reviewer",)),
         ({"roles": ["reviewer"]}, RoleConfig(claim="groups"), ()),  # another claim is ignored
-        ({}, RoleConfig(reviewers=("s1",)), ("reviewer",)),  # listed by subject
+        ({}, RoleConfig(reviewers=("s1",), issuer=ISS), ("reviewer",)),  # listed by subject
         (
             {"email": "r@x.org", "email_verified": True},
-            RoleConfig(reviewers=("r@x.org",)),
+            RoleConfig(reviewers=("r@x.org",), issuer=ISS),
             ("reviewer",),
         ),
         # an e-mail the provider did not verify is anyone's claim: it gives no role
-        ({"email": "r@x.org"}, RoleConfig(reviewers=("r@x.org",)), ()),
-        ({"email": "r@x.org", "email_verified": "true"}, RoleConfig(reviewers=("r@x.org",)), ()),
-        ({}, RoleConfig(analysts=("s1",)), ("analyst",)),
+        ({"email": "r@x.org"}, RoleConfig(reviewers=("r@x.org",), issuer=ISS), ()),
+        (
+            {"email": "r@x.org", "email_verified": "true"},
+            RoleConfig(reviewers=("r@x.org",), issuer=ISS),
+            (),
+        ),
+        ({}, RoleConfig(analysts=("s1",), issuer=ISS), ("analyst",)),
     ],
 )
 def test_roles_from_a_claim_or_a_list(claims, config, roles):
@@ -126,14 +130,17 @@ def test_roles_from_a_claim_or_a_list(claims, config, roles):
 
 
 def test_role_config_from_secrets():
-    conf = RoleConfig.from_mapping({"claim": "groups", "reviewers": ["a", " "], "analysts": []})
-    assert conf == RoleConfig("groups", (), ("a",))
+    conf = RoleConfig.from_mapping(
+        {"claim": "groups", "reviewers": ["a", " "], "analysts": [], "issuer": f" {ISS} "}
+    )
+    assert conf == RoleConfig("groups", (), ("a",), ISS)
     assert RoleConfig.from_mapping(None) == RoleConfig()
     for bad, word in [
         ({"reviewer": ["a"]}, "unknown"),
         ({"reviewers": "a"}, "list"),
         ({"reviewers": [1]}, "list"),
         ({"claim": ""}, "claim"),
+        ({"issuer": 1}, "issuer"),
     ]:
         with pytest.raises(RiskcoreError, match=word):
             RoleConfig.from_mapping(bad)

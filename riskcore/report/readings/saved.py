@@ -20,6 +20,7 @@ __all__ = [
     "comparison_table",
     "dataset_check_reading",
     "dataset_check_table",
+    "head_kept_reading",
     "restored_reading",
     "saved_intro",
     "saved_label",
@@ -458,4 +459,22 @@ def saved_intro() -> str:
         "for the file that was assessed (the same SHA-256). Every save, reopening, "
         "comparison, approval and deletion is written to the append-only audit log below, "
         "under the identity of who did it; a reviewer approves another person's assessment."
+    )
+
+
+def head_kept_reading() -> str:
+    """Return what only a head kept apart from the database finds, said wherever a head is shown.
+
+    Returns
+    -------
+    str
+        That cutting the log's last entries, or replacing the database together with its
+        key file, is found only with a head kept elsewhere; where riskcore leaves its copy.
+    """
+    return (
+        "Only a head kept apart from the database finds the log's last entries cut off, or "
+        "the database replaced together with its key file: riskcore leaves the head after "
+        "every write in the file <database>.head, which `riskcore audit verify` compares "
+        "with, but that copy is as easy to change as the database, so keep one elsewhere (a "
+        "ticket, an e-mail) and check with `riskcore audit verify --expect-head SEQ:HASH`."
     )
