@@ -324,7 +324,7 @@ VALUE_RULES: tuple[Rule, ...] = (
         what="Social Security number",
     ),
     _rule(
-        r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$",
+        r"^[\w.%+-]+@[\w.-]+\.[^\W\d_]{2,}$",  # letters of any script (RFC 6531)
         "identifier",
         "email",
         "values look like e-mail addresses",

@@ -378,3 +378,10 @@ def test_identifier_rules_carry_their_safe_harbor_letter_as_data():
     }  # fmt: skip
     years = suggest_roles(pd.DataFrame({"dob": [1950 + i % 40 for i in range(60)]}))["dob"]
     assert years.role == "quasi_identifier" and years.letters == ()
+
+
+def test_a_column_of_unicode_e_mail_addresses_is_an_identifier():
+    n = 60
+    df = pd.DataFrame({"contact": [f"fatima.lópez{i}@gmail.com" for i in range(n)]})
+    s = suggest_roles(df)["contact"]
+    assert (s.role, s.kind, s.letters) == ("identifier", "email", ("F",))
