@@ -20,6 +20,7 @@ from ui import profile as session_profile
 from ui.context import context, end_page
 from ui.encoding import encoding_choice
 from ui.large import large_file_panel
+from ui.reading import reading_choice
 from ui.safe import md
 from ui.tables import fitted
 
@@ -101,6 +102,7 @@ st.write(
     "defensible set, so tag more columns to model a better-informed attacker. **Sensitive** "
     "attributes are what must not be learned (diagnosis, income)."
 )
+reading_choice(ctx)
 roles_now = st.session_state[keys.ROLES]
 editor_df = summary[["column"]].copy()
 editor_df["role"] = [ROLE_LABELS[roles_now.get(c, "other")] for c in summary["column"]]

@@ -96,6 +96,7 @@ if TYPE_CHECKING:
         report_view_reading,
         roles_reading,
         roles_summary,
+        suggestion_reading,
         table_heading,
         upload_limit_note,
     )
@@ -326,6 +327,7 @@ _WHERE: dict[str, str] = {
     "report_view_reading": "data",
     "roles_reading": "data",
     "roles_summary": "data",
+    "suggestion_reading": "data",
     "table_heading": "data",
     "upload_limit_note": "data",
     "DISTANCE_LABELS": "diversity",
@@ -653,6 +655,7 @@ __all__ = [
     "suda_contribution_table",
     "suda_gap_reading",
     "suda_reading",
+    "suggestion_reading",
     "suppressed_row_reading",
     "suppressed_share",
     "suppression_line",

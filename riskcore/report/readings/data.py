@@ -11,6 +11,7 @@ from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 from riskcore.roles.persons import PersonCandidate, person_facts
 
 __all__ = [
+    "READING_LABELS",
     "column_summary",
     "encoding_reading",
     "large_file_facts",
@@ -23,6 +24,7 @@ __all__ = [
     "report_view_reading",
     "roles_reading",
     "roles_summary",
+    "suggestion_reading",
     "table_heading",
     "upload_limit_note",
 ]
@@ -252,6 +254,48 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
         "equivalence classes, so only one of each pair is suggested as a quasi-identifier."
     )
     return lead, [f"{p.reason}." for p in suggestions.redundant]
+
+
+#: What each reading is called on the page.
+READING_LABELS = {
+    "safe_harbor": "Safe Harbor",
+    "expert": "Expert determination",
+}
+
+
+def suggestion_reading(suggestions: RoleSuggestions) -> str | None:
+    """Return which reading of the Privacy Rule the suggestions follow, or None when none differ.
+
+    Parameters
+    ----------
+    suggestions : RoleSuggestions
+        The suggestions; their ``by_reading`` columns are the full dates and
+        5-digit ZIP codes whose role the reading decides.
+
+    Returns
+    -------
+    str or None
+        Plain text naming the reading, the columns it decides and what the
+        other reading would make of them; None when no column depends on it.
+    """
+    columns = suggestions.by_reading
+    if not columns:
+        return None
+    n = len(columns)
+    which = f"{'this column' if n == 1 else f'these {n} columns'} ({', '.join(columns)})"
+    if suggestions.reading == "expert":
+        return (
+            "The suggestions follow an expert determination (45 CFR 164.514(b)(1)): full dates "
+            f"and 5-digit ZIP codes are quasi-identifiers, {which} to be generalised and the "
+            "risk measured. Under Safe Harbor (45 CFR 164.514(b)(2)) they are direct "
+            "identifiers, to be removed."
+        )
+    return (
+        "The suggestions follow Safe Harbor (45 CFR 164.514(b)(2)): full dates and 5-digit "
+        f"ZIP codes are direct identifiers, {which} to be removed. Under an expert "
+        "determination (45 CFR 164.514(b)(1)) they are quasi-identifiers, generalised and "
+        "measured."
+    )
 
 
 def person_reading(candidate: PersonCandidate, person: str | None) -> str:
