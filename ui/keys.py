@@ -90,9 +90,9 @@ DEMO_PEOPLE = "rc_demo_people"
 DEMO_CLAIMS = "rc_demo_claims"
 
 
-def encoding(dataset_key: str) -> str:
-    """Return the key of the text-encoding choice of an upload (:mod:`ui.encoding`)."""
-    return f"rc_encoding_{dataset_key}"
+def encoding(dataset_key: str, what: str = "encoding") -> str:
+    """Return the key of an upload's text-encoding (or "decimal" mark) choice (ui.encoding)."""
+    return f"rc_{what}_{dataset_key}"
 
 
 # the large-file panel (ui.large): a file on the server assessed by path

@@ -12,7 +12,7 @@ from typing import Literal
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from riskcore.io import LoadedTable, load_table
+from riskcore.io import LoadedTable, LoadInfo, load_table
 from riskcore.profile import DEFAULT_TARGETS as DEFAULT_PROFILE_TARGETS
 from ui import cached, keys
 from ui.keys import (  # the session's keys, re-exported (the names this module always had)
@@ -135,11 +135,13 @@ def uploader_key() -> str:
     return keys.uploader(int(st.session_state.get(UPLOADS, 0)))
 
 
-def _read(name: str, raw: bytes, encoding: str | None) -> LoadedTable | str:
+def _read(
+    name: str, raw: bytes, encoding: str | None, decimal: str | None = None
+) -> LoadedTable | str:
     """Return the parsed upload, or the loader's message when it cannot be read."""
     try:
         with st.spinner(f"Reading {md(name)} ..."):
-            return load_table(raw, name=name, encoding=encoding)
+            return load_table(raw, name=name, encoding=encoding, decimal=decimal)
     except RiskcoreError as exc:
         return str(exc)
 
@@ -172,6 +174,20 @@ def set_upload(
     return True
 
 
+def _rereadable(info: LoadInfo) -> bool:
+    """Return True when an upload is kept to be read again: its encoding was assumed, or its
+    numbers may be written with a decimal comma (found, or a file not comma-separated)."""
+    return info.encoding_guessed or info.decimal == "," or info.delimiter not in (None, ",")
+
+
+def _options_key(encoding: str | None, decimal: str | None) -> str:
+    """Return the dataset key's suffix for a chosen encoding and decimal mark ("" for none)."""
+    parts = [encoding] if encoding else []
+    if decimal:
+        parts.append(f"decimal{decimal}")
+    return "@" + ";".join(parts) if parts else ""
+
+
 def use_table(
     name: str,
     raw: bytes,
@@ -192,13 +208,14 @@ def use_table(
     tables[key] = table
     sources = _sources()
     sources.clear()
-    if table.info.encoding_guessed or encoding is not None:
+    if _rereadable(table.info) or encoding is not None:
         sources[key] = raw
     st.session_state[DATASET] = {
         "source": "upload",
         "name": name,
         "key": key,
         "file_id": file_id,
+        "encoding": encoding,
     }
     st.session_state[LOAD_ERROR] = None
     # a new uploader key: the widget forgets the file ...
@@ -212,29 +229,38 @@ def can_reread(key: str) -> bool:
     return key in _sources()
 
 
-def reread(encoding: str) -> None:
-    """Read the session's upload again in ``encoding``; keep the table in use if it fails.
+def chosen(option: str) -> str | None:
+    """Return the "encoding" or "decimal" mark the user chose for the upload, None if none."""
+    value = st.session_state[DATASET].get(option)
+    return None if value is None else str(value)
 
-    Its privacy ledger stays the same: it belongs to the file's bytes, not to
-    how they are decoded (:func:`ledger_key`).
+
+def reread(encoding: str | None = None, *, decimal: str | None = None) -> None:
+    """Read the session's upload again in ``encoding`` or with the ``decimal`` mark.
+
+    The option not given keeps its earlier choice. The table in use stays
+    when the file cannot be read so. Its privacy ledger stays the same: it
+    belongs to the file's bytes, not to how they are decoded (:func:`ledger_key`).
     """
     ds = st.session_state[DATASET]
     raw = _sources().get(ds["key"])
     if raw is None:
         return
-    table = _read(ds["name"], raw, encoding)
+    encoding = encoding if encoding is not None else ds.get("encoding")
+    decimal = decimal if decimal is not None else ds.get("decimal")
+    table = _read(ds["name"], raw, encoding, decimal)
     if isinstance(table, str):
         st.session_state[ENCODING_ERROR] = {"key": ds["key"], "message": table}
         return
     st.session_state[ENCODING_ERROR] = None
-    key = ledger_key(ds["key"]) + f"@{encoding}"
+    key = ledger_key(ds["key"]) + _options_key(encoding, decimal)
     tables = _tables()
     tables.clear()
     tables[key] = table
     sources = _sources()
     sources.clear()
     sources[key] = raw
-    st.session_state[DATASET] = {**ds, "key": key}
+    st.session_state[DATASET] = {**ds, "key": key, "encoding": encoding, "decimal": decimal}
 
 
 def encoding_error(key: str) -> str | None:

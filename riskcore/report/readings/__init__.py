@@ -85,6 +85,7 @@ if TYPE_CHECKING:
     )
     from riskcore.report.readings.data import (
         column_summary,
+        decimal_reading,
         encoding_reading,
         large_file_facts,
         large_file_intro,
@@ -327,6 +328,7 @@ _WHERE: dict[str, str] = {
     "report_view_reading": "data",
     "roles_reading": "data",
     "roles_summary": "data",
+    "decimal_reading": "data",
     "suggestion_reading": "data",
     "table_heading": "data",
     "upload_limit_note": "data",
@@ -525,6 +527,7 @@ __all__ = [
     "cover_reading",
     "cover_table",
     "curve_reading",
+    "decimal_reading",
     "delta_reading",
     "delta_table",
     "demo_data_note",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -10,9 +11,13 @@ from riskcore._deprecation import renamed_arguments
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 from riskcore.roles.persons import PersonCandidate, person_facts
 
+if TYPE_CHECKING:
+    from riskcore.io import LoadInfo
+
 __all__ = [
     "READING_LABELS",
     "column_summary",
+    "decimal_reading",
     "encoding_reading",
     "large_file_facts",
     "large_file_intro",
@@ -119,6 +124,46 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
         unicode = TEXT_ENCODINGS["utf-8" if encoding == "utf-8-sig" else "utf-16"]
         return f"Text encoding: {unicode}, as the file's byte-order mark says."
     return f"Text encoding: {label}, as chosen."
+
+
+#: How each decimal mark is shown: its name and an example.
+DECIMAL_LABELS = {".": "point (1234.56)", ",": "comma (1.234,56)"}
+
+
+def decimal_reading(info: LoadInfo) -> str | None:
+    """Return which decimal mark a text file's numbers were read with; None where it is moot.
+
+    Said for a file read with the decimal comma, and for a file that is not
+    comma-separated (where a decimal comma is common); never for Parquet,
+    Excel, the demo or a comma-separated file read with the point.
+
+    Parameters
+    ----------
+    info : LoadInfo
+        The load: its ``decimal``, ``decimal_detected``, ``decimal_columns``
+        and ``delimiter``.
+
+    Returns
+    -------
+    str or None
+        Plain text (column names unescaped: escape them for markdown).
+    """
+    if info.decimal is None or (info.decimal == "." and info.delimiter in (None, ",")):
+        return None
+    if info.decimal == ".":
+        return (
+            "Decimal mark: point (1234.56). If the file writes its numbers with a decimal "
+            "comma (1.234,56), choose the comma."
+        )
+    how = "found in the file's numbers" if info.decimal_detected else "as chosen"
+    cols = info.decimal_columns
+    read = (
+        f"{'this column was' if len(cols) == 1 else f'these {len(cols)} columns were'} read as "
+        f"numbers with it: {', '.join(cols)}"
+        if cols
+        else "no column holds numbers written with it"
+    )
+    return f"Decimal mark: comma (1.234,56 is 1234.56), {how}; {read}."
 
 
 def table_heading(name: str, n_rows: int, n_columns: int) -> str:
