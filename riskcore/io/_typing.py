@@ -148,11 +148,13 @@ def type_column(name: str, col: Any, decimal: str = ".") -> _Column:
     if col.null_count == n:
         return _Column(pa.nulls(n, pa.float64()))
     view = _View.of(col)
+    probe = view.values if view.indices is not None else _sample(col)
     if decimal == ",":
-        number = _decimal_comma(name, view.values, missing=col.null_count > 0)
+        number, why = _decimal_comma(name, view.values, missing=col.null_count > 0)
         if number is not None:
             return _Column(view.rows(number), decimal_comma=True)
-    probe = view.values if view.indices is not None else _sample(col)
+        if why:  # numbers with the comma, kept as text (a leading zero, a ZIP / ID name)
+            return _Column(view.text(probe), True)
     number, why = _as_number(name, view.values, missing=col.null_count > 0, probe=probe)
     if number is not None:
         return _Column(view.rows(number))
@@ -276,26 +278,26 @@ def _as_number(name: str, col: Any, *, missing: bool, probe: Any = None) -> tupl
     return floats, ""
 
 
-def _decimal_comma(name: str, values: Any, *, missing: bool) -> Any:
-    """Return numbers written with a decimal comma as a numeric array, or None.
+def _decimal_comma(name: str, values: Any, *, missing: bool) -> tuple[Any, str]:
+    """Return numbers written with a decimal comma as (numeric array, ""), else (None, why).
 
     Every value must be a number of that form (:data:`riskcore.io._text.COMMA_NUMBER`:
     ``1.234,56``, ``12,5``, ``-3``, ``1.234``) and one at least must hold the comma;
     the dots between thousands are dropped and the comma becomes a point. The rules
-    of :func:`_as_number` then apply (a leading zero or a ZIP / ID name keeps text).
+    of :func:`_as_number` then apply (a leading zero or a ZIP / ID name keeps text: the
+    reason is returned); ``why`` is "" for a column that is not such numbers.
     """
     import pyarrow.compute as pc
 
     from riskcore.io._text import COMMA_NUMBER
 
     if not pc.any(pc.match_substring(values, ",")).as_py():
-        return None
+        return None, ""
     if not pc.all(pc.match_substring_regex(values, COMMA_NUMBER)).as_py():
-        return None
+        return None, ""
     plain = pc.utf8_trim_whitespace(values)
     plain = pc.replace_substring(pc.replace_substring(plain, ".", ""), ",", ".")
-    number, _ = _as_number(name, plain, missing=missing)
-    return number
+    return _as_number(name, plain, missing=missing)
 
 
 def _sample(col: Any) -> Any:

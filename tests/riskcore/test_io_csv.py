@@ -305,9 +305,11 @@ def test_no_decimal_comma_where_there_is_none(text, why):
 def test_a_semicolon_file_of_codes_mostly_like_12_5_reads_them_with_the_comma():
     t = load_table(b"id;ref\n1;12,5\n2;13,1\n3;14,2\n4;7\n", name="f.csv")
     assert t.info.decimal == "," and t.data["ref"].tolist() == [12.5, 13.1, 14.2, 7.0]
-    # named like an identifier, the column keeps its text
-    t = load_table(b"id;ref_id\n1;12,5\n2;13,1\n3;14,2\n", name="f.csv")
+    # named like an identifier, or with a leading zero, the column keeps its text, no note
+    t = load_table(b"id;ref_id;z\n1;12,5;007\n2;13,1;1,5\n3;14,2;2,5\n", name="f.csv")
     assert t.data["ref_id"].tolist() == ["12,5", "13,1", "14,2"]
+    assert t.data["z"].tolist() == ["007", "1,5", "2,5"]
+    assert {"ref_id", "z"} <= set(t.info.text_columns) and t.info.untyped == {}
 
 
 def test_a_wrong_decimal_mark_is_one_sentence():
