@@ -126,7 +126,8 @@ def _tables() -> dict[str, LoadedTable]:
 @st.cache_resource(scope="session", max_entries=1, show_spinner=False)
 def _sources() -> dict[str, bytes]:
     """Return the bytes of this session's upload, {dataset key: bytes}, kept only while its
-    text encoding is a guess or a choice, so that it can be read again in another one."""
+    text encoding is a guess or a choice, or its numbers may be written with a decimal comma
+    (:func:`_rereadable`), so that it can be read again in another encoding or mark."""
     return {}
 
 
@@ -154,8 +155,9 @@ def set_upload(
     The parsed table is kept in the session's cache, not the bytes (a 100 MB
     CSV would otherwise be held twice), and the uploader is renewed so it
     lets go of the file. Only a text file whose encoding was assumed (not
-    UTF-8, no byte-order mark) or chosen keeps its bytes, so that it can be
-    read again in the encoding the user picks (:func:`reread`). The dataset
+    UTF-8, no byte-order mark) or chosen, or that is not comma-separated or
+    was read with the decimal comma, keeps its bytes, so that it can be read
+    again in the encoding or with the decimal mark the user picks (:func:`reread`). The dataset
     key is the SHA-256 of the whole file (and the chosen encoding), so cached
     results can never be confused between two files. When the file cannot
     be read, the current dataset stays and the error is kept with the
