@@ -18,8 +18,9 @@ from riskcore.roles import ROLES, ColumnRoles
 from ui import budget, keys, state, work
 from ui import profile as session_profile
 from ui.context import context, end_page
-from ui.encoding import encoding_choice
+from ui.encoding import decimal_choice, encoding_choice
 from ui.large import large_file_panel
+from ui.reading import reading_choice
 from ui.safe import md
 from ui.tables import fitted
 
@@ -79,6 +80,7 @@ st.subheader(md(table_heading(table.name, table.n_rows, table.n_columns)))
 for note in table.notes:
     st.caption(md(note))
 encoding_choice(ctx.dataset_key, table)
+decimal_choice(ctx.dataset_key, table)
 budget.near_duplicate_notes()
 
 summary = column_summary(table.data, ctx.suggestions)
@@ -101,6 +103,7 @@ st.write(
     "defensible set, so tag more columns to model a better-informed attacker. **Sensitive** "
     "attributes are what must not be learned (diagnosis, income)."
 )
+reading_choice(ctx)
 roles_now = st.session_state[keys.ROLES]
 editor_df = summary[["column"]].copy()
 editor_df["role"] = [ROLE_LABELS[roles_now.get(c, "other")] for c in summary["column"]]

@@ -27,6 +27,7 @@ from riskcore.errors import RiskcoreError
 
 __all__ = [
     "DATA_HELP",
+    "add_decimal",
     "add_memory_engine",
     "add_missing",
     "add_targets",
@@ -222,6 +223,33 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
 def add_missing(parser: Any, *, default: str | None = None, help: str = MISSING_HELP) -> None:
     """Add ``--missing own|any``, the missing-value policy (default: the profile's, else own)."""
     parser.add_argument("--missing", choices=("own", "any"), default=default, help=help)
+
+
+def add_decimal(sub: Any) -> None:
+    """Add ``--decimal auto|.|,`` to every sub-command of ``sub`` that reads a data file.
+
+    The decimal mark of a CSV / TSV file's numbers, for every table the
+    command loads (``data`` and ``--population``); ``auto`` finds a decimal
+    comma in a file that is not comma-separated
+    (:func:`riskcore.io.load_table`).
+
+    Parameters
+    ----------
+    sub : argparse subparsers action
+        The sub-commands; those with a ``data`` argument get the option.
+    """
+    for parser in sub.choices.values():
+        if any(a.dest == "data" for a in parser._actions):
+            parser.add_argument(
+                "--decimal",
+                choices=("auto", ".", ","),
+                default="auto",
+                help=(
+                    "decimal mark of a CSV / TSV file's numbers: ',' reads 1.234,56 as "
+                    "1234.56; auto (default) takes the comma when the file is not "
+                    "comma-separated and a column is mostly such numbers"
+                ),
+            )
 
 
 def add_memory_engine(parser: Any, command: str) -> None:

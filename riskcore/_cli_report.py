@@ -211,7 +211,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
         else:
             from riskcore.io import load_table
 
-            loaded = load_table(args.data)
+            decimal = None if args.decimal == "auto" else args.decimal
+            loaded = load_table(args.data, decimal=decimal)
             df, sha256 = loaded.data, loaded.info.fingerprint
         profile = _checked_ledger(profile, df, args, sha256)
         report = review(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import io
 import re
 import sys
@@ -48,7 +49,10 @@ def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_assess(sub)
+    from riskcore._cli_args import add_decimal
+
     if command == "assess":
+        add_decimal(sub)
         return p
     from riskcore._cli_app import add_parser as add_app
     from riskcore._cli_deidentify import add_parsers
@@ -61,6 +65,7 @@ def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_report(sub)
     add_audit(sub)
     add_app(sub)
+    add_decimal(sub)
     return p
 
 
@@ -141,6 +146,10 @@ def _add_assess(sub: Any) -> None:
     a.add_argument("--format", choices=("text", "json"), default="text")
 
 
+#: The ``--decimal`` of the running command (None: found in each file), read by every load.
+_DECIMAL: contextvars.ContextVar[str | None] = contextvars.ContextVar("decimal", default=None)
+
+
 def _load(spec: str) -> pd.DataFrame:
     from riskcore.demo import is_demo, load_demo
 
@@ -148,7 +157,7 @@ def _load(spec: str) -> pd.DataFrame:
         return load_demo(spec)
     from riskcore.io import load_table
 
-    return load_table(spec).data
+    return load_table(spec, decimal=_DECIMAL.get()).data
 
 
 def _assess_engine(
@@ -176,7 +185,7 @@ def _assess_engine(
             from riskcore.engine.columnar import ArrowTable
             from riskcore.io import load_arrow
 
-            table = load_arrow(spec, columns=columns)
+            table = load_arrow(spec, columns=columns, decimal=_DECIMAL.get())
             if table is not None:
                 return ArrowTable(table)
     return open_engine(spec, args.engine, load=_load)
@@ -276,6 +285,8 @@ def _main(argv: list[str]) -> int:
 
         return run_verify(argv[2:])
     args = _build_parser(argv[0] if argv else None).parse_args(argv)
+    decimal = getattr(args, "decimal", "auto")
+    _DECIMAL.set(None if decimal == "auto" else decimal)
     if args.command in ("anonymize", "apply", "records", "report"):
         from riskcore.engine.select import check_supported
 

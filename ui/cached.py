@@ -174,10 +174,10 @@ def encoded(key: str, _table: LoadedTable) -> EncodedTable:
     return EncodedTable(_table.data)
 
 
-@st.cache_resource(scope="session", max_entries=2, show_spinner=False)
-def suggestions(key: str, _table: LoadedTable) -> RoleSuggestions:
-    """Return the role suggestions of a dataset (one rule for the demo and uploads)."""
-    return suggest_roles(_table.data)
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def suggestions(key: str, _table: LoadedTable, reading: str = "safe_harbor") -> RoleSuggestions:
+    """Return the role suggestions of a dataset under a reading (one rule for every table)."""
+    return suggest_roles(_table.data, reading=reading)
 
 
 @st.cache_resource(scope="session", max_entries=6, show_spinner="Assessing ...")

@@ -137,7 +137,7 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     if banner and st.session_state[keys.DATASET]["source"] == "demo":
         st.caption(md(DEMO_NOTICE))
     enc = cached.encoded(key, table)
-    sugg = cached.suggestions(key, table)
+    sugg = cached.suggestions(key, table, st.session_state.get(keys.READING, "safe_harbor"))
     if st.session_state.get(keys.ROLES_FOR) != key:
         st.session_state[keys.ROLES] = {c: s.role for c, s in sugg.items()}
         st.session_state[keys.ROLES_FOR] = key

@@ -1,11 +1,13 @@
-"""The Data page's text-encoding control: how an upload was decoded, and another to choose."""
+"""The Data page's text controls: how an upload was decoded and its numbers read, and others to
+choose (the text encoding, the decimal mark)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from riskcore.io import TEXT_ENCODINGS, LoadedTable
-from riskcore.report.readings import encoding_reading
+from riskcore.report.readings import decimal_reading, encoding_reading
+from riskcore.report.readings.data import DECIMAL_LABELS
 from ui import keys, state
 from ui.safe import md
 
@@ -24,7 +26,9 @@ def encoding_choice(key: str, table: LoadedTable) -> None:
     failed = state.encoding_error(key)
     if failed is not None:
         st.error("The file was not read again: " + md(failed))
-    if not state.can_reread(key):
+    if not state.can_reread(key) or not (
+        table.info.encoding_guessed or state.chosen("encoding") is not None
+    ):
         return
     current = str(table.info.encoding)
     options = list(dict.fromkeys([current, *TEXT_ENCODINGS]))
@@ -37,4 +41,30 @@ def encoding_choice(key: str, table: LoadedTable) -> None:
         key=widget,
         on_change=lambda: state.reread(str(st.session_state[widget])),
         help="Read the uploaded file again in another encoding, when names look wrong.",
+    )
+
+
+def decimal_choice(key: str, table: LoadedTable) -> None:
+    """Say which decimal mark the numbers were read with; offer the other.
+
+    Said for a file read with the decimal comma or not comma-separated
+    (:func:`riskcore.report.readings.decimal_reading`); choosing re-reads the
+    kept bytes (:func:`ui.state.reread`).
+    """
+    reading = decimal_reading(table.info)
+    if reading is None:
+        return
+    st.caption(md(reading))
+    if not state.can_reread(key):
+        return
+    current = str(table.info.decimal)
+    widget = keys.encoding(key, "decimal")
+    st.columns([3, 2])[0].selectbox(
+        "Decimal mark of the numbers",
+        [current, *(d for d in DECIMAL_LABELS if d != current)],
+        index=0,
+        format_func=lambda d: DECIMAL_LABELS[d],
+        key=widget,
+        on_change=lambda: state.reread(decimal=str(st.session_state[widget])),
+        help="Read the uploaded file again with another decimal mark, when amounts are text.",
     )

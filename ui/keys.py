@@ -20,8 +20,7 @@ from __future__ import annotations
 #: The dataset of this session: {"source": "demo"|"upload", "name", "key", "file_id"}; an
 #: upload's parsed table lives in the session's cache (``ui.state._tables``), its bytes nowhere.
 DATASET = "rc_dataset"
-#: Number of uploads this session has read: the uploader's key, renewed after each
-#: successful read so that the widget lets go of the file's bytes.
+#: Uploads this session has read: the uploader's key, renewed after each read (frees the bytes).
 UPLOADS = "rc_uploads"
 #: Name of an upload released when the tab disconnected (said once on the next page).
 RELEASED = "rc_released"
@@ -29,6 +28,9 @@ RELEASED = "rc_released"
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
 ROLES_FOR = "rc_roles_for"
+#: The reading the role suggestions follow ("safe_harbor" / "expert"); its radio (ui.reading).
+READING = "rc_reading"
+READING_CHOICE = "rc_reading_choice"
 #: The session's profile settings (:mod:`ui.profile`): {"targets": riskcore.criteria.Targets,
 #: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
 #: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
@@ -37,8 +39,7 @@ TARGETS = "rc_targets"
 LOAD_ERROR = "rc_load_error"
 #: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
 ENCODING_ERROR = "rc_encoding_error"
-#: {"for": dataset key, "recipe": Recipe.to_dict()}: the generalization chosen on the
-#: Remediate page for that dataset (:mod:`ui.remediation`).
+#: {"for": dataset key, "recipe": Recipe.to_dict()}: the Remediate page's generalization.
 REMEDIATION = "rc_remediation"
 #: The sidebar's switch (app.py): True when every page assesses the generalized table.
 VIEW_AFTER = "rc_view_after"
@@ -89,9 +90,9 @@ DEMO_PEOPLE = "rc_demo_people"
 DEMO_CLAIMS = "rc_demo_claims"
 
 
-def encoding(dataset_key: str) -> str:
-    """Return the key of the text-encoding choice of an upload (:mod:`ui.encoding`)."""
-    return f"rc_encoding_{dataset_key}"
+def encoding(dataset_key: str, what: str = "encoding") -> str:
+    """Return the key of an upload's text-encoding (or "decimal" mark) choice (ui.encoding)."""
+    return f"rc_{what}_{dataset_key}"
 
 
 # the large-file panel (ui.large): a file on the server assessed by path

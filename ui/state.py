@@ -12,7 +12,7 @@ from typing import Literal
 import streamlit as st
 
 from riskcore.errors import RiskcoreError
-from riskcore.io import LoadedTable, load_table
+from riskcore.io import LoadedTable, LoadInfo, load_table
 from riskcore.profile import DEFAULT_TARGETS as DEFAULT_PROFILE_TARGETS
 from ui import cached, keys
 from ui.keys import (  # the session's keys, re-exported (the names this module always had)
@@ -126,7 +126,8 @@ def _tables() -> dict[str, LoadedTable]:
 @st.cache_resource(scope="session", max_entries=1, show_spinner=False)
 def _sources() -> dict[str, bytes]:
     """Return the bytes of this session's upload, {dataset key: bytes}, kept only while its
-    text encoding is a guess or a choice, so that it can be read again in another one."""
+    text encoding is a guess or a choice, or its numbers may be written with a decimal comma
+    (:func:`_rereadable`), so that it can be read again in another encoding or mark."""
     return {}
 
 
@@ -135,11 +136,13 @@ def uploader_key() -> str:
     return keys.uploader(int(st.session_state.get(UPLOADS, 0)))
 
 
-def _read(name: str, raw: bytes, encoding: str | None) -> LoadedTable | str:
+def _read(
+    name: str, raw: bytes, encoding: str | None, decimal: str | None = None
+) -> LoadedTable | str:
     """Return the parsed upload, or the loader's message when it cannot be read."""
     try:
         with st.spinner(f"Reading {md(name)} ..."):
-            return load_table(raw, name=name, encoding=encoding)
+            return load_table(raw, name=name, encoding=encoding, decimal=decimal)
     except RiskcoreError as exc:
         return str(exc)
 
@@ -152,8 +155,9 @@ def set_upload(
     The parsed table is kept in the session's cache, not the bytes (a 100 MB
     CSV would otherwise be held twice), and the uploader is renewed so it
     lets go of the file. Only a text file whose encoding was assumed (not
-    UTF-8, no byte-order mark) or chosen keeps its bytes, so that it can be
-    read again in the encoding the user picks (:func:`reread`). The dataset
+    UTF-8, no byte-order mark) or chosen, or that is not comma-separated or
+    was read with the decimal comma, keeps its bytes, so that it can be read
+    again in the encoding or with the decimal mark the user picks (:func:`reread`). The dataset
     key is the SHA-256 of the whole file (and the chosen encoding), so cached
     results can never be confused between two files. When the file cannot
     be read, the current dataset stays and the error is kept with the
@@ -170,6 +174,20 @@ def set_upload(
         return False
     use_table(name, raw, table, file_id=file_id, encoding=encoding)
     return True
+
+
+def _rereadable(info: LoadInfo) -> bool:
+    """Return True when an upload is kept to be read again: its encoding was assumed, or its
+    numbers may be written with a decimal comma (found, or a file not comma-separated)."""
+    return info.encoding_guessed or info.decimal == "," or info.delimiter not in (None, ",")
+
+
+def _options_key(encoding: str | None, decimal: str | None) -> str:
+    """Return the dataset key's suffix for a chosen encoding and decimal mark ("" for none)."""
+    parts = [encoding] if encoding else []
+    if decimal:
+        parts.append(f"decimal{decimal}")
+    return "@" + ";".join(parts) if parts else ""
 
 
 def use_table(
@@ -192,13 +210,14 @@ def use_table(
     tables[key] = table
     sources = _sources()
     sources.clear()
-    if table.info.encoding_guessed or encoding is not None:
+    if _rereadable(table.info) or encoding is not None:
         sources[key] = raw
     st.session_state[DATASET] = {
         "source": "upload",
         "name": name,
         "key": key,
         "file_id": file_id,
+        "encoding": encoding,
     }
     st.session_state[LOAD_ERROR] = None
     # a new uploader key: the widget forgets the file ...
@@ -212,29 +231,38 @@ def can_reread(key: str) -> bool:
     return key in _sources()
 
 
-def reread(encoding: str) -> None:
-    """Read the session's upload again in ``encoding``; keep the table in use if it fails.
+def chosen(option: str) -> str | None:
+    """Return the "encoding" or "decimal" mark the user chose for the upload, None if none."""
+    value = st.session_state[DATASET].get(option)
+    return None if value is None else str(value)
 
-    Its privacy ledger stays the same: it belongs to the file's bytes, not to
-    how they are decoded (:func:`ledger_key`).
+
+def reread(encoding: str | None = None, *, decimal: str | None = None) -> None:
+    """Read the session's upload again in ``encoding`` or with the ``decimal`` mark.
+
+    The option not given keeps its earlier choice. The table in use stays
+    when the file cannot be read so. Its privacy ledger stays the same: it
+    belongs to the file's bytes, not to how they are decoded (:func:`ledger_key`).
     """
     ds = st.session_state[DATASET]
     raw = _sources().get(ds["key"])
     if raw is None:
         return
-    table = _read(ds["name"], raw, encoding)
+    encoding = encoding if encoding is not None else ds.get("encoding")
+    decimal = decimal if decimal is not None else ds.get("decimal")
+    table = _read(ds["name"], raw, encoding, decimal)
     if isinstance(table, str):
         st.session_state[ENCODING_ERROR] = {"key": ds["key"], "message": table}
         return
     st.session_state[ENCODING_ERROR] = None
-    key = ledger_key(ds["key"]) + f"@{encoding}"
+    key = ledger_key(ds["key"]) + _options_key(encoding, decimal)
     tables = _tables()
     tables.clear()
     tables[key] = table
     sources = _sources()
     sources.clear()
     sources[key] = raw
-    st.session_state[DATASET] = {**ds, "key": key}
+    st.session_state[DATASET] = {**ds, "key": key, "encoding": encoding, "decimal": decimal}
 
 
 def encoding_error(key: str) -> str | None:

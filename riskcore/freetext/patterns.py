@@ -14,7 +14,8 @@ value they leave empty is not read again. They are written to be precise rather 
   international forms with a ``+`` and 8 to 15 digits (``+44 20 7946
   0958``), and any number of at least 7 digits after "tel", "phone",
   "mobile" or "cell"; a fax number (E) after "fax";
-- e-mail addresses (F); URLs starting ``http://``, ``https://``,
+- e-mail addresses (F), in any script (``fatima.lópez@gmail.com``,
+  ``zoë@straße.de``); URLs starting ``http://``, ``https://``,
   ``ftp://`` or ``www.`` (N); IPv4 and IPv6 addresses (O);
 - SSNs (G): ``123-45-6789`` or ``123 45 6789``, or 9 digits after "SSN";
   a ZIP+4 (``02139-4307``, 5 then 4 digits) is never one;
@@ -128,7 +129,8 @@ ENTITIES: tuple[Entity, ...] = (
         "email",
         "F",
         "e-mail addresses",
-        r"(?<![\w.%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
+        # letters of any script in the local part and the domain (RFC 6531, 5890): \w is Unicode
+        r"(?<![\w.%+-])[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}\b",
         "[EMAIL]",
     ),
     Entity(

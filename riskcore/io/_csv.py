@@ -49,6 +49,7 @@ from riskcore.io._text import (
     dedupe_header,
     is_guess,
     read_header,
+    sniff_decimal,
     sniff_delimiter,
     transcode,
     utf8_body,
@@ -99,6 +100,10 @@ class ParsedCsv:
         Whether the encoding was assumed.
     delimiter : str
         The field delimiter.
+    decimal : str
+        The decimal mark, "." or ",".
+    decimal_detected : bool
+        Whether the decimal comma was found in the file rather than given.
     """
 
     typed: Typed
@@ -106,6 +111,8 @@ class ParsedCsv:
     encoding: str
     guessed: bool
     delimiter: str
+    decimal: str = "."
+    decimal_detected: bool = False
 
 
 def parse_csv(
@@ -115,6 +122,7 @@ def parse_csv(
     encoding: str | None = None,
     *,
     columns: Sequence[str] | None = None,
+    decimal: str | None = None,
 ) -> ParsedCsv:
     """Read a delimited text table into a typed Arrow table (pandas only for odd files).
 
@@ -136,6 +144,9 @@ def parse_csv(
     columns : sequence of str, optional
         The columns wanted (names after repair of the header); names the file
         does not have are left out. Default: every column.
+    decimal : {".", ","}, optional
+        The decimal mark of the numbers; default: found in the file's start
+        (:func:`riskcore.io._text.sniff_decimal`).
 
     Returns
     -------
@@ -146,8 +157,10 @@ def parse_csv(
     DataLoadError
         For a file that cannot be read as a table, or beyond the limits.
     """
+    check_decimal(decimal)
     body, used, head = utf8_body(raw, name, encoding)
     delimiter = sniff_delimiter(head)
+    mark = decimal or sniff_decimal(head, delimiter)
     header, blank = read_header(head, delimiter, name)
     if len(header) > limits.max_columns:
         raise DataLoadError(
@@ -172,17 +185,36 @@ def parse_csv(
             "only one column was found: if the file uses another delimiter than "
             f"{delimiter!r}, check it; an assessment needs at least one quasi-identifier"
         )
-    typed = type_columns(table)
+    typed = type_columns(table, mark)
     if any(c.null_count for c in table.columns):
         notes.append(
             "cells that were empty or one of "
             + ", ".join(repr(m) for m in MISSING_MARKERS if m)
             + " were read as missing"
         )
-    return ParsedCsv(typed, notes, used, guessed, delimiter)
+    return ParsedCsv(typed, notes, used, guessed, delimiter, mark, decimal is None and mark == ",")
 
 
-def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None) -> LoadedTable:
+def check_decimal(decimal: object) -> None:
+    """Raise a one-sentence error for a decimal mark that is neither "." nor "," (None: find it).
+
+    Parameters
+    ----------
+    decimal : object
+        The decimal mark a caller gave.
+
+    Raises
+    ------
+    DataLoadError
+        For anything but None, "." and ",".
+    """
+    if decimal not in (None, ".", ","):
+        raise DataLoadError(f"the decimal mark must be '.' or ',', got {decimal!r}")
+
+
+def load_csv(
+    raw: Raw, name: str, limits: LoadLimits, encoding: str | None = None, decimal: str | None = None
+) -> LoadedTable:
     """Read a delimited text table.
 
     Parameters
@@ -195,12 +227,14 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
         Row and column limits.
     encoding : str, optional
         The file's text encoding; default: the rule of :mod:`riskcore.io._text`.
+    decimal : {".", ","}, optional
+        The decimal mark; default: found in the file (:func:`parse_csv`).
 
     Returns
     -------
     LoadedTable
     """
-    parsed = parse_csv(raw, name, limits, encoding)
+    parsed = parse_csv(raw, name, limits, encoding, decimal=decimal)
     typed = parsed.typed
     return LoadedTable.from_frame(
         typed.to_pandas(),
@@ -213,6 +247,9 @@ def load_csv(raw: Raw, name: str, limits: LoadLimits, encoding: str | None = Non
         untyped=typed.untyped,
         notes=[*parsed.notes, *typed.notes],
         n_bytes=len(raw),
+        decimal=parsed.decimal,
+        decimal_detected=parsed.decimal_detected,
+        decimal_columns=typed.decimal_columns,
     )
 
 

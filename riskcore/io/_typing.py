@@ -11,6 +11,10 @@ whole column and not on a sample, which become numbers:
 * a column that is mostly numbers but holds some other values stays text,
   and the count of those values is reported (``untyped`` and a note): no
   value is ever turned into a missing value;
+* with the decimal comma (``decimal=","``, a ``;`` file's ``1.234,56``), a
+  column whose every value is a number written that way, one at least with
+  the comma, is read as those numbers (dots between thousands dropped); a
+  column with decimal points keeps them (``2.5`` is 2.5);
 * other text columns of low cardinality become dictionary-encoded (pandas
   Categorical, categories in order of first appearance, which gives the
   engine the same codes as ``pd.factorize``); the rest keep the ``str`` dtype.
@@ -63,6 +67,8 @@ class Typed:
     text_columns: list[str] = field(default_factory=list)
     untyped: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Columns read as numbers written with the decimal comma.
+    decimal_columns: list[str] = field(default_factory=list)
 
     def to_pandas(self) -> pd.DataFrame:
         """Return the table as a DataFrame (dictionary columns as Categoricals)."""
@@ -78,9 +84,10 @@ class _Column:
     kept_text: bool = False
     untyped: int | None = None
     note: str | None = None
+    decimal_comma: bool = False
 
 
-def type_columns(table: Any) -> Typed:
+def type_columns(table: Any, decimal: str = ".") -> Typed:
     """Type every column of a pyarrow table of text columns.
 
     Columns are typed in parallel threads (Arrow's kernels release the GIL).
@@ -89,6 +96,8 @@ def type_columns(table: Any) -> Typed:
     ----------
     table : pyarrow.Table
         Columns of type string or large_string (null = missing).
+    decimal : {".", ","}, default "."
+        The decimal mark of the file's numbers.
 
     Returns
     -------
@@ -100,7 +109,7 @@ def type_columns(table: Any) -> Typed:
 
     names = [str(c) for c in table.column_names]
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        typed = list(pool.map(type_column, names, table.columns))
+        typed = list(pool.map(type_column, names, table.columns, [decimal] * len(names)))
     out = Typed(table=pa.table([t.array for t in typed], names=table.column_names))
     for name, t in zip(names, typed, strict=True):
         if t.kept_text:
@@ -109,10 +118,12 @@ def type_columns(table: Any) -> Typed:
             out.untyped[name] = t.untyped
         if t.note:
             out.notes.append(t.note)
+        if t.decimal_comma:
+            out.decimal_columns.append(name)
     return out
 
 
-def type_column(name: str, col: Any) -> _Column:
+def type_column(name: str, col: Any, decimal: str = ".") -> _Column:
     """Return one text column typed, and what was kept as text.
 
     Parameters
@@ -122,6 +133,9 @@ def type_column(name: str, col: Any) -> _Column:
     col : pyarrow.ChunkedArray
         Strings, or dictionary-encoded strings (then every check runs on the
         distinct values only, and the result is expanded to the rows).
+    decimal : {".", ","}, default "."
+        The decimal mark: with ",", a column of numbers written ``1.234,56``
+        is read as numbers (:func:`_decimal_comma`).
 
     Returns
     -------
@@ -135,6 +149,12 @@ def type_column(name: str, col: Any) -> _Column:
         return _Column(pa.nulls(n, pa.float64()))
     view = _View.of(col)
     probe = view.values if view.indices is not None else _sample(col)
+    if decimal == ",":
+        number, why = _decimal_comma(name, view.values, missing=col.null_count > 0)
+        if number is not None:
+            return _Column(view.rows(number), decimal_comma=True)
+        if why:  # numbers with the comma, kept as text (a leading zero, a ZIP / ID name)
+            return _Column(view.text(probe), True)
     number, why = _as_number(name, view.values, missing=col.null_count > 0, probe=probe)
     if number is not None:
         return _Column(view.rows(number))
@@ -256,6 +276,28 @@ def _as_number(name: str, col: Any, *, missing: bool, probe: Any = None) -> tupl
             if top < _SAFE_INT:
                 return pc.cast(floats, pa.int64()), ""
     return floats, ""
+
+
+def _decimal_comma(name: str, values: Any, *, missing: bool) -> tuple[Any, str]:
+    """Return numbers written with a decimal comma as (numeric array, ""), else (None, why).
+
+    Every value must be a number of that form (:data:`riskcore.io._text.COMMA_NUMBER`:
+    ``1.234,56``, ``12,5``, ``-3``, ``1.234``) and one at least must hold the comma;
+    the dots between thousands are dropped and the comma becomes a point. The rules
+    of :func:`_as_number` then apply (a leading zero or a ZIP / ID name keeps text: the
+    reason is returned); ``why`` is "" for a column that is not such numbers.
+    """
+    import pyarrow.compute as pc
+
+    from riskcore.io._text import COMMA_NUMBER
+
+    if not pc.any(pc.match_substring(values, ",")).as_py():
+        return None, ""
+    if not pc.all(pc.match_substring_regex(values, COMMA_NUMBER)).as_py():
+        return None, ""
+    plain = pc.utf8_trim_whitespace(values)
+    plain = pc.replace_substring(pc.replace_substring(plain, ".", ""), ",", ".")
+    return _as_number(name, plain, missing=missing)
 
 
 def _sample(col: Any) -> Any:

@@ -57,6 +57,7 @@ def load_table(
     name: str | None = None,
     limits: LoadLimits | None = None,
     encoding: str | None = None,
+    decimal: str | None = None,
 ) -> LoadedTable:
     """Load a CSV, Parquet or Excel table from a file path or from bytes.
 
@@ -74,6 +75,13 @@ def load_table(
         "cp1251"); default: a byte-order mark, else UTF-8 when every byte
         is valid UTF-8, else cp1252 (latin-1 when cp1252 cannot read a
         byte). Ignored for Parquet and Excel, which say their own.
+    decimal : {".", ","}, optional
+        Decimal mark of a CSV / TSV file's numbers: "," reads ``1.234,56``
+        as 1234.56. Default: a comma when the file is not comma-separated
+        and a column of its start is mostly such numbers
+        (:func:`riskcore.io._text.sniff_decimal`), else a point.
+        ``table.info.decimal`` says which was used. Ignored for Parquet and
+        Excel, whose numbers are typed.
 
     Returns
     -------
@@ -104,7 +112,7 @@ def load_table(
     # the SHA-256 runs in a thread (hashlib releases the GIL) while the table is parsed
     with ThreadPoolExecutor(max_workers=1) as pool:
         fp = pool.submit(fingerprint, raw)
-        table = _guarded(raw, name, limits, encoding)
+        table = _guarded(raw, name, limits, encoding, decimal)
         return LoadedTable(table.data, replace(table.info, fingerprint=fp.result()))
 
 
@@ -114,6 +122,7 @@ def load_arrow(
     limits: LoadLimits | None = None,
     encoding: str | None = None,
     columns: Sequence[str] | None = None,
+    decimal: str | None = None,
 ) -> Any | None:
     """Read a CSV / TSV file into a typed ``pyarrow.Table``, without pandas.
 
@@ -135,6 +144,8 @@ def load_arrow(
     columns : sequence of str, optional
         Read only these columns (the others are parsed, never converted or
         typed); names the file lacks are left out. Default: every column.
+    decimal : {".", ","}, optional
+        Decimal mark, as for :func:`load_table`.
 
     Returns
     -------
@@ -162,7 +173,7 @@ def load_arrow(
     from riskcore.io._csv import parse_csv
 
     try:
-        return parse_csv(raw, name, limits, encoding, columns=columns).typed.table
+        return parse_csv(raw, name, limits, encoding, columns=columns, decimal=decimal).typed.table
     except DataLoadError:
         raise
     except Exception as exc:  # the net of _guarded, without importing pandas for it
@@ -204,7 +215,9 @@ def _parse_errors() -> tuple[type[BaseException], ...]:
     return errors
 
 
-def _guarded(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> LoadedTable:
+def _guarded(
+    raw: Raw, name: str, limits: LoadLimits, encoding: str | None, decimal: str | None = None
+) -> LoadedTable:
     """Read the table; any parser error or warning a reader did not explain is a DataLoadError.
 
     The readers explain what they expect (with the line it is on); this is
@@ -233,7 +246,7 @@ def _guarded(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> L
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            return _load_format(raw, name, limits, encoding)
+            return _load_format(raw, name, limits, encoding, decimal)
     except DataLoadError:
         raise
     except parse_errors as exc:
@@ -244,7 +257,9 @@ def _guarded(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> L
         ) from None
 
 
-def _load_format(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) -> LoadedTable:
+def _load_format(
+    raw: Raw, name: str, limits: LoadLimits, encoding: str | None, decimal: str | None = None
+) -> LoadedTable:
     """Read the bytes with the reader of their format (magic bytes, else delimited text)."""
     start = raw[:4]
     if start == b"PAR1":
@@ -257,4 +272,4 @@ def _load_format(raw: Raw, name: str, limits: LoadLimits, encoding: str | None) 
         return load_xlsx(raw, name, limits)
     from riskcore.io._csv import load_csv
 
-    return load_csv(raw, name, limits, encoding)
+    return load_csv(raw, name, limits, encoding, decimal)

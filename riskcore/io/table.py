@@ -91,6 +91,13 @@ class LoadInfo(Result):
         file in another alphabet then needs its encoding chosen.
     delimiter : str or None
         Field delimiter used (CSV only).
+    decimal : str or None
+        Decimal mark of the numbers (CSV only): "." or "," (``1.234,56``).
+    decimal_detected : bool
+        True when the decimal comma was found in the file (not given by the
+        caller): :func:`riskcore.io._text.sniff_decimal`.
+    decimal_columns : tuple of str
+        Columns read as numbers written with the decimal comma.
     n_rows, n_columns : int
         Shape of the table.
     missing : dict of str to int
@@ -117,6 +124,9 @@ class LoadInfo(Result):
     encoding: str | None = None
     encoding_guessed: bool = False
     delimiter: str | None = None
+    decimal: str | None = None
+    decimal_detected: bool = False
+    decimal_columns: tuple[str, ...] = ()
     n_rows: int = 0
     n_columns: int = 0
     missing: dict[str, int] = field(default_factory=dict)
@@ -162,6 +172,9 @@ class LoadedTable:
         notes: Sequence[str] = (),
         fingerprint: str | None = None,
         n_bytes: int | None = None,
+        decimal: str | None = None,
+        decimal_detected: bool = False,
+        decimal_columns: Sequence[str] = (),
     ) -> LoadedTable:
         """Wrap a DataFrame, counting its rows, columns and missing values.
 
@@ -171,7 +184,7 @@ class LoadedTable:
             The table; its index is replaced by a fresh RangeIndex.
         name, file_format, encoding, encoding_guessed, delimiter, text_columns, untyped, notes
             As in :class:`LoadInfo`.
-        fingerprint, n_bytes
+        fingerprint, n_bytes, decimal, decimal_detected, decimal_columns
             As in :class:`LoadInfo`.
 
         Returns
@@ -188,6 +201,9 @@ class LoadedTable:
             encoding=encoding,
             encoding_guessed=encoding_guessed,
             delimiter=delimiter,
+            decimal=decimal,
+            decimal_detected=decimal_detected,
+            decimal_columns=tuple(decimal_columns),
             n_rows=len(data),
             n_columns=data.shape[1],
             missing=missing,

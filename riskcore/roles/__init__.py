@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair
     from riskcore.roles.rules import Rule, luhn_valid, safe_harbor_reason
     from riskcore.roles.suggest import (
+        READING_KINDS,
+        READINGS,
         RoleSuggestion,
         RoleSuggestions,
         free_text_reason,
@@ -65,6 +67,8 @@ _WHERE: dict[str, str] = {
     "Rule": "rules",
     "luhn_valid": "rules",
     "safe_harbor_reason": "rules",
+    "READINGS": "suggest",
+    "READING_KINDS": "suggest",
     "RoleSuggestion": "suggest",
     "RoleSuggestions": "suggest",
     "free_text_reason": "suggest",
@@ -90,6 +94,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "MAX_LEVELS",
+    "READINGS",
+    "READING_KINDS",
     "ROLES",
     "ColumnRoles",
     "PersonCandidate",

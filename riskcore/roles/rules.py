@@ -19,6 +19,8 @@ else:
 
 __all__ = [
     "CARD_RE",
+    "HEALTH_CODE_RULES",
+    "ICD9_MARK",
     "LATE_VALUE_RULES",
     "NAME_RULES",
     "NAME_VALUE_RE",
@@ -27,6 +29,7 @@ __all__ = [
     "YEAR_RE",
     "ZIP3_RE",
     "Rule",
+    "expert_reason",
     "luhn_valid",
     "normalise_name",
     "safe_harbor_reason",
@@ -66,6 +69,29 @@ def safe_harbor_reason(letter: str, what: str | None = None) -> str:
     """
     return (
         f"HIPAA Safe Harbor identifier (45 CFR 164.514(b)(2)(i)({letter}) {what or _WHAT[letter]})"
+    )
+
+
+def expert_reason(letter: str) -> str:
+    """Return the reason phrase of a Safe Harbor identifier read as a quasi-identifier.
+
+    Under an expert determination (45 CFR 164.514(b)(1)) full dates and
+    5-digit ZIP codes are not removed by rule: they are quasi-identifiers,
+    generalised until the measured risk is very small. The phrase replaces
+    :func:`safe_harbor_reason` in a suggestion read that way.
+
+    Parameters
+    ----------
+    letter : str
+        The Safe Harbor category's paragraph letter (``"B"`` or ``"C"``).
+
+    Returns
+    -------
+    str
+    """
+    return (
+        "a quasi-identifier for an expert determination (45 CFR 164.514(b)(1)), generalised "
+        f"and measured; Safe Harbor would remove it ((i)({letter}) {_WHAT[letter]})"
     )
 
 
@@ -278,7 +304,9 @@ NAME_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         r"(^|\b)(diagnosis|diagnoses|dx|icd|condition|disease|problem|illness|medication|drug"
-        r"|treatment|procedure|hiv|test ?result|result|symptom|disability|iq|bmi|mobility)(\b|$)",
+        r"|treatment|procedure|hiv|test ?result|result|symptom|disability|iq|bmi|mobility)(\b|$)"
+        # code systems, also with a number glued on (icd10, dx1, cpt4)
+        r"|(^|\b)(icd|dx|diag|cpt|hcpcs|ndc|drg|proc) ?\d{0,2}( ?cm| ?pcs)?( ?codes?)?(\b|$)",
         "sensitive",
         "health",
         "health information is sensitive",
@@ -324,7 +352,7 @@ VALUE_RULES: tuple[Rule, ...] = (
         what="Social Security number",
     ),
     _rule(
-        r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$",
+        r"^[\w.%+-]+@[\w.-]+\.[^\W\d_]{2,}$",  # letters of any script (RFC 6531)
         "identifier",
         "email",
         "values look like e-mail addresses",
@@ -373,6 +401,53 @@ LATE_VALUE_RULES: tuple[Rule, ...] = (
         letter="C",
     ),
 )
+
+#: Value patterns of diagnosis, procedure and drug codes (step 3, text columns, after ZIP codes
+#: and dates): health information, so sensitive. The first that matches 90% of the sampled
+#: values wins; ``ICD9_MARK`` must match one value at least for ICD-9 (a column of bare 3-digit
+#: numbers is not read as ICD-9 codes).
+HEALTH_CODE_RULES: tuple[Rule, ...] = (
+    _rule(
+        # ICD-10 / ICD-10-CM: letter (not U), digit, digit or A/B, then a dot and 1-4 characters
+        # (WHO ICD-10 2019; CMS ICD-10-CM code set): F32.1, B20, Z21, S72.001A
+        r"^[A-TV-Z]\d[0-9AB](\.[0-9A-Z]{1,4})?$",
+        "sensitive",
+        "icd10",
+        "values look like ICD-10 diagnosis codes (F32.1, B20): health information is sensitive",
+    ),
+    _rule(
+        # NDC, the 10-digit FDA forms 4-4-2, 5-3-2, 5-4-1 and the 11-digit 5-4-2 billing form
+        r"^(\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2})$",
+        "sensitive",
+        "ndc",
+        "values look like National Drug Codes (0002-3227-30): health information is sensitive",
+    ),
+    _rule(
+        # CPT category I (5 digits), II / III (4 digits and F or T), HCPCS level II (a letter
+        # and 4 digits), with an optional 2-character modifier (AMA CPT; CMS HCPCS)
+        r"^(\d{5}|\d{4}[FT]|[A-V]\d{4})([- ]?[0-9A-Z]{2})?$",
+        "sensitive",
+        "cpt",
+        "values look like CPT / HCPCS procedure codes (99213, J1100): health information is "
+        "sensitive",
+    ),
+    _rule(
+        # ICD-10 written without its dot (F321, E119), as claims often carry it
+        r"^[A-TV-Z]\d[0-9AB][0-9A-Z]{0,4}$",
+        "sensitive",
+        "icd10",
+        "values look like ICD-10 diagnosis codes written without the dot (F321, E119): health "
+        "information is sensitive",
+    ),
+    _rule(
+        # ICD-9-CM: 3 digits with 1-2 decimals, V codes, E codes (CMS ICD-9-CM code set)
+        r"^(\d{3}(\.\d{1,2})?|V\d{2}(\.\d{1,2})?|E\d{3}(\.\d)?)$",
+        "sensitive",
+        "icd9",
+        "values look like ICD-9 diagnosis codes (250.00, V22.0): health information is sensitive",
+    ),
+)
+ICD9_MARK = re.compile(r"^(\d{3}\.|[VE]\d)")
 
 #: Values that are years only (a date column Safe Harbor lets through) and 3-digit ZIP areas.
 YEAR_RE = re.compile(r"^(1[89]|20)\d\d(\.0)?$")

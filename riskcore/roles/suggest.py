@@ -28,12 +28,15 @@ from riskcore.roles.persons import PersonCandidate, PersonCandidates, find_perso
 from riskcore.roles.redundancy import MAX_LEVELS, RedundantPair, redundant_pairs
 from riskcore.roles.rules import (
     CARD_RE,
+    HEALTH_CODE_RULES,
+    ICD9_MARK,
     LATE_VALUE_RULES,
     NAME_RULES,
     NAME_VALUE_RE,
     VALUE_RULES,
     YEAR_RE,
     ZIP3_RE,
+    expert_reason,
     luhn_valid,
     normalise_name,
     safe_harbor_reason,
@@ -41,12 +44,24 @@ from riskcore.roles.rules import (
 )
 
 __all__ = [
+    "READINGS",
+    "READING_KINDS",
     "RoleSuggestion",
     "RoleSuggestions",
     "free_text_reason",
     "roles_from_suggestions",
     "suggest_roles",
 ]
+
+
+#: The two readings of the Privacy Rule a suggestion can follow: ``"safe_harbor"``, where
+#: full dates and 5-digit ZIP codes are direct identifiers to remove (45 CFR
+#: 164.514(b)(2)), and ``"expert"``, an expert determination (45 CFR 164.514(b)(1)),
+#: where they are quasi-identifiers to generalise and measure.
+READINGS: tuple[str, ...] = ("safe_harbor", "expert")
+#: The kinds of column whose suggested role depends on the reading: full dates of birth,
+#: dates of events, 5-digit ZIP codes (and ZIP+4).
+READING_KINDS: frozenset[str] = frozenset({"dob", "date", "zip"})
 
 
 @dataclass(frozen=True)
@@ -164,6 +179,12 @@ def _by_other_values(
         if found >= 0.9:
             why = f"{rule.reason} ({found:.0%} of sampled values)"
             return _from_rule(name, rule.role, rule.kind, why, rule.letter)
+    if not is_numeric:
+        for rule in HEALTH_CODE_RULES:
+            found = share(text, rule.pattern)
+            if found >= 0.9 and (rule.kind != "icd9" or share(text, ICD9_MARK) > 0):
+                why = f"{rule.reason} ({found:.0%} of sampled values)"
+                return _from_rule(name, rule.role, rule.kind, why, rule.letter)
     found = share(text, NAME_VALUE_RE)
     if found >= 0.8 and text.nunique() >= 0.5 * len(text):
         why = (
@@ -211,7 +232,19 @@ def _by_free_text(name: str, scan: ColumnScan | None) -> RoleSuggestion | None:
     return RoleSuggestion(name, "identifier", free_text_reason(scan), "free_text", scan.letters)
 
 
-def _suggest_one(name: str, col: pd.Series, n_rows: int, scan: ColumnScan | None) -> RoleSuggestion:
+def _read_as(found: RoleSuggestion, reading: str) -> RoleSuggestion:
+    """Return a full date or 5-digit ZIP suggestion as the reading has it (expert: a QI)."""
+    if reading != "expert" or found.kind not in READING_KINDS or found.role != "identifier":
+        return found
+    why = found.reason
+    for letter in found.letters:
+        why = why.replace(safe_harbor_reason(letter), expert_reason(letter))
+    return RoleSuggestion(found.column, "quasi_identifier", why, found.kind, ())
+
+
+def _suggest_one(
+    name: str, col: pd.Series, n_rows: int, scan: ColumnScan | None, reading: str = "safe_harbor"
+) -> RoleSuggestion:
     """Suggest one column's role: the first of five steps that recognises it."""
     nonnull = col.dropna()
     sample = nonnull.iloc[:2000] if len(nonnull) > 2000 else nonnull
@@ -228,7 +261,7 @@ def _suggest_one(name: str, col: pd.Series, n_rows: int, scan: ColumnScan | None
     if found is None or found.role == "other":
         found = _by_free_text(name, scan) or found
     if found is not None:
-        return found
+        return _read_as(found, reading)
     # 4. a unique key: every value distinct on a sizeable table
     if n_rows >= 50 and len(nonnull) == n_rows:
         # a text column's distinct values were counted by the scan: no second count
@@ -264,12 +297,15 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
         The columns that may link the rows of one person
         (:func:`riskcore.roles.persons.find_persons`); the best is
         suggested as the person.
+    reading : str
+        The reading the suggestions follow, one of :data:`READINGS`.
     """
 
     suggestions: tuple[RoleSuggestion, ...] = ()
     redundant: tuple[RedundantPair, ...] = ()
     text: TextScan | None = None
     persons: PersonCandidates = field(default_factory=PersonCandidates)
+    reading: str = "safe_harbor"
     _by_column: dict[str, RoleSuggestion] = field(
         init=False, repr=False, compare=False, metadata=NOT_IN_JSON
     )
@@ -292,6 +328,15 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
     def pairs(self) -> tuple[tuple[str, str], ...]:
         """The redundant pairs as ``(column, determined_by)``."""
         return tuple((p.column, p.determined_by) for p in self.redundant)
+
+    @property
+    def by_reading(self) -> tuple[str, ...]:
+        """The columns whose suggested role depends on the reading (:data:`READING_KINDS`)."""
+        return tuple(
+            c
+            for c, s in self.items()
+            if s.kind in READING_KINDS and s.role in ("identifier", "quasi_identifier")
+        )
 
     @property
     def roles(self) -> ColumnRoles:
@@ -321,7 +366,9 @@ class RoleSuggestions(Result, Mapping[str, RoleSuggestion]):
 
 
 @renamed_arguments(df="data")
-def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSuggestions:
+def suggest_roles(
+    data: pd.DataFrame, *, max_chars: int = MAX_CHARS, reading: str = "safe_harbor"
+) -> RoleSuggestions:
     """Propose a role for every column, with a human-readable reason.
 
     One rule for every table (the demo included). In order:
@@ -345,7 +392,9 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
        weight (the first such column only; a weight is never suggested
        otherwise); health, financial (income, capital gain) and
        special-category data are sensitive;
-    3. value patterns of 5-digit ZIP codes (text columns only), full dates
+    3. value patterns of 5-digit ZIP codes (text columns only), full dates,
+       diagnosis, procedure and drug codes (ICD-10, ICD-9, CPT / HCPCS, NDC;
+       text columns only; sensitive: :data:`~riskcore.roles.rules.HEALTH_CODE_RULES`)
        and person names; then, for a column no step has placed or placed as
        "other", identifiers written inside its text
        (:func:`riskcore.freetext.scan_text`, every text column, whatever
@@ -376,6 +425,13 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
         The table.
     max_chars : int, default :data:`riskcore.freetext.MAX_CHARS`
         Characters of distinct values the free-text scan reads per column.
+    reading : {"safe_harbor", "expert"}, default "safe_harbor"
+        Which reading of the Privacy Rule the suggestions follow
+        (:data:`READINGS`): Safe Harbor (45 CFR 164.514(b)(2)) makes full
+        dates (a date of birth, a date of service) and 5-digit ZIP codes
+        direct identifiers to remove; an expert determination (45 CFR
+        164.514(b)(1)) makes them quasi-identifiers, generalised and measured
+        (each reason says which). Every other suggestion is the same in both.
 
     Returns
     -------
@@ -386,11 +442,13 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a DataFrame, got {type(data).__name__}")
+    if reading not in READINGS:
+        raise ValueError(f"reading must be one of {', '.join(READINGS)}, got {reading!r}")
     n = len(data)
     names = [str(c) for c in data.columns]
     columns = {c: data.iloc[:, i] for i, c in enumerate(names)}
     text = scan_text(data, max_chars=max_chars)
-    sugg = {c: _suggest_one(c, col, n, text.get(c)) for c, col in columns.items()}
+    sugg = {c: _suggest_one(c, col, n, text.get(c), reading) for c, col in columns.items()}
     qis = [c for c, s in sugg.items() if s.role == "quasi_identifier"]
     pairs = redundant_pairs({c: columns[c] for c in qis}, n)
     for p in pairs:
@@ -408,7 +466,7 @@ def suggest_roles(data: pd.DataFrame, *, max_chars: int = MAX_CHARS) -> RoleSugg
     persons = find_persons(data, kinds={c: s.kind for c, s in sugg.items()}, scan=text)
     if persons.best is not None:
         sugg[persons.best.column] = _person(persons.best, sugg[persons.best.column])
-    return RoleSuggestions(tuple(sugg.values()), tuple(pairs), text, persons)
+    return RoleSuggestions(tuple(sugg.values()), tuple(pairs), text, persons, reading)
 
 
 def _person(best: PersonCandidate, before: RoleSuggestion) -> RoleSuggestion:

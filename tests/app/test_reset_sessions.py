@@ -31,9 +31,9 @@ def sessions(monkeypatch):
     monkeypatch.setattr(cache_resource_api, "get_session_id_or_throw", lambda: current[0])
     suggest = ui.cached.suggest_roles
 
-    def counted(df):
+    def counted(df, **options):
         calls[current[0]] += 1
-        return suggest(df)
+        return suggest(df, **options)
 
     monkeypatch.setattr(ui.cached, "suggest_roles", counted)
 

@@ -147,9 +147,7 @@ def test_hospital_phone_numbers_are_found_without_presidio(monkeypatch):
 
 
 def test_counts_of_cells_and_distinct_values():
-    s = pd.Series(
-        ["call 212-555-0182", "call 212-555-0182", "x", None, "mail a@b.org or c@d.org"]
-    )
+    s = pd.Series(["call 212-555-0182", "call 212-555-0182", "x", None, "mail a@b.org or c@d.org"])
     (col,) = scan_text(pd.DataFrame({"t": s})).columns
     by = {f.kind: f for f in col.findings}
     assert (by["phone"].n_found, by["phone"].n_cells, by["phone"].n_values) == (2, 2, 1)
@@ -278,3 +276,21 @@ def test_presidio_adds_what_the_patterns_skip(monkeypatch):
     assert scan.presidio and note.letters == ("A", "D")
     clean = scan_text(pd.DataFrame({"note": ["Ada called", "ok"]}), presidio=True)
     assert clean.get("note").status == "found"  # a name makes a clean column hold identifiers
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "fatima.lópez52@gmail.com",  # issue 38: an accent in the local part
+        "zoë@example.org",
+        "müller.jörg@straße.de",  # an internationalised domain name
+        "josé_núñez@correo.es",
+        "李雷@例子.中国",
+    ],
+)
+def test_unicode_email_addresses_are_found_and_redacted_whole(address):
+    note = f"Patient wrote from {address}, reply soon."
+    assert kinds(note) == {"email"}
+    redacted, counts = redact_found(pd.Series([note], dtype=object))
+    assert counts == {"email": 1}
+    assert redacted.iloc[0] == "Patient wrote from [EMAIL], reply soon."

@@ -241,3 +241,86 @@ def test_errors_from_a_path(tmp_path):
         path.write_bytes(raw)
         with pytest.raises(DataLoadError, match=msg):
             load_table(path)
+
+
+# issue 38: an outpatient claims file, ';'-separated, UTF-8 with a BOM, decimal-comma amounts
+CLAIMS = (
+    "\ufeffclaim_id;service_date;zip;amount;rate;visits\n"
+    "C1;05/10/2024;02139;1.234,56;2.5;3\n"
+    "C2;15/08/2024;10001-1234;130,73;0.75;1\n"
+    "C3;27/07/2024;60601;-12,5;1.25;2\n"
+    "C4;01/02/2024;94105;1.000;3.5;4\n"
+)
+
+
+def test_a_semicolon_file_with_decimal_commas_reads_its_amounts_as_numbers():
+    t = load_table(CLAIMS.encode(), name="claims.csv")
+    assert (t.info.delimiter, t.info.encoding) == (";", "utf-8-sig")
+    assert (t.info.decimal, t.info.decimal_detected) == (",", True)
+    assert t.info.decimal_columns == ("amount",)
+    # 1.234,56 is 1234.56; 1.000 in a decimal-comma column is a thousand
+    assert t.data["amount"].tolist() == [1234.56, 130.73, -12.5, 1000.0]
+    # a column written with decimal points keeps them; whole numbers stay whole
+    assert t.data["rate"].tolist() == [2.5, 0.75, 1.25, 3.5]
+    assert t.data["visits"].tolist() == [3, 1, 2, 4]
+    assert t.data["zip"].tolist() == ["02139", "10001-1234", "60601", "94105"]
+    # the caller can say the file writes decimal points: the amounts are then text
+    dot = load_table(CLAIMS.encode(), name="claims.csv", decimal=".")
+    assert (dot.info.decimal, dot.info.decimal_detected) == (".", False)
+    assert dot.data["amount"].tolist() == ["1.234,56", "130,73", "-12,5", "1.000"]
+    comma = load_table(CLAIMS.encode(), name="claims.csv", decimal=",")
+    assert (comma.info.decimal, comma.info.decimal_detected) == (",", False)
+    assert comma.data["amount"].tolist() == [1234.56, 130.73, -12.5, 1000.0]
+    assert LoadInfo.from_dict(json.loads(dumps(t.info))) == t.info
+
+
+def test_decimal_commas_beyond_the_sample_and_in_a_dictionary_column():
+    # large (several parsing blocks, columns dictionary-encoded): typed on the whole column
+    rows = [f"{i % 7};{i % 50},{i % 10}5;x" for i in range(N_LONG)]
+    t = load_table(_csv("g;amount;c", rows), name="big.csv")
+    assert t.info.decimal == "," and t.data["amount"].dtype == np.float64
+    assert t.data["amount"].iloc[-1] == pytest.approx(
+        float(f"{(N_LONG - 1) % 50}.{(N_LONG - 1) % 10}5")
+    )
+    # one value that is no number keeps the column as text, nothing lost
+    t = load_table(_csv("g;amount", [f"{i};{i},5" for i in range(40)] + ["41;n/d"]), name="a.csv")
+    assert t.info.decimal == "," and t.data["amount"].iloc[-1] == "n/d"
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('id,amount\n1,"1,234"\n2,"2,345"\n3,"12,500"\n', "a comma file's 1,234 is thousands"),
+        ("id;code\n1;12,5\n2;A7\n3;B9\n4;C1\n", "a ; file's 12,5 in a minority of values"),
+        ("id;note\n1;see 3,4 and 5\n2;ok\n", "a digit, a comma and a digit inside text"),
+        ("id;amount\n1;12.5\n2;3.25\n", "a ; file with decimal points"),
+    ],
+)
+def test_no_decimal_comma_where_there_is_none(text, why):
+    t = load_table(text.encode(), name="f.csv")
+    assert t.info.decimal == ".", why
+    assert t.info.decimal_columns == ()
+
+
+def test_a_semicolon_file_of_codes_mostly_like_12_5_reads_them_with_the_comma():
+    t = load_table(b"id;ref\n1;12,5\n2;13,1\n3;14,2\n4;7\n", name="f.csv")
+    assert t.info.decimal == "," and t.data["ref"].tolist() == [12.5, 13.1, 14.2, 7.0]
+    # named like an identifier, or with a leading zero, the column keeps its text, no note
+    t = load_table(b"id;ref_id;z\n1;12,5;007\n2;13,1;1,5\n3;14,2;2,5\n", name="f.csv")
+    assert t.data["ref_id"].tolist() == ["12,5", "13,1", "14,2"]
+    assert t.data["z"].tolist() == ["007", "1,5", "2,5"]
+    assert {"ref_id", "z"} <= set(t.info.text_columns) and t.info.untyped == {}
+
+
+def test_a_wrong_decimal_mark_is_one_sentence():
+    with pytest.raises(DataLoadError, match=r"^the decimal mark must be '\.' or ',', got ';'$"):
+        load_table(CLAIMS.encode(), name="claims.csv", decimal=";")
+
+
+def test_load_arrow_reads_decimal_commas_too(tmp_path):
+    from riskcore.io import load_arrow
+
+    path = tmp_path / "claims.csv"
+    path.write_bytes(CLAIMS.encode())
+    assert load_arrow(path).column("amount").to_pylist() == [1234.56, 130.73, -12.5, 1000.0]
+    assert load_arrow(path, decimal=".").column("amount").to_pylist()[0] == "1.234,56"

@@ -378,3 +378,71 @@ def test_identifier_rules_carry_their_safe_harbor_letter_as_data():
     }  # fmt: skip
     years = suggest_roles(pd.DataFrame({"dob": [1950 + i % 40 for i in range(60)]}))["dob"]
     assert years.role == "quasi_identifier" and years.letters == ()
+
+
+def test_a_column_of_unicode_e_mail_addresses_is_an_identifier():
+    n = 60
+    df = pd.DataFrame({"contact": [f"fatima.lópez{i}@gmail.com" for i in range(n)]})
+    s = suggest_roles(df)["contact"]
+    assert (s.role, s.kind, s.letters) == ("identifier", "email", ("F",))
+
+
+def test_diagnosis_procedure_and_drug_codes_are_sensitive_whatever_the_name():
+    df = pd.DataFrame(
+        {
+            "c1": ["F32.1", "B20", "Z21", "E11.9", "S72.001A", "I10"] * 10,  # ICD-10 (issue 38)
+            "c2": ["F321", "E119", "J45909", "I10", "Z8673", "O0901"] * 10,  # without the dot
+            "c3": ["250.00", "V22.0", "486", "042", "401.9", "E880.9"] * 10,  # ICD-9-CM
+            "c4": ["99213", "99214-25", "J1100", "G0008", "1234F", "0001T"] * 10,  # CPT / HCPCS
+            "c5": ["0002-3227-30", "50090-3096-0", "12345-6789-01"] * 20,  # NDC
+            "icd10": ["B20", "F32.1", "Z21"] * 20,  # the name says it too
+            "dx1": ["x", "y", "z"] * 20,
+            # look-alikes: bare 3-digit numbers, 5-digit text (ZIP codes), decimal amounts
+            "c6": ["617", "212", "415"] * 20,
+            "c7": ["02139", "10001"] * 30,
+            "c8": [250.0, 401.9, 486.0] * 20,
+        }
+    )
+    s = suggest_roles(df)
+    kinds = {c: (s[c].role, s[c].kind) for c in ("c1", "c2", "c3", "c4", "c5")}
+    assert kinds == {
+        "c1": ("sensitive", "icd10"), "c2": ("sensitive", "icd10"), "c3": ("sensitive", "icd9"),
+        "c4": ("sensitive", "cpt"), "c5": ("sensitive", "ndc"),
+    }  # fmt: skip
+    assert "ICD-10 diagnosis codes" in s["c1"].reason and s["c1"].letters == ()
+    assert s["icd10"].role == "sensitive" and s["dx1"].role == "sensitive"
+    assert [s[c].role for c in ("c6", "c7", "c8")] == ["other", "identifier", "other"]
+    assert s["c7"].kind == "zip"
+
+
+def test_the_reading_switches_full_dates_and_zip5_between_identifier_and_qi_at_once():
+    from riskcore.report.readings import suggestion_reading
+
+    n = 60
+    df = pd.DataFrame(
+        {
+            "dob": [f"{1 + i % 28:02d}/{1 + i % 12:02d}/19{50 + i % 40}" for i in range(n)],
+            "service_date": [f"2024-03-{1 + i % 28:02d}" for i in range(n)],
+            "zip": ["02139", "10001-1234", "60601"] * (n // 3),
+            "zip3": ["021", "100"] * (n // 2),
+            "name": ["Ann Lee", "Bo Kim", "Cy Park"] * (n // 3),
+            "age": [30 + i % 40 for i in range(n)],
+        }
+    )
+    harbor, expert = suggest_roles(df), suggest_roles(df, reading="expert")
+    assert harbor.reading == "safe_harbor" and expert.reading == "expert"
+    assert harbor.by_reading == expert.by_reading == ("dob", "service_date", "zip")
+    for c in ("dob", "service_date", "zip"):
+        assert harbor[c].role == "identifier" and harbor[c].letters
+        assert expert[c].role == "quasi_identifier" and expert[c].letters == ()
+        assert "HIPAA Safe Harbor identifier" in harbor[c].reason
+        assert "expert determination (45 CFR 164.514(b)(1))" in expert[c].reason
+    # the rest does not depend on the reading
+    for c in ("zip3", "name", "age"):
+        assert harbor[c] == expert[c]
+    assert RoleSuggestions.from_dict(json.loads(dumps(expert))) == expert
+    assert suggestion_reading(harbor).startswith("The suggestions follow Safe Harbor")
+    assert "(dob, service_date, zip)" in suggestion_reading(expert)
+    assert suggestion_reading(suggest_roles(df[["age", "zip3"]])) is None
+    with pytest.raises(ValueError, match=r"^reading must be one of safe_harbor, expert"):
+        suggest_roles(df, reading="limited")

@@ -84,6 +84,7 @@ if TYPE_CHECKING:
     )
     from riskcore.report.readings.data import (
         column_summary,
+        decimal_reading,
         encoding_reading,
         large_file_facts,
         large_file_intro,
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
         report_view_reading,
         roles_reading,
         roles_summary,
+        suggestion_reading,
         table_heading,
         upload_limit_note,
     )
@@ -324,6 +326,8 @@ _WHERE: dict[str, str] = {
     "report_view_reading": "data",
     "roles_reading": "data",
     "roles_summary": "data",
+    "decimal_reading": "data",
+    "suggestion_reading": "data",
     "table_heading": "data",
     "upload_limit_note": "data",
     "DISTANCE_LABELS": "diversity",
@@ -522,6 +526,7 @@ __all__ = [
     "cover_reading",
     "cover_table",
     "curve_reading",
+    "decimal_reading",
     "delta_reading",
     "delta_table",
     "demo_data_note",
@@ -653,6 +658,7 @@ __all__ = [
     "suda_contribution_table",
     "suda_gap_reading",
     "suda_reading",
+    "suggestion_reading",
     "suppressed_row_reading",
     "suppressed_share",
     "suppression_line",

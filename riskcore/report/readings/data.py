@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -10,8 +11,13 @@ from riskcore._deprecation import renamed_arguments
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 from riskcore.roles.persons import PersonCandidate, person_facts
 
+if TYPE_CHECKING:
+    from riskcore.io import LoadInfo
+
 __all__ = [
+    "READING_LABELS",
     "column_summary",
+    "decimal_reading",
     "encoding_reading",
     "large_file_facts",
     "large_file_intro",
@@ -23,6 +29,7 @@ __all__ = [
     "report_view_reading",
     "roles_reading",
     "roles_summary",
+    "suggestion_reading",
     "table_heading",
     "upload_limit_note",
 ]
@@ -117,6 +124,46 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
         unicode = TEXT_ENCODINGS["utf-8" if encoding == "utf-8-sig" else "utf-16"]
         return f"Text encoding: {unicode}, as the file's byte-order mark says."
     return f"Text encoding: {label}, as chosen."
+
+
+#: How each decimal mark is shown: its name and an example.
+DECIMAL_LABELS = {".": "point (1234.56)", ",": "comma (1.234,56)"}
+
+
+def decimal_reading(info: LoadInfo) -> str | None:
+    """Return which decimal mark a text file's numbers were read with; None where it is moot.
+
+    Said for a file read with the decimal comma, and for a file that is not
+    comma-separated (where a decimal comma is common); never for Parquet,
+    Excel, the demo or a comma-separated file read with the point.
+
+    Parameters
+    ----------
+    info : LoadInfo
+        The load: its ``decimal``, ``decimal_detected``, ``decimal_columns``
+        and ``delimiter``.
+
+    Returns
+    -------
+    str or None
+        Plain text (column names unescaped: escape them for markdown).
+    """
+    if info.decimal is None or (info.decimal == "." and info.delimiter in (None, ",")):
+        return None
+    if info.decimal == ".":
+        return (
+            "Decimal mark: point (1234.56). If the file writes its numbers with a decimal "
+            "comma (1.234,56), choose the comma."
+        )
+    how = "found in the file's numbers" if info.decimal_detected else "as chosen"
+    cols = info.decimal_columns
+    read = (
+        f"{'this column was' if len(cols) == 1 else f'these {len(cols)} columns were'} read as "
+        f"numbers with it: {', '.join(cols)}"
+        if cols
+        else "no column holds numbers written with it"
+    )
+    return f"Decimal mark: comma (1.234,56 is 1234.56), {how}; {read}."
 
 
 def table_heading(name: str, n_rows: int, n_columns: int) -> str:
@@ -252,6 +299,48 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
         "equivalence classes, so only one of each pair is suggested as a quasi-identifier."
     )
     return lead, [f"{p.reason}." for p in suggestions.redundant]
+
+
+#: What each reading is called on the page.
+READING_LABELS = {
+    "safe_harbor": "Safe Harbor",
+    "expert": "Expert determination",
+}
+
+
+def suggestion_reading(suggestions: RoleSuggestions) -> str | None:
+    """Return which reading of the Privacy Rule the suggestions follow, or None when none differ.
+
+    Parameters
+    ----------
+    suggestions : RoleSuggestions
+        The suggestions; their ``by_reading`` columns are the full dates and
+        5-digit ZIP codes whose role the reading decides.
+
+    Returns
+    -------
+    str or None
+        Plain text naming the reading, the columns it decides and what the
+        other reading would make of them; None when no column depends on it.
+    """
+    columns = suggestions.by_reading
+    if not columns:
+        return None
+    n = len(columns)
+    which = f"{'this column' if n == 1 else f'these {n} columns'} ({', '.join(columns)})"
+    if suggestions.reading == "expert":
+        return (
+            "The suggestions follow an expert determination (45 CFR 164.514(b)(1)): full dates "
+            f"and 5-digit ZIP codes are quasi-identifiers, {which} to be generalised and the "
+            "risk measured. Under Safe Harbor (45 CFR 164.514(b)(2)) they are direct "
+            "identifiers, to be removed."
+        )
+    return (
+        "The suggestions follow Safe Harbor (45 CFR 164.514(b)(2)): full dates and 5-digit "
+        f"ZIP codes are direct identifiers, {which} to be removed. Under an expert "
+        "determination (45 CFR 164.514(b)(1)) they are quasi-identifiers, generalised and "
+        "measured."
+    )
 
 
 def person_reading(candidate: PersonCandidate, person: str | None) -> str:
