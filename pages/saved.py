@@ -20,6 +20,7 @@ from riskcore.report.readings.saved import (
     comparison_table,
     dataset_check_reading,
     dataset_check_table,
+    head_kept_reading,
     restored_reading,
     saved_intro,
     saved_label,
@@ -229,5 +230,6 @@ with tab_audit:
         (st.success if verified[0] else st.error)(md(verified[1]))
         if verified[3]:  # a code block: copied exactly (md's joiners would break SEQ:HASH)
             st.code(verified[3], language="bash", wrap_lines=True)
+            st.caption(md(head_kept_reading()))
     logged = audit_table([e.to_dict() for e in entries])
     st.dataframe(logged, hide_index=True, column_config=fitted(logged))
