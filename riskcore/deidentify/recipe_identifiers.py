@@ -69,6 +69,11 @@ class DetectedIdentifier(Result):
     kind: str
     reason: str
 
+    @property
+    def gist(self) -> str:
+        """The reason without its counts, citation and column name ("person names")."""
+        return self.reason.split(" (", 1)[0].split(": ", 1)[0]
+
 
 @dataclass(frozen=True)
 class IdentifierCheck(Result):
@@ -194,11 +199,6 @@ def untreated_identifiers(
     return tuple(d for d in detected if d.column not in treated and d.column not in allowed)
 
 
-def _gist(reason: str) -> str:
-    """Return a reason up to its first parenthesis (the counts and the column name left out)."""
-    return reason.split(" (", 1)[0].split(": ", 1)[0]
-
-
 def check_identifiers(
     data: pd.DataFrame,
     recipe: Recipe,
@@ -247,7 +247,7 @@ def check_identifiers(
     if bare:
         level0 = set(recipe.qis) - treated
         named = "; ".join(
-            f"{d.column!r} ({_gist(d.reason)}"
+            f"{d.column!r} ({d.gist}"
             + (", a quasi-identifier kept at level 0" if d.column in level0 else "")
             + ")"
             for d in bare
