@@ -245,3 +245,22 @@ def test_the_engines_stop_before_writing_raw_identifiers(tmp_path, capsys):
         capsys,
     )  # fmt: skip
     _refused(code, err, ["zip"], out)
+
+
+def test_an_allowance_names_a_column_of_the_table_and_the_json_says_what_was_found(
+    tmp_path, capsys
+):
+    base = ["anonymize", DEMO, "--qi", "age", "--qi", "sex", "--k", "5", "--out",
+            str(tmp_path / "o.csv"), "--recipe-out", str(tmp_path / "r.json")]  # fmt: skip
+    allow = [a for c in IDENTIFIERS for a in ("--allow-identifiers", c)]
+    code, _, err = _run([*base, *allow, "--allow-identifiers", "nope"], capsys)
+    assert code == 2 and "--allow-identifiers nope: the table has no such column" in err
+    kept_raw = ["name", "date_of_birth", "zip"]
+    allow = [a for c in kept_raw for a in ("--allow-identifiers", c)]
+    code, printed, err = _run([*base, "--mask", "ssn=redact", *allow, "--format", "json"], capsys)
+    assert code == 0, err
+    summary = json.loads(printed)
+    found = summary["identifiers"]
+    assert [d["column"] for d in found["detected"]] == IDENTIFIERS
+    assert found["treated"] == ["ssn"] and found["allowed"] == kept_raw
+    assert [s["column"] for s in summary["steps"] if s["kind"] == "kept"] == kept_raw
