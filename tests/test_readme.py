@@ -107,9 +107,7 @@ def test_readme_people_example_runs_and_counts_people(tmp_path, monkeypatch, cap
     assert f"{rows_unique:,} of {len(claims):,}" in text
     release = pd.read_csv("visits.csv", dtype=str)
     rel_key = release[["age", "sex", "zip"]].astype(str).agg("|".join, axis=1)
-    rel_sig = rel_key.groupby(release["patient_id"].to_numpy()).agg(
-        lambda s: tuple(sorted(set(s)))
-    )
+    rel_sig = rel_key.groupby(release["patient_id"].to_numpy()).agg(lambda s: tuple(sorted(set(s))))
     assert rel_sig.value_counts().min() >= 5
     # each released patient is whole: the tokens recomputed apart from riskcore, HMAC-SHA256
     # under the key file, 16 hex characters (the claim ids are dropped, issue 37)
