@@ -280,10 +280,14 @@ def generalization() -> None:
         ("Download the recipe (JSON)", lambda: json.dumps(recipe_out.to_dict(), indent=2), "json",
          "application/json"),
     ]  # fmt: skip
+    if full is not None:  # a table download that would carry raw identifiers says so
+        remediation.raw_identifiers_warning(ctx, full)
     # what the table downloads hold: the applied steps' levels (the levels shown before any)
     released, passes = n - after.suppressed, after.anonymous  # an empty table: a header alone
-    if full is not None and full.qis == tuple(qis) and all(
-        full.hierarchies[q] == specs_now[q] for q in qis
+    if (
+        full is not None
+        and full.qis == tuple(qis)
+        and all(full.hierarchies[q] == specs_now[q] for q in qis)
     ):
         applied = cached.node(ctx.key, lattice, lattice_key, tuple(full.levels))
         released, passes = n - applied.suppressed, applied.anonymous

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from riskcore._files import KEY_FILE_MAX_BYTES, read_regular
 from riskcore.errors import RiskcoreError
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 
     from riskcore.deidentify.hierarchy import Hierarchy
     from riskcore.deidentify.masking import SecretKey
+    from riskcore.deidentify.recipe import Recipe
     from riskcore.deidentify.recipe_apply import AppliedRecipe
+    from riskcore.deidentify.recipe_identifiers import IdentifierCheck
     from riskcore.deidentify.steering import Steering
 
 from riskcore._cli_args import (
@@ -37,7 +39,160 @@ from riskcore._cli_engine_remediate import add_remediation_engine
 from riskcore._cli_perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.deidentify.objectives import OBJECTIVES
 
-__all__ = ["add_parsers", "run_anonymize", "run_apply"]
+__all__ = [
+    "ANONYMIZE_REMEDY",
+    "BeforeSteps",
+    "add_allow_identifiers",
+    "add_parsers",
+    "allowed_columns",
+    "before_steps",
+    "print_steps",
+    "released_steps",
+    "run_anonymize",
+    "run_apply",
+]
+
+#: What ``anonymize`` offers for a direct identifier no step treats (issue 37).
+ANONYMIZE_REMEDY = (
+    "mask them (--mask COL=drop, redact, hmac_tokens or another operator, or --safe-harbor), "
+    "or generalize them (--qi COL, with --levels COL=1:MAX to keep them above level 0)"
+)
+
+
+def add_allow_identifiers(parser: Any) -> None:
+    """Add ``--allow-identifiers COL`` (a detected direct identifier released as it is)."""
+    parser.add_argument(
+        "--allow-identifiers",
+        action="append",
+        default=[],
+        metavar="COL",
+        help="release this column as it is although it looks like a direct identifier "
+        "(a name, SSN, full date, ZIP code, identifiers in free text); without it, such a "
+        "column that no step masks, drops or transforms stops the run (recorded in the "
+        "recipe and the report)",
+    )
+
+
+def allowed_columns(args: argparse.Namespace) -> tuple[str, ...]:
+    """Return the ``--allow-identifiers`` columns, each once, in order."""
+    return tuple(dict.fromkeys(str(c) for c in args.allow_identifiers))
+
+
+class BeforeSteps(NamedTuple):
+    """The steps ``anonymize`` runs before generalizing or perturbing, and their result.
+
+    Attributes
+    ----------
+    recipe : Recipe
+        A recipe of those steps only (Safe Harbor, date shift, masking).
+    key : SecretKey or None
+        The key of the keyed ones.
+    applied : AppliedRecipe
+        The table after them.
+    """
+
+    recipe: Recipe
+    key: SecretKey | None
+    applied: AppliedRecipe
+
+
+def before_steps(
+    args: argparse.Namespace, raw: pd.DataFrame, person: str | None, targets: Any
+) -> BeforeSteps:
+    """Run ``--safe-harbor``, ``--shift-dates`` and ``--mask`` (the person as keyed tokens).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options.
+    raw : pandas.DataFrame
+        The table as given.
+    person : str or None
+        The person column: masked as keyed HMAC tokens unless a ``--mask`` names it.
+    targets : riskcore.criteria.Targets
+        The targets (recorded in the recipe).
+
+    Returns
+    -------
+    BeforeSteps
+    """
+    from riskcore.deidentify.recipe import Recipe, keyed_steps, mask_step
+    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.safe_harbor import safe_harbor_plan
+
+    sh = safe_harbor_plan(raw) if args.safe_harbor else []
+    masks = [mask_step(c, op) for c, op in column_pairs(args.mask, "--mask", "COL=OP").items()]
+    if person is not None and person not in raw.columns:
+        raise RiskcoreError(f"the table has no person column {person!r}")
+    if person is not None and not any(m["column"] == person for m in masks):
+        # the release keeps the person as a keyed token: an analyst can still link a
+        # person's visits, and nobody without the key can read the identifier back
+        masks.append(mask_step(person, "hmac_tokens"))
+    shift: dict[str, Any] | None = None
+    if args.shift_dates:
+        if person is None:
+            raise RiskcoreError("--shift-dates needs --person COL (whose dates move together)")
+        shift = {"person": person, "columns": args.shift_dates, "max_days": args.max_days}
+    # the steps before the generalization, to name the keyed ones and to run them
+    plain = Recipe(
+        (),
+        (),
+        {},
+        targets.to_dict(),
+        safe_harbor=tuple(sh),
+        date_shift=shift,
+        masking=tuple(masks),
+    )
+    key = _key(args.key_file, keyed_steps(plain), create=True)
+    return BeforeSteps(plain, key, apply_recipe(raw, plain, key=key))
+
+
+def released_steps(recipe: Recipe, identifiers: IdentifierCheck) -> dict[str, Any]:
+    """Return the steps a run applied and the direct identifiers it found, as JSON values.
+
+    Parameters
+    ----------
+    recipe : Recipe
+        The recipe the run applied.
+    identifiers : IdentifierCheck
+        What :func:`~riskcore.deidentify.recipe_identifiers.check_identifiers` found.
+
+    Returns
+    -------
+    dict
+        ``steps`` (:func:`~riskcore.deidentify.steps.recipe_steps`) and ``identifiers``.
+    """
+    from riskcore.deidentify.steps import recipe_steps
+
+    return {
+        "steps": [s.to_dict() for s in recipe_steps(recipe)],
+        "identifiers": identifiers.to_dict(),
+    }
+
+
+def print_steps(recipe: Recipe, identifiers: IdentifierCheck) -> None:
+    """Print the steps a run applied, one a line, and warn of each identifier allowed as is.
+
+    Parameters
+    ----------
+    recipe : Recipe
+        The recipe the run applied.
+    identifiers : IdentifierCheck
+        What :func:`~riskcore.deidentify.recipe_identifiers.check_identifiers` found.
+    """
+    from riskcore.deidentify.steps import recipe_steps
+
+    why = {d.column: d.reason for d in identifiers.detected}
+    for col in identifiers.allowed:
+        print(
+            f"warning: {col!r} looks like a direct identifier ({why[col]}) and is written as "
+            "it is (--allow-identifiers)",
+            file=sys.stderr,
+        )
+    steps = recipe_steps(recipe)
+    print("Steps applied:" if steps else "Steps applied: none (the table is written as read)")
+    for s in steps:
+        print(f"  - {s.words}")
 
 
 def add_parsers(sub: Any) -> None:
@@ -108,6 +263,7 @@ def add_parsers(sub: Any) -> None:
         help="shift this date column by one keyed random offset per --person (needs --key-file)",
     )
     a.add_argument("--max-days", type=int, default=180, help="largest date shift (default 180)")
+    add_allow_identifiers(a)
     a.add_argument(
         "--key-file",
         default=None,
@@ -173,6 +329,7 @@ def add_parsers(sub: Any) -> None:
         "with --person counts people, and needs this column in the table)",
     )
     add_population(p)
+    add_allow_identifiers(p)
     p.add_argument("--out", required=True, help="remediated table: .csv, .tsv, .parquet, .xlsx")
     p.add_argument(
         "--key-file",
@@ -424,9 +581,13 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe import Recipe, keyed_steps, mask_step
-    from riskcore.deidentify.recipe_apply import PERSON_KEY, apply_recipe, with_person_key
-    from riskcore.deidentify.safe_harbor import safe_harbor_plan
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_apply import PERSON_KEY, with_person_key
+    from riskcore.deidentify.recipe_identifiers import (
+        check_identifiers,
+        detect_identifiers,
+        record_allowed,
+    )
     from riskcore.deidentify.search import search
     from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings, suppression_line
@@ -437,37 +598,25 @@ def run_anonymize(args: argparse.Namespace) -> int:
         profile, targets, sensitive, population, reference = anonymize_inputs(args)
         args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
-        sh = safe_harbor_plan(raw) if args.safe_harbor else []
-        masks = [mask_step(c, op) for c, op in column_pairs(args.mask, "--mask", "COL=OP").items()]
         person = profile.roles.person
-        if person is not None and person not in raw.columns:
-            raise RiskcoreError(f"the table has no person column {person!r}")
-        if person is not None and not any(m["column"] == person for m in masks):
-            # the release keeps the person as a keyed token: an analyst can still link a
-            # person's visits, and nobody without the key can read the identifier back
-            masks.append(mask_step(person, "hmac_tokens"))
-        shift: dict[str, Any] | None = None
-        if args.shift_dates:
-            if person is None:
-                raise RiskcoreError("--shift-dates needs --person COL (whose dates move together)")
-            shift = {"person": person, "columns": args.shift_dates, "max_days": args.max_days}
-        # the steps before the generalization, to name the keyed ones and to run them
-        plain = Recipe(
-            (),
-            (),
-            {},
-            targets.to_dict(),
-            safe_harbor=tuple(sh),
-            date_shift=shift,
-            masking=tuple(masks),
-        )
-        key = _key(args.key_file, keyed_steps(plain), create=True)
-        pre = apply_recipe(raw, plain, key=key)
+        allowed = allowed_columns(args)
+        found = detect_identifiers(raw, tagged=(*profile.roles.identifiers, *profile.roles.persons))
+        before = before_steps(args, raw, person, targets)
+        key, pre = before.key, before.applied
         df = pre.data
         if person is not None:  # the people as given, whatever the masking did to the column
             df = with_person_key(df, raw[person].to_numpy())
         hierarchies = _hierarchies(df, args, profile.events)
         steering = _steering(args)
+        # before the search: the QIs and event columns may yet be generalized
+        check_identifiers(
+            raw,
+            before.recipe,
+            allowed,
+            detected=found,
+            pending=hierarchies,
+            remedy=ANONYMIZE_REMEDY,
+        )
         lattice = Lattice(
             df,
             hierarchies,
@@ -501,9 +650,9 @@ def run_anonymize(args: argparse.Namespace) -> int:
             targets,
             sensitive=sensitive,
             suppression=args.suppression,
-            safe_harbor=sh,
-            date_shift=shift,
-            masking=masks,
+            safe_harbor=before.recipe.safe_harbor,
+            date_shift=before.recipe.date_shift,
+            masking=before.recipe.masking,
             key=key,
             missing=profile.missing,
             distances=profile.distances,
@@ -516,6 +665,11 @@ def run_anonymize(args: argparse.Namespace) -> int:
             person=person,
             events=profile.events,
         )
+        # after it: a direct identifier the search left at level 0 is written as it is
+        identifiers = check_identifiers(
+            raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
+        )
+        recipe = record_allowed(recipe, identifiers, key)
         write_table(out, args.out)
         _write_lookup(pre, args.lookup_out)
         Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
@@ -544,6 +698,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "rows_written": len(out),
         "out": str(args.out),
         "recipe": str(args.recipe_out),
+        **released_steps(recipe, identifiers),
     }
     for warning in summary["warnings"]:
         print(f"warning: {warning}", file=sys.stderr)
@@ -576,6 +731,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         + (", weighted" if any(w != 1 for w in steering.weights.values()) else "")
         + ")"
     )
+    print_steps(recipe, identifiers)
     print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
     return 0
 
@@ -589,6 +745,7 @@ def run_apply(args: argparse.Namespace) -> int:
     from riskcore.deidentify.recipe import keyed_steps
     from riskcore.deidentify.recipe_apply import apply_recipe
     from riskcore.deidentify.recipe_check import check_recipe, read_recipe
+    from riskcore.deidentify.recipe_identifiers import check_identifiers
     from riskcore.io.export import write_table
 
     try:
@@ -608,6 +765,11 @@ def run_apply(args: argparse.Namespace) -> int:
             check_recipe(rec, key, sealed=True)  # the HMAC, now that the key is read
             _same_person(args.person, rec.person)
             population, _ = _population(args, rec.population)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
+        allowed = allowed_columns(args)
+        identifiers = check_identifiers(df, rec, allowed, remedy=_apply_remedy(rec, allowed))
+        try:
             applied = apply_recipe(df, rec, key=key, population=population)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
@@ -617,7 +779,16 @@ def run_apply(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.format == "json":
-        print(dumps({**applied.to_dict(), "rows_written": len(applied.data), "out": args.out}))
+        print(
+            dumps(
+                {
+                    **applied.to_dict(),
+                    "rows_written": len(applied.data),
+                    "out": args.out,
+                    **released_steps(rec, identifiers),
+                }
+            )
+        )
         return 0
     for q, values in applied.unknown_values.items():
         shown = ", ".join(repr(v) for v in values)
@@ -632,5 +803,18 @@ def run_apply(args: argparse.Namespace) -> int:
         + ("within" if applied.within_limit else "BEYOND")
         + " the recipe's limit"
     )
+    print_steps(rec, identifiers)
     print(f"Wrote {len(applied.data):,} rows to {args.out}")
     return 0 if applied.within_limit else 1
+
+
+def _apply_remedy(rec: Recipe, allowed: tuple[str, ...]) -> str:
+    """Return what ``apply`` offers for an untreated direct identifier."""
+    remedy = "apply a recipe that masks them (riskcore anonymize --mask COL=OP)"
+    recorded = [c for c in rec.allowed_identifiers if c not in allowed]
+    if recorded:
+        remedy += (
+            f" (the recipe was made with --allow-identifiers {', '.join(recorded)}, but a "
+            "recipe file cannot allow a column by itself: give the option to apply too)"
+        )
+    return remedy

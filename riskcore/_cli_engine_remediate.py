@@ -19,7 +19,13 @@ from typing import Any
 
 from riskcore.errors import RiskcoreError
 
-__all__ = ["add_remediation_engine", "run_engine_command"]
+__all__ = ["ENGINE_REMEDY", "add_remediation_engine", "run_engine_command"]
+
+#: What ``anonymize`` on an engine offers for a direct identifier no step treats.
+ENGINE_REMEDY = (
+    "drop them from the Parquet data, generalize them (--qi COL, with --levels COL=1:MAX to "
+    "keep them above level 0), or mask them in memory (--engine pandas --mask COL=OP)"
+)
 
 
 def add_remediation_engine(parser: Any, command: str) -> None:
@@ -120,12 +126,23 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     import pandas as pd
 
     from riskcore._cli_args import anonymize_inputs
-    from riskcore._cli_deidentify import _hierarchies, _steering
+    from riskcore._cli_deidentify import (
+        _hierarchies,
+        _steering,
+        allowed_columns,
+        print_steps,
+        released_steps,
+    )
     from riskcore._cli_perturb import perturbing
     from riskcore._results import dumps
-    from riskcore.deidentify.engines import anonymize_source, hierarchy_values
+    from riskcore.deidentify.engines import anonymize_source, check_out, hierarchy_values
     from riskcore.deidentify.objectives import OBJECTIVES
     from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_identifiers import (
+        check_identifiers,
+        detect_identifiers,
+        record_allowed,
+    )
     from riskcore.report.readings import removed_column_warnings
 
     _refuse(args, engine, {
@@ -144,6 +161,21 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     args.qi = list(profile.roles.quasi_identifiers)
     table = _table(args, engine)
     table.check_columns((*args.qi, *sensitive, *args.sensitive))
+    check_out(args.out, args.partition_by, table.columns)  # its sentence first, as before
+    # the direct identifiers, detected on the first records (the engine never holds them all)
+    sample = table.head()
+    allowed = allowed_columns(args)
+    found = detect_identifiers(sample, tagged=profile.roles.identifiers)
+    nothing = Recipe((), (), {}, targets.to_dict())
+    check_identifiers(
+        sample, nothing, allowed, detected=found, pending=args.qi, remedy=ENGINE_REMEDY
+    )
+
+    def chosen(levels: dict[str, int]) -> None:
+        """Refuse, before anything is written, a direct identifier the search kept at level 0."""
+        node = Recipe(tuple(levels), tuple(levels.values()), {}, targets.to_dict())
+        check_identifiers(sample, node, allowed, detected=found, remedy=ENGINE_REMEDY)
+
     values: dict[str, pd.Series] = hierarchy_values(table, args.qi, sensitive)
     for s in args.sensitive:  # present (checked above); only their names are read
         values.setdefault(s, pd.Series([], dtype=object, name=s))
@@ -164,6 +196,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         objective=args.objective,
         suppression=args.suppression,
         partition_by=args.partition_by,
+        before_write=chosen,
     )
     best = result.best
     if best is None or release is None:
@@ -185,6 +218,8 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         objective=args.objective,
         population=reference,
     )
+    identifiers = check_identifiers(sample, recipe, allowed, detected=found)  # checked before
+    recipe = record_allowed(recipe, identifiers)
     Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
     if args.profile_out:
         done = profile.with_(recipe=recipe)
@@ -202,7 +237,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
             "loss": best.loss(args.objective), "removed": list(result.removed),
             "warnings": warnings, "seconds": release.seconds,
             "rows_written": release.rows_written, "out": release.out,
-            "recipe": str(args.recipe_out),
+            "recipe": str(args.recipe_out), **released_steps(recipe, identifiers),
         }))  # fmt: skip
         return 0
     heights = dict(zip(lattice.qis, lattice.heights, strict=True))
@@ -216,6 +251,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         f"{OBJECTIVES[args.objective].label}, {best.loss(args.objective):.4f}) on the {engine} "
         f"engine's class table; " + _times(release.seconds)
     )
+    print_steps(recipe, identifiers)
     print(
         f"Wrote {release.rows_written:,} rows to {release.out} and the recipe to {args.recipe_out}"
     )
@@ -227,12 +263,19 @@ def _times(seconds: dict[str, float]) -> str:
 
 
 def _apply(args: argparse.Namespace, engine: str) -> int:
-    from riskcore._cli_deidentify import _population
+    from riskcore._cli_deidentify import (
+        _apply_remedy,
+        _population,
+        allowed_columns,
+        print_steps,
+        released_steps,
+    )
     from riskcore._files import read_regular
     from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps
     from riskcore.deidentify.engines import apply_recipe_to_source, record_steps
     from riskcore.deidentify.recipe_check import check_recipe, read_recipe
+    from riskcore.deidentify.recipe_identifiers import check_identifiers
 
     _refuse(args, engine, {"--lookup-out": args.lookup_out, "--key-file": args.key_file})
     spec = read_json(
@@ -252,11 +295,13 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
         raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
     population, _ = _population(args, rec.population)
     table = _table(args, engine)
+    allowed = allowed_columns(args)
+    identifiers = check_identifiers(table.head(), rec, allowed, remedy=_apply_remedy(rec, allowed))
     release = apply_recipe_to_source(
         table, rec, args.out, population=population, partition_by=args.partition_by
     )
     if args.format == "json":
-        print(dumps(release.to_dict()))
+        print(dumps({**release.to_dict(), **released_steps(rec, identifiers)}))
         return 0 if release.within_limit else 1
     for q, shown in release.unknown_values.items():
         n = release.n_unknown[q]
@@ -269,5 +314,6 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
         + " the recipe's limit"
     )
     times = _times(release.seconds)
+    print_steps(rec, identifiers)
     print(f"Wrote {release.rows_written:,} rows to {release.out} ({engine}; {times})")
     return 0 if release.within_limit else 1

@@ -154,9 +154,21 @@ def _perturb(
 def run_perturb(args: argparse.Namespace) -> int:
     """Run ``anonymize`` with perturbative options; return the exit code (2 on bad input)."""
     from riskcore._cli_args import profile_from_args
+    from riskcore._cli_deidentify import (
+        ANONYMIZE_REMEDY,
+        allowed_columns,
+        before_steps,
+        print_steps,
+        released_steps,
+    )
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_identifiers import (
+        check_identifiers,
+        detect_identifiers,
+        record_allowed,
+    )
     from riskcore.io.export import write_table
     from riskcore.perturb import Microaggregation, Noise, numeric_risk_utility
     from riskcore.perturb.steps import step_of
@@ -165,15 +177,28 @@ def run_perturb(args: argparse.Namespace) -> int:
         profile = profile_from_args(args, qis=args.qi)
         qis = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
-        out, results = _perturb(raw, args, qis, profile.roles.person)
+        person = profile.roles.person
+        allowed = allowed_columns(args)
+        found = detect_identifiers(raw, tagged=(*profile.roles.identifiers, *profile.roles.persons))
+        # the masking steps run first, as apply runs them (they were once ignored here)
+        before = before_steps(args, raw, person, profile.targets)
+        out, results = _perturb(before.applied.data, args, qis, person)
         recipe = Recipe.of(
             {},
             {},
             profile.targets,
             missing="any",
+            safe_harbor=before.recipe.safe_harbor,
+            date_shift=before.recipe.date_shift,
+            masking=before.recipe.masking,
+            key=before.key,
             perturb=[step_of(r) for r in results],
-            person=profile.roles.person,
+            person=person,
         )
+        identifiers = check_identifiers(
+            raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
+        )
+        recipe = record_allowed(recipe, identifiers, before.key)
         numeric = list(
             dict.fromkeys(
                 c
@@ -182,8 +207,9 @@ def run_perturb(args: argparse.Namespace) -> int:
                 for c in (r.columns if isinstance(r, Microaggregation) else r.percent)
             )
         )
-        before = numeric_risk_utility(raw, raw, numeric) if numeric else None
-        after = numeric_risk_utility(raw, out, numeric) if numeric else None
+        given = before.applied.data  # the table the perturbation starts from
+        unperturbed = numeric_risk_utility(given, given, numeric) if numeric else None
+        after = numeric_risk_utility(given, out, numeric) if numeric else None
         write_table(out, args.out)
         Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
         if args.profile_out:
@@ -197,16 +223,17 @@ def run_perturb(args: argparse.Namespace) -> int:
         "rows_written": len(out),
         "out": str(args.out),
         "recipe": str(args.recipe_out),
+        **released_steps(recipe, identifiers),
     }
-    if after is not None and before is not None:
+    if after is not None and unperturbed is not None:
         summary |= {
             "numeric_columns": numeric,
             "drisk": after.drisk,
             "il1s": after.il1s,
             "il1s_per_cell": after.il1s_per_cell,
             "before": {
-                "drisk": before.drisk,
-                "il1s": before.il1s,
+                "drisk": unperturbed.drisk,
+                "il1s": unperturbed.il1s,
             },
         }
     if args.format == "json":
@@ -214,7 +241,8 @@ def run_perturb(args: argparse.Namespace) -> int:
         return 0
     from riskcore.report.readings.perturb import perturb_lines
 
-    for line in perturb_lines(results, before, after):
+    for line in perturb_lines(results, unperturbed, after):
         print(line)
+    print_steps(recipe, identifiers)
     print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
     return 0

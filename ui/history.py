@@ -324,10 +324,11 @@ def panel(ctx: Context) -> None:
             st.info(md(f"The recipe and the script wait for the key: {exc}"))
             return
         stem = file_stem(ctx.table.name)
+        bare = remediation.raw_identifiers_warning(ctx, recipe)
         script = command_script(
             now, data_name(ctx), base=start, key=keyfile.secret(),
             recipe_name=f"{stem}_recipe.json", out_name=f"{stem}_remediated.csv",
-            key_file=f"{stem}.key",
+            key_file=f"{stem}.key", allowed=bare,
         )  # fmt: skip
         d1, d2 = st.columns(2)
         d1.download_button(

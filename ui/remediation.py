@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from riskcore.deidentify.history import History
+    from riskcore.deidentify.recipe import Recipe
+    from ui.context import Context
 
 __all__ = [
     "active",
@@ -26,6 +28,7 @@ __all__ = [
     "clear",
     "history",
     "menu_choice",
+    "raw_identifiers_warning",
     "recipe_json",
     "set_history",
     "set_recipe",
@@ -162,3 +165,33 @@ def show_on_page(dataset_key: str, recipe: Mapping[str, Any], data: pd.DataFrame
             "max_days": int(shift["max_days"]),
         },
     }
+
+
+def raw_identifiers_warning(ctx: Context, recipe: Recipe) -> tuple[str, ...]:
+    """Warn that a download carries detected direct identifiers as they are (issue 37).
+
+    The detection is the Data page's suggestions (cached) and the columns tagged as direct
+    identifiers or the person; a column the recipe masks, drops or transforms is not named.
+
+    Parameters
+    ----------
+    ctx : Context
+        The page's context (the table as recorded, its suggestions and roles).
+    recipe : Recipe
+        What the download applies.
+
+    Returns
+    -------
+    tuple of str
+        The columns named (``--allow-identifiers`` of the command script); empty when none.
+    """
+    from riskcore.deidentify.recipe_identifiers import detect_identifiers, untreated_identifiers
+    from riskcore.report.readings import raw_identifiers_note
+    from ui.safe import md
+
+    tagged = (*ctx.roles.identifiers, *ctx.roles.persons)
+    found = detect_identifiers(ctx.table.data, tagged=tagged, suggestions=ctx.suggestions)
+    bare = untreated_identifiers(recipe, found)
+    if bare:
+        st.warning(md(raw_identifiers_note(bare)))
+    return tuple(d.column for d in bare)

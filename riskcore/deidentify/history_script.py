@@ -40,6 +40,7 @@ def command_script(
     out_name: str = "remediated.csv",
     key_file: str = "riskcore.key",
     command: Sequence[str] = ("riskcore",),
+    allowed: Sequence[str] = (),
 ) -> str:
     """Return a POSIX shell script that reproduces the table of a history's applied steps.
 
@@ -68,6 +69,11 @@ def command_script(
         the key (used only with keyed steps).
     command : sequence of str, default ("riskcore",)
         The command that runs riskcore (e.g. ``("python", "-m", "riskcore")``).
+    allowed : sequence of str, default ()
+        Detected direct identifiers the session's table carries as they are
+        (:func:`~riskcore.deidentify.recipe_identifiers.untreated_identifiers`):
+        passed as ``--allow-identifiers COL``, each named in a comment, so that
+        ``riskcore apply`` writes the same table instead of stopping.
 
     Returns
     -------
@@ -113,10 +119,17 @@ def command_script(
             "(hexadecimal text, readable by you only).",
             "# The key is not in this script nor in the recipe (only its check value).",
         ]
+    if allowed:
+        names = json.dumps(", ".join(allowed), ensure_ascii=True)[1:-1]
+        lines += [
+            f"# Direct identifiers no step masks, written as they are: {names}.",
+            "# They were released so in the session; remove --allow-identifiers to stop instead.",
+        ]
     text = json.dumps(recipe.to_dict(), indent=2, ensure_ascii=True)
     run = [*command, "apply", data_name, "--recipe", recipe_name, "--out", out_name]
     if keyed:
         run += ["--key-file", key_file]
+    run += [a for c in allowed for a in ("--allow-identifiers", c)]
     lines += [
         "set -eu",
         f"printf '%s\\n' {shlex.quote(text)} > {shlex.quote(recipe_name)}",

@@ -78,7 +78,12 @@ __all__ = [
 #: Version 6 added ``events`` (the event columns among ``qis``: generalized by their
 #: hierarchies and levels like the QIs, judged by k^m-anonymity of each person's visits
 #: rather than by the classes); no ``events`` is left out of ``to_dict``.
-RECIPE_VERSION = 6
+#: Version 7 added ``allowed_identifiers`` (the detected direct identifiers the operator
+#: released as they are, ``--allow-identifiers``: :mod:`riskcore.deidentify.recipe_identifiers`);
+#: none is left out of ``to_dict``, so version 6 recipes read and keep their seals. (Without
+#: the new version an older riskcore would drop the field it does not know and call the
+#: recipe's seal broken; with it, it names the version it cannot read.)
+RECIPE_VERSION = 7
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -278,6 +283,12 @@ class Recipe(Result):
         levels like the QIs, judged by k^m-anonymity of each person's visits
         (:class:`riskcore.criteria.KmAnonymity`) rather than forming the
         classes (:class:`riskcore.deidentify.lattice.Lattice`'s ``events``).
+    allowed_identifiers : tuple of str
+        Columns no step treats that the detection takes for direct identifiers and the
+        operator released as they are (``--allow-identifiers``,
+        :func:`riskcore.deidentify.recipe_identifiers.record_allowed`). A record,
+        never an authority: ``apply`` asks for the option again (a recipe file can be
+        edited and, without a key, re-sealed by whoever holds it).
 
     ``missing`` to ``weights`` are the profile's (:class:`riskcore.profile.Profile`): a
     recipe re-applied suppresses the classes its node suppressed.
@@ -307,12 +318,14 @@ class Recipe(Result):
     seal: dict[str, str] | None = None
     person: str | None = None
     events: tuple[str, ...] = ()
+    allowed_identifiers: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the recipe as JSON values.
 
-        An empty ``perturb``, no ``population``, no ``person`` and no ``events`` are
-        left out (version 3's content, so its seal, stays the same).
+        An empty ``perturb``, no ``population``, no ``person``, no ``events`` and no
+        ``allowed_identifiers`` are left out (version 3's content, so its seal, stays
+        the same).
 
         Returns
         -------
@@ -320,7 +333,7 @@ class Recipe(Result):
             The recipe as JSON values.
         """
         out = super().to_dict()
-        for name in ("perturb", "population", "person", "events"):
+        for name in ("perturb", "population", "person", "events", "allowed_identifiers"):
             if not out.get(name):
                 out.pop(name, None)
         return out

@@ -13,6 +13,9 @@ does, in the order :func:`~riskcore.deidentify.recipe_apply.apply_recipe` does i
    digits kept", "mrn: keyed HMAC-SHA256 token (16 hex characters, 64 bits),
    key check 1a2b...", "name: surrogate names (Faker)", "note: redacted",
    "fax: column dropped");
+   then each detected direct identifier the operator released as it is
+   (``--allow-identifiers``: "name: released as it is, a direct identifier allowed
+   by --allow-identifiers");
 4. each perturbation step (local suppression, microaggregation, PRAM, noise:
    "income: replaced by the means of groups of at least 3 records (MDAV over
    income, savings)");
@@ -48,6 +51,7 @@ STEP_KINDS: Mapping[str, str] = types.MappingProxyType(
         "safe_harbor": "Safe Harbor",
         "date_shift": "date shift",
         "masking": "masking",
+        "kept": "kept as it is",
         "perturbation": "perturbation",
         "generalization": "generalization",
         "suppression": "suppression",
@@ -188,7 +192,8 @@ def recipe_steps(
     -------
     tuple of RecipeStep
         Safe Harbor transforms, the date shift (one step per date column), the
-        masking steps, one generalization step per quasi-identifier, the
+        masking steps, the direct identifiers allowed as they are, the perturbation
+        steps, one generalization step per quasi-identifier, the
         suppression (when there are quasi-identifiers), and the key's check
         value (when a step is keyed). The key itself is never in a recipe.
 
@@ -217,6 +222,9 @@ def recipe_steps(
         effect = m.operator.describe(params) + (check if m.operator.needs_key else "")
         for col in m.columns:
             out.append(_step(m.section, col, m.operator.name, params, effect))
+    for col in rec.allowed_identifiers:
+        effect = "released as it is, a direct identifier allowed by --allow-identifiers"
+        out.append(_step("kept", col, "allow_identifiers", {}, effect))
     for p in rec.perturb:
         params = {k: v for k, v in p.items() if k not in ("method", "columns")}
         for col, effect in _perturb_words(p):

@@ -24,6 +24,21 @@ AGE_CSV = DATA / "adult_age_hierarchy.csv"
 COUNTRY_CSV = DATA / "adult_native_country_hierarchy.csv"
 DATES_CSV = DATA / "us_dates_hierarchy.csv"
 
+#: The direct identifiers of :func:`riskcore.demo.claims.make_claims` (the detection of
+#: :func:`riskcore.deidentify.recipe_identifiers.detect_identifiers`), patient_id apart.
+CLAIMS_IDENTIFIERS = ("claim_id", "household_id", "name", "ssn", "date_of_birth", "zip",
+                      "visit_date")  # fmt: skip
+
+
+def allow(*columns: str) -> list[str]:
+    """Return ``--allow-identifiers COL`` for each column (issue 37).
+
+    A test of another feature on a table holding direct identifiers releases them as
+    they are by choice, as ``anonymize`` and ``apply`` now require.
+    """
+    return [a for c in columns for a in ("--allow-identifiers", c)]
+
+
 AGES = pd.DataFrame(
     {
         "age": [20, 25, 30, 40, 40, 41],

@@ -62,7 +62,7 @@ def remediated(tmp_path_factory):
             "--max-suppression", "0.02", "--mask", "name=surrogates:name",
             "--mask", "ssn=mask_digits", "--mask", "mrn=hmac_tokens", "--mask", "note=redact",
             "--key-file", str(d / "key.hex"), "--out", str(out), "--recipe-out", str(recipe),
-            "--profile-out", str(profile)]  # fmt: skip
+            "--profile-out", str(profile), "--allow-identifiers", "admission_date"]  # fmt: skip
     assert main(argv) == 0
     return {"dir": d, "src": src, "out": out, "recipe": recipe, "profile": profile}
 
@@ -160,8 +160,12 @@ def test_the_report_lists_every_masking_step_and_never_the_key(remediated, capsy
     twin = json.loads(paths["json"].read_text())
     words = [s["words"] for s in twin["remediation"]["steps"]]
     assert [w for w in words if w.split(":")[0] in ("name", "ssn", "mrn", "note")] == MASKING
+    # the full date released as it is by choice (issue 37), stated after the masking
+    assert words[4] == (
+        "admission_date: released as it is, a direct identifier allowed by --allow-identifiers"
+    )
     # the levels the search chose, in words: decade of birth, ZIP3, sex as recorded
-    assert words[4:7] == [
+    assert words[5:8] == [
         "date_of_birth: decade", "zip: first 3 characters kept", "sex: kept as recorded",
     ]  # fmt: skip
     for step in words:

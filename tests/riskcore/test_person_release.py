@@ -21,6 +21,7 @@ from riskcore.deidentify.hierarchy import default_hierarchy, flat_hierarchy
 from riskcore.deidentify.lattice import Lattice
 from riskcore.deidentify.search import search
 from riskcore.demo.claims import make_claims
+from tests.riskcore.cases import CLAIMS_IDENTIFIERS, allow
 
 QIS = ["age", "sex", "zip"]
 
@@ -107,6 +108,7 @@ def test_cli_anonymize_with_a_person_writes_k_people_per_class(
             "anonymize", str(data), "--qi", "age", "--qi", "sex", "--qi", "zip",
             "--person", "patient_id", "--k", "5", "--max-suppression", "0.05",
             "--out", str(out), "--recipe-out", str(recipe), "--key-file", str(key),
+            *allow(*CLAIMS_IDENTIFIERS),
         ],
         capsys,
     )  # fmt: skip
@@ -123,10 +125,20 @@ def test_cli_anonymize_with_a_person_writes_k_people_per_class(
     assert _whole_people(original, kept, "patient_id", "original")
     assert kept.groupby("original")["patient_id"].nunique().max() == 1
     spec = json.loads(recipe.read_text())
-    assert spec["person"] == "patient_id" and spec["version"] == 6
+    assert spec["person"] == "patient_id" and spec["version"] == 7
     again = tmp_path / "again.csv"
     code, _, err = _run(
-        ["apply", str(data), "--recipe", str(recipe), "--key-file", str(key), "--out", str(again)],
+        [
+            "apply",
+            str(data),
+            "--recipe",
+            str(recipe),
+            "--key-file",
+            str(key),
+            "--out",
+            str(again),
+            *allow(*CLAIMS_IDENTIFIERS),
+        ],
         capsys,
     )
     assert code == 0, err
@@ -145,14 +157,14 @@ def test_cli_apply_refuses_a_table_without_the_person(
         [
             "anonymize", str(data), "--qi", "sex", "--qi", "race", "--person", "patient_id",
             "--k", "2", "--out", str(tmp_path / "r.csv"), "--recipe-out", str(recipe),
-            "--key-file", str(key),
+            "--key-file", str(key), *allow(*CLAIMS_IDENTIFIERS),
         ],
         capsys,
     )  # fmt: skip
     assert code == 0, err
     code, _, err = _run(
         ["apply", str(other), "--recipe", str(recipe), "--key-file", str(key),
-         "--out", str(tmp_path / "x.csv")],
+         "--out", str(tmp_path / "x.csv"), *allow(*CLAIMS_IDENTIFIERS)],
         capsys,
     )  # fmt: skip
     assert code == 2
@@ -217,13 +229,13 @@ def test_cli_apply_person_must_be_the_recipe_s(
         code, _, err = _run(
             ["anonymize", str(data), "--qi", "sex", "--qi", "race", "--k", "2", *extra,
              "--out", str(tmp_path / f"{unit}.csv"), "--recipe-out", str(recipe),
-             "--key-file", str(key)],
+             "--key-file", str(key), *allow(*CLAIMS_IDENTIFIERS, "patient_id")],
             capsys,
         )  # fmt: skip
         assert code == 0, err
         made[unit] = (recipe, key)
     recipe, key = made["people"]
-    out = ["--out", str(tmp_path / "x.csv"), "--key-file", str(key)]
+    out = ["--out", str(tmp_path / "x.csv"), "--key-file", str(key), *allow(*CLAIMS_IDENTIFIERS)]
     code, _, err = _run(
         ["apply", str(data), "--recipe", str(recipe), "--person", "household_id", *out], capsys
     )
@@ -260,9 +272,9 @@ def test_a_record_s_cover_counts_people() -> None:
     people = df["patient_id"].groupby(key.to_numpy()).nunique()
     assert c.covered_size == int(people[key.iloc[row - 1]]) >= 6
     assert c.class_size == int(
-        df["patient_id"].groupby(df[qis].astype(str).agg("|".join, axis=1).to_numpy()).nunique()[
-            "|".join(df[qis].astype(str).iloc[row - 1])
-        ]
+        df["patient_id"]
+        .groupby(df[qis].astype(str).agg("|".join, axis=1).to_numpy())
+        .nunique()["|".join(df[qis].astype(str).iloc[row - 1])]
     )
     assert cover_record(rows, row).class_size >= c.class_size  # rows count the visits too
     changing = Lattice(

@@ -242,10 +242,16 @@ def test_a_recipe_from_anonymize_lists_every_masking_step(tmp_path, capsys):
             "--k", "11", "--max-suppression", "0.02", "--out", str(out), "--recipe-out",
             str(recipe), "--key-file", str(tmp_path / "key.hex"),
             "--mask", "name=surrogates:name", "--mask", "ssn=mask_digits",
-            "--mask", "mrn=hmac_tokens", "--mask", "note=redact"]  # fmt: skip
+            "--mask", "mrn=hmac_tokens", "--mask", "note=redact",
+            "--allow-identifiers", "admission_date"]  # fmt: skip
     assert main(args) == 0, capsys.readouterr().err
     spec = json.loads(recipe.read_text())
     steps = recipe_steps(spec)
+    # a full date no step treats, released as it is by choice (issue 37), said so
+    assert spec["allowed_identifiers"] == ["admission_date"]
+    assert [s.words for s in steps if s.kind == "kept"] == [
+        "admission_date: released as it is, a direct identifier allowed by --allow-identifiers"
+    ]
     masking = [s.words for s in steps if s.kind == "masking"]
     assert masking == [
         "name: surrogate names (Faker)",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -160,6 +160,7 @@ def anonymize_source(
     objective: str = "ncp",
     suppression: str = "drop",
     partition_by: Sequence[str] = (),
+    before_write: Callable[[dict[str, int]], None] | None = None,
 ) -> tuple[SearchResult, Lattice, EngineRelease | None]:
     """Search the lattice on the engine's class table and write the least-loss node's release.
 
@@ -179,6 +180,10 @@ def anonymize_source(
         The loss minimized (:data:`riskcore.deidentify.loss.OBJECTIVES`).
     suppression : {"drop", "mask"}
     partition_by : sequence of str
+    before_write : callable, optional
+        Called with the chosen node's levels (per QI) before the release is written;
+        an error it raises stops the run with nothing written (the command line's
+        check of direct identifiers left at level 0).
 
     Returns
     -------
@@ -214,6 +219,8 @@ def anonymize_source(
     if result.best is None:
         return result, lattice, None
     levels = result.best.levels
+    if before_write is not None:
+        before_write(dict(zip(lattice.qis, levels, strict=True)))
     plan = plan_node(lattice, table, levels)
     written = write_node(table, plan, out, suppression=suppression, partition_by=partition_by)
     t3 = time.perf_counter()

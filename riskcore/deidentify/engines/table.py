@@ -32,10 +32,13 @@ from riskcore.engine.memory import EncodedTable
 from riskcore.engine.partition import EncodedColumn, Partition
 from riskcore.errors import DataLoadError, RiskcoreError, RolesError
 
-__all__ = ["REMEDIATION_ENGINES", "SourceTable", "is_missing"]  # is_missing: the one rule
+__all__ = ["HEAD_ROWS", "REMEDIATION_ENGINES", "SourceTable", "is_missing"]  # is_missing: one rule
 
 #: The engines remediation runs on beyond memory.
 REMEDIATION_ENGINES = ("arrow", "duckdb", "spark")
+#: Records :meth:`SourceTable.head` reads by default: the direct-identifier detection's
+#: sample of data beyond memory (issue 37).
+HEAD_ROWS = 20_000
 
 
 class SourceTable(EncodedTable):
@@ -134,6 +137,31 @@ class SourceTable(EncodedTable):
     def n_records(self) -> int:
         """Return the number of records."""
         return self.engine.n_records
+
+    def head(self, n: int = HEAD_ROWS) -> pd.DataFrame:
+        """Return the first ``n`` records (at most), read by pyarrow, as a DataFrame.
+
+        What the direct-identifier detection reads of data that do not fit in memory
+        (:func:`riskcore.deidentify.recipe_identifiers.detect_identifiers`): the
+        name and value rules sample 2,000 values of a column anyway.
+
+        Parameters
+        ----------
+        n : int, default :data:`HEAD_ROWS`
+            The most records read.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pyarrow.dataset as ds
+
+        try:
+            table = ds.dataset(self.files, format="parquet").head(int(n))
+        except Exception as exc:  # pyarrow raises many types for a bad file
+            raise DataLoadError(f"the Parquet data cannot be read ({exc})") from None
+        frame: pd.DataFrame = table.to_pandas()
+        return frame
 
     def check_columns(self, columns: Iterable[str], what: str = "") -> None:
         """Raise a plain error naming the first of ``columns`` the data do not have.

@@ -6,7 +6,7 @@ and re-exported here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -14,6 +14,7 @@ from riskcore.deidentify.hierarchy import Hierarchy, level_words
 from riskcore.deidentify.lattice import NodeResult
 from riskcore.deidentify.masking import EnumerationResult
 from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe_identifiers import DetectedIdentifier
 from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
 from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
 from riskcore.freetext import PiiScan
@@ -39,6 +40,7 @@ __all__ = [
     "node_table",
     "pii_reading",
     "pii_table",
+    "raw_identifiers_note",
     "recipe_table",
     "remediation_intro",
     "removed_column_warnings",
@@ -521,3 +523,29 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
         for s in recipe_steps(recipe)
     ]
     return pd.DataFrame(rows, columns=["step", "column", "operation", "parameters", "in words"])
+
+
+def raw_identifiers_note(untreated: Sequence[DetectedIdentifier]) -> str:
+    """Return the warning of a download that carries detected direct identifiers as they are.
+
+    Parameters
+    ----------
+    untreated : sequence of DetectedIdentifier
+        The direct identifiers no step of the release's recipe masks, drops or transforms
+        (:func:`riskcore.deidentify.recipe_identifiers.untreated_identifiers`); not empty.
+
+    Returns
+    -------
+    str
+        One sentence naming each column and what it appears to hold, then what to do.
+    """
+    named = "; ".join(f"{d.column} ({d.gist})" for d in untreated)
+    n = len(untreated)
+    return (
+        f"This download carries {n} {plural(n, 'column', 'columns')} that look like direct "
+        f"identifiers, as they are: {named}. No step masks, drops or generalizes "
+        f"{plural(n, 'it', 'them')}: mask {plural(n, 'it', 'them')} on the Identifiers tab "
+        "before releasing, or release knowingly (riskcore apply stops on "
+        f"{plural(n, 'it', 'them')} unless --allow-identifiers names "
+        f"{plural(n, 'it', 'them')})."
+    )
