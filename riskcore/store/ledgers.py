@@ -445,13 +445,8 @@ class BudgetStore(LedgerReader):
                 _charge_also(other, match, entry)
             now, who = _now_user(user)
             text = json.dumps(entry.to_dict(), allow_nan=False)
-            for charged in [lid] + [other.id for other, _m in also]:
-                con.execute(
-                    "INSERT INTO dp_ledger_entries (ledger, fingerprint, time, user, entry) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (charged, source.fingerprint, now, who, text),
-                )
-            # one dp_release entry per ledger charged: this file's first, then the others
+            # one row and its dp_release entry per ledger charged, this file's first: each
+            # entry vouches for the row written just before it (riskcore.store.chain.VOUCHES)
             notes: list[tuple[StoredLedger, dict[str, Any]]] = [
                 (before, {"also_charged": [other.source for other, _m in also]})
             ]
@@ -467,6 +462,11 @@ class BudgetStore(LedgerReader):
                 for other, match in also
             ]
             for stored, extra in notes:
+                con.execute(
+                    "INSERT INTO dp_ledger_entries (ledger, fingerprint, time, user, entry) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (stored.id, source.fingerprint, now, who, text),
+                )
                 Store._append(
                     con,
                     "dp_release",
