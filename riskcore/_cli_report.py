@@ -14,8 +14,9 @@ it as ``R.json.p7s``), the key's passphrase read from an environment variable
 (:mod:`riskcore.report.sign`).
 
 ``python -m riskcore report verify R.pdf [--json R.json] [--trust CERT.pem]`` checks a
-signed report (:func:`run_verify`): exit 0 valid, 1 invalid, 2 cannot read, each with one
-sentence. Heavy imports happen inside the handlers.
+signed report (:func:`run_verify`): exit 0 valid, 1 invalid (whatever is wrong with the
+files checked, a damaged one included), 2 a file cannot be read or a ``--trust`` certificate
+is not one, each with one sentence. Heavy imports happen inside the handlers.
 """
 
 from __future__ import annotations
@@ -237,7 +238,8 @@ def _verify_parser() -> argparse.ArgumentParser:
         prog="riskcore report verify",
         description="Check a signed report: the PDF's signature (intact, covering the whole "
         "file), the JSON twin's signature and that the twin is the PDF's own. Exit 0 valid, "
-        "1 invalid, 2 cannot read.",
+        "1 invalid (a damaged file included), 2 a file cannot be read or a --trust "
+        "certificate is not one.",
     )
     p.add_argument("pdf", help="the signed PDF report")
     p.add_argument("--json", default=None, metavar="R.json", help="the JSON twin to check too")
@@ -260,6 +262,10 @@ def _verify_parser() -> argparse.ArgumentParser:
 
 def run_verify(argv: list[str]) -> int:
     """Run ``report verify``: print one sentence; return 0 valid, 1 invalid, 2 cannot read.
+
+    Whatever is wrong with the PDF, the twin or its signature (not a PDF, damaged, altered)
+    is a sentence on stdout and 1; 2 is kept for a file that cannot be read (missing, not a
+    regular file, over the size limit) and a ``--trust`` certificate that is not one.
 
     Parameters
     ----------

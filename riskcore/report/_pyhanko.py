@@ -80,11 +80,19 @@ def read_pdf(pdf: bytes) -> Any:
 
 
 def embedded_twin(reader: Any) -> bytes | None:
-    """Return the bytes of the embedded file named ``report.json``, or None."""
+    """Return the bytes of the embedded file named ``report.json``, or None.
+
+    None too when the file's stream cannot be read: a damaged stream (a changed byte in its
+    compressed data) raises ``zlib.error`` or one of pyHanko's errors while it is decoded.
+    """
+    import zlib
+
+    from pyhanko.pdf_utils.misc import PdfError
+
     try:
         names = reader.root["/Names"]["/EmbeddedFiles"]["/Names"]
         items = [names[i] for i in range(len(names))]  # indexing resolves references
         pairs = dict(zip(map(str, items[::2]), items[1::2], strict=True))
         return bytes(pairs[ATTACHMENT_NAME]["/EF"]["/F"].data)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, PdfError, zlib.error):
         return None

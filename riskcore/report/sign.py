@@ -316,8 +316,9 @@ class SignatureCheck(Result):
         Why it is not valid, as a code: ``"no-signature"``,
         ``"several-signatures"``, ``"pdf-altered"``, ``"not-whole-file"``,
         ``"not-a-report"``, ``"reason-differs"``, ``"untrusted"``,
-        ``"twin-altered"``, ``"twin-other-signer"``, ``"twin-other-data"``,
-        ``"twin-other-review"`` (the readings say each in a sentence).
+        ``"twin-altered"``, ``"twin-signature-unreadable"``, ``"twin-other-signer"``,
+        ``"twin-other-data"``, ``"twin-other-review"``, ``"not-a-pdf"``,
+        ``"pdf-unreadable"`` (the readings say each in a sentence).
     signer : str or None
         The certificate's subject.
     certificate_sha256 : str or None
@@ -407,22 +408,25 @@ def verify_report(
     Raises
     ------
     RiskcoreError
-        When the PDF cannot be read as a PDF, a twin is given without its
-        signature (or the signature is not CMS), or a trusted certificate
-        cannot be read.
+        When a twin is given without its signature, or a trusted certificate
+        cannot be read: what the caller supplies. Whatever is wrong with what
+        is checked (the PDF not a PDF or damaged, the twin's signature not
+        CMS) is an invalid :class:`SignatureCheck`, never an exception.
     """
-    from pyhanko.pdf_utils.misc import PdfError
     from pyhanko.sign.validation import validate_pdf_signature
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
     if loop_running():
-        return in_thread(
-            verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust
-        )
+        return in_thread(verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust)
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
     context = _context(trust)
-    reader = read_pdf(pdf)
+    if not pdf.startswith(b"%PDF-"):
+        return SignatureCheck(valid=False, problem="not-a-pdf")
+    try:
+        reader = read_pdf(pdf)
+    except RiskcoreError:  # a damaged file: its structure cannot be parsed
+        return SignatureCheck(valid=False, problem="pdf-unreadable")
     with quiet():
         try:
             sigs = list(reader.embedded_signatures)
@@ -435,29 +439,32 @@ def verify_report(
     with quiet():
         try:
             status = validate_pdf_signature(sigs[0], context)
-        except (PdfError, ValueError, KeyError, TypeError):  # pyHanko's errors derive from these
+        except Exception:  # damaged input: pyHanko's, asn1crypto's and zlib's own error types
             return SignatureCheck(valid=False, problem="pdf-altered")
-    embedded = embedded_twin(reader)
     found = SignatureCheck(
         valid=False,
         signer=str(status.signing_cert.subject.human_friendly),
         certificate_sha256=_cert_sha(status.signing_cert),
         signed_at=_when(status.signer_reported_dt),
         trusted=bool(status.trusted) if trust else None,
-        review_sha256=None if embedded is None else review_hash(embedded),
-        data_sha256=None if embedded is None else _data_sha256(embedded),
         twin_checked=twin is not None,
     )
 
     def fail(problem: str) -> SignatureCheck:
         return dataclasses.replace(found, problem=problem)
 
-    if not (status.intact and status.valid):
+    if not (status.intact and status.valid):  # before anything in the PDF is read
         return fail("pdf-altered")
     if status.coverage != SignatureCoverageLevel.ENTIRE_FILE:
         return fail("not-whole-file")
-    if embedded is None:
+    embedded = embedded_twin(reader)
+    try:
+        review = None if embedded is None else review_hash(embedded)
+    except RiskcoreError:  # signed as it is, but not JSON
+        review = None
+    if embedded is None or review is None:
         return fail("not-a-report")
+    found = dataclasses.replace(found, review_sha256=review, data_sha256=_data_sha256(embedded))
     reason = str(sigs[0].sig_object.get("/Reason", ""))
     if f"review SHA-256 {found.review_sha256}" not in reason:
         return fail("reason-differs")
@@ -485,7 +492,7 @@ def _check_twin(
         if info["content_type"].native != "signed_data":
             raise ValueError("not signed data")
     except (ValueError, TypeError, KeyError):
-        raise RiskcoreError("the twin's signature is not a CMS signature (.p7s)") from None
+        return "twin-signature-unreadable"
     with quiet():
         try:
             status = asyncio.run(async_validate_detached_cms(twin, signed, context))

@@ -81,13 +81,29 @@ def made(tmp_path_factory):
     base = ["report", str(data), "--profile", str(profile), "--no-figures"]
     sign = ["--sign", str(d / "key.p12"), "--sign-passphrase-env", ENV]
     run = Run(
-        [*base, "--out", str(d / "r.html"), "--json", str(d / "r.json"), "--pdf", str(d / "r.pdf"),
-         *sign],
+        [
+            *base,
+            "--out",
+            str(d / "r.html"),
+            "--json",
+            str(d / "r.json"),
+            "--pdf",
+            str(d / "r.pdf"),
+            *sign,
+        ],
         env={ENV: PASSPHRASE},
     )
     assert run.code == 0, run.err
-    return {"dir": d, "run": run, "base": base, "sign": sign, "key": key, "other": other,
-            "profile": profile, "data": data}
+    return {
+        "dir": d,
+        "run": run,
+        "base": base,
+        "sign": sign,
+        "key": key,
+        "other": other,
+        "profile": profile,
+        "data": data,
+    }
 
 
 def verify(d, *extra: str, pdf: str = "r.pdf") -> Run:
@@ -147,8 +163,21 @@ def test_openssl_agrees_on_both_signatures(made, tmp_path):
 
     def openssl(sig, content):
         return subprocess.run(
-            [OPENSSL, "cms", "-verify", "-binary", "-inform", "DER", "-in", str(sig),
-             "-content", str(content), "-noverify", "-out", os.devnull],
+            [
+                OPENSSL,
+                "cms",
+                "-verify",
+                "-binary",
+                "-inform",
+                "DER",
+                "-in",
+                str(sig),
+                "-content",
+                str(content),
+                "-noverify",
+                "-out",
+                os.devnull,
+            ],
             capture_output=True,
         ).returncode
 
@@ -215,8 +244,19 @@ def test_a_twin_of_another_report_fails_even_signed_by_the_same_key(made, tmp_pa
     ]:
         out = tmp_path / name.replace(" ", "_")
         run = Run(
-            ["report", str(data), "--profile", str(made["profile"]), "--no-figures",
-             "--out", str(out) + ".html", "--json", str(out) + ".json", *made["sign"], *extra],
+            [
+                "report",
+                str(data),
+                "--profile",
+                str(made["profile"]),
+                "--no-figures",
+                "--out",
+                str(out) + ".html",
+                "--json",
+                str(out) + ".json",
+                *made["sign"],
+                *extra,
+            ],
             env=env,
         )
         assert run.code == 0, run.err
@@ -237,8 +277,14 @@ def test_a_twin_signed_with_another_key_fails(made, tmp_path):
 
 
 def test_a_wrong_or_missing_passphrase_is_a_clear_message(made, tmp_path):
-    argv = [*made["base"], "--out", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json"),
-            *made["sign"]]
+    argv = [
+        *made["base"],
+        "--out",
+        str(tmp_path / "r.html"),
+        "--json",
+        str(tmp_path / "r.json"),
+        *made["sign"],
+    ]
     run = Run(argv, env={ENV: "not-the-passphrase"})
     assert run.code == 2
     assert run.err == (
@@ -273,26 +319,49 @@ def test_the_passphrase_and_the_key_appear_in_no_output_or_log(made):
 
 def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     (tmp_path / "x.pdf").write_text("not a pdf")
-    run = Run(["report", "verify", str(tmp_path / "x.pdf")])
-    assert (run.code, run.err) == (2, "Cannot read: the file is not a PDF.\n")
+    run = Run(["report", "verify", str(tmp_path / "x.pdf")])  # what is checked: invalid
+    assert (run.code, run.out, run.err) == (
+        1,
+        "Invalid: the file is not a PDF (it does not begin with %PDF-).\n",
+        "",
+    )
+    (tmp_path / "x.pem").write_text("not a certificate")
+    run = Run(["report", "verify", str(made["dir"] / "r.pdf"), "--trust", str(tmp_path / "x.pem")])
+    assert (run.code, run.err) == (
+        2,
+        "Cannot read: a trusted certificate is not PEM or DER X.509.\n",
+    )
     run = Run(["report", "verify", str(tmp_path / "absent.pdf")])
     assert run.code == 2 and run.err.startswith("Cannot read: the PDF 'absent.pdf' does not exist")
     os.mkfifo(tmp_path / "fifo.p12")  # a FIFO would block a plain read
-    run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
-               "--sign", str(tmp_path / "fifo.p12")])
+
+    def sign_with(key: str) -> Run:
+        out = ["--out", str(tmp_path / "r.html"), "--json", "r.json"]
+        return Run([*made["base"], *out, "--sign", str(tmp_path / key)])
+
+    run = sign_with("fifo.p12")
     assert run.code == 2 and "is not a regular file" in run.err
     from riskcore.report.sign import MAX_KEY_FILE_BYTES
 
     (tmp_path / "big.p12").write_bytes(b"\0" * (MAX_KEY_FILE_BYTES + 1))
-    run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
-               "--sign", str(tmp_path / "big.p12")])
+    run = sign_with("big.p12")
     assert run.code == 2 and f"over the limit of {MAX_KEY_FILE_BYTES:,}" in run.err
     with pytest.raises(RiskcoreError, match="larger than"):
         load_signing_key(b"\0" * (MAX_KEY_FILE_BYTES + 1), None)
     d = made["dir"]
-    run = Run(["report", "verify", str(d / "r.pdf"), "--json", str(d / "r.json"),
-               "--json-signature", str(tmp_path / "x.pdf")])
-    assert run.code == 2 and "is not a CMS signature" in run.err
+    run = Run(
+        [
+            "report",
+            "verify",
+            str(d / "r.pdf"),
+            "--json",
+            str(d / "r.json"),
+            "--json-signature",
+            str(tmp_path / "x.pdf"),
+        ]
+    )
+    assert (run.code, run.err) == (1, "")
+    assert run.out.startswith("Invalid: the JSON twin's signature is not a CMS signature")
 
 
 def test_an_unsigned_pdf_is_invalid(made):
@@ -380,3 +449,68 @@ def test_every_problem_verify_can_give_has_its_own_sentence():
     for code in codes:
         text = verification_reading(SignatureCheck(valid=False, problem=code))
         assert text == f"Invalid: {signature._PROBLEMS[code]}.", code
+
+
+# ---- tampering: every changed byte is a sentence and exit 1, never a traceback ----
+
+
+def _flip(blob: bytes, i: int) -> bytes:
+    out = bytearray(blob)
+    out[i] = out[i] ^ 0x01 if chr(out[i]).isalnum() else ord("7")
+    return bytes(out)
+
+
+def _unsigned_value(pdf: bytes) -> range:
+    """Return the positions of the signature value (/Contents): the one range not signed."""
+    m = re.search(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", pdf)
+    _, b, c, _ = map(int, m.groups())
+    return range(b, c)
+
+
+def test_a_byte_flipped_in_the_embedded_twin_is_invalid_not_a_traceback(made, tmp_path):
+    """Issue 38.11: a flipped byte inside the embedded JSON's compressed stream raised
+    zlib.error out of ``report verify``."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    m = re.search(rb"/Type\s*/EmbeddedFile.*?/Length (\d+)>>\s*stream\r?\n", pdf, re.S)
+    start, length = m.end(), int(m.group(1))
+    for off in (0, 1, 2, 10, length // 2, length - 5):
+        (tmp_path / "r.pdf").write_bytes(_flip(pdf, start + off))
+        run = Run(["report", "verify", str(tmp_path / "r.pdf")])
+        assert (run.code, run.err) == (1, ""), (off, run.out, run.err)
+        assert run.out.startswith("Invalid: the PDF's bytes are not the ones signed"), run.out
+
+
+def test_a_byte_flipped_anywhere_signed_is_one_sentence_and_exit_1(made, tmp_path):
+    """Every signed byte of the file, sampled evenly (the PDF's header and its dictionaries
+    included): one "Invalid:" line on stdout, nothing on stderr, exit 1."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    unsigned = _unsigned_value(pdf)
+    step = max(1, len(pdf) // 120)
+    positions = [i for i in range(0, len(pdf), step) if i not in unsigned]
+    seen_problems = set()
+    for i in positions:
+        (tmp_path / "r.pdf").write_bytes(_flip(pdf, i))
+        run = Run(["report", "verify", str(tmp_path / "r.pdf")])
+        assert (run.code, run.err) == (1, ""), (i, run.out, run.err)
+        (line,) = run.out.splitlines()
+        assert line.startswith("Invalid: "), (i, line)
+        seen_problems.add(line)
+    assert len(positions) > 100 and len(seen_problems) >= 3
+
+
+def test_a_byte_flipped_in_the_twins_signature_is_never_a_traceback_or_cannot_read(made):
+    """The .p7s is what is checked: damaged, it is invalid (exit 1), not "cannot read"."""
+    d = made["dir"]
+    pdf, twin, p7s = (
+        (d / "r.pdf").read_bytes(),
+        (d / "r.json").read_bytes(),
+        (d / "r.json.p7s").read_bytes(),
+    )
+    outcomes = []
+    for i in range(0, len(p7s), 13):
+        check = verify_report(pdf, twin=twin, twin_signature=_flip(p7s, i))
+        outcomes.append(check.problem)
+    # the few bytes CMS leaves unsigned (the SignedData's digestAlgorithms set, the
+    # encapsulated content type) change nothing signed; every other byte is found
+    assert outcomes.count(None) < len(outcomes) // 20
+    assert {"twin-altered", "twin-signature-unreadable"} <= set(outcomes)

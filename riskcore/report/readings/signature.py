@@ -29,6 +29,10 @@ SIGN_INTRO = (
 )
 
 _PROBLEMS = {
+    "not-a-pdf": "the file is not a PDF (it does not begin with %PDF-)",
+    "pdf-unreadable": (
+        "the PDF is damaged: its structure cannot be read, so no signature in it can be checked"
+    ),
     "no-signature": "the PDF carries no signature",
     "several-signatures": (
         "the PDF carries more than one signature, so none of them is known to cover the "
@@ -39,7 +43,7 @@ _PROBLEMS = {
         "the signature does not cover the whole file: bytes were added after it was signed"
     ),
     "not-a-report": (
-        "the signed PDF carries no JSON twin (report.json): it is not a riskcore report"
+        "the signed PDF carries no readable JSON twin (report.json): it is not a riskcore report"
     ),
     "reason-differs": (
         "the review hash named in the signature is not that of the JSON twin the PDF carries"
@@ -47,6 +51,9 @@ _PROBLEMS = {
     "untrusted": "the certificate does not chain to a certificate you trust",
     "twin-altered": (
         "the JSON twin's bytes are not the ones signed (its signature does not match them)"
+    ),
+    "twin-signature-unreadable": (
+        "the JSON twin's signature is not a CMS signature (.p7s): it is damaged or another file"
     ),
     "twin-other-signer": "the JSON twin was signed with another certificate than the PDF",
     "twin-other-data": (
