@@ -318,7 +318,9 @@ class SignatureCheck(Result):
         ``"not-a-report"``, ``"reason-differs"``, ``"untrusted"``,
         ``"twin-altered"``, ``"twin-signature-unreadable"``, ``"twin-other-signer"``,
         ``"twin-other-data"``, ``"twin-other-review"``, ``"not-a-pdf"``,
-        ``"pdf-unreadable"`` (the readings say each in a sentence).
+        ``"pdf-unreadable"``, ``"signed-after-expiry"``, ``"signed-before-validity"``,
+        ``"anchor-outside-validity"``, ``"twin-signed-outside-validity"`` (the
+        readings say each in a sentence).
     signer : str or None
         The certificate's subject.
     certificate_sha256 : str or None
@@ -333,6 +335,14 @@ class SignatureCheck(Result):
         The data fingerprint the embedded twin names.
     twin_checked : bool
         Whether a twin and its signature were checked too.
+    valid_from, valid_until : str or None
+        The signer's certificate's validity period (ISO 8601 UTC).
+    verified_at : str or None
+        When the verification ran (ISO 8601 UTC).
+    anchor : str or None
+        With ``trust``, the subject of the trusted certificate the chain ends at.
+    anchor_valid_from, anchor_valid_until : str or None
+        That certificate's validity period.
     """
 
     valid: bool
@@ -344,18 +354,44 @@ class SignatureCheck(Result):
     review_sha256: str | None = None
     data_sha256: str | None = None
     twin_checked: bool = False
+    valid_from: str | None = None
+    valid_until: str | None = None
+    verified_at: str | None = None
+    anchor: str | None = None
+    anchor_valid_from: str | None = None
+    anchor_valid_until: str | None = None
 
 
-def _context(trust: Sequence[bytes]) -> Any:
-    from pyhanko_certvalidator import ValidationContext
-
+def _roots(trust: Sequence[bytes]) -> list[Any]:
     roots = []
     for blob in trust:
         try:
             roots.append(_load_cert(blob))
         except ValueError:
             raise RiskcoreError("a trusted certificate is not PEM or DER X.509") from None
-    return ValidationContext(trust_roots=roots, allow_fetching=False)
+    return roots
+
+
+def _context(roots: list[Any], at: datetime) -> Any:
+    """Return pyHanko's validation context: these roots, the chain judged at ``at``."""
+    from pyhanko_certvalidator import ValidationContext
+
+    return ValidationContext(trust_roots=roots, allow_fetching=False, moment=at)
+
+
+def _outside(cert: Any, at: datetime) -> str | None:
+    """Return ``"signed-before-validity"`` / ``"signed-after-expiry"`` when ``at`` is outside
+    the certificate's validity period (RFC 5280 section 4.1.2.5: notBefore and notAfter, both
+    inclusive), else None."""
+    if at < cert.not_valid_before:
+        return "signed-before-validity"
+    if at > cert.not_valid_after:
+        return "signed-after-expiry"
+    return None
+
+
+def _aware(dt: datetime | None) -> datetime | None:
+    return dt if dt is None or dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 def _load_cert(blob: bytes) -> Any:
@@ -380,15 +416,25 @@ def verify_report(
     twin: bytes | None = None,
     twin_signature: bytes | None = None,
     trust: Sequence[bytes] = (),
+    now: datetime | None = None,
 ) -> SignatureCheck:
     """Check a signed report PDF and, when given, its JSON twin and the twin's signature.
 
     Valid when the PDF has exactly one signature, intact, covering the whole
     file; it carries the twin (:data:`~riskcore.report.render.ATTACHMENT_NAME`)
-    whose review hash is the one the signature's ``/Reason`` names; with
-    ``trust``, the certificate chains to one of them; and, with ``twin``,
-    the twin's detached signature is intact, by the same certificate, and
-    the twin has the embedded twin's data fingerprint and review hash.
+    whose review hash is the one the signature's ``/Reason`` names; it was
+    made within the certificate's validity period (the signing time the
+    signer states, or ``now`` when it states none); with ``trust``, the
+    certificate chains to one of them, judged at the signing time, and that
+    trusted certificate was valid then too; and, with ``twin``, the twin's
+    detached signature is intact, by the same certificate, made within its
+    validity period, and the twin has the embedded twin's data fingerprint
+    and review hash.
+
+    A certificate that has expired since the signing leaves the signature
+    valid (:attr:`SignatureCheck.valid_until` says when; the reading says
+    it): the signing time is the signer's clock, which no timestamp
+    authority vouches for.
 
     Parameters
     ----------
@@ -400,6 +446,8 @@ def verify_report(
     trust : sequence of bytes, default ()
         Certificates (PEM or DER) to trust as roots; without them the
         certificate is named, not trusted.
+    now : datetime, optional
+        The time of the verification (default now, UTC).
 
     Returns
     -------
@@ -417,10 +465,13 @@ def verify_report(
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
     if loop_running():
-        return in_thread(verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust)
+        return in_thread(
+            verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust, now=now
+        )
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
-    context = _context(trust)
+    roots = _roots(trust)
+    now = (now or datetime.now(UTC)).astimezone(UTC)
     if not pdf.startswith(b"%PDF-"):
         return SignatureCheck(valid=False, problem="not-a-pdf")
     try:
@@ -437,17 +488,23 @@ def verify_report(
     if len(sigs) > 1:
         return SignatureCheck(valid=False, problem="several-signatures")
     with quiet():
-        try:
+        try:  # the chain is judged at the signing time the signer states (else now)
+            at = _aware(sigs[0].self_reported_timestamp) or now
+            context = _context(roots, at)
             status = validate_pdf_signature(sigs[0], context)
         except Exception:  # damaged input: pyHanko's, asn1crypto's and zlib's own error types
             return SignatureCheck(valid=False, problem="pdf-altered")
+    cert = status.signing_cert
     found = SignatureCheck(
         valid=False,
-        signer=str(status.signing_cert.subject.human_friendly),
-        certificate_sha256=_cert_sha(status.signing_cert),
+        signer=str(cert.subject.human_friendly),
+        certificate_sha256=_cert_sha(cert),
         signed_at=_when(status.signer_reported_dt),
         trusted=bool(status.trusted) if trust else None,
         twin_checked=twin is not None,
+        valid_from=_when(cert.not_valid_before),
+        valid_until=_when(cert.not_valid_after),
+        verified_at=_when(now),
     )
 
     def fail(problem: str) -> SignatureCheck:
@@ -468,17 +525,38 @@ def verify_report(
     reason = str(sigs[0].sig_object.get("/Reason", ""))
     if f"review SHA-256 {found.review_sha256}" not in reason:
         return fail("reason-differs")
+    side = _outside(cert, at)  # before the chain: an expired signer is expired, not untrusted
+    if side is not None:
+        return fail(side)
     if trust and not status.trusted:
         return fail("untrusted")
+    anchor = _anchor(status) if trust else None
+    if anchor is not None:  # a trust anchor's validity is not path validation's concern
+        found = dataclasses.replace(
+            found,
+            anchor=str(anchor.subject.human_friendly),
+            anchor_valid_from=_when(anchor.not_valid_before),
+            anchor_valid_until=_when(anchor.not_valid_after),
+        )
+        if _outside(anchor, at) is not None:
+            return fail("anchor-outside-validity")
     if twin is not None and twin_signature is not None:
-        problem = _check_twin(twin, twin_signature, context, embedded, status.signing_cert)
+        problem = _check_twin(twin, twin_signature, context, embedded, cert, now)
         if problem is not None:
             return fail(problem)
     return dataclasses.replace(found, valid=True)
 
 
+def _anchor(status: Any) -> Any:
+    """Return the certificate of the trust anchor the chain ended at, or None."""
+    try:
+        return status.validation_path.trust_anchor.certificate
+    except (AttributeError, NotImplementedError):  # no path, or an anchor without one
+        return None
+
+
 def _check_twin(
-    twin: bytes, signature: bytes, context: Any, embedded: bytes, pdf_cert: Any
+    twin: bytes, signature: bytes, context: Any, embedded: bytes, pdf_cert: Any, now: datetime
 ) -> str | None:
     """Return the problem with the twin and its signature, or None when they hold."""
     from asn1crypto import cms, pem
@@ -502,6 +580,8 @@ def _check_twin(
         return "twin-altered"
     if _cert_sha(status.signing_cert) != _cert_sha(pdf_cert):
         return "twin-other-signer"
+    if _outside(pdf_cert, _aware(status.signer_reported_dt) or now) is not None:
+        return "twin-signed-outside-validity"
     try:
         mine = review_hash(twin)
     except RiskcoreError:

@@ -31,7 +31,14 @@ from riskcore.report.sign import (
     sign_twin,
     verify_report,
 )
-from tests.riskcore.signing import PASSPHRASE, make_key, secret_forms
+from tests.riskcore.signing import (
+    PASSPHRASE,
+    make_cert,
+    make_key,
+    pem,
+    secret_forms,
+    unchecked_key,
+)
 
 PROFILE = {
     "identifiers": ["name", "ssn"],
@@ -514,3 +521,97 @@ def test_a_byte_flipped_in_the_twins_signature_is_never_a_traceback_or_cannot_re
     # encapsulated content type) change nothing signed; every other byte is found
     assert outcomes.count(None) < len(outcomes) // 20
     assert {"twin-altered", "twin-signature-unreadable"} <= set(outcomes)
+
+
+# ---- the certificate's validity period against the signing time (issue 37.6) ----
+
+
+def _unsigned(made) -> bytes:
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    return pdf[: pdf.index(b"%%EOF") + len(b"%%EOF\n")]
+
+
+def test_a_signature_made_after_the_certificate_expired_is_invalid_trusted_or_not(made):
+    """Another tool signs with a certificate that expired 10 days ago: not "Valid"."""
+    cert, key = make_cert("Old Reviewer", valid=(-40, -10))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key))
+    for trust in ([], [pem(cert)]):  # trusting it does not make it valid then
+        check = verify_report(signed, trust=trust)
+        assert (check.valid, check.problem) == (False, "signed-after-expiry"), trust
+        text = verification_reading(check)
+        expired = cert.not_valid_after_utc.strftime("%Y-%m-%d")
+        assert text.startswith("Invalid: the signature was made after the certificate expired")
+        assert f"expired {expired}" in text and "Common Name: Old Reviewer" in text
+
+
+def test_a_signature_made_before_the_certificate_was_valid_is_invalid(made):
+    cert, key = make_cert("Early Reviewer", valid=(5, 60))
+    check = verify_report(sign_pdf(_unsigned(made), unchecked_key(cert, key)))
+    assert (check.valid, check.problem) == (False, "signed-before-validity")
+    assert verification_reading(check).startswith(
+        "Invalid: the signature was made before the certificate became valid"
+    )
+
+
+def test_an_expired_signer_under_a_trusted_ca_is_refused_as_expired_not_untrusted(made):
+    ca = make_cert("Test CA", valid=(-400, 400))
+    cert, key = make_cert("Late Reviewer", issuer=ca, valid=(-40, -10))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key, [ca[0]]))
+    check = verify_report(signed, trust=[pem(ca[0])])
+    assert (check.valid, check.problem) == (False, "signed-after-expiry")
+    # the same CA and a signer valid now: trusted (the chain itself holds)
+    good, gkey = make_cert("Rita Reviewer", issuer=ca)
+    check = verify_report(sign_pdf(_unsigned(made), unchecked_key(good, gkey, [ca[0]])),
+                          trust=[pem(ca[0])])  # fmt: skip
+    assert check.valid and check.trusted
+
+
+def test_a_trust_anchor_expired_at_the_signing_time_is_refused_and_named(made):
+    ca = make_cert("Old CA", valid=(-400, -5))
+    cert, key = make_cert("Rita Reviewer", issuer=ca, valid=(-10, 30))
+    check = verify_report(
+        sign_pdf(_unsigned(made), unchecked_key(cert, key, [ca[0]])), trust=[pem(ca[0])]
+    )
+    assert (check.valid, check.problem) == (False, "anchor-outside-validity")
+    text = verification_reading(check)
+    assert "the certificate you trust (Common Name: Old CA) was not valid when it was signed" in (
+        text
+    )
+    assert f"expired {ca[0].not_valid_after_utc:%Y-%m-%d}" in text
+
+
+def test_a_certificate_expired_since_the_signing_stays_valid_and_says_so(made):
+    """Signed within the validity period, verified after it ended (``now``): valid, and the
+    sentence says the certificate has expired since and that the time is the signer's clock."""
+    import datetime as dt
+
+    cert, key = make_cert("Rita Reviewer", valid=(-10, 30))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key))
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=90)
+    for trust in ([], [pem(cert)]):
+        check = verify_report(signed, trust=trust, now=later)
+        assert check.valid, check.problem
+        text = verification_reading(check)
+        assert f"the certificate has expired since ({cert.not_valid_after_utc:%Y-%m-%d})" in text
+
+
+def test_a_twin_signed_after_the_certificate_expired_is_invalid(made):
+    """The PDF signed in time, the twin's .p7s made by the same key after expiry: refused."""
+    import datetime as dt
+
+    cert, key = make_cert("Rita Reviewer", valid=(-10, 30))
+    k = unchecked_key(cert, key)
+    pdf, twin = sign_pdf(_unsigned(made), k), (made["dir"] / "r.json").read_bytes()
+    real = dt.datetime
+    later = real.now(dt.UTC) + dt.timedelta(days=60)
+
+    class Later(real):
+        @classmethod
+        def now(cls, tz=None):
+            return later.astimezone(tz) if tz else later
+
+    with pytest.MonkeyPatch.context() as mp:  # the twin's CMS signing time: 60 days on
+        mp.setattr("riskcore.report.sign.datetime", Later)
+        p7s = sign_twin(twin, k)
+    check = verify_report(pdf, twin=twin, twin_signature=p7s)
+    assert (check.valid, check.problem) == (False, "twin-signed-outside-validity")
