@@ -58,7 +58,12 @@ def add_parser(sub: Any) -> None:
         help="exit 1 unless the release is ready: every target met and no identifier left "
         "in a released column (the report's PASS; after writing it), for pipelines",
     )
-    r.add_argument("--built-by", default=None, metavar="NAME", help="who builds the report")
+    r.add_argument(
+        "--built-by",
+        default=None,
+        metavar="NAME",
+        help="who builds the report: recorded as 'unauthenticated: NAME' (no login checks it)",
+    )
     r.add_argument(
         "--db",
         default=None,
@@ -145,12 +150,15 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
     from riskcore.report.readings.review import release_banner
     from riskcore.report.render import render_html, render_pdf
     from riskcore.review import review
+    from riskcore.store.identity import Identity
 
     try:
         if not args.profile:
             raise RiskcoreError("give the assessment profile: --profile P.json")
         key = _signing_key(args)  # before the work: a wrong passphrase answers at once
         profile = profile_from_args(args)
+        # no login on the command line: the name is marked as nobody's proof, in the twin too
+        builder = Identity.unauthenticated(args.built_by)
         sha256 = None
         from riskcore.demo import is_demo
 
@@ -168,7 +176,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             sha256=sha256,
             profile_name=args.profile,
             options=_profile_options(args),
-            built_by=args.built_by,
+            built_by=builder.label,
+            identity=builder.to_dict(),
             audit_head=_audit_head(args.db),
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")

@@ -211,7 +211,6 @@ def test_an_assessment_saved_without_a_login_cannot_be_approved(tmp_path):
         s.approve(99, REV)
 
 
-
 # ---- the report: HTML and JSON twin say who built it, proven or not ----
 
 
@@ -240,6 +239,34 @@ def test_the_report_says_who_built_it_and_whether_a_login_proves_it():
     assert "by Dana (unauthenticated) &middot;" in cli
     _, blank = _report()
     assert "by unauthenticated &middot;" in blank
+
+
+def test_a_built_by_that_looks_like_a_login_is_marked_unauthenticated_in_the_json_twin(
+    tmp_path, capsys
+):
+    """Issue 37.13: ``report --built-by`` copied into the twin's ``built_by`` a name written as
+    a login's label, with nothing in the JSON saying no login checked it."""
+    import pandas as pd
+
+    from riskcore.cli import main
+
+    pd.DataFrame({"q": list("aabbbc"), "s": list("001101")}).to_csv(tmp_path / "t.csv")
+    (tmp_path / "p.json").write_text(
+        json.dumps({"quasi_identifiers": ["q"], "sensitive": ["s"], "targets": {"k": 2}})
+    )
+    forged = f"Rev Iewer <rev@example.org> (subject rev at {ISS})"
+    assert forged == REV.label.replace("(subject", "<rev@example.org> (subject")
+    twin = tmp_path / "r.json"
+    argv = ["report", str(tmp_path / "t.csv"), "--profile", str(tmp_path / "p.json")]
+    argv += ["--no-figures", "--out", str(tmp_path / "r.html"), "--json", str(twin)]
+    assert main([*argv, "--built-by", forged + "\u202e"]) in (0, 1), capsys.readouterr().err
+    got = json.loads(twin.read_text())
+    assert got["built_by"] == f"unauthenticated: {forged}"  # marked, the bidi override dropped
+    assert got["identity"]["authenticated"] is False and got["identity"]["subject"] == ""
+    assert "logged in" not in (tmp_path / "r.html").read_text()
+    assert main(argv) in (0, 1)  # no --built-by: the twin still says nobody was proven
+    got = json.loads(twin.read_text())
+    assert got["built_by"] == "unauthenticated" and got["identity"]["authenticated"] is False
 
 
 def test_a_budget_release_carries_the_identity(tmp_path):
