@@ -147,3 +147,17 @@ def test_a_reviewer_logged_in_a_day_ago_is_asked_to_log_in_again(database):
     assert at.button(key="rc_sign").disabled
     assert any("Log in again to sign" in seen(i.value) for i in at.info)
     assert at.button(key="rc_login_again").label == "Log in again"
+
+
+def test_the_cookie_lifetime_the_docs_state_is_streamlits():
+    """SECURITY.md and docs/identity.md explain the login age limit by Streamlit's fixed 30-day
+    login cookie: when Streamlit changes it, the explanation must change too."""
+    from streamlit.web.server.starlette.starlette_server_config import (
+        AUTH_COOKIE_MAX_AGE_SECONDS,
+    )
+
+    from tests.conftest import ROOT
+
+    assert AUTH_COOKIE_MAX_AGE_SECONDS == 30 * 24 * 3600
+    for doc in ("SECURITY.md", "docs/identity.md"):
+        assert "30 days" in (ROOT / doc).read_text(encoding="utf-8"), doc

@@ -262,7 +262,10 @@ def test_the_login_age_limit_and_its_edges():
     assert not forged.fresh()
     # a refused analyst is told the role, not to log in again (which would not help)
     assert may_approve(login("x", ["analyst"], iat=IAT - 86_400), ANA).reason == "not_reviewer"
-    assert f"more than {MAX_LOGIN_AGE_MINUTES} minutes old" in approval_reading("login_stale")
+    from riskcore.report.readings.identity import sign_refused_reading
+
+    for said in (approval_reading("login_stale"), sign_refused_reading("login_stale")):
+        assert f"more than {MAX_LOGIN_AGE_MINUTES} minutes old" in said
 
 
 # ---- the report: HTML and JSON twin say who built it, proven or not ----
