@@ -11,6 +11,7 @@ import asyncio
 import io
 import logging
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -77,6 +78,9 @@ def read_pdf(pdf: bytes) -> Any:
         return PdfFileReader(io.BytesIO(pdf), strict=False)
     except (PdfError, ValueError, KeyError, TypeError, IndexError) as exc:
         raise RiskcoreError(f"the PDF cannot be read ({exc})") from None
+    except Exception:  # damaged bytes raise anything: zlib.error, an unknown filter's
+        # NotImplementedError, AssertionError, RecursionError (pyHanko parses as it goes)
+        raise RiskcoreError("the PDF cannot be read (its structure is damaged)") from None
 
 
 def embedded_twin(reader: Any) -> bytes | None:
@@ -85,8 +89,6 @@ def embedded_twin(reader: Any) -> bytes | None:
     None too when the file's stream cannot be read: a damaged stream (a changed byte in its
     compressed data) raises ``zlib.error`` or one of pyHanko's errors while it is decoded.
     """
-    import zlib
-
     from pyhanko.pdf_utils.misc import PdfError
 
     try:
@@ -95,4 +97,6 @@ def embedded_twin(reader: Any) -> bytes | None:
         pairs = dict(zip(map(str, items[::2]), items[1::2], strict=True))
         return bytes(pairs[ATTACHMENT_NAME]["/EF"]["/F"].data)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, PdfError, zlib.error):
+        return None
+    except (NotImplementedError, AssertionError, RecursionError):  # an unknown filter, ...
         return None

@@ -494,6 +494,15 @@ def test_a_byte_flipped_anywhere_signed_is_one_sentence_and_exit_1(made, tmp_pat
     unsigned = _unsigned_value(pdf)
     step = max(1, len(pdf) // 120)
     positions = [i for i in range(0, len(pdf), step) if i not in unsigned]
+    # and inside every compressed stream (the cross-reference and object streams, the
+    # embedded twin): their first bytes, their middle, their end
+    for m in re.finditer(rb"(?<!end)stream\r?\n", pdf):
+        start = m.end()
+        n = pdf.index(b"endstream", start) - start
+        positions += [start + off for off in (0, 2, n // 2, n - 3) if 0 <= off < n]
+    # and the signature's own update after /Contents (its dictionary's end, the last
+    # cross-reference stream and its /Filter name, the trailer), every third byte
+    positions += range(unsigned.stop, len(pdf), 3)
     seen_problems = set()
     for i in positions:
         (tmp_path / "r.pdf").write_bytes(_flip(pdf, i))
@@ -502,7 +511,7 @@ def test_a_byte_flipped_anywhere_signed_is_one_sentence_and_exit_1(made, tmp_pat
         (line,) = run.out.splitlines()
         assert line.startswith("Invalid: "), (i, line)
         seen_problems.add(line)
-    assert len(positions) > 100 and len(seen_problems) >= 3
+    assert len(positions) > 200 and len(seen_problems) >= 3
 
 
 def test_a_byte_flipped_in_the_twins_signature_is_never_a_traceback_or_cannot_read(made):
