@@ -45,7 +45,17 @@ from typing import Any
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
-from riskcore.report._pyhanko import embedded_twin, in_thread, loop_running, quiet, read_pdf
+from riskcore.report._pyhanko import (
+    anchor_certificate,
+    embedded_twin,
+    in_thread,
+    loop_running,
+    quiet,
+    read_pdf,
+    trust_roots,
+    validation_context,
+    zero_padded,
+)
 from riskcore.report.render import ATTACHMENT_NAME
 
 __all__ = [
@@ -319,8 +329,8 @@ class SignatureCheck(Result):
         ``"twin-altered"``, ``"twin-signature-unreadable"``, ``"twin-other-signer"``,
         ``"twin-other-data"``, ``"twin-other-review"``, ``"not-a-pdf"``,
         ``"pdf-unreadable"``, ``"signed-after-expiry"``, ``"signed-before-validity"``,
-        ``"anchor-outside-validity"``, ``"twin-signed-outside-validity"`` (the
-        readings say each in a sentence).
+        ``"anchor-outside-validity"``, ``"twin-signed-outside-validity"``,
+        ``"signature-padding"`` (the readings say each in a sentence).
     signer : str or None
         The certificate's subject.
     certificate_sha256 : str or None
@@ -362,23 +372,6 @@ class SignatureCheck(Result):
     anchor_valid_until: str | None = None
 
 
-def _roots(trust: Sequence[bytes]) -> list[Any]:
-    roots = []
-    for blob in trust:
-        try:
-            roots.append(_load_cert(blob))
-        except ValueError:
-            raise RiskcoreError("a trusted certificate is not PEM or DER X.509") from None
-    return roots
-
-
-def _context(roots: list[Any], at: datetime) -> Any:
-    """Return pyHanko's validation context: these roots, the chain judged at ``at``."""
-    from pyhanko_certvalidator import ValidationContext
-
-    return ValidationContext(trust_roots=roots, allow_fetching=False, moment=at)
-
-
 def _outside(cert: Any, at: datetime) -> str | None:
     """Return ``"signed-before-validity"`` / ``"signed-after-expiry"`` when ``at`` is outside
     the certificate's validity period (RFC 5280 section 4.1.2.5: notBefore and notAfter, both
@@ -392,14 +385,6 @@ def _outside(cert: Any, at: datetime) -> str | None:
 
 def _aware(dt: datetime | None) -> datetime | None:
     return dt if dt is None or dt.tzinfo is not None else dt.replace(tzinfo=UTC)
-
-
-def _load_cert(blob: bytes) -> Any:
-    from asn1crypto import pem, x509
-
-    if pem.detect(blob):
-        _, _, blob = pem.unarmor(blob)
-    return x509.Certificate.load(blob)
 
 
 def _when(dt: datetime | None) -> str | None:
@@ -470,7 +455,7 @@ def verify_report(
         )
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
-    roots = _roots(trust)
+    roots = trust_roots(trust)
     now = (now or datetime.now(UTC)).astimezone(UTC)
     if not pdf.startswith(b"%PDF-"):
         return SignatureCheck(valid=False, problem="not-a-pdf")
@@ -490,7 +475,7 @@ def verify_report(
     with quiet():
         try:  # the chain is judged at the signing time the signer states (else now)
             at = _aware(sigs[0].self_reported_timestamp) or now
-            context = _context(roots, at)
+            context = validation_context(roots, at)
             status = validate_pdf_signature(sigs[0], context)
         except Exception:  # damaged input: pyHanko's, asn1crypto's and zlib's own error types
             return SignatureCheck(valid=False, problem="pdf-altered")
@@ -514,6 +499,8 @@ def verify_report(
         return fail("pdf-altered")
     if status.coverage != SignatureCoverageLevel.ENTIRE_FILE:
         return fail("not-whole-file")
+    if not zero_padded(sigs[0]):
+        return fail("signature-padding")
     embedded = embedded_twin(reader)
     try:
         review = None if embedded is None else review_hash(embedded)
@@ -530,7 +517,7 @@ def verify_report(
         return fail(side)
     if trust and not status.trusted:
         return fail("untrusted")
-    anchor = _anchor(status) if trust else None
+    anchor = anchor_certificate(status) if trust else None
     if anchor is not None:  # a trust anchor's validity is not path validation's concern
         found = dataclasses.replace(
             found,
@@ -545,14 +532,6 @@ def verify_report(
         if problem is not None:
             return fail(problem)
     return dataclasses.replace(found, valid=True)
-
-
-def _anchor(status: Any) -> Any:
-    """Return the certificate of the trust anchor the chain ended at, or None."""
-    try:
-        return status.validation_path.trust_anchor.certificate
-    except (AttributeError, NotImplementedError):  # no path, or an anchor without one
-        return None
 
 
 def _check_twin(

@@ -624,3 +624,19 @@ def test_a_twin_signed_after_the_certificate_expired_is_invalid(made):
         p7s = sign_twin(twin, k)
     check = verify_report(pdf, twin=twin, twin_signature=p7s)
     assert (check.valid, check.problem) == (False, "twin-signed-outside-validity")
+
+
+def test_bytes_hidden_in_the_signature_padding_are_found(made):
+    """The signature value (/Contents) is the one range the signature cannot cover; its
+    padding after the CMS structure must be zeros, or a "valid" PDF could carry a payload."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    value = _unsigned_value(pdf)  # "<hex...>"
+    hidden = b"c0ffee" * 4
+    end = value.stop - 1  # the closing ">"
+    assert set(pdf[end - len(hidden) : end]) == {ord("0")}  # the padding's end, zeros
+    tampered = pdf[: end - len(hidden)] + hidden + pdf[end:]
+    check = verify_report(tampered)
+    assert (check.valid, check.problem) == (False, "signature-padding")
+    assert verification_reading(check).startswith(
+        "Invalid: the signature's value carries bytes after the signature itself"
+    )

@@ -39,6 +39,10 @@ _PROBLEMS = {
         "file as it is"
     ),
     "pdf-altered": "the PDF's bytes are not the ones signed (its signature does not match them)",
+    "signature-padding": (
+        "the signature's value carries bytes after the signature itself (its padding is not "
+        "zeros): the file was changed where no signature can cover it"
+    ),
     "not-whole-file": (
         "the signature does not cover the whole file: bytes were added after it was signed"
     ),
