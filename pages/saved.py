@@ -27,7 +27,7 @@ from riskcore.report.readings.saved import (
     saved_table,
 )
 from riskcore.review import dataset_facts
-from ui import cached, keys, saved, state
+from ui import cached, identity, keys, saved, state
 from ui.context import current_table, end_page
 from ui.safe import file_stem, md
 from ui.tables import fitted
@@ -177,6 +177,7 @@ with tab_approve:
         may = db.approval(pick, user)  # the rule: riskcore.store.identity.may_approve
         if not may.allowed:
             st.info(md(approval_reading(may.reason)))
+            identity.log_in_again(may.reason)  # a login too old to trust its roles
         if st.button("Approve", type="primary", disabled=not may.allowed, key=keys.SAVED_APPROVE):
             try:
                 seq = db.approve(pick, user)

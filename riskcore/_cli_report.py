@@ -14,8 +14,9 @@ it as ``R.json.p7s``), the key's passphrase read from an environment variable
 (:mod:`riskcore.report.sign`).
 
 ``python -m riskcore report verify R.pdf [--json R.json] [--trust CERT.pem]`` checks a
-signed report (:func:`run_verify`): exit 0 valid, 1 invalid, 2 cannot read, each with one
-sentence. Heavy imports happen inside the handlers.
+signed report (:func:`run_verify`): exit 0 valid, 1 invalid (whatever is wrong with the
+files checked, a damaged one included), 2 a file cannot be read or a ``--trust`` certificate
+is not one, each with one sentence. Heavy imports happen inside the handlers.
 """
 
 from __future__ import annotations
@@ -57,7 +58,12 @@ def add_parser(sub: Any) -> None:
         help="exit 1 unless the release is ready: every target met and no identifier left "
         "in a released column (the report's PASS; after writing it), for pipelines",
     )
-    r.add_argument("--built-by", default=None, metavar="NAME", help="who builds the report")
+    r.add_argument(
+        "--built-by",
+        default=None,
+        metavar="NAME",
+        help="who builds the report: recorded as 'unauthenticated: NAME' (no login checks it)",
+    )
     r.add_argument(
         "--db",
         default=None,
@@ -197,12 +203,15 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
     from riskcore.report.readings.review import release_banner
     from riskcore.report.render import render_html, render_pdf
     from riskcore.review import review
+    from riskcore.store.identity import Identity
 
     try:
         if not args.profile:
             raise RiskcoreError("give the assessment profile: --profile P.json")
         key = _signing_key(args)  # before the work: a wrong passphrase answers at once
         profile = profile_from_args(args)
+        # no login on the command line: the name is marked as nobody's proof, in the twin too
+        builder = Identity.unauthenticated(args.built_by)
         sha256 = None
         from riskcore.demo import is_demo
 
@@ -222,7 +231,8 @@ def run_report(args: argparse.Namespace, load: Any) -> int:
             sha256=sha256,
             profile_name=args.profile,
             options=_profile_options(args),
-            built_by=args.built_by,
+            built_by=builder.label,
+            identity=builder.to_dict(),
             audit_head=_audit_head(args.db),
         )
         Path(args.out).write_text(render_html(report, figures=not args.no_figures), "utf-8")
@@ -292,7 +302,8 @@ def _verify_parser() -> argparse.ArgumentParser:
         prog="riskcore report verify",
         description="Check a signed report: the PDF's signature (intact, covering the whole "
         "file), the JSON twin's signature and that the twin is the PDF's own. Exit 0 valid, "
-        "1 invalid, 2 cannot read.",
+        "1 invalid (a damaged file included), 2 a file cannot be read or a --trust "
+        "certificate is not one.",
     )
     p.add_argument("pdf", help="the signed PDF report")
     p.add_argument("--json", default=None, metavar="R.json", help="the JSON twin to check too")
@@ -315,6 +326,10 @@ def _verify_parser() -> argparse.ArgumentParser:
 
 def run_verify(argv: list[str]) -> int:
     """Run ``report verify``: print one sentence; return 0 valid, 1 invalid, 2 cannot read.
+
+    Whatever is wrong with the PDF, the twin or its signature (not a PDF, damaged, altered)
+    is a sentence on stdout and 1; 2 is kept for a file that cannot be read (missing, not a
+    regular file, over the size limit) and a ``--trust`` certificate that is not one.
 
     Parameters
     ----------

@@ -21,7 +21,7 @@ from riskcore.store.identity import Identity, RoleConfig
 from ui import keys
 from ui.safe import md
 
-__all__ = ["configured", "current", "gate", "role_config", "sidebar"]
+__all__ = ["configured", "current", "gate", "log_in_again", "role_config", "sidebar"]
 
 
 def _secrets(name: str) -> Any:
@@ -63,6 +63,22 @@ def current() -> Identity:
         return Identity.from_claims(st.user.to_dict(), role_config())
     typed = st.session_state.get(keys.USER_BOX, st.session_state.get(keys.USER, ""))
     return Identity.unauthenticated(str(typed or ""))
+
+
+def log_in_again(reason: str) -> None:
+    """Offer "Log in again" when a decision refused a login as too old (``login_stale``).
+
+    The login's claims, its roles among them, are those of Streamlit's cookie (kept 30 days;
+    Streamlit cannot ask the provider again without a new login): a new login reads the
+    provider's current roles (:func:`riskcore.store.identity.may_approve`).
+
+    Parameters
+    ----------
+    reason : str
+        The decision's reason; nothing is drawn unless it is ``"login_stale"``.
+    """
+    if reason == "login_stale" and st.button("Log in again", key=keys.LOGIN_AGAIN):
+        st.login()
 
 
 def _login_page() -> None:

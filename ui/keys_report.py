@@ -105,3 +105,8 @@ STORY_EPS = "rc_story_eps"
 STORY_BACK = "rc_story_back"
 #: The "Next" button.
 STORY_NEXT = "rc_story_next"
+
+# ------------------------------------------------------------------ Report and Saved pages
+
+#: "Log in again", shown where approving or signing needs a fresher login (:mod:`ui.identity`).
+LOGIN_AGAIN = "rc_login_again"

@@ -76,19 +76,20 @@ def sign_control(report: Review, profile_json: str, *, stale: bool, stem: str) -
         allowed = may_sign(identity.current(), login_required=identity.configured())
         if not allowed.allowed:
             st.info(md(sign_refused_reading(allowed.reason)))
-        if st.button(
-            "Sign the PDF and the JSON twin",
-            key=keys.SIGN,
-            disabled=stale or upload is None or not allowed.allowed,
-            help="Needs the key file; the report must be up to date.",
-        ) and upload is not None and allowed.allowed:
+            identity.log_in_again(allowed.reason)  # a login too old to trust its roles
+        if (
+            st.button(
+                "Sign the PDF and the JSON twin",
+                key=keys.SIGN,
+                disabled=stale or upload is None or not allowed.allowed,
+                help="Needs the key file; the report must be up to date.",
+            )
+            and upload is not None
+            and allowed.allowed
+        ):
             _sign(report, profile_json, upload.getvalue(), passphrase)
         done = st.session_state.get(keys.SIGNED)
-        if (
-            done is None
-            or done["built_at"] != report.built_at
-            or done["profile"] != profile_json
-        ):
+        if done is None or done["built_at"] != report.built_at or done["profile"] != profile_json:
             return
         st.success(md(done["said"]))
         d1, d2, d3 = st.columns(3)

@@ -45,7 +45,17 @@ from typing import Any
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
-from riskcore.report._pyhanko import embedded_twin, in_thread, loop_running, quiet, read_pdf
+from riskcore.report._pyhanko import (
+    anchor_certificate,
+    embedded_twin,
+    in_thread,
+    loop_running,
+    quiet,
+    read_pdf,
+    trust_roots,
+    validation_context,
+    zero_padded,
+)
 from riskcore.report.render import ATTACHMENT_NAME
 
 __all__ = [
@@ -316,8 +326,11 @@ class SignatureCheck(Result):
         Why it is not valid, as a code: ``"no-signature"``,
         ``"several-signatures"``, ``"pdf-altered"``, ``"not-whole-file"``,
         ``"not-a-report"``, ``"reason-differs"``, ``"untrusted"``,
-        ``"twin-altered"``, ``"twin-other-signer"``, ``"twin-other-data"``,
-        ``"twin-other-review"`` (the readings say each in a sentence).
+        ``"twin-altered"``, ``"twin-signature-unreadable"``, ``"twin-other-signer"``,
+        ``"twin-other-data"``, ``"twin-other-review"``, ``"not-a-pdf"``,
+        ``"pdf-unreadable"``, ``"signed-after-expiry"``, ``"signed-before-validity"``,
+        ``"anchor-outside-validity"``, ``"twin-signed-outside-validity"``,
+        ``"signature-padding"`` (the readings say each in a sentence).
     signer : str or None
         The certificate's subject.
     certificate_sha256 : str or None
@@ -332,6 +345,14 @@ class SignatureCheck(Result):
         The data fingerprint the embedded twin names.
     twin_checked : bool
         Whether a twin and its signature were checked too.
+    valid_from, valid_until : str or None
+        The signer's certificate's validity period (ISO 8601 UTC).
+    verified_at : str or None
+        When the verification ran (ISO 8601 UTC).
+    anchor : str or None
+        With ``trust``, the subject of the trusted certificate the chain ends at.
+    anchor_valid_from, anchor_valid_until : str or None
+        That certificate's validity period.
     """
 
     valid: bool
@@ -343,26 +364,27 @@ class SignatureCheck(Result):
     review_sha256: str | None = None
     data_sha256: str | None = None
     twin_checked: bool = False
+    valid_from: str | None = None
+    valid_until: str | None = None
+    verified_at: str | None = None
+    anchor: str | None = None
+    anchor_valid_from: str | None = None
+    anchor_valid_until: str | None = None
 
 
-def _context(trust: Sequence[bytes]) -> Any:
-    from pyhanko_certvalidator import ValidationContext
+def _outside(cert: Any, at: datetime) -> str | None:
+    """Return ``"signed-before-validity"`` / ``"signed-after-expiry"`` when ``at`` is outside
+    the certificate's validity period (RFC 5280 section 4.1.2.5: notBefore and notAfter, both
+    inclusive), else None."""
+    if at < cert.not_valid_before:
+        return "signed-before-validity"
+    if at > cert.not_valid_after:
+        return "signed-after-expiry"
+    return None
 
-    roots = []
-    for blob in trust:
-        try:
-            roots.append(_load_cert(blob))
-        except ValueError:
-            raise RiskcoreError("a trusted certificate is not PEM or DER X.509") from None
-    return ValidationContext(trust_roots=roots, allow_fetching=False)
 
-
-def _load_cert(blob: bytes) -> Any:
-    from asn1crypto import pem, x509
-
-    if pem.detect(blob):
-        _, _, blob = pem.unarmor(blob)
-    return x509.Certificate.load(blob)
+def _aware(dt: datetime | None) -> datetime | None:
+    return dt if dt is None or dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 def _when(dt: datetime | None) -> str | None:
@@ -379,15 +401,25 @@ def verify_report(
     twin: bytes | None = None,
     twin_signature: bytes | None = None,
     trust: Sequence[bytes] = (),
+    now: datetime | None = None,
 ) -> SignatureCheck:
     """Check a signed report PDF and, when given, its JSON twin and the twin's signature.
 
     Valid when the PDF has exactly one signature, intact, covering the whole
     file; it carries the twin (:data:`~riskcore.report.render.ATTACHMENT_NAME`)
-    whose review hash is the one the signature's ``/Reason`` names; with
-    ``trust``, the certificate chains to one of them; and, with ``twin``,
-    the twin's detached signature is intact, by the same certificate, and
-    the twin has the embedded twin's data fingerprint and review hash.
+    whose review hash is the one the signature's ``/Reason`` names; it was
+    made within the certificate's validity period (the signing time the
+    signer states, or ``now`` when it states none); with ``trust``, the
+    certificate chains to one of them, judged at the signing time, and that
+    trusted certificate was valid then too; and, with ``twin``, the twin's
+    detached signature is intact, by the same certificate, made within its
+    validity period, and the twin has the embedded twin's data fingerprint
+    and review hash.
+
+    A certificate that has expired since the signing leaves the signature
+    valid (:attr:`SignatureCheck.valid_until` says when; the reading says
+    it): the signing time is the signer's clock, which no timestamp
+    authority vouches for.
 
     Parameters
     ----------
@@ -399,6 +431,8 @@ def verify_report(
     trust : sequence of bytes, default ()
         Certificates (PEM or DER) to trust as roots; without them the
         certificate is named, not trusted.
+    now : datetime, optional
+        The time of the verification (default now, UTC).
 
     Returns
     -------
@@ -407,22 +441,28 @@ def verify_report(
     Raises
     ------
     RiskcoreError
-        When the PDF cannot be read as a PDF, a twin is given without its
-        signature (or the signature is not CMS), or a trusted certificate
-        cannot be read.
+        When a twin is given without its signature, or a trusted certificate
+        cannot be read: what the caller supplies. Whatever is wrong with what
+        is checked (the PDF not a PDF or damaged, the twin's signature not
+        CMS) is an invalid :class:`SignatureCheck`, never an exception.
     """
-    from pyhanko.pdf_utils.misc import PdfError
     from pyhanko.sign.validation import validate_pdf_signature
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
     if loop_running():
         return in_thread(
-            verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust
+            verify_report, pdf, twin=twin, twin_signature=twin_signature, trust=trust, now=now
         )
     if twin is not None and twin_signature is None:
         raise RiskcoreError("the twin's signature is needed to check the twin")
-    context = _context(trust)
-    reader = read_pdf(pdf)
+    roots = trust_roots(trust)
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    if not pdf.startswith(b"%PDF-"):
+        return SignatureCheck(valid=False, problem="not-a-pdf")
+    try:
+        reader = read_pdf(pdf)
+    except RiskcoreError:  # a damaged file: its structure cannot be parsed
+        return SignatureCheck(valid=False, problem="pdf-unreadable")
     with quiet():
         try:
             sigs = list(reader.embedded_signatures)
@@ -433,45 +473,69 @@ def verify_report(
     if len(sigs) > 1:
         return SignatureCheck(valid=False, problem="several-signatures")
     with quiet():
-        try:
+        try:  # the chain is judged at the signing time the signer states (else now)
+            at = _aware(sigs[0].self_reported_timestamp) or now
+            context = validation_context(roots, at)
             status = validate_pdf_signature(sigs[0], context)
-        except (PdfError, ValueError, KeyError, TypeError):  # pyHanko's errors derive from these
+        except Exception:  # damaged input: pyHanko's, asn1crypto's and zlib's own error types
             return SignatureCheck(valid=False, problem="pdf-altered")
-    embedded = embedded_twin(reader)
+    cert = status.signing_cert
     found = SignatureCheck(
         valid=False,
-        signer=str(status.signing_cert.subject.human_friendly),
-        certificate_sha256=_cert_sha(status.signing_cert),
+        signer=str(cert.subject.human_friendly),
+        certificate_sha256=_cert_sha(cert),
         signed_at=_when(status.signer_reported_dt),
         trusted=bool(status.trusted) if trust else None,
-        review_sha256=None if embedded is None else review_hash(embedded),
-        data_sha256=None if embedded is None else _data_sha256(embedded),
         twin_checked=twin is not None,
+        valid_from=_when(cert.not_valid_before),
+        valid_until=_when(cert.not_valid_after),
+        verified_at=_when(now),
     )
 
     def fail(problem: str) -> SignatureCheck:
         return dataclasses.replace(found, problem=problem)
 
-    if not (status.intact and status.valid):
+    if not (status.intact and status.valid):  # before anything in the PDF is read
         return fail("pdf-altered")
     if status.coverage != SignatureCoverageLevel.ENTIRE_FILE:
         return fail("not-whole-file")
-    if embedded is None:
+    if not zero_padded(sigs[0]):
+        return fail("signature-padding")
+    embedded = embedded_twin(reader)
+    try:
+        review = None if embedded is None else review_hash(embedded)
+    except RiskcoreError:  # signed as it is, but not JSON
+        review = None
+    if embedded is None or review is None:
         return fail("not-a-report")
+    found = dataclasses.replace(found, review_sha256=review, data_sha256=_data_sha256(embedded))
     reason = str(sigs[0].sig_object.get("/Reason", ""))
     if f"review SHA-256 {found.review_sha256}" not in reason:
         return fail("reason-differs")
+    side = _outside(cert, at)  # before the chain: an expired signer is expired, not untrusted
+    if side is not None:
+        return fail(side)
     if trust and not status.trusted:
         return fail("untrusted")
+    anchor = anchor_certificate(status) if trust else None
+    if anchor is not None:  # a trust anchor's validity is not path validation's concern
+        found = dataclasses.replace(
+            found,
+            anchor=str(anchor.subject.human_friendly),
+            anchor_valid_from=_when(anchor.not_valid_before),
+            anchor_valid_until=_when(anchor.not_valid_after),
+        )
+        if _outside(anchor, at) is not None:
+            return fail("anchor-outside-validity")
     if twin is not None and twin_signature is not None:
-        problem = _check_twin(twin, twin_signature, context, embedded, status.signing_cert)
+        problem = _check_twin(twin, twin_signature, context, embedded, cert, now)
         if problem is not None:
             return fail(problem)
     return dataclasses.replace(found, valid=True)
 
 
 def _check_twin(
-    twin: bytes, signature: bytes, context: Any, embedded: bytes, pdf_cert: Any
+    twin: bytes, signature: bytes, context: Any, embedded: bytes, pdf_cert: Any, now: datetime
 ) -> str | None:
     """Return the problem with the twin and its signature, or None when they hold."""
     from asn1crypto import cms, pem
@@ -485,7 +549,7 @@ def _check_twin(
         if info["content_type"].native != "signed_data":
             raise ValueError("not signed data")
     except (ValueError, TypeError, KeyError):
-        raise RiskcoreError("the twin's signature is not a CMS signature (.p7s)") from None
+        return "twin-signature-unreadable"
     with quiet():
         try:
             status = asyncio.run(async_validate_detached_cms(twin, signed, context))
@@ -495,6 +559,8 @@ def _check_twin(
         return "twin-altered"
     if _cert_sha(status.signing_cert) != _cert_sha(pdf_cert):
         return "twin-other-signer"
+    if _outside(pdf_cert, _aware(status.signer_reported_dt) or now) is not None:
+        return "twin-signed-outside-validity"
     try:
         mine = review_hash(twin)
     except RiskcoreError:

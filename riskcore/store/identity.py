@@ -19,14 +19,27 @@ Approval follows the four-eyes principle (separation of duties, NIST SP
 800-53 Rev. 5 control AC-5): :func:`may_approve` is the one decision. Only
 an authenticated reviewer approves, never an assessment saved under their
 own ``(iss, sub)``, never one whose author is not proven (saved without a
-login), and once per reviewer.
+login), once per reviewer, and only with a login at most
+:data:`MAX_LOGIN_AGE_MINUTES` old.
+
+Why the last rule: the app keeps a login's claims (the roles claim among
+them) in Streamlit's signed cookie for 30 days, and Streamlit offers no call
+that asks the provider again (userinfo) and no setting for the cookie's
+lifetime. A reviewer role withdrawn at the provider would otherwise keep
+approving for a month. Approving and signing (:func:`may_sign`) therefore
+need an ID token issued (``iat``) in the last :data:`MAX_LOGIN_AGE_MINUTES`
+minutes: an older login is asked to log in again, which reads the
+provider's current roles. The lists of ``[riskcore.roles]`` are read at each
+action.
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from riskcore._results import Result
@@ -35,6 +48,7 @@ from riskcore.errors import RiskcoreError
 __all__ = [
     "ANALYST",
     "APPROVAL_REASONS",
+    "MAX_LOGIN_AGE_MINUTES",
     "REVIEWER",
     "ROLES",
     "UNAUTHENTICATED",
@@ -57,6 +71,16 @@ UNAUTHENTICATED = "unauthenticated"
 
 #: Longest text kept from one claim (a name, an e-mail, a subject).
 _MAX_CLAIM = 200
+#: Oldest login (minutes since its ID token was issued) that may approve or sign: its
+#: roles are the provider's of that time.
+MAX_LOGIN_AGE_MINUTES = 15
+#: How far a token's issue time may lie ahead of this machine's clock (clock skew), seconds.
+_CLOCK_SKEW = 300
+
+
+def _now() -> datetime:
+    """Return now, UTC (one place, so a test can hold the clock)."""
+    return datetime.now(UTC)
 
 
 def clean(text: object) -> str:
@@ -101,6 +125,10 @@ class Identity(Result):
         Among :data:`ROLES`; empty when unauthenticated.
     authenticated : bool
         True only for an identity built from a login.
+    login_at : str or None
+        When the login's ID token was issued (its ``iat``, ISO 8601 UTC): the
+        time its roles claim was read. None unauthenticated, or when the token
+        gave no time.
     """
 
     subject: str
@@ -109,6 +137,7 @@ class Identity(Result):
     issuer: str | None
     roles: tuple[str, ...]
     authenticated: bool
+    login_at: str | None = None
 
     @classmethod
     def unauthenticated(cls, name: str | None = None) -> Identity:
@@ -158,7 +187,31 @@ class Identity(Result):
         email = clean(claims.get("email") or "") or None
         name = clean(claims.get("name") or "") or None
         roles = (config or RoleConfig()).roles(claims)
-        return cls(sub, name, email, iss, roles, True)
+        return cls(sub, name, email, iss, roles, True, _issued_at(claims.get("iat")))
+
+    def fresh(self, now: datetime | None = None) -> bool:
+        """Return whether this is a login at most :data:`MAX_LOGIN_AGE_MINUTES` old.
+
+        Parameters
+        ----------
+        now : datetime, optional
+            Default now (UTC).
+
+        Returns
+        -------
+        bool
+            False unauthenticated, without an issue time, older than the
+            limit, or issued more than five minutes ahead of ``now`` (a clock
+            that far off is not trusted).
+        """
+        if not self.authenticated or self.login_at is None:
+            return False
+        try:
+            issued = datetime.fromisoformat(self.login_at)
+            age = ((now or _now()) - issued).total_seconds()
+        except (ValueError, TypeError):  # not an ISO time with its zone (a forged dict)
+            return False
+        return -_CLOCK_SKEW <= age <= MAX_LOGIN_AGE_MINUTES * 60
 
     @property
     def key(self) -> tuple[str, str] | None:
@@ -193,6 +246,18 @@ class Identity(Result):
             Whether an authenticated identity holds ``role``.
         """
         return self.authenticated and role in self.roles
+
+
+def _issued_at(iat: object) -> str | None:
+    """Return the ID token's ``iat`` (seconds since 1970, RFC 7519 section 4.1.6) as ISO 8601
+    UTC; None when it is missing or not a number of seconds."""
+    if isinstance(iat, bool) or not isinstance(iat, int | float) or not math.isfinite(iat):
+        return None
+    try:
+        when = datetime.fromtimestamp(iat, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return when.isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
@@ -311,6 +376,7 @@ APPROVAL_REASONS = (
     "own",
     "author_unproven",
     "already",
+    "login_stale",
 )
 
 
@@ -338,7 +404,11 @@ class ApprovalRefusedError(RiskcoreError):
 
 
 def may_approve(
-    approver: Identity, author: Identity | None, approved_by: Sequence[Identity] = ()
+    approver: Identity,
+    author: Identity | None,
+    approved_by: Sequence[Identity] = (),
+    *,
+    now: datetime | None = None,
 ) -> ApprovalDecision:
     """Decide whether ``approver`` may approve an assessment saved by ``author``.
 
@@ -347,7 +417,9 @@ def may_approve(
     be anyone's, the author's included); holds the reviewer role; is not
     the author (same issuer and subject, whatever their roles); the author
     is proven (an assessment saved without a login has no author to be
-    different from); and has not approved it already.
+    different from); has not approved it already; and logged in at most
+    :data:`MAX_LOGIN_AGE_MINUTES` ago (:meth:`Identity.fresh`: the roles are
+    the provider's of that login; an older one logs in again).
 
     Parameters
     ----------
@@ -356,6 +428,8 @@ def may_approve(
         Who saved it (None: not recorded).
     approved_by : sequence of Identity
         Who approved it already.
+    now : datetime, optional
+        Default now (UTC).
 
     Returns
     -------
@@ -371,10 +445,14 @@ def may_approve(
         return ApprovalDecision(False, "author_unproven")
     if any(a.key == approver.key for a in approved_by):
         return ApprovalDecision(False, "already")
+    if not approver.fresh(now):
+        return ApprovalDecision(False, "login_stale")
     return ApprovalDecision(True, "allowed")
 
 
-def may_sign(signer: Identity, *, login_required: bool) -> ApprovalDecision:
+def may_sign(
+    signer: Identity, *, login_required: bool, now: datetime | None = None
+) -> ApprovalDecision:
     """Decide whether ``signer`` may sign a report in the dashboard.
 
     A signature says a reviewer vouches for the report, so once the operator has
@@ -388,11 +466,14 @@ def may_sign(signer: Identity, *, login_required: bool) -> ApprovalDecision:
         This session's identity.
     login_required : bool
         Whether the dashboard requires a login (OpenID Connect configured).
+    now : datetime, optional
+        Default now (UTC).
 
     Returns
     -------
     ApprovalDecision
-        ``reason`` is ``"allowed"``, ``"unauthenticated"`` or ``"not_reviewer"``.
+        ``reason`` is ``"allowed"``, ``"unauthenticated"``, ``"not_reviewer"`` or
+        ``"login_stale"`` (a login older than :data:`MAX_LOGIN_AGE_MINUTES`).
     """
     if not login_required:
         return ApprovalDecision(True, "allowed")
@@ -400,4 +481,6 @@ def may_sign(signer: Identity, *, login_required: bool) -> ApprovalDecision:
         return ApprovalDecision(False, "unauthenticated")
     if REVIEWER not in signer.roles:
         return ApprovalDecision(False, "not_reviewer")
+    if not signer.fresh(now):
+        return ApprovalDecision(False, "login_stale")
     return ApprovalDecision(True, "allowed")

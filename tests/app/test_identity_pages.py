@@ -7,6 +7,8 @@ The real login against a real OpenID Connect provider is the browser test
 
 from __future__ import annotations
 
+import time
+
 from streamlit.testing.v1 import AppTest
 
 from riskcore.store import Store
@@ -35,8 +37,9 @@ def app(user=None, secrets=None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     if secrets is not None:
         at.secrets.update(secrets)
-    if user is not None:
-        at.user = {"is_logged_in": True, **user} if user else {"is_logged_in": False}
+    if user is not None:  # a login just made (its ID token issued now) unless user says when
+        fresh = {"is_logged_in": True, "iat": int(time.time())}
+        at.user = {**fresh, **user} if user else {"is_logged_in": False}
     return at
 
 
@@ -117,3 +120,44 @@ def test_with_a_login_only_a_reviewer_may_sign_the_report():
         assert at.button(key="rc_sign").disabled is (not allowed)
         refused = [seen(i.value) for i in at.info if "Only a reviewer signs" in seen(i.value)]
         assert bool(refused) is (not allowed)
+
+
+def test_a_reviewer_logged_in_a_day_ago_is_asked_to_log_in_again(database):
+    """Issue 37.9: the cookie keeps a login's roles for 30 days; approving and signing need a
+    login at most MAX_LOGIN_AGE_MINUTES old, so a role withdrawn since is read afresh."""
+    from tests.riskcore.signing import make_key
+
+    seed(database)
+    day_old = {**REV, "iat": int(time.time()) - 86_400}
+    at = approve_tab(app(user=day_old, secrets={"auth": AUTH}))
+    assert at.button(key="rc_saved_approve").disabled
+    assert any("Log in again to approve" in seen(i.value) for i in at.info)
+    assert at.button(key="rc_login_again").label == "Log in again"
+    assert [e.action for e in Store(database).audit()] == ["save"]  # nothing approved
+    # the Report page's Sign control: closed too, with the same way out
+    p12, _, _ = make_key("Rita Reviewer")
+    at = app(user=day_old, secrets={"auth": AUTH})
+    at.run()
+    at.switch_page("pages/report.py").run()
+    at.button(key="rc_report_build").click().run()
+    at.file_uploader(key="rc_sign_key_file").set_value(
+        ("reviewer.p12", p12, "application/x-pkcs12")
+    ).run()
+    assert not at.exception, at.exception
+    assert at.button(key="rc_sign").disabled
+    assert any("Log in again to sign" in seen(i.value) for i in at.info)
+    assert at.button(key="rc_login_again").label == "Log in again"
+
+
+def test_the_cookie_lifetime_the_docs_state_is_streamlits():
+    """SECURITY.md and docs/identity.md explain the login age limit by Streamlit's fixed 30-day
+    login cookie: when Streamlit changes it, the explanation must change too."""
+    from streamlit.web.server.starlette.starlette_server_config import (
+        AUTH_COOKIE_MAX_AGE_SECONDS,
+    )
+
+    from tests.conftest import ROOT
+
+    assert AUTH_COOKIE_MAX_AGE_SECONDS == 30 * 24 * 3600
+    for doc in ("SECURITY.md", "docs/identity.md"):
+        assert "30 days" in (ROOT / doc).read_text(encoding="utf-8"), doc

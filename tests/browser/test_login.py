@@ -9,7 +9,8 @@ approval (her own, whatever her roles); she logs out; Rev (a reviewer by the
 secrets' list, no roles claim) logs in and approves it. The audit log names
 both subjects, read back from the database. No request of the app leaves
 loopback (the provider's own pages link a stylesheet on a CDN: refused, and
-the only outside request allowed to be attempted).
+the only outside request allowed to be attempted). A second test withdraws a
+reviewer role at the provider after a day-old login (issue 37.9).
 """
 
 from __future__ import annotations
@@ -210,3 +211,76 @@ def test_two_logins_show_the_approval_rule(login_app, provider, browser):
     saved = Store(db).load(1)
     assert saved.user.startswith("Ana Analyst") and saved.results["built_by"] == saved.user
     assert Store(db).verify().ok
+
+
+def _provider_sets(provider: str, sub: str, claims: dict) -> None:
+    """Set a user's claims at the provider (oidc-provider-mock's PUT /users/SUB)."""
+    req = urllib.request.Request(
+        f"{provider}/users/{sub}",
+        data=json.dumps(claims).encode(),
+        method="PUT",
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(req, timeout=10).read()
+
+
+def _authorize_as(page, url: str, sub: str) -> None:
+    """On the provider's form, log in as ``sub`` (typed: not one of the predefined users)."""
+    page.wait_for_url("**/oauth2/authorize**", wait_until="commit")
+    page.get_by_placeholder("sub").fill(sub)
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(f"{url}/**")
+    wait_idle(page)
+    page.get_by_text("Logged in as").first.wait_for()
+
+
+def test_a_reviewer_role_withdrawn_since_the_login_no_longer_approves(login_app, provider, browser):
+    """Issue 37.9: Streamlit keeps a login's roles in its cookie for 30 days. Old logs in as a
+    reviewer (the roles claim) with a token issued a day ago: the app asks for a new login
+    before approving. The provider withdraws the role meanwhile; the new login reads that,
+    and Old is refused as no reviewer. Without the age limit, Old would have approved."""
+    from riskcore.store.identity import Identity
+
+    url, db = login_app
+    author = Identity.from_claims({"sub": "ana2", "iss": provider, "name": "Ana Two"})
+    aid = Store(db).save("for Old", fingerprint="cd" * 32, profile={}, results={}, user=author)
+    day_ago = int(time.time()) - 86_400
+    _provider_sets(provider, "old", {"name": "Old Reviewer", "roles": ["reviewer"], "iat": day_ago})
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(url)
+        wait_idle(page)
+        page.get_by_role("button", name="Log in").click()
+        _authorize_as(page, url, "old")
+        page.get_by_text("roles: reviewer").first.wait_for()
+        _approve_tab(page, url)  # the newest assessment, Ana Two's, is chosen first
+        page.get_by_text("Saved by Ana Two").wait_for()
+        page.get_by_text("Log in again to approve").wait_for()
+        assert page.get_by_role("button", name="Approve", exact=True).is_disabled()
+        shot(page, "login_stale_refused")
+        # the Report page's Sign control is closed to it too, with the same way out
+        goto(page, url, "Data")
+        upload(page, _people(db.parent))
+        page.get_by_text("people.csv").first.wait_for()
+        goto(page, url, "Report")
+        page.get_by_role("button", name="Build the report").click()
+        wait_idle(page)
+        page.get_by_text("Log in again to sign").wait_for()
+        assert page.get_by_role("button", name="Sign the PDF and the JSON twin").is_disabled()
+        page.get_by_text("Log in again to sign").scroll_into_view_if_needed()
+        shot(page, "login_stale_sign")
+        _approve_tab(page, url)
+        # the provider withdraws the role; the new login reads the provider's current claims
+        _provider_sets(provider, "old", {"name": "Old Reviewer"})
+        page.get_by_role("button", name="Log in again").click()
+        _authorize_as(page, url, "old")
+        page.get_by_text("roles: no role").first.wait_for()
+        _approve_tab(page, url)
+        page.get_by_text("Only a reviewer approves").wait_for()
+        assert page.get_by_role("button", name="Approve", exact=True).is_disabled()
+        shot(page, "login_role_withdrawn")
+    finally:
+        ctx.close()
+    assert not [e for e in Store(db).audit() if e.action == "approve" and e.changes["id"] == aid]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -19,19 +21,31 @@ from riskcore.store import Store
 from riskcore.store.database import user_name
 from riskcore.store.identity import (
     APPROVAL_REASONS,
+    MAX_LOGIN_AGE_MINUTES,
     ApprovalRefusedError,
     Identity,
     RoleConfig,
     clean,
     may_approve,
+    may_sign,
 )
 
 ISS = "http://127.0.0.1:9400"
 FP = "ab" * 32
+#: When the logins below were issued (their ID tokens' iat); the clock is held a minute later.
+IAT = int(time.time())
+NOW = datetime.fromtimestamp(IAT + 60, UTC)
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch):
+    """Hold the rule's clock a minute after the logins: the session may run long."""
+    monkeypatch.setattr("riskcore.store.identity._now", lambda: NOW)
 
 
 def login(sub, roles=(), iss=ISS, **claims):
-    return Identity.from_claims({"sub": sub, "iss": iss, "roles": list(roles), **claims})
+    claims = {"sub": sub, "iss": iss, "roles": list(roles), "iat": IAT, **claims}
+    return Identity.from_claims(claims)
 
 
 ANA = login("ana", ["analyst"], name="Ana Analyst", email="ana@example.org")
@@ -218,6 +232,48 @@ def test_an_assessment_saved_without_a_login_cannot_be_approved(tmp_path):
         s.approve(99, REV)
 
 
+def test_a_reviewer_whose_login_is_a_day_old_neither_approves_nor_signs(tmp_path):
+    """Issue 37.9: the roles of a login are those of its ID token, kept in Streamlit's cookie
+    for 30 days; a reviewer role withdrawn at the provider since went on approving. A login
+    older than MAX_LOGIN_AGE_MINUTES is sent to log in again (which reads the current roles)."""
+    s = Store(tmp_path / "r.db")
+    aid = _save(s, ANA)
+    day_old = login("rev", ["reviewer"], iat=IAT - 86_400)
+    with pytest.raises(ApprovalRefusedError, match="Log in again") as refused:
+        s.approve(aid, day_old)
+    assert refused.value.decision.reason == "login_stale"
+    assert s.audit()[-1].action == "approve_refused"
+    assert s.audit()[-1].changes["reason"] == "login_stale"
+    assert may_sign(day_old, login_required=True).reason == "login_stale"
+    assert may_sign(day_old, login_required=False).allowed  # no login: the key file decides
+    # the same reviewer logged in again: allowed, and the entry records the login's time
+    s.approve(aid, REV)
+    assert s.audit()[-1].changes["identity"]["login_at"] == REV.login_at
+
+
+def test_the_login_age_limit_and_its_edges():
+    limit = MAX_LOGIN_AGE_MINUTES * 60
+    at = datetime.fromtimestamp(IAT, UTC)
+    rev = login("rev", ["reviewer"])
+    assert rev.login_at == at.isoformat(timespec="seconds")
+    for age, fresh in [(0, True), (limit, True), (limit + 1, False), (-300, True), (-301, False)]:
+        now = at + timedelta(seconds=age)
+        assert rev.fresh(now) is fresh, age
+        assert (may_approve(rev, ANA, now=now).reason == "allowed") is fresh, age
+    # a token without a usable issue time is never fresh: its roles' age is unknown
+    for iat in (None, "yesterday", True, float("nan"), 1e300):
+        who = login("rev", ["reviewer"], iat=iat)
+        assert who.login_at is None and not who.fresh(), iat
+    assert not Identity.unauthenticated("Rev").fresh()
+    forged = Identity.from_dict({**REV.to_dict(), "login_at": "not a time"})
+    assert not forged.fresh()
+    # a refused analyst is told the role, not to log in again (which would not help)
+    assert may_approve(login("x", ["analyst"], iat=IAT - 86_400), ANA).reason == "not_reviewer"
+    from riskcore.report.readings.identity import sign_refused_reading
+
+    for said in (approval_reading("login_stale"), sign_refused_reading("login_stale")):
+        assert f"more than {MAX_LOGIN_AGE_MINUTES} minutes old" in said
+
 
 # ---- the report: HTML and JSON twin say who built it, proven or not ----
 
@@ -249,6 +305,34 @@ def test_the_report_says_who_built_it_and_whether_a_login_proves_it():
     assert "by unauthenticated &middot;" in blank
 
 
+def test_a_built_by_that_looks_like_a_login_is_marked_unauthenticated_in_the_json_twin(
+    tmp_path, capsys
+):
+    """Issue 37.13: ``report --built-by`` copied into the twin's ``built_by`` a name written as
+    a login's label, with nothing in the JSON saying no login checked it."""
+    import pandas as pd
+
+    from riskcore.cli import main
+
+    pd.DataFrame({"q": list("aabbbc"), "s": list("001101")}).to_csv(tmp_path / "t.csv")
+    (tmp_path / "p.json").write_text(
+        json.dumps({"quasi_identifiers": ["q"], "sensitive": ["s"], "targets": {"k": 2}})
+    )
+    forged = f"Rev Iewer <rev@example.org> (subject rev at {ISS})"
+    assert forged == REV.label.replace("(subject", "<rev@example.org> (subject")
+    twin = tmp_path / "r.json"
+    argv = ["report", str(tmp_path / "t.csv"), "--profile", str(tmp_path / "p.json")]
+    argv += ["--no-figures", "--out", str(tmp_path / "r.html"), "--json", str(twin)]
+    assert main([*argv, "--built-by", forged + "\u202e"]) in (0, 1), capsys.readouterr().err
+    got = json.loads(twin.read_text())
+    assert got["built_by"] == f"unauthenticated: {forged}"  # marked, the bidi override dropped
+    assert got["identity"]["authenticated"] is False and got["identity"]["subject"] == ""
+    assert "logged in" not in (tmp_path / "r.html").read_text()
+    assert main(argv) in (0, 1)  # no --built-by: the twin still says nobody was proven
+    got = json.loads(twin.read_text())
+    assert got["built_by"] == "unauthenticated" and got["identity"]["authenticated"] is False
+
+
 def test_a_budget_release_carries_the_identity(tmp_path):
     import numpy as np
     import pandas as pd
@@ -272,8 +356,8 @@ def test_a_budget_release_carries_the_identity(tmp_path):
 def test_with_a_login_only_a_logged_in_reviewer_signs_without_one_the_key_holder_does():
     from riskcore.store.identity import ApprovalDecision, may_sign
 
-    analyst = Identity.from_claims({"sub": "a", "iss": "https://idp", "roles": ["analyst"]})
-    reviewer = Identity.from_claims({"sub": "r", "iss": "https://idp", "roles": ["reviewer"]})
+    analyst = login("a", ["analyst"], iss="https://idp")
+    reviewer = login("r", ["reviewer"], iss="https://idp")
     typed = Identity.unauthenticated("Rita")
     assert may_sign(reviewer, login_required=True) == ApprovalDecision(True, "allowed")
     assert may_sign(analyst, login_required=True).reason == "not_reviewer"

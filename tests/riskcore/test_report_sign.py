@@ -31,7 +31,14 @@ from riskcore.report.sign import (
     sign_twin,
     verify_report,
 )
-from tests.riskcore.signing import PASSPHRASE, make_key, secret_forms
+from tests.riskcore.signing import (
+    PASSPHRASE,
+    make_cert,
+    make_key,
+    pem,
+    secret_forms,
+    unchecked_key,
+)
 
 PROFILE = {
     "identifiers": ["name", "ssn"],
@@ -81,13 +88,29 @@ def made(tmp_path_factory):
     base = ["report", str(data), "--profile", str(profile), "--no-figures"]
     sign = ["--sign", str(d / "key.p12"), "--sign-passphrase-env", ENV]
     run = Run(
-        [*base, "--out", str(d / "r.html"), "--json", str(d / "r.json"), "--pdf", str(d / "r.pdf"),
-         *sign],
+        [
+            *base,
+            "--out",
+            str(d / "r.html"),
+            "--json",
+            str(d / "r.json"),
+            "--pdf",
+            str(d / "r.pdf"),
+            *sign,
+        ],
         env={ENV: PASSPHRASE},
     )
     assert run.code == 0, run.err
-    return {"dir": d, "run": run, "base": base, "sign": sign, "key": key, "other": other,
-            "profile": profile, "data": data}
+    return {
+        "dir": d,
+        "run": run,
+        "base": base,
+        "sign": sign,
+        "key": key,
+        "other": other,
+        "profile": profile,
+        "data": data,
+    }
 
 
 def verify(d, *extra: str, pdf: str = "r.pdf") -> Run:
@@ -147,8 +170,21 @@ def test_openssl_agrees_on_both_signatures(made, tmp_path):
 
     def openssl(sig, content):
         return subprocess.run(
-            [OPENSSL, "cms", "-verify", "-binary", "-inform", "DER", "-in", str(sig),
-             "-content", str(content), "-noverify", "-out", os.devnull],
+            [
+                OPENSSL,
+                "cms",
+                "-verify",
+                "-binary",
+                "-inform",
+                "DER",
+                "-in",
+                str(sig),
+                "-content",
+                str(content),
+                "-noverify",
+                "-out",
+                os.devnull,
+            ],
             capture_output=True,
         ).returncode
 
@@ -215,8 +251,19 @@ def test_a_twin_of_another_report_fails_even_signed_by_the_same_key(made, tmp_pa
     ]:
         out = tmp_path / name.replace(" ", "_")
         run = Run(
-            ["report", str(data), "--profile", str(made["profile"]), "--no-figures",
-             "--out", str(out) + ".html", "--json", str(out) + ".json", *made["sign"], *extra],
+            [
+                "report",
+                str(data),
+                "--profile",
+                str(made["profile"]),
+                "--no-figures",
+                "--out",
+                str(out) + ".html",
+                "--json",
+                str(out) + ".json",
+                *made["sign"],
+                *extra,
+            ],
             env=env,
         )
         assert run.code == 0, run.err
@@ -237,8 +284,14 @@ def test_a_twin_signed_with_another_key_fails(made, tmp_path):
 
 
 def test_a_wrong_or_missing_passphrase_is_a_clear_message(made, tmp_path):
-    argv = [*made["base"], "--out", str(tmp_path / "r.html"), "--json", str(tmp_path / "r.json"),
-            *made["sign"]]
+    argv = [
+        *made["base"],
+        "--out",
+        str(tmp_path / "r.html"),
+        "--json",
+        str(tmp_path / "r.json"),
+        *made["sign"],
+    ]
     run = Run(argv, env={ENV: "not-the-passphrase"})
     assert run.code == 2
     assert run.err == (
@@ -273,26 +326,49 @@ def test_the_passphrase_and_the_key_appear_in_no_output_or_log(made):
 
 def test_cannot_read_exits_2_with_one_sentence(made, tmp_path):
     (tmp_path / "x.pdf").write_text("not a pdf")
-    run = Run(["report", "verify", str(tmp_path / "x.pdf")])
-    assert (run.code, run.err) == (2, "Cannot read: the file is not a PDF.\n")
+    run = Run(["report", "verify", str(tmp_path / "x.pdf")])  # what is checked: invalid
+    assert (run.code, run.out, run.err) == (
+        1,
+        "Invalid: the file is not a PDF (it does not begin with %PDF-).\n",
+        "",
+    )
+    (tmp_path / "x.pem").write_text("not a certificate")
+    run = Run(["report", "verify", str(made["dir"] / "r.pdf"), "--trust", str(tmp_path / "x.pem")])
+    assert (run.code, run.err) == (
+        2,
+        "Cannot read: a trusted certificate is not PEM or DER X.509.\n",
+    )
     run = Run(["report", "verify", str(tmp_path / "absent.pdf")])
     assert run.code == 2 and run.err.startswith("Cannot read: the PDF 'absent.pdf' does not exist")
     os.mkfifo(tmp_path / "fifo.p12")  # a FIFO would block a plain read
-    run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
-               "--sign", str(tmp_path / "fifo.p12")])
+
+    def sign_with(key: str) -> Run:
+        out = ["--out", str(tmp_path / "r.html"), "--json", "r.json"]
+        return Run([*made["base"], *out, "--sign", str(tmp_path / key)])
+
+    run = sign_with("fifo.p12")
     assert run.code == 2 and "is not a regular file" in run.err
     from riskcore.report.sign import MAX_KEY_FILE_BYTES
 
     (tmp_path / "big.p12").write_bytes(b"\0" * (MAX_KEY_FILE_BYTES + 1))
-    run = Run([*made["base"], "--out", str(tmp_path / "r.html"), "--json", "r.json",
-               "--sign", str(tmp_path / "big.p12")])
+    run = sign_with("big.p12")
     assert run.code == 2 and f"over the limit of {MAX_KEY_FILE_BYTES:,}" in run.err
     with pytest.raises(RiskcoreError, match="larger than"):
         load_signing_key(b"\0" * (MAX_KEY_FILE_BYTES + 1), None)
     d = made["dir"]
-    run = Run(["report", "verify", str(d / "r.pdf"), "--json", str(d / "r.json"),
-               "--json-signature", str(tmp_path / "x.pdf")])
-    assert run.code == 2 and "is not a CMS signature" in run.err
+    run = Run(
+        [
+            "report",
+            "verify",
+            str(d / "r.pdf"),
+            "--json",
+            str(d / "r.json"),
+            "--json-signature",
+            str(tmp_path / "x.pdf"),
+        ]
+    )
+    assert (run.code, run.err) == (1, "")
+    assert run.out.startswith("Invalid: the JSON twin's signature is not a CMS signature")
 
 
 def test_an_unsigned_pdf_is_invalid(made):
@@ -380,3 +456,187 @@ def test_every_problem_verify_can_give_has_its_own_sentence():
     for code in codes:
         text = verification_reading(SignatureCheck(valid=False, problem=code))
         assert text == f"Invalid: {signature._PROBLEMS[code]}.", code
+
+
+# ---- tampering: every changed byte is a sentence and exit 1, never a traceback ----
+
+
+def _flip(blob: bytes, i: int) -> bytes:
+    out = bytearray(blob)
+    out[i] = out[i] ^ 0x01 if chr(out[i]).isalnum() else ord("7")
+    return bytes(out)
+
+
+def _unsigned_value(pdf: bytes) -> range:
+    """Return the positions of the signature value (/Contents): the one range not signed."""
+    m = re.search(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]", pdf)
+    _, b, c, _ = map(int, m.groups())
+    return range(b, c)
+
+
+def test_a_byte_flipped_in_the_embedded_twin_is_invalid_not_a_traceback(made, tmp_path):
+    """Issue 38.11: a flipped byte inside the embedded JSON's compressed stream raised
+    zlib.error out of ``report verify``."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    m = re.search(rb"/Type\s*/EmbeddedFile.*?/Length (\d+)>>\s*stream\r?\n", pdf, re.S)
+    start, length = m.end(), int(m.group(1))
+    for off in (0, 1, 2, 10, length // 2, length - 5):
+        (tmp_path / "r.pdf").write_bytes(_flip(pdf, start + off))
+        run = Run(["report", "verify", str(tmp_path / "r.pdf")])
+        assert (run.code, run.err) == (1, ""), (off, run.out, run.err)
+        assert run.out.startswith("Invalid: the PDF's bytes are not the ones signed"), run.out
+
+
+def test_a_byte_flipped_anywhere_signed_is_one_sentence_and_exit_1(made, tmp_path):
+    """Every signed byte of the file, sampled evenly (the PDF's header and its dictionaries
+    included): one "Invalid:" line on stdout, nothing on stderr, exit 1."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    unsigned = _unsigned_value(pdf)
+    step = max(1, len(pdf) // 120)
+    positions = [i for i in range(0, len(pdf), step) if i not in unsigned]
+    # and inside every compressed stream (the cross-reference and object streams, the
+    # embedded twin): their first bytes, their middle, their end
+    for m in re.finditer(rb"(?<!end)stream\r?\n", pdf):
+        start = m.end()
+        n = pdf.index(b"endstream", start) - start
+        positions += [start + off for off in (0, 2, n // 2, n - 3) if 0 <= off < n]
+    # and the signature's own update after /Contents (its dictionary's end, the last
+    # cross-reference stream and its /Filter name, the trailer), every third byte
+    positions += range(unsigned.stop, len(pdf), 3)
+    seen_problems = set()
+    for i in positions:
+        (tmp_path / "r.pdf").write_bytes(_flip(pdf, i))
+        run = Run(["report", "verify", str(tmp_path / "r.pdf")])
+        assert (run.code, run.err) == (1, ""), (i, run.out, run.err)
+        (line,) = run.out.splitlines()
+        assert line.startswith("Invalid: "), (i, line)
+        seen_problems.add(line)
+    assert len(positions) > 200 and len(seen_problems) >= 3
+
+
+def test_a_byte_flipped_in_the_twins_signature_is_never_a_traceback_or_cannot_read(made):
+    """The .p7s is what is checked: damaged, it is invalid (exit 1), not "cannot read"."""
+    d = made["dir"]
+    pdf, twin, p7s = (
+        (d / "r.pdf").read_bytes(),
+        (d / "r.json").read_bytes(),
+        (d / "r.json.p7s").read_bytes(),
+    )
+    outcomes = []
+    for i in range(0, len(p7s), 13):
+        check = verify_report(pdf, twin=twin, twin_signature=_flip(p7s, i))
+        outcomes.append(check.problem)
+    # the few bytes CMS leaves unsigned (the SignedData's digestAlgorithms set, the
+    # encapsulated content type) change nothing signed; every other byte is found
+    assert outcomes.count(None) < len(outcomes) // 20
+    assert {"twin-altered", "twin-signature-unreadable"} <= set(outcomes)
+
+
+# ---- the certificate's validity period against the signing time (issue 37.6) ----
+
+
+def _unsigned(made) -> bytes:
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    return pdf[: pdf.index(b"%%EOF") + len(b"%%EOF\n")]
+
+
+def test_a_signature_made_after_the_certificate_expired_is_invalid_trusted_or_not(made):
+    """Another tool signs with a certificate that expired 10 days ago: not "Valid"."""
+    cert, key = make_cert("Old Reviewer", valid=(-40, -10))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key))
+    for trust in ([], [pem(cert)]):  # trusting it does not make it valid then
+        check = verify_report(signed, trust=trust)
+        assert (check.valid, check.problem) == (False, "signed-after-expiry"), trust
+        text = verification_reading(check)
+        expired = cert.not_valid_after_utc.strftime("%Y-%m-%d")
+        assert text.startswith("Invalid: the signature was made after the certificate expired")
+        assert f"expired {expired}" in text and "Common Name: Old Reviewer" in text
+
+
+def test_a_signature_made_before_the_certificate_was_valid_is_invalid(made):
+    cert, key = make_cert("Early Reviewer", valid=(5, 60))
+    check = verify_report(sign_pdf(_unsigned(made), unchecked_key(cert, key)))
+    assert (check.valid, check.problem) == (False, "signed-before-validity")
+    assert verification_reading(check).startswith(
+        "Invalid: the signature was made before the certificate became valid"
+    )
+
+
+def test_an_expired_signer_under_a_trusted_ca_is_refused_as_expired_not_untrusted(made):
+    ca = make_cert("Test CA", valid=(-400, 400))
+    cert, key = make_cert("Late Reviewer", issuer=ca, valid=(-40, -10))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key, [ca[0]]))
+    check = verify_report(signed, trust=[pem(ca[0])])
+    assert (check.valid, check.problem) == (False, "signed-after-expiry")
+    # the same CA and a signer valid now: trusted (the chain itself holds)
+    good, gkey = make_cert("Rita Reviewer", issuer=ca)
+    check = verify_report(sign_pdf(_unsigned(made), unchecked_key(good, gkey, [ca[0]])),
+                          trust=[pem(ca[0])])  # fmt: skip
+    assert check.valid and check.trusted
+
+
+def test_a_trust_anchor_expired_at_the_signing_time_is_refused_and_named(made):
+    ca = make_cert("Old CA", valid=(-400, -5))
+    cert, key = make_cert("Rita Reviewer", issuer=ca, valid=(-10, 30))
+    check = verify_report(
+        sign_pdf(_unsigned(made), unchecked_key(cert, key, [ca[0]])), trust=[pem(ca[0])]
+    )
+    assert (check.valid, check.problem) == (False, "anchor-outside-validity")
+    text = verification_reading(check)
+    assert "the certificate you trust (Common Name: Old CA) was not valid when it was signed" in (
+        text
+    )
+    assert f"expired {ca[0].not_valid_after_utc:%Y-%m-%d}" in text
+
+
+def test_a_certificate_expired_since_the_signing_stays_valid_and_says_so(made):
+    """Signed within the validity period, verified after it ended (``now``): valid, and the
+    sentence says the certificate has expired since and that the time is the signer's clock."""
+    import datetime as dt
+
+    cert, key = make_cert("Rita Reviewer", valid=(-10, 30))
+    signed = sign_pdf(_unsigned(made), unchecked_key(cert, key))
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=90)
+    for trust in ([], [pem(cert)]):
+        check = verify_report(signed, trust=trust, now=later)
+        assert check.valid, check.problem
+        text = verification_reading(check)
+        assert f"the certificate has expired since ({cert.not_valid_after_utc:%Y-%m-%d})" in text
+
+
+def test_a_twin_signed_after_the_certificate_expired_is_invalid(made):
+    """The PDF signed in time, the twin's .p7s made by the same key after expiry: refused."""
+    import datetime as dt
+
+    cert, key = make_cert("Rita Reviewer", valid=(-10, 30))
+    k = unchecked_key(cert, key)
+    pdf, twin = sign_pdf(_unsigned(made), k), (made["dir"] / "r.json").read_bytes()
+    real = dt.datetime
+    later = real.now(dt.UTC) + dt.timedelta(days=60)
+
+    class Later(real):
+        @classmethod
+        def now(cls, tz=None):
+            return later.astimezone(tz) if tz else later
+
+    with pytest.MonkeyPatch.context() as mp:  # the twin's CMS signing time: 60 days on
+        mp.setattr("riskcore.report.sign.datetime", Later)
+        p7s = sign_twin(twin, k)
+    check = verify_report(pdf, twin=twin, twin_signature=p7s)
+    assert (check.valid, check.problem) == (False, "twin-signed-outside-validity")
+
+
+def test_bytes_hidden_in_the_signature_padding_are_found(made):
+    """The signature value (/Contents) is the one range the signature cannot cover; its
+    padding after the CMS structure must be zeros, or a "valid" PDF could carry a payload."""
+    pdf = (made["dir"] / "r.pdf").read_bytes()
+    value = _unsigned_value(pdf)  # "<hex...>"
+    hidden = b"c0ffee" * 4
+    end = value.stop - 1  # the closing ">"
+    assert set(pdf[end - len(hidden) : end]) == {ord("0")}  # the padding's end, zeros
+    tampered = pdf[: end - len(hidden)] + hidden + pdf[end:]
+    check = verify_report(tampered)
+    assert (check.valid, check.problem) == (False, "signature-padding")
+    assert verification_reading(check).startswith(
+        "Invalid: the signature's value carries bytes after the signature itself"
+    )

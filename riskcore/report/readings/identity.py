@@ -46,6 +46,11 @@ APPROVAL_SENTENCES = {
         "it as someone else's: save it again while logged in."
     ),
     "already": "You have approved it already; the approval is in the audit log.",
+    "login_stale": (
+        "Log in again to approve: your login is more than 15 minutes old, and the roles it "
+        "carries are those your identity provider gave then (a reviewer role withdrawn since "
+        "would still show). Logging in again reads your current roles."
+    ),
 }
 
 
@@ -203,5 +208,10 @@ def sign_refused_reading(reason: str) -> str:
             "Only a reviewer signs: your login has no reviewer role (from the identity "
             "provider's role claim or the [riskcore.roles] reviewers list). A reviewer "
             "signs this report once it is saved and approved."
+        ),
+        "login_stale": (
+            "Log in again to sign: your login is more than 15 minutes old, and the roles it "
+            "carries are those your identity provider gave then. Logging in again reads your "
+            "current roles."
         ),
     }[reason]
