@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ ZZ = "CREATE TRIGGER zz BEFORE INSERT ON dp_ledger_entries BEGIN SELECT RAISE(IG
 
 
 def _login(sub: str, roles: tuple[str, ...] = (), iss: str = ISS) -> Identity:
-    return Identity.from_claims({"sub": sub, "iss": iss, "roles": list(roles)})
+    """A login issued now (its ID token's iat): approving needs one minutes old at most."""
+    claims = {"sub": sub, "iss": iss, "roles": list(roles), "iat": int(time.time())}
+    return Identity.from_claims(claims)
 
 
 @pytest.fixture
