@@ -9,7 +9,6 @@ from riskcore.errors import RiskcoreError
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     EPSILON_STEPS,
-    categorical_columns,
     format_number,
     grr_reading,
     grr_table,
@@ -18,7 +17,7 @@ from riskcore.report.readings import (
     local_unit_reading,
     numeric_columns,
     planning_reading,
-    preferred_first,
+    survey_columns,
 )
 from ui import budget, cached, keys
 from ui.context import context, end_page
@@ -36,7 +35,7 @@ ctx = context()
 if ctx is None:  # pragma: no cover - the demo always loads
     end_page()
 data = ctx.table.data
-categorical = preferred_first(categorical_columns(ctx.encoded), ctx.roles.sensitive)
+categorical = survey_columns(ctx.encoded, ctx.roles.sensitive)
 numeric = numeric_columns(data, list(data.columns))
 
 c1, c2 = st.columns([3, 1])

@@ -245,7 +245,7 @@ def targets_editor(
         "t", 0.0, 1.0, step=0.05, key=_seeded(tg, page, "t", float(getattr(t_now, "t", 0.2))),
         disabled=not use_t,
     )  # fmt: skip
-    b1, b2, b3, b4, b5 = st.columns(5)
+    b1, b2, b3 = st.columns(3)
     b_now = t.find("beta-likeness")
     use_b = b1.toggle(
         "beta-likeness", key=_seeded(tg, page, "use_beta", b_now is not None),
@@ -262,14 +262,15 @@ def targets_editor(
         "beta", 0.01, 1000.0, step=0.5, format="%g",
         key=_seeded(tg, page, "beta", float(getattr(b_now, "beta", 1.0))), disabled=not use_b,
     )  # fmt: skip
+    d1, d2, _ = st.columns([1, 1, 2])
     d_now = t.find("delta-disclosure")
-    use_d = b4.toggle(
+    use_d = d1.toggle(
         "delta-disclosure", key=_seeded(tg, page, "use_dd", d_now is not None),
         disabled=not sensitive,
         help="No class moves the belief in a value it holds by a factor of 2^delta or more: "
         "|log2(p / q)| < delta (Brickell and Shmatikov 2008; ARX's DDisclosurePrivacy).",
     )  # fmt: skip
-    d_value = b5.number_input(
+    d_value = d2.number_input(
         "delta", 0.01, 100.0, step=0.25, format="%g",
         key=_seeded(tg, page, "dd", float(getattr(d_now, "delta", 1.0))), disabled=not use_d,
     )  # fmt: skip

@@ -413,6 +413,18 @@ def _grr_reports(codes: np.ndarray, k: int, epsilon: float, gen: np.random.Gener
     return np.where(keep, codes, other)
 
 
+def _categories(values: pd.Series) -> list[str]:
+    """Return the distinct values as text in their own order: numbers and dates by value
+    (2 before 10), text alphabetically; a missing value last, as :data:`MISSING`."""
+    kind = values.dtype
+    present = values.dropna()
+    if pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_datetime64_any_dtype(kind):
+        ordered = pd.Series(np.sort(present.unique())).astype("string").tolist()
+    else:
+        ordered = sorted(pd.unique(present.astype("string")))
+    return [*ordered, *([MISSING] if len(present) < len(values) else [])]
+
+
 def grr_simulate(
     values: pd.Series,
     epsilon: float,
@@ -451,7 +463,7 @@ def grr_simulate(
     GrrResult
     """
     everyone = pd.Series(values)
-    _, uniques = pd.factorize(everyone.astype("string").fillna(MISSING), sort=True)
+    uniques = _categories(everyone)
     k = len(uniques)
     if len(everyone) == 0:
         raise RiskcoreError("the column is empty")
@@ -465,7 +477,7 @@ def grr_simulate(
     s, unit, left_out, _ = _reported(everyone, persons, max_rows, seed)
     if len(s) == 0:
         raise RiskcoreError("no row has a person to report it")
-    codes = pd.Index(uniques).get_indexer(s.astype("string").fillna(MISSING))
+    codes = pd.Index(uniques).get_indexer(pd.Index(s.astype("string").fillna(MISSING)))
     per_report = _eps(epsilon) / unit.factor
     gen = np.random.default_rng(seed)
     reports = _grr_reports(codes.astype(np.int64), k, per_report, gen)

@@ -304,3 +304,17 @@ def test_dp_and_local_dp_defaults_come_from_the_chosen_column():
     assert ldp.number_input(key="rc_ldp_hi").value == float(df[ncol].max())
     rr = ldp.selectbox(key="rc_ldp_col").value
     assert ldp.number_input(key="rc_ldp_plan_k").value == df[rr].nunique()
+
+
+def test_local_dp_asks_a_short_text_column_first_and_sorts_numbers_as_numbers():
+    """Issue 38: the default question was a numeric column of 119 amounts (capital-gain),
+    its categories sorted as text; now a text column of few values comes first, and a
+    numeric column's categories run 2 before 10."""
+    at = run("pages/ldp.py", demo_roles(["age", "sex"]))  # no sensitive attribute tagged
+    assert not at.exception, at.exception
+    box = next(w for w in at.selectbox if w.label == "Column each person answers")
+    assert box.value == "sex"
+    numeric = [c for c in box.options if c in ("age", "hours_per_week")]
+    assert numeric and box.options.index(numeric[0]) > box.options.index("race")
+    r = ldp.grr_simulate(np.array([10, 2, 2, 30, 10]), 1.0, seed=0)
+    assert r.categories == ("2", "10", "30")

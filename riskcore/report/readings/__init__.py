@@ -136,6 +136,7 @@ if TYPE_CHECKING:
         preferred_first,
         queries_allowed,
         solver_table,
+        survey_columns,
     )
     from riskcore.report.readings.dp_unit import (
         bound_tradeoff_reading,
@@ -362,6 +363,7 @@ _WHERE: dict[str, str] = {
     "mechanisms_for": "dp",
     "planning_reading": "dp",
     "preferred_first": "dp",
+    "survey_columns": "dp",
     "queries_allowed": "composition",
     "solver_table": "dp",
     "bound_tradeoff_reading": "dp_unit",
@@ -665,6 +667,7 @@ __all__ = [
     "suppressed_row_reading",
     "suppressed_share",
     "suppression_line",
+    "survey_columns",
     "t_rule_reading",
     "table_heading",
     "targets_label",

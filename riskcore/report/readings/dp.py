@@ -54,6 +54,7 @@ __all__ = [
     "preferred_first",
     "queries_allowed",
     "solver_table",
+    "survey_columns",
 ]
 
 EPSILON_STEPS: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -247,6 +248,34 @@ def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[st
         Columns with 2..max_values distinct values (candidates for histograms and RR).
     """
     return [str(c) for c in data.df.columns if 2 <= len(data.column(str(c)).labels) <= max_values]
+
+
+def survey_columns(data: EncodedTable, preferred: tuple[str, ...] | list[str]) -> list[str]:
+    """Return the columns a randomized-response survey can ask, the likeliest question first.
+
+    The ``preferred`` (sensitive) columns first, then text columns by fewest values, then
+    numeric ones by fewest values (a number column of 119 amounts is a poor question: its
+    categories are amounts).
+
+    Parameters
+    ----------
+    data : EncodedTable
+        The encoded table.
+    preferred : tuple of str or list of str
+        Columns to put first (the sensitive attributes), their order kept.
+
+    Returns
+    -------
+    list of str
+        :func:`categorical_columns` in that order.
+    """
+    columns = categorical_columns(data)
+
+    def rank(c: str) -> tuple[bool, int]:
+        numeric = pd.api.types.is_numeric_dtype(data.df[c].dtype)
+        return numeric, len(data.column(c).labels)
+
+    return preferred_first(sorted(columns, key=rank), preferred)
 
 
 def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
