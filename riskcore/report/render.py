@@ -152,6 +152,28 @@ def _attack_context(att: AttackRun) -> dict[str, Any]:
     }
 
 
+def _release_context(review: Review) -> dict[str, Any] | None:
+    """The release context's answers, threshold and why (None without one)."""
+    from riskcore.report.readings.context import context_reading, context_rows, overall_reading
+
+    c = review.profile.context
+    if c is None:
+        return None
+    overall = []
+    for of, v in (
+        ("As recorded", review.verdict_before),
+        ("After remediation", review.verdict_after),
+    ):
+        text = None if v is None else overall_reading(c, v.checks)
+        if text:
+            overall.append(f"{of}: {text[0].lower()}{text[1:]}")
+    return {
+        "answers": _df(context_rows(c)),
+        "reading": context_reading(c, carried=c.carried_by(review.profile.targets)),
+        "overall": overall,
+    }
+
+
 def _readings(review: Review, after: bool) -> list[str]:
     from riskcore.report.readings import (
         candidates_reading,
@@ -294,6 +316,7 @@ def document_context(review: Review) -> dict[str, Any]:
             ],
         ),
         "targets": _df(target_rows(r)),
+        "context": _release_context(r),
         "checks": _df(checks_side_by_side(r)),
         "figures": _df(figures_side_by_side(r)),
         "readings_before": _readings(r, after=False),
