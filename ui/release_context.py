@@ -30,7 +30,6 @@ from riskcore.errors import RiskcoreError
 from riskcore.report.readings.context import RELEASE_LABELS, context_reading, context_rows
 from ui import keys, profile
 from ui.safe import md
-from ui.tables import fitted
 
 __all__ = ["context_step", "context_summary"]
 
@@ -224,8 +223,8 @@ def context_summary(place: Any) -> Context | None:
     now: Context | None = profile.settings().get("context")
     if now is not None:
         with place:
-            rows = context_rows(now)
-            st.dataframe(rows, hide_index=True, column_config=fitted(rows))
+            rows = context_rows(now).itertuples(index=False)  # long answers: a list, not a grid
+            st.markdown("\n".join(f"- **{md(q)}**: {md(a)} (_{md(src)}_)" for q, a, src in rows))
             carried = now.carried_by(profile.targets())
             (st.info if carried else st.warning)(md(context_reading(now, carried=carried)))
     return now

@@ -42,7 +42,9 @@ def test_the_context_sets_the_targets_and_the_profile_carries_it():
     assert AverageRisk(threshold=0.05 / 0.27) in t.criteria
     assert RecordRisk(threshold=1 / 3) in t.criteria and t.find("k-anonymity") is None
     assert any("The likeliest attack is the breach one" in x.value for x in at.info)
-    checks = at.dataframe[1].value  # the answers table first, then the verdict's checks
+    answers = " ".join(x.value.replace("\\", "") for x in at.markdown)
+    assert "Pr(breach)**: 0.27" in answers and "IPC Ontario 2016, step 5, attack 3" in answers
+    checks = at.dataframe[0].value
     assert "average record risk (marketer)" in set(checks["target"])
     # a target changed afterwards: the step says the targets no longer hold the bound
     next(w for w in at.selectbox if w.label == "Targets").set_value("k = 5").run()
