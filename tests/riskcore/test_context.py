@@ -369,3 +369,20 @@ def test_the_report_and_its_json_twin_show_the_context():
     assert "release context" not in render_html(
         review(SUBJECTS, p.with_(context=None), name="kniola.csv"), figures=False
     )
+
+
+def test_assess_prints_the_context_and_the_overall_risk(tmp_path, capsys):
+    from riskcore.cli import main
+
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(CONTEXTS["cd-rom"]))
+    data = tmp_path / "subjects.csv"
+    SUBJECTS.to_csv(data, index=False)
+    assert main(["assess", str(data), "--qi", "sex", "--qi", "age_deid", "--context",
+                 str(path)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "Context: A non-public release" in out and "EMA Policy 0070" in out
+    assert "Overall risk: 0.3 x 0.27 = 0.081, within the threshold 0.09" in out
+    assert main(["assess", str(data), "--qi", "sex", "--qi", "age_deid", "--context",
+                 str(path), "--format", "json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["context"]["derived"]["attack"] == 0.27
