@@ -72,3 +72,43 @@ def test_a_bad_answer_is_a_sentence_not_a_traceback():
     assert not at.exception
     assert any("give 'threshold_reason'" in x.value.replace("\\", "") for x in at.error)
     assert "context" not in at.session_state["rc_targets"]
+
+
+def test_a_saved_assessment_reopens_with_its_context():
+    import io
+
+    from streamlit.testing.v1 import AppTest
+
+    from riskcore.demo import make_people
+    from tests.app.helpers import APP, data_uploader
+
+    buf = io.StringIO()
+    make_people(400, seed=3).to_csv(buf, index=False)
+    raw = buf.getvalue().encode()
+
+    def session() -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        data_uploader(at).set_value(("people.csv", raw, "text/csv")).run()
+        assert not at.exception
+        return at
+
+    at = session()
+    at.switch_page("pages/anonymity.py").run()
+    _radio(at, "The release is").set_value("public")
+    _radio(at, "Invasion of privacy, were the data identified").set_value("high")
+    _submit(at)
+    made = at.session_state["rc_targets"]["context"]
+    at.switch_page("pages/report.py").run()
+    at.button(key="rc_report_build").click().run()
+    at.button(key="rc_save").click().run()
+    assert not at.exception
+
+    again = session()  # a new session: a reload, or another day
+    assert "context" not in again.session_state["rc_targets"]
+    again.switch_page("pages/saved.py").run()
+    again.button(key="rc_saved_reopen").click().run()
+    assert not again.exception
+    assert again.session_state["rc_targets"]["context"] == made
+    assert again.session_state["rc_targets"]["targets"].find("record-risk") == RecordRisk(
+        threshold=0.05
+    )
