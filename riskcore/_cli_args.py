@@ -298,6 +298,8 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         if l_ is not None:  # one l-diversity target, of the kind given
             kinds |= {"distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity"}
         kept = tuple(x for x in base.targets.criteria if x.kind not in kinds)
+        if base.context is not None and tau is not None:  # --threshold drops the context
+            kept = tuple(x for x in kept if x not in base.context.criteria())
         targets = Targets(
             criteria=kept + given.criteria, max_suppression=base.targets.max_suppression
         )

@@ -386,3 +386,24 @@ def test_assess_prints_the_context_and_the_overall_risk(tmp_path, capsys):
     assert main(["assess", str(data), "--qi", "sex", "--qi", "age_deid", "--context",
                  str(path), "--format", "json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["context"]["derived"]["attack"] == 0.27
+
+
+def test_threshold_over_a_profile_with_a_context_drops_the_context_and_its_targets(tmp_path):
+    from riskcore.cli import main
+
+    c = _non_public(controls="low", motives="low", prevalence=0.001)
+    prof = tmp_path / "p.json"
+    prof.write_text(Profile(targets=c.apply(Targets.of(l=2)), context=c).to_json())
+    out = tmp_path / "out.json"
+    assert main(["assess", "demo:300", "--qi", "age", "--sensitive", "income", "--profile",
+                 str(prof), "--threshold", "0.2", "--profile-out", str(out)]) in (0, 1)  # fmt: skip
+    p = Profile.read(out)
+    assert p.context is None
+    assert p.targets.find("average-risk") is None  # the context's, gone with it
+    assert p.targets.find("record-risk") == RecordRisk(threshold=0.2)
+    assert p.targets.find("distinct-l-diversity") is not None
+    kept = tmp_path / "kept.json"  # without --threshold the profile's context stands
+    assert main(["assess", "demo:300", "--qi", "age", "--sensitive", "income", "--profile",
+                 str(prof), "--profile-out", str(kept)]) in (0, 1)  # fmt: skip
+    again = Profile.read(kept)
+    assert again.context == c and c.carried_by(again.targets)
