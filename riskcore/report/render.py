@@ -27,7 +27,12 @@ from riskcore.report._appendix import printed_json, recipe_pointer
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report._utility_section import utility_context, utility_figures
-from riskcore.report.methods import EVENT_METHOD_NOTES, METHOD_NOTES, MODEL_METHOD_NOTES
+from riskcore.report.methods import (
+    CONTEXT_METHOD_NOTE,
+    EVENT_METHOD_NOTES,
+    METHOD_NOTES,
+    MODEL_METHOD_NOTES,
+)
 from riskcore.review import AttackRun, Review
 
 if TYPE_CHECKING:
@@ -201,7 +206,8 @@ def _readings(review: Review, after: bool) -> list[str]:
 
 def _method_notes(review: Review) -> list[tuple[str, str, str]]:
     """Return the method notes: every report's, then those of the profile's events and
-    household, then those of the privacy models its targets hold beyond every report's."""
+    household, then those of the privacy models its targets hold beyond every report's, then
+    the release context's."""
     p = review.profile
     used = [k for k, on in (("events", bool(p.events)), ("household", p.household)) if on]
     kinds = dict.fromkeys(c.kind for c in p.targets.criteria if c.kind in MODEL_METHOD_NOTES)
@@ -209,6 +215,7 @@ def _method_notes(review: Review) -> list[tuple[str, str, str]]:
         *METHOD_NOTES,
         *(EVENT_METHOD_NOTES[k] for k in used),
         *(MODEL_METHOD_NOTES[k] for k in kinds),
+        *([CONTEXT_METHOD_NOTE] if p.context is not None else []),
     ]
 
 

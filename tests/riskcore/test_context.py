@@ -361,12 +361,13 @@ def test_the_report_and_its_json_twin_show_the_context():
     assert "<h3>The release context and its threshold</h3>" in html
     assert "EMA Policy 0070" in html and "IPC Ontario 2016, step 5, attack 3" in html
     assert "As recorded: overall risk: 0.3 x 0.27 = 0.081, within the threshold 0.09" in html
+    assert "<td>threshold from the release context</td>" in html  # the method note
     twin = json.loads(r.to_json())
     assert twin["profile"]["context"]["derived"]["attack"] == pytest.approx(0.27)
     assert twin["profile"]["context"]["breach_source"] == BREACH["breach_source"]
     changed = review(SUBJECTS, p.with_(targets=Targets.of(k=2)), name="kniola.csv")
     assert "no longer hold its bound" in render_html(changed, figures=False)
-    assert "release context" not in render_html(
+    assert "release context" not in render_html(  # no section, no method note
         review(SUBJECTS, p.with_(context=None), name="kniola.csv"), figures=False
     )
 
