@@ -36,6 +36,10 @@ The numbers, and where each comes from (all read in [IPC16]_, June 2016 edition)
 * the strict average's cap on a row's risk: 1/3 is "often proposed", 1/2 "may also be
   used" (IPC16 step 4.2).
 
+ARX 3.9.2 (the peer tool of the rest of :mod:`riskcore.criteria`) has no context model: its
+sources mention no motives, acquaintance or breach, so this module is checked against the
+sources above only.
+
 The checklists of controls, motives and capacity, and invasion of privacy
 (:data:`CONTROLS_ITEMS`, :data:`MOTIVES_ITEMS`, :data:`INVASION_ITEMS`) are IPC16's lists,
 recorded as what the assessor considered; the level (low / medium / high) is the

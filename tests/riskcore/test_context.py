@@ -104,7 +104,9 @@ SUBJECTS = pd.DataFrame(
 #: controls, medium motives), trusted on CD-ROM (the breach, 0.27), unknown recipient on a
 #: secure portal (0.5: low controls, medium motives), and a public release (1). Kniola's
 #: threshold is 0.09, held to the average risk (non-public) or the maximum (public); his
-#: k = 2 check is the strict average's cap 1/2.
+#: k = 2 check is the strict average's cap 1/2. Kniola gives no breach rate for a secure
+#: portal ("significantly reduced") nor a prevalence for these rows: the 0.05 and 1e-5 below
+#: are ours, any breach up to 0.1 and any rare condition giving his Pr(attack) of 0.1 and 0.5.
 REASON = {"threshold": 0.09, "threshold_reason": "EMA Policy 0070's suggested 0.09 (Kniola)"}
 CONTEXTS = {
     "portal": {"release": "non-public", "invasion": "low", "controls": "high",
