@@ -31,6 +31,7 @@ from riskcore.report.readings.criteria import check_table, target_label, verdict
 from ui import cached, formats, keys, people
 from ui import profile as session_profile
 from ui.context import context, end_page, person_caution, require_qis
+from ui.release_context import context_step, context_summary
 from ui.safe import file_part, md
 from ui.tables import drop_empty, fitted
 from ui.targets import targets_editor
@@ -62,8 +63,10 @@ def seeded(key: str, value: object) -> str:
     return key
 
 
+context_place = context_step()  # the threshold from the release context sets the targets
 with st.expander("Targets (the same on every page)", expanded=True):
     targets_editor(page="anonymity", sensitive=sens, suppression=False, person=person)
+context_summary(context_place)  # its answers and why, against the targets as they now are
 with st.expander("Population and missing values", expanded=True):
     tg["sampling_fraction"] = st.number_input(
         "sampling fraction n/N of a sample (0 when the table is the whole population)",

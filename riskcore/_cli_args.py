@@ -4,7 +4,9 @@ they make.
 Every command that judges targets (``assess``, ``records``, ``anonymize``,
 ``report``) takes ``--profile P.json`` (the one :class:`riskcore.profile.Profile`)
 and the target options ``--k --l --l-kind --c --t --threshold --risk-model
---max-suppression``, with the many-rows-per-person options ``--person``,
+--max-suppression``, the release context ``--context FILE.json``
+(:class:`riskcore.criteria.context.Context`, whose targets replace the k and risk
+ones), with the many-rows-per-person options ``--person``,
 ``--event`` (repeatable), ``--m`` and ``--household``; :func:`profile_from_args`
 builds the profile they describe: the file's (or a new one's), with every
 option given replacing the same kind of target. Without a profile and
@@ -218,6 +220,14 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
         default=None,
         help="share of records a remediation may suppress (preset 0.02)",
     )
+    parser.add_argument(
+        "--context",
+        default=None,
+        metavar="FILE.json",
+        help="the release context (public, semi-public or non-public, the invasion of privacy, "
+        "the attacks' answers): its threshold / Pr(attack) replaces the k and risk targets "
+        "(El Emam; IPC Ontario 2016) and the report shows the answers",
+    )
 
 
 def add_missing(parser: Any, *, default: str | None = None, help: str = MISSING_HELP) -> None:
@@ -377,6 +387,8 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         if l_ is not None:  # one l-diversity target, of the kind given
             kinds |= {"distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity"}
         kept = tuple(x for x in base.targets.criteria if x.kind not in kinds)
+        if base.context is not None and tau is not None:  # --threshold drops the context
+            kept = tuple(x for x in kept if x not in base.context.criteria())
         targets = Targets(
             criteria=kept + given.criteria, max_suppression=base.targets.max_suppression
         )
@@ -386,6 +398,14 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         targets = DEFAULT_TARGETS
     if limit is not None:
         targets = dataclasses.replace(targets, max_suppression=limit)
+    context = _context_option(args, base)
+    if context is not None:
+        targets = context.apply(targets)
+        if k is not None and k > 1:  # an explicit --k stands beside the context's targets
+            targets = Targets(
+                criteria=targets.criteria + Targets.of(k=k).criteria,
+                max_suppression=targets.max_suppression,
+            )
     events, m, household = _event_options(args, base, roles)
     targets = _with_km(targets, args, events, m)
     keep = set(roles.sensitive)
@@ -402,7 +422,25 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         events=events,
         m=m,
         household=household,
+        context=context,
     )
+
+
+def _context_option(args: argparse.Namespace, base: Any) -> Any:
+    """Return the context of ``--context`` (else the profile's, unless a risk option replaced
+    its targets), refusing ``--threshold`` beside it."""
+    from riskcore.criteria.context import Context
+
+    path = _given(args, "context")
+    if path is None:
+        if base.context is not None and _given(args, "threshold") is None:
+            return base.context
+        return None
+    if _given(args, "threshold") is not None:
+        raise RiskcoreError(
+            "give --context or --threshold, not both: the context chooses the threshold"
+        )
+    return Context.read(Path(path))
 
 
 def _event_options(

@@ -417,6 +417,7 @@ def _run_assess(args: argparse.Namespace) -> int:
                 {
                     **result.to_dict(),
                     "targets": profile.targets.to_dict(),
+                    "context": None if profile.context is None else profile.context.to_dict(),
                     "verdict": verdict.to_dict(),
                 }
             )
@@ -424,6 +425,14 @@ def _run_assess(args: argparse.Namespace) -> int:
     else:
         print(assessment_text(result))
         print(verdict_text(verdict, profile.targets))
+        if profile.context is not None:  # the threshold's context, and the overall risk
+            from riskcore.report.readings.context import context_reading, overall_reading
+
+            c = profile.context
+            print("Context: " + context_reading(c, carried=c.carried_by(profile.targets)))
+            overall = overall_reading(c, verdict.checks)
+            if overall:
+                print(overall)
     return 1 if args.fail_on_targets and not verdict.passed else 0
 
 

@@ -14,8 +14,10 @@ reads it with ``--profile`` and writes it with ``assess --profile-out``, the
 report and saved assessments store it. Every reader and writer goes through
 :meth:`Profile.read` and :meth:`Profile.to_json`.
 
-Versions: this writes version 3, ``{"riskcore_profile": 3, "roles": {...},
-"targets": {...}, ..., "events": [...], "m": 2, "household": null}``. Version 3
+Versions: this writes version 4, ``{"riskcore_profile": 4, "roles": {...},
+"targets": {...}, ..., "events": [...], "m": 2, "household": null, "context": null}``.
+Version 4 added the release context (:class:`riskcore.criteria.context.Context`: the
+answers the risk targets were chosen from; version 3 profiles read with none). Version 3
 added the event columns and m of k^m-anonymity and the household column
 (version 2 profiles read with none). They are fields of the profile, not
 column roles: they parameterize an attacker model (k^m's "m visits of these
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 from riskcore._json import read_json
 from riskcore._results import Result, dumps
 from riskcore.criteria import Targets
+from riskcore.criteria.context import Context
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.missing import MISSING_POLICIES
 from riskcore.roles import ColumnRoles
@@ -51,8 +54,9 @@ __all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile
 
 _T = TypeVar("_T")
 
-#: Version of the profile JSON this riskcore writes (3 added events, m and household).
-PROFILE_VERSION = 3
+#: Version of the profile JSON this riskcore writes (3 added events, m and household; 4 the
+#: release context).
+PROFILE_VERSION = 4
 
 #: The targets of a new profile: the k = 11 preset (k-anonymity 11 and a highest prosecutor
 #: record risk of 1/11, the US public-release precedent), with up to 2% of the records
@@ -137,6 +141,10 @@ class Profile(Result):
     household : str or None
         The household column: sdcMicro's household risk beside the individual
         risk (:mod:`riskcore.metrics.household`).
+    context : Context or None
+        The release context the risk targets were chosen from (the answers, shown by
+        the report); its targets are applied to ``targets`` where it is set
+        (:meth:`Context.apply`), and the report says when they were changed since.
     """
 
     schema_version: ClassVar[int] = PROFILE_VERSION
@@ -154,6 +162,7 @@ class Profile(Result):
     events: tuple[str, ...] = ()
     m: int = 2
     household: str | None = None
+    context: Context | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.roles, ColumnRoles):
@@ -183,6 +192,8 @@ class Profile(Result):
         object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
         if self.ledger is not None and not isinstance(self.ledger, Mapping):
             raise RiskcoreError("'ledger' in the profile must be an object")
+        if self.context is not None and not isinstance(self.context, Context):
+            raise RiskcoreError("the profile's context must be a Context")
         if self.history is not None:
             from riskcore.deidentify.history import History
 
@@ -336,6 +347,7 @@ class Profile(Result):
         out["events"] = list(self.events)
         out["m"] = self.m
         out["household"] = self.household
+        out["context"] = None if self.context is None else self.context.to_dict()
         return out
 
     def to_json(self) -> str:
@@ -384,6 +396,8 @@ class Profile(Result):
         }  # fmt: skip
         if version >= 3:
             known |= {"events", "m", "household"}
+        if version >= 4:
+            known |= {"context"}
         unknown = sorted(set(map(str, data)) - known)
         if unknown:
             raise RiskcoreError(f"the profile has an unknown key {unknown[0]!r}")
@@ -405,6 +419,7 @@ class Profile(Result):
             events=_names("events", data.get("events") or []),
             m=data.get("m", 2),
             household=data.get("household"),
+            context=_context(data.get("context")),
         )
 
     @classmethod
@@ -526,6 +541,10 @@ def _history(value: Any) -> History | None:
         return History.from_dict(obj)
 
     return _member("history", "history", value, read)
+
+
+def _context(value: Any) -> Context | None:
+    return _member("context", "release context", value, Context.from_dict)
 
 
 def _population(value: Any) -> PopulationReference | None:

@@ -19,7 +19,8 @@ The list of pages is :data:`PAGES` (file stem of ``pages/*.py`` -> title in ``ap
 :data:`VIEWS` are parts of a page reached by a few clicks (the Remediate page's history
 panel after four steps, its hierarchy builder, its Perturb tab after a run, the candidate
 table, two candidates compared and the utility views after the search; the Data page on the
-claims demo), each shown by the docs page :data:`VIEW_DOCS` names. :data:`PEOPLE` are five
+claims demo; the Anonymity page's Context step, answered and set), each shown by the docs
+page :data:`VIEW_DOCS` names. :data:`PEOPLE` are five
 pages on the claims
 (``make_claims(2500, seed=0)``, uploaded as a CSV) with patient_id tagged as the person
 (``tests.browser_helpers.CLAIMS_ROLES``, loaded as a role profile), each a full-page
@@ -187,8 +188,32 @@ def people_again(page) -> None:
     page.get_by_text("Demo people (32,561 rows)").first.wait_for()
 
 
+_CONTEXT = "Context: the threshold from the release"
+
+
+def context_view(page) -> None:
+    """The Anonymity page's Context step: a non-public release, answered, before it is set."""
+    box = open_expander(page, _CONTEXT)
+    box.get_by_text("high", exact=True).first.click()  # the invasion of privacy
+    wait_idle(page)
+    box.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+
+
+def context_set_view(page) -> None:
+    """The Context step once set: the answers with their sources, the threshold and why."""
+    box = open_expander(page, _CONTEXT)
+    box.get_by_role("button", name="Set the targets from this context").click()
+    wait_idle(page)
+    box = open_expander(page, _CONTEXT)
+    box.get_by_text("Set the targets from this context").first.wait_for()
+    _top(page, "Clear the context")
+
+
 # a view: docs/img/<name>.png, drawn on the page it names by a function of the page
 VIEWS = {
+    "anonymity-context": ("Anonymity (k / l / t)", context_view),
+    "anonymity-context-set": ("Anonymity (k / l / t)", context_set_view),
     "remediate-history": ("Remediate", history_view),
     "remediate-hierarchy-builder": ("Remediate", hierarchy_view),
     "remediate-perturb": ("Remediate", perturb_view),
@@ -201,6 +226,8 @@ VIEWS = {
 AFTER = {"data-claims-person": people_again}
 # the docs page that shows each view
 VIEW_DOCS = {
+    "anonymity-context": "howto/threshold.md",
+    "anonymity-context-set": "howto/threshold.md",
     "data-claims-person": "guide/data.md",
     "remediate-history": "guide/remediate.md",
     "remediate-hierarchy-builder": "hierarchy-builder.md",

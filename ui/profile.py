@@ -1,7 +1,7 @@
 """The session's assessment profile: one :class:`riskcore.profile.Profile`, read by every page.
 
 The session keeps what the pages set (the targets, the missing-value policy,
-the sampling fraction, the t-closeness distances and value orders) in
+the sampling fraction, the t-closeness distances and value orders, the release context) in
 ``st.session_state[keys.TARGETS]``, the roles under ``keys.ROLES`` and the
 recipe in use in :mod:`ui.remediation`; :func:`current` is the one function
 that assembles them into the profile every page judges by (Anonymity,
@@ -113,6 +113,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
         distances=distances,
         orders=orders,
         recipe=recipe,
+        context=tg.get("context"),
     )
 
 
@@ -137,6 +138,8 @@ def restore(
     tg["missing"] = profile.missing
     tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
+    if profile.context is not None:  # the release context the targets were chosen from
+        tg["context"] = profile.context
     st.session_state[keys.TARGETS] = tg
     steps = profile.history
     if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps

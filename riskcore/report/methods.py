@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["EVENT_METHOD_NOTES", "METHOD_NOTES", "MODEL_METHOD_NOTES"]
+__all__ = ["CONTEXT_METHOD_NOTE", "EVENT_METHOD_NOTES", "METHOD_NOTES", "MODEL_METHOD_NOTES"]
 
 #: Method notes printed in every report: (topic, how it is computed, citation).
 METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
@@ -129,3 +129,16 @@ MODEL_METHOD_NOTES: dict[str, tuple[str, str, str]] = {
         "anonymized data publishing. KDD 2008",
     ),
 }
+
+#: The method note of a profile with a release context (riskcore.criteria.context).
+CONTEXT_METHOD_NOTE: tuple[str, str, str] = (
+    "threshold from the release context",
+    "overall risk = Pr(re-id | attack) x Pr(attack) <= threshold; the threshold from the "
+    "invasion of privacy (0.1 / 0.075 / 0.05); Pr(attack) = 1 for a public release, else the "
+    "highest of the deliberate attack (controls x motives and capacity table), the acquaintance "
+    "1 - (1 - p)^m and the breach rate; data risk: the maximum (public, semi-public) or the "
+    "strict average (non-public)",
+    "Information and Privacy Commissioner of Ontario. De-identification Guidelines for "
+    "Structured Data, June 2016, steps 3-6; El Emam K. Guide to the De-Identification of "
+    "Personal Health Information. CRC Press, 2013",
+)

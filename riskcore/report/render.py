@@ -27,7 +27,12 @@ from riskcore.report._appendix import printed_json, recipe_pointer
 from riskcore.report._css import CSS as _CSS
 from riskcore.report._css import PRINT_CSS as _PRINT_CSS
 from riskcore.report._utility_section import utility_context, utility_figures
-from riskcore.report.methods import EVENT_METHOD_NOTES, METHOD_NOTES, MODEL_METHOD_NOTES
+from riskcore.report.methods import (
+    CONTEXT_METHOD_NOTE,
+    EVENT_METHOD_NOTES,
+    METHOD_NOTES,
+    MODEL_METHOD_NOTES,
+)
 from riskcore.review import AttackRun, Review
 
 if TYPE_CHECKING:
@@ -152,6 +157,28 @@ def _attack_context(att: AttackRun) -> dict[str, Any]:
     }
 
 
+def _release_context(review: Review) -> dict[str, Any] | None:
+    """The release context's answers, threshold and why (None without one)."""
+    from riskcore.report.readings.context import context_reading, context_rows, overall_reading
+
+    c = review.profile.context
+    if c is None:
+        return None
+    overall = []
+    for of, v in (
+        ("As recorded", review.verdict_before),
+        ("After remediation", review.verdict_after),
+    ):
+        text = None if v is None else overall_reading(c, v.checks)
+        if text:
+            overall.append(f"{of}: {text[0].lower()}{text[1:]}")
+    return {
+        "answers": _df(context_rows(c)),
+        "reading": context_reading(c, carried=c.carried_by(review.profile.targets)),
+        "overall": overall,
+    }
+
+
 def _readings(review: Review, after: bool) -> list[str]:
     from riskcore.report.readings import (
         candidates_reading,
@@ -179,7 +206,8 @@ def _readings(review: Review, after: bool) -> list[str]:
 
 def _method_notes(review: Review) -> list[tuple[str, str, str]]:
     """Return the method notes: every report's, then those of the profile's events and
-    household, then those of the privacy models its targets hold beyond every report's."""
+    household, then those of the privacy models its targets hold beyond every report's, then
+    the release context's."""
     p = review.profile
     used = [k for k, on in (("events", bool(p.events)), ("household", p.household)) if on]
     kinds = dict.fromkeys(c.kind for c in p.targets.criteria if c.kind in MODEL_METHOD_NOTES)
@@ -187,6 +215,7 @@ def _method_notes(review: Review) -> list[tuple[str, str, str]]:
         *METHOD_NOTES,
         *(EVENT_METHOD_NOTES[k] for k in used),
         *(MODEL_METHOD_NOTES[k] for k in kinds),
+        *([CONTEXT_METHOD_NOTE] if p.context is not None else []),
     ]
 
 
@@ -296,6 +325,7 @@ def document_context(review: Review) -> dict[str, Any]:
             ],
         ),
         "targets": _df(target_rows(r)),
+        "context": _release_context(r),
         "checks": _df(checks_side_by_side(r)),
         "figures": _df(figures_side_by_side(r)),
         "readings_before": _readings(r, after=False),

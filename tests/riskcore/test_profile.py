@@ -84,7 +84,7 @@ def test_the_lattice_targets_of_older_recipes_load():
     [
         ("{", "^the profile is not valid JSON"),
         ("[]", "^the profile must be a JSON object$"),
-        ({"riskcore_profile": 4}, "version 4; this riskcore reads versions up to 3"),
+        ({"riskcore_profile": 5}, "version 5; this riskcore reads versions up to 4"),
         ({"riskcore_profile": 2, "rolez": {}}, "unknown key 'rolez'"),
         ({"quasi_identifiers": ["a"], "colour": 1}, "unknown key 'colour'"),
         ({"riskcore_profile": 2, "missing": "some"}, "missing must be 'own' or 'any'"),
@@ -154,7 +154,7 @@ def test_events_m_and_the_household_survive_the_json():
     )
     data = json.loads(p.to_json())
     assert (data["riskcore_profile"], data["events"], data["m"], data["household"]) == (
-        3,
+        PROFILE_VERSION,
         ["visit", "dx"],
         3,
         "hh",
@@ -166,7 +166,7 @@ def test_events_m_and_the_household_survive_the_json():
 
 def test_a_version_2_profile_reads_without_events():
     old = json.loads(Profile(roles=ROLES).to_json())
-    for key in ("events", "m", "household"):
+    for key in ("events", "m", "household", "context"):
         del old[key]
     old["riskcore_profile"] = 2
     p = Profile.read(json.dumps(old))

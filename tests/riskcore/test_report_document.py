@@ -286,8 +286,8 @@ def test_the_ledger_table_states_each_release_s_unit():
         ({"quasi_identifiers": ["q"], "missing": "drop"}, "^missing must be 'own' or 'any'"),
         ({"quasi_identifiers": ["q"], "recipe": {"x": 1}}, "^the recipe in the profile is not "
          "valid"),
-        ({"riskcore_profile": 4}, "^the profile is version 4; this riskcore reads versions up "
-         "to 3$"),
+        ({"riskcore_profile": 5}, "^the profile is version 5; this riskcore reads versions up "
+         "to 4$"),
         ({"riskcore_profile": 2, "targets": {"criteria": [{"kind": "nope"}]}},
          "^unknown privacy model 'nope'"),
     ],
