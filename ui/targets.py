@@ -262,7 +262,7 @@ def targets_editor(
         "beta", 0.01, 1000.0, step=0.5, format="%g",
         key=_seeded(tg, page, "beta", float(getattr(b_now, "beta", 1.0))), disabled=not use_b,
     )  # fmt: skip
-    d1, d2, _ = st.columns([1, 1, 2])
+    d1, d2, _ = st.columns(3)
     d_now = t.find("delta-disclosure")
     use_d = d1.toggle(
         "delta-disclosure", key=_seeded(tg, page, "use_dd", d_now is not None),
