@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.arrow import parquet_files, source_texts
+from riskcore.engine.arrow import check_flat_files, parquet_files, source_texts
 from riskcore.engine.grouped import (
     COUNT,
     CSV_SUFFIXES,
@@ -97,6 +97,8 @@ class DuckDBEngine(GroupingEngine):
         self.threads = threads
         self.memory_limit = memory_limit
         self._delimiter = sniff_file(self.files[0]) if self.csv else ","
+        if not self.csv:
+            check_flat_files(self.files)
         with self._connect() as con:
             try:
                 # S608: the scan's files are bound ($files), its literals escaped by _scan

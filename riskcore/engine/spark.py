@@ -119,11 +119,13 @@ class SparkEngine(GroupingEngine):
         if hasattr(source, "groupBy") and hasattr(source, "columns"):
             self.frame = source
         else:
-            from riskcore.engine.arrow import parquet_files, source_texts
+            from riskcore.engine.arrow import check_flat_files, parquet_files, source_texts
 
             texts = source_texts(source)
             self.csv = all(t.lower().endswith(CSV_SUFFIXES) for t in texts)
             files = texts if self.csv else parquet_files(texts)
+            if not self.csv:
+                check_flat_files(files)
             try:
                 if self.csv:
                     from riskcore.engine.duck import sniff_file
