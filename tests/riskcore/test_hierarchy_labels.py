@@ -1,4 +1,4 @@
-"""Hierarchy builders on hostile parameters (issue 37): stated limits, labels that hold values.
+"""Hierarchy labels (issues 37, 38): bands whose labels hold their values; codes cut or masked.
 
 Every band label is read back as numbers and checked against its value by hand
 (``[a, b)`` holds x when a <= x < b; ``a-b`` when a <= x <= b), so a label that
@@ -13,18 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore.cli import main
 from riskcore.deidentify.hierarchy import (
-    base,
     builder_string,
-    date_hierarchy,
-    dates,
     hierarchy_from_spec,
     level_words,
     parse_builder,
 )
-from riskcore.deidentify.hierarchy.base import MAX_LABELS
-from riskcore.deidentify.hierarchy.builders import MAX_BAND_LEVELS, MAX_BANDS, MAX_CODE_WIDTH
 from riskcore.errors import RiskcoreError
 
 AGES = pd.Series([30.0, 31.0, 47.0, 89.0, 0.3, 30.9], name="age")
@@ -63,32 +57,11 @@ def test_a_width_finer_than_the_label_digits_is_written_with_enough_digits():
     assert levels[1][5] == "[30.9, 31.2)" and levels[0][4] == "[0.3, 0.4)"
 
 
-@pytest.mark.parametrize(
-    ("spec", "far"),
-    [
-        ("interval:5;start=1e300", "from the start 1e\\+300, bands of width 5 reach the value 30"),
-        ("interval:1e-300", "from the start 0, bands of width 1e-300 reach the value 89"),
-        ("interval:0.000001;start=1e8", "from the start 100000000, bands of width 1e-06"),
-    ],
-)
-def test_a_start_too_far_or_a_width_too_fine_is_refused(spec, far):
-    # issue 37: start=1e300 labelled every value "[0, 5)", width 1e-300 gave "[inf, inf)"
-    with pytest.raises(RiskcoreError, match=rf"'age': {far}.*above the limit of 1,000,000,000"):
-        hierarchy_from_spec(AGES, parse_builder(spec))
-    assert MAX_BANDS == 1_000_000_000
-
-
 def test_a_band_float64_cannot_tell_from_its_neighbour_is_refused_not_mislabelled():
     # near 1e17 float64 numbers are 16 apart: a band of width 1 has no right edge of its own
     big = pd.Series([1e17, 1e17 + 64], name="n")
     with pytest.raises(RiskcoreError, match=r"'n': the band of width 1 that holds 1e\+17 cannot"):
         hierarchy_from_spec(big, parse_builder("interval:1;start=1e17"))
-
-
-def test_too_many_levels_of_bands_are_refused():
-    widths = ",".join(str(2**i) for i in range(MAX_BAND_LEVELS + 1))
-    with pytest.raises(RiskcoreError, match=rf"at most {MAX_BAND_LEVELS} levels of bands"):
-        hierarchy_from_spec(AGES, parse_builder(f"interval:{widths}"))
 
 
 @pytest.mark.parametrize(
@@ -106,52 +79,6 @@ def test_every_label_holds_its_value(spec):
     values = pd.Series([*np.round(rng.uniform(-5, 95, 500), 4).tolist(), 30.0, 17.5, 0.0],
                        name="x")  # fmt: skip
     check_labels(values, spec)
-
-
-ZIPS = pd.Series([2139, 10001, 2139, 94110], name="zip")  # numbers: leading zeros lost
-
-
-def test_a_code_width_beyond_the_limit_is_refused_before_anything_is_allocated():
-    # issue 37: mask:1;width=1000000000 padded every code to a billion characters (400 GB)
-    with pytest.raises(RiskcoreError, match=r"'zip': the code width 1,000,000,000 is not from "
-                       rf"1 to {MAX_CODE_WIDTH} characters"):  # fmt: skip
-        hierarchy_from_spec(ZIPS, parse_builder("mask:1;width=1000000000"))
-    long = pd.Series(["x" * 65, "y" * 65], name="note")
-    with pytest.raises(RiskcoreError, match=r"'note': 'xxxxxxxxxxxxxxxxxxxx'\.\.\. has 65 "):
-        hierarchy_from_spec(long, parse_builder("mask"))
-
-
-def test_the_command_line_refuses_a_huge_mask_width_with_a_sentence(tmp_path, capsys):
-    src = tmp_path / "d.csv"
-    src.write_text("zip,sex\n2139,F\n10001,M\n2139,F\n10001,M\n")
-    code = main(["anonymize", str(src), "--qi", "zip", "--k", "2", "--out", str(tmp_path / "o.csv"),
-                 "--recipe-out", str(tmp_path / "r.json"),
-                 "--hierarchy", "zip=mask:1;width=1000000000"])  # fmt: skip
-    out, err = capsys.readouterr()
-    assert code == 2 and "Traceback" not in out + err
-    assert "the code width 1,000,000,000 is not from 1 to 64 characters" in err
-
-
-def test_a_hierarchy_of_more_labels_than_the_limit_is_refused_before_it_is_built(monkeypatch):
-    monkeypatch.setattr(base, "MAX_LABELS", 11)
-    codes = pd.Series(["02139", "10001", "94110"], name="zip")
-    hierarchy_from_spec(codes, parse_builder("mask:2"))  # 3 values x 3 levels: 9 labels
-    with pytest.raises(RiskcoreError, match=r"'zip': 3 distinct values at 4 levels make 12 "
-                       r"labels, above the limit of 11 for a hierarchy"):  # fmt: skip
-        hierarchy_from_spec(codes, parse_builder("mask:1,2"))
-    assert MAX_LABELS == 20_000_000
-
-
-def test_a_date_hierarchy_of_more_distinct_values_than_the_limit_is_refused(monkeypatch):
-    # issue 37: 10 million distinct dates ended in a MemoryError at 5.8 GB
-    assert dates.MAX_DATE_VALUES == 1_000_000
-    monkeypatch.setattr(dates, "MAX_DATE_VALUES", 1_000)
-    stamps = pd.Series(pd.Timestamp("1990-01-01") + pd.to_timedelta(np.arange(1_001), unit="s"),
-                       name="seen").dt.strftime("%Y-%m-%d %H:%M:%S")  # fmt: skip
-    date_hierarchy(stamps.iloc[:1_000])
-    with pytest.raises(RiskcoreError, match=r"'seen' has 1,001 distinct values, above the limit "
-                       r"of 1,000 for a date hierarchy"):  # fmt: skip
-        date_hierarchy(stamps)
 
 
 # --- ZIP+4 beside ZIP5 (issue 38): keep the first N characters, or mask from the left ---
