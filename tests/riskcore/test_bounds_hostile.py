@@ -335,6 +335,15 @@ def test_a_date_hierarchy_beyond_a_million_distinct_values_is_refused_in_a_littl
     date_hierarchy(stamps.dt.strftime("%Y-%m-%d").head(5_000))  # days: well within
 
 
+def test_the_default_hierarchy_of_dates_beyond_the_limit_is_the_value_or_star(monkeypatch) -> None:
+    from riskcore.deidentify.hierarchy import dates, default_hierarchy
+
+    monkeypatch.setattr(dates, "MAX_DATE_VALUES", 10)
+    stamps = pd.Series(pd.Timestamp("1990-01-01") + pd.to_timedelta(np.arange(11), unit="h"))
+    assert default_hierarchy(stamps.head(10)).kind == "date"
+    assert default_hierarchy(stamps).kind == "flat"  # as text dates beyond it, not an error
+
+
 def test_a_role_profile_with_two_weight_columns_is_refused() -> None:
     import json
 

@@ -3,7 +3,7 @@
 ``level_words(hierarchy, level)`` says what a level does to the column:
 "kept as recorded" at level 0, "removed (*)" at the top, and in between
 "10-year bands" (intervals, with the unit given), "year" (dates), "first 3
-characters kept" (codes masked from the right), "grouped into 5 groups"
+characters kept" (codes masked from the right, or cut), "grouped into 5 groups"
 (hierarchies given by their labels: groups, ARX files, edited tables). The
 words come from the recipe's spec (:meth:`Hierarchy.recipe`) or the
 hierarchy itself; they are never read back into data.
