@@ -97,8 +97,6 @@ class DuckDBEngine(GroupingEngine):
         self.threads = threads
         self.memory_limit = memory_limit
         self._delimiter = sniff_file(self.files[0]) if self.csv else ","
-        if not self.csv:
-            check_flat_files(self.files)
         with self._connect() as con:
             try:
                 # S608: the scan's files are bound ($files), its literals escaped by _scan
@@ -110,6 +108,8 @@ class DuckDBEngine(GroupingEngine):
                 n = con.execute(sql, self._params()).fetchone()
             except Exception as exc:  # duckdb raises its own error types
                 raise DataLoadError(f"DuckDB cannot read the data ({first_line(exc)})") from None
+        if not self.csv:  # DuckDB reads nested columns; their cells are no values to group
+            check_flat_files(self.files)
         self._n = int(n[0]) if n else 0
 
     def _params(self) -> dict[str, Any]:

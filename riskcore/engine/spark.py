@@ -124,8 +124,6 @@ class SparkEngine(GroupingEngine):
             texts = source_texts(source)
             self.csv = all(t.lower().endswith(CSV_SUFFIXES) for t in texts)
             files = texts if self.csv else parquet_files(texts)
-            if not self.csv:
-                check_flat_files(files)
             try:
                 if self.csv:
                     from riskcore.engine.duck import sniff_file
@@ -144,6 +142,8 @@ class SparkEngine(GroupingEngine):
                     self.frame = self.session.read.parquet(*files)
             except Exception as exc:  # py4j / Spark analysis errors
                 raise DataLoadError(f"Spark cannot read the data ({first_line(exc)})") from None
+            if not self.csv:
+                check_flat_files(files)
         self._columns = tuple(str(c) for c in self.frame.columns)
         self._n = int(self.frame.count())
 
