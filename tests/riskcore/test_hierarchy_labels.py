@@ -60,7 +60,8 @@ def test_a_width_finer_than_the_label_digits_is_written_with_enough_digits():
 def test_a_band_float64_cannot_tell_from_its_neighbour_is_refused_not_mislabelled():
     # near 1e17 float64 numbers are 16 apart: a band of width 1 has no right edge of its own
     big = pd.Series([1e17, 1e17 + 64], name="n")
-    with pytest.raises(RiskcoreError, match=r"'n': the band of width 1 that holds 1e\+17 cannot"):
+    with pytest.raises(RiskcoreError, match=r"'n': numbers near 1e\+17 are 16 "
+                       r"apart in float64, too coarse for bands of width 1"):  # fmt: skip
         hierarchy_from_spec(big, parse_builder("interval:1;start=1e17"))
 
 
@@ -119,3 +120,13 @@ def test_masking_from_the_left_keeps_the_last_characters():
     assert level_words(h, 1) == "last 3 characters kept"
     with pytest.raises(RiskcoreError, match=r"the option from='up' is not one of right, left"):
         parse_builder("mask:1;from=up")
+
+
+def test_bands_finer_than_float64_can_tell_apart_near_the_values_are_refused():
+    # near 1e15 float64 numbers are 0.125 apart: bands of 0.1 there were labelled
+    # "[1e+15, 1e+15)" (and bands of 0.1 would be read as 0.125 or 0.25 wide)
+    big = pd.Series([1e15 + k * 0.125 for k in range(16)], name="n")
+    with pytest.raises(RiskcoreError, match=r"'n': numbers near 1e\+15 are 0.125 "
+                       r"apart in float64, too coarse for bands of width 0.1"):  # fmt: skip
+        hierarchy_from_spec(big, parse_builder("interval:0.1,0.2;start=1e15"))
+    check_labels(big, "interval:1,2;start=1e15")  # whole bands there: the labels hold

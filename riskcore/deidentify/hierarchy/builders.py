@@ -140,7 +140,9 @@ def _band_edges(
 
 def _check_reach(name: Any, vals: np.ndarray, start: float, width: float) -> None:
     """Refuse bands so fine, or a start so far, that more than :data:`MAX_BANDS` bands
-    lie between the start and a value."""
+    lie between the start and a value, or bands of fractions less than a thousand times
+    float64's spacing of the numbers wide (width 0.1 near 1e15, where numbers are 0.125
+    apart)."""
     if not len(vals):
         return
     with np.errstate(over="ignore"):
@@ -151,6 +153,14 @@ def _check_reach(name: Any, vals: np.ndarray, start: float, width: float) -> Non
             f"{name!r}: from the start {start:.15g}, bands of width {width:.15g} reach the "
             f"value {vals[far]:.15g} only after {reach[far]:.3g} bands, above the limit of "
             f"{MAX_BANDS:,}; choose a start nearer the values or wider bands"
+        )
+    big = float(max(np.max(np.abs(vals)), abs(start)))
+    exact = float(start).is_integer() and float(width).is_integer() and big < 2.0**53
+    if not exact and np.spacing(big) > width * 1e-3:  # edges of whole numbers are exact
+        raise RiskcoreError(
+            f"{name!r}: numbers near {big:.15g} are {np.spacing(big):.3g} apart in float64, too "
+            f"coarse for bands of width {width:.15g} (a band needs a thousand steps); choose "
+            "wider bands"
         )
 
 
