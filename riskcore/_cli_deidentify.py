@@ -222,8 +222,10 @@ def add_parsers(sub: Any) -> None:
         "[;labels=range|interval] (nested bands, e.g. 'age=interval:5,10,20;top=90'), "
         "date:LEVELS from day, week, month, quarter, year, 5y, 10y (e.g. "
         "'admitted=date:month,year,5y'; ISO, US MM/DD/YYYY and DD.MM.YYYY detected), "
-        "mask:N1,N2,...[;width=W] (N characters masked from the right per level, leading "
-        "zeros kept, e.g. 'zip=mask:1,2,3'), or flat; quote it in the shell "
+        "mask:N1,N2,...[;width=W][;from=left] (N characters masked from the right, or left, "
+        "per level, leading zeros kept, e.g. 'zip=mask:1,2,3'), keep:N1,N2,... (the first N "
+        "characters kept, codes of any length: 'zip=keep:5,3' for ZIP5 beside ZIP+4), or "
+        "flat; quote it in the shell "
         "(docs/hierarchy-builder.md)",
     )
     a.add_argument(

@@ -114,3 +114,24 @@ def billion_laughs() -> bytes:
     )
     body = b'<row r="2"><c r="A2" t="inlineStr"><is><t>&i;</t></is></c></row>'
     return workbook([lol, *sheet([body])])
+
+
+def nested_parquet() -> bytes:
+    """Return a Parquet file whose columns ``a`` (numbers) sit beside a list, a struct and a
+    map column: cells no group-by can compare (issue 37)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(
+        {
+            "a": [30, 40, 30],
+            "tags": [[1, 2], [3], [1, 2]],
+            "place": [{"zip": "02139"}, {"zip": "10001"}, {"zip": "02139"}],
+            "extra": pa.array(
+                [[("k", 1)], [("k", 2)], [("k", 1)]], type=pa.map_(pa.string(), pa.int64())
+            ),
+        }
+    )
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    return buf.getvalue()

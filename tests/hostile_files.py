@@ -26,6 +26,7 @@ from tests.file_builders import (
     ODD_NAMES,
     billion_laughs,
     distinct,
+    nested_parquet,
     odd_names_csv,
     repeat,
     sheet,
@@ -184,6 +185,12 @@ CASES: list[Case] = [
     ),
     Case("zip bomb (.xlsx)", "bomb.xlsx", _zip_bomb, error=r"unpacks from .* KB to 90 MB"),
     Case("billion laughs (.xlsx)", "lol.xlsx", billion_laughs, error=r"cannot be read"),
+    Case(
+        "nested Parquet columns",
+        "nested.parquet",
+        nested_parquet,
+        error=r"the column 'tags' holds nested values \(list<.*\) and 2 other nested column",
+    ),
     Case(
         "100,000 columns",
         "wide.csv",

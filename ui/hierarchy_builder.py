@@ -1,7 +1,7 @@
 """The Remediate page's hierarchies: the builder panel, an ARX upload, the table to edit.
 
 For the quasi-identifier chosen, the builder panel offers ARX's wizards (bands of
-numbers, dates, codes masked from the right, groups of categories); every candidate is
+numbers, dates, codes masked or cut, groups of categories); every candidate is
 built by riskcore (:func:`~riskcore.deidentify.hierarchy.hierarchy_from_spec`) and
 previewed (:func:`~riskcore.deidentify.hierarchy.preview`: the groups of each level and
 their sizes) before "Use this hierarchy" makes it the one the levels and the search use.
@@ -31,6 +31,7 @@ from riskcore.report.readings import hierarchy_heading
 from riskcore.report.readings.hierarchy import (
     BUILDER_INTRO,
     BUILDER_KIND_LABELS,
+    CODE_WAY_LABELS,
     DATE_LEVEL_LABELS,
     LABEL_STYLE_LABELS,
     cli_equivalent,
@@ -62,9 +63,7 @@ def use_hierarchy(q: str, specs: dict, spec: dict | None, store: dict) -> None:
 def _first_kind(h: Hierarchy, series: pd.Series) -> str:
     if h.kind in ("interval", "date", "prefix"):
         return h.kind
-    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
-        series.dtype
-    ):
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         return "interval"
     if pd.api.types.is_datetime64_any_dtype(series.dtype) or detect_date_format(series):
         return "date"
@@ -123,14 +122,29 @@ def _date_spec(q: str, h: Hierarchy, series: pd.Series, ver: int) -> dict:
 
 def _mask_spec(q: str, h: Hierarchy, ver: int) -> dict | None:
     p = dict(h.params or {}) if h.kind == "prefix" else {}
+    ways = list(CODE_WAY_LABELS)
+    way = "keep" if p.get("keep") else str(p.get("side") or "right")
+    way = st.radio("Codes", ways, format_func=lambda k: md(CODE_WAY_LABELS[k]),
+                   index=ways.index(way), horizontal=True,
+                   key=keys.rem_builder(q, "way", ver))  # fmt: skip
     width = int(p.get("width") or max((len(str(v)) for v in h.leaves), default=1))
+    if way == "keep":
+        kept = p.get("keep") or [n for n in (5, 3) if n < width] or [1]
+        counts = st.text_input(
+            "Characters kept from the left at each level (ZIP5 or ZIP+4 to ZIP5, then ZIP3: 5,3)",
+            value=",".join(str(int(n)) for n in kept),
+            key=keys.rem_builder(q, "kept", ver),
+        )
+        return parse_builder("keep:" + counts)
     default = p.get("masked") or list(range(1, max(width, 2)))
     counts = st.text_input(
-        "Characters masked from the right at each level (ZIP5 to ZIP3 is 2)",
+        "Characters masked from the left at each level"
+        if way == "left"
+        else "Characters masked from the right at each level (ZIP5 to ZIP3 is 2)",
         value=",".join(str(int(m)) for m in default),
         key=keys.rem_builder(q, "masked", ver),
     )
-    return parse_builder("mask:" + counts)
+    return parse_builder("mask:" + counts + (";from=left" if way == "left" else ""))
 
 
 def _grouping_spec(q: str, h: Hierarchy, series: pd.Series, ver: int) -> dict | None:
@@ -178,8 +192,11 @@ def builder_panel(q: str, h: Hierarchy, series: pd.Series, specs: dict, store: d
         return
     shown = preview(built, series)
     st.markdown(md(preview_reading(shown)))
-    st.dataframe(shown.summary(), hide_index=True,
-                 column_config={"what it does": st.column_config.TextColumn(width="large")})
+    st.dataframe(
+        shown.summary(),
+        hide_index=True,
+        column_config={"what it does": st.column_config.TextColumn(width="large")},
+    )
     level = st.selectbox(
         "Groups of level", list(range(built.height + 1)),
         format_func=lambda lv: f"{lv}: {shown.levels[lv].words}",

@@ -42,7 +42,7 @@ from riskcore.engine.pairs import people_from_pairs, person_keys
 from riskcore.engine.partition import pack_keys, tabulation_roles
 from riskcore.errors import DataLoadError, RolesError
 
-__all__ = ["ArrowEngine", "parquet_files", "source_texts"]
+__all__ = ["ArrowEngine", "check_flat_files", "parquet_files", "source_texts"]
 
 #: Records per batch read from the files.
 BATCH_ROWS = 1 << 20
@@ -106,6 +106,34 @@ def parquet_files(source: str | os.PathLike[str] | Sequence[str | os.PathLike[st
     return out
 
 
+def check_flat_files(files: Sequence[str], schema: Any = None) -> None:
+    """Refuse Parquet files with a nested column (:func:`riskcore.io._parquet.check_flat`).
+
+    Parameters
+    ----------
+    files : sequence of str
+        The Parquet files (:func:`parquet_files`).
+    schema : pyarrow.Schema, optional
+        Their schema when already read (default: read from the files' footers).
+
+    Raises
+    ------
+    DataLoadError
+        For a nested column, or files that cannot be read.
+    """
+    from riskcore.io._parquet import check_flat
+
+    if schema is None:
+        import pyarrow.dataset as ds
+
+        try:
+            schema = ds.dataset(list(files), format="parquet").schema
+        except Exception as exc:  # pyarrow raises many types for a bad file
+            raise DataLoadError(f"the Parquet data cannot be read ({exc})") from None
+    name = os.path.basename(files[0]) if len(files) == 1 else f"the {len(files):,} Parquet files"
+    check_flat(schema, name)
+
+
 #: Key spaces beyond this do not fit exact int64 keys; the tuple path is used.
 _KEY_LIMIT = 1 << 62
 
@@ -146,6 +174,7 @@ class ArrowEngine:
             self._n = int(probe.count_rows())
         except Exception as exc:  # pyarrow raises many types for a bad file
             raise DataLoadError(f"the Parquet data cannot be read ({exc})") from None
+        check_flat_files(self.files, self._schema)
         self._dictionary = [
             f.name for f in self._schema if str(f.type) in ("string", "large_string")
         ]

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.arrow import parquet_files, source_texts
+from riskcore.engine.arrow import check_flat_files, parquet_files, source_texts
 from riskcore.engine.grouped import (
     COUNT,
     CSV_SUFFIXES,
@@ -108,6 +108,8 @@ class DuckDBEngine(GroupingEngine):
                 n = con.execute(sql, self._params()).fetchone()
             except Exception as exc:  # duckdb raises its own error types
                 raise DataLoadError(f"DuckDB cannot read the data ({first_line(exc)})") from None
+        if not self.csv:  # DuckDB reads nested columns; their cells are no values to group
+            check_flat_files(self.files)
         self._n = int(n[0]) if n else 0
 
     def _params(self) -> dict[str, Any]:

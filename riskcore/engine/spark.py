@@ -119,7 +119,7 @@ class SparkEngine(GroupingEngine):
         if hasattr(source, "groupBy") and hasattr(source, "columns"):
             self.frame = source
         else:
-            from riskcore.engine.arrow import parquet_files, source_texts
+            from riskcore.engine.arrow import check_flat_files, parquet_files, source_texts
 
             texts = source_texts(source)
             self.csv = all(t.lower().endswith(CSV_SUFFIXES) for t in texts)
@@ -142,6 +142,8 @@ class SparkEngine(GroupingEngine):
                     self.frame = self.session.read.parquet(*files)
             except Exception as exc:  # py4j / Spark analysis errors
                 raise DataLoadError(f"Spark cannot read the data ({first_line(exc)})") from None
+            if not self.csv:
+                check_flat_files(files)
         self._columns = tuple(str(c) for c in self.frame.columns)
         self._n = int(self.frame.count())
 

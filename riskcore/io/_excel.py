@@ -29,7 +29,11 @@ the markers of :data:`~riskcore.io.table.MISSING_MARKERS` missing. The
 first row with a value is the header. Two choices differ from pandas,
 to match the CSV reader: a repeated header name becomes "age (2)" (pandas:
 "age.1"), and an empty row between data rows is skipped and counted in a
-note (pandas read it as a record with every value missing).
+note (pandas read it as a record with every value missing). Text is read
+as Office Open XML escapes it: ``_x001B_`` is the control character
+U+001B, ``_x005F_`` an underscore (ECMA-376 Part 1, 22.9.2.19
+``ST_Xstring``; how Excel writes a character XML cannot hold), which
+openpyxl leaves as written.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ _BATCH = 65_536
 _MISSING = frozenset(MISSING_MARKERS)
 _ROOT = re.compile(rb"<([A-Za-z_][\w.-]*:)?worksheet[\s>]")
 _SHEET_DATA_END = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?sheetData\s*>")
+_XSTRING_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
 class _LimitError(Exception):
@@ -419,7 +424,16 @@ def _text(value: Any, data_type: str) -> str | None:
     if data_type == "n" and isinstance(value, (int, float)) and not isinstance(value, bool):
         whole = int(value)
         return str(whole) if whole == value else str(float(value))
-    return str(value)
+    text = str(value)
+    if "_x" in text and data_type in ("s", "inlineStr", "str"):  # ST_Xstring escapes
+        return _XSTRING_ESCAPE.sub(_unescape, text)
+    return text
+
+
+def _unescape(m: re.Match[str]) -> str:
+    """Return the character of one ``_xHHHH_`` escape (a surrogate is left as written)."""
+    code = int(m.group(1), 16)
+    return m.group(0) if 0xD800 <= code <= 0xDFFF else chr(code)
 
 
 def _check_archive(data: bytes, name: str, limits: LoadLimits) -> None:

@@ -6,6 +6,10 @@ distinct values (the usual case for categories) is read straight into a
 pandas Categorical: the dictionary codes are reused, no Python string is
 made per row. A column written from a pandas Categorical or an Arrow
 dictionary comes back as a Categorical through the stored Arrow schema.
+
+A nested column (a list, struct, map or union in each cell) is refused
+before any data is read (:func:`check_flat`): its cells cannot be compared
+as values of a quasi-identifier. The streaming engines check the same.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from riskcore.io._source import Raw
 from riskcore.io._text import dedupe_header
 from riskcore.io.table import LoadedTable, LoadLimits
 
-__all__ = ["load_parquet"]
+__all__ = ["check_flat", "load_parquet"]
 
 #: Largest uncompressed bytes per value of a dictionary-encoded text column
 #: read as a Categorical: dictionary indices are at most a few bytes a value,
@@ -56,6 +60,7 @@ def load_parquet(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
         )
     if n_rows > limits.max_rows:
         raise DataLoadError(f"{name} has {n_rows:,} rows, above the limit of {limits.max_rows:,}")
+    check_flat(pf.schema_arrow, name)
     try:
         dictionary = _dictionary_columns(pf)
         if dictionary:
@@ -71,6 +76,37 @@ def load_parquet(raw: Raw, name: str, limits: LoadLimits) -> LoadedTable:
     df.columns = cols
     return LoadedTable.from_frame(
         df, name=name, file_format="parquet", notes=notes, n_bytes=len(raw)
+    )
+
+
+def check_flat(schema: Any, name: str) -> None:
+    """Refuse a Parquet schema with a nested column (list, struct, map or union cells).
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        The file's (or the dataset's) Arrow schema.
+    name : str
+        The file or data set, for the message.
+
+    Raises
+    ------
+    DataLoadError
+        Naming the first nested column, its type and how many others there are.
+    """
+    import pyarrow as pa
+
+    nested = [f for f in schema if pa.types.is_nested(f.type)]
+    if not nested:
+        return
+    first = nested[0]
+    typ = str(first.type)
+    typ = typ if len(typ) <= 80 else typ[:77] + "..."
+    others = f" and {len(nested) - 1:,} other nested column(s)" if len(nested) > 1 else ""
+    raise DataLoadError(
+        f"{name}: the column {first.name!r} holds nested values ({typ}){others}; "
+        "lists, structs and maps cannot be compared as values, so flatten them into plain "
+        "columns (one value per cell) or leave them out, and load the file again"
     )
 
 

@@ -1,15 +1,24 @@
-"""Writing tables for people to open: CSV that a spreadsheet cannot execute.
+r"""Writing tables for people to open: CSV that a spreadsheet cannot execute.
 
 A cell whose text starts with ``=``, ``+``, ``-``, ``@``, a tab, a carriage
 return or a line feed is read by Excel, LibreOffice and Google Sheets as a
 formula (CSV / formula injection, OWASP; CWE-1236). Every such text cell is
 written with a leading apostrophe, which spreadsheets show as text and do not
 evaluate. Numbers stay numbers (``-5`` in a numeric column is not text).
+
+An .xlsx sheet is XML, which cannot hold most control characters (an
+escape sequence ``\x1b[31m``, a bell ``\x07``, a NUL) nor a lone surrogate:
+such a character in a column name or a cell is written as Office Open XML
+writes it, ``_x001B_`` (ECMA-376 Part 1, 22.9.2.19 ``ST_Xstring``), which
+Excel and :func:`riskcore.io.load_table` read back as the character; a
+literal ``_x0041_`` in the text is written ``_x005F_x0041_`` so that it is
+read back as written (:func:`xlsx_text`).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,10 +30,52 @@ else:
 from riskcore._deprecation import renamed_arguments
 from riskcore.errors import RiskcoreError
 
-__all__ = ["FORMULA_PREFIXES", "formula_safe", "to_csv_bytes", "to_xlsx_bytes", "write_table"]
+__all__ = [
+    "FORMULA_PREFIXES",
+    "formula_safe",
+    "to_csv_bytes",
+    "to_xlsx_bytes",
+    "write_table",
+    "xlsx_text",
+]
 
 #: First characters that make a spreadsheet cell a formula.
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "\n")
+#: Characters XML 1.0 cannot hold (its ``Char`` production): C0 controls other than tab,
+#: line feed and carriage return, surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Text that reads as an ST_Xstring escape (``_x0041_``).
+_ESCAPE_LIKE = re.compile("_(?=x[0-9A-Fa-f]{4}_)")
+
+
+def xlsx_text(text: str) -> str:
+    r"""Return text a worksheet's XML can hold, escaped as Office Open XML does.
+
+    Each character XML 1.0 cannot hold becomes ``_xHHHH_`` (its code in
+    hexadecimal), and the underscore of a literal ``_xHHHH_`` becomes
+    ``_x005F_``: ECMA-376 Part 1, 22.9.2.19 ``ST_Xstring``. Excel, and
+    :func:`riskcore.io.load_table`, read the result back as ``text``.
+
+    Parameters
+    ----------
+    text : str
+        A column name or a cell's text.
+
+    Returns
+    -------
+    str
+        ``text`` itself when it needs no escape.
+
+    Examples
+    --------
+    >>> xlsx_text("age\x1b[31m")
+    'age_x001B_[31m'
+    >>> xlsx_text("_x0041_")
+    '_x005F_x0041_'
+    """
+    if "_x" in text:
+        text = _ESCAPE_LIKE.sub("_x005F_", text)
+    return _NOT_XML.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
 
 
 @renamed_arguments(df="data")
@@ -86,7 +137,8 @@ def to_xlsx_bytes(data: pd.DataFrame) -> bytes:
     Every text cell is written as a string cell (``t="s"``): a text starting
     with ``=`` stays the text ``=...`` (Excel shows it, never evaluates it),
     with no apostrophe added. Numbers stay numbers, missing values are empty
-    cells, column names are text.
+    cells, column names are text. A character XML cannot hold (a control
+    character, a lone surrogate) is escaped as ``_xHHHH_`` (:func:`xlsx_text`).
 
     Parameters
     ----------
@@ -107,7 +159,7 @@ def to_xlsx_bytes(data: pd.DataFrame) -> bytes:
             return WriteOnlyCell(ws, value=None)
         if isinstance(value, (bool, int, float)):
             return WriteOnlyCell(ws, value=value)
-        c = WriteOnlyCell(ws, value=str(value))
+        c = WriteOnlyCell(ws, value=xlsx_text(str(value)))
         c.data_type = "s"  # text, even when it starts with "="
         return c
 

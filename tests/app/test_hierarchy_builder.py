@@ -80,6 +80,29 @@ def test_zip_codes_are_masked_from_the_right_with_their_leading_zeros():
     assert not [b for b in at.button if b.key == "rc_rem_hb_use_zip_0"]
 
 
+def test_zip_codes_can_keep_their_first_characters_or_be_masked_from_the_left():
+    # issue 38: "keep the first N characters" (codes of any length) and masking from the left
+    at = _app("zip")
+    zips = hospital_table()["zip"].dropna()
+    at.radio(key="rc_rem_hb_way_zip_0").set_value("keep").run()
+    assert not at.exception and not at.error
+    assert at.text_input(key="rc_rem_hb_kept_zip_0").value == "3"  # ZIP5: 5 keeps it all
+    assert _summary(at)["what it does"].tolist()[1:] == ["first 3 characters kept",
+                                                         "removed (*)"]  # fmt: skip
+    at.selectbox(key="rc_rem_hb_level_zip_0").set_value(1).run()
+    groups = _groups(at)
+    expected = (zips.str[:3] + "*").value_counts().to_dict()
+    assert dict(zip(groups["group"], groups["records"], strict=True)) == expected
+    assert "--hierarchy 'zip=keep:3'" in [t.value for t in at.text]
+    at.radio(key="rc_rem_hb_way_zip_0").set_value("left").run()
+    at.text_input(key="rc_rem_hb_masked_zip_0").set_value("2").run()
+    assert not at.exception and not at.error
+    groups = _groups(at)
+    expected = ("**" + zips.str[2:]).value_counts().to_dict()
+    assert dict(zip(groups["group"], groups["records"], strict=True)) == expected
+    assert "--hierarchy 'zip=mask:2;from=left'" in [t.value for t in at.text]
+
+
 def test_categories_are_grouped_in_a_mapping_table():
     at = _app("sex")
     assert at.radio(key="rc_rem_hb_kind_sex_0").value == "grouping"

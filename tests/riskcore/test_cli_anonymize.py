@@ -89,6 +89,23 @@ def test_remediated_table_cannot_carry_a_formula(tmp_path, suffix):
     assert load_table(to_xlsx_bytes(df), name="t.xlsx").data["note"].tolist()[0].startswith("=")
 
 
+def test_anonymize_writes_control_characters_to_xlsx_without_a_traceback(tmp_path, capsys):
+    # issue 37: a control character in a column name ended the .xlsx export in an
+    # IllegalCharacterError traceback that printed the raw escape sequence
+    note = "note\x1b[31m"
+    df = pd.DataFrame({"sex": ["F", "F", "M", "M"], note: ["a\x07", "b", "c", "d\x0b"]})
+    src, out = tmp_path / "d.csv", tmp_path / "o.xlsx"
+    df.to_csv(src, index=False)
+    code = main(["anonymize", str(src), "--qi", "sex", "--k", "2", "--out", str(out),
+                 "--recipe-out", str(tmp_path / "r.json")])  # fmt: skip
+    printed = "".join(capsys.readouterr())
+    assert code == 0, printed
+    assert "Traceback" not in printed and "\x1b" not in printed
+    back = load_table(out).data
+    assert list(back.columns) == ["sex", note]
+    assert back[note].tolist() == ["a\x07", "b", "c", "d\x0b"]
+
+
 def test_clip_codes_the_outliers_of_a_numeric_qi(tmp_path, capsys):
     ages = [3, 25, 27, 34, 38, 95, 101, 26, 35, 24]
     df = pd.DataFrame({"age": ages, "dx": list("abababcabc")})
@@ -200,9 +217,7 @@ def test_a_removed_column_is_warned_about_with_the_best_node_that_keeps_it(tmp_p
     assert "--levels b=0:0" in captured.err
 
 
-def test_k_map_and_delta_against_a_population_table_through_anonymize_and_apply(
-    tmp_path, capsys
-):
+def test_k_map_and_delta_against_a_population_table_through_anonymize_and_apply(tmp_path, capsys):
     src, base = _small(tmp_path)
     base[base.index("--k") + 1] = "1"  # k-map alone (k = 1 replaces the preset k = 11)
     # the population: the 8 people and 4 more, (a0, b0) x 3 and (a1, b1)

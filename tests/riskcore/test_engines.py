@@ -31,10 +31,11 @@ from riskcore.cli import main
 from riskcore.engine.arrow import ArrowEngine
 from riskcore.engine.duck import DuckDBEngine
 from riskcore.engine.select import open_engine, resolve_engine
-from riskcore.errors import RiskcoreError
+from riskcore.errors import DataLoadError, RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics import assess
 from tests.conftest import IN_CI
+from tests.file_builders import nested_parquet
 
 QIS = ["age", "sex", "zip", "dept"]
 SENS = ["income", "diagnosis"]
@@ -268,6 +269,21 @@ def test_unknown_column_and_bad_file_are_plain_errors(tmp_path: Path, data: dict
         ArrowEngine(data["folder"]).tabulate(["nope"])
     with pytest.raises(RiskcoreError, match="no column 'nope'"):
         DuckDBEngine(data["folder"]).tabulate(["nope"])
+
+
+def test_nested_parquet_columns_are_refused_by_the_streaming_engines(tmp_path: Path) -> None:
+    # issue 37: the arrow engine ended in ArrowNotImplementedError ("dictionary_encode")
+    path = tmp_path / "nested.parquet"
+    path.write_bytes(nested_parquet())
+    message = r"nested\.parquet: the column 'tags' holds nested values \(list<"
+    with pytest.raises(DataLoadError, match=message):
+        ArrowEngine(path)
+    with pytest.raises(DataLoadError, match=message):
+        DuckDBEngine(path)
+    with pytest.raises(DataLoadError, match=message):
+        ArrowEngine(tmp_path).tabulate(["a"])
+    for engine in ("arrow", "duckdb"):
+        assert main(["assess", str(path), "--qi", "tags", "--engine", engine]) == 2
 
 
 @contextmanager

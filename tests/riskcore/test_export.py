@@ -1,4 +1,4 @@
-"""Formula-safe CSV export (OWASP CSV injection, CWE-1236)."""
+"""Formula-safe CSV export (OWASP CSV injection, CWE-1236); .xlsx text XML can hold."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import io
 
 import numpy as np
 import pandas as pd
+from openpyxl import load_workbook
 
-from riskcore.io.export import formula_safe, to_csv_bytes
+from riskcore.io import load_table
+from riskcore.io.export import formula_safe, to_csv_bytes, to_xlsx_bytes
+from tests.file_builders import sheet, workbook
 
 
 def test_text_cells_that_start_a_formula_are_neutralised():
@@ -45,3 +48,39 @@ def test_csv_bytes_read_back_as_text_not_formulas():
     assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark for Excel
     back = pd.read_csv(io.BytesIO(data), dtype=str, encoding="utf-8-sig")
     assert back["zip"].tolist() == ["02139", "'=1+1"]  # leading zero kept, formula defused
+
+
+#: Text XML cannot hold (a terminal escape sequence, a bell, a NUL, U+FFFE, a lone
+#: surrogate) beside text that merely looks like an Office Open XML escape.
+ODD_TEXT = ["red\x1b[31m", "bell\x07", "nul\x00", "\ufffe", "\ud800", "_x0041_", "plain"]
+
+
+def test_xlsx_escapes_what_xml_cannot_hold_and_reads_it_back():
+    # issue 37: control characters made the Excel export end in an IllegalCharacterError
+    name = "age\x1b[32mPASS\x1b[0m"
+    df = pd.DataFrame({name: pd.Series(ODD_TEXT, dtype=object), "n": range(len(ODD_TEXT))})
+    data = to_xlsx_bytes(df)
+    ws = load_workbook(io.BytesIO(data), read_only=True).active
+    rows = list(ws.iter_rows(values_only=True))
+    # the cells hold ECMA-376's escapes (22.9.2.19 ST_Xstring), worked out by hand
+    assert rows[0] == ("age_x001B_[32mPASS_x001B_[0m", "n")
+    assert [r[0] for r in rows[1:]] == [
+        "red_x001B_[31m",
+        "bell_x0007_",
+        "nul_x0000_",
+        "_xFFFE_",
+        "_xD800_",
+        "_x005F_x0041_",
+        "plain",
+    ]
+    # read back by the loader as written, except the lone surrogate no text column can hold
+    back = load_table(data, name="t.xlsx").data
+    assert list(back.columns) == [name, "n"]
+    assert back[name].tolist() == [*ODD_TEXT[:4], "_xD800_", *ODD_TEXT[5:]]
+
+
+def test_the_loader_reads_excel_escapes_as_their_characters():
+    # Excel writes a control character in a cell as _x0007_; the loader reads the character
+    rows = b'<row r="2"><c r="A2" t="inlineStr"><is><t>a_x0007_b _x005F_x0041_</t></is></c></row>'
+    back = load_table(workbook(sheet([rows])), name="w.xlsx").data
+    assert back["a"].tolist() == ["a\x07b _x0041_"]

@@ -233,7 +233,12 @@ def test_builder_strings_parse_to_the_recipe_spec_and_back():
         assert parse_builder(text) == spec
         assert builder_string(spec) == text
     assert parse_builder(" Interval: 5 ; start=3 ; labels=interval ")["params"] == {
-        "widths": [5.0], "start": 3.0, "bottom": None, "top": None, "labels": "interval"}
+        "widths": [5.0],
+        "start": 3.0,
+        "bottom": None,
+        "top": None,
+        "labels": "interval",
+    }
     assert parse_builder("date:10y")["params"] == {"levels": ["decade"]}
     assert parse_builder("countries.csv") is None  # a file stays a file
     assert parse_builder("C:\\hierarchies\\zip.csv") is None
@@ -248,7 +253,7 @@ def test_builder_strings_parse_to_the_recipe_spec_and_back():
         ("interval:5;top=old", "the top 'old' is not a number"),
         ("interval:5;colour=red", r"'colour=red' is not an option of interval \(options: "
          "start=, bottom=, top=, labels=\\)"),
-        ("interval:5;labels=roman", "the labels 'roman' are not one of auto, range, interval"),
+        ("interval:5;labels=roman", "labels='roman' is not one of auto, range, interval"),
         ("interval:5;top=", "the option top= has no value"),
         ("date:month,fortnight", "'fortnight' is not a date level"),
         ("mask:1,two", "the count of masked characters 'two' is not a number"),

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from riskcore.errors import DataLoadError
 from riskcore.io import LoadedTable, LoadInfo, fingerprint, load_table
 
 
@@ -86,3 +87,20 @@ def test_wrong_argument_types():
         load_table(b"a\n1\n", limits={"max_rows": 5})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"name must be a string"):
         load_table(b"a\n1\n", name=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("column", "kind"),
+    [
+        (pa.array([[1, 2], [3]]), "list<"),
+        (pa.array([{"zip": "02139"}, {"zip": "10001"}]), "struct<"),
+        (pa.array([[("k", 1)], [("k", 2)]], type=pa.map_(pa.string(), pa.int64())), "map<"),
+    ],
+    ids=["list", "struct", "map"],
+)
+def test_a_nested_column_is_refused_at_load_with_a_sentence(column, kind):
+    # issue 37: a nested column loaded, then assess ended in "unhashable type: 'list'"
+    raw = _parquet(pa.table({"age": [30, 40], "nested": column}))
+    with pytest.raises(DataLoadError, match=rf"n\.parquet: the column 'nested' holds nested "
+                       rf"values \({kind}.*flatten them"):  # fmt: skip
+        load_table(raw, name="n.parquet")

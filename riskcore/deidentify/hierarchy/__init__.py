@@ -16,7 +16,8 @@ Modules:
   and top coding "<18", "90+", range or interval labels) and
   :func:`banded_hierarchy` (round widths, doubling); :func:`prefix_hierarchy`
   (codes such as ZIP codes masked from the right, "02139", "0213*", ...,
-  leading zeros kept); :func:`grouping_hierarchy` (user-given groups per
+  or the left, or cut to their first characters "02139*", "021*" whatever
+  their length, leading zeros kept); :func:`grouping_hierarchy` (user-given groups per
   level); :func:`flat_hierarchy` (the value or ``"*"``);
 * :mod:`~riskcore.deidentify.hierarchy.dates`: :func:`detect_date_format`
   (ISO, US, European, with times) and :func:`date_hierarchy` (day, week,

@@ -19,10 +19,48 @@ import pandas as pd
 from riskcore._values import value_text
 from riskcore.errors import RiskcoreError
 
-__all__ = ["TOP", "Hierarchy", "at_leaves", "leaves_of", "present", "text_of"]
+__all__ = [
+    "MAX_LABELS",
+    "TOP",
+    "Hierarchy",
+    "at_leaves",
+    "check_size",
+    "leaves_of",
+    "present",
+    "text_of",
+]
 
 #: Label of the most general level: every value in one group.
 TOP = "*"
+
+#: Most labels a builder makes: distinct values x levels (level 0 and the top counted).
+#: Every label is a Python object (about 60-120 bytes): 20 million labels are about 2 GB.
+MAX_LABELS = 20_000_000
+
+
+def check_size(column: Any, n_values: int, n_levels: int) -> None:
+    """Refuse a hierarchy of more than :data:`MAX_LABELS` labels before it is built.
+
+    Parameters
+    ----------
+    column : Any
+        The column's name, for the message.
+    n_values : int
+        Its distinct values.
+    n_levels : int
+        The levels to build, level 0 and the top counted.
+
+    Raises
+    ------
+    RiskcoreError
+        Naming the count and the limit.
+    """
+    if n_values * n_levels > MAX_LABELS:
+        raise RiskcoreError(
+            f"{column!r}: {n_values:,} distinct values at {n_levels} levels make "
+            f"{n_values * n_levels:,} labels, above the limit of {MAX_LABELS:,} for a "
+            "hierarchy; use fewer levels, or coarsen the values before loading them"
+        )
 
 
 def present(series: pd.Series) -> pd.Series:

@@ -14,6 +14,11 @@ Every level nests in the levels above it (a hierarchy is a coarsening): a
 week is the Monday-to-Sunday calendar week **cut at the month's ends**
 (ARX's week of the month), so that it lies in one month, quarter and year;
 5 years are 1980-1984, 1985-1989, ...; a decade is 1980-1989 ("1980s").
+
+A date hierarchy holds at most :data:`MAX_DATE_VALUES` distinct values,
+checked before any is parsed: a column with more is times of day to the
+second (a century has 36,525 days), and 10 million of them took 5.8 GB
+before ending in a ``MemoryError``.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.hierarchy.base import TOP, Hierarchy, leaves_of
+from riskcore.deidentify.hierarchy.base import TOP, Hierarchy, check_size, leaves_of
 from riskcore.errors import RiskcoreError
 
 __all__ = [
     "DATE_LEVELS",
     "DATE_PATTERNS",
+    "MAX_DATE_VALUES",
     "DateFormat",
     "date_format",
     "date_hierarchy",
@@ -41,6 +47,8 @@ __all__ = [
 
 #: The levels a date hierarchy can have, finest first ("10y" is read as "decade").
 DATE_LEVELS: tuple[str, ...] = ("day", "week", "month", "quarter", "year", "5y", "decade")
+#: Most distinct values of a date hierarchy (1,000,000 took 22 s and 360 MB when measured).
+MAX_DATE_VALUES = 1_000_000
 _ALIASES = {"10y": "decade", "days": "day", "weeks": "week", "months": "month",
             "quarters": "quarter", "years": "year"}  # fmt: skip
 
@@ -243,11 +251,18 @@ def date_hierarchy(
     Raises
     ------
     RiskcoreError
-        For a level not known or out of order, or a value that is not a date
-        (naming it).
+        For a level not known or out of order, a value that is not a date
+        (naming it), or more than :data:`MAX_DATE_VALUES` distinct values.
     """
     names = _levels(levels)
     leaves = leaves_of(series)
+    if len(leaves) > MAX_DATE_VALUES:
+        raise RiskcoreError(
+            f"{series.name!r} has {len(leaves):,} distinct values, above the limit of "
+            f"{MAX_DATE_VALUES:,} for a date hierarchy (a century has 36,525 days): keep the "
+            "date without the time of day in the file, or load a sample"
+        )
+    check_size(series.name, len(leaves), len(names) + 2)
     dates = parse_dates(pd.Series(leaves, dtype=object))
     if pd.api.types.is_datetime64_any_dtype(series.dtype):
         dates = pd.Series(pd.to_datetime(pd.Series(leaves)), dtype="datetime64[ns]")
@@ -260,4 +275,3 @@ def date_hierarchy(
     out.extend(date_labels(dates, lv) for lv in names)
     out.append(np.full(len(leaves), TOP, dtype=object))
     return Hierarchy(str(series.name), leaves, tuple(out), kind="date", params={"levels": names})
-

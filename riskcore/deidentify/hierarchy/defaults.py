@@ -140,7 +140,8 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     * dates (datetime columns, or text that is all dates written one common way:
       ISO ``YYYY-MM-DD``, US ``MM/DD/YYYY`` (``DD/MM/YYYY`` when a day is above 12),
       ``DD.MM.YYYY``; :func:`~riskcore.deidentify.hierarchy.builders.date_format`):
-      month, year, decade;
+      month, year, decade (the value or ``"*"`` beyond the date builder's limit of
+      :data:`~riskcore.deidentify.hierarchy.dates.MAX_DATE_VALUES` distinct values);
     * codes of one length made of digits (ZIP codes, postcodes): masked from
       the right;
     * anything else: the value or ``"*"``.
@@ -164,7 +165,10 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     if pd.api.types.is_numeric_dtype(series.dtype):
         return banded_hierarchy(series)
     if pd.api.types.is_datetime64_any_dtype(series.dtype):
-        return date_hierarchy(series)
+        try:
+            return date_hierarchy(series)
+        except RiskcoreError:  # beyond the date builder's limit: the same as text dates
+            return flat_hierarchy(series)
     text = values.astype(str)
     if date_format(text) is not None:
         try:

@@ -5,14 +5,18 @@ Grammar (spaces around parts are ignored; the kind is case-insensitive)::
     SPEC     = KIND [":" ARGS] *(";" OPTION)  |  FILE
     interval:W1,W2,...[;start=S][;bottom=B][;top=T][;labels=range|interval]
     date:LEVEL,LEVEL,...      LEVEL in day, week, month, quarter, year, 5y, 10y (or decade)
-    mask[:N1,N2,...][;width=W]  N characters masked from the right at each level
+    mask[:N1,N2,...][;width=W][;from=right|left]
+                              N characters masked from the right (or left) at each level
+    keep:N1,N2,...[;width=W]  the first N characters kept at each level (codes of any length)
     flat                      the value or "*"
 
 Examples: ``interval:5,10,20;top=90`` (5-, 10- and 20-year bands, 90 and over
 top-coded), ``date:month,year,5y``, ``mask:1,2,3`` (ZIP5 -> ZIP4 -> ZIP3 ->
-ZIP2 -> ``*``). Text whose part before the first ``:`` is not a kind is a
-file in ARX's CSV format (write ``./interval:x.csv`` for a file named like a
-kind).
+ZIP2 -> ``*``), ``keep:5,3`` (ZIP5 and ZIP+4 mixed: "02139*", then "021*").
+Numbers are bounded where the builders state a limit (band count and
+levels, code width, labels: :mod:`~riskcore.deidentify.hierarchy.builders`).
+Text whose part before the first ``:`` is not a kind is a file in ARX's CSV
+format (write ``./interval:x.csv`` for a file named like a kind).
 
 :func:`parse_builder` turns a string into the spec a recipe stores
 (:meth:`~riskcore.deidentify.hierarchy.base.Hierarchy.recipe`, built by
@@ -27,7 +31,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from riskcore.deidentify.hierarchy.builders import LABEL_STYLES
+from riskcore.deidentify.hierarchy.builders import LABEL_STYLES, MASK_SIDES
 from riskcore.deidentify.hierarchy.dates import DATE_LEVELS
 from riskcore.errors import RiskcoreError
 
@@ -38,12 +42,14 @@ BUILDER_KINDS: Mapping[str, str] = {
     "interval": "interval",
     "date": "date",
     "mask": "prefix",
+    "keep": "prefix",
     "flat": "flat",
 }
 _OPTIONS = {
     "interval": ("start", "bottom", "top", "labels"),
     "date": (),
-    "mask": ("width",),
+    "mask": ("width", "from"),
+    "keep": ("width",),
     "flat": (),
 }
 _DATE_NAMES = {"10y": "decade", **{lv: lv for lv in DATE_LEVELS}}
@@ -77,6 +83,19 @@ def _items(args: str, what: str, spec: str) -> list[str]:
             f"in the hierarchy {spec!r}, write the {what} separated by commas, with none empty"
         )
     return items
+
+
+def _one_of(opts: Mapping[str, str], name: str, allowed: tuple[str, ...], spec: str) -> str | None:
+    """Return the option ``name`` in lower case (None when not given), one of ``allowed``."""
+    if name not in opts:
+        return None
+    value = opts[name].lower()
+    if value not in allowed:
+        raise RiskcoreError(
+            f"in the hierarchy {spec!r}, the option {name}={opts[name]!r} is not one of "
+            f"{', '.join(allowed)}"
+        )
+    return value
 
 
 def parse_builder(text: str) -> dict[str, Any] | None:
@@ -127,15 +146,9 @@ def parse_builder(text: str) -> dict[str, Any] | None:
         params["start"] = _number(opts["start"], "start", spec) if "start" in opts else 0.0
         for side in ("bottom", "top"):
             params[side] = _number(opts[side], side, spec) if side in opts else None
-        if "labels" in opts:
-            style = opts["labels"].lower()
-            if style not in LABEL_STYLES:
-                raise RiskcoreError(
-                    f"in the hierarchy {spec!r}, the labels {opts['labels']!r} are not one of "
-                    f"{', '.join(LABEL_STYLES)}"
-                )
-            if style != "auto":
-                params["labels"] = style
+        style = _one_of(opts, "labels", LABEL_STYLES, spec)
+        if style not in (None, "auto"):
+            params["labels"] = style
     elif kind == "date":
         levels = []
         for lv in _items(args, "date levels", spec):
@@ -149,9 +162,17 @@ def parse_builder(text: str) -> dict[str, Any] | None:
     elif kind == "mask":
         if args.strip():
             params["masked"] = [
-                _whole(m, "count of masked characters", spec)
-                for m in _items(args, "counts", spec)
+                _whole(m, "count of masked characters", spec) for m in _items(args, "counts", spec)
             ]
+        if "width" in opts:
+            params["width"] = _whole(opts["width"], "width", spec)
+        masked_from = _one_of(opts, "from", MASK_SIDES, spec)
+        if masked_from not in (None, "right"):
+            params["side"] = masked_from
+    elif kind == "keep":
+        params["keep"] = [
+            _whole(m, "count of kept characters", spec) for m in _items(args, "counts", spec)
+        ]
         if "width" in opts:
             params["width"] = _whole(opts["width"], "width", spec)
     elif args.strip():
@@ -193,10 +214,14 @@ def builder_string(spec: Mapping[str, Any]) -> str | None:
     if kind == "date":
         return "date:" + ",".join("10y" if lv == "decade" else str(lv) for lv in p["levels"])
     if kind == "prefix":
+        width = f";width={int(p['width'])}" if p.get("width") else ""
+        if p.get("keep") is not None:
+            return "keep:" + ",".join(str(int(m)) for m in p["keep"]) + width
         text = "mask"
         if p.get("masked") is not None:
             text += ":" + ",".join(str(int(m)) for m in p["masked"])
-        return text + (f";width={int(p['width'])}" if p.get("width") else "")
+        side = f";from={p['side']}" if p.get("side") not in (None, "right") else ""
+        return text + width + side
     if kind == "flat":
         return "flat"
     return None

@@ -3,7 +3,7 @@
 ``level_words(hierarchy, level)`` says what a level does to the column:
 "kept as recorded" at level 0, "removed (*)" at the top, and in between
 "10-year bands" (intervals, with the unit given), "year" (dates), "first 3
-characters kept" (codes masked from the right), "grouped into 5 groups"
+characters kept" (codes masked from the right, or cut), "grouped into 5 groups"
 (hierarchies given by their labels: groups, ARX files, edited tables). The
 words come from the recipe's spec (:meth:`Hierarchy.recipe`) or the
 hierarchy itself; they are never read back into data.
@@ -81,13 +81,17 @@ def _date(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit: str
 
 
 def _prefix(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit: str | None) -> str:
-    masked = p.get("masked")
-    if masked is not None and lv > len(masked):
+    counts = p.get("keep") if p.get("keep") is not None else p.get("masked")
+    if counts is not None and lv > len(counts):
         return removed()
-    kept = int(p["width"]) - (int(masked[lv - 1]) if masked is not None else lv)
+    if counts is not None and p.get("keep") is not None:
+        kept = int(counts[lv - 1])
+    else:
+        kept = int(p["width"]) - (int(counts[lv - 1]) if counts is not None else lv)
     if kept <= 0:
         return removed()
-    return "first character kept" if kept == 1 else f"first {kept} characters kept"
+    end = "last" if p.get("side") == "left" else "first"
+    return f"{end} character kept" if kept == 1 else f"{end} {kept} characters kept"
 
 
 def _flat(p: Mapping[str, Any], labels: Sequence[Any] | None, lv: int, unit: str | None) -> str:
@@ -123,6 +127,8 @@ def _params(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 def _prefix_height(spec: Mapping[str, Any]) -> int:
     p = _params(spec)
+    if p.get("keep") is not None:
+        return len(p["keep"]) + 1
     if p.get("masked") is not None:
         return len(p["masked"]) + 1
     return max(int(p["width"]), 1)

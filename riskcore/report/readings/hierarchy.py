@@ -14,9 +14,11 @@ from riskcore.report.readings._format import plural
 def _count(n: int, one: str) -> str:
     return f"{n:,} {plural(n, one, one + 's')}"
 
+
 __all__ = [
     "BUILDER_INTRO",
     "BUILDER_KIND_LABELS",
+    "CODE_WAY_LABELS",
     "DATE_LEVEL_LABELS",
     "LABEL_STYLE_LABELS",
     "cli_equivalent",
@@ -27,17 +29,24 @@ __all__ = [
 #: What the builder panel does, in one paragraph.
 BUILDER_INTRO = (
     "Build a hierarchy from a few parameters, as ARX's wizards do: bands of numbers, dates "
-    "coarsened step by step, codes masked from the right, or categories put in groups. The "
-    "preview shows the groups of every level and how many records each holds in this table "
-    "before you use it."
+    "coarsened step by step, codes masked or cut to their first characters, or categories put "
+    "in groups. The preview shows the groups of every level and how many records each holds "
+    "in this table before you use it."
 )
 
 #: The builder kinds as the panel offers them (recipe kind -> label).
 BUILDER_KIND_LABELS: Mapping[str, str] = {
     "interval": "Bands of numbers",
     "date": "Dates",
-    "prefix": "Codes masked from the right",
+    "prefix": "Codes masked or cut",
     "grouping": "Groups of categories",
+}
+
+#: How codes are shortened, as the panel offers it (way -> label).
+CODE_WAY_LABELS: Mapping[str, str] = {
+    "right": "masked from the right (02139, 021**)",
+    "left": "masked from the left (02139, **139)",
+    "keep": "first characters kept, any length (02139-4307, 02139*, 021*)",
 }
 
 #: The date levels as the panel offers them.
