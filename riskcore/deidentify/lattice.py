@@ -189,7 +189,7 @@ class Lattice(LatticeLosses):
         *,
         sensitive: Sequence[str] = (),
         targets: Targets | None = None,
-        distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+        distance: Mapping[str, Literal["ordered", "equal", "hierarchical"]] | None = None,
         order: Mapping[str, Sequence[object]] | None = None,
         missing: MissingPolicy = "own",
         sampling_fraction: float | None = None,

@@ -8,12 +8,15 @@ hierarchies and tables.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from riskcore.cli import main
 from riskcore.criteria import Targets, TCloseness, evaluate
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
@@ -247,3 +250,76 @@ def test_the_limits_are_checked_before_the_work(monkeypatch):
         )
     with pytest.raises(RiskcoreError, match="not a sensitive attribute"):
         assess(df, quasi_identifiers=["q"], sensitive=["s"], hierarchy={"q": [("a", "*")]})
+
+
+def _files(tmp_path):
+    data, tree = tmp_path / "d.csv", tmp_path / "h.csv"
+    _disease_table().to_csv(data, index=False)
+    tree.write_text("".join(f"{';'.join(row)}\n" for row in DISEASES), encoding="utf-8")
+    return str(data), str(tree)
+
+
+def test_the_command_line_assesses_with_the_hierarchy_and_keeps_it_in_the_profile(tmp_path, capsys):
+    data, tree = _files(tmp_path)
+    prof = tmp_path / "p.json"
+    args = ["assess", data, "--qi", "zip", "--sensitive", "disease", "--t", "0.4"]
+    code = main([*args, "--distance", "disease=hierarchical", "--hierarchy", f"disease={tree}",
+                 "--profile-out", str(prof), "--format", "json"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["sensitive"]["disease"]["distance"] == "hierarchical"
+    assert out["sensitive"]["disease"]["t_closeness"] == pytest.approx(4 / 9)
+    assert out["verdict"]["passed"] is False  # 4/9 > 0.4
+    # the profile re-judges alike without the options
+    assert main(["assess", data, "--profile", str(prof), "--format", "json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["sensitive"]["disease"]["t_closeness"] == pytest.approx(4 / 9)
+    assert again["verdict"] == out["verdict"]
+    # bad input: one sentence each
+    assert main([*args, "--distance", "disease=hierarchical"]) == 2
+    assert "needs its hierarchy" in capsys.readouterr().err
+    assert main([*args, "--distance", "disease=tree"]) == 2
+    assert "COLUMN=hierarchical" in capsys.readouterr().err
+    assert main([*args, "--hierarchy", f"zip={tree}"]) == 2
+    assert "hierarchy of a --sensitive column" in capsys.readouterr().err
+
+
+def test_anonymize_takes_the_distance_and_the_sensitive_hierarchy(tmp_path, capsys):
+    """Generalizing zip to one class leaves every D = 0; the bottom has t = 4/9 (by hand)."""
+    data, tree = _files(tmp_path)
+    zips = tmp_path / "zip.csv"
+    zips.write_text("476**;*\n4790*;*\n47**;*\n", encoding="utf-8")
+    recipe = tmp_path / "r.json"
+    base = ["anonymize", data, "--qi", "zip", "--sensitive", "disease", "--k", "1",
+            "--hierarchy", f"zip={zips}", "--out", str(tmp_path / "o.csv"),
+            "--recipe-out", str(recipe), "--format", "json"]  # fmt: skip
+    # t = 0.45 > 4/9: the bottom node meets it under the hierarchical distance
+    code = main([*base, "--t", "0.45", "--distance", "disease=hierarchical",
+                 "--hierarchy", f"disease={tree}"])  # fmt: skip
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["levels"] == {"zip": 0}
+    saved = json.loads(recipe.read_text())
+    assert saved["distances"] == {"disease": "hierarchical"}
+    assert [tuple(r) for r in saved["sensitive_hierarchies"]["disease"]] == list(DISEASES)
+    # t = 0.44 < 4/9: only the top meets it
+    assert main([*base, "--t", "0.44", "--distance", "disease=hierarchical",
+                 "--hierarchy", f"disease={tree}"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["levels"] == {"zip": 1}
+
+
+def test_the_profile_keeps_the_hierarchy_and_older_profiles_still_load():
+    from riskcore.profile import Profile
+
+    roles = {"quasi_identifiers": ["zip"], "sensitive": ["disease"], "other": []}
+    old = {"riskcore_profile": 3, "roles": roles, "distances": {"disease": "equal"}}
+    assert Profile.from_dict(old).sensitive_hierarchies == {}
+    assert "sensitive_hierarchies" not in Profile.from_dict(old).to_dict()  # older readers
+    new = {**old, "distances": {"disease": "hierarchical"},
+           "sensitive_hierarchies": {"disease": [list(r) for r in DISEASES]}}  # fmt: skip
+    p = Profile.from_dict(new)
+    assert p.sensitive_hierarchies == {"disease": DISEASES}
+    assert Profile.from_dict(json.loads(p.to_json())).sensitive_hierarchies == {"disease": DISEASES}
+    with pytest.raises(RiskcoreError, match="needs its hierarchy"):
+        Profile.from_dict({**old, "distances": {"disease": "hierarchical"}})
+    with pytest.raises(RiskcoreError, match="2 labels at its top level"):
+        Profile.from_dict({**new, "sensitive_hierarchies": {"disease": [["a", "x"], ["b", "y"]]}})

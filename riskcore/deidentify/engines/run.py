@@ -151,7 +151,7 @@ def anonymize_source(
     *,
     sensitive: Sequence[str] = (),
     targets: Targets | None = None,
-    distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+    distance: Mapping[str, str] | None = None,
     order: Mapping[str, Sequence[object]] | None = None,
     missing: Literal["own", "any"] = "own",
     sampling_fraction: float | None = None,
@@ -160,6 +160,7 @@ def anonymize_source(
     objective: str = "ncp",
     suppression: str = "drop",
     partition_by: Sequence[str] = (),
+    sensitive_hierarchies: Mapping[str, Sequence[Sequence[Any]]] | None = None,
 ) -> tuple[SearchResult, Lattice, EngineRelease | None]:
     """Search the lattice on the engine's class table and write the least-loss node's release.
 
@@ -179,6 +180,9 @@ def anonymize_source(
         The loss minimized (:data:`riskcore.deidentify.loss.OBJECTIVES`).
     suppression : {"drop", "mask"}
     partition_by : sequence of str
+    sensitive_hierarchies : mapping of str to rows, optional
+        As :class:`~riskcore.deidentify.lattice.Lattice` (the hierarchical
+        t-closeness distance).
 
     Returns
     -------
@@ -202,12 +206,13 @@ def anonymize_source(
         hierarchies,
         sensitive=sensitive,
         targets=targets,
-        distance=distance,
+        distance=distance,  # type: ignore[arg-type]
         order=order,
         missing=missing,
         sampling_fraction=sampling_fraction,
         steering=steering,
         population=population,
+        sensitive_hierarchies=sensitive_hierarchies,
     )
     result = search(lattice, objective=objective)  # type: ignore[arg-type]
     t2 = time.perf_counter()
@@ -321,6 +326,7 @@ def apply_recipe_to_source(
         targets=Targets.from_dict(rec.targets),
         distance=rec.distances,  # type: ignore[arg-type]
         order=rec.orders,
+        sensitive_hierarchies=rec.sensitive_hierarchies,
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         steering=pinned_steering(rec, hierarchies),
