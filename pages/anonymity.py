@@ -96,9 +96,10 @@ if sens:
         for s in sens:
             kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
             col = f"{ctx.key}:{s}"
+            tree = session_profile.sensitive_hierarchy(ctx.key, s)
             distances[col] = st.selectbox(
                 f"{md(s)}: distance",
-                list(DISTANCE_LABELS),
+                [d for d in DISTANCE_LABELS if d != "hierarchical" or tree is not None],
                 format_func=DISTANCE_LABELS.__getitem__,
                 key=seeded(
                     keys.t_distance(col),
@@ -137,6 +138,7 @@ try:
         weights=weights,
         missing=tg["missing"],
         person=person,
+        hierarchy=tuple(prof.sensitive_hierarchies.items()),
     )
 except RiskcoreError as exc:  # e.g. "matches any value" with people whose QIs change
     st.error(md(exc))

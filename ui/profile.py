@@ -26,7 +26,16 @@ if TYPE_CHECKING:
 
     from ui.context import Context
 
-__all__ = ["current", "missing", "restore", "set_targets", "settings", "targets", "threshold"]
+__all__ = [
+    "current",
+    "missing",
+    "restore",
+    "sensitive_hierarchy",
+    "set_targets",
+    "settings",
+    "targets",
+    "threshold",
+]
 
 
 def settings() -> dict[str, Any]:
@@ -61,18 +70,27 @@ def set_targets(new: Targets) -> None:
 
 def _attribute_settings(
     dataset_key: str, sensitive: tuple[str, ...]
-) -> tuple[dict[str, str], dict[str, tuple[Any, ...]]]:
+) -> tuple[dict[str, str], dict[str, tuple[Any, ...]], dict[str, Any]]:
     tg = settings()
     dist_all: dict[str, str] = tg.get("distance", {})
     order_all: dict[str, list[Any]] = tg.get("order", {})
-    distances, orders = {}, {}
+    tree_all: dict[str, Any] = tg.get("hierarchy", {})
+    distances, orders, trees = {}, {}, {}
     for s in sensitive:
         col = f"{dataset_key}:{s}"
         if col in dist_all:
             distances[s] = dist_all[col]
         if distances.get(s) == "ordered" and order_all.get(col):
             orders[s] = tuple(order_all[col])
-    return distances, orders
+        if col in tree_all:
+            trees[s] = tree_all[col]
+    return distances, orders, trees
+
+
+def sensitive_hierarchy(dataset_key: str, column: str) -> Any:
+    """Return the session's hierarchy rows of a sensitive column (hierarchical t-closeness
+    distance, from a restored profile), or None."""
+    return settings().get("hierarchy", {}).get(f"{dataset_key}:{column}")
 
 
 def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
@@ -94,7 +112,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
     tg = settings()
     weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
     sf = float(tg.get("sampling_fraction") or 0.0)
-    distances, orders = _attribute_settings(ctx.key, ctx.roles.sensitive)
+    distances, orders, trees = _attribute_settings(ctx.key, ctx.roles.sensitive)
     recipe = None
     if with_recipe:
         spec = remediation.active(ctx.key)
@@ -113,6 +131,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
         distances=distances,
         orders=orders,
         recipe=recipe,
+        sensitive_hierarchies=trees,
     )
 
 
@@ -137,6 +156,9 @@ def restore(
     tg["missing"] = profile.missing
     tg["distance"] = {f"{dataset_key}:{s}": d for s, d in profile.distances.items()}
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
+    tg["hierarchy"] = {
+        f"{dataset_key}:{s}": rows for s, rows in profile.sensitive_hierarchies.items()
+    }
     st.session_state[keys.TARGETS] = tg
     steps = profile.history
     if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps

@@ -28,10 +28,12 @@ __all__ = [
     "t_rule_reading",
 ]
 
-#: How the two ground distances of t-closeness read in a chooser.
+#: How the ground distances of t-closeness read in a chooser (hierarchical only where the
+#: attribute has a hierarchy).
 DISTANCE_LABELS = {
     "equal": "equal: the values are categories (any two differ by 1)",
     "ordered": "ordered: the values have a rank (near values differ less)",
+    "hierarchical": "hierarchical: values in one group of the hierarchy differ less",
 }
 #: Most values of a text column the page lets people order by hand.
 MAX_HAND_ORDER = 60
