@@ -19,6 +19,8 @@ from riskcore.report.readings import (
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    hierarchy_prompt,
+    hierarchy_refusal,
     missing_reading,
     order_pending,
     order_prompt,
@@ -96,16 +98,29 @@ if sens:
         for s in sens:
             kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
             col = f"{ctx.key}:{s}"
-            tree = session_profile.sensitive_hierarchy(ctx.key, s)
             distances[col] = st.selectbox(
                 f"{md(s)}: distance",
-                [d for d in DISTANCE_LABELS if d != "hierarchical" or tree is not None],
+                list(DISTANCE_LABELS),
                 format_func=DISTANCE_LABELS.__getitem__,
                 key=seeded(
                     keys.t_distance(col),
                     distances.get(col, "equal" if kind == "needed" else "ordered"),
                 ),
             )
+            if distances[col] == "hierarchical":
+                upload = st.file_uploader(
+                    md(hierarchy_prompt(s)), type=["csv", "txt"], key=keys.t_hierarchy(col)
+                )
+                if upload is not None:
+                    try:
+                        session_profile.load_sensitive_hierarchy(
+                            ctx.key, upload.getvalue(), ctx.encoded.df[s]
+                        )
+                    except RiskcoreError as exc:
+                        st.error(md(exc))
+                if session_profile.sensitive_hierarchy(ctx.key, s) is None:
+                    refused[s] = hierarchy_refusal(s)
+                    st.warning(md(refused[s]))
             if distances[col] == "ordered" and kind == "needed":
                 orders[col] = st.multiselect(
                     md(order_prompt(s, len(values))),

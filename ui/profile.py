@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "current",
+    "load_sensitive_hierarchy",
     "missing",
     "restore",
     "sensitive_hierarchy",
@@ -84,7 +85,27 @@ def _attribute_settings(
             orders[s] = tuple(order_all[col])
         if col in tree_all:
             trees[s] = tree_all[col]
+        elif distances.get(s) == "hierarchical":  # chosen, its hierarchy not given yet
+            del distances[s]
     return distances, orders, trees
+
+
+def load_sensitive_hierarchy(dataset_key: str, raw: bytes, series: pd.Series) -> None:
+    """Read an uploaded hierarchy (ARX CSV) of a sensitive column and keep its rows in the
+    session (the hierarchical t-closeness distance; saved with the profile).
+
+    Raises
+    ------
+    RiskcoreError
+        When the file cannot be read, leaves out a value, or fails the distance's checks.
+    """
+    from riskcore.deidentify.hierarchy import load_arx_hierarchy
+    from riskcore.metrics.closeness import check_value_hierarchy
+
+    column = str(series.name)
+    h = load_arx_hierarchy(raw, series)
+    rows = check_value_hierarchy(tuple(zip(*h.levels, strict=True)), column)
+    settings().setdefault("hierarchy", {})[f"{dataset_key}:{column}"] = rows
 
 
 def sensitive_hierarchy(dataset_key: str, column: str) -> Any:

@@ -22,6 +22,8 @@ __all__ = [
     "diversity_distribution",
     "diversity_reading",
     "failing_reading",
+    "hierarchy_prompt",
+    "hierarchy_refusal",
     "order_pending",
     "order_prompt",
     "order_refusal",
@@ -194,6 +196,42 @@ def _quote(values: Sequence[Any]) -> str:
     shown = ", ".join(f"'{v}'" for v in values[:_QUOTED])
     more = len(values) - _QUOTED
     return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def hierarchy_prompt(attribute: str) -> str:
+    """Return the label of the uploader of a sensitive attribute's hierarchy.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute.
+
+    Returns
+    -------
+    str
+        The label of the uploader of its hierarchy (ARX's CSV format).
+    """
+    return f"{attribute}: its hierarchy, a CSV file in ARX's format (value;level 1;...;*)"
+
+
+def hierarchy_refusal(attribute: str) -> str:
+    """Return why t of an attribute under the hierarchical distance is not computed yet.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute.
+
+    Returns
+    -------
+    str
+        The sentence shown until its hierarchy is given.
+    """
+    return (
+        f"t-closeness of {attribute} is not computed: the hierarchical distance needs its "
+        "hierarchy (two values of one group are closer than two of different groups). Give "
+        "it above, or choose another distance."
+    )
 
 
 def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) -> str | None:
