@@ -219,7 +219,7 @@ if not sens:
 for name in sens:
     st.subheader(f"Sensitive attribute: {md(name)}")
     if name in refused:
-        st.warning(md(order_pending(name)))
+        st.warning(md(order_pending(name, distances[f"{ctx.key}:{name}"])))
         continue
     r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))

@@ -16,6 +16,7 @@ def test_the_hierarchical_distance_waits_for_its_hierarchy_then_uses_it():
     assert not at.exception
     assert any("needs its hierarchy" in plain(w.value) for w in at.warning)
     assert "(hierarchical distance)" not in texts(at)
+    assert "No l or t for education yet: its hierarchical distance waits for its" in texts(at)
     people = make_people(32_561, seed=0)
     values = sorted(people["education"].dropna().unique())
     school = {"Preschool", "1st-4th", "5th-6th", "7th-8th", "9th", "10th", "11th", "12th"}

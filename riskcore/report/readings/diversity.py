@@ -156,19 +156,27 @@ def t_rule_reading(r: DiversityResult) -> str:
     return text
 
 
-def order_pending(attribute: str) -> str:
-    """Return the note in place of an attribute's figures while its order is incomplete.
+def order_pending(attribute: str, distance: str = "ordered") -> str:
+    """Return the note in place of an attribute's figures while its distance waits for input.
 
     Parameters
     ----------
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        The sensitive attribute.
+    distance : {"ordered", "hierarchical"}, default "ordered"
+        Its distance: the ordered one waits for the order of the values, the
+        hierarchical one for the attribute's hierarchy.
 
     Returns
     -------
     str
-        The note in place of an attribute's figures while its order is incomplete.
+        The note in place of an attribute's figures while its order or hierarchy is missing.
     """
+    if distance == "hierarchical":
+        return (
+            f"No l or t for {attribute} yet: its hierarchical distance waits for its hierarchy "
+            "(under 't-closeness: distance between values' above), or choose another distance."
+        )
     return (
         f"No l or t for {attribute} yet: its ordered distance waits for the order of its values "
         "(under 't-closeness: distance between values' above), or choose the equal distance."
