@@ -22,6 +22,7 @@ References
 from __future__ import annotations
 
 import datetime
+import functools
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -426,16 +427,32 @@ def sensitive_hierarchies(
     return {s: check_value_hierarchy(rows, s) for s, rows in given.items()}
 
 
-def _level_codes(table: Contingency, rows: tuple[tuple[Any, ...], ...]) -> list[np.ndarray]:
+@functools.lru_cache(maxsize=8)
+def _tree(
+    rows: tuple[tuple[Any, ...], ...], attribute: str
+) -> tuple[int, dict[Any, int], tuple[np.ndarray, ...]]:
+    """Check a hierarchy once and return (H, the row of each value, the node of each row
+    at each level 1..H-1): a lattice search judges many nodes with one hierarchy."""
+    checked = check_value_hierarchy(rows, attribute)
+    position: dict[Any, int] = {}
+    for i, r in enumerate(checked):
+        position.setdefault(r[0], i)
+        position.setdefault(str(r[0]), i)
+    nodes = tuple(
+        pd.factorize(pd.Series([r[level] for r in checked], dtype=object))[0].astype(np.int64)
+        for level in range(1, len(checked[0]) - 1)
+    )
+    return len(checked[0]) - 1, position, nodes
+
+
+def _level_codes(
+    table: Contingency, position: Mapping[Any, int], nodes: tuple[np.ndarray, ...]
+) -> list[np.ndarray]:
     """Return, for each level 1..H-1, the node of each of the table's value codes.
 
     A missing value, which no hierarchy lists, is a leaf of its own joined to
     the others at the top only (an extra node at every level below it).
     """
-    position: dict[Any, int] = {}
-    for i, r in enumerate(rows):
-        position.setdefault(r[0], i)
-        position.setdefault(str(r[0]), i)
     labels = np.asarray(table.labels, dtype=object)
     missing = _missing_mask(labels)
     row = np.full(len(labels), -1, dtype=np.int64)
@@ -452,10 +469,9 @@ def _level_codes(table: Contingency, rows: tuple[tuple[Any, ...], ...]) -> list[
             f"{_quote(absent)}; give every value a row"
         )
     out = []
-    for level in range(1, len(rows[0]) - 1):
-        nodes, _ = pd.factorize(pd.Series([r[level] for r in rows], dtype=object))
-        n_nodes = int(nodes.max()) + 1 if len(nodes) else 0
-        out.append(np.where(missing, n_nodes, nodes[np.maximum(row, 0)]).astype(np.int64))
+    for level in nodes:
+        n_nodes = int(level.max()) + 1 if len(level) else 0
+        out.append(np.where(missing, n_nodes, level[np.maximum(row, 0)]).astype(np.int64))
     return out
 
 
@@ -473,15 +489,40 @@ def _hierarchical_emd(table: Contingency, rows: ValueHierarchy) -> np.ndarray:
     once as a parent (level l), and extra(root) = 0, so
     D = 1/(2H) sum_{l=0..H-1} sum_{N at level l} |extra(N)|: the mean, over
     the levels below the top, of the equal distance of the values
-    generalized to that level. Each level is one sparse equal-distance pass.
+    generalized to that level. The values are ranked in the hierarchy's
+    depth-first order and the cells sorted once by (class, rank): then the
+    cells of one class under one node are a run at every level, summed with
+    ``np.add.reduceat`` (no sort per level). Per level, as the equal
+    distance: D_l = (1/2)(1 + sum over the (class, node) runs of
+    (|P(N) - Q(N)| - Q(N))).
     """
-    checked = check_value_hierarchy(rows, table.attribute)
-    height = len(checked[0]) - 1
-    total = _equal_emd(table)
-    for codes in _level_codes(table, checked):
-        labels = np.arange(int(codes.max()) + 1 if len(codes) else 0, dtype=object)
-        total += _equal_emd(_recoded(table, codes, labels))
-    total /= height
+    if not isinstance(rows, tuple) or not all(isinstance(r, tuple) for r in rows[:1]):
+        rows = check_value_hierarchy(rows, table.attribute)  # hashable, for the cache
+    try:
+        height, position, nodes = _tree(rows, table.attribute)
+    except TypeError:  # an unhashable label: checked without the cache
+        height, position, nodes = _tree.__wrapped__(rows, table.attribute)
+    n_classes = len(table.class_sizes)
+    if not len(table.cell_count):  # classes without records: no distribution to compare
+        return np.zeros(n_classes)
+    levels = [np.arange(table.n_values, dtype=np.int64), *_level_codes(table, position, nodes)]
+    rank = np.empty(table.n_values, dtype=np.int64)
+    rank[np.lexsort(levels)] = np.arange(table.n_values)  # the top level is the primary key
+    key = table.cell_class * np.int64(table.n_values) + rank[table.cell_value]
+    order = np.argsort(key, kind="stable")  # cells come sorted by class: nearly sorted
+    cls_, val = table.cell_class[order], table.cell_value[order]
+    p = table.cell_count[order] / table.class_sizes[cls_]
+    q = table.value_totals / table.value_totals.sum()
+    new_class = np.r_[True, cls_[1:] != cls_[:-1]]
+    total = np.zeros(n_classes)
+    for codes in levels:
+        node = codes[val]
+        starts = np.flatnonzero(new_class | np.r_[True, node[1:] != node[:-1]])
+        q_node = np.bincount(codes, weights=q, minlength=int(codes.max()) + 1)[node[starts]]
+        gap = np.abs(np.add.reduceat(p, starts) - q_node) - q_node
+        total += np.bincount(cls_[starts], weights=gap, minlength=n_classes)
+    total += height
+    total /= 2 * height
     return _unit(total)
 
 
