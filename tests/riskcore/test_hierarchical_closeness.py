@@ -34,7 +34,9 @@ DISEASES = tuple(
 
 
 def _disease_table() -> pd.DataFrame:
-    # the diseases of Li et al.'s Table 3, in three classes of three
+    # the Disease column of Li et al.'s Table 3, grouped three by three as in their Table 4;
+    # the hierarchy here has height 2 (the paper's figure has more levels), and every D below
+    # is worked out by hand in the docstrings, not quoted from the paper
     return pd.DataFrame(
         {
             "zip": ["476**"] * 3 + ["4790*"] * 3 + ["47**"] * 3,
