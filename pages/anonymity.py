@@ -19,6 +19,8 @@ from riskcore.report.readings import (
     diversity_distribution,
     diversity_reading,
     failing_reading,
+    hierarchy_prompt,
+    hierarchy_refusal,
     missing_reading,
     order_pending,
     order_prompt,
@@ -108,6 +110,20 @@ if sens:
                     distances.get(col, "equal" if kind == "needed" else "ordered"),
                 ),
             )
+            if distances[col] == "hierarchical":
+                upload = st.file_uploader(
+                    md(hierarchy_prompt(s)), type=["csv", "txt"], key=keys.t_hierarchy(col)
+                )
+                if upload is not None:
+                    try:
+                        session_profile.load_sensitive_hierarchy(
+                            ctx.key, upload.getvalue(), ctx.encoded.df[s]
+                        )
+                    except RiskcoreError as exc:
+                        st.error(md(exc))
+                if session_profile.sensitive_hierarchy(ctx.key, s) is None:
+                    refused[s] = hierarchy_refusal(s)
+                    st.warning(md(refused[s]))
             if distances[col] == "ordered" and kind == "needed":
                 orders[col] = st.multiselect(
                     md(order_prompt(s, len(values))),
@@ -140,6 +156,7 @@ try:
         weights=weights,
         missing=tg["missing"],
         person=person,
+        hierarchy=tuple(prof.sensitive_hierarchies.items()),
     )
 except RiskcoreError as exc:  # e.g. "matches any value" with people whose QIs change
     st.error(md(exc))
@@ -205,7 +222,7 @@ if not sens:
 for name in sens:
     st.subheader(f"Sensitive attribute: {md(name)}")
     if name in refused:
-        st.warning(md(order_pending(name)))
+        st.warning(md(order_pending(name, distances[f"{ctx.key}:{name}"])))
         continue
     r = a.sensitive[name]
     st.plotly_chart(charts.diversity_bars(diversity_distribution(a, name), name))

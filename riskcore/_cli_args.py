@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "add_targets",
     "anonymize_inputs",
     "column_pairs",
+    "distance_options",
     "parse_threshold",
     "profile_from_args",
 ]
@@ -416,6 +418,7 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         sampling_fraction=sf if sf is not None else None if weights else base.sampling_fraction,
         distances={c: d for c, d in base.distances.items() if c in keep},
         orders={c: o for c, o in base.orders.items() if c in keep},
+        sensitive_hierarchies={c: h for c, h in base.sensitive_hierarchies.items() if c in keep},
         population=base.population,
         recipe=base.recipe,
         ledger=base.ledger,
@@ -543,6 +546,61 @@ def anonymize_inputs(
     if targets.needs_sensitive and not sensitive:
         raise RiskcoreError("--l and --t need at least one --sensitive column")
     return profile, targets, sensitive, population, reference
+
+
+def distance_options(args: argparse.Namespace, profile: Any, values: Callable[[str], Any]) -> Any:
+    """Return the profile with ``--distance`` and the sensitive columns' ``--hierarchy``.
+
+    ``--distance COL=ordered|equal|hierarchical`` sets a sensitive attribute's
+    t-closeness ground distance; ``--hierarchy COL=SPEC`` of a sensitive
+    attribute (an ARX CSV file or a builder string, as for a QI) is its
+    hierarchy for the hierarchical distance, kept in the profile as rows.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options (``distance`` and ``hierarchy`` lists; absent ones are empty).
+    profile : riskcore.profile.Profile
+        The profile the other options describe.
+    values : callable
+        Returns a sensitive column's values (a pandas Series named after it;
+        its distinct values suffice) to build or check a hierarchy on.
+
+    Returns
+    -------
+    riskcore.profile.Profile
+        The profile with the distances and hierarchies (checked again).
+
+    Raises
+    ------
+    RiskcoreError
+        For a malformed item, a column that is not sensitive, or a hierarchy
+        that cannot be read or fails its checks.
+    """
+    from riskcore._cli_deidentify import _hierarchy_option
+    from riskcore.metrics.closeness import DISTANCES
+
+    sens = set(profile.roles.sensitive)
+    distance: dict[str, str] = dict(profile.distances)
+    for item in getattr(args, "distance", None) or []:
+        col, sep, kind = item.rpartition("=")
+        if not sep or kind not in DISTANCES:
+            raise RiskcoreError(
+                f"--distance {item!r}: write COLUMN=ordered, COLUMN=equal or COLUMN=hierarchical"
+            )
+        distance[col] = kind
+    unknown = set(distance) - sens
+    if unknown:
+        raise RiskcoreError(f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column")
+    specs = column_pairs(
+        getattr(args, "hierarchy", None) or [], "--hierarchy", "COLUMN=SPEC (a file or a builder)"
+    )
+    rows = dict(profile.sensitive_hierarchies)
+    for col, spec in specs.items():
+        if col in sens:
+            h = _hierarchy_option(values(col), spec)
+            rows[col] = tuple(zip(*h.levels, strict=True))
+    return profile.with_(distances=distance, sensitive_hierarchies=rows)
 
 
 def column_pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -217,7 +218,8 @@ def add_parsers(sub: Any) -> None:
         action="append",
         default=[],
         metavar="COL=SPEC",
-        help="the hierarchy of one QI: a file in ARX's CSV format (value;level 1;...;*) or "
+        help="the hierarchy of one QI (or of a sensitive attribute, for --distance "
+        "COL=hierarchical): a file in ARX's CSV format (value;level 1;...;*) or "
         "a builder string: interval:W1,W2,...[;start=S][;bottom=B][;top=T]"
         "[;labels=range|interval] (nested bands, e.g. 'age=interval:5,10,20;top=90'), "
         "date:LEVELS from day, week, month, quarter, year, 5y, 10y (e.g. "
@@ -227,6 +229,14 @@ def add_parsers(sub: Any) -> None:
         "characters kept, codes of any length: 'zip=keep:5,3' for ZIP5 beside ZIP+4), or "
         "flat; quote it in the shell "
         "(docs/hierarchy-builder.md)",
+    )
+    a.add_argument(
+        "--distance",
+        action="append",
+        default=[],
+        metavar="COL=ordered|equal|hierarchical",
+        help="t-closeness ground distance of a sensitive attribute (as in assess); "
+        "hierarchical reads that attribute's --hierarchy COL=SPEC",
     )
     a.add_argument(
         "--intervals",
@@ -533,12 +543,17 @@ def _hierarchy_option(series: pd.Series, text: str) -> Hierarchy:
 
 
 def _hierarchies(
-    df: pd.DataFrame | dict[str, pd.Series], args: Any, events: tuple[str, ...] = ()
+    df: pd.DataFrame | dict[str, pd.Series],
+    args: Any,
+    events: tuple[str, ...] = (),
+    sensitive: Sequence[str] = (),
 ) -> dict[str, Hierarchy]:
     """Return the hierarchy of every QI, then of every event column (``--event``).
 
     Each from ``--hierarchy``, ``--intervals`` or ``--clip`` when given, else the
     column's default hierarchy (:func:`~riskcore.deidentify.hierarchy.default_hierarchy`).
+    A ``--hierarchy`` of a ``sensitive`` column is the hierarchical t-closeness
+    distance's (read by :func:`riskcore._cli_args.distance_options`), not a dimension.
     """
     from riskcore.deidentify.hierarchy import (
         banded_hierarchy,
@@ -547,13 +562,16 @@ def _hierarchies(
     )
 
     files = column_pairs(args.hierarchy, "--hierarchy", "COLUMN=SPEC (a file or a builder string)")
+    files = {c: f for c, f in files.items() if c not in sensitive}
     bands = column_pairs(args.intervals, "--intervals", "COLUMN=W1,W2,...")
     clip_pairs = column_pairs(args.clip, "--clip", "COLUMN=LOW,HIGH")
     clips = {c: _clip(c, v) for c, v in clip_pairs.items()}
     dims = [*args.qi, *events]
     for col in (*files, *bands, *clips):
         if col not in dims:
-            raise RiskcoreError(f"{col!r} is given a hierarchy but is not a --qi or --event column")
+            raise RiskcoreError(
+                f"{col!r} is given a hierarchy but is not a --qi, --event or --sensitive column"
+            )
     absent = [c for c in (*dims, *args.sensitive) if c not in df]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}")
@@ -579,7 +597,7 @@ def _hierarchies(
 
 def run_anonymize(args: argparse.Namespace) -> int:
     """Run ``anonymize``; return the exit code (2 with a message on bad input)."""
-    from riskcore._cli_args import anonymize_inputs
+    from riskcore._cli_args import anonymize_inputs, distance_options
     from riskcore._results import dumps
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
@@ -608,7 +626,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         df = pre.data
         if person is not None:  # the people as given, whatever the masking did to the column
             df = with_person_key(df, raw[person].to_numpy())
-        hierarchies = _hierarchies(df, args, profile.events)
+        hierarchies = _hierarchies(df, args, profile.events, sensitive)
+        profile = distance_options(args, profile, df.__getitem__)
         steering = _steering(args)
         # before the search: the QIs and event columns may yet be generalized
         check_identifiers(
@@ -626,6 +645,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             targets=targets,
             distance=profile.distances,
             order=profile.orders,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
             missing=profile.missing,
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
@@ -659,6 +679,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             missing=profile.missing,
             distances=profile.distances,
             orders=profile.orders,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
             steering=steering,

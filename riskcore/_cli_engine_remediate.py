@@ -125,7 +125,7 @@ def _table(args: argparse.Namespace, engine: str) -> Any:
 def _anonymize(args: argparse.Namespace, engine: str) -> int:
     import pandas as pd
 
-    from riskcore._cli_args import anonymize_inputs
+    from riskcore._cli_args import anonymize_inputs, distance_options
     from riskcore._cli_deidentify import (
         _hierarchies,
         _steering,
@@ -179,7 +179,8 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     values: dict[str, pd.Series] = hierarchy_values(table, args.qi, sensitive)
     for s in args.sensitive:  # present (checked above); only their names are read
         values.setdefault(s, pd.Series([], dtype=object, name=s))
-    hierarchies = _hierarchies(values, args)
+    hierarchies = _hierarchies(values, args, sensitive=sensitive)
+    profile = distance_options(args, profile, values.__getitem__)
     steering = _steering(args)
     result, lattice, release = anonymize_source(
         table,
@@ -189,6 +190,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         targets=targets,
         distance=profile.distances,
         order=profile.orders,
+        sensitive_hierarchies=profile.sensitive_hierarchies,
         missing=profile.missing,
         sampling_fraction=profile.sampling_fraction,
         steering=steering,
@@ -213,6 +215,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         missing=profile.missing,
         distances=profile.distances,
         orders=profile.orders,
+        sensitive_hierarchies=profile.sensitive_hierarchies,
         sampling_fraction=profile.sampling_fraction,
         steering=steering,
         objective=args.objective,

@@ -96,6 +96,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
             sensitive=profile.roles.sensitive,
             distance=profile.distances,
             order=profile.orders,
+            hierarchy=profile.sensitive_hierarchies,
             max_msu_size=args.max_msu_size,
             dis_fraction=args.dis_fraction,
             events=profile.events,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import contextvars
+import functools
 import io
 import re
 import sys
@@ -105,8 +106,18 @@ def _add_assess(sub: Any) -> None:
         "--distance",
         action="append",
         default=[],
-        metavar="COL=ordered|equal",
-        help="t-closeness ground distance for one attribute (default by type)",
+        metavar="COL=ordered|equal|hierarchical",
+        help="t-closeness ground distance for one attribute (default by type); hierarchical "
+        "needs --hierarchy COL=SPEC",
+    )
+    a.add_argument(
+        "--hierarchy",
+        action="append",
+        default=[],
+        metavar="COL=SPEC",
+        help="the hierarchy of a sensitive attribute for the hierarchical t-closeness "
+        "distance: a file in ARX's CSV format (value;level 1;...;*) or a builder string "
+        "(docs/hierarchy-builder.md); kept in --profile-out",
     )
     a.add_argument(
         "--order",
@@ -324,9 +335,18 @@ def _main(argv: list[str]) -> int:
     return _run_assess(args)
 
 
+def _distinct(engine: Engine, column: str) -> Any:
+    """Return the distinct values of ``column`` as a pandas Series (to build a hierarchy on)."""
+    import pandas as pd
+
+    from riskcore.engine.select import distinct_values
+
+    return pd.Series(distinct_values(engine, column), name=column)
+
+
 def _run_assess(args: argparse.Namespace) -> int:
     """Run ``assess``: the assessment, the verdict, the profile; return the exit code."""
-    from riskcore._cli_args import profile_from_args
+    from riskcore._cli_args import distance_options, profile_from_args
     from riskcore._results import dumps
     from riskcore.criteria import evaluate
     from riskcore.metrics import Population, assess
@@ -337,17 +357,13 @@ def _run_assess(args: argparse.Namespace) -> int:
         roles = profile.roles
         if not roles.quasi_identifiers:
             raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
-        distance: dict[str, str] = dict(profile.distances)
-        for item in args.distance:
-            col, sep, kind = item.rpartition("=")
-            if not sep or kind not in ("ordered", "equal"):
-                raise RiskcoreError(f"--distance {item!r}: write COLUMN=ordered or COLUMN=equal")
-            distance[col] = kind
-        unknown = set(distance) - set(roles.sensitive)
-        if unknown:
-            raise RiskcoreError(
-                f"--distance names {sorted(unknown)[0]!r}, not a --sensitive column"
-            )
+        for item in args.hierarchy:
+            col = item.partition("=")[0]
+            if col not in roles.sensitive:
+                raise RiskcoreError(
+                    f"--hierarchy {item!r}: assess takes the hierarchy of a --sensitive column "
+                    "(for --distance COL=hierarchical)"
+                )
         orders: dict[str, list[str]] = {}
         for item in args.order:
             col, sep, values = item.partition("=")
@@ -378,6 +394,8 @@ def _run_assess(args: argparse.Namespace) -> int:
                 *([roles.person] if roles.person else []),
             ],
         )
+        profile = distance_options(args, profile, functools.partial(_distinct, engine))
+        distance: dict[str, str] = dict(profile.distances)
         order: dict[str, list[object]] = {c_: list(v) for c_, v in profile.orders.items()}
         order.update({col: _typed_order(engine, col, v) for col, v in orders.items()})
         result = assess(
@@ -395,6 +413,7 @@ def _run_assess(args: argparse.Namespace) -> int:
             m=profile.m,
             event_k=profile.event_k,
             household=profile.household,
+            hierarchy=profile.sensitive_hierarchies or None,
         )
         if result.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")

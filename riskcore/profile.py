@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
 from riskcore._json import read_json
-from riskcore._results import Result, dumps
+from riskcore._results import Result, dumps, plain
 from riskcore.criteria import Targets
 from riskcore.criteria.context import Context
 from riskcore.errors import RiskcoreError, RolesError
@@ -113,7 +113,7 @@ class Profile(Result):
     sampling_fraction : float or None
         pi in (0, 1] when the data are a sample (journalist and marketer risk);
         sampling weights are the ``weights`` role instead.
-    distances : dict of str to {"ordered", "equal"}
+    distances : dict of str to {"ordered", "equal", "hierarchical"}
         t-closeness ground distance per sensitive attribute (default by type).
     orders : dict of str to tuple
         Per sensitive attribute, its values lowest first (the ordered distance
@@ -145,6 +145,13 @@ class Profile(Result):
         The release context the risk targets were chosen from (the answers, shown by
         the report); its targets are applied to ``targets`` where it is set
         (:meth:`Context.apply`), and the report says when they were changed since.
+    sensitive_hierarchies : dict of str to tuple of tuples
+        Per sensitive attribute, its generalization hierarchy as rows
+        ``(value, level 1, ..., top)``, for the hierarchical t-closeness
+        distance (required by it; checked by
+        :func:`riskcore.metrics.closeness.check_value_hierarchy`). Written
+        only when there is one, so older profiles load and older readers read
+        the rest.
     """
 
     schema_version: ClassVar[int] = PROFILE_VERSION
@@ -163,6 +170,7 @@ class Profile(Result):
     m: int = 2
     household: str | None = None
     context: Context | None = None
+    sensitive_hierarchies: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.roles, ColumnRoles):
@@ -179,15 +187,28 @@ class Profile(Result):
         if sf is not None and self.roles.weights:
             raise RiskcoreError("give a sampling fraction or a sampling-weight column, not both")
         sens = set(self.roles.sensitive)
-        for name, kind in (("distances", self.distances), ("orders", self.orders)):
+        for name, kind in (
+            ("distances", self.distances),
+            ("orders", self.orders),
+            ("sensitive_hierarchies", self.sensitive_hierarchies),
+        ):
             if not isinstance(kind, Mapping):
                 raise RiskcoreError(f"'{name}' must map sensitive attributes")
             for col in kind:
                 if col not in sens:
                     raise RiskcoreError(f"'{name}' names {col!r}, which is not sensitive")
+        from riskcore.metrics.closeness import sensitive_hierarchies
+
         for col, d in self.distances.items():
-            if d not in ("ordered", "equal"):
-                raise RiskcoreError(f"the distance of {col!r} is 'ordered' or 'equal', not {d!r}")
+            if d not in ("ordered", "equal", "hierarchical"):
+                raise RiskcoreError(
+                    f"the distance of {col!r} is 'ordered', 'equal' or 'hierarchical', not {d!r}"
+                )
+        object.__setattr__(
+            self,
+            "sensitive_hierarchies",
+            sensitive_hierarchies(self.roles.sensitive, self.distances, self.sensitive_hierarchies),
+        )
         object.__setattr__(self, "distances", dict(self.distances))
         object.__setattr__(self, "orders", {c: tuple(v) for c, v in self.orders.items()})
         if self.ledger is not None and not isinstance(self.ledger, Mapping):
@@ -348,6 +369,8 @@ class Profile(Result):
         out["m"] = self.m
         out["household"] = self.household
         out["context"] = None if self.context is None else self.context.to_dict()
+        if self.sensitive_hierarchies:  # only when there is one: older readers read the rest
+            out["sensitive_hierarchies"] = plain(self.sensitive_hierarchies)
         return out
 
     def to_json(self) -> str:
@@ -395,7 +418,7 @@ class Profile(Result):
             "orders", "population", "recipe", "ledger", "history",
         }  # fmt: skip
         if version >= 3:
-            known |= {"events", "m", "household"}
+            known |= {"events", "m", "household", "sensitive_hierarchies"}
         if version >= 4:
             known |= {"context"}
         unknown = sorted(set(map(str, data)) - known)
@@ -420,6 +443,10 @@ class Profile(Result):
             m=data.get("m", 2),
             household=data.get("household"),
             context=_context(data.get("context")),
+            sensitive_hierarchies=_mapping(
+                "sensitive_hierarchies", data.get("sensitive_hierarchies")
+            )
+            or {},
         )
 
     @classmethod

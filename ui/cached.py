@@ -194,10 +194,12 @@ def assessment(
     weights: str | None = None,
     missing: MissingPolicy = "own",
     person: str | None = None,
+    hierarchy: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...] = (),
 ) -> Assessment:
     """Return the assessment for one set of roles and parameters.
 
-    ``distance`` and ``order`` are (attribute, value) pairs (hashable), passed
+    ``distance``, ``order`` and ``hierarchy`` (the hierarchical t-closeness
+    distance's rows) are (attribute, value) pairs (hashable), passed
     to :func:`riskcore.assess` as mappings. With a sampling-weight column the
     population class sizes are the weight sums (the sampling fraction is not
     used). ``missing`` is the missing-value policy ("own" or "any"); ``person``
@@ -221,6 +223,7 @@ def assessment(
         population=population,
         missing=missing,
         person=person,
+        hierarchy=dict(hierarchy) or None,
     )
 
 
@@ -320,6 +323,7 @@ def records(
         distance=p.distances,
         order=p.orders,
         person=p.roles.person,
+        hierarchy=p.sensitive_hierarchies,
     )
 
 

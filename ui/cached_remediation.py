@@ -111,6 +111,7 @@ def lattice(
         targets=p.targets,
         distance=p.distances,  # type: ignore[arg-type]
         order=p.orders,
+        sensitive_hierarchies=p.sensitive_hierarchies,
         missing=p.missing,
         sampling_fraction=p.sampling_fraction,
         weights=p.roles.weight,
@@ -162,9 +163,7 @@ def lattice_search(
     try:
         result = search(_lattice, objective=objective, progress=deadline.watch(step))
         if _lattice.size <= ALL_NODES_UP_TO:  # small: every node on the plot
-            everything = evaluate_all(
-                _lattice, known=result.visited, progress=deadline.watch(step)
-            )
+            everything = evaluate_all(_lattice, known=result.visited, progress=deadline.watch(step))
             result = dataclasses.replace(result, visited=everything)
     finally:
         bar.empty()

@@ -73,6 +73,7 @@ def base(ctx: Context, history: History) -> Recipe:
         missing=prof.missing,
         distances=prof.distances,
         orders=prof.orders,
+        sensitive_hierarchies=prof.sensitive_hierarchies,
         sampling_fraction=prof.sampling_fraction,
         weights=prof.roles.weight,
         masking=[mask_step(c, "drop") for c in ctx.roles.identifiers if c not in shifted],

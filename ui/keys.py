@@ -141,6 +141,11 @@ def t_distance(column: str) -> str:
     return f"rc_t_distance:{column}"
 
 
+def t_hierarchy(column: str) -> str:
+    """Return the key of the uploader of the hierarchy of ``column`` ("dataset key:attribute")."""
+    return f"rc_t_hierarchy:{column}"
+
+
 def t_order(column: str) -> str:
     """Return the key of the value order of ``column`` ("dataset key:attribute")."""
     return f"rc_t_order:{column}"

@@ -26,7 +26,17 @@ if TYPE_CHECKING:
 
     from ui.context import Context
 
-__all__ = ["current", "missing", "restore", "set_targets", "settings", "targets", "threshold"]
+__all__ = [
+    "current",
+    "load_sensitive_hierarchy",
+    "missing",
+    "restore",
+    "sensitive_hierarchy",
+    "set_targets",
+    "settings",
+    "targets",
+    "threshold",
+]
 
 
 def settings() -> dict[str, Any]:
@@ -61,18 +71,47 @@ def set_targets(new: Targets) -> None:
 
 def _attribute_settings(
     dataset_key: str, sensitive: tuple[str, ...]
-) -> tuple[dict[str, str], dict[str, tuple[Any, ...]]]:
+) -> tuple[dict[str, str], dict[str, tuple[Any, ...]], dict[str, Any]]:
     tg = settings()
     dist_all: dict[str, str] = tg.get("distance", {})
     order_all: dict[str, list[Any]] = tg.get("order", {})
-    distances, orders = {}, {}
+    tree_all: dict[str, Any] = tg.get("hierarchy", {})
+    distances, orders, trees = {}, {}, {}
     for s in sensitive:
         col = f"{dataset_key}:{s}"
         if col in dist_all:
             distances[s] = dist_all[col]
         if distances.get(s) == "ordered" and order_all.get(col):
             orders[s] = tuple(order_all[col])
-    return distances, orders
+        if col in tree_all:
+            trees[s] = tree_all[col]
+        elif distances.get(s) == "hierarchical":  # chosen, its hierarchy not given yet
+            del distances[s]
+    return distances, orders, trees
+
+
+def load_sensitive_hierarchy(dataset_key: str, raw: bytes, series: pd.Series) -> None:
+    """Read an uploaded hierarchy (ARX CSV) of a sensitive column and keep its rows in the
+    session (the hierarchical t-closeness distance; saved with the profile).
+
+    Raises
+    ------
+    RiskcoreError
+        When the file cannot be read, leaves out a value, or fails the distance's checks.
+    """
+    from riskcore.deidentify.hierarchy import load_arx_hierarchy
+    from riskcore.metrics.closeness import check_value_hierarchy
+
+    column = str(series.name)
+    h = load_arx_hierarchy(raw, series)
+    rows = check_value_hierarchy(tuple(zip(*h.levels, strict=True)), column)
+    settings().setdefault("hierarchy", {})[f"{dataset_key}:{column}"] = rows
+
+
+def sensitive_hierarchy(dataset_key: str, column: str) -> Any:
+    """Return the session's hierarchy rows of a sensitive column (hierarchical t-closeness
+    distance, from a restored profile), or None."""
+    return settings().get("hierarchy", {}).get(f"{dataset_key}:{column}")
 
 
 def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
@@ -94,7 +133,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
     tg = settings()
     weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
     sf = float(tg.get("sampling_fraction") or 0.0)
-    distances, orders = _attribute_settings(ctx.key, ctx.roles.sensitive)
+    distances, orders, trees = _attribute_settings(ctx.key, ctx.roles.sensitive)
     recipe = None
     if with_recipe:
         spec = remediation.active(ctx.key)
@@ -114,6 +153,7 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
         orders=orders,
         recipe=recipe,
         context=tg.get("context"),
+        sensitive_hierarchies=trees,
     )
 
 
@@ -140,6 +180,9 @@ def restore(
     tg["order"] = {f"{dataset_key}:{s}": list(o) for s, o in profile.orders.items()}
     if profile.context is not None:  # the release context the targets were chosen from
         tg["context"] = profile.context
+    tg["hierarchy"] = {
+        f"{dataset_key}:{s}": rows for s, rows in profile.sensitive_hierarchies.items()
+    }
     st.session_state[keys.TARGETS] = tg
     steps = profile.history
     if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps

@@ -78,6 +78,7 @@ def default_targets() -> dict:
         "missing": "own",
         "distance": {},
         "order": {},
+        "hierarchy": {},
     }
 
 

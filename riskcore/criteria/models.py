@@ -286,19 +286,30 @@ class TCloseness(Criterion):
     """t-closeness [L07]_: every class's distribution within t of the release's.
 
     D[P_j, Q], the earth mover's distance with the equal ground distance
-    (categories: half the L1 distance) or the ordered one (over the ranked
-    values: (1/(m-1)) sum_i |sum_{k<=i} (p_k - q_k)|). Q is the distribution
-    of the records judged together (the release, once classes are
-    suppressed).
+    (categories: half the L1 distance), the ordered one (over the ranked
+    values: (1/(m-1)) sum_i |sum_{k<=i} (p_k - q_k)|) or the hierarchical one
+    (Li, Li and Venkatasubramanian 2007, section 4.3; ARX 3.9.2
+    ``HierarchicalDistanceTCloseness``: two values are level(LCA)/H apart
+    in the attribute's hierarchy of height H, and
+    D = sum over the inner nodes N of level(N)/H min(pos_extra(N),
+    neg_extra(N)), computed as the mean over the levels 0..H-1 of the equal
+    distance of the values generalized to that level,
+    :func:`riskcore.metrics.closeness.t_closeness_per_class`). Q is the
+    distribution of the records judged together (the release, once classes
+    are suppressed). Not monotone under generalization with suppression
+    (:attr:`Criterion.monotone_under_generalization` False: removing a class
+    moves Q; ARX's ``TCloseness`` is ``monotonicWithSuppression = false``).
 
     Attributes
     ----------
     t : float
         In [0, 1].
     attribute : str or None
-    distance : {"equal", "ordered"} or None
+    distance : {"equal", "ordered", "hierarchical"} or None
         None: the attribute's distance in the assessment (ordered for
-        numbers and ordered values, equal for categories).
+        numbers and ordered values, equal for categories). "hierarchical"
+        needs the attribute's hierarchy in the evidence
+        (``assess(..., hierarchy=)``, ``--hierarchy COL=FILE``).
     """
 
     kind: ClassVar[str] = "t-closeness"
@@ -306,12 +317,14 @@ class TCloseness(Criterion):
     per_attribute: ClassVar[bool] = True
     t: float = 0.2
     attribute: str | None = None
-    distance: Literal["equal", "ordered"] | None = None
+    distance: Literal["equal", "ordered", "hierarchical"] | None = None
 
     def __post_init__(self) -> None:
         _share("t", self.t)
-        if self.distance not in (None, "equal", "ordered"):
-            raise RiskcoreError(f"the distance is 'equal' or 'ordered', not {self.distance!r}")
+        if self.distance not in (None, "equal", "ordered", "hierarchical"):
+            raise RiskcoreError(
+                f"the distance is 'equal', 'ordered' or 'hierarchical', not {self.distance!r}"
+            )
 
     @property
     def label(self) -> str:

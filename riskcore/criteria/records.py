@@ -90,6 +90,7 @@ def record_table(
     person: str | None = None,
     events: Sequence[str] = (),
     household: str | None = None,
+    hierarchy: Mapping[str, Sequence[Sequence[Any]]] | None = None,
 ) -> pd.DataFrame:
     """Return one row per input record with its risk figures and the targets it fails.
 
@@ -123,6 +124,9 @@ def record_table(
         The household column: adds ``household_risk``, the household risk of
         each row from the ``individual_risk`` of its household's members
         (people with ``person``).
+    hierarchy : mapping of str to rows, optional
+        Per sensitive attribute, its hierarchy for the hierarchical
+        t-closeness distance (as :func:`riskcore.metrics.assess`).
 
     Returns
     -------
@@ -167,6 +171,7 @@ def record_table(
                 missing=missing,
                 person=person,
                 events=events,
+                hierarchy=hierarchy or None,
             ).evidence
             if found is None:
                 raise RiskcoreError("the assessment gave no evidence to judge the targets on")

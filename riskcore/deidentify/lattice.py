@@ -70,7 +70,7 @@ from riskcore.deidentify.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
-from riskcore.metrics import longitudinal
+from riskcore.metrics import closeness, longitudinal
 from riskcore.metrics.evidence import (
     EventEvidence,
     Evidence,
@@ -126,12 +126,17 @@ class Lattice(LatticeLosses):
         The privacy models every released class must meet
         (:class:`riskcore.criteria.Targets`), judged by
         :func:`riskcore.criteria.evaluate` with suppression.
-    distance : mapping of str to {"ordered", "equal"}, optional
+    distance : mapping of str to {"ordered", "equal", "hierarchical"}, optional
         t-closeness distance per sensitive attribute (default by type, as in
         the assessment).
     order : mapping of str to sequence, optional
         Per sensitive attribute, its values lowest first (the ordered distance
         of text).
+    sensitive_hierarchies : mapping of str to Hierarchy or rows, optional
+        Per sensitive attribute, its generalization hierarchy, for the
+        hierarchical distance (required by it; rows as
+        :func:`riskcore.metrics.closeness.check_value_hierarchy`), checked
+        before any tabulation.
     missing : {"own", "any"}, default "own"
         The missing-value policy the classes are judged under (as in the
         assessment; :mod:`riskcore.metrics.missing`).
@@ -184,7 +189,7 @@ class Lattice(LatticeLosses):
         *,
         sensitive: Sequence[str] = (),
         targets: Targets | None = None,
-        distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+        distance: Mapping[str, Literal["ordered", "equal", "hierarchical"]] | None = None,
         order: Mapping[str, Sequence[object]] | None = None,
         missing: MissingPolicy = "own",
         sampling_fraction: float | None = None,
@@ -193,6 +198,7 @@ class Lattice(LatticeLosses):
         population: pd.DataFrame | None = None,
         person: str | None = None,
         events: Sequence[str] = (),
+        sensitive_hierarchies: Mapping[str, Hierarchy | closeness.ValueHierarchy] | None = None,
     ) -> None:
         #: The event columns (the last dimensions of the lattice).
         self.events: tuple[str, ...] = _event_dims(hierarchies, events, person)
@@ -238,6 +244,15 @@ class Lattice(LatticeLosses):
         self.sensitive = tuple(sensitive)
         self.distance = dict(distance or {})
         self.order = {k: tuple(v) for k, v in (order or {}).items()}
+        #: The hierarchy of each sensitive attribute that has one (hierarchical distance).
+        self.sensitive_hierarchies = closeness.sensitive_hierarchies(
+            self.sensitive,
+            self.distance,
+            {
+                c: tuple(zip(*h.levels, strict=True)) if isinstance(h, Hierarchy) else h
+                for c, h in (sensitive_hierarchies or {}).items()
+            },
+        )
         self.missing: MissingPolicy = check_missing(missing)
         if self.targets.needs_population_table and self.missing == "any":
             raise RiskcoreError(
@@ -619,7 +634,12 @@ class Lattice(LatticeLosses):
                     else regroup_people(self.contingencies[s], ids, len(sizes))
                 )
                 d = self.distance.get(s) or ("ordered" if table.ordered else "equal")
-                sens[s] = SensitiveEvidence(table, d, self.order.get(s))
+                sens[s] = SensitiveEvidence(
+                    table,
+                    d,
+                    self.order.get(s),
+                    self.sensitive_hierarchies.get(s),
+                )
         classes = None
         if self.missing == "any":
             classes = ClassTable(  # the classes are over the class QIs (not the events)

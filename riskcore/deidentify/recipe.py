@@ -247,6 +247,11 @@ class Recipe(Result):
     distances, orders : dict
         The t-closeness distance and value order of each sensitive attribute
         the targets were judged with.
+    sensitive_hierarchies : dict
+        The hierarchy rows ``(value, level 1, ..., top)`` of each sensitive
+        attribute judged with the hierarchical t-closeness distance (left out
+        of the JSON when empty, so older recipes and their seals stay as they
+        were).
     sampling_fraction : float or None
         The sampling fraction of a journalist risk target.
     weights : str or None
@@ -319,6 +324,7 @@ class Recipe(Result):
     person: str | None = None
     events: tuple[str, ...] = ()
     allowed_identifiers: tuple[str, ...] = ()
+    sensitive_hierarchies: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the recipe as JSON values.
@@ -333,7 +339,8 @@ class Recipe(Result):
             The recipe as JSON values.
         """
         out = super().to_dict()
-        for name in ("perturb", "population", "person", "events", "allowed_identifiers"):
+        for name in ("perturb", "population", "person", "events", "allowed_identifiers",
+                     "sensitive_hierarchies"):
             if not out.get(name):
                 out.pop(name, None)
         return out
@@ -363,6 +370,7 @@ class Recipe(Result):
         population: Mapping[str, Any] | None = None,
         person: str | None = None,
         events: Sequence[str] = (),
+        sensitive_hierarchies: Mapping[str, Sequence[Sequence[Any]]] | None = None,
     ) -> Recipe:
         """Return the recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
@@ -402,6 +410,9 @@ class Recipe(Result):
             The column linking the rows of one person (the classes were judged in people).
         events : sequence of str, default ()
             The event columns among ``hierarchies`` (judged by k^m-anonymity).
+        sensitive_hierarchies : mapping of str to rows, optional
+            The hierarchy of each sensitive attribute of the hierarchical
+            t-closeness distance.
 
         Returns
         -------
@@ -441,6 +452,10 @@ class Recipe(Result):
             population=None if population is None else dict(population),
             person=None if person is None else str(person),
             events=tuple(str(e) for e in events),
+            sensitive_hierarchies={
+                c: tuple(tuple(r) for r in rows)
+                for c, rows in (sensitive_hierarchies or {}).items()
+            },
         )
         absent = [e for e in rec.events if e not in qis]
         if absent:

@@ -243,6 +243,7 @@ def apply_recipe(
         targets=targets,
         distance=rec.distances,  # type: ignore[arg-type]
         order=rec.orders,
+        sensitive_hierarchies=rec.sensitive_hierarchies,
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,

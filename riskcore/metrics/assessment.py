@@ -38,7 +38,7 @@ from riskcore.metrics.anonymity import (
     k_anonymity,
     reidentification_risk,
 )
-from riskcore.metrics.closeness import _value_orders
+from riskcore.metrics.closeness import ValueHierarchy, _value_orders, sensitive_hierarchies
 from riskcore.metrics.diversity import DiversityResult, sensitive_metrics
 from riskcore.metrics.evidence import EventEvidence, Evidence
 from riskcore.metrics.missing import (
@@ -310,6 +310,7 @@ def assess(
     order: Mapping[str, Iterable[Any]] | None = None,
     population: Population | None = None,
     missing: MissingPolicy = "own",
+    hierarchy: Mapping[str, ValueHierarchy] | None = None,
     person: str | None = None,
     events: Sequence[str] = (),
     m: int = 2,
@@ -339,10 +340,10 @@ def assess(
         Record-risk threshold (1/11 = k of 11, the US public-release
         precedent; see :data:`riskcore.metrics.THRESHOLDS`).
     distance : str or mapping, optional
-        Ground distance for t-closeness, "ordered" or "equal", for all
-        attributes or per attribute. Default: ordered for numeric
-        attributes, ordered categoricals and attributes given an ``order``,
-        equal for the others.
+        Ground distance for t-closeness, "ordered", "equal" or
+        "hierarchical", for all attributes or per attribute. Default: ordered
+        for numeric attributes, ordered categoricals and attributes given an
+        ``order``, equal for the others. "hierarchical" needs ``hierarchy``.
     order : mapping of str to iterable, optional
         Per sensitive attribute, its values lowest first, for the ordered
         distance. Text needs one: it is never sorted alphabetically. An
@@ -362,6 +363,13 @@ def assess(
         a population the compatible population count. Population uniqueness
         (Zayatz, Pitman, SNB) needs disjoint classes and is computed on the
         ``"own"`` classes under both policies (the population note says so).
+    hierarchy : mapping of str to rows, optional
+        Per sensitive attribute, its generalization hierarchy for the
+        hierarchical distance, ``(value, level 1, ..., top)`` per value with
+        one top label (ARX's CSV rows; ``Hierarchy.levels`` zipped); at most
+        :data:`~riskcore.metrics.closeness.MAX_HIERARCHY_VALUES` rows and
+        :data:`~riskcore.metrics.closeness.MAX_HIERARCHY_HEIGHT` levels,
+        checked before the tabulation.
     person : str, optional
         The column linking the rows of one person (a patient id on claims).
         The unit of privacy is then the person: a class is the people sharing
@@ -430,6 +438,7 @@ def assess(
     else:
         dist = {s: distance.get(s) for s in sens}
     orders, sources = _value_orders(engine, sens, dist, order or {})
+    hierarchies = sensitive_hierarchies(sens, dist, hierarchy or {})
     policy = check_missing(missing)
     tab = (
         engine.tabulate(qis, sens) if person is None else engine.tabulate(qis, sens, person=person)
@@ -442,6 +451,7 @@ def assess(
         missing=policy,
         distance={s: d for s, d in dist.items() if d is not None},
         order={s: list(o) for s, o in orders.items()},
+        hierarchy=hierarchies,
     )
     km = None
     if event_cols:
@@ -488,6 +498,7 @@ def assess(
             order=orders.get(s),
             order_source=sources.get(s, "given"),
             records=records,
+            hierarchy=hierarchies.get(s),
         )
         if result.per_class is not None:
             evidence.seed(s, result.per_class, c=result.c, distance=result.distance)

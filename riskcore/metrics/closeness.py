@@ -22,6 +22,7 @@ References
 from __future__ import annotations
 
 import datetime
+import functools
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -40,14 +41,33 @@ from riskcore.engine import Contingency, Engine
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "MAX_HIERARCHY_HEIGHT",
+    "MAX_HIERARCHY_VALUES",
+    "ValueHierarchy",
+    "check_value_hierarchy",
     "has_natural_order",
     "order_choices",
     "order_values",
+    "sensitive_hierarchies",
     "t_closeness_per_class",
 ]
 
-#: The ground distance of t-closeness: ordered (numeric or ordinal values) or equal (categories).
-Distance = Literal["ordered", "equal"]
+#: The ground distance of t-closeness: ordered (numeric or ordinal values), equal
+#: (categories) or hierarchical (categories under a generalization hierarchy).
+Distance = Literal["ordered", "equal", "hierarchical"]
+#: Every ground distance, in the order the CLI and the pages offer them.
+DISTANCES: tuple[str, ...] = ("ordered", "equal", "hierarchical")
+
+#: A sensitive attribute's generalization hierarchy for the hierarchical
+#: distance, as ARX's CSV rows: ``(value, level 1, ..., top)`` per value, every
+#: row of the same length, one label at the top.
+ValueHierarchy = Sequence[Sequence[Any]]
+
+#: The most levels above the values a hierarchy of the hierarchical distance
+#: may have: the work is one equal-distance pass over the cells per level.
+MAX_HIERARCHY_HEIGHT = 32
+#: The most values (rows) a hierarchy of the hierarchical distance may list.
+MAX_HIERARCHY_VALUES = 1_000_000
 
 #: Where the order of an ordered attribute came from (stated in reports).
 OrderSource = Literal["value", "categories", "given"]
@@ -295,11 +315,242 @@ def _ordered_t(
     return np.maximum(low, high), rank
 
 
+def check_value_hierarchy(rows: ValueHierarchy, attribute: str) -> tuple[tuple[Any, ...], ...]:
+    """Check a hierarchy of the hierarchical distance and return it as a tuple of rows.
+
+    Parameters
+    ----------
+    rows : sequence of sequences
+        ``(value, level 1, ..., top)`` per value (ARX's CSV rows).
+    attribute : str
+        The sensitive attribute (named in messages).
+
+    Returns
+    -------
+    tuple of tuples
+        The rows, checked.
+
+    Raises
+    ------
+    RiskcoreError
+        When the rows are empty, of unequal length or without a level above
+        the values, list a value twice, exceed :data:`MAX_HIERARCHY_VALUES`
+        rows or :data:`MAX_HIERARCHY_HEIGHT` levels (checked before any
+        work), have more than one label at the top, or give a label two
+        parents at the level above.
+    """
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise RiskcoreError(f"the hierarchy of {attribute!r} must be rows of labels")
+    out = tuple(tuple(r) for r in rows)
+    if not out:
+        raise RiskcoreError(f"the hierarchy of {attribute!r} has no row")
+    if len(out) > MAX_HIERARCHY_VALUES:
+        raise RiskcoreError(
+            f"the hierarchy of {attribute!r} lists {len(out):,} values, more than the "
+            f"{MAX_HIERARCHY_VALUES:,} the hierarchical distance allows"
+        )
+    width = len(out[0])
+    if any(len(r) != width for r in out):
+        raise RiskcoreError(f"every row of the hierarchy of {attribute!r} needs {width} labels")
+    height = width - 1
+    if height < 1:
+        raise RiskcoreError(
+            f"the hierarchy of {attribute!r} has no level above its values: the "
+            "hierarchical distance needs at least one"
+        )
+    if height > MAX_HIERARCHY_HEIGHT:
+        raise RiskcoreError(
+            f"the hierarchy of {attribute!r} has {height} levels above its values, more than "
+            f"the {MAX_HIERARCHY_HEIGHT} the hierarchical distance allows"
+        )
+    columns = [pd.Series([r[i] for r in out], dtype=object) for i in range(width)]
+    if columns[0].duplicated().any():
+        twice = columns[0][columns[0].duplicated()].iloc[0]
+        raise RiskcoreError(f"the hierarchy of {attribute!r} lists the value {twice!r} twice")
+    tops = columns[-1].drop_duplicates()
+    if len(tops) > 1:
+        raise RiskcoreError(
+            f"the hierarchy of {attribute!r} has {len(tops):,} labels at its top level "
+            f"({_quote(list(tops))}): the hierarchical distance needs one top (e.g. '*') "
+            "so that every two values have a common ancestor"
+        )
+    for lo in range(1, height):
+        pairs = pd.DataFrame({"a": columns[lo], "b": columns[lo + 1]}).drop_duplicates()
+        split = pairs["a"].duplicated()
+        if split.any():
+            bad = pairs["a"][split].iloc[0]
+            raise RiskcoreError(
+                f"the hierarchy of {attribute!r} gives {bad!r} at level {lo} two parents at "
+                f"level {lo + 1}: each group needs one parent"
+            )
+    return out
+
+
+def sensitive_hierarchies(
+    sensitive: Sequence[str],
+    distance: Mapping[str, str | None],
+    given: Mapping[str, ValueHierarchy],
+) -> dict[str, tuple[tuple[Any, ...], ...]]:
+    """Check the hierarchies of the sensitive attributes before any tabulation.
+
+    Parameters
+    ----------
+    sensitive : sequence of str
+        The sensitive attributes.
+    distance : mapping of str to str or None
+        Each one's ground distance (None: by type).
+    given : mapping of str to rows
+        The hierarchies given, ``(value, level 1, ..., top)`` per value.
+
+    Returns
+    -------
+    dict of str to tuple of tuples
+        The hierarchies, checked (:func:`check_value_hierarchy`).
+
+    Raises
+    ------
+    RiskcoreError
+        When a hierarchy names an attribute that is not sensitive, an
+        attribute with the hierarchical distance has none, or one fails its
+        checks.
+    """
+    unknown = sorted(set(map(str, given)) - set(sensitive))
+    if unknown:
+        raise RiskcoreError(f"a hierarchy is given for {unknown[0]!r}, not a sensitive attribute")
+    for s in sensitive:
+        if distance.get(s) == "hierarchical" and s not in given:
+            raise RiskcoreError(
+                f"the hierarchical distance of {s!r} needs its hierarchy "
+                f"(assess(..., hierarchy={{{s!r}: rows}}), or --hierarchy {s}=FILE on the "
+                "command line)"
+            )
+    return {s: check_value_hierarchy(rows, s) for s, rows in given.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def _tree(
+    rows: tuple[tuple[Any, ...], ...], attribute: str
+) -> tuple[int, dict[Any, int], tuple[np.ndarray, ...]]:
+    """Check a hierarchy once and return (H, the row of each value, the node of each row
+    at each level 1..H-1): a lattice search judges many nodes with one hierarchy."""
+    checked = check_value_hierarchy(rows, attribute)
+    position: dict[Any, int] = {}
+    for i, r in enumerate(checked):
+        position.setdefault(r[0], i)
+        position.setdefault(str(r[0]), i)
+    nodes = tuple(
+        pd.factorize(pd.Series([r[level] for r in checked], dtype=object))[0].astype(np.int64)
+        for level in range(1, len(checked[0]) - 1)
+    )
+    return len(checked[0]) - 1, position, nodes
+
+
+def _level_codes(
+    table: Contingency, position: Mapping[Any, int], nodes: tuple[np.ndarray, ...]
+) -> list[np.ndarray]:
+    """Return, for each level 1..H-1, the node of each of the table's value codes.
+
+    A missing value, which no hierarchy lists, is a leaf of its own joined to
+    the others at the top only (an extra node at every level below it).
+    """
+    labels = np.asarray(table.labels, dtype=object)
+    missing = _missing_mask(labels)
+    row = np.full(len(labels), -1, dtype=np.int64)
+    absent = []
+    for code in np.flatnonzero(~missing):
+        v = labels[code]
+        at = position.get(v, position.get(str(v), -1))
+        if at < 0:
+            absent.append(v)
+        row[code] = at
+    if absent:
+        raise RiskcoreError(
+            f"the hierarchy of {table.attribute!r} leaves out {len(absent):,} of its values: "
+            f"{_quote(absent)}; give every value a row"
+        )
+    out = []
+    for level in nodes:
+        n_nodes = int(level.max()) + 1 if len(level) else 0
+        out.append(np.where(missing, n_nodes, level[np.maximum(row, 0)]).astype(np.int64))
+    return out
+
+
+def _hierarchical_emd(table: Contingency, rows: ValueHierarchy) -> np.ndarray:
+    """Hierarchical-distance EMD per class [L07]_ (ARX ``HierarchicalDistanceTCloseness``).
+
+    The ground distance of two values is the level of their lowest common
+    ancestor over the height H. Li, Li and Venkatasubramanian (section 4.3)
+    and ARX 3.9.2 compute D = sum over the inner nodes N of
+    level(N)/H x min(pos_extra(N), neg_extra(N)), where extra(N) = sum of
+    p_i - q_i over the values i below N and pos/neg_extra sum the positive
+    and the negative extras of N's children. Since pos - neg = extra(N),
+    min(pos, neg) = (sum_c |extra(c)| - |extra(N)|) / 2; summed over the
+    tree, a node c at level l < H appears once as a child (level l + 1) and
+    once as a parent (level l), and extra(root) = 0, so
+    D = 1/(2H) sum_{l=0..H-1} sum_{N at level l} |extra(N)|: the mean, over
+    the levels below the top, of the equal distance of the values
+    generalized to that level. The values are ranked in the hierarchy's
+    depth-first order and the cells sorted once by (class, rank): then the
+    cells of one class under one node are a run at every level, summed with
+    ``np.add.reduceat`` (no sort per level). Per level, as the equal
+    distance: D_l = (1/2)(1 + sum over the (class, node) runs of
+    (|P(N) - Q(N)| - Q(N))).
+    """
+    if not isinstance(rows, tuple) or not all(isinstance(r, tuple) for r in rows[:1]):
+        rows = check_value_hierarchy(rows, table.attribute)  # hashable, for the cache
+    try:
+        height, position, nodes = _tree(rows, table.attribute)
+    except TypeError:  # an unhashable label: checked without the cache
+        height, position, nodes = _tree.__wrapped__(rows, table.attribute)
+    n_classes = len(table.class_sizes)
+    if not len(table.cell_count):  # classes without records: no distribution to compare
+        return np.zeros(n_classes)
+    levels = [np.arange(table.n_values, dtype=np.int64), *_level_codes(table, position, nodes)]
+    rank = np.empty(table.n_values, dtype=np.int64)
+    rank[np.lexsort(levels)] = np.arange(table.n_values)  # the top level is the primary key
+    key = table.cell_class * np.int64(table.n_values) + rank[table.cell_value]
+    order = np.argsort(key, kind="stable")  # cells come sorted by class: nearly sorted
+    cls_, val = table.cell_class[order], table.cell_value[order]
+    p = table.cell_count[order] / table.class_sizes[cls_]
+    q = table.value_totals / table.value_totals.sum()
+    new_class = np.r_[True, cls_[1:] != cls_[:-1]]
+    total = np.zeros(n_classes)
+    for codes in levels:
+        node = codes[val]
+        starts = np.flatnonzero(new_class | np.r_[True, node[1:] != node[:-1]])
+        q_node = np.bincount(codes, weights=q, minlength=int(codes.max()) + 1)[node[starts]]
+        gap = np.abs(np.add.reduceat(p, starts) - q_node) - q_node
+        total += np.bincount(cls_[starts], weights=gap, minlength=n_classes)
+    total += height
+    total /= 2 * height
+    return _unit(total)
+
+
+def _equal_emd(table: Contingency) -> np.ndarray:
+    """Equal-distance EMD per class: (1/2)(1 + sum_present(|p_i - q_i| - q_i))."""
+    n_classes = len(table.class_sizes)
+    if not len(table.cell_count):  # classes without records: no distribution to compare
+        return np.zeros(n_classes)
+    q = table.value_totals / table.value_totals.sum()
+    p = table.cell_count / np.take(table.class_sizes, table.cell_class, mode="clip")
+    qv = np.take(q, table.cell_value, mode="clip")
+    p -= qv
+    np.abs(p, out=p)
+    p -= qv
+    s = np.asarray(
+        np.bincount(table.cell_class, weights=p, minlength=n_classes), dtype=np.float64
+    )  # float even without cells
+    s += 1.0
+    s *= 0.5
+    return s
+
+
 def t_closeness_per_class(
     table: Contingency,
     distance: Distance | None = None,
     *,
     order: Iterable[Any] | None = None,
+    hierarchy: ValueHierarchy | None = None,
 ) -> np.ndarray:
     """Compute the Earth Mover's Distance of each class to the whole table [L07]_.
 
@@ -318,6 +569,14 @@ def t_closeness_per_class(
       distribution is constant between its present values and the table's
       is non-decreasing, so each constant run is summed in closed form with
       prefix sums and a binary search (no dense class x value matrix).
+    * hierarchical distance (categories under a generalization hierarchy of
+      height H, section 4.3 of [L07]_, ARX 3.9.2
+      ``HierarchicalDistanceTCloseness``): two values are level(LCA)/H apart,
+      LCA their lowest common ancestor, and
+      D = sum_{inner N} level(N)/H min(pos_extra(N), neg_extra(N)),
+      computed as 1/(2H) sum_{l=0..H-1} sum_{N at level l} |extra(N)| (see
+      :func:`_hierarchical_emd`). A missing value, which no hierarchy lists,
+      meets the other values at the top only (distance 1).
 
     Missing values under the ordered distance have no rank. They count as
     one more value (m includes it), ranked once below the lowest value and
@@ -328,12 +587,15 @@ def t_closeness_per_class(
     Parameters
     ----------
     table : Contingency
-    distance : {"ordered", "equal"}, optional
+    distance : {"ordered", "equal", "hierarchical"}, optional
         Default: "ordered" when the attribute's codes are ordered (numeric),
         "equal" otherwise.
     order : sequence, optional
         For the ordered distance: every value, lowest first (required for
         text; numbers default to their own order).
+    hierarchy : sequence of sequences, optional
+        For the hierarchical distance (required): ``(value, level 1, ...,
+        top)`` per value, one top label (:func:`check_value_hierarchy`).
 
     Returns
     -------
@@ -344,30 +606,27 @@ def t_closeness_per_class(
     ------
     RiskcoreError
         When the ordered distance is asked of text without an order, or the
-        order leaves out a value (see :func:`order_values`).
+        order leaves out a value (see :func:`order_values`); when the
+        hierarchical distance has no hierarchy, or one that leaves out a
+        value or fails :func:`check_value_hierarchy`.
     """
     if distance is None:
         distance = "ordered" if table.ordered else "equal"
-    check_one_of("distance", distance, ("ordered", "equal"))
+    check_one_of("distance", distance, DISTANCES)
     n_classes = len(table.class_sizes)
     if n_classes == 0:
         return np.zeros(0)
     if distance == "ordered":
         return _ordered_t(table, order)[0]
-    if not len(table.cell_count):  # classes without records: no distribution to compare
-        return np.zeros(n_classes)
-    q = table.value_totals / table.value_totals.sum()
-    p = table.cell_count / np.take(table.class_sizes, table.cell_class, mode="clip")
-    qv = np.take(q, table.cell_value, mode="clip")
-    p -= qv
-    np.abs(p, out=p)
-    p -= qv
-    s = np.asarray(
-        np.bincount(table.cell_class, weights=p, minlength=n_classes), dtype=np.float64
-    )  # float even without cells
-    s += 1.0
-    s *= 0.5
-    return _unit(s)
+    if distance == "hierarchical":
+        if hierarchy is None:
+            raise RiskcoreError(
+                f"the hierarchical distance of {table.attribute!r} needs the attribute's "
+                f"hierarchy (assess(..., hierarchy={{{table.attribute!r}: rows}}), or "
+                f"--hierarchy {table.attribute}=FILE on the command line)"
+            )
+        return _hierarchical_emd(table, hierarchy)
+    return _unit(_equal_emd(table))
 
 
 def _value_orders(

@@ -31,10 +31,12 @@ from riskcore.engine import Contingency
 
 # t-closeness moved to riskcore.metrics.closeness; its public names stay importable from here
 from riskcore.metrics.closeness import (
+    DISTANCES,
     Distance,
     MissingRank,
     OrderKind,
     OrderSource,
+    ValueHierarchy,
     _missing_mask,
     _ordered_t,
     has_natural_order,
@@ -252,7 +254,7 @@ class DiversityResult(Result):
         The c of recursive (c,l)-diversity.
     t_closeness : float
         max_j D[P_j, Q] (lower is safer).
-    distance : {"ordered", "equal"}
+    distance : {"ordered", "equal", "hierarchical"}
         Ground distance used for t.
     homogeneous_classes : int
         Classes whose records all share one value (the value is disclosed).
@@ -298,6 +300,7 @@ def sensitive_metrics(
     order: Iterable[Any] | None = None,
     order_source: OrderSource = "given",
     records: np.ndarray | None = None,
+    hierarchy: ValueHierarchy | None = None,
 ) -> DiversityResult:
     """Compute every l-diversity and t-closeness figure of one sensitive attribute.
 
@@ -307,7 +310,7 @@ def sensitive_metrics(
         From an engine's tabulation (:class:`riskcore.engine.Tabulation`).
     c : float, default 2
         The c of recursive (c,l)-diversity.
-    distance : {"ordered", "equal"}, optional
+    distance : {"ordered", "equal", "hierarchical"}, optional
         Ground distance for t-closeness; default by attribute type.
     order : iterable, optional
         Ordered distance: the values, lowest first (required for text; see
@@ -319,6 +322,9 @@ def sensitive_metrics(
         compatible sets of the missing-value policy "any",
         :func:`riskcore.metrics.missing.compatible_contingency`); default the
         class sizes. Only the count of records in homogeneous classes reads it.
+    hierarchy : rows, optional
+        The hierarchical distance's hierarchy, ``(value, level 1, ..., top)``
+        per value (required by it).
 
     Returns
     -------
@@ -333,7 +339,7 @@ def sensitive_metrics(
     c = _check_c(c)
     if distance is None:
         distance = "ordered" if table.ordered or order is not None else "equal"
-    check_one_of("distance", distance, ("ordered", "equal"))
+    check_one_of("distance", distance, DISTANCES)
     distinct = distinct_l_per_class(table)
     entropy = entropy_per_class(table)
     rec = recursive_l_per_class(table, c)
@@ -344,7 +350,7 @@ def sensitive_metrics(
         source = "value" if order is None else order_source
         t, missing_rank = _ordered_t(table, order)
     else:
-        t = t_closeness_per_class(table, "equal")
+        t = t_closeness_per_class(table, distance, hierarchy=hierarchy)
     top = class_majority(table)[0].astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         top_share = top / table.class_sizes

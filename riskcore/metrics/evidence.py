@@ -47,7 +47,12 @@ import numpy as np
 
 from riskcore.engine import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.closeness import t_closeness_per_class
+from riskcore.metrics.closeness import (
+    DISTANCES,
+    ValueHierarchy,
+    check_value_hierarchy,
+    t_closeness_per_class,
+)
 from riskcore.metrics.diversity import (
     distinct_l_per_class,
     entropy_per_class,
@@ -65,7 +70,13 @@ from riskcore.metrics.population import individual_risk, weighted_individual_ris
 if TYPE_CHECKING:
     from riskcore.metrics.longitudinal import EventPairs
 
-__all__ = ["EventEvidence", "Evidence", "PopulationEvidence", "SensitiveEvidence"]
+__all__ = [
+    "EventEvidence",
+    "Evidence",
+    "PopulationEvidence",
+    "SensitiveEvidence",
+    "sensitive_evidence",
+]
 
 
 def _same(value: np.ndarray) -> np.ndarray:
@@ -83,15 +94,70 @@ class SensitiveEvidence:
     ----------
     table : Contingency
         The ``"own"`` classes x values table.
-    distance : {"ordered", "equal"}
+    distance : {"ordered", "equal", "hierarchical"}
         Ground distance of t-closeness.
     order : tuple or None
         The values lowest first, for the ordered distance of text.
+    hierarchy : tuple of tuples or None
+        The attribute's hierarchy, ``(value, level 1, ..., top)`` per value,
+        for the hierarchical distance
+        (:func:`riskcore.metrics.closeness.check_value_hierarchy`).
     """
 
     table: Contingency
-    distance: Literal["ordered", "equal"]
+    distance: Literal["ordered", "equal", "hierarchical"]
     order: tuple[Any, ...] | None = None
+    hierarchy: tuple[tuple[Any, ...], ...] | None = None
+
+
+def sensitive_evidence(
+    table: Contingency,
+    distance: str,
+    order: Sequence[Any] | None = None,
+    hierarchy: ValueHierarchy | None = None,
+) -> SensitiveEvidence:
+    """Check a sensitive attribute's distance and return its evidence.
+
+    Parameters
+    ----------
+    table : Contingency
+        The attribute's classes x values table.
+    distance : {"ordered", "equal", "hierarchical"}
+        Its ground distance.
+    order : sequence, optional
+        Its values lowest first (ordered distance of text).
+    hierarchy : rows, optional
+        Its hierarchy, required by the hierarchical distance (kept with
+        another distance, for a model that asks for the hierarchical one) and
+        checked (:func:`riskcore.metrics.closeness.check_value_hierarchy`)
+        before any work.
+
+    Returns
+    -------
+    SensitiveEvidence
+
+    Raises
+    ------
+    RiskcoreError
+        When the distance is unknown, or hierarchical without a valid hierarchy.
+    """
+    a = table.attribute
+    if distance not in DISTANCES:
+        raise RiskcoreError(
+            f"the distance of {a!r} is 'ordered', 'equal' or 'hierarchical', not {distance!r}"
+        )
+    if distance == "hierarchical" and hierarchy is None:
+        raise RiskcoreError(
+            f"the hierarchical distance of {a!r} needs the attribute's hierarchy "
+            f"(--hierarchy {a}=FILE on the command line)"
+        )
+    rows = None if hierarchy is None else check_value_hierarchy(hierarchy, a)
+    return SensitiveEvidence(
+        table,
+        distance,  # type: ignore[arg-type]
+        None if order is None else tuple(order),
+        rows,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -524,7 +590,8 @@ class Evidence:
         """Return each class's t-closeness distance from the table's distribution.
 
         ``distance`` defaults to the attribute's (:class:`SensitiveEvidence`);
-        the ordered distance uses the attribute's value order.
+        the ordered distance uses the attribute's value order, the
+        hierarchical one its hierarchy.
 
         Parameters
         ----------
@@ -542,7 +609,12 @@ class Evidence:
 
         def compute() -> np.ndarray:
             order = s.order if d == "ordered" else None
-            return t_closeness_per_class(self.table(attribute), d, order=order)  # type: ignore[arg-type]
+            return t_closeness_per_class(
+                self.table(attribute),
+                d,  # type: ignore[arg-type]
+                order=order,
+                hierarchy=s.hierarchy,
+            )
 
         result: np.ndarray = self.cached(("t", attribute, d), compute)
         return result
@@ -633,6 +705,7 @@ class Evidence:
         distance: Mapping[str, str] | None = None,
         order: Mapping[str, Sequence[Any] | None] | None = None,
         population: PopulationEvidence | None = None,
+        hierarchy: Mapping[str, ValueHierarchy] | None = None,
     ) -> Evidence:
         """Build the evidence of a tabulation (the engine contract's class table and tables).
 
@@ -643,11 +716,13 @@ class Evidence:
         tables : mapping of str to Contingency, optional
             One per sensitive attribute, numbered as ``classes``.
         missing : {"own", "any"}, default "own"
-        distance : mapping of str to {"ordered", "equal"}, optional
+        distance : mapping of str to {"ordered", "equal", "hierarchical"}, optional
             Per attribute; default ordered when the table's codes are ordered.
         order : mapping of str to sequence, optional
             Per attribute, its values lowest first (ordered distance of text).
         population : PopulationEvidence, optional
+        hierarchy : mapping of str to rows, optional
+            Per attribute, its hierarchy (hierarchical distance; required for it).
 
         Returns
         -------
@@ -658,10 +733,8 @@ class Evidence:
         sens = {}
         for a, t in (tables or {}).items():
             d = dist.get(a) or ("ordered" if t.ordered or orders.get(a) is not None else "equal")
-            if d not in ("ordered", "equal"):
-                raise RiskcoreError(f"the distance of {a!r} is 'ordered' or 'equal', not {d!r}")
             o = orders.get(a)
-            sens[a] = SensitiveEvidence(t, d, None if o is None else tuple(o))  # type: ignore[arg-type]
+            sens[a] = sensitive_evidence(t, d, o, (hierarchy or {}).get(a))
         return cls(
             records=np.asarray(classes.sizes, dtype=np.int64),
             sensitive=sens,

@@ -27,7 +27,7 @@ METHOD_NOTES: tuple[tuple[str, str, str], ...] = (
     (
         "t-closeness",
         "t = max_j EMD(P_j, Q), earth mover's distance of each class's sensitive distribution "
-        "from the whole table's (ordered or equal ground distance)",
+        "from the whole table's (ordered, equal or hierarchical ground distance)",
         "Li N, Li T, Venkatasubramanian S. t-closeness: privacy beyond k-anonymity and "
         "l-diversity. ICDE 2007",
     ),

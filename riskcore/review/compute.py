@@ -178,6 +178,7 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
         "threshold": profile.threshold,
         "distance": dict(profile.distances) or None,
         "order": {c: list(v) for c, v in profile.orders.items()} or None,
+        "hierarchy": dict(profile.sensitive_hierarchies) or None,
         "population": population,
         "missing": profile.missing,
         "person": roles.person,

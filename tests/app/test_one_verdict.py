@@ -110,6 +110,9 @@ def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
         at.session_state["rc_targets"]["distance"] = {
             f"{key}:{s}": d for s, d in profile.distances.items()
         }
+        at.session_state["rc_targets"]["hierarchy"] = {
+            f"{key}:{s}": rows for s, rows in profile.sensitive_hierarchies.items()
+        }
         at.switch_page("pages/anonymity.py").run()
         assert not at.exception, at.exception
         # the editor draws the session's targets and keeps those it does not draw

@@ -53,7 +53,7 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
         c=float(r.choice([1.5, 2.0, 3.0])), l=int(r.integers(1, 4))
     ),
     "t-closeness": lambda r: TCloseness(
-        t=float(r.choice([0.15, 0.3, 0.5])), distance=r.choice([None, "equal"])
+        t=float(r.choice([0.15, 0.3, 0.5])), distance=r.choice([None, "equal", "hierarchical"])
     ),
     "beta-likeness": lambda r: BetaLikeness(
         beta=float(r.choice([0.5, 1.0, 2.0])),
@@ -76,6 +76,20 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
         delta_min=float(r.choice([0.0, 0.2])), delta_max=float(r.choice([0.5, 1.0]))
     ),
     "km-anonymity": lambda r: KmAnonymity(k=int(r.integers(1, 4)), m=int(r.integers(1, 3))),
+}
+
+
+#: The hierarchies of the sensitive attributes ``s`` and ``v`` of the random tables, for the
+#: hierarchical t-closeness distance: flu and cold are respiratory, hiv and gout are not;
+#: the v values 0-1 and 2-4 form two groups (every profile carries them).
+SENSITIVE_HIERARCHIES = {
+    "s": (
+        ("flu", "respiratory", "*"),
+        ("cold", "respiratory", "*"),
+        ("hiv", "chronic", "*"),
+        ("gout", "chronic", "*"),
+    ),
+    "v": tuple((v, "low" if v < 2 else "high", "*") for v in range(5)),
 }
 
 
@@ -154,6 +168,7 @@ def random_case(seed: int, *, person: bool = False) -> tuple[pd.DataFrame, Profi
         missing=missing,  # type: ignore[arg-type]
         sampling_fraction=0.2 if population == "fraction" else None,
         distances={"v": "ordered"} if "v" in sens else {},
+        sensitive_hierarchies={s: SENSITIVE_HIERARCHIES[s] for s in sens},
     )
     return df, profile
 
@@ -206,7 +221,13 @@ def event_case(seed: int) -> tuple[pd.DataFrame, Profile]:
         persons=("pid",),
         other=tuple(c for c in df.columns if c not in ("a", "b", "s", "pid")),
     )
-    profile = Profile(roles=roles, targets=Targets(criteria=crit), events=events, m=km.m)
+    profile = Profile(
+        roles=roles,
+        targets=Targets(criteria=crit),
+        events=events,
+        m=km.m,
+        sensitive_hierarchies={"s": SENSITIVE_HIERARCHIES["s"]},
+    )
     return df, profile
 
 
@@ -227,6 +248,7 @@ def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
         person=person,
         events=profile.events,
         m=profile.m,
+        hierarchy=profile.sensitive_hierarchies or None,
     )
     v = evaluate(profile.targets, a.evidence)
     rows = enc.record_classes(profile.roles.quasi_identifiers, person=person)

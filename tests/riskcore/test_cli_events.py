@@ -187,7 +187,7 @@ def test_a_hierarchy_for_a_column_that_is_neither_a_qi_nor_an_event_is_refused(
                  "--recipe-out", str(tmp_path / "r.json"), "--key-file",
                  str(tmp_path / "key.hex")])  # fmt: skip
     assert code == 2
-    assert "'provider' is given a hierarchy but is not a --qi or --event column" in (
+    assert "'provider' is given a hierarchy but is not a --qi, --event or --sensitive column" in (
         capsys.readouterr().err
     )
 

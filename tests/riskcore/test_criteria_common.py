@@ -87,6 +87,7 @@ def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
         weights=profile.roles.weight,
         person=profile.roles.person,
         events=profile.events,
+        sensitive_hierarchies=profile.sensitive_hierarchies,
     )
     bottom = [0] * len(lat.qis)
     ids, _, bad = lat.failing(bottom)
@@ -106,6 +107,7 @@ def records_table(df: pd.DataFrame, profile: Profile) -> Decision:
         distance=profile.distances,
         person=profile.roles.person,
         events=profile.events,
+        hierarchy=profile.sensitive_hierarchies,
     )
     return (out["failing_targets"] != "").to_numpy(), None
 
@@ -230,6 +232,7 @@ def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
             person=profile.roles.person,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
         )
         node = lat.evaluate([levels[q] for q in qis])
         if node.suppressed == lat.n:
@@ -244,6 +247,7 @@ def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
             person=profile.roles.person,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
         )
         _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
         outcomes.add(node.anonymous)
@@ -282,13 +286,14 @@ def test_a_generalization_of_events_is_judged_alike_by_the_search_and_the_report
             targets=targets,
             person="pid",
             events=profile.events,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
         )
         node = lat.evaluate([levels[q] for q in lat.qis])
         if node.suppressed == lat.n:
             continue  # nothing released: the report refuses to assess an empty table
         recipe = Recipe.of(
             hier, levels, targets, sensitive=profile.roles.sensitive, person="pid",
-            events=profile.events,
+            events=profile.events, sensitive_hierarchies=profile.sensitive_hierarchies,
         )  # fmt: skip
         _the_report_agrees(df, profile.with_(recipe=recipe), node, f"case {seed}: {levels}")
         outcomes.add(node.anonymous)
@@ -375,10 +380,22 @@ def _a_recipe_that_suppresses_within_its_limit() -> tuple[pd.DataFrame, Profile]
         qis = profile.roles.quasi_identifiers
         hier = {q: flat_hierarchy(df[q]) for q in qis}
         levels = {q: 0 for q in qis}
-        lat = Lattice(df, hier, sensitive=profile.roles.sensitive, targets=targets)
+        lat = Lattice(
+            df,
+            hier,
+            sensitive=profile.roles.sensitive,
+            targets=targets,
+            sensitive_hierarchies=profile.sensitive_hierarchies,
+        )
         node = lat.evaluate([0] * len(qis))
         if node.anonymous and 0 < node.suppressed < lat.n:
-            recipe = Recipe.of(hier, levels, targets, sensitive=profile.roles.sensitive)
+            recipe = Recipe.of(
+                hier,
+                levels,
+                targets,
+                sensitive=profile.roles.sensitive,
+                sensitive_hierarchies=profile.sensitive_hierarchies,
+            )
             return df, profile.with_(targets=targets, recipe=recipe)
     raise AssertionError("no random case suppresses within its limit")
 

@@ -91,7 +91,7 @@ def test_the_lattice_targets_of_older_recipes_load():
         ({"riskcore_profile": 2, "sampling_fraction": 0}, r"sampling_fraction must be in \(0, 1\]"),
         (
             {"riskcore_profile": 2, "roles": {"sensitive": ["dx"]}, "distances": {"dx": "far"}},
-            "'ordered' or 'equal'",
+            "'ordered', 'equal' or 'hierarchical'",
         ),
         (
             {

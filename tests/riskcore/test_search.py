@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskcore.criteria import DistinctLDiversity, KAnonymity, KMap, Targets
+from riskcore.criteria import DistinctLDiversity, KAnonymity, KMap, Targets, TCloseness
 from riskcore.criteria.base import REGISTRY
 from riskcore.deidentify.hierarchy import Hierarchy, grouping_hierarchy
 from riskcore.deidentify.lattice import Lattice
@@ -25,6 +25,10 @@ from riskcore.deidentify.search import greedy_search, search
 from riskcore.deidentify.steering import MAX_NODES, Steering
 from riskcore.errors import RiskcoreError
 from tests.riskcore.cases import draw_qi_table
+
+#: The sensitive attribute's hierarchy (values x, y, z of ``draw_qi_table``) for the
+#: hierarchical t-closeness: x and y are siblings, z meets them at the top.
+S_HIERARCHY = (("x", "xy", "*"), ("y", "xy", "*"), ("z", "z", "*"))
 
 
 def _reference(lat, objective):
@@ -45,7 +49,7 @@ def small_tables(draw):
     kind = draw(
         st.sampled_from(
             ["k", "distinct", "entropy", "recursive", "t", "risk", "avg", "beta", "enhanced",
-             "delta-disclosure", "beta-alone", "sample", "population"]
+             "delta-disclosure", "beta-alone", "sample", "population", "t-hierarchical"]
         )
     )  # fmt: skip
     k = draw(st.integers(1, 4))
@@ -66,6 +70,10 @@ def small_tables(draw):
         "population": Targets.of(
             k=k, population_uniqueness=0.05, sampling_fraction=0.3, max_suppression=sup
         ),
+        "t-hierarchical": Targets(
+            criteria=(KAnonymity(k=k), TCloseness(t=0.2, distance="hierarchical")),
+            max_suppression=sup,
+        ),
     }[kind]
     weights = {q: draw(st.sampled_from([0.0, 0.5, 1.0, 3.0])) for q in hiers}
     if all(w == 0 for w in weights.values()):
@@ -84,7 +92,15 @@ def small_tables(draw):
 @given(small_tables(), st.sampled_from(sorted(OBJECTIVES)))
 def test_search_finds_the_exhaustive_optimum_and_its_tie_winner(case, objective):
     df, hiers, targets, steering, missing = case
-    lat = Lattice(df, hiers, sensitive=["s"], targets=targets, steering=steering, missing=missing)
+    lat = Lattice(
+        df,
+        hiers,
+        sensitive=["s"],
+        targets=targets,
+        steering=steering,
+        missing=missing,
+        sensitive_hierarchies={"s": S_HIERARCHY},
+    )
     result = search(lat, objective=objective)
     expected, every = _reference(lat, objective)
     if expected is None:

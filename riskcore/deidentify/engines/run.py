@@ -151,7 +151,7 @@ def anonymize_source(
     *,
     sensitive: Sequence[str] = (),
     targets: Targets | None = None,
-    distance: Mapping[str, Literal["ordered", "equal"]] | None = None,
+    distance: Mapping[str, str] | None = None,
     order: Mapping[str, Sequence[object]] | None = None,
     missing: Literal["own", "any"] = "own",
     sampling_fraction: float | None = None,
@@ -161,6 +161,7 @@ def anonymize_source(
     suppression: str = "drop",
     partition_by: Sequence[str] = (),
     before_write: Callable[[dict[str, int]], None] | None = None,
+    sensitive_hierarchies: Mapping[str, Sequence[Sequence[Any]]] | None = None,
 ) -> tuple[SearchResult, Lattice, EngineRelease | None]:
     """Search the lattice on the engine's class table and write the least-loss node's release.
 
@@ -184,6 +185,9 @@ def anonymize_source(
         Called with the chosen node's levels (per QI) before the release is written;
         an error it raises stops the run with nothing written (the command line's
         check of direct identifiers left at level 0).
+    sensitive_hierarchies : mapping of str to rows, optional
+        As :class:`~riskcore.deidentify.lattice.Lattice` (the hierarchical
+        t-closeness distance).
 
     Returns
     -------
@@ -207,12 +211,13 @@ def anonymize_source(
         hierarchies,
         sensitive=sensitive,
         targets=targets,
-        distance=distance,
+        distance=distance,  # type: ignore[arg-type]
         order=order,
         missing=missing,
         sampling_fraction=sampling_fraction,
         steering=steering,
         population=population,
+        sensitive_hierarchies=sensitive_hierarchies,
     )
     result = search(lattice, objective=objective)  # type: ignore[arg-type]
     t2 = time.perf_counter()
@@ -328,6 +333,7 @@ def apply_recipe_to_source(
         targets=Targets.from_dict(rec.targets),
         distance=rec.distances,  # type: ignore[arg-type]
         order=rec.orders,
+        sensitive_hierarchies=rec.sensitive_hierarchies,
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         steering=pinned_steering(rec, hierarchies),

@@ -22,16 +22,20 @@ __all__ = [
     "diversity_distribution",
     "diversity_reading",
     "failing_reading",
+    "hierarchy_prompt",
+    "hierarchy_refusal",
     "order_pending",
     "order_prompt",
     "order_refusal",
     "t_rule_reading",
 ]
 
-#: How the two ground distances of t-closeness read in a chooser.
+#: How the ground distances of t-closeness read in a chooser (hierarchical only where the
+#: attribute has a hierarchy).
 DISTANCE_LABELS = {
     "equal": "equal: the values are categories (any two differ by 1)",
     "ordered": "ordered: the values have a rank (near values differ less)",
+    "hierarchical": "hierarchical: values in one group of the hierarchy differ less",
 }
 #: Most values of a text column the page lets people order by hand.
 MAX_HAND_ORDER = 60
@@ -152,19 +156,27 @@ def t_rule_reading(r: DiversityResult) -> str:
     return text
 
 
-def order_pending(attribute: str) -> str:
-    """Return the note in place of an attribute's figures while its order is incomplete.
+def order_pending(attribute: str, distance: str = "ordered") -> str:
+    """Return the note in place of an attribute's figures while its distance waits for input.
 
     Parameters
     ----------
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        The sensitive attribute.
+    distance : {"ordered", "hierarchical"}, default "ordered"
+        Its distance: the ordered one waits for the order of the values, the
+        hierarchical one for the attribute's hierarchy.
 
     Returns
     -------
     str
-        The note in place of an attribute's figures while its order is incomplete.
+        The note in place of an attribute's figures while its order or hierarchy is missing.
     """
+    if distance == "hierarchical":
+        return (
+            f"No l or t for {attribute} yet: its hierarchical distance waits for its hierarchy "
+            "(under 't-closeness: distance between values' above), or choose another distance."
+        )
     return (
         f"No l or t for {attribute} yet: its ordered distance waits for the order of its values "
         "(under 't-closeness: distance between values' above), or choose the equal distance."
@@ -192,6 +204,42 @@ def _quote(values: Sequence[Any]) -> str:
     shown = ", ".join(f"'{v}'" for v in values[:_QUOTED])
     more = len(values) - _QUOTED
     return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def hierarchy_prompt(attribute: str) -> str:
+    """Return the label of the uploader of a sensitive attribute's hierarchy.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute.
+
+    Returns
+    -------
+    str
+        The label of the uploader of its hierarchy (ARX's CSV format).
+    """
+    return f"{attribute}: its hierarchy, a CSV file in ARX's format (value;level 1;...;*)"
+
+
+def hierarchy_refusal(attribute: str) -> str:
+    """Return why t of an attribute under the hierarchical distance is not computed yet.
+
+    Parameters
+    ----------
+    attribute : str
+        The sensitive attribute.
+
+    Returns
+    -------
+    str
+        The sentence shown until its hierarchy is given.
+    """
+    return (
+        f"t-closeness of {attribute} is not computed: the hierarchical distance needs its "
+        "hierarchy (two values of one group are closer than two of different groups). Give "
+        "it above, or choose another distance."
+    )
 
 
 def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) -> str | None:
