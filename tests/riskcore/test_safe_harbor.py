@@ -301,3 +301,25 @@ def test_pii_table_puts_the_role_rule_beside_each_finding():
         "Presidio found identifiers inside the text of 1 column (notes) of the 1 scanned: tag "
         "them as direct identifiers on the Data page, or mask them. the note."
     )
+
+
+def test_a_birth_date_column_turned_into_years_passes_by_its_values_whatever_its_name():
+    """Issue 38 item 4: after the transform a column named like a birth date holds years and
+    the one category "1936 or earlier"; the check reads those values and passes, and still
+    fails a year that implies an age over 89."""
+    df = pd.DataFrame(
+        {
+            "birth_date": ["1990-05-01", "1930-02-03", "1975-07-08", "1920-01-01", None],
+            "sex": ["F", "M", "F", "M", "F"],
+        }
+    )
+    out = apply_safe_harbor(df, as_of=2026).data
+    assert out.birth_date.tolist()[:4] == ["1990", "1936 or earlier", "1975", "1936 or earlier"]
+    check = safe_harbor_check(out, as_of=2026)
+    assert check.passed, check.verdict
+    still = out.assign(birth_date=["1990", "1930", "1975", "1936 or earlier", None])
+    (birth,) = [f for f in safe_harbor_check(still, as_of=2026).findings if f.present]
+    assert birth.letter == "C" and birth.columns == ("birth_date",)
+    assert birth.remains == (
+        "1 rows hold birth years implying an age over 89 in 2026: group them as '1936 or earlier'",
+    )
