@@ -323,3 +323,23 @@ def test_a_birth_date_column_turned_into_years_passes_by_its_values_whatever_its
     assert birth.remains == (
         "1 rows hold birth years implying an age over 89 in 2026: group them as '1936 or earlier'",
     )
+
+
+def test_the_verdict_names_each_column_with_its_categories():
+    """Issue 38 item 4: "Does not pass Safe Harbor: 1 column ... (C)" named no column."""
+    roles = ColumnRoles(identifiers=("badge",), quasi_identifiers=("zip", "sex"))
+    check = safe_harbor_check(_table(), roles, as_of=2026)
+    assert check.verdict == (
+        "Does not pass Safe Harbor: 9 columns still hold identifiers of 6 categories "
+        "(A, B, C, F, G, R): name (A), zip (B), zip3 (B), age (C), birth_year (C), "
+        "admission (C), email (F), notes (G), badge (R)."
+    )
+    # a column of two categories is named once, with both letters; past ten, how many more
+    wide = pd.DataFrame({f"ssn_{i}": ["123-45-6789", "987-65-4321"] for i in range(12)})
+    wide["contact"] = ["555-867-5309 or a@b.org", "555-123-4567 or c@d.org"]
+    verdict = safe_harbor_check(wide, as_of=2026).verdict
+    assert verdict.startswith(
+        "Does not pass Safe Harbor: 13 columns still hold identifiers of 3 categories "
+        "(D, F, G): contact (D, F), ssn_0 (G), "
+    ), verdict
+    assert verdict.endswith(", ssn_8 (G) and 3 more."), verdict  # 10 named, 13 in all
