@@ -427,8 +427,9 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
 def safe_harbor_takeover(columns: Sequence[str]) -> str:
     """Return the sentence by the Safe Harbor button: the transforms replace a generalization.
 
-    Of the columns the applied steps generalize (issue 38 item 4). The recipe runs Safe Harbor before generalization, so a hierarchy built for the column
-    as it was cannot be kept (:func:`riskcore.deidentify.history.History.to_recipe`).
+    The generalization of the columns the applied steps generalize (issue 38 item 4): the
+    recipe runs Safe Harbor before generalization, so a hierarchy built for the column as it
+    was cannot be kept (:meth:`riskcore.deidentify.history.History.to_recipe`).
 
     Parameters
     ----------
@@ -447,7 +448,8 @@ def safe_harbor_takeover(columns: Sequence[str]) -> str:
         f"the transforms take over {'its' if one else 'their'} generalization (what Safe "
         f"Harbor makes of {'it' if one else 'them'} is kept at level 0 of a keep-or-suppress "
         "hierarchy, on the Generalize tab), instead of a hierarchy built for the values "
-        "as they were."
+        "as they were; the history's risk and loss after the step say what that costs "
+        "(the classes that then break the targets are suppressed)."
     )
 
 
