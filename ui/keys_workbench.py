@@ -52,8 +52,10 @@ REM_HISTORY_REDO = "rc_rem_history_redo"
 REM_HISTORY_GO = "rc_rem_history_go"
 REM_HISTORY_RECIPE = "rc_rem_history_recipe"
 REM_HISTORY_SCRIPT = "rc_rem_history_script"
-#: The Safe Harbor tab's button that applies the transforms as a step of the history.
+#: The Safe Harbor tab's button that applies the transforms as a step of the history, and
+#: why the step was not applied (shown once, next to the button).
 REM_SH_APPLY = "rc_rem_sh_apply"
+REM_SH_ERROR = "rc_rem_sh_error"
 
 
 def rem_history_goto(steps: int, position: int) -> str:

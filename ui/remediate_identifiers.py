@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from riskcore.deidentify.history import TAKEN_OVER
 from riskcore.deidentify.masking import MENU, PLAIN_HASH_NOTE, SecretKey, parse_choice
 from riskcore.deidentify.masking.fakes import find_sex_column
 from riskcore.deidentify.recipe import DATE_SHIFT, key_check, mask_step
@@ -17,6 +18,7 @@ from riskcore.report.readings import (
     pii_reading,
     pii_table,
     safe_harbor_table,
+    safe_harbor_takeover,
 )
 from riskcore.report.readings.work import table_download_label
 from riskcore.roles import ColumnRoles, RoleSuggestions
@@ -75,6 +77,12 @@ def safe_harbor_tab(ctx: Context) -> None:
     (st.success if after.passed else st.warning)(md("After the transforms: " + after.verdict))
     st.button("Apply the transforms to the table (a step in the history)", type="primary",
               key=keys.REM_SH_APPLY, on_click=_apply_safe_harbor, args=(ctx,))  # fmt: skip
+    taken = _generalized(ctx, [x.column for x in done.steps])
+    if taken:
+        st.caption(md(safe_harbor_takeover(taken)))
+    error = st.session_state.pop(keys.REM_SH_ERROR, None)
+    if error:  # here, by the button, not in the history panel at the top of the page
+        st.error(md(error))
     st.download_button(
         "Download the transformed table (CSV)",
         lambda: to_csv_bytes(done.data),
@@ -179,13 +187,36 @@ def identifiers_tab(
     plain_hash(ctx)
 
 
+def _generalized(ctx: Context, columns: list[str]) -> list[str]:
+    """Return those of ``columns`` the applied steps generalize (they have a hierarchy)."""
+    try:
+        now = history.folded(ctx, remediation.history(ctx.key))
+    except RiskcoreError:  # the key is missing: the page says so elsewhere
+        return []
+    if now is None:
+        return []
+    level = dict(zip(now.qis, now.levels, strict=True))
+    held = now.hierarchies
+    return [c for c in columns if c in held and (held[c] != TAKEN_OVER or level.get(c, 0))]
+
+
 def _apply_safe_harbor(ctx: Context) -> None:
-    """Record the Safe Harbor transforms as one step of the history (a callback)."""
+    """Record the Safe Harbor transforms as one step of the history (a callback); why it was
+    not applied goes next to the button; the Generalize tab then shows the hierarchies the
+    step took over."""
     roles, sugg = _identifying(ctx)
     plan = safe_harbor_plan(ctx.table.data, roles, suggestions=sugg,
                             max_chars=scan_limit(ctx.key))  # fmt: skip
-    if plan:
-        history.record(ctx, "safe_harbor", {"steps": plan})
+    if not plan:
+        return
+    if not history.record(ctx, "safe_harbor", {"steps": plan}):
+        st.session_state[keys.REM_SH_ERROR] = st.session_state.pop(
+            keys.REM_HISTORY_ERROR, "The step was not applied."
+        )
+        return
+    active = remediation.active(ctx.key)
+    if active is not None:
+        remediation.show_on_page(ctx.key, active, ctx.table.data)
 
 
 def _mask_step(ctx: Context, column: str) -> None:

@@ -19,6 +19,7 @@ kind          parameters -> recipe field
 ============  =====================================================================
 safe_harbor   ``{"steps": [{"column", "action", ...}, ...]}``
               (:func:`~riskcore.deidentify.safe_harbor.safe_harbor_plan`) -> ``safe_harbor``
+              (it takes over the hierarchy of a column it transforms: the flat one, level 0)
 date_shift    ``{"person", "columns", "max_days"}`` -> ``date_shift``
 masking       ``{"column", "operator", "params"}``
               (:func:`~riskcore.deidentify.recipe.mask_step`) -> ``masking``
@@ -69,6 +70,7 @@ from riskcore.errors import RiskcoreError
 __all__ = [
     "MAX_STEPS",
     "STEP_KINDS",
+    "TAKEN_OVER",
     "History",
     "Step",
     "steps_of",
@@ -368,6 +370,43 @@ def _put(items: list[dict[str, Any]], item: dict[str, Any]) -> None:
     items.append(item)
 
 
+#: The hierarchy a Safe Harbor step leaves on a column it transforms (:func:`_take_over`).
+TAKEN_OVER: dict[str, Any] = {"kind": "flat", "params": {}}
+
+
+def _take_over(
+    hierarchies: dict[str, Any], levels: dict[str, int], steps: Sequence[Mapping[str, Any]]
+) -> None:
+    """Let a Safe Harbor step replace the generalization of each column it transforms.
+
+    The Safe Harbor transforms run before generalization (:mod:`~riskcore.deidentify.recipe`),
+    so a hierarchy built for the column as it was (a date hierarchy on birth dates) would be
+    rebuilt on what Safe Harbor made of it (years and "1936 or earlier") and refuse it. The
+    transform is the column's generalization instead: its hierarchy becomes the flat one
+    (:data:`TAKEN_OVER`, keep or suppress) at level 0, and a column it drops leaves the
+    quasi-identifiers.
+
+    Parameters
+    ----------
+    hierarchies : dict
+        The hierarchy's recipe per column (changed in place).
+    levels : dict
+        The level per column (changed in place).
+    steps : sequence of mapping
+        The Safe Harbor step's ``{"column", "action", ...}``.
+    """
+    for s in steps:
+        name = s["column"]
+        if name not in hierarchies:
+            continue
+        if s["action"] == "dropped":
+            del hierarchies[name]
+            levels.pop(name, None)
+        else:
+            hierarchies[name] = dict(TAKEN_OVER)
+            levels[name] = 0
+
+
 def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) -> Recipe:
     safe_harbor = [dict(x) for x in base.safe_harbor]
     masking = [dict(x) for x in base.masking]
@@ -383,6 +422,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
                 _put(safe_harbor, dict(s))
             gone = {s["column"] for s in p["steps"] if s["action"] == "dropped"}
             masking = [m for m in masking if m["column"] not in gone]
+            _take_over(hierarchies, levels, p["steps"])
         elif step.kind == "date_shift":
             date_shift = {
                 "person": p["person"],

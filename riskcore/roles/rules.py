@@ -449,8 +449,10 @@ HEALTH_CODE_RULES: tuple[Rule, ...] = (
 )
 ICD9_MARK = re.compile(r"^(\d{3}\.|[VE]\d)")
 
-#: Values that are years only (a date column Safe Harbor lets through) and 3-digit ZIP areas.
-YEAR_RE = re.compile(r"^(1[89]|20)\d\d(\.0)?$")
+#: Values that are years only (a date column Safe Harbor lets through), with the one category
+#: of birth years implying an age over 89 ("1936 or earlier", the label of
+#: :func:`riskcore.deidentify.safe_harbor.transforms.birth_year_label`), and 3-digit ZIP areas.
+YEAR_RE = re.compile(r"^(1[89]|20)\d\d(\.0)?( or earlier)?$")
 ZIP3_RE = re.compile(r"^\d{1,3}(\.0)?$")
 CARD_RE = re.compile(r"^\d(?:[ -]?\d){12,18}$")
 NAME_VALUE_RE = re.compile(r"^[A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+){1,2}$")

@@ -334,3 +334,34 @@ def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
     assert step_words(back[0]).startswith("age: ")
     with pytest.raises(RiskcoreError, match="a perturb step's method is 'shuffle'"):
         Step("perturb", {"method": "shuffle", "columns": ["age"]})
+
+
+def test_safe_harbor_takes_over_the_hierarchy_of_a_column_it_transforms():
+    """Issue 38 item 4: a date hierarchy on birth dates, then the Safe Harbor transforms. The
+    transforms run first, so the date hierarchy met "1936 or earlier" and the step failed
+    ("'birth_date': '1936 or earlier' is not a date"); now the transform is that column's
+    generalization (the flat hierarchy at level 0), and a column it drops leaves the QIs."""
+    from riskcore.deidentify.safe_harbor import safe_harbor_plan
+
+    df = pd.DataFrame(
+        {
+            "birth_date": ["1930-02-03", "1975-07-08", "1975-09-10", "1930-05-06"] * 3,
+            "mrn": [f"MRN{i:05d}" for i in range(12)],
+            "sex": ["F", "M"] * 6,
+            "dx": ["flu", "gout", "flu"] * 4,
+        }
+    )
+    dates = {"kind": "date", "params": {"levels": ["month", "year", "decade"]}}
+    h = History().apply(Step("hierarchy", {"column": "birth_date", "hierarchy": dates}))
+    h = h.apply(Step("hierarchy", {"column": "mrn", "hierarchy": {"kind": "flat", "params": {}}}))
+    h = h.apply(Step("levels", {"levels": {"birth_date": 2, "mrn": 0}}))
+    plan = safe_harbor_plan(df, as_of=2026)
+    assert {s["column"]: s["action"] for s in plan} == {"birth_date": "date_year", "mrn": "dropped"}
+    rec = h.apply(Step("safe_harbor", {"steps": plan})).to_recipe(_base())
+    assert rec.hierarchies == {"birth_date": {"kind": "flat", "params": {}}}
+    assert rec.levels == (0,)
+    out = apply_recipe(df, rec).data
+    assert sorted(set(out["birth_date"])) == ["1936 or earlier", "1975"]
+    assert "mrn" not in out.columns
+    # undone, the date hierarchy and its level come back
+    assert h.to_recipe(_base()).hierarchies["birth_date"] == dates

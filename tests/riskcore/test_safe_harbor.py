@@ -301,3 +301,45 @@ def test_pii_table_puts_the_role_rule_beside_each_finding():
         "Presidio found identifiers inside the text of 1 column (notes) of the 1 scanned: tag "
         "them as direct identifiers on the Data page, or mask them. the note."
     )
+
+
+def test_a_birth_date_column_turned_into_years_passes_by_its_values_whatever_its_name():
+    """Issue 38 item 4: after the transform a column named like a birth date holds years and
+    the one category "1936 or earlier"; the check reads those values and passes, and still
+    fails a year that implies an age over 89."""
+    df = pd.DataFrame(
+        {
+            "birth_date": ["1990-05-01", "1930-02-03", "1975-07-08", "1920-01-01", None],
+            "sex": ["F", "M", "F", "M", "F"],
+        }
+    )
+    out = apply_safe_harbor(df, as_of=2026).data
+    assert out.birth_date.tolist()[:4] == ["1990", "1936 or earlier", "1975", "1936 or earlier"]
+    check = safe_harbor_check(out, as_of=2026)
+    assert check.passed, check.verdict
+    still = out.assign(birth_date=["1990", "1930", "1975", "1936 or earlier", None])
+    (birth,) = [f for f in safe_harbor_check(still, as_of=2026).findings if f.present]
+    assert birth.letter == "C" and birth.columns == ("birth_date",)
+    assert birth.remains == (
+        "1 rows hold birth years implying an age over 89 in 2026: group them as '1936 or earlier'",
+    )
+
+
+def test_the_verdict_names_each_column_with_its_categories():
+    """Issue 38 item 4: "Does not pass Safe Harbor: 1 column ... (C)" named no column."""
+    roles = ColumnRoles(identifiers=("badge",), quasi_identifiers=("zip", "sex"))
+    check = safe_harbor_check(_table(), roles, as_of=2026)
+    assert check.verdict == (
+        "Does not pass Safe Harbor: 9 columns still hold identifiers of 6 categories "
+        "(A, B, C, F, G, R): name (A), zip (B), zip3 (B), age (C), birth_year (C), "
+        "admission (C), email (F), notes (G), badge (R)."
+    )
+    # a column of two categories is named once, with both letters; past ten, how many more
+    wide = pd.DataFrame({f"ssn_{i}": ["123-45-6789", "987-65-4321"] for i in range(12)})
+    wide["contact"] = ["555-867-5309 or a@b.org", "555-123-4567 or c@d.org"]
+    verdict = safe_harbor_check(wide, as_of=2026).verdict
+    assert verdict.startswith(
+        "Does not pass Safe Harbor: 13 columns still hold identifiers of 3 categories "
+        "(D, F, G): contact (D, F), ssn_0 (G), "
+    ), verdict
+    assert verdict.endswith(", ssn_8 (G) and 3 more."), verdict  # 10 named, 13 in all

@@ -57,7 +57,7 @@ def test_the_note_left_as_other_holds_phone_numbers_and_never_passes():
     assert f"phone numbers, {n_phones:,} in {n_phones:,} of 5,000 cells" in by["D"].detected[0]
     assert [f.letter for f in check.findings if f.present] == ["D"]
     assert check.verdict == (
-        "Does not pass Safe Harbor: 1 column still holds identifiers of 1 category (D)."
+        "Does not pass Safe Harbor: 1 column still holds identifiers of 1 category (D): note (D)."
     )
     status = {s.column: s.status for s in check.text}
     assert status == {"date_of_birth": "clean", "zip": "clean", "admission_date": "clean",

@@ -23,6 +23,8 @@ __all__ = ["CategoryFinding", "SafeHarborCheck", "safe_harbor_check"]
 
 _NUMBER_RE = re.compile(r"^\d+(\.\d+)?$")
 _LOWER_BOUND_RE = re.compile(r"^\D{0,2}(\d+)")
+#: Most columns the verdict names (the table below it lists every one).
+_NAMED_COLUMNS = 10
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,11 @@ class SafeHarborCheck(Result):
 
     @property
     def verdict(self) -> str:
-        """One sentence: pass, or how many columns and categories remain, and what was not read."""
+        """One sentence: pass, or which columns still hold which categories, and what was not read.
+
+        The columns are named with their category letters, ``date_of_birth (C)``, up to
+        :data:`_NAMED_COLUMNS` of them (then how many more).
+        """
         n_text = len(self.text)
         if self.passed:
             scanned = (
@@ -112,14 +118,20 @@ class SafeHarborCheck(Result):
                 f"categories it can recognise{scanned}."
             )
         present = [f for f in self.findings if f.present]
-        cols = {c for f in present for c in f.columns}
+        cols: dict[str, list[str]] = {}  # each column with its letters, in the findings' order
+        for f in present:
+            for c in f.columns:
+                cols.setdefault(c, []).append(f.letter)
         parts = []
         if present:
+            named = [f"{c} ({', '.join(letters)})" for c, letters in cols.items()]
+            more = len(named) - _NAMED_COLUMNS
+            listed = ", ".join(named[:_NAMED_COLUMNS]) + (f" and {more:,} more" if more > 0 else "")
             parts.append(
                 f"{len(cols)} column{'s' if len(cols) != 1 else ''} "
                 f"still hold{'s' if len(cols) == 1 else ''} identifiers of "
                 f"{len(present)} categor{'ies' if len(present) != 1 else 'y'} "
-                f"({', '.join(f.letter for f in present)})"
+                f"({', '.join(f.letter for f in present)}): {listed}"
             )
         if self.unchecked:
             names = ", ".join(c.column for c in self.unchecked)

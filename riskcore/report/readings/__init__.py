@@ -243,6 +243,7 @@ if TYPE_CHECKING:
         remediation_intro,
         removed_column_warnings,
         safe_harbor_table,
+        safe_harbor_takeover,
         search_reading,
         visited_table,
     )
@@ -448,6 +449,7 @@ _WHERE: dict[str, str] = {
     "remediation_intro": "remediation",
     "removed_column_warnings": "search",
     "safe_harbor_table": "remediation",
+    "safe_harbor_takeover": "remediation",
     "search_reading": "search",
     "visited_table": "search",
     "STORY_CAPTION": "story",
@@ -649,6 +651,7 @@ __all__ = [
     "rounding_note",
     "rows_per_person_reading",
     "safe_harbor_table",
+    "safe_harbor_takeover",
     "sample_aggregate_reading",
     "sample_aggregate_release_reading",
     "scan_all_label",

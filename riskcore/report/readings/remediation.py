@@ -45,6 +45,7 @@ __all__ = [
     "remediation_intro",
     "removed_column_warnings",
     "safe_harbor_table",
+    "safe_harbor_takeover",
     "search_reading",
     "visited_table",
 ]
@@ -420,6 +421,35 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
             }
             for f in check.findings
         ]
+    )
+
+
+def safe_harbor_takeover(columns: Sequence[str]) -> str:
+    """Return the sentence by the Safe Harbor button: the transforms replace a generalization.
+
+    The generalization of the columns the applied steps generalize (issue 38 item 4): the
+    recipe runs Safe Harbor before generalization, so a hierarchy built for the column as it
+    was cannot be kept (:meth:`riskcore.deidentify.history.History.to_recipe`).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The columns the transforms change that a generalization step generalizes.
+
+    Returns
+    -------
+    str
+        One sentence naming them.
+    """
+    names = ", ".join(str(c) for c in columns)
+    one = len(columns) == 1
+    return (
+        f"The applied steps generalize {names}, which the transforms change too: applied, "
+        f"the transforms take over {'its' if one else 'their'} generalization (what Safe "
+        f"Harbor makes of {'it' if one else 'them'} is kept at level 0 of a keep-or-suppress "
+        "hierarchy, on the Generalize tab), instead of a hierarchy built for the values "
+        "as they were; the history's risk and loss after the step say what that costs "
+        "(the classes that then break the targets are suppressed)."
     )
 
 
