@@ -261,11 +261,8 @@ _ALL: tuple[MaskOperator, ...] = (
         apply=_per_column(_found),
         variant="found",
         choices=(
-            (
-                "redact_found",
-                "replace the identifiers found by [PHONE], [EMAIL] ..., keep the text",
-            ),
-            ("redact_found:removed", "remove the identifiers found, keep the text"),
+            ("redact_found", "keep text, mark [PHONE]"),
+            ("redact_found:removed", "keep text, erase [PHONE]"),
         ),
         treats=("free_text",),
     ),
