@@ -265,7 +265,9 @@ def add_parsers(sub: Any) -> None:
         default=[],
         metavar="COL=OPERATOR",
         help="mask a direct identifier: drop, redact, mask_digits, keep_initials, substitute, "
-        "hmac_tokens, reversible_tokens or surrogates:KIND (keyed ones need --key-file)",
+        "hmac_tokens, reversible_tokens or surrogates:KIND (keyed ones need --key-file); "
+        "for free text, redact_found[:removed] keeps the text and replaces the identifiers "
+        "found in it by [PHONE], [EMAIL] ... (or removes them)",
     )
     a.add_argument(
         "--shift-dates",

@@ -11,7 +11,7 @@ from riskcore.deidentify.masking.fakes import find_sex_column
 from riskcore.deidentify.recipe import DATE_SHIFT, key_check, mask_step
 from riskcore.deidentify.safe_harbor import safe_harbor_plan
 from riskcore.errors import RiskcoreError
-from riskcore.freetext import PRESIDIO_MISSING, presidio_available
+from riskcore.freetext import MAX_CHARS, PRESIDIO_MISSING, presidio_available
 from riskcore.io.export import to_csv_bytes
 from riskcore.report.readings import (
     enumeration_reading,
@@ -142,7 +142,7 @@ def identifiers_tab(
         if shift is not None and col in shift["columns"]:
             continue
         c1, c2 = st.columns([1, 2])
-        op = c1.selectbox(md(col), list(MENU), format_func=formats.operator,
+        op = c1.selectbox(md(col), _choices(ctx, col), format_func=formats.operator,
                           key=keys.rem_operator(col), on_change=_mask_step,
                           args=(ctx, col))  # fmt: skip
         c2.caption(md(parse_choice(op)[0].note))
@@ -198,6 +198,16 @@ def _generalized(ctx: Context, columns: list[str]) -> list[str]:
     level = dict(zip(now.qis, now.levels, strict=True))
     held = now.hierarchies
     return [c for c in columns if c in held and (held[c] != TAKEN_OVER or level.get(c, 0))]
+
+
+def _choices(ctx: Context, column: str) -> list[str]:
+    """The masking menu of a column: an operator that keeps the text and removes only the
+    identifiers found in it (``redact_found``) is offered for free text holding some, within
+    the operator's limit of characters."""
+    scan = None if ctx.suggestions.text is None else ctx.suggestions.text.get(column)
+    if scan is not None and scan.identifiers and scan.n_chars <= MAX_CHARS:
+        return list(MENU)
+    return [c for c in MENU if parse_choice(c)[0].treats is None]
 
 
 def _apply_safe_harbor(ctx: Context) -> None:

@@ -18,7 +18,10 @@ What the detection cannot see is not refused: an identifier under a name and in 
 format no rule knows, or identifiers inside a text column longer than the scan's
 limit (:data:`riskcore.freetext.MAX_CHARS`, beyond which it is scanned partly). PRAM
 and local suppression, which leave most values as they are, do not count as treating
-a column; microaggregation and noise, which change every value, do.
+a column; microaggregation and noise, which change every value, do. A masking operator
+that keeps the text and removes only the identifiers found in it (``redact_found``,
+:attr:`~riskcore.deidentify.masking.MaskOperator.treats`) treats a column taken for
+free text holding identifiers, not a column of names or SSNs.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from riskcore._results import Result
+from riskcore.deidentify.masking import OPERATORS
 from riskcore.deidentify.recipe import Recipe, _masked_columns, seal_recipe
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.steps import numeric_columns
@@ -44,6 +48,7 @@ __all__ = [
     "IdentifierCheck",
     "check_identifiers",
     "detect_identifiers",
+    "partly_treated",
     "record_allowed",
     "treated_columns",
     "untreated_identifiers",
@@ -142,7 +147,8 @@ def detect_identifiers(
 def treated_columns(recipe: Recipe, *, pending: Collection[str] = ()) -> frozenset[str]:
     """Return the columns a recipe masks, drops or transforms.
 
-    Every masking step's column, every Safe Harbor step's (``zip3``,
+    Every masking step's column (but one whose every masking step treats only some
+    kinds of identifier, :func:`partly_treated`), every Safe Harbor step's (``zip3``,
     ``age_90_plus``, ``date_year``, ``dropped``), the date shift's date columns
     (not its person column, which it only reads), and each quasi-identifier or
     event column generalized above level 0, and each column microaggregated (every
@@ -161,13 +167,46 @@ def treated_columns(recipe: Recipe, *, pending: Collection[str] = ()) -> frozens
     -------
     frozenset of str
     """
-    out = set(_masked_columns(recipe))
+    out = set(_masked_columns(recipe)) - set(partly_treated(recipe))
     out |= {str(x["column"]) for x in recipe.safe_harbor}
     if recipe.date_shift is not None:
         out |= {str(c) for c in recipe.date_shift["columns"]}
     out |= {q for q, lv in zip(recipe.qis, recipe.levels, strict=True) if int(lv) > 0}
     out |= set(numeric_columns(recipe.perturb))
     return frozenset(out | set(pending))
+
+
+def partly_treated(recipe: Recipe) -> dict[str, frozenset[str]]:
+    """Return the columns whose every masking step treats only some kinds of identifier.
+
+    ``redact_found`` keeps the text and removes the identifiers the patterns find
+    in it: it treats a column detected as free text holding identifiers
+    (``"free_text"``), not one detected as names.
+
+    Parameters
+    ----------
+    recipe : Recipe
+
+    Returns
+    -------
+    dict of str to frozenset of str
+        ``{column: the detected kinds its masking treats}``.
+    """
+    kinds: dict[str, frozenset[str] | None] = {}
+    for m in recipe.masking:
+        col = str(m["column"])
+        op = OPERATORS.get(str(m["operator"]))
+        some = None if op is None or op.treats is None else frozenset(op.treats)
+        before = kinds.get(col, frozenset())
+        kinds[col] = None if some is None or before is None else before | some
+    return {c: k for c, k in kinds.items() if k is not None}
+
+
+def _treated(
+    d: DetectedIdentifier, treated: frozenset[str], partly: dict[str, frozenset[str]]
+) -> bool:
+    """Whether a step treats a detected identifier (its column, or its kind there)."""
+    return d.column in treated or d.kind in partly.get(d.column, frozenset())
 
 
 def untreated_identifiers(
@@ -195,8 +234,10 @@ def untreated_identifiers(
     tuple of DetectedIdentifier
         What the release would carry as it is, in table order.
     """
-    treated = treated_columns(recipe, pending=pending)
-    return tuple(d for d in detected if d.column not in treated and d.column not in allowed)
+    treated, partly = treated_columns(recipe, pending=pending), partly_treated(recipe)
+    return tuple(
+        d for d in detected if not _treated(d, treated, partly) and d.column not in allowed
+    )
 
 
 def check_identifiers(
@@ -242,13 +283,18 @@ def check_identifiers(
     if absent:
         raise RiskcoreError(f"--allow-identifiers {absent[0]}: the table has no such column")
     found = detect_identifiers(data) if detected is None else tuple(detected)
-    treated = treated_columns(recipe, pending=pending)
+    treated, partly = treated_columns(recipe, pending=pending), partly_treated(recipe)
     bare = untreated_identifiers(recipe, found, allowed, pending=pending)
     if bare:
         level0 = set(recipe.qis) - treated
         named = "; ".join(
             f"{d.column!r} ({d.gist}"
             + (", a quasi-identifier kept at level 0" if d.column in level0 else "")
+            + (
+                ", whose masking keeps the text and removes only identifiers found in it"
+                if d.column in partly
+                else ""
+            )
             + ")"
             for d in bare
         )
@@ -261,8 +307,8 @@ def check_identifiers(
         )
     return IdentifierCheck(
         detected=found,
-        treated=tuple(d.column for d in found if d.column in treated),
-        allowed=tuple(d.column for d in found if d.column not in treated),
+        treated=tuple(d.column for d in found if _treated(d, treated, partly)),
+        allowed=tuple(d.column for d in found if not _treated(d, treated, partly)),
     )
 
 

@@ -481,16 +481,28 @@ def scan_text(
     return TextScan(tuple(scans), limit, presidio)
 
 
-def redact_found(series: pd.Series) -> tuple[pd.Series, dict[str, int]]:
+def redact_found(
+    series: pd.Series, *, remove: bool = False, max_chars: int | None = None
+) -> tuple[pd.Series, dict[str, int]]:
     """Replace every identifier the built-in patterns find in a text column by a placeholder.
 
-    ``"Call back on (212) 555-0182"`` becomes ``"Call back on [PHONE]"``. The
-    whole column is read (no limit), on its distinct values.
+    ``"Call back on (212) 555-0182"`` becomes ``"Call back on [PHONE]"``, or
+    ``"Call back on "`` with ``remove=True``. The work is done once per
+    distinct value, one pass per pattern over all of them (pandas' ``.str``
+    methods; :func:`find_in_values`). Removing is done by writing the
+    placeholders first and deleting them after, so every pattern reads the
+    text as it does with placeholders; a placeholder already written in the
+    text (``"[PHONE]"``) is deleted too.
 
     Parameters
     ----------
     series : pandas.Series
         The column's values.
+    remove : bool, default False
+        Delete what is found instead of writing its placeholder.
+    max_chars : int, optional
+        Characters of distinct values the column may hold, checked before any
+        pattern runs; default no limit (the whole column is read).
 
     Returns
     -------
@@ -498,12 +510,32 @@ def redact_found(series: pd.Series) -> tuple[pd.Series, dict[str, int]]:
         Object dtype; missing stays missing; index and name kept.
     counts : dict
         ``{kind: occurrences replaced}`` over the rows.
+
+    Raises
+    ------
+    RiskcoreError
+        When the column's distinct values are longer than ``max_chars``.
     """
     if not isinstance(series, pd.Series):
         raise TypeError(f"series must be a pandas Series, got {type(series).__name__}")
+    limit = None if max_chars is None else _check_limit(max_chars)
     codes, texts = _distinct(series)
+    if limit is not None:
+        n_chars = int(texts.str.len().sum())
+        if n_chars > limit:
+            raise RiskcoreError(
+                f"the text of column {series.name!r} is {n_chars:,} characters (its distinct "
+                f"values), more than the {limit:,} the removal of identifiers found reads: "
+                "drop or redact the column whole instead"
+            )
     counts, _, redacted = find_in_values(texts)
+    if remove and counts:
+        redacted = redacted.str.replace(_PLACEHOLDERS, "", regex=True)
     cells = np.bincount(codes[codes >= 0], minlength=len(texts))
     table = np.append(redacted.to_numpy(dtype=object), np.nan)
     out = pd.Series(table[codes], index=series.index, name=series.name, dtype=object)
     return out, {k: int((n * cells).sum()) for k, n in counts.items()}
+
+
+#: Every entity's placeholder, as a pattern (what ``remove=True`` deletes).
+_PLACEHOLDERS = "|".join(re.escape(e.placeholder) for e in ENTITIES)

@@ -89,9 +89,10 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
     The text columns released and not modelled as quasi-identifiers (all but
     the direct identifiers, the QIs and the weight, after the recipe when
     there is one; a column a keyed step of the recipe changes is left out, as
-    the report cannot redo that step) are scanned within the scan's
-    character limit (:func:`riskcore.freetext.scan_text`); a column read only
-    in part is unchecked.
+    the report cannot redo that step; a direct identifier whose text the recipe
+    keeps, removing the identifiers found in it, ``redact_found``, is read again)
+    are scanned within the scan's character limit
+    (:func:`riskcore.freetext.scan_text`); a column read only in part is unchecked.
 
     Parameters
     ----------
@@ -108,13 +109,16 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
 
     roles = profile.roles
     keyed: set[str] = set()
+    kept_text: set[str] = set()  # a direct identifier whose text the recipe keeps
     if profile.recipe is not None:
         for step in masking_steps(profile.recipe):
             if step.operator.needs_key:
                 keyed.update(step.columns)
+            if step.operator.treats is not None:
+                kept_text.update(step.columns)
     modelled = {
         *roles.identifiers, *roles.persons, *roles.quasi_identifiers, *roles.weights, *keyed
-    }  # fmt: skip
+    } - kept_text  # fmt: skip
     cols = [c for c in released.columns if c not in modelled]
     scan = scan_text(released[cols])
     return Limitation(

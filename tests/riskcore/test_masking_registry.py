@@ -51,6 +51,7 @@ SAMPLE = pd.DataFrame(
 EXAMPLES: dict[str, tuple[dict, list[str]]] = {
     "drop": ({}, ["col"]),
     "redact": ({}, ["col"]),
+    "redact_found": ({"found": "removed"}, ["col"]),
     "mask_digits": ({"keep_last": 2}, ["col"]),
     "keep_initials": ({}, ["col"]),
     "substitute": ({}, ["col"]),
@@ -206,7 +207,8 @@ def test_parameters_are_checked_with_a_sentence():
 
 def test_menu_choices_parse_and_steps_record_the_same_json_as_before():
     assert list(MENU) == [
-        "drop", "redact", "mask_digits", "keep_initials", "substitute", "hmac_tokens",
+        "drop", "redact", "redact_found", "redact_found:removed", "mask_digits",
+        "keep_initials", "substitute", "hmac_tokens",
         "reversible_tokens", "surrogates:name", "surrogates:ssn", "surrogates:email",
     ]  # fmt: skip
     assert choice_label("surrogates:ssn") == "realistic surrogate SSN (Faker)"
@@ -229,7 +231,8 @@ def test_menu_choices_parse_and_steps_record_the_same_json_as_before():
     with pytest.raises(RiskcoreError, match=r"^unknown masking operator 'hash': use one of drop,"):
         get_operator("hash")
     assert spelled_operators()[-1] == "surrogates:KIND"
-    assert set(SURROGATE_KINDS) >= {c.split(":")[1] for c in MENU if ":" in c}
+    assert set(SURROGATE_KINDS) >= {c.split(":")[1] for c in MENU if c.startswith("surrogates:")}
+    assert "redact_found[:removed]" in spelled_operators()  # its variant is optional
 
 
 def test_the_command_line_names_every_operator_one_column_can_take(capsys):

@@ -97,6 +97,12 @@ class MaskOperator:
     validate : callable or None
         ``validate(params)`` checks the parameters together (after each alone),
         raising ``ValueError``.
+    treats : tuple of str or None
+        The kinds of detected direct identifier
+        (:class:`~riskcore.deidentify.recipe_identifiers.DetectedIdentifier`) a step
+        of it treats: None for every kind (the value is replaced or dropped);
+        ``("free_text",)`` for an operator that keeps the text and removes only
+        the identifiers the patterns find in it (a name column it leaves as it is).
     """
 
     name: str
@@ -109,6 +115,7 @@ class MaskOperator:
     variant: str | None = None
     choices: tuple[tuple[str, str], ...] | None = None
     validate: Callable[[Mapping[str, Any]], None] | None = None
+    treats: tuple[str, ...] | None = None
 
     def configure(self, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Return every parameter, each checked, defaults filled in.

@@ -47,6 +47,7 @@ from riskcore.deidentify.masking.tokens import (
     reversible_tokens,
 )
 from riskcore.errors import RiskcoreError
+from riskcore.freetext import MAX_CHARS, redact_found
 
 __all__ = [
     "MENU",
@@ -158,7 +159,18 @@ def _shift(
     return Masked(moved, None)
 
 
+def _found(series: pd.Series, params: Mapping[str, Any], key: SecretKey | None) -> pd.Series:
+    """The identifiers the free-text patterns find, replaced or removed; the text kept."""
+    out, _ = redact_found(series, remove=params["found"] == "removed", max_chars=MAX_CHARS)
+    return out
+
+
 # ------------------------------------------------------------------ words
+
+
+def _found_words(p: Mapping[str, Any]) -> str:
+    done = "removed" if p["found"] == "removed" else "replaced by [PHONE], [EMAIL] ..."
+    return f"identifiers found in the text {done}, the rest of the text kept"
 
 
 def _redact_words(p: Mapping[str, Any]) -> str:
@@ -204,6 +216,9 @@ def _hmac_length(p: Mapping[str, Any]) -> None:
         )
 
 
+#: What ``redact_found`` writes in place of an identifier found: its placeholder, or nothing.
+_FOUND = ("tagged", "removed")
+
 #: Surrogate kinds the Remediate page offers for a direct identifier.
 _MENU_KINDS = ("name", "ssn", "email")
 
@@ -231,6 +246,25 @@ _ALL: tuple[MaskOperator, ...] = (
         params=(Param("text", "[REDACTED]", _text("text"), recorded=False),),
         describe=_redact_words,
         apply=_per_column(lambda s, p, k: redact(s, text=p["text"])),
+    ),
+    MaskOperator(
+        name="redact_found",
+        label="remove the identifiers found, keep the text",
+        note=(
+            "Keeps the text and removes what the built-in patterns find in it (phone numbers, "
+            "e-mails, SSNs, IP addresses, dates ...); names, places and forms no pattern knows "
+            f"stay. Reads at most {MAX_CHARS:,} characters of distinct text per column."
+        ),
+        needs_key=False,
+        params=(Param("found", "tagged", _one_of("found", _FOUND), options=_FOUND),),
+        describe=_found_words,
+        apply=_per_column(_found),
+        variant="found",
+        choices=(
+            ("redact_found", "keep text, mark [PHONE]"),
+            ("redact_found:removed", "keep text, erase [PHONE]"),
+        ),
+        treats=("free_text",),
     ),
     MaskOperator(
         name="mask_digits",
@@ -396,14 +430,21 @@ def spelled_operators() -> list[str]:
     -------
     list of str
         Names, with ``NAME:VARIANT`` for an operator with a variant parameter
-        (``"surrogates:KIND"``); the date shift, which moves several columns
+        (``"surrogates:KIND"``), ``NAME[:VALUE]`` for one whose variant has a
+        default (``"redact_found[:removed]"``); the date shift, which moves several columns
         per person, is not one of them.
     """
-    return [
-        f"{op.name}:{op.variant.upper()}" if op.variant else op.name
-        for op in _ALL
-        if op.choices != ()
-    ]
+    return [_spelled(op) for op in _ALL if op.choices != ()]
+
+
+def _spelled(op: MaskOperator) -> str:
+    """``NAME``, ``NAME:VARIANT`` (a variant it needs) or ``NAME[:A|B]`` (one it may take)."""
+    if op.variant is None:
+        return op.name
+    param = next(p for p in op.params if p.name == op.variant)
+    if param.default is None:
+        return f"{op.name}:{op.variant.upper()}"
+    return f"{op.name}[:{'|'.join(o for o in param.options if o != param.default)}]"
 
 
 def parse_choice(choice: str) -> tuple[MaskOperator, dict[str, Any]]:
