@@ -43,6 +43,18 @@ mean) and ``entropy`` (ARX's monotone ``MetricMDNUEntropyPrecomputed``). ARX's
 records: with suppression the two entropies are different quantities, and only at
 0% must the optima agree.
 
+``--models all`` (issue 39) compares instead one more privacy model at a time, with
+no k target (``--model-k 1``): basic and enhanced beta-likeness, delta-disclosure,
+sample uniqueness, the average re-identification risk and population uniqueness
+under each estimator (:data:`MODELS`: the parameters, chosen so that the optimum
+lies inside the lattice). The QIs are the 8 of :data:`QIS_8` (ARX's Adult
+hierarchies without occupation, 4,320 nodes); occupation is the sensitive
+attribute of the attribute models (ARX: ``AttributeType.SENSITIVE_ATTRIBUTE``).
+ARX runs ``BasicBLikeness``, ``EnhancedBLikeness``, ``DDisclosurePrivacy``,
+``SampleUniqueness``, ``AverageReidentificationRisk`` and ``PopulationUniqueness``
+with ``ARXPopulationModel.create(N)``; ours runs ``Targets.of(beta=..., ...)``
+in process (and ``riskcore anonymize --k 1 --beta ...`` with ``--with-cli``).
+
 Building ARX (once, outside this repository; about a minute)::
 
     apt-get install -y openjdk-17-jdk-headless libpdfbox2-java
@@ -84,6 +96,27 @@ QIS = [
     "occupation",
     "salary-class",
 ]
+#: Issue 39's QIs: Adult's without occupation, the sensitive attribute of the attribute models.
+QIS_8 = [q for q in QIS if q != "occupation"]
+SENSITIVE = "occupation"
+#: The population of the population-uniqueness runs (the complete cases are 6% of it: Dankar's
+#: rule picks Pitman) and the smaller one that sends Dankar's rule to Zayatz and SNB.
+POPULATION = 500_000
+POPULATION_SMALL = 100_000
+#: The runs of ``--models all``: (driver spec, population size); parameters chosen so that the
+#: optimum lies inside the lattice (neither the bottom nor the top node).
+MODELS: list[tuple[str, int]] = [
+    ("beta-basic:5", 0),
+    ("beta-enhanced:5", 0),
+    ("delta-disclosure:4", 0),
+    ("sample-uniqueness:0.01", 0),
+    ("average-risk:0.05", 0),
+    ("population-uniqueness:dankar:0.001", POPULATION),
+    ("population-uniqueness:dankar:0.001", POPULATION_SMALL),
+    ("population-uniqueness:pitman:0.001", POPULATION),
+    ("population-uniqueness:zayatz:0.001", POPULATION),
+    ("population-uniqueness:snb:0.001", POPULATION),
+]
 BUILD = """ARX is not built at {home} (no {home}/classpath or driver). Build it with:
 
     apt-get install -y openjdk-17-jdk-headless libpdfbox2-java
@@ -109,9 +142,20 @@ def arx_present(home: Path) -> bool:
 
 
 def run_arx(
-    home: Path, limits: list[float], *, k: int, metric: str, repeats: int
+    home: Path,
+    limits: list[float],
+    *,
+    k: int,
+    metric: str,
+    repeats: int,
+    model: str | None = None,
+    population_size: int = 0,
 ) -> list[dict[str, Any]]:
-    """Run the driver once over ``limits``; return its JSON lines (with wall and CPU time)."""
+    """Run the driver once over ``limits``; return its JSON lines (with wall and CPU time).
+
+    ``model`` is a spec of :data:`MODELS` (the driver's ``--model``), ``None`` for k alone.
+    """
+    extra = [] if model is None else ["--model", model, "--population-size", str(population_size)]
     cmd = [
         "java",
         "-cp",
@@ -126,6 +170,7 @@ def run_arx(
         metric,
         "--repeats",
         str(repeats),
+        *extra,
     ]
     done, wall, cpu = timed(cmd)
     if done.returncode != 0:
@@ -137,10 +182,72 @@ def run_arx(
     return rows
 
 
-def our_cli(data: Path, limit: float, *, k: int) -> dict[str, Any]:
-    """Run ``riskcore anonymize`` on ARX's Adult; return its JSON summary, wall and CPU time."""
+def model_options(
+    model: str | None, population_size: int
+) -> tuple[dict[str, Any], tuple[str, ...], list[str]]:
+    """Return a model spec's ``Targets.of`` options, sensitive columns and CLI flags.
+
+    The specs are the driver's ``--model`` (``benchmarks/arx/ArxAdult.java``):
+    ``beta-basic:B``, ``beta-enhanced:B``, ``delta-disclosure:D``,
+    ``sample-uniqueness:U``, ``average-risk:A``, ``population-uniqueness:MODEL:U``.
+    """
+    if model is None:
+        return {}, (), []
+    name, *rest = model.split(":")
+    value = float(rest[-1])
+    sensitive: tuple[str, ...] = ()
+    if name in ("beta-basic", "beta-enhanced"):
+        kind = name.removeprefix("beta-")
+        options: dict[str, Any] = {"beta": value, "beta_kind": kind}
+        flags = ["--beta", rest[-1], "--beta-kind", kind]
+        sensitive = (SENSITIVE,)
+    elif name == "delta-disclosure":
+        options, flags, sensitive = (
+            {"delta_disclosure": value},
+            ["--delta-disclosure", rest[-1]],
+            (SENSITIVE,),
+        )
+    elif name == "sample-uniqueness":
+        options, flags = {"sample_uniqueness": value}, ["--sample-uniqueness", rest[-1]]
+    elif name == "average-risk":
+        options, flags = {"average_risk": value}, ["--average-risk", rest[-1]]
+    elif name == "population-uniqueness":
+        options = {
+            "population_uniqueness": value,
+            "population_model": rest[0],
+            "population_size": float(population_size),
+        }
+        flags = [
+            "--population-uniqueness",
+            rest[-1],
+            "--population-model",
+            rest[0],
+            "--population-size",
+            str(population_size),
+        ]
+    else:
+        raise SystemExit(f"unknown model {model!r}")
+    return options, sensitive, flags
+
+
+def our_cli(
+    data: Path,
+    limit: float,
+    *,
+    k: int,
+    model: str | None = None,
+    population_size: int = 0,
+) -> dict[str, Any]:
+    """Run ``riskcore anonymize`` on ARX's Adult; return its JSON summary, wall and CPU time.
+
+    With ``model`` the QIs are :data:`QIS_8` and the model's flags are added
+    (occupation ``--sensitive`` for the attribute models).
+    """
+    _, sensitive, flags = model_options(model, population_size)
+    for col in sensitive:
+        flags += ["--sensitive", col]
     hier = []
-    for q in QIS:
+    for q in QIS if model is None else QIS_8:
         hier += ["--qi", q, "--hierarchy", f"{q}={data / f'adult_hierarchy_{q}.csv'}"]
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
@@ -152,6 +259,7 @@ def our_cli(data: Path, limit: float, *, k: int) -> dict[str, Any]:
             *hier,
             "--k",
             str(k),
+            *flags,
             "--max-suppression",
             str(limit),
             "--objective",
@@ -197,22 +305,27 @@ def our_search(
     k: int,
     repeats: int = 1,
     objective: str = "precision",
+    model: str | None = None,
+    population_size: int = 0,
 ) -> dict[str, Any]:
     """Run our search in process (the one place that calls it; adapt here when its API moves).
 
     The Lattice is built as ``riskcore anonymize`` builds it for ``--k K
     --max-suppression LIMIT`` (no sensitive column, missing values their own),
-    afresh for each of ``repeats`` runs (nothing cached between them); the
-    figures are the last run's, as ARX's warm figures are its last run's.
+    plus the options of ``model`` (:func:`model_options`; occupation sensitive for
+    the attribute models; the QIs are the keys of ``hierarchies``), afresh for each
+    of ``repeats`` runs (nothing cached between them); the figures are the last
+    run's, as ARX's warm figures are its last run's.
     """
     from riskcore.criteria import Targets
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.search import search
 
-    targets = Targets.of(k=k, max_suppression=limit)
+    options, sensitive, _ = model_options(model, population_size)
+    targets = Targets.of(k=None if k <= 1 else k, max_suppression=limit, **options)
     for _ in range(max(repeats, 1)):
         t0, c0 = time.perf_counter(), time.process_time()
-        lattice = Lattice(df, hierarchies, targets=targets)
+        lattice = Lattice(df, hierarchies, sensitive=sensitive, targets=targets)
         t1, c1 = time.perf_counter(), time.process_time()
         result = search(lattice, objective=objective, alternatives=False)
         t2, c2 = time.perf_counter(), time.process_time()
@@ -251,6 +364,160 @@ def _num(x: float | None, spec: str) -> str:
     return "none" if x is None else format(x, spec)
 
 
+def compare_models(
+    home: Path, data: Path, runs: list[tuple[str, int]], limits: list[float], args: Any
+) -> list[dict[str, Any]]:
+    """Print issue 39's table: ARX and our search under one more privacy model each."""
+    df, hierarchies = load_adult(data)
+    hier8 = {q: hierarchies[q] for q in QIS_8}
+    print(
+        f"ARX's Adult ({len(df):,} rows, {len(QIS_8)} QIs: {', '.join(QIS_8)}; "
+        f"{SENSITIVE} sensitive for the attribute models), k = {args.model_k} "
+        f"({'none' if args.model_k <= 1 else 'a target'}), precision; warm: the last of "
+        f"{args.repeats} runs (ARX: one JVM per model; ours: one process)"
+    )
+    print()
+    cli_head = " | CLI same node |" if args.with_cli else " |"
+    print(
+        "| model | N | suppression | ARX optimum | ARX loss | our optimum | our loss "
+        "| same optimum | suppressed ARX / ours | nodes: ours / ARX checked "
+        "| ARX search (warm) | our search" + cli_head
+    )
+    print(
+        "|---|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|"
+        + ("---|" if args.with_cli else "")
+    )
+    rows = []
+    for spec, big_n in runs:
+        arx = run_arx(
+            home,
+            limits,
+            k=args.model_k,
+            metric="precision",
+            repeats=args.repeats,
+            model=spec,
+            population_size=big_n,
+        )
+        for w in arx:
+            lim = w["suppression_limit"]
+            o = our_search(
+                df,
+                hier8,
+                lim,
+                k=args.model_k,
+                repeats=args.repeats,
+                model=spec,
+                population_size=big_n,
+            )
+            cli = ""
+            if args.with_cli:
+                c = our_cli(data, lim, k=args.model_k, model=spec, population_size=big_n)
+                cli = f" {'yes' if c['levels'] == o['levels'] else c['levels']} |"
+            agree = agreement(w, o)
+            shown_n = big_n if spec.startswith("population") else ""
+            print(
+                f"| {spec} | {shown_n} | {lim:.0%} | {_levels(w)} | {_num(w['loss'], '.9f')} "
+                f"| {_levels(o)} | {_num(o['loss'], '.9f')} | {agree} "
+                f"| {_num(w['suppressed'], ',')} / {_num(o['suppressed'], ',')} "
+                f"| {o['evaluated']:,} / {w['checked']:,} | {w['search_seconds']:.2f} s "
+                f"| {o['search_seconds']:.2f} s |{cli}",
+                flush=True,
+            )
+            rows.append(
+                {
+                    "model": spec,
+                    "population_size": big_n,
+                    "arx_warm": w,
+                    "ours": o,
+                    "home": str(home),
+                }
+            )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the end")
+    if args.exhaustive:
+        for row in rows:
+            if agreement(row["arx_warm"], row["ours"]) != "yes":
+                exhaustive(df, hier8, row)
+    return rows
+
+
+def exhaustive(df: Any, hierarchies: dict[str, Any], row: dict[str, Any]) -> None:
+    """Judge every node by our verdict; print the least-loss node under our rule and ARX's.
+
+    Our rule: the classes that break the model are suppressed within the limit
+    and the release is judged again (:func:`riskcore.criteria.evaluate`). ARX's
+    rule for a class-based model (beta-likeness, delta-disclosure): the node
+    passes when the classes that break it, judged against the input's
+    distribution, fit the limit (ARX's ``HashGroupify.analyzeWithEarlyAbort``:
+    the release is not judged again). For the whole-release models ARX's rule is
+    its estimator's, not emulated here: the node's estimates are printed instead
+    (ours; ARX's with ``ArxUniques``, compiled by ``build_arx.sh``).
+    The precision loss of a node x with s of n records suppressed:
+    ((n - s) mean_q(x_q / h_q) + s) / n.
+    """
+    import numpy as np
+
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.lattice import Lattice
+
+    w, spec, big_n = row["arx_warm"], row["model"], row["population_size"]
+    limit = w["suppression_limit"]
+    options, sensitive, _ = model_options(spec, big_n)
+    targets = Targets.of(max_suppression=limit, **options)
+    lattice = Lattice(df, hierarchies, sensitive=sensitive, targets=targets)
+    n = len(df)
+    best: dict[str, tuple[float, tuple[int, ...], int] | None] = {"ours": None, "ARX": None}
+    for node in lattice.nodes():
+        _, _, verdict = lattice.judge(node)
+        if not verdict.within_limit or verdict.released == 0:
+            continue
+        mean = sum(x / h for x, h in zip(node, lattice.heights, strict=True)) / len(node)
+        loss = ((n - verdict.suppressed) * mean + verdict.suppressed) / n
+        for rule, passes in (("ours", verdict.passed), ("ARX", bool(sensitive))):
+            held = best[rule]
+            if passes and (held is None or loss < held[0] - 1e-12):
+                best[rule] = (loss, tuple(node), verdict.suppressed)
+    print(f"\n{spec} at {limit:.0%}, every one of the {lattice.size:,} nodes judged:")
+    for rule, held in best.items():
+        if rule == "ARX" and not sensitive:
+            continue
+        what = (
+            "none"
+            if held is None
+            else (f"{'-'.join(map(str, held[1]))}, loss {held[0]:.9f}, {held[2]:,} suppressed")
+        )
+        label = {"ours": "our", "ARX": "ARX's"}[rule]
+        print(f"  least loss under {label} rule: {what}")
+    if not spec.startswith("population"):
+        return
+    crit = targets.criteria[0]
+    for who, run in (("ARX", w), ("our", row["ours"])):
+        if run["levels"] is None:
+            continue
+        node = tuple(run["levels"].values())
+        _, ev = lattice.evidence(node)
+        sizes = ev.sizes[ev.present].astype(int)
+        hist = ",".join(f"{i}:{c}" for i, c in enumerate(np.bincount(sizes)) if c)
+        ours = crit.resolved(ev).uniques(ev)
+        theirs = arx_uniques(Path(row["home"]), hist, big_n)
+        print(
+            f"  {who} optimum {'-'.join(map(str, node))} as the table is "
+            f"({int((sizes == 1).sum()):,} sample uniques): population uniques ours {ours:.6g}, "
+            f"ARX {theirs}"
+        )
+
+
+def arx_uniques(home: Path, histogram: str, population_size: int) -> dict[str, float]:
+    """Return ARX's estimates of the population uniques of a histogram ("size:count,...")."""
+    cmd = ["java", "-cp", (home / "classpath").read_text().strip(), "ArxUniques"]
+    done = subprocess.run(
+        [*cmd, histogram, str(population_size)], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"ArxUniques failed (rebuild with build_arx.sh):\n{done.stderr[-2000:]}")
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
 def main() -> int:
     """Print the comparison table (or how to build ARX); return the exit code."""
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -262,6 +529,22 @@ def main() -> int:
     )
     p.add_argument("--extra-metrics", default="", help="ARX alone: loss,entropy")
     p.add_argument("--json", action="store_true", help="print every figure as JSON too")
+    p.add_argument(
+        "--models",
+        default="",
+        help="issue 39: compare these privacy models instead of k ('all' or driver specs, "
+        "comma-separated, e.g. beta-basic:5,average-risk:0.05)",
+    )
+    p.add_argument("--model-k", type=int, default=1, help="k beside --models (1: none)")
+    p.add_argument(
+        "--population-size", type=int, default=POPULATION, help="N of a population-uniqueness spec"
+    )
+    p.add_argument("--with-cli", action="store_true", help="--models: riskcore anonymize too")
+    p.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="--models: judge every node where the optima differ (our rule and ARX's)",
+    )
     args = p.parse_args()
     home = Path(args.arx_home)
     if not arx_present(home):
@@ -269,6 +552,15 @@ def main() -> int:
         return 0
     data = home / "src" / "data"
     limits = [float(s) for s in args.suppression.split(",")]
+    if args.models:
+        if args.models == "all":
+            runs = MODELS
+        else:
+            runs = [(m, args.population_size) for m in args.models.split(",")]
+        rows = compare_models(home, data, runs, limits, args)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        return 0
 
     # ARX: a fresh JVM per setting (whole process), then one warm JVM for all settings
     cold = [run_arx(home, [s], k=args.k, metric="precision", repeats=1)[0] for s in limits]

@@ -11,12 +11,22 @@ import org.deidentifier.arx.ARXAnonymizer;
 import org.deidentifier.arx.ARXConfiguration;
 import org.deidentifier.arx.ARXLattice.ARXNode;
 import org.deidentifier.arx.ARXLattice.Anonymity;
+import org.deidentifier.arx.ARXPopulationModel;
 import org.deidentifier.arx.ARXResult;
+import org.deidentifier.arx.AttributeType;
 import org.deidentifier.arx.AttributeType.Hierarchy;
 import org.deidentifier.arx.Data;
 import org.deidentifier.arx.DataHandle;
+import org.deidentifier.arx.criteria.AverageReidentificationRisk;
+import org.deidentifier.arx.criteria.BasicBLikeness;
+import org.deidentifier.arx.criteria.DDisclosurePrivacy;
+import org.deidentifier.arx.criteria.EnhancedBLikeness;
 import org.deidentifier.arx.criteria.KAnonymity;
+import org.deidentifier.arx.criteria.PopulationUniqueness;
+import org.deidentifier.arx.criteria.PrivacyCriterion;
+import org.deidentifier.arx.criteria.SampleUniqueness;
 import org.deidentifier.arx.metric.Metric;
+import org.deidentifier.arx.risk.RiskModelPopulationUniqueness.PopulationUniquenessModel;
 
 /**
  * ARX 3.9.2 on its own Adult (data/adult.csv, ';' separated, with data/adult_hierarchy_*.csv):
@@ -26,8 +36,19 @@ import org.deidentifier.arx.metric.Metric;
  *
  * <pre>
  * java -cp "$(cat /work/arx/classpath)" ArxAdult DATA_DIR [--k 5] [--suppression 0,0.02,0.04]
- *      [--metrics precision,loss,entropy] [--repeats 5]
+ *      [--metrics precision,loss,entropy] [--repeats 5] [--model MODEL] [--population-size N]
  * </pre>
+ *
+ * {@code --model} adds one more privacy model (issue 39); {@code --k 1} (or 0) leaves
+ * k-anonymity out. With a model the quasi-identifiers are the eight of Adult without
+ * occupation, which is the sensitive attribute of the attribute models
+ * ({@code AttributeType.SENSITIVE_ATTRIBUTE}) and an insensitive column otherwise. MODEL is
+ * {@code beta-basic:B} ({@code BasicBLikeness(occupation, B)}), {@code beta-enhanced:B}
+ * ({@code EnhancedBLikeness}), {@code delta-disclosure:D} ({@code DDisclosurePrivacy}),
+ * {@code sample-uniqueness:U} ({@code SampleUniqueness(U)}), {@code average-risk:A}
+ * ({@code AverageReidentificationRisk(A)}) or {@code population-uniqueness:MODEL:U}, MODEL one
+ * of dankar, pitman, zayatz, snb ({@code PopulationUniqueness(U, PopulationUniquenessModel,
+ * ARXPopulationModel.create(N))} with N of {@code --population-size}).
  *
  * Each setting is anonymized {@code --repeats} times in this JVM (the data read afresh each
  * time, outside the timer) and the last run is reported: "anonymize_seconds" is the wall time
@@ -52,6 +73,15 @@ public final class ArxAdult {
         "workclass", "occupation", "salary-class",
     };
 
+    /** The quasi-identifiers with a model of issue 39: Adult's without occupation. */
+    static final String[] QIS_8 = {
+        "sex", "age", "race", "marital-status", "education", "native-country",
+        "workclass", "salary-class",
+    };
+
+    /** The sensitive attribute of the attribute models. */
+    static final String SENSITIVE = "occupation";
+
     /** CPU time of this thread (ARX's search runs in the calling thread). */
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -62,13 +92,47 @@ public final class ArxAdult {
     private ArxAdult() {
     }
 
-    static Data load(File dir) throws IOException {
+    static Data load(File dir, String[] qis, String model) throws IOException {
         Data data = Data.create(new File(dir, "adult.csv"), StandardCharsets.UTF_8, ';');
-        for (String qi : QIS) {
+        for (String qi : qis) {
             File file = new File(dir, "adult_hierarchy_" + qi + ".csv");
             data.getDefinition().setAttributeType(qi, Hierarchy.create(file, StandardCharsets.UTF_8, ';'));
         }
+        if (model != null) {
+            data.getDefinition().setAttributeType(SENSITIVE, isAttributeModel(model)
+                    ? AttributeType.SENSITIVE_ATTRIBUTE : AttributeType.INSENSITIVE_ATTRIBUTE);
+        }
         return data;
+    }
+
+    static boolean isAttributeModel(String model) {
+        return model.startsWith("beta-") || model.startsWith("delta-disclosure:");
+    }
+
+    /** The privacy model of {@code --model} (see the class comment). */
+    static PrivacyCriterion model(String spec, long populationSize) {
+        String[] part = spec.split(":");
+        switch (part[0]) {
+            case "beta-basic":
+                return new BasicBLikeness(SENSITIVE, Double.parseDouble(part[1]));
+            case "beta-enhanced":
+                return new EnhancedBLikeness(SENSITIVE, Double.parseDouble(part[1]));
+            case "delta-disclosure":
+                return new DDisclosurePrivacy(SENSITIVE, Double.parseDouble(part[1]));
+            case "sample-uniqueness":
+                return new SampleUniqueness(Double.parseDouble(part[1]));
+            case "average-risk":
+                return new AverageReidentificationRisk(Double.parseDouble(part[1]));
+            case "population-uniqueness":
+                if (populationSize <= 0) {
+                    throw new IllegalArgumentException("population uniqueness needs --population-size");
+                }
+                return new PopulationUniqueness(Double.parseDouble(part[2]),
+                        PopulationUniquenessModel.valueOf(part[1].toUpperCase(Locale.ROOT)),
+                        ARXPopulationModel.create(populationSize));
+            default:
+                throw new IllegalArgumentException("unknown model " + spec);
+        }
     }
 
     static Metric<?> metric(String name) {
@@ -91,7 +155,7 @@ public final class ArxAdult {
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
             System.err.println("usage: ArxAdult DATA_DIR [--k 5] [--suppression 0,0.02,0.04] "
-                    + "[--metrics precision] [--repeats 5]");
+                    + "[--metrics precision] [--repeats 5] [--model MODEL] [--population-size N]");
             System.exit(2);
         }
         File dir = new File(args[0]);
@@ -99,32 +163,43 @@ public final class ArxAdult {
         String[] limits = {"0", "0.02", "0.04"};
         String[] metrics = {"precision"};
         int repeats = 5;
+        String model = null;
+        long populationSize = 0;
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--k": k = Integer.parseInt(args[i + 1]); break;
                 case "--suppression": limits = args[i + 1].split(","); break;
                 case "--metrics": metrics = args[i + 1].split(","); break;
                 case "--repeats": repeats = Integer.parseInt(args[i + 1]); break;
+                case "--model": model = args[i + 1]; break;
+                case "--population-size": populationSize = Long.parseLong(args[i + 1]); break;
                 default: throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         for (String m : metrics) {
             for (String limit : limits) {
-                run(dir, k, Double.parseDouble(limit), m, repeats);
+                run(dir, k, Double.parseDouble(limit), m, repeats, model, populationSize);
             }
         }
     }
 
-    static void run(File dir, int k, double limit, String metricName, int repeats) throws IOException {
+    static void run(File dir, int k, double limit, String metricName, int repeats, String model,
+                    long populationSize) throws IOException {
+        String[] qis = model == null ? QIS : QIS_8;
         List<Double> anonymizeSeconds = new ArrayList<>();
         List<Double> searchSeconds = new ArrayList<>();
         ARXResult result = null;
         double threadCpu = Double.NaN;
         double processCpu = Double.NaN;
         for (int r = 0; r < repeats; r++) {
-            Data data = load(dir);
+            Data data = load(dir, qis, model);
             ARXConfiguration config = ARXConfiguration.create();
-            config.addPrivacyModel(new KAnonymity(k));
+            if (k > 1) {
+                config.addPrivacyModel(new KAnonymity(k));
+            }
+            if (model != null) {
+                config.addPrivacyModel(model(model, populationSize));
+            }
             config.setSuppressionLimit(limit);
             config.setQualityModel(metric(metricName));
             ARXAnonymizer anonymizer = new ARXAnonymizer();
@@ -141,15 +216,17 @@ public final class ArxAdult {
         StringBuilder out = new StringBuilder();
         out.append("{\"metric\": ").append(json(metricName));
         out.append(", \"k\": ").append(k);
+        out.append(", \"model\": ").append(model == null ? "null" : json(model));
+        out.append(", \"population_size\": ").append(populationSize);
         out.append(", \"suppression_limit\": ").append(limit);
         out.append(", \"optimum_found\": ").append(result.getOptimumFound());
         if (optimum == null) {
             out.append(", \"levels\": null, \"loss\": null, \"suppressed\": null");
         } else {
             out.append(", \"levels\": {");
-            for (int i = 0; i < QIS.length; i++) {
-                out.append(i > 0 ? ", " : "").append(json(QIS[i])).append(": ")
-                   .append(optimum.getGeneralization(QIS[i]));
+            for (int i = 0; i < qis.length; i++) {
+                out.append(i > 0 ? ", " : "").append(json(qis[i])).append(": ")
+                   .append(optimum.getGeneralization(qis[i]));
             }
             out.append("}");
             out.append(", \"loss\": ").append(String.format(Locale.ROOT, "%.17g",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build ARX 3.9.2 (https://github.com/arx-deidentifier/arx) from its public source,
 # outside this repository, for benchmarks/bench_arx.py; then compile the driver
-# benchmarks/arx/ArxAdult.java against it.
+# benchmarks/arx/ArxAdult.java (and ArxUniques.java, ARX's population-uniques estimates of a
+# class-size histogram; ArxPitman.java, its Pitman solver step by step) against it.
 #
 #   benchmarks/arx/build_arx.sh [TARGET]     # TARGET defaults to /work/arx
 #
@@ -22,7 +23,7 @@
 # Result:
 #   TARGET/src        ARX's tree at tag v3.9.2 (src/main, lib, data)
 #   TARGET/classes    ARX compiled (javac -source 8 -target 8) with its resources
-#   TARGET/driver     ArxAdult.class
+#   TARGET/driver     ArxAdult.class, ArxUniques.class, ArxPitman.class
 #   TARGET/classpath  the classpath to run the driver with (one line)
 set -euo pipefail
 
@@ -105,7 +106,8 @@ fi
 # 5. The driver (always recompiled: it is small and may have changed).
 mkdir -p "$TARGET/driver"
 javac -nowarn -encoding UTF-8 -source 8 -target 8 -cp "$TARGET/classes:$CP" \
-    -d "$TARGET/driver" "$HERE/ArxAdult.java" 2>&1 | grep -v -E '^warning: \[options\]|^1 warning$' || true
+    -d "$TARGET/driver" "$HERE/ArxAdult.java" "$HERE/ArxUniques.java" \
+    "$HERE/ArxPitman.java" 2>&1 | grep -v -E '^warning: \[options\]|^1 warning$' || true
 [ -f "$TARGET/driver/ArxAdult.class" ] || { echo "driver did not compile" >&2; exit 1; }
 echo "$TARGET/driver:$TARGET/classes:$CP" > "$TARGET/classpath"
 echo "ARX $TAG built in $TARGET; run: java -cp \"\$(cat $TARGET/classpath)\" ArxAdult $TARGET/src/data"
