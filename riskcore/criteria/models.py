@@ -714,6 +714,11 @@ class PopulationUniqueness(_ReleaseShare):
         -------
         float
         """
+        key = ("population-uniques", self.model, self._size())  # read by the check twice
+        result: float = evidence.cached(key, lambda: self._estimate(evidence))
+        return result
+
+    def _estimate(self, evidence: Evidence) -> float:
         sizes = evidence.sizes[evidence.present]
         n = float(sizes.sum())
         if n == 0 or not np.any(sizes == 1):

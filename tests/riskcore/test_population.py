@@ -225,3 +225,20 @@ def test_population_models_load_scipy_only_when_called():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["before", "False", "after", "True"]
+
+
+@pytest.mark.parametrize(
+    ("big_n", "n"), [(100_000, 30_162), (500_000, 30_162), (1000, 50), (10, 3)]
+)
+def test_one_drawn_is_the_hypergeometric_probability_in_exact_arithmetic(big_n, n):
+    from fractions import Fraction
+
+    from riskcore.metrics.population import one_drawn
+
+    sizes = np.array([1, 2, 7, 50, big_n - n + 1, big_n - n + 2])
+    sizes = sizes[(sizes >= 1) & (sizes <= big_n)]
+    got = one_drawn(big_n, sizes, n)
+    for i, value in zip(sizes, got, strict=True):
+        exact = float(Fraction(int(i) * math.comb(big_n - int(i), n - 1), math.comb(big_n, n)))
+        # a sum of up to i logarithms: about 1e-15 each (1e-13 in a tail of 1e-82)
+        assert value == pytest.approx(exact, rel=1e-12, abs=1e-300), (big_n, n, i)
