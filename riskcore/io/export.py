@@ -17,10 +17,12 @@ read back as written (:func:`xlsx_text`).
 
 from __future__ import annotations
 
+import csv
 import io
+import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -127,7 +129,109 @@ def to_csv_bytes(data: pd.DataFrame) -> bytes:
     bytes
         CSV text with a byte-order mark, so that Excel reads UTF-8 correctly.
     """
-    return formula_safe(data).to_csv(index=False).encode("utf-8-sig")
+    return _csv_text(data, ",").encode("utf-8-sig")
+
+
+def _csv_text(data: pd.DataFrame, sep: str) -> str:
+    """Return ``data`` as formula-safe CSV text, as ``formula_safe(data).to_csv(index=False)``.
+
+    Text, categorical, integer and boolean columns take the fast path
+    (:func:`_fast_csv`): each distinct value is made formula-safe and quoted
+    once, then the rows are joined by pyarrow. A table with another column
+    type (floats, dates, mixed objects) is written by pandas.
+    """
+    fast = _fast_csv(data, sep)
+    if fast is not None:
+        return fast
+    return str(formula_safe(data).to_csv(index=False, sep=sep))
+
+
+def _csv_field(writer: Any, buf: io.StringIO, value: str) -> str:
+    """Return one field as pandas' CSV writer writes it (csv.QUOTE_MINIMAL; "" for empty)."""
+    if not value:
+        return ""
+    buf.seek(0)
+    buf.truncate()
+    writer.writerow([value])
+    return buf.getvalue()[: -len(os.linesep)]
+
+
+def _column_fields(col: pd.Series, encode: Any) -> Any | None:
+    """Return a column's CSV fields as a pyarrow string array, None for another column type."""
+    import numpy as np
+    import pyarrow as pa
+
+    if pd.api.types.is_bool_dtype(col.dtype) and not col.hasnans:
+        return pa.array(np.where(col.to_numpy(dtype=bool), "True", "False"), type=pa.string())
+    if pd.api.types.is_integer_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
+        values = pa.array(col, from_pandas=True).cast(pa.string())
+        return values.fill_null("") if values.null_count else values
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        categories = col.cat.categories
+        if not (
+            pd.api.types.is_integer_dtype(categories.dtype)
+            or pd.api.types.infer_dtype(categories, skipna=True) in ("string", "empty")
+        ):
+            return None  # floats, dates: written as pandas writes them
+        codes = col.cat.codes.to_numpy()
+        uniques = pd.Series(categories)
+    elif pd.api.types.is_string_dtype(col.dtype) and (
+        not pd.api.types.is_object_dtype(col.dtype)
+        or pd.api.types.infer_dtype(col, skipna=True) in ("string", "empty")
+    ):
+        codes, found = pd.factorize(col, use_na_sentinel=True)
+        uniques = pd.Series(found, dtype=object)
+    else:
+        return None
+    text = uniques.astype("string")
+    fields = [encode("'" + t if t.startswith(FORMULA_PREFIXES) else t) for t in text.tolist()] + [
+        ""
+    ]  # the code -1 (missing) takes the last, empty field
+    index = np.asarray(codes, dtype=np.int64)
+    index[index < 0] = len(fields) - 1
+    return pa.array(fields, type=pa.string()).take(pa.array(index))
+
+
+def _fast_csv(data: pd.DataFrame, sep: str) -> str | None:
+    """Return ``formula_safe(data).to_csv(index=False, sep=sep)`` made per distinct value.
+
+    None when a column is not text, categorical, integer or boolean, or the
+    column names are not unique (then pandas writes the table).
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not data.columns.is_unique or len(data.columns) < 2:
+        return None  # pandas quotes a row of one empty field: "" (csv.writer's rule)
+    buf = io.StringIO()
+    # pandas' writer: its line terminator decides which characters are quoted
+    writer = csv.writer(buf, delimiter=sep, lineterminator=os.linesep, quoting=csv.QUOTE_MINIMAL)
+
+    def encode(value: str) -> str:
+        return _csv_field(writer, buf, value)
+
+    columns = []
+    for name in data.columns:
+        fields = _column_fields(data[name], encode)
+        if fields is None:
+            return None
+        columns.append(fields)
+    names = [str(c) for c in data.columns]
+    header = sep.join(encode("'" + c if c.startswith(FORMULA_PREFIXES) else c) for c in names)
+    newline = os.linesep
+    if not len(data):
+        return header + newline
+    # large_string: 64-bit offsets, so a release over 2 GB of text still joins
+    wide = [c.cast(pa.large_string()) for c in columns]
+    rows = pc.binary_join_element_wise(*wide, pa.scalar(sep, pa.large_string()))
+    lines = pc.binary_join_element_wise(
+        rows, pa.scalar(newline, pa.large_string()), pa.scalar("", pa.large_string())
+    )
+    # each line ends with the newline: the values buffer holds the lines back to back
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset :]
+    body: str = lines.buffers()[2].to_pybytes()[offsets[0] : offsets[len(lines)]].decode("utf-8")
+    return header + newline + body
 
 
 @renamed_arguments(df="data")
@@ -191,7 +295,7 @@ def write_table(data: pd.DataFrame, path: str | Path) -> None:
     if suffix == ".csv":
         p.write_bytes(to_csv_bytes(data))
     elif suffix == ".tsv":
-        p.write_bytes(formula_safe(data).to_csv(index=False, sep="\t").encode("utf-8-sig"))
+        p.write_bytes(_csv_text(data, "\t").encode("utf-8-sig"))
     elif suffix == ".parquet":
         data.reset_index(drop=True).to_parquet(p, index=False)
     elif suffix == ".xlsx":
