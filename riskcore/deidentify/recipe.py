@@ -167,7 +167,8 @@ def generalize_columns(
     pandas.DataFrame
         ``data`` with each QI replaced by its label at its level.
     """
-    out = data.copy()
+    # copy-on-write (pandas 3): replacing a column of a shallow copy leaves ``data`` as it is
+    out = data.copy(deep=False)
     for q, level in levels.items():
         if level == 0:
             continue

@@ -372,6 +372,8 @@ def apply_levels(
     lv = [int(x) for x in levels]
     out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
     if suppression == "drop":
+        if not drop.any():  # nothing suppressed: the generalized table is already a new one
+            return out
         kept: pd.DataFrame = out.loc[~drop].copy()
         return kept
     if suppression == "mask":

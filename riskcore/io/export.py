@@ -17,10 +17,13 @@ read back as written (:func:`xlsx_text`).
 
 from __future__ import annotations
 
+import codecs
+import csv
 import io
+import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -127,7 +130,145 @@ def to_csv_bytes(data: pd.DataFrame) -> bytes:
     bytes
         CSV text with a byte-order mark, so that Excel reads UTF-8 correctly.
     """
-    return formula_safe(data).to_csv(index=False).encode("utf-8-sig")
+    return _csv_bytes(data, ",")
+
+
+def _csv_bytes(data: pd.DataFrame, sep: str) -> bytes:
+    """Return ``data`` as formula-safe UTF-8 CSV with a byte-order mark.
+
+    The bytes of ``formula_safe(data).to_csv(index=False, sep=sep)``: text,
+    categorical, integer and boolean columns take the fast path
+    (:func:`_fast_csv`); a table with another column type (floats, dates,
+    mixed objects) is written by pandas.
+    """
+    fast = _fast_csv(data, sep)
+    if fast is not None:
+        return codecs.BOM_UTF8 + fast
+    return str(formula_safe(data).to_csv(index=False, sep=sep)).encode("utf-8-sig")
+
+
+def _csv_field(writer: Any, buf: io.StringIO, value: str) -> str:
+    """Return one field as pandas' CSV writer writes it (csv.QUOTE_MINIMAL; "" for empty)."""
+    if not value:
+        return ""
+    buf.seek(0)
+    buf.truncate()
+    writer.writerow([value])
+    return buf.getvalue()[: -len(os.linesep)]
+
+
+def _column_fields(col: pd.Series, encode: Any) -> tuple[list[str], Any] | None:
+    """Return a column's distinct CSV fields and each row's position among them.
+
+    The last field is the empty one of a missing value. None for a column
+    type pandas formats otherwise (floats, dates, mixed objects).
+    """
+    import numpy as np
+
+    if pd.api.types.is_bool_dtype(col.dtype) and not col.hasnans:
+        return ["False", "True", ""], col.to_numpy(dtype=bool).astype(np.int64)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        categories = col.cat.categories
+        if pd.api.types.is_integer_dtype(categories.dtype):
+            uniques = pd.Series(categories)
+        elif pd.api.types.infer_dtype(categories, skipna=True) in ("string", "empty"):
+            uniques = pd.Series(categories)
+        else:
+            return None  # floats, dates: written as pandas writes them
+        codes = col.cat.codes.to_numpy()
+    elif pd.api.types.is_integer_dtype(col.dtype):
+        codes, found = pd.factorize(col, use_na_sentinel=True)
+        # a number, not text: never an apostrophe, never a quote
+        fields = [str(int(v)) for v in found] + [""]
+        return fields, np.asarray(codes, dtype=np.int64)
+    elif pd.api.types.is_string_dtype(col.dtype):
+        codes, found = pd.factorize(col, use_na_sentinel=True)
+        uniques = pd.Series(found, dtype=object)
+        if pd.api.types.infer_dtype(uniques, skipna=True) not in ("string", "empty"):
+            return None  # an object column of mixed values
+    else:
+        return None
+    text = uniques.astype("string").tolist()  # the text formula_safe gives each value
+    fields = [encode("'" + t if t.startswith(FORMULA_PREFIXES) else t) for t in text]
+    return [*fields, ""], np.asarray(codes, dtype=np.int64)
+
+
+def _fast_csv(data: pd.DataFrame, sep: str) -> bytes | None:
+    """Return ``formula_safe(data).to_csv(index=False, sep=sep)`` as UTF-8, made per distinct value.
+
+    Each distinct value of a column is made formula-safe and quoted once by
+    Python's CSV writer (pandas' own rule: ``csv.QUOTE_MINIMAL``, the line
+    terminator ``os.linesep``); each distinct row is joined once by pyarrow
+    (a generalized release of a million rows holds a few thousand), then the
+    rows are laid out in order. None when a column is not text, categorical,
+    integer or boolean, or the table has fewer than two or duplicate column
+    names (then pandas writes it).
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not data.columns.is_unique or len(data.columns) < 2:
+        return None  # pandas quotes a row of one empty field: "" (csv.writer's rule)
+    buf = io.StringIO()
+    # pandas' writer: its line terminator decides which characters are quoted
+    writer = csv.writer(buf, delimiter=sep, lineterminator=os.linesep, quoting=csv.QUOTE_MINIMAL)
+
+    def encode(value: str) -> str:
+        return _csv_field(writer, buf, value)
+
+    parts = []
+    for name in data.columns:
+        part = _column_fields(data[name], encode)
+        if part is None:
+            return None
+        parts.append(part)
+    names = [str(c) for c in data.columns]
+    header = sep.join(encode("'" + c if c.startswith(FORMULA_PREFIXES) else c) for c in names)
+    newline = os.linesep
+    head = (header + newline).encode("utf-8")
+    if not len(data):
+        return head
+    positions = [np.where(codes < 0, len(fields) - 1, codes) for fields, codes in parts]
+    rows, distinct = _distinct_rows(positions, [len(fields) for fields, _ in parts])
+    columns = []
+    for i, ((fields, _), at) in enumerate(zip(parts, distinct, strict=True)):
+        if i == len(parts) - 1:  # the last field of a row carries the line's end
+            fields = [f + newline for f in fields]
+        # large_string: 64-bit offsets, so a release over 2 GB of text still joins
+        columns.append(pa.array(fields, type=pa.large_string()).take(pa.array(at)))
+    lines = pc.binary_join_element_wise(*columns, pa.scalar(sep, pa.large_string()))
+    if rows is not None:
+        lines = lines.take(pa.array(rows))
+    # each line ends with the newline: the values buffer holds the lines back to back
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset :]
+    body: bytes = lines.buffers()[2].to_pybytes()[offsets[0] : offsets[len(lines)]]
+    return head + body
+
+
+def _distinct_rows(positions: list[Any], sizes: list[int]) -> tuple[Any | None, list[Any]]:
+    """Return each row's distinct row, and the distinct rows' positions per column.
+
+    A row is keyed by its columns' positions in mixed radix (``sizes``); None
+    and the positions themselves when the key would not fit in 62 bits.
+    """
+    import math
+
+    import numpy as np
+
+    if math.prod(sizes) >= 1 << 62:
+        return None, positions
+    key = np.zeros(len(positions[0]), dtype=np.int64)
+    for at, size in zip(positions, sizes, strict=True):
+        key *= size
+        key += at
+    rows, keys = pd.factorize(key)
+    distinct = []
+    rest = np.asarray(keys, dtype=np.int64)
+    for size in reversed(sizes):
+        rest, at = np.divmod(rest, size)
+        distinct.append(at)
+    return np.asarray(rows, dtype=np.int64), distinct[::-1]
 
 
 @renamed_arguments(df="data")
@@ -191,7 +332,7 @@ def write_table(data: pd.DataFrame, path: str | Path) -> None:
     if suffix == ".csv":
         p.write_bytes(to_csv_bytes(data))
     elif suffix == ".tsv":
-        p.write_bytes(formula_safe(data).to_csv(index=False, sep="\t").encode("utf-8-sig"))
+        p.write_bytes(_csv_bytes(data, "\t"))
     elif suffix == ".parquet":
         data.reset_index(drop=True).to_parquet(p, index=False)
     elif suffix == ".xlsx":

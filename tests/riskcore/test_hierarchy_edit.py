@@ -116,3 +116,23 @@ def test_common_date_forms_get_a_date_hierarchy(values, month):
     recipe = Recipe.of({"admitted": h}, {"admitted": 2}, Targets.of(k=1))
     out = apply_recipe(pd.DataFrame({"admitted": values}), recipe).data
     assert out["admitted"].tolist() == ["1985", "1990", "2001"]
+
+
+def test_leaf_index_looks_each_distinct_value_up_once(monkeypatch):
+    # issue 38: a million-row column was converted to objects and looked up row by row;
+    # the positions are those of a row-by-row lookup: 30 and 30.0 one leaf, -1 unheld, -2 missing
+    ages = pd.Series([30, 35.0, 41, None, 30, 77, 35], name="age", dtype=object)
+    rows = [["30", "30-39", "*"], ["35", "30-39", "*"], ["41", "40-49", "*"]]
+    h = hierarchy_from_table(_table(rows), pd.Series([30, 35, 41], name="age"))
+    looked_up: list[int] = []
+    original = pd.Index.get_indexer
+
+    def counting(self: pd.Index, target: object, *args: object, **kwargs: object) -> object:
+        looked_up.append(len(target))  # type: ignore[arg-type]
+        return original(self, target, *args, **kwargs)
+
+    monkeypatch.setattr(pd.Index, "get_indexer", counting)
+    assert h.leaf_index(ages).tolist() == [0, 1, 2, -2, 0, -1, 1]
+    assert looked_up == [4]  # 30, 35, 41, 77
+    codes = pd.Series(pd.Categorical(["41", "30", None, "41"]))
+    assert h.leaf_index(codes).tolist() == [2, 0, -2, 2]

@@ -212,18 +212,21 @@ class Hierarchy:
             The position of each value in :attr:`leaves`; -1 for a value the hierarchy
             does not hold, -2 for a missing value.
         """
+        # each distinct value is looked up once (a million rows hold a few hundred values)
+        codes, uniques = pd.factorize(pd.Series(values), use_na_sentinel=True)
+        distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
         index = pd.Index(pd.Series(self.leaves, dtype=object))
-        pos = index.get_indexer(pd.Series(values, dtype=object))
+        pos = index.get_indexer(distinct)
         if self.numeric and len(self.leaves):  # 30 and 30.0 are one value
-            num = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+            num = pd.to_numeric(distinct, errors="coerce").to_numpy(dtype=float)
             leaves = pd.to_numeric(pd.Series(self.leaves), errors="coerce").to_numpy(dtype=float)
             order = np.argsort(leaves, kind="stable")
             at = np.searchsorted(leaves[order], num)
             at = np.minimum(at, len(order) - 1)
             hit = leaves[order][at] == num
             pos = np.where(hit, order[at], pos)
-        missing = pd.Series(values).isna().to_numpy()
-        return np.where(missing, -2, pos).astype(np.int64)
+        pos = np.append(np.asarray(pos, dtype=np.int64), -2)  # the code -1: a missing value
+        return pos[np.where(codes < 0, len(pos) - 1, codes)]
 
     def to_frame(self, *, sort: bool = False) -> pd.DataFrame:
         """Return the hierarchy as a table: one row per value, one column per level.
