@@ -434,7 +434,7 @@ def compare_models(
     home: Path, data: Path, runs: list[tuple[str, int]], limits: list[float], args: Any
 ) -> list[dict[str, Any]]:
     """Print issue 39's table: ARX and our search under one more privacy model each."""
-    df, hierarchies = load_adult(data)
+    df, hierarchies = load_adult(data, {})
     hier8 = {q: hierarchies[q] for q in QIS_8}
     print(
         f"ARX's Adult ({len(df):,} rows, {len(QIS_8)} QIs: {', '.join(QIS_8)}; "
