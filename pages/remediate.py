@@ -228,7 +228,7 @@ def generalization() -> None:
         release = in_use_verdict(ctx)  # perturbed after the levels: its blanks count too
         if release is not None and (remediation.active(ctx.key) or {}).get("perturb"):
             (st.success if release.passed else st.error)(
-                md(verdict_reading(release, of="the table in use, perturbed after its levels"))
+                md(verdict_reading(release, of="the table in use (perturbed after its levels)"))
             )
         person_caution(ctx)  # a person column, none tagged: the verdict counted rows
     st.markdown(md(node_reading(before, after, n, recorded.success_rate, person=person,
