@@ -157,3 +157,30 @@ def test_issue38_perturbation_runs_on_the_release_and_its_blanks_count_toward_th
     r = review(people, profile)
     assert r.remediation.blanked == blanks.records_touched
     assert not r.verdict_after.passed and not r.verdict_after.within_limit
+
+
+def test_issue38_with_a_person_column_the_blanks_count_people():
+    """The blanked units of a person-linked recipe are people (every row of a person kept
+    together), of the people in the table: the unit the suppression limit is a share of."""
+    import pandas as pd
+
+    from riskcore.perturb import local_suppression
+
+    people = make_people(300, seed=3)
+    rows = pd.concat([people, people], ignore_index=True)  # each person on two rows
+    rows["pid"] = list(range(300)) * 2
+    qis = ["sex", "race"]
+    hierarchies = {q: default_hierarchy(rows[q]) for q in qis}
+    targets = Targets.of(k=2, max_suppression=0.05)
+    plain = Recipe.of(hierarchies, dict.fromkeys(qis, 0), targets, person="pid")
+    release = apply_recipe(rows, plain)
+    blanks = local_suppression(release.data, qis, 30, person="pid")
+    assert blanks.people_touched is not None and blanks.people_touched > 0
+    recipe = Recipe.of(
+        hierarchies, dict.fromkeys(qis, 0), targets, person="pid", perturb=[step_of(blanks)]
+    )
+    done = apply_recipe(rows, recipe)
+    touched = done.data["pid"][(done.data[qis].isna() & release.data[qis].notna()).any(axis=1)]
+    assert done.blanked == touched.nunique() == blanks.people_touched  # people, not rows
+    assert done.verdict.n_records == 300
+    assert done.verdict.suppressed == release.suppressed + done.blanked
