@@ -7,7 +7,7 @@ import secrets
 import numpy as np
 import streamlit as st
 
-from riskcore.criteria import class_failures, evaluate
+from riskcore.criteria import class_failures, evaluate, with_suppressed
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.metrics import class_table, order_choices
@@ -33,6 +33,7 @@ from riskcore.report.readings.criteria import check_table, target_label, verdict
 from ui import cached, formats, keys, people
 from ui import profile as session_profile
 from ui.context import context, end_page, person_caution, require_qis
+from ui.perturb import in_use_verdict
 from ui.release_context import context_step, context_summary
 from ui.safe import file_part, md
 from ui.tables import drop_empty, fitted
@@ -167,6 +168,11 @@ missing_line = missing_reading(  # said once, under the metrics
 
 # the one verdict: the profile's targets judged on this table as it is (riskcore.criteria)
 verdict = evaluate(prof.targets, a.evidence)
+release = in_use_verdict(ctx) if ctx.generalized else None
+if release is not None:  # the release: what its recipe removed and blanked counts (issue 38)
+    verdict = with_suppressed(
+        verdict, prof.targets, release.suppressed, release.n_records, release.released
+    )
 (st.success if verdict.passed else st.error)(md(verdict_reading(verdict, of="this table")))
 person_caution(ctx)  # a person column, none tagged: the verdict counted rows
 k_check = next((c for c in verdict.checks if c.kind == "k-anonymity"), None)

@@ -38,7 +38,7 @@ from ui import profile as session_profile
 from ui.candidates import candidates_section
 from ui.context import context, end_page, person_caution
 from ui.hierarchy_builder import hierarchy_editor
-from ui.perturb import perturb_tab
+from ui.perturb import in_use_verdict, perturb_tab
 from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.safe import file_stem, md
 from ui.steering import steering_editor
@@ -225,6 +225,11 @@ def generalization() -> None:
         (st.success if after.anonymous else st.warning)(
             md(verdict_reading(after.verdict, of="the release at these levels"))
         )
+        release = in_use_verdict(ctx)  # perturbed after the levels: its blanks count too
+        if release is not None and (remediation.active(ctx.key) or {}).get("perturb"):
+            (st.success if release.passed else st.error)(
+                md(verdict_reading(release, of="the table in use (perturbed after its levels)"))
+            )
         person_caution(ctx)  # a person column, none tagged: the verdict counted rows
     st.markdown(md(node_reading(before, after, n, recorded.success_rate, person=person,
                                 n_rows=lattice.n_rows)))  # fmt: skip
@@ -293,6 +298,9 @@ def generalization() -> None:
         released, passes = n - applied.suppressed, applied.anonymous
     elif full is not None and not full.qis:  # no generalization: no record suppressed
         released, passes = n, bool(recorded.anonymous)
+    release = in_use_verdict(ctx)  # the table in use, perturbed: the one verdict
+    if full is not None and release is not None:
+        released, passes = release.released, release.passed
     for col, (label, data, ext, mime) in zip(st.columns(3), downloads, strict=True):
         name = f"{stem()}_recipe.json" if ext == "json" else f"{stem()}_generalized.{ext}"
         table = ext != "json"

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from riskcore.criteria import Verdict
 from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
 from riskcore.deidentify.lattice import Lattice, NodeResult
 from riskcore.deidentify.masking import (
@@ -55,6 +56,7 @@ __all__ = [
     "masked",
     "node",
     "pii_scan",
+    "release_verdict",
     "remediated",
     "remediated_view",
     "safe_harbor",
@@ -180,16 +182,11 @@ def searched(lattice_key: str) -> SearchResult | None:
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generalizing the table ...")
-def remediated_view(
+def _release(
     key: str, recipe_json: str, _table: LoadedTable
-) -> tuple[LoadedTable, np.ndarray]:
-    """Return the table with a recipe applied (the generalized table every page shows) and,
-    per row of it, the position of its record in the file (0-based; suppressed rows are
-    gone, so row 41 there is not row 41 of the file).
-
-    Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
-    risk figure reads, and the session's key is not needed to assess the table.
-    """
+) -> tuple[LoadedTable, np.ndarray, Verdict | None]:
+    """Return the table with a recipe applied, the file position of each of its rows, and
+    the release's one verdict (see :func:`remediated_view` and :func:`release_verdict`)."""
     applied = apply_recipe(
         _table.data.reset_index(drop=True), json.loads(recipe_json), skip_keyed=True
     )
@@ -200,7 +197,29 @@ def remediated_view(
         file_format="remediated",
         notes=(f"{applied.suppressed:,} records suppressed by the recipe",),
     )
+    return table, rows, applied.verdict
+
+
+def remediated_view(
+    key: str, recipe_json: str, _table: LoadedTable
+) -> tuple[LoadedTable, np.ndarray]:
+    """Return the table with a recipe applied (the generalized table every page shows) and,
+    per row of it, the position of its record in the file (0-based; suppressed rows are
+    gone, so row 41 there is not row 41 of the file).
+
+    Keyed steps (tokens, date shifts) are left out: they change direct identifiers, which no
+    risk figure reads, and the session's key is not needed to assess the table.
+    """
+    table, rows, _ = _release(key, recipe_json, _table)
     return table, rows
+
+
+def release_verdict(key: str, recipe_json: str, _table: LoadedTable) -> Verdict | None:
+    """Return the one verdict of the release a recipe gives: the generalization's, with the
+    records (people) it removed and those local suppression blanked counted against the
+    limit (:attr:`riskcore.deidentify.recipe_apply.AppliedRecipe.verdict`); None when the
+    recipe generalizes nothing."""
+    return _release(key, recipe_json, _table)[2]
 
 
 def remediated(key: str, recipe_json: str, _table: LoadedTable) -> LoadedTable:

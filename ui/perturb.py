@@ -1,8 +1,12 @@
 """The Remediate page's Perturb tab: local suppression, microaggregation, PRAM and noise.
 
-Each method shows its one-line strength and weakness (``riskcore.report.readings.perturb``),
-runs on a click as one step of the page's history (:mod:`ui.history`: the table every page
-sees is perturbed too), and is re-scored at once: records below k (a blank matching any value)
+Every method works on the table in use (:func:`in_use_table`: the release the history's
+applied steps give, the generalization's among them), and the release is judged by its one
+verdict (:func:`in_use_verdict`): the records (people) the generalization removed and those
+local suppression blanked count toward the targets' suppression limit. Each method shows
+its one-line strength and weakness (``riskcore.report.readings.perturb``), runs on a click
+as one step of the page's history (:mod:`ui.history`: the table every page sees is
+perturbed too), and is re-scored at once: records below k (a blank matching any value)
 for local suppression, dRisk and IL1s for numeric columns, the matrix for PRAM.
 """
 
@@ -13,6 +17,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from riskcore.criteria import Verdict
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.perturb import (
@@ -25,7 +30,9 @@ from riskcore.perturb import (
     pram,
 )
 from riskcore.perturb.steps import step_of
+from riskcore.report.readings.criteria import verdict_reading
 from riskcore.report.readings.perturb import (
+    IN_USE_NOTE,
     METHOD_NOTES,
     PERTURB_INTRO,
     PRAM_MATRIX_CAPTION,
@@ -33,13 +40,14 @@ from riskcore.report.readings.perturb import (
     perturb_lines,
     suppression_reading,
 )
+from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import Deadline, memory_message, time_limit
-from ui import history, keys, memory
+from ui import cached, history, keys, memory, remediation
 from ui import profile as session_profile
 from ui.context import Context
 from ui.safe import file_stem, md
 
-__all__ = ["perturb_tab"]
+__all__ = ["in_use_table", "in_use_verdict", "perturb_tab"]
 
 _ORDER = ("local_suppression", "microaggregation", "pram", "noise")
 
@@ -53,9 +61,55 @@ def _numeric(data: pd.DataFrame) -> list[str]:
     ]
 
 
-def _settings(method: str, ctx: Context) -> tuple[Any, ...] | None:
+def in_use_table(ctx: Context) -> pd.DataFrame:
+    """Return the table in use: the release of the history's applied steps (keyed steps left
+    out, as every page assesses it), or the table as recorded before any step.
+
+    Parameters
+    ----------
+    ctx : Context
+        The Remediate page's context (the table as recorded).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    recipe = remediation.active(ctx.key)
+    if recipe is None:
+        return ctx.table.data
+    view, _ = cached.remediated_view(
+        remediation.after_key(ctx.key, recipe), remediation.recipe_json(recipe), ctx.table
+    )
+    return view.data
+
+
+def in_use_verdict(ctx: Context) -> Verdict | None:
+    """Return the one verdict of the table in use (None before a generalization is applied).
+
+    Parameters
+    ----------
+    ctx : Context
+        The context of the table as recorded.
+
+    Returns
+    -------
+    Verdict or None
+        :func:`ui.cached.release_verdict` of the history's recipe.
+    """
+    recipe = remediation.active(ctx.dataset_key or ctx.key)
+    if recipe is None:
+        return None
+    table = ctx.recorded or ctx.table
+    return cached.release_verdict(
+        remediation.after_key(ctx.dataset_key or ctx.key, recipe),
+        remediation.recipe_json(recipe),
+        table,
+    )
+
+
+def _settings(method: str, ctx: Context, data: pd.DataFrame) -> tuple[Any, ...] | None:
     """Draw the method's controls; return its settings (None when it cannot run)."""
-    data, qis = ctx.table.data, list(ctx.roles.quasi_identifiers)
+    qis = [q for q in ctx.roles.quasi_identifiers if q in data.columns]
     if method == "local_suppression":
         if not qis:
             st.info("Tag at least one quasi-identifier on the Data page.")
@@ -161,7 +215,10 @@ def perturb_tab(ctx: Context) -> None:
                       horizontal=True, key=keys.REM_PERTURB_METHOD)  # fmt: skip
     _, strength, weakness = METHOD_NOTES[method]
     st.caption(md(f"Strength: {strength}  \nWeakness: {weakness}"))
-    settings = _settings(method, ctx)
+    data = in_use_table(ctx)  # every perturbation works on the table in use
+    if data is not ctx.table.data:
+        st.caption(md(IN_USE_NOTE))
+    settings = _settings(method, ctx, data)
     if settings is None:
         return
     done = st.session_state.get(keys.REM_PERTURB_RESULT)
@@ -169,7 +226,7 @@ def perturb_tab(ctx: Context) -> None:
     if st.button("Perturb", key=keys.rem_perturb("run"), type="primary"):
         try:
             with st.spinner("Perturbing ..."):
-                done = (wanted, *_run(settings, ctx.table.data))
+                done = (wanted, *_run(settings, data))
         except RiskcoreError as exc:  # a stated limit, or past the time budget
             st.error(md(str(exc)))
             return
@@ -190,8 +247,19 @@ def perturb_tab(ctx: Context) -> None:
     if settings[0] == "pram":
         st.caption(PRAM_MATRIX_CAPTION)
     st.dataframe(shown)
+    verdict = in_use_verdict(ctx)  # the one verdict of the release, the blanks counted
+    if verdict is not None:
+        (st.success if verdict.passed else st.error)(
+            md(verdict_reading(verdict, of="the table in use"))
+        )
     st.download_button(
-        "Download the perturbed table (CSV)",
+        md(
+            table_download_label(
+                "Download the perturbed table (CSV)",
+                released=1 if verdict is None else verdict.released,
+                passes=verdict is None or verdict.passed,
+            )
+        ),
         lambda: to_csv_bytes(res.data),
         file_name=f"{file_stem(ctx.table.name)}-{settings[0]}.csv",
         mime="text/csv",

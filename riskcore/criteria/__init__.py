@@ -56,7 +56,7 @@ from riskcore.criteria.targets import (
     Targets,
     threshold_meaning,
 )
-from riskcore.criteria.verdict import Verdict, class_failures, evaluate
+from riskcore.criteria.verdict import Verdict, class_failures, evaluate, with_suppressed
 from riskcore.metrics.evidence import Evidence, PopulationEvidence, SensitiveEvidence
 
 __all__ = [
@@ -91,4 +91,5 @@ __all__ = [
     "evaluate",
     "exceeds",
     "threshold_meaning",
+    "with_suppressed",
 ]

@@ -29,7 +29,7 @@ from riskcore.criteria.base import Check, Criterion
 from riskcore.criteria.targets import Targets
 from riskcore.metrics.evidence import Evidence
 
-__all__ = ["Verdict", "class_failures", "evaluate"]
+__all__ = ["Verdict", "class_failures", "evaluate", "with_suppressed"]
 
 
 def _no_bools() -> np.ndarray:
@@ -250,4 +250,48 @@ def evaluate(
         suppression=True,
         failing=failing,
         person=evidence.person,
+    )
+
+
+def with_suppressed(
+    verdict: Verdict, targets: Targets, suppressed: int, units: int, released: int
+) -> Verdict:
+    """Return a release's verdict with every unit its remediation suppressed counted.
+
+    The one rule for a release a recipe gives (the report's, the dashboard's "in use"
+    table): it passes only when ``verdict`` passes and the units suppressed (records, or
+    people with a person column: removed by the generalization plus those with a cell
+    blanked by local suppression) fit the targets' limit (:meth:`Targets.within_limit`).
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The release judged as it is, or the generalization's node verdict.
+    targets : Targets
+        The targets the release must meet.
+    suppressed : int
+        Units suppressed in all.
+    units : int
+        Units of the table before the remediation (what the limit is a share of).
+    released : int
+        Units of the release.
+
+    Returns
+    -------
+    Verdict
+        ``verdict`` with ``passed``, the counts and ``within_limit`` of the whole remediation.
+    """
+    import dataclasses
+
+    within = targets.within_limit(suppressed, units)
+    return dataclasses.replace(
+        verdict,
+        passed=verdict.passed and within,
+        n_records=units,
+        released=released,
+        suppressed=suppressed,
+        max_suppression=targets.max_suppression,
+        within_limit=within,
+        needed=suppressed,
+        suppression=True,
     )

@@ -1,7 +1,8 @@
 """Re-applying a recipe: :func:`apply_recipe` redoes its steps on a table.
 
 The steps run in the order :mod:`riskcore.deidentify.recipe` records them (Safe
-Harbor, date shift, masking, perturbation, generalization, suppression); :func:`apply_levels`
+Harbor, date shift, masking, generalization, suppression, then perturbation: every
+perturbation works on the release the steps before it give); :func:`apply_levels`
 generalizes a table to one node of its lattice and suppresses the failing classes.
 """
 
@@ -102,6 +103,15 @@ class AppliedRecipe(Result):
         The recipe's person column: ``suppressed`` then counts people.
     suppressed_rows : int or None
         With a person column, the rows of the suppressed people.
+    blanked : int
+        Records (people, with a person column) of the release with a cell blanked by the
+        recipe's local suppression; they count toward the suppression limit with
+        ``suppressed`` (``within_limit`` and ``verdict`` judge both).
+    verdict : Verdict or None
+        The release's one verdict: the node's (:func:`riskcore.criteria.evaluate` with
+        suppression) with every unit suppressed counted
+        (:func:`riskcore.criteria.with_suppressed`); None when the recipe generalizes
+        nothing (not in JSON).
     """
 
     unknown_values: dict[str, list[Any]]
@@ -115,6 +125,31 @@ class AppliedRecipe(Result):
     numeric: NumericRiskUtility | None = None
     person: str | None = None
     suppressed_rows: int | None = None
+    blanked: int = 0
+    verdict: Any = field(default=None, compare=False, metadata={"json": False})
+
+
+def _blanked(
+    before: pd.DataFrame,
+    after: pd.DataFrame,
+    steps: Sequence[Mapping[str, Any]],
+    persons: np.ndarray | None,
+) -> int:
+    """Return the records (people) with a cell local suppression blanked.
+
+    ``persons``: the person of each row of ``before`` (a row without one is a person of
+    its own), None to count records.
+    """
+    cols = list(dict.fromkeys(
+        str(c) for s in steps if s.get("method") == "local_suppression" for c in s["columns"]
+    ))  # fmt: skip
+    if not cols or not len(before):
+        return 0
+    made = (after[cols].isna().to_numpy() & ~before[cols].isna().to_numpy()).any(axis=1)
+    if persons is None:
+        return int(made.sum())
+    who = pd.Series(persons[made], dtype=object)
+    return int(who.dropna().nunique() + who.isna().sum())
 
 
 def apply_recipe(
@@ -129,7 +164,9 @@ def apply_recipe(
 
     The steps run in the recipe's order: Safe Harbor transforms, the date
     shift, the masking of direct identifiers, then generalization and
-    suppression. Hierarchies given by a builder (intervals, dates, prefixes,
+    suppression, then the perturbation steps on the release they give (the table
+    the dashboard's Perturb tab starts from; local suppression's blanked records count
+    toward the suppression limit). Hierarchies given by a builder (intervals, dates, prefixes,
     flat) are rebuilt on the new data, so new numbers and dates have a label;
     a hierarchy given as a table keeps its table, and values it does not hold
     are reported and made ``"*"``. Classes that break the recipe's targets are
@@ -158,7 +195,7 @@ def apply_recipe(
     RiskcoreError
         When a column is missing, the key is missing or is not the recipe's.
     """
-    from riskcore.criteria import Targets
+    from riskcore.criteria import Targets, with_suppressed
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe_check import check_recipe
     from riskcore.deidentify.safe_harbor import run_safe_harbor
@@ -211,13 +248,11 @@ def apply_recipe(
     )
     skipped = tuple(keyed) if secret is None else ()
     numeric: NumericRiskUtility | None = None
-    if rec.perturb:
-        before = work
-        work = run_steps(work, rec.perturb)
-        changed = numeric_columns(rec.perturb)
-        if changed:  # perturbation keeps every row in its place: compare row by row
-            numeric = numeric_risk_utility(before, work, changed)
     if not rec.qis:
+        if rec.perturb:
+            before = work
+            work = run_steps(work, rec.perturb)
+            numeric = _numeric(before, work, rec.perturb)
         return AppliedRecipe({}, {}, 0, True, skipped, work.copy(), lookup_table, numeric=numeric)
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
@@ -256,13 +291,26 @@ def apply_recipe(
     levels = [level[q] for q in lattice.qis]  # the lattice's order: the QIs, then the events
     node = lattice.evaluate(levels)
     out = lattice.apply(work, levels, suppression=rec.suppression)
+    persons = None  # the person of each released row
     if people is not None:
+        persons = out[PERSON_KEY].to_numpy()
         out = out.drop(columns=PERSON_KEY)
+    blanked = 0
+    if rec.perturb:  # on the release: the rows keep their labels (positions in the table)
+        before = out
+        out = run_steps(out, rec.perturb)
+        numeric = _numeric(before, out, rec.perturb)
+        blanked = _blanked(before, out, rec.perturb, persons)
+    verdict = None
+    if node.verdict is not None:  # the release: removed plus blanked, judged by the criteria
+        gone = node.suppressed + blanked
+        verdict = with_suppressed(node.verdict, targets, gone, node.verdict.n_records,
+                                  node.verdict.n_records - node.suppressed)  # fmt: skip
     return AppliedRecipe(
         unknown_values=unknown,
         n_unknown=n_unknown,
         suppressed=node.suppressed,
-        within_limit=node.anonymous,
+        within_limit=node.anonymous if verdict is None else verdict.passed,
         skipped=skipped,
         data=out,
         lookup=lookup_table,
@@ -270,7 +318,18 @@ def apply_recipe(
         numeric=numeric,
         person=rec.person,
         suppressed_rows=node.suppressed_rows,
+        blanked=blanked,
+        verdict=verdict,
     )
+
+
+def _numeric(
+    before: pd.DataFrame, after: pd.DataFrame, steps: Sequence[Mapping[str, Any]]
+) -> NumericRiskUtility | None:
+    """Return dRisk and IL1s of the columns the steps change as numbers (None without)."""
+    changed = numeric_columns(steps)
+    # perturbation keeps every row in its place: compare row by row
+    return numeric_risk_utility(before, after, changed) if changed else None
 
 
 def with_unknown(hierarchy: Hierarchy, values: Any) -> Hierarchy:

@@ -304,6 +304,7 @@ def _remediate(
             people_before=people_before,
             people_after=people_after,
             suppressed_rows=applied.suppressed_rows,
+            blanked=applied.blanked,
             **utility,
         ),
         applied.data,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
-from riskcore.criteria import Targets, Verdict
+from riskcore.criteria import Targets, Verdict, with_suppressed
 from riskcore.profile import Profile
 from riskcore.roles.persons import PersonCandidates, rows_not_people
 
@@ -68,18 +67,13 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     Verdict
         The remediated table's verdict with the records the recipe suppressed.
     """
-    n = remediation.units_before  # people with a person column, else records
-    within = targets.within_limit(remediation.suppressed, n)
-    return dataclasses.replace(
+    # removed by the generalization plus those with a cell blanked by local suppression
+    return with_suppressed(
         verdict,
-        passed=verdict.passed and within,
-        n_records=n,
-        released=remediation.units_after,
-        suppressed=remediation.suppressed,
-        max_suppression=targets.max_suppression,
-        within_limit=within,
-        needed=remediation.suppressed,
-        suppression=True,
+        targets,
+        remediation.suppressed + remediation.blanked,
+        remediation.units_before,  # people with a person column, else records
+        remediation.units_after,
     )
 
 

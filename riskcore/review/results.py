@@ -160,6 +160,10 @@ class Remediation(Result):
         With a person column, the people of the table and of the release.
     suppressed_rows : int or None
         With a person column, the rows of the suppressed people.
+    blanked : int
+        Records (people, with a person column) of the release with a cell blanked by the
+        recipe's local suppression: they count toward the suppression limit with
+        ``suppressed``.
     """
 
     recipe: Recipe
@@ -180,6 +184,7 @@ class Remediation(Result):
     people_before: int | None = None
     people_after: int | None = None
     suppressed_rows: int | None = None
+    blanked: int = 0
 
     @property
     def units_before(self) -> int:

@@ -115,3 +115,73 @@ def test_microaggregation_and_local_suppression_on_uci_adult():
     assert adult[["sex", "race"]].notna().all().all()
     before = int((adult.groupby(["sex", "race"])["sex"].transform("size") < 150).sum())
     assert before > 0 and f"{before:,} of {len(adult):,} before, 0 after" in text
+
+
+def _verdicts(at, of: str) -> tuple[list[str], list[str]]:
+    """Return the success and error texts naming ``of``."""
+    ok = [seen(x.value) for x in at.success if of in seen(x.value).lower()]
+    bad = [seen(x.value) for x in at.error if of in seen(x.value).lower()]
+    return ok, bad
+
+
+def test_issue38_local_suppression_works_on_the_table_in_use_and_counts_toward_the_limit():
+    """Issue 38 item 1: the Perturb tab ran on the table as recorded ("5,000 of 5,000
+    before") instead of the release in use, and the records its blanks cost were not
+    judged: the Generalize tab and the Anonymity page said "meets" and the downloads carried
+    no warning. Now it starts from the release, and every page judges the release by its one
+    verdict, the records with a blanked cell counted with those the generalization removed."""
+    import json
+
+    from riskcore.criteria import Targets
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.io import load_table
+    from riskcore.perturb import local_suppression
+    from tests.app.helpers import hospital_csv
+
+    at = hospital_app()
+    at.switch_page("pages/remediate.py").run()
+    levels = {"date_of_birth": 3, "zip": 2, "sex": 1}  # meets k = 11 with 43 suppressed
+    for q, lv in levels.items():
+        at.select_slider(key=f"rc_rem_level_{q}").set_value(lv).run()
+    at.button(key="rc_rem_use").click().run()
+    assert not at.exception, at.exception
+    recipe = at.session_state["rc_remediation"]["recipe"]
+    data = load_table(hospital_csv(), name="hospital.csv").data  # as the app reads it
+    release = apply_recipe(data, recipe, skip_keyed=True)  # the table in use, apart
+    removed = release.suppressed
+    assert 0 < removed and release.within_limit
+    n_in_use = len(release.data)
+    qis = list(levels)
+
+    # at the target k the release is already k-anonymous: nothing below k, nothing blanked
+    at.number_input(key="rc_rem_perturb_k").set_value(11).run()
+    at.button(key=RUN).click().run()
+    assert not at.exception, at.exception
+    assert f"0 of {n_in_use:,} before, 0 after" in _texts(at)  # was "... of 5,000 before"
+
+    # a larger k blanks cells of the release: with the removed records, past the 2 % limit
+    k = 60
+    at.number_input(key="rc_rem_perturb_k").set_value(k).run()
+    at.button(key=RUN).click().run()
+    assert not at.exception, at.exception
+    touched = local_suppression(release.data, qis, k).records_touched
+    limit = Targets.from_dict(recipe["targets"]).max_suppression * len(data)
+    assert removed <= limit < removed + touched  # the blanks break the limit
+    below = f"of {n_in_use:,} before, 0 after"
+    assert below in _texts(at)
+    in_use = at.session_state["rc_remediation"]["recipe"]
+    assert [p["params"]["k"] for p in in_use["perturb"]] == [11, k]
+    assert Recipe.from_dict(json.loads(json.dumps(in_use))).qis == tuple(qis)
+    ok, bad = _verdicts(at, "the table in use")
+    assert len(bad) == 2 and not ok  # the Perturb and Generalize tabs judge the release
+    assert all(f"{removed + touched:,} records" in x for x in bad)
+    labels = [seen(b.label) for b in at.get("download_button")]
+    assert any(x.startswith("Download the perturbed table (CSV): it does not meet") for x in labels)
+    assert any(x.startswith("Download the generalized table (CSV): it does not meet")
+               for x in labels)  # fmt: skip
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception, at.exception
+    ok, bad = _verdicts(at, "this table")
+    assert bad and not ok  # was "meets": the release as it is, its suppression not counted
+    assert f"{removed + touched:,}" in bad[0]

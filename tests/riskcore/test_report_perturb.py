@@ -124,3 +124,63 @@ def test_seeds_used_reads_surrogates_and_skips_what_does_not_draw():
     rem = SimpleNamespace(recipe=recipe, classification=None)
     assert seeds_used(rem) == [{"step": "surrogates", "columns": ["name"], "seed": 7}]
     assert seeds_used(None) == []
+
+
+def test_issue38_perturbation_runs_on_the_release_and_its_blanks_count_toward_the_limit():
+    """Issue 38 item 1: a recipe's perturbation runs on the release its generalization gives
+    (the table the dashboard's Perturb tab starts from), and the records local suppression
+    blanks count with those the generalization removed against the suppression limit: the
+    applied recipe's verdict and the report's both fail past it."""
+    from riskcore.perturb import local_suppression
+
+    people = make_people(600, seed=1)
+    qis = ["sex", "race"]
+    hierarchies = {q: default_hierarchy(people[q]) for q in qis}
+    targets = Targets.of(k=2, max_suppression=0.05)
+    plain = Recipe.of(hierarchies, dict.fromkeys(qis, 0), targets)
+    release = apply_recipe(people, plain)
+    assert release.within_limit and release.verdict is not None and release.verdict.passed
+    k = 40  # the release's classes below 40 records lose a cell
+    blanks = local_suppression(release.data, qis, k)
+    assert blanks.records_touched > 0.05 * len(people) - release.suppressed
+    recipe = Recipe.of(hierarchies, dict.fromkeys(qis, 0), targets, perturb=[step_of(blanks)])
+    done = apply_recipe(people, recipe)
+    # the blanks are those of the release (the same cells; before, they were of the table
+    # as recorded and the generalization judged them after)
+    assert done.data.equals(blanks.data)
+    assert done.blanked == blanks.records_touched and done.suppressed == release.suppressed
+    assert not done.within_limit and not done.verdict.passed
+    assert done.verdict.suppressed == release.suppressed + blanks.records_touched
+    profile = Profile.from_dict(
+        {"quasi_identifiers": qis, "missing": "any", "recipe": recipe.to_dict()}
+    )
+    r = review(people, profile)
+    assert r.remediation.blanked == blanks.records_touched
+    assert not r.verdict_after.passed and not r.verdict_after.within_limit
+
+
+def test_issue38_with_a_person_column_the_blanks_count_people():
+    """The blanked units of a person-linked recipe are people (every row of a person kept
+    together), of the people in the table: the unit the suppression limit is a share of."""
+    import pandas as pd
+
+    from riskcore.perturb import local_suppression
+
+    people = make_people(300, seed=3)
+    rows = pd.concat([people, people], ignore_index=True)  # each person on two rows
+    rows["pid"] = list(range(300)) * 2
+    qis = ["sex", "race"]
+    hierarchies = {q: default_hierarchy(rows[q]) for q in qis}
+    targets = Targets.of(k=2, max_suppression=0.05)
+    plain = Recipe.of(hierarchies, dict.fromkeys(qis, 0), targets, person="pid")
+    release = apply_recipe(rows, plain)
+    blanks = local_suppression(release.data, qis, 30, person="pid")
+    assert blanks.people_touched is not None and blanks.people_touched > 0
+    recipe = Recipe.of(
+        hierarchies, dict.fromkeys(qis, 0), targets, person="pid", perturb=[step_of(blanks)]
+    )
+    done = apply_recipe(rows, recipe)
+    touched = done.data["pid"][(done.data[qis].isna() & release.data[qis].notna()).any(axis=1)]
+    assert done.blanked == touched.nunique() == blanks.people_touched  # people, not rows
+    assert done.verdict.n_records == 300
+    assert done.verdict.suppressed == release.suppressed + done.blanked

@@ -8,6 +8,7 @@ from typing import Any
 from riskcore.perturb import LocalSuppression, Microaggregation, Noise, NumericRiskUtility, Pram
 
 __all__ = [
+    "IN_USE_NOTE",
     "METHOD_NOTES",
     "PERTURB_INTRO",
     "PRAM_MATRIX_CAPTION",
@@ -45,6 +46,13 @@ METHOD_NOTES: dict[str, tuple[str, str, str]] = {
     ),
 }
 
+
+#: Where the Perturb tab starts from once a step is applied (issue 38).
+IN_USE_NOTE = (
+    "Perturbation works on the table in use (the history's applied steps, generalization "
+    "first); the records local suppression blanks count toward the suppression limit with "
+    "those the generalization removed."
+)
 
 #: The Perturb tab's opening sentence.
 PERTURB_INTRO = (
