@@ -16,7 +16,6 @@ they were handed. This makes their memory free again (``benchmarks/bench_app.py`
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -100,24 +99,21 @@ def release_memory() -> bool:
     return True
 
 
-def _forget(session_state: Any) -> None:
+def _forget(state: Any) -> None:
     """Empty an ended session's state: its values and its widgets' callbacks.
 
-    ``session_state`` is the session's ``SafeSessionState`` (the script run context's);
-    its lock is taken, its ``SessionState`` cleared (``SessionState.clear``) and its
-    widgets' metadata (each widget's callback, ``args`` and ``format_func``) dropped,
-    which ``clear`` leaves (Streamlit 1.67). Attributes Streamlit no longer has are
-    skipped.
+    ``state`` is the session's ``SessionState`` (Streamlit 1.67): it is cleared
+    (``SessionState.clear``) and its widgets' metadata (each widget's callback, ``args``
+    and ``format_func``), which ``clear`` leaves, dropped. Attributes Streamlit no longer
+    has are skipped.
     """
-    state = getattr(session_state, "_state", None)
-    with getattr(session_state, "_lock", None) or contextlib.nullcontext():
-        if state is None:
-            return
-        state.clear()
-        widgets = getattr(state, "_new_widget_state", None)
-        metadata = getattr(widgets, "widget_metadata", None)
-        if isinstance(metadata, dict):
-            metadata.clear()
+    clear = getattr(state, "clear", None)
+    if callable(clear):
+        clear()
+    widgets = getattr(state, "_new_widget_state", None)
+    metadata = getattr(widgets, "widget_metadata", None)
+    if isinstance(metadata, dict):
+        metadata.clear()
 
 
 def release_ended_sessions() -> int:
@@ -127,7 +123,8 @@ def release_ended_sessions() -> int:
     loop keeps the last session it sent messages to in a local variable until another
     session is served (``Runtime._loop_coroutine``, Streamlit 1.67). Through that
     session's state, the callbacks its widgets were given (a page's context as ``args``)
-    hold its table, its codes and its partitions: 150 MB after a 1,000,000-row session.
+    hold its table, its codes and its partitions (166 MB of arrays after a 1,000,000-row
+    session).
     Each session no longer active is emptied on two sweeps (the second catches what a
     script run still stopping wrote after the first) and then forgotten. Runs on the
     memory thread every :data:`TRIM_EVERY_S` seconds; does nothing without a runtime.
@@ -137,13 +134,13 @@ def release_ended_sessions() -> int:
         return 0
     with _lock:
         ended = [(sid, s, n) for sid, (s, n) in _sessions.items() if not rt.is_active_session(sid)]
-    for sid, session_state, sweeps in ended:
-        _forget(session_state)
+    for sid, state, sweeps in ended:
+        _forget(state)
         with _lock:
             if sweeps >= 1:
                 _sessions.pop(sid, None)
             else:
-                _sessions[sid] = (session_state, sweeps + 1)
+                _sessions[sid] = (state, sweeps + 1)
     if ended:
         gc.collect()  # a context and its table may sit in a reference cycle
     return len(ended)
@@ -214,8 +211,10 @@ def end_with_tab() -> None:
     if ctx is None or rt is None:
         return
     rt.mark_session_nonresumable(ctx.session_id)
-    with _lock:
-        _sessions[ctx.session_id] = (ctx.session_state, 0)
+    state = getattr(ctx.session_state, "_state", None)  # the SessionState itself
+    if state is not None:
+        with _lock:
+            _sessions[ctx.session_id] = (state, 0)
     st.session_state[keys.SESSION_ENDS_WITH_TAB] = True
 
 

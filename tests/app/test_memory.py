@@ -81,10 +81,10 @@ def test_an_ended_sessions_state_lets_its_table_go(monkeypatch):
     monkeypatch.setattr(memory, "_runtime", FakeRuntime)
     monkeypatch.setattr(memory, "_sessions", {})
     at = run()
-    safe, _ = memory._sessions["test session id"]
+    state, _ = memory._sessions["test session id"]
     held = [
         weakref.ref(arg)
-        for meta in safe._state._new_widget_state.widget_metadata.values()
+        for meta in state._new_widget_state.widget_metadata.values()
         for arg in (meta.callback_args or ())
         if isinstance(arg, Context)
     ]
