@@ -7,14 +7,18 @@ pyarrow is pointed at the system allocator, glibc's mmap threshold is pinned
 so that column-sized arrays are mapped and unmapped on their own, and a
 daemon thread hands free heap pages back every :data:`TRIM_EVERY_S` seconds
 with glibc's ``malloc_trim`` (where it exists). Session caches are dropped by Streamlit
-when a tab disconnects and session state after ``server.disconnectedSessionTTL``;
-this makes their memory visible as free again (``benchmarks/bench_app.py``).
+when a tab disconnects; each session ends with its tab (:func:`end_with_tab`), and the
+same thread empties the state of every session that has ended
+(:func:`release_ended_sessions`): Streamlit keeps the last session it served
+reachable after its end, and with its state its widgets' callbacks and the table
+they were handed. This makes their memory free again (``benchmarks/bench_app.py``).
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import sys
 import threading
 import time
@@ -26,7 +30,14 @@ from riskcore.errors import RiskcoreError
 from riskcore.workguard import apply_memory_ceiling, memory_ceiling
 from ui import keys
 
-__all__ = ["TRIM_EVERY_S", "ceiling", "end_with_tab", "release_memory", "start"]
+__all__ = [
+    "TRIM_EVERY_S",
+    "ceiling",
+    "end_with_tab",
+    "release_ended_sessions",
+    "release_memory",
+    "start",
+]
 
 #: Seconds between two returns of free memory to the system.
 TRIM_EVERY_S = 20.0
@@ -34,6 +45,9 @@ TRIM_EVERY_S = 20.0
 _lock = threading.Lock()
 _started = False
 _ceiling: int | None = None
+#: The state of each session marked to end with its tab, by session id, with the number
+#: of sweeps that have emptied it since it ended (:func:`release_ended_sessions`).
+_sessions: dict[str, tuple[Any, int]] = {}
 
 
 def _malloc_trim() -> object | None:
@@ -85,9 +99,60 @@ def release_memory() -> bool:
     return True
 
 
+def _forget(state: Any) -> None:
+    """Empty an ended session's state: its values and its widgets' callbacks.
+
+    ``state`` is the session's ``SessionState`` (Streamlit 1.67): it is cleared
+    (``SessionState.clear``) and its widgets' metadata (each widget's callback, ``args``
+    and ``format_func``), which ``clear`` leaves, dropped. Attributes Streamlit no longer
+    has are skipped.
+    """
+    clear = getattr(state, "clear", None)
+    if callable(clear):
+        clear()
+    widgets = getattr(state, "_new_widget_state", None)
+    metadata = getattr(widgets, "widget_metadata", None)
+    if isinstance(metadata, dict):
+        metadata.clear()
+
+
+def release_ended_sessions() -> int:
+    """Empty the state of every session that has ended; return how many were emptied.
+
+    A closed tab's session is shut down (:func:`end_with_tab`), but Streamlit's runtime
+    loop keeps the last session it sent messages to in a local variable until another
+    session is served (``Runtime._loop_coroutine``, Streamlit 1.67). Through that
+    session's state, the callbacks its widgets were given (a page's context as ``args``)
+    hold its table, its codes and its partitions (166 MB of arrays after a 1,000,000-row
+    session).
+    Each session no longer active is emptied on two sweeps (the second catches what a
+    script run still stopping wrote after the first) and then forgotten. Runs on the
+    memory thread every :data:`TRIM_EVERY_S` seconds; does nothing without a runtime.
+    """
+    rt = _runtime()
+    if rt is None:
+        return 0
+    with _lock:
+        ended = [(sid, s, n) for sid, (s, n) in _sessions.items() if not rt.is_active_session(sid)]
+    for sid, state, sweeps in ended:
+        _forget(state)
+        with _lock:
+            if sweeps >= 1:
+                _sessions.pop(sid, None)
+            else:
+                _sessions[sid] = (state, sweeps + 1)
+    if ended:
+        gc.collect()  # a context and its table may sit in a reference cycle
+    return len(ended)
+
+
 def _loop() -> None:
     while True:
         time.sleep(TRIM_EVERY_S)
+        try:
+            release_ended_sessions()
+        except Exception as exc:  # the thread must live on; say why once per sweep
+            print(f"riskcore: an ended session could not be emptied: {exc!r}", file=sys.stderr)
         release_memory()
 
 
@@ -133,8 +198,9 @@ def end_with_tab() -> None:
     itself is gone at once anyway (session caches are dropped on
     disconnect), so resuming gains nothing here: the session is marked
     non-resumable (``Runtime.mark_session_nonresumable``), and Streamlit shuts
-    it down when the tab goes. Called once per session; does nothing without
-    a runtime (tests, bare mode).
+    it down when the tab goes; its state is noted for :func:`release_ended_sessions`,
+    which empties it once the session has ended. Called once per session; does
+    nothing without a runtime (tests, bare mode).
     """
     if st.session_state.get(keys.SESSION_ENDS_WITH_TAB):
         return
@@ -145,6 +211,10 @@ def end_with_tab() -> None:
     if ctx is None or rt is None:
         return
     rt.mark_session_nonresumable(ctx.session_id)
+    state = getattr(ctx.session_state, "_state", None)  # the SessionState itself
+    if state is not None:
+        with _lock:
+            _sessions[ctx.session_id] = (state, 0)
     st.session_state[keys.SESSION_ENDS_WITH_TAB] = True
 
 

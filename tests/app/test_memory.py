@@ -54,3 +54,50 @@ def test_glibc_maps_large_arrays_on_their_own():
 
     assert memory._fix_mmap_threshold() is True
     assert memory.MMAP_THRESHOLD == 4 << 20
+
+
+def test_an_ended_sessions_state_lets_its_table_go(monkeypatch):
+    """Streamlit's runtime loop keeps the last session it served reachable after the
+    session ended (a loop variable of ``Runtime._loop_coroutine``), and with it the
+    session's state: the Data page hands its context (the table, its codes) to a widget
+    callback. Once the runtime says the session is no longer active, the memory thread's
+    sweep empties that state, so nothing in it reaches the context; a live session is
+    left alone."""
+    import gc
+    import weakref
+
+    from ui import memory
+    from ui.context import Context
+
+    active = {"test session id": True}
+
+    class FakeRuntime:
+        def mark_session_nonresumable(self, session_id: str) -> None:
+            pass
+
+        def is_active_session(self, session_id: str) -> bool:
+            return active.get(session_id, False)
+
+    monkeypatch.setattr(memory, "_runtime", FakeRuntime)
+    monkeypatch.setattr(memory, "_sessions", {})
+    at = run()
+    state, _ = memory._sessions["test session id"]
+    held = [
+        weakref.ref(arg)
+        for meta in state._new_widget_state.widget_metadata.values()
+        for arg in (meta.callback_args or ())
+        if isinstance(arg, Context)
+    ]
+    assert held, "the Data page no longer hands a widget its context: pick another holder"
+
+    assert memory.release_ended_sessions() == 0  # still active: nothing emptied
+    assert "rc_dataset" in at.session_state
+    del at
+    gc.collect()
+    assert any(ref() is not None for ref in held)  # the session's state still reaches it
+
+    active["test session id"] = False  # the tab closed
+    assert memory.release_ended_sessions() == 1
+    assert all(ref() is None for ref in held)
+    assert memory.release_ended_sessions() == 1  # emptied once more, then forgotten
+    assert memory._sessions == {}
