@@ -328,7 +328,7 @@ def panel(ctx: Context) -> None:
         script = command_script(
             now, data_name(ctx), base=start, key=keyfile.secret(),
             recipe_name=f"{stem}_recipe.json", out_name=f"{stem}_remediated.csv",
-            key_file=f"{stem}.key", allowed=bare,
+            key_file=keyfile.key_file_name(stem), allowed=bare,
         )  # fmt: skip
         d1, d2 = st.columns(2)
         d1.download_button(
