@@ -33,6 +33,7 @@ from riskcore.report.readings.history import (
     history_reading,
     history_table,
     position_label,
+    steps_list,
 )
 from riskcore.workguard import memory_message
 from ui import cached, keyfile, keys, memory, remediation, state
@@ -300,8 +301,8 @@ def panel(ctx: Context) -> None:
             return
         shown = history_table(now)
         shown["when"] = shown["when"].str[11:19]  # the time of day (UTC); the date is the session's
-        st.dataframe(
-            shown[["step", "when", "kind", RISK_AFTER, LOSS_AFTER, "applied", "what"]],
+        st.dataframe(  # what each step did is listed below: no column width shows it whole
+            shown[["step", "when", "kind", RISK_AFTER, LOSS_AFTER, "applied"]],
             hide_index=True,
             column_config={"step": st.column_config.NumberColumn(width=40),
                            # named apart from the page's average risk and NCP (issue 38)
@@ -311,10 +312,9 @@ def panel(ctx: Context) -> None:
                                format="percent", width=100, help=LOSS_AFTER_HELP),
                            "applied": st.column_config.CheckboxColumn(width=60),
                            "when": st.column_config.TextColumn("when (UTC)", width=75),
-                           "kind": st.column_config.TextColumn(width=90),
-                           # fits 1024 px (528 px here); the whole text shows on hover
-                           "what": st.column_config.TextColumn(width=75)},
+                           "kind": st.column_config.TextColumn(width=90)},
         )  # fmt: skip
+        st.markdown(md(steps_list(now)))
         positions = list(range(len(now.steps) + 1))
         st.selectbox("Go back to", positions, index=now.position, key=_goto(now),
                      format_func=lambda i: position_label(now, i))  # fmt: skip

@@ -10,6 +10,7 @@ from riskcore.report.readings.history import (
     history_reading,
     history_table,
     step_words,
+    steps_list,
 )
 
 SH = {"steps": [{"column": "zip", "action": "zip3"}, {"column": "name", "action": "dropped"}]}
@@ -69,4 +70,7 @@ def test_the_table_marks_the_redo_tail_and_the_reading_says_where_it_stands():
     assert table["highest risk"].tolist()[:2] == [0.5, 0.25]
     assert table["values changed"].isna().tolist() == [True, False, True]
     assert history_reading(h) == "2 of 3 steps applied; 1 can be redone."
+    words = steps_list(h).split("\n")  # the panel's list under the table (issue 38)
+    assert [w[:3] for w in words] == ["1. ", "2. ", "3. "]
+    assert [w.endswith(" (undone)") for w in words] == [False, False, True]
     assert history_reading(h.redo()) == "3 of 3 steps applied."

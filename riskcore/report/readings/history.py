@@ -32,6 +32,7 @@ __all__ = [
     "history_table",
     "position_label",
     "step_words",
+    "steps_list",
 ]
 
 #: What the history panel of the Remediate page holds and how its figures are measured
@@ -224,3 +225,27 @@ def position_label(history: History, position: int) -> str:
     if len(what) > 40:  # a select box's line at 1024 px
         what = what[:37] + "..."
     return f"After step {position}: {STEP_KINDS[step.kind]} ({what})"
+
+
+def steps_list(history: History) -> str:
+    """Return what each step did as a numbered Markdown list, the undone ones marked.
+
+    The History panel lists the words under its table: in a column they were cut at every
+    window width ("ssn: last 4 digits kept" needs 137 px, the column had 78 at 1024 px,
+    issue 38); a list wraps.
+
+    Parameters
+    ----------
+    history : History
+        The session's history, its undone steps included.
+
+    Returns
+    -------
+    str
+        ``"1. ssn: last 4 digits kept"``, one line a step (``" (undone)"`` after a step an
+        undo took back); empty without steps.
+    """
+    return "\n".join(
+        f"{i + 1}. {step_words(s)}{'' if i < history.position else ' (undone)'}"
+        for i, s in enumerate(history.steps)
+    )
