@@ -67,7 +67,8 @@ categorical = preferred_first(
     categorical_columns(ctx.encoded), (*ctx.roles.quasi_identifiers, *ctx.roles.sensitive)
 )
 
-c1, c2, c3, c4 = st.columns([2, 2, 1, 1])
+# two rows of two: in one row of four the delta and confidence sliders were 70 px at 1024 px
+(c1, c2), (c3, c4) = st.columns(2), st.columns(2)
 epsilon = c1.select_slider(
     "Epsilon for this query",
     options=list(EPSILON_STEPS),

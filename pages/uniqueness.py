@@ -173,7 +173,18 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
     st.dataframe(record_values_table(expl), hide_index=True, key=keys.EXPLORE_VALUES)
     st.caption(md(record_subsets_caption(person, searched=searched)))
     sub = record_subset_table(subsets, expl)
-    st.dataframe(sub, hide_index=True, key=keys.EXPLORE_SUBSETS, column_config=fitted(sub))
+    msu = {
+        "minimal sample unique": st.column_config.CheckboxColumn(  # cut at 1400 px
+            "MSU",
+            help="A minimal sample unique: unique in the table, and no smaller part of it is.",
+        )
+    }
+    st.dataframe(
+        sub,
+        hide_index=True,
+        key=keys.EXPLORE_SUBSETS,
+        column_config=fitted(sub, {c: v for c, v in msu.items() if c in sub.columns}),
+    )
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:

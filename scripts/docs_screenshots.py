@@ -45,6 +45,7 @@ from tests.browser_helpers import (  # noqa: E402
     ARGS,
     CHROMIUM,
     CLAIMS_ROLES,
+    choose,
     open_expander,
     page_height,
     wait_idle,
@@ -72,23 +73,11 @@ PAGES = {
 PRESS = {"report": "Build the report"}
 
 
-def _choose(page, combobox: str, option: str) -> None:
-    for _ in range(3):  # the list may close while the page reruns: open it again
-        page.get_by_role("combobox", name=combobox, exact=True).click()
-        try:
-            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
-            break
-        except Exception:  # playwright's TimeoutError: try again
-            page.keyboard.press("Escape")
-            wait_idle(page)
-    wait_idle(page)
-
-
 def history_view(page) -> None:
     """Four steps on the Remediate page (two masking choices, PRAM, the search's result)."""
     page.get_by_role("tab", name="Direct identifiers").click()
-    _choose(page, "ssn", "keep the last 4 digits")
-    _choose(page, "name", "redact (one text for all)")
+    choose(page, "ssn", "keep the last 4 digits")
+    choose(page, "name", "redact (one text for all)")
     page.get_by_role("tab", name="Perturb").click()
     page.get_by_text("PRAM", exact=True).click()
     wait_idle(page)

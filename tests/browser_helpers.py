@@ -172,3 +172,16 @@ def open_expander(page, title: str):
     wait_idle(page)
     assert box.locator("details[open]").count(), f"the expander {title!r} did not open"
     return box
+
+
+def choose(page, combobox: str, option: str) -> None:
+    """Choose ``option`` in the select box labelled ``combobox``, and wait for the rerun."""
+    for _ in range(3):  # the list may close while the page reruns: open it again
+        page.get_by_role("combobox", name=combobox, exact=True).click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
+            break
+        except Exception:  # playwright's TimeoutError: try again
+            page.keyboard.press("Escape")
+            wait_idle(page)
+    wait_idle(page)

@@ -152,6 +152,10 @@ def candidates_section(
     pct = st.column_config.NumberColumn(format="percent")
     shares = ("average risk", "NCP", "precision loss", "ARX Loss (mean)", "ARX Loss (geometric)")
     config: dict[str, Any] = {c: pct for c in shares if c in shown.columns}
+    if "search's choice" in shown.columns:  # its header was cut at 1400 px (issue 38)
+        config["search's choice"] = st.column_config.TextColumn(
+            "chosen", help="The search's choice: the least loss that meets the targets."
+        )
     for c, short in (("people suppressed", "suppressed"), ("people at risk", "at risk")):
         if c in shown.columns:  # short headers (cut at 1400 px), the unit in the tooltip
             config[c] = st.column_config.NumberColumn(md(short), help=md(c))

@@ -25,10 +25,15 @@ from riskcore.deidentify.recipe import Recipe, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings.history import (
     HISTORY_NOTE,
+    LOSS_AFTER,
+    LOSS_AFTER_HELP,
+    RISK_AFTER,
+    RISK_AFTER_HELP,
     SCRIPT_NOTE,
     history_reading,
     history_table,
     position_label,
+    steps_list,
 )
 from riskcore.workguard import memory_message
 from ui import cached, keyfile, keys, memory, remediation, state
@@ -295,20 +300,22 @@ def panel(ctx: Context) -> None:
                   on_click=move, args=(ctx, "redo"), width="stretch")  # fmt: skip
         if not now.steps:
             return
-        pct = st.column_config.NumberColumn(format="percent", width=70)
         shown = history_table(now)
         shown["when"] = shown["when"].str[11:19]  # the time of day (UTC); the date is the session's
-        st.dataframe(
-            shown[["step", "when", "kind", "risk after", "loss after", "applied", "what"]],
+        st.dataframe(  # what each step did is listed below: no column width shows it whole
+            shown[["step", "when", "kind", RISK_AFTER, LOSS_AFTER, "applied"]],
             hide_index=True,
             column_config={"step": st.column_config.NumberColumn(width=40),
-                           "risk after": pct, "loss after": pct,
+                           # named apart from the page's average risk and NCP (issue 38)
+                           RISK_AFTER: st.column_config.NumberColumn(
+                               format="percent", width=85, help=RISK_AFTER_HELP),
+                           LOSS_AFTER: st.column_config.NumberColumn(
+                               format="percent", width=100, help=LOSS_AFTER_HELP),
                            "applied": st.column_config.CheckboxColumn(width=60),
                            "when": st.column_config.TextColumn("when (UTC)", width=75),
-                           "kind": st.column_config.TextColumn(width=90),
-                           # fits 1024 px (528 px here); the whole text shows on hover
-                           "what": st.column_config.TextColumn(width=120)},
+                           "kind": st.column_config.TextColumn(width=90)},
         )  # fmt: skip
+        st.markdown(md(steps_list(now)))
         positions = list(range(len(now.steps) + 1))
         st.selectbox("Go back to", positions, index=now.position, key=_goto(now),
                      format_func=lambda i: position_label(now, i))  # fmt: skip
@@ -329,7 +336,7 @@ def panel(ctx: Context) -> None:
         script = command_script(
             now, data_name(ctx), base=start, key=keyfile.secret(),
             recipe_name=f"{stem}_recipe.json", out_name=f"{stem}_remediated.csv",
-            key_file=f"{stem}.key", allowed=bare,
+            key_file=keyfile.key_file_name(stem), allowed=bare,
         )  # fmt: skip
         d1, d2 = st.columns(2)
         d1.download_button(

@@ -5,8 +5,8 @@ The key lives in this session's memory only (:data:`ui.keys.REM_SECRET`, a
 profile, a recipe (which records its check value), a report, the work kept for a reload
 (:mod:`ui.work`) or a log. A key made here is offered once as a file, in the format of
 ``riskcore apply --key-file`` (hexadecimal text); a table with keyed tokens or shifts can be
-downloaded only once the user confirms the file is saved (or uploaded their own), so the
-same value keeps the same token in every release made with that file.
+downloaded only once the user confirms the file is saved (downloading it counts) or uploaded
+their own, so the same value keeps the same token in every release made with that file.
 """
 
 from __future__ import annotations
@@ -25,10 +25,27 @@ from riskcore.report.readings.work import (
 from ui import keys, state
 from ui.safe import md
 
-__all__ = ["KEY_FILE_BYTES", "ensure", "panel", "pending", "secret"]
+__all__ = ["KEY_FILE_BYTES", "ensure", "key_file_name", "panel", "pending", "secret"]
 
 #: A key file is hexadecimal text of a few dozen bytes; anything much larger is not one.
 KEY_FILE_BYTES = 1_024
+
+
+def key_file_name(stem: str) -> str:
+    """Return the name of the key file: the one the key downloads as and the script reads.
+
+    Parameters
+    ----------
+    stem : str
+        The table's file stem (:func:`ui.safe.file_stem`).
+
+    Returns
+    -------
+    str
+        ``"<stem>.key"`` (the key downloaded as ``claims_key.hex`` while the History's
+        script read ``claims.key``, issue 38).
+    """
+    return f"{stem}.key"
 
 
 def secret() -> SecretKey | None:
@@ -60,8 +77,11 @@ def pending() -> bool:
 
 
 def _downloaded() -> None:
-    """The key file's one download was clicked: it is not offered again."""
+    """The key file's one download was clicked: it is not offered again, and it counts as
+    saved (the box "I have saved the key file" is ticked; it can be unticked)."""
     st.session_state.pop(keys.REM_SECRET_SHOW, None)
+    st.session_state[keys.REM_SECRET_SAVED] = True
+    st.session_state[keys.rem_key("confirm")] = True
 
 
 def _confirmed() -> None:
@@ -110,7 +130,7 @@ def panel(recipe_check: str | None, file_stem: str) -> None:
         st.download_button(
             "Download the key file (offered once)",
             key.reveal_hex() + "\n",
-            file_name=f"{file_stem}_key.hex",
+            file_name=key_file_name(file_stem),
             mime="text/plain",
             on_click=_downloaded,
             key=keys.rem_key("download"),

@@ -92,7 +92,8 @@ def sign_control(report: Review, profile_json: str, *, stale: bool, stem: str) -
         if done is None or done["built_at"] != report.built_at or done["profile"] != profile_json:
             return
         st.success(md(done["said"]))
-        d1, d2, d3 = st.columns(3)
+        # two a row: three a row cut every label at 1024 px ("Download the twin's signat...")
+        (d1, d2), (d3, _) = st.columns(2), st.columns(2)
         d1.download_button(
             "Download the signed PDF",
             done["pdf"],

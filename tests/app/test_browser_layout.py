@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from tests.browser_helpers import goto, load_roles, new_page, wait_idle
+from tests.browser_helpers import choose, goto, load_roles, new_page, wait_idle
 from tests.layout_checks import measure
 
 pytestmark = pytest.mark.browser
@@ -129,5 +129,19 @@ def test_the_candidate_table_of_the_hospital_table_shows_every_cell(server, brow
     page.get_by_text("Candidate solutions").first.wait_for(timeout=120_000)
     page.get_by_text("Download every candidate (CSV)").first.wait_for(timeout=120_000)
     found = measure(page, "remediate-hospital", cells=True)
+    ctx.close()
+    assert found == {1400: [], 1024: []}
+
+
+def test_the_history_panel_shows_what_each_step_did(server, browser):
+    """Issue 38 item 19: after a masking choice the History panel's "what" column was cut at
+    both widths (78 px at 1024 px, 130 at 1400, of the 137 "ssn: last 4 digits kept" needs)."""
+    ctx, page = _page_1024(browser, server)
+    goto(page, server, "Remediate")
+    page.get_by_text("History: No step applied yet.").first.wait_for(timeout=120_000)
+    page.get_by_role("tab", name="Direct identifiers").click()
+    choose(page, "ssn", "keep the last 4 digits")
+    page.get_by_text("History: 1 of 1 step applied.").first.wait_for(timeout=120_000)
+    found = measure(page, "remediate-history", cells=True)
     ctx.close()
     assert found == {1400: [], 1024: []}

@@ -15,6 +15,7 @@ from tests.browser_helpers import (
     shot,
     wait_idle,
 )
+from tests.layout_checks import measure
 from tests.riskcore.signing import PASSPHRASE, make_key
 
 pytestmark = pytest.mark.browser
@@ -52,6 +53,10 @@ def test_a_reviewer_signs_the_report_in_the_browser(server, browser, tmp_path):
         assert check.valid and check.signer == "Common Name: Rita Reviewer", check
         # the passphrase box shows dots, never the text
         assert PASSPHRASE not in page.locator('[data-testid="stMain"]').inner_text()
+        # the report's downloads, the signed ones too, are whole at both widths (issue 38:
+        # the three signed downloads in a row were all cut at 1024 px)
+        found = measure(page, "report-signed")
+        assert found == {1400: [], 1024: []}
     finally:
         ctx.close()
     assert external == [], f"requests left localhost: {external}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from riskcore.deidentify.hierarchy import date_hierarchy
 from tests.app.helpers import HOSPITAL_ROLES, hospital_app, seen
 from tests.hospital import hospital_table
 
@@ -117,3 +118,21 @@ def test_categories_are_grouped_in_a_mapping_table():
     spec = at.session_state["rc_rem_store"]["hier"]["sex"]
     assert spec["kind"] == "table"
     assert spec["rows"] == [["F", "person", "*"], ["M", "person", "*"]]
+
+
+def test_the_preview_of_us_dates_lists_their_groups_by_date_not_by_month():
+    """Issue 38 item 18: the values (MM/DD/YYYY text) and their quarters were listed by
+    the text's month first, every January of every year before any February."""
+    at = _app("admission_date")
+    at.multiselect(key="rc_rem_hb_levels_admission_date_0").set_value(["quarter"]).run()
+    for level, first_day in ((0, lambda g: pd.to_datetime(g, format="%m/%d/%Y")),
+                             (1, lambda g: pd.PeriodIndex(g.str.replace("-", ""), freq="Q")
+                              .start_time)):  # fmt: skip
+        at.selectbox(key="rc_rem_hb_level_admission_date_0").set_value(level).run()
+        groups = _groups(at)["group"]
+        starts = pd.Series(first_day(groups))
+        assert len(starts) > 4 and starts.is_monotonic_increasing, groups.head(8).tolist()
+    # the hierarchy's table (the mapping shown with the levels) is in the same order
+    built = date_hierarchy(hospital_table()["admission_date"], ["quarter"])
+    leaves = built.to_frame(sort=True)["level 0"]
+    assert pd.to_datetime(leaves, format="%m/%d/%Y").is_monotonic_increasing

@@ -12,6 +12,8 @@ import hashlib
 import hmac
 import sqlite3
 
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from riskcore.deidentify.masking import SecretKey
@@ -87,8 +89,10 @@ def test_a_new_key_is_offered_once_as_a_file_and_keyed_tables_wait_for_its_confi
     assert "Download the key file (offered once)" not in labels  # offered once
     assert labels["Download the table with these identifiers (CSV)"] is False
     # the export caption names the key file and its check value, never the key
-    assert f"--key-file KEY (the key file downloaded or uploaded on the Direct identifiers " \
+    assert (
+        f"--key-file KEY (the key file downloaded or uploaded on the Direct identifiers "
         f"tab, check value {key_check(key)})" in _captions(at)
+    )
 
 
 def test_an_uploaded_key_file_gives_the_same_tokens_in_every_session():
@@ -161,3 +165,36 @@ def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
     }
     leaked = [where for where, text in found.items() if KEY_HEX in text.lower()]
     assert leaked == []
+
+
+@pytest.fixture
+def files(monkeypatch) -> dict[str, bytes]:
+    """The files the page offers for download, by name (as the browser would save them)."""
+    offered: dict[str, bytes] = {}
+    keep = MemoryMediaFileStorage.load_and_get_id
+
+    def load(self, data, mimetype, kind, filename=None):
+        if filename is not None and isinstance(data, bytes):
+            offered[filename] = data
+        return keep(self, data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", load)
+    return offered
+
+
+def test_the_key_downloads_under_the_name_the_script_reads_and_counts_as_saved(files):
+    """Issue 38 item 15: the key downloaded as people_key.hex while the History's script read
+    people.key, and downloading it left "I have saved the key file" unticked (the docs say
+    the offer ends when it is downloaded: the keyed tables waited on)."""
+    at = _tokens_page(make_people(600, seed=2).to_csv(index=False).encode())
+    key = at.session_state["rc_rem_secret"]
+    (name,) = [n for n, data in files.items() if data == (key.reveal_hex() + "\n").encode()]
+    (script,) = [data.decode() for n, data in files.items() if n.endswith("_steps.sh")]
+    assert f"--key-file {name}\n" in script and f'in "{name}"' in script
+    assert at.checkbox(key="rc_rem_key_confirm").value is False
+    at.download_button(key="rc_rem_key_download").click()
+    _ok(at)
+    assert at.checkbox(key="rc_rem_key_confirm").value is True
+    labels = _downloads(at)
+    assert "Download the key file (offered once)" not in labels  # offered once
+    assert labels["Download the table with these identifiers (CSV)"] is False

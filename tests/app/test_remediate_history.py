@@ -44,8 +44,14 @@ def _panel_title(at: AppTest) -> str:
 
 
 def _table(at: AppTest) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if list(d.value.columns)[:3] == ["step", "when",
-                                                                               "kind"])
+    return next(
+        d.value for d in at.dataframe if list(d.value.columns)[:3] == ["step", "when", "kind"]
+    )
+
+
+def _words(at: AppTest) -> list[str]:
+    """Return the list under the history's table: what each step did, one line a step."""
+    return next(seen(m.value) for m in at.markdown if seen(m.value).startswith("1. ")).split("\n")
 
 
 def _texts(at: AppTest) -> str:
@@ -85,7 +91,7 @@ def test_each_kind_of_step_is_one_entry_and_undo_redo_go_back_move_the_table():
     assert table["kind"].tolist() == ["masking", "perturbation", "levels", "masking"]
     assert table["applied"].tolist() == [True] * 4
     # a masking changes no quasi-identifier; blanking cells loses some, the top levels all
-    loss, risk = table["loss after"].tolist(), table["risk after"].tolist()
+    loss, risk = table["values changed"].tolist(), table["highest risk"].tolist()
     assert loss[0] == 0.0 < loss[1] < 0.99 < loss[2] == loss[3]  # all but missing ones
     assert risk[0] == 1.0 and risk[1] <= 0.5  # k = 2 after the local suppression
     # the table every page sees: the recipe of the four steps, the perturbation with them
@@ -146,7 +152,7 @@ def test_the_safe_harbor_transforms_are_one_step_and_replace_the_masking_of_what
     actions = {s["column"]: s["action"] for s in in_use["safe_harbor"]}
     assert actions["ssn"] == "dropped" and actions["zip"] == "zip3"
     assert "ssn" not in {m["column"] for m in in_use["masking"]}  # dropped, not masked
-    assert _table(at)["what"][1].startswith("name: ")
+    assert _words(at)[1].startswith("2. name: ")
     at.button(key="rc_rem_history_undo").click()
     _ok(at)
     assert _in_use(at)["safe_harbor"] == []
@@ -163,7 +169,7 @@ def test_a_perturbation_is_a_step_in_the_history_and_in_the_table_every_page_see
     _ok(at)
     (step,) = _history(at).steps
     assert step.kind == "perturb" and step.parameters["method"] == "pram"
-    assert _table(at)["what"][0].startswith("diagnosis: ")
+    assert _words(at)[0].startswith("1. diagnosis: ")
     in_use = _in_use(at)
     assert [p["method"] for p in in_use["perturb"]] == ["pram"]
     # the "in use" view of every other page: the table as the recipe gives it
@@ -246,3 +252,23 @@ def test_the_history_survives_a_reload_and_is_saved_with_the_profile(database):
     _ok(again)
     profile = Profile.read(json.loads(again.session_state["rc_report"]["profile"]))
     assert profile.history == _history(again)
+
+
+def test_the_history_and_the_page_name_their_two_different_figures():
+    """Issue 38 item 16: the History said "loss after 75.41%" while the page said
+    "Information lost (NCP) 26.8%" for the same table; they are two measures (the share of
+    QI values changed, the normalized certainty penalty), so each is named."""
+    at = hospital_app()
+    _ok(at.switch_page("pages/remediate.py"))
+    at.button(key="rc_rem_search").click()  # the least-loss levels that meet the targets
+    _ok(at)
+    at.button(key="rc_rem_use").click()
+    _ok(at)
+    (ncp,) = [seen(m.value) for m in at.metric if seen(m.label) == "Information lost (NCP)"]
+    table = _table(at)
+    changed = float(table["values changed"].iloc[-1])
+    assert abs(changed - float(ncp.rstrip("%")) / 100) > 0.05  # the same table, two figures
+    assert "loss after" not in table.columns and "highest risk" in table.columns
+    note = _texts(at)
+    assert "not the page's average risk" in note
+    assert "not the page's information lost (NCP)" in note

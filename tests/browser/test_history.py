@@ -22,21 +22,10 @@ from urllib.parse import urlparse
 import pytest
 
 from riskcore.demo import make_people
-from tests.browser_helpers import TIMEOUT, goto, shot, upload, wait_idle
+from tests.browser_helpers import TIMEOUT, choose, goto, shot, upload, wait_idle
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
-
-def _choose(page, combobox: str, option: str) -> None:
-    for _ in range(3):  # the list may close while the page reruns: open it again
-        page.get_by_role("combobox", name=combobox, exact=True).click()
-        try:
-            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
-            break
-        except Exception:  # playwright's TimeoutError: try again
-            page.keyboard.press("Escape")
-            wait_idle(page)
-    wait_idle(page)
 
 
 def _download(page, name, to) -> bytes:
@@ -66,8 +55,8 @@ def test_four_steps_two_undone_one_redone_survive_a_reload_and_match_the_cli(
     page.get_by_text("History: No step applied yet.").first.wait_for()
 
     page.get_by_role("tab", name="Direct identifiers").click()  # 1, 2: masking choices
-    _choose(page, "ssn", "keep the last 4 digits")
-    _choose(page, "name", "redact (one text for all)")
+    choose(page, "ssn", "keep the last 4 digits")
+    choose(page, "name", "redact (one text for all)")
     page.get_by_role("tab", name="Perturb").click()  # 3: PRAM of a category
     page.get_by_text("PRAM", exact=True).click()
     wait_idle(page)

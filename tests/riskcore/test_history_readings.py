@@ -10,6 +10,7 @@ from riskcore.report.readings.history import (
     history_reading,
     history_table,
     step_words,
+    steps_list,
 )
 
 SH = {"steps": [{"column": "zip", "action": "zip3"}, {"column": "name", "action": "dropped"}]}
@@ -24,8 +25,12 @@ STEPS = [
     Step("targets", Targets.of(k=5, max_suppression=0.02).to_dict()),
     Step(
         "perturb",
-        {"method": "local_suppression", "columns": ["age", "sex"],
-         "params": {"k": 3, "importance": {}}, "seed": None},
+        {
+            "method": "local_suppression",
+            "columns": ["age", "sex"],
+            "params": {"k": 3, "importance": {}},
+            "seed": None,
+        },
     ),
 ]
 
@@ -44,8 +49,7 @@ def test_each_step_reads_as_its_parameters_say():
         "admitted: shifted by one keyed random number of days per ssn, at most 30 days either way",
         "age: new hierarchy (interval), back to level 0",
         "levels set: age level 1",
-        "search result chosen (least normalized certainty penalty (NCP)): age level 2, "
-        "sex level 0",
+        "search result chosen (least normalized certainty penalty (NCP)): age level 2, sex level 0",
         "search steered: age weight 2, sex levels 0 to 1",
         "targets: k-anonymity 5; a remediation may suppress up to 2% of the records",
         "single cells of age, sex blanked until every record matches at least 3 records, a "
@@ -63,7 +67,10 @@ def test_the_table_marks_the_redo_tail_and_the_reading_says_where_it_stands():
     assert list(table["step"]) == [1, 2, 3]
     assert list(table["applied"]) == [True, True, False]
     assert list(table["kind"]) == ["Safe Harbor", "masking", "date shift"]
-    assert table["risk after"].tolist()[:2] == [0.5, 0.25]
-    assert table["loss after"].isna().tolist() == [True, False, True]
+    assert table["highest risk"].tolist()[:2] == [0.5, 0.25]
+    assert table["values changed"].isna().tolist() == [True, False, True]
     assert history_reading(h) == "2 of 3 steps applied; 1 can be redone."
+    words = steps_list(h).split("\n")  # the panel's list under the table (issue 38)
+    assert [w[:3] for w in words] == ["1. ", "2. ", "3. "]
+    assert [w.endswith(" (undone)") for w in words] == [False, False, True]
     assert history_reading(h.redo()) == "3 of 3 steps applied."

@@ -231,8 +231,9 @@ class Hierarchy:
     def to_frame(self, *, sort: bool = False) -> pd.DataFrame:
         """Return the hierarchy as a table: one row per value, one column per level.
 
-        With ``sort``, rows are in the values' order (numbers by value, other
-        values by their text) instead of their first appearance, index reset.
+        With ``sort``, rows are in the values' order (:meth:`value_order`: numbers
+        by value, dates by date, other values by their text) instead of their first
+        appearance, index reset.
 
         Parameters
         ----------
@@ -248,13 +249,31 @@ class Hierarchy:
         )
         if not sort:
             return frame
+        return frame.iloc[self.value_order()].reset_index(drop=True)
+
+    def value_order(self) -> np.ndarray:
+        """Return the positions of the leaves in the values' order.
+
+        Numbers by value, the dates of a date hierarchy by date (text such as
+        ``"03/04/2024"`` sorted by its text would put every March before April
+        whatever the year, issue 38), other values by their text.
+
+        Returns
+        -------
+        numpy.ndarray
+            A permutation of ``range(len(self.leaves))`` (a stable sort).
+        """
         if self.numeric:
-            order = np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
-        else:
-            order = np.argsort(
-                np.asarray([text_of(v) for v in self.leaves], dtype=str), kind="stable"
-            )
-        return frame.iloc[order].reset_index(drop=True)
+            return np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
+        text = np.asarray([text_of(v) for v in self.leaves], dtype=str)
+        if self.kind == "date":
+            from riskcore.deidentify.hierarchy.dates import parse_dates  # it imports this module
+
+            when = parse_dates(pd.Series(self.leaves, dtype=object))
+            stamp = when.to_numpy(dtype="datetime64[ns]").astype(np.int64)
+            unread = when.isna().to_numpy()  # not a date: after the dates, by text
+            return np.lexsort((text, np.where(unread, 0, stamp), unread))
+        return np.argsort(text, kind="stable")
 
     def to_arx_csv(self) -> str:
         """Return the hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row.

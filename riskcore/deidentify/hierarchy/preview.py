@@ -33,7 +33,8 @@ class LevelGroups(Result):
         What the level does (:func:`~riskcore.deidentify.hierarchy.level_words`).
     groups : tuple of str
         The labels of the level that hold at least one record, in the values'
-        order (numbers by value, other values by their text).
+        order (numbers by value, dates by date, other values by their text:
+        :meth:`Hierarchy.value_order`).
     records : tuple of int
         Records in each group (same order as ``groups``).
     """
@@ -108,12 +109,6 @@ class HierarchyPreview(Result):
         return pd.DataFrame({"group": list(lv.groups), "records": list(lv.records)})
 
 
-def _value_order(h: Hierarchy) -> np.ndarray:
-    if h.numeric:
-        return np.argsort(np.asarray(h.leaves, dtype=float), kind="stable")
-    return np.argsort(np.asarray([text_of(v) for v in h.leaves], dtype=str), kind="stable")
-
-
 def preview(hierarchy: Hierarchy, series: pd.Series) -> HierarchyPreview:
     """Return the groups of every level of ``hierarchy`` and their sizes in ``series``.
 
@@ -133,7 +128,7 @@ def preview(hierarchy: Hierarchy, series: pd.Series) -> HierarchyPreview:
     leaf = hierarchy.leaf_index(series)
     n_leaves = len(hierarchy.leaves)
     per_leaf = np.bincount(leaf[leaf >= 0], minlength=n_leaves).astype(np.int64)
-    order = _value_order(hierarchy)
+    order = hierarchy.value_order()
     levels = []
     for lv in range(hierarchy.height + 1):
         labels = pd.Series(hierarchy.levels[lv][order], dtype=object)

@@ -22,12 +22,17 @@ from riskcore.report.readings.criteria import targets_summary
 
 __all__ = [
     "HISTORY_NOTE",
+    "LOSS_AFTER",
+    "LOSS_AFTER_HELP",
     "NOTHING_APPLIED",
+    "RISK_AFTER",
+    "RISK_AFTER_HELP",
     "SCRIPT_NOTE",
     "history_reading",
     "history_table",
     "position_label",
     "step_words",
+    "steps_list",
 ]
 
 #: What the history panel of the Remediate page holds and how its figures are measured
@@ -36,10 +41,29 @@ HISTORY_NOTE = (
     "Every step applied on this page, in order. The table every page assesses, the "
     "downloads and the recipe are those of the applied steps. Undo takes the last step "
     "back, Redo applies it again, and Go back to here keeps the steps up to the one "
-    "chosen; the later ones can be redone until a new step is applied. Risk after: the "
+    "chosen; the later ones can be redone until a new step is applied. Highest risk: the "
     "largest record risk (1 / the smallest class of the quasi-identifiers; a blank left by "
-    "local suppression matches any value). Loss after: the "
-    "share of quasi-identifier values changed or suppressed."
+    "local suppression matches any value), not the page's average risk. Values changed: the "
+    "share of quasi-identifier values changed or suppressed, not the page's information "
+    "lost (NCP), which weighs how wide each generalized value is."
+)
+
+#: The history's two figures after each step, named apart from the page's metrics (the
+#: "loss after" of 75% beside "Information lost (NCP) 26.8%" for the same table, issue 38):
+#: :func:`riskcore.deidentify.history_measure.step_scores` measures them.
+RISK_AFTER = "highest risk"
+#: The share of QI values changed (:data:`RISK_AFTER`'s companion).
+LOSS_AFTER = "values changed"
+#: The tooltip of :data:`RISK_AFTER`'s column.
+RISK_AFTER_HELP = (
+    "The largest record risk after the step (1 / the smallest class), not the average risk "
+    "the page shows."
+)
+#: The tooltip of :data:`LOSS_AFTER`'s column.
+LOSS_AFTER_HELP = (
+    "The share of quasi-identifier values the step's table does not hold as recorded "
+    "(generalized, perturbed, blanked or suppressed), not the information lost (NCP) the "
+    "page shows, which weighs how wide each generalized value is."
 )
 
 #: The Remediate page's export while no step is applied.
@@ -141,8 +165,8 @@ def history_table(history: History) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``step`` (1, 2, ...), ``when`` (ISO 8601), ``kind`` (its label),
-        ``what`` (:func:`step_words`), ``risk after``, ``loss after`` (None when not
-        measured) and ``applied`` (False for the steps an undo took back).
+        ``what`` (:func:`step_words`), :data:`RISK_AFTER`, :data:`LOSS_AFTER` (None when
+        not measured) and ``applied`` (False for the steps an undo took back).
     """
     rows = [
         {
@@ -150,13 +174,13 @@ def history_table(history: History) -> pd.DataFrame:
             "when": s.at,
             "kind": STEP_KINDS[s.kind],
             "what": step_words(s),
-            "risk after": s.risk,
-            "loss after": s.loss,
+            RISK_AFTER: s.risk,
+            LOSS_AFTER: s.loss,
             "applied": i < history.position,
         }
         for i, s in enumerate(history.steps)
     ]
-    cols = ["step", "when", "kind", "what", "risk after", "loss after", "applied"]
+    cols = ["step", "when", "kind", "what", RISK_AFTER, LOSS_AFTER, "applied"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -201,3 +225,27 @@ def position_label(history: History, position: int) -> str:
     if len(what) > 40:  # a select box's line at 1024 px
         what = what[:37] + "..."
     return f"After step {position}: {STEP_KINDS[step.kind]} ({what})"
+
+
+def steps_list(history: History) -> str:
+    """Return what each step did as a numbered Markdown list, the undone ones marked.
+
+    The History panel lists the words under its table: in a column they were cut at every
+    window width ("ssn: last 4 digits kept" needs 137 px, the column had 78 at 1024 px,
+    issue 38); a list wraps.
+
+    Parameters
+    ----------
+    history : History
+        The session's history, its undone steps included.
+
+    Returns
+    -------
+    str
+        ``"1. ssn: last 4 digits kept"``, one line a step (``" (undone)"`` after a step an
+        undo took back); empty without steps.
+    """
+    return "\n".join(
+        f"{i + 1}. {step_words(s)}{'' if i < history.position else ' (undone)'}"
+        for i, s in enumerate(history.steps)
+    )
