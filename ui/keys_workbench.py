@@ -1,5 +1,5 @@
 """Keys of the Remediate page's candidate solutions and utility views (re-exported by
-:mod:`ui.keys`: one namespace; split off to keep that module under 600 lines)."""
+:mod:`ui.keys`: one namespace; the Remediate workbench's own concern)."""
 
 from __future__ import annotations
 

@@ -131,16 +131,6 @@ def test_every_split_wrapper_is_reached_through_ui_cached(module):
         assert name in cached.__all__, name
 
 
-@pytest.mark.parametrize(
-    "path", [ROOT / "ui" / f for f in ("cached.py", "cached_attacks.py", "cached_dp.py",
-                                      "cached_remediation.py", "keys.py",
-                                      "keys_report.py", "keys_workbench.py")],
-    ids=lambda p: p.name,
-)  # fmt: skip
-def test_the_split_modules_stay_under_600_lines(path):
-    assert len(path.read_text(encoding="utf-8").splitlines()) < 600
-
-
 def test_clear_session_clears_every_wrapper_of_every_cached_module(monkeypatch):
     """A reset forgets the session's results in every module, each wrapper once."""
     cleared: list[str] = []
