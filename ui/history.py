@@ -315,7 +315,7 @@ def panel(ctx: Context) -> None:
                            "when": st.column_config.TextColumn("when (UTC)", width=75),
                            "kind": st.column_config.TextColumn(width=90)},
         )  # fmt: skip
-        st.markdown(md(steps_list(now)))
+        st.markdown(steps_list(now, escape=md))  # the items escaped, the numbers a list
         positions = list(range(len(now.steps) + 1))
         st.selectbox("Go back to", positions, index=now.position, key=_goto(now),
                      format_func=lambda i: position_label(now, i))  # fmt: skip

@@ -31,6 +31,7 @@ __all__ = [
     "history_reading",
     "history_table",
     "position_label",
+    "step_items",
     "step_words",
     "steps_list",
 ]
@@ -227,10 +228,10 @@ def position_label(history: History, position: int) -> str:
     return f"After step {position}: {STEP_KINDS[step.kind]} ({what})"
 
 
-def steps_list(history: History) -> str:
-    """Return what each step did as a numbered Markdown list, the undone ones marked.
+def step_items(history: History) -> list[str]:
+    """Return what each step did, one item a step, the undone ones marked.
 
-    The History panel lists the words under its table: in a column they were cut at every
+    The History panel lists them under its table: in a column they were cut at every
     window width ("ssn: last 4 digits kept" needs 137 px, the column had 78 at 1024 px,
     issue 38); a list wraps.
 
@@ -241,11 +242,29 @@ def steps_list(history: History) -> str:
 
     Returns
     -------
-    str
-        ``"1. ssn: last 4 digits kept"``, one line a step (``" (undone)"`` after a step an
-        undo took back); empty without steps.
+    list of str
+        ``"ssn: last 4 digits kept"``, one a step (``" (undone)"`` after a step an undo took
+        back); empty without steps.
     """
-    return "\n".join(
-        f"{i + 1}. {step_words(s)}{'' if i < history.position else ' (undone)'}"
+    return [
+        f"{step_words(s)}{'' if i < history.position else ' (undone)'}"
         for i, s in enumerate(history.steps)
-    )
+    ]
+
+
+def steps_list(history: History, *, escape: Callable[[object], str] = str) -> str:
+    """Return :func:`step_items` as a numbered Markdown list, one line a step.
+
+    Parameters
+    ----------
+    history : History
+        The session's history, its undone steps included.
+    escape : callable, default str
+        Applied to each item (a page passes its markdown escape: the numbers stay a list).
+
+    Returns
+    -------
+    str
+        ``"1. ssn: last 4 digits kept"``, one line a step; empty without steps.
+    """
+    return "\n".join(f"{i}. {escape(w)}" for i, w in enumerate(step_items(history), 1))
