@@ -253,9 +253,9 @@ def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[st
 def survey_columns(data: EncodedTable, preferred: tuple[str, ...] | list[str]) -> list[str]:
     """Return the columns a randomized-response survey can ask, the likeliest question first.
 
-    The ``preferred`` (sensitive) columns first, then text columns by fewest values, then
-    numeric ones by fewest values (a number column of 119 amounts is a poor question: its
-    categories are amounts).
+    The ``preferred`` (sensitive) columns first, in their order, then text columns by fewest
+    values, then numeric ones by fewest values (a number column of 119 amounts is a poor
+    question: its categories are amounts).
 
     Parameters
     ----------
@@ -275,7 +275,8 @@ def survey_columns(data: EncodedTable, preferred: tuple[str, ...] | list[str]) -
         numeric = pd.api.types.is_numeric_dtype(data.df[c].dtype)
         return numeric, len(data.column(c).labels)
 
-    return preferred_first(sorted(columns, key=rank), preferred)
+    first = [c for c in preferred if c in columns]  # in the order they were tagged
+    return first + sorted((c for c in columns if c not in first), key=rank)
 
 
 def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) -> list[str]:
