@@ -73,6 +73,25 @@ def _seeded(tg: dict[str, Any], page: str, name: str, value: object) -> str:
     return key
 
 
+def _threshold_of(
+    col: Any, tg: dict[str, Any], page: str, t: Targets, kind: str, name: str,
+    labels: tuple[str, str], *, low: float, step: float, default: float,
+) -> float | None:
+    """Draw the toggle of the whole-release model ``kind`` and, when on, its threshold.
+
+    ``labels`` are the toggle's and the threshold's (literal text); ``name`` keys the widgets.
+    """
+    now = t.find(kind)
+    on = col.toggle(md(labels[0]), key=_seeded(tg, page, f"use_{name}", now is not None),
+                    help=MODEL_GUIDE[kind][2])  # fmt: skip
+    if not on:
+        return None
+    first = float(getattr(now, "threshold", default))
+    value = col.number_input(md(labels[1]), low, 1.0, step=step, format="%.4f",
+                             key=_seeded(tg, page, name, first))  # fmt: skip
+    return float(value)
+
+
 def _risk_models(tg: dict[str, Any], page: str, t: Targets) -> tuple[Criterion, ...]:
     """Draw every privacy model under ARX's name; return the whole-release risk models chosen.
 
@@ -84,35 +103,21 @@ def _risk_models(tg: dict[str, Any], page: str, t: Targets) -> tuple[Criterion, 
     with st.expander("Every privacy model (ARX's names) and the risk models of the release"):
         st.table(model_guide_table(t).set_index("model"))  # not a frame: checks first
         a1, a2, a3 = st.columns(3)
-        avg_now = t.find("average-risk")
-        if a1.toggle(
-            "average risk", key=_seeded(tg, page, "use_avg", avg_now is not None),
-            help=MODEL_GUIDE["average-risk"][2],
-        ):  # fmt: skip
-            value = a1.number_input(
-                "highest average risk", 0.0001, 1.0, step=0.01, format="%.4f",
-                key=_seeded(tg, page, "avg", float(getattr(avg_now, "threshold", 0.05))),
-            )  # fmt: skip
-            out.append(AverageRisk(threshold=float(value)))
-        su_now = t.find("sample-uniqueness")
-        if a2.toggle(
-            "sample uniqueness", key=_seeded(tg, page, "use_su", su_now is not None),
-            help=MODEL_GUIDE["sample-uniqueness"][2],
-        ):  # fmt: skip
-            value = a2.number_input(
-                "highest share unique", 0.0, 1.0, step=0.005, format="%.4f",
-                key=_seeded(tg, page, "su", float(getattr(su_now, "threshold", 0.01))),
-            )  # fmt: skip
-            out.append(SampleUniqueness(threshold=float(value)))
+        avg = _threshold_of(a1, tg, page, t, "average-risk", "avg",
+                            ("average risk", "highest average risk"),
+                            low=0.0001, step=0.01, default=0.05)  # fmt: skip
+        if avg is not None:
+            out.append(AverageRisk(threshold=avg))
+        su = _threshold_of(a2, tg, page, t, "sample-uniqueness", "su",
+                           ("sample uniqueness", "highest share unique"),
+                           low=0.0, step=0.005, default=0.01)  # fmt: skip
+        if su is not None:
+            out.append(SampleUniqueness(threshold=su))
         pu_now = t.find("population-uniqueness")
-        if a3.toggle(
-            "population uniqueness", key=_seeded(tg, page, "use_pu", pu_now is not None),
-            help=MODEL_GUIDE["population-uniqueness"][2],
-        ):  # fmt: skip
-            value = a3.number_input(
-                "highest share of the population unique", 0.0, 1.0, step=0.001, format="%.4f",
-                key=_seeded(tg, page, "pu", float(getattr(pu_now, "threshold", 0.01))),
-            )  # fmt: skip
+        value = _threshold_of(a3, tg, page, t, "population-uniqueness", "pu",
+                              ("population uniqueness", "highest share of the population unique"),
+                              low=0.0, step=0.001, default=0.01)  # fmt: skip
+        if value is not None:
             model = a3.selectbox(
                 "estimator", ["dankar", "pitman", "zayatz", "snb"],
                 key=_seeded(tg, page, "pu_model", getattr(pu_now, "model", "dankar")),
