@@ -71,7 +71,7 @@ def arx_adult(arx_data: Path) -> None:
     """Print the search on ARX's Adult setting, without and with predictive tagging."""
     import pandas as pd
 
-    from riskcore._cli_deidentify import _hierarchies
+    from riskcore.cli.release import hierarchies_of as _hierarchies
 
     raw = _shared("uci_adult/adult.data")
     if not raw.exists():

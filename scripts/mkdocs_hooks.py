@@ -64,14 +64,14 @@ def _commands(
             for name, sub in action.choices.items():
                 yield from _commands(sub, (*path, name))
     if path == ("riskcore", "report"):  # `report verify` is parsed on its own (riskcore.cli)
-        from riskcore._cli_report import _verify_parser
+        from riskcore.cli.report import _verify_parser
 
         yield (*path, "verify"), _verify_parser()
 
 
 def cli_reference() -> str:
     """Return the Markdown of every command's ``--help``, in the parser's order."""
-    from riskcore.cli import _build_parser
+    from riskcore.cli import build_parser as _build_parser
 
     previous = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH

@@ -88,7 +88,7 @@ def test_every_docs_page_is_in_the_navigation():
 
 
 def test_the_cli_reference_is_generated_for_every_command():
-    from riskcore.cli import _build_parser
+    from riskcore.cli import build_parser as _build_parser
 
     hooks = _module(ROOT / "scripts" / "mkdocs_hooks.py")
     text = hooks.cli_reference()

@@ -68,7 +68,7 @@ def test_assessment_path_does_not_import_scipy_plotly_or_opendp():
 
 
 def test_riskcore_app_says_what_is_missing_instead_of_failing(monkeypatch, tmp_path, capsys):
-    from riskcore import _cli_app
+    from riskcore.cli import app as _cli_app
     from riskcore.cli import main
 
     monkeypatch.setattr(_cli_app, "app_path", lambda: tmp_path / "app.py")  # a wheel install

@@ -64,6 +64,7 @@ from riskcore.deidentify.loss import (
 from riskcore.deidentify.node import NodeResult
 from riskcore.deidentify.node_losses import LossTables
 from riskcore.deidentify.population import PopulationClasses
+from riskcore.deidentify.recipe import generalize_columns
 from riskcore.deidentify.rollup import ClassTables, NodeClasses, regroup
 from riskcore.deidentify.signatures import PersonBase, person_base, regroup_people
 from riskcore.deidentify.steering import Steering, check_size
@@ -84,6 +85,7 @@ __all__ = [
     "Lattice",
     "NodeResult",
     "Objective",
+    "apply_levels",
 ]
 
 #: Event levels whose (person, visit) pairs and least supports a lattice keeps at once.
@@ -738,8 +740,6 @@ class Lattice(LatticeLosses):
         pandas.DataFrame
             ``data`` generalized to ``levels``, the failing classes suppressed.
         """
-        from riskcore.deidentify.recipe_apply import apply_levels
-
         return apply_levels(self, data, levels, suppression=suppression)
 
     def record_failing(self, levels: Sequence[int]) -> np.ndarray:
@@ -756,3 +756,47 @@ class Lattice(LatticeLosses):
         ids, _, bad = self.failing(self._check_levels(levels))
         out: np.ndarray = bad[ids][self.record_base_classes()]
         return out
+
+
+def apply_levels(
+    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+) -> pd.DataFrame:
+    """Return ``data`` generalized to ``levels``, the failing classes suppressed.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        The lattice built from ``data``.
+    data : pandas.DataFrame
+        The table the lattice was built from (same rows, same order).
+    levels : sequence of int
+    suppression : {"drop", "mask"}
+        Drop the suppressed records (default), or keep them with every QI
+        set to ``"*"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Generalized QI columns (level 0 keeps the original values), other
+        columns unchanged, index kept.
+
+    Raises
+    ------
+    RiskcoreError
+        For another table than the lattice's, or an unknown suppression.
+    """
+    if len(data) != lattice.n_rows:
+        raise RiskcoreError("apply the node to the table the lattice was built from")
+    drop = lattice.record_failing(levels)
+    lv = [int(x) for x in levels]
+    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
+    if suppression == "drop":
+        if not drop.any():  # nothing suppressed: the generalized table is already a new one
+            return out
+        kept: pd.DataFrame = out.loc[~drop].copy()
+        return kept
+    if suppression == "mask":
+        for q in lattice.qis:
+            out[q] = out[q].astype(object).where(~drop, "*")
+        return out
+    raise RiskcoreError("suppression is 'drop' or 'mask'")

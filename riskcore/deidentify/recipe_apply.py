@@ -20,7 +20,6 @@ from riskcore.deidentify.hierarchy import Hierarchy, rebuild
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe import (
     Recipe,
-    generalize_columns,
     key_check,
     keyed_steps,
     masking_steps,
@@ -31,12 +30,11 @@ from riskcore.perturb.steps import numeric_columns, run_steps
 from riskcore.perturb.utility import NumericRiskUtility, numeric_risk_utility
 
 if TYPE_CHECKING:
-    from riskcore.deidentify.lattice import Lattice
+    pass
 
 __all__ = [
     "PERSON_KEY",
     "AppliedRecipe",
-    "apply_levels",
     "apply_recipe",
     "pinned_steering",
     "with_person_key",
@@ -396,47 +394,3 @@ def pinned_steering(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steeri
             )
     pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
     return Steering(steering.weights, pins)
-
-
-def apply_levels(
-    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
-) -> pd.DataFrame:
-    """Return ``data`` generalized to ``levels``, the failing classes suppressed.
-
-    Parameters
-    ----------
-    lattice : Lattice
-        The lattice built from ``data``.
-    data : pandas.DataFrame
-        The table the lattice was built from (same rows, same order).
-    levels : sequence of int
-    suppression : {"drop", "mask"}
-        Drop the suppressed records (default), or keep them with every QI
-        set to ``"*"``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Generalized QI columns (level 0 keeps the original values), other
-        columns unchanged, index kept.
-
-    Raises
-    ------
-    RiskcoreError
-        For another table than the lattice's, or an unknown suppression.
-    """
-    if len(data) != lattice.n_rows:
-        raise RiskcoreError("apply the node to the table the lattice was built from")
-    drop = lattice.record_failing(levels)
-    lv = [int(x) for x in levels]
-    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
-    if suppression == "drop":
-        if not drop.any():  # nothing suppressed: the generalized table is already a new one
-            return out
-        kept: pd.DataFrame = out.loc[~drop].copy()
-        return kept
-    if suppression == "mask":
-        for q in lattice.qis:
-            out[q] = out[q].astype(object).where(~drop, "*")
-        return out
-    raise RiskcoreError("suppression is 'drop' or 'mask'")

@@ -28,7 +28,7 @@ else:
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
-from riskcore.freetext.scan import ColumnScan, TextFinding, _distinct, text_columns
+from riskcore.freetext.findings import ColumnScan, TextFinding, distinct_texts, text_columns
 
 __all__ = [
     "PRESIDIO_CATEGORY",
@@ -242,7 +242,7 @@ def scan_free_text(
     for col in columns:
         if col not in data.columns:
             raise RiskcoreError(f"column {col!r} is not in the table")
-        _, texts = _distinct(data[col])
+        _, texts = distinct_texts(data[col])
         part = [str(t) for t in texts.iloc[:sample]]
         flags, scores = _hits(part, min_score)
         counts = {e: int(f.sum()) for e, f in flags.items()}
@@ -303,7 +303,7 @@ def add_presidio(
     _analyzer()
     out: list[ColumnScan] = []
     for scan in scans:
-        codes, texts = _distinct(data.iloc[:, positions[scan.column]])
+        codes, texts = distinct_texts(data.iloc[:, positions[scan.column]])
         part = [str(t) for t in texts.iloc[:sample]]
         cells = np.bincount(codes[codes >= 0], minlength=len(texts))[: len(part)]
         flags, _ = _hits(part, min_score)

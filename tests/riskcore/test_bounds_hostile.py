@@ -145,7 +145,7 @@ def test_json_beyond_the_size_limit_is_refused_before_parsing(monkeypatch) -> No
 
 
 def _key_file(path):
-    from riskcore._cli_deidentify import _key
+    from riskcore.cli.release import read_key as _key
 
     return _key(str(path), ["hmac tokens of 'ssn'"], create=False)
 

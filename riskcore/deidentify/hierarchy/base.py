@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore._values import value_text
+from riskcore.deidentify.hierarchy.date_text import parse_dates
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -267,8 +268,6 @@ class Hierarchy:
             return np.argsort(np.asarray(self.leaves, dtype=float), kind="stable")
         text = np.asarray([text_of(v) for v in self.leaves], dtype=str)
         if self.kind == "date":
-            from riskcore.deidentify.hierarchy.dates import parse_dates  # it imports this module
-
             when = parse_dates(pd.Series(self.leaves, dtype=object))
             stamp = when.to_numpy(dtype="datetime64[ns]").astype(np.int64)
             unread = when.isna().to_numpy()  # not a date: after the dates, by text

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riskcore._cli_args import column_pairs
+from riskcore.cli.common import column_pairs
 from riskcore.errors import RiskcoreError
 
 __all__ = ["LOCAL_SUPPRESSION_ADVICE", "add_perturb_arguments", "perturbing", "run_perturb"]
@@ -36,7 +36,13 @@ LOCAL_SUPPRESSION_ADVICE = (
 
 
 def add_perturb_arguments(a: Any) -> None:
-    """Add the perturbative options to the ``anonymize`` parser."""
+    """Add the perturbative options to the ``anonymize`` parser.
+
+    Parameters
+    ----------
+    a : argparse.ArgumentParser
+        The ``anonymize`` parser.
+    """
     g = a.add_argument_group("perturbation (instead of generalization)")
     g.add_argument(
         "--local-suppression",
@@ -83,7 +89,19 @@ def add_perturb_arguments(a: Any) -> None:
 
 
 def perturbing(args: argparse.Namespace) -> bool:
-    """Return whether any perturbative option was given."""
+    """Return whether any perturbative option was given.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+
+    Returns
+    -------
+    bool
+        True when a perturbative option (noise, microaggregation, PRAM, local
+        suppression) is given.
+    """
     return bool(
         getattr(args, "local_suppression", False)
         or getattr(args, "microaggregate", [])
@@ -152,17 +170,29 @@ def _perturb(
 
 
 def run_perturb(args: argparse.Namespace) -> int:
-    """Run ``anonymize`` with perturbative options; return the exit code (2 on bad input)."""
-    from riskcore._cli_args import profile_from_args
-    from riskcore._cli_deidentify import (
+    """Run ``anonymize`` with perturbative options; return the exit code (2 on bad input).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+
+    Returns
+    -------
+    int
+        The exit code: 0 success, 1 a target not met or a limit broken (the output
+        written first), 2 bad input (a message on stderr).
+    """
+    from riskcore._results import dumps
+    from riskcore.cli.args import profile_from_args
+    from riskcore.cli.common import load as _load
+    from riskcore.cli.release import (
         ANONYMIZE_REMEDY,
         allowed_columns,
         before_steps,
         print_steps,
         released_steps,
     )
-    from riskcore._results import dumps
-    from riskcore.cli import _load
     from riskcore.deidentify.recipe import Recipe
     from riskcore.deidentify.recipe_identifiers import (
         check_identifiers,

@@ -1,78 +1,34 @@
-"""Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
-
-Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
-risk table), ``report`` (the HTML / JSON / PDF report; ``report verify`` checks
-a signed one) and ``audit`` (the audit log's hash chain).
-
-Exit codes: 0 success, 1 a target failed under ``--fail-on-targets`` or the
-release is not ready under ``report --fail-unless-ready`` (the outputs are
-written first), 2 bad input or usage (message on stderr, no traceback).
+"""``riskcore assess``: k-anonymity, risk, l-diversity and t-closeness of a table, and the
+verdict on the targets. pandas, numpy and the metrics are imported inside the handler,
+so ``--help`` and usage errors answer at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import contextvars
 import functools
-import io
-import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any
 
+from riskcore.cli.common import DECIMAL, load
 from riskcore.errors import RiskcoreError
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from riskcore.engine import Engine
 
-# pandas, numpy and the metrics are imported inside main(), after the
-# arguments are parsed, so `--help` and usage errors answer at once.
-
-__all__ = ["main", "run"]
+__all__ = ["add_parser", "assess_engine", "run_assess"]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # exit 2 with a plain message
-        self.print_usage(sys.stderr)
-        print(f"error: {message}", file=sys.stderr)
-        raise SystemExit(2)
+def add_parser(sub: Any) -> None:
+    """Add the ``assess`` sub-command and its options.
 
-
-def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """Return the parser: every sub-command, or ``assess`` alone when ``command`` is "assess".
-
-    ``assess`` alone spares its run the imports of the other sub-commands'
-    options (the remediation code among them).
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-parsers of the ``riskcore`` parser (``add_subparsers``).
     """
-    p = _Parser(prog="riskcore", description="Privacy-risk assessment of a table.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    _add_assess(sub)
-    from riskcore._cli_args import add_decimal
-
-    if command == "assess":
-        add_decimal(sub)
-        return p
-    from riskcore._cli_app import add_parser as add_app
-    from riskcore._cli_deidentify import add_parsers
-    from riskcore._cli_records import add_parser as add_records
-    from riskcore._cli_report import add_parser as add_report
-    from riskcore._cli_store import add_parser as add_audit
-
-    add_parsers(sub)
-    add_records(sub)
-    add_report(sub)
-    add_audit(sub)
-    add_app(sub)
-    add_decimal(sub)
-    return p
-
-
-def _add_assess(sub: Any) -> None:
-    """Add the ``assess`` sub-command and its options."""
-    from riskcore._cli_args import add_missing, add_targets
+    from riskcore.cli.args import add_missing, add_targets
 
     a = sub.add_parser("assess", help="k-anonymity, risk, l-diversity and t-closeness")
     a.add_argument(
@@ -157,21 +113,7 @@ def _add_assess(sub: Any) -> None:
     a.add_argument("--format", choices=("text", "json"), default="text")
 
 
-#: The ``--decimal`` of the running command (None: found in each file), read by every load.
-_DECIMAL: contextvars.ContextVar[str | None] = contextvars.ContextVar("decimal", default=None)
-
-
-def _load(spec: str) -> pd.DataFrame:
-    from riskcore.demo import is_demo, load_demo
-
-    if is_demo(spec):
-        return load_demo(spec)
-    from riskcore.io import load_table
-
-    return load_table(spec, decimal=_DECIMAL.get()).data
-
-
-def _assess_engine(
+def assess_engine(
     args: argparse.Namespace, *, weights: bool, columns: Sequence[str] | None = None
 ) -> Engine:
     """Return the engine ``assess`` reads the data with: without pandas wherever it can.
@@ -185,6 +127,22 @@ def _assess_engine(
     the households need each record, which only
     :class:`~riskcore.engine.EncodedTable` answers). ``columns``: the only
     columns the Arrow path reads (the QIs and sensitive attributes).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+    weights : bool
+        Whether the run needs each record (weights, events, households): the pandas
+        engine then reads the data.
+    columns : sequence of str, optional
+        The only columns the Arrow path reads (the QIs, sensitive attributes and the
+        person).
+
+    Returns
+    -------
+    riskcore.engine.Engine
+        An ArrowTable for a CSV kept in memory, else the engine ``--engine`` names.
     """
     from riskcore.engine.select import open_engine, resolve_engine
 
@@ -196,10 +154,10 @@ def _assess_engine(
             from riskcore.engine.columnar import ArrowTable
             from riskcore.io import load_arrow
 
-            table = load_arrow(spec, columns=columns, decimal=_DECIMAL.get())
+            table = load_arrow(spec, columns=columns, decimal=DECIMAL.get())
             if table is not None:
                 return ArrowTable(table)
-    return open_engine(spec, args.engine, load=_load)
+    return open_engine(spec, args.engine, load=load)
 
 
 def _typed_order(engine: Engine, column: str, values: list[str]) -> list[object]:
@@ -223,118 +181,6 @@ def _typed_order(engine: Engine, column: str, values: list[str]) -> list[object]
     return [held[v] for v in values]
 
 
-#: Characters never printed as they are: C0 controls but tab and newline (ESC starts a
-#: terminal escape code: colours, a fake "PASS", a hidden link), DEL, C1 controls, and the
-#: direction controls (U+202E reverses the text after it).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def escape_controls(text: str) -> str:
-    r"""Return ``text`` with every control character written as an escape (``\x1b``, ``\u202e``).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-    """
-    return _CONTROL.sub(
-        lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text
-    )
-
-
-class _Escaped(io.TextIOBase):
-    """A text stream that writes through :func:`escape_controls` (the CLI's stdout, stderr)."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def write(self, s: str) -> int:
-        self._stream.write(escape_controls(s))
-        return len(s)
-
-    def flush(self) -> None:
-        self._stream.flush()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code.
-
-    Everything printed (results and messages) has its control characters
-    escaped (:func:`escape_controls`): a column name holding terminal escape
-    codes cannot colour, move or hide text. ``audit`` writes its log as it is.
-
-    Parameters
-    ----------
-    argv : sequence of str, optional
-        Arguments without the program name (default ``sys.argv[1:]``).
-
-    Returns
-    -------
-    int
-        0 on success, 2 for bad input or usage (message on stderr).
-    """
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["app"] and not {"-h", "--help"} & set(args_list[1:2]):
-        from riskcore._cli_app import run_app  # everything after `app` goes to Streamlit
-
-        return run_app(args_list[1:])
-    if args_list[:1] == ["audit"]:
-        return _main(args_list)
-    with (
-        contextlib.redirect_stdout(_Escaped(sys.stdout)),
-        contextlib.redirect_stderr(_Escaped(sys.stderr)),
-    ):
-        return _main(args_list)
-
-
-def _main(argv: list[str]) -> int:
-    if argv[:2] == ["report", "verify"]:  # a sub-action of report, parsed on its own
-        from riskcore._cli_report import run_verify
-
-        return run_verify(argv[2:])
-    args = _build_parser(argv[0] if argv else None).parse_args(argv)
-    decimal = getattr(args, "decimal", "auto")
-    _DECIMAL.set(None if decimal == "auto" else decimal)
-    if args.command in ("anonymize", "apply", "records", "report"):
-        from riskcore.engine.select import check_supported
-
-        try:
-            check_supported(args.command, args.engine)
-        except RiskcoreError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-    if args.command in ("anonymize", "apply"):
-        from riskcore import _cli_deidentify
-        from riskcore._cli_engine_remediate import run_engine_command
-
-        on_engine = run_engine_command(args)  # None: the in-memory path
-        if on_engine is not None:
-            return on_engine
-
-        run_cmd = (
-            _cli_deidentify.run_anonymize
-            if args.command == "anonymize"
-            else _cli_deidentify.run_apply
-        )
-        return run_cmd(args)
-    if args.command == "records":
-        from riskcore._cli_records import run_records
-
-        return run_records(args, _load)
-    if args.command == "audit":
-        from riskcore._cli_store import run_audit
-
-        return run_audit(args)
-    if args.command == "report":
-        from riskcore._cli_report import run_report
-
-        return run_report(args, _load)
-    return _run_assess(args)
-
-
 def _distinct(engine: Engine, column: str) -> Any:
     """Return the distinct values of ``column`` as a pandas Series (to build a hierarchy on)."""
     import pandas as pd
@@ -344,10 +190,22 @@ def _distinct(engine: Engine, column: str) -> Any:
     return pd.Series(distinct_values(engine, column), name=column)
 
 
-def _run_assess(args: argparse.Namespace) -> int:
-    """Run ``assess``: the assessment, the verdict, the profile; return the exit code."""
-    from riskcore._cli_args import distance_options, profile_from_args
+def run_assess(args: argparse.Namespace) -> int:
+    """Run ``assess``: the assessment, the verdict, the profile; return the exit code.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+
+    Returns
+    -------
+    int
+        The exit code: 0 success, 1 a target failed under ``--fail-on-targets`` (the
+        output printed first), 2 bad input.
+    """
     from riskcore._results import dumps
+    from riskcore.cli.args import distance_options, profile_from_args
     from riskcore.criteria import evaluate
     from riskcore.metrics import Population, assess
     from riskcore.report.summary import assessment_text, verdict_text
@@ -385,7 +243,7 @@ def _run_assess(args: argparse.Namespace) -> int:
         recursive = profile.targets.find("recursive-cl-diversity")
         c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
         per_row = bool(profile.events) or profile.household is not None
-        engine = _assess_engine(
+        engine = assess_engine(
             args,
             weights=roles.weight is not None or per_row,
             columns=[
@@ -453,25 +311,3 @@ def _run_assess(args: argparse.Namespace) -> int:
             if overall:
                 print(overall)
     return 1 if args.fail_on_targets and not verdict.passed else 0
-
-
-def run() -> NoReturn:
-    """Run :func:`main` as a program (``riskcore`` and ``python -m riskcore``) and exit.
-
-    Before exiting, every object alive is frozen out of the garbage collector
-    (:func:`gc.freeze`): the interpreter's final collections would otherwise
-    walk all of pandas' and pyarrow's module objects, about 0.15 s of a
-    0.7 s run, to free memory the operating system reclaims anyway.
-    """
-    import gc
-    import os
-
-    code = main()
-    if "duckdb" in sys.modules:
-        # DuckDB's bindings report objects still alive at interpreter exit as
-        # "leaks" on stderr; the work is done and flushed, so leave at once.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    gc.freeze()
-    raise SystemExit(code)

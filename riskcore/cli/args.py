@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from riskcore.cli.common import column_pairs
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -35,7 +36,6 @@ __all__ = [
     "add_missing",
     "add_targets",
     "anonymize_inputs",
-    "column_pairs",
     "distance_options",
     "parse_threshold",
     "profile_from_args",
@@ -63,6 +63,16 @@ def parse_threshold(text: str) -> float:
     ------
     argparse.ArgumentTypeError
         When the text is none of these or the value is outside (0, 1].
+
+    Parameters
+    ----------
+    text : str
+        The option's text: ``0.05``, ``1/11``, ``k=11`` or ``k11``.
+
+    Returns
+    -------
+    float
+        The threshold in (0, 1]; ``1/k`` for a k.
     """
     t = text.strip().lower().replace(" ", "")
     m = re.fullmatch(r"k=?(\d+)", t)
@@ -82,6 +92,13 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
 
     Every target option defaults to None ("not given"): the profile's, or the
     k = 11 preset, stands.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The sub-command's parser.
+    profile : bool, optional
+        Also add ``--profile`` (default True).
     """
     if profile:
         parser.add_argument(
@@ -233,7 +250,17 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
 
 
 def add_missing(parser: Any, *, default: str | None = None, help: str = MISSING_HELP) -> None:
-    """Add ``--missing own|any``, the missing-value policy (default: the profile's, else own)."""
+    """Add ``--missing own|any``, the missing-value policy (default: the profile's, else own).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The sub-command's parser.
+    default : str, optional
+        The policy when the option is not given (None: the profile's, else ``own``).
+    help : str, optional
+        The option's help text.
+    """
     parser.add_argument("--missing", choices=("own", "any"), default=default, help=help)
 
 
@@ -265,7 +292,15 @@ def add_decimal(sub: Any) -> None:
 
 
 def add_memory_engine(parser: Any, command: str) -> None:
-    """Add ``--engine``, which a per-record command accepts as ``auto`` or ``pandas`` only."""
+    """Add ``--engine``, which a per-record command accepts as ``auto`` or ``pandas`` only.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The sub-command's parser.
+    command : str
+        The command's name, for the option's help.
+    """
     parser.add_argument(
         "--engine",
         choices=("auto", "pandas", "arrow", "duckdb", "spark"),
@@ -298,6 +333,18 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     ------
     RiskcoreError
         When the profile cannot be read or an option is out of range.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+    qis : list of str, optional
+        The ``--qi`` columns (None or empty: the profile's).
+
+    Returns
+    -------
+    riskcore.profile.Profile
+        A new profile; the ``--profile`` file is not changed.
     """
     import dataclasses
 
@@ -530,16 +577,16 @@ def anonymize_inputs(
         targets without a sensitive attribute, or a population table other
         than the profile's.
     """
-    from riskcore._cli_deidentify import _population, _with_population_targets
+    from riskcore.cli.release import population_reference, with_population_targets
 
     if args.max_risk is not None:
         if args.threshold is not None:
             raise RiskcoreError("give --threshold or --max-risk, not both")
         args.threshold = args.max_risk
     profile = profile_from_args(args, qis=args.qi)
-    targets = _with_population_targets(profile.targets, args)
+    targets = with_population_targets(profile.targets, args)
     named = None if profile.population is None else profile.population.to_dict()
-    population, reference = _population(args, named)
+    population, reference = population_reference(args, named)
     sensitive = tuple(profile.roles.sensitive)
     if not profile.roles.quasi_identifiers:
         raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")
@@ -577,7 +624,7 @@ def distance_options(args: argparse.Namespace, profile: Any, values: Callable[[s
         For a malformed item, a column that is not sensitive, or a hierarchy
         that cannot be read or fails its checks.
     """
-    from riskcore._cli_deidentify import _hierarchy_option
+    from riskcore.cli.release import hierarchy_option
     from riskcore.metrics.closeness import DISTANCES
 
     sens = set(profile.roles.sensitive)
@@ -598,32 +645,6 @@ def distance_options(args: argparse.Namespace, profile: Any, values: Callable[[s
     rows = dict(profile.sensitive_hierarchies)
     for col, spec in specs.items():
         if col in sens:
-            h = _hierarchy_option(values(col), spec)
+            h = hierarchy_option(values(col), spec)
             rows[col] = tuple(zip(*h.levels, strict=True))
     return profile.with_(distances=distance, sensitive_hierarchies=rows)
-
-
-def column_pairs(items: list[str], flag: str, shape: str) -> dict[str, str]:
-    """Return the ``COL=VALUE`` items of a repeated option as a mapping of column to value.
-
-    Parameters
-    ----------
-    items : list of str
-        The option's values, e.g. ``["age=2", "zip=0.5"]``.
-    flag : str
-        The option, for the message (``"--weight"``).
-    shape : str
-        What an item looks like, for the message (``"COL=W"``).
-
-    Raises
-    ------
-    RiskcoreError
-        For an item without ``=``, a column or a value.
-    """
-    out: dict[str, str] = {}
-    for item in items:
-        col, sep, value = item.partition("=")
-        if not sep or not col or not value:
-            raise RiskcoreError(f"{flag} {item!r}: write {shape}")
-        out[col] = value
-    return out

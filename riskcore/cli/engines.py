@@ -1,6 +1,6 @@
 """``anonymize`` and ``apply`` with ``--engine arrow|duckdb|spark``: remediation beyond memory.
 
-The options are the in-memory commands' (:mod:`riskcore._cli_deidentify`), plus
+The options are the in-memory commands' (:mod:`riskcore.cli.release`), plus
 ``--partition-by`` and ``--memory-limit``; the work is
 :mod:`riskcore.deidentify.engines`: the engine's level-0 class table, the exact
 search on it, the release written by the engine as Parquet. ``--engine auto``
@@ -125,16 +125,16 @@ def _table(args: argparse.Namespace, engine: str) -> Any:
 def _anonymize(args: argparse.Namespace, engine: str) -> int:
     import pandas as pd
 
-    from riskcore._cli_args import anonymize_inputs, distance_options
-    from riskcore._cli_deidentify import (
-        _hierarchies,
-        _steering,
+    from riskcore._results import dumps
+    from riskcore.cli.args import anonymize_inputs, distance_options
+    from riskcore.cli.perturb import perturbing
+    from riskcore.cli.release import (
         allowed_columns,
+        hierarchies_of,
         print_steps,
         released_steps,
+        steering_of,
     )
-    from riskcore._cli_perturb import perturbing
-    from riskcore._results import dumps
     from riskcore.deidentify.engines import anonymize_source, check_out, hierarchy_values
     from riskcore.deidentify.objectives import OBJECTIVES
     from riskcore.deidentify.recipe import Recipe
@@ -179,9 +179,9 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     values: dict[str, pd.Series] = hierarchy_values(table, args.qi, sensitive)
     for s in args.sensitive:  # present (checked above); only their names are read
         values.setdefault(s, pd.Series([], dtype=object, name=s))
-    hierarchies = _hierarchies(values, args, sensitive=sensitive)
+    hierarchies = hierarchies_of(values, args, sensitive=sensitive)
     profile = distance_options(args, profile, values.__getitem__)
-    steering = _steering(args)
+    steering = steering_of(args)
     result, lattice, release = anonymize_source(
         table,
         hierarchies,
@@ -266,16 +266,16 @@ def _times(seconds: dict[str, float]) -> str:
 
 
 def _apply(args: argparse.Namespace, engine: str) -> int:
-    from riskcore._cli_deidentify import (
-        _apply_remedy,
-        _population,
-        allowed_columns,
-        print_steps,
-        released_steps,
-    )
     from riskcore._files import read_regular
     from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps
+    from riskcore.cli.release import (
+        allowed_columns,
+        apply_remedy,
+        population_reference,
+        print_steps,
+        released_steps,
+    )
     from riskcore.deidentify.engines import apply_recipe_to_source, record_steps
     from riskcore.deidentify.recipe_check import check_recipe, read_recipe
     from riskcore.deidentify.recipe_identifiers import check_identifiers
@@ -296,10 +296,10 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
         check_recipe(rec, None, sealed=True)
     except (KeyError, TypeError, ValueError) as exc:
         raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
-    population, _ = _population(args, rec.population)
+    population, _ = population_reference(args, rec.population)
     table = _table(args, engine)
     allowed = allowed_columns(args)
-    identifiers = check_identifiers(table.head(), rec, allowed, remedy=_apply_remedy(rec, allowed))
+    identifiers = check_identifiers(table.head(), rec, allowed, remedy=apply_remedy(rec, allowed))
     release = apply_recipe_to_source(
         table, rec, args.out, population=population, partition_by=args.partition_by
     )

@@ -15,14 +15,20 @@ import argparse
 import sys
 from typing import Any
 
-from riskcore._cli_args import DATA_HELP, add_memory_engine, add_missing, add_targets
+from riskcore.cli.args import DATA_HELP, add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["add_parser", "run_records"]
 
 
 def add_parser(sub: Any) -> None:
-    """Add the ``records`` sub-command to the parser's sub-parsers."""
+    """Add the ``records`` sub-command to the parser's sub-parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-parsers of the ``riskcore`` parser (``add_subparsers``).
+    """
     r = sub.add_parser(
         "records",
         help="per-record risk table: class size, prosecutor / individual risk, SUDA, targets",
@@ -59,8 +65,22 @@ def add_parser(sub: Any) -> None:
 
 
 def run_records(args: argparse.Namespace, load: Any) -> int:
-    """Run ``records``: compute the table, write it, print the summary; return the exit code."""
-    from riskcore._cli_args import profile_from_args
+    """Run ``records``: compute the table, write it, print the summary; return the exit code.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+    load : callable
+        Reads a table from a path or a demo name (:func:`riskcore.cli.common.load`).
+
+    Returns
+    -------
+    int
+        The exit code: 0 success, 1 a target not met or a limit broken (the output
+        written first), 2 bad input (a message on stderr).
+    """
+    from riskcore.cli.args import profile_from_args
     from riskcore.criteria.records import record_table
     from riskcore.engine import EncodedTable
     from riskcore.io.export import write_table

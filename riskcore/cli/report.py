@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riskcore._cli_args import DATA_HELP, add_memory_engine, add_missing, add_targets
+from riskcore.cli.args import DATA_HELP, add_memory_engine, add_missing, add_targets
 from riskcore.errors import RiskcoreError
 
 __all__ = ["PASSPHRASE_ENV", "add_parser", "run_report", "run_verify"]
@@ -36,7 +36,13 @@ PASSPHRASE_ENV = "RISKCORE_SIGN_PASSPHRASE"  # noqa: S105 - a variable's name, n
 
 
 def add_parser(sub: Any) -> None:
-    """Add the ``report`` sub-command to the parser's sub-parsers."""
+    """Add the ``report`` sub-command to the parser's sub-parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-parsers of the ``riskcore`` parser (``add_subparsers``).
+    """
     r = sub.add_parser(
         "report",
         help="the assessment as an offline HTML report with its JSON twin",
@@ -198,8 +204,22 @@ def _checked_ledger(profile: Any, data: Any, args: argparse.Namespace, sha256: s
 
 
 def run_report(args: argparse.Namespace, load: Any) -> int:
-    """Run ``report``: assess, write the HTML (and JSON); return the exit code."""
-    from riskcore._cli_args import profile_from_args
+    """Run ``report``: assess, write the HTML (and JSON); return the exit code.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+    load : callable
+        Reads a table from a path or a demo name (:func:`riskcore.cli.common.load`).
+
+    Returns
+    -------
+    int
+        The exit code: 0 written, 1 not ready under ``--fail-unless-ready`` (written
+        first), 2 bad input.
+    """
+    from riskcore.cli.args import profile_from_args
     from riskcore.report.readings.review import release_banner
     from riskcore.report.render import render_html, render_pdf
     from riskcore.review import review
@@ -296,7 +316,7 @@ def _signing_key(args: argparse.Namespace) -> Any:
 
 
 def _verify_parser() -> argparse.ArgumentParser:
-    from riskcore.cli import _Parser
+    from riskcore.cli.common import Parser as _Parser
 
     p = _Parser(
         prog="riskcore report verify",

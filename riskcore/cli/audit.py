@@ -23,7 +23,13 @@ __all__ = ["add_parser", "run_audit"]
 
 
 def add_parser(sub: Any) -> None:
-    """Add the ``audit`` sub-command to the parser's sub-parsers."""
+    """Add the ``audit`` sub-command to the parser's sub-parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-parsers of the ``riskcore`` parser (``add_subparsers``).
+    """
     a = sub.add_parser(
         "audit", help="check, key or export the audit log of saved assessments and ledgers"
     )
@@ -85,7 +91,19 @@ def _migrate(path: Any) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    """Run ``audit``; return 0, 1 when the log is broken or unproven, 2 when it cannot be read."""
+    """Run ``audit``; return 0, 1 when the log is broken or unproven, 2 when it cannot be read.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the command.
+
+    Returns
+    -------
+    int
+        The exit code: 0 the chain holds (or the export was written), 1 it is broken, 2
+        bad input.
+    """
     from pathlib import Path
 
     from riskcore.store import default_path

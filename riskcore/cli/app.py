@@ -21,12 +21,24 @@ __all__ = ["add_parser", "app_path", "run_app"]
 
 
 def app_path() -> Path:
-    """Return the dashboard's ``app.py`` beside the package (it may not exist)."""
-    return Path(__file__).resolve().parents[1] / "app.py"
+    """Return the dashboard's ``app.py`` beside the package (it may not exist).
+
+    Returns
+    -------
+    pathlib.Path
+        The repository's ``app.py`` in a source checkout, two folders above this module.
+    """
+    return Path(__file__).resolve().parents[2] / "app.py"
 
 
 def add_parser(sub: Any) -> None:
-    """Add the ``app`` sub-command to the parser's sub-parsers."""
+    """Add the ``app`` sub-command to the parser's sub-parsers.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The sub-parsers of the ``riskcore`` parser (``add_subparsers``).
+    """
     sub.add_parser(
         "app",
         help="start the dashboard (http://localhost:8501) on the built-in demo data",
