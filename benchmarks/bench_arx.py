@@ -17,8 +17,8 @@ precision``), suppression limits 0%, 2%, 4%. For each limit it prints:
 * ARX search (warm): ARX's ``ARXResult.getTime()`` (Flash's traversal of the
   lattice) on the last of ``--repeats`` runs in one JVM; ARX's whole
   ``anonymize()`` call (its encoding of the data included) is in ``--json``;
-* our search: :func:`riskcore.deidentify.search.search` in this process on a
-  :class:`~riskcore.deidentify.lattice.Lattice` built as the CLI builds it, the
+* our search: :func:`riskcore.deidentify.search.run.search` in this process on a
+  :class:`~riskcore.deidentify.search.lattice.Lattice` built as the CLI builds it, the
   last of ``--repeats`` runs (a new Lattice each: nothing cached between runs;
   the Lattice's construction, our encoding of the data, is not included; it is
   in ``--json``);
@@ -311,7 +311,7 @@ def load_adult(data: Path, phases: dict[str, Any]) -> tuple[Any, dict[str, Any]]
     import pandas as pd
 
     from riskcore.deidentify.hierarchy import check_covers, read_arx_hierarchy
-    from riskcore.deidentify.recipe_identifiers import detect_identifiers
+    from riskcore.deidentify.recipe.identifiers import detect_identifiers
     from riskcore.io import LoadLimits, load_table
 
     start = _clock()
@@ -334,7 +334,7 @@ def write_release(
     df: Any, hierarchies: dict[str, Any], levels: list[int], phases: dict[str, Any]
 ) -> None:
     """Generalize ``df`` to ``levels`` and write it as the CLI does; record both phases."""
-    from riskcore.deidentify.recipe import generalize_columns
+    from riskcore.deidentify.recipe.base import generalize_columns
     from riskcore.io.export import write_table
 
     start = _clock()
@@ -384,8 +384,8 @@ def our_search(
     run's, as ARX's warm figures are its last run's.
     """
     from riskcore.criteria import Targets
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.search import search
+    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.run import search
 
     options, sensitive, _ = model_options(model, population_size)
     targets = Targets.of(k=None if k <= 1 else k, max_suppression=limit, **options)
@@ -524,7 +524,7 @@ def exhaustive(df: Any, hierarchies: dict[str, Any], row: dict[str, Any]) -> Non
     import numpy as np
 
     from riskcore.criteria import Targets
-    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.search.lattice import Lattice
 
     w, spec, big_n = row["arx_warm"], row["model"], row["population_size"]
     limit = w["suppression_limit"]

@@ -30,22 +30,22 @@ sys.path.insert(0, str(ROOT))
 import pandas as pd  # noqa: E402
 
 from riskcore.criteria import Targets  # noqa: E402
-from riskcore.deidentify.candidates import (  # noqa: E402
+from riskcore.deidentify.hierarchy import default_hierarchy  # noqa: E402
+from riskcore.deidentify.search.candidates import (  # noqa: E402
     MAX_ROWS,
     candidate_table,
     compare_candidates,
 )
-from riskcore.deidentify.hierarchy import default_hierarchy  # noqa: E402
-from riskcore.deidentify.lattice import Lattice  # noqa: E402
-from riskcore.deidentify.search import evaluate_all, search  # noqa: E402
+from riskcore.deidentify.search.lattice import Lattice  # noqa: E402
+from riskcore.deidentify.search.run import evaluate_all, search  # noqa: E402
 from riskcore.io import load_table  # noqa: E402
-from riskcore.metrics.utility import (  # noqa: E402
+from riskcore.report.readings.candidates import candidate_display  # noqa: E402
+from riskcore.utility.tables import (  # noqa: E402
     classification_utility,
     column_change,
     two_way,
     value_counts,
 )
-from riskcore.report.readings.candidates import candidate_display  # noqa: E402
 
 ADULT_QIS = ["age", "workclass", "education", "marital-status", "occupation", "race", "sex",
              "native-country"]  # fmt: skip

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from riskcore.deidentify.cover import cover_record
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice, Targets
+from riskcore.deidentify.search.cover import cover_record
+from riskcore.deidentify.search.lattice import Lattice, Targets
 from riskcore.demo import make_people
 from riskcore.engine import EncodedTable
 from riskcore.metrics.explain import explain_record, record_subsets, riskiest_rows

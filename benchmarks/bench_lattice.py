@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from riskcore.criteria import Targets  # noqa: E402
 from riskcore.deidentify.hierarchy import default_hierarchy  # noqa: E402
-from riskcore.deidentify.lattice import Lattice  # noqa: E402
-from riskcore.deidentify.search import greedy_search, search  # noqa: E402
+from riskcore.deidentify.search.lattice import Lattice  # noqa: E402
+from riskcore.deidentify.search.run import greedy_search, search  # noqa: E402
 from riskcore.io import load_table  # noqa: E402
 
 QIS = ["age", "workclass", "education", "marital-status", "occupation", "race", "sex",
@@ -46,8 +46,11 @@ CASES = [
     ("k = 5, 2% suppression", Targets.of(k=5, max_suppression=0.02), ()),
     ("k = 11, 2% suppression", Targets.of(k=11, max_suppression=0.02), ()),
     ("k = 5, 0% suppression", Targets.of(k=5, max_suppression=0.0), ()),
-    ("k = 5, distinct 2-diverse income, 2%", Targets.of(k=5, l=2, max_suppression=0.02),
-     ("income",)),
+    (
+        "k = 5, distinct 2-diverse income, 2%",
+        Targets.of(k=5, l=2, max_suppression=0.02),
+        ("income",),
+    ),
     ("k = 5, t = 0.2 on income, 2%", Targets.of(k=5, t=0.2, max_suppression=0.02), ("income",)),
 ]
 
@@ -94,8 +97,10 @@ def arx_adult(arx_data: Path) -> None:
     source = f"ARX's hierarchies from {arx_data}" if given else "our default hierarchies"
     print(f"\nARX's Adult: {len(df):,} rows, 9 QIs, k = 5, precision; {source}; heights "
           + ", ".join(f"{q} {h.height}" for q, h in hierarchies.items()))  # fmt: skip
-    print(f"{'suppression':<12} {'nodes before':>12} {'s before':>9} {'nodes after':>12} "
-          f"{'s after':>8} {'ARX nodes':>10} {'ARX s':>6}  optimum (precision, suppressed)")
+    print(
+        f"{'suppression':<12} {'nodes before':>12} {'s before':>9} {'nodes after':>12} "
+        f"{'s after':>8} {'ARX nodes':>10} {'ARX s':>6}  optimum (precision, suppressed)"
+    )
     for limit in (0.0, 0.02, 0.04):
         lattice = Lattice(df, hierarchies, targets=Targets.of(k=5, max_suppression=limit))
         plain = search(lattice, objective="precision", tagging=False, alternatives=False)

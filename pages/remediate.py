@@ -12,7 +12,7 @@ from riskcore.deidentify.masking import (
     get_operator,
 )
 from riskcore.deidentify.masking.fakes import find_sex_column
-from riskcore.deidentify.recipe import key_check, mask_step
+from riskcore.deidentify.recipe.base import key_check, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes, to_xlsx_bytes
 from riskcore.report import figures as charts

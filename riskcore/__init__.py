@@ -30,7 +30,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from riskcore._moved import install as _install_moved
 from riskcore.errors import DataLoadError, PrivacyLeakWarning, RiskcoreError, RolesError
+
+_install_moved()  # the modules that moved (issue 40) still import from their old paths
 
 if TYPE_CHECKING:
     from riskcore.engine import EncodedTable

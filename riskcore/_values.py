@@ -8,7 +8,7 @@ granularity is ``"%Y-%m-%d"``), so the rules live here once.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-__all__ = ["DATE_FORMATS", "value_text"]
+__all__ = ["DATE_FORMATS", "at_leaves", "value_text"]
 
 #: strftime format of each date granularity.
 DATE_FORMATS: dict[str, str] = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}
@@ -48,3 +48,28 @@ def value_text(v: object, *, fold: bool = False) -> str | None:
         return v.strftime(DATE_FORMATS["day"])
     text = str(v).strip()
     return text.casefold() if fold else text
+
+
+def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
+    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
+
+    A negative position is a value the hierarchy does not hold (-1) or a missing one (-2).
+
+    Safe when the hierarchy has no leaves at all (a column of only missing values).
+
+    Parameters
+    ----------
+    per_leaf : numpy.ndarray
+        One entry per leaf of the hierarchy.
+    leaf : numpy.ndarray
+        Positions among the leaves, as :meth:`Hierarchy.leaf_index` returns them.
+    fill : scalar
+        The entry of a negative position.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
+    """
+    extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
+    return extended[np.where(leaf >= 0, leaf, len(per_leaf))]

@@ -8,7 +8,7 @@ attributes, a reference to a population table (its name and fingerprint,
 never its rows), the full remediation recipe, masking steps included with
 their parameters and the key's check value (never the key), and the history of
 remediation steps with its undo / redo cursor
-(:class:`riskcore.deidentify.history.History`). It is frozen and
+(:class:`riskcore.deidentify.history.base.History`). It is frozen and
 validated once, here; the app keeps one in its session, the command line
 reads it with ``--profile`` and writes it with ``assess --profile-out``, the
 report and saved assessments store it. Every reader and writer goes through
@@ -47,8 +47,8 @@ from riskcore.metrics.missing import MISSING_POLICIES
 from riskcore.roles import ColumnRoles
 
 if TYPE_CHECKING:  # imported where used: `riskcore assess` never loads the remediation code
-    from riskcore.deidentify.history import History
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.history.base import History
+    from riskcore.deidentify.recipe.base import Recipe
 
 __all__ = ["DEFAULT_TARGETS", "PROFILE_VERSION", "PopulationReference", "Profile"]
 
@@ -216,7 +216,7 @@ class Profile(Result):
         if self.context is not None and not isinstance(self.context, Context):
             raise RiskcoreError("the profile's context must be a Context")
         if self.history is not None:
-            from riskcore.deidentify.history import History
+            from riskcore.deidentify.history.base import History
 
             if not isinstance(self.history, History):
                 raise RiskcoreError("the profile's history must be a History")
@@ -554,7 +554,7 @@ def _member(
 
 def _recipe(value: Any) -> Recipe | None:
     def read(obj: dict[str, Any]) -> Recipe:
-        from riskcore.deidentify.recipe import Recipe
+        from riskcore.deidentify.recipe.base import Recipe
 
         return Recipe.from_dict(obj)
 
@@ -563,7 +563,7 @@ def _recipe(value: Any) -> Recipe | None:
 
 def _history(value: Any) -> History | None:
     def read(obj: dict[str, Any]) -> History:
-        from riskcore.deidentify.history import History
+        from riskcore.deidentify.history.base import History
 
         return History.from_dict(obj)
 

@@ -29,8 +29,8 @@ import pandas as pd
 import streamlit as st
 
 from riskcore import assess as _assess
-from riskcore.deidentify.cover import RecordCover, cover_record
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search.cover import RecordCover, cover_record
+from riskcore.deidentify.search.lattice import Lattice
 from riskcore.demo import make_people
 from riskcore.demo.claims import make_claims
 from riskcore.demo.story import Story, guided_story

@@ -29,7 +29,7 @@ from riskcore.attacks.linkage import (
     row_number_truth,
     simulate_auxiliary,
 )
-from riskcore.deidentify.recipe import generalize_known
+from riskcore.deidentify.recipe.base import generalize_known
 from riskcore.engine import EncodedTable
 from ui import keys
 

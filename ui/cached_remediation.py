@@ -20,7 +20,6 @@ import streamlit as st
 
 from riskcore.criteria import Verdict
 from riskcore.deidentify.hierarchy import Hierarchy, default_hierarchy, hierarchy_from_spec
-from riskcore.deidentify.lattice import Lattice, NodeResult
 from riskcore.deidentify.masking import (
     EnumerationResult,
     SecretKey,
@@ -28,21 +27,22 @@ from riskcore.deidentify.masking import (
     parse_choice,
     shift_dates,
 )
-from riskcore.deidentify.objectives import Objective
-from riskcore.deidentify.recipe_apply import AppliedRecipe, apply_recipe
+from riskcore.deidentify.recipe.apply import AppliedRecipe, apply_recipe
 from riskcore.deidentify.safe_harbor import (
     SafeHarborCheck,
     SafeHarborTransform,
     apply_safe_harbor,
     safe_harbor_check,
 )
-from riskcore.deidentify.search import SearchResult, evaluate_all, search
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.lattice import Lattice, NodeResult
+from riskcore.deidentify.search.run import SearchResult, evaluate_all, search
+from riskcore.deidentify.search.steering import Steering
 from riskcore.engine import EncodedTable
 from riskcore.freetext import MAX_CHARS, PiiScan, scan_free_text, scan_text
 from riskcore.io import LoadedTable
 from riskcore.profile import Profile
 from riskcore.roles import ColumnRoles, RoleSuggestions
+from riskcore.utility.objectives import Objective
 from riskcore.workguard import Deadline, time_limit
 from ui import keys
 
@@ -100,7 +100,7 @@ def lattice(
     model): the lattice judges every node by the same criteria as every other page, in
     people when the roles have a person (every node's classes, k and suppression).
     ``steering_json`` is the search's weights and level bounds
-    (:class:`~riskcore.deidentify.steering.Steering`).
+    (:class:`~riskcore.deidentify.search.steering.Steering`).
     ``_population`` is the population table k-map and delta-presence targets are judged
     against (matched on the Records page), ``population_key`` its cache key.
     """
@@ -217,7 +217,7 @@ def remediated_view(
 def release_verdict(key: str, recipe_json: str, _table: LoadedTable) -> Verdict | None:
     """Return the one verdict of the release a recipe gives: the generalization's, with the
     records (people) it removed and those local suppression blanked counted against the
-    limit (:attr:`riskcore.deidentify.recipe_apply.AppliedRecipe.verdict`); None when the
+    limit (:attr:`riskcore.deidentify.recipe.apply.AppliedRecipe.verdict`); None when the
     recipe generalizes nothing."""
     return _release(key, recipe_json, _table)[2]
 

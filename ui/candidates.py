@@ -1,7 +1,7 @@
 """The Remediate page's candidate solutions: the search's anonymous nodes, filtered, sorted,
 two compared side by side, and either put in the level controls.
 
-riskcore computes everything (:mod:`riskcore.deidentify.candidates`); the sentences come
+riskcore computes everything (:mod:`riskcore.deidentify.search.candidates`); the sentences come
 from :mod:`riskcore.report.readings.candidates`. Results are kept in session state
 (:data:`ui.keys.REM_WORKBENCH`, a few entries), not in a cache: the search result they
 read is kept there too (:func:`ui.cached_remediation.lattice_search`).
@@ -16,10 +16,14 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from riskcore.deidentify.candidates import CandidateTable, candidate_table, compare_candidates
 from riskcore.deidentify.hierarchy import Hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import SearchResult
+from riskcore.deidentify.search.candidates import (
+    CandidateTable,
+    candidate_table,
+    compare_candidates,
+)
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import SearchResult
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
 from riskcore.report.figures.utility import column_ncp_bars

@@ -2,8 +2,8 @@
 
 Each action the user applies on the page (levels, a search result or candidate, the Safe
 Harbor transforms, a masking choice, a date shift, a perturbation) is one
-:class:`~riskcore.deidentify.history.Step`, recorded with the risk and loss of the table it
-gives (:func:`~riskcore.deidentify.history_measure.step_scores`). The table every page
+:class:`~riskcore.deidentify.history.base.Step`, recorded with the risk and loss of the table it
+gives (:func:`~riskcore.deidentify.history.measure.step_scores`). The table every page
 sees is the recipe the applied steps fold into (:meth:`History.to_recipe`,
 :func:`ui.remediation.set_recipe`); with no step applied, the table as recorded. The history
 lives in the session (:func:`ui.remediation.history`) and in the working profile
@@ -17,11 +17,11 @@ from typing import Any
 
 import streamlit as st
 
-from riskcore.deidentify.history import History, Step
-from riskcore.deidentify.history_measure import step_scores
-from riskcore.deidentify.history_script import command_script
+from riskcore.deidentify.history.base import History, Step
+from riskcore.deidentify.history.measure import step_scores
+from riskcore.deidentify.history.script import command_script
 from riskcore.deidentify.masking import get_operator
-from riskcore.deidentify.recipe import Recipe, mask_step
+from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings.history import (
     HISTORY_NOTE,
@@ -129,7 +129,7 @@ def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
     ----------
     ctx : Context
     kind : str
-        The step's kind (:data:`riskcore.deidentify.history.STEP_KINDS`).
+        The step's kind (:data:`riskcore.deidentify.history.base.STEP_KINDS`).
     params : dict
         Its parameters (JSON values; never a key).
 

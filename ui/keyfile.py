@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import key_check
+from riskcore.deidentify.recipe.base import key_check
 from riskcore.report.readings.work import (
     KEY_CONFIRM,
     KEY_FILE_NOTE,

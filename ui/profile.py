@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe.base import Recipe
 from riskcore.errors import RiskcoreError
 from riskcore.profile import DEFAULT_TARGETS, Profile
 from ui import keys, remediation, state
@@ -186,7 +186,7 @@ def restore(
     st.session_state[keys.TARGETS] = tg
     steps = profile.history
     if steps is None and profile.recipe is not None:  # an older profile: its recipe's steps
-        from riskcore.deidentify.history import History
+        from riskcore.deidentify.history.base import History
 
         try:
             steps = History.of_recipe(profile.recipe)

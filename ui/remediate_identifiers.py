@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from riskcore.deidentify.history import TAKEN_OVER
+from riskcore.deidentify.history.base import TAKEN_OVER
 from riskcore.deidentify.masking import MENU, PLAIN_HASH_NOTE, SecretKey, parse_choice
 from riskcore.deidentify.masking.fakes import find_sex_column
-from riskcore.deidentify.recipe import DATE_SHIFT, key_check, mask_step
+from riskcore.deidentify.recipe.base import DATE_SHIFT, key_check, mask_step
 from riskcore.deidentify.safe_harbor import safe_harbor_plan
 from riskcore.errors import RiskcoreError
 from riskcore.freetext import MAX_CHARS, PRESIDIO_MISSING, presidio_available

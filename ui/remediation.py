@@ -18,8 +18,8 @@ from ui import keys
 if TYPE_CHECKING:
     import pandas as pd
 
-    from riskcore.deidentify.history import History
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.history.base import History
+    from riskcore.deidentify.recipe.base import Recipe
     from ui.context import Context
 
 __all__ = [
@@ -57,7 +57,7 @@ def history(dataset_key: str) -> History:
     -------
     History
     """
-    from riskcore.deidentify.history import History
+    from riskcore.deidentify.history.base import History
 
     kept = st.session_state.get(keys.REM_HISTORY)
     if kept is None or kept["for"] != dataset_key or not isinstance(kept["history"], History):
@@ -185,7 +185,7 @@ def raw_identifiers_warning(ctx: Context, recipe: Recipe) -> tuple[str, ...]:
     tuple of str
         The columns named (``--allow-identifiers`` of the command script); empty when none.
     """
-    from riskcore.deidentify.recipe_identifiers import detect_identifiers, untreated_identifiers
+    from riskcore.deidentify.recipe.identifiers import detect_identifiers, untreated_identifiers
     from riskcore.report.readings import raw_identifiers_note
     from ui.safe import md
 

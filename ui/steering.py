@@ -1,8 +1,8 @@
 """The Remediate page's steering of the least-loss search: objective, weights, level bounds.
 
-One selector (the objective, :data:`riskcore.deidentify.objectives.OBJECTIVES`) and, per
+One selector (the objective, :data:`riskcore.utility.objectives.OBJECTIVES`) and, per
 quasi-identifier, a weight and the range of levels searched build a
-:class:`~riskcore.deidentify.steering.Steering`; riskcore checks it, and a refusal is
+:class:`~riskcore.deidentify.search.steering.Steering`; riskcore checks it, and a refusal is
 shown as the sentence it gives.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 
 from riskcore.deidentify.hierarchy import Hierarchy
-from riskcore.deidentify.objectives import OBJECTIVES
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import level_label
+from riskcore.utility.objectives import OBJECTIVES
 from ui import formats, keys
 from ui.safe import md
 

@@ -2,7 +2,7 @@
 
 Per column the shares of records unchanged, changed and suppressed, one column's values as
 recorded and released, a two-way table of two columns, and a naive Bayes's accuracy trained
-on each (:mod:`riskcore.metrics.utility`; sentences from
+on each (:mod:`riskcore.utility.tables`; sentences from
 :mod:`riskcore.report.readings.utility`, figures from :mod:`riskcore.report.figures.utility`).
 Results are kept in session state (:func:`ui.candidates.kept`).
 """
@@ -14,10 +14,9 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import generalize_columns
+from riskcore.deidentify.recipe.base import generalize_columns
+from riskcore.deidentify.search.lattice import Lattice
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.utility import classification_utility, column_change, two_way, value_counts
 from riskcore.report.figures.utility import (
     accuracy_bars,
     change_bars,
@@ -30,6 +29,7 @@ from riskcore.report.readings.utility import (
     two_way_reading,
     values_reading,
 )
+from riskcore.utility.tables import classification_utility, column_change, two_way, value_counts
 from ui import keys
 from ui.candidates import kept
 from ui.safe import md
@@ -125,9 +125,7 @@ def utility_section(
             f"model|{target}|{features}",
             base,
             # split by person with one: no patient's rows on both sides of the split
-            lambda: classification_utility(
-                data, after, target, features, person=lattice.person
-            ),
+            lambda: classification_utility(data, after, target, features, person=lattice.person),
         )
     except RiskcoreError as exc:
         st.info(md(exc))

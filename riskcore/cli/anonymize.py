@@ -1,5 +1,5 @@
 """``riskcore anonymize``: search the generalization lattice for the least-loss node that
-meets the targets (:func:`riskcore.deidentify.search.search`), write the remediated table
+meets the targets (:func:`riskcore.deidentify.search.run.search`), write the remediated table
 and the recipe (issue 13). Heavy imports happen inside the handler.
 """
 
@@ -36,7 +36,7 @@ from riskcore.cli.args import (
 )
 from riskcore.cli.engines import add_remediation_engine
 from riskcore.cli.perturb import add_perturb_arguments, perturbing, run_perturb
-from riskcore.deidentify.objectives import OBJECTIVES
+from riskcore.utility.objectives import OBJECTIVES
 
 
 def add_parser(sub: Any) -> None:
@@ -198,15 +198,15 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore._results import dumps
     from riskcore.cli.args import anonymize_inputs, distance_options
     from riskcore.cli.common import load as _load
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import PERSON_KEY, with_person_key
-    from riskcore.deidentify.recipe_identifiers import (
+    from riskcore.deidentify.recipe.apply import PERSON_KEY, with_person_key
+    from riskcore.deidentify.recipe.base import Recipe
+    from riskcore.deidentify.recipe.identifiers import (
         check_identifiers,
         detect_identifiers,
         record_allowed,
     )
-    from riskcore.deidentify.search import search
+    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.run import search
     from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings, suppression_line
 

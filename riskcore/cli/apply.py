@@ -82,11 +82,11 @@ def run_apply(args: argparse.Namespace) -> int:
     from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps
     from riskcore.cli.common import load as _load
-    from riskcore.deidentify._recipe_seal import SEAL_HMAC
-    from riskcore.deidentify.recipe import keyed_steps
-    from riskcore.deidentify.recipe_apply import apply_recipe
-    from riskcore.deidentify.recipe_check import check_recipe, read_recipe
-    from riskcore.deidentify.recipe_identifiers import check_identifiers
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import keyed_steps
+    from riskcore.deidentify.recipe.check import check_recipe, read_recipe
+    from riskcore.deidentify.recipe.identifiers import check_identifiers
+    from riskcore.deidentify.recipe.seal import SEAL_HMAC
     from riskcore.io.export import write_table
 
     try:

@@ -2,7 +2,7 @@
 
 The options are the in-memory commands' (:mod:`riskcore.cli.release`), plus
 ``--partition-by`` and ``--memory-limit``; the work is
-:mod:`riskcore.deidentify.engines`: the engine's level-0 class table, the exact
+:mod:`riskcore.deidentify.on_engine`: the engine's level-0 class table, the exact
 search on it, the release written by the engine as Parquet. ``--engine auto``
 takes this path for Parquet directories, globs and files over 1 GiB
 (:func:`riskcore.engine.select.resolve_engine`); CSV stays in memory. The steps
@@ -117,7 +117,7 @@ def _refuse(args: argparse.Namespace, engine: str, options: dict[str, Any]) -> N
 
 
 def _table(args: argparse.Namespace, engine: str) -> Any:
-    from riskcore.deidentify.engines import SourceTable
+    from riskcore.deidentify.on_engine import SourceTable
 
     return SourceTable(args.data, engine, memory_limit=args.memory_limit)
 
@@ -135,15 +135,15 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         released_steps,
         steering_of,
     )
-    from riskcore.deidentify.engines import anonymize_source, check_out, hierarchy_values
-    from riskcore.deidentify.objectives import OBJECTIVES
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_identifiers import (
+    from riskcore.deidentify.on_engine import anonymize_source, check_out, hierarchy_values
+    from riskcore.deidentify.recipe.base import Recipe
+    from riskcore.deidentify.recipe.identifiers import (
         check_identifiers,
         detect_identifiers,
         record_allowed,
     )
     from riskcore.report.readings import removed_column_warnings
+    from riskcore.utility.objectives import OBJECTIVES
 
     _refuse(args, engine, {
         "perturbation": perturbing(args), "--safe-harbor": args.safe_harbor,
@@ -276,9 +276,9 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
         print_steps,
         released_steps,
     )
-    from riskcore.deidentify.engines import apply_recipe_to_source, record_steps
-    from riskcore.deidentify.recipe_check import check_recipe, read_recipe
-    from riskcore.deidentify.recipe_identifiers import check_identifiers
+    from riskcore.deidentify.on_engine import apply_recipe_to_source, record_steps
+    from riskcore.deidentify.recipe.check import check_recipe, read_recipe
+    from riskcore.deidentify.recipe.identifiers import check_identifiers
 
     _refuse(args, engine, {"--lookup-out": args.lookup_out, "--key-file": args.key_file})
     spec = read_json(

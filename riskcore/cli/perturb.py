@@ -193,8 +193,8 @@ def run_perturb(args: argparse.Namespace) -> int:
         print_steps,
         released_steps,
     )
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_identifiers import (
+    from riskcore.deidentify.recipe.base import Recipe
+    from riskcore.deidentify.recipe.identifiers import (
         check_identifiers,
         detect_identifiers,
         record_allowed,

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 
     from riskcore.deidentify.hierarchy import Hierarchy
     from riskcore.deidentify.masking import SecretKey
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import AppliedRecipe
-    from riskcore.deidentify.recipe_identifiers import IdentifierCheck
-    from riskcore.deidentify.steering import Steering
+    from riskcore.deidentify.recipe.apply import AppliedRecipe
+    from riskcore.deidentify.recipe.base import Recipe
+    from riskcore.deidentify.recipe.identifiers import IdentifierCheck
+    from riskcore.deidentify.search.steering import Steering
 
 from riskcore.cli.common import column_pairs
 
@@ -129,8 +129,8 @@ def before_steps(
     -------
     BeforeSteps
     """
-    from riskcore.deidentify.recipe import Recipe, keyed_steps, mask_step
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import Recipe, keyed_steps, mask_step
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
 
     sh = safe_harbor_plan(raw) if args.safe_harbor else []
@@ -168,14 +168,14 @@ def released_steps(recipe: Recipe, identifiers: IdentifierCheck) -> dict[str, An
     recipe : Recipe
         The recipe the run applied.
     identifiers : IdentifierCheck
-        What :func:`~riskcore.deidentify.recipe_identifiers.check_identifiers` found.
+        What :func:`~riskcore.deidentify.recipe.identifiers.check_identifiers` found.
 
     Returns
     -------
     dict
-        ``steps`` (:func:`~riskcore.deidentify.steps.recipe_steps`) and ``identifiers``.
+        ``steps`` (:func:`~riskcore.deidentify.recipe.steps.recipe_steps`) and ``identifiers``.
     """
-    from riskcore.deidentify.steps import recipe_steps
+    from riskcore.deidentify.recipe.steps import recipe_steps
 
     return {
         "steps": [s.to_dict() for s in recipe_steps(recipe)],
@@ -191,9 +191,9 @@ def print_steps(recipe: Recipe, identifiers: IdentifierCheck) -> None:
     recipe : Recipe
         The recipe the run applied.
     identifiers : IdentifierCheck
-        What :func:`~riskcore.deidentify.recipe_identifiers.check_identifiers` found.
+        What :func:`~riskcore.deidentify.recipe.identifiers.check_identifiers` found.
     """
-    from riskcore.deidentify.steps import recipe_steps
+    from riskcore.deidentify.recipe.steps import recipe_steps
 
     why = {d.column: d.reason for d in identifiers.detected}
     for col in identifiers.allowed:
@@ -399,7 +399,7 @@ def steering_of(args: argparse.Namespace) -> Steering:
     Steering
         The ``--weight`` column weights and ``--levels`` bounds.
     """
-    from riskcore.deidentify.steering import Steering
+    from riskcore.deidentify.search.steering import Steering
 
     weights: dict[str, float] = {}
     for col, text in column_pairs(args.weight, "--weight", "COL=W").items():

@@ -6,30 +6,37 @@ The central names are importable from here (``from riskcore.deidentify import
 apply_recipe``); each is imported from its module on first use (PEP 562), so importing the
 package stays cheap:
 
-:class:`~riskcore.deidentify.lattice.Lattice`, :class:`~riskcore.deidentify.search.SearchResult`,
-:class:`~riskcore.deidentify.recipe.Recipe`, :func:`~riskcore.deidentify.recipe_apply.apply_recipe`,
+:class:`~riskcore.deidentify.search.lattice.Lattice`,
+:class:`~riskcore.deidentify.search.run.SearchResult`,
+:class:`~riskcore.deidentify.recipe.base.Recipe`,
+:func:`~riskcore.deidentify.recipe.apply.apply_recipe`,
 :func:`~riskcore.deidentify.safe_harbor.apply_safe_harbor` and
 :func:`~riskcore.deidentify.safe_harbor.safe_harbor_check`. The search itself is
-``riskcore.deidentify.search.search`` (the package's ``search`` is its module).
+``riskcore.deidentify.search.search``; the packages group the code by concern:
+:mod:`~riskcore.deidentify.search` (the lattice and the least-loss search),
+:mod:`~riskcore.deidentify.recipe` (what was done, re-appliable),
+:mod:`~riskcore.deidentify.history` (a session's steps), :mod:`~riskcore.deidentify.hierarchy`,
+:mod:`~riskcore.deidentify.masking` and :mod:`~riskcore.deidentify.safe_harbor`.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from riskcore._exports import lazy_exports
 
 if TYPE_CHECKING:
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import Recipe
     from riskcore.deidentify.safe_harbor import apply_safe_harbor, safe_harbor_check
-    from riskcore.deidentify.search import SearchResult
+    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.run import SearchResult
 
-_LAZY: dict[str, str] = {
-    "Lattice": "riskcore.deidentify.lattice",
-    "Recipe": "riskcore.deidentify.recipe",
-    "SearchResult": "riskcore.deidentify.search",
-    "apply_recipe": "riskcore.deidentify.recipe_apply",
+_WHERE: dict[str, str] = {
+    "Lattice": "riskcore.deidentify.search.lattice",
+    "Recipe": "riskcore.deidentify.recipe.base",
+    "SearchResult": "riskcore.deidentify.search.run",
+    "apply_recipe": "riskcore.deidentify.recipe.apply",
     "apply_safe_harbor": "riskcore.deidentify.safe_harbor",
     "safe_harbor_check": "riskcore.deidentify.safe_harbor",
 }
@@ -43,16 +50,4 @@ __all__ = [
     "safe_harbor_check",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'riskcore.deidentify' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

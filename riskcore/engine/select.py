@@ -7,7 +7,7 @@ pandas    the table fits in memory: loaded by :func:`riskcore.io.load_table`
           (every loader check), then :class:`~riskcore.engine.EncodedTable`;
           the only engine that answers per-record questions (SUDA, record
           risk); remediation runs on every engine
-          (:mod:`riskcore.deidentify.engines`).
+          (:mod:`riskcore.deidentify.on_engine`).
 arrow     Parquet files, directories or globs streamed by pyarrow in
           bounded memory (:class:`~riskcore.engine.arrow.ArrowEngine`).
 duckdb    Parquet or CSV, out of core, in DuckDB (optional extra).

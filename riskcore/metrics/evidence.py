@@ -24,7 +24,7 @@ equivalence class over the quasi-identifiers, holding what the privacy models
   support of its people's itemsets (:meth:`Evidence.event_support`).
 
 The same object comes from :func:`riskcore.metrics.assess` (a table as it is),
-from a lattice node (:mod:`riskcore.deidentify.lattice`, the classes of a
+from a lattice node (:mod:`riskcore.deidentify.search.lattice`, the classes of a
 generalization) and from the records table; :meth:`Evidence.restrict` keeps
 some classes (the release after suppression) and recomputes what depends on
 the whole release: the table-wide distribution Q of t-closeness, under

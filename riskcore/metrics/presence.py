@@ -48,7 +48,7 @@ whose rows carry several tuples (a QI that changes from visit to visit) is
 not one row of the population table: which population members such a set of
 tuples could be is not defined by k-map or delta-presence, so the match is
 refused, naming how many people do (the generalization search refuses the
-same, :class:`riskcore.deidentify.lattice.Lattice`); keep as QIs the columns
+same, :class:`riskcore.deidentify.search.lattice.Lattice`); keep as QIs the columns
 that stay the same on a person's rows. A row whose person value is missing is
 a person of its own; a missing QI value is a value of its own, so a person
 with a missing value on one row and a known one on another holds two tuples.
@@ -278,9 +278,7 @@ def _describe(values: pd.DataFrame, qis: tuple[str, ...]) -> str:
     return text + (f"; and {more:,} more" if more > 0 else "")
 
 
-def _check_tables(
-    released: pd.DataFrame, population: pd.DataFrame, qis: tuple[str, ...]
-) -> None:
+def _check_tables(released: pd.DataFrame, population: pd.DataFrame, qis: tuple[str, ...]) -> None:
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
     if len(set(qis)) != len(qis):

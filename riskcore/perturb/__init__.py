@@ -17,7 +17,7 @@ from riskcore.perturb.suppression import (
     local_suppression,
     match_counts,
 )
-from riskcore.perturb.utility import (
+from riskcore.utility.numeric import (
     NumericRiskUtility,
     drisk,
     drisk_all_inside,

@@ -161,7 +161,7 @@ def run_steps(data: pd.DataFrame, steps: Sequence[Mapping[str, Any]]) -> pd.Data
     return out
 
 
-#: The methods that change numbers, judged by dRisk and IL1s (:mod:`riskcore.perturb.utility`).
+#: The methods that change numbers, judged by dRisk and IL1s (:mod:`riskcore.utility.numeric`).
 NUMERIC_METHODS = ("microaggregation", "noise")
 
 

@@ -1,7 +1,7 @@
 """The recipe's JSON as the PDF prints it: at most two pages, the whole of it attached.
 
 A recipe holds its uploaded hierarchies row by row and a PRAM step's matrix
-(:class:`riskcore.deidentify.recipe.Recipe`): printed whole, a postcode
+(:class:`riskcore.deidentify.recipe.base.Recipe`): printed whole, a postcode
 hierarchy of a few hundred rows filled 90 pages of an otherwise 11-page
 report. The PDF prints it abridged (:func:`printed_json`) and says where the
 whole of it is (:func:`recipe_pointer`): in the JSON twin attached to the PDF.
@@ -80,7 +80,7 @@ def printed_json(value: Any) -> tuple[str, bool]:
     Parameters
     ----------
     value : Any
-        JSON values (a recipe's :meth:`~riskcore.deidentify.recipe.Recipe.to_dict`).
+        JSON values (a recipe's :meth:`~riskcore.deidentify.recipe.base.Recipe.to_dict`).
 
     Returns
     -------

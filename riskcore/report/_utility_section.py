@@ -84,8 +84,8 @@ def utility_context(rem: Remediation, frame: Any) -> dict[str, Any]:
         out["two_way_figures"] = [len(charted), len(charted) + 1]
     out["numeric"], out["numeric_reading"] = None, ""
     if rem.numeric is not None:  # microaggregation or noise: sdcMicro's dRisk and IL1s
-        from riskcore.perturb.utility import unperturbed
         from riskcore.report.readings.perturb import numeric_reading, numeric_table
+        from riskcore.utility.numeric import unperturbed
 
         before = unperturbed(rem.numeric.columns, rem.numeric.k)
         numeric = numeric_table(before, rem.numeric)

@@ -21,8 +21,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from riskcore.criteria import evaluate
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.steps import recipe_steps
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.recipe.steps import recipe_steps
 from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess
@@ -192,7 +192,7 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
 def _utility(
     data: pd.DataFrame, released: pd.DataFrame, profile: Profile, recipe: Recipe
 ) -> dict[str, Any]:
-    """Return the remediation's utility fields (:mod:`riskcore.metrics.utility`).
+    """Return the remediation's utility fields (:mod:`riskcore.utility.tables`).
 
     Per released QI and sensitive attribute its change and (the first
     :data:`~riskcore.review.utility.REPORT_MAX_VALUE_COLUMNS`) its values before and
@@ -201,18 +201,18 @@ def _utility(
     the second QI); and a naive Bayes predicting the first sensitive attribute from the
     QIs, before and after.
     """
-    from riskcore.deidentify.recipe import generalize_known
-    from riskcore.metrics.utility import (
-        classification_utility,
-        column_change,
-        two_way,
-        value_counts,
-    )
+    from riskcore.deidentify.recipe.base import generalize_known
     from riskcore.review.utility import (
         REPORT_MAX_VALUE_COLUMNS,
         REPORT_TOP_VALUES,
         TwoWayTable,
         ValueCounts,
+    )
+    from riskcore.utility.tables import (
+        classification_utility,
+        column_change,
+        two_way,
+        value_counts,
     )
 
     roles = profile.roles
@@ -263,7 +263,7 @@ def _remediate(
     data: pd.DataFrame, recipe: Recipe, units: Mapping[str, str], profile: Profile | None = None
 ) -> tuple[Remediation, pd.DataFrame]:
     from riskcore.attacks import people_count
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
 
     try:
         # the report holds no key: keyed steps (tokens, date shifts) are named, not redone

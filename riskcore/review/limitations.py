@@ -52,7 +52,7 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     The release is judged as it is (:func:`riskcore.criteria.evaluate`), and
     it passes only when the records suppressed to make it fit the profile's
     suppression limit: the verdict a lattice node gets for the same levels
-    (:meth:`riskcore.deidentify.lattice.Lattice.evaluate`).
+    (:meth:`riskcore.deidentify.search.lattice.Lattice.evaluate`).
 
     Parameters
     ----------
@@ -98,7 +98,7 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
     Limitation
         What the built-in patterns found in the released free text.
     """
-    from riskcore.deidentify.recipe import masking_steps
+    from riskcore.deidentify.recipe.base import masking_steps
     from riskcore.freetext import scan_text
 
     roles = profile.roles

@@ -14,15 +14,15 @@ from riskcore._results import Result, dumps
 from riskcore.attacks.homogeneity import HomogeneityResult
 from riskcore.attacks.linkage.results import LinkageResult
 from riskcore.criteria import Verdict
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.steps import RecipeStep
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.recipe.steps import RecipeStep
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Assessment
-from riskcore.metrics.utility import ClassificationUtility, ColumnChange
-from riskcore.perturb.utility import NumericRiskUtility
 from riskcore.profile import Profile
 from riskcore.review.utility import CountTable, TwoWayTable, ValueCounts
 from riskcore.roles.persons import RowsNotPeople
+from riskcore.utility.numeric import NumericRiskUtility
+from riskcore.utility.tables import ClassificationUtility, ColumnChange
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -119,7 +119,7 @@ class Remediation(Result):
         Every step with its parameters and the key's check value (never the key).
     steps : tuple of RecipeStep
         Every step in words, in the order it applies
-        (:func:`riskcore.deidentify.steps.recipe_steps`): "ssn: last 4 digits kept".
+        (:func:`riskcore.deidentify.recipe.steps.recipe_steps`): "ssn: last 4 digits kept".
     records_before, records_after : int
     suppressed : int
         Records of classes breaking the recipe's targets, removed.
@@ -133,25 +133,25 @@ class Remediation(Result):
         Keyed steps named but not redone (the report holds no key).
     column_changes : tuple of ColumnChange
         Per quasi-identifier and sensitive attribute, the records whose value is unchanged,
-        changed or suppressed (:func:`riskcore.metrics.utility.column_change`).
+        changed or suppressed (:func:`riskcore.utility.tables.column_change`).
     classification : ClassificationUtility or None
         A naive Bayes predicting the first sensitive attribute from the quasi-identifiers,
         trained and scored before and after
-        (:func:`riskcore.metrics.utility.classification_utility`); None without a
+        (:func:`riskcore.utility.tables.classification_utility`); None without a
         sensitive attribute.
     value_counts : tuple of ValueCounts
         Per quasi-identifier and sensitive attribute released (at most
         :data:`~riskcore.review.utility.REPORT_MAX_VALUE_COLUMNS`), its records per value
-        as recorded and released (:func:`riskcore.metrics.utility.value_counts`, at most
+        as recorded and released (:func:`riskcore.utility.tables.value_counts`, at most
         :data:`~riskcore.review.utility.REPORT_TOP_VALUES` bars a side).
     two_way : TwoWayTable or None
         The first quasi-identifier against the first sensitive attribute (or the second
         quasi-identifier) before and after, with Cramer's V
-        (:func:`riskcore.metrics.utility.two_way`); None without two such columns.
+        (:func:`riskcore.utility.tables.two_way`); None without two such columns.
     numeric : NumericRiskUtility or None
         sdcMicro's dRisk and IL1s of the columns the recipe microaggregates or adds noise
         to, after its perturbation steps (:attr:`AppliedRecipe.numeric
-        <riskcore.deidentify.recipe_apply.AppliedRecipe>`); None without such steps. Before
+        <riskcore.deidentify.recipe.apply.AppliedRecipe>`); None without such steps. Before
         any perturbation dRisk is 1 and IL1s 0 by definition.
     person : str or None
         The recipe's person column: ``suppressed`` counts people (all of their rows

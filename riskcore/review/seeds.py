@@ -4,7 +4,7 @@ A review draws random numbers only where the remediation does: the recipe's pert
 steps that draw (PRAM and additive noise, :mod:`riskcore.perturb.steps`, each with its
 ``seed``), its masking steps that take a seed (realistic surrogates, Faker), and the
 held-out split of the classification check
-(:func:`riskcore.metrics.utility.classification_utility`, its ``seed``). Everything else a
+(:func:`riskcore.utility.tables.classification_utility`, its ``seed``). Everything else a
 review computes (the assessment, SUDA, the attacks of :func:`riskcore.review.review`) is
 exact. Keyed steps (the date shift, keyed tokens) take a key, not a seed, and are not
 redone by a report.

@@ -1,7 +1,7 @@
 """The remediation's utility as a review holds it: value counts and a two-way table.
 
-Plain, JSON-ready copies of :func:`riskcore.metrics.utility.value_counts` and
-:func:`riskcore.metrics.utility.two_way` (whose tables are data frames, left out of JSON),
+Plain, JSON-ready copies of :func:`riskcore.utility.tables.value_counts` and
+:func:`riskcore.utility.tables.two_way` (whose tables are data frames, left out of JSON),
 so that the report's JSON twin holds what its figures show; bounded by
 :data:`REPORT_TOP_VALUES` and :data:`REPORT_MAX_VALUE_COLUMNS`.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Self
 
 from riskcore._results import Result
-from riskcore.metrics.utility import TwoWay
+from riskcore.utility.tables import TwoWay
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,7 +32,7 @@ REPORT_TOP_VALUES = 12
 
 #: Columns whose values a report charts at most (the quasi-identifiers first, then the
 #: sensitive attributes; the rest are named). The two-way table keeps
-#: :data:`~riskcore.metrics.utility.TOP_TWO_WAY` values a side.
+#: :data:`~riskcore.utility.tables.TOP_TWO_WAY` values a side.
 REPORT_MAX_VALUE_COLUMNS = 20
 
 
@@ -40,7 +40,7 @@ REPORT_MAX_VALUE_COLUMNS = 20
 class ValueCounts(Result):
     """One column's records per value as recorded and as released, on one axis.
 
-    The rows of :func:`riskcore.metrics.utility.value_counts`, as plain values.
+    The rows of :func:`riskcore.utility.tables.value_counts`, as plain values.
 
     Attributes
     ----------
@@ -59,7 +59,7 @@ class ValueCounts(Result):
 
     @classmethod
     def of(cls, column: str, counts: pd.DataFrame) -> Self:
-        """Return the counts of :func:`~riskcore.metrics.utility.value_counts` as plain values.
+        """Return the counts of :func:`~riskcore.utility.tables.value_counts` as plain values.
 
         Parameters
         ----------
@@ -80,7 +80,7 @@ class ValueCounts(Result):
         )
 
     def frame(self) -> pd.DataFrame:
-        """Return the counts as :func:`~riskcore.metrics.utility.value_counts` gives them.
+        """Return the counts as :func:`~riskcore.utility.tables.value_counts` gives them.
 
         Returns
         -------
@@ -155,9 +155,9 @@ class TwoWayTable(Result):
     Attributes
     ----------
     two_way : TwoWay
-        :func:`riskcore.metrics.utility.two_way`: Cramer's V before and after, cells, shapes.
+        :func:`riskcore.utility.tables.two_way`: Cramer's V before and after, cells, shapes.
     before, after : CountTable
-        The tables shown (at most :data:`~riskcore.metrics.utility.TOP_TWO_WAY` values a
+        The tables shown (at most :data:`~riskcore.utility.tables.TOP_TWO_WAY` values a
         side, the rest in "other").
     """
 
@@ -180,14 +180,13 @@ class TwoWayTable(Result):
         return cls(two_way=tw, before=CountTable.of(tw.before), after=CountTable.of(tw.after))
 
     def full(self) -> TwoWay:
-        """Return the :class:`~riskcore.metrics.utility.TwoWay` with its tables.
+        """Return the :class:`~riskcore.utility.tables.TwoWay` with its tables.
 
         Returns
         -------
         TwoWay
-            As :func:`~riskcore.metrics.utility.two_way` returned it (also after JSON).
+            As :func:`~riskcore.utility.tables.two_way` returned it (also after JSON).
         """
         return dataclasses.replace(
             self.two_way, before=self.before.frame(), after=self.after.frame()
         )
-

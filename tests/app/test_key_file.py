@@ -17,7 +17,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import key_check
+from riskcore.deidentify.recipe.base import key_check
 from riskcore.demo import make_people
 from tests.app.helpers import APP, data_uploader, seen
 

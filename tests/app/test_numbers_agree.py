@@ -51,7 +51,7 @@ def test_unique_people_and_special_uniques_say_why_they_differ():
 def test_the_attacker_of_the_remediated_view_knows_true_values_matched_into_the_bands():
     import pandas as pd
 
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
     from tests.hospital import hospital_csv
 
     at = hospital_app()
@@ -88,7 +88,7 @@ def test_the_remediated_view_keeps_the_file_row_numbers_and_names_every_page_it_
 
     import pandas as pd
 
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
     from tests.conftest import ROOT
     from tests.hospital import hospital_csv
 

@@ -19,8 +19,8 @@ from streamlit.testing.v1 import AppTest
 from riskcore import assess
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.demo.claims import make_claims
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table

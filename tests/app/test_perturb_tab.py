@@ -133,8 +133,8 @@ def test_issue38_local_suppression_works_on_the_table_in_use_and_counts_toward_t
     import json
 
     from riskcore.criteria import Targets
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import Recipe
     from riskcore.io import load_table
     from riskcore.perturb import local_suppression
     from tests.app.helpers import hospital_csv

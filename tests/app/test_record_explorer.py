@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.recipe import generalize_columns
+from riskcore.deidentify.recipe.base import generalize_columns
 from riskcore.demo import make_people
 from riskcore.metrics.suda import suda
 from riskcore.roles import suggest_roles

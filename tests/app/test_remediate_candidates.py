@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from riskcore.deidentify.candidates import candidate_table
 from riskcore.deidentify.hierarchy import default_hierarchy
+from riskcore.deidentify.search.candidates import candidate_table
 from riskcore.io import load_table
 from tests.app.helpers import hospital_app, plotly_values, seen
 from tests.hospital import HOSPITAL_QIS, hospital_csv

@@ -15,8 +15,8 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from riskcore.deidentify.masking import choice_label
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe
 from riskcore.freetext import scan_text
 from tests.app.helpers import hospital_app
 from tests.hospital import hospital_csv

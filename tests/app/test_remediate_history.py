@@ -15,7 +15,7 @@ import json
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from riskcore.deidentify.history import History
+from riskcore.deidentify.history.base import History
 from riskcore.demo import make_people
 from riskcore.profile import Profile
 from tests.app.helpers import APP, data_uploader, hospital_app, seen

@@ -6,8 +6,8 @@ import pandas as pd
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.store.ledgers import BudgetStore

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
+from riskcore.deidentify.search.steering import Steering
 from riskcore.demo import make_people
 from riskcore.report.readings import removed_column_warnings
 from tests.app.helpers import run, seen

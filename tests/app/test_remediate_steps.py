@@ -14,8 +14,8 @@ from riskcore.deidentify.hierarchy import (
     hierarchy_from_table,
     interval_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.demo import make_people
 from riskcore.freetext import presidio_available
 from tests.app.helpers import metrics, run, seen
@@ -24,6 +24,7 @@ from tests.app.helpers import metrics, run, seen
 def level_sliders(at):
     """The Remediate page's level sliders (not the search's steering inputs)."""
     return [s for s in at.select_slider if s.key.startswith("rc_rem_level_")]
+
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs
 EDIT = "rc_rem_hedit_education_0"

@@ -13,7 +13,7 @@ import io
 
 from streamlit.testing.v1 import AppTest
 
-from riskcore.deidentify.recipe import Recipe
+from riskcore.deidentify.recipe.base import Recipe
 from riskcore.demo import make_people
 from tests.app.helpers import (
     APP,
@@ -82,7 +82,8 @@ def test_reopening_restores_the_levels_and_masking_choices_of_the_recipe():
     start = dataclasses.replace(Recipe.from_dict(in_use), qis=(), levels=(), hierarchies={})
     folded = history.to_recipe(start)
     assert history.position and (list(folded.qis), list(folded.levels)) == (
-        in_use["qis"], in_use["levels"]
+        in_use["qis"],
+        in_use["levels"],
     )
     _ok(again.switch_page("pages/remediate.py"))
     assert _levels(again) == chosen

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from riskcore.deidentify.history import TAKEN_OVER, History
+from riskcore.deidentify.history.base import TAKEN_OVER, History
 from tests.app.helpers import hospital_app, seen
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from tests.browser_helpers import goto, metric, new_page, shot, wait_idle

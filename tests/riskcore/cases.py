@@ -16,7 +16,7 @@ from riskcore.deidentify.hierarchy import (
     grouping_hierarchy,
     interval_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search.lattice import Lattice
 
 #: ARX hierarchy files kept in tests/data (the builders' and the CLI's hierarchy tests).
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -25,7 +25,7 @@ COUNTRY_CSV = DATA / "adult_native_country_hierarchy.csv"
 DATES_CSV = DATA / "us_dates_hierarchy.csv"
 
 #: The direct identifiers of :func:`riskcore.demo.claims.make_claims` (the detection of
-#: :func:`riskcore.deidentify.recipe_identifiers.detect_identifiers`), patient_id apart.
+#: :func:`riskcore.deidentify.recipe.identifiers.detect_identifiers`), patient_id apart.
 CLAIMS_IDENTIFIERS = ("claim_id", "household_id", "name", "ssn", "date_of_birth", "zip",
                       "visit_date")  # fmt: skip
 

@@ -25,10 +25,10 @@ from riskcore.attacks.linkage.attack import linkage_attack, linkage_curve
 from riskcore.attacks.linkage.auxiliary import simulate_auxiliary
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_apply import apply_recipe
-from riskcore.deidentify.search import evaluate_all, search
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import evaluate_all, search
 from riskcore.demo import make_people
 from riskcore.demo.story import guided_story
 from riskcore.dp.local import grr_simulate, laplace_ldp_simulate
@@ -426,27 +426,27 @@ def _utility(long: bool) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
 
 
 def _change(long: bool) -> go.Figure:
-    from riskcore.metrics.utility import column_change
+    from riskcore.utility.tables import column_change
 
     before, after, cols = _utility(long)
     return fg.change_bars(rdu.change_table([column_change(before, after, c) for c in cols]))
 
 
 def _values(long: bool, which: int) -> go.Figure:
-    from riskcore.metrics.utility import value_counts
+    from riskcore.utility.tables import value_counts
 
     before, after, cols = _utility(long)
     return fg.value_bars(value_counts(before[cols[which]], after[cols[which]]), cols[which])
 
 
 def _demo_age() -> go.Figure:
-    from riskcore.metrics.utility import value_counts
+    from riskcore.utility.tables import value_counts
 
     return fg.value_bars(value_counts(people()["age"], people_generalized()["age"]), "age")
 
 
 def _two_way(long: bool, after: bool) -> go.Figure:
-    from riskcore.metrics.utility import two_way
+    from riskcore.utility.tables import two_way
 
     before, released, cols = _utility(long)
     tw = two_way(before, released, cols[1], cols[-1])
@@ -454,14 +454,14 @@ def _two_way(long: bool, after: bool) -> go.Figure:
 
 
 def _accuracy(long: bool) -> go.Figure:
-    from riskcore.metrics.utility import classification_utility
+    from riskcore.utility.tables import classification_utility
 
     before, after, cols = _utility(long)
     return fg.accuracy_bars(classification_utility(before, after, cols[-1], cols[:-1]))
 
 
 def _ncp_bars(long: bool) -> go.Figure:
-    from riskcore.deidentify.candidates import compare_candidates
+    from riskcore.deidentify.search.candidates import compare_candidates
 
     df = hospital(long)
     names = qis(long)

@@ -388,8 +388,8 @@ def test_mdav_on_more_records_than_its_limit_is_refused_before_grouping() -> Non
 def test_a_search_past_its_deadline_stops_with_the_budget_named() -> None:
     from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import default_hierarchy
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.search import search
+    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.run import search
     from riskcore.workguard import Deadline, WorkTooLongError
 
     df = _qis(6, 2_000)

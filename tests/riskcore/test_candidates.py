@@ -26,16 +26,16 @@ import pandas as pd
 import pytest
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.candidates import (
+from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.deidentify.search.candidates import (
     candidate_table,
     column_ncp,
     compare_candidates,
     pareto_mask,
     records_at_risk,
 )
-from riskcore.deidentify.hierarchy import Hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import evaluate_all, search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import evaluate_all, search
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings.candidates import (
     candidate_display,
@@ -45,9 +45,7 @@ from riskcore.report.readings.candidates import (
     comparison_table,
 )
 
-DATA = pd.DataFrame(
-    {"x": ["a", "a", "b", "b", "c", "c"], "y": ["p", "p", "p", "q", "q", "q"]}
-)
+DATA = pd.DataFrame({"x": ["a", "a", "b", "b", "c", "c"], "y": ["p", "p", "p", "q", "q", "q"]})
 OBJ = object
 
 

@@ -170,7 +170,7 @@ def test_weights_and_levels_steer_the_search_and_go_into_the_recipe(tmp_path, ca
     recipe.write_text(json.dumps(spec))  # an edited recipe: its seal no longer matches ...
     assert main(["apply", str(src), "--recipe", str(recipe), "--out", str(tmp_path / "y.csv")]) == 2
     assert "was changed after it was written" in capsys.readouterr().err
-    from riskcore.deidentify._recipe_seal import seal_of
+    from riskcore.deidentify.recipe.seal import seal_of
 
     spec["seal"] = seal_of(spec, None)  # ... and re-sealed (no key here): the bounds refuse it
     recipe.write_text(json.dumps(spec))

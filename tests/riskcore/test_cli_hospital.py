@@ -25,7 +25,7 @@ import pytest
 
 import riskcore
 from riskcore.cli import main
-from riskcore.deidentify.recipe import key_check
+from riskcore.deidentify.recipe.base import key_check
 from riskcore.io import load_table
 from riskcore.profile import Profile
 from riskcore.report.render import document_context, render_html

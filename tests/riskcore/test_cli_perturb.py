@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore.cli import main
-from riskcore.deidentify._recipe_seal import seal_of
+from riskcore.deidentify.recipe.seal import seal_of
 from tests.riskcore.sdc_reference import fk_any
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sdcmicro" / "testdata2.csv"
@@ -125,7 +125,7 @@ def test_bad_options_have_a_sentence(tmp_path, capsys):
 
 
 def test_the_recipe_steps_in_words(tmp_path, capsys):
-    from riskcore.deidentify.steps import recipe_steps
+    from riskcore.deidentify.recipe.steps import recipe_steps
 
     extra = [*QI_ARGS, "--local-suppression", "--k", "2", "--microaggregate", "income,savings"]
     extra += ["--noise", "age=20", "--pram", "water", "--seed", "3"]

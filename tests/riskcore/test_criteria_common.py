@@ -40,7 +40,7 @@ from riskcore.criteria import (
 from riskcore.criteria.population import judge_population
 from riskcore.criteria.records import record_table
 from riskcore.deidentify.hierarchy import flat_hierarchy
-from riskcore.deidentify.lattice import Lattice, NodeResult
+from riskcore.deidentify.search.lattice import Lattice, NodeResult
 from riskcore.engine import EncodedTable
 from riskcore.metrics.presence import population_match
 from riskcore.profile import Profile
@@ -206,7 +206,7 @@ def test_the_command_line_gives_the_assessment_s_decision(tmp_path, capsys, pers
 def test_a_generalization_with_suppression_is_judged_alike_by_remediate_and_the_report(person):
     """Remediate's "meets the targets" (the lattice node, ARX's suppression) is the report's
     verdict on the table the recipe of that node releases (in people, with ``person``)."""
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe.base import Recipe
 
     outcomes = set()
     for seed in range(CASES):
@@ -266,7 +266,7 @@ def test_a_generalization_of_events_is_judged_alike_by_the_search_and_the_report
     """A lattice node over QIs and event columns (the k^m target judged on the visits
     generalized to its levels, suppression of whole people) is the report's verdict on the
     table its recipe releases."""
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe.base import Recipe
 
     outcomes = set()
     for seed in range(CASES):
@@ -372,7 +372,7 @@ def test_the_population_tab_judges_by_the_criteria(kind):
 
 def _a_recipe_that_suppresses_within_its_limit() -> tuple[pd.DataFrame, Profile]:
     """Return the first random case whose recipe meets its targets by suppressing records."""
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.recipe.base import Recipe
 
     for seed in range(CASES):
         df, profile = random_case(seed)
@@ -444,7 +444,7 @@ def test_every_module_reads_missing_values_alike(value):
     conditions read NaT and pd.NA as the assessment does (``riskcore._lazy.missing_mask``)."""
     from riskcore._lazy import missing_mask
     from riskcore.attacks import differencing
-    from riskcore.deidentify.engines import table
+    from riskcore.engine import source as table
 
     assert bool(missing_mask([value])[0])
     assert table.is_missing(value)

@@ -13,17 +13,17 @@ import riskcore.deidentify as package
 
 def test_central_names_are_importable_from_the_package():
     from riskcore.deidentify import apply_recipe
-    from riskcore.deidentify.recipe_apply import apply_recipe as defined
+    from riskcore.deidentify.recipe.apply import apply_recipe as defined
 
     assert apply_recipe is defined
     for name in package.__all__:
-        module = __import__(package._LAZY[name], fromlist=[name])
+        module = __import__(package._WHERE[name], fromlist=[name])
         assert getattr(package, name) is getattr(module, name)
         assert name in dir(package)
 
 
 def test_the_search_module_keeps_its_name():
-    import riskcore.deidentify.search as search_module
+    import riskcore.deidentify.search.run as search_module
 
     assert hasattr(search_module, "search") and callable(search_module.search)
 

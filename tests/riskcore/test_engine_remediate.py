@@ -1,7 +1,7 @@
 """Remediation on the engines: ``anonymize`` / ``apply --engine arrow|duckdb|spark``.
 
 The reference is the in-memory path on the same data (the file loaded by the
-loader, :func:`riskcore.deidentify.recipe_apply.apply_levels`): the release an
+loader, :func:`riskcore.deidentify.recipe.apply.apply_levels`): the release an
 engine writes must be the same multiset of rows, cell by cell (numbers compared as
 numbers, a missing value as missing), with the same levels and suppression. The
 tables hold what breaks joins: missing values in text, numbers and dates, a number
@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from riskcore.cli import main
-from riskcore.deidentify.engines import FailingSet, SourceTable
+from riskcore.deidentify.on_engine import FailingSet, SourceTable
 from riskcore.errors import RiskcoreError
 
 ENGINES = ["arrow", "duckdb"]

@@ -297,9 +297,9 @@ def test_person_column_cannot_be_a_role_too(claims: dict[str, Any]) -> None:
 
 
 def test_source_table_passes_the_person_and_refuses_the_search(claims: dict[str, Any]) -> None:
-    from riskcore.deidentify.engines import SourceTable
     from riskcore.deidentify.hierarchy import default_hierarchy
-    from riskcore.deidentify.lattice import Lattice
+    from riskcore.deidentify.on_engine import SourceTable
+    from riskcore.deidentify.search.lattice import Lattice
 
     table = SourceTable(claims["folder"], "duckdb", threads=2)
     want = claims["memory"].tabulate(QIS, SENS, person=PERSON)

@@ -13,9 +13,9 @@ from riskcore.deidentify.hierarchy import (
     hierarchy_from_table,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.search.lattice import Lattice
 from riskcore.errors import RiskcoreError
 
 EDU = pd.Series(["HS", "BA", "MA", "BA", "PhD"], name="edu")

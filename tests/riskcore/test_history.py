@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.history import MAX_STEPS, History, Step, steps_of
-from riskcore.deidentify.history_script import command_script
+from riskcore.deidentify.history.base import MAX_STEPS, History, Step, steps_of
+from riskcore.deidentify.history.script import command_script
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import Recipe, mask_step
-from riskcore.deidentify.recipe_apply import apply_recipe
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe, mask_step
+from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.io.export import write_table
@@ -315,8 +315,8 @@ def test_the_profile_keeps_the_history_and_reads_it_back():
 
 
 def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
-    from riskcore.deidentify.history import History, Step, steps_of
-    from riskcore.deidentify.recipe import Recipe
+    from riskcore.deidentify.history.base import History, Step, steps_of
+    from riskcore.deidentify.recipe.base import Recipe
     from riskcore.report.readings.history import step_words
 
     noise = {"method": "noise", "columns": ["age"], "params": {"percent": {"age": 150.0}},

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history import History, Step
-from riskcore.deidentify.history_measure import StepScores, step_scores
-from riskcore.deidentify.recipe import Recipe, mask_step
+from riskcore.deidentify.history.base import History, Step
+from riskcore.deidentify.history.measure import StepScores, step_scores
+from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings.history import position_label
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history import STEP_KINDS, History, Step
-from riskcore.deidentify.recipe import mask_step
+from riskcore.deidentify.history.base import STEP_KINDS, History, Step
+from riskcore.deidentify.recipe.base import mask_step
 from riskcore.report.readings.history import (
     _WORDS,
     history_reading,

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from riskcore.cli import main
-from riskcore.deidentify._recipe_seal import seal_of
+from riskcore.deidentify.recipe.seal import seal_of
 from riskcore.demo import load_demo
 
 IDENTIFIERS = ["name", "ssn", "date_of_birth", "zip"]

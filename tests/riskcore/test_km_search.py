@@ -20,8 +20,8 @@ import pytest
 
 from riskcore.criteria import KAnonymity, KmAnonymity, Targets
 from riskcore.deidentify.hierarchy import flat_hierarchy, grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 
 #: Per column, its value at each level (level 0: as recorded; None stays None).
 GROUPS: dict[str, list[dict[object, object]]] = {

@@ -29,10 +29,10 @@ from riskcore.deidentify.hierarchy import (
     prefix_hierarchy,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe, generalize_columns
-from riskcore.deidentify.recipe_apply import apply_recipe
-from riskcore.deidentify.search import greedy_search, search
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe, generalize_columns
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import greedy_search, search
 from riskcore.errors import RiskcoreError
 from tests.conftest import shared_file
 from tests.riskcore.cases import AGES, ages_lattice, draw_qi_table
@@ -284,7 +284,7 @@ def test_distortion_of_a_sensitive_attribute_by_suppression():
     assert lat.evaluate([3, 1]).distortion == {"dx": 0.0}  # nothing suppressed
     assert lat.as_recorded().distortion == {"dx": 0.0}
     # the field survives JSON
-    from riskcore.deidentify.lattice import NodeResult
+    from riskcore.deidentify.search.lattice import NodeResult
 
     assert NodeResult.from_dict(json.loads(json.dumps(node.to_dict()))) == node
 

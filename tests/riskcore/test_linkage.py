@@ -220,8 +220,8 @@ def test_simulated_errors_remove_own_record_sometimes():
 def test_an_attacker_of_a_generalized_release_matches_true_values_into_its_bands():
     from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import date_hierarchy, flat_hierarchy
-    from riskcore.deidentify.recipe import Recipe, generalize_known
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import Recipe, generalize_known
 
     raw = pd.DataFrame(
         {

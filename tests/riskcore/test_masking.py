@@ -450,7 +450,7 @@ def test_name_surrogates_follow_a_sex_column():
     assert fakes.sex_of(" Female ") == "female" and fakes.sex_of("x") is None
     # through a recipe step: the column the surrogates follow is recorded
     from riskcore.deidentify.masking import get_operator
-    from riskcore.deidentify.recipe import mask_step
+    from riskcore.deidentify.recipe.base import mask_step
 
     step = mask_step("name", "surrogates:name", sex="sex")
     assert step["params"]["sex"] == "sex"
@@ -461,7 +461,7 @@ def test_a_sex_column_is_found_among_the_tagged_columns():
     df = pd.DataFrame({"age": [30, 40], "sex": ["F", "m"], "g": ["female", None]})
     assert fakes.find_sex_column(df, ["age", "sex"]) == "sex"
     assert fakes.find_sex_column(df, ["g"]) == "g" and fakes.find_sex_column(df, ["age"]) is None
-    from riskcore.deidentify.recipe import mask_step
+    from riskcore.deidentify.recipe.base import mask_step
 
     # only name surrogates follow it
     assert "sex" not in mask_step("ssn", "surrogates:ssn", sex="sex")["params"]

@@ -29,9 +29,9 @@ from riskcore.deidentify.masking import (
     spelled_operators,
     step_words,
 )
-from riskcore.deidentify.recipe import DATE_SHIFT, Recipe, key_check
-from riskcore.deidentify.recipe_apply import apply_recipe
-from riskcore.deidentify.steps import recipe_steps
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import DATE_SHIFT, Recipe, key_check
+from riskcore.deidentify.recipe.steps import recipe_steps
 from riskcore.errors import RiskcoreError
 
 KEY = bytes(range(64))  # 64 bytes: HMAC and AES-256-SIV alike

@@ -21,10 +21,10 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.loss import OBJECTIVES, check_objective
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
+from riskcore.utility.loss import OBJECTIVES, check_objective
 
 ENTROPY_A = 2 * math.log2(3 / 2) + math.log2(3)  # x: 2 records of 3 "xy"; y: 1 of 3; z: 1 of 1
 

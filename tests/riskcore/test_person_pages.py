@@ -322,8 +322,8 @@ def test_a_table_of_combinations_has_no_msu_column_when_none_was_searched() -> N
 
 def test_the_sidebar_counts_the_person_column_and_the_search_plot_says_person() -> None:
     from riskcore.deidentify.hierarchy import default_hierarchy
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.search import evaluate_all
+    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.run import evaluate_all
     from riskcore.report.figures import risk_loss_chart
     from riskcore.roles import ColumnRoles
 

@@ -18,8 +18,8 @@ import pytest
 from riskcore.cli import main
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, flat_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.search import search
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.demo.claims import make_claims
 from tests.riskcore.cases import CLAIMS_IDENTIFIERS, allow
 
@@ -256,7 +256,7 @@ def test_cli_apply_person_must_be_the_recipe_s(
 def test_a_record_s_cover_counts_people() -> None:
     """The least generalization putting a row's person in a class of k people, against a
     pandas count of people per generalized value (one QI tuple per person)."""
-    from riskcore.deidentify.cover import cover_record
+    from riskcore.deidentify.search.cover import cover_record
     from riskcore.errors import RiskcoreError
 
     df = make_claims(400, seed=11)

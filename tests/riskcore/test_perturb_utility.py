@@ -1,4 +1,4 @@
-"""dRisk and IL1s (riskcore.perturb.utility) against hand-worked values."""
+"""dRisk and IL1s (riskcore.utility.numeric) against hand-worked values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from riskcore.errors import RiskcoreError
-from riskcore.perturb.utility import (
+from riskcore.utility.numeric import (
     NumericRiskUtility,
     drisk,
     drisk_all_inside,

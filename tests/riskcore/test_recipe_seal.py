@@ -117,7 +117,7 @@ def test_a_stripped_plain_recipe_is_refused(made, capsys, edit, said):
 
 def test_a_keyed_recipe_rewritten_without_its_keyed_steps_is_refused_with_the_key(made, capsys):
     # an attacker who cannot recompute the HMAC rewrites the recipe unkeyed and re-hashes it
-    from riskcore.deidentify._recipe_seal import seal_of
+    from riskcore.deidentify.recipe.seal import seal_of
 
     spec = json.loads(made["keyed"].read_text())
     spec.update(masking=[], identifiers=[], key_check=None)
@@ -128,7 +128,7 @@ def test_a_keyed_recipe_rewritten_without_its_keyed_steps_is_refused_with_the_ke
 
 def test_the_report_records_the_recipe_s_seal():
     from riskcore.criteria import Targets
-    from riskcore.deidentify.recipe import Recipe, mask_step
+    from riskcore.deidentify.recipe.base import Recipe, mask_step
     from riskcore.demo import make_people
     from riskcore.profile import Profile
     from riskcore.report.render import render_html

@@ -15,8 +15,8 @@ import pytest
 
 from riskcore.cli import main
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import Recipe, key_check, mask_step
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe, key_check, mask_step
 from riskcore.errors import RiskcoreError
 
 KEY = bytes(range(32))

@@ -24,8 +24,8 @@ from riskcore.deidentify.hierarchy import (
     prefix_hierarchy,
     read_arx_hierarchy,
 )
-from riskcore.deidentify.recipe import Recipe, key_check, mask_step
-from riskcore.deidentify.steps import STEP_KINDS, RecipeStep, recipe_steps
+from riskcore.deidentify.recipe.base import Recipe, key_check, mask_step
+from riskcore.deidentify.recipe.steps import STEP_KINDS, RecipeStep, recipe_steps
 from riskcore.errors import RiskcoreError
 from tests.hospital import hospital_csv
 

@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.cover import RecordCover, cover_record
 from riskcore.deidentify.hierarchy import Hierarchy
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search.cover import RecordCover, cover_record
+from riskcore.deidentify.search.lattice import Lattice
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.explain import record_subsets
 

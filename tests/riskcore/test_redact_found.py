@@ -18,8 +18,8 @@ import pytest
 from riskcore.cli import main
 from riskcore.criteria import Targets
 from riskcore.deidentify.masking import OPERATORS, make_step, step_words
-from riskcore.deidentify.recipe import Recipe, mask_step
-from riskcore.deidentify.recipe_identifiers import DetectedIdentifier, untreated_identifiers
+from riskcore.deidentify.recipe.base import Recipe, mask_step
+from riskcore.deidentify.recipe.identifiers import DetectedIdentifier, untreated_identifiers
 from riskcore.errors import RiskcoreError
 from riskcore.freetext import scan_text
 

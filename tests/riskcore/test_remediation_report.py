@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from riskcore.deidentify.lattice import NodeResult
+from riskcore.deidentify.search.lattice import NodeResult
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd
 from tests.riskcore.cases import ages_lattice
@@ -69,7 +69,7 @@ def test_pareto_front_and_chart():
 
 
 def test_visited_table_lists_levels_by_qi():
-    from riskcore.deidentify.search import search
+    from riskcore.deidentify.search.run import search
 
     lat = ages_lattice(k=2, max_suppression=0.5)
     result = search(lat)
@@ -85,7 +85,7 @@ def test_visited_table_lists_levels_by_qi():
 def test_search_reading_when_every_node_is_shown():
     import dataclasses
 
-    from riskcore.deidentify.search import evaluate_all, search
+    from riskcore.deidentify.search.run import evaluate_all, search
 
     lat = ages_lattice(k=2, max_suppression=0.5)
     found = search(lat)
@@ -96,12 +96,12 @@ def test_search_reading_when_every_node_is_shown():
     shown = dataclasses.replace(found, visited=every)
     empty = sum(1 for r in every if r.n_classes == 0)
     head = "All 8 combinations of levels were evaluated"
-    head += f" ({8 - empty} shown; {empty} release no record and have no point)" if empty else (
-        " and are shown"
+    head += (
+        f" ({8 - empty} shown; {empty} release no record and have no point)"
+        if empty
+        else (" and are shown")
     )
-    assert rd.search_reading(shown).startswith(
-        f"{head}; the search needed {found.needed} of them"
-    )
+    assert rd.search_reading(shown).startswith(f"{head}; the search needed {found.needed} of them")
 
 
 def test_a_node_that_releases_nothing_reads_n_a_not_nan():

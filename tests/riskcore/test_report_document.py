@@ -17,8 +17,8 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe
 from riskcore.demo import make_people
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess

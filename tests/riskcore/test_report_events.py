@@ -15,7 +15,7 @@ import pytest
 
 from riskcore.criteria import KAnonymity, KmAnonymity, Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, flat_hierarchy
-from riskcore.deidentify.recipe import Recipe, mask_step
+from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.demo.claims import make_claims
 from riskcore.metrics.longitudinal import km_anonymity
 from riskcore.profile import Profile
@@ -129,7 +129,7 @@ def test_the_household_figure_is_sdcmicro_s_product_over_people(claims, profile)
 
 
 def test_the_recipe_steps_name_the_event_columns(claims):
-    from riskcore.deidentify.steps import recipe_steps
+    from riskcore.deidentify.recipe.steps import recipe_steps
 
     hier = {"sex": flat_hierarchy(claims["sex"]), "diagnosis": flat_hierarchy(claims["diagnosis"])}
     recipe = Recipe.of(

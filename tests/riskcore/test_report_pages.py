@@ -23,7 +23,7 @@ from pypdf import PdfReader
 from riskcore.criteria import KAnonymity, KmAnonymity, Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, flat_hierarchy
 from riskcore.deidentify.hierarchy.tables import hierarchy_from_table
-from riskcore.deidentify.recipe import Recipe, mask_step
+from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.demo.claims import make_claims
 from riskcore.perturb.random import pram
 from riskcore.perturb.steps import step_of

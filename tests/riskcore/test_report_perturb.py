@@ -6,8 +6,8 @@ import numpy as np
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe
 from riskcore.demo import make_people
 from riskcore.perturb import add_noise, microaggregate, numeric_risk_utility, unperturbed
 from riskcore.perturb.steps import numeric_columns, step_of
@@ -112,7 +112,7 @@ def test_the_reproduce_section_names_every_seed_the_recipe_draws_with():
 def test_seeds_used_reads_surrogates_and_skips_what_does_not_draw():
     from types import SimpleNamespace
 
-    from riskcore.deidentify.recipe import mask_step
+    from riskcore.deidentify.recipe.base import mask_step
     from riskcore.perturb import local_suppression
     from riskcore.review.seeds import seeds_used
 

@@ -1,7 +1,7 @@
 """The report's utility views: each released column's values before and after, a two-way table.
 
 The review holds them as plain values (:mod:`riskcore.review.utility`); they must equal
-:func:`riskcore.metrics.utility.value_counts` and :func:`~riskcore.metrics.utility.two_way`
+:func:`riskcore.utility.tables.value_counts` and :func:`~riskcore.utility.tables.two_way`
 computed apart, survive the JSON twin (older twins without them still load), and the
 document states each reading, with its figure before it.
 """
@@ -18,16 +18,16 @@ from scipy.stats.contingency import association
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.recipe import Recipe, generalize_columns
-from riskcore.deidentify.recipe_apply import apply_recipe
+from riskcore.deidentify.recipe.apply import apply_recipe
+from riskcore.deidentify.recipe.base import Recipe, generalize_columns
 from riskcore.demo import make_people
-from riskcore.metrics.utility import two_way, value_counts
 from riskcore.profile import Profile
 from riskcore.report.readings.utility import two_way_reading, values_reading
 from riskcore.report.render import figure_objects, render_html
 from riskcore.review import review
 from riskcore.review.results import Review
 from riskcore.review.utility import REPORT_TOP_VALUES
+from riskcore.utility.tables import two_way, value_counts
 
 SENS = "income"
 

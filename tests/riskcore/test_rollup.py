@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from riskcore.deidentify import rollup
 from riskcore.deidentify.hierarchy import grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import generalize_columns
+from riskcore.deidentify.recipe.base import generalize_columns
+from riskcore.deidentify.search import rollup
+from riskcore.deidentify.search.lattice import Lattice
 from tests.riskcore.cases import draw_qi_table
 
 

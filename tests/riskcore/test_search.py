@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from riskcore.criteria import DistinctLDiversity, KAnonymity, KMap, Targets, TCloseness
 from riskcore.criteria.base import REGISTRY
 from riskcore.deidentify.hierarchy import Hierarchy, grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.loss import OBJECTIVES
-from riskcore.deidentify.search import greedy_search, search
-from riskcore.deidentify.steering import MAX_NODES, Steering
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import greedy_search, search
+from riskcore.deidentify.search.steering import MAX_NODES, Steering
 from riskcore.errors import RiskcoreError
+from riskcore.utility.loss import OBJECTIVES
 from tests.riskcore.cases import draw_qi_table
 
 #: The sensitive attribute's hierarchy (values x, y, z of ``draw_qi_table``) for the

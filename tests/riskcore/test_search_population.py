@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import generalize_columns
-from riskcore.deidentify.search import search
+from riskcore.deidentify.recipe.base import generalize_columns
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import search
 from riskcore.errors import RiskcoreError
 from tests.riskcore.cases import draw_qi_table
 

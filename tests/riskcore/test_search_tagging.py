@@ -2,7 +2,7 @@
 
 Lattices deeper than those of ``test_search.py`` (two to four QIs, hierarchies of
 one to three levels), so that the top-down phase of
-:func:`riskcore.deidentify.search.search` decides most nodes. The reference
+:func:`riskcore.deidentify.search.run.search` decides most nodes. The reference
 evaluates every node and applies the documented rule (least loss within 1e-12
 relative, then fewer suppressed records, a larger smallest class, lower
 discernibility, the smaller levels); a certificate checks, independently of the
@@ -19,12 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
-from riskcore.deidentify import rollup
 from riskcore.deidentify.hierarchy import grouping_hierarchy
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.objectives import OBJECTIVES
-from riskcore.deidentify.search import _Scan, search
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search import rollup
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import _Scan, search
+from riskcore.deidentify.search.steering import Steering
+from riskcore.utility.objectives import OBJECTIVES
 
 LEVEL_BOUNDED = sorted(name for name, o in OBJECTIVES.items() if o.bound == "levels")
 

@@ -10,16 +10,8 @@ import pandas as pd
 import pytest
 
 from riskcore.deidentify.hierarchy.builders import interval_hierarchy
-from riskcore.deidentify.recipe import generalize_columns
+from riskcore.deidentify.recipe.base import generalize_columns
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.utility import (
-    classification_utility,
-    column_change,
-    cramers_v,
-    naive_bayes_scores,
-    two_way,
-    value_counts,
-)
 from riskcore.report.figures.utility import (
     accuracy_bars,
     change_bars,
@@ -31,6 +23,14 @@ from riskcore.report.readings.utility import (
     change_table,
     classification_reading,
     two_way_reading,
+)
+from riskcore.utility.tables import (
+    classification_utility,
+    column_change,
+    cramers_v,
+    naive_bayes_scores,
+    two_way,
+    value_counts,
 )
 
 
@@ -66,7 +66,9 @@ def test_value_counts_share_one_axis():
     # a generalized column: the values as recorded, then the labels found only after
     gen = value_counts(pd.Series(["a", "b", "b"]), pd.Series(["ab", "ab", "ab"]))
     assert gen.to_dict("list") == {
-        "value": ["b", "a", "ab"], "before": [2, 1, 0], "after": [0, 0, 3]
+        "value": ["b", "a", "ab"],
+        "before": [2, 1, 0],
+        "after": [0, 0, 3],
     }
     # numbers with more distinct values than shown: shared bins, the last one closed
     x = pd.Series(np.arange(30, dtype=float))
@@ -175,8 +177,8 @@ def test_figures_have_titles_axis_titles_and_the_data():
 def test_the_report_states_the_remediation_utility_and_its_json_twin_holds_it():
     from riskcore.criteria import Targets
     from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-    from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import apply_recipe
+    from riskcore.deidentify.recipe.apply import apply_recipe
+    from riskcore.deidentify.recipe.base import Recipe
     from riskcore.demo import make_people
     from riskcore.profile import Profile
     from riskcore.report.render import render_html
@@ -210,10 +212,14 @@ def test_the_report_states_the_remediation_utility_and_its_json_twin_holds_it():
 
 
 def test_labels_read_in_the_order_of_their_numbers():
-    from riskcore.metrics.utility import natural_order
+    from riskcore.utility.tables import natural_order
 
     assert natural_order(["20-39", "0-19", "other values (3)", "100-119", "(missing)"]) == [
-        "0-19", "20-39", "100-119", "other values (3)", "(missing)"
+        "0-19",
+        "20-39",
+        "100-119",
+        "other values (3)",
+        "(missing)",
     ]
     assert natural_order(["[20, 40)", "[0, 20)"]) == ["[0, 20)", "[20, 40)"]
     assert natural_order(["b", "a", "10"]) == ["b", "a", "10"]  # not all numbers: as given

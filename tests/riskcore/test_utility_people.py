@@ -1,4 +1,4 @@
-"""The classifier's split by person (:func:`riskcore.metrics.utility.held_out_rows`):
+"""The classifier's split by person (:func:`riskcore.utility.tables.held_out_rows`):
 no person on both sides, and the accuracy a row split inflates with a person's near-copies."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from riskcore.demo.claims import make_claims
 from riskcore.errors import RiskcoreError
-from riskcore.metrics.utility import ClassificationUtility, classification_utility, held_out_rows
 from riskcore.report.readings.utility import classification_reading
+from riskcore.utility.tables import ClassificationUtility, classification_utility, held_out_rows
 
 
 def test_no_person_is_on_both_sides():

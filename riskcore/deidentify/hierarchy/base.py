@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskcore._values import value_text
+from riskcore._values import at_leaves, value_text
 from riskcore.deidentify.hierarchy.date_text import parse_dates
 from riskcore.errors import RiskcoreError
 
@@ -93,31 +93,6 @@ def text_of(value: Any) -> str:
         A value as text (leading zeros of text kept; "" for a missing value).
     """
     return value_text(value) or ""
-
-
-def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
-    """Return ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
-
-    A negative position is a value the hierarchy does not hold (-1) or a missing one (-2).
-
-    Safe when the hierarchy has no leaves at all (a column of only missing values).
-
-    Parameters
-    ----------
-    per_leaf : numpy.ndarray
-        One entry per leaf of the hierarchy.
-    leaf : numpy.ndarray
-        Positions among the leaves, as :meth:`Hierarchy.leaf_index` returns them.
-    fill : scalar
-        The entry of a negative position.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
-    """
-    extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
-    return extended[np.where(leaf >= 0, leaf, len(per_leaf))]
 
 
 @dataclass(frozen=True, eq=False)

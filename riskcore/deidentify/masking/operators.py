@@ -99,7 +99,7 @@ class MaskOperator:
         raising ``ValueError``.
     treats : tuple of str or None
         The kinds of detected direct identifier
-        (:class:`~riskcore.deidentify.recipe_identifiers.DetectedIdentifier`) a step
+        (:class:`~riskcore.deidentify.recipe.identifiers.DetectedIdentifier`) a step
         of it treats: None for every kind (the value is replaced or dropped);
         ``("free_text",)`` for an operator that keeps the text and removes only
         the identifiers the patterns find in it (a name column it leaves as it is).

@@ -4,8 +4,8 @@ Each :class:`MaskOperator` holds the operator's recipe name, its label for a
 menu, its parameters (:class:`Param`: default, validation, whether a recipe
 step records it), whether it needs the key, its one-line strength / weakness
 note, the function that describes a configured step in words, and the
-function that applies it to a table. The recipe (:mod:`riskcore.deidentify.recipe`),
-the recipe's steps in words (:mod:`riskcore.deidentify.steps`), the
+function that applies it to a table. The recipe (:mod:`riskcore.deidentify.recipe.base`),
+the recipe's steps in words (:mod:`riskcore.deidentify.recipe.steps`), the
 Remediate page and the command line read :data:`OPERATORS`; nothing else
 dispatches on an operator's name.
 

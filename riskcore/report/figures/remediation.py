@@ -8,8 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.deidentify.candidates import pareto_mask
-from riskcore.deidentify.lattice import NodeResult
+from riskcore.deidentify.search.candidates import pareto_mask
+from riskcore.deidentify.search.lattice import NodeResult
 from riskcore.report.figures._style import ACCENT, NEUTRAL, layout, legend_below
 
 __all__ = ["pareto_front", "risk_loss_chart"]
@@ -24,7 +24,7 @@ def pareto_front(nodes: Sequence[NodeResult]) -> list[int]:
 
     A node is on the front when it meets the targets and no other such node is lower on
     both information loss (NCP) and average risk; the front itself is
-    :func:`riskcore.deidentify.candidates.pareto_mask`, the one home of that rule.
+    :func:`riskcore.deidentify.search.candidates.pareto_mask`, the one home of that rule.
 
     Parameters
     ----------

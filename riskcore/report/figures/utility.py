@@ -1,7 +1,7 @@
 """Figures of a remediation's utility and of two candidate solutions compared.
 
-Every chart takes a display table or a result (:mod:`riskcore.metrics.utility`,
-:mod:`riskcore.deidentify.candidates`) and states its units in the axis titles.
+Every chart takes a display table or a result (:mod:`riskcore.utility.tables`,
+:mod:`riskcore.deidentify.search.candidates`) and states its units in the axis titles.
 """
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from riskcore.deidentify.candidates import Comparison
-from riskcore.metrics.utility import ClassificationUtility, TwoWay
+from riskcore.deidentify.search.candidates import Comparison
 from riskcore.report.figures._style import (
     ACCENT,
     GREY,
@@ -22,6 +21,7 @@ from riskcore.report.figures._style import (
     row_height,
     tick_label,
 )
+from riskcore.utility.tables import ClassificationUtility, TwoWay
 
 __all__ = [
     "accuracy_bars",
@@ -35,7 +35,7 @@ __all__ = [
 def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     """Records per value of a column as recorded and released, on one axis (horizontal bars).
 
-    ``counts`` is :func:`riskcore.metrics.utility.value_counts`. Values found
+    ``counts`` is :func:`riskcore.utility.tables.value_counts`. Values found
     on both sides stand side by side; a generalized column's values (bins
     or categories as recorded, then its labels released) follow each other
     on the same axis and the same scale of records. Horizontal, so that

@@ -7,9 +7,9 @@ from typing import Literal
 
 import pandas as pd
 
-from riskcore.deidentify.candidates import Candidate, CandidateTable, Comparison
-from riskcore.deidentify.objectives import OBJECTIVES
+from riskcore.deidentify.search.candidates import Candidate, CandidateTable, Comparison
 from riskcore.report.readings._format import or_nothing_released, plural
+from riskcore.utility.objectives import OBJECTIVES
 
 __all__ = [
     "LOSS_NAMES",

@@ -2,7 +2,7 @@
 
 Imported from its module (``from riskcore.report.readings.history import history_table``).
 The words are derived from each step's parameters
-(:class:`~riskcore.deidentify.history.Step`), never read back into data.
+(:class:`~riskcore.deidentify.history.base.Step`), never read back into data.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 import pandas as pd
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history import STEP_KINDS, History, Step
+from riskcore.deidentify.history.base import STEP_KINDS, History, Step
 from riskcore.deidentify.masking.registry import get_operator
-from riskcore.deidentify.objectives import OBJECTIVES
-from riskcore.deidentify.steering import Steering
-from riskcore.deidentify.steps import SAFE_HARBOR_WORDS
+from riskcore.deidentify.recipe.steps import SAFE_HARBOR_WORDS
+from riskcore.deidentify.search.steering import Steering
 from riskcore.report.readings.criteria import targets_summary
+from riskcore.utility.objectives import OBJECTIVES
 
 __all__ = [
     "HISTORY_NOTE",
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: What the history panel of the Remediate page holds and how its figures are measured
-#: (:func:`riskcore.deidentify.history_measure.step_scores`).
+#: (:func:`riskcore.deidentify.history.measure.step_scores`).
 HISTORY_NOTE = (
     "Every step applied on this page, in order. The table every page assesses, the "
     "downloads and the recipe are those of the applied steps. Undo takes the last step "
@@ -51,7 +51,7 @@ HISTORY_NOTE = (
 
 #: The history's two figures after each step, named apart from the page's metrics (the
 #: "loss after" of 75% beside "Information lost (NCP) 26.8%" for the same table, issue 38):
-#: :func:`riskcore.deidentify.history_measure.step_scores` measures them.
+#: :func:`riskcore.deidentify.history.measure.step_scores` measures them.
 RISK_AFTER = "highest risk"
 #: The share of QI values changed (:data:`RISK_AFTER`'s companion).
 LOSS_AFTER = "values changed"
@@ -74,7 +74,7 @@ NOTHING_APPLIED = (
     "the recipe and the script follow the history."
 )
 
-#: What the command script does (:func:`riskcore.deidentify.history_script.command_script`).
+#: What the command script does (:func:`riskcore.deidentify.history.script.command_script`).
 SCRIPT_NOTE = (
     "The script lists the applied steps, writes their recipe and runs riskcore apply on the "
     "table: the same table as the download, on this file or next month's. It never holds the "
@@ -104,7 +104,7 @@ def _masking(p: Mapping[str, Any]) -> str:
 
 
 def _perturb(p: Mapping[str, Any]) -> str:
-    from riskcore.deidentify.steps import _perturb_words
+    from riskcore.deidentify.recipe.steps import _perturb_words
 
     return "; ".join(f"{c}: {e}" if c else e for c, e in _perturb_words(p))
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from riskcore.deidentify.cover import RecordCover
+from riskcore.deidentify.search.cover import RecordCover
 from riskcore.metrics.explain import RecordExplanation
 from riskcore.metrics.records import IndividualRisk
 from riskcore.metrics.suda import SudaResult

@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, level_words
-from riskcore.deidentify.lattice import NodeResult
 from riskcore.deidentify.masking import EnumerationResult
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.recipe_identifiers import DetectedIdentifier
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.recipe.identifiers import DetectedIdentifier
+from riskcore.deidentify.recipe.steps import STEP_KINDS, recipe_steps
 from riskcore.deidentify.safe_harbor import CATEGORIES, SafeHarborCheck
-from riskcore.deidentify.steps import STEP_KINDS, recipe_steps
+from riskcore.deidentify.search.lattice import NodeResult
 from riskcore.freetext import PiiScan
 from riskcore.report.readings._format import or_nothing_released, plural
 from riskcore.report.readings.people import people_phrase
@@ -429,7 +429,7 @@ def safe_harbor_takeover(columns: Sequence[str]) -> str:
 
     The generalization of the columns the applied steps generalize (issue 38 item 4): the
     recipe runs Safe Harbor before generalization, so a hierarchy built for the column as it
-    was cannot be kept (:meth:`riskcore.deidentify.history.History.to_recipe`).
+    was cannot be kept (:meth:`riskcore.deidentify.history.base.History.to_recipe`).
 
     Parameters
     ----------
@@ -528,7 +528,7 @@ def _params(params: object) -> str:
 def recipe_table(recipe: Recipe) -> pd.DataFrame:
     """Return every step a recipe records, in the order it applies them (never a key).
 
-    One row per :func:`~riskcore.deidentify.steps.recipe_steps` step. Columns:
+    One row per :func:`~riskcore.deidentify.recipe.steps.recipe_steps` step. Columns:
     ``step`` (Safe Harbor, date shift, masking, generalization, suppression,
     key), ``column``, ``operation`` (as the recipe names it), ``parameters``
     and ``in words`` (what the step does to the column).
@@ -562,7 +562,7 @@ def raw_identifiers_note(untreated: Sequence[DetectedIdentifier]) -> str:
     ----------
     untreated : sequence of DetectedIdentifier
         The direct identifiers no step of the release's recipe masks, drops or transforms
-        (:func:`riskcore.deidentify.recipe_identifiers.untreated_identifiers`); not empty.
+        (:func:`riskcore.deidentify.recipe.identifiers.untreated_identifiers`); not empty.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """Readings of the least-loss search: its outcome, the columns it removes, the nodes visited.
 
-What :func:`riskcore.deidentify.search.search` did (how much of the lattice it
+What :func:`riskcore.deidentify.search.run.search` did (how much of the lattice it
 evaluated, the least-loss node), a warning per column its optimum generalizes
 away with the best node that keeps it, and the nodes it evaluated as a table.
 Re-exported by :mod:`riskcore.report.readings.remediation` (their old import
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.deidentify.loss import OBJECTIVES
-from riskcore.deidentify.node import NodeResult
-from riskcore.deidentify.search import SearchResult
+from riskcore.deidentify.search.node import NodeResult
+from riskcore.deidentify.search.run import SearchResult
 from riskcore.report.readings._format import plural
+from riskcore.utility.loss import OBJECTIVES
 
 __all__ = ["removed_column_warnings", "search_reading", "visited_table"]
 
@@ -90,7 +90,7 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
     """Return one warning per column the search's optimum removes (generalized to ``*``).
 
     Each names the least-loss node that keeps the column
-    (:attr:`~riskcore.deidentify.search.SearchResult.keeping`): its levels per
+    (:attr:`~riskcore.deidentify.search.run.SearchResult.keeping`): its levels per
     QI, its loss and its suppression, or says that no combination within the
     targets and level bounds keeps it.
 
@@ -110,9 +110,7 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
     info = OBJECTIVES[result.objective]
     for q in result.removed:
         alt = result.keeping.get(q)
-        head = (
-            f"The least-loss release removes {q} entirely (every value generalized to '*'). "
-        )
+        head = f"The least-loss release removes {q} entirely (every value generalized to '*'). "
         if alt is None:
             out.append(
                 head + f"No combination of levels that keeps {q} meets the targets within the "

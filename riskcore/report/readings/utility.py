@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from riskcore.metrics.utility import ClassificationUtility, ColumnChange, TwoWay
 from riskcore.report.readings._format import plural, short_share
+from riskcore.utility.tables import ClassificationUtility, ColumnChange, TwoWay
 
 __all__ = [
     "change_reading",
@@ -49,7 +49,7 @@ def change_reading(change: ColumnChange) -> str:
 def values_reading(change: ColumnChange, counts: pd.DataFrame) -> str:
     """Return the reading under a column's before / after chart: its change and the bars.
 
-    ``counts`` is :func:`riskcore.metrics.utility.value_counts` of the column.
+    ``counts`` is :func:`riskcore.utility.tables.value_counts` of the column.
 
     Parameters
     ----------

@@ -85,7 +85,7 @@ def key_check_reading(check: str, *, uploaded: bool) -> str:
     Parameters
     ----------
     check : str
-        :func:`riskcore.deidentify.recipe.key_check` of the key.
+        :func:`riskcore.deidentify.recipe.base.key_check` of the key.
     uploaded : bool
         True for a key read from the user's key file, False for one made in this session.
 

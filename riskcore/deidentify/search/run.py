@@ -1,6 +1,6 @@
 """The search for the least-loss node of a generalization lattice, and its baselines.
 
-A node (:class:`~riskcore.deidentify.lattice.Lattice`, one level per
+A node (:class:`~riskcore.deidentify.search.lattice.Lattice`, one level per
 quasi-identifier, the classes breaking the targets suppressed) is anonymous
 when the suppressed records stay within the limit (ARX's semantics, Prasser
 et al. 2014). :func:`search` returns the exact optimum of the chosen
@@ -20,7 +20,7 @@ with two kinds of pruning that never change the answer:
   2009), when every target is monotone under generalization
   (:attr:`riskcore.criteria.Criterion.monotone_under_generalization`:
   k-anonymity, distinct l-diversity and k-map against a population table
-  (:mod:`riskcore.deidentify.population`), with ARX's suppression: a
+  (:mod:`riskcore.deidentify.search.population`), with ARX's suppression: a
   generalization's failing classes are merges of failing classes only, so
   its suppressed records are a subset of the node's, and every class left
   contains a class that passed): a node that meets the targets tags every
@@ -50,7 +50,7 @@ with two kinds of pruning that never change the answer:
   phase 2 would be the whole lattice).
 
 **Snapshots.** Each node's classes are rolled up from a cached node below
-it (:mod:`riskcore.deidentify.rollup`). Top-down, the nodes below are not
+it (:mod:`riskcore.deidentify.search.rollup`). Top-down, the nodes below are not
 evaluated yet, so before evaluating a node ``x`` in phase 2 the search
 tabulates ``x - 1``, ``x - 2``, ... (every level lowered by one) from the
 lowest up, down to the first with a cached node between it and ``x``
@@ -83,9 +83,9 @@ import numpy as np
 
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import Targets
-from riskcore.deidentify.lattice import Lattice, NodeResult, Objective
-from riskcore.deidentify.loss import OBJECTIVES, check_objective
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.lattice import Lattice, NodeResult, Objective
+from riskcore.deidentify.search.steering import Steering
+from riskcore.utility.loss import OBJECTIVES, check_objective
 
 __all__ = [
     "RELATIVE_TIE",
@@ -167,7 +167,7 @@ class SearchResult(Result):
         Height of each QI's hierarchy.
     targets : Targets
     objective : str
-        A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
+        A name of :data:`riskcore.utility.loss.OBJECTIVES`.
     best : NodeResult or None
         The anonymous node of least loss (ties: :func:`tie_key`); None when
         no node meets the targets.
@@ -448,14 +448,14 @@ def search(
     """Return the anonymous node of least loss over the lattice (exact; see the module).
 
     The weights and level bounds are the lattice's
-    (:class:`~riskcore.deidentify.steering.Steering`, given to
-    :class:`~riskcore.deidentify.lattice.Lattice`).
+    (:class:`~riskcore.deidentify.search.steering.Steering`, given to
+    :class:`~riskcore.deidentify.search.lattice.Lattice`).
 
     Parameters
     ----------
     lattice : Lattice
     objective : str, default "ncp"
-        A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
+        A name of :data:`riskcore.utility.loss.OBJECTIVES`.
     progress : callable, optional
         Called as ``progress(evaluated, lattice_size)`` every 64 nodes evaluated.
     alternatives : bool, default True

@@ -1,14 +1,14 @@
 """Candidate solutions of a least-loss search: every anonymous node, filtered, and two compared.
 
-The search (:func:`riskcore.deidentify.search.search`) returns one node; the
+The search (:func:`riskcore.deidentify.search.run.search`) returns one node; the
 nodes it evaluated (all of them for a small lattice) are the candidates a
 privacy officer chooses among, as in ARX's solution lattice. This module
 lists them, one row per anonymous node (:class:`Candidate`):
 
 * per QI its level and the level in words
   (:func:`~riskcore.deidentify.hierarchy.level_words`);
-* every objective's loss (:data:`~riskcore.deidentify.objectives.OBJECTIVES`,
-  as :class:`~riskcore.deidentify.node.NodeResult` holds them);
+* every objective's loss (:data:`~riskcore.utility.objectives.OBJECTIVES`,
+  as :class:`~riskcore.deidentify.search.node.NodeResult` holds them);
 * records suppressed, classes released, the smallest released class, the
   average re-identification risk (released classes / released records);
 * what each target achieves, read from the node's
@@ -50,13 +50,13 @@ from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import evaluate
 from riskcore.criteria.models import RecordRisk
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, level_words
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.loss import column_penalties
-from riskcore.deidentify.node import NodeResult
-from riskcore.deidentify.objectives import OBJECTIVES, Objective, check_objective
-from riskcore.deidentify.search import SearchResult
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.node import NodeResult
+from riskcore.deidentify.search.run import SearchResult
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.anonymity import exceeds
+from riskcore.utility.loss import column_penalties
+from riskcore.utility.objectives import OBJECTIVES, Objective, check_objective
 
 __all__ = [
     "MAX_ROWS",
@@ -93,7 +93,7 @@ class Candidate(Result):
     words : tuple of str
         Each level in words ("10-year bands", "removed (*)").
     losses : dict of str to float
-        Every objective's loss (:data:`~riskcore.deidentify.objectives.OBJECTIVES`;
+        Every objective's loss (:data:`~riskcore.utility.objectives.OBJECTIVES`;
         the standard definitions, every QI weighing the same).
     suppressed : int
         Records suppressed.
@@ -306,7 +306,7 @@ def candidate_table(
     ----------
     result : SearchResult
         The search; its ``visited`` nodes are the candidates (every node of the lattice when
-        they were all evaluated, :func:`~riskcore.deidentify.search.evaluate_all`).
+        they were all evaluated, :func:`~riskcore.deidentify.search.run.evaluate_all`).
     hierarchies : mapping of str to Hierarchy
         The hierarchy of each QI (the levels' words).
     lattice : Lattice, optional
@@ -447,7 +447,7 @@ def column_ncp(
     """Return each QI's normalized certainty penalty under a node (Xu et al. 2006).
 
     Per QI, the mean over all records of the certainty penalty of the
-    record's generalized value (:func:`~riskcore.deidentify.loss.column_penalties`),
+    record's generalized value (:func:`~riskcore.utility.loss.column_penalties`),
     a suppressed record costing 1: the terms whose mean over the QIs is the
     node's NCP (:attr:`NodeResult.ncp`). Summed over the base classes, not the rows.
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from riskcore._results import Result
 from riskcore.deidentify.masking import OPERATORS
-from riskcore.deidentify.recipe import Recipe, _masked_columns, seal_recipe
+from riskcore.deidentify.recipe.base import Recipe, _masked_columns, seal_recipe
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.steps import numeric_columns
 

@@ -6,7 +6,7 @@ ARX offers both steering inputs (``ARXConfiguration.setAttributeWeight`` and
 
 * **Weights** (``COL -> w >= 0``, default 1): how much a QI's loss counts in
   a multi-dimensional objective (NCP, precision, ARX's Loss, non-uniform
-  entropy; :data:`riskcore.deidentify.loss.OBJECTIVES` says which). A QI of
+  entropy; :data:`riskcore.utility.loss.OBJECTIVES` says which). A QI of
   weight 0 may be generalized for free; "ZIP matters less than dates" is a
   smaller weight on ZIP. Single-dimensional objectives (AECS,
   discernibility, DM*) have no per-QI part and ignore the weights, as ARX's
@@ -17,7 +17,7 @@ ARX offers both steering inputs (``ARXConfiguration.setAttributeWeight`` and
   so the size that counts against :data:`MAX_NODES` is the product of
   (max - min + 1) over the QIs.
 
-The weights and bounds live on the :class:`~riskcore.deidentify.lattice.Lattice`
+The weights and bounds live on the :class:`~riskcore.deidentify.search.lattice.Lattice`
 (one place: the lattice's size check, its losses and the search all read
 them), as a :class:`Steering` value stored in the recipe.
 """

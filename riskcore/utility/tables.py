@@ -2,7 +2,7 @@
 
 Every function compares a table *before* (as recorded) with the same table
 *after* a remediation, records matched by their index: the remediated table
-keeps the index of every record it releases (:func:`riskcore.deidentify.recipe_apply.apply_recipe`),
+keeps the index of every record it releases (:func:`riskcore.deidentify.recipe.apply.apply_recipe`),
 so a record missing from it was suppressed.
 
 * :func:`column_change` (per column): the shares of records whose value is
@@ -275,7 +275,7 @@ def value_counts(
         The column as released.
     released_as : pandas.Series, optional
         The label of each recorded record (same index as ``before``) at the
-        released level, e.g. :func:`riskcore.deidentify.recipe.generalize_columns`
+        released level, e.g. :func:`riskcore.deidentify.recipe.base.generalize_columns`
         of the recorded table, for a generalized column.
     top : int, default :data:`TOP_VALUES`
         Categories shown per side before the rest is summed.

@@ -1,6 +1,6 @@
 """A history as a runnable script: :func:`command_script` (the counterpart of sdcApp's R script).
 
-The script lists a :class:`~riskcore.deidentify.history.History`'s applied steps as
+The script lists a :class:`~riskcore.deidentify.history.base.History`'s applied steps as
 comments, writes the recipe they fold into, and re-applies it with ``riskcore apply``;
 every argument is quoted with :func:`shlex.quote`, and the key is never in it.
 """
@@ -11,9 +11,9 @@ import json
 import shlex
 from collections.abc import Sequence
 
-from riskcore.deidentify.history import History, Step
+from riskcore.deidentify.history.base import History, Step
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import Recipe, keyed_steps
+from riskcore.deidentify.recipe.base import Recipe, keyed_steps
 from riskcore.errors import RiskcoreError
 
 __all__ = ["command_script"]
@@ -48,7 +48,7 @@ def command_script(
     sdcMicro's sdcApp R script), writes the recipe they fold into
     (:meth:`History.to_recipe`) to ``recipe_name``, and runs ``riskcore apply
     DATA --recipe RECIPE --out OUT [--key-file KEY]``, which re-applies it to
-    the table: the same table as :func:`~riskcore.deidentify.recipe_apply.apply_recipe`
+    the table: the same table as :func:`~riskcore.deidentify.recipe.apply.apply_recipe`
     gives in process. Every argument is quoted with :func:`shlex.quote`. The
     key is never in the script: with keyed steps it says that the key must be
     in ``key_file`` (hexadecimal text, as ``riskcore anonymize --key-file``
@@ -71,7 +71,7 @@ def command_script(
         The command that runs riskcore (e.g. ``("python", "-m", "riskcore")``).
     allowed : sequence of str, default ()
         Detected direct identifiers the session's table carries as they are
-        (:func:`~riskcore.deidentify.recipe_identifiers.untreated_identifiers`):
+        (:func:`~riskcore.deidentify.recipe.identifiers.untreated_identifiers`):
         passed as ``--allow-identifiers COL``, each named in a comment, so that
         ``riskcore apply`` writes the same table instead of stopping.
 

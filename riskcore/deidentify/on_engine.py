@@ -2,17 +2,17 @@
 
 :func:`anonymize_source` is ``riskcore anonymize --engine arrow|duckdb|spark``:
 the engine computes the level-0 class table (and the sensitive contingencies);
-the lattice (:class:`~riskcore.deidentify.lattice.Lattice`) and its exact
-least-loss search (:func:`riskcore.deidentify.search.search`) run on that table
+the lattice (:class:`~riskcore.deidentify.search.lattice.Lattice`) and its exact
+least-loss search (:func:`riskcore.deidentify.search.run.search`) run on that table
 alone, as on the in-memory path; the chosen node is applied by the engine
-(:func:`~riskcore.deidentify.engines.write.write_node`). :func:`apply_recipe_to_source`
+(:func:`~riskcore.engine.release.write_node`). :func:`apply_recipe_to_source`
 is ``riskcore apply --engine ...``: a recipe's node re-judged on the engine's
 class table and written the same way.
 
 Limits: the steps of a recipe that work on each record (Safe Harbor, masking,
 date shifting, perturbation) and sampling weights need the rows in memory and
 are refused with a sentence; the lattice is bounded by
-:data:`~riskcore.deidentify.steering.MAX_NODES` nodes as everywhere; memory is
+:data:`~riskcore.deidentify.search.steering.MAX_NODES` nodes as everywhere; memory is
 set by the level-0 class table (one row per distinct QI combination), not by
 the number of records.
 """
@@ -30,22 +30,29 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore.criteria import Targets
-from riskcore.deidentify.engines.plan import plan_node
-from riskcore.deidentify.engines.table import SourceTable, is_missing
-from riskcore.deidentify.engines.write import check_out, write_node
-from riskcore.deidentify.hierarchy import Hierarchy, rebuild
-from riskcore.deidentify.lattice import Lattice
-from riskcore.deidentify.recipe import Recipe
-from riskcore.deidentify.search import SearchResult, search
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.hierarchy import TOP, Hierarchy, at_leaves, rebuild
+from riskcore.deidentify.recipe.base import Recipe
+from riskcore.deidentify.search.lattice import Lattice
+from riskcore.deidentify.search.run import SearchResult, search
+from riskcore.deidentify.search.steering import Steering
+from riskcore.engine.release import FailingSet, NodePlan, ValueMap, check_out, write_node
+from riskcore.engine.source import REMEDIATION_ENGINES, SourceTable, is_missing
 from riskcore.errors import RiskcoreError
 
 __all__ = [
+    "REMEDIATION_ENGINES",
     "EngineRelease",
+    "FailingSet",
+    "NodePlan",
+    "SourceTable",
+    "ValueMap",
     "anonymize_source",
     "apply_recipe_to_source",
+    "check_out",
     "hierarchy_values",
+    "plan_node",
     "record_steps",
+    "write_node",
 ]
 
 
@@ -173,12 +180,12 @@ def anonymize_source(
         One per QI, in order (built on :func:`hierarchy_values`).
     out : str or path
         A ``.parquet`` file, or a new directory with ``partition_by``
-        (:func:`~riskcore.deidentify.engines.write.check_out`); checked before
+        (:func:`~riskcore.engine.release.check_out`); checked before
         the search.
     sensitive, targets, distance, order, missing, sampling_fraction, steering, population
-        As :class:`~riskcore.deidentify.lattice.Lattice`.
+        As :class:`~riskcore.deidentify.search.lattice.Lattice`.
     objective : str, default "ncp"
-        The loss minimized (:data:`riskcore.deidentify.loss.OBJECTIVES`).
+        The loss minimized (:data:`riskcore.utility.loss.OBJECTIVES`).
     suppression : {"drop", "mask"}
     partition_by : sequence of str
     before_write : callable, optional
@@ -186,7 +193,7 @@ def anonymize_source(
         an error it raises stops the run with nothing written (the command line's
         check of direct identifiers left at level 0).
     sensitive_hierarchies : mapping of str to rows, optional
-        As :class:`~riskcore.deidentify.lattice.Lattice` (the hierarchical
+        As :class:`~riskcore.deidentify.search.lattice.Lattice` (the hierarchical
         t-closeness distance).
 
     Returns
@@ -247,9 +254,9 @@ def _known(
 ) -> tuple[Hierarchy, list[Any], int]:
     """Return the recipe's hierarchy of ``q`` rebuilt on its values (``counts``: the records
     of each), the values it does not hold joined at ``"*"`` (as
-    :func:`riskcore.deidentify.recipe_apply.apply_recipe` does), those values and the
+    :func:`riskcore.deidentify.recipe.apply.apply_recipe` does), those values and the
     records holding them."""
-    from riskcore.deidentify.recipe_apply import with_unknown
+    from riskcore.deidentify.recipe.apply import with_unknown
 
     h = rebuild(values, spec)
     miss = h.leaf_index(values) == -1
@@ -282,7 +289,7 @@ def apply_recipe_to_source(
     recipe : Recipe or mapping
         Without steps that work on each record (:func:`record_steps`).
     out : str or path
-        See :func:`~riskcore.deidentify.engines.write.check_out`.
+        See :func:`~riskcore.engine.release.check_out`.
     population : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
     partition_by : sequence of str
@@ -297,7 +304,7 @@ def apply_recipe_to_source(
         For a step that needs the rows, a column the data lack, a level
         outside the recipe's bounds, or an engine failure.
     """
-    from riskcore.deidentify.recipe_apply import pinned_steering
+    from riskcore.deidentify.recipe.apply import pinned_steering
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
     steps = record_steps(rec)
@@ -355,4 +362,88 @@ def apply_recipe_to_source(
         seconds={"tabulate": table.seconds, "judge": t2 - t1, "write": t3 - t2},
         unknown_values=unknown,
         n_unknown=n_unknown,
+    )
+
+
+def _labels_array(column: str, labels: np.ndarray) -> Any:
+    """Return a level's labels as an Arrow array (text, or Arrow's type for other labels)."""
+    import pyarrow as pa
+
+    values = [None if is_missing(v) else v for v in labels]
+    if all(v is None or isinstance(v, str) for v in values):
+        return pa.array(values, type=pa.string())
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise RiskcoreError(
+            f"the labels of {column!r} mix numbers and text, which a Parquet column cannot "
+            "hold: give the hierarchy text labels"
+        ) from None
+
+
+def plan_node(lattice: Lattice, table: SourceTable, levels: Sequence[int]) -> NodePlan:
+    """Return what the node ``levels`` of ``lattice`` does to each record, as join tables.
+
+    Parameters
+    ----------
+    lattice : Lattice
+        Built on ``table`` (its level-0 class table is the engine's).
+    table : SourceTable
+        The data.
+    levels : sequence of int
+        One level per QI.
+
+    Returns
+    -------
+    NodePlan
+
+    Raises
+    ------
+    RiskcoreError
+        For levels outside the hierarchies, or labels no Parquet column can hold.
+    """
+    import pyarrow as pa
+
+    lv = tuple(int(x) for x in levels)
+    ids, sizes, bad = lattice.failing(lv)  # checks the levels
+    base = lattice.base
+    bad_base = bad[ids]
+    maps: list[ValueMap] = []
+    failing_codes: list[np.ndarray] = []
+    for i, (q, level) in enumerate(zip(lattice.qis, lv, strict=True)):
+        h = lattice.hierarchies[q]
+        labels = np.asarray(base.labels[i], dtype=object)
+        present = np.fromiter((not is_missing(v) for v in labels), dtype=bool, count=len(labels))
+        values = labels[present]
+        leaf = h.leaf_index(pd.Series(values, dtype=object))
+        codes, names = h.codes(level)
+        value_codes = at_leaves(codes, leaf, len(names)).astype(np.int64)
+        missing_code = len(names)
+        # the code of every label of the class table, then of every failing base class
+        label_codes = np.full(len(labels), missing_code, dtype=np.int64)
+        label_codes[present] = value_codes
+        failing_codes.append(label_codes[np.asarray(base.keys[i])[bad_base]])
+        try:
+            typed = pa.array(list(values), type=table.arrow_type(q))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+            raise RiskcoreError(
+                f"the values of {q!r} cannot be matched to the column's type "
+                f"({table.arrow_type(q)})"
+            ) from None
+        label_array = None
+        if level > 0:
+            names_at = np.asarray(h.levels[level], dtype=object)
+            label_array = _labels_array(q, at_leaves(names_at, leaf, TOP))
+        maps.append(
+            ValueMap(q, level, typed, value_codes, label_array, missing_code, missing_code + 1)
+        )
+    stacked = np.column_stack(failing_codes) if failing_codes else np.zeros((0, 0), np.int64)
+    unique_failing = np.unique(stacked, axis=0) if len(stacked) else stacked
+    return NodePlan(
+        qis=tuple(lattice.qis),
+        levels=lv,
+        maps=tuple(maps),
+        failing=FailingSet(unique_failing, [m.cardinality for m in maps]),
+        suppressed=int(sizes[bad].sum()),
+        n_records=int(lattice.n),
     )

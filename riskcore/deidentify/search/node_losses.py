@@ -1,6 +1,6 @@
 """The per-QI losses of a lattice node, computed from its class table (no pass over records).
 
-The definitions, with their sources, are in :mod:`riskcore.deidentify.loss`.
+The definitions, with their sources, are in :mod:`riskcore.utility.loss`.
 A class's NCP penalty and ARX domain share depend only on its generalized
 code, so a node's sums over the released records are one weighted count of
 the released (or suppressed) classes per code, every QI's codes offset into
@@ -8,7 +8,7 @@ one index space (a single ``bincount``), times each code's cost. Precision,
 ARX's Loss and non-uniform entropy follow per QI in closed form from the
 levels, the suppressed records and those sums.
 :class:`LossTables` holds what is tabulated once per lattice;
-:meth:`riskcore.deidentify.lattice.Lattice.evaluate` calls it for every node.
+:meth:`riskcore.deidentify.search.lattice.Lattice.evaluate` calls it for every node.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ class LossTables:
         Per QI and level, the number of generalized codes.
     penalties, shares : list of list of numpy.ndarray
         Per QI and level, the NCP penalty and the ARX domain share of every
-        column code (:func:`riskcore.deidentify.loss.column_penalties`,
-        :func:`~riskcore.deidentify.loss.column_shares`).
+        column code (:func:`riskcore.utility.loss.column_penalties`,
+        :func:`~riskcore.utility.loss.column_shares`).
     column_counts : list of numpy.ndarray
         Per QI, the records with each column code.
     heights : sequence of int
@@ -64,7 +64,7 @@ class LossTables:
         Leaves of each QI's hierarchy (ARX's domain size, at least 1).
     entropy : list of numpy.ndarray
         Per QI, its non-uniform entropy at each level
-        (:func:`riskcore.deidentify.loss.column_entropy`).
+        (:func:`riskcore.utility.loss.column_entropy`).
     n : int
         Records of the table.
     """

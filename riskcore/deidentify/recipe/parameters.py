@@ -1,8 +1,8 @@
-"""The checks of a remediation step's parameters (:class:`riskcore.deidentify.history.Step`).
+"""The checks of a remediation step's parameters (:class:`riskcore.deidentify.history.base.Step`).
 
 A step's parameters are fresh JSON values, never a key (:func:`_json`), and have
 the shape of their kind (:func:`_check`, the table of
-:mod:`riskcore.deidentify.history`); a steering or targets step's parameters
+:mod:`riskcore.deidentify.history.base`); a steering or targets step's parameters
 are read and written back (:func:`_revived`). The history checks every step
 with them and reads its levels when it folds the steps into a recipe.
 """
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import SAFE_HARBOR_ACTIONS
+from riskcore.deidentify.recipe.base import SAFE_HARBOR_ACTIONS
 from riskcore.errors import RiskcoreError
 
 #: Parameter names refused anywhere in a step: a key never enters a history.
@@ -126,7 +126,7 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
         if "steering" in params:  # optional: the steering the levels were found under
             _revived("steering", params["steering"])
         if kind == "search":
-            from riskcore.deidentify.objectives import OBJECTIVES
+            from riskcore.utility.objectives import OBJECTIVES
 
             if params.get("objective") not in OBJECTIVES:
                 raise RiskcoreError(
@@ -140,7 +140,7 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
 def _revived(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Return a steering or targets step's parameters read and written back (checked)."""
     from riskcore.criteria import Targets
-    from riskcore.deidentify.steering import Steering
+    from riskcore.deidentify.search.steering import Steering
 
     try:
         if kind == "steering":

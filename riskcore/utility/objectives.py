@@ -2,7 +2,7 @@
 
 A light module (no numpy, no pandas) so that the command line can list the
 objectives without importing the computation; the definitions, with their
-formulas, are in :mod:`riskcore.deidentify.loss`.
+formulas, are in :mod:`riskcore.utility.loss`.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def check_objective(objective: object) -> Objective:
     Raises
     ------
     RiskcoreError
-        Naming the objectives known (:data:`riskcore.deidentify.loss.OBJECTIVES`).
+        Naming the objectives known (:data:`riskcore.utility.loss.OBJECTIVES`).
     """
     if objective not in OBJECTIVES:
         raise RiskcoreError(

@@ -9,7 +9,7 @@ applied, the ones after it are the redo tail. Applying a step after an undo drop
 the redo tail, as in every editor (and sdcMicro's sdcApp).
 
 The recipe is the list: each kind maps onto one field of
-:class:`~riskcore.deidentify.recipe.Recipe`, and :meth:`History.to_recipe` folds the
+:class:`~riskcore.deidentify.recipe.base.Recipe`, and :meth:`History.to_recipe` folds the
 applied steps, in order, into a recipe (a later step of the same column replaces an
 earlier one, as re-applying the recipe does it once; a Safe Harbor drop and a masking of
 the same column replace each other):
@@ -22,7 +22,7 @@ safe_harbor   ``{"steps": [{"column", "action", ...}, ...]}``
               (it takes over the hierarchy of a column it transforms: the flat one, level 0)
 date_shift    ``{"person", "columns", "max_days"}`` -> ``date_shift``
 masking       ``{"column", "operator", "params"}``
-              (:func:`~riskcore.deidentify.recipe.mask_step`) -> ``masking``
+              (:func:`~riskcore.deidentify.recipe.base.mask_step`) -> ``masking``
 perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.step_of`)
               -> appended to ``perturb`` (each runs on the result of the ones before)
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
@@ -32,13 +32,13 @@ levels        ``{"levels": {column: level}}`` -> ``levels`` (an optional ``"hier
               ``{column: hierarchy's recipe}`` sets them first: one step, one undo)
 search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
               (``"hierarchies"`` as for levels; an optional ``"steering"`` -> ``steering``)
-steering      :meth:`Steering.to_dict <riskcore.deidentify.steering.Steering.to_dict>`
+steering      :meth:`Steering.to_dict <riskcore.deidentify.search.steering.Steering.to_dict>`
               -> ``steering``
 targets       :meth:`Targets.to_dict <riskcore.criteria.Targets.to_dict>` -> ``targets``
 ============  =====================================================================
 
 :func:`steps_of` gives the steps of a recipe (its inverse: a recipe loaded from a
-file becomes a history), and :func:`~riskcore.deidentify.history_script.command_script`
+file becomes a history), and :func:`~riskcore.deidentify.history.script.command_script`
 writes a POSIX shell script that reproduces the table with ``riskcore apply`` (the
 counterpart of sdcApp's R script).
 Keys never enter a step, a history, its JSON or the script: a parameter named like
@@ -57,14 +57,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from riskcore._results import Result
-from riskcore.deidentify._step_parameters import _check, _json, _levels, _revived
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import (
+from riskcore.deidentify.recipe.base import (
     RECIPE_VERSION,
     Recipe,
     _masked_columns,
     seal_recipe,
 )
+from riskcore.deidentify.recipe.parameters import _check, _json, _levels, _revived
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -109,7 +109,7 @@ class Step(Result):
         One of :data:`STEP_KINDS`.
     parameters : dict
         JSON values of the shape of its kind (the table of :mod:`this module
-        <riskcore.deidentify.history>`); never a key.
+        <riskcore.deidentify.history.base>`); never a key.
     risk : float or None
         The risk after the step, as the caller measured it (the page's headline
         risk, e.g. the largest record risk); None when not measured.
@@ -185,7 +185,7 @@ class History(Result):
     def __post_init__(self) -> None:
         steps = tuple(self.steps)
         if not all(isinstance(s, Step) for s in steps):
-            raise RiskcoreError("a history holds steps (riskcore.deidentify.history.Step)")
+            raise RiskcoreError("a history holds steps (riskcore.deidentify.history.base.Step)")
         if len(steps) > MAX_STEPS:
             raise RiskcoreError(f"a history holds at most {MAX_STEPS} steps, not {len(steps)}")
         pos = self.position
@@ -349,7 +349,7 @@ class History(Result):
         Returns
         -------
         Recipe
-            Re-applied with :func:`~riskcore.deidentify.recipe_apply.apply_recipe`,
+            Re-applied with :func:`~riskcore.deidentify.recipe.apply.apply_recipe`,
             it gives the table the steps give.
 
         Raises
@@ -379,7 +379,7 @@ def _take_over(
 ) -> None:
     """Let a Safe Harbor step replace the generalization of each column it transforms.
 
-    The Safe Harbor transforms run before generalization (:mod:`~riskcore.deidentify.recipe`),
+    The Safe Harbor transforms run before generalization (:mod:`~riskcore.deidentify.recipe.base`),
     so a hierarchy built for the column as it was (a date hierarchy on birth dates) would be
     rebuilt on what Safe Harbor made of it (years and "1936 or earlier") and refuse it. The
     transform is the column's generalization instead: its hierarchy becomes the flat one

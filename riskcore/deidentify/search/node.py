@@ -1,7 +1,7 @@
 """One evaluated node of the generalization lattice (:class:`NodeResult`).
 
-The losses are defined, with their sources, in :mod:`riskcore.deidentify.loss`;
-:meth:`riskcore.deidentify.lattice.Lattice.evaluate` computes them.
+The losses are defined, with their sources, in :mod:`riskcore.utility.loss`;
+:meth:`riskcore.deidentify.search.lattice.Lattice.evaluate` computes them.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from riskcore._results import Result
 from riskcore.criteria import Verdict
-from riskcore.deidentify.loss import Objective
+from riskcore.utility.loss import Objective
 
 __all__ = ["NodeResult"]
 
@@ -21,7 +21,7 @@ class NodeResult(Result):
 
     Every loss field is the objective's standard definition (every QI
     weighing the same); ``weighted`` holds the objectives as the search
-    compares them under per-QI weights (:class:`~riskcore.deidentify.steering.Steering`).
+    compares them under per-QI weights (:class:`~riskcore.deidentify.search.steering.Steering`).
 
     Attributes
     ----------
@@ -62,7 +62,7 @@ class NodeResult(Result):
         from its distribution in the whole table, sum_s p(s) ln(p(s) / q(s)):
         generalization leaves it unchanged, suppression shifts it (0: the
         release keeps the table's proportions). Not Machanavajjhala et al.'s
-        KL over QI combinations (:mod:`riskcore.deidentify.loss`).
+        KL over QI combinations (:mod:`riskcore.utility.loss`).
     verdict : Verdict or None
         The targets judged on the node with suppression
         (:func:`riskcore.criteria.evaluate`): ``anonymous`` is its ``passed``.
@@ -126,7 +126,7 @@ class NodeResult(Result):
         Parameters
         ----------
         objective : str
-            A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
+            A name of :data:`riskcore.utility.loss.OBJECTIVES`.
 
         Returns
         -------

@@ -1,18 +1,18 @@
 """The losses of the lattice's nodes: each node evaluated, and the bounds the search prunes with.
 
-:class:`LatticeLosses` is the part of :class:`~riskcore.deidentify.lattice.Lattice`
-that turns a node's judged classes into its :class:`~riskcore.deidentify.node.NodeResult`
+:class:`LatticeLosses` is the part of :class:`~riskcore.deidentify.search.lattice.Lattice`
+that turns a node's judged classes into its :class:`~riskcore.deidentify.search.node.NodeResult`
 (:meth:`LatticeLosses.evaluate`: suppression, verdict and every objective of
-:mod:`riskcore.deidentify.loss`; :meth:`LatticeLosses.as_recorded`: the table
+:mod:`riskcore.utility.loss`; :meth:`LatticeLosses.as_recorded`: the table
 as it is) and that bounds the loss of a node and of every more general node
-for the least-loss search (:func:`riskcore.deidentify.search.search`).
+for the least-loss search (:func:`riskcore.deidentify.search.run.search`).
 
 NCP, precision, ARX's Loss and non-uniform entropy are at least their value
 without suppression, a sum of one term per QI and level, non-decreasing up
 every QI's hierarchy (:meth:`LatticeLosses.lower_bound_terms`); AECS,
 discernibility and DM* are bounded by an evaluated node's classes before
 suppression (:meth:`LatticeLosses.node_bound`). The lattice, its classes and
-their verdicts live in :mod:`riskcore.deidentify.lattice`, which mixes this
+their verdicts live in :mod:`riskcore.deidentify.search.lattice`, which mixes this
 class in.
 """
 
@@ -26,20 +26,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from riskcore.criteria import Targets, evaluate
-from riskcore.deidentify.loss import (
+from riskcore.deidentify.search.node import NodeResult
+from riskcore.deidentify.search.node_losses import LossTables, QiLosses
+from riskcore.deidentify.search.rollup import ClassTables, NodeClasses
+from riskcore.deidentify.search.signatures import PersonBase
+from riskcore.deidentify.search.steering import Steering
+from riskcore.engine.contract import ClassTable, Contingency
+from riskcore.metrics.evidence import Evidence
+from riskcore.metrics.missing import MissingPolicy
+from riskcore.utility.loss import (
     OBJECTIVES,
     Objective,
     check_objective,
     sensitive_distortion,
 )
-from riskcore.deidentify.node import NodeResult
-from riskcore.deidentify.node_losses import LossTables, QiLosses
-from riskcore.deidentify.rollup import ClassTables, NodeClasses
-from riskcore.deidentify.signatures import PersonBase
-from riskcore.deidentify.steering import Steering
-from riskcore.engine.contract import ClassTable, Contingency
-from riskcore.metrics.evidence import Evidence
-from riskcore.metrics.missing import MissingPolicy
 
 __all__ = ["LatticeLosses"]
 
@@ -47,7 +47,7 @@ __all__ = ["LatticeLosses"]
 class LatticeLosses:
     """Each node's result with its losses, and lower bounds of the losses (a mixin).
 
-    Mixed into :class:`~riskcore.deidentify.lattice.Lattice`, which sets the
+    Mixed into :class:`~riskcore.deidentify.search.lattice.Lattice`, which sets the
     attributes declared here and calls :meth:`_init_bounds` once its loss
     tables are built.
     """
@@ -295,7 +295,7 @@ class LatticeLosses:
 
         Without events the units are the base units; with events each unit is
         a (base unit, event tuple) and carries both codes
-        (:meth:`~riskcore.deidentify.lattice.Lattice._event_base`).
+        (:meth:`~riskcore.deidentify.search.lattice.Lattice._event_base`).
         """
         nq = self._nq
         if self._unit_base is None:

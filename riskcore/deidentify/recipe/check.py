@@ -4,7 +4,7 @@
 ``masking`` section had been deleted, accepted any key when ``key_check`` was
 removed, and read version -5. :func:`check_recipe` refuses each before any step
 runs; :func:`read_recipe` also requires the seal
-(:mod:`riskcore.deidentify._recipe_seal`) of a recipe read from a file.
+(:mod:`riskcore.deidentify.recipe.seal`) of a recipe read from a file.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from riskcore.deidentify._recipe_seal import SEAL_HMAC, seal_matches
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import (
+from riskcore.deidentify.recipe.base import (
     RECIPE_VERSION,
     Recipe,
     _masked_columns,
@@ -22,6 +21,7 @@ from riskcore.deidentify.recipe import (
     key_check,
     keyed_steps,
 )
+from riskcore.deidentify.recipe.seal import SEAL_HMAC, seal_matches
 from riskcore.errors import RiskcoreError
 
 __all__ = ["check_recipe", "read_recipe"]

@@ -1,7 +1,7 @@
 """Every step of a recipe, in order and in words, derived from the recipe's data.
 
-:func:`recipe_steps` lists what a :class:`~riskcore.deidentify.recipe.Recipe`
-does, in the order :func:`~riskcore.deidentify.recipe_apply.apply_recipe` does it:
+:func:`recipe_steps` lists what a :class:`~riskcore.deidentify.recipe.base.Recipe`
+does, in the order :func:`~riskcore.deidentify.recipe.apply.apply_recipe` does it:
 
 1. the HIPAA Safe Harbor transforms ("zip: first 3 digits kept, 000 for areas
    of 20,000 people or fewer (Safe Harbor)");
@@ -40,7 +40,7 @@ from typing import Any
 
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import level_words
-from riskcore.deidentify.recipe import Recipe, masking_steps
+from riskcore.deidentify.recipe.base import Recipe, masking_steps
 from riskcore.errors import RiskcoreError
 
 __all__ = ["SAFE_HARBOR_WORDS", "STEP_KINDS", "RecipeStep", "recipe_steps"]

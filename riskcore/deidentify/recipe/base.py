@@ -41,12 +41,12 @@ import numpy as np
 import pandas as pd
 
 from riskcore._results import Result
-from riskcore.deidentify._recipe_seal import seal_of
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.fakes import SEXED_KINDS
 from riskcore.deidentify.masking.registry import get_operator, make_step
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.recipe.seal import seal_of
+from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -67,7 +67,7 @@ __all__ = [
 #: ``safe_harbor``, ``date_shift``, ``masking`` and ``key_check``; version 1 recipes read
 #: as version 2 recipes without them. Version 3 added ``identifiers`` (the direct
 #: identifiers the recipe must mask) and ``seal`` (an HMAC under the key with keyed
-#: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify._recipe_seal`),
+#: steps, a SHA-256 of the content otherwise: :mod:`riskcore.deidentify.recipe.seal`),
 #: ``steering`` (the search's weights and level bounds) and ``objective``.
 #: Version 4 added ``perturb`` (local suppression, microaggregation, PRAM and noise
 #: steps, :mod:`riskcore.perturb.steps`); an empty ``perturb`` is left out of ``to_dict``
@@ -79,7 +79,7 @@ __all__ = [
 #: hierarchies and levels like the QIs, judged by k^m-anonymity of each person's visits
 #: rather than by the classes); no ``events`` is left out of ``to_dict``.
 #: Version 7 added ``allowed_identifiers`` (the detected direct identifiers the operator
-#: released as they are, ``--allow-identifiers``: :mod:`riskcore.deidentify.recipe_identifiers`);
+#: released as they are, ``--allow-identifiers``: :mod:`riskcore.deidentify.recipe.identifiers`);
 #: none is left out of ``to_dict``, so version 6 recipes read and keep their seals. (Without
 #: the new version an older riskcore would drop the field it does not know and call the
 #: recipe's seal broken; with it, it names the version it cannot read.)
@@ -259,12 +259,12 @@ class Recipe(Result):
         The sampling-weight column of a journalist risk target.
     steering : dict or None
         The search's per-QI weights and level bounds
-        (:meth:`riskcore.deidentify.steering.Steering.to_dict`); re-applying
+        (:meth:`riskcore.deidentify.search.steering.Steering.to_dict`); re-applying
         checks them against the QIs and hierarchies, and that the recipe's
         levels lie within the bounds.
     objective : str or None
         The objective the levels were chosen by
-        (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
+        (:data:`riskcore.utility.objectives.OBJECTIVES`).
     population : dict or None
         The population table of k-map and delta-presence targets, by name and
         SHA-256 (:class:`riskcore.profile.PopulationReference`); re-applying
@@ -281,18 +281,18 @@ class Recipe(Result):
         step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
     person : str or None
         The column linking the rows of one person: the targets were judged on
-        classes of people (:mod:`riskcore.deidentify.signatures`), and a table
+        classes of people (:mod:`riskcore.deidentify.search.signatures`), and a table
         re-applied must have it. Usually masked as keyed tokens by a masking
         step, so that the release still links a person's rows.
     events : tuple of str
         The event columns among ``qis`` (with ``person``): generalized to their
         levels like the QIs, judged by k^m-anonymity of each person's visits
         (:class:`riskcore.criteria.KmAnonymity`) rather than forming the
-        classes (:class:`riskcore.deidentify.lattice.Lattice`'s ``events``).
+        classes (:class:`riskcore.deidentify.search.lattice.Lattice`'s ``events``).
     allowed_identifiers : tuple of str
         Columns no step treats that the detection takes for direct identifiers and the
         operator released as they are (``--allow-identifiers``,
-        :func:`riskcore.deidentify.recipe_identifiers.record_allowed`). A record,
+        :func:`riskcore.deidentify.recipe.identifiers.record_allowed`). A record,
         never an authority: ``apply`` asks for the option again (a recipe file can be
         edited and, without a key, re-sealed by whoever holds it).
 
@@ -340,8 +340,14 @@ class Recipe(Result):
             The recipe as JSON values.
         """
         out = super().to_dict()
-        for name in ("perturb", "population", "person", "events", "allowed_identifiers",
-                     "sensitive_hierarchies"):
+        for name in (
+            "perturb",
+            "population",
+            "person",
+            "events",
+            "allowed_identifiers",
+            "sensitive_hierarchies",
+        ):
             if not out.get(name):
                 out.pop(name, None)
         return out

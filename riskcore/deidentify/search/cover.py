@@ -1,6 +1,6 @@
 """Which generalization would cover one record: the least one under which its class reaches k.
 
-A node of the generalization lattice (:mod:`riskcore.deidentify.lattice`) gives
+A node of the generalization lattice (:mod:`riskcore.deidentify.search.lattice`) gives
 every QI a level of its hierarchy. Under node x = (x_1, ..., x_m) record r
 shares its class with every record whose value of each QI q has the same
 label as r's at level x_q. Hierarchies are nested (two values with one label
@@ -52,7 +52,7 @@ import pandas as pd
 
 from riskcore._results import Result
 from riskcore._values import value_text
-from riskcore.deidentify.lattice import Lattice
+from riskcore.deidentify.search.lattice import Lattice
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.explain import row_position
 

@@ -10,21 +10,21 @@ records stay within the limit (ARX's semantics, Prasser et al. 2014).
 Evaluation never returns to the rows: the table is tabulated once over the
 QIs at level 0 (the base classes, with one sparse contingency per sensitive
 attribute); a node's classes are rolled up from an evaluated node below it
-(:mod:`riskcore.deidentify.rollup`, ARX's snapshots) or regrouped from the
+(:mod:`riskcore.deidentify.search.rollup`, ARX's snapshots) or regrouped from the
 base classes. k-map and delta-presence read an identified population table
-generalized alike (:mod:`riskcore.deidentify.population`).
+generalized alike (:mod:`riskcore.deidentify.search.population`).
 
-Information loss (:mod:`riskcore.deidentify.loss`, every objective with its
+Information loss (:mod:`riskcore.utility.loss`, every objective with its
 source): a node's losses (:meth:`Lattice.evaluate`) and their lower bounds,
-which the least-loss search (:func:`riskcore.deidentify.search.search`)
+which the least-loss search (:func:`riskcore.deidentify.search.run.search`)
 stops on (:meth:`Lattice.lower_bound_terms`, :meth:`Lattice.node_bound`),
-come from :class:`~riskcore.deidentify.lattice_losses.LatticeLosses`,
+come from :class:`~riskcore.deidentify.search.losses.LatticeLosses`,
 mixed into :class:`Lattice`.
 
-Steering (:class:`~riskcore.deidentify.steering.Steering`): per-QI weights
+Steering (:class:`~riskcore.deidentify.search.steering.Steering`): per-QI weights
 enter the multi-dimensional objectives, level bounds restrict the nodes
 searched; both are given to the lattice, which checks its size against
-:data:`~riskcore.deidentify.steering.MAX_NODES` before allocating anything.
+:data:`~riskcore.deidentify.search.steering.MAX_NODES` before allocating anything.
 
 Event columns (``events``, with a person column): quasi-identifiers that
 change from visit to visit, judged by k^m-anonymity of each person's visits
@@ -54,20 +54,14 @@ import pandas as pd
 
 from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
-from riskcore.deidentify.lattice_losses import LatticeLosses
-from riskcore.deidentify.loss import (
-    Objective,
-    column_entropy,
-    column_penalties,
-    column_shares,
-)
-from riskcore.deidentify.node import NodeResult
-from riskcore.deidentify.node_losses import LossTables
-from riskcore.deidentify.population import PopulationClasses
-from riskcore.deidentify.recipe import generalize_columns
-from riskcore.deidentify.rollup import ClassTables, NodeClasses, regroup
-from riskcore.deidentify.signatures import PersonBase, person_base, regroup_people
-from riskcore.deidentify.steering import Steering, check_size
+from riskcore.deidentify.recipe.base import generalize_columns
+from riskcore.deidentify.search.losses import LatticeLosses
+from riskcore.deidentify.search.node import NodeResult
+from riskcore.deidentify.search.node_losses import LossTables
+from riskcore.deidentify.search.population import PopulationClasses
+from riskcore.deidentify.search.rollup import ClassTables, NodeClasses, regroup
+from riskcore.deidentify.search.signatures import PersonBase, person_base, regroup_people
+from riskcore.deidentify.search.steering import Steering, check_size
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
@@ -80,6 +74,12 @@ from riskcore.metrics.evidence import (
 )
 from riskcore.metrics.longitudinal import EventPairs, event_names, visit_items
 from riskcore.metrics.missing import MissingPolicy, check_any_policy, check_missing
+from riskcore.utility.loss import (
+    Objective,
+    column_entropy,
+    column_penalties,
+    column_shares,
+)
 
 __all__ = [
     "Lattice",
@@ -148,15 +148,15 @@ class Lattice(LatticeLosses):
         The sampling-weight column, for a journalist record-risk target.
     steering : Steering, optional
         Per-QI weights of the objectives and level bounds of the search
-        (:mod:`riskcore.deidentify.steering`).
+        (:mod:`riskcore.deidentify.search.steering`).
     population : pandas.DataFrame, optional
         The identified population table the data were drawn from (one row
         per person, with the QIs), for k-map and delta-presence targets
-        (:mod:`riskcore.deidentify.population`: k-map prunes like k,
+        (:mod:`riskcore.deidentify.search.population`: k-map prunes like k,
         delta-presence is checked at each node).
     person : str, optional
         The column linking the rows of one person: every class counts people
-        (their QI signatures, :mod:`riskcore.deidentify.signatures`), the
+        (their QI signatures, :mod:`riskcore.deidentify.search.signatures`), the
         suppression limit counts people, and a suppressed class loses all of
         its people's rows. The losses are measured on the rows of the release.
     events : sequence of str, default ()
@@ -178,7 +178,7 @@ class Lattice(LatticeLosses):
         or the data are not a subset of the population table, the
         steering names a column that is not a QI or a level above a
         hierarchy's height, or the lattice within its level bounds has more
-        than :data:`~riskcore.deidentify.steering.MAX_NODES` nodes (checked
+        than :data:`~riskcore.deidentify.search.steering.MAX_NODES` nodes (checked
         before anything is allocated); for event columns without a person
         column or a hierarchy, with a population table's targets, or whose
         itemsets exceed their limit.
@@ -509,7 +509,7 @@ class Lattice(LatticeLosses):
         """Return the base class of every record, in input order (numbered as :attr:`base`).
 
         With a person column the base classes are the units (base signature,
-        tuple) of :mod:`riskcore.deidentify.signatures`.
+        tuple) of :mod:`riskcore.deidentify.search.signatures`.
 
         Returns
         -------
@@ -551,7 +551,7 @@ class Lattice(LatticeLosses):
     def prepare(self, levels: Sequence[int]) -> None:
         """Tabulate the classes of ``levels`` (not judged) for its generalizations to roll up.
 
-        The generalizations roll up from them (:mod:`riskcore.deidentify.rollup`).
+        The generalizations roll up from them (:mod:`riskcore.deidentify.search.rollup`).
 
         Parameters
         ----------
@@ -571,7 +571,7 @@ class Lattice(LatticeLosses):
         -------
         bool
             True when :meth:`prepare` (or an evaluation) left such a node's class
-            table in the snapshot cache (:mod:`riskcore.deidentify.rollup`).
+            table in the snapshot cache (:mod:`riskcore.deidentify.search.rollup`).
         """
         return self._tables.between(low[: self._nq], high[: self._nq])
 
@@ -726,7 +726,7 @@ class Lattice(LatticeLosses):
     ) -> pd.DataFrame:
         """Return ``data`` generalized to ``levels``, the failing classes suppressed.
 
-        As :func:`riskcore.deidentify.recipe_apply.apply_levels` does.
+        As :func:`riskcore.deidentify.recipe.apply.apply_levels` does.
 
         Parameters
         ----------

@@ -1,6 +1,6 @@
 """Re-applying a recipe: :func:`apply_recipe` redoes its steps on a table.
 
-The steps run in the order :mod:`riskcore.deidentify.recipe` records them (Safe
+The steps run in the order :mod:`riskcore.deidentify.recipe.base` records them (Safe
 Harbor, date shift, masking, generalization, suppression, then perturbation: every
 perturbation works on the release the steps before it give); :func:`apply_levels`
 generalizes a table to one node of its lattice and suppresses the failing classes.
@@ -18,16 +18,16 @@ import pandas as pd
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, rebuild
 from riskcore.deidentify.masking import SecretKey
-from riskcore.deidentify.recipe import (
+from riskcore.deidentify.recipe.base import (
     Recipe,
     key_check,
     keyed_steps,
     masking_steps,
 )
-from riskcore.deidentify.steering import Steering
+from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.steps import numeric_columns, run_steps
-from riskcore.perturb.utility import NumericRiskUtility, numeric_risk_utility
+from riskcore.utility.numeric import NumericRiskUtility, numeric_risk_utility
 
 if TYPE_CHECKING:
     pass
@@ -95,7 +95,7 @@ class AppliedRecipe(Result):
     numeric : NumericRiskUtility or None
         dRisk and IL1s of the columns the recipe's microaggregation and noise steps
         change, the table right after its perturbation steps against the table as
-        given (:func:`riskcore.perturb.utility.numeric_risk_utility`); None without
+        given (:func:`riskcore.utility.numeric.numeric_risk_utility`); None without
         such steps.
     person : str or None
         The recipe's person column: ``suppressed`` then counts people.
@@ -194,9 +194,9 @@ def apply_recipe(
         When a column is missing, the key is missing or is not the recipe's.
     """
     from riskcore.criteria import Targets, with_suppressed
-    from riskcore.deidentify.lattice import Lattice
-    from riskcore.deidentify.recipe_check import check_recipe
+    from riskcore.deidentify.recipe.check import check_recipe
     from riskcore.deidentify.safe_harbor import run_safe_harbor
+    from riskcore.deidentify.search.lattice import Lattice
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
     check_recipe(rec, None if skip_keyed else key)

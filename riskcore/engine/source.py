@@ -2,7 +2,7 @@
 
 :class:`SourceTable` opens Parquet files, directories or globs on the ``arrow``,
 ``duckdb`` or ``spark`` engine (:mod:`riskcore.engine`) and answers what the
-generalization lattice (:class:`~riskcore.deidentify.lattice.Lattice`) asks of a
+generalization lattice (:class:`~riskcore.deidentify.search.lattice.Lattice`) asks of a
 table: its columns, its number of records and the level-0 class table with its
 sensitive contingencies, computed by the engine where the data lie. It never
 holds the rows, so it answers no per-record question (sampling weights summed per
@@ -142,7 +142,7 @@ class SourceTable(EncodedTable):
         """Return the first ``n`` records (at most), read by pyarrow, as a DataFrame.
 
         What the direct-identifier detection reads of data that do not fit in memory
-        (:func:`riskcore.deidentify.recipe_identifiers.detect_identifiers`): the
+        (:func:`riskcore.deidentify.recipe.identifiers.detect_identifiers`): the
         name and value rules sample 2,000 values of a column anyway.
 
         Parameters
@@ -275,7 +275,7 @@ class SourceTable(EncodedTable):
         The lattice asks for it with a person column: its units (each base
         signature's tuples and their rows) and the release's suppression of
         a class's people are built from the person and class of every row
-        (:func:`riskcore.deidentify.signatures.person_base`).
+        (:func:`riskcore.deidentify.search.signatures.person_base`).
 
         Parameters
         ----------

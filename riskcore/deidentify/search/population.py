@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
-from riskcore.deidentify.rollup import NodeClasses, group
+from riskcore.deidentify.search.rollup import NodeClasses, group
 from riskcore.errors import RiskcoreError
 
 __all__ = ["PopulationClasses"]

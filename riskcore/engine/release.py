@@ -1,7 +1,7 @@
 """Writing a node's release where the data lie: Arrow batches, DuckDB SQL or Spark DataFrames.
 
 Each writer reads the source's rows on its engine, joins every QI's value map
-(:class:`~riskcore.deidentify.engines.plan.ValueMap`) on the value and the
+(:class:`~riskcore.deidentify.on_engine.ValueMap`) on the value and the
 failing set on the codes, and writes Parquet: one file (``--out x.parquet``) or
 a directory partitioned by columns (Hive style, ``col=value/``). The rows never
 pass through pandas; the order of the rows is the engine's (the release is the
@@ -21,6 +21,26 @@ column is then text (a number written as the engine writes it as text).
   kept (which lets DuckDB stream), spilling to a private temporary directory.
 * ``spark``: broadcast left joins of the maps and of the failing set, written by
   Spark (a single file through one partition, moved into place).
+
+The plan of a node (:class:`NodePlan`, made by
+:func:`riskcore.deidentify.on_engine.plan_node`):
+
+A node of the lattice (one level per quasi-identifier) generalizes each value of a
+QI to its label at the QI's level and suppresses the records of the classes that
+break the targets. Both are functions of the QI values alone, so they fit in small
+tables computed from the level-0 class table, never from the rows:
+
+* per QI, a :class:`ValueMap`: each distinct value of the column (as the engine
+  reads it), its label at the level (:func:`riskcore.deidentify.recipe.base.generalize_columns`'s
+  rule: level 0 keeps the value, a missing value stays missing) and its code at the
+  level (the lattice's numbering: a missing value has a code of its own);
+* the :class:`FailingSet`: the code tuples, at the node's levels, of the classes
+  that break the targets (:meth:`riskcore.deidentify.search.lattice.Lattice.failing`).
+  A record is suppressed exactly when its code tuple is in the set: two records
+  with equal codes at every QI are in the same class of the node.
+
+An engine joins each value map to the data on the value (SQL's ``LEFT JOIN``, Arrow's
+``index_in``) and the failing set on the codes; :class:`NodePlan` holds both.
 """
 
 from __future__ import annotations
@@ -29,16 +49,163 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from riskcore.deidentify.engines.plan import NodePlan, ValueMap
-from riskcore.deidentify.engines.table import SourceTable
+from riskcore.engine.source import SourceTable
 from riskcore.errors import RiskcoreError
 
-__all__ = ["BATCH_ROWS", "check_out", "write_node"]
+__all__ = ["BATCH_ROWS", "FailingSet", "NodePlan", "ValueMap", "check_out", "write_node"]
+
+
+@dataclass(frozen=True, eq=False)
+class ValueMap:
+    """One QI's values, their codes and labels at the node's level.
+
+    Attributes
+    ----------
+    column : str
+    level : int
+    values : pyarrow.Array
+        The distinct non-missing values, typed as the column (a dictionary
+        column's value type).
+    codes : numpy.ndarray
+        The node's code of each value (int64).
+    labels : pyarrow.Array or None
+        The label of each value at the level; None at level 0 (the value kept).
+    missing_code : int
+        The code of a missing value (``NULL`` or ``NaN``).
+    cardinality : int
+        Number of codes (``missing_code + 1``).
+    """
+
+    column: str
+    level: int
+    values: Any
+    codes: np.ndarray
+    labels: Any
+    missing_code: int
+    cardinality: int
+
+    def table(self, prefix: str) -> Any:
+        """Return the map as an Arrow table: ``{prefix}v``, ``{prefix}c`` (and ``{prefix}l``).
+
+        Parameters
+        ----------
+        prefix : str
+            Column-name prefix (unique in the query).
+
+        Returns
+        -------
+        pyarrow.Table
+        """
+        import pyarrow as pa
+
+        cols = {f"{prefix}v": self.values, f"{prefix}c": pa.array(self.codes, type=pa.int64())}
+        if self.labels is not None:
+            cols[f"{prefix}l"] = self.labels
+        return pa.table(cols)
+
+
+class FailingSet:
+    """The code tuples of the failing classes, and an exact membership test for records.
+
+    The test works QI by QI, re-densifying the prefix as it goes: after QI i,
+    a record's prefix is the rank of its codes (c_0 .. c_i) among the failing
+    classes' prefixes, or "none" (then the record is not in any failing
+    class). ``rank * card_i + c_i`` never exceeds (failing classes) x
+    (cardinality), so the keys stay exact int64 whatever the number of QIs
+    and values.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        ``(F, Q)`` int64: one row per failing class.
+    cardinalities : sequence of int
+        Number of codes of each QI.
+    """
+
+    def __init__(self, codes: np.ndarray, cardinalities: Sequence[int]) -> None:
+        self.codes = np.asarray(codes, dtype=np.int64).reshape(-1, len(cardinalities))
+        self.cardinalities = tuple(int(c) for c in cardinalities)
+        self._steps: list[np.ndarray] = []
+        rank = np.zeros(len(self.codes), dtype=np.int64)
+        for i, card in enumerate(self.cardinalities):
+            keys = rank * card + self.codes[:, i]
+            uniq, inv = np.unique(keys, return_inverse=True)
+            self._steps.append(uniq)
+            rank = inv.reshape(-1).astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def hits(self, codes: Sequence[np.ndarray]) -> np.ndarray:
+        """Return, per record, whether its codes are those of a failing class.
+
+        Parameters
+        ----------
+        codes : sequence of numpy.ndarray
+            One int64 array per QI, the records' codes.
+
+        Returns
+        -------
+        numpy.ndarray
+            bool per record.
+        """
+        n = len(codes[0]) if codes else 0
+        hit = np.full(n, len(self.codes) > 0)
+        if not len(self.codes):
+            return hit
+        rank = np.zeros(n, dtype=np.int64)
+        for step, card, c in zip(self._steps, self.cardinalities, codes, strict=True):
+            keys = rank * card + c
+            pos = np.minimum(np.searchsorted(step, keys), len(step) - 1)
+            found = step[pos] == keys
+            hit &= found
+            rank = np.where(found, pos, 0)
+        return hit
+
+
+@dataclass(frozen=True, eq=False)
+class NodePlan:
+    """A node's generalization and suppression, as tables to join to the data.
+
+    Attributes
+    ----------
+    qis : tuple of str
+    levels : tuple of int
+    maps : tuple of ValueMap
+        One per QI.
+    failing : FailingSet
+    suppressed : int
+        Records in the failing classes.
+    n_records : int
+    """
+
+    qis: tuple[str, ...]
+    levels: tuple[int, ...]
+    maps: tuple[ValueMap, ...]
+    failing: FailingSet
+    suppressed: int
+    n_records: int
+
+    def needs_codes(self, i: int) -> bool:
+        """Return True when QI ``i`` is joined: generalized, or read by the failing set.
+
+        Parameters
+        ----------
+        i : int
+            QI number.
+
+        Returns
+        -------
+        bool
+        """
+        return self.levels[i] > 0 or len(self.failing) > 0
+
 
 #: Records per batch of the Arrow writer.
 BATCH_ROWS = 1 << 20
@@ -107,7 +274,7 @@ def write_node(
     table : SourceTable
         The data and their engine.
     plan : NodePlan
-        The node's maps and failing set (:func:`~riskcore.deidentify.engines.plan.plan_node`).
+        The node's maps and failing set (:func:`~riskcore.deidentify.on_engine.plan_node`).
     out : str or path
         See :func:`check_out`.
     suppression : {"drop", "mask"}

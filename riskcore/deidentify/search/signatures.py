@@ -12,7 +12,7 @@ is (the search's pruning holds).
 
 The lattice works on *units*: the distinct (base signature, QI tuple) pairs
 (:class:`PersonBase`). A unit's codes are its tuple's, its weight its rows;
-the existing roll-up (:mod:`riskcore.deidentify.rollup`) groups units into a
+the existing roll-up (:mod:`riskcore.deidentify.search.rollup`) groups units into a
 node's classes of generalized tuples, and :meth:`PersonBase.node_people`
 groups each base signature's set of those classes exactly
 (:func:`riskcore.engine.people.group_sets`). When every person holds one

@@ -57,12 +57,17 @@ level depends only on the data and the hierarchy, and grows with the level.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
-from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
-from riskcore.deidentify.objectives import OBJECTIVES, Objective, ObjectiveInfo, check_objective
+from riskcore._values import at_leaves
 from riskcore.engine.contract import Contingency
+
+if TYPE_CHECKING:
+    from riskcore.deidentify.hierarchy import Hierarchy
+from riskcore.utility.objectives import OBJECTIVES, Objective, ObjectiveInfo, check_objective
 
 __all__ = [
     "OBJECTIVES",

@@ -1,0 +1,98 @@
+"""Modules that moved (issue 40): the old paths still import, with a DeprecationWarning.
+
+``riskcore.deidentify.lattice`` is now ``riskcore.deidentify.search.lattice``, and so on
+for every entry of :data:`MOVED`. Importing an old path gives a stand-in module whose
+every attribute is the new module's own object (the same class, the same function), and
+warns once with the new path. The stand-in never re-binds the new module's name, so
+pickles, ``isinstance`` and the API reference see one module. The finder is installed by
+``riskcore/__init__.py``; ``tests/riskcore/test_moved_modules.py`` imports every old path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["MOVED", "install"]
+
+#: Each old module path and where its code lives now.
+MOVED: dict[str, str] = {
+    "riskcore.deidentify._recipe_seal": "riskcore.deidentify.recipe.seal",
+    "riskcore.deidentify._step_parameters": "riskcore.deidentify.recipe.parameters",
+    "riskcore.deidentify.candidates": "riskcore.deidentify.search.candidates",
+    "riskcore.deidentify.cover": "riskcore.deidentify.search.cover",
+    "riskcore.deidentify.engines": "riskcore.deidentify.on_engine",
+    "riskcore.deidentify.engines.plan": "riskcore.deidentify.on_engine",
+    "riskcore.deidentify.engines.run": "riskcore.deidentify.on_engine",
+    "riskcore.deidentify.engines.table": "riskcore.engine.source",
+    "riskcore.deidentify.engines.write": "riskcore.engine.release",
+    "riskcore.deidentify.history_measure": "riskcore.deidentify.history.measure",
+    "riskcore.deidentify.history_script": "riskcore.deidentify.history.script",
+    "riskcore.deidentify.lattice": "riskcore.deidentify.search.lattice",
+    "riskcore.deidentify.lattice_losses": "riskcore.deidentify.search.losses",
+    "riskcore.deidentify.loss": "riskcore.utility.loss",
+    "riskcore.deidentify.node": "riskcore.deidentify.search.node",
+    "riskcore.deidentify.node_losses": "riskcore.deidentify.search.node_losses",
+    "riskcore.deidentify.objectives": "riskcore.utility.objectives",
+    "riskcore.deidentify.population": "riskcore.deidentify.search.population",
+    "riskcore.deidentify.recipe_apply": "riskcore.deidentify.recipe.apply",
+    "riskcore.deidentify.recipe_check": "riskcore.deidentify.recipe.check",
+    "riskcore.deidentify.recipe_identifiers": "riskcore.deidentify.recipe.identifiers",
+    "riskcore.deidentify.rollup": "riskcore.deidentify.search.rollup",
+    "riskcore.deidentify.signatures": "riskcore.deidentify.search.signatures",
+    "riskcore.deidentify.steering": "riskcore.deidentify.search.steering",
+    "riskcore.deidentify.steps": "riskcore.deidentify.recipe.steps",
+    "riskcore.metrics.utility": "riskcore.utility.tables",
+    "riskcore.perturb.utility": "riskcore.utility.numeric",
+}
+
+
+class _Moved(types.ModuleType):
+    """The stand-in of a moved module: every attribute read from the new module."""
+
+    def __init__(self, name: str, target: str) -> None:
+        super().__init__(name, f"Moved to {target}.")
+        self.__target = target
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__target), attr)
+
+    def __dir__(self) -> list[str]:
+        return dir(importlib.import_module(self.__target))
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds an old module path of :data:`MOVED` and loads its stand-in."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED:
+            return None
+        parent = any(old.startswith(fullname + ".") for old in MOVED)  # engines.table's engines
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=parent)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        new = MOVED[spec.name]
+        warnings.warn(
+            f"{spec.name} moved to {new}; import it from there",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        importlib.import_module(new)  # an error in the new module shows at the import
+        return _Moved(spec.name, new)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the stand-in reads the new module."""
+
+
+def install() -> None:
+    """Put the finder of moved modules on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(_MovedFinder())

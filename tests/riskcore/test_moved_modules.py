@@ -1,0 +1,71 @@
+"""The modules issue 40 moved still import from their old paths, with a DeprecationWarning."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+import pytest
+
+from riskcore._moved import MOVED
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_an_old_path_imports_the_new_module_s_objects_with_a_warning(old: str) -> None:
+    new = importlib.import_module(MOVED[old])
+    for name in [m for m in sys.modules if m == old or m.startswith(old + ".")]:
+        del sys.modules[name]  # a stand-in another test imported: import it afresh
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        stand_in = importlib.import_module(old)
+    assert any(
+        issubclass(w.category, DeprecationWarning) and MOVED[old] in str(w.message) for w in caught
+    ), [str(w.message) for w in caught]
+    public = getattr(new, "__all__", None) or [n for n in vars(new) if not n.startswith("_")]
+    assert public
+    for name in public:
+        assert getattr(stand_in, name) is getattr(new, name), name
+    assert set(public) <= set(dir(stand_in))
+
+
+def test_a_name_the_new_module_lacks_is_an_attribute_error() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        lattice = importlib.import_module("riskcore.deidentify.lattice")
+    with pytest.raises(AttributeError):
+        lattice.no_such_name  # noqa: B018
+
+
+def test_the_packages_that_replaced_modules_keep_their_names() -> None:
+    """``riskcore.deidentify.search`` / ``recipe`` / ``history`` were modules, now packages."""
+    from riskcore.deidentify.history import History
+    from riskcore.deidentify.history.base import History as HistoryBase
+    from riskcore.deidentify.recipe import Recipe, apply_recipe, generalize_columns
+    from riskcore.deidentify.recipe.apply import apply_recipe as apply_in_apply
+    from riskcore.deidentify.recipe.base import Recipe as RecipeBase
+    from riskcore.deidentify.recipe.base import generalize_columns as gen_base
+    from riskcore.deidentify.search import Lattice, SearchResult, search
+    from riskcore.deidentify.search.lattice import Lattice as LatticeClass
+    from riskcore.deidentify.search.run import SearchResult as ResultClass
+    from riskcore.deidentify.search.run import search as search_function
+
+    assert History is HistoryBase and Recipe is RecipeBase and apply_recipe is apply_in_apply
+    assert generalize_columns is gen_base and Lattice is LatticeClass
+    assert SearchResult is ResultClass and search is search_function
+
+
+def test_no_module_of_riskcore_imports_an_old_path() -> None:
+    """The stand-ins are for callers outside riskcore: nothing inside warns."""
+    import subprocess
+
+    code = (
+        "import warnings, pkgutil, importlib, riskcore\n"
+        "warnings.simplefilter('error', DeprecationWarning)\n"
+        "for m in ('riskcore.cli.main', 'riskcore.deidentify.on_engine', "
+        "'riskcore.deidentify.search.run', 'riskcore.deidentify.recipe.apply', "
+        "'riskcore.deidentify.history.script', 'riskcore.review', 'riskcore.report.render'):\n"
+        "    importlib.import_module(m)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
