@@ -238,9 +238,14 @@ class _Scan:
         #: highest first: by decreasing sum of levels, then decreasing bound
         self.down = np.lexsort((np.arange(self.lb.size), -self.lb, -levelsum))
         criteria = lattice.targets.criteria
+        # with no suppression allowed, ARX reads isMonotonicWithGeneralization instead
+        alone = lattice.targets.max_suppression == 0 and lattice.person is None
         monotone = (
             bool(criteria)
-            and all(c.monotone_under_generalization for c in criteria)
+            and all(
+                c.monotone_under_generalization or (alone and c.monotone_without_suppression)
+                for c in criteria
+            )
             and (lattice.missing == "own" or not lattice.has_missing)
         )
         self.tagging = monotone if tagging is None else tagging and monotone
