@@ -445,7 +445,8 @@ def compare_models(
         f"ARX's Adult ({len(df):,} rows, {len(QIS_8)} QIs: {', '.join(QIS_8)}; "
         f"{SENSITIVE} sensitive for the attribute models), k = {args.model_k} "
         f"({'none' if args.model_k <= 1 else 'a target'}), precision; warm: the last of "
-        f"{args.repeats} runs (ARX: one JVM per model; ours: one process)"
+        f"{args.repeats} runs (ARX: one JVM per model; ours: one process); our likeness "
+        f"models against the {LIKENESS_REFERENCE[0]}'s distribution"
     )
     print()
     cli_head = " | CLI same node |" if args.with_cli else " |"
