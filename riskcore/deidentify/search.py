@@ -23,9 +23,12 @@ with two kinds of pruning that never change the answer:
   (:mod:`riskcore.deidentify.population`), with ARX's suppression: a
   generalization's failing classes are merges of failing classes only, so
   its suppressed records are a subset of the node's, and every class left
-  contains a class that passed): a node that meets the targets tags every
-  generalization of it as meeting them, a node that fails tags every
-  specialization as failing. The search runs in three phases. (1) Nodes
+  contains a class that passed; with no suppression allowed and no person
+  column, beta-likeness too,
+  :attr:`riskcore.criteria.Criterion.monotone_without_suppression`, as ARX
+  3.9.2 reads ``isMonotonicWithGeneralization`` at a limit of 0): a node
+  that meets the targets tags every generalization of it as meeting them,
+  a node that fails tags every specialization as failing. The search runs in three phases. (1) Nodes
   by increasing bound until one meets the targets (an incumbent): before
   evaluating a candidate of unknown status, it walks a chain up from it
   (each step raising the QI whose level is lowest relative to its
