@@ -78,6 +78,7 @@ import numpy as np
 
 from riskcore._results import NOT_IN_JSON
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
+from riskcore.engine import Contingency
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
 from riskcore.metrics.likeness import (
@@ -376,6 +377,12 @@ def _check_reference(reference: object) -> None:
         )
 
 
+def _values(table: Contingency) -> list[object]:
+    """Return the value of each code of ``table`` (its code where the table has no label)."""
+    labels = table.labels.tolist()
+    return [labels[i] if i < len(labels) else i for i in range(len(table.value_totals))]
+
+
 def _input_shares(evidence: Evidence, attributes: tuple[str | None, ...]) -> InputShares:
     """Return Q of each attribute judged, read off ``evidence`` (the table before suppression)."""
     out = []
@@ -383,7 +390,7 @@ def _input_shares(evidence: Evidence, attributes: tuple[str | None, ...]) -> Inp
         assert attribute is not None  # noqa: S101 - per attribute
         table = evidence.table(attribute)
         total = max(float(table.value_totals.sum()), 1.0)
-        pairs = zip(table.labels.tolist(), table.value_totals.tolist(), strict=True)
+        pairs = zip(_values(table), table.value_totals.tolist(), strict=True)
         out.append((attribute, tuple((v, n / total) for v, n in pairs if n > 0)))
     return tuple(out)
 
@@ -405,7 +412,7 @@ def _shares(
     own = table.value_totals / max(float(table.value_totals.sum()), 1.0)
     known = dict(found)
     return np.asarray(
-        [known.get(v, own[i]) for i, v in enumerate(table.labels.tolist())], dtype=np.float64
+        [known.get(v, own[i]) for i, v in enumerate(_values(table))], dtype=np.float64
     )
 
 
