@@ -117,6 +117,9 @@ MODELS: list[tuple[str, int]] = [
     ("population-uniqueness:zayatz:0.001", POPULATION),
     ("population-uniqueness:snb:0.001", POPULATION),
 ]
+#: What our beta-likeness and delta-disclosure measure each class against (``--likeness-reference``:
+#: "release", our default, or "input", ARX's rule).
+LIKENESS_REFERENCE = ["release"]
 BUILD = """ARX is not built at {home} (no {home}/classpath or driver). Build it with:
 
     apt-get install -y openjdk-17-jdk-headless libpdfbox2-java
@@ -205,15 +208,17 @@ def model_options(
     name, *rest = model.split(":")
     value = float(rest[-1])
     sensitive: tuple[str, ...] = ()
+    reference = {"likeness_reference": LIKENESS_REFERENCE[0]}
+    by = ["--likeness-reference", LIKENESS_REFERENCE[0]]
     if name in ("beta-basic", "beta-enhanced"):
         kind = name.removeprefix("beta-")
-        options: dict[str, Any] = {"beta": value, "beta_kind": kind}
-        flags = ["--beta", rest[-1], "--beta-kind", kind]
+        options: dict[str, Any] = {"beta": value, "beta_kind": kind, **reference}
+        flags = ["--beta", rest[-1], "--beta-kind", kind, *by]
         sensitive = (SENSITIVE,)
     elif name == "delta-disclosure":
         options, flags, sensitive = (
-            {"delta_disclosure": value},
-            ["--delta-disclosure", rest[-1]],
+            {"delta_disclosure": value, **reference},
+            ["--delta-disclosure", rest[-1], *by],
             (SENSITIVE,),
         )
     elif name == "sample-uniqueness":
@@ -440,7 +445,8 @@ def compare_models(
         f"ARX's Adult ({len(df):,} rows, {len(QIS_8)} QIs: {', '.join(QIS_8)}; "
         f"{SENSITIVE} sensitive for the attribute models), k = {args.model_k} "
         f"({'none' if args.model_k <= 1 else 'a target'}), precision; warm: the last of "
-        f"{args.repeats} runs (ARX: one JVM per model; ours: one process)"
+        f"{args.repeats} runs (ARX: one JVM per model; ours: one process); our likeness "
+        f"models against the {LIKENESS_REFERENCE[0]}'s distribution"
     )
     print()
     cli_head = " | CLI same node |" if args.with_cli else " |"
@@ -590,6 +596,13 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     p.add_argument("--arx-home", default=os.environ.get("ARX_HOME", "/work/arx"))
     p.add_argument("--k", type=int, default=5)
+    p.add_argument(
+        "--likeness-reference",
+        choices=("release", "input"),
+        default="release",
+        help="--models: our beta-likeness and delta-disclosure judged against the release's "
+        "distribution (our default) or the input's (ARX's rule)",
+    )
     p.add_argument("--suppression", default="0,0.02,0.04", help="limits, comma-separated")
     p.add_argument(
         "--repeats", type=int, default=5, help="runs per setting in one JVM / one process"
@@ -623,6 +636,7 @@ def main() -> int:
     )
     args = p.parse_args()
     home = Path(args.arx_home)
+    LIKENESS_REFERENCE[0] = args.likeness_reference
     if not arx_present(home):
         print(BUILD.format(home=home))
         return 0

@@ -314,6 +314,9 @@ def targets_editor(
         beta=float(b_value) if use_b and sensitive else None,
         beta_kind=b_kind,
         delta_disclosure=float(d_value) if use_d and sensitive else None,
+        # ARX's rule (--likeness-reference input) of a reopened profile is kept, as t's distance
+        likeness_reference=getattr(b_now, "reference", None)
+        or getattr(d_now, "reference", "release"),
         max_suppression=float(limit),
     )
     # the targets this editor does not draw (set by a reopened profile) are kept

@@ -182,6 +182,14 @@ def add_targets(parser: Any, *, profile: bool = True) -> None:
         "value a class holds (Brickell and Shmatikov 2008)",
     )
     parser.add_argument(
+        "--likeness-reference",
+        choices=("release", "input"),
+        default=None,
+        help="the distribution q that --beta and --delta-disclosure measure each class "
+        "against: the release's, judged again after suppression (default), or the input's, as "
+        "ARX 3.9.2 does",
+    )
+    parser.add_argument(
         "--average-risk",
         type=float,
         default=None,
@@ -406,6 +414,9 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         )
     if _given(args, "beta_kind") is not None and beta is None:
         raise RiskcoreError("--beta-kind is the kind of beta-likeness: give --beta B too")
+    reference = _given(args, "likeness_reference")
+    if reference is not None and beta is None and delta_d is None:
+        raise RiskcoreError("--likeness-reference goes with --beta B or --delta-disclosure D")
     given = Targets.of(
         k=None if k == 1 else k,  # k = 1 holds for any table: no k-anonymity target
         l=l_,
@@ -417,6 +428,7 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
         beta=beta,
         beta_kind=_given(args, "beta_kind") or "basic",
         delta_disclosure=delta_d,
+        likeness_reference=reference or "release",
         average_risk=avg,
         sample_uniqueness=su,
         population_uniqueness=pu,

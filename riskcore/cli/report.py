@@ -118,6 +118,7 @@ _PROFILE_OPTIONS = (
     ("--beta", "beta"),
     ("--beta-kind", "beta_kind"),
     ("--delta-disclosure", "delta_disclosure"),
+    ("--likeness-reference", "likeness_reference"),
     ("--average-risk", "average_risk"),
     ("--sample-uniqueness", "sample_uniqueness"),
     ("--population-uniqueness", "population_uniqueness"),

@@ -110,6 +110,15 @@ class Criterion(Result):
     #: tagging (Flash, Kohlmayer et al. 2012; OLA, El Emam et al. 2009) reads this flag, never
     #: a list of names.
     monotone_under_generalization: ClassVar[bool] = False
+    #: Monotone under generalization when nothing may be suppressed (ARX's
+    #: ``isMonotonicWithGeneralization``, which ARX 3.9.2's search reads when the suppression
+    #: limit is 0, ``ARXConfiguration.getMonotonicityOfPrivacy``): every class of a passing
+    #: node passes, so a generalization's classes are merges of passing classes. True when a
+    #: merge of passing classes passes (beta-likeness: a merged class's share of a value is a
+    #: weighted mean of its parts'), each record counted in one class (the search tags by it
+    #: only without a person column, under the missing-value policy "own" or when no QI value
+    #: is missing). Implied by :attr:`monotone_under_generalization`.
+    monotone_without_suppression: ClassVar[bool] = False
     #: A whole-release model that suppression can meet, as ARX's ``RiskBasedCriterion.enforce``
     #: (3.9.2): in a release judged with suppression that does not meet it, the smallest classes
     #: still released are suppressed, fewest records first, until it does, within the limit

@@ -21,7 +21,9 @@ the threshold 1/11).
   <= beta (enhanced: <= min(beta, -ln q(s))).
 - :class:`DeltaDisclosure` (Brickell and Shmatikov 2008; ARX's
   ``DDisclosurePrivacy``), per sensitive attribute: |log2(p_j(s) / q(s))| <
-  delta for every value present in class j (strict).
+  delta for every value present in class j (strict). For both, q is the
+  release's distribution (``reference="release"``) or, as ARX, the input's
+  (``reference="input"``: fixed before any class is suppressed).
 - :class:`RecordRisk` (El Emam 2013; ARX's risk models): the record
   re-identification risk of the class's records <= tau: 1/f_j for the
   prosecutor; for the journalist 1/F_j from a population table or
@@ -70,11 +72,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Self
 
 import numpy as np
 
+from riskcore._results import NOT_IN_JSON
 from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
+from riskcore.engine import Contingency
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
 from riskcore.metrics.likeness import (
@@ -358,10 +362,91 @@ def _positive(name: str, value: object) -> float:
 
 
 BetaKind = Literal["basic", "enhanced"]
+#: What a likeness model measures each class against: the release's own distribution of the
+#: sensitive attribute (after suppression) or the input's (ARX 3.9.2).
+LikenessReference = Literal["release", "input"]
+#: Q of each sensitive attribute, fixed by :meth:`BetaLikeness.resolved`: (attribute, ((value,
+#: share), ...)) pairs, hashable, so a figure cached on an evidence is keyed by it.
+InputShares = tuple[tuple[str, tuple[tuple[object, float], ...]], ...]
+
+
+def _check_reference(reference: object) -> None:
+    if reference not in ("release", "input"):
+        raise RiskcoreError(
+            f"a likeness model is judged against the 'release' or the 'input', not {reference!r}"
+        )
+
+
+def _values(table: Contingency) -> list[object]:
+    """Return the value of each code of ``table`` (its code where the table has no label)."""
+    labels = table.labels.tolist()
+    return [labels[i] if i < len(labels) else i for i in range(len(table.value_totals))]
+
+
+def _input_shares(evidence: Evidence, attributes: tuple[str | None, ...]) -> InputShares:
+    """Return Q of each attribute judged, read off ``evidence`` (the table before suppression)."""
+    out = []
+    for attribute in attributes:
+        assert attribute is not None  # noqa: S101 - per attribute
+        table = evidence.table(attribute)
+        total = max(float(table.value_totals.sum()), 1.0)
+        pairs = zip(_values(table), table.value_totals.tolist(), strict=True)
+        out.append((attribute, tuple((v, n / total) for v, n in pairs if n > 0)))
+    return tuple(out)
+
+
+def _shares(
+    reference: LikenessReference, fixed: InputShares, evidence: Evidence, attribute: str
+) -> np.ndarray | None:
+    """Return Q per value code of ``attribute`` in ``evidence`` (None: the table's own).
+
+    Under the input reference, the shares fixed before suppression; a value the input did
+    not hold (a release whose sensitive values were recoded) takes its share in the table.
+    """
+    if reference == "release":
+        return None
+    found = dict(fixed).get(attribute)
+    if found is None:  # not resolved: the table judged is its own input
+        return None
+    table = evidence.table(attribute)
+    own = table.value_totals / max(float(table.value_totals.sum()), 1.0)
+    known = dict(found)
+    return np.asarray(
+        [known.get(v, own[i]) for i, v in enumerate(_values(table))], dtype=np.float64
+    )
+
+
+class _AgainstReference(Criterion):
+    """A likeness model's q: the release's, or the input's fixed by :meth:`resolved`."""
+
+    reference: LikenessReference
+    input_shares: InputShares
+
+    def resolved(self, evidence: Evidence) -> Self:
+        """Return the model with q fixed from ``evidence`` under the input reference.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            The table judged, before any suppression (in the search: a node's classes,
+            whose sensitive values are the input's).
+
+        Returns
+        -------
+        Self
+            Itself under the release reference or once fixed.
+        """
+        if self.reference == "release" or self.input_shares:
+            return self
+        fixed = {"input_shares": _input_shares(evidence, self.attributes(evidence))}
+        return dataclasses.replace(self, **fixed)
+
+    def _q(self, evidence: Evidence, attribute: str) -> np.ndarray | None:
+        return _shares(self.reference, self.input_shares, evidence, attribute)
 
 
 @dataclass(frozen=True)
-class BetaLikeness(Criterion):
+class BetaLikeness(_AgainstReference):
     """beta-likeness [CK12]_: no class raises the belief in a sensitive value by more than beta.
 
     With q(s) the share of value s in the release and p_j(s) in class j, the
@@ -369,11 +454,28 @@ class BetaLikeness(Criterion):
     g_j(s) = (p_j(s) - q(s)) / q(s). Basic: g_j(s) <= beta for every present
     value; enhanced: g_j(s) <= min(beta, -ln q(s)), so a common value (q(s)
     above e^-beta) may gain less. ARX 3.9.2's ``BasicBLikeness`` and
-    ``EnhancedBLikeness`` (values present in the class, monotone under
-    suppression but not under generalization). The achieved figure is the
-    largest relative gain (basic) or the largest gain measured against its
-    own limit on beta's scale (enhanced: beta x max_s g_j(s) / min(beta,
-    -ln q(s))), so a class passes when its figure is at most beta.
+    ``EnhancedBLikeness`` (values present in the class). The achieved
+    figure is the largest relative gain (basic) or the largest gain measured
+    against its own limit on beta's scale (enhanced: beta x max_s g_j(s) /
+    min(beta, -ln q(s))), so a class passes when its figure is at most beta.
+
+    Which q: ``reference="release"`` (the default) measures the classes
+    against the distribution of what is released, judged again once the
+    failing classes are suppressed; ``reference="input"`` measures them
+    against the input's, as ARX (``BasicBLikeness.initialize`` reads
+    ``manager.getDistribution(attribute)``, the whole input's), so the
+    suppressed classes are the failing ones and the release is not judged
+    again (the classes left pass against the same q).
+
+    Monotone without suppression (:attr:`monotone_without_suppression`, ARX's
+    ``monotonicWithGeneralization = true``): with nothing suppressed the
+    release is the input, and q is the same at every node. A class merging
+    classes j_1..j_r has p(s) = sum_i f_i p_i(s) / sum_i f_i (p_i(s) = 0
+    where part i lacks s), at most the largest p_i(s) of the parts holding s;
+    the gain (p - q) / q grows with p and the limit (beta, or min(beta,
+    -ln q(s))) depends on s alone, so a merge of passing classes passes.
+    Not monotone with suppression (ARX's ``monotonicWithSuppression =
+    false``): a merge of a passing class with a failing one can fail.
 
     Attributes
     ----------
@@ -382,19 +484,30 @@ class BetaLikeness(Criterion):
     variant : {"basic", "enhanced"}
     attribute : str or None
         The sensitive attribute (None: every sensitive attribute).
+    reference : {"release", "input"}, default "release"
+        What q is: the release's own distribution, judged again after the
+        failing classes are suppressed (a class left may then fail, and the
+        node with it), or the input's, as ARX 3.9.2 (``DataManager.getDistribution``:
+        fixed before suppression, so the classes left always pass).
+    input_shares : tuple
+        Q fixed by :meth:`resolved` under the input reference (not in JSON).
     """
 
     kind: ClassVar[str] = "beta-likeness"
     higher_is_safer: ClassVar[bool] = False
     per_attribute: ClassVar[bool] = True
+    monotone_without_suppression: ClassVar[bool] = True
     beta: float = 1.0
     variant: BetaKind = "basic"
     attribute: str | None = None
+    reference: LikenessReference = "release"
+    input_shares: InputShares = dataclasses.field(default=(), repr=False, metadata=NOT_IN_JSON)
 
     def __post_init__(self) -> None:
         _positive("beta", self.beta)
         if self.variant not in ("basic", "enhanced"):
             raise RiskcoreError(f"beta-likeness is 'basic' or 'enhanced', not {self.variant!r}")
+        _check_reference(self.reference)
 
     @property
     def label(self) -> str:
@@ -410,21 +523,26 @@ class BetaLikeness(Criterion):
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
         table = evidence.table(attribute)
+        shares = self._q(evidence, attribute)
         if self.variant == "enhanced":
-            return enhanced_likeness_per_class(table, float(self.beta))
-        return likeness_per_class(table)
+            return enhanced_likeness_per_class(table, float(self.beta), shares)
+        return likeness_per_class(table, shares)
 
 
 @dataclass(frozen=True)
-class DeltaDisclosure(Criterion):
+class DeltaDisclosure(_AgainstReference):
     """delta-disclosure privacy [BS08]_: |log2(p_j(s) / q(s))| < delta for every class.
 
     Over the values s present in class j, with q(s) the share of s in the
     release: no class moves the belief in a value it holds by a factor of
     2^delta or more, up or down. Strict, as the paper and ARX 3.9.2's
-    ``DDisclosurePrivacy`` (base-2 logarithm; values present in the class;
-    monotone neither under generalization nor suppression): a class at
-    exactly delta fails.
+    ``DDisclosurePrivacy`` (base-2 logarithm; values present in the class):
+    a class at exactly delta fails. q is the release's distribution (judged
+    again after suppression) or, with ``reference="input"``, the input's, as
+    ARX (:class:`BetaLikeness` says how the two differ). Monotone neither
+    under generalization nor suppression (ARX's ``DDisclosurePrivacy(attribute,
+    false, false)``): a merge lowers p(s) of a value one part holds often, and
+    |log2(p / q)| then grows where p falls below q / 2^delta.
 
     Attributes
     ----------
@@ -432,6 +550,10 @@ class DeltaDisclosure(Criterion):
         Positive.
     attribute : str or None
         The sensitive attribute (None: every sensitive attribute).
+    reference : {"release", "input"}, default "release"
+        q as :class:`BetaLikeness`'s.
+    input_shares : tuple
+        The input's q, fixed by :meth:`resolved` (not in JSON).
     """
 
     kind: ClassVar[str] = "delta-disclosure"
@@ -439,9 +561,12 @@ class DeltaDisclosure(Criterion):
     per_attribute: ClassVar[bool] = True
     delta: float = 1.0
     attribute: str | None = None
+    reference: LikenessReference = "release"
+    input_shares: InputShares = dataclasses.field(default=(), repr=False, metadata=NOT_IN_JSON)
 
     def __post_init__(self) -> None:
         _positive("delta", self.delta)
+        _check_reference(self.reference)
 
     @property
     def label(self) -> str:
@@ -457,9 +582,9 @@ class DeltaDisclosure(Criterion):
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
         table = evidence.table(attribute)
-        result: np.ndarray = evidence.cached(
-            ("delta-disclosure", attribute), lambda: delta_disclosure_per_class(table)
-        )
+        shares = self._q(evidence, attribute)
+        key = ("delta-disclosure", attribute, self.reference, self.input_shares)
+        result: np.ndarray = evidence.cached(key, lambda: delta_disclosure_per_class(table, shares))
         return result
 
     def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:

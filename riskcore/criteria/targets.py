@@ -13,6 +13,7 @@ threshold of "k = 11" is 1/11, which a class of 11 records meets.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from riskcore.criteria.models import (
     KAnonymity,
     KmAnonymity,
     KMap,
+    LikenessReference,
     PopulationModelName,
     PopulationUniqueness,
     RecordRisk,
@@ -40,6 +42,7 @@ from riskcore.criteria.models import (
 )
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.anonymity import THRESHOLDS, threshold_meaning
+from riskcore.metrics.evidence import Evidence
 
 __all__ = [
     "LEGACY_THRESHOLDS",
@@ -155,6 +158,7 @@ class Targets(Result):
         beta: float | None = None,
         beta_kind: BetaKind = "basic",
         delta_disclosure: float | None = None,
+        likeness_reference: LikenessReference = "release",
         sample_uniqueness: float | None = None,
         population_uniqueness: float | None = None,
         population_model: PopulationModelName = "dankar",
@@ -197,6 +201,9 @@ class Targets(Result):
         beta_kind : {"basic", "enhanced"}, default "basic"
         delta_disclosure : float, optional
             delta-disclosure privacy of every sensitive attribute.
+        likeness_reference : {"release", "input"}, default "release"
+            The distribution beta-likeness and delta-disclosure measure each class
+            against: the release's (judged again after suppression) or the input's (ARX).
         sample_uniqueness : float, optional
             Highest share of records unique on the QIs.
         population_uniqueness : float, optional
@@ -229,9 +236,13 @@ class Targets(Result):
         if t is not None:
             crit.append(TCloseness(t=float(t), distance=distance))
         if beta is not None:
-            crit.append(BetaLikeness(beta=float(beta), variant=beta_kind))
+            crit.append(
+                BetaLikeness(beta=float(beta), variant=beta_kind, reference=likeness_reference)
+            )
         if delta_disclosure is not None:
-            crit.append(DeltaDisclosure(delta=float(delta_disclosure)))
+            crit.append(
+                DeltaDisclosure(delta=float(delta_disclosure), reference=likeness_reference)
+            )
         if sample_uniqueness is not None:
             crit.append(SampleUniqueness(threshold=float(sample_uniqueness)))
         if population_uniqueness is not None:
@@ -254,6 +265,25 @@ class Targets(Result):
         if km is not None:
             crit.append(KmAnonymity(k=km, m=m, events=tuple(events)))
         return cls(criteria=tuple(crit), max_suppression=max_suppression)
+
+    def resolved(self, evidence: Evidence) -> Targets:
+        """Return the targets with what each reads off the input fixed (:meth:`Criterion.resolved`).
+
+        A release judged as it is after a remediation is judged by the targets resolved
+        on the input: the population size of a sampling fraction, and the input's
+        distribution of a likeness model with ``reference="input"``.
+
+        Parameters
+        ----------
+        evidence : Evidence
+            The input's classes, before any remediation.
+
+        Returns
+        -------
+        Targets
+        """
+        crit = tuple(c.resolved(evidence) for c in self.criteria)
+        return dataclasses.replace(self, criteria=crit)
 
     # ------------------------------------------------------------------ reading
 

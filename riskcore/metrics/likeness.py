@@ -14,7 +14,10 @@ judge), from the sparse contingency (no class x value matrix):
 
 These follow ARX 3.9.2's ``org.deidentifier.arx.criteria.BasicBLikeness``,
 ``EnhancedBLikeness`` and ``DDisclosurePrivacy`` (the values present in the
-class, the table's distribution as Q, base-2 logarithm for delta). With a
+class, the table's distribution as Q, base-2 logarithm for delta). Q may
+be given instead (``shares``, one share per value code): ARX judges every
+class against the input's distribution (``DataManager.getDistribution``),
+which stays the same when classes are suppressed. With a
 person column a class's cells count its people once per distinct value they
 hold (the contingency of :mod:`riskcore.engine`), so p_j(s) is the share of
 the class's (person, value) pairs holding s.
@@ -36,10 +39,13 @@ from riskcore.engine import Contingency
 __all__ = ["delta_disclosure_per_class", "enhanced_likeness_per_class", "likeness_per_class"]
 
 
-def _cells(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
-    """Return each present cell's p_j(s) and q(s)."""
-    total = float(table.value_totals.sum())
-    q = np.take(table.value_totals, table.cell_value, mode="clip") / max(total, 1.0)
+def _cells(table: Contingency, shares: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Return each present cell's p_j(s) and q(s) (the table's, or ``shares`` per value code)."""
+    if shares is None:
+        total = float(table.value_totals.sum())
+        q = np.take(table.value_totals, table.cell_value, mode="clip") / max(total, 1.0)
+    else:
+        q = np.take(np.asarray(shares, dtype=np.float64), table.cell_value, mode="clip")
     sizes = np.take(table.class_sizes, table.cell_class, mode="clip")
     p = table.cell_count / np.maximum(sizes, 1)
     return p, q
@@ -54,7 +60,7 @@ def _class_max(table: Contingency, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def likeness_per_class(table: Contingency) -> np.ndarray:
+def likeness_per_class(table: Contingency, shares: np.ndarray | None = None) -> np.ndarray:
     """Return each class's largest relative gain, beta_j = max_s (p_j(s) - q(s)) / q(s).
 
     Basic beta-likeness [CK12]_ holds for class j when beta_j <= beta. Over
@@ -64,6 +70,8 @@ def likeness_per_class(table: Contingency) -> np.ndarray:
     ----------
     table : Contingency
         The classes x values table of the sensitive attribute.
+    shares : numpy.ndarray or None, optional
+        Q, the share of each value code (None: the table's own distribution).
 
     Returns
     -------
@@ -71,11 +79,13 @@ def likeness_per_class(table: Contingency) -> np.ndarray:
         float per class; 0 for a class without cells. A class of 2 records, both
         "flu", in a table where 1 record in 4 has flu: (1 - 1/4) / (1/4) = 3.
     """
-    p, q = _cells(table)
+    p, q = _cells(table, shares)
     return _class_max(table, (p - q) / q)
 
 
-def enhanced_likeness_per_class(table: Contingency, beta: float) -> np.ndarray:
+def enhanced_likeness_per_class(
+    table: Contingency, beta: float, shares: np.ndarray | None = None
+) -> np.ndarray:
     """Return each class's relative gain against the enhanced limit, on beta's scale.
 
     Enhanced beta-likeness [CK12]_ (ARX's ``EnhancedBLikeness``) asks, for
@@ -91,6 +101,8 @@ def enhanced_likeness_per_class(table: Contingency, beta: float) -> np.ndarray:
         The classes x values table of the sensitive attribute.
     beta : float
         The beta of the target (positive).
+    shares : numpy.ndarray or None, optional
+        Q, the share of each value code (None: the table's own distribution).
 
     Returns
     -------
@@ -98,7 +110,7 @@ def enhanced_likeness_per_class(table: Contingency, beta: float) -> np.ndarray:
         float per class; 0 for a class without cells. A value every record
         holds (q(s) = 1, limit -ln 1 = 0) has no gain (p_j(s) = 1) and counts 0.
     """
-    p, q = _cells(table)
+    p, q = _cells(table, shares)
     gain = (p - q) / q
     limit = np.minimum(beta, -np.log(q))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -106,7 +118,7 @@ def enhanced_likeness_per_class(table: Contingency, beta: float) -> np.ndarray:
     return _class_max(table, beta * ratio)
 
 
-def delta_disclosure_per_class(table: Contingency) -> np.ndarray:
+def delta_disclosure_per_class(table: Contingency, shares: np.ndarray | None = None) -> np.ndarray:
     """Return each class's largest |log2(p_j(s) / q(s))| over its present values.
 
     delta-disclosure privacy [BS08]_ holds for class j when this is below
@@ -116,6 +128,8 @@ def delta_disclosure_per_class(table: Contingency) -> np.ndarray:
     ----------
     table : Contingency
         The classes x values table of the sensitive attribute.
+    shares : numpy.ndarray or None, optional
+        Q, the share of each value code (None: the table's own distribution).
 
     Returns
     -------
@@ -123,5 +137,5 @@ def delta_disclosure_per_class(table: Contingency) -> np.ndarray:
         float per class; 0 for a class without cells. A class of 2 records, one
         "flu", in a table where 1 record in 8 has flu: |log2((1/2) / (1/8))| = 2.
     """
-    p, q = _cells(table)
+    p, q = _cells(table, shares)
     return _class_max(table, np.abs(np.log2(p / q)))

@@ -118,13 +118,15 @@ MODEL_METHOD_NOTES: dict[str, tuple[str, str, str]] = {
         "beta-likeness",
         "relative gain g_j(s) = (p_j(s) - q(s)) / q(s) of each value s present in class j; "
         "basic: g_j(s) <= beta; enhanced: g_j(s) <= min(beta, -ln q(s)) (ARX 3.9.2's "
-        "BasicBLikeness, EnhancedBLikeness)",
+        "BasicBLikeness, EnhancedBLikeness); q the release's distribution, judged again after "
+        "suppression, or the input's as ARX's (--likeness-reference input)",
         "Cao J, Karras P. Publishing microdata with a robust privacy guarantee. PVLDB 5(11), 2012",
     ),
     "delta-disclosure": (
         "delta-disclosure privacy",
         "|log2(p_j(s) / q(s))| < delta for each value s present in class j (ARX 3.9.2's "
-        "DDisclosurePrivacy)",
+        "DDisclosurePrivacy); q the release's distribution, judged again after suppression, "
+        "or the input's as ARX's (--likeness-reference input)",
         "Brickell J, Shmatikov V. The cost of privacy: destruction of data-mining utility in "
         "anonymized data publishing. KDD 2008",
     ),

@@ -430,8 +430,11 @@ def review(
         after = assess(_with_links(released, data, kw["person"], kw["household"]), **kw)
         if after.evidence is None:
             raise RiskcoreError("the assessment gave no evidence to judge the targets on")
+        # the release judged by the targets read off the input (its distribution under
+        # a likeness model's input reference, N of a sampling fraction)
+        resolved = profile.targets.resolved(before.evidence)
         verdict_after = with_suppression(
-            evaluate(profile.targets, after.evidence), remediation, profile.targets
+            evaluate(resolved, after.evidence), remediation, profile.targets
         )
         attacks_after = _attacks(
             _with_links(released, data, kw["person"]), profile, of="the remediated table"

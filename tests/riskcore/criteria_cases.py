@@ -58,8 +58,12 @@ FACTORIES: dict[str, Callable[[Rng], Criterion]] = {
     "beta-likeness": lambda r: BetaLikeness(
         beta=float(r.choice([0.5, 1.0, 2.0])),
         variant=str(r.choice(["basic", "enhanced"])),  # type: ignore[arg-type]
+        reference=str(r.choice(["release", "input"])),  # type: ignore[arg-type]
     ),
-    "delta-disclosure": lambda r: DeltaDisclosure(delta=float(r.choice([0.5, 1.0, 2.0]))),
+    "delta-disclosure": lambda r: DeltaDisclosure(
+        delta=float(r.choice([0.5, 1.0, 2.0])),
+        reference=str(r.choice(["release", "input"])),  # type: ignore[arg-type]
+    ),
     "sample-uniqueness": lambda r: SampleUniqueness(threshold=float(r.choice([0.0, 0.1, 0.3]))),
     "population-uniqueness": lambda r: PopulationUniqueness(
         threshold=float(r.choice([0.01, 0.05, 0.2])),

@@ -17,6 +17,8 @@ log2(4/3), hiv 1. Enhanced limits min(beta, -ln q): flu and cold -ln(3/8) = 0.98
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 
 import numpy as np
@@ -215,3 +217,106 @@ def test_every_privacy_model_has_a_name_an_arx_class_and_a_reading():
     assert len(table) == len(REGISTRY)
     row = table[table["model"] == "beta-likeness"].iloc[0]
     assert row["target"] == "basic beta-likeness 2" and row["ARX class"].startswith("BasicB")
+
+
+#: A (a=1): x alone; B (a=2): x, y; C (a=3): y x 4. The input's q: x 2/7, y 5/7. A breaks
+#: every target below and is suppressed (1 record of 7); the release then has q': x 1/6, y 5/6.
+#: B's gain on x: against the input (1/2 - 2/7) / (2/7) = 3/4, against the release
+#: (1/2 - 1/6) / (1/6) = 2; |log2(p / q)| of B's x: log2(7/4) = 0.807 against the input,
+#: log2(3) = 1.585 against the release. A's: gain 5/2 and log2(7/2) = 1.807 against the input.
+REFERENCE_TABLE = pd.DataFrame({"a": [1, 2, 2, 3, 3, 3, 3], "s": list("xxyyyyy")})
+
+
+def _with_suppression(criterion):
+    a = assess(REFERENCE_TABLE, quasi_identifiers=["a"], sensitive=["s"])
+    return evaluate(Targets(criteria=(criterion,), max_suppression=0.15), a.evidence, suppress=True)
+
+
+def test_beta_likeness_against_the_input_or_the_release_at_the_boundary():
+    for beta, release_passes in ((2.0, True), (2.0 - 1e-6, False)):
+        release = _with_suppression(BetaLikeness(beta=beta))
+        given = _with_suppression(BetaLikeness(beta=beta, reference="input"))
+        assert release.suppressed == given.suppressed == 1  # A alone, in both
+        assert given.passed and given.checks[0].achieved == pytest.approx(0.75)  # B, input
+        assert release.passed is release_passes, beta
+        assert release.checks[0].achieved == pytest.approx(2.0)  # B against the release
+
+
+def test_delta_disclosure_against_the_input_or_the_release_at_the_boundary():
+    at = math.log2(3)  # B's x against the release: strict, so delta = log2 3 fails
+    release = _with_suppression(DeltaDisclosure(delta=at))
+    given = _with_suppression(DeltaDisclosure(delta=at, reference="input"))
+    assert release.suppressed == given.suppressed == 1
+    assert not release.passed and release.checks[0].achieved == pytest.approx(at)
+    assert given.passed and given.checks[0].achieved == pytest.approx(math.log2(7 / 4))
+    above = _with_suppression(DeltaDisclosure(delta=at + 1e-6))
+    assert above.passed and above.suppressed == 1
+
+
+def test_without_suppression_the_input_is_the_release():
+    for crit in (BetaLikeness(beta=1.0, variant="enhanced"), DeltaDisclosure(delta=1.2)):
+        given = dataclasses.replace(crit, reference="input")
+        assert _check(given).__dict__ == _check(crit).__dict__
+
+
+def test_the_input_reference_survives_json_and_old_targets_read_as_the_release():
+    targets = Targets.of(beta=2, delta_disclosure=1, likeness_reference="input")
+    assert [c.reference for c in targets.criteria] == ["input", "input"]
+    assert Targets.from_dict(targets.to_dict()) == targets
+    old = {"criteria": [{"kind": "beta-likeness", "beta": 2.0, "variant": "basic"},
+                        {"kind": "delta-disclosure", "delta": 1.0}]}  # fmt: skip
+    assert [c.reference for c in Targets.from_dict(old).criteria] == ["release", "release"]
+    with pytest.raises(RiskcoreError, match="'release' or the 'input'"):
+        DeltaDisclosure(delta=1.0, reference="output")  # type: ignore[arg-type]
+    a = assess(REFERENCE_TABLE, quasi_identifiers=["a"], sensitive=["s"])
+    resolved = targets.resolved(a.evidence)
+    assert "input_shares" not in json.dumps(resolved.to_dict())
+    assert dict(dict(resolved.criteria[0].input_shares)["s"]) == pytest.approx(
+        {"x": 2 / 7, "y": 5 / 7}
+    )
+
+
+def test_the_command_line_and_the_report_read_the_reference(tmp_path, capsys):
+    from riskcore.report.readings.criteria import targets_summary
+
+    path, hierarchy = tmp_path / "t.csv", tmp_path / "a.csv"
+    REFERENCE_TABLE.to_csv(path, index=False)
+    hierarchy.write_text("1;*\n2;*\n3;*\n")
+    base = ["anonymize", str(path), "--qi", "a", "--sensitive", "s", "--k", "1",
+            "--delta-disclosure", str(math.log2(3)), "--max-suppression", "0.15",
+            "--hierarchy", f"a={hierarchy}"]  # fmt: skip
+    released = {}
+    for reference in ("release", "input"):
+        out = tmp_path / f"{reference}.csv"
+        code = main([*base, "--likeness-reference", reference, "--out", str(out),
+                     "--recipe-out", str(tmp_path / f"{reference}.json")])  # fmt: skip
+        assert code == 0, capsys.readouterr().err
+        released[reference] = sorted(pd.read_csv(out, dtype=str)["a"].dropna())
+    # against the release a=1's suppression leaves a=2 failing: only the top node passes;
+    # against the input a=1 alone is suppressed and a is released as it is
+    assert released == {"release": ["*"] * 7, "input": ["2", "2", "3", "3", "3", "3"]}
+    code = main(["assess", str(path), "--qi", "a", "--likeness-reference", "input"])
+    assert code != 0 and "goes with --beta B or --delta-disclosure D" in capsys.readouterr().err
+    text = targets_summary(Targets.of(beta=2, likeness_reference="input"))
+    assert text == "basic beta-likeness 2 (each class against the input's distribution, as ARX)"
+
+
+def test_the_report_judges_a_recipe_s_release_against_its_input():
+    from riskcore.deidentify.hierarchy import grouping_hierarchy
+    from riskcore.deidentify.recipe import Recipe
+    from riskcore.profile import Profile
+    from riskcore.review import review
+    from riskcore.roles import ColumnRoles
+
+    roles = ColumnRoles(quasi_identifiers=("a",), sensitive=("s",))
+    hier = {"a": grouping_hierarchy(REFERENCE_TABLE["a"], [{1: "*", 2: "*", 3: "*"}])}
+    for reference, passes in (("input", True), ("release", False)):
+        crit = DeltaDisclosure(delta=math.log2(3), reference=reference)  # type: ignore[arg-type]
+        targets = Targets(criteria=(crit,), max_suppression=0.15)
+        recipe = Recipe.of(hier, {"a": 0}, targets, sensitive=("s",))
+        profile = Profile(roles=roles, targets=targets, recipe=recipe)
+        after = review(REFERENCE_TABLE, profile, name="t.csv").verdict_after
+        # the recipe suppresses {x}; the release left is judged against the 7 records' q
+        # (B's log2(7/4) passes) or against its own (B's log2 3 fails, strictly)
+        assert after is not None and after.suppressed == 1, reference
+        assert after.passed is passes, reference

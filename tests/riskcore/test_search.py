@@ -49,7 +49,8 @@ def small_tables(draw):
     kind = draw(
         st.sampled_from(
             ["k", "distinct", "entropy", "recursive", "t", "risk", "avg", "beta", "enhanced",
-             "delta-disclosure", "beta-alone", "sample", "population", "t-hierarchical"]
+             "delta-disclosure", "beta-alone", "sample", "population", "t-hierarchical",
+             "enhanced-input", "delta-input"]
         )
     )  # fmt: skip
     k = draw(st.integers(1, 4))
@@ -66,6 +67,12 @@ def small_tables(draw):
         "enhanced": Targets.of(k=k, beta=1.5, beta_kind="enhanced", max_suppression=sup),
         "delta-disclosure": Targets.of(k=k, delta_disclosure=1.0, max_suppression=sup),
         "beta-alone": Targets.of(beta=0.5, max_suppression=sup),  # no k: a model searched alone
+        "enhanced-input": Targets.of(
+            beta=1.5, beta_kind="enhanced", likeness_reference="input", max_suppression=sup
+        ),
+        "delta-input": Targets.of(
+            delta_disclosure=1.0, likeness_reference="input", max_suppression=sup
+        ),
         "sample": Targets.of(sample_uniqueness=0.1, max_suppression=sup),
         "population": Targets.of(
             k=k, population_uniqueness=0.05, sampling_fraction=0.3, max_suppression=sup

@@ -54,7 +54,13 @@ def deep_tables(draw):
     sup = draw(st.sampled_from([0.0, 0.05, 0.1, 0.3]))
     targets = draw(
         st.sampled_from(
-            [Targets.of(k=k, max_suppression=sup), Targets.of(k=k, l=2, max_suppression=sup)]
+            [
+                Targets.of(k=k, max_suppression=sup),
+                Targets.of(k=k, l=2, max_suppression=sup),
+                # tagged without suppression alone (monotone_without_suppression)
+                Targets.of(beta=1.0, max_suppression=0.0),
+                Targets.of(beta=1.5, beta_kind="enhanced", likeness_reference="input"),
+            ]
         )
     )
     weights = {q: draw(st.sampled_from([0.5, 1.0, 3.0])) for q in hiers}
@@ -165,3 +171,23 @@ def test_a_constant_column_splits_nothing_and_all_constant_is_one_group():
     assert n == 1 and (ids == 0).all()
     ids, n = rollup.group([np.zeros(0, dtype=np.int64)], [1])
     assert n == 0 and len(ids) == 0
+
+
+def test_beta_likeness_is_tagged_only_without_suppression_and_without_a_person_column():
+    df = pd.DataFrame(
+        {"q": ["a", "b", "c", "d"] * 3, "s": list("xyz") * 4, "p": [str(i) for i in range(12)]}
+    )
+    hiers = {"q": grouping_hierarchy(df["q"], [{"a": "ab", "b": "ab", "c": "cd", "d": "cd"}])}
+
+    def tagged(targets, **kw):
+        lat = Lattice(df, hiers, sensitive=["s"], targets=targets, **kw)
+        return _Scan(lat, "loss_geometric", None).tagging
+
+    for kind in ("basic", "enhanced"):
+        for reference in ("release", "input"):
+            beta = {"beta": 1.0, "beta_kind": kind, "likeness_reference": reference}
+            assert tagged(Targets.of(**beta))  # ARX: monotonicWithGeneralization
+            assert not tagged(Targets.of(max_suppression=0.1, **beta))  # WithSuppression false
+            assert not tagged(Targets.of(**beta), person="p")
+    assert tagged(Targets.of(k=2, beta=1.0))
+    assert not tagged(Targets.of(delta_disclosure=1.0))  # ARX: (false, false)

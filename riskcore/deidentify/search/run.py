@@ -23,9 +23,12 @@ with two kinds of pruning that never change the answer:
   (:mod:`riskcore.deidentify.search.population`), with ARX's suppression: a
   generalization's failing classes are merges of failing classes only, so
   its suppressed records are a subset of the node's, and every class left
-  contains a class that passed): a node that meets the targets tags every
-  generalization of it as meeting them, a node that fails tags every
-  specialization as failing. The search runs in three phases. (1) Nodes
+  contains a class that passed; with no suppression allowed and no person
+  column, beta-likeness too,
+  :attr:`riskcore.criteria.Criterion.monotone_without_suppression`, as ARX
+  3.9.2 reads ``isMonotonicWithGeneralization`` at a limit of 0): a node
+  that meets the targets tags every generalization of it as meeting them,
+  a node that fails tags every specialization as failing. The search runs in three phases. (1) Nodes
   by increasing bound until one meets the targets (an incumbent): before
   evaluating a candidate of unknown status, it walks a chain up from it
   (each step raising the QI whose level is lowest relative to its
@@ -238,9 +241,14 @@ class _Scan:
         #: highest first: by decreasing sum of levels, then decreasing bound
         self.down = np.lexsort((np.arange(self.lb.size), -self.lb, -levelsum))
         criteria = lattice.targets.criteria
+        # with no suppression allowed, ARX reads isMonotonicWithGeneralization instead
+        alone = lattice.targets.max_suppression == 0 and lattice.person is None
         monotone = (
             bool(criteria)
-            and all(c.monotone_under_generalization for c in criteria)
+            and all(
+                c.monotone_under_generalization or (alone and c.monotone_without_suppression)
+                for c in criteria
+            )
             and (lattice.missing == "own" or not lattice.has_missing)
         )
         self.tagging = monotone if tagging is None else tagging and monotone

@@ -294,6 +294,9 @@ def targets_summary(targets: Targets, *, people: bool = False) -> str:
             if c.kind in _RISK
             else f"{c.target:g}"
         )
+        against = getattr(c, "reference", None)  # beta-likeness and delta-disclosure
+        if against == "input":
+            value += " (each class against the input's distribution, as ARX)"
         parts.append(f"{c.label} {value}")
     text = "; ".join(parts) if parts else "no target"
     if targets.max_suppression > 0:
