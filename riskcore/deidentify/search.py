@@ -454,6 +454,7 @@ def search(
     Parameters
     ----------
     lattice : Lattice
+        The table's hierarchies, targets, weights and level bounds: the nodes searched.
     objective : str, default "ncp"
         A name of :data:`riskcore.deidentify.loss.OBJECTIVES`.
     progress : callable, optional
@@ -474,6 +475,23 @@ def search(
     ------
     RiskcoreError
         For an unknown objective.
+
+    Examples
+    --------
+    Ages in bands of 10, then 20, then ``"*"``; sex kept or ``"*"``: 4 x 2 =
+    8 nodes. With k = 3, the ages as written are all unique, and bands of 10
+    make the classes (30-39, F) and (40-49, M) of 3 each, with sex kept: the
+    least-loss node is (1, 0), nothing suppressed.
+
+    >>> import pandas as pd
+    >>> from riskcore.criteria import Targets
+    >>> from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
+    >>> from riskcore.deidentify.lattice import Lattice
+    >>> df = pd.DataFrame({"age": [31, 34, 38, 42, 45, 47], "sex": list("FFFMMM")})
+    >>> h = {"age": interval_hierarchy(df["age"], [10, 20]), "sex": flat_hierarchy(df["sex"])}
+    >>> result = search(Lattice(df, h, targets=Targets.of(k=3)))
+    >>> result.lattice_size, result.best.levels, result.best.k, result.best.suppressed
+    (8, (1, 0), 3, 0)
     """
     check_objective(objective)
     start = time.perf_counter()
