@@ -513,7 +513,7 @@ def record_risk(
     Returns
     -------
     pandas.DataFrame
-        One row per record in input order, with a fresh RangeIndex.
+        The columns :data:`RECORD_COLUMNS`, indexed 0 to n - 1 whatever ``data``'s index.
 
     Raises
     ------
