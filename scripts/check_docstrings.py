@@ -87,11 +87,9 @@ ENTRY_POINTS: tuple[tuple[str, str], ...] = (
 #: Packages (dotted prefixes) whose PARAMDESC and REPEAT faults are counted, not failed: the
 #: docstrings still to rewrite (issue 40). Remove a prefix once its faults are fixed.
 TODO: tuple[str, ...] = (
-    "riskcore.attacks",
     "riskcore.cli",
     "riskcore.deidentify",
     "riskcore.demo",
-    "riskcore.dp",
     "riskcore.engine",
     "riskcore.freetext",
     "riskcore.io",
