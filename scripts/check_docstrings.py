@@ -87,19 +87,10 @@ ENTRY_POINTS: tuple[tuple[str, str], ...] = (
 #: Packages (dotted prefixes) whose PARAMDESC and REPEAT faults are counted, not failed: the
 #: docstrings still to rewrite (issue 40). Remove a prefix once its faults are fixed.
 TODO: tuple[str, ...] = (
-    "riskcore.cli",
     "riskcore.deidentify",
-    "riskcore.demo",
     "riskcore.engine",
-    "riskcore.freetext",
-    "riskcore.io",
-    "riskcore.perturb",
-    "riskcore.profile",
     "riskcore.report",
-    "riskcore.review",
-    "riskcore.roles",
     "riskcore.store",
-    "riskcore.workguard",
 )
 
 

@@ -185,7 +185,7 @@ class TextScan(Result):
         Returns
         -------
         ColumnScan or None
-            The scan of a column, or None when it was not among those scanned.
+            The first scan of that name.
         """
         return next((c for c in self.columns if c.column == column), None)
 
@@ -214,7 +214,7 @@ def is_text_column(series: pd.Series) -> bool:
     Returns
     -------
     bool
-        True for a column of text: object, string, or categorical of text.
+        False for numbers, booleans, datetimes and a categorical of numbers.
     """
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -234,7 +234,7 @@ def text_columns(data: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        The names of the text columns of a table, in table order.
+        Those :func:`is_text_column` accepts.
     """
     return [str(c) for i, c in enumerate(data.columns) if is_text_column(data.iloc[:, i])]
 

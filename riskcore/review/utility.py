@@ -172,6 +172,7 @@ class TwoWayTable(Result):
         Parameters
         ----------
         tw : TwoWay
+            The two-way comparison (:func:`riskcore.metrics.utility.two_way`).
 
         Returns
         -------
@@ -190,4 +191,3 @@ class TwoWayTable(Result):
         return dataclasses.replace(
             self.two_way, before=self.before.frame(), after=self.after.frame()
         )
-
