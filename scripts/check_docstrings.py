@@ -88,7 +88,6 @@ ENTRY_POINTS: tuple[tuple[str, str], ...] = (
 #: docstrings still to rewrite (issue 40). Remove a prefix once its faults are fixed.
 TODO: tuple[str, ...] = (
     "riskcore.deidentify",
-    "riskcore.engine",
     "riskcore.report",
     "riskcore.store",
 )
