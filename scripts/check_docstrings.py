@@ -89,7 +89,6 @@ ENTRY_POINTS: tuple[tuple[str, str], ...] = (
 TODO: tuple[str, ...] = (
     "riskcore.deidentify",
     "riskcore.report",
-    "riskcore.store",
 )
 
 
