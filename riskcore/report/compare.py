@@ -142,7 +142,6 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     Returns
     -------
     dict of str to Any
-        A report's JSON twin in the shape the figures read, whatever its schema.
     """
     if r.get("schema") != "riskcore-report/2":
         out = dict(r)

@@ -177,7 +177,6 @@ def histogram_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The one-line reading under the class-size histogram.
     """
     n = assessment.n_people  # the units the classes count (the rows without a person column)
     u = assessment.unique_records
@@ -201,7 +200,6 @@ def candidates_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The reading under the candidates-per-record curve.
     """
     n = assessment.n_people  # the units the classes count (the rows without a person column)
     below = _records_below_11(assessment.anonymity.distribution)
@@ -257,7 +255,6 @@ def risk_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The reading under the risk table: what prosecutor risk and the threshold mean.
     """
     a = assessment
     at_risk = (

@@ -67,7 +67,6 @@ def homogeneity_reading(
     Returns
     -------
     str
-        The reading under the homogeneity results.
     """
     if not len(h.exposed):
         how = "for certain" if h.p >= 1 else f"with confidence {h.p:.0%} or more"
@@ -124,7 +123,6 @@ def exposed_table(
     Returns
     -------
     pandas.DataFrame
-        The exposed classes (largest first) with their QI values and leaked value.
     """
     ids = h.exposed[:limit]
     rows = enc.classes(list(quasi_identifiers), person=h.person).values(ids)
@@ -162,7 +160,6 @@ def queries_list(
     Returns
     -------
     str
-        The two published queries and their answers as a numbered markdown list.
     """
     q1, q2 = r.queries(labels)
     return (
@@ -188,7 +185,6 @@ def differencing_reading(r: DifferencingResult) -> str:
     Returns
     -------
     str
-        The reading under the two queries.
     """
     holds = "shares" if r.person is None else "holds"
     held = "" if r.person is None else " on one of their rows"
@@ -237,7 +233,6 @@ def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[floa
     Returns
     -------
     tuple of (float, float)
-        (attacker's success, 95% error of one answer) at ``epsilon``.
     """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import laplace_half_width
@@ -259,7 +254,6 @@ def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
     Returns
     -------
     str
-        The reading under the noise plot at the chosen epsilon.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
@@ -285,7 +279,6 @@ def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str
     Returns
     -------
     str
-        The label of the chosen-epsilon marker on the noise plot.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
@@ -308,7 +301,6 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     Returns
     -------
     str
-        The reading under the histogram of simulated attacker estimates.
     """
     d = np.asarray(draws, dtype=float)
     share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
@@ -420,7 +412,6 @@ def needs_qis_reading(attack: str) -> str:
     Returns
     -------
     str
-        Why an attack tab waits for quasi-identifiers (the other attacks do not).
     """
     return (
         f"Tag at least one quasi-identifier on the Data page: {_NEEDS_QIS[attack]}. The "

@@ -56,7 +56,6 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
     Returns
     -------
     str
-        Which ledger this file's releases are charged to, where it is kept, and why.
     """
     keep = (
         f"It is kept in {path} and survives a page reload, a new session, a server restart "
@@ -106,7 +105,7 @@ def pooled_reading(lookup: dp.LedgerLookup) -> str:
     Returns
     -------
     str
-        Which other ledgers a release from a pooled table is charged to as well ("" for none).
+        ``""`` when the table is charged to no other ledger.
     """
     if not lookup.also:
         return ""
@@ -169,7 +168,6 @@ def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
     Returns
     -------
     str
-        Why a new file is charged to the ledger of the people it holds.
     """
     led = stored.ledger
     n = len(led.entries)
@@ -199,7 +197,6 @@ def split_reading(split: dp.LedgerSplit) -> str:
     Returns
     -------
     str
-        Why a ledger was begun for a table holding another ledger's people.
     """
     m = split.match
     return (
@@ -224,7 +221,6 @@ def concurrent_refusal_reading(refusal: str) -> str:
     Returns
     -------
     str
-        The refusal of a release that lost the race for the last of the budget.
     """
     return (
         "Refused: the budget was spent by another release (made at the same time, in another "
@@ -246,7 +242,6 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
     Returns
     -------
     dict of str to object
-        Which ledger the data is charged to and why, as data for the report.
     """
     stored = lookup.ledger
     return {
@@ -281,7 +276,6 @@ def budget_check_reading(stated: str, checked: object) -> str:
     Returns
     -------
     str
-        The report's budget sentence with where its figures come from.
     """
     if not isinstance(checked, dict):
         return stated
@@ -305,7 +299,6 @@ def ledger_provenance_reading(provenance: dict[str, object]) -> str:
     Returns
     -------
     str
-        The report's sentence: which ledger is the budget, and why.
     """
     name = str(provenance.get("ledger", ""))
     text = f"The budget is the ledger “{name}”"
@@ -344,7 +337,6 @@ def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Returns
     -------
     str
-        The warning for a new file shaped like one whose budget was spent.
     """
     led = near.ledger
     k = len(source.columns)
@@ -374,7 +366,6 @@ def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Returns
     -------
     str
-        The short warning shown where the file is opened and where releases are made.
     """
     k = len(source.columns)
     return (
@@ -401,7 +392,6 @@ def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
     Returns
     -------
     str
-        Why a proposed budget change waits for a reason.
     """
     parts = []
     if new.epsilon_budget != old.epsilon_budget:
@@ -430,7 +420,6 @@ def budget_history_table(stored: dp.StoredLedger) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Every budget the ledger was given, oldest first, with who, when and why.
     """
     return pd.DataFrame(
         [

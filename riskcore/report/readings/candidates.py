@@ -45,7 +45,6 @@ def candidates_reading(table: CandidateTable) -> str:
     Returns
     -------
     str
-        What the candidate table lists: how many nodes, filtered, and whether a front.
     """
     t = table
     head = (
@@ -91,7 +90,6 @@ def candidate_display(
     Returns
     -------
     pandas.DataFrame
-        The candidate table for reading: numbers kept (so every column sorts), named.
     """
     f = table.frame()
     out = pd.DataFrame(index=f.index)
@@ -184,7 +182,6 @@ def comparison_table(cmp: Comparison, *, people: bool = False) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Two candidates side by side: levels, per-column NCP, classes, risk and losses.
     """
     a, b = cmp.a, cmp.b
     unit = "people" if people else "records"
@@ -235,7 +232,6 @@ def comparison_reading(cmp: Comparison, *, people: bool = False) -> str:
     Returns
     -------
     str
-        Two candidates compared in one or two sentences: loss, suppression, classes.
     """
     a, b = cmp.a, cmp.b
     if a.levels == b.levels:

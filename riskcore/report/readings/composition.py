@@ -43,7 +43,6 @@ def queries_allowed(values: np.ndarray, budget: float) -> int:
     Returns
     -------
     int
-        How many releases a cumulative-loss curve allows within ``budget``.
     """
     return int(np.searchsorted(values, budget * (1 + 1e-12), side="right"))
 
@@ -88,7 +87,6 @@ def composition_window(
     Returns
     -------
     tuple of (float, float, int, bool)
-        (bottom, top, last k shown, log axis) of the composition chart.
     """
     firsts = [float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0])]
     k_end = int(curves.k[-1])
@@ -114,7 +112,6 @@ def accountant_crossings(curves: dp.CompositionCurves) -> list[tuple[str, str, i
     Returns
     -------
     list of tuple of (str, str, int)
-        Where an accountant's total falls below basic composition's for good.
     """
     out = []
     for field, name in ACCOUNTANTS[1:]:
@@ -145,7 +142,6 @@ def accountant_totals_reading(totals: dp.LedgerTotals, accounting: str) -> str:
     Returns
     -------
     str
-        What the releases so far total under each accountant, and which one spends.
     """
     n = totals.releases
     if not n:
@@ -184,7 +180,6 @@ def coinciding_accountants(
     Returns
     -------
     list of tuple of (str, str, float)
-        The pairs of accountants whose lines overlap on the composition chart.
     """
     bottom, top, k_end, log = composition_window(curves, budget)
     shown = curves.k <= k_end
@@ -217,7 +212,6 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
     Returns
     -------
     str
-        How many queries each accountant allows within the budget.
     """
     b = queries_allowed(curves.basic, budget)
     a = queries_allowed(curves.advanced, budget)
@@ -280,7 +274,6 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The ledger as a table (one row per release).
     """
     return pd.DataFrame(
         [

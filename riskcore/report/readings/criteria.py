@@ -124,7 +124,7 @@ def model_guide_table(targets: Targets) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``model``, ``ARX class``, ``protects against``, ``target``.
+        One row per model; columns ``model``, ``ARX class``, ``protects against``, ``target``.
     """
     summary = {c.kind: f"{c.label} {c.target:.4g}" for c in targets.criteria}
     rows = [
@@ -154,7 +154,6 @@ def share_text(share: float) -> str:
     Returns
     -------
     str
-        A share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%.
     """
     if share == 0 or share >= 0.1:
         return f"{share:.1%}"
@@ -172,7 +171,6 @@ def limit_text(limit: float) -> str:
     Returns
     -------
     str
-        A suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%".
     """
     return f"{100 * limit:.4g}%"
 
@@ -190,7 +188,6 @@ def records_share(count: int, total: int, *, people: bool = False) -> str:
     Returns
     -------
     str
-        "1,234 records (24.7%)": a count with its share of ``total``.
     """
     share = count / total if total else 0.0
     noun = plural(count, "person", "people") if people else plural(count, "record", "records")
@@ -217,7 +214,6 @@ def format_target(check: Check) -> str:
     Returns
     -------
     str
-        The target as shown: a count, a threshold with its fraction, or a range.
     """
     if check.target_high is not None:
         return f"[{check.target:g}, {check.target_high:g}]"
@@ -238,7 +234,6 @@ def format_achieved(check: Check) -> str:
     Returns
     -------
     str
-        The value achieved as shown ("n/a: nothing judged" when there is none).
     """
     if math.isnan(check.achieved):
         return "n/a: nothing judged"
@@ -263,7 +258,6 @@ def target_label(check: Check) -> str:
     Returns
     -------
     str
-        "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like.
     """
     return check.label + (f" of {check.attribute}" if check.attribute else "")
 
@@ -283,7 +277,6 @@ def targets_summary(targets: Targets, *, people: bool = False) -> str:
     Returns
     -------
     str
-        The targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
     """
     parts = []
     for c in targets.criteria:
@@ -351,7 +344,6 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per check, as shown on the pages and in the report.
     """
     table = pd.DataFrame(
         check_rows(verdict),
@@ -468,7 +460,6 @@ def threshold_text(value: float) -> str:
     Returns
     -------
     str
-        A record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)".
     """
     return f"{_threshold(value)}; {threshold_meaning(value)}"
 
@@ -485,7 +476,6 @@ def preset_target_text(k: int, *, people: bool = False) -> str:
     Returns
     -------
     str
-        A k preset's one idea: k and the highest record risk 1/k, said together.
     """
     return (
         f"k = {k:,} and highest record risk 1/{k:,} ({1 / k:.4g}): one target, met by a "

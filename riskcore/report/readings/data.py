@@ -83,7 +83,6 @@ def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) ->
     Returns
     -------
     list of str
-        The numeric (not boolean) columns among ``columns``.
     """
     return [
         c
@@ -105,7 +104,6 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
     Returns
     -------
     str or None
-        How a text file's encoding was chosen, or None for other formats (plain text).
     """
     from riskcore.io import TEXT_ENCODINGS
 
@@ -181,7 +179,6 @@ def table_heading(name: str, n_rows: int, n_columns: int) -> str:
     Returns
     -------
     str
-        The heading of a loaded table: "name: 1,000 rows x 5 columns".
     """
     said = f" ({n_rows:,} {'row' if n_rows == 1 else 'rows'})"
     if name.endswith(said):
@@ -203,7 +200,6 @@ def upload_limit_note(limit_mb: int) -> str:
     Returns
     -------
     str
-        What the upload accepts and what to do with a larger file (markdown).
     """
     return (
         f"Files up to {limit_mb:,} MB can be uploaded here; the browser refuses a larger one "
@@ -228,7 +224,6 @@ def roles_summary(roles: ColumnRoles) -> str:
     Returns
     -------
     str
-        The sidebar's two lines of role counts.
     """
 
     def count(n: int, one: str, many: str) -> str:
@@ -253,7 +248,6 @@ def roles_reading(roles: ColumnRoles) -> str:
     Returns
     -------
     str
-        How many columns carry each role (markdown, counts in bold).
     """
 
     def count(n: int, one: str, many: str) -> str:
@@ -393,7 +387,6 @@ def report_intro() -> str:
     Returns
     -------
     str
-        The Report page's opening paragraph.
     """
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
@@ -419,7 +412,6 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
     Returns
     -------
     str
-        Which table the report describes.
     """
     if chosen and shown:
         return (
@@ -449,7 +441,6 @@ def report_verdict_reading(verdict: dict[str, object]) -> str:
     Returns
     -------
     str
-        The report's verdict in one sentence (``Report.verdict``).
     """
     head = "Passes" if verdict["pass"] else "Does not pass"
     return (
@@ -469,7 +460,6 @@ def large_file_intro(root: str) -> str:
     Returns
     -------
     str
-        What "assess a large file by path" does and what it does not (plain text).
     """
     return (
         f"Files below {root} on this server can be assessed where they lie, without an "
@@ -493,6 +483,5 @@ def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
     Returns
     -------
     str
-        One line on a file opened by path: its size and the engine reading it.
     """
     return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."

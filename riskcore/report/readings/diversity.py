@@ -68,7 +68,6 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     Returns
     -------
     pandas.DataFrame
-        Records by the number of distinct sensitive values in their class.
     """
     r = assessment.sensitive[attribute]
     if r.per_class is None or assessment.classes is None:
@@ -100,7 +99,6 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     Returns
     -------
     str
-        The reading under the diversity chart: homogeneous classes, l and t.
     """
     r = assessment.sensitive[attribute]
     head = (
@@ -134,7 +132,6 @@ def t_rule_reading(r: DiversityResult) -> str:
     Returns
     -------
     str
-        How t ranked the values and treated missing ones ("" when there is nothing to say).
     """
     text = ""
     if r.distance == "ordered" and r.order_source in _ORDER_FROM:
@@ -195,7 +192,6 @@ def order_prompt(attribute: str, n_values: int) -> str:
     Returns
     -------
     str
-        The label of the order editor of a text attribute.
     """
     return f"Order of {attribute}: pick all {n_values:,} values, lowest first"
 
@@ -257,7 +253,6 @@ def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) 
     Returns
     -------
     str or None
-        Why t of a text attribute cannot be computed yet; None once the order is complete.
     """
     if len(values) > MAX_HAND_ORDER:
         return (
@@ -304,7 +299,6 @@ def failing_reading(
     Returns
     -------
     str
-        The heading of the failing-class table (markdown, count in bold).
     """
     if not targets:
         return "No target reads this attribute: set an l or t target to list its failing classes."

@@ -70,7 +70,6 @@ def mechanisms_for(kind: str) -> tuple[str, ...]:
     Returns
     -------
     tuple of str
-        The mechanisms compared for a query kind (the discrete ones for counts only).
     """
     if kind in ("count", "histogram"):
         return ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
@@ -111,7 +110,6 @@ def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
     Returns
     -------
     str
-        "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300".
     """
     here = curve.at(epsilon)
     low = curve.at(0.01)
@@ -138,7 +136,6 @@ def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFram
     Returns
     -------
     pandas.DataFrame
-        One row per mechanism: scale, 95% half-width, E|error|, relative error.
     """
     rows = []
     for mech, c in curves.items():
@@ -175,7 +172,6 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     Returns
     -------
     str
-        How much more noise OpenDP's certified Gaussian adds than the analytic optimum.
     """
     certified = dp.noise_scale("gaussian", sens, epsilon, delta=delta)
     analytic = dp.gaussian_sigma_analytic(sens.l2, epsilon, delta)
@@ -245,7 +241,6 @@ def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[st
     Returns
     -------
     list of str
-        Columns with 2..max_values distinct values (candidates for histograms and RR).
     """
     return [str(c) for c in data.df.columns if 2 <= len(data.column(str(c)).labels) <= max_values]
 
@@ -290,7 +285,6 @@ def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) 
     Returns
     -------
     list of str
-        ``columns`` with those in ``preferred`` first (their order kept).
     """
     first = [c for c in columns if c in preferred]
     return first + [c for c in columns if c not in first]
@@ -336,7 +330,6 @@ def identifiability_worlds(
     Returns
     -------
     tuple of (numpy.ndarray, str)
-        The candidates' values of ``column`` (the possible worlds) and a description.
     """
     worlds = dp.candidate_worlds(
         data, column, source=source, quasi_identifiers=quasi_identifiers, m=m, seed=seed,
@@ -408,7 +401,6 @@ def identifiability_reading(
     Returns
     -------
     str
-        The reading of an identifiability result.
     """
     tight = ""
     if res.tight_epsilon is not None:
@@ -448,7 +440,6 @@ def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        True, observed and estimated counts per category with the 95% interval.
     """
     return pd.DataFrame(
         {
@@ -472,7 +463,6 @@ def grr_reading(r: ldp.GrrResult) -> str:
     Returns
     -------
     str
-        The reading of a randomized-response simulation.
     """
     err = np.abs(r.estimated_counts - r.true_counts)
     worst = int(np.argmax(err))
@@ -518,7 +508,6 @@ def planning_reading(
     Returns
     -------
     tuple of (str, str)
-        (respondents needed for +/- margin points, which protocol to use).
     """
     c = unit.factor  # 1 for the one-row unit
     per = epsilon / c

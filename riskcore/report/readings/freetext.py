@@ -29,7 +29,6 @@ def text_status(scan: ColumnScan) -> str:
     Returns
     -------
     str
-        A text column's status in a few words ("scanned: identifiers found" ...).
     """
     return _STATUS[scan.status]
 

@@ -56,7 +56,6 @@ def query_phrase(
     Returns
     -------
     tuple of (str, str)
-        (what the query answers, its unit) in words, as the readings quote them.
     """
     counted = "rows" if unit is not None and unit.is_person else "people"
     if kind == "histogram":
@@ -75,7 +74,6 @@ def sensitivity_reading(sens: dp.Sensitivity) -> str:
     Returns
     -------
     str
-        Why the query has the sensitivity it has.
     """
     return f"Sensitivity: {sens.reason}."
 
@@ -92,7 +90,6 @@ def solver_caption(confidence: float, delta: float) -> str:
     Returns
     -------
     str
-        The caption of the solver table (its confidence and Gaussian delta).
     """
     return (
         f"At {confidence:.0%} confidence. Gaussian: the sigma OpenDP certifies through zCDP "
@@ -110,7 +107,6 @@ def release_reading(rel: Release) -> str:
     Returns
     -------
     str
-        What an OpenDP release cost and how accurate it is, with its notes.
     """
     return (
         f"{mechanism_label(rel.mechanism)} noise of scale {rel.scale:,.4g} (OpenDP); certified "
@@ -147,7 +143,6 @@ def stale_release_reading(
     Returns
     -------
     str
-        The note that replaces a release made with settings other than those shown.
     """
     data = " on another dataset" if other_data else ""
     return (
@@ -177,7 +172,6 @@ def released_values(rel: Release) -> tuple[float, ...]:
     Returns
     -------
     tuple of float
-        The values to show: counts with continuous noise rounded to whole numbers.
     """
     values = rel.value if isinstance(rel.value, tuple) else (rel.value,)
     return tuple(float(np.round(v)) + 0.0 for v in values) if _rounds(rel) else tuple(values)
@@ -193,7 +187,6 @@ def rounding_note(rel: Release) -> str | None:
     Returns
     -------
     str or None
-        The note under a rounded count (``None`` when nothing was rounded).
     """
     if not _rounds(rel):
         return None
@@ -217,7 +210,6 @@ def slope_unit(y: str, x: str) -> str:
     Returns
     -------
     str
-        The unit of the slope of ``y`` on ``x``: "hours_per_week per year of age".
     """
     per = "per year of age" if x.strip().lower() == "age" else f"per unit of {x}"
     return f"{y} {per}"
@@ -238,7 +230,6 @@ def clipping_reading(t: dp.ClippingTradeoff) -> str:
     Returns
     -------
     str
-        The reading under the clipping chart: the best upper bound and its error.
     """
     leak = (
         " Picking U from this plot uses the data itself: fix it in advance or spend a "
@@ -282,7 +273,6 @@ def parallel_reading(saving: float) -> str:
     Returns
     -------
     str
-        What parallel composition saved the ledger (``LedgerTotals.parallel_saving``).
     """
     return (
         f"Parallel composition: the histograms cover disjoint groups of people, so each "
@@ -301,7 +291,6 @@ def worlds_reading(description: str) -> str:
     Returns
     -------
     str
-        Who the attacker's candidates are (``identifiability_worlds``' description).
     """
     return f"Candidates: {description}."
 
@@ -324,7 +313,6 @@ def posterior_reading(
     Returns
     -------
     str
-        The reading under the posterior chart (the most exposed candidate).
     """
     if unit is not None and unit.is_person:
         most = "1 row" if unit.factor == 1 else f"{unit.factor:,} rows"
@@ -354,7 +342,6 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
     Returns
     -------
     str
-        The reading under the block chart: estimate, noise and its 95% half-width.
     """
     u = f" {unit}" if unit else ""
     return (
@@ -379,6 +366,5 @@ def sample_aggregate_release_reading(statistic: str, value: float, epsilon: floa
     Returns
     -------
     str
-        The message after a sample-and-aggregate release through OpenDP.
     """
     return f"Released {statistic}: {format_number(value)} (certified epsilon {epsilon:.4g})."

@@ -109,7 +109,6 @@ def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
     Returns
     -------
     str
-        The Remediate page's note while its generalized table is in use.
     """
     text = (
         f"The generalized table is in use: {_pages()} assess it (the Report beside the table "
@@ -135,7 +134,6 @@ def remediation_intro(n_qis: int) -> str:
     Returns
     -------
     str
-        The Remediate page's opening paragraph.
     """
     return (
         f"Lower the risk by making the {n_qis} quasi-identifier{'s' if n_qis != 1 else ''} "
@@ -164,7 +162,6 @@ def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
     Returns
     -------
     str
-        "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
     """
     levels = "level" if h.height == 1 else "levels"
     mine = "yours" if own else "the default"
@@ -188,7 +185,6 @@ def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
     Returns
     -------
     str
-        The level in words, then a few of its labels.
     """
     labels = pd.unique(pd.Series(h.levels[level], dtype=object))
     shown = ", ".join(str(v) for v in labels[:4])
@@ -230,7 +226,6 @@ def node_reading(
     Returns
     -------
     str
-        What a generalization does: k, suppression and loss, before and after.
     """
     if person is None:
         one, many = "record", "records"
@@ -283,7 +278,6 @@ def average_risk_text(node: NodeResult) -> str:
     Returns
     -------
     str
-        A node's average re-identification risk ("0.52%"), or "n/a: nothing released".
     """
     return or_nothing_released(node.success_rate if node.n_classes else float("nan"), "{:.2%}")
 
@@ -304,7 +298,6 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     Returns
     -------
     pandas.DataFrame
-        The figures of the table as recorded beside the generalized one's.
     """
 
     def count(x: float) -> str:
@@ -379,7 +372,6 @@ def enumeration_reading(r: EnumerationResult, column: str) -> str:
     Returns
     -------
     str
-        What a plain SHA-256 of the column would give away, measured vs projected.
     """
     what = "SSNs" if r.kind == "ssn" else "birth dates"
     head = (
@@ -408,7 +400,6 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The 18-category checklist as a table: what the data holds and what remains.
     """
     return pd.DataFrame(
         [
@@ -469,7 +460,6 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Presidio's findings beside the role rule: one row per column and entity.
     """
     rows = []
     for f in scan.findings:
@@ -501,7 +491,6 @@ def pii_reading(scan: PiiScan) -> str:
     Returns
     -------
     str
-        What the free-text scan found, in one sentence, and what it cannot see.
     """
     cols = sorted({f.column for f in scan.findings})
     n = len(scan.columns)
@@ -540,7 +529,6 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Every step a recipe records, in the order it applies them (never a key).
     """
     rows = [
         {

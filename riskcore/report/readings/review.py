@@ -96,7 +96,6 @@ def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
     Returns
     -------
     str
-        Why a column has its role: the rule that suggested it, or who chose it.
     """
     if not reason.chosen:
         return reason.reason
@@ -118,7 +117,6 @@ def target_rows(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The targets: ``target``, ``value`` (with its preset) and ``meaning``.
     """
     rows = []
     for c in review.profile.targets.criteria:
@@ -197,7 +195,6 @@ def figures_side_by_side(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The figures of the table as recorded beside those after remediation.
     """
     before = _risk_cells(review.before)
     if review.after is None:
@@ -228,7 +225,6 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Every target judged on the table as recorded and after remediation.
     """
 
     people = review.verdict_before.person is not None  # the counts are of people
@@ -329,7 +325,6 @@ def release_banner(review: Review) -> ReleaseBanner:
     Returns
     -------
     ReleaseBanner
-        The verdict banner of the report: the release decision and its reasons.
     """
     r = review.readiness
     verdict = verdict_reading(review.verdict, of=r.of)
@@ -398,7 +393,6 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
     Returns
     -------
     str
-        The Limitations sentence of a perturbed release: which values changed, and how.
     """
     parts = [
         f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
@@ -420,7 +414,6 @@ def limitation_text(lim: Limitation) -> str:
     Returns
     -------
     str
-        One limitation of the report as a sentence.
     """
     f = lim.facts
     if lim.kind == "unit":

@@ -46,7 +46,6 @@ def short_fingerprint(sha: object) -> str:
     Returns
     -------
     str
-        The first 12 hex digits of a SHA-256 ("-" when there is none).
     """
     return "-" if not sha else str(sha)[:12]
 
@@ -80,7 +79,6 @@ def saved_label(item: Mapping[str, Any]) -> str:
     Returns
     -------
     str
-        How an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)".
     """
     return f"#{item['id']} {item['name']} (saved {str(item['created'])[:16].replace('T', ' ')})"
 
@@ -96,7 +94,6 @@ def saved_table(items: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per saved assessment: name, time, user, dataset, fingerprint, verdict.
     """
     rows = [
         {
@@ -125,7 +122,6 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The saved dataset's figures against the file's: SHA-256, rows, columns, missing.
     """
     rows = []
     for key, label in _DATASET_LABEL.items():
@@ -154,7 +150,6 @@ def dataset_check_reading(check: DatasetCheck, name: str) -> str:
     Returns
     -------
     str
-        Why a file is accepted for, or refused by, a saved assessment.
     """
     if check.matches:
         return (
@@ -196,7 +191,6 @@ def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
     Returns
     -------
     str
-        What reopening an assessment restored into the session (a profile of any version).
     """
     from riskcore.profile import Profile
     from riskcore.report.readings.criteria import targets_summary
@@ -234,7 +228,6 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The two assessments' key figures side by side, with the difference and the safer.
     """
     a, b = cmp.names
     labels = {"a": "A", "b": "B", "": ""}
@@ -274,7 +267,6 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
     Returns
     -------
     str
-        How two assessments differ: the data, the roles, then the figures that changed.
     """
     a, b = cmp.names
     data = "the same file" if cmp.same_data else "different data"
@@ -330,7 +322,6 @@ def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        The audit log, newest first: time, user, roles, action, dataset, the changed values.
     """
     rows = []
     for e in reversed(entries):
@@ -377,7 +368,6 @@ def audit_verify_reading(
     Returns
     -------
     str
-        The outcome of checking the audit log, in one sentence.
     """
     if ok:
         return (
@@ -426,7 +416,6 @@ def audit_head_reading(head: Mapping[str, Any] | None, *, command_below: bool = 
     Returns
     -------
     str
-        The audit log's head as a report or the command line states it.
     """
     if head is None:
         return "There was no audit log when this was made, so no audit head is recorded."
@@ -449,7 +438,6 @@ def saved_intro() -> str:
     Returns
     -------
     str
-        The Saved-assessments page's opening paragraph.
     """
     return (
         "Assessments saved from the Report page, kept in a local SQLite database: each holds "

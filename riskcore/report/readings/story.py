@@ -100,7 +100,6 @@ def story_intro(
     Returns
     -------
     str
-        The introduction of step ``step`` (0-5).
     """
     if not 0 <= step < len(_INTROS):
         raise ValueError(f"step must be 0 to {len(_INTROS) - 1}, got {step!r}")
@@ -131,7 +130,6 @@ def exposure_title(k: int) -> str:
     Returns
     -------
     str
-        The title of step 4's chart (the release of step 3, at its k).
     """
     return f"People whose diagnosis is exposed at confidence p (k = {k} release)"
 
@@ -146,7 +144,6 @@ def demo_data_note(uploaded: str | None) -> str:
     Returns
     -------
     str
-        The sidebar's dataset line while the guided demo runs on its own data.
     """
     own = "Demo people (32,561 rows), the guided demo's own data"
     if uploaded is None:
@@ -166,7 +163,6 @@ def combos_caption(combos: pd.DataFrame) -> str:
     Returns
     -------
     str
-        Step 1's reading: the share unique on date of birth + ZIP.
     """
     unique = combos.set_index("columns")["unique share"]
     return (
@@ -185,7 +181,6 @@ def linkage_caption(r: LinkageResult) -> str:
     Returns
     -------
     str
-        Step 2's reading: voters re-identified correctly by the join.
     """
     if r.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
@@ -219,7 +214,6 @@ def coarsening_caption(
     Returns
     -------
     str
-        Step 3's reading: k and the unique people before and after coarsening.
     """
     if linkage_after.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
@@ -255,7 +249,6 @@ def homogeneity_caption(k: int, exposure: pd.DataFrame) -> str:
     Returns
     -------
     str
-        Step 4's reading: people exposed at confidence 60% and 80%.
     """
     records = exposure.set_index("p")["records"]
     return (
@@ -277,7 +270,6 @@ def differencing_caption(d: DifferencingResult, *, escape: Callable[[object], st
     Returns
     -------
     str
-        Step 5's reading: the difference is the target's diagnosis.
     """
     return (
         f"The difference is {d.recovered:.0f}: the target (row {d.target}, the only person "
@@ -296,6 +288,5 @@ def published_count_reading(count: float, relative_error: float) -> str:
     Returns
     -------
     str
-        Step 6's second sentence: how little the noise moves a large count.
     """
     return f" The published count of {count:,.0f} stays within {relative_error:.2%} of the truth."

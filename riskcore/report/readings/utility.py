@@ -33,7 +33,6 @@ def change_reading(change: ColumnChange) -> str:
     Returns
     -------
     str
-        One column's change in one line: the shares unchanged, changed and suppressed.
     """
     c = change
     if not c.records:
@@ -59,7 +58,6 @@ def values_reading(change: ColumnChange, counts: pd.DataFrame) -> str:
     Returns
     -------
     str
-        The reading under a column's before / after chart: its change and the bars.
     """
     kinds_before = int((counts["before"] > 0).sum())
     kinds_after = int((counts["after"] > 0).sum())
@@ -82,7 +80,6 @@ def change_table(changes: Sequence[ColumnChange]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per column: the shares of records unchanged, changed and suppressed.
     """
     return pd.DataFrame(
         [
@@ -112,7 +109,6 @@ def two_way_reading(tw: TwoWay) -> str:
     Returns
     -------
     str
-        A two-way table before and after in one line: its size and Cramer's V.
     """
     (rb, cb), (ra, ca) = tw.shape_before, tw.shape_after
     text = (
@@ -143,7 +139,6 @@ def classification_reading(cu: ClassificationUtility) -> str:
     Returns
     -------
     str
-        The classifier's accuracy before and after in one or two sentences.
     """
     n = len(cu.features)
     trained, held = f"{cu.train:,} records", f"{cu.test:,} held-out records"
