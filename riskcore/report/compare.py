@@ -138,6 +138,7 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     Parameters
     ----------
     r : mapping of str to Any
+        A report's JSON twin (:meth:`riskcore.review.Review.to_dict`), of any schema version.
 
     Returns
     -------

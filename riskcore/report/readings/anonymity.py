@@ -101,6 +101,7 @@ def size_histogram(dist: ClassSizeDistribution, *, people: bool = False) -> pd.D
     Parameters
     ----------
     dist : ClassSizeDistribution
+        The class-size distribution of the assessment.
     people : bool, default False
         The classes count people (a person column is set): the count column
         is then ``people``.
@@ -141,6 +142,7 @@ def candidate_table(dist: ClassSizeDistribution, *, people: bool = False) -> pd.
     Parameters
     ----------
     dist : ClassSizeDistribution
+        The class-size distribution of the assessment.
     people : bool, default False
         The classes count people (a person column is set): the count column
         is then ``people`` and a candidate is a person.

@@ -61,6 +61,7 @@ def homogeneity_reading(
     Parameters
     ----------
     h : HomogeneityResult
+        The homogeneity attack's result.
     quasi_identifiers : tuple of str or list of str
         The quasi-identifier columns.
 
@@ -114,9 +115,11 @@ def exposed_table(
     data : pandas.DataFrame
         The table.
     enc : EncodedTable
+        ``data`` encoded (the codes the attack used).
     quasi_identifiers : list of str or tuple of str
         The quasi-identifier columns.
     h : HomogeneityResult
+        The homogeneity attack's result.
     limit : int, optional
         At most this many rows.
 
@@ -152,10 +155,13 @@ def queries_list(
     Parameters
     ----------
     r : DifferencingResult
+        The differencing attack's result.
     number_format : str, optional
+        A format spec for the answers (default :func:`._format.format_number`).
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     labels : mapping of str to str, optional
+        Readers' names for columns.
 
     Returns
     -------
@@ -181,6 +187,7 @@ def differencing_reading(r: DifferencingResult) -> str:
     Parameters
     ----------
     r : DifferencingResult
+        The differencing attack's result.
 
     Returns
     -------
@@ -228,7 +235,9 @@ def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[floa
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
@@ -249,7 +258,9 @@ def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
@@ -274,7 +285,9 @@ def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
@@ -295,8 +308,11 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     Parameters
     ----------
     draws : numpy.ndarray
+        The simulated attacker's estimates.
     truth : float
+        The target's true value.
     within : float
+        The distance from the truth an estimate counts as a success within.
 
     Returns
     -------
@@ -321,7 +337,9 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     Parameters
     ----------
     within : float
+        The distance from the truth the attacker's success is counted within.
     sensitivity : float, optional
+        The query's sensitivity (the Laplace scale is sensitivity / epsilon).
 
     Returns
     -------
@@ -351,6 +369,7 @@ def two_release_table(
     data : pandas.DataFrame
         The table.
     columns : list of str
+        The released columns combined.
     limit : int, optional
         At most this many rows.
     person : str, optional
@@ -380,6 +399,7 @@ def recovered_metric(result: TwoReleaseResult) -> tuple[str, str]:
     Parameters
     ----------
     result : TwoReleaseResult
+        The two-release attack's result.
 
     Returns
     -------
@@ -408,6 +428,7 @@ def needs_qis_reading(attack: str) -> str:
     Parameters
     ----------
     attack : str
+        "linkage" or "homogeneity".
 
     Returns
     -------

@@ -50,6 +50,7 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledger the file is charged to, and the near duplicates.
     path : str
         Where the ledger is kept, as shown.
 
@@ -101,6 +102,7 @@ def pooled_reading(lookup: dp.LedgerLookup) -> str:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledgers the file is charged to.
 
     Returns
     -------
@@ -163,7 +165,9 @@ def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
     Parameters
     ----------
     match : dp.PeopleMatch
+        How many of the ledger's people the file holds.
     stored : dp.StoredLedger
+        The ledger the file is charged to.
 
     Returns
     -------
@@ -193,6 +197,7 @@ def split_reading(split: dp.LedgerSplit) -> str:
     Parameters
     ----------
     split : dp.LedgerSplit
+        Why the ledger was begun, and the ledger its file matched.
 
     Returns
     -------
@@ -217,6 +222,7 @@ def concurrent_refusal_reading(refusal: str) -> str:
     Parameters
     ----------
     refusal : str
+        The ledger's own refusal message.
 
     Returns
     -------
@@ -238,6 +244,7 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledger the file is charged to, and the near duplicates.
 
     Returns
     -------
@@ -295,6 +302,7 @@ def ledger_provenance_reading(provenance: dict[str, object]) -> str:
     Parameters
     ----------
     provenance : dict of str to object
+        :func:`ledger_provenance`'s values.
 
     Returns
     -------
@@ -332,7 +340,9 @@ def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Parameters
     ----------
     source : dp.DataSource
+        The file opened.
     near : dp.StoredLedger
+        The ledger of the file it resembles.
 
     Returns
     -------
@@ -361,7 +371,9 @@ def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Parameters
     ----------
     source : dp.DataSource
+        The file opened.
     near : dp.StoredLedger
+        The ledger of the file it resembles.
 
     Returns
     -------
@@ -387,7 +399,9 @@ def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
     Parameters
     ----------
     old : dp.PrivacyLedger
+        The ledger with its budget now.
     new : dp.PrivacyLedger
+        The ledger with the budget proposed.
 
     Returns
     -------
@@ -416,6 +430,7 @@ def budget_history_table(stored: dp.StoredLedger) -> pd.DataFrame:
     Parameters
     ----------
     stored : dp.StoredLedger
+        The persisted ledger, with its budget history.
 
     Returns
     -------

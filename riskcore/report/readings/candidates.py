@@ -41,6 +41,7 @@ def candidates_reading(table: CandidateTable) -> str:
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
 
     Returns
     -------
@@ -81,6 +82,7 @@ def candidate_display(
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
     levels : {"words", "numbers"}, default "words"
         Each QI's cell: its level and words ("3: decade") or the level alone (3).
     people : bool, default False
@@ -120,6 +122,7 @@ def candidate_level_help(table: CandidateTable) -> dict[str, str]:
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
 
     Returns
     -------
@@ -176,6 +179,7 @@ def comparison_table(cmp: Comparison, *, people: bool = False) -> pd.DataFrame:
     Parameters
     ----------
     cmp : Comparison
+        Candidates A and B compared.
     people : bool, default False
         The lattice counts people: the suppressed and at-risk counts are of people.
 
@@ -226,6 +230,7 @@ def comparison_reading(cmp: Comparison, *, people: bool = False) -> str:
     Parameters
     ----------
     cmp : Comparison
+        Candidates A and B compared.
     people : bool, default False
         The lattice counts people: the suppression and the classes are in people.
 

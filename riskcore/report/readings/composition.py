@@ -38,7 +38,9 @@ def queries_allowed(values: np.ndarray, budget: float) -> int:
     Parameters
     ----------
     values : numpy.ndarray
+        The cumulative loss after 1, 2, ... releases.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
@@ -82,7 +84,9 @@ def composition_window(
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
@@ -108,6 +112,7 @@ def accountant_crossings(curves: dp.CompositionCurves) -> list[tuple[str, str, i
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
 
     Returns
     -------
@@ -137,7 +142,9 @@ def accountant_totals_reading(totals: dp.LedgerTotals, accounting: str) -> str:
     Parameters
     ----------
     totals : dp.LedgerTotals
+        The ledger's totals under each accountant.
     accounting : str
+        The ledger's own accounting, "basic" or "zcdp".
 
     Returns
     -------
@@ -175,7 +182,9 @@ def coinciding_accountants(
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget (it sets the chart's window).
 
     Returns
     -------
@@ -207,7 +216,9 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
@@ -270,6 +281,7 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     Parameters
     ----------
     ledger : dp.PrivacyLedger
+        The ledger and its entries.
 
     Returns
     -------

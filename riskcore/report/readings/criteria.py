@@ -150,6 +150,7 @@ def share_text(share: float) -> str:
     Parameters
     ----------
     share : float
+        A share in [0, 1].
 
     Returns
     -------
@@ -181,7 +182,9 @@ def records_share(count: int, total: int, *, people: bool = False) -> str:
     Parameters
     ----------
     count : int
+        The records (or people) counted.
     total : int
+        All of them (0: a share of 0).
     people : bool, default False
         The count is of people (a person column is set): "1,234 people (24.7%)".
 
@@ -210,6 +213,7 @@ def format_target(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
@@ -230,6 +234,7 @@ def format_achieved(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
@@ -254,6 +259,7 @@ def target_label(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
@@ -456,6 +462,7 @@ def threshold_text(value: float) -> str:
     Parameters
     ----------
     value : float
+        A record-risk threshold in (0, 1].
 
     Returns
     -------
@@ -470,6 +477,7 @@ def preset_target_text(k: int, *, people: bool = False) -> str:
     Parameters
     ----------
     k : int
+        The preset's k.
     people : bool, default False
         The classes count people (a person column is set).
 

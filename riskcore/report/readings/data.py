@@ -44,6 +44,7 @@ def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]
     data : pandas.DataFrame
         The table.
     suggestions : mapping of str to RoleSuggestion
+        The suggested role of each column.
 
     Returns
     -------
@@ -79,6 +80,7 @@ def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) ->
     data : pandas.DataFrame
         The table.
     columns : list of str or tuple of str
+        The columns to look among, in the order returned.
 
     Returns
     -------
@@ -173,8 +175,11 @@ def table_heading(name: str, n_rows: int, n_columns: int) -> str:
     Parameters
     ----------
     name : str
+        The table's name.
     n_rows : int
+        Its rows.
     n_columns : int
+        Its columns.
 
     Returns
     -------
@@ -277,6 +282,7 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
     Parameters
     ----------
     suggestions : RoleSuggestions
+        The role suggestions, with the redundant pairs.
 
     Returns
     -------
@@ -437,6 +443,7 @@ def report_verdict_reading(verdict: dict[str, object]) -> str:
     Parameters
     ----------
     verdict : dict of str to object
+        The report's ``verdict`` values.
 
     Returns
     -------
@@ -477,8 +484,11 @@ def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
     Parameters
     ----------
     n_records : int
+        The file's records.
     n_columns : int
+        The file's columns.
     engine : str
+        The engine's name.
 
     Returns
     -------

@@ -128,6 +128,7 @@ def t_rule_reading(r: DiversityResult) -> str:
     Parameters
     ----------
     r : DiversityResult
+        One sensitive attribute's diversity result.
 
     Returns
     -------
@@ -188,6 +189,7 @@ def order_prompt(attribute: str, n_values: int) -> str:
     attribute : str
         The sensitive attribute judged (None for a model on the classes alone).
     n_values : int
+        Its distinct values.
 
     Returns
     -------
@@ -291,8 +293,11 @@ def failing_reading(
     Parameters
     ----------
     n_failing : int
+        The classes that fail.
     targets : list of str or tuple of str
+        The checks they fail, in words.
     shown : int, optional
+        The rows the table on screen holds (None: all).
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 

@@ -66,6 +66,7 @@ def mechanisms_for(kind: str) -> tuple[str, ...]:
     Parameters
     ----------
     kind : str
+        The query kind ("count", "sum", "mean", "histogram").
 
     Returns
     -------
@@ -103,9 +104,11 @@ def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
     Parameters
     ----------
     curve : dp.ErrorCurve
+        The error curve of one mechanism.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     what : str
+        What is answered ("count").
 
     Returns
     -------
@@ -130,6 +133,7 @@ def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFram
     Parameters
     ----------
     curves : dict of str to dp.ErrorCurve
+        Per mechanism, its error curve.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
@@ -164,6 +168,7 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity (its L2 is used).
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float
@@ -198,11 +203,15 @@ def solver_table(
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity.
     mechanisms : tuple of str
+        The mechanisms compared.
     accuracy : float
+        The target accuracy: the (1 - alpha) half-width, in the answer's units.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     alpha : float
+        One minus the confidence level.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -237,6 +246,7 @@ def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[st
     data : EncodedTable
         The encoded table.
     max_values : int, optional
+        The most distinct values a column may have.
 
     Returns
     -------
@@ -280,7 +290,9 @@ def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) 
     Parameters
     ----------
     columns : list of str
+        The columns.
     preferred : tuple of str or list of str
+        The columns to put first, if present.
 
     Returns
     -------
@@ -322,6 +334,7 @@ def identifiability_worlds(
     quasi_identifiers : tuple of str, optional
         The quasi-identifier columns.
     m : int, optional
+        The candidates drawn (``source="sample"``).
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
     unit : PrivacyUnit, optional
@@ -349,6 +362,7 @@ def candidates_description(worlds: dp.CandidateWorlds) -> str:
     Parameters
     ----------
     worlds : dp.CandidateWorlds
+        The attacker's candidates and their worlds.
 
     Returns
     -------
@@ -395,6 +409,7 @@ def identifiability_reading(
     Parameters
     ----------
     res : dp.IdentifiabilityResult
+        The identifiability result.
     unit : dp.PrivacyUnit, optional
         The unit the candidates' worlds were made with.
 
@@ -436,6 +451,7 @@ def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
     Parameters
     ----------
     r : ldp.GrrResult
+        The randomized-response simulation.
 
     Returns
     -------
@@ -459,6 +475,7 @@ def grr_reading(r: ldp.GrrResult) -> str:
     Parameters
     ----------
     r : ldp.GrrResult
+        The randomized-response simulation.
 
     Returns
     -------
@@ -498,6 +515,7 @@ def planning_reading(
     Parameters
     ----------
     k : int
+        The number of categories.
     epsilon : float
         The privacy-loss parameter ε (> 0), per person.
     margin : float
@@ -561,11 +579,13 @@ def ldp_planning(
     Parameters
     ----------
     k : int
+        The number of categories.
     epsilons : numpy.ndarray
         Epsilons per person.
     ns : tuple of int
         Respondents (people).
     alpha : float, optional
+        One minus the confidence level of the margin.
     unit : dp.PrivacyUnit, optional
         One row, or one person sending at most c reports.
     reports : dict of int to int, optional

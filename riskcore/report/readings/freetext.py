@@ -25,6 +25,7 @@ def text_status(scan: ColumnScan) -> str:
     Parameters
     ----------
     scan : ColumnScan
+        One text column's scan.
 
     Returns
     -------
@@ -93,6 +94,7 @@ def free_text_reading(text: Sequence[ColumnScan]) -> str | None:
     Parameters
     ----------
     text : sequence of ColumnScan
+        The scans of the text columns.
 
     Returns
     -------
@@ -136,6 +138,7 @@ def scan_all_label(text: Sequence[ColumnScan]) -> str:
     Parameters
     ----------
     text : sequence of ColumnScan
+        The scans of the text columns.
 
     Returns
     -------

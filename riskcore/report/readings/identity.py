@@ -142,7 +142,9 @@ def approved_reading(name: str, seq: int) -> str:
     Parameters
     ----------
     name : str
+        The assessment's name.
     seq : int
+        The audit entry number of the approval.
 
     Returns
     -------

@@ -16,6 +16,7 @@ def local_laplace_reading(r: LaplaceLdpResult) -> str:
     Parameters
     ----------
     r : LaplaceLdpResult
+        The local-Laplace simulation.
 
     Returns
     -------

@@ -156,6 +156,7 @@ def curve_reading(curve: LinkageCurve) -> str:
     Parameters
     ----------
     curve : LinkageCurve
+        The re-identification rate per column added.
 
     Returns
     -------
@@ -183,7 +184,9 @@ def simulated_note(*, generalized: bool, curve: bool = False) -> str:
     Parameters
     ----------
     generalized : bool
+        The release is generalized (the attacker matches values into bands).
     curve : bool, optional
+        Word it for the re-identification curve.
 
     Returns
     -------

@@ -13,6 +13,7 @@ def population_reading(pu: PopulationUniqueness) -> str:
     Parameters
     ----------
     pu : PopulationUniqueness
+        The population-uniqueness estimates.
 
     Returns
     -------

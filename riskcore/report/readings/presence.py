@@ -111,6 +111,7 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     result : PopulationMatch
         The result to describe.
     outside : numpy.ndarray
+        bool per row of ``result.classes``: the class breaks the delta range.
 
     Returns
     -------
@@ -153,9 +154,13 @@ def delta_reading(
     result : PopulationMatch
         The result to describe.
     judged : PopulationJudgement
+        k-map and delta-presence judged on it.
     k : int
+        The k-map target.
     delta_min : float
+        The least delta allowed.
     delta_max : float
+        The largest delta allowed.
 
     Returns
     -------
@@ -196,6 +201,7 @@ def population_failing_caption(
     Parameters
     ----------
     result : PopulationMatch
+        The release matched with the population.
     k : int
         k-map target.
     delta_min, delta_max : float

@@ -111,6 +111,7 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
@@ -195,6 +196,7 @@ def suppressed_row_reading(row: int) -> str:
     Parameters
     ----------
     row : int
+        The file row, from 1.
 
     Returns
     -------
@@ -215,6 +217,7 @@ def dis_text(dis: float) -> str:
     Parameters
     ----------
     dis : float
+        A probability in [0, 1].
 
     Returns
     -------
@@ -235,6 +238,7 @@ def suda_gap_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
@@ -277,6 +281,7 @@ def suda_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
@@ -308,6 +313,7 @@ def suda_contribution_table(s: SudaResult) -> pd.DataFrame:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
@@ -338,6 +344,7 @@ def suda_contribution_reading(table: pd.DataFrame) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`suda_contribution_table`.
 
     Returns
     -------
@@ -377,6 +384,7 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
 
     Returns
     -------
@@ -408,6 +416,7 @@ def msu_list(
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     limit : int, optional
@@ -441,7 +450,9 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
     Parameters
     ----------
     subsets : pandas.DataFrame
+        ``record_subsets``' table for the record.
     expl : RecordExplanation
+        The record's explanation.
 
     Returns
     -------
@@ -555,6 +566,7 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
@@ -631,6 +643,7 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
 
     Returns
     -------
@@ -656,6 +669,7 @@ def cover_columns_help(cover: RecordCover) -> dict[str, str]:
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
 
     Returns
     -------

@@ -49,7 +49,9 @@ def query_phrase(
     Parameters
     ----------
     kind : str
+        The query kind ("count", "sum", "mean", "histogram").
     column : str or None
+        The column (None for a count).
     unit : dp.PrivacyUnit, optional
         The unit of privacy; a person unit makes a count's unit "rows".
 
@@ -70,6 +72,7 @@ def sensitivity_reading(sens: dp.Sensitivity) -> str:
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity and its reason.
 
     Returns
     -------
@@ -84,6 +87,7 @@ def solver_caption(confidence: float, delta: float) -> str:
     Parameters
     ----------
     confidence : float
+        The confidence level, in (0, 1).
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -103,6 +107,7 @@ def release_reading(rel: Release) -> str:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
@@ -132,13 +137,17 @@ def stale_release_reading(
     Parameters
     ----------
     query : Query
+        The query the release answered.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     mechanism : str
+        Its mechanism.
     neighbours : str
+        Its definition of neighbouring tables.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
     other_data : bool, optional
+        It was made on another table.
 
     Returns
     -------
@@ -168,6 +177,7 @@ def released_values(rel: Release) -> tuple[float, ...]:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
@@ -183,6 +193,7 @@ def rounding_note(rel: Release) -> str | None:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
@@ -205,7 +216,9 @@ def slope_unit(y: str, x: str) -> str:
     Parameters
     ----------
     y : str
+        The regressed column.
     x : str
+        The regressor column.
 
     Returns
     -------
@@ -226,6 +239,7 @@ def clipping_reading(t: dp.ClippingTradeoff) -> str:
     Parameters
     ----------
     t : dp.ClippingTradeoff
+        The clipping trade-off per upper bound.
 
     Returns
     -------
@@ -269,6 +283,7 @@ def parallel_reading(saving: float) -> str:
     Parameters
     ----------
     saving : float
+        The epsilon parallel composition saved.
 
     Returns
     -------
@@ -287,6 +302,7 @@ def worlds_reading(description: str) -> str:
     Parameters
     ----------
     description : str
+        ``identifiability_worlds``' description.
 
     Returns
     -------
@@ -307,6 +323,7 @@ def posterior_reading(
     true_value : float
         The most exposed candidate's contribution to the sum.
     rho : float
+        The bound on the attacker's certainty, in (0, 1).
     unit : dp.PrivacyUnit, optional
         With a person unit, the value is the person's sum over their kept rows.
 
@@ -337,7 +354,9 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
     Parameters
     ----------
     sa : dp.SampleAggregate
+        The sample-and-aggregate result.
     unit : str, optional
+        The column's unit (none by default).
 
     Returns
     -------
@@ -359,7 +378,9 @@ def sample_aggregate_release_reading(statistic: str, value: float, epsilon: floa
     Parameters
     ----------
     statistic : str
+        "median" or "slope".
     value : float
+        The released value.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 

@@ -104,7 +104,9 @@ def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
     Parameters
     ----------
     same : bool
+        The recipe in use is the one the page shows.
     levels_differ : bool
+        Its levels or QIs differ (not only its targets or masking steps).
 
     Returns
     -------
@@ -130,6 +132,7 @@ def remediation_intro(n_qis: int) -> str:
     Parameters
     ----------
     n_qis : int
+        The quasi-identifiers tagged.
 
     Returns
     -------
@@ -157,7 +160,9 @@ def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
     Parameters
     ----------
     h : Hierarchy
+        The hierarchy.
     own : bool
+        The user's hierarchy (uploaded or edited), else the default one.
 
     Returns
     -------
@@ -179,8 +184,11 @@ def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
     Parameters
     ----------
     h : Hierarchy
+        The hierarchy.
     level : int
+        A level, 0 for the values as written.
     unit : str, optional
+        The values' unit, for interval bands.
 
     Returns
     -------
@@ -213,9 +221,13 @@ def node_reading(
     Parameters
     ----------
     before : NodeResult
+        The node with every QI at level 0 (the table as it is).
     after : NodeResult
+        The generalized node.
     n : int
+        The number of records (of people with a person column).
     original_risk : float
+        The average prosecutor risk of the table as recorded, J / n.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     person : str, optional
@@ -292,8 +304,11 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     Parameters
     ----------
     before : NodeResult
+        The node with every QI at level 0.
     after : NodeResult
+        The generalized node.
     targets_k : int
+        The k the targets require.
 
     Returns
     -------
@@ -366,6 +381,7 @@ def enumeration_reading(r: EnumerationResult, column: str) -> str:
     Parameters
     ----------
     r : EnumerationResult
+        The enumeration measured on the column.
     column : str
         The column's name.
 
@@ -396,6 +412,7 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
     Parameters
     ----------
     check : SafeHarborCheck
+        The Safe Harbor check of the table.
 
     Returns
     -------
@@ -455,7 +472,9 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
     Parameters
     ----------
     scan : PiiScan
+        The Presidio scan.
     suggestions : RoleSuggestions
+        The role suggestions (the role rule's findings).
 
     Returns
     -------
@@ -487,6 +506,7 @@ def pii_reading(scan: PiiScan) -> str:
     Parameters
     ----------
     scan : PiiScan
+        The Presidio scan.
 
     Returns
     -------
@@ -525,6 +545,7 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
 
     Returns
     -------

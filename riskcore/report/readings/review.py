@@ -91,7 +91,9 @@ def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
     Parameters
     ----------
     reason : RoleReason
+        Why the column has its role.
     built_by : str or None
+        The report's author (None: not given).
 
     Returns
     -------
@@ -389,6 +391,7 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
     Parameters
     ----------
     steps : list of dict of str to Any
+        The recipe's perturbation steps.
 
     Returns
     -------
@@ -410,6 +413,7 @@ def limitation_text(lim: Limitation) -> str:
     Parameters
     ----------
     lim : Limitation
+        One limitation of the review.
 
     Returns
     -------
@@ -520,6 +524,7 @@ def seeds_reading(review: Review) -> str:
     Parameters
     ----------
     review : Review
+        The review.
 
     Returns
     -------

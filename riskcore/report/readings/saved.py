@@ -42,6 +42,7 @@ def short_fingerprint(sha: object) -> str:
     Parameters
     ----------
     sha : object
+        A SHA-256 in hex; an empty value for none.
 
     Returns
     -------
@@ -75,6 +76,7 @@ def saved_label(item: Mapping[str, Any]) -> str:
     Parameters
     ----------
     item : mapping of str to Any
+        A saved assessment's summary values (``id``, ``name``, ``created``).
 
     Returns
     -------
@@ -118,6 +120,7 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
     Parameters
     ----------
     check : DatasetCheck
+        The file's figures against the saved dataset's.
 
     Returns
     -------
@@ -145,7 +148,9 @@ def dataset_check_reading(check: DatasetCheck, name: str) -> str:
     Parameters
     ----------
     check : DatasetCheck
+        The file's figures against the saved dataset's.
     name : str
+        The file's name.
 
     Returns
     -------
@@ -186,7 +191,9 @@ def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
     Parameters
     ----------
     name : str
+        The assessment's name.
     profile : mapping of str to Any
+        The profile restored.
 
     Returns
     -------
@@ -224,6 +231,7 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     Parameters
     ----------
     cmp : Comparison
+        The two assessments compared.
 
     Returns
     -------
@@ -261,6 +269,7 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
     Parameters
     ----------
     cmp : Comparison
+        The two assessments compared.
     limit : int, optional
         At most this many are listed.
 
@@ -358,8 +367,11 @@ def audit_verify_reading(
     Parameters
     ----------
     ok : bool
+        The chain holds.
     entries : int
+        The entries checked.
     first_broken : int or None
+        The first entry that does not hold (None: none).
     reason : str
         :class:`riskcore.store.AuditVerification`'s fields.
     keyed : bool, default True

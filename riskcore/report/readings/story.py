@@ -90,9 +90,13 @@ def story_intro(
     Parameters
     ----------
     step : int
+        The step, 0 to 5.
     suppressed : int
+        The people withheld in step 3.
     n : int
+        All people.
     k : int, optional
+        Classes smaller than it are withheld.
     max_suppression : float, default 0.02
         The share of records a remediation may suppress on the other pages (the default
         targets'): a step that withholds more says so.
@@ -126,6 +130,7 @@ def exposure_title(k: int) -> str:
     Parameters
     ----------
     k : int
+        The release's k.
 
     Returns
     -------
@@ -140,6 +145,7 @@ def demo_data_note(uploaded: str | None) -> str:
     Parameters
     ----------
     uploaded : str or None
+        The name of the file the user loaded (None: none).
 
     Returns
     -------
@@ -159,6 +165,7 @@ def combos_caption(combos: pd.DataFrame) -> str:
     Parameters
     ----------
     combos : pandas.DataFrame
+        Columns ``columns`` (joined names) and ``unique share``.
 
     Returns
     -------
@@ -177,6 +184,7 @@ def linkage_caption(r: LinkageResult) -> str:
     Parameters
     ----------
     r : LinkageResult
+        The linkage attack's result.
 
     Returns
     -------
@@ -207,9 +215,13 @@ def coarsening_caption(
     Parameters
     ----------
     before : Assessment
+        The assessment of step 2's release.
     after : Assessment
+        The assessment after coarsening.
     linkage_after : LinkageResult
+        The linkage attack on the coarsened release.
     earlier : tuple of (str, float), optional
+        The combination steps 1 and 2 used, and its unique share.
 
     Returns
     -------
@@ -244,7 +256,9 @@ def homogeneity_caption(k: int, exposure: pd.DataFrame) -> str:
     Parameters
     ----------
     k : int
+        The release's k.
     exposure : pandas.DataFrame
+        Columns ``p``, ``classes`` and ``records`` (rows for 0.6 and 0.8).
 
     Returns
     -------
@@ -264,6 +278,7 @@ def differencing_caption(d: DifferencingResult, *, escape: Callable[[object], st
     Parameters
     ----------
     d : DifferencingResult
+        The differencing attack's result.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
@@ -283,7 +298,9 @@ def published_count_reading(count: float, relative_error: float) -> str:
     Parameters
     ----------
     count : float
+        The count published.
     relative_error : float
+        Its 95% error as a share of it.
 
     Returns
     -------

@@ -123,6 +123,7 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     result : UniquenessResult
         The result to describe.
     top : int, optional
+        The most subsets kept.
 
     Returns
     -------
@@ -157,6 +158,7 @@ def anyone_unique(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`subset_table`.
 
     Returns
     -------
@@ -179,7 +181,9 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`subset_table` (most identifying first).
     complete : bool
+        Every combination was tested.
 
     Returns
     -------

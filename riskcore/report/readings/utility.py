@@ -29,6 +29,7 @@ def change_reading(change: ColumnChange) -> str:
     Parameters
     ----------
     change : ColumnChange
+        One column's change.
 
     Returns
     -------
@@ -53,7 +54,9 @@ def values_reading(change: ColumnChange, counts: pd.DataFrame) -> str:
     Parameters
     ----------
     change : ColumnChange
+        The column's change.
     counts : pandas.DataFrame
+        Records per value before and after (``value``, ``before``, ``after``).
 
     Returns
     -------
@@ -76,6 +79,7 @@ def change_table(changes: Sequence[ColumnChange]) -> pd.DataFrame:
     Parameters
     ----------
     changes : sequence of ColumnChange
+        One per column.
 
     Returns
     -------
@@ -105,6 +109,7 @@ def two_way_reading(tw: TwoWay) -> str:
     Parameters
     ----------
     tw : TwoWay
+        The two-way tables before and after.
 
     Returns
     -------
@@ -135,6 +140,7 @@ def classification_reading(cu: ClassificationUtility) -> str:
     Parameters
     ----------
     cu : ClassificationUtility
+        The accuracies before and after, and the guess's.
 
     Returns
     -------
