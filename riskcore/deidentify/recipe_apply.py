@@ -435,6 +435,7 @@ def apply_levels(
     data : pandas.DataFrame
         The table the lattice was built from (same rows, same order).
     levels : sequence of int
+        The node: one level per QI, in the lattice's order.
     suppression : {"drop", "mask"}
         Drop the suppressed records (default), or keep them with every QI
         set to ``"*"``.

@@ -108,12 +108,13 @@ def same_loss(a: float, b: float) -> bool:
     Parameters
     ----------
     a : float
+        A loss.
     b : float
+        Another loss.
 
     Returns
     -------
     bool
-        True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0).
     """
     return abs(a - b) <= RELATIVE_TIE * max(abs(a), abs(b)) + _FLOOR
 
@@ -127,6 +128,7 @@ def tie_key(node: NodeResult) -> tuple[int, int, float, tuple[int, ...]]:
     Parameters
     ----------
     node : NodeResult
+        An evaluated node.
 
     Returns
     -------
@@ -142,12 +144,13 @@ def best_of(nodes: Sequence[NodeResult], objective: Objective) -> NodeResult | N
     Parameters
     ----------
     nodes : sequence of NodeResult
+        Evaluated nodes.
     objective : Objective
+        The loss compared.
 
     Returns
     -------
     NodeResult or None
-        The anonymous node of least loss among ``nodes``, ties by :func:`tie_key`.
     """
     ok = [r for r in nodes if r.anonymous]
     if not ok:
@@ -542,13 +545,15 @@ def evaluate_all(
     Parameters
     ----------
     lattice : Lattice
+        The lattice, with its level bounds.
     known : sequence of NodeResult, optional
+        Nodes already evaluated (a search's visited nodes), reused.
     progress : callable, optional
+        Called as ``progress(evaluated, total)``.
 
     Returns
     -------
     tuple of NodeResult
-        Every node within the level bounds, evaluated.
     """
     done = {r.levels: r for r in known}
     out = []
@@ -570,12 +575,13 @@ def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResu
     Parameters
     ----------
     lattice : Lattice
+        The lattice.
     objective : Objective, optional
+        The loss minimized.
 
     Returns
     -------
     NodeResult or None
-        The node a greedy one-QI-at-a-time generalization reaches (a baseline).
     """
     check_objective(objective)
     node = lattice.evaluate([lo for lo, _ in lattice.bounds])

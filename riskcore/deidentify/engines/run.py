@@ -180,7 +180,9 @@ def anonymize_source(
     objective : str, default "ncp"
         The loss minimized (:data:`riskcore.deidentify.loss.OBJECTIVES`).
     suppression : {"drop", "mask"}
+        Drop the suppressed records, or keep them with every QI set to ``"*"``.
     partition_by : sequence of str
+        Columns the release directory is partitioned by (none: one file).
     before_write : callable, optional
         Called with the chosen node's levels (per QI) before the release is written;
         an error it raises stops the run with nothing written (the command line's
@@ -286,6 +288,7 @@ def apply_recipe_to_source(
     population : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
     partition_by : sequence of str
+        Columns the release directory is partitioned by (none: one file).
 
     Returns
     -------

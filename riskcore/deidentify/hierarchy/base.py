@@ -74,7 +74,6 @@ def present(series: pd.Series) -> pd.Series:
     Returns
     -------
     pandas.Series
-        The non-missing values of ``series`` (index kept).
     """
     return series[series.notna()]
 
@@ -85,11 +84,11 @@ def text_of(value: Any) -> str:
     Parameters
     ----------
     value : Any
+        A value of a column.
 
     Returns
     -------
     str
-        A value as text (leading zeros of text kept; "" for a missing value).
     """
     return value_text(value) or ""
 
@@ -113,7 +112,6 @@ def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
     """
     extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
     return extended[np.where(leaf >= 0, leaf, len(per_leaf))]
@@ -189,11 +187,11 @@ class Hierarchy:
         Parameters
         ----------
         level : int
+            A level, 0 (the values) to the top.
 
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray)
-            (code of each leaf at ``level``, the labels of those codes).
         """
         codes, labels = pd.factorize(pd.Series(self.levels[level], dtype=object), sort=False)
         return codes.astype(np.int64), np.asarray(labels, dtype=object)
@@ -238,11 +236,11 @@ class Hierarchy:
         Parameters
         ----------
         sort : bool, optional
+            Rows in the values' order (:meth:`value_order`) instead of their first appearance.
 
         Returns
         -------
         pandas.DataFrame
-            The hierarchy as a table: one row per value, one column per level.
         """
         frame = pd.DataFrame(
             {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
@@ -281,7 +279,6 @@ class Hierarchy:
         Returns
         -------
         str
-            The hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row.
         """
         out = io.StringIO()
         writer = csv.writer(out, delimiter=";", lineterminator="\n")
@@ -304,7 +301,6 @@ class Hierarchy:
         Returns
         -------
         dict of str to Any
-            What rebuilds this hierarchy: the builder and its parameters, or the table.
         """
         if self.spec_kind != "table":
             return {"kind": self.kind, "params": dict(self.params or {})}
@@ -334,6 +330,5 @@ def leaves_of(series: pd.Series) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The distinct non-missing values of ``series``, in order of first appearance.
     """
     return np.asarray(pd.unique(present(series)), dtype=object)
