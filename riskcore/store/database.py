@@ -342,7 +342,7 @@ def append_entry(
     con : sqlite3.Connection
         A connection inside :meth:`Database._transaction`.
     action : str
-        What was done ("save", "dp_charge", ...).
+        What was done ("save", "dp_release", ...).
     user : str or None
         Who acts: an Identity, a typed name, or None for the system user
         (:func:`~riskcore.store.database.user_name`).

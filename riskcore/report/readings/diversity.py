@@ -293,7 +293,7 @@ def failing_reading(
     Parameters
     ----------
     n_failing : int
-        The classes that fail.
+        The number of classes that fail.
     targets : list of str or tuple of str
         The checks they fail, in words.
     shown : int, optional
