@@ -63,7 +63,7 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     assessment : Assessment
         The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        A sensitive attribute of the assessment.
 
     Returns
     -------
@@ -94,7 +94,7 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     assessment : Assessment
         The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        A sensitive attribute of the assessment.
 
     Returns
     -------
@@ -187,7 +187,7 @@ def order_prompt(attribute: str, n_values: int) -> str:
     Parameters
     ----------
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        The text sensitive attribute whose values are ordered.
     n_values : int
         Its distinct values.
 
