@@ -69,7 +69,6 @@ def at_leaves(per_leaf: np.ndarray, leaf: np.ndarray, fill: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        ``per_leaf[leaf]``, with ``fill`` where ``leaf`` is negative.
     """
     extended = np.append(per_leaf, np.asarray([fill], dtype=per_leaf.dtype))
     return extended[np.where(leaf >= 0, leaf, len(per_leaf))]

@@ -291,6 +291,7 @@ class Profile(Result):
         Parameters
         ----------
         columns : sequence of str
+            The table's column names.
 
         Returns
         -------
@@ -320,11 +321,11 @@ class Profile(Result):
         Parameters
         ----------
         **changes : Any
+            New values by field name (``targets=...``, ``recipe=...``).
 
         Returns
         -------
         Profile
-            A copy with some fields changed (validated again).
         """
         return replace(self, **changes)
 
@@ -347,7 +348,8 @@ class Profile(Result):
         Returns
         -------
         dict of str to Any
-            The profile as JSON-ready values (version :data:`PROFILE_VERSION`).
+            Under the marker ``"riskcore_profile"``; ``history`` and
+            ``sensitive_hierarchies`` only when set, so older readers read the rest.
         """
         roles = self.roles.to_dict()
         roles.pop("schema_version", None)
@@ -379,7 +381,7 @@ class Profile(Result):
         Returns
         -------
         str
-            The profile as strict JSON text (indented).
+            :meth:`to_dict` indented by 2; no NaN or infinity.
         """
         return dumps(self.to_dict(), indent=2)
 

@@ -62,11 +62,13 @@ def parse_size(text: str) -> int:
     Parameters
     ----------
     text : str
+        A number, then optionally K, M, G or T (any case, with or without ``B`` /
+        ``iB``).
 
     Returns
     -------
     int
-        The number of bytes in ``"6G"``, ``"512M"``, ``"1.5GiB"`` or ``"1048576"``.
+        Binary units: ``"1K"`` is 1024 bytes; fractions rounded down.
 
     Raises
     ------
@@ -87,11 +89,12 @@ def format_size(n: int) -> str:
     Parameters
     ----------
     n : int
+        A number of bytes.
 
     Returns
     -------
     str
-        ``n`` bytes in words: ``"6.0 GB"``, ``"512 MB"`` (binary units).
+        GB with one decimal from 1 GiB up, else whole MB.
     """
     if n >= 1 << 30:
         return f"{n / (1 << 30):.1f} GB"
@@ -204,7 +207,7 @@ def memory_message(limit: int | None) -> str:
     Returns
     -------
     str
-        The sentence shown when a request ran out of its memory budget.
+        It names the budget and what to try instead.
     """
     budget = "the memory this machine has" if limit is None else f"{format_size(limit)}"
     return (
@@ -221,11 +224,11 @@ def time_limit(environ: Mapping[str, str] | None = None) -> float:
     Parameters
     ----------
     environ : mapping of str to str, optional
+        The environment read (default :data:`os.environ`).
 
     Returns
     -------
     float
-        The seconds of ``RISKCORE_TIME_LIMIT`` (default :data:`DEFAULT_SECONDS`).
 
     Raises
     ------
@@ -289,11 +292,12 @@ class Deadline:
         Parameters
         ----------
         progress : callable, optional
+            Called as ``progress(done, total)`` after each check.
 
         Returns
         -------
         callable
-            A progress callback that checks the deadline, then calls ``progress``.
+            Raises :class:`WorkTooLongError` once the deadline has passed.
         """
 
         def step(done: int, total: int) -> None:

@@ -14,19 +14,37 @@ itself. Each public function, method, class and property must have
   go in the class docstring (or ``Attributes``, for a dataclass's fields) or in
   ``__init__``'s;
 * ``RETURNS``: for a function or method whose return annotation is not ``None``, a
-  ``Returns`` (or ``Yields``) section (numpydoc's RT01).
+  ``Returns`` (or ``Yields``) section (numpydoc's RT01);
+* ``PARAMDESC``: every entry of a ``Parameters`` / ``Other Parameters`` section (a function's,
+  a method's or a class's) has a description: an indented line under ``name : type``
+  (numpydoc's PR07);
+* ``REPEAT``: a ``Returns`` description says something the summary does not. It *repeats* the
+  summary when, both lowercased, stripped of markup and punctuation, with the articles, "return"
+  and a plural's last ``s`` dropped, at least 80% of the description's words are words of the
+  summary (:func:`repeats`): "The count of unique records." under "Return the count of
+  unique records." repeats; "The count; 0 for an empty table." does not. A ``Returns`` entry
+  with a type and no description is fine;
+* ``EXAMPLE``: each public entry point in :data:`ENTRY_POINTS` (assess, the record risks,
+  SUDA, the anonymize search, a recipe's apply, the review, the DP releases) has an
+  ``Examples`` section (run by ``tests/test_doctests.py``).
 
 A method without a docstring of its own that overrides a documented method of a base class is
 checked where it is declared (``inspect.getdoc`` and the API reference show the base's text).
 
-numpydoc's own validator needs Sphinx; these three checks are the ones the API reference
+numpydoc's own validator needs Sphinx; these checks are the ones the API reference
 depends on, parsed here with the same section grammar (a title, then a line of dashes).
 
 Entries of ``scripts/docstring_allowlist.txt`` (``qualified.name CODE``) are known failures in
 files other work is editing; the check fails when one of them passes (remove it), so the
 list only shrinks.
 
-Run: ``python scripts/check_docstrings.py`` (exit 1 and one line per failure).
+Packages named in :data:`TODO` are not yet held to ``PARAMDESC`` and ``REPEAT`` (their
+docstrings are being rewritten, issue 40); the run prints how many of those faults each still
+has, so the list only shrinks.
+
+Run: ``python scripts/check_docstrings.py`` (exit 1 and one line per failure);
+``--counts`` prints the number of Returns sections and parameter entries, and how many repeat
+the summary or lack a description, over the whole of riskcore.
 """
 
 from __future__ import annotations
@@ -36,6 +54,7 @@ import importlib
 import inspect
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,7 +63,30 @@ ROOT = Path(__file__).resolve().parents[1]
 ALLOWLIST = ROOT / "scripts" / "docstring_allowlist.txt"
 _SECTION = re.compile(r"^([A-Z][A-Za-z ]+)\n-{3,}$", re.MULTILINE)
 _ENTRY = re.compile(r"^(\*{0,2}[A-Za-z_]\w*(?:\s*,\s*\*{0,2}[A-Za-z_]\w*)*)\s*(?::.*)?$")
+COUNTS: Counter[str] = Counter()
+PENDING: dict[str, int] = {}
 _NONE = {"None", "NoReturn", "Never", "typing.NoReturn", "None | None"}
+_MARKUP = re.compile(r":[a-z]+:|[`*~]")
+_WORD = re.compile(r"[a-z0-9_]+")
+_DROPPED = {"a", "an", "the", "return", "returns"}
+#: The share of a Returns description's words found in the summary from which it repeats it.
+REPEAT_SHARE = 0.8
+#: The public entry points of riskcore that must show an example: ``(module, name)``, the name
+#: looked up on the module (a package's lazy export resolves wherever the function lives).
+ENTRY_POINTS: tuple[tuple[str, str], ...] = (
+    ("riskcore", "assess"),
+    ("riskcore.metrics", "record_individual_risk"),
+    ("riskcore.metrics", "record_risk"),
+    ("riskcore.metrics", "suda"),
+    ("riskcore.deidentify.search", "search"),
+    ("riskcore.deidentify", "apply_recipe"),
+    ("riskcore.review", "review"),
+    ("riskcore.dp.release", "release"),
+    ("riskcore.dp.release", "release_sample_aggregate"),
+)
+#: Packages (dotted prefixes) whose PARAMDESC and REPEAT faults are counted, not failed: the
+#: docstrings still to rewrite (issue 40). Remove a prefix once its faults are fixed.
+TODO: tuple[str, ...] = ()
 
 
 def public_modules(package: str = "riskcore") -> list[str]:
@@ -116,6 +158,127 @@ def documented_names(body: str) -> set[str]:
         if match:
             names.update(part.strip().lstrip("*") for part in match.group(1).split(","))
     return names
+
+
+def entries(body: str) -> list[tuple[str, str]]:
+    """Split a numpydoc section body into its entries.
+
+    Parameters
+    ----------
+    body : str
+        The section's text: each entry's first line at column 0 (``name : type`` or a type),
+        its description indented under it.
+
+    Returns
+    -------
+    list of tuple of str
+        ``(first line, description)`` in the order written; the description is the indented
+        lines joined by spaces, ``""`` when there are none. Text before the first entry is
+        skipped.
+    """
+    out: list[tuple[str, list[str]]] = []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            out.append((line.strip(), []))
+        elif out:
+            out[-1][1].append(line.strip())
+    return [(head, " ".join(lines)) for head, lines in out]
+
+
+def words(text: str) -> list[str]:
+    """Return the words a repeat is judged on.
+
+    Parameters
+    ----------
+    text : str
+        A summary line or a description.
+
+    Returns
+    -------
+    list of str
+        Lowercased, reST markup (roles, backquotes, stars) and punctuation removed, without
+        "a", "an", "the", "return" and "returns", a final ``s`` dropped from words of four
+        letters or more (so "counts" matches "count").
+    """
+    found = _WORD.findall(_MARKUP.sub(" ", text.lower()))
+    return [
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in found
+        if w not in _DROPPED
+    ]
+
+
+def repeats(summary: str, description: str) -> bool:
+    """Whether a Returns description only repeats the summary line.
+
+    Parameters
+    ----------
+    summary : str
+        The docstring's first line.
+    description : str
+        One Returns entry's description.
+
+    Returns
+    -------
+    bool
+        True when the description has words and at least :data:`REPEAT_SHARE` of them (as
+        :func:`words` gives them, counted with repeats) occur in the summary.
+
+    Examples
+    --------
+    >>> repeats("Return the number of unique records.", "The number of unique records.")
+    True
+    >>> repeats("Return the number of unique records.", "Unique records; 0 when empty.")
+    False
+    """
+    said = words(description)
+    if not said:
+        return False
+    known = set(words(summary))
+    return sum(w in known for w in said) >= REPEAT_SHARE * len(said)
+
+
+def section_faults(name: str, doc: str, *, returns: bool = True) -> Iterator[tuple[str, str, str]]:
+    """Yield the ``PARAMDESC`` and ``REPEAT`` faults of one docstring.
+
+    Parameters
+    ----------
+    name : str
+        The qualified name reported.
+    doc : str
+        The cleaned docstring.
+    returns : bool, optional
+        Whether its ``Returns`` section is checked (not for a class's docstring).
+
+    Yields
+    ------
+    tuple of str
+        The name, the code and the message, as :func:`check_callable`.
+    """
+    parts = sections(doc)
+    bare = []
+    for title in ("Parameters", "Other Parameters"):
+        for head, text in entries(parts.get(title, "")):
+            match = _ENTRY.match(head)
+            if match is None:
+                continue
+            names = [n.strip() for n in match.group(1).split(",")]
+            COUNTS["parameters"] += len(names)
+            if not text:
+                COUNTS["parameters without a description"] += len(names)
+                bare += names
+    if bare:
+        yield name, "PARAMDESC", f"parameters without a description: {', '.join(bare)}"
+    if not returns or "Returns" not in parts:
+        return
+    COUNTS["Returns sections"] += 1
+    summary = doc.splitlines()[0] if doc else ""
+    same = [head for head, text in entries(parts["Returns"]) if repeats(summary, text)]
+    if same:
+        COUNTS["Returns sections repeating the summary"] += 1
+        yield name, "REPEAT", f"Returns ({', '.join(same)}) repeats the summary; say what it adds"
 
 
 def summary_error(doc: str) -> str | None:
@@ -208,6 +371,7 @@ def check_callable(
         and "Yields" not in parts
     ):
         yield name, "RETURNS", f"returns {returns} but has no Returns section"
+    yield from section_faults(name, doc)
 
 
 def _overrides(cls: type, attr: str) -> bool:
@@ -234,6 +398,7 @@ def check_class(name: str, cls: type) -> Iterator[tuple[str, str, str]]:
     fault = summary_error(doc)
     if fault:
         yield name, "SUMMARY", fault
+    yield from section_faults(name, doc, returns=False)
     init = cls.__dict__.get("__init__")  # a dataclass's generated one too
     if getattr(init, "__qualname__", "") != f"{cls.__qualname__}.__init__":
         init = None  # one a base put there (``typing.Protocol``'s)
@@ -304,17 +469,47 @@ def allowlist(path: Path = ALLOWLIST) -> set[tuple[str, str]]:
     return out
 
 
+def check_entry_points(
+    points: tuple[tuple[str, str], ...] = ENTRY_POINTS,
+) -> Iterator[tuple[str, str, str]]:
+    """Yield an ``EXAMPLE`` fault for each entry point whose docstring has no example.
+
+    Parameters
+    ----------
+    points : tuple of tuple of str, optional
+        ``(module, name)`` pairs; by default :data:`ENTRY_POINTS`.
+
+    Yields
+    ------
+    tuple of str
+        The qualified name where the function is defined, ``EXAMPLE`` and the message.
+    """
+    for module_name, attr in points:
+        func = getattr(importlib.import_module(module_name), attr)
+        parts = sections(inspect.cleandoc(func.__doc__ or ""))
+        if ">>> " not in parts.get("Examples", ""):
+            qual = f"{func.__module__}.{func.__qualname__}"
+            yield qual, "EXAMPLE", f"entry point {module_name}.{attr} has no Examples section"
+
+
 def problems(
-    package: str = "riskcore", allowed: set[tuple[str, str]] | None = None
+    package: str = "riskcore",
+    allowed: set[tuple[str, str]] | None = None,
+    todo: tuple[str, ...] = TODO,
 ) -> list[str]:
     """Return one line per docstring fault not allowed, and per allowed pair now passing.
 
     Parameters
     ----------
     package : str, optional
-        The package whose public modules are checked.
+        The package whose public modules are checked (riskcore's entry points too, for
+        ``"riskcore"``).
     allowed : set of tuple of str, optional
         The allowed ``(name, code)`` failures; by default :func:`allowlist`.
+    todo : tuple of str, optional
+        Dotted prefixes whose ``PARAMDESC`` and ``REPEAT`` faults are only counted, into
+        :data:`PENDING`; by default :data:`TODO`. A prefix with none left is a fault (remove
+        it).
 
     Returns
     -------
@@ -323,9 +518,17 @@ def problems(
     """
     allowed = allowlist() if allowed is None else allowed
     found: dict[tuple[str, str], list[str]] = {}
-    for module_name in public_modules(package):
-        for qual, code, message in check_module(module_name):
-            found.setdefault((qual, code), []).append(message)
+    faults = [f for module_name in public_modules(package) for f in check_module(module_name)]
+    if package == "riskcore":
+        faults += list(check_entry_points())
+    PENDING.clear()
+    PENDING.update(dict.fromkeys(todo, 0))
+    for qual, code, message in faults:
+        prefix = next((p for p in todo if qual == p or qual.startswith(p + ".")), None)
+        if prefix is not None and code in ("PARAMDESC", "REPEAT"):
+            PENDING[prefix] += 1
+            continue
+        found.setdefault((qual, code), []).append(message)
     lines = [
         f"{qual}: {code}: {'; '.join(messages)}"
         for (qual, code), messages in sorted(found.items())
@@ -336,21 +539,45 @@ def problems(
         for qual, code in sorted(allowed - set(found))
         if qual.split(".")[0] == package
     ]
+    lines += [
+        f"{prefix}: PARAMDESC / REPEAT pass now; remove it from TODO in scripts/check_docstrings.py"
+        for prefix, count in PENDING.items()
+        if count == 0
+    ]
     return lines
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Print the faults of riskcore's public docstrings.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (by default ``sys.argv[1:]``): ``--counts`` prints the Returns sections and
+        parameter entries found and how many fail, the ``TODO`` packages included.
 
     Returns
     -------
     int
         The exit status: 0 when they pass, 1 otherwise.
     """
+    argv = sys.argv[1:] if argv is None else argv
     sys.path.insert(0, str(ROOT))
+    COUNTS.clear()
     lines = problems()
     for line in lines:
         print(line)
+    if "--counts" in argv:
+        for what in (
+            "Returns sections",
+            "Returns sections repeating the summary",
+            "parameters",
+            "parameters without a description",
+        ):
+            print(f"{COUNTS[what]:6d} {what}")
+    for prefix, count in PENDING.items():
+        if count:
+            print(f"not yet enforced (TODO): {prefix}: {count} PARAMDESC / REPEAT fault(s)")
     if lines:
         print(f"{len(lines)} docstring problem(s) (numpydoc: see scripts/check_docstrings.py)")
     return 1 if lines else 0

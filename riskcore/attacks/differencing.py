@@ -142,11 +142,13 @@ class DifferencingResult(Result):
         Parameters
         ----------
         labels : mapping of str to str, optional
+            A reader's name per column.
 
         Returns
         -------
         tuple of (str, str)
-            The two queries in plain words.
+            Q_all ("..., over everyone"), then Q_rest ("..., over everyone except people
+            with the target's ...").
         """
         name = (lambda c: labels.get(c, c)) if labels else (lambda c: c)
         mean = (
@@ -173,7 +175,8 @@ class DifferencingResult(Result):
         Returns
         -------
         dict of str to Any
-            A JSON-ready dict, with the queries in words and the answers as pairs.
+            The fields, plus ``queries``, ``answers`` ``[q_all, q_rest]`` and
+            ``contributors`` ``[all, rest]``.
         """
         out = super().to_dict()
         out["queries"] = list(self.queries())
@@ -219,6 +222,7 @@ def differencing_attack(
     known : list of str
         What the attacker knows about the target (defines the excluded group).
     aggregate : {"count", "sum", "mean"}
+        The aggregate both queries ask.
     column : str, optional
         Numeric column for "sum" and "mean".
     condition : dict, optional
@@ -464,7 +468,9 @@ def simulate_noisy_difference(
     epsilon : float
         Per-query epsilon.
     sensitivity : float
+        The sensitivity of each query: the Laplace scale is ``sensitivity / epsilon``.
     draws : int
+        The number of estimates simulated.
     seed : int
         Seed of the random generator.
 
@@ -497,6 +503,7 @@ def unique_target(
     Parameters
     ----------
     data : EncodedTable
+        The table.
     known : tuple of str
         Columns the attacker knows about the target.
     person : str, optional

@@ -230,12 +230,15 @@ def homogeneity_attack(
     quasi_identifiers : list of str
         The quasi-identifier columns.
     sensitive : str
+        The sensitive attribute an attacker learns.
     p : float
         Confidence threshold in (0, 1].
     l_levels : tuple of int
+        The l's at which distinct, entropy and recursive (c,l)-diversity are tried.
     c : float
         The c of recursive (c,l)-diversity.
     t_levels : tuple of float
+        The t's at which t-closeness is tried.
     person : str, optional
         The column linking the rows of one person (a row with no person
         value is a person of its own); it cannot be a QI or the attribute.

@@ -109,7 +109,8 @@ class TwoReleaseResult(Result):
         Returns
         -------
         dict of str to Any
-            A JSON-ready dict: the exact rows and the inference per record.
+            The fields with ``n_records``, ``exact_rows`` (positions from 0) and
+            ``inferred`` (None where nothing is inferred); ``low`` and ``high`` left out.
         """
         out = super().to_dict()
         out["n_records"] = len(self.exact)

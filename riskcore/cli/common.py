@@ -66,6 +66,7 @@ def escape_controls(text: str) -> str:
     Parameters
     ----------
     text : str
+        Text from a file or a user, about to be printed to a terminal.
 
     Returns
     -------

@@ -76,7 +76,7 @@ def add_allow_identifiers(parser: Any) -> None:
 
 
 def allowed_columns(args: argparse.Namespace) -> tuple[str, ...]:
-    """Return the ``--allow-identifiers`` columns, each once, in order.
+    """Return the columns ``--allow-identifiers`` names.
 
     Parameters
     ----------

@@ -187,7 +187,13 @@ class Criterion(Result):
         Returns
         -------
         tuple of str | None
-            What it is judged on: each sensitive attribute, or (None,) for the QIs.
+            The criterion's own ``attribute`` when it names one, else every sensitive
+            attribute of ``evidence`` in order.
+
+        Raises
+        ------
+        RiskcoreError
+            When the criterion names an attribute that is not sensitive in ``evidence``.
         """
         if not self.per_attribute:
             return (None,)
@@ -280,7 +286,7 @@ class Criterion(Result):
         Returns
         -------
         float
-            The value the classes achieve (NaN without classes).
+            Comparable with :attr:`target` (a k, an l, a t, a risk).
         """
         figures = self.class_figures(evidence, attribute)[evidence.present]
         return minimum(figures) if self.higher_is_safer else maximum(figures)
@@ -298,7 +304,8 @@ class Criterion(Result):
         Returns
         -------
         str
-            The short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").
+            The model's symbol, the failed comparison and the target, then the attribute
+            in brackets when there is one.
         """
         raise NotImplementedError
 
@@ -315,7 +322,7 @@ class Criterion(Result):
         Returns
         -------
         float or None
-            The upper end achieved, for a range target (None otherwise).
+            Comparable with :attr:`target_high`.
         """
         return None
 
@@ -336,7 +343,7 @@ class Criterion(Result):
         Returns
         -------
         tuple of (bool, str)
-            Whether the release meets the parts no suppression can fix, and why not.
+            ``(passed, reason)``; the reason is ``""`` when it passes.
         """
         return True, ""
 
@@ -353,7 +360,8 @@ class Criterion(Result):
         Returns
         -------
         Check
-            The criterion judged on ``evidence`` (every class as it is).
+            Passed when no class breaks it and :meth:`release_passes`; a class with no
+            record that breaks it is named in the note (suppression cannot fix it).
         """
         bad = self.breaks(evidence, attribute)
         whole, why = self.release_passes(evidence, attribute)
@@ -386,7 +394,7 @@ class Criterion(Result):
         Returns
         -------
         dict of str to Any
-            The criterion's parameters with its ``kind`` (JSON-ready).
+            Without a ``schema_version``: the enclosing targets or profile carry it.
         """
         params = super().to_dict()
         params.pop("schema_version", None)  # the enclosing targets or profile carry the version
@@ -428,7 +436,7 @@ def criterion_from_dict(data: Any) -> Criterion:
     Returns
     -------
     Criterion
-        The criterion a :meth:`Criterion.to_dict` wrote, by its ``kind``.
+        An instance of the class :data:`REGISTRY` holds for that kind.
 
     Raises
     ------
@@ -451,11 +459,11 @@ def minimum(values: np.ndarray) -> float:
     Parameters
     ----------
     values : numpy.ndarray
+        Per-class figures.
 
     Returns
     -------
     float
-        The minimum, NaN for no values.
     """
     return float(values.min()) if len(values) else math.nan
 
@@ -466,10 +474,10 @@ def maximum(values: np.ndarray) -> float:
     Parameters
     ----------
     values : numpy.ndarray
+        Per-class figures.
 
     Returns
     -------
     float
-        The maximum, NaN for no values.
     """
     return float(values.max()) if len(values) else math.nan

@@ -445,6 +445,7 @@ class Context(Result):
         Parameters
         ----------
         targets : Targets
+            The targets the context replaces some of.
 
         Returns
         -------
@@ -459,6 +460,7 @@ class Context(Result):
         Parameters
         ----------
         targets : Targets
+            The targets to look in (a profile's, a recipe's).
 
         Returns
         -------
@@ -533,6 +535,7 @@ class Context(Result):
         Parameters
         ----------
         path : str or Path
+            A JSON file written by :meth:`to_dict`.
 
         Returns
         -------

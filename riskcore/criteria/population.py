@@ -54,11 +54,13 @@ def population_evidence(match: PopulationMatch) -> Evidence:
     Parameters
     ----------
     match : PopulationMatch
+        The released table's classes matched with the population's
+        (:func:`riskcore.metrics.presence.population_match`).
 
     Returns
     -------
     Evidence
-        The evidence of a population match: one class per row of ``match.classes``.
+        Records f_j and population counts F_j only: no sensitive attribute.
     """
     c = match.classes
     return Evidence(
@@ -79,6 +81,7 @@ def judge_population(
     Parameters
     ----------
     match : PopulationMatch
+        The released table's classes matched with the population's.
     k : int, optional
         k-map target (a released class matching fewer population members fails).
     delta_min, delta_max : float, optional

@@ -46,6 +46,7 @@ def failing_targets(targets: Targets, evidence: Evidence) -> np.ndarray:
     targets : Targets
         The targets the release must meet.
     evidence : Evidence
+        The classes judged.
 
     Returns
     -------

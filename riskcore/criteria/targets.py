@@ -175,6 +175,7 @@ class Targets(Result):
         l : number, optional
             l-diversity of every sensitive attribute, of the kind ``l_kind``.
         l_kind : {"distinct", "entropy", "recursive"}, default "distinct"
+            The kind of l-diversity of ``l``.
         c : float, default 2
             c of recursive (c,l)-diversity.
         t : float, optional
@@ -184,6 +185,7 @@ class Targets(Result):
         threshold : float, optional
             Highest record risk under ``risk_model``.
         risk_model : {"prosecutor", "journalist"}, default "prosecutor"
+            The attacker model of ``threshold``.
         average_risk : float, optional
             Highest average (marketer) risk of the release.
         k_map : int, optional
@@ -199,6 +201,7 @@ class Targets(Result):
         beta : float, optional
             beta-likeness of every sensitive attribute, of the kind ``beta_kind``.
         beta_kind : {"basic", "enhanced"}, default "basic"
+            The kind of beta-likeness of ``beta``.
         delta_disclosure : float, optional
             delta-disclosure privacy of every sensitive attribute.
         likeness_reference : {"release", "input"}, default "release"
@@ -293,11 +296,11 @@ class Targets(Result):
         Parameters
         ----------
         kind : str
+            A criterion's ``kind`` (``"k-anonymity"``, a key of :data:`REGISTRY`).
 
         Returns
         -------
         Criterion or None
-            The first criterion of ``kind`` (None when there is none).
         """
         return next((c for c in self.criteria if c.kind == kind), None)
 
@@ -335,7 +338,7 @@ class Targets(Result):
         Returns
         -------
         dict of str to Any
-            ``{"schema_version", "criteria": [...], "max_suppression"}``.
+            JSON-ready; each criterion as :meth:`Criterion.to_dict` writes it.
         """
         return {
             "schema_version": self.schema_version,

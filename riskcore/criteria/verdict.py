@@ -109,7 +109,9 @@ def class_failures(
     Parameters
     ----------
     targets : Targets or iterable of Criterion
+        The criteria judged (their suppression limit plays no part here).
     evidence : Evidence
+        The classes judged.
 
     Returns
     -------
@@ -179,6 +181,7 @@ def evaluate(
     Parameters
     ----------
     targets : Targets or iterable of Criterion
+        The criteria and, for Targets, the suppression limit (0 for bare criteria).
     evidence : Evidence
         The classes judged (:meth:`riskcore.metrics.Assessment.evidence`, a
         lattice node's, ...).

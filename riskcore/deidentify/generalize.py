@@ -106,6 +106,7 @@ def date_part(series: pd.Series, granularity: str = "year") -> pd.Series:
     series : pandas.Series
         Dates or text that parses as dates (unparseable values become missing).
     granularity : {"year", "month", "day"}
+        The part kept; another value is refused.
 
     Returns
     -------

@@ -187,7 +187,9 @@ def anonymize_source(
     objective : str, default "ncp"
         The loss minimized (:data:`riskcore.utility.loss.OBJECTIVES`).
     suppression : {"drop", "mask"}
+        Drop the suppressed records, or keep them with every QI set to ``"*"``.
     partition_by : sequence of str
+        Columns the release directory is partitioned by (none: one file).
     before_write : callable, optional
         Called with the chosen node's levels (per QI) before the release is written;
         an error it raises stops the run with nothing written (the command line's
@@ -293,6 +295,7 @@ def apply_recipe_to_source(
     population : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
     partition_by : sequence of str
+        Columns the release directory is partitioned by (none: one file).
 
     Returns
     -------

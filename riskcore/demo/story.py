@@ -141,11 +141,12 @@ class Story(Result):
         Parameters
         ----------
         step : int
+            The step, 0 to 5.
 
         Returns
         -------
         str
-            The introduction of step ``step`` (0-5), from :mod:`riskcore.report.readings`.
+            Markdown.
         """
         return story_intro(step, suppressed=self.suppressed, n=self.n, k=SUPPRESS_BELOW)
 
@@ -161,6 +162,7 @@ class Story(Result):
         Parameters
         ----------
         step : int
+            The step, 0 to 5.
         epsilon : float, optional
             The privacy-loss parameter ε (> 0).
         escape : callable, optional
@@ -169,7 +171,7 @@ class Story(Result):
         Returns
         -------
         str
-            The reading under step ``step``'s chart (0-5).
+            Markdown, its untrusted parts passed through ``escape``.
         """
         if step == 0:
             return combos_caption(self.combos)
@@ -178,9 +180,7 @@ class Story(Result):
         if step == 2:
             raw = join_names(RAW_QIS[:2])  # steps 1 and 2: date of birth + ZIP
             earlier = (raw, float(self.combos.set_index("columns")["unique share"][raw]))
-            return coarsening_caption(
-                self.before, self.after, self.linkage_after, earlier=earlier
-            )
+            return coarsening_caption(self.before, self.after, self.linkage_after, earlier=earlier)
         if step == 3:
             return homogeneity_caption(self.after.k, self.exposure)
         if step == 4:
@@ -226,6 +226,7 @@ def guided_story(n: int = 32_561, seed: int = 0) -> Story:
     Parameters
     ----------
     n : int
+        The number of people generated (the default is the size of the Adult data set).
     seed : int
         Seed of the random generator.
 

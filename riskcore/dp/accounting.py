@@ -108,7 +108,6 @@ def zcdp_of_pure(epsilon: float) -> float:
     Returns
     -------
     float
-        rho = epsilon^2 / 2: an epsilon-DP release is rho-zCDP [BS16]_ (Prop. 1.4).
     """
     return 0.5 * float(epsilon) ** 2
 
@@ -126,7 +125,6 @@ def zcdp_of_gaussian(l2: float, sigma: float) -> float:
     Returns
     -------
     float
-        rho = Delta_2^2 / (2 sigma^2) of the Gaussian mechanism [BS16]_ (Prop. 1.6).
     """
     check_positive("sigma", sigma)
     return float(l2) ** 2 / (2.0 * float(sigma) ** 2)
@@ -147,7 +145,6 @@ def zcdp_to_approx(rho: float, delta: float) -> float:
     Returns
     -------
     float
-        epsilon = rho + 2 sqrt(rho ln(1/delta)).
     """
     check_probability("delta", delta)
     return float(rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta)))
@@ -347,7 +344,8 @@ class PrivacyLedger(Result):
         Returns
         -------
         LedgerTotals
-            The total loss under basic, advanced and zCDP composition.
+            Each as (epsilon, delta); advanced and zCDP at ``delta_prime`` (the delta
+            budget by default); (0, 0) for no entry.
         """
         dp_ = self.delta_budget if delta_prime is None else delta_prime
         if not 0 < dp_ < 1:
@@ -367,7 +365,8 @@ class PrivacyLedger(Result):
         Returns
         -------
         tuple of (float, float)
-            (epsilon, delta) spent under this ledger's accounting.
+            Basic composition's sums, or zCDP's rho converted at the delta budget
+            ((0, 0) with no rho spent).
         """
         t = self.totals()
         if self.accounting == "basic":
@@ -380,7 +379,7 @@ class PrivacyLedger(Result):
         Returns
         -------
         float
-            The epsilon left under this ledger's accounting (never negative).
+            ``epsilon_budget`` minus the epsilon of :meth:`spent`, at least 0.
         """
         return max(self.epsilon_budget - self.spent()[0], 0.0)
 
@@ -421,7 +420,7 @@ class PrivacyLedger(Result):
         Returns
         -------
         PrivacyLedger
-            A new ledger with ``entry`` added.
+            ``self`` is unchanged (a value object).
 
         Raises
         ------
@@ -456,7 +455,8 @@ class PrivacyLedger(Result):
         Returns
         -------
         dict of str to Any
-            The ledger as JSON-ready values, with what is spent and the totals.
+            The fields, ``spent`` as ``[epsilon, delta]`` and ``totals`` as
+            :meth:`LedgerTotals.to_dict` writes them.
         """
         return {
             **super().to_dict(),
@@ -482,7 +482,6 @@ class Charger(Protocol):
         Returns
         -------
         PrivacyLedger
-            The ledger with ``entry`` charged.
         """
         ...
 

@@ -201,7 +201,6 @@ class ErrorCurve(Result):
         Returns
         -------
         NoiseError
-            The closed-form error at one epsilon (on or off the grid).
         """
         scale = noise_scale(self.mechanism, self.sensitivity, epsilon, delta=self.delta)
         return noise_error(self.mechanism, scale, alpha=self.alpha)
@@ -237,7 +236,6 @@ def epsilon_grid(
     Returns
     -------
     numpy.ndarray
-        The log-spaced grid of epsilons (default 61 points from 0.01 to 10).
     """
     return np.geomspace(lo, hi, points)
 

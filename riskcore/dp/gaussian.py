@@ -286,7 +286,6 @@ def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
     Returns
     -------
     float
-        The epsilon OpenDP certifies for N(0, sigma^2) noise at ``delta`` [CKS20]_.
     """
     _check_profile(sigma, l2, delta)
     odp = _opendp()
@@ -333,7 +332,7 @@ def opendp_gaussian_sigmas(l2: float, epsilons: np.ndarray, delta: float) -> np.
     Returns
     -------
     numpy.ndarray
-        OpenDP's Gaussian sigma over a grid of epsilons, for plots.
+        One sigma per epsilon, in the units of the query's answer.
     """
     from scipy import interpolate
 

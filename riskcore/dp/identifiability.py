@@ -118,7 +118,6 @@ def identifiability_scale(sensitive_range: float, m: int, rho: float) -> float:
     Returns
     -------
     float
-        The Laplace scale lambda = S(f) / epsilon of Theorem 1 in [LC12]_.
     """
     check_positive("sensitive_range", sensitive_range)
     return float(sensitive_range / identifiability_epsilon(m, rho))
@@ -225,7 +224,6 @@ def most_exposed_world(world_values: Sequence[float] | np.ndarray, scale: float)
     Returns
     -------
     float
-        The world value whose posterior peak is highest (the most exposed candidate).
     """
     f, total = _peak_log_totals(world_values, scale)
     return float(f[int(np.argmin(total))])
@@ -378,7 +376,8 @@ def posterior_curve(
     Returns
     -------
     tuple of (numpy.ndarray, numpy.ndarray)
-        (responses, posterior of the true world) over a range around the worlds.
+        ``points`` responses evenly spaced from the smallest world value minus a
+        margin (at least 3 lambda) to the largest plus it, and the posterior at each.
     """
     w = np.asarray(world_values, dtype=float)
     lo, hi = float(w.min()), float(w.max())

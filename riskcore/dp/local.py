@@ -79,7 +79,6 @@ def warner_keep_probability(epsilon: float) -> float:
     Returns
     -------
     float
-        p = e^epsilon / (1 + e^epsilon), the chance of a truthful answer [War65]_.
     """
     from scipy import special
 
@@ -126,7 +125,6 @@ def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
     Returns
     -------
     tuple of (float, float)
-        (p, q) of k-ary generalized randomized response [WBLJ17]_.
     """
     if k < 2:
         raise ValueError(f"randomized response needs at least 2 categories, got {k!r}")
@@ -191,7 +189,6 @@ def grr_variance(epsilon: float | np.ndarray, k: int, n: int | np.ndarray) -> fl
     Returns
     -------
     float or numpy.ndarray
-        The approximate variance of a GRR frequency estimate [WBLJ17]_.
     """
     eps = np.asarray(epsilon, dtype=float)
     if np.any(~(eps > 0)) or np.any(~np.isfinite(eps)):
@@ -216,7 +213,6 @@ def oue_variance(epsilon: float, n: int | np.ndarray) -> float | np.ndarray:
     Returns
     -------
     float or numpy.ndarray
-        The variance of optimized unary encoding [WBLJ17]_.
     """
     e = math.exp(_eps(epsilon))
     return 4.0 * e / (np.asarray(n, dtype=float) * (e - 1.0) ** 2)
@@ -238,7 +234,6 @@ def unary_beats_grr(k: int, epsilon: float) -> bool:
     Returns
     -------
     bool
-        True when optimized unary encoding has lower variance than GRR: k > 3 e^epsilon + 2.
     """
     return bool(k > 3.0 * math.exp(_eps(epsilon)) + 2.0)
 
@@ -313,7 +308,7 @@ def respondents_needed(
     Returns
     -------
     int
-        How many respondents (people) make a GRR share accurate to +/- margin.
+        People, rounded up.
     """
     if not 0 < margin < 1:
         raise ValueError(f"margin is a share between 0 and 1, got {margin!r}")

@@ -148,7 +148,6 @@ def as_mechanism(value: Any, *, allowed: tuple[Mechanism, ...] = ANALYSED_MECHAN
     Returns
     -------
     Mechanism
-        ``value`` (a :class:`Mechanism` or its string) as a Mechanism.
 
     Raises
     ------
@@ -181,7 +180,6 @@ def laplace_half_width(scale: float | np.ndarray, alpha: float = 0.05) -> Any:
     Returns
     -------
     Any
-        b ln(1/alpha): Laplace(b) noise exceeds it with probability alpha [DR14]_.
     """
     return scale * math.log(1.0 / alpha)
 
@@ -197,7 +195,6 @@ def normal_quantile(p: float) -> float:
     Returns
     -------
     float
-        The standard normal quantile z_p (``scipy.special.ndtri``).
     """
     from scipy import special
 
@@ -233,7 +230,6 @@ def discrete_gaussian_tail(scale: float, k: int) -> float:
     Returns
     -------
     float
-        P(|Y| >= k) for the discrete Gaussian, P(Y = y) proportional to e^{-y^2/(2 s^2)}.
     """
     if k <= 0:
         return 1.0
@@ -341,7 +337,8 @@ def mechanism_error(
     Returns
     -------
     tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray)
-        (half_width, expected_abs, std) of a mechanism's noise for an array of scales.
+        Each shaped as ``scale``, in the units of the answer: the (1 - alpha) half-width,
+        E|Y| and the standard deviation.
     """
     mech = as_mechanism(mechanism)
     s = np.asarray(scale, dtype=float)

@@ -144,6 +144,7 @@ def normalize_cells(column: pd.Series) -> np.ndarray:
     Parameters
     ----------
     column : pandas.Series
+        One column of a table.
 
     Returns
     -------
@@ -215,7 +216,6 @@ class ColumnSketch(Result):
         Returns
         -------
         numpy.ndarray
-            The sampled rows' 16-bit cell hashes.
         """
         return np.frombuffer(base64.b64decode(self.cells), dtype="<u2").astype(np.uint64)
 
@@ -362,12 +362,13 @@ class TableProbe:
         Parameters
         ----------
         sample_rows : int, optional
+            The most rows kept (:data:`SAMPLE_ROWS`), as 16-bit cell hashes.
         k : int, optional
+            The most distinct values kept per column (:data:`COLUMN_SKETCH`).
 
         Returns
         -------
         PeopleSketch
-            The sketch the ledger stores for this table (:class:`PeopleSketch`).
         """
         n = self.n_rows
         rows = _row_keys(self.hashes)
@@ -468,6 +469,7 @@ def pair_columns(
     Parameters
     ----------
     table, ledger : PeopleSketch
+        The sketches of the table and of the ledger's tables.
     threshold : float
         The least score kept (``PAIR_THRESHOLD``).
 

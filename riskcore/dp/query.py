@@ -74,7 +74,6 @@ class Query(Result):
         Returns
         -------
         str
-            The query in plain words.
         """
         where = " and ".join(
             f"{c} is {' or '.join(v) if v else '(nothing)'}" for c, v in self.filters
@@ -93,7 +92,7 @@ class Query(Result):
         Returns
         -------
         dict of str to Any
-            The query as JSON-ready values, with its ``description`` (derived).
+            The fields and ``description``, which :meth:`from_dict` ignores.
         """
         return {**super().to_dict(), "description": self.describe()}
 
@@ -161,6 +160,7 @@ def true_answer(data: pd.DataFrame, query: Query) -> float | tuple[tuple[str, ..
     data : pandas.DataFrame
         The table.
     query : Query
+        The query, filters included.
 
     Returns
     -------

@@ -392,12 +392,17 @@ def release(
     Parameters
     ----------
     data : DataFrame
+        The table the query reads (its filters select rows by their text).
     query : Query
+        What is released: a count, sum, mean or histogram, with its filters,
+        public clipping bounds or categories.
     epsilon : float, keyword-only
         Requested epsilon; OpenDP's certified cost never exceeds it.
     mechanism : Mechanism or {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}
         Discrete mechanisms apply to counts and histograms only.
     neighbouring : {"add_remove", "change_one"}
+        What a neighbouring table is: one row (or person) added or removed, or
+        one changed; it sets the sensitivity.
     delta : float, optional
         Required by the Gaussian mechanisms.
     ledger : PrivacyLedger or LedgerHandle
@@ -423,6 +428,27 @@ def release(
         When the budget would be exceeded.
     RiskcoreError
         For queries that cannot be answered (unknown column, no values).
+
+    Examples
+    --------
+    A count changes by at most 1 when a row is added or removed, so Laplace
+    noise at epsilon 0.5 has scale 1 / 0.5 = 2, and 95% of draws land within
+    2 ln 20 = 5.99 of the true count (4 rows of flu here). The noise itself is
+    random; the cost is not: a second release of 0.6 would overspend a budget
+    of 1 and is refused before any noise is drawn.
+
+    >>> import pandas as pd
+    >>> from riskcore.dp.accounting import PrivacyLedger
+    >>> from riskcore.dp.query import Query
+    >>> df = pd.DataFrame({"diagnosis": ["flu", "flu", "cold", "flu", "flu", "cold"]})
+    >>> flu = Query("count", filters=(("diagnosis", ("flu",)),))
+    >>> r = release(df, flu, epsilon=0.5, ledger=PrivacyLedger(epsilon_budget=1.0))
+    >>> r.epsilon, r.scale, round(r.half_width, 2), r.ledger.spent()
+    (0.5, 2.0, 5.99, (0.5, 0.0))
+    >>> release(df, Query("count"), epsilon=0.6, ledger=r.ledger)
+    Traceback (most recent call last):
+    ...
+    riskcore.dp.accounting.BudgetExceededError: Refused: this release costs epsilon 0.6 ...
     """
     check_epsilon(epsilon)
     mech = as_mechanism(mechanism, allowed=RELEASE_MECHANISMS)
@@ -488,6 +514,19 @@ def release_sample_aggregate(result: SampleAggregate, *, ledger: Charger) -> Sam
     SampleAggregateRelease
         The noisy estimate, OpenDP's certified epsilon, the ledger entry and
         the charged ledger.
+
+    Examples
+    --------
+    The median of 1..60 from 6 blocks of 10, clamped to [0, 60]: one person
+    moves the mean of the block medians by at most 60 / 6 = 10, so Laplace
+    noise at epsilon 1 has scale 10 and the whole epsilon is charged.
+
+    >>> from riskcore.dp.accounting import PrivacyLedger
+    >>> from riskcore.dp.sample_aggregate import sample_and_aggregate
+    >>> sa = sample_and_aggregate(range(1, 61), k=6, bounds=(0, 60), epsilon=1.0)
+    >>> r = release_sample_aggregate(sa, ledger=PrivacyLedger(epsilon_budget=1.0))
+    >>> r.statistic, r.k, r.scale, r.epsilon, r.entry.query
+    ('median', 6, 10.0, 1.0, 'sample-and-aggregate median (k = 6)')
     """
     odp = _odp()
     d_in = float(result.sensitivity)

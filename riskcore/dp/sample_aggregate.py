@@ -84,7 +84,7 @@ class SampleAggregate(Result):
         Returns
         -------
         dict of str to Any
-            The result as JSON-ready values, with the derived ``sensitivity``.
+            The fields and ``sensitivity`` ((hi - lo) / k).
         """
         return {**super().to_dict(), "sensitivity": self.sensitivity}
 
@@ -163,6 +163,7 @@ def sample_and_aggregate(
     statistic : Statistic, optional
         The statistic computed on each subsample.
     x : sequence of float or numpy.ndarray, optional
+        The regressor of ``statistic="slope"`` (needed for it), one per value.
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
     persons : pandas.Series, optional

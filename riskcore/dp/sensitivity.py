@@ -163,7 +163,12 @@ def data_bounds(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     Returns
     -------
     tuple of (float, float)
-        The data's (min, max) as clipping bounds, warning that this leaks.
+        The smallest and largest finite numbers (text that is not a number ignored).
+
+    Raises
+    ------
+    RiskcoreError
+        When no value is a finite number.
 
     Warns
     -----

@@ -53,7 +53,7 @@ def shape_of(columns: tuple[str, ...] | list[str], n_rows: int) -> str:
     Returns
     -------
     str
-        The shape two near-duplicate files share: sorted column names and row count.
+        Compact JSON: ``[[sorted names], rows]``.
 
     Examples
     --------

@@ -57,6 +57,7 @@ def supported_type(arrow_type: Any) -> bool:
     Parameters
     ----------
     arrow_type : pyarrow.DataType
+        A column's Arrow type.
 
     Returns
     -------

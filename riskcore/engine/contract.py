@@ -112,7 +112,6 @@ class PackedCodes(Sequence[np.ndarray]):
         Returns
         -------
         int
-            The number of classes.
         """
         return len(self.packed)
 
@@ -507,7 +506,6 @@ class Engine(Protocol):
         Returns
         -------
         numpy.ndarray
-            The class sizes f_j over the QIs (int64), in any order.
         """
         ...
 

@@ -52,14 +52,17 @@ def reduce_codes(
     Parameters
     ----------
     codes : list of numpy.ndarray
+        One code array per column, all of one length.
     cards : list of int
+        The number of codes of each column.
     weights : numpy.ndarray or None
-        The sampling-weight column (numbers of at least 1), if any.
+        A weight per row, or None to count rows.
 
     Returns
     -------
     tuple of (list of numpy.ndarray, numpy.ndarray)
-        The distinct code tuples and their total weights (count when ``weights`` is None).
+        One code array per column (the codes of each tuple's first row), then the totals
+        as int64.
     """
     key, card = pack_keys(codes, cards)
     n = len(key)
@@ -115,8 +118,11 @@ def encode_keys(
     Parameters
     ----------
     codes : sequence of numpy.ndarray
+        One code array per column, each code below its radix.
     radices : sequence of int
+        The radix of each column (the first is not used: nothing multiplies it).
     out : numpy.ndarray, optional
+        An int64 buffer for the key.
 
     Returns
     -------
@@ -139,7 +145,9 @@ def decode_keys(key: np.ndarray, radices: Sequence[int]) -> list[np.ndarray]:
     Parameters
     ----------
     key : numpy.ndarray
+        int64 keys.
     radices : sequence of int
+        The radices they were packed with.
 
     Returns
     -------
@@ -164,12 +172,14 @@ def runs_of(sorted_keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np
     Parameters
     ----------
     sorted_keys : numpy.ndarray
+        Keys in increasing order.
     counts : numpy.ndarray
+        One count per key.
 
     Returns
     -------
     tuple of (numpy.ndarray, numpy.ndarray)
-        The distinct keys of a sorted array and the summed counts of each.
+        Both int64, one entry per distinct key.
     """
     n = len(sorted_keys)
     if n < 2:
@@ -200,11 +210,12 @@ def sorted_counts(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Parameters
     ----------
     sorted_keys : numpy.ndarray
+        Keys in increasing order.
 
     Returns
     -------
     tuple of (numpy.ndarray, numpy.ndarray)
-        The distinct keys of a sorted array and how many times each occurs.
+        One entry per distinct key.
     """
     starts = run_starts(sorted_keys)
     lengths = np.diff(starts, append=len(sorted_keys))
@@ -235,12 +246,14 @@ def merge_counts(
     Parameters
     ----------
     parts : sequence of tuple of (numpy.ndarray, numpy.ndarray | None)
+        The parts.
     card : int
+        The size of the key space.
 
     Returns
     -------
     tuple of (numpy.ndarray, numpy.ndarray)
-        The distinct keys of several parts, sorted, and the summed count of each.
+        int64; empty arrays when every part is empty.
     """
     parts = [p for p in parts if len(p[0])]
     if not parts:
@@ -282,13 +295,16 @@ def rekeyed(keys: np.ndarray, old: Sequence[int], new: Sequence[int]) -> np.ndar
     Parameters
     ----------
     keys : numpy.ndarray
+        int64 keys.
     old : sequence of int
+        The radices they were packed with.
     new : sequence of int
+        The radices to pack them with, each at least the old one.
 
     Returns
     -------
     numpy.ndarray
-        Keys packed with radices ``old`` packed again with radices ``new``.
+        ``keys`` itself when nothing changes.
     """
     old, new = tuple(old), tuple(new)
     if old == new or not len(keys):
@@ -321,6 +337,7 @@ class KeyCounter:
     Parameters
     ----------
     n_records : int, optional
+        The records to count: below 2**31 the dense counts are int32.
     """
 
     def __init__(self, n_records: int = 0) -> None:
@@ -347,6 +364,7 @@ class KeyCounter:
         Parameters
         ----------
         radices : tuple of int
+            The QIs' radices, then the sensitive attribute's (1 without one).
         """
         if radices == self.radices:
             return
@@ -383,7 +401,9 @@ class KeyCounter:
         Parameters
         ----------
         class_key : numpy.ndarray
+            int64 class key of each row (the QIs packed with this counter's radices).
         codes : numpy.ndarray or None
+            The sensitive attribute's code of each row, or None without one.
         """
         if codes is None:
             key = class_key
@@ -426,7 +446,7 @@ class KeyCounter:
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray)
-            The present keys (sorted) and their counts.
+            int64; a key that was never counted is absent.
         """
         if self.dense is not None:
             keys = np.flatnonzero(self.dense).astype(np.int64)
@@ -441,12 +461,15 @@ def grown_radices(radices: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int
     Parameters
     ----------
     radices : tuple of int
+        The radices now (empty: none yet).
     cards : tuple of int
+        The number of codes each column has now.
 
     Returns
     -------
     tuple of int
-        Radices covering ``cards``, doubled where they grow (headroom).
+        A radix is kept while its column's codes fit it, else it becomes the larger of the
+        cardinality and twice the radix.
     """
     old = radices or tuple(0 for _ in cards)
     return tuple(r if c <= r else max(c, 2 * r) for c, r in zip(cards, old, strict=True))
@@ -458,11 +481,12 @@ def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     sorted_keys : numpy.ndarray
+        Keys in increasing order.
 
     Returns
     -------
     numpy.ndarray
-        Where each run of equal values of a sorted array starts.
+        Positions, increasing, the first 0 (empty for no keys).
     """
     if not len(sorted_keys):
         return np.zeros(0, dtype=np.int64)
@@ -475,7 +499,9 @@ def run_index(starts: np.ndarray, n: int) -> np.ndarray:
     Parameters
     ----------
     starts : numpy.ndarray
+        Where each run starts (:func:`run_starts`).
     n : int
+        The number of positions.
 
     Returns
     -------
@@ -500,9 +526,13 @@ def sorted_cells(
     Parameters
     ----------
     cls : numpy.ndarray
+        The class of each cell, classes in runs.
     value : numpy.ndarray
+        The value code of each cell.
     counts : numpy.ndarray
+        The count of each cell.
     m : int
+        The number of value codes.
 
     Returns
     -------
@@ -533,11 +563,12 @@ def argsort_int(keys: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     keys : numpy.ndarray
+        Non-negative integers.
 
     Returns
     -------
     numpy.ndarray
-        The stable sorting order of non-negative integer keys.
+        int64 positions, as ``numpy.argsort(keys, kind="stable")``.
     """
     n = len(keys)
     if n and (int(keys.max()) + 1) * n < 2**63:

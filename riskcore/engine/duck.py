@@ -53,7 +53,6 @@ def duckdb_available() -> bool:
     Returns
     -------
     bool
-        True when the optional ``duckdb`` package can be imported.
     """
     return importable("duckdb")
 
@@ -243,7 +242,6 @@ def sniff_file(path: str) -> str:
     Returns
     -------
     str
-        The delimiter of a CSV file, sniffed from its first lines by the loader's rule.
     """
     from riskcore.io._text import sniff_delimiter
 

@@ -122,12 +122,14 @@ class ArrowCodes:
         Parameters
         ----------
         arr : Any
+            A pyarrow Array or ChunkedArray, dictionary-encoded or not.
         out : numpy.ndarray, optional
+            The int64 buffer.
 
         Returns
         -------
         numpy.ndarray
-            The global code of every value of an Arrow array (nulls included).
+            int64, one per value; every null has the one missing code.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -174,13 +176,17 @@ class ArrowCodes:
         Parameters
         ----------
         name : str
+            The column's name.
         codes : numpy.ndarray
+            Global codes (:meth:`codes`) of the grouped rows.
         ordered : bool or None
+            Sort codes by value (None: as :func:`~riskcore.engine.partition.encode_column`
+            decides by type).
 
         Returns
         -------
         EncodedColumn
-            The final codes of grouped rows, re-encoded by the in-memory engine's rule.
+            One final code per entry of ``codes``.
         """
         enc = self.final(name, ordered=ordered)
         final = np.take(enc.codes, codes, mode="clip") if len(codes) else enc.codes[codes]
@@ -197,12 +203,14 @@ class ArrowCodes:
         Parameters
         ----------
         name : str
+            The column's name.
         ordered : bool or None
+            Sort codes by value (None: by type).
 
         Returns
         -------
         EncodedColumn
-            The dictionary's values encoded by the in-memory engine's rule.
+            One code per global code.
         """
         import pyarrow as pa
 
@@ -222,8 +230,12 @@ def encode_any(column: Any, name: str, *, ordered: bool | None = None) -> Encode
     Parameters
     ----------
     column : Any
+        A pandas Series, or a pyarrow Array or ChunkedArray.
     name : str
+        The column's name.
     ordered : bool, optional
+        Sort codes by value (default: by type, as
+        :func:`~riskcore.engine.partition.encode_column`).
 
     Returns
     -------
@@ -447,11 +459,13 @@ class GroupingEngine:
         Parameters
         ----------
         columns : sequence of str
+            The columns grouped by.
 
         Returns
         -------
         Any
-            The grouped rows "columns -> count" (count column :data:`COUNT`).
+            A pyarrow Table or pandas DataFrame (the engine's): one row per distinct
+            combination, missing values a group of their own.
         """
         raise NotImplementedError
 
@@ -477,7 +491,7 @@ class GroupingEngine:
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray)
-            (each distinct class size, the number of classes of that size).
+            Numpy arrays, one entry per distinct size.
         """
         raise NotImplementedError
 
@@ -566,11 +580,11 @@ def first_line(exc: Exception) -> str:
     Parameters
     ----------
     exc : Exception
+        The error an engine raised.
 
     Returns
     -------
     str
-        The first line of an engine's error (DuckDB's and Spark's run long), or its type.
     """
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__

@@ -231,7 +231,7 @@ def key_classes(key: np.ndarray, key_card: int) -> tuple[np.ndarray, np.ndarray]
     Returns
     -------
     class_id, first : numpy.ndarray
-        int64 class of each key and the first position of each class.
+        int64; a class's id is its rank among the distinct keys.
     """
     class_id, _, first = _dense_ids(key, key_card)
     return class_id, first
@@ -246,12 +246,14 @@ def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
     Parameters
     ----------
     key : numpy.ndarray
+        Packed int64 keys in ``[0, key_card)`` (:func:`pack_keys`).
     key_card : int
+        The size of the key space.
 
     Returns
     -------
     numpy.ndarray
-        The class sizes f_j of packed keys, in increasing key order.
+        int64, one per distinct key (empty for no keys).
     """
     n = len(key)
     if n == 0:

@@ -121,7 +121,7 @@ def distinct_pairs(
     Returns
     -------
     owner, item : numpy.ndarray
-        The distinct pairs.
+        int64, one entry per distinct pair.
     """
     n_items = max(int(n_items), 1)
     n_owners = int(owner.max()) + 1 if len(owner) else 0
@@ -155,7 +155,7 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The distinct values, ascending.
+        Of the dtype of ``values``.
     """
     out = np.sort(values)
     if len(out) < 2:

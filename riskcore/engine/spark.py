@@ -43,7 +43,6 @@ def spark_available() -> bool:
     Returns
     -------
     bool
-        True when the optional ``pyspark`` package can be imported.
     """
     return importable("pyspark")
 

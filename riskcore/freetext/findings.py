@@ -174,7 +174,7 @@ class TextScan(Result):
         Returns
         -------
         ColumnScan or None
-            The scan of a column, or None when it was not among those scanned.
+            The first scan of that name.
         """
         return next((c for c in self.columns if c.column == column), None)
 
@@ -203,7 +203,7 @@ def is_text_column(series: pd.Series) -> bool:
     Returns
     -------
     bool
-        True for a column of text: object, string, or categorical of text.
+        False for numbers, booleans, datetimes and a categorical of numbers.
     """
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -223,7 +223,7 @@ def text_columns(data: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        The names of the text columns of a table, in table order.
+        Those :func:`is_text_column` accepts.
     """
     return [str(c) for i, c in enumerate(data.columns) if is_text_column(data.iloc[:, i])]
 
@@ -244,8 +244,8 @@ def distinct_texts(col: pd.Series) -> tuple[npt.NDArray[np.intp], pd.Series]:
     Returns
     -------
     tuple of (numpy.ndarray, pandas.Series)
-        Per row the code of its value (-1 missing), and the distinct values as text
-        (object dtype).
+        Per row the position of its value among the distinct values (-1 missing), and
+        those values as text.
     """
     if isinstance(col.dtype, pd.CategoricalDtype):
         raw = col.cat.codes.to_numpy().astype(np.intp)

@@ -78,7 +78,7 @@ class Entity:
         Returns
         -------
         re.Pattern[str]
-            The compiled pattern (cached by :mod:`re`).
+            Of :attr:`regex`.
         """
         return re.compile(self.regex)
 
@@ -223,11 +223,11 @@ def entity(kind: str) -> Entity:
     Parameters
     ----------
     kind : str
+        An entity's ``kind`` (of :data:`ENTITIES`).
 
     Returns
     -------
     Entity
-        The built-in entity of a kind.
 
     Raises
     ------
@@ -250,7 +250,9 @@ def mask_example(text: str, keep_last: int = 4) -> str:
     Parameters
     ----------
     text : str
+        The identifier as found.
     keep_last : int, default 4
+        The letters and digits left visible at the end.
 
     Returns
     -------

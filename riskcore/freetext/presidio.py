@@ -136,7 +136,7 @@ def presidio_available() -> bool:
     Returns
     -------
     bool
-        True when presidio-analyzer and spaCy can be imported (the optional ``pii`` extra).
+        Found without importing either (:func:`importlib.util.find_spec`).
     """
     import importlib.util
 
@@ -286,6 +286,7 @@ def add_presidio(
     sample : int, default 200
         Distinct values per column Presidio reads (the first ones).
     min_score : float, default 0.4
+        Findings with a lower Presidio score are left out.
 
     Returns
     -------

@@ -124,6 +124,7 @@ def to_csv_bytes(data: pd.DataFrame) -> bytes:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table to export.
 
     Returns
     -------
@@ -284,6 +285,7 @@ def to_xlsx_bytes(data: pd.DataFrame) -> bytes:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table to export.
 
     Returns
     -------
@@ -319,6 +321,7 @@ def write_table(data: pd.DataFrame, path: str | Path) -> None:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table to write.
     path : str or Path
         The file.
 

@@ -277,6 +277,7 @@ class LoadedTable:
         Returns
         -------
         dict of str to Any
-            The JSON-ready metadata (without the data): ``info.to_dict()``.
+            File name, format, encoding, delimiter, shape, missing counts and notes;
+            never a value of the table.
         """
         return self.info.to_dict()

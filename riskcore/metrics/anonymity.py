@@ -63,13 +63,15 @@ def exceeds(value: np.ndarray | float, limit: float) -> np.ndarray | bool:
     Parameters
     ----------
     value : numpy.ndarray or float
+        The figure, or one figure per class.
     limit : float
         The limit compared with.
 
     Returns
     -------
     numpy.ndarray or bool
-        Whether ``value`` is above ``limit`` (beyond :data:`TOLERANCE`).
+        An array (bool, one per figure) for an array, a bool for a number; False at
+        ``limit + TOLERANCE`` and below.
     """
     if isinstance(value, np.ndarray):
         result: np.ndarray = value > limit + TOLERANCE
@@ -88,7 +90,8 @@ def threshold_meaning(threshold: float) -> str:
     Returns
     -------
     str
-        What a record-risk threshold stands for: its precedent, or "a custom threshold".
+        A value of :data:`THRESHOLDS` when ``threshold`` is one of its keys (within
+        :data:`TOLERANCE`).
     """
     for tau, words in THRESHOLDS.items():
         if abs(threshold - tau) <= TOLERANCE:
@@ -316,6 +319,7 @@ def reidentification_risk(
     threshold : float, default 1/11
         tau; see :data:`THRESHOLDS` for the cited values.
     model : {"prosecutor", "journalist", "marketer"}
+        The attacker model (the definitions above).
     records : numpy.ndarray, optional
         Records each class stands for (default ``sizes``).
 

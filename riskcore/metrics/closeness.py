@@ -155,6 +155,7 @@ def order_values(table: Contingency, order: Iterable[Any] | None = None) -> Cont
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute.
     order : sequence, optional
         Every value of the attribute, lowest first. Needed for text.
 
@@ -587,6 +588,8 @@ def t_closeness_per_class(
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute; its class sizes give
+        the whole table's distribution Q.
     distance : {"ordered", "equal", "hierarchical"}, optional
         Default: "ordered" when the attribute's codes are ordered (numeric),
         "equal" otherwise.

@@ -71,6 +71,8 @@ def distinct_l_per_class(table: Contingency) -> np.ndarray:
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute (a missing value is a
+        value).
 
     Returns
     -------
@@ -90,6 +92,7 @@ def entropy_per_class(table: Contingency) -> np.ndarray:
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute.
 
     Returns
     -------
@@ -116,6 +119,7 @@ def recursive_l_per_class(table: Contingency, c: float) -> np.ndarray:
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute.
     c : float
         The constant c > 0 (default in the assessment: 2).
 
@@ -183,6 +187,7 @@ def class_majority(table: Contingency) -> tuple[np.ndarray, np.ndarray]:
     Parameters
     ----------
     table : Contingency
+        The class x value counts of one sensitive attribute.
 
     Returns
     -------

@@ -190,11 +190,13 @@ class PopulationEvidence:
         Parameters
         ----------
         keep : numpy.ndarray
+            bool per class.
 
         Returns
         -------
         PopulationEvidence
-            The model for the classes ``keep`` (a boolean mask).
+            The same model; the weight sums and population-table counts of the kept
+            classes only, in order.
         """
         return replace(
             self,
@@ -233,7 +235,9 @@ class EventEvidence:
         Parameters
         ----------
         m : int
+            The most items (visits) an attacker knows.
         n_classes : int
+            The number of classes (the length of the result).
 
         Returns
         -------
@@ -369,12 +373,14 @@ class Evidence:
         Parameters
         ----------
         key : Hashable
+            The figure's name and its arguments (``("t", attribute, distance)``).
         compute : callable
+            Called without arguments when ``key`` is not cached yet.
 
         Returns
         -------
         Any
-            The figure under ``key``, computing it once (per-class arrays, read-only).
+            The cached value; a numpy array is made read-only before it is cached.
         """
         if key not in self._cache:
             value = compute()
@@ -409,12 +415,18 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
 
         Returns
         -------
         Contingency
-            The contingency each class of ``attribute`` is judged by.
+            The attribute's own table, or under ``"any"`` with a missing QI value the
+            sums over each class's compatible records (cached).
+
+        Raises
+        ------
+        RiskcoreError
+            When ``attribute`` is not a sensitive attribute of the assessment.
         """
         if attribute not in self.sensitive:
             raise RiskcoreError(f"{attribute!r} is not a sensitive attribute of this assessment")
@@ -434,7 +446,8 @@ class Evidence:
         Returns
         -------
         numpy.ndarray or None
-            F_j per class for the journalist (None without a population model).
+            float64, one per class, never below f_j: f_j / pi, the weight sums, or the
+            population table's counts.
         """
         pop = self.population
         if pop is None:
@@ -470,12 +483,13 @@ class Evidence:
 
         Parameters
         ----------
-        model : Literal['prosecutor', 'journalist']
+        model : {"prosecutor", "journalist"}
+            The attacker model.
 
         Returns
         -------
         numpy.ndarray
-            Each class's record re-identification risk under the attacker ``model``.
+            float64 in [0, 1], one per class (0 for a class of no record).
         """
 
         def compute() -> np.ndarray:
@@ -536,12 +550,12 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
 
         Returns
         -------
         numpy.ndarray
-            The distinct sensitive values of each class (Machanavajjhala et al. 2007).
+            int64 counts, one per class (cached).
         """
         result: np.ndarray = self.cached(
             ("distinct", attribute), lambda: distinct_l_per_class(self.table(attribute))
@@ -554,12 +568,12 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
 
         Returns
         -------
         numpy.ndarray
-            Each class's entropy H_j = -sum_s p(s) ln p(s), in nats.
+            float64 >= 0, one per class; entropy l-diversity is exp of its minimum.
         """
         result: np.ndarray = self.cached(
             ("entropy", attribute), lambda: entropy_per_class(self.table(attribute))
@@ -572,13 +586,14 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
         c : float
+            The constant c > 0.
 
         Returns
         -------
         numpy.ndarray
-            The largest l each class is recursive (c,l)-diverse for.
+            L_j >= 1, one per class (1: no diversity).
         """
         result: np.ndarray = self.cached(
             ("recursive", attribute, float(c)),
@@ -596,13 +611,14 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
         distance : str, optional
+            "ordered", "equal" or "hierarchical"; default the attribute's.
 
         Returns
         -------
         numpy.ndarray
-            Each class's t-closeness distance from the table's distribution.
+            float64 in [0, 1], one per class; t is its maximum.
         """
         s = self.sensitive[attribute]
         d = distance or s.distance
@@ -631,10 +647,14 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            The sensitive attribute judged (None for a model on the classes alone).
+            A sensitive attribute of the evidence (a key of ``sensitive``).
         per_class : mapping of str to numpy.ndarray
+            The arrays ``distinct``, ``entropy``, ``recursive_l`` and ``t``, one value per
+            class.
         c : float
+            The c ``recursive_l`` was computed for.
         distance : str
+            The distance ``t`` was computed with.
         """
         for key, name in (
             (("distinct", attribute), "distinct"),
@@ -716,11 +736,13 @@ class Evidence:
         tables : mapping of str to Contingency, optional
             One per sensitive attribute, numbered as ``classes``.
         missing : {"own", "any"}, default "own"
+            The missing-value policy the classes are judged by (:mod:`riskcore.metrics.missing`).
         distance : mapping of str to {"ordered", "equal", "hierarchical"}, optional
             Per attribute; default ordered when the table's codes are ordered.
         order : mapping of str to sequence, optional
             Per attribute, its values lowest first (ordered distance of text).
         population : PopulationEvidence, optional
+            The population model of the journalist's F_j (none: F_j = f_j).
         hierarchy : mapping of str to rows, optional
             Per attribute, its hierarchy (hierarchical distance; required for it).
 

@@ -62,12 +62,19 @@ def row_position(row: object, n: int) -> int:
     Parameters
     ----------
     row : object
+        The row number asked for.
     n : int
+        The number of rows.
 
     Returns
     -------
     int
-        The 0-based position of a row number (the first data row is 1), checked.
+        From 0 to ``n - 1``.
+
+    Raises
+    ------
+    RiskcoreError
+        When ``row`` is not an integer from 1 to ``n`` (a bool is not).
     """
     if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 1 <= row <= n:
         raise RiskcoreError(f"row must be a row number from 1 to {n:,}, not {row!r}")
@@ -168,7 +175,9 @@ def explain_record(
         SUDA already computed on the same table and QIs (reused; otherwise
         computed with ``max_msu_size`` and ``dis_fraction``).
     max_msu_size : int, optional
+        The largest MSU searched (default: the number of QIs).
     dis_fraction : float, default 0.01
+        The sampling fraction of the DIS-SUDA score (sdcMicro's default).
     missing : {"own", "any"}, default "own"
         The missing-value policy of the class size (f_k under "any",
         :mod:`riskcore.metrics.missing`).

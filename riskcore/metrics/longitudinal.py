@@ -627,6 +627,7 @@ class EventPairs:
         Parameters
         ----------
         m : int
+            The most items of the itemsets the supports were counted over.
         support : numpy.ndarray
             One least support per person (:attr:`ItemsetSupport.person_support`).
         """
@@ -679,6 +680,7 @@ def event_pairs(
     events : sequence of str
         The event columns.
     max_itemsets : int, default :data:`MAX_ITEMSET_OCCURRENCES`
+        The limit on itemset occurrences the pairs' supports are later counted under.
 
     Returns
     -------

@@ -104,7 +104,7 @@ def check_missing(missing: object) -> MissingPolicy:
     Returns
     -------
     MissingPolicy
-        ``missing`` checked to be "own" or "any" (ValueError naming it otherwise).
+        ``missing`` itself.
     """
     value: MissingPolicy = check_one_of("missing", missing, MISSING_POLICIES)
     return value
@@ -133,6 +133,7 @@ def known_mask(classes: ClassTable) -> np.ndarray:
     Parameters
     ----------
     classes : ClassTable
+        The classes over the QIs (with their signatures when they count people).
 
     Returns
     -------
@@ -158,11 +159,12 @@ def count_missing(classes: ClassTable) -> int:
     Parameters
     ----------
     classes : ClassTable
+        The classes over the QIs, of records or of people.
 
     Returns
     -------
     int
-        The number of records (people) with at least one missing QI value.
+        Records, or people when the classes count people; 0 when no QI has a missing value.
     """
     some = np.zeros(classes.n_classes, dtype=bool)
     for i, labels in enumerate(classes.labels):
@@ -184,6 +186,7 @@ def check_any_policy(classes: ClassTable) -> None:
     Parameters
     ----------
     classes : ClassTable
+        The classes over the QIs, of people when a person column is set.
 
     Raises
     ------
@@ -212,11 +215,12 @@ def count_unique_missing(classes: ClassTable) -> int:
     Parameters
     ----------
     classes : ClassTable
+        The classes over the QIs.
 
     Returns
     -------
     int
-        The number of sample uniques with at least one missing QI value.
+        Classes of size 1 holding a missing value; 0 for no classes.
     """
     if not classes.n_classes:
         return 0
@@ -269,6 +273,7 @@ def compatible_sums(
     source_value : numpy.ndarray, optional
         Value code of each source row, in ``[0, n_values)``; default all 0.
     n_values : int, default 1
+        The number of value codes of ``source_value``.
     source_target : numpy.ndarray, optional
         When the targets are distinct QI combinations (the classes of the
         ``"own"`` partition) and every source row belongs to one of them: the

@@ -165,6 +165,7 @@ def pitman_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     Parameters
     ----------
     sizes : npt.ArrayLike
+        The sample's class sizes f_j.
     sampling_fraction : float
         n / N, when the data are a sample of a population of N.
 
@@ -256,6 +257,7 @@ def snb_uniques(sizes: npt.ArrayLike, sampling_fraction: float) -> float:
     Parameters
     ----------
     sizes : npt.ArrayLike
+        The sample's class sizes f_j.
     sampling_fraction : float
         n / N, when the data are a sample of a population of N.
 
@@ -444,6 +446,7 @@ def weighted_individual_risk(
     weight_sums : array_like
         :math:`\hat F_j` per class, at least f_j (each weight is at least 1).
     method : {"exact", "approx"}, default "exact"
+        The formula for f >= 3 (above); both agree for f = 1 and 2.
 
     Returns
     -------

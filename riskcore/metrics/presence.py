@@ -168,12 +168,12 @@ class PopulationCounts(Result):
         return out
 
     def record_k_map(self) -> np.ndarray:
-        """Return F_j of each released record's class, in release order (int64).
+        """Return F_j of each released record's class, in release order.
 
         Returns
         -------
         numpy.ndarray
-            F_j of each released record's class, in release order (int64).
+            int64, one per released record.
         """
         out: np.ndarray = self.population[self.record_class].astype(np.int64)
         return out
@@ -561,14 +561,17 @@ def k_map(
     Parameters
     ----------
     released : pandas.DataFrame
+        T, the table released (or to be released).
     population : pandas.DataFrame
+        P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
 
     Returns
     -------
     int
-        k-map: the smallest population class matching a released record.
+        min F_j; higher is safer (k-map = k means each released record matches at least
+        k people of the population).
     """
     return population_match(released, population, quasi_identifiers).k_map
 
@@ -586,14 +589,17 @@ def delta_presence(
     Parameters
     ----------
     released : pandas.DataFrame
+        T, the table released (or to be released).
     population : pandas.DataFrame
+        P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
 
     Returns
     -------
     tuple of (float, float)
-        (delta_min, delta_max) of delta_j = f_j(T) / F_j(P) over every population class.
+        Both in [0, 1]; delta_max is the highest probability that a person of the
+        population is in the release.
     """
     m = population_match(released, population, quasi_identifiers)
     return m.delta_min, m.delta_max

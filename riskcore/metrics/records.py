@@ -335,6 +335,8 @@ def record_individual_risk(
     sampling_fraction : float, optional
         pi in (0, 1], when every record has the same weight 1/pi.
     method : {"exact", "approx"}, default "exact"
+        The individual-risk formula: "exact" E[1/F | f], or sdcMicro's "approx"
+        (:func:`~riskcore.metrics.population.weighted_individual_risk`).
     threshold : float, default 1/11
         Records with a risk above it are counted (1/11: k = 11, US public
         release; El Emam 2013).
@@ -358,6 +360,21 @@ def record_individual_risk(
         weights (see :func:`sampling_weights`).
     RiskcoreError
         When both weights and a sampling fraction are given.
+
+    Examples
+    --------
+    Six records in classes of 3, 2 and 1 on (age, sex), taken as the
+    population: each record's risk is 1/f_j, so the expected number of
+    re-identifications is one per class, 3, and the global risk 3/6; every
+    risk is above 1/11.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFFMMF")})
+    >>> r = record_individual_risk(df, ["age", "sex"])
+    >>> r.risk.round(3).tolist()
+    [0.333, 0.333, 0.333, 0.5, 0.5, 1.0]
+    >>> r.expected_reidentifications, r.global_risk, r.records_above
+    (3.0, 0.5, 6)
     """
     if not isinstance(data, EncodedTable):
         data = EncodedTable(data)
@@ -496,12 +513,30 @@ def record_risk(
     Returns
     -------
     pandas.DataFrame
-        One row per record in input order, with a fresh RangeIndex.
+        The columns :data:`RECORD_COLUMNS`, indexed 0 to n - 1 whatever ``data``'s index.
 
     Raises
     ------
     RolesError, RiskcoreError
         For unknown columns, bad weights or targets (messages for people).
+
+    Examples
+    --------
+    The same six records: the (50, F) record is alone in its class (risk 1)
+    and its age 50 alone is unique, one minimal sample unique of size 1; the
+    others have none.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFFMMF")})
+    >>> rows = record_risk(df, ["age", "sex"])
+    >>> rows[["row", "class_size", "prosecutor_risk", "msu_count", "min_msu_size"]].round(3)
+       row  class_size  prosecutor_risk  msu_count  min_msu_size
+    0    1           3            0.333          0             0
+    1    2           3            0.333          0             0
+    2    3           3            0.333          0             0
+    3    4           2            0.500          0             0
+    4    5           2            0.500          0             0
+    5    6           1            1.000          1             1
     """
     table = data if isinstance(data, EncodedTable) else EncodedTable(data)
     q = _qis(table, quasi_identifiers)

@@ -148,6 +148,7 @@ def largest_msu_size(n_qis: int) -> int:
     Parameters
     ----------
     n_qis : int
+        The number of quasi-identifiers.
 
     Returns
     -------
@@ -171,6 +172,7 @@ def check_suda_bounds(
     Parameters
     ----------
     n_qis : int
+        The number of quasi-identifiers (refused above :data:`SUDA_MAX_QIS`).
     max_size : int, optional
         The largest MSU size asked for (default all the QIs).
     varying : int, optional

@@ -39,6 +39,7 @@ def k_verdict(
     data : pandas.DataFrame
         The table as it is (before or after local suppression).
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
     k : int
         At least 1.
     person : str, optional

@@ -225,6 +225,7 @@ def single_groups(x: np.ndarray, k: int) -> np.ndarray:
     x : numpy.ndarray
         float64, shape (n,).
     k : int
+        The group size (the last group takes the remainder).
 
     Returns
     -------

@@ -150,6 +150,7 @@ def invariant_matrix(
     pd_ : float
         The least diagonal probability of P, in [0, 1].
     alpha : float, default 0.5
+        The weight of R in R_s = alpha R + (1 - alpha) I, in [0, 1].
     rng : numpy.random.Generator
         Draws the L diagonal probabilities.
 
@@ -190,12 +191,14 @@ def pram(
     data : pandas.DataFrame
         Not modified.
     column : str
+        The categorical column randomized.
     diagonal : float, default 0.8
         sdcMicro's ``pd``: each category's diagonal probability in P is drawn
         in [pd, 1].
     seed : int
         Seeds the diagonal and the draws (see the module docstring).
     alpha : float, default 0.5
+        sdcMicro's ``alpha``: the weight of R in R_s, in [0, 1].
     matrix, categories : optional
         A stored R_s and its categories (a recipe's), used instead of a new
         matrix; values not among the categories are left as they are.
@@ -267,12 +270,14 @@ def pd_codes(values: pd.Series, categories: Sequence[Any]) -> np.ndarray:
     Parameters
     ----------
     values : pandas.Series
+        The column's values (compared as Python objects).
     categories : sequence of Any
+        The categories, in the matrix's order.
 
     Returns
     -------
     numpy.ndarray
-        Each value's position among ``categories`` (-1: missing or not among them).
+        int64, one per value.
     """
     index = pd.Index(list(categories), dtype=object)
     codes: np.ndarray = index.get_indexer(values.astype(object)).astype(np.int64)
@@ -295,6 +300,7 @@ def add_noise(
         Per column, the noise's standard deviation in percent of the column's
         (sdcMicro's ``noise``; its default is 150).
     seed : int
+        Seeds one independent stream per column, in the order of ``percent``.
 
     Returns
     -------

@@ -41,6 +41,7 @@ def step_of(result: Outcome) -> dict[str, Any]:
     Parameters
     ----------
     result : LocalSuppression, Microaggregation, Pram or Noise
+        The result of a perturbation run.
 
     Returns
     -------
@@ -93,6 +94,7 @@ def run_step(data: pd.DataFrame, step: Mapping[str, Any]) -> Outcome:
     Parameters
     ----------
     data : pandas.DataFrame
+        The table (not modified).
     step : mapping
         A step of :func:`step_of`.
 
@@ -150,6 +152,7 @@ def run_steps(data: pd.DataFrame, steps: Sequence[Mapping[str, Any]]) -> pd.Data
     data : pandas.DataFrame
         The table: a DataFrame, or an EncodedTable already encoded.
     steps : sequence of mapping of str to Any
+        Steps of :func:`step_of`, each run on the table the one before gave.
 
     Returns
     -------

@@ -231,7 +231,9 @@ def default_importance(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> 
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     quasi_identifiers : sequence of str
+        The quasi-identifier columns, ranked in this order on ties.
 
     Returns
     -------
@@ -311,7 +313,9 @@ def match_counts(data: pd.DataFrame, quasi_identifiers: Sequence[str]) -> np.nda
     Parameters
     ----------
     data : pandas.DataFrame
+        The table.
     quasi_identifiers : sequence of str
+        The quasi-identifier columns.
 
     Returns
     -------
@@ -349,6 +353,7 @@ def local_suppression(
     data : pandas.DataFrame
         Not modified.
     quasi_identifiers : sequence of str
+        The quasi-identifier columns whose cells may be blanked.
     k : int
         At least 1 and at most the number of records.
     importance : mapping of str to int, optional

@@ -138,11 +138,11 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     Parameters
     ----------
     r : mapping of str to Any
+        A report's JSON twin (:meth:`riskcore.review.Review.to_dict`), of any schema version.
 
     Returns
     -------
     dict of str to Any
-        A report's JSON twin in the shape the figures read, whatever its schema.
     """
     if r.get("schema") != "riskcore-report/2":
         out = dict(r)

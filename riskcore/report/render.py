@@ -448,7 +448,6 @@ def figure_objects(review: Review) -> list[Any]:
     Returns
     -------
     list of Any
-        The report's plotly figures: class sizes and candidates, then the utility ones.
     """
     main, util = _figure_groups(review)
     return [*main, *util]
@@ -498,7 +497,6 @@ def figure_svgs(review: Review) -> list[bytes]:
     Returns
     -------
     list of bytes
-        The report's figures as static SVG, drawn by kaleido in the system Chromium.
 
     Raises
     ------

@@ -241,6 +241,7 @@ def sign_pdf(pdf: bytes, key: SigningKey) -> bytes:
     pdf : bytes
         A report PDF (:func:`riskcore.report.render.render_pdf`), not yet signed.
     key : SigningKey
+        The signing key and its certificate.
 
     Returns
     -------
@@ -291,6 +292,7 @@ def sign_twin(twin: bytes, key: SigningKey) -> bytes:
     twin : bytes
         The JSON twin as written (these bytes, not a re-serialization).
     key : SigningKey
+        The signing key and its certificate.
 
     Returns
     -------
@@ -424,6 +426,7 @@ def verify_report(
     Parameters
     ----------
     pdf : bytes
+        The signed report PDF's bytes.
     twin : bytes, optional
         The JSON twin file's bytes.
     twin_signature : bytes, optional

@@ -21,6 +21,7 @@ def assessment_text(a: Assessment) -> str:
     Parameters
     ----------
     a : Assessment
+        The assessment.
 
     Returns
     -------

@@ -349,6 +349,7 @@ def review(
     data : pandas.DataFrame
         The table as loaded.
     profile : Profile
+        The roles, targets, policy and, when remediating, the recipe to apply.
     name : str, default "data"
         The file's name (or ``demo``), shown and used in the command line;
         a path is shown by its last part only.
@@ -382,6 +383,26 @@ def review(
         When the profile names a column the table does not hold, has no
         quasi-identifier or more than :data:`REPORT_MAX_QIS`, or its recipe
         is not valid.
+
+    Examples
+    --------
+    Six records on (age, sex) with a target of k = 2: the (50, F) record is
+    alone in its class, so k = 1 and the table as recorded fails; the profile
+    holds no recipe, so there is no "after" and the release is not ready.
+
+    >>> import pandas as pd
+    >>> from riskcore.criteria import Targets
+    >>> from riskcore.profile import Profile
+    >>> from riskcore.roles import ColumnRoles
+    >>> df = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFFMMF"),
+    ...                    "diagnosis": ["flu", "flu", "cold", "flu", "flu", "cold"]})
+    >>> roles = ColumnRoles(quasi_identifiers=("age", "sex"), sensitive=("diagnosis",))
+    >>> r = review(df, Profile(roles=roles, targets=Targets.of(k=2)), name="visits.csv")
+    >>> r.before.k, r.verdict_before.passed, r.after is None, r.readiness.targets_met
+    (1, False, True, False)
+    >>> print(r.command)
+    python -m riskcore report visits.csv --profile profile.json --out report.html
+        --json report.json --pdf report.pdf
     """
     # the report names files, never the analyst's directories
     name, profile_name = _file_name(name), _file_name(profile_name)

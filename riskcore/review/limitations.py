@@ -28,6 +28,7 @@ def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
     Parameters
     ----------
     n_rows, n_qis : int
+        The table's rows and its quasi-identifiers.
 
     Returns
     -------
@@ -59,13 +60,16 @@ def with_suppression(verdict: Verdict, remediation: Remediation, targets: Target
     verdict : Verdict
         The verdict on the targets.
     remediation : Remediation
+        What the recipe did: the records it suppressed and blanked, in units (people
+        with a person column, else records).
     targets : Targets
         The targets the release must meet.
 
     Returns
     -------
     Verdict
-        The remediated table's verdict with the records the recipe suppressed.
+        ``verdict`` with the suppressed and blanked units counted against the
+        suppression limit.
     """
     # removed by the generalization plus those with a cell blanked by local suppression
     return with_suppressed(
@@ -91,12 +95,15 @@ def free_text_limitation(released: pd.DataFrame, profile: Profile) -> Limitation
     Parameters
     ----------
     released : pandas.DataFrame
+        The table released (after the recipe when there is one).
     profile : Profile
+        The roles and the recipe.
 
     Returns
     -------
     Limitation
-        What the built-in patterns found in the released free text.
+        Of kind ``free-text``: the columns scanned, those holding identifiers (with
+        their kinds and cells), those unchecked and why, and whether Presidio ran.
     """
     from riskcore.deidentify.recipe.base import masking_steps
     from riskcore.freetext import scan_text
@@ -158,13 +165,17 @@ def limitations(
     Parameters
     ----------
     profile : Profile
+        The roles, targets, policy and recipe assessed.
     data : pandas.DataFrame
         The table.
     verdict : Verdict
         The verdict on the targets.
     suda : Limitation or None
+        Why SUDA was skipped or capped (:func:`suda_plan`), or None.
     remediation : Remediation or None
+        What the recipe did (None without one).
     released : pandas.DataFrame
+        The table the verdict is on.
     persons : PersonCandidates, optional
         The table's person columns (:attr:`RoleSuggestions.persons
         <riskcore.roles.RoleSuggestions.persons>`); without them no
@@ -173,7 +184,7 @@ def limitations(
     Returns
     -------
     tuple of Limitation
-        What the report assumed or did not check, as data (phrased by the renderer).
+        In a fixed order, the unit and the attacker first.
     """
     roles = profile.roles
     known = set(roles.quasi_identifiers) | set(roles.identifiers) | set(roles.persons)

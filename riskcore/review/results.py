@@ -333,7 +333,6 @@ class Readiness(Result):
         Returns
         -------
         Readiness
-            The readiness of a release from its verdict and its limitations.
         """
         scan = next((x for x in limitations if x.kind == "free-text"), None)
         facts = {} if scan is None else scan.facts
@@ -466,7 +465,7 @@ class Review(Result):
         Returns
         -------
         dict of str to Any
-            The JSON twin: every field, with ``schema``, ``schema_version``, the verdict.
+            Also ``readiness``.
         """
         out = {"schema": self.schema, **super().to_dict()}
         out["verdict"] = {"of": self.of, **self.verdict.to_dict()}
@@ -497,7 +496,6 @@ class Review(Result):
         Returns
         -------
         str
-            The JSON twin as strict JSON text (indented, keys in field order).
         """
         return dumps(self.to_dict(), indent=2)
 
@@ -515,6 +513,7 @@ def dataset_facts(
         SHA-256 of the file's bytes; without it, of the table written as CSV
         (UTF-8, no index).
     name : str, default "data"
+        The file's name (or "demo").
 
     Returns
     -------

@@ -172,6 +172,7 @@ class TwoWayTable(Result):
         Parameters
         ----------
         tw : TwoWay
+            The two-way comparison (:func:`riskcore.utility.tables.two_way`).
 
         Returns
         -------

@@ -146,7 +146,7 @@ class ColumnRoles(Result):
         Returns
         -------
         str or None
-            The role of a column, or None when it has none.
+            One of :data:`ROLES`.
         """
         for role in ROLES:
             if column in getattr(self, _FIELD[role]):
@@ -159,6 +159,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         columns : list of str or pd.Index
+            The table's column names.
 
         Returns
         -------
@@ -186,6 +187,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         mapping : dict of str to str
+            The role of each column, in table order.
 
         Returns
         -------
@@ -206,7 +208,8 @@ class ColumnRoles(Result):
         Returns
         -------
         dict of str to str
-            ``{column: role}``.
+            The columns by role, in the order of :data:`ROLES`; a column without a role is
+            absent.
         """
         return {c: r for r in ROLES for c in getattr(self, _FIELD[r])}
 
@@ -216,7 +219,8 @@ class ColumnRoles(Result):
         Returns
         -------
         dict of str to Any
-            A JSON-ready dictionary (the saved role profile format).
+            ``schema_version`` and one list of columns per role; ``persons`` only when set,
+            so a profile without one reads as before.
         """
         out = {
             "schema_version": self.schema_version,
@@ -232,7 +236,7 @@ class ColumnRoles(Result):
         Returns
         -------
         str
-            The role profile as JSON text.
+            :meth:`to_dict` under the marker ``"riskcore_roles": 1``, indented by 2.
         """
         return json.dumps({"riskcore_roles": 1, **self.to_dict()}, indent=2, allow_nan=False)
 
@@ -243,6 +247,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         text : str or bytes
+            The JSON text.
 
         Returns
         -------
@@ -277,6 +282,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         obj : mapping of str to Any
+            The values :meth:`to_dict` wrote.
 
         Returns
         -------

@@ -132,7 +132,9 @@ def redundant_pairs(columns: dict[str, pd.Series], n: int) -> list[RedundantPair
     Parameters
     ----------
     columns : dict of str to pandas.Series
+        The candidate quasi-identifiers, by name, in table order.
     n : int
+        The number of rows of the table.
 
     Returns
     -------

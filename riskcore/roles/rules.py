@@ -464,11 +464,12 @@ def luhn_valid(number: str) -> bool:
     Parameters
     ----------
     number : str
+        The text; characters other than digits are ignored.
 
     Returns
     -------
     bool
-        True when a digit string passes the Luhn checksum (ISO/IEC 7812-1).
+        False for fewer than two digits.
     """
     digits = [int(ch) for ch in str(number) if ch.isdigit()]
     if len(digits) < 2:
@@ -489,11 +490,12 @@ def normalise_name(name: str) -> str:
     Parameters
     ----------
     name : str
+        A column name (``"dateOfBirth"``, ``"ZIP_code"``).
 
     Returns
     -------
     str
-        A column name in lower case, words split at case changes and punctuation.
+        Words separated by one space, no leading or trailing space (``"date of birth"``).
     """
     s = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
     s = re.sub(r"[^0-9A-Za-z]+", " ", s).strip().lower()
@@ -508,11 +510,12 @@ def share(values: pd.Series, pattern: re.Pattern[str]) -> float:
     values : pandas.Series
         The column's values.
     pattern : re.Pattern[str]
+        Matched with :meth:`re.Pattern.match` (from the start, not the whole value).
 
     Returns
     -------
     float
-        The share of text values matching a pattern from their start (0 when empty).
+        In [0, 1].
     """
     if values.empty:
         return 0.0

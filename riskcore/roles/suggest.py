@@ -499,6 +499,7 @@ def roles_from_suggestions(suggestions: Mapping[str, RoleSuggestion]) -> ColumnR
     Parameters
     ----------
     suggestions : mapping of str to RoleSuggestion
+        The suggestion per column (:func:`suggest_roles`); each column gets its role.
 
     Returns
     -------

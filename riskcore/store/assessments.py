@@ -155,6 +155,7 @@ class Store(AuditLog):
         Parameters
         ----------
         name : str
+            The assessment's name, as listed.
         fingerprint : str
             SHA-256 of the dataset assessed.
         profile : mapping
@@ -220,7 +221,6 @@ class Store(AuditLog):
         Returns
         -------
         list of SavedSummary
-            Every saved assessment as listed (oldest first), without reading its report.
         """
         with self._connect() as con:
             rows = con.execute(
@@ -255,7 +255,6 @@ class Store(AuditLog):
         Returns
         -------
         str or None
-            The rendered report (HTML) of a saved assessment, None if none was saved.
         """
         with self._connect() as con:
             row = con.execute(
@@ -276,7 +275,6 @@ class Store(AuditLog):
         Returns
         -------
         pandas.DataFrame or None
-            The raw data stored with an assessment, None when they were not stored.
         """
         import io
 
@@ -294,7 +292,6 @@ class Store(AuditLog):
         Returns
         -------
         list of SavedAssessment
-            Every saved assessment, oldest first (reports included).
         """
         return self._select("ORDER BY id")
 
@@ -325,7 +322,6 @@ class Store(AuditLog):
         Returns
         -------
         SavedAssessment
-            One saved assessment.
 
         Raises
         ------
@@ -361,6 +357,8 @@ class Store(AuditLog):
         columns : sequence of str, optional
             The file's column names.
         user : str, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
 
         Returns
         -------
@@ -398,8 +396,12 @@ class Store(AuditLog):
         Parameters
         ----------
         id_a : int
+            The first saved assessment's id.
         id_b : int
+            The second saved assessment's id.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
 
         Returns
         -------
@@ -429,6 +431,8 @@ class Store(AuditLog):
         assessment_id : int
             The saved assessment's id.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
         """
         with self._transaction() as con:
             row = con.execute(
@@ -489,7 +493,6 @@ class Store(AuditLog):
         Returns
         -------
         Identity or None
-            Who saved an assessment, as its "save" entry records it.
         """
         with self._connect() as con:
             saved = self._saved_by(con, assessment_id)
@@ -508,7 +511,6 @@ class Store(AuditLog):
         Returns
         -------
         list of Identity
-            Who approved an assessment, oldest first (the "approve" entries).
         """
         with self._connect() as con:
             return self._approvers(con, assessment_id)
@@ -521,11 +523,11 @@ class Store(AuditLog):
         assessment_id : int
             The saved assessment's id.
         approver : Identity
+            The identity asking to approve.
 
         Returns
         -------
         ApprovalDecision
-            Whether ``approver`` may approve the assessment now (nothing is written).
         """
         with self._connect() as con:
             return self._decide(con, assessment_id, approver)[0]
@@ -569,6 +571,7 @@ class Store(AuditLog):
         assessment_id : int
             The saved assessment's id.
         approver : Identity
+            The identity approving (checked by :func:`~riskcore.store.identity.may_approve`).
 
         Returns
         -------

@@ -154,7 +154,6 @@ class AuditLog(Database):
         Returns
         -------
         list of AuditEntry
-            The audit log, first entry first.
         """
         return [_entry(r) for r in self._audit_rows()]
 
@@ -172,7 +171,6 @@ class AuditLog(Database):
         Returns
         -------
         AuditHead
-            The last entry's ``(seq, hash)``: ``(0, GENESIS)`` for an empty log.
         """
         found = read_head(self.path)
         return found if found is not None else AuditHead(0, GENESIS)
@@ -204,6 +202,7 @@ class AuditLog(Database):
         Parameters
         ----------
         out : TextIO
+            A text stream open for writing.
 
         Returns
         -------
@@ -227,7 +226,6 @@ def read_entries(path: str | Path) -> list[AuditEntry]:
     Returns
     -------
     list of AuditEntry
-        The audit log in ``path``, first entry first, read-only (nothing is migrated).
 
     Raises
     ------
@@ -247,7 +245,9 @@ def write_json_lines(entries: list[AuditEntry], out: TextIO) -> int:
     Parameters
     ----------
     entries : list of AuditEntry
+        The entries, in the order written.
     out : TextIO
+        A text stream open for writing.
 
     Returns
     -------

@@ -164,6 +164,7 @@ def create_key(db_path: str | Path) -> bytes:
     Parameters
     ----------
     db_path : str or Path
+        The database file.
 
     Returns
     -------
@@ -214,10 +215,10 @@ def key_check(key: bytes) -> str:
     Parameters
     ----------
     key : bytes
+        The audit key.
 
     Returns
     -------
     str
-        The key's check value: HMAC-SHA256 of a fixed label, 16 hex digits.
     """
     return hmac.new(key, b"riskcore audit key check", hashlib.sha256).hexdigest()[:16]

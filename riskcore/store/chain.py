@@ -123,17 +123,23 @@ def entry_hash(
     Parameters
     ----------
     seq : int
+        The entry's number.
     time : str
+        Its time, as stored.
     user : str
+        Its user column.
     action : str
+        Its action.
     fingerprint : str or None
+        Its dataset fingerprint (None: none).
     changes : str
+        Its changes, as the JSON text stored.
     prev_hash : str
+        The hash of the entry before.
 
     Returns
     -------
     str
-        The unkeyed SHA-256 of an entry of an old (schema 1) log.
     """
     text = _text([seq, time, user, action, fingerprint, changes, prev_hash])
     return hashlib.sha256(text).hexdigest()
@@ -195,13 +201,15 @@ def row_digest(table: str, names: list[str] | tuple[str, ...], values: tuple[Any
     Parameters
     ----------
     table : str
+        The table's name.
     names : list of str or tuple of str
+        The column names, in the row's order.
     values : tuple of Any
+        The row's values (None for NULL).
 
     Returns
     -------
     str
-        The SHA-256 of one row: its table and every non-NULL column, by name.
     """
     cells = sorted((n, _cell(v)) for n, v in zip(names, values, strict=True) if v is not None)
     return hashlib.sha256(_text([table, cells])).hexdigest()
@@ -220,13 +228,13 @@ def table_digests(con: sqlite3.Connection, table: str, *, key: Any = None) -> di
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     table : str
+        A guarded table (a key of :data:`GUARDED`).
     key : Any, optional
         Only the row of this key (empty when there is none).
 
     Returns
     -------
     dict of Any to str
-        Every row of a guarded table (or the one row): its key -> :func:`row_digest`.
     """
     col = GUARDED[table]
     where = "" if key is None else f" WHERE {col} = ?"
@@ -256,7 +264,6 @@ def missing_triggers(con: sqlite3.Connection) -> list[str]:
     Returns
     -------
     list of str
-        The append-only triggers missing on tables that exist (dropped outside riskcore).
     """
     have = {
         str(r[0]) for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = 'trigger'")
@@ -382,7 +389,6 @@ def pending(con: sqlite3.Connection) -> int:
     Returns
     -------
     int
-        How many row writes of this connection no entry has taken yet.
     """
     try:
         return int(con.execute("SELECT count(*) FROM temp.riskcore_pending").fetchone()[0])
@@ -424,12 +430,13 @@ def trigger_sql(table: str, op: str) -> str:
     Parameters
     ----------
     table : str
+        A guarded table.
     op : str
+        "UPDATE" or "DELETE".
 
     Returns
     -------
     str
-        The statement making the trigger that refuses ``op`` (UPDATE, DELETE) on ``table``.
     """
     what = _TRIGGER_WHAT.get(table, "the privacy ledger")
     return (

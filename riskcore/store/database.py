@@ -143,7 +143,6 @@ def default_path() -> Path:
     Returns
     -------
     Path
-        The database path: ``RISKCORE_DB``, else riskcore.db in the user's data directory.
     """
     env = os.environ.get(DB_ENV)
     if env:
@@ -161,7 +160,6 @@ def utc_now() -> str:
     Returns
     -------
     str
-        The time now in UTC, ISO 8601 with microseconds (the time of every row written).
     """
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
@@ -178,11 +176,11 @@ def user_name(user: Who) -> str:
     Parameters
     ----------
     user : Who
+        An Identity, a typed name (blank counts as none), or None.
 
     Returns
     -------
     str
-        Who an entry names, as the user column holds it.
     """
     if isinstance(user, Identity):
         return user.label
@@ -205,12 +203,14 @@ def identity_changes(user: Who, changes: Mapping[str, Any]) -> dict[str, Any]:
     Parameters
     ----------
     user : Who
+        Who acts: an Identity, a typed name, or None for the system user
+        (:func:`~riskcore.store.database.user_name`).
     changes : mapping of str to Any
+        The entry's changes.
 
     Returns
     -------
     dict of str to Any
-        ``changes`` with the identity's every field under ``"identity"`` (in the chain).
     """
     out = dict(changes)
     if isinstance(user, Identity):
@@ -316,11 +316,11 @@ def key_place(db_path: str | Path) -> str:
     Parameters
     ----------
     db_path : str or Path
+        The database file.
 
     Returns
     -------
     str
-        Where the audit key of ``db_path`` is read from, in words (never the key).
     """
     path = key_source(db_path)
     return "the environment variable RISKCORE_AUDIT_KEY" if path is None else repr(str(path))
@@ -342,8 +342,12 @@ def append_entry(
     con : sqlite3.Connection
         A connection inside :meth:`Database._transaction`.
     action : str
+        What was done ("save", "dp_release", ...).
     user : str or None
+        Who acts: an Identity, a typed name, or None for the system user
+        (:func:`~riskcore.store.database.user_name`).
     fingerprint : str or None
+        The SHA-256 of the dataset the entry concerns (None: none).
     changes : mapping
         JSON-ready values.
     records : str, optional
@@ -396,11 +400,11 @@ def newer_message(path: str | Path, version: int) -> str:
     path : str or Path
         The file.
     version : int
+        The file's ``PRAGMA user_version``.
 
     Returns
     -------
     str
-        The refusal of a file written by a newer riskcore.
     """
     return (
         f"the database {str(path)!r} was written by a newer riskcore (schema version {version}; "

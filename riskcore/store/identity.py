@@ -93,11 +93,11 @@ def clean(text: object) -> str:
     Parameters
     ----------
     text : object
+        Any value; it is converted with :class:`str` first.
 
     Returns
     -------
     str
-        ``text`` as one line: control and format characters (bidi overrides) dropped.
     """
     s = "".join(
         " " if ch.isspace() else ch
@@ -151,7 +151,6 @@ class Identity(Result):
         Returns
         -------
         Identity
-            The identity of a session without a login: the typed name, not proven.
         """
         typed = clean(name or "") or None
         return cls("", typed, None, None, (), False)
@@ -171,7 +170,6 @@ class Identity(Result):
         Returns
         -------
         Identity
-            The identity of a login from its ID token's claims.
 
         Raises
         ------
@@ -239,11 +237,11 @@ class Identity(Result):
         Parameters
         ----------
         role : str
+            A role of :data:`ROLES`.
 
         Returns
         -------
         bool
-            Whether an authenticated identity holds ``role``.
         """
         return self.authenticated and role in self.roles
 
@@ -297,7 +295,6 @@ class RoleConfig(Result):
         Returns
         -------
         RoleConfig
-            The configuration from ``[riskcore.roles]`` (secrets.toml) or similar.
 
         Raises
         ------
@@ -350,7 +347,6 @@ class RoleConfig(Result):
         Returns
         -------
         tuple of str
-            The roles of a login's claims, in the order of :data:`ROLES`.
         """
         raw = claims.get(self.claim)
         if isinstance(raw, str):
@@ -424,6 +420,7 @@ def may_approve(
     Parameters
     ----------
     approver : Identity
+        The identity asking to approve.
     author : Identity or None
         Who saved it (None: not recorded).
     approved_by : sequence of Identity

@@ -187,13 +187,13 @@ class LedgerReader:
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         data : pandas.DataFrame, optional
             The table.
 
         Returns
         -------
         LedgerLookup
-            The ledger ``source``'s releases are charged to, and the near duplicates.
         """
         probe = self._probe(source, data, create=False)
         with self._read() as con:
@@ -210,7 +210,6 @@ class LedgerReader:
         Returns
         -------
         list of StoredLedger
-            Every ledger, oldest first.
         """
         with self._read() as con:
             ids = [int(r[0]) for r in con.execute("SELECT id FROM dp_ledgers ORDER BY id")]

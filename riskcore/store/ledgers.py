@@ -119,7 +119,6 @@ def holds_ledgers(path: str | Path) -> bool:
     Returns
     -------
     bool
-        Whether the database at ``path`` exists and holds the ledgers' tables.
 
     Raises
     ------
@@ -169,6 +168,7 @@ class LedgerHandle:
         Parameters
         ----------
         entry : LedgerEntry
+            The release's cost.
 
         Returns
         -------
@@ -182,7 +182,6 @@ class LedgerHandle:
         Returns
         -------
         PrivacyLedger
-            The ledger in force now.
         """
         return self.store.lookup(self.source).budget
 
@@ -251,14 +250,16 @@ class BudgetStore(LedgerReader):
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
         data : pandas.DataFrame, optional
             The table.
 
         Returns
         -------
         LedgerHandle
-            The handle a release charges (:class:`LedgerHandle`).
         """
         return LedgerHandle(self, source, user, data)
 
@@ -331,8 +332,12 @@ class BudgetStore(LedgerReader):
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         ledger : str
+            The existing ledger's name.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
 
         Returns
         -------
@@ -387,10 +392,14 @@ class BudgetStore(LedgerReader):
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         reason : str
+            Why the file gets a ledger of its own although it matched one (not empty).
         data : pandas.DataFrame, optional
             The table.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
 
         Returns
         -------
@@ -420,8 +429,12 @@ class BudgetStore(LedgerReader):
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         entry : LedgerEntry
+            The release's cost.
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
         data : pandas.DataFrame, optional
             The table.
 
@@ -498,11 +511,18 @@ class BudgetStore(LedgerReader):
         Parameters
         ----------
         source : DataSource
+            The data source: its fingerprint names the file whose ledger is charged.
         epsilon_budget : float
+            The new epsilon budget.
         delta_budget : float
+            The new delta budget.
         accounting : str, optional
+            "basic" or "zcdp".
         reason : str, optional
+            Why (needed to raise a budget or change the accounting after a release).
         user : Who, optional
+            Who acts: an Identity, a typed name, or None for the system user
+            (:func:`~riskcore.store.database.user_name`).
         data : pandas.DataFrame, optional
             The table.
 

@@ -87,11 +87,11 @@ def key_path(database: str | Path) -> Path:
     Parameters
     ----------
     database : str or Path
+        The database file.
 
     Returns
     -------
     Path
-        The key file of the database at ``database``: ``<database>.people-key``.
     """
     p = Path(database)
     return p.with_name(p.name + ".people-key")
@@ -167,8 +167,11 @@ def record_sketch(
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     ledger : int
+        The ledger's id (``dp_ledgers.id``).
     fingerprint : str
+        The file's fingerprint.
     sketch : PeopleSketch
+        The file's people sketch.
 
     Returns
     -------
@@ -198,9 +201,14 @@ def keep_sketch(
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     ledger : int
+        The ledger's id (``dp_ledgers.id``).
     fingerprint : str
+        The file's fingerprint.
     sketch : PeopleSketch
+        The file's people sketch.
     user : Who
+        Who acts: an Identity, a typed name, or None for the system user
+        (:func:`~riskcore.store.database.user_name`).
     """
     if record_sketch(con, ledger, fingerprint, sketch):
         Store._append(
@@ -223,6 +231,7 @@ def people_matches(
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     probe : TableProbe
+        The keyed sketch of the table.
 
     Returns
     -------
@@ -260,11 +269,11 @@ def best_match(con: sqlite3.Connection, probe: TableProbe) -> tuple[int, PeopleM
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     probe : TableProbe
+        The keyed sketch of the table (:class:`~riskcore.dp.people.TableProbe`).
 
     Returns
     -------
     tuple of (int, PeopleMatch) or None
-        The ledger whose people the probed table holds most, and the match.
     """
     found = people_matches(con, probe)
     return found[0] if found else None
@@ -285,10 +294,15 @@ def record_split(
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     ledger : int
+        The new ledger's id (``dp_ledgers.id``).
     match : PeopleMatch
+        The ledger its file matched.
     reason : str
+        Why a ledger of its own.
     now : str
+        The time, as :func:`~riskcore.store.database.utc_now` writes it.
     who : str
+        Who decided, as the user column holds it.
     """
     con.execute(
         "INSERT INTO dp_ledger_splits (ledger, resembles, match, reason, time, user) "
@@ -305,11 +319,11 @@ def split_of(con: sqlite3.Connection, ledger: int) -> LedgerSplit | None:
     con : sqlite3.Connection
         An open connection to the store's SQLite database.
     ledger : int
+        The ledger's id (``dp_ledgers.id``).
 
     Returns
     -------
     LedgerSplit or None
-        Why ``ledger`` was begun despite a match, or None for an ordinary ledger.
     """
     try:
         row = con.execute(
@@ -347,11 +361,16 @@ def start_new_ledger(
     Parameters
     ----------
     book : BudgetStore
+        The budget store writing the ledger.
     source : DataSource
+        The data source: its fingerprint names the file whose ledger is charged.
     reason : str
+        Why (not empty).
     data : pandas.DataFrame, optional
         The table.
     user : Who, optional
+        Who acts: an Identity, a typed name, or None for the system user
+        (:func:`~riskcore.store.database.user_name`).
 
     Returns
     -------

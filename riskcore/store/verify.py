@@ -107,6 +107,7 @@ class AuditHead(Result):
         Parameters
         ----------
         text : str
+            ``SEQ:HASH``, SEQ a number.
 
         Returns
         -------
@@ -231,7 +232,6 @@ def read_rows(con: sqlite3.Connection, path: Path) -> list[tuple[Any, ...]]:
     Returns
     -------
     list of tuple of Any
-        The audit rows of a read-only connection (``records`` "[]" in an old file).
 
     Raises
     ------
@@ -525,7 +525,6 @@ def read_head(path: str | Path) -> AuditHead | None:
     Returns
     -------
     AuditHead or None
-        The last entry's ``(seq, hash)`` read-only, without checking the chain.
 
     Raises
     ------

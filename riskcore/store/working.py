@@ -265,6 +265,7 @@ class WorkStore:
         Parameters
         ----------
         fingerprint : str
+            The SHA-256 of the file the work was done on.
         other_than : str, optional
             A session whose own work is not offered back to it.
         user : Who, optional

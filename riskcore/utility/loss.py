@@ -131,6 +131,7 @@ def column_shares(h: Hierarchy, leaf: np.ndarray) -> list[np.ndarray]:
     Parameters
     ----------
     h : Hierarchy
+        The column's hierarchy.
     leaf : numpy.ndarray
         Position of each column code among ``h.leaves`` (-2: missing).
 
@@ -181,12 +182,13 @@ def sensitive_distortion(table: Contingency, kept_base: np.ndarray) -> float:
     Parameters
     ----------
     table : Contingency
+        The class x value counts of the sensitive attribute over the base classes.
     kept_base : numpy.ndarray
+        bool per base class: released.
 
     Returns
     -------
     float
-        KL(release || table) of the sensitive attribute.
     """
     q = table.value_totals.astype(np.float64)
     kept = np.bincount(

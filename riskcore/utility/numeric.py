@@ -232,6 +232,7 @@ def il1s(original: pd.DataFrame, perturbed: pd.DataFrame, columns: Sequence[str]
     original, perturbed : pandas.DataFrame
         The same records in the same order.
     columns : sequence of str
+        The numeric columns compared.
 
     Returns
     -------
@@ -267,7 +268,9 @@ def numeric_risk_utility(
     original, perturbed : pandas.DataFrame
         The same records in the same order.
     columns : sequence of str
+        The numeric columns the perturbation changed.
     k : float, default 0.05
+        dRisk's interval half-width, in perturbed standard deviations.
 
     Returns
     -------

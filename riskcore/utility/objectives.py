@@ -114,11 +114,11 @@ def check_objective(objective: object) -> Objective:
     Parameters
     ----------
     objective : object
+        The value to check.
 
     Returns
     -------
     Objective
-        ``objective`` if it names an objective of the search, else refuse it.
 
     Raises
     ------

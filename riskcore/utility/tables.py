@@ -203,6 +203,7 @@ def natural_order(labels: Sequence[str]) -> list[str]:
     Parameters
     ----------
     labels : sequence of str
+        Value labels (generalized bands, categories, "other ...", "(missing)").
 
     Returns
     -------
@@ -323,11 +324,13 @@ def cramers_v(table: np.ndarray) -> float:
     Parameters
     ----------
     table : numpy.ndarray
+        Counts, rows by columns.
 
     Returns
     -------
     float
-        Cramer's V of a contingency table (Cramer 1946; see the module).
+        In [0, 1]: 0 for no association, 1 when one column determines the other; NaN
+        as above.
     """
     t = np.asarray(table, dtype=np.float64)
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
@@ -403,15 +406,21 @@ def two_way(
     Parameters
     ----------
     before : pandas.DataFrame
+        The table as recorded.
     after : pandas.DataFrame
+        The table remediated, its records keeping their index in ``before``.
     rows : str
+        The column whose values are the rows.
     columns : str
+        The column whose values are the columns (not ``rows``).
     top : int, optional
+        The most values kept a side in the tables shown (the rest summed in "other");
+        Cramer's V and the cell counts use every value.
 
     Returns
     -------
     TwoWay
-        The contingency tables of two columns before and after (see the module).
+        Cramer's V, the counts of non-empty cells and the shapes, before and after.
 
     Raises
     ------
@@ -556,6 +565,7 @@ def held_out_rows(
     test_share : float, default 0.3
         Share of the rows (or of the people) held out, in (0, 1).
     seed : int, default 0
+        The seed of the permutation (the same seed holds out the same rows).
     person : str, optional
         The person column.
 
@@ -624,6 +634,7 @@ def classification_utility(
     test_share : float, default 0.3
         Share held out, in (0, 1).
     seed : int, default 0
+        The seed of the split (:func:`held_out_rows`).
     person : str, optional
         The person column of ``before`` (the remediated table need not keep
         it): split by person; the share held out is then a share of the

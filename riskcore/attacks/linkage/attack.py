@@ -540,10 +540,12 @@ def linkage_curve(
     Parameters
     ----------
     release, auxiliary : pandas.DataFrame
+        The released table and the attacker's table (one row per target).
     order : list of str
         Auxiliary columns in the order the attacker learns them (e.g. by their
         uniqueness contribution, :mod:`riskcore.uniqueness`).
-    truth : see :func:`linkage_attack`
+    truth : numpy.ndarray or (str, str), optional
+        Ground truth, as :func:`linkage_attack` takes it.
     mapping : dict, optional
         {auxiliary column: released column}; default same names.
     progress : callable, optional

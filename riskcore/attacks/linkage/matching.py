@@ -61,6 +61,7 @@ def parse_interval(label: object) -> tuple[float, float, bool, bool] | None:
     Parameters
     ----------
     label : object
+        A released value.
 
     Returns
     -------

@@ -297,6 +297,7 @@ def join_people(
     target_of_row : numpy.ndarray
         int64 target of each auxiliary row, in ``[0, n_targets)``.
     n_targets : int
+        The number of targets (auxiliary people).
     true_owner : numpy.ndarray, optional
         Per target, its own owner (-1: not released).
     values : tuple of ValueSets

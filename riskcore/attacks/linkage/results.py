@@ -134,8 +134,11 @@ class Rate(Result):
         Parameters
         ----------
         successes : int
+            The targets counted.
         n : int
+            The targets attacked (0 gives a rate of 0).
         baseline : float
+            The rate by chance alone, kept beside it.
 
         Returns
         -------
@@ -150,7 +153,7 @@ class Rate(Result):
         Returns
         -------
         dict of str to Any
-            A JSON-ready dict, the interval as ``ci95: [low, high]``.
+            ``schema_version``, ``successes``, ``n``, ``rate``, ``ci95``, ``baseline``.
         """
         return {
             "schema_version": self.schema_version,
@@ -336,7 +339,8 @@ class LinkageResult(Result):
         Returns
         -------
         dict of str to Any
-            A JSON-ready dict, the bins as ``candidate_histogram`` {bin: targets}.
+            The fields and ``no_match``; ``candidate_histogram`` holds the targets per bin
+            of :data:`CANDIDATE_BINS`.
         """
         out = super().to_dict()
         bins = out.pop("bins")
@@ -386,7 +390,8 @@ class LinkageCurve(Result):
         Returns
         -------
         pandas.DataFrame
-            One row per step.
+            Columns ``known``, ``added``, ``n known``, then the unique and correct rates
+            with their 95% bounds.
         """
         return pd.DataFrame(
             {

@@ -57,6 +57,7 @@ def row_number_truth(auxiliary: pd.DataFrame, column: str, n_release: int) -> np
     Parameters
     ----------
     auxiliary : pandas.DataFrame
+        The attacker's table.
     column : str
         The auxiliary column holding row numbers 1 .. ``n_release``.
     n_release : int

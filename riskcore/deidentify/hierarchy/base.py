@@ -75,7 +75,6 @@ def present(series: pd.Series) -> pd.Series:
     Returns
     -------
     pandas.Series
-        The non-missing values of ``series`` (index kept).
     """
     return series[series.notna()]
 
@@ -86,11 +85,11 @@ def text_of(value: Any) -> str:
     Parameters
     ----------
     value : Any
+        A value of a column.
 
     Returns
     -------
     str
-        A value as text (leading zeros of text kept; "" for a missing value).
     """
     return value_text(value) or ""
 
@@ -165,11 +164,11 @@ class Hierarchy:
         Parameters
         ----------
         level : int
+            A level, 0 (the values) to the top.
 
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray)
-            (code of each leaf at ``level``, the labels of those codes).
         """
         codes, labels = pd.factorize(pd.Series(self.levels[level], dtype=object), sort=False)
         return codes.astype(np.int64), np.asarray(labels, dtype=object)
@@ -214,11 +213,11 @@ class Hierarchy:
         Parameters
         ----------
         sort : bool, optional
+            Rows in the values' order (:meth:`value_order`) instead of their first appearance.
 
         Returns
         -------
         pandas.DataFrame
-            The hierarchy as a table: one row per value, one column per level.
         """
         frame = pd.DataFrame(
             {f"level {i}": pd.Series(lab, dtype=object) for i, lab in enumerate(self.levels)}
@@ -255,7 +254,6 @@ class Hierarchy:
         Returns
         -------
         str
-            The hierarchy in ARX's CSV format: ``value;level 1;...;top`` per row.
         """
         out = io.StringIO()
         writer = csv.writer(out, delimiter=";", lineterminator="\n")
@@ -278,7 +276,6 @@ class Hierarchy:
         Returns
         -------
         dict of str to Any
-            What rebuilds this hierarchy: the builder and its parameters, or the table.
         """
         if self.spec_kind != "table":
             return {"kind": self.kind, "params": dict(self.params or {})}
@@ -308,6 +305,5 @@ def leaves_of(series: pd.Series) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        The distinct non-missing values of ``series``, in order of first appearance.
     """
     return np.asarray(pd.unique(present(series)), dtype=object)

@@ -70,7 +70,6 @@ def flat_hierarchy(series: pd.Series) -> Hierarchy:
     Returns
     -------
     Hierarchy
-        The two-level hierarchy "value" or ``"*"``: keep the column or suppress it.
     """
     leaves = leaves_of(series)
     return Hierarchy(
@@ -421,12 +420,13 @@ def grouping_hierarchy(
     series : pandas.Series
         The column's values.
     groups : sequence of mapping of Any to str
+        One mapping per level: values to level-1 groups, then groups to the next level's.
     column : str, optional
+        The hierarchy's column name (default the series' name).
 
     Returns
     -------
     Hierarchy
-        Categories grouped level by level, then ``"*"``.
     """
     leaves = leaves_of(series)
     cur = np.asarray(leaves, dtype=object)
@@ -485,13 +485,15 @@ def banded_hierarchy(
     series : pandas.Series
         The column's values.
     width : float, optional
+        The narrowest band (default a round width, about 16 bands over the range).
     bottom : float, optional
+        Numbers below it become ``"<bottom"`` (bottom coding).
     top : float, optional
+        Numbers at or above it become one top band (top coding).
 
     Returns
     -------
     Hierarchy
-        Bands of ``width``, doubling at each level up to the range, with outlier clipping.
     """
     values = present(series)
     x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)

@@ -96,6 +96,7 @@ def date_format(text: pd.Series) -> str | None:
     Parameters
     ----------
     text : pandas.Series
+        A column's values as text.
 
     Returns
     -------

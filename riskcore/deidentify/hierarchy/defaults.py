@@ -112,7 +112,6 @@ def builtin_hierarchy(series: pd.Series) -> Hierarchy | None:
     Returns
     -------
     Hierarchy or None
-        The built-in hierarchy of a UCI Adult census column, or None.
     """
     name = str(series.name).strip().lower()
     name = _ADULT_ALIASES.get(name, name)
@@ -154,7 +153,6 @@ def default_hierarchy(series: pd.Series) -> Hierarchy:
     Returns
     -------
     Hierarchy
-        A hierarchy suited to a column when the user gave none.
     """
     built = builtin_hierarchy(series)
     if built is not None:

@@ -80,8 +80,6 @@ class HierarchyPreview(Result):
         Returns
         -------
         pandas.DataFrame
-            Columns ``level``, ``what it does``, ``groups``, ``smallest group``,
-            ``largest group``.
         """
         return pd.DataFrame(
             {
@@ -99,6 +97,7 @@ class HierarchyPreview(Result):
         Parameters
         ----------
         level : int
+            A level of the hierarchy.
 
         Returns
         -------
@@ -115,6 +114,7 @@ def preview(hierarchy: Hierarchy, series: pd.Series) -> HierarchyPreview:
     Parameters
     ----------
     hierarchy : Hierarchy
+        The hierarchy previewed.
     series : pandas.Series
         The column (usually the one the hierarchy was built on).
 

@@ -45,9 +45,11 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
     Parameters
     ----------
     text : str
+        The file's text.
     column : str
         The column's name.
     numeric : bool, optional
+        Read the values (the first field) as numbers.
 
     Returns
     -------
@@ -81,13 +83,13 @@ def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
     Parameters
     ----------
     hierarchy : Hierarchy
+        The hierarchy, uploaded or built.
     series : pandas.Series
         The column's values.
 
     Returns
     -------
     Hierarchy
-        ``hierarchy`` when it holds every value of ``series``; else say which it lacks.
 
     Raises
     ------
@@ -178,6 +180,7 @@ def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
     Parameters
     ----------
     raw : bytes
+        The file's bytes (UTF-8).
     series : pandas.Series
         The column's values.
 
@@ -223,11 +226,11 @@ def hierarchy_from_spec(series: pd.Series, spec: Mapping[str, Any]) -> Hierarchy
     series : pandas.Series
         The column's values.
     spec : mapping of str to Any
+        The builder's kind and parameters, as :meth:`Hierarchy.recipe` writes them.
 
     Returns
     -------
     Hierarchy
-        The hierarchy ``spec`` describes (:meth:`Hierarchy.recipe`), built on ``series``.
     """
     h = rebuild(series, spec)
     return check_covers(h, series) if spec.get("kind") == "table" else h

@@ -37,11 +37,11 @@ def removed(label: object = TOP) -> str:
     Parameters
     ----------
     label : object, optional
+        The one label.
 
     Returns
     -------
     str
-        The words of a level where every value has one label: "removed (*)".
     """
     return f"removed ({text_of(label)})"
 

@@ -225,6 +225,7 @@ class History(Result):
         Parameters
         ----------
         step : Step
+            The step applied.
 
         Returns
         -------
@@ -251,7 +252,6 @@ class History(Result):
         Returns
         -------
         History
-            The history one step back (the step stays in the redo tail).
 
         Raises
         ------
@@ -268,7 +268,6 @@ class History(Result):
         Returns
         -------
         History
-            The history with the next undone step applied again.
 
         Raises
         ------
@@ -293,7 +292,6 @@ class History(Result):
         Returns
         -------
         History
-            The history with the first ``position`` steps applied; the rest stay redoable.
 
         Raises
         ------
@@ -315,12 +313,13 @@ class History(Result):
         Parameters
         ----------
         recipe : Recipe
+            The recipe whose steps the history holds.
         at : str, optional
+            The time of every step (default now).
 
         Returns
         -------
         History
-            A history whose applied steps are a recipe's (:func:`steps_of`).
         """
         steps = steps_of(recipe, at=at)
         return cls(steps, len(steps))
@@ -490,6 +489,7 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
     at : str, optional
         The time of every step (default now).
 

@@ -57,6 +57,7 @@ def command_script(
     Parameters
     ----------
     history : History
+        The session's steps; the applied ones are reproduced.
     data_name : str
         The table's path as the script will see it (or ``demo:N``).
     base : Recipe

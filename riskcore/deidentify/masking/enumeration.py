@@ -150,6 +150,7 @@ def enumeration_attack(
     series : pandas.Series
         The user's column of SSNs or birth dates.
     kind : {"ssn", "birth_date"}
+        What the column holds: the candidates tried.
     max_candidates : int, default 2,000,000
         Most SSN candidates to hash (a multiple of 10,000 is used).
 

@@ -54,11 +54,11 @@ def sex_of(value: object) -> str | None:
     Parameters
     ----------
     value : object
+        A value of a sex column.
 
     Returns
     -------
     str or None
-        "female", "male" or None (unknown) for a sex column's value ("F", "male").
     """
     if not isinstance(value, str):
         return None
@@ -77,11 +77,11 @@ def find_sex_column(data: pd.DataFrame, candidates: list[str] | tuple[str, ...])
     data : pandas.DataFrame
         The table.
     candidates : list of str or tuple of str
+        Column names, in the order tried.
 
     Returns
     -------
     str or None
-        The first of ``candidates`` that is a sex column, or None.
     """
     for c in candidates:
         if c not in data.columns:
@@ -181,6 +181,7 @@ def surrogates(
     series : pandas.Series
         The column's values.
     kind : {"name", "first_name", "last_name", "email", "phone", "address", "company", "ssn"}
+        The kind of fake value drawn.
     seed : int
         Seed of the random generator.
     locale : str, default "en_US"

@@ -166,11 +166,11 @@ class MaskOperator:
         Parameters
         ----------
         params : mapping of str to Any, optional
+            The step's parameters (default the operator's).
 
         Returns
         -------
         str
-            What a step with these parameters does, in words (checked first).
         """
         return self.describe(self.configure(params))
 
@@ -188,6 +188,7 @@ class MaskOperator:
         data : pandas.DataFrame
             The table.
         columns : sequence of str
+            The columns masked.
         params : mapping, optional
             Checked with :meth:`configure`.
         key : SecretKey or bytes, optional

@@ -405,6 +405,7 @@ def get_operator(name: str) -> MaskOperator:
     Parameters
     ----------
     name : str
+        An operator's name in a recipe.
 
     Returns
     -------
@@ -524,11 +525,11 @@ def step_words(step: Mapping[str, Any]) -> str:
     Parameters
     ----------
     step : mapping of str to Any
+        A masking step of a recipe (its operator, column and parameters).
 
     Returns
     -------
     str
-        What a recipe's masking step does to its column, in words ("last 4 digits kept").
 
     Raises
     ------
@@ -544,11 +545,11 @@ def choice_label(choice: str) -> str:
     Parameters
     ----------
     choice : str
+        A menu choice's name.
 
     Returns
     -------
     str
-        A menu choice's label ("keep the last 4 digits").
 
     Raises
     ------

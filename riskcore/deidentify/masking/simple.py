@@ -57,6 +57,7 @@ def redact(series: pd.Series, *, text: str = "[REDACTED]") -> pd.Series:
     series : pandas.Series
         The column's values.
     text : str, default "[REDACTED]"
+        The text every value becomes.
 
     Returns
     -------
@@ -153,6 +154,7 @@ def substitute(series: pd.Series, *, prefix: str = "Person", width: int = 5) -> 
     series : pandas.Series
         The column's values.
     prefix : str, default "Person"
+        The label's text before the number.
     width : int, default 5
         Digits of the number, zero-padded (more when there are more values).
 

@@ -82,7 +82,6 @@ class SecretKey:
         Returns
         -------
         SecretKey
-            A new random key from :func:`secrets.token_bytes`.
         """
         if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 16:
             raise ValueError(f"nbytes must be an integer >= 16, got {nbytes!r}")
@@ -95,6 +94,7 @@ class SecretKey:
         Parameters
         ----------
         text : str
+            The key in hex.
 
         Returns
         -------
@@ -118,7 +118,6 @@ class SecretKey:
         Returns
         -------
         str
-            The key as hexadecimal text: show it to its owner once, store it apart.
         """
         return self._key.hex()
 
@@ -147,6 +146,7 @@ def key_bytes(key: SecretKey | bytes) -> bytes:
     Parameters
     ----------
     key : SecretKey or bytes
+        A key, or its bytes.
 
     Returns
     -------
@@ -224,6 +224,7 @@ def hmac_tokens(
     length : int, default 16
         Characters kept (hex: 1-64, base32: 1-51).
     encoding : {"hex", "base32"}
+        How the token's bits are written.
 
     Returns
     -------

@@ -26,11 +26,11 @@ def check_series(series: object) -> pd.Series:
     Parameters
     ----------
     series : object
+        The value to check.
 
     Returns
     -------
     pandas.Series
-        ``series`` when it is a pandas Series.
 
     Raises
     ------
@@ -57,7 +57,6 @@ def distinct_text(series: pd.Series) -> tuple[npt.NDArray[np.intp], list[str]]:
     codes : numpy.ndarray
         Per row, the position of its text among the distinct texts; -1 where missing.
     texts : list of str
-        The distinct texts.
     """
     codes, uniques = pd.factorize(series, use_na_sentinel=True, sort=False)
     texts = np.array([value_text(v) for v in np.asarray(uniques, dtype=object)], dtype=object)

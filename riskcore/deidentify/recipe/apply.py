@@ -173,8 +173,9 @@ def apply_recipe(
     Parameters
     ----------
     data : pandas.DataFrame
-        The table.
+        The table: it holds every column the recipe names.
     recipe : Recipe or mapping
+        The recipe, or its JSON form (:meth:`Recipe.to_dict`, older shapes read too).
     key : SecretKey or bytes, optional
         The key of the keyed steps; required when there is one (unless
         ``skip_keyed``), and checked against the recipe's ``key_check``.
@@ -192,6 +193,30 @@ def apply_recipe(
     ------
     RiskcoreError
         When a column is missing, the key is missing or is not the recipe's.
+
+    Examples
+    --------
+    The recipe of ages in bands of 10 (sex kept) for k = 3, applied to new
+    data: the bands are rebuilt on it, so 58 finds its band 50-59; (40-49, M)
+    now has 2 records and (50-59, M) 1, so those 3 records are suppressed, more
+    than the recipe's limit (none).
+
+    >>> import pandas as pd
+    >>> from riskcore.criteria import Targets
+    >>> from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
+    >>> from riskcore.deidentify.recipe import Recipe
+    >>> old = pd.DataFrame({"age": [31, 34, 38, 42, 45, 47], "sex": list("FFFMMM")})
+    >>> h = {"age": interval_hierarchy(old["age"], [10, 20]), "sex": flat_hierarchy(old["sex"])}
+    >>> recipe = Recipe.of(h, {"age": 1, "sex": 0}, Targets.of(k=3))
+    >>> new = pd.DataFrame({"age": [33, 36, 39, 41, 44, 58], "sex": list("FFFMMM")})
+    >>> applied = apply_recipe(new, recipe)
+    >>> applied.data
+         age sex
+    0  30-39   F
+    1  30-39   F
+    2  30-39   F
+    >>> applied.suppressed, applied.within_limit
+    (3, False)
     """
     from riskcore.criteria import Targets, with_suppressed
     from riskcore.deidentify.recipe.check import check_recipe

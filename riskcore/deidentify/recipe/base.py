@@ -100,11 +100,11 @@ def key_check(key: SecretKey | bytes) -> str:
     Parameters
     ----------
     key : SecretKey or bytes
+        The key.
 
     Returns
     -------
     str
-        The key's check value: the first 16 hex digits of HMAC-SHA256(key, fixed text).
     """
     raw = bytes.fromhex(SecretKey(key).reveal_hex())
     return hmac.new(raw, b"riskcore recipe key check", hashlib.sha256).hexdigest()[:16]
@@ -161,11 +161,11 @@ def generalize_columns(
     hierarchies : mapping of str to Hierarchy
         The generalization hierarchy of each quasi-identifier.
     levels : mapping of str to int
+        The level of each QI.
 
     Returns
     -------
     pandas.DataFrame
-        ``data`` with each QI replaced by its label at its level.
     """
     # copy-on-write (pandas 3): replacing a column of a shallow copy leaves ``data`` as it is
     out = data.copy(deep=False)
@@ -200,6 +200,7 @@ def generalize_known(
         The table as recorded, from which the recipe's hierarchies are rebuilt (the
         same hierarchies :func:`apply_recipe` builds).
     recipe : Recipe or mapping
+        The recipe, or its JSON form.
 
     Returns
     -------
@@ -337,7 +338,6 @@ class Recipe(Result):
         Returns
         -------
         dict of str to Any
-            The recipe as JSON values.
         """
         out = super().to_dict()
         for name in (
@@ -391,28 +391,41 @@ class Recipe(Result):
         hierarchies : mapping of str to Hierarchy
             The generalization hierarchy of each quasi-identifier.
         levels : mapping of str to int
+            The chosen level of each quasi-identifier.
         targets : Any
             The targets (a Targets).
         sensitive : tuple of str, optional
             The sensitive column(s).
         suppression : str, optional
+            ``"drop"`` the suppressed records, or ``"mask"`` their QIs.
         safe_harbor : sequence of mapping of str to Any, optional
+            Safe Harbor steps, applied first.
         date_shift : mapping of str to Any, optional
+            The keyed date shift, when there is one.
         masking : sequence of mapping of str to Any, optional
+            One masking step per direct identifier.
         key : SecretKey or bytes, optional
+            The key of the keyed steps (it seals the recipe).
         missing : Literal['own', 'any'], optional
             How a missing value matches: ``own`` (a value of its own) or ``any`` (any value).
         distances : mapping of str to str, optional
+            The t-closeness distance of each sensitive attribute.
         orders : mapping of str to sequence of Any, optional
+            The value order of each sensitive attribute (ordered distance).
         sampling_fraction : float, optional
             n / N, when the data are a sample of a population of N.
         weights : str, optional
             The sampling-weight column (numbers of at least 1), if any.
         steering : Steering, optional
+            The search's per-QI weights and level bounds.
         objective : str, optional
+            The objective the levels were chosen by.
         identifiers : sequence of str, optional
+            The direct identifiers the recipe must mask (default above).
         perturb : sequence of mapping of str to Any, optional
+            Perturbation steps, applied after generalization.
         population : mapping of str to Any, optional
+            The population table's reference (name and SHA-256) of k-map and delta-presence targets.
         person : str, optional
             The column linking the rows of one person (the classes were judged in people).
         events : sequence of str, default ()
@@ -424,7 +437,6 @@ class Recipe(Result):
         Returns
         -------
         Recipe
-            The recipe of a chosen node (``targets`` a Targets) and the steps before it.
 
         Raises
         ------
@@ -489,12 +501,13 @@ def seal_recipe(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
     key : SecretKey or bytes or None
+        The key of its keyed steps (None without any).
 
     Returns
     -------
     Recipe
-        ``recipe`` with its key check (when it has keyed steps) and its seal.
 
     Raises
     ------
@@ -541,6 +554,7 @@ def masking_steps(recipe: Recipe) -> list[MaskingStep]:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
 
     Returns
     -------
@@ -568,11 +582,11 @@ def keyed_steps(recipe: Recipe) -> list[str]:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
 
     Returns
     -------
     list of str
-        The recipe's steps that need the key, in words ("hmac tokens of 'ssn'").
     """
     return [
         f"{'the date shift' if s.section == 'date_shift' else s.operator.name.replace('_', ' ')}"

@@ -43,6 +43,7 @@ def check_recipe(
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
     key : SecretKey or bytes, optional
         The key of its keyed steps.
     sealed : bool, default False
@@ -104,6 +105,7 @@ def read_recipe(spec: Mapping[str, Any], key: SecretKey | bytes | None = None) -
     spec : mapping
         The recipe as read from JSON.
     key : SecretKey or bytes, optional
+        The key of its keyed steps.
 
     Returns
     -------

@@ -159,6 +159,7 @@ def treated_columns(recipe: Recipe, *, pending: Collection[str] = ()) -> frozens
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
     pending : collection of str, optional
         Columns a step still to come will transform (the quasi-identifiers before
         the search has chosen their levels).
@@ -186,6 +187,7 @@ def partly_treated(recipe: Recipe) -> dict[str, frozenset[str]]:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
 
     Returns
     -------

@@ -218,10 +218,15 @@ def inputs(
     data : pandas.DataFrame
         The table.
     roles : ColumnRoles or None
+        The user's roles (None: none tagged).
     as_of : int or None
+        The year ages are counted to (None: this year).
     suggestions : RoleSuggestions or None
+        The role rule's suggestions (None: made here).
     text : TextScan, optional
+        A free-text scan of ``data`` (default the suggestions', else a new one).
     max_chars : int, optional
+        The scan's character limit per column.
 
     Returns
     -------

@@ -75,11 +75,11 @@ def year_of(as_of: int | None) -> int:
     Parameters
     ----------
     as_of : int or None
+        A year, or None for this year.
 
     Returns
     -------
     int
-        The year ages are counted to: ``as_of``, or this year.
 
     Raises
     ------
@@ -99,7 +99,9 @@ def rows_of(codes: np.ndarray, which: Sequence[bool]) -> int:
     Parameters
     ----------
     codes : numpy.ndarray
+        The code of each row's distinct value.
     which : sequence of bool
+        One flag per distinct value.
 
     Returns
     -------
@@ -222,11 +224,11 @@ def birth_year_label(as_of: int) -> str:
     Parameters
     ----------
     as_of : int
+        The year ages are counted to.
 
     Returns
     -------
     str
-        The one category of birth years implying an age over 89 ("1936 or earlier").
     """
     return f"{as_of - 90} or earlier"
 

@@ -174,7 +174,6 @@ class CandidateTable(Result):
         Returns
         -------
         pandas.DataFrame
-            One row per candidate: levels, words, losses, suppression, classes, risk.
         """
         cols: dict[str, Any] = {}
         rows = self.rows
@@ -236,13 +235,13 @@ def records_at_risk(lattice: Lattice, levels: Sequence[int], threshold: float) -
     lattice : Lattice
         The generalization lattice of the table.
     levels : sequence of int
+        The node: one level per QI, in the lattice's order.
     threshold : float
         The record-risk threshold.
 
     Returns
     -------
     int
-        The released records of a node whose prosecutor risk exceeds ``threshold``.
 
     Raises
     ------
@@ -456,11 +455,11 @@ def column_ncp(
     lattice : Lattice
         The generalization lattice of the table.
     levels : sequence of int
+        The node: one level per QI, in the lattice's order.
 
     Returns
     -------
     dict of str to float
-        Each QI's normalized certainty penalty under a node (Xu et al. 2006).
 
     Raises
     ------

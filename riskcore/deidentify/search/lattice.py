@@ -473,11 +473,11 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
         tuple of str
-            The QIs ``levels`` generalizes to a single top label (the column removed).
         """
         return tuple(
             q
@@ -495,12 +495,13 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         qi : int
+            The QI's position in the lattice's order.
         level : int
+            A level of its hierarchy.
 
         Returns
         -------
         numpy.ndarray
-            The code of every base class's value of QI number ``qi`` at ``level``.
         """
         codes: np.ndarray = self._class_codes[qi][level]
         return codes
@@ -514,7 +515,6 @@ class Lattice(LatticeLosses):
         Returns
         -------
         numpy.ndarray
-            The base class of every record, in input order (numbered as :attr:`base`).
         """
         if self._people is not None:
             return self._people.row_unit
@@ -535,6 +535,7 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
@@ -556,6 +557,7 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
         """
         self._tables.get(self._check_levels(levels)[: self._nq])
 
@@ -592,11 +594,11 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
         tuple of (numpy.ndarray, Evidence)
-            (the node's class of every base class, the node's classes as evidence).
         """
         ids, node = self._node(levels)
         if self._people is None:
@@ -683,11 +685,11 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
         tuple of (numpy.ndarray, Evidence, Verdict)
-            (node class of every base class, the node's evidence, its verdict).
         """
         ids, ev = self.evidence(levels)
         return ids, ev, evaluate(self.targets, ev, suppress=True)
@@ -698,11 +700,11 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
         tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray)
-            (node class of every base class, class sizes, which classes break a target).
         """
         ids, ev, verdict = self.judge(levels)
         j = int(ids.max()) + 1 if len(ids) else 0  # (not the absent population classes)
@@ -716,7 +718,6 @@ class Lattice(LatticeLosses):
         Returns
         -------
         list of tuple of int
-            Every node within the level bounds, bottom first.
         """
         all_nodes = list(itertools.product(*(range(lo, hi + 1) for lo, hi in self.bounds)))
         return sorted(all_nodes, key=lambda n: (sum(n), n))
@@ -733,12 +734,13 @@ class Lattice(LatticeLosses):
         data : pandas.DataFrame
             The table: a DataFrame, or an EncodedTable already encoded.
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
         suppression : str, optional
+            ``"drop"`` the suppressed records, or ``"mask"`` their QIs with ``"*"``.
 
         Returns
         -------
         pandas.DataFrame
-            ``data`` generalized to ``levels``, the failing classes suppressed.
         """
         return apply_levels(self, data, levels, suppression=suppression)
 
@@ -748,6 +750,7 @@ class Lattice(LatticeLosses):
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
@@ -770,6 +773,7 @@ def apply_levels(
     data : pandas.DataFrame
         The table the lattice was built from (same rows, same order).
     levels : sequence of int
+        The node: one level per QI, in the lattice's order.
     suppression : {"drop", "mask"}
         Drop the suppressed records (default), or keep them with every QI
         set to ``"*"``.

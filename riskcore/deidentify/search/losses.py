@@ -129,6 +129,7 @@ class LatticeLosses:
         Parameters
         ----------
         objective : Objective, optional
+            The loss minimized (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
 
         Returns
         -------
@@ -156,12 +157,13 @@ class LatticeLosses:
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
         objective : Objective, optional
+            The loss minimized.
 
         Returns
         -------
         float
-            The lower bound of ``levels`` (the sum of :meth:`lower_bound_terms`).
         """
         terms = zip(self.lower_bound_terms(objective), levels, strict=True)
         return float(sum(t[x] for t, x in terms))
@@ -173,12 +175,13 @@ class LatticeLosses:
         Parameters
         ----------
         objective : Objective
+            The loss minimized.
         loss : float
+            A node's loss under it.
 
         Returns
         -------
         float
-            ``loss`` in the space of :meth:`lower_bound_terms` (log1p for geometric Loss).
         """
         return math.log1p(loss) if objective == "loss_geometric" else loss
 
@@ -196,7 +199,9 @@ class LatticeLosses:
         Parameters
         ----------
         node : NodeResult
+            An evaluated node.
         objective : Objective
+            The loss minimized.
 
         Returns
         -------
@@ -215,6 +220,7 @@ class LatticeLosses:
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
@@ -319,7 +325,6 @@ class LatticeLosses:
         Returns
         -------
         NodeResult
-            The table as recorded: every QI at level 0 and nothing suppressed.
         """
         bottom = self.evaluate([0] * len(self.qis))
         sizes = self.base.sizes if self._people is None else self._people.owner_people

@@ -121,7 +121,8 @@ class PopulationClasses:
         members : numpy.ndarray
             F_j of each of the node's classes (0 when no population member matches).
         absent_members : numpy.ndarray
-            F_j of each population class with no class of the node.
+            The members of each population class left unmatched, in the order of
+            ``absent_codes``.
         absent_codes : numpy.ndarray
             One row per QI: their codes at the node's levels.
         """
@@ -147,6 +148,7 @@ class PopulationClasses:
         Parameters
         ----------
         bottom : NodeClasses
+            The data's classes with every QI at level 0.
 
         Raises
         ------

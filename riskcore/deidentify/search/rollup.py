@@ -79,12 +79,13 @@ def group(codes: Sequence[np.ndarray], cards: Sequence[int]) -> tuple[np.ndarray
     Parameters
     ----------
     codes : sequence of numpy.ndarray
+        One code array per column, all of one length.
     cards : sequence of int
+        The number of codes of each column.
 
     Returns
     -------
     tuple of (numpy.ndarray, int)
-        (the group of each row of equal code tuples, the number of groups).
     """
     keep = [i for i, c in enumerate(cards) if c > 1]  # a constant column splits nothing
     if not keep:
@@ -224,11 +225,11 @@ class ClassTables:
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
         NodeClasses
-            The classes of the node ``levels`` (rolled up when it can be).
         """
         lv = tuple(int(x) for x in levels)
         src = self._source(lv)
@@ -264,6 +265,7 @@ class ClassTables:
         Parameters
         ----------
         levels : sequence of int
+            The node: one level per QI, in the lattice's order.
 
         Returns
         -------
@@ -293,13 +295,15 @@ def regroup(table: Contingency, ids: np.ndarray, sizes: np.ndarray) -> Contingen
     Parameters
     ----------
     table : Contingency
+        The sensitive attribute's counts over the base classes.
     ids : numpy.ndarray
+        The node's class of each base class.
     sizes : numpy.ndarray
+        The node's class sizes.
 
     Returns
     -------
     Contingency
-        A sensitive contingency of the base classes regrouped into a node's classes.
     """
     m = max(len(table.value_totals), 1)
     key = ids[table.cell_class] * m + table.cell_value

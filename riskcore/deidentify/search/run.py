@@ -111,12 +111,13 @@ def same_loss(a: float, b: float) -> bool:
     Parameters
     ----------
     a : float
+        A loss.
     b : float
+        Another loss.
 
     Returns
     -------
     bool
-        True when losses ``a`` and ``b`` tie: within 1e-12 of the larger (1e-15 near 0).
     """
     return abs(a - b) <= RELATIVE_TIE * max(abs(a), abs(b)) + _FLOOR
 
@@ -130,6 +131,7 @@ def tie_key(node: NodeResult) -> tuple[int, int, float, tuple[int, ...]]:
     Parameters
     ----------
     node : NodeResult
+        An evaluated node.
 
     Returns
     -------
@@ -145,12 +147,13 @@ def best_of(nodes: Sequence[NodeResult], objective: Objective) -> NodeResult | N
     Parameters
     ----------
     nodes : sequence of NodeResult
+        Evaluated nodes.
     objective : Objective
+        The loss compared.
 
     Returns
     -------
     NodeResult or None
-        The anonymous node of least loss among ``nodes``, ties by :func:`tie_key`.
     """
     ok = [r for r in nodes if r.anonymous]
     if not ok:
@@ -462,6 +465,7 @@ def search(
     Parameters
     ----------
     lattice : Lattice
+        The table's hierarchies, targets, weights and level bounds: the nodes searched.
     objective : str, default "ncp"
         A name of :data:`riskcore.utility.loss.OBJECTIVES`.
     progress : callable, optional
@@ -482,6 +486,23 @@ def search(
     ------
     RiskcoreError
         For an unknown objective.
+
+    Examples
+    --------
+    Ages in bands of 10, then 20, then ``"*"``; sex kept or ``"*"``: 4 x 2 =
+    8 nodes. With k = 3, the ages as written are all unique, and bands of 10
+    make the classes (30-39, F) and (40-49, M) of 3 each, with sex kept: the
+    least-loss node is (1, 0), nothing suppressed.
+
+    >>> import pandas as pd
+    >>> from riskcore.criteria import Targets
+    >>> from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
+    >>> from riskcore.deidentify.lattice import Lattice
+    >>> df = pd.DataFrame({"age": [31, 34, 38, 42, 45, 47], "sex": list("FFFMMM")})
+    >>> h = {"age": interval_hierarchy(df["age"], [10, 20]), "sex": flat_hierarchy(df["sex"])}
+    >>> result = search(Lattice(df, h, targets=Targets.of(k=3)))
+    >>> result.lattice_size, result.best.levels, result.best.k, result.best.suppressed
+    (8, (1, 0), 3, 0)
     """
     check_objective(objective)
     start = time.perf_counter()
@@ -532,13 +553,15 @@ def evaluate_all(
     Parameters
     ----------
     lattice : Lattice
+        The lattice, with its level bounds.
     known : sequence of NodeResult, optional
+        Nodes already evaluated (a search's visited nodes), reused.
     progress : callable, optional
+        Called as ``progress(evaluated, total)``.
 
     Returns
     -------
     tuple of NodeResult
-        Every node within the level bounds, evaluated.
     """
     done = {r.levels: r for r in known}
     out = []
@@ -560,12 +583,13 @@ def greedy_search(lattice: Lattice, *, objective: Objective = "ncp") -> NodeResu
     Parameters
     ----------
     lattice : Lattice
+        The lattice.
     objective : Objective, optional
+        The loss minimized.
 
     Returns
     -------
     NodeResult or None
-        The node a greedy one-QI-at-a-time generalization reaches (a baseline).
     """
     check_objective(objective)
     node = lattice.evaluate([lo for lo, _ in lattice.bounds])

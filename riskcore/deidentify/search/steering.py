@@ -185,11 +185,11 @@ class Steering(Result):
         Parameters
         ----------
         qi : str
+            A quasi-identifier.
 
         Returns
         -------
         float
-            The weight of ``qi`` (1 when not named).
         """
         return self.weights.get(qi, 1.0)
 
@@ -199,12 +199,13 @@ class Steering(Result):
         Parameters
         ----------
         qi : str
+            A quasi-identifier.
         height : int
+            The number of levels of its hierarchy.
 
         Returns
         -------
         tuple of (int, int)
-            The (lowest, highest) level searched for ``qi`` of a hierarchy of ``height``.
         """
         return self.levels.get(qi, (0, height))
 
@@ -221,11 +222,11 @@ class Steering(Result):
         weights : mapping of str to float, optional
             The weight of each quasi-identifier in the loss (1 when not given).
         levels : mapping of str to tuple of (int, int), optional
+            The (lowest, highest) level searched of each quasi-identifier (all when not given).
 
         Returns
         -------
         Steering
-            A steering from plain mappings (None: nothing steered).
         """
         return cls(dict(weights or {}), dict(levels or {}))
 

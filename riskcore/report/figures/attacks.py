@@ -43,7 +43,9 @@ def candidates_bars(hist: pd.DataFrame, title: str) -> go.Figure:
     Parameters
     ----------
     hist : pandas.DataFrame
+        Columns ``candidates`` (the bins), ``share`` and ``targets``.
     title : str
+        The chart's title.
 
     Returns
     -------
@@ -74,6 +76,8 @@ def linkage_curve_chart(curve: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     curve : pandas.DataFrame
+        :meth:`~riskcore.attacks.LinkageCurve.to_frame`: ``added``, ``unique`` and its bounds,
+        ``correct``.
 
     Returns
     -------
@@ -121,9 +125,13 @@ def exposure_bars(df: pd.DataFrame, x: str, x_title: str, title: str) -> go.Figu
     Parameters
     ----------
     df : pandas.DataFrame
+        Columns ``x``, ``records`` and ``classes``.
     x : str
+        The column of the parameter on the x axis.
     x_title : str
+        The x axis's title.
     title : str
+        The chart's title.
 
     Returns
     -------
@@ -193,9 +201,13 @@ def two_queries(labels: list[str], values: list[float], title: str, y: str) -> g
     Parameters
     ----------
     labels : list of str
+        The bars' labels: the two queries, then their difference.
     values : list of float
+        The three values, in the order of ``labels``.
     title : str
+        The chart's title.
     y : str
+        The y axis's title.
 
     Returns
     -------
@@ -234,12 +246,17 @@ def noise_success(
     Parameters
     ----------
     eps : numpy.ndarray
+        The epsilons, increasing.
     p_within : numpy.ndarray
+        Per epsilon, the chance that the attacker's estimate lands within ``within`` of the truth.
     error : numpy.ndarray
+        Per epsilon, the answer's 95% error.
     within : float
+        The distance the attacker's success is counted within.
     epsilon : float, optional
         The privacy-loss parameter ε (> 0).
     sensitivity : float, optional
+        The query's sensitivity, for the marker's numbers.
 
     Returns
     -------
@@ -339,9 +356,13 @@ def estimate_histogram(draws: np.ndarray, truth: float, title: str, *, unit: str
     Parameters
     ----------
     draws : numpy.ndarray
+        The simulated estimates.
     truth : float
+        The target's true value, drawn as a line.
     title : str
+        The chart's title.
     unit : str
+        The value's unit, in the x axis's title.
 
     Returns
     -------

@@ -23,7 +23,7 @@ def diversity_bars(df: pd.DataFrame, attribute: str) -> go.Figure:
         :func:`riskcore.report.readings.diversity_distribution`; with its ``people`` column
         the bars count people.
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        A sensitive attribute of the assessment.
 
     Returns
     -------

@@ -72,11 +72,15 @@ def error_vs_epsilon(
     Parameters
     ----------
     curves : dict of str to dp.ErrorCurve
+        Per mechanism, its error curve (the first also gives the simulated band).
     epsilon : float
         The privacy-loss parameter ε (> 0).
     unit : str
+        The answer's unit, in the y axis's title.
     what : str
+        What is answered ("count"), in the title.
     relative : bool, optional
+        Show the error in percent of the true answer.
 
     Returns
     -------
@@ -147,6 +151,7 @@ def clipping_chart(t: dp.ClippingTradeoff, unit: str) -> go.Figure:
     Parameters
     ----------
     t : dp.ClippingTradeoff
+        The clipping trade-off per upper bound: bias, sampling and privacy noise, RMSE.
     unit : str
         The column's unit ("amount units").
 
@@ -325,7 +330,9 @@ def composition_chart(c: dp.CompositionCurves, budget: float) -> go.Figure:
     Parameters
     ----------
     c : dp.CompositionCurves
+        Total epsilon per number of queries under each theorem.
     budget : float
+        The epsilon budget, drawn as a line (it also sets the window shown).
 
     Returns
     -------
@@ -410,10 +417,15 @@ def posterior_chart(
     Parameters
     ----------
     r : numpy.ndarray
+        The noisy responses (x).
     gamma : numpy.ndarray
+        The posterior of the true world at each response, in [0, 1].
     rho : float
+        The bound on the attacker's certainty, drawn as a line.
     true_value : float
+        f on the true world, drawn as a line.
     unit : str
+        The answer's unit, in the x axis's title.
 
     Returns
     -------
@@ -444,7 +456,9 @@ def blocks_chart(sa: dp.SampleAggregate, unit: str) -> go.Figure:
     Parameters
     ----------
     sa : dp.SampleAggregate
+        The sample-and-aggregate result: its block values, bounds, average and full-data value.
     unit : str
+        The column's unit, in the y axis's title.
 
     Returns
     -------

@@ -37,6 +37,7 @@ def rows_per_person_chart(rows: RowsPerPerson, c: int) -> go.Figure:
     Parameters
     ----------
     rows : RowsPerPerson
+        How many people have each number of rows.
     c : int
         The bound on rows per person.
 
@@ -97,6 +98,7 @@ def bound_tradeoff_chart(t: BoundTradeoff, *, unit: str) -> go.Figure:
     Parameters
     ----------
     t : BoundTradeoff
+        The error from rows left out, the noise and their total per bound c.
     unit : str
         The query's unit ("rows", "amount units").
 

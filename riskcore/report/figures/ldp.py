@@ -34,6 +34,8 @@ def grr_bars(df: pd.DataFrame, column: str, *, counted: str = "people") -> go.Fi
     Parameters
     ----------
     df : pandas.DataFrame
+        One row per category: ``category``, ``true``, ``observed (randomized)``, ``estimated`` and
+        its interval.
     column : str
         The column's name.
     counted : str, optional
@@ -167,6 +169,7 @@ def laplace_ldp_chart(r: LaplaceLdpResult) -> go.Figure:
     Parameters
     ----------
     r : LaplaceLdpResult
+        The local Laplace simulation: one report's noise and the average's interval.
 
     Returns
     -------

@@ -61,7 +61,9 @@ def risk_loss_chart(
     Parameters
     ----------
     nodes : sequence of NodeResult
+        The lattice's evaluated nodes.
     chosen : sequence of int or None
+        The chosen node's levels (None: none marked).
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
 

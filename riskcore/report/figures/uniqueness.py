@@ -115,7 +115,9 @@ def candidates_curve(cand: pd.DataFrame, *, k: int | None = None, suffix: str = 
         :func:`riskcore.report.readings.anonymity.candidate_table`; with its
         ``people`` column (a person column set) the x axis counts people.
     k : int, optional
+        The target k, drawn as a second line (none when None).
     suffix : str, optional
+        Text ending the title (" (after remediation)").
 
     Returns
     -------
@@ -204,6 +206,7 @@ def contribution_bars(df: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     df : pandas.DataFrame
+        Columns ``column``, ``drop`` and ``drop %``, one row per QI.
 
     Returns
     -------
@@ -240,11 +243,17 @@ def share_bars(
     Parameters
     ----------
     df : pandas.DataFrame
+        One row per bar.
     x : str
+        The column of the bars' labels.
     y : str
+        The column of the shares, in [0, 1].
     title : str
+        The chart's title.
     x_title : str
+        The x axis's title (the shares' axis).
     y_title : str
+        The y axis's title (the labels' axis).
 
     Returns
     -------
@@ -278,6 +287,7 @@ def delta_bars(table: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     table : pandas.DataFrame
+        One row per delta: ``delta``, ``classes``, ``outside`` and ``records`` (or ``people``).
 
     Returns
     -------

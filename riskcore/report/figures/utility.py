@@ -44,6 +44,7 @@ def value_bars(counts: pd.DataFrame, column: str) -> go.Figure:
     Parameters
     ----------
     counts : pandas.DataFrame
+        One row per value: ``value``, ``before`` and ``after`` counts.
     column : str
         The column's name.
 
@@ -91,6 +92,7 @@ def change_bars(table: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     table : pandas.DataFrame
+        One row per column: ``column``, ``unchanged``, ``changed``, ``suppressed`` (shares).
 
     Returns
     -------
@@ -133,8 +135,11 @@ def two_way_heatmap(tw: TwoWay, *, after: bool, zmax: float | None = None) -> go
     Parameters
     ----------
     tw : TwoWay
+        The two-way tables as recorded and released.
     after : bool
+        Draw the released table (else the one as recorded).
     zmax : float, optional
+        The top of the colour scale (default the table's largest count).
 
     Returns
     -------
@@ -175,6 +180,7 @@ def accuracy_bars(cu: ClassificationUtility) -> go.Figure:
     Parameters
     ----------
     cu : ClassificationUtility
+        The accuracies before and after, and the guess's.
 
     Returns
     -------
@@ -215,6 +221,7 @@ def column_ncp_bars(cmp: Comparison) -> go.Figure:
     Parameters
     ----------
     cmp : Comparison
+        The two candidates compared, with each QI's NCP.
 
     Returns
     -------

@@ -101,6 +101,7 @@ def size_histogram(dist: ClassSizeDistribution, *, people: bool = False) -> pd.D
     Parameters
     ----------
     dist : ClassSizeDistribution
+        The class-size distribution of the assessment.
     people : bool, default False
         The classes count people (a person column is set): the count column
         is then ``people``.
@@ -141,6 +142,7 @@ def candidate_table(dist: ClassSizeDistribution, *, people: bool = False) -> pd.
     Parameters
     ----------
     dist : ClassSizeDistribution
+        The class-size distribution of the assessment.
     people : bool, default False
         The classes count people (a person column is set): the count column
         is then ``people`` and a candidate is a person.
@@ -177,7 +179,6 @@ def histogram_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The one-line reading under the class-size histogram.
     """
     n = assessment.n_people  # the units the classes count (the rows without a person column)
     u = assessment.unique_records
@@ -201,7 +202,6 @@ def candidates_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The reading under the candidates-per-record curve.
     """
     n = assessment.n_people  # the units the classes count (the rows without a person column)
     below = _records_below_11(assessment.anonymity.distribution)
@@ -257,7 +257,6 @@ def risk_reading(assessment: Assessment) -> str:
     Returns
     -------
     str
-        The reading under the risk table: what prosecutor risk and the threshold mean.
     """
     a = assessment
     at_risk = (

@@ -61,13 +61,13 @@ def homogeneity_reading(
     Parameters
     ----------
     h : HomogeneityResult
+        The homogeneity attack's result.
     quasi_identifiers : tuple of str or list of str
         The quasi-identifier columns.
 
     Returns
     -------
     str
-        The reading under the homogeneity results.
     """
     if not len(h.exposed):
         how = "for certain" if h.p >= 1 else f"with confidence {h.p:.0%} or more"
@@ -115,16 +115,17 @@ def exposed_table(
     data : pandas.DataFrame
         The table.
     enc : EncodedTable
+        ``data`` encoded (the codes the attack used).
     quasi_identifiers : list of str or tuple of str
         The quasi-identifier columns.
     h : HomogeneityResult
+        The homogeneity attack's result.
     limit : int, optional
         At most this many rows.
 
     Returns
     -------
     pandas.DataFrame
-        The exposed classes (largest first) with their QI values and leaked value.
     """
     ids = h.exposed[:limit]
     rows = enc.classes(list(quasi_identifiers), person=h.person).values(ids)
@@ -154,15 +155,17 @@ def queries_list(
     Parameters
     ----------
     r : DifferencingResult
+        The differencing attack's result.
     number_format : str, optional
+        A format spec for the answers (default :func:`._format.format_number`).
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     labels : mapping of str to str, optional
+        Readers' names for columns.
 
     Returns
     -------
     str
-        The two published queries and their answers as a numbered markdown list.
     """
     q1, q2 = r.queries(labels)
     return (
@@ -184,11 +187,11 @@ def differencing_reading(r: DifferencingResult) -> str:
     Parameters
     ----------
     r : DifferencingResult
+        The differencing attack's result.
 
     Returns
     -------
     str
-        The reading under the two queries.
     """
     holds = "shares" if r.person is None else "holds"
     held = "" if r.person is None else " on one of their rows"
@@ -232,12 +235,13 @@ def noise_point(epsilon: float, sensitivity: float, within: float) -> tuple[floa
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
     tuple of (float, float)
-        (attacker's success, 95% error of one answer) at ``epsilon``.
     """
     from riskcore.attacks import difference_within_probability
     from riskcore.dp import laplace_half_width
@@ -254,12 +258,13 @@ def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
     str
-        The reading under the noise plot at the chosen epsilon.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
@@ -280,12 +285,13 @@ def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str
     epsilon : float
         The privacy-loss parameter ε (> 0).
     sensitivity : float
+        The query's sensitivity.
     within : float
+        The distance the attacker's success is counted within.
 
     Returns
     -------
     str
-        The label of the chosen-epsilon marker on the noise plot.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (
@@ -302,13 +308,15 @@ def estimate_reading(draws: np.ndarray, truth: float, within: float) -> str:
     Parameters
     ----------
     draws : numpy.ndarray
+        The simulated attacker's estimates.
     truth : float
+        The target's true value.
     within : float
+        The distance from the truth an estimate counts as a success within.
 
     Returns
     -------
     str
-        The reading under the histogram of simulated attacker estimates.
     """
     d = np.asarray(draws, dtype=float)
     share = float(np.mean(np.abs(d - truth) <= within)) if d.size else 0.0
@@ -329,7 +337,9 @@ def noise_curve(within: float, sensitivity: float = 1.0) -> pd.DataFrame:
     Parameters
     ----------
     within : float
+        The distance from the truth the attacker's success is counted within.
     sensitivity : float, optional
+        The query's sensitivity (the Laplace scale is sensitivity / epsilon).
 
     Returns
     -------
@@ -359,6 +369,7 @@ def two_release_table(
     data : pandas.DataFrame
         The table.
     columns : list of str
+        The released columns combined.
     limit : int, optional
         At most this many rows.
     person : str, optional
@@ -388,6 +399,7 @@ def recovered_metric(result: TwoReleaseResult) -> tuple[str, str]:
     Parameters
     ----------
     result : TwoReleaseResult
+        The two-release attack's result.
 
     Returns
     -------
@@ -416,11 +428,11 @@ def needs_qis_reading(attack: str) -> str:
     Parameters
     ----------
     attack : str
+        "linkage" or "homogeneity".
 
     Returns
     -------
     str
-        Why an attack tab waits for quasi-identifiers (the other attacks do not).
     """
     return (
         f"Tag at least one quasi-identifier on the Data page: {_NEEDS_QIS[attack]}. The "

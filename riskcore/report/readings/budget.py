@@ -50,13 +50,13 @@ def ledger_source_reading(lookup: dp.LedgerLookup, path: str) -> str:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledger the file is charged to, and the near duplicates.
     path : str
         Where the ledger is kept, as shown.
 
     Returns
     -------
     str
-        Which ledger this file's releases are charged to, where it is kept, and why.
     """
     keep = (
         f"It is kept in {path} and survives a page reload, a new session, a server restart "
@@ -102,11 +102,12 @@ def pooled_reading(lookup: dp.LedgerLookup) -> str:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledgers the file is charged to.
 
     Returns
     -------
     str
-        Which other ledgers a release from a pooled table is charged to as well ("" for none).
+        ``""`` when the table is charged to no other ledger.
     """
     if not lookup.also:
         return ""
@@ -164,12 +165,13 @@ def people_match_reading(match: dp.PeopleMatch, stored: dp.StoredLedger) -> str:
     Parameters
     ----------
     match : dp.PeopleMatch
+        How many of the ledger's people the file holds.
     stored : dp.StoredLedger
+        The ledger the file is charged to.
 
     Returns
     -------
     str
-        Why a new file is charged to the ledger of the people it holds.
     """
     led = stored.ledger
     n = len(led.entries)
@@ -195,11 +197,11 @@ def split_reading(split: dp.LedgerSplit) -> str:
     Parameters
     ----------
     split : dp.LedgerSplit
+        Why the ledger was begun, and the ledger its file matched.
 
     Returns
     -------
     str
-        Why a ledger was begun for a table holding another ledger's people.
     """
     m = split.match
     return (
@@ -220,11 +222,11 @@ def concurrent_refusal_reading(refusal: str) -> str:
     Parameters
     ----------
     refusal : str
+        The ledger's own refusal message.
 
     Returns
     -------
     str
-        The refusal of a release that lost the race for the last of the budget.
     """
     return (
         "Refused: the budget was spent by another release (made at the same time, in another "
@@ -242,11 +244,11 @@ def ledger_provenance(lookup: dp.LedgerLookup) -> dict[str, object]:
     Parameters
     ----------
     lookup : dp.LedgerLookup
+        Which ledger the file is charged to, and the near duplicates.
 
     Returns
     -------
     dict of str to object
-        Which ledger the data is charged to and why, as data for the report.
     """
     stored = lookup.ledger
     return {
@@ -281,7 +283,6 @@ def budget_check_reading(stated: str, checked: object) -> str:
     Returns
     -------
     str
-        The report's budget sentence with where its figures come from.
     """
     if not isinstance(checked, dict):
         return stated
@@ -301,11 +302,11 @@ def ledger_provenance_reading(provenance: dict[str, object]) -> str:
     Parameters
     ----------
     provenance : dict of str to object
+        :func:`ledger_provenance`'s values.
 
     Returns
     -------
     str
-        The report's sentence: which ledger is the budget, and why.
     """
     name = str(provenance.get("ledger", ""))
     text = f"The budget is the ledger “{name}”"
@@ -339,12 +340,13 @@ def near_duplicate_reading(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Parameters
     ----------
     source : dp.DataSource
+        The file opened.
     near : dp.StoredLedger
+        The ledger of the file it resembles.
 
     Returns
     -------
     str
-        The warning for a new file shaped like one whose budget was spent.
     """
     led = near.ledger
     k = len(source.columns)
@@ -369,12 +371,13 @@ def near_duplicate_note(source: dp.DataSource, near: dp.StoredLedger) -> str:
     Parameters
     ----------
     source : dp.DataSource
+        The file opened.
     near : dp.StoredLedger
+        The ledger of the file it resembles.
 
     Returns
     -------
     str
-        The short warning shown where the file is opened and where releases are made.
     """
     k = len(source.columns)
     return (
@@ -396,12 +399,13 @@ def budget_change_reading(old: dp.PrivacyLedger, new: dp.PrivacyLedger) -> str:
     Parameters
     ----------
     old : dp.PrivacyLedger
+        The ledger with its budget now.
     new : dp.PrivacyLedger
+        The ledger with the budget proposed.
 
     Returns
     -------
     str
-        Why a proposed budget change waits for a reason.
     """
     parts = []
     if new.epsilon_budget != old.epsilon_budget:
@@ -426,11 +430,11 @@ def budget_history_table(stored: dp.StoredLedger) -> pd.DataFrame:
     Parameters
     ----------
     stored : dp.StoredLedger
+        The persisted ledger, with its budget history.
 
     Returns
     -------
     pandas.DataFrame
-        Every budget the ledger was given, oldest first, with who, when and why.
     """
     return pd.DataFrame(
         [

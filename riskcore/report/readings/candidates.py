@@ -41,11 +41,11 @@ def candidates_reading(table: CandidateTable) -> str:
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
 
     Returns
     -------
     str
-        What the candidate table lists: how many nodes, filtered, and whether a front.
     """
     t = table
     head = (
@@ -82,6 +82,7 @@ def candidate_display(
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
     levels : {"words", "numbers"}, default "words"
         Each QI's cell: its level and words ("3: decade") or the level alone (3).
     people : bool, default False
@@ -91,7 +92,6 @@ def candidate_display(
     Returns
     -------
     pandas.DataFrame
-        The candidate table for reading: numbers kept (so every column sorts), named.
     """
     f = table.frame()
     out = pd.DataFrame(index=f.index)
@@ -122,6 +122,7 @@ def candidate_level_help(table: CandidateTable) -> dict[str, str]:
     Parameters
     ----------
     table : CandidateTable
+        The candidate nodes.
 
     Returns
     -------
@@ -178,13 +179,13 @@ def comparison_table(cmp: Comparison, *, people: bool = False) -> pd.DataFrame:
     Parameters
     ----------
     cmp : Comparison
+        Candidates A and B compared.
     people : bool, default False
         The lattice counts people: the suppressed and at-risk counts are of people.
 
     Returns
     -------
     pandas.DataFrame
-        Two candidates side by side: levels, per-column NCP, classes, risk and losses.
     """
     a, b = cmp.a, cmp.b
     unit = "people" if people else "records"
@@ -229,13 +230,13 @@ def comparison_reading(cmp: Comparison, *, people: bool = False) -> str:
     Parameters
     ----------
     cmp : Comparison
+        Candidates A and B compared.
     people : bool, default False
         The lattice counts people: the suppression and the classes are in people.
 
     Returns
     -------
     str
-        Two candidates compared in one or two sentences: loss, suppression, classes.
     """
     a, b = cmp.a, cmp.b
     if a.levels == b.levels:

@@ -38,12 +38,13 @@ def queries_allowed(values: np.ndarray, budget: float) -> int:
     Parameters
     ----------
     values : numpy.ndarray
+        The cumulative loss after 1, 2, ... releases.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
     int
-        How many releases a cumulative-loss curve allows within ``budget``.
     """
     return int(np.searchsorted(values, budget * (1 + 1e-12), side="right"))
 
@@ -83,12 +84,13 @@ def composition_window(
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
     tuple of (float, float, int, bool)
-        (bottom, top, last k shown, log axis) of the composition chart.
     """
     firsts = [float(curves.basic[0]), float(curves.advanced[0]), float(curves.zcdp[0])]
     k_end = int(curves.k[-1])
@@ -110,11 +112,11 @@ def accountant_crossings(curves: dp.CompositionCurves) -> list[tuple[str, str, i
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
 
     Returns
     -------
     list of tuple of (str, str, int)
-        Where an accountant's total falls below basic composition's for good.
     """
     out = []
     for field, name in ACCOUNTANTS[1:]:
@@ -140,12 +142,13 @@ def accountant_totals_reading(totals: dp.LedgerTotals, accounting: str) -> str:
     Parameters
     ----------
     totals : dp.LedgerTotals
+        The ledger's totals under each accountant.
     accounting : str
+        The ledger's own accounting, "basic" or "zcdp".
 
     Returns
     -------
     str
-        What the releases so far total under each accountant, and which one spends.
     """
     n = totals.releases
     if not n:
@@ -179,12 +182,13 @@ def coinciding_accountants(
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget (it sets the chart's window).
 
     Returns
     -------
     list of tuple of (str, str, float)
-        The pairs of accountants whose lines overlap on the composition chart.
     """
     bottom, top, k_end, log = composition_window(curves, budget)
     shown = curves.k <= k_end
@@ -212,12 +216,13 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
     Parameters
     ----------
     curves : dp.CompositionCurves
+        Total epsilon per number of queries under each accountant.
     budget : float
+        The epsilon budget.
 
     Returns
     -------
     str
-        How many queries each accountant allows within the budget.
     """
     b = queries_allowed(curves.basic, budget)
     a = queries_allowed(curves.advanced, budget)
@@ -276,11 +281,11 @@ def ledger_table(ledger: dp.PrivacyLedger) -> pd.DataFrame:
     Parameters
     ----------
     ledger : dp.PrivacyLedger
+        The ledger and its entries.
 
     Returns
     -------
     pandas.DataFrame
-        The ledger as a table (one row per release).
     """
     return pd.DataFrame(
         [

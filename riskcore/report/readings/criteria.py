@@ -124,7 +124,7 @@ def model_guide_table(targets: Targets) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``model``, ``ARX class``, ``protects against``, ``target``.
+        One row per model; columns ``model``, ``ARX class``, ``protects against``, ``target``.
     """
     summary = {c.kind: f"{c.label} {c.target:.4g}" for c in targets.criteria}
     rows = [
@@ -150,11 +150,11 @@ def share_text(share: float) -> str:
     Parameters
     ----------
     share : float
+        A share in [0, 1].
 
     Returns
     -------
     str
-        A share as a percentage that never rounds onto a limit: 1.96%, 24.7%, 0.04%.
     """
     if share == 0 or share >= 0.1:
         return f"{share:.1%}"
@@ -172,7 +172,6 @@ def limit_text(limit: float) -> str:
     Returns
     -------
     str
-        A suppression limit as typed: 0.02 -> "2%", 0.025 -> "2.5%".
     """
     return f"{100 * limit:.4g}%"
 
@@ -183,14 +182,15 @@ def records_share(count: int, total: int, *, people: bool = False) -> str:
     Parameters
     ----------
     count : int
+        The records (or people) counted.
     total : int
+        All of them (0: a share of 0).
     people : bool, default False
         The count is of people (a person column is set): "1,234 people (24.7%)".
 
     Returns
     -------
     str
-        "1,234 records (24.7%)": a count with its share of ``total``.
     """
     share = count / total if total else 0.0
     noun = plural(count, "person", "people") if people else plural(count, "record", "records")
@@ -213,11 +213,11 @@ def format_target(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
     str
-        The target as shown: a count, a threshold with its fraction, or a range.
     """
     if check.target_high is not None:
         return f"[{check.target:g}, {check.target_high:g}]"
@@ -234,11 +234,11 @@ def format_achieved(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
     str
-        The value achieved as shown ("n/a: nothing judged" when there is none).
     """
     if math.isnan(check.achieved):
         return "n/a: nothing judged"
@@ -259,11 +259,11 @@ def target_label(check: Check) -> str:
     Parameters
     ----------
     check : Check
+        One criterion's check.
 
     Returns
     -------
     str
-        "k-anonymity", "t-closeness (equal distance) of diagnosis" and the like.
     """
     return check.label + (f" of {check.attribute}" if check.attribute else "")
 
@@ -283,7 +283,6 @@ def targets_summary(targets: Targets, *, people: bool = False) -> str:
     Returns
     -------
     str
-        The targets in one line: "k-anonymity 11; highest record risk (prosecutor) 1/11 ...".
     """
     parts = []
     for c in targets.criteria:
@@ -354,7 +353,6 @@ def check_table(verdict: Verdict) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per check, as shown on the pages and in the report.
     """
     table = pd.DataFrame(
         check_rows(verdict),
@@ -467,11 +465,11 @@ def threshold_text(value: float) -> str:
     Parameters
     ----------
     value : float
+        A record-risk threshold in (0, 1].
 
     Returns
     -------
     str
-        A record-risk threshold in words: "1/11 (0.0909; k = 11, US public release ...)".
     """
     return f"{_threshold(value)}; {threshold_meaning(value)}"
 
@@ -482,13 +480,13 @@ def preset_target_text(k: int, *, people: bool = False) -> str:
     Parameters
     ----------
     k : int
+        The preset's k.
     people : bool, default False
         The classes count people (a person column is set).
 
     Returns
     -------
     str
-        A k preset's one idea: k and the highest record risk 1/k, said together.
     """
     return (
         f"k = {k:,} and highest record risk 1/{k:,} ({1 / k:.4g}): one target, met by a "

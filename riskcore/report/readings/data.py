@@ -44,6 +44,7 @@ def column_summary(data: pd.DataFrame, suggestions: Mapping[str, RoleSuggestion]
     data : pandas.DataFrame
         The table.
     suggestions : mapping of str to RoleSuggestion
+        The suggested role of each column.
 
     Returns
     -------
@@ -79,11 +80,11 @@ def numeric_columns(data: pd.DataFrame, columns: list[str] | tuple[str, ...]) ->
     data : pandas.DataFrame
         The table.
     columns : list of str or tuple of str
+        The columns to look among, in the order returned.
 
     Returns
     -------
     list of str
-        The numeric (not boolean) columns among ``columns``.
     """
     return [
         c
@@ -105,7 +106,6 @@ def encoding_reading(encoding: str | None, guessed: bool) -> str | None:
     Returns
     -------
     str or None
-        How a text file's encoding was chosen, or None for other formats (plain text).
     """
     from riskcore.io import TEXT_ENCODINGS
 
@@ -175,13 +175,15 @@ def table_heading(name: str, n_rows: int, n_columns: int) -> str:
     Parameters
     ----------
     name : str
+        The table's name.
     n_rows : int
+        Its rows.
     n_columns : int
+        Its columns.
 
     Returns
     -------
     str
-        The heading of a loaded table: "name: 1,000 rows x 5 columns".
     """
     said = f" ({n_rows:,} {'row' if n_rows == 1 else 'rows'})"
     if name.endswith(said):
@@ -203,7 +205,6 @@ def upload_limit_note(limit_mb: int) -> str:
     Returns
     -------
     str
-        What the upload accepts and what to do with a larger file (markdown).
     """
     return (
         f"Files up to {limit_mb:,} MB can be uploaded here; the browser refuses a larger one "
@@ -228,7 +229,6 @@ def roles_summary(roles: ColumnRoles) -> str:
     Returns
     -------
     str
-        The sidebar's two lines of role counts.
     """
 
     def count(n: int, one: str, many: str) -> str:
@@ -253,7 +253,6 @@ def roles_reading(roles: ColumnRoles) -> str:
     Returns
     -------
     str
-        How many columns carry each role (markdown, counts in bold).
     """
 
     def count(n: int, one: str, many: str) -> str:
@@ -283,6 +282,7 @@ def redundancy_reading(suggestions: RoleSuggestions) -> tuple[str, list[str]] | 
     Parameters
     ----------
     suggestions : RoleSuggestions
+        The role suggestions, with the redundant pairs.
 
     Returns
     -------
@@ -393,7 +393,6 @@ def report_intro() -> str:
     Returns
     -------
     str
-        The Report page's opening paragraph.
     """
     return (
         "One document of this assessment, to file and sign: the dataset's fingerprint (never "
@@ -419,7 +418,6 @@ def report_view_reading(*, chosen: bool, shown: bool) -> str:
     Returns
     -------
     str
-        Which table the report describes.
     """
     if chosen and shown:
         return (
@@ -445,11 +443,11 @@ def report_verdict_reading(verdict: dict[str, object]) -> str:
     Parameters
     ----------
     verdict : dict of str to object
+        The report's ``verdict`` values.
 
     Returns
     -------
     str
-        The report's verdict in one sentence (``Report.verdict``).
     """
     head = "Passes" if verdict["pass"] else "Does not pass"
     return (
@@ -469,7 +467,6 @@ def large_file_intro(root: str) -> str:
     Returns
     -------
     str
-        What "assess a large file by path" does and what it does not (plain text).
     """
     return (
         f"Files below {root} on this server can be assessed where they lie, without an "
@@ -487,12 +484,14 @@ def large_file_facts(n_records: int, n_columns: int, engine: str) -> str:
     Parameters
     ----------
     n_records : int
+        The file's records.
     n_columns : int
+        The file's columns.
     engine : str
+        The engine's name.
 
     Returns
     -------
     str
-        One line on a file opened by path: its size and the engine reading it.
     """
     return f"{n_records:,} records, {n_columns:,} columns, read by the {engine} engine."

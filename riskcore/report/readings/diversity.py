@@ -63,12 +63,11 @@ def diversity_distribution(assessment: Assessment, attribute: str) -> pd.DataFra
     assessment : Assessment
         The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        A sensitive attribute of the assessment.
 
     Returns
     -------
     pandas.DataFrame
-        Records by the number of distinct sensitive values in their class.
     """
     r = assessment.sensitive[attribute]
     if r.per_class is None or assessment.classes is None:
@@ -95,12 +94,11 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     assessment : Assessment
         The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        A sensitive attribute of the assessment.
 
     Returns
     -------
     str
-        The reading under the diversity chart: homogeneous classes, l and t.
     """
     r = assessment.sensitive[attribute]
     head = (
@@ -130,11 +128,11 @@ def t_rule_reading(r: DiversityResult) -> str:
     Parameters
     ----------
     r : DiversityResult
+        One sensitive attribute's diversity result.
 
     Returns
     -------
     str
-        How t ranked the values and treated missing ones ("" when there is nothing to say).
     """
     text = ""
     if r.distance == "ordered" and r.order_source in _ORDER_FROM:
@@ -189,13 +187,13 @@ def order_prompt(attribute: str, n_values: int) -> str:
     Parameters
     ----------
     attribute : str
-        The sensitive attribute judged (None for a model on the classes alone).
+        The text sensitive attribute whose values are ordered.
     n_values : int
+        Its distinct values.
 
     Returns
     -------
     str
-        The label of the order editor of a text attribute.
     """
     return f"Order of {attribute}: pick all {n_values:,} values, lowest first"
 
@@ -257,7 +255,6 @@ def order_refusal(attribute: str, values: Sequence[Any], picked: Sequence[Any]) 
     Returns
     -------
     str or None
-        Why t of a text attribute cannot be computed yet; None once the order is complete.
     """
     if len(values) > MAX_HAND_ORDER:
         return (
@@ -296,15 +293,17 @@ def failing_reading(
     Parameters
     ----------
     n_failing : int
+        The number of classes that fail.
     targets : list of str or tuple of str
+        The checks they fail, in words.
     shown : int, optional
+        The rows the table on screen holds (None: all).
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
     Returns
     -------
     str
-        The heading of the failing-class table (markdown, count in bold).
     """
     if not targets:
         return "No target reads this attribute: set an l or t target to list its failing classes."

@@ -66,11 +66,11 @@ def mechanisms_for(kind: str) -> tuple[str, ...]:
     Parameters
     ----------
     kind : str
+        The query kind ("count", "sum", "mean", "histogram").
 
     Returns
     -------
     tuple of str
-        The mechanisms compared for a query kind (the discrete ones for counts only).
     """
     if kind in ("count", "histogram"):
         return ("laplace", "gaussian", "discrete_laplace", "discrete_gaussian")
@@ -104,14 +104,15 @@ def error_reading(curve: dp.ErrorCurve, epsilon: float, *, what: str) -> str:
     Parameters
     ----------
     curve : dp.ErrorCurve
+        The error curve of one mechanism.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     what : str
+        What is answered ("count").
 
     Returns
     -------
     str
-        "at epsilon = 1 this count is 7,161 +/- 3 (0.04%); at 0.01 it is +/- 300".
     """
     here = curve.at(epsilon)
     low = curve.at(0.01)
@@ -132,13 +133,13 @@ def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFram
     Parameters
     ----------
     curves : dict of str to dp.ErrorCurve
+        Per mechanism, its error curve.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
     Returns
     -------
     pandas.DataFrame
-        One row per mechanism: scale, 95% half-width, E|error|, relative error.
     """
     rows = []
     for mech, c in curves.items():
@@ -167,6 +168,7 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity (its L2 is used).
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float
@@ -175,7 +177,6 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     Returns
     -------
     str
-        How much more noise OpenDP's certified Gaussian adds than the analytic optimum.
     """
     certified = dp.noise_scale("gaussian", sens, epsilon, delta=delta)
     analytic = dp.gaussian_sigma_analytic(sens.l2, epsilon, delta)
@@ -202,11 +203,15 @@ def solver_table(
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity.
     mechanisms : tuple of str
+        The mechanisms compared.
     accuracy : float
+        The target accuracy: the (1 - alpha) half-width, in the answer's units.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     alpha : float
+        One minus the confidence level.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
@@ -241,11 +246,11 @@ def categorical_columns(data: EncodedTable, *, max_values: int = 200) -> list[st
     data : EncodedTable
         The encoded table.
     max_values : int, optional
+        The most distinct values a column may have.
 
     Returns
     -------
     list of str
-        Columns with 2..max_values distinct values (candidates for histograms and RR).
     """
     return [str(c) for c in data.df.columns if 2 <= len(data.column(str(c)).labels) <= max_values]
 
@@ -285,12 +290,13 @@ def preferred_first(columns: list[str], preferred: tuple[str, ...] | list[str]) 
     Parameters
     ----------
     columns : list of str
+        The columns.
     preferred : tuple of str or list of str
+        The columns to put first, if present.
 
     Returns
     -------
     list of str
-        ``columns`` with those in ``preferred`` first (their order kept).
     """
     first = [c for c in columns if c in preferred]
     return first + [c for c in columns if c not in first]
@@ -328,6 +334,7 @@ def identifiability_worlds(
     quasi_identifiers : tuple of str, optional
         The quasi-identifier columns.
     m : int, optional
+        The candidates drawn (``source="sample"``).
     seed : int, optional
         Seed of the random generator (the same seed gives the same result).
     unit : PrivacyUnit, optional
@@ -336,7 +343,6 @@ def identifiability_worlds(
     Returns
     -------
     tuple of (numpy.ndarray, str)
-        The candidates' values of ``column`` (the possible worlds) and a description.
     """
     worlds = dp.candidate_worlds(
         data, column, source=source, quasi_identifiers=quasi_identifiers, m=m, seed=seed,
@@ -356,6 +362,7 @@ def candidates_description(worlds: dp.CandidateWorlds) -> str:
     Parameters
     ----------
     worlds : dp.CandidateWorlds
+        The attacker's candidates and their worlds.
 
     Returns
     -------
@@ -402,13 +409,13 @@ def identifiability_reading(
     Parameters
     ----------
     res : dp.IdentifiabilityResult
+        The identifiability result.
     unit : dp.PrivacyUnit, optional
         The unit the candidates' worlds were made with.
 
     Returns
     -------
     str
-        The reading of an identifiability result.
     """
     tight = ""
     if res.tight_epsilon is not None:
@@ -444,11 +451,11 @@ def grr_table(r: ldp.GrrResult) -> pd.DataFrame:
     Parameters
     ----------
     r : ldp.GrrResult
+        The randomized-response simulation.
 
     Returns
     -------
     pandas.DataFrame
-        True, observed and estimated counts per category with the 95% interval.
     """
     return pd.DataFrame(
         {
@@ -468,11 +475,11 @@ def grr_reading(r: ldp.GrrResult) -> str:
     Parameters
     ----------
     r : ldp.GrrResult
+        The randomized-response simulation.
 
     Returns
     -------
     str
-        The reading of a randomized-response simulation.
     """
     err = np.abs(r.estimated_counts - r.true_counts)
     worst = int(np.argmax(err))
@@ -508,6 +515,7 @@ def planning_reading(
     Parameters
     ----------
     k : int
+        The number of categories.
     epsilon : float
         The privacy-loss parameter ε (> 0), per person.
     margin : float
@@ -518,7 +526,6 @@ def planning_reading(
     Returns
     -------
     tuple of (str, str)
-        (respondents needed for +/- margin points, which protocol to use).
     """
     c = unit.factor  # 1 for the one-row unit
     per = epsilon / c
@@ -572,11 +579,13 @@ def ldp_planning(
     Parameters
     ----------
     k : int
+        The number of categories.
     epsilons : numpy.ndarray
         Epsilons per person.
     ns : tuple of int
         Respondents (people).
     alpha : float, optional
+        One minus the confidence level of the margin.
     unit : dp.PrivacyUnit, optional
         One row, or one person sending at most c reports.
     reports : dict of int to int, optional

@@ -47,6 +47,7 @@ def unit_phrase(unit: PrivacyUnit) -> str:
     Parameters
     ----------
     unit : PrivacyUnit
+        The unit of privacy.
 
     Returns
     -------
@@ -71,6 +72,7 @@ def release_unit_reading(unit: PrivacyUnit) -> str:
     Parameters
     ----------
     unit : PrivacyUnit
+        The unit of privacy.
 
     Returns
     -------
@@ -104,6 +106,7 @@ def rows_per_person_reading(rows: RowsPerPerson, c: int) -> str:
     Parameters
     ----------
     rows : RowsPerPerson
+        How many people have each number of rows.
     c : int
         The bound on rows per person.
 
@@ -140,6 +143,7 @@ def bound_tradeoff_reading(t: BoundTradeoff, *, what: str, unit: str) -> str:
     Parameters
     ----------
     t : BoundTradeoff
+        The error from rows left out, the noise and their total per bound c.
     what : str
         What the query answers ("count", "sum of amount").
     unit : str
@@ -213,6 +217,7 @@ def local_unit_reading(result: GrrResult | LaplaceLdpResult) -> str | None:
     Parameters
     ----------
     result : GrrResult or LaplaceLdpResult
+        The local-DP simulation.
 
     Returns
     -------
@@ -248,6 +253,7 @@ def ledger_unit_reading(ledger: dp.PrivacyLedger, person: str | None) -> str | N
     Parameters
     ----------
     ledger : dp.PrivacyLedger
+        The ledger and its entries.
     person : str or None
         The person column of the data now.
 

@@ -25,11 +25,11 @@ def text_status(scan: ColumnScan) -> str:
     Parameters
     ----------
     scan : ColumnScan
+        One text column's scan.
 
     Returns
     -------
     str
-        A text column's status in a few words ("scanned: identifiers found" ...).
     """
     return _STATUS[scan.status]
 
@@ -94,6 +94,7 @@ def free_text_reading(text: Sequence[ColumnScan]) -> str | None:
     Parameters
     ----------
     text : sequence of ColumnScan
+        The scans of the text columns.
 
     Returns
     -------
@@ -137,6 +138,7 @@ def scan_all_label(text: Sequence[ColumnScan]) -> str:
     Parameters
     ----------
     text : sequence of ColumnScan
+        The scans of the text columns.
 
     Returns
     -------

@@ -109,6 +109,7 @@ def preview_reading(p: HierarchyPreview) -> str:
     Parameters
     ----------
     p : HierarchyPreview
+        The hierarchy's preview on the data.
 
     Returns
     -------

@@ -147,6 +147,7 @@ def step_words(step: Step) -> str:
     Parameters
     ----------
     step : Step
+        One step of the history.
 
     Returns
     -------
@@ -161,6 +162,7 @@ def history_table(history: History) -> pd.DataFrame:
     Parameters
     ----------
     history : History
+        The steps done, and those undone that can be redone.
 
     Returns
     -------
@@ -191,6 +193,7 @@ def history_reading(history: History) -> str:
     Parameters
     ----------
     history : History
+        The steps done, and those undone that can be redone.
 
     Returns
     -------
@@ -211,6 +214,7 @@ def position_label(history: History, position: int) -> str:
     Parameters
     ----------
     history : History
+        The steps done, and those undone that can be redone.
     position : int
         How many steps are applied there (0: none).
 

@@ -65,7 +65,6 @@ def approval_reading(reason: str) -> str:
     Returns
     -------
     str
-        The sentence of an approval decision's reason.
 
     Raises
     ------
@@ -90,7 +89,6 @@ def identity_reading(label: str, authenticated: bool, roles: Sequence[str]) -> s
     Returns
     -------
     str
-        Who this session's audit entries, saves, releases and reports name.
     """
     if authenticated:
         held = ", ".join(roles) if roles else "no role (you may save, not approve)"
@@ -117,7 +115,6 @@ def approval_status_reading(author: str | None, approvers: Sequence[str]) -> str
     Returns
     -------
     str
-        Who saved an assessment and who approved it.
     """
     made = f"Saved by {author}." if author else "Saved without a recorded identity."
     if not approvers:
@@ -131,7 +128,6 @@ def login_reading() -> str:
     Returns
     -------
     str
-        What the login page says before anyone has logged in.
     """
     return (
         "This dashboard requires a login: every audit entry, saved assessment, privacy-budget "
@@ -146,12 +142,13 @@ def approved_reading(name: str, seq: int) -> str:
     Parameters
     ----------
     name : str
+        The assessment's name.
     seq : int
+        The audit entry number of the approval.
 
     Returns
     -------
     str
-        What an approval made says: which assessment, and the audit entry naming you.
     """
     return f"Approved {name}: audit entry {seq} records it under your login."
 
@@ -174,7 +171,6 @@ def built_by_note(built_by: str | None, identity: Mapping[str, Any] | None) -> s
     Returns
     -------
     str
-        What follows the report's "built by NAME": whether a login proves the name.
     """
     if identity is not None and identity.get("authenticated") is True:
         roles = identity.get("roles") or []
@@ -195,7 +191,6 @@ def sign_refused_reading(reason: str) -> str:
     Returns
     -------
     str
-        Why the Sign control is closed to this session.
 
     Raises
     ------

@@ -16,11 +16,11 @@ def local_laplace_reading(r: LaplaceLdpResult) -> str:
     Parameters
     ----------
     r : LaplaceLdpResult
+        The local-Laplace simulation.
 
     Returns
     -------
     str
-        The reading of a local-Laplace survey: noise per report and the mean's accuracy.
     """
     lo, hi = r.bounds
     # with a person column a person sends up to c reports: count reports, not people

@@ -53,7 +53,6 @@ def random_pick_phrase(result: LinkageResult) -> str:
     Returns
     -------
     str
-        The expected share right when the attacker picks one matching record at random.
     """
     e = result.expected_correct
     if e is None:
@@ -106,7 +105,6 @@ def linkage_reading(result: LinkageResult) -> str:
     Returns
     -------
     str
-        The reading under the candidate-set chart: three labelled figures and a baseline.
     """
     u = result.unique
     one = "record" if result.person is None else "person"
@@ -136,7 +134,6 @@ def attribute_table(result: LinkageResult) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per sensitive attribute: what the attacker learns through the join.
     """
     rows = []
     for a in result.attributes:
@@ -159,11 +156,11 @@ def curve_reading(curve: LinkageCurve) -> str:
     Parameters
     ----------
     curve : LinkageCurve
+        The re-identification rate per column added.
 
     Returns
     -------
     str
-        The reading under the re-identification curve.
     """
     rates = [r.rate for r in curve.unique]
     if not rates:
@@ -187,12 +184,13 @@ def simulated_note(*, generalized: bool, curve: bool = False) -> str:
     Parameters
     ----------
     generalized : bool
+        The release is generalized (the attacker matches values into bands).
     curve : bool, optional
+        Word it for the re-identification curve.
 
     Returns
     -------
     str
-        Who the simulated attacker is: what they know and how it meets the release.
     """
     if curve:
         head = "Columns are added in the order of their contribution to uniqueness; the attacker "

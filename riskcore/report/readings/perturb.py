@@ -77,6 +77,7 @@ def suppression_reading(
     Parameters
     ----------
     k : int
+        The k local suppression targets.
     below_before, below_after : int
         Records matching fewer than k records, a missing value matching any value.
     n : int
@@ -102,6 +103,7 @@ def numeric_table(before: NumericRiskUtility, after: NumericRiskUtility) -> list
     Parameters
     ----------
     before, after : NumericRiskUtility
+        dRisk and IL1s of the table as given and after perturbation (``before``, ``after``).
 
     Returns
     -------

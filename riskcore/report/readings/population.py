@@ -13,11 +13,11 @@ def population_reading(pu: PopulationUniqueness) -> str:
     Parameters
     ----------
     pu : PopulationUniqueness
+        The population-uniqueness estimates.
 
     Returns
     -------
     str
-        The reading of the population-uniqueness estimates (all four models).
     """
     return (
         f"Population uniques estimated with the {pu.model} model (Dankar et al. 2012 rule): "

@@ -41,7 +41,6 @@ def population_match_reading(result: PopulationMatch) -> str:
     Returns
     -------
     str
-        The reading of k-map and delta-presence against a population table.
     """
     unit = "record" if result.person is None else "person"
     absent = (
@@ -79,7 +78,6 @@ def population_intro() -> str:
     Returns
     -------
     str
-        The opening paragraph of the population tab.
     """
     return (
         "An attacker may hold the population this table was drawn from, or a public table "
@@ -113,11 +111,11 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     result : PopulationMatch
         The result to describe.
     outside : numpy.ndarray
+        bool per row of ``result.classes``: the class breaks the delta range.
 
     Returns
     -------
     pandas.DataFrame
-        The population classes by delta_j = f_j / F_j: "none released", then ten bins.
     """
     c = result.classes
     delta = c["delta"].to_numpy(dtype=float)
@@ -156,14 +154,17 @@ def delta_reading(
     result : PopulationMatch
         The result to describe.
     judged : PopulationJudgement
+        k-map and delta-presence judged on it.
     k : int
+        The k-map target.
     delta_min : float
+        The least delta allowed.
     delta_max : float
+        The largest delta allowed.
 
     Returns
     -------
     str
-        The one-line reading of the delta chart and the failing classes (the criteria's).
     """
     c = result.classes
     present = c["released"].to_numpy() > 0
@@ -200,6 +201,7 @@ def population_failing_caption(
     Parameters
     ----------
     result : PopulationMatch
+        The release matched with the population.
     k : int
         k-map target.
     delta_min, delta_max : float
@@ -237,7 +239,6 @@ def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Each released record's k-map: ``row`` (from 1) and ``k_map`` (F_j of its class).
     """
     return pd.DataFrame(
         {

@@ -72,7 +72,6 @@ def individual_risk_reading(result: IndividualRisk) -> str:
     Returns
     -------
     str
-        The reading of the individual risk: expected re-identifications and records above tau.
     """
     model = _MODEL[result.model].format(w=result.weight_column, pi=result.sampling_fraction or 0.0)
     method = (
@@ -112,13 +111,13 @@ def record_reading(expl: RecordExplanation, *, escape: Callable[[object], str] =
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
     Returns
     -------
     str
-        Why one record is risky, in plain sentences.
     """
     qis = expl.quasi_identifiers
     f = expl.class_size
@@ -197,11 +196,11 @@ def suppressed_row_reading(row: int) -> str:
     Parameters
     ----------
     row : int
+        The file row, from 1.
 
     Returns
     -------
     str
-        What a file row the remediation suppressed has to say (row numbers from 1).
     """
     return (
         f"Row {row:,} of the file is suppressed by the remediation in use: it is not released, "
@@ -218,6 +217,7 @@ def dis_text(dis: float) -> str:
     Parameters
     ----------
     dis : float
+        A probability in [0, 1].
 
     Returns
     -------
@@ -238,11 +238,11 @@ def suda_gap_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
     str
-        Why fewer records are special uniques than are unique on all the QIs, or "".
     """
     gap = s.sample_uniques - s.special_uniques
     if gap <= 0:
@@ -281,11 +281,11 @@ def suda_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
     str
-        What the special-uniques search found, in two sentences.
     """
     n = s.n_records if s.n_people is None else s.n_people
     sizes = [f"{c:,} of size {i + 1}" for i, c in enumerate(s.msus_by_size) if c]
@@ -313,11 +313,11 @@ def suda_contribution_table(s: SudaResult) -> pd.DataFrame:
     Parameters
     ----------
     s : SudaResult
+        The SUDA result.
 
     Returns
     -------
     pandas.DataFrame
-        Each QI's share of the total SUDA score, largest first.
     """
     df = pd.DataFrame({"column": list(s.quasi_identifiers), "share": list(s.qi_contribution)})
     return df.sort_values("share", ascending=False, kind="stable").reset_index(drop=True)
@@ -329,7 +329,6 @@ def records_intro() -> str:
     Returns
     -------
     str
-        The Records page's opening paragraph.
     """
     return (
         "Class sizes say how many records share all their quasi-identifier values. A record "
@@ -345,11 +344,11 @@ def suda_contribution_reading(table: pd.DataFrame) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`suda_contribution_table`.
 
     Returns
     -------
     str
-        The reading of :func:`suda_contribution_table` (largest share first).
     """
     top = table.iloc[0]
     return (
@@ -368,7 +367,6 @@ def explorer_intro() -> str:
     Returns
     -------
     str
-        The opening sentence of the record explorer.
     """
     return (
         "Pick a record, the riskiest first or by its row number (the first data row is 1), "
@@ -386,6 +384,7 @@ def record_values_table(expl: RecordExplanation) -> pd.DataFrame:
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
 
     Returns
     -------
@@ -417,6 +416,7 @@ def msu_list(
     Parameters
     ----------
     expl : RecordExplanation
+        The record's explanation.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     limit : int, optional
@@ -425,7 +425,6 @@ def msu_list(
     Returns
     -------
     str
-        The record's minimal sample uniques as a markdown list, each in bold.
     """
     lines = [
         f"- **unique by {_assignment(expl, cols, escape)} alone**" for cols in expl.msus[:limit]
@@ -451,12 +450,13 @@ def record_subset_table(subsets: pd.DataFrame, expl: RecordExplanation) -> pd.Da
     Parameters
     ----------
     subsets : pandas.DataFrame
+        ``record_subsets``' table for the record.
     expl : RecordExplanation
+        The record's explanation.
 
     Returns
     -------
     pandas.DataFrame
-        The combinations of one record's values (from ``record_subsets``) for display.
     """
     msus = [set(m) for m in expl.msus]
     keep = [
@@ -566,13 +566,13 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
     Returns
     -------
     str
-        Which generalization would put the record in a class of at least k.
     """
     k = cover.k
     if cover.levels is None:
@@ -643,11 +643,11 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
 
     Returns
     -------
     pandas.DataFrame
-        The minimal generalizations covering the record, least loss first.
     """
     out: dict[str, list[object]] = {}
     for i, q in enumerate(cover.quasi_identifiers):
@@ -669,6 +669,7 @@ def cover_columns_help(cover: RecordCover) -> dict[str, str]:
     Parameters
     ----------
     cover : RecordCover
+        The generalizations covering the record.
 
     Returns
     -------

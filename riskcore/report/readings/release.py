@@ -49,14 +49,15 @@ def query_phrase(
     Parameters
     ----------
     kind : str
+        The query kind ("count", "sum", "mean", "histogram").
     column : str or None
+        The column (None for a count).
     unit : dp.PrivacyUnit, optional
         The unit of privacy; a person unit makes a count's unit "rows".
 
     Returns
     -------
     tuple of (str, str)
-        (what the query answers, its unit) in words, as the readings quote them.
     """
     counted = "rows" if unit is not None and unit.is_person else "people"
     if kind == "histogram":
@@ -71,11 +72,11 @@ def sensitivity_reading(sens: dp.Sensitivity) -> str:
     Parameters
     ----------
     sens : dp.Sensitivity
+        The query's sensitivity and its reason.
 
     Returns
     -------
     str
-        Why the query has the sensitivity it has.
     """
     return f"Sensitivity: {sens.reason}."
 
@@ -86,13 +87,13 @@ def solver_caption(confidence: float, delta: float) -> str:
     Parameters
     ----------
     confidence : float
+        The confidence level, in (0, 1).
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
 
     Returns
     -------
     str
-        The caption of the solver table (its confidence and Gaussian delta).
     """
     return (
         f"At {confidence:.0%} confidence. Gaussian: the sigma OpenDP certifies through zCDP "
@@ -106,11 +107,11 @@ def release_reading(rel: Release) -> str:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
     str
-        What an OpenDP release cost and how accurate it is, with its notes.
     """
     return (
         f"{mechanism_label(rel.mechanism)} noise of scale {rel.scale:,.4g} (OpenDP); certified "
@@ -136,18 +137,21 @@ def stale_release_reading(
     Parameters
     ----------
     query : Query
+        The query the release answered.
     epsilon : float
         The privacy-loss parameter ε (> 0).
     mechanism : str
+        Its mechanism.
     neighbours : str
+        Its definition of neighbouring tables.
     delta : float
         The δ of approximate differential privacy (0 for pure ε-DP).
     other_data : bool, optional
+        It was made on another table.
 
     Returns
     -------
     str
-        The note that replaces a release made with settings other than those shown.
     """
     data = " on another dataset" if other_data else ""
     return (
@@ -173,11 +177,11 @@ def released_values(rel: Release) -> tuple[float, ...]:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
     tuple of float
-        The values to show: counts with continuous noise rounded to whole numbers.
     """
     values = rel.value if isinstance(rel.value, tuple) else (rel.value,)
     return tuple(float(np.round(v)) + 0.0 for v in values) if _rounds(rel) else tuple(values)
@@ -189,11 +193,11 @@ def rounding_note(rel: Release) -> str | None:
     Parameters
     ----------
     rel : Release
+        The OpenDP release.
 
     Returns
     -------
     str or None
-        The note under a rounded count (``None`` when nothing was rounded).
     """
     if not _rounds(rel):
         return None
@@ -212,12 +216,13 @@ def slope_unit(y: str, x: str) -> str:
     Parameters
     ----------
     y : str
+        The regressed column.
     x : str
+        The regressor column.
 
     Returns
     -------
     str
-        The unit of the slope of ``y`` on ``x``: "hours_per_week per year of age".
     """
     per = "per year of age" if x.strip().lower() == "age" else f"per unit of {x}"
     return f"{y} {per}"
@@ -234,11 +239,11 @@ def clipping_reading(t: dp.ClippingTradeoff) -> str:
     Parameters
     ----------
     t : dp.ClippingTradeoff
+        The clipping trade-off per upper bound.
 
     Returns
     -------
     str
-        The reading under the clipping chart: the best upper bound and its error.
     """
     leak = (
         " Picking U from this plot uses the data itself: fix it in advance or spend a "
@@ -278,11 +283,11 @@ def parallel_reading(saving: float) -> str:
     Parameters
     ----------
     saving : float
+        The epsilon parallel composition saved.
 
     Returns
     -------
     str
-        What parallel composition saved the ledger (``LedgerTotals.parallel_saving``).
     """
     return (
         f"Parallel composition: the histograms cover disjoint groups of people, so each "
@@ -297,11 +302,11 @@ def worlds_reading(description: str) -> str:
     Parameters
     ----------
     description : str
+        ``identifiability_worlds``' description.
 
     Returns
     -------
     str
-        Who the attacker's candidates are (``identifiability_worlds``' description).
     """
     return f"Candidates: {description}."
 
@@ -318,13 +323,13 @@ def posterior_reading(
     true_value : float
         The most exposed candidate's contribution to the sum.
     rho : float
+        The bound on the attacker's certainty, in (0, 1).
     unit : dp.PrivacyUnit, optional
         With a person unit, the value is the person's sum over their kept rows.
 
     Returns
     -------
     str
-        The reading under the posterior chart (the most exposed candidate).
     """
     if unit is not None and unit.is_person:
         most = "1 row" if unit.factor == 1 else f"{unit.factor:,} rows"
@@ -349,12 +354,13 @@ def sample_aggregate_reading(sa: dp.SampleAggregate, unit: str = "") -> str:
     Parameters
     ----------
     sa : dp.SampleAggregate
+        The sample-and-aggregate result.
     unit : str, optional
+        The column's unit (none by default).
 
     Returns
     -------
     str
-        The reading under the block chart: estimate, noise and its 95% half-width.
     """
     u = f" {unit}" if unit else ""
     return (
@@ -372,13 +378,14 @@ def sample_aggregate_release_reading(statistic: str, value: float, epsilon: floa
     Parameters
     ----------
     statistic : str
+        "median" or "slope".
     value : float
+        The released value.
     epsilon : float
         The privacy-loss parameter ε (> 0).
 
     Returns
     -------
     str
-        The message after a sample-and-aggregate release through OpenDP.
     """
     return f"Released {statistic}: {format_number(value)} (certified epsilon {epsilon:.4g})."

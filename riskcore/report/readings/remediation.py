@@ -104,12 +104,13 @@ def generalized_in_use(*, same: bool, levels_differ: bool) -> str:
     Parameters
     ----------
     same : bool
+        The recipe in use is the one the page shows.
     levels_differ : bool
+        Its levels or QIs differ (not only its targets or masking steps).
 
     Returns
     -------
     str
-        The Remediate page's note while its generalized table is in use.
     """
     text = (
         f"The generalized table is in use: {_pages()} assess it (the Report beside the table "
@@ -131,11 +132,11 @@ def remediation_intro(n_qis: int) -> str:
     Parameters
     ----------
     n_qis : int
+        The quasi-identifiers tagged.
 
     Returns
     -------
     str
-        The Remediate page's opening paragraph.
     """
     return (
         f"Lower the risk by making the {n_qis} quasi-identifier{'s' if n_qis != 1 else ''} "
@@ -159,12 +160,13 @@ def hierarchy_heading(h: Hierarchy, *, own: bool) -> str:
     Parameters
     ----------
     h : Hierarchy
+        The hierarchy.
     own : bool
+        The user's hierarchy (uploaded or edited), else the default one.
 
     Returns
     -------
     str
-        "zip: prefix, 5 levels above the value (the default)": a hierarchy in one line.
     """
     levels = "level" if h.height == 1 else "levels"
     mine = "yours" if own else "the default"
@@ -182,13 +184,15 @@ def level_label(h: Hierarchy, level: int, *, unit: str | None = None) -> str:
     Parameters
     ----------
     h : Hierarchy
+        The hierarchy.
     level : int
+        A level, 0 for the values as written.
     unit : str, optional
+        The values' unit, for interval bands.
 
     Returns
     -------
     str
-        The level in words, then a few of its labels.
     """
     labels = pd.unique(pd.Series(h.levels[level], dtype=object))
     shown = ", ".join(str(v) for v in labels[:4])
@@ -217,9 +221,13 @@ def node_reading(
     Parameters
     ----------
     before : NodeResult
+        The node with every QI at level 0 (the table as it is).
     after : NodeResult
+        The generalized node.
     n : int
+        The number of records (of people with a person column).
     original_risk : float
+        The average prosecutor risk of the table as recorded, J / n.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
     person : str, optional
@@ -230,7 +238,6 @@ def node_reading(
     Returns
     -------
     str
-        What a generalization does: k, suppression and loss, before and after.
     """
     if person is None:
         one, many = "record", "records"
@@ -283,7 +290,6 @@ def average_risk_text(node: NodeResult) -> str:
     Returns
     -------
     str
-        A node's average re-identification risk ("0.52%"), or "n/a: nothing released".
     """
     return or_nothing_released(node.success_rate if node.n_classes else float("nan"), "{:.2%}")
 
@@ -298,13 +304,15 @@ def node_table(before: NodeResult, after: NodeResult, targets_k: int) -> pd.Data
     Parameters
     ----------
     before : NodeResult
+        The node with every QI at level 0.
     after : NodeResult
+        The generalized node.
     targets_k : int
+        The k the targets require.
 
     Returns
     -------
     pandas.DataFrame
-        The figures of the table as recorded beside the generalized one's.
     """
 
     def count(x: float) -> str:
@@ -373,13 +381,13 @@ def enumeration_reading(r: EnumerationResult, column: str) -> str:
     Parameters
     ----------
     r : EnumerationResult
+        The enumeration measured on the column.
     column : str
         The column's name.
 
     Returns
     -------
     str
-        What a plain SHA-256 of the column would give away, measured vs projected.
     """
     what = "SSNs" if r.kind == "ssn" else "birth dates"
     head = (
@@ -404,11 +412,11 @@ def safe_harbor_table(check: SafeHarborCheck) -> pd.DataFrame:
     Parameters
     ----------
     check : SafeHarborCheck
+        The Safe Harbor check of the table.
 
     Returns
     -------
     pandas.DataFrame
-        The 18-category checklist as a table: what the data holds and what remains.
     """
     return pd.DataFrame(
         [
@@ -464,12 +472,13 @@ def pii_table(scan: PiiScan, suggestions: RoleSuggestions) -> pd.DataFrame:
     Parameters
     ----------
     scan : PiiScan
+        The Presidio scan.
     suggestions : RoleSuggestions
+        The role suggestions (the role rule's findings).
 
     Returns
     -------
     pandas.DataFrame
-        Presidio's findings beside the role rule: one row per column and entity.
     """
     rows = []
     for f in scan.findings:
@@ -497,11 +506,11 @@ def pii_reading(scan: PiiScan) -> str:
     Parameters
     ----------
     scan : PiiScan
+        The Presidio scan.
 
     Returns
     -------
     str
-        What the free-text scan found, in one sentence, and what it cannot see.
     """
     cols = sorted({f.column for f in scan.findings})
     n = len(scan.columns)
@@ -536,11 +545,11 @@ def recipe_table(recipe: Recipe) -> pd.DataFrame:
     Parameters
     ----------
     recipe : Recipe
+        The recipe.
 
     Returns
     -------
     pandas.DataFrame
-        Every step a recipe records, in the order it applies them (never a key).
     """
     rows = [
         {

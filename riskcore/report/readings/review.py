@@ -91,12 +91,13 @@ def role_reason_text(reason: RoleReason, built_by: str | None) -> str:
     Parameters
     ----------
     reason : RoleReason
+        Why the column has its role.
     built_by : str or None
+        The report's author (None: not given).
 
     Returns
     -------
     str
-        Why a column has its role: the rule that suggested it, or who chose it.
     """
     if not reason.chosen:
         return reason.reason
@@ -118,7 +119,6 @@ def target_rows(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The targets: ``target``, ``value`` (with its preset) and ``meaning``.
     """
     rows = []
     for c in review.profile.targets.criteria:
@@ -197,7 +197,6 @@ def figures_side_by_side(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The figures of the table as recorded beside those after remediation.
     """
     before = _risk_cells(review.before)
     if review.after is None:
@@ -228,7 +227,6 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Every target judged on the table as recorded and after remediation.
     """
 
     people = review.verdict_before.person is not None  # the counts are of people
@@ -329,7 +327,6 @@ def release_banner(review: Review) -> ReleaseBanner:
     Returns
     -------
     ReleaseBanner
-        The verdict banner of the report: the release decision and its reasons.
     """
     r = review.readiness
     verdict = verdict_reading(review.verdict, of=r.of)
@@ -394,11 +391,11 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
     Parameters
     ----------
     steps : list of dict of str to Any
+        The recipe's perturbation steps.
 
     Returns
     -------
     str
-        The Limitations sentence of a perturbed release: which values changed, and how.
     """
     parts = [
         f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
@@ -416,11 +413,11 @@ def limitation_text(lim: Limitation) -> str:
     Parameters
     ----------
     lim : Limitation
+        One limitation of the review.
 
     Returns
     -------
     str
-        One limitation of the report as a sentence.
     """
     f = lim.facts
     if lim.kind == "unit":
@@ -527,6 +524,7 @@ def seeds_reading(review: Review) -> str:
     Parameters
     ----------
     review : Review
+        The review.
 
     Returns
     -------

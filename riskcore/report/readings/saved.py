@@ -42,11 +42,11 @@ def short_fingerprint(sha: object) -> str:
     Parameters
     ----------
     sha : object
+        A SHA-256 in hex; an empty value for none.
 
     Returns
     -------
     str
-        The first 12 hex digits of a SHA-256 ("-" when there is none).
     """
     return "-" if not sha else str(sha)[:12]
 
@@ -76,11 +76,11 @@ def saved_label(item: Mapping[str, Any]) -> str:
     Parameters
     ----------
     item : mapping of str to Any
+        A saved assessment's summary values (``id``, ``name``, ``created``).
 
     Returns
     -------
     str
-        How an assessment is named in a list: "#3 name (saved 2026-11-23 17:20)".
     """
     return f"#{item['id']} {item['name']} (saved {str(item['created'])[:16].replace('T', ' ')})"
 
@@ -96,7 +96,6 @@ def saved_table(items: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per saved assessment: name, time, user, dataset, fingerprint, verdict.
     """
     rows = [
         {
@@ -121,11 +120,11 @@ def dataset_check_table(check: DatasetCheck) -> pd.DataFrame:
     Parameters
     ----------
     check : DatasetCheck
+        The file's figures against the saved dataset's.
 
     Returns
     -------
     pandas.DataFrame
-        The saved dataset's figures against the file's: SHA-256, rows, columns, missing.
     """
     rows = []
     for key, label in _DATASET_LABEL.items():
@@ -149,12 +148,13 @@ def dataset_check_reading(check: DatasetCheck, name: str) -> str:
     Parameters
     ----------
     check : DatasetCheck
+        The file's figures against the saved dataset's.
     name : str
+        The file's name.
 
     Returns
     -------
     str
-        Why a file is accepted for, or refused by, a saved assessment.
     """
     if check.matches:
         return (
@@ -191,12 +191,13 @@ def restored_reading(name: str, profile: Mapping[str, Any]) -> str:
     Parameters
     ----------
     name : str
+        The assessment's name.
     profile : mapping of str to Any
+        The profile restored.
 
     Returns
     -------
     str
-        What reopening an assessment restored into the session (a profile of any version).
     """
     from riskcore.profile import Profile
     from riskcore.report.readings.criteria import targets_summary
@@ -230,11 +231,11 @@ def comparison_table(cmp: Comparison) -> pd.DataFrame:
     Parameters
     ----------
     cmp : Comparison
+        The two assessments compared.
 
     Returns
     -------
     pandas.DataFrame
-        The two assessments' key figures side by side, with the difference and the safer.
     """
     a, b = cmp.names
     labels = {"a": "A", "b": "B", "": ""}
@@ -268,13 +269,13 @@ def comparison_reading(cmp: Comparison, limit: int = 6) -> str:
     Parameters
     ----------
     cmp : Comparison
+        The two assessments compared.
     limit : int, optional
         At most this many are listed.
 
     Returns
     -------
     str
-        How two assessments differ: the data, the roles, then the figures that changed.
     """
     a, b = cmp.names
     data = "the same file" if cmp.same_data else "different data"
@@ -330,7 +331,6 @@ def audit_table(entries: Sequence[Mapping[str, Any]], width: int = 160) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        The audit log, newest first: time, user, roles, action, dataset, the changed values.
     """
     rows = []
     for e in reversed(entries):
@@ -367,8 +367,11 @@ def audit_verify_reading(
     Parameters
     ----------
     ok : bool
+        The chain holds.
     entries : int
+        The entries checked.
     first_broken : int or None
+        The first entry that does not hold (None: none).
     reason : str
         :class:`riskcore.store.AuditVerification`'s fields.
     keyed : bool, default True
@@ -377,7 +380,6 @@ def audit_verify_reading(
     Returns
     -------
     str
-        The outcome of checking the audit log, in one sentence.
     """
     if ok:
         return (
@@ -426,7 +428,6 @@ def audit_head_reading(head: Mapping[str, Any] | None, *, command_below: bool = 
     Returns
     -------
     str
-        The audit log's head as a report or the command line states it.
     """
     if head is None:
         return "There was no audit log when this was made, so no audit head is recorded."
@@ -449,7 +450,6 @@ def saved_intro() -> str:
     Returns
     -------
     str
-        The Saved-assessments page's opening paragraph.
     """
     return (
         "Assessments saved from the Report page, kept in a local SQLite database: each holds "

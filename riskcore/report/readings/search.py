@@ -37,7 +37,6 @@ def search_reading(result: SearchResult) -> str:
     Returns
     -------
     str
-        The outcome of the least-loss search in one or two sentences.
     """
     best = result.best
     if result.evaluated >= result.lattice_size:
@@ -104,7 +103,6 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
     Returns
     -------
     list of str
-        One warning per column the search's optimum removes (generalized to ``*``).
     """
     out = []
     info = OBJECTIVES[result.objective]
@@ -144,7 +142,6 @@ def visited_table(result: SearchResult, quasi_identifiers: Sequence[str]) -> pd.
     Returns
     -------
     pandas.DataFrame
-        One row per node the search evaluated: levels, whether it passes, risk and loss.
     """
     return pd.DataFrame(
         [

@@ -85,6 +85,7 @@ def shown(text: str) -> str:
     Parameters
     ----------
     text : str
+        Text from a certificate or a file.
 
     Returns
     -------
@@ -137,6 +138,7 @@ def verification_reading(check: SignatureCheck) -> str:
     Parameters
     ----------
     check : SignatureCheck
+        The signature check.
 
     Returns
     -------
@@ -185,6 +187,7 @@ def signed_reading(key: SigningKey) -> str:
     Parameters
     ----------
     key : SigningKey
+        The signing key and its certificate.
 
     Returns
     -------

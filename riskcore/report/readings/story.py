@@ -90,9 +90,13 @@ def story_intro(
     Parameters
     ----------
     step : int
+        The step, 0 to 5.
     suppressed : int
+        The people withheld in step 3.
     n : int
+        All people.
     k : int, optional
+        Classes smaller than it are withheld.
     max_suppression : float, default 0.02
         The share of records a remediation may suppress on the other pages (the default
         targets'): a step that withholds more says so.
@@ -100,7 +104,6 @@ def story_intro(
     Returns
     -------
     str
-        The introduction of step ``step`` (0-5).
     """
     if not 0 <= step < len(_INTROS):
         raise ValueError(f"step must be 0 to {len(_INTROS) - 1}, got {step!r}")
@@ -127,11 +130,11 @@ def exposure_title(k: int) -> str:
     Parameters
     ----------
     k : int
+        The release's k.
 
     Returns
     -------
     str
-        The title of step 4's chart (the release of step 3, at its k).
     """
     return f"People whose diagnosis is exposed at confidence p (k = {k} release)"
 
@@ -142,11 +145,11 @@ def demo_data_note(uploaded: str | None) -> str:
     Parameters
     ----------
     uploaded : str or None
+        The name of the file the user loaded (None: none).
 
     Returns
     -------
     str
-        The sidebar's dataset line while the guided demo runs on its own data.
     """
     own = "Demo people (32,561 rows), the guided demo's own data"
     if uploaded is None:
@@ -162,11 +165,11 @@ def combos_caption(combos: pd.DataFrame) -> str:
     Parameters
     ----------
     combos : pandas.DataFrame
+        Columns ``columns`` (joined names) and ``unique share``.
 
     Returns
     -------
     str
-        Step 1's reading: the share unique on date of birth + ZIP.
     """
     unique = combos.set_index("columns")["unique share"]
     return (
@@ -181,11 +184,11 @@ def linkage_caption(r: LinkageResult) -> str:
     Parameters
     ----------
     r : LinkageResult
+        The linkage attack's result.
 
     Returns
     -------
     str
-        Step 2's reading: voters re-identified correctly by the join.
     """
     if r.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
@@ -212,14 +215,17 @@ def coarsening_caption(
     Parameters
     ----------
     before : Assessment
+        The assessment of step 2's release.
     after : Assessment
+        The assessment after coarsening.
     linkage_after : LinkageResult
+        The linkage attack on the coarsened release.
     earlier : tuple of (str, float), optional
+        The combination steps 1 and 2 used, and its unique share.
 
     Returns
     -------
     str
-        Step 3's reading: k and the unique people before and after coarsening.
     """
     if linkage_after.correct is None:
         raise ValueError("the story's linkage attack has a ground truth")
@@ -250,12 +256,13 @@ def homogeneity_caption(k: int, exposure: pd.DataFrame) -> str:
     Parameters
     ----------
     k : int
+        The release's k.
     exposure : pandas.DataFrame
+        Columns ``p``, ``classes`` and ``records`` (rows for 0.6 and 0.8).
 
     Returns
     -------
     str
-        Step 4's reading: people exposed at confidence 60% and 80%.
     """
     records = exposure.set_index("p")["records"]
     return (
@@ -271,13 +278,13 @@ def differencing_caption(d: DifferencingResult, *, escape: Callable[[object], st
     Parameters
     ----------
     d : DifferencingResult
+        The differencing attack's result.
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
     Returns
     -------
     str
-        Step 5's reading: the difference is the target's diagnosis.
     """
     return (
         f"The difference is {d.recovered:.0f}: the target (row {d.target}, the only person "
@@ -291,11 +298,12 @@ def published_count_reading(count: float, relative_error: float) -> str:
     Parameters
     ----------
     count : float
+        The count published.
     relative_error : float
+        Its 95% error as a share of it.
 
     Returns
     -------
     str
-        Step 6's second sentence: how little the noise moves a large count.
     """
     return f" The published count of {count:,.0f} stays within {relative_error:.2%} of the truth."

@@ -46,7 +46,6 @@ def classes_intro(
     Returns
     -------
     str
-        The Uniqueness page's introduction: classes and uniques on the QIs (markdown).
     """
     if person is not None:
         return (
@@ -78,7 +77,6 @@ def contribution_reading(result: UniquenessResult) -> str:
     Returns
     -------
     str
-        The reading under the per-QI contribution chart (or instead of it).
     """
     u = result.all_qis.unique_records
     if u == 0:
@@ -109,7 +107,6 @@ def contribution_matters(result: UniquenessResult) -> bool:
     Returns
     -------
     bool
-        True when removing some single QI makes at least one person non-unique.
     """
     return any(c.drop > 0 for c in result.contributions)
 
@@ -126,11 +123,11 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     result : UniquenessResult
         The result to describe.
     top : int, optional
+        The most subsets kept.
 
     Returns
     -------
     pandas.DataFrame
-        The QI subsets with the highest uniqueness, for a bar chart.
     """
     unique = "unique records" if result.person is None else "unique people"
     rows = [
@@ -161,11 +158,11 @@ def anyone_unique(table: pd.DataFrame) -> bool:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`subset_table`.
 
     Returns
     -------
     bool
-        Whether anyone is unique on a combination of :func:`subset_table`.
     """
     return bool(len(table)) and int(table[_unique_column(table)].max()) > 0
 
@@ -184,12 +181,13 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
     Parameters
     ----------
     table : pandas.DataFrame
+        :func:`subset_table` (most identifying first).
     complete : bool
+        Every combination was tested.
 
     Returns
     -------
     str
-        The reading under the subset chart: the most identifying combination.
     """
     top = table.iloc[0]
     unique = int(top[_unique_column(table)])
@@ -227,7 +225,6 @@ def contribution_table(result: UniquenessResult) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Each QI's contribution to uniqueness (largest first).
     """
     return pd.DataFrame(
         [

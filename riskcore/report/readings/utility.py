@@ -29,11 +29,11 @@ def change_reading(change: ColumnChange) -> str:
     Parameters
     ----------
     change : ColumnChange
+        One column's change.
 
     Returns
     -------
     str
-        One column's change in one line: the shares unchanged, changed and suppressed.
     """
     c = change
     if not c.records:
@@ -54,12 +54,13 @@ def values_reading(change: ColumnChange, counts: pd.DataFrame) -> str:
     Parameters
     ----------
     change : ColumnChange
+        The column's change.
     counts : pandas.DataFrame
+        Records per value before and after (``value``, ``before``, ``after``).
 
     Returns
     -------
     str
-        The reading under a column's before / after chart: its change and the bars.
     """
     kinds_before = int((counts["before"] > 0).sum())
     kinds_after = int((counts["after"] > 0).sum())
@@ -78,11 +79,11 @@ def change_table(changes: Sequence[ColumnChange]) -> pd.DataFrame:
     Parameters
     ----------
     changes : sequence of ColumnChange
+        One per column.
 
     Returns
     -------
     pandas.DataFrame
-        One row per column: the shares of records unchanged, changed and suppressed.
     """
     return pd.DataFrame(
         [
@@ -108,11 +109,11 @@ def two_way_reading(tw: TwoWay) -> str:
     Parameters
     ----------
     tw : TwoWay
+        The two-way tables before and after.
 
     Returns
     -------
     str
-        A two-way table before and after in one line: its size and Cramer's V.
     """
     (rb, cb), (ra, ca) = tw.shape_before, tw.shape_after
     text = (
@@ -139,11 +140,11 @@ def classification_reading(cu: ClassificationUtility) -> str:
     Parameters
     ----------
     cu : ClassificationUtility
+        The accuracies before and after, and the guess's.
 
     Returns
     -------
     str
-        The classifier's accuracy before and after in one or two sentences.
     """
     n = len(cu.features)
     trained, held = f"{cu.train:,} records", f"{cu.test:,} held-out records"
