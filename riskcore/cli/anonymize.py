@@ -39,6 +39,9 @@ from riskcore.cli.perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.utility.objectives import OBJECTIVES
 
 
+__all__ = ["add_parser", "run_anonymize"]
+
+
 def add_parser(sub: Any) -> None:
     """Add the ``anonymize`` sub-command and its options to the parser's sub-parsers.
 

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 from riskcore.cli.engines import add_remediation_engine
 
 
+__all__ = ["add_parser", "run_apply"]
+
+
 def add_parser(sub: Any) -> None:
     """Add the ``apply`` sub-command and its options to the parser's sub-parsers.
 
