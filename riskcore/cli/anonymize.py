@@ -9,8 +9,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from riskcore.cli.args import (
+    DATA_HELP,
+    add_missing,
+    add_targets,
+    parse_threshold,
+)
+from riskcore.cli.engines import add_remediation_engine
+from riskcore.cli.perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.cli.release import (
     ANONYMIZE_REMEDY,
     add_allow_identifiers,
@@ -24,20 +32,7 @@ from riskcore.cli.release import (
     write_lookup,
 )
 from riskcore.errors import RiskcoreError
-
-if TYPE_CHECKING:
-    pass
-
-from riskcore.cli.args import (
-    DATA_HELP,
-    add_missing,
-    add_targets,
-    parse_threshold,
-)
-from riskcore.cli.engines import add_remediation_engine
-from riskcore.cli.perturb import add_perturb_arguments, perturbing, run_perturb
 from riskcore.utility.objectives import OBJECTIVES
-
 
 __all__ = ["add_parser", "run_anonymize"]
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from riskcore._files import read_regular
+from riskcore.cli.engines import add_remediation_engine
 from riskcore.cli.release import (
     add_allow_identifiers,
     add_population,
@@ -24,12 +25,6 @@ from riskcore.cli.release import (
     write_lookup,
 )
 from riskcore.errors import RiskcoreError
-
-if TYPE_CHECKING:
-    pass
-
-from riskcore.cli.engines import add_remediation_engine
-
 
 __all__ = ["add_parser", "run_apply"]
 
