@@ -7,9 +7,9 @@ import streamlit as st
 from riskcore.errors import RiskcoreError
 from riskcore.report.readings import demo_data_note, roles_summary
 from riskcore.workguard import memory_message
-from ui import identity, keys, memory, remediation, saved, state, work
-from ui.context import EndPage, context, routed
-from ui.safe import md
+from ui.core import identity, keys, memory, remediation, saved, state, work
+from ui.core.context import EndPage, context, routed
+from ui.core.safe import md
 
 st.set_page_config(page_title="Privacy-risk assessment", page_icon="🛡️", layout="wide")
 memory.start()
@@ -68,16 +68,16 @@ panel = st.sidebar.container()
 try:
     with routed():
         nav.run()
-except EndPage:  # the page ended early (ui.context.end_page), with its message shown
+except EndPage:  # the page ended early (ui.core.context.end_page), with its message shown
     pass
 except RiskcoreError as exc:
     st.error(md(exc))
-except MemoryError:  # past the process's memory ceiling (ui.memory): this request only
+except MemoryError:  # past the process's memory ceiling (ui.core.memory): this request only
     st.error(md(memory_message(memory.ceiling())))
 finally:
     with panel:
         sidebar()
-        try:  # the work survives a reload (ui.work): kept once changed, guarded while held
+        try:  # the work survives a reload (ui.core.work): kept once changed, guarded while held
             work.keep()
         except RiskcoreError as exc:
             st.caption(md(f"Your work could not be kept for a reload: {exc}"))

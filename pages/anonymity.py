@@ -30,14 +30,14 @@ from riskcore.report.readings import (
     risk_table,
 )
 from riskcore.report.readings.criteria import check_table, target_label, verdict_reading
-from ui import cached, formats, keys, people
-from ui import profile as session_profile
-from ui.context import context, end_page, person_caution, require_qis
-from ui.perturb import in_use_verdict
-from ui.release_context import context_step, context_summary
-from ui.safe import file_part, md
-from ui.tables import drop_empty, fitted
-from ui.targets import targets_editor
+from ui.core import cached, formats, keys, people
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page, person_caution, require_qis
+from ui.core.safe import file_part, md
+from ui.core.tables import drop_empty, fitted
+from ui.widgets.anonymity.release_context import context_step, context_summary
+from ui.widgets.remediate.perturb import in_use_verdict
+from ui.widgets.targets import targets_editor
 
 FAILING_SHOWN = 500  # rows of the failing-class table on screen; the download has all
 

@@ -27,10 +27,10 @@ from riskcore.report.readings import (
     targets_label,
     two_release_table,
 )
-from ui import cached, keys
-from ui.context import context, end_page, run_gate
-from ui.safe import md
-from ui.tables import fitted
+from ui.core import cached, keys
+from ui.core.context import context, end_page, run_gate
+from ui.core.safe import md
+from ui.core.tables import fitted
 
 st.title("Attacks")
 st.write(

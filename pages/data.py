@@ -15,14 +15,14 @@ from riskcore.report.readings import (
     upload_limit_note,
 )
 from riskcore.roles import ROLES, ColumnRoles
-from ui import budget, keys, state, work
-from ui import profile as session_profile
-from ui.context import context, end_page
-from ui.encoding import decimal_choice, encoding_choice
-from ui.large import large_file_panel
-from ui.reading import reading_choice
-from ui.safe import md
-from ui.tables import fitted
+from ui.core import budget, keys, state, work
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page
+from ui.core.safe import md
+from ui.core.tables import fitted
+from ui.widgets.data.encoding import decimal_choice, encoding_choice
+from ui.widgets.data.large import large_file_panel
+from ui.widgets.data.reading import reading_choice
 
 ROLE_LABELS = {
     "identifier": "direct identifier",

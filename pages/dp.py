@@ -46,10 +46,10 @@ from riskcore.report.readings import (
     stale_release_reading,
     worlds_reading,
 )
-from ui import budget, cached, formats, keys
-from ui.context import capture_leaks, context, end_page
-from ui.defaults import bounds_from_column, leak_messages
-from ui.safe import md
+from ui.core import budget, cached, formats, keys
+from ui.core.context import capture_leaks, context, end_page
+from ui.core.safe import md
+from ui.widgets.dp.defaults import bounds_from_column, leak_messages
 
 st.title("Differential privacy")
 st.write(

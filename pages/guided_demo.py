@@ -15,8 +15,8 @@ from riskcore.report.readings import (
     queries_list,
     size_histogram,
 )
-from ui import cached, keys
-from ui.safe import md
+from ui.core import cached, keys
+from ui.core.safe import md
 
 TITLES = STORY_TITLES
 

@@ -19,10 +19,10 @@ from riskcore.report.readings import (
     planning_reading,
     survey_columns,
 )
-from ui import budget, cached, keys
-from ui.context import context, end_page
-from ui.defaults import bounds_from_column, leak_messages
-from ui.safe import md
+from ui.core import budget, cached, keys
+from ui.core.context import context, end_page
+from ui.core.safe import md
+from ui.widgets.dp.defaults import bounds_from_column, leak_messages
 
 st.title("Local differential privacy")
 st.write(

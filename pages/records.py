@@ -31,11 +31,11 @@ from riskcore.report.readings import (
     suda_reading,
     suppressed_row_reading,
 )
-from ui import cached, keys, people
-from ui import profile as session_profile
-from ui.context import context, end_page, require_qis, run_gate
-from ui.safe import md
-from ui.tables import fitted
+from ui.core import cached, keys, people
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page, require_qis, run_gate
+from ui.core.safe import md
+from ui.core.tables import fitted
 
 SHOWN = 200  # rows of the per-record table on screen; the download has every record
 CLASSES_SHOWN = 500  # failing population classes on screen

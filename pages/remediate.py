@@ -33,17 +33,18 @@ from riskcore.report.readings.history import NOTHING_APPLIED
 from riskcore.report.readings.remediation import POPULATION_FIRST
 from riskcore.report.readings.work import table_download_label
 from riskcore.workguard import WorkTooLongError, memory_message
-from ui import cached, formats, history, keyfile, keys, memory, people, remediation, work
-from ui import profile as session_profile
-from ui.candidates import candidates_section
-from ui.context import context, end_page, person_caution
-from ui.hierarchy_builder import hierarchy_editor
-from ui.perturb import in_use_verdict, perturb_tab
-from ui.remediate_identifiers import identifiers_tab, safe_harbor_tab
-from ui.safe import file_stem, md
-from ui.steering import steering_editor
-from ui.targets import targets_editor
-from ui.utility import utility_section
+from ui.core import cached, formats, keyfile, keys, memory, people, remediation, work
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page, person_caution
+from ui.core.safe import file_stem, md
+from ui.widgets.remediate import history
+from ui.widgets.remediate.candidates import candidates_section
+from ui.widgets.remediate.hierarchy_builder import hierarchy_editor
+from ui.widgets.remediate.perturb import in_use_verdict, perturb_tab
+from ui.widgets.remediate.remediate_identifiers import identifiers_tab, safe_harbor_tab
+from ui.widgets.remediate.steering import steering_editor
+from ui.widgets.remediate.utility import utility_section
+from ui.widgets.targets import targets_editor
 
 st.title("Remediate")
 ctx = context(as_recorded=True)
@@ -90,7 +91,7 @@ def identifier_steps() -> tuple[list[dict], dict | None]:
 work.choices(ctx)  # the masking choices made earlier seed the widgets (they forget them)
 masks, shift = identifier_steps()
 needs_key = shift is not None or any(get_operator(m["operator"]).needs_key for m in masks)
-secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.keyfile)
+secret = keyfile.ensure(needs_key)  # in this session's memory only (ui.core.keyfile)
 key_unsaved = secret is not None and keyfile.pending()  # keyed tables wait for the key file
 
 history.panel(ctx)  # every step applied, undo / redo / go back, the recipe and the script

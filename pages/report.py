@@ -18,12 +18,12 @@ from riskcore.report.readings.review import (
 )
 from riskcore.report.render import render_html, render_pdf
 from riskcore.review import review
-from ui import budget, cached, keys, people, saved, state
-from ui import profile as session_profile
-from ui.context import context, end_page, require_qis
-from ui.safe import file_stem, md
-from ui.signing import sign_control
-from ui.tables import drop_empty, fitted
+from ui.core import budget, cached, keys, people, saved, state
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page, require_qis
+from ui.core.safe import file_stem, md
+from ui.core.tables import drop_empty, fitted
+from ui.widgets.report.signing import sign_control
 
 st.title("Report")
 ctx = require_qis(context(as_recorded=True))

@@ -27,10 +27,10 @@ from riskcore.report.readings.saved import (
     saved_table,
 )
 from riskcore.review import dataset_facts
-from ui import cached, identity, keys, saved, state
-from ui.context import current_table, end_page
-from ui.safe import file_stem, md
-from ui.tables import fitted
+from ui.core import cached, identity, keys, saved, state
+from ui.core.context import current_table, end_page
+from ui.core.safe import file_stem, md
+from ui.core.tables import fitted
 
 UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 

@@ -37,12 +37,12 @@ from riskcore.report.readings import (
     unique_missing_reading,
 )
 from riskcore.roles import ColumnRoles
-from ui import cached, keys, people
-from ui import profile as session_profile
-from ui.context import context, end_page, require_qis, run_gate
-from ui.safe import md
-from ui.state import AUTO_RUN_ROWS
-from ui.tables import fitted
+from ui.core import cached, keys, people
+from ui.core import profile as session_profile
+from ui.core.context import context, end_page, require_qis, run_gate
+from ui.core.safe import md
+from ui.core.state import AUTO_RUN_ROWS
+from ui.core.tables import fitted
 
 st.title("Uniqueness")
 ctx = require_qis(context())

@@ -142,7 +142,7 @@ CELLS = """() => {
 
 
 #: The headers of a table checked by :data:`CELLS` are whole above this window width (px):
-#: at 1024 px :func:`ui.tables.fitted` may narrow one, its name in its tooltip; at 1400 px
+#: at 1024 px :func:`ui.core.tables.fitted` may narrow one, its name in its tooltip; at 1400 px
 #: nothing needs to be (the candidate table's "search's choice" was cut, issue 38).
 HEADERS_FROM_PX = 1024
 #: The narrowest a slider's track may be (px): the Differential privacy page's delta and
@@ -181,7 +181,7 @@ def measure(page, name: str, *, cells: bool = False) -> dict[int, list[str]]:
             + [
                 cut
                 for cut in (page.evaluate(CELLS) if cells else [])
-                # at 1024 px ui.tables.fitted narrows a header, its name in the tooltip
+                # at 1024 px ui.core.tables.fitted narrows a header, its name in the tooltip
                 if width > HEADERS_FROM_PX or not cut.startswith("header cut:")
             ]
         )

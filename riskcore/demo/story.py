@@ -157,7 +157,7 @@ class Story(Result):
 
         ``epsilon`` is the per-query epsilon chosen in step 6; ``escape``
         escapes the untrusted parts (the diagnosis value, step 6's noise
-        sentence) for markdown, as the page does with ``ui.safe.md``.
+        sentence) for markdown, as the page does with ``ui.core.safe.md``.
 
         Parameters
         ----------

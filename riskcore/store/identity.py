@@ -1,7 +1,7 @@
 """Who acts: an identity proven by an OpenID Connect login, or a name typed without one.
 
 When the operator configures OpenID Connect, the app (``st.login`` /
-``st.user``, :mod:`ui.identity`) builds an :class:`Identity` from the ID
+``st.user``, :mod:`ui.core.identity`) builds an :class:`Identity` from the ID
 token's claims (:meth:`Identity.from_claims`): the subject ``sub`` and the
 issuer ``iss`` identify the person (OpenID Connect Core 1.0, section 2: "sub
 ... locally unique and never reassigned identifier within the Issuer"; the

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from riskcore.demo import make_people
 from tests.conftest import ROOT
 from tests.hospital import hospital_csv
-from ui.safe import WORD_JOINER
+from ui.core.safe import WORD_JOINER
 
 APP = str(ROOT / "app.py")
 
@@ -38,7 +38,7 @@ def plotly_values(v) -> list:
 
 
 def seen(source: str) -> str:
-    """Return what a reader sees of a markdown ``source`` made by ``ui.safe.md``: the
+    """Return what a reader sees of a markdown ``source`` made by ``ui.core.safe.md``: the
     backslash escapes read and the invisible word joiners dropped."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source).replace(WORD_JOINER, "")
 

@@ -23,7 +23,7 @@ def order_box(at, attribute):
 
 
 def plain(text: str) -> str:
-    """Undo the markdown escaping of ui.safe.md."""
+    """Undo the markdown escaping of ui.core.safe.md."""
     return re.sub(r"\\(.)", r"\1", text)
 
 

@@ -16,7 +16,7 @@ from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
 from tests.app.helpers import data_uploader, demo_roles, metrics, plotly_values, run, seen
 from tests.conftest import ROOT
-from ui.safe import md
+from ui.core.safe import md
 
 
 def test_every_page_file_is_registered():
@@ -306,19 +306,19 @@ def test_an_upload_lives_in_the_session_cache_and_a_dropped_cache_says_so():
 
 def test_uniqueness_page_waits_for_a_button_on_a_large_table(monkeypatch):
     """Counting every QI combination takes seconds at 1M rows: not on page open."""
-    from ui import state
+    from ui.core import state
 
     calls = []
-    import ui.cached
+    import ui.core.cached
 
-    real = ui.cached.subset_uniqueness
+    real = ui.core.cached.subset_uniqueness
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)
-    monkeypatch.setattr(ui.cached, "subset_uniqueness", counting)
+    monkeypatch.setattr(ui.core.cached, "subset_uniqueness", counting)
     at = run("pages/uniqueness.py", demo_roles(["age", "sex", "race"]))
     assert calls == [] and any("runs when you press" in i.value for i in at.info)
     assert "Records" in metrics(at)  # the one partition of the page is shown at once

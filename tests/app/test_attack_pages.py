@@ -108,7 +108,7 @@ def test_guided_demo_walks_all_six_steps():
 def test_a_large_table_waits_for_the_run_button_and_a_slider_does_not_rerun_it(monkeypatch):
     """Above the auto-run size nothing runs on open or on a slider move; Run runs it once."""
     import riskcore.attacks.linkage.attack as attack_module
-    from ui import state
+    from ui.core import state
 
     calls = []
     real = attack_module.linkage_attack
@@ -118,7 +118,7 @@ def test_a_large_table_waits_for_the_run_button_and_a_slider_does_not_rerun_it(m
         return real(*args, **kwargs)
 
     monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)  # the demo's 32,561 rows count as large
-    monkeypatch.setattr("ui.cached_attacks.linkage_attack", counting)
+    monkeypatch.setattr("ui.core.cached_attacks.linkage_attack", counting)
     monkeypatch.setattr(attack_module, "linkage_attack", counting)
     at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
     assert calls == [] and "Re-identified uniquely" not in metrics(at)

@@ -6,8 +6,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import APP, data_uploader, run
-from ui.safe import md
-from ui.state import ledger_key
+from ui.core.safe import md
+from ui.core.state import ledger_key
 
 BAD_CSVS = {
     # the first data row has two fields beyond the header

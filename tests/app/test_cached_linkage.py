@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from riskcore.errors import RiskcoreError
-from ui import cached
+from ui.core import cached
 
 
 def test_a_duplicate_ground_truth_id_is_reported_under_its_own_name():

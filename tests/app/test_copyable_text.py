@@ -1,7 +1,7 @@
 """Copyable text holds no invisible character: a pasted command or hash runs as shown.
 
 Issue 38: the Saved-assessments page printed the audit head's command through
-``ui.safe.md``, whose word joiner (U+2060) after every colon landed inside
+``ui.core.safe.md``, whose word joiner (U+2060) after every colon landed inside
 ``--expect-head 2:26f4...``; pasted, the command failed with "the expected head must
 be SEQ:HASH". Commands and hashes are shown in code blocks (no markdown, copied as they
 are) and no joiner, zero-width space, soft hyphen or byte-order mark is in a code block
@@ -31,7 +31,7 @@ _INVISIBLE = re.compile(f"[{INVISIBLE}]")
 _COPYABLE = re.compile(r"(?:\d+:)?[0-9a-f]{16,}|--[a-z][a-z-]+")
 
 
-#: A markdown escape (``ui.safe.md`` escapes every ASCII punctuation character).
+#: A markdown escape (``ui.core.safe.md`` escapes every ASCII punctuation character).
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 

@@ -4,7 +4,7 @@ decimal mark can be changed (issue 38 item 5)."""
 from __future__ import annotations
 
 from tests.app.helpers import data_uploader, run, seen
-from ui.state import ledger_key
+from ui.core.state import ledger_key
 
 CLAIMS = "\ufeffclaim_id;sex;age;amount\n" + "".join(
     f"C{i};{'FM'[i % 2]};{30 + i % 5};{i % 9 + 1}.{100 + i:03d},{i % 100:02d}\n" for i in range(60)

@@ -4,20 +4,20 @@
 draws after the page, was missing on the Report page until a report was built, on every
 assessment page while no quasi-identifier is tagged, and on Records above 200,000 rows
 (found by the browser load test, ``tests/browser/test_load.py``). Pages now end with
-``ui.context.end_page()``, which the router catches.
+``ui.core.context.end_page()``, which the router catches.
 """
 
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-import ui.context
+import ui.core.context
 from tests.app.helpers import APP
 
 
 def test_a_page_that_ends_early_keeps_the_sidebar(monkeypatch) -> None:
     # AppTest runs the router only for its default page (Data): make it end early there
-    monkeypatch.setattr(ui.context, "context", lambda **kwargs: None)
+    monkeypatch.setattr(ui.core.context, "context", lambda **kwargs: None)
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception, at.exception
     assert [b.label for b in at.sidebar.button] == ["Reset session"]

@@ -1,4 +1,5 @@
-"""AppTest: the hierarchy builder on the Remediate page (ui/hierarchy_builder.py), on the
+"""AppTest: the hierarchy builder on the Remediate page
+(ui/widgets/remediate/hierarchy_builder.py), on the
 generated hospital table (US-format admission dates, ZIP codes with leading zeros)."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import pytest
 
 from tests.app.helpers import data_uploader, metrics, run, seen
 from tests.hostile_files import CASES, Case, bounded
-from ui.safe import md
+from ui.core.safe import md
 
 # Generous bounds (figures measured are in the README); the app holds the table, its
 # preview and the uniqueness figures of a million rows in this process.

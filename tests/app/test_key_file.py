@@ -139,13 +139,14 @@ def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
     at.button(key="rc_save").click()
     _ok(at)
     built = at.session_state["rc_report"]
-    # the router keeps the work for a reload (ui.work): with the key's check value only
+    # the router keeps the work for a reload (ui.core.work): with the key's check value only
     _ok(at.switch_page("pages/data.py"))
     _ok(at.switch_page("app.py"))
     with sqlite3.connect(database) as con:
         (kept,) = con.execute("SELECT work FROM working_profiles").fetchone()
     assert key_check(KEY) in kept and '"ssn": "hmac_tokens"' in kept
-    # the history of the steps is kept and saved too (ui.history): the keyed steps by their
+    # the history of the steps is kept and saved too (ui.widgets.remediate.history): the keyed
+    # steps by their
     # operator, never by their key
     assert '"history"' in kept and '"operator": "hmac_tokens"' in kept
     assert '"operator": "reversible_tokens"' in built["profile"]

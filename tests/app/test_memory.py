@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 def test_every_session_is_marked_to_end_with_its_tab(monkeypatch):
     """Streamlit keeps a disconnected session for a reconnect unless it is non-resumable;
     every session is marked once, so closing the tab shuts it down."""
-    from ui import memory
+    from ui.core import memory
 
     marked: list[str] = []
 
@@ -44,13 +44,14 @@ def test_no_page_hands_streamlit_a_function_of_its_own():
                 v = kw.value
                 if isinstance(v, ast.Lambda) or (isinstance(v, ast.Name) and v.id in own):
                     found.append(f"{path.name}:{kw.lineno} {kw.arg}={ast.unparse(v)[:60]}")
-    assert not found, "use a function from ui.formats (or another module):\n" + "\n".join(found)
+    message = "use a function from ui.core.formats (or another module):\n"
+    assert not found, message + "\n".join(found)
 
 
 def test_glibc_maps_large_arrays_on_their_own():
     """glibc's mmap threshold is pinned at 4 MiB (its dynamic rise kept a closed session's
     arrays in the heap arenas); mallopt returns 1 on success."""
-    from ui import memory
+    from ui.core import memory
 
     assert memory._fix_mmap_threshold() is True
     assert memory.MMAP_THRESHOLD == 4 << 20
@@ -66,8 +67,8 @@ def test_an_ended_sessions_state_lets_its_table_go(monkeypatch):
     import gc
     import weakref
 
-    from ui import memory
-    from ui.context import Context
+    from ui.core import memory
+    from ui.core.context import Context
 
     active = {"test session id": True}
 

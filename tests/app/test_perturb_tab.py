@@ -1,4 +1,5 @@
-"""AppTest: the Remediate page's Perturb tab (ui/perturb.py) on the hospital table, the demo
+"""AppTest: the Remediate page's Perturb tab (ui/widgets/remediate/perturb.py) on the hospital
+table, the demo
 and UCI Adult."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def test_local_suppression_and_pram_on_the_hospital_table():
     _, strength, weakness = METHOD_NOTES["local_suppression"]
     assert strength in _texts(at) and weakness in _texts(at)
     # k starts at the profile's target k (the Anonymity page's), not at 2
-    from ui.profile import DEFAULT_TARGETS
+    from ui.core.profile import DEFAULT_TARGETS
 
     target_k = DEFAULT_TARGETS.find("k-anonymity").k
     assert at.number_input(key="rc_rem_perturb_k").value == target_k > 2

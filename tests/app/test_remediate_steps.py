@@ -98,7 +98,8 @@ def test_an_uploaded_arx_hierarchy_is_checked_then_used():
 def test_top_coding_clips_the_oldest_ages_into_one_band():
     df = make_people(32_561, seed=0)
     at = run("pages/remediate.py")
-    # the hierarchy builder's bands (ui/hierarchy_builder.py), age being the first QI
+    # the hierarchy builder's bands (ui/widgets/remediate/hierarchy_builder.py), age being the
+    # first QI
     at.number_input(key="rc_rem_hhi_age_0").set_value(90).run()
     at.number_input(key="rc_rem_hlo_age_0").set_value(18).run()
     at.button(key="rc_rem_hb_use_age_0").click().run()

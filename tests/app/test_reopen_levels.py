@@ -76,7 +76,7 @@ def test_reopening_restores_the_levels_and_masking_choices_of_the_recipe():
     again.button(key="rc_saved_reopen").click()
     _ok(again)
     # the reopened profile's history: its own, or its recipe's steps; either way it folds
-    # back into the recipe in use, so the next step builds on it (ui.history)
+    # back into the recipe in use, so the next step builds on it (ui.widgets.remediate.history)
     history = again.session_state["rc_rem_history"]["history"]
     in_use = again.session_state["rc_remediation"]["recipe"]
     start = dataclasses.replace(Recipe.from_dict(in_use), qis=(), levels=(), hierarchies={})

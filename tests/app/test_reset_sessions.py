@@ -2,7 +2,7 @@
 
 AppTest gives every app the same session id, so two sessions are made here by giving
 Streamlit's session-scoped resource cache the id of the session that is running; a call
-counter on the function behind ``ui.cached.suggestions`` then shows whose entries a reset
+counter on the function behind ``ui.core.cached.suggestions`` then shows whose entries a reset
 dropped. ``st.cache_resource.clear()`` in the reset would drop both sessions' entries.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from streamlit.runtime.caching import cache_resource_api
 from streamlit.testing.v1 import AppTest
 
-import ui.cached
+import ui.core.cached
 from tests.app.helpers import APP, data_uploader
 from tests.conftest import ROOT
 
@@ -29,13 +29,13 @@ def sessions(monkeypatch):
     current = ["?"]
     calls: Counter[str] = Counter()
     monkeypatch.setattr(cache_resource_api, "get_session_id_or_throw", lambda: current[0])
-    suggest = ui.cached.suggest_roles
+    suggest = ui.core.cached.suggest_roles
 
     def counted(df, **options):
         calls[current[0]] += 1
         return suggest(df, **options)
 
-    monkeypatch.setattr(ui.cached, "suggest_roles", counted)
+    monkeypatch.setattr(ui.core.cached, "suggest_roles", counted)
 
     def run(name: str, at: AppTest) -> AppTest:
         current[0] = name
@@ -77,7 +77,7 @@ def test_reset_keeps_the_other_sessions_cache_and_drops_its_own(sessions):
 
 def test_every_cached_wrapper_is_session_scoped_and_bounded():
     """A global cache would share one user's results with another; an unbounded one grows."""
-    for path in [ROOT / "app.py", *(ROOT / "ui").glob("*.py"), *(ROOT / "pages").glob("*.py")]:
+    for path in [ROOT / "app.py", *(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in (
                 "st.cache_resource",

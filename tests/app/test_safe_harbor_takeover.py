@@ -67,13 +67,13 @@ def test_the_transforms_take_over_the_date_hierarchy_of_the_birth_dates():
 
 
 def test_a_step_that_cannot_be_applied_says_why_next_to_the_button(monkeypatch):
-    import ui.history
+    import ui.widgets.remediate.history
 
     def failing(*args, **kwargs):
         raise ValueError("the risk of the table could not be measured")
 
     at = _generalized_birth_dates()
-    monkeypatch.setattr(ui.history, "step_scores", failing)
+    monkeypatch.setattr(ui.widgets.remediate.history, "step_scores", failing)
     at.button(key="rc_rem_sh_apply").click()
     _ok(at)
     assert [s.kind for s in _history(at).steps] == ["levels"]

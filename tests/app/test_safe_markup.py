@@ -1,4 +1,4 @@
-"""Untrusted text never becomes markup: the ``ui.safe.md`` helper and the check that every
+"""Untrusted text never becomes markup: the ``ui.core.safe.md`` helper and the check that every
 markdown-rendering call in pages/, ui/ and app.py gets only authored text, numbers or ``md(...)``.
 
 Streamlit renders markdown (links, images, autolinked URLs, emoji and icon shortcodes) in
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from ui.safe import md
+from ui.core.safe import md
 
 # ------------------------------------------------------------------ the helper
 
@@ -122,8 +122,8 @@ def safe(node: ast.expr | None) -> bool:
         return True
     if isinstance(node, ast.Name):
         return node.id == "md" or _constant_name(node.id)
-    if isinstance(node, ast.Attribute):  # ui.formats' escaped labels return md(...)
-        from ui.formats import ESCAPED
+    if isinstance(node, ast.Attribute):  # ui.core.formats' escaped labels return md(...)
+        from ui.core.formats import ESCAPED
 
         formats = isinstance(node.value, ast.Name) and node.value.id == "formats"
         return (formats and node.attr in ESCAPED) or _constant_name(node.attr)
@@ -220,14 +220,14 @@ def unsafe_markdown(source: str, filename: str) -> list[str]:
 
 def _scanned() -> list[Path]:
     files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
-    return files + sorted((ROOT / "ui").glob("*.py"))
+    return files + sorted((ROOT / "ui").rglob("*.py"))
 
 
 def test_no_untrusted_text_reaches_markdown():
     found = []
     for path in _scanned():
         found += unsafe_markdown(path.read_text(), str(path.relative_to(ROOT)))
-    assert not found, "wrap these in ui.safe.md (or pass escape=md):\n" + "\n".join(found)
+    assert not found, "wrap these in ui.core.safe.md (or pass escape=md):\n" + "\n".join(found)
 
 
 def test_numbers_only_readings_quote_no_text():
@@ -245,7 +245,7 @@ def test_numbers_only_readings_quote_no_text():
     )
     texts = [roles_reading(hostile), upload_limit_note(5)]
     # failing_reading names the targets, and so a column: the page passes escape=md
-    from ui.safe import md
+    from ui.core.safe import md
 
     named = failing_reading(3, targets=["distinct l-diversity of [x](http://h/a)"], escape=md)
     assert "](" not in named
@@ -308,10 +308,10 @@ def test_the_check_lets_pass(code):
 
 
 def test_every_widget_label_of_ui_formats_is_escaped():
-    """The check above trusts ui.formats' ESCAPED labels because each returns md(...)."""
+    """The check above trusts ui.core.formats' ESCAPED labels because each returns md(...)."""
     import inspect
 
-    from ui import formats
+    from ui.core import formats
 
     hostile = "![p](http://127.0.0.9/p.png)"
     formats.CANDIDATE_SOURCES[hostile] = hostile  # a label that would be markup unescaped

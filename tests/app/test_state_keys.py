@@ -1,8 +1,8 @@
-"""Session-state and widget keys are names in one namespace (``ui.keys``), never literals.
+"""Session-state and widget keys are names in one namespace (``ui.core.keys``), never literals.
 
 A key written out as ``"rc_..."`` on a page drifts from the same key written on another
 (a typo makes a second, silent key); so pages, ``ui`` modules and ``app.py`` name every
-key through :mod:`ui.keys`, and the cached wrappers split over ``ui/cached*.py`` stay
+key through :mod:`ui.core.keys`, and the cached wrappers split over ``ui/cached*.py`` stay
 reachable as ``cached.<name>``.
 """
 
@@ -14,20 +14,20 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from ui import cached, cached_attacks, cached_dp, cached_remediation, keys, state
+from ui.core import cached, cached_attacks, cached_dp, cached_remediation, keys, state
 
-# ui.keys, and the part of it kept in its own file (re-exported by ui.keys)
+# ui.core.keys, and the part of it kept in its own file (re-exported by ui.core.keys)
 KEYS_MODULES = (
-    ROOT / "ui" / "keys.py",
-    ROOT / "ui" / "keys_report.py",
-    ROOT / "ui" / "keys_workbench.py",
+    ROOT / "ui" / "core" / "keys.py",
+    ROOT / "ui" / "core" / "keys_report.py",
+    ROOT / "ui" / "core" / "keys_workbench.py",
 )
 PREFIX = "rc_"
 
 
 def _sources() -> list[Path]:
     files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
-    return files + sorted(p for p in (ROOT / "ui").glob("*.py") if p not in KEYS_MODULES)
+    return files + sorted(p for p in (ROOT / "ui").rglob("*.py") if p not in KEYS_MODULES)
 
 
 def literal_keys(source: str) -> list[tuple[int, str]]:
@@ -68,7 +68,7 @@ def test_the_check_finds_a_plain_key_an_f_string_key_and_a_key_passed_along():
 def test_no_page_or_ui_module_writes_a_key_as_a_literal(path):
     found = literal_keys(path.read_text(encoding="utf-8"))
     assert not found, (
-        f"{path.relative_to(ROOT)}: name these keys in ui/keys.py and use keys.<NAME> "
+        f"{path.relative_to(ROOT)}: name these keys in ui/core/keys.py and use keys.<NAME> "
         "(or a function there for a key built from a pattern):\n"
         + "\n".join(f"  line {line}: {text}" for line, text in found)
     )
@@ -149,7 +149,7 @@ def test_clear_session_clears_every_wrapper_of_every_cached_module(monkeypatch):
 
 
 def test_ui_keys_re_exports_every_key_of_its_split_part():
-    from ui import keys_report
+    from ui.core import keys_report
 
     public = [n for n in vars(keys_report) if not n.startswith("_") and n != "annotations"]
     assert len(public) > 20

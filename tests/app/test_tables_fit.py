@@ -1,12 +1,12 @@
-"""ui.tables.fitted: the column widths that make a wide table fit the main column at 1024 px
+"""ui.core.tables.fitted: the column widths that make a wide table fit the main column at 1024 px
 (the browser check is tests/app/test_browser_layout.py)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from ui.safe import md
-from ui.tables import CHAR_PX, MIN_PX, PAD_PX, drop_empty, fitted
+from ui.core.safe import md
+from ui.core.tables import CHAR_PX, MIN_PX, PAD_PX, drop_empty, fitted
 
 
 def test_a_narrow_table_is_left_as_it_is():

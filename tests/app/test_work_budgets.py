@@ -28,13 +28,13 @@ def test_a_search_past_its_time_budget_is_stopped_and_the_page_stays(monkeypatch
 
 
 def test_a_search_that_runs_out_of_memory_says_so_and_the_page_stays(monkeypatch):
-    import ui.cached
+    import ui.core.cached
 
     def too_much(*args, **kwargs):
         raise MemoryError
 
     at = run("pages/remediate.py")
-    monkeypatch.setattr(ui.cached, "lattice_search", too_much)
+    monkeypatch.setattr(ui.core.cached, "lattice_search", too_much)
     at.button(key="rc_rem_search").click().run()
     assert not at.exception
     errors = [seen(e.value) for e in at.error]
@@ -43,13 +43,13 @@ def test_a_search_that_runs_out_of_memory_says_so_and_the_page_stays(monkeypatch
 
 
 def test_the_router_shows_any_page_running_out_of_memory_and_draws_the_sidebar(monkeypatch):
-    import ui.encoding
+    import ui.widgets.data.encoding
 
     def too_much(*args, **kwargs):
         raise MemoryError
 
     # the Data page, run by app.py's router (AppTest's switch_page would bypass it)
-    monkeypatch.setattr(ui.encoding, "encoding_choice", too_much)
+    monkeypatch.setattr(ui.widgets.data.encoding, "encoding_choice", too_much)
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert not at.exception
     errors = [seen(e.value) for e in at.error]

@@ -1,4 +1,5 @@
-"""In Chromium: the hierarchy builder panel on the Remediate page (ui/hierarchy_builder.py).
+"""In Chromium: the hierarchy builder panel on the Remediate page
+(ui/widgets/remediate/hierarchy_builder.py).
 
 On the demo, age's panel builds 5-, 10- and 20-year bands with top coding at 90; the
 preview's groups at level 1 are the table's ages counted in 5-year bands (computed here

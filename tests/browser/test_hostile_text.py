@@ -26,7 +26,7 @@ from tests.browser_helpers import (
 
 pytestmark = pytest.mark.browser
 
-WORD_JOINER = "\u2060"  # what ui.safe.md puts inside "http:" and "www." (invisible)
+WORD_JOINER = "\u2060"  # what ui.core.safe.md puts inside "http:" and "www." (invisible)
 HOST = "127.0.0.9"  # nothing listens there: a request to it is recorded, then fails fast
 IMG = f"![p](http://{HOST}/px.png)"
 LINK = f"[x](http://{HOST}/a)"

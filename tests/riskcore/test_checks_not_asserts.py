@@ -23,7 +23,7 @@ def test_assessment_json_without_its_prosecutor_risk_is_refused() -> None:
 
 
 def test_token_masking_without_a_key_is_refused() -> None:
-    from ui import cached
+    from ui.core import cached
 
     col = pd.DataFrame({"ssn": ["123-45-6789", "987-65-4321"]})
     for operator in ("hmac_tokens", "reversible_tokens"):

@@ -423,7 +423,7 @@ def audit_head_reading(head: Mapping[str, Any] | None, *, command_below: bool = 
     command_below : bool, default False
         A page shows :func:`audit_verify_command` on its own below (a code block,
         copied as it is): the sentence points to it and quotes no head, since a
-        page's markdown text holds invisible joiners after colons (``ui.safe.md``).
+        page's markdown text holds invisible joiners after colons (``ui.core.safe.md``).
 
     Returns
     -------

@@ -1,0 +1,1 @@
+"""The Anonymity page's widgets: the Context step."""

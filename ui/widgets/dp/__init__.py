@@ -1,0 +1,1 @@
+"""The differential-privacy pages' helpers: defaults taken from the chosen column."""

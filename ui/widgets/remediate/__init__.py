@@ -1,0 +1,2 @@
+"""The Remediate page's widgets: identifiers, hierarchies, steering, candidates, utility,
+perturbation and the history."""

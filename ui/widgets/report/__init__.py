@@ -1,0 +1,1 @@
+"""The Report page's widgets: the Sign control."""
