@@ -74,10 +74,17 @@ PAGES = {
 }
 
 
+#: The pages whose every table cell is measured too (``measure(..., cells=True)``): the
+#: Anonymity page's checks cut "highest record risk (pr..." and "13,949 records (42.8%..." at
+#: 1024 px (issue 38 item 19).
+WHOLE_CELLS = {"Anonymity (k / l / t)"}
+
+
 @pytest.mark.parametrize("title", list(PAGES))
 def test_no_label_is_cut_and_no_table_runs_off_at_1400_and_1024_px(server, browser, title):
     """Every page on the demo data, loaded once and measured at both widths (the DP and
-    Report pages have their own tests above: they need a click first)."""
+    Report pages have their own tests above: they need a click first); the cells of the
+    pages in :data:`WHOLE_CELLS` too."""
     external: list[str] = []
     ctx, page = new_page(browser, external)
     page.goto(server)
@@ -85,7 +92,7 @@ def test_no_label_is_cut_and_no_table_runs_off_at_1400_and_1024_px(server, brows
     page.get_by_text("Demo people (32,561 rows)").first.wait_for()
     goto(page, server, title)
     page.get_by_text(PAGES[title]).first.wait_for(timeout=120_000)
-    found = measure(page, title.split(" ")[0].lower())
+    found = measure(page, title.split(" ")[0].lower(), cells=title in WHOLE_CELLS)
     ctx.close()
     assert found == {1400: [], 1024: []}
 
