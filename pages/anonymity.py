@@ -34,7 +34,7 @@ from ui.core import cached, formats, keys, people
 from ui.core import profile as session_profile
 from ui.core.context import context, end_page, person_caution, require_qis
 from ui.core.safe import file_part, md
-from ui.core.tables import drop_empty, fitted
+from ui.core.tables import drop_empty, escaped, fitted
 from ui.widgets.anonymity.release_context import context_step, context_summary
 from ui.widgets.remediate.perturb import in_use_verdict
 from ui.widgets.targets import targets_editor
@@ -198,8 +198,8 @@ m3.metric(
     f"{a.prosecutor.highest_risk:.4g}",
 )
 st.caption(md(missing_line))
-checks = drop_empty(check_table(verdict), "note")
-st.dataframe(checks, hide_index=True, column_config=fitted(checks))
+# a static table, its cells wrap: a dataframe cut "highest record risk (pr..." at 1024 px
+st.table(escaped(drop_empty(check_table(verdict), "note")), hide_index=True)
 
 st.subheader("Re-identification risk")
 risks = risk_table(a)

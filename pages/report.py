@@ -22,7 +22,7 @@ from ui.core import budget, cached, keys, people, saved, state
 from ui.core import profile as session_profile
 from ui.core.context import context, end_page, require_qis
 from ui.core.safe import file_stem, md
-from ui.core.tables import drop_empty, fitted
+from ui.core.tables import drop_empty, escaped
 from ui.widgets.report.signing import sign_control
 
 st.title("Report")
@@ -94,11 +94,11 @@ if stale:  # the verdict of the report built earlier, not of the targets now
     st.info(md("The report built earlier: " + banner.line))
 else:
     {"pass": st.success, "hold": st.warning, "fail": st.error}[banner.state](md(banner.line))
-checks = drop_empty(check_table(report.verdict), "note")
-st.dataframe(checks, hide_index=True, column_config=fitted(checks))
-side = figures_side_by_side(report)
-# every figure in view: the document a reviewer signs hides nothing behind a scroll bar
-st.dataframe(side, hide_index=True, column_config=fitted(side), height=38 + 35 * len(side))
+# static tables, every cell whole: the document a reviewer signs hides nothing behind a
+# scroll bar or an ellipsis, and a static table's cells wrap (at 1024 px dataframes cut
+# "highest record risk (pr..." and the figure names, "prosecutor: records with risk abo...")
+st.table(escaped(drop_empty(check_table(report.verdict), "note")), hide_index=True)
+st.table(escaped(figures_side_by_side(report)), hide_index=True)
 stem = file_stem(ctx.table.name, "data")
 # two buttons a row: four a row cut every label at 1024 px ("Download the profile (reproduc...")
 c1, c2 = st.columns(2)

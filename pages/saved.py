@@ -30,7 +30,7 @@ from riskcore.review import dataset_facts
 from ui.core import cached, identity, keys, saved, state
 from ui.core.context import current_table, end_page
 from ui.core.safe import file_stem, md
-from ui.core.tables import fitted
+from ui.core.tables import escaped, fitted
 
 UPLOAD_FORMATS = ["csv", "tsv", "txt", "parquet", "xlsx"]
 
@@ -155,7 +155,8 @@ with tab_compare:
             st.write(md(comparison_reading(shown["comparison"])))
             # a static table: its cells wrap, so no figure name is cut and no column hides
             # beyond the right edge at 1024 px (a dataframe cut "highest record risk af...")
-            st.table(comparison_table(shown["comparison"]).set_index("figure"))
+            # (its cells are markdown: the names, file and columns escaped)
+            st.table(escaped(comparison_table(shown["comparison"]).set_index("figure")))
     else:
         st.caption("Save two assessments to compare them side by side.")
 

@@ -18,7 +18,7 @@ from riskcore.report.readings import (
     contribution_matters,
     contribution_reading,
     contribution_table,
-    cover_columns_help,
+    cover_caption,
     cover_reading,
     cover_table,
     explorer_intro,
@@ -42,7 +42,7 @@ from ui.core import profile as session_profile
 from ui.core.context import context, end_page, require_qis, run_gate
 from ui.core.safe import md
 from ui.core.state import AUTO_RUN_ROWS
-from ui.core.tables import fitted
+from ui.core.tables import escaped, fitted
 
 st.title("Uniqueness")
 ctx = require_qis(context())
@@ -200,9 +200,10 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
         c = dataclasses.replace(c, row=file_row)  # the readings name the file's row
         st.markdown(cover_reading(c, escape=md))
         if c.levels is not None and any(c.levels):
-            cover = cover_table(c)  # one short column per QI generalized: nothing cut
-            config: dict = {q: {"help": md(text)} for q, text in cover_columns_help(c).items()}
-            config["information loss (%)"] = st.column_config.NumberColumn(format="%.1f")
-            st.dataframe(
-                cover, hide_index=True, key=keys.EXPLORE_COVER, column_config=fitted(cover, config)
-            )
+            # a static table, its cells wrap: one column per QI generalized was still cut at
+            # both widths on the demo ("Some college or more", 143 of 76 px at 1024); each
+            # QI's recorded value is in the table of the record's values above
+            cover = cover_table(c)
+            loss = cover["information loss (%)"].map("{:.1f}".format)
+            st.table(escaped(cover.assign(**{"information loss (%)": loss})), hide_index=True)
+            st.caption(cover_caption(c, escape=md))

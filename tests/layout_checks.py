@@ -5,7 +5,9 @@ labels lying over each other, sliders too narrow to use, measured in Chromium at
 A text cut with an ellipsis or a tab row wider than the main column is found by comparing
 each element's scroll width with its client width; a select box's chosen value by its
 input; a dataframe by its grid's scroller (Glide's ``.dvn-scroller``), more than 16 px wider
-than its box when its last columns are hidden; overlapping tick labels by their boxes.
+than its box when its last columns are hidden; a static table (``st.table``, whose cells
+wrap) by its table's width against its box and each cell's contents against the cell;
+overlapping tick labels by their boxes.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ __all__ = [
     "OVERLAP",
     "RUNS_OFF",
     "SLIDERS",
+    "TABLE_CELLS",
     "measure",
 ]
 
@@ -141,6 +144,35 @@ CELLS = """() => {
 }"""
 
 
+#: Cells of a static table (``st.table``, an HTML table whose cells wrap at spaces) whose
+#: text is wider than the cell (a word longer than its column: it runs over the next cell or
+#: is clipped), and a static table wider than its box (its last columns behind a scroll bar).
+TABLE_CELLS = """() => {
+  const out = [];
+  const boxes = document.querySelectorAll('[data-testid="stMain"] [data-testid="stTable"]');
+  for (const box of boxes) {
+    if (box.offsetParent === null) continue;
+    const table = box.querySelector('table');
+    if (!table) continue;
+    const head = [...table.querySelectorAll('th')].map(h => h.innerText.trim())
+      .filter(Boolean).slice(0, 3).join(' | ');
+    if (table.getBoundingClientRect().width > box.getBoundingClientRect().width + 1)
+      out.push(`static table runs off: ${head} (${Math.round(table.getBoundingClientRect().width)}`
+        + ` of ${Math.round(box.getBoundingClientRect().width)} px)`);
+    for (const cell of table.querySelectorAll('th, td')) {
+      const text = cell.innerText.trim();
+      if (!text) continue;
+      const over = [cell, ...cell.querySelectorAll('*')]
+        .find(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1);
+      if (over)
+        out.push(`static cell cut: ${text.slice(0, 40)} (${over.scrollWidth} of `
+          + `${over.clientWidth} px)`);
+    }
+  }
+  return [...new Set(out)];
+}"""
+
+
 #: The headers of a table checked by :data:`CELLS` are whole above this window width (px):
 #: at 1024 px :func:`ui.core.tables.fitted` may narrow one, its name in its tooltip; at 1400 px
 #: nothing needs to be (the candidate table's "search's choice" was cut, issue 38).
@@ -178,6 +210,7 @@ def measure(page, name: str, *, cells: bool = False) -> dict[int, list[str]]:
             + page.evaluate(RUNS_OFF)
             + page.evaluate(OVERLAP)
             + page.evaluate(SLIDERS, MIN_SLIDER_PX)
+            + page.evaluate(TABLE_CELLS)
             + [
                 cut
                 for cut in (page.evaluate(CELLS) if cells else [])

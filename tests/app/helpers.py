@@ -9,6 +9,7 @@ import base64
 import re
 
 import numpy as np
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
@@ -41,6 +42,21 @@ def seen(source: str) -> str:
     """Return what a reader sees of a markdown ``source`` made by ``ui.core.safe.md``: the
     backslash escapes read and the invisible word joiners dropped."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", source).replace(WORD_JOINER, "")
+
+
+def static_table(at: AppTest, column: str) -> pd.DataFrame:
+    """Return the page's static table (``st.table``) with a column ``column``, as a reader
+    sees it: its cells, column names and index labels escaped by ``ui.core.tables.escaped``
+    read back with :func:`seen`."""
+    for t in at.table:
+        df = t.value.map(lambda v: seen(v) if isinstance(v, str) else v)
+        df.columns = [seen(str(c)) for c in df.columns]
+        if not isinstance(df.index, pd.RangeIndex):
+            name = df.index.name
+            df.index = pd.Index([seen(str(i)) for i in df.index], name=name and seen(name))
+        if column in df.columns:
+            return df
+    raise AssertionError(f"no static table with a column {column!r}")
 
 
 def metrics(at: AppTest) -> dict[str, str]:

@@ -9,7 +9,7 @@ import pytest
 
 from riskcore.demo import make_people
 from riskcore.metrics import assess
-from tests.app.helpers import demo_roles, run
+from tests.app.helpers import demo_roles, run, static_table
 
 QIS = ["age", "sex", "race"]
 
@@ -43,7 +43,7 @@ def test_ordered_text_without_an_order_is_refused_not_sorted():
         for w in warnings
     ), warnings
     # no t for income anywhere: not in the targets table, not in a reading
-    checks = at.dataframe[0].value
+    checks = static_table(at, "required")
     assert not any("income" in str(x) for x in checks.iloc[:, 0])
     assert "(ordered distance)" not in texts(at)
     assert "No l or t for income yet" in texts(at)
@@ -105,4 +105,4 @@ def test_numbers_need_no_order():
     assert distance_box(at, "hours_per_week").value == "ordered"
     assert not [w for w in at.multiselect if w.label.startswith("Order of")]
     assert "The values are ranked by value." in texts(at)
-    assert isinstance(at.dataframe[0].value, pd.DataFrame)
+    assert isinstance(static_table(at, "required"), pd.DataFrame)

@@ -14,7 +14,15 @@ from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
-from tests.app.helpers import data_uploader, demo_roles, metrics, plotly_values, run, seen
+from tests.app.helpers import (
+    data_uploader,
+    demo_roles,
+    metrics,
+    plotly_values,
+    run,
+    seen,
+    static_table,
+)
 from tests.conftest import ROOT
 from ui.core.safe import md
 
@@ -144,7 +152,7 @@ def test_anonymity_page_targets_and_failing_classes():
     text = " ".join(x.value for x in at.markdown)
     failing = _failing(a.sensitive["income"], l=2, t=0.2)
     assert f"{len(failing):,} classes fail" in text
-    checks = at.dataframe[0].value.set_index("target")  # counts as integers, never "1.000"
+    checks = static_table(at, "required").set_index("target")  # integers, never "1.000"
     assert checks.loc["k-anonymity", ["achieved", "required"]].tolist() == [f"{a.k:,}", "11"]
     assert checks.loc["distinct l-diversity of diagnosis", ["achieved", "required"]].tolist() == [
         f"{a.sensitive['diagnosis'].distinct_l:,}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from riskcore.criteria import AverageRisk, RecordRisk
 from riskcore.criteria.context import Context
-from tests.app.helpers import demo_roles, run
+from tests.app.helpers import demo_roles, run, static_table
 
 SUBMIT = "Set the targets from this context"
 
@@ -44,7 +44,7 @@ def test_the_context_sets_the_targets_and_the_profile_carries_it():
     assert any("The likeliest attack is the breach one" in x.value for x in at.info)
     answers = " ".join(x.value.replace("\\", "") for x in at.markdown)
     assert "Pr(breach)**: 0.27" in answers and "IPC Ontario 2016, step 5, attack 3" in answers
-    checks = at.dataframe[0].value
+    checks = static_table(at, "required")
     assert "average record risk (marketer)" in set(checks["target"])
     # a target changed afterwards: the step says the targets no longer hold the bound
     next(w for w in at.selectbox if w.label == "Targets").set_value("k = 5").run()

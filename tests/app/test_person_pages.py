@@ -26,7 +26,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics.presence import population_match
 from riskcore.metrics.suda import suda
-from tests.app.helpers import metrics, plotly_values, run, seen
+from tests.app.helpers import metrics, plotly_values, run, seen, static_table
 
 QIS = ["sex", "race", "age", "zip"]  # age changes between a patient's visits
 STEADY = ["sex", "race", "zip", "date_of_birth"]  # the same on every row of a patient
@@ -124,12 +124,12 @@ def test_anonymity_judges_k_and_the_risk_in_people():
     at_risk = round(a.prosecutor.records_at_risk * a.n_people)
     assert m["people at risk (prosecutor)"] == f"{at_risk:,}"
     assert any(c.startswith(UNIT) for c in _captions(at))
-    checks = at.dataframe[0].value
+    checks = static_table(at, "required")
     assert "people failing" in checks.columns
     k_row = checks.set_index("target").loc["k-anonymity"]
     failing = int((_signature_sizes(QIS) < 11).sum())  # people in classes under 11
     assert k_row["people failing"].startswith(f"{failing:,} people")
-    risks = at.dataframe[1].value
+    risks = next(d.value for d in at.dataframe if "attacker model" in d.value.columns)
     assert f"people with risk > {a.threshold:g}" in risks.columns
     verdict = seen(at.error[0].value)
     assert f"failing {failing:,} people" in verdict
@@ -141,7 +141,7 @@ def test_anonymity_without_the_person_judges_rows():
     m = metrics(at)
     assert m["k"] == f"{a.k:,}"
     assert m["records at risk (prosecutor)"] == f"{round(a.prosecutor.records_at_risk * 8177):,}"
-    assert "records failing" in at.dataframe[0].value.columns
+    assert "records failing" in static_table(at, "required").columns
 
 
 def test_records_gives_every_row_its_persons_class_and_says_why_suda_is_not_searched():
@@ -227,7 +227,7 @@ def test_report_states_the_unit_and_its_figures_in_people():
     assert any(x.startswith("- " + UNIT) for x in limits)
     assert any("Special uniques (SUDA) not computed: they are found per person" in x
                for x in limits)  # fmt: skip
-    figures = next(d.value for d in at.dataframe if "figure" in d.value.columns)
+    figures = static_table(at, "figure")  # a static table: every name whole at 1024 px
     cells = dict(zip(figures["figure"], figures["as recorded"], strict=True))
     assert cells["people"] == "2,500 (in 8,177 rows)"
     share = a.unique_records / a.n_people
@@ -235,13 +235,13 @@ def test_report_states_the_unit_and_its_figures_in_people():
         f"{a.unique_records:,} people ({share:.1%})"
     )
     assert cells["k (smallest class, people)"] == f"{a.k:,}"
-    assert "people failing" in at.dataframe[0].value.columns
+    assert "people failing" in static_table(at, "required").columns
 
 
 def test_report_without_the_person_counts_records():
     at = _claims_app("pages/report.py", person=False)
     at.button(key="rc_report_build").click().run()
-    figures = next(d.value for d in at.dataframe if "figure" in d.value.columns)
+    figures = static_table(at, "figure")  # a static table: every name whole at 1024 px
     cells = dict(zip(figures["figure"], figures["as recorded"], strict=True))
     assert cells["records"] == "8,177" and "people" not in cells
 
@@ -303,7 +303,7 @@ def test_levels_applied_on_remediate_release_whole_patients_on_every_page():
     at.switch_page("pages/report.py").run()
     at.button(key="rc_report_build").click().run()
     assert not at.exception, at.exception
-    figures = next(d.value for d in at.dataframe if "figure" in d.value.columns)
+    figures = static_table(at, "figure")  # a static table: every name whole at 1024 px
     cells = figures.set_index("figure")
     assert cells.loc["people", "as recorded"] == "2,500 (in 8,177 rows)"
     assert cells.loc["people", "after remediation"] == (

@@ -2,7 +2,8 @@
 markdown-rendering call in pages/, ui/ and app.py gets only authored text, numbers or ``md(...)``.
 
 Streamlit renders markdown (links, images, autolinked URLs, emoji and icon shortcodes) in
-``st.markdown``, ``st.caption``, ``st.write``, the alert boxes, titles, every widget label and
+``st.markdown``, ``st.caption``, ``st.write``, the alert boxes, titles, ``st.table``'s
+cells (``ui.core.tables.escaped``), every widget label and
 ``help`` tooltip, metric labels, values and deltas, radio and select-slider options, tab and
 expander labels, spinner and progress texts. A column name such as
 ``![p](http://host/px.png)`` in any of them makes the viewer's browser fetch ``host``.
@@ -77,12 +78,28 @@ def test_md_keeps_ordinary_text_readable():
     assert _rendered_text(md("Privacy leak: 12.5% of n")) == "Privacy leak: 12.5% of n"
 
 
+def test_escaped_makes_every_cell_header_and_index_label_of_a_table_plain_text():
+    """st.table renders cells, headers and index labels as markdown: ui.core.tables.escaped
+    passes each through md (a missing value stays blank; a default index is left hidden)."""
+    import pandas as pd
+
+    from ui.core.tables import escaped
+
+    df = pd.DataFrame({h: [h, None] for h in HOSTILE}, index=pd.Index(["<b>", "[x](y)"], name="*"))
+    out = escaped(df)
+    assert list(out.columns) == [md(h) for h in HOSTILE]
+    assert list(out.index) == [md("<b>"), md("[x](y)")] and out.index.name == md("*")
+    assert out.iloc[0].tolist() == [md(h) for h in HOSTILE] and set(out.iloc[1]) == {""}
+    assert isinstance(escaped(df.reset_index(drop=True)).index, pd.RangeIndex)
+
+
 # ------------------------------------------------------------------ the check
 
 #: Calls whose every positional argument is rendered as markdown.
 BODY_CALLS = {
     "markdown", "caption", "write", "info", "warning", "error", "success", "toast",
     "title", "header", "subheader", "spinner", "exception", "badge",
+    "table",  # st.table: every cell, header and index label (ui.core.tables.escaped)
 }  # fmt: skip
 #: Calls whose first positional argument (the label) is rendered as markdown.
 LABEL_CALLS = {
@@ -155,7 +172,11 @@ def safe(node: ast.expr | None) -> bool:
         )
     if isinstance(node, ast.Call):
         name = _name(node.func)
-        if name == "md" or name in NUMERIC_FORMATTERS or ast.unparse(node.func) in NUMBERS_ONLY:
+        if (
+            name in ("md", "escaped")
+            or name in NUMERIC_FORMATTERS
+            or (ast.unparse(node.func) in NUMBERS_ONLY)
+        ):  # ui.core.tables.escaped: a table's every cell, header and index label through md
             return True
         if name == "partial" and node.args and safe(node.args[0]):
             return True  # functools.partial(formats.level_of, height)
@@ -275,6 +296,7 @@ def test_numbers_only_readings_quote_no_text():
         "st.write(reading(a))",
         'st.subheader(f"{name!r}")',
         'st.caption(f"{name:>10}")',
+        'st.table(comparison_table(c).set_index("figure"))',
     ],
 )
 def test_the_check_catches(code):
@@ -301,6 +323,7 @@ def test_the_check_catches(code):
         "st.subheader(TITLES[step])",
         "st.text(name)",
         "st.code(name)",
+        "st.table(escaped(figures_side_by_side(report)), hide_index=True)",
     ],
 )
 def test_the_check_lets_pass(code):

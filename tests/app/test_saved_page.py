@@ -7,6 +7,7 @@ Every test has a database of its own (``RISKCORE_DB``, tests/conftest.py).
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 
@@ -16,7 +17,7 @@ from riskcore.profile import Profile
 from riskcore.review import review
 from riskcore.roles import ColumnRoles
 from riskcore.store import Store, default_path
-from tests.app.helpers import run, seen
+from tests.app.helpers import run, seen, static_table
 
 
 def csv_bytes(n: int, seed: int) -> bytes:
@@ -134,12 +135,12 @@ def test_reopen_with_other_data_is_refused_and_the_difference_shown(database):
     assert last.changes["differences"][:2] == ["sha256", "rows"]
 
 
-def seed(database) -> list[int]:
+def seed(database, names: tuple[str, str] = ("on q", "on g")) -> list[int]:
     """Save two reports of one table straight into the test's database: QIs q, then g."""
     df = pd.DataFrame({"q": list("aabbbc"), "g": list("xxyyyy"), "s": list("001101")})
     s = Store(database)
     out = []
-    for name, qis in (("on q", ["q"]), ("on g", ["g"])):
+    for name, qis in zip(names, (["q"], ["g"]), strict=True):
         p = Profile(roles=ColumnRoles(quasi_identifiers=tuple(qis), sensitive=("s",)))
         r = review(df, p, name="t.csv")
         out.append(s.save(name, fingerprint=r.dataset["sha256"], profile=p.to_dict(),
@@ -156,7 +157,7 @@ def test_compare_two_side_by_side(database):
     assert not at.exception, at.exception
     # a static table, whose cells wrap: a dataframe cut the figure names at 1024 px
     assert not [d for d in at.dataframe if "safer" in d.value.columns]
-    (table,) = [t.value for t in at.table if "safer" in t.value.columns]
+    table = static_table(at, "safer")
     assert table.index.name == "figure"
     # on q: classes of 2, 3, 1 -> k 1; on g: classes of 2 and 4 -> k 2
     assert table.loc["k", "A: on q"] == "1" and table.loc["k", "B: on g"] == "2"
@@ -164,6 +165,22 @@ def test_compare_two_side_by_side(database):
     assert any("assess the same file" in seen(m.value) for m in at.markdown)
     last = Store(database).audit()[-1]
     assert last.action == "compare" and last.changes["ids"] == [a, b]
+
+
+def test_the_comparison_shows_hostile_names_as_text(database):
+    """The static table renders every cell and header as markdown: an assessment named as
+    an image link made the viewer's browser fetch it. Each is escaped (ui.core.tables.escaped)
+    and read as written."""
+    hostile = "![p](http://127.0.0.9/p.png)"
+    seed(database, (hostile, "<img src=http://127.0.0.9/c>"))
+    at = run("pages/saved.py")
+    at.button(key="rc_saved_compare").click().run()
+    assert not at.exception, at.exception
+    (raw,) = [t.value for t in at.table]
+    sources = [*map(str, raw.columns), *map(str, raw.index), *raw.to_numpy().ravel().tolist()]
+    assert not [x for x in sources if re.search(r"(?<!\\)[<\[\]!(]", x)]  # each escaped
+    shown = static_table(at, "safer")
+    assert f"A: {hostile}" in shown.columns and "B: <img src=http://127.0.0.9/c>" in shown.columns
 
 
 def test_delete_asks_for_confirmation_and_is_logged(database):

@@ -239,7 +239,12 @@ def test_subsets_refuse_an_msu_of_another_column():
 
 
 def test_cover_reading_and_table_by_hand():
-    from riskcore.report.readings import cover_columns_help, cover_reading, cover_table
+    from riskcore.report.readings import (
+        cover_caption,
+        cover_columns_help,
+        cover_reading,
+        cover_table,
+    )
 
     c = cover_record(_lattice(PEOPLE), 1, k=2, objective="precision")
     text = cover_reading(c, escape=lambda x: f"<{x}>")
@@ -264,6 +269,13 @@ def test_cover_reading_and_table_by_hand():
         "age of row 1 under each generalization (as recorded: 30; blank: kept as recorded)"
     )
     assert set(tips) == {"age", "zip", "levels", "class size"}
+    # the caption of the static table on the Uniqueness page (no tooltips there)
+    assert cover_caption(c, escape=lambda x: f"<{x}>") == (
+        "Each row is one generalization: a quasi-identifier's column holds row 1's value "
+        "under it, blank where it is kept as recorded (<age> <30>, <zip> <02139>); levels: "
+        "one per quasi-identifier (<age>, <zip>), 0 = as recorded; class size: the records "
+        "sharing the row's generalized values."
+    )
 
 
 def test_a_qi_named_like_a_cover_column_gets_its_own_name():

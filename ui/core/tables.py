@@ -6,6 +6,9 @@ horizontal scroll bar, which nobody sees. :func:`fitted` gives every column of
 such a table a width so that all of them show: the widest (long text or long
 headers) are narrowed first, to a common cap; a header narrower than its text
 keeps its full name in the header's tooltip (the cell's full text shows on hover).
+
+A table read as a document (the report's figures, two saved assessments compared) is a
+static ``st.table`` instead, whose cells wrap: :func:`escaped` makes its cells plain text.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import pandas as pd
 
 from ui.core.safe import md
 
-__all__ = ["FIT_PX", "drop_empty", "fitted"]
+__all__ = ["FIT_PX", "drop_empty", "escaped", "fitted"]
 
 #: The width every table must fit: the main column at 1024 px (562 px), less a margin.
 FIT_PX = 540
@@ -113,3 +116,23 @@ def drop_empty(df: pd.DataFrame, *columns: str) -> pd.DataFrame:
     everywhere): an empty column on screen costs the others their width."""
     empty = [c for c in columns if c in df.columns and not df[c].fillna("").astype(bool).any()]
     return df.drop(columns=empty)
+
+
+def escaped(df: pd.DataFrame) -> pd.DataFrame:
+    """Return ``df`` for ``st.table``: every cell, column name and index label as plain text.
+
+    ``st.table`` renders each cell, header and index label as markdown; a value or a
+    column's name from the data (``![p](http://host/px.png)``) would become a link or an
+    image. Each is escaped by :func:`ui.core.safe.md` (the reader sees the text as written);
+    a missing value is left blank.
+    """
+
+    def one(value: object) -> str:
+        return "" if value is None or (isinstance(value, float) and pd.isna(value)) else md(value)
+
+    out = df.map(one)
+    out.columns = pd.Index([md(c) for c in df.columns])
+    if not isinstance(df.index, pd.RangeIndex):  # a default index is hidden, left as it is
+        name = df.index.name
+        out.index = pd.Index([md(i) for i in df.index], name=None if name is None else md(name))
+    return out

@@ -34,6 +34,7 @@ from riskcore.report.readings.criteria import (
 )
 from ui.core import keys, profile
 from ui.core.safe import md
+from ui.core.tables import escaped
 
 __all__ = ["targets_editor"]
 
@@ -101,7 +102,8 @@ def _risk_models(tg: dict[str, Any], page: str, t: Targets) -> tuple[Criterion, 
     """
     out: list[Criterion] = []
     with st.expander("Every privacy model (ARX's names) and the risk models of the release"):
-        st.table(model_guide_table(t).set_index("model"))  # not a frame: checks first
+        # not a frame: checks first; its cells are markdown (a target names a column)
+        st.table(escaped(model_guide_table(t).set_index("model")))
         a1, a2, a3 = st.columns(3)
         avg = _threshold_of(a1, tg, page, t, "average-risk", "avg",
                             ("average risk", "highest average risk"),

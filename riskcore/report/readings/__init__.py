@@ -191,6 +191,7 @@ if TYPE_CHECKING:
         record_kmap_table,
     )
     from riskcore.report.readings.records import (
+        cover_caption,
         cover_columns_help,
         cover_reading,
         cover_table,
@@ -395,6 +396,7 @@ _WHERE: dict[str, str] = {
     "rare_itemset_table": "longitudinal",
     "targets_label": "linkage",
     "population_reading": "population",
+    "cover_caption": "records",
     "cover_columns_help": "records",
     "cover_reading": "records",
     "cover_table": "records",
@@ -532,6 +534,7 @@ __all__ = [
     "contribution_matters",
     "contribution_reading",
     "contribution_table",
+    "cover_caption",
     "cover_columns_help",
     "cover_reading",
     "cover_table",

@@ -25,6 +25,7 @@ from riskcore.report.readings.presence import (
 )
 
 __all__ = [
+    "cover_caption",
     "cover_columns_help",
     "cover_reading",
     "cover_table",
@@ -661,6 +662,38 @@ def cover_table(cover: RecordCover) -> pd.DataFrame:
     out["class size"] = list(cover.minimal_size)
     out["information loss (%)"] = [100 * x for x in cover.minimal_loss]
     return pd.DataFrame(out)
+
+
+def cover_caption(cover: RecordCover, *, escape: Callable[[object], str] = str) -> str:
+    """Return what the columns of :func:`cover_table` hold, for a table without tooltips.
+
+    Parameters
+    ----------
+    cover : RecordCover
+        The record's minimal generalizations (:func:`riskcore.deidentify.cover.cover_record`).
+    escape : callable, optional
+        Escapes user-supplied text (column names, values) for where it is shown.
+
+    Returns
+    -------
+    str
+        One sentence: a QI column holds the record's value under each generalization
+        (its recorded values named), blank where kept; the levels and the class size.
+    """
+    shown = cover_table(cover).columns
+    recorded = [
+        f"{escape(q)} {escape(_MISSING if v is None else v)}"
+        for q, v in zip(cover.quasi_identifiers, cover.values, strict=True)
+        if _cover_column(q) in shown
+    ]
+    names = ", ".join(escape(q) for q in cover.quasi_identifiers)
+    unit = "people" if cover.person else "records"
+    return (
+        f"Each row is one generalization: a quasi-identifier's column holds row "
+        f"{cover.row:,}'s value under it, blank where it is kept as recorded "
+        f"({', '.join(recorded)}); levels: one per quasi-identifier ({names}), 0 = as "
+        f"recorded; class size: the {unit} sharing the row's generalized values."
+    )
 
 
 def cover_columns_help(cover: RecordCover) -> dict[str, str]:
