@@ -40,8 +40,8 @@ from ui.core.safe import file_stem, md
 from ui.widgets.remediate import history
 from ui.widgets.remediate.candidates import candidates_section
 from ui.widgets.remediate.hierarchy_builder import hierarchy_editor
+from ui.widgets.remediate.identifiers import identifiers_tab, safe_harbor_tab
 from ui.widgets.remediate.perturb import in_use_verdict, perturb_tab
-from ui.widgets.remediate.remediate_identifiers import identifiers_tab, safe_harbor_tab
 from ui.widgets.remediate.steering import steering_editor
 from ui.widgets.remediate.utility import utility_section
 from ui.widgets.targets import targets_editor

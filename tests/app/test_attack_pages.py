@@ -118,7 +118,7 @@ def test_a_large_table_waits_for_the_run_button_and_a_slider_does_not_rerun_it(m
         return real(*args, **kwargs)
 
     monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)  # the demo's 32,561 rows count as large
-    monkeypatch.setattr("ui.core.cached_attacks.linkage_attack", counting)
+    monkeypatch.setattr("ui.core.cached.attacks.linkage_attack", counting)
     monkeypatch.setattr(attack_module, "linkage_attack", counting)
     at = run("pages/attacks.py", demo_roles(QIS, ["diagnosis"]))
     assert calls == [] and "Re-identified uniquely" not in metrics(at)

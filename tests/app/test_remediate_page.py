@@ -151,18 +151,18 @@ def test_identifier_tokens_are_keyed_hmac_under_the_session_key():
 
 def test_safe_harbor_transforms_wait_for_a_button_on_a_large_table(monkeypatch):
     """The transforms take 0.7 s per million rows: above the automatic size, not on open."""
-    import ui.core.cached_remediation
+    import ui.core.cached.remediation
     from ui.core import state
 
     calls = []
-    real = ui.core.cached_remediation.apply_safe_harbor
+    real = ui.core.cached.remediation.apply_safe_harbor
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(state, "AUTO_RUN_ROWS", 1_000)
-    monkeypatch.setattr(ui.core.cached_remediation, "apply_safe_harbor", counting)
+    monkeypatch.setattr(ui.core.cached.remediation, "apply_safe_harbor", counting)
     at = run("pages/remediate.py")
     assert calls == []  # the checklist is there, the transforms are not
     assert any("Safe Harbor" in w.value for w in at.warning)

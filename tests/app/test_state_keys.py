@@ -14,13 +14,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from ui.core import cached, cached_attacks, cached_dp, cached_remediation, keys, state
+from ui.core import cached, keys, state
+from ui.core.cached import attacks as cached_attacks
+from ui.core.cached import dp as cached_dp
+from ui.core.cached import remediation as cached_remediation
 
 # ui.core.keys, and the part of it kept in its own file (re-exported by ui.core.keys)
 KEYS_MODULES = (
-    ROOT / "ui" / "core" / "keys.py",
-    ROOT / "ui" / "core" / "keys_report.py",
-    ROOT / "ui" / "core" / "keys_workbench.py",
+    ROOT / "ui" / "core" / "keys" / "__init__.py",
+    ROOT / "ui" / "core" / "keys" / "report.py",
+    ROOT / "ui" / "core" / "keys" / "workbench.py",
 )
 PREFIX = "rc_"
 
@@ -68,7 +71,7 @@ def test_the_check_finds_a_plain_key_an_f_string_key_and_a_key_passed_along():
 def test_no_page_or_ui_module_writes_a_key_as_a_literal(path):
     found = literal_keys(path.read_text(encoding="utf-8"))
     assert not found, (
-        f"{path.relative_to(ROOT)}: name these keys in ui/core/keys.py and use keys.<NAME> "
+        f"{path.relative_to(ROOT)}: name these keys in ui/core/keys/ and use keys.<NAME> "
         "(or a function there for a key built from a pattern):\n"
         + "\n".join(f"  line {line}: {text}" for line, text in found)
     )
@@ -149,7 +152,7 @@ def test_clear_session_clears_every_wrapper_of_every_cached_module(monkeypatch):
 
 
 def test_ui_keys_re_exports_every_key_of_its_split_part():
-    from ui.core import keys_report
+    from ui.core.keys import report as keys_report
 
     public = [n for n in vars(keys_report) if not n.startswith("_") and n != "annotations"]
     assert len(public) > 20

@@ -4,7 +4,7 @@ two compared side by side, and either put in the level controls.
 riskcore computes everything (:mod:`riskcore.deidentify.search.candidates`); the sentences come
 from :mod:`riskcore.report.readings.candidates`. Results are kept in session state
 (:data:`ui.core.keys.REM_WORKBENCH`, a few entries), not in a cache: the search result they
-read is kept there too (:func:`ui.core.cached_remediation.lattice_search`).
+read is kept there too (:func:`ui.core.cached.remediation.lattice_search`).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ risks are then of people.
 
 This module holds the wrappers of measuring (the demo, codes, role suggestions, the
 assessment, uniqueness, SUDA, per-record risk, one record explained, a population table)
-and re-exports those of the attacks (:mod:`ui.core.cached_attacks`), differential privacy
-(:mod:`ui.core.cached_dp`) and remediation (:mod:`ui.core.cached_remediation`), so that every page
+and re-exports those of the attacks (:mod:`ui.core.cached.attacks`), differential privacy
+(:mod:`ui.core.cached.dp`) and remediation (:mod:`ui.core.cached.remediation`), so that every page
 calls ``cached.<name>``. A test patching the riskcore function behind a wrapper patches it
 in the wrapper's own module.
 """
@@ -51,15 +51,17 @@ from riskcore.metrics.suda import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.profile import Profile
 from riskcore.roles import RoleSuggestions, suggest_roles
-from ui.core import cached_attacks, cached_dp, cached_remediation
-from ui.core.cached_attacks import (
+from ui.core.cached import attacks as cached_attacks
+from ui.core.cached import dp as cached_dp
+from ui.core.cached import remediation as cached_remediation
+from ui.core.cached.attacks import (
     differencing,
     homogeneity,
     linkage_curve_simulated,
     linkage_simulated,
     linkage_uploaded,
 )
-from ui.core.cached_dp import (
+from ui.core.cached.dp import (
     dp_bound_tradeoff,
     dp_bounded_answer,
     dp_clipping,
@@ -71,7 +73,7 @@ from ui.core.cached_dp import (
     ldp_grr,
     ldp_laplace,
 )
-from ui.core.cached_remediation import (
+from ui.core.cached.remediation import (
     ALL_NODES_UP_TO,
     applied,
     enumeration,

@@ -231,7 +231,7 @@ LINK_HIST = "rc_link_hist"
 #: The chart of re-identification against the number of known columns.
 LINK_CURVE = "rc_link_curve"
 #: The linkage curves of the last few settings, {(dataset key, order, targets, seed):
-#: LinkageCurve} (:func:`ui.core.cached_attacks.linkage_curve_simulated`).
+#: LinkageCurve} (:func:`ui.core.cached.attacks.linkage_curve_simulated`).
 LINKAGE_CURVES = "rc_linkage_curves"
 #: The chart of the two differencing queries.
 DIFF_BARS = "rc_diff_bars"
@@ -286,7 +286,7 @@ def rem_key(name: str) -> str:
 #: The dataset whose free text Presidio scanned.
 REM_PII_FOR = "rc_rem_pii_for"
 #: The least-loss searches of the last two lattices, {lattice key: SearchResult}
-#: (:func:`ui.core.cached_remediation.lattice_search`).
+#: (:func:`ui.core.cached.remediation.lattice_search`).
 REM_SEARCHES = "rc_rem_searches"
 #: The "Find the least-loss generalization" button.
 REM_SEARCH = "rc_rem_search"
@@ -600,9 +600,9 @@ LDP_MARGIN = "rc_ldp_margin"
 LDP_MARGIN_IN = "rc_ldp_margin_in"
 
 # ------------------------------------------------------------------ Report, Saved, Guided demo
-# (in ui/core/keys_report.py, one namespace with this module)
-from ui.core.keys_report import *  # noqa: E402, F403
+# (in ui/core/keys/report.py, one namespace with this module)
+from ui.core.keys.report import *  # noqa: E402, F403
 
 # ------------------------------------------------------------------ Remediate: candidates, utility
-# (in ui/core/keys_workbench.py, one namespace with this module)
-from ui.core.keys_workbench import *  # noqa: E402, F403
+# (in ui/core/keys/workbench.py, one namespace with this module)
+from ui.core.keys.workbench import *  # noqa: E402, F403
