@@ -14,7 +14,6 @@ one function that makes a saved profile the session's.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -157,14 +156,14 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
         "sensitive_hierarchies": trees,
     }
     made: dict[str, _Made] = st.session_state.setdefault(keys.PROFILES_MADE, {})
-    inputs = {**fields, "recipe": spec}  # the recipe's JSON object: compared, read once
+    # the recipe's JSON object, compared and read once: ui.remediation replaces it, never
+    # changes it in place, so an unchanged recipe compares by identity (no walk of its levels)
+    inputs = {**fields, "recipe": spec}
     kept = made.get(ctx.key)
     if kept is None or kept.inputs != inputs:  # something changed: a new profile
         while len(made) >= _PROFILES_KEPT:
             made.pop(next(iter(made)))
-        kept = made[ctx.key] = _Made(
-            {**inputs, "recipe": copy.deepcopy(spec)}, Profile(**fields, recipe=_recipe(spec))
-        )
+        kept = made[ctx.key] = _Made(inputs, Profile(**fields, recipe=_recipe(spec)))
     st.session_state[keys.PROFILE] = kept.profile
     if with_recipe:
         return kept.profile
