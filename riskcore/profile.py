@@ -371,7 +371,7 @@ class Profile(Result):
             "missing": self.missing,
             "sampling_fraction": self.sampling_fraction,
             "distances": dict(self.distances),
-            "orders": {c: list(v) for c, v in self.orders.items()},
+            "orders": plain({c: list(v) for c, v in self.orders.items()}),  # numpy values too
             "population": None if self.population is None else self.population.to_dict(),
             "recipe": None if self.recipe is None else self.recipe.to_dict(),
             "ledger": self.ledger,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from riskcore.profile import Profile
-from tests.app.helpers import demo_roles, run, seen
+from tests.app.helpers import demo_roles, hospital_app, run, seen
 from ui import keys
 
 QIS = ["age", "sex"]
@@ -56,6 +56,25 @@ def test_a_rerun_that_changes_nothing_makes_and_reads_no_profile(profile_calls):
     assert not at.exception, at.exception
     assert profile_calls == {"made": 0, "read": 0}
     assert at.session_state[keys.PROFILE] is prof and prof.cache_key == key
+
+
+def test_a_rerun_on_an_upload_writes_no_profile_json(profile_calls, monkeypatch):
+    """On an upload the router keeps the session's work after each page (ui.work): it takes
+    the profile's values, not its JSON written and parsed again."""
+    written = []
+    to_json = Profile.to_json
+    monkeypatch.setattr(Profile, "to_json", lambda self: written.append(1) or to_json(self))
+    at = hospital_app()
+    at.switch_page("pages/data.py").run()
+    at.switch_page("app.py").run()  # the router: the page, then the work kept (its first look)
+    assert not at.exception, at.exception
+    assert "hospital.csv" in [t.value for t in at.sidebar.text]
+    written.clear()
+    profile_calls.update(made=0, read=0)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state[keys.work("base")]["for"] == at.session_state[keys.DATASET]["key"]
+    assert (len(written), profile_calls["made"], profile_calls["read"]) == (0, 0, 0)
 
 
 def test_a_setting_replaces_the_profile_with_an_updated_copy():
