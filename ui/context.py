@@ -152,20 +152,19 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
         st.info(md(generalized_banner(gen.n_rows, table.n_rows)))
-    return _with_profile(
-        Context(
-            after,
-            gen,
-            cached.encoded(after, gen),
-            sugg,
-            roles,
-            dataset_key=key,
-            generalized=True,
-            recorded=table,
-            file_rows=rows,
-            recipe_json=remediation.recipe_json(recipe),
-        )
+    ctx = Context(
+        after,
+        gen,
+        cached.encoded(after, gen),
+        sugg,
+        roles,
+        dataset_key=key,
+        generalized=True,
+        recorded=table,
+        file_rows=rows,
+        recipe_json=remediation.recipe_json(recipe),
     )
+    return _with_profile(ctx)
 
 
 def _with_profile(ctx: Context) -> Context:
