@@ -47,7 +47,6 @@ qis = ctx.roles.quasi_identifiers
 person = people.person(ctx)  # with one, every row carries its person's class and risk
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
 prof = session_profile.current(ctx, with_recipe=False)
-prof_json = prof.to_json()  # without a recipe: the cache key of the records table
 k = int(getattr(prof.targets.find("k-anonymity"), "k", 11))
 if person is not None:  # the people and rows (the Uniqueness page's assessment, which also
     try:  # refuses what no figure here can be computed under: "matches any value" with people
@@ -122,7 +121,7 @@ with tab_rec:
             st.caption(md(suda_contribution_reading(contrib)))
 
         policy = prof.missing  # the session's profile (set on the Anonymity page)
-        table = cached.records(ctx.key, ctx.encoded, prof_json, s, max_size)
+        table = cached.records(ctx.key, ctx.encoded, prof.cache_key, prof, s, max_size)
         if ctx.generalized:  # the file's row numbers, not the generalized table's
             table = table.assign(row=ctx.file_row_numbers(table["row"]))
         st.subheader("Every record's risk")

@@ -112,7 +112,7 @@ def generalization() -> None:
     # the session's profile: its targets, missing-value policy, distances and population model
     prof = session_profile.current(ctx, with_recipe=False)
     targets = prof.targets
-    profile_json = prof.to_json()  # without a recipe: the lattice's cache key
+    profile_key = prof.cache_key  # without a recipe: the lattice's cache key
     specs: dict = store.setdefault("hier", {})  # QI -> Hierarchy.recipe() of the user's own
     specs_json = json.dumps(specs, sort_keys=True)
     hierarchies = cached.hierarchies(ctx.key, ctx.table, qis, specs_json)
@@ -131,7 +131,7 @@ def generalization() -> None:
     pop = pop if pop is not None and pop["for"] == ctx.dataset_key else None
     try:
         lattice = cached.lattice(
-            ctx.key, ctx.encoded, hierarchies, qis, profile_json, specs_json, steering_json,
+            ctx.key, ctx.encoded, hierarchies, qis, profile_key, prof, specs_json, steering_json,
             pop["key"] if pop else "", pop["table"] if pop else None,
         )  # fmt: skip
     except RiskcoreError as exc:  # e.g. more nodes than the search's stated limit
@@ -139,7 +139,7 @@ def generalization() -> None:
         if targets.needs_population_table and pop is None:
             st.info(md(POPULATION_FIRST))
         end_page()
-    lattice_key = f"{ctx.key}|{qis}|{profile_json}|{specs_json}|{steering_json}|{objective}"
+    lattice_key = f"{ctx.key}|{qis}|{profile_key}|{specs_json}|{steering_json}|{objective}"
     found = cached.searched(lattice_key)
     if st.button("Find the least-loss generalization", type="primary", key=keys.REM_SEARCH):
         try:

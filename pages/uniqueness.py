@@ -189,11 +189,12 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
     k = session_profile.targets().k_required
     try:
         roles = ColumnRoles(quasi_identifiers=qis, persons=() if person is None else (person,))
-        pj = Profile(roles=roles, targets=Targets.of(k=k), missing=policy).to_json()
+        pj = Profile(roles=roles, targets=Targets.of(k=k), missing=policy)
         lattice = cached.lattice(
-            ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis, pj
-        )
-        c = cached.cover(f"{ctx.key}|{qis}|{pj}", lattice, row)
+            ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis,
+            pj.cache_key, pj,
+        )  # fmt: skip
+        c = cached.cover(f"{ctx.key}|{qis}|{pj.cache_key}", lattice, row)
     except RiskcoreError as exc:
         st.warning("No generalization could be computed: " + md(exc))
     else:

@@ -32,9 +32,11 @@ and 1/11, and without a threshold it had the default 0.09, now 1/11.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
@@ -329,6 +331,17 @@ class Profile(Result):
         """
         return replace(self, **changes)
 
+    @cached_property
+    def cache_key(self) -> str:
+        """Return the SHA-256 of the profile's canonical JSON: equal profiles, equal keys.
+
+        Computed once per profile (it is frozen): a cache keyed by it (the app's cached
+        wrappers, a lattice's key) neither writes nor reads the JSON again on each call.
+        The JSON is :meth:`to_dict` with its keys sorted.
+        """
+        text = dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
     @property
     def threshold(self) -> float:
         """Return the record-risk threshold the figures count records at risk by.
@@ -360,7 +373,7 @@ class Profile(Result):
             "missing": self.missing,
             "sampling_fraction": self.sampling_fraction,
             "distances": dict(self.distances),
-            "orders": {c: list(v) for c, v in self.orders.items()},
+            "orders": plain({c: list(v) for c, v in self.orders.items()}),  # numpy values too
             "population": None if self.population is None else self.population.to_dict(),
             "recipe": None if self.recipe is None else self.recipe.to_dict(),
             "ledger": self.ledger,

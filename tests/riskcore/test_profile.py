@@ -207,3 +207,16 @@ def test_events_need_the_person():
         Profile(
             roles=ColumnRoles(quasi_identifiers=("age",), persons=("pid",)), events=("dx",)
         ).validate_against(["age", "pid"])
+
+
+def test_the_cache_key_is_of_the_profile_and_computed_once(monkeypatch):
+    p = Profile(roles=ROLES, targets=Targets.of(k=5), distances={"dx": "equal"})
+    same = Profile.read(p.to_json())  # another object, read back: the same key
+    other = p.with_(missing="any")
+    writes = []
+    to_dict = Profile.to_dict
+    monkeypatch.setattr(Profile, "to_dict", lambda self: writes.append(1) or to_dict(self))
+    key = p.cache_key
+    assert p.cache_key is key and len(writes) == 1  # written once, however often it is asked
+    assert len(key) == 64 and set(key) <= set("0123456789abcdef")
+    assert same.cache_key == key and other.cache_key != key

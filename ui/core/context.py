@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from riskcore.engine import EncodedTable
+from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable
 from riskcore.report.readings import generalized_banner
 from riskcore.report.readings.criteria import rows_not_people_reading
@@ -21,6 +22,7 @@ from riskcore.report.readings.work import DEMO_NOTICE
 from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions, rows_not_people
 from ui.core import cached, keys, remediation, state
+from ui.core import profile as session_profile
 from ui.core.safe import md
 
 _ROUTER = threading.local()  # a session's script runs one at a time, on its own thread
@@ -145,12 +147,12 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
     roles = ColumnRoles.from_mapping(mapping)
     recipe = remediation.active(key)
     if as_recorded or recipe is None or not remediation.showing_after(key):
-        return Context(key, table, enc, sugg, roles, dataset_key=key)
+        return _with_profile(Context(key, table, enc, sugg, roles, dataset_key=key))
     after = remediation.after_key(key, recipe)
     gen, rows = cached.remediated_view(after, remediation.recipe_json(recipe), table)
     if banner:
         st.info(md(generalized_banner(gen.n_rows, table.n_rows)))
-    return Context(
+    ctx = Context(
         after,
         gen,
         cached.encoded(after, gen),
@@ -162,6 +164,21 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
         file_rows=rows,
         recipe_json=remediation.recipe_json(recipe),
     )
+    return _with_profile(ctx)
+
+
+def _with_profile(ctx: Context) -> Context:
+    """Return ``ctx`` once the session's one profile is of its roles.
+
+    The profile (:func:`ui.core.profile.current`) is made again only when the roles or a
+    setting changed, so every page, the Data page included, leaves the session's ``Profile``
+    up to date. Roles a profile refuses (the page judging by it says why) leave none.
+    """
+    try:
+        session_profile.current(ctx)
+    except RiskcoreError:
+        st.session_state.pop(keys.PROFILE, None)
+    return ctx
 
 
 def person_caution(ctx: Context) -> None:

@@ -1,16 +1,20 @@
 """The session's assessment profile: one :class:`riskcore.profile.Profile`, read by every page.
 
-The session keeps what the pages set (the targets, the missing-value policy,
-the sampling fraction, the t-closeness distances and value orders, the release context) in
-``st.session_state[keys.TARGETS]``, the roles under ``keys.ROLES`` and the
-recipe in use in :mod:`ui.core.remediation`; :func:`current` is the one function
-that assembles them into the profile every page judges by (Anonymity,
-Remediate, Records, Report and Saved assessments), and :func:`restore` the
-one that makes a saved profile the session's.
+The widgets keep what they set (the targets, the missing-value policy, the sampling
+fraction, the t-closeness distances and value orders of every column ever chosen, the
+release context) in ``st.session_state[keys.TARGETS]``, the roles under ``keys.ROLES`` and
+the recipe in use in :mod:`ui.core.remediation`. :func:`current` is the one function that makes
+them the profile every page judges by (Anonymity, Remediate, Records, Report and Saved
+assessments): the session keeps that frozen ``Profile`` itself under ``keys.PROFILE``, made
+again (a new object, with a new :attr:`~riskcore.profile.Profile.cache_key`) only when a
+widget changed what it is made of, so a rerun that changes nothing builds, writes and
+parses no profile, and the cached wrappers key on its ``cache_key``. :func:`restore` is the
+one function that makes a saved profile the session's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
@@ -118,6 +122,10 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
     """Return the session's profile of the table in ``ctx``: roles, targets, policy, recipe,
     and the Remediate page's history (with the recipe).
 
+    The same object as on the last call while nothing it is made of changed (the session
+    keeps it, :data:`ui.core.keys.PROFILE`), so its :attr:`~riskcore.profile.Profile.cache_key`
+    is computed once.
+
     Parameters
     ----------
     ctx : Context
@@ -134,27 +142,62 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
     weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
     sf = float(tg.get("sampling_fraction") or 0.0)
     distances, orders, trees = _attribute_settings(ctx.key, ctx.roles.sensitive)
-    recipe = None
+    spec = remediation.active(ctx.key)
+    steps = remediation.history(ctx.key)
+    fields: dict[str, Any] = {
+        "history": steps if steps.steps else None,
+        "roles": ctx.roles,
+        "targets": targets(),
+        "missing": tg.get("missing", "own"),
+        "sampling_fraction": sf if sf > 0 and weights is None else None,
+        "distances": distances,
+        "orders": orders,
+        "context": tg.get("context"),
+        "sensitive_hierarchies": trees,
+    }
+    made: dict[str, _Made] = st.session_state.setdefault(keys.PROFILES_MADE, {})
+    # the recipe's JSON object, compared and read once: ui.core.remediation replaces it, never
+    # changes it in place, so an unchanged recipe compares by identity (no walk of its levels)
+    inputs = {**fields, "recipe": spec}
+    kept = made.get(ctx.key)
+    if kept is None or kept.inputs != inputs:  # something changed: a new profile
+        while len(made) >= _PROFILES_KEPT:
+            made.pop(next(iter(made)))
+        kept = made[ctx.key] = _Made(inputs, Profile(**fields, recipe=_recipe(spec)))
+    st.session_state[keys.PROFILE] = kept.profile
     if with_recipe:
-        spec = remediation.active(ctx.key)
-        if spec is not None:
-            try:
-                recipe = Recipe.from_dict(spec)
-            except (KeyError, TypeError, ValueError, RiskcoreError):
-                recipe = None
-    steps = remediation.history(ctx.key) if with_recipe else None
-    return Profile(
-        history=steps if steps is not None and steps.steps else None,
-        roles=ctx.roles,
-        targets=targets(),
-        missing=tg.get("missing", "own"),
-        sampling_fraction=sf if sf > 0 and weights is None else None,
-        distances=distances,
-        orders=orders,
-        recipe=recipe,
-        context=tg.get("context"),
-        sensitive_hierarchies=trees,
-    )
+        return kept.profile
+    if kept.bare is None:  # the same profile without the recipe and history, made once
+        p = kept.profile
+        kept.bare = (
+            p if p.recipe is None and p.history is None else p.with_(recipe=None, history=None)
+        )
+    return kept.bare
+
+
+@dataclass
+class _Made:
+    """A profile :func:`current` made, what it was made of, and the profile without its recipe."""
+
+    inputs: dict[str, Any]
+    profile: Profile
+    bare: Profile | None = None
+
+
+#: Tables the session keeps its profile made for (the table as recorded and generalized), so
+#: that moving between pages does not make them again.
+_PROFILES_KEPT = 4
+
+
+def _recipe(spec: dict[str, Any] | None) -> Recipe | None:
+    """Return the recipe in use read from its JSON object, None when there is none or it is
+    not valid (the Remediate page says why)."""
+    if spec is None:
+        return None
+    try:
+        return Recipe.from_dict(spec)
+    except (KeyError, TypeError, ValueError, RiskcoreError):
+        return None
 
 
 def restore(

@@ -100,7 +100,7 @@ def choices(ctx: Context, *, on_page: bool = True) -> dict[str, Any]:
 def snapshot(ctx: Context) -> dict[str, Any]:
     """Return the session's working profile of the table in ``ctx`` (plain JSON; no data, no
     key: the recipe records the key's check value only)."""
-    profile = json.loads(session_profile.current(ctx).to_json())
+    profile = session_profile.current(ctx).to_dict()  # its values: no JSON written and parsed
     # "equal" is every attribute's distance until one is chosen: a page that draws the
     # choice writes it, and looking must not count as a change
     profile["distances"] = {c: d for c, d in profile["distances"].items() if d != "equal"}

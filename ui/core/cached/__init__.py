@@ -305,16 +305,20 @@ def suda_skipped(
 def records(
     key: str,
     _enc: EncodedTable,
-    profile_json: str,
+    profile_key: str,
+    _profile: Profile,
     _suda_result: SudaResult,
     max_size: int,
 ) -> pd.DataFrame:
     """Return the per-record risk table (one row per record, input order), the targets each
     record's class fails judged by the profile's criteria (the same as every page); with the
-    profile's person every row carries its person's class (in people), risk and targets."""
+    profile's person every row carries its person's class (in people), risk and targets.
+
+    ``profile_key`` is ``_profile``'s :attr:`~riskcore.profile.Profile.cache_key` (the
+    profile itself is not hashed, nor written and read again as JSON)."""
     from riskcore.criteria.records import record_table
 
-    p = Profile.read(profile_json)
+    p = _profile
     return record_table(
         _enc,
         p.roles.quasi_identifiers,

@@ -87,7 +87,8 @@ def lattice(
     _enc: EncodedTable,
     _hierarchies: dict[str, Hierarchy],
     qis: tuple[str, ...],
-    profile_json: str,
+    profile_key: str,
+    _profile: Profile,
     specs_json: str = "{}",
     steering_json: str = "{}",
     population_key: str = "",
@@ -95,16 +96,18 @@ def lattice(
 ) -> Lattice:
     """Return the generalization lattice of the QIs for one profile and set of hierarchies.
 
-    ``profile_json`` is the session's :class:`~riskcore.profile.Profile` as JSON (its roles,
-    the person among them, targets, missing-value policy, distances, orders and population
-    model): the lattice judges every node by the same criteria as every other page, in
-    people when the roles have a person (every node's classes, k and suppression).
+    ``_profile`` is the session's :class:`~riskcore.profile.Profile` (its roles, the person
+    among them, targets, missing-value policy, distances, orders and population model) and
+    ``profile_key`` its :attr:`~riskcore.profile.Profile.cache_key` (the profile is neither
+    hashed nor written and read again as JSON on a call): the lattice judges every node by
+    the same criteria as every other page, in people when the roles have a person (every
+    node's classes, k and suppression).
     ``steering_json`` is the search's weights and level bounds
     (:class:`~riskcore.deidentify.search.steering.Steering`).
     ``_population`` is the population table k-map and delta-presence targets are judged
     against (matched on the Records page), ``population_key`` its cache key.
     """
-    p = Profile.read(profile_json)
+    p = _profile
     steer = json.loads(steering_json)
     return Lattice(
         _enc,

@@ -37,6 +37,13 @@ READING_CHOICE = "rc_reading_choice"
 #: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
 #: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
 TARGETS = "rc_targets"
+#: The session's one :class:`riskcore.profile.Profile` (frozen): the table in use's roles, the
+#: settings above, its recipe and history (:func:`ui.core.profile.current`), replaced by a new one
+#: when a widget changes what it is made of.
+PROFILE = "rc_session_profile"
+#: The profiles :func:`ui.core.profile.current` made, {dataset key: (what each was made of, the
+#: Profile, the Profile without its recipe)}: the same objects again while nothing changed.
+PROFILES_MADE = "rc_profiles_made"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
 #: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.
