@@ -251,20 +251,7 @@ class ArrowEngine(PairsEngine):
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes f_j over the QIs (one pass over the files).
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 sizes.
-        """
+        # one pass over the files (documented on Engine.class_sizes)
         return self.tabulate(quasi_identifiers, person=person).classes.sizes
 
     def _tabulate_rows(

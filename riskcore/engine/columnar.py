@@ -311,20 +311,6 @@ class ArrowTable(EncodingEngine):
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes f_j over the QIs.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 sizes.
-        """
         if person is not None:
             return self.partition(quasi_identifiers, person=person).sizes
         return encoded_sizes(self.column, quasi_identifiers)

@@ -182,19 +182,7 @@ class SourceTable(EncodedTable):
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes over the QIs, from the engine.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-        """
+        # from the engine (documented on Engine.class_sizes)
         if person is not None:
             self.check_columns((person,))
         return self.engine.class_sizes(quasi_identifiers, person=person)
