@@ -27,9 +27,9 @@ The names below are imported lazily on first use, so ``import riskcore``
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from riskcore._exports import lazy_exports
 from riskcore._moved import install as _install_moved
 from riskcore.errors import DataLoadError, PrivacyLeakWarning, RiskcoreError, RolesError
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __version__ = "0.2.0"
 
-_LAZY: dict[str, str] = {
+_WHERE: dict[str, str] = {
     "Assessment": "riskcore.metrics",
     "ColumnRoles": "riskcore.roles",
     "EncodedTable": "riskcore.engine",
@@ -76,15 +76,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'riskcore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

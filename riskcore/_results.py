@@ -11,6 +11,14 @@ silently written.
 
 A field whose metadata has ``{"json": False}`` (a per-class array, say) is
 left out of ``to_dict()`` and takes its default in ``from_dict()``.
+
+Older versions are read through one declared path: a result type that raised
+its ``schema_version`` states, in ``migrations``, the step that upgrades a
+dict of each older version to the next one, and :meth:`Result.upgrade` (called
+by ``from_dict``) runs them in order::
+
+    schema_version: ClassVar[int] = 2
+    migrations: ClassVar[Migrations] = {1: _from_v1}  # a dict of v1 made v2
 """
 
 from __future__ import annotations
@@ -21,12 +29,12 @@ import json
 import math
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
 import numpy as np
 
-__all__ = ["NOT_IN_JSON", "SCHEMA_VERSION", "Result", "dumps", "plain"]
+__all__ = ["NOT_IN_JSON", "SCHEMA_VERSION", "Migrations", "Result", "dumps", "plain"]
 
 #: Version of the JSON written by every ``to_dict()``; raise it when a field
 #: changes meaning or is removed (adding a field does not need it).
@@ -34,6 +42,9 @@ SCHEMA_VERSION = 1
 
 #: ``dataclasses.field(metadata=NOT_IN_JSON)`` marks a field left out of JSON.
 NOT_IN_JSON: Mapping[str, Any] = types.MappingProxyType({"json": False})
+
+#: Each older schema version and the step that upgrades a dict of it to the next version.
+Migrations = Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]
 
 
 def plain(value: Any) -> Any:
@@ -103,10 +114,64 @@ class Result:
 
     Subclasses are ``@dataclass(frozen=True)``; they inherit ``to_dict`` and
     ``from_dict`` and may override ``to_dict`` for a documented public shape
-    (then they override ``from_dict`` too).
+    (then they override ``from_dict`` too, and call :meth:`upgrade` first).
+    A subclass that raises ``schema_version`` states only its ``migrations``.
     """
 
     schema_version: ClassVar[int] = SCHEMA_VERSION
+    #: The step from each older version to the next (a version without one reads as is).
+    migrations: ClassVar[Migrations] = types.MappingProxyType({})
+
+    @classmethod
+    def data_version(cls, data: Mapping[str, Any]) -> Any:
+        """Return the schema version a dict was written with (its ``schema_version``).
+
+        Parameters
+        ----------
+        data : mapping
+            As written by :meth:`to_dict`, of any version.
+
+        Returns
+        -------
+        object
+            The version as written (checked by :meth:`upgrade`); without one, this
+            class's own version.
+        """
+        return data.get("schema_version", cls.schema_version)
+
+    @classmethod
+    def upgrade(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Return ``data`` upgraded to this class's ``schema_version`` by its ``migrations``.
+
+        Parameters
+        ----------
+        data : mapping
+            As written by :meth:`to_dict` of this version or an older one.
+
+        Returns
+        -------
+        dict
+            A copy, each step of ``migrations`` from the data's version up applied in
+            order, with ``schema_version`` set to this class's.
+
+        Raises
+        ------
+        ValueError
+            When the version is not a number or is newer than this code knows.
+        """
+        version = cls.data_version(data)
+        if not isinstance(version, int) or version > cls.schema_version:
+            raise ValueError(
+                f"{cls.__name__} data has schema version {version!r}; this riskcore reads "
+                f"versions up to {cls.schema_version}"
+            )
+        out = dict(data)
+        for old in range(version, cls.schema_version):
+            step = cls.migrations.get(old)
+            if step is not None:
+                out = step(out)
+        out["schema_version"] = cls.schema_version
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as JSON-ready values, with ``schema_version``.
@@ -141,12 +206,7 @@ class Result:
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"from_dict needs a mapping, got {type(data).__name__}")
-        version = data.get("schema_version", cls.schema_version)
-        if not isinstance(version, int) or version > cls.schema_version:
-            raise ValueError(
-                f"{cls.__name__} data has schema version {version!r}; this riskcore reads "
-                f"versions up to {cls.schema_version}"
-            )
+        data = cls.upgrade(data)
         hints = typing.get_type_hints(cls)
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]

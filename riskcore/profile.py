@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 
 from riskcore._json import read_json
-from riskcore._results import Result, dumps, plain
+from riskcore._results import Migrations, Result, dumps, plain
 from riskcore.criteria import Targets
 from riskcore.criteria.context import Context
 from riskcore.errors import RiskcoreError, RolesError
@@ -75,6 +75,52 @@ _LEGACY_KEYS = frozenset(
         "weights", "other", "targets", "sampling_fraction", "c", "recipe", "ledger", "missing",
     }
 )  # fmt: skip
+
+#: The keys a profile of each version may have (version 1: :data:`_LEGACY_KEYS`).
+_KEYS_V2 = frozenset(
+    {
+        "riskcore_profile", "roles", "targets", "missing", "sampling_fraction", "distances",
+        "orders", "population", "recipe", "ledger", "history",
+    }
+)  # fmt: skip
+_KEYS_V3 = _KEYS_V2 | {"events", "m", "household", "sensitive_hierarchies"}
+_KEYS = {1: _LEGACY_KEYS, 2: _KEYS_V2, 3: _KEYS_V3, 4: _KEYS_V3 | {"context"}}
+
+
+def _profile_from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a version-1 profile as version 2 writes it (see the module for what changes).
+
+    Version 1 is a Data page role profile with the report's optional keys beside the
+    roles: the roles move under ``roles``, the old targets and ``c`` become the
+    criteria (a recipe's suppression limit was the profile's).
+    """
+    try:
+        roles = ColumnRoles.from_dict(data)
+    except RolesError as exc:
+        raise RiskcoreError(str(exc)) from None
+    old = data.get("targets") or {}
+    if not isinstance(old, Mapping):
+        raise RiskcoreError("'targets' in the profile must be an object")
+    c = data.get("c", 2.0)
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or c <= 0:
+        raise RiskcoreError(f"c must be a positive number, got {c!r}")
+    targets = Targets.from_dict({"threshold": 0.09, **old, "c": c})
+    recipe = _recipe(data.get("recipe"))
+    if recipe is not None:  # the recipe's suppression limit was the profile's
+        targets = replace(
+            targets, max_suppression=Targets.from_dict(recipe.targets).max_suppression
+        )
+    role_lists = roles.to_dict()
+    role_lists.pop("schema_version", None)
+    return {
+        "riskcore_profile": 2,
+        "roles": role_lists,
+        "targets": targets.to_dict(),
+        "missing": data.get("missing", "own"),
+        "sampling_fraction": data.get("sampling_fraction"),
+        "recipe": data.get("recipe"),
+        "ledger": data.get("ledger"),
+    }
 
 
 @dataclass(frozen=True)
@@ -157,6 +203,8 @@ class Profile(Result):
     """
 
     schema_version: ClassVar[int] = PROFILE_VERSION
+    #: Versions 2 and 3 read as they are (their keys were added with defaults).
+    migrations: ClassVar[Migrations] = {1: _profile_from_v1}
 
     roles: ColumnRoles = field(default_factory=ColumnRoles)
     targets: Targets = DEFAULT_TARGETS
@@ -418,27 +466,20 @@ class Profile(Result):
         """
         if not isinstance(data, Mapping):
             raise RiskcoreError("the profile must be a JSON object")
-        if "riskcore_profile" not in data:
-            return cls._legacy(data)
-        version = data["riskcore_profile"]
-        if not isinstance(version, int) or isinstance(version, bool) or version < 2:
+        version = cls.data_version(data)
+        marked = "riskcore_profile" in data  # version 1 never wrote the marker
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1 + marked:
             raise RiskcoreError(f"unknown profile version {version!r}")
         if version > PROFILE_VERSION:
             raise RiskcoreError(
                 f"the profile is version {version}; this riskcore reads versions up to "
                 f"{PROFILE_VERSION}"
             )
-        known = {
-            "riskcore_profile", "roles", "targets", "missing", "sampling_fraction", "distances",
-            "orders", "population", "recipe", "ledger", "history",
-        }  # fmt: skip
-        if version >= 3:
-            known |= {"events", "m", "household", "sensitive_hierarchies"}
-        if version >= 4:
-            known |= {"context"}
-        unknown = sorted(set(map(str, data)) - known)
+        unknown = sorted(set(map(str, data)) - _KEYS[version])
         if unknown:
-            raise RiskcoreError(f"the profile has an unknown key {unknown[0]!r}")
+            known = f" (known: {', '.join(sorted(_LEGACY_KEYS))})" if version == 1 else ""
+            raise RiskcoreError(f"the profile has an unknown key {unknown[0]!r}{known}")
+        data = cls.upgrade(data)
         try:
             roles = ColumnRoles.from_dict(data.get("roles") or {"other": []})
         except RolesError as exc:
@@ -465,39 +506,20 @@ class Profile(Result):
         )
 
     @classmethod
-    def _legacy(cls, data: Mapping[str, Any]) -> Self:
-        """Read a version-1 profile: a role profile with the report's optional keys."""
-        unknown = sorted(set(map(str, data)) - _LEGACY_KEYS)
-        if unknown:
-            raise RiskcoreError(
-                f"the profile has an unknown key {unknown[0]!r} "
-                f"(known: {', '.join(sorted(_LEGACY_KEYS))})"
-            )
-        try:
-            roles = ColumnRoles.from_dict(data)
-        except RolesError as exc:
-            raise RiskcoreError(str(exc)) from None
-        old = data.get("targets") or {}
-        if not isinstance(old, Mapping):
-            raise RiskcoreError("'targets' in the profile must be an object")
-        c = data.get("c", 2.0)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c <= 0:
-            raise RiskcoreError(f"c must be a positive number, got {c!r}")
-        targets = Targets.from_dict({"threshold": 0.09, **old, "c": c})
-        recipe = _recipe(data.get("recipe"))
-        if recipe is not None:  # the recipe's suppression limit was the profile's
-            targets = replace(
-                targets,
-                max_suppression=Targets.from_dict(recipe.targets).max_suppression,
-            )
-        return cls(
-            roles=roles,
-            targets=targets,
-            missing=data.get("missing", "own"),
-            sampling_fraction=data.get("sampling_fraction"),
-            recipe=recipe,
-            ledger=_mapping("ledger", data.get("ledger")),
-        )
+    def data_version(cls, data: Mapping[str, Any]) -> Any:
+        """Return a profile's version: its ``riskcore_profile`` (version 1 has none).
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            A profile of any version.
+
+        Returns
+        -------
+        object
+            The version as written (checked by :meth:`from_dict`).
+        """
+        return data.get("riskcore_profile", 1)
 
     @classmethod
     def read(cls, source: Mapping[str, Any] | str | bytes | Path) -> Profile:

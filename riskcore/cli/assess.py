@@ -235,11 +235,9 @@ def run_assess(args: argparse.Namespace) -> int:
             raise RiskcoreError("give --weights or --sampling-fraction, not both")
         if args.sampling_fraction is not None and not 0 < args.sampling_fraction <= 1:
             raise RiskcoreError("--sampling-fraction must be in (0, 1]")
-        population = None
-        if roles.weight is not None:
-            population = Population(weights=roles.weight)
-        elif profile.sampling_fraction is not None:
-            population = Population(sampling_fraction=profile.sampling_fraction)
+        population = Population.of(
+            weights=roles.weight, sampling_fraction=profile.sampling_fraction
+        )
         recursive = profile.targets.find("recursive-cl-diversity")
         c = float(getattr(recursive, "c", args.c if args.c is not None else 2.0))
         per_row = bool(profile.events) or profile.household is not None

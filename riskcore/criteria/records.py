@@ -155,13 +155,7 @@ def record_table(
     failing = np.full(table.n_records, "", dtype=object)
     if targets is not None and targets.criteria:
         if evidence is None:
-            population = (
-                Population(weights=weights)
-                if weights is not None
-                else None
-                if sampling_fraction is None
-                else Population(sampling_fraction=sampling_fraction)
-            )
+            population = Population.of(weights=weights, sampling_fraction=sampling_fraction)
             found = assess(
                 table,
                 quasi_identifiers=quasi_identifiers,

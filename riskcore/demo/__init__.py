@@ -7,8 +7,9 @@ visits each: many rows per person, the person column ``patient_id``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from riskcore._exports import lazy_exports
 from riskcore.io._source import is_demo
 
 if TYPE_CHECKING:
@@ -24,19 +25,7 @@ __all__ = ["is_demo", "load_demo", "make_claims", "make_people"]
 _WHERE = {"make_people": "people", "make_claims": "claims"}
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 
 def load_demo(spec: str) -> pd.DataFrame:

@@ -38,8 +38,8 @@ from riskcore.engine.counting import (
     sorted_cells,
 )
 from riskcore.engine.grouped import ArrowCodes, tabulate_codes
-from riskcore.engine.pairs import people_from_pairs, person_keys
-from riskcore.engine.partition import pack_keys, tabulation_roles
+from riskcore.engine.pairs import PairsEngine
+from riskcore.engine.partition import pack_keys
 from riskcore.errors import DataLoadError, RolesError
 
 __all__ = ["ArrowEngine", "check_flat_files", "parquet_files", "source_texts"]
@@ -138,7 +138,7 @@ def check_flat_files(files: Sequence[str], schema: Any = None) -> None:
 _KEY_LIMIT = 1 << 62
 
 
-class ArrowEngine:
+class ArrowEngine(PairsEngine):
     """The streaming Parquet engine (pyarrow): the contract's tables without loading the rows.
 
     Parameters
@@ -251,66 +251,8 @@ class ArrowEngine:
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes f_j over the QIs (one pass over the files).
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 sizes.
-        """
+        # one pass over the files (documented on Engine.class_sizes)
         return self.tabulate(quasi_identifiers, person=person).classes.sizes
-
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-        person: str | None = None,
-    ) -> Tabulation:
-        """Return the class table and one sparse contingency per sensitive attribute.
-
-        One pass over the files, whatever the number of sensitive attributes.
-
-        With a person column, the partial tables count "person, QIs (, s)"
-        keys: the person is one more column of every key, coded against one
-        dictionary for the whole stream (:class:`ArrowCodes`, grown batch by
-        batch across row groups and files), so the distinct (person, tuple,
-        value) keys of every batch merge into one table however a person's
-        rows are spread. The people are grouped by their signatures once the
-        stream ends (:func:`riskcore.engine.pairs.people_from_pairs`). Memory
-        is then bounded by the number of distinct (person, tuple, value)
-        keys, at most the number of records.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        sensitive : sequence of str
-            Sensitive attributes.
-        ordered : dict of str to bool or None, optional
-            Per sensitive attribute, whether value codes must follow value order.
-        person : str, optional
-            The column linking the rows of one person: classes and
-            contingencies count people.
-
-        Returns
-        -------
-        Tabulation
-        """
-        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
-        if person is None:
-            return self._tabulate_rows(qis, sens, ordered or {})
-        keys = person_keys(person, qis, sens)
-        pairs = self._tabulate_rows(keys, sens, ordered or {})
-        return people_from_pairs(pairs, person, engine=self.name)
 
     def _tabulate_rows(
         self, qis: tuple[str, ...], sens: tuple[str, ...], order: dict[str, bool | None]

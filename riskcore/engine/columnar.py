@@ -37,14 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from riskcore.engine.contract import Tabulation
+from riskcore.engine.memory import EncodingEngine
 from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
     build_partition,
     build_person_partition,
     encoded_sizes,
-    tabulate_encoded,
 )
 from riskcore.errors import RolesError
 
@@ -220,7 +219,7 @@ def encode_arrow(name: str, column: Any, *, ordered: bool | None = None) -> Enco
     return _with_missing(name, idx, labels, missing, bool(ordered))
 
 
-class ArrowTable:
+class ArrowTable(EncodingEngine):
     """The in-memory engine over a typed ``pyarrow.Table`` (see the module docstring).
 
     Parameters
@@ -312,58 +311,6 @@ class ArrowTable:
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes f_j over the QIs.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-            int64 sizes.
-        """
         if person is not None:
             return self.partition(quasi_identifiers, person=person).sizes
         return encoded_sizes(self.column, quasi_identifiers)
-
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-        person: str | None = None,
-    ) -> Tabulation:
-        """Return the class table and one sparse contingency per sensitive attribute.
-
-        The engine contract (:class:`riskcore.engine.contract.Engine`), built as
-        :meth:`riskcore.engine.EncodedTable.tabulate` builds it.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        sensitive : sequence of str
-            Sensitive attributes.
-        ordered : dict of str to bool or None, optional
-            Per sensitive attribute, whether value codes must follow value order.
-        person : str, optional
-            The person column: classes and contingencies count people.
-
-        Returns
-        -------
-        Tabulation
-        """
-        return tabulate_encoded(
-            self.partition,
-            self.column,
-            quasi_identifiers,
-            sensitive,
-            ordered,
-            engine=self.name,
-            person=person,
-        )

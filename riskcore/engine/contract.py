@@ -30,10 +30,11 @@ them, through its own explicit method
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import abc
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -42,9 +43,30 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-__all__ = ["ClassTable", "Contingency", "Engine", "PackedCodes", "Signatures", "Tabulation"]
+from riskcore.errors import RolesError
+
+__all__ = [
+    "ClassTable",
+    "Contingency",
+    "Engine",
+    "Names",
+    "Order",
+    "PackedCodes",
+    "Signatures",
+    "Tabulation",
+    "check_person",
+    "quasi_identifier_key",
+    "tabulation_roles",
+]
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+#: Column names, in order (the QIs, the sensitive attributes).
+Names = tuple[str, ...]
+
+#: Per sensitive attribute, whether its value codes follow the order of the values (None: the
+#: engine's default for the column type).
+Order = dict[str, bool | None] | None
 
 
 class PackedCodes(Sequence[np.ndarray]):
@@ -465,28 +487,121 @@ class Tabulation:
     engine: str
 
 
-@runtime_checkable
-class Engine(Protocol):
-    """What an engine provides: :meth:`tabulate`, and :meth:`class_sizes` for many subsets.
+def quasi_identifier_key(quasi_identifiers: Iterable[str]) -> tuple[str, ...]:
+    """Return the quasi-identifiers as a tuple, refusing none (no class can be formed).
+
+    Parameters
+    ----------
+    quasi_identifiers : iterable of str
+        The QI columns.
+
+    Returns
+    -------
+    tuple of str
+        The QIs, in order.
+
+    Raises
+    ------
+    ValueError
+        When there is no QI.
+    """
+    qis = tuple(quasi_identifiers)
+    if not qis:
+        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
+    return qis
+
+
+def tabulation_roles(
+    quasi_identifiers: Iterable[str], sensitive: Iterable[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the QIs (at least one) and the sensitive attributes that are not QIs.
+
+    Parameters
+    ----------
+    quasi_identifiers : iterable of str
+        The QI columns.
+    sensitive : iterable of str
+        The sensitive attributes; one that is also a QI is dropped.
+
+    Returns
+    -------
+    qis, sensitive : tuple of str
+        The QIs and the sensitive attributes to tabulate, in order.
+
+    Raises
+    ------
+    ValueError
+        When there is no QI.
+    """
+    qis = quasi_identifier_key(quasi_identifiers)
+    return qis, tuple(s for s in sensitive if s not in qis)
+
+
+def check_person(person: str, quasi_identifiers: Sequence[str], sensitive: Sequence[str]) -> None:
+    """Refuse a person column that is also a QI or a sensitive attribute.
+
+    Parameters
+    ----------
+    person : str
+        The person column.
+    quasi_identifiers, sensitive : sequence of str
+        The QIs and the sensitive attributes.
+
+    Raises
+    ------
+    RolesError
+        When the person column is one of them.
+    """
+    if person in quasi_identifiers or person in sensitive:
+        raise RolesError(
+            f"the person column {person!r} links a person's rows; it cannot be a "
+            "quasi-identifier or sensitive attribute too"
+        )
+
+
+#: What an object needs to count as an engine though it does not derive from :class:`Engine`.
+_CONTRACT = ("columns", "n_records", "class_sizes", "tabulate")
+
+
+class Engine(abc.ABC):
+    """The engine contract: :meth:`tabulate`, and :meth:`class_sizes` for many subsets.
+
+    An engine derives from this class and implements :attr:`columns`,
+    :attr:`n_records`, :meth:`class_sizes` and :meth:`_tabulate`; the checks
+    every engine makes before it counts (at least one QI, a sensitive attribute
+    that is a QI dropped, every column present, the person column neither) are
+    :meth:`tabulate`'s, here, once. An object with the contract's members that
+    does not derive from it (an engine written elsewhere, a test's oracle)
+    counts as an engine too, as it did when the contract was a Protocol.
 
     Attributes
     ----------
     name : str
-        Short engine name ("memory", later "arrow", "duckdb", "spark").
+        Short engine name ("memory", "arrow", "duckdb", "spark"), stated in reports.
     """
 
-    name: str
+    name: str = "engine"
+    #: The start of the sentence naming a column the table does not have.
+    absent_column: str = "the table has no column"
+
+    @classmethod
+    def __subclasshook__(cls, other: type) -> Any:
+        """Count a class with the contract's members as an engine (as a Protocol would)."""
+        if cls is Engine and all(any(n in vars(k) for k in other.__mro__) for n in _CONTRACT):
+            return True
+        return NotImplemented
 
     @property
+    @abc.abstractmethod
     def columns(self) -> tuple[str, ...]:
         """Return the column names of the table."""
-        ...
 
     @property
+    @abc.abstractmethod
     def n_records(self) -> int:
         """Return the number of records."""
-        ...
 
+    @abc.abstractmethod
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
@@ -507,7 +622,26 @@ class Engine(Protocol):
         -------
         numpy.ndarray
         """
-        ...
+
+    def check_columns(self, columns: Iterable[str], what: str = "") -> None:
+        """Raise a plain error naming the first of ``columns`` the table does not have.
+
+        Parameters
+        ----------
+        columns : iterable of str
+            Columns that must exist.
+        what : str, optional
+            Who names them, for the message.
+
+        Raises
+        ------
+        RolesError
+            For a column the table does not have.
+        """
+        have = set(self.columns)
+        absent = [c for c in columns if c not in have]
+        if absent:
+            raise RolesError(f"{self.absent_column} {absent[0]!r}{what}")
 
     def tabulate(
         self,
@@ -519,12 +653,15 @@ class Engine(Protocol):
     ) -> Tabulation:
         """Return the class table over the QIs and one contingency per sensitive attribute.
 
+        The checks are made here, once, for every engine; the counting is the
+        engine's :meth:`_tabulate`.
+
         Parameters
         ----------
         quasi_identifiers : sequence of str
             At least one column.
         sensitive : sequence of str
-            Sensitive attributes.
+            Sensitive attributes (one that is also a QI is not tabulated).
         ordered : dict of str to bool or None, optional
             Per sensitive attribute, whether its value codes must follow the
             order of the values (for the ordered distance of t-closeness);
@@ -536,5 +673,20 @@ class Engine(Protocol):
         Returns
         -------
         Tabulation
+
+        Raises
+        ------
+        ValueError
+            When there is no QI.
+        RolesError
+            When a column is absent, or the person column is a QI or sensitive too.
         """
-        ...
+        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
+        if person is not None:
+            check_person(person, qis, sens)
+        self.check_columns((*qis, *sens, *(() if person is None else (person,))))
+        return self._tabulate(qis, sens, ordered, person)
+
+    @abc.abstractmethod
+    def _tabulate(self, qis: Names, sens: Names, ordered: Order, person: str | None) -> Tabulation:
+        """Return the tabulation of checked roles (see :meth:`tabulate`)."""

@@ -30,8 +30,8 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore.engine.contract import ClassTable, Contingency, Tabulation
-from riskcore.engine.pairs import people_from_pairs, person_keys
-from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys, tabulation_roles
+from riskcore.engine.pairs import PairsEngine
+from riskcore.engine.partition import EncodedColumn, encode_column, pack_keys
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -429,7 +429,7 @@ def text_groups(table: Any, count: str = COUNT) -> pd.DataFrame:
     return frame
 
 
-class GroupingEngine:
+class GroupingEngine(PairsEngine):
     """Base of the engines that group rows elsewhere (DuckDB, Spark) and return the groups.
 
     A subclass sets :attr:`name`, :attr:`columns`, :attr:`n_records` and
@@ -527,51 +527,20 @@ class GroupingEngine:
                 return np.repeat(sizes, counts)
         return self.tabulate(quasi_identifiers, person=person).classes.sizes
 
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-        person: str | None = None,
+    def _tabulate_rows(
+        self, keys: tuple[str, ...], sens: tuple[str, ...], order: dict[str, bool | None]
     ) -> Tabulation:
-        """Return the class table and one sparse contingency per sensitive attribute.
+        """Return the tabulation counting rows: one group-by over "keys + s" per attribute s.
 
-        One group-by over "QIs + s" per sensitive attribute s (the QIs alone
-        when there is none): grouping by all sensitive attributes at once
-        would multiply the groups by their combinations.
-
-        With a person column, the group-bys are "person + QIs (+ s) -> rows":
-        the distinct (person, QI tuple, value) groups, at most one per row,
-        come back and are encoded as above; the people are then grouped by
-        their signatures on those pairs
-        (:func:`riskcore.engine.pairs.people_from_pairs`). A ``NULL`` person
-        groups its rows by tuple and value, and each of those rows counts as a
-        person of its own (its group's count is its number of people).
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        sensitive : sequence of str
-            Sensitive attributes.
-        ordered : dict of str to bool or None, optional
-            Per sensitive attribute, whether value codes must follow value order.
-        person : str, optional
-            The column linking the rows of one person: classes and
-            contingencies count people.
-
-        Returns
-        -------
-        Tabulation
+        The keys alone when there is no sensitive attribute; grouping by all
+        sensitive attributes at once would multiply the groups by their
+        combinations. A ``NULL`` person groups its rows by tuple and value, and
+        each of those rows counts as a person of its own (its group's count is
+        its number of people).
         """
-        qis, sens = tabulation_roles(quasi_identifiers, sensitive)
-        keys = qis if person is None else person_keys(person, qis, sens)
-        self._checked(keys + sens)
         frames = {s: self.groups([*keys, s]) for s in sens}
         base = frames[sens[0]] if sens else self.groups(list(keys))
-        tab = tabulate_tables(base, frames, keys, engine=self.name, ordered=ordered)
-        return tab if person is None else people_from_pairs(tab, person, engine=self.name)
+        return tabulate_tables(base, frames, keys, engine=self.name, ordered=order)
 
 
 def first_line(exc: Exception) -> str:

@@ -11,7 +11,7 @@ answer them.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,7 +22,7 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.engine.contract import ClassTable, Tabulation
+from riskcore.engine.contract import ClassTable, Engine, Names, Order, Tabulation
 from riskcore.engine.partition import (
     EncodedColumn,
     Partition,
@@ -36,12 +36,29 @@ from riskcore.engine.partition import (
 )
 from riskcore.errors import RolesError
 
-__all__ = ["EncodedTable"]
+__all__ = ["EncodedTable", "EncodingEngine"]
 
 _PARTITIONS_KEPT = 4
 
 
-class EncodedTable:
+class EncodingEngine(Engine):
+    """Base of the engines that encode their columns themselves (pandas, an Arrow table in memory).
+
+    A subclass provides ``column(name, *, ordered=None)`` (a column's
+    :class:`EncodedColumn`, kept) and ``partition(quasi_identifiers, *, person=None)``
+    (the classes over the QIs); the tabulation is :func:`tabulate_encoded` of them.
+    """
+
+    column: Callable[..., EncodedColumn]
+    partition: Callable[..., Partition]
+
+    def _tabulate(self, qis: Names, sens: Names, ordered: Order, person: str | None) -> Tabulation:
+        return tabulate_encoded(
+            self.partition, self.column, qis, sens, ordered, engine=self.name, person=person
+        )
+
+
+class EncodedTable(EncodingEngine):
     """The in-memory engine: per-column integer codes of a table, cached.
 
     Every QI subset, what-if and lattice node reuses the codes: factorizing
@@ -189,45 +206,6 @@ class EncodedTable:
         """
         qis = tuple(quasi_identifiers)
         return class_table(self.partition(qis, person=person), {q: self.column(q) for q in qis})
-
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-        person: str | None = None,
-    ) -> Tabulation:
-        """Return the class table and one sparse contingency per sensitive attribute.
-
-        This is the engine contract (:class:`riskcore.engine.contract.Engine`).
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        sensitive : sequence of str
-            Sensitive attributes.
-        ordered : dict of str to bool or None, optional
-            Per sensitive attribute, whether value codes must follow value
-            order (None: numeric, boolean and date columns are ordered).
-        person : str, optional
-            The column linking the rows of one person: classes and
-            contingencies count people.
-
-        Returns
-        -------
-        Tabulation
-        """
-        return tabulate_encoded(
-            self.partition,
-            self.column,
-            quasi_identifiers,
-            sensitive,
-            ordered,
-            engine=self.name,
-            person=person,
-        )
 
     def record_classes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None

@@ -39,9 +39,20 @@ hashed, no class can merge with another.
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 
-from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
+from riskcore.engine.contract import (
+    ClassTable,
+    Contingency,
+    Engine,
+    Names,
+    Order,
+    Signatures,
+    Tabulation,
+    check_person,
+)
 from riskcore.engine.partition import key_classes, pack_keys, people_contingency
 from riskcore.engine.people import SetClasses, distinct_pairs, group_sets
 
@@ -72,13 +83,7 @@ def person_keys(
     RolesError
         When the person column is a QI or a sensitive attribute too.
     """
-    if person in quasi_identifiers or person in sensitive:
-        from riskcore.errors import RolesError
-
-        raise RolesError(
-            f"the person column {person!r} links a person's rows; it cannot be a "
-            "quasi-identifier or sensitive attribute too"
-        )
+    check_person(person, quasi_identifiers, sensitive)
     return (person, *quasi_identifiers)
 
 
@@ -191,3 +196,27 @@ def people_from_pairs(pairs: Tabulation, person: str, *, engine: str) -> Tabulat
     )
     tables = {s: _people_cells(t, who, lone, sets, pair_class) for s, t in pairs.sensitive.items()}
     return Tabulation(classes, tables, engine=engine)
+
+
+class PairsEngine(Engine):
+    """Base of the engines that count rows where the data lie (Arrow's scan, DuckDB, Spark).
+
+    A subclass implements :meth:`_tabulate_rows`, the tabulation counting rows
+    over some key columns. With a person column those keys are "person, QIs"
+    (:func:`person_keys`): the distinct (person, tuple, value) keys, at most one
+    per row, come back and the people are grouped by their signatures on those
+    pairs (:func:`people_from_pairs`), the in-memory engine's figures.
+    """
+
+    def _tabulate(self, qis: Names, sens: Names, ordered: Order, person: str | None) -> Tabulation:
+        order = dict(ordered or {})
+        if person is None:
+            return self._tabulate_rows(qis, sens, order)
+        keys = person_keys(person, qis, sens)
+        return people_from_pairs(self._tabulate_rows(keys, sens, order), person, engine=self.name)
+
+    @abc.abstractmethod
+    def _tabulate_rows(
+        self, keys: tuple[str, ...], sensitive: tuple[str, ...], ordered: dict[str, bool | None]
+    ) -> Tabulation:
+        """Return the tabulation counting rows over ``keys`` (the QIs, or the person and QIs)."""

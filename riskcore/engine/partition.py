@@ -30,7 +30,14 @@ else:
     from riskcore._lazy import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
-from riskcore.engine.contract import ClassTable, Contingency, Signatures, Tabulation
+from riskcore.engine.contract import (
+    ClassTable,
+    Contingency,
+    Signatures,
+    Tabulation,
+    quasi_identifier_key,
+    tabulation_roles,
+)
 from riskcore.engine.people import PersonGroups, distinct_pairs, person_codes, person_groups
 
 __all__ = [
@@ -304,56 +311,6 @@ class Partition:
     def n_classes(self) -> int:
         """Return J, the number of equivalence classes."""
         return len(self.sizes)
-
-
-def quasi_identifier_key(quasi_identifiers: Iterable[str]) -> tuple[str, ...]:
-    """Return the quasi-identifiers as a tuple, refusing none (no class can be formed).
-
-    Parameters
-    ----------
-    quasi_identifiers : iterable of str
-        The QI columns.
-
-    Returns
-    -------
-    tuple of str
-        The QIs, in order.
-
-    Raises
-    ------
-    ValueError
-        When there is no QI.
-    """
-    qis = tuple(quasi_identifiers)
-    if not qis:
-        raise ValueError("at least one quasi-identifier is needed to form equivalence classes")
-    return qis
-
-
-def tabulation_roles(
-    quasi_identifiers: Iterable[str], sensitive: Iterable[str]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Return the QIs (at least one) and the sensitive attributes that are not QIs.
-
-    Parameters
-    ----------
-    quasi_identifiers : iterable of str
-        The QI columns.
-    sensitive : iterable of str
-        The sensitive attributes; one that is also a QI is dropped.
-
-    Returns
-    -------
-    qis, sensitive : tuple of str
-        The QIs and the sensitive attributes to tabulate, in order.
-
-    Raises
-    ------
-    ValueError
-        When there is no QI.
-    """
-    qis = quasi_identifier_key(quasi_identifiers)
-    return qis, tuple(s for s in sensitive if s not in qis)
 
 
 def encoded_sizes(

@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 
 from riskcore._lazy import is_missing
-from riskcore.engine.contract import Engine, Tabulation
+from riskcore.engine.contract import Engine, Names, Order, Tabulation
 from riskcore.engine.memory import EncodedTable
 from riskcore.engine.partition import EncodedColumn, Partition
-from riskcore.errors import DataLoadError, RiskcoreError, RolesError
+from riskcore.errors import DataLoadError, RiskcoreError
 
 __all__ = ["HEAD_ROWS", "REMEDIATION_ENGINES", "SourceTable", "is_missing"]  # is_missing: one rule
 
@@ -63,6 +63,8 @@ class SourceTable(EncodedTable):
         For another engine name, CSV files (the engines remediate Parquet), a
         source that names no file, or files that cannot be read.
     """
+
+    absent_column = "the data have no column"
 
     def __init__(
         self,
@@ -163,58 +165,14 @@ class SourceTable(EncodedTable):
         frame: pd.DataFrame = table.to_pandas()
         return frame
 
-    def check_columns(self, columns: Iterable[str], what: str = "") -> None:
-        """Raise a plain error naming the first of ``columns`` the data do not have.
-
-        Parameters
-        ----------
-        columns : iterable of str
-            Columns that must exist.
-        what : str, optional
-            Who names them, for the message (", which the recipe names").
-
-        Raises
-        ------
-        RolesError
-            For a column the data do not have.
-        """
-        absent = [c for c in columns if c not in self.schema.names]
-        if absent:
-            raise RolesError(f"the data have no column {absent[0]!r}{what}")
-
-    def tabulate(
-        self,
-        quasi_identifiers: Sequence[str],
-        sensitive: Sequence[str] = (),
-        *,
-        ordered: dict[str, bool | None] | None = None,
-        person: str | None = None,
-    ) -> Tabulation:
-        """Return the engine's class table and contingencies (computed once per roles).
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        sensitive : sequence of str
-            Sensitive attributes.
-        ordered : dict of str to bool or None, optional
-            Per sensitive attribute, whether value codes must follow value order.
-        person : str, optional
-            The column linking the rows of one person: the engine's classes and
-            contingencies count people.
-
-        Returns
-        -------
-        Tabulation
-        """
-        self.check_columns((*quasi_identifiers, *sensitive, *([] if person is None else [person])))
-        key = (tuple(quasi_identifiers), tuple(sensitive), person)
+    def _tabulate(self, qis: Names, sens: Names, ordered: Order, person: str | None) -> Tabulation:
+        """Return the engine's class table and contingencies (computed once per roles)."""
+        key = (qis, sens, person)
         if ordered or key not in self._tabulated:
             import time
 
             t0 = time.perf_counter()
-            tab = self.engine.tabulate(quasi_identifiers, sensitive, ordered=ordered, person=person)
+            tab = self.engine.tabulate(qis, sens, ordered=ordered, person=person)
             self.seconds += time.perf_counter() - t0
             if ordered:
                 return tab
@@ -224,19 +182,7 @@ class SourceTable(EncodedTable):
     def class_sizes(
         self, quasi_identifiers: Sequence[str], *, person: str | None = None
     ) -> np.ndarray:
-        """Return the class sizes over the QIs, from the engine.
-
-        Parameters
-        ----------
-        quasi_identifiers : sequence of str
-            At least one column.
-        person : str, optional
-            The person column: the sizes count people.
-
-        Returns
-        -------
-        numpy.ndarray
-        """
+        # from the engine (documented on Engine.class_sizes)
         if person is not None:
             self.check_columns((person,))
         return self.engine.class_sizes(quasi_identifiers, person=person)

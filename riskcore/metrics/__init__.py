@@ -34,10 +34,9 @@ assessment
     :func:`assess`: one partition, every metric.
 """
 
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from riskcore._exports import lazy_exports
 from riskcore.metrics.anonymity import (
     THRESHOLDS,
     ClassSizeDistribution,
@@ -104,38 +103,6 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value  # read once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
-
-
-class _Package(types.ModuleType):
-    """This package's module type: ``riskcore.metrics.suda`` stays the function ``suda``.
-
-    Importing a submodule binds it as an attribute of its package; the eager
-    imports this package had re-bound ``suda`` to the function right after.
-    Binding the function in its place keeps that meaning however the
-    submodule is first imported.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
 __all__ = [
     "MISSING_POLICY",
     "THRESHOLDS",
@@ -177,3 +144,7 @@ __all__ = [
     "suda",
     "t_closeness_per_class",
 ]
+
+#: ``riskcore.metrics.suda`` stays the function ``suda`` however the submodule is first
+#: imported (the eager imports this package once had re-bound it right after).
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, names_over_submodules=True)

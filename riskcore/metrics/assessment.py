@@ -247,12 +247,7 @@ class Assessment(Result):
         -------
         Assessment
         """
-        version = data.get("schema_version", cls.schema_version)
-        if not isinstance(version, int) or version > cls.schema_version:
-            raise ValueError(
-                f"Assessment data has schema version {version!r}; this riskcore reads "
-                f"versions up to {cls.schema_version}"
-            )
+        data = cls.upgrade(data)
         n_people = int(data.get("n_people", data["n_records"]))
         anonymity = KAnonymityResult(
             k=int(data["k"]),

@@ -65,6 +65,44 @@ class Population:
         if self.sampling_fraction is not None:
             check_fraction("sampling_fraction", self.sampling_fraction)
 
+    @classmethod
+    def of(
+        cls, *, weights: str | None = None, sampling_fraction: float | None = None
+    ) -> Population | None:
+        """Return the population model an assessment's settings name, or None for none.
+
+        The one place that chooses it (the command line, the review, the records
+        criteria and the pages all ask here): a sampling-weight column, when there is
+        one, gives the population class sizes and the sampling fraction is then not
+        used; otherwise a sampling fraction; with neither, no population model (the
+        sample is taken as the population).
+
+        Parameters
+        ----------
+        weights : str, optional
+            The sampling-weight column of the assessed table.
+        sampling_fraction : float, optional
+            pi = n / N in (0, 1]; checked as :class:`Population` checks it.
+
+        Returns
+        -------
+        Population or None
+
+        Examples
+        --------
+        >>> Population.of(weights="w", sampling_fraction=0.1)
+        Population(sampling_fraction=None, count_column='count', weights='w')
+        >>> Population.of(sampling_fraction=0.1).sampling_fraction
+        0.1
+        >>> Population.of() is None
+        True
+        """
+        if weights is not None:
+            return cls(weights=weights)
+        if sampling_fraction is not None:
+            return cls(sampling_fraction=sampling_fraction)
+        return None
+
 
 def _population_evidence(
     classes: ClassTable,

@@ -75,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -84,7 +84,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-from riskcore._results import NOT_IN_JSON, Result
+from riskcore._results import NOT_IN_JSON, Migrations, Result
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable
 from riskcore.errors import RiskcoreError, RolesError
@@ -200,6 +200,24 @@ class PopulationCounts(Result):
         return self.table.values(class_ids)
 
 
+def _match_from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a version-1 :class:`PopulationMatch` dict as version 2 writes it.
+
+    Version 1 took delta_min over the released classes only: that is version 2's
+    ``delta_min_released``. Every released class is a population class (the release
+    is a subset), so the population classes are the released ones and the
+    ``absent_classes``; an absent class has delta 0 (Nergiz, Atzori and Clifton
+    2007), which puts delta_min at 0 when there is one.
+    """
+    out = dict(data)
+    released_min = out["delta_min"]
+    out.setdefault("delta_min_released", released_min)
+    out.setdefault("n_population_classes", int(out["n_classes"]) + int(out["absent_classes"]))
+    if int(out["absent_classes"]) > 0:
+        out["delta_min"] = 0.0
+    return out
+
+
 @dataclass(frozen=True)
 class PopulationMatch(Result):
     """k-map and delta-presence of a release against its population table.
@@ -253,6 +271,7 @@ class PopulationMatch(Result):
 
     #: 2: delta_min over every population class (1: over released classes).
     schema_version: ClassVar[int] = 2
+    migrations: ClassVar[Migrations] = {1: _match_from_v1}
 
     quasi_identifiers: tuple[str, ...]
     n_released: int

@@ -164,13 +164,7 @@ def _command(data_name: str, profile_name: str, options: Sequence[str] = ()) -> 
 def _assess_kwargs(profile: Profile) -> dict[str, Any]:
     roles = profile.roles
     recursive = profile.targets.find("recursive-cl-diversity")
-    population = (
-        Population(weights=roles.weight)
-        if roles.weight is not None
-        else None
-        if profile.sampling_fraction is None
-        else Population(sampling_fraction=profile.sampling_fraction)
-    )
+    population = Population.of(weights=roles.weight, sampling_fraction=profile.sampling_fraction)
     return {
         "quasi_identifiers": roles.quasi_identifiers,
         "sensitive": roles.sensitive,

@@ -27,7 +27,9 @@ persons
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from riskcore._exports import lazy_exports
 
 if TYPE_CHECKING:
     from riskcore.roles.assignment import ROLES, ColumnRoles, Role
@@ -77,21 +79,6 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value  # read once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
-
-
 __all__ = [
     "MAX_LEVELS",
     "READINGS",
@@ -114,3 +101,5 @@ __all__ = [
     "safe_harbor_reason",
     "suggest_roles",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -43,14 +43,14 @@ References
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from riskcore._results import Result
+from riskcore._results import Migrations, Result
 from riskcore._validation import check_positive
 from riskcore.errors import RiskcoreError
 
@@ -71,6 +71,19 @@ _RENAMED = (
     "drisk_all_inside is deprecated: it is drisk, which counts the records with every value "
     "inside its interval as sdcMicro 5.8.1 does"
 )
+
+
+def _drisk_from_0_2_0(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a version-1 result as version 2 writes it: ``drisk`` of today's rule.
+
+    riskcore 0.2.0 wrote ``drisk`` by sdcMicro's pre-2020 rule (at most one value
+    outside) and ``drisk_all_inside``, the share with every value inside: that is
+    version 2's ``drisk``. A version-1 dict without it already holds today's rule.
+    """
+    out = dict(data)
+    if "drisk_all_inside" in out:
+        out["drisk"] = out.pop("drisk_all_inside")
+    return out
 
 
 @dataclass(frozen=True)
@@ -99,26 +112,10 @@ class NumericRiskUtility(Result):
     il1s_per_cell: float
     k: float = DRISK_K
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild the result from :meth:`to_dict` output, older shapes included.
-
-        A result written by riskcore 0.2.0, whose ``drisk`` followed sdcMicro's pre-2020
-        rule (at most one value outside), also holds ``drisk_all_inside``, the share
-        with every value inside: that is today's ``drisk``, and it is read as such.
-
-        Parameters
-        ----------
-        data : mapping
-            A :meth:`to_dict` output of this version or of 0.2.0.
-
-        Returns
-        -------
-        NumericRiskUtility
-        """
-        if "drisk_all_inside" in data:
-            data = {**data, "drisk": data["drisk_all_inside"]}
-        return super().from_dict(data)
+    #: 2: ``drisk`` counts the records with every value inside (1: riskcore 0.2.0 wrote
+    #: sdcMicro's pre-2020 rule there, today's beside it as ``drisk_all_inside``).
+    schema_version: ClassVar[int] = 2
+    migrations: ClassVar[Migrations] = {1: _drisk_from_0_2_0}
 
     @property
     def drisk_all_inside(self) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -59,7 +60,7 @@ def test_together_and_json():
     assert "drisk_all_inside" not in res.to_dict()
     # riskcore 0.2.0's drisk followed the pre-2020 rule and kept today's figure as
     # drisk_all_inside: such a result is read back with that as drisk
-    old = {**res.to_dict(), "drisk": 1.0, "drisk_all_inside": 0.25}
+    old = {**res.to_dict(), "schema_version": 1, "drisk": 1.0, "drisk_all_inside": 0.25}
     assert NumericRiskUtility.from_dict(old) == res
     # the old name still answers, with a warning
     with pytest.warns(DeprecationWarning, match="drisk_all_inside is deprecated"):
@@ -80,3 +81,17 @@ def test_bad_input():
         drisk(X, XM.iloc[:3], ["x"])
     with pytest.raises(RiskcoreError, match="no column 'z'"):
         il1s(X, XM, ["z"])
+
+
+def test_a_0_2_0_result_reads_with_todays_drisk():
+    """dRisk and IL1s as riskcore 0.2.0 wrote them (version 1, by hand): ``drisk`` by the
+    pre-2020 rule, today's figure as ``drisk_all_inside``; read as version 2's ``drisk``."""
+    old = json.loads(
+        '{"schema_version": 1, "columns": ["x", "y"], "drisk": 1.0, "il1s": 1.5,'
+        ' "il1s_per_cell": 0.1875, "k": 0.05, "drisk_all_inside": 0.25}'
+    )
+    back = NumericRiskUtility.from_dict(old)
+    assert (back.drisk, back.il1s, back.columns) == (0.25, 1.5, ("x", "y"))
+    assert back.to_dict()["schema_version"] == 2 and "drisk_all_inside" not in back.to_dict()
+    # a version-2 result is read as written
+    assert NumericRiskUtility.from_dict(back.to_dict()) == back

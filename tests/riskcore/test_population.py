@@ -242,3 +242,31 @@ def test_one_drawn_is_the_hypergeometric_probability_in_exact_arithmetic(big_n, 
         exact = float(Fraction(int(i) * math.comb(big_n - int(i), n - 1), math.comb(big_n, n)))
         # a sum of up to i logarithms: about 1e-15 each (1e-13 in a tail of 1e-82)
         assert value == pytest.approx(exact, rel=1e-12, abs=1e-300), (big_n, n, i)
+
+
+def test_population_of_chooses_the_model_in_one_place():
+    """``Population.of`` is the one choice of population model (issue 40): weights first (the
+    fraction then unused), else the fraction, else none; a bad fraction is refused as the class
+    refuses it."""
+    assert Population.of(weights="w", sampling_fraction=0.25) == Population(weights="w")
+    assert Population.of(sampling_fraction=0.25) == Population(sampling_fraction=0.25)
+    assert Population.of() is None
+    with pytest.raises(ValueError, match="sampling_fraction"):
+        Population.of(sampling_fraction=1.5)
+
+
+def test_no_consumer_chooses_the_population_model_itself():
+    """The command line, the review, the records criteria and the pages build the model through
+    ``Population.of`` only, never by their own if / else over weights and fraction."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    own = re.compile(r"\bPopulation\(\s*(weights|sampling_fraction)=")
+    found = [
+        str(path.relative_to(root))
+        for folder in ("riskcore", "ui", "pages")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path.name != "population_model.py" and own.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

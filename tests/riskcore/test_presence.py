@@ -298,3 +298,27 @@ def test_population_readings_by_hand():
         "with delta outside [0.1, 0.5]; the population classes with no released record have "
         "delta 0 and fail a lowest delta of 0.1; the first 2 of 2, highest delta first."
     )
+
+
+def test_a_version_1_match_reads_as_version_2():
+    """A match as riskcore wrote it before delta_min covered every population class (version 1,
+    written by hand): its delta_min, over the released classes, is today's delta_min_released;
+    the class with no released record puts delta_min at 0."""
+    v1 = {
+        "schema_version": 1,
+        "quasi_identifiers": ["age", "sex"],
+        "n_released": 6,
+        "n_population": 10,
+        "n_classes": 3,
+        "k_map": 2,
+        "delta_min": 0.5,
+        "delta_max": 1.0,
+        "absent_classes": 1,
+        "absent_records": 1,
+    }
+    back = PopulationMatch.from_dict(json.loads(json.dumps(v1)))
+    assert (back.delta_min, back.delta_min_released, back.n_population_classes) == (0.0, 0.5, 4)
+    assert back.to_dict() == population_match(REL, POP, QIS).to_dict()
+    every = {**v1, "n_classes": 4, "delta_min": 0.25, "absent_classes": 0, "absent_records": 0}
+    back = PopulationMatch.from_dict(every)
+    assert (back.delta_min, back.delta_min_released, back.n_population_classes) == (0.25, 0.25, 4)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
-from riskcore._results import NOT_IN_JSON, Result, dumps, plain
+from riskcore._results import NOT_IN_JSON, Migrations, Result, dumps, plain
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,34 @@ def test_dumps_refuses_what_plain_cannot_make_valid():
     assert plain({"a": np.float64("inf"), "b": (np.int64(3),)}) == {"a": None, "b": [3]}
     with pytest.raises(TypeError):
         dumps({"a": object()})
+
+
+def _to_v2(data):
+    return {**data, "rate": data.pop("share"), "steps": [*data.get("steps", []), 1]}
+
+
+def _to_v3(data):
+    return {**data, "steps": [*data["steps"], 2]}
+
+
+@dataclass(frozen=True)
+class _Migrated(Result):
+    schema_version = 3
+    migrations: ClassVar[Migrations] = {1: _to_v2, 2: _to_v3}
+
+    rate: float
+    steps: tuple[int, ...] = ()
+
+
+def test_older_versions_read_through_the_declared_migrations():
+    """A subclass states only its steps: version 1 goes through both, in order; 2 through
+    the last; 3 (and no version) as written; a newer one is refused."""
+    assert _Migrated.from_dict({"schema_version": 1, "share": 0.5}) == _Migrated(0.5, (1, 2))
+    assert _Migrated.from_dict({"schema_version": 2, "rate": 0.5, "steps": [7]}) == _Migrated(
+        0.5, (7, 2)
+    )
+    assert _Migrated.from_dict({"schema_version": 3, "rate": 0.5}) == _Migrated(0.5)
+    assert _Migrated.from_dict({"rate": 0.5}) == _Migrated(0.5)
+    assert _Migrated.upgrade({"schema_version": 1, "share": 0.5})["schema_version"] == 3
+    with pytest.raises(ValueError, match="reads versions up to 3"):
+        _Migrated.from_dict({"schema_version": 4, "rate": 0.5})

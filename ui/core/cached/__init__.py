@@ -209,12 +209,8 @@ def assessment(
     used). ``missing`` is the missing-value policy ("own" or "any"); ``person``
     the column linking the rows of one person (every figure then counts people).
     """
-    population = (
-        Population(weights=weights)
-        if weights
-        else Population(sampling_fraction=sampling_fraction)
-        if sampling_fraction
-        else None
+    population = Population.of(  # the pages' 0.0 (and "") say "none"
+        weights=weights or None, sampling_fraction=sampling_fraction or None
     )
     return _assess(
         _enc,
