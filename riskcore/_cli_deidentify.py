@@ -604,7 +604,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.cli import _load
     from riskcore.deidentify.lattice import Lattice
     from riskcore.deidentify.recipe import Recipe
-    from riskcore.deidentify.recipe_apply import PERSON_KEY, with_person_key
+    from riskcore.deidentify.recipe_apply import PERSON_KEY, apply_levels, with_person_key
     from riskcore.deidentify.recipe_identifiers import (
         check_identifiers,
         detect_identifiers,
@@ -664,7 +664,11 @@ def run_anonymize(args: argparse.Namespace) -> int:
                 "suppression, even the most general one: allow more suppression or lower "
                 "the targets"
             )
-        out = lattice.apply(df, best.levels, suppression=args.suppression)
+        # a CSV or TSV is written from the labels' codes (the same bytes, no string hashing)
+        written_as_text = Path(args.out).suffix.lower() in (".csv", ".tsv")
+        out = apply_levels(
+            lattice, df, best.levels, suppression=args.suppression, categorical=written_as_text
+        )
         if person is not None:
             out = out.drop(columns=PERSON_KEY)
         levels = dict(zip(lattice.qis, best.levels, strict=True))
