@@ -365,7 +365,8 @@ def write_release(
     from riskcore.io.export import write_table
 
     start = _clock()
-    release = generalize_columns(df, hierarchies, dict(zip(QIS, levels, strict=True)))
+    levels_of = dict(zip(QIS, levels, strict=True))
+    release = generalize_columns(df, hierarchies, levels_of, categorical=True)  # as the CLI
     phases["generalize the release"] = _since(start)
     with tempfile.TemporaryDirectory() as tmp:
         start = _clock()
