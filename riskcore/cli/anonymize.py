@@ -203,7 +203,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         detect_identifiers,
         record_allowed,
     )
-    from riskcore.deidentify.search.lattice import Lattice
+    from riskcore.deidentify.search.lattice import Lattice, apply_levels
     from riskcore.deidentify.search.run import search
     from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings, suppression_line
@@ -258,7 +258,11 @@ def run_anonymize(args: argparse.Namespace) -> int:
                 "suppression, even the most general one: allow more suppression or lower "
                 "the targets"
             )
-        out = lattice.apply(df, best.levels, suppression=args.suppression)
+        # a CSV or TSV is written from the labels' codes (the same bytes, no string hashing)
+        written_as_text = Path(args.out).suffix.lower() in (".csv", ".tsv")
+        out = apply_levels(
+            lattice, df, best.levels, suppression=args.suppression, categorical=written_as_text
+        )
         if person is not None:
             out = out.drop(columns=PERSON_KEY)
         levels = dict(zip(lattice.qis, best.levels, strict=True))

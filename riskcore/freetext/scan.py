@@ -140,9 +140,24 @@ class _Column:
     total_chars: int
 
 
-def _prepare(name: str, col: pd.Series, max_chars: int) -> _Column:
+def _distinct_cells(col: pd.Series) -> tuple[npt.NDArray[np.int64], pd.Series]:
+    """Return the cells of each distinct value and the values, in the order of ``distinct_texts``.
+
+    A categorical's categories are counted from its codes in one pass, with no
+    per-row codes made (a million rows).
+    """
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        raw = col.cat.codes.to_numpy().astype(np.intp)
+        counts = np.bincount(raw + 1, minlength=len(col.cat.categories) + 1)[1:]  # -1: missing
+        present = counts > 0
+        texts = pd.Series(col.cat.categories[present]).astype(str).astype(object)
+        return counts[present].astype(np.int64), texts.reset_index(drop=True)
     codes, texts = distinct_texts(col)
-    cells = np.bincount(codes[codes >= 0], minlength=len(texts)).astype(np.int64)
+    return np.bincount(codes[codes >= 0], minlength=len(texts)).astype(np.int64), texts
+
+
+def _prepare(name: str, col: pd.Series, max_chars: int) -> _Column:
+    cells, texts = _distinct_cells(col)
     cum = np.cumsum(texts.str.len().to_numpy(dtype=np.int64))
     n_scan = int(np.searchsorted(cum, max_chars, side="right"))
     chars = int(cum[n_scan - 1]) if n_scan else 0

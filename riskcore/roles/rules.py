@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
     import pandas as pd
 else:
@@ -31,6 +33,7 @@ __all__ = [
     "Rule",
     "expert_reason",
     "luhn_valid",
+    "matches",
     "normalise_name",
     "safe_harbor_reason",
     "share",
@@ -519,4 +522,27 @@ def share(values: pd.Series, pattern: re.Pattern[str]) -> float:
     """
     if values.empty:
         return 0.0
-    return float(values.map(lambda v: bool(pattern.match(v))).mean())
+    return float(matches(values, pattern).mean())
+
+
+def matches(values: pd.Series, pattern: re.Pattern[str]) -> np.ndarray:
+    """Return, per value, whether a pattern matches it from its start.
+
+    Each distinct value is matched once (a sample of a column repeats its values).
+
+    Parameters
+    ----------
+    values : pandas.Series
+        Text values.
+    pattern : re.Pattern[str]
+        A rule's compiled value pattern, matched with ``re.match``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One bool per value, in order.
+    """
+    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    hit = np.fromiter((bool(pattern.match(v)) for v in distinct), dtype=bool, count=len(distinct))
+    out: np.ndarray = hit[codes]
+    return out

@@ -38,6 +38,7 @@ from riskcore.roles.rules import (
     ZIP3_RE,
     expert_reason,
     luhn_valid,
+    matches,
     normalise_name,
     safe_harbor_reason,
     share,
@@ -110,7 +111,7 @@ def _by_identifier_values(name: str, text: pd.Series) -> RoleSuggestion | None:
         if found >= 0.9:
             why = f"{rule.reason} ({found:.0%} of sampled values)"
             return _from_rule(name, rule.role, rule.kind, why, rule.letter)
-    card_like = text[text.map(lambda v: bool(CARD_RE.match(v)))]
+    card_like = text[matches(text, CARD_RE)]
     if len(card_like) >= 0.9 * len(text):
         luhn = float(card_like.map(luhn_valid).mean())
         if luhn >= 0.9:

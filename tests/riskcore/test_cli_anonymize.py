@@ -259,3 +259,36 @@ def test_k_map_and_delta_against_a_population_table_through_anonymize_and_apply(
     assert "no generalization meets the targets" in capsys.readouterr().err
     assert main([*args, "--delta", "0.5", "--population", str(population)]) == 2
     assert "MIN:MAX" in capsys.readouterr().err
+
+
+def test_a_release_of_formula_like_labels_is_written_as_pandas_writes_its_text(tmp_path, capsys):
+    # issue 38, item 20: anonymize writes the generalized columns from their category codes;
+    # the file is the formula-safe CSV pandas writes of the release as text (apostrophes,
+    # quotes, missing cells), and apply (object columns) writes the same bytes
+    from riskcore.deidentify.hierarchy import read_arx_hierarchy
+    from riskcore.deidentify.recipe import generalize_columns
+    from riskcore.io.export import formula_safe
+
+    bands = ["=cmd", "+1", 'a "b", c', "Lyon", "-x", None] * 4
+    df = pd.DataFrame({"band": bands, "sex": ["F", "M"] * 12, "note": ["@n", "ok"] * 12})
+    src = tmp_path / "t.csv"
+    df.to_csv(src, index=False)
+    hier = tmp_path / "band.csv"
+    hier.write_text('=cmd;=North;*\n+1;=North;*\n"a ""b"", c";South, "x";*\nLyon;South, "x";*\n'
+                    '-x;=North;*\n', encoding="utf-8")  # fmt: skip
+    out, recipe = tmp_path / "out.csv", tmp_path / "r.json"
+    args = ["anonymize", str(src), "--qi", "band", "--hierarchy", f"band={hier}", "--qi", "sex"]
+    args += ["--k", "4", "--levels", "band=1:2", "--out", str(out), "--recipe-out", str(recipe)]
+    args += ["--format", "json"]
+    assert main(args) == 0
+    levels = json.loads(capsys.readouterr().out)["levels"]
+    assert levels["band"] == 1  # the labels are written, not the values
+    loaded = load_table(str(src)).data
+    h = read_arx_hierarchy(hier.read_text(encoding="utf-8"), "band", numeric=False)
+    text = generalize_columns(loaded, {"band": h}, {"band": 1})
+    expected = formula_safe(text).to_csv(index=False).encode("utf-8-sig")
+    assert out.read_bytes() == expected
+    assert b"'=North" in expected and b'"South, ""x"""' in expected
+    again = tmp_path / "again.csv"
+    assert main(["apply", str(src), "--recipe", str(recipe), "--out", str(again)]) == 0
+    assert again.read_bytes() == out.read_bytes()

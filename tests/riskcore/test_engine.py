@@ -181,3 +181,20 @@ def test_partition_matches_numpy_unique_on_both_paths(qis):
     # every record's class starts at the first row of a record with the same key
     assert np.array_equal(key[part.first_row[part.class_id]], key)
     assert np.array_equal(enc.class_sizes(qis), part.sizes)
+
+
+def test_large_key_spaces_number_classes_in_key_order_as_numpy_unique():
+    # issue 38, item 20: keys beyond bincount's range are hashed and only the distinct keys
+    # sorted; the classes, their sizes and first records are np.unique's, in key order
+    from riskcore.engine.partition import _dense_ids
+
+    rng = np.random.default_rng(38)
+    for n in (1, 7, 5_000):
+        key = rng.choice(rng.integers(0, 10**15, 300), n)
+        class_id, sizes, first = _dense_ids(key, 10**15)
+        _, index, inverse, counts = np.unique(
+            key, return_index=True, return_inverse=True, return_counts=True
+        )
+        assert np.array_equal(class_id, inverse)
+        assert np.array_equal(sizes, counts)
+        assert np.array_equal(first, index)

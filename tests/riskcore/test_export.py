@@ -9,7 +9,7 @@ import pandas as pd
 from openpyxl import load_workbook
 
 from riskcore.io import load_table
-from riskcore.io.export import formula_safe, to_csv_bytes, to_xlsx_bytes
+from riskcore.io.export import formula_safe, to_csv_bytes, to_xlsx_bytes, write_table
 from tests.file_builders import sheet, workbook
 
 
@@ -159,3 +159,53 @@ def test_a_table_too_varied_to_key_its_rows_is_written_the_same():
     rng = np.random.default_rng(9)
     df = pd.DataFrame({f"c{i}": [f"={v}" for v in rng.permutation(300)] for i in range(8)})
     assert to_csv_bytes(df) == formula_safe(df).to_csv(index=False).encode("utf-8-sig")
+
+
+def test_a_release_generalized_as_categories_is_written_as_its_text_release():
+    # issue 38, item 20: anonymize writes the generalized columns from their codes; the
+    # values and the bytes are those of the object columns (formula-safe, quoted, "*" for a
+    # value the hierarchy lacks, empty for a missing one)
+    from riskcore.deidentify.hierarchy import Hierarchy
+    from riskcore.deidentify.recipe import generalize_columns
+
+    leaves = np.array(["Paris", "Lyon", "Nice", "=cmd"], dtype=object)
+    city = Hierarchy(
+        "city",
+        leaves,
+        (
+            leaves,
+            np.array(["=Nord", 'Sud, "x"', 'Sud, "x"', "=Nord"], dtype=object),
+            np.array(["*"] * 4, dtype=object),
+        ),
+    )
+    df = pd.DataFrame(
+        {"city": ["Nice", "Atlantis", None, "=cmd", "Paris", "Lyon"], "n": [1, 2, 3, 4, 5, 6]},
+        index=[10, 11, 12, 13, 14, 15],
+    )
+    for level in (1, 2):
+        text = generalize_columns(df, {"city": city}, {"city": level})
+        codes = generalize_columns(df, {"city": city}, {"city": level}, categorical=True)
+        assert isinstance(codes["city"].dtype, pd.CategoricalDtype)
+        assert codes["city"].cat.categories.is_unique
+        assert codes.index.equals(df.index)
+        back = codes["city"].astype(object).where(codes["city"].notna(), None)
+        assert back.tolist() == text["city"].tolist()
+        expected = formula_safe(text).to_csv(index=False).encode("utf-8-sig")
+        assert to_csv_bytes(codes) == to_csv_bytes(text) == expected
+    # labels that are not text stay an object column
+    age = Hierarchy("n", np.arange(1, 7).astype(object), (np.arange(1, 7).astype(object),
+                    np.array([0, 0, 0, 5, 5, 5], dtype=object)), numeric=True)  # fmt: skip
+    kept = generalize_columns(df, {"n": age}, {"n": 1}, categorical=True)
+    assert kept["n"].dtype == object
+    assert kept["n"].tolist() == [0, 0, 0, 5, 5, 5]
+
+
+def test_a_written_csv_is_the_bytes_of_to_csv_bytes(tmp_path):
+    # write_table writes the fast path's chunks one after the other (no joined copy)
+    df = _frames()["categorical"]
+    for suffix, sep in ((".csv", ","), (".tsv", "\t")):
+        path = tmp_path / f"t{suffix}"
+        write_table(df, path)
+        assert path.read_bytes() == formula_safe(df).to_csv(index=False, sep=sep).encode(
+            "utf-8-sig"
+        )

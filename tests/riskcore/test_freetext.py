@@ -294,3 +294,19 @@ def test_unicode_email_addresses_are_found_and_redacted_whole(address):
     redacted, counts = redact_found(pd.Series([note], dtype=object))
     assert counts == {"email": 1}
     assert redacted.iloc[0] == "Patient wrote from [EMAIL], reply soon."
+
+
+def test_a_categorical_column_is_counted_from_its_codes_as_its_text_is():
+    # issue 38, item 20: a categorical's cells per distinct value come from one count of its
+    # codes (unused categories and missing cells left out), the same as the per-row path
+    from riskcore.freetext.scan import _distinct, _distinct_cells
+
+    values = ["b", None, "a", "b", "=c", "b", None, "a"]
+    col = pd.Series(pd.Categorical(values, categories=["z", "a", "b", "=c", "unused"]))
+    cells, texts = _distinct_cells(col)
+    codes, expected = _distinct(col)
+    assert texts.tolist() == expected.tolist() == ["a", "b", "=c"]
+    assert texts.dtype == object
+    assert cells.tolist() == np.bincount(codes[codes >= 0]).tolist() == [2, 3, 1]
+    plain = _distinct_cells(pd.Series(values, dtype=object))
+    assert dict(zip(plain[1], plain[0].tolist(), strict=True)) == {"b": 3, "a": 2, "=c": 1}

@@ -136,3 +136,23 @@ def test_leaf_index_looks_each_distinct_value_up_once(monkeypatch):
     assert looked_up == [4]  # 30, 35, 41, 77
     codes = pd.Series(pd.Categorical(["41", "30", None, "41"]))
     assert h.leaf_index(codes).tolist() == [2, 0, -2, 2]
+
+
+def test_a_categorical_is_looked_up_from_its_codes_as_its_values_are(monkeypatch):
+    # issue 38, item 20: a categorical column's leaves come from its categories and codes (no
+    # hash of a million codes); the same positions as its values as objects, unused
+    # categories, unheld values, missing cells and 30 against "30" of a numeric hierarchy too
+    rows = [["30", "30-39", "*"], ["35", "30-39", "*"], ["41", "40-49", "*"]]
+    h = hierarchy_from_table(_table(rows), pd.Series([30, 35, 41], name="age"))
+    values = [41.0, 30.0, None, 77.0, 41.0, 35.0]
+    cat = pd.Series(pd.Categorical(values, categories=[30.0, 35.0, 41.0, 77.0, 99.0]))
+    as_objects = pd.Series(values, dtype=object)
+    assert h.leaf_index(cat).tolist() == h.leaf_index(as_objects).tolist() == [2, 0, -2, -1, 2, 1]
+    text = pd.Series(pd.Categorical(["41", "x", None, "30"], categories=["30", "41", "x", "y"]))
+    assert h.leaf_index(text).tolist() == [2, -1, -2, 0]
+
+    def no_hash(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a categorical's codes were hashed")
+
+    monkeypatch.setattr(pd, "factorize", no_hash)
+    assert h.leaf_index(cat).tolist() == [2, 0, -2, -1, 2, 1]

@@ -446,3 +446,28 @@ def test_the_reading_switches_full_dates_and_zip5_between_identifier_and_qi_at_o
     assert suggestion_reading(suggest_roles(df[["age", "zip3"]])) is None
     with pytest.raises(ValueError, match=r"^reading must be one of safe_harbor, expert"):
         suggest_roles(df, reading="limited")
+
+
+def test_value_rules_match_each_distinct_value_once_with_the_same_share():
+    # issue 38, item 20: a sample's repeated values are matched once each; the share is the
+    # one of matching every value (the mean over values, repeats counted)
+    import re
+
+    from riskcore.roles.rules import matches, share
+
+    pattern = re.compile(r"\d{3}-\d{2}-\d{4}$")
+    rng = np.random.default_rng(20)
+    pool = ["123-45-6789", "987-65-4321", "n/a", "", "12-345-6789"]
+    values = pd.Series(rng.choice(pool, 2_000)).astype(str)
+    expected = np.array([bool(pattern.match(v)) for v in values])
+    assert np.array_equal(matches(values, pattern), expected)
+    assert share(values, pattern) == float(expected.mean())
+    calls = []
+
+    class Counting:
+        def match(self, v: str) -> re.Match[str] | None:
+            calls.append(v)
+            return pattern.match(v)
+
+    assert share(values, Counting()) == float(expected.mean())  # type: ignore[arg-type]
+    assert sorted(calls) == sorted(set(values))

@@ -187,8 +187,13 @@ class Hierarchy:
             The position of each value in :attr:`leaves`; -1 for a value the hierarchy
             does not hold, -2 for a missing value.
         """
-        # each distinct value is looked up once (a million rows hold a few hundred values)
-        codes, uniques = pd.factorize(pd.Series(values), use_na_sentinel=True)
+        # each distinct value is looked up once (a million rows hold a few hundred values); a
+        # categorical's values are its categories, its codes each row's (-1: missing), no hash
+        values = pd.Series(values)
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            codes, uniques = values.cat.codes.to_numpy(), values.cat.categories
+        else:
+            codes, uniques = pd.factorize(values, use_na_sentinel=True)
         distinct = pd.Series(np.asarray(uniques, dtype=object), dtype=object)
         index = pd.Index(pd.Series(self.leaves, dtype=object))
         pos = index.get_indexer(distinct)

@@ -146,7 +146,11 @@ def mask_step(
 
 
 def generalize_columns(
-    data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], levels: Mapping[str, int]
+    data: pd.DataFrame,
+    hierarchies: Mapping[str, Hierarchy],
+    levels: Mapping[str, int],
+    *,
+    categorical: bool = False,
 ) -> pd.DataFrame:
     """Return ``data`` with each QI replaced by its label at its level.
 
@@ -161,7 +165,13 @@ def generalize_columns(
     hierarchies : mapping of str to Hierarchy
         The generalization hierarchy of each quasi-identifier.
     levels : mapping of str to int
-        The level of each QI.
+        The level of each quasi-identifier to generalize (0: kept as it is).
+    categorical : bool, default False
+        Give a generalized column of text labels as a pandas Categorical (each
+        row's code among the level's labels) instead of an object column: the
+        same values, made and written per distinct label (a writer that reads
+        the codes does not hash a million strings again). A level with a label
+        that is not text or is missing stays an object column.
 
     Returns
     -------
@@ -175,10 +185,37 @@ def generalize_columns(
         h = hierarchies[q]
         leaf = h.leaf_index(data[q])
         labels = np.asarray(h.levels[level], dtype=object)
-        values = at_leaves(labels, leaf, "*")
-        values[leaf == -2] = None
-        out[q] = pd.Series(values, index=data.index, dtype=object)
+        column = _categorical_labels(labels, leaf) if categorical else None
+        if column is None:
+            values = at_leaves(labels, leaf, "*")
+            values[leaf == -2] = None
+            column = pd.Series(values, index=data.index, dtype=object)
+        else:
+            column.index = data.index
+        out[q] = column
     return out
+
+
+def _categorical_labels(labels: np.ndarray, leaf: np.ndarray) -> pd.Series | None:
+    """Return the labels of ``leaf`` (``"*"`` for -1, missing for -2) as a Categorical.
+
+    The values of :func:`generalize_columns`' object column, as codes among the
+    level's distinct labels; None when a label is not text (kept as an object column).
+    """
+    if not all(isinstance(x, str) for x in labels):
+        return None
+    per_leaf, names = pd.factorize(labels)  # each distinct label once, in leaf order
+    categories: list[str] = [str(x) for x in names]
+    star = len(categories)
+    if (leaf == -1).any():
+        star = categories.index("*") if "*" in categories else star
+        if star == len(categories):
+            categories.append("*")
+    extended = np.append(per_leaf.astype(np.int64), [star, -1])  # -1: unknown, -2: missing
+    codes: np.ndarray[tuple[Any, ...], np.dtype[np.int64]] = extended[
+        np.where(leaf >= 0, leaf, len(per_leaf) - 1 - leaf)
+    ]
+    return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(categories)))
 
 
 def generalize_known(

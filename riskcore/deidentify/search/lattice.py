@@ -762,7 +762,12 @@ class Lattice(LatticeLosses):
 
 
 def apply_levels(
-    lattice: Lattice, data: pd.DataFrame, levels: Sequence[int], *, suppression: str = "drop"
+    lattice: Lattice,
+    data: pd.DataFrame,
+    levels: Sequence[int],
+    *,
+    suppression: str = "drop",
+    categorical: bool = False,
 ) -> pd.DataFrame:
     """Return ``data`` generalized to ``levels``, the failing classes suppressed.
 
@@ -773,10 +778,14 @@ def apply_levels(
     data : pandas.DataFrame
         The table the lattice was built from (same rows, same order).
     levels : sequence of int
-        The node: one level per QI, in the lattice's order.
+        The node: one level per QI, in the lattice's QI order.
     suppression : {"drop", "mask"}
         Drop the suppressed records (default), or keep them with every QI
         set to ``"*"``.
+    categorical : bool, default False
+        Generalized columns of text labels as pandas Categoricals
+        (:func:`~riskcore.deidentify.recipe.generalize_columns`): for a release
+        that is only written (``riskcore anonymize``).
 
     Returns
     -------
@@ -793,11 +802,15 @@ def apply_levels(
         raise RiskcoreError("apply the node to the table the lattice was built from")
     drop = lattice.record_failing(levels)
     lv = [int(x) for x in levels]
-    out = generalize_columns(data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)))
+    out = generalize_columns(
+        data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)), categorical=categorical
+    )
     if suppression == "drop":
         if not drop.any():  # nothing suppressed: the generalized table is already a new one
             return out
-        kept: pd.DataFrame = out.loc[~drop].copy()
+        # a new frame already (copy-on-write): ``.copy()`` would only consolidate its
+        # columns into one block, a quarter of a second on a million rows
+        kept: pd.DataFrame = out.loc[~drop]
         return kept
     if suppression == "mask":
         for q in lattice.qis:

@@ -185,8 +185,7 @@ class ClassTables:
         """Return the cached node below ``levels`` with the fewest classes (None: none)."""
         top = self._top
         below = self._count[:top] < np.iinfo(np.int64).max
-        for row, x in zip(self._levels, levels, strict=True):
-            below &= row[:top] <= x
+        below &= (self._levels[:, :top] <= np.asarray(levels)[:, None]).all(axis=0)
         if not self.functional and below.any():
             for i in range(self._m):
                 rows = np.flatnonzero(below)
@@ -215,8 +214,8 @@ class ClassTables:
         """
         top = self._top
         inside = self._count[:top] < np.iinfo(np.int64).max
-        for row, a, b in zip(self._levels, low, high, strict=True):
-            inside &= (row[:top] >= a) & (row[:top] <= b)
+        held = self._levels[:, :top]
+        inside &= ((held >= np.asarray(low)[:, None]) & (held <= np.asarray(high)[:, None])).all(0)
         return bool(inside.any())
 
     def get(self, levels: Sequence[int]) -> NodeClasses:
