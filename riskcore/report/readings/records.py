@@ -670,7 +670,8 @@ def cover_caption(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     Parameters
     ----------
     cover : RecordCover
-        The record's minimal generalizations (:func:`riskcore.deidentify.search.cover.cover_record`).
+        The record's minimal generalizations
+        (:func:`riskcore.deidentify.search.cover.cover_record`).
     escape : callable, optional
         Escapes user-supplied text (column names, values) for where it is shown.
 
