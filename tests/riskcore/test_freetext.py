@@ -299,7 +299,8 @@ def test_unicode_email_addresses_are_found_and_redacted_whole(address):
 def test_a_categorical_column_is_counted_from_its_codes_as_its_text_is():
     # issue 38, item 20: a categorical's cells per distinct value come from one count of its
     # codes (unused categories and missing cells left out), the same as the per-row path
-    from riskcore.freetext.scan import _distinct, _distinct_cells
+    from riskcore.freetext.findings import distinct_texts as _distinct
+    from riskcore.freetext.scan import _distinct_cells
 
     values = ["b", None, "a", "b", "=c", "b", None, "a"]
     col = pd.Series(pd.Categorical(values, categories=["z", "a", "b", "=c", "unused"]))
