@@ -99,7 +99,7 @@ def candidates_section(
     ``data`` is the table the lattice was built from (the comparison's sample rows);
     ``apply`` records a candidate's levels as a step of the history (:mod:`ui.history`).
     """
-    qis = list(found.qis)
+    qis = list(found.quasi_identifiers)
     st.subheader("Candidate solutions")
     st.caption(
         "Every combination of levels the search evaluated that meets the targets. Filter "

@@ -316,16 +316,18 @@ def apply_recipe_to_source(
             f"the recipe has steps that work on each record ({'; '.join(steps)}), which the "
             f"{table.name} engine does not run: apply it in memory (--engine pandas)"
         )
-    if not rec.qis:
+    if not rec.quasi_identifiers:
         raise RiskcoreError("the recipe generalizes nothing: there is nothing for an engine to do")
-    table.check_columns((*rec.qis, *rec.sensitive), ", which the recipe names")
+    table.check_columns((*rec.quasi_identifiers, *rec.sensitive), ", which the recipe names")
     check_out(out, partition_by, table.columns)
-    tab = table.tabulate(list(rec.qis), [s for s in rec.sensitive if s not in rec.qis])
+    tab = table.tabulate(
+        list(rec.quasi_identifiers), [s for s in rec.sensitive if s not in rec.quasi_identifiers]
+    )
     t1 = time.perf_counter()
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
-    for i, q in enumerate(rec.qis):
+    for i, q in enumerate(rec.quasi_identifiers):
         labels = np.asarray(tab.classes.labels[i], dtype=object)
         counts = np.bincount(
             np.asarray(tab.classes.keys[i]), weights=tab.classes.sizes, minlength=len(labels)
@@ -356,7 +358,7 @@ def apply_recipe_to_source(
     t3 = time.perf_counter()
     return EngineRelease(
         engine=table.name,
-        levels=dict(zip(rec.qis, rec.levels, strict=True)),
+        levels=dict(zip(rec.quasi_identifiers, rec.levels, strict=True)),
         n_records=lattice.n,
         suppressed=plan.suppressed,
         within_limit=node.anonymous,

@@ -229,14 +229,14 @@ def recipe_steps(
         params = {k: v for k, v in p.items() if k not in ("method", "columns")}
         for col, effect in _perturb_words(p):
             out.append(_step("perturbation", col, str(p.get("method")), params, effect))
-    for q, lv in zip(rec.qis, rec.levels, strict=True):
+    for q, lv in zip(rec.quasi_identifiers, rec.levels, strict=True):
         spec = rec.hierarchies[q]
         params = {"level": int(lv), **dict(spec.get("params") or {})}
         effect = level_words(spec, int(lv), unit=units.get(q))
         if q in rec.events:
             effect += " (an event column: its visits judged by k^m-anonymity)"
         out.append(_step("generalization", q, str(spec.get("kind")), params, effect))
-    if rec.qis:
+    if rec.quasi_identifiers:
         limit = float(rec.targets.get("max_suppression") or 0.0)
         effect = _suppression(rec.suppression, limit)
         out.append(_step("suppression", "", rec.suppression, {"max_suppression": limit}, effect))

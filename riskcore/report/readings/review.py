@@ -488,9 +488,10 @@ def limitation_text(lim: Limitation) -> str:
             f"The recipe suppressed {n:,} {plural(n, 'record', 'records')}, beyond its own "
             "suppression limit, on this table."
         )
-    if lim.kind == "suda-skipped" and "qis" in f:
+    n_qis = f.get("n_quasi_identifiers", f.get("qis"))  # "qis" in a review saved before
+    if lim.kind == "suda-skipped" and n_qis is not None:
         return (
-            f"Special uniques (SUDA) not computed: the profile has {f['qis']:,} "
+            f"Special uniques (SUDA) not computed: the profile has {n_qis:,} "
             f"quasi-identifiers, above the limit of {f['limit']:,} (SUDA_MAX_QIS); assess "
             "fewer quasi-identifiers on the Records page to see them."
         )
@@ -502,7 +503,7 @@ def limitation_text(lim: Limitation) -> str:
     if lim.kind == "suda-capped":
         return (
             f"Special uniques (SUDA) searched up to combinations of {f['max_size']} of the "
-            f"{f['qis']} quasi-identifiers only: a larger search passes the limit of "
+            f"{n_qis} quasi-identifiers only: a larger search passes the limit of "
             f"{f['limit']:,} combinations (SUDA_MAX_COMBINATIONS); larger minimal sample "
             "uniques are not counted, so the scores are lower bounds."
         )
