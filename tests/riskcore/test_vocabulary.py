@@ -184,3 +184,15 @@ def test_a_review_saved_before_the_rename_words_its_suda_limits():
     capped = {"kind": "suda-capped", "facts": {"qis": 20, "max_size": 3, "limit": 10_000}}
     assert "the profile has 60 quasi-identifiers" in limitation_text(Limitation.from_dict(old))
     assert "of the 20 quasi-identifiers only" in limitation_text(Limitation.from_dict(capped))
+
+
+def test_dp_says_sensitivity_and_still_takes_sens_with_a_warning():
+    from riskcore.dp import sensitivity
+    from riskcore.dp.accuracy import epsilon_for_accuracy, noise_scale
+
+    count = sensitivity("count")
+    with pytest.warns(DeprecationWarning, match="'sens' is deprecated; use 'sensitivity'"):
+        old = noise_scale("laplace", sens=count, epsilon=0.5)
+    assert old == noise_scale("laplace", sensitivity=count, epsilon=0.5) == 2.0  # 1 / 0.5
+    with pytest.warns(DeprecationWarning, match="epsilon_for_accuracy"):
+        assert epsilon_for_accuracy(10, sens=count) == epsilon_for_accuracy(10, count)
