@@ -196,3 +196,81 @@ def test_dp_says_sensitivity_and_still_takes_sens_with_a_warning():
     assert old == noise_scale("laplace", sensitivity=count, epsilon=0.5) == 2.0  # 1 / 0.5
     with pytest.warns(DeprecationWarning, match="epsilon_for_accuracy"):
         assert epsilon_for_accuracy(10, sens=count) == epsilon_for_accuracy(10, count)
+
+
+# --- perturbation methods in one registry (riskcore.perturb.steps.METHODS) ---------------
+
+#: One step per registered method, as a user would ask for it (a new method needs one here).
+ASKED = {
+    "microaggregation": {"columns": ["age", "income"], "params": {"k": 3, "method": "mdav"}},
+    "noise": {"columns": ["income"], "params": {"percent": {"income": 20.0}}, "seed": 11},
+    "pram": {"columns": ["sex"], "params": {"pd": 0.7}, "seed": 5},
+    "local_suppression": {"columns": ["sex", "zip", "age"], "params": {"k": 2}},
+}
+
+
+def _table() -> pd.DataFrame:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    return pd.DataFrame(
+        {
+            "age": rng.integers(20, 80, 60),
+            "income": rng.normal(40_000, 9_000, 60).round(2),
+            "sex": rng.choice(["F", "M", "X"], 60),
+            "zip": rng.choice(["02139", "02140", "02141", "02142"], 60),
+        }
+    )
+
+
+def test_every_registered_method_replays_byte_for_byte():
+    from riskcore.io.export import to_csv_bytes
+    from riskcore.perturb.steps import METHODS, run_step, step_of
+
+    assert set(ASKED) == set(METHODS)  # a method added to the registry needs a case here
+    data = _table()
+    for name, asked in ASKED.items():
+        first = run_step(data, {"method": name, **asked})
+        assert isinstance(first, METHODS[name].outcome)
+        recorded = json.loads(json.dumps(step_of(first)))  # as a recipe file holds it
+        assert recorded["method"] == name and (recorded["seed"] is not None) == METHODS[name].seeded
+        again = run_step(data, recorded)
+        assert to_csv_bytes(again.data) == to_csv_bytes(first.data), name
+        assert not first.data.equals(data), name  # it did change something
+        assert METHODS[name].describe(recorded["columns"], recorded["params"], recorded["seed"])
+
+
+def test_a_method_missing_from_the_registry_is_refused_everywhere():
+    from riskcore.deidentify.history.base import Step
+    from riskcore.deidentify.recipe.steps import recipe_steps
+    from riskcore.perturb.steps import run_step
+
+    swap = {"method": "swap", "columns": ["sex"], "params": {}, "seed": 1}
+    with pytest.raises(RiskcoreError, match="unknown perturbation method 'swap'; known: "):
+        run_step(_table(), swap)
+    old = {k: v for k, v in _old_recipe().items() if k != "seal"}
+    with pytest.raises(RiskcoreError, match="unknown perturbation method 'swap'"):
+        recipe_steps({**old, "perturb": [swap]})
+    with pytest.raises(RiskcoreError, match="unknown perturbation method 'swap'"):
+        apply_recipe(_table(), {**old, "perturb": [swap]})
+    with pytest.raises(RiskcoreError, match="a perturb step's method is 'swap'"):
+        Step("perturb", swap)
+
+
+def test_a_step_without_a_parameter_it_needs_is_refused_before_it_runs():
+    from riskcore.perturb.steps import run_step
+
+    with pytest.raises(RiskcoreError, match="the pram step lacks 'seed'"):
+        run_step(_table(), {"method": "pram", "columns": ["sex"], "params": {"pd": 0.7}})
+    with pytest.raises(RiskcoreError, match="the local_suppression step lacks 'k'"):
+        run_step(_table(), {"method": "local_suppression", "columns": ["sex"], "params": {}})
+
+
+def test_the_report_names_every_registered_method():
+    from riskcore.perturb.steps import METHODS
+    from riskcore.report.readings.perturb import METHOD_NOTES
+    from riskcore.report.readings.review import perturbed_limitation
+
+    assert set(METHOD_NOTES) == set(METHODS)
+    for name, method in METHODS.items():
+        assert method.changed in perturbed_limitation([{"method": name, "columns": ["c"]}])

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from riskcore.metrics import Assessment
+from riskcore.perturb.steps import METHODS
 from riskcore.report.readings._format import join_names, plural
 from riskcore.report.readings.criteria import (
     format_achieved,
@@ -377,12 +378,10 @@ def release_banner(review: Review) -> ReleaseBanner:
     return ReleaseBanner("hold", "NOT READY", text, text)
 
 
-_PERTURBED = {
-    "local_suppression": "cells blanked (a blank matches any value)",
-    "microaggregation": "numbers replaced by group means",
-    "pram": "categories changed at random (PRAM)",
-    "noise": "noise added",
-}
+def _changed(name: str) -> str:
+    """Return what a perturbation method does to values (its name when none is registered)."""
+    method = METHODS.get(name)
+    return name if method is None else method.changed
 
 
 def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
@@ -397,9 +396,7 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
     -------
     str
     """
-    parts = [
-        f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
-    ]
+    parts = [f"{join_names(s['columns'])}: {_changed(s['method'])}" for s in steps]
     return (
         "Perturbed values: the release changes values, not only their detail ("
         + "; ".join(parts)
