@@ -274,3 +274,16 @@ def test_the_report_names_every_registered_method():
     assert set(METHOD_NOTES) == set(METHODS)
     for name, method in METHODS.items():
         assert method.changed in perturbed_limitation([{"method": name, "columns": ["c"]}])
+
+
+def test_a_population_table_is_named_so_and_the_old_keyword_still_works():
+    from riskcore.metrics.presence import population_match
+
+    released = pd.DataFrame({"zip": ["a", "a", "b"]})
+    table = pd.DataFrame({"zip": ["a", "a", "a", "b", "b"]})
+    new = population_match(released, population_table=table, quasi_identifiers=["zip"])
+    with pytest.warns(
+        DeprecationWarning, match="'population' is deprecated; use 'population_table'"
+    ):
+        old = population_match(released, population=table, quasi_identifiers=["zip"])
+    assert (old.k_map, old.n_population) == (new.k_map, new.n_population) == (2, 5)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, rebuild
 from riskcore.deidentify.masking import SecretKey
@@ -150,13 +151,14 @@ def _blanked(
     return int(who.dropna().nunique() + who.isna().sum())
 
 
+@renamed_arguments(population="population_table")
 def apply_recipe(
     data: pd.DataFrame,
     recipe: Recipe | Mapping[str, Any],
     *,
     key: SecretKey | bytes | None = None,
     skip_keyed: bool = False,
-    population: pd.DataFrame | None = None,
+    population_table: pd.DataFrame | None = None,
 ) -> AppliedRecipe:
     """Re-apply a recipe to a table (the same one, or new data of the same shape).
 
@@ -182,7 +184,7 @@ def apply_recipe(
     skip_keyed : bool, default False
         Leave the keyed steps out (named in ``skipped``): for a report that
         has no key and assesses the quasi-identifiers.
-    population : pandas.DataFrame, optional
+    population_table : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
 
     Returns
@@ -306,7 +308,7 @@ def apply_recipe(
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
         steering=steering,
-        population=population,
+        population_table=population_table,
         person=None if people is None else PERSON_KEY,
         events=rec.events,
     )
