@@ -250,7 +250,7 @@ def generalization() -> None:
     in_use = remediation.active(ctx.key)
     chosen = dict(zip(qis, levels, strict=True))
     specs_now = {q: hierarchies[q].recipe() for q in qis}
-    in_full = {} if full is None else dict(zip(full.qis, full.levels, strict=True))
+    in_full = {} if full is None else dict(zip(full.quasi_identifiers, full.levels, strict=True))
     same = full is not None and all(
         in_full.get(q) == lv and full.hierarchies.get(q) == specs_now[q] for q, lv in chosen.items()
     )
@@ -292,12 +292,12 @@ def generalization() -> None:
     released, passes = n - after.suppressed, after.anonymous  # an empty table: a header alone
     if (
         full is not None
-        and full.qis == tuple(qis)
+        and full.quasi_identifiers == tuple(qis)
         and all(full.hierarchies[q] == specs_now[q] for q in qis)
     ):
         applied = cached.node(ctx.key, lattice, lattice_key, tuple(full.levels))
         released, passes = n - applied.suppressed, applied.anonymous
-    elif full is not None and not full.qis:  # no generalization: no record suppressed
+    elif full is not None and not full.quasi_identifiers:  # no generalization: no record suppressed
         released, passes = n, bool(recorded.anonymous)
     release = in_use_verdict(ctx)  # the table in use, perturbed: the one verdict
     if full is not None and release is not None:

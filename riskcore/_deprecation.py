@@ -4,13 +4,15 @@ The public API names the quasi-identifier list ``quasi_identifiers`` and the inp
 ``data``. Functions that used other names (``qis``, ``df``, ``table``, ``enc``) keep
 accepting the old keyword for a while: :func:`renamed_arguments` passes it on under the new
 name with a :class:`DeprecationWarning` naming the new one. Positional calls are unchanged.
+Results whose fields were renamed (``qis``) read JSON written with the old key and keep a
+read-only, warning attribute under the old name (:func:`renamed_fields`).
 """
 
 from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -68,5 +70,84 @@ def renamed_arguments(**old_to_new: str) -> Callable[[F], F]:
             return func(*args, **kwargs)
 
         return cast(F, wrapper)
+
+    return decorate
+
+
+C = TypeVar("C", bound=type)
+
+
+def renamed_keys(data: Any, old_to_new: Mapping[str, str]) -> Any:
+    """Return ``data`` with each old key read under its new name (JSON written before a rename).
+
+    Parameters
+    ----------
+    data : object
+        A mapping read from JSON (anything else is returned as it is, for ``from_dict``
+        to refuse with its own message).
+    old_to_new : mapping of str to str
+        Each old key and its new name; an old key is moved only when the new one is absent.
+
+    Returns
+    -------
+    object
+        A new dict when a key moved, else ``data`` itself.
+
+    Examples
+    --------
+    >>> renamed_keys({"qis": ["age"], "k": 2}, {"qis": "quasi_identifiers"})
+    {'k': 2, 'quasi_identifiers': ['age']}
+    """
+    if not isinstance(data, Mapping) or not any(
+        old in data and new not in data for old, new in old_to_new.items()
+    ):
+        return data
+    out = dict(data)
+    for old, new in old_to_new.items():
+        if old in out and new not in out:
+            out[new] = out.pop(old)
+    return out
+
+
+def _deprecated_property(owner: str, old: str, new: str) -> property:
+    def get(self: Any) -> Any:
+        warnings.warn(
+            f"{owner}.{old} is deprecated; use {owner}.{new}", DeprecationWarning, stacklevel=2
+        )
+        return getattr(self, new)
+
+    get.__doc__ = f"Deprecated: the old name of :attr:`{new}` (read-only)."
+    return property(get)
+
+
+def renamed_fields(**old_to_new: str) -> Callable[[C], C]:
+    """Read results written before a field was renamed, and keep the old attribute name.
+
+    The decorated :class:`~riskcore._results.Result` class gets a ``from_dict`` that reads
+    each old key under its new name (:func:`renamed_keys`), and a read-only property under
+    each old name that returns the new field with a :class:`DeprecationWarning`.
+
+    Parameters
+    ----------
+    **old_to_new : str
+        Each old field name and its new name, e.g. ``qis="quasi_identifiers"``.
+
+    Returns
+    -------
+    callable
+        A class decorator (put it above ``@dataclass``).
+    """
+
+    def decorate(result_class: C) -> C:
+        read = result_class.from_dict.__func__  # type: ignore[attr-defined]
+
+        def from_dict(cls: Any, data: Any) -> Any:
+            return read(cls, renamed_keys(data, old_to_new))
+
+        from_dict.__doc__ = read.__doc__
+        result_class.from_dict = classmethod(from_dict)  # type: ignore[attr-defined]
+        for old, new in old_to_new.items():
+            setattr(result_class, old, _deprecated_property(result_class.__name__, old, new))
+        return result_class
 
     return decorate

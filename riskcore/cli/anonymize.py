@@ -246,7 +246,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             sampling_fraction=profile.sampling_fraction,
             weights=profile.roles.weight,
             steering=steering,
-            population=population,
+            population_table=population,
             person=None if person is None else PERSON_KEY,
             events=profile.events,
         )

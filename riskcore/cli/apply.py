@@ -109,7 +109,7 @@ def run_apply(args: argparse.Namespace) -> int:
         allowed = allowed_columns(args)
         identifiers = check_identifiers(df, rec, allowed, remedy=apply_remedy(rec, allowed))
         try:
-            applied = apply_recipe(df, rec, key=key, population=population)
+            applied = apply_recipe(df, rec, key=key, population_table=population)
         except (KeyError, TypeError, ValueError) as exc:
             raise RiskcoreError(f"the recipe {args.recipe!r} is not valid: {exc}") from None
         write_table(applied.data, args.out)

@@ -194,7 +194,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
         missing=profile.missing,
         sampling_fraction=profile.sampling_fraction,
         steering=steering,
-        population=population,
+        population_table=population,
         objective=args.objective,
         suppression=args.suppression,
         partition_by=args.partition_by,
@@ -301,7 +301,7 @@ def _apply(args: argparse.Namespace, engine: str) -> int:
     allowed = allowed_columns(args)
     identifiers = check_identifiers(table.head(), rec, allowed, remedy=apply_remedy(rec, allowed))
     release = apply_recipe_to_source(
-        table, rec, args.out, population=population, partition_by=args.partition_by
+        table, rec, args.out, population_table=population, partition_by=args.partition_by
     )
     if args.format == "json":
         print(dumps({**release.to_dict(), **released_steps(rec, identifiers)}))

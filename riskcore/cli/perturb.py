@@ -121,28 +121,29 @@ def _number(flag: str, col: str, text: str, kind: type) -> Any:
 def _perturb(
     raw: Any, args: argparse.Namespace, qis: list[str], person: str | None = None
 ) -> tuple[Any, list[Any]]:
-    """Run the options' steps in order; return the table and the results."""
-    from riskcore.perturb import add_noise, local_suppression, microaggregate, pram
+    """Run the options' steps in order, each by its registered method; return the table
+    and the results (:data:`riskcore.perturb.steps.METHODS`)."""
+    from riskcore.perturb.steps import run_step
     from riskcore.workguard import Deadline, time_limit
 
     if (args.pram or args.noise) and args.seed is None:
         raise RiskcoreError("--pram and --noise draw at random: give --seed S to repeat them")
-    results: list[Any] = []
-    work = raw
+    steps: list[dict[str, Any]] = []
     for spec in args.microaggregate:
         cols = [c.strip() for c in spec.split(",") if c.strip()]
-        results.append(microaggregate(work, cols, args.aggregation_k, method=args.method))
-        work = results[-1].data
+        params = {"k": args.aggregation_k, "method": args.method}
+        steps.append({"method": "microaggregation", "columns": cols, "params": params})
     if args.noise:
         pct = {
             c: _number("--noise", c, v, float)
             for c, v in column_pairs(args.noise, "--noise", "COL=PCT").items()
         }
-        results.append(add_noise(work, pct, seed=args.seed))
-        work = results[-1].data
+        steps.append({"method": "noise", "columns": list(pct), "params": {"percent": pct},
+                      "seed": args.seed})  # fmt: skip
     for i, col in enumerate(args.pram):
-        results.append(pram(work, col, diagonal=args.pram_p, seed=args.seed + i))
-        work = results[-1].data
+        steps.append({"method": "pram", "columns": [col], "params": {"pd": args.pram_p},
+                      "seed": args.seed + i})  # fmt: skip
+    progress = None
     if args.local_suppression:
         if args.k is None:
             raise RiskcoreError("--local-suppression needs --k K (every record matches K records)")
@@ -152,20 +153,18 @@ def _perturb(
             c: _number("--importance", c, v, int)
             for c, v in column_pairs(args.importance, "--importance", "COL=N").items()
         }
-        deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
-        results.append(
-            local_suppression(
-                work,
-                qis,
-                args.k,
-                importance=imp or None,
-                person=person,
-                progress=deadline.watch(),
-            )
-        )
-        work = results[-1].data
+        params = {"k": args.k, "importance": imp or None, "restore_cells": True,
+                  "lowest_last": True, "person": person}  # fmt: skip
+        steps.append({"method": "local_suppression", "columns": qis, "params": params})
+        progress = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE).watch()
     elif args.importance:
         raise RiskcoreError("--importance goes with --local-suppression")
+    results: list[Any] = []
+    work = raw
+    for step in steps:
+        long = step["method"] == "local_suppression"
+        results.append(run_step(work, step, progress=progress if long else None))
+        work = results[-1].data
     return work, results
 
 
@@ -200,8 +199,8 @@ def run_perturb(args: argparse.Namespace) -> int:
         record_allowed,
     )
     from riskcore.io.export import write_table
-    from riskcore.perturb import Microaggregation, Noise, numeric_risk_utility
-    from riskcore.perturb.steps import step_of
+    from riskcore.perturb import numeric_risk_utility
+    from riskcore.perturb.steps import numeric_columns, step_of
 
     try:
         profile = profile_from_args(args, qis=args.qi)
@@ -213,6 +212,7 @@ def run_perturb(args: argparse.Namespace) -> int:
         # the masking steps run first, as apply runs them (they were once ignored here)
         before = before_steps(args, raw, person, profile.targets)
         out, results = _perturb(before.applied.data, args, qis, person)
+        steps = [step_of(r) for r in results]
         recipe = Recipe.of(
             {},
             {},
@@ -222,21 +222,14 @@ def run_perturb(args: argparse.Namespace) -> int:
             date_shift=before.recipe.date_shift,
             masking=before.recipe.masking,
             key=before.key,
-            perturb=[step_of(r) for r in results],
+            perturb=steps,
             person=person,
         )
         identifiers = check_identifiers(
             raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
         )
         recipe = record_allowed(recipe, identifiers, before.key)
-        numeric = list(
-            dict.fromkeys(
-                c
-                for r in results
-                if isinstance(r, (Microaggregation, Noise))
-                for c in (r.columns if isinstance(r, Microaggregation) else r.percent)
-            )
-        )
+        numeric = numeric_columns(steps)
         given = before.applied.data  # the table the perturbation starts from
         unperturbed = numeric_risk_utility(given, given, numeric) if numeric else None
         after = numeric_risk_utility(given, out, numeric) if numeric else None
@@ -249,7 +242,7 @@ def run_perturb(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary: dict[str, Any] = {
-        "steps": [{**step_of(r), "result": r.to_dict()} for r in results],
+        "steps": [{**step, "result": r.to_dict()} for step, r in zip(steps, results, strict=True)],
         "rows_written": len(out),
         "out": str(args.out),
         "recipe": str(args.recipe_out),

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import TOP, Hierarchy, at_leaves, rebuild
@@ -151,6 +152,7 @@ def record_steps(recipe: Recipe) -> list[str]:
     return steps
 
 
+@renamed_arguments(population="population_table")
 def anonymize_source(
     table: SourceTable,
     hierarchies: Mapping[str, Hierarchy],
@@ -163,7 +165,7 @@ def anonymize_source(
     missing: Literal["own", "any"] = "own",
     sampling_fraction: float | None = None,
     steering: Steering | None = None,
-    population: pd.DataFrame | None = None,
+    population_table: pd.DataFrame | None = None,
     objective: str = "ncp",
     suppression: str = "drop",
     partition_by: Sequence[str] = (),
@@ -182,7 +184,7 @@ def anonymize_source(
         A ``.parquet`` file, or a new directory with ``partition_by``
         (:func:`~riskcore.engine.release.check_out`); checked before
         the search.
-    sensitive, targets, distance, order, missing, sampling_fraction, steering, population
+    sensitive, targets, distance, order, missing, sampling_fraction, steering, population_table
         As :class:`~riskcore.deidentify.search.lattice.Lattice`.
     objective : str, default "ncp"
         The loss minimized (:data:`riskcore.utility.loss.OBJECTIVES`).
@@ -225,7 +227,7 @@ def anonymize_source(
         missing=missing,
         sampling_fraction=sampling_fraction,
         steering=steering,
-        population=population,
+        population_table=population_table,
         sensitive_hierarchies=sensitive_hierarchies,
     )
     result = search(lattice, objective=objective)  # type: ignore[arg-type]
@@ -269,12 +271,13 @@ def _known(
     return with_unknown(h, extra), shown, int(counts[miss].sum())
 
 
+@renamed_arguments(population="population_table")
 def apply_recipe_to_source(
     table: SourceTable,
     recipe: Recipe | Mapping[str, Any],
     out: str | os.PathLike[str],
     *,
-    population: pd.DataFrame | None = None,
+    population_table: pd.DataFrame | None = None,
     partition_by: Sequence[str] = (),
 ) -> EngineRelease:
     """Re-apply a recipe's generalization and suppression on an engine and write the release.
@@ -292,7 +295,7 @@ def apply_recipe_to_source(
         Without steps that work on each record (:func:`record_steps`).
     out : str or path
         See :func:`~riskcore.engine.release.check_out`.
-    population : pandas.DataFrame, optional
+    population_table : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
     partition_by : sequence of str
         Columns the release directory is partitioned by (none: one file).
@@ -316,16 +319,18 @@ def apply_recipe_to_source(
             f"the recipe has steps that work on each record ({'; '.join(steps)}), which the "
             f"{table.name} engine does not run: apply it in memory (--engine pandas)"
         )
-    if not rec.qis:
+    if not rec.quasi_identifiers:
         raise RiskcoreError("the recipe generalizes nothing: there is nothing for an engine to do")
-    table.check_columns((*rec.qis, *rec.sensitive), ", which the recipe names")
+    table.check_columns((*rec.quasi_identifiers, *rec.sensitive), ", which the recipe names")
     check_out(out, partition_by, table.columns)
-    tab = table.tabulate(list(rec.qis), [s for s in rec.sensitive if s not in rec.qis])
+    tab = table.tabulate(
+        list(rec.quasi_identifiers), [s for s in rec.sensitive if s not in rec.quasi_identifiers]
+    )
     t1 = time.perf_counter()
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
-    for i, q in enumerate(rec.qis):
+    for i, q in enumerate(rec.quasi_identifiers):
         labels = np.asarray(tab.classes.labels[i], dtype=object)
         counts = np.bincount(
             np.asarray(tab.classes.keys[i]), weights=tab.classes.sizes, minlength=len(labels)
@@ -347,7 +352,7 @@ def apply_recipe_to_source(
         missing=rec.missing,
         sampling_fraction=rec.sampling_fraction,
         steering=pinned_steering(rec, hierarchies),
-        population=population,
+        population_table=population_table,
     )
     node = lattice.evaluate(rec.levels)
     plan = plan_node(lattice, table, rec.levels)
@@ -356,7 +361,7 @@ def apply_recipe_to_source(
     t3 = time.perf_counter()
     return EngineRelease(
         engine=table.name,
-        levels=dict(zip(rec.qis, rec.levels, strict=True)),
+        levels=dict(zip(rec.quasi_identifiers, rec.levels, strict=True)),
         n_records=lattice.n,
         suppressed=plan.suppressed,
         within_limit=node.anonymous,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive, check_probability
 from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows, person_mean_variance
@@ -60,8 +61,13 @@ __all__ = [
 ]
 
 
+@renamed_arguments(sens="sensitivity")
 def noise_scale(
-    mechanism: Mechanism | str, sens: Sensitivity, epsilon: float, *, delta: float | None = None
+    mechanism: Mechanism | str,
+    sensitivity: Sensitivity,
+    epsilon: float,
+    *,
+    delta: float | None = None,
 ) -> float:
     """Compute the noise scale for a mechanism at a given epsilon.
 
@@ -73,7 +79,7 @@ def noise_scale(
     ----------
     mechanism : Mechanism or str
         The mechanism, or its name.
-    sens : Sensitivity
+    sensitivity : Sensitivity
         The query's sensitivity.
     epsilon : float
         The privacy-loss parameter ε (> 0).
@@ -84,7 +90,7 @@ def noise_scale(
     -------
     float
     """
-    return mechanism_scale(mechanism, sens.l1, sens.l2, epsilon, delta=delta)
+    return mechanism_scale(mechanism, sensitivity.l1, sensitivity.l2, epsilon, delta=delta)
 
 
 @dataclass(frozen=True)
@@ -240,9 +246,10 @@ def epsilon_grid(
     return np.geomspace(lo, hi, points)
 
 
+@renamed_arguments(sens="sensitivity")
 def error_curve(
     true_answer: float,
-    sens: Sensitivity,
+    sensitivity: Sensitivity,
     *,
     mechanism: Mechanism | str = Mechanism.LAPLACE,
     epsilons: np.ndarray | None = None,
@@ -257,7 +264,7 @@ def error_curve(
     ----------
     true_answer : float
         The exact answer (used for the relative error only).
-    sens : Sensitivity
+    sensitivity : Sensitivity
         The query's sensitivity.
     mechanism : {"laplace", "gaussian", "discrete_laplace", "discrete_gaussian"}, keyword-only
         The mechanism, or its name.
@@ -283,9 +290,9 @@ def error_curve(
     if eps.size == 0 or np.any(~(eps > 0)):
         raise ValueError(f"epsilons must be positive, got {epsilons!r}")
     if mech.is_gaussian:
-        scale = opendp_gaussian_sigmas(sens.l2, eps, mech.required_delta(delta))
+        scale = opendp_gaussian_sigmas(sensitivity.l2, eps, mech.required_delta(delta))
     else:
-        scale = sens.l1 / eps
+        scale = sensitivity.l1 / eps
     hw, ea, _ = mechanism_error(mech, scale, alpha)
     rel = hw / abs(true_answer) if true_answer != 0 else np.full_like(hw, np.nan)
     draws = mechanism_sample(mech, scale[:, None], (eps.size, simulations), seed)
@@ -293,7 +300,7 @@ def error_curve(
     return ErrorCurve(
         mech,
         float(true_answer),
-        sens,
+        sensitivity,
         delta,
         alpha,
         eps,
@@ -307,9 +314,10 @@ def error_curve(
     )
 
 
+@renamed_arguments(sens="sensitivity")
 def accuracy_for_epsilon(
     epsilon: float,
-    sens: Sensitivity,
+    sensitivity: Sensitivity,
     *,
     mechanism: Mechanism | str = Mechanism.LAPLACE,
     alpha: float = 0.05,
@@ -321,7 +329,7 @@ def accuracy_for_epsilon(
     ----------
     epsilon : float
         The privacy-loss parameter ε (> 0).
-    sens : Sensitivity
+    sensitivity : Sensitivity
         The query's sensitivity.
     mechanism : Mechanism or str, optional
         The mechanism, or its name.
@@ -334,13 +342,14 @@ def accuracy_for_epsilon(
     -------
     float
     """
-    scale = noise_scale(mechanism, sens, epsilon, delta=delta)
+    scale = noise_scale(mechanism, sensitivity, epsilon, delta=delta)
     return noise_error(mechanism, scale, alpha=alpha).half_width
 
 
+@renamed_arguments(sens="sensitivity")
 def epsilon_for_accuracy(
     accuracy: float,
-    sens: Sensitivity,
+    sensitivity: Sensitivity,
     *,
     mechanism: Mechanism | str = Mechanism.LAPLACE,
     alpha: float = 0.05,
@@ -359,7 +368,7 @@ def epsilon_for_accuracy(
     ----------
     accuracy : float
         The error wanted, exceeded with probability ``alpha``.
-    sens : Sensitivity
+    sensitivity : Sensitivity
         The query's sensitivity.
     mechanism : Mechanism or str, optional
         The mechanism, or its name.
@@ -376,16 +385,16 @@ def epsilon_for_accuracy(
     check_positive("accuracy", accuracy)
     check_probability("alpha", alpha)
     if mech is Mechanism.LAPLACE:
-        return sens.l1 * math.log(1.0 / alpha) / accuracy
+        return sensitivity.l1 * math.log(1.0 / alpha) / accuracy
     if mech.is_gaussian:
         checked = mech.required_delta(delta)
         if mech is Mechanism.GAUSSIAN:
             sigma = accuracy / normal_quantile(1.0 - alpha / 2.0)
         else:
             sigma = _discrete_gaussian_scale_for(accuracy, alpha)
-        return opendp_gaussian_epsilon(sigma, sens.l2, checked) if sigma > 0 else math.inf
+        return opendp_gaussian_epsilon(sigma, sensitivity.l2, checked) if sigma > 0 else math.inf
     s = _discrete_laplace_scale_for(accuracy, alpha)
-    return sens.l1 / s if s > 0 else math.inf
+    return sensitivity.l1 / s if s > 0 else math.inf
 
 
 def _discrete_laplace_scale_for(accuracy: float, alpha: float) -> float:

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive_int, check_probability
 from riskcore.dp.mechanisms import Mechanism, as_mechanism, mechanism_error, mechanism_scale
@@ -364,7 +365,8 @@ def bounded_answer(
     return true_answer(kept, query)
 
 
-def bounded_sensitivity(sens: Sensitivity, unit: PrivacyUnit) -> Sensitivity:
+@renamed_arguments(sens="sensitivity")
+def bounded_sensitivity(sensitivity: Sensitivity, unit: PrivacyUnit) -> Sensitivity:
     """Scale a row's sensitivity to the person as the unit: c times, in L1 and L2.
 
     After :func:`bound_rows`, tables that differ by one person differ by at most c
@@ -381,27 +383,27 @@ def bounded_sensitivity(sens: Sensitivity, unit: PrivacyUnit) -> Sensitivity:
 
     Parameters
     ----------
-    sens : Sensitivity
+    sensitivity : Sensitivity
         A row's sensitivity (:func:`riskcore.dp.sensitivity`).
     unit : PrivacyUnit
-        The unit of privacy; the one-row unit returns ``sens`` unchanged.
+        The unit of privacy; the one-row unit returns ``sensitivity`` unchanged.
 
     Returns
     -------
     Sensitivity
-        ``sens`` with ``l1`` and ``l2`` multiplied by c, ``max_rows`` c and a reason
+        ``sensitivity`` with ``l1`` and ``l2`` multiplied by c, ``max_rows`` c and a reason
         that says so.
     """
     c = unit.factor
     if not unit.is_person:
-        return sens
+        return sensitivity
     rows = "1 row" if c == 1 else f"{c:,} rows"
     return replace(
-        sens,
-        l1=c * sens.l1,
-        l2=c * sens.l2,
+        sensitivity,
+        l1=c * sensitivity.l1,
+        l2=c * sensitivity.l2,
         max_rows=c,
-        reason=f"{sens.reason}; a person contributes at most {rows}, so {c:,} times that",
+        reason=f"{sensitivity.reason}; a person contributes at most {rows}, so {c:,} times that",
     )
 
 
@@ -578,10 +580,11 @@ def _by_rank(ranks: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     return np.cumsum(per_rank[:size])
 
 
+@renamed_arguments(sens="sensitivity")
 def bound_tradeoff(
     data: pd.DataFrame,
     query: Query,
-    sens: Sensitivity,
+    sensitivity: Sensitivity,
     *,
     person: str,
     epsilon: float,
@@ -611,7 +614,7 @@ def bound_tradeoff(
         The table.
     query : Query
         The query released.
-    sens : Sensitivity
+    sensitivity : Sensitivity
         A row's sensitivity of the query (before the bound).
     person : str, keyword-only
         The person column.
@@ -657,7 +660,7 @@ def bound_tradeoff(
         answer = _by_rank(read_ranks, values, size)
     left_out = float(np.count_nonzero(reads)) - kept_rows
     c = np.arange(1, size + 1)
-    per_row = mechanism_scale(mech, sens.l1, sens.l2, epsilon, delta=delta)
+    per_row = mechanism_scale(mech, sensitivity.l1, sensitivity.l2, epsilon, delta=delta)
     noise = mechanism_error(mech, c * per_row, alpha)[0]
     # no row left out: the answer is the truth (up to the order of a float sum)
     error = np.where(left_out == 0, 0.0, answer - truth)

@@ -56,7 +56,8 @@ from riskcore.dp.gaussian import gaussian_search_bounds
 from riskcore.dp.mechanisms import Mechanism, as_mechanism
 from riskcore.dp.query import Query, _bounds, _column, _filtered, _histogram, _numeric, true_answer
 from riskcore.dp.sample_aggregate import SampleAggregate
-from riskcore.dp.sensitivity import NEIGHBOURING_LABELS, Neighbouring, Sensitivity, sensitivity
+from riskcore.dp.sensitivity import NEIGHBOURING_LABELS, Neighbouring, Sensitivity
+from riskcore.dp.sensitivity import sensitivity as global_sensitivity
 from riskcore.errors import PrivacyLeakWarning, RiskcoreError
 
 __all__ = [
@@ -238,7 +239,7 @@ class _Plan:
     metric: Any
     d_in: Any
     arg: Any
-    sens: Sensitivity
+    sensitivity: Sensitivity
     labels: tuple[str, ...] | None
     notes: tuple[str, ...]
 
@@ -255,7 +256,9 @@ def _plan_counts(
     labels: tuple[str, ...] | None = None
     if query.kind == "count":
         answer: Any = len(rows)
-        sens = bounded_sensitivity(sensitivity("count", neighbouring=neighbouring), unit)
+        sensitivity = bounded_sensitivity(
+            global_sensitivity("count", neighbouring=neighbouring), unit
+        )
     else:
         if query.categories is None:
             warnings.warn(
@@ -267,10 +270,12 @@ def _plan_counts(
             )
             notes.append("categories were read from the data (not private)")
         labels, answer = _histogram(rows, query)
-        sens = bounded_sensitivity(sensitivity("histogram", neighbouring=neighbouring), unit)
+        sensitivity = bounded_sensitivity(
+            global_sensitivity("histogram", neighbouring=neighbouring), unit
+        )
     T: type = int if mechanism.is_discrete else float
     atom = odp.atom_domain(T=T) if mechanism.is_discrete else odp.atom_domain(T=T, nan=False)
-    norm = sens.l2 if mechanism.is_gaussian else sens.l1
+    norm = sensitivity.l2 if mechanism.is_gaussian else sensitivity.l1
     # the aggregate's privacy unit: how far one person (c rows) moves it [OpenDP]_
     if query.kind == "count":
         domain, arg = atom, T(answer)
@@ -281,7 +286,7 @@ def _plan_counts(
             metric, d_in = odp.unit_of(l2=float(norm))
         else:
             metric, d_in = odp.unit_of(l1=T(norm), U=T)
-    return _Plan(None, domain, metric, d_in, arg, sens, labels, tuple(notes))
+    return _Plan(None, domain, metric, d_in, arg, sensitivity, labels, tuple(notes))
 
 
 def _plan_numeric(
@@ -311,8 +316,8 @@ def _plan_numeric(
     # distance c), or changes at most c rows (2c); its stability maps scale the noise
     sym, d_in = unit.opendp_unit(neighbouring)
     if query.kind == "sum":
-        sens = sensitivity("sum", neighbouring=neighbouring, bounds=(lo, hi))
-        sens = bounded_sensitivity(sens, unit)
+        sensitivity = global_sensitivity("sum", neighbouring=neighbouring, bounds=(lo, hi))
+        sensitivity = bounded_sensitivity(sensitivity, unit)
         domain = free if neighbouring == "add_remove" else sized
         pre = odp.t.make_clamp(domain, sym, bounds=(lo, hi)) >> odp.t.then_sum()
     elif neighbouring == "add_remove":
@@ -327,8 +332,8 @@ def _plan_numeric(
             n_pub = int(x.size)
             notes.append("n was read from the data (not private)")
         notes.append(f"the data are resized to the public n = {n_pub:,} (OpenDP make_resize)")
-        sens = bounded_sensitivity(
-            sensitivity("mean", neighbouring="add_remove", bounds=(lo, hi), n=n_pub), unit
+        sensitivity = bounded_sensitivity(
+            global_sensitivity("mean", neighbouring="add_remove", bounds=(lo, hi), n=n_pub), unit
         )
         pre = (
             odp.t.make_clamp(free, sym, bounds=(lo, hi))
@@ -336,12 +341,13 @@ def _plan_numeric(
             >> odp.t.then_mean()
         )
     else:
-        sens = bounded_sensitivity(
-            sensitivity("mean", neighbouring="change_one", bounds=(lo, hi), n=int(x.size)), unit
+        sensitivity = bounded_sensitivity(
+            global_sensitivity("mean", neighbouring="change_one", bounds=(lo, hi), n=int(x.size)),
+            unit,
         )
         pre = odp.t.make_clamp(sized, sym, bounds=(lo, hi)) >> odp.t.then_mean()
     return _Plan(
-        pre, pre.output_domain, pre.output_metric, d_in, x.tolist(), sens, None, tuple(notes)
+        pre, pre.output_domain, pre.output_metric, d_in, x.tolist(), sensitivity, None, tuple(notes)
     )
 
 
@@ -359,7 +365,7 @@ def _measure(
         return noise if plan.pre is None else plan.pre >> noise
 
     scale = _calibrate(
-        chain, plan.d_in, epsilon, delta, plan.sens.l2 if mechanism.is_gaussian else None
+        chain, plan.d_in, epsilon, delta, plan.sensitivity.l2 if mechanism.is_gaussian else None
     )
     meas = chain(scale)
     cost = meas.map(plan.d_in)
@@ -485,7 +491,7 @@ def release(
         delta_c,
         rho,
         scale,
-        plan.sens,
+        plan.sensitivity,
         _accuracy(mech, scale),
         plan.notes,
         entry,

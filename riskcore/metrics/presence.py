@@ -84,6 +84,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Migrations, Result
 from riskcore.engine import EncodedTable
 from riskcore.engine.contract import ClassTable
@@ -297,12 +298,14 @@ def _describe(values: pd.DataFrame, qis: tuple[str, ...]) -> str:
     return text + (f"; and {more:,} more" if more > 0 else "")
 
 
-def _check_tables(released: pd.DataFrame, population: pd.DataFrame, qis: tuple[str, ...]) -> None:
+def _check_tables(
+    released: pd.DataFrame, population_table: pd.DataFrame, qis: tuple[str, ...]
+) -> None:
     if not qis:
         raise RolesError("choose at least one quasi-identifier")
     if len(set(qis)) != len(qis):
         raise RolesError("a quasi-identifier is listed twice")
-    for name, df in (("release", released), ("population table", population)):
+    for name, df in (("release", released), ("population table", population_table)):
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"the {name} must be a DataFrame, got {type(df).__name__}")
         absent = [q for q in qis if q not in df.columns]
@@ -311,7 +314,7 @@ def _check_tables(released: pd.DataFrame, population: pd.DataFrame, qis: tuple[s
     for q in qis:
         kinds = [
             pd.api.types.is_numeric_dtype(df[q].dtype) and not pd.api.types.is_bool_dtype(df[q])
-            for df in (released, population)
+            for df in (released, population_table)
         ]
         if kinds[0] != kinds[1]:
             which = ("numeric", "text") if kinds[0] else ("text", "numeric")
@@ -321,9 +324,10 @@ def _check_tables(released: pd.DataFrame, population: pd.DataFrame, qis: tuple[s
             )
 
 
+@renamed_arguments(population="population_table")
 def population_counts(
     released: pd.DataFrame,
-    population: pd.DataFrame,
+    population_table: pd.DataFrame,
     quasi_identifiers: Sequence[str],
     *,
     require_subset: bool = True,
@@ -340,7 +344,7 @@ def population_counts(
     ----------
     released : pandas.DataFrame
         T, the table released (or to be released); may be empty.
-    population : pandas.DataFrame
+    population_table : pandas.DataFrame
         P, the identified population table.
     quasi_identifiers : sequence of str
         Columns of both tables.
@@ -363,10 +367,13 @@ def population_counts(
         names the classes.
     """
     qis = tuple(quasi_identifiers)
-    _check_tables(released, population, qis)
-    n_r, n_p = len(released), len(population)
+    _check_tables(released, population_table, qis)
+    n_r, n_p = len(released), len(population_table)
     both = pd.concat(
-        [released[list(qis)].reset_index(drop=True), population[list(qis)].reset_index(drop=True)],
+        [
+            released[list(qis)].reset_index(drop=True),
+            population_table[list(qis)].reset_index(drop=True),
+        ],
         ignore_index=True,
     )
     if len(both) == 0:
@@ -464,9 +471,10 @@ def people_of_release(
     return one, people.person
 
 
+@renamed_arguments(population="population_table")
 def population_match(
     released: pd.DataFrame,
-    population: pd.DataFrame,
+    population_table: pd.DataFrame,
     quasi_identifiers: Sequence[str],
     *,
     person: str | None = None,
@@ -490,7 +498,7 @@ def population_match(
     ----------
     released : pandas.DataFrame
         T, the table released (or to be released).
-    population : pandas.DataFrame
+    population_table : pandas.DataFrame
         P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         Columns of both tables.
@@ -533,9 +541,9 @@ def population_match(
         raise RiskcoreError("the release has no records")
     row_person: np.ndarray | None = None
     if person is not None:
-        _check_tables(released, population, tuple(quasi_identifiers))
+        _check_tables(released, population_table, tuple(quasi_identifiers))
         released, row_person = people_of_release(released, quasi_identifiers, person)
-    counts = population_counts(released, population, quasi_identifiers)
+    counts = population_counts(released, population_table, quasi_identifiers)
     qis = counts.quasi_identifiers
     f, big_f = counts.released, counts.population
     ids = np.flatnonzero(big_f > 0)  # every class (the release is a subset)
@@ -568,8 +576,9 @@ def population_match(
     )
 
 
+@renamed_arguments(population="population_table")
 def k_map(
-    released: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
+    released: pd.DataFrame, population_table: pd.DataFrame, quasi_identifiers: Sequence[str]
 ) -> int:
     """Return k-map: the smallest population class matching a released record.
 
@@ -581,7 +590,7 @@ def k_map(
     ----------
     released : pandas.DataFrame
         T, the table released (or to be released).
-    population : pandas.DataFrame
+    population_table : pandas.DataFrame
         P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
@@ -592,11 +601,12 @@ def k_map(
         min F_j; higher is safer (k-map = k means each released record matches at least
         k people of the population).
     """
-    return population_match(released, population, quasi_identifiers).k_map
+    return population_match(released, population_table, quasi_identifiers).k_map
 
 
+@renamed_arguments(population="population_table")
 def delta_presence(
-    released: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
+    released: pd.DataFrame, population_table: pd.DataFrame, quasi_identifiers: Sequence[str]
 ) -> tuple[float, float]:
     """Return (delta_min, delta_max) of delta_j = f_j(T) / F_j(P) over every population class.
 
@@ -609,7 +619,7 @@ def delta_presence(
     ----------
     released : pandas.DataFrame
         T, the table released (or to be released).
-    population : pandas.DataFrame
+    population_table : pandas.DataFrame
         P, the identified population table; T must be a subset of it.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
@@ -620,5 +630,5 @@ def delta_presence(
         Both in [0, 1]; delta_max is the highest probability that a person of the
         population is in the release.
     """
-    m = population_match(released, population, quasi_identifiers)
+    m = population_match(released, population_table, quasi_identifiers)
     return m.delta_min, m.delta_max

@@ -128,6 +128,11 @@ def _v1_targets(t: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _recipe_qis(recipe: Mapping[str, Any]) -> Any:
+    """Return a saved recipe's QIs (``qis`` in a recipe of version 7 or before)."""
+    return recipe.get("quasi_identifiers", recipe.get("qis", []))
+
+
 def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
     """Return a report's JSON twin in the shape the figures read, whatever its schema.
 
@@ -169,7 +174,7 @@ def normalized(r: Mapping[str, Any]) -> dict[str, Any]:
         "remediation": None
         if rem is None
         else {
-            "levels": dict(zip(recipe.get("qis", []), recipe.get("levels", []), strict=False)),
+            "levels": dict(zip(_recipe_qis(recipe), recipe.get("levels", []), strict=False)),
             "suppressed": rem.get("suppressed"),
         },
         "attacks": attacks(r.get("attacks_before")),

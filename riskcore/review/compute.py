@@ -215,7 +215,7 @@ def _utility(
                       if c in released.columns)
     )  # fmt: skip
     changes = tuple(column_change(data, released, c) for c in both)
-    level = dict(zip(recipe.qis, recipe.levels, strict=True))
+    level = dict(zip(recipe.quasi_identifiers, recipe.levels, strict=True))
     charted = both[:REPORT_MAX_VALUE_COLUMNS]
     generalized = [c for c in charted if level.get(c, 0) > 0 and c in data.columns]
     try:

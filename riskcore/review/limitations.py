@@ -39,10 +39,12 @@ def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
     if n_rows > SUDA_MAX_ROWS:
         return None, Limitation("suda-skipped", {"rows": n_rows, "limit": SUDA_MAX_ROWS})
     if n_qis > SUDA_MAX_QIS:
-        return None, Limitation("suda-skipped", {"qis": n_qis, "limit": SUDA_MAX_QIS})
+        return None, Limitation(
+            "suda-skipped", {"n_quasi_identifiers": n_qis, "limit": SUDA_MAX_QIS}
+        )
     size = largest_msu_size(n_qis)
     if size < n_qis:
-        facts = {"qis": n_qis, "max_size": size, "limit": SUDA_MAX_COMBINATIONS}
+        facts = {"n_quasi_identifiers": n_qis, "max_size": size, "limit": SUDA_MAX_COMBINATIONS}
         return size, Limitation("suda-capped", facts)
     return size, None
 

@@ -173,7 +173,7 @@ def test_issue38_local_suppression_works_on_the_table_in_use_and_counts_toward_t
     assert below in _texts(at)
     in_use = at.session_state["rc_remediation"]["recipe"]
     assert [p["params"]["k"] for p in in_use["perturb"]] == [11, k]
-    assert Recipe.from_dict(json.loads(json.dumps(in_use))).qis == tuple(qis)
+    assert Recipe.from_dict(json.loads(json.dumps(in_use))).quasi_identifiers == tuple(qis)
     ok, bad = _verdicts(at, "the table in use")
     assert len(bad) == 2 and not ok  # the Perturb and Generalize tabs judge the release
     assert all(f"{removed + touched:,} records" in x for x in bad)

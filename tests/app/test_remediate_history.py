@@ -97,7 +97,7 @@ def test_each_kind_of_step_is_one_entry_and_undo_redo_go_back_move_the_table():
     # the table every page sees: the recipe of the four steps, the perturbation with them
     in_use = _in_use(at)
     assert in_use is not None and in_use["perturb"][0]["method"] == "local_suppression"
-    assert in_use["levels"][in_use["qis"].index("sex")] == 1  # sex has one level: "*"
+    assert in_use["levels"][in_use["quasi_identifiers"].index("sex")] == 1  # sex has one level: "*"
     masks = {m["column"]: m["operator"] for m in in_use["masking"]}
     assert masks == {"name": "redact", "ssn": "mask_digits", "mrn": "drop"}
     # the "in use" view of the Generalize tab: the recipe's table names the perturbation
@@ -112,12 +112,16 @@ def test_each_kind_of_step_is_one_entry_and_undo_redo_go_back_move_the_table():
         "History: 2 of 4 steps applied; 2 can be redone."
     )
     assert _table(at)["applied"].tolist() == [True, True, False, False]
-    assert _in_use(at)["perturb"] and _in_use(at)["qis"] == []
+    assert _in_use(at)["perturb"] and _in_use(at)["quasi_identifiers"] == []
     assert at.select_slider(key="rc_rem_level_sex").value == 0  # the controls follow
     assert at.selectbox(key="rc_rem_op_name").value == "drop"
     at.button(key="rc_rem_history_redo").click()
     _ok(at)
-    assert _history(at).position == 3 and _in_use(at)["qis"] == ["date_of_birth", "zip", "sex"]
+    assert _history(at).position == 3 and _in_use(at)["quasi_identifiers"] == [
+        "date_of_birth",
+        "zip",
+        "sex",
+    ]
     assert at.select_slider(key="rc_rem_level_sex").value == 1
 
     # go back to here: after the first step
@@ -202,7 +206,7 @@ def test_a_search_result_and_a_candidate_are_search_steps_with_their_objective()
     levels = h.steps[1].parameters["levels"]
     assert {q: at.select_slider(key=f"rc_rem_level_{q}").value for q in levels} == levels
     in_use = _in_use(at)
-    assert dict(zip(in_use["qis"], in_use["levels"], strict=True)) == levels
+    assert dict(zip(in_use["quasi_identifiers"], in_use["levels"], strict=True)) == levels
 
 
 def _csv() -> bytes:

@@ -42,7 +42,7 @@ def test_k_map_targets_search_against_the_matched_population_or_say_where_to_mat
     expected = search(
         Lattice(
             data, {q: default_hierarchy(data[q]) for q in QIS}, targets=targets,
-            population=population,
+            population_table=population,
         )
     )  # fmt: skip
     assert expected.best is not None and chosen == expected.best.levels

@@ -79,10 +79,12 @@ def test_reopening_restores_the_levels_and_masking_choices_of_the_recipe():
     # back into the recipe in use, so the next step builds on it (ui.widgets.remediate.history)
     history = again.session_state["rc_rem_history"]["history"]
     in_use = again.session_state["rc_remediation"]["recipe"]
-    start = dataclasses.replace(Recipe.from_dict(in_use), qis=(), levels=(), hierarchies={})
+    start = dataclasses.replace(
+        Recipe.from_dict(in_use), quasi_identifiers=(), levels=(), hierarchies={}
+    )
     folded = history.to_recipe(start)
-    assert history.position and (list(folded.qis), list(folded.levels)) == (
-        in_use["qis"],
+    assert history.position and (list(folded.quasi_identifiers), list(folded.levels)) == (
+        in_use["quasi_identifiers"],
         in_use["levels"],
     )
     _ok(again.switch_page("pages/remediate.py"))

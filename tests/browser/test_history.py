@@ -119,6 +119,8 @@ def test_four_steps_two_undone_one_redone_survive_a_reload_and_match_the_cli(
     assert done.returncode == 0, done.stderr
     assert json.loads((work / "people_recipe.json").read_text()) == recipe
     assert (work / "people_remediated.csv").read_bytes() == table
-    assert [p["method"] for p in recipe["perturb"]] == ["pram"] and recipe["qis"] == []
+    assert [p["method"] for p in recipe["perturb"]] == ["pram"] and recipe[
+        "quasi_identifiers"
+    ] == []
     masks = {m["column"]: m["operator"] for m in recipe["masking"]}
     assert masks["ssn"] == "mask_digits" and masks["name"] == "redact"

@@ -64,7 +64,8 @@ def test_the_report_skips_or_caps_suda_with_a_stated_reason() -> None:
     from riskcore.review import suda_plan
 
     assert suda_plan(2_000, 60)[0] is None
-    assert suda_plan(2_000, 60)[1].to_dict()["facts"] == {"qis": 60, "limit": SUDA_MAX_QIS}
+    facts = suda_plan(2_000, 60)[1].to_dict()["facts"]
+    assert facts == {"n_quasi_identifiers": 60, "limit": SUDA_MAX_QIS}
     size, note = suda_plan(2_000, 20)
     assert size is not None and 1 <= size < 20
     assert note is not None and note.kind == "suda-capped"

@@ -158,15 +158,15 @@ def test_anonymize_generalizes_the_events_and_apply_replays_it(tmp_path, capsys)
     summary = _json(argv, capsys)
     assert summary["events"] == ["visit_date", "diagnosis"]
     spec = json.loads(recipe.read_text())
-    assert (spec["version"], spec["events"]) == (7, ["visit_date", "diagnosis"])
-    assert spec["qis"] == ["age", "sex", "visit_date", "diagnosis"]
+    assert (spec["version"], spec["events"]) == (8, ["visit_date", "diagnosis"])
+    assert spec["quasi_identifiers"] == ["age", "sex", "visit_date", "diagnosis"]
     assert {"kind": "km-anonymity", "k": 3, "m": 2, "events": ["visit_date", "diagnosis"]} in (
         spec["targets"]["criteria"]
     )
     release = pd.read_csv(out, dtype=str)
     # every person's set of at most 2 released visits is held by at least 3 released people
     assert min(_least_supports(release, "patient_id", ["visit_date", "diagnosis"], 2)) >= 3
-    level = dict(zip(spec["qis"], spec["levels"], strict=True))
+    level = dict(zip(spec["quasi_identifiers"], spec["levels"], strict=True))
     if level["visit_date"] == 1:  # months: the release holds no day
         assert release["visit_date"].str.fullmatch(r"\d{4}-\d{2}").all()
     again = tmp_path / "again.csv"

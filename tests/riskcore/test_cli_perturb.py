@@ -50,7 +50,7 @@ def test_local_suppression_blanks_cells_only(tmp_path, capsys):
     values = got[KEYS].replace("", np.nan).astype(float).to_numpy()
     assert fk_any(values).min() >= 2
     spec = json.loads(recipe.read_text())
-    assert spec["version"] == 7 and spec["perturb"][0]["method"] == "local_suppression"
+    assert spec["version"] == 8 and spec["perturb"][0]["method"] == "local_suppression"
     assert spec["perturb"][0]["params"]["importance"]["water"] == 7
     _apply_matches(tmp_path, out, recipe)
 
@@ -102,7 +102,8 @@ def test_a_version_3_recipe_still_applies(tmp_path, capsys):
     assert main([*args, "--out", str(out), "--recipe-out", str(recipe)]) == 0
     spec = json.loads(recipe.read_text())
     assert "perturb" not in spec  # nothing perturbed: the version 3 content
-    spec["version"] = 3
+    spec = {("qis" if k == "quasi_identifiers" else k): v for k, v in spec.items()}
+    spec["version"] = 3  # as riskcore wrote it then: the QIs under "qis"
     spec["seal"] = seal_of(spec, None)
     recipe.write_text(json.dumps(spec))
     again = tmp_path / "again.csv"

@@ -78,8 +78,10 @@ def test_a_levels_step_may_carry_its_hierarchies_and_one_undo_takes_both_back():
     step = Step("levels", {"levels": {"age": 2}, "hierarchies": {"age": age}})
     h = History().apply(step)
     rec = h.to_recipe(_base())
-    assert rec.qis == ("age",) and rec.levels == (2,) and rec.hierarchies == {"age": age}
-    assert h.undo().to_recipe(_base()).qis == ()
+    assert (
+        rec.quasi_identifiers == ("age",) and rec.levels == (2,) and rec.hierarchies == {"age": age}
+    )
+    assert h.undo().to_recipe(_base()).quasi_identifiers == ()
     search = Step("search", {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}})
     assert History().apply(search).to_recipe(_base()).objective == "ncp"
     with pytest.raises(RiskcoreError, match=r"^the levels step's hierarchy of 'age' has no kind$"):

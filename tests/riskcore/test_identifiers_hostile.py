@@ -66,7 +66,7 @@ def test_anonymize_with_the_identifiers_masked_or_allowed_says_so(tmp_path, caps
     )  # fmt: skip
     assert code == 0, err
     spec = json.loads(recipe.read_text())
-    assert spec["allowed_identifiers"] == ["zip"] and spec["version"] == 7
+    assert spec["allowed_identifiers"] == ["zip"] and spec["version"] == 8
     # the steps applied, printed one a line; the allowed column named as released as it is
     steps = printed.split("Steps applied:\n", 1)[1].splitlines()
     assert steps[:4] == [
@@ -180,7 +180,8 @@ def test_older_recipes_still_load_and_keep_their_seals(plain_recipe, tmp_path, c
     code, _, err = _run(["apply", str(src), "--recipe", str(path), "--out", str(out)], capsys)
     assert code == 0, err
     for version in (3, 4, 5, 6):  # as an older riskcore wrote and sealed it
-        old = _resealed({**spec, "version": version}, tmp_path / f"v{version}.json")
+        shape = {("qis" if k == "quasi_identifiers" else k): v for k, v in spec.items()}
+        old = _resealed({**shape, "version": version}, tmp_path / f"v{version}.json")
         code, _, err = _run(["apply", str(src), "--recipe", str(old), "--out", str(out)], capsys)
         assert code == 0, (version, err)
         assert not set(pd.read_csv(out, dtype=str)["ssn"]) & set(_demo()["ssn"])

@@ -125,7 +125,7 @@ def test_cli_anonymize_with_a_person_writes_k_people_per_class(
     assert _whole_people(original, kept, "patient_id", "original")
     assert kept.groupby("original")["patient_id"].nunique().max() == 1
     spec = json.loads(recipe.read_text())
-    assert spec["person"] == "patient_id" and spec["version"] == 7
+    assert spec["person"] == "patient_id" and spec["version"] == 8
     again = tmp_path / "again.csv"
     code, _, err = _run(
         [

@@ -53,7 +53,7 @@ def _apply(made, spec, capsys, *, key=True):
 
 def test_the_recipe_is_sealed_by_an_hmac_under_the_key_and_recorded(made):
     spec = json.loads(made["keyed"].read_text())
-    assert spec["version"] == 7 and spec["identifiers"] == ["ssn", "name"]
+    assert spec["version"] == 8 and spec["identifiers"] == ["ssn", "name"]
     assert spec["seal"]["kind"] == "hmac-sha256"
     # recomputed independently: HMAC-SHA256(HMAC-SHA256(key, label), canonical JSON)
     raw = bytes.fromhex(made["key"].read_text().strip())

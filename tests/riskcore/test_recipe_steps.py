@@ -59,7 +59,7 @@ def test_anonymize_then_apply_with_masking_gives_the_identical_table(tmp_path, c
     assert code == 0, capsys.readouterr().err
     spec = json.loads(recipe.read_text())
     # every operator with its parameters, in the order applied, and the key's check only
-    assert spec["version"] == 7
+    assert spec["version"] == 8
     assert spec["masking"] == [
         {"column": "name", "operator": "surrogates", "params": {"kind": "name", "seed": 0}},
         {"column": "ssn", "operator": "hmac_tokens", "params": {"length": 16, "encoding": "hex"}},

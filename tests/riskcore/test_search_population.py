@@ -63,7 +63,7 @@ def drawn_with_population(draw):
 @given(drawn_with_population(), st.sampled_from(["precision", "ncp", "dm_star"]))
 def test_search_with_k_map_and_delta_presence_finds_the_exhaustive_optimum(case, objective):
     df, population, hiers, targets = case
-    lat = Lattice(df, hiers, sensitive=["s"], targets=targets, population=population)
+    lat = Lattice(df, hiers, sensitive=["s"], targets=targets, population_table=population)
     result = search(lat, objective=objective)
     expected = _reference(lat, objective)
     if expected is None:
@@ -102,7 +102,9 @@ def _small():
 
 def test_k_map_and_delta_presence_by_hand():
     df, pop, hiers = _small()
-    lat = Lattice(df, hiers, targets=Targets.of(k_map=2, max_suppression=0.25), population=pop)
+    lat = Lattice(
+        df, hiers, targets=Targets.of(k_map=2, max_suppression=0.25), population_table=pop
+    )
     # (0, 0): classes (x,p) F=1, (x,q) F=2, (y,p) F=1, (z,p) F=2: k-map 2 suppresses the
     # records of (x,p) and (y,p): 2 of 4 > 25%
     bottom = lat.evaluate((0, 0))
@@ -117,7 +119,7 @@ def test_k_map_and_delta_presence_by_hand():
     # delta-presence in [0.2, 0.6]: at (1, 1) the classes (xy, *) 3/5 = 0.6 and (z, *) 1/3
     # pass; at (1, 0) the population class (z, q) has no record: delta 0 < 0.2, which no
     # suppression mends
-    dp = Lattice(df, hiers, targets=Targets.of(delta=(0.2, 0.6)), population=pop)
+    dp = Lattice(df, hiers, targets=Targets.of(delta=(0.2, 0.6)), population_table=pop)
     assert not dp.evaluate((1, 0)).anonymous
     assert dp.evaluate((1, 1)).anonymous
     assert search(dp, objective="precision").best.levels == (1, 1)
@@ -129,7 +131,9 @@ def test_k_map_prunes_and_finds_the_same_node_as_without_tagging():
     df = pop.sample(200, random_state=1)
     groups = [{str(v): f"g{v // 2}" for v in range(8)}, {f"g{v}": f"h{v // 2}" for v in range(4)}]
     hiers = {q: grouping_hierarchy(pop[q], groups) for q in pop}
-    lat = Lattice(df, hiers, targets=Targets.of(k_map=6, max_suppression=0.02), population=pop)
+    lat = Lattice(
+        df, hiers, targets=Targets.of(k_map=6, max_suppression=0.02), population_table=pop
+    )
     tagged = search(lat, objective="precision")
     plain = search(lat, objective="precision", tagging=False)
     assert tagged.best.levels == plain.best.levels
@@ -141,10 +145,10 @@ def test_population_targets_need_the_table_and_a_subset():
     with pytest.raises(RiskcoreError, match="population table"):
         Lattice(df, hiers, targets=Targets.of(k_map=2))
     with pytest.raises(RiskcoreError, match="not a subset"):
-        Lattice(df, hiers, targets=Targets.of(k_map=2), population=pop.iloc[:3])
+        Lattice(df, hiers, targets=Targets.of(k_map=2), population_table=pop.iloc[:3])
     with pytest.raises(RiskcoreError, match="does not hold the population table's value"):
-        Lattice(df, hiers, targets=Targets.of(k_map=2), population=pop.assign(a="w"))
+        Lattice(df, hiers, targets=Targets.of(k_map=2), population_table=pop.assign(a="w"))
     with pytest.raises(RiskcoreError, match="no column 'b'"):
-        Lattice(df, hiers, targets=Targets.of(k_map=2), population=pop[["a"]])
+        Lattice(df, hiers, targets=Targets.of(k_map=2), population_table=pop[["a"]])
     with pytest.raises(RiskcoreError, match="'own'"):
-        Lattice(df, hiers, targets=Targets.of(k_map=2), population=pop, missing="any")
+        Lattice(df, hiers, targets=Targets.of(k_map=2), population_table=pop, missing="any")

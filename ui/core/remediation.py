@@ -131,7 +131,8 @@ def show_on_page(dataset_key: str, recipe: Mapping[str, Any], data: pd.DataFrame
     """
     from riskcore.deidentify.hierarchy import default_hierarchy
 
-    qis = [str(q) for q in recipe.get("qis", ())]
+    # "qis" in a recipe of version 7 or before (saved before the rename)
+    qis = [str(q) for q in recipe.get("quasi_identifiers", recipe.get("qis", ()))]
     levels = [int(v) for v in recipe.get("levels", ())]
     specs = dict(recipe.get("hierarchies") or {})
     if data is not None:

@@ -27,7 +27,7 @@ perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.ste
               -> appended to ``perturb`` (each runs on the result of the ones before)
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
               <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
-              (the column joins ``qis``; its level restarts at 0)
+              (the column joins ``quasi_identifiers``; its level restarts at 0)
 levels        ``{"levels": {column: level}}`` -> ``levels`` (an optional ``"hierarchies"``
               ``{column: hierarchy's recipe}`` sets them first: one step, one undo)
 search        ``{"levels": {column: level}, "objective"}`` -> ``levels``, ``objective``
@@ -412,7 +412,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     perturb = [dict(x) for x in base.perturb]
     date_shift = base.date_shift
     hierarchies = dict(base.hierarchies)
-    levels = dict(zip(base.qis, base.levels, strict=True))
+    levels = dict(zip(base.quasi_identifiers, base.levels, strict=True))
     targets, steering, objective = base.targets, base.steering, base.objective
     for step in steps:
         p = step.parameters
@@ -458,7 +458,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     qis = tuple(hierarchies)
     rec = dataclasses.replace(
         base,
-        qis=qis,
+        quasi_identifiers=qis,
         levels=tuple(levels[q] for q in qis),
         hierarchies=hierarchies,
         targets=targets,
@@ -507,10 +507,10 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
     out += [Step("perturb", dict(x), at=when) for x in recipe.perturb]
     out += [
         Step("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)
-        for q in recipe.qis
+        for q in recipe.quasi_identifiers
     ]
-    if recipe.qis:
-        levels = dict(zip(recipe.qis, recipe.levels, strict=True))
+    if recipe.quasi_identifiers:
+        levels = dict(zip(recipe.quasi_identifiers, recipe.levels, strict=True))
         if recipe.objective is None:
             out.append(Step("levels", {"levels": levels}, at=when))
         else:

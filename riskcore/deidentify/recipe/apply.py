@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, rebuild
 from riskcore.deidentify.masking import SecretKey
@@ -150,13 +151,14 @@ def _blanked(
     return int(who.dropna().nunique() + who.isna().sum())
 
 
+@renamed_arguments(population="population_table")
 def apply_recipe(
     data: pd.DataFrame,
     recipe: Recipe | Mapping[str, Any],
     *,
     key: SecretKey | bytes | None = None,
     skip_keyed: bool = False,
-    population: pd.DataFrame | None = None,
+    population_table: pd.DataFrame | None = None,
 ) -> AppliedRecipe:
     """Re-apply a recipe to a table (the same one, or new data of the same shape).
 
@@ -182,7 +184,7 @@ def apply_recipe(
     skip_keyed : bool, default False
         Leave the keyed steps out (named in ``skipped``): for a report that
         has no key and assesses the quasi-identifiers.
-    population : pandas.DataFrame, optional
+    population_table : pandas.DataFrame, optional
         The population table of the recipe's k-map and delta-presence targets.
 
     Returns
@@ -235,7 +237,7 @@ def apply_recipe(
             "the recipe: its classes count people, and without that column a person's rows "
             "cannot be told apart from other people's"
         )
-    absent = [c for c in (*rec.qis, *rec.sensitive, *named) if c not in data.columns]
+    absent = [c for c in (*rec.quasi_identifiers, *rec.sensitive, *named) if c not in data.columns]
     if absent:
         raise RiskcoreError(f"the table has no column {absent[0]!r}, which the recipe names")
     keyed = keyed_steps(rec)
@@ -271,7 +273,7 @@ def apply_recipe(
     )
     skipped = tuple(keyed) if secret is None else ()
     numeric: NumericRiskUtility | None = None
-    if not rec.qis:
+    if not rec.quasi_identifiers:
         if rec.perturb:
             before = work
             work = run_steps(work, rec.perturb)
@@ -280,7 +282,7 @@ def apply_recipe(
     hierarchies: dict[str, Hierarchy] = {}
     unknown: dict[str, list[Any]] = {}
     n_unknown: dict[str, int] = {}
-    for q in rec.qis:
+    for q in rec.quasi_identifiers:
         h = rebuild(work[q], rec.hierarchies[q])
         leaf = h.leaf_index(work[q])
         miss = leaf == -1
@@ -306,11 +308,11 @@ def apply_recipe(
         sampling_fraction=rec.sampling_fraction,
         weights=rec.weights,
         steering=steering,
-        population=population,
+        population_table=population_table,
         person=None if people is None else PERSON_KEY,
         events=rec.events,
     )
-    level = dict(zip(rec.qis, rec.levels, strict=True))
+    level = dict(zip(rec.quasi_identifiers, rec.levels, strict=True))
     levels = [level[q] for q in lattice.qis]  # the lattice's order: the QIs, then the events
     node = lattice.evaluate(levels)
     out = lattice.apply(work, levels, suppression=rec.suppression)
@@ -409,13 +411,13 @@ def pinned_steering(rec: Recipe, hierarchies: Mapping[str, Hierarchy]) -> Steeri
     RiskcoreError
         For a recipe level outside its bounds (or a steering that does not fit).
     """
-    heights = [hierarchies[q].height for q in rec.qis]
-    steering = Steering.from_dict(rec.steering or {}).check(rec.qis, heights)
-    for q, lv, h in zip(rec.qis, rec.levels, heights, strict=True):
+    heights = [hierarchies[q].height for q in rec.quasi_identifiers]
+    steering = Steering.from_dict(rec.steering or {}).check(rec.quasi_identifiers, heights)
+    for q, lv, h in zip(rec.quasi_identifiers, rec.levels, heights, strict=True):
         lo, hi = steering.bounds(q, h)
         if not lo <= lv <= hi:
             raise RiskcoreError(
                 f"the recipe's level {lv} of {q!r} lies outside its level bounds {lo}..{hi}"
             )
-    pins = {q: (lv, lv) for q, lv in zip(rec.qis, rec.levels, strict=True)}
+    pins = {q: (lv, lv) for q, lv in zip(rec.quasi_identifiers, rec.levels, strict=True)}
     return Steering(steering.weights, pins)

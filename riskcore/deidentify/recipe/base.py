@@ -15,7 +15,7 @@ A recipe records every step, in the order :func:`apply_recipe` redoes them:
 5. generalization: per quasi-identifier, its hierarchy (the builder and its
    parameters, or the table of labels) and the level chosen; the event columns
    (``events``: quasi-identifiers that change from visit to visit, judged by
-   k^m-anonymity) are generalized alike, listed among ``qis`` with their levels;
+   k^m-anonymity) are generalized alike, listed among ``quasi_identifiers`` with their levels;
 6. suppression of the classes that break the targets.
 
 Keys of keyed operators (HMAC and AES-SIV tokens, keyed date shifts) are never
@@ -40,6 +40,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_fields
 from riskcore._results import Result
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
@@ -75,7 +76,7 @@ __all__ = [
 #: Version 5 added ``person`` (the column linking the rows of one person: the classes
 #: count people and a suppressed class loses all of its people's rows); no ``person``
 #: is left out of ``to_dict``, so version 4 recipes read and keep their seals.
-#: Version 6 added ``events`` (the event columns among ``qis``: generalized by their
+#: Version 6 added ``events`` (the event columns among ``quasi_identifiers``: generalized by their
 #: hierarchies and levels like the QIs, judged by k^m-anonymity of each person's visits
 #: rather than by the classes); no ``events`` is left out of ``to_dict``.
 #: Version 7 added ``allowed_identifiers`` (the detected direct identifiers the operator
@@ -83,7 +84,13 @@ __all__ = [
 #: none is left out of ``to_dict``, so version 6 recipes read and keep their seals. (Without
 #: the new version an older riskcore would drop the field it does not know and call the
 #: recipe's seal broken; with it, it names the version it cannot read.)
-RECIPE_VERSION = 7
+#: Version 8 renamed ``qis`` to ``quasi_identifiers`` (the profile's word): a recipe of
+#: version 7 or before reads, and writes its QIs under ``qis`` again, so its seal (over its
+#: content as written) still matches.
+RECIPE_VERSION = 8
+
+#: The last version whose JSON names the quasi-identifiers ``qis``.
+QIS_UNTIL_VERSION = 7
 
 #: The operator of a recipe's ``date_shift`` (person, columns, largest shift).
 DATE_SHIFT: MaskOperator = OPERATORS["shift_dates"]
@@ -246,20 +253,21 @@ def generalize_known(
         columns unchanged. A value the hierarchy does not hold becomes ``"*"``.
     """
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
-    level = dict(zip(rec.qis, rec.levels, strict=True))
-    cols = [q for q in rec.qis if q in known.columns and q in data.columns]
+    level = dict(zip(rec.quasi_identifiers, rec.levels, strict=True))
+    cols = [q for q in rec.quasi_identifiers if q in known.columns and q in data.columns]
     hierarchies = {q: rebuild(data[q], rec.hierarchies[q]) for q in cols}
     return generalize_columns(known, hierarchies, {q: int(level[q]) for q in cols})
 
 
+@renamed_fields(qis="quasi_identifiers")
 @dataclass(frozen=True)
 class Recipe(Result):
     """Every step done to a table, to be written, read and re-applied (never a key).
 
     Attributes
     ----------
-    qis : tuple of str
-        The quasi-identifier columns.
+    quasi_identifiers : tuple of str
+        The quasi-identifier columns (``qis`` before version 8).
     levels : tuple of int
         Level of each QI.
     hierarchies : dict
@@ -323,7 +331,7 @@ class Recipe(Result):
         re-applied must have it. Usually masked as keyed tokens by a masking
         step, so that the release still links a person's rows.
     events : tuple of str
-        The event columns among ``qis`` (with ``person``): generalized to their
+        The event columns among ``quasi_identifiers`` (with ``person``): generalized to their
         levels like the QIs, judged by k^m-anonymity of each person's visits
         (:class:`riskcore.criteria.KmAnonymity`) rather than forming the
         classes (:class:`riskcore.deidentify.search.lattice.Lattice`'s ``events``).
@@ -338,7 +346,7 @@ class Recipe(Result):
     recipe re-applied suppresses the classes its node suppressed.
     """
 
-    qis: tuple[str, ...]
+    quasi_identifiers: tuple[str, ...]
     levels: tuple[int, ...]
     hierarchies: dict[str, Any]
     targets: dict[str, Any]
@@ -370,13 +378,16 @@ class Recipe(Result):
 
         An empty ``perturb``, no ``population``, no ``person``, no ``events`` and no
         ``allowed_identifiers`` are left out (version 3's content, so its seal, stays
-        the same).
+        the same); a recipe of version 7 or before names its QIs ``qis``, as it was
+        written and sealed.
 
         Returns
         -------
         dict of str to Any
         """
         out = super().to_dict()
+        if isinstance(self.version, int) and self.version <= QIS_UNTIL_VERSION:
+            out = {("qis" if k == "quasi_identifiers" else k): v for k, v in out.items()}
         for name in (
             "perturb",
             "population",
@@ -482,7 +493,7 @@ class Recipe(Result):
         """
         qis = tuple(hierarchies)
         rec = cls(
-            qis=qis,
+            quasi_identifiers=qis,
             levels=tuple(int(levels[q]) for q in qis),
             hierarchies={q: hierarchies[q].recipe() for q in qis},
             targets=targets.to_dict(),

@@ -172,7 +172,7 @@ def treated_columns(recipe: Recipe, *, pending: Collection[str] = ()) -> frozens
     out |= {str(x["column"]) for x in recipe.safe_harbor}
     if recipe.date_shift is not None:
         out |= {str(c) for c in recipe.date_shift["columns"]}
-    out |= {q for q, lv in zip(recipe.qis, recipe.levels, strict=True) if int(lv) > 0}
+    out |= {q for q, lv in zip(recipe.quasi_identifiers, recipe.levels, strict=True) if int(lv) > 0}
     out |= set(numeric_columns(recipe.perturb))
     return frozenset(out | set(pending))
 
@@ -288,7 +288,7 @@ def check_identifiers(
     treated, partly = treated_columns(recipe, pending=pending), partly_treated(recipe)
     bare = untreated_identifiers(recipe, found, allowed, pending=pending)
     if bare:
-        level0 = set(recipe.qis) - treated
+        level0 = set(recipe.quasi_identifiers) - treated
         named = "; ".join(
             f"{d.column!r} ({d.gist}"
             + (", a quasi-identifier kept at level 0" if d.column in level0 else "")

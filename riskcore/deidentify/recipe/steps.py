@@ -42,6 +42,7 @@ from riskcore._results import Result
 from riskcore.deidentify.hierarchy import level_words
 from riskcore.deidentify.recipe.base import Recipe, masking_steps
 from riskcore.errors import RiskcoreError
+from riskcore.perturb.steps import METHODS
 
 __all__ = ["SAFE_HARBOR_WORDS", "STEP_KINDS", "RecipeStep", "recipe_steps"]
 
@@ -139,40 +140,12 @@ def _suppression(how: str, max_suppression: float) -> str:
 
 
 def _perturb_words(step: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Return (column, effect) pairs of one ``perturb`` step (:mod:`riskcore.perturb.steps`)."""
-    method = str(step.get("method"))
+    """Return (column, effect) pairs of one ``perturb`` step, from its registered method."""
+    method = METHODS.get(str(step.get("method")))
+    if method is None:
+        raise RiskcoreError(f"unknown perturbation method {step.get('method')!r} in the recipe")
     cols = [str(c) for c in step.get("columns") or []]
-    params = dict(step.get("params") or {})
-    seed = step.get("seed")
-    if method == "local_suppression":
-        return [
-            (
-                "",
-                f"single cells of {', '.join(cols)} blanked until every record matches at "
-                f"least {params.get('k')} records, a blank matching any value (local "
-                "suppression)",
-            )
-        ]
-    if method == "microaggregation":
-        how = "MDAV over " + ", ".join(cols) if params.get("method") == "mdav" else "sorted"
-        effect = f"replaced by the means of groups of at least {params.get('k')} records ({how})"
-        return [(c, effect) for c in cols]
-    if method == "pram":
-        return [
-            (
-                c,
-                f"randomized by invariant PRAM (pd {params.get('pd')}, alpha "
-                f"{params.get('alpha')}, seed {seed}; matrix recorded)",
-            )
-            for c in cols
-        ]
-    if method == "noise":
-        pct = dict(params.get("percent") or {})
-        return [
-            (c, f"normal noise of {pct.get(c)}% of its standard deviation added (seed {seed})")
-            for c in cols
-        ]
-    raise RiskcoreError(f"unknown perturbation method {method!r} in the recipe")
+    return method.describe(cols, dict(step.get("params") or {}), step.get("seed"))
 
 
 def recipe_steps(
@@ -229,14 +202,14 @@ def recipe_steps(
         params = {k: v for k, v in p.items() if k not in ("method", "columns")}
         for col, effect in _perturb_words(p):
             out.append(_step("perturbation", col, str(p.get("method")), params, effect))
-    for q, lv in zip(rec.qis, rec.levels, strict=True):
+    for q, lv in zip(rec.quasi_identifiers, rec.levels, strict=True):
         spec = rec.hierarchies[q]
         params = {"level": int(lv), **dict(spec.get("params") or {})}
         effect = level_words(spec, int(lv), unit=units.get(q))
         if q in rec.events:
             effect += " (an event column: its visits judged by k^m-anonymity)"
         out.append(_step("generalization", q, str(spec.get("kind")), params, effect))
-    if rec.qis:
+    if rec.quasi_identifiers:
         limit = float(rec.targets.get("max_suppression") or 0.0)
         effect = _suppression(rec.suppression, limit)
         out.append(_step("suppression", "", rec.suppression, {"max_suppression": limit}, effect))

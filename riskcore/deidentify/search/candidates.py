@@ -41,11 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_fields
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import evaluate
 from riskcore.criteria.models import RecordRisk
@@ -125,13 +126,14 @@ class Candidate(Result):
     best: bool = False
 
 
+@renamed_fields(qis="quasi_identifiers")
 @dataclass(frozen=True)
 class CandidateTable(Result):
     """The candidate solutions of a search (see the module).
 
     Attributes
     ----------
-    qis : tuple of str
+    quasi_identifiers : tuple of str
         The quasi-identifier columns.
     objective : str
         The search's objective: the loss of the Pareto front.
@@ -152,7 +154,10 @@ class CandidateTable(Result):
         By the search objective's loss, then average risk, then levels.
     """
 
-    qis: tuple[str, ...]
+    #: 2: ``qis`` renamed ``quasi_identifiers`` (version 1 still reads).
+    schema_version: ClassVar[int] = 2
+
+    quasi_identifiers: tuple[str, ...]
     objective: str
     threshold: float
     evaluated: int
@@ -177,8 +182,10 @@ class CandidateTable(Result):
         """
         cols: dict[str, Any] = {}
         rows = self.rows
-        lv = np.asarray([r.levels for r in rows], dtype=np.int64).reshape(len(rows), len(self.qis))
-        for i, q in enumerate(self.qis):
+        lv = np.asarray([r.levels for r in rows], dtype=np.int64).reshape(
+            len(rows), len(self.quasi_identifiers)
+        )
+        for i, q in enumerate(self.quasi_identifiers):
             cols[q] = lv[:, i]
             cols[f"{q} (in words)"] = [r.words[i] for r in rows]
         cols["suppressed"] = [r.suppressed for r in rows]
@@ -329,7 +336,7 @@ def candidate_table(
         For a filter on a column that is not a QI, a filter whose lowest level is above its
         highest, a hierarchy missing for a QI, a limit below 1 or a threshold outside (0, 1].
     """
-    qis = tuple(result.qis)
+    qis = tuple(result.quasi_identifiers)
     objective: Objective = check_objective(result.objective)
     missing = [q for q in qis if q not in hierarchies]
     if missing:
@@ -389,7 +396,7 @@ def candidate_table(
             at_risk = None
         rows.append(Candidate(**row, records_at_risk=at_risk))
     return CandidateTable(
-        qis=qis,
+        quasi_identifiers=qis,
         objective=objective,
         threshold=float(threshold),
         evaluated=len(result.visited),
@@ -402,13 +409,14 @@ def candidate_table(
     )
 
 
+@renamed_fields(qis="quasi_identifiers")
 @dataclass(frozen=True)
 class Comparison(Result):
     """Two candidates side by side (:func:`compare_candidates`).
 
     Attributes
     ----------
-    qis : tuple of str
+    quasi_identifiers : tuple of str
         The quasi-identifier columns.
     a, b : Candidate
         The two nodes, with their records at risk counted.
@@ -422,7 +430,10 @@ class Comparison(Result):
         values of the data).
     """
 
-    qis: tuple[str, ...]
+    #: 2: ``qis`` renamed ``quasi_identifiers`` (version 1 still reads).
+    schema_version: ClassVar[int] = 2
+
+    quasi_identifiers: tuple[str, ...]
     a: Candidate
     b: Candidate
     column_ncp_a: dict[str, float]
@@ -550,7 +561,7 @@ def compare_candidates(
         cols[f"{q} (A)"] = _labels_at(h, values, pair[0].levels[i])
         cols[f"{q} (B)"] = _labels_at(h, values, pair[1].levels[i])
     return Comparison(
-        qis=lattice.qis,
+        quasi_identifiers=lattice.qis,
         a=pair[0],
         b=pair[1],
         column_ncp_a=column_ncp(lattice, pair[0].levels, _pens=pens),

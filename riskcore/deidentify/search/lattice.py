@@ -52,6 +52,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.recipe.base import generalize_columns
@@ -149,7 +150,7 @@ class Lattice(LatticeLosses):
     steering : Steering, optional
         Per-QI weights of the objectives and level bounds of the search
         (:mod:`riskcore.deidentify.search.steering`).
-    population : pandas.DataFrame, optional
+    population_table : pandas.DataFrame, optional
         The identified population table the data were drawn from (one row
         per person, with the QIs), for k-map and delta-presence targets
         (:mod:`riskcore.deidentify.search.population`: k-map prunes like k,
@@ -184,6 +185,7 @@ class Lattice(LatticeLosses):
         itemsets exceed their limit.
     """
 
+    @renamed_arguments(population="population_table")
     def __init__(
         self,
         data: pd.DataFrame | EncodedTable,
@@ -197,7 +199,7 @@ class Lattice(LatticeLosses):
         sampling_fraction: float | None = None,
         weights: str | None = None,
         steering: Steering | None = None,
-        population: pd.DataFrame | None = None,
+        population_table: pd.DataFrame | None = None,
         person: str | None = None,
         events: Sequence[str] = (),
         sensitive_hierarchies: Mapping[str, Hierarchy | closeness.ValueHierarchy] | None = None,
@@ -237,7 +239,7 @@ class Lattice(LatticeLosses):
                 "k-map and delta-presence match a population table of one row per person, "
                 "and event columns are many values per person: search them apart"
             )
-        if self.targets.needs_population_table and population is None:
+        if self.targets.needs_population_table and population_table is None:
             raise RiskcoreError(
                 "k-map and delta-presence are judged against the identified population table "
                 "the data were drawn from: give it to the search (--population FILE)"
@@ -361,8 +363,8 @@ class Lattice(LatticeLosses):
         self._event_base(enc)
         self._pop: PopulationClasses | None = None
         self._absent = any(c.judges_empty_classes for c in self.targets.criteria)
-        if self.targets.needs_population_table and population is not None:
-            self._pop = PopulationClasses(population, self.hierarchies, self._cards)
+        if self.targets.needs_population_table and population_table is not None:
+            self._pop = PopulationClasses(population_table, self.hierarchies, self._cards)
             self._pop.check_subset(self._tables.direct([0] * nq)[1])
         self._init_bounds()
         if self.events:  # the itemsets of the finest events searched, counted (or refused) now

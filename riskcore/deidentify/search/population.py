@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.search.rollup import NodeClasses, group
 from riskcore.errors import RiskcoreError
@@ -43,7 +44,7 @@ class PopulationClasses:
 
     Parameters
     ----------
-    population : pandas.DataFrame
+    population_table : pandas.DataFrame
         The identified population table (one row per person), with every QI.
     hierarchies : mapping of str to Hierarchy
         The lattice's hierarchies, in the lattice's QI order.
@@ -58,26 +59,27 @@ class PopulationClasses:
         hierarchy does not (named).
     """
 
+    @renamed_arguments(population="population_table")
     def __init__(
         self,
-        population: pd.DataFrame,
+        population_table: pd.DataFrame,
         hierarchies: Mapping[str, Hierarchy],
         cards: list[list[int]],
     ) -> None:
-        if not isinstance(population, pd.DataFrame):
+        if not isinstance(population_table, pd.DataFrame):
             raise RiskcoreError("the population table must be a table (a DataFrame)")
         qis = tuple(hierarchies)
-        absent = [q for q in qis if q not in population.columns]
+        absent = [q for q in qis if q not in population_table.columns]
         if absent:
             raise RiskcoreError(f"the population table has no column {absent[0]!r}")
-        if len(population) == 0:
+        if len(population_table) == 0:
             raise RiskcoreError("the population table has no records")
         leaves = []
         for q in qis:
             h = hierarchies[q]
-            leaf = h.leaf_index(population[q])
+            leaf = h.leaf_index(population_table[q])
             if (leaf == -1).any():
-                bad = population[q].iloc[int(np.flatnonzero(leaf == -1)[0])]
+                bad = population_table[q].iloc[int(np.flatnonzero(leaf == -1)[0])]
                 raise RiskcoreError(
                     f"the hierarchy of {q!r} does not hold the population table's value "
                     f"{bad!r}; build the hierarchy so that it covers the population"

@@ -81,9 +81,11 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
+from riskcore._deprecation import renamed_fields
 from riskcore._results import NOT_IN_JSON, Result
 from riskcore.criteria import Targets
 from riskcore.deidentify.search.lattice import Lattice, NodeResult, Objective
@@ -162,13 +164,14 @@ def best_of(nodes: Sequence[NodeResult], objective: Objective) -> NodeResult | N
     return min((r for r in ok if same_loss(r.loss(objective), low)), key=tie_key)
 
 
+@renamed_fields(qis="quasi_identifiers")
 @dataclass(frozen=True)
 class SearchResult(Result):
     """The least-loss anonymous node and the nodes the search visited.
 
     Attributes
     ----------
-    qis : tuple of str
+    quasi_identifiers : tuple of str
     heights : tuple of int
         Height of each QI's hierarchy.
     targets : Targets
@@ -197,7 +200,10 @@ class SearchResult(Result):
         level below the top); None when there is none.
     """
 
-    qis: tuple[str, ...]
+    #: 2: ``qis`` renamed ``quasi_identifiers`` (version 1 still reads).
+    schema_version: ClassVar[int] = 2
+
+    quasi_identifiers: tuple[str, ...]
     heights: tuple[int, ...]
     targets: Targets
     objective: Objective
@@ -523,7 +529,7 @@ def search(
             box[i] = (0, top)
             keeping[q] = scan.run(box)[0]
     return SearchResult(
-        qis=lattice.qis,
+        quasi_identifiers=lattice.qis,
         heights=lattice.heights,
         targets=lattice.targets,
         objective=objective,

@@ -227,7 +227,7 @@ def column_ncp_bars(cmp: Comparison) -> go.Figure:
     -------
     plotly.graph_objects.Figure
     """
-    qis = list(cmp.qis)
+    qis = list(cmp.quasi_identifiers)
     fig = go.Figure()
     for name, values, color in (
         ("A", cmp.column_ncp_a, NEUTRAL),

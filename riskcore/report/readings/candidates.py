@@ -96,7 +96,7 @@ def candidate_display(
     f = table.frame()
     out = pd.DataFrame(index=f.index)
     out["search's choice"] = f["best"].map({True: "yes", False: ""})
-    for q in table.qis:
+    for q in table.quasi_identifiers:
         out[q] = f[q] if levels == "numbers" else f[q].astype(str) + ": " + f[f"{q} (in words)"]
     out["NCP"] = f["ncp"]
     out["average risk"] = f["average risk"]
@@ -131,7 +131,7 @@ def candidate_level_help(table: CandidateTable) -> dict[str, str]:
     """
     f = table.frame()
     out = {}
-    for q in table.qis:
+    for q in table.quasi_identifiers:
         pairs = f[[q, f"{q} (in words)"]].drop_duplicates(q).sort_values(q)
         words = "; ".join(f"{lv} {w}" for lv, w in pairs.itertuples(index=False))
         out[q] = f"Levels of {q}: {words}"
@@ -190,9 +190,9 @@ def comparison_table(cmp: Comparison, *, people: bool = False) -> pd.DataFrame:
     a, b = cmp.a, cmp.b
     unit = "people" if people else "records"
     rows: list[tuple[str, str, str]] = []
-    for i, q in enumerate(cmp.qis):
+    for i, q in enumerate(cmp.quasi_identifiers):
         rows.append((f"{q}: level", f"{a.levels[i]}: {a.words[i]}", f"{b.levels[i]}: {b.words[i]}"))
-    for q in cmp.qis:
+    for q in cmp.quasi_identifiers:
         rows.append((f"{q}: NCP", f"{cmp.column_ncp_a[q]:.1%}", f"{cmp.column_ncp_b[q]:.1%}"))
     rows += [
         (f"{unit} suppressed", f"{a.suppressed:,}", f"{b.suppressed:,}"),
@@ -255,7 +255,7 @@ def comparison_reading(cmp: Comparison, *, people: bool = False) -> str:
         f"{plural(a.classes, 'class', 'classes')} of at least {a.smallest_class:,} {many}, "
         f"B {b.classes:,} of at least {b.smallest_class:,}."
     )
-    diff = {q: cmp.column_ncp_a[q] - cmp.column_ncp_b[q] for q in cmp.qis}
+    diff = {q: cmp.column_ncp_a[q] - cmp.column_ncp_b[q] for q in cmp.quasi_identifiers}
     q = max(diff, key=lambda c: abs(diff[c]))
     if abs(diff[q]) > 0:
         keeps = "A" if diff[q] < 0 else "B"

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from riskcore.metrics import Assessment
+from riskcore.perturb.steps import METHODS
 from riskcore.report.readings._format import join_names, plural
 from riskcore.report.readings.criteria import (
     format_achieved,
@@ -377,12 +378,10 @@ def release_banner(review: Review) -> ReleaseBanner:
     return ReleaseBanner("hold", "NOT READY", text, text)
 
 
-_PERTURBED = {
-    "local_suppression": "cells blanked (a blank matches any value)",
-    "microaggregation": "numbers replaced by group means",
-    "pram": "categories changed at random (PRAM)",
-    "noise": "noise added",
-}
+def _changed(name: str) -> str:
+    """Return what a perturbation method does to values (its name when none is registered)."""
+    method = METHODS.get(name)
+    return name if method is None else method.changed
 
 
 def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
@@ -397,9 +396,7 @@ def perturbed_limitation(steps: list[dict[str, Any]]) -> str:
     -------
     str
     """
-    parts = [
-        f"{join_names(s['columns'])}: {_PERTURBED.get(s['method'], s['method'])}" for s in steps
-    ]
+    parts = [f"{join_names(s['columns'])}: {_changed(s['method'])}" for s in steps]
     return (
         "Perturbed values: the release changes values, not only their detail ("
         + "; ".join(parts)
@@ -488,9 +485,10 @@ def limitation_text(lim: Limitation) -> str:
             f"The recipe suppressed {n:,} {plural(n, 'record', 'records')}, beyond its own "
             "suppression limit, on this table."
         )
-    if lim.kind == "suda-skipped" and "qis" in f:
+    n_qis = f.get("n_quasi_identifiers", f.get("qis"))  # "qis" in a review saved before
+    if lim.kind == "suda-skipped" and n_qis is not None:
         return (
-            f"Special uniques (SUDA) not computed: the profile has {f['qis']:,} "
+            f"Special uniques (SUDA) not computed: the profile has {n_qis:,} "
             f"quasi-identifiers, above the limit of {f['limit']:,} (SUDA_MAX_QIS); assess "
             "fewer quasi-identifiers on the Records page to see them."
         )
@@ -502,7 +500,7 @@ def limitation_text(lim: Limitation) -> str:
     if lim.kind == "suda-capped":
         return (
             f"Special uniques (SUDA) searched up to combinations of {f['max_size']} of the "
-            f"{f['qis']} quasi-identifiers only: a larger search passes the limit of "
+            f"{n_qis} quasi-identifiers only: a larger search passes the limit of "
             f"{f['limit']:,} combinations (SUDA_MAX_COMBINATIONS); larger minimal sample "
             "uniques are not counted, so the scores are lower bounds."
         )

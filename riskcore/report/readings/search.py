@@ -116,7 +116,7 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
             )
             continue
         levels = ", ".join(f"{c} {lv}" for c, lv in zip(quasi_identifiers, alt.levels, strict=True))
-        top = result.heights[list(result.qis).index(q)]
+        top = result.heights[list(result.quasi_identifiers).index(q)]
         low = result.steering.bounds(q, top)[0]
         out.append(
             head + f"The best combination that keeps it ({levels}) loses "

@@ -121,7 +121,7 @@ def lattice(
         sampling_fraction=p.sampling_fraction,
         weights=p.roles.weight,
         steering=Steering.from_dict(steer) if steer else None,
-        population=_population if p.targets.needs_population_table else None,
+        population_table=_population if p.targets.needs_population_table else None,
         person=p.roles.person,
     )
 

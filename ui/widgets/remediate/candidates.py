@@ -100,7 +100,7 @@ def candidates_section(
     ``apply`` records a candidate's levels as a step of the history
     (:mod:`ui.widgets.remediate.history`).
     """
-    qis = list(found.qis)
+    qis = list(found.quasi_identifiers)
     st.subheader("Candidate solutions")
     st.caption(
         "Every combination of levels the search evaluated that meets the targets. Filter "

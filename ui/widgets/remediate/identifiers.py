@@ -196,7 +196,7 @@ def _generalized(ctx: Context, columns: list[str]) -> list[str]:
         return []
     if now is None:
         return []
-    level = dict(zip(now.qis, now.levels, strict=True))
+    level = dict(zip(now.quasi_identifiers, now.levels, strict=True))
     held = now.hierarchies
     return [c for c in columns if c in held and (held[c] != TAKEN_OVER or level.get(c, 0))]
 
