@@ -129,7 +129,7 @@ class LatticeLosses:
         Parameters
         ----------
         objective : Objective, optional
-            The loss minimized (:data:`riskcore.deidentify.objectives.OBJECTIVES`).
+            The loss minimized (:data:`riskcore.utility.objectives.OBJECTIVES`).
 
         Returns
         -------

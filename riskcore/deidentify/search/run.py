@@ -503,7 +503,7 @@ def search(
     >>> import pandas as pd
     >>> from riskcore.criteria import Targets
     >>> from riskcore.deidentify.hierarchy import flat_hierarchy, interval_hierarchy
-    >>> from riskcore.deidentify.lattice import Lattice
+    >>> from riskcore.deidentify.search.lattice import Lattice
     >>> df = pd.DataFrame({"age": [31, 34, 38, 42, 45, 47], "sex": list("FFFMMM")})
     >>> h = {"age": interval_hierarchy(df["age"], [10, 20]), "sex": flat_hierarchy(df["sex"])}
     >>> result = search(Lattice(df, h, targets=Targets.of(k=3)))
