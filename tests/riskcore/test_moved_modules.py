@@ -69,3 +69,22 @@ def test_no_module_of_riskcore_imports_an_old_path() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_no_file_of_the_project_names_an_old_path() -> None:
+    """Code, docstrings and examples name the new paths (the stand-ins are for callers outside)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    old = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in MOVED) + r")\b")
+    mine = {root / "riskcore" / "_moved.py", Path(__file__).resolve()}
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("riskcore", "ui", "pages", "tests", "scripts", "benchmarks")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path not in mine
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if old.search(line)
+    ]
+    assert not found, "old module paths: " + ", ".join(found[:20])
