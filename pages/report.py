@@ -42,8 +42,9 @@ except RiskcoreError as exc:  # the database cannot be read: the report goes wit
 ledger = look.budget
 split = look.ledger is not None and look.ledger.split is not None
 if ledger.entries or split:  # with which ledger it is and why (a people match, a new ledger)
-    prof = prof.with_(ledger={**ledger.to_dict(), "charged_to": ledger_provenance(look)})
-profile_json = prof.to_json()
+    spent = {**ledger.to_dict(), "charged_to": ledger_provenance(look)}
+    base = prof  # the same object while nothing changed: the copy with the budget kept too
+    prof = session_profile.derived("report", (base, spent), lambda: base.with_(ledger=spent))
 st.caption(
     md(
         "Built from the roles and targets of this session"
@@ -78,10 +79,12 @@ if st.button("Build the report", type="primary", key=keys.REPORT_BUILD):
         except RiskcoreError as exc:
             st.error(md(exc))
             end_page()
-    built = st.session_state[keys.REPORT] = {"profile": profile_json, "report": report}
+    built = st.session_state[keys.REPORT] = {"profile": prof, "report": report}
 if built is None:
     end_page()
-stale = built["profile"] != profile_json
+# equal profiles, equal keys; each profile's key is computed once (no JSON on a rerun)
+built_from = built["profile"]
+stale = built_from.cache_key != prof.cache_key
 if stale:
     st.warning(
         "The roles, targets or recipe changed since this report was built: build it again "
@@ -132,7 +135,7 @@ c3.download_button(
 )
 c4.download_button(
     "Download the profile (reproduces it)",
-    built["profile"],
+    built_from.to_json,  # written when downloaded, not on each rerun
     help="The roles, targets and recipe this report was built from: they rebuild it.",
     file_name="profile.json",
     mime="application/json",
@@ -140,7 +143,7 @@ c4.download_button(
     key=keys.REPORT_PROFILE,
     disabled=stale,
 )
-sign_control(report, built["profile"], stale=stale, stem=stem)
+sign_control(report, built_from.cache_key, stale=stale, stem=stem)
 with st.container(border=True):
     st.subheader("Save this assessment")
     st.caption(
@@ -165,7 +168,7 @@ with st.container(border=True):
                 new_id = saved.store().save(
                     name,
                     fingerprint=report.dataset["sha256"],
-                    profile=json.loads(built["profile"]),
+                    profile=json.loads(built_from.to_json()),  # strict JSON values
                     results=report.to_dict(),
                     report=render_html(report),
                     user=who,

@@ -188,8 +188,13 @@ if run_gate(n, (ctx.key, qis, person), "Explain the records", keys.EXPLORE_RUN):
     # the class size the session's targets need by size alone (k, and 1/threshold)
     k = session_profile.targets().k_required
     try:
-        roles = ColumnRoles(quasi_identifiers=qis, persons=() if person is None else (person,))
-        pj = Profile(roles=roles, targets=Targets.of(k=k), missing=policy)
+
+        def k_only() -> Profile:
+            roles = ColumnRoles(quasi_identifiers=qis, persons=() if person is None else (person,))
+            return Profile(roles=roles, targets=Targets.of(k=k), missing=policy)
+
+        # made once while the QIs, the person, k and the policy stay (none made on a rerun)
+        pj = session_profile.derived("uniqueness-cover", (qis, person, k, policy), k_only)
         lattice = cached.lattice(
             ctx.key, ctx.encoded, cached.hierarchies(ctx.key, ctx.table, qis), qis,
             pj.cache_key, pj,

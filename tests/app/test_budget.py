@@ -225,6 +225,30 @@ def test_the_report_reads_the_persisted_budget(where):
     assert "the privacy budget spent" in _captions(at)
 
 
+def test_a_report_with_the_budget_is_fresh_on_a_rerun_and_writes_no_profile(monkeypatch):
+    """The profile with the budget spent is made once while neither changes (issue 40, item 4):
+    a rerun writes no profile JSON; a change of targets makes the report stale."""
+    from riskcore.criteria import Targets
+    from riskcore.profile import Profile
+
+    _release(_session())
+    at = _session()
+    at.switch_page("pages/report.py").run()
+    at.button(key="rc_report_build").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["rc_report"]["profile"].ledger["entries"]
+    written = []
+    to_dict = Profile.to_dict
+    monkeypatch.setattr(Profile, "to_dict", lambda self: written.append(1) or to_dict(self))
+    at.run()
+    assert not at.exception, at.exception
+    assert not written
+    assert not any("changed since this report was built" in w.value for w in at.warning)
+    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
+    at.run()
+    assert any("changed since this report was built" in w.value for w in at.warning)
+
+
 def test_a_near_duplicate_is_warned_of_where_it_arrives_and_where_releases_are_made():
     _release(_session(("people.csv", _csv())))
     at = AppTest.from_file(APP, default_timeout=60).run()

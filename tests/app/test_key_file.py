@@ -149,11 +149,11 @@ def test_the_key_is_in_no_profile_recipe_report_database_or_page(database):
     # steps by their
     # operator, never by their key
     assert '"history"' in kept and '"operator": "hmac_tokens"' in kept
-    assert '"operator": "reversible_tokens"' in built["profile"]
+    assert '"operator": "reversible_tokens"' in built["profile"].to_json()
     assert built["report"].to_json().count(key_check(KEY)) >= 1  # the check value is recorded
     found = {
         "recipe": str(recipe),
-        "profile": built["profile"],
+        "profile": built["profile"].to_json(),
         "kept work": kept,
         "report": built["report"].to_json(),
         "database": b"".join(p.read_bytes() for p in database.parent.iterdir()).hex(),

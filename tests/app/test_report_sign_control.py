@@ -58,6 +58,8 @@ def test_the_sign_control_signs_and_a_wrong_passphrase_is_a_message():
     assert check.valid and check.twin_checked, check
     assert check.signer == "Common Name: Rita Reviewer"
     # the key and the passphrase are not kept beside the signed files
-    assert set(signed) == {"built_at", "profile", "pdf", "twin", "p7s", "said"}
+    assert set(signed) == {"built_at", "profile_key", "pdf", "twin", "p7s", "said"}
+    # tied to the build by its profile's cache key, not a copy of the profile's JSON
+    assert signed["profile_key"] == at.session_state["rc_report"]["profile"].cache_key
     assert PASSPHRASE not in _texts(at)
     assert PASSPHRASE.encode() not in signed["pdf"] + signed["p7s"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from riskcore.criteria import Targets
 from riskcore.profile import Profile
 from tests.app.helpers import demo_roles, hospital_app, run, seen
 from ui.core import keys
@@ -96,3 +97,57 @@ def test_the_cached_wrappers_take_the_profile_not_its_json(page, profile_calls):
     at = run(page, demo_roles(QIS))
     assert not at.exception, at.exception
     assert profile_calls["read"] == 0
+
+
+@pytest.fixture
+def written(monkeypatch):
+    """Count the profiles written out (``Profile.to_dict``: its JSON and its ``cache_key``)."""
+    calls = []
+    to_dict = Profile.to_dict
+    monkeypatch.setattr(Profile, "to_dict", lambda self: calls.append(1) or to_dict(self))
+    return calls
+
+
+def test_a_report_rerun_that_changes_nothing_writes_no_profile(profile_calls, written):
+    """The Report page keeps the Profile it built from and judges staleness by its cache key:
+    its JSON is written for the download and the save only."""
+    at = run("pages/report.py", demo_roles(QIS))
+    at.button(key=keys.REPORT_BUILD).click().run()
+    assert not at.exception, at.exception
+    assert at.session_state[keys.REPORT]["profile"] is at.session_state[keys.PROFILE]
+    written.clear()
+    profile_calls.update(made=0, read=0)
+    at.run()
+    at.run()
+    assert not at.exception, at.exception
+    assert (len(written), profile_calls["made"], profile_calls["read"]) == (0, 0, 0)
+    assert not any("changed since this report was built" in w.value for w in at.warning)
+
+
+def test_a_report_is_stale_after_a_target_change_and_fresh_once_it_is_undone():
+    at = run("pages/report.py", demo_roles(QIS))
+    at.button(key=keys.REPORT_BUILD).click().run()
+    targets = at.session_state[keys.TARGETS]["targets"]
+    at.session_state[keys.TARGETS]["targets"] = Targets.of(k=3)
+    at.run()
+    assert any("changed since this report was built" in w.value for w in at.warning)
+    assert at.button(key=keys.SAVE).disabled
+    at.session_state[keys.TARGETS]["targets"] = targets  # equal profiles, equal cache keys
+    at.run()
+    assert not at.exception, at.exception
+    assert not any("changed since this report was built" in w.value for w in at.warning)
+    assert not at.button(key=keys.SAVE).disabled
+
+
+def test_a_uniqueness_rerun_that_changes_nothing_makes_no_profile(profile_calls, written):
+    """The record explorer's cover judges by a k-only profile kept in the session: a rerun
+    neither makes it again nor writes it for its cache key."""
+    at = run("pages/uniqueness.py", demo_roles(QIS))
+    assert not at.exception, at.exception
+    assert any("in a class of" in seen(m.value) for m in at.markdown)  # the cover, judged
+    profile_calls.update(made=0, read=0)
+    written.clear()
+    at.run()
+    at.run()
+    assert not at.exception, at.exception
+    assert (len(written), profile_calls["made"], profile_calls["read"]) == (0, 0, 0)

@@ -8,8 +8,9 @@ them the profile every page judges by (Anonymity, Remediate, Records, Report and
 assessments): the session keeps that frozen ``Profile`` itself under ``keys.PROFILE``, made
 again (a new object, with a new :attr:`~riskcore.profile.Profile.cache_key`) only when a
 widget changed what it is made of, so a rerun that changes nothing builds, writes and
-parses no profile, and the cached wrappers key on its ``cache_key``. :func:`restore` is the
-one function that makes a saved profile the session's.
+parses no profile, and the cached wrappers key on its ``cache_key``. :func:`derived` keeps
+the profiles a page makes from it the same way. :func:`restore` is the one function that
+makes a saved profile the session's.
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ from riskcore.profile import DEFAULT_TARGETS, Profile
 from ui.core import keys, remediation, state
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import pandas as pd
 
     from ui.core.context import Context
 
 __all__ = [
     "current",
+    "derived",
     "load_sensitive_hierarchy",
     "missing",
     "restore",
@@ -173,6 +177,36 @@ def current(ctx: Context, *, with_recipe: bool = True) -> Profile:
             p if p.recipe is None and p.history is None else p.with_(recipe=None, history=None)
         )
     return kept.bare
+
+
+def derived(name: str, inputs: object, make: Callable[[], Profile]) -> Profile:
+    """Return the profile ``make`` builds for one use of a page (the Report page's profile with
+    its budget, the Uniqueness page's k-only one), the same object while ``inputs`` are equal.
+
+    The session keeps one per ``name`` (:data:`ui.core.keys.PROFILES_DERIVED`), so a rerun
+    that changes nothing neither makes it again nor writes it for its
+    :attr:`~riskcore.profile.Profile.cache_key`.
+
+    Parameters
+    ----------
+    name : str
+        What the profile is for (one kept per name).
+    inputs : object
+        What ``make`` builds it from (a tuple); compared with the last call's by ``==``, a
+        tuple's items by identity first, so the session's profile from :func:`current`
+        compares at once.
+    make : callable
+        Builds the profile from ``inputs``; called only when they changed.
+
+    Returns
+    -------
+    Profile
+    """
+    kept: dict[str, tuple[Any, Profile]] = st.session_state.setdefault(keys.PROFILES_DERIVED, {})
+    found = kept.get(name)
+    if found is None or found[0] != inputs:
+        found = kept[name] = (inputs, make())
+    return found[1]
 
 
 @dataclass

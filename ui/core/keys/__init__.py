@@ -44,6 +44,9 @@ PROFILE = "rc_session_profile"
 #: The profiles :func:`ui.core.profile.current` made, {dataset key: (what each was made of, the
 #: Profile, the Profile without its recipe)}: the same objects again while nothing changed.
 PROFILES_MADE = "rc_profiles_made"
+#: The profiles a page derives from the session's (:func:`ui.core.profile.derived`), {what for:
+#: (what each was made of, the Profile)}: the same objects again while nothing changed.
+PROFILES_DERIVED = "rc_profiles_derived"
 #: Last failed upload: {"file_id", "name", "message"}, shown while that file is in the uploader.
 LOAD_ERROR = "rc_load_error"
 #: Why the last re-read of the upload in another text encoding failed: {"key", "message"}.

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 # ------------------------------------------------------------------ Report page
 
-#: The report built last: {"profile": the profile JSON it was built from, "report": Review}.
+#: The report built last: {"profile": the :class:`riskcore.profile.Profile` it was built from
+#: (staleness is judged by its ``cache_key``; its JSON is written for the download and the save
+#: only), "report": Review}.
 REPORT = "rc_report"
 #: The "Build the report" button.
 REPORT_BUILD = "rc_report_build"
@@ -20,9 +22,10 @@ REPORT_JSON = "rc_report_json"
 REPORT_PDF = "rc_report_pdf"
 #: The download of the profile.
 REPORT_PROFILE = "rc_report_profile"
-#: The signed report of this session: {"built_at": the review's built_at, "profile": the
-#: profile JSON, "pdf": the signed PDF, "twin": the JSON twin's bytes, "p7s": the twin's
-#: detached signature, "said": the sentence shown}. Never the key or the passphrase.
+#: The signed report of this session: {"built_at": the review's built_at, "profile_key": the
+#: ``cache_key`` of the profile the report was built from, "pdf": the signed PDF, "twin": the
+#: JSON twin's bytes, "p7s": the twin's detached signature, "said": the sentence shown}. Never
+#: the key or the passphrase.
 SIGNED = "rc_signed"
 #: The Sign control's uploader of the reviewer's .p12 (its bytes stay in memory only).
 SIGN_KEY_FILE = "rc_sign_key_file"

@@ -28,7 +28,7 @@ from ui.core.safe import md
 __all__ = ["sign_control"]
 
 
-def _sign(report: Review, profile_json: str, p12: bytes, passphrase: str) -> None:
+def _sign(report: Review, profile_key: str, p12: bytes, passphrase: str) -> None:
     """Sign the report's PDF and twin; keep the signed files (or show why not)."""
     try:
         key = load_signing_key(p12, passphrase or None)
@@ -41,7 +41,7 @@ def _sign(report: Review, profile_json: str, p12: bytes, passphrase: str) -> Non
         return
     st.session_state[keys.SIGNED] = {
         "built_at": report.built_at,
-        "profile": profile_json,
+        "profile_key": profile_key,
         "pdf": pdf,
         "twin": twin,
         "p7s": p7s,
@@ -49,15 +49,16 @@ def _sign(report: Review, profile_json: str, p12: bytes, passphrase: str) -> Non
     }
 
 
-def sign_control(report: Review, profile_json: str, *, stale: bool, stem: str) -> None:
+def sign_control(report: Review, profile_key: str, *, stale: bool, stem: str) -> None:
     """Draw the Sign control for the report built (disabled while it is stale).
 
     Parameters
     ----------
     report : Review
         The report built on the page.
-    profile_json : str
-        The profile it was built from: a signature of another build is not offered.
+    profile_key : str
+        The :attr:`~riskcore.profile.Profile.cache_key` of the profile it was built from: a
+        signature of a build from another profile is not offered.
     stale : bool
         The session's settings changed since the build: signing waits for a new one.
     stem : str
@@ -87,9 +88,13 @@ def sign_control(report: Review, profile_json: str, *, stale: bool, stem: str) -
             and upload is not None
             and allowed.allowed
         ):
-            _sign(report, profile_json, upload.getvalue(), passphrase)
+            _sign(report, profile_key, upload.getvalue(), passphrase)
         done = st.session_state.get(keys.SIGNED)
-        if done is None or done["built_at"] != report.built_at or done["profile"] != profile_json:
+        if (
+            done is None
+            or done["built_at"] != report.built_at
+            or done["profile_key"] != profile_key
+        ):
             return
         st.success(md(done["said"]))
         # two a row: three a row cut every label at 1024 px ("Download the twin's signat...")
