@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["MOVED", "install"]
+__all__ = ["MOVED", "MOVED_NAMES", "install"]
 
 #: Each old module path and where its code lives now.
 MOVED: dict[str, str] = {
@@ -53,6 +53,16 @@ MOVED: dict[str, str] = {
 }
 
 
+#: Names an old module offered that live elsewhere now (beside :data:`MOVED`'s module).
+MOVED_NAMES: dict[str, dict[str, str]] = {
+    "riskcore.deidentify.recipe_apply": {
+        "apply_levels": "riskcore.deidentify.search.lattice",
+        "Lattice": "riskcore.deidentify.search.lattice",
+        "generalize_columns": "riskcore.deidentify.recipe.base",
+    },
+}
+
+
 class _Moved(types.ModuleType):
     """The stand-in of a moved module: every attribute read from the new module."""
 
@@ -61,10 +71,12 @@ class _Moved(types.ModuleType):
         self.__target = target
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self.__target), attr)
+        elsewhere = MOVED_NAMES.get(self.__name__, {}).get(attr)
+        return getattr(importlib.import_module(elsewhere or self.__target), attr)
 
     def __dir__(self) -> list[str]:
-        return dir(importlib.import_module(self.__target))
+        names = dir(importlib.import_module(self.__target))
+        return sorted({*names, *MOVED_NAMES.get(self.__name__, {})})
 
 
 class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -83,7 +95,7 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         warnings.warn(
             f"{spec.name} moved to {new}; import it from there",
             DeprecationWarning,
-            stacklevel=3,
+            stacklevel=2,  # 3.11 skips importlib's frames: the importing line
         )
         importlib.import_module(new)  # an error in the new module shows at the import
         return _Moved(spec.name, new)
@@ -95,4 +107,6 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 def install() -> None:
     """Put the finder of moved modules on ``sys.meta_path`` (once)."""
     if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
-        sys.meta_path.append(_MovedFinder())
+        # first: a leftover folder of an old path (only __pycache__ after an upgrade in
+        # place) would otherwise import as an empty namespace package
+        sys.meta_path.insert(0, _MovedFinder())

@@ -143,7 +143,6 @@ def _perturb(
     for i, col in enumerate(args.pram):
         steps.append({"method": "pram", "columns": [col], "params": {"pd": args.pram_p},
                       "seed": args.seed + i})  # fmt: skip
-    progress = None
     if args.local_suppression:
         if args.k is None:
             raise RiskcoreError("--local-suppression needs --k K (every record matches K records)")
@@ -156,14 +155,15 @@ def _perturb(
         params = {"k": args.k, "importance": imp or None, "restore_cells": True,
                   "lowest_last": True, "person": person}  # fmt: skip
         steps.append({"method": "local_suppression", "columns": qis, "params": params})
-        progress = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE).watch()
     elif args.importance:
         raise RiskcoreError("--importance goes with --local-suppression")
     results: list[Any] = []
     work = raw
     for step in steps:
-        long = step["method"] == "local_suppression"
-        results.append(run_step(work, step, progress=progress if long else None))
+        progress = None  # local suppression's time budget starts when it starts
+        if step["method"] == "local_suppression":
+            progress = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE).watch()
+        results.append(run_step(work, step, progress=progress))
         work = results[-1].data
     return work, results
 

@@ -563,7 +563,21 @@ def check_person(person: str, quasi_identifiers: Sequence[str], sensitive: Seque
 _CONTRACT = ("columns", "n_records", "class_sizes", "tabulate")
 
 
-class Engine(abc.ABC):
+class _EngineMeta(abc.ABCMeta):
+    """Engine's metaclass: an instance with the contract's members is an engine.
+
+    The members may be set on the instance (``self.columns = ...`` in ``__init__``, a
+    dataclass field), as a Protocol allowed; :meth:`Engine.__subclasshook__` sees only a
+    class's own attributes.
+    """
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if super().__instancecheck__(instance):
+            return True
+        return cls is Engine and all(hasattr(instance, n) for n in _CONTRACT)
+
+
+class Engine(metaclass=_EngineMeta):
     """The engine contract: :meth:`tabulate`, and :meth:`class_sizes` for many subsets.
 
     An engine derives from this class and implements :attr:`columns`,
@@ -687,6 +701,32 @@ class Engine(abc.ABC):
         self.check_columns((*qis, *sens, *(() if person is None else (person,))))
         return self._tabulate(qis, sens, ordered, person)
 
-    @abc.abstractmethod
     def _tabulate(self, qis: Names, sens: Names, ordered: Order, person: str | None) -> Tabulation:
-        """Return the tabulation of checked roles (see :meth:`tabulate`)."""
+        """Return the tabulation of checked roles (see :meth:`tabulate`).
+
+        Not abstract: an engine written against the former Protocol overrides
+        :meth:`tabulate` itself and never reaches this.
+
+        Parameters
+        ----------
+        qis : tuple of str
+            The QIs, at least one, each a column of the table.
+        sens : tuple of str
+            The sensitive attributes that are not QIs.
+        ordered : dict of str to bool or None, optional
+            Per sensitive attribute, whether its codes follow its values' order.
+        person : str or None
+            The person column, neither a QI nor sensitive.
+
+        Returns
+        -------
+        Tabulation
+
+        Raises
+        ------
+        NotImplementedError
+            For an engine that implements neither this nor :meth:`tabulate`.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} implements neither _tabulate nor tabulate"
+        )

@@ -175,3 +175,26 @@ def test_local_suppression_stops_at_the_dashboards_time_budget(tmp_path, capsys,
     assert "Local suppression was stopped after its time budget of 1e-09 s" in err
     assert "use fewer quasi-identifiers" in err and "RISKCORE_TIME_LIMIT" in err
     assert "Traceback" not in err and not out.exists() and not recipe.exists()
+
+
+def test_local_suppression_s_time_budget_starts_when_it_starts(tmp_path, monkeypatch):
+    """A slow microaggregation before it does not use up local suppression's budget."""
+    import time
+
+    import riskcore.perturb.steps as steps
+
+    real = steps.microaggregate
+
+    def slow(*args, **kwargs):
+        time.sleep(1.5)  # longer than the whole budget below
+        return real(*args, **kwargs)
+
+    monkeypatch.setenv("RISKCORE_TIME_LIMIT", "1")
+    monkeypatch.setattr(steps, "microaggregate", slow)
+    masks = [a for c in ("name", "ssn", "date_of_birth", "zip") for a in ("--mask", f"{c}=drop")]
+    code = main(
+        ["anonymize", "demo:300", "--qi", "age", "--qi", "sex", *masks,
+         "--microaggregate", "hours_per_week", "--local-suppression", "--k", "3",
+         "--out", str(tmp_path / "out.csv"), "--recipe-out", str(tmp_path / "r.json")]
+    )  # fmt: skip
+    assert code == 0

@@ -70,3 +70,63 @@ def test_every_engine_makes_the_same_checks(tmp_path):
         tab = engine.tabulate(["age", "sex"], ["sex", "dx"])
         assert list(tab.sensitive) == ["dx"], name
         assert sorted(tab.classes.sizes.tolist()) == [1, 1, 2, 2], name
+
+
+def test_an_engine_with_its_members_set_on_the_instance_is_an_engine():
+    """As with the former Protocol: ``self.columns = ...`` in ``__init__`` counts (review)."""
+    import pandas as pd
+
+    from riskcore.engine import EncodedTable
+    from riskcore.engine.contract import Engine
+    from riskcore.metrics import assess
+
+    inner = EncodedTable(pd.DataFrame({"a": [1, 1, 2], "b": [1, 2, 2]}))
+
+    class Oracle:
+        name = "oracle"
+
+        def __init__(self):
+            self.columns = ("a", "b")
+            self.n_records = 3
+
+        def class_sizes(self, q, person=None):
+            return inner.class_sizes(q, person=person)
+
+        def tabulate(self, q, s=(), *, ordered=None, person=None):
+            return inner.tabulate(q, s, ordered=ordered, person=person)
+
+    assert isinstance(Oracle(), Engine)
+    assert not isinstance(object(), Engine)
+    assert assess(Oracle(), quasi_identifiers=["a"]).k == 1
+
+
+def test_a_subclass_that_implements_tabulate_itself_can_be_made():
+    import pandas as pd
+
+    from riskcore.engine import EncodedTable
+    from riskcore.engine.contract import Engine
+
+    inner = EncodedTable(pd.DataFrame({"a": [1, 1, 2]}))
+
+    class Mine(Engine):
+        name = "mine"
+        columns = ("a",)
+        n_records = 3
+
+        def class_sizes(self, q, person=None):
+            return inner.class_sizes(q, person=person)
+
+        def tabulate(self, q, s=(), *, ordered=None, person=None):
+            return inner.tabulate(q, s)
+
+    assert Mine().tabulate(["a"]).classes.n_classes == 2
+
+    class Neither(Engine):
+        columns = ("a",)
+        n_records = 3
+
+        def class_sizes(self, q, person=None):
+            return inner.class_sizes(q, person=person)
+
+    with pytest.raises(NotImplementedError, match="neither"):
+        Neither().tabulate(["a"])

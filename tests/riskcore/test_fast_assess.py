@@ -25,7 +25,7 @@ import pytest
 
 from riskcore.cli import main
 from riskcore.cli.assess import assess_engine as _assess_engine
-from riskcore.cli.main import build_parser as _build_parser
+from riskcore.cli.entry import build_parser as _build_parser
 from riskcore.engine import EncodedTable, encode_column
 from riskcore.engine.columnar import ArrowTable, encode_arrow
 from riskcore.io import load_arrow, load_table

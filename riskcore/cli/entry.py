@@ -1,4 +1,4 @@
-"""Command line: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
+"""The command line's entry point: ``python -m riskcore assess DATA --qi COL [--qi COL ...] ...``.
 
 Also ``anonymize`` / ``apply`` (remediation), ``records`` (the per-record
 risk table), ``report`` (the HTML / JSON / PDF report; ``report verify`` checks
