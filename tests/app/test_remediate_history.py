@@ -254,7 +254,8 @@ def test_the_history_survives_a_reload_and_is_saved_with_the_profile(database):
     _ok(again.switch_page("pages/report.py"))
     again.button(key="rc_report_build").click()
     _ok(again)
-    profile = Profile.read(json.loads(again.session_state["rc_report"]["profile"]))
+    built = again.session_state["rc_report"]["profile"]  # the Profile; saved as its JSON
+    profile = Profile.read(json.loads(built.to_json()))
     assert profile.history == _history(again)
 
 
