@@ -16,6 +16,7 @@ how the common test finds every model.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -131,6 +132,14 @@ class Criterion(Result):
     judges_empty_classes: ClassVar[bool] = False
     #: Reads each person's events (k^m-anonymity): needs a person column and event columns.
     needs_events: ClassVar[bool] = False
+    #: The model's name, filled with its parameters by :meth:`str.format` (the default
+    #: :attr:`label`: "recursive ({c:g},l)-diversity").
+    title: ClassVar[str] = ""
+    #: The mark of a class that breaks it, filled with the parameters and ``attribute`` (the
+    #: default :meth:`code`: "l<{l} ({attribute})").
+    mark: ClassVar[str] = ""
+    #: The parameter that is the target (the default :attr:`target`: "k", "l", "threshold").
+    target_name: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -141,15 +150,22 @@ class Criterion(Result):
 
     # ------------------------------------------------------------------ words
 
+    def _parameters(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
     @property
     def label(self) -> str:
-        """Return the model's name with its parameters."""
-        raise NotImplementedError
+        """Return the model's name with its parameters (:attr:`title` filled in)."""
+        if not self.title:
+            raise NotImplementedError
+        return self.title.format(**self._parameters())
 
     @property
     def target(self) -> float:
-        """Return the target value a class is compared with."""
-        raise NotImplementedError
+        """Return the target value a class is compared with (the :attr:`target_name` parameter)."""
+        if not self.target_name:
+            raise NotImplementedError
+        return float(getattr(self, self.target_name))
 
     @property
     def target_high(self) -> float | None:
@@ -237,10 +253,8 @@ class Criterion(Result):
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            As :meth:`class_figures`: the classes and the sensitive attribute judged.
 
         Returns
         -------
@@ -256,10 +270,8 @@ class Criterion(Result):
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            As :meth:`failing`; ``evidence.present`` tells the classes with a record.
 
         Returns
         -------
@@ -278,10 +290,8 @@ class Criterion(Result):
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            As :meth:`class_figures`; only the classes with a record count.
 
         Returns
         -------
@@ -289,7 +299,7 @@ class Criterion(Result):
             Comparable with :attr:`target` (a k, an l, a t, a risk).
         """
         figures = self.class_figures(evidence, attribute)[evidence.present]
-        return minimum(figures) if self.higher_is_safer else maximum(figures)
+        return bound(figures, upper=not self.higher_is_safer)
 
     def code(self, attribute: str | None) -> str:
         """Return the short mark of a class that breaks it ("k<11", "l<2 (diagnosis)").
@@ -305,19 +315,19 @@ class Criterion(Result):
         -------
         str
             The model's symbol, the failed comparison and the target, then the attribute
-            in brackets when there is one.
+            in brackets when there is one (:attr:`mark` filled in).
         """
-        raise NotImplementedError
+        if not self.mark:
+            raise NotImplementedError
+        return self.mark.format(**{**self._parameters(), "attribute": attribute})
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
         """Return the upper end achieved, for a range target (None otherwise).
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            As :meth:`achieved`.
 
         Returns
         -------
@@ -335,10 +345,8 @@ class Criterion(Result):
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            The release judged as a whole, and the attribute (as :meth:`class_figures`).
 
         Returns
         -------
@@ -352,10 +360,8 @@ class Criterion(Result):
 
         Parameters
         ----------
-        evidence : Evidence
-            What the data give the criteria (classes, their sizes and the sensitive tabulations).
-        attribute : str or None
-            The sensitive attribute judged (None for a model on the classes alone).
+        evidence, attribute
+            As :meth:`class_figures`; every class is judged as it is (no suppression).
 
         Returns
         -------
@@ -431,7 +437,8 @@ def criterion_from_dict(data: Any) -> Criterion:
     Parameters
     ----------
     data : Any
-        The values :meth:`to_dict` wrote.
+        Any model's values, as its :meth:`~Criterion.to_dict` wrote them: the ``kind`` picks
+        the class.
 
     Returns
     -------
@@ -453,31 +460,21 @@ def criterion_from_dict(data: Any) -> Criterion:
     return REGISTRY[kind].from_dict(data)
 
 
-def minimum(values: np.ndarray) -> float:
-    """Return the minimum, NaN for no values.
+def bound(values: np.ndarray, *, upper: bool) -> float:
+    """Return the smallest of the per-class figures, or with ``upper`` the largest.
 
     Parameters
     ----------
     values : numpy.ndarray
         Per-class figures.
+    upper : bool
+        The largest (a risk's or a distance's worst) instead of the smallest (a k's).
 
     Returns
     -------
     float
+        NaN for no values.
     """
-    return float(values.min()) if len(values) else math.nan
-
-
-def maximum(values: np.ndarray) -> float:
-    """Return the maximum, NaN for no values.
-
-    Parameters
-    ----------
-    values : numpy.ndarray
-        Per-class figures.
-
-    Returns
-    -------
-    float
-    """
-    return float(values.max()) if len(values) else math.nan
+    if not len(values):
+        return math.nan
+    return float(values.max() if upper else values.min())

@@ -77,7 +77,7 @@ from typing import ClassVar, Literal, Self
 import numpy as np
 
 from riskcore._results import NOT_IN_JSON
-from riskcore.criteria.base import TOLERANCE, Check, Criterion, exceeds, maximum, minimum
+from riskcore.criteria.base import TOLERANCE, Check, Criterion, bound, exceeds
 from riskcore.engine import Contingency
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.evidence import Evidence
@@ -141,22 +141,14 @@ class KAnonymity(Criterion):
     """
 
     kind: ClassVar[str] = "k-anonymity"
+    title: ClassVar[str] = "k-anonymity"
+    mark: ClassVar[str] = "k<{k}"
+    target_name: ClassVar[str] = "k"
     monotone_under_generalization: ClassVar[bool] = True
     k: int = 2
 
     def __post_init__(self) -> None:
         _whole("k", self.k)
-
-    @property
-    def label(self) -> str:
-        return "k-anonymity"
-
-    def code(self, attribute: str | None) -> str:
-        return f"k<{self.k}"
-
-    @property
-    def target(self) -> float:
-        return float(self.k)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         return evidence.sizes
@@ -174,6 +166,9 @@ class DistinctLDiversity(Criterion):
     """
 
     kind: ClassVar[str] = "distinct-l-diversity"
+    title: ClassVar[str] = "distinct l-diversity"
+    mark: ClassVar[str] = "l<{l} ({attribute})"
+    target_name: ClassVar[str] = "l"
     per_attribute: ClassVar[bool] = True
     monotone_under_generalization: ClassVar[bool] = True
     l: int = 2  # noqa: E741 - the paper's name
@@ -181,17 +176,6 @@ class DistinctLDiversity(Criterion):
 
     def __post_init__(self) -> None:
         _whole("l", self.l)
-
-    @property
-    def label(self) -> str:
-        return "distinct l-diversity"
-
-    def code(self, attribute: str | None) -> str:
-        return f"l<{self.l} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.l)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
@@ -212,6 +196,9 @@ class EntropyLDiversity(Criterion):
     """
 
     kind: ClassVar[str] = "entropy-l-diversity"
+    title: ClassVar[str] = "entropy l-diversity"
+    mark: ClassVar[str] = "entropy l<{l:g} ({attribute})"
+    target_name: ClassVar[str] = "l"
     per_attribute: ClassVar[bool] = True
     l: float = 2.0  # noqa: E741
     attribute: str | None = None
@@ -219,17 +206,6 @@ class EntropyLDiversity(Criterion):
     def __post_init__(self) -> None:
         if isinstance(self.l, bool) or not isinstance(self.l, (int, float)) or self.l < 1:
             raise RiskcoreError(f"l must be a number of at least 1, not {self.l!r}")
-
-    @property
-    def label(self) -> str:
-        return "entropy l-diversity"
-
-    def code(self, attribute: str | None) -> str:
-        return f"entropy l<{self.l:g} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.l)
 
     def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101
@@ -259,6 +235,9 @@ class RecursiveCLDiversity(Criterion):
     """
 
     kind: ClassVar[str] = "recursive-cl-diversity"
+    title: ClassVar[str] = "recursive ({c:g},l)-diversity"
+    mark: ClassVar[str] = "recursive ({c:g},l)<{l} ({attribute})"
+    target_name: ClassVar[str] = "l"
     per_attribute: ClassVar[bool] = True
     c: float = 2.0
     l: int = 2  # noqa: E741
@@ -268,17 +247,6 @@ class RecursiveCLDiversity(Criterion):
         _whole("l", self.l)
         if isinstance(self.c, bool) or not isinstance(self.c, (int, float)) or not self.c > 0:
             raise RiskcoreError(f"c must be a positive number, not {self.c!r}")
-
-    @property
-    def label(self) -> str:
-        return f"recursive ({self.c:g},l)-diversity"
-
-    def code(self, attribute: str | None) -> str:
-        return f"recursive ({self.c:g},l)<{self.l} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.l)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101
@@ -317,6 +285,8 @@ class TCloseness(Criterion):
     """
 
     kind: ClassVar[str] = "t-closeness"
+    mark: ClassVar[str] = "t>{t:g} ({attribute})"
+    target_name: ClassVar[str] = "t"
     higher_is_safer: ClassVar[bool] = False
     per_attribute: ClassVar[bool] = True
     t: float = 0.2
@@ -333,13 +303,6 @@ class TCloseness(Criterion):
     @property
     def label(self) -> str:
         return "t-closeness" + (f" ({self.distance} distance)" if self.distance else "")
-
-    def code(self, attribute: str | None) -> str:
-        return f"t>{self.t:g} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.t)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101
@@ -494,6 +457,9 @@ class BetaLikeness(_AgainstReference):
     """
 
     kind: ClassVar[str] = "beta-likeness"
+    title: ClassVar[str] = "{variant} beta-likeness"
+    mark: ClassVar[str] = "{variant} beta>{beta:g} ({attribute})"
+    target_name: ClassVar[str] = "beta"
     higher_is_safer: ClassVar[bool] = False
     per_attribute: ClassVar[bool] = True
     monotone_without_suppression: ClassVar[bool] = True
@@ -508,17 +474,6 @@ class BetaLikeness(_AgainstReference):
         if self.variant not in ("basic", "enhanced"):
             raise RiskcoreError(f"beta-likeness is 'basic' or 'enhanced', not {self.variant!r}")
         _check_reference(self.reference)
-
-    @property
-    def label(self) -> str:
-        return f"{self.variant} beta-likeness"
-
-    def code(self, attribute: str | None) -> str:
-        return f"{self.variant} beta>{self.beta:g} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.beta)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
@@ -557,6 +512,9 @@ class DeltaDisclosure(_AgainstReference):
     """
 
     kind: ClassVar[str] = "delta-disclosure"
+    title: ClassVar[str] = "delta-disclosure privacy"
+    mark: ClassVar[str] = "delta>={delta:g} ({attribute})"
+    target_name: ClassVar[str] = "delta"
     higher_is_safer: ClassVar[bool] = False
     per_attribute: ClassVar[bool] = True
     delta: float = 1.0
@@ -567,17 +525,6 @@ class DeltaDisclosure(_AgainstReference):
     def __post_init__(self) -> None:
         _positive("delta", self.delta)
         _check_reference(self.reference)
-
-    @property
-    def label(self) -> str:
-        return "delta-disclosure privacy"
-
-    def code(self, attribute: str | None) -> str:
-        return f"delta>={self.delta:g} ({attribute})"
-
-    @property
-    def target(self) -> float:
-        return float(self.delta)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         assert attribute is not None  # noqa: S101 - per attribute
@@ -613,6 +560,9 @@ class RecordRisk(Criterion):
     """
 
     kind: ClassVar[str] = "record-risk"
+    title: ClassVar[str] = "highest record risk ({model})"
+    mark: ClassVar[str] = "{model} risk>{threshold:.4g}"
+    target_name: ClassVar[str] = "threshold"
     higher_is_safer: ClassVar[bool] = False
     threshold: float = 1 / 11
     model: RiskModel = "prosecutor"
@@ -624,17 +574,6 @@ class RecordRisk(Criterion):
                 f"the attacker model is 'prosecutor' or 'journalist', not {self.model!r} "
                 "(the marketer's is an average: AverageRisk)"
             )
-
-    @property
-    def label(self) -> str:
-        return f"highest record risk ({self.model})"
-
-    def code(self, attribute: str | None) -> str:
-        return f"{self.model} risk>{self.threshold:.4g}"
-
-    @property
-    def target(self) -> float:
-        return float(self.threshold)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         return evidence.record_risk(self.model)
@@ -652,13 +591,10 @@ class _ReleaseShare(Criterion):
 
     higher_is_safer: ClassVar[bool] = False
     suppresses_smallest: ClassVar[bool] = True
+    target_name: ClassVar[str] = "threshold"
     threshold: float = 0.05
     #: The release's figure in words ("the release's average risk").
     what: ClassVar[str] = ""
-
-    @property
-    def target(self) -> float:
-        return float(self.threshold)
 
     def failing(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         return _no_class(evidence)
@@ -687,18 +623,13 @@ class AverageRisk(_ReleaseShare):
     """
 
     kind: ClassVar[str] = "average-risk"
+    title: ClassVar[str] = "average record risk (marketer)"
+    mark: ClassVar[str] = "average risk>{threshold:.4g}"
     what: ClassVar[str] = "the release's average risk"
     threshold: float = 0.05
 
     def __post_init__(self) -> None:
         _share("threshold", self.threshold, open_low=True)
-
-    @property
-    def label(self) -> str:
-        return "average record risk (marketer)"
-
-    def code(self, attribute: str | None) -> str:
-        return f"average risk>{self.threshold:.4g}"
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         n = evidence.n_records
@@ -725,18 +656,13 @@ class SampleUniqueness(_ReleaseShare):
     """
 
     kind: ClassVar[str] = "sample-uniqueness"
+    title: ClassVar[str] = "sample uniqueness"
+    mark: ClassVar[str] = "sample uniques>{threshold:.4g}"
     what: ClassVar[str] = "the share of the release unique on the QIs"
     threshold: float = 0.0
 
     def __post_init__(self) -> None:
         _share("threshold", self.threshold)
-
-    @property
-    def label(self) -> str:
-        return "sample uniqueness"
-
-    def code(self, attribute: str | None) -> str:
-        return f"sample uniques>{self.threshold:.4g}"
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
         n = evidence.n_records
@@ -777,6 +703,8 @@ class PopulationUniqueness(_ReleaseShare):
     """
 
     kind: ClassVar[str] = "population-uniqueness"
+    title: ClassVar[str] = "population uniqueness ({model})"
+    mark: ClassVar[str] = "population uniques>{threshold:.4g}"
     threshold: float = 0.01
     population_size: float | None = None
     model: PopulationModelName = "dankar"
@@ -798,20 +726,13 @@ class PopulationUniqueness(_ReleaseShare):
                 f"the population model is dankar, pitman, zayatz or snb, not {self.model!r}"
             )
 
-    @property
-    def label(self) -> str:
-        return f"population uniqueness ({self.model})"
-
-    def code(self, attribute: str | None) -> str:
-        return f"population uniques>{self.threshold:.4g}"
-
     def resolved(self, evidence: Evidence) -> PopulationUniqueness:
         """Return the model with N fixed: n / pi of ``evidence`` when a sampling fraction is given.
 
         Parameters
         ----------
         evidence : Evidence
-            The table judged, before any suppression.
+            The table judged, before any suppression: its records (people) are n.
 
         Returns
         -------
@@ -916,23 +837,15 @@ class KMap(Criterion):
     """
 
     kind: ClassVar[str] = "k-map"
+    title: ClassVar[str] = "k-map"
+    mark: ClassVar[str] = "k-map<{k}"
+    target_name: ClassVar[str] = "k"
     needs_population_table: ClassVar[bool] = True
     monotone_under_generalization: ClassVar[bool] = True
     k: int = 2
 
     def __post_init__(self) -> None:
         _whole("k", self.k)
-
-    @property
-    def label(self) -> str:
-        return "k-map"
-
-    def code(self, attribute: str | None) -> str:
-        return f"k-map<{self.k}"
-
-    @property
-    def target(self) -> float:
-        return float(self.k)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         return _counts(evidence, "k-map")
@@ -955,6 +868,9 @@ class DeltaPresence(Criterion):
     """
 
     kind: ClassVar[str] = "delta-presence"
+    title: ClassVar[str] = "delta-presence"
+    mark: ClassVar[str] = "delta outside [{delta_min:g}, {delta_max:g}]"
+    target_name: ClassVar[str] = "delta_min"
     higher_is_safer: ClassVar[bool] = False
     needs_population_table: ClassVar[bool] = True
     judges_empty_classes: ClassVar[bool] = True
@@ -966,17 +882,6 @@ class DeltaPresence(Criterion):
         _share("delta_max", self.delta_max)
         if self.delta_min > self.delta_max:
             raise RiskcoreError("delta_min cannot be above delta_max")
-
-    @property
-    def label(self) -> str:
-        return "delta-presence"
-
-    def code(self, attribute: str | None) -> str:
-        return f"delta outside [{self.delta_min:g}, {self.delta_max:g}]"
-
-    @property
-    def target(self) -> float:
-        return float(self.delta_min)
 
     @property
     def target_high(self) -> float | None:
@@ -991,10 +896,10 @@ class DeltaPresence(Criterion):
         return np.asarray(exceeds(d, self.delta_max) | (d < self.delta_min - TOLERANCE))
 
     def achieved(self, evidence: Evidence, attribute: str | None) -> float:
-        return minimum(self._delta(evidence))
+        return bound(self._delta(evidence), upper=False)
 
     def achieved_high(self, evidence: Evidence, attribute: str | None) -> float | None:
-        return maximum(self._delta(evidence))
+        return bound(self._delta(evidence), upper=True)
 
 
 @dataclass(frozen=True)
@@ -1034,6 +939,9 @@ class KmAnonymity(Criterion):
     """
 
     kind: ClassVar[str] = "km-anonymity"
+    title: ClassVar[str] = "k^m-anonymity (m = {m})"
+    mark: ClassVar[str] = "k^{m}<{k}"
+    target_name: ClassVar[str] = "k"
     needs_events: ClassVar[bool] = True
     k: int = 2
     m: int = 2
@@ -1043,17 +951,6 @@ class KmAnonymity(Criterion):
         _whole("k", self.k)
         _whole("m", self.m)
         object.__setattr__(self, "events", event_names(self.events))
-
-    @property
-    def label(self) -> str:
-        return f"k^m-anonymity (m = {self.m})"
-
-    def code(self, attribute: str | None) -> str:
-        return f"k^{self.m}<{self.k}"
-
-    @property
-    def target(self) -> float:
-        return float(self.k)
 
     def class_figures(self, evidence: Evidence, attribute: str | None) -> np.ndarray:
         events = evidence.events
