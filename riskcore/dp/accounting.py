@@ -103,11 +103,12 @@ def zcdp_of_pure(epsilon: float) -> float:
     Parameters
     ----------
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The ε of the pure-DP release (> 0).
 
     Returns
     -------
     float
+        rho, the release's cost in zCDP.
     """
     return 0.5 * float(epsilon) ** 2
 
@@ -477,7 +478,7 @@ class Charger(Protocol):
         Parameters
         ----------
         entry : LedgerEntry
-            The release to charge.
+            The release to charge, before its noise is drawn.
 
         Returns
         -------

@@ -77,18 +77,15 @@ def noise_scale(
 
     Parameters
     ----------
-    mechanism : Mechanism or str
-        The mechanism, or its name.
+    mechanism, epsilon, delta
+        As :func:`~riskcore.dp.mechanisms.mechanism_scale`.
     sensitivity : Sensitivity
-        The query's sensitivity.
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
-    delta : float, optional
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The query's sensitivity: its L1 and L2 bounds.
 
     Returns
     -------
     float
+        The Laplace scale b or the Gaussian sigma.
     """
     return mechanism_scale(mechanism, sensitivity.l1, sensitivity.l2, epsilon, delta=delta)
 
@@ -139,7 +136,7 @@ def noise_error(mechanism: Mechanism | str, scale: float, *, alpha: float = 0.05
     scale : float
         The noise scale of the mechanism (Laplace b, Gaussian sigma).
     alpha : float, optional
-        The probability that the noise exceeds the error.
+        The probability that the noise exceeds the half-width (1 - its confidence).
 
     Returns
     -------
@@ -202,11 +199,12 @@ class ErrorCurve(Result):
         Parameters
         ----------
         epsilon : float
-            The privacy-loss parameter ε (> 0).
+            The privacy-loss parameter ε (> 0), on the curve's grid or between its points.
 
         Returns
         -------
         NoiseError
+            With the curve's mechanism, sensitivity, delta and alpha.
         """
         scale = noise_scale(self.mechanism, self.sensitivity, epsilon, delta=self.delta)
         return noise_error(self.mechanism, scale, alpha=self.alpha)
@@ -336,11 +334,13 @@ def accuracy_for_epsilon(
     alpha : float, optional
         The probability that the noise exceeds the error.
     delta : float, optional
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ of approximate differential privacy, in (0, 1): needed by the Gaussian
+        mechanisms, unused by the Laplace ones.
 
     Returns
     -------
     float
+        In the units of the query's answer.
     """
     scale = noise_scale(mechanism, sensitivity, epsilon, delta=delta)
     return noise_error(mechanism, scale, alpha=alpha).half_width
@@ -368,18 +368,13 @@ def epsilon_for_accuracy(
     ----------
     accuracy : float
         The error wanted, exceeded with probability ``alpha``.
-    sensitivity : Sensitivity
-        The query's sensitivity.
-    mechanism : Mechanism or str, optional
-        The mechanism, or its name.
-    alpha : float, optional
-        The probability that the noise exceeds the error.
-    delta : float, optional
-        The δ of approximate differential privacy (0 for pure ε-DP).
+    sensitivity, mechanism, alpha, delta
+        As :func:`accuracy_for_epsilon`.
 
     Returns
     -------
     float
+        Infinite when no noise is small enough.
     """
     mech = as_mechanism(mechanism)
     check_positive("accuracy", accuracy)

@@ -462,6 +462,7 @@ class RowsPerPerson(Result):
         Returns
         -------
         int
+            Those whose rows the bound keeps whole.
         """
         return int(self.people_by_rows[: check_positive_int("c", c) + 1].sum())
 

@@ -79,15 +79,16 @@ def gaussian_delta(sigma: float, l2: float, epsilon: float) -> float:
     Parameters
     ----------
     sigma : float
-        Standard deviation of the Gaussian noise.
+        Standard deviation of the Gaussian noise (> 0).
     l2 : float
-        The L2 sensitivity of the query.
+        The L2 sensitivity Delta of the query (> 0).
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The privacy-loss parameter ε (>= 0).
 
     Returns
     -------
     float
+        The smallest delta: the noise is (epsilon, delta)-DP for it and every larger one.
     """
     from scipy import special
 
@@ -107,16 +108,15 @@ def gaussian_sigma_analytic(l2: float, epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    l2 : float
-        The L2 sensitivity of the query.
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
+    l2, epsilon : float
+        As :func:`gaussian_delta` (epsilon > 0).
     delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ of approximate differential privacy to meet, in (0, 1).
 
     Returns
     -------
     float
+        Sigma, in the units of the query's answer.
     """
     from scipy import optimize
 
@@ -137,16 +137,13 @@ def gaussian_sigma_classic(l2: float, epsilon: float, delta: float) -> float:
 
     Parameters
     ----------
-    l2 : float
-        The L2 sensitivity of the query.
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
-    delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+    l2, epsilon, delta : float
+        As :func:`gaussian_sigma_analytic`, with epsilon < 1.
 
     Returns
     -------
     float
+        At least the analytic sigma, which is the smallest.
     """
     _check_calibration(l2, epsilon, delta)
     if epsilon >= 1:
@@ -164,16 +161,15 @@ def gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
 
     Parameters
     ----------
-    sigma : float
-        Standard deviation of the Gaussian noise.
-    l2 : float
-        The L2 sensitivity of the query.
+    sigma, l2 : float
+        As :func:`gaussian_delta`.
     delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ of approximate differential privacy, in (0, 1).
 
     Returns
     -------
     float
+        0 when the noise is (0, delta)-DP already.
     """
     from scipy import optimize
 
@@ -223,12 +219,8 @@ def gaussian_search_bounds(l2: float, epsilon: float, delta: float) -> tuple[flo
 
     Parameters
     ----------
-    l2 : float
-        The L2 sensitivity of the query.
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
-    delta : float
-        The δ of approximate differential privacy (0 < δ < 1).
+    l2, epsilon, delta : float
+        As :func:`gaussian_sigma_analytic`.
 
     Returns
     -------
@@ -276,16 +268,13 @@ def opendp_gaussian_epsilon(sigma: float, l2: float, delta: float) -> float:
 
     Parameters
     ----------
-    sigma : float
-        Standard deviation of the Gaussian noise.
-    l2 : float
-        The L2 sensitivity of the query.
-    delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+    sigma, l2, delta : float
+        As :func:`gaussian_epsilon`.
 
     Returns
     -------
     float
+        At least :func:`gaussian_epsilon`'s: the zCDP conversion bounds the exact curve.
     """
     _check_profile(sigma, l2, delta)
     odp = _opendp()
@@ -323,11 +312,11 @@ def opendp_gaussian_sigmas(l2: float, epsilons: np.ndarray, delta: float) -> np.
     Parameters
     ----------
     l2 : float
-        The L2 sensitivity of the query.
+        The L2 sensitivity of the query (> 0).
     epsilons : numpy.ndarray
         The privacy-loss parameters, one per sigma.
     delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ of approximate differential privacy, in (0, 1).
 
     Returns
     -------

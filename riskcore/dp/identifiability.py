@@ -110,14 +110,13 @@ def identifiability_scale(sensitive_range: float, m: int, rho: float) -> float:
     ----------
     sensitive_range : float
         The sensitivity S(f) of the released statistic.
-    m : int
-        The number of possible worlds (the individual is one of m candidates, uniform prior).
-    rho : float
-        The bound on the adversary's posterior of the true world.
+    m, rho
+        As :func:`identifiability_epsilon`.
 
     Returns
     -------
     float
+        In the units of the statistic.
     """
     check_positive("sensitive_range", sensitive_range)
     return float(sensitive_range / identifiability_epsilon(m, rho))
@@ -216,14 +215,13 @@ def most_exposed_world(world_values: Sequence[float] | np.ndarray, scale: float)
 
     Parameters
     ----------
-    world_values : sequence of float or numpy.ndarray
-        f on every possible world, the true one included.
-    scale : float
-        Laplace scale lambda.
+    world_values, scale
+        As :func:`worst_case_identifiability_risk`.
 
     Returns
     -------
     float
+        One of ``world_values``.
     """
     f, total = _peak_log_totals(world_values, scale)
     return float(f[int(np.argmin(total))])

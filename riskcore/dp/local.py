@@ -74,11 +74,12 @@ def warner_keep_probability(epsilon: float) -> float:
     Parameters
     ----------
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The ε of each person's randomized answer (> 0).
 
     Returns
     -------
     float
+        Between 1/2 (epsilon 0) and 1.
     """
     from scipy import special
 
@@ -509,7 +510,7 @@ class LaplaceLdpResult(Result):
     Attributes
     ----------
     column : str
-        The column's name, for the result.
+        The numeric column's name.
     epsilon : float
         The privacy-loss parameter epsilon (> 0).
     bounds : tuple of float

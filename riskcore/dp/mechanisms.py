@@ -180,6 +180,7 @@ def laplace_half_width(scale: float | np.ndarray, alpha: float = 0.05) -> Any:
     Returns
     -------
     Any
+        A float or an array, as ``scale``.
     """
     return scale * math.log(1.0 / alpha)
 
@@ -296,7 +297,8 @@ def mechanism_scale(
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float, optional
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ of approximate differential privacy, in (0, 1): needed by the Gaussian
+        mechanisms, unused by the Laplace ones.
 
     Returns
     -------
