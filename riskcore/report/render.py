@@ -252,7 +252,7 @@ def document_context(review: Review) -> dict[str, Any]:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review the report states: the one source of every sentence.
 
     Returns
     -------
@@ -443,7 +443,7 @@ def figure_objects(review: Review) -> list[Any]:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review whose classes and utility are drawn.
 
     Returns
     -------
@@ -492,7 +492,7 @@ def figure_svgs(review: Review) -> list[bytes]:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review whose figures are drawn, as :func:`figure_objects`.
 
     Returns
     -------
@@ -605,7 +605,7 @@ def render_html(review: Review, *, figures: bool = True) -> str:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review the HTML report states.
     figures : bool, default True
         Include the plotly figures (and plotly.js, about 4.8 MB).
 
@@ -643,7 +643,7 @@ def render_pdf(review: Review, *, figures: bool = True) -> bytes:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review the PDF states; its JSON twin is attached.
     figures : bool, default True
         Draw the figures (needs kaleido and Chromium).
 

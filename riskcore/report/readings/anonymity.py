@@ -174,7 +174,7 @@ def histogram_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
-        The assessment, as :func:`riskcore.metrics.assess` returns it.
+        The assessment (:func:`riskcore.metrics.assess`): its uniques, class sizes and k.
 
     Returns
     -------
@@ -197,7 +197,7 @@ def candidates_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
-        The assessment, as :func:`riskcore.metrics.assess` returns it.
+        The assessment: its class sizes and its share of uniques.
 
     Returns
     -------
@@ -218,7 +218,7 @@ def risk_table(assessment: Assessment) -> pd.DataFrame:
     Parameters
     ----------
     assessment : Assessment
-        The assessment, as :func:`riskcore.metrics.assess` returns it.
+        The assessment: its prosecutor's, journalist's and marketer's risks.
 
     Returns
     -------
@@ -252,7 +252,7 @@ def risk_reading(assessment: Assessment) -> str:
     Parameters
     ----------
     assessment : Assessment
-        The assessment, as :func:`riskcore.metrics.assess` returns it.
+        The assessment: its threshold and how the population was modelled.
 
     Returns
     -------

@@ -255,12 +255,8 @@ def noise_reading(epsilon: float, sensitivity: float, within: float) -> str:
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
-    sensitivity : float
-        The query's sensitivity.
-    within : float
-        The distance the attacker's success is counted within.
+    epsilon, sensitivity, within : float
+        The point the reading describes, as :func:`noise_point`'s.
 
     Returns
     -------
@@ -282,16 +278,13 @@ def noise_marker_label(epsilon: float, sensitivity: float, within: float) -> str
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss parameter ε (> 0).
-    sensitivity : float
-        The query's sensitivity.
-    within : float
-        The distance the attacker's success is counted within.
+    epsilon, sensitivity, within : float
+        As :func:`noise_reading`.
 
     Returns
     -------
     str
+        One line, short enough for the plot.
     """
     p, half = noise_point(epsilon, sensitivity, within)
     return (

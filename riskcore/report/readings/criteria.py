@@ -213,7 +213,7 @@ def format_target(check: Check) -> str:
     Parameters
     ----------
     check : Check
-        One criterion's check.
+        The criterion judged: its kind and its target (or range).
 
     Returns
     -------
@@ -234,7 +234,7 @@ def format_achieved(check: Check) -> str:
     Parameters
     ----------
     check : Check
-        One criterion's check.
+        The criterion judged: its kind and what its classes achieved.
 
     Returns
     -------
@@ -259,7 +259,7 @@ def target_label(check: Check) -> str:
     Parameters
     ----------
     check : Check
-        One criterion's check.
+        The criterion judged, on a sensitive attribute or on the quasi-identifiers.
 
     Returns
     -------

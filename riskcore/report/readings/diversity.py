@@ -94,7 +94,7 @@ def diversity_reading(assessment: Assessment, attribute: str) -> str:
     assessment : Assessment
         The assessment, as :func:`riskcore.metrics.assess` returns it.
     attribute : str
-        A sensitive attribute of the assessment.
+        A sensitive attribute of the assessment: its l and t are read.
 
     Returns
     -------
@@ -210,7 +210,7 @@ def hierarchy_prompt(attribute: str) -> str:
     Parameters
     ----------
     attribute : str
-        The sensitive attribute.
+        The sensitive attribute whose hierarchy is asked for.
 
     Returns
     -------
@@ -226,7 +226,7 @@ def hierarchy_refusal(attribute: str) -> str:
     Parameters
     ----------
     attribute : str
-        The sensitive attribute.
+        The sensitive attribute t-closeness is not computed for.
 
     Returns
     -------

@@ -29,7 +29,7 @@ def targets_label(result: LinkageResult) -> str:
     Parameters
     ----------
     result : LinkageResult
-        The result to describe.
+        The attack: its person column decides the word.
 
     Returns
     -------
@@ -48,7 +48,7 @@ def random_pick_phrase(result: LinkageResult) -> str:
     Parameters
     ----------
     result : LinkageResult
-        The result to describe.
+        The attack, with its ground truth (without: no phrase).
 
     Returns
     -------
@@ -75,7 +75,7 @@ def guess_phrase(result: LinkageResult) -> str:
     Parameters
     ----------
     result : LinkageResult
-        The result to describe.
+        The attack: its released records (people) and rows.
 
     Returns
     -------
@@ -100,7 +100,7 @@ def linkage_reading(result: LinkageResult) -> str:
     Parameters
     ----------
     result : LinkageResult
-        The result to describe.
+        The attack: its unique, correct and unmatched targets.
 
     Returns
     -------
@@ -129,7 +129,7 @@ def attribute_table(result: LinkageResult) -> pd.DataFrame:
     Parameters
     ----------
     result : LinkageResult
-        The result to describe.
+        The attack: what it learned of each sensitive attribute.
 
     Returns
     -------

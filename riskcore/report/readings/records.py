@@ -239,7 +239,7 @@ def suda_gap_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
-        The SUDA result.
+        The SUDA result: its sample uniques, special uniques and those with a missing value.
 
     Returns
     -------
@@ -282,7 +282,7 @@ def suda_reading(s: SudaResult) -> str:
     Parameters
     ----------
     s : SudaResult
-        The SUDA result.
+        The SUDA result: its special uniques and their MSUs by size.
 
     Returns
     -------
@@ -314,7 +314,7 @@ def suda_contribution_table(s: SudaResult) -> pd.DataFrame:
     Parameters
     ----------
     s : SudaResult
-        The SUDA result.
+        The SUDA result: each quasi-identifier's contribution.
 
     Returns
     -------
@@ -419,7 +419,7 @@ def msu_list(
     expl : RecordExplanation
         The record's explanation.
     escape : callable, optional
-        Escapes user-supplied text (column names, values) for where it is shown.
+        As :func:`record_reading`.
     limit : int, optional
         At most this many are listed.
 
@@ -569,7 +569,7 @@ def cover_reading(cover: RecordCover, *, escape: Callable[[object], str] = str) 
     cover : RecordCover
         The generalizations covering the record.
     escape : callable, optional
-        Escapes user-supplied text (column names, values) for where it is shown.
+        Escapes the column names and values shown, as :func:`record_reading`'s.
 
     Returns
     -------
@@ -673,7 +673,7 @@ def cover_caption(cover: RecordCover, *, escape: Callable[[object], str] = str) 
         The record's minimal generalizations
         (:func:`riskcore.deidentify.search.cover.cover_record`).
     escape : callable, optional
-        Escapes user-supplied text (column names, values) for where it is shown.
+        As :func:`cover_reading`.
 
     Returns
     -------

@@ -115,7 +115,7 @@ def target_rows(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review: its profile's targets.
 
     Returns
     -------
@@ -193,7 +193,7 @@ def figures_side_by_side(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review: its figures before and, with a recipe, after remediation.
 
     Returns
     -------
@@ -223,7 +223,7 @@ def checks_side_by_side(review: Review) -> pd.DataFrame:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review: its verdicts before and, with a recipe, after remediation.
 
     Returns
     -------
@@ -323,7 +323,7 @@ def release_banner(review: Review) -> ReleaseBanner:
     Parameters
     ----------
     review : Review
-        The review the report states.
+        The review: its readiness and verdict.
 
     Returns
     -------
