@@ -354,8 +354,7 @@ class Evidence:
     @property
     def present(self) -> np.ndarray:
         """Return, per class, whether it has a record (False: a population class with none)."""
-        result: np.ndarray = self.cached("present", lambda: self.records > 0)
-        return result
+        return self._array("present", lambda: self.records > 0)
 
     @property
     def absent_classes(self) -> int:
@@ -389,6 +388,11 @@ class Evidence:
             self._cache[key] = value
         return self._cache[key]
 
+    def _array(self, key: Hashable, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        """Return :meth:`cached` typed as the per-class array ``compute`` gives."""
+        result: np.ndarray = self.cached(key, compute)
+        return result
+
     def _matching(self) -> bool:
         """Return True when the classes are judged by their compatible sets ("any" with a
         missing value somewhere)."""
@@ -404,8 +408,7 @@ class Evidence:
             return self.records
         classes = self.classes
         assert classes is not None  # noqa: S101 - _matching checked it
-        result: np.ndarray = self.cached("sizes", lambda: compatible_sizes(classes))
-        return result
+        return self._array("sizes", lambda: compatible_sizes(classes))
 
     def table(self, attribute: str) -> Contingency:
         """Return the contingency each class of ``attribute`` is judged by.
@@ -470,8 +473,7 @@ class Evidence:
             counted: np.ndarray = np.maximum(pop.table_counts, f)
             return counted
 
-        result: np.ndarray = self.cached("population_sizes", compute)
-        return result
+        return self._array("population_sizes", compute)
 
     def record_risk(self, model: Literal["prosecutor", "journalist"]) -> np.ndarray:
         """Return each class's record re-identification risk under the attacker ``model``.
@@ -507,8 +509,7 @@ class Evidence:
                 return np.asarray(weighted_individual_risk(self.sizes, big_f, method="exact"))
             return 1.0 / big_f
 
-        result: np.ndarray = self.cached(("risk", model), compute)
-        return result
+        return self._array(("risk", model), compute)
 
     def event_support(self, m: int) -> np.ndarray:
         """Return, per class, the least support of its people's sets of at most m events.
@@ -537,10 +538,7 @@ class Evidence:
                 "k^m-anonymity counts each person's events: give the event columns and the "
                 "person column (--event COL --person COL)"
             )
-        result: np.ndarray = self.cached(
-            ("events", int(m)), lambda: events.class_support(int(m), self.n_classes)
-        )
-        return result
+        return self._array(("events", int(m)), lambda: events.class_support(int(m), self.n_classes))
 
     # ------------------------------------------------------------------ per-class figures
 
@@ -550,17 +548,16 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            A sensitive attribute of the evidence (a key of ``sensitive``).
+            A sensitive attribute of the evidence, as :meth:`table`'s.
 
         Returns
         -------
         numpy.ndarray
             int64 counts, one per class (cached).
         """
-        result: np.ndarray = self.cached(
+        return self._array(
             ("distinct", attribute), lambda: distinct_l_per_class(self.table(attribute))
         )
-        return result
 
     def entropy(self, attribute: str) -> np.ndarray:
         """Return each class's entropy H_j = -sum_s p(s) ln p(s), in nats.
@@ -568,17 +565,14 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            A sensitive attribute of the evidence (a key of ``sensitive``).
+            The sensitive attribute whose shares enter H_j (as :meth:`table`).
 
         Returns
         -------
         numpy.ndarray
             float64 >= 0, one per class; entropy l-diversity is exp of its minimum.
         """
-        result: np.ndarray = self.cached(
-            ("entropy", attribute), lambda: entropy_per_class(self.table(attribute))
-        )
-        return result
+        return self._array(("entropy", attribute), lambda: entropy_per_class(self.table(attribute)))
 
     def recursive(self, attribute: str, c: float) -> np.ndarray:
         """Return the largest l each class is recursive (c,l)-diverse for.
@@ -586,7 +580,7 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            A sensitive attribute of the evidence (a key of ``sensitive``).
+            The sensitive attribute whose sorted counts are read (as :meth:`table`).
         c : float
             The constant c > 0.
 
@@ -595,11 +589,10 @@ class Evidence:
         numpy.ndarray
             L_j >= 1, one per class (1: no diversity).
         """
-        result: np.ndarray = self.cached(
+        return self._array(
             ("recursive", attribute, float(c)),
             lambda: recursive_l_per_class(self.table(attribute), float(c)),
         )
-        return result
 
     def t(self, attribute: str, distance: str | None = None) -> np.ndarray:
         """Return each class's t-closeness distance from the table's distribution.
@@ -611,7 +604,7 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            A sensitive attribute of the evidence (a key of ``sensitive``).
+            The sensitive attribute whose distributions are compared (as :meth:`table`).
         distance : str, optional
             "ordered", "equal" or "hierarchical"; default the attribute's.
 
@@ -632,8 +625,7 @@ class Evidence:
                 hierarchy=s.hierarchy,
             )
 
-        result: np.ndarray = self.cached(("t", attribute, d), compute)
-        return result
+        return self._array(("t", attribute, d), compute)
 
     def seed(
         self, attribute: str, per_class: Mapping[str, np.ndarray], *, c: float, distance: str
@@ -647,7 +639,7 @@ class Evidence:
         Parameters
         ----------
         attribute : str
-            A sensitive attribute of the evidence (a key of ``sensitive``).
+            The sensitive attribute the figures were computed on (as :meth:`table`).
         per_class : mapping of str to numpy.ndarray
             The arrays ``distinct``, ``entropy``, ``recursive_l`` and ``t``, one value per
             class.
