@@ -453,7 +453,7 @@ class Profile(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            A profile of any version, as :meth:`to_dict` (or older riskcore) wrote it.
 
         Returns
         -------

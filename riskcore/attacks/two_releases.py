@@ -126,7 +126,8 @@ class TwoReleaseResult(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            A result as :meth:`to_dict` wrote it: ``exact_rows`` as positions, None where
+            nothing is inferred.
 
         Returns
         -------

@@ -413,7 +413,7 @@ class Criterion(Result):
         Parameters
         ----------
         data : Any
-            The values :meth:`to_dict` wrote.
+            This model's parameters with its ``kind``, as :meth:`to_dict` wrote them.
 
         Returns
         -------

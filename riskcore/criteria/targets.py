@@ -353,7 +353,7 @@ class Targets(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            Targets as :meth:`to_dict` wrote them, or as older riskcore did.
 
         Returns
         -------

@@ -479,7 +479,7 @@ class Review(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            The JSON twin, its ``schema`` :data:`REPORT_SCHEMA`.
 
         Returns
         -------

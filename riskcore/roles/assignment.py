@@ -282,7 +282,7 @@ class ColumnRoles(Result):
         Parameters
         ----------
         obj : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            A role profile: each role's columns, as :meth:`to_dict` wrote them.
 
         Returns
         -------

@@ -171,7 +171,7 @@ class Rate(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            A rate as :meth:`to_dict` wrote it, its interval as ``ci95``.
 
         Returns
         -------
@@ -355,7 +355,7 @@ class LinkageResult(Result):
         Parameters
         ----------
         data : mapping of str to Any
-            The values :meth:`to_dict` wrote.
+            A result as :meth:`to_dict` wrote it, with its ``candidate_histogram``.
 
         Returns
         -------
