@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from riskcore._deprecation import renamed_arguments
+from riskcore.report.readings._format import plural
 from riskcore.roles import ColumnRoles, RoleSuggestion, RoleSuggestions
 from riskcore.roles.persons import PersonCandidate, person_facts
 
@@ -214,6 +215,11 @@ def upload_limit_note(limit_mb: int) -> str:
     )
 
 
+def _count(n: int, one: str, many: str, *, mark: str = "") -> str:
+    """Return "4 identifiers", the count between ``mark`` ("**": in bold)."""
+    return f"{mark}{n}{mark} {plural(n, one, many)}"
+
+
 def roles_summary(roles: ColumnRoles) -> str:
     """Return the sidebar's two lines of role counts.
 
@@ -230,14 +236,10 @@ def roles_summary(roles: ColumnRoles) -> str:
     -------
     str
     """
-
-    def count(n: int, one: str, many: str) -> str:
-        return f"{n} {one if n == 1 else many}"
-
-    person = f"{count(len(roles.persons), 'person', 'persons')}, " if roles.persons else ""
+    person = f"{_count(len(roles.persons), 'person', 'persons')}, " if roles.persons else ""
     return (
-        f"{count(len(roles.identifiers), 'identifier', 'identifiers')}, {person}"
-        f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
+        f"{_count(len(roles.identifiers), 'identifier', 'identifiers')}, {person}"
+        f"{_count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')},"
         f"\n{len(roles.sensitive)} sensitive, {len(roles.other)} other"
     )
 
@@ -248,7 +250,7 @@ def roles_reading(roles: ColumnRoles) -> str:
     Parameters
     ----------
     roles : ColumnRoles
-        The role of every column.
+        The role of every column, counted as :func:`roles_summary` does.
 
     Returns
     -------
@@ -256,7 +258,7 @@ def roles_reading(roles: ColumnRoles) -> str:
     """
 
     def count(n: int, one: str, many: str) -> str:
-        return f"**{n}** {one if n == 1 else many}"
+        return _count(n, one, many, mark="**")
 
     text = (
         f"{count(len(roles.quasi_identifiers), 'quasi-identifier', 'quasi-identifiers')}, "
