@@ -457,7 +457,7 @@ class RowsPerPerson(Result):
         Parameters
         ----------
         c : int
-            The bound on rows per person.
+            The bound on rows per person, as :meth:`kept`'s.
 
         Returns
         -------

@@ -216,7 +216,7 @@ def composition_reading(curves: dp.CompositionCurves, budget: float) -> str:
     Parameters
     ----------
     curves : dp.CompositionCurves
-        Total epsilon per number of queries under each accountant.
+        As :func:`composition_window`: the total epsilon per query count, by accountant.
     budget : float
         The epsilon budget.
 

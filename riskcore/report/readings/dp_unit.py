@@ -72,7 +72,7 @@ def release_unit_reading(unit: PrivacyUnit) -> str:
     Parameters
     ----------
     unit : PrivacyUnit
-        The unit of privacy.
+        The unit of privacy of the page's releases: a person (with its bound c) or a row.
 
     Returns
     -------
@@ -106,7 +106,7 @@ def rows_per_person_reading(rows: RowsPerPerson, c: int) -> str:
     Parameters
     ----------
     rows : RowsPerPerson
-        How many people have each number of rows.
+        How many people have each number of rows, read from the data.
     c : int
         The bound on rows per person.
 

@@ -49,7 +49,7 @@ def km_reading(result: KmAnonymity, *, escape: Callable[[object], str] = str) ->
     Parameters
     ----------
     result : KmAnonymity
-        The result to describe.
+        The k^m-anonymity result: its achieved k and the people at risk.
     escape : callable, optional
         Escapes user-supplied text (column names) for where it is shown.
 
@@ -143,7 +143,7 @@ def household_reading(result: HouseholdRisk, *, escape: Callable[[object], str] 
     Parameters
     ----------
     result : HouseholdRisk
-        The result to describe.
+        The household risk: the expected re-identifications with and without households.
     escape : callable, optional
         Escapes user-supplied text (column names).
 

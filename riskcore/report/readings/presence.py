@@ -36,7 +36,7 @@ def population_match_reading(result: PopulationMatch) -> str:
     Parameters
     ----------
     result : PopulationMatch
-        The result to describe.
+        The match against the population table: its k-map and delta figures.
 
     Returns
     -------
@@ -109,7 +109,7 @@ def delta_table(result: PopulationMatch, outside: np.ndarray) -> pd.DataFrame:
     Parameters
     ----------
     result : PopulationMatch
-        The result to describe.
+        The match whose population classes are binned by delta.
     outside : numpy.ndarray
         bool per row of ``result.classes``: the class breaks the delta range.
 
@@ -152,7 +152,7 @@ def delta_reading(
     Parameters
     ----------
     result : PopulationMatch
-        The result to describe.
+        The match whose delta range is read.
     judged : PopulationJudgement
         k-map and delta-presence judged on it.
     k : int
@@ -234,7 +234,7 @@ def record_kmap_table(result: PopulationMatch) -> pd.DataFrame:
     Parameters
     ----------
     result : PopulationMatch
-        The result to describe.
+        The match: each released record's class and its F_j.
 
     Returns
     -------

@@ -68,7 +68,7 @@ def individual_risk_reading(result: IndividualRisk) -> str:
     Parameters
     ----------
     result : IndividualRisk
-        The result to describe.
+        The individual risk: its expected re-identifications and records above tau.
 
     Returns
     -------

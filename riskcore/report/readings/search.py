@@ -32,7 +32,7 @@ def search_reading(result: SearchResult) -> str:
     Parameters
     ----------
     result : SearchResult
-        The result to describe.
+        The search: its optimum, or why there is none.
 
     Returns
     -------
@@ -96,7 +96,7 @@ def removed_column_warnings(result: SearchResult, quasi_identifiers: Sequence[st
     Parameters
     ----------
     result : SearchResult
-        The result to describe.
+        The search whose optimum is read.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
 
@@ -135,7 +135,7 @@ def visited_table(result: SearchResult, quasi_identifiers: Sequence[str]) -> pd.
     Parameters
     ----------
     result : SearchResult
-        The result to describe.
+        The search: every node it evaluated.
     quasi_identifiers : sequence of str
         The quasi-identifier columns.
 

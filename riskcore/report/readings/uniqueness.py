@@ -72,7 +72,7 @@ def contribution_reading(result: UniquenessResult) -> str:
     Parameters
     ----------
     result : UniquenessResult
-        The result to describe.
+        The uniqueness result: each QI's contribution.
 
     Returns
     -------
@@ -102,7 +102,7 @@ def contribution_matters(result: UniquenessResult) -> bool:
     Parameters
     ----------
     result : UniquenessResult
-        The result to describe.
+        The uniqueness result whose contributions are checked.
 
     Returns
     -------
@@ -121,7 +121,7 @@ def subset_table(result: UniquenessResult, *, top: int = 25) -> pd.DataFrame:
     Parameters
     ----------
     result : UniquenessResult
-        The result to describe.
+        The uniqueness result: its QI subsets.
     top : int, optional
         The most subsets kept.
 
@@ -200,9 +200,8 @@ def subset_reading(table: pd.DataFrame, *, complete: bool) -> str:
             else f"any of the {n:,} combinations of quasi-identifiers tested: everyone shares "
             "their values of each"
         )
-        return (
-            f"Nobody is unique on {said} with at least one other person."
-            + ("" if complete else " (Only the first 120 combinations were tested.)")
+        return f"Nobody is unique on {said} with at least one other person." + (
+            "" if complete else " (Only the first 120 combinations were tested.)"
         )
     return (
         f"The most identifying combination tested is {top['columns']}: {top['unique %']:.1f}% of "
@@ -220,7 +219,7 @@ def contribution_table(result: UniquenessResult) -> pd.DataFrame:
     Parameters
     ----------
     result : UniquenessResult
-        The result to describe.
+        The uniqueness result, as :func:`contribution_reading`'s.
 
     Returns
     -------
