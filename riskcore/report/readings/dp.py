@@ -172,7 +172,7 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     epsilon : float
         The privacy-loss parameter ε (> 0).
     delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ both calibrations are made at, in (0, 1).
 
     Returns
     -------
@@ -213,7 +213,7 @@ def solver_table(
     alpha : float
         One minus the confidence level.
     delta : float
-        The δ of approximate differential privacy (0 for pure ε-DP).
+        The δ the Gaussian mechanisms are calibrated at, in (0, 1).
 
     Returns
     -------
@@ -321,28 +321,19 @@ def identifiability_worlds(
     over the person's rows a release reads (at most c), the candidates being people
     (:func:`riskcore.dp.identifiability.candidate_worlds`).
 
+    "class": the candidates are the smallest equivalence class on ``quasi_identifiers``
+    (the attacker narrowed the person down to it); "sample": m records (people, with a
+    person unit) drawn at random (seeded) from the table.
+
     Parameters
     ----------
-    data : EncodedTable
-        The encoded table.
-    column : str
-        The column's name.
-    source : {"class", "sample"}
-        "class": the candidates are the smallest equivalence class on
-        ``quasi_identifiers`` (the attacker narrowed the person down to it); "sample": m
-        records (people, with a person unit) drawn at random (seeded) from the table.
-    quasi_identifiers : tuple of str, optional
-        The quasi-identifier columns.
-    m : int, optional
-        The candidates drawn (``source="sample"``).
-    seed : int, optional
-        Seed of the random generator (the same seed gives the same result).
-    unit : PrivacyUnit, optional
-        One row, or one person with at most c rows.
+    data, column, source, quasi_identifiers, m, seed, unit
+        As :func:`riskcore.dp.identifiability.candidate_worlds`.
 
     Returns
     -------
     tuple of (numpy.ndarray, str)
+        The worlds' values and :func:`candidates_description` of them.
     """
     worlds = dp.candidate_worlds(
         data, column, source=source, quasi_identifiers=quasi_identifiers, m=m, seed=seed,
