@@ -79,9 +79,9 @@ def unit_reading(n_people: int, n_rows: int, person: str | None) -> str:
     n_people : int
         The people.
     n_rows : int
-        The rows.
+        The rows of the table.
     person : str or None
-        The person column.
+        The person column (None: each row is a person).
 
     Returns
     -------
@@ -114,10 +114,8 @@ def suppression_line(best: Any, n_units: int, n_rows: int, *, person: str | None
         The chosen node (``k``, ``suppressed``, ``suppressed_rows``, ``n_classes``).
     n_units : int
         The people (with a person column) or records the suppression is counted in.
-    n_rows : int
-        The rows of the table.
-    person : str or None
-        The person column.
+    n_rows, person
+        As :func:`unit_reading`.
 
     Returns
     -------

@@ -107,7 +107,7 @@ def release_reading(rel: Release) -> str:
     Parameters
     ----------
     rel : Release
-        The OpenDP release.
+        The OpenDP release: its cost, accuracy and notes.
 
     Returns
     -------
@@ -177,7 +177,7 @@ def released_values(rel: Release) -> tuple[float, ...]:
     Parameters
     ----------
     rel : Release
-        The OpenDP release.
+        The OpenDP release whose values are shown.
 
     Returns
     -------
@@ -193,7 +193,7 @@ def rounding_note(rel: Release) -> str | None:
     Parameters
     ----------
     rel : Release
-        The OpenDP release.
+        The OpenDP release, rounded as :func:`released_values` rounds it.
 
     Returns
     -------
