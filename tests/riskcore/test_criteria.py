@@ -259,3 +259,33 @@ def test_the_registry_holds_every_model():
 def test_bad_targets_are_refused_with_a_message(make, message):
     with pytest.raises(RiskcoreError, match=message):
         make()
+
+
+def test_a_model_s_words_come_from_its_title_mark_and_target_name():
+    """A new model states its words as data; Criterion fills them with its parameters."""
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from riskcore.criteria import Criterion
+
+    @dataclass(frozen=True)
+    class Toy(Criterion):  # no kind: not registered
+        title: ClassVar[str] = "toy ({c:g})"
+        mark: ClassVar[str] = "toy<{k} ({attribute})"
+        target_name: ClassVar[str] = "k"
+        k: int = 3
+        c: float = 0.5
+        attribute: str | None = None  # a field of the same name as the judged attribute
+
+    toy = Toy(k=4, attribute="ignored")
+    assert (toy.label, toy.code("dx"), toy.target) == ("toy (0.5)", "toy<4 (dx)", 4.0)
+    assert "Toy" not in {type(c).__name__ for c in REGISTRY.values()}
+
+    @dataclass(frozen=True)
+    class Wordless(Criterion):
+        k: int = 2
+
+    wordless = Wordless()
+    for read in (lambda: wordless.label, lambda: wordless.code(None), lambda: wordless.target):
+        with pytest.raises(NotImplementedError):
+            read()
