@@ -50,6 +50,7 @@ MOVED: dict[str, str] = {
     "riskcore.deidentify.steps": "riskcore.deidentify.recipe.steps",
     "riskcore.metrics.utility": "riskcore.utility.tables",
     "riskcore.perturb.utility": "riskcore.utility.numeric",
+    "riskcore.store.ledger_reading": "riskcore.store.ledgers",
 }
 
 
