@@ -6,7 +6,6 @@ and the recipe (issue 13). Heavy imports happen inside the handler.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,13 +22,10 @@ from riskcore.cli.release import (
     ANONYMIZE_REMEDY,
     add_allow_identifiers,
     add_population,
-    allowed_columns,
     before_steps,
     hierarchies_of,
-    print_steps,
-    released_steps,
     steering_of,
-    write_lookup,
+    write_release,
 )
 from riskcore.errors import RiskcoreError
 from riskcore.utility.objectives import OBJECTIVES
@@ -198,14 +194,9 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.cli.common import load as _load
     from riskcore.deidentify.recipe.apply import PERSON_KEY, with_person_key
     from riskcore.deidentify.recipe.base import Recipe
-    from riskcore.deidentify.recipe.identifiers import (
-        check_identifiers,
-        detect_identifiers,
-        record_allowed,
-    )
+    from riskcore.deidentify.recipe.identifiers import check_identifiers
     from riskcore.deidentify.search.lattice import Lattice, apply_levels
     from riskcore.deidentify.search.run import search
-    from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings, suppression_line
 
     if perturbing(args):
@@ -215,11 +206,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         person = profile.roles.person
-        allowed = allowed_columns(args)
-        found = detect_identifiers(raw, tagged=(*profile.roles.identifiers, *profile.roles.persons))
-        before = before_steps(args, raw, person, targets)
-        key, pre = before.key, before.applied
-        df = pre.data
+        before = before_steps(args, raw, profile.roles, targets)
+        df = before.applied.data
         if person is not None:  # the people as given, whatever the masking did to the column
             df = with_person_key(df, raw[person].to_numpy())
         hierarchies = hierarchies_of(df, args, profile.events, sensitive)
@@ -229,8 +217,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         check_identifiers(
             raw,
             before.recipe,
-            allowed,
-            detected=found,
+            before.allowed,
+            detected=before.found,
             pending=hierarchies,
             remedy=ANONYMIZE_REMEDY,
         )
@@ -275,7 +263,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             safe_harbor=before.recipe.safe_harbor,
             date_shift=before.recipe.date_shift,
             masking=before.recipe.masking,
-            key=key,
+            key=before.key,
             missing=profile.missing,
             distances=profile.distances,
             orders=profile.orders,
@@ -289,16 +277,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
             events=profile.events,
         )
         # after it: a direct identifier the search left at level 0 is written as it is
-        identifiers = check_identifiers(
-            raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
-        )
-        recipe = record_allowed(recipe, identifiers, key)
-        write_table(out, args.out)
-        write_lookup(pre, args.lookup_out)
-        Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
-        if args.profile_out:
-            done = profile.with_(recipe=recipe)
-            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+        written = write_release(args, raw, before, out, recipe, profile)
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -318,10 +297,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "keeping": {q: None if r is None else r.to_dict() for q, r in result.keeping.items()},
         "warnings": removed_column_warnings(result, lattice.qis),
         "seconds": result.seconds,
-        "rows_written": len(out),
-        "out": str(args.out),
-        "recipe": str(args.recipe_out),
-        **released_steps(recipe, identifiers),
+        **written.summary(),
     }
     for warning in summary["warnings"]:
         print(f"warning: {warning}", file=sys.stderr)
@@ -354,6 +330,5 @@ def run_anonymize(args: argparse.Namespace) -> int:
         + (", weighted" if any(w != 1 for w in steering.weights.values()) else "")
         + ")"
     )
-    print_steps(recipe, identifiers)
-    print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
+    written.print()
     return 0
