@@ -24,6 +24,8 @@ from riskcore.cli.release import (
     add_population,
     before_steps,
     hierarchies_of,
+    no_node_error,
+    search_recipe,
     steering_of,
     write_release,
 )
@@ -193,7 +195,6 @@ def run_anonymize(args: argparse.Namespace) -> int:
     from riskcore.cli.args import anonymize_inputs, distance_options
     from riskcore.cli.common import load as _load
     from riskcore.deidentify.recipe.apply import PERSON_KEY, with_person_key
-    from riskcore.deidentify.recipe.base import Recipe
     from riskcore.deidentify.recipe.identifiers import check_identifiers
     from riskcore.deidentify.search.lattice import Lattice, apply_levels
     from riskcore.deidentify.search.run import search
@@ -241,11 +242,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         result = search(lattice, objective=args.objective)
         best = result.best
         if best is None:
-            raise RiskcoreError(
-                f"no generalization meets the targets within {targets.max_suppression:.1%} "
-                "suppression, even the most general one: allow more suppression or lower "
-                "the targets"
-            )
+            raise no_node_error(targets)
         # a CSV or TSV is written from the labels' codes (the same bytes, no string hashing)
         written_as_text = Path(args.out).suffix.lower() in (".csv", ".tsv")
         out = apply_levels(
@@ -254,27 +251,16 @@ def run_anonymize(args: argparse.Namespace) -> int:
         if person is not None:
             out = out.drop(columns=PERSON_KEY)
         levels = dict(zip(lattice.qis, best.levels, strict=True))
-        recipe = Recipe.of(
+        recipe = search_recipe(
+            args,
+            profile,
             hierarchies,
             levels,
             targets,
             sensitive=sensitive,
-            suppression=args.suppression,
-            safe_harbor=before.recipe.safe_harbor,
-            date_shift=before.recipe.date_shift,
-            masking=before.recipe.masking,
-            key=before.key,
-            missing=profile.missing,
-            distances=profile.distances,
-            orders=profile.orders,
-            sensitive_hierarchies=profile.sensitive_hierarchies,
-            sampling_fraction=profile.sampling_fraction,
-            weights=profile.roles.weight,
             steering=steering,
-            objective=args.objective,
-            population=reference,
-            person=person,
-            events=profile.events,
+            reference=reference,
+            before=before,
         )
         # after it: a direct identifier the search left at level 0 is written as it is
         written = write_release(args, raw, before, out, recipe, profile)

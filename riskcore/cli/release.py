@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,14 +42,17 @@ __all__ = [
     "before_steps",
     "hierarchies_of",
     "hierarchy_option",
+    "no_node_error",
     "population_reference",
     "print_steps",
     "read_key",
     "released_steps",
     "same_person",
+    "search_recipe",
     "steering_of",
     "with_population_targets",
     "write_lookup",
+    "write_recipe",
     "write_release",
 ]
 
@@ -222,6 +225,118 @@ class Written(NamedTuple):
         print(f"Wrote {self.rows:,} rows to {self.out} and the recipe to {self.recipe_out}")
 
 
+def no_node_error(targets: Any) -> RiskcoreError:
+    """Return the error of a search that found no node meeting the targets.
+
+    Parameters
+    ----------
+    targets : riskcore.criteria.Targets
+        The targets the search judged by (their suppression limit is named).
+
+    Returns
+    -------
+    RiskcoreError
+    """
+    return RiskcoreError(
+        f"no generalization meets the targets within {targets.max_suppression:.1%} "
+        "suppression, even the most general one: allow more suppression or lower the targets"
+    )
+
+
+def search_recipe(
+    args: argparse.Namespace,
+    profile: Profile,
+    hierarchies: Mapping[str, Hierarchy],
+    levels: Mapping[str, int],
+    targets: Any,
+    *,
+    sensitive: tuple[str, ...],
+    steering: Steering,
+    reference: dict[str, Any] | None,
+    before: BeforeSteps | None = None,
+) -> Recipe:
+    """Return the recipe of the node the search chose, with the profile's settings.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options (``--suppression``, ``--objective``).
+    profile : riskcore.profile.Profile
+        The profile of the run: its missing-value policy, distances, orders, sampling
+        fraction, weight column, person and event columns.
+    hierarchies : mapping of str to Hierarchy
+        The hierarchy of each QI and event column.
+    levels : mapping of str to int
+        The node: the level of each.
+    targets : riskcore.criteria.Targets
+        The targets the search judged by.
+    sensitive : tuple of str
+        The sensitive attributes.
+    steering : Steering
+        The ``--weight`` and ``--levels`` options.
+    reference : dict or None
+        The population table's reference (:func:`population_reference`).
+    before : BeforeSteps, optional
+        The steps run before the search (:func:`before_steps`) and their key; none on an
+        engine.
+
+    Returns
+    -------
+    Recipe
+    """
+    from riskcore.deidentify.recipe.base import Recipe
+
+    steps: dict[str, Any] = {}
+    if before is not None:
+        steps = {
+            "safe_harbor": before.recipe.safe_harbor,
+            "date_shift": before.recipe.date_shift,
+            "masking": before.recipe.masking,
+            "key": before.key,
+        }
+    return Recipe.of(
+        hierarchies,
+        levels,
+        targets,
+        sensitive=sensitive,
+        suppression=args.suppression,
+        missing=profile.missing,
+        distances=profile.distances,
+        orders=profile.orders,
+        sensitive_hierarchies=profile.sensitive_hierarchies,
+        sampling_fraction=profile.sampling_fraction,
+        weights=profile.roles.weight,
+        steering=steering,
+        objective=args.objective,
+        population=reference,
+        person=profile.roles.person,
+        events=profile.events,
+        **steps,
+    )
+
+
+def write_recipe(
+    args: argparse.Namespace, recipe: Recipe, profile: Profile, **changes: Any
+) -> None:
+    """Write the recipe to ``--recipe-out`` and, with ``--profile-out``, the profile with it.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options.
+    recipe : Recipe
+        The recipe of the run, as released.
+    profile : riskcore.profile.Profile
+        The profile written to ``--profile-out``, with the recipe recorded.
+    **changes : Any
+        Other fields of the profile written (``missing="any"``).
+    """
+    Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+    if args.profile_out:
+        done = profile.with_(recipe=recipe, **changes)
+        Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+
+
 def write_release(
     args: argparse.Namespace,
     raw: pd.DataFrame,
@@ -265,10 +380,7 @@ def write_release(
     recipe = record_allowed(recipe, identifiers, before.key)
     write_table(table, args.out)
     write_lookup(before.applied, args.lookup_out)
-    Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
-    if args.profile_out:
-        done = profile.with_(recipe=recipe, **changes)
-        Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+    write_recipe(args, recipe, profile, **changes)
     return Written(recipe, identifiers, len(table), str(args.out), str(args.recipe_out))
 
 
