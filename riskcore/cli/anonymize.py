@@ -188,8 +188,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 the release, its recipe (and profile) written, 2 bad input or
+        no node meeting the targets (a message on stderr, nothing written).
     """
     from riskcore._results import dumps
     from riskcore.cli.args import anonymize_inputs, distance_options

@@ -177,8 +177,8 @@ def run_perturb(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 the perturbed release and its recipe written, 2 bad input or
+        local suppression past its time budget (a message on stderr).
     """
     from riskcore._results import dumps
     from riskcore.cli.args import profile_from_args
