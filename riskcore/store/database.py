@@ -137,6 +137,28 @@ SCHEMA = (
 _KEYS: dict[sqlite3.Connection, bytes] = {}
 
 
+@contextmanager
+def _committed(con: sqlite3.Connection, path: Path, key: bytes | None = None) -> Iterator[None]:
+    """Run the block in ``BEGIN IMMEDIATE`` (under ``key``); commit and keep the log's head.
+
+    On any error, the transaction is rolled back and the head file is left as it was
+    (:func:`head_path`); the key is the connection's only inside the block.
+    """
+    con.execute("BEGIN IMMEDIATE")
+    if key is not None:
+        _KEYS[con] = key
+    try:
+        yield
+        head = _head_of(con, path)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        _KEYS.pop(con, None)
+    con.execute("COMMIT")
+    _keep_head(path, head)
+
+
 def default_path() -> Path:
     """Return the database path: ``RISKCORE_DB``, else riskcore.db in the user's data directory.
 
@@ -474,33 +496,22 @@ class Database:
         (:func:`refuse_foreign`). After the commit the log's head is left in
         the head file (:func:`head_path`).
         """
-        with self._connect() as con:
-            con.execute("BEGIN IMMEDIATE")
-            _KEYS[con] = self._key
-            try:
-                version = _version(con)
-                if version != SCHEMA_VERSION:  # set back (or on) since this process opened it
-                    raise RiskcoreError(
-                        f"the database {str(self.path)!r} is no longer at schema version "
-                        f"{SCHEMA_VERSION} (it is {version}) though it was when opened: it was "
-                        "changed outside riskcore, so nothing was written; check it with "
-                        "`riskcore audit verify`"
-                    )
-                refuse_foreign(con, self.path)
-                capture(con)
-                yield con
-                if pending(con):
-                    raise RiskcoreError(
-                        "rows were written without an audit entry, so nothing was written"
-                    )
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            finally:
-                _KEYS.pop(con, None)
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
+        with self._connect() as con, _committed(con, self.path, self._key):
+            version = _version(con)
+            if version != SCHEMA_VERSION:  # set back (or on) since this process opened it
+                raise RiskcoreError(
+                    f"the database {str(self.path)!r} is no longer at schema version "
+                    f"{SCHEMA_VERSION} (it is {version}) though it was when opened: it was "
+                    "changed outside riskcore, so nothing was written; check it with "
+                    "`riskcore audit verify`"
+                )
+            refuse_foreign(con, self.path)
+            capture(con)
+            yield con
+            if pending(con):
+                raise RiskcoreError(
+                    "rows were written without an audit entry, so nothing was written"
+                )
 
     # -- opening: schema version, migration, key --------------------------------------------
     def _open(self) -> bytes:
@@ -510,20 +521,13 @@ class Database:
                 return self._current(con)
             if version > SCHEMA_VERSION:
                 raise RiskcoreError(newer_message(self.path, version))
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with _committed(con, self.path):
                 version = _version(con)  # another process may have migrated it meanwhile
                 if version > SCHEMA_VERSION:
                     raise RiskcoreError(newer_message(self.path, version))
                 if version < SCHEMA_VERSION:
                     refuse_foreign(con, self.path)
                     self._migrate(con, version)
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
             return self._current(con)
 
     def _current(self, con: sqlite3.Connection) -> bytes:
@@ -543,9 +547,7 @@ class Database:
                 "written with: restore its own key from the backup, or the file was replaced"
             )
         if missing_triggers(con):
-            con.execute("BEGIN IMMEDIATE")
-            _KEYS[con] = key
-            try:
+            with _committed(con, self.path, key):
                 refuse_foreign(con, self.path)
                 missing = missing_triggers(con)
                 for name in missing:
@@ -560,14 +562,6 @@ class Database:
                         changes={"missing": missing},
                         records="[]",
                     )
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            finally:
-                _KEYS.pop(con, None)
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
         return key
 
     def _refuse_rekey(self, con: sqlite3.Connection, version: int, existed: set[str]) -> None:
