@@ -71,10 +71,12 @@ __all__ = [
     "append_entry",
     "default_path",
     "head_path",
+    "holds_table",
     "identity_changes",
     "key_place",
     "newer_message",
     "refuse_foreign",
+    "sqlite_uri",
     "user_name",
     "utc_now",
 ]
@@ -157,6 +159,65 @@ def _committed(con: sqlite3.Connection, path: Path, key: bytes | None = None) ->
         _KEYS.pop(con, None)
     con.execute("COMMIT")
     _keep_head(path, head)
+
+
+def sqlite_uri(path: Path, mode: str) -> str:
+    """Return the SQLite URI of the file at ``path`` with its query (``mode=ro``).
+
+    The path is percent-encoded: a ``#``, ``?`` or ``%`` in a file name is the file's,
+    never the URI's fragment, query or an escape.
+
+    Parameters
+    ----------
+    path : Path
+        The database file.
+    mode : str
+        The URI's query, e.g. ``"mode=ro"`` or ``"immutable=1"``.
+
+    Returns
+    -------
+    str
+        A ``file:`` URI, for ``sqlite3.connect(uri, uri=True)``.
+    """
+    return path.resolve().as_uri() + f"?{mode}"
+
+
+def holds_table(path: str | Path, table: str, what: str) -> bool:
+    """Return whether the database at ``path`` exists and holds ``table``, reading only.
+
+    No file, table or journal is made: the file is opened as a URI (:func:`sqlite_uri`)
+    that never creates it, and closed, which removes the write-ahead log's files a
+    read-only connection would leave.
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.
+    table : str
+        The table looked for.
+    what : str
+        What the table keeps, for the message (``"the kept work"``).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    RiskcoreError
+        When the file exists but cannot be read as a database.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True)) as con:
+            row = con.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+            ).fetchone()
+    except sqlite3.Error as exc:
+        raise RiskcoreError(f"{what} in {str(path)!r} could not be read: {exc}") from None
+    return row is not None
 
 
 def default_path() -> Path:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, closing, contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -60,7 +60,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.store import population
 from riskcore.store.assessments import Store
 from riskcore.store.chain import append_only_sql
-from riskcore.store.database import Who, user_name, utc_now
+from riskcore.store.database import Who, holds_table, user_name, utc_now
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,19 +126,7 @@ def holds_ledgers(path: str | Path) -> bool:
     RiskcoreError
         When the file exists but cannot be read as a database.
     """
-    path = Path(path)
-    if not path.is_file():
-        return False
-    try:
-        with closing(sqlite3.connect(path)) as con:
-            row = con.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_TABLES[0],)
-            ).fetchone()
-    except sqlite3.Error as exc:
-        raise RiskcoreError(
-            f"the privacy ledger in {str(path)!r} could not be read: {exc}"
-        ) from None
-    return row is not None
+    return holds_table(path, _TABLES[0], "the privacy ledger")
 
 
 @dataclass(frozen=True)
