@@ -26,7 +26,7 @@ from riskcore.deidentify.search.lattice import Lattice, Targets
 from riskcore.demo import make_people
 from riskcore.engine import EncodedTable
 from riskcore.metrics.explain import explain_record, record_subsets, riskiest_rows
-from riskcore.metrics.suda import suda
+from riskcore.metrics.special_uniques import suda
 
 QIS = ("age", "sex", "race", "marital_status", "education")
 

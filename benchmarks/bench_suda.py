@@ -1,6 +1,6 @@
 """Benchmark of SUDA (minimal sample uniques, SUDA and DIS-SUDA scores) on UCI Adult.
 
-Prints the time of :func:`riskcore.metrics.suda` on ``../shared/data/adult.csv``
+Prints the time of :func:`riskcore.metrics.special_uniques.suda` on ``../shared/data/adult.csv``
 (32,561 rows) with 8 and with 5 quasi-identifiers (issue 15's target: 8 QIs in
 under 10 s), and what was found. The file is loaded once with
 ``riskcore.load_table``; each timed run starts from a fresh

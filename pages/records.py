@@ -10,7 +10,7 @@ import streamlit as st
 from riskcore.criteria.population import judge_population
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
-from riskcore.metrics.suda import check_suda_bounds, largest_msu_size
+from riskcore.metrics.special_uniques import check_suda_bounds, largest_msu_size
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
     delta_reading,

@@ -8,17 +8,12 @@ and importing the package stays cheap: ``from riskcore.deidentify.search import
 search`` imports ``riskcore.deidentify.search.run`` then, not before. A module
 path without a dot is the package's own submodule; a dotted one is absolute.
 Each name is read once and kept in the package's namespace.
-
-A package whose function has its submodule's name (``riskcore.metrics.suda``)
-passes ``names_over_submodules=True``: importing the submodule then binds the
-function, not the module, as the package's attribute.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,7 +21,7 @@ __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    package: str, where: Mapping[str, str], *, names_over_submodules: bool = False
+    package: str, where: Mapping[str, str]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return a package's ``__getattr__`` and ``__dir__`` that import each name where it lives.
 
@@ -37,11 +32,6 @@ def lazy_exports(
     where : mapping of str to str
         Each public name and the module that defines it: a submodule of the package
         (``"lattice"``) or an absolute module path (``"riskcore.utility.loss"``).
-    names_over_submodules : bool, default False
-        Keep a public name that is also its own submodule's name (``suda`` in
-        ``suda``) bound to the name's object: Python binds a submodule as an
-        attribute of its package when it is imported, which would otherwise
-        replace the function with the module.
 
     Returns
     -------
@@ -70,18 +60,4 @@ def lazy_exports(
     def dir_() -> list[str]:
         return sorted(set(vars(sys.modules[package])) | set(where))
 
-    if names_over_submodules:
-        sys.modules[package].__class__ = _names_over_submodules(where)
     return getattr_, dir_
-
-
-def _names_over_submodules(where: Mapping[str, str]) -> type[types.ModuleType]:
-    """Return a module type whose submodule named like one of its names binds that name."""
-
-    class Package(types.ModuleType):
-        def __setattr__(self, name: str, value: Any) -> None:
-            if isinstance(value, types.ModuleType) and where.get(name) == name:
-                value = getattr(value, name)
-            super().__setattr__(name, value)
-
-    return Package

@@ -32,6 +32,7 @@ MOVED: dict[str, str] = {
     "riskcore.deidentify.engines.run": "riskcore.deidentify.on_engine",
     "riskcore.deidentify.engines.table": "riskcore.engine.source",
     "riskcore.deidentify.engines.write": "riskcore.engine.release",
+    "riskcore.deidentify.hierarchy.preview": "riskcore.deidentify.hierarchy.level_groups",
     "riskcore.deidentify.history_measure": "riskcore.deidentify.history.measure",
     "riskcore.deidentify.history_script": "riskcore.deidentify.history.script",
     "riskcore.deidentify.lattice": "riskcore.deidentify.search.lattice",
@@ -48,8 +49,11 @@ MOVED: dict[str, str] = {
     "riskcore.deidentify.signatures": "riskcore.deidentify.search.signatures",
     "riskcore.deidentify.steering": "riskcore.deidentify.search.steering",
     "riskcore.deidentify.steps": "riskcore.deidentify.recipe.steps",
+    "riskcore.io.fingerprint": "riskcore.io.digest",
+    "riskcore.metrics.suda": "riskcore.metrics.special_uniques",
     "riskcore.metrics.utility": "riskcore.utility.tables",
     "riskcore.perturb.utility": "riskcore.utility.numeric",
+    "riskcore.store.ledger_reading": "riskcore.store.ledgers",
 }
 
 
@@ -79,6 +83,32 @@ class _Moved(types.ModuleType):
         return sorted({*names, *MOVED_NAMES.get(self.__name__, {})})
 
 
+class _KeepsItsNames(types.ModuleType):
+    """A package one of whose names is also an old module path's last part.
+
+    Importing a module binds it as an attribute of its package: the stand-in of
+    ``riskcore.metrics.suda`` would replace the function ``riskcore.metrics.suda``. A
+    stand-in never replaces a package's name that is not a module.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        kept = vars(self).get(name)
+        if isinstance(value, _Moved) and not isinstance(kept, types.ModuleType | None):
+            return
+        super().__setattr__(name, value)
+
+
+def _keep_name(old: str) -> None:
+    """Keep the name of ``old``'s package that ``old``'s last part names (a function)."""
+    package, _, child = old.rpartition(".")
+    parent = sys.modules.get(package)
+    value = None if parent is None else getattr(parent, child, None)  # a lazy name is read
+    if value is None or isinstance(value, types.ModuleType):
+        return  # no such name, or a module: the stand-in is bound as any submodule is
+    if not isinstance(parent, _KeepsItsNames):
+        parent.__class__ = type(type(parent).__name__, (_KeepsItsNames, type(parent)), {})
+
+
 class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old module path of :data:`MOVED` and loads its stand-in."""
 
@@ -98,6 +128,7 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             stacklevel=2,  # 3.11 skips importlib's frames: the importing line
         )
         importlib.import_module(new)  # an error in the new module shows at the import
+        _keep_name(spec.name)
         return _Moved(spec.name, new)
 
     def exec_module(self, module: types.ModuleType) -> None:

@@ -63,9 +63,11 @@ def test_the_screenshot_script_knows_every_page_by_its_title_in_the_router():
 
 def test_every_view_the_screenshot_script_draws_is_shown_by_its_docs_page():
     shots = _module(ROOT / "scripts" / "docs_screenshots.py")
-    assert set(shots.VIEWS) == set(shots.VIEW_DOCS) >= {
-        "remediate-history", "remediate-hierarchy-builder", "remediate-perturb"
-    }
+    assert (
+        set(shots.VIEWS)
+        == set(shots.VIEW_DOCS)
+        >= {"remediate-history", "remediate-hierarchy-builder", "remediate-perturb"}
+    )
     for name, where in shots.VIEW_DOCS.items():
         doc = DOCS / where
         images = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", doc.read_text(encoding="utf-8"))
@@ -120,12 +122,12 @@ def test_every_public_module_is_in_the_api_reference():
     }
     public.discard("riskcore")  # the package's own names are on reference/api.md
     assert public - covered == set(), "public modules missing from docs/reference/api/*.md"
-    assert "riskcore.metrics.suda" in covered and "riskcore.dp.release" in covered
+    assert "riskcore.metrics.special_uniques" in covered and "riskcore.dp.release" in covered
     # a package's block lists no members (they are documented once, in their modules)
     text = hooks.api_reference(["riskcore.metrics"])
     head = "    options:\n      show_root_heading: false\n"
     assert f"::: riskcore.metrics\n{head}      members: false\n" in text
-    assert f"::: riskcore.metrics.suda\n{head}\n" in text + "\n"
+    assert f"::: riskcore.metrics.special_uniques\n{head}\n" in text + "\n"
 
 
 def test_the_claims_how_to_shows_every_page_in_people():
@@ -133,7 +135,14 @@ def test_the_claims_how_to_shows_every_page_in_people():
     assert set(shots.PEOPLE) == {
         f"people-{p}"
         for p in (
-            "uniqueness", "anonymity", "records", "remediate", "report", "attacks", "dp", "ldp"
+            "uniqueness",
+            "anonymity",
+            "records",
+            "remediate",
+            "report",
+            "attacks",
+            "dp",
+            "ldp",
         )
     }
     doc = DOCS / "howto" / "claims.md"

@@ -6,7 +6,6 @@ and the recipe (issue 13). Heavy imports happen inside the handler.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,13 +22,12 @@ from riskcore.cli.release import (
     ANONYMIZE_REMEDY,
     add_allow_identifiers,
     add_population,
-    allowed_columns,
     before_steps,
     hierarchies_of,
-    print_steps,
-    released_steps,
+    no_node_error,
+    search_recipe,
     steering_of,
-    write_lookup,
+    write_release,
 )
 from riskcore.errors import RiskcoreError
 from riskcore.utility.objectives import OBJECTIVES
@@ -190,22 +188,16 @@ def run_anonymize(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 the release, its recipe (and profile) written, 2 bad input or
+        no node meeting the targets (a message on stderr, nothing written).
     """
     from riskcore._results import dumps
     from riskcore.cli.args import anonymize_inputs, distance_options
     from riskcore.cli.common import load as _load
     from riskcore.deidentify.recipe.apply import PERSON_KEY, with_person_key
-    from riskcore.deidentify.recipe.base import Recipe
-    from riskcore.deidentify.recipe.identifiers import (
-        check_identifiers,
-        detect_identifiers,
-        record_allowed,
-    )
+    from riskcore.deidentify.recipe.identifiers import check_identifiers
     from riskcore.deidentify.search.lattice import Lattice, apply_levels
     from riskcore.deidentify.search.run import search
-    from riskcore.io.export import write_table
     from riskcore.report.readings import removed_column_warnings, suppression_line
 
     if perturbing(args):
@@ -215,11 +207,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         args.qi = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         person = profile.roles.person
-        allowed = allowed_columns(args)
-        found = detect_identifiers(raw, tagged=(*profile.roles.identifiers, *profile.roles.persons))
-        before = before_steps(args, raw, person, targets)
-        key, pre = before.key, before.applied
-        df = pre.data
+        before = before_steps(args, raw, profile.roles, targets)
+        df = before.applied.data
         if person is not None:  # the people as given, whatever the masking did to the column
             df = with_person_key(df, raw[person].to_numpy())
         hierarchies = hierarchies_of(df, args, profile.events, sensitive)
@@ -229,8 +218,8 @@ def run_anonymize(args: argparse.Namespace) -> int:
         check_identifiers(
             raw,
             before.recipe,
-            allowed,
-            detected=found,
+            before.allowed,
+            detected=before.found,
             pending=hierarchies,
             remedy=ANONYMIZE_REMEDY,
         )
@@ -253,11 +242,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         result = search(lattice, objective=args.objective)
         best = result.best
         if best is None:
-            raise RiskcoreError(
-                f"no generalization meets the targets within {targets.max_suppression:.1%} "
-                "suppression, even the most general one: allow more suppression or lower "
-                "the targets"
-            )
+            raise no_node_error(targets)
         # a CSV or TSV is written from the labels' codes (the same bytes, no string hashing)
         written_as_text = Path(args.out).suffix.lower() in (".csv", ".tsv")
         out = apply_levels(
@@ -266,39 +251,19 @@ def run_anonymize(args: argparse.Namespace) -> int:
         if person is not None:
             out = out.drop(columns=PERSON_KEY)
         levels = dict(zip(lattice.qis, best.levels, strict=True))
-        recipe = Recipe.of(
+        recipe = search_recipe(
+            args,
+            profile,
             hierarchies,
             levels,
             targets,
             sensitive=sensitive,
-            suppression=args.suppression,
-            safe_harbor=before.recipe.safe_harbor,
-            date_shift=before.recipe.date_shift,
-            masking=before.recipe.masking,
-            key=key,
-            missing=profile.missing,
-            distances=profile.distances,
-            orders=profile.orders,
-            sensitive_hierarchies=profile.sensitive_hierarchies,
-            sampling_fraction=profile.sampling_fraction,
-            weights=profile.roles.weight,
             steering=steering,
-            objective=args.objective,
-            population=reference,
-            person=person,
-            events=profile.events,
+            reference=reference,
+            before=before,
         )
         # after it: a direct identifier the search left at level 0 is written as it is
-        identifiers = check_identifiers(
-            raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
-        )
-        recipe = record_allowed(recipe, identifiers, key)
-        write_table(out, args.out)
-        write_lookup(pre, args.lookup_out)
-        Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
-        if args.profile_out:
-            done = profile.with_(recipe=recipe)
-            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+        written = write_release(args, raw, before, out, recipe, profile)
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -318,10 +283,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "keeping": {q: None if r is None else r.to_dict() for q, r in result.keeping.items()},
         "warnings": removed_column_warnings(result, lattice.qis),
         "seconds": result.seconds,
-        "rows_written": len(out),
-        "out": str(args.out),
-        "recipe": str(args.recipe_out),
-        **released_steps(recipe, identifiers),
+        **written.summary(),
     }
     for warning in summary["warnings"]:
         print(f"warning: {warning}", file=sys.stderr)
@@ -354,6 +316,5 @@ def run_anonymize(args: argparse.Namespace) -> int:
         + (", weighted" if any(w != 1 for w in steering.weights.values()) else "")
         + ")"
     )
-    print_steps(recipe, identifiers)
-    print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
+    written.print()
     return 0

@@ -74,8 +74,8 @@ def run_apply(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 written within the recipe's suppression limit, 1 written beyond
+        it, 2 bad input or a recipe that does not verify (a message on stderr).
     """
     from riskcore._json import JSON_MAX_BYTES, read_json
     from riskcore._results import dumps

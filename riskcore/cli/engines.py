@@ -12,7 +12,6 @@ that work on each record are refused with a sentence.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -131,9 +130,12 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     from riskcore.cli.release import (
         allowed_columns,
         hierarchies_of,
+        no_node_error,
         print_steps,
         released_steps,
+        search_recipe,
         steering_of,
+        write_recipe,
     )
     from riskcore.deidentify.on_engine import anonymize_source, check_out, hierarchy_values
     from riskcore.deidentify.recipe.base import Recipe
@@ -202,31 +204,20 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     )
     best = result.best
     if best is None or release is None:
-        raise RiskcoreError(
-            f"no generalization meets the targets within {targets.max_suppression:.1%} "
-            "suppression, even the most general one: allow more suppression or lower the targets"
-        )
-    recipe = Recipe.of(
+        raise no_node_error(targets)
+    recipe = search_recipe(
+        args,
+        profile,
         hierarchies,
         release.levels,
         targets,
         sensitive=sensitive,
-        suppression=args.suppression,
-        missing=profile.missing,
-        distances=profile.distances,
-        orders=profile.orders,
-        sensitive_hierarchies=profile.sensitive_hierarchies,
-        sampling_fraction=profile.sampling_fraction,
         steering=steering,
-        objective=args.objective,
-        population=reference,
+        reference=reference,
     )
     identifiers = check_identifiers(sample, recipe, allowed, detected=found)  # checked before
     recipe = record_allowed(recipe, identifiers)
-    Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
-    if args.profile_out:
-        done = profile.with_(recipe=recipe)
-        Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+    write_recipe(args, recipe, profile)
     warnings = removed_column_warnings(result, lattice.qis)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)

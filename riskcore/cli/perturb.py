@@ -18,9 +18,7 @@ ran past 400 s with no budget).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from riskcore.cli.common import column_pairs
@@ -179,26 +177,14 @@ def run_perturb(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 the perturbed release and its recipe written, 2 bad input or
+        local suppression past its time budget (a message on stderr).
     """
     from riskcore._results import dumps
     from riskcore.cli.args import profile_from_args
     from riskcore.cli.common import load as _load
-    from riskcore.cli.release import (
-        ANONYMIZE_REMEDY,
-        allowed_columns,
-        before_steps,
-        print_steps,
-        released_steps,
-    )
+    from riskcore.cli.release import before_steps, write_release
     from riskcore.deidentify.recipe.base import Recipe
-    from riskcore.deidentify.recipe.identifiers import (
-        check_identifiers,
-        detect_identifiers,
-        record_allowed,
-    )
-    from riskcore.io.export import write_table
     from riskcore.perturb import numeric_risk_utility
     from riskcore.perturb.steps import numeric_columns, step_of
 
@@ -207,10 +193,8 @@ def run_perturb(args: argparse.Namespace) -> int:
         qis = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         person = profile.roles.person
-        allowed = allowed_columns(args)
-        found = detect_identifiers(raw, tagged=(*profile.roles.identifiers, *profile.roles.persons))
         # the masking steps run first, as apply runs them (they were once ignored here)
-        before = before_steps(args, raw, person, profile.targets)
+        before = before_steps(args, raw, profile.roles, profile.targets)
         out, results = _perturb(before.applied.data, args, qis, person)
         steps = [step_of(r) for r in results]
         recipe = Recipe.of(
@@ -225,28 +209,18 @@ def run_perturb(args: argparse.Namespace) -> int:
             perturb=steps,
             person=person,
         )
-        identifiers = check_identifiers(
-            raw, recipe, allowed, detected=found, remedy=ANONYMIZE_REMEDY
-        )
-        recipe = record_allowed(recipe, identifiers, before.key)
         numeric = numeric_columns(steps)
         given = before.applied.data  # the table the perturbation starts from
         unperturbed = numeric_risk_utility(given, given, numeric) if numeric else None
         after = numeric_risk_utility(given, out, numeric) if numeric else None
-        write_table(out, args.out)
-        Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
-        if args.profile_out:
-            done = profile.with_(recipe=recipe, missing="any")
-            Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+        # with the surrogates' lookup table too (--lookup-out was once ignored here)
+        written = write_release(args, raw, before, out, recipe, profile, missing="any")
     except (RiskcoreError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary: dict[str, Any] = {
         "steps": [{**step, "result": r.to_dict()} for step, r in zip(steps, results, strict=True)],
-        "rows_written": len(out),
-        "out": str(args.out),
-        "recipe": str(args.recipe_out),
-        **released_steps(recipe, identifiers),
+        **written.summary(),
     }
     if after is not None and unperturbed is not None:
         summary |= {
@@ -266,6 +240,5 @@ def run_perturb(args: argparse.Namespace) -> int:
 
     for line in perturb_lines(results, unperturbed, after):
         print(line)
-    print_steps(recipe, identifiers)
-    print(f"Wrote {len(out):,} rows to {args.out} and the recipe to {args.recipe_out}")
+    written.print()
     return 0

@@ -77,8 +77,8 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
     Returns
     -------
     int
-        The exit code: 0 success, 1 a target not met or a limit broken (the output
-        written first), 2 bad input (a message on stderr).
+        The exit code: 0 the table written (a record failing a target is a row, not an
+        error), 2 bad input (a message on stderr).
     """
     from riskcore.cli.args import profile_from_args
     from riskcore.criteria.records import record_table

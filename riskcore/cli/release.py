@@ -7,9 +7,10 @@ Heavy imports happen inside the functions.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -23,14 +24,17 @@ if TYPE_CHECKING:
     from riskcore.deidentify.masking import SecretKey
     from riskcore.deidentify.recipe.apply import AppliedRecipe
     from riskcore.deidentify.recipe.base import Recipe
-    from riskcore.deidentify.recipe.identifiers import IdentifierCheck
+    from riskcore.deidentify.recipe.identifiers import DetectedIdentifier, IdentifierCheck
     from riskcore.deidentify.search.steering import Steering
+    from riskcore.profile import Profile
+    from riskcore.roles import ColumnRoles
 
 from riskcore.cli.common import column_pairs
 
 __all__ = [
     "ANONYMIZE_REMEDY",
     "BeforeSteps",
+    "Written",
     "add_allow_identifiers",
     "add_population",
     "allowed_columns",
@@ -38,14 +42,18 @@ __all__ = [
     "before_steps",
     "hierarchies_of",
     "hierarchy_option",
+    "no_node_error",
     "population_reference",
     "print_steps",
     "read_key",
     "released_steps",
     "same_person",
+    "search_recipe",
     "steering_of",
     "with_population_targets",
     "write_lookup",
+    "write_recipe",
+    "write_release",
 ]
 
 #: What ``anonymize`` offers for a direct identifier no step treats (issue 37).
@@ -102,17 +110,25 @@ class BeforeSteps(NamedTuple):
         The key of the keyed ones.
     applied : AppliedRecipe
         The table after them.
+    allowed : tuple of str
+        The ``--allow-identifiers`` columns (:func:`allowed_columns`).
+    found : tuple of DetectedIdentifier
+        The direct identifiers of the table as given, the profile's tagged ones included.
     """
 
     recipe: Recipe
     key: SecretKey | None
     applied: AppliedRecipe
+    allowed: tuple[str, ...]
+    found: tuple[DetectedIdentifier, ...]
 
 
 def before_steps(
-    args: argparse.Namespace, raw: pd.DataFrame, person: str | None, targets: Any
+    args: argparse.Namespace, raw: pd.DataFrame, roles: ColumnRoles, targets: Any
 ) -> BeforeSteps:
-    """Run ``--safe-harbor``, ``--shift-dates`` and ``--mask`` (the person as keyed tokens).
+    """Find the direct identifiers, then run ``--safe-harbor``, ``--shift-dates`` and ``--mask``.
+
+    The person column is masked as keyed tokens unless a ``--mask`` names it.
 
     Parameters
     ----------
@@ -120,8 +136,9 @@ def before_steps(
         The ``anonymize`` options.
     raw : pandas.DataFrame
         The table as given.
-    person : str or None
-        The person column: masked as keyed HMAC tokens unless a ``--mask`` names it.
+    roles : riskcore.roles.ColumnRoles
+        The profile's column roles: its person, and its identifiers and persons (each
+        a direct identifier whatever the detection finds).
     targets : riskcore.criteria.Targets
         The targets (recorded in the recipe).
 
@@ -131,8 +148,12 @@ def before_steps(
     """
     from riskcore.deidentify.recipe.apply import apply_recipe
     from riskcore.deidentify.recipe.base import Recipe, keyed_steps, mask_step
+    from riskcore.deidentify.recipe.identifiers import detect_identifiers
     from riskcore.deidentify.safe_harbor import safe_harbor_plan
 
+    person = roles.person
+    allowed = allowed_columns(args)
+    found = detect_identifiers(raw, tagged=(*roles.identifiers, *roles.persons))
     sh = safe_harbor_plan(raw) if args.safe_harbor else []
     masks = [mask_step(c, op) for c, op in column_pairs(args.mask, "--mask", "COL=OP").items()]
     if person is not None and person not in raw.columns:
@@ -157,7 +178,210 @@ def before_steps(
         masking=tuple(masks),
     )
     key = read_key(args.key_file, keyed_steps(plain), create=True)
-    return BeforeSteps(plain, key, apply_recipe(raw, plain, key=key))
+    return BeforeSteps(plain, key, apply_recipe(raw, plain, key=key), allowed, found)
+
+
+class Written(NamedTuple):
+    """What ``anonymize`` wrote: the recipe, its identifier check, the table's rows and files.
+
+    Attributes
+    ----------
+    recipe : Recipe
+        The recipe written, recording the identifiers allowed as they are.
+    identifiers : IdentifierCheck
+        What :func:`~riskcore.deidentify.recipe.identifiers.check_identifiers` found.
+    rows : int
+        The rows of the table written.
+    out : str
+        The ``--out`` file.
+    recipe_out : str
+        The ``--recipe-out`` file.
+    """
+
+    recipe: Recipe
+    identifiers: IdentifierCheck
+    rows: int
+    out: str
+    recipe_out: str
+
+    def summary(self) -> dict[str, Any]:
+        """Return the JSON summary's part about what was written.
+
+        Returns
+        -------
+        dict
+            ``rows_written``, ``out``, ``recipe`` and :func:`released_steps`.
+        """
+        return {
+            "rows_written": self.rows,
+            "out": self.out,
+            "recipe": self.recipe_out,
+            **released_steps(self.recipe, self.identifiers),
+        }
+
+    def print(self) -> None:
+        """Print the steps applied (:func:`print_steps`) and the files written."""
+        print_steps(self.recipe, self.identifiers)
+        print(f"Wrote {self.rows:,} rows to {self.out} and the recipe to {self.recipe_out}")
+
+
+def no_node_error(targets: Any) -> RiskcoreError:
+    """Return the error of a search that found no node meeting the targets.
+
+    Parameters
+    ----------
+    targets : riskcore.criteria.Targets
+        The targets the search judged by (their suppression limit is named).
+
+    Returns
+    -------
+    RiskcoreError
+    """
+    return RiskcoreError(
+        f"no generalization meets the targets within {targets.max_suppression:.1%} "
+        "suppression, even the most general one: allow more suppression or lower the targets"
+    )
+
+
+def search_recipe(
+    args: argparse.Namespace,
+    profile: Profile,
+    hierarchies: Mapping[str, Hierarchy],
+    levels: Mapping[str, int],
+    targets: Any,
+    *,
+    sensitive: tuple[str, ...],
+    steering: Steering,
+    reference: dict[str, Any] | None,
+    before: BeforeSteps | None = None,
+) -> Recipe:
+    """Return the recipe of the node the search chose, with the profile's settings.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options (``--suppression``, ``--objective``).
+    profile : riskcore.profile.Profile
+        The profile of the run: its missing-value policy, distances, orders, sampling
+        fraction, weight column, person and event columns.
+    hierarchies : mapping of str to Hierarchy
+        The hierarchy of each QI and event column.
+    levels : mapping of str to int
+        The node: the level of each.
+    targets : riskcore.criteria.Targets
+        The targets the search judged by.
+    sensitive : tuple of str
+        The sensitive attributes.
+    steering : Steering
+        The ``--weight`` and ``--levels`` options.
+    reference : dict or None
+        The population table's reference (:func:`population_reference`).
+    before : BeforeSteps, optional
+        The steps run before the search (:func:`before_steps`) and their key; none on an
+        engine.
+
+    Returns
+    -------
+    Recipe
+    """
+    from riskcore.deidentify.recipe.base import Recipe
+
+    steps: dict[str, Any] = {}
+    if before is not None:
+        steps = {
+            "safe_harbor": before.recipe.safe_harbor,
+            "date_shift": before.recipe.date_shift,
+            "masking": before.recipe.masking,
+            "key": before.key,
+        }
+    return Recipe.of(
+        hierarchies,
+        levels,
+        targets,
+        sensitive=sensitive,
+        suppression=args.suppression,
+        missing=profile.missing,
+        distances=profile.distances,
+        orders=profile.orders,
+        sensitive_hierarchies=profile.sensitive_hierarchies,
+        sampling_fraction=profile.sampling_fraction,
+        weights=profile.roles.weight,
+        steering=steering,
+        objective=args.objective,
+        population=reference,
+        person=profile.roles.person,
+        events=profile.events,
+        **steps,
+    )
+
+
+def write_recipe(
+    args: argparse.Namespace, recipe: Recipe, profile: Profile, **changes: Any
+) -> None:
+    """Write the recipe to ``--recipe-out`` and, with ``--profile-out``, the profile with it.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options.
+    recipe : Recipe
+        The recipe of the run, as released.
+    profile : riskcore.profile.Profile
+        The profile written to ``--profile-out``, with the recipe recorded.
+    **changes : Any
+        Other fields of the profile written (``missing="any"``).
+    """
+    Path(args.recipe_out).write_text(json.dumps(recipe.to_dict(), indent=2) + "\n")
+    if args.profile_out:
+        done = profile.with_(recipe=recipe, **changes)
+        Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
+
+
+def write_release(
+    args: argparse.Namespace,
+    raw: pd.DataFrame,
+    before: BeforeSteps,
+    table: pd.DataFrame,
+    recipe: Recipe,
+    profile: Profile,
+    **changes: Any,
+) -> Written:
+    """Refuse an untreated direct identifier, then write the table, lookup, recipe and profile.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The ``anonymize`` options (``--out``, ``--lookup-out``, ``--recipe-out``,
+        ``--profile-out``).
+    raw : pandas.DataFrame
+        The table as given (its direct identifiers are checked against the recipe).
+    before : BeforeSteps
+        The steps run before generalizing or perturbing (:func:`before_steps`).
+    table : pandas.DataFrame
+        The released table.
+    recipe : Recipe
+        The whole recipe of the run, sealed under ``before.key`` when a step is keyed.
+    profile : riskcore.profile.Profile
+        The profile written to ``--profile-out``, with the recipe recorded.
+    **changes : Any
+        Other fields of the profile written (``missing="any"``).
+
+    Returns
+    -------
+    Written
+    """
+    from riskcore.deidentify.recipe.identifiers import check_identifiers, record_allowed
+    from riskcore.io.export import write_table
+
+    # after the run: a direct identifier no step treated is written as it is
+    identifiers = check_identifiers(
+        raw, recipe, before.allowed, detected=before.found, remedy=ANONYMIZE_REMEDY
+    )
+    recipe = record_allowed(recipe, identifiers, before.key)
+    write_table(table, args.out)
+    write_lookup(before.applied, args.lookup_out)
+    write_recipe(args, recipe, profile, **changes)
+    return Written(recipe, identifiers, len(table), str(args.out), str(args.recipe_out))
 
 
 def released_steps(recipe: Recipe, identifiers: IdentifierCheck) -> dict[str, Any]:

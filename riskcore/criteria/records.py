@@ -27,7 +27,7 @@ from riskcore.metrics import Population, assess
 from riskcore.metrics.evidence import Evidence
 from riskcore.metrics.records import RECORD_COLUMNS as _RISK_COLUMNS
 from riskcore.metrics.records import record_risk
-from riskcore.metrics.suda import SudaResult
+from riskcore.metrics.special_uniques import SudaResult
 
 __all__ = ["HOUSEHOLD_COLUMN", "RECORD_COLUMNS", "failing_targets", "record_table"]
 

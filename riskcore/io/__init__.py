@@ -1,8 +1,8 @@
 """Reading tables safely (CSV / TSV, Parquet, Excel) and writing formula-safe CSV."""
 
 from riskcore.io._text import TEXT_ENCODINGS
+from riskcore.io.digest import fingerprint
 from riskcore.io.export import formula_safe, to_csv_bytes
-from riskcore.io.fingerprint import fingerprint
 from riskcore.io.loader import (
     MISSING_MARKERS,
     LoadedTable,

@@ -33,7 +33,7 @@ from typing import Any
 
 from riskcore.errors import DataLoadError
 from riskcore.io._source import Raw, is_blank, read_source
-from riskcore.io.fingerprint import fingerprint
+from riskcore.io.digest import fingerprint
 from riskcore.io.table import MISSING_MARKERS, LoadedTable, LoadInfo, LoadLimits
 
 __all__ = ["MISSING_MARKERS", "LoadInfo", "LoadLimits", "LoadedTable", "load_arrow", "load_table"]

@@ -12,8 +12,9 @@ population
     Population uniqueness (Zayatz, Pitman, SNB, Dankar et al.).
 uniqueness
     Uniqueness per QI subset and each QI's contribution.
-suda
-    Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record.
+special_uniques
+    Special uniques: minimal sample uniques, SUDA and DIS-SUDA scores per record
+    (:func:`suda`).
 records
     Per-record risk: individual risk with sampling weights, the records table.
 explain
@@ -76,10 +77,10 @@ if TYPE_CHECKING:
         population_match,
     )
     from riskcore.metrics.records import IndividualRisk, record_individual_risk, record_risk
-    from riskcore.metrics.suda import SudaResult, msu_weight, suda
+    from riskcore.metrics.special_uniques import SudaResult, msu_weight, suda
 
 #: The names of the per-record modules (explain, household, longitudinal, presence, records,
-#: suda) and where each is
+#: special_uniques) and where each is
 #: defined: imported when first read (PEP 562), so ``riskcore assess`` does not load them.
 _WHERE: dict[str, str] = {
     "RecordExplanation": "explain",
@@ -97,9 +98,9 @@ _WHERE: dict[str, str] = {
     "IndividualRisk": "records",
     "record_individual_risk": "records",
     "record_risk": "records",
-    "SudaResult": "suda",
-    "msu_weight": "suda",
-    "suda": "suda",
+    "SudaResult": "special_uniques",
+    "msu_weight": "special_uniques",
+    "suda": "special_uniques",
 }
 
 
@@ -145,6 +146,4 @@ __all__ = [
     "t_closeness_per_class",
 ]
 
-#: ``riskcore.metrics.suda`` stays the function ``suda`` however the submodule is first
-#: imported (the eager imports this package once had re-bound it right after).
-__getattr__, __dir__ = lazy_exports(__name__, _WHERE, names_over_submodules=True)
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -1,7 +1,7 @@
 """The SUDA2 search for minimal sample uniques, level by level over all nodes at once.
 
 The search tree of Manning, Haglin and Keane (2008) run on the engine's
-integer codes, for :func:`riskcore.metrics.suda.suda` (which documents the
+integer codes, for :func:`riskcore.metrics.special_uniques.suda` (which documents the
 method, its references and its scores). Internal: the arrays in and out are
 described on :func:`find_msus`.
 """

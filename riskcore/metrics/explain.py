@@ -44,7 +44,7 @@ from riskcore.engine import EncodedTable
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.missing import MissingPolicy
 from riskcore.metrics.records import _matching, _person_check, _qis
-from riskcore.metrics.suda import SudaResult, suda
+from riskcore.metrics.special_uniques import SudaResult, suda
 
 __all__ = [
     "ALL_SUBSETS_UP_TO",
@@ -123,7 +123,7 @@ class RecordExplanation(Result):
         The distinct QI tuples on those rows (1 without a person column).
     searched : bool
         False when the special uniques were not searched
-        (:func:`~riskcore.metrics.suda.suda_not_searched`): no MSU is known,
+        (:func:`~riskcore.metrics.special_uniques.suda_not_searched`): no MSU is known,
         the scores are NaN.
     """
 
@@ -204,7 +204,7 @@ def explain_record(
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"pid": ["a", "a", "b"], "age": [30, 31, 30]})
-    >>> from riskcore.metrics.suda import suda_not_searched
+    >>> from riskcore.metrics.special_uniques import suda_not_searched
     >>> e = explain_record(df, ["age"], 2, person="pid",
     ...                    suda_result=suda_not_searched(df, ["age"], person="pid"))
     >>> e.class_size, e.value_counts, e.person_rows, e.person_tuples
@@ -308,7 +308,7 @@ def record_subsets(
         Row number, the first data row being 1.
     msus : sequence of sequence of str
         The record's minimal sample uniques (from
-        :meth:`~riskcore.metrics.suda.SudaResult.msus_of`), flagged in the
+        :meth:`~riskcore.metrics.special_uniques.SudaResult.msus_of`), flagged in the
         result.
     person : str, optional
         The column linking the rows of one person: ``sharing`` counts the

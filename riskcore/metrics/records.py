@@ -64,7 +64,7 @@ from riskcore.metrics.missing import (
     known_mask,
 )
 from riskcore.metrics.population import weighted_individual_risk
-from riskcore.metrics.suda import SudaResult, suda, suda_not_searched
+from riskcore.metrics.special_uniques import SudaResult, suda, suda_not_searched
 
 __all__ = [
     "RECORD_COLUMNS",
@@ -474,7 +474,7 @@ def record_risk(
     ``msu_count``, ``min_msu_size``, ``suda_score``, ``dis_suda``
         The record's minimal sample uniques (count, smallest size; 0 when
         none), SUDA and DIS-SUDA scores, as sdcMicro's ``suda2`` computes
-        them (:func:`riskcore.metrics.suda.suda`). With a person column SUDA
+        them (:func:`riskcore.metrics.special_uniques.suda`). With a person column SUDA
         runs on one record per person; when some people's rows carry
         different QI tuples it is not defined, and these four columns are
         empty (missing) rather than a false 0.
@@ -498,7 +498,7 @@ def record_risk(
         ``sampling_fraction`` when given, else 0.01 (sdcMicro's default).
     suda_result : SudaResult, optional
         A SUDA result already computed on the same table and QIs (reused);
-        one of :func:`~riskcore.metrics.suda.suda_not_searched` leaves the four
+        one of :func:`~riskcore.metrics.special_uniques.suda_not_searched` leaves the four
         SUDA columns missing (``<NA>`` counts, NaN scores).
     missing : {"own", "any"}, default "own"
         The missing-value policy of the class size, the prosecutor and

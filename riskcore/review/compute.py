@@ -49,7 +49,8 @@ from riskcore.review.seeds import seeds_used
 __all__ = ["REPORT_MAX_QIS", "review"]
 
 #: Most quasi-identifiers a report assesses: 100 QIs x 2,000 rows take 6 s and 130 MB
-#: (SUDA skipped above :data:`~riskcore.metrics.suda.SUDA_MAX_QIS`, stated in the report).
+#: (SUDA skipped above :data:`~riskcore.metrics.special_uniques.SUDA_MAX_QIS`, stated in the
+#: report).
 REPORT_MAX_QIS = 100
 
 

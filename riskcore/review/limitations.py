@@ -20,10 +20,10 @@ def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
 
     The limits are checked before the work starts: more than
     :data:`~riskcore.review.results.SUDA_MAX_ROWS` rows or
-    :data:`~riskcore.metrics.suda.SUDA_MAX_QIS` QIs skip the section
-    (``suda-skipped``); more than :data:`~riskcore.metrics.suda.SUDA_MAX_COMBINATIONS`
+    :data:`~riskcore.metrics.special_uniques.SUDA_MAX_QIS` QIs skip the section
+    (``suda-skipped``); more than :data:`~riskcore.metrics.special_uniques.SUDA_MAX_COMBINATIONS`
     combinations search only the MSUs of at most
-    :func:`~riskcore.metrics.suda.largest_msu_size` values (``suda-capped``).
+    :func:`~riskcore.metrics.special_uniques.largest_msu_size` values (``suda-capped``).
 
     Parameters
     ----------
@@ -34,7 +34,11 @@ def suda_plan(n_rows: int, n_qis: int) -> tuple[int | None, Limitation | None]:
     -------
     tuple of (int or None, Limitation or None)
     """
-    from riskcore.metrics.suda import SUDA_MAX_COMBINATIONS, SUDA_MAX_QIS, largest_msu_size
+    from riskcore.metrics.special_uniques import (
+        SUDA_MAX_COMBINATIONS,
+        SUDA_MAX_QIS,
+        largest_msu_size,
+    )
 
     if n_rows > SUDA_MAX_ROWS:
         return None, Limitation("suda-skipped", {"rows": n_rows, "limit": SUDA_MAX_ROWS})

@@ -524,7 +524,7 @@ def dataset_facts(
     if sha256 is not None:
         sha, of = sha256, "the file's bytes"
     else:
-        from riskcore.io.fingerprint import fingerprint
+        from riskcore.io.digest import fingerprint
 
         text = data.to_csv(index=False, lineterminator="\n").encode("utf-8")
         sha, of = fingerprint(text), "the table written as CSV (UTF-8, no index)"

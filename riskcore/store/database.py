@@ -71,10 +71,12 @@ __all__ = [
     "append_entry",
     "default_path",
     "head_path",
+    "holds_table",
     "identity_changes",
     "key_place",
     "newer_message",
     "refuse_foreign",
+    "sqlite_uri",
     "user_name",
     "utc_now",
 ]
@@ -135,6 +137,87 @@ SCHEMA = (
 
 #: The audit key of each connection inside a store transaction (read by :func:`append_entry`).
 _KEYS: dict[sqlite3.Connection, bytes] = {}
+
+
+@contextmanager
+def _committed(con: sqlite3.Connection, path: Path, key: bytes | None = None) -> Iterator[None]:
+    """Run the block in ``BEGIN IMMEDIATE`` (under ``key``); commit and keep the log's head.
+
+    On any error, the transaction is rolled back and the head file is left as it was
+    (:func:`head_path`); the key is the connection's only inside the block.
+    """
+    con.execute("BEGIN IMMEDIATE")
+    if key is not None:
+        _KEYS[con] = key
+    try:
+        yield
+        head = _head_of(con, path)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        _KEYS.pop(con, None)
+    con.execute("COMMIT")
+    _keep_head(path, head)
+
+
+def sqlite_uri(path: Path, mode: str) -> str:
+    """Return the SQLite URI of the file at ``path`` with its query (``mode=ro``).
+
+    The path is percent-encoded: a ``#``, ``?`` or ``%`` in a file name is the file's,
+    never the URI's fragment, query or an escape.
+
+    Parameters
+    ----------
+    path : Path
+        The database file.
+    mode : str
+        The URI's query, e.g. ``"mode=ro"`` or ``"immutable=1"``.
+
+    Returns
+    -------
+    str
+        A ``file:`` URI, for ``sqlite3.connect(uri, uri=True)``.
+    """
+    return path.resolve().as_uri() + f"?{mode}"
+
+
+def holds_table(path: str | Path, table: str, what: str) -> bool:
+    """Return whether the database at ``path`` exists and holds ``table``, reading only.
+
+    No file, table or journal is made: the file is opened as a URI (:func:`sqlite_uri`)
+    that never creates it, and closed, which removes the write-ahead log's files a
+    read-only connection would leave.
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.
+    table : str
+        The table looked for.
+    what : str
+        What the table keeps, for the message (``"the kept work"``).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    RiskcoreError
+        When the file exists but cannot be read as a database.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(sqlite_uri(path, "mode=rw"), uri=True)) as con:
+            row = con.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+            ).fetchone()
+    except sqlite3.Error as exc:
+        raise RiskcoreError(f"{what} in {str(path)!r} could not be read: {exc}") from None
+    return row is not None
 
 
 def default_path() -> Path:
@@ -474,33 +557,22 @@ class Database:
         (:func:`refuse_foreign`). After the commit the log's head is left in
         the head file (:func:`head_path`).
         """
-        with self._connect() as con:
-            con.execute("BEGIN IMMEDIATE")
-            _KEYS[con] = self._key
-            try:
-                version = _version(con)
-                if version != SCHEMA_VERSION:  # set back (or on) since this process opened it
-                    raise RiskcoreError(
-                        f"the database {str(self.path)!r} is no longer at schema version "
-                        f"{SCHEMA_VERSION} (it is {version}) though it was when opened: it was "
-                        "changed outside riskcore, so nothing was written; check it with "
-                        "`riskcore audit verify`"
-                    )
-                refuse_foreign(con, self.path)
-                capture(con)
-                yield con
-                if pending(con):
-                    raise RiskcoreError(
-                        "rows were written without an audit entry, so nothing was written"
-                    )
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            finally:
-                _KEYS.pop(con, None)
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
+        with self._connect() as con, _committed(con, self.path, self._key):
+            version = _version(con)
+            if version != SCHEMA_VERSION:  # set back (or on) since this process opened it
+                raise RiskcoreError(
+                    f"the database {str(self.path)!r} is no longer at schema version "
+                    f"{SCHEMA_VERSION} (it is {version}) though it was when opened: it was "
+                    "changed outside riskcore, so nothing was written; check it with "
+                    "`riskcore audit verify`"
+                )
+            refuse_foreign(con, self.path)
+            capture(con)
+            yield con
+            if pending(con):
+                raise RiskcoreError(
+                    "rows were written without an audit entry, so nothing was written"
+                )
 
     # -- opening: schema version, migration, key --------------------------------------------
     def _open(self) -> bytes:
@@ -510,20 +582,13 @@ class Database:
                 return self._current(con)
             if version > SCHEMA_VERSION:
                 raise RiskcoreError(newer_message(self.path, version))
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with _committed(con, self.path):
                 version = _version(con)  # another process may have migrated it meanwhile
                 if version > SCHEMA_VERSION:
                     raise RiskcoreError(newer_message(self.path, version))
                 if version < SCHEMA_VERSION:
                     refuse_foreign(con, self.path)
                     self._migrate(con, version)
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
             return self._current(con)
 
     def _current(self, con: sqlite3.Connection) -> bytes:
@@ -543,9 +608,7 @@ class Database:
                 "written with: restore its own key from the backup, or the file was replaced"
             )
         if missing_triggers(con):
-            con.execute("BEGIN IMMEDIATE")
-            _KEYS[con] = key
-            try:
+            with _committed(con, self.path, key):
                 refuse_foreign(con, self.path)
                 missing = missing_triggers(con)
                 for name in missing:
@@ -560,14 +623,6 @@ class Database:
                         changes={"missing": missing},
                         records="[]",
                     )
-                head = _head_of(con, self.path)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            finally:
-                _KEYS.pop(con, None)
-            con.execute("COMMIT")
-            _keep_head(self.path, head)
         return key
 
     def _refuse_rekey(self, con: sqlite3.Connection, version: int, existed: set[str]) -> None:

@@ -50,7 +50,13 @@ from riskcore.store.chain import (
     table_digests,
     unvouched,
 )
-from riskcore.store.database import SCHEMA_VERSION, head_path, key_place, newer_message
+from riskcore.store.database import (
+    SCHEMA_VERSION,
+    head_path,
+    key_place,
+    newer_message,
+    sqlite_uri,
+)
 
 __all__ = [
     "AuditHead",
@@ -157,10 +163,6 @@ class AuditVerification(Result):
     keyed: bool = True
 
 
-def _uri(path: Path, mode: str) -> str:
-    return path.resolve().as_uri() + f"?{mode}"
-
-
 @contextmanager
 def open_readonly(path: str | Path) -> Iterator[sqlite3.Connection]:
     """Yield a read-only connection to an existing, non-empty file; nothing is written.
@@ -190,7 +192,7 @@ def open_readonly(path: str | Path) -> Iterator[sqlite3.Connection]:
     # without a write-ahead log the file alone is the database: immutable leaves no -shm
     mode = "mode=ro" if wal.exists() else "immutable=1"
     try:
-        con = sqlite3.connect(_uri(path, mode), uri=True, isolation_level=None)
+        con = sqlite3.connect(sqlite_uri(path, mode), uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         raise AuditUnreadableError(f"cannot read the audit log {str(path)!r}: {exc}") from None
     with closing(con):

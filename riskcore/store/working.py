@@ -38,7 +38,15 @@ from typing import Any
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 from riskcore.store.chain import WORK_GUARDED, capture, table_digests
-from riskcore.store.database import Database, Who, append_entry, default_path, utc_now
+from riskcore.store.database import (
+    Database,
+    Who,
+    append_entry,
+    default_path,
+    holds_table,
+    sqlite_uri,
+    utc_now,
+)
 from riskcore.store.identity import Identity
 
 __all__ = ["KEEP", "SCHEMA", "KeptWork", "WorkStore", "holds_work", "owner_of"]
@@ -128,16 +136,7 @@ def holds_work(path: str | Path | None = None) -> bool:
         When the file exists but cannot be read as a database.
     """
     p = Path(path) if path is not None else default_path()
-    if not p.is_file():
-        return False
-    try:
-        with closing(sqlite3.connect(f"file:{p}?mode=ro", uri=True)) as con:
-            row = con.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'working_profiles'"
-            ).fetchone()
-    except sqlite3.Error as exc:
-        raise RiskcoreError(f"the kept work in {str(p)!r} could not be read: {exc}") from None
-    return row is not None
+    return holds_table(p, "working_profiles", "the kept work")
 
 
 def _document(work: Mapping[str, Any]) -> str:
@@ -284,7 +283,7 @@ class WorkStore:
         if not holds_work(self.path):
             return None
         try:
-            with closing(sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)) as con:
+            with closing(sqlite3.connect(sqlite_uri(Path(self.path), "mode=ro"), uri=True)) as con:
                 owner = "owner" if _has_owner(con) else "''"  # a table of an earlier version
                 row = con.execute(
                     f"SELECT fingerprint, session, saved, work, {owner} "  # noqa: S608

@@ -25,7 +25,7 @@ from riskcore.demo.claims import make_claims
 from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics.presence import population_match
-from riskcore.metrics.suda import suda
+from riskcore.metrics.special_uniques import suda
 from tests.app.helpers import metrics, plotly_values, run, seen, static_table
 
 QIS = ["sex", "race", "age", "zip"]  # age changes between a patient's visits

@@ -8,7 +8,7 @@ import pandas as pd
 from riskcore.deidentify.hierarchy import default_hierarchy
 from riskcore.deidentify.recipe.base import generalize_columns
 from riskcore.demo import make_people
-from riskcore.metrics.suda import suda
+from riskcore.metrics.special_uniques import suda
 from riskcore.roles import suggest_roles
 from tests.app.helpers import (
     data_uploader,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from riskcore.criteria import Targets
 from riskcore.criteria.records import record_table
 from riskcore.demo import make_people
-from riskcore.metrics.suda import suda
+from riskcore.metrics.special_uniques import suda
 from riskcore.roles import suggest_roles
 from tests.app.helpers import metrics, run, seen
 
@@ -19,9 +19,7 @@ def test_records_page_counts_special_uniques_and_explains_the_riskiest_record():
     assert m["Special uniques"] == f"{s.special_uniques:,}"
     assert m["Minimal sample uniques"] == f"{s.n_msus:,}"
     table = at.dataframe[0].value
-    expected = record_table(
-        df, qis, targets=Targets.of(k=11, threshold=1 / 11), suda_result=s
-    )
+    expected = record_table(df, qis, targets=Targets.of(k=11, threshold=1 / 11), suda_result=s)
     riskiest = expected.sort_values(
         ["prosecutor_risk", "dis_suda", "row"], ascending=[False, False, True], kind="stable"
     )

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 def test_the_record_explorer_on_the_demo(server, browser, tmp_path):
     from riskcore.demo import make_people
-    from riskcore.metrics.suda import suda
+    from riskcore.metrics.special_uniques import suda
     from riskcore.roles import suggest_roles
 
     df = make_people(32_561, seed=0)

@@ -35,7 +35,7 @@ from riskcore.dp.local import grr_simulate, laplace_ldp_simulate
 from riskcore.engine import EncodedTable
 from riskcore.metrics import assess
 from riskcore.metrics.presence import population_match
-from riskcore.metrics.suda import suda
+from riskcore.metrics.special_uniques import suda
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report import figures as fg
 from riskcore.report import readings as rd

@@ -26,7 +26,7 @@ def _qis(m: int, n: int = 200) -> pd.DataFrame:
 
 
 def test_suda_on_171_qis_is_refused_not_an_overflow() -> None:
-    from riskcore.metrics.suda import SUDA_MAX_QIS, suda
+    from riskcore.metrics.special_uniques import SUDA_MAX_QIS, suda
 
     with bounded(seconds=5, mb=200), pytest.raises(RiskcoreError, match="SUDA_MAX_QIS") as e:
         suda(_qis(171, 20), [f"q{i}" for i in range(171)])
@@ -34,7 +34,7 @@ def test_suda_on_171_qis_is_refused_not_an_overflow() -> None:
 
 
 def test_suda_search_beyond_the_combination_limit_names_the_size_that_fits() -> None:
-    from riskcore.metrics.suda import (
+    from riskcore.metrics.special_uniques import (
         SUDA_MAX_COMBINATIONS,
         check_suda_bounds,
         largest_msu_size,
@@ -60,7 +60,7 @@ def test_suda_search_beyond_the_combination_limit_names_the_size_that_fits() -> 
 
 
 def test_the_report_skips_or_caps_suda_with_a_stated_reason() -> None:
-    from riskcore.metrics.suda import SUDA_MAX_QIS
+    from riskcore.metrics.special_uniques import SUDA_MAX_QIS
     from riskcore.review import suda_plan
 
     assert suda_plan(2_000, 60)[0] is None

@@ -198,3 +198,24 @@ def test_local_suppression_s_time_budget_starts_when_it_starts(tmp_path, monkeyp
          "--out", str(tmp_path / "out.csv"), "--recipe-out", str(tmp_path / "r.json")]
     )  # fmt: skip
     assert code == 0
+
+
+def test_a_perturbed_release_writes_the_surrogates_lookup_table(tmp_path, capsys):
+    """``--lookup-out`` was ignored with a perturbative option: the surrogates' table was lost."""
+    key, lookup, out = tmp_path / "k.hex", tmp_path / "lookup.csv", tmp_path / "out.csv"
+    drops = [a for c in ("ssn", "date_of_birth", "zip") for a in ("--mask", f"{c}=drop")]
+    code = main(
+        ["anonymize", "demo:200", "--qi", "age", "--qi", "sex", *drops,
+         "--mask", "name=surrogates:name", "--key-file", str(key), "--noise", "age=5",
+         "--seed", "1", "--lookup-out", str(lookup), "--out", str(out),
+         "--recipe-out", str(tmp_path / "r.json")]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    table = pd.read_csv(lookup, dtype=str, encoding="utf-8-sig")
+    released = pd.read_csv(out, dtype=str, encoding="utf-8-sig")
+    from riskcore.demo import load_demo
+
+    names = set(load_demo("demo:200")["name"].astype(str))
+    # each original name beside the surrogate written in its place
+    assert set(table["original"]) == names and set(table["column"]) == {"name"}
+    assert set(table["surrogate"]) == set(released["name"])

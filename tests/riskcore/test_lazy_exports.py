@@ -9,7 +9,6 @@ import importlib
 import inspect
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -69,17 +68,6 @@ def test_an_unknown_name_is_a_plain_attribute_error(package):
         importlib.import_module(package).no_such_name  # noqa: B018
 
 
-def test_a_function_named_like_its_submodule_stays_the_function():
-    code = (
-        "import types, riskcore.metrics as m, riskcore.metrics.suda, riskcore.metrics.records; "
-        "print(isinstance(m.suda, types.ModuleType), isinstance(m.records, types.ModuleType))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    # ``suda`` is the function though its submodule was imported; ``records`` (no public
-    # name of that name) stays the submodule.
-    assert out.stdout.split() == ["False", "True"]
-
-
 def test_the_readings_names_are_listed_once():
     """The readings package lists each name only in ``_WHERE``; the type checker reads each
     module's ``__all__`` through a star import, so the two must name the same things."""
@@ -99,17 +87,3 @@ def test_the_readings_names_are_listed_once():
     assert readings.__all__ == sorted(readings._WHERE)
     source = Path(readings.__file__).read_text(encoding="utf-8")
     assert source.count('"format_number"') == 1
-
-
-def test_the_helper_rebinds_only_listed_names():
-    from riskcore._exports import lazy_exports
-
-    package = types.ModuleType("fakepkg")
-    sys.modules["fakepkg"] = package
-    try:
-        getattr_, _ = lazy_exports("fakepkg", {"join": "os.path"}, names_over_submodules=True)
-        package.path = types.ModuleType("fakepkg.path")  # not listed: stays the module
-        assert isinstance(package.path, types.ModuleType)
-        assert getattr_("join") is __import__("os").path.join
-    finally:
-        del sys.modules["fakepkg"]

@@ -184,7 +184,7 @@ def test_record_classes_give_each_row_its_person_class() -> None:
 
 
 def test_suda_runs_on_one_record_per_person() -> None:
-    from riskcore.metrics.suda import suda
+    from riskcore.metrics.special_uniques import suda
 
     df = make_claims(400, seed=8)
     qis = ["sex", "race", "zip"]  # constant on a person's rows
@@ -203,7 +203,7 @@ def test_suda_runs_on_one_record_per_person() -> None:
 
 def test_suda_refuses_people_whose_qis_change_and_the_records_table_leaves_it_empty() -> None:
     from riskcore.criteria.records import record_table
-    from riskcore.metrics.suda import suda
+    from riskcore.metrics.special_uniques import suda
 
     with pytest.raises(RiskcoreError, match="different quasi-identifier values"):
         suda(HAND, ["age", "sex"], person="pid")

@@ -18,7 +18,7 @@ from riskcore.demo.claims import make_claims
 from riskcore.errors import RiskcoreError, RolesError
 from riskcore.metrics.explain import explain_record, record_subsets, riskiest_rows
 from riskcore.metrics.presence import people_of_release, population_match
-from riskcore.metrics.suda import suda, suda_not_searched
+from riskcore.metrics.special_uniques import suda, suda_not_searched
 from riskcore.metrics.uniqueness import subset_uniqueness
 from riskcore.report.figures import candidates_curve, class_size_histogram, delta_bars, subset_bars
 from riskcore.report.readings import (

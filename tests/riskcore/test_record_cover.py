@@ -325,7 +325,7 @@ def test_subset_table_puts_msus_first_and_leaves_out_their_supersets():
 def test_the_minimal_unique_combinations_of_the_counts_are_the_suda_msus(seed):
     """Two independent routes to a record's MSUs: SUDA2's search over the whole table, and the
     minimal combinations that record_subsets counts as shared by the record alone."""
-    from riskcore.metrics.suda import suda
+    from riskcore.metrics.special_uniques import suda
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 60))

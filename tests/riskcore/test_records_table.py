@@ -1,7 +1,7 @@
 """The per-record risk table, the ``records`` command and one record explained.
 
 Hand-worked tables (the working in the comments), UCI Adult end to end against
-pandas group-bys and riskcore.metrics.suda, and the readings' sentences.
+pandas group-bys and riskcore.metrics.special_uniques, and the readings' sentences.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_small_table_hand_worked():
         "l<2 (s)",
         "k<2; l<2 (s); t>0.6 (s)",
     ]
-    # SUDA columns are riskcore.metrics.suda's
+    # SUDA columns are riskcore.metrics.special_uniques's
     ref = suda(SMALL, ["a", "b"])
     np.testing.assert_array_equal(out["msu_count"], ref.msu_count)
     np.testing.assert_array_equal(out["min_msu_size"], ref.min_msu_size)

@@ -18,6 +18,17 @@ def test_looking_makes_no_database(tmp_path):
     assert not holds_work(path) and not path.exists()
 
 
+@pytest.mark.parametrize("name", ["work#1.db", "work%41.db", "work?.db"])
+def test_a_database_whose_name_has_uri_characters_is_read(tmp_path, name):
+    """A path was pasted into an SQLite URI: '#' opened (and made) another file, '%' failed."""
+    ws = WorkStore(tmp_path / name)
+    ws.keep(FP, "s1", {"roles": 1})
+    assert holds_work(tmp_path / name)
+    assert ws.latest(FP).work == {"roles": 1}
+    # no other file was made ("work#1.db" made "work"): only the database's own
+    assert all(p.name.startswith(name) for p in tmp_path.iterdir())
+
+
 def test_the_newest_work_of_another_session_is_offered(tmp_path):
     ws = WorkStore(tmp_path / "riskcore.db")
     ws.keep(FP, "s1", {"roles": 1})

@@ -1,4 +1,4 @@
-"""Special uniques: MSUs, SUDA and DIS-SUDA scores (riskcore.metrics.suda).
+"""Special uniques: MSUs, SUDA and DIS-SUDA scores (riskcore.metrics.special_uniques).
 
 Every expected value here comes from outside riskcore: a brute-force
 enumeration of all QI subsets written below in plain Python, the worked

@@ -25,7 +25,7 @@ Modules:
 * :mod:`~riskcore.deidentify.hierarchy.grammar`: the builder string of the
   CLI (``interval:5,10,20;top=90``, ``date:month,year``, ``mask:1,2,3``):
   :func:`parse_builder`, :func:`builder_string`;
-* :mod:`~riskcore.deidentify.hierarchy.preview`: :func:`preview`, the groups
+* :mod:`~riskcore.deidentify.hierarchy.level_groups`: :func:`preview`, the groups
   of every level and their sizes in the data;
 * :mod:`~riskcore.deidentify.hierarchy.tables`: ARX's CSV format
   (:func:`read_arx_hierarchy`, :func:`load_arx_hierarchy`,
@@ -61,7 +61,7 @@ from riskcore.deidentify.hierarchy.dates import (
 )
 from riskcore.deidentify.hierarchy.defaults import builtin_hierarchy, default_hierarchy
 from riskcore.deidentify.hierarchy.grammar import BUILDER_KINDS, builder_string, parse_builder
-from riskcore.deidentify.hierarchy.preview import HierarchyPreview, LevelGroups, preview
+from riskcore.deidentify.hierarchy.level_groups import HierarchyPreview, LevelGroups, preview
 from riskcore.deidentify.hierarchy.tables import (
     ARX_MAX_BYTES,
     REBUILDERS,

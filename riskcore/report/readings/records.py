@@ -13,7 +13,7 @@ import pandas as pd
 from riskcore.deidentify.search.cover import RecordCover
 from riskcore.metrics.explain import RecordExplanation
 from riskcore.metrics.records import IndividualRisk
-from riskcore.metrics.suda import SudaResult
+from riskcore.metrics.special_uniques import SudaResult
 from riskcore.report.readings._format import format_number, join_names, plural, short_share
 from riskcore.report.readings.presence import (
     delta_reading,

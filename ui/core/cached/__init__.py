@@ -46,8 +46,8 @@ from riskcore.metrics.explain import (
 from riskcore.metrics.missing import MissingPolicy, count_missing, count_unique_missing
 from riskcore.metrics.presence import PopulationMatch, population_match
 from riskcore.metrics.records import IndividualRisk, record_individual_risk
-from riskcore.metrics.suda import SudaResult, suda_not_searched
-from riskcore.metrics.suda import suda as _suda
+from riskcore.metrics.special_uniques import SudaResult, suda_not_searched
+from riskcore.metrics.special_uniques import suda as _suda
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.profile import Profile
 from riskcore.roles import RoleSuggestions, suggest_roles

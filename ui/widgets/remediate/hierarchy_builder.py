@@ -3,8 +3,8 @@
 For the quasi-identifier chosen, the builder panel offers ARX's wizards (bands of
 numbers, dates, codes masked or cut, groups of categories); every candidate is
 built by riskcore (:func:`~riskcore.deidentify.hierarchy.hierarchy_from_spec`) and
-previewed (:func:`~riskcore.deidentify.hierarchy.preview`: the groups of each level and
-their sizes) before "Use this hierarchy" makes it the one the levels and the search use.
+previewed (:func:`~riskcore.deidentify.hierarchy.level_groups.preview`: the groups of each
+level and their sizes) before "Use this hierarchy" makes it the one the levels and the search use.
 The recipe keeps its spec (rebuilt on new data); the download is ARX's CSV.
 """
 
