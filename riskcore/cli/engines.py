@@ -227,14 +227,14 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     if args.profile_out:
         done = profile.with_(recipe=recipe)
         Path(args.profile_out).write_text(done.to_json() + "\n", encoding="utf-8")
-    warnings = removed_column_warnings(result, lattice.qis)
+    warnings = removed_column_warnings(result, lattice.quasi_identifiers)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "json":
         print(dumps({
             "engine": engine, "levels": release.levels,
             "hierarchies": {q: h.kind for q, h in hierarchies.items()},
-            "heights": dict(zip(lattice.qis, lattice.heights, strict=True)),
+            "heights": dict(zip(lattice.quasi_identifiers, lattice.heights, strict=True)),
             "best": best.to_dict(), "lattice_size": result.lattice_size,
             "evaluated": result.evaluated, "objective": args.objective,
             "loss": best.loss(args.objective), "removed": list(result.removed),
@@ -243,7 +243,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
             "recipe": str(args.recipe_out), **released_steps(recipe, identifiers),
         }))  # fmt: skip
         return 0
-    heights = dict(zip(lattice.qis, lattice.heights, strict=True))
+    heights = dict(zip(lattice.quasi_identifiers, lattice.heights, strict=True))
     print("Levels: " + ", ".join(f"{q} {lv} of {heights[q]}" for q, lv in release.levels.items()))
     print(
         f"k = {best.k:,}; suppressed {best.suppressed:,} of {lattice.n:,} records "

@@ -694,7 +694,7 @@ class Evidence:
         if self.classes is not None:
             c = self.classes
             classes = ClassTable(
-                c.qis,
+                c.quasi_identifiers,
                 c.sizes[keep],
                 tuple(np.asarray(k)[keep] for k in c.keys),
                 c.labels,

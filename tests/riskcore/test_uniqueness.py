@@ -70,7 +70,7 @@ def test_population_table_gives_journalist_risk():
             "count": [20, 3, 1],  # (M,40) missing from the table
         }
     )
-    a = assess(HAND, quasi_identifiers=["sex", "age"], population=Population(table=pop))
+    a = assess(HAND, quasi_identifiers=["sex", "age"], population_model=Population(table=pop))
     # sample classes: (F,30) f=2 F=20; (M,30) f=1 F=3; (M,40) f=2 F missing -> 2; (F,40) f=1 F=1
     assert a.journalist is not None and a.marketer is not None
     assert a.journalist.highest_risk == pytest.approx(1.0)
