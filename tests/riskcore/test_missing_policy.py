@@ -331,7 +331,10 @@ def test_any_equals_brute_force(df: pd.DataFrame) -> None:
     whole = Counter(df["s"])
     assert r.t_closeness == pytest.approx(max(t_equal(x["values"], whole) for x in ref))
     u = subset_uniqueness(df, qis, missing="any")
-    assert (u.all_qis.unique_records, u.all_qis.k) == (int((fk == 1).sum()), fk.min())
+    assert (u.all_quasi_identifiers.unique_records, u.all_quasi_identifiers.k) == (
+        int((fk == 1).sum()),
+        fk.min(),
+    )
     # "any" raises no record's risk: fk >= its own class size
     own = record_risk(df, qis)["class_size"].to_numpy()
     assert (fk >= own).all()

@@ -33,7 +33,7 @@ HAND = pd.DataFrame(
 def test_subset_uniqueness_hand_example():
     r = subset_uniqueness(EncodedTable(HAND), ["zip", "sex", "age"])
     # all three: classes {F,02139,30}x2, {M,02139,30}, {M,02140,40}x2, {F,02141,40} -> 2 unique
-    assert r.all_qis.unique_records == 2
+    assert r.all_quasi_identifiers.unique_records == 2
     by = {s.columns: s for s in r.subsets}
     assert by[("zip",)].unique_records == 1  # 02141
     assert by[("sex",)].unique_records == 0

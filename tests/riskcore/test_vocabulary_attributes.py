@@ -10,6 +10,7 @@ run with every DeprecationWarning an error.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import warnings
 from pathlib import Path
@@ -29,6 +30,8 @@ from riskcore.engine.partition import Partition
 from riskcore.engine.release import NodePlan
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess
+from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
+from riskcore.report.readings.uniqueness import contribution_reading, subset_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,6 +91,9 @@ def test_the_lattice_says_quasi_identifiers_and_still_reads_qis():
         1,
     )  # 10, 20 years, then "*"
     _old_name_reads_the_same(lat, "Lattice")
+    assert lat.class_quasi_identifiers == ("age", "sex")  # no event columns
+    with pytest.warns(DeprecationWarning, match=r"^Lattice\.class_qis is deprecated; use "):
+        assert lat.class_qis is lat.class_quasi_identifiers
 
 
 def test_a_node_plan_says_quasi_identifiers_and_still_reads_qis(tmp_path: Path):
@@ -98,6 +104,48 @@ def test_a_node_plan_says_quasi_identifiers_and_still_reads_qis(tmp_path: Path):
     assert isinstance(plan, NodePlan) and plan.quasi_identifiers == ("age", "sex")
     assert plan.levels == (1, 0) and plan.n_records == len(DATA)
     _old_name_reads_the_same(plan, "NodePlan")
+
+
+def test_uniqueness_over_every_qi_says_quasi_identifiers_and_old_json_reads():
+    result = subset_uniqueness(DATA, ["age", "sex"])
+    full = result.all_quasi_identifiers
+    assert full.columns == ("age", "sex") and full.unique_records == 6  # all but the 40 M pair
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"^UniquenessResult\.all_qis is deprecated; use "
+        r"UniquenessResult\.all_quasi_identifiers$",
+    ):
+        assert result.all_qis is full
+    out = result.to_dict()
+    assert out["schema_version"] == 2 and "all_qis" not in out
+    # as riskcore wrote it before the rename (schema version 1), written out by hand
+    old = {
+        "schema_version": 1,
+        "n_records": 8,
+        "all_qis": {
+            "schema_version": 1,
+            "columns": ["age", "sex"],
+            "unique_records": 6,
+            "unique_share": 0.75,
+            "n_classes": 7,
+            "k": 1,
+        },
+        "subsets": [],
+        # without age the 8 are 4 F and 4 M (no one unique): age's removal drops all 6
+        "contributions": [
+            {"column": "age", "unique_without": 0, "drop": 6, "drop_share": 1.0},
+            {"column": "sex", "unique_without": 6, "drop": 0, "drop_share": 0.0},
+        ],
+        "complete": False,
+        "person": None,
+        "n_people": None,
+    }
+    read = UniquenessResult.from_dict(json.loads(json.dumps(old)))
+    assert read.all_quasi_identifiers.columns == ("age", "sex")
+    assert (read.all_quasi_identifiers.unique_records, read.n_records) == (6, 8)
+    reading = contribution_reading(read)
+    assert reading.startswith("6 people (75.0%) are unique on age + sex; removing age would")
+    assert read.contributions == result.contributions  # the hand-worked counts above
 
 
 def test_assess_names_its_population_model_and_still_takes_population():
@@ -141,11 +189,13 @@ def test_riskcore_itself_never_uses_a_deprecated_name(tmp_path: Path):
             targets=Targets.of(k=2, max_suppression=0.25),
         )
         assert result.best is not None and release is not None
+        unique = subset_uniqueness(DATA, ["age", "sex"])
+        assert contribution_reading(unique) and len(subset_table(unique))
     assert len(pq.read_table(tmp_path / "out.parquet")) == len(DATA) - release.suppressed
 
 
 #: ``.qis`` read on an object: the deprecated attribute (its definition and doctest excepted).
-OLD_ATTRIBUTE = re.compile(r"\w\.qis\b")
+OLD_ATTRIBUTE = re.compile(r"\w\.(all_|class_)?qis\b")
 
 
 def test_no_module_of_riskcore_ui_or_pages_reads_the_old_attribute():
@@ -159,6 +209,7 @@ def test_no_module_of_riskcore_ui_or_pages_reads_the_old_attribute():
     ]
     assert found == []
     assert OLD_ATTRIBUTE.search("zip(lattice.qis, levels)")  # the pattern finds a use
+    assert OLD_ATTRIBUTE.search("result.all_qis.k") and not OLD_ATTRIBUTE.search("self.n_qis")
 
 
 def test_assess_and_the_source_table_show_the_new_names(tmp_path: Path):

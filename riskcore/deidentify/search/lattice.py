@@ -111,7 +111,7 @@ def _event_dims(
     return out
 
 
-@renamed_attributes(qis="quasi_identifiers")
+@renamed_attributes(qis="quasi_identifiers", class_qis="class_quasi_identifiers")
 class Lattice(LatticeLosses):
     """The generalization lattice of a table over its QIs, ready to evaluate nodes.
 
@@ -213,8 +213,9 @@ class Lattice(LatticeLosses):
         #: Every dimension: the QIs that form the classes, then the event columns (the old
         #: name ``qis`` still reads, with a DeprecationWarning).
         self.quasi_identifiers: tuple[str, ...] = (*class_qis, *self.events)
-        #: The QIs that form the classes (the first dimensions).
-        self.class_qis = class_qis
+        #: The QIs that form the classes (the first dimensions; the old name ``class_qis``
+        #: still reads, with a DeprecationWarning).
+        self.class_quasi_identifiers = class_qis
         nq = self._nq = len(class_qis)
         self.heights = tuple(hierarchies[q].height for q in self.quasi_identifiers)
         self.steering = (steering or Steering()).check(self.quasi_identifiers, self.heights)
@@ -656,10 +657,13 @@ class Lattice(LatticeLosses):
         classes = None
         if self.missing == "any":
             classes = ClassTable(  # the classes are over the class QIs (not the events)
-                self.class_qis,
+                self.class_quasi_identifiers,
                 sizes,
                 tuple(c.astype(np.int64) for c in node.codes),
-                tuple(self._labels[i][x] for i, x in enumerate(lv[: len(self.class_qis)])),
+                tuple(
+                    self._labels[i][x]
+                    for i, x in enumerate(lv[: len(self.class_quasi_identifiers)])
+                ),
             )
         population = self._population
         if self._weights is not None and ids is not None:
