@@ -469,7 +469,7 @@ def assess(
         pop, note = _population_evidence(
             tab.classes, population_model, engine, None if records is None else sizes
         )
-        evidence = replace(evidence, population=pop)
+        evidence = replace(evidence, population_model=pop)
         if records is not None and pop_unique is not None:
             note += (
                 "; population uniqueness needs disjoint classes and is estimated on the "

@@ -15,6 +15,7 @@ import re
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -30,6 +31,7 @@ from riskcore.engine.partition import Partition
 from riskcore.engine.release import NodePlan
 from riskcore.errors import RiskcoreError
 from riskcore.metrics import Population, assess
+from riskcore.metrics.evidence import Evidence, PopulationEvidence
 from riskcore.metrics.uniqueness import UniquenessResult, subset_uniqueness
 from riskcore.report.readings.uniqueness import contribution_reading, subset_table
 
@@ -160,6 +162,27 @@ def test_assess_names_its_population_model_and_still_takes_population():
     assert new.journalist is not None and new.population_note  # the model was used
     with pytest.raises(TypeError, match="both 'population' and 'population_model'"):
         assess(DATA, quasi_identifiers=["age"], population=model, population_model=model)
+
+
+def test_the_evidence_names_its_population_model_and_still_reads_population():
+    classes = EncodedTable(DATA).tabulate(["age", "sex"]).classes
+    model = PopulationEvidence("fraction", sampling_fraction=0.5)
+    new = Evidence.of(classes, population_model=model)
+    assert new.population_model is model
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"^Evidence\.population is deprecated; use Evidence\.population_model$",
+    ):
+        assert new.population is model
+    with pytest.warns(
+        DeprecationWarning, match="'population' is deprecated; use 'population_model'"
+    ):
+        old = Evidence.of(classes, population=model)
+    assert old.population_model is model
+    # F_j estimated as f_j / pi = 2 f_j, by both; none without the model
+    assert np.array_equal(new.population_sizes(), 2.0 * classes.sizes)
+    assert np.array_equal(old.population_sizes(), 2.0 * classes.sizes)
+    assert Evidence.of(classes).population_sizes() is None
 
 
 def test_riskcore_itself_never_uses_a_deprecated_name(tmp_path: Path):

@@ -682,7 +682,7 @@ class Lattice(LatticeLosses):
             sensitive=sens,
             missing=self.missing,
             classes=classes,
-            population=population,
+            population_model=population,
             population_counts=counts,
             person=self.person,
             events=event_evidence,
