@@ -430,7 +430,9 @@ def our_search(
         t2, c2 = time.perf_counter(), time.process_time()
     best = result.best
     return {
-        "levels": None if best is None else dict(zip(lattice.qis, best.levels, strict=True)),
+        "levels": None
+        if best is None
+        else dict(zip(lattice.quasi_identifiers, best.levels, strict=True)),
         "loss": None if best is None else best.loss(objective),
         "suppressed": None if best is None else best.suppressed,
         "evaluated": result.evaluated,

@@ -5,11 +5,14 @@ The public API names the quasi-identifier list ``quasi_identifiers`` and the inp
 accepting the old keyword for a while: :func:`renamed_arguments` passes it on under the new
 name with a :class:`DeprecationWarning` naming the new one. Positional calls are unchanged.
 Results whose fields were renamed (``qis``) read JSON written with the old key and keep a
-read-only, warning attribute under the old name (:func:`renamed_fields`).
+read-only, warning attribute under the old name (:func:`renamed_fields`); other classes whose
+attributes were renamed (the class table, the lattice) keep the old name the same way
+(:func:`renamed_attributes`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Callable, Mapping
@@ -52,17 +55,22 @@ def renamed_arguments(**old_to_new: str) -> Callable[[F], F]:
     """
 
     def decorate(func: F) -> F:
+        # a constructor is named by its class: "ClassTable()", not "__init__()"
+        name = func.__name__
+        if name == "__init__":
+            name = func.__qualname__.removesuffix(".__init__")
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             for old, new in old_to_new.items():
                 if old in kwargs:
                     if new in kwargs:
                         raise TypeError(
-                            f"{func.__name__}() got both {old!r} and {new!r}; "
+                            f"{name}() got both {old!r} and {new!r}; "
                             f"{old!r} is the old name of {new!r}: pass only {new!r}"
                         )
                     warnings.warn(
-                        f"{func.__name__}(): the argument {old!r} is deprecated; use {new!r}",
+                        f"{name}(): the argument {old!r} is deprecated; use {new!r}",
                         DeprecationWarning,
                         stacklevel=2,
                     )
@@ -120,12 +128,57 @@ def _deprecated_property(owner: str, old: str, new: str) -> property:
     return property(get)
 
 
+def renamed_attributes(**old_to_new: str) -> Callable[[C], C]:
+    """Keep the old name of renamed attributes readable, with a DeprecationWarning.
+
+    The decorated class gets a read-only property under each old name that returns the
+    attribute under its new name with a :class:`DeprecationWarning`; a dataclass's
+    constructor also accepts the old keyword (:func:`renamed_arguments`).
+
+    Parameters
+    ----------
+    **old_to_new : str
+        Each old attribute name and its new name, e.g. ``qis="quasi_identifiers"``.
+
+    Returns
+    -------
+    callable
+        A class decorator (put it above ``@dataclass``).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @renamed_attributes(qis="quasi_identifiers")
+    ... @dataclass(frozen=True)
+    ... class Columns:
+    ...     quasi_identifiers: tuple[str, ...]
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Columns(("age",)).qis
+    ('age',)
+    >>> str(caught[0].message)
+    'Columns.qis is deprecated; use Columns.quasi_identifiers'
+    """
+
+    def decorate(owner: C) -> C:
+        for old, new in old_to_new.items():
+            setattr(owner, old, _deprecated_property(owner.__name__, old, new))
+        if dataclasses.is_dataclass(owner):
+            init = owner.__init__
+            owner.__init__ = renamed_arguments(**old_to_new)(init)  # type: ignore[method-assign]
+        return owner
+
+    return decorate
+
+
 def renamed_fields(**old_to_new: str) -> Callable[[C], C]:
     """Read results written before a field was renamed, and keep the old attribute name.
 
     The decorated :class:`~riskcore._results.Result` class gets a ``from_dict`` that reads
     each old key under its new name (:func:`renamed_keys`), and a read-only property under
-    each old name that returns the new field with a :class:`DeprecationWarning`.
+    each old name that returns the new field with a :class:`DeprecationWarning`
+    (:func:`renamed_attributes`).
 
     Parameters
     ----------
@@ -146,8 +199,6 @@ def renamed_fields(**old_to_new: str) -> Callable[[C], C]:
 
         from_dict.__doc__ = read.__doc__
         result_class.from_dict = classmethod(from_dict)  # type: ignore[attr-defined]
-        for old, new in old_to_new.items():
-            setattr(result_class, old, _deprecated_property(result_class.__name__, old, new))
-        return result_class
+        return renamed_attributes(**old_to_new)(result_class)
 
     return decorate

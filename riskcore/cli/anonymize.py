@@ -250,7 +250,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         )
         if person is not None:
             out = out.drop(columns=PERSON_KEY)
-        levels = dict(zip(lattice.qis, best.levels, strict=True))
+        levels = dict(zip(lattice.quasi_identifiers, best.levels, strict=True))
         recipe = search_recipe(
             args,
             profile,
@@ -271,7 +271,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "levels": levels,
         "hierarchies": {q: h.kind for q, h in hierarchies.items()},
         "events": list(lattice.events),
-        "heights": dict(zip(lattice.qis, lattice.heights, strict=True)),
+        "heights": dict(zip(lattice.quasi_identifiers, lattice.heights, strict=True)),
         "best": best.to_dict(),
         "lattice_size": result.lattice_size,
         "evaluated": result.evaluated,
@@ -281,7 +281,7 @@ def run_anonymize(args: argparse.Namespace) -> int:
         "steering": steering.to_dict(),
         "removed": list(result.removed),
         "keeping": {q: None if r is None else r.to_dict() for q, r in result.keeping.items()},
-        "warnings": removed_column_warnings(result, lattice.qis),
+        "warnings": removed_column_warnings(result, lattice.quasi_identifiers),
         "seconds": result.seconds,
         **written.summary(),
     }

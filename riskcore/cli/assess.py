@@ -262,7 +262,7 @@ def run_assess(args: argparse.Namespace) -> int:
             threshold=profile.threshold,
             distance=distance or None,
             order=order or None,
-            population=population,
+            population_model=population,
             missing=profile.missing,
             person=roles.person,
             events=profile.events,

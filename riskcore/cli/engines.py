@@ -218,14 +218,14 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
     identifiers = check_identifiers(sample, recipe, allowed, detected=found)  # checked before
     recipe = record_allowed(recipe, identifiers)
     write_recipe(args, recipe, profile)
-    warnings = removed_column_warnings(result, lattice.qis)
+    warnings = removed_column_warnings(result, lattice.quasi_identifiers)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.format == "json":
         print(dumps({
             "engine": engine, "levels": release.levels,
             "hierarchies": {q: h.kind for q, h in hierarchies.items()},
-            "heights": dict(zip(lattice.qis, lattice.heights, strict=True)),
+            "heights": dict(zip(lattice.quasi_identifiers, lattice.heights, strict=True)),
             "best": best.to_dict(), "lattice_size": result.lattice_size,
             "evaluated": result.evaluated, "objective": args.objective,
             "loss": best.loss(args.objective), "removed": list(result.removed),
@@ -234,7 +234,7 @@ def _anonymize(args: argparse.Namespace, engine: str) -> int:
             "recipe": str(args.recipe_out), **released_steps(recipe, identifiers),
         }))  # fmt: skip
         return 0
-    heights = dict(zip(lattice.qis, lattice.heights, strict=True))
+    heights = dict(zip(lattice.quasi_identifiers, lattice.heights, strict=True))
     print("Levels: " + ", ".join(f"{q} {lv} of {heights[q]}" for q, lv in release.levels.items()))
     print(
         f"k = {best.k:,}; suppressed {best.suppressed:,} of {lattice.n:,} records "

@@ -162,7 +162,7 @@ def record_table(
                 sensitive=sensitive,
                 distance=dict(distance) if distance else None,
                 order=order,
-                population=population,
+                population_model=population,
                 missing=missing,
                 person=person,
                 events=events,

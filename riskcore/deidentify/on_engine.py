@@ -236,13 +236,13 @@ def anonymize_source(
         return result, lattice, None
     levels = result.best.levels
     if before_write is not None:
-        before_write(dict(zip(lattice.qis, levels, strict=True)))
+        before_write(dict(zip(lattice.quasi_identifiers, levels, strict=True)))
     plan = plan_node(lattice, table, levels)
     written = write_node(table, plan, out, suppression=suppression, partition_by=partition_by)
     t3 = time.perf_counter()
     release = EngineRelease(
         engine=table.name,
-        levels=dict(zip(lattice.qis, levels, strict=True)),
+        levels=dict(zip(lattice.quasi_identifiers, levels, strict=True)),
         n_records=lattice.n,
         suppressed=plan.suppressed,
         within_limit=result.best.anonymous,
@@ -418,7 +418,7 @@ def plan_node(lattice: Lattice, table: SourceTable, levels: Sequence[int]) -> No
     bad_base = bad[ids]
     maps: list[ValueMap] = []
     failing_codes: list[np.ndarray] = []
-    for i, (q, level) in enumerate(zip(lattice.qis, lv, strict=True)):
+    for i, (q, level) in enumerate(zip(lattice.quasi_identifiers, lv, strict=True)):
         h = lattice.hierarchies[q]
         labels = np.asarray(base.labels[i], dtype=object)
         present = np.fromiter((not is_missing(v) for v in labels), dtype=bool, count=len(labels))
@@ -448,7 +448,7 @@ def plan_node(lattice: Lattice, table: SourceTable, levels: Sequence[int]) -> No
     stacked = np.column_stack(failing_codes) if failing_codes else np.zeros((0, 0), np.int64)
     unique_failing = np.unique(stacked, axis=0) if len(stacked) else stacked
     return NodePlan(
-        qis=tuple(lattice.qis),
+        quasi_identifiers=tuple(lattice.quasi_identifiers),
         levels=lv,
         maps=tuple(maps),
         failing=FailingSet(unique_failing, [m.cardinality for m in maps]),

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
+from riskcore._deprecation import renamed_attributes
 from riskcore.errors import RolesError
 
 __all__ = [
@@ -192,21 +193,23 @@ class Signatures:
         return out
 
 
+@renamed_attributes(qis="quasi_identifiers")
 @dataclass(frozen=True, eq=False)
 class ClassTable:
     """Equivalence classes over the quasi-identifiers, one row per class.
 
     Attributes
     ----------
-    qis : tuple of str
-        The quasi-identifiers, in the order given.
+    quasi_identifiers : tuple of str
+        The quasi-identifiers, in the order given (the old name ``qis`` still
+        reads, with a DeprecationWarning).
     sizes : numpy.ndarray
         ``sizes[j]`` is f_j, the number of records in class j (int64, > 0).
     keys : sequence of numpy.ndarray
-        ``keys[i][j]`` is the code of class j's value of ``qis[i]``: a tuple,
+        ``keys[i][j]`` is the code of class j's value of ``quasi_identifiers[i]``: a tuple,
         or a :class:`PackedCodes` that unpacks a QI's codes when first read.
     labels : tuple of numpy.ndarray
-        ``labels[i][c]`` is the value of code ``c`` of ``qis[i]`` (``None`` for
+        ``labels[i][c]`` is the value of code ``c`` of ``quasi_identifiers[i]`` (``None`` for
         a missing value, which is one more value: no record is dropped).
     signatures : Signatures or None
         With a person column: the classes count people (``sizes[j]`` is the
@@ -215,14 +218,16 @@ class ClassTable:
         is a set of rows.
     """
 
-    qis: tuple[str, ...]
+    quasi_identifiers: tuple[str, ...]
     sizes: np.ndarray
     keys: Sequence[np.ndarray] = field(repr=False)
     labels: tuple[np.ndarray, ...] = field(repr=False)
     signatures: Signatures | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if len(self.keys) != len(self.qis) or len(self.labels) != len(self.qis):
+        if len(self.keys) != len(self.quasi_identifiers) or len(self.labels) != len(
+            self.quasi_identifiers
+        ):
             raise ValueError("a class table needs one key array and one label array per QI")
         if isinstance(self.keys, PackedCodes):
             if self.keys.n_classes() != len(self.sizes):
@@ -291,9 +296,9 @@ class ClassTable:
         return pd.DataFrame(
             {
                 q: pd.Series(np.asarray(lab, dtype=object)[key[ids]], dtype=object).infer_objects()
-                for q, key, lab in zip(self.qis, self.keys, self.labels, strict=True)
+                for q, key, lab in zip(self.quasi_identifiers, self.keys, self.labels, strict=True)
             },
-            columns=list(self.qis),
+            columns=list(self.quasi_identifiers),
         )
 
     def _signature_values(self, sig: Signatures, ids: np.ndarray) -> pd.DataFrame:
@@ -310,7 +315,7 @@ class ClassTable:
         within = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(before, lengths)
         tuples = sig.members[np.repeat(sig.offsets[ids], lengths) + within]
         out: dict[str, pd.Series] = {}
-        for q, keys, lab in zip(self.qis, sig.tuple_keys, self.labels, strict=True):
+        for q, keys, lab in zip(self.quasi_identifiers, sig.tuple_keys, self.labels, strict=True):
             card = max(len(lab), 1)
             pairs = np.unique(row * card + keys[tuples])  # (row, code), sorted by row then code
             where, code = pairs // card, pairs % card
@@ -323,7 +328,7 @@ class ClassTable:
                 joined = text.groupby(where).agg(" | ".join)
                 column[many] = joined.to_numpy()[many]
             out[q] = pd.Series(column, dtype=object).infer_objects()
-        return pd.DataFrame(out, columns=list(self.qis))
+        return pd.DataFrame(out, columns=list(self.quasi_identifiers))
 
 
 def _shown(value: Any) -> str:

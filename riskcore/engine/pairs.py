@@ -172,14 +172,18 @@ def people_from_pairs(pairs: Tabulation, person: str, *, engine: str) -> Tabulat
         When ``pairs`` is not grouped by ``person`` first.
     """
     pc = pairs.classes
-    if not pc.qis or pc.qis[0] != person or len(pc.qis) < 2:
+    if (
+        not pc.quasi_identifiers
+        or pc.quasi_identifiers[0] != person
+        or len(pc.quasi_identifiers) < 2
+    ):
         raise ValueError("the pairs must be grouped by the person column, then the QIs")
     who = np.asarray(pc.keys[0], dtype=np.int64)
     person_labels = pc.labels[0]
     n_codes = len(person_labels)
     lone_code = n_codes - 1 if n_codes and person_labels[-1] is None else None
     rows = pc.sizes.astype(np.int64, copy=False)
-    qi_keys = [np.asarray(pc.keys[i], dtype=np.int64) for i in range(1, len(pc.qis))]
+    qi_keys = [np.asarray(pc.keys[i], dtype=np.int64) for i in range(1, len(pc.quasi_identifiers))]
     tuple_of, first = _tuples(qi_keys, [len(lab) for lab in pc.labels[1:]])
     owner, n_owners, weights, lone = _owners(who, rows, lone_code, n_codes)
     sets = group_sets(owner, tuple_of, n_owners=n_owners, n_items=len(first), weights=weights)
@@ -188,7 +192,7 @@ def people_from_pairs(pairs: Tabulation, person: str, *, engine: str) -> Tabulat
     class_rows = np.bincount(pair_class, weights=rows, minlength=sets.n_classes).astype(np.int64)
     tuple_keys = tuple(k[first] for k in qi_keys)
     classes = ClassTable(
-        pc.qis[1:],
+        pc.quasi_identifiers[1:],
         sets.sizes.astype(np.int64, copy=False),
         tuple(k[sets.first] for k in tuple_keys),
         pc.labels[1:],

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
-from riskcore._deprecation import renamed_arguments
+from riskcore._deprecation import renamed_arguments, renamed_attributes
 from riskcore.engine.contract import (
     ClassTable,
     Contingency,
@@ -276,14 +276,16 @@ def key_sizes(key: np.ndarray, key_card: int) -> np.ndarray:
     return _runs(np.sort(key))[1]
 
 
+@renamed_attributes(qis="quasi_identifiers")
 @dataclass(frozen=True, eq=False)
 class Partition:
     """Records grouped into equivalence classes over the quasi-identifiers.
 
     Attributes
     ----------
-    qis : tuple of str
-        The quasi-identifiers, in the order given.
+    quasi_identifiers : tuple of str
+        The quasi-identifiers, in the order given (the old name ``qis`` still
+        reads, with a DeprecationWarning).
     class_id : numpy.ndarray
         Class of each record (positional), in ``[0, n_classes)``.
     sizes : numpy.ndarray
@@ -299,7 +301,7 @@ class Partition:
         With a person column: the partition of the rows by their QI tuple.
     """
 
-    qis: tuple[str, ...]
+    quasi_identifiers: tuple[str, ...]
     class_id: np.ndarray
     sizes: np.ndarray
     first_row: np.ndarray
@@ -409,7 +411,11 @@ def build_person_partition(
         ``sizes`` counts people; ``class_id`` is each row's person's class;
         ``first_row`` a row of each class's first tuple.
     """
-    if rows is None or rows.qis != tuple(quasi_identifiers) or rows.people is not None:
+    if (
+        rows is None
+        or rows.quasi_identifiers != tuple(quasi_identifiers)
+        or rows.people is not None
+    ):
         rows = build_partition(dict(columns), tuple(quasi_identifiers))
     if len(person.codes) != rows.n_records:
         raise ValueError("the person column needs one value per row")
@@ -417,7 +423,7 @@ def build_person_partition(
     who, n_people = person_codes(person.codes, missing)
     groups = person_groups(who, n_people, rows.class_id, rows.n_classes)
     return Partition(
-        rows.qis,
+        rows.quasi_identifiers,
         groups.row_class,
         groups.classes.sizes,
         rows.first_row[groups.classes.first],
@@ -441,7 +447,7 @@ def class_table(partition: Partition, columns: dict[str, EncodedColumn]) -> Clas
     -------
     ClassTable
     """
-    enc = [columns[q] for q in partition.qis]
+    enc = [columns[q] for q in partition.quasi_identifiers]
     signatures = None
     if partition.people is not None and partition.tuples is not None:
         sets = partition.people.classes
@@ -453,7 +459,7 @@ def class_table(partition: Partition, columns: dict[str, EncodedColumn]) -> Clas
             partition.people.rows,
         )
     return ClassTable(
-        partition.qis,
+        partition.quasi_identifiers,
         partition.sizes,
         tuple(e.codes[partition.first_row] for e in enc),
         tuple(e.labels for e in enc),

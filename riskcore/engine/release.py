@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from riskcore._deprecation import renamed_attributes
 from riskcore.engine.source import SourceTable
 from riskcore.errors import RiskcoreError
 
@@ -169,13 +170,16 @@ class FailingSet:
         return hit
 
 
+@renamed_attributes(qis="quasi_identifiers")
 @dataclass(frozen=True, eq=False)
 class NodePlan:
     """A node's generalization and suppression, as tables to join to the data.
 
     Attributes
     ----------
-    qis : tuple of str
+    quasi_identifiers : tuple of str
+        The quasi-identifiers, in the lattice's order (the old name ``qis`` still
+        reads, with a DeprecationWarning).
     levels : tuple of int
     maps : tuple of ValueMap
         One per QI.
@@ -185,7 +189,7 @@ class NodePlan:
     n_records : int
     """
 
-    qis: tuple[str, ...]
+    quasi_identifiers: tuple[str, ...]
     levels: tuple[int, ...]
     maps: tuple[ValueMap, ...]
     failing: FailingSet
@@ -321,8 +325,8 @@ def _out_schema(table: SourceTable, plan: NodePlan, suppression: str) -> Any:
 
     fields = []
     for f in table.schema:
-        if f.name in plan.qis:
-            vmap = plan.maps[plan.qis.index(f.name)]
+        if f.name in plan.quasi_identifiers:
+            vmap = plan.maps[plan.quasi_identifiers.index(f.name)]
             if suppression == "mask" and len(plan.failing):
                 f = pa.field(f.name, pa.string())
             elif vmap.labels is not None:
@@ -339,14 +343,14 @@ def _arrow_batches(
     import pyarrow.dataset as ds
 
     data = ds.dataset(table.files, format="parquet")
-    qi_at = {q: i for i, q in enumerate(plan.qis)}
+    qi_at = {q: i for i, q in enumerate(plan.quasi_identifiers)}
     mask = suppression == "mask" and len(plan.failing) > 0
     for batch in data.to_batches(batch_size=BATCH_ROWS, batch_readahead=2, fragment_readahead=1):
         if batch.num_rows == 0:
             continue
         codes: list[np.ndarray] = []
         positions: list[Any] = []
-        for i, q in enumerate(plan.qis):
+        for i, q in enumerate(plan.quasi_identifiers):
             if plan.needs_codes(i):
                 c, pos = _lookup(batch.column(q), plan.maps[i])
             else:
@@ -427,7 +431,7 @@ def _select(table: SourceTable, plan: NodePlan, suppression: str) -> tuple[str, 
     """Return the SQL select list and the joins of the release (maps ``m{i}``, failing ``f``)."""
     joins: list[str] = []
     code_of: list[str] = []
-    for i, (q, vmap) in enumerate(zip(plan.qis, plan.maps, strict=True)):
+    for i, (q, vmap) in enumerate(zip(plan.quasi_identifiers, plan.maps, strict=True)):
         if plan.needs_codes(i):
             joins.append(f"LEFT JOIN m{i} ON d.{_quote(q)} = m{i}.m{i}v")
         code_of.append(f"coalesce(m{i}.m{i}c, {vmap.missing_code})")
@@ -438,8 +442,8 @@ def _select(table: SourceTable, plan: NodePlan, suppression: str) -> tuple[str, 
     items: list[str] = []
     for name in table.columns:
         expr = f"d.{_quote(name)}"
-        if name in plan.qis:
-            i = plan.qis.index(name)
+        if name in plan.quasi_identifiers:
+            i = plan.quasi_identifiers.index(name)
             if plan.maps[i].labels is not None:
                 expr = f"m{i}.m{i}l"
             if mask:
@@ -478,7 +482,9 @@ def _write_duckdb(
                 if plan.needs_codes(i):
                     con.register(f"m{i}", vmap.table(f"m{i}"))
             if len(plan.failing):
-                cols = {f"f{i}": plan.failing.codes[:, i] for i in range(len(plan.qis))}
+                cols = {
+                    f"f{i}": plan.failing.codes[:, i] for i in range(len(plan.quasi_identifiers))
+                }
                 cols[_HIT] = np.ones(len(plan.failing), dtype=bool)
                 con.register("f", pa.table(cols))
             row = con.execute(sql).fetchone()
@@ -509,7 +515,7 @@ def _write_spark(
     mask = suppression == "mask" and len(plan.failing) > 0
     code_cols: list[Any] = []
     values: dict[str, Any] = {}
-    for i, (q, vmap) in enumerate(zip(plan.qis, plan.maps, strict=True)):
+    for i, (q, vmap) in enumerate(zip(plan.quasi_identifiers, plan.maps, strict=True)):
         if not plan.needs_codes(i):
             continue
         m = F.broadcast(session.createDataFrame(vmap.table(f"__rc_m{i}")))
@@ -518,7 +524,7 @@ def _write_spark(
         if vmap.labels is not None:
             values[q] = F.col(f"__rc_m{i}l")
     if len(plan.failing):
-        cols = {f"__rc_f{i}": plan.failing.codes[:, i] for i in range(len(plan.qis))}
+        cols = {f"__rc_f{i}": plan.failing.codes[:, i] for i in range(len(plan.quasi_identifiers))}
         cols[_HIT] = np.ones(len(plan.failing), dtype=bool)
         f = F.broadcast(session.createDataFrame(pa.table(cols)))
         on = [c == F.col(f"__rc_f{i}") for i, c in enumerate(code_cols)]
@@ -531,7 +537,7 @@ def _write_spark(
     items = []
     for name in table.columns:
         expr = values.get(name, col(name))
-        if mask and name in plan.qis:
+        if mask and name in plan.quasi_identifiers:
             expr = F.when(F.col(_HIT).isNotNull(), F.lit("*")).otherwise(expr.cast("string"))
         items.append(expr.alias(name))
     frame = frame.select(*items)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._lazy import is_missing
 from riskcore.engine.contract import Engine, Names, Order, Tabulation
 from riskcore.engine.memory import EncodedTable
@@ -215,7 +216,10 @@ class SourceTable(EncodedTable):
         """
         raise self._no_rows(f"the codes of every record of {name!r}")
 
-    def partition(self, qis: Iterable[str], *, person: str | None = None) -> Partition:
+    @renamed_arguments(qis="quasi_identifiers")
+    def partition(
+        self, quasi_identifiers: Iterable[str], *, person: str | None = None
+    ) -> Partition:
         """Refuse: the class of every record is not held.
 
         The lattice asks for it with a person column: its units (each base
@@ -225,7 +229,7 @@ class SourceTable(EncodedTable):
 
         Parameters
         ----------
-        qis : iterable of str
+        quasi_identifiers : iterable of str
             Quasi-identifiers.
         person : str, optional
             The person column.

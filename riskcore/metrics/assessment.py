@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 else:
     from riskcore._lazy import pandas as pd
 
+from riskcore._deprecation import renamed_arguments
 from riskcore._results import NOT_IN_JSON, Result, plain
 from riskcore.engine import ClassTable, EncodedTable, Engine
 from riskcore.errors import RiskcoreError, RolesError
@@ -294,6 +295,7 @@ class Assessment(Result):
         )
 
 
+@renamed_arguments(population="population_model")
 def assess(
     data: pd.DataFrame | Engine,
     *,
@@ -303,7 +305,7 @@ def assess(
     threshold: float = 1 / 11,
     distance: str | Mapping[str, str] | None = None,
     order: Mapping[str, Iterable[Any]] | None = None,
-    population: Population | None = None,
+    population_model: Population | None = None,
     missing: MissingPolicy = "own",
     hierarchy: Mapping[str, ValueHierarchy] | None = None,
     person: str | None = None,
@@ -346,9 +348,11 @@ def assess(
         numbers, booleans and dates are ordered by value. Missing values are
         ranked at both ends and the larger t kept
         (:func:`~riskcore.metrics.t_closeness_per_class`).
-    population : Population, optional
-        Population sizes, for journalist and marketer risk: a sampling
-        fraction, a sampling-weight column or a population table.
+    population_model : Population, optional
+        The population model (population sizes), for journalist and marketer
+        risk: a sampling fraction, a sampling-weight column or a population
+        table (``population`` before, still accepted with a DeprecationWarning;
+        passing both is refused).
     missing : {"own", "any"}, default "own"
         The missing-value policy of every class-based figure
         (:mod:`riskcore.metrics.missing`): a missing QI value is a value of
@@ -459,13 +463,13 @@ def assess(
         records, sizes = own, evidence.sizes
     journalist = marketer = pop_unique = None
     note = ""
-    if population is not None:
-        if population.sampling_fraction is not None:
-            pop_unique = population_uniqueness(own, population.sampling_fraction)
+    if population_model is not None:
+        if population_model.sampling_fraction is not None:
+            pop_unique = population_uniqueness(own, population_model.sampling_fraction)
         pop, note = _population_evidence(
-            tab.classes, population, engine, None if records is None else sizes
+            tab.classes, population_model, engine, None if records is None else sizes
         )
-        evidence = replace(evidence, population=pop)
+        evidence = replace(evidence, population_model=pop)
         if records is not None and pop_unique is not None:
             note += (
                 "; population uniqueness needs disjoint classes and is estimated on the "

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from riskcore._deprecation import renamed_arguments, renamed_attributes
 from riskcore.engine import ClassTable, Contingency
 from riskcore.errors import RiskcoreError
 from riskcore.metrics.closeness import (
@@ -288,6 +289,7 @@ def _restrict_table(table: Contingency, keep: np.ndarray, new_id: np.ndarray) ->
     )
 
 
+@renamed_attributes(population="population_model")
 @dataclass(frozen=True, eq=False)
 class Evidence:
     """The classes of one grouping, as the privacy models read them.
@@ -303,9 +305,10 @@ class Evidence:
         The missing-value policy the classes are judged under.
     classes : ClassTable or None
         The ``"own"`` class table (QI codes); needed under ``"any"`` only.
-    population : PopulationEvidence or None
+    population_model : PopulationEvidence or None
         The population model of the journalist's risk (None: the data are
-        taken as the population, F_j = f_j).
+        taken as the population, F_j = f_j; the old name ``population`` still
+        reads, with a DeprecationWarning).
     population_counts : numpy.ndarray or None
         Per class, its members in an identified population table (k-map,
         delta-presence).
@@ -320,7 +323,7 @@ class Evidence:
     sensitive: Mapping[str, SensitiveEvidence] = field(default_factory=dict)
     missing: MissingPolicy = "own"
     classes: ClassTable | None = None
-    population: PopulationEvidence | None = None
+    population_model: PopulationEvidence | None = None
     population_counts: np.ndarray | None = None
     person: str | None = None
     events: EventEvidence | None = None
@@ -452,7 +455,7 @@ class Evidence:
             float64, one per class, never below f_j: f_j / pi, the weight sums, or the
             population table's counts.
         """
-        pop = self.population
+        pop = self.population_model
         if pop is None:
             return None
 
@@ -496,7 +499,7 @@ class Evidence:
 
         def compute() -> np.ndarray:
             f = self.sizes.astype(np.float64)
-            pop = self.population
+            pop = self.population_model
             if model == "prosecutor" or pop is None:
                 with np.errstate(divide="ignore"):
                     return np.where(f > 0, 1.0 / np.maximum(f, 1.0), 0.0)
@@ -686,7 +689,7 @@ class Evidence:
         if self.classes is not None:
             c = self.classes
             classes = ClassTable(
-                c.qis,
+                c.quasi_identifiers,
                 c.sizes[keep],
                 tuple(np.asarray(k)[keep] for k in c.keys),
                 c.labels,
@@ -699,7 +702,9 @@ class Evidence:
             },
             missing=self.missing,
             classes=classes,
-            population=None if self.population is None else self.population.restrict(keep),
+            population_model=(
+                None if self.population_model is None else self.population_model.restrict(keep)
+            ),
             population_counts=None
             if self.population_counts is None
             else self.population_counts[keep],
@@ -708,6 +713,7 @@ class Evidence:
         )
 
     @classmethod
+    @renamed_arguments(population="population_model")
     def of(
         cls,
         classes: ClassTable,
@@ -716,7 +722,7 @@ class Evidence:
         missing: MissingPolicy = "own",
         distance: Mapping[str, str] | None = None,
         order: Mapping[str, Sequence[Any] | None] | None = None,
-        population: PopulationEvidence | None = None,
+        population_model: PopulationEvidence | None = None,
         hierarchy: Mapping[str, ValueHierarchy] | None = None,
     ) -> Evidence:
         """Build the evidence of a tabulation (the engine contract's class table and tables).
@@ -733,8 +739,9 @@ class Evidence:
             Per attribute; default ordered when the table's codes are ordered.
         order : mapping of str to sequence, optional
             Per attribute, its values lowest first (ordered distance of text).
-        population : PopulationEvidence, optional
-            The population model of the journalist's F_j (none: F_j = f_j).
+        population_model : PopulationEvidence, optional
+            The population model of the journalist's F_j (none: F_j = f_j;
+            ``population`` before, still accepted with a DeprecationWarning).
         hierarchy : mapping of str to rows, optional
             Per attribute, its hierarchy (hierarchical distance; required for it).
 
@@ -754,6 +761,6 @@ class Evidence:
             sensitive=sens,
             missing=check_missing(missing),
             classes=classes,
-            population=population,
+            population_model=population_model,
             person=classes.person,
         )

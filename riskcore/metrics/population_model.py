@@ -135,7 +135,7 @@ def _population_evidence(
         from riskcore.metrics.records import sampling_weights
 
         col = population.weights
-        if col in classes.qis:
+        if col in classes.quasi_identifiers:
             raise RolesError(f"the weight column {col!r} cannot also be a quasi-identifier")
         if not isinstance(engine, EncodedTable):
             raise RiskcoreError(
@@ -146,9 +146,9 @@ def _population_evidence(
         if classes.person is not None:  # each person's weight once (their first row)
             from riskcore.metrics.records import person_weights
 
-            w = person_weights(engine, classes.qis, classes.person, w)
+            w = person_weights(engine, classes.quasi_identifiers, classes.person, w)
         per_class = np.bincount(
-            engine.record_classes(classes.qis, person=classes.person),
+            engine.record_classes(classes.quasi_identifiers, person=classes.person),
             weights=w,
             minlength=classes.n_classes,
         )
@@ -168,7 +168,7 @@ def _population_evidence(
     table = population.table
     if table is None:
         raise AssertionError("Population holds a table when it has no sampling fraction")
-    qis = list(classes.qis)
+    qis = list(classes.quasi_identifiers)
     missing = [q for q in [*qis, population.count_column] if q not in table.columns]
     if missing:
         raise RolesError(f"the population table has no column {missing[0]!r}")

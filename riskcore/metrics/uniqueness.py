@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     import pandas as pd
 else:
     from riskcore._lazy import pandas as pd
 
-from riskcore._deprecation import renamed_arguments
-from riskcore._results import Result
+from riskcore._deprecation import renamed_arguments, renamed_attributes, renamed_keys
+from riskcore._results import Migrations, Result
 from riskcore._validation import check_positive_int
 from riskcore.engine import EncodedTable, Engine
 from riskcore.errors import RiskcoreError, RolesError
@@ -87,6 +87,13 @@ class QIContribution(Result):
     drop_share: float
 
 
+def _from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Upgrade a version 1 dict: ``all_qis`` became ``all_quasi_identifiers``."""
+    out: dict[str, Any] = renamed_keys(data, {"all_qis": "all_quasi_identifiers"})
+    return out
+
+
+@renamed_attributes(all_qis="all_quasi_identifiers")
 @dataclass(frozen=True)
 class UniquenessResult(Result):
     """Uniqueness over all QIs, per subset, and per-QI contributions.
@@ -95,7 +102,10 @@ class UniquenessResult(Result):
     ----------
     n_records : int
         The rows of the table.
-    all_qis : SubsetUniqueness
+    all_quasi_identifiers : SubsetUniqueness
+        Uniqueness over every quasi-identifier together (``all_qis`` before schema
+        version 2: JSON of version 1 still reads, and the old attribute with a
+        DeprecationWarning).
     subsets : tuple of SubsetUniqueness
         Singles, then pairs, then triples, as far as the budget allowed.
     contributions : tuple of QIContribution
@@ -109,8 +119,12 @@ class UniquenessResult(Result):
         The people (with a person column).
     """
 
+    #: 2: ``all_qis`` renamed ``all_quasi_identifiers`` (version 1 still reads).
+    schema_version: ClassVar[int] = 2
+    migrations: ClassVar[Migrations] = {1: _from_v1}
+
     n_records: int
-    all_qis: SubsetUniqueness
+    all_quasi_identifiers: SubsetUniqueness
     subsets: tuple[SubsetUniqueness, ...]
     contributions: tuple[QIContribution, ...]
     complete: bool
@@ -207,8 +221,10 @@ def subset_uniqueness(
     >>> import pandas as pd
     >>> df = pd.DataFrame({"pid": ["a", "a", "b", "c"], "age": [30, 31, 30, 40]})
     >>> r = subset_uniqueness(df, ["age"], person="pid")
-    >>> r.all_qis.unique_records, r.n_units, subset_uniqueness(df, ["age"]).all_qis.unique_records
-    (3, 3, 2)
+    >>> r.all_quasi_identifiers.unique_records, r.n_units
+    (3, 3)
+    >>> subset_uniqueness(df, ["age"]).all_quasi_identifiers.unique_records
+    2
     """
     if not isinstance(data, Engine):
         data = EncodedTable(data)
@@ -244,7 +260,7 @@ def subset_uniqueness(
     contributions.sort(key=lambda c: (-c.drop, c.column))
     return UniquenessResult(
         n_records=data.n_records,
-        all_qis=full,
+        all_quasi_identifiers=full,
         subsets=tuple(subsets),
         contributions=tuple(contributions),
         complete=complete and max_size >= min(3, len(qis)),

@@ -174,7 +174,7 @@ def _assess_kwargs(profile: Profile) -> dict[str, Any]:
         "distance": dict(profile.distances) or None,
         "order": {c: list(v) for c, v in profile.orders.items()} or None,
         "hierarchy": dict(profile.sensitive_hierarchies) or None,
-        "population": population,
+        "population_model": population,
         "missing": profile.missing,
         "person": roles.person,
         "events": profile.events,

@@ -247,7 +247,7 @@ def baseline(df: pd.DataFrame, profile: Profile) -> Decision:
         quasi_identifiers=profile.roles.quasi_identifiers,
         sensitive=profile.roles.sensitive,
         distance=profile.distances or None,
-        population=population_of(profile),
+        population_model=population_of(profile),
         missing=profile.missing,
         person=person,
         events=profile.events,

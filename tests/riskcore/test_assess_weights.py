@@ -39,7 +39,10 @@ TABLE = pd.DataFrame(
 
 def test_journalist_and_marketer_risk_use_the_weights():
     a = assess(
-        TABLE, quasi_identifiers=["age", "sex"], threshold=0.3, population=Population(weights="w")
+        TABLE,
+        quasi_identifiers=["age", "sex"],
+        threshold=0.3,
+        population_model=Population(weights="w"),
     )
     marketer = (R_A + 2 * R_B + 2 * R_C) / 5
     assert a.journalist is not None and a.marketer is not None
@@ -55,7 +58,7 @@ def test_journalist_and_marketer_risk_use_the_weights():
 
 def test_weights_all_one_give_the_prosecutor_figures():
     ones = TABLE.assign(w=1.0)
-    a = assess(ones, quasi_identifiers=["age", "sex"], population=Population(weights="w"))
+    a = assess(ones, quasi_identifiers=["age", "sex"], population_model=Population(weights="w"))
     assert a.journalist is not None
     assert a.journalist.success_rate == pytest.approx(a.prosecutor.success_rate)
     assert a.journalist.records_at_risk == pytest.approx(a.prosecutor.records_at_risk)
@@ -63,9 +66,11 @@ def test_weights_all_one_give_the_prosecutor_figures():
 
 def test_bad_weights_and_roles_are_clear_errors():
     with pytest.raises(RolesError, match="below 1"):
-        assess(TABLE.assign(w=0.5), quasi_identifiers=["age"], population=Population(weights="w"))
+        assess(
+            TABLE.assign(w=0.5), quasi_identifiers=["age"], population_model=Population(weights="w")
+        )
     with pytest.raises(RolesError, match="cannot also be a quasi-identifier"):
-        assess(TABLE, quasi_identifiers=["age", "w"], population=Population(weights="w"))
+        assess(TABLE, quasi_identifiers=["age", "w"], population_model=Population(weights="w"))
     with pytest.raises(ValueError, match="exactly one of"):
         Population(sampling_fraction=0.1, weights="w")
 
@@ -99,7 +104,7 @@ def test_weights_on_an_engine_without_record_classes_are_refused():
     other = _Delegating(TABLE)
     assert isinstance(other, Engine)
     with pytest.raises(RiskcoreError, match="in-memory engine"):
-        assess(other, quasi_identifiers=["age"], population=Population(weights="w"))
+        assess(other, quasi_identifiers=["age"], population_model=Population(weights="w"))
 
 
 def test_the_report_uses_the_weight_role():

@@ -47,7 +47,7 @@ def test_the_json_twin_equals_assess_on_the_same_file(files, tmp_path, capsys):
         quasi_identifiers=["age", "sex", "zip"],
         sensitive=["income"],
         threshold=1 / 11,
-        population=Population(sampling_fraction=0.05),
+        population_model=Population(sampling_fraction=0.05),
     )
     assert got["before"] == json.loads(json.dumps(expected.to_dict()))
     assert got["dataset"]["sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()

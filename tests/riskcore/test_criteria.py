@@ -66,7 +66,7 @@ def test_the_k_11_preset_accepts_a_class_of_exactly_11():
 def test_journalist_record_risk_from_weights_by_hand():
     # one class of one record standing for 45.5 people: E[1/F | f = 1] = (1/44.5) ln 45.5
     df = pd.DataFrame({"q": ["a", "b", "b"], "w": [45.5, 1.0, 1.0], "s": ["x", "y", "z"]})
-    ev = _evidence(df, population=Population(weights="w"))
+    ev = _evidence(df, population_model=Population(weights="w"))
     risk = ev.record_risk("journalist")
     assert risk[0] == pytest.approx(math.log(45.5) / 44.5, rel=1e-9)
     assert _check(RecordRisk(threshold=0.09, model="journalist"), ev).passed is False  # class b

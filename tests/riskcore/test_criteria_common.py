@@ -89,7 +89,7 @@ def lattice(df: pd.DataFrame, profile: Profile) -> Decision:
         events=profile.events,
         sensitive_hierarchies=profile.sensitive_hierarchies,
     )
-    bottom = [0] * len(lat.qis)
+    bottom = [0] * len(lat.quasi_identifiers)
     ids, _, bad = lat.failing(bottom)
     return bad[ids][lat.record_base_classes()], lat.evaluate(bottom).anonymous
 
@@ -288,7 +288,7 @@ def test_a_generalization_of_events_is_judged_alike_by_the_search_and_the_report
             events=profile.events,
             sensitive_hierarchies=profile.sensitive_hierarchies,
         )
-        node = lat.evaluate([levels[q] for q in lat.qis])
+        node = lat.evaluate([levels[q] for q in lat.quasi_identifiers])
         if node.suppressed == lat.n:
             continue  # nothing released: the report refuses to assess an empty table
         recipe = Recipe.of(

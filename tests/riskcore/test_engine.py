@@ -92,7 +92,7 @@ def test_assessment_round_trips_through_strict_json():
         PEOPLE,
         quasi_identifiers=["age", "zip"],
         sensitive=["diagnosis"],
-        population=Population(sampling_fraction=0.01),
+        population_model=Population(sampling_fraction=0.01),
     )
     text = dumps(a)  # allow_nan=False: NaN would raise
     back = Assessment.from_dict(json.loads(text))

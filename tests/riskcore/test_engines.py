@@ -395,7 +395,7 @@ def test_weights_need_the_in_memory_engine(data: dict[str, Any]) -> None:
 
     with pytest.raises(RiskcoreError, match="only the in-memory engine"):
         assess(ArrowEngine(data["folder"]), quasi_identifiers=["sex"],
-               population=Population(weights="age"))  # fmt: skip
+               population_model=Population(weights="age"))  # fmt: skip
 
 
 def test_auto_leaves_a_missing_file_to_the_loader(tmp_path: Path) -> None:

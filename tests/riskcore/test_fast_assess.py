@@ -168,7 +168,7 @@ def test_assessment_equals_the_pandas_engine(table, missing: str) -> None:
         quasi_identifiers=qis,
         sensitive=sens,
         missing=missing,
-        population=Population(sampling_fraction=0.5),
+        population_model=Population(sampling_fraction=0.5),
     )
     fast = assess(ArrowTable(load_arrow(path)), **kwargs)
     slow = assess(EncodedTable(load_table(path).data), **kwargs)

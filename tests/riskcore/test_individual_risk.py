@@ -80,13 +80,13 @@ def test_a_five_percent_sample_of_adult_against_its_true_population():
     truth = assess(
         sample,
         quasi_identifiers=qis,
-        population=Population(table=population.reset_index()),
+        population_model=Population(table=population.reset_index()),
         threshold=0.09,
     )
     est = assess(
         sample,
         quasi_identifiers=qis,
-        population=Population(sampling_fraction=0.05),
+        population_model=Population(sampling_fraction=0.05),
         threshold=0.09,
     )
     # the truth, read off the rows: a sample record is at risk when 1/F > 0.09, F its class's

@@ -145,10 +145,10 @@ def test_the_search_finds_the_least_loss_node_brute_force_judges_anonymous(seed)
         max_suppression=limit,
     )
     lattice = Lattice(df, _hierarchies(df), targets=targets, person="pid", events=EVENTS)
-    assert lattice.qis == (*QIS, *EVENTS)
+    assert lattice.quasi_identifiers == (*QIS, *EVENTS)
     brute = {}
     for node in lattice.nodes():
-        levels = dict(zip(lattice.qis, node, strict=True))
+        levels = dict(zip(lattice.quasi_identifiers, node, strict=True))
         anonymous, suppressed, ncp = _brute_node(df, levels, (k_anon, k, m), limit)
         got = lattice.evaluate(node)
         assert got.anonymous == anonymous, f"seed {seed}, node {node}"

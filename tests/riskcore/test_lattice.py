@@ -210,8 +210,8 @@ def test_generalizing_a_qi_never_lowers_k_and_sizes_match_groupby(case):
     lat = Lattice(df, hiers)
     for node in itertools.product(*(range(h + 1) for h in lat.heights)):
         _, sizes = lat.classes(node)
-        gen = generalize_columns(df, hiers, dict(zip(lat.qis, node, strict=True)))
-        expected = gen.groupby(list(lat.qis), dropna=False).size()  # NaN keys kept
+        gen = generalize_columns(df, hiers, dict(zip(lat.quasi_identifiers, node, strict=True)))
+        expected = gen.groupby(list(lat.quasi_identifiers), dropna=False).size()  # NaN keys kept
         assert sorted(sizes.tolist()) == sorted(expected.tolist())
         for i in range(len(node)):
             if node[i] < lat.heights[i]:
@@ -249,7 +249,7 @@ def test_recipe_round_trip_gives_the_identical_table_and_reports_new_values():
     assert best is not None
     table = lat.apply(AGES, best.levels)
     recipe = Recipe.of(
-        lat.hierarchies, dict(zip(lat.qis, best.levels, strict=True)), lat.targets,
+        lat.hierarchies, dict(zip(lat.quasi_identifiers, best.levels, strict=True)), lat.targets,
         sensitive=("dx",),
     )  # fmt: skip
     text = json.dumps(recipe.to_dict())

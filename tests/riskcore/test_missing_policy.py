@@ -289,7 +289,7 @@ def test_population_table_counts_compatible_rows() -> None:
     sample = pd.DataFrame({"A": [2, 2, 2, 2, 3], "C": [1, 1, 1, NA, 1]})
     pop = pd.DataFrame({"A": [2, 2, 3], "C": [1, NA, 1], "count": [10, 5, 7]})
     a = assess(
-        sample, quasi_identifiers=["A", "C"], population=Population(table=pop), missing="any"
+        sample, quasi_identifiers=["A", "C"], population_model=Population(table=pop), missing="any"
     )
     assert a.journalist is not None
     # risks 1/F: (2,1): 1/15, (2,NA): 1/15, (3,1): 1/7 -> highest 1/7;
@@ -331,7 +331,10 @@ def test_any_equals_brute_force(df: pd.DataFrame) -> None:
     whole = Counter(df["s"])
     assert r.t_closeness == pytest.approx(max(t_equal(x["values"], whole) for x in ref))
     u = subset_uniqueness(df, qis, missing="any")
-    assert (u.all_qis.unique_records, u.all_qis.k) == (int((fk == 1).sum()), fk.min())
+    assert (u.all_quasi_identifiers.unique_records, u.all_quasi_identifiers.k) == (
+        int((fk == 1).sum()),
+        fk.min(),
+    )
     # "any" raises no record's risk: fk >= its own class size
     own = record_risk(df, qis)["class_size"].to_numpy()
     assert (fk >= own).all()
@@ -426,7 +429,7 @@ def test_sampling_fraction_under_any():
     a = assess(
         SDC,
         quasi_identifiers=["A", "B", "C"],
-        population=Population(sampling_fraction=0.1),
+        population_model=Population(sampling_fraction=0.1),
         missing="any",
     )
     assert a.journalist is not None
@@ -434,7 +437,7 @@ def test_sampling_fraction_under_any():
     assert "population uniqueness needs disjoint classes" in a.population_note
     # population uniqueness stays on the own classes (4 sample uniques there, 2 under "any")
     own = assess(
-        SDC, quasi_identifiers=["A", "B", "C"], population=Population(sampling_fraction=0.1)
+        SDC, quasi_identifiers=["A", "B", "C"], population_model=Population(sampling_fraction=0.1)
     )
     assert a.population_uniqueness is not None and own.population_uniqueness is not None
     assert a.population_uniqueness.to_dict() == own.population_uniqueness.to_dict()

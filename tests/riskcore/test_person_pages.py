@@ -70,7 +70,7 @@ def _signatures(data: pd.DataFrame, qis: list[str], person: str) -> pd.Series:
 def test_uniqueness_counts_people_by_their_set_of_tuples() -> None:
     r = subset_uniqueness(T, QIS, person="pid")
     assert (r.n_records, r.n_people, r.n_units, r.person) == (8, 6, 6, "pid")
-    full = r.all_qis
+    full = r.all_quasi_identifiers
     assert (full.unique_records, full.n_classes, full.k) == (3, 4, 1)  # a, b, e
     assert full.unique_share == pytest.approx(3 / 6)
     by = {s.columns: s for s in r.subsets}
@@ -79,7 +79,11 @@ def test_uniqueness_counts_people_by_their_set_of_tuples() -> None:
     drop = {c.column: (c.drop, c.unique_without) for c in r.contributions}
     assert drop == {"zip": (0, 3), "age": (3, 0)}
     rows = subset_uniqueness(T, QIS)  # the rows: (31,021) and (NaN,100) alone
-    assert (rows.all_qis.unique_records, rows.person, rows.n_people) == (2, None, None)
+    assert (rows.all_quasi_identifiers.unique_records, rows.person, rows.n_people) == (
+        2,
+        None,
+        None,
+    )
 
 
 def test_uniqueness_in_people_equals_a_count_of_each_persons_tuples() -> None:

@@ -80,7 +80,9 @@ def test_dankar_estimate_tracks_the_true_population_uniques(population, pi):
 def test_assessment_reports_population_uniqueness():
     df = make_people(5000, seed=2)
     a = assess(
-        df, quasi_identifiers=["age", "sex", "race"], population=Population(sampling_fraction=0.05)
+        df,
+        quasi_identifiers=["age", "sex", "race"],
+        population_model=Population(sampling_fraction=0.05),
     )
     d = a.to_dict()
     assert d["population_uniqueness"]["model"] in ("Pitman", "Zayatz")
@@ -150,7 +152,7 @@ def test_pitman_survives_a_histogram_whose_moment_start_divides_by_zero():
     value = pitman_uniques(np.array([1, 1, 1, 4]), 0.1)
     assert math.isnan(value) or 0 <= value <= 70
     table = pd.DataFrame({"q": ["a", "b", "c", "d", "d", "d", "d"]})
-    a = assess(table, quasi_identifiers=["q"], population=Population(sampling_fraction=0.1))
+    a = assess(table, quasi_identifiers=["q"], population_model=Population(sampling_fraction=0.1))
     assert a.to_dict()["population_uniqueness"]["model"]
 
 

@@ -24,7 +24,6 @@ from tests.riskcore.cases import AB, PEOPLE
 # Whole table: flu 5/8, cold 3/8.
 
 
-
 @pytest.fixture(scope="module")
 def a():
     return assess(PEOPLE, quasi_identifiers=["age", "zip"], sensitive=["diag"], threshold=0.4)
@@ -91,7 +90,7 @@ def test_risk_table_and_reading(a):
 
 def test_risk_reading_names_the_model_behind_journalist_risk():
     b = assess(
-        PEOPLE, quasi_identifiers=["age", "zip"], population=Population(sampling_fraction=0.1)
+        PEOPLE, quasi_identifiers=["age", "zip"], population_model=Population(sampling_fraction=0.1)
     )
     assert rd.risk_reading(b).endswith(
         "Journalist and marketer: record risk E[1/F | f] from the individual-risk model of "
@@ -169,7 +168,6 @@ def test_population_reading():
 
 # a, b: unique on (a, b): (x,2) (y,2) (y,3) (y,4) -> 4 of 6; on b alone: 3 and 4 -> 2;
 # on a alone: nobody. Removing b leaves 0 unique (drop 4, 100%); removing a leaves 2 (drop 2).
-
 
 
 @pytest.fixture(scope="module")

@@ -73,7 +73,7 @@ def test_visited_table_lists_levels_by_qi():
 
     lat = ages_lattice(k=2, max_suppression=0.5)
     result = search(lat)
-    table = rd.visited_table(result, lat.qis)
+    table = rd.visited_table(result, lat.quasi_identifiers)
     assert list(table.columns[:2]) == ["age", "sex"] and len(table) == result.evaluated
     assert isinstance(rd.search_reading(result), str)
     assert rd.search_reading(result).startswith(

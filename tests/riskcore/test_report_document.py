@@ -92,7 +92,7 @@ def test_the_json_twin_holds_the_numbers_of_assess(people, report):
         quasi_identifiers=["age", "sex", "race"],
         sensitive=["diagnosis"],
         threshold=0.2,
-        population=Population(sampling_fraction=0.1),
+        population_model=Population(sampling_fraction=0.1),
     )
     twin = json.loads(report.to_json())
     assert twin["before"] == json.loads(json.dumps(expected.to_dict()))

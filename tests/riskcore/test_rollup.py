@@ -48,8 +48,12 @@ def test_rolled_up_classes_are_the_rows_grouped(case, entries, sensitive):
         records = lat.record_base_classes()
         for node in order:
             classes = lat._tables.get(node)
-            gen = generalize_columns(df, hiers, dict(zip(lat.qis, node, strict=True)))
-            keys = gen[list(lat.qis)].astype(object).where(gen[list(lat.qis)].notna(), "<NA>")
+            gen = generalize_columns(df, hiers, dict(zip(lat.quasi_identifiers, node, strict=True)))
+            keys = (
+                gen[list(lat.quasi_identifiers)]
+                .astype(object)
+                .where(gen[list(lat.quasi_identifiers)].notna(), "<NA>")
+            )
             expected = pd.factorize(pd.MultiIndex.from_frame(keys))[0]
             ids = lat.classes(node)[0]
             assert _partition(ids[records]) == _partition(expected)

@@ -70,7 +70,7 @@ def test_search_with_k_map_and_delta_presence_finds_the_exhaustive_optimum(case,
         assert result.best is None
     else:
         assert result.best is not None and result.best.levels == expected.levels
-    qis = list(lat.qis)
+    qis = list(lat.quasi_identifiers)
     for node in lat.nodes():  # F_j of every class, counted from the rows by pandas
         ids, ev = lat.evidence(node)
         levels = dict(zip(qis, node, strict=True))

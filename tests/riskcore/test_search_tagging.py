@@ -105,7 +105,7 @@ def test_the_tagged_search_finds_the_exhaustive_optimum_and_proves_it(case, obje
     # below an evaluated node that fails (k and distinct l hold up the lattice)
     visited = np.asarray([r.levels for r in result.visited])
     failed = np.asarray([r.levels for r in result.visited if not r.anonymous]).reshape(
-        -1, len(lat.qis)
+        -1, len(lat.quasi_identifiers)
     )
     best_key = lat.key(objective, result.best.loss(objective))
     for r in every:

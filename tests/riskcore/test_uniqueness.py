@@ -33,7 +33,7 @@ HAND = pd.DataFrame(
 def test_subset_uniqueness_hand_example():
     r = subset_uniqueness(EncodedTable(HAND), ["zip", "sex", "age"])
     # all three: classes {F,02139,30}x2, {M,02139,30}, {M,02140,40}x2, {F,02141,40} -> 2 unique
-    assert r.all_qis.unique_records == 2
+    assert r.all_quasi_identifiers.unique_records == 2
     by = {s.columns: s for s in r.subsets}
     assert by[("zip",)].unique_records == 1  # 02141
     assert by[("sex",)].unique_records == 0
@@ -70,7 +70,7 @@ def test_population_table_gives_journalist_risk():
             "count": [20, 3, 1],  # (M,40) missing from the table
         }
     )
-    a = assess(HAND, quasi_identifiers=["sex", "age"], population=Population(table=pop))
+    a = assess(HAND, quasi_identifiers=["sex", "age"], population_model=Population(table=pop))
     # sample classes: (F,30) f=2 F=20; (M,30) f=1 F=3; (M,40) f=2 F missing -> 2; (F,40) f=1 F=1
     assert a.journalist is not None and a.marketer is not None
     assert a.journalist.highest_risk == pytest.approx(1.0)

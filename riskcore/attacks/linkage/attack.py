@@ -352,7 +352,9 @@ def _counts_people(
     values = pd.DataFrame(
         {
             q: pd.Series(np.asarray(lab, dtype=object)[keys[tuples]], dtype=object).infer_objects()
-            for q, keys, lab in zip(classes.qis, sig.tuple_keys, classes.labels, strict=True)
+            for q, keys, lab in zip(
+                classes.quasi_identifiers, sig.tuple_keys, classes.labels, strict=True
+            )
         }
     )
     sizes = classes.sizes.astype(np.int64)

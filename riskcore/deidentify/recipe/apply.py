@@ -313,7 +313,9 @@ def apply_recipe(
         events=rec.events,
     )
     level = dict(zip(rec.quasi_identifiers, rec.levels, strict=True))
-    levels = [level[q] for q in lattice.qis]  # the lattice's order: the QIs, then the events
+    levels = [
+        level[q] for q in lattice.quasi_identifiers
+    ]  # the lattice's order: the QIs, then the events
     node = lattice.evaluate(levels)
     out = lattice.apply(work, levels, suppression=rec.suppression)
     persons = None  # the person of each released row

@@ -444,7 +444,7 @@ class Comparison(Result):
 def _penalties(lattice: Lattice) -> list[list[np.ndarray]]:
     """Return, per QI and level, the certainty penalty of every base class's value."""
     out = []
-    for i, q in enumerate(lattice.qis):
+    for i, q in enumerate(lattice.quasi_identifiers):
         h = lattice.hierarchies[q]
         leaf = h.leaf_index(pd.Series(lattice.base.labels[i], dtype=object))
         out.append([pen[lattice.base.keys[i]] for pen in column_penalties(h, leaf)])
@@ -486,7 +486,7 @@ def column_ncp(
     pens = _pens if _pens is not None else _penalties(lattice)
     return {
         q: float((np.einsum("j,j->", f, pens[i][int(levels[i])]) + suppressed) / n)
-        for i, q in enumerate(lattice.qis)
+        for i, q in enumerate(lattice.quasi_identifiers)
     }
 
 
@@ -539,7 +539,7 @@ def compare_candidates(
         )
     if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
         raise RiskcoreError(f"the sample is a whole number of records (0 or more), not {sample!r}")
-    words = _level_words(lattice.heights, lattice.hierarchies, lattice.qis)
+    words = _level_words(lattice.heights, lattice.hierarchies, lattice.quasi_identifiers)
     pair = []
     kept = []
     for levels in (a, b):
@@ -554,14 +554,14 @@ def compare_candidates(
     pick = np.unique(np.linspace(0, len(both) - 1, min(sample, len(both))).astype(np.int64))
     rows = both[pick] if len(both) else both
     cols: dict[str, Any] = {"row": rows + 1}  # the file's row number: the first data row is 1
-    for i, q in enumerate(lattice.qis):
+    for i, q in enumerate(lattice.quasi_identifiers):
         values = data[q].iloc[rows].reset_index(drop=True)
         h = lattice.hierarchies[q]
         cols[q] = values.astype(object).to_numpy()
         cols[f"{q} (A)"] = _labels_at(h, values, pair[0].levels[i])
         cols[f"{q} (B)"] = _labels_at(h, values, pair[1].levels[i])
     return Comparison(
-        quasi_identifiers=lattice.qis,
+        quasi_identifiers=lattice.quasi_identifiers,
         a=pair[0],
         b=pair[1],
         column_ncp_a=column_ncp(lattice, pair[0].levels, _pens=pens),

@@ -145,7 +145,7 @@ class RecordCover(Result):
 def _label(lattice: Lattice, i: int, base_class: int, level: int) -> str | None:
     """Return a base class's label of QI ``i`` at ``level`` (None for a missing value)."""
     value = lattice.base.labels[i][lattice.base.keys[i][base_class]]
-    h = lattice.hierarchies[lattice.qis[i]]
+    h = lattice.hierarchies[lattice.quasi_identifiers[i]]
     leaf = int(h.leaf_index(pd.Series([value], dtype=object))[0])
     if leaf < 0:
         return None
@@ -286,7 +286,7 @@ def cover_record(
         levels = ranked[0]
     return RecordCover(
         row=int(row),
-        quasi_identifiers=lattice.qis,
+        quasi_identifiers=lattice.quasi_identifiers,
         heights=heights,
         k=want,
         objective=objective,

@@ -52,7 +52,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from riskcore._deprecation import renamed_arguments
+from riskcore._deprecation import renamed_arguments, renamed_attributes
 from riskcore.criteria import Targets, Verdict, evaluate
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves
 from riskcore.deidentify.recipe.base import generalize_columns
@@ -111,6 +111,7 @@ def _event_dims(
     return out
 
 
+@renamed_attributes(qis="quasi_identifiers", class_qis="class_quasi_identifiers")
 class Lattice(LatticeLosses):
     """The generalization lattice of a table over its QIs, ready to evaluate nodes.
 
@@ -120,7 +121,7 @@ class Lattice(LatticeLosses):
         The table.
     hierarchies : mapping of str to Hierarchy
         One hierarchy per quasi-identifier (the QIs, in this order) and per
-        event column. The lattice's dimensions (:attr:`qis`, the order of a
+        event column. The lattice's dimensions (:attr:`quasi_identifiers`, the order of a
         node's levels) are the QIs in this order, then the event columns in
         the order of ``events``.
     sensitive : sequence of str
@@ -209,21 +210,26 @@ class Lattice(LatticeLosses):
         class_qis = tuple(q for q in hierarchies if q not in self.events)
         if not class_qis:
             raise RiskcoreError("generalization needs at least one quasi-identifier")
-        #: Every dimension: the QIs that form the classes, then the event columns.
-        self.qis: tuple[str, ...] = (*class_qis, *self.events)
-        #: The QIs that form the classes (the first dimensions).
-        self.class_qis = class_qis
+        #: Every dimension: the QIs that form the classes, then the event columns (the old
+        #: name ``qis`` still reads, with a DeprecationWarning).
+        self.quasi_identifiers: tuple[str, ...] = (*class_qis, *self.events)
+        #: The QIs that form the classes (the first dimensions; the old name ``class_qis``
+        #: still reads, with a DeprecationWarning).
+        self.class_quasi_identifiers = class_qis
         nq = self._nq = len(class_qis)
-        self.heights = tuple(hierarchies[q].height for q in self.qis)
-        self.steering = (steering or Steering()).check(self.qis, self.heights)
+        self.heights = tuple(hierarchies[q].height for q in self.quasi_identifiers)
+        self.steering = (steering or Steering()).check(self.quasi_identifiers, self.heights)
         #: Lowest and highest level searched per QI.
         self.bounds: tuple[tuple[int, int], ...] = tuple(
-            self.steering.bounds(q, h) for q, h in zip(self.qis, self.heights, strict=True)
+            self.steering.bounds(q, h)
+            for q, h in zip(self.quasi_identifiers, self.heights, strict=True)
         )
-        check_size(self.qis, [hi - lo + 1 for lo, hi in self.bounds])  # before any allocation
+        check_size(
+            self.quasi_identifiers, [hi - lo + 1 for lo, hi in self.bounds]
+        )  # before any allocation
         enc = data if isinstance(data, EncodedTable) else EncodedTable(data)
         self._enc = enc  # its partition of the records serves apply()
-        missing_cols = [c for c in (*self.qis, *sensitive) if c not in enc.columns]
+        missing_cols = [c for c in (*self.quasi_identifiers, *sensitive) if c not in enc.columns]
         if missing_cols:
             raise RiskcoreError(f"the table has no column {missing_cols[0]!r}")
         #: The person column (None: each row is taken to be a different person).
@@ -293,7 +299,7 @@ class Lattice(LatticeLosses):
         self._entropy: list[np.ndarray] = []
         self._single_top: list[bool] = []
         column_counts: list[np.ndarray] = []  # per dimension, the rows of each column code
-        for i, q in enumerate(self.qis):
+        for i, q in enumerate(self.quasi_identifiers):
             h = self.hierarchies[q]
             labels = self.base.labels[i] if i < nq else enc.column(q).labels
             leaf = h.leaf_index(pd.Series(labels, dtype=object))
@@ -378,7 +384,7 @@ class Lattice(LatticeLosses):
             return np.bincount(
                 self.base.keys[i], weights=self.base.sizes.astype(np.float64), minlength=n_codes
             )
-        codes = enc.column(self.qis[i]).codes
+        codes = enc.column(self.quasi_identifiers[i]).codes
         return np.bincount(codes, minlength=n_codes).astype(np.float64)
 
     def _event_base(self, enc: EncodedTable) -> None:
@@ -433,7 +439,7 @@ class Lattice(LatticeLosses):
         pairs = self._pairs.get(key)
         if pairs is None:
             assert self._people is not None  # noqa: S101 - events need a person column
-            dims = range(self._nq, len(self.qis))
+            dims = range(self._nq, len(self.quasi_identifiers))
             codes = [
                 self._maps[d][x][c] for d, x, c in zip(dims, key, self._event_codes, strict=True)
             ]
@@ -483,7 +489,9 @@ class Lattice(LatticeLosses):
         """
         return tuple(
             q
-            for q, x, h, one in zip(self.qis, levels, self.heights, self._single_top, strict=True)
+            for q, x, h, one in zip(
+                self.quasi_identifiers, levels, self.heights, self._single_top, strict=True
+            )
             if x == h and one
         )
 
@@ -520,13 +528,13 @@ class Lattice(LatticeLosses):
         """
         if self._people is not None:
             return self._people.row_unit
-        return self._enc.record_classes(self.qis)
+        return self._enc.record_classes(self.quasi_identifiers)
 
     def _check_levels(self, levels: Sequence[int]) -> tuple[int, ...]:
         lv = tuple(int(x) for x in levels)
-        if len(lv) != len(self.qis):
-            raise RiskcoreError(f"give one level per QI ({len(self.qis)})")
-        for q, x, h in zip(self.qis, lv, self.heights, strict=True):
+        if len(lv) != len(self.quasi_identifiers):
+            raise RiskcoreError(f"give one level per QI ({len(self.quasi_identifiers)})")
+        for q, x, h in zip(self.quasi_identifiers, lv, self.heights, strict=True):
             if not 0 <= x <= h:
                 raise RiskcoreError(f"level {x} of {q!r} is outside 0..{h}")
         return lv
@@ -649,10 +657,13 @@ class Lattice(LatticeLosses):
         classes = None
         if self.missing == "any":
             classes = ClassTable(  # the classes are over the class QIs (not the events)
-                self.class_qis,
+                self.class_quasi_identifiers,
                 sizes,
                 tuple(c.astype(np.int64) for c in node.codes),
-                tuple(self._labels[i][x] for i, x in enumerate(lv[: len(self.class_qis)])),
+                tuple(
+                    self._labels[i][x]
+                    for i, x in enumerate(lv[: len(self.class_quasi_identifiers)])
+                ),
             )
         population = self._population
         if self._weights is not None and ids is not None:
@@ -671,7 +682,7 @@ class Lattice(LatticeLosses):
             sensitive=sens,
             missing=self.missing,
             classes=classes,
-            population=population,
+            population_model=population,
             population_counts=counts,
             person=self.person,
             events=event_evidence,
@@ -805,7 +816,10 @@ def apply_levels(
     drop = lattice.record_failing(levels)
     lv = [int(x) for x in levels]
     out = generalize_columns(
-        data, lattice.hierarchies, dict(zip(lattice.qis, lv, strict=True)), categorical=categorical
+        data,
+        lattice.hierarchies,
+        dict(zip(lattice.quasi_identifiers, lv, strict=True)),
+        categorical=categorical,
     )
     if suppression == "drop":
         if not drop.any():  # nothing suppressed: the generalized table is already a new one
@@ -815,7 +829,7 @@ def apply_levels(
         kept: pd.DataFrame = out.loc[~drop]
         return kept
     if suppression == "mask":
-        for q in lattice.qis:
+        for q in lattice.quasi_identifiers:
             out[q] = out[q].astype(object).where(~drop, "*")
         return out
     raise RiskcoreError("suppression is 'drop' or 'mask'")

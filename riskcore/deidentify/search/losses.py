@@ -52,7 +52,7 @@ class LatticeLosses:
     tables are built.
     """
 
-    qis: tuple[str, ...]
+    quasi_identifiers: tuple[str, ...]
     events: tuple[str, ...]
     _nq: int
     _unit_base: np.ndarray | None
@@ -96,7 +96,7 @@ class LatticeLosses:
 
     def _init_bounds(self) -> None:
         """Set the per-QI weights and each objective's per-QI terms without suppression."""
-        w = np.asarray([self.steering.weight(q) for q in self.qis])
+        w = np.asarray([self.steering.weight(q) for q in self.quasi_identifiers])
         #: Per QI, its weight in a weighted mean (NCP, precision: w_i / sum w) and in ARX's
         #: aggregates (w_i / max w, ``AbstractMetricMultiDimensional``).
         self._w_mean = w / w.sum()
@@ -141,7 +141,7 @@ class LatticeLosses:
             For an unknown objective.
         """
         check_objective(objective)
-        m = len(self.qis)
+        m = len(self.quasi_identifiers)
         if OBJECTIVES[objective].bound == "node":
             return [np.zeros(h + 1) for h in self.heights]
         if objective == "loss_geometric":
@@ -247,7 +247,7 @@ class LatticeLosses:
             kept_base = ~bad[owner]  # per base signature: the contingencies' classes
             suppressed_rows = int(self.base.sizes[unit_bad].sum())
         suppressed = int(sizes[bad].sum())
-        m = len(self.qis)
+        m = len(self.quasi_identifiers)
         ncp_q, prec_q, loss_q, ent_q = q.ncp, q.precision, q.loss, q.entropy
         weighted: dict[str, float] = {}
         if not self.steering.empty:
@@ -326,7 +326,7 @@ class LatticeLosses:
         -------
         NodeResult
         """
-        bottom = self.evaluate([0] * len(self.qis))
+        bottom = self.evaluate([0] * len(self.quasi_identifiers))
         sizes = self.base.sizes if self._people is None else self._people.owner_people
         _, ev = self.evidence(bottom.levels)
         verdict = evaluate(self.targets, ev)  # the table as it is: nothing suppressed

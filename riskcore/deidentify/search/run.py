@@ -520,7 +520,7 @@ def search(
     keeping: dict[str, NodeResult | None] = {}
     if alternatives:
         for q in removed:
-            i = lattice.qis.index(q)
+            i = lattice.quasi_identifiers.index(q)
             top = lattice.heights[i] - 1 - lattice.bounds[i][0]  # box coordinate below the top
             if top < 0:
                 keeping[q] = None
@@ -529,7 +529,7 @@ def search(
             box[i] = (0, top)
             keeping[q] = scan.run(box)[0]
     return SearchResult(
-        quasi_identifiers=lattice.qis,
+        quasi_identifiers=lattice.quasi_identifiers,
         heights=lattice.heights,
         targets=lattice.targets,
         objective=objective,

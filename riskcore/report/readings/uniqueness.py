@@ -78,19 +78,20 @@ def contribution_reading(result: UniquenessResult) -> str:
     -------
     str
     """
-    u = result.all_qis.unique_records
+    full = result.all_quasi_identifiers
+    u = full.unique_records
     if u == 0:
         return "Nobody is unique on these quasi-identifiers, so no column drives uniqueness."
     top = result.contributions[0]
-    qis = join_names(result.all_qis.columns)
+    qis = join_names(full.columns)
     if top.drop == 0:
         return (
-            f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}, and every one "
+            f"{u:,} people ({full.unique_share:.1%}) are unique on {qis}, and every one "
             "of them stays unique when any single column is removed: no one column drives "
             "uniqueness, the columns do it together (see the combinations below)."
         )
     return (
-        f"{u:,} people ({result.all_qis.unique_share:.1%}) are unique on {qis}; removing "
+        f"{u:,} people ({full.unique_share:.1%}) are unique on {qis}; removing "
         f"{top.column} would make {short_share(top.drop_share)} of them non-unique "
         f"({top.drop:,} people), more than any other column."
     )

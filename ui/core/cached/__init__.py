@@ -220,7 +220,7 @@ def assessment(
         threshold=threshold,
         distance=dict(distance),
         order=dict(order),
-        population=population,
+        population_model=population,
         missing=missing,
         person=person,
         hierarchy=dict(hierarchy) or None,

@@ -42,7 +42,7 @@ def _counts(
 ) -> pd.DataFrame:
     """Count ``col`` as recorded and released; a generalized QI's recorded values are
     counted in the labels of its level (the hierarchy's, not read back from text)."""
-    at = dict(zip(lattice.qis, levels, strict=True))
+    at = dict(zip(lattice.quasi_identifiers, levels, strict=True))
     released_as = None
     if at.get(col, 0) > 0:
         released_as = generalize_columns(data[[col]], lattice.hierarchies, {col: at[col]})[col]
@@ -61,7 +61,7 @@ def utility_section(
 
     ``data`` is the table the lattice was built from, as recorded.
     """
-    qis = list(lattice.qis)
+    qis = list(lattice.quasi_identifiers)
     lv = tuple(int(x) for x in levels)
     base = f"{lattice_key}|{lv}"
     st.subheader("Utility: what the release keeps")
