@@ -49,6 +49,8 @@ MOVED: dict[str, str] = {
     "riskcore.deidentify.signatures": "riskcore.deidentify.search.signatures",
     "riskcore.deidentify.steering": "riskcore.deidentify.search.steering",
     "riskcore.deidentify.steps": "riskcore.deidentify.recipe.steps",
+    "riskcore.dp.identifiability": "riskcore.dp.reidentification_bound",
+    "riskcore.dp.sensitivity": "riskcore.dp.global_sensitivity",
     "riskcore.io.fingerprint": "riskcore.io.digest",
     "riskcore.metrics.suda": "riskcore.metrics.special_uniques",
     "riskcore.metrics.utility": "riskcore.utility.tables",

@@ -19,7 +19,11 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
 def test_the_central_functions_have_examples():
-    for name in ("riskcore.metrics.assessment", "riskcore.dp.identifiability", "riskcore.dp.local"):
+    for name in (
+        "riskcore.metrics.assessment",
+        "riskcore.dp.reidentification_bound",
+        "riskcore.dp.local",
+    ):
         assert name in MODULES, f"{name} lost its docstring examples"
 
 

@@ -7,8 +7,8 @@ Modules
 :mod:`~riskcore.dp.gaussian`
     The Gaussian's calibration: as OpenDP certifies it (zCDP) and the analytic
     reference.
-:mod:`~riskcore.dp.sensitivity`
-    Global sensitivity of counts, sums, means and histograms.
+:mod:`~riskcore.dp.global_sensitivity`
+    Global sensitivity of counts, sums, means and histograms (:func:`sensitivity`).
 :mod:`~riskcore.dp.contributions`
     The person as the unit of privacy: the privacy unit, the seeded per-person
     sample keeping at most c rows, its effect on sensitivity and its cost.
@@ -22,8 +22,9 @@ Modules
 :mod:`~riskcore.dp.sources`
     Data sources and the persisted ledgers charged for them (stored by
     :mod:`riskcore.store.ledgers`).
-:mod:`~riskcore.dp.identifiability`
-    Epsilon from a bound on re-identification (Lee & Clifton 2012).
+:mod:`~riskcore.dp.reidentification_bound`
+    Differential identifiability: epsilon from a bound on re-identification
+    (Lee & Clifton 2012; :func:`identifiability`).
 :mod:`~riskcore.dp.sample_aggregate`
     Sample and aggregate (Nissim, Raskhodnikova & Smith 2007).
 :mod:`~riskcore.dp.release`
@@ -93,18 +94,13 @@ from riskcore.dp.gaussian import (
     opendp_gaussian_sigma,
     opendp_gaussian_sigmas,
 )
-from riskcore.dp.identifiability import (
-    CandidateWorlds,
-    IdentifiabilityResult,
-    candidate_worlds,
-    identifiability,
-    identifiability_epsilon,
-    identifiability_risk,
-    identifiability_scale,
-    most_exposed_world,
-    posterior_curve,
-    tight_identifiability_epsilon,
-    worst_case_identifiability_risk,
+from riskcore.dp.global_sensitivity import (
+    NEIGHBOURING_LABELS,
+    Neighbouring,
+    QueryKind,
+    Sensitivity,
+    data_bounds,
+    sensitivity,
 )
 from riskcore.dp.local import grr_estimate
 from riskcore.dp.mechanisms import (
@@ -127,15 +123,20 @@ from riskcore.dp.people import (
     pair_columns,
     probe_table,
 )
-from riskcore.dp.sample_aggregate import SampleAggregate, Statistic, sample_and_aggregate
-from riskcore.dp.sensitivity import (
-    NEIGHBOURING_LABELS,
-    Neighbouring,
-    QueryKind,
-    Sensitivity,
-    data_bounds,
-    sensitivity,
+from riskcore.dp.reidentification_bound import (
+    CandidateWorlds,
+    IdentifiabilityResult,
+    candidate_worlds,
+    identifiability,
+    identifiability_epsilon,
+    identifiability_risk,
+    identifiability_scale,
+    most_exposed_world,
+    posterior_curve,
+    tight_identifiability_epsilon,
+    worst_case_identifiability_risk,
 )
+from riskcore.dp.sample_aggregate import SampleAggregate, Statistic, sample_and_aggregate
 from riskcore.dp.sources import (
     DEFAULT_DELTA_BUDGET,
     DEFAULT_EPSILON_BUDGET,

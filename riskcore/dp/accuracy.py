@@ -32,6 +32,7 @@ from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive, check_probability
 from riskcore.dp.contributions import ONE_ROW, PrivacyUnit, bound_rows, person_mean_variance
 from riskcore.dp.gaussian import opendp_gaussian_epsilon, opendp_gaussian_sigmas
+from riskcore.dp.global_sensitivity import Sensitivity
 from riskcore.dp.mechanisms import (
     Mechanism,
     as_mechanism,
@@ -41,7 +42,6 @@ from riskcore.dp.mechanisms import (
     mechanism_scale,
     normal_quantile,
 )
-from riskcore.dp.sensitivity import Sensitivity
 from riskcore.errors import RiskcoreError
 
 __all__ = [

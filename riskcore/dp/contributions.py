@@ -58,6 +58,7 @@ import pandas as pd
 from riskcore._deprecation import renamed_arguments
 from riskcore._results import Result
 from riskcore._validation import check_epsilon, check_positive_int, check_probability
+from riskcore.dp.global_sensitivity import Sensitivity
 from riskcore.dp.mechanisms import Mechanism, as_mechanism, mechanism_error, mechanism_scale
 from riskcore.dp.query import (
     MISSING,
@@ -69,7 +70,6 @@ from riskcore.dp.query import (
     _numeric,
     true_answer,
 )
-from riskcore.dp.sensitivity import Sensitivity
 from riskcore.errors import RiskcoreError
 
 __all__ = [
@@ -384,7 +384,7 @@ def bounded_sensitivity(sensitivity: Sensitivity, unit: PrivacyUnit) -> Sensitiv
     Parameters
     ----------
     sensitivity : Sensitivity
-        A row's sensitivity (:func:`riskcore.dp.sensitivity`).
+        A row's sensitivity (:func:`riskcore.dp.global_sensitivity.sensitivity`).
     unit : PrivacyUnit
         The unit of privacy; the one-row unit returns ``sensitivity`` unchanged.
 

@@ -10,7 +10,7 @@ drawn, so a refused release reveals nothing.
 * counts and histograms: the exact integer aggregate, then an OpenDP
   measurement on integers (discrete Laplace, discrete Gaussian) or floats
   (Laplace, Gaussian) at the query's sensitivity
-  (:func:`riskcore.dp.sensitivity`);
+  (:func:`riskcore.dp.global_sensitivity.sensitivity`);
 * sums and means: an OpenDP pipeline clamp >> (resize) >> sum / mean >>
   noise, so OpenDP also accounts for floating-point rounding in the sum
   (Casacuberta et al., CCS 2022);
@@ -53,11 +53,11 @@ from riskcore.dp.contributions import (
     bounded_sensitivity,
 )
 from riskcore.dp.gaussian import gaussian_search_bounds
+from riskcore.dp.global_sensitivity import NEIGHBOURING_LABELS, Neighbouring, Sensitivity
+from riskcore.dp.global_sensitivity import sensitivity as global_sensitivity
 from riskcore.dp.mechanisms import Mechanism, as_mechanism
 from riskcore.dp.query import Query, _bounds, _column, _filtered, _histogram, _numeric, true_answer
 from riskcore.dp.sample_aggregate import SampleAggregate
-from riskcore.dp.sensitivity import NEIGHBOURING_LABELS, Neighbouring, Sensitivity
-from riskcore.dp.sensitivity import sensitivity as global_sensitivity
 from riskcore.errors import PrivacyLeakWarning, RiskcoreError
 
 __all__ = [

@@ -148,24 +148,42 @@ def test_a_function_named_like_its_old_submodule_stays_the_function() -> None:
     assert out.stdout.split() == ["False", "True", "True"]
 
 
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("identifiability", "reidentification_bound"), ("sensitivity", "global_sensitivity")],
+)
+def test_a_dp_function_stays_the_function_after_its_old_module_path_is_imported(
+    name: str, module: str
+) -> None:
+    """``riskcore.dp`` binds its functions eagerly (not lazily as ``riskcore.metrics``):
+    importing the old module path ``riskcore.dp.<name>`` still leaves the function."""
+    code = (
+        f"import sys, types, riskcore.dp as dp, riskcore.dp.{name}, riskcore.dp.{module} as new; "
+        f"old = sys.modules['riskcore.dp.{name}']; "
+        f"print(isinstance(dp.{name}, types.ModuleType), dp.{name} is new.{name}, "
+        f"type(old).__name__, old.{name} is new.{name})"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "_Moved", "True"]
+
+
 def test_no_package_exports_a_name_that_is_also_its_submodule() -> None:
     """``riskcore.cli.main`` was both the function and a module (review): one name, one thing."""
     import pkgutil
 
     import riskcore
 
+    packages = ["riskcore"] + [
+        info.name
+        for info in pkgutil.walk_packages(riskcore.__path__, "riskcore.")
+        if info.ispkg and not info.name.startswith("riskcore._")
+    ]
     clashes = []
-    for info in pkgutil.walk_packages(riskcore.__path__, "riskcore."):
-        if not info.ispkg or info.name.startswith("riskcore._"):
-            continue
-        package = importlib.import_module(info.name)
+    for name in packages:
+        package = importlib.import_module(name)
         subs = {m.name for m in pkgutil.iter_modules(package.__path__)}
-        clashes += [f"{info.name}.{n}" for n in getattr(package, "__all__", ()) if n in subs]
-    allowed = {
-        # older than issue 40's moves, the package binding its function eagerly; left while
-        # riskcore/dp is reworked in parallel (metrics.suda, hierarchy.preview and
-        # io.fingerprint became special_uniques, level_groups and digest)
-        "riskcore.dp.identifiability",
-        "riskcore.dp.sensitivity",
-    }
-    assert set(clashes) <= allowed, sorted(set(clashes) - allowed)
+        clashes += [f"{name}.{n}" for n in getattr(package, "__all__", ()) if n in subs]
+    # none allowed: metrics.suda, hierarchy.preview, io.fingerprint, dp.identifiability and
+    # dp.sensitivity became special_uniques, level_groups, digest, reidentification_bound
+    # and global_sensitivity (their old paths are stand-ins in riskcore/_moved.py)
+    assert clashes == []

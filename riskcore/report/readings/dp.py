@@ -319,7 +319,7 @@ def identifiability_worlds(
     the worlds differ only in what i adds, so the candidates' contributions give the
     worlds up to a common shift [LC12]_: a row's value, or with a person unit the sum
     over the person's rows a release reads (at most c), the candidates being people
-    (:func:`riskcore.dp.identifiability.candidate_worlds`).
+    (:func:`riskcore.dp.reidentification_bound.candidate_worlds`).
 
     "class": the candidates are the smallest equivalence class on ``quasi_identifiers``
     (the attacker narrowed the person down to it); "sample": m records (people, with a
@@ -328,7 +328,7 @@ def identifiability_worlds(
     Parameters
     ----------
     data, column, source, quasi_identifiers, m, seed, unit
-        As :func:`riskcore.dp.identifiability.candidate_worlds`.
+        As :func:`riskcore.dp.reidentification_bound.candidate_worlds`.
 
     Returns
     -------
@@ -395,7 +395,7 @@ def identifiability_reading(
     """Return the reading of an identifiability result.
 
     With a person unit the candidates are people, each world adds one person's rows (at
-    most c), and the epsilon is per person (:mod:`riskcore.dp.identifiability`).
+    most c), and the epsilon is per person (:mod:`riskcore.dp.reidentification_bound`).
 
     Parameters
     ----------
