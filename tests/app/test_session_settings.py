@@ -230,3 +230,36 @@ def test_targets_set_elsewhere_show_in_the_target_widgets():
     assert settings_of(at).targets.find("k-anonymity").k == 20
     at.switch_page("pages/remediate.py").run()
     assert next(w for w in at.selectbox if w.label == "Targets").value == "k = 20"
+
+
+def test_a_reopened_profile_shows_in_the_widgets_of_its_settings(database):
+    """Reopening a saved assessment makes its settings the session's: the policy and the
+    sampling fraction widgets show the saved values, not the ones the session had set since
+    (and the page does not write those back over them)."""
+    from tests.app.test_saved_page import csv_bytes
+
+    at = run()
+    at.file_uploader(key=keys.uploader(0)).set_value(("people.csv", csv_bytes(300, 6), "text/csv"))
+    at.run()
+    at.switch_page("pages/anonymity.py").run()
+    policy = "a missing quasi-identifier value is"
+    fraction = "sampling fraction n/N of a sample (0 when the table is the whole population)"
+    next(r for r in at.radio if seen(r.label) == policy).set_value("any").run()
+    next(n for n in at.number_input if seen(n.label) == fraction).set_value(0.05).run()
+    at.switch_page("pages/report.py").run()
+    at.button(key=keys.REPORT_BUILD).click().run()
+    at.text_input(key=keys.SAVE_NAME).set_value("any, 5%").run()
+    at.button(key=keys.SAVE).click().run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/anonymity.py").run()  # the session moves on
+    next(r for r in at.radio if seen(r.label) == policy).set_value("own").run()
+    next(n for n in at.number_input if seen(n.label) == fraction).set_value(0.0).run()
+    assert (settings_of(at).missing, settings_of(at).sampling_fraction) == ("own", 0.0)
+    at.switch_page("pages/saved.py").run()
+    at.button(key=keys.SAVED_REOPEN).click().run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/anonymity.py").run()
+    assert not at.exception, at.exception
+    assert next(r for r in at.radio if seen(r.label) == policy).value == "any"
+    assert next(n for n in at.number_input if seen(n.label) == fraction).value == 0.05
+    assert (settings_of(at).missing, settings_of(at).sampling_fraction) == ("any", 0.05)
