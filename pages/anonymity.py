@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-
 import numpy as np
 import streamlit as st
 
@@ -48,22 +46,12 @@ person = people.person(ctx)  # with one, every class, k and risk counts people
 if person is not None:
     people.unit_line(cached.people_count(ctx.key, ctx.encoded, person), ctx.table.n_rows, person)
 weights = ctx.roles.weights[0] if len(ctx.roles.weights) == 1 else None
-tg = session_profile.settings()
 
 
 def seeded(key: str, value: object) -> str:
-    """Return the key of a widget, seeded from a value kept across pages.
-
-    Keyed widgets forget their value on a page switch, and a widget whose
-    default follows its own last value gets a new identity on every change and
-    drops every second edit; so the widget is keyed and its state seeded from
-    ``tg``. The key carries a token of this ``tg``: after a session reset (a new
-    ``tg``) the widgets start again from the defaults.
-    """
-    key = f"{key}:{tg.setdefault('widget_token', secrets.token_hex(4))}"
-    if key not in st.session_state:
-        st.session_state[key] = value
-    return key
+    """Return the key of a widget of the session's settings, seeded from them
+    (:func:`ui.core.profile.seed`): new settings (a reset) start it again."""
+    return session_profile.seed(f"{key}:{session_profile.settings().widget_token}", value)
 
 
 context_place = context_step()  # the threshold from the release context sets the targets
@@ -71,7 +59,7 @@ with st.expander("Targets (the same on every page)", expanded=True):
     targets_editor(page="anonymity", sensitive=sens, suppression=False, person=person)
 context_summary(context_place)  # its answers and why, against the targets as they now are
 with st.expander("Population and missing values", expanded=True):
-    tg["sampling_fraction"] = st.number_input(
+    fraction = st.number_input(
         "sampling fraction n/N of a sample (0 when the table is the whole population)",
         min_value=0.0,
         max_value=1.0,
@@ -80,38 +68,40 @@ with st.expander("Population and missing values", expanded=True):
         help="adds journalist and marketer risk and population-uniqueness estimates"
         if weights is None
         else md(f"not used: the sampling weights in {weights} give the population class sizes"),
-        key=seeded(keys.TARGET_SAMPLING_FRACTION, float(tg["sampling_fraction"])),
+        key=seeded(keys.TARGET_SAMPLING_FRACTION, session_profile.settings().sampling_fraction),
         disabled=weights is not None,
     )
-    tg["missing"] = st.radio(
+    policy = st.radio(
         "a missing quasi-identifier value is",
         list(MISSING_LABELS),
         format_func=formats.missing_policy,
         horizontal=True,
         help="a value of its own, or any value (sdcMicro's convention: each record then counts "
         "every record it agrees with wherever both are known); used on every page",
-        key=seeded(keys.TARGET_MISSING, tg.get("missing", "own")),
+        key=seeded(keys.TARGET_MISSING, session_profile.missing()),
     )
+    session_profile.update(sampling_fraction=float(fraction), missing=str(policy))
 
 # kept across pages, like the targets: {dataset key + column: distance / order}
-distances: dict[str, str] = tg.setdefault("distance", {})
-orders: dict[str, list] = tg.setdefault("order", {})
 refused: dict[str, str] = {}  # attribute -> why its t cannot be computed yet
 if sens:
     with st.expander("t-closeness: distance between values", expanded=True):
         for s in sens:
             kind, values = order_choices(ctx.encoded.df[s].dtype, ctx.encoded.column(s).labels)
-            col = f"{ctx.key}:{s}"
-            distances[col] = st.selectbox(
+            col = session_profile.column_key(ctx.key, s)
+            distance = st.selectbox(
                 f"{md(s)}: distance",
                 list(DISTANCE_LABELS),
                 format_func=DISTANCE_LABELS.__getitem__,
                 key=seeded(
                     keys.t_distance(col),
-                    distances.get(col, "equal" if kind == "needed" else "ordered"),
+                    session_profile.settings().distances.get(
+                        col, "equal" if kind == "needed" else "ordered"
+                    ),
                 ),
             )
-            if distances[col] == "hierarchical":
+            session_profile.set_distance(ctx.key, s, distance)
+            if distance == "hierarchical":
                 upload = st.file_uploader(
                     md(hierarchy_prompt(s)), type=["csv", "txt"], key=keys.t_hierarchy(col)
                 )
@@ -125,18 +115,24 @@ if sens:
                 if session_profile.sensitive_hierarchy(ctx.key, s) is None:
                     refused[s] = hierarchy_refusal(s)
                     st.warning(md(refused[s]))
-            if distances[col] == "ordered" and kind == "needed":
-                orders[col] = st.multiselect(
+            if distance == "ordered" and kind == "needed":
+                order = st.multiselect(
                     md(order_prompt(s, len(values))),
                     values,
-                    key=seeded(keys.t_order(col), [v for v in orders.get(col, []) if v in values]),
+                    key=seeded(
+                        keys.t_order(col),
+                        [v for v in session_profile.settings().orders.get(col, ()) if v in values],
+                    ),
                 )
+                session_profile.set_order(ctx.key, s, order)
                 st.caption(ORDER_HELP)
-                reason = order_refusal(s, values, orders[col])
+                reason = order_refusal(s, values, order)
                 if reason is not None:
                     refused[s] = reason
                     st.warning(md(reason))
 assessed = tuple(s for s in sens if s not in refused)
+tg = session_profile.settings()  # as the widgets above left them
+distances, orders = tg.distances, tg.orders
 prof = session_profile.current(ctx, with_recipe=False)
 recursive = prof.targets.find("recursive-cl-diversity")
 try:
@@ -147,7 +143,7 @@ try:
         assessed,
         float(getattr(recursive, "c", 2.0)),
         prof.threshold,
-        float(tg["sampling_fraction"]),
+        tg.sampling_fraction,
         tuple((s, distances[f"{ctx.key}:{s}"]) for s in assessed),
         tuple(
             (s, tuple(orders[f"{ctx.key}:{s}"]))
@@ -155,7 +151,7 @@ try:
             if distances[f"{ctx.key}:{s}"] == "ordered" and f"{ctx.key}:{s}" in orders
         ),
         weights=weights,
-        missing=tg["missing"],
+        missing=tg.missing,
         person=person,
         hierarchy=tuple(prof.sensitive_hierarchies.items()),
     )

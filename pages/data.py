@@ -104,7 +104,7 @@ st.write(
     "attributes are what must not be learned (diagnosis, income)."
 )
 reading_choice(ctx)
-roles_now = st.session_state[keys.ROLES]
+roles_now = session_profile.role_mapping()
 editor_df = summary[["column"]].copy()
 editor_df["role"] = [ROLE_LABELS[roles_now.get(c, "other")] for c in summary["column"]]
 editor_df["why it was suggested"] = summary["reason"]
@@ -143,7 +143,7 @@ if person is not None:
     st.info(md(person_reading(person, tagged)))
 new_roles = {c: LABEL_TO_ROLE[r] for c, r in zip(edited["column"], edited["role"], strict=True)}
 if new_roles != roles_now:
-    st.session_state[keys.ROLES] = new_roles
+    session_profile.set_roles(ctx.key, new_roles)
     st.rerun()
 
 r = ctx.roles
@@ -171,6 +171,6 @@ with st.expander("Save or load a role profile (JSON)"):
         else:
             mapping = {c: "other" for c in table.data.columns}
             mapping.update(loaded.to_mapping())
-            if mapping != st.session_state[keys.ROLES]:
-                st.session_state[keys.ROLES] = mapping
+            if mapping != session_profile.role_mapping():
+                session_profile.set_roles(ctx.key, mapping)
                 st.rerun()

@@ -83,7 +83,7 @@ with tab_rec:
     if within and run_gate(ctx.table.n_rows, (ctx.key, qis, max_size),
                            "Find the special uniques", keys.REC_RUN):  # fmt: skip
         # DIS-SUDA at the profile's n/N when set (the report's rule), else sdcMicro's 0.01
-        fraction = float(session_profile.settings().get("sampling_fraction") or 0.0)
+        fraction = session_profile.settings().sampling_fraction
         try:  # in people: refused when people's QIs change between their rows
             s = cached.suda(ctx.key, ctx.encoded, qis, max_size, fraction or 0.01, person)
         except RiskcoreError as exc:  # said, and the records table goes without SUDA

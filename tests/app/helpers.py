@@ -6,6 +6,7 @@ The fixture that clears Streamlit's caches around each test is in ``tests/app/co
 from __future__ import annotations
 
 import base64
+import dataclasses
 import re
 
 import numpy as np
@@ -13,17 +14,44 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from riskcore.demo import make_people
+from riskcore.roles import ColumnRoles
 from tests.conftest import ROOT
 from tests.hospital import hospital_csv
+from ui.core.profile import SessionSettings
 from ui.core.safe import WORD_JOINER
 
 APP = str(ROOT / "app.py")
 
 
+def set_roles(at: AppTest, roles: dict[str, str]) -> None:
+    """Make ``roles`` ({column: role}) the session's roles, as the Data page's role editor
+    does (:func:`ui.core.profile.set_roles`); the dataset they are for (``rc_roles_for``)
+    is left as it is."""
+    at.session_state["rc_roles"] = ColumnRoles.from_mapping(roles)
+
+
+def roles_of(at: AppTest) -> dict[str, str]:
+    """Return the session's roles as {column: role}."""
+    return at.session_state["rc_roles"].to_mapping()
+
+
+def settings_of(at: AppTest) -> SessionSettings:
+    """Return the session's profile settings (targets, policy, fraction, distances ...)."""
+    found = at.session_state["rc_targets"]
+    assert isinstance(found, SessionSettings), type(found)
+    return found
+
+
+def set_settings(at: AppTest, **changes) -> None:
+    """Replace the session's profile settings by a copy with ``changes``, as a widget does
+    (:func:`ui.core.profile.update`)."""
+    at.session_state["rc_targets"] = dataclasses.replace(settings_of(at), **changes)
+
+
 def run(page: str | None = None, roles: dict | None = None) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60).run()
     if roles is not None:
-        at.session_state["rc_roles"] = roles
+        set_roles(at, roles)
         at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     if page:
         at.switch_page(page).run()
@@ -96,6 +124,6 @@ def hospital_app() -> AppTest:
     at.file_uploader(key="rc_upload").set_value(("hospital.csv", hospital_csv(), "text/csv"))
     at.run()
     assert not at.exception, at.exception
-    at.session_state["rc_roles"] = dict(HOSPITAL_ROLES)
+    set_roles(at, dict(HOSPITAL_ROLES))
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     return at

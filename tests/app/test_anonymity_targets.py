@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from riskcore.criteria import KAnonymity, Targets
-from tests.app.helpers import demo_roles, run, static_table
+from tests.app.helpers import demo_roles, run, settings_of, static_table
 
 K_BOX = "k (smallest class; 0: none)"
 
@@ -23,7 +23,7 @@ def test_a_second_edit_of_a_target_is_kept():
     assert _k_box(at).value == 7
     checks = static_table(at, "required")
     assert checks.loc[checks["target"] == "k-anonymity", "required"].iloc[0] == "7"
-    assert at.session_state["rc_targets"]["targets"].find("k-anonymity") == KAnonymity(k=7)
+    assert settings_of(at).targets.find("k-anonymity") == KAnonymity(k=7)
     # kept across a page switch, and the same on the Remediate page
     at.switch_page("pages/uniqueness.py").run()
     at.switch_page("pages/anonymity.py").run()
@@ -36,15 +36,13 @@ def test_a_second_edit_of_a_target_is_kept():
 def test_reset_session_restores_the_default_targets():
     at = run("pages/anonymity.py", demo_roles(["age", "sex"], ["income"]))
     next(w for w in at.selectbox if w.label == "Targets").set_value("k = 5").run()
-    assert at.session_state["rc_targets"]["targets"].find("k-anonymity") == KAnonymity(k=5)
+    assert settings_of(at).targets.find("k-anonymity") == KAnonymity(k=5)
     at.switch_page("app.py").run()  # the router's default page, with the sidebar's button
     next(b for b in at.button if b.label == "Reset session").click().run()
     at.switch_page("pages/anonymity.py").run()
     assert not at.exception
     assert next(w for w in at.selectbox if w.label == "Targets").value == "k = 11"
-    assert at.session_state["rc_targets"]["targets"] == Targets.of(
-        k=11, threshold=1 / 11, max_suppression=0.02
-    )
+    assert settings_of(at).targets == Targets.of(k=11, threshold=1 / 11, max_suppression=0.02)
 
 
 def test_every_privacy_model_is_named_and_the_risk_models_are_chosen_on_the_page():
@@ -63,7 +61,7 @@ def test_every_privacy_model_is_named_and_the_risk_models_are_chosen_on_the_page
     next(w for w in at.toggle if w.label == "beta-likeness").set_value(True).run()
     next(w for w in at.toggle if w.label == "delta-disclosure").set_value(True).run()
     assert not at.exception, at.exception
-    targets = at.session_state["rc_targets"]["targets"]
+    targets = settings_of(at).targets
     assert targets.find("sample-uniqueness") == SampleUniqueness(threshold=0.01)
     assert targets.find("beta-likeness") == BetaLikeness(beta=1.0)
     assert targets.find("delta-disclosure") == DeltaDisclosure(delta=1.0)
@@ -72,4 +70,4 @@ def test_every_privacy_model_is_named_and_the_risk_models_are_chosen_on_the_page
             "delta-disclosure privacy of income"} <= set(checks["target"])  # fmt: skip
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
-    assert at.session_state["rc_targets"]["targets"] == targets
+    assert settings_of(at).targets == targets

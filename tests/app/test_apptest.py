@@ -19,8 +19,10 @@ from tests.app.helpers import (
     demo_roles,
     metrics,
     plotly_values,
+    roles_of,
     run,
     seen,
+    set_settings,
     static_table,
 )
 from tests.conftest import ROOT
@@ -40,7 +42,7 @@ def test_data_page_opens_on_demo_with_suggested_roles():
     at = run()
     assert md("Demo people: 32,561 rows x 14 columns") == at.subheader[0].value  # said once
     assert len(at.dataframe) >= 2, "no column summary or role editor"
-    roles = at.session_state["rc_roles"]
+    roles = roles_of(at)
     assert roles["name"] == "identifier" and roles["ssn"] == "identifier"
     assert roles["diagnosis"] == "sensitive" and roles["age"] == "quasi_identifier"
     # the demo starts from its release view: Safe Harbor identifiers are removed
@@ -89,7 +91,7 @@ def test_uploaded_adult_gets_a_small_qi_set_and_a_redundancy_note():
         ("adult.csv", buf.getvalue().encode(), "text/csv")
     ).run()
     assert not at.exception
-    roles = at.session_state["rc_roles"]
+    roles = roles_of(at)
     qis = [c for c, r in roles.items() if r == "quasi_identifier"]
     assert len(qis) <= 6, qis
     assert {"age", "sex", "race", "education"} <= set(qis) and "education-num" not in qis
@@ -133,9 +135,7 @@ def _failing(result, *, l, t):  # noqa: E741 - the papers' name
 
 
 def _with_l_and_t(at, page):
-    at.session_state["rc_targets"]["targets"] = Targets.of(
-        k=11, threshold=1 / 11, l=2, t=0.2, max_suppression=0.02
-    )
+    set_settings(at, targets=Targets.of(k=11, threshold=1 / 11, l=2, t=0.2, max_suppression=0.02))
     at.switch_page(page).run()
     assert not at.exception, at.exception
     return at
@@ -200,8 +200,8 @@ def test_upload_path_and_bad_upload():
     assert not at.exception
     assert md("tiny.csv: 3 rows x 3 columns") in at.subheader[0].value
     # a 5-digit ZIP is a Safe Harbor identifier on uploads as on the demo
-    assert at.session_state["rc_roles"]["zip"] == "identifier"
-    assert at.session_state["rc_roles"]["sex"] == "quasi_identifier"
+    assert roles_of(at)["zip"] == "identifier"
+    assert roles_of(at)["sex"] == "quasi_identifier"
     at.switch_page("pages/uniqueness.py").run()
     assert metrics(at)["k (smallest class)"] == "1"
     at.switch_page("pages/data.py").run()
@@ -252,7 +252,7 @@ def test_role_profile_round_trip(tmp_path: Path):
         ("roles.json", profile.encode(), "application/json")
     ).run()
     assert not at.exception
-    roles = at.session_state["rc_roles"]
+    roles = roles_of(at)
     assert roles["age"] == "quasi_identifier" and roles["zip"] == "other"
     bad = json.dumps({"quasi_identifiers": ["nope"]})
     at.file_uploader(key="rc_profile").set_value(

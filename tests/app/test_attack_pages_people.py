@@ -12,7 +12,7 @@ from riskcore.attacks.linkage import linkage_attack, simulate_auxiliary
 from riskcore.demo.claims import make_claims
 from riskcore.engine import EncodedTable
 from riskcore.io import load_table
-from tests.app.helpers import metrics, plotly_values, run, seen
+from tests.app.helpers import metrics, plotly_values, run, seen, set_roles
 
 QIS = ["sex", "race", "zip", "date_of_birth"]
 ROLES = {
@@ -42,7 +42,7 @@ def _claims_page(csv: bytes):
     at = run()
     at.file_uploader(key="rc_upload").set_value(("claims.csv", csv, "text/csv")).run()
     assert not at.exception, at.exception
-    at.session_state["rc_roles"] = dict(ROLES)
+    set_roles(at, dict(ROLES))
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     at.switch_page("pages/attacks.py").run()
     assert not at.exception, at.exception

@@ -16,6 +16,7 @@ from tests.app.helpers import (
     data_uploader,
     metrics,
     seen,
+    set_settings,
 )
 
 
@@ -244,7 +245,7 @@ def test_a_report_with_the_budget_is_fresh_on_a_rerun_and_writes_no_profile(monk
     assert not at.exception, at.exception
     assert not written
     assert not any("changed since this report was built" in w.value for w in at.warning)
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
+    set_settings(at, targets=Targets.of(k=3))
     at.run()
     assert any("changed since this report was built" in w.value for w in at.warning)
 

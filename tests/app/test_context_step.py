@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from riskcore.criteria import AverageRisk, RecordRisk
 from riskcore.criteria.context import Context
-from tests.app.helpers import demo_roles, run, static_table
+from tests.app.helpers import demo_roles, run, settings_of, static_table
 
 SUBMIT = "Set the targets from this context"
 
@@ -33,12 +33,12 @@ def test_the_context_sets_the_targets_and_the_profile_carries_it():
     )
     _submit(at)
     assert not at.exception and not _refused(at)
-    tg = at.session_state["rc_targets"]
-    c = tg["context"]
+    tg = settings_of(at)
+    c = tg.context
     assert isinstance(c, Context) and c.invasion == "high" and c.release == "non-public"
     # the breach (0.27, the default) outweighs the deliberate attack (0.05, high controls)
     assert c.attack == 0.27 and c.attack_of == "breach"
-    t = tg["targets"]
+    t = tg.targets
     assert AverageRisk(threshold=0.05 / 0.27) in t.criteria
     assert RecordRisk(threshold=1 / 3) in t.criteria and t.find("k-anonymity") is None
     assert any("The likeliest attack is the breach one" in x.value for x in at.info)
@@ -50,7 +50,7 @@ def test_the_context_sets_the_targets_and_the_profile_carries_it():
     next(w for w in at.selectbox if w.label == "Targets").set_value("k = 5").run()
     assert any("no longer hold its bound" in x.value for x in at.warning)
     next(b for b in at.button if b.label == "Clear the context").click().run()
-    assert "context" not in at.session_state["rc_targets"]
+    assert settings_of(at).context is None
 
 
 def test_a_public_release_drops_the_attack_answers_and_holds_the_maximum():
@@ -59,9 +59,9 @@ def test_a_public_release_drops_the_attack_answers_and_holds_the_maximum():
     _radio(at, "Invasion of privacy, were the data identified").set_value("low")
     _submit(at)
     assert not at.exception and not _refused(at)
-    tg = at.session_state["rc_targets"]
-    assert tg["context"].attack == 1.0
-    assert tg["targets"].find("record-risk") == RecordRisk(threshold=0.1)
+    tg = settings_of(at)
+    assert tg.context.attack == 1.0
+    assert tg.targets.find("record-risk") == RecordRisk(threshold=0.1)
 
 
 def test_a_bad_answer_is_a_sentence_not_a_traceback():
@@ -71,7 +71,7 @@ def test_a_bad_answer_is_a_sentence_not_a_traceback():
     _submit(at)  # a threshold over the table's needs its reason
     assert not at.exception
     assert any("give 'threshold_reason'" in x.value.replace("\\", "") for x in at.error)
-    assert "context" not in at.session_state["rc_targets"]
+    assert settings_of(at).context is None
 
 
 def test_a_saved_assessment_reopens_with_its_context():
@@ -97,18 +97,16 @@ def test_a_saved_assessment_reopens_with_its_context():
     _radio(at, "The release is").set_value("public")
     _radio(at, "Invasion of privacy, were the data identified").set_value("high")
     _submit(at)
-    made = at.session_state["rc_targets"]["context"]
+    made = settings_of(at).context
     at.switch_page("pages/report.py").run()
     at.button(key="rc_report_build").click().run()
     at.button(key="rc_save").click().run()
     assert not at.exception
 
     again = session()  # a new session: a reload, or another day
-    assert "context" not in again.session_state["rc_targets"]
+    assert settings_of(again).context is None
     again.switch_page("pages/saved.py").run()
     again.button(key="rc_saved_reopen").click().run()
     assert not again.exception
-    assert again.session_state["rc_targets"]["context"] == made
-    assert again.session_state["rc_targets"]["targets"].find("record-risk") == RecordRisk(
-        threshold=0.05
-    )
+    assert settings_of(again).context == made
+    assert settings_of(again).targets.find("record-risk") == RecordRisk(threshold=0.05)

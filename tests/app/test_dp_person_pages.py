@@ -17,7 +17,7 @@ import pytest
 from riskcore import dp
 from riskcore.demo.claims import make_claims
 from riskcore.report import readings as rd
-from tests.app.helpers import metrics, plotly_values, run, seen
+from tests.app.helpers import metrics, plotly_values, run, seen, set_roles
 
 
 @functools.cache
@@ -37,7 +37,7 @@ def claims_app(page: str, *, person: bool = True):
     roles["diagnosis"] = "sensitive"
     if person:
         roles["patient_id"] = "person"
-    at.session_state["rc_roles"] = roles
+    set_roles(at, roles)
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     at.switch_page(page).run()
     assert not at.exception, at.exception

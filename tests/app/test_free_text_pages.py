@@ -8,7 +8,7 @@ note is tagged "other".
 
 from __future__ import annotations
 
-from tests.app.helpers import data_uploader, run, seen
+from tests.app.helpers import data_uploader, roles_of, run, seen, set_roles
 from tests.hospital import hospital_csv, hospital_table
 
 
@@ -34,7 +34,7 @@ def test_data_page_suggests_the_note_as_a_direct_identifier_from_its_phone_numbe
         f"(45 CFR 164.514(b)(2)(i)(D)): phone numbers, {n:,} in {n:,} of 5,000 cells."
     )
     assert expected in reasons
-    assert at.session_state["rc_roles"]["note"] == "identifier"
+    assert roles_of(at)["note"] == "identifier"
     notes = [seen(c.value) for c in at.caption]
     assert any("Identifiers are written inside 5 columns: ssn, mrn, date_of_birth, "
                "admission_date, note." in c for c in notes)  # fmt: skip
@@ -63,9 +63,9 @@ def test_safe_harbor_tab_does_not_pass_the_hospital_upload_and_states_the_note()
 
 def test_tagging_the_note_other_does_not_make_safe_harbor_pass():
     at = _upload()
-    roles = dict(at.session_state["rc_roles"])
+    roles = dict(roles_of(at))
     roles["note"] = "other"
-    at.session_state["rc_roles"] = roles
+    set_roles(at, roles)
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     verdicts = [seen(w.value) for w in at.warning if "Safe Harbor" in w.value]

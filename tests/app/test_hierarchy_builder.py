@@ -7,13 +7,13 @@ from __future__ import annotations
 import pandas as pd
 
 from riskcore.deidentify.hierarchy import date_hierarchy
-from tests.app.helpers import HOSPITAL_ROLES, hospital_app, seen
+from tests.app.helpers import HOSPITAL_ROLES, hospital_app, seen, set_roles
 from tests.hospital import hospital_table
 
 
 def _app(qi: str):
     at = hospital_app()
-    at.session_state["rc_roles"] = {**HOSPITAL_ROLES, "admission_date": "quasi_identifier"}
+    set_roles(at, {**HOSPITAL_ROLES, "admission_date": "quasi_identifier"})
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     at.selectbox(key="rc_rem_hq").set_value(qi).run()

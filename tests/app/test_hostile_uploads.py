@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.app.helpers import data_uploader, metrics, run, seen
+from tests.app.helpers import data_uploader, metrics, run, seen, set_roles
 from tests.hostile_files import CASES, Case, bounded
 from ui.core.safe import md
 
@@ -57,9 +57,7 @@ def check_loaded(at, case: Case) -> None:
     assert case.check is not None
     case.check(preview)
     # the figures of its quasi-identifiers, on the Uniqueness page
-    at.session_state["rc_roles"] = {
-        c: "quasi_identifier" if c in case.qi else "other" for c in preview.columns
-    }
+    set_roles(at, {c: "quasi_identifier" if c in case.qi else "other" for c in preview.columns})
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception, at.exception

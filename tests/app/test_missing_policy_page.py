@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from riskcore import assess
 from riskcore.demo import make_people
-from tests.app.helpers import demo_roles, metrics, run, seen
+from tests.app.helpers import demo_roles, metrics, run, seen, settings_of
 
 QIS = ["sex", "workclass", "occupation"]  # workclass and occupation have missing values
 
@@ -30,7 +30,7 @@ def test_switching_the_policy_changes_k_on_the_anonymity_page():
     assert not at.exception
     assert metrics(at)["k"] == f"{anyp:,}"
     assert any(seen(c.value).startswith("Missing values match any value") for c in at.caption)
-    assert at.session_state["rc_targets"]["missing"] == "any"
+    assert settings_of(at).missing == "any"
     # the other pages follow the policy chosen here, and it is kept when coming back
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception

@@ -17,7 +17,7 @@ import pandas as pd
 
 from riskcore.criteria import Targets
 from riskcore.metrics import assess
-from tests.app.helpers import hospital_app, seen
+from tests.app.helpers import hospital_app, seen, set_roles, set_settings, settings_of
 from tests.hospital import HOSPITAL_QIS, hospital_csv
 from tests.riskcore.criteria_cases import baseline, random_case
 
@@ -36,9 +36,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
     # Remediate: the least-loss search under the default targets, the k = 11 preset, 2%
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
-    assert at.session_state["rc_targets"]["targets"] == Targets.of(
-        k=11, threshold=1 / 11, max_suppression=0.02
-    )
+    assert settings_of(at).targets == Targets.of(k=11, threshold=1 / 11, max_suppression=0.02)
     at.button(key="rc_rem_search").click().run()
     assert not at.exception, at.exception
     levels = {q: at.session_state[f"rc_rem_level_{q}"] for q in HOSPITAL_QIS}
@@ -70,9 +68,7 @@ def test_the_k_11_preset_passes_everywhere_and_a_raised_target_fails_everywhere(
     assert words >= {"date_of_birth: decade", "sex: kept as recorded"}
 
     # raise a target (k = 12, threshold 1/12): every page fails together
-    at.session_state["rc_targets"]["targets"] = Targets.of(
-        k=12, threshold=1 / 12, max_suppression=0.02
-    )
+    set_settings(at, targets=Targets.of(k=12, threshold=1 / 12, max_suppression=0.02))
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     assert "does not meet" in _says(at, passed=False)
@@ -101,22 +97,21 @@ def test_the_anonymity_page_gives_the_verdict_of_the_criteria():
         at.run()
         roles = {c: "other" for c in df.columns}
         roles.update(profile.roles.to_mapping())
-        at.session_state["rc_roles"] = roles
+        set_roles(at, roles)
         at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
-        at.session_state["rc_targets"]["targets"] = profile.targets
-        at.session_state["rc_targets"]["missing"] = profile.missing
-        at.session_state["rc_targets"]["sampling_fraction"] = profile.sampling_fraction or 0.0
         key = at.session_state["rc_dataset"]["key"]
-        at.session_state["rc_targets"]["distance"] = {
-            f"{key}:{s}": d for s, d in profile.distances.items()
-        }
-        at.session_state["rc_targets"]["hierarchy"] = {
-            f"{key}:{s}": rows for s, rows in profile.sensitive_hierarchies.items()
-        }
+        set_settings(
+            at,
+            targets=profile.targets,
+            missing=profile.missing,
+            sampling_fraction=profile.sampling_fraction or 0.0,
+            distances={f"{key}:{s}": d for s, d in profile.distances.items()},
+            hierarchies={f"{key}:{s}": rows for s, rows in profile.sensitive_hierarchies.items()},
+        )
         at.switch_page("pages/anonymity.py").run()
         assert not at.exception, at.exception
         # the editor draws the session's targets and keeps those it does not draw
-        kept = at.session_state["rc_targets"]["targets"].criteria
+        kept = settings_of(at).targets.criteria
         assert sorted(c.kind for c in kept) == sorted(c.kind for c in profile.targets.criteria)
         got = bool(list(at.success)) and not list(at.error)
         assert got == want, f"case {seed}: {profile.targets}"

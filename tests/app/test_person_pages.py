@@ -26,7 +26,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.metrics.presence import population_match
 from riskcore.metrics.special_uniques import suda
-from tests.app.helpers import metrics, plotly_values, run, seen, static_table
+from tests.app.helpers import metrics, plotly_values, run, seen, set_roles, static_table
 
 QIS = ["sex", "race", "age", "zip"]  # age changes between a patient's visits
 STEADY = ["sex", "race", "zip", "date_of_birth"]  # the same on every row of a patient
@@ -56,7 +56,7 @@ def _claims_app(page: str, qis: list[str] = QIS, *, person: bool = True) -> AppT
     at.file_uploader(key="rc_upload").set_value(("claims.csv", _csv(), "text/csv"))
     at.run()
     assert not at.exception, at.exception
-    at.session_state["rc_roles"] = _roles(qis, person=person)
+    set_roles(at, _roles(qis, person=person))
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     at.switch_page(page).run()
     assert not at.exception, at.exception
@@ -318,7 +318,7 @@ def test_two_columns_tagged_as_the_person_stop_the_page_with_a_message():
     at.run()
     roles = _roles(QIS, person=True)
     roles["household_id"] = "person"
-    at.session_state["rc_roles"] = roles
+    set_roles(at, roles)
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     for page in ("pages/uniqueness.py", "pages/anonymity.py", "pages/records.py"):
         at.switch_page(page).run()

@@ -9,7 +9,7 @@ the report's banner and limitations carry the caution; tagged, it goes.
 from __future__ import annotations
 
 from riskcore.demo.claims import make_claims
-from tests.app.helpers import run, seen
+from tests.app.helpers import roles_of, run, seen, set_roles
 
 CLAIMS = make_claims(2_500, seed=0)
 FACTS = f"2,500 people in {len(CLAIMS):,} rows, 1-10 rows each"
@@ -28,16 +28,16 @@ def _claims(page: str | None = None):
 
 def _untag(at) -> None:
     """Tag patient_id as a direct identifier: no column is the person."""
-    at.session_state["rc_roles"] = {**at.session_state["rc_roles"], "patient_id": "identifier"}
+    set_roles(at, {**roles_of(at), "patient_id": "identifier"})
 
 
 def test_the_claims_demo_suggests_the_person_and_says_why():
     at = _claims()
     ds = at.session_state["rc_dataset"]
     assert (ds["source"], ds.get("demo")) == ("demo", "claims")
-    assert at.session_state["rc_roles"]["patient_id"] == "person"
-    assert at.session_state["rc_roles"]["claim_id"] == "identifier"
-    assert at.session_state["rc_roles"]["household_id"] == "identifier"
+    assert roles_of(at)["patient_id"] == "person"
+    assert roles_of(at)["claim_id"] == "identifier"
+    assert roles_of(at)["household_id"] == "identifier"
     editor = at.dataframe[-1].value.set_index("column")
     assert editor.loc["patient_id", "role"] == "person (links the rows of one individual)"
     infos = [seen(x.value) for x in at.info]
@@ -87,7 +87,7 @@ def test_the_reports_banner_and_limitations_carry_the_caution_until_tagged():
     # the command names the table: the command line's "demo" is the people
     assert not report.command.startswith("python -m riskcore report demo ")
     # tagged as the person, the report built again has no caution
-    at.session_state["rc_roles"] = {**at.session_state["rc_roles"], "patient_id": "person"}
+    set_roles(at, {**roles_of(at), "patient_id": "person"})
     at.run()
     at.button(key="rc_report_build").click().run()
     assert not at.exception

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from riskcore.report.readings.perturb import METHOD_NOTES
-from tests.app.helpers import hospital_app, run, seen
+from tests.app.helpers import hospital_app, roles_of, run, seen, set_roles
 
 RUN = "rc_rem_perturb_run"
 METHOD = "rc_rem_perturb_method"
@@ -84,9 +84,9 @@ def test_microaggregation_and_local_suppression_on_uci_adult():
     at = run()
     at.file_uploader(key="rc_upload").set_value(("adult.csv", raw, "text/csv")).run()
     assert not at.exception, at.exception
-    roles = {c: "other" for c in at.session_state["rc_roles"]}
+    roles = {c: "other" for c in roles_of(at)}
     roles |= {"sex": "quasi_identifier", "race": "quasi_identifier", "income": "sensitive"}
-    at.session_state["rc_roles"] = roles
+    set_roles(at, roles)
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     # one column: sdcMicro's single-variable method (MDAV on Adult's 32,561 rows takes 17 s

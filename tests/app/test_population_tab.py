@@ -11,6 +11,7 @@ from tests.app.helpers import (
     metrics,
     plotly_values,
     run,
+    set_roles,
 )
 
 # The release T and the population P it was drawn from (QIs age, sex):
@@ -35,7 +36,7 @@ POPULATION = pd.DataFrame(
 def _open_tab():
     at = run()
     data_uploader(at).set_value(("t.csv", RELEASE.to_csv(index=False).encode(), "text/csv")).run()
-    at.session_state["rc_roles"] = {"age": "quasi_identifier", "sex": "quasi_identifier"}
+    set_roles(at, {"age": "quasi_identifier", "sex": "quasi_identifier"})
     at.switch_page("pages/records.py").run()
     assert not at.exception, at.exception
     return at

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tests.app.helpers import data_uploader, run, seen
+from tests.app.helpers import data_uploader, roles_of, run, seen, set_roles
 
 CLAIMS = pd.DataFrame(
     {
@@ -23,7 +23,7 @@ def test_switching_the_reading_retags_every_full_date_and_zip5_at_once():
     raw = CLAIMS.to_csv(index=False).encode()
     data_uploader(at).set_value(("claims.csv", raw, "text/csv")).run()
     assert not at.exception, at.exception
-    roles = at.session_state["rc_roles"]
+    roles = roles_of(at)
     four = ("dob", "service_date", "zip", "admit_date")
     assert [roles[c] for c in four] == ["identifier"] * 4
     assert roles["icd10"] == "sensitive"
@@ -31,12 +31,12 @@ def test_switching_the_reading_retags_every_full_date_and_zip5_at_once():
     assert "The suggestions follow Safe Harbor" in captions
     assert "these 4 columns (dob, service_date, zip, admit_date)" in captions
     # the user tags sex by hand: the switch leaves it alone
-    at.session_state["rc_roles"] = {**roles, "sex": "other"}
+    set_roles(at, {**roles, "sex": "other"})
     radio = next(r for r in at.radio if r.label == "The suggestions follow")
     assert radio.value == "safe_harbor"
     radio.set_value("expert").run()
     assert not at.exception, at.exception
-    roles = at.session_state["rc_roles"]
+    roles = roles_of(at)
     assert [roles[c] for c in four] == ["quasi_identifier"] * 4
     assert roles["sex"] == "other" and roles["icd10"] == "sensitive"
     editor = at.dataframe[-1].value.set_index("column")
@@ -45,4 +45,4 @@ def test_switching_the_reading_retags_every_full_date_and_zip5_at_once():
     assert "The suggestions follow an expert determination" in captions
     # and back
     next(r for r in at.radio if r.label == "The suggestions follow").set_value("safe_harbor").run()
-    assert [at.session_state["rc_roles"][c] for c in four] == ["identifier"] * 4
+    assert [roles_of(at)[c] for c in four] == ["identifier"] * 4

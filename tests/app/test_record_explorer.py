@@ -15,6 +15,7 @@ from tests.app.helpers import (
     metrics,
     run,
     seen,
+    set_roles,
     static_table,
 )
 
@@ -101,7 +102,7 @@ def test_hostile_values_in_the_explorer_stay_text():
     at = run()
     data_uploader(at).set_value(("h.csv", df.to_csv(index=False).encode(), "text/csv")).run()
     roles = {"age": "quasi_identifier", "city": "quasi_identifier", "sex": "other"}
-    at.session_state["rc_roles"] = roles
+    set_roles(at, roles)
     at.switch_page(PAGE).run()
     at.radio(key="rc_explore_how").set_value("By row number").run()
     at.number_input(key="rc_explore_row").set_value(5).run()

@@ -18,7 +18,7 @@ from riskcore.deidentify.masking import choice_label
 from riskcore.deidentify.recipe.apply import apply_recipe
 from riskcore.deidentify.recipe.base import Recipe
 from riskcore.freetext import scan_text
-from tests.app.helpers import hospital_app
+from tests.app.helpers import hospital_app, roles_of, set_roles
 from tests.hospital import hospital_csv
 
 
@@ -29,7 +29,7 @@ def _ok(at: AppTest) -> None:
 
 def test_the_note_column_is_offered_keep_the_text_and_the_release_keeps_it():
     at = hospital_app()
-    at.session_state["rc_roles"] = {**at.session_state["rc_roles"], "note": "identifier"}
+    set_roles(at, {**roles_of(at), "note": "identifier"})
     _ok(at.switch_page("pages/remediate.py"))
     note, name = at.selectbox(key="rc_rem_op_note"), at.selectbox(key="rc_rem_op_name")
     keep = {choice_label("redact_found"), choice_label("redact_found:removed")}

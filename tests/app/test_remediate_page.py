@@ -11,7 +11,7 @@ from riskcore.deidentify.search.run import search
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.store.ledgers import BudgetStore
-from tests.app.helpers import metrics, run, seen
+from tests.app.helpers import metrics, run, seen, set_roles
 
 
 def level_sliders(at):
@@ -103,7 +103,7 @@ def test_a_table_with_one_qi_and_nothing_to_gain_says_so():
     from tests.app.helpers import data_uploader
 
     data_uploader(at).set_value(("t.csv", csv.encode(), "text/csv")).run()
-    at.session_state["rc_roles"] = {"sex": "quasi_identifier", "x": "other"}
+    set_roles(at, {"sex": "quasi_identifier", "x": "other"})
     at.switch_page("pages/remediate.py").run()
     assert not at.exception
     at.button(key="rc_rem_search").click().run()

@@ -11,7 +11,7 @@ from riskcore.deidentify.search.lattice import Lattice
 from riskcore.deidentify.search.run import search
 from riskcore.demo import make_people
 from riskcore.report.readings.remediation import POPULATION_FIRST
-from tests.app.helpers import run, seen
+from tests.app.helpers import run, seen, set_settings
 
 QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's suggested QIs
 
@@ -19,7 +19,7 @@ QIS = ["age", "education", "sex", "race", "marital_status"]  # the demo's sugges
 def test_k_map_targets_search_against_the_matched_population_or_say_where_to_match_one():
     at = run()
     targets = Targets.of(k=2, k_map=20, max_suppression=0.02)
-    at.session_state["rc_targets"]["targets"] = targets
+    set_settings(at, targets=targets)
     at.switch_page("pages/remediate.py").run()
     assert not at.exception, at.exception
     assert any(seen(i.value) == POPULATION_FIRST for i in at.info)

@@ -6,7 +6,7 @@ from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.metrics import assess
 from riskcore.roles import suggest_roles
-from tests.app.helpers import data_uploader, run, seen
+from tests.app.helpers import data_uploader, run, seen, set_roles, set_settings
 
 
 def test_report_page_builds_the_sessions_report():
@@ -39,7 +39,7 @@ def test_report_page_builds_the_sessions_report():
     # the printed command runs: the demo is "demo" on the command line, not its title
     assert report.command.startswith("python -m riskcore report demo --profile")
     # a change of targets makes the report stale, and the page says so
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
+    set_settings(at, targets=Targets.of(k=3))
     at.run()
     assert any("changed since this report was built" in w.value for w in at.warning)
     # its downloads and the save wait for a new build
@@ -76,10 +76,10 @@ def test_the_banner_is_amber_while_ssns_are_left_in_an_other_column_green_once_n
     at = run("pages/data.py")
     data_uploader(at).set_value(("small.csv", _small_csv(), "text/csv")).run()
     assert not at.exception, at.exception
-    at.session_state["rc_roles"] = {"q": "quasi_identifier", "s": "sensitive", "ref": "other"}
+    set_roles(at, {"q": "quasi_identifier", "s": "sensitive", "ref": "other"})
     at.session_state["rc_roles_for"] = at.session_state["rc_dataset"]["key"]
     at.switch_page("pages/report.py").run()
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=4)  # met: both classes hold 4
+    set_settings(at, targets=Targets.of(k=4))  # met: both classes hold 4
     at.button(key="rc_report_build").click().run()
     assert not at.exception, at.exception
     assert at.session_state["rc_report"]["report"].verdict.passed is True
@@ -91,13 +91,13 @@ def test_the_banner_is_amber_while_ssns_are_left_in_an_other_column_green_once_n
     assert not at.success  # no green while identifiers remain
     assert sum("ref: Social Security numbers, 3 cells)" in seen(w.value) for w in at.warning) == 1
     # a target failing: red, the identifiers left named in the same banner
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=5)
+    set_settings(at, targets=Targets.of(k=5))
     at.button(key="rc_report_build").click().run()
     (red,) = [seen(e.value) for e in at.error if e.value.startswith("Does not pass")]
     assert "Identifiers remain in released columns (ref: Social" in red
     # tagged a direct identifier, the column leaves the release: ready, green
-    at.session_state["rc_roles"] = {"q": "quasi_identifier", "s": "sensitive", "ref": "identifier"}
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=4)
+    set_roles(at, {"q": "quasi_identifier", "s": "sensitive", "ref": "identifier"})
+    set_settings(at, targets=Targets.of(k=4))
     at.button(key="rc_report_build").click().run()
     assert not at.exception, at.exception
     (green,) = [seen(s.value) for s in at.success]

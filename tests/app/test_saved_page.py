@@ -17,7 +17,15 @@ from riskcore.profile import Profile
 from riskcore.review import review
 from riskcore.roles import ColumnRoles
 from riskcore.store import Store, default_path
-from tests.app.helpers import run, seen, static_table
+from tests.app.helpers import (
+    roles_of,
+    run,
+    seen,
+    set_roles,
+    set_settings,
+    settings_of,
+    static_table,
+)
 
 
 def csv_bytes(n: int, seed: int) -> bytes:
@@ -59,7 +67,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     raw = csv_bytes(400, 3)
     at = upload_and_save("people.csv", raw)
     assert any("Saved as #1 first look" in seen(s.value) for s in at.success)
-    roles_saved = dict(at.session_state["rc_roles"])
+    roles_saved = dict(roles_of(at))
     dataset_key = at.session_state["rc_dataset"]["key"]
     (item,) = Store(database).assessments()
     assert item.name == "first look" and item.user == "unauthenticated: ana"
@@ -71,7 +79,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert Store(database).data(item.id) is None  # the raw data only when ticked
 
     # the session moves on: back to the demo, other roles and targets
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=3)
+    set_settings(at, targets=Targets.of(k=3))
     at.session_state["rc_dataset"] = {
         "source": "demo",
         "name": "Demo people (32,561 rows)",
@@ -95,9 +103,9 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
     assert any(seen(s.value).startswith("Reopened 'first look'") for s in at.success)
     # the same bytes under another name: the upload is the dataset again, with its roles
     assert at.session_state["rc_dataset"]["key"] == dataset_key
-    assert at.session_state["rc_roles"] == roles_saved
+    assert roles_of(at) == roles_saved
     assert at.session_state["rc_roles_for"] == dataset_key
-    assert at.session_state["rc_targets"]["targets"].find("k-anonymity").k == 11
+    assert settings_of(at).targets.find("k-anonymity").k == 11
     actions = [(e.action, e.user) for e in Store(database).audit()]
     assert actions == [("save", "unauthenticated: ana"), ("reopen", "unauthenticated: ana")]
     assert Store(database).audit()[-1].changes["outcome"] == "restored"
@@ -109,7 +117,7 @@ def test_save_list_and_reopen_the_same_file_restores_the_roles(database):
 def test_reopen_with_other_data_is_refused_and_the_difference_shown(database):
     first, other = csv_bytes(400, 3), csv_bytes(300, 4)
     at = upload_and_save("people.csv", first)
-    roles_before = dict(at.session_state["rc_roles"])
+    roles_before = dict(roles_of(at))
     key_before = at.session_state["rc_dataset"]["key"]
     at.switch_page("pages/saved.py").run()
     at.radio(key="rc_saved_source").set_value("a file (upload)").run()
@@ -129,7 +137,7 @@ def test_reopen_with_other_data_is_refused_and_the_difference_shown(database):
     }
     # nothing restored, nothing replaced
     assert at.session_state["rc_dataset"]["key"] == key_before
-    assert at.session_state["rc_roles"] == roles_before
+    assert roles_of(at) == roles_before
     last = Store(database).audit()[-1]
     assert (last.action, last.changes["outcome"]) == ("reopen", "refused")
     assert last.changes["differences"][:2] == ["sha256", "rows"]
@@ -238,21 +246,19 @@ def test_the_raw_data_are_stored_only_when_ticked(database):
 
 def test_reopen_with_the_data_loaded_now_restores_roles_targets_and_the_recipe(database):
     at = upload_and_save("people.csv", csv_bytes(300, 6))
-    roles_saved = dict(at.session_state["rc_roles"])
+    roles_saved = dict(roles_of(at))
     key = at.session_state["rc_dataset"]["key"]
     # the session moves on with the same data: other roles, other targets, a recipe
-    at.session_state["rc_roles"] = {c: "other" for c in roles_saved} | {"age": "quasi_identifier"}
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=3, threshold=1 / 3)
+    set_roles(at, {c: "other" for c in roles_saved} | {"age": "quasi_identifier"})
+    set_settings(at, targets=Targets.of(k=3, threshold=1 / 3))
     at.session_state["rc_remediation"] = {"for": key, "recipe": {"qis": ["age"]}}
     at.switch_page("pages/saved.py").run()
     assert at.radio(key="rc_saved_source").value == "the data loaded now"
     at.button(key="rc_saved_reopen").click().run()
     assert not at.exception, at.exception
-    assert at.session_state["rc_roles"] == roles_saved
+    assert roles_of(at) == roles_saved
     # the saved profile's targets: the k = 11 preset (k 11, highest record risk exactly 1/11)
-    assert at.session_state["rc_targets"]["targets"] == Targets.of(
-        k=11, threshold=1 / 11, max_suppression=0.02
-    )
+    assert settings_of(at).targets == Targets.of(k=11, threshold=1 / 11, max_suppression=0.02)
     assert "rc_remediation" not in at.session_state  # the saved profile had none
     at.switch_page("pages/uniqueness.py").run()
     assert not at.exception
@@ -262,17 +268,17 @@ def test_reopen_restores_the_missing_value_policy(database):
     # the report's profile carries the policy; reopening must not put it back to "own"
     at = run()
     at.file_uploader(key="rc_upload").set_value(("people.csv", csv_bytes(300, 6), "text/csv")).run()
-    at.session_state["rc_targets"]["missing"] = "any"
+    set_settings(at, missing="any")
     at.switch_page("pages/report.py").run()
     at.button(key="rc_report_build").click().run()
     at.text_input(key="rc_save_name").set_value("any policy").run()
     at.button(key="rc_save").click().run()
     assert not at.exception, at.exception
-    at.session_state["rc_targets"]["missing"] = "own"
+    set_settings(at, missing="own")
     at.switch_page("pages/saved.py").run()
     at.button(key="rc_saved_reopen").click().run()
     assert not at.exception, at.exception
-    assert at.session_state["rc_targets"]["missing"] == "any"
+    assert settings_of(at).missing == "any"
 
 
 def test_a_missing_audit_key_is_said_on_the_page_not_raised(database):

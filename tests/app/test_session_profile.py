@@ -7,7 +7,15 @@ import pytest
 
 from riskcore.criteria import Targets
 from riskcore.profile import Profile
-from tests.app.helpers import demo_roles, hospital_app, run, seen
+from tests.app.helpers import (
+    demo_roles,
+    hospital_app,
+    run,
+    seen,
+    set_roles,
+    set_settings,
+    settings_of,
+)
 from ui.core import keys
 
 QIS = ["age", "sex"]
@@ -34,7 +42,7 @@ def profile_calls(monkeypatch):
 
 def test_the_data_page_leaves_the_session_its_profile_object():
     at = run("pages/data.py")
-    at.session_state[keys.ROLES] = demo_roles(QIS, ["income"])  # as the role editor writes
+    set_roles(at, demo_roles(QIS, ["income"]))  # as the role editor writes
     at.run()
     assert not at.exception, at.exception
     prof = at.session_state[keys.PROFILE]
@@ -127,12 +135,12 @@ def test_a_report_rerun_that_changes_nothing_writes_no_profile(profile_calls, wr
 def test_a_report_is_stale_after_a_target_change_and_fresh_once_it_is_undone():
     at = run("pages/report.py", demo_roles(QIS))
     at.button(key=keys.REPORT_BUILD).click().run()
-    targets = at.session_state[keys.TARGETS]["targets"]
-    at.session_state[keys.TARGETS]["targets"] = Targets.of(k=3)
+    targets = settings_of(at).targets
+    set_settings(at, targets=Targets.of(k=3))
     at.run()
     assert any("changed since this report was built" in w.value for w in at.warning)
     assert at.button(key=keys.SAVE).disabled
-    at.session_state[keys.TARGETS]["targets"] = targets  # equal profiles, equal cache keys
+    set_settings(at, targets=targets)  # equal profiles, equal cache keys
     at.run()
     assert not at.exception, at.exception
     assert not any("changed since this report was built" in w.value for w in at.warning)

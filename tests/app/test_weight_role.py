@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tests.app.helpers import data_uploader, run, seen
+from tests.app.helpers import data_uploader, roles_of, run, seen, set_roles
 
 
 def test_a_weight_column_is_suggested_and_labelled_on_the_data_page():
@@ -15,7 +15,7 @@ def test_a_weight_column_is_suggested_and_labelled_on_the_data_page():
     )
     data_uploader(at).set_value(("w.csv", df.to_csv(index=False).encode(), "text/csv")).run()
     assert not at.exception  # a KeyError 'weight' stopped the page before the label existed
-    assert at.session_state["rc_roles"]["fnlwgt"] == "weight"
+    assert roles_of(at)["fnlwgt"] == "weight"
     editor = at.dataframe[-1].value
     assert editor.set_index("column").loc["fnlwgt", "role"] == "sampling weight"
 
@@ -35,11 +35,7 @@ def test_the_anonymity_page_takes_journalist_risk_from_the_weights():
     )
     at = run()
     data_uploader(at).set_value(("w.csv", df.to_csv(index=False).encode(), "text/csv")).run()
-    at.session_state["rc_roles"] = {
-        "age": "quasi_identifier",
-        "sex": "quasi_identifier",
-        "weight": "weight",
-    }
+    set_roles(at, {"age": "quasi_identifier", "sex": "quasi_identifier", "weight": "weight"})
     at.switch_page("pages/anonymity.py").run()
     assert not at.exception, at.exception
     risks = next(d.value for d in at.dataframe if "attacker model" in d.value.columns)

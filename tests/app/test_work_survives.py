@@ -17,7 +17,15 @@ from streamlit.testing.v1 import AppTest
 from riskcore.criteria import Targets
 from riskcore.demo import make_people
 from riskcore.store.working import holds_work
-from tests.app.helpers import APP, data_uploader, seen
+from tests.app.helpers import (
+    APP,
+    data_uploader,
+    roles_of,
+    seen,
+    set_roles,
+    set_settings,
+    settings_of,
+)
 
 QIS = ("age", "sex", "race", "marital_status", "education")
 
@@ -69,10 +77,10 @@ def test_a_reload_offers_the_work_back_and_restores_it_on_a_click(database):
     raw = _csv()
     at = _session(raw)
     # the user's work: a role, the targets, Remediate levels and a masking choice
-    roles = dict(at.session_state["rc_roles"])
+    roles = dict(roles_of(at))
     roles["workclass"] = "quasi_identifier"
-    at.session_state["rc_roles"] = roles
-    at.session_state["rc_targets"]["targets"] = Targets.of(k=5)
+    set_roles(at, roles)
+    set_settings(at, targets=Targets.of(k=5))
     _ok(at.switch_page("pages/remediate.py"))
     at.select_slider(key="rc_rem_level_age").set_value(2)
     _ok(at)
@@ -86,14 +94,14 @@ def test_a_reload_offers_the_work_back_and_restores_it_on_a_click(database):
     assert '"ssn": "mask_digits"' in kept and '"age": 2' in kept
 
     again = _session(raw)  # the reload: a new session, the same file
-    assert again.session_state["rc_roles"] != roles  # nothing restored without a click
+    assert roles_of(again) != roles  # nothing restored without a click
     (button,) = _restore_buttons(again)
     assert any("Work on this same file (same SHA-256) was kept on" in seen(i.value)
                for i in again.info)  # fmt: skip
     button.click()
     _ok(again)
-    assert again.session_state["rc_roles"] == roles
-    assert again.session_state["rc_targets"]["targets"] == Targets.of(k=5)
+    assert roles_of(again) == roles
+    assert settings_of(again).targets == Targets.of(k=5)
     assert not _restore_buttons(again)  # offered once
     _ok(again.switch_page("pages/remediate.py"))
     assert again.select_slider(key="rc_rem_level_age").value == 2

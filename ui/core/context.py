@@ -19,7 +19,6 @@ from riskcore.io import LoadedTable
 from riskcore.report.readings import generalized_banner
 from riskcore.report.readings.criteria import rows_not_people_reading
 from riskcore.report.readings.work import DEMO_NOTICE
-from riskcore.roles import ROLES as ROLE_NAMES
 from riskcore.roles import ColumnRoles, RoleSuggestions, rows_not_people
 from ui.core import cached, keys, remediation, state
 from ui.core import profile as session_profile
@@ -140,11 +139,9 @@ def context(*, as_recorded: bool = False, banner: bool = True) -> Context | None
         st.caption(md(DEMO_NOTICE))
     enc = cached.encoded(key, table)
     sugg = cached.suggestions(key, table, st.session_state.get(keys.READING, "safe_harbor"))
-    if st.session_state.get(keys.ROLES_FOR) != key:
-        st.session_state[keys.ROLES] = {c: s.role for c, s in sugg.items()}
-        st.session_state[keys.ROLES_FOR] = key
-    mapping = {c: r for c, r in st.session_state[keys.ROLES].items() if r in ROLE_NAMES}
-    roles = ColumnRoles.from_mapping(mapping)
+    roles = session_profile.roles(key)
+    if roles is None:  # a new table: its roles start as the suggestions
+        roles = session_profile.set_roles(key, {c: s.role for c, s in sugg.items()})
     recipe = remediation.active(key)
     if as_recorded or recipe is None or not remediation.showing_after(key):
         return _with_profile(Context(key, table, enc, sugg, roles, dataset_key=key))

@@ -13,7 +13,6 @@ import streamlit as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.io import LoadedTable, LoadInfo, load_table
-from riskcore.profile import DEFAULT_TARGETS as DEFAULT_PROFILE_TARGETS
 from ui.core import cached, keys
 from ui.core.keys import (  # the session's keys, re-exported (the names this module always had)
     DATASET,
@@ -44,7 +43,6 @@ __all__ = [
     "TARGETS",
     "UPLOADS",
     "can_reread",
-    "default_targets",
     "demo_dataset",
     "encoding_error",
     "init_state",
@@ -70,18 +68,6 @@ CLAIMS_PATIENTS = 2_500
 AUTO_RUN_ROWS = 200_000
 
 
-def default_targets() -> dict:
-    """Return a new session's profile settings: the k = 11 preset, the table as the population."""
-    return {
-        "targets": DEFAULT_PROFILE_TARGETS,
-        "sampling_fraction": 0.0,
-        "missing": "own",
-        "distance": {},
-        "order": {},
-        "hierarchy": {},
-    }
-
-
 def demo_dataset(which: Literal["people", "claims"] = "people") -> dict:
     """Return the dataset record of a built-in demo: the people (the default) or the claims.
 
@@ -105,9 +91,9 @@ def demo_dataset(which: Literal["people", "claims"] = "people") -> dict:
 
 
 def init_state() -> None:
-    """Set every key to its default if absent (idempotent; every page calls it)."""
+    """Set every key to its default if absent (idempotent; every page calls it); the profile
+    settings are made on first use (:func:`ui.core.profile.settings`)."""
     st.session_state.setdefault(DATASET, demo_dataset())
-    st.session_state.setdefault(TARGETS, default_targets())
     st.session_state.setdefault(LOAD_ERROR, None)
     st.session_state.setdefault(UPLOADS, 0)
 

@@ -25,7 +25,8 @@ DATASET = "rc_dataset"
 UPLOADS = "rc_uploads"
 #: Name of an upload released when the tab disconnected (said once on the next page).
 RELEASED = "rc_released"
-#: Roles of the current dataset: {column: role}.
+#: Roles of the current dataset: a frozen riskcore.roles.ColumnRoles, replaced (never changed)
+#: through :func:`ui.core.profile.set_roles`.
 ROLES = "rc_roles"
 #: The dataset key the roles belong to.
 ROLES_FOR = "rc_roles_for"
@@ -33,9 +34,10 @@ ROLES_FOR = "rc_roles_for"
 #: (ui.widgets.data.reading).
 READING = "rc_reading"
 READING_CHOICE = "rc_reading_choice"
-#: The session's profile settings (:mod:`ui.core.profile`): {"targets": riskcore.criteria.Targets,
-#: "sampling_fraction", "missing" (the missing-value policy, "own" or "any"), "distance" and
-#: "order" ({dataset key + ":" + attribute: t-closeness distance / value order})}.
+#: The session's profile settings: one frozen :class:`ui.core.profile.SessionSettings` (the
+#: targets, missing-value policy, sampling fraction, the t-closeness distances, value orders and
+#: hierarchies per dataset key + ":" + attribute, the release context, the widget token),
+#: replaced (never changed) through :func:`ui.core.profile.update`.
 TARGETS = "rc_targets"
 #: The session's one :class:`riskcore.profile.Profile` (frozen): the table in use's roles, the
 #: settings above, its recipe and history (:func:`ui.core.profile.current`), replaced by a new one

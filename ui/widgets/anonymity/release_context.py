@@ -3,14 +3,14 @@
 A form asks the questionnaire of :class:`riskcore.criteria.context.Context` (the release
 model, the invasion of privacy, the controls, the motives and capacity, the acquaintance
 and breach attacks); its submit sets the session's targets to the context's
-(:meth:`Context.apply`) and keeps the answers in the profile settings, so the profile, the
+(:meth:`Context.apply`) and keeps the answers in the profile settings (a new
+:class:`ui.core.profile.SessionSettings`), so the profile, the
 report and saved assessments carry them. The answers table and the why come from
 :mod:`riskcore.report.readings.context`.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import streamlit as st
@@ -37,11 +37,9 @@ _HIMSS = "the HIMSS survey's average breach rate, as Kniola (PhUSE 2016) quotes 
 _CAPS = {"1/3": STRICT_CAP, "1/2": 0.5, "none (a plain average)": None}
 
 
-def _key(tg: dict[str, Any], name: str, value: object) -> str:
-    key = keys.target_widget("context", name, tg.setdefault("widget_token", secrets.token_hex(4)))
-    if key not in st.session_state:
-        st.session_state[key] = value
-    return key
+def _key(name: str, value: object) -> str:
+    """Return the key of the questionnaire's widget ``name``, seeded with ``value``."""
+    return profile.seed(keys.target_widget("context", name, profile.settings().widget_token), value)
 
 
 def _checklist(where: Any, label: str, items: dict[str, str], key: str) -> list[str]:
@@ -52,14 +50,14 @@ def _checklist(where: Any, label: str, items: dict[str, str], key: str) -> list[
     return chosen
 
 
-def _answers(tg: dict[str, Any], now: Context | None) -> dict[str, Any]:
+def _answers(now: Context | None) -> dict[str, Any]:
     """Draw the questionnaire; return its answers (all of them, whatever the release)."""
 
     def seed(name: str, default: object) -> str:
         value = None if now is None else getattr(now, name, None)
         if value is None or value == "":
             value = default
-        return _key(tg, name, list(value) if isinstance(value, tuple) else value)
+        return _key(name, list(value) if isinstance(value, tuple) else value)
 
     a: dict[str, Any] = {}
     a["release"] = st.radio(
@@ -136,7 +134,7 @@ def _answers(tg: dict[str, Any], now: Context | None) -> dict[str, Any]:
         help="Non-public releases: the average risk is held to the bound, with no record's risk "
         "above this cap (1/3 often proposed, 1/2 also used: IPC Ontario 2016, step 4.2).",
         key=_key(
-            tg, "cap", next((k for k, v in _CAPS.items() if v == cap_now), "none (a plain average)")
+            "cap", next((k for k, v in _CAPS.items() if v == cap_now), "none (a plain average)")
         ),
     )
     a["strict_cap"] = _CAPS[cap]
@@ -147,7 +145,7 @@ def _answers(tg: dict[str, Any], now: Context | None) -> dict[str, Any]:
             1.0,
             step=0.005,
             format="%.4f",
-            key=_key(tg, "threshold", float(getattr(now, "threshold", None) or 0.0)),
+            key=_key("threshold", float(getattr(now, "threshold", None) or 0.0)),
         )
         or None
     )
@@ -181,14 +179,13 @@ def context_step() -> Any:
     -------
     streamlit container
     """
-    tg = profile.settings()
-    now: Context | None = tg.get("context")
+    now = profile.settings().context
     with st.expander(
         "Context: the threshold from the release (El Emam; IPC Ontario 2016)",
         expanded=now is not None,
     ):
         with st.form("release-context", border=False):
-            answers = _answers(tg, now)
+            answers = _answers(now)
             b1, b2 = st.columns([2, 1])
             submit = b1.form_submit_button("Set the targets from this context", type="primary")
             clear = b2.form_submit_button("Clear the context", disabled=now is None)
@@ -198,11 +195,10 @@ def context_step() -> Any:
             except RiskcoreError as exc:
                 st.error(md(exc))
             else:
-                tg["context"] = made
-                profile.set_targets(made.apply(profile.targets()))
+                profile.update(context=made, targets=made.apply(profile.targets()))
                 st.rerun()
         if clear:
-            tg.pop("context", None)
+            profile.update(context=None)
             st.rerun()
         return st.container()
 
@@ -220,7 +216,7 @@ def context_summary(place: Any) -> Context | None:
     Context or None
         The session's context (None when none is set).
     """
-    now: Context | None = profile.settings().get("context")
+    now = profile.settings().context
     if now is not None:
         with place:
             rows = context_rows(now).itertuples(index=False)  # long answers: a list, not a grid

@@ -7,7 +7,7 @@ import streamlit as st
 from riskcore.report.readings import suggestion_reading
 from riskcore.report.readings.data import READING_LABELS
 from riskcore.roles import READINGS
-from ui.core import cached, keys
+from ui.core import cached, keys, profile
 from ui.core.context import Context
 from ui.core.safe import md
 
@@ -45,9 +45,9 @@ def _switch(ctx: Context) -> None:
     """Re-tag the columns the reading decides with the new reading's suggestions."""
     reading = str(st.session_state[keys.READING_CHOICE])
     new = cached.suggestions(ctx.dataset_key or ctx.key, ctx.table, reading)
-    roles = dict(st.session_state[keys.ROLES])
+    roles = profile.role_mapping()
     for column in dict.fromkeys([*ctx.suggestions.by_reading, *new.by_reading]):
         roles[column] = new[column].role
     st.session_state[keys.READING] = reading
-    st.session_state[keys.ROLES] = roles
+    profile.set_roles(ctx.dataset_key or ctx.key, roles)
     st.session_state.pop(keys.roles_editor(ctx.key), None)  # the table shows the new roles

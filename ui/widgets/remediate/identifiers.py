@@ -23,6 +23,7 @@ from riskcore.report.readings import (
 from riskcore.report.readings.work import table_download_label
 from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui.core import cached, formats, keyfile, keys, remediation
+from ui.core import profile as session_profile
 from ui.core.context import Context, run_gate
 from ui.core.safe import file_stem, md
 from ui.widgets.remediate import history
@@ -48,7 +49,7 @@ def safe_harbor_tab(ctx: Context) -> None:
         "what this table holds for each kind, as tagged on the Data page, as the columns "
         "look, and as written inside their text."
     )
-    roles_key = tuple(sorted(st.session_state[keys.ROLES].items()))
+    roles_key = tuple(sorted(session_profile.role_mapping().items()))
     limit = scan_limit(ctx.key)
     roles, sugg = _identifying(ctx)
     check = cached.safe_harbor(ctx.key, ctx.table, roles, roles_key, sugg, limit)
