@@ -169,7 +169,7 @@ class PerturbStep(Step):
         method = data.get("method")
         if not isinstance(method, str):
             raise RiskcoreError(
-                f"unknown perturbation method {method!r}; known: {', '.join(PERTURB_METHODS)}"
+                f"unknown perturbation method {method!r}; known: {', '.join(METHODS)}"
             )
         params = data.get("params") or {}
         if not isinstance(params, Mapping):
@@ -458,7 +458,8 @@ METHODS: Mapping[str, PerturbMethod] = {
     )
 }
 
-#: The methods a ``perturb`` step may name, in the order anonymize runs them.
+#: The methods a ``perturb`` step may name, in the order anonymize runs them (as registered
+#: at import: riskcore reads :data:`METHODS` itself, so a method registered later counts).
 PERTURB_METHODS: tuple[str, ...] = tuple(METHODS)
 
 #: The methods that change numbers, judged by dRisk and IL1s (:mod:`riskcore.utility.numeric`).
@@ -484,9 +485,7 @@ def get_method(name: Any) -> PerturbMethod:
     """
     method = METHODS.get(name) if isinstance(name, str) else None
     if method is None:
-        raise RiskcoreError(
-            f"unknown perturbation method {name!r}; known: {', '.join(PERTURB_METHODS)}"
-        )
+        raise RiskcoreError(f"unknown perturbation method {name!r}; known: {', '.join(METHODS)}")
     return method
 
 
@@ -607,9 +606,7 @@ def numeric_columns(steps: Sequence[PerturbStep | Mapping[str, Any]]) -> list[st
         The columns of the steps whose method is ``numeric`` (microaggregation, noise);
         empty without them.
     """
-    read = [perturb_step(x) for x in steps]
-    cols = [c for x in read if x.operation in NUMERIC_METHODS for c in x.columns]
-    return list(dict.fromkeys(cols))
+    return _columns_of(steps, lambda method: method.numeric)
 
 
 def blanked_columns(steps: Sequence[PerturbStep | Mapping[str, Any]]) -> list[str]:
@@ -626,7 +623,14 @@ def blanked_columns(steps: Sequence[PerturbStep | Mapping[str, Any]]) -> list[st
         The columns of the steps whose method ``blanks`` cells (local suppression); empty
         without them.
     """
+    return _columns_of(steps, lambda method: method.blanks)
+
+
+def _columns_of(
+    steps: Sequence[PerturbStep | Mapping[str, Any]], which: Callable[[PerturbMethod], bool]
+) -> list[str]:
+    """Return the columns of the steps whose registered method is ``which``, first-seen order."""
     read = [perturb_step(x) for x in steps]
-    cols = [c for x in read if x.operation in METHODS and METHODS[x.operation].blanks
+    cols = [c for x in read if x.operation in METHODS and which(METHODS[x.operation])
             for c in x.columns]  # fmt: skip
     return list(dict.fromkeys(cols))
