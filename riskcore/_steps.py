@@ -51,7 +51,8 @@ class Step(Result):
     Raises
     ------
     RiskcoreError
-        When ``kind`` or ``operation`` is not text, or ``parameters`` not a mapping.
+        When ``kind`` or ``operation`` is not text, ``columns`` not a list of names or
+        ``parameters`` not a mapping.
 
     Examples
     --------
@@ -72,7 +73,9 @@ class Step(Result):
         columns = self.columns
         if isinstance(columns, str):  # one column given as text, not its letters
             columns = (columns,)
-        object.__setattr__(self, "columns", tuple(str(c) for c in columns or ()))
+        if not isinstance(columns, (list, tuple)):
+            raise RiskcoreError(f"a {self.kind} step's columns are a list, not {columns!r}")
+        object.__setattr__(self, "columns", tuple(str(c) for c in columns))
         params = self.parameters
         if not isinstance(params, Mapping):
             raise RiskcoreError(f"a {self.kind} step's parameters are a mapping")

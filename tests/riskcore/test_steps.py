@@ -166,3 +166,7 @@ def test_a_bad_perturbation_step_is_refused_with_a_sentence():
         PerturbStep.from_dict({**NOISE, "params": {"percent": {}, "seed": 1}})
     with pytest.raises(RiskcoreError, match=r"^unknown masking operator 'sha256'"):
         MaskingStep("masking", "sha256", ("a",))
+    with pytest.raises(RiskcoreError, match=r"^a perturbation step's columns are a list, not 5"):
+        PerturbStep.from_dict({**NOISE, "columns": 5})
+    with pytest.raises(RiskcoreError, match=r"^a perturb step's columns are a list, not 5"):
+        AppliedStep("perturb", {**NOISE, "columns": 5})  # a sentence, not a TypeError

@@ -117,7 +117,7 @@ _WHAT: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, tuple[str, ...]]]] 
             "safe_harbor": lambda p: ("safe_harbor", tuple(s["column"] for s in p["steps"])),
             "date_shift": lambda p: ("shift_dates", tuple(p["columns"])),
             "masking": lambda p: (str(p["operator"]), (p["column"],)),
-            "perturb": lambda p: (str(p["method"]), tuple(p.get("columns") or ())),
+            "perturb": lambda p: (str(p["method"]), p.get("columns") or ()),
             "hierarchy": lambda p: (str(p["hierarchy"]["kind"]), (p["column"],)),
             "levels": lambda p: ("levels", _levels_columns(p)),
             "search": lambda p: (str(p["objective"]), _levels_columns(p)),
