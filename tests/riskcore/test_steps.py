@@ -155,6 +155,12 @@ def test_the_old_names_still_work_with_a_warning():
         assert mask.section == "masking"
     with pytest.warns(DeprecationWarning, match="MaskingStep.params is deprecated"):
         assert mask.params == mask.parameters == {"keep_last": 4}
+    with pytest.warns(DeprecationWarning, match="unpacking a MaskingStep is deprecated"):
+        section, operator, columns, params = mask
+    assert (section, operator.name, columns, params) == ("masking", "mask_digits", ("ssn",),
+                                                         {"keep_last": 4})  # fmt: skip
+    with pytest.warns(DeprecationWarning, match=r"MaskingStep\(section, operator, ...\)"):
+        assert MaskingStep("masking", operator, ("ssn",), params) == mask
 
 
 def test_a_bad_perturbation_step_is_refused_with_a_sentence():

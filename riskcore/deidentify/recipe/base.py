@@ -34,7 +34,7 @@ import hashlib
 import hmac
 import json
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -610,8 +610,16 @@ class MaskingStep(Step):
     """
 
     def __post_init__(self) -> None:
+        if isinstance(self.operation, MaskOperator):  # made as the tuple was: the operator
+            _old_masking_step("MaskingStep(section, operator, ...)", "the operator's name")
+            object.__setattr__(self, "operation", self.operation.name)
         super().__post_init__()
         get_operator(self.operation)  # an unknown operator is refused when the step is made
+
+    def __iter__(self) -> Iterator[Any]:
+        """Deprecated: ``kind, operator, columns, parameters`` (a masking step was a tuple)."""
+        _old_masking_step("unpacking a MaskingStep", ".kind, .operator, .columns, .parameters")
+        return iter((self.kind, self.operator, self.columns, self.parameters))
 
     @property
     def operator(self) -> MaskOperator:
@@ -621,16 +629,18 @@ class MaskingStep(Step):
     @property
     def section(self) -> str:
         """Deprecated: ``kind`` (the field's name when a masking step was a tuple)."""
-        warnings.warn("MaskingStep.section is deprecated; use MaskingStep.kind",
-                      DeprecationWarning, stacklevel=2)  # fmt: skip
+        _old_masking_step("MaskingStep.section", "MaskingStep.kind")
         return self.kind
 
     @property
     def params(self) -> dict[str, Any]:
         """Deprecated: ``parameters`` (the field's name when a masking step was a tuple)."""
-        warnings.warn("MaskingStep.params is deprecated; use MaskingStep.parameters",
-                      DeprecationWarning, stacklevel=2)  # fmt: skip
+        _old_masking_step("MaskingStep.params", "MaskingStep.parameters")
         return self.parameters
+
+
+def _old_masking_step(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
 
 
 def masking_steps(recipe: Recipe) -> list[MaskingStep]:
