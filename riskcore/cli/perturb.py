@@ -121,7 +121,7 @@ def _perturb(
 ) -> tuple[Any, list[Any]]:
     """Run the options' steps in order, each by its registered method; return the table
     and the results (:data:`riskcore.perturb.steps.METHODS`)."""
-    from riskcore.perturb.steps import run_step
+    from riskcore.perturb.steps import get_method, perturb_step, run_step
     from riskcore.workguard import Deadline, time_limit
 
     if (args.pram or args.noise) and args.seed is None:
@@ -157,10 +157,11 @@ def _perturb(
         raise RiskcoreError("--importance goes with --local-suppression")
     results: list[Any] = []
     work = raw
-    for step in steps:
-        progress = None  # local suppression's time budget starts when it starts
-        if step["method"] == "local_suppression":
-            progress = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE).watch()
+    for step in map(perturb_step, steps):
+        progress = None  # a budgeted method's (local suppression's) budget starts with it
+        if get_method(step.operation).budgeted:
+            label = step.operation.replace("_", " ").capitalize()
+            progress = Deadline(time_limit(), label, LOCAL_SUPPRESSION_ADVICE).watch()
         results.append(run_step(work, step, progress=progress))
         work = results[-1].data
     return work, results
@@ -186,7 +187,7 @@ def run_perturb(args: argparse.Namespace) -> int:
     from riskcore.cli.release import before_steps, write_release
     from riskcore.deidentify.recipe.base import Recipe
     from riskcore.perturb import numeric_risk_utility
-    from riskcore.perturb.steps import numeric_columns, step_of
+    from riskcore.perturb.steps import numeric_columns, record_step
 
     try:
         profile = profile_from_args(args, qis=args.qi)
@@ -196,7 +197,7 @@ def run_perturb(args: argparse.Namespace) -> int:
         # the masking steps run first, as apply runs them (they were once ignored here)
         before = before_steps(args, raw, profile.roles, profile.targets)
         out, results = _perturb(before.applied.data, args, qis, person)
-        steps = [step_of(r) for r in results]
+        steps = [record_step(r) for r in results]
         recipe = Recipe.of(
             {},
             {},
@@ -219,8 +220,12 @@ def run_perturb(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary: dict[str, Any] = {
-        "steps": [{**step, "result": r.to_dict()} for step, r in zip(steps, results, strict=True)],
         **written.summary(),
+        # each method's step and result under its own key (under "steps" it was once overwritten)
+        "perturbation": [
+            {**step.to_dict(), "result": r.to_dict()}
+            for step, r in zip(steps, results, strict=True)
+        ],
     }
     if after is not None and unperturbed is not None:
         summary |= {

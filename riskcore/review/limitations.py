@@ -250,8 +250,7 @@ def limitations(
         out.append(Limitation("keyed-steps", {"steps": list(remediation.not_reapplied)}))
     if profile.recipe is not None and profile.recipe.perturb:
         steps = [
-            {"method": str(x.get("method")), "columns": [str(c) for c in x.get("columns") or []]}
-            for x in profile.recipe.perturb
+            {"method": x.operation, "columns": list(x.columns)} for x in profile.recipe.perturb
         ]
         out.append(Limitation("perturbed", {"steps": steps}))
     if remediation is not None and not remediation.within_limit:

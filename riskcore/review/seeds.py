@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from riskcore.perturb.steps import perturb_step
+
 if TYPE_CHECKING:
     from riskcore.review.results import Remediation
 
@@ -49,13 +51,9 @@ def seeds_used(remediation: Remediation | None) -> list[dict[str, Any]]:
         if isinstance(step.get("params"), Mapping) and "seed" in step["params"]
     ]
     out += [
-        {
-            "step": str(step["method"]),
-            "columns": [str(c) for c in step.get("columns") or []],
-            "seed": int(step["seed"]),
-        }
-        for step in recipe.perturb
-        if step.get("seed") is not None
+        {"step": step.operation, "columns": list(step.columns), "seed": int(step.seed)}
+        for step in map(perturb_step, recipe.perturb)  # a recipe's dicts read as steps
+        if step.seed is not None
     ]
     model = remediation.classification
     if model is not None:

@@ -186,3 +186,57 @@ def test_issue38_local_suppression_works_on_the_table_in_use_and_counts_toward_t
     ok, bad = _verdicts(at, "this table")
     assert bad and not ok  # was "meets": the release as it is, its suppression not counted
     assert f"{removed + touched:,}" in bad[0]
+
+
+def test_a_method_registered_only_in_the_registry_is_offered_run_and_recorded(monkeypatch):
+    """Issue 40.3: the tab offers every method of ``riskcore.perturb.steps.METHODS`` and runs
+    it through the registry; a method registered there and nowhere else (no notes, no
+    controls of the page's own) is a choice, runs, and becomes a step of the history."""
+    import dataclasses
+
+    import pandas as pd
+
+    from riskcore._results import NOT_IN_JSON, Result
+    from riskcore.perturb import steps
+
+    @dataclasses.dataclass(frozen=True)
+    class Shuffled(Result):
+        column: str
+        seed: int
+        data: pd.DataFrame = dataclasses.field(
+            default_factory=pd.DataFrame, repr=False, compare=False, metadata=NOT_IN_JSON
+        )
+
+    def shuffle(data, cols, params, seed, progress):
+        out = data.copy()
+        order = np.random.default_rng(seed).permutation(len(out))
+        out[cols[0]] = out[cols[0]].to_numpy()[order]
+        return Shuffled(cols[0], int(seed), out)
+
+    method = steps.PerturbMethod(
+        "shuffle",
+        Shuffled,
+        (),
+        seeded=True,
+        numeric=False,
+        changed="values swapped between records",
+        run=shuffle,
+        record=lambda r: ([r.column], {}, r.seed),
+        describe=lambda cols, p, seed: [(c, f"values swapped (seed {seed})") for c in cols],
+    )
+    monkeypatch.setitem(steps.METHODS, "shuffle", method)
+    at = hospital_app()
+    at.switch_page("pages/remediate.py").run()
+    assert not at.exception, at.exception
+    radio = at.radio(key=METHOD)
+    assert "Shuffle" in radio.options  # its name in words: it has no METHOD_NOTES entry
+    radio.set_value("shuffle").run()
+    assert not at.exception, at.exception
+    at.multiselect(key="rc_rem_perturb_shuffle_cols").set_value(["diagnosis"]).run()
+    at.button(key=RUN).click().run()
+    assert not at.exception, at.exception
+    assert not [e.value for e in at.error], [e.value for e in at.error]
+    assert "Shuffled(column='diagnosis', seed=0)" in _texts(at)
+    # a step of the history (the registry, not a list of names, judged the step's method)
+    shown = "\n".join(d.value.to_string() for d in at.dataframe) + _texts(at)
+    assert "diagnosis: values swapped (seed 0)" in shown

@@ -87,6 +87,11 @@ def test_microaggregation_noise_and_pram_with_drisk_and_il1s(tmp_path, capsys):
     assert summary["before"] == {"drisk": 1.0, "il1s": 0.0}
     steps = json.loads(recipe.read_text())["perturb"]
     assert [s["method"] for s in steps] == ["microaggregation", "noise", "pram"]
+    # each method's step and its result reach the JSON (they were once overwritten by "steps")
+    ran = summary["perturbation"]
+    assert [s["method"] for s in ran] == ["microaggregation", "noise", "pram"]
+    assert ran[0]["result"]["k"] == 3 and ran[2]["result"]["column"] == "water"
+    assert {s["kind"] for s in summary["steps"]} >= {"perturbation"}
     matrix = np.array(steps[2]["params"]["matrix"])
     np.testing.assert_allclose(matrix.sum(axis=1), 1.0)
     assert steps[2]["seed"] == 5 and steps[1]["seed"] == 5

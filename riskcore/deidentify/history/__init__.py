@@ -3,7 +3,7 @@
 ==================  =====================================================================
 module              what
 ==================  =====================================================================
-:mod:`.base`        :class:`History` and :class:`Step`: the steps and the cursor
+:mod:`.base`        :class:`History` and :class:`AppliedStep`: the steps and the cursor
 :mod:`.measure`     the risk and loss after each step
 :mod:`.script`      the history as a Python script that replays it
 ==================  =====================================================================
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
         MAX_STEPS,
         STEP_KINDS,
         TAKEN_OVER,
+        AppliedStep,
         History,
-        Step,
         steps_of,
     )
 
@@ -29,8 +29,9 @@ _WHERE: dict[str, str] = {
     "MAX_STEPS": "base",
     "STEP_KINDS": "base",
     "TAKEN_OVER": "base",
+    "AppliedStep": "base",
     "History": "base",
-    "Step": "base",
+    "Step": "base",  # the old name of AppliedStep (a DeprecationWarning)
     "steps_of": "base",
 }
 
@@ -38,6 +39,7 @@ __all__ = [
     "MAX_STEPS",
     "STEP_KINDS",
     "TAKEN_OVER",
+    "AppliedStep",
     "History",
     "Step",
     "steps_of",

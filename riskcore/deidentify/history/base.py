@@ -2,8 +2,10 @@
 
 Every step a user applies (a Safe Harbor transform, a date shift, a masking, a
 hierarchy, a change of levels, a search result chosen, a steering, new targets) is
-one :class:`Step`: what (``kind``), its parameters (JSON values), when (ISO 8601,
-UTC) and the risk and loss after it (plain numbers the caller measured). A
+one :class:`AppliedStep`, the one typed :class:`~riskcore._steps.Step` with what the
+history adds: what (``kind``), its parameters (JSON values; its ``operation`` and
+``columns`` derived from them), when (ISO 8601, UTC) and the risk and loss after it
+(plain numbers the caller measured). A
 :class:`History` holds the steps and a cursor, ``position``: the steps before it are
 applied, the ones after it are the redo tail. Applying a step after an undo drops
 the redo tail, as in every editor (and sdcMicro's sdcApp).
@@ -23,7 +25,8 @@ safe_harbor   ``{"steps": [{"column", "action", ...}, ...]}``
 date_shift    ``{"person", "columns", "max_days"}`` -> ``date_shift``
 masking       ``{"column", "operator", "params"}``
               (:func:`~riskcore.deidentify.recipe.base.mask_step`) -> ``masking``
-perturb       ``{"method", "columns", ...}`` (:func:`~riskcore.perturb.steps.step_of`)
+perturb       ``{"method", "columns", "params", "seed"}`` (:meth:`PerturbStep.to_dict
+              <riskcore.perturb.steps.PerturbStep.to_dict>`)
               -> appended to ``perturb`` (each runs on the result of the ones before)
 hierarchy     ``{"column", "hierarchy"}`` (:meth:`Hierarchy.recipe
               <riskcore.deidentify.hierarchy.Hierarchy.recipe>`) -> ``hierarchies``
@@ -51,12 +54,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import types
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from riskcore._results import Result
+from riskcore import _steps
+from riskcore._results import NOT_IN_JSON, Result
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe.base import (
     RECIPE_VERSION,
@@ -66,13 +71,14 @@ from riskcore.deidentify.recipe.base import (
 )
 from riskcore.deidentify.recipe.parameters import _check, _json, _levels, _revived
 from riskcore.errors import RiskcoreError
+from riskcore.perturb.steps import perturb_step
 
 __all__ = [
     "MAX_STEPS",
     "STEP_KINDS",
     "TAKEN_OVER",
+    "AppliedStep",
     "History",
-    "Step",
     "steps_of",
 ]
 
@@ -99,9 +105,38 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _levels_columns(p: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(p.get("levels") or {})
+
+
+#: What a step of each kind does and to which columns, from its parameters (its
+#: ``operation`` and ``columns`` as a :class:`~riskcore._steps.Step`).
+_WHAT: Mapping[str, Callable[[Mapping[str, Any]], tuple[str, tuple[str, ...]]]] = (
+    types.MappingProxyType(
+        {
+            "safe_harbor": lambda p: ("safe_harbor", tuple(s["column"] for s in p["steps"])),
+            "date_shift": lambda p: ("shift_dates", tuple(p["columns"])),
+            "masking": lambda p: (str(p["operator"]), (p["column"],)),
+            "perturb": lambda p: (str(p["method"]), p.get("columns") or ()),
+            "hierarchy": lambda p: (str(p["hierarchy"]["kind"]), (p["column"],)),
+            "levels": lambda p: ("levels", _levels_columns(p)),
+            "search": lambda p: (str(p["objective"]), _levels_columns(p)),
+            "steering": lambda p: ("steering", ()),
+            "targets": lambda p: ("targets", ()),
+        }
+    )
+)
+
+
 @dataclass(frozen=True)
-class Step(Result):
-    """One step a user applied: what, its parameters, when, and the risk and loss after it.
+class AppliedStep(_steps.Step):
+    """One step a user applied: a :class:`~riskcore._steps.Step`, when, and the risk and loss after.
+
+    Made as the history's step always was, ``AppliedStep(kind, parameters, risk, loss,
+    at)`` (``riskcore.deidentify.history.Step``, its old name, still works with a
+    DeprecationWarning), and written as before: its ``operation`` and ``columns`` are
+    derived from its kind and parameters (a masking step's operator and column, a
+    perturb step's method and columns, a levels step's columns), not written.
 
     Attributes
     ----------
@@ -117,6 +152,11 @@ class Step(Result):
         The information loss after the step, as the caller measured it (e.g. NCP).
     at : str
         When it was applied: ISO 8601 (default now, UTC, to the second).
+    operation : str
+        What is done (derived): the operator, method, hierarchy kind or objective, else
+        the kind.
+    columns : tuple of str
+        The columns it sets (derived); none for the steering and the targets.
 
     Raises
     ------
@@ -125,7 +165,8 @@ class Step(Result):
         time that is not ISO 8601, or a risk or loss that is not a finite number.
     """
 
-    kind: str
+    operation: str = field(default="", init=False, compare=False, metadata=NOT_IN_JSON)
+    columns: tuple[str, ...] = field(default=(), init=False, compare=False, metadata=NOT_IN_JSON)
     parameters: dict[str, Any]
     risk: float | None = None
     loss: float | None = None
@@ -141,6 +182,10 @@ class Step(Result):
         params = _json(self.parameters, f"the {self.kind} step's parameters")
         _check(self.kind, params)
         object.__setattr__(self, "parameters", params)
+        operation, columns = _WHAT[self.kind](params)
+        object.__setattr__(self, "operation", operation)
+        object.__setattr__(self, "columns", columns)
+        super().__post_init__()
         for name in ("risk", "loss"):
             value = getattr(self, name)
             if value is None:
@@ -157,6 +202,19 @@ class Step(Result):
             raise RiskcoreError(f"a step's time is ISO 8601, not {self.at!r}") from None
 
 
+def __getattr__(name: str) -> Any:
+    """The history step's old name, ``Step``, with a DeprecationWarning (PEP 562)."""
+    if name == "Step":
+        warnings.warn(
+            "riskcore.deidentify.history.Step is deprecated; use AppliedStep (a "
+            "riskcore._steps.Step a user applied, with its risk, loss and time)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return AppliedStep
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 @dataclass(frozen=True)
 class History(Result):
     """The steps of a session and a cursor: what is applied, what can be redone.
@@ -166,7 +224,7 @@ class History(Result):
 
     Attributes
     ----------
-    steps : tuple of Step
+    steps : tuple of AppliedStep
         Every step kept, in the order applied; at most :data:`MAX_STEPS`.
     position : int
         How many of ``steps`` are applied (0 to ``len(steps)``); the steps after
@@ -179,13 +237,15 @@ class History(Result):
         :data:`MAX_STEPS` steps.
     """
 
-    steps: tuple[Step, ...] = ()
+    steps: tuple[AppliedStep, ...] = ()
     position: int = 0
 
     def __post_init__(self) -> None:
         steps = tuple(self.steps)
-        if not all(isinstance(s, Step) for s in steps):
-            raise RiskcoreError("a history holds steps (riskcore.deidentify.history.base.Step)")
+        if not all(isinstance(s, AppliedStep) for s in steps):
+            raise RiskcoreError(
+                "a history holds steps (riskcore.deidentify.history.base.AppliedStep)"
+            )
         if len(steps) > MAX_STEPS:
             raise RiskcoreError(f"a history holds at most {MAX_STEPS} steps, not {len(steps)}")
         pos = self.position
@@ -206,25 +266,25 @@ class History(Result):
         return self.position < len(self.steps)
 
     @property
-    def current(self) -> Step | None:
+    def current(self) -> AppliedStep | None:
         """The last applied step (its risk and loss are the table's now); None before any."""
         return self.steps[self.position - 1] if self.position else None
 
-    def current_steps(self) -> tuple[Step, ...]:
+    def current_steps(self) -> tuple[AppliedStep, ...]:
         """Return the applied steps, in order (the recipe's list).
 
         Returns
         -------
-        tuple of Step
+        tuple of AppliedStep
         """
         return self.steps[: self.position]
 
-    def apply(self, step: Step) -> History:
+    def apply(self, step: AppliedStep) -> History:
         """Return the history with ``step`` applied after the current one; the redo tail is dropped.
 
         Parameters
         ----------
-        step : Step
+        step : AppliedStep
             The step applied.
 
         Returns
@@ -234,11 +294,11 @@ class History(Result):
         Raises
         ------
         RiskcoreError
-            When ``step`` is not a Step, or the history already holds
+            When ``step`` is not an AppliedStep, or the history already holds
             :data:`MAX_STEPS` applied steps.
         """
-        if not isinstance(step, Step):
-            raise RiskcoreError(f"apply a Step, not {type(step).__name__}")
+        if not isinstance(step, AppliedStep):
+            raise RiskcoreError(f"apply an AppliedStep, not {type(step).__name__}")
         if self.position >= MAX_STEPS:
             raise RiskcoreError(
                 f"the history holds at most {MAX_STEPS} steps: save the recipe and start a "
@@ -406,10 +466,10 @@ def _take_over(
             levels[name] = 0
 
 
-def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) -> Recipe:
+def _fold(base: Recipe, steps: Sequence[AppliedStep], key: SecretKey | bytes | None) -> Recipe:
     safe_harbor = [dict(x) for x in base.safe_harbor]
     masking = [dict(x) for x in base.masking]
-    perturb = [dict(x) for x in base.perturb]
+    perturb = list(base.perturb)
     date_shift = base.date_shift
     hierarchies = dict(base.hierarchies)
     levels = dict(zip(base.quasi_identifiers, base.levels, strict=True))
@@ -434,7 +494,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
             safe_harbor = [x for x in safe_harbor
                            if (x["column"], x["action"]) != (p["column"], "dropped")]  # fmt: skip
         elif step.kind == "perturb":  # each runs after the ones before (no replacing)
-            perturb.append(dict(p))
+            perturb.append(perturb_step(p))
         elif step.kind == "hierarchy":
             hierarchies[p["column"]] = p["hierarchy"]
             levels[p["column"]] = 0
@@ -477,7 +537,7 @@ def _fold(base: Recipe, steps: Sequence[Step], key: SecretKey | bytes | None) ->
     return seal_recipe(rec, key)
 
 
-def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
+def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[AppliedStep, ...]:
     """Return the steps of a recipe, in the order it applies them.
 
     One safe_harbor step (when it has any), the date shift, one masking step
@@ -495,27 +555,31 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[Step, ...]:
 
     Returns
     -------
-    tuple of Step
+    tuple of AppliedStep
     """
     when = at or _now()
-    out: list[Step] = []
+    out: list[AppliedStep] = []
     if recipe.safe_harbor:
-        out.append(Step("safe_harbor", {"steps": [dict(s) for s in recipe.safe_harbor]}, at=when))
+        out.append(
+            AppliedStep("safe_harbor", {"steps": [dict(s) for s in recipe.safe_harbor]}, at=when)
+        )
     if recipe.date_shift is not None:
-        out.append(Step("date_shift", dict(recipe.date_shift), at=when))
-    out += [Step("masking", dict(m), at=when) for m in recipe.masking]
-    out += [Step("perturb", dict(x), at=when) for x in recipe.perturb]
+        out.append(AppliedStep("date_shift", dict(recipe.date_shift), at=when))
+    out += [AppliedStep("masking", dict(m), at=when) for m in recipe.masking]
+    out += [AppliedStep("perturb", x.to_dict(), at=when) for x in recipe.perturb]
     out += [
-        Step("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)
+        AppliedStep("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)
         for q in recipe.quasi_identifiers
     ]
     if recipe.quasi_identifiers:
         levels = dict(zip(recipe.quasi_identifiers, recipe.levels, strict=True))
         if recipe.objective is None:
-            out.append(Step("levels", {"levels": levels}, at=when))
+            out.append(AppliedStep("levels", {"levels": levels}, at=when))
         else:
-            out.append(Step("search", {"levels": levels, "objective": recipe.objective}, at=when))
+            out.append(
+                AppliedStep("search", {"levels": levels, "objective": recipe.objective}, at=when)
+            )
     if recipe.steering:
-        out.append(Step("steering", dict(recipe.steering), at=when))
-    out.append(Step("targets", dict(recipe.targets), at=when))
+        out.append(AppliedStep("steering", dict(recipe.steering), at=when))
+    out.append(AppliedStep("targets", dict(recipe.targets), at=when))
     return tuple(out)

@@ -11,7 +11,7 @@ import json
 import shlex
 from collections.abc import Sequence
 
-from riskcore.deidentify.history.base import History, Step
+from riskcore.deidentify.history.base import AppliedStep, History
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe.base import Recipe, keyed_steps
 from riskcore.errors import RiskcoreError
@@ -19,7 +19,7 @@ from riskcore.errors import RiskcoreError
 __all__ = ["command_script"]
 
 
-def _comment(step: Step, number: int, width: int = 160) -> str:
+def _comment(step: AppliedStep, number: int, width: int = 160) -> str:
     """Return one step as a comment line (JSON text: no newline can end the comment)."""
     params = json.dumps(step.parameters, ensure_ascii=True, sort_keys=True)
     if len(params) > width:

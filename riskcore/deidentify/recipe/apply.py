@@ -27,7 +27,7 @@ from riskcore.deidentify.recipe.base import (
 )
 from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
-from riskcore.perturb.steps import numeric_columns, run_steps
+from riskcore.perturb.steps import PerturbStep, blanked_columns, numeric_columns, run_steps
 from riskcore.utility.numeric import NumericRiskUtility, numeric_risk_utility
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class AppliedRecipe(Result):
 def _blanked(
     before: pd.DataFrame,
     after: pd.DataFrame,
-    steps: Sequence[Mapping[str, Any]],
+    steps: Sequence[PerturbStep],
     persons: np.ndarray | None,
 ) -> int:
     """Return the records (people) with a cell local suppression blanked.
@@ -139,9 +139,7 @@ def _blanked(
     ``persons``: the person of each row of ``before`` (a row without one is a person of
     its own), None to count records.
     """
-    cols = list(dict.fromkeys(
-        str(c) for s in steps if s.get("method") == "local_suppression" for c in s["columns"]
-    ))  # fmt: skip
+    cols = blanked_columns(steps)
     if not cols or not len(before):
         return 0
     made = (after[cols].isna().to_numpy() & ~before[cols].isna().to_numpy()).any(axis=1)
@@ -262,7 +260,7 @@ def apply_recipe(
     for step in masking_steps(rec):
         if step.operator.needs_key and secret is None:
             continue
-        done = step.operator.run(work, step.columns, step.params, secret)
+        done = step.operator.run(work, step.columns, step.parameters, secret)
         work = done.data
         if done.lookup is not None:
             lookups.append(done.lookup)
@@ -351,7 +349,7 @@ def apply_recipe(
 
 
 def _numeric(
-    before: pd.DataFrame, after: pd.DataFrame, steps: Sequence[Mapping[str, Any]]
+    before: pd.DataFrame, after: pd.DataFrame, steps: Sequence[PerturbStep]
 ) -> NumericRiskUtility | None:
     """Return dRisk and IL1s of the columns the steps change as numbers (None without)."""
     changed = numeric_columns(steps)

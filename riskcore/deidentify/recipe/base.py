@@ -33,15 +33,17 @@ import dataclasses
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from riskcore._deprecation import renamed_fields
 from riskcore._results import Result
+from riskcore._steps import Step
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.fakes import SEXED_KINDS
@@ -49,6 +51,7 @@ from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.deidentify.recipe.seal import seal_of
 from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
+from riskcore.perturb.steps import PerturbStep, perturb_step
 
 __all__ = [
     "DATE_SHIFT",
@@ -318,10 +321,11 @@ class Recipe(Result):
     identifiers : tuple of str
         The direct identifiers the recipe must mask: :func:`check_recipe` refuses
         the recipe when one of them has no masking or Safe Harbor step.
-    perturb : tuple of dict
-        Perturbation steps (:func:`riskcore.perturb.steps.step_of`: method,
+    perturb : tuple of PerturbStep
+        Perturbation steps (:func:`riskcore.perturb.steps.record_step`: method,
         columns, parameters, seed; a PRAM step with its matrix), applied after
-        the masking and before the generalization.
+        the masking and before the generalization; written as ``{"method",
+        "columns", "params", "seed"}`` (a recipe's dicts given are read as steps).
     seal : dict or None
         ``{"kind", "value"}``: HMAC-SHA256 of the content under the key when a
         step is keyed, SHA-256 of it otherwise (:func:`check_recipe`).
@@ -366,12 +370,16 @@ class Recipe(Result):
     objective: str | None = None
     population: dict[str, Any] | None = None
     identifiers: tuple[str, ...] = ()
-    perturb: tuple[dict[str, Any], ...] = ()
+    perturb: tuple[PerturbStep, ...] = ()
     seal: dict[str, str] | None = None
     person: str | None = None
     events: tuple[str, ...] = ()
     allowed_identifiers: tuple[str, ...] = ()
     sensitive_hierarchies: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # a recipe's perturbation steps were dicts: read them as the typed step
+        object.__setattr__(self, "perturb", tuple(perturb_step(x) for x in self.perturb))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the recipe as JSON values.
@@ -421,7 +429,7 @@ class Recipe(Result):
         steering: Steering | None = None,
         objective: str | None = None,
         identifiers: Sequence[str] | None = None,
-        perturb: Sequence[Mapping[str, Any]] = (),
+        perturb: Sequence[PerturbStep | Mapping[str, Any]] = (),
         population: Mapping[str, Any] | None = None,
         person: str | None = None,
         events: Sequence[str] = (),
@@ -470,8 +478,9 @@ class Recipe(Result):
             The objective the levels were chosen by.
         identifiers : sequence of str, optional
             The direct identifiers the recipe must mask (default above).
-        perturb : sequence of mapping of str to Any, optional
-            Perturbation steps, applied after generalization.
+        perturb : sequence of PerturbStep or mapping, optional
+            Perturbation steps (a recipe's dicts read as steps), applied after the masking
+            and before the generalization.
         population : mapping of str to Any, optional
             The population table's reference (name and SHA-256) of k-map and delta-presence targets.
         person : str, optional
@@ -515,7 +524,7 @@ class Recipe(Result):
             weights=weights,
             steering=None if steering is None or steering.empty else steering.to_dict(),
             objective=objective,
-            perturb=tuple(dict(x) for x in perturb),
+            perturb=tuple(perturb_step(x) for x in perturb),
             population=None if population is None else dict(population),
             person=None if person is None else str(person),
             events=tuple(str(e) for e in events),
@@ -576,24 +585,62 @@ def _masked_columns(recipe: Recipe) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-class MaskingStep(NamedTuple):
-    """One date shift or masking step of a recipe, as it runs.
+@dataclass(frozen=True)
+class MaskingStep(Step):
+    """One date shift or masking step of a recipe: a :class:`~riskcore._steps.Step`.
+
+    ``kind`` is the recipe field that records it (``"date_shift"`` or ``"masking"``),
+    ``operation`` the operator's name in
+    :data:`~riskcore.deidentify.masking.registry.OPERATORS` (``"shift_dates"`` for the
+    date shift), ``columns`` the columns it masks and ``parameters`` its parameters as
+    recorded (checked when it runs or is put in words). :attr:`operator` is looked up
+    in the registry by ``operation``.
 
     Attributes
     ----------
-    section : {"date_shift", "masking"}
-        The recipe field that records it.
-    operator : MaskOperator
+    kind : {"date_shift", "masking"}
+    operation : str
     columns : tuple of str
-        The columns it masks.
-    params : dict
-        Its parameters as recorded (checked when it runs or is put in words).
+    parameters : dict
+
+    Raises
+    ------
+    RiskcoreError
+        For an operation the registry does not hold.
     """
 
-    section: str
-    operator: MaskOperator
-    columns: tuple[str, ...]
-    params: dict[str, Any]
+    def __post_init__(self) -> None:
+        if isinstance(self.operation, MaskOperator):  # made as the tuple was: the operator
+            _old_masking_step("MaskingStep(section, operator, ...)", "the operator's name")
+            object.__setattr__(self, "operation", self.operation.name)
+        super().__post_init__()
+        get_operator(self.operation)  # an unknown operator is refused when the step is made
+
+    def __iter__(self) -> Iterator[Any]:
+        """Deprecated: ``kind, operator, columns, parameters`` (a masking step was a tuple)."""
+        _old_masking_step("unpacking a MaskingStep", ".kind, .operator, .columns, .parameters")
+        return iter((self.kind, self.operator, self.columns, self.parameters))
+
+    @property
+    def operator(self) -> MaskOperator:
+        """The operator of the registry that runs the step."""
+        return get_operator(self.operation)
+
+    @property
+    def section(self) -> str:
+        """Deprecated: ``kind`` (the field's name when a masking step was a tuple)."""
+        _old_masking_step("MaskingStep.section", "MaskingStep.kind")
+        return self.kind
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Deprecated: ``parameters`` (the field's name when a masking step was a tuple)."""
+        _old_masking_step("MaskingStep.params", "MaskingStep.parameters")
+        return self.parameters
+
+
+def _old_masking_step(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
 
 
 def masking_steps(recipe: Recipe) -> list[MaskingStep]:
@@ -617,10 +664,10 @@ def masking_steps(recipe: Recipe) -> list[MaskingStep]:
     if recipe.date_shift is not None:
         ds = recipe.date_shift
         params = {"person": ds["person"], "max_days": ds["max_days"]}
-        out.append(MaskingStep("date_shift", DATE_SHIFT, tuple(map(str, ds["columns"])), params))
+        out.append(MaskingStep("date_shift", DATE_SHIFT.name, tuple(ds["columns"]), params))
     for m in recipe.masking:
-        op = get_operator(str(m["operator"]))
-        out.append(MaskingStep("masking", op, (str(m["column"]),), dict(m.get("params") or {})))
+        params = dict(m.get("params") or {})
+        out.append(MaskingStep("masking", str(m["operator"]), (str(m["column"]),), params))
     return out
 
 
@@ -637,7 +684,7 @@ def keyed_steps(recipe: Recipe) -> list[str]:
     list of str
     """
     return [
-        f"{'the date shift' if s.section == 'date_shift' else s.operator.name.replace('_', ' ')}"
+        f"{'the date shift' if s.kind == 'date_shift' else s.operator.name.replace('_', ' ')}"
         f" of {', '.join(map(repr, s.columns))}"
         for s in masking_steps(recipe)
         if s.operator.needs_key

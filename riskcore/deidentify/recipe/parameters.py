@@ -103,13 +103,12 @@ def _check(kind: str, params: Mapping[str, Any]) -> None:
         if not isinstance(params.get("params", {}), Mapping):
             raise RiskcoreError("a masking step's 'params' is a mapping")
         op.configure(params.get("params", {}))  # and a parameter it does not take
-    elif kind == "perturb":  # a recipe's perturb entry (riskcore.perturb.steps.step_of)
-        from riskcore.perturb.steps import PERTURB_METHODS
+    elif kind == "perturb":  # a recipe's perturb entry (riskcore.perturb.steps.PerturbStep)
+        from riskcore.perturb.steps import METHODS
 
-        if params.get("method") not in PERTURB_METHODS:
+        if params.get("method") not in METHODS:  # the registry as it is now, not at import
             raise RiskcoreError(
-                f"a perturb step's method is {params.get('method')!r}; known: "
-                + ", ".join(PERTURB_METHODS)
+                f"a perturb step's method is {params.get('method')!r}; known: " + ", ".join(METHODS)
             )
     elif kind == "hierarchy":
         _text(params, "column", kind)

@@ -27,22 +27,23 @@ does, in the order :func:`~riskcore.deidentify.recipe.apply.apply_recipe` does i
    to 2% allowed");
 7. the key's check value (never the key).
 
-Each step is a :class:`RecipeStep` (JSON-ready); its words are derived from
-its data and never read back into data.
+Each step is a :class:`RecipeStep`, the one typed :class:`~riskcore._steps.Step` with its
+words (JSON-ready); its words are derived from its data and never read back into data.
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from riskcore._results import Result
+from riskcore._results import NOT_IN_JSON
+from riskcore._steps import Step
 from riskcore.deidentify.hierarchy import level_words
 from riskcore.deidentify.recipe.base import Recipe, masking_steps
 from riskcore.errors import RiskcoreError
-from riskcore.perturb.steps import METHODS
+from riskcore.perturb.steps import METHODS, PerturbStep, perturb_step
 
 __all__ = ["SAFE_HARBOR_WORDS", "STEP_KINDS", "RecipeStep", "recipe_steps"]
 
@@ -61,9 +62,13 @@ STEP_KINDS: Mapping[str, str] = types.MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
-class RecipeStep(Result):
-    """One step of a recipe, with what it does in words.
+@dataclass(frozen=True, init=False)
+class RecipeStep(Step):
+    """One step of a recipe, with what it does in words: a :class:`~riskcore._steps.Step`.
+
+    Made as it always was, ``RecipeStep(kind, column, operation, parameters, effect,
+    words)``, and written as before (``column``, not ``columns``): its ``columns`` are
+    ``(column,)``, or none for the suppression and the key.
 
     Attributes
     ----------
@@ -74,24 +79,56 @@ class RecipeStep(Result):
     operation : str
         What is done, as the recipe names it: the Safe Harbor action
         (``"zip3"``), the masking operator (``"mask_digits"``,
-        ``"shift_dates"``), the hierarchy's kind (``"interval"``, ``"table"``),
-        the suppression (``"drop"``, ``"mask"``), or ``"key_check"``.
+        ``"shift_dates"``), the perturbation method (``"pram"``), the hierarchy's kind
+        (``"interval"``, ``"table"``), the suppression (``"drop"``, ``"mask"``), or
+        ``"key_check"``.
     parameters : dict
         Its parameters (a generalization's ``level`` and its hierarchy's
-        builder parameters; a masking step's every parameter, defaults filled in).
+        builder parameters; a masking step's every parameter, defaults filled in; a
+        perturbation step's ``params`` and ``seed`` as its recipe entry holds them).
     effect : str
         What it does to the column, in words ("last 4 digits kept").
     words : str
         The step in one line: ``"column: effect"`` ("ssn: last 4 digits
         kept"), or the effect alone for a step without a column.
+    columns : tuple of str
+        ``(column,)``, or ``()`` without one (derived, not written).
     """
 
-    kind: str
-    column: str
-    operation: str
-    parameters: dict[str, Any]
-    effect: str
-    words: str
+    columns: tuple[str, ...] = field(
+        default=(), init=False, repr=False, compare=False, metadata=NOT_IN_JSON
+    )
+    column: str = ""
+    effect: str = ""
+    words: str = ""
+
+    def __init__(
+        self,
+        kind: str,
+        column: str,
+        operation: str,
+        parameters: dict[str, Any],
+        effect: str,
+        words: str,
+    ) -> None:
+        for name, value in (("kind", kind), ("column", column), ("operation", operation),
+                            ("parameters", parameters), ("effect", effect), ("words", words),
+                            ("columns", (column,) if column else ())):  # fmt: skip
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the step as JSON values, in the order it was always written.
+
+        Returns
+        -------
+        dict of str to Any
+            ``schema_version``, ``kind``, ``column``, ``operation``, ``parameters``,
+            ``effect`` and ``words``.
+        """
+        out = super().to_dict()
+        order = ("schema_version", "kind", "column", "operation", "parameters", "effect", "words")
+        return {k: out[k] for k in order}
 
 
 def _step(
@@ -139,13 +176,13 @@ def _suppression(how: str, max_suppression: float) -> str:
     return f"records of classes that break the targets removed, {limit}"
 
 
-def _perturb_words(step: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _perturb_words(step: PerturbStep | Mapping[str, Any]) -> list[tuple[str, str]]:
     """Return (column, effect) pairs of one ``perturb`` step, from its registered method."""
-    method = METHODS.get(str(step.get("method")))
+    step = perturb_step(step)
+    method = METHODS.get(step.operation)
     if method is None:
-        raise RiskcoreError(f"unknown perturbation method {step.get('method')!r} in the recipe")
-    cols = [str(c) for c in step.get("columns") or []]
-    return method.describe(cols, dict(step.get("params") or {}), step.get("seed"))
+        raise RiskcoreError(f"unknown perturbation method {step.operation!r} in the recipe")
+    return method.describe(list(step.columns), step.params, step.seed)
 
 
 def recipe_steps(
@@ -191,17 +228,17 @@ def recipe_steps(
         )
     check = f", key check {rec.key_check}" if rec.key_check else ", key check not recorded"
     for m in masking_steps(rec):
-        params = m.operator.configure(m.params)
+        params = m.operator.configure(m.parameters)
         effect = m.operator.describe(params) + (check if m.operator.needs_key else "")
         for col in m.columns:
-            out.append(_step(m.section, col, m.operator.name, params, effect))
+            out.append(_step(m.kind, col, m.operator.name, params, effect))
     for col in rec.allowed_identifiers:
         effect = "released as it is, a direct identifier allowed by --allow-identifiers"
         out.append(_step("kept", col, "allow_identifiers", {}, effect))
     for p in rec.perturb:
-        params = {k: v for k, v in p.items() if k not in ("method", "columns")}
+        params = {k: v for k, v in p.to_dict().items() if k not in ("method", "columns")}
         for col, effect in _perturb_words(p):
-            out.append(_step("perturbation", col, str(p.get("method")), params, effect))
+            out.append(_step(p.kind, col, p.operation, params, effect))
     for q, lv in zip(rec.quasi_identifiers, rec.levels, strict=True):
         spec = rec.hierarchies[q]
         params = {"level": int(lv), **dict(spec.get("params") or {})}

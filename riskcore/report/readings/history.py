@@ -2,7 +2,7 @@
 
 Imported from its module (``from riskcore.report.readings.history import history_table``).
 The words are derived from each step's parameters
-(:class:`~riskcore.deidentify.history.base.Step`), never read back into data.
+(:class:`~riskcore.deidentify.history.base.AppliedStep`), never read back into data.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history.base import STEP_KINDS, History, Step
+from riskcore.deidentify.history.base import STEP_KINDS, AppliedStep, History
 from riskcore.deidentify.masking.registry import get_operator
 from riskcore.deidentify.recipe.steps import SAFE_HARBOR_WORDS
 from riskcore.deidentify.search.steering import Steering
@@ -141,12 +141,12 @@ _WORDS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def step_words(step: Step) -> str:
+def step_words(step: AppliedStep) -> str:
     """Return what a step did, in one line ("ssn: last 4 digits kept").
 
     Parameters
     ----------
-    step : Step
+    step : AppliedStep
         One step of the history.
 
     Returns

@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from riskcore.perturb import LocalSuppression, Microaggregation, Noise, NumericRiskUtility, Pram
+from riskcore.perturb.steps import get_method
 
 __all__ = [
     "IN_USE_NOTE",
     "METHOD_NOTES",
     "PERTURB_INTRO",
     "PRAM_MATRIX_CAPTION",
+    "method_notes",
     "numeric_reading",
     "numeric_table",
     "perturb_lines",
@@ -45,6 +47,36 @@ METHOD_NOTES: dict[str, tuple[str, str, str]] = {
         "noise blurs relations.",
     ),
 }
+
+
+def method_notes(name: str) -> tuple[str, str, str]:
+    """Return a method's name, strength and weakness in words, for a registered one too.
+
+    Parameters
+    ----------
+    name : str
+        A method of :data:`riskcore.perturb.steps.METHODS`.
+
+    Returns
+    -------
+    tuple of str
+        Its :data:`METHOD_NOTES` entry; for a method registered without one, its name in
+        words, what it does to values (its ``changed``) and that its weakness is not
+        written yet.
+
+    Raises
+    ------
+    RiskcoreError
+        For a name the registry does not hold.
+    """
+    if name in METHOD_NOTES:
+        return METHOD_NOTES[name]
+    method = get_method(name)
+    return (
+        name.replace("_", " ").capitalize(),
+        f"A registered perturbation method: {method.changed}.",
+        "Its strength and weakness are not written yet.",
+    )
 
 
 #: Where the Perturb tab starts from once a step is applied (issue 38).

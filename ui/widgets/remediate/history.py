@@ -2,8 +2,8 @@
 
 Each action the user applies on the page (levels, a search result or candidate, the Safe
 Harbor transforms, a masking choice, a date shift, a perturbation) is one
-:class:`~riskcore.deidentify.history.base.Step`, recorded with the risk and loss of the table it
-gives (:func:`~riskcore.deidentify.history.measure.step_scores`). The table every page
+:class:`~riskcore.deidentify.history.base.AppliedStep`, recorded with the risk and loss of
+the table it gives (:func:`~riskcore.deidentify.history.measure.step_scores`). The table every page
 sees is the recipe the applied steps fold into (:meth:`History.to_recipe`,
 :func:`ui.core.remediation.set_recipe`); with no step applied, the table as recorded. The history
 lives in the session (:func:`ui.core.remediation.history`) and in the working profile
@@ -18,12 +18,13 @@ from typing import Any
 
 import streamlit as st
 
-from riskcore.deidentify.history.base import History, Step
+from riskcore.deidentify.history.base import AppliedStep, History
 from riskcore.deidentify.history.measure import step_scores
 from riskcore.deidentify.history.script import command_script
 from riskcore.deidentify.masking import get_operator
 from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.errors import RiskcoreError
+from riskcore.perturb.steps import blanked_columns
 from riskcore.report.readings.history import (
     HISTORY_NOTE,
     LOSS_AFTER,
@@ -143,7 +144,7 @@ def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
     try:
         if _keyed(kind, params):
             keyfile.ensure(True)  # made in this session's memory only (ui.core.keyfile)
-        step = Step(kind, params)
+        step = AppliedStep(kind, params)
         trial = now.apply(step)
         recipe = folded(ctx, trial)
         if recipe is None:  # cannot happen: a step was just applied
@@ -152,11 +153,11 @@ def record(ctx: Context, kind: str, params: dict[str, Any]) -> bool:
         view, rows = cached.remediated_view(
             remediation.after_key(ctx.key, spec), remediation.recipe_json(spec), ctx.table
         )
-        blanks = any(p.get("method") == "local_suppression" for p in spec.get("perturb", ()))
+        blanks = bool(blanked_columns(recipe.perturb))  # a blank matches any value
         policy = "any" if blanks else session_profile.missing()
         scores = step_scores(ctx.table.data, view.data, ctx.roles.quasi_identifiers, rows,
                              missing="any" if policy == "any" else "own")  # fmt: skip
-        done = now.apply(Step(kind, step.parameters, risk=scores.risk, loss=scores.loss,
+        done = now.apply(AppliedStep(kind, step.parameters, risk=scores.risk, loss=scores.loss,
                               at=step.at))  # fmt: skip
     except (RiskcoreError, ValueError) as exc:  # a sentence for people, never a traceback
         st.session_state[keys.REM_HISTORY_ERROR] = f"The step was not applied: {exc}"

@@ -1,4 +1,11 @@
-"""The Remediate page's Perturb tab: local suppression, microaggregation, PRAM and noise.
+"""The Remediate page's Perturb tab: every method of the registry, run as one step.
+
+The tab offers each method of :data:`riskcore.perturb.steps.METHODS` (local suppression,
+microaggregation, PRAM and noise have controls of their own; a method registered there
+without any gets its columns, its parameters as JSON and its seed), builds a
+:class:`~riskcore.perturb.steps.PerturbStep` and runs it through the registry
+(:func:`~riskcore.perturb.steps.run_step`), scored by what the method is (it blanks cells,
+randomizes by a matrix or changes numbers).
 
 Every method works on the table in use (:func:`in_use_table`: the release the history's
 applied steps give, the generalization's among them), and the release is judged by its one
@@ -12,6 +19,8 @@ for local suppression, dRisk and IL1s for numeric columns, the matrix for PRAM.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -20,22 +29,14 @@ import streamlit as st
 from riskcore.criteria import Verdict
 from riskcore.errors import RiskcoreError
 from riskcore.io.export import to_csv_bytes
-from riskcore.perturb import (
-    add_noise,
-    default_importance,
-    k_verdict,
-    local_suppression,
-    microaggregate,
-    numeric_risk_utility,
-    pram,
-)
-from riskcore.perturb.steps import step_of
+from riskcore.perturb import default_importance, k_verdict, numeric_risk_utility
+from riskcore.perturb.steps import METHODS, PerturbStep, get_method, record_step, run_step
 from riskcore.report.readings.criteria import verdict_reading
 from riskcore.report.readings.perturb import (
     IN_USE_NOTE,
-    METHOD_NOTES,
     PERTURB_INTRO,
     PRAM_MATRIX_CAPTION,
+    method_notes,
     numeric_table,
     perturb_lines,
     suppression_reading,
@@ -48,9 +49,7 @@ from ui.core.context import Context
 from ui.core.safe import file_stem, md
 from ui.widgets.remediate import history
 
-__all__ = ["in_use_table", "in_use_verdict", "perturb_tab"]
-
-_ORDER = ("local_suppression", "microaggregation", "pram", "noise")
+__all__ = ["in_use_table", "in_use_verdict", "method_choices", "perturb_tab"]
 
 
 def _numeric(data: pd.DataFrame) -> list[str]:
@@ -108,40 +107,60 @@ def in_use_verdict(ctx: Context) -> Verdict | None:
     )
 
 
-def _settings(method: str, ctx: Context, data: pd.DataFrame) -> tuple[Any, ...] | None:
-    """Draw the method's controls; return its settings (None when it cannot run)."""
+def _local_suppression(name: str, ctx: Context, data: pd.DataFrame) -> PerturbStep | None:
+    """Local suppression's controls: k (the profile's by default) on the QIs."""
     qis = [q for q in ctx.roles.quasi_identifiers if q in data.columns]
-    if method == "local_suppression":
-        if not qis:
-            st.info("Tag at least one quasi-identifier on the Data page.")
-            return None
-        target = session_profile.targets().find("k-anonymity")  # the profile's k by default
-        first = max(2, min(1000, int(getattr(target, "k", 2))))
-        k = int(st.number_input("k", 2, 1000, first, key=keys.rem_perturb("k")))
-        imp = default_importance(data, qis)
-        ranked = sorted(qis, key=lambda q: -imp[q])
-        st.caption(
-            md(f"Suppressed first to last (sdcMicro's default importance): {', '.join(ranked)}.")
-        )
-        return (method, tuple(qis), k, ctx.roles.person)
+    if not qis:
+        st.info("Tag at least one quasi-identifier on the Data page.")
+        return None
+    target = session_profile.targets().find("k-anonymity")  # the profile's k by default
+    first = max(2, min(1000, int(getattr(target, "k", 2))))
+    k = int(st.number_input("k", 2, 1000, first, key=keys.rem_perturb("k")))
+    imp = default_importance(data, qis)
+    ranked = sorted(qis, key=lambda q: -imp[q])
+    st.caption(
+        md(f"Suppressed first to last (sdcMicro's default importance): {', '.join(ranked)}.")
+    )
+    params = {"k": k, "restore_cells": True, "lowest_last": True, "person": ctx.roles.person}
+    return PerturbStep("perturbation", name, tuple(qis), params)
+
+
+def _numeric_columns(name: str, ctx: Context, data: pd.DataFrame) -> list[str]:
+    """The numeric columns a method changes (none when the table has none)."""
     numeric = _numeric(data)
-    if method in ("microaggregation", "noise"):
-        if not numeric:
-            st.info("The table has no numeric column.")
-            return None
-        default = [c for c in qis if c in numeric][:3] or numeric[:1]
-        cols = st.multiselect(
-            "Numeric columns", numeric, default, key=keys.rem_perturb(f"{method}_cols")
-        )
-        if not cols:
-            return None
-        if method == "microaggregation":
-            k = int(st.number_input("Group size k", 2, 1000, 3, key=keys.rem_perturb("agg_k")))
-            return (method, tuple(cols), k)
-        pct = float(st.number_input("Noise, % of each column's standard deviation", 1.0, 1000.0,
-                                    150.0, key=keys.rem_perturb("pct")))  # fmt: skip
-        seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("noise_seed")))
-        return (method, tuple(cols), pct, seed)
+    if not numeric:
+        st.info("The table has no numeric column.")
+        return []
+    qis = [q for q in ctx.roles.quasi_identifiers if q in data.columns]
+    default = [c for c in qis if c in numeric][:3] or numeric[:1]
+    cols = st.multiselect("Numeric columns", numeric, default, key=keys.rem_perturb(f"{name}_cols"))
+    return [str(c) for c in cols]
+
+
+def _microaggregation(name: str, ctx: Context, data: pd.DataFrame) -> PerturbStep | None:
+    """Microaggregation's controls: the numeric columns and the group size k."""
+    cols = _numeric_columns(name, ctx, data)
+    if not cols:
+        return None
+    k = int(st.number_input("Group size k", 2, 1000, 3, key=keys.rem_perturb("agg_k")))
+    return PerturbStep("perturbation", name, tuple(cols), {"k": k, "method": "mdav"})
+
+
+def _noise(name: str, ctx: Context, data: pd.DataFrame) -> PerturbStep | None:
+    """Noise's controls: the numeric columns, the percentage and the seed."""
+    cols = _numeric_columns(name, ctx, data)
+    if not cols:
+        return None
+    pct = float(st.number_input("Noise, % of each column's standard deviation", 1.0, 1000.0,
+                                150.0, key=keys.rem_perturb("pct")))  # fmt: skip
+    seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("noise_seed")))
+    params = {"percent": dict.fromkeys(cols, pct), "seed": seed}
+    return PerturbStep("perturbation", name, tuple(cols), params)
+
+
+def _pram(name: str, ctx: Context, data: pd.DataFrame) -> PerturbStep | None:
+    """PRAM's controls: a categorical column, pd and the seed."""
+    numeric = _numeric(data)
     cats = [str(c) for c in data.columns if c not in numeric and data[c].nunique() <= 50]
     if not cats:
         st.info("No column has 50 categories or fewer.")
@@ -150,7 +169,50 @@ def _settings(method: str, ctx: Context, data: pd.DataFrame) -> tuple[Any, ...] 
     pd_ = float(st.slider("pd: least diagonal of the basic matrix", 0.0, 1.0, 0.8, 0.05,
                           key=keys.rem_perturb("pd"), help=PD_HELP))  # fmt: skip
     seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key=keys.rem_perturb("pram_seed")))
-    return (method, col, pd_, seed)
+    return PerturbStep("perturbation", name, (str(col),), {"pd": pd_, "seed": seed})
+
+
+def _registered(name: str, ctx: Context, data: pd.DataFrame) -> PerturbStep | None:
+    """The controls of a registered method the page has none of its own for: its columns
+    (the numeric ones for a numeric method), its parameters as JSON and its seed."""
+    method = get_method(name)
+    options = _numeric(data) if method.numeric else [str(c) for c in data.columns]
+    cols = st.multiselect("Columns", options, key=keys.rem_perturb(f"{name}_cols"))
+    text = st.text_area("Parameters (JSON)", json.dumps(dict.fromkeys(method.required, 0)),
+                        key=keys.rem_perturb(f"{name}_params"))  # fmt: skip
+    try:
+        params = json.loads(text)
+    except ValueError:
+        params = None
+    if not isinstance(params, dict):
+        st.error('Write the parameters as one JSON object, {"name": value, ...}.')
+        return None
+    if method.seeded:
+        params["seed"] = int(st.number_input("Seed", 0, 2**31 - 1, 0,
+                                             key=keys.rem_perturb(f"{name}_seed")))  # fmt: skip
+    return PerturbStep("perturbation", name, tuple(map(str, cols)), params) if cols else None
+
+
+#: The page's own controls of a method, in the order the tab offers them; a method of
+#: :data:`~riskcore.perturb.steps.METHODS` without any gets :func:`_registered`'s.
+_CONTROLS: dict[str, Callable[[str, Context, pd.DataFrame], PerturbStep | None]] = {
+    "local_suppression": _local_suppression,
+    "microaggregation": _microaggregation,
+    "pram": _pram,
+    "noise": _noise,
+}
+
+
+def method_choices() -> list[str]:
+    """Return the methods the tab offers: every one of the registry, those with the page's
+    own controls first.
+
+    Returns
+    -------
+    list of str
+        The names of :data:`riskcore.perturb.steps.METHODS`.
+    """
+    return [m for m in _CONTROLS if m in METHODS] + [m for m in METHODS if m not in _CONTROLS]
 
 
 #: What to do when local suppression runs past the dashboard's time budget.
@@ -176,15 +238,22 @@ def before_people(data: pd.DataFrame, person: str | None) -> int:
     return people_count(data, person)
 
 
-def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str], Any]:
-    """Run one method; return its result, the sentences and the table to show."""
-    method = settings[0]
-    if method == "local_suppression":
-        _, qis, k, person = settings
-        deadline = Deadline(time_limit(), "Local suppression", LOCAL_SUPPRESSION_ADVICE)
-        res = local_suppression(data, list(qis), k, progress=deadline.watch(), person=person)
-        # records below k judged by the criteria ("any": a blank cell matches every value)
-        before, after = (k_verdict(t, list(qis), k, person=person).needed for t in (data, res.data))
+def _run(step: PerturbStep, data: pd.DataFrame) -> tuple[Any, list[str], Any, str | None]:
+    """Run one step by its registered method; return its result, the sentences, the table
+    to show (None for none) and the table's caption."""
+    method = get_method(step.operation)
+    progress = None
+    if method.budgeted:  # past the dashboard's time budget it stops with a sentence
+        label = method_notes(method.name)[0]
+        progress = Deadline(time_limit(), label, LOCAL_SUPPRESSION_ADVICE).watch()
+    res = run_step(data, step, progress=progress)
+    if method.blanks:  # records below k judged by the criteria (a blank matches every value)
+        qis, k, person = (
+            list(step.columns),
+            int(step.parameters["k"]),
+            step.parameters.get("person"),
+        )
+        before, after = (k_verdict(t, qis, k, person=person).needed for t in (data, res.data))
         n = len(data) if res.people_touched is None else before_people(data, person)
         lines = [
             *perturb_lines([res]),
@@ -193,41 +262,39 @@ def _run(settings: tuple[Any, ...], data: pd.DataFrame) -> tuple[Any, list[str],
         shown = pd.DataFrame(
             {"Cells blanked": res.suppressed, "Missing before": res.missing_before}
         )
-        return res, lines, shown
-    if method == "pram":
-        _, col, pd_, seed = settings
-        res = pram(data, col, diagonal=pd_, seed=seed)
+        return res, lines, shown, None
+    if getattr(res, "matrix", None) is not None:  # a randomization matrix (PRAM)
         names = [str(c) for c in res.categories]
-        return res, perturb_lines([res]), pd.DataFrame(res.matrix, index=names, columns=names)
-    cols = list(settings[1])
-    if method == "microaggregation":
-        res = microaggregate(data, cols, settings[2])
-    else:
-        res = add_noise(data, dict.fromkeys(cols, settings[2]), seed=settings[3])
-    before = numeric_risk_utility(data, data, cols)
-    after = numeric_risk_utility(data, res.data, cols)
-    return res, perturb_lines([res], before, after), pd.DataFrame(numeric_table(before, after))
+        matrix = pd.DataFrame(res.matrix, index=names, columns=names)
+        return res, perturb_lines([res]), matrix, PRAM_MATRIX_CAPTION
+    if method.numeric:
+        cols = list(step.columns)
+        before = numeric_risk_utility(data, data, cols)
+        after = numeric_risk_utility(data, res.data, cols)
+        table = pd.DataFrame(numeric_table(before, after))
+        return res, perturb_lines([res], before, after), table, None
+    return res, perturb_lines([res]), None, None
 
 
 def perturb_tab(ctx: Context) -> None:
     """The Perturb tab: choose a method, see its strength and weakness, run it, see the scores."""
     st.write(PERTURB_INTRO)
-    method = st.radio("Method", _ORDER, format_func=lambda m: METHOD_NOTES[m][0],
+    method = st.radio("Method", method_choices(), format_func=lambda m: method_notes(m)[0],
                       horizontal=True, key=keys.REM_PERTURB_METHOD)  # fmt: skip
-    _, strength, weakness = METHOD_NOTES[method]
+    _, strength, weakness = method_notes(method)
     st.caption(md(f"Strength: {strength}  \nWeakness: {weakness}"))
     data = in_use_table(ctx)  # every perturbation works on the table in use
     if data is not ctx.table.data:
         st.caption(md(IN_USE_NOTE))
-    settings = _settings(method, ctx, data)
-    if settings is None:
+    step = _CONTROLS.get(method, _registered)(method, ctx, data)
+    if step is None:
         return
     done = st.session_state.get(keys.REM_PERTURB_RESULT)
-    wanted = (ctx.key, settings)
+    wanted = (ctx.key, step)
     if st.button("Perturb", key=keys.rem_perturb("run"), type="primary"):
         try:
             with st.spinner("Perturbing ..."):
-                done = (wanted, *_run(settings, data))
+                done = (wanted, *_run(step, data))
         except RiskcoreError as exc:  # a stated limit, or past the time budget
             st.error(md(str(exc)))
             return
@@ -237,17 +304,18 @@ def perturb_tab(ctx: Context) -> None:
         st.session_state[keys.REM_PERTURB_RESULT] = done
         # one step of the history: the table every page sees is perturbed too (re-applied
         # from the recipe with the same seed, on the table the steps before it give)
-        history.record(ctx, "perturb", step_of(done[1]))
+        history.record(ctx, "perturb", record_step(done[1]).to_dict())
         st.rerun()
     if done is None or done[0] != wanted:
         st.caption("Change the settings, then press Perturb to see the result and its scores.")
         return
-    _, res, lines, shown = done
+    _, res, lines, shown, caption = done
     for line in lines:
         st.write(md(line))
-    if settings[0] == "pram":
-        st.caption(PRAM_MATRIX_CAPTION)
-    st.dataframe(shown)
+    if caption:
+        st.caption(caption)
+    if shown is not None:
+        st.dataframe(shown)
     verdict = in_use_verdict(ctx)  # the one verdict of the release, the blanks counted
     if verdict is not None:
         (st.success if verdict.passed else st.error)(
@@ -262,7 +330,7 @@ def perturb_tab(ctx: Context) -> None:
             )
         ),
         lambda: to_csv_bytes(res.data),
-        file_name=f"{file_stem(ctx.table.name)}-{settings[0]}.csv",
+        file_name=f"{file_stem(ctx.table.name)}-{step.operation}.csv",
         mime="text/csv",
         key=keys.rem_perturb("csv"),
         on_click="ignore",
