@@ -322,10 +322,12 @@ def _given(args: argparse.Namespace, name: str) -> Any:
     return getattr(args, name, None)
 
 
-def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None) -> Any:
+def profile_from_args(
+    args: argparse.Namespace, *, quasi_identifiers: list[str] | None = None
+) -> Any:
     """Return the :class:`~riskcore.profile.Profile` the options describe.
 
-    The profile of ``--profile`` (or a new one); ``--qi`` (``qis``),
+    The profile of ``--profile`` (or a new one); ``--qi`` (``quasi_identifiers``),
     ``--sensitive``, ``--weights``, ``--person``, ``--sampling-fraction``,
     ``--missing``, ``--event``, ``--m`` and ``--household`` replace its roles,
     policy and attacker models; each target option given replaces the
@@ -346,7 +348,7 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     ----------
     args : argparse.Namespace
         The parsed options of the command.
-    qis : list of str, optional
+    quasi_identifiers : list of str, optional
         The ``--qi`` columns (None or empty: the profile's).
 
     Returns
@@ -366,12 +368,16 @@ def profile_from_args(args: argparse.Namespace, *, qis: list[str] | None = None)
     sens = list(_given(args, "sensitive") or [])
     weights = _given(args, "weights")
     person = _given(args, "person")
-    if person is not None and (person in (qis or []) or person in sens):
+    if person is not None and (person in (quasi_identifiers or []) or person in sens):
         raise RiskcoreError(
             f"--person {person!r} links a person's rows: it cannot be a --qi or --sensitive too"
         )
-    if qis or sens or weights or person:
-        q = list(qis) if qis else [c for c in roles.quasi_identifiers if c != person]
+    if quasi_identifiers or sens or weights or person:
+        q = (
+            list(quasi_identifiers)
+            if quasi_identifiers
+            else [c for c in roles.quasi_identifiers if c != person]
+        )
         s = sens or [c for c in roles.sensitive if c not in q and c != person]
         w = [weights] if weights else [c for c in roles.weights if c not in q + s]
         p = [person] if person else [c for c in roles.persons if c not in q + s + w]

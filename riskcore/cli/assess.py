@@ -211,7 +211,7 @@ def run_assess(args: argparse.Namespace) -> int:
     from riskcore.report.summary import assessment_text, verdict_text
 
     try:
-        profile = profile_from_args(args, qis=args.qi)
+        profile = profile_from_args(args, quasi_identifiers=args.qi)
         roles = profile.roles
         if not roles.quasi_identifiers:
             raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")

@@ -190,7 +190,7 @@ def run_perturb(args: argparse.Namespace) -> int:
     from riskcore.perturb.steps import numeric_columns, record_step
 
     try:
-        profile = profile_from_args(args, qis=args.qi)
+        profile = profile_from_args(args, quasi_identifiers=args.qi)
         qis = list(profile.roles.quasi_identifiers)
         raw = _load(args.data)
         person = profile.roles.person

@@ -90,7 +90,7 @@ def run_records(args: argparse.Namespace, load: Any) -> int:
     from riskcore.report.readings.records import individual_risk_reading
 
     try:
-        profile = profile_from_args(args, qis=args.qi)
+        profile = profile_from_args(args, quasi_identifiers=args.qi)
         qis = list(profile.roles.quasi_identifiers)
         if not qis:
             raise RiskcoreError("give the quasi-identifiers: --qi COL (or a --profile with them)")

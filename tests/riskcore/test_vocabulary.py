@@ -198,6 +198,28 @@ def test_dp_says_sensitivity_and_still_takes_sens_with_a_warning():
         assert epsilon_for_accuracy(10, sens=count) == epsilon_for_accuracy(10, count)
 
 
+
+def test_no_public_function_of_dp_or_the_readings_names_a_parameter_sens():
+    """Sensitivity is never abbreviated: every public function of riskcore.dp and
+    riskcore.report.readings takes ``sensitivity`` (``sens`` still read, with a warning)."""
+    import inspect
+
+    from riskcore import dp
+    from riskcore.report import readings
+    from riskcore.report.readings import sensitivity_reading
+
+    found = []
+    for package in (dp, readings):
+        for name in package.__all__:
+            f = getattr(package, name)
+            if callable(f) and not inspect.isclass(f):
+                if "sens" in inspect.signature(f).parameters:
+                    found.append(f"{package.__name__}.{name}")
+    assert not found, found
+    count = dp.sensitivity("count")
+    with pytest.warns(DeprecationWarning, match="'sens' is deprecated; use 'sensitivity'"):
+        assert sensitivity_reading(sens=count) == sensitivity_reading(count)
+
 # --- perturbation methods in one registry (riskcore.perturb.steps.METHODS) ---------------
 
 #: One step per registered method, as a user would ask for it (a new method needs one here).

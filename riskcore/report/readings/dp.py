@@ -157,7 +157,8 @@ def error_table(curves: dict[str, dp.ErrorCurve], epsilon: float) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: float) -> str:
+@renamed_arguments(sens="sensitivity")
+def gaussian_reference_reading(sensitivity: dp.Sensitivity, epsilon: float, delta: float) -> str:
     """Return how much more noise OpenDP's certified Gaussian adds than the analytic optimum.
 
     OpenDP certifies the Gaussian through zCDP (Bun & Steinke 2016) converted
@@ -167,7 +168,7 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
 
     Parameters
     ----------
-    sens : dp.Sensitivity
+    sensitivity : dp.Sensitivity
         The query's sensitivity (its L2 is used).
     epsilon : float
         The privacy-loss parameter ε (> 0).
@@ -178,8 +179,8 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     -------
     str
     """
-    certified = dp.noise_scale("gaussian", sens, epsilon, delta=delta)
-    analytic = dp.gaussian_sigma_analytic(sens.l2, epsilon, delta)
+    certified = dp.noise_scale("gaussian", sensitivity, epsilon, delta=delta)
+    analytic = dp.gaussian_sigma_analytic(sensitivity.l2, epsilon, delta)
     return (
         f"OpenDP certifies the Gaussian through zCDP: at epsilon = {epsilon:g} and "
         f"delta = {delta:g} it adds noise of sigma {certified:,.3g}, and the plots, tables "
@@ -189,8 +190,9 @@ def gaussian_reference_reading(sens: dp.Sensitivity, epsilon: float, delta: floa
     )
 
 
+@renamed_arguments(sens="sensitivity")
 def solver_table(
-    sens: dp.Sensitivity,
+    sensitivity: dp.Sensitivity,
     mechanisms: tuple[str, ...],
     *,
     accuracy: float,
@@ -202,7 +204,7 @@ def solver_table(
 
     Parameters
     ----------
-    sens : dp.Sensitivity
+    sensitivity : dp.Sensitivity
         The query's sensitivity.
     mechanisms : tuple of str
         The mechanisms compared.
@@ -225,10 +227,10 @@ def solver_table(
             {
                 "mechanism": dp.MECHANISM_LABELS[m],
                 f"epsilon needed for +/- {accuracy:g}": dp.epsilon_for_accuracy(
-                    accuracy, sens, mechanism=m, alpha=alpha, delta=delta
+                    accuracy, sensitivity, mechanism=m, alpha=alpha, delta=delta
                 ),
                 f"+/- bought by epsilon = {epsilon:g}": dp.accuracy_for_epsilon(
-                    epsilon, sens, mechanism=m, alpha=alpha, delta=delta
+                    epsilon, sensitivity, mechanism=m, alpha=alpha, delta=delta
                 ),
             }
         )

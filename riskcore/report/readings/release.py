@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.report.readings._format import format_number, mechanism_label
 
 if TYPE_CHECKING:  # riskcore.dp.release imports opendp: only its types are needed here
@@ -66,19 +67,20 @@ def query_phrase(
     return what, counted if kind == "count" else f"{column} units"
 
 
-def sensitivity_reading(sens: dp.Sensitivity) -> str:
+@renamed_arguments(sens="sensitivity")
+def sensitivity_reading(sensitivity: dp.Sensitivity) -> str:
     """Return why the query has the sensitivity it has.
 
     Parameters
     ----------
-    sens : dp.Sensitivity
+    sensitivity : dp.Sensitivity
         The query's sensitivity and its reason.
 
     Returns
     -------
     str
     """
-    return f"Sensitivity: {sens.reason}."
+    return f"Sensitivity: {sensitivity.reason}."
 
 
 def solver_caption(confidence: float, delta: float) -> str:
