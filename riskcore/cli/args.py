@@ -601,7 +601,7 @@ def anonymize_inputs(
         if args.threshold is not None:
             raise RiskcoreError("give --threshold or --max-risk, not both")
         args.threshold = args.max_risk
-    profile = profile_from_args(args, qis=args.qi)
+    profile = profile_from_args(args, quasi_identifiers=args.qi)
     targets = with_population_targets(profile.targets, args)
     named = None if profile.population is None else profile.population.to_dict()
     population, reference = population_reference(args, named)
