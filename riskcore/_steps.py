@@ -7,7 +7,10 @@ place needs), so a reader meets one type in the recipe, its words and the histor
   recipe's JSON layout of it;
 - a recipe's date shift and masking step, ``MaskingStep``
   (:mod:`riskcore.deidentify.recipe.base`), adds its operator, looked up in the masking
-  registry (``OPERATORS``) by ``operation``;
+  registry (``OPERATORS``) by ``operation``, and the recipe's JSON layout of it;
+- a recipe's Safe Harbor step, ``SafeHarborStep``
+  (:mod:`riskcore.deidentify.safe_harbor.transforms`), adds its column, its action and
+  the recipe's JSON layout of it;
 - every step of a recipe in words, ``RecipeStep`` (:mod:`riskcore.deidentify.recipe.steps`),
   adds its effect and words;
 - a step a user applied, ``AppliedStep`` (:mod:`riskcore.deidentify.history.base`), adds
@@ -22,14 +25,15 @@ perturb, deidentify and the history can all derive from it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from riskcore._results import Result
 from riskcore.errors import RiskcoreError
 
-__all__ = ["Step"]
+__all__ = ["ReadAsDict", "Step"]
 
 
 @dataclass(frozen=True)
@@ -80,3 +84,56 @@ class Step(Result):
         if not isinstance(params, Mapping):
             raise RiskcoreError(f"a {self.kind} step's parameters are a mapping")
         object.__setattr__(self, "parameters", dict(params))
+
+
+class ReadAsDict:
+    """Deprecated reading of a recipe's step as the dict it was (``step["column"]``).
+
+    A recipe held its steps as dicts before they were typed; a :class:`Step` subclass that
+    writes a recipe's JSON layout in ``to_dict`` derives from this mixin first, so code
+    that read the dict still does, with a DeprecationWarning naming the typed fields.
+    """
+
+    def _as_dict(self, what: str) -> dict[str, Any]:
+        step = cast(Step, self)
+        warnings.warn(
+            f"reading a {step.kind} step as a dict ({what}) is deprecated: it is a "
+            f"{type(self).__name__}; read .operation, .columns, .parameters (or .to_dict(), "
+            "the recipe's JSON)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return step.to_dict()
+
+    def keys(self) -> list[str]:
+        """Deprecated: the keys of ``to_dict`` (a step was a dict).
+
+        Returns
+        -------
+        list of str
+        """
+        return list(self._as_dict("keys()"))
+
+    def __getitem__(self, key: str) -> Any:
+        """Deprecated: a value of ``to_dict`` (a step was a dict)."""
+        return self._as_dict(f"[{key!r}]")[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Deprecated: a value of ``to_dict``, or ``default`` (a step was a dict).
+
+        Parameters
+        ----------
+        key : str
+            A key of the recipe's dict of the step (``"column"``, ``"method"``).
+        default : object, optional
+            What a missing key gives.
+
+        Returns
+        -------
+        object
+        """
+        return self._as_dict(f".get({key!r})").get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        """Deprecated: whether ``to_dict`` has ``key`` (a step was a dict)."""
+        return key in self._as_dict(f"{key!r} in")

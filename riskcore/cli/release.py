@@ -147,9 +147,9 @@ def before_steps(
     BeforeSteps
     """
     from riskcore.deidentify.recipe.apply import apply_recipe
-    from riskcore.deidentify.recipe.base import Recipe, keyed_steps, mask_step
+    from riskcore.deidentify.recipe.base import Recipe, keyed_steps, mask_step, masking_step
     from riskcore.deidentify.recipe.identifiers import detect_identifiers
-    from riskcore.deidentify.safe_harbor import safe_harbor_plan
+    from riskcore.deidentify.safe_harbor import safe_harbor_plan, safe_harbor_step
 
     person = roles.person
     allowed = allowed_columns(args)
@@ -173,9 +173,9 @@ def before_steps(
         (),
         {},
         targets.to_dict(),
-        safe_harbor=tuple(sh),
-        date_shift=shift,
-        masking=tuple(masks),
+        safe_harbor=tuple(map(safe_harbor_step, sh)),
+        date_shift=None if shift is None else masking_step(shift, "date_shift"),
+        masking=tuple(map(masking_step, masks)),
     )
     key = read_key(args.key_file, keyed_steps(plain), create=True)
     return BeforeSteps(plain, key, apply_recipe(raw, plain, key=key), allowed, found)

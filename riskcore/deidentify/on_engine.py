@@ -144,7 +144,8 @@ def record_steps(recipe: Recipe) -> list[str]:
     if recipe.date_shift is not None:
         steps.append("date shifting")
     if recipe.masking:
-        steps.append("masking of " + ", ".join(repr(str(m["column"])) for m in recipe.masking))
+        masked = [c for m in recipe.masking for c in m.columns]
+        steps.append("masking of " + ", ".join(map(repr, masked)))
     if recipe.perturb:
         steps.append("perturbation")
     if recipe.weights:

@@ -24,7 +24,7 @@ from typing import Any, Self
 import pandas as pd
 
 from riskcore._results import plain
-from riskcore._steps import Step
+from riskcore._steps import ReadAsDict, Step
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.microaggregation import Microaggregation, microaggregate
 from riskcore.perturb.random import Noise, Pram, add_noise, pram
@@ -55,17 +55,8 @@ Outcome = LocalSuppression | Microaggregation | Pram | Noise
 Progress = Callable[[int, int], None] | None
 
 
-def _old_access(what: str) -> None:
-    warnings.warn(
-        f"reading a perturbation step as a dict ({what}) is deprecated: it is a PerturbStep; "
-        "read .operation, .columns, .parameters (or .to_dict(), the recipe's JSON)",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-
-
 @dataclass(frozen=True)
-class PerturbStep(Step):
+class PerturbStep(ReadAsDict, Step):
     """A perturbation step: a :class:`~riskcore._steps.Step` of kind ``"perturbation"``.
 
     ``operation`` is the method (a name of :data:`METHODS`), ``parameters`` its
@@ -179,44 +170,6 @@ class PerturbStep(Step):
         if "seed" in data:
             params = {**params, "seed": data["seed"]}
         return cls("perturbation", method, data.get("columns") or (), dict(params))
-
-    # a recipe's steps were dicts: read as one, with a DeprecationWarning
-    def keys(self) -> list[str]:
-        """Deprecated: the keys of :meth:`to_dict` (a step was a dict).
-
-        Returns
-        -------
-        list of str
-        """
-        _old_access("keys()")
-        return list(self.to_dict())
-
-    def __getitem__(self, key: str) -> Any:
-        """Deprecated: a value of :meth:`to_dict` (a step was a dict)."""
-        _old_access(f"[{key!r}]")
-        return self.to_dict()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """Deprecated: a value of :meth:`to_dict`, or ``default`` (a step was a dict).
-
-        Parameters
-        ----------
-        key : str
-            A key of the recipe's dict (``"method"``, ``"columns"``, ``"params"``, ``"seed"``).
-        default : object, optional
-            What a missing key gives.
-
-        Returns
-        -------
-        object
-        """
-        _old_access(f".get({key!r})")
-        return self.to_dict().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        """Deprecated: whether :meth:`to_dict` has ``key`` (a step was a dict)."""
-        _old_access(f"{key!r} in")
-        return key in self.to_dict()
 
 
 def perturb_step(step: PerturbStep | Mapping[str, Any]) -> PerturbStep:

@@ -12,9 +12,9 @@ redone by a report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from riskcore.deidentify.recipe.base import masking_step
 from riskcore.perturb.steps import perturb_step
 
 if TYPE_CHECKING:
@@ -43,12 +43,12 @@ def seeds_used(remediation: Remediation | None) -> list[dict[str, Any]]:
     recipe = remediation.recipe
     out: list[dict[str, Any]] = [
         {
-            "step": str(step["operator"]),
-            "columns": [str(step["column"])],
-            "seed": int(step["params"]["seed"]),
+            "step": step.operation,
+            "columns": list(step.columns),
+            "seed": int(step.parameters["seed"]),
         }
-        for step in recipe.masking
-        if isinstance(step.get("params"), Mapping) and "seed" in step["params"]
+        for step in map(masking_step, recipe.masking)  # a recipe's dicts read as steps
+        if "seed" in step.parameters
     ]
     out += [
         {"step": step.operation, "columns": list(step.columns), "seed": int(step.seed)}

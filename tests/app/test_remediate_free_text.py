@@ -39,8 +39,8 @@ def test_the_note_column_is_offered_keep_the_text_and_the_release_keeps_it():
     _ok(at)
     rem = at.session_state["rc_remediation"]
     recipe = Recipe.from_dict(rem["recipe"])
-    steps = {m["column"]: m for m in recipe.masking}
-    assert steps["note"]["operator"] == "redact_found"
+    steps = {m.columns: m for m in recipe.masking}
+    assert steps[("note",)].operation == "redact_found"
     raw = pd.read_csv(io.BytesIO(hospital_csv()), encoding="latin-1", dtype=str)
     released = apply_recipe(raw, recipe).data
     kept = raw["note"].notna()

@@ -91,7 +91,7 @@ def test_the_profile_holds_the_k_11_preset_and_every_step_but_the_key(remediated
     assert profile.targets.max_suppression == 0.02
     assert profile.roles.quasi_identifiers == HOSPITAL_QIS
     assert profile.recipe is not None and profile.recipe.key_check == CHECK
-    assert [m["column"] for m in profile.recipe.masking] == ["name", "ssn", "mrn", "note"]
+    assert [m.columns for m in profile.recipe.masking] == [("name",), ("ssn",), ("mrn",), ("note",)]
     text = remediated["profile"].read_text()
     assert not [f for f in KEY_FORMS if f in text]
 

@@ -140,7 +140,7 @@ def test_to_recipe_is_the_recipe_built_by_hand_for_the_same_steps():
     assert got == expected
     # the undone phone mask is not in it; after redo it is, at the end
     again = h.redo().to_recipe(_base(), key=KEY)
-    assert [m["column"] for m in again.masking] == ["name", "ssn", "phone"]
+    assert [m.columns for m in again.masking] == [("name",), ("ssn",), ("phone",)]
     with pytest.raises(RiskcoreError, match="needs a key"):
         h.to_recipe(_base())
 
@@ -327,8 +327,8 @@ def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
     )
     h = History().apply(Step("perturb", noise)).apply(Step("perturb", pram))
     rec = h.to_recipe(base)
-    assert [dict(x) for x in rec.perturb] == [noise, pram]  # both, in the order applied
-    assert [dict(x) for x in h.undo().to_recipe(base).perturb] == [noise]
+    assert [x.to_dict() for x in rec.perturb] == [noise, pram]  # both, in the order applied
+    assert [x.to_dict() for x in h.undo().to_recipe(base).perturb] == [noise]
     back = [s for s in steps_of(rec) if s.kind == "perturb"]
     assert [s.parameters for s in back] == [noise, pram]
     assert step_words(back[0]).startswith("age: ")

@@ -95,10 +95,12 @@ def test_a_safe_harbor_drop_and_a_masking_of_the_same_column_replace_each_other(
     rec = h.to_recipe(_base())
     assert rec.masking == () and rec.identifiers == ("ssn",)  # dropped: its base mask is gone
     rec = h.apply(masked).to_recipe(_base())
-    assert rec.safe_harbor == () and rec.masking == (mask_step("ssn", "mask_digits"),)
+    assert rec.safe_harbor == ()
+    assert [m.to_dict() for m in rec.masking] == [mask_step("ssn", "mask_digits")]
     # a Safe Harbor step that does not drop the column leaves its masking alone
     zip3 = Step("safe_harbor", {"steps": [{"column": "zip", "action": "zip3"}]})
-    assert History().apply(zip3).to_recipe(_base()).masking == (mask_step("ssn", "drop"),)
+    kept = History().apply(zip3).to_recipe(_base()).masking
+    assert [m.to_dict() for m in kept] == [mask_step("ssn", "drop")]
 
 
 def test_a_position_in_words():

@@ -227,9 +227,9 @@ def test_an_unknown_step_is_refused_with_a_sentence():
     bad = Recipe((), (), {}, {"k": 1}, safe_harbor=({"column": "x", "action": "blur"},))
     with pytest.raises(RiskcoreError, match=r"^unknown Safe Harbor action 'blur' in the recipe$"):
         recipe_steps(bad)
-    bad = Recipe((), (), {}, {"k": 1}, masking=({"column": "x", "operator": "sha256"},))
+    # a typed masking step refuses its unknown operator as the recipe is read (issue 40.3)
     with pytest.raises(RiskcoreError, match=r"^unknown masking operator 'sha256'"):
-        recipe_steps(bad)
+        recipe_steps(Recipe((), (), {}, {"k": 1}, masking=({"column": "x", "operator": "sha256"},)))
 
 
 def test_a_recipe_from_anonymize_lists_every_masking_step(tmp_path, capsys):

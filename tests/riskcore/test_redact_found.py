@@ -102,7 +102,7 @@ def test_older_recipes_load_unchanged():
     old = {"qis": [], "levels": [], "hierarchies": {}, "targets": {"k": 1}, "version": 3,
            "masking": [{"column": "ssn", "operator": "redact", "params": {}}]}  # fmt: skip
     rec = Recipe.from_dict(old)
-    assert rec.masking[0]["operator"] == "redact"
+    assert rec.masking[0].operation == "redact"
 
 
 def test_the_recipe_records_the_step_and_apply_replays_it_byte_for_byte(tmp_path, capsys):

@@ -10,13 +10,22 @@ import pandas as pd
 import pytest
 
 from riskcore._steps import Step
+from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import flat_hierarchy
 from riskcore.deidentify.history.base import AppliedStep, History, steps_of
+from riskcore.deidentify.masking import mask_digits, shift_dates
 from riskcore.deidentify.recipe.apply import apply_recipe
-from riskcore.deidentify.recipe.base import MaskingStep, Recipe, mask_step, masking_steps
+from riskcore.deidentify.recipe.base import (
+    MaskingStep,
+    Recipe,
+    key_check,
+    mask_step,
+    masking_steps,
+)
 from riskcore.deidentify.recipe.check import read_recipe
 from riskcore.deidentify.recipe.seal import seal_of
 from riskcore.deidentify.recipe.steps import RecipeStep, recipe_steps
+from riskcore.deidentify.safe_harbor import SafeHarborStep, dates_to_year, zip_to_zip3
 from riskcore.errors import RiskcoreError
 from riskcore.perturb import add_noise, microaggregate, pram
 from riskcore.perturb.steps import PerturbStep, record_step, step_of
@@ -176,3 +185,145 @@ def test_a_bad_perturbation_step_is_refused_with_a_sentence():
         PerturbStep.from_dict({**NOISE, "columns": 5})
     with pytest.raises(RiskcoreError, match=r"^a perturb step's columns are a list, not 5"):
         AppliedStep("perturb", {**NOISE, "columns": 5})  # a sentence, not a TypeError
+
+
+# --- a recipe's Safe Harbor, date shift and masking steps are typed too ---------------------
+
+KEY = b"a recipe key of thirty-two bytes"
+
+
+def _identified() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "name": ["Ann Lee", "Bo Chan", "Cy Diaz", "Di Eng", "Ed Fox", "Flo Gray"],
+            "ssn": ["123-45-6789", "234-56-7890", "345-67-8901", "123-45-6789", "456-78-9012",
+                    "567-89-0123"],
+            "zip": ["02139", "10001", "02139", "94110", "60614", "03601"],
+            "dob": pd.to_datetime(["1931-02-03", "1960-07-08", "1985-11-12", "1931-02-03",
+                                   "1972-04-05", "1999-09-09"]),
+            "admitted": pd.to_datetime(["2026-01-05", "2026-02-10", "2026-03-15", "2026-04-20",
+                                        "2026-05-25", "2026-06-30"]),
+        }
+    )  # fmt: skip
+
+
+#: A recipe's steps as a version 7 or 8 recipe file writes them (spelled here by hand).
+SAFE_HARBOR = [
+    {"column": "name", "action": "dropped", "why": "a name"},
+    {"column": "zip", "action": "zip3"},
+    {"column": "dob", "action": "date_year", "birth": True, "as_of": 2026},
+]
+DATE_SHIFT = {"person": "ssn", "columns": ["admitted"], "max_days": 180}
+MASKING = [{"column": "ssn", "operator": "mask_digits", "params": {"keep_last": 4}}]
+
+
+#: The profile's fields of a recipe judged under the defaults, as a file writes them.
+NO_PROFILE = {"missing": "own", "distances": {}, "orders": {}, "sampling_fraction": None,
+              "weights": None, "steering": None, "objective": None}  # fmt: skip
+
+
+def _old_file(version: int) -> dict:
+    """A version 7 (``qis``) or 8 (``quasi_identifiers``) recipe with a Safe Harbor, a date
+    shift and a masking step, as riskcore wrote it before its steps were typed."""
+    spec = {
+        "schema_version": 1,
+        "qis" if version <= 7 else "quasi_identifiers": [],
+        "levels": [],
+        "hierarchies": {},
+        "targets": {"k": 1},
+        "sensitive": [],
+        "suppression": "drop",
+        "version": version,
+        "safe_harbor": SAFE_HARBOR,
+        "date_shift": DATE_SHIFT,
+        "masking": MASKING,
+        "key_check": key_check(KEY),
+        **NO_PROFILE,
+        "identifiers": ["ssn", "name"],
+    }
+    spec["seal"] = seal_of(spec, KEY)
+    return spec
+
+
+def _fields_are_steps(recipe: Recipe) -> None:
+    steps = [*recipe.safe_harbor, recipe.date_shift, *recipe.masking, *recipe.perturb]
+    assert steps and all(isinstance(s, Step) for s in steps), steps
+    assert {type(s) for s in recipe.safe_harbor} == {SafeHarborStep}
+    assert {type(s) for s in [recipe.date_shift, *recipe.masking]} == {MaskingStep}
+
+
+def test_every_step_field_of_a_recipe_holds_typed_steps():
+    given = {"safe_harbor": SAFE_HARBOR, "date_shift": DATE_SHIFT, "masking": MASKING,
+             "perturb": [NOISE]}  # fmt: skip
+    made = Recipe((), (), {}, {"k": 1}, **given)  # dicts given, as a caller always gave them
+    of = Recipe.of({}, {}, Targets.of(k=1), key=KEY, **given)
+    for recipe in (made, of, Recipe.from_dict(json.loads(json.dumps(of.to_dict())))):
+        _fields_are_steps(recipe)
+    (shift,) = masking_steps(made)[:1]
+    assert (shift.kind, shift.operation, shift.columns) == ("date_shift", "shift_dates",
+                                                           ("admitted",))  # fmt: skip
+    assert shift.parameters == {"person": "ssn", "max_days": 180}
+    dob = made.safe_harbor[2]
+    assert (dob.kind, dob.column, dob.action, dob.columns) == ("safe_harbor", "dob", "date_year",
+                                                               ("dob",))  # fmt: skip
+    assert dob.parameters == {"birth": True, "as_of": 2026}
+    # each is written as the recipe wrote its dict
+    out = made.to_dict()
+    assert (out["safe_harbor"], out["date_shift"], out["masking"]) == (SAFE_HARBOR, DATE_SHIFT,
+                                                                       MASKING)  # fmt: skip
+
+
+@pytest.mark.parametrize("version", [7, 8])
+def test_an_old_recipe_with_safe_harbor_date_shift_and_masking_reads_and_writes_the_same(
+    version, tmp_path
+):
+    spec = _old_file(version)
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(spec, indent=2))
+    recipe = read_recipe(json.loads(path.read_text()), KEY)  # refused if its seal broke
+    _fields_are_steps(recipe)
+    assert json.dumps(recipe.to_dict(), indent=2) == path.read_text()  # byte for byte
+    assert seal_of(json.loads(json.dumps(recipe.to_dict())), KEY) == spec["seal"]
+    # it applies as its steps run by the transforms and operators themselves
+    data = _identified()
+    expected = data.drop(columns=["name"])
+    expected["zip"] = zip_to_zip3(data["zip"])[0]
+    expected["dob"] = dates_to_year(data["dob"], birth=True, as_of=2026)[0]
+    expected = shift_dates(expected, person="ssn", columns=["admitted"], max_days=180, key=KEY)
+    expected["ssn"] = mask_digits(expected["ssn"], keep_last=4)
+    pd.testing.assert_frame_equal(apply_recipe(data, recipe, key=KEY).data, expected)
+    # and its words are those of its steps
+    check = key_check(KEY)
+    assert [s.words for s in recipe_steps(recipe)] == [
+        "name: column dropped (Safe Harbor)",
+        "zip: first 3 digits kept, 000 for areas of 20,000 people or fewer (Safe Harbor)",
+        'dob: year kept, birth years up to 1936 grouped as "1936 or earlier" (Safe Harbor)',
+        "admitted: shifted by one keyed random number of days per ssn, at most 180 days either "
+        f"way, key check {check}",
+        "ssn: last 4 digits kept",
+        f"the key is not recorded; its check value is {check}",
+    ]
+
+
+def test_a_recipe_step_read_as_a_dict_still_reads_with_a_warning():
+    recipe = Recipe((), (), {}, {"k": 1}, safe_harbor=SAFE_HARBOR, date_shift=DATE_SHIFT,
+                    masking=MASKING)  # fmt: skip
+    with pytest.warns(DeprecationWarning, match="reading a masking step as a dict"):
+        assert recipe.masking[0]["column"] == "ssn"
+    with pytest.warns(DeprecationWarning, match=r"it is a SafeHarborStep; read .operation"):
+        assert recipe.safe_harbor[2].get("as_of") == 2026
+    with pytest.warns(DeprecationWarning):
+        assert [dict(s) for s in recipe.safe_harbor] == SAFE_HARBOR
+    with pytest.warns(DeprecationWarning):
+        assert "max_days" in recipe.date_shift and dict(recipe.date_shift) == DATE_SHIFT
+
+
+def test_a_bad_recipe_step_is_refused_with_a_sentence():
+    with pytest.raises(RiskcoreError, match=r"^a recipe's step holds column, operator, params"):
+        Recipe((), (), {}, {"k": 1}, masking=({**MASKING[0], "seed": 1},))
+    with pytest.raises(RiskcoreError, match=r"^a recipe's masking holds a masking step, not a"):
+        Recipe((), (), {}, {"k": 1}, masking=(DATE_SHIFT,))
+    with pytest.raises(RiskcoreError, match=r"^a Safe Harbor step names its column and action"):
+        Recipe((), (), {}, {"k": 1}, safe_harbor=({"column": "zip"},))
+    with pytest.raises(RiskcoreError, match=r"^a recipe's step holds person, columns, max_days"):
+        Recipe((), (), {}, {"k": 1}, date_shift={**DATE_SHIFT, "seed": 3})

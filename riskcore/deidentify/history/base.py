@@ -58,7 +58,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from riskcore import _steps
 from riskcore._results import NOT_IN_JSON, Result
@@ -67,9 +67,11 @@ from riskcore.deidentify.recipe.base import (
     RECIPE_VERSION,
     Recipe,
     _masked_columns,
+    masking_step,
     seal_recipe,
 )
 from riskcore.deidentify.recipe.parameters import _check, _json, _levels, _revived
+from riskcore.deidentify.safe_harbor.transforms import safe_harbor_step
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.steps import perturb_step
 
@@ -81,6 +83,8 @@ __all__ = [
     "History",
     "steps_of",
 ]
+
+_S = TypeVar("_S", bound=_steps.Step)
 
 #: The most steps a history holds; :meth:`History.apply` refuses one more.
 MAX_STEPS = 500
@@ -420,10 +424,10 @@ class History(Result):
         return _fold(base, self.current_steps(), key)
 
 
-def _put(items: list[dict[str, Any]], item: dict[str, Any]) -> None:
-    """Replace the item of the same column in ``items``, or add ``item`` at the end."""
+def _put(items: list[_S], item: _S) -> None:
+    """Replace the step of the same column in ``items``, or add ``item`` at the end."""
     for i, old in enumerate(items):
-        if old.get("column") == item["column"]:
+        if old.columns == item.columns:
             items[i] = item
             return
     items.append(item)
@@ -467,8 +471,8 @@ def _take_over(
 
 
 def _fold(base: Recipe, steps: Sequence[AppliedStep], key: SecretKey | bytes | None) -> Recipe:
-    safe_harbor = [dict(x) for x in base.safe_harbor]
-    masking = [dict(x) for x in base.masking]
+    safe_harbor = list(base.safe_harbor)
+    masking = list(base.masking)
     perturb = list(base.perturb)
     date_shift = base.date_shift
     hierarchies = dict(base.hierarchies)
@@ -478,21 +482,22 @@ def _fold(base: Recipe, steps: Sequence[AppliedStep], key: SecretKey | bytes | N
         p = step.parameters
         if step.kind == "safe_harbor":  # a column it drops loses its masking, and back
             for s in p["steps"]:
-                _put(safe_harbor, dict(s))
+                _put(safe_harbor, safe_harbor_step(s))
             gone = {s["column"] for s in p["steps"] if s["action"] == "dropped"}
-            masking = [m for m in masking if m["column"] not in gone]
+            masking = [m for m in masking if not gone.intersection(m.columns)]
             _take_over(hierarchies, levels, p["steps"])
         elif step.kind == "date_shift":
-            date_shift = {
+            shift = {
                 "person": p["person"],
                 "columns": list(p["columns"]),
                 "max_days": p["max_days"],
             }
+            date_shift = masking_step(shift, "date_shift")
         elif step.kind == "masking":
             m = {"column": p["column"], "operator": p["operator"], "params": p.get("params", {})}
-            _put(masking, m)
+            _put(masking, masking_step(m))
             safe_harbor = [x for x in safe_harbor
-                           if (x["column"], x["action"]) != (p["column"], "dropped")]  # fmt: skip
+                           if (x.column, x.action) != (p["column"], "dropped")]  # fmt: skip
         elif step.kind == "perturb":  # each runs after the ones before (no replacing)
             perturb.append(perturb_step(p))
         elif step.kind == "hierarchy":
@@ -561,11 +566,13 @@ def steps_of(recipe: Recipe, *, at: str | None = None) -> tuple[AppliedStep, ...
     out: list[AppliedStep] = []
     if recipe.safe_harbor:
         out.append(
-            AppliedStep("safe_harbor", {"steps": [dict(s) for s in recipe.safe_harbor]}, at=when)
+            AppliedStep(
+                "safe_harbor", {"steps": [s.to_dict() for s in recipe.safe_harbor]}, at=when
+            )
         )
     if recipe.date_shift is not None:
-        out.append(AppliedStep("date_shift", dict(recipe.date_shift), at=when))
-    out += [AppliedStep("masking", dict(m), at=when) for m in recipe.masking]
+        out.append(AppliedStep("date_shift", recipe.date_shift.to_dict(), at=when))
+    out += [AppliedStep("masking", m.to_dict(), at=when) for m in recipe.masking]
     out += [AppliedStep("perturb", x.to_dict(), at=when) for x in recipe.perturb]
     out += [
         AppliedStep("hierarchy", {"column": q, "hierarchy": recipe.hierarchies[q]}, at=when)

@@ -225,9 +225,9 @@ def apply_recipe(
 
     rec = recipe if isinstance(recipe, Recipe) else Recipe.from_dict(recipe)
     check_recipe(rec, None if skip_keyed else key)
-    named = [str(m["column"]) for m in rec.masking] + [str(x["column"]) for x in rec.safe_harbor]
+    named = [c for m in rec.masking for c in m.columns] + [x.column for x in rec.safe_harbor]
     if rec.date_shift is not None:
-        named += [rec.date_shift["person"], *rec.date_shift["columns"]]
+        named += [str(rec.date_shift.parameters["person"]), *rec.date_shift.columns]
     named += [rec.weights] if rec.weights else []
     if rec.person is not None and rec.person not in data.columns:
         raise RiskcoreError(

@@ -36,19 +36,20 @@ import json
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import numpy as np
 import pandas as pd
 
 from riskcore._deprecation import renamed_fields
-from riskcore._results import Result
-from riskcore._steps import Step
+from riskcore._results import Result, plain
+from riskcore._steps import ReadAsDict, Step
 from riskcore.deidentify.hierarchy import Hierarchy, at_leaves, rebuild
 from riskcore.deidentify.masking import OPERATORS, MaskOperator, SecretKey
 from riskcore.deidentify.masking.fakes import SEXED_KINDS
 from riskcore.deidentify.masking.registry import get_operator, make_step
 from riskcore.deidentify.recipe.seal import seal_of
+from riskcore.deidentify.safe_harbor.transforms import SafeHarborStep, safe_harbor_step
 from riskcore.deidentify.search.steering import Steering
 from riskcore.errors import RiskcoreError
 from riskcore.perturb.steps import PerturbStep, perturb_step
@@ -63,6 +64,7 @@ __all__ = [
     "key_check",
     "keyed_steps",
     "mask_step",
+    "masking_step",
     "masking_steps",
     "seal_recipe",
 ]
@@ -281,14 +283,16 @@ class Recipe(Result):
     suppression : {"drop", "mask"}
     version : int
         :data:`RECIPE_VERSION`.
-    safe_harbor : tuple of dict
+    safe_harbor : tuple of SafeHarborStep
         Safe Harbor steps (:func:`~riskcore.deidentify.safe_harbor.safe_harbor_plan`),
-        applied first.
-    date_shift : dict or None
-        ``{"person", "columns", "max_days"}``: keyed per-person date shifting
-        (:func:`~riskcore.deidentify.masking.shift_dates`), applied next.
-    masking : tuple of dict
-        One :func:`mask_step` per direct identifier, applied next.
+        applied first; written as ``{"column", "action", ...}``.
+    date_shift : MaskingStep or None
+        Keyed per-person date shifting (:func:`~riskcore.deidentify.masking.shift_dates`,
+        kind ``"date_shift"``), applied next; written as ``{"person", "columns",
+        "max_days"}``.
+    masking : tuple of MaskingStep
+        One :func:`mask_step` per direct identifier (kind ``"masking"``), applied next;
+        written as ``{"column", "operator", "params"}``.
     key_check : str or None
         :func:`key_check` of the key the keyed steps used (None when none is keyed).
     missing : {"own", "any"}
@@ -357,9 +361,9 @@ class Recipe(Result):
     sensitive: tuple[str, ...] = ()
     suppression: str = "drop"
     version: int = RECIPE_VERSION
-    safe_harbor: tuple[dict[str, Any], ...] = ()
-    date_shift: dict[str, Any] | None = None
-    masking: tuple[dict[str, Any], ...] = ()
+    safe_harbor: tuple[SafeHarborStep, ...] = ()
+    date_shift: MaskingStep | None = None
+    masking: tuple[MaskingStep, ...] = ()
     key_check: str | None = None
     missing: Literal["own", "any"] = "own"
     distances: dict[str, str] = field(default_factory=dict)
@@ -378,7 +382,11 @@ class Recipe(Result):
     sensitive_hierarchies: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # a recipe's perturbation steps were dicts: read them as the typed step
+        # a recipe's steps were dicts: read them as the typed steps
+        object.__setattr__(self, "safe_harbor", tuple(map(safe_harbor_step, self.safe_harbor)))
+        if self.date_shift is not None:
+            object.__setattr__(self, "date_shift", masking_step(self.date_shift, "date_shift"))
+        object.__setattr__(self, "masking", tuple(masking_step(m) for m in self.masking))
         object.__setattr__(self, "perturb", tuple(perturb_step(x) for x in self.perturb))
 
     def to_dict(self) -> dict[str, Any]:
@@ -417,9 +425,9 @@ class Recipe(Result):
         *,
         sensitive: tuple[str, ...] = (),
         suppression: str = "drop",
-        safe_harbor: Sequence[Mapping[str, Any]] = (),
-        date_shift: Mapping[str, Any] | None = None,
-        masking: Sequence[Mapping[str, Any]] = (),
+        safe_harbor: Sequence[SafeHarborStep | Mapping[str, Any]] = (),
+        date_shift: MaskingStep | Mapping[str, Any] | None = None,
+        masking: Sequence[MaskingStep | Mapping[str, Any]] = (),
         key: SecretKey | bytes | None = None,
         missing: Literal["own", "any"] = "own",
         distances: Mapping[str, str] | None = None,
@@ -454,12 +462,14 @@ class Recipe(Result):
             The sensitive column(s).
         suppression : str, optional
             ``"drop"`` the suppressed records, or ``"mask"`` their QIs.
-        safe_harbor : sequence of mapping of str to Any, optional
-            Safe Harbor steps, applied first.
-        date_shift : mapping of str to Any, optional
-            The keyed date shift, when there is one.
-        masking : sequence of mapping of str to Any, optional
-            One masking step per direct identifier.
+        safe_harbor : sequence of SafeHarborStep or mapping, optional
+            Safe Harbor steps (a recipe's dicts read as steps), applied first.
+        date_shift : MaskingStep or mapping, optional
+            The keyed date shift, when there is one (``{"person", "columns",
+            "max_days"}`` read as a step).
+        masking : sequence of MaskingStep or mapping, optional
+            One masking step per direct identifier (:func:`mask_step`'s dicts read as
+            steps).
         key : SecretKey or bytes, optional
             The key of the keyed steps (it seals the recipe).
         missing : Literal['own', 'any'], optional
@@ -508,15 +518,9 @@ class Recipe(Result):
             targets=targets.to_dict(),
             sensitive=tuple(sensitive),
             suppression=suppression,
-            safe_harbor=tuple(dict(x) for x in safe_harbor),
-            date_shift=None
-            if date_shift is None
-            else {
-                "person": str(date_shift["person"]),
-                "columns": [str(c) for c in date_shift["columns"]],
-                "max_days": int(date_shift["max_days"]),
-            },
-            masking=tuple(dict(x) for x in masking),
+            safe_harbor=tuple(map(safe_harbor_step, safe_harbor)),
+            date_shift=None if date_shift is None else _date_shift(date_shift),
+            masking=tuple(masking_step(m) for m in masking),
             missing=missing,
             distances=dict(distances or {}),
             orders={c: tuple(v) for c, v in (orders or {}).items()},
@@ -580,21 +584,30 @@ def seal_recipe(recipe: Recipe, key: SecretKey | bytes | None) -> Recipe:
 
 def _masked_columns(recipe: Recipe) -> list[str]:
     """Return the columns a masking step or a Safe Harbor ``dropped`` step treats."""
-    out = [str(m["column"]) for m in recipe.masking]
-    out += [str(x["column"]) for x in recipe.safe_harbor if x.get("action") == "dropped"]
+    out = [c for m in recipe.masking for c in m.columns]
+    out += [x.column for x in recipe.safe_harbor if x.action == "dropped"]
     return list(dict.fromkeys(out))
 
 
+#: The keys of a masking step and of the date shift as a recipe writes them.
+MASKING_KEYS = ("column", "operator", "params")
+DATE_SHIFT_KEYS = ("person", "columns", "max_days")
+
+
 @dataclass(frozen=True)
-class MaskingStep(Step):
+class MaskingStep(ReadAsDict, Step):
     """One date shift or masking step of a recipe: a :class:`~riskcore._steps.Step`.
 
     ``kind`` is the recipe field that records it (``"date_shift"`` or ``"masking"``),
     ``operation`` the operator's name in
     :data:`~riskcore.deidentify.masking.registry.OPERATORS` (``"shift_dates"`` for the
-    date shift), ``columns`` the columns it masks and ``parameters`` its parameters as
-    recorded (checked when it runs or is put in words). :attr:`operator` is looked up
-    in the registry by ``operation``.
+    date shift), ``columns`` the columns it masks (one for a masking step) and
+    ``parameters`` its parameters as recorded (checked when it runs or is put in words;
+    the date shift's ``person`` and ``max_days``). :attr:`operator` is looked up in the
+    registry by ``operation``. It is written as a recipe has always written it, a
+    masking step ``{"column", "operator", "params"}`` and the date shift ``{"person",
+    "columns", "max_days"}``, so recipes keep their JSON and their seals; reading one
+    as a dict (``step["column"]``) still works, with a DeprecationWarning.
 
     Attributes
     ----------
@@ -606,7 +619,18 @@ class MaskingStep(Step):
     Raises
     ------
     RiskcoreError
-        For an operation the registry does not hold.
+        For an operation the registry does not hold, another kind, a masking step of
+        more or fewer than one column, or a date shift without its person and largest
+        shift.
+
+    Examples
+    --------
+    >>> step = MaskingStep.from_dict(
+    ...     {"column": "ssn", "operator": "mask_digits", "params": {"keep_last": 4}})
+    >>> (step.kind, step.operation, step.columns, step.parameters)
+    ('masking', 'mask_digits', ('ssn',), {'keep_last': 4})
+    >>> step.to_dict()
+    {'column': 'ssn', 'operator': 'mask_digits', 'params': {'keep_last': 4}}
     """
 
     def __post_init__(self) -> None:
@@ -615,6 +639,75 @@ class MaskingStep(Step):
             object.__setattr__(self, "operation", self.operation.name)
         super().__post_init__()
         get_operator(self.operation)  # an unknown operator is refused when the step is made
+        if self.kind == "masking" and len(self.columns) != 1:
+            raise RiskcoreError(f"a masking step masks one column, not {self.columns!r}")
+        if self.kind == "date_shift" and set(self.parameters) != {"person", "max_days"}:
+            raise RiskcoreError(
+                "a date shift's parameters are its person and max_days, not "
+                + ", ".join(map(repr, self.parameters))
+            )
+        if self.kind not in ("date_shift", "masking"):
+            raise RiskcoreError(
+                f"a masking step's kind is 'date_shift' or 'masking', not {self.kind!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the step as a recipe writes it.
+
+        Returns
+        -------
+        dict of str to Any
+            A masking step's ``{"column", "operator", "params"}``, the date shift's
+            ``{"person", "columns", "max_days"}``.
+        """
+        if self.kind == "date_shift":
+            p = plain(self.parameters)
+            return {"person": p["person"], "columns": list(self.columns), "max_days": p["max_days"]}
+        return {"column": self.columns[0], "operator": self.operation,
+                "params": plain(self.parameters)}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Read a recipe's ``masking`` entry or ``date_shift`` (or a Step's own JSON).
+
+        Parameters
+        ----------
+        data : mapping
+            ``{"column", "operator", "params"}`` (:func:`mask_step`), ``{"person",
+            "columns", "max_days"}``, or :meth:`Step.to_dict
+            <riskcore._steps.Step.to_dict>`'s output.
+
+        Returns
+        -------
+        MaskingStep
+
+        Raises
+        ------
+        RiskcoreError
+            For a key neither layout has, a column or operator that is not text, or
+            params that are not a mapping.
+        """
+        if not isinstance(data, Mapping):
+            raise RiskcoreError(f"a masking step is a mapping, not {type(data).__name__}")
+        if "operation" in data and "operator" not in data and "person" not in data:
+            step = Step.from_dict(data)  # a Step's own JSON
+            return cls(step.kind, step.operation, step.columns, step.parameters)
+        keys = DATE_SHIFT_KEYS if "person" in data else MASKING_KEYS
+        extra = [k for k in data if k not in keys]
+        if extra:
+            raise RiskcoreError(f"a recipe's step holds {', '.join(keys)}, not {extra[0]!r}")
+        if keys == DATE_SHIFT_KEYS:
+            params = {"person": data["person"], "max_days": data.get("max_days")}
+            return cls("date_shift", DATE_SHIFT.name, data.get("columns") or (), params)
+        column, operator = data.get("column"), data.get("operator")
+        if not isinstance(column, str) or not isinstance(operator, str):
+            raise RiskcoreError(
+                f"a masking step names its column and operator as text, not {dict(data)!r}"
+            )
+        params = data.get("params") or {}
+        if not isinstance(params, Mapping):
+            raise RiskcoreError(f"the masking step of {column!r} has params that are not a mapping")
+        return cls("masking", operator, (column,), dict(params))
 
     def __iter__(self) -> Iterator[Any]:
         """Deprecated: ``kind, operator, columns, parameters`` (a masking step was a tuple)."""
@@ -643,6 +736,44 @@ def _old_masking_step(old: str, new: str) -> None:
     warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
 
 
+def masking_step(step: MaskingStep | Mapping[str, Any], kind: str = "masking") -> MaskingStep:
+    """Return a recipe's masking step or date shift as a :class:`MaskingStep` (a dict read).
+
+    Parameters
+    ----------
+    step : MaskingStep or mapping
+        A step, or a recipe's dict of one (:meth:`MaskingStep.from_dict`).
+    kind : {"masking", "date_shift"}, default "masking"
+        The recipe field it stands in.
+
+    Returns
+    -------
+    MaskingStep
+        ``step`` itself when it is one.
+
+    Raises
+    ------
+    RiskcoreError
+        For a mapping that is not such a step, or a step of another kind.
+    """
+    out = step if isinstance(step, MaskingStep) else MaskingStep.from_dict(step)
+    if out.kind != kind:
+        raise RiskcoreError(f"a recipe's {kind} holds a {kind} step, not a {out.kind} step")
+    return out
+
+
+def _date_shift(shift: MaskingStep | Mapping[str, Any]) -> MaskingStep:
+    """Return the date shift of :meth:`Recipe.of` (a dict's values made text and a number)."""
+    if isinstance(shift, MaskingStep):
+        return masking_step(shift, "date_shift")
+    plain_shift = {
+        "person": str(shift["person"]),
+        "columns": [str(c) for c in shift["columns"]],
+        "max_days": int(shift["max_days"]),
+    }
+    return masking_step(plain_shift, "date_shift")
+
+
 def masking_steps(recipe: Recipe) -> list[MaskingStep]:
     """Return the recipe's date shift and masking steps, in the order they apply.
 
@@ -660,15 +791,8 @@ def masking_steps(recipe: Recipe) -> list[MaskingStep]:
     RiskcoreError
         For a step naming an operator the registry does not hold.
     """
-    out: list[MaskingStep] = []
-    if recipe.date_shift is not None:
-        ds = recipe.date_shift
-        params = {"person": ds["person"], "max_days": ds["max_days"]}
-        out.append(MaskingStep("date_shift", DATE_SHIFT.name, tuple(ds["columns"]), params))
-    for m in recipe.masking:
-        params = dict(m.get("params") or {})
-        out.append(MaskingStep("masking", str(m["operator"]), (str(m["column"]),), params))
-    return out
+    shift = [] if recipe.date_shift is None else [recipe.date_shift]
+    return [*shift, *recipe.masking]
 
 
 def keyed_steps(recipe: Recipe) -> list[str]:

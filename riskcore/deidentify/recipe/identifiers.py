@@ -169,9 +169,9 @@ def treated_columns(recipe: Recipe, *, pending: Collection[str] = ()) -> frozens
     frozenset of str
     """
     out = set(_masked_columns(recipe)) - set(partly_treated(recipe))
-    out |= {str(x["column"]) for x in recipe.safe_harbor}
+    out |= {x.column for x in recipe.safe_harbor}
     if recipe.date_shift is not None:
-        out |= {str(c) for c in recipe.date_shift["columns"]}
+        out |= set(recipe.date_shift.columns)
     out |= {q for q, lv in zip(recipe.quasi_identifiers, recipe.levels, strict=True) if int(lv) > 0}
     out |= set(numeric_columns(recipe.perturb))
     return frozenset(out | set(pending))
@@ -196,8 +196,8 @@ def partly_treated(recipe: Recipe) -> dict[str, frozenset[str]]:
     """
     kinds: dict[str, frozenset[str] | None] = {}
     for m in recipe.masking:
-        col = str(m["column"])
-        op = OPERATORS.get(str(m["operator"]))
+        (col,) = m.columns
+        op = OPERATORS.get(m.operation)
         some = None if op is None or op.treats is None else frozenset(op.treats)
         before = kinds.get(col, frozenset())
         kinds[col] = None if some is None or before is None else before | some

@@ -217,15 +217,10 @@ def recipe_steps(
     units = dict(units or {})
     out: list[RecipeStep] = []
     for spec in rec.safe_harbor:
-        action = str(spec["action"])
+        action, params = spec.action, dict(spec.parameters)
         if action not in SAFE_HARBOR_WORDS:
             raise RiskcoreError(f"unknown Safe Harbor action {action!r} in the recipe")
-        params = {k: v for k, v in spec.items() if k not in ("column", "action")}
-        out.append(
-            _step(
-                "safe_harbor", str(spec["column"]), action, params, SAFE_HARBOR_WORDS[action](spec)
-            )
-        )
+        out.append(_step(spec.kind, spec.column, action, params, SAFE_HARBOR_WORDS[action](params)))
     check = f", key check {rec.key_check}" if rec.key_check else ", key check not recorded"
     for m in masking_steps(rec):
         params = m.operator.configure(m.parameters)

@@ -55,11 +55,13 @@ from riskcore.deidentify.safe_harbor.plan import (
     safe_harbor_plan,
 )
 from riskcore.deidentify.safe_harbor.transforms import (
+    SafeHarborStep,
     SafeHarborTransform,
     TransformStep,
     ages_to_90_plus,
     dates_to_year,
     redact_text,
+    safe_harbor_step,
     zip_to_zip3,
 )
 
@@ -69,6 +71,7 @@ __all__ = [
     "RESTRICTED_ZIP3_YEAR",
     "CategoryFinding",
     "SafeHarborCheck",
+    "SafeHarborStep",
     "SafeHarborTransform",
     "TransformStep",
     "ages_to_90_plus",
@@ -78,5 +81,6 @@ __all__ = [
     "run_safe_harbor",
     "safe_harbor_check",
     "safe_harbor_plan",
+    "safe_harbor_step",
     "zip_to_zip3",
 ]

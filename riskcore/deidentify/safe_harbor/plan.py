@@ -9,11 +9,13 @@ import pandas as pd
 
 from riskcore.deidentify.safe_harbor.check import inputs
 from riskcore.deidentify.safe_harbor.transforms import (
+    SafeHarborStep,
     SafeHarborTransform,
     TransformStep,
     ages_to_90_plus,
     dates_to_year,
     redact_text,
+    safe_harbor_step,
     zip_to_zip3,
 )
 from riskcore.errors import RiskcoreError
@@ -77,15 +79,17 @@ def safe_harbor_plan(
     return plan
 
 
-def run_safe_harbor(data: pd.DataFrame, plan: Sequence[Mapping[str, Any]]) -> SafeHarborTransform:
+def run_safe_harbor(
+    data: pd.DataFrame, plan: Sequence[SafeHarborStep | Mapping[str, Any]]
+) -> SafeHarborTransform:
     """Apply Safe Harbor steps (from :func:`safe_harbor_plan` or a recipe) to a table.
 
     Parameters
     ----------
     data : pandas.DataFrame
         The table.
-    plan : sequence of mapping
-        Steps ``{"column", "action", ...}``; actions ``zip3``,
+    plan : sequence of SafeHarborStep or mapping
+        Steps, or their dicts ``{"column", "action", ...}``; actions ``zip3``,
         ``age_90_plus``, ``date_year`` (with ``birth``, ``as_of``),
         ``redact_text`` and ``dropped`` (with ``why``).
 
@@ -102,8 +106,8 @@ def run_safe_harbor(data: pd.DataFrame, plan: Sequence[Mapping[str, Any]]) -> Sa
     out = data.copy()
     steps: list[TransformStep] = []
     drop: list[str] = []
-    for spec in plan:
-        name, action = str(spec["column"]), str(spec["action"])
+    for spec in map(safe_harbor_step, plan):
+        name, action, params = spec.column, spec.action, spec.parameters
         if name not in data.columns:
             raise RiskcoreError(f"the table has no column {name!r}, which a Safe Harbor step names")
         col = data[name]
@@ -113,13 +117,13 @@ def run_safe_harbor(data: pd.DataFrame, plan: Sequence[Mapping[str, Any]]) -> Sa
             out[name], step = ages_to_90_plus(col)
         elif action == "date_year":
             out[name], step = dates_to_year(
-                col, birth=bool(spec.get("birth", False)), as_of=spec.get("as_of")
+                col, birth=bool(params.get("birth", False)), as_of=params.get("as_of")
             )
         elif action == "redact_text":
             out[name], step = redact_text(col)
         elif action == "dropped":
             drop.append(name)
-            why = spec.get("why") or "a direct identifier"
+            why = params.get("why") or "a direct identifier"
             step = TransformStep(name, "dropped", int(col.notna().sum()), f"Dropped: {why}.")
         else:
             raise RiskcoreError(f"unknown Safe Harbor action {action!r} for {name!r}")

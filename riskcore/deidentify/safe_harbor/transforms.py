@@ -5,29 +5,155 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
 import pandas as pd
 
-from riskcore._results import Result
+from riskcore._results import Result, plain
+from riskcore._steps import ReadAsDict, Step
 from riskcore.deidentify.masking import distinct_text, take_back
 from riskcore.deidentify.safe_harbor.categories import RESTRICTED_ZIP3, RESTRICTED_ZIP3_YEAR
+from riskcore.errors import RiskcoreError
 from riskcore.freetext import entity, redact_found
 
 __all__ = [
+    "SafeHarborStep",
     "SafeHarborTransform",
     "TransformStep",
     "ages_to_90_plus",
     "dates_to_year",
     "redact_text",
+    "safe_harbor_step",
     "zip_to_zip3",
 ]
 
 _ZIP_RE = re.compile(r"^(\d{1,5})(?:-?\d{4})?$")
 _YEAR_RE = re.compile(r"^\d{4}$")
+
+
+@dataclass(frozen=True)
+class SafeHarborStep(ReadAsDict, Step):
+    """One Safe Harbor transform a recipe records: a :class:`~riskcore._steps.Step`.
+
+    ``kind`` is ``"safe_harbor"``, ``operation`` the action (``"zip3"``,
+    ``"age_90_plus"``, ``"date_year"``, ``"redact_text"``, ``"dropped"``), ``columns``
+    the one column and ``parameters`` the action's (``birth`` and ``as_of`` of
+    ``date_year``, ``why`` of ``dropped``). It is written as a recipe's ``safe_harbor``
+    entry has always been written, ``{"column", "action", ...}`` with the parameters in
+    their order, so recipes keep their JSON and their seals; reading one as a dict
+    (``step["column"]``) still works, with a DeprecationWarning. :func:`run_safe_harbor
+    <riskcore.deidentify.safe_harbor.run_safe_harbor>` runs it and says what it did as a
+    :class:`TransformStep`.
+
+    Attributes
+    ----------
+    kind : str
+        ``"safe_harbor"``.
+    operation : str
+        The action.
+    columns : tuple of str
+        The one column it transforms.
+    parameters : dict
+        The action's parameters, JSON values.
+
+    Raises
+    ------
+    RiskcoreError
+        For another kind, not one column, or parameters named ``column`` or ``action``.
+
+    Examples
+    --------
+    >>> step = SafeHarborStep.from_dict({"column": "zip", "action": "zip3"})
+    >>> (step.column, step.action, step.to_dict())
+    ('zip', 'zip3', {'column': 'zip', 'action': 'zip3'})
+    """
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.kind != "safe_harbor":
+            raise RiskcoreError(f"a Safe Harbor step's kind is 'safe_harbor', not {self.kind!r}")
+        if len(self.columns) != 1:
+            raise RiskcoreError(f"a Safe Harbor step transforms one column, not {self.columns!r}")
+        clash = [k for k in ("column", "action") if k in self.parameters]
+        if clash:
+            raise RiskcoreError(f"a Safe Harbor step's parameters hold no {clash[0]!r}")
+
+    @property
+    def column(self) -> str:
+        """The column it transforms."""
+        return self.columns[0]
+
+    @property
+    def action(self) -> str:
+        """The action (``operation``)."""
+        return self.operation
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the step as a recipe's ``safe_harbor`` entry writes it.
+
+        Returns
+        -------
+        dict of str to Any
+            ``{"column", "action"}`` and the parameters, in their order.
+        """
+        return {"column": self.column, "action": self.operation, **plain(self.parameters)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Read a recipe's ``safe_harbor`` entry (or a Step's own JSON).
+
+        Parameters
+        ----------
+        data : mapping
+            ``{"column", "action", ...}`` as a recipe holds it (and
+            :func:`~riskcore.deidentify.safe_harbor.safe_harbor_plan` makes it), or
+            :meth:`Step.to_dict <riskcore._steps.Step.to_dict>`'s output.
+
+        Returns
+        -------
+        SafeHarborStep
+
+        Raises
+        ------
+        RiskcoreError
+            For a column or an action that is not text.
+        """
+        if not isinstance(data, Mapping):
+            raise RiskcoreError(f"a Safe Harbor step is a mapping, not {type(data).__name__}")
+        if "operation" in data and "action" not in data:  # a Step's own JSON
+            step = Step.from_dict(data)
+            return cls(step.kind, step.operation, step.columns, step.parameters)
+        column, action = data.get("column"), data.get("action")
+        if not isinstance(column, str) or not isinstance(action, str):
+            raise RiskcoreError(
+                f"a Safe Harbor step names its column and action as text, not {dict(data)!r}"
+            )
+        params = {k: v for k, v in data.items() if k not in ("column", "action")}
+        return cls("safe_harbor", action, (column,), params)
+
+
+def safe_harbor_step(step: SafeHarborStep | Mapping[str, Any]) -> SafeHarborStep:
+    """Return a Safe Harbor step as a :class:`SafeHarborStep` (a recipe's dict read).
+
+    Parameters
+    ----------
+    step : SafeHarborStep or mapping
+        A step, or a recipe's ``safe_harbor`` entry ``{"column", "action", ...}``.
+
+    Returns
+    -------
+    SafeHarborStep
+        ``step`` itself when it is one.
+
+    Raises
+    ------
+    RiskcoreError
+        For a mapping that is not a Safe Harbor step.
+    """
+    return step if isinstance(step, SafeHarborStep) else SafeHarborStep.from_dict(step)
 
 
 @dataclass(frozen=True)
