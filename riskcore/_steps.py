@@ -85,6 +85,18 @@ class Step(Result):
             raise RiskcoreError(f"a {self.kind} step's parameters are a mapping")
         object.__setattr__(self, "parameters", dict(params))
 
+    def _made(self, **values: Any) -> None:
+        """Set the fields of a step a subclass's own ``__init__`` makes (frozen), and check them.
+
+        Parameters
+        ----------
+        **values
+            Each field's value.
+        """
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
 
 class ReadAsDict:
     """Deprecated reading of a recipe's step as the dict it was (``step["column"]``).

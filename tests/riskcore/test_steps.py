@@ -25,7 +25,13 @@ from riskcore.deidentify.recipe.base import (
 from riskcore.deidentify.recipe.check import read_recipe
 from riskcore.deidentify.recipe.seal import seal_of
 from riskcore.deidentify.recipe.steps import RecipeStep, recipe_steps
-from riskcore.deidentify.safe_harbor import SafeHarborStep, dates_to_year, zip_to_zip3
+from riskcore.deidentify.safe_harbor import (
+    SafeHarborStep,
+    TransformStep,
+    dates_to_year,
+    run_safe_harbor,
+    zip_to_zip3,
+)
 from riskcore.errors import RiskcoreError
 from riskcore.perturb import add_noise, microaggregate, pram
 from riskcore.perturb.steps import PerturbStep, record_step, step_of
@@ -327,3 +333,22 @@ def test_a_bad_recipe_step_is_refused_with_a_sentence():
         Recipe((), (), {}, {"k": 1}, safe_harbor=({"column": "zip"},))
     with pytest.raises(RiskcoreError, match=r"^a recipe's step holds person, columns, max_days"):
         Recipe((), (), {}, {"k": 1}, date_shift={**DATE_SHIFT, "seed": 3})
+
+
+def test_what_a_safe_harbor_run_did_is_a_step_written_as_before():
+    done = run_safe_harbor(_identified(), SAFE_HARBOR).steps
+    assert all(isinstance(s, Step) and isinstance(s, TransformStep) for s in done)
+    assert [(s.kind, s.operation, s.columns) for s in done] == [
+        ("safe_harbor", "dropped", ("name",)),
+        ("safe_harbor", "zip3", ("zip",)),
+        ("safe_harbor", "date_year", ("dob",)),
+    ]
+    step = TransformStep("name", "dropped", 6, "Dropped: a name.")  # made as it always was
+    assert done[0] == step and (step.column, step.action, step.n_changed) == ("name", "dropped", 6)
+    written = {"schema_version": 1, "column": "name", "action": "dropped", "n_changed": 6,
+               "note": "Dropped: a name."}  # fmt: skip
+    assert step.to_dict() == written and TransformStep.from_dict(written) == step
+    # what a run did, given to a recipe, is the step alone (not its counts)
+    recipe = Recipe((), (), {}, {"k": 1}, safe_harbor=done[:2])
+    assert recipe.to_dict()["safe_harbor"] == [{"column": "name", "action": "dropped"},
+                                               {"column": "zip", "action": "zip3"}]  # fmt: skip

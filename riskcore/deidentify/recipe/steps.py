@@ -111,11 +111,8 @@ class RecipeStep(Step):
         effect: str,
         words: str,
     ) -> None:
-        for name, value in (("kind", kind), ("column", column), ("operation", operation),
-                            ("parameters", parameters), ("effect", effect), ("words", words),
-                            ("columns", (column,) if column else ())):  # fmt: skip
-            object.__setattr__(self, name, value)
-        self.__post_init__()
+        self._made(kind=kind, column=column, operation=operation, parameters=parameters,
+                   effect=effect, words=words, columns=(column,) if column else ())  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """Return the step as JSON values, in the order it was always written.

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, Self
 import numpy as np
 import pandas as pd
 
-from riskcore._results import Result, plain
+from riskcore._results import plain
 from riskcore._steps import ReadAsDict, Step
 from riskcore.deidentify.masking import distinct_text, take_back
 from riskcore.deidentify.safe_harbor.categories import RESTRICTED_ZIP3, RESTRICTED_ZIP3_YEAR
@@ -146,19 +146,28 @@ def safe_harbor_step(step: SafeHarborStep | Mapping[str, Any]) -> SafeHarborStep
     Returns
     -------
     SafeHarborStep
-        ``step`` itself when it is one.
+        ``step`` itself when it is one (a :class:`TransformStep`, what a run did, as the
+        step alone).
 
     Raises
     ------
     RiskcoreError
         For a mapping that is not a Safe Harbor step.
     """
-    return step if isinstance(step, SafeHarborStep) else SafeHarborStep.from_dict(step)
+    if type(step) is SafeHarborStep:
+        return step
+    if isinstance(step, SafeHarborStep):
+        return SafeHarborStep(step.kind, step.operation, step.columns, step.parameters)
+    return SafeHarborStep.from_dict(step)
 
 
-@dataclass(frozen=True)
-class TransformStep(Result):
-    """One Safe Harbor transform applied to one column.
+@dataclass(frozen=True, init=False)
+class TransformStep(SafeHarborStep):
+    """One Safe Harbor transform applied to one column: a :class:`SafeHarborStep` and what it did.
+
+    Made as it always was, ``TransformStep(column, action, n_changed, note)``, and
+    written as before (``column``, ``action``, ``n_changed``, ``note``): its ``kind`` is
+    ``"safe_harbor"``, its ``operation`` the action and its ``columns`` ``(column,)``.
 
     Attributes
     ----------
@@ -174,10 +183,47 @@ class TransformStep(Result):
         values that could not be read).
     """
 
-    column: str
-    action: str
-    n_changed: int
-    note: str
+    n_changed: int = 0
+    note: str = ""
+
+    def __init__(self, column: str, action: str, n_changed: int, note: str) -> None:
+        self._made(kind="safe_harbor", operation=action, columns=(column,), parameters={},
+                   n_changed=n_changed, note=note)  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return what the transform did as JSON values, as it was always written.
+
+        Returns
+        -------
+        dict of str to Any
+            ``schema_version``, ``column``, ``action``, ``n_changed`` and ``note``.
+        """
+        return {"schema_version": self.schema_version, "column": self.column,
+                "action": self.action, "n_changed": self.n_changed, "note": self.note}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Read what :meth:`to_dict` wrote.
+
+        Parameters
+        ----------
+        data : mapping
+            ``{"column", "action", "n_changed", "note"}`` (and ``schema_version``).
+
+        Returns
+        -------
+        TransformStep
+
+        Raises
+        ------
+        ValueError
+            When a field is missing or its schema version is newer than this code knows.
+        """
+        data = cls.upgrade(data)
+        missing = [k for k in ("column", "action", "n_changed", "note") if k not in data]
+        if missing:
+            raise ValueError(f"TransformStep data has no field {missing[0]!r}")
+        return cls(data["column"], data["action"], int(data["n_changed"]), data["note"])
 
 
 class SafeHarborTransform(NamedTuple):
