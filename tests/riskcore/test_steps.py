@@ -333,6 +333,15 @@ def test_a_bad_recipe_step_is_refused_with_a_sentence():
         Recipe((), (), {}, {"k": 1}, safe_harbor=({"column": "zip"},))
     with pytest.raises(RiskcoreError, match=r"^a recipe's step holds person, columns, max_days"):
         Recipe((), (), {}, {"k": 1}, date_shift={**DATE_SHIFT, "seed": 3})
+    # a typed step the recipe's JSON could not hold is refused as it is made
+    with pytest.raises(RiskcoreError, match=r"^a masking step masks one column, not "):
+        MaskingStep("masking", "drop", ("ssn", "mrn"))
+    with pytest.raises(RiskcoreError, match=r"^the date shift's operation is 'shift_dates', not"):
+        MaskingStep("date_shift", "drop", ("admitted",), {"person": "ssn", "max_days": 9})
+    with pytest.raises(RiskcoreError, match=r"^a date shift's parameters are its person and "):
+        MaskingStep("date_shift", "shift_dates", ("admitted",), {"person": "ssn"})
+    with pytest.raises(RiskcoreError, match=r"^a Safe Harbor step transforms one column, not"):
+        SafeHarborStep("safe_harbor", "zip3", ())
 
 
 def test_what_a_safe_harbor_run_did_is_a_step_written_as_before():

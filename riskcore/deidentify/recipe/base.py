@@ -638,17 +638,20 @@ class MaskingStep(ReadAsDict, Step):
             _old_masking_step("MaskingStep(section, operator, ...)", "the operator's name")
             object.__setattr__(self, "operation", self.operation.name)
         super().__post_init__()
+        if self.kind not in ("date_shift", "masking"):
+            raise RiskcoreError(
+                f"a masking step's kind is 'date_shift' or 'masking', not {self.kind!r}"
+            )
         get_operator(self.operation)  # an unknown operator is refused when the step is made
         if self.kind == "masking" and len(self.columns) != 1:
             raise RiskcoreError(f"a masking step masks one column, not {self.columns!r}")
+        if self.kind == "date_shift" and self.operation != DATE_SHIFT.name:
+            raise RiskcoreError(f"the date shift's operation is {DATE_SHIFT.name!r}, not "
+                                f"{self.operation!r}")  # fmt: skip
         if self.kind == "date_shift" and set(self.parameters) != {"person", "max_days"}:
             raise RiskcoreError(
                 "a date shift's parameters are its person and max_days, not "
                 + ", ".join(map(repr, self.parameters))
-            )
-        if self.kind not in ("date_shift", "masking"):
-            raise RiskcoreError(
-                f"a masking step's kind is 'date_shift' or 'masking', not {self.kind!r}"
             )
 
     def to_dict(self) -> dict[str, Any]:
