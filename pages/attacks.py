@@ -9,6 +9,7 @@ from riskcore.errors import RiskcoreError
 from riskcore.io import load_table
 from riskcore.report import figures as charts
 from riskcore.report.readings import (
+    attacks_intro,
     attribute_table,
     curve_reading,
     differencing_reading,
@@ -28,20 +29,14 @@ from riskcore.report.readings import (
     two_release_table,
 )
 from ui.core import cached, keys
-from ui.core.context import context, end_page, run_gate
+from ui.core.context import context, end_page, require_table, run_gate
 from ui.core.safe import md
 from ui.core.tables import fitted
 
 st.title("Attacks")
-st.write(
-    "What an attacker can actually do with this table once names and other direct "
-    "identifiers are removed: join it to a voter roll, subtract two published counts, or "
-    "read a sensitive value off a class where everyone shares it."
-)
+st.write(md(attacks_intro()))
 ROW_NUMBER = "(row number in this table)"
-ctx = context()
-if ctx is None:  # pragma: no cover - the demo always loads
-    end_page()
+ctx = require_table(context())
 data = ctx.table.data
 qis = ctx.roles.quasi_identifiers
 try:

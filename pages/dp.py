@@ -18,6 +18,7 @@ from riskcore.report.readings import (
     categorical_columns,
     clipping_reading,
     composition_reading,
+    dp_intro,
     error_reading,
     error_table,
     format_number,
@@ -47,20 +48,13 @@ from riskcore.report.readings import (
     worlds_reading,
 )
 from ui.core import budget, cached, formats, keys
-from ui.core.context import capture_leaks, context, end_page
+from ui.core.context import capture_leaks, context, end_page, require_table
 from ui.core.safe import md
 from ui.widgets.dp.defaults import bounds_from_column, leak_messages
 
 st.title("Differential privacy")
-st.write(
-    "Instead of publishing exact answers, add calibrated noise so no single person's row "
-    "changes what comes out by much. Epsilon measures how much: smaller epsilon, more "
-    "privacy, more noise. Every value offered here as a release is drawn by OpenDP; the "
-    "bands on the plots are numpy simulations and are labelled as such."
-)
-ctx = context()
-if ctx is None:  # pragma: no cover - the demo always loads
-    end_page()
+st.write(md(dp_intro()))
+ctx = require_table(context())
 data = ctx.table.data
 numeric = numeric_columns(data, list(data.columns))
 categorical = preferred_first(

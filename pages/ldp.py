@@ -12,6 +12,7 @@ from riskcore.report.readings import (
     format_number,
     grr_reading,
     grr_table,
+    ldp_intro,
     ldp_planning,
     local_laplace_reading,
     local_unit_reading,
@@ -20,20 +21,13 @@ from riskcore.report.readings import (
     survey_columns,
 )
 from ui.core import budget, cached, keys
-from ui.core.context import context, end_page
+from ui.core.context import context, require_table
 from ui.core.safe import md
 from ui.widgets.dp.defaults import bounds_from_column, leak_messages
 
 st.title("Local differential privacy")
-st.write(
-    "In local DP nobody, not even the data collector, sees a true answer: each person's "
-    "device randomizes it before sending. The collector then corrects the totals for the "
-    "known randomization. The reports below are a seeded simulation of what the devices "
-    "would send."
-)
-ctx = context()
-if ctx is None:  # pragma: no cover - the demo always loads
-    end_page()
+st.write(md(ldp_intro()))
+ctx = require_table(context())
 data = ctx.table.data
 categorical = survey_columns(ctx.encoded, ctx.roles.sensitive)
 numeric = numeric_columns(data, list(data.columns))

@@ -34,6 +34,7 @@ from riskcore.report.readings import (
 from ui.core import cached, keys, people
 from ui.core import profile as session_profile
 from ui.core.context import context, end_page, require_qis, run_gate
+from ui.core.downloads import Download, download_buttons
 from ui.core.safe import md
 from ui.core.tables import fitted
 
@@ -260,20 +261,13 @@ with tab_pop:
                     m, k=k_map_target, delta_min=d_min, delta_max=d_max,
                     shown=CLASSES_SHOWN, failing=len(failing))))  # fmt: skip
                 st.dataframe(failing.head(CLASSES_SHOWN), hide_index=True)
-                d1, d2 = st.columns(2)
-                d1.download_button(
-                    "Download the failing classes (CSV)",
-                    lambda: to_csv_bytes(failing),
-                    file_name="failing_population_classes.csv",
-                    mime="text/csv",
-                    on_click="ignore",
-                    key=keys.POP_FAILING_CSV,
-                )
-                d2.download_button(
-                    "Download every record's k-map (CSV)",
-                    lambda: to_csv_bytes(record_kmap_table(m)),
-                    file_name="record_k_map.csv",
-                    mime="text/csv",
-                    on_click="ignore",
-                    key=keys.POP_KMAP_CSV,
-                )
+                download_buttons(
+                    [
+                        Download("Download the failing classes (CSV)",
+                                 lambda: to_csv_bytes(failing),
+                                 "failing_population_classes.csv", keys.POP_FAILING_CSV),
+                        Download("Download every record's k-map (CSV)",
+                                 lambda: to_csv_bytes(record_kmap_table(m)),
+                                 "record_k_map.csv", keys.POP_KMAP_CSV),
+                    ]
+                )  # fmt: skip

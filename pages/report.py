@@ -21,6 +21,7 @@ from riskcore.review import review
 from ui.core import budget, cached, keys, people, saved, state
 from ui.core import profile as session_profile
 from ui.core.context import context, end_page, require_qis
+from ui.core.downloads import Download, download_buttons
 from ui.core.safe import file_stem, md
 from ui.core.tables import drop_empty, escaped
 from ui.widgets.report.signing import sign_control
@@ -103,46 +104,22 @@ else:
 st.table(escaped(drop_empty(check_table(report.verdict), "note")), hide_index=True)
 st.table(escaped(figures_side_by_side(report)), hide_index=True)
 stem = file_stem(ctx.table.name, "data")
-# two buttons a row: four a row cut every label at 1024 px ("Download the profile (reproduc...")
-c1, c2 = st.columns(2)
-c3, c4 = st.columns(2)
-c1.download_button(
-    "Download the report (HTML)",
-    lambda: render_html(report),
-    file_name=f"{stem}_report.html",
-    mime="text/html",
-    on_click="ignore",
-    key=keys.REPORT_HTML,
+# the report, its twin, the PDF and the profile it was built from (written when downloaded)
+download_buttons(
+    [
+        Download("Download the report (HTML)", lambda: render_html(report),
+                 f"{stem}_report.html", keys.REPORT_HTML),
+        Download("Download the JSON twin", lambda: report.to_json(),
+                 f"{stem}_report.json", keys.REPORT_JSON),
+        Download("Download the PDF (PDF/A-3b)", lambda: render_pdf(report),
+                 f"{stem}_report.pdf", keys.REPORT_PDF),
+        Download("Download the profile (reproduces it)", built_from.to_json,
+                 "profile.json", keys.REPORT_PROFILE,
+                 help="The roles, targets and recipe this report was built from: they "
+                 "rebuild it."),
+    ],
     disabled=stale,
-)
-c2.download_button(
-    "Download the JSON twin",
-    lambda: report.to_json(),
-    file_name=f"{stem}_report.json",
-    mime="application/json",
-    on_click="ignore",
-    key=keys.REPORT_JSON,
-    disabled=stale,
-)
-c3.download_button(
-    "Download the PDF (PDF/A-3b)",
-    lambda: render_pdf(report),
-    file_name=f"{stem}_report.pdf",
-    mime="application/pdf",
-    on_click="ignore",
-    key=keys.REPORT_PDF,
-    disabled=stale,
-)
-c4.download_button(
-    "Download the profile (reproduces it)",
-    built_from.to_json,  # written when downloaded, not on each rerun
-    help="The roles, targets and recipe this report was built from: they rebuild it.",
-    file_name="profile.json",
-    mime="application/json",
-    on_click="ignore",
-    key=keys.REPORT_PROFILE,
-    disabled=stale,
-)
+)  # fmt: skip
 sign_control(report, built_from.cache_key, stale=stale, stem=stem)
 with st.container(border=True):
     st.subheader("Save this assessment")

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = [
+    "RANGES",
     "check_bounds",
     "check_delta",
     "check_epsilon",
@@ -23,6 +24,7 @@ __all__ = [
     "check_positive",
     "check_positive_int",
     "check_probability",
+    "check_range",
     "check_real",
     "check_unit_interval",
 ]
@@ -49,100 +51,80 @@ def check_real(name: str, value: Any) -> float:
     return float(value)
 
 
-def check_positive(name: str, value: Any) -> float:
-    """Return ``value`` as a float, checking it is a finite number > 0.
+#: The ranges a real argument is checked against: each one's test and the words of its
+#: message ("{name} must be {words}, got {value!r}"). NaN fails every test (a comparison
+#: with NaN is false).
+RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
+    "positive": (lambda x: x > 0, "positive"),
+    "finite": (math.isfinite, "finite"),
+    "positive and finite": (lambda x: x > 0 and math.isfinite(x), "positive and finite"),
+    "(0, 1)": (lambda x: 0 < x < 1, "strictly between 0 and 1"),
+    "(0, 1]": (lambda x: 0 < x <= 1, "in (0, 1]"),
+    "[0, 1]": (lambda x: 0 <= x <= 1, "in [0, 1]"),
+}
 
-    Used for sensitivities, noise scales, accuracies and epsilons.
+
+def check_range(name: str, value: Any, *ranges: str) -> float:
+    """Return ``value`` as a float, checking it lies in each of ``ranges`` in turn.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, which the message starts with.
+    value : object
+        The argument: a real number (:func:`check_real`) before any range is tried.
+    *ranges : str
+        Keys of :data:`RANGES`; the first one ``value`` is outside of names the message.
+
+    Returns
+    -------
+    float
 
     Raises
     ------
     TypeError
         When ``value`` is not a real number.
     ValueError
-        When it is not > 0, or is infinite or NaN.
+        When it is outside a range (NaN is outside every one).
     """
     x = check_real(name, value)
-    if not x > 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
-    if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    for key in ranges:
+        inside, words = RANGES[key]
+        if not inside(x):
+            raise ValueError(f"{name} must be {words}, got {value!r}")
     return x
+
+
+def check_positive(name: str, value: Any) -> float:
+    """Return ``value`` as a float, checking it is > 0, then finite (:func:`check_range`).
+
+    Used for sensitivities, noise scales, accuracies and epsilons.
+    """
+    return check_range(name, value, "positive", "finite")
 
 
 def check_epsilon(value: Any, name: str = "epsilon") -> float:
-    """Return a privacy-loss parameter epsilon, checking it is positive and finite.
-
-    Raises
-    ------
-    TypeError
-        When ``value`` is not a real number.
-    ValueError
-        When it is not in (0, inf).
-    """
-    x = check_real(name, value)
-    if not (x > 0 and math.isfinite(x)):
-        raise ValueError(f"{name} must be positive and finite, got {value!r}")
-    return x
+    """Return a privacy-loss parameter epsilon, checking it is in (0, inf) (:func:`check_range`)."""
+    return check_range(name, value, "positive and finite")
 
 
 def check_probability(name: str, value: Any) -> float:
-    """Return ``value`` as a float, checking it lies strictly between 0 and 1.
-
-    Raises
-    ------
-    TypeError
-        When ``value`` is not a real number.
-    ValueError
-        When it is not in the open interval (0, 1).
-    """
-    x = check_real(name, value)
-    if not 0 < x < 1:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
-    return x
+    """Return ``value`` as a float in the open interval (0, 1) (:func:`check_range`)."""
+    return check_range(name, value, "(0, 1)")
 
 
 def check_fraction(name: str, value: Any) -> float:
-    """Return a sampling fraction, checking it lies in (0, 1].
-
-    Raises
-    ------
-    TypeError
-        When ``value`` is not a real number.
-    ValueError
-        When it is not in the half-open interval (0, 1].
-    """
-    x = check_real(name, value)
-    if not 0 < x <= 1:
-        raise ValueError(f"{name} must be in (0, 1], got {value!r}")
-    return x
+    """Return a sampling fraction, checking it lies in (0, 1] (:func:`check_range`)."""
+    return check_range(name, value, "(0, 1]")
 
 
 def check_unit_interval(name: str, value: Any) -> float:
-    """Return a risk threshold or share, checking it lies in [0, 1].
-
-    Raises
-    ------
-    TypeError
-        When ``value`` is not a real number.
-    ValueError
-        When it is not in the closed interval [0, 1] (NaN included).
-    """
-    x = check_real(name, value)
-    if not 0 <= x <= 1:
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
-    return x
+    """Return a risk threshold or share, checking it lies in [0, 1] (:func:`check_range`)."""
+    return check_range(name, value, "[0, 1]")
 
 
 def check_delta(value: Any, name: str = "delta") -> float:
-    """Return a privacy parameter delta, checking it lies in (0, 1).
-
-    Raises
-    ------
-    TypeError
-        When ``value`` is not a real number.
-    ValueError
-        When it is not in (0, 1).
-    """
+    """Return a privacy parameter delta, checking it lies in (0, 1) (:func:`check_range`)."""
     return check_probability(name, value)
 
 

@@ -326,16 +326,15 @@ def accuracy_for_epsilon(
     Parameters
     ----------
     epsilon : float
-        The privacy-loss parameter ε (> 0).
+        The privacy-loss parameter ε (> 0) the noise is calibrated to.
     sensitivity : Sensitivity
-        The query's sensitivity.
+        The query's sensitivity: its L1 bound for the Laplace mechanisms, L2 for the Gaussian.
     mechanism : Mechanism or str, optional
-        The mechanism, or its name.
+        The mechanism whose noise is measured, or its name.
     alpha : float, optional
-        The probability that the noise exceeds the error.
+        The probability that the noise exceeds the half-width returned.
     delta : float, optional
-        The δ of approximate differential privacy, in (0, 1): needed by the Gaussian
-        mechanisms, unused by the Laplace ones.
+        Passed on to :func:`noise_scale` (the Gaussian mechanisms need it, in (0, 1)).
 
     Returns
     -------

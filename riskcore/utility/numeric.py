@@ -206,11 +206,11 @@ def drisk_all_inside(
     Parameters
     ----------
     original, perturbed : pandas.DataFrame
-        The same records in the same order.
+        Passed on to :func:`drisk`.
     columns : sequence of str
-        The numeric columns compared.
+        Passed on to :func:`drisk`.
     k : float, default 0.05
-        Half-width of the intervals, in perturbed standard deviations.
+        Passed on to :func:`drisk`.
 
     Returns
     -------
@@ -227,9 +227,9 @@ def il1s(original: pd.DataFrame, perturbed: pd.DataFrame, columns: Sequence[str]
     Parameters
     ----------
     original, perturbed : pandas.DataFrame
-        The same records in the same order.
+        The records before and after the perturbation, row by row.
     columns : sequence of str
-        The numeric columns compared.
+        The numeric columns whose scaled absolute differences are summed.
 
     Returns
     -------

@@ -107,7 +107,11 @@ LABEL_CALLS = {
     "selectbox", "multiselect", "number_input", "text_input", "text_area", "slider",
     "date_input", "time_input", "color_picker", "file_uploader", "camera_input",
     "expander", "popover", "status", "feedback", "chat_input",
+    "Download",  # ui.core.downloads: a row's label and help, drawn by download_buttons
 }  # fmt: skip
+#: The fields of a ``Download`` row that ``download_buttons`` passes to the widget: checked
+#: where the row is built (``Download`` is a label call above).
+CHECKED_WHERE_BUILT = {"file.label", "file.help"}
 #: Widgets whose options (second argument) are rendered as markdown, with their format_func.
 OPTION_CALLS = {"radio", "select_slider", "pills", "segmented_control"}
 #: Keywords rendered as markdown wherever they appear on these calls.
@@ -139,6 +143,8 @@ def safe(node: ast.expr | None) -> bool:
         return True
     if isinstance(node, ast.Name):
         return node.id == "md" or _constant_name(node.id)
+    if isinstance(node, ast.Attribute) and ast.unparse(node) in CHECKED_WHERE_BUILT:
+        return True
     if isinstance(node, ast.Attribute):  # ui.core.formats' escaped labels return md(...)
         from ui.core.formats import ESCAPED
 
@@ -249,6 +255,13 @@ def test_no_untrusted_text_reaches_markdown():
     for path in _scanned():
         found += unsafe_markdown(path.read_text(), str(path.relative_to(ROOT)))
     assert not found, "wrap these in ui.core.safe.md (or pass escape=md):\n" + "\n".join(found)
+
+
+def test_a_download_row_is_checked_where_it_is_built():
+    """A ``Download`` row's label and help are widget text: a column name there is flagged."""
+    assert unsafe_markdown('Download(name, b"", "x.csv", "k")', "p.py")
+    assert unsafe_markdown('Download("Get it", b"", "x.csv", "k", help=name)', "p.py")
+    assert not unsafe_markdown('Download(md(name), b"", "x.csv", "k", help="Why.")', "p.py")
 
 
 def test_numbers_only_readings_quote_no_text():

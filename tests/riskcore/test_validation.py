@@ -3,15 +3,48 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from riskcore._validation import check_fraction, check_unit_interval
+from riskcore._validation import RANGES, check_fraction, check_range, check_unit_interval
 from riskcore.metrics import Population, assess
 from riskcore.metrics.population import population_uniqueness
 from riskcore.metrics.uniqueness import subset_uniqueness
+
+#: Each range of the validators' table: values inside it, on its open ends and outside it.
+ENDS = {
+    "positive": ([1e-300, math.inf], [0, -1e-300]),
+    "finite": ([-1e300, 0], [math.inf, -math.inf]),
+    "positive and finite": ([1e-300, 1e300], [0, math.inf]),
+    "(0, 1)": ([1e-300, 0.5], [0, 1]),
+    "(0, 1]": ([1e-300, 1], [0, 1.5]),
+    "[0, 1]": ([0, 1], [-1e-300, 1.1]),
+}
+
+
+def test_every_range_of_the_table_is_checked_here():
+    assert set(ENDS) == set(RANGES)
+
+
+@pytest.mark.parametrize("key", sorted(ENDS))
+def test_each_range_keeps_its_closed_ends_and_refuses_its_open_ends_and_nan(key):
+    inside, outside = ENDS[key]
+    for value in inside:
+        assert check_range("x", value, key) == float(value)
+    words = re.escape(RANGES[key][1])
+    for value in [*outside, math.nan]:
+        with pytest.raises(ValueError, match=rf"^x must be {words}, got "):
+            check_range("x", value, key)
+
+
+def test_the_first_range_failed_names_the_message():
+    with pytest.raises(ValueError, match=r"^l2 must be positive, got -inf$"):
+        check_range("l2", -math.inf, "positive", "finite")
+    with pytest.raises(ValueError, match=r"^l2 must be finite, got inf$"):
+        check_range("l2", math.inf, "positive", "finite")
 
 
 @pytest.mark.parametrize("value", [1e-9, 0.5, 1, np.float32(0.25), np.int64(1)])

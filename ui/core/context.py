@@ -186,6 +186,13 @@ def person_caution(ctx: Context) -> None:
         st.warning(md(rows_not_people_reading(caution)))
 
 
+def require_table(ctx: Context | None) -> Context:
+    """Return the table in use, or end the page (:func:`context` has said why there is none)."""
+    if ctx is None:  # pragma: no cover - the demo always loads
+        end_page()
+    return ctx
+
+
 def require_qis(ctx: Context | None) -> Context:
     """Stop the page with a friendly prompt unless at least one QI is tagged."""
     if ctx is None or not ctx.roles.quasi_identifiers:

@@ -77,6 +77,15 @@ def read_arx_hierarchy(text: str, column: str, *, numeric: bool = False) -> Hier
     return Hierarchy(column, leaves, levels, kind="arx", numeric=numeric)
 
 
+def _holds_numbers(series: pd.Series) -> bool:
+    """Return True when a hierarchy's first column is read as numbers for ``series``.
+
+    A numeric column, booleans aside.
+    """
+    dtype = series.dtype
+    return bool(pd.api.types.is_numeric_dtype(dtype)) and not pd.api.types.is_bool_dtype(dtype)
+
+
 def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
     """Return ``hierarchy`` when it holds every value of ``series``; else say which it lacks.
 
@@ -90,6 +99,7 @@ def check_covers(hierarchy: Hierarchy, series: pd.Series) -> Hierarchy:
     Returns
     -------
     Hierarchy
+        ``hierarchy`` itself, when it covers the column.
 
     Raises
     ------
@@ -146,9 +156,7 @@ def hierarchy_from_table(frame: pd.DataFrame, series: pd.Series) -> Hierarchy:
             what = "a row without a value" if i == 0 else "an empty label"
             where = "" if i == 0 else f" at level {i} (the row of {text_of(cols[0].iloc[at])!r})"
             raise RiskcoreError(f"the hierarchy of {column!r} has {what}{where}")
-    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype)) and not pd.api.types.is_bool_dtype(
-        series.dtype
-    )
+    numeric = _holds_numbers(series)
     first = cols[0]
     if numeric:
         num = pd.to_numeric(first.map(text_of), errors="coerce")
@@ -182,11 +190,13 @@ def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
     raw : bytes
         The file's bytes (UTF-8).
     series : pandas.Series
-        The column's values.
+        The column the file is for: its name, whether it holds numbers, and its
+        values, each of which needs a row.
 
     Returns
     -------
     Hierarchy
+        Of kind ``"arx"``: the file's first column its values, each further one a level.
 
     Raises
     ------
@@ -203,9 +213,7 @@ def load_arx_hierarchy(raw: bytes, series: pd.Series) -> Hierarchy:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RiskcoreError(f"the hierarchy file for {column!r} is not UTF-8 text") from None
-    numeric = bool(pd.api.types.is_numeric_dtype(series.dtype)) and not pd.api.types.is_bool_dtype(
-        series.dtype
-    )
+    numeric = _holds_numbers(series)
     try:
         h = read_arx_hierarchy(text, column, numeric=numeric)
     except (ValueError, TypeError) as exc:

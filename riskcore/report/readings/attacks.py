@@ -13,6 +13,7 @@ from riskcore.engine import EncodedTable
 from riskcore.report.readings._format import format_number, join_names
 
 __all__ = [
+    "attacks_intro",
     "differencing_reading",
     "estimate_reading",
     "exposed_table",
@@ -27,6 +28,20 @@ __all__ = [
     "recovered_metric",
     "two_release_table",
 ]
+
+
+def attacks_intro() -> str:
+    """Return the Attacks page's opening paragraph.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        "What an attacker can actually do with this table once names and other direct "
+        "identifiers are removed: join it to a voter roll, subtract two published counts, or "
+        "read a sensitive value off a class where everyone shares it."
+    )
 
 
 def people_note(person: str, n_people: int, n_rows: int) -> str:

@@ -40,6 +40,7 @@ __all__ = [
     "coinciding_accountants",
     "composition_reading",
     "composition_window",
+    "dp_intro",
     "error_reading",
     "error_table",
     "gaussian_reference_reading",
@@ -58,6 +59,21 @@ __all__ = [
 ]
 
 EPSILON_STEPS: tuple[float, ...] = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+
+def dp_intro() -> str:
+    """Return the Differential privacy page's opening paragraph.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        "Instead of publishing exact answers, add calibrated noise so no single person's row "
+        "changes what comes out by much. Epsilon measures how much: smaller epsilon, more "
+        "privacy, more noise. Every value offered here as a release is drawn by OpenDP; the "
+        "bands on the plots are numpy simulations and are labelled as such."
+    )
 
 
 def mechanisms_for(kind: str) -> tuple[str, ...]:

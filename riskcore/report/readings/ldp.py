@@ -7,7 +7,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from riskcore.dp.local import LaplaceLdpResult
 
-__all__ = ["local_laplace_reading"]
+__all__ = ["ldp_intro", "local_laplace_reading"]
+
+
+def ldp_intro() -> str:
+    """Return the Local differential privacy page's opening paragraph.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        "In local DP nobody, not even the data collector, sees a true answer: each person's "
+        "device randomizes it before sending. The collector then corrects the totals for the "
+        "known randomization. The reports below are a seeded simulation of what the devices "
+        "would send."
+    )
 
 
 def local_laplace_reading(r: LaplaceLdpResult) -> str:

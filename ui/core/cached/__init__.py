@@ -16,8 +16,8 @@ This module holds the wrappers of measuring (the demo, codes, role suggestions, 
 assessment, uniqueness, SUDA, per-record risk, one record explained, a population table)
 and re-exports those of the attacks (:mod:`ui.core.cached.attacks`), differential privacy
 (:mod:`ui.core.cached.dp`) and remediation (:mod:`ui.core.cached.remediation`), so that every page
-calls ``cached.<name>``. A test patching the riskcore function behind a wrapper patches it
-in the wrapper's own module.
+calls ``cached.<name>``: each module's ``__all__``, its names listed there once. A test
+patching the riskcore function behind a wrapper patches it in the wrapper's own module.
 """
 
 from __future__ import annotations
@@ -54,90 +54,25 @@ from riskcore.roles import RoleSuggestions, suggest_roles
 from ui.core.cached import attacks as cached_attacks
 from ui.core.cached import dp as cached_dp
 from ui.core.cached import remediation as cached_remediation
-from ui.core.cached.attacks import (
-    differencing,
-    homogeneity,
-    linkage_curve_simulated,
-    linkage_simulated,
-    linkage_uploaded,
-)
-from ui.core.cached.dp import (
-    dp_bound_tradeoff,
-    dp_bounded_answer,
-    dp_clipping,
-    dp_curves,
-    dp_rows_per_person,
-    dp_sample_aggregate,
-    dp_true_answer,
-    dp_worlds,
-    ldp_grr,
-    ldp_laplace,
-)
-from ui.core.cached.remediation import (
-    ALL_NODES_UP_TO,
-    applied,
-    enumeration,
-    hierarchies,
-    lattice,
-    lattice_search,
-    masked,
-    node,
-    pii_scan,
-    release_verdict,
-    remediated,
-    remediated_view,
-    safe_harbor,
-    safe_harbor_applied,
-    searched,
-    shifted,
-)
+from ui.core.cached.attacks import *  # noqa: F403
+from ui.core.cached.dp import *  # noqa: F403
+from ui.core.cached.remediation import *  # noqa: F403
 
 __all__ = [
-    "ALL_NODES_UP_TO",
-    "applied",
     "assessment",
     "clear_session",
     "cover",
     "dataset_facts",
-    "differencing",
-    "dp_bound_tradeoff",
-    "dp_bounded_answer",
-    "dp_clipping",
-    "dp_curves",
-    "dp_rows_per_person",
-    "dp_sample_aggregate",
-    "dp_true_answer",
-    "dp_worlds",
     "encoded",
-    "enumeration",
     "explained",
-    "hierarchies",
-    "homogeneity",
     "individual_risk",
-    "lattice",
-    "lattice_search",
-    "ldp_grr",
-    "ldp_laplace",
-    "linkage_curve_simulated",
-    "linkage_simulated",
-    "linkage_uploaded",
     "loaded_claims",
     "loaded_demo",
-    "masked",
     "missing_records",
-    "node",
     "people_count",
-    "pii_scan",
     "population",
     "records",
-    "release_verdict",
-    "remediated",
-    "remediated_view",
     "riskiest",
-    "safe_harbor",
-    "safe_harbor_applied",
-    "searched",
-    "shifted",
     "story",
     "suda",
     "suda_skipped",
@@ -145,6 +80,9 @@ __all__ = [
     "uniqueness",
     "uploaded_table",
 ]
+__all__ += cached_attacks.__all__
+__all__ += cached_dp.__all__
+__all__ += cached_remediation.__all__
 
 
 @st.cache_resource(scope="session", max_entries=2, show_spinner="Generating demo data ...")

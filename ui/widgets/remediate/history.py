@@ -41,6 +41,7 @@ from riskcore.workguard import memory_message
 from ui.core import cached, keyfile, keys, memory, remediation, state
 from ui.core import profile as session_profile
 from ui.core.context import Context
+from ui.core.downloads import Download, download_buttons
 from ui.core.safe import file_stem, md
 
 __all__ = ["apply_levels", "base", "data_name", "folded", "move", "panel", "record"]
@@ -340,27 +341,15 @@ def panel(ctx: Context) -> None:
             recipe_name=f"{stem}_recipe.json", out_name=f"{stem}_remediated.csv",
             key_file=keyfile.key_file_name(stem), allowed=bare,
         )  # fmt: skip
-        d1, d2 = st.columns(2)
-        d1.download_button(
-            "Download the steps' recipe (JSON)",
-            _recipe_text(recipe),
-            file_name=f"{stem}_recipe.json",
-            mime="application/json",
-            on_click="ignore",
-            key=keys.REM_HISTORY_RECIPE,
+        download_buttons(
+            [
+                Download("Download the steps' recipe (JSON)", _recipe_text(recipe),
+                         f"{stem}_recipe.json", keys.REM_HISTORY_RECIPE, wrap=True),
+                Download("Download the command script (.sh)", script,
+                         f"{stem}_steps.sh", keys.REM_HISTORY_SCRIPT, wrap=True),
+            ],
             width="stretch",
-            wrap=True,
-        )
-        d2.download_button(
-            "Download the command script (.sh)",
-            script,
-            file_name=f"{stem}_steps.sh",
-            mime="text/x-shellscript",
-            on_click="ignore",
-            key=keys.REM_HISTORY_SCRIPT,
-            width="stretch",
-            wrap=True,
-        )
+        )  # fmt: skip
         st.caption(md(SCRIPT_NOTE))
 
 

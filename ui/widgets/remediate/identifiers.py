@@ -25,6 +25,7 @@ from riskcore.roles import ColumnRoles, RoleSuggestions
 from ui.core import cached, formats, keyfile, keys, remediation
 from ui.core import profile as session_profile
 from ui.core.context import Context, run_gate
+from ui.core.downloads import Download, download_buttons
 from ui.core.safe import file_stem, md
 from ui.widgets.remediate import history
 from ui.widgets.remediate.free_text import free_text_status, scan_limit
@@ -164,27 +165,18 @@ def identifiers_tab(
         st.dataframe(out[shown].head(5), hide_index=True)
     else:
         st.info("Every direct identifier is dropped.")
-    d1, d2 = st.columns(2)
-    d1.download_button(
-        md(table_download_label("Download the table with these identifiers (CSV)",
-                                key_unsaved=key_unsaved)),
-        lambda: to_csv_bytes(out),
-        file_name=f"{file_stem(ctx.table.name)}_identifiers_masked.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=keys.REM_ID_CSV,
-        disabled=key_unsaved,
-        wrap=True,
-    )  # fmt: skip
+    stem = file_stem(ctx.table.name)
+    files = [
+        Download(md(table_download_label("Download the table with these identifiers (CSV)",
+                                         key_unsaved=key_unsaved)),
+                 lambda: to_csv_bytes(out), f"{stem}_identifiers_masked.csv", keys.REM_ID_CSV,
+                 disabled=key_unsaved, wrap=True),
+    ]  # fmt: skip
     if lookups:
-        d2.download_button(
-            "Download the surrogates' lookup table (keep it apart)",
-            lambda: to_csv_bytes(pd.concat(lookups, ignore_index=True)),
-            file_name=f"{file_stem(ctx.table.name)}_surrogate_lookup.csv",
-            mime="text/csv",
-            on_click="ignore",
-            key=keys.REM_ID_LOOKUP,
-        )
+        files.append(Download("Download the surrogates' lookup table (keep it apart)",
+                              lambda: to_csv_bytes(pd.concat(lookups, ignore_index=True)),
+                              f"{stem}_surrogate_lookup.csv", keys.REM_ID_LOOKUP))  # fmt: skip
+    download_buttons(files)
     free_text_scan(ctx)
     plain_hash(ctx)
 

@@ -279,7 +279,7 @@ def _run(step: PerturbStep, data: pd.DataFrame) -> tuple[Any, list[str], Any, st
 def perturb_tab(ctx: Context) -> None:
     """The Perturb tab: choose a method, see its strength and weakness, run it, see the scores."""
     st.write(PERTURB_INTRO)
-    method = st.radio("Method", method_choices(), format_func=lambda m: method_notes(m)[0],
+    method = st.radio("Method", method_choices(), format_func=lambda m: md(method_notes(m)[0]),
                       horizontal=True, key=keys.REM_PERTURB_METHOD)  # fmt: skip
     _, strength, weakness = method_notes(method)
     st.caption(md(f"Strength: {strength}  \nWeakness: {weakness}"))
@@ -313,7 +313,7 @@ def perturb_tab(ctx: Context) -> None:
     for line in lines:
         st.write(md(line))
     if caption:
-        st.caption(caption)
+        st.caption(md(caption))
     if shown is not None:
         st.dataframe(shown)
     verdict = in_use_verdict(ctx)  # the one verdict of the release, the blanks counted

@@ -23,6 +23,7 @@ from riskcore.report.sign import (
 from riskcore.review import Review
 from riskcore.store.identity import may_sign
 from ui.core import identity, keys
+from ui.core.downloads import Download, download_buttons
 from ui.core.safe import md
 
 __all__ = ["sign_control"]
@@ -97,32 +98,14 @@ def sign_control(report: Review, profile_key: str, *, stale: bool, stem: str) ->
         ):
             return
         st.success(md(done["said"]))
-        # two a row: three a row cut every label at 1024 px ("Download the twin's signat...")
-        (d1, d2), (d3, _) = st.columns(2), st.columns(2)
-        d1.download_button(
-            "Download the signed PDF",
-            done["pdf"],
-            file_name=f"{stem}_report_signed.pdf",
-            mime="application/pdf",
-            on_click="ignore",
-            key=keys.SIGNED_PDF,
+        download_buttons(
+            [
+                Download("Download the signed PDF", done["pdf"],
+                         f"{stem}_report_signed.pdf", keys.SIGNED_PDF),
+                Download("Download the JSON twin (signed)", done["twin"],
+                         f"{stem}_report.json", keys.SIGNED_TWIN),
+                Download("Download the twin's signature (.p7s)", done["p7s"],
+                         f"{stem}_report.json{TWIN_SIGNATURE_SUFFIX}", keys.SIGNED_P7S),
+            ],
             disabled=stale,
-        )
-        d2.download_button(
-            "Download the JSON twin (signed)",
-            done["twin"],
-            file_name=f"{stem}_report.json",
-            mime="application/json",
-            on_click="ignore",
-            key=keys.SIGNED_TWIN,
-            disabled=stale,
-        )
-        d3.download_button(
-            "Download the twin's signature (.p7s)",
-            done["p7s"],
-            file_name=f"{stem}_report.json{TWIN_SIGNATURE_SUFFIX}",
-            mime="application/pkcs7-signature",
-            on_click="ignore",
-            key=keys.SIGNED_P7S,
-            disabled=stale,
-        )
+        )  # fmt: skip
