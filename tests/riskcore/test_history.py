@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from riskcore.criteria import Targets
 from riskcore.deidentify.hierarchy import default_hierarchy, interval_hierarchy
-from riskcore.deidentify.history.base import MAX_STEPS, History, Step, steps_of
+from riskcore.deidentify.history.base import MAX_STEPS, AppliedStep, History, steps_of
 from riskcore.deidentify.history.script import command_script
 from riskcore.deidentify.masking import SecretKey
 from riskcore.deidentify.recipe.apply import apply_recipe
@@ -49,8 +49,8 @@ def _patients() -> pd.DataFrame:
     )
 
 
-def _mask(column: str, operator: str, risk: float | None = None) -> Step:
-    return Step("masking", mask_step(column, operator), risk=risk, loss=None, at=AT)
+def _mask(column: str, operator: str, risk: float | None = None) -> AppliedStep:
+    return AppliedStep("masking", mask_step(column, operator), risk=risk, loss=None, at=AT)
 
 
 def _base() -> Recipe:
@@ -67,13 +67,15 @@ def _session() -> tuple[History, dict[str, object]]:
     steps = [
         _mask("name", "drop", risk=1.0),
         _mask("ssn", "hmac_tokens", risk=1.0),
-        Step("date_shift", shift, at=AT),
-        Step("hierarchy", {"column": "age", "hierarchy": age.recipe()}, at=AT),
-        Step("hierarchy", {"column": "sex", "hierarchy": sex.recipe()}, at=AT),
-        Step("levels", {"levels": {"age": 1}}, at=AT),
+        AppliedStep("date_shift", shift, at=AT),
+        AppliedStep("hierarchy", {"column": "age", "hierarchy": age.recipe()}, at=AT),
+        AppliedStep("hierarchy", {"column": "sex", "hierarchy": sex.recipe()}, at=AT),
+        AppliedStep("levels", {"levels": {"age": 1}}, at=AT),
         _mask("name", "redact"),  # replaces name's drop, in its place
-        Step("targets", targets.to_dict(), at=AT),
-        Step("search", {"levels": {"age": 2, "sex": 1}, "objective": "ncp"}, risk=0.25, loss=0.6),
+        AppliedStep("targets", targets.to_dict(), at=AT),
+        AppliedStep(
+            "search", {"levels": {"age": 2, "sex": 1}, "objective": "ncp"}, risk=0.25, loss=0.6
+        ),
         _mask("phone", "mask_digits"),
     ]
     h = History()
@@ -148,7 +150,7 @@ def test_to_recipe_is_the_recipe_built_by_hand_for_the_same_steps():
 def test_a_recipe_becomes_a_history_that_folds_back_into_it():
     h, _ = _session()
     steering = Steering({"age": 2.0}, {"sex": (0, 1)})
-    recipe = h.apply(Step("steering", steering.to_dict())).to_recipe(_base(), key=KEY)
+    recipe = h.apply(AppliedStep("steering", steering.to_dict())).to_recipe(_base(), key=KEY)
     assert recipe.steering == steering.to_dict()
     again = History.of_recipe(recipe).to_recipe(_base(), key=KEY)
     assert again == recipe
@@ -160,7 +162,7 @@ def test_a_recipe_becomes_a_history_that_folds_back_into_it():
 
 
 def test_a_levels_step_needs_the_hierarchy_first():
-    h = History().apply(Step("levels", {"levels": {"age": 1}}))
+    h = History().apply(AppliedStep("levels", {"levels": {"age": 1}}))
     with pytest.raises(RiskcoreError, match=r"^the levels step sets the level of 'age', which"):
         h.to_recipe(_base())
 
@@ -184,7 +186,7 @@ def test_a_levels_step_needs_the_hierarchy_first():
 )
 def test_bad_steps_are_refused_with_a_sentence(kind, params, message):
     with pytest.raises(RiskcoreError, match=message):
-        Step(kind, params)
+        AppliedStep(kind, params)
 
 
 def test_the_history_is_bounded_and_says_so():
@@ -199,9 +201,9 @@ def test_the_history_is_bounded_and_says_so():
 
 def test_keys_never_enter_a_step_the_history_its_json_or_the_script():
     with pytest.raises(RiskcoreError, match="never holds a key"):
-        Step("masking", {**mask_step("ssn", "hmac_tokens"), "params": {"key": KEY.hex()}})
+        AppliedStep("masking", {**mask_step("ssn", "hmac_tokens"), "params": {"key": KEY.hex()}})
     with pytest.raises(RiskcoreError, match="is a key: a step never holds a key"):
-        Step("masking", {**mask_step("ssn", "hmac_tokens"), "params": {"k": SecretKey(KEY)}})
+        AppliedStep("masking", {**mask_step("ssn", "hmac_tokens"), "params": {"k": SecretKey(KEY)}})
     h, _ = _session()
     texts = [
         json.dumps(h.to_dict()),
@@ -250,11 +252,13 @@ def test_the_script_reproduces_the_table_byte_for_byte(tmp_path):
 
 def test_a_new_hierarchy_puts_its_column_back_to_level_0():
     age = {"kind": "interval", "params": {"widths": [10.0, 20.0]}}
-    h = History().apply(Step("hierarchy", {"column": "age", "hierarchy": age}))
-    h = h.apply(Step("levels", {"levels": {"age": 2}}))
+    h = History().apply(AppliedStep("hierarchy", {"column": "age", "hierarchy": age}))
+    h = h.apply(AppliedStep("levels", {"levels": {"age": 2}}))
     assert h.to_recipe(_base()).levels == (2,)
     coarser = {"kind": "interval", "params": {"widths": [5.0]}}
-    got = h.apply(Step("hierarchy", {"column": "age", "hierarchy": coarser})).to_recipe(_base())
+    got = h.apply(AppliedStep("hierarchy", {"column": "age", "hierarchy": coarser})).to_recipe(
+        _base()
+    )
     assert got.levels == (0,) and got.hierarchies == {"age": coarser}
 
 
@@ -315,7 +319,7 @@ def test_the_profile_keeps_the_history_and_reads_it_back():
 
 
 def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
-    from riskcore.deidentify.history.base import History, Step, steps_of
+    from riskcore.deidentify.history.base import AppliedStep, History, steps_of
     from riskcore.deidentify.recipe.base import Recipe
     from riskcore.report.readings.history import step_words
 
@@ -325,7 +329,7 @@ def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
     base = Recipe.from_dict(
         {"qis": [], "levels": [], "hierarchies": {}, "targets": {}, "version": 4}
     )
-    h = History().apply(Step("perturb", noise)).apply(Step("perturb", pram))
+    h = History().apply(AppliedStep("perturb", noise)).apply(AppliedStep("perturb", pram))
     rec = h.to_recipe(base)
     assert [x.to_dict() for x in rec.perturb] == [noise, pram]  # both, in the order applied
     assert [x.to_dict() for x in h.undo().to_recipe(base).perturb] == [noise]
@@ -333,7 +337,7 @@ def test_perturbation_steps_fold_in_order_and_come_back_from_the_recipe():
     assert [s.parameters for s in back] == [noise, pram]
     assert step_words(back[0]).startswith("age: ")
     with pytest.raises(RiskcoreError, match="a perturb step's method is 'shuffle'"):
-        Step("perturb", {"method": "shuffle", "columns": ["age"]})
+        AppliedStep("perturb", {"method": "shuffle", "columns": ["age"]})
 
 
 def test_safe_harbor_takes_over_the_hierarchy_of_a_column_it_transforms():
@@ -352,12 +356,14 @@ def test_safe_harbor_takes_over_the_hierarchy_of_a_column_it_transforms():
         }
     )
     dates = {"kind": "date", "params": {"levels": ["month", "year", "decade"]}}
-    h = History().apply(Step("hierarchy", {"column": "birth_date", "hierarchy": dates}))
-    h = h.apply(Step("hierarchy", {"column": "mrn", "hierarchy": {"kind": "flat", "params": {}}}))
-    h = h.apply(Step("levels", {"levels": {"birth_date": 2, "mrn": 0}}))
+    h = History().apply(AppliedStep("hierarchy", {"column": "birth_date", "hierarchy": dates}))
+    h = h.apply(
+        AppliedStep("hierarchy", {"column": "mrn", "hierarchy": {"kind": "flat", "params": {}}})
+    )
+    h = h.apply(AppliedStep("levels", {"levels": {"birth_date": 2, "mrn": 0}}))
     plan = safe_harbor_plan(df, as_of=2026)
     assert {s["column"]: s["action"] for s in plan} == {"birth_date": "date_year", "mrn": "dropped"}
-    rec = h.apply(Step("safe_harbor", {"steps": plan})).to_recipe(_base())
+    rec = h.apply(AppliedStep("safe_harbor", {"steps": plan})).to_recipe(_base())
     assert rec.hierarchies == {"birth_date": {"kind": "flat", "params": {}}}
     assert rec.levels == (0,)
     out = apply_recipe(df, rec).data

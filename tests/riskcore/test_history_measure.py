@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history.base import History, Step
+from riskcore.deidentify.history.base import AppliedStep, History
 from riskcore.deidentify.history.measure import StepScores, step_scores
 from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.errors import RiskcoreError
@@ -75,22 +75,24 @@ def _base() -> Recipe:
 
 def test_a_levels_step_may_carry_its_hierarchies_and_one_undo_takes_both_back():
     age = {"kind": "interval", "params": {"widths": [10.0, 20.0]}}
-    step = Step("levels", {"levels": {"age": 2}, "hierarchies": {"age": age}})
+    step = AppliedStep("levels", {"levels": {"age": 2}, "hierarchies": {"age": age}})
     h = History().apply(step)
     rec = h.to_recipe(_base())
     assert (
         rec.quasi_identifiers == ("age",) and rec.levels == (2,) and rec.hierarchies == {"age": age}
     )
     assert h.undo().to_recipe(_base()).quasi_identifiers == ()
-    search = Step("search", {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}})
+    search = AppliedStep(
+        "search", {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}}
+    )
     assert History().apply(search).to_recipe(_base()).objective == "ncp"
     with pytest.raises(RiskcoreError, match=r"^the levels step's hierarchy of 'age' has no kind$"):
-        Step("levels", {"levels": {"age": 1}, "hierarchies": {"age": {"widths": [10]}}})
+        AppliedStep("levels", {"levels": {"age": 1}, "hierarchies": {"age": {"widths": [10]}}})
 
 
 def test_a_safe_harbor_drop_and_a_masking_of_the_same_column_replace_each_other():
-    sh = Step("safe_harbor", {"steps": [{"column": "ssn", "action": "dropped"}]})
-    masked = Step("masking", mask_step("ssn", "mask_digits"))
+    sh = AppliedStep("safe_harbor", {"steps": [{"column": "ssn", "action": "dropped"}]})
+    masked = AppliedStep("masking", mask_step("ssn", "mask_digits"))
     h = History().apply(sh)
     rec = h.to_recipe(_base())
     assert rec.masking == () and rec.identifiers == ("ssn",)  # dropped: its base mask is gone
@@ -98,13 +100,13 @@ def test_a_safe_harbor_drop_and_a_masking_of_the_same_column_replace_each_other(
     assert rec.safe_harbor == ()
     assert [m.to_dict() for m in rec.masking] == [mask_step("ssn", "mask_digits")]
     # a Safe Harbor step that does not drop the column leaves its masking alone
-    zip3 = Step("safe_harbor", {"steps": [{"column": "zip", "action": "zip3"}]})
+    zip3 = AppliedStep("safe_harbor", {"steps": [{"column": "zip", "action": "zip3"}]})
     kept = History().apply(zip3).to_recipe(_base()).masking
     assert [m.to_dict() for m in kept] == [mask_step("ssn", "drop")]
 
 
 def test_a_position_in_words():
-    h = History().apply(Step("masking", mask_step("ssn", "redact")))
+    h = History().apply(AppliedStep("masking", mask_step("ssn", "redact")))
     assert position_label(h, 0) == "Before any step (the table as recorded)"
     assert position_label(h, 1).startswith("After step 1: masking (ssn: ")
 
@@ -113,10 +115,10 @@ def test_a_search_step_may_carry_its_steering_and_an_empty_one_removes_it():
     age = {"kind": "interval", "params": {"widths": [10.0, 20.0]}}
     steer = {"weights": {"age": 2.0}, "levels": {"age": [0, 2]}, "schema_version": 1}
     params = {"levels": {"age": 1}, "objective": "ncp", "hierarchies": {"age": age}}
-    h = History().apply(Step("search", {**params, "steering": steer}))
+    h = History().apply(AppliedStep("search", {**params, "steering": steer}))
     assert h.to_recipe(_base()).steering == steer
-    h = h.apply(Step("search", {"levels": {"age": 2}, "objective": "ncp", "steering": {}}))
+    h = h.apply(AppliedStep("search", {"levels": {"age": 2}, "objective": "ncp", "steering": {}}))
     assert h.to_recipe(_base()).steering is None
     assert h.undo().to_recipe(_base()).steering == steer
     with pytest.raises(RiskcoreError, match=r"^the steering step's parameters are not valid"):
-        Step("search", {**params, "steering": {"weights": {"age": "x"}}})
+        AppliedStep("search", {**params, "steering": {"weights": {"age": "x"}}})

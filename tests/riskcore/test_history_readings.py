@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from riskcore.criteria import Targets
-from riskcore.deidentify.history.base import STEP_KINDS, History, Step
+from riskcore.deidentify.history.base import STEP_KINDS, AppliedStep, History
 from riskcore.deidentify.recipe.base import mask_step
 from riskcore.report.readings.history import (
     _WORDS,
@@ -15,15 +15,15 @@ from riskcore.report.readings.history import (
 
 SH = {"steps": [{"column": "zip", "action": "zip3"}, {"column": "name", "action": "dropped"}]}
 STEPS = [
-    Step("safe_harbor", SH, risk=0.5),
-    Step("masking", mask_step("ssn", "mask_digits"), risk=0.25, loss=0.1),
-    Step("date_shift", {"person": "ssn", "columns": ["admitted"], "max_days": 30}),
-    Step("hierarchy", {"column": "age", "hierarchy": {"kind": "interval", "params": {}}}),
-    Step("levels", {"levels": {"age": 1}}),
-    Step("search", {"levels": {"age": 2, "sex": 0}, "objective": "ncp"}),
-    Step("steering", {"weights": {"age": 2.0}, "levels": {"sex": [0, 1]}}),
-    Step("targets", Targets.of(k=5, max_suppression=0.02).to_dict()),
-    Step(
+    AppliedStep("safe_harbor", SH, risk=0.5),
+    AppliedStep("masking", mask_step("ssn", "mask_digits"), risk=0.25, loss=0.1),
+    AppliedStep("date_shift", {"person": "ssn", "columns": ["admitted"], "max_days": 30}),
+    AppliedStep("hierarchy", {"column": "age", "hierarchy": {"kind": "interval", "params": {}}}),
+    AppliedStep("levels", {"levels": {"age": 1}}),
+    AppliedStep("search", {"levels": {"age": 2, "sex": 0}, "objective": "ncp"}),
+    AppliedStep("steering", {"weights": {"age": 2.0}, "levels": {"sex": [0, 1]}}),
+    AppliedStep("targets", Targets.of(k=5, max_suppression=0.02).to_dict()),
+    AppliedStep(
         "perturb",
         {
             "method": "local_suppression",

@@ -190,7 +190,7 @@ def test_cli_assess_with_a_person_counts_people(capsys: pytest.CaptureFixture[st
 def test_local_suppression_counts_people_and_blanks_all_of_a_person_s_rows() -> None:
     from riskcore.perturb import local_suppression
     from riskcore.perturb.judge import k_verdict
-    from riskcore.perturb.steps import run_step, step_of
+    from riskcore.perturb.steps import record_step, run_step
 
     df = make_claims(500, seed=9)
     qis = ["sex", "race", "zip"]
@@ -205,7 +205,7 @@ def test_local_suppression_counts_people_and_blanks_all_of_a_person_s_rows() -> 
     # judged apart: every person now matches at least 3 people (a blank matching any value)
     assert k_verdict(res.data, qis, 3, person="patient_id").needed == 0
     assert k_verdict(df, qis, 3, person="patient_id").needed > 0
-    again = run_step(df, step_of(res))
+    again = run_step(df, record_step(res).to_dict())
     assert again.data.equals(res.data)
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from riskcore.errors import RiskcoreError
 from riskcore.perturb import LocalSuppression, default_importance, local_suppression
-from riskcore.perturb.steps import run_step, step_of
+from riskcore.perturb.steps import record_step, run_step
 from tests.riskcore.sdc_reference import fk_any, suppress_like_sdcmicro
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sdcmicro"
@@ -115,7 +115,7 @@ def test_importance_one_is_suppressed_last_on_testdata(testdata, name):
         assert _smallest_fk(res.data[KEYS]) >= 3
         assert res.total_suppressed <= int(np.isnan(reference).sum())
     # the recipe step records it; a step recorded before replays the rounds as they were
-    step = step_of(res)
+    step = record_step(res).to_dict()
     assert step["params"]["lowest_last"] is True
     assert run_step(testdata, step).data.equals(res.data)
     legacy = {**step, "params": {k: v for k, v in step["params"].items() if k != "lowest_last"}}
@@ -273,7 +273,7 @@ def test_a_recipe_step_replays_the_pass_it_was_made_with(testdata2):
     old = local_suppression(testdata2, KEYS, 3, restore_cells=False, lowest_last=False)
     assert new.restore_cells and not old.restore_cells
     assert int(new.cells.sum()) < int(old.cells.sum())  # the pass put cells back
-    step = step_of(new)
+    step = record_step(new).to_dict()
     assert step["params"]["restore_cells"] is True
     assert run_step(testdata2, step).data.equals(new.data)
     legacy = {**step, "params": {"k": 3, "importance": step["params"]["importance"]}}

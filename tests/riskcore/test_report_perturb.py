@@ -10,7 +10,7 @@ from riskcore.deidentify.recipe.apply import apply_recipe
 from riskcore.deidentify.recipe.base import Recipe
 from riskcore.demo import make_people
 from riskcore.perturb import add_noise, microaggregate, numeric_risk_utility, unperturbed
-from riskcore.perturb.steps import numeric_columns, step_of
+from riskcore.perturb.steps import numeric_columns, record_step
 from riskcore.profile import Profile
 from riskcore.report.render import render_html
 from riskcore.review import review
@@ -29,8 +29,8 @@ def _recipe(people, perturb):
 def test_the_report_and_its_json_twin_state_drisk_and_il1s_of_the_perturbed_columns():
     people = make_people(600, seed=1)
     steps = [
-        step_of(microaggregate(people, ["age"], 3)),
-        step_of(add_noise(people, {"hours_per_week": 50}, seed=4)),
+        record_step(microaggregate(people, ["age"], 3)).to_dict(),
+        record_step(add_noise(people, {"hours_per_week": 50}, seed=4)).to_dict(),
     ]
     assert numeric_columns(steps) == ["age", "hours_per_week"]
     recipe = _recipe(people, steps)
@@ -82,8 +82,8 @@ def test_the_reproduce_section_names_every_seed_the_recipe_draws_with():
 
     people = make_people(600, seed=1)
     steps = [
-        step_of(add_noise(people, {"hours_per_week": 50}, seed=4)),
-        step_of(pram(people, "race", seed=0)),
+        record_step(add_noise(people, {"hours_per_week": 50}, seed=4)).to_dict(),
+        record_step(pram(people, "race", seed=0)).to_dict(),
     ]
     recipe = _recipe(people, steps)
     profile = Profile.from_dict(
@@ -119,7 +119,7 @@ def test_seeds_used_reads_surrogates_and_skips_what_does_not_draw():
     people = make_people(200, seed=3)
     recipe = SimpleNamespace(
         masking=(mask_step("name", "surrogates:name", seed=7), mask_step("ssn", "mask_digits")),
-        perturb=(step_of(local_suppression(people, ["sex", "race"], 2)),),
+        perturb=(record_step(local_suppression(people, ["sex", "race"], 2)).to_dict(),),
     )
     rem = SimpleNamespace(recipe=recipe, classification=None)
     assert seeds_used(rem) == [{"step": "surrogates", "columns": ["name"], "seed": 7}]
@@ -143,7 +143,9 @@ def test_issue38_perturbation_runs_on_the_release_and_its_blanks_count_toward_th
     k = 40  # the release's classes below 40 records lose a cell
     blanks = local_suppression(release.data, qis, k)
     assert blanks.records_touched > 0.05 * len(people) - release.suppressed
-    recipe = Recipe.of(hierarchies, dict.fromkeys(qis, 0), targets, perturb=[step_of(blanks)])
+    recipe = Recipe.of(
+        hierarchies, dict.fromkeys(qis, 0), targets, perturb=[record_step(blanks).to_dict()]
+    )
     done = apply_recipe(people, recipe)
     # the blanks are those of the release (the same cells; before, they were of the table
     # as recorded and the generalization judged them after)
@@ -177,7 +179,11 @@ def test_issue38_with_a_person_column_the_blanks_count_people():
     blanks = local_suppression(release.data, qis, 30, person="pid")
     assert blanks.people_touched is not None and blanks.people_touched > 0
     recipe = Recipe.of(
-        hierarchies, dict.fromkeys(qis, 0), targets, person="pid", perturb=[step_of(blanks)]
+        hierarchies,
+        dict.fromkeys(qis, 0),
+        targets,
+        person="pid",
+        perturb=[record_step(blanks).to_dict()],
     )
     done = apply_recipe(rows, recipe)
     touched = done.data["pid"][(done.data[qis].isna() & release.data[qis].notna()).any(axis=1)]

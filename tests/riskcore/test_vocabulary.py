@@ -198,7 +198,6 @@ def test_dp_says_sensitivity_and_still_takes_sens_with_a_warning():
         assert epsilon_for_accuracy(10, sens=count) == epsilon_for_accuracy(10, count)
 
 
-
 def test_no_public_function_of_dp_or_the_readings_names_a_parameter_sens():
     """Sensitivity is never abbreviated: every public function of riskcore.dp and
     riskcore.report.readings takes ``sensitivity`` (``sens`` still read, with a warning)."""
@@ -219,6 +218,7 @@ def test_no_public_function_of_dp_or_the_readings_names_a_parameter_sens():
     count = dp.sensitivity("count")
     with pytest.warns(DeprecationWarning, match="'sens' is deprecated; use 'sensitivity'"):
         assert sensitivity_reading(sens=count) == sensitivity_reading(count)
+
 
 # --- perturbation methods in one registry (riskcore.perturb.steps.METHODS) ---------------
 
@@ -247,14 +247,14 @@ def _table() -> pd.DataFrame:
 
 def test_every_registered_method_replays_byte_for_byte():
     from riskcore.io.export import to_csv_bytes
-    from riskcore.perturb.steps import METHODS, run_step, step_of
+    from riskcore.perturb.steps import METHODS, record_step, run_step
 
     assert set(ASKED) == set(METHODS)  # a method added to the registry needs a case here
     data = _table()
     for name, asked in ASKED.items():
         first = run_step(data, {"method": name, **asked})
         assert isinstance(first, METHODS[name].outcome)
-        recorded = json.loads(json.dumps(step_of(first)))  # as a recipe file holds it
+        recorded = json.loads(json.dumps(record_step(first).to_dict()))  # as a recipe file holds it
         assert recorded["method"] == name and (recorded["seed"] is not None) == METHODS[name].seeded
         again = run_step(data, recorded)
         assert to_csv_bytes(again.data) == to_csv_bytes(first.data), name
@@ -263,7 +263,7 @@ def test_every_registered_method_replays_byte_for_byte():
 
 
 def test_a_method_missing_from_the_registry_is_refused_everywhere():
-    from riskcore.deidentify.history.base import Step
+    from riskcore.deidentify.history.base import AppliedStep
     from riskcore.deidentify.recipe.steps import recipe_steps
     from riskcore.perturb.steps import run_step
 
@@ -276,7 +276,7 @@ def test_a_method_missing_from_the_registry_is_refused_everywhere():
     with pytest.raises(RiskcoreError, match="unknown perturbation method 'swap'"):
         apply_recipe(_table(), {**old, "perturb": [swap]})
     with pytest.raises(RiskcoreError, match="a perturb step's method is 'swap'"):
-        Step("perturb", swap)
+        AppliedStep("perturb", swap)
 
 
 def test_a_step_without_a_parameter_it_needs_is_refused_before_it_runs():
