@@ -7,13 +7,15 @@ A package ``__init__`` that lists its public names writes::
 and importing the package stays cheap: ``from riskcore.deidentify.search import
 search`` imports ``riskcore.deidentify.search.run`` then, not before. A module
 path without a dot is the package's own submodule; a dotted one is absolute.
-Each name is read once and kept in the package's namespace.
+Each name is read once and kept in the package's namespace; a renamed one
+(``renamed``) is read each time, with a DeprecationWarning naming the importing line.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,7 +23,7 @@ __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    package: str, where: Mapping[str, str]
+    package: str, where: Mapping[str, str], renamed: Mapping[str, tuple[str, str]] | None = None
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """Return a package's ``__getattr__`` and ``__dir__`` that import each name where it lives.
 
@@ -32,6 +34,10 @@ def lazy_exports(
     where : mapping of str to str
         Each public name and the module that defines it: a submodule of the package
         (``"lattice"``) or an absolute module path (``"riskcore.utility.loss"``).
+    renamed : mapping of str to (str, str), optional
+        Each old public name, the name of ``where`` it now is, and the warning's message
+        (``{"Step": ("AppliedStep", "... Step is deprecated; use AppliedStep")}``): never
+        kept in the namespace, so every read warns at the reader's line.
 
     Returns
     -------
@@ -48,7 +54,13 @@ def lazy_exports(
     True
     """
 
+    old_names = dict(renamed or {})
+
     def getattr_(name: str) -> Any:
+        if name in old_names:
+            new, message = old_names[name]
+            warnings.warn(message, DeprecationWarning, stacklevel=2)
+            return getattr_(new)
         module = where.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
@@ -58,6 +70,6 @@ def lazy_exports(
         return value
 
     def dir_() -> list[str]:
-        return sorted(set(vars(sys.modules[package])) | set(where))
+        return sorted(set(vars(sys.modules[package])) | set(where) | set(old_names))
 
     return getattr_, dir_

@@ -59,13 +59,16 @@ MOVED: dict[str, str] = {
 }
 
 
-#: Names an old module offered that live elsewhere now (beside :data:`MOVED`'s module).
+#: Names an old module offered that live elsewhere now (beside :data:`MOVED`'s module):
+#: the module that holds the name, or ``"module:name"`` for a name that is gone into another
+#: (``LedgerReader``, the reading half of the budget store, is the store itself).
 MOVED_NAMES: dict[str, dict[str, str]] = {
     "riskcore.deidentify.recipe_apply": {
         "apply_levels": "riskcore.deidentify.search.lattice",
         "Lattice": "riskcore.deidentify.search.lattice",
         "generalize_columns": "riskcore.deidentify.recipe.base",
     },
+    "riskcore.store.ledger_reading": {"LedgerReader": "riskcore.store.ledgers:BudgetStore"},
 }
 
 
@@ -78,7 +81,8 @@ class _Moved(types.ModuleType):
 
     def __getattr__(self, attr: str) -> Any:
         elsewhere = MOVED_NAMES.get(self.__name__, {}).get(attr)
-        return getattr(importlib.import_module(elsewhere or self.__target), attr)
+        module, _, name = (elsewhere or self.__target).partition(":")
+        return getattr(importlib.import_module(module), name or attr)
 
     def __dir__(self) -> list[str]:
         names = dir(importlib.import_module(self.__target))

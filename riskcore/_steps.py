@@ -26,7 +26,7 @@ perturb, deidentify and the history can all derive from it.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -149,3 +149,29 @@ class ReadAsDict:
     def __contains__(self, key: object) -> bool:
         """Deprecated: whether ``to_dict`` has ``key`` (a step was a dict)."""
         return key in self._as_dict(f"{key!r} in")
+
+    def __iter__(self) -> Iterator[str]:
+        """Deprecated: the keys of ``to_dict`` (a step was a dict: ``for key in step``)."""
+        return iter(self._as_dict("iteration"))
+
+    def __len__(self) -> int:
+        """Deprecated: the number of keys of ``to_dict`` (a step was a dict)."""
+        return len(self._as_dict("len()"))
+
+    def items(self) -> list[tuple[str, Any]]:
+        """Deprecated: the items of ``to_dict`` (a step was a dict).
+
+        Returns
+        -------
+        list of (str, object)
+        """
+        return list(self._as_dict("items()").items())
+
+    def values(self) -> list[Any]:
+        """Deprecated: the values of ``to_dict`` (a step was a dict).
+
+        Returns
+        -------
+        list of object
+        """
+        return list(self._as_dict("values()").values())

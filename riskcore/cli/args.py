@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from riskcore._deprecation import renamed_arguments
 from riskcore.cli.common import column_pairs
 from riskcore.errors import RiskcoreError
 
@@ -322,6 +323,7 @@ def _given(args: argparse.Namespace, name: str) -> Any:
     return getattr(args, name, None)
 
 
+@renamed_arguments(qis="quasi_identifiers")
 def profile_from_args(
     args: argparse.Namespace, *, quasi_identifiers: list[str] | None = None
 ) -> Any:

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -119,12 +120,12 @@ class BeforeSteps(NamedTuple):
     recipe: Recipe
     key: SecretKey | None
     applied: AppliedRecipe
-    allowed: tuple[str, ...]
-    found: tuple[DetectedIdentifier, ...]
+    allowed: tuple[str, ...] = ()
+    found: tuple[DetectedIdentifier, ...] = ()
 
 
 def before_steps(
-    args: argparse.Namespace, raw: pd.DataFrame, roles: ColumnRoles, targets: Any
+    args: argparse.Namespace, raw: pd.DataFrame, roles: ColumnRoles | str | None, targets: Any
 ) -> BeforeSteps:
     """Find the direct identifiers, then run ``--safe-harbor``, ``--shift-dates`` and ``--mask``.
 
@@ -138,7 +139,8 @@ def before_steps(
         The table as given.
     roles : riskcore.roles.ColumnRoles
         The profile's column roles: its person, and its identifiers and persons (each
-        a direct identifier whatever the detection finds).
+        a direct identifier whatever the detection finds). The person column's name (or
+        None), as this argument was before, is still taken, with a DeprecationWarning.
     targets : riskcore.criteria.Targets
         The targets (recorded in the recipe).
 
@@ -151,6 +153,16 @@ def before_steps(
     from riskcore.deidentify.recipe.identifiers import detect_identifiers
     from riskcore.deidentify.safe_harbor import safe_harbor_plan, safe_harbor_step
 
+    if roles is None or isinstance(roles, str):  # the person column, as it was before
+        warnings.warn(
+            "before_steps(args, raw, person, targets) is deprecated; pass the profile's "
+            "ColumnRoles (its person, identifiers and persons)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from riskcore.roles import ColumnRoles
+
+        roles = ColumnRoles(persons=() if roles is None else (roles,))
     person = roles.person
     allowed = allowed_columns(args)
     found = detect_identifiers(raw, tagged=(*roles.identifiers, *roles.persons))

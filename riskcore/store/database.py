@@ -183,11 +183,12 @@ def sqlite_uri(path: Path, mode: str) -> str:
 
 
 def holds_table(path: str | Path, table: str, what: str) -> bool:
-    """Return whether the database at ``path`` exists and holds ``table``, reading only.
+    """Return whether the database at ``path`` exists and holds ``table``, writing no row.
 
-    No file, table or journal is made: the file is opened as a URI (:func:`sqlite_uri`)
-    that never creates it, and closed, which removes the write-ahead log's files a
-    read-only connection would leave.
+    No file, table or journal is made: the file is opened read-write as a URI
+    (:func:`sqlite_uri`, ``mode=rw``) that never creates it, and closed, which removes the
+    write-ahead log's files a read-only connection would leave (closing the last connection
+    checkpoints the log into the file, as any connection's close does).
 
     Parameters
     ----------

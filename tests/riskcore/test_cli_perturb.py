@@ -224,3 +224,29 @@ def test_a_perturbed_release_writes_the_surrogates_lookup_table(tmp_path, capsys
     # each original name beside the surrogate written in its place
     assert set(table["original"]) == names and set(table["column"]) == {"name"}
     assert set(table["surrogate"]) == set(released["name"])
+
+
+def test_the_cli_helpers_still_take_their_old_arguments_with_a_warning(tmp_path):
+    """``profile_from_args(qis=)`` and ``before_steps(args, raw, person, targets)`` are
+    documented API of riskcore.cli (review of issue 40)."""
+    import pytest
+
+    from riskcore.cli.args import profile_from_args
+    from riskcore.cli.entry import build_parser
+    from riskcore.cli.release import before_steps
+    from riskcore.roles import ColumnRoles
+
+    raw = pd.DataFrame({"pid": ["a", "a", "b"], "age": ["30", "31", "40"]})
+    args = build_parser().parse_args(["anonymize", "t.csv", "--qi", "age", "--person", "pid",
+                                      "--out", str(tmp_path / "o.csv"), "--recipe-out",
+                                      str(tmp_path / "r.json"), "--key-file",
+                                      str(tmp_path / "k.key")])  # fmt: skip
+    new = profile_from_args(args, quasi_identifiers=["age"])
+    with pytest.warns(DeprecationWarning, match="'qis' is deprecated; use 'quasi_identifiers'"):
+        assert profile_from_args(args, qis=["age"]) == new
+    with pytest.warns(DeprecationWarning, match=r"before_steps\(args, raw, person, targets\)"):
+        old = before_steps(args, raw, "pid", new.targets)
+    now = before_steps(args, raw, ColumnRoles(quasi_identifiers=("age",), persons=("pid",)),
+                       new.targets)  # fmt: skip
+    assert old.recipe == now.recipe  # the person kept as keyed tokens either way
+    assert [m.columns for m in old.recipe.masking] == [("pid",)]

@@ -361,3 +361,50 @@ def test_what_a_safe_harbor_run_did_is_a_step_written_as_before():
     recipe = Recipe((), (), {}, {"k": 1}, safe_harbor=done[:2])
     assert recipe.to_dict()["safe_harbor"] == [{"column": "name", "action": "dropped"},
                                                {"column": "zip", "action": "zip3"}]  # fmt: skip
+
+
+def test_a_perturbation_step_reads_as_the_whole_dict_it_was_with_a_warning():
+    """Every reading of a dict a recipe's perturbation step was (review of issue 40)."""
+    step = PerturbStep.from_dict(NOISE)
+    with pytest.warns(DeprecationWarning, match="reading a perturbation step as a dict"):
+        assert list(step) == list(NOISE)  # for key in step (it was a KeyError: 0)
+    with pytest.warns(DeprecationWarning, match=r"\(items\(\)\)"):
+        assert dict(step.items()) == NOISE
+    with pytest.warns(DeprecationWarning, match=r"\(values\(\)\)"):
+        assert step.values() == list(NOISE.values())
+    with pytest.warns(DeprecationWarning, match=r"\(len\(\)\)"):
+        assert len(step) == len(NOISE)
+
+
+def test_a_masking_step_indexes_as_the_tuple_it_was_with_a_warning():
+    mask = masking_steps(Recipe((), (), {}, {"k": 1}, masking=MASKING))[0]
+    with pytest.warns(DeprecationWarning, match="indexing a MaskingStep is deprecated"):
+        assert mask[0] == "masking" and mask[1].name == "mask_digits"
+    with pytest.warns(DeprecationWarning, match="reading a masking step as a dict"):
+        assert mask["column"] == "ssn"  # a recipe's masking entry was a dict
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from riskcore.deidentify.history import Step",
+        "from riskcore.deidentify.masking.registry import get_operator; "
+        "from riskcore.deidentify.recipe.base import MaskingStep; "
+        "MaskingStep('masking', get_operator('mask_digits'), ('ssn',), {})",
+    ],
+)
+def test_an_old_step_name_warns_at_the_caller_s_line_under_the_default_filters(tmp_path, line):
+    """Python shows a DeprecationWarning by default only when it names the script's own
+    line: the history's old ``Step`` and the masking step built as its tuple do so."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "old_script.py"
+    script.write_text(line + "\n", encoding="utf-8")
+    root = str(Path(__file__).resolve().parents[2])  # this checkout's riskcore
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONWARNINGS": ""}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"{script}:1: DeprecationWarning" in done.stderr

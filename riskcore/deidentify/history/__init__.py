@@ -31,7 +31,6 @@ _WHERE: dict[str, str] = {
     "TAKEN_OVER": "base",
     "AppliedStep": "base",
     "History": "base",
-    "Step": "base",  # the old name of AppliedStep (a DeprecationWarning)
     "steps_of": "base",
 }
 
@@ -41,8 +40,16 @@ __all__ = [
     "TAKEN_OVER",
     "AppliedStep",
     "History",
-    "Step",
     "steps_of",
 ]
 
-__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
+#: The old name of :class:`AppliedStep` (read with a DeprecationWarning).
+_RENAMED = {
+    "Step": (
+        "AppliedStep",
+        "riskcore.deidentify.history.Step is deprecated; use AppliedStep (a "
+        "riskcore._steps.Step a user applied, with its risk, loss and time)",
+    )
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, _RENAMED)

@@ -635,7 +635,9 @@ class MaskingStep(ReadAsDict, Step):
 
     def __post_init__(self) -> None:
         if isinstance(self.operation, MaskOperator):  # made as the tuple was: the operator
-            _old_masking_step("MaskingStep(section, operator, ...)", "the operator's name")
+            _old_masking_step(
+                "MaskingStep(section, operator, ...)", "the operator's name", stacklevel=4
+            )
             object.__setattr__(self, "operation", self.operation.name)
         super().__post_init__()
         if self.kind not in ("date_shift", "masking"):
@@ -717,6 +719,15 @@ class MaskingStep(ReadAsDict, Step):
         _old_masking_step("unpacking a MaskingStep", ".kind, .operator, .columns, .parameters")
         return iter((self.kind, self.operator, self.columns, self.parameters))
 
+    def __getitem__(self, key: Any) -> Any:
+        """Deprecated: a value of ``to_dict`` by its key (a recipe's masking step was a dict),
+        or by its position ``kind, operator, columns, parameters`` (``masking_steps`` gave
+        tuples)."""
+        if isinstance(key, (int, slice)):
+            _old_masking_step("indexing a MaskingStep", ".kind, .operator, .columns, .parameters")
+            return (self.kind, self.operator, self.columns, self.parameters)[key]
+        return super().__getitem__(key)
+
     @property
     def operator(self) -> MaskOperator:
         """The operator of the registry that runs the step."""
@@ -735,8 +746,10 @@ class MaskingStep(ReadAsDict, Step):
         return self.parameters
 
 
-def _old_masking_step(old: str, new: str) -> None:
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
+def _old_masking_step(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn that ``old`` is deprecated, naming the caller's line (``__post_init__`` is one
+    frame deeper: ``stacklevel=4``)."""
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=stacklevel)
 
 
 def masking_step(step: MaskingStep | Mapping[str, Any], kind: str = "masking") -> MaskingStep:
