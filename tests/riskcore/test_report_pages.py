@@ -26,7 +26,7 @@ from riskcore.deidentify.hierarchy.tables import hierarchy_from_table
 from riskcore.deidentify.recipe.base import Recipe, mask_step
 from riskcore.demo.claims import make_claims
 from riskcore.perturb.random import pram
-from riskcore.perturb.steps import step_of
+from riskcore.perturb.steps import record_step
 from riskcore.profile import Profile
 from riskcore.report._appendix import MAX_ITEMS, MAX_LINES, WIDTH, printed_json
 from riskcore.report.render import ATTACHMENT_NAME, render_pdf
@@ -77,7 +77,7 @@ def uploaded() -> tuple[Recipe, Review]:
     df = hospital_table()
     h = {q: default_hierarchy(df[q]) for q in HOSPITAL_QIS}
     h["zip"] = hierarchy_from_table(_postcodes(df["zip"]), df["zip"])
-    step = step_of(pram(df, "diagnosis", seed=3))
+    step = record_step(pram(df, "diagnosis", seed=3)).to_dict()
     recipe = Recipe.of(
         h, {"date_of_birth": 2, "zip": 2, "sex": 0}, Targets.of(k=11, max_suppression=0.02),
         perturb=[step],
